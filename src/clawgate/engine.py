@@ -1,0 +1,199 @@
+"""The engine: parse a line, run every validator over it, apply the policy, decide."""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
+from clawgate.policy.settings import Autonomy, EngineSettings
+from clawgate.shell import MAX_LINE_BYTES, parse
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
+from clawgate.validators.risk import risk_of
+
+MAX_NESTING = 8  # unwrappings (sudo, bash -c, eval ...) followed before giving up
+CRASH_ID = "CG-ENGINE-001"
+NESTING_ID = "CG-ENGINE-002"
+LENGTH_ID = "CG-ENGINE-003"
+AUTONOMY_ID = "CG-RISK-001"
+DESTRUCTIVE_PREFIX = "CG-DEST-"
+
+
+@dataclass
+class _Run:
+    """What one check collects: every verdict, the risk, the trace."""
+
+    verdicts: list[Verdict] = field(default_factory=list)
+    risk: Risk = Risk.LOW
+    trace: list[TraceEntry] = field(default_factory=list)
+    misparsing: bool = False
+
+    def add(self, verdict: Verdict, about: str) -> None:
+        if verdict.outcome is Outcome.PASSTHROUGH:
+            return
+        verdict = verdict.about(about)
+        self.verdicts.append(verdict)
+        self.misparsing = self.misparsing or verdict.misparsing
+        for reason in verdict.reasons:
+            self.trace.append(TraceEntry(about, reason.rule_id, verdict.outcome, reason.message))
+
+
+class Engine:
+    """Decides ALLOW, ASK or DENY for command lines under one policy. Thread-safe reads; the
+    bounded cache is per engine."""
+
+    def __init__(self, settings: EngineSettings | None = None,
+                 validators: Sequence[AnyValidator] | None = None,
+                 cache_size: int = 4096) -> None:
+        if validators is None:
+            from clawgate.validators import load_all
+
+            validators = load_all().instances()
+        self.settings = settings or EngineSettings()
+        self._raw = [v for v in validators if isinstance(v, RawValidator)]
+        self._line = [v for v in validators if isinstance(v, LineValidator)]
+        self._command = [v for v in validators if isinstance(v, Validator)]
+        self._cache: OrderedDict[tuple[str, str], Decision] = OrderedDict()
+        self._cache_size = cache_size
+
+    @classmethod
+    def from_files(cls, *paths: str | os.PathLike[str], embedded_default: bool = True) -> Engine:
+        """An engine for the embedded default policy layered with ``paths``, in order."""
+        from clawgate.policy.loader import load_policy
+
+        return cls(load_policy(*paths, embedded_default=embedded_default).engine_settings())
+
+    def check(self, command: str, *, cwd: str | None = None) -> Decision:
+        """The decision for one command line. Never raises for any input string."""
+        ctx = self._context(cwd)
+        key = (command, ctx.cwd)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        decision = self._decide(command, ctx)
+        self._cache[key] = decision
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return decision
+
+    def _context(self, cwd: str | None) -> Context:
+        here = os.path.abspath(cwd or os.getcwd())
+        workspace = os.path.abspath(self.settings.workspace or here)
+        home = os.path.expanduser("~")
+        return Context(here, workspace, home, self.settings.forbidden_paths)
+
+    def _decide(self, command: str, ctx: Context) -> Decision:
+        run = _Run()
+        try:
+            self._check_line(command, ctx, run, depth=0)
+        except Exception as exc:  # fail closed: the machinery itself broke
+            run.add(Verdict.deny(CRASH_ID, f"the checker failed ({type(exc).__name__}); "
+                                 "failing closed"), command)
+        return self._combine(command, run)
+
+    def _check_line(self, line: str, ctx: Context, run: _Run, depth: int) -> None:
+        if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+            run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
+                                 hint="write the script to a file and review it"), line[:80])
+            return
+        for raw in self._raw:
+            if self._consult(raw, line, run, partial(raw.check_text, line, ctx)):
+                return
+        parsed = parse(line)
+        for validator in self._line:
+            if self._consult(validator, line, run, partial(validator.check_line, parsed, ctx)):
+                return
+        for cmd in parsed.commands:
+            self._check_command(cmd, ctx, run, depth)
+
+    def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int) -> None:
+        if depth > MAX_NESTING:
+            run.add(Verdict.deny(NESTING_ID, f"wrapped more than {MAX_NESTING} levels deep"),
+                    cmd.text)
+            return
+        verdicts: list[Verdict] = []
+        for validator in self._command:
+            verdict = self._verdict(validator, partial(validator.check, cmd, ctx))
+            verdicts.append(verdict)
+            for inner in verdict.nested:
+                if isinstance(inner, str):
+                    self._check_line(inner, ctx, run, depth + 1)
+                else:
+                    self._check_command(inner, ctx, run, depth + 1)
+        for verdict in self._with_policy(cmd, verdicts, run):
+            run.add(verdict, cmd.text)
+
+    def _with_policy(self, cmd: SimpleCommand, verdicts: list[Verdict], run: _Run) -> list[Verdict]:
+        """Validator verdicts, the policy's rule and the autonomy verdict, as they combine."""
+        risk = max([risk_of(cmd), *(v.risk for v in verdicts if v.risk is not None)])
+        run.risk = max(run.risk, risk)
+        rule, lifts_ask = self.settings.rules.evaluate(cmd)
+        autonomy = self._autonomy(risk)
+        if self.settings.unsafe:
+            verdicts = [v for v in verdicts if not _destructive_ask(v)]
+        if rule.outcome is Outcome.ALLOW and strictest(verdicts) is not Outcome.DENY:
+            if lifts_ask:
+                verdicts = [v for v in verdicts if v.outcome is not Outcome.ASK]
+            if autonomy.outcome is Outcome.ASK:
+                autonomy = Verdict.passthrough()
+        return [*verdicts, rule, autonomy]
+
+    def _autonomy(self, risk: Risk) -> Verdict:
+        s = self.settings
+        if s.autonomy is Autonomy.READONLY:
+            if risk is Risk.LOW:
+                return Verdict(Outcome.ALLOW, risk=risk)
+            return Verdict.deny(AUTONOMY_ID, f"{risk.label}-risk command under read-only autonomy",
+                                hint="this agent may only read")
+        if risk is Risk.HIGH:
+            if s.autonomy is Autonomy.FULL and not s.block_high_risk_commands:
+                return Verdict(Outcome.ALLOW, risk=risk)
+            if s.block_high_risk_commands:
+                return Verdict.deny(AUTONOMY_ID, "high-risk commands are blocked by the policy")
+            return Verdict.ask(AUTONOMY_ID, "high-risk command (network or outside the "
+                               "workspace) needs approval under supervised autonomy")
+        if risk is Risk.MEDIUM and s.require_approval_for_medium_risk and (
+                s.autonomy is Autonomy.SUPERVISED):
+            return Verdict.ask(AUTONOMY_ID, "the policy requires approval for medium-risk "
+                               "commands")
+        return Verdict(Outcome.ALLOW, risk=risk)
+
+    def _consult(self, validator: AnyValidator, about: str, run: _Run,
+                 call: Callable[[], Verdict]) -> bool:
+        """Run a line-level validator; True when its verdict ends the pipeline (misparsing)."""
+        verdict = self._verdict(validator, call)
+        run.add(verdict, about)
+        return verdict.misparsing
+
+    @staticmethod
+    def _verdict(validator: AnyValidator, call: Callable[[], Verdict]) -> Verdict:
+        try:
+            return call()
+        except Exception as exc:  # a crashing validator is a DENY naming it
+            return Verdict.deny(validator.id, f"validator {validator.id} failed "
+                                f"({type(exc).__name__}); failing closed")
+
+    def _combine(self, command: str, run: _Run) -> Decision:
+        outcome = max((v.outcome for v in run.verdicts), default=Outcome.ALLOW)
+        if outcome is Outcome.PASSTHROUGH:
+            outcome = Outcome.ALLOW
+        if run.misparsing:
+            outcome = Outcome.DENY
+        reasons = _dedupe(r for v in run.verdicts if v.outcome is outcome for r in v.reasons)
+        trace = (*run.trace, TraceEntry(command, "final", outcome, "strictest outcome wins"))
+        return Decision(command, outcome, run.risk, reasons, run.misparsing, trace)
+
+
+def _destructive_ask(verdict: Verdict) -> bool:
+    """ASKs of the destructive-command family, which ``permissions.unsafe`` lifts."""
+    return verdict.outcome is Outcome.ASK and all(
+        r.rule_id.startswith(DESTRUCTIVE_PREFIX) for r in verdict.reasons)
+
+
+def _dedupe(reasons: Iterable[Reason]) -> tuple[Reason, ...]:
+    return tuple(dict.fromkeys(reasons))

@@ -1,0 +1,1 @@
+"""Policies: manifest models, loading and layering, tool visibility and command rules."""

@@ -1,0 +1,39 @@
+"""What the engine needs from a policy, as plain frozen values (no pydantic on the hot path)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand
+
+
+class Autonomy(str, Enum):
+    READONLY = "readonly"
+    SUPERVISED = "supervised"
+    FULL = "full"
+
+
+class CommandRules(Protocol):
+    """A policy's command rules. ``lifts_ask`` is True when the matching allow rule says
+    ``overrides: ask``; an allow never lifts a DENY."""
+
+    def evaluate(self, cmd: SimpleCommand) -> tuple[Verdict, bool]: ...
+
+
+class NoRules:
+    def evaluate(self, cmd: SimpleCommand) -> tuple[Verdict, bool]:
+        return Verdict.passthrough(), False
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSettings:
+    autonomy: Autonomy = Autonomy.SUPERVISED
+    require_approval_for_medium_risk: bool = False
+    block_high_risk_commands: bool = False
+    unsafe: bool = False  # lifts destructive-command ASKs (never a DENY)
+    workspace: str | None = None
+    forbidden_paths: tuple[str, ...] = ()
+    rules: CommandRules = field(default_factory=NoRules)

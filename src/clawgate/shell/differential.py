@@ -1,0 +1,104 @@
+"""The second opinion: bashlex's reading of a line, compared with tree-sitter's.
+
+Where both parse but see different command boundaries or different words, the line may not mean
+what it looks like. bashlex does not implement ``$(( ))``, ``case`` and a few more constructs:
+that is "no opinion", not a disagreement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clawgate.shell import model as m
+
+MAX_BASHLEX_CHARS = 16_384  # bashlex is recursive and slow; longer lines get no second opinion
+_UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
+_SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
+
+CommandView = tuple[int, tuple[str | None, ...]]  # (start offset in characters, word values)
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    offset: int
+    detail: str
+
+
+class Unavailable(Exception):
+    """bashlex has no opinion on this line (unsupported construct or too long)."""
+
+
+class Rejected(Exception):
+    """bashlex rejects the line as a syntax error."""
+
+
+def bashlex_view(line: str) -> list[CommandView]:
+    if len(line) > MAX_BASHLEX_CHARS:
+        raise Unavailable("too long for the second parser")
+    import bashlex
+    from bashlex import ast, errors
+
+    found: list[CommandView] = []
+
+    class Visitor(ast.nodevisitor):  # type: ignore[misc]
+        def visitcommand(self, node: ast.node, parts: list[ast.node]) -> None:
+            words = tuple(
+                None if getattr(p, "parts", None) else p.word for p in parts if p.kind == "word"
+            )
+            if words:
+                found.append((node.pos[0], words))
+
+    try:
+        trees = bashlex.parse(line)
+    except NotImplementedError as exc:
+        raise Unavailable(str(exc)) from exc
+    except errors.ParsingError as exc:
+        raise Rejected(str(exc)) from exc
+    except (RecursionError, AssertionError, IndexError, TypeError, AttributeError,
+            ValueError, KeyError) as exc:  # bashlex's own failures: no opinion
+        raise Unavailable(type(exc).__name__) from exc
+    try:
+        for tree in trees:
+            Visitor().visit(tree)
+    except (RecursionError, NotImplementedError, AttributeError) as exc:
+        raise Unavailable(type(exc).__name__) from exc
+    return found
+
+
+def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
+    src = parsed.source
+    ascii_only = src.isascii()
+    encoded = src.encode("utf-8", "surrogateescape")
+    found: list[CommandView] = []
+    position = 0
+    for cmd in parsed.commands:
+        if not cmd.words or cmd.program == "[[" or _SKIP_NESTING & set(cmd.nesting):
+            continue
+        start = encoded.find(cmd.text.encode("utf-8", "surrogateescape"), position)
+        position = max(start, 0)
+        if start < 0:
+            continue
+        if not ascii_only:
+            start = len(encoded[:start].decode("utf-8", "surrogateescape"))
+        values = tuple(None if w.expansions & _UNCOMPARABLE_WORD else w.value for w in cmd.words)
+        found.append((start, values))
+    return found
+
+
+def compare(parsed: m.ParsedLine, other: list[CommandView]) -> Disagreement | None:
+    """The first place where the two readings differ, or None."""
+    mine = dict(tree_view(parsed))
+    theirs = dict(other)
+    for offset in sorted(set(mine) ^ set(theirs)):
+        side = "tree-sitter" if offset in mine else "bashlex"
+        return Disagreement(offset, f"only {side} sees a command starting at character {offset}")
+    for offset, words in sorted(mine.items()):
+        their_words = theirs[offset]
+        if len(words) != len(their_words):
+            return Disagreement(
+                offset, f"the parsers split the command at {offset} into "
+                f"{len(words)} and {len(their_words)} words")
+        for a, b in zip(words, their_words, strict=True):
+            if a is not None and b is not None and a != b:
+                return Disagreement(offset, f"the parsers read a word as {a!r} and {b!r}")
+    return None

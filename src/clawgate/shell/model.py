@@ -1,0 +1,120 @@
+"""The command model: every simple command in a line, with its words, quoting and nesting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Kinds of expansion a word may carry.
+VARIABLE = "variable"  # $x, ${x}
+INDIRECT = "indirect"  # ${!x}, ${x@P}: the value names another value
+COMMAND = "command"  # $( ), ` `
+PROCESS = "process"  # <( ), >( )
+ARITHMETIC = "arithmetic"  # $(( ))
+ANSI_C = "ansi_c"  # $'\x41'
+LOCALE = "locale"  # $"..."
+GLOB = "glob"  # * ? [ ]
+BRACE = "brace"  # {a,b} {1..3}
+TILDE = "tilde"  # ~ ~user
+
+DYNAMIC = frozenset({VARIABLE, INDIRECT, COMMAND, PROCESS, ARITHMETIC})
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One shell word. ``value`` is the word after quote removal, or None when it depends on an
+    expansion that only runs at execution time."""
+
+    text: str
+    value: str | None
+    quoted: bool = False
+    expansions: frozenset[str] = frozenset()
+
+    @property
+    def static(self) -> bool:
+        return self.value is not None and not (self.expansions & {GLOB, BRACE})
+
+    @property
+    def shown(self) -> str:
+        """The value when known, else the text as written."""
+        return self.text if self.value is None else self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    name: str
+    value: Word
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """``op`` as written (``>``, ``>>``, ``<``, ``<<``, ``<<<``, ``>&``, ``&>`` ...)."""
+
+    op: str
+    target: Word | None
+    fd: int | None = None
+    heredoc: str | None = None  # the body of a here-document
+    heredoc_expands: bool = False  # an unquoted delimiter: the body is expanded
+
+    @property
+    def writes(self) -> bool:
+        return ">" in self.op and not self.op.startswith("<")
+
+    @property
+    def feeds_input(self) -> bool:
+        return self.op in {"<<", "<<-", "<<<"}
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleCommand:
+    """One simple command: assignments, argv words and redirections, and where it stands."""
+
+    text: str
+    words: tuple[Word, ...] = ()
+    assignments: tuple[Assignment, ...] = ()
+    redirects: tuple[Redirect, ...] = ()
+    upstream: tuple[str, ...] = ()  # programs piping into this one
+    downstream: tuple[str, ...] = ()  # programs this one pipes into
+    nesting: tuple[str, ...] = ()  # enclosing constructs, outermost first
+    background: bool = False
+    depth: int = 0  # how many unwrappings led here (sudo, bash -c ...)
+
+    @property
+    def name_word(self) -> Word | None:
+        return self.words[0] if self.words else None
+
+    @property
+    def program(self) -> str | None:
+        """The basename of the command word, or None when it is not known before run time."""
+        first = self.name_word
+        if first is None or first.value is None:
+            return None
+        return first.value.rsplit("/", 1)[-1]
+
+    @property
+    def argv(self) -> tuple[str, ...]:
+        """Every word's value, or its text where the value is dynamic."""
+        return tuple(w.shown for w in self.words)
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return self.argv[1:]
+
+    def pipes_into(self, programs: frozenset[str] | set[str]) -> bool:
+        return any(p in programs for p in self.downstream)
+
+    def pipes_from(self, programs: frozenset[str] | set[str]) -> bool:
+        return any(p in programs for p in self.upstream)
+
+    def inside(self, construct: str) -> bool:
+        return construct in self.nesting
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    """Every simple command of a line, in source order, and what the parser could not read."""
+
+    source: str
+    commands: tuple[SimpleCommand, ...]
+    has_error: bool = False
+    too_deep: bool = False
+    comments: tuple[str, ...] = ()

@@ -1,0 +1,252 @@
+"""tree-sitter-bash into the command model: every simple command, wherever it is nested."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import TYPE_CHECKING
+
+from clawgate.shell import model as m
+from clawgate.shell.words import text_of, word_of
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+MAX_DEPTH = 150  # syntax-tree levels walked; deeper lines are flagged, never trusted
+
+_NESTING_TAGS = {
+    "subshell": "subshell",
+    "command_substitution": "command_substitution",
+    "process_substitution": "process_substitution",
+    "function_definition": "function",
+    "while_statement": "loop",
+    "for_statement": "loop",
+    "c_style_for_statement": "loop",
+    "if_statement": "if",
+    "case_statement": "case",
+    "heredoc_body": "heredoc",
+    "arithmetic_expansion": "arithmetic",
+}
+_DECLARATIONS = frozenset({"declaration_command", "unset_command"})
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+
+
+@cache
+def parser() -> Parser:
+    import tree_sitter_bash
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_bash.language()))
+
+
+@dataclass
+class _Cmd:
+    start: int
+    text: str
+    words: list[m.Word] = field(default_factory=list)
+    assignments: list[m.Assignment] = field(default_factory=list)
+    redirects: list[m.Redirect] = field(default_factory=list)
+    nesting: tuple[str, ...] = ()
+    background: bool = False
+    upstream: list[str] = field(default_factory=list)
+    downstream: list[str] = field(default_factory=list)
+
+    @property
+    def program(self) -> str:
+        first = self.words[0].value if self.words else None
+        return "" if first is None else first.rsplit("/", 1)[-1]
+
+
+class _Walker:
+    def __init__(self, src: bytes) -> None:
+        self.src = src
+        self.out: list[_Cmd] = []
+        self.comments: list[str] = []
+        self.has_error = False
+        self.too_deep = False
+
+    def walk(self, node: Node, nesting: tuple[str, ...], depth: int,
+             redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:
+        if depth > MAX_DEPTH:
+            self.too_deep = True
+            return
+        kind = node.type
+        if kind == "ERROR" or node.is_missing:
+            self.has_error = True
+        tag = _NESTING_TAGS.get(kind)
+        inner = (*nesting, tag) if tag else nesting
+        if kind == "command":
+            self.command(node, nesting, depth, redirects, background)
+        elif kind == "redirected_statement":
+            self.redirected(node, nesting, depth, redirects, background)
+        elif kind == "pipeline":
+            self.pipeline(list(node.named_children), nesting, depth, redirects, background)
+        elif kind in _DECLARATIONS:
+            self.declaration(node, nesting, depth, redirects, background)
+        elif kind in ("variable_assignment", "variable_assignments"):
+            self.assignment_only(node, nesting, depth, redirects, background)
+        elif kind == "test_command":
+            self.emit(node, nesting, [m.Word("[[", "[[")], [], list(redirects), background)
+            self.children(node, inner, depth)
+        elif kind == "comment":
+            self.comments.append(text_of(node, self.src))
+        else:
+            self.children(node, inner, depth, redirects, background)
+
+    def children(self, node: Node, nesting: tuple[str, ...], depth: int,
+                 redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:
+        kids = node.children
+        for i, child in enumerate(kids):
+            if not child.is_named:
+                if child.type == "ERROR" or child.is_missing:
+                    self.has_error = True
+                continue
+            bg = background or (i + 1 < len(kids) and kids[i + 1].type == "&")
+            self.walk(child, nesting, depth + 1, redirects, bg)
+
+    def emit(self, node: Node, nesting: tuple[str, ...], words: list[m.Word],
+             assignments: list[m.Assignment], redirects: list[m.Redirect],
+             background: bool) -> _Cmd:
+        cmd = _Cmd(node.start_byte, text_of(node, self.src), words, assignments, redirects,
+                   nesting, background)
+        self.out.append(cmd)
+        return cmd
+
+    def command(self, node: Node, nesting: tuple[str, ...], depth: int,
+                redirects: tuple[m.Redirect, ...], background: bool) -> None:
+        words: list[m.Word] = []
+        assignments: list[m.Assignment] = []
+        own: list[m.Redirect] = []
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                assignments.append(self.assignment(child))
+            elif child.type == "command_name":
+                words.extend(word_of(c, self.src) for c in child.named_children[:1])
+            elif child.type in _REDIRECTS:
+                own.append(self.redirect(child))
+            elif child.type != "comment":
+                words.append(word_of(child, self.src))
+        self.emit(node, nesting, words, assignments, [*redirects, *own], background)
+        self.parts(node, nesting, depth)
+
+    def assignment(self, node: Node) -> m.Assignment:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        word = word_of(value, self.src) if value is not None else m.Word("", "")
+        return m.Assignment(text_of(name, self.src) if name else "", word)
+
+    def assignment_only(self, node: Node, nesting: tuple[str, ...], depth: int,
+                        redirects: tuple[m.Redirect, ...], background: bool) -> None:
+        nodes = [node] if node.type == "variable_assignment" else node.named_children
+        found = [self.assignment(n) for n in nodes if n.type == "variable_assignment"]
+        self.emit(node, nesting, [], found, list(redirects), background)
+        self.children(node, nesting, depth)
+
+    def declaration(self, node: Node, nesting: tuple[str, ...], depth: int,
+                    redirects: tuple[m.Redirect, ...], background: bool) -> None:
+        keyword = node.children[0] if node.children else node
+        words = [word_of(keyword, self.src)]
+        words.extend(word_of(c, self.src) for c in node.named_children if c.type != "comment")
+        self.emit(node, nesting, words, [], list(redirects), background)
+        self.parts(node, nesting, depth)
+
+    def parts(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """Walk the words of a command for the commands nested in them, not the command again."""
+        for child in node.named_children:
+            target = child.named_children if child.type == "variable_assignment" else [child]
+            for part in target:
+                self.walk(part, nesting, depth + 1)
+
+    def redirected(self, node: Node, nesting: tuple[str, ...], depth: int,
+                   redirects: tuple[m.Redirect, ...], background: bool) -> None:
+        body = node.child_by_field_name("body")
+        own: list[m.Redirect] = []
+        followers: list[Node] = []
+        bodies: list[Node] = []
+        for child in node.named_children:
+            if child.type not in _REDIRECTS:
+                continue
+            own.append(self.redirect(child))
+            if child.type != "heredoc_redirect":
+                bodies.append(child)
+                continue
+            # tree-sitter-bash hangs what follows a here-document's start inside it.
+            for part in child.named_children:
+                if part.type in _REDIRECTS:
+                    own.append(self.redirect(part))
+                    bodies.append(part)
+                elif part.type == "heredoc_body":
+                    bodies.append(part)
+                elif part.type not in ("heredoc_start", "heredoc_end"):
+                    followers.append(part)
+        stages = [body] if body is not None else []
+        if followers and followers[0].type == "pipeline":
+            stages += list(followers.pop(0).named_children)
+        if stages:
+            self.pipeline(stages, nesting, depth, (*redirects, *own), background,
+                          first_redirects=True)
+        for part in bodies:
+            self.walk(part, nesting, depth + 1)
+        for follower in followers:
+            self.walk(follower, nesting, depth + 1, (), background)
+
+    def redirect(self, node: Node) -> m.Redirect:
+        fd_node = node.child_by_field_name("descriptor")
+        fd = int(text_of(fd_node, self.src)) if fd_node is not None else None
+        ops = [c.type for c in node.children if not c.is_named]
+        if node.type == "heredoc_redirect":
+            start = next((c for c in node.named_children if c.type == "heredoc_start"), None)
+            body = next((c for c in node.named_children if c.type == "heredoc_body"), None)
+            delim = text_of(start, self.src) if start is not None else ""
+            return m.Redirect(
+                ops[0] if ops else "<<", m.Word(delim, delim), fd,
+                heredoc=text_of(body, self.src) if body is not None else "",
+                heredoc_expands=not any(q in delim for q in "'\"\\"),
+            )
+        dest = node.child_by_field_name("destination")
+        if dest is None:
+            named = [c for c in node.named_children if c is not fd_node]
+            dest = named[-1] if named else None
+        target = word_of(dest, self.src) if dest is not None else None
+        op = "<<<" if node.type == "herestring_redirect" else (ops[0] if ops else ">")
+        return m.Redirect(op, target, fd)
+
+    def pipeline(self, stages: list[Node], nesting: tuple[str, ...], depth: int,
+                 redirects: tuple[m.Redirect, ...], background: bool,
+                 first_redirects: bool = False) -> None:
+        groups: list[list[_Cmd]] = []
+        for i, stage in enumerate(stages):
+            start = len(self.out)
+            given = redirects if (i == 0 or not first_redirects) else ()
+            self.walk(stage, nesting, depth + 1, given, background)
+            groups.append(self.out[start:])
+        if len(groups) < 2:
+            return
+        names = [next((c.program for c in g if c.nesting == nesting), "") for g in groups]
+        for i, group in enumerate(groups):
+            for cmd in group:
+                cmd.upstream.extend(n for n in names[:i] if n)
+                cmd.downstream.extend(n for n in names[i + 1 :] if n)
+
+
+def parse_tree(line: str) -> m.ParsedLine:
+    """Every simple command of ``line`` as tree-sitter-bash reads it."""
+    src = line.encode("utf-8", "surrogateescape")
+    tree = parser().parse(src)
+    walker = _Walker(src)
+    walker.walk(tree.root_node, (), 0)
+    cmds = sorted(walker.out, key=lambda c: c.start)
+    commands = tuple(
+        m.SimpleCommand(
+            text=c.text, words=tuple(c.words), assignments=tuple(c.assignments),
+            redirects=tuple(c.redirects), upstream=tuple(c.upstream),
+            downstream=tuple(c.downstream), nesting=c.nesting, background=c.background,
+        )
+        for c in cmds
+    )
+    return m.ParsedLine(line, commands, walker.has_error or tree.root_node.has_error,
+                        walker.too_deep, tuple(walker.comments))
+
+
+def with_depth(cmd: m.SimpleCommand, depth: int) -> m.SimpleCommand:
+    return replace(cmd, depth=depth)

