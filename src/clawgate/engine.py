@@ -132,6 +132,7 @@ class Engine:
         """Validator verdicts, the policy's rule and the autonomy verdict, as they combine."""
         risk = max([risk_of(cmd), *(v.risk for v in verdicts if v.risk is not None)])
         run.risk = max(run.risk, risk)
+        run.trace.append(TraceEntry(cmd.text, "risk", Outcome.PASSTHROUGH, f"{risk.label} risk"))
         rule, lifts_ask = self.settings.rules.evaluate(cmd)
         autonomy = self._autonomy(risk)
         if self.settings.unsafe:

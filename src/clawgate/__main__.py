@@ -1,0 +1,5 @@
+import sys
+
+from clawgate.cli import main
+
+sys.exit(main())

@@ -1,0 +1,62 @@
+"""The ``policy`` command. Data on stdout, prose on stderr; exit codes in ``ExitCode``.
+
+Subcommands live in their own modules and are imported only when called, so that
+``policy check`` starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from clawgate.cli.exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    import click
+
+# name -> "module:attribute" of a click command; imported on demand.
+SUBCOMMANDS: dict[str, str] = {
+    "check": "clawgate.cli.check:check",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; return the exit code (never raise)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    import click
+
+    group = _group()
+    try:
+        result = group.main(args, prog_name="policy", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        return int(done.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return ExitCode.USAGE
+    except click.exceptions.Abort:
+        return ExitCode.INTERNAL
+    return int(result) if isinstance(result, int) else ExitCode.OK
+
+
+def _group() -> click.Group:
+    import click
+
+    class Lazy(click.Group):
+        def list_commands(self, ctx: click.Context) -> list[str]:
+            return sorted(SUBCOMMANDS)
+
+        def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+            target = SUBCOMMANDS.get(name)
+            if target is None:
+                return None
+            module, attr = target.split(":")
+            command: click.Command = getattr(import_module(module), attr)
+            return command
+
+    return Lazy(name="policy", help="clawgate: decide ALLOW, ASK or DENY for agent tool calls.")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
