@@ -37,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.USAGE
     except click.exceptions.Abort:
         return ExitCode.INTERNAL
+    except Exception as exc:  # the contract: exit 1 with one line on stderr, never a traceback
+        sys.stderr.write(f"policy: internal error: {type(exc).__name__}: {exc}\n")
+        return ExitCode.INTERNAL
     return int(result) if isinstance(result, int) else ExitCode.OK
 
 
