@@ -18,16 +18,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clawgate.decision import Decision, Outcome, Reason, Risk, Verdict
+    from clawgate.decision import Decision
     from clawgate.engine import Engine
-    from clawgate.errors import (
-        ClawgateError,
-        ExecutorError,
-        PolicyError,
-        SandboxUnavailable,
-        ToolError,
-        ToolErrorKind,
-    )
 
 _LAZY = {
     "ClawgateError": "clawgate.errors",
@@ -85,4 +77,18 @@ def __getattr__(name: str) -> Any:
     return getattr(import_module(module), name)
 
 
-__all__ = sorted([*_LAZY, "check"])
+__all__ = [
+    "ClawgateError",
+    "Decision",
+    "Engine",
+    "ExecutorError",
+    "Outcome",
+    "PolicyError",
+    "Reason",
+    "Risk",
+    "SandboxUnavailable",
+    "ToolError",
+    "ToolErrorKind",
+    "Verdict",
+    "check",
+]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from clawgate.shell import parse, parse_one
 from clawgate.shell import model as m
+from clawgate.shell import parse, parse_one
 
 
 @pytest.mark.parametrize(
@@ -18,7 +18,8 @@ from clawgate.shell import model as m
         ("{ echo a; echo b; } > out", ["echo", "echo"]),
         ("echo $(id) `whoami` <(ls) >(wc)", ["echo", "id", "whoami", "ls", "wc"]),
         ("f() { rm -rf /; }", ["rm"]),
-        ("if true; then ls; elif false; then pwd; else id; fi", ["true", "ls", "false", "pwd", "id"]),
+        ("if true; then ls; elif false; then pwd; else id; fi",
+         ["true", "ls", "false", "pwd", "id"]),
         ("for i in $(seq 3); do echo $i; done", ["seq", "echo"]),
         ("while read l; do echo; done < f", ["read", "echo"]),
         ("case x in a) ls;; b) id;; esac", ["ls", "id"]),
