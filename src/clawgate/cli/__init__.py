@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 # name -> "module:attribute" of a click command; imported on demand.
 SUBCOMMANDS: dict[str, str] = {
+    "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:check",
 }
 
