@@ -36,7 +36,7 @@ def _result(executor: Executor, request: ExecRequest) -> Result:
 @dataclass
 class ExecShell:
     executor: Executor
-    cwd: str
+    cwd: str | None = None  # relative to the workspace; None is its root
     env: dict[str, str] = field(default_factory=dict)
     max_timeout_s: int = MAX_TIMEOUT_S
     name = "exec_shell"
@@ -60,7 +60,7 @@ class Spawn:
     """Runs one program with an argv (no shell); the argv is checked as one command line."""
 
     executor: Executor
-    cwd: str
+    cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     max_timeout_s: int = MAX_TIMEOUT_S
     name = "spawn"
@@ -92,7 +92,7 @@ class CustomCommand:
     parameters: dict[str, Any]
     template: str
     executor: Executor
-    cwd: str
+    cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     timeout_s: float = DEFAULT_TIMEOUT_S
 
