@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import ssl
+import subprocess
 import threading
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -210,4 +212,51 @@ def test_connection_refused_is_an_execution_failure() -> None:
         port = sock.getsockname()[1]
     with pytest.raises(ToolError) as err:
         fetch(f"http://127.0.0.1:{port}/", UrlPolicy(allowed_networks=LOOPBACK))
+    assert err.value.kind is ToolErrorKind.EXECUTION_FAILED
+
+
+# --- TLS: the pinned connection still checks the certificate against the name -----------
+
+
+@pytest.fixture(scope="module")
+def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, str]]:
+    """An https server on 127.0.0.1 with a self-signed certificate for ``pinned.example``."""
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "1", "-subj", "/CN=pinned.example",
+         "-addext", "subjectAltName=DNS:pinned.example", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd.server_address[1], str(cert)
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+def to_loopback(host: str, port: int) -> Sequence[str]:
+    return ["127.0.0.1"]
+
+
+def test_https_is_pinned_with_sni_and_certificate_name(tls_server: tuple[int, str]) -> None:
+    port, ca = tls_server
+    policy = UrlPolicy(allowed_networks=LOOPBACK, resolver=to_loopback, ca_file=ca)
+    result = fetch(f"https://pinned.example:{port}/host", policy)
+    assert (result.status, result.body) == (200, f"pinned.example:{port}".encode())
+
+
+@pytest.mark.parametrize("ca", ["trusted", "system"])
+def test_https_certificate_for_another_name_fails(tls_server: tuple[int, str], ca: str) -> None:
+    port, ca_file = tls_server
+    policy = UrlPolicy(allowed_networks=LOOPBACK, resolver=to_loopback,
+                       ca_file=ca_file if ca == "trusted" else None)
+    host = "other.example" if ca == "trusted" else "pinned.example"
+    with pytest.raises(ToolError, match="certificate") as err:
+        fetch(f"https://{host}:{port}/", policy)
     assert err.value.kind is ToolErrorKind.EXECUTION_FAILED

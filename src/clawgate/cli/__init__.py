@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 # name -> "module:attribute" of a click command; imported on demand.
 SUBCOMMANDS: dict[str, str] = {
+    "approvals": "clawgate.cli.approvals:approvals",
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:check",
 }

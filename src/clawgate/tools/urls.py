@@ -74,6 +74,7 @@ class UrlPolicy:
     max_bytes: int = 10 * 1024 * 1024
     max_redirects: int = 5
     timeout_s: float = 15.0
+    ca_file: str | None = None  # CA bundle to trust instead of the system store (e.g. a proxy's)
     resolver: Resolver = field(default=_system_resolver, repr=False, compare=False)
 
     def trusted(self, ip: IPAddress) -> bool:
@@ -193,8 +194,8 @@ class _PinnedHTTP(http.client.HTTPConnection):
 class _PinnedHTTPS(http.client.HTTPSConnection):
     """Connects to the checked address; SNI and certificate checks use the name."""
 
-    def __init__(self, checked: CheckedUrl, timeout: float) -> None:
-        self._tls = ssl.create_default_context()
+    def __init__(self, checked: CheckedUrl, timeout: float, ca_file: str | None) -> None:
+        self._tls = ssl.create_default_context(cafile=ca_file)
         super().__init__(checked.host, checked.port, timeout=timeout, context=self._tls)
         self._address = checked.address
 
@@ -204,8 +205,11 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
 
 
 def _request(checked: CheckedUrl, policy: UrlPolicy) -> FetchResult:
-    kind = _PinnedHTTPS if checked.scheme == "https" else _PinnedHTTP
-    conn = kind(checked, policy.timeout_s)
+    conn: http.client.HTTPConnection
+    if checked.scheme == "https":
+        conn = _PinnedHTTPS(checked, policy.timeout_s, policy.ca_file)
+    else:
+        conn = _PinnedHTTP(checked, policy.timeout_s)
     try:
         conn.request("GET", checked.target, headers={
             "Accept-Encoding": "identity", "User-Agent": "clawgate-web-fetch/1"})
