@@ -17,7 +17,7 @@ import http.client
 import ipaddress
 import socket
 import ssl
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
@@ -204,15 +204,27 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
 
 
-def _request(checked: CheckedUrl, policy: UrlPolicy) -> FetchResult:
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """What is sent: GET by default; a POST body is sent to the first URL only (a redirect
+    after a POST is followed with GET, as browsers do for 301, 302 and 303)."""
+
+    method: str = "GET"
+    body: bytes | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+def _request(checked: CheckedUrl, policy: UrlPolicy, out: Outgoing = Outgoing()
+             ) -> FetchResult:
     conn: http.client.HTTPConnection
     if checked.scheme == "https":
         conn = _PinnedHTTPS(checked, policy.timeout_s, policy.ca_file)
     else:
         conn = _PinnedHTTP(checked, policy.timeout_s)
     try:
-        conn.request("GET", checked.target, headers={
-            "Accept-Encoding": "identity", "User-Agent": "clawgate-web-fetch/1"})
+        headers = {"Accept-Encoding": "identity", "User-Agent": "clawgate-web-fetch/1",
+                   **dict(out.headers)}
+        conn.request(out.method, checked.target, body=out.body, headers=headers)
         response = conn.getresponse()
         body = response.read(policy.max_bytes + 1)
         return FetchResult(
@@ -226,17 +238,20 @@ def _request(checked: CheckedUrl, policy: UrlPolicy) -> FetchResult:
         conn.close()
 
 
-def fetch(url: str, policy: UrlPolicy | None = None) -> FetchResult:
-    """GET ``url`` under ``policy``, following redirects, each checked before it is connected.
+def fetch(url: str, policy: UrlPolicy | None = None, *, method: str = "GET",
+          body: bytes | None = None, headers: Mapping[str, str] | None = None) -> FetchResult:
+    """GET (or POST) ``url`` under ``policy``, following redirects, each checked before it is
+    connected.
 
     Refusals raise ``ToolError(PermissionDenied)``; network failures raise
     ``ToolError(ExecutionFailed)`` and timeouts ``ToolError(Timeout)``.
     """
     policy = policy or UrlPolicy()
+    out = Outgoing(method, body, tuple((headers or {}).items()))
     for _ in range(policy.max_redirects + 1):
         checked = check_url(url, policy)
         try:
-            result = _request(checked, policy)
+            result = _request(checked, policy, out)
         except TimeoutError as exc:
             raise ToolError(ToolErrorKind.TIMEOUT, f"{checked.host}: timed out") from exc
         except (OSError, http.client.HTTPException) as exc:
@@ -245,4 +260,5 @@ def fetch(url: str, policy: UrlPolicy | None = None) -> FetchResult:
         if result.status not in REDIRECTS or not location:
             return result
         url = urljoin(url, location)
+        out = Outgoing()
     raise _deny(f"more than {policy.max_redirects} redirects")
