@@ -21,6 +21,8 @@ SUBCOMMANDS: dict[str, str] = {
     "approvals": "clawgate.cli.approvals:approvals",
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:check",
+    "hook": "clawgate.cli.hook:hook",
+    "mcp-proxy": "clawgate.cli.mcp_proxy:mcp_proxy",
 }
 
 

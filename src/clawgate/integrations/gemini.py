@@ -1,0 +1,107 @@
+"""Gemini CLI's BeforeTool hook: the same policy for Gemini's tools.
+
+``run_shell_command`` goes through the command checker (in its ``dir_path``); the file tools
+(``read_file``, ``write_file``, ``replace``, ``glob``, ``search_file_content``/``grep``,
+``list_directory``, ``read_many_files``) through workspace containment; ``web_fetch`` through
+the URL rules for every URL in its prompt; MCP tools (``mcp__<server>__<tool>``, older
+``<server>__<tool>``) through the tool policy and the MCP argument checks.
+
+Gemini CLI hooks cannot ask a person, so an ASK is answered ``deny`` with a reason saying a
+person must approve, unless ``--approver terminal`` is given (then clawgate asks on the
+terminal, and allow-always answers are remembered for the workspace). The answer::
+
+    {"decision": "allow" | "deny", "reason": "<rule and why>"}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from clawgate.decision import Decision, Outcome
+from clawgate.guard import CallContext
+from clawgate.integrations.arguments import mcp_call
+from clawgate.integrations.calls import Call, Kind, glob_base, text, texts
+from clawgate.integrations.gate import Gate, reason_text
+from clawgate.integrations.hooks import Payload, at, mcp_name
+
+EVENT = "BeforeTool"
+URL_IN_TEXT = re.compile(r"https?://[^\s<>\"'`)\]}]+", re.IGNORECASE)
+GREP_TOOLS = frozenset({"search_file_content", "grep", "grep_search"})
+PASSIVE = frozenset({"save_memory", "write_todos"})
+NO_APPROVER_HINT = "Gemini CLI hooks cannot ask; run the hook with --approver terminal to be asked"
+
+
+class Gemini:
+    """The adapter ``policy hook gemini`` runs."""
+
+    event = EVENT
+
+    def to_call(self, payload: Payload) -> Call:
+        name, args, cwd = payload.tool_name, payload.tool_input, payload.cwd
+        if name == "run_shell_command":
+            where = text(args, "dir_path", "directory", required=False)
+            here = at(cwd, where) if where else cwd
+            return Call("exec_shell", args, commands=(str(text(args, "command")),), cwd=here,
+                        reads=(here,) if where else (), agent_tool=name)
+        simple = _file_call(name, args, cwd)
+        if simple is not None:
+            return simple
+        if name == "web_fetch":
+            prompt = str(text(args, "prompt"))
+            urls = tuple(dict.fromkeys(u.rstrip(".,;:!?") for u in URL_IN_TEXT.findall(prompt)))
+            return Call("web_fetch", args, urls=urls, agent_tool=name)
+        if name == "google_web_search":
+            text(args, "query")
+            return Call("web_search", args, agent_tool=name)
+        policy_name = _mcp_tool(name, payload.raw.get("mcp_context"))
+        if policy_name is not None:
+            return mcp_call(policy_name, args, agent_tool=name)
+        kind = Kind.PASSIVE if name in PASSIVE else Kind.UNKNOWN
+        return Call(name, args, kind=kind, agent_tool=name)
+
+    def finish(self, gate: Gate, call: Call, ctx: CallContext, decision: Decision) -> Decision:
+        return gate.settle(call, ctx, decision, hint=NO_APPROVER_HINT if gate.approver is None
+                           else None)
+
+    def render(self, decision: Decision) -> dict[str, Any]:
+        verdict = "allow" if decision.outcome is Outcome.ALLOW else "deny"
+        return {"decision": verdict, "reason": reason_text(decision)}
+
+
+def _file_call(name: str, args: Mapping[str, Any], cwd: str) -> Call | None:
+    if name == "read_file":
+        path = str(text(args, "file_path", "absolute_path", "path"))
+        return Call("read_file", args, reads=(at(cwd, path),), agent_tool=name)
+    if name in ("write_file", "replace"):
+        tool = "write_file" if name == "write_file" else "edit_file"
+        return Call(tool, args, writes=(at(cwd, str(text(args, "file_path"))),), agent_tool=name)
+    if name == "list_directory":
+        path = str(text(args, "dir_path", "path"))
+        return Call("list_directory", args, reads=(at(cwd, path),), agent_tool=name)
+    if name == "glob" or name in GREP_TOOLS:
+        base = at(cwd, text(args, "dir_path", "path", required=False) or ".")
+        found = [base]
+        if name == "glob":
+            found.append(at(base, glob_base(str(text(args, "pattern")))))
+        tool = "glob" if name == "glob" else "grep"
+        return Call(tool, args, reads=tuple(dict.fromkeys(found)), agent_tool=name)
+    if name == "read_many_files":
+        patterns = (*texts(args, "paths"), *texts(args, "include"))
+        reads = tuple(dict.fromkeys(at(cwd, glob_base(p)) for p in patterns)) or (cwd,)
+        return Call("read_file", args, reads=reads, agent_tool=name)
+    return None
+
+
+def _mcp_tool(name: str, context: object) -> str | None:
+    """The policy's ``<server>__<tool>`` for an MCP tool, or None for another tool."""
+    named = mcp_name(name)
+    if named is not None:
+        return named
+    if isinstance(context, Mapping) and isinstance(context.get("server_name"), str):
+        server = context["server_name"]
+        tool = name.removeprefix(f"{server}__")
+        return f"{server}__{tool}"
+    server, sep, tool = name.partition("__")
+    return f"{server}__{tool}" if sep and server and tool else None

@@ -1,0 +1,131 @@
+"""What the agent hooks share: read the hook's JSON, decide, answer, and fail closed.
+
+A hook answers every input with a decision on stdout and exit code 0. Input that is not the
+documented JSON, a policy that does not load, or any other failure is a DENY naming the
+problem, because an agent whose hook crashes may go on without asking.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from clawgate.approval import Approver
+from clawgate.decision import Decision
+from clawgate.guard import CallContext
+from clawgate.integrations.calls import BadInput, Call
+from clawgate.integrations.gate import INTERNAL_ID, MALFORMED_ID, Gate, refused
+
+MAX_INPUT_BYTES = 4 << 20  # a hook payload larger than 4 MiB is refused unread
+
+
+@dataclass(frozen=True, slots=True)
+class HookOptions:
+    """How the hook was started (its command line)."""
+
+    policies: tuple[str, ...] = ()
+    agent: str | None = None
+    provider: str | None = None
+    audit: str | None = None
+    approver: Approver | None = None
+    workspace: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    session_id: str
+    cwd: str
+    tool_name: str
+    tool_input: Mapping[str, Any]
+    raw: Mapping[str, Any]
+
+
+class HookAdapter(Protocol):
+    """One agent's hook: its event name, its tool names, its answer."""
+
+    event: str
+
+    def to_call(self, payload: Payload) -> Call: ...
+
+    def finish(self, gate: Gate, call: Call, ctx: CallContext, decision: Decision) -> Decision:
+        ...
+
+    def render(self, decision: Decision) -> dict[str, Any]: ...
+
+
+def parse(raw: bytes | str, event: str) -> Payload:
+    """The hook input, checked field by field. Raises BadInput."""
+    if len(raw) > MAX_INPUT_BYTES:
+        raise BadInput(f"input larger than {MAX_INPUT_BYTES} bytes")
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        raise BadInput(f"not JSON ({exc})") from exc
+    if not isinstance(value, dict):
+        raise BadInput(f"expected a JSON object, got {type(value).__name__}")
+    if value.get("hook_event_name") != event:
+        raise BadInput(f"expected hook_event_name {event!r}, got "
+                       f"{value.get('hook_event_name')!r}")
+    tool_name, tool_input = value.get("tool_name"), value.get("tool_input")
+    cwd, session = value.get("cwd"), value.get("session_id", "default")
+    if not isinstance(tool_name, str) or not tool_name:
+        raise BadInput("missing 'tool_name'")
+    if not isinstance(tool_input, dict):
+        raise BadInput("'tool_input' must be an object")
+    if not isinstance(cwd, str) or not os.path.isabs(cwd):
+        raise BadInput("'cwd' must be an absolute path")
+    if not isinstance(session, str):
+        raise BadInput("'session_id' must be a string")
+    return Payload(session or "default", cwd, tool_name, tool_input, value)
+
+
+def answer(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> dict[str, Any]:
+    """The hook's JSON answer for ``raw``. Never raises (but for KeyboardInterrupt)."""
+    started = time.monotonic()
+    try:
+        payload = parse(raw, adapter.event)
+        call = adapter.to_call(payload)
+    except BadInput as exc:
+        return adapter.render(refused("(hook input)", MALFORMED_ID,
+                                      f"malformed hook input: {exc}"))
+    except Exception as exc:
+        return adapter.render(_crashed(exc))
+    try:
+        gate = _gate(payload, options)
+        ctx = CallContext(session=payload.session_id, agent=options.agent,
+                          provider=options.provider)
+        decision = adapter.finish(gate, call, ctx, gate.decide(call, ctx))
+        gate.record(call, ctx, decision, started=started)
+    except Exception as exc:  # a policy that does not load, an audit log that cannot be written
+        return adapter.render(_crashed(exc))
+    return adapter.render(decision)
+
+
+def _gate(payload: Payload, options: HookOptions) -> Gate:
+    from clawgate.policy.loader import load_policy
+
+    return Gate(load_policy(*options.policies), workspace=options.workspace,
+                fallback_workspace=payload.cwd, approver=options.approver,
+                audit_log=options.audit)
+
+
+def _crashed(exc: Exception) -> Decision:
+    return refused("(hook)", INTERNAL_ID, f"clawgate could not decide ({type(exc).__name__}: "
+                   f"{exc}); failing closed")
+
+
+def at(cwd: str, path: str) -> str:
+    """``path`` as the agent meant it: relative to the call's working directory."""
+    return path if path.startswith("~") else os.path.join(cwd, path)
+
+
+def mcp_name(tool_name: str) -> str | None:
+    """``mcp__<server>__<tool>`` as the policy names it (``<server>__<tool>``), else None."""
+    if not tool_name.startswith("mcp__"):
+        return None
+    server, sep, tool = tool_name[5:].partition("__")
+    return f"{server}__{tool}" if sep and server and tool else None

@@ -1,0 +1,115 @@
+"""The proxy's policy side: which tools a client sees, and each ``tools/call`` checked,
+approved, forwarded, scrubbed and audited. Transport-free; ``server.py`` wires it to MCP.
+
+A call takes these steps: the tool policy (``<name>__<tool>``), the argument checks (commands,
+paths, URLs; see ``integrations/arguments.py``), DENY refuses and ASK goes to the approver, the
+session's rate limit, then the wrapped server runs it; the result's text is scrubbed of
+credentials and capped, and one audit line is written whatever happened.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+import anyio.to_thread
+import mcp_types as types
+
+from clawgate.decision import Decision, Outcome
+from clawgate.errors import ToolError
+from clawgate.guard import CallContext
+from clawgate.integrations.arguments import mcp_call
+from clawgate.integrations.calls import BadInput, Call
+from clawgate.integrations.gate import MALFORMED_ID, Gate, reason_text, refused
+from clawgate.ratelimit import RateLimiter
+
+Forward = Callable[[str, dict[str, Any]], Awaitable[types.CallToolResult]]
+
+
+def error_result(message: str) -> types.CallToolResult:
+    """What the client sees for a refused or failed call: an MCP error result, not a crash."""
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)],
+                                is_error=True)
+
+
+class GuardedTools:
+    """One wrapped server's tools under a policy, for one client context."""
+
+    def __init__(self, gate: Gate, server_name: str, ctx: CallContext) -> None:
+        self.gate = gate
+        self.server = server_name
+        self.ctx = ctx
+        limits = gate.policy.rate_limit
+        self.limiter = RateLimiter(limits.calls_per_minute, limits.burst)
+
+    def policy_name(self, tool: str) -> str:
+        return f"{self.server}__{tool}"
+
+    def visible(self, tools: Sequence[types.Tool]) -> list[types.Tool]:
+        """The wrapped server's tools this context may see, in the server's order."""
+        seen = set(self.gate.visible([self.policy_name(t.name) for t in tools], self.ctx))
+        return [t for t in tools if self.policy_name(t.name) in seen]
+
+    async def call(self, tool: str, args: Mapping[str, Any] | None,
+                   forward: Forward) -> types.CallToolResult:
+        """One ``tools/call``: refused with a reason, or forwarded and cleaned."""
+        started = time.monotonic()
+        arguments = dict(args or {})
+        try:
+            call = mcp_call(self.policy_name(tool), arguments, agent_tool=tool)
+        except BadInput as exc:
+            call = Call(self.policy_name(tool), arguments, agent_tool=tool)
+            denied = refused(tool, MALFORMED_ID, f"arguments refused: {exc}")
+            return self._refuse(call, denied, started)
+        decision = self.gate.decide(call, self.ctx)
+        if decision.outcome is Outcome.ASK:
+            decision = await anyio.to_thread.run_sync(self.gate.settle, call, self.ctx, decision)
+        if decision.outcome is Outcome.DENY:
+            return self._refuse(call, decision, started)
+        try:
+            self.limiter.acquire(self.ctx.session)
+        except ToolError as exc:
+            self.gate.record(call, self.ctx, decision, {"error": exc.message}, started, "deny")
+            return error_result(exc.message)
+        return await self._forward(call, decision, forward, started)
+
+    async def _forward(self, call: Call, decision: Decision, forward: Forward,
+                       started: float) -> types.CallToolResult:
+        try:
+            result = await forward(call.agent_tool, dict(call.args))
+        except Exception as exc:  # the wrapped server crashed or broke the protocol
+            message = f"the wrapped server {self.server!r} failed during {call.agent_tool}: " \
+                      f"{type(exc).__name__}: {exc}"
+            self.gate.record(call, self.ctx, decision, {"error": message}, started, "error")
+            return error_result(message)
+        cleaned = self.clean(result)
+        shown = "\n".join(c.text for c in cleaned.content if isinstance(c, types.TextContent))
+        self.gate.record(call, self.ctx, decision,
+                         {"is_error": bool(cleaned.is_error), "text": shown}, started)
+        return cleaned
+
+    def _refuse(self, call: Call, decision: Decision, started: float) -> types.CallToolResult:
+        message = f"{call.agent_tool} refused; {reason_text(decision)}"
+        self.gate.record(call, self.ctx, decision, {"error": message}, started)
+        return error_result(message)
+
+    def clean(self, result: types.CallToolResult) -> types.CallToolResult:
+        """The result with credentials scrubbed from its text, embedded resources and
+        structured content; other content (images, audio, links) passes as it is."""
+        content = [self._clean_block(block) for block in result.content]
+        structured = result.structured_content
+        if structured is not None:
+            structured = self.gate.clean(structured)
+        return types.CallToolResult(content=content, structured_content=structured,
+                                    is_error=result.is_error)
+
+    def _clean_block(self, block: Any) -> Any:
+        if isinstance(block, types.TextContent):
+            return block.model_copy(update={"text": self.gate.clean(block.text)})
+        if isinstance(block, types.EmbeddedResource) and isinstance(
+                block.resource, types.TextResourceContents):
+            resource = block.resource.model_copy(
+                update={"text": self.gate.clean(block.resource.text)})
+            return block.model_copy(update={"resource": resource})
+        return block

@@ -1,0 +1,103 @@
+"""The proxy's plumbing: an MCP server facing the client on stdio, an MCP client facing the
+wrapped server (a command over stdio, or a URL over streamable HTTP).
+
+Only tools are proxied. Resources and prompts are not forwarded: clawgate cannot check what
+they read, so a client of the proxy does not see them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+from mcp import Client, StdioServerParameters
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from clawgate.approval import ApprovalStore, Approver, DenyAllApprover, TerminalApprover
+from clawgate.guard import CallContext
+from clawgate.integrations.gate import Gate
+from clawgate.integrations.mcp_proxy.guarded import GuardedTools
+
+MAX_PAGES = 100  # a wrapped server that paginates forever cannot hang tools/list
+
+
+@dataclass(frozen=True, slots=True)
+class ProxyOptions:
+    """``policy mcp-proxy`` options. Exactly one of ``command`` and ``url``."""
+
+    name: str
+    command: tuple[str, ...] = ()
+    url: str | None = None
+    policies: tuple[str, ...] = ()
+    workspace: str | None = None
+    audit: str | None = None
+    approver: str = "deny"  # "deny" or "terminal"
+    agent: str | None = None
+    provider: str | None = None
+    session: str = "mcp-proxy"
+    timeout_s: float = 300.0
+
+    def upstream(self) -> StdioServerParameters | str:
+        if (self.url is None) == (not self.command):
+            raise ValueError("give the wrapped server as a command or as --url, not both")
+        if self.url is not None:
+            return self.url
+        # The wrapped server gets the proxy's whole environment: the client configured it
+        # for that server (its tokens included); scrubbing keeps their values out of results.
+        return StdioServerParameters(command=self.command[0], args=list(self.command[1:]),
+                                     env=dict(os.environ))
+
+
+def build_gate(options: ProxyOptions) -> Gate:
+    from clawgate.policy.loader import load_policy
+
+    approver: Approver = TerminalApprover() if options.approver == "terminal" \
+        else DenyAllApprover()
+    gate = Gate(load_policy(*options.policies), workspace=options.workspace,
+                fallback_workspace=os.getcwd(), approver=approver, audit_log=options.audit)
+    gate.approvals = ApprovalStore(gate.root)
+    return gate
+
+
+@asynccontextmanager
+async def connected(options: ProxyOptions) -> AsyncIterator[tuple[Server[Any], Client]]:
+    """The client-facing server, wired to a live session with the wrapped server."""
+    guarded = GuardedTools(build_gate(options), options.name, CallContext(
+        session=options.session, agent=options.agent, provider=options.provider))
+    async with Client(options.upstream(), cache=None) as upstream:
+
+        async def list_tools(ctx: ServerRequestContext[Any],
+                             params: types.PaginatedRequestParams | None
+                             ) -> types.ListToolsResult:
+            tools: list[types.Tool] = []
+            cursor: str | None = None
+            for _ in range(MAX_PAGES):
+                page = await upstream.list_tools(cursor=cursor)
+                tools.extend(page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            return types.ListToolsResult(tools=guarded.visible(tools))
+
+        async def forward(name: str, args: dict[str, Any]) -> types.CallToolResult:
+            return await upstream.call_tool(name, args, read_timeout_seconds=options.timeout_s)
+
+        async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+                            ) -> types.CallToolResult:
+            return await guarded.call(params.name, params.arguments, forward)
+
+        server: Server[Any] = Server(f"clawgate:{options.name}", on_list_tools=list_tools,
+                                     on_call_tool=call_tool)
+        yield server, upstream
+
+
+async def serve(options: ProxyOptions) -> None:
+    """Run the proxy on this process's stdin and stdout until the client goes away."""
+    async with connected(options) as (server, _upstream), stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
