@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 # name -> "module:attribute" of a click command; imported on demand.
 SUBCOMMANDS: dict[str, str] = {
     "check": "clawgate.cli.check:check",
+    "import": "clawgate.cli.importer:import_rules",
+    "lint": "clawgate.cli.lint:lint",
+    "schema": "clawgate.cli.schema:schema",
+    "tools": "clawgate.cli.tools:tools",
 }
 
 
