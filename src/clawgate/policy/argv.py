@@ -74,8 +74,12 @@ class Argv:
 
 
 def canonical(context: str, flag: str) -> str:
-    """The canonical name of ``flag`` (one spelling) under ``context``."""
-    return FLAG_ALIASES.get(context, {}).get(flag, flag)
+    """The canonical name of ``flag`` (one spelling) under ``context``, falling back to the
+    program's own aliases (``npm i --global`` is ``npm -g``)."""
+    found = FLAG_ALIASES.get(context, {}).get(flag)
+    if found is None and " " in context:
+        found = FLAG_ALIASES.get(context.split(" ", 1)[0], {}).get(flag)
+    return flag if found is None else found
 
 
 def split_flag(program: str, word: str) -> list[str]:
