@@ -94,9 +94,12 @@ def test_settings_from_the_manifest(write):
         forbidden_paths: [/srv/secret]
         """)).engine_settings()
     assert settings.autonomy is Autonomy.FULL
-    assert settings.block_high_risk_commands and settings.require_approval_for_medium_risk
-    assert settings.workspace is not None and settings.workspace.endswith("/proj")
-    assert "/srv/secret" in settings.forbidden_paths and "~/.ssh" in settings.forbidden_paths
+    assert settings.block_high_risk_commands
+    assert settings.require_approval_for_medium_risk
+    assert settings.workspace is not None
+    assert settings.workspace.endswith("/proj")
+    assert "/srv/secret" in settings.forbidden_paths
+    assert "~/.ssh" in settings.forbidden_paths
 
 
 def test_default_is_friendly_to_everyday_commands():

@@ -82,7 +82,8 @@ def test_missing_file(tmp_path):
 
 def test_several_errors_are_all_reported(write):
     message = error_of(write, "version: 1\nautonomy: yolo\nworkspace: [1]\n")
-    assert ":2: autonomy" in message and ":3: workspace" in message
+    assert ":2: autonomy" in message
+    assert ":3: workspace" in message
 
 
 def test_typed_sections(write):
@@ -93,12 +94,16 @@ def test_typed_sections(write):
                 before_tool: {"*": careful}}
         web: {blocked_domains: [evil.example]}
         """))
-    assert policy.executor.kind == "docker" and policy.executor.timeout_s == 10
-    assert policy.executor.max_concurrent == 5 and policy.executor.docker.memory == "1g"
+    assert policy.executor.kind == "docker"
+    assert policy.executor.timeout_s == 10
+    assert policy.executor.max_concurrent == 5
+    assert policy.executor.docker.memory == "1g"
     assert policy.executor.docker.network == "none"
-    assert policy.hooks.denies("bash") and policy.hooks.denies("mcp__evil__x")
+    assert policy.hooks.denies("bash")
+    assert policy.hooks.denies("mcp__evil__x")
     assert not policy.hooks.denies("read_file")
-    assert policy.hooks.trusted and policy.hooks.before_tool == {"*": "careful"}
+    assert policy.hooks.trusted
+    assert policy.hooks.before_tool == {"*": "careful"}
     assert policy.hooks.budgets.max_tool_iterations == 20
     assert policy.hooks.budgets.max_result_bytes == 65_536
     assert "PATH" in policy.hooks.safe_env_names
@@ -109,4 +114,5 @@ def test_typed_sections(write):
 def test_without_embedded_default(write):
     policy = load_policy(write("version: 1\n"), embedded_default=False)
     assert policy.engine_settings().rules.evaluate  # a RuleSet even when empty
-    assert len(policy.layers) == 1 and policy.executor.timeout_s == 30
+    assert len(policy.layers) == 1
+    assert policy.executor.timeout_s == 30

@@ -78,7 +78,8 @@ def test_allow_accepts_harmless_redirects_and_globs(line):
 ])
 def test_read_argv(args, positionals, flags):
     argv = read_argv("git", args)
-    assert argv.positionals == positionals and argv.flags == flags
+    assert argv.positionals == positionals
+    assert argv.flags == flags
 
 
 POLICY = """

@@ -22,7 +22,7 @@ from clawgate.errors import PolicyError
                    "server__tool ...); repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print {tools, steps} as JSON.")
 @click.option("--explain", is_flag=True, help="Print the set after every pipeline step.")
-def tools(policies: tuple[str, ...], agent: str | None, provider: str | None,
+def tools(*, policies: tuple[str, ...], agent: str | None, provider: str | None,
           group: str | None, subagent_depth: int, extra: tuple[str, ...], as_json: bool,
           explain: bool) -> int:
     """Print the tools visible to an agent, one per line."""

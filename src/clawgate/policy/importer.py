@@ -32,7 +32,7 @@ class Imported:
     skipped: list[str] = field(default_factory=list)
     _ids: set[str] = field(default_factory=set)
 
-    def add(self, source: str, words: list[Any], decision: str, why: str, exact: bool,
+    def add(self, source: str, words: list[Any], decision: str, why: str, *, exact: bool,
             examples: dict[str, list[str]] | None = None) -> None:
         base = re.sub(r"[^A-Za-z0-9]+", "-", " ".join(_flat(words))).strip("-").lower()[:60]
         rule_id, n = f"{source}-{decision}-{base or 'rule'}", 2

@@ -25,7 +25,8 @@ CONCAT = (("forbidden_paths",), ("tools", "deny"), ("tools", "alsoAllow"),
           ("tools", "subagents", "deny"), ("tools", "subagents", "leafDeny"),
           ("hooks", "deny_tools"), ("hooks", "deny_tool_prefixes"), ("web", "blocked_domains"))
 INTERSECT = (("tools", "allow"), ("tools", "byProvider", "*", "allow"),
-             ("tools", "agents", "*", "allow"), ("tools", "agents", "*", "byProvider", "*", "allow"),
+             ("tools", "agents", "*", "allow"),
+             ("tools", "agents", "*", "byProvider", "*", "allow"),
              ("tools", "byGroup", "*", "allow"))
 WHOLE = (("tools", "custom", "*"), ("tools", "groups", "*"), ("shell", "rules"),
          ("hooks", "before_tool", "*"), ("hooks", "after_tool", "*"))
@@ -127,7 +128,7 @@ def merge(layers: tuple[Layer, ...]) -> Merged:
 def _add(merged: Merged, layer: Layer, path: P, value: Any) -> None:
     if path == ("shell", "rules"):
         merged.rules.extend((layer, rule) for rule in value)
-    elif path == ("locked",) or path == ("version",):
+    elif path in (("locked",), ("version",)):
         return
     elif _like(path, CONCAT):
         merged.lists.setdefault(path, []).extend(Entry(v, layer.label, layer.locked)

@@ -22,11 +22,12 @@ from clawgate.policy.layers import Layer
 from clawgate.policy.matching import Position, Rule, compile_rule
 from clawgate.policy.yamlload import line_of
 
-RUNS_ANYTHING = frozenset("""
-bash sh zsh dash ksh fish csh tcsh python python2 python3 node deno bun perl ruby php lua
-env sudo doas su xargs eval exec nohup timeout nice time watch ssh docker kubectl npx uvx
-pipx busybox
-""".split())
+RUNS_ANYTHING = frozenset({
+    "bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "busybox",
+    "python", "python2", "python3", "node", "deno", "bun", "perl", "ruby", "php", "lua",
+    "env", "sudo", "doas", "su", "xargs", "eval", "exec", "nohup", "timeout", "nice", "time",
+    "watch", "ssh", "docker", "kubectl", "npx", "uvx", "pipx",
+})
 TOOL_LISTS = ("allow", "deny", "alsoAllow", "leafDeny")
 
 

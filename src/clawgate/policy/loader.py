@@ -140,7 +140,7 @@ def check_groups(layers: list[Layer]) -> None:
     for layer in layers:
         for where, entry in _tool_entries(layer.data.get("tools", {}), ("tools",)):
             if is_group(entry) and not groups.known(entry):
-                raise PolicyError(layer.path, line_of(layer.lines, where),
+                raise PolicyError(layer.path, line_of(dict(layer.lines), where),
                                   f"{_dotted(where)}: unknown group {entry!r}")
 
 

@@ -28,7 +28,7 @@ def catastrophic(pattern: str) -> str | None:
 def _scan(items: list[Any], inside_star: bool) -> str | None:
     for op, arg in items:
         if op in REPEATS:
-            low, high, body = arg
+            _low, high, body = arg
             unbounded = (high == UNBOUNDED or high > 1000) and op is not _C.POSSESSIVE_REPEAT
             if unbounded:
                 problem = _nested(list(body)) or _overlapping_branches(list(body))
@@ -57,7 +57,7 @@ def _nested(body: list[Any]) -> str | None:
     items = _unwrap(body)
     repeats = [arg for op, arg in items if op in REPEATS]
     if any(a[1] == UNBOUNDED or a[1] > 1000 for a in repeats) and all(
-            op in REPEATS and arg[0] == 0 or op in REPEATS and arg[1] == UNBOUNDED
+            (op in REPEATS and arg[0] == 0) or (op in REPEATS and arg[1] == UNBOUNDED)
             for op, arg in items):
         return "an unbounded repeat nested inside another unbounded repeat"
     return None
