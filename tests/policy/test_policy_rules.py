@@ -56,7 +56,8 @@ def test_exact_rules_refuse_more_words_and_flags():
 
 @pytest.mark.parametrize("line", [
     "npm run $(rm -rf /)", "npm run $SCRIPT", "$NPM run test", "npm run test > /etc/x",
-    "npm run *", "npm run `id`",
+    "npm run *", "npm run `id`", "./npm run test", "node_modules/.bin/npm run x",
+    "~/bin/npm run test",
 ])
 def test_allow_needs_a_command_seen_whole(line):
     allow = rule(["npm", "run"], "allow")
@@ -64,7 +65,7 @@ def test_allow_needs_a_command_seen_whole(line):
 
 
 @pytest.mark.parametrize("line", ["npm run test 2>&1", "npm run test > /dev/null",
-                                  "npm run test src/*.js"])
+                                  "npm run test src/*.js", "/usr/bin/npm run test"])
 def test_allow_accepts_harmless_redirects_and_globs(line):
     assert rule(["npm", "run"], "allow").matches(parse_one(line))
 

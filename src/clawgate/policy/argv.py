@@ -10,7 +10,7 @@ is not mistaken for a subcommand. Everything after ``--`` is positional.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 def _aliases(*groups: tuple[str, ...]) -> dict[str, str]:
@@ -66,8 +66,7 @@ SUBCOMMAND_PROGRAMS = frozenset(p.split(" ", 1)[0] for p in (*FLAG_ALIASES, *VAL
                                 if " " in p)
 
 
-@dataclass(frozen=True, slots=True)
-class Argv:
+class Argv(NamedTuple):
     positionals: tuple[str, ...]
     flags: frozenset[str]
     context: str  # "program" or "program subcommand": where flag aliases are looked up
