@@ -136,7 +136,12 @@ def check_groups(layers: list[Layer]) -> None:
     groups = groups_of(merge(tuple(layers)))
     cycle = groups.cycle()
     if cycle is not None:
-        raise PolicyError(layers[-1].path, None, f"tools.groups: {cycle}")
+        name, detail = cycle
+        where = ("tools", "groups", name)
+        layer = next((la for la in reversed(layers)
+                      if name in la.data.get("tools", {}).get("groups", {})), layers[-1])
+        raise PolicyError(layer.path, line_of(dict(layer.lines), where),
+                          f"tools.groups.{name}: {detail}")
     for layer in layers:
         for where, entry in _tool_entries(layer.data.get("tools", {}), ("tools",)):
             if is_group(entry) and not groups.known(entry):
