@@ -21,6 +21,10 @@ SUBCOMMANDS: dict[str, str] = {
     "approvals": "clawgate.cli.approvals:approvals",
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:check",
+    "import": "clawgate.cli.importer:import_rules",
+    "lint": "clawgate.cli.lint:lint",
+    "schema": "clawgate.cli.schema:schema",
+    "tools": "clawgate.cli.tools:tools",
 }
 
 

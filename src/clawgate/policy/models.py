@@ -85,21 +85,23 @@ class ShellRule(Strict):
 class ShellPolicy(Strict):
     rules: tuple[ShellRule, ...] = ()
 
-    @model_validator(mode="after")
-    def _unique(self) -> ShellPolicy:
-        seen: dict[str, str] = {}
+    @field_validator("rules")
+    @classmethod
+    def _unique(cls, rules: tuple[ShellRule, ...]) -> tuple[ShellRule, ...]:
+        seen: set[str] = set()
         patterns: dict[str, ShellRule] = {}
-        for rule in self.rules:
+        for index, rule in enumerate(rules):
             if rule.id in seen:
-                raise ValueError(f"duplicate rule id {rule.id!r}")
-            seen[rule.id] = rule.decision
+                raise ValueError(f"[{index}]: duplicate rule id {rule.id!r}")
+            seen.add(rule.id)
             key = repr([e.re if isinstance(e, Regex) else e for e in rule.command])
             other = patterns.get(key)
             if other is not None and other.decision != rule.decision:
-                raise ValueError(f"rules {other.id!r} ({other.decision}) and {rule.id!r} "
-                                 f"({rule.decision}) have the same command and contradict")
+                raise ValueError(f"[{index}]: rules {other.id!r} ({other.decision}) and "
+                                 f"{rule.id!r} ({rule.decision}) have the same command and "
+                                 "contradict")
             patterns[key] = rule
-        return self
+        return rules
 
 
 def _contradiction(allow: Names | None, deny: Names, what: str) -> None:
