@@ -19,6 +19,7 @@ _HOME_FILES = (".aws/credentials", ".aws/sso", ".netrc", ".docker/config.json", 
                ".config/gh/hosts.yml", ".config/gcloud", ".azure", ".vault-token",
                ".terraform.d/credentials.tfrc.json", ".cargo/credentials",
                ".cargo/credentials.toml", ".password-store", ".local/share/keyrings")
+_HOME_KEY_DIRS = frozenset({".ssh", ".aws", ".docker", ".config/gh"})  # the whole directory
 _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credentials", "id_rsa",
                        "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
                        "credentials.json", "secrets.json", "secrets.yaml", "secrets.yml",
@@ -35,11 +36,13 @@ def is_credential(path: str, ctx: Context) -> bool:
     base = posixpath.basename(path)
     if base in _ANYWHERE or base.endswith(_KEY_SUFFIXES):
         return base not in ("shadow", "gshadow") or path.startswith("/etc/")
-    if base.startswith(".env.") and base[5:] not in _SAFE_ENV:
+    if base.startswith(".env.") and base[5:].split(".")[0] not in _SAFE_ENV:
         return True
     if under(path, ctx.home) and path != ctx.home:
         rel = path[len(ctx.home) + 1 :]
         if rel.startswith(".ssh/id_") and not rel.endswith(".pub"):
+            return True
+        if rel in _HOME_KEY_DIRS:
             return True
         return any(rel == name or rel.startswith(name + "/") for name in _HOME_FILES)
     return False

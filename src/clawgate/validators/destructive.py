@@ -9,7 +9,7 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client"})
-_OPTION_PREFIX = re.compile(r"^-{1,2}[A-Za-z-]*=?")
+_OPTION_PREFIX = re.compile(r"^(--[A-Za-z-]+=|-[A-Za-z])")
 _DROP = re.compile(r"\b(drop\s+(table|database|schema|index|view|user|role|owned|"
                    r"materialized|sequence|function|type|extension)|truncate)\b", re.IGNORECASE)
 _UNBOUNDED = re.compile(r"^\s*(delete\s+from|update\s+\S+\s+set)\b", re.IGNORECASE)

@@ -16,9 +16,13 @@ _NON_READERS = frozenset({"ls", "stat", "test", "[", "[[", "file", "chmod", "cho
                           "touch", "rm", "mkdir", "realpath", "readlink", "dirname", "basename",
                           "echo", "printf", "du", "ssh-add", "ssh-keygen", "source", ".",
                           "wc", "find", "which", "mv"})
-_IDENTITY_OPTIONS = frozenset({"-i", "-F", "--identity", "--kubeconfig", "-o", "--netrc-file",
-                               "--cert", "--key", "-E", "--cacert", "--config", "-K",
-                               "--private-key", "--profile"})
+# Options whose file a program uses to authenticate itself: using a key is not sending it.
+_SSH_IDENTITY = frozenset({"-i", "-F", "-o", "--identity"})
+_IDENTITY_OPTIONS = {
+    "ssh": _SSH_IDENTITY, "scp": _SSH_IDENTITY, "sftp": _SSH_IDENTITY, "rsync": _SSH_IDENTITY,
+    "curl": frozenset({"--netrc-file", "--cert", "--key", "-E", "--cacert", "--config", "-K"}),
+    "openssl": frozenset({"-key", "-cert", "-CAfile", "-in"}),
+}
 
 
 def _mentions_secret(cmd: SimpleCommand) -> bool:
@@ -66,7 +70,7 @@ class CredentialSent(Validator):
         if not _mentions_secret(cmd):
             return Verdict.passthrough()
         if program in SENDERS:
-            path = credential_in(cmd, ctx, _IDENTITY_OPTIONS)
+            path = credential_in(cmd, ctx, _IDENTITY_OPTIONS.get(program, frozenset()))
             if path is not None:
                 return Verdict.deny(self.id, f"{program} sends the credential file {path}")
         elif program not in _NON_READERS and cmd.pipes_into(SENDERS):

@@ -119,10 +119,13 @@ def _tar(args: tuple[Word, ...]) -> Iterator[Word]:
                             takes_value=frozenset({"C", "f"}))
     extracting = options.has("x") or "x" in bundle
     creating = options.has("c") or "c" in bundle
-    if extracting:
-        yield from _option_words(args, "C")
-    if creating:
-        yield from _option_words(args, "f")
+    directory, archive = options.value("C"), options.value("f")
+    if bundle and "f" in bundle and archive is None and len(args) > 1:
+        archive = args[1].shown  # tar czf out.tgz .: the first operand after the bundle
+    if extracting and directory is not None:
+        yield Word(directory, directory)
+    if creating and archive is not None:
+        yield Word(archive, archive)
 
 
 _HANDLERS: dict[str, Callable[[tuple[Word, ...]], Iterator[Word]]] = {
