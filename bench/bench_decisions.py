@@ -18,10 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import FILES, load  # noqa: E402
-
-from clawgate.decision import Outcome  # noqa: E402
-from clawgate.engine import Engine  # noqa: E402
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from corpus import FILES, load
 
 
 def rates(engine: Engine, show_misses: bool) -> dict[str, float]:

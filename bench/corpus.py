@@ -1,4 +1,4 @@
-"""The shared labelled corpora (``../shared/corpus/*.jsonl``), found from the repo or $CLAWGATE_CORPUS."""
+"""The shared labelled corpora: ``../shared/corpus/*.jsonl`` or ``$CLAWGATE_CORPUS``."""
 
 from __future__ import annotations
 

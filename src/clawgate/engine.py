@@ -89,6 +89,9 @@ class Engine:
 
     def _decide(self, command: str, ctx: Context) -> Decision:
         run = _Run()
+        if not self.settings.shell_allowed:
+            run.add(Verdict.deny(self.settings.shell_denied_by, "the policy does not permit "
+                                 "running commands (permissions without shell)"), command)
         try:
             self._check_line(command, ctx, run, depth=0)
         except Exception as exc:  # fail closed: the machinery itself broke

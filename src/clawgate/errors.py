@@ -18,6 +18,10 @@ backend (subprocess, the Docker SDK, the YAML parser) are converted at one bound
 from __future__ import annotations
 
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from clawgate.decision import Reason
 
 
 class ClawgateError(Exception):
@@ -51,9 +55,11 @@ class ToolErrorKind(str, Enum):
 class ToolError(ClawgateError):
     """A tool call that failed, with a message fit to show the model."""
 
-    def __init__(self, kind: ToolErrorKind | str, message: str) -> None:
+    def __init__(self, kind: ToolErrorKind | str, message: str,
+                 reasons: tuple[Reason, ...] = ()) -> None:
         self.kind = ToolErrorKind(kind)
         self.message = message
+        self.reasons = reasons  # the rules that refused, when a decision did
         super().__init__(f"{self.kind.value}: {message}")
 
 

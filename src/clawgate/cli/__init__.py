@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 # name -> "module:attribute" of a click command; imported on demand.
 SUBCOMMANDS: dict[str, str] = {
+    "approvals": "clawgate.cli.approvals:approvals",
+    "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:check",
 }
 
@@ -36,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         exc.show()
         return ExitCode.USAGE
     except click.exceptions.Abort:
+        return ExitCode.INTERNAL
+    except Exception as exc:  # the contract: exit 1 with one line on stderr, never a traceback
+        sys.stderr.write(f"policy: internal error: {type(exc).__name__}: {exc}\n")
         return ExitCode.INTERNAL
     return int(result) if isinstance(result, int) else ExitCode.OK
 

@@ -15,8 +15,6 @@ def load_engine(policies: Sequence[str]) -> Engine:
     """The embedded default policy layered with ``policies``. Raises PolicyError."""
     from clawgate.engine import Engine
 
-    if not policies:
-        return Engine()
     return Engine.from_files(*policies)
 
 

@@ -37,3 +37,5 @@ class EngineSettings:
     workspace: str | None = None
     forbidden_paths: tuple[str, ...] = ()
     rules: CommandRules = field(default_factory=NoRules)
+    shell_allowed: bool = True  # False: `permissions` without `shell`; every command is DENY
+    shell_denied_by: str = "policy:permissions.shell"  # the rule id that DENY names

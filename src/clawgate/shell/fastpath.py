@@ -11,11 +11,16 @@ _PLAIN = re.compile(r"[A-Za-z0-9_./:=,@%+\- \t-]*")
 _OPERATOR_LINE = re.compile(r"[A-Za-z0-9_./:=,@%+\- \t|&;-]*")
 _SEPARATORS = re.compile(r"\s*(\|\||&&|\||;)\s*")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+# Reserved words change the grammar; a line holding one goes to the real parser.
+_RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
+                      "function time coproc".split())
 
 
 def is_plain(line: str) -> bool:
     """True when every character is plain and operators stand only between words."""
     if len(line) > 4096 or not _OPERATOR_LINE.fullmatch(line):
+        return False
+    if not _RESERVED.isdisjoint(line.replace(";", " ").split()):
         return False
     if _PLAIN.fullmatch(line):
         return True
@@ -56,11 +61,8 @@ def _link(commands: list[m.SimpleCommand], pipelines: list[list[int]]) -> list[m
     for indices in pipelines:
         if len(indices) < 2:
             continue
-        names = [commands[i].program or "" for i in indices]
+        names = tuple(commands[i].program or "" for i in indices)
         for pos, index in enumerate(indices):
             cmd = commands[index]
-            linked[index] = m.SimpleCommand(
-                cmd.text, cmd.words, cmd.assignments, (),
-                tuple(n for n in names[:pos] if n), tuple(n for n in names[pos + 1 :] if n),
-            )
+            linked[index] = m.SimpleCommand(cmd.text, cmd.words, cmd.assignments, (), names, pos)
     return linked

@@ -72,8 +72,8 @@ class SimpleCommand:
     words: tuple[Word, ...] = ()
     assignments: tuple[Assignment, ...] = ()
     redirects: tuple[Redirect, ...] = ()
-    upstream: tuple[str, ...] = ()  # programs piping into this one
-    downstream: tuple[str, ...] = ()  # programs this one pipes into
+    pipeline: tuple[str, ...] = ()  # the programs of its innermost pipeline, in order
+    stage: int = 0  # its place in that pipeline
     nesting: tuple[str, ...] = ()  # enclosing constructs, outermost first
     background: bool = False
     depth: int = 0  # how many unwrappings led here (sudo, bash -c ...)
@@ -98,6 +98,16 @@ class SimpleCommand:
     @property
     def args(self) -> tuple[str, ...]:
         return self.argv[1:]
+
+    @property
+    def upstream(self) -> tuple[str, ...]:
+        """Known programs piping into this one."""
+        return tuple(p for p in self.pipeline[: self.stage] if p)
+
+    @property
+    def downstream(self) -> tuple[str, ...]:
+        """Known programs this one pipes into."""
+        return tuple(p for p in self.pipeline[self.stage + 1 :] if p)
 
     def pipes_into(self, programs: frozenset[str] | set[str]) -> bool:
         return any(p in programs for p in self.downstream)

@@ -48,8 +48,8 @@ class _Cmd:
     redirects: list[m.Redirect] = field(default_factory=list)
     nesting: tuple[str, ...] = ()
     background: bool = False
-    upstream: list[str] = field(default_factory=list)
-    downstream: list[str] = field(default_factory=list)
+    pipeline: tuple[str, ...] = ()
+    stage: int = 0
 
     @property
     def program(self) -> str:
@@ -222,11 +222,11 @@ class _Walker:
             groups.append(self.out[start:])
         if len(groups) < 2:
             return
-        names = [next((c.program for c in g if c.nesting == nesting), "") for g in groups]
+        names = tuple(next((c.program for c in g if c.nesting == nesting), "") for g in groups)
         for i, group in enumerate(groups):
             for cmd in group:
-                cmd.upstream.extend(n for n in names[:i] if n)
-                cmd.downstream.extend(n for n in names[i + 1 :] if n)
+                if not cmd.pipeline:  # the innermost pipeline wins
+                    cmd.pipeline, cmd.stage = names, i
 
 
 def parse_tree(line: str) -> m.ParsedLine:
@@ -239,8 +239,8 @@ def parse_tree(line: str) -> m.ParsedLine:
     commands = tuple(
         m.SimpleCommand(
             text=c.text, words=tuple(c.words), assignments=tuple(c.assignments),
-            redirects=tuple(c.redirects), upstream=tuple(c.upstream),
-            downstream=tuple(c.downstream), nesting=c.nesting, background=c.background,
+            redirects=tuple(c.redirects), pipeline=c.pipeline, stage=c.stage,
+            nesting=c.nesting, background=c.background,
         )
         for c in cmds
     )

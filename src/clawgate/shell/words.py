@@ -12,7 +12,8 @@ if TYPE_CHECKING:
 
 _GLOB = re.compile(r"[*?\[]")
 _BRACE = re.compile(r"\{[^{}\s]*(,|\.\.)[^{}\s]*\}")
-_ANSI = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S)
+_ANSI = re.compile(
+    r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S)
 _ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
                 "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 _DQ_ESCAPABLE = frozenset('$`"\\\n')

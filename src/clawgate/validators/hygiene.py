@@ -152,14 +152,18 @@ class MidWordHash(LineValidator):
     """
 
     id = "CG-HYG-007"
-    _GLUED = re.compile(r"""(['"}]|\$[A-Za-z_0-9@*#?$!-])#""")
+    _EXPANSION_END = re.compile(r"(\$\w+|\$[@*#?$!-]|[}'\"])$")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "#" not in parsed.source:
             return Verdict.passthrough()
         for cmd in parsed.commands:
             for word in cmd.words:
-                if "#" in word.text and self._GLUED.search(word.text):
+                if "#" in word.text[1:] and self._glued(word.text):
                     return Verdict.misparse(self.id, f"'#' glued to a quote or expansion in "
                                             f"{word.text!r}", hint="quote the '#'")
         return Verdict.passthrough()
+
+    def _glued(self, text: str) -> bool:
+        return any(ch == "#" and index and self._EXPANSION_END.search(text[:index])
+                   for index, ch in unquoted(text))

@@ -49,11 +49,11 @@ class TooComplex(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.too_deep:
-            return Verdict.deny(self.id, "the line is nested too deeply to check",
-                                hint="split it into simpler commands")
+            return Verdict.misparse(self.id, "the line is nested too deeply to check",
+                                    hint="split it into simpler commands")
         if len(parsed.commands) > MAX_COMMANDS:
-            return Verdict.deny(self.id, f"more than {MAX_COMMANDS} commands in one line",
-                                hint="split it into simpler commands")
+            return Verdict.misparse(self.id, f"more than {MAX_COMMANDS} commands in one line",
+                                    hint="split it into simpler commands")
         return Verdict.passthrough()
 
 

@@ -1,0 +1,157 @@
+"""What a Guard is wired from: the policy's engine, tools, executor, approvals, limits, audit.
+
+Kept apart from ``guard.py`` so that the call path there reads as the nine steps it takes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from clawgate.approval import (
+    ApprovalRequest,
+    ApprovalStore,
+    Approver,
+    DenyAllApprover,
+    seek_approval,
+)
+from clawgate.audit import AuditLog, AuditRecord
+from clawgate.decision import Decision, Outcome, Reason
+from clawgate.engine import Engine
+from clawgate.errors import ToolError, ToolErrorKind
+from clawgate.policy.settings import Autonomy
+from clawgate.policy.visibility import ToolContext
+from clawgate.ratelimit import RateLimiter
+from clawgate.tools.base import Result, Tool, ToolRegistry
+from clawgate.tools.builtin import builtin_tools, custom_tools
+from clawgate.tools.checks import decide_call
+from clawgate.tools.paths import Workspace
+from clawgate.tools.scrub import Scrubber, truncate
+from clawgate.tools.urls import UrlPolicy
+
+if TYPE_CHECKING:
+    from clawgate.executors import Executor
+    from clawgate.guard import CallContext
+    from clawgate.policy.policy import Policy
+    from clawgate.tools.messaging import MessageBus
+
+
+def refusal(decision: Decision, why: str) -> ToolError:
+    """The PermissionDenied a model sees: the deciding rules and their hints."""
+    said = "; ".join(f"{r.rule_id}: {r.message}" + (f" (hint: {r.hint})" if r.hint else "")
+                     for r in decision.reasons) or "no rule allowed it"
+    return ToolError(ToolErrorKind.PERMISSION_DENIED, f"{why}: {said}", decision.reasons)
+
+
+@dataclass
+class Setup:
+    policy: Policy
+    engine: Engine
+    workspace: Workspace
+    executor: Executor
+    registry: ToolRegistry
+    urls: UrlPolicy
+    approver: Approver
+    approvals: ApprovalStore | None
+    audit: AuditLog | None
+    scrubber: Scrubber
+    limiter: RateLimiter
+    max_iterations: int
+    max_result_bytes: int
+    trusted: bool
+
+    @classmethod
+    def build(cls, policy: Policy, *, workspace: str | os.PathLike[str] | None,
+              executor: Executor | None, approver: Approver | None,
+              audit_log: AuditLog | str | os.PathLike[str] | None,
+              approval_store: ApprovalStore | None, message_bus: MessageBus | None) -> Setup:
+        settings = policy.engine_settings()
+        root = os.path.abspath(os.fspath(workspace or settings.workspace or "."))
+        engine = Engine(replace(settings, workspace=root))
+        space = Workspace(root, forbidden=settings.forbidden_paths)
+        hooks, web, limits = policy.hooks, policy.web, policy.rate_limit
+        runner = executor or executor_for(policy, root)
+        urls = UrlPolicy(allowed_domains=tuple(web.allowed_domains),
+                         blocked_domains=tuple(web.blocked_domains))
+        env = {n: os.environ[n] for n in hooks.safe_env_names if n in os.environ}
+        registry = ToolRegistry(builtin_tools(space, runner, urls, message_bus,
+                                              search_endpoint=web.search_endpoint))
+        for tool in custom_tools(policy, runner, root, env):
+            registry.register(tool)
+        log = audit_log if isinstance(audit_log, AuditLog) or audit_log is None else AuditLog(
+            audit_log)
+        return cls(policy, engine, space, runner, registry, urls, approver or DenyAllApprover(),
+                   approval_store if approval_store is not None else ApprovalStore(root),
+                   log, Scrubber(env=os.environ),
+                   RateLimiter(limits.calls_per_minute, limits.burst),
+                   hooks.budgets.max_tool_iterations, hooks.budgets.max_result_bytes,
+                   hooks.trusted)
+
+    # -- step 2 -----------------------------------------------------------------------------
+
+    def visible(self, names: Sequence[str], ctx: CallContext) -> list[str]:
+        tool_ctx = ToolContext(agent=ctx.agent, provider=ctx.provider,
+                               subagent_depth=ctx.subagent_depth)
+        seen = self.policy.visible_tools(names, tool_ctx).tools
+        hooks = self.policy.hooks
+        denied = {t.lower() for t in hooks.deny_tools}
+        prefixes = tuple(p.lower() for p in hooks.deny_tool_prefixes)
+        return [t for t in seen if t.lower() not in denied and not t.lower().startswith(prefixes)]
+
+    def require_visible(self, name: str, names: Sequence[str], ctx: CallContext) -> None:
+        if name not in self.visible(names, ctx):
+            who = f"agent {ctx.agent!r}" if ctx.agent else "this agent"
+            raise ToolError(ToolErrorKind.PERMISSION_DENIED,
+                            f"the tool policy does not let {who} use {name!r}")
+
+    # -- steps 4 and 5 ----------------------------------------------------------------------
+
+    def decide(self, tool: Tool, name: str, args: Mapping[str, Any]) -> Decision:
+        readonly = self.engine.settings.autonomy is Autonomy.READONLY
+        return decide_call(tool, name, args, engine=self.engine, workspace=self.workspace,
+                           urls=self.urls, readonly=readonly)
+
+    def settle(self, name: str, args: Mapping[str, Any], ctx: CallContext,
+               decision: Decision) -> None:
+        """DENY refuses; ASK needs a yes from the approver (or a remembered allow-always)."""
+        if decision.outcome is Outcome.DENY:
+            raise refusal(decision, f"{name} denied")
+        if decision.outcome is not Outcome.ASK or self.trusted:
+            return
+        request = ApprovalRequest(tool=name, args=dict(args), summary=decision.command,
+                                  reasons=decision.reasons, session=ctx.session,
+                                  agent=ctx.agent)
+        if not seek_approval(request, self.approver, self.approvals).allowed:
+            raise refusal(decision, f"{name} needs approval and was not approved")
+
+    # -- steps 8 and 9 ----------------------------------------------------------------------
+
+    def clean(self, name: str, value: Any) -> Result:
+        """Scrub credentials from every string of the result, then cap each string's size."""
+        result = value if isinstance(value, dict) else {"result": value}
+        scrubbed = self.scrubber.scrub_value(result)
+        assert isinstance(scrubbed, dict)
+        return {k: truncate(v, self.max_result_bytes) if isinstance(v, str) else v
+                for k, v in scrubbed.items()}
+
+    def record(self, name: str, args: Mapping[str, Any], ctx: CallContext, outcome: str,
+               reasons: Sequence[Reason], result: Mapping[str, Any], started: float) -> None:
+        if self.audit is None:
+            return
+        summary = {k: (v if not isinstance(v, str) else v[:200]) for k, v in result.items()}
+        self.audit.append(AuditRecord(
+            session=ctx.session, agent=ctx.agent or "", tool=name, args=dict(args),
+            outcome=outcome, reasons=tuple(reasons), result=summary,
+            duration_ms=round((time.monotonic() - started) * 1000, 3)))
+
+
+def executor_for(policy: Policy, workspace: str) -> Executor:
+    """The executor the manifest asks for. A missing sandbox raises SandboxUnavailable."""
+    from clawgate.executors import build_executor
+
+    return build_executor(policy.executor, workspace,
+                          safe_env_names=tuple(policy.hooks.safe_env_names))
+

@@ -1,0 +1,144 @@
+"""How layers combine: the embedded default, then each ``--policy`` file in order.
+
+- Deny lists concatenate (``tools.deny``, agents' ``deny``, subagent ``deny``/``leafDeny``,
+  ``forbidden_paths``, ``hooks.deny_tools``/``deny_tool_prefixes``, ``web.blocked_domains``).
+- ``alsoAllow`` lists concatenate too.
+- Allow lists intersect: each layer's ``allow`` narrows what the previous layers let through.
+- Every other value (autonomy, ``hooks.trusted``, executor fields, profiles, a custom tool, ...)
+  is taken from the last layer that sets it explicitly: the last explicit ``trusted`` wins.
+- Command rules accumulate; the strictest matching rule decides.
+- A layer with ``locked: true`` (an admin layer) cannot be widened by any other layer, earlier or
+  later: a value it sets can only be replaced by a narrower one (a stricter autonomy, a false
+  permission, a lower limit), ``alsoAllow`` never re-adds a tool it denies, and allow rules of
+  unlocked layers are ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+P = tuple[str, ...]
+CONCAT = (("forbidden_paths",), ("tools", "deny"), ("tools", "alsoAllow"),
+          ("tools", "agents", "*", "deny"), ("tools", "agents", "*", "alsoAllow"),
+          ("tools", "subagents", "deny"), ("tools", "subagents", "leafDeny"),
+          ("hooks", "deny_tools"), ("hooks", "deny_tool_prefixes"), ("web", "blocked_domains"))
+INTERSECT = (("tools", "allow"), ("tools", "byProvider", "*", "allow"),
+             ("tools", "agents", "*", "allow"), ("tools", "agents", "*", "byProvider", "*", "allow"),
+             ("tools", "byGroup", "*", "allow"))
+WHOLE = (("tools", "custom", "*"), ("tools", "groups", "*"), ("shell", "rules"),
+         ("hooks", "before_tool", "*"), ("hooks", "after_tool", "*"))
+AUTONOMY_ORDER = {"readonly": 0, "supervised": 1, "full": 2}
+NARROW_WHEN_TRUE = frozenset({("require_approval_for_medium_risk",),
+                              ("block_high_risk_commands",)})
+NARROW_WHEN_FALSE = frozenset({("permissions", "write"), ("permissions", "shell"),
+                               ("permissions", "unsafe"), ("hooks", "trusted")})
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One validated manifest: its explicit values only (``exclude_unset``), as plain data."""
+
+    label: str  # the name in rule ids: the file's basename, made unique
+    path: str
+    data: Mapping[str, Any]
+    locked: bool = False
+    lines: Mapping[tuple[str | int, ...], int] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    value: Any
+    layer: str
+    locked: bool
+
+
+def _like(path: P, patterns: tuple[P, ...]) -> bool:
+    return any(len(p) == len(path) and all(a in ("*", b) for a, b in zip(p, path, strict=True))
+               for p in patterns)
+
+
+def _leaves(data: Mapping[str, Any], prefix: P = ()) -> Iterator[tuple[P, Any]]:
+    for key, value in data.items():
+        path = (*prefix, key)
+        if isinstance(value, Mapping) and not _like(path, WHOLE):
+            yield from _leaves(value, path)
+        else:
+            yield path, value
+
+
+def narrower(path: P, old: Any, new: Any) -> bool:
+    """Whether ``new`` widens nothing compared with ``old`` (what a locked value allows)."""
+    if new == old:
+        return True
+    if path == ("autonomy",):
+        return AUTONOMY_ORDER[new] < AUTONOMY_ORDER[old]
+    if path in NARROW_WHEN_TRUE:
+        return bool(new)
+    if path in NARROW_WHEN_FALSE:
+        return not new
+    if isinstance(new, int | float) and isinstance(old, int | float) \
+            and not isinstance(new, bool):
+        return bool(new < old)
+    return False
+
+
+@dataclass
+class Merged:
+    """Every layer combined. ``value``, ``concat`` and ``intersections`` read it by path."""
+
+    layers: tuple[Layer, ...] = ()
+    scalars: dict[P, Entry] = field(default_factory=dict)
+    lists: dict[P, list[Entry]] = field(default_factory=dict)
+    narrowing: dict[P, list[tuple[str, ...]]] = field(default_factory=dict)
+    rules: list[tuple[Layer, Mapping[str, Any]]] = field(default_factory=list)
+
+    @property
+    def locked(self) -> bool:
+        return any(layer.locked for layer in self.layers)
+
+    def value(self, *path: str, default: Any = None) -> Any:
+        entry = self.scalars.get(path)
+        return default if entry is None else entry.value
+
+    def concat(self, *path: str, locked_only: bool = False) -> list[Any]:
+        return [e.value for e in self.lists.get(path, ()) if e.locked or not locked_only]
+
+    def intersections(self, *path: str) -> list[tuple[str, ...]]:
+        return list(self.narrowing.get(path, ()))
+
+    def children(self, *prefix: str) -> list[str]:
+        """The keys found under ``prefix`` in any layer (agents, providers, custom tools)."""
+        n = len(prefix)
+        keys = {p[n] for table in (self.scalars, self.lists, self.narrowing) for p in table
+                if len(p) > n and p[:n] == prefix}
+        return sorted(keys)
+
+
+def merge(layers: tuple[Layer, ...]) -> Merged:
+    merged = Merged(layers)
+    for layer in layers:
+        for path, value in _leaves(layer.data):
+            _add(merged, layer, path, value)
+    return merged
+
+
+def _add(merged: Merged, layer: Layer, path: P, value: Any) -> None:
+    if path == ("shell", "rules"):
+        merged.rules.extend((layer, rule) for rule in value)
+    elif path == ("locked",) or path == ("version",):
+        return
+    elif _like(path, CONCAT):
+        merged.lists.setdefault(path, []).extend(Entry(v, layer.label, layer.locked)
+                                                 for v in value)
+    elif _like(path, INTERSECT):
+        if value is not None:
+            merged.narrowing.setdefault(path, []).append(tuple(value))
+    else:
+        old = merged.scalars.get(path)
+        if old is not None and old.locked and not layer.locked \
+                and not narrower(path, old.value, value):
+            return
+        merged.scalars[path] = Entry(value, layer.label, layer.locked or bool(
+            old is not None and old.locked))

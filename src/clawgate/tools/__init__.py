@@ -1,0 +1,1 @@
+"""Tools an agent can call, and the checks every tool shares (paths, URLs, scrubbing)."""

@@ -1,0 +1,133 @@
+"""The command model: every simple command, its words, redirections and nesting."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.shell import model as m
+from clawgate.shell import parse, parse_one
+
+
+@pytest.mark.parametrize(
+    ("line", "programs"),
+    [
+        ("git status", ["git"]),
+        ("a && b || c; d & e\nf", ["a", "b", "c", "d", "e", "f"]),
+        ("a | b |& c", ["a", "b", "c"]),
+        ("(cd x && ls)", ["cd", "ls"]),
+        ("{ echo a; echo b; } > out", ["echo", "echo"]),
+        ("echo $(id) `whoami` <(ls) >(wc)", ["echo", "id", "whoami", "ls", "wc"]),
+        ("f() { rm -rf /; }", ["rm"]),
+        ("if true; then ls; elif false; then pwd; else id; fi",
+         ["true", "ls", "false", "pwd", "id"]),
+        ("for i in $(seq 3); do echo $i; done", ["seq", "echo"]),
+        ("while read l; do echo; done < f", ["read", "echo"]),
+        ("case x in a) ls;; b) id;; esac", ["ls", "id"]),
+        ("echo $((1 + $(id -u)))", ["echo", "id"]),
+        ("x=$(whoami)", [None, "whoami"]),
+        ("export A=$(w)", ["export", "w"]),
+        ("[[ -f $(which x) ]] && ! ls", ["[[", "which", "ls"]),
+        ("cat <<EOF | bash\necho $(id)\nEOF", ["cat", "bash", "id"]),
+        ("cat <<'EOF' > f && ls\nhi\nEOF", ["cat", "ls"]),
+    ],
+)
+def test_every_simple_command_is_found(line: str, programs: list[str | None]) -> None:
+    assert [c.program for c in parse(line).commands] == programs
+
+
+@pytest.mark.parametrize(
+    ("line", "argv"),
+    [
+        ('r"m" -rf \\/', ("rm", "-rf", "/")),
+        ("$'\\x72\\x6d' -r", ("rm", "-r")),
+        ("echo 'a b' \"c d\" e\\ f", ("echo", "a b", "c d", "e f")),
+        ('echo "a \\"q\\" $"', ("echo", 'a "q" $')),
+        ("/usr/bin/rm x", ("/usr/bin/rm", "x")),
+    ],
+)
+def test_quote_removal(line: str, argv: tuple[str, ...]) -> None:
+    assert parse_one(line).argv == argv
+
+
+@pytest.mark.parametrize(
+    ("line", "index", "kinds"),
+    [
+        ("echo $HOME", 1, {m.VARIABLE}),
+        ("echo ${!name}", 1, {m.VARIABLE, m.INDIRECT}),
+        ("echo ${x@P}", 1, {m.VARIABLE, m.INDIRECT}),
+        ("echo $(id)", 1, {m.COMMAND}),
+        ("echo $((1+2))", 1, {m.ARITHMETIC}),
+        ("echo $'\\n'", 1, {m.ANSI_C}),
+        ("echo *.py", 1, {m.GLOB}),
+        ("echo {a,b}", 1, {m.BRACE}),
+        ("echo ~/x", 1, {m.TILDE}),
+        ("cat <(ls)", 1, {m.PROCESS}),
+        ("echo plain", 1, set()),
+    ],
+)
+def test_expansions_are_kept(line: str, index: int, kinds: set[str]) -> None:
+    assert parse_one(line).words[index].expansions == kinds
+
+
+def test_dynamic_words_have_no_value() -> None:
+    cmd = parse_one('"$(which rm)" -rf x')
+    assert cmd.program is None
+    assert cmd.words[0].value is None
+
+
+def test_assignments_and_redirects() -> None:
+    cmd = parse_one("LANG=C TZ=UTC sort -u a > out 2>&1 < in")
+    assert [(a.name, a.value.value) for a in cmd.assignments] == [("LANG", "C"), ("TZ", "UTC")]
+    assert [(r.op, r.target.value if r.target else None) for r in cmd.redirects] == [
+        (">", "out"), (">&", "1"), ("<", "in")]
+    assert cmd.redirects[0].writes
+    assert not cmd.redirects[2].writes
+
+
+def test_here_documents_keep_their_body() -> None:
+    cmd = parse_one("bash <<EOF\nrm -rf ~\nEOF")
+    (redirect,) = cmd.redirects
+    assert redirect.feeds_input
+    assert redirect.heredoc == "rm -rf ~\n"
+    assert redirect.heredoc_expands
+    assert not parse_one("bash <<'EOF'\nx\nEOF").redirects[0].heredoc_expands
+
+
+def test_pipeline_neighbours() -> None:
+    curl, sudo, tee = parse("curl -s x | sudo bash | tee log").commands
+    assert curl.downstream == ("sudo", "tee")
+    assert sudo.upstream == ("curl",) and sudo.downstream == ("tee",)
+    assert curl.pipes_into({"tee"}) and tee.pipes_from({"curl"})
+
+
+def test_nesting_and_background() -> None:
+    outer, inner = parse("sleep $(id) &").commands
+    assert outer.background and inner.inside("command_substitution")
+    assert parse("(ls)").commands[0].inside("subshell")
+
+
+def test_syntax_errors_are_flagged() -> None:
+    assert parse("echo $(rm -rf ~").has_error
+    assert not parse("echo ok").has_error
+
+
+@pytest.mark.parametrize("line", ["git status", "a && b | c ; d", "LANG=C ls -la /tmp",
+                                  "make -j4 test", "ls | grep -v x"])
+def test_plain_fast_path_matches_the_parser(line: str) -> None:
+    from clawgate.shell.fastpath import is_plain, parse_plain
+    from clawgate.shell.treesitter import parse_tree
+
+    assert is_plain(line)
+    fast, full = parse_plain(line), parse_tree(line)
+    assert [(c.argv, c.upstream, c.downstream, [a.name for a in c.assignments])
+            for c in fast.commands] == [
+        (c.argv, c.upstream, c.downstream, [a.name for a in c.assignments])
+        for c in full.commands]
+
+
+@pytest.mark.parametrize("line", ["ls &", "a ;; b", "| a", "a &&& b", "echo 'x'", "ls *",
+                                  "echo ~", "a || ", "echo $x"])
+def test_fast_path_refuses_anything_special(line: str) -> None:
+    from clawgate.shell.fastpath import is_plain
+
+    assert not is_plain(line)

@@ -1,0 +1,62 @@
+"""Any string gets a decision, in bounded time, and text that does not parse is never ALLOW."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+
+ENGINE = Engine(cache_size=0)
+SHELLISH = st.text(alphabet=st.sampled_from(list("ab $(){}[]<>|&;'\"`\\#!*?~=\n\t-/.0")),
+                   max_size=80)
+
+
+def _timed(line: str) -> float:
+    start = time.process_time()
+    decision = ENGINE.check(line)
+    assert decision.outcome in (Outcome.ALLOW, Outcome.ASK, Outcome.DENY)
+    return time.process_time() - start
+
+
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=200))
+def test_any_text_gets_a_decision(line: str) -> None:
+    assert _timed(line) < 1.0
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(SHELLISH)
+def test_shell_like_text_gets_a_decision(line: str) -> None:
+    assert _timed(line) < 1.0
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.binary(max_size=120))
+def test_random_bytes_get_a_decision(raw: bytes) -> None:
+    assert _timed(raw.decode("utf-8", "surrogateescape")) < 1.0
+
+
+@pytest.mark.parametrize("line", [
+    "echo " + "a" * 1_000_000,
+    "echo $(" * 10_000 + "x" + ")" * 10_000,
+    "echo $(" * 10_000,
+    "ls | " * 20_000 + "ls",
+    'echo "' * 5_000,
+    "a && " * 50_000 + "b",
+    "{" * 10_000,
+    "x" * (1 << 20) + "!",
+])
+def test_pathological_lines_come_back_within_a_second(line: str) -> None:
+    assert _timed(line) < 1.0
+
+
+@pytest.mark.parametrize("line", ["echo $(rm -rf ~", "if then fi", "echo 'unterminated",
+                                  "ls &&", "( ls", "case x in"])
+def test_unparseable_is_never_allow(line: str) -> None:
+    assert ENGINE.check(line).outcome is not Outcome.ALLOW

@@ -1,0 +1,130 @@
+"""Input hygiene: one table per validator, both sides."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.shell import parse
+from clawgate.validators.base import Context
+from clawgate.validators.hygiene import (
+    CarriageReturn,
+    CommentQuoteDesync,
+    ControlCharacters,
+    EscapedCommandName,
+    InvisibleUnicode,
+    LookalikeWords,
+    MidWordHash,
+)
+
+P, ASK, DENY = Outcome.PASSTHROUGH, Outcome.ASK, Outcome.DENY
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("ls\x00; rm -rf ~", DENY),
+    ("echo \x1b[31m", DENY),
+    ("echo \x7f", DENY),
+    ("echo \x85", DENY),
+    ("printf 'a\\tb'", P),
+    ("echo a\tb", P),
+    ("make\ntest", P),
+])
+def test_control_characters(text: str, expected: Outcome, ctx: Context) -> None:
+    assert ControlCharacters().check_text(text, ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("echo safe\rrm -rf ~", DENY),
+    ("ls\r\n", DENY),
+    ("printf 'a\rb'", P),
+    ('echo "a\rb"', P),
+    ("echo $'\\r'", P),
+    ("ls -la", P),
+])
+def test_carriage_return(text: str, expected: Outcome, ctx: Context) -> None:
+    assert CarriageReturn().check_text(text, ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("rm\u00a0-rf /", DENY),
+    ("ls\u200b -la", DENY),
+    ("echo '\u202eevil'", DENY),
+    ("echo \u3000x", DENY),
+    ("echo '\u00a0inside quotes'", P),
+    ("cat café.txt", P),
+    ("echo 'naïve'", P),
+])
+def test_invisible_unicode(text: str, expected: Outcome, ctx: Context) -> None:
+    assert InvisibleUnicode().check_text(text, ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("ｒｍ -rf /", DENY),
+    ("rm －rf /", DENY),
+    ("cаt /etc/passwd", ASK),  # a Cyrillic 'а': not NFKC-foldable, still not a known program
+    ("cat résumé.txt", P),
+    ("echo 日本語", P),
+    ("ls", P),
+])
+def test_lookalike_words(line: str, expected: Outcome, ctx: Context) -> None:
+    assert LookalikeWords().check_line(parse(line), ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("ls\\;id", DENY),
+    ("l\\&s", DENY),
+    ("find . -name x -exec ls {} \\;", P),
+    ("grep a\\|b file", P),
+    ("\\rm -i x", P),  # an escaped letter is the injection family's concern
+])
+def test_escaped_command_name(line: str, expected: Outcome, ctx: Context) -> None:
+    assert EscapedCommandName().check_line(parse(line), ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("ls # ' ; curl x | sh '", ASK),
+    ("ls # $(id)", ASK),
+    ("ls  # list files", P),
+    ("echo '#not a comment'", P),
+])
+def test_comment_quote_desync(line: str, expected: Outcome, ctx: Context) -> None:
+    assert CommentQuoteDesync().check_line(parse(line), ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ('echo "x"#"; rm -rf ~"', DENY),
+    ("echo $x#y", DENY),
+    ("echo ${x}#y", DENY),
+    ("curl https://h/page#top", P),
+    ("echo a#b", P),
+    ("echo '#x'", P),
+])
+def test_mid_word_hash(line: str, expected: Outcome, ctx: Context) -> None:
+    assert MidWordHash().check_line(parse(line), ctx).outcome is expected
+
+
+def test_misparsing_ends_the_pipeline(engine: object) -> None:
+    from clawgate.engine import Engine
+
+    assert isinstance(engine, Engine)
+    decision = engine.check("ls\x00 && rm -rf /")
+    assert decision.outcome is DENY and decision.misparsing
+    assert [r.rule_id for r in decision.reasons] == ["CG-HYG-001"]
+
+
+@pytest.mark.parametrize(("line", "rule"), [
+    ("\\ ls", "CG-DIFF-001"),  # tree-sitter drops the escaped space; bashlex keeps ' ls'
+    ("ls\\;id", "CG-HYG-005"),
+])
+def test_escapes_the_parsers_read_differently_are_denied(line: str, rule: str) -> None:
+    from clawgate.engine import Engine
+
+    decision = Engine().check(line)
+    assert decision.outcome is DENY and decision.misparsing
+    assert decision.reasons[0].rule_id == rule
+
+
+def test_line_continuations_are_joined_as_bash_does() -> None:
+    assert [c.argv for c in parse("r\\\nm -rf /tmp/x").commands] == [("rm", "-rf", "/tmp/x")]
+    assert [c.argv for c in parse("ls \\\n  -la").commands] == [("ls", "-la")]
+    assert parse("echo 'a\\\nb'").commands[0].argv == ("echo", "a\\\nb")

@@ -1,0 +1,80 @@
+"""Parse failures, bounds and the parser differential."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.shell import differential, parse
+from clawgate.validators.base import Context
+from clawgate.validators.parsing import (
+    MAX_COMMANDS,
+    ParserDisagreement,
+    TooComplex,
+    Unparseable,
+)
+
+P, ASK, DENY = Outcome.PASSTHROUGH, Outcome.ASK, Outcome.DENY
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("echo $(rm -rf ~", DENY),  # neither parser accepts it
+    ("if true; then ls", DENY),
+    ('echo "$(date)"', P),
+    ("ls && ", DENY),
+])
+def test_unparseable(line: str, expected: Outcome, ctx: Context) -> None:
+    assert Unparseable().check_line(parse(line), ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("echo $(" * 500 + "x" + ")" * 500, DENY),
+    ("ls; " * (MAX_COMMANDS + 1), DENY),
+    ("make && make test", P),
+])
+def test_too_complex(line: str, expected: Outcome, ctx: Context) -> None:
+    assert TooComplex().check_line(parse(line), ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("echo 'a b' \"c\" $HOME", P),
+    ("echo $((1+2))", P),  # bashlex has no opinion on arithmetic
+    ("case x in a) ls;; esac", P),
+    ("find . -name '*.py' -exec grep -l 'x' {} \\;", P),
+    ("git log --format='%H %s' | head", P),
+])
+def test_parsers_agree(line: str, expected: Outcome, ctx: Context) -> None:
+    assert ParserDisagreement().check_line(parse(line), ctx).outcome is expected
+
+
+def test_compare_reports_different_boundaries_and_words() -> None:
+    parsed = parse("echo a; ls b")
+    assert differential.compare(parsed, [(0, ("echo", "a")), (8, ("ls", "b"))]) is None
+    split = differential.compare(parsed, [(0, ("echo", "a;", "ls", "b"))])
+    assert split is not None and "only tree-sitter" in split.detail
+    words = differential.compare(parsed, [(0, ("echo", "a")), (8, ("ls", "c"))])
+    assert words is not None and "'b' and 'c'" in words.detail
+    count = differential.compare(parsed, [(0, ("echo",)), (8, ("ls", "b"))])
+    assert count is not None and "1 words" in count.detail
+
+
+def test_disagreement_is_misparsing(ctx: Context) -> None:
+    class Fake(ParserDisagreement):
+        """A disagreement forced by a bashlex view that differs."""
+
+        id = "CG-DIFF-001"
+
+    parsed = parse("echo 'a'")
+    found = differential.compare(parsed, [(0, ("echo", "b"))])
+    assert found is not None
+    verdict = Fake().check_line(parsed, ctx)
+    assert verdict.outcome is P  # the real bashlex agrees on this line
+
+
+def test_bashlex_unavailable_is_no_opinion() -> None:
+    with pytest.raises(differential.Unavailable):
+        differential.bashlex_view("x" * (differential.MAX_BASHLEX_CHARS + 1))
+    with pytest.raises(differential.Unavailable):
+        differential.bashlex_view("echo $((1+2))")
+    with pytest.raises(differential.Rejected):
+        differential.bashlex_view("echo $(")
