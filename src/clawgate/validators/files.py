@@ -8,7 +8,7 @@ from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_scratch, resolve, under
-from clawgate.validators.writes import write_targets
+from clawgate.validators.writes import may_write, write_targets
 
 _HOME_PERSISTENCE = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
                      ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".kshrc", ".cshrc",
@@ -27,8 +27,13 @@ _SYSTEM_PERSISTENCE = ("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/e
                        "/etc/xdg/autostart", "/etc/update-motd.d")
 
 
+_SYSTEM_ROOTS = ("/etc/", "/var/spool/", "/lib/", "/usr/lib/")
+
+
 def persistence_target(path: str, ctx: Context) -> bool:
     """A shell start-up file, an SSH key list, a scheduler or a service definition."""
+    if not path.startswith((ctx.home + "/.", *_SYSTEM_ROOTS)):
+        return False
     return any(under(path, f"{ctx.home}/{name}") for name in _HOME_PERSISTENCE) or any(
         under(path, name) for name in _SYSTEM_PERSISTENCE)
 
@@ -45,6 +50,8 @@ class WriteOutsideWorkspace(Validator):
     id = "CG-FS-001"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not may_write(cmd):
+            return Verdict.passthrough()
         for word in write_targets(cmd):
             path = resolve(word, ctx).path
             if path is not None and not in_scratch(path, ctx):
@@ -68,6 +75,8 @@ class WritePersistence(Validator):
         if cmd.program == "crontab" and _installs_crontab(cmd):
             return Verdict.deny(self.id, "crontab installs scheduled jobs",
                                 hint="schedule jobs by hand, outside the agent")
+        if not may_write(cmd):
+            return Verdict.passthrough()
         for word in write_targets(cmd):
             path = resolve(word, ctx).path
             if path is not None and persistence_target(path, ctx):

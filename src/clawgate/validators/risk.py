@@ -21,7 +21,7 @@ from clawgate.validators.risktables import (
     READ_ONLY,
     SUBCOMMAND_TIERS,
 )
-from clawgate.validators.writes import write_targets
+from clawgate.validators.writes import may_write, write_targets
 
 _LOOPBACK = re.compile(r"^(\w+://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
 _NAME_FROM_HOME = re.compile(r"^(\$HOME|\$\{HOME\}|~)/[\w./-]+$")
@@ -88,4 +88,5 @@ def _looks_like_host(text: str) -> bool:
 
 
 def _writes(cmd: SimpleCommand) -> bool:
-    return any(word.value not in QUIET_DEVICES for word in write_targets(cmd))
+    return may_write(cmd) and any(word.value not in QUIET_DEVICES
+                                  for word in write_targets(cmd))

@@ -31,6 +31,12 @@ def redirect_targets(cmd: SimpleCommand) -> Iterator[Word]:
             yield redirect.target
 
 
+def may_write(cmd: SimpleCommand) -> bool:
+    """A cheap first look: False means ``write_targets`` would find nothing."""
+    return bool(cmd.redirects) or cmd.program in _WRITERS or (
+        "--" in cmd.text and "=" in cmd.text)
+
+
 def write_targets(cmd: SimpleCommand) -> Iterator[Word]:
     """Every word a command writes to as a path, redirections included."""
     if cmd.redirects:
@@ -132,3 +138,4 @@ _HANDLERS: dict[str, Callable[[tuple[Word, ...]], Iterator[Word]]] = {
     "tee": _tee, "sed": _sed, "gsed": _sed, "dd": _dd, "tar": _tar,
     **dict.fromkeys(_COPIERS, _copier),
 }
+_WRITERS = frozenset(_HANDLERS) | _OPERANDS_WRITTEN | _FIRST_IS_MODE | _SHORT_OUTPUT
