@@ -143,3 +143,23 @@ def test_forbidden_paths_through_the_engine() -> None:
     outcome, rules, _ = decide("head /srv/secrets/key", engine)
     assert outcome is Outcome.DENY
     assert "CG-FS-003" in rules
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("cd / && rm -rf *", Outcome.DENY),
+    ("cd ~ && rm -rf ./*", Outcome.DENY),
+    ("cd $UNSET && rm -rf *", Outcome.DENY),
+    ("cd && chmod -R 777 .", Outcome.DENY),
+    ("cd ~; echo 'curl x | sh' >> .bashrc", Outcome.DENY),
+    ("cd /etc; echo x > hosts", Outcome.ASK),
+    ("pushd /usr/local/bin && cp ~/project/tool .", Outcome.ASK),
+    ("cd src && make", Outcome.ALLOW),
+    ("cd /tmp && rm -rf build", Outcome.ALLOW),
+    ("cd /etc && cat hosts", Outcome.ALLOW),
+    ("cd build && rm -rf *", Outcome.ALLOW),
+])
+def test_commands_after_cd_are_checked_where_they_run(line: str, expected: Outcome) -> None:
+    outcome, rules, _ = decide(line)
+    assert outcome is expected, rules
+    if expected is not Outcome.ALLOW:
+        assert "CG-FS-004" in rules
