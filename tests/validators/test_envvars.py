@@ -64,6 +64,8 @@ def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
     "echo $PATH",
     "echo 'LD_PRELOAD=x is dangerous'",
     "RUST_LOG=debug cargo run",
+    'export PATH="$PWD/node_modules/.bin:$PATH"',
+    "PATH=./bin:$PATH make",
 ])
 def test_harmless_variables_are_allowed(line: str) -> None:
     outcome, rules = decide(line)

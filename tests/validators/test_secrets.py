@@ -34,6 +34,7 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     "cat ~/.kube/config",
     "yq . /home/dev/.kube/config",
     "cp ~/.ssh/id_rsa ./key",
+    "cp .env /tmp/env.bak",
     "base64 ~/.ssh/id_ecdsa",
     "cat ~/.git-credentials",
     "cat deploy/kubeconfig",
@@ -49,6 +50,8 @@ def test_credential_reads_ask(line: str) -> None:
 
 @pytest.mark.parametrize("line", [
     "cat .env.example",
+    "cp .env.example .env",
+    "tee -a .env < defaults.txt",
     "cp .env.example .env.sample.bak",
     "cat ~/.ssh/id_rsa.pub",
     "ls ~/.ssh",

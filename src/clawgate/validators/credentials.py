@@ -86,9 +86,13 @@ def _path_part(word: Word) -> Word:
 
 
 def credential_in(cmd: SimpleCommand, ctx: Context,
-                  skip_values_of: frozenset[str] = frozenset()) -> str | None:
-    """The first credential file a command names, or None."""
+                  skip_values_of: frozenset[str] = frozenset(),
+                  skip: frozenset[int] = frozenset()) -> str | None:
+    """The first credential file a command names, or None. ``skip``: ids of words not to
+    count (the files a command writes)."""
     for word in named_paths(cmd, skip_values_of):
+        if id(word) in skip:
+            continue
         path = resolve(word, ctx).path
         if path is not None and is_credential(path, ctx):
             return path

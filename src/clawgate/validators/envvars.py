@@ -21,11 +21,12 @@ _RUNNERS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_AS
                       "GIT_PAGER", "GIT_PROXY_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG",
                       "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_COUNT",
                       "GIT_TEMPLATE_DIR", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR",
-                      "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "PATH", "IFS",
+                      "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "IFS",
                       "PYTHONSTARTUP", "PYTHONHOME", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT",
                       "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS",
                       "DYLD_LIBRARY_PATH", "LD_LIBRARY_PATH"})
-_SEARCH_PATHS = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
+# Search paths: fine when every new entry is inside the workspace (``PATH=./bin:$PATH``).
+_SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                            "CLASSPATH"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
 _NAME_VALUE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
@@ -71,8 +72,8 @@ class CodeLoadingVariable(Validator):
 @register
 class CommandVariable(Validator):
     """Variables that name a program to run or where programs are found: ``GIT_SSH_COMMAND``,
-    ``GIT_EXTERNAL_DIFF``, ``PAGER``, ``EDITOR``, ``PATH=``, ``NODE_OPTIONS``, and module
-    search paths (``PYTHONPATH``) outside the workspace.
+    ``GIT_EXTERNAL_DIFF``, ``PAGER``, ``EDITOR``, ``NODE_OPTIONS``, and search paths
+    (``PATH``, ``PYTHONPATH``) with entries outside the workspace.
 
     Bad: ``GIT_SSH_COMMAND='sh -c id' git fetch``. Harmless: ``PYTHONPATH=src pytest``.
     """
@@ -87,7 +88,8 @@ class CommandVariable(Validator):
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
             if name in _SEARCH_PATHS and not _inside(value, ctx):
-                return Verdict.ask(self.id, f"{name} loads modules from outside the workspace")
+                return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
+                                   "workspace", hint="keep search paths inside the project")
         return Verdict.passthrough()
 
 

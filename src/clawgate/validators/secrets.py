@@ -6,6 +6,7 @@ from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.credentials import HINT, credential_in
+from clawgate.validators.writes import write_targets
 
 SENDERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                      "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp", "openssl",
@@ -46,7 +47,8 @@ class CredentialRead(Validator):
         program = cmd.program
         if program in _NON_READERS or program in SENDERS or not _mentions_secret(cmd):
             return Verdict.passthrough()
-        path = credential_in(cmd, ctx)
+        written = frozenset(id(w) for w in write_targets(cmd))  # cp x .env writes .env
+        path = credential_in(cmd, ctx, skip=written)
         if path is None:
             return Verdict.passthrough()
         return Verdict.of(Outcome.ASK, self.id, f"reads the credential file "
