@@ -34,7 +34,7 @@ clear lsb_release ss netstat
 NETWORK = _words("""
 curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp lftp ping ping6 traceroute
 tracepath mtr dig nslookup host whois nmap masscan http https httpie xh aria2c mosh tftp
-smbclient ssh-keyscan openssl
+smbclient ssh-keyscan
 """)
 LOOPBACK_OK = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "nc", "ncat",
                          "netcat", "ping", "ping6", "telnet"})
@@ -191,6 +191,8 @@ SUBCOMMAND_TIERS: dict[str, Callable[[SimpleCommand], Risk]] = {
     "cargo": _packages(frozenset({"--version", "tree", "metadata"}), _PUBLISH, frozenset()),
     "go": _packages(frozenset({"version", "env", "list", "doc", "vet"}), frozenset(),
                     frozenset()),
+    "openssl": _tiered(frozenset({"version", "help", "list"}),
+                       frozenset({"s_client", "s_server", "s_time", "ocsp"})),
     "gem": _tiered(frozenset({"list", "search", "info", "env", "which", "contents"}),
                    default=_HIGH),
     **dict.fromkeys(("apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk",
