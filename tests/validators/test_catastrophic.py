@@ -10,7 +10,8 @@ from clawgate.decision import Outcome
 from clawgate.engine import Engine
 from clawgate.shell import parse_one
 from clawgate.validators.base import Context
-from clawgate.validators.catastrophic import ForkBomb, RecursiveDeleteOfVitalPath
+from clawgate.validators.catastrophic import ForkBomb
+from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
 
 HOME = "/home/dev"
 WS = "/home/dev/project"
@@ -45,6 +46,12 @@ def decide(line: str, cwd: str = WS) -> tuple[Outcome, set[str]]:
     ("rm -rf $BUILD_DIR/", "CG-CAT-001"),
     ("rm -rf /var", "CG-CAT-001"),
     ("find / -delete", "CG-CAT-001"),
+    ("find -L / -exec rm -rf {} +", "CG-CAT-001"),
+    ("find ~ -mindepth 1 -exec /bin/rm -r {} \\;", "CG-CAT-001"),
+    ("mv ~ /tmp/old-home", "CG-CAT-001"),
+    ("mv -t /tmp /etc", "CG-CAT-001"),
+    ("rm -rf {/,x}", "CG-CAT-001"),
+    ("rm -rf /home/someone", "CG-CAT-001"),
     ("mkfs.ext4 /dev/sda1", "CG-CAT-002"),
     ("mkfs -t xfs /dev/nvme0n1p2", "CG-CAT-002"),
     ("wipefs -a /dev/sdb", "CG-CAT-002"),
@@ -107,6 +114,9 @@ def test_catastrophic_is_denied(line: str, rule: str) -> None:
     "rm -f /tmp/scratch.txt",
     'rm -rf "${OUT:?}/"*',
     "find . -name '*.pyc' -delete",
+    "find / -exec ls {} +",
+    "mv old.txt new.txt",
+    "rm -rf {build,dist}",
     "lsblk",
     "fdisk -l",
     "dd if=/dev/zero of=./disk.img bs=1M count=1",

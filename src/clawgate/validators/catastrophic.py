@@ -9,10 +9,8 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import resolve
-from clawgate.validators.systempaths import is_vital
 from clawgate.validators.writes import write_targets
 
-_RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
 BLOCK_DEVICE = re.compile(r"/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|loop\d|dm-\d"
                           r"|md\d|sr\d|mapper/|disk/|mem$|kmem$|port$|root$)")
 _FORMATTERS = frozenset({"wipefs", "mke2fs", "mkswap", "blkdiscard", "sgdisk", "sfdisk",
@@ -21,49 +19,6 @@ _POWER = frozenset({"shutdown", "reboot", "poweroff", "halt", "kexec"})
 _POWER_PROGRAMS = _POWER | {"init", "telinit", "systemctl", "loginctl"}
 _POWER_VERBS = frozenset({"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate",
                           "rescue", "emergency"})
-
-
-@register
-class RecursiveDeleteOfVitalPath(Validator):
-    """A recursive delete of ``/``, the home directory, a system directory, or of what an unset
-    variable's expansion leaves (``rm -rf "$DIR/"*`` is ``rm -rf /*`` when DIR is unset).
-
-    Bad: ``rm -fr ~``, ``/bin/rm --recursive --force /usr``. Harmless: ``rm -rf ./build``.
-    """
-
-    id = "CG-CAT-001"
-
-    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        program = cmd.program
-        if program == "rm":
-            options = parse_options(cmd.words[1:], aliases=_RM_ALIASES)
-            if not options.has("r"):
-                return Verdict.passthrough()
-            targets = options.operands
-        elif program == "find" and _deletes_everything(cmd):
-            targets = tuple(w for w in cmd.words[1:2] if not w.shown.startswith("-"))
-        else:
-            return Verdict.passthrough()
-        for word in targets:
-            found = resolve(word, ctx)
-            if found.path is not None and is_vital(found.path, ctx):
-                return Verdict.deny(self.id, f"recursive delete of {found.path}",
-                                    hint="delete a specific directory inside the workspace")
-            if found.if_unset is not None and is_vital(found.if_unset, ctx):
-                return Verdict.deny(self.id, f"deletes {found.if_unset} if {word.text} "
-                                    "expands to nothing", hint='use "${VAR:?}" to stop on unset')
-        return Verdict.passthrough()
-
-
-def _deletes_everything(cmd: SimpleCommand) -> bool:
-    """``find DIR -delete`` with no test that narrows what it deletes."""
-    words = [w.shown for w in cmd.words[2:]]
-    return "-delete" in words and not any(
-        w.startswith("-") and w not in _FIND_NEUTRAL for w in words)
-
-
-_FIND_NEUTRAL = frozenset({"-delete", "-depth", "-mindepth", "-maxdepth", "-xdev", "-mount",
-                           "-ignore_readdir_race", "-noleaf"})
 
 
 @register

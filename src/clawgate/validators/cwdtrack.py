@@ -9,7 +9,7 @@ from dataclasses import replace
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.catastrophic import RecursiveDeleteOfVitalPath
+from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
 from clawgate.validators.files import WriteOutsideWorkspace, WritePersistence
 from clawgate.validators.paths import resolve
 from clawgate.validators.permissions import OwnershipOfSystemPaths

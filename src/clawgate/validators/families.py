@@ -3,6 +3,7 @@
 # detection, part b: catastrophic, destructive, files and secrets, environment
 import clawgate.validators.catastrophic
 import clawgate.validators.cwdtrack
+import clawgate.validators.deletes
 import clawgate.validators.destructive
 import clawgate.validators.disruptive
 import clawgate.validators.envvars

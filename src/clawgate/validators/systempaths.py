@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import posixpath
+
 from clawgate.validators.base import Context
 from clawgate.validators.paths import under
 
@@ -14,6 +16,9 @@ SYSTEM_ROOTS = frozenset({"/", "/home", "/root", "/var", "/opt", "/srv", "/mnt",
                           "/var/tmp", "/Users", "/System", "/Library", "/Applications"})
 
 
+_HOMES = frozenset({"/home", "/Users"})
+
+
 def is_system(path: str) -> bool:
     """Inside an operating-system tree, or one of the top-level data directories itself."""
     return path in SYSTEM_ROOTS or any(under(path, tree) for tree in SYSTEM_TREES)
@@ -23,8 +28,8 @@ def is_vital(path: str, ctx: Context) -> bool:
     """A recursive change here is unrecoverable: ``/``, the home directory or an ancestor of it,
     or a system path. Paths strictly inside the workspace are the project's own, even when the
     workspace itself lives in a system tree (``/usr/src/app`` in a container)."""
-    if path == ctx.home or under(ctx.home, path):
-        return True
+    if path == ctx.home or under(ctx.home, path) or posixpath.dirname(path) in _HOMES:
+        return True  # this account's home, or another's
     if path != ctx.workspace and under(path, ctx.workspace) and ctx.workspace != "/":
         return False
     return is_system(path)

@@ -111,6 +111,22 @@ def _sed(args: tuple[Word, ...]) -> Iterator[Word]:
     yield from operands if options.has("e", "f") else operands[1:]
 
 
+def _find(args: tuple[Word, ...]) -> Iterator[Word]:
+    """``find DIR ... -delete`` (or ``-exec rm``) changes what lies under its start points."""
+    values = [w.shown for w in args]
+    if "-delete" not in values and not any(
+            v in ("-exec", "-execdir") and i + 1 < len(values) and
+            values[i + 1].rsplit("/", 1)[-1] in ("rm", "shred", "unlink", "mv", "chmod", "chown")
+            for i, v in enumerate(values)):
+        return
+    for word, value in zip(args, values, strict=True):
+        if value.startswith(("-", "(", "!")):
+            if value in ("-L", "-P", "-H"):
+                continue
+            break
+        yield word
+
+
 def _dd(args: tuple[Word, ...]) -> Iterator[Word]:
     for word in args:
         if word.shown.startswith("of="):
@@ -135,7 +151,7 @@ def _tar(args: tuple[Word, ...]) -> Iterator[Word]:
 
 
 _HANDLERS: dict[str, Callable[[tuple[Word, ...]], Iterator[Word]]] = {
-    "tee": _tee, "sed": _sed, "gsed": _sed, "dd": _dd, "tar": _tar,
+    "tee": _tee, "sed": _sed, "gsed": _sed, "dd": _dd, "tar": _tar, "find": _find,
     **dict.fromkeys(_COPIERS, _copier),
 }
 _WRITERS = frozenset(_HANDLERS) | _OPERANDS_WRITTEN | _FIRST_IS_MODE | _SHORT_OUTPUT
