@@ -155,6 +155,7 @@ def test_full_autonomy_keeps_validator_asks(line: str) -> None:
     ("openssl rand -hex 16", Risk.MEDIUM),
     ("openssl x509 -in cert.pem -noout -text", Risk.MEDIUM),
     ("openssl s_client -connect example.com:443", Risk.HIGH),
+    ("openssl req -engine ./lib.so", Risk.HIGH),
 ])
 def test_openssl_is_network_only_as_a_client_or_server(line: str, tier: Risk) -> None:
     assert risk_of(parse_one(line)) is tier

@@ -168,6 +168,16 @@ def _status_only(cmd: SimpleCommand) -> Risk:
     return _MEDIUM if _first(cmd) in _SYSTEM_QUERIES else _HIGH
 
 
+def _openssl(cmd: SimpleCommand) -> Risk:
+    """Local crypto is medium; a client or server is the network; ``-engine``/``-provider``
+    load a shared library, which is running arbitrary code."""
+    if {"-engine", "-provider", "-provider-path"} & set(cmd.args):
+        return _HIGH
+    return _OPENSSL_BASE(cmd)
+
+
+_OPENSSL_BASE = _tiered(frozenset({"version", "help", "list"}),
+                        frozenset({"s_client", "s_server", "s_time", "ocsp"}))
 _GH_READS = frozenset({"view", "list", "status", "diff", "checks", "watch", "checkout"})
 _PIP_LOW = frozenset({"list", "show", "freeze", "check", "help", "--version", "-V"})
 _NODE_LOW = frozenset({"ls", "list", "view", "info", "outdated", "why", "explain", "help",
@@ -191,8 +201,7 @@ SUBCOMMAND_TIERS: dict[str, Callable[[SimpleCommand], Risk]] = {
     "cargo": _packages(frozenset({"--version", "tree", "metadata"}), _PUBLISH, frozenset()),
     "go": _packages(frozenset({"version", "env", "list", "doc", "vet"}), frozenset(),
                     frozenset()),
-    "openssl": _tiered(frozenset({"version", "help", "list"}),
-                       frozenset({"s_client", "s_server", "s_time", "ocsp"})),
+    "openssl": _openssl,
     "gem": _tiered(frozenset({"list", "search", "info", "env", "which", "contents"}),
                    default=_HIGH),
     **dict.fromkeys(("apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk",
