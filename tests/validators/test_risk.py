@@ -159,3 +159,22 @@ def test_full_autonomy_keeps_validator_asks(line: str) -> None:
 ])
 def test_openssl_is_network_only_as_a_client_or_server(line: str, tier: Risk) -> None:
     assert risk_of(parse_one(line)) is tier
+
+
+@pytest.mark.parametrize(("line", "tier"), [
+    ("awk '{print $5}' data.txt", Risk.LOW),
+    ("awk -F, '{s+=$1} END {print s}' data.csv", Risk.LOW),
+    ("awk '{print > \"out.txt\"}' data.txt", Risk.MEDIUM),
+    ("awk 'BEGIN {system(\"id\")}'", Risk.MEDIUM),
+    ("awk -f prog.awk data.txt", Risk.MEDIUM),
+    ("sed -n '1,20p' src/main.py", Risk.LOW),
+    ("sed 's/foo/bar/g' in.txt", Risk.LOW),
+    ("sed '1d;$d' in.txt", Risk.LOW),
+    ("sed 's/a/b/w out.txt' in.txt", Risk.MEDIUM),
+    ("sed '1e id' in.txt", Risk.MEDIUM),
+    ("sed -i 's/a/b/' in.txt", Risk.MEDIUM),
+    ("git reflog -n 5", Risk.LOW),
+    ("git reflog expire --expire=now --all", Risk.MEDIUM),
+])
+def test_text_tools_read_unless_their_script_writes_or_runs(line: str, tier: Risk) -> None:
+    assert risk_of(parse_one(line)) is tier

@@ -4,11 +4,12 @@ programs whose tier depends on the subcommand (``git status`` low, ``git commit`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from clawgate.decision import Risk
 from clawgate.shell.model import SimpleCommand
-from clawgate.validators.flags import git_subcommand
+from clawgate.validators.flags import git_subcommand, parse_options
 
 _LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
 
@@ -57,7 +58,7 @@ _GIT_LISTING = {"branch": frozenset({"-a", "-r", "-v", "-vv", "--all", "--list",
                                      "--remotes", "--verbose", "--sort", "--format", "--color"}),
                 "tag": frozenset({"-l", "--list", "-n", "--contains", "--sort", "--points-at"}),
                 "remote": frozenset({"-v", "--verbose", "show", "get-url"}),
-                "stash": frozenset({"list", "show"}), "reflog": frozenset({"show"}),
+                "stash": frozenset({"list", "show"}),
                 "worktree": frozenset({"list"}), "submodule": frozenset({"status"}),
                 "config": frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l",
                                      "--show-origin", "--show-scope", "--name-only"})}
@@ -68,6 +69,8 @@ def _git(cmd: SimpleCommand) -> Risk:
     values = [w.shown for w in args]
     if name is None or name in _GIT_LOW:
         return _LOW
+    if name == "reflog":
+        return _MEDIUM if values[:1] in (["expire"], ["delete"]) else _LOW
     listing = _GIT_LISTING.get(name)
     if listing is not None and (not values or (values[0] in listing and name != "config")
                                 or (name in ("config", "branch", "tag") and
@@ -178,6 +181,27 @@ def _openssl(cmd: SimpleCommand) -> Risk:
 
 _OPENSSL_BASE = _tiered(frozenset({"version", "help", "list"}),
                         frozenset({"s_client", "s_server", "s_time", "ocsp"}))
+_AWK_EFFECTS = re.compile(r"system|getline|[|>]|/inet/|ENVIRON|close|fflush")
+_SED_ADDRESS = r"(/[^/]*/|\d+|\$)?(,(/[^/]*/|\d+|\$))?\s*!?\s*"
+_SED_READ = re.compile(rf"^\s*{_SED_ADDRESS}[pdqnN=]?\s*$"
+                       rf"|^\s*{_SED_ADDRESS}s(?P<d>.)(?:(?!(?P=d)).)*(?P=d)"
+                       r"(?:(?!(?P=d)).)*(?P=d)[gpiI0-9]*\s*$")
+
+
+def _text_tool(cmd: SimpleCommand) -> Risk:
+    """awk and sed only read when their script cannot write files or run commands."""
+    options = parse_options(cmd.words[1:], aliases={"--expression": "e", "--file": "f"},
+                            takes_value=frozenset({"e", "f", "F", "v", "l"}))
+    if options.has("f", "i", "--in-place"):
+        return _MEDIUM  # a script from a file, an in-place edit, or gawk's -i library
+    scripts = list(options.values.get("e", ())) or [w.shown for w in options.operands[:1]]
+    if cmd.program == "sed":
+        ok = all(_SED_READ.match(part) for s in scripts for part in s.split(";"))
+    else:
+        ok = not any(_AWK_EFFECTS.search(s) for s in scripts)
+    return _LOW if scripts and ok else _MEDIUM
+
+
 _GH_READS = frozenset({"view", "list", "status", "diff", "checks", "watch", "checkout"})
 _PIP_LOW = frozenset({"list", "show", "freeze", "check", "help", "--version", "-V"})
 _NODE_LOW = frozenset({"ls", "list", "view", "info", "outdated", "why", "explain", "help",
@@ -202,6 +226,7 @@ SUBCOMMAND_TIERS: dict[str, Callable[[SimpleCommand], Risk]] = {
     "go": _packages(frozenset({"version", "env", "list", "doc", "vet"}), frozenset(),
                     frozenset()),
     "openssl": _openssl,
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "sed", "gsed"), _text_tool),
     "gem": _tiered(frozenset({"list", "search", "info", "env", "which", "contents"}),
                    default=_HIGH),
     **dict.fromkeys(("apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk",
