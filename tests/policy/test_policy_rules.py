@@ -111,17 +111,19 @@ def engine(write):
 
 def test_allow_never_carries_a_second_command(engine):
     # medium risk asks under this policy; the allow lifts that for `npm run test` alone
+    # (and `rm -rf /` is DENY by the validators whatever the rules say)
+    assert engine.check("npm run test; rm -rf /").outcome is Outcome.DENY
     assert engine.check("npm run test").outcome is Outcome.ALLOW
-    assert engine.check("rm -rf /").outcome is Outcome.ASK
-    for line in ("npm run test; rm -rf /", "npm run test && rm -rf /", "npm run test | rm -rf /",
-                 "rm -rf / & npm run test", "npm run test\nrm -rf /", "(npm run test; rm -rf /)"):
+    assert engine.check("touch x").outcome is Outcome.ASK
+    for line in ("npm run test; touch x", "npm run test && touch x", "npm run test | touch x",
+                 "touch x & npm run test", "npm run test\ntouch x", "(npm run test; touch x)"):
         decision = engine.check(line)
         assert decision.outcome is Outcome.ASK, line
-        assert {r.command for r in decision.reasons} == {"rm -rf /"}, line
+        assert {r.command for r in decision.reasons} == {"touch x"}, line
     # a word only known at run time: the allow does not match npm itself either
-    hidden = engine.check("npm run test $(rm -rf /)")
+    hidden = engine.check("npm run test $(touch x)")
     assert hidden.outcome is Outcome.ASK
-    assert {r.command for r in hidden.reasons} == {"npm run test $(rm -rf /)", "rm -rf /"}
+    assert {r.command for r in hidden.reasons} == {"npm run test $(touch x)", "touch x"}
 
 
 def test_allow_inside_a_compound_line_names_the_other_command(engine):
