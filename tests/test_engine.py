@@ -79,7 +79,9 @@ def test_unwrapping_is_bounded() -> None:
     deep = engine.check("sudo " * (MAX_NESTING + 2) + "ls")
     assert deep.outcome is Outcome.DENY
     assert deep.reasons[0].rule_id == "CG-ENGINE-002"
-    assert engine.check("sudo " * MAX_NESTING + "ls").outcome is Outcome.ALLOW
+    within = engine.check("sudo " * MAX_NESTING + "ls")
+    assert within.outcome is not Outcome.DENY  # ASK: sudo itself is high risk
+    assert all(r.rule_id != "CG-ENGINE-002" for r in within.reasons)
 
 
 def test_every_reason_names_its_simple_command() -> None:

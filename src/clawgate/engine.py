@@ -121,7 +121,12 @@ class Engine:
             return
         verdicts: list[Verdict] = []
         for validator in self._command:
-            verdict = self._verdict(validator, partial(validator.check, cmd, ctx))
+            try:  # inline rather than through _verdict: this loop runs for every validator
+                verdict = validator.check(cmd, ctx)
+            except Exception as exc:  # a crashing validator is a DENY naming it
+                verdict = _failed(validator, exc)
+            if verdict is _NO_OPINION:
+                continue  # the shared passthrough: no outcome, risk or nested commands
             verdicts.append(verdict)
             for inner in verdict.nested:
                 if isinstance(inner, str):
@@ -179,8 +184,7 @@ class Engine:
         try:
             return call()
         except Exception as exc:  # a crashing validator is a DENY naming it
-            return Verdict.deny(validator.id, f"validator {validator.id} failed "
-                                f"({type(exc).__name__}); failing closed")
+            return _failed(validator, exc)
 
     def _combine(self, command: str, run: _Run) -> Decision:
         outcome = max((v.outcome for v in run.verdicts), default=Outcome.ALLOW)
@@ -191,6 +195,14 @@ class Engine:
         reasons = _dedupe(r for v in run.verdicts if v.outcome is outcome for r in v.reasons)
         trace = (*run.trace, TraceEntry(command, "final", outcome, "strictest outcome wins"))
         return Decision(command, outcome, run.risk, reasons, run.misparsing, trace)
+
+
+_NO_OPINION = Verdict.passthrough()
+
+
+def _failed(validator: AnyValidator, exc: Exception) -> Verdict:
+    return Verdict.deny(validator.id, f"validator {validator.id} failed "
+                        f"({type(exc).__name__}); failing closed")
 
 
 def _destructive_ask(verdict: Verdict) -> bool:

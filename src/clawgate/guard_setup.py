@@ -96,10 +96,7 @@ class Setup:
         tool_ctx = ToolContext(agent=ctx.agent, provider=ctx.provider,
                                subagent_depth=ctx.subagent_depth)
         seen = self.policy.visible_tools(names, tool_ctx).tools
-        hooks = self.policy.hooks
-        denied = {t.lower() for t in hooks.deny_tools}
-        prefixes = tuple(p.lower() for p in hooks.deny_tool_prefixes)
-        return [t for t in seen if t.lower() not in denied and not t.lower().startswith(prefixes)]
+        return [t for t in seen if not self.policy.hooks.denies(t)]
 
     def require_visible(self, name: str, names: Sequence[str], ctx: CallContext) -> None:
         if name not in self.visible(names, ctx):

@@ -21,8 +21,13 @@ SUBCOMMANDS: dict[str, str] = {
     "approvals": "clawgate.cli.approvals:approvals",
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:check",
+    "check": "clawgate.cli.check:check",
     "hook": "clawgate.cli.hook:hook",
+    "import": "clawgate.cli.importer:import_rules",
+    "lint": "clawgate.cli.lint:lint",
     "mcp-proxy": "clawgate.cli.mcp_proxy:mcp_proxy",
+    "schema": "clawgate.cli.schema:schema",
+    "tools": "clawgate.cli.tools:tools",
 }
 
 

@@ -10,7 +10,7 @@ is not mistaken for a subcommand. Everything after ``--`` is positional.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 def _aliases(*groups: tuple[str, ...]) -> dict[str, str]:
@@ -66,16 +66,19 @@ SUBCOMMAND_PROGRAMS = frozenset(p.split(" ", 1)[0] for p in (*FLAG_ALIASES, *VAL
                                 if " " in p)
 
 
-@dataclass(frozen=True, slots=True)
-class Argv:
+class Argv(NamedTuple):
     positionals: tuple[str, ...]
     flags: frozenset[str]
     context: str  # "program" or "program subcommand": where flag aliases are looked up
 
 
 def canonical(context: str, flag: str) -> str:
-    """The canonical name of ``flag`` (one spelling) under ``context``."""
-    return FLAG_ALIASES.get(context, {}).get(flag, flag)
+    """The canonical name of ``flag`` (one spelling) under ``context``, falling back to the
+    program's own aliases (``npm i --global`` is ``npm -g``)."""
+    found = FLAG_ALIASES.get(context, {}).get(flag)
+    if found is None and " " in context:
+        found = FLAG_ALIASES.get(context.split(" ", 1)[0], {}).get(flag)
+    return flag if found is None else found
 
 
 def split_flag(program: str, word: str) -> list[str]:

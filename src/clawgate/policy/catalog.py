@@ -100,13 +100,13 @@ class Groups:
             return {n for n in pool if fnmatchcase(n, entry)}
         return {entry} & set(pool)
 
-    def cycle(self) -> str | None:
-        """A description of the first cycle among the definitions, or None."""
+    def cycle(self) -> tuple[str, str] | None:
+        """The first group found in a cycle of definitions and the cycle, or None."""
         for name in self._defs:
             try:
                 self._expand_one(name, [], ())
             except ValueError as exc:
-                return str(exc)
+                return name, str(exc)
         return None
 
     def profile(self, name: str, universe: Iterable[str]) -> set[str]:

@@ -16,8 +16,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 P = tuple[str, ...]
 CONCAT = (("forbidden_paths",), ("tools", "deny"), ("tools", "alsoAllow"),
@@ -25,7 +25,8 @@ CONCAT = (("forbidden_paths",), ("tools", "deny"), ("tools", "alsoAllow"),
           ("tools", "subagents", "deny"), ("tools", "subagents", "leafDeny"),
           ("hooks", "deny_tools"), ("hooks", "deny_tool_prefixes"), ("web", "blocked_domains"))
 INTERSECT = (("tools", "allow"), ("tools", "byProvider", "*", "allow"),
-             ("tools", "agents", "*", "allow"), ("tools", "agents", "*", "byProvider", "*", "allow"),
+             ("tools", "agents", "*", "allow"),
+             ("tools", "agents", "*", "byProvider", "*", "allow"),
              ("tools", "byGroup", "*", "allow"))
 WHOLE = (("tools", "custom", "*"), ("tools", "groups", "*"), ("shell", "rules"),
          ("hooks", "before_tool", "*"), ("hooks", "after_tool", "*"))
@@ -36,19 +37,22 @@ NARROW_WHEN_FALSE = frozenset({("permissions", "write"), ("permissions", "shell"
                                ("permissions", "unsafe"), ("hooks", "trusted")})
 
 
-@dataclass(frozen=True)
-class Layer:
-    """One validated manifest: its explicit values only (``exclude_unset``), as plain data."""
+NO_LINES: Mapping[tuple[str | int, ...], int] = MappingProxyType({})
+
+
+class Layer(NamedTuple):
+    """One validated manifest: its explicit values only (``exclude_unset``), as plain data.
+    (NamedTuples rather than dataclasses here: they cost far less to define at import, and
+    this module is on the ``policy check`` start-up path.)"""
 
     label: str  # the name in rule ids: the file's basename, made unique
     path: str
     data: Mapping[str, Any]
     locked: bool = False
-    lines: Mapping[tuple[str | int, ...], int] = field(default_factory=dict, compare=False)
+    lines: Mapping[tuple[str | int, ...], int] = NO_LINES
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     value: Any
     layer: str
     locked: bool
@@ -84,15 +88,15 @@ def narrower(path: P, old: Any, new: Any) -> bool:
     return False
 
 
-@dataclass
 class Merged:
     """Every layer combined. ``value``, ``concat`` and ``intersections`` read it by path."""
 
-    layers: tuple[Layer, ...] = ()
-    scalars: dict[P, Entry] = field(default_factory=dict)
-    lists: dict[P, list[Entry]] = field(default_factory=dict)
-    narrowing: dict[P, list[tuple[str, ...]]] = field(default_factory=dict)
-    rules: list[tuple[Layer, Mapping[str, Any]]] = field(default_factory=list)
+    def __init__(self, layers: tuple[Layer, ...] = ()) -> None:
+        self.layers = layers
+        self.scalars: dict[P, Entry] = {}
+        self.lists: dict[P, list[Entry]] = {}
+        self.narrowing: dict[P, list[tuple[str, ...]]] = {}
+        self.rules: list[tuple[Layer, Mapping[str, Any]]] = []
 
     @property
     def locked(self) -> bool:
@@ -127,7 +131,7 @@ def merge(layers: tuple[Layer, ...]) -> Merged:
 def _add(merged: Merged, layer: Layer, path: P, value: Any) -> None:
     if path == ("shell", "rules"):
         merged.rules.extend((layer, rule) for rule in value)
-    elif path == ("locked",) or path == ("version",):
+    elif path in (("locked",), ("version",)):
         return
     elif _like(path, CONCAT):
         merged.lists.setdefault(path, []).extend(Entry(v, layer.label, layer.locked)

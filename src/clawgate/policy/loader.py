@@ -8,6 +8,7 @@ The embedded default comes from its compiled form (``policies/default.json``, se
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -19,9 +20,6 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
     from clawgate.policy.yamlload import Lines
-
-DEFAULT_LABEL = "default.yaml"
-
 
 def load_policy(*paths: str | os.PathLike[str], embedded_default: bool = True) -> Policy:
     """The embedded default (unless ``embedded_default`` is False), then ``paths`` in order."""
@@ -99,10 +97,13 @@ def validation_error(exc: ValidationError, name: str, lines: Lines) -> PolicyErr
     found: list[tuple[int | None, str]] = []
     for error in exc.errors():
         loc = tuple(error["loc"])
+        message = str(error["msg"]).removeprefix("Value error, ")
+        item = re.match(r"\[(\d+)\]: ", message)  # a list validator naming the bad item
+        if item:
+            loc, message = (*loc, int(item.group(1))), message[item.end():]
         shown = _known_prefix(loc, lines)
         if error["type"] == "missing" and loc:
             shown = (*shown, loc[-1])
-        message = str(error["msg"]).removeprefix("Value error, ")
         if error["type"] == "extra_forbidden":
             message = "unknown key"
         key = _dotted(shown) or "(top level)"
@@ -135,11 +136,16 @@ def check_groups(layers: list[Layer]) -> None:
     groups = groups_of(merge(tuple(layers)))
     cycle = groups.cycle()
     if cycle is not None:
-        raise PolicyError(layers[-1].path, None, f"tools.groups: {cycle}")
+        name, detail = cycle
+        where = ("tools", "groups", name)
+        layer = next((la for la in reversed(layers)
+                      if name in la.data.get("tools", {}).get("groups", {})), layers[-1])
+        raise PolicyError(layer.path, line_of(dict(layer.lines), where),
+                          f"tools.groups.{name}: {detail}")
     for layer in layers:
         for where, entry in _tool_entries(layer.data.get("tools", {}), ("tools",)):
             if is_group(entry) and not groups.known(entry):
-                raise PolicyError(layer.path, line_of(layer.lines, where),
+                raise PolicyError(layer.path, line_of(dict(layer.lines), where),
                                   f"{_dotted(where)}: unknown group {entry!r}")
 
 

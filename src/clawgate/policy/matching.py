@@ -6,7 +6,8 @@ alternatives, ``{re: ...}`` a regular expression over the whole word); positiona
 prefix, so later words are free. A flag element (``-f``, ``[--force, -f]``, ``-rf``) must be
 present anywhere, in any spelling (see ``argv.py``); other flags are free unless ``exact``.
 
-An allow rule only matches a command the engine can see whole: a known program, no word whose
+An allow rule only matches a command the engine can see whole: a known program (by name or in
+a system directory, never ``./git``), no word whose
 value is only known at run time (``$x``, ``$( )``), no word that a glob could turn into a flag,
 and no output redirection other than to ``/dev/null`` or another descriptor. Since the engine
 checks every simple command of a line on its own, ``npm run test; rm -rf /`` never rides on an
@@ -17,9 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import Any, NamedTuple
 
 from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.policy.argv import Argv, canonical, read_argv, split_flag
@@ -27,10 +27,12 @@ from clawgate.shell.model import DYNAMIC, SimpleCommand
 
 DECISIONS = {"allow": Outcome.ALLOW, "ask": Outcome.ASK, "deny": Outcome.DENY}
 _GLOB = frozenset("*?[")
+# An allow for `git` covers `git` found on PATH and these directories, never `./git`.
+SYSTEM_BIN = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/usr/sbin/", "/sbin/",
+              "/opt/homebrew/bin/")
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     """What one positional element of a pattern accepts."""
 
     literals: frozenset[str] = frozenset()
@@ -46,9 +48,9 @@ class Position:
         return "*" in self.globs
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A compiled rule. ``rule_id`` is ``policy:<file>#<id>``."""
+class Rule(NamedTuple):
+    """A compiled rule. ``rule_id`` is ``policy:<file>#<id>``. (NamedTuples, not dataclasses,
+    keep this module cheap to import on the ``policy check`` start-up path.)"""
 
     rule_id: str
     local_id: str
@@ -103,6 +105,9 @@ def seen_whole(cmd: SimpleCommand) -> bool:
     """Whether every part of ``cmd`` is known before it runs (the condition for an allow)."""
     if cmd.program is None:
         return False
+    command_word = cmd.argv[0]
+    if "/" in command_word and not command_word.startswith(SYSTEM_BIN):
+        return False  # ./git or ~/bin/git: not the program the rule names
     for word in cmd.words:
         if word.value is None or word.expansions & DYNAMIC:
             return False

@@ -85,21 +85,23 @@ class ShellRule(Strict):
 class ShellPolicy(Strict):
     rules: tuple[ShellRule, ...] = ()
 
-    @model_validator(mode="after")
-    def _unique(self) -> ShellPolicy:
-        seen: dict[str, str] = {}
+    @field_validator("rules")
+    @classmethod
+    def _unique(cls, rules: tuple[ShellRule, ...]) -> tuple[ShellRule, ...]:
+        seen: set[str] = set()
         patterns: dict[str, ShellRule] = {}
-        for rule in self.rules:
+        for index, rule in enumerate(rules):
             if rule.id in seen:
-                raise ValueError(f"duplicate rule id {rule.id!r}")
-            seen[rule.id] = rule.decision
+                raise ValueError(f"[{index}]: duplicate rule id {rule.id!r}")
+            seen.add(rule.id)
             key = repr([e.re if isinstance(e, Regex) else e for e in rule.command])
             other = patterns.get(key)
             if other is not None and other.decision != rule.decision:
-                raise ValueError(f"rules {other.id!r} ({other.decision}) and {rule.id!r} "
-                                 f"({rule.decision}) have the same command and contradict")
+                raise ValueError(f"[{index}]: rules {other.id!r} ({other.decision}) and "
+                                 f"{rule.id!r} ({rule.decision}) have the same command and "
+                                 "contradict")
             patterns[key] = rule
-        return self
+        return rules
 
 
 def _contradiction(allow: Names | None, deny: Names, what: str) -> None:
@@ -137,12 +139,18 @@ class SubagentTools(Strict):
 
 
 class CustomTool(Strict):
-    """A tool the deployment adds; adapters read ``command`` and ``parameters`` from here."""
+    """A command tool the deployment adds: ``command`` is a template whose ``{{name}}``
+    placeholders are filled with shell-quoted argument values; ``env`` maps a variable the
+    command sees to the environment variable its (secret) value is read from at start-up."""
 
+    name: str | None = None  # the list form names each tool; the mapping form keys it
     description: str = ""
     groups: Names = ()
-    command: Names | None = None
+    command: str | None = Field(default=None, min_length=1)
     parameters: dict[str, Any] = Field(default_factory=dict)
+    timeout_s: float = Field(default=30, gt=0, le=300)
+    workdir: str | None = None
+    env: dict[str, str] = Field(default_factory=dict)
 
 
 class ToolsPolicy(Strict):
@@ -156,6 +164,22 @@ class ToolsPolicy(Strict):
     subagents: SubagentTools = SubagentTools()
     groups: dict[str, Names] = Field(default_factory=dict)
     custom: dict[str, CustomTool] = Field(default_factory=dict)
+
+    @field_validator("custom", mode="before")
+    @classmethod
+    def _named_list(cls, value: Any) -> Any:
+        """``custom: [{name: dig, ...}]`` (the list form) becomes a mapping keyed by name."""
+        if not isinstance(value, list):
+            return value
+        keyed: dict[str, Any] = {}
+        for entry in value:
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if not isinstance(name, str) or not name:
+                raise ValueError("every custom tool in the list form needs a name")
+            if name in keyed:
+                raise ValueError(f"custom tool {name!r} is defined twice")
+            keyed[name] = entry
+        return keyed
 
     @model_validator(mode="after")
     def _coherent(self) -> ToolsPolicy:
@@ -245,6 +269,7 @@ class Hooks(Strict):
 class Web(Strict):
     allowed_domains: Names = ()
     blocked_domains: Names = ()
+    search_endpoint: str | None = Field(default=None, pattern=r"^https?://")
 
 
 class Manifest(Strict):

@@ -8,27 +8,25 @@ embedded default costs almost nothing to load. The typed sections (``executor``,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from clawgate.policy.layers import Layer, Merged
 from clawgate.policy.matching import RuleSet, compile_rule
 from clawgate.policy.settings import Autonomy, EngineSettings
-from clawgate.policy.visibility import ToolContext, VisibleTools, visible_tools
 
 if TYPE_CHECKING:
     from clawgate.policy.models import CustomTool, ExecutorSettings, Hooks, RateLimit, Web
+    from clawgate.policy.visibility import ToolContext, VisibleTools
 
 SECTIONS = ("executor", "rate_limit", "hooks", "web")
 
 
-@dataclass(frozen=True)
-class ToolsView:
+class ToolsView(NamedTuple):
     """What later parts read about tools besides visibility."""
 
     profile: str
-    custom: dict[str, CustomTool] = field(default_factory=dict)
+    custom: dict[str, CustomTool]
 
 
 class Policy:
@@ -75,6 +73,9 @@ class Policy:
 
     def visible_tools(self, all_tool_names: Iterable[str],
                       ctx: ToolContext | None = None) -> VisibleTools:
+        """The tools ``ctx`` may see, with the set after every pipeline step."""
+        from clawgate.policy.visibility import ToolContext, visible_tools
+
         return visible_tools(self.merged, all_tool_names, ctx or ToolContext())
 
     def section(self, name: str) -> dict[str, Any]:

@@ -1,42 +1,92 @@
-"""Risk tiers of a simple command: low reads, medium changes the workspace, high reaches out."""
+"""Risk tiers of a simple command: low reads, medium changes the workspace, high reaches out.
+
+Medium is the home of everyday work (builds, tests, installs into the project, ``git commit``,
+editors): supervised autonomy allows it. High must be earned: the network beyond loopback,
+system administration, installs outside the project, privilege changes. An unknown program is
+medium; a program whose name is only known at run time is high. Validators raise the tier with
+their verdicts (a write outside the workspace is high; see ``files.py``).
+"""
 
 from __future__ import annotations
 
+import re
+
 from clawgate.decision import Risk
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators.paths import QUIET_DEVICES
+from clawgate.validators.risktables import (
+    HIGH_PROGRAMS,
+    LOOPBACK_OK,
+    NETWORK,
+    READ_ONLY,
+    SUBCOMMAND_TIERS,
+)
+from clawgate.validators.writes import may_write, write_targets
 
-READ_ONLY = frozenset("""
-cat head tail less more ls ll dir tree pwd echo printf wc sort uniq cut tr grep egrep fgrep rg ag
-ack find locate which whereis type file stat du df free uptime uname hostname whoami id groups date
-cal env printenv diff cmp comm column fold fmt nl od hexdump xxd strings md5sum sha1sum sha256sum
-sha512sum cksum b2sum basename dirname realpath readlink jq yq true false test [ [[ seq expr bc
-ps pgrep top htop lsof lsblk lscpu lsusb lspci man info help history whatis apropos tldr w who
-last finger getent nproc tty sleep yes look rev tac paste join split csplit expand unexpand iconv
-""".split())
-NETWORK = frozenset("""
-curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp ping traceroute dig nslookup host
-whois nmap http https aria2c lftp mosh
-""".split())
-SEMANTIC_LOW_SUBCOMMANDS = {
-    "git": frozenset({"status", "log", "diff", "show", "branch", "blame", "grep", "ls-files",
-                      "rev-parse", "describe", "shortlog", "reflog", "remote", "tag", "config"}),
-}
+_LOOPBACK = re.compile(r"^(\w+://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
+_NAME_FROM_HOME = re.compile(r"^(\$HOME|\$\{HOME\}|~)/[\w./-]+$")
+_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint",
+                           "-fprint0", "-fprintf", "-fls"})
 
 
 def risk_of(cmd: SimpleCommand) -> Risk:
-    """The tier from the program alone; validators may raise it with their verdicts."""
-    program = cmd.program
-    if program is None:
-        return Risk.HIGH
+    """The tier from the program and its arguments; validators may raise it with verdicts."""
     if not cmd.words:
         return Risk.LOW
-    if program in NETWORK:
+    program = cmd.program or _static_name(cmd)
+    if program is None:
         return Risk.HIGH
-    if any(r.writes for r in cmd.redirects):
+    tier = _program_tier(program, cmd)
+    if tier is Risk.LOW and _writes(cmd):
         return Risk.MEDIUM
+    return tier
+
+
+def _static_name(cmd: SimpleCommand) -> str | None:
+    """``$HOME/bin/tool`` and ``~/bin/tool`` name a program as surely as a literal path."""
+    text = cmd.words[0].text.strip('"')
+    if _NAME_FROM_HOME.match(text):
+        return text.rsplit("/", 1)[-1]
+    return None
+
+
+def _program_tier(program: str, cmd: SimpleCommand) -> Risk:
     if program in READ_ONLY:
-        return Risk.LOW
-    subcommands = SEMANTIC_LOW_SUBCOMMANDS.get(program)
-    if subcommands is not None and len(cmd.words) > 1 and cmd.words[1].value in subcommands:
-        return Risk.LOW
+        return _read_only_tier(program, cmd)
+    if program in NETWORK:
+        return _network_tier(program, cmd)
+    tiers = SUBCOMMAND_TIERS.get(program)
+    if tiers is not None:
+        return tiers(cmd)
+    if program in HIGH_PROGRAMS:
+        return Risk.HIGH
     return Risk.MEDIUM
+
+
+def _read_only_tier(program: str, cmd: SimpleCommand) -> Risk:
+    if program == "find" and any(w.value in _FIND_ACTIONS for w in cmd.words):
+        return Risk.MEDIUM
+    return Risk.LOW
+
+
+def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
+    """The network is high, except talking to this machine's own services (``curl
+    localhost:8000``) and local copies (``rsync -a src/ build/``)."""
+    if program in LOOPBACK_OK:
+        targets = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
+        if targets and all(_LOOPBACK.match(t) for t in targets if _looks_like_host(t)) and any(
+                _looks_like_host(t) for t in targets):
+            return Risk.MEDIUM
+    if program == "rsync" and not any(":" in w.shown for w in cmd.words[1:]):
+        return Risk.MEDIUM
+    return Risk.HIGH
+
+
+def _looks_like_host(text: str) -> bool:
+    return "://" in text or text.startswith(("localhost", "127.", "[", "0.0.0.0")) or (
+        "." in text and "/" not in text.split(".", 1)[0] and not text.startswith("."))
+
+
+def _writes(cmd: SimpleCommand) -> bool:
+    return may_write(cmd) and any(word.value not in QUIET_DEVICES
+                                  for word in write_targets(cmd))

@@ -1,0 +1,28 @@
+"""``policy lint FILE...``: exit 0 when clean, 3 with warnings, 2 with errors."""
+
+from __future__ import annotations
+
+import click
+
+from clawgate.cli.common import emit_json
+from clawgate.cli.exitcodes import ExitCode
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per finding.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def lint(as_json: bool, files: tuple[str, ...]) -> int:
+    """Check manifests: load errors, unknown tools, dead or broad rules, risky regexes."""
+    from clawgate.policy.lint import lint_file
+
+    findings = [f for path in files for f in lint_file(path)]
+    for finding in findings:
+        if as_json:
+            emit_json(finding.as_dict())
+        else:
+            click.echo(str(finding))
+    if any(f.level == "error" for f in findings):
+        return ExitCode.USAGE
+    if findings:
+        return ExitCode.ASK
+    return ExitCode.OK

@@ -1,0 +1,54 @@
+"""``policy tools``: which tools an agent may see, and how the pipeline got there."""
+
+from __future__ import annotations
+
+import click
+
+from clawgate.cli.common import emit_json, say
+from clawgate.cli.exitcodes import ExitCode
+from clawgate.errors import PolicyError
+
+
+@click.command()
+@click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
+              help="A manifest layered over the embedded default (repeatable, in order).")
+@click.option("--agent", default=None, help="The agent asking.")
+@click.option("--provider", default=None, help="The model provider (openai, anthropic ...).")
+@click.option("--group", default=None, help="The chat group (tools.byGroup).")
+@click.option("--subagent-depth", type=click.IntRange(min=0), default=0,
+              help="0 for the main agent, 1 for its subagents ...")
+@click.option("--tool", "extra", multiple=True,
+              help="A tool that exists besides the built-in and custom ones (an MCP tool "
+                   "server__tool ...); repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print {tools, steps} as JSON.")
+@click.option("--explain", is_flag=True, help="Print the set after every pipeline step.")
+def tools(*, policies: tuple[str, ...], agent: str | None, provider: str | None,
+          group: str | None, subagent_depth: int, extra: tuple[str, ...], as_json: bool,
+          explain: bool) -> int:
+    """Print the tools visible to an agent, one per line."""
+    from clawgate.policy.catalog import BUILTIN_TOOLS
+    from clawgate.policy.loader import load_policy
+    from clawgate.policy.visibility import ToolContext
+
+    try:
+        policy = load_policy(*policies)
+    except PolicyError as exc:
+        say(str(exc))
+        return ExitCode.USAGE
+    names = {*BUILTIN_TOOLS, *policy.merged.children("tools", "custom"), *extra}
+    result = policy.visible_tools(names, ToolContext(agent, provider, subagent_depth, group))
+    if as_json:
+        emit_json(result.as_dict())
+        return ExitCode.OK
+    if explain:
+        before: frozenset[str] = frozenset()
+        for index, (step, current) in enumerate(result.steps, start=1):
+            change = [f"+{n}" for n in sorted(current - before)] if index == 1 else [
+                *(f"-{n}" for n in sorted(before - current)),
+                *(f"+{n}" for n in sorted(current - before))]
+            click.echo(f"{index:>2}. {step:<22} {len(current):>3} tools  "
+                       f"{' '.join(change) or '(unchanged)'}")
+            before = current
+    for name in result.tools:
+        click.echo(name)
+    return ExitCode.OK

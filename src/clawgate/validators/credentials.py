@@ -1,0 +1,99 @@
+"""Which files hold credentials, and which paths a command names (``-d@file`` included)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+
+from clawgate.shell.model import TILDE, SimpleCommand, Word
+from clawgate.validators.base import Context
+from clawgate.validators.paths import resolve, under
+
+# A cheap first look: a word without any of these cannot name a credential file.
+HINT = re.compile(r"\.ssh|\.aws|\.env|netrc|\.docker|kube|credentials|id_|pgpass|shadow|\.key"
+                  r"|gcloud|\.npmrc|\.pypirc|\.gnupg|hosts\.yml|\.azure|vault-token|my\.cnf"
+                  r"|\.p12|\.pfx|secret|\.jks|ssh_host")
+_HOME_FILES = (".aws/credentials", ".aws/sso", ".netrc", ".docker/config.json", ".kube",
+               ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".npmrc", ".gnupg",
+               ".config/gh/hosts.yml", ".config/gcloud", ".azure", ".vault-token",
+               ".terraform.d/credentials.tfrc.json", ".cargo/credentials",
+               ".cargo/credentials.toml", ".password-store", ".local/share/keyrings")
+_HOME_KEY_DIRS = frozenset({".ssh", ".aws", ".docker", ".config/gh"})  # the whole directory
+_ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credentials", "id_rsa",
+                       "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
+                       "credentials.json", "secrets.json", "secrets.yaml", "secrets.yml",
+                       ".vault-token", "shadow", "gshadow"})
+_SAFE_ENV = frozenset({"example", "sample", "template", "dist", "defaults", "schema"})
+_KEY_SUFFIXES = (".key", ".p12", ".pfx", ".jks", ".keystore", ".kubeconfig")
+_SYSTEM = re.compile(r"^/etc/(g?shadow-?|ssh/ssh_host_\w+_key|sudoers)$")
+
+
+def is_credential(path: str, ctx: Context) -> bool:
+    """A file (or directory) that holds keys, tokens or passwords."""
+    if _SYSTEM.match(path):
+        return True
+    base = posixpath.basename(path)
+    if base in _ANYWHERE or base.endswith(_KEY_SUFFIXES):
+        return base not in ("shadow", "gshadow") or path.startswith("/etc/")
+    if base.startswith(".env.") and base[5:].split(".")[0] not in _SAFE_ENV:
+        return True
+    if under(path, ctx.home) and path != ctx.home:
+        rel = path[len(ctx.home) + 1 :]
+        if rel.startswith(".ssh/id_") and not rel.endswith(".pub"):
+            return True
+        if rel in _HOME_KEY_DIRS:
+            return True
+        return any(rel == name or rel.startswith(name + "/") for name in _HOME_FILES)
+    return False
+
+
+def named_paths(cmd: SimpleCommand, skip_values_of: frozenset[str] = frozenset()
+                ) -> Iterator[Word]:
+    """Words of a command that may name a file: operands, ``@file`` and ``--opt=file`` values,
+    input redirections. ``skip_values_of``: options whose next word is not read as data
+    (``ssh -i key`` uses the key, it does not send it)."""
+    words = cmd.words[1:]
+    skip_next = False
+    for word in words:
+        if skip_next:
+            skip_next = False
+            continue
+        text = word.shown
+        if text in skip_values_of:
+            skip_next = True
+            continue
+        if text.startswith("-") and text.split("=", 1)[0] in skip_values_of:
+            continue
+        if HINT.search(text):
+            yield _path_part(word)
+    for redirect in cmd.redirects:
+        target = redirect.target
+        if target is not None and not redirect.writes and HINT.search(target.shown):
+            yield target
+
+
+def _path_part(word: Word) -> Word:
+    text = word.shown
+    if "@" in text:
+        text = text.rsplit("@", 1)[1]
+    elif text.startswith("-") and "=" in text:
+        text = text.split("=", 1)[1]
+    else:
+        return word
+    kinds = frozenset({TILDE}) if text.startswith("~") else frozenset()
+    return Word(text, text if word.value is not None else None, word.quoted, kinds)
+
+
+def credential_in(cmd: SimpleCommand, ctx: Context,
+                  skip_values_of: frozenset[str] = frozenset(),
+                  skip: frozenset[int] = frozenset()) -> str | None:
+    """The first credential file a command names, or None. ``skip``: ids of words not to
+    count (the files a command writes)."""
+    for word in named_paths(cmd, skip_values_of):
+        if id(word) in skip:
+            continue
+        path = resolve(word, ctx).path
+        if path is not None and is_credential(path, ctx):
+            return path
+    return None

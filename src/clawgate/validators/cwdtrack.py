@@ -1,0 +1,69 @@
+"""Commands after a ``cd`` run somewhere else: ``cd / && rm -rf *`` deletes ``/*``, and
+``cd /etc && echo x > hosts`` writes ``/etc/hosts``. The per-command checks resolve paths
+against the directory the line starts in; this one follows the ``cd`` and checks again."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
+from clawgate.validators.files import WriteOutsideWorkspace, WritePersistence
+from clawgate.validators.paths import resolve
+from clawgate.validators.permissions import OwnershipOfSystemPaths
+
+_CHANGERS = frozenset({"cd", "pushd"})
+_RECHECKS: tuple[Validator, ...] = (RecursiveDeleteOfVitalPath(), OwnershipOfSystemPaths(),
+                                    WritePersistence(), WriteOutsideWorkspace())
+
+
+@register
+class AfterChangeDirectory(LineValidator):
+    """Deletes and writes that follow a ``cd`` in the same line, checked from where they run
+    (a ``cd`` whose target is an unset variable goes to the home directory).
+
+    Bad: ``cd / && rm -rf *``, ``cd /etc; echo x > hosts``. Harmless: ``cd src && make``.
+    """
+
+    id = "CG-FS-004"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if not any(cmd.program in _CHANGERS for cmd in parsed.commands):
+            return Verdict.passthrough()
+        here: str | None = ctx.cwd
+        for cmd in parsed.commands:
+            if cmd.program in _CHANGERS:
+                here = _target(cmd, ctx, here)
+                continue
+            if here is None or here == ctx.cwd:
+                continue
+            verdict = _recheck(cmd, replace(ctx, cwd=here))
+            if verdict is not None:
+                return Verdict.of(verdict.outcome, self.id, f"after cd {here}: "
+                                  f"{verdict.reasons[0].message}", hint=verdict.reasons[0].hint,
+                                  risk=Risk.HIGH)
+        return Verdict.passthrough()
+
+
+def _target(cmd: SimpleCommand, ctx: Context, here: str | None) -> str | None:
+    """Where ``cd`` goes: its operand from ``here``, home without one, None when unknown."""
+    operands = [w for w in cmd.words[1:] if not w.shown.startswith("-") or w.shown == "-"]
+    if not operands:
+        return ctx.home
+    if here is None or operands[0].shown == "-":
+        return None
+    found = resolve(operands[0], replace(ctx, cwd=here))
+    if found.path is not None or found.if_unset is None:
+        return found.path
+    return ctx.home if found.if_unset == here else found.if_unset  # unset: `cd` alone
+
+
+def _recheck(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
+    worst: Verdict | None = None
+    for validator in _RECHECKS:
+        verdict = validator.check(cmd, ctx)
+        if verdict.outcome > Outcome.ALLOW and (worst is None or verdict.outcome > worst.outcome):
+            worst = verdict
+    return worst

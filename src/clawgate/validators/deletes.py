@@ -1,0 +1,99 @@
+"""Recursive deletes (and moves) of what cannot be lost: DENY, whatever the autonomy."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import BRACE, SimpleCommand, Word
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.flags import parse_options
+from clawgate.validators.paths import resolve
+from clawgate.validators.systempaths import is_vital
+
+_RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
+_MV_ALIASES = {"--target-directory": "t"}
+_FIND_NEUTRAL = frozenset({"-depth", "-mindepth", "-maxdepth", "-xdev", "-mount", "-L", "-P",
+                           "-H", "-ignore_readdir_race", "-noleaf"})
+_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
+_DELETERS = frozenset({"rm", "shred", "unlink", "rmdir"})
+_BRACE = re.compile(r"\{([^{}]*,[^{}]*)\}")
+
+
+@register
+class RecursiveDeleteOfVitalPath(Validator):
+    """A recursive delete of ``/``, the home directory, a system directory, or of what an unset
+    variable's expansion leaves (``rm -rf "$DIR/"*`` is ``rm -rf /*`` when DIR is unset);
+    ``find DIR -delete`` (or ``-exec rm``) with nothing narrowing it; ``mv`` of such a path.
+
+    Bad: ``rm -fr ~``, ``/bin/rm --recursive --force /usr``. Harmless: ``rm -rf ./build``.
+    """
+
+    id = "CG-CAT-001"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        targets = _targets(cmd)
+        if targets is None:
+            return Verdict.passthrough()
+        for word in (alt for w in targets for alt in _alternatives(w)):
+            found = resolve(word, ctx)
+            if found.path is not None and is_vital(found.path, ctx):
+                return Verdict.deny(self.id, f"{cmd.program} of {found.path}: unrecoverable",
+                                    hint="delete a specific directory inside the workspace")
+            if found.if_unset is not None and is_vital(found.if_unset, ctx):
+                return Verdict.deny(self.id, f"{cmd.program} of {found.if_unset} if "
+                                    f"{word.text} expands to nothing",
+                                    hint='use "${VAR:?}" to stop on unset')
+        return Verdict.passthrough()
+
+
+def _targets(cmd: SimpleCommand) -> tuple[Word, ...] | None:
+    program = cmd.program
+    if program == "rm":
+        options = parse_options(cmd.words[1:], aliases=_RM_ALIASES)
+        return options.operands if options.has("r") else None
+    if program == "mv":
+        options = parse_options(cmd.words[1:], aliases=_MV_ALIASES,
+                                takes_value=frozenset({"t", "S", "--suffix"}))
+        operands = options.operands
+        return operands if options.has("t") else operands[:-1]
+    if program == "find":
+        return _find_roots(cmd)
+    return None
+
+
+def _find_roots(cmd: SimpleCommand) -> tuple[Word, ...] | None:
+    """The start directories of ``find ... -delete`` (or ``-exec rm``) when no test narrows
+    what it deletes."""
+    words = cmd.words[1:]
+    values = [w.shown for w in words]
+    action = next((i for i, v in enumerate(values) if v in _FIND_ACTIONS), None)
+    if action is None:
+        return None
+    if values[action] != "-delete" and (action + 1 >= len(values) or
+                                        values[action + 1].rsplit("/", 1)[-1] not in _DELETERS):
+        return None
+    if any(v.startswith("-") and v not in _FIND_NEUTRAL for v in values[:action]):
+        return None
+    roots: list[Word] = []
+    for word, value in zip(words, values, strict=True):
+        if value in ("-L", "-P", "-H") and not roots:
+            continue
+        if value.startswith(("-", "(", "!")):
+            break
+        roots.append(word)
+    return tuple(roots) or (Word(".", "."),)
+
+
+def _alternatives(word: Word) -> Iterator[Word]:
+    """A word and, for a brace expansion (``{/,x}``), each word it expands to (one level)."""
+    yield word
+    if BRACE not in word.expansions or word.value is None:
+        return
+    found = _BRACE.search(word.value)
+    if found is None:
+        return
+    for choice in found.group(1).split(","):
+        text = word.value[: found.start()] + choice + word.value[found.end() :]
+        yield Word(text, text, word.quoted, word.expansions - {BRACE})

@@ -1,0 +1,105 @@
+"""Destructive or outward-facing commands beyond git: ASK with a warning (CG-DEST-)."""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+
+_SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client"})
+_OPTION_PREFIX = re.compile(r"^(--[A-Za-z-]+=|-[A-Za-z])")
+_DROP = re.compile(r"\b(drop\s+(table|database|schema|index|view|user|role|owned|"
+                   r"materialized|sequence|function|type|extension)|truncate)\b", re.IGNORECASE)
+_UNBOUNDED = re.compile(r"^\s*(delete\s+from|update\s+\S+\s+set)\b", re.IGNORECASE)
+_WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
+
+
+@register
+class DestructiveSql(Validator):
+    """``DROP``, ``TRUNCATE``, and ``DELETE``/``UPDATE`` without ``WHERE`` handed to a database
+    client: the rows are gone unless there is a backup.
+
+    Bad: ``psql -c 'DROP TABLE users'``. Harmless: ``psql -c 'DELETE FROM t WHERE id = 3'``.
+    """
+
+    id = "CG-DEST-004"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in _SQL_CLIENTS:
+            return Verdict.passthrough()
+        texts = [w.shown for w in cmd.words[1:]] + [r.heredoc for r in cmd.redirects
+                                                     if r.heredoc]
+        for text in texts:
+            statement = _destructive(text)
+            if statement is not None:
+                return Verdict.ask(self.id, f"destructive SQL: {statement[:60]}",
+                                   hint="add a WHERE clause, or back the table up first")
+        return Verdict.passthrough()
+
+
+def _destructive(sql: str) -> str | None:
+    for statement in _OPTION_PREFIX.sub("", sql.strip()).strip("'\"").split(";"):
+        if _DROP.search(statement):
+            return statement.strip()
+        if _UNBOUNDED.match(statement) and not _WHERE.search(statement):
+            return statement.strip()
+    return None
+
+
+_SUBCOMMAND_RULES: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    "kubectl": ((("delete",), "deletes cluster resources"), (("drain",), "evicts every pod")),
+    "terraform": ((("destroy",), "destroys the managed infrastructure"),),
+    "tofu": ((("destroy",), "destroys the managed infrastructure"),),
+    "helm": ((("uninstall",), "removes a release"), (("delete",), "removes a release")),
+    "gh": ((("repo", "delete"), "deletes a repository"),
+           (("release", "delete"), "deletes a release")),
+    "npm": ((("publish",), "publishes a package"), (("unpublish",), "unpublishes a package")),
+    "yarn": ((("publish",), "publishes a package"), (("npm", "publish"), "publishes")),
+    "pnpm": ((("publish",), "publishes a package"),),
+    "cargo": ((("publish",), "publishes a crate"), (("yank",), "yanks a crate")),
+    "twine": ((("upload",), "publishes a package"),),
+    "poetry": ((("publish",), "publishes a package"),),
+    "uv": ((("publish",), "publishes a package"),),
+    "gem": ((("push",), "publishes a gem"), (("yank",), "yanks a gem")),
+    "docker": ((("system", "prune"), "deletes every unused image and volume"),
+               (("volume", "prune"), "deletes unused volumes"), (("push",), "publishes an image")),
+    "aws": ((("s3", "rb"), "removes a bucket"),),
+    "systemctl": ((("stop",), "stops a service"), (("disable",), "disables a service"),
+                  (("mask",), "masks a service"), (("kill",), "kills a service")),
+    "ufw": ((("disable",), "turns the firewall off"), (("reset",), "resets the firewall")),
+    "nft": ((("flush",), "flushes the firewall rules"),),
+}
+
+
+def _starts_within(operands: tuple[str, ...], prefix: tuple[str, ...]) -> bool:
+    """``prefix`` among the first operands (``kubectl -n prod delete``: prod is a value)."""
+    return any(operands[i : i + len(prefix)] == prefix for i in range(min(3, len(operands))))
+
+
+@register
+class DestructiveSubcommand(Validator):
+    """Subcommands that delete infrastructure, publish to the world or stop services:
+    ``kubectl delete``, ``terraform destroy``, ``gh repo delete``, ``npm publish``,
+    ``systemctl stop`` ... They reach beyond the workspace and cannot be taken back.
+
+    Bad: ``terraform destroy -auto-approve``. Harmless: ``terraform plan``.
+    """
+
+    id = "CG-DEST-005"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        rules = _SUBCOMMAND_RULES.get(cmd.program or "")
+        if rules is None:
+            return Verdict.passthrough()
+        operands = tuple(w for w in cmd.argv[1:] if not w.startswith("-"))
+        for prefix, what in rules:
+            if _starts_within(operands, prefix):
+                return Verdict.ask(self.id, f"{cmd.program} {' '.join(prefix)} {what}",
+                                   hint="confirm the target first")
+        if cmd.program == "terraform" and "-destroy" in cmd.argv and "apply" in operands:
+            return Verdict.ask(self.id, "terraform apply -destroy destroys the infrastructure")
+        if cmd.program == "aws" and operands[:2] == ("s3", "rm") and "--recursive" in cmd.argv:
+            return Verdict.ask(self.id, "aws s3 rm --recursive empties a bucket prefix")
+        return Verdict.passthrough()

@@ -1,0 +1,104 @@
+"""Environment variables that make other programs load or run code: DENY or ASK.
+
+Set as a prefix (``LD_PRELOAD=x.so ls``), alone (``BASH_ENV=x``), exported (``export PAGER=x``)
+or through ``env``/``declare``. Harmless ones (``LANG=C``, ``TZ=UTC``) are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.paths import resolve, under
+
+_LOADERS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV",
+                      "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "PS4", "PERL5DB"})
+_RUNNERS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS",
+                      "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+                      "GIT_PAGER", "GIT_PROXY_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG",
+                      "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_COUNT",
+                      "GIT_TEMPLATE_DIR", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR",
+                      "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "IFS",
+                      "PYTHONSTARTUP", "PYTHONHOME", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT",
+                      "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS",
+                      "DYLD_LIBRARY_PATH", "LD_LIBRARY_PATH"})
+# Search paths: fine when every new entry is inside the workspace (``PATH=./bin:$PATH``).
+_SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
+                           "CLASSPATH"})
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
+_NAME_VALUE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
+_SELF = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
+
+
+def assignments(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
+    """(name, value word) of every variable a command sets for itself or its children."""
+    for assignment in cmd.assignments:
+        yield assignment.name, assignment.value
+    if cmd.program not in _DECLARERS:
+        return
+    for word in cmd.words[1:]:
+        found = _NAME_VALUE.match(word.text)
+        if found is None and cmd.program == "env" and not word.text.startswith("-"):
+            return  # the command env runs: what follows are its arguments
+        if found is not None:
+            rest = word.text[found.end() :]
+            value = None if word.value is None else word.value[found.end() :]
+            yield found.group(1), Word(rest, value, word.quoted, word.expansions)
+
+
+@register
+class CodeLoadingVariable(Validator):
+    """Variables that inject code into every process started after them: ``LD_PRELOAD``,
+    ``LD_AUDIT``, ``BASH_ENV``, ``ENV``, ``PROMPT_COMMAND``, ``PS4``, ``SHELLOPTS``.
+
+    Bad: ``LD_PRELOAD=/tmp/hook.so ls``. Harmless: ``LANG=C ls``.
+    """
+
+    id = "CG-ENV-001"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not cmd.assignments and cmd.program not in _DECLARERS:
+            return Verdict.passthrough()
+        for name, _ in assignments(cmd):
+            if name in _LOADERS or name.startswith("BASH_FUNC_"):
+                return Verdict.deny(self.id, f"{name} makes programs load or run other code",
+                                    hint=f"do not set {name}")
+        return Verdict.passthrough()
+
+
+@register
+class CommandVariable(Validator):
+    """Variables that name a program to run or where programs are found: ``GIT_SSH_COMMAND``,
+    ``GIT_EXTERNAL_DIFF``, ``PAGER``, ``EDITOR``, ``NODE_OPTIONS``, and search paths
+    (``PATH``, ``PYTHONPATH``) with entries outside the workspace.
+
+    Bad: ``GIT_SSH_COMMAND='sh -c id' git fetch``. Harmless: ``PYTHONPATH=src pytest``.
+    """
+
+    id = "CG-ENV-002"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not cmd.assignments and cmd.program not in _DECLARERS:
+            return Verdict.passthrough()
+        for name, value in assignments(cmd):
+            if name in _RUNNERS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
+                return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
+                                   hint="run the program directly instead")
+            if name in _SEARCH_PATHS and not _inside(value, ctx):
+                return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
+                                   "workspace", hint="keep search paths inside the project")
+        return Verdict.passthrough()
+
+
+def _inside(value: Word, ctx: Context) -> bool:
+    """Every entry of a ``:`` list is inside the workspace or the variable's old value."""
+    for entry in value.shown.strip("\"'").split(":"):
+        if not entry or _SELF.match(entry):
+            continue
+        path = resolve(Word(entry, None if "$" in entry else entry), ctx).path
+        if path is None or not under(path, ctx.workspace):
+            return False
+    return True

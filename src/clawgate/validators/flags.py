@@ -1,0 +1,118 @@
+"""Options of an argv, normalised: ``-rf`` = ``-r -f`` = ``--recursive --force``, in any order.
+
+Validators match on canonical option names, never on the raw text, so that every spelling of
+the same command gets the same answer. Short options are single letters (``"r"``), long ones
+keep their dashes (``"--no-preserve-root"``) unless an alias maps them to a short letter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from clawgate.shell.model import SimpleCommand, Word
+
+_NO_ALIASES: Mapping[str, str] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What an argv says: option names, option values, and the operands left over."""
+
+    flags: frozenset[str]
+    values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    operands: tuple[Word, ...] = ()
+
+    def has(self, *names: str) -> bool:
+        return any(name in self.flags for name in names)
+
+    def value(self, name: str) -> str | None:
+        """The last value given to option ``name`` (options may repeat; the last one counts)."""
+        found = self.values.get(name)
+        return found[-1] if found else None
+
+    @property
+    def operand_values(self) -> tuple[str, ...]:
+        return tuple(w.shown for w in self.operands)
+
+
+def parse_options(words: Sequence[Word], *, aliases: Mapping[str, str] = _NO_ALIASES,
+                  takes_value: frozenset[str] = frozenset()) -> Options:
+    """Split ``words`` (the arguments, without the program) into options and operands.
+
+    ``aliases`` maps a spelling (``"R"``, ``"--recursive"``) to its canonical name (``"r"``);
+    ``takes_value`` holds canonical names whose value is glued (``-ofile``, ``--out=f``) or is the
+    next word. ``--`` ends the options; a lone ``-`` is an operand (standard input).
+    """
+    flags: set[str] = set()
+    values: dict[str, list[str]] = {}
+    operands: list[Word] = []
+    ended = False
+    i = 0
+    while i < len(words):
+        word = words[i]
+        text = word.shown
+        i += 1
+        if ended or len(text) < 2 or text[0] != "-" or word.value is None:
+            operands.append(word)
+        elif text == "--":
+            ended = True
+        elif text.startswith("--"):
+            name, eq, glued = text.partition("=")
+            canon = aliases.get(name, name)
+            flags.add(canon)
+            if canon in takes_value:
+                if eq:
+                    values.setdefault(canon, []).append(glued)
+                elif i < len(words):
+                    values.setdefault(canon, []).append(words[i].shown)
+                    i += 1
+        else:
+            i = _short(text, words, i, aliases=aliases, takes_value=takes_value, flags=flags,
+                       values=values)
+    return Options(frozenset(flags), {k: tuple(v) for k, v in values.items()}, tuple(operands))
+
+
+def _short(text: str, words: Sequence[Word], i: int, *, aliases: Mapping[str, str],
+           takes_value: frozenset[str], flags: set[str], values: dict[str, list[str]]) -> int:
+    """A cluster of short options (``-rf``, ``-ofile``); returns the index of the next word."""
+    for pos in range(1, len(text)):
+        letter = text[pos]
+        canon = aliases.get(letter, letter)
+        flags.add(canon)
+        if canon in takes_value:
+            rest = text[pos + 1 :]
+            if rest:
+                values.setdefault(canon, []).append(rest)
+            elif i < len(words):
+                values.setdefault(canon, []).append(words[i].shown)
+                i += 1
+            break
+    return i
+
+
+def subcommand(words: Sequence[Word], global_with_value: frozenset[str] = frozenset()
+               ) -> tuple[str | None, int]:
+    """The first operand after a program's global options (``git -C dir commit`` -> commit)
+    and its index in ``words``; ``global_with_value`` are the global options that take a value
+    as the next word."""
+    i = 1
+    while i < len(words):
+        text = words[i].shown
+        if text.startswith("-") and len(text) > 1:
+            i += 2 if text in global_with_value else 1
+            continue
+        return text, i
+    return None, len(words)
+
+
+GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                                   "--exec-path", "--config-env"})
+
+
+def git_subcommand(cmd: SimpleCommand) -> tuple[str | None, tuple[Word, ...]]:
+    """(subcommand, its arguments) of a git command, skipping git's global options."""
+    if cmd.program != "git":
+        return None, ()
+    name, index = subcommand(cmd.words, GIT_GLOBAL_WITH_VALUE)
+    return name, cmd.words[index + 1 :]

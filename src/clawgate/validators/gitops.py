@@ -1,0 +1,108 @@
+"""git commands that lose work or rewrite shared history: ASK with a warning (CG-DEST-,
+which ``permissions.unsafe`` may lift)."""
+
+from __future__ import annotations
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.flags import Options, git_subcommand, parse_options
+
+_PUSH_ALIASES = {"--force": "f", "--delete": "d"}
+_VERIFY_SKIPPERS = frozenset({"commit", "push", "merge", "am", "rebase", "cherry-pick", "revert"})
+
+
+@register
+class GitForcePush(Validator):
+    """A push that overwrites or deletes remote history: ``--force``, ``-f``, a ``+ref``,
+    ``--mirror``, ``--delete`` or a ``:branch`` refspec. Others lose the commits they pushed.
+
+    Bad: ``git push -f origin main``. Harmless: ``git push --force-with-lease origin feature``.
+    """
+
+    id = "CG-DEST-001"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name, args = git_subcommand(cmd)
+        if name != "push":
+            return Verdict.passthrough()
+        options = parse_options(args, aliases=_PUSH_ALIASES,
+                                takes_value=frozenset({"o", "--push-option", "--repo"}))
+        refs = options.operand_values[1:]
+        if options.has("f", "d", "--mirror", "--prune") or any(
+                r.startswith(("+", ":")) for r in refs):
+            return Verdict.ask(self.id, "the push overwrites or deletes remote history",
+                               hint="use --force-with-lease on your own branch")
+        return Verdict.passthrough()
+
+
+@register
+class GitDiscardsWork(Validator):
+    """git commands that throw away uncommitted changes, stashes, branches or history:
+    ``reset --hard``, ``clean -f``, ``checkout .``, ``restore .``, ``stash drop|clear``,
+    ``branch -D``, ``filter-branch``, ``reflog expire``.
+
+    Bad: ``git reset --hard HEAD~3``. Harmless: ``git reset HEAD file.py`` (unstages only).
+    """
+
+    id = "CG-DEST-002"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name, args = git_subcommand(cmd)
+        if name is None:
+            return Verdict.passthrough()
+        what = _discards(name, args)
+        if what is None:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"git {name} {what}: work may be lost for good",
+                           hint="commit or stash first, or name the files to discard")
+
+
+def _discards(name: str, args: tuple[Word, ...]) -> str | None:
+    values = [w.shown for w in args]
+    if name in ("filter-branch", "filter-repo"):
+        return "rewrites history"
+    if name == "stash" and values[:1] in (["drop"], ["clear"]):
+        return f"{values[0]} deletes stashes"
+    if name == "reflog" and values[:1] == ["expire"]:
+        return "expire forgets unreachable commits"
+    options = _options(args)
+    if name == "reset" and options.has("--hard", "--merge"):
+        return "--hard discards uncommitted changes"
+    if name == "clean" and options.has("f") and not options.has("n"):
+        return "-f deletes untracked files"
+    if name == "branch" and (options.has("D") or (options.has("d") and options.has("f"))):
+        return "-D deletes an unmerged branch"
+    if name == "restore" and options.has("S") and not options.has("W"):
+        return None  # only unstages
+    if name in ("checkout", "restore") and (
+            options.has("f") or any(v in (".", ":/", "*") for v in options.operand_values)):
+        return "overwrites uncommitted changes"
+    return None
+
+
+def _options(args: tuple[Word, ...]) -> Options:
+    return parse_options(args, aliases={"--force": "f", "--delete": "d", "--dry-run": "n",
+                                        "--worktree": "W", "--staged": "S"},
+                         takes_value=frozenset({"e", "b", "B", "s", "--source", "m"}))
+
+
+@register
+class GitSkipsHooks(Validator):
+    """``--no-verify`` (``commit -n``) skips the pre-commit and pre-push hooks: the checks the
+    project set up to stop secrets and broken code leaving the machine.
+
+    Bad: ``git commit --no-verify -m wip``. Harmless: ``git commit -m "fix: no-verify docs"``.
+    """
+
+    id = "CG-DEST-003"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name, args = git_subcommand(cmd)
+        if name not in _VERIFY_SKIPPERS:
+            return Verdict.passthrough()
+        options = parse_options(args, takes_value=frozenset({"m", "F", "C", "c", "t"}))
+        if options.has("--no-verify") or (name == "commit" and options.has("n")):
+            return Verdict.ask(self.id, f"git {name} --no-verify skips the project's hooks",
+                               hint="run the hooks and fix what they find")
+        return Verdict.passthrough()

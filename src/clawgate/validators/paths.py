@@ -1,0 +1,142 @@
+"""Path arguments resolved against where the command runs: ``~``, ``$HOME``, ``${HOME}``,
+``$PWD``, relative paths, ``..``, globs, and what a path becomes when a variable is unset.
+
+``rm -rf "$BUILD/"*`` deletes ``/*`` when ``BUILD`` is unset: ``if_unset`` is that reading.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from clawgate.shell.model import COMMAND, GLOB, INDIRECT, PROCESS, TILDE, Word
+from clawgate.validators.base import Context
+
+_VAR = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]*)\}"
+                  r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
+_OPAQUE = frozenset({COMMAND, PROCESS, INDIRECT})
+_GLOB_CHARS = frozenset("*?[")
+TEMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+QUIET_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero",
+                           "/dev/full", "/dev/random", "/dev/urandom", "/dev/fd/0", "/dev/fd/1",
+                           "/dev/fd/2"})
+
+
+@dataclass(frozen=True, slots=True)
+class PathArg:
+    """``path``: absolute and normalised, None when it depends on something unknown.
+    ``if_unset``: the path when every unknown variable expands to nothing.
+    ``contents``: a glob stood in place of a component; ``path`` is the directory before it."""
+
+    path: str | None
+    if_unset: str | None = None
+    contents: bool = False
+
+
+_UNKNOWN = PathArg(None)
+
+
+def resolve(word: Word, ctx: Context) -> PathArg:
+    """Where ``word`` points when used as a path by a command running in ``ctx``."""
+    if word.expansions & _OPAQUE:
+        return _UNKNOWN
+    if word.value is not None:
+        raw = word.value
+        if TILDE in word.expansions:
+            raw = _tilde(raw, ctx.home)
+        return _finish(raw, None, ctx, glob=GLOB in word.expansions)
+    text = word.text.replace('"', "").replace("'", "")
+    if text.startswith("~"):
+        text = _tilde(text, ctx.home)
+    known, unset = _expand(text, ctx)
+    return _finish(known, unset, ctx, glob=GLOB in word.expansions)
+
+
+def under(path: str, root: str) -> bool:
+    """``path`` is ``root`` or inside it (both absolute and normalised)."""
+    return root in (path, "/") or path.startswith(root + "/")
+
+
+def in_scratch(path: str, ctx: Context) -> bool:
+    """Inside the workspace or a temporary directory, or a device that keeps nothing."""
+    return (under(path, ctx.workspace) or path in QUIET_DEVICES or path.startswith("/dev/fd/")
+            or any(under(path, t) for t in TEMP_DIRS))
+
+
+def _tilde(text: str, home: str) -> str:
+    head, slash, rest = text.partition("/")
+    if head == "~":
+        return home + slash + rest
+    if head in ("~+", "~-"):
+        return text  # $PWD / $OLDPWD: left relative to the cwd below
+    return posixpath.join(posixpath.dirname(home), head[1:]) + slash + rest
+
+
+def _expand(text: str, ctx: Context) -> tuple[str | None, str | None]:
+    """(value when every variable is known, value when unknown ones are unset or None)."""
+    unknown = False
+    guarded = False
+
+    def known(match: re.Match[str]) -> str:
+        nonlocal unknown, guarded
+        name = match.group("braced") or match.group("plain")
+        op = match.group("op") or ""
+        if name == "HOME":
+            return ctx.home
+        if name == "PWD":
+            return ctx.cwd
+        unknown = True
+        if op[:2] in (":?", "?") or op[:1] == "?":
+            guarded = True  # ${X:?} stops the shell when X is unset
+        return "\0"
+
+    expanded = _VAR.sub(known, text)
+    if "$" in expanded:
+        return None, None
+    if not unknown:
+        return expanded, None
+    unset = None if guarded else _with_defaults(text, ctx)
+    return None, unset
+
+
+def _with_defaults(text: str, ctx: Context) -> str:
+    def empty(match: re.Match[str]) -> str:
+        name = match.group("braced") or match.group("plain")
+        op = match.group("op") or ""
+        if name == "HOME":
+            return ctx.home
+        if name == "PWD":
+            return ctx.cwd
+        if op[:2] in (":-", ":=") or op[:1] in ("-", "="):
+            return op.lstrip(":")[1:]
+        return ""
+
+    return _VAR.sub(empty, text)
+
+
+def _finish(raw: str | None, unset: str | None, ctx: Context, *, glob: bool) -> PathArg:
+    contents = False
+    if glob:
+        raw, cut = _before_glob(raw)
+        unset, cut_unset = _before_glob(unset)
+        contents = cut or cut_unset
+    return PathArg(_absolute(raw, ctx.cwd), _absolute(unset, ctx.cwd), contents)
+
+
+def _before_glob(raw: str | None) -> tuple[str | None, bool]:
+    if raw is None:
+        return None, False
+    parts = raw.split("/")
+    for index, part in enumerate(parts):
+        if _GLOB_CHARS & set(part):
+            head = "/".join(parts[:index])
+            return (head or ("/" if raw.startswith("/") else ".")), True
+    return raw, False
+
+
+def _absolute(raw: str | None, cwd: str) -> str | None:
+    if raw is None:
+        return None
+    path = posixpath.normpath(posixpath.join(cwd, raw or "."))
+    return "/" + path.lstrip("/") if path.startswith("//") else path

@@ -1,0 +1,236 @@
+"""The tables behind ``risk.py``: programs that only read, programs that reach out, and the
+programs whose tier depends on the subcommand (``git status`` low, ``git commit`` medium,
+``git push https://elsewhere`` high)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from clawgate.decision import Risk
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.flags import git_subcommand, parse_options
+
+_LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+READ_ONLY = _words("""
+cat head tail less more bat batcat ls ll dir vdir tree exa eza pwd echo printf wc sort uniq cut tr
+grep egrep fgrep zgrep rg ag ack fd fdfind find locate which whereis type file stat du df free
+uptime uname arch hostname whoami logname id groups users date cal ncal env printenv locale
+getconf diff diff3 sdiff colordiff diffstat wdiff cmp comm column fold fmt pr nl od hd hexdump xxd
+strings md5sum md5 sha1sum sha224sum sha256sum sha384sum sha512sum shasum cksum sum b2sum base32
+base64 basenc basename dirname realpath readlink namei pathchk jq yq true false test [ [[ : seq
+shuf expr bc dc units numfmt factor tsort ptx ps pgrep pidof pstree top htop btop lsof lsblk
+blkid findmnt lscpu lsusb lspci lshw lsmod lsattr getfacl man info help history whatis apropos
+tldr w who last lastlog finger getent nproc tty sleep wait yes look rev tac paste join expand
+unexpand iconv journalctl dmesg apt-cache dpkg-query vmstat iostat mpstat free zcat bzcat xzcat
+zless cd pushd popd dirs alias export unset set shopt ulimit umask jobs hash tokei cloc tput
+clear lsb_release ss netstat
+""")
+NETWORK = _words("""
+curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp lftp ping ping6 traceroute
+tracepath mtr dig nslookup host whois nmap masscan http https httpie xh aria2c mosh tftp
+smbclient ssh-keyscan
+""")
+LOOPBACK_OK = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "nc", "ncat",
+                         "netcat", "ping", "ping6", "telnet"})
+HIGH_PROGRAMS = _words("""
+sudo su doas pkexec runuser chroot mount umount swapon swapoff useradd userdel usermod groupadd
+groupdel gpasswd passwd chpasswd chsh chfn visudo iptables ip6tables nft ufw firewall-cmd sysctl
+modprobe insmod rmmod depmod setcap launchctl shutdown reboot poweroff halt init telinit fdisk
+sfdisk parted wipefs mkswap hostnamectl timedatectl localectl update-alternatives ldconfig
+grub-install update-grub nmcli at batch aws gcloud az doctl heroku flyctl vercel netlify wrangler
+eksctl pulumi
+""")
+
+_GIT_LOW = frozenset({"status", "log", "diff", "show", "blame", "grep", "ls-files", "ls-tree",
+                      "rev-parse", "describe", "shortlog", "cat-file", "rev-list", "name-rev",
+                      "for-each-ref", "count-objects", "whatchanged", "help", "version", "var",
+                      "check-ignore", "check-attr", "merge-base", "show-ref", "show-branch",
+                      "cherry", "range-diff", "annotate", "verify-commit", "verify-tag", "fsck"})
+_GIT_LISTING = {"branch": frozenset({"-a", "-r", "-v", "-vv", "--all", "--list", "-l",
+                                     "--merged", "--no-merged", "--show-current", "--contains",
+                                     "--remotes", "--verbose", "--sort", "--format", "--color"}),
+                "tag": frozenset({"-l", "--list", "-n", "--contains", "--sort", "--points-at"}),
+                "remote": frozenset({"-v", "--verbose", "show", "get-url"}),
+                "stash": frozenset({"list", "show"}),
+                "worktree": frozenset({"list"}), "submodule": frozenset({"status"}),
+                "config": frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l",
+                                     "--show-origin", "--show-scope", "--name-only"})}
+
+
+def _git(cmd: SimpleCommand) -> Risk:
+    name, args = git_subcommand(cmd)
+    values = [w.shown for w in args]
+    if name is None or name in _GIT_LOW:
+        return _LOW
+    if name == "reflog":
+        return _MEDIUM if values[:1] in (["expire"], ["delete"]) else _LOW
+    listing = _GIT_LISTING.get(name)
+    if listing is not None and (not values or (values[0] in listing and name != "config")
+                                or (name in ("config", "branch", "tag") and
+                                    any(v.split("=")[0] in listing for v in values))):
+        return _LOW
+    if name == "config" and {"--global", "--system"} & set(values):
+        return _HIGH
+    if name == "push" and any("://" in v or "@" in v.split(":", 1)[0] for v in values):
+        return _HIGH
+    return _MEDIUM
+
+
+def _first(cmd: SimpleCommand) -> str:
+    """The first argument that is not an option."""
+    return next((w for w in cmd.args if not w.startswith("-")), "")
+
+
+def _tiered(low: frozenset[str], high: frozenset[str] | None = None, *,
+            default: Risk = _MEDIUM) -> Callable[[SimpleCommand], Risk]:
+    """A tier by first non-option argument: ``low`` ones, ``high`` ones, else ``default``."""
+
+    def tier(cmd: SimpleCommand) -> Risk:
+        sub = _first(cmd)
+        if sub in low or (not sub and not cmd.args):
+            return _LOW
+        if high is not None and sub in high:
+            return _HIGH
+        return default
+
+    return tier
+
+
+def _packages(low: frozenset[str], high: frozenset[str], global_flags: frozenset[str]
+              ) -> Callable[[SimpleCommand], Risk]:
+    """Language package managers: installs into the project are medium, global ones high."""
+    base = _tiered(low, high)
+
+    def tier(cmd: SimpleCommand) -> Risk:
+        if global_flags & {a.split("=")[0] for a in cmd.args}:
+            return _HIGH
+        if cmd.program == "yarn" and _first(cmd) == "global":
+            return _HIGH
+        if _first(cmd) == "install" and (
+                (cmd.program == "cargo" and "--path" not in cmd.args)
+                or (cmd.program == "go" and any("@" in a for a in cmd.args))):
+            return _HIGH  # a tool installed for the user, from the network
+        return base(cmd)
+
+    return tier
+
+
+def _docker(cmd: SimpleCommand) -> Risk:
+    """Containers are medium; one that shares the host (``--privileged``, ``-v /:/h``, the
+    docker socket, host namespaces) is the host."""
+    args = cmd.args
+    if any(a in _DOCKER_HOST or a.startswith(("/:", "--volume=/:", "--privileged"))
+           or "docker.sock" in a or a in ("--pid=host", "--net=host", "--network=host")
+           for a in args):
+        return _HIGH
+    return _DOCKER_BASE(cmd)
+
+
+_DOCKER_HOST = frozenset({"--privileged", "--cap-add", "--device"})
+_DOCKER_BASE = _tiered(frozenset({"ps", "images", "logs", "inspect", "version", "info", "history",
+                                  "top", "stats", "port", "diff", "events", "search"}),
+                       frozenset({"push", "login", "swarm", "plugin", "context"}))
+_SYSTEM_QUERIES = frozenset({"list", "search", "show", "info", "policy", "depends", "rdepends",
+                             "changelog", "provides", "repolist", "outdated", "deps", "leaves",
+                             "config", "doctor", "find", "-l", "-L", "-s", "-S", "-q", "-Q",
+                             "-Qi", "-Ql", "-Qs", "-Ss", "-Si", "-qa", "-qi", "-ql", "--list",
+                             "--status", "--search", "--listfiles", "--get-selections",
+                             "--version", "status", "list-units", "list-unit-files",
+                             "list-timers", "is-active", "is-enabled", "is-failed", "cat",
+                             "get-default", "get", "describe", "explain", "top",
+                             "api-resources", "api-versions", "cluster-info", "view", "diff",
+                             "checks", "plan", "validate", "fmt", "output", "providers",
+                             "graph", "template", "lint", "history", "-h", "--help"})
+
+
+def _system_packages(cmd: SimpleCommand) -> Risk:
+    """apt, brew, dpkg, rpm ...: queries are low, anything else changes the system."""
+    first = cmd.args[0] if cmd.args else ""
+    return _LOW if first in _SYSTEM_QUERIES or not first else _HIGH
+
+
+def _status_only(cmd: SimpleCommand) -> Risk:
+    """systemctl, service, kubectl, helm, gh, terraform: reads are medium (they reach a
+    service the project is configured for), changes are high."""
+    if cmd.program == "systemctl" and _first(cmd) in _SYSTEM_QUERIES:
+        return _LOW
+    if cmd.program == "service" and cmd.args[-1:] == ("status",):
+        return _LOW
+    if cmd.program in ("terraform", "tofu") and _first(cmd) in {"init", "plan", "validate",
+                                                                 "fmt", "show", "output"}:
+        return _MEDIUM
+    if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
+        return _MEDIUM
+    return _MEDIUM if _first(cmd) in _SYSTEM_QUERIES else _HIGH
+
+
+def _openssl(cmd: SimpleCommand) -> Risk:
+    """Local crypto is medium; a client or server is the network; ``-engine``/``-provider``
+    load a shared library, which is running arbitrary code."""
+    if {"-engine", "-provider", "-provider-path"} & set(cmd.args):
+        return _HIGH
+    return _OPENSSL_BASE(cmd)
+
+
+_OPENSSL_BASE = _tiered(frozenset({"version", "help", "list"}),
+                        frozenset({"s_client", "s_server", "s_time", "ocsp"}))
+_AWK_EFFECTS = re.compile(r"system|getline|[|>]|/inet/|ENVIRON|close|fflush")
+_SED_ADDRESS = r"(/[^/]*/|\d+|\$)?(,(/[^/]*/|\d+|\$))?\s*!?\s*"
+_SED_READ = re.compile(rf"^\s*{_SED_ADDRESS}[pdqnN=]?\s*$"
+                       rf"|^\s*{_SED_ADDRESS}s(?P<d>.)(?:(?!(?P=d)).)*(?P=d)"
+                       r"(?:(?!(?P=d)).)*(?P=d)[gpiI0-9]*\s*$")
+
+
+def _text_tool(cmd: SimpleCommand) -> Risk:
+    """awk and sed only read when their script cannot write files or run commands."""
+    options = parse_options(cmd.words[1:], aliases={"--expression": "e", "--file": "f"},
+                            takes_value=frozenset({"e", "f", "F", "v", "l"}))
+    if options.has("f", "i", "--in-place"):
+        return _MEDIUM  # a script from a file, an in-place edit, or gawk's -i library
+    scripts = list(options.values.get("e", ())) or [w.shown for w in options.operands[:1]]
+    if cmd.program == "sed":
+        ok = all(_SED_READ.match(part) for s in scripts for part in s.split(";"))
+    else:
+        ok = not any(_AWK_EFFECTS.search(s) for s in scripts)
+    return _LOW if scripts and ok else _MEDIUM
+
+
+_GH_READS = frozenset({"view", "list", "status", "diff", "checks", "watch", "checkout"})
+_PIP_LOW = frozenset({"list", "show", "freeze", "check", "help", "--version", "-V"})
+_NODE_LOW = frozenset({"ls", "list", "view", "info", "outdated", "why", "explain", "help",
+                       "--version", "-v", "config"})
+_PUBLISH = frozenset({"publish", "unpublish", "login", "adduser", "owner", "yank", "deprecate"})
+
+SUBCOMMAND_TIERS: dict[str, Callable[[SimpleCommand], Risk]] = {
+    "git": _git,
+    "docker": _docker, "podman": _docker, "nerdctl": _docker,
+    "crontab": lambda cmd: _LOW if cmd.args == ("-l",) else _HIGH,
+    "command": lambda cmd: _LOW if cmd.args[:1] in (("-v",), ("-V",)) else _MEDIUM,
+    **dict.fromkeys(("pip", "pip3"), _packages(_PIP_LOW, frozenset(),
+                                               frozenset({"--user", "--break-system-packages",
+                                                          "--root", "--prefix"}))),
+    "pipx": _tiered(frozenset({"list", "--version"}), frozenset({"install", "inject", "upgrade",
+                                                                 "reinstall", "upgrade-all"})),
+    "uv": _packages(frozenset({"--version", "version"}), frozenset({"tool"}),
+                    frozenset({"--system", "--break-system-packages"})),
+    **dict.fromkeys(("npm", "pnpm", "yarn", "bun"),
+                    _packages(_NODE_LOW, _PUBLISH, frozenset({"-g", "--global", "--location"}))),
+    "cargo": _packages(frozenset({"--version", "tree", "metadata"}), _PUBLISH, frozenset()),
+    "go": _packages(frozenset({"version", "env", "list", "doc", "vet"}), frozenset(),
+                    frozenset()),
+    "openssl": _openssl,
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "sed", "gsed"), _text_tool),
+    "gem": _tiered(frozenset({"list", "search", "info", "env", "which", "contents"}),
+                   default=_HIGH),
+    **dict.fromkeys(("apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk",
+                     "brew", "port", "snap", "flatpak", "dpkg", "rpm"), _system_packages),
+    **dict.fromkeys(("systemctl", "service", "kubectl", "helm", "gh", "terraform", "tofu",
+                     "oc", "minikube", "kind"), _status_only),
+}

@@ -1,0 +1,108 @@
+"""How layers combine: concatenated denies, intersected allows, last explicit wins, locks."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from clawgate.errors import PolicyError
+from clawgate.policy.catalog import BUILTIN_TOOLS
+from clawgate.policy.loader import load_policy
+from clawgate.policy.settings import Autonomy
+
+USER = """
+version: 1
+autonomy: full
+forbidden_paths: [/srv/a]
+hooks: {trusted: true, deny_tools: [web_fetch]}
+tools: {allow: [group:fs, group:web, exec_shell], deny: [write_file]}
+executor: {timeout_s: 60, max_timeout_s: 120}
+shell:
+  rules:
+    - {id: deploy, command: [make, deploy], decision: allow, why: user deploys}
+"""
+PROJECT = """
+version: 1
+forbidden_paths: [/srv/b]
+hooks: {trusted: false, deny_tools: [spawn]}
+tools: {allow: [group:fs, exec_shell], deny: [edit_file]}
+executor: {timeout_s: 20}
+"""
+ADMIN = """
+version: 1
+locked: true
+autonomy: supervised
+permissions: {write: true, shell: true}
+tools: {deny: [exec_shell]}
+executor: {kind: docker, max_concurrent: 2}
+shell:
+  rules:
+    - {id: no-deploy, command: [make, deploy], decision: ask, why: admin reviews deploys}
+"""
+
+
+def test_denies_concatenate_and_allows_intersect(load):
+    policy = load(USER, PROJECT)
+    tools = set(policy.visible_tools(BUILTIN_TOOLS).tools)
+    assert tools == {"read_file", "list_directory", "glob", "grep", "exec_shell"}
+    assert set(policy.engine_settings().forbidden_paths) >= {"/srv/a", "/srv/b"}
+    assert policy.hooks.deny_tools == ("web_fetch", "spawn")
+
+
+def test_last_explicit_value_wins(load):
+    policy = load(USER, PROJECT)
+    assert policy.hooks.trusted is False
+    assert policy.executor.timeout_s == 20
+    assert policy.executor.max_timeout_s == 120
+    assert policy.engine_settings().autonomy is Autonomy.FULL
+    assert load(PROJECT, USER).hooks.trusted is True
+
+
+def test_an_admin_layer_cannot_be_widened(load):
+    for layers in ((USER, PROJECT, ADMIN), (ADMIN, USER, PROJECT)):
+        policy = load(*layers)
+        settings = policy.engine_settings()
+        assert settings.autonomy is Autonomy.SUPERVISED, layers
+        assert "exec_shell" not in policy.visible_tools(BUILTIN_TOOLS).tools
+        assert policy.executor.kind == "docker"
+        assert policy.executor.max_concurrent == 2
+        # the user's allow rule is ignored under a lock; the admin's ask stands
+        decision = Engine(settings).check("make deploy")
+        assert decision.outcome is Outcome.ASK
+        admin = f"policy:layer{layers.index(ADMIN)}.yaml#no-deploy"
+        assert [r.rule_id for r in decision.reasons] == [admin]
+
+
+def test_a_lower_layer_may_narrow_a_locked_value(load):
+    narrower = "version: 1\nautonomy: readonly\nexecutor: {max_concurrent: 1}\n"
+    wider = "version: 1\nexecutor: {max_concurrent: 9, kind: host}\n"
+    policy = load(ADMIN, narrower, wider)
+    assert policy.engine_settings().autonomy is Autonomy.READONLY
+    assert policy.executor.max_concurrent == 1
+    assert policy.executor.kind == "docker"
+
+
+def test_unlocked_allow_rules_still_count_without_a_lock(load):
+    settings = load(USER).engine_settings()
+    assert Engine(settings).check("make deploy").outcome is Outcome.ALLOW
+
+
+def test_combined_sections_are_checked(load):
+    with pytest.raises(PolicyError, match="executor after layering: timeout_s is larger"):
+        load("version: 1\nexecutor: {timeout_s: 100}\n", "version: 1\nexecutor: "
+             "{max_timeout_s: 50, timeout_s: 40}\n", "version: 1\nexecutor: {timeout_s: 90}\n")
+
+
+def test_same_basename_layers_get_distinct_labels(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    rule = "version: 1\nshell: {rules: [{id: r, command: [make, x], decision: ask, why: w}]}\n"
+    (tmp_path / "a" / "policy.yaml").write_text(rule)
+    (tmp_path / "b" / "policy.yaml").write_text(rule)
+    policy = load_policy(tmp_path / "a" / "policy.yaml", tmp_path / "b" / "policy.yaml")
+    assert [layer.label for layer in policy.layers] == ["default.yaml", "policy.yaml",
+                                                        "policy.yaml[2]"]
+    decision = Engine(policy.engine_settings()).check("make x")
+    assert {r.rule_id for r in decision.reasons} == {"policy:policy.yaml#r",
+                                                     "policy:policy.yaml[2]#r"}

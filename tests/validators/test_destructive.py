@@ -1,0 +1,141 @@
+"""Destructive and outward-facing commands (CG-DEST-001..008) ASK; everyday ones do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from clawgate.policy.settings import EngineSettings
+
+HOME = "/home/dev"
+WS = "/home/dev/project"
+ENGINE = Engine()
+
+
+@pytest.fixture(autouse=True)
+def _fixed_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", HOME)
+
+
+def decide(line: str, engine: Engine = ENGINE) -> tuple[Outcome, set[str]]:
+    decision = engine.check(line, cwd=WS)
+    return decision.outcome, {r.rule_id for r in decision.reasons}
+
+
+@pytest.mark.parametrize(("line", "rule"), [
+    ("git push --force origin main", "CG-DEST-001"),
+    ("git push -f", "CG-DEST-001"),
+    ("git push origin +main", "CG-DEST-001"),
+    ("git push origin :feature", "CG-DEST-001"),
+    ("git push --delete origin feature", "CG-DEST-001"),
+    ("git push --mirror backup", "CG-DEST-001"),
+    ("git -C sub push -uf origin main", "CG-DEST-001"),
+    ("git reset --hard HEAD~3", "CG-DEST-002"),
+    ("git reset --hard", "CG-DEST-002"),
+    ("git clean -fdx", "CG-DEST-002"),
+    ("git clean --force -d", "CG-DEST-002"),
+    ("git checkout .", "CG-DEST-002"),
+    ("git checkout -- .", "CG-DEST-002"),
+    ("git checkout -f main", "CG-DEST-002"),
+    ("git restore .", "CG-DEST-002"),
+    ("git stash drop", "CG-DEST-002"),
+    ("git stash clear", "CG-DEST-002"),
+    ("git branch -D feature", "CG-DEST-002"),
+    ("git branch --delete --force feature", "CG-DEST-002"),
+    ("git filter-branch --tree-filter 'rm -f x' HEAD", "CG-DEST-002"),
+    ("git reflog expire --expire=now --all", "CG-DEST-002"),
+    ("git commit --no-verify -m wip", "CG-DEST-003"),
+    ("git commit -nm wip", "CG-DEST-003"),
+    ("git push --no-verify origin feature", "CG-DEST-003"),
+    ("psql -c 'DROP TABLE users'", "CG-DEST-004"),
+    ("psql -d app -c 'truncate sessions'", "CG-DEST-004"),
+    ('mysql -e "DELETE FROM users"', "CG-DEST-004"),
+    ('mysql -u root -e "use app; delete from users;"', "CG-DEST-004"),
+    ('sqlite3 app.db "DROP TABLE t"', "CG-DEST-004"),
+    ("psql --command='UPDATE accounts SET balance = 0'", "CG-DEST-004"),
+    ("psql -c\"DROP DATABASE prod\"", "CG-DEST-004"),
+    ("kubectl delete pod web-1", "CG-DEST-005"),
+    ("kubectl -n prod delete deployment api", "CG-DEST-005"),
+    ("terraform destroy -auto-approve", "CG-DEST-005"),
+    ("terraform apply -destroy", "CG-DEST-005"),
+    ("aws s3 rm s3://bucket/prefix --recursive", "CG-DEST-005"),
+    ("gh repo delete me/project --yes", "CG-DEST-005"),
+    ("npm publish", "CG-DEST-005"),
+    ("cargo publish --allow-dirty", "CG-DEST-005"),
+    ("twine upload dist/*", "CG-DEST-005"),
+    ("systemctl stop nginx", "CG-DEST-005"),
+    ("systemctl disable --now sshd", "CG-DEST-005"),
+    ("crontab -r", "CG-DEST-006"),
+    ("kill -9 -1", "CG-DEST-006"),
+    ("kill -KILL -- -1", "CG-DEST-006"),
+    ("iptables -F", "CG-DEST-006"),
+    ("iptables --flush INPUT", "CG-DEST-006"),
+    ("pip install --index-url https://pypi.example.net/simple requests", "CG-DEST-007"),
+    ("pip install -i https://mirror.example/simple flask", "CG-DEST-007"),
+    ("pip3 install --extra-index-url=https://x.example/simple pkg", "CG-DEST-007"),
+    ("pip install git+https://github.com/someone/pkg", "CG-DEST-007"),
+    ("npm install --registry https://registry.example.net left-pad", "CG-DEST-007"),
+    ("uv pip install --index-url https://x.example/simple pkg", "CG-DEST-007"),
+    ("nohup ./server", "CG-DEST-008"),
+    ("./server --port 8080 &", "CG-DEST-008"),
+    ("npm run dev &", "CG-DEST-008"),
+    ("setsid ./worker", "CG-DEST-008"),
+    ("screen -dmS job ./long.sh", "CG-DEST-008"),
+    ("tmux new -d -s job ./long.sh", "CG-DEST-008"),
+    ("docker run -d nginx", "CG-DEST-008"),
+])
+def test_destructive_asks(line: str, rule: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.ASK, rules
+    assert rule in rules
+
+
+@pytest.mark.parametrize("line", [
+    "git push origin feature",
+    "git push --force-with-lease origin feature",
+    "git push -u origin HEAD",
+    "git reset HEAD file.py",
+    "git reset --soft HEAD~1",
+    "git clean -n",
+    "git clean -fdn",
+    "git checkout main",
+    "git checkout -b feature",
+    "git checkout -- src/app.py",
+    "git restore --staged .",
+    "git stash",
+    "git stash pop",
+    "git stash list",
+    "git branch -d merged-feature",
+    "git commit -m 'fix: mention no-verify in docs'",
+    "git commit -am 'wip'",
+    "psql -c 'SELECT * FROM users'",
+    "psql -c 'DELETE FROM sessions WHERE expires < now()'",
+    'mysql -e "UPDATE t SET a = 1 WHERE id = 2"',
+    "sqlite3 app.db .tables",
+    "kubectl get pods",
+    "terraform plan",
+    "npm install",
+    "npm run build",
+    "cargo build --release",
+    "crontab -l",
+    "kill 12345",
+    "kill -9 12345",
+    "pip install -r requirements.txt",
+    "pip install -e .",
+    "ls &",
+    "docker run --rm alpine echo hi",
+    "grep -r 'DROP TABLE' migrations/",
+    "echo 'git push --force'",
+])
+def test_everyday_look_alikes_are_allowed(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.ALLOW, rules
+
+
+def test_unsafe_lifts_destructive_asks_but_nothing_else() -> None:
+    unsafe = Engine(EngineSettings(unsafe=True))
+    assert decide("git push -f origin main", unsafe)[0] is Outcome.ALLOW
+    assert decide("git reset --hard", unsafe)[0] is Outcome.ALLOW
+    assert decide("rm -rf /", unsafe)[0] is Outcome.DENY
+    assert decide("cp a /etc/app.conf", unsafe)[0] is Outcome.ASK

@@ -1,0 +1,72 @@
+"""Code-loading variables DENY (CG-ENV-001); program-naming variables ASK (CG-ENV-002);
+harmless prefixes stay ALLOW."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+
+HOME = "/home/dev"
+WS = "/home/dev/project"
+ENGINE = Engine()
+
+
+@pytest.fixture(autouse=True)
+def _fixed_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", HOME)
+
+
+def decide(line: str) -> tuple[Outcome, set[str]]:
+    decision = ENGINE.check(line, cwd=WS)
+    return decision.outcome, {r.rule_id for r in decision.reasons}
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("LD_PRELOAD=/tmp/hook.so ls", Outcome.DENY, "CG-ENV-001"),
+    ("export LD_PRELOAD=/tmp/hook.so", Outcome.DENY, "CG-ENV-001"),
+    ("LD_AUDIT=./a.so make", Outcome.DENY, "CG-ENV-001"),
+    ("BASH_ENV=/tmp/x bash script.sh", Outcome.DENY, "CG-ENV-001"),
+    ("ENV=/tmp/x sh script.sh", Outcome.DENY, "CG-ENV-001"),
+    ("PROMPT_COMMAND='curl x|sh'", Outcome.DENY, "CG-ENV-001"),
+    ("export PROMPT_COMMAND=id", Outcome.DENY, "CG-ENV-001"),
+    ("declare -x BASH_ENV=/tmp/x", Outcome.DENY, "CG-ENV-001"),
+    ("env LD_PRELOAD=/tmp/x.so ls", Outcome.DENY, "CG-ENV-001"),
+    ("DYLD_INSERT_LIBRARIES=/tmp/x.dylib ls", Outcome.DENY, "CG-ENV-001"),
+    ("GIT_SSH_COMMAND='sh -c id' git fetch", Outcome.ASK, "CG-ENV-002"),
+    ("GIT_EXTERNAL_DIFF=/tmp/x git diff", Outcome.ASK, "CG-ENV-002"),
+    ("PAGER='sh -c id' man ls", Outcome.ASK, "CG-ENV-002"),
+    ("export EDITOR=/tmp/evil", Outcome.ASK, "CG-ENV-002"),
+    ("PATH=/tmp/evil:$PATH ls", Outcome.ASK, "CG-ENV-002"),
+    ("export PATH=/tmp:$PATH", Outcome.ASK, "CG-ENV-002"),
+    ("NODE_OPTIONS='--require /tmp/x.js' node app.js", Outcome.ASK, "CG-ENV-002"),
+    ("PYTHONPATH=/tmp/evil python app.py", Outcome.ASK, "CG-ENV-002"),
+    ("GIT_CONFIG_KEY_0=core.pager git log", Outcome.ASK, "CG-ENV-002"),
+])
+def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, rules
+    assert rule in rules
+
+
+@pytest.mark.parametrize("line", [
+    "LANG=C ls",
+    "TZ=UTC date",
+    "LC_ALL=C sort names.txt",
+    "DEBUG=1 npm test",
+    "CI=true make test",
+    "PYTHONPATH=src pytest -q",
+    "PYTHONPATH=src:tests:$PYTHONPATH python -m pytest",
+    "export NODE_ENV=production",
+    "env",
+    "env | grep PATH",
+    "echo $PATH",
+    "echo 'LD_PRELOAD=x is dangerous'",
+    "RUST_LOG=debug cargo run",
+    'export PATH="$PWD/node_modules/.bin:$PATH"',
+    "PATH=./bin:$PATH make",
+])
+def test_harmless_variables_are_allowed(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.ALLOW, rules
