@@ -21,7 +21,6 @@ SUBCOMMANDS: dict[str, str] = {
     "approvals": "clawgate.cli.approvals:approvals",
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:check",
-    "check": "clawgate.cli.check:check",
     "hook": "clawgate.cli.hook:hook",
     "import": "clawgate.cli.importer:import_rules",
     "lint": "clawgate.cli.lint:lint",
