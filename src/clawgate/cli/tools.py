@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from clawgate.cli.common import emit_json, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.errors import PolicyError
+
+if TYPE_CHECKING:
+    from clawgate.policy.policy import Policy
+    from clawgate.policy.visibility import ToolContext
 
 
 @click.command()
@@ -22,9 +28,11 @@ from clawgate.errors import PolicyError
                    "server__tool ...); repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print {tools, steps} as JSON.")
 @click.option("--explain", is_flag=True, help="Print the set after every pipeline step.")
+@click.option("--format", "fmt", type=click.Choice(["openai", "anthropic", "mcp"]), default=None,
+              help="Print the visible tools' function-calling specs (a JSON list) in this form.")
 def tools(*, policies: tuple[str, ...], agent: str | None, provider: str | None,
           group: str | None, subagent_depth: int, extra: tuple[str, ...], as_json: bool,
-          explain: bool) -> int:
+          explain: bool, fmt: str | None) -> int:
     """Print the tools visible to an agent, one per line."""
     from clawgate.policy.catalog import BUILTIN_TOOLS
     from clawgate.policy.loader import load_policy
@@ -35,8 +43,11 @@ def tools(*, policies: tuple[str, ...], agent: str | None, provider: str | None,
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE
+    ctx = ToolContext(agent, provider, subagent_depth, group)
+    if fmt is not None:
+        return _specs(policy, fmt, ctx, extra)
     names = {*BUILTIN_TOOLS, *policy.merged.children("tools", "custom"), *extra}
-    result = policy.visible_tools(names, ToolContext(agent, provider, subagent_depth, group))
+    result = policy.visible_tools(names, ctx)
     if as_json:
         emit_json(result.as_dict())
         return ExitCode.OK
@@ -51,4 +62,17 @@ def tools(*, policies: tuple[str, ...], agent: str | None, provider: str | None,
             before = current
     for name in result.tools:
         click.echo(name)
+    return ExitCode.OK
+
+
+def _specs(policy: Policy, fmt: str, ctx: ToolContext, extra: tuple[str, ...]) -> int:
+    """``--format``: the specs of exactly the tools ``ctx`` may call (``hooks.deny_tools``
+    removed too); a visible tool without a schema here (an MCP tool) is named on stderr."""
+    from clawgate.integrations.specs import visible_specs
+
+    specs, unknown = visible_specs(policy, fmt, ctx, extra)
+    emit_json(specs)
+    for name in unknown:
+        say(f"policy tools: {name}: no schema here (its server's tools/list has it; "
+            "policy mcp-proxy shows it filtered)")
     return ExitCode.OK
