@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 from mcp.server.mcpserver import MCPServer
 
@@ -44,6 +45,13 @@ def run(command: str) -> str:
 def hidden() -> str:
     """A tool the test policy hides."""
     return "you should not see this"
+
+
+@server.tool()
+def stall() -> str:
+    """Never answer (a hung server)."""
+    time.sleep(120)
+    return "too late"
 
 
 @server.tool()

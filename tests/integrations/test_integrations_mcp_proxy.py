@@ -65,7 +65,7 @@ def test_stdio_list_deny_ask_allow_and_scrub(tmp_path: Path, policy_file: Path,
                 }
 
     got = anyio.run(session)
-    assert got["tools"] == ["crash", "echo", "leak", "read_note", "run"]
+    assert got["tools"] == ["crash", "echo", "leak", "read_note", "run", "stall"]
     assert got["hidden"].is_error
     assert text_of(got["hidden"]) == ("hidden refused; clawgate deny: CG-ADAPT-004: the tool "
                                       "policy does not let this agent use demo__hidden (hidden)")
@@ -95,23 +95,30 @@ def test_stdio_list_deny_ask_allow_and_scrub(tmp_path: Path, policy_file: Path,
         ("demo__leak", "allow")]
 
 
-def test_server_crashing_mid_call_is_an_error_result(tmp_path: Path, policy_file: Path,
-                                                     workspace: Path) -> None:
-    params = proxy(tmp_path, policy_file, workspace, "--", sys.executable, SERVER)
+def test_a_hung_or_crashing_server_gives_error_results(tmp_path: Path, policy_file: Path,
+                                                       workspace: Path) -> None:
+    params = proxy(tmp_path, policy_file, workspace, "--timeout", "1", "--", sys.executable,
+                   SERVER)
 
-    async def session() -> tuple[types.CallToolResult, types.CallToolResult]:
+    async def session() -> list[types.CallToolResult]:
         with anyio.fail_after(DEADLINE_S):
             async with Client(params) as client:
-                crashed = await client.call_tool("crash", {})
-                after = await client.call_tool("echo", {"text": "still there?"})
-                return crashed, after
+                return [await client.call_tool("stall", {}),
+                        await client.call_tool("echo", {"text": "after a stall"}),
+                        await client.call_tool("crash", {}),
+                        await client.call_tool("echo", {"text": "still there?"})]
 
-    crashed, after = anyio.run(session)
+    stalled, echoed, crashed, after = anyio.run(session)
+    assert stalled.is_error
+    assert text_of(stalled).startswith("the wrapped server 'demo' failed during stall: ")
+    assert not echoed.is_error
+    assert text_of(echoed) == "after a stall"
     assert crashed.is_error
     assert text_of(crashed).startswith("the wrapped server 'demo' failed during crash: ")
     assert after.is_error
     assert [(r["tool"], r["decision"]["outcome"]) for r in audit_lines(tmp_path)] == [
-        ("demo__crash", "error"), ("demo__echo", "error")]
+        ("demo__stall", "error"), ("demo__echo", "allow"), ("demo__crash", "error"),
+        ("demo__echo", "error")]
 
 
 def _free_port() -> int:
@@ -155,7 +162,7 @@ def test_streamable_http_upstream(tmp_path: Path, policy_file: Path, workspace: 
                         await client.call_tool("run", {"command": "deploy-prod"}))
 
     tools, leak, deploy = anyio.run(session)
-    assert tools == ["crash", "echo", "leak", "read_note", "run"]
+    assert tools == ["crash", "echo", "leak", "read_note", "run", "stall"]
     assert "AKIA" not in text_of(leak)
     assert "[REDACTED:" in text_of(leak)
     assert deploy.is_error

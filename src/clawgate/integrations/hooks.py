@@ -106,11 +106,15 @@ def answer(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> dict
 
 
 def _gate(payload: Payload, options: HookOptions) -> Gate:
+    from clawgate.approval import ApprovalStore
     from clawgate.policy.loader import load_policy
 
-    return Gate(load_policy(*options.policies), workspace=options.workspace,
+    gate = Gate(load_policy(*options.policies), workspace=options.workspace,
                 fallback_workspace=payload.cwd, approver=options.approver,
                 audit_log=options.audit)
+    if options.approver is not None:  # allow-always answers are remembered per workspace
+        gate.approvals = ApprovalStore(gate.root)
+    return gate
 
 
 def _crashed(exc: Exception) -> Decision:
