@@ -8,6 +8,7 @@ environment allow-list, the timeout clamp — so that a backend only implements 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
 from abc import ABC, abstractmethod
@@ -175,7 +176,7 @@ class Executor(ABC):
     def _execute(self, job: Job) -> ExecResult:
         """Run a prepared job to its end (or its timeout). Called with a slot held."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a no-op by default, not abstract on purpose
         """Release what the executor holds. Idempotent."""
 
     def __enter__(self) -> Self:
@@ -212,10 +213,9 @@ async def _in_thread(func: Callable[[Job], T], job: Job, done: Callable[[], None
 
 def _post(loop: asyncio.AbstractEventLoop, future: asyncio.Future[T], value: T | None,
           exc: BaseException | None) -> None:
-    try:
+    # RuntimeError: the loop closed while the command ran; nobody waits for it any more.
+    with contextlib.suppress(RuntimeError):
         loop.call_soon_threadsafe(_settle, future, value, exc)
-    except RuntimeError:  # the loop closed while the command ran; nobody waits for it
-        pass
 
 
 def _settle(future: asyncio.Future[T], value: T | None, exc: BaseException | None) -> None:

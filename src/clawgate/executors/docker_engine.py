@@ -59,6 +59,7 @@ def sdk_errors(settings: DockerSettings, doing: str) -> Iterator[None]:
     """The one boundary: Docker SDK and transport errors become clawgate errors."""
     docker = _sdk()
     import requests
+    import urllib3
 
     try:
         yield
@@ -74,8 +75,17 @@ def sdk_errors(settings: DockerSettings, doing: str) -> Iterator[None]:
             raise SandboxUnavailable(
                 f"no Docker engine answers at {settings.where()}: {exc}") from exc
         raise ExecutorError(f"docker failed while {doing}: {exc}") from exc
-    except requests.exceptions.RequestException as exc:
+    except (requests.exceptions.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
         raise ExecutorError(f"docker failed while {doing}: {exc}") from exc
+
+
+def sdk_failures() -> tuple[type[BaseException], ...]:
+    """What the SDK and its transport raise, for the few places that may ignore a failure."""
+    import requests
+    import urllib3
+
+    return (_sdk().errors.DockerException, requests.exceptions.RequestException,
+            urllib3.exceptions.HTTPError)
 
 
 def connect(settings: DockerSettings, timeout_s: float) -> Any:

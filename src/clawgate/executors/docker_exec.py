@@ -15,6 +15,7 @@ A timeout kills the container. Errors of the SDK become clawgate errors in ``doc
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -22,8 +23,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from clawgate.errors import ExecutorError
-from clawgate.executors.base import TIMEOUT_EXIT, ExecResult, Executor, Job
-from clawgate.executors.docker_engine import DockerSettings, connect, sdk_errors
+from clawgate.executors.base import TIMEOUT_EXIT, ExecRequest, ExecResult, Executor, Job
+from clawgate.executors.docker_engine import DockerSettings, connect, sdk_errors, sdk_failures
 
 WORKSPACE = "/workspace"
 KEEPALIVE = ["sleep", "2147483647"]
@@ -51,6 +52,14 @@ class DockerExecutor(Executor):
         self._lock = threading.Lock()
         self._warm: Any = None
         self._killed: set[str] = set()
+
+    def environment(self, request: ExecRequest) -> dict[str, str]:
+        """As for every executor, except that the image's PATH stays unless the request sets one:
+        the host's PATH names the host's directories."""
+        env = super().environment(request)
+        if "PATH" not in (request.env or {}):
+            env.pop("PATH", None)
+        return env
 
     def container_config(self) -> dict[str, Any]:
         """What every container gets, as keyword arguments of ``containers.create``."""
@@ -157,6 +166,7 @@ def _collect(stream: Iterable[tuple[bytes | None, bytes | None]], job: Job,
     """Read a demultiplexed stream to its end; ``kill`` ends it when the timeout passes."""
     out, err = _Stream(job.output_cap), _Stream(job.output_cap)
     fired = threading.Event()
+    broken: tuple[type[BaseException], ...] = (OSError, *sdk_failures())
 
     def on_timeout() -> None:
         fired.set()
@@ -169,6 +179,9 @@ def _collect(stream: Iterable[tuple[bytes | None, bytes | None]], job: Job,
         for stdout, stderr in stream:
             out.feed(stdout)
             err.feed(stderr)
+    except broken:
+        if not fired.is_set():  # a broken stream is expected only after the kill
+            raise
     finally:
         timer.cancel()
     return out, err, fired.is_set()
@@ -182,14 +195,10 @@ def _result(code: int, out: _Stream, err: _Stream, start: float, *,
 
 
 def _kill(container: Any) -> None:
-    try:
+    with contextlib.suppress(*sdk_failures()):  # already gone: the stream ends either way
         container.kill()
-    except Exception:  # already gone: the stream ends either way
-        pass
 
 
 def _remove(container: Any) -> None:
-    try:
+    with contextlib.suppress(*sdk_failures()):  # already removed: nothing left to release
         container.remove(force=True)
-    except Exception:  # already removed; nothing left to release
-        pass

@@ -9,6 +9,7 @@ killed; on timeout the group gets SIGTERM, then SIGKILL after a grace period.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
@@ -80,7 +81,8 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
         code = 127 if isinstance(exc, FileNotFoundError) else 126
         return ExecResult(code, "", f"{argv[0]}: {exc.strerror}\n",
                           (time.monotonic() - start) * 1000)
-    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
     out, err = _Capture(output_cap), _Capture(output_cap)
     state = _State(start + timeout_s, kill_grace_s)
     try:
@@ -156,10 +158,8 @@ def _pidfd(pid: int) -> int | None:
 
 
 def _signal_group(pgid: int, signum: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
         os.killpg(pgid, signum)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _exit_code(returncode: int) -> int:
