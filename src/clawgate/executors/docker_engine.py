@@ -91,6 +91,7 @@ def sdk_failures() -> tuple[type[BaseException], ...]:
 def connect(settings: DockerSettings, timeout_s: float) -> Any:
     """A client for the engine, checked to answer and to hold the image."""
     docker = _sdk()
+    _socket_exists(settings)
     with sdk_errors(settings, "connecting"):
         if settings.base_url is None:
             client = docker.from_env(timeout=int(timeout_s))
@@ -104,6 +105,19 @@ def connect(settings: DockerSettings, timeout_s: float) -> Any:
             client.close()
             raise
     return client
+
+
+def _socket_exists(settings: DockerSettings) -> None:
+    """A local socket that is not there: said plainly, before the SDK leaks a socket on it."""
+    url = settings.base_url or os.environ.get("DOCKER_HOST")
+    if url is None:
+        if os.environ.get("DOCKER_CONTEXT") or os.path.exists(
+                os.path.expanduser("~/.docker/config.json")):
+            return  # a CLI context may name the engine; the SDK reads it
+        url = "unix:///var/run/docker.sock"
+    if url.startswith("unix://") and not os.path.exists(url.removeprefix("unix://")):
+        raise SandboxUnavailable(f"no Docker engine answers at {url}: the socket does not "
+                                 "exist (start one with scripts/docker-engine.sh)")
 
 
 def _tls(settings: DockerSettings) -> Any:
