@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, str] = {
     "check": "clawgate.cli.check:check",
     "import": "clawgate.cli.importer:import_rules",
     "lint": "clawgate.cli.lint:lint",
+    "run": "clawgate.cli.run:run",
     "schema": "clawgate.cli.schema:schema",
     "tools": "clawgate.cli.tools:tools",
 }
