@@ -189,8 +189,8 @@ class Guard:
         else:
             return exc  # KeyboardInterrupt and friends pass through untouched
         outcome = "deny" if error.kind is ToolErrorKind.PERMISSION_DENIED else "error"
-        reasons = getattr(error, "reasons", ())
-        self.setup.record(name, dict(args or {}), ctx, outcome, reasons,
+        shown = dict(args) if isinstance(args, Mapping) else {"arguments": repr(args)[:200]}
+        self.setup.record(name, shown, ctx, outcome, error.reasons,
                           {"error": error.kind.value, "message": error.message}, started)
         return error
 
