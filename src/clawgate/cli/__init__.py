@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 # name -> "module:attribute" of a click command; imported on demand.
 SUBCOMMANDS: dict[str, str] = {
     "check": "clawgate.cli.check:check",
+    "fuzz": "clawgate.cli.fuzz:fuzz",
 }
 
 

@@ -67,7 +67,7 @@ _tilde = st.sampled_from(["~", "~/x", "~root", "~+"])
 @functools.cache
 def _plain_word() -> st.SearchStrategy[str]:
     """A word without command substitutions: literals, quotes, variables, globs, braces."""
-    dq = st.lists(st.one_of(_inner_text.map(_dq_literal), _variable), min_size=0, max_size=3)
+    dq = st.lists(st.one_of(_inner_text.map(_dq_literal), _variable), max_size=3)
     return st.one_of(
         _bare, _bare, _bare,
         _inner_text.map(_single),
@@ -79,20 +79,26 @@ def _plain_word() -> st.SearchStrategy[str]:
     )
 
 
+_SUBSTITUTIONS = st.sampled_from(("$( {} )", '"$( {} )"', "<( {} )", ">( {} )"))  # never `$((`
+# Strategies are built once and reused: hypothesis validates every new strategy object on its
+# first draw, and building them inside composites made that the main cost of generation.
+_ONE_IN_THREE, _ONE_IN_FOUR, _ONE_IN_SIX = st.integers(0, 2), st.integers(0, 3), st.integers(0, 5)
+
+
+@st.composite
+def _word_at(draw: st.DrawFn, depth: int) -> str:
+    """A word; at ``depth`` > 0 it may hold command or process substitutions of that depth."""
+    if depth > 0 and draw(_ONE_IN_SIX) == 0:
+        return draw(_SUBSTITUTIONS).format(draw(_list(depth - 1)))
+    word = draw(_plain_word())
+    return word + draw(_plain_word()) if draw(_ONE_IN_FOUR) == 0 else word
+
+
 @functools.cache
-def words(commands: st.SearchStrategy[str] | None = None) -> st.SearchStrategy[str]:
-    """One shell word as written: any quoting style, expansions, and (given ``commands``)
-    command and process substitutions; sometimes two pieces glued into one word."""
-    single = _plain_word()
-    if commands is not None:
-        single = st.one_of(
-            single,
-            commands.map(lambda c: f"$({c})"),
-            commands.map(lambda c: f'"$({c})"'),
-            commands.map(lambda c: f"<({c})"),
-        )
-    glued = st.tuples(single, _plain_word()).map(lambda p: p[0] + p[1])
-    return st.one_of(single, single, glued)
+def words() -> st.SearchStrategy[str]:
+    """One shell word as written: any quoting style, expansions, command and process
+    substitutions; sometimes two pieces glued into one word."""
+    return _word(1)
 
 
 _redirect = st.one_of(
@@ -104,12 +110,31 @@ _assignment = st.tuples(st.sampled_from(["x", "FOO", "PATH", "LD_PRELOAD", "IFS"
                         _plain_word()).map(lambda p: f"{p[0]}={p[1]}")
 
 
+_assignments = st.lists(_assignment, max_size=1)
+_redirects = st.lists(_redirect, max_size=1)
+
+
+@functools.cache
+def _word(depth: int) -> st.SearchStrategy[str]:
+    return _word_at(depth)
+
+
+@functools.cache
+def _word_list(depth: int) -> st.SearchStrategy[list[str]]:
+    return st.lists(_word(depth), max_size=4)
+
+
+@functools.cache
+def _program() -> st.SearchStrategy[str]:
+    return st.one_of(st.sampled_from(PROGRAMS), _plain_word())
+
+
 @st.composite
-def _simple(draw: st.DrawFn, inner: st.SearchStrategy[str] | None) -> str:
-    parts = draw(st.lists(_assignment, max_size=1))
-    parts.append(draw(st.one_of(st.sampled_from(PROGRAMS), _plain_word())))
-    parts.extend(draw(st.lists(words(inner), max_size=4)))
-    parts.extend(draw(st.lists(_redirect, max_size=1)))
+def _simple_at(draw: st.DrawFn, depth: int) -> str:
+    parts = draw(_assignments)
+    parts.append(draw(_program()))
+    parts.extend(draw(_word_list(depth)))
+    parts.extend(draw(_redirects))
     line = " ".join(parts)
     # A leading word that reads as a reserved word would change the grammar.
     first = line.split(" ", 1)[0]
@@ -119,43 +144,58 @@ def _simple(draw: st.DrawFn, inner: st.SearchStrategy[str] | None) -> str:
 @functools.cache
 def simple_commands() -> st.SearchStrategy[str]:
     """One simple command: optional assignment, a program, words, an optional redirection."""
-    return _simple(None)
+    return _simple(0)
 
 
-def _compound(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-    two = st.tuples(inner, inner)
-    return st.one_of(
-        two.map(lambda p: f"{p[0]} | {p[1]}"),
-        two.map(lambda p: f"{p[0]} && {p[1]}"),
-        two.map(lambda p: f"{p[0]} || {p[1]}"),
-        two.map(lambda p: f"{p[0]}; {p[1]}"),
-        two.map(lambda p: f"{p[0]} & {p[1]}"),
-        two.map(lambda p: f"{p[0]}\n{p[1]}"),
-        inner.map(lambda c: f"( {c} )"),
-        inner.map(lambda c: f"{{ {c}; }}"),
-        inner.map(lambda c: f"! {c}"),
-        inner.map(lambda c: f"time {c}"),
-        two.map(lambda p: f"if {p[0]}; then {p[1]}; fi"),
-        two.map(lambda p: f"if {p[0]}; then :; else {p[1]}; fi"),
-        inner.map(lambda c: f"for f in a b *.txt; do {c}; done"),
-        two.map(lambda p: f"while {p[0]}; do {p[1]}; done"),
-        inner.map(lambda c: f"case $x in a|b) {c};; *) :;; esac"),
-        inner.map(lambda c: f"f() {{ {c}; }}; f"),
-        inner.map(lambda c: f"echo `{c}`" if "`" not in c else f"echo $({c})"),
-        inner.map(lambda c: f"[[ -f x ]] && {c}"),
-        inner.map(lambda c: f"(( x++ )) || {c}"),
-    )
+@functools.cache
+def _simple(depth: int) -> st.SearchStrategy[str]:
+    return _simple_at(depth)
+
+
+@functools.cache
+def _list(depth: int) -> st.SearchStrategy[str]:
+    return _list_at(depth)
+
+
+# Compound forms around one ({0}) or two ({1}) inner command lists.
+_FORMS = st.sampled_from((
+    "{0} | {1}", "{0} && {1}", "{0} || {1}", "{0}; {1}", "{0} & {1}", "{0}\n{1}",
+    "( {0} )", "{{ {0}; }}", "! {0}", "time {0}", "if {0}; then {1}; fi",
+    "if {0}; then :; else {1}; fi", "for f in a b *.txt; do {0}; done",
+    "while {0}; do {1}; done", "case $x in a|b) {0};; *) :;; esac", "f() {{ {0}; }}; f",
+    "echo `{0}`", "[[ -f x ]] && {0}", "(( x++ )) || {0}",
+))
+
+
+# The grammar recurses through composites that take only a depth, never a strategy: their
+# repr stays short. Hypothesis renders reprs while inverting values through one_of, and a
+# recursive strategy built from maps renders to 100 kB (and warns).
+@st.composite
+def _list_at(draw: st.DrawFn, depth: int) -> str:
+    if depth <= 0 or draw(_ONE_IN_THREE) == 0:
+        return draw(_simple(depth))
+    form = draw(_FORMS)
+    first = draw(_list(depth - 1))
+    second = draw(_list(depth - 1)) if "{1}" in form else ""
+    if "`" in form and "`" in first:  # backquotes do not nest without escaping
+        form = "echo $( {0} )"
+    if form == "time {0}" and first.split(" ", 1)[0] in RESERVED | {"((", "[["}:
+        form = "{0}"  # bash 5.2 rejects `$( time if ...)`; keep `time` to plain pipelines
+    if form == "{0} | {1}":
+        second = pipe_target(second)
+    return form.format(first, second)
+
+
+def pipe_target(command: str) -> str:
+    """``command`` fit to stand after ``|``: a ``!`` may only begin a whole pipeline."""
+    return f"( {command} )" if command.startswith("!") else command
 
 
 @functools.cache
 def command_lists() -> st.SearchStrategy[str]:
     """Simple commands composed into pipelines, lists, subshells, groups, loops, conditionals,
     functions and substitutions, nested a few levels deep."""
-    return st.recursive(
-        st.deferred(lambda: _simple(None)),
-        lambda inner: st.one_of(_compound(inner), _simple(inner)),
-        max_leaves=6,
-    )
+    return _list(3)
 
 
 _delimiter = st.sampled_from(["EOF", "END", "x"])
@@ -165,15 +205,22 @@ _body_line = st.one_of(
 )
 
 
+_HEREDOC_QUOTES = st.sampled_from(["", "'", '"'])
+_HEREDOC_DASH = st.sampled_from(["", "-"])
+_HEREDOC_HEADS = st.sampled_from(["cat", "bash", "sh", "python3 -", "tee out.txt", "mysql"])
+_HEREDOC_TAILS = st.sampled_from(["", " | sh", " > out.txt", " | grep x"])
+_body_lines = st.lists(_body_line, max_size=3)
+
+
 @st.composite
 def heredocs(draw: st.DrawFn) -> str:
     """A command fed by a here-document (quoted or expanding delimiter, ``<<-`` with tabs)."""
     delim = draw(_delimiter)
-    quoted = draw(st.sampled_from(["", "'", '"']))
-    dash = draw(st.sampled_from(["", "-"]))
-    head = draw(st.sampled_from(["cat", "bash", "sh", "python3 -", "tee out.txt", "mysql"]))
-    tail = draw(st.sampled_from(["", " | sh", " > out.txt", " | grep x"]))
-    body = [b for b in draw(st.lists(_body_line, max_size=3)) if b.strip("\t") != delim]
+    quoted = draw(_HEREDOC_QUOTES)
+    dash = draw(_HEREDOC_DASH)
+    head = draw(_HEREDOC_HEADS)
+    tail = draw(_HEREDOC_TAILS)
+    body = [b for b in draw(_body_lines) if b.strip("\t") != delim]
     indent = "\t" if dash else ""
     lines = [f"{head} <<{dash}{quoted}{delim}{quoted}{tail}", *body, f"{indent}{delim}"]
     return "\n".join(lines)
@@ -183,9 +230,15 @@ _comment = st.sampled_from(["  # done", "  # it's fine", " # $(id)", ""])
 _separator = st.sampled_from(["; ", " && ", " || ", " | ", "\n", " & "])
 
 
+@functools.cache
+def _statements() -> st.SearchStrategy[list[str]]:
+    return st.lists(st.one_of(command_lists(), command_lists(), heredocs()), min_size=1,
+                    max_size=3)
+
+
 @st.composite
-def _lines(draw: st.DrawFn, statement: st.SearchStrategy[str]) -> str:
-    statements = draw(st.lists(statement, min_size=1, max_size=3))
+def _lines(draw: st.DrawFn) -> str:
+    statements = draw(_statements())
     out = statements[0]
     for following in statements[1:]:
         out = join_lines(out, draw(_separator), following)
@@ -197,7 +250,7 @@ def lines() -> st.SearchStrategy[str]:
     """A whole command line: statements joined by operators or newlines, here-documents among
     them, and an optional trailing comment. Always complete: another command may follow it on
     a new line."""
-    return _lines(st.one_of(command_lists(), command_lists(), heredocs()))
+    return _lines()
 
 
 def join_lines(line: str, sep: str, extra: str) -> str:
@@ -205,4 +258,4 @@ def join_lines(line: str, sep: str, extra: str) -> str:
     (a here-document or a comment ends it)."""
     if "<<" in line.replace("<<<", "") or "#" in line:
         sep = "\n"
-    return f"{line}{sep}{extra}"
+    return f"{line}{sep}{pipe_target(extra) if sep.strip() == '|' else extra}"

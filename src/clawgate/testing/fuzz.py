@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import FlakyFailure
 from hypothesis import strategies as st
 
 from clawgate.testing import invariants as inv
@@ -39,6 +40,7 @@ class FuzzConfig:
     deadline_ms: float = 50.0
     only: tuple[str, ...] = ()
     seeds: tuple[str, ...] = ()
+    keep_going: bool = False  # count every failing example instead of stopping to shrink
 
 
 @dataclass
@@ -55,6 +57,7 @@ class Result:
     violation: inv.InvariantViolation | None = None
     steps: tuple[str, ...] = field(default=())
     failed_at: int = 0  # the example that first failed (later ones are hypothesis shrinking)
+    failures: int = 0  # failing examples (with keep_going: all of them, none shrunk)
 
 
 def _settings(config: FuzzConfig) -> settings:
@@ -184,20 +187,35 @@ def _run_one(engine: Engine, name: str, config: FuzzConfig, stack: ExitStack) ->
         result.examples += 1
         try:
             body(data, *args)
-        except inv.InvariantViolation:
+        except inv.InvariantViolation as exc:
             result.failed_at = result.failed_at or result.examples
-            raise
+            result.failures += 1
+            if not config.keep_going:
+                raise
+            if result.violation is None:
+                result.status, result.violation, first_steps[:] = "FAIL", exc, result.steps
 
     test = given(st.tuples(*strategies), st.data())(counted)
     test = _settings(config)(test)
     if config.seed is not None:
         test = hypothesis_seed(config.seed)(test)
+    first_steps: list[str] = []
     start = time.perf_counter()
     try:
         test()
     except inv.InvariantViolation as exc:
         result.status, result.violation = "FAIL", exc
+    except FlakyFailure as group:
+        # Failed once, passed on replay: a time bound met the second time (the engine caches
+        # decisions). Still a failure; the first one is the counter-example, unshrunk.
+        found = [e for e in group.exceptions if isinstance(e, inv.InvariantViolation)]
+        if not found:
+            raise
+        result.status, result.violation = "FAIL", found[0]
+        result.note = "did not fail again on replay (unshrunk)"
     result.seconds = time.perf_counter() - start
+    if config.keep_going and result.violation is not None:
+        result.steps = tuple(first_steps)
     return result
 
 

@@ -14,6 +14,7 @@ counter-example can be stored as one JSON line and replayed forever after.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -33,16 +34,19 @@ _FINAL = frozenset({Outcome.ALLOW, Outcome.ASK, Outcome.DENY})
 class InvariantViolation(AssertionError):
     """An invariant that does not hold: which, why, and the arguments that show it."""
 
-    def __init__(self, invariant: str, message: str, args: Mapping[str, Any]) -> None:
+    def __init__(self, invariant: str, message: str, args: Mapping[str, Any],
+                 shown: tuple[str, ...] = ()) -> None:
         self.invariant = invariant
         self.message = message
         self.arguments = dict(args)
+        self.shown = shown  # lines worth showing that are not arguments (a combined line)
         super().__init__(f"{invariant}: {message}")
 
     def lines(self) -> tuple[str, ...]:
         """The command lines involved, each reproducible with ``policy check``."""
-        keys = ("line", "original", "rewritten", "extra", "wrapped_line", "combined")
-        return tuple(v for k in keys if isinstance(v := self.arguments.get(k), str))
+        keys = ("line", "original", "rewritten", "extra", "wrapped_line")
+        found = [v for k in keys if isinstance(v := self.arguments.get(k), str)]
+        return (*found, *self.shown)
 
 
 def _outcome(engine: Engine, line: str, cwd: str | None) -> Outcome:
@@ -54,17 +58,24 @@ def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
     """``line`` gets ALLOW, ASK or DENY, without an exception, within ``deadline_ms``.
 
     The deadline is held against the checker's CPU time, which neighbours on a shared machine
-    do not inflate; wall-clock time must stay under ``HANG_FACTOR`` deadlines (a hang).
+    do not inflate, with the garbage collector paused (a collection costs what the whole
+    process's heap costs -- a test runner's -- not what the checker does); wall-clock time must
+    stay under ``HANG_FACTOR`` deadlines (a hang).
     """
     args = {"line": line, "deadline_ms": deadline_ms}
+    collecting = gc.isenabled()
+    gc.disable()
     wall, cpu = time.perf_counter(), time.thread_time()
     try:
         decision = engine.check(line, cwd=cwd)
     except Exception as exc:
         raise InvariantViolation("decides", f"check raised {type(exc).__name__}: {exc}",
                                  args) from exc
-    cpu_ms = (time.thread_time() - cpu) * 1000
-    wall_ms = (time.perf_counter() - wall) * 1000
+    finally:
+        cpu_ms = (time.thread_time() - cpu) * 1000
+        wall_ms = (time.perf_counter() - wall) * 1000
+        if collecting:
+            gc.enable()
     if not isinstance(decision, Decision) or decision.outcome not in _FINAL:
         raise InvariantViolation("decides", f"not a final decision: {decision!r}", args)
     if cpu_ms > deadline_ms or wall_ms > HANG_FACTOR * deadline_ms:
@@ -99,7 +110,7 @@ def adding_never_lowers(engine: Engine, line: str, extra: str, sep: str = "; ", 
     if together < alone:
         raise InvariantViolation(
             "adding", f"the combined line is {together.label}, one part alone is {alone.label}",
-            {"line": line, "extra": extra, "sep": sep})
+            {"line": line, "extra": extra, "sep": sep}, shown=(combined,))
     return alone > Outcome.ALLOW
 
 
