@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, str] = {
     "approvals": "clawgate.cli.approvals:approvals",
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:check",
+    "fuzz": "clawgate.cli.fuzz:fuzz",
     "import": "clawgate.cli.importer:import_rules",
     "lint": "clawgate.cli.lint:lint",
     "run": "clawgate.cli.run:run",
