@@ -30,7 +30,7 @@ from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.tools.base import FunctionTool, Result, Tool, ToolRegistry, validate_arguments
 
 if TYPE_CHECKING:
-    from clawgate.approval import Approver, ApprovalStore
+    from clawgate.approval import ApprovalStore, Approver
     from clawgate.audit import AuditLog
     from clawgate.executors import Executor
     from clawgate.policy.policy import Policy
@@ -84,11 +84,11 @@ class Guard:
     # -- tools ------------------------------------------------------------------------------
 
     @overload
-    def tool(self, function: F, /) -> F: ...
+    def tool(self, function: F, *, name: str | None = None) -> F: ...
     @overload
-    def tool(self, *, name: str | None = None) -> Callable[[F], F]: ...
+    def tool(self, function: None = None, *, name: str | None = None) -> Callable[[F], F]: ...
 
-    def tool(self, function: F | None = None, /, *, name: str | None = None
+    def tool(self, function: F | None = None, *, name: str | None = None
              ) -> F | Callable[[F], F]:
         """Register a typed Python function as a guarded tool (its schema from its hints)."""
 
