@@ -22,17 +22,22 @@ if TYPE_CHECKING:
     from clawgate.engine import Engine
 
 _LAZY = {
+    "CallContext": "clawgate.guard",
     "ClawgateError": "clawgate.errors",
     "Decision": "clawgate.decision",
     "Engine": "clawgate.engine",
     "ExecutorError": "clawgate.errors",
+    "Guard": "clawgate.guard",
     "Outcome": "clawgate.decision",
     "PolicyError": "clawgate.errors",
     "Reason": "clawgate.decision",
     "Risk": "clawgate.decision",
     "SandboxUnavailable": "clawgate.errors",
     "ToolError": "clawgate.errors",
+    "Tool": "clawgate.tools.base",
+    "ToolError": "clawgate.errors",
     "ToolErrorKind": "clawgate.errors",
+    "ToolRegistry": "clawgate.tools.base",
     "Verdict": "clawgate.decision",
 }
 
@@ -78,17 +83,21 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "CallContext",
     "ClawgateError",
     "Decision",
     "Engine",
     "ExecutorError",
+    "Guard",
     "Outcome",
     "PolicyError",
     "Reason",
     "Risk",
     "SandboxUnavailable",
+    "Tool",
     "ToolError",
     "ToolErrorKind",
+    "ToolRegistry",
     "Verdict",
     "check",
 ]

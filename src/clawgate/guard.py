@@ -30,7 +30,7 @@ from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.tools.base import FunctionTool, Result, Tool, ToolRegistry, validate_arguments
 
 if TYPE_CHECKING:
-    from clawgate.approval import Approver, ApprovalStore
+    from clawgate.approval import ApprovalStore, Approver
     from clawgate.audit import AuditLog
     from clawgate.executors import Executor
     from clawgate.policy.policy import Policy
@@ -84,11 +84,11 @@ class Guard:
     # -- tools ------------------------------------------------------------------------------
 
     @overload
-    def tool(self, function: F, /) -> F: ...
+    def tool(self, function: F, *, name: str | None = None) -> F: ...
     @overload
-    def tool(self, *, name: str | None = None) -> Callable[[F], F]: ...
+    def tool(self, function: None = None, *, name: str | None = None) -> Callable[[F], F]: ...
 
-    def tool(self, function: F | None = None, /, *, name: str | None = None
+    def tool(self, function: F | None = None, *, name: str | None = None
              ) -> F | Callable[[F], F]:
         """Register a typed Python function as a guarded tool (its schema from its hints)."""
 
@@ -189,8 +189,8 @@ class Guard:
         else:
             return exc  # KeyboardInterrupt and friends pass through untouched
         outcome = "deny" if error.kind is ToolErrorKind.PERMISSION_DENIED else "error"
-        reasons = getattr(error, "reasons", ())
-        self.setup.record(name, dict(args or {}), ctx, outcome, reasons,
+        shown = dict(args) if isinstance(args, Mapping) else {"arguments": repr(args)[:200]}
+        self.setup.record(name, shown, ctx, outcome, error.reasons,
                           {"error": error.kind.value, "message": error.message}, started)
         return error
 

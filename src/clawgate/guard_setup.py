@@ -147,8 +147,8 @@ class Setup:
 
 def executor_for(policy: Policy, workspace: str) -> Executor:
     """The executor the manifest asks for. A missing sandbox raises SandboxUnavailable."""
-    from clawgate.executors import build_executor
+    from clawgate.executors import executor_from_settings
 
-    return build_executor(policy.executor, workspace,
-                          safe_env_names=tuple(policy.hooks.safe_env_names))
+    return executor_from_settings(policy.executor, workspace=workspace,
+                                  safe_env_names=tuple(policy.hooks.safe_env_names))
 

@@ -78,3 +78,19 @@ def test_bashlex_unavailable_is_no_opinion() -> None:
         differential.bashlex_view("echo $((1+2))")
     with pytest.raises(differential.Rejected):
         differential.bashlex_view("echo $(")
+
+
+@pytest.mark.parametrize("line", [
+    "make --eval='$(shell x)' .",  # bashlex sees a substitution inside single quotes
+    "restic --password-command='/bin/sh -c \"x\"' backup",  # bashlex drops nested quotes
+    'printf "%s\\n" a',  # bashlex drops backslashes inside double quotes
+    "ln -s a b\nln",  # the same program twice: offsets, not text search
+    "echo '$(date)' $(date)",
+])
+def test_known_bashlex_bugs_are_not_disagreements(line: str, ctx: Context) -> None:
+    assert ParserDisagreement().check_line(parse(line), ctx).outcome is P
+
+
+def test_a_real_disagreement_is_caught(ctx: Context) -> None:
+    verdict = ParserDisagreement().check_line(parse("who`echo am`i"), ctx)
+    assert verdict.outcome is DENY and verdict.misparsing

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-
-import click
+from collections.abc import Sequence
 
 from clawgate.cli.common import emit_json, load_engine, say
 from clawgate.cli.exitcodes import ExitCode, for_outcome
@@ -16,18 +16,34 @@ from clawgate.errors import PolicyError
 BAD_INPUT_ID = "CG-CLI-001"
 
 
-@click.command(context_settings={"ignore_unknown_options": False})
-@click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
-              help="A manifest layered over the embedded default (repeatable, in order).")
-@click.option("--cwd", type=click.Path(file_okay=False), default=None,
-              help="The directory the command would run in.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--jsonl", is_flag=True, help="Read one JSON value per line on stdin.")
-@click.option("--explain", is_flag=True, help="Print every simple command and every opinion.")
-@click.argument("command", required=False)
-def check(policies: tuple[str, ...], cwd: str | None, as_json: bool, jsonl: bool,
-          explain: bool, command: str | None) -> int:
-    """Decide ALLOW (exit 0), ASK (3) or DENY (4) for COMMAND."""
+def run_check(argv: Sequence[str]) -> int:
+    """``policy check``, parsed with the standard library's argparse: this command runs on
+    every command an agent issues, and click alone would triple its start-up time."""
+    parser = argparse.ArgumentParser(
+        prog="policy check", description="Decide ALLOW (exit 0), ASK (3) or DENY (4) for "
+        "COMMAND under the embedded default policy layered with --policy files.")
+    parser.add_argument("--policy", dest="policies", action="append", default=[],
+                        metavar="FILE", help="a manifest layered over the embedded default "
+                        "(repeatable, in order)")
+    parser.add_argument("--cwd", metavar="DIR", help="the directory the command would run in")
+    shape = parser.add_mutually_exclusive_group()
+    shape.add_argument("--json", dest="as_json", action="store_true",
+                       help="print one JSON object")
+    shape.add_argument("--explain", action="store_true",
+                       help="print every simple command and every opinion")
+    parser.add_argument("--jsonl", action="store_true",
+                        help="read one JSON value per line on stdin, write one object per line")
+    parser.add_argument("command", nargs="?", help="the command line to check")
+    try:
+        args = parser.parse_args(list(argv))
+    except SystemExit as done:  # argparse exits 2 on bad usage and 0 after --help
+        return int(done.code or 0)
+    return _check(args.policies, args.cwd, args.as_json, args.jsonl, args.explain,
+                  args.command)
+
+
+def _check(policies: Sequence[str], cwd: str | None, as_json: bool, jsonl: bool,
+           explain: bool, command: str | None) -> int:
     if jsonl == (command is not None):
         say("policy check: give either COMMAND or --jsonl")
         return ExitCode.USAGE
@@ -38,8 +54,7 @@ def check(policies: tuple[str, ...], cwd: str | None, as_json: bool, jsonl: bool
         return ExitCode.USAGE
     if jsonl:
         return _jsonl(engine, cwd)
-    assert command is not None
-    decision = engine.check(command, cwd=cwd)
+    decision = engine.check(command or "", cwd=cwd)
     if as_json:
         emit_json(decision.as_dict())
     elif explain:
@@ -77,24 +92,28 @@ def _command_of(text: str) -> str | None:
 
 
 def _plain(decision: Decision) -> None:
-    click.echo(decision.outcome.label)
+    _out(decision.outcome.label)
     for reason in decision.reasons:
         hint = f" (hint: {reason.hint})" if reason.hint else ""
         about = f" [{reason.command}]" if reason.command and reason.command != decision.command \
             else ""
-        click.echo(f"  {reason.rule_id}: {reason.message}{hint}{about}")
+        _out(f"  {reason.rule_id}: {reason.message}{hint}{about}")
 
 
 def _explain(decision: Decision) -> None:
-    click.echo(f"command: {decision.command}")
+    _out(f"command: {decision.command}")
     current = None
     for entry in decision.trace:
         if entry.rule_id == "final":
             continue
         if entry.command != current:
             current = entry.command
-            click.echo(f"  simple command: {current}")
-        click.echo(f"    {entry.rule_id:<28} {entry.outcome.label:<5} {entry.message}")
-    click.echo(f"outcome: {decision.outcome.label} (risk {decision.risk.label}, strictest wins)")
+            _out(f"  simple command: {current}")
+        _out(f"    {entry.rule_id:<28} {entry.outcome.label:<5} {entry.message}")
+    _out(f"outcome: {decision.outcome.label} (risk {decision.risk.label}, strictest wins)")
     for reason in decision.reasons:
-        click.echo(f"  decided by {reason.rule_id}: {reason.message}")
+        _out(f"  decided by {reason.rule_id}: {reason.message}")
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text + "\n")

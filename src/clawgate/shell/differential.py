@@ -66,18 +66,13 @@ def bashlex_view(line: str) -> list[CommandView]:
 
 
 def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
-    src = parsed.source
-    ascii_only = src.isascii()
-    encoded = src.encode("utf-8", "surrogateescape")
+    encoded = parsed.source.encode("utf-8", "surrogateescape")
+    ascii_only = len(encoded) == len(parsed.source)
     found: list[CommandView] = []
-    position = 0
     for cmd in parsed.commands:
         if not cmd.words or cmd.program == "[[" or _SKIP_NESTING & set(cmd.nesting):
             continue
-        start = encoded.find(cmd.text.encode("utf-8", "surrogateescape"), position)
-        position = max(start, 0)
-        if start < 0:
-            continue
+        start = cmd.offset
         if not ascii_only:
             start = len(encoded[:start].decode("utf-8", "surrogateescape"))
         values = tuple(None if w.expansions & _UNCOMPARABLE_WORD else w.value for w in cmd.words)
@@ -88,7 +83,8 @@ def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
 def compare(parsed: m.ParsedLine, other: list[CommandView]) -> Disagreement | None:
     """The first place where the two readings differ, or None."""
     mine = dict(tree_view(parsed))
-    theirs = dict(other)
+    quoted = _single_quoted(parsed.source)
+    theirs = {k: v for k, v in other if not (k not in mine and _inside(k, quoted))}
     for offset in sorted(set(mine) ^ set(theirs)):
         side = "tree-sitter" if offset in mine else "bashlex"
         return Disagreement(offset, f"only {side} sees a command starting at character {offset}")
@@ -99,13 +95,53 @@ def compare(parsed: m.ParsedLine, other: list[CommandView]) -> Disagreement | No
                 offset, f"the parsers split the command at {offset} into "
                 f"{len(words)} and {len(their_words)} words")
         for a, b in zip(words, their_words, strict=True):
-            if a is not None and b is not None and a != b and not _bashlex_dropped_escapes(a, b):
+            if a is not None and b is not None and a != b and not _bashlex_bug(a, b):
                 return Disagreement(offset, f"the parsers read a word as {a!r} and {b!r}")
     return None
 
 
-def _bashlex_dropped_escapes(tree: str, bashlex: str) -> bool:
-    """bashlex removes every backslash inside double quotes, where bash keeps those before
-    ordinary characters (``"%s\\n"`` is ``%s\\n`` to bash, ``%sn`` to bashlex): a known bashlex
-    bug, not two readings of the line. tree-sitter's value is bash's, and validators use it."""
-    return "\\" in tree and tree.replace("\\", "") == bashlex.replace("\\", "")
+def _bashlex_bug(tree: str, bashlex: str) -> bool:
+    """Two known bashlex bugs, not two readings of the line (tree-sitter's value is bash's, and
+    the validators use it): it removes every backslash inside double quotes (``"%s\\n"`` is
+    ``%s\\n`` to bash, ``%sn`` to bashlex), and it removes double quotes nested in single quotes
+    that start mid-word (``--opt='a "b"'``)."""
+    return any(ch in tree and tree.replace(ch, "") == bashlex.replace(ch, "")
+               for ch in ('\\', '"'))
+
+
+def _single_quoted(line: str) -> list[tuple[int, int]]:
+    """Character spans inside single quotes (and ``$'...'``), where bash runs nothing."""
+    spans: list[tuple[int, int]] = []
+    double = False
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == '"':
+            double = not double
+        elif ch == "'" and not double:
+            ansi = i > 0 and line[i - 1] == "$"
+            end = _closing_quote(line, i + 1, ansi)
+            spans.append((i, end))
+            i = end
+        i += 1
+    return spans
+
+
+def _closing_quote(line: str, start: int, ansi: bool) -> int:
+    i = start
+    while i < len(line):
+        if ansi and line[i] == "\\":
+            i += 2
+            continue
+        if line[i] == "'":
+            return i
+        i += 1
+    return len(line)
+
+
+def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:
+    """bashlex finds ``$( )`` inside single quotes that start mid-word; bash does not."""
+    return any(a < offset < b for a, b in spans)

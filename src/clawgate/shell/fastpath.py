@@ -41,14 +41,18 @@ def parse_plain(line: str) -> m.ParsedLine:
     operators = pieces[1::2]
     commands: list[m.SimpleCommand] = []
     pipelines: list[list[int]] = []
+    position = 0
     for i, segment in enumerate(segments):
+        offset = line.index(segment, position)  # plain text is ASCII: characters are bytes
+        position = offset + len(segment)
         tokens = segment.split()
         assignments: list[m.Assignment] = []
         while tokens and _NAME.match(tokens[0]):
             name, value = tokens.pop(0).split("=", 1)
             assignments.append(m.Assignment(name, m.Word(value, value)))
         words = tuple(m.Word(t, t) for t in tokens)
-        commands.append(m.SimpleCommand(segment.strip(), words, tuple(assignments)))
+        commands.append(m.SimpleCommand(segment.strip(), words, tuple(assignments),
+                                        offset=offset))
         if i > 0 and operators[i - 1] == "|":
             pipelines[-1].append(i)
         else:
@@ -64,5 +68,6 @@ def _link(commands: list[m.SimpleCommand], pipelines: list[list[int]]) -> list[m
         names = tuple(commands[i].program or "" for i in indices)
         for pos, index in enumerate(indices):
             cmd = commands[index]
-            linked[index] = m.SimpleCommand(cmd.text, cmd.words, cmd.assignments, (), names, pos)
+            linked[index] = m.SimpleCommand(cmd.text, cmd.words, cmd.assignments, (), names, pos,
+                                            offset=cmd.offset)
     return linked

@@ -77,6 +77,7 @@ class SimpleCommand:
     nesting: tuple[str, ...] = ()  # enclosing constructs, outermost first
     background: bool = False
     depth: int = 0  # how many unwrappings led here (sudo, bash -c ...)
+    offset: int = 0  # where it starts in the parsed line, in UTF-8 bytes
 
     @property
     def name_word(self) -> Word | None:

@@ -240,7 +240,7 @@ def parse_tree(line: str) -> m.ParsedLine:
         m.SimpleCommand(
             text=c.text, words=tuple(c.words), assignments=tuple(c.assignments),
             redirects=tuple(c.redirects), pipeline=c.pipeline, stage=c.stage,
-            nesting=c.nesting, background=c.background,
+            nesting=c.nesting, background=c.background, offset=c.start,
         )
         for c in cmds
     )

@@ -7,7 +7,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.tools.base import Result
@@ -48,7 +48,7 @@ class _FileTool:
 class ReadFile(_FileTool):
     name = "read_file"
     description = "Read a text file in the workspace, optionally a range of lines (1-based)."
-    parameters: dict[str, Any] = {
+    parameters: ClassVar[dict[str, Any]] = {
         "type": "object", "additionalProperties": False, "required": ["path"],
         "properties": {"path": _PATH,
                        "start_line": {"type": "integer", "minimum": 1},
@@ -67,7 +67,7 @@ class ReadFile(_FileTool):
 class WriteFile(_FileTool):
     name = "write_file"
     description = "Write a text file in the workspace (atomically), creating parent directories."
-    parameters: dict[str, Any] = {
+    parameters: ClassVar[dict[str, Any]] = {
         "type": "object", "additionalProperties": False, "required": ["path", "content"],
         "properties": {"path": _PATH, "content": {"type": "string"}}}
 
@@ -80,7 +80,7 @@ class WriteFile(_FileTool):
 class EditFile(_FileTool):
     name = "edit_file"
     description = "Replace exactly one occurrence of old_text with new_text in a file."
-    parameters: dict[str, Any] = {
+    parameters: ClassVar[dict[str, Any]] = {
         "type": "object", "additionalProperties": False,
         "required": ["path", "old_text", "new_text"],
         "properties": {"path": _PATH, "old_text": {"type": "string", "minLength": 1},
@@ -100,7 +100,7 @@ class EditFile(_FileTool):
 class ListDirectory(_FileTool):
     name = "list_directory"
     description = "List a directory in the workspace: name, is_dir and size, sorted by name."
-    parameters: dict[str, Any] = {
+    parameters: ClassVar[dict[str, Any]] = {
         "type": "object", "additionalProperties": False,
         "properties": {"path": {**_PATH, "default": "."}}}
 
@@ -122,7 +122,7 @@ class ListDirectory(_FileTool):
 class Glob(_FileTool):
     name = "glob"
     description = "Find files in the workspace whose paths match a glob pattern (e.g. **/*.py)."
-    parameters: dict[str, Any] = {
+    parameters: ClassVar[dict[str, Any]] = {
         "type": "object", "additionalProperties": False, "required": ["pattern"],
         "properties": {"pattern": {"type": "string", "minLength": 1},
                        "path": {**_PATH, "default": "."}}}
@@ -141,7 +141,7 @@ class Glob(_FileTool):
 class Grep(_FileTool):
     name = "grep"
     description = "Search text files in the workspace for a regular expression."
-    parameters: dict[str, Any] = {
+    parameters: ClassVar[dict[str, Any]] = {
         "type": "object", "additionalProperties": False, "required": ["pattern"],
         "properties": {"pattern": {"type": "string", "minLength": 1},
                        "path": {**_PATH, "default": "."},

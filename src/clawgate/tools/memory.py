@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from clawgate.errors import ToolError
 from clawgate.tools.base import Result
@@ -29,7 +29,7 @@ class _Memory:
 class MemoryRead(_Memory):
     name = "memory_read"
     description = "Search the memory file: paragraphs containing every word of the query."
-    parameters: dict[str, Any] = {
+    parameters: ClassVar[dict[str, Any]] = {
         "type": "object", "additionalProperties": False,
         "properties": {"query": {"type": "string"},
                        "max_results": {"type": "integer", "minimum": 1, "maximum": 100,
@@ -46,7 +46,7 @@ class MemoryRead(_Memory):
 class MemoryWrite(_Memory):
     name = "memory_write"
     description = "Append a paragraph to the memory file (or overwrite it with mode=overwrite)."
-    parameters: dict[str, Any] = {
+    parameters: ClassVar[dict[str, Any]] = {
         "type": "object", "additionalProperties": False, "required": ["content"],
         "properties": {"content": {"type": "string", "minLength": 1},
                        "mode": {"enum": ["append", "overwrite"], "default": "append"}}}

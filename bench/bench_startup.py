@@ -1,0 +1,76 @@
+"""CLI start-up: ``policy check "git status"`` against a bare interpreter start.
+
+    python bench/bench_startup.py [--runs N]
+
+Runs each command N times (after warm-up runs that also fill the bytecode cache, as an
+installed wheel has) and prints the median and p99 wall time. ``policy`` is the console script
+next to this interpreter when installed, else ``python -m clawgate`` with ``src`` on the path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def timed(argv: list[str], runs: int, env: dict[str, str]) -> list[float]:
+    for _ in range(3):
+        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False)
+        times.append((time.perf_counter() - start) * 1000)
+    return sorted(times)
+
+
+def resolved_python3() -> str:
+    """The interpreter ``python3`` on PATH runs, past version-manager shims (pyenv's shim is a
+    shell script that would add its own start-up to the baseline)."""
+    found = shutil.which("python3") or "python3"
+    done = subprocess.run([found, "-c", "import sys; print(sys.executable)"],
+                          capture_output=True, text=True, check=True)
+    return done.stdout.strip() or found
+
+
+def policy_command() -> list[str]:
+    script = Path(sys.executable).with_name("policy")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "clawgate"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=50)
+    args = parser.parse_args()
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed wheel ships compiled bytecode
+    env["PYTHONPATH"] = str(ROOT / "src")
+    system = resolved_python3()
+    rows = {
+        "python3 -c pass (PATH)": [system, "-c", "pass"],
+        "this interpreter -c pass": [sys.executable, "-c", "pass"],
+        'policy check "git status"': [*policy_command(), "check", "git status"],
+    }
+    found = {name: timed(argv, args.runs, env) for name, argv in rows.items()}
+    for name, times in found.items():
+        p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+        print(f"{name:<28} median {statistics.median(times):6.1f} ms   p99 {p99:6.1f} ms")
+    check = statistics.median(found['policy check "git status"'])
+    for base in ("python3 -c pass (PATH)", "this interpreter -c pass"):
+        print(f"ratio to {base}: {check / statistics.median(found[base]):.2f}x")
+
+
+if __name__ == "__main__":
+    main()

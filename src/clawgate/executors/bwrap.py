@@ -1,0 +1,88 @@
+"""The bubblewrap executor: the host executor's command inside a ``bwrap`` namespace sandbox.
+
+The sandbox sees the system read-only (``/usr`` and its usual symlinks, ``/etc`` with the
+password hashes masked), the workspace read-write at its own path, a private ``/tmp``, fresh
+``/proc`` and ``/dev``, and no network unless the policy allows it (a network namespace holding
+only loopback). All namespaces are unshared, capabilities dropped, the session is new (no
+TIOCSTI into the caller's terminal) and the sandbox dies with its parent: a timeout that kills
+bwrap kills every process inside its pid namespace, including ones that called ``setsid``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from clawgate.errors import SandboxUnavailable
+from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
+from clawgate.executors.process import run_process
+
+SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt")
+MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
+PROBE_TIMEOUT_S = 10.0
+
+
+class BwrapExecutor(Executor):
+    """Runs commands in a bubblewrap sandbox. Raises SandboxUnavailable if bwrap is missing or
+    cannot create namespaces here: never a quiet run on the host."""
+
+    name = "bwrap"
+
+    def __init__(self, *, network: bool = False, bwrap: str = "bwrap",
+                 safe_env_names: Iterable[str] = SAFE_ENV_NAMES, **kwargs: Any) -> None:
+        super().__init__(safe_env_names=safe_env_names, **kwargs)
+        self.network = network
+        found = shutil.which(bwrap)
+        if found is None:
+            raise SandboxUnavailable(f"bubblewrap ({bwrap!r}) is not installed; install the "
+                                     "'bubblewrap' package or choose another executor")
+        self.bwrap = found
+        self._probe()
+
+    def sandbox_argv(self, job: Job) -> list[str]:
+        """The bwrap command line that runs ``job.argv`` in the sandbox."""
+        argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
+                "--cap-drop", "ALL"]
+        if self.network:
+            argv.append("--share-net")
+        argv += _system_binds()
+        argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        workspace = os.fspath(self.workspace)
+        argv += ["--bind", workspace, workspace, "--chdir", os.fspath(job.cwd), "--"]
+        return argv + job.argv
+
+    def _execute(self, job: Job) -> ExecResult:
+        return run_process(self.sandbox_argv(job), cwd=job.cwd, env=job.env,
+                           timeout_s=job.timeout_s, output_cap=job.output_cap,
+                           kill_grace_s=job.kill_grace_s)
+
+    def _probe(self) -> None:
+        """Run ``true`` in the sandbox once: user namespaces may be disabled on this machine."""
+        job = self.prepare(ExecRequest(["true"], timeout_s=PROBE_TIMEOUT_S))
+        try:
+            done = subprocess.run(self.sandbox_argv(job), capture_output=True, text=True,
+                                  timeout=PROBE_TIMEOUT_S, check=False, env=job.env)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise SandboxUnavailable(f"bubblewrap cannot start: {exc}") from exc
+        if done.returncode != 0:
+            raise SandboxUnavailable(f"bubblewrap cannot create its sandbox here: "
+                                     f"{done.stderr.strip() or done.returncode}")
+
+
+def _system_binds() -> list[str]:
+    """Read-only binds of the system directories that exist; symlinks (merged /usr) recreated."""
+    args: list[str] = []
+    for name in SYSTEM_DIRS:
+        path = Path("/", name)
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), f"/{name}"]
+        elif path.is_dir():
+            args += ["--ro-bind", f"/{name}", f"/{name}"]
+    for masked in MASKED_FILES:
+        if Path(masked).exists():
+            args += ["--ro-bind", "/dev/null", masked]
+    return args

@@ -1,0 +1,204 @@
+"""The Docker executor: commands in containers on a real engine, through the Docker SDK.
+
+Every container gets no network (unless the policy allows it), a read-only root, all
+capabilities dropped, ``no-new-privileges``, memory, CPU and pid limits, a small private
+``/tmp``, an init that reaps orphans, and the workspace at ``/workspace``. Two modes:
+
+- warm (the default): one container per executor — per session — started on first use and
+  reused with ``exec`` (tens of milliseconds instead of a container start). Each exec runs in a
+  process group of its own that is killed when the command ends, so nothing it left running
+  survives into the next call.
+- per call: a fresh container per command, removed afterwards.
+
+A timeout kills the container. Errors of the SDK become clawgate errors in ``docker_engine``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from clawgate.errors import ExecutorError
+from clawgate.executors.base import TIMEOUT_EXIT, ExecRequest, ExecResult, Executor, Job
+from clawgate.executors.docker_engine import DockerSettings, connect, sdk_errors, sdk_failures
+
+WORKSPACE = "/workspace"
+KEEPALIVE = ["sleep", "2147483647"]
+# Runs the command in a process group of its own, then kills that group: a `sleep 1000 &` dies
+# with its command, and the exec's output stream closes as soon as the command is over.
+GROUP_WRAPPER = ('if command -v setsid >/dev/null 2>&1; then setsid "$@" & else "$@" & fi; '
+                 'p=$!; wait "$p"; r=$?; kill -9 -"$p" 2>/dev/null; exit "$r"')
+DOCKER_ENV_NAMES = ("LANG", "LC_ALL", "TERM", "TZ")  # the image sets PATH; the host's HOME is moot
+API_MARGIN_S = 30.0  # the SDK's socket timeout beyond the longest command
+
+
+class DockerExecutor(Executor):
+    """Runs commands in containers. Raises SandboxUnavailable when no engine answers or the image
+    is missing: never a quiet run on the host. Close it (or use ``with``) to remove the warm
+    container."""
+
+    name = "docker"
+
+    def __init__(self, settings: DockerSettings | None = None, *, network: bool = False,
+                 safe_env_names: Iterable[str] = DOCKER_ENV_NAMES, **kwargs: Any) -> None:
+        super().__init__(safe_env_names=safe_env_names, **kwargs)
+        self.settings = settings or DockerSettings()
+        self.network = network
+        self._client = connect(self.settings, self.limits.max_timeout_s + API_MARGIN_S)
+        self._lock = threading.Lock()
+        self._warm: Any = None
+        self._killed: set[str] = set()
+
+    def environment(self, request: ExecRequest) -> dict[str, str]:
+        """As for every executor, except that the image's PATH stays unless the request sets one:
+        the host's PATH names the host's directories."""
+        env = super().environment(request)
+        if "PATH" not in (request.env or {}):
+            env.pop("PATH", None)
+        return env
+
+    def container_config(self) -> dict[str, Any]:
+        """What every container gets, as keyword arguments of ``containers.create``."""
+        limits = self.limits
+        config: dict[str, Any] = {
+            "image": self.settings.image, "detach": True, "init": True, "read_only": True,
+            "cap_drop": ["ALL"], "security_opt": ["no-new-privileges"],
+            "mem_limit": limits.memory, "memswap_limit": limits.memory,
+            "pids_limit": limits.pids, "nano_cpus": int(limits.cpus * 1e9),
+            "tmpfs": {"/tmp": "rw,nosuid,nodev,size=64m"},
+            "volumes": {os.fspath(self.workspace): {"bind": WORKSPACE, "mode": "rw"}},
+            "working_dir": WORKSPACE, "labels": {"org.clawgate.sandbox": self.name},
+            "user": self.settings.user or f"{os.getuid()}:{os.getgid()}",
+            "log_config": {"type": "none"},
+        }
+        if not self.network:
+            config["network_mode"] = "none"
+        return config
+
+    def _execute(self, job: Job) -> ExecResult:
+        with sdk_errors(self.settings, "running a command"):
+            if self.settings.warm:
+                return self._exec_warm(job)
+            return self._run_cold(job)
+
+    def _workdir(self, job: Job) -> str:
+        relative = job.relative_cwd.as_posix()
+        return WORKSPACE if relative == "." else f"{WORKSPACE}/{relative}"
+
+    def _exec_warm(self, job: Job) -> ExecResult:
+        container = self._warm_container()
+        api = self._client.api
+        start = time.monotonic()
+        exec_id = api.exec_create(container.id, ["sh", "-c", GROUP_WRAPPER, "clawgate", *job.argv],
+                                  environment=job.env, workdir=self._workdir(job))["Id"]
+        stream = api.exec_start(exec_id, stream=True, demux=True)
+        out, err, timed_out = _collect(stream, job, lambda: self._kill_warm(container))
+        if timed_out:
+            return _result(TIMEOUT_EXIT, out, err, start, timed_out=True)
+        if container.id in self._killed:
+            raise ExecutorError("the session's container was killed by the timeout of another "
+                                "command while this one ran; run it again")
+        code = api.exec_inspect(exec_id)["ExitCode"]
+        return _result(code if code is not None else 1, out, err, start)
+
+    def _run_cold(self, job: Job) -> ExecResult:
+        config = self.container_config() | {"command": job.argv, "environment": job.env,
+                                            "working_dir": self._workdir(job)}
+        start = time.monotonic()
+        container = self._client.containers.create(**config)
+        try:
+            stream = self._client.api.attach(container.id, stdout=True, stderr=True, stream=True,
+                                             logs=False, demux=True)
+            container.start()
+            out, err, timed_out = _collect(stream, job, lambda: _kill(container))
+            code = TIMEOUT_EXIT if timed_out else container.wait()["StatusCode"]
+        finally:
+            container.remove(force=True)
+        return _result(code, out, err, start, timed_out=timed_out)
+
+    def _warm_container(self) -> Any:
+        with self._lock:
+            if self._warm is None:
+                config = self.container_config() | {"command": KEEPALIVE}
+                self._warm = self._client.containers.run(**config)
+            return self._warm
+
+    def _kill_warm(self, container: Any) -> None:
+        """A timeout: the session's container dies; the next call starts a fresh one."""
+        with self._lock:
+            self._killed.add(container.id)
+            if self._warm is container:
+                self._warm = None
+        _remove(container)
+
+    def close(self) -> None:
+        with self._lock:
+            warm, self._warm = self._warm, None
+        if warm is not None:
+            _remove(warm)
+        self._client.close()
+
+
+class _Stream:
+    """One output stream's first ``cap`` bytes."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.data = bytearray()
+        self.truncated = False
+
+    def feed(self, chunk: bytes | None) -> None:
+        if not chunk:
+            return
+        room = self.cap - len(self.data)
+        if len(chunk) > room:
+            self.truncated = True
+        if room > 0:
+            self.data += chunk[:room]
+
+
+def _collect(stream: Iterable[tuple[bytes | None, bytes | None]], job: Job,
+             kill: Any) -> tuple[_Stream, _Stream, bool]:
+    """Read a demultiplexed stream to its end; ``kill`` ends it when the timeout passes."""
+    out, err = _Stream(job.output_cap), _Stream(job.output_cap)
+    fired = threading.Event()
+    broken: tuple[type[BaseException], ...] = (OSError, *sdk_failures())
+
+    def on_timeout() -> None:
+        fired.set()
+        kill()
+
+    timer = threading.Timer(job.timeout_s, on_timeout)
+    timer.daemon = True
+    timer.start()
+    try:
+        for stdout, stderr in stream:
+            out.feed(stdout)
+            err.feed(stderr)
+    except broken:
+        if not fired.is_set():  # a broken stream is expected only after the kill
+            raise
+    finally:
+        timer.cancel()
+    return out, err, fired.is_set()
+
+
+def _result(code: int, out: _Stream, err: _Stream, start: float, *,
+            timed_out: bool = False) -> ExecResult:
+    return ExecResult(code, out.data.decode("utf-8", "replace"),
+                      err.data.decode("utf-8", "replace"), (time.monotonic() - start) * 1000,
+                      timed_out, out.truncated or err.truncated)
+
+
+def _kill(container: Any) -> None:
+    with contextlib.suppress(*sdk_failures()):  # already gone: the stream ends either way
+        container.kill()
+
+
+def _remove(container: Any) -> None:
+    with contextlib.suppress(*sdk_failures()):  # already removed: nothing left to release
+        container.remove(force=True)

@@ -1,0 +1,167 @@
+"""Run a child process in its own process group with a deadline and bounded output capture.
+
+Shared by the host and bubblewrap executors. Both pipes and a pidfd for the child are watched by
+one selector on the calling thread, so nothing deadlocks on a full pipe and no reader thread is
+needed. At most ``output_cap`` bytes per stream are kept; the rest is read and dropped (the
+command keeps its exit code). When the child exits, whatever it left running in its group is
+killed; on timeout the group gets SIGTERM, then SIGKILL after a grace period.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clawgate.executors.base import TIMEOUT_EXIT, ExecResult
+
+CHUNK = 64 * 1024
+DRAIN_S = 1.0  # after the group is dead, how long a pipe may stay open (held by an escapee)
+POLL_S = 0.05  # only without pidfd_open: how often to look whether the child exited
+
+
+@dataclass
+class _Capture:
+    """One stream: the first ``cap`` bytes, and whether any were dropped."""
+
+    cap: int
+    data: bytearray = field(default_factory=bytearray)
+    truncated: bool = False
+
+    def feed(self, chunk: memoryview) -> None:
+        room = self.cap - len(self.data)
+        if len(chunk) > room:
+            self.truncated = True
+            chunk = chunk[:max(room, 0)]
+        self.data += chunk
+
+    def text(self) -> str:
+        return self.data.decode("utf-8", "replace")
+
+
+@dataclass
+class _State:
+    """Where a run is: running, then (on timeout) terminating, then killed / draining."""
+
+    deadline: float
+    kill_grace_s: float
+    timed_out: bool = False
+    phase: str = "running"  # running -> terminating -> draining
+
+    def step(self, now: float, pgid: int) -> None:
+        """Move on when the current deadline has passed."""
+        if self.phase == "running":
+            self.timed_out = True
+            _signal_group(pgid, signal.SIGTERM)
+            self.phase, self.deadline = "terminating", now + self.kill_grace_s
+        elif self.phase == "terminating":
+            self.drain(now, pgid)
+        else:
+            self.phase = "done"
+
+    def drain(self, now: float, pgid: int) -> None:
+        _signal_group(pgid, signal.SIGKILL)
+        self.phase, self.deadline = "draining", now + DRAIN_S
+
+
+def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: float,
+                output_cap: int, kill_grace_s: float) -> ExecResult:
+    """Run ``argv`` to its end or its deadline; never leaves a process of its group behind."""
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+    except OSError as exc:  # not found, not executable: what a shell would say, exit 127/126
+        code = 127 if isinstance(exc, FileNotFoundError) else 126
+        return ExecResult(code, "", f"{argv[0]}: {exc.strerror}\n",
+                          (time.monotonic() - start) * 1000)
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    out, err = _Capture(output_cap), _Capture(output_cap)
+    state = _State(start + timeout_s, kill_grace_s)
+    try:
+        _pump(proc, {proc.stdout.fileno(): out, proc.stderr.fileno(): err}, state)
+    finally:
+        _signal_group(proc.pid, signal.SIGKILL)  # whatever happened above, nothing survives
+        proc.stdout.close()
+        proc.stderr.close()
+        proc.wait()
+    code = TIMEOUT_EXIT if state.timed_out else _exit_code(proc.returncode)
+    return ExecResult(code, out.text(), err.text(), (time.monotonic() - start) * 1000,
+                      state.timed_out, out.truncated or err.truncated)
+
+
+def _pump(proc: subprocess.Popen[bytes], captures: dict[int, _Capture], state: _State) -> None:
+    """Read both pipes until they close (or the last deadline passes); follow the child."""
+    buffer = bytearray(CHUNK)
+    view = memoryview(buffer)
+    pipes = set(captures)
+    pidfd = _pidfd(proc.pid)
+    with selectors.DefaultSelector() as selector:
+        for fd in pipes:
+            os.set_blocking(fd, False)
+            selector.register(fd, selectors.EVENT_READ)
+        if pidfd is not None:
+            selector.register(pidfd, selectors.EVENT_READ)
+        try:
+            while pipes and state.phase != "done":
+                now = time.monotonic()
+                if now >= state.deadline:
+                    state.step(now, proc.pid)
+                    continue
+                wait = state.deadline - now if pidfd is not None else min(POLL_S,
+                                                                          state.deadline - now)
+                for key, _ in selector.select(wait):
+                    if key.fd == pidfd:
+                        selector.unregister(pidfd)
+                        _child_exited(proc, state)
+                    elif not _read(key.fd, view, buffer, captures[key.fd]):
+                        selector.unregister(key.fd)
+                        pipes.discard(key.fd)
+                if pidfd is None and state.phase == "running" and proc.poll() is not None:
+                    _child_exited(proc, state)
+        finally:
+            if pidfd is not None:
+                os.close(pidfd)
+
+
+def _child_exited(proc: subprocess.Popen[bytes], state: _State) -> None:
+    """The command is over: what it left running in its group (``sleep 1000 &``) dies now."""
+    proc.wait()
+    if state.phase == "running":
+        state.drain(time.monotonic(), proc.pid)
+
+
+def _read(fd: int, view: memoryview, buffer: bytearray, capture: _Capture) -> bool:
+    """Read what is there into the capture; False at end of file."""
+    try:
+        count = os.readv(fd, [buffer])
+    except BlockingIOError:
+        return True
+    if count == 0:
+        return False
+    capture.feed(view[:count])
+    return True
+
+
+def _pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):  # an old kernel: fall back to polling
+        return None
+
+
+def _signal_group(pgid: int, signum: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
+        os.killpg(pgid, signum)
+
+
+def _exit_code(returncode: int) -> int:
+    """A shell's view: 128+N for a child killed by signal N."""
+    return 128 - returncode if returncode < 0 else returncode

@@ -1,0 +1,209 @@
+"""The properties a policy must keep, each a plain function usable from any test.
+
+Each raises ``InvariantViolation`` (an ``AssertionError``) naming the invariant, saying what
+broke and carrying the keyword arguments that reproduce it (``replay`` runs them again), so a
+counter-example can be stored as one JSON line and replayed forever after.
+
+    decides                 every input gets a final decision in time and nothing raises
+    rewrites                a meaning-preserving rewrite never gets a weaker outcome
+    adding                  adding a command to a line never lowers the line's outcome
+    wrappers                a DENY stays a DENY under wrappers (sudo, env, bash -c ...)
+    paths                   no path resolved for a tool leaves the workspace
+    audit                   every executed call has an audit record and passed the policy
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from clawgate.decision import Decision, Outcome
+from clawgate.testing._grammar import join_lines
+
+if TYPE_CHECKING:
+    from clawgate.engine import Engine
+
+HANG_FACTOR = 10  # wall-clock ceiling, in deadlines: a hang fails even on a loaded machine
+_FINAL = frozenset({Outcome.ALLOW, Outcome.ASK, Outcome.DENY})
+
+
+class InvariantViolation(AssertionError):
+    """An invariant that does not hold: which, why, and the arguments that show it."""
+
+    def __init__(self, invariant: str, message: str, args: Mapping[str, Any],
+                 shown: tuple[str, ...] = ()) -> None:
+        self.invariant = invariant
+        self.message = message
+        self.arguments = dict(args)
+        self.shown = shown  # lines worth showing that are not arguments (a combined line)
+        super().__init__(f"{invariant}: {message}")
+
+    def lines(self) -> tuple[str, ...]:
+        """The command lines involved, each reproducible with ``policy check``."""
+        keys = ("line", "original", "rewritten", "extra", "wrapped_line")
+        found = [v for k in keys if isinstance(v := self.arguments.get(k), str)]
+        return (*found, *self.shown)
+
+
+def _outcome(engine: Engine, line: str, cwd: str | None) -> Outcome:
+    return engine.check(line, cwd=cwd).outcome
+
+
+def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
+                    cwd: str | None = None) -> Decision:
+    """``line`` gets ALLOW, ASK or DENY, without an exception, within ``deadline_ms``.
+
+    The deadline is held against the checker's CPU time, which neighbours on a shared machine
+    do not inflate, with the garbage collector paused (a collection costs what the whole
+    process's heap costs -- a test runner's -- not what the checker does); wall-clock time must
+    stay under ``HANG_FACTOR`` deadlines (a hang).
+    """
+    args = {"line": line, "deadline_ms": deadline_ms}
+    collecting = gc.isenabled()
+    gc.disable()
+    wall, cpu = time.perf_counter(), time.thread_time()
+    try:
+        decision = engine.check(line, cwd=cwd)
+    except Exception as exc:
+        raise InvariantViolation("decides", f"check raised {type(exc).__name__}: {exc}",
+                                 args) from exc
+    finally:
+        cpu_ms = (time.thread_time() - cpu) * 1000
+        wall_ms = (time.perf_counter() - wall) * 1000
+        if collecting:
+            gc.enable()
+    if not isinstance(decision, Decision) or decision.outcome not in _FINAL:
+        raise InvariantViolation("decides", f"not a final decision: {decision!r}", args)
+    if cpu_ms > deadline_ms or wall_ms > HANG_FACTOR * deadline_ms:
+        raise InvariantViolation("decides", f"took {cpu_ms:.1f} ms of CPU ({wall_ms:.1f} ms "
+                                 f"wall), over the {deadline_ms:g} ms deadline", args)
+    return decision
+
+
+def rewrite_not_weaker(engine: Engine, original: str, rewritten: str, *,
+                       cwd: str | None = None) -> bool:
+    """``rewritten`` means what ``original`` means, so its outcome is at least as strict.
+    Returns whether there was anything to keep (``original`` is stricter than ALLOW)."""
+    before, after = _outcome(engine, original, cwd), _outcome(engine, rewritten, cwd)
+    if after < before:
+        raise InvariantViolation(
+            "rewrites", f"the rewrite is {after.label} but the command is {before.label}",
+            {"original": original, "rewritten": rewritten})
+    return before > Outcome.ALLOW
+
+
+def adding_never_lowers(engine: Engine, line: str, extra: str, sep: str = "; ", *,
+                        cwd: str | None = None) -> bool:
+    """``line`` followed by ``extra`` is at least as strict as each of them alone. Returns
+    whether there was anything to lower (a part stricter than ALLOW).
+
+    ``line`` must be complete (another command may follow it on a new line); ``join_lines``
+    puts a newline where ``sep`` cannot follow it.
+    """
+    combined = join_lines(line, sep, extra)
+    alone = max(_outcome(engine, line, cwd), _outcome(engine, extra, cwd))
+    together = _outcome(engine, combined, cwd)
+    if together < alone:
+        raise InvariantViolation(
+            "adding", f"the combined line is {together.label}, one part alone is {alone.label}",
+            {"line": line, "extra": extra, "sep": sep}, shown=(combined,))
+    return alone > Outcome.ALLOW
+
+
+def deny_survives_wrapping(engine: Engine, line: str, wrapped_line: str, *,
+                           cwd: str | None = None) -> bool:
+    """If ``line`` is DENY, ``wrapped_line`` (the line under a wrapper that runs it) is DENY.
+    Returns whether the invariant applied (``line`` was DENY)."""
+    if _outcome(engine, line, cwd) is not Outcome.DENY:
+        return False
+    after = _outcome(engine, wrapped_line, cwd)
+    if after is not Outcome.DENY:
+        raise InvariantViolation("wrappers", f"the command is deny but wrapped it is "
+                                 f"{after.label}", {"line": line, "wrapped_line": wrapped_line})
+    return True
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def path_stays_inside(path: str, workspace: str | os.PathLike[str], *,
+                      forbidden: Sequence[str] = (), home: str | None = None) -> Path | None:
+    """``clawgate.tools.paths.resolve_in_workspace`` refuses ``path`` with ``InvalidPath`` or
+    returns a path that, resolved independently by the OS, is inside the workspace and under no
+    forbidden path. Returns the resolved path, or None when it was refused."""
+    from clawgate.errors import ToolError, ToolErrorKind
+    from clawgate.tools.paths import resolve_in_workspace
+
+    args = {"path": path, "workspace": os.fspath(workspace), "forbidden": list(forbidden)}
+    try:
+        resolved = resolve_in_workspace(path, workspace, forbidden=forbidden, home=home)
+    except ToolError as exc:
+        if exc.kind is ToolErrorKind.INVALID_PATH:
+            return None
+        raise InvariantViolation("paths", f"refused with {exc.kind.value}, not InvalidPath",
+                                 args) from exc
+    except Exception as exc:
+        raise InvariantViolation("paths", f"raised {type(exc).__name__}: {exc}", args) from exc
+    root = os.path.realpath(workspace)
+    real = os.path.realpath(resolved)
+    if not _inside(real, root):
+        raise InvariantViolation("paths", f"resolved to {real}, outside {root}", args)
+    home = home if home is not None else os.path.expanduser("~")
+    for entry in forbidden:
+        bad = os.path.realpath(home + entry[1:] if entry.startswith("~") else entry)
+        if _inside(real, bad):
+            raise InvariantViolation("paths", f"resolved to {real}, under forbidden {bad}", args)
+    return Path(resolved)
+
+
+def executed_calls_audited(engine: Engine, executed: Sequence[str],
+                           audit: Sequence[Mapping[str, object]]) -> None:
+    """Every command an executor ran has its own audit record that let it run, and the policy
+    lets it run: not DENY, and an ASK only with ``approved: true`` in the record.
+
+    ``executed``: the commands in the order the executor saw them. ``audit``: the records as the
+    audit log holds them, with ``command``, ``outcome`` and (for an ASK) ``approved``.
+    """
+    pending = list(audit)
+    for command in executed:
+        args = {"executed": list(executed), "audit": [dict(r) for r in audit]}
+        match = next((r for r in pending if r.get("command") == command and _lets_run(r)), None)
+        if match is None:
+            raise InvariantViolation("audit", f"{command!r} ran without an audit record "
+                                     "letting it run", args)
+        pending.remove(match)
+        outcome = _outcome(engine, command, None)
+        if outcome is Outcome.DENY or (outcome is Outcome.ASK and match.get("approved") is
+                                       not True):
+            raise InvariantViolation("audit", f"{command!r} ran but the policy says "
+                                     f"{outcome.label}", args)
+
+
+def _lets_run(record: Mapping[str, object]) -> bool:
+    outcome = record.get("outcome")
+    return outcome == "allow" or (outcome == "ask" and record.get("approved") is True)
+
+
+CHECKS: dict[str, Callable[..., object]] = {
+    "decides": decides_in_time,
+    "rewrites": rewrite_not_weaker,
+    "adding": adding_never_lowers,
+    "wrappers": deny_survives_wrapping,
+    "paths": path_stays_inside,
+    "audit": executed_calls_audited,
+}
+_NEEDS_ENGINE = frozenset({"decides", "rewrites", "adding", "wrappers", "audit"})
+
+
+def replay(engine: Engine, invariant: str, arguments: Mapping[str, Any]) -> None:
+    """Run ``invariant`` again with stored ``arguments`` (a line of a regressions file)."""
+    check = CHECKS[invariant]
+    if invariant in _NEEDS_ENGINE:
+        check(engine, **arguments)
+    else:
+        check(**arguments)
