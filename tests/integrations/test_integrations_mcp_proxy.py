@@ -67,19 +67,19 @@ def test_stdio_list_deny_ask_allow_and_scrub(tmp_path: Path, policy_file: Path,
     got = anyio.run(session)
     assert got["tools"] == ["crash", "echo", "leak", "read_note", "run", "stall"]
     assert got["hidden"].is_error
-    assert text_of(got["hidden"]) == ("hidden refused; clawgate deny: CG-ADAPT-004: the tool "
-                                      "policy does not let this agent use demo__hidden (hidden)")
+    assert text_of(got["hidden"]) == ("hidden refused: CG-ADAPT-004: the tool policy does not "
+                                      "let this agent use demo__hidden (hidden)")
     assert got["outside"].is_error
     assert text_of(got["outside"]) == (
-        f"read_note refused; clawgate deny: CG-ADAPT-005: /etc/passwd: leaves the workspace "
+        f"read_note refused: CG-ADAPT-005: /etc/passwd: leaves the workspace "
         f"{workspace} (hint: stay inside the workspace {workspace})")
     assert not got["inside"].is_error
     assert text_of(got["inside"]) == "would read notes.txt"
-    assert text_of(got["deploy"]) == ("run refused; clawgate deny: policy:test.yaml#no-deploy: "
-                                      "deploys to production (hint: use the release pipeline)")
+    assert text_of(got["deploy"]) == ("run refused: policy:test.yaml#no-deploy: deploys to "
+                                      "production (hint: use the release pipeline)")
     assert got["publish"].is_error
     assert text_of(got["publish"]).startswith(
-        "run refused; clawgate deny: CG-ADAPT-007: a person must approve and did not; "
+        "run refused: CG-ADAPT-007: a person must approve and did not; "
         "policy:test.yaml#ask-publish: publishes a release")
     assert got["metadata"].is_error
     assert "a cloud metadata endpoint" in text_of(got["metadata"])

@@ -19,9 +19,10 @@ import mcp_types as types
 from clawgate.decision import Decision, Outcome
 from clawgate.errors import ToolError
 from clawgate.guard import CallContext
+from clawgate.guard_setup import refusal
 from clawgate.integrations.arguments import mcp_call
 from clawgate.integrations.calls import BadInput, Call
-from clawgate.integrations.gate import MALFORMED_ID, Gate, reason_text, refused
+from clawgate.integrations.gate import MALFORMED_ID, Gate, refused
 from clawgate.ratelimit import RateLimiter
 
 Forward = Callable[[str, dict[str, Any]], Awaitable[types.CallToolResult]]
@@ -90,7 +91,7 @@ class GuardedTools:
         return cleaned
 
     def _refuse(self, call: Call, decision: Decision, started: float) -> types.CallToolResult:
-        message = f"{call.agent_tool} refused; {reason_text(decision)}"
+        message = refusal(decision, f"{call.agent_tool} refused").message  # as Guard says it
         self.gate.record(call, self.ctx, decision, {"error": message}, started)
         return error_result(message)
 
