@@ -26,10 +26,11 @@ except ImportError:  # openai is not a clawgate dependency; importing this file 
 NEEDS_OPENAI = "this example needs the openai package: pip install openai"
 
 
-def run(task: str, model: str = "gpt-4o-mini", policies: tuple[str, ...] = ()) -> str:
-    if OpenAI is None:
+def run(task: str, model: str = "gpt-4o-mini", policies: tuple[str, ...] = (),
+        client: Any = None) -> str:
+    if client is None and OpenAI is None:
         raise SystemExit(NEEDS_OPENAI)
-    client, ctx = OpenAI(), CallContext(session="agent-loop", provider="openai")
+    client, ctx = client or OpenAI(), CallContext(session="agent-loop", provider="openai")
     guard = Guard.from_files(*policies, workspace=".")
     messages: list[Any] = [{"role": "user", "content": task}]
     for _ in range(20):

@@ -7,7 +7,8 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
+from typing import Any
 
 import anyio
 import mcp_types as types
@@ -81,3 +82,45 @@ def test_mcp_proxy_example(tmp_path: Path) -> None:
         assert isinstance(result, types.CallToolResult) and not result.is_error
         first = result.content[0]
         assert isinstance(first, types.TextContent) and "put clawgate in front" in first.text
+
+
+class ScriptedModel:
+    """An OpenAI-compatible client whose replies are written in advance (the model is not
+    what is tested here; the loop and the guard are). Records the tools it was offered."""
+
+    def __init__(self, *replies: list[tuple[str, dict[str, object]]]) -> None:
+        self.replies = list(replies)
+        self.offered: list[list[str]] = []
+        self.seen: list[object] = []
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
+
+    def create(self, *, model: str, messages: list[object], tools: list[dict[str, Any]]
+               ) -> SimpleNamespace:
+        self.offered.append([t["function"]["name"] for t in tools])
+        self.seen = list(messages)
+        calls = self.replies.pop(0) if self.replies else []
+        tool_calls = [SimpleNamespace(id=f"c{i}", function=SimpleNamespace(
+            name=name, arguments=json.dumps(args))) for i, (name, args) in enumerate(calls)]
+        message = SimpleNamespace(
+            content=None if calls else "done", tool_calls=tool_calls or None,
+            model_dump=lambda **_: {"role": "assistant", "content": None if calls else "done"})
+        return SimpleNamespace(choices=[SimpleNamespace(message=message)])
+
+
+def test_agent_loop_runs_every_call_through_the_guard(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.txt").write_text("alpha\n")
+    policy = tmp_path / "p.yaml"
+    policy.write_text("version: 1\ntools: {deny: [web_fetch, web_search]}\n")
+    model = ScriptedModel([("read_file", {"path": "a.txt"}),
+                           ("read_file", {"path": "/etc/passwd"}),
+                           ("web_fetch", {"url": "https://example.com"})])
+    module = load(EXAMPLES / "agent_loop.py")
+    assert module.run("read a.txt", policies=(str(policy),), client=model) == "done"
+    assert "web_fetch" not in model.offered[0] and "read_file" in model.offered[0]
+    results = [json.loads(m["content"]) for m in model.seen
+               if isinstance(m, dict) and m.get("role") == "tool"]
+    assert "alpha" in json.dumps(results[0])
+    assert "InvalidPath" in results[1]["error"]
+    assert "PermissionDenied" in results[2]["error"]
