@@ -86,12 +86,17 @@ def test_table(run_hook: HookRunner, workspace: Path, policy_file: Path) -> None
         assert got == {"decision": decision, "reason": reason}, (tool, tool_input)
 
 
-def test_mcp_context_names_the_server(run_hook: HookRunner, workspace: Path,
-                                      policy_file: Path) -> None:
+@pytest.mark.parametrize(("tool", "context"), [
+    ("mcp__fs__delete", {"server_name": "fs", "tool_name": "delete", "command": "fs-server"}),
+    ("mcp__fs__delete", {"server_name": "fs"}),
+    ("delete", {"server_name": "fs"}),
+])
+def test_mcp_context_names_the_server(run_hook: HookRunner, workspace: Path, policy_file: Path,
+                                      tool: str, context: dict[str, str]) -> None:
     got = run_hook(["gemini", "--policy", str(policy_file)], payload(
-        workspace, "delete", {"path": "a"}, mcp_context={"server_name": "fs"}))
+        workspace, tool, {"path": "a"}, mcp_context=context))
     assert got["decision"] == "deny"
-    assert "fs__delete" in got["reason"]
+    assert "use fs__delete" in got["reason"]
 
 
 @pytest.mark.parametrize(("raw", "why"), [

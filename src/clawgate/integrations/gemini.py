@@ -95,13 +95,17 @@ def _file_call(name: str, args: Mapping[str, Any], cwd: str) -> Call | None:
 
 
 def _mcp_tool(name: str, context: object) -> str | None:
-    """The policy's ``<server>__<tool>`` for an MCP tool, or None for another tool."""
+    """The policy's ``<server>__<tool>`` for an MCP tool, or None for another tool.
+    ``mcp_context`` (server_name, tool_name: the server's own name for it) is authoritative;
+    without it the name is read as ``mcp__<server>__<tool>`` or ``<server>__<tool>``."""
+    if isinstance(context, Mapping) and isinstance(context.get("server_name"), str):
+        server = context["server_name"]
+        tool = context.get("tool_name")
+        if not isinstance(tool, str) or not tool:
+            tool = name.removeprefix(f"mcp__{server}__").removeprefix(f"{server}__")
+        return f"{server}__{tool}"
     named = mcp_name(name)
     if named is not None:
         return named
-    if isinstance(context, Mapping) and isinstance(context.get("server_name"), str):
-        server = context["server_name"]
-        tool = name.removeprefix(f"{server}__")
-        return f"{server}__{tool}"
     server, sep, tool = name.partition("__")
     return f"{server}__{tool}" if sep and server and tool else None
