@@ -140,10 +140,10 @@ class Gate:
         cwd = call.cwd or self.root
         for line in call.commands:
             yield self.engine.check(line, cwd=cwd)
-        risk = Risk.HIGH if call.urls else Risk.MEDIUM if call.writes else Risk.LOW
-        if not call.commands:
-            yield Decision(summary, Outcome.ALLOW, risk if call.reads or call.writes or
-                           call.urls else Risk.MEDIUM)
+        if not call.commands:  # outward is high, writes medium, reads low; opaque medium
+            risk = Risk.HIGH if call.urls else Risk.MEDIUM if call.writes or not call.reads \
+                else Risk.LOW
+            yield Decision(summary, Outcome.ALLOW, risk)
 
     # -- step 5 -----------------------------------------------------------------------------
 
