@@ -6,6 +6,7 @@ milliseconds, a fresh container a few hundred.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -123,9 +124,9 @@ def test_output_flood_is_capped(warm_docker: DockerExecutor) -> None:
 def test_concurrent_execs_respect_the_cap(module_workspace: Path) -> None:
     limiter = SpawnLimiter(5)
     with DockerExecutor(DockerSettings(image=IMAGE), workspace=module_workspace,
-                        limiter=limiter, limits=Limits(queue_timeout_s=60)) as executor:
-        with ThreadPoolExecutor(12) as pool:
-            results = list(pool.map(executor.run, [ExecRequest("sleep 0.2; echo ok")] * 12))
+                        limiter=limiter, limits=Limits(queue_timeout_s=60)) as executor, \
+            ThreadPoolExecutor(12) as pool:
+        results = list(pool.map(executor.run, [ExecRequest("sleep 0.2; echo ok")] * 12))
     assert [r.stdout for r in results] == ["ok\n"] * 12
     assert limiter.peak == 5
 
@@ -189,10 +190,8 @@ def tcp_engine() -> Iterator[str]:
             pass
         finally:
             for end in (src, dst):
-                try:
+                with contextlib.suppress(OSError):
                     end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
     def serve() -> None:
         while not stop.is_set():
