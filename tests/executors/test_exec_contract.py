@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import clawgate.executors as executors
+from clawgate import executors
 from clawgate.errors import SandboxUnavailable, ToolError, ToolErrorKind
 from clawgate.executors import (
     DockerSettings,
@@ -157,7 +157,7 @@ def test_missing_engine_is_sandbox_unavailable(monkeypatch: pytest.MonkeyPatch,
                                                workspace: Path) -> None:
     """No engine answers: an error naming it, never a quiet host run."""
     monkeypatch.setenv("DOCKER_HOST", "tcp://127.0.0.1:9")
-    with pytest.raises(SandboxUnavailable, match="127.0.0.1:9"):
+    with pytest.raises(SandboxUnavailable, match=r"127\.0\.0\.1:9"):
         executor_from_settings({"kind": "docker"}, workspace=workspace)
     with pytest.raises(SandboxUnavailable, match="no Docker engine"):
         executor_from_settings({"kind": "docker", "docker": {

@@ -39,7 +39,8 @@ from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_se
               "and the result.")
 @click.option("--yes", is_flag=True, help="Approve a command the policy would ask about.")
 @click.argument("command", nargs=-1, required=True)
-def run(policies: tuple[str, ...], kind: str, timeout_s: float | None, workspace: str | None,
+def run(  # noqa: PLR0917 - click passes every option as an argument
+        policies: tuple[str, ...], kind: str, timeout_s: float | None, workspace: str | None,
         cwd: str | None, network: bool, image: str | None, as_json: bool, yes: bool,
         command: tuple[str, ...]) -> int:
     """Decide on COMMAND and run it if allowed. One argument is a shell line; several are
@@ -76,7 +77,7 @@ def _refusal(decision: Decision, yes: bool) -> ExitCode | None:
         return ExitCode.DENY
     if decision.outcome is not Outcome.ASK or yes:
         return None
-    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+    if not _on_terminal():
         say(f"policy run: needs approval ({_why(decision)}); not run without a terminal; "
             "--yes approves it")
         return ExitCode.ASK
@@ -85,6 +86,11 @@ def _refusal(decision: Decision, yes: bool) -> ExitCode | None:
         return None
     say("policy run: not approved")
     return ExitCode.DENY
+
+
+def _on_terminal() -> bool:
+    """Whether a person can be asked: both the question and the answer go through a tty."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
 
 
 def _why(decision: Decision) -> str:

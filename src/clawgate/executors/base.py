@@ -194,14 +194,16 @@ async def _in_thread(func: Callable[[Job], T], job: Job, done: Callable[[], None
     future: asyncio.Future[T] = loop.create_future()
 
     def work() -> None:
+        # The slot is released before the result is posted: whoever sees the result may
+        # count on the slot being free.
         try:
             value = func(job)
         except BaseException as exc:  # handed to the awaiting task, never lost
+            done()
             _post(loop, future, None, exc)
         else:
-            _post(loop, future, value, None)
-        finally:
             done()
+            _post(loop, future, value, None)
 
     try:
         threading.Thread(target=work, name="clawgate-exec", daemon=True).start()

@@ -184,7 +184,19 @@ def _collect(stream: Iterable[tuple[bytes | None, bytes | None]], job: Job,
             raise
     finally:
         timer.cancel()
+        timer.join()  # a kill under way finishes before the run reports its timeout
+        _close(stream)
     return out, err, fired.is_set()
+
+
+def _close(stream: Any) -> None:
+    """Close a hijacked stream's connection: the SDK leaves it open once read to its end."""
+    with contextlib.suppress(*sdk_failures(), OSError):
+        stream.close()
+    response = getattr(stream, "_response", None)
+    if response is not None:
+        with contextlib.suppress(*sdk_failures(), OSError):
+            response.close()
 
 
 def _result(code: int, out: _Stream, err: _Stream, start: float, *,

@@ -1,0 +1,154 @@
+"""The host executor against the real ``sh``: output, exit codes, timeouts, survivors, floods."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from proctable import gone, unique_sleep
+
+from clawgate.executors import ExecRequest, HostExecutor, Limits, SpawnLimiter
+
+
+@pytest.fixture
+def host(workspace: Path, limiter: SpawnLimiter) -> HostExecutor:
+    return HostExecutor(workspace=workspace, limiter=limiter, limits=Limits(kill_grace_s=0.3))
+
+
+def test_output_and_exit_code(host: HostExecutor) -> None:
+    result = host.run(ExecRequest("echo out; echo err >&2; exit 3"))
+    assert (result.exit_code, result.stdout, result.stderr) == (3, "out\n", "err\n")
+    assert not result.timed_out
+    assert not result.truncated
+    assert 0 < result.duration_ms < 5000
+
+
+def test_argv_runs_without_a_shell(host: HostExecutor) -> None:
+    result = host.run(ExecRequest(["printf", "%s|", "a b", "$HOME", ";"]))
+    assert result.stdout == "a b|$HOME|;|"
+
+
+def test_missing_program_is_127(host: HostExecutor) -> None:
+    result = host.run(ExecRequest(["no-such-program-here"]))
+    assert result.exit_code == 127
+    assert "no-such-program-here" in result.stderr
+
+
+def test_killed_by_a_signal_is_128_plus_n(host: HostExecutor) -> None:
+    assert host.run(ExecRequest("kill -9 $$")).exit_code == 137
+
+
+def test_runs_in_the_workspace_and_cwd(host: HostExecutor, workspace: Path) -> None:
+    (workspace / "sub").mkdir()
+    assert host.run(ExecRequest("pwd")).stdout.strip() == str(workspace)
+    assert host.run(ExecRequest("pwd", cwd="sub")).stdout.strip() == str(workspace / "sub")
+
+
+def test_a_secret_in_the_parent_environment_does_not_leak(
+        host: HostExecutor, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI-leak-me")
+    monkeypatch.setenv("TZ", "UTC")
+    result = host.run(ExecRequest("env", env={"GIVEN": "yes"}))
+    assert "wJalrXUtnFEMI" not in result.stdout
+    assert "AWS_SECRET_ACCESS_KEY" not in result.stdout
+    assert "GIVEN=yes" in result.stdout
+    assert "TZ=UTC" in result.stdout
+
+
+def test_timeout_kills_the_whole_group(host: HostExecutor) -> None:
+    marker = unique_sleep()
+    start = time.monotonic()
+    result = host.run(ExecRequest(f"sleep {marker} & sleep {marker}; echo never",
+                                  timeout_s=0.3))
+    assert result.timed_out
+    assert result.exit_code == 124
+    assert result.stdout == ""
+    assert time.monotonic() - start < 2.0
+    assert gone(marker)
+
+
+def test_timeout_escalates_to_sigkill(host: HostExecutor) -> None:
+    marker = unique_sleep()
+    result = host.run(ExecRequest(f"trap '' TERM; sleep {marker}", timeout_s=0.2))
+    assert result.timed_out
+    assert 450 <= result.duration_ms < 2000  # 0.2 s, then the 0.3 s grace
+    assert gone(marker)
+
+
+def test_output_before_a_timeout_is_kept(host: HostExecutor) -> None:
+    result = host.run(ExecRequest("echo partial; sleep 5", timeout_s=0.2))
+    assert result.timed_out
+    assert result.stdout == "partial\n"
+
+
+def test_a_backgrounded_process_does_not_survive(host: HostExecutor) -> None:
+    marker = unique_sleep()
+    start = time.monotonic()
+    result = host.run(ExecRequest(f"sleep {marker} & echo started"))
+    assert result.stdout == "started\n"
+    assert result.exit_code == 0
+    assert not result.timed_out
+    assert time.monotonic() - start < 1.5  # not held open by the sleeper's copy of the pipe
+    assert gone(marker)
+
+
+def test_a_nohup_disowned_process_does_not_survive(host: HostExecutor) -> None:
+    marker = unique_sleep()
+    host.run(ExecRequest(f"nohup sleep {marker} >/dev/null 2>&1 & disown 2>/dev/null; true"))
+    assert gone(marker)
+
+
+def test_output_flood_is_capped(workspace: Path, limiter: SpawnLimiter) -> None:
+    host = HostExecutor(workspace=workspace, limiter=limiter, limits=Limits(output_cap=4096))
+    result = host.run(ExecRequest("head -c 50000000 /dev/zero; echo done >&2"))
+    assert result.exit_code == 0  # the rest was read and dropped, not refused
+    assert result.truncated
+    assert len(result.stdout) == 4096
+    assert result.stderr == "done\n"
+
+
+def test_both_streams_flooding_at_once_do_not_deadlock(host: HostExecutor) -> None:
+    result = host.run(ExecRequest("head -c 3000000 /dev/zero >&2 & head -c 3000000 /dev/zero; "
+                                  "wait", timeout_s=20))
+    assert not result.timed_out
+    assert result.truncated
+    assert len(result.stdout) == len(result.stderr) == 1024 * 1024
+
+
+def test_exactly_the_cap_is_not_truncated(workspace: Path, limiter: SpawnLimiter) -> None:
+    host = HostExecutor(workspace=workspace, limiter=limiter, limits=Limits(output_cap=100))
+    result = host.run(ExecRequest("head -c 100 /dev/zero"))
+    assert not result.truncated
+    assert len(result.stdout) == 100
+
+
+def test_undecodable_output_is_replaced(host: HostExecutor) -> None:
+    assert host.run(ExecRequest(r"printf '\377ok'")).stdout == "\ufffdok"
+
+
+def test_fifty_sleeps_with_a_queue_take_ten_waves(workspace: Path, limiter: SpawnLimiter) -> None:
+    """The issue's figure: 50 concurrent `sleep 0.2` with a queue, 2.0 s ± 20 %, never > 5."""
+    host = HostExecutor(workspace=workspace, limiter=limiter,
+                        limits=Limits(queue_timeout_s=30))
+    start = time.monotonic()
+    with ThreadPoolExecutor(50) as pool:
+        results = list(pool.map(host.run, [ExecRequest("sleep 0.2")] * 50))
+    elapsed = time.monotonic() - start
+    assert all(r.exit_code == 0 for r in results)
+    assert limiter.peak == 5
+    assert 1.6 <= elapsed <= 2.4
+
+
+def test_arun_runs_on_the_host(host: HostExecutor) -> None:
+    marker = unique_sleep()
+
+    async def main() -> list[str]:
+        results = await asyncio.gather(host.arun(ExecRequest("echo a")),
+                                       host.arun(ExecRequest(f"sleep {marker}", timeout_s=0.2)))
+        return [r.stdout for r in results]
+
+    assert asyncio.run(main()) == ["a\n", ""]
+    assert gone(marker)
