@@ -2,6 +2,8 @@
 
 from clawgate.validators import (  # noqa: F401
     hygiene,
+    indirection,
+    injection,
     interpreters,
     iterators,
     parsing,
