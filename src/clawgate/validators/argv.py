@@ -43,7 +43,7 @@ def command_start(words: tuple[Word, ...], start: int, spec: Options) -> int | N
             if skip:
                 i += skip
             return i if i < n else None
-        if len(text) > 1 and text[0] == "-" and not skip:
+        if len(text) > 1 and text[0] == "-":
             i += _option_width(text, words, i, spec)
             continue
         if skip:

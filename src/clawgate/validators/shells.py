@@ -68,6 +68,16 @@ def net_redirect(cmd: SimpleCommand) -> str | None:
     return None
 
 
+def _terminal_input(cmd: SimpleCommand) -> bool:
+    """Standard input is a terminal, a FIFO or a copied descriptor: someone types into it."""
+    for redirect in cmd.redirects:
+        target = redirect.target.shown if redirect.target is not None else ""
+        if redirect.op in ("<", "<&", "<>") and (
+                target.startswith(("/dev/tty", "/dev/pts", "/dev/stdin")) or target.isdigit()):
+            return True
+    return False
+
+
 @register
 class ShellCode(Validator):
     """``sh -c CODE`` (and ``bash``, ``zsh``, ``dash`` ... ``-c``): the code is checked as a
@@ -104,7 +114,10 @@ class InteractiveShell(Validator):
         call = shell_call(cmd)
         if call is None or call.code is not None or "c" in call.flags:
             return Verdict.passthrough()
-        if call.script is not None and "s" not in call.flags and "i" not in call.flags:
+        if "i" in call.flags or "-interactive" in call.flags or _terminal_input(cmd):
+            return Verdict.ask(self.id, f"{cmd.program} starts an interactive shell",
+                               hint="run the command itself, or use a script file")
+        if call.script is not None and "s" not in call.flags:
             return Verdict.passthrough()
         if cmd.upstream or any(r.feeds_input or r.op == "<" for r in cmd.redirects):
             return Verdict.passthrough()  # fed input: judged by the injection family
