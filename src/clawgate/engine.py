@@ -118,7 +118,10 @@ class Engine:
             return
         verdicts: list[Verdict] = []
         for validator in self._command:
-            verdict = self._verdict(validator, partial(validator.check, cmd, ctx))
+            try:  # inline rather than _verdict(): this loop is the hot path
+                verdict = validator.check(cmd, ctx)
+            except Exception as exc:  # a crashing validator is a DENY naming it
+                verdict = _crashed(validator, exc)
             verdicts.append(verdict)
             for inner in verdict.nested:
                 if isinstance(inner, str):
@@ -176,8 +179,7 @@ class Engine:
         try:
             return call()
         except Exception as exc:  # a crashing validator is a DENY naming it
-            return Verdict.deny(validator.id, f"validator {validator.id} failed "
-                                f"({type(exc).__name__}); failing closed")
+            return _crashed(validator, exc)
 
     def _combine(self, command: str, run: _Run) -> Decision:
         outcome = max((v.outcome for v in run.verdicts), default=Outcome.ALLOW)
@@ -188,6 +190,11 @@ class Engine:
         reasons = _dedupe(r for v in run.verdicts if v.outcome is outcome for r in v.reasons)
         trace = (*run.trace, TraceEntry(command, "final", outcome, "strictest outcome wins"))
         return Decision(command, outcome, run.risk, reasons, run.misparsing, trace)
+
+
+def _crashed(validator: AnyValidator, exc: Exception) -> Verdict:
+    return Verdict.deny(validator.id, f"validator {validator.id} failed "
+                        f"({type(exc).__name__}); failing closed")
 
 
 def _destructive_ask(verdict: Verdict) -> bool:

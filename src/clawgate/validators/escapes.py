@@ -12,13 +12,19 @@ import re
 from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.programs import INSPECTORS, NET_TOOLS, SHELL_REFERENCE, SHELLS
+from clawgate.validators.programs import (
+    INSPECTORS,
+    NET_TOOLS,
+    SHELL_REFERENCE,
+    SHELLS,
+    words_of,
+)
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED
 
 # Programs whose purpose is running a command, unwrapped (and judged) by the wrapper family.
-FRONTENDS = (frozenset(PLAIN) | frozenset(PRIVILEGED) | SHELLS | frozenset(
+FRONTENDS = (frozenset(PLAIN) | frozenset(PRIVILEGED) | SHELLS | words_of(
     "find fd fdfind xargs parallel watch ssh docker podman nerdctl kubectl lxc incus eval "
-    "command npm npx yarn pnpm uv uvx poetry pipenv bundle cabal stack conda".split()))
+    "command npm npx yarn pnpm uv uvx poetry pipenv bundle cabal stack conda"))
 # Option names that say "the value is a command" (checked on long options of any program).
 _STRONG = re.compile(r"^--?(?:[\w-]+-)?(?:exec|execute|command|cmd|program|hook|rsh|"
                      r"launcher|wrapper|script|interpreter|action|helper)$|^--?(?:pre|post|up|"
@@ -43,15 +49,18 @@ _EXACT: dict[str, frozenset[str]] = {
 _COMMANDISH = re.compile(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
 _PIPE_VALUE = re.compile(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
 _LIBRARY = re.compile(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
-_BUILDERS = frozenset("gcc g++ cc c++ clang clang++ ld ld.lld ld.gold make cmake ninja meson "
+_BUILDERS = words_of("gcc g++ cc c++ clang clang++ ld ld.lld ld.gold make cmake ninja meson "
                       "strip nm objdump readelf ldd file ar patchelf install cp mv ln rsync "
-                      "tar zip unzip ls stat find chmod chown rm cargo go rustc".split())
+                      "tar zip unzip ls stat find chmod chown rm cargo go rustc")
 _LIBRARY_OPTIONS = re.compile(r"^-(?:engine|D|I|s|-default-auth|-plugin-dir|-load|"
                               r"-preload|-library)$|^-f$")
 _UNSAFE = {
     "dvips": frozenset({"-R0"}), "pic": frozenset({"-U"}), "groff": frozenset({"-U"}),
     "troff": frozenset({"-U"}), "nroff": frozenset({"-U"}), "bpftrace": frozenset({"--unsafe"}),
+    "openvpn": frozenset(),
 }
+_TEX = words_of("tex latex pdflatex xelatex lualatex latexmk pdftex luatex xetex etex context "
+                "mpost lilypond")
 _PRIVILEGED_TAIL = re.compile(r"\s+-[a-oq-z]*p")
 _PRIVILEGED_FLAG = re.compile(r"-[a-oq-z]*p[a-z]*")
 _TEX_ESCAPE = frozenset({"--shell-escape", "-shell-escape", "--enable-write18",
@@ -133,10 +142,13 @@ class CommandOption(Validator):
         program = cmd.program
         if program is None or program in FRONTENDS or len(cmd.words) < 2:
             return Verdict.passthrough()
+        if program not in _SHORT and program not in _EXACT and not any(
+                w.shown.startswith("--") for w in cmd.words):
+            return Verdict.passthrough()
         found = _command_options(cmd, program)
         if not found:
             return Verdict.passthrough()
-        option, value = found[0]
+        option = found[0][0]
         nested = tuple(_command_text(v) for _, v in found if v)
         return Verdict(Outcome.ASK, (Reason(self.id, f"{program} {option} runs a command"),),
                        nested=nested)
@@ -212,11 +224,12 @@ class UnsafeMode(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
-        if program is None or len(cmd.words) < 2:
+        if (program not in _UNSAFE and program not in _TEX) or len(cmd.words) < 2:
             return Verdict.passthrough()
         args = cmd.args
-        unsafe = _UNSAFE.get(program, frozenset()) | _TEX_ESCAPE
-        flagged = next((a for a in args if a in unsafe or "\\write18" in a), None)
+        unsafe = _UNSAFE.get(program, _TEX_ESCAPE)
+        flagged = next((a for a in args if a in unsafe or a in _TEX_ESCAPE or (
+            "write18" in a and "\\write18" in a)), None)
         if flagged is None and program == "openvpn" and "--script-security" in args:
             level = args[args.index("--script-security") + 1:][:1]
             flagged = "--script-security" if level and level[0] in ("2", "3") else None

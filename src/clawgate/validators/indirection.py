@@ -24,6 +24,7 @@ _FETCH = re.compile(r"\b(?:curl|wget|fetch|nc|ncat|socat|aria2c|lynx|links|http|
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "-u"})
 _ESCAPED_BYTES = re.compile(r"\\(?:x[0-9a-fA-F]{2}|[0-7]{3})")
 _SYMBOL_RANGE = re.compile(r"[^\w\s\\]-[^\s\]]|[^\s\\]-[^\w\s\]]|N-ZA-M|n-za-m")
+_EVAL_LIKE = frozenset({"eval", "trap", "command", "source", "."})
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 
 
@@ -41,7 +42,7 @@ def decodes(cmd: SimpleCommand) -> bool:
     if program == "tr":
         return any(_SYMBOL_RANGE.search(a) for a in args)
     if program == "openssl":
-        return "-d" in args or "-base64" in args and "-d" in args
+        return "-d" in args
     return any(a in _DECODE_FLAGS or (a.startswith("-") and not a.startswith("--") and "d" in a
                                       and program.startswith("base")) for a in args)
 
@@ -132,6 +133,9 @@ class EvalOrSource(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
+        if program not in _EVAL_LIKE and program not in SHELLS and (
+                family_name(program) not in INLINE):
+            return Verdict.passthrough()
         words = cmd.words[1:]
         if program == "eval" or (program == "trap" and len(words) > 1):
             code = joined_code(words[:1] if program == "trap" else words)

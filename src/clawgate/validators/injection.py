@@ -13,13 +13,19 @@ from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.programs import INSPECTORS, INTERACTIVE, NET_TOOLS, SHELLS
+from clawgate.validators.programs import (
+    INSPECTORS,
+    INTERACTIVE,
+    NET_TOOLS,
+    SHELLS,
+    words_of,
+)
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED
 
 _NEEDS_QUOTING = re.compile(r"[\s'\"\\$`;&|<>(){}*?\[\]#~!]")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_KEYWORDS = frozenset("if then else elif fi do done while until for case esac in function "
-                      "select { } ! (( ))".split())
+_KEYWORDS = words_of("if then else elif fi do done while until for case esac in function "
+                     "select { } ! (( ))")
 _IFS = re.compile(r"\$\{?IFS(?:[^}\w][^}]*)?\}?")
 _PROMPT = re.compile(r"\$\{[^}]*@[PEAKa]\}")
 _ENV_SLICE = re.compile(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_COLORS|HOSTNAME|"
@@ -27,7 +33,7 @@ _ENV_SLICE = re.compile(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_
                         r"\$\{\w+:-?\d+:1\}")
 _ANSI_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3}))")
 KNOWN = (INSPECTORS | SHELLS | NET_TOOLS | INTERACTIVE | frozenset(PLAIN) | frozenset(PRIVILEGED)
-         | frozenset("whoami id rm mv cp chmod chown curl wget python perl ruby sudo".split()))
+         | words_of("whoami id rm mv cp chmod chown curl wget python perl ruby sudo"))
 
 
 def _dynamic_text(word: Word) -> bool:

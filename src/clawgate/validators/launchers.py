@@ -8,17 +8,18 @@ import re
 from clawgate.decision import Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.programs import words_of
 
 _SCHEDULERS = {"at": {"-l", "-r", "-d", "-c"}, "batch": set(), "crontab": {"-l"},
                "run-parts": {"--test", "--list"}, "atq": None, "atrm": None}
 _MULTIPLEXER_READS = frozenset({"ls", "list-sessions", "list-windows", "list-panes", "-V",
                                 "has-session", "has", "kill-session", "kill-server",
                                 "display-message", "capture-pane", "-ls", "-list"})
-_TERMINAL_APPS = frozenset("""
+_TERMINAL_APPS = words_of("""
 tmux tmate byobu ranger mc nnn lf vifm ncdu minicom picocom opencode aider claude codex
-""".split())
+""")
 _SHELL_SUBCOMMANDS = frozenset({"shell", "console", "repl", "tunnel", "attach", "debug"})
-_SUBCOMMAND_READERS = frozenset("man help tldr info git cargo go pip npm".split())
+_SUBCOMMAND_READERS = words_of("man help tldr info git cargo go pip npm")
 _FZF_RUN = re.compile(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
 
 

@@ -10,21 +10,24 @@ import re
 
 from clawgate.validators.risk import NETWORK, READ_ONLY
 
+__all__ = ["NETWORK", "READ_ONLY"]  # re-exported for the families
 
-def _words(text: str) -> frozenset[str]:
+
+def words_of(text: str) -> frozenset[str]:
+    """The whitespace-separated names in ``text``."""
     return frozenset(text.split())
 
 
 # Shells: programs whose arguments are shell code or a shell script.
-SHELLS = _words("""
+SHELLS = words_of("""
 sh bash dash zsh ksh mksh pdksh oksh lksh loksh csh tcsh ash fish posh yash elvish rc sash rbash
 pwsh powershell nu xonsh ion
 """)
 # Names that mean "a shell" even as a bare word in an argument (`xargs sh`, `--rsh bash`).
-BARE_SHELLS = _words("sh bash dash zsh ksh mksh csh tcsh ash fish yash pwsh rbash")
+BARE_SHELLS = words_of("sh bash dash zsh ksh mksh csh tcsh ash fish yash pwsh rbash")
 
 # The program names an argument may hold and still only be looked at, never run.
-INSPECTORS = READ_ONLY | _words("""
+INSPECTORS = READ_ONLY | words_of("""
 which whereis type command man info apropos whatis tldr help file stat ls readlink realpath
 ldd objdump nm readelf strings hexdump xxd od test [ [[ grep egrep fgrep rg ag ack sed awk gawk
 mawk nawk diff cmp du ps pgrep pkill pidof killall tr sort uniq wc head tail less more bat cat
@@ -32,19 +35,19 @@ tac nl echo printf basename dirname git chsh cut column paste jq yq find fd loca
 """)
 
 # Programs that reach other machines: a shell attached to one is a remote or reverse shell.
-NET_TOOLS = NETWORK | _words("""
+NET_TOOLS = NETWORK | words_of("""
 nc ncat netcat socat telnet openssl cryptcat pwncat sbd socket busybox
 """)
 
 # Programs that turn their input into text that may be code (decoders and de-obfuscators).
-DECODERS = _words("""
+DECODERS = words_of("""
 base64 base32 basenc xxd uudecode openssl gunzip zcat gzip bzip2 bzcat xz xzcat unxz rev tr
 printf od perl python python3 iconv
 """)
 
 # Interactive programs with a way to run shell commands from their prompt. Started without a
 # file or command they wait for keystrokes; the next lines of a script then become escapes.
-INTERACTIVE = _words("""
+INTERACTIVE = words_of("""
 ed ex vi vim nvim view rvim emacs nano pico joe jed mg micro mcedit ranger mc nnn lf vifm
 screen tmux tmate byobu minicom picocom cu gdb lldb debugfs radare2 r2 ftp sftp psftp tftp
 smbclient telnet mysql mariadb psql sqlite3 redis-cli mongo mongosh bconsole ginsh tasksh
@@ -52,7 +55,7 @@ tdbtool scanmem iftop opencode asterisk irb ghci jshell scala erl iex sbcl clisp
 tclsh wish expect php lua luajit R julia node nodejs python pypy ruby perl dc octave gnuplot
 """)
 # Of those, the ones that only edit or page a file they are given: harmless with a file operand.
-FILE_VIEWERS = _words("""
+FILE_VIEWERS = words_of("""
 ed ex vi vim nvim view rvim emacs nano pico joe jed mg micro mcedit
 """)
 
@@ -61,7 +64,7 @@ COMMAND_VARIABLE = re.compile(
     r"(?:PAGER|EDITOR|VISUAL|_COMMAND|_CMD|_EXEC|_PROGRAM|_SHELL|_HELPER|_ASKPASS|_LAUNCHER|"
     r"_WRAPPER|_HOOK|LESSOPEN|LESSCLOSE|^SHELL|^BROWSER|^TERMINAL|^DIFFTOOL)$")
 # Variables that load code into programs whatever their value says.
-LOADER_VARIABLES = _words("""
+LOADER_VARIABLES = words_of("""
 LD_PRELOAD LD_LIBRARY_PATH LD_AUDIT DYLD_INSERT_LIBRARIES DYLD_LIBRARY_PATH BASH_ENV ENV
 PROMPT_COMMAND PERL5OPT PERL5DB RUBYOPT NODE_OPTIONS PYTHONSTARTUP
 PYTHONINSPECT GIT_EXEC_PATH GIT_CONFIG_PARAMETERS GIT_CONFIG_GLOBAL
@@ -69,7 +72,7 @@ GIT_CONFIG GIT_TEMPLATE_DIR GROFF_BIN_PATH AUTOM4TE AUTOCONF AUTOMAKE M4 GCONV_P
 JAVA_TOOL_OPTIONS _JAVA_OPTIONS PATH GIT_EXTERNAL_DIFF GIT_SSH LESSKEY MANOPT
 """)
 # Values of command variables that are everyday pagers and editors.
-HARMLESS_PAGERS = _words("""
+HARMLESS_PAGERS = words_of("""
 cat less more most bat delta head tail true vim vi nvim nano emacs code subl micro ed
 diff-so-fancy view
 """)
@@ -79,8 +82,8 @@ _VERSIONED = re.compile(r"^(python|pypy|perl|ruby|php|lua|node|pip|tclsh|wish|gu
 
 def family_name(program: str | None) -> str | None:
     """``python3.11`` -> ``python``; other names unchanged."""
-    if program is None:
-        return None
+    if program is None or not program[-1].isdigit():
+        return program
     found = _VERSIONED.match(program)
     return found.group(1) if found else program
 

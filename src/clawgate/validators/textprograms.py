@@ -51,7 +51,7 @@ class AwkCommands(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _AWKS:
             return Verdict.passthrough()
-        if any(w.shown in ("-f", "--file") or w.shown.startswith("-f") and len(w.shown) > 2
+        if any(w.shown in ("-f", "--file") or (w.shown.startswith("-f") and len(w.shown) > 2)
                for w in cmd.words[1:]):
             return Verdict.passthrough()
         for program in _scripts(cmd, "source", _AWK):

@@ -16,6 +16,7 @@ from clawgate.validators.programs import SHELLS
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND, Wrap
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
 _SHELL_MODE_FLAGS = frozenset({"-i", "-p", "-l", "--login", "-s", "-pi", "-ip", "-li", "-il"})
 
 
@@ -68,7 +69,7 @@ class ArgvWrapper(Validator):
         program = cmd.program
         spec = PLAIN.get(program) if program else None
         start = 1
-        if spec is None and program is not None:
+        if spec is None and program in _SUBCOMMAND_PROGRAMS:
             sub = cmd.words[1].value if len(cmd.words) > 1 else None
             spec = SUBCOMMAND.get((program, sub or "")) or SUBCOMMAND.get((program, ""))
             start = 2 if (program, sub or "") in SUBCOMMAND else 1
