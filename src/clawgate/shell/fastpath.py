@@ -11,6 +11,13 @@ _PLAIN = re.compile(r"[A-Za-z0-9_./:=,@%+\- \t-]*")
 _OPERATOR_LINE = re.compile(r"[A-Za-z0-9_./:=,@%+\- \t|&;-]*")
 _SEPARATORS = re.compile(r"\s*(\|\||&&|\||;)\s*")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for",
+                       "case", "esac", "in", "function", "select", "coproc"})
+
+
+def _first_word(text: str) -> str:
+    words = text.split(None, 1)
+    return words[0] if words else ""
 
 
 def is_plain(line: str) -> bool:
@@ -18,13 +25,15 @@ def is_plain(line: str) -> bool:
     if len(line) > 4096 or not _OPERATOR_LINE.fullmatch(line):
         return False
     if _PLAIN.fullmatch(line):
-        return True
+        return _first_word(line) not in _KEYWORDS
     pieces = _SEPARATORS.split(line.strip())
     # Operators must alternate with non-empty plain words: no `&`, `&&&`, `;;` or leading `|`.
     for i, piece in enumerate(pieces):
         if i % 2:
             continue
         if not piece or not _PLAIN.fullmatch(piece) or not piece.strip():
+            return False
+        if _first_word(piece) in _KEYWORDS:  # compound commands need the real parser
             return False
     return len(pieces) % 2 == 1
 
