@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import command_start, inner, option_values
 from clawgate.validators.base import Context, Validator, register
@@ -40,7 +41,9 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
 
 def starts_shell(target: SimpleCommand | str | None) -> bool:
     """True when the wrapped command is an interactive or privileged shell (not ``sh -c``)."""
-    if not isinstance(target, SimpleCommand) or target.program not in SHELLS:
+    if isinstance(target, str):
+        return any(starts_shell(c) for c in parse(target).commands)
+    if target is None or target.program not in SHELLS:
         return False
     rest = [w.shown for w in target.words[1:]]
     return all(a.startswith("-") and "c" not in a for a in rest) or bool(

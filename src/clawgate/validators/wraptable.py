@@ -68,7 +68,8 @@ PLAIN: dict[str, Wrap] = {
     "toybox": _w(), "exec": _w("a"), "builtin": _w(), "coproc": _w(), "firejail": _w(
         "", "", bare_shell=True), "mpirun": _w("npH", "host hostfile np"),
     "srun": _w("nNpcJtw", "partition time job-name"), "gosu": _w("", "", skip=1),
-    "su-exec": _w("", "", skip=1), "env": _w("uCS", "unset chdir split-string"),
+    "su-exec": _w("", "", skip=1), "env": _w("uC", "unset chdir", code="S",
+                                                        code_long="split-string"),
     "script": _w("IOTBEo", "log-in log-out log-timing", skip=1, code="c",
                  code_long="command", bare_shell=True),
     "screen": _w("SpcdhelTtx", "", bare_shell=True),
