@@ -119,7 +119,9 @@ def test_inline_code_unwraps_spelled_commands() -> None:
 
 def test_scan_reports_each_finding() -> None:
     found = scan("import socket, os; s=socket.socket(); os.dup2(0, 1); os.execl('/bin/sh')")
-    assert found.exec and found.network and not found.native
+    assert found.exec
+    assert found.network
+    assert not found.native
 
 
 def test_sed_e_command_carries_the_command() -> None:

@@ -121,4 +121,6 @@ def test_wrapper_hands_back_the_inner_command() -> None:
 
 def test_shell_call_reads_code() -> None:
     call = shell_call(parse_one("bash -xeuc 'ls' name"))
-    assert call is not None and call.code is not None and call.code.value == "ls"
+    assert call is not None
+    assert call.code is not None
+    assert call.code.value == "ls"

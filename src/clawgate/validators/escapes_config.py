@@ -143,7 +143,7 @@ class CommandEnvironment(Validator):
         for name, word in _assignments(cmd):
             value = word.value
             if name == "PATH":
-                if value is None or all(_SAFE_PATH.match(p) for p in value.split(":")):
+                if all(_SAFE_PATH.match(p) for p in word.text.strip("\"'").split(":")):
                     continue
                 return Verdict.ask(self.id, "PATH is changed to run programs from elsewhere")
             if name in LOADER_VARIABLES:

@@ -95,6 +95,6 @@ _BARE = "|".join(sorted(BARE_SHELLS, key=len, reverse=True))
 # A shell named anywhere in a value: as a path, or as a bare name that starts the value or a
 # value after ``=`` (``--rsh=bash -c``), or a ``sh -c`` inside a string.
 SHELL_REFERENCE = re.compile(
-    rf"{_PATH_SHELL}|(?:^|[=;&|(`{{]|\s)(?:{_BARE})"
+    rf"{_PATH_SHELL}|(?:^|[=;&|(`{{:,]|\s)(?:{_BARE})"
     r"(?=$|\s*[;|&<>)`}]|\s+\d*[<>]|\s+-\w*[cisp]\b)")
 BARE_SHELL_WORD = re.compile(rf"(?:{_BARE})(?:\s|$)")

@@ -92,7 +92,7 @@ class StagedPayload(LineValidator):
                 return Verdict.ask(self.id, f"{used!r} is prepared with a payload and then used "
                                    "by a later command", hint="run the steps separately")
             for path, payload in _written(cmd):
-                if payload and _AUTORUN.search(path):
+                if _AUTORUN.search(path):
                     return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload
