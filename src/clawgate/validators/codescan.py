@@ -14,7 +14,7 @@ _EXEC = re.compile(r"""
   | \bsubprocess\b | \bpty\s*\.\s*spawn\b | \bcommands\s*\.\s*getoutput\b | \bplatform\.popen\b
   | \bchild_process\b | \b(?:execSync|execFileSync|spawnSync|execFile)\b | process\.binding
   | \b(?:shell_exec|passthru|proc_open|popen|pcntl_exec|proc_nice)\b
-  | (?<![\w.])(?:system|system2|exec|spawn|syscall|fork)\s*[\s(\[{'"]
+  | (?<![\w.])(?:system|system2|exec|spawn|syscall)\s*[\s(\[{'"$] | \bfork\b(?![\w.])
   | \bKernel\s*[.:]+\s*(?:system|exec|spawn|`)\b | \bIO\s*\.\s*popen\b | \bOpen3\b | \bPTY\b
   | \bProcess\s*\.\s*spawn\b | \bRuntime\s*\.\s*getRuntime\b | \bProcessBuilder\b
   | \bos\s*\.\s*execute\b | \bio\s*\.\s*popen\b

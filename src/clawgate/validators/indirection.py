@@ -16,7 +16,7 @@ from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.interpreters import INLINE, inline_code, judge
 from clawgate.validators.programs import DECODERS, NETWORK, SHELLS, family_name
-from clawgate.validators.shells import shell_call
+from clawgate.validators.shells import FETCHED, shell_call
 
 STDIN_RUNNERS = frozenset({"at", "batch", "crontab", "m4"})
 _SCRIPT_READERS = frozenset({"source", "."})
@@ -139,6 +139,9 @@ class EvalOrSource(Validator):
         words = cmd.words[1:]
         if program == "eval" or (program == "trap" and len(words) > 1):
             code = joined_code(words[:1] if program == "trap" else words)
+            if code is None and any(FETCHED.search(w.text) for w in words):
+                return Verdict.deny(self.id, f"{program} runs code fetched from the network",
+                                    hint="download it, read it, then run it")
             if code is None:
                 return Verdict.ask(self.id, f"{program} runs text only known at run time")
             return Verdict.unwrap(code)

