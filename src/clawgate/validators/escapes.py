@@ -13,6 +13,7 @@ from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import (
+    HARMLESS_HELPERS,
     INSPECTORS,
     NET_TOOLS,
     SHELL_REFERENCE,
@@ -151,10 +152,22 @@ class CommandOption(Validator):
         found = _command_options(cmd, program)
         if not found:
             return Verdict.passthrough()
+        found = [(o, v) for o, v in found if v is None or not harmless_helper(v)]
+        if not found:
+            return Verdict.passthrough()
         option = found[0][0]
         nested = tuple(_command_text(v) for _, v in found if v)
         return Verdict(Outcome.ASK, (Reason(self.id, f"{program} {option} runs a command"),),
                        nested=nested)
+
+
+def harmless_helper(value: str) -> bool:
+    """``zstd -T0``, ``ssh -p 2222``, ``code --wait``: a helper program and its flags."""
+    words = value.split()
+    if not words or any(ch in value for ch in ";&|`$()<>#!"):
+        return False
+    return words[0].rsplit("/", 1)[-1] in HARMLESS_HELPERS and all(
+        w.startswith("-") or w.isdigit() for w in words[1:])
 
 
 def _command_text(value: str) -> str:

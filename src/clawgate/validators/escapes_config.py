@@ -11,6 +11,7 @@ import re
 from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.escapes import harmless_helper
 from clawgate.validators.programs import (
     COMMAND_VARIABLE,
     HARMLESS_PAGERS,
@@ -98,6 +99,8 @@ class ConfigCommand(Validator):
                 return Verdict.ask(self.id, f"git {direct!r} runs another program")
         for key, value in _settings(cmd, program):
             alias = key.lower().startswith("alias.")
+            if not alias and harmless_helper(value):
+                continue
             if (alias and value.startswith("!")) or (not alias and _COMMAND_KEY.search(key)):
                 text = value.lstrip("!").strip()
                 reason = Reason(self.id, f"{program} setting {key} runs a command")

@@ -65,7 +65,7 @@ COMMAND_VARIABLE = re.compile(
     r"_WRAPPER|_HOOK|LESSOPEN|LESSCLOSE|^SHELL|^BROWSER|^TERMINAL|^DIFFTOOL)$")
 # Variables that load code into programs whatever their value says.
 LOADER_VARIABLES = words_of("""
-LD_PRELOAD LD_LIBRARY_PATH LD_AUDIT DYLD_INSERT_LIBRARIES DYLD_LIBRARY_PATH BASH_ENV ENV
+LD_PRELOAD LD_AUDIT DYLD_INSERT_LIBRARIES BASH_ENV ENV
 PROMPT_COMMAND PERL5OPT PERL5DB RUBYOPT NODE_OPTIONS PYTHONSTARTUP
 PYTHONINSPECT GIT_EXEC_PATH GIT_CONFIG_PARAMETERS GIT_CONFIG_GLOBAL
 GIT_CONFIG GIT_TEMPLATE_DIR GROFF_BIN_PATH AUTOM4TE AUTOCONF AUTOMAKE M4 GCONV_PATH
@@ -75,6 +75,12 @@ JAVA_TOOL_OPTIONS _JAVA_OPTIONS PATH GIT_EXTERNAL_DIFF GIT_SSH LESSKEY MANOPT
 HARMLESS_PAGERS = words_of("""
 cat less more most bat delta head tail true vim vi nvim nano emacs code subl micro ed
 diff-so-fancy view
+""")
+
+# Helper programs that options commonly name and that run nothing else: compressors, the
+# ssh transport, pagers and editors.
+HARMLESS_HELPERS = HARMLESS_PAGERS | words_of("""
+gzip gunzip bzip2 xz zstd unzstd lz4 pigz pbzip2 lzip lzma lzop brotli ssh code
 """)
 
 _VERSIONED = re.compile(r"^(python|pypy|perl|ruby|php|lua|node|pip|tclsh|wish|guile)[\d.]*$")

@@ -16,6 +16,7 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import NET_TOOLS, SHELLS
 
 _SHELL_OPTIONS = opts("oO", "rcfile init-file")
+_INFO = frozenset({"--version", "--help", "n", "-noexec"})
 _NET_DEVICES = ("/dev/tcp/", "/dev/udp/")
 # A substitution that downloads: its output, run as code, is remote code.
 FETCHED = re.compile(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
@@ -118,7 +119,8 @@ class InteractiveShell(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         call = shell_call(cmd)
-        if call is None or call.code is not None or "c" in call.flags:
+        if call is None or call.code is not None or "c" in call.flags or (
+                _INFO & call.flags):
             return Verdict.passthrough()
         if "i" in call.flags or "-interactive" in call.flags or _terminal_input(cmd):
             return Verdict.ask(self.id, f"{cmd.program} starts an interactive shell",

@@ -18,6 +18,9 @@ from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND, Wrap
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
+# Flags with which a wrapper only reports and runs nothing.
+_QUERIES = {"screen": frozenset({"-ls", "-list", "-wipe", "-v", "--version"}),
+            "script": frozenset({"-V", "--version", "-h", "--help"})}
 _SHELL_MODE_FLAGS = frozenset({"-i", "-p", "-l", "--login", "-s", "-pi", "-ip", "-li", "-il"})
 
 
@@ -77,6 +80,8 @@ class ArgvWrapper(Validator):
             spec = SUBCOMMAND.get((program, sub or "")) or SUBCOMMAND.get((program, ""))
             start = 2 if (program, sub or "") in SUBCOMMAND else 1
         if spec is None:
+            return Verdict.passthrough()
+        if _QUERIES.get(program or "", frozenset()).intersection(cmd.args):
             return Verdict.passthrough()
         target, shell = _unwrapped(cmd, spec, start)
         if shell:
