@@ -20,6 +20,7 @@ _EXEC = re.compile(r"""
   | \bos\s*\.\s*execute\b | \bio\s*\.\s*popen\b
   | \b(?:callCommand|readProcess|spawnCommand|rawSystem|runCommand|createProcess)\b
   | \bSystem\.Process\b | \brun-(?:shell-command|program)\b | \bshell-command\b
+  | \((?:term|ansi-term|shell|eshell|compile|async-shell-command|vterm)\b
   | \b(?:call|start|make)-process\b | \b(?:esyscmd|syscmd)\b | (?<![\w.])run\s*\(\s*`
   | \bpipeline\s*\(\s*` | \bsh\s*\(\s*["'] | \b(?:qx|%x)\s*[^\w\s] | \bopen\s*\([^;]*["']\s*\|
   | \bopen\s*\(?[^;]*\|\s*["'] | ["']-\|["'] | ["']\|-["'] | \bshell\s*\( | \bunix\s*\(

@@ -46,7 +46,15 @@ _EXACT: dict[str, frozenset[str]] = {
                                                           "-xelatex", "-e"}),
     "g++": frozenset({"-wrapper"}), "cc": frozenset({"-wrapper"}),
     "sort": frozenset({"--compress-program"}), "rg": frozenset({"--pre"}),
+    "rpm": frozenset({"--eval", "-E", "--pipe"}), "rpmdb": frozenset({"--eval", "-E"}),
+    "rpmquery": frozenset({"--eval", "-E"}), "rpmverify": frozenset({"--eval", "-E"}),
+    "rpmbuild": frozenset({"--eval", "-E"}), "split": frozenset({"--filter"}),
 }
+# A value that is itself an exec directive (``exec=CMD``, ``unixexec:path=``, ``EXEC:cmd``,
+# ``execute(cmd)``), whatever the option is called.
+_EXEC_VALUE = re.compile(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
+# Climbing out of a directory into the system's program directories (``../../bin/sh``).
+_CLIMB = re.compile(r"\.\./(?:\.\./)*(?:usr/)?(?:local/)?s?bin/\w")
 _COMMANDISH = re.compile(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
 _PIPE_VALUE = re.compile(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
 _LIBRARY = re.compile(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
@@ -101,6 +109,11 @@ class ShellArgument(Validator):
                 return Verdict.deny(self.id, f"{program} starts a shell in privileged mode")
             return Verdict.ask(self.id, f"{program} is given a shell to run ({word.shown!r})",
                                hint="run the command you need directly")
+        climbing = next((w.shown for w in words[1:] if "../" in w.shown and _CLIMB.search(
+            w.shown)), None)
+        if climbing is not None:
+            return Verdict.ask(self.id, f"{program} is pointed at a system program through "
+                               f"{climbing!r}")
         return Verdict.passthrough()
 
 
@@ -147,11 +160,15 @@ class CommandOption(Validator):
         if program is None or program in FRONTENDS or len(cmd.words) < 2:
             return Verdict.passthrough()
         if program not in _SHORT and program not in _EXACT and not any(
-                w.shown.startswith("--") for w in cmd.words):
+                w.shown.startswith("--") or "xec" in w.shown for w in cmd.words):
             return Verdict.passthrough()
         found = _command_options(cmd, program)
         if not found:
-            return Verdict.passthrough()
+            directive = next((w.shown for w in cmd.words[1:] if _EXEC_VALUE.search(w.shown)),
+                             None)
+            if directive is None:
+                return Verdict.passthrough()
+            return Verdict.ask(self.id, f"{program} is given an exec directive {directive!r}")
         found = [(o, v) for o, v in found if v is None or not harmless_helper(v)]
         if not found:
             return Verdict.passthrough()

@@ -201,3 +201,22 @@ def _spells_text(text: str) -> bool:
         if 0x20 <= code < 0x7F:
             return True
     return False
+
+
+@register
+class BangLine(Validator):
+    """A line that starts with ``!`` glued to a command (``!/bin/sh``, ``!id``): keystrokes for
+    the shell escape of a pager, editor or console started earlier in the script. ASK.
+
+    Bad: ``less notes.txt`` followed by ``!id``. Harmless: ``ls !*`` (history words as
+    arguments), ``! grep -q x f`` (negation, read by the parser).
+    """
+
+    id = "CG-INJ-012"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if name is None or not name.text.startswith(("!", "^")) or len(name.text) < 2:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{name.text!r} is a shell escape typed into an "
+                           "interactive program", hint="run the command itself")

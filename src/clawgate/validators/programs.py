@@ -102,5 +102,5 @@ _BARE = "|".join(sorted(BARE_SHELLS, key=len, reverse=True))
 # value after ``=`` (``--rsh=bash -c``), or a ``sh -c`` inside a string.
 SHELL_REFERENCE = re.compile(
     rf"{_PATH_SHELL}|(?:^|[=;&|(`{{:,]|\s)(?:{_BARE})"
-    r"(?=$|\s*[;|&<>)`}]|\s+\d*[<>]|\s+-\w*[cisp]\b)")
+    r"(?=$|\s*[;|&<>)`}#]|\s+\d*[<>]|\s+-\w*[cisp]\b)")
 BARE_SHELL_WORD = re.compile(rf"(?:{_BARE})(?:\s|$)")
