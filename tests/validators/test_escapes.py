@@ -43,6 +43,9 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("sort --compress-program=/tmp/x big.txt", ASK, "CG-ESC-002"),
     ("rg --pre ./x TODO", ASK, "CG-ESC-002"),
     ("split --filter='gzip > $FILE.gz' notes.txt", ASK, "CG-ESC-002"),
+    ("busctl --address=unixexec:path=/usr/bin/id", ASK, "CG-ESC-002"),
+    ("rpm --eval '%(id)'", ASK, "CG-ESC-002"),
+    ("service ../../usr/bin/id", ASK, "CG-ESC-001"),
     ("psql -o'|id>/tmp/foo'", ASK, "CG-ESC-003"),
     ("sysctl 'kernel.core_pattern=|/tmp/x'", ASK, "CG-ESC-003"),
     ("openssl req -engine ./lib.so", ASK, "CG-ESC-004"),
@@ -116,6 +119,10 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "echo hello > notes.txt && cat notes.txt",
     "echo 'echo hi' > x.sh",
     "mkdir -p build && cd build",
+    "tar -I zstd -cf out.tar.zst dir/",
+    "git config --global core.editor 'code --wait'",
+    "git -c core.editor=vim commit",
+    "docker exec app ls",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     outcome, rules = decide(line)

@@ -66,6 +66,8 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("cat `xxd -r -p <<< 2f6574632f706173737764`", ASK, "CG-INJ-011"),
     ("cat $(echo . | tr '!-0' '\"-1')etc", ASK, "CG-INJ-011"),
     ("cat `echo -e '\\x2f\\x65\\x74\\x63'`", ASK, "CG-INJ-011"),
+    ("less notes.txt\n!id", ASK, "CG-INJ-012"),
+    ("joe\n^K!id", ASK, "CG-INJ-012"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     outcome, rules = decide(line)
@@ -98,6 +100,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "command -v git",
     "command ls -la",
     "echo $(echo hi | tr a-z A-Z)",
+    "! grep -q TODO notes.txt",
+    "ls !*",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     outcome, rules = decide(line)

@@ -72,6 +72,9 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("kubectl exec -it pod -- sh -c 'bash -i'", ASK, "CG-WRAP-004"),
     ("docker run -v /:/mnt --rm alpine chroot /mnt sh", DENY, "CG-WRAP-010"),
     ("docker run --privileged alpine true", ASK, "CG-WRAP-010"),
+    ("git rebase -x '" + PIPE_TO_SHELL + "' HEAD~3", DENY, "CG-INJ-008"),
+    ("git bisect run bash -i", ASK, "CG-WRAP-004"),
+    ("git submodule foreach 'bash -i'", ASK, "CG-WRAP-004"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     outcome, rules = decide(line)
@@ -100,6 +103,9 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "poetry run python3 tool.py",
     "docker exec app ls /srv",
     "node --version",
+    "git rebase --exec 'make test' HEAD~3",
+    "bash --version",
+    "screen -ls",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     outcome, rules = decide(line)

@@ -28,13 +28,14 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
                                                                     bool]:
     """(what the wrapper runs, whether it starts a shell) for argv from ``start``."""
     words = cmd.words
-    codes = option_values(words, start, spec.code, spec.code_long) if (
+    index = command_start(words, start, spec.options)
+    own = words[:index + 1] if index is not None else words  # own options (and a value)
+    codes = option_values(own, start, spec.code, spec.code_long) if (
         spec.code or spec.code_long) else []
     for _, _, value in codes:
         return (value if value is not None else ""), False
-    if spec.shell_flags and any(w.value in spec.shell_flags for w in words[start:]):
+    if spec.shell_flags and any(w.value in spec.shell_flags for w in own[start:]):
         return None, True
-    index = command_start(words, start, spec.options)
     while index is not None and index < len(words) and _ASSIGNMENT.match(words[index].shown):
         index += 1  # env A=b cmd
     if index is None or index >= len(words):
