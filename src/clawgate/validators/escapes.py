@@ -95,6 +95,9 @@ class ShellArgument(Validator):
         program = cmd.program
         if program is None or program in INSPECTORS or program in FRONTENDS:
             return Verdict.passthrough()
+        text = cmd.text
+        if "sh" not in text and "bin/" not in text and "../" not in text:
+            return Verdict.passthrough()
         words = cmd.words
         for i, word in enumerate(words[1:], start=1):
             found = SHELL_REFERENCE.search(word.shown)
@@ -159,8 +162,9 @@ class CommandOption(Validator):
         program = cmd.program
         if program is None or program in FRONTENDS or len(cmd.words) < 2:
             return Verdict.passthrough()
-        if program not in _SHORT and program not in _EXACT and not any(
-                w.shown.startswith("--") or "xec" in w.shown for w in cmd.words):
+        text = cmd.text
+        if program not in _SHORT and program not in _EXACT and "--" not in text and (
+                "xec" not in text and "XEC" not in text):
             return Verdict.passthrough()
         found = _command_options(cmd, program)
         if not found:

@@ -93,6 +93,10 @@ class ConfigCommand(Validator):
         if program not in _CONFIG_FLAGS and program not in ("yarn", "pip", "pnpm", "npm"):
             return Verdict.passthrough()
         if program == "git":
+            if "-c" not in cmd.text and "config" not in cmd.text and "-u" not in cmd.text and (
+                    "exec-path" not in cmd.text and "-pack" not in cmd.text and (
+                        "ext::" not in cmd.text)):
+                return Verdict.passthrough()
             direct = next((a for a in cmd.args if a.partition("=")[0] in _GIT_DIRECT or
                            a.startswith("ext::")), None)
             if direct is not None:

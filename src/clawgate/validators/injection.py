@@ -171,6 +171,8 @@ class ExpansionTricks(Validator):
     id = "CG-INJ-007"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if "$" not in cmd.text:
+            return Verdict.passthrough()
         words = [*cmd.words, *(a.value for a in cmd.assignments)]
         for word in words:
             why = _trick(word)
