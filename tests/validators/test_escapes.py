@@ -118,6 +118,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "less notes.txt",
     "echo hello > notes.txt && cat notes.txt",
     "echo 'echo hi' > x.sh",
+    "echo 'the system is up' > status.txt && cat status.txt",
+    "echo 'exec /bin/sh' > note.txt; grep exec note.txt",
     "mkdir -p build && cd build",
     "tar -I zstd -cf out.tar.zst dir/",
     "git config --global core.editor 'code --wait'",

@@ -11,12 +11,13 @@ from clawgate.decision import Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
-from clawgate.validators.programs import SHELL_REFERENCE
+from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
 _COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
-_PAYLOAD = re.compile(r"(?i)\bexec(?:start\w*)?\b|\bpost-?up\b|\bpre-?up\b|\binvoke\b|"
-                      r"load_module|\.so\b|\bcommand\b|\^/|(?:^|\n)\s*!|\bsystem\b|\bspawn\b")
+_PAYLOAD = re.compile(r"(?i)\bexec(?:start\w*)?\s*[=\s(]|\bpost-?up\s*=|\bpre-?up\s*=|-invoke\b|"
+                      r"load_module|\.so\b|\bcommand\s*[:=]|\^/|(?:^|\n)\s*!|"
+                      r"\bsystem\s*\(|\bspawn\b|<script\b|\bscript\s*[:=]")
 _EXECUTABLE_MODE = re.compile(r"^(?:[ugoa]*\+[rwxs]*x|[0-7]*[1357][0-7]{0,2}|\d*[1357]\d\d|"
                               r"[0-7]?[0-7][1357][0-7]|[0-7]?[0-7]{2}[1357])$")
 _AUTORUN = re.compile(r"(?:^|/)(?:package\.json|Gemfile|composer\.json|CMakeLists\.txt|Makefile|"
@@ -87,7 +88,8 @@ class StagedPayload(LineValidator):
             return Verdict.passthrough()
         stage = _Stage()
         for cmd in parsed.commands:
-            used = stage.mentioned_in(cmd) if stage.loaded else None
+            reader = cmd.program in INSPECTORS  # reading a file back runs nothing
+            used = stage.mentioned_in(cmd) if stage.loaded and not reader else None
             if used is not None and stage.loaded[used]:
                 return Verdict.ask(self.id, f"{used!r} is prepared with a payload and then used "
                                    "by a later command", hint="run the steps separately")
