@@ -68,6 +68,8 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("ls | parallel", ASK, "CG-WRAP-008"),
     # elsewhere
     ("ssh host '" + PIPE_TO_SHELL + "'", DENY, "CG-INJ-008"),
+    ("ssh -p 2222 deploy@host", ASK, "CG-WRAP-009"),
+    ('ssh host "$REMOTE_CMD"', ASK, "CG-WRAP-009"),
     ("docker exec -it app bash -i", ASK, "CG-WRAP-004"),
     ("kubectl exec -it pod -- sh -c 'bash -i'", ASK, "CG-WRAP-004"),
     ("docker run -v /:/mnt --rm alpine chroot /mnt sh", DENY, "CG-WRAP-010"),
@@ -130,3 +132,14 @@ def test_shell_call_reads_code() -> None:
     assert call is not None
     assert call.code is not None
     assert call.code.value == "ls"
+
+
+def test_git_exec_options_are_unwrapped() -> None:
+    from clawgate.validators.iterators import GitRunsCommands
+
+    verdict = GitRunsCommands().check(parse_one("git rebase --exec='make test' HEAD~2"), CTX)
+    assert verdict.outcome is Outcome.PASSTHROUGH
+    assert verdict.nested == ("make test",)
+    dynamic = GitRunsCommands().check(parse_one('git rebase -x "$CMD" HEAD~2'), CTX)
+    assert dynamic.outcome is ASK
+    assert dynamic.reasons[0].rule_id == "CG-WRAP-011"
