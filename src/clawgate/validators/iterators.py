@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import command_start, inner, joined_code, option_values, opts
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.shells import shell_call
 
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
@@ -39,10 +40,19 @@ def _placeholder_program(templates: list[SimpleCommand]) -> bool:
     return any(t.words and t.words[0].shown in _PLACEHOLDER for t in templates)
 
 
+def _pasted_into_code(target: SimpleCommand, tokens: frozenset[str]) -> bool:
+    """The per-item text is pasted into shell code (``sh -c 'echo {}'``): items become code."""
+    call = shell_call(target)
+    code = call.code.shown if call is not None and call.code is not None else ""
+    return any(token in code for token in tokens)
+
+
 @register
 class PerItemExec(Validator):
     """``find -exec/-execdir/-ok/-okdir CMD ;`` and ``fd -x/-X CMD``: CMD is checked as a
     command; running the found files themselves (``-exec {} ;``) asks.
+
+    File names pasted into shell code (``-exec sh -c 'echo {}' ;``) become code: ASK.
 
     Bad: ``find . -exec /bin/sh \\; -quit``. Harmless: ``find . -name '*.o' -exec ls -l {} +``.
     """
@@ -59,13 +69,17 @@ class PerItemExec(Validator):
             return Verdict.passthrough()
         if _placeholder_program(templates):
             return Verdict.ask(self.id, f"{program} runs the files it finds as programs")
+        if any(_pasted_into_code(t, _PLACEHOLDER) for t in templates):
+            return Verdict(Outcome.ASK, (Reason(self.id, "file names are pasted into shell "
+                                                "code"),), nested=tuple(templates))
         return Verdict.unwrap(*templates) if templates else Verdict.passthrough()
 
 
 @register
 class Xargs(Validator):
     """``xargs [opts] CMD``: CMD is checked (``echo`` when absent); a command that comes from
-    the input itself (``xargs -I{} {}``, ``xargs sh``) is a launcher and asks.
+    the input itself (``xargs -I{} {}``, ``xargs sh``) or input pasted into shell code
+    (``xargs -I{} sh -c 'echo {}'``) asks.
 
     Bad: ``xargs -0 -n1 rm -rf``. Harmless: ``xargs -0 -n1 wc -l``.
     """
@@ -84,6 +98,9 @@ class Xargs(Validator):
         first = target.words[0].shown
         if first in _PLACEHOLDER or first == replace_token or target.program is None:
             return Verdict.ask(self.id, "xargs runs programs named by its input")
+        if replace_token and _pasted_into_code(target, frozenset({replace_token})):
+            return Verdict(Outcome.ASK, (Reason(self.id, "xargs pastes its input into shell "
+                                                "code"),), nested=(target,))
         return Verdict.unwrap(target)
 
 
