@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
@@ -94,6 +94,6 @@ class ConsoleCommands(Validator):
             if text is None:
                 return Verdict.ask(self.id, f"{program} runs commands only known at run time")
             if _CONSOLE_ESCAPE.search(text) or (program == "dc" and "!" in text):
-                return Verdict(Outcome.ASK, (Reason(self.id, f"{program} command {text!r} "
-                                                    "runs programs or loads code"),))
+                return Verdict.ask(self.id, f"{program} command {text!r} runs programs or "
+                                   "loads code")
         return Verdict.passthrough()

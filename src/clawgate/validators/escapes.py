@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import (
@@ -178,8 +178,8 @@ class CommandOption(Validator):
             return Verdict.passthrough()
         option = found[0][0]
         nested = tuple(_command_text(v) for _, v in found if v)
-        return Verdict(Outcome.ASK, (Reason(self.id, f"{program} {option} runs a command"),),
-                       nested=nested)
+        return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
+                              message=f"{program} {option} runs a command")
 
 
 def harmless_helper(value: str) -> bool:
@@ -217,8 +217,9 @@ class PipeValue(Validator):
             if "|" in text:
                 found = _PIPE_VALUE.match(text)
                 if found is not None and len(found.group(1).strip()) > 1:
-                    return Verdict(Outcome.ASK, (Reason(self.id, f"{program} pipes into a "
-                                                        "command"),), nested=(found.group(1),))
+                    return Verdict.unwrap(found.group(1), outcome=Outcome.ASK,
+                                          rule_id=self.id, message=f"{program} pipes into a "
+                                          "command")
         return Verdict.passthrough()
 
 

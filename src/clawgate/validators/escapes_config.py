@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.escapes import harmless_helper
@@ -107,9 +107,9 @@ class ConfigCommand(Validator):
                 continue
             if (alias and value.startswith("!")) or (not alias and _COMMAND_KEY.search(key)):
                 text = value.lstrip("!").strip()
-                reason = Reason(self.id, f"{program} setting {key} runs a command")
-                nested = (text,) if text else ()
-                return Verdict(Outcome.ASK, (reason,), nested=nested)
+                return Verdict.unwrap(*([text] if text else []), outcome=Outcome.ASK,
+                                      rule_id=self.id,
+                                      message=f"{program} setting {key} runs a command")
         return Verdict.passthrough()
 
 
@@ -159,6 +159,7 @@ class CommandEnvironment(Validator):
                 if value is None:
                     return Verdict.ask(self.id, f"{name} names a program only known at run time")
                 if not _harmless_command(value):
-                    reason = Reason(self.id, f"{name} makes programs run {value!r}")
-                    return Verdict(Outcome.ASK, (reason,), nested=(value.lstrip("|"),))
+                    return Verdict.unwrap(value.lstrip("|"), outcome=Outcome.ASK,
+                                          rule_id=self.id,
+                                          message=f"{name} makes programs run {value!r}")
         return Verdict.passthrough()

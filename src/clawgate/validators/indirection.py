@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import Verdict
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import joined_code
@@ -188,6 +188,6 @@ class DecodedSubstitution(Validator):
         if not cmd.nesting or not _SUBSTITUTIONS.intersection(cmd.nesting):
             return Verdict.passthrough()
         if decodes(cmd):
-            return Verdict(Outcome.ASK, (Reason(self.id, f"{cmd.program} decodes text that "
-                                                "another command then uses"),))
+            return Verdict.ask(self.id, f"{cmd.program} decodes text that another command "
+                               "then uses")
         return Verdict.passthrough()

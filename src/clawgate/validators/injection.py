@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
@@ -115,8 +115,8 @@ class EncodedCommandName(Validator):
         if name is None or "%" not in name.text or not _PERCENT.search(name.text):
             return Verdict.passthrough()
         decoded = unquote(cmd.text)
-        return Verdict(Outcome.ASK, (Reason(self.id, "URL-encoded program name"),),
-                       nested=(decoded,))
+        return Verdict.unwrap(decoded, outcome=Outcome.ASK, rule_id=self.id,
+                              message="URL-encoded program name")
 
 
 @register

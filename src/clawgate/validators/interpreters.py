@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
@@ -93,7 +93,8 @@ def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
         return Verdict.passthrough()
     refuse, why = describe(found)
     outcome = Outcome.DENY if refuse else Outcome.ASK
-    return Verdict(outcome, (Reason(rule_id, f"{program}: {why}"),), nested=found.commands)
+    return Verdict.unwrap(*found.commands, outcome=outcome, rule_id=rule_id,
+                          message=f"{program}: {why}")
 
 
 @register

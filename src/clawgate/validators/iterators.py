@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import command_start, inner, joined_code, option_values, opts
 from clawgate.validators.base import Context, Validator, register
@@ -70,8 +70,8 @@ class PerItemExec(Validator):
         if _placeholder_program(templates):
             return Verdict.ask(self.id, f"{program} runs the files it finds as programs")
         if any(_pasted_into_code(t, _PLACEHOLDER) for t in templates):
-            return Verdict(Outcome.ASK, (Reason(self.id, "file names are pasted into shell "
-                                                "code"),), nested=tuple(templates))
+            return Verdict.unwrap(*templates, outcome=Outcome.ASK, rule_id=self.id,
+                                  message="file names are pasted into shell code")
         return Verdict.unwrap(*templates) if templates else Verdict.passthrough()
 
 
@@ -99,8 +99,8 @@ class Xargs(Validator):
         if first in _PLACEHOLDER or first == replace_token or target.program is None:
             return Verdict.ask(self.id, "xargs runs programs named by its input")
         if replace_token and _pasted_into_code(target, frozenset({replace_token})):
-            return Verdict(Outcome.ASK, (Reason(self.id, "xargs pastes its input into shell "
-                                                "code"),), nested=(target,))
+            return Verdict.unwrap(target, outcome=Outcome.ASK, rule_id=self.id,
+                                  message="xargs pastes its input into shell code")
         return Verdict.unwrap(target)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import Options, command_start, inner, joined_code, opts
 from clawgate.validators.base import Context, Validator, register
@@ -71,10 +71,11 @@ class ContainerCommand(Validator):
             return Verdict.deny(self.id, f"{program} gives a container the host's root or "
                                 "Docker socket", hint="mount only the workspace")
         target = self._target(cmd, program)
-        outcome = Outcome.ASK if _PRIVILEGED.search(argv) else Outcome.PASSTHROUGH
-        reasons = (Reason(self.id, "a privileged container can take over the host"),) if (
-            outcome is Outcome.ASK) else ()
-        return Verdict(outcome, reasons, nested=(target,) if target is not None else ())
+        nested = (target,) if target is not None else ()
+        if _PRIVILEGED.search(argv):
+            return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
+                                  message="a privileged container can take over the host")
+        return Verdict.unwrap(*nested)
 
     @staticmethod
     def _target(cmd: SimpleCommand, program: str) -> SimpleCommand | None:

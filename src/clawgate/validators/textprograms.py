@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import Options, operands, option_values, opts
 from clawgate.validators.base import Context, Validator, register
@@ -89,8 +89,8 @@ class SedCommands(Validator):
         found = _SED_EXEC.search(script)
         if found is not None:
             inner = (found.group("cmd") or "").strip()
-            return Verdict(Outcome.ASK, (Reason(self.id, "the sed e command runs a shell "
-                                                "command"),), nested=(inner,) if inner else ())
+            return Verdict.unwrap(*([inner] if inner else []), outcome=Outcome.ASK,
+                                  rule_id=self.id, message="the sed e command runs a command")
         for sub in _SED_SUBST.finditer(script):
             flags = sub.group("flags")
             if "e" in flags:
