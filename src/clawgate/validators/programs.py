@@ -88,7 +88,7 @@ _VERSIONED = re.compile(r"^(python|pypy|perl|ruby|php|lua|node|pip|tclsh|wish|gu
 
 def family_name(program: str | None) -> str | None:
     """``python3.11`` -> ``python``; other names unchanged."""
-    if program is None or not program[-1].isdigit():
+    if not program or not program[-1].isdigit():
         return program
     found = _VERSIONED.match(program)
     return found.group(1) if found else program
