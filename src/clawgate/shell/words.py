@@ -70,7 +70,7 @@ def decode_ansi_c(body: str) -> str:
         head = esc[0]
         if head in "xuU":  # bash keeps ``\x`` without hex digits as written
             return chr(min(int(esc[1:], 16), 0x10FFFF)) if len(esc) > 1 else "\\" + esc
-        if head.isdigit():
+        if head in "01234567":
             return chr(int(esc, 8) & 0xFF)
         if head == "c" and len(esc) == 2:
             return chr(ord(esc[1]) & 0x1F)
