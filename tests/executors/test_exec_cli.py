@@ -13,11 +13,11 @@ from clawgate.cli import run as run_module
 from clawgate.engine import Engine
 
 DENIED = "touch ran.txt; echo 'unterminated"
-ASKED = "curl -s http://127.0.0.1:9/"
+ASKED = "git push --force origin main"  # the default policy asks; no repository here
 
 
 def outcome_of(line: str) -> str:
-    return Engine().check(line).outcome.label
+    return Engine.from_files().check(line).outcome.label
 
 
 @pytest.fixture(autouse=True)
@@ -74,10 +74,10 @@ def test_ask_with_yes_runs(workspace: Path, capsys: pytest.CaptureFixture[str]) 
     code = main(["run", "--yes", "--json", "--workspace", str(workspace), "--", ASKED])
     value = json.loads(capsys.readouterr().out)
     assert value["decision"]["outcome"] == "ask"
-    assert code == value["result"]["exit_code"] == 7  # curl: connection refused
+    assert code == value["result"]["exit_code"] == 128  # git: not a repository
 
 
-@pytest.mark.parametrize(("answer", "expected"), [("y\n", 7), ("n\n", 4)])
+@pytest.mark.parametrize(("answer", "expected"), [("y\n", 128), ("n\n", 4)])
 def test_ask_on_a_terminal_asks(workspace: Path, monkeypatch: pytest.MonkeyPatch,
                                 capsys: pytest.CaptureFixture[str], answer: str,
                                 expected: int) -> None:
@@ -108,7 +108,8 @@ def test_missing_sandbox_is_an_error_not_a_host_run(
 
 @pytest.mark.bwrap
 def test_run_in_bwrap(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["run", "--executor", "bwrap", "--workspace", str(workspace), "--",
+    # a write outside the workspace asks; --yes approves it, and the sandbox still refuses it
+    code = main(["run", "--yes", "--executor", "bwrap", "--workspace", str(workspace), "--",
                  "touch /usr/x 2>/dev/null || echo sandboxed"])
     assert code == 0
     assert capsys.readouterr().out == "sandboxed\n"

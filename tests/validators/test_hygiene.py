@@ -10,6 +10,7 @@ from clawgate.validators.base import Context
 from clawgate.validators.hygiene import (
     CarriageReturn,
     CommentQuoteDesync,
+    ContinuationInsideWord,
     ControlCharacters,
     EscapedCommandName,
     InvisibleUnicode,
@@ -128,3 +129,15 @@ def test_line_continuations_are_joined_as_bash_does() -> None:
     assert [c.argv for c in parse("r\\\nm -rf /tmp/x").commands] == [("rm", "-rf", "/tmp/x")]
     assert [c.argv for c in parse("ls \\\n  -la").commands] == [("ls", "-la")]
     assert parse("echo 'a\\\nb'").commands[0].argv == ("echo", "a\\\nb")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("cat /et\\\nc/pa\\\nsswd", ASK),
+    ('echo "a\\\nb"', ASK),
+    ("make \\\n  test", P),
+    ("ls -la \\\n | wc -l", P),
+    ("echo 'a\\\nb'", P),  # literal inside single quotes
+    ("ls", P),
+])
+def test_continuation_inside_a_word(text: str, expected: Outcome, ctx: Context) -> None:
+    assert ContinuationInsideWord().check_text(text, ctx).outcome is expected

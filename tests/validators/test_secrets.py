@@ -41,6 +41,8 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     "cat certs/server.key",
     "cat < .env",
     "sudo cat /etc/shadow",
+    "getent shadow",
+    "getent gshadow root",
 ])
 def test_credential_reads_ask(line: str) -> None:
     outcome, rules = decide(line)
@@ -50,6 +52,7 @@ def test_credential_reads_ask(line: str) -> None:
 
 @pytest.mark.parametrize("line", [
     "cat .env.example",
+    "getent passwd root",
     "cp .env.example .env",
     "tee -a .env < defaults.txt",
     "cp .env.example .env.sample.bak",

@@ -83,7 +83,7 @@ def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
 def compare(parsed: m.ParsedLine, other: list[CommandView]) -> Disagreement | None:
     """The first place where the two readings differ, or None."""
     mine = dict(tree_view(parsed))
-    quoted = _single_quoted(parsed.source)
+    quoted = single_quoted(parsed.source)
     theirs = {k: v for k, v in other if not (k not in mine and _inside(k, quoted))}
     for offset in sorted(set(mine) ^ set(theirs)):
         side = "tree-sitter" if offset in mine else "bashlex"
@@ -109,7 +109,7 @@ def _bashlex_bug(tree: str, bashlex: str) -> bool:
                for ch in ('\\', '"'))
 
 
-def _single_quoted(line: str) -> list[tuple[int, int]]:
+def single_quoted(line: str) -> list[tuple[int, int]]:
     """Character spans inside single quotes (and ``$'...'``), where bash runs nothing."""
     spans: list[tuple[int, int]] = []
     double = False

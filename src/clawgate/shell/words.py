@@ -69,9 +69,9 @@ def decode_ansi_c(body: str) -> str:
     def one(match: re.Match[str]) -> str:
         esc = match.group(1)
         head = esc[0]
-        if head in "xuU":
-            return chr(min(int(esc[1:], 16), 0x10FFFF))
-        if head.isdigit():
+        if head in "xuU":  # bash keeps ``\x`` without hex digits as written
+            return chr(min(int(esc[1:], 16), 0x10FFFF)) if len(esc) > 1 else "\\" + esc
+        if head in "01234567":
             return chr(int(esc, 8) & 0xFF)
         if head == "c" and len(esc) == 2:
             return chr(ord(esc[1]) & 0x1F)

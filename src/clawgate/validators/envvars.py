@@ -13,6 +13,7 @@ from clawgate.decision import Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import resolve, under
+from clawgate.validators.programs import harmless_command
 
 _LOADERS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV",
                       "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "PS4", "PERL5DB"})
@@ -31,6 +32,9 @@ _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLL
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
 _NAME_VALUE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _SELF = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
+# Where installed programs live: putting these on PATH runs nothing new.
+_SYSTEM_BIN = re.compile(r"^(?:/(?:usr/)?(?:local/)?s?bin|/opt/[\w.-]+/bin|/snap/bin|"
+                         r"(?:~|\$\{?HOME\}?)/(?:\.local|\.cargo|go|\.npm-global)/bin)/?$")
 
 
 def assignments(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
@@ -84,6 +88,8 @@ class CommandVariable(Validator):
         if not cmd.assignments and cmd.program not in _DECLARERS:
             return Verdict.passthrough()
         for name, value in assignments(cmd):
+            if name in _RUNNERS and value.value is not None and harmless_command(value.value):
+                continue  # PAGER=cat, GIT_EDITOR=vim: an everyday program (see CG-ESC-007)
             if name in _RUNNERS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
@@ -96,7 +102,7 @@ class CommandVariable(Validator):
 def _inside(value: Word, ctx: Context) -> bool:
     """Every entry of a ``:`` list is inside the workspace or the variable's old value."""
     for entry in value.shown.strip("\"'").split(":"):
-        if not entry or _SELF.match(entry):
+        if not entry or _SELF.match(entry) or _SYSTEM_BIN.match(entry):
             continue
         path = resolve(Word(entry, None if "$" in entry else entry), ctx).path
         if path is None or not under(path, ctx.workspace):

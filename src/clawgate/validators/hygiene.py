@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from clawgate.decision import Verdict
+from clawgate.shell.differential import single_quoted
 from clawgate.shell.model import ParsedLine
 from clawgate.validators.base import Context, LineValidator, RawValidator, register
 from clawgate.validators.textscan import unquoted
@@ -167,3 +168,27 @@ class MidWordHash(LineValidator):
     def _glued(self, text: str) -> bool:
         return any(ch == "#" and index and self._EXPANSION_END.search(text[:index])
                    for index, ch in unquoted(text))
+
+
+@register
+class ContinuationInsideWord(RawValidator):
+    """A backslash-newline in the middle of a word: bash joins the halves, so the word the shell
+    runs is spelled nowhere on the screen. ASK.
+
+    Bad: ``cat /et\\<newline>c/pa\\<newline>sswd``. Harmless: ``make \\<newline>  test``
+    (a continuation between words).
+    """
+
+    id = "CG-HYG-008"
+    _SPLIT = re.compile(r"[^\s|&;<>()\\]\\\n[^\s]")
+
+    def check_text(self, text: str, ctx: Context) -> Verdict:
+        if "\\\n" not in text:
+            return Verdict.passthrough()
+        literal = single_quoted(text)
+        for found in self._SPLIT.finditer(text):
+            slash = found.start() + 1
+            if not any(start < slash < end for start, end in literal):
+                return Verdict.ask(self.id, "a line continuation splits a word in two",
+                                   hint="write the word on one line")
+        return Verdict.passthrough()

@@ -230,7 +230,8 @@ SUBCOMMAND_TIERS: dict[str, Callable[[SimpleCommand], Risk]] = {
     "gem": _tiered(frozenset({"list", "search", "info", "env", "which", "contents"}),
                    default=_HIGH),
     **dict.fromkeys(("apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk",
-                     "brew", "port", "snap", "flatpak", "dpkg", "rpm"), _system_packages),
+                     "brew", "port", "snap", "flatpak", "dpkg", "rpm", "pkg", "pkg_add",
+                     "emerge", "xbps-install", "nix-env", "opkg"), _system_packages),
     **dict.fromkeys(("systemctl", "service", "kubectl", "helm", "gh", "terraform", "tofu",
                      "oc", "minikube", "kind"), _status_only),
 }

@@ -32,6 +32,9 @@ def _mentions_secret(cmd: SimpleCommand) -> bool:
         r.target is not None and HINT.search(r.target.text) for r in cmd.redirects)
 
 
+_PASSWORD_DATABASES = frozenset({"shadow", "gshadow"})  # getent's databases of password hashes
+
+
 @register
 class CredentialRead(Validator):
     """Reading a credential file (``~/.ssh/id_*``, ``~/.aws/credentials``, ``.env``,
@@ -45,6 +48,9 @@ class CredentialRead(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
+        if program == "getent" and _PASSWORD_DATABASES & set(cmd.args):
+            return Verdict.of(Outcome.ASK, self.id, "reads the password hash database",
+                              hint="ask the user", risk=Risk.HIGH)
         if program in _NON_READERS or program in SENDERS or not _mentions_secret(cmd):
             return Verdict.passthrough()
         written = frozenset(id(w) for w in write_targets(cmd))  # cp x .env writes .env

@@ -1,0 +1,98 @@
+"""Reading inline program text for what matters to a gate: does it start processes, open
+sockets, change user ids or load native code? And which shell commands does it spell out?"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from clawgate.validators.programs import SHELL_REFERENCE
+
+# Starting a process or running shell text, across the usual scripting languages.
+_EXEC = re.compile(r"""
+    \bos\s*\.\s*(?:system|popen|exec\w*|spawn\w*|fork|posix_spawn\w*)\b
+  | \bsubprocess\b | \bpty\s*\.\s*spawn\b | \bcommands\s*\.\s*getoutput\b | \bplatform\.popen\b
+  | \bchild_process\b | \b(?:execSync|execFileSync|spawnSync|execFile)\b | process\.binding
+  | \b(?:shell_exec|passthru|proc_open|popen|pcntl_exec|proc_nice)\b
+  | (?<![\w.])(?:system|system2|exec|spawn|syscall)\s*[\s(\[{'"$] | \bfork\b(?![\w.])
+  | \bKernel\s*[.:]+\s*(?:system|exec|spawn|`)\b | \bIO\s*\.\s*popen\b | \bOpen3\b | \bPTY\b
+  | \bProcess\s*\.\s*spawn\b | \bRuntime\s*\.\s*getRuntime\b | \bProcessBuilder\b
+  | \bos\s*\.\s*execute\b | \bio\s*\.\s*popen\b
+  | \b(?:callCommand|readProcess|spawnCommand|rawSystem|runCommand|createProcess)\b
+  | \bSystem\.Process\b | \brun-(?:shell-command|program)\b | \bshell-command\b
+  | \((?:term|ansi-term|shell|eshell|compile|async-shell-command|vterm)\b
+  | \b(?:call|start|make)-process\b | \b(?:esyscmd|syscmd)\b | (?<![\w.])run\s*\(\s*`
+  | \bpipeline\s*\(\s*` | \bsh\s*\(\s*["'] | \b(?:qx|%x)\s*[^\w\s] | \bopen\s*\([^;]*["']\s*\|
+  | \bopen\s*\(?[^;]*\|\s*["'] | ["']-\|["'] | ["']\|-["'] | \bshell\s*\( | \bunix\s*\(
+  | \bos\s*\.\s*(?:remove|unlink|rmdir)\b | \bshutil\s*\.\s*rmtree\b
+""", re.X)
+# Evaluating text as code: what runs cannot be read here.
+_DYNAMIC = re.compile(r"(?<![\w.])(?:eval|exec|execfile|compile|__import__|assert_options|"
+                      r"create_function|instance_eval|class_eval|module_eval|Function)\s*\(|"
+                      r"\b(?:b64decode|base64_decode|fromCharCode|unhexlify|decode\s*\(\s*['\"]"
+                      r"(?:base64|hex|rot))\b|\\x[0-9a-fA-F]{2}.*\\x[0-9a-fA-F]{2}.*\\x")
+# Talking to the network: with a process, a remote or bind shell.
+_NETWORK = re.compile(r"\bsocket\b|\bSocket\b|fsockopen|TCPSocket|UDPSocket|TCPServer|IO::Socket|"
+                      r"\bnet\s*\.\s*(?:connect|createServer|Socket)\b|require\s*\(\s*['\"]net"
+                      r"['\"]|\bconnect\s*\(|\bSockets\b|/inet/|/dev/tcp/|\bdup2\b|\bztcp\b|"
+                      r"\burllib\b|\brequests\s*\.\s*(?:get|post)\b|\bfetch\s*\(|"
+                      r"\bhttp\.(?:get|request)\b|LWP::|Net::|\bcurl\b|\bwget\b")
+# Changing user ids: with a process, privilege escalation.
+_PRIVILEGE = re.compile(r"set(?:e|re|res)?[ug]id\s*\(|posix_set[ug]id|Process::Sys\.set|"
+                        r"Process\.(?:uid|euid)\s*=|process\.set(?:e)?[ug]id|POSIX::set[ug]id|"
+                        r"\bsetuid\b")
+# Loading native code into the interpreter.
+_NATIVE = re.compile(r"\b(?:ctypes|cdll|CDLL|LoadLibrary|dlopen|Fiddle|ffi\s*\.\s*load|"
+                     r"DynaLoader|dl_load_file|System\.loadLibrary|process\.dlopen)\b|"
+                     r"\.so(?:\.\d+)*['\"]")
+_BACKTICKS = re.compile(r"`[^`]+`")
+# String literals handed to a process-starting call: ``system("...")``, ``exec "..."``.
+_CALLED = re.compile(
+    r"(?:system|popen|shell_exec|passthru|exec|execute|spawn|execSync|check_output|getoutput|"
+    r"check_call|call|run|Popen|callCommand|run-shell-command|esyscmd|syscmd|proc_open)"
+    r"\s*\(?\s*\[?\s*(?P<q>[\"'])(?P<s>(?:\\.|(?!(?P=q)).){1,400}?)(?P=q)")
+
+
+@dataclass(frozen=True, slots=True)
+class Findings:
+    """What inline code does: starts processes, evaluates text, uses the network, changes ids,
+    loads native code; and the shell command strings it hands to process calls."""
+
+    exec: bool = False
+    dynamic: bool = False
+    network: bool = False
+    privilege: bool = False
+    native: bool = False
+    commands: tuple[str, ...] = ()
+
+    @property
+    def risky(self) -> bool:
+        return self.exec or self.dynamic or self.native
+
+
+def scan(code: str, backticks: bool = False) -> Findings:
+    """What ``code`` does, as far as reading it can tell."""
+    runs = bool(_EXEC.search(code) or SHELL_REFERENCE.search(code) or (
+        backticks and _BACKTICKS.search(code)))
+    commands = tuple(m.group("s") for m in _CALLED.finditer(code)) if runs else ()
+    return Findings(
+        exec=runs,
+        dynamic=bool(_DYNAMIC.search(code)),
+        network=bool(_NETWORK.search(code)),
+        privilege=bool(_PRIVILEGE.search(code)),
+        native=bool(_NATIVE.search(code)),
+        commands=commands,
+    )
+
+
+def describe(found: Findings) -> tuple[bool, str]:
+    """(whether to refuse, why) for risky findings."""
+    if found.exec and found.network:
+        return True, "inline code wires a process to the network (a remote or bind shell)"
+    if found.exec and found.privilege:
+        return True, "inline code changes user ids and starts a process"
+    if found.native:
+        return False, "inline code loads native code"
+    if found.exec:
+        return False, "inline code starts processes or runs shell commands"
+    return False, "inline code evaluates text that cannot be read here"

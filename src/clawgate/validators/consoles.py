@@ -1,0 +1,99 @@
+"""Commands given to editors, debuggers and database consoles on their command line: the
+``!``-escapes and shell commands among them (``vim -c ':!sh'``, ``gdb -ex '!sh'``,
+``mysql -e '\\! sh'``, ``sqlite3 db '.shell sh'``) run programs."""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.argv import option_values
+from clawgate.validators.base import Context, Validator, register
+
+_VIMS = frozenset({"vi", "vim", "nvim", "ex", "view", "rvim", "gvim", "vimdiff", "evim"})
+_VIM_ESCAPE = re.compile(
+    r"(?:^|[|:]|\s)\s*[%.$\d,'<>]*\s*(?:!|sh(?:ell)?\b|ter(?:m(?:inal)?)?\b|py(?:thon)?3?\b|"
+    r"pyx?\b|py3do|pydo|lua\w*\b|perl\w*\b|rub(?:y)?\w*\b|mz(?:scheme)?\b|tcl\w*\b|"
+    r"exe(?:cute)?\b|so(?:urce)?\b|(?:r(?:ead)?|w(?:rite)?)\s+!)|"
+    r"\bsystem(?:list)?\s*\(|\bjob_?start|\btermopen|\blibcall|\bset?\s+shell")
+_CONSOLE_ESCAPE = re.compile(
+    r"(?:^|[;\n])\s*(?:!|\\!|shell\b|pipe\b|\|)|\bpython\b|\bsystem\b|^\s*\.(?:shell|system|"
+    r"load|once\s*\||output\s*\||sh\b)|\\o\s*\||\bPROGRAM\b|\bplatform\s+shell\b|"
+    r"\bscript\b|\bsys_exec\b|\bsys_eval\b|\bload_file\b|\bINTO\s+(?:OUT|DUMP)FILE\b|"
+    r"\bedit\s*\(|\bfts3_tokenizer\b|\bload_extension\b", re.I | re.M)
+_CONSOLES: dict[str, tuple[str, frozenset[str]]] = {
+    "gdb": ("", frozenset({"-ex", "-iex", "--eval-command", "--init-eval-command"})),
+    "lldb": ("o", frozenset({"--one-line", "-O", "--one-line-before-file"})),
+    "mysql": ("e", frozenset({"--execute"})), "mariadb": ("e", frozenset({"--execute"})),
+    "psql": ("c", frozenset({"--command"})), "dc": ("e", frozenset({"--expression"})),
+    "sqlite3": ("", frozenset({"-cmd"})), "redis-cli": ("", frozenset()),
+    "duckdb": ("c", frozenset({"-cmd"})),
+}
+
+
+def _vim_commands(cmd: SimpleCommand) -> list[str | None]:
+    found: list[str | None] = [v for _, _, v in option_values(
+        cmd.words, 1, "c", frozenset({"cmd"}))]
+    for word in cmd.words[1:]:
+        text = word.shown
+        if text.startswith("+") and len(text) > 1 and not text[1:].isdigit():
+            found.append(text[1:] if word.value is not None else None)
+    return found
+
+
+@register
+class EditorCommands(Validator):
+    """Editor commands on the command line (``vim -c CMD``, ``+CMD``, ``--cmd CMD``) that run
+    shell commands (``:!``, ``:sh``, ``:terminal``, ``:r !``, ``system()``) or scripting
+    languages (``:py``, ``:lua``): ASK.
+
+    Bad: ``vi -c ':!/bin/sh' /dev/null``. Harmless: ``vim -c 'set nu' +10 notes.txt``.
+    """
+
+    id = "CG-INTERP-006"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in _VIMS:
+            return Verdict.passthrough()
+        for command in _vim_commands(cmd):
+            if command is None:
+                return Verdict.ask(self.id, "an editor command only known at run time")
+            if _VIM_ESCAPE.search(command):
+                return Verdict.ask(self.id, f"the editor command {command!r} runs programs")
+        return Verdict.passthrough()
+
+
+@register
+class ConsoleCommands(Validator):
+    """Commands given to debuggers and database consoles (``gdb -ex``, ``lldb -o``,
+    ``mysql -e``, ``psql -c``, ``sqlite3 DB SQL``, ``dc -e``) that escape to a shell (``!``,
+    ``\\!``, ``shell``, ``.shell``, ``COPY … PROGRAM``) or load code: ASK.
+
+    Bad: ``gdb -nx -ex '!sh' -ex quit``. Harmless: ``psql -c 'select 1'``.
+    """
+
+    id = "CG-INTERP-007"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        spec = _CONSOLES.get(program) if program else None
+        if spec is None:
+            return Verdict.passthrough()
+        short, long = spec
+        texts = [v for _, _, v in option_values(cmd.words, 1, short, frozenset())]
+        words = cmd.words
+        for i, word in enumerate(words[1:], start=1):
+            if word.shown in long and i + 1 < len(words):
+                texts.append(words[i + 1].value)
+            elif word.shown.partition("=")[0] in long:
+                texts.append(word.shown.partition("=")[2])
+        if program in ("sqlite3", "duckdb", "redis-cli"):
+            texts += [w.value for w in words[2:] if not w.shown.startswith("-")]
+        for text in texts:
+            if text is None:
+                return Verdict.ask(self.id, f"{program} runs commands only known at run time")
+            if _CONSOLE_ESCAPE.search(text) or (program == "dc" and "!" in text):
+                return Verdict.ask(self.id, f"{program} command {text!r} runs programs or "
+                                   "loads code")
+        return Verdict.passthrough()

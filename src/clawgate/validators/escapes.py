@@ -1,0 +1,275 @@
+"""Shell escapes: argument patterns by which ordinary programs run other commands.
+
+Generalised from GTFOBins rather than listed: an argument that names a shell, an option whose
+value is a command (``--exec=``, ``--pre-hook``, ``-z CMD``), a value piped into a command
+(``-o'|cmd'``), a shared library handed to a program, and flags that turn shell escapes on.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.programs import (
+    HARMLESS_HELPERS,
+    INSPECTORS,
+    NET_TOOLS,
+    SHELL_REFERENCE,
+    SHELLS,
+    words_of,
+)
+from clawgate.validators.wraptable import PLAIN, PRIVILEGED
+
+# Programs whose purpose is running a command, unwrapped (and judged) by the wrapper family.
+FRONTENDS = (frozenset(PLAIN) | frozenset(PRIVILEGED) | SHELLS | words_of(
+    "find fd fdfind xargs parallel watch ssh docker podman nerdctl kubectl lxc incus eval "
+    "command npm npx yarn pnpm uv uvx poetry pipenv bundle cabal stack conda git"))
+# Option names that say "the value is a command" (checked on long options of any program).
+_STRONG = re.compile(r"^--?(?:[\w-]+-)?(?:exec|execute|command|cmd|program|hook|rsh|"
+                     r"launcher|wrapper|script|interpreter|action|helper)$|^--?(?:pre|post|up|"
+                     r"down|to-command|route-up|ipchange|client-connect|learn-address|"
+                     r"tls-verify|entrypoint|on-[\w-]+)$")
+_WEAK = re.compile(r"^--?(?:[\w-]+-)?(?:filter|editor|pager|shell|browser|ssh|viewer|opener)$")
+# Short options of particular programs whose value is a command to run.
+_SHORT: dict[str, str] = {
+    "rsync": "e", "tcpdump": "z", "tar": "I", "zip": "", "man": "PH", "dhclient": "",
+    "scrot": "e", "pidstat": "e", "agetty": "l", "gem": "e", "genie": "c", "socket": "p",
+    "zic": "y", "enscript": "I", "msgfilter": "P", "tmux": "c", "tmate": "c", "bpftrace": "c",
+    "cpio": "", "rlogin": "e", "unzip": "", "cdist": "s", "perlbug": "e", "sudo": "",
+    "mail": "", "ksu": "e", "mutt": "e", "tshark": "", "nmap": "", "wget": "",
+}
+_EXACT: dict[str, frozenset[str]] = {
+    "zip": frozenset({"-TT", "--unzip-command"}), "gcc": frozenset({"-wrapper"}),
+    "dhclient": frozenset({"-sf"}), "latexmk": frozenset({"-pdflatex", "-latex", "-lualatex",
+                                                          "-xelatex", "-e"}),
+    "g++": frozenset({"-wrapper"}), "cc": frozenset({"-wrapper"}),
+    "sort": frozenset({"--compress-program"}), "rg": frozenset({"--pre"}),
+    "rpm": frozenset({"--eval", "-E", "--pipe"}), "rpmdb": frozenset({"--eval", "-E"}),
+    "rpmquery": frozenset({"--eval", "-E"}), "rpmverify": frozenset({"--eval", "-E"}),
+    "rpmbuild": frozenset({"--eval", "-E"}), "split": frozenset({"--filter"}),
+}
+# A value that is itself an exec directive (``exec=CMD``, ``unixexec:path=``, ``EXEC:cmd``,
+# ``execute(cmd)``), whatever the option is called.
+_EXEC_VALUE = re.compile(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
+# Climbing out of a directory into the system's program directories (``../../bin/sh``).
+_CLIMB = re.compile(r"\.\./(?:\.\./)*(?:usr/)?(?:local/)?s?bin/\w")
+_COMMANDISH = re.compile(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
+_PIPE_VALUE = re.compile(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
+_LIBRARY = re.compile(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
+_BUILDERS = words_of("gcc g++ cc c++ clang clang++ ld ld.lld ld.gold make cmake ninja meson "
+                      "strip nm objdump readelf ldd file ar patchelf install cp mv ln rsync "
+                      "tar zip unzip ls stat find chmod chown rm cargo go rustc")
+_LIBRARY_OPTIONS: dict[str, frozenset[str]] = {
+    "openssl": frozenset({"-engine"}), "mysql": frozenset({"--default-auth", "--plugin-dir"}),
+    "mariadb": frozenset({"--default-auth", "--plugin-dir"}), "ssh-keygen": frozenset({"-D"}),
+    "ssh-add": frozenset({"-s", "-e"}), "ssh": frozenset({"-I"}), "enable": frozenset({"-f"}),
+}
+_UNSAFE = {
+    "dvips": frozenset({"-R0"}), "pic": frozenset({"-U"}), "groff": frozenset({"-U"}),
+    "troff": frozenset({"-U"}), "nroff": frozenset({"-U"}), "bpftrace": frozenset({"--unsafe"}),
+    "openvpn": frozenset(),
+}
+_TEX = words_of("tex latex pdflatex xelatex lualatex latexmk pdftex luatex xetex etex context "
+                "mpost lilypond")
+_PRIVILEGED_TAIL = re.compile(r"\s+-[a-oq-z]*p")
+_PRIVILEGED_FLAG = re.compile(r"-[a-oq-z]*p[a-z]*")
+_TEX_ESCAPE = frozenset({"--shell-escape", "-shell-escape", "--enable-write18",
+                         "-enable-write18", "-shell-restricted"})
+
+
+@register
+class ShellArgument(Validator):
+    """An argument or option value that names a shell (``/bin/sh``, ``--rsh=bash -c``,
+    ``-l/bin/sh``, ``exec=/bin/sh``) makes the program a launcher: ASK; with a network tool
+    (``nc -e /bin/sh``) or privileged mode (``... /bin/sh -p``), DENY.
+
+    Bad: ``aa-exec /bin/sh``, ``agetty -l /bin/sh tty``. Harmless: ``ls -l /bin/sh``,
+    ``grep -r /bin/sh scripts/``.
+    """
+
+    id = "CG-ESC-001"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program is None or program in INSPECTORS or program in FRONTENDS:
+            return Verdict.passthrough()
+        text = cmd.text
+        if "sh" not in text and "bin/" not in text and "../" not in text:
+            return Verdict.passthrough()
+        words = cmd.words
+        for i, word in enumerate(words[1:], start=1):
+            found = SHELL_REFERENCE.search(word.shown)
+            if found is None:
+                continue
+            if program in NET_TOOLS:
+                return Verdict.deny(self.id, f"{program} connects a shell to the network",
+                                    hint="this is a remote or bind shell")
+            following = words[i + 1].shown if i + 1 < len(words) else ""
+            if _PRIVILEGED_TAIL.match(word.shown[found.end():]) or _PRIVILEGED_FLAG.fullmatch(
+                    following):
+                return Verdict.deny(self.id, f"{program} starts a shell in privileged mode")
+            return Verdict.ask(self.id, f"{program} is given a shell to run ({word.shown!r})",
+                               hint="run the command you need directly")
+        climbing = next((w.shown for w in words[1:] if "../" in w.shown and _CLIMB.search(
+            w.shown)), None)
+        if climbing is not None:
+            return Verdict.ask(self.id, f"{program} is pointed at a system program through "
+                               f"{climbing!r}")
+        return Verdict.passthrough()
+
+
+def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | None]]:
+    """(option, value) for every option of ``cmd`` whose value is a command to run."""
+    found: list[tuple[str, str | None]] = []
+    short = _SHORT.get(program, "")
+    exact = _EXACT.get(program, frozenset())
+    words = cmd.words
+    for i, word in enumerate(words[1:], start=1):
+        text = word.shown
+        if not text.startswith("-") or text == "--":
+            continue
+        name, eq, value = text.partition("=")
+        following = words[i + 1].value if i + 1 < len(words) else None
+        given = value if eq else following
+        if name in exact:
+            found.append((name, given))
+        elif text.startswith("--") and (_STRONG.match(name) or _WEAK.match(name)):
+            if given is not None and (_STRONG.match(name) or _COMMANDISH.match(given)) and (
+                    eq or _COMMANDISH.match(given) or SHELL_REFERENCE.search(given)):
+                found.append((name, given))
+        elif short and len(text) == 2 and text[1] in short:
+            found.append((text, following))
+        elif short and not text.startswith("--") and len(text) > 2 and text[1] in short:
+            found.append((text[:2], text[2:]))
+    return found
+
+
+@register
+class CommandOption(Validator):
+    """An option whose value is a command to run as a side effect (``--pre-hook CMD``,
+    ``--checkpoint-action=exec=CMD``, ``-z CMD`` of tcpdump, ``-e CMD`` of rsync, ``-TT`` of
+    zip, ``--password-command``, ``--gpu-launcher``): ASK, and check the command.
+
+    Bad: ``tar cf x.tar x --checkpoint=1 --checkpoint-action=exec=sh``. Harmless:
+    ``docker ps --filter status=running`` (a value that is not a command).
+    """
+
+    id = "CG-ESC-002"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program is None or program in FRONTENDS or len(cmd.words) < 2:
+            return Verdict.passthrough()
+        text = cmd.text
+        if program not in _SHORT and program not in _EXACT and "--" not in text and (
+                "xec" not in text and "XEC" not in text):
+            return Verdict.passthrough()
+        found = _command_options(cmd, program)
+        if not found:
+            directive = next((w.shown for w in cmd.words[1:] if _EXEC_VALUE.search(w.shown)),
+                             None)
+            if directive is None:
+                return Verdict.passthrough()
+            return Verdict.ask(self.id, f"{program} is given an exec directive {directive!r}")
+        found = [(o, v) for o, v in found if v is None or not harmless_helper(v)]
+        if not found:
+            return Verdict.passthrough()
+        option = found[0][0]
+        nested = tuple(_command_text(v) for _, v in found if v)
+        return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
+                              message=f"{program} {option} runs a command")
+
+
+def harmless_helper(value: str) -> bool:
+    """``zstd -T0``, ``ssh -p 2222``, ``code --wait``: a helper program and its flags."""
+    words = value.split()
+    if not words or any(ch in value for ch in ";&|`$()<>#!"):
+        return False
+    return words[0].rsplit("/", 1)[-1] in HARMLESS_HELPERS and all(
+        w.startswith("-") or w.isdigit() for w in words[1:])
+
+
+def _command_text(value: str) -> str:
+    """``exec=/bin/sh`` -> ``/bin/sh``; ``!cmd`` -> ``cmd``; ``'|cmd'`` -> ``cmd``."""
+    value = value.strip().lstrip("!|").strip()
+    head, eq, rest = value.partition("=")
+    return rest if eq and head.isidentifier() else value
+
+
+@register
+class PipeValue(Validator):
+    """A value that pipes into a command (``psql -o'|id'``, ``core_pattern=|/tmp/x``): the
+    program will start that command. ASK, and check it.
+
+    Bad: ``sysctl 'kernel.core_pattern=|/tmp/x'``. Harmless: ``cut -d'|' -f1``.
+    """
+
+    id = "CG-ESC-003"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program is None or program in INSPECTORS:
+            return Verdict.passthrough()
+        for word in cmd.words[1:]:
+            text = word.shown
+            if "|" in text:
+                found = _PIPE_VALUE.match(text)
+                if found is not None and len(found.group(1).strip()) > 1:
+                    return Verdict.unwrap(found.group(1), outcome=Outcome.ASK,
+                                          rule_id=self.id, message=f"{program} pipes into a "
+                                          "command")
+        return Verdict.passthrough()
+
+
+@register
+class LibraryLoad(Validator):
+    """A shared library handed to a program that loads it (``openssl -engine ./x.so``,
+    ``ssh-keygen -D x.so``, ``enable -f x.so``, ``ladspa=file=x.so``): native code runs in the
+    program. ASK. Building, copying and inspecting libraries is not loading them.
+
+    Bad: ``openssl req -engine ./lib.so``. Harmless: ``gcc -shared -o libx.so x.c``.
+    """
+
+    id = "CG-ESC-004"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program is None or program in INSPECTORS or program in _BUILDERS:
+            return Verdict.passthrough()
+        words = cmd.words
+        for i, word in enumerate(words[1:], start=1):
+            text = word.shown
+            if (".so" in text or ".dylib" in text) and _LIBRARY.search(text):
+                return Verdict.ask(self.id, f"{program} loads the library {text!r}")
+            if text in _LIBRARY_OPTIONS.get(program, ()) and i + 1 < len(words):
+                return Verdict.ask(self.id, f"{program} {text} loads native code")
+        return Verdict.passthrough()
+
+
+@register
+class UnsafeMode(Validator):
+    """Flags that switch on command execution in document and tracing tools (``--shell-escape``
+    of TeX, ``\\write18``, ``dvips -R0``, ``pic -U``, ``bpftrace --unsafe``, ``openvpn
+    --script-security 2``): ASK.
+
+    Bad: ``pdflatex --shell-escape doc.tex``. Harmless: ``pdflatex doc.tex``.
+    """
+
+    id = "CG-ESC-005"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if (program not in _UNSAFE and program not in _TEX) or len(cmd.words) < 2:
+            return Verdict.passthrough()
+        args = cmd.args
+        unsafe = _UNSAFE.get(program, _TEX_ESCAPE)
+        flagged = next((a for a in args if a in unsafe or a in _TEX_ESCAPE or (
+            "write18" in a and "\\write18" in a)), None)
+        if flagged is None and program == "openvpn" and "--script-security" in args:
+            level = args[args.index("--script-security") + 1:][:1]
+            flagged = "--script-security" if level and level[0] in ("2", "3") else None
+        if flagged is None:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{program} {flagged} lets the document run commands")

@@ -1,0 +1,157 @@
+"""Shell escapes through configuration: settings and environment variables that name a command.
+
+``git -c core.pager=CMD``, ``hg --config alias.x=!CMD``, ``ssh -oProxyCommand=CMD``,
+``apt-get -o APT::Update::Pre-Invoke::=CMD``, ``PAGER=CMD git -p``, ``LD_PRELOAD=x.so``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.escapes import harmless_helper
+from clawgate.validators.programs import (
+    COMMAND_VARIABLE,
+    LOADER_VARIABLES,
+    harmless_command,
+)
+
+_COMMAND_KEY = re.compile(
+    r"(?i)pager|editor|command|cmd\b|proxycommand|localcommand|helper|hook|exec|program|"
+    r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
+    r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack")
+_CONFIG_FLAGS: dict[str, frozenset[str]] = {
+    "git": frozenset({"-c", "--config-env"}), "hg": frozenset({"--config"}),
+    "ssh": frozenset({"-o"}), "scp": frozenset({"-o"}), "sftp": frozenset({"-o"}),
+    "sshfs": frozenset({"-o"}), "autossh": frozenset({"-o"}), "apt": frozenset({"-o"}),
+    "apt-get": frozenset({"-o"}), "apt-cache": frozenset({"-o"}), "cargo": frozenset(
+        {"--config"}), "mount": frozenset({"-o"}), "rclone": frozenset(), "npm": frozenset(),
+}
+_GIT_DIRECT = frozenset({"--exec-path", "--upload-pack", "--receive-pack"})
+_GIT_U_IS_UPLOAD_PACK = frozenset({"clone", "ls-remote"})  # `git push -u` sets an upstream
+_PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "config"),
+            ("pnpm", "config"), ("hg", "config")}
+
+
+def _settings(cmd: SimpleCommand, program: str) -> list[tuple[str, str]]:
+    """(key, value) of every setting given on the command line."""
+    flags = _CONFIG_FLAGS.get(program, frozenset())
+    found: list[tuple[str, str]] = []
+    words = cmd.words
+    for i, word in enumerate(words[1:], start=1):
+        text = word.shown
+        setting: str | None = None
+        if text in flags and i + 1 < len(words):
+            setting = words[i + 1].shown
+        elif any(text.startswith(f) and len(f) == 2 and len(text) > 2 for f in flags):
+            setting = text[2:]
+        elif any(text.startswith(f + "=") for f in flags):
+            setting = text.partition("=")[2]
+        if setting is not None:
+            key, _, value = setting.partition("=")
+            found.append((key.strip(), value.strip()))
+    sub = words[1].value if len(words) > 1 else None
+    if (program, sub or "") in _PERSIST:
+        rest = [w.shown for w in words[2:] if not w.shown.startswith("-")]
+        if rest and rest[0] in ("set", "edit"):
+            rest = rest[1:]
+        if len(rest) >= 2:
+            found.append((rest[0], rest[1]))
+        elif rest and "=" in rest[0]:
+            key, _, value = rest[0].partition("=")
+            found.append((key, value))
+        option_editor = next((w for w in words if w.shown.startswith("--editor")), None)
+        if option_editor is not None:
+            found.append(("editor", _value_after(words, option_editor)))
+    return found
+
+
+def _value_after(words: tuple[Word, ...], word: Word) -> str:
+    if "=" in word.shown:
+        return word.shown.partition("=")[2]
+    index = words.index(word)
+    return words[index + 1].shown if index + 1 < len(words) else ""
+
+
+@register
+class ConfigCommand(Validator):
+    """A setting given on the command line (or saved with ``git config``) that names a command:
+    ``git -c core.pager=CMD``, ``-c alias.x=!CMD``, ``-c core.sshCommand``, ``hg --config``,
+    ``ssh -oProxyCommand=CMD``, ``apt-get -o …Pre-Invoke=CMD``, ``git --exec-path=DIR``,
+    ``git clone ext::CMD``. ASK, and check the command.
+
+    Bad: ``git -c core.pager='sh -c id' log``. Harmless: ``git -c color.ui=always log``.
+    """
+
+    id = "CG-ESC-006"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program not in _CONFIG_FLAGS and program not in ("yarn", "pip", "pnpm", "npm"):
+            return Verdict.passthrough()
+        if program == "git":
+            if "-c" not in cmd.text and "config" not in cmd.text and "-u" not in cmd.text and (
+                    "exec-path" not in cmd.text and "-pack" not in cmd.text and (
+                        "ext::" not in cmd.text)):
+                return Verdict.passthrough()
+            direct_flags = _GIT_DIRECT | ({"-u"} if _GIT_U_IS_UPLOAD_PACK & set(cmd.args)
+                                          else frozenset())
+            direct = next((a for a in cmd.args if a.partition("=")[0] in direct_flags or
+                           a.startswith("ext::")), None)
+            if direct is not None:
+                return Verdict.ask(self.id, f"git {direct!r} runs another program")
+        for key, value in _settings(cmd, program):
+            alias = key.lower().startswith("alias.")
+            if not alias and harmless_helper(value):
+                continue
+            if (alias and value.startswith("!")) or (not alias and _COMMAND_KEY.search(key)):
+                text = value.lstrip("!").strip()
+                return Verdict.unwrap(*([text] if text else []), outcome=Outcome.ASK,
+                                      rule_id=self.id,
+                                      message=f"{program} setting {key} runs a command")
+        return Verdict.passthrough()
+
+
+def _assignments(cmd: SimpleCommand) -> list[tuple[str, Word]]:
+    """NAME=value pairs: prefixes, and the words of ``env`` and ``export``."""
+    pairs = [(a.name, a.value) for a in cmd.assignments]
+    if cmd.program in ("env", "export", "declare", "typeset", "readonly", "local"):
+        for word in cmd.words[1:]:
+            name, eq, value = word.shown.partition("=")
+            if eq and name.isidentifier():
+                pairs.append((name, Word(value, value if word.value is not None else None)))
+    return pairs
+
+
+@register
+class CommandEnvironment(Validator):
+    """Environment variables that name a program others will run (``PAGER``, ``EDITOR``,
+    ``VISUAL``, ``LESSOPEN``, ``*_COMMAND``, ``*_EDITOR`` ...) set to anything but an everyday
+    pager or editor, and variables that load code into programs (``LD_PRELOAD``, ``BASH_ENV``,
+    ``PERL5OPT``, ``GIT_EXEC_PATH``, an unusual ``PATH``): ASK, and check the command.
+
+    Bad: ``PAGER='sh -c "exec sh 0<&1"' git -p help``. Harmless: ``PAGER=cat git log``.
+    """
+
+    id = "CG-ESC-007"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not cmd.assignments and cmd.program not in ("env", "export", "declare", "typeset",
+                                                         "readonly", "local"):
+            return Verdict.passthrough()
+        for name, word in _assignments(cmd):
+            value = word.value
+            if name == "PATH":
+                continue  # search paths are CG-ENV-002's: inside the workspace is fine
+            if name in LOADER_VARIABLES:
+                return Verdict.ask(self.id, f"{name} loads code into the programs that run")
+            if COMMAND_VARIABLE.search(name):
+                if value is None:
+                    return Verdict.ask(self.id, f"{name} names a program only known at run time")
+                if not harmless_command(value):
+                    return Verdict.unwrap(value.lstrip("|"), outcome=Outcome.ASK,
+                                          rule_id=self.id,
+                                          message=f"{name} makes programs run {value!r}")
+        return Verdict.passthrough()

@@ -1,0 +1,230 @@
+"""Injection through the command word and through expansions that build text at run time.
+
+What runs must be readable before it runs: a program named by a variable, a substitution, a
+glob or braces, or spelled with quotes, escapes, encodings or odd letter case, is not.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.shell import model as m
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.programs import (
+    INSPECTORS,
+    INTERACTIVE,
+    NET_TOOLS,
+    SHELLS,
+    words_of,
+)
+from clawgate.validators.wraptable import PLAIN, PRIVILEGED
+
+_NEEDS_QUOTING = re.compile(r"[\s'\"\\$`;&|<>(){}*?\[\]#~!]")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_KEYWORDS = words_of("if then else elif fi do done while until for case esac in function "
+                     "select { } ! (( ))")
+_IFS = re.compile(r"\$\{?IFS(?:[^}\w][^}]*)?\}?")
+_PROMPT = re.compile(r"\$\{[^}]*@[PEAKa]\}")
+_ENV_SLICE = re.compile(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_COLORS|HOSTNAME|"
+                        r"TERM|LANG|SHELLOPTS|BASH\w*|PS\d)(?::|//|/|#|%|\^|,)|"
+                        r"\$\{\w+:-?\d+:1\}")
+# ${name//pattern/replacement}: every match replaced, the obfuscators' favourite way to hide a
+# word in noise (``${x//hhh/}``); single replacements (``${f/.txt/.md}``) stay everyday.
+_PATTERN_EDIT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*//")
+_ANSI_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3}))")
+KNOWN = (INSPECTORS | SHELLS | NET_TOOLS | INTERACTIVE | frozenset(PLAIN) | frozenset(PRIVILEGED)
+         | words_of("whoami id rm mv cp chmod chown curl wget python perl ruby sudo"))
+
+
+def _dynamic_text(word: Word) -> bool:
+    """A substitution or expansion in the word's text, even one the parser kept as literal."""
+    return word.value is None or "`" in word.text or "$(" in word.text
+
+
+@register
+class DynamicCommandWord(Validator):
+    """The program is only known at run time: a variable, an indirect expansion, or the output
+    of a command substitution runs as the command. ASK.
+
+    Bad: ``$(echo rm) -rf ~`` or ``$CMD``. Harmless: ``echo "$HOME"`` (a variable as argument).
+    """
+
+    id = "CG-INJ-001"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if name is None or not _dynamic_text(name):
+            return Verdict.passthrough()
+        if m.COMMAND in name.expansions or "`" in name.text or "$(" in name.text:
+            return Verdict.ask(self.id, "the output of a command substitution runs as a command",
+                               hint="name the program literally")
+        return Verdict.ask(self.id, f"the program name {name.text!r} is only known at run time",
+                           hint="name the program literally")
+
+
+@register
+class QuotedCommandName(Validator):
+    """Quotes or backslashes inside a program name that needs none: a classic way past filters
+    that match names (``w'h'o'am'i``, ``\\rm``, ``"rm"``). ASK.
+
+    Bad: ``r''m -rf ~``. Harmless: ``"./my script.sh"`` (the space needs the quotes).
+    """
+
+    id = "CG-INJ-002"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if name is None or not name.quoted or name.value is None:
+            return Verdict.passthrough()
+        if m.ANSI_C in name.expansions or not _NEEDS_QUOTING.search(name.value):
+            return Verdict.ask(self.id, f"the program name {name.text!r} is disguised by quoting "
+                               f"(it runs {name.value!r})", hint="write the name plainly")
+        return Verdict.passthrough()
+
+
+@register
+class PatternCommandName(Validator):
+    """A glob or brace expansion in the program name: the files on disk decide what runs
+    (``/???/??t``, ``{cat,/etc/passwd}``, ``{l,-lh}s``). ASK.
+
+    Bad: ``/???/b??/c?t /etc/shadow``. Harmless: ``ls *.txt`` (a glob as argument).
+    """
+
+    id = "CG-INJ-003"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if name is None or not name.expansions & {m.GLOB, m.BRACE}:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"the program name {name.text!r} is a pattern expanded at "
+                           "run time", hint="name the program literally")
+
+
+@register
+class EncodedCommandName(Validator):
+    """URL-encoded text in the program name (``cat%20/etc/passwd``) is an injection payload
+    written for another decoder: ASK, and check what it decodes to.
+
+    Bad: ``cat%20/et%5C%0Ac/passwd``. Harmless: ``curl 'https://h/a%20b'`` (in an argument).
+    """
+
+    id = "CG-INJ-004"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if name is None or "%" not in name.text or not _PERCENT.search(name.text):
+            return Verdict.passthrough()
+        decoded = unquote(cmd.text)
+        return Verdict.unwrap(decoded, outcome=Outcome.ASK, rule_id=self.id,
+                              message="URL-encoded program name")
+
+
+@register
+class MixedCaseCommandName(Validator):
+    """A well-known program written in mixed case (``wHoAmI``): case-insensitive filesystems
+    run it all the same, and filters that match names miss it. ASK.
+
+    Bad: ``WhoAmI``. Harmless: ``Rscript x.R`` (its real name).
+    """
+
+    id = "CG-INJ-005"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if not program or program.islower() or not program.isalpha():
+            return Verdict.passthrough()
+        lowered = program.lower()
+        if lowered != program and lowered in KNOWN:
+            return Verdict.ask(self.id, f"{program!r} is {lowered!r} in disguise")
+        return Verdict.passthrough()
+
+
+@register
+class KeywordAsCommand(Validator):
+    """A shell keyword where a program should be (``then``, ``fi``, ``if`` as a command): the
+    parsers read the line differently from the shell. ASK.
+
+    Bad: ``time if [ $(whoami|cut -c1) = r ]; then sleep 5; fi``. Harmless: ``if true; then
+    ls; fi`` (read correctly, no keyword runs as a program).
+    """
+
+    id = "CG-INJ-006"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if name is None or name.value not in _KEYWORDS:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"the shell keyword {name.value!r} stands as a command",
+                           hint="simplify the line")
+
+
+@register
+class ExpansionTricks(Validator):
+    """Expansions that build words at run time to hide them: ``$IFS`` as a separator
+    (``cat${IFS}/etc/passwd``), prompt expansion (``${x@P}`` runs substitutions), slices of
+    environment variables as characters (``${HOME:0:1}``), words rebuilt by global pattern
+    substitution (``${x//hhh/}``), and ANSI-C escapes that spell out plain text
+    (``$'\\x72\\x6d'``). ASK.
+
+    Bad: ``ls${IFS}-la``. Harmless: ``echo "$IFS"``, ``cut -d $'\\t' -f1``.
+    """
+
+    id = "CG-INJ-007"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if "$" not in cmd.text:
+            return Verdict.passthrough()
+        words = [*cmd.words, *(a.value for a in cmd.assignments)]
+        for word in words:
+            why = _trick(word)
+            if why:
+                return Verdict.ask(self.id, why, hint="write the text out plainly")
+        return Verdict.passthrough()
+
+
+def _trick(word: Word) -> str | None:
+    text = word.text
+    if "$" not in text:
+        return None
+    if "IFS" in text and _IFS.search(text) and _IFS.sub("", text).strip("\"'"):
+        return f"$IFS used as a word separator in {text!r}"
+    if "@" in text and _PROMPT.search(text):
+        return f"prompt or escape expansion in {text!r} runs or decodes text"
+    if "{" in text and _ENV_SLICE.search(text):
+        return f"characters cut out of environment variables in {text!r}"
+    if "{" in text and _PATTERN_EDIT.search(text):
+        return f"a word rebuilt by pattern substitution in {text!r}"
+    if m.ANSI_C in word.expansions and _spells_text(text):
+        return f"ANSI-C escapes spell out plain text in {text!r}"
+    return None
+
+
+def _spells_text(text: str) -> bool:
+    for found in _ANSI_ESCAPE.finditer(text):
+        code = int(found.group(1) or found.group(2) or "0", 16) if (
+            found.group(1) or found.group(2)) else int(found.group(3), 8)
+        if 0x20 <= code < 0x7F:
+            return True
+    return False
+
+
+@register
+class BangLine(Validator):
+    """A line that starts with ``!`` glued to a command (``!/bin/sh``, ``!id``): keystrokes for
+    the shell escape of a pager, editor or console started earlier in the script. ASK.
+
+    Bad: ``less notes.txt`` followed by ``!id``. Harmless: ``ls !*`` (history words as
+    arguments), ``! grep -q x f`` (negation, read by the parser).
+    """
+
+    id = "CG-INJ-012"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if name is None or not name.text.startswith(("!", "^")) or len(name.text) < 2:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{name.text!r} is a shell escape typed into an "
+                           "interactive program", hint="run the command itself")

@@ -1,0 +1,151 @@
+"""Interpreters given code inline (``python -c``, ``node -e``, ``perl -e``, ``ruby -e``,
+``php -r`` ...): the code is read for process execution, sockets, id changes and native code.
+
+Running a local script file with an interpreter is everyday work and is left to the risk tier;
+code on the command line is what can and must be inspected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.argv import option_values
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.codescan import describe, scan
+from clawgate.validators.programs import FILE_VIEWERS, INTERACTIVE, family_name
+
+
+@dataclass(frozen=True, slots=True)
+class Inline:
+    """Options of an interpreter whose value is program text."""
+
+    short: str = ""
+    long: frozenset[str] = frozenset()
+    exact: frozenset[str] = frozenset()  # single-dash long options (``-ex``, ``-eval``)
+    attached: str = ""  # short options whose value is glued on (``-MIO::Socket``)
+    backticks: bool = False  # backticks run commands in this language
+
+
+def _i(short: str = "", long: str = "", exact: str = "", attached: str = "",
+       backticks: bool = False) -> Inline:
+    return Inline(short, frozenset(long.split()), frozenset(exact.split()), attached, backticks)
+
+
+INLINE: dict[str, Inline] = {
+    "python": _i("c", attached="WXmQ"), "pypy": _i("c", attached="WXmQ"),
+    "node": _i("ep", "eval print"), "nodejs": _i("ep", "eval print"), "bun": _i("e", "eval"),
+    "deno": _i("", "eval"), "perl": _i("eE", attached="MmIilx0CdD", backticks=True),
+    "ruby": _i("e", attached="rIEFKTWx0", backticks=True), "php": _i("rRBE", backticks=True),
+    "lua": _i("e"), "luajit": _i("e"), "R": _i("e"), "Rscript": _i("e"),
+    "julia": _i("eE", "eval print"), "jrunscript": _i("e"), "ghc": _i("e"), "runghc": _i("e"),
+    "guile": _i("c"), "clisp": _i("x"), "sbcl": _i("", "eval"), "racket": _i("e", "eval"),
+    "csi": _i("e"), "gosh": _i("e"), "expect": _i("c"), "octave": _i("", "eval"),
+    "octave-cli": _i("", "eval"), "gnuplot": _i("e"), "slsh": _i("e"), "bpftrace": _i("e"),
+    "osascript": _i("e"), "emacs": _i("", "eval", exact="-eval --eval"), "tclsh": _i(),
+    "wish": _i(), "irb": _i(), "scala": _i("e"), "groovy": _i("e"), "kotlin": _i("e"),
+    "swift": _i("e"), "crystal": _i("e", "eval"), "elixir": _i("e", "eval"), "erl": _i(
+        "", "", exact="-eval"), "pwsh": _i("c", "command", exact="-Command -c"),
+}
+_INFO_FLAGS = frozenset({"-v", "-V", "--version", "-h", "--help", "-version", "-help", "-?"})
+_REPL_FLAGS = frozenset({"-i", "-a", "--interactive", "-q", "--quiet", "-nw", "-Q"})
+
+
+def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str | None]]:
+    """(word, text) of every piece of inline code in ``cmd`` (text None when dynamic)."""
+    found: list[tuple[Word | None, str | None]] = []
+    words = cmd.words
+    for i, current in enumerate(words[1:], start=1):
+        if current.shown in spec.exact and i + 1 < len(words):
+            found.append((words[i + 1], words[i + 1].value))
+    if spec.short or spec.long:
+        for _, word, value in option_values(_cut(words, spec), 1, spec.short,
+                                            spec.long):
+            found.append((word, value))
+    return found
+
+
+def _cut(words: tuple[Word, ...], spec: Inline) -> tuple[Word, ...]:
+    """Words with clusters cut at an option whose value is glued on (``-MIO::Socket`` is
+    ``-M`` with ``IO::Socket``, not a cluster holding ``-e``). A code option first in the
+    cluster keeps the rest as its code (``-e'exit if fork'``)."""
+    if not spec.attached:
+        return words
+    out: list[Word] = []
+    for word in words:
+        text = word.shown
+        if len(text) > 2 and text[0] == "-" and text[1] != "-":
+            for pos, letter in enumerate(text[1:], start=1):
+                if letter in spec.short:
+                    break
+                if letter in spec.attached:
+                    text = text[:pos]
+                    break
+        out.append(word if text == word.shown else Word(text, text))
+    return tuple(out)
+
+
+def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
+    """The verdict on one piece of inline code, with the shell commands it spells out."""
+    found = scan(code, backticks)
+    if not found.risky:
+        return Verdict.passthrough()
+    refuse, why = describe(found)
+    outcome = Outcome.DENY if refuse else Outcome.ASK
+    return Verdict.unwrap(*found.commands, outcome=outcome, rule_id=rule_id,
+                          message=f"{program}: {why}")
+
+
+@register
+class InlineCode(Validator):
+    """Inline code given to an interpreter (``python -c``, ``node -e``, ``perl -e``, ``ruby -e``,
+    ``php -r``, ``lua -e``, ``R -e``, ``julia -e`` ...) that starts processes, evaluates text or
+    loads native code: ASK; with sockets or id changes as well: DENY. The shell commands it
+    spells out are checked too. Code only known at run time asks.
+
+    Bad: ``python3 -c 'import os; os.system("sh")'``. Harmless: ``python3 -c 'print(1+1)'``.
+    """
+
+    id = "CG-INTERP-001"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = family_name(cmd.program)
+        spec = INLINE.get(program) if program else None
+        if spec is None or program is None:
+            return Verdict.passthrough()
+        verdicts = []
+        for _, code in inline_code(cmd, spec):
+            if code is None:
+                return Verdict.ask(self.id, f"{program} runs code only known at run time")
+            verdicts.append(judge(self.id, program, code, spec.backticks))
+        return max(verdicts, key=lambda v: v.outcome, default=Verdict.passthrough())
+
+
+@register
+class InteractiveProgram(Validator):
+    """An interpreter, debugger, database console or editor started with nothing to run or
+    edit waits at a prompt from which shell commands can be run (``!sh``, ``system()``): ASK.
+
+    Bad: ``gdb`` or ``python3`` alone. Harmless: ``python3 tool.py``, ``vim notes.txt``,
+    ``node --version``.
+    """
+
+    id = "CG-INTERP-002"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = family_name(cmd.program)
+        if program not in INTERACTIVE:
+            return Verdict.passthrough()
+        args = [w.shown for w in cmd.words[1:]]
+        if any(a in _INFO_FLAGS for a in args):
+            return Verdict.passthrough()
+        if program in FILE_VIEWERS:
+            if any(not a.startswith(("-", "+")) for a in args):
+                return Verdict.passthrough()
+        elif any(a not in _REPL_FLAGS for a in args):
+            return Verdict.passthrough()
+        if cmd.upstream or any(r.feeds_input or r.op == "<" for r in cmd.redirects):
+            return Verdict.passthrough()  # fed input: judged by the injection family
+        return Verdict.ask(self.id, f"{program} waits at an interactive prompt that can run "
+                           "shell commands", hint="run a script or pass the input instead")

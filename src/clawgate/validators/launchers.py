@@ -1,0 +1,90 @@
+"""Programs that are launchers by nature: schedulers, terminal multiplexers, file managers and
+consoles that run shells, remote-control listeners and ``shell``/``console`` subcommands."""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.programs import words_of
+
+_SCHEDULERS = {"at": {"-l", "-r", "-d", "-c"}, "batch": set(), "crontab": {"-l"},
+               "run-parts": {"--test", "--list"}, "atq": None, "atrm": None}
+_MULTIPLEXER_READS = frozenset({"ls", "list-sessions", "list-windows", "list-panes", "-V",
+                                "has-session", "has", "kill-session", "kill-server",
+                                "display-message", "capture-pane", "-ls", "-list"})
+_TERMINAL_APPS = words_of("""
+tmux tmate byobu ranger mc nnn lf vifm ncdu minicom picocom opencode aider claude codex
+""")
+_SHELL_SUBCOMMANDS = frozenset({"shell", "console", "repl", "tunnel", "attach", "debug"})
+_SUBCOMMAND_READERS = words_of("man help tldr info git cargo go pip npm")
+_FZF_RUN = re.compile(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
+
+
+@register
+class Scheduler(Validator):
+    """``at``, ``batch``, ``crontab`` and ``run-parts`` run commands later or run whatever a
+    directory holds: the payload cannot be seen here. ASK (listing is fine).
+
+    Bad: ``echo /tmp/x | at now``, ``run-parts /tmp/dir``. Harmless: ``crontab -l``.
+    """
+
+    id = "CG-ESC-008"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program not in _SCHEDULERS:
+            return Verdict.passthrough()
+        reads = _SCHEDULERS[program]
+        if reads is None or reads.intersection(cmd.args):
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{program} runs commands that cannot be reviewed here",
+                           hint="run the command directly")
+
+
+@register
+class TerminalLauncher(Validator):
+    """Terminal multiplexers, file managers and agent consoles (``tmux``, ``screen``,
+    ``ranger``, ``mc``, ``minicom``, ``ncdu``) open shells or run commands from keystrokes;
+    ``fzf --bind …execute(…)``/``--listen`` runs or accepts commands: ASK.
+
+    Bad: ``tmux -S /tmp/sock``, ``ranger``. Harmless: ``tmux ls``, ``fzf --height 40%``.
+    """
+
+    id = "CG-ESC-009"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program == "fzf":
+            if any(_FZF_RUN.search(a) for a in cmd.args):
+                return Verdict.ask(self.id, "fzf runs commands from key bindings or a socket")
+            return Verdict.passthrough()
+        if program not in _TERMINAL_APPS:
+            return Verdict.passthrough()
+        if _MULTIPLEXER_READS.intersection(cmd.args[:1]) or "-V" in cmd.args:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{program} is an interactive program that runs shells",
+                           hint="run the command itself")
+
+
+@register
+class ShellSubcommand(Validator):
+    """A subcommand that opens an interactive shell, console or tunnel (``poetry shell``,
+    ``rails console``, ``ansible-test shell``, ``code tunnel``): a launcher. ASK.
+
+    Bad: ``cdist shell -s /bin/sh``. Harmless: ``man shell`` (a page, not a shell).
+    """
+
+    id = "CG-ESC-010"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program is None or len(cmd.words) < 2 or program in _SUBCOMMAND_READERS:
+            return Verdict.passthrough()
+        sub = cmd.words[1].value
+        if sub not in _SHELL_SUBCOMMANDS:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{program} {sub} opens an interactive session",
+                           hint="run the command you need directly")

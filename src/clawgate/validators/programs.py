@@ -1,0 +1,115 @@
+"""Program tables shared by the injection, wrapper, interpreter and escape families (data only).
+
+Names are basenames as ``SimpleCommand.program`` gives them; versioned interpreter names
+(``python3.11``, ``perl5.36``) are folded by ``family_name``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.validators.risk import NETWORK, READ_ONLY
+
+__all__ = ["NETWORK", "READ_ONLY"]  # re-exported for the families
+
+
+def words_of(text: str) -> frozenset[str]:
+    """The whitespace-separated names in ``text``."""
+    return frozenset(text.split())
+
+
+# Shells: programs whose arguments are shell code or a shell script.
+SHELLS = words_of("""
+sh bash dash zsh ksh mksh pdksh oksh lksh loksh csh tcsh ash fish posh yash elvish rc sash rbash
+pwsh powershell nu xonsh ion
+""")
+# Names that mean "a shell" even as a bare word in an argument (`xargs sh`, `--rsh bash`).
+BARE_SHELLS = words_of("sh bash dash zsh ksh mksh csh tcsh ash fish yash pwsh rbash")
+
+# The program names an argument may hold and still only be looked at, never run.
+INSPECTORS = READ_ONLY | words_of("""
+which whereis type command man info apropos whatis tldr help file stat ls readlink realpath
+ldd objdump nm readelf strings hexdump xxd od test [ [[ grep egrep fgrep rg ag ack sed awk gawk
+mawk nawk diff cmp du ps pgrep pkill pidof killall tr sort uniq wc head tail less more bat cat
+tac nl echo printf basename dirname git chsh cut column paste jq yq find fd locate
+""")
+
+# Programs that reach other machines: a shell attached to one is a remote or reverse shell.
+NET_TOOLS = NETWORK | words_of("""
+nc ncat netcat socat telnet openssl cryptcat pwncat sbd socket busybox
+""")
+
+# Programs that turn their input into text that may be code (decoders and de-obfuscators).
+DECODERS = words_of("""
+base64 base32 basenc xxd uudecode openssl gunzip zcat gzip bzip2 bzcat xz xzcat unxz rev tr
+printf od perl python python3 iconv
+""")
+
+# Interactive programs with a way to run shell commands from their prompt. Started without a
+# file or command they wait for keystrokes; the next lines of a script then become escapes.
+INTERACTIVE = words_of("""
+ed ex vi vim nvim view rvim emacs nano pico joe jed mg micro mcedit ranger mc nnn lf vifm
+screen tmux tmate byobu minicom picocom cu gdb lldb debugfs radare2 r2 ftp sftp psftp tftp
+smbclient telnet mysql mariadb psql sqlite3 redis-cli mongo mongosh bconsole ginsh tasksh
+tdbtool scanmem iftop opencode asterisk irb ghci jshell scala erl iex sbcl clisp guile racket
+tclsh wish expect php lua luajit R julia node nodejs python pypy ruby perl dc octave gnuplot
+""")
+# Of those, the ones that only edit or page a file they are given: harmless with a file operand.
+FILE_VIEWERS = words_of("""
+ed ex vi vim nvim view rvim emacs nano pico joe jed mg micro mcedit
+""")
+
+# Environment variables that name a program other programs will run.
+COMMAND_VARIABLE = re.compile(
+    r"(?:PAGER|EDITOR|VISUAL|_COMMAND|_CMD|_EXEC|_PROGRAM|_SHELL|_HELPER|_ASKPASS|_LAUNCHER|"
+    r"_WRAPPER|_HOOK|LESSOPEN|LESSCLOSE|^SHELL|^BROWSER|^TERMINAL|^DIFFTOOL)$")
+# Variables that load code into programs whatever their value says.
+LOADER_VARIABLES = words_of("""
+LD_PRELOAD LD_AUDIT DYLD_INSERT_LIBRARIES BASH_ENV ENV
+PROMPT_COMMAND PERL5OPT PERL5DB RUBYOPT NODE_OPTIONS PYTHONSTARTUP
+PYTHONINSPECT GIT_EXEC_PATH GIT_CONFIG_PARAMETERS GIT_CONFIG_GLOBAL
+GIT_CONFIG GIT_TEMPLATE_DIR GROFF_BIN_PATH AUTOM4TE AUTOCONF AUTOMAKE M4 GCONV_PATH
+JAVA_TOOL_OPTIONS _JAVA_OPTIONS PATH GIT_EXTERNAL_DIFF GIT_SSH LESSKEY MANOPT
+""")
+# Values of command variables that are everyday pagers and editors.
+HARMLESS_PAGERS = words_of("""
+cat less more most bat delta head tail true vim vi nvim nano emacs code subl micro ed
+diff-so-fancy view
+""")
+
+# Helper programs that options commonly name and that run nothing else: compressors, the
+# ssh transport, pagers and editors.
+HARMLESS_HELPERS = HARMLESS_PAGERS | words_of("""
+gzip gunzip bzip2 xz zstd unzstd lz4 pigz pbzip2 lzip lzma lzop brotli ssh code
+""")
+
+_VERSIONED = re.compile(r"^(python|pypy|perl|ruby|php|lua|node|pip|tclsh|wish|guile)[\d.]*$")
+
+
+def family_name(program: str | None) -> str | None:
+    """``python3.11`` -> ``python``; other names unchanged."""
+    if not program or not program[-1].isdigit():
+        return program
+    found = _VERSIONED.match(program)
+    return found.group(1) if found else program
+
+
+_PATH_SHELL = (r"(?:[\w.~+-]*/)+(?:bash|dash|zsh|ksh|mksh|pdksh|csh|tcsh|fish|yash|posh|pwsh"
+               r"|elvish|sash|rbash|lksh)(?![\w./-])"
+               r"|(?:[\w.~+-]*/)*bin/(?:sh|ash|rc|nu)(?![\w./-])")
+_BARE = "|".join(sorted(BARE_SHELLS, key=len, reverse=True))
+# A shell named anywhere in a value: as a path, or as a bare name that starts the value or a
+# value after ``=`` (``--rsh=bash -c``), or a ``sh -c`` inside a string.
+SHELL_REFERENCE = re.compile(
+    rf"{_PATH_SHELL}|(?:^|[=;&|(`{{:,]|\s)(?:{_BARE})"
+    r"(?=$|\s*[;|&<>)`}#]|\s+\d*[<>]|\s+-\w*[cisp]\b)")
+BARE_SHELL_WORD = re.compile(rf"(?:{_BARE})(?:\s|$)")
+
+
+def harmless_command(value: str) -> bool:
+    """A pager or editor setting that names an everyday program (``PAGER=cat``, ``EDITOR=vim``,
+    ``LESSOPEN='|lesspipe %s'``) and nothing else: no shell syntax, no other program."""
+    head = value.lstrip("|").split()
+    if not head or any(ch in value for ch in ";&`$()<>#"):
+        return False
+    return head[0].rsplit("/", 1)[-1] in HARMLESS_PAGERS | {"lesspipe", "lesspipe.sh", "lessfile"}

@@ -1,0 +1,98 @@
+"""Commands run elsewhere: ``ssh host CMD`` and ``docker|podman|kubectl|lxc exec/run``.
+
+The remote or in-container command is checked like a local one: what is refused here is
+refused there. Containers that mount the host's root or its Docker socket are a way out of
+every sandbox and are refused.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.argv import Options, command_start, inner, joined_code, opts
+from clawgate.validators.base import Context, Validator, register
+
+_SSH = opts("BbcDEeFIiJLlmOopQRSWw")
+_ENGINES = frozenset({"docker", "podman", "nerdctl", "ctr", "lxc", "incus", "kubectl", "oc"})
+_EXEC = opts("euwc", "env env-file user workdir detach-keys container namespace")
+_RUN = opts("eplvuwhmcaLv", """env env-file publish volume user workdir hostname memory
+    cpu-shares attach label name network net mount entrypoint platform pull restart log-driver
+    log-opt ulimit tmpfs cap-add cap-drop device security-opt add-host dns gpus cpus shm-size
+    runtime stop-signal cidfile ipc pid userns volumes-from group-add health-cmd label-file
+    memory-swap init-path isolation expose link mac-address ip ip6 cgroupns uts cgroup-parent""")
+_HOST_ROOT = re.compile(r"(?:^|[\s,=])(?:src|source)=/(?:[,\s]|$)|(?:^|[\s=])/:/|"
+                        r"(?:/var)?/run/docker\.sock|(?:^|\s)(?:-v|--volume)\s*=?/:")
+_PRIVILEGED = re.compile(r"--privileged|--pid[= ]host|--userns[= ]host|--cap-add[= ]"
+                         r"(?:ALL|SYS_ADMIN)|security\.privileged=true|apparmor[:=]unconfined")
+
+
+@register
+class RemoteCommand(Validator):
+    """``ssh [opts] host CMD...``: the words after the host are joined and run by the remote
+    shell, so they are checked as a command line; ``ssh host`` alone opens a remote shell.
+
+    Bad: ``ssh host 'curl x | sh'``. Harmless: ``ssh host uptime``.
+    """
+
+    id = "CG-WRAP-009"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in ("ssh", "mosh", "autossh"):
+            return Verdict.passthrough()
+        host = command_start(cmd.words, 1, _SSH)
+        if host is None:
+            return Verdict.passthrough()
+        if host + 1 >= len(cmd.words):
+            return Verdict.ask(self.id, "ssh without a command opens an interactive remote shell")
+        code = joined_code(cmd.words[host + 1:])
+        if code is None:
+            return Verdict.ask(self.id, "the remote command is only known at run time")
+        return Verdict.unwrap(code)
+
+
+@register
+class ContainerCommand(Validator):
+    """``docker|podman|nerdctl exec|run``, ``kubectl exec -- CMD``, ``lxc exec``: the command is
+    checked; mounting the host root or the Docker socket is DENY, a privileged container ASK.
+
+    Bad: ``docker run -v /:/mnt alpine chroot /mnt sh``. Harmless: ``docker exec app ls /srv``.
+    """
+
+    id = "CG-WRAP-010"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program not in _ENGINES:
+            return Verdict.passthrough()
+        argv = " ".join(cmd.argv[1:])
+        if _HOST_ROOT.search(argv):
+            return Verdict.deny(self.id, f"{program} gives a container the host's root or "
+                                "Docker socket", hint="mount only the workspace")
+        target = self._target(cmd, program)
+        nested = (target,) if target is not None else ()
+        if _PRIVILEGED.search(argv):
+            return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
+                                  message="a privileged container can take over the host")
+        return Verdict.unwrap(*nested)
+
+    @staticmethod
+    def _target(cmd: SimpleCommand, program: str) -> SimpleCommand | None:
+        words = cmd.words
+        texts = [w.shown for w in words]
+        verb_at = 2 if len(texts) > 2 and texts[1] in ("compose", "container") else 1
+        verb = texts[verb_at] if len(texts) > verb_at else ""
+        if program in ("kubectl", "oc") and verb == "exec" and "--" in texts:
+            start: int | None = texts.index("--") + 1
+        elif verb in ("exec", "run") and program in ("lxc", "incus"):
+            start = command_start(words, verb_at + 1, Options(skip=1))
+        elif verb == "exec":
+            start = command_start(words, verb_at + 1, Options(_EXEC.short, _EXEC.long, 1))
+        elif verb == "run":
+            start = command_start(words, verb_at + 1, Options(_RUN.short, _RUN.long, 1))
+        else:
+            return None
+        if start is None or start >= len(words):
+            return None
+        return inner(cmd, start)

@@ -1,0 +1,101 @@
+"""Staged payloads: one command writes a script or copies a shell, a later command in the same
+line runs or loads it (``echo 'exec sh' > f; chmod +x f; tool --hook f``)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators.base import Context, LineValidator, register
+from clawgate.validators.codescan import scan
+from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
+
+_WRITERS = frozenset({"echo", "printf", "cat"})
+_COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
+_PAYLOAD = re.compile(r"(?i)\bexec(?:start\w*)?\s*[=\s(]|\bpost-?up\s*=|\bpre-?up\s*=|-invoke\b|"
+                      r"load_module|\.so\b|\bcommand\s*[:=]|\^/|(?:^|\n)\s*!|"
+                      r"\bsystem\s*\(|\bspawn\b|<script\b|\bscript\s*[:=]")
+_EXECUTABLE_MODE = re.compile(r"^(?:[ugoa]*\+[rwxs]*x|[0-7]*[1357][0-7]{0,2}|\d*[1357]\d\d|"
+                              r"[0-7]?[0-7][1357][0-7]|[0-7]?[0-7]{2}[1357])$")
+_AUTORUN = re.compile(r"(?:^|/)(?:package\.json|Gemfile|composer\.json|CMakeLists\.txt|Makefile|"
+                      r"setup\.py|conftest\.py|\.lessfilter|\.bashrc|\.bash_profile|\.profile|"
+                      r"\.zshrc|\.zprofile|\.vimrc|\.exrc|\.npmrc|\.yarnrc|\.gitconfig|\.envrc|"
+                      r"\.pythonrc|sitecustomize\.py|\.git/hooks/[\w-]+|\.ssh/rc|[\w.-]+\.service|"
+                      r"\.config/autostart/.*)$")
+
+
+@dataclass
+class _Stage:
+    """Files the line has written with code in them, or made executable so far."""
+
+    loaded: dict[str, bool] = field(default_factory=dict)  # path -> holds a payload
+
+    def mentioned_in(self, cmd: SimpleCommand) -> str | None:
+        texts = [w.shown for w in cmd.words] + [a.value.shown for a in cmd.assignments]
+        values = {a.value.shown for a in cmd.assignments}
+        for path in self.loaded:
+            base = posixpath.basename(path.rstrip("/"))
+            folder = posixpath.dirname(path) or "."
+            for text in texts:
+                if path in text or (len(base) > 2 and text.endswith(base)):
+                    return path
+            if folder in values or any(t.endswith("=" + folder) for t in texts):
+                return path
+        return None
+
+
+def _written(cmd: SimpleCommand) -> list[tuple[str, bool]]:
+    """(path, holds a payload) for what ``cmd`` writes or copies a program to."""
+    found: list[tuple[str, bool]] = []
+    program = cmd.program
+    if program in _WRITERS:
+        body = " ".join(cmd.args) + "".join(r.heredoc or "" for r in cmd.redirects)
+        payload = bool(_PAYLOAD.search(body) or SHELL_REFERENCE.search(body) or
+                       scan(body).risky)
+        for redirect in cmd.redirects:
+            if redirect.writes and redirect.target is not None and redirect.target.value:
+                found.append((redirect.target.value, payload))
+    elif program in _COPIERS and len(cmd.words) > 2:
+        operands = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
+        if len(operands) >= 2:
+            sources = " ".join(operands[:-1])
+            found.append((operands[-1], bool(SHELL_REFERENCE.search(sources)) or any(
+                s.startswith(("/bin/", "/usr/bin/", "/path/to/command")) for s in operands[:-1])))
+    elif program == "chmod" and len(cmd.args) >= 2 and _EXECUTABLE_MODE.match(cmd.args[0]):
+        found.extend((path, True) for path in cmd.args[1:] if not path.startswith("-"))
+    return found
+
+
+@register
+class StagedPayload(LineValidator):
+    """A file written with shell code or an exec payload, a shell copied or a file made
+    executable, then used by a later command of the same line (run, or handed over as a
+    config, hook or directory); or code written into a file that runs by itself
+    (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``). ASK.
+
+    Bad: ``echo 'exec /bin/sh' > f; chmod +x f; tool -c f``. Harmless:
+    ``echo hello > notes.txt && cat notes.txt``.
+    """
+
+    id = "CG-ESC-011"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if len(parsed.commands) < 2 and not any(
+                r.writes for c in parsed.commands for r in c.redirects):
+            return Verdict.passthrough()
+        stage = _Stage()
+        for cmd in parsed.commands:
+            reader = cmd.program in INSPECTORS  # reading a file back runs nothing
+            used = stage.mentioned_in(cmd) if stage.loaded and not reader else None
+            if used is not None and stage.loaded[used]:
+                return Verdict.ask(self.id, f"{used!r} is prepared with a payload and then used "
+                                   "by a later command", hint="run the steps separately")
+            for path, payload in _written(cmd):
+                if _AUTORUN.search(path):
+                    return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
+                                       "by itself", hint="review the file, then write it")
+                stage.loaded[path] = stage.loaded.get(path, False) or payload
+        return Verdict.passthrough()

@@ -1,0 +1,145 @@
+"""Text tools with a way out: ``awk`` (``system()``, pipes, ``getline`` from commands, network
+coprocesses), ``sed`` (``e`` and ``s///e`` run commands, ``w`` writes files) and ``jq``
+(reading the environment and file names). Their everyday use stays ALLOW."""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.argv import Options, operands, option_values, opts
+from clawgate.validators.base import Context, Validator, register
+
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk"})
+_AWK = opts("Ffvile", "field-separator assign file include load source")
+_AWK_RUN = re.compile(r"\bsystem\s*\(|\|\s*getline|\|&|(?<![|])\|(?![|])\s*\"")
+_AWK_NET = re.compile(r"/inet\d?/")
+_SED = opts("efl", "expression file line-length")
+_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\])*/)(?:\s*[,~]\s*(?:\d+|\$|/(?:\\.|[^/\\])*/))?"
+_SED_EXEC = re.compile(rf"(?:^|[;\n{{}}])\s*(?:{_ADDRESS})?\s*!?\s*e(?:\s+(?P<cmd>[^;\n}}]*))?"
+                       r"\s*(?:$|[;\n}])")
+_SED_WRITE = re.compile(rf"(?:^|[;\n{{}}])\s*(?:{_ADDRESS})?\s*!?\s*[wW]\s+(?P<file>\S+)")
+_SED_SUBST = re.compile(r"s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?:\\.|(?!(?P=d)).)*"
+                        r"(?P=d)(?P<flags>[gpiImMew\d]*)(?:\s*(?P<file>\S+))?")
+_STD_STREAMS = frozenset({"/dev/stdout", "/dev/stderr"})
+_JQ = opts("L", "indent from-file")
+_JQ_PAIRS = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
+_JQ_REACH = re.compile(r"\$ENV\b|(?<![\w$.])env\b|\$__loc__|\binput_filename\b|\$__prog_args")
+
+
+def _scripts(cmd: SimpleCommand, long: str, spec: Options) -> list[str | None]:
+    """Program texts: every ``-e`` value, else the first operand (None when dynamic)."""
+    given = [v for _, _, v in option_values(cmd.words, 1, "e", frozenset(long.split()))]
+    if given:
+        return given
+    found = operands(cmd.words, 1, spec)
+    return [cmd.words[found[0]].value] if found else []
+
+
+@register
+class AwkCommands(Validator):
+    """awk programs that run commands: ``system()``, ``print | "cmd"``, ``"cmd" | getline``,
+    ``|&`` coprocesses: ASK; ``/inet/`` network files (a remote shell in awk): DENY. A program
+    in a file (``-f``) is a local script.
+
+    Bad: ``awk 'BEGIN {system("/bin/sh")}'``. Harmless: ``awk -F, '{print $1}' data.csv``.
+    """
+
+    id = "CG-INTERP-003"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in _AWKS:
+            return Verdict.passthrough()
+        if any(w.shown in ("-f", "--file") or (w.shown.startswith("-f") and len(w.shown) > 2)
+               for w in cmd.words[1:]):
+            return Verdict.passthrough()
+        for program in _scripts(cmd, "source", _AWK):
+            if program is None:
+                return Verdict.ask(self.id, "the awk program is only known at run time")
+            if _AWK_NET.search(program):
+                return Verdict.deny(self.id, "awk opens a network connection")
+            if _AWK_RUN.search(program):
+                return Verdict.ask(self.id, "awk program runs shell commands")
+        return Verdict.passthrough()
+
+
+@register
+class SedCommands(Validator):
+    """sed scripts with the ``e`` command or the ``s///e`` flag (run a command) or ``w``/``W``
+    (write a file): ASK, and check the command of ``e``.
+
+    Bad: ``sed -n '1e id' /etc/hosts``. Harmless: ``sed -n '1,5p' notes.txt``.
+    """
+
+    id = "CG-INTERP-004"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in ("sed", "gsed"):
+            return Verdict.passthrough()
+        for script in _scripts(cmd, "expression", _SED):
+            if script is None:
+                return Verdict.ask(self.id, "the sed script is only known at run time")
+            verdict = self._script(script)
+            if verdict.outcome is not Outcome.PASSTHROUGH:
+                return verdict
+        return Verdict.passthrough()
+
+    def _script(self, script: str) -> Verdict:
+        found = _SED_EXEC.search(script)
+        if found is not None:
+            inner = (found.group("cmd") or "").strip()
+            return Verdict.unwrap(*([inner] if inner else []), outcome=Outcome.ASK,
+                                  rule_id=self.id, message="the sed e command runs a command")
+        for sub in _SED_SUBST.finditer(script):
+            flags = sub.group("flags")
+            if "e" in flags:
+                return Verdict.ask(self.id, "the s///e flag runs the result as a command")
+            if "w" in flags and sub.group("file") not in _STD_STREAMS:
+                return Verdict.ask(self.id, "the s///w flag writes a file")
+        plain = _SED_SUBST.sub("", script)
+        written = _SED_WRITE.search(plain)
+        if written is not None and written.group("file") not in _STD_STREAMS:
+            return Verdict.ask(self.id, f"the sed w command writes {written.group('file')!r}")
+        return Verdict.passthrough()
+
+
+@register
+class JqReach(Validator):
+    """jq filters that read beyond their input: the environment (``$ENV``, ``env``, where
+    secrets live), file names and locations (``input_filename``, ``$__loc__``). ASK.
+
+    Bad: ``jq -n env``. Harmless: ``jq '.name' data.json``, ``jq -f filter.jq data.json``.
+    """
+
+    id = "CG-INTERP-005"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in ("jq", "gojq", "jaq"):
+            return Verdict.passthrough()
+        if any(w.shown in ("-f", "--from-file") for w in cmd.words[1:]):
+            return Verdict.passthrough()
+        words = _without_named_values(cmd)
+        found = operands(words, 1, _JQ)
+        if not found:
+            return Verdict.passthrough()
+        program = words[found[0]].value
+        if program is None:
+            return Verdict.ask(self.id, "the jq filter is only known at run time")
+        if _JQ_REACH.search(program):
+            return Verdict.ask(self.id, "the jq filter reads the environment or file names")
+        return Verdict.passthrough()
+
+
+def _without_named_values(cmd: SimpleCommand) -> tuple[Word, ...]:
+    """jq's words without ``--arg NAME VALUE`` and its kin, which take two values."""
+    out: list[Word] = []
+    skip = 0
+    for word in cmd.words:
+        if skip:
+            skip -= 1
+        elif word.shown in _JQ_PAIRS:
+            skip = 2
+        else:
+            out.append(word)
+    return tuple(out)

@@ -1,0 +1,140 @@
+"""Wrappers: programs that run another command (``sudo``, ``nice``, ``timeout``, ``uv run`` ...).
+
+The wrapped command is handed back to the engine (``Verdict.unwrap``) and checked as a command
+of its own, recursively; the strictest outcome wins.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.shell import parse
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.argv import command_start, inner, option_values
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.programs import SHELLS
+from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND, Wrap
+
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
+# Flags with which a wrapper only reports and runs nothing.
+_QUERIES = {"screen": frozenset({"-ls", "-list", "-wipe", "-v", "--version"}),
+            "script": frozenset({"-V", "--version", "-h", "--help"})}
+_SHELL_MODE_FLAGS = frozenset({"-i", "-p", "-l", "--login", "-s", "-pi", "-ip", "-li", "-il"})
+
+
+def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand | str | None,
+                                                                    bool]:
+    """(what the wrapper runs, whether it starts a shell) for argv from ``start``."""
+    words = cmd.words
+    index = command_start(words, start, spec.options)
+    own = words[:index + 1] if index is not None else words  # own options (and a value)
+    codes = option_values(own, start, spec.code, spec.code_long) if (
+        spec.code or spec.code_long) else []
+    for _, _, value in codes:
+        return (value if value is not None else ""), False
+    if spec.shell_flags and any(w.value in spec.shell_flags for w in own[start:]):
+        return None, True
+    while index is not None and index < len(words) and _ASSIGNMENT.match(words[index].shown):
+        index += 1  # env A=b cmd
+    if index is None or index >= len(words):
+        return None, spec.bare_shell
+    return inner(cmd, index), False
+
+
+def starts_shell(target: SimpleCommand | str | None) -> bool:
+    """True when the wrapped command is an interactive or privileged shell (not ``sh -c``)."""
+    if isinstance(target, str):
+        return any(starts_shell(c) for c in parse(target).commands)
+    if target is None or target.program not in SHELLS:
+        return False
+    rest = [w.shown for w in target.words[1:]]
+    return all(a.startswith("-") and "c" not in a for a in rest) or bool(
+        _SHELL_MODE_FLAGS.intersection(rest))
+
+
+def _verdict(rule_id: str, target: SimpleCommand | str | None, outcome: Outcome,
+             message: str) -> Verdict:
+    reasons = (Reason(rule_id, message),) if outcome is not Outcome.PASSTHROUGH else ()
+    nested: tuple[SimpleCommand | str, ...] = () if target is None or target == "" else (target,)
+    return Verdict(outcome, reasons, nested=nested)
+
+
+@register
+class ArgvWrapper(Validator):
+    """A wrapper (``nice``, ``timeout``, ``env``, ``stdbuf``, ``xvfb-run``, ``uv run`` ...) runs
+    the rest of its argv: that command is checked in its place, after the wrapper's own options.
+
+    Bad: ``timeout -s KILL 5 rm -rf ~`` (checked as ``rm -rf ~``). Harmless: ``nice -n 10 make``.
+    A wrapper left with nothing to run that would start a shell (``script``, ``screen``) asks.
+    """
+
+    id = "CG-WRAP-001"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        spec = PLAIN.get(program) if program else None
+        start = 1
+        if spec is None and program in _SUBCOMMAND_PROGRAMS:
+            sub = cmd.words[1].value if len(cmd.words) > 1 else None
+            spec = SUBCOMMAND.get((program, sub or "")) or SUBCOMMAND.get((program, ""))
+            start = 2 if (program, sub or "") in SUBCOMMAND else 1
+        if spec is None:
+            return Verdict.passthrough()
+        if _QUERIES.get(program or "", frozenset()).intersection(cmd.args):
+            return Verdict.passthrough()
+        target, shell = _unwrapped(cmd, spec, start)
+        if shell:
+            return Verdict.ask(self.id, f"{program} with no command starts an interactive shell",
+                               hint="give the command to run")
+        if target == "":
+            return Verdict.ask(self.id, f"{program} runs code only known at run time")
+        return _verdict(self.id, target, Outcome.PASSTHROUGH, "")
+
+
+@register
+class PrivilegedWrapper(Validator):
+    """``sudo``, ``doas``, ``su``, ``pkexec``, ``run0``, ``chroot``, ``nsenter``, ``setpriv``,
+    ``systemd-run`` ... run a command with other privileges: always ASK, and DENY for a shell
+    (``sudo -i``, ``su``, ``doas sh``, ``pkexec /bin/sh``); the inner command is checked too.
+
+    Bad: ``sudo -u root /bin/sh``. Harmless: none; even ``sudo apt-get update`` is asked.
+    """
+
+    id = "CG-WRAP-002"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        spec = PRIVILEGED.get(program) if program else None
+        if spec is None:
+            return Verdict.passthrough()
+        words = tuple(w for w in cmd.words if w.shown != "-")
+        if program == "capsh":
+            return self._capsh(cmd, words)
+        target, shell = _unwrapped(cmd if words == cmd.words else _with(cmd, words), spec, 1)
+        if shell or starts_shell(target):
+            return _verdict(self.id, target, Outcome.DENY,
+                            f"{program} starts a shell with other privileges")
+        if target == "":
+            return Verdict.deny(self.id, f"{program} runs code only known at run time")
+        what = "a command" if target is not None else "itself"
+        return _verdict(self.id, target, Outcome.ASK,
+                        f"{program} runs {what} with other privileges")
+
+    def _capsh(self, cmd: SimpleCommand, words: tuple[Word, ...]) -> Verdict:
+        """``capsh [opts] -- args``: the args go to /bin/bash; with none, a shell starts."""
+        texts = [w.shown for w in words]
+        if "--" not in texts:
+            return Verdict.ask(self.id, "capsh changes capabilities")
+        rest = words[texts.index("--") + 1:]
+        if len(rest) > 1 and rest[0].shown.startswith("-") and "c" in rest[0].shown:
+            return _verdict(self.id, rest[1].value or "", Outcome.ASK,
+                            "capsh runs a command with changed capabilities")
+        return Verdict.deny(self.id, "capsh -- starts a shell with changed capabilities")
+
+
+def _with(cmd: SimpleCommand, words: tuple[Word, ...]) -> SimpleCommand:
+    from dataclasses import replace
+
+    return replace(cmd, words=words)

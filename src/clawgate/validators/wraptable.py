@@ -1,0 +1,142 @@
+"""Wrapper programs: how each parses its options, and what it does when given no command."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clawgate.validators.argv import NO_OPTIONS, Options, opts
+
+
+@dataclass(frozen=True, slots=True)
+class Wrap:
+    """A program that runs the command given in its argv.
+
+    ``code`` lists short options and ``code_long`` long options whose value is shell code
+    (``su -c``, ``flock -c``); ``shell_flags`` are flags that start a shell (``sudo -i``);
+    ``bare_shell`` means that with no command the program starts a shell (``chroot dir``).
+    """
+
+    options: Options = NO_OPTIONS
+    privileged: bool = False
+    bare_shell: bool = False
+    code: str = ""
+    code_long: frozenset[str] = frozenset()
+    shell_flags: frozenset[str] = frozenset()
+
+
+def _w(short: str = "", long: str = "", skip: int = 0, *, privileged: bool = False,
+       bare_shell: bool = False, code: str = "", code_long: str = "",
+       shell_flags: str = "") -> Wrap:
+    return Wrap(opts(short, long, skip), privileged, bare_shell, code,
+                frozenset(code_long.split()), frozenset(shell_flags.split()))
+
+
+# Wrappers that run the rest of their argv with the same privileges.
+PLAIN: dict[str, Wrap] = {
+    "nice": _w("n", "adjustment"),
+    "ionice": _w("cnpPu", "class classdata pid pgid uid"),
+    "timeout": _w("sk", "signal kill-after", skip=1),
+    "nohup": _w(),
+    "setsid": _w(),
+    "time": _w("fo", "format output"),
+    "stdbuf": _w("ioe", "input output error"),
+    "chrt": _w("T", "sched-runtime sched-period sched-deadline", skip=1),
+    "taskset": _w("", "", skip=1),
+    "cpulimit": _w("lpe", "limit pid exe"),
+    "choom": _w("np", "adjust pid"),
+    "setarch": _w("B", "uname-2.6"),
+    "flock": _w("wEo", "timeout wait conflict-exit-code", skip=1, code="c", code_long="command"),
+    "strace": _w("abeEIoOpPsSuUX", "output attach string-limit env user"),
+    "ltrace": _w("aADeFlnopsuwx", "output library"),
+    "valgrind": _w(),
+    "multitime": _w("nqs"),
+    "rlwrap": _w("bcCfFgHlOpPqRsStw", "history-filename file prompt-colour"),
+    "torify": _w(), "torsocks": _w("uapP", "user pass address port"),
+    "proxychains": _w("f"), "proxychains4": _w("f"),
+    "aa-exec": _w("pn", "profile namespace"), "aoss": _w(), "distcc": _w(),
+    "ld.so": _w("", "library-path preload audit argv0"),
+    "ld-linux.so.2": _w("", "library-path preload audit argv0"),
+    "ld-linux-x86-64.so.2": _w("", "library-path preload audit argv0"),
+    "logsave": _w("", "", skip=1), "grc": _w(), "pexec": _w("nr", "number"),
+    "openvt": _w("cC", "console"),
+    "softlimit": _w("mdsalofcrtp"), "setlock": _w("", "", skip=1),
+    "sshpass": _w("pfdP"), "ssh-agent": _w("aEtP"), "catchsegv": _w(), "dbus-launch": _w(),
+    "fakeroot": _w("ls"), "eatmydata": _w(), "chronic": _w(), "nocache": _w(), "unbuffer": _w(),
+    "caffeinate": _w("tw"), "xvfb-run": _w("nsfep", "server-num server-args error-file auth-file"),
+    "faketime": _w("", "", skip=1), "envdir": _w("", "", skip=1),
+    "setuidgid": _w("", "", skip=1), "chpst": _w("ulUenmdofcrt"), "cgexec": _w("g"),
+    "prlimit": _w("p", "pid"), "trickle": _w("dulwtn"), "ifne": _w(), "busybox": _w(),
+    "toybox": _w(), "exec": _w("a"), "builtin": _w(), "coproc": _w(), "firejail": _w(
+        "", "", bare_shell=True), "mpirun": _w("npH", "host hostfile np"),
+    "srun": _w("nNpcJtw", "partition time job-name"), "gosu": _w("", "", skip=1),
+    "su-exec": _w("", "", skip=1), "env": _w("uC", "unset chdir", code="S",
+                                                        code_long="split-string"),
+    "script": _w("IOTBEo", "log-in log-out log-timing", skip=1, code="c",
+                 code_long="command", bare_shell=True),
+    "screen": _w("SpcdhelTtx", "", bare_shell=True),
+    "dtach": _w("", "", skip=1), "abduco": _w("", "", skip=1),
+    "setcap-exec": _w(), "unshare": _w("", "propagation setgroups map-user map-group",
+                                       bare_shell=True),
+    "openvt": _w("cfsuvwe", "console"), "perf": _w("eoCptrGcF", "event output", skip=1),
+    "pidstat": _w(), "systemd-cat": _w("tpP", "identifier priority"),
+    "bwrap": _w("", "bind ro-bind dev-bind chdir setenv unsetenv tmpfs proc dev uid gid "
+                "hostname symlink dir file bind-data ro-bind-data remount-ro exec-label "
+                "file-label seccomp add-seccomp-fd block-fd info-fd json-status-fd lock-file "
+                "sync-fd userns userns2 pidns cap-add cap-drop argv0 perms size chmod"),
+}
+
+# Wrappers that change who runs the command: asking is the least, a shell is refused.
+PRIVILEGED: dict[str, Wrap] = {
+    "sudo": _w("uUgCDhpRrtT", "user other-user group close-from chdir host prompt chroot role "
+               "type command-timeout", shell_flags="-s -i --shell --login"),
+    "doas": _w("uC", "", shell_flags="-s"),
+    "run0": _w("uUgD", "user group chdir unit property setenv description slice",
+               bare_shell=True),
+    "pkexec": _w("", "user", bare_shell=True),
+    "su": _w("sgGw", "shell group supp-group whitelist-environment", code="c",
+             code_long="command session-command", skip=1, bare_shell=True),
+    "runuser": _w("ugGsw", "user group supp-group shell whitelist-environment", code="c",
+                  code_long="command session-command", bare_shell=True),
+    "sg": _w("", "", skip=1, code="c", bare_shell=True),
+    "newgrp": _w("", "", skip=1, bare_shell=True),
+    "chroot": _w("", "userspec groups", skip=1, bare_shell=True),
+    "nsenter": _w("tSGw", "target setuid setgid wd root", bare_shell=True),
+    "setpriv": _w("", "reuid regid groups inh-caps ambient-caps bounding-set securebits "
+                  "pdeathsig selinux-label apparmor-profile landlock-access landlock-rule"),
+    "ksu": _w("nlCc", "", bare_shell=True),
+    "systemd-run": _w("pEuMGsHd", "property setenv unit machine uid gid slice description "
+                      "working-directory on-calendar on-active on-boot on-startup "
+                      "on-unit-active on-unit-inactive timer-property path-property "
+                      "socket-property service-type nice", shell_flags="-S --shell"),
+    "start-stop-daemon": _w("xaunpcgrNdPIkKsRtm", "exec startas name user pidfile chuid "
+                            "group chroot nicelevel chdir procsched iosched umask retry "
+                            "signal remove-pidfile"),
+    "capsh": _w(),
+    "calife": _w("", "", bare_shell=True),
+    "machinectl": _w("", "", skip=1),
+}
+
+# Programs whose subcommand runs the command that follows (``npm exec``, ``uv run``).
+SUBCOMMAND: dict[tuple[str, str], Wrap] = {
+    ("npm", "exec"): _w("c", "package call", code="c", code_long="call"),
+    ("npx", ""): _w("pc", "package call", code="c", code_long="call"),
+    ("pnpm", "exec"): _w(), ("pnpm", "dlx"): _w(), ("yarn", "exec"): _w(),
+    ("yarn", "dlx"): _w(), ("bunx", ""): _w(), ("bun", "x"): _w(), ("bun", "exec"): _w(),
+    ("uv", "run"): _w("p", "python with with-requirements project directory"),
+    ("uvx", ""): _w("p", "python with from"), ("poetry", "run"): _w(),
+    ("pipenv", "run"): _w(), ("pdm", "run"): _w(), ("hatch", "run"): _w(), ("rye", "run"): _w(),
+    ("bundle", "exec"): _w(), ("cabal", "exec"): _w(), ("stack", "exec"): _w(),
+    ("conda", "run"): _w("np", "name prefix"), ("mamba", "run"): _w("np", "name prefix"),
+    ("micromamba", "run"): _w("np", "name prefix"), ("pixi", "run"): _w(),
+    ("direnv", "exec"): _w("", "", skip=1), ("mise", "exec"): _w(), ("mise", "x"): _w(),
+    ("asdf", "exec"): _w(), ("rbenv", "exec"): _w(), ("pyenv", "exec"): _w(),
+    ("fnm", "exec"): _w("", "using"), ("opam", "exec"): _w(), ("xdotool", "exec"): _w(),
+    ("task", "execute"): _w(), ("ip", "netns"): _w("", "", skip=2),
+    ("ip", "vrf"): _w("", "", skip=2), ("nix", "develop"): _w("c", "", code_long="command"),
+    ("nix-shell", ""): _w("p", "packages", code_long="run command"),
+    ("flatpak", "run"): _w("", "", skip=1), ("toolbox", "run"): _w("c", "container"),
+    ("distrobox", "enter"): _w("n", "name"), ("schroot", ""): _w("cu", "chroot user"),
+    ("codex", "sandbox"): _w("", "", skip=1), ("dotenv", ""): _w("fe"),
+    ("doppler", "run"): _w("pc", "project config", code_long="command"),
+    ("op", "run"): _w("", "env-file"), ("aws-vault", "exec"): _w("", "", skip=1),
+}

