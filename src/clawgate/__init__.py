@@ -33,7 +33,6 @@ _LAZY = {
     "Reason": "clawgate.decision",
     "Risk": "clawgate.decision",
     "SandboxUnavailable": "clawgate.errors",
-    "ToolError": "clawgate.errors",
     "Tool": "clawgate.tools.base",
     "ToolError": "clawgate.errors",
     "ToolErrorKind": "clawgate.errors",

@@ -58,7 +58,6 @@ PLAIN: dict[str, Wrap] = {
     "ld-linux.so.2": _w("", "library-path preload audit argv0"),
     "ld-linux-x86-64.so.2": _w("", "library-path preload audit argv0"),
     "logsave": _w("", "", skip=1), "grc": _w(), "pexec": _w("nr", "number"),
-    "openvt": _w("cC", "console"),
     "softlimit": _w("mdsalofcrtp"), "setlock": _w("", "", skip=1),
     "sshpass": _w("pfdP"), "ssh-agent": _w("aEtP"), "catchsegv": _w(), "dbus-launch": _w(),
     "fakeroot": _w("ls"), "eatmydata": _w(), "chronic": _w(), "nocache": _w(), "unbuffer": _w(),
