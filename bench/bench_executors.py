@@ -62,19 +62,37 @@ def line(name: str, values: list[float], base: float | None = None) -> None:
     print(f"{name:<34} median {median:8.2f} ms  p99 {p99(values):8.2f} ms{extra}")
 
 
+def interleaved(funcs: dict[str, Callable[[], object]], runs: int) -> dict[str, list[float]]:
+    """Milliseconds per call of each function, taken in turns so that the machine's load
+    (shared by several people) weighs on all of them alike."""
+    out: dict[str, list[float]] = {name: [] for name in funcs}
+    for func in funcs.values():
+        func()
+        func()
+    for _ in range(runs):
+        for name, func in funcs.items():
+            start = time.perf_counter()
+            func()
+            out[name].append((time.perf_counter() - start) * 1000)
+    return out
+
+
 def overheads(workspace: Path, runs: int, bwrap: bool, docker: bool) -> None:
-    bare = timings(lambda: subprocess.run(["true"], check=False), runs)
-    base = statistics.median(bare)
-    line("bare subprocess.run(['true'])", bare)
     host = HostExecutor(workspace=workspace, limiter=SpawnLimiter(5))
-    line("host  ExecRequest(['true'])", timings(lambda: host.run(ExecRequest(["true"])), runs),
-         base)
-    line("host  ExecRequest('true') (sh -c)", timings(lambda: host.run(ExecRequest("true")),
-                                                      runs), base)
+    funcs: dict[str, Callable[[], object]] = {
+        "bare subprocess.run(['true'])": lambda: subprocess.run(["true"], check=False),
+        "host  ExecRequest(['true'])": lambda: host.run(ExecRequest(["true"])),
+        "host  ExecRequest('true') (sh -c)": lambda: host.run(ExecRequest("true")),
+    }
     if bwrap:
         box = BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5))
-        line("bwrap ExecRequest('true')", timings(lambda: box.run(ExecRequest("true")), runs),
-             base)
+        funcs["bwrap ExecRequest('true')"] = lambda: box.run(ExecRequest("true"))
+    results = interleaved(funcs, runs)
+    bare = results.pop("bare subprocess.run(['true'])")
+    line("bare subprocess.run(['true'])", bare)
+    base = statistics.median(bare)
+    for name, values in results.items():
+        line(name, values, base)
     if docker:
         with DockerExecutor(DockerSettings(), workspace=workspace,
                             limiter=SpawnLimiter(5)) as warm:
