@@ -30,6 +30,7 @@ typecheck: venv
 bench: venv
 	$(BIN)/python bench/bench_decisions.py
 	$(BIN)/python bench/bench_startup.py
+	$(BIN)/python bench/bench_executors.py
 
 clean:
 	rm -rf $(VENV) dist build

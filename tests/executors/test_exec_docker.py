@@ -225,3 +225,10 @@ def test_a_tcp_engine_from_settings_or_docker_host(tcp_engine: str, module_works
     with DockerExecutor(DockerSettings(image=IMAGE, warm=False), workspace=module_workspace,
                         limiter=SpawnLimiter(5)) as remote:
         assert remote.run(ExecRequest("echo via env")).stdout == "via env\n"
+
+
+def test_a_warm_container_that_died_is_replaced(warm_docker: DockerExecutor) -> None:
+    first = warm_docker._warm_container()
+    first.remove(force=True)  # as an OOM kill or a person with `docker rm -f` would
+    assert warm_docker.run(ExecRequest("echo back")).stdout == "back\n"
+    assert warm_docker._warm_container().id != first.id

@@ -152,3 +152,13 @@ def test_arun_runs_on_the_host(host: HostExecutor) -> None:
 
     assert asyncio.run(main()) == ["a\n", ""]
     assert gone(marker)
+
+
+def test_a_program_that_closes_its_output_before_exiting_is_not_killed(
+        host: HostExecutor) -> None:
+    """coreutils close stdout at exit, a moment before they exit: that EOF is not the end."""
+    results = [host.run(ExecRequest(["sleep", "0.001"])) for _ in range(30)]
+    assert {r.exit_code for r in results} == {0}
+    late = host.run(ExecRequest("exec >&- 2>&-; sleep 0.3; exit 3"))
+    assert late.exit_code == 3
+    assert late.duration_ms >= 300

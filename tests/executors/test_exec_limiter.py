@@ -206,3 +206,22 @@ def test_the_cap_is_configurable(workspace: Path, counter: Any) -> None:
 def test_release_without_acquire_is_an_error() -> None:
     with pytest.raises(RuntimeError, match="without a matching"):
         SpawnLimiter(1).release()
+
+
+def test_a_cancelled_arun_keeps_its_slot_until_the_command_ends(
+        workspace: Path, limiter: SpawnLimiter) -> None:
+    host = HostExecutor(workspace=workspace, limiter=limiter)
+
+    async def main() -> int:
+        task = asyncio.ensure_future(host.arun(ExecRequest("sleep 0.3")))
+        await asyncio.sleep(0.1)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return limiter.running
+
+    assert asyncio.run(main()) == 1  # the command still runs: its slot is still taken
+    deadline = time.monotonic() + 3
+    while limiter.running and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert limiter.running == 0

@@ -46,7 +46,7 @@ class DockerSettings:
         return self.base_url or os.environ.get("DOCKER_HOST") or "the local Docker socket"
 
 
-def _sdk() -> Any:
+def sdk() -> Any:
     try:
         import docker
     except ImportError as exc:  # pragma: no cover - a declared dependency
@@ -57,7 +57,7 @@ def _sdk() -> Any:
 @contextmanager
 def sdk_errors(settings: DockerSettings, doing: str) -> Iterator[None]:
     """The one boundary: Docker SDK and transport errors become clawgate errors."""
-    docker = _sdk()
+    docker = sdk()
     import requests
     import urllib3
 
@@ -84,13 +84,13 @@ def sdk_failures() -> tuple[type[BaseException], ...]:
     import requests
     import urllib3
 
-    return (_sdk().errors.DockerException, requests.exceptions.RequestException,
+    return (sdk().errors.DockerException, requests.exceptions.RequestException,
             urllib3.exceptions.HTTPError)
 
 
 def connect(settings: DockerSettings, timeout_s: float) -> Any:
     """A client for the engine, checked to answer and to hold the image."""
-    docker = _sdk()
+    docker = sdk()
     _socket_exists(settings)
     with sdk_errors(settings, "connecting"):
         if settings.base_url is None:
@@ -124,7 +124,7 @@ def _tls(settings: DockerSettings) -> Any:
     """TLS client configuration for a ``tcp://`` engine when certificates are given."""
     if settings.cert_path is None:
         return False
-    docker = _sdk()
+    docker = sdk()
     path = settings.cert_path
     return docker.tls.TLSConfig(
         client_cert=(os.path.join(path, "cert.pem"), os.path.join(path, "key.pem")),

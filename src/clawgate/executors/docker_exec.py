@@ -24,7 +24,13 @@ from typing import Any
 
 from clawgate.errors import ExecutorError
 from clawgate.executors.base import TIMEOUT_EXIT, ExecRequest, ExecResult, Executor, Job
-from clawgate.executors.docker_engine import DockerSettings, connect, sdk_errors, sdk_failures
+from clawgate.executors.docker_engine import (
+    DockerSettings,
+    connect,
+    sdk,
+    sdk_errors,
+    sdk_failures,
+)
 
 WORKSPACE = "/workspace"
 KEEPALIVE = ["sleep", "2147483647"]
@@ -90,11 +96,9 @@ class DockerExecutor(Executor):
         return WORKSPACE if relative == "." else f"{WORKSPACE}/{relative}"
 
     def _exec_warm(self, job: Job) -> ExecResult:
-        container = self._warm_container()
-        api = self._client.api
         start = time.monotonic()
-        exec_id = api.exec_create(container.id, ["sh", "-c", GROUP_WRAPPER, "clawgate", *job.argv],
-                                  environment=job.env, workdir=self._workdir(job))["Id"]
+        container, exec_id = self._create_exec(job)
+        api = self._client.api
         stream = api.exec_start(exec_id, stream=True, demux=True)
         out, err, timed_out = _collect(stream, job, lambda: self._kill_warm(container))
         if timed_out:
@@ -104,6 +108,29 @@ class DockerExecutor(Executor):
                                 "command while this one ran; run it again")
         code = api.exec_inspect(exec_id)["ExitCode"]
         return _result(code if code is not None else 1, out, err, start)
+
+    def _create_exec(self, job: Job) -> tuple[Any, str]:
+        """An exec in the warm container; a container that died since (OOM, removed by hand)
+        is replaced once."""
+        argv = ["sh", "-c", GROUP_WRAPPER, "clawgate", *job.argv]
+        for attempt in (1, 2):
+            container = self._warm_container()
+            try:
+                created = self._client.api.exec_create(container.id, argv, environment=job.env,
+                                                       workdir=self._workdir(job))
+            except sdk().errors.APIError as exc:
+                if attempt == 2 or exc.status_code not in (404, 409):
+                    raise
+                self._forget(container)
+                continue
+            return container, created["Id"]
+        raise AssertionError("unreachable")
+
+    def _forget(self, container: Any) -> None:
+        with self._lock:
+            if self._warm is container:
+                self._warm = None
+        _remove(container)
 
     def _run_cold(self, job: Job) -> ExecResult:
         config = self.container_config() | {"command": job.argv, "environment": job.env,
@@ -115,7 +142,8 @@ class DockerExecutor(Executor):
                                              logs=False, demux=True)
             container.start()
             out, err, timed_out = _collect(stream, job, lambda: _kill(container))
-            code = TIMEOUT_EXIT if timed_out else container.wait()["StatusCode"]
+            code = TIMEOUT_EXIT if timed_out else container.wait(
+                timeout=API_MARGIN_S)["StatusCode"]
         finally:
             container.remove(force=True)
         return _result(code, out, err, start, timed_out=timed_out)

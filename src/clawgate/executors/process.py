@@ -110,7 +110,9 @@ def _pump(proc: subprocess.Popen[bytes], captures: dict[int, _Capture], state: _
         if pidfd is not None:
             selector.register(pidfd, selectors.EVENT_READ)
         try:
-            while pipes and state.phase != "done":
+            # Both conditions: a program may close its output before it exits (coreutils do,
+            # at exit), and one may exit while something it started still holds the pipes.
+            while (pipes or proc.returncode is None) and state.phase != "done":
                 now = time.monotonic()
                 if now >= state.deadline:
                     state.step(now, proc.pid)
