@@ -122,6 +122,8 @@ class Engine:
                 verdict = validator.check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it
                 verdict = _crashed(validator, exc)
+            if verdict is _NO_OPINION:
+                continue  # the common case: nothing to record, nothing to unwrap
             verdicts.append(verdict)
             for inner in verdict.nested:
                 if isinstance(inner, str):
@@ -190,6 +192,9 @@ class Engine:
         reasons = _dedupe(r for v in run.verdicts if v.outcome is outcome for r in v.reasons)
         trace = (*run.trace, TraceEntry(command, "final", outcome, "strictest outcome wins"))
         return Decision(command, outcome, run.risk, reasons, run.misparsing, trace)
+
+
+_NO_OPINION = Verdict.passthrough()
 
 
 def _crashed(validator: AnyValidator, exc: Exception) -> Verdict:
