@@ -52,8 +52,8 @@ nc ncat netcat socat telnet openssl cryptcat pwncat sbd socket busybox
 
 # Programs that turn their input into text that may be code (decoders and de-obfuscators).
 DECODERS = words_of("""
-base64 base32 basenc xxd uudecode openssl gunzip zcat gzip bzip2 bzcat xz xzcat unxz rev tr
-printf od perl python python3 iconv
+base64 base32 basenc xxd uudecode openssl gunzip zcat gzip bzip2 bzcat xz xzcat unxz zstd rev
+tr printf od perl python python3 iconv
 """)
 
 # Interactive programs with a way to run shell commands from their prompt. Started without a
