@@ -14,7 +14,7 @@ _EXEC = re.compile(r"""
   | \bsubprocess\b | \bpty\s*\.\s*spawn\b | \bcommands\s*\.\s*getoutput\b | \bplatform\.popen\b
   | \bchild_process\b | \b(?:execSync|execFileSync|spawnSync|execFile)\b | process\.binding
   | \b(?:shell_exec|passthru|proc_open|popen|pcntl_exec|proc_nice)\b
-  | (?<![\w.])(?:system|system2|exec|spawn|syscall)\s*[\s(\[{'"$] | \bfork\b(?![\w.])
+  | \bfork\b(?![\w.])
   | \bKernel\s*[.:]+\s*(?:system|exec|spawn|`)\b | \bIO\s*\.\s*popen\b | \bOpen3\b | \bPTY\b
   | \bProcess\s*\.\s*spawn\b | \bRuntime\s*\.\s*getRuntime\b | \bProcessBuilder\b
   | \bos\s*\.\s*execute\b | \bio\s*\.\s*popen\b
@@ -26,6 +26,11 @@ _EXEC = re.compile(r"""
   | \bopen\s*\(?[^;]*\|\s*["'] | ["']-\|["'] | ["']\|-["'] | \bshell\s*\( | \bunix\s*\(
   | \bos\s*\.\s*(?:remove|unlink|rmdir)\b | \bshutil\s*\.\s*rmtree\b
 """, re.X)
+# Bare process calls (``system "id"``, ``exec("sh")``), looked for outside string literals so
+# that prose such as ``print("system ready")`` is not one.
+_EXEC_BARE = re.compile(r"(?<![\w.])(?:system|system2|exec|spawn|syscall)"
+                        r"(?:\s*[(\[{'\"$`]|\s+[\w'\"`/$])")
+_STRINGS = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
 # Evaluating text as code: what runs cannot be read here.
 _DYNAMIC = re.compile(r"(?<![\w.])(?:eval|exec|execfile|compile|__import__|assert_options|"
                       r"create_function|instance_eval|class_eval|module_eval|Function)\s*\(|"
@@ -73,7 +78,7 @@ class Findings:
 def scan(code: str, backticks: bool = False) -> Findings:
     """What ``code`` does, as far as reading it can tell."""
     runs = bool(_EXEC.search(code) or SHELL_REFERENCE.search(code) or (
-        backticks and _BACKTICKS.search(code)))
+        backticks and _BACKTICKS.search(code)) or _EXEC_BARE.search(_STRINGS.sub('""', code)))
     commands = tuple(m.group("s") for m in _CALLED.finditer(code)) if runs else ()
     return Findings(
         exec=runs,

@@ -16,7 +16,7 @@ from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.interpreters import INLINE, inline_code, judge
 from clawgate.validators.programs import DECODERS, NETWORK, SHELLS, family_name
-from clawgate.validators.shells import FETCHED, shell_call
+from clawgate.validators.shells import DECODED, FETCHED, shell_call
 
 STDIN_RUNNERS = frozenset({"at", "batch", "crontab", "m4"})
 _SCRIPT_READERS = frozenset({"source", "."})
@@ -25,6 +25,8 @@ _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "-u"})
 _ESCAPED_BYTES = re.compile(r"\\(?:x[0-9a-fA-F]{2}|[0-7]{3})")
 _SYMBOL_RANGE = re.compile(r"[^\w\s\\]-[^\s\]]|[^\s\\]-[^\w\s\]]|N-ZA-M|n-za-m")
 _EVAL_LIKE = frozenset({"eval", "trap", "command", "source", "."})
+_ALWAYS_DECODE = frozenset({"gunzip", "zcat", "bzcat", "xzcat", "unxz", "uudecode"})
+_COMPRESSORS = frozenset({"gzip", "bzip2", "xz", "zstd"})
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 
 
@@ -43,6 +45,11 @@ def decodes(cmd: SimpleCommand) -> bool:
         return any(_SYMBOL_RANGE.search(a) for a in args)
     if program == "openssl":
         return "-d" in args
+    if program in _ALWAYS_DECODE:
+        return True
+    if program in _COMPRESSORS:
+        return any(a in ("-d", "--decompress") or (a[:1] == "-" and a[1:2] != "-" and "d" in a)
+                   for a in args)
     return any(a in _DECODE_FLAGS or (a.startswith("-") and not a.startswith("--") and "d" in a
                                       and program.startswith("base")) for a in args)
 
@@ -144,9 +151,10 @@ class EvalOrSource(Validator):
         words = cmd.words[1:]
         if program == "eval" or (program == "trap" and len(words) > 1):
             code = joined_code(words[:1] if program == "trap" else words)
-            if code is None and any(FETCHED.search(w.text) for w in words):
-                return Verdict.deny(self.id, f"{program} runs code fetched from the network",
-                                    hint="download it, read it, then run it")
+            if code is None and any(FETCHED.search(w.text) or DECODED.search(w.text)
+                                    for w in words):
+                return Verdict.deny(self.id, f"{program} runs code fetched or decoded at run "
+                                    "time", hint="fetch or decode it, read it, then run it")
             if code is None:
                 return Verdict.ask(self.id, f"{program} runs text only known at run time")
             return Verdict.unwrap(code)

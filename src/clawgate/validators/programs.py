@@ -8,10 +8,6 @@ from __future__ import annotations
 
 import re
 
-from clawgate.validators.risk import NETWORK, READ_ONLY
-
-__all__ = ["NETWORK", "READ_ONLY"]  # re-exported for the families
-
 
 def words_of(text: str) -> frozenset[str]:
     """The whitespace-separated names in ``text``."""
@@ -26,6 +22,21 @@ pwsh powershell nu xonsh ion
 # Names that mean "a shell" even as a bare word in an argument (`xargs sh`, `--rsh bash`).
 BARE_SHELLS = words_of("sh bash dash zsh ksh mksh csh tcsh ash fish yash pwsh rbash")
 
+# Programs that reach other machines (kept here, apart from the risk tiers, so that the two
+# families can change independently).
+NETWORK = words_of("""
+curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp ping traceroute dig nslookup host
+whois nmap http https aria2c lftp mosh
+""")
+# Programs that only read: an argument naming a shell is looked at, never run.
+READ_ONLY = words_of("""
+cat head tail less more ls ll dir tree pwd echo printf wc sort uniq cut tr grep egrep fgrep rg ag
+ack find locate which whereis type file stat du df free uptime uname hostname whoami id groups date
+cal env printenv diff cmp comm column fold fmt nl od hexdump xxd strings md5sum sha1sum sha256sum
+sha512sum cksum b2sum basename dirname realpath readlink jq yq true false test [ [[ seq expr bc
+ps pgrep top htop lsof lsblk lscpu lsusb lspci man info help history whatis apropos tldr w who
+last finger getent nproc tty sleep yes look rev tac paste join split csplit expand unexpand iconv
+""")
 # The program names an argument may hold and still only be looked at, never run.
 INSPECTORS = READ_ONLY | words_of("""
 which whereis type command man info apropos whatis tldr help file stat ls readlink realpath
@@ -41,8 +52,8 @@ nc ncat netcat socat telnet openssl cryptcat pwncat sbd socket busybox
 
 # Programs that turn their input into text that may be code (decoders and de-obfuscators).
 DECODERS = words_of("""
-base64 base32 basenc xxd uudecode openssl gunzip zcat gzip bzip2 bzcat xz xzcat unxz rev tr
-printf od perl python python3 iconv
+base64 base32 basenc xxd uudecode openssl gunzip zcat gzip bzip2 bzcat xz xzcat unxz zstd rev
+tr printf od perl python python3 iconv
 """)
 
 # Interactive programs with a way to run shell commands from their prompt. Started without a

@@ -19,6 +19,8 @@ _SHELL_OPTIONS = opts("oO", "rcfile init-file")
 _INFO = frozenset({"--version", "--help", "n", "-noexec"})
 _NET_DEVICES = ("/dev/tcp/", "/dev/udp/")
 # A substitution that downloads: its output, run as code, is remote code.
+DECODED = re.compile(r"(?:\$\(|`)[^)`]*\b(?:base(?:64|32)\s+(?:-\w*d|--decode)|xxd\s+-\w*r|"
+                     r"openssl\s+(?:enc|base64)|rev\b|gunzip|zcat|uudecode)")
 FETCHED = re.compile(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
 
 
@@ -102,6 +104,9 @@ class ShellCode(Validator):
             if FETCHED.search(call.code.text):
                 return Verdict.deny(self.id, "the shell runs code fetched from the network",
                                     hint="download it, read it, then run it")
+            if DECODED.search(call.code.text):
+                return Verdict.deny(self.id, "the shell runs code decoded at run time",
+                                    hint="decode it, read it, then run it")
             return Verdict.ask(self.id, "the shell runs code only known at run time",
                                hint="write the code out literally")
         return Verdict.unwrap(call.code.value)

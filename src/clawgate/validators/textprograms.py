@@ -13,7 +13,13 @@ from clawgate.validators.base import Context, Validator, register
 
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk"})
 _AWK = opts("Ffvile", "field-separator assign file include load source")
-_AWK_RUN = re.compile(r"\bsystem\s*\(|\|\s*getline|\|&|(?<![|])\|(?![|])\s*\"")
+_AWK_STRING = r'("(?:\\.|[^"\\])*")'
+# Where awk starts a command: system(...), "cmd" | getline, print | "cmd"; group 1 holds the
+# command when it is a string literal.
+_AWK_SITES = re.compile(rf"\bsystem\s*\(\s*(?:{_AWK_STRING}\s*\))?|"
+                        rf"(?:{_AWK_STRING}\s*)?(?<!\|)\|\s*getline|"
+                        rf"(?<![|])\|(?![|&])\s*(?!getline)(?:{_AWK_STRING}|[A-Za-z_]\w*)"
+                        r"(?=\s*[;}\n)]|\s*$)|\|&")
 _AWK_NET = re.compile(r"/inet\d?/")
 _SED = opts("efl", "expression file line-length")
 _ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\])*/)(?:\s*[,~]\s*(?:\d+|\$|/(?:\\.|[^/\\])*/))?"
@@ -39,9 +45,10 @@ def _scripts(cmd: SimpleCommand, long: str, spec: Options) -> list[str | None]:
 
 @register
 class AwkCommands(Validator):
-    """awk programs that run commands: ``system()``, ``print | "cmd"``, ``"cmd" | getline``,
-    ``|&`` coprocesses: ASK; ``/inet/`` network files (a remote shell in awk): DENY. A program
-    in a file (``-f``) is a local script.
+    """awk programs that run commands (``system()``, ``print | "cmd"``, ``"cmd" | getline``,
+    ``|&`` coprocesses): ASK, and literal commands are checked as command lines too;
+    ``/inet/`` network files (a remote shell in awk) are DENY. A program in a file (``-f``) is
+    a local script.
 
     Bad: ``awk 'BEGIN {system("/bin/sh")}'``. Harmless: ``awk -F, '{print $1}' data.csv``.
     """
@@ -59,9 +66,25 @@ class AwkCommands(Validator):
                 return Verdict.ask(self.id, "the awk program is only known at run time")
             if _AWK_NET.search(program):
                 return Verdict.deny(self.id, "awk opens a network connection")
-            if _AWK_RUN.search(program):
-                return Verdict.ask(self.id, "awk program runs shell commands")
+            commands = _awk_commands(program)
+            if commands is None:
+                return Verdict.ask(self.id, "the awk program runs commands built at run time")
+            if commands:
+                return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
+                                      message="the awk program runs shell commands")
         return Verdict.passthrough()
+
+
+def _awk_commands(program: str) -> list[str] | None:
+    """The command strings an awk program runs (checked in turn), or None when one of them is
+    not a literal (a variable, a concatenation, a ``|&`` coprocess)."""
+    found: list[str] = []
+    for site in _AWK_SITES.finditer(program):
+        literal = next((g for g in site.groups() if g is not None), None)
+        if literal is None:
+            return None
+        found.append(literal[1:-1].replace('\\"', '"').replace("\\\\", "\\"))
+    return found
 
 
 @register
