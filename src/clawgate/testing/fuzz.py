@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
-from hypothesis.errors import FlakyFailure
 from hypothesis import strategies as st
+from hypothesis.errors import FlakyFailure
 
 from clawgate.testing import invariants as inv
 from clawgate.testing import strategies as s

@@ -1,0 +1,3 @@
+"""Shared test configuration: pytester drives the clawgate pytest plugin in its tests."""
+
+pytest_plugins = ["pytester"]
