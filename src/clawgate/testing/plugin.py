@@ -79,8 +79,13 @@ def _fuzz_config(config: pytest.Config) -> FuzzConfig:
 @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect items
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
-    if _active(config):
-        items.extend(_items(session, config))
+    if not _active(config):
+        return
+    added: list[pytest.Item | pytest.Collector] = list(_items(session, config))
+    items.extend(i for i in added if isinstance(i, pytest.Item))
+    # Items made here come from no collector: report them, so that the counts read right.
+    config.hook.pytest_collectreport(report=pytest.CollectReport("clawgate", "passed", None,
+                                                                 added))
 
 
 def _items(session: pytest.Session, config: pytest.Config) -> Iterator[pytest.Item]:
@@ -111,12 +116,11 @@ class InvariantItem(pytest.Item):
         self.invariant = invariant
 
     def runtest(self) -> None:
-        from clawgate.testing.fuzz import run_one, warm_up
+        from clawgate.testing.fuzz import run_one
         from clawgate.testing.report import describe
 
         engine = _engine(self.config)
         fuzz_config = _fuzz_config(self.config)
-        warm_up(engine)
         result = run_one(engine, self.invariant, fuzz_config)
         if result.status == "skipped":
             pytest.skip(result.note)
