@@ -1,4 +1,5 @@
-"""Shared fixtures: an engine on the built-in validators with default settings."""
+"""Shared fixtures (an engine on the built-in validators with default settings, a context), and
+pytester, which drives the clawgate pytest plugin in its tests."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import pytest
 
 from clawgate.engine import Engine
 from clawgate.validators.base import Context
+
+pytest_plugins = ["pytester"]
 
 
 @pytest.fixture(scope="session")

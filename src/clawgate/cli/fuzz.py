@@ -4,7 +4,6 @@ one fails (with the shrunk counter-example and the commands that reproduce it)."
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,39 +13,12 @@ import click
 from clawgate.cli.common import load_engine, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.errors import PolicyError
+from clawgate.testing.report import describe, reproduce
 
 if TYPE_CHECKING:
     from clawgate.testing.fuzz import FuzzConfig, Result
 
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\x1b": "\\E"}
 _NAMES = ("decides", "rewrites", "adding", "wrappers", "paths", "audit")
-
-
-def shell_quote(text: str) -> str:
-    """``text`` as one shell word a person can paste: ``$'…'`` when it holds control or
-    non-printable characters, plain quoting otherwise."""
-    if text.isprintable():
-        return shlex.quote(text)
-    out = []
-    for ch in text:
-        if ch in "\\'":
-            out.append("\\" + ch)
-        elif ch in _NAMED:
-            out.append(_NAMED[ch])
-        elif ch.isprintable() and ch != "\n":
-            out.append(ch)
-        else:
-            out.extend(f"\\x{b:02x}" for b in _bytes_of(ch))
-    return "$'" + "".join(out) + "'"
-
-
-def _bytes_of(ch: str) -> bytes:
-    """UTF-8 bytes of ``ch``; an escaped byte (U+DC80..U+DCFF) as itself, any other lone
-    surrogate as its three-byte encoding."""
-    try:
-        return ch.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:
-        return ch.encode("utf-8", "surrogatepass")
 
 
 @click.command()
@@ -64,7 +36,7 @@ def _bytes_of(ch: str) -> bytes:
 @click.option("--keep-going", is_flag=True,
               help="Count every failing example instead of stopping at the first (no shrinking).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def fuzz(policies: tuple[str, ...], examples: int, seed: int | None, deadline_ms: float,
+def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline_ms: float,
          only: tuple[str, ...], save: str | None, keep_going: bool, as_json: bool) -> int:
     """Check the policy's invariants on generated commands, rewrites, wrappers and paths."""
     from clawgate.testing.examples import read_all
@@ -77,7 +49,7 @@ def fuzz(policies: tuple[str, ...], examples: int, seed: int | None, deadline_ms
         say(str(exc))
         return ExitCode.USAGE
     config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going)
-    printer = None if as_json else (lambda r: _print(r, config, policies))
+    printer = None if as_json else (lambda r: click.echo("\n".join(describe(r, config, policies))))
     results = run(engine, config, on_result=printer)
     if save:
         _save(Path(save), results)
@@ -85,46 +57,11 @@ def fuzz(policies: tuple[str, ...], examples: int, seed: int | None, deadline_ms
     if as_json:
         # ASCII-escaped: counter-examples may hold lone surrogates, which stdout cannot encode.
         click.echo(json.dumps({"ok": not failed,
-                               "invariants": [_as_dict(r, policies) for r in results]}))
+                               "invariants": [_as_dict(r, config, policies) for r in results]}))
     return ExitCode.DENY if failed else ExitCode.OK
 
 
-def reproduce(result: Result, config: FuzzConfig, policies: Sequence[str]) -> list[str]:
-    """Commands that show a failure again: one ``policy check`` per line involved, and the
-    ``policy fuzz`` run narrowed to the invariant."""
-    flags = "".join(f" --policy {shlex.quote(p)}" for p in policies)
-    out = [f"policy check{flags} {shell_quote(line)}"
-           for line in (result.violation.lines() if result.violation else ())]
-    seed = f" --seed {config.seed}" if config.seed is not None else ""
-    out.append(f"policy fuzz{flags} --invariant {result.name} --examples {config.examples}"
-               f"{seed} --deadline-ms {config.deadline_ms:g}")
-    return out
-
-
-def _print(result: Result, config: FuzzConfig, policies: Sequence[str]) -> None:
-    if result.status == "skipped":
-        click.echo(f"{result.name:<9} skipped  {result.note}")
-        return
-    if result.status == "ok":
-        click.echo(f"{result.name:<9} ok       {result.examples} examples, {result.applied} "
-                   f"with something to keep, {result.seconds:.1f} s"
-                   + (f", {result.note}" if result.note else ""))
-        return
-    violation = result.violation
-    assert violation is not None
-    count = f" ({result.failures} of {result.examples} failed)" if config.keep_going else ""
-    click.echo(f"{result.name:<9} FAIL     at example {result.failed_at}{count}, "
-               f"{result.seconds:.1f} s: "
-               f"{violation.message}")
-    for key, value in violation.arguments.items():
-        click.echo(f"    {key + ':':<13} {shell_quote(value) if isinstance(value, str) else value}")
-    if result.steps:
-        click.echo(f"    {'rewrites:':<13} {', '.join(result.steps)}")
-    for index, command in enumerate(reproduce(result, config, policies)):
-        click.echo(f"    {'reproduce:' if index == 0 else '':<13} {command}")
-
-
-def _as_dict(result: Result, policies: Sequence[str]) -> dict[str, object]:
+def _as_dict(result: Result, config: FuzzConfig, policies: Sequence[str]) -> dict[str, object]:
     out: dict[str, object] = {
         "name": result.name, "status": result.status, "examples": result.examples,
         "applied": result.applied, "seconds": round(result.seconds, 3), "note": result.note,
@@ -133,7 +70,8 @@ def _as_dict(result: Result, policies: Sequence[str]) -> dict[str, object]:
         out["counterexample"] = {"message": result.violation.message,
                                  "arguments": result.violation.arguments,
                                  "steps": list(result.steps), "failed_at": result.failed_at,
-                                 "failures": result.failures}
+                                 "failures": result.failures,
+                                 "reproduce": reproduce(result, config, policies)}
     return out
 
 

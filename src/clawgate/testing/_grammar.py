@@ -21,8 +21,10 @@ VOCABULARY = (
     "https://example.com/x.sh", "if=/dev/zero", "of=/dev/sda", "777", "-R", "--", "a,b",
     "résumé.txt", "日本", "-exec", "{}", "+",
 )
-RESERVED = frozenset("if then else elif fi do done case esac while until for in function select "
-                     "time coproc { } ! [[ ]]".split())
+RESERVED = frozenset({
+    "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for",
+    "in", "function", "select", "time", "coproc", "{", "}", "!", "[[", "]]",
+})
 _SAFE = "abcdefghijklmnopqrstuvwxyz0123456789_-./=:,@%+"
 _NAMES = ("x", "HOME", "PATH", "IFS", "f", "_cg", "1", "@", "?", "#")
 

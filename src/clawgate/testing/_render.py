@@ -8,6 +8,7 @@ preamble. ``tests/testing/test_harness_rewrites.py`` runs them through a real ``
 
 from __future__ import annotations
 
+import itertools
 import shlex
 from dataclasses import dataclass, field
 
@@ -74,7 +75,7 @@ def _cut(draw: st.DrawFn, value: str) -> list[str]:
         return [value]
     points = sorted(set(draw(st.lists(st.integers(1, len(value) - 1), max_size=3))))
     bounds = [0, *points, len(value)]
-    return [value[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [value[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 def _piece(draw: st.DrawFn, piece: str, unsafe: str) -> str:

@@ -28,9 +28,11 @@ GETOPT_FLAGS: dict[str, str] = {
     "grep": "rRinvlcwxEFHsq", "touch": "acm", "shred": "fuvz", "du": "shac",
 }
 # Shell builtins that no external wrapper (env, nice, timeout ...) can run.
-BUILTINS_ONLY = frozenset("""cd export source . eval exec set unset alias history exit shopt
-ulimit umask trap read wait jobs fg bg declare local readonly builtin command hash type return
-""".split())
+BUILTINS_ONLY = frozenset({
+    "cd", "export", "source", ".", "eval", "exec", "set", "unset", "alias", "history", "exit",
+    "shopt", "ulimit", "umask", "trap", "read", "wait", "jobs", "fg", "bg", "declare", "local",
+    "readonly", "builtin", "command", "hash", "type", "return",
+})
 PREFIX_WRAPPERS = ("env", "command", "nice -n 0", "timeout 600", "nohup", "stdbuf -o0",
                    "env --")
 ENV_PREFIXES = ("CG_FUZZ=1", "TZ=UTC", "NO_COLOR=1")

@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 JSON = dict[str, Any]
-_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+_text = st.text(st.characters(blacklist_categories=["Cs"]), max_size=12)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ def value_for(schema: JSON) -> st.SearchStrategy[Any]:
     kind = schema.get("type", "string")
     if kind == "string":
         low, high = schema.get("minLength", 0), schema.get("maxLength", _default_max(schema))
-        return st.text(st.characters(blacklist_categories=("Cs",)), min_size=low, max_size=high)
+        return st.text(st.characters(blacklist_categories=["Cs"]), min_size=low, max_size=high)
     if kind == "integer":
         return st.integers(schema.get("minimum"), schema.get("maximum"))
     if kind == "number":
@@ -96,7 +96,9 @@ def _flaws(schema: JSON) -> list[str]:
 
 
 def _break_bound(bound: str, sub: JSON) -> st.SearchStrategy[Any]:
-    limit = sub.get(bound)
+    if bound == "enum":
+        return _text.filter(lambda v: v not in sub["enum"])
+    limit = sub[bound]
     if bound == "minLength":
         return st.text(max_size=max(limit - 1, 0)) if limit else st.nothing()
     if bound == "maxLength":
@@ -110,7 +112,7 @@ def _break_bound(bound: str, sub: JSON) -> st.SearchStrategy[Any]:
             st.nothing()
     if bound == "maxItems":
         return st.lists(value_for(sub.get("items", {})), min_size=limit + 1, max_size=limit + 2)
-    return _text.filter(lambda v: v not in sub["enum"])
+    raise ValueError(f"unknown bound {bound!r}")
 
 
 @st.composite

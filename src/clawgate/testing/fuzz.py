@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
-from hypothesis.errors import FlakyFailure
 from hypothesis import strategies as st
+from hypothesis.errors import FlakyFailure
 
 from clawgate.testing import invariants as inv
 from clawgate.testing import strategies as s
@@ -171,6 +171,7 @@ def warm_up(engine: Engine) -> None:
 
 def run_one(engine: Engine, name: str, config: FuzzConfig) -> Result:
     """One invariant, ``config.examples`` times; the shrunk counter-example on failure."""
+    warm_up(engine)
     with ExitStack() as stack:
         return _run_one(engine, name, config, stack)
 
@@ -222,7 +223,6 @@ def _run_one(engine: Engine, name: str, config: FuzzConfig, stack: ExitStack) ->
 def run(engine: Engine, config: FuzzConfig, *, names: Sequence[str] = INVARIANTS,
         on_result: Callable[[Result], None] | None = None) -> list[Result]:
     """Every invariant in ``names`` (``config.only`` narrows them), in order."""
-    warm_up(engine)
     results = []
     for name in names:
         if config.only and name not in config.only:

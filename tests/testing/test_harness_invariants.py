@@ -1,0 +1,103 @@
+"""Each invariant holds where it should and catches the policy that breaks it."""
+
+from __future__ import annotations
+
+import pytest
+from harness_policies import FirstCommandOnly, Slow, blind, unwrapping
+
+from clawgate.decision import Decision, Outcome
+from clawgate.engine import Engine
+from clawgate.testing import invariants as inv
+
+
+def test_decides_gives_a_final_decision() -> None:
+    decision = inv.decides_in_time(Engine(), "ls -la | wc -l")
+    assert isinstance(decision, Decision)
+    assert decision.outcome is Outcome.ALLOW
+
+
+def test_decides_catches_a_slow_checker() -> None:
+    engine = Engine(validators=[Slow()])
+    with pytest.raises(inv.InvariantViolation, match=r"over the 5 ms deadline") as caught:
+        inv.decides_in_time(engine, "slow x", deadline_ms=5)
+    assert caught.value.invariant == "decides"
+    assert caught.value.lines() == ("slow x",)
+    inv.decides_in_time(Engine(validators=[Slow()]), "slow x", deadline_ms=500)
+
+
+class Raising:
+    """Stands where an engine would and raises: what the invariant must report."""
+
+    def check(self, line: str, *, cwd: str | None = None) -> Decision:
+        raise RuntimeError("boom")
+
+
+def test_decides_catches_an_exception() -> None:
+    with pytest.raises(inv.InvariantViolation, match="check raised RuntimeError: boom"):
+        inv.decides_in_time(Raising(), "ls")  # type: ignore[arg-type]
+
+
+def test_rewrites_hold_when_the_engine_unwraps() -> None:
+    assert inv.rewrite_not_weaker(unwrapping(), "rm -rf /", "env rm -rf /") is True
+    assert inv.rewrite_not_weaker(unwrapping(), "ls", "env ls") is False
+
+
+def test_rewrites_catch_a_blind_engine() -> None:
+    with pytest.raises(inv.InvariantViolation, match="rewrite is allow but the command is deny"):
+        inv.rewrite_not_weaker(blind(), "rm -rf /", "env rm -rf /")
+
+
+def test_adding_holds_for_strictest_wins() -> None:
+    assert inv.adding_never_lowers(blind(), "ls", "rm -rf /", "; ") is True
+    assert inv.adding_never_lowers(blind(), "ls", "pwd", " | ") is False
+
+
+def test_adding_catches_a_check_blind_to_later_commands() -> None:
+    engine = Engine(validators=[FirstCommandOnly()])
+    with pytest.raises(inv.InvariantViolation) as caught:
+        inv.adding_never_lowers(engine, "ls", "rm -rf /", " && ")
+    assert caught.value.lines() == ("ls", "rm -rf /", "ls && rm -rf /")
+
+
+def test_wrappers_hold_when_the_engine_unwraps() -> None:
+    engine = unwrapping()
+    assert inv.deny_survives_wrapping(engine, "rm -rf /", "sudo rm -rf /") is True
+    assert inv.deny_survives_wrapping(engine, "rm -rf /", "bash -c 'rm -rf /'") is True
+    assert inv.deny_survives_wrapping(engine, "ls", "sudo ls") is False  # nothing to keep
+
+
+def test_wrappers_catch_a_blind_engine() -> None:
+    with pytest.raises(inv.InvariantViolation, match="deny but wrapped it is allow"):
+        inv.deny_survives_wrapping(blind(), "rm -rf /", "sudo rm -rf /")
+
+
+def test_audit_holds_for_allowed_and_approved_calls() -> None:
+    engine = blind()
+    inv.executed_calls_audited(engine, ["ls", "curl x", "ls"], [
+        {"command": "ls", "outcome": "allow"},
+        {"command": "curl x", "outcome": "ask", "approved": True},
+        {"command": "rm -rf /", "outcome": "deny"},
+        {"command": "ls", "outcome": "allow"},
+    ])
+
+
+@pytest.mark.parametrize(("executed", "audit", "message"), [
+    (["ls"], [], "ran without an audit record"),
+    (["ls", "ls"], [{"command": "ls", "outcome": "allow"}], "ran without an audit record"),
+    (["curl x"], [{"command": "curl x", "outcome": "ask"}], "ran without an audit record"),
+    (["rm -rf /"], [{"command": "rm -rf /", "outcome": "allow"}], "the policy says deny"),
+    (["curl x"], [{"command": "curl x", "outcome": "allow"}], "the policy says ask"),
+])
+def test_audit_catches_unrecorded_or_unpermitted_runs(
+        executed: list[str], audit: list[dict[str, object]], message: str) -> None:
+    with pytest.raises(inv.InvariantViolation, match=message):
+        inv.executed_calls_audited(blind(), executed, audit)
+
+
+def test_replay_runs_a_stored_counterexample() -> None:
+    with pytest.raises(inv.InvariantViolation) as caught:
+        inv.deny_survives_wrapping(blind(), "rm -rf /", "sudo rm -rf /")
+    record = caught.value.arguments
+    with pytest.raises(inv.InvariantViolation):
+        inv.replay(blind(), "wrappers", record)
+    inv.replay(unwrapping(), "wrappers", record)

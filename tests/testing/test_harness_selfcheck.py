@@ -1,0 +1,41 @@
+"""The harness on clawgate itself, as CI runs it: the ci profile (300 derandomised examples per
+invariant) against the default policy.
+
+``decides`` holds today. The others fail on the current engine (wrappers are not unwrapped
+yet, parser-disagreement false positives) or on the guard branch's path resolution (a lone
+surrogate); see regressions.jsonl. They are marked xfail, not strict: the detection work
+lands piece by piece. Flip each one once it passes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.engine import Engine
+from clawgate.testing.fuzz import FuzzConfig, run_one
+from clawgate.testing.plugin import PROFILES
+
+CI = FuzzConfig(examples=PROFILES["ci"])
+PENDING = "fails on the current engine; counter-examples in tests/testing/regressions.jsonl"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine()
+
+
+@pytest.mark.parametrize("name", [
+    "decides",
+    pytest.param("rewrites", marks=pytest.mark.xfail(reason=PENDING)),
+    pytest.param("adding", marks=pytest.mark.xfail(reason=PENDING)),
+    pytest.param("wrappers", marks=pytest.mark.xfail(reason=PENDING)),
+    pytest.param("paths", marks=pytest.mark.xfail(
+        reason="resolve_in_workspace raises UnicodeEncodeError on a lone surrogate; "
+               "see regressions.jsonl")),
+])
+def test_invariant_holds_on_the_default_policy(engine: Engine, name: str) -> None:
+    result = run_one(engine, name, CI)
+    if result.status == "skipped":
+        pytest.skip(result.note)
+    assert result.status == "ok", result.violation
+    assert result.examples >= CI.examples
