@@ -114,6 +114,10 @@ def resolve_in_workspace(
     raw = os.fspath(path)
     if "\x00" in raw or "\x00" in os.fspath(workspace):
         raise _refuse(repr(raw), "contains a NUL byte")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate from a JSON tool call
+        raise _refuse(ascii(raw), "is not valid Unicode text") from exc
     if not raw:
         raise _refuse("''", "empty path")
     home = home if home is not None else os.path.expanduser("~")
