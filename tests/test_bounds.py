@@ -60,3 +60,9 @@ def test_pathological_lines_come_back_within_a_second(line: str) -> None:
                                   "ls &&", "( ls", "case x in"])
 def test_unparseable_is_never_allow(line: str) -> None:
     assert ENGINE.check(line).outcome is not Outcome.ALLOW
+
+
+@pytest.mark.parametrize("line", ["id -u3<", "ls {a}>&-", "x 9999999999999999999999>f"])
+def test_odd_redirections_get_a_decision_not_a_crash(line: str) -> None:
+    decision = ENGINE.check(line)
+    assert all(r.rule_id != "CG-ENGINE-001" for r in decision.reasons)

@@ -192,7 +192,10 @@ class _Walker:
 
     def redirect(self, node: Node) -> m.Redirect:
         fd_node = node.child_by_field_name("descriptor")
-        fd = int(text_of(fd_node, self.src)) if fd_node is not None else None
+        fd_text = text_of(fd_node, self.src) if fd_node is not None else ""
+        fd = int(fd_text) if fd_text.isdigit() else None  # error recovery can hand us '-u3'
+        if fd_node is not None and fd is None:
+            self.has_error = True
         ops = [c.type for c in node.children if not c.is_named]
         if node.type == "heredoc_redirect":
             start = next((c for c in node.named_children if c.type == "heredoc_start"), None)
