@@ -54,7 +54,7 @@ _EXACT: dict[str, frozenset[str]] = {
 # ``execute(cmd)``), whatever the option is called.
 _EXEC_VALUE = re.compile(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
-_CLIMB = re.compile(r"\.\./(?:\.\./)*(?:usr/)?(?:local/)?s?bin/\w")
+_CLIMB = re.compile(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
 _COMMANDISH = re.compile(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
 _PIPE_VALUE = re.compile(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
 _LIBRARY = re.compile(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")

@@ -26,7 +26,7 @@ _NEEDS_QUOTING = re.compile(r"[\s'\"\\$`;&|<>(){}*?\[\]#~!]")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _KEYWORDS = words_of("if then else elif fi do done while until for case esac in function "
                      "select { } ! (( ))")
-_IFS = re.compile(r"\$\{?IFS(?:[^}\w][^}]*)?\}?")
+_IFS = re.compile(r"\$\{?IFS(?:[^}\w][^}]{0,80})?\}?")
 _PROMPT = re.compile(r"\$\{[^}]*@[PEAKa]\}")
 _ENV_SLICE = re.compile(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_COLORS|HOSTNAME|"
                         r"TERM|LANG|SHELLOPTS|BASH\w*|PS\d)(?::|//|/|#|%|\^|,)|"
