@@ -22,7 +22,8 @@ _EXEC = re.compile(r"""
   | \bSystem\.Process\b | \brun-(?:shell-command|program)\b | \bshell-command\b
   | \((?:term|ansi-term|shell|eshell|compile|async-shell-command|vterm)\b
   | \b(?:call|start|make)-process\b | \b(?:esyscmd|syscmd)\b | (?<![\w.])run\s*\(\s*`
-  | \bpipeline\s*\(\s*` | \bsh\s*\(\s*["'] | \b(?:qx|%x)\s*[^\w\s] | \bopen\s*\([^;"']{0,80}["']\s*\|
+  | \bpipeline\s*\(\s*` | \bsh\s*\(\s*["'] | \b(?:qx|%x)\s*[^\w\s]
+  | \bopen\s*\([^;"']{0,80}["']\s*\|
   | \bopen\s*\(?[^;|]{0,200}\|\s*["'] | ["']-\|["'] | ["']\|-["'] | \bshell\s*\( | \bunix\s*\(
   | \bos\s*\.\s*(?:remove|unlink|rmdir)\b | \bshutil\s*\.\s*rmtree\b
 """, re.X)
