@@ -87,6 +87,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     'echo "$IFS"',
     "echo ${variable:3:7}",
     "echo ${!variable}",
+    "echo ${PWD##*/}",
+    "echo ${PATH//:/ }",
     "echo {1..3} {a..c}",
     "cut -d $'\\t' -f1 data.tsv",
     "printf '%s\\n' hi",

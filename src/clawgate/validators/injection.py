@@ -29,8 +29,7 @@ _KEYWORDS = words_of("if then else elif fi do done while until for case esac in 
 _IFS = re.compile(r"\$\{?IFS(?:[^}\w][^}]{0,80})?\}?")
 _PROMPT = re.compile(r"\$\{[^}]*@[PEAKa]\}")
 _ENV_SLICE = re.compile(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_COLORS|HOSTNAME|"
-                        r"TERM|LANG|SHELLOPTS|BASH\w*|PS\d)(?::|//|/|#|%|\^|,)|"
-                        r"\$\{\w+:-?\d+:1\}")
+                        r"TERM|LANG|SHELLOPTS|BASH\w*|PS\d):\s*-?\d|\$\{\w+:\s*-?\d+:1\}")
 _ANSI_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3}))")
 KNOWN = (INSPECTORS | SHELLS | NET_TOOLS | INTERACTIVE | frozenset(PLAIN) | frozenset(PRIVILEGED)
          | words_of("whoami id rm mv cp chmod chown curl wget python perl ruby sudo"))
