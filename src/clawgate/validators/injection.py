@@ -221,3 +221,29 @@ class BangLine(Validator):
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"{name.text!r} is a shell escape typed into an "
                            "interactive program", hint="run the command itself")
+
+
+_SPLIT_QUOTES = re.compile(r"[A-Za-z0-9/](?:\"[A-Za-z0-9/.]*\"|'[A-Za-z0-9/.]*')[A-Za-z0-9/]")
+_SPLIT_ESCAPE = re.compile(r"[A-Za-z0-9]\\[A-Za-z]")
+
+
+@register
+class SplitWord(Validator):
+    """An argument split by quotes or backslashes that change nothing (``/e"t"c/pa''sswd``,
+    ``c\\at``): the spelling exists only to slip past filters that match words. ASK.
+
+    Bad: ``cat /e"t"c/sha''dow``. Harmless: ``git log --format="%h %s"``, ``printf "a\\tb"``.
+    """
+
+    id = "CG-INJ-013"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        for word in cmd.words[1:]:
+            if not word.quoted or word.value is None:
+                continue
+            text = word.text
+            if _SPLIT_QUOTES.search(text) or (
+                    "'" not in text and '"' not in text and _SPLIT_ESCAPE.search(text)):
+                return Verdict.ask(self.id, f"{text!r} is split by quoting that changes nothing "
+                                   f"(it reads {word.value!r})", hint="write the word plainly")
+        return Verdict.passthrough()
