@@ -232,7 +232,7 @@ class SplitWord(Validator):
     """An argument split by quotes or backslashes that change nothing (``/e"t"c/pa''sswd``,
     ``c\\at``): the spelling exists only to slip past filters that match words. ASK.
 
-    Bad: ``cat /e"t"c/sha''dow``. Harmless: ``git log --format="%h %s"``, ``printf "a\\tb"``.
+    Bad: ``cat /e"t"c/sha''dow``. Harmless: ``git log --format="%h %s"``, ``printf 'a\\tb'``.
     """
 
     id = "CG-INJ-013"
