@@ -77,6 +77,9 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("fzf --bind 'enter:execute(id)'", ASK, "CG-ESC-009"),
     ("ansible-test shell", ASK, "CG-ESC-010"),
     ("code tunnel --name x", ASK, "CG-ESC-010"),
+    ("dpkg -i x_1.0_all.deb", ASK, "CG-ESC-012"),
+    ("snap install xxxx_1.0_all.snap --dangerous", ASK, "CG-ESC-012"),
+    ("dnf install -y ./x-1.0-1.noarch.rpm", ASK, "CG-ESC-012"),
     ("less notes.txt\n!/bin/sh", ASK, None),
     ("ed\n!id", ASK, None),
     # staged payloads
@@ -114,6 +117,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "EDITOR=vim git commit",
     "PATH=$HOME/.local/bin:$PATH make",
     "crontab -l",
+    "dpkg -l",
+    "rpm -qa",
     "tmux ls",
     "fzf --height 40%",
     "man shell",
