@@ -25,3 +25,24 @@ def test_documented_and_tested(cls: type) -> None:
     assert "Bad" in doc
     assert "Harmless" in doc
     assert cls.id in TABLES
+
+
+def test_a_crashing_command_validator_still_fails_closed() -> None:
+    """The engine calls command validators inline on its hot path; a crash is still a DENY
+    that names the validator."""
+    from clawgate.decision import Outcome, Verdict
+    from clawgate.engine import Engine
+    from clawgate.shell.model import SimpleCommand
+    from clawgate.validators.base import Context, Validator
+
+    class Broken(Validator):
+        """Raises on every command. Bad: any. Harmless: none."""
+
+        id = "CG-TEST-001"
+
+        def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+            raise RuntimeError("boom")
+
+    decision = Engine(validators=[Broken()]).check("ls")
+    assert decision.outcome is Outcome.DENY
+    assert decision.reasons[0].rule_id == "CG-TEST-001"

@@ -47,6 +47,8 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("pkexec /bin/sh", DENY, "CG-WRAP-002"),
     ("chroot /", DENY, "CG-WRAP-002"),
     ("capsh --gid=0 --uid=0 --", DENY, "CG-WRAP-002"),
+    ("start-stop-daemon -S -x /bin/sh -- -p", DENY, "CG-WRAP-002"),
+    ("heroku run bash", ASK, "CG-WRAP-004"),
     ("sudo timeout 5 " + PIPE_TO_SHELL, DENY, None),
     # shells
     ("bash -c 'bash -i'", ASK, "CG-WRAP-004"),

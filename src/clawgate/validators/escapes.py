@@ -54,7 +54,7 @@ _EXACT: dict[str, frozenset[str]] = {
 # ``execute(cmd)``), whatever the option is called.
 _EXEC_VALUE = re.compile(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
-_CLIMB = re.compile(r"\.\./(?:\.\./)*(?:usr/)?(?:local/)?s?bin/\w")
+_CLIMB = re.compile(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
 _COMMANDISH = re.compile(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
 _PIPE_VALUE = re.compile(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
 _LIBRARY = re.compile(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
@@ -74,7 +74,6 @@ _UNSAFE = {
 _TEX = words_of("tex latex pdflatex xelatex lualatex latexmk pdftex luatex xetex etex context "
                 "mpost lilypond")
 _PRIVILEGED_TAIL = re.compile(r"\s+-[a-oq-z]*p")
-_PRIVILEGED_FLAG = re.compile(r"-[a-oq-z]*p[a-z]*")
 _TEX_ESCAPE = frozenset({"--shell-escape", "-shell-escape", "--enable-write18",
                          "-enable-write18", "-shell-restricted"})
 
@@ -99,16 +98,14 @@ class ShellArgument(Validator):
         if "sh" not in text and "bin/" not in text and "../" not in text:
             return Verdict.passthrough()
         words = cmd.words
-        for i, word in enumerate(words[1:], start=1):
+        for word in words[1:]:
             found = SHELL_REFERENCE.search(word.shown)
             if found is None:
                 continue
             if program in NET_TOOLS:
                 return Verdict.deny(self.id, f"{program} connects a shell to the network",
                                     hint="this is a remote or bind shell")
-            following = words[i + 1].shown if i + 1 < len(words) else ""
-            if _PRIVILEGED_TAIL.match(word.shown[found.end():]) or _PRIVILEGED_FLAG.fullmatch(
-                    following):
+            if _PRIVILEGED_TAIL.match(word.shown[found.end():]):
                 return Verdict.deny(self.id, f"{program} starts a shell in privileged mode")
             return Verdict.ask(self.id, f"{program} is given a shell to run ({word.shown!r})",
                                hint="run the command you need directly")

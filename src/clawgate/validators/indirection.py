@@ -83,8 +83,8 @@ class PipedIntoInterpreter(Validator):
     id = "CG-INJ-008"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.downstream and cmd.pipes_into(SHELLS) and (
-                cmd.program in NETWORK or cmd.program in ("nc", "ncat", "socat") or decodes(cmd)):
+        if cmd.downstream and (cmd.program in NETWORK or cmd.program in (
+                "nc", "ncat", "socat") or decodes(cmd)) and cmd.pipes_into(SHELLS):
             # seen from the sending side, so that wrappers (``sudo curl … | sh``) do not hide it
             return Verdict.deny(self.id, f"{cmd.program} output is piped into a shell",
                                 hint="save it, read it, then run it")

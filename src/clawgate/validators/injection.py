@@ -26,14 +26,14 @@ _NEEDS_QUOTING = re.compile(r"[\s'\"\\$`;&|<>(){}*?\[\]#~!]")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _KEYWORDS = words_of("if then else elif fi do done while until for case esac in function "
                      "select { } ! (( ))")
-_IFS = re.compile(r"\$\{?IFS(?:[^}\w][^}]*)?\}?")
+_IFS = re.compile(r"\$\{?IFS(?:[^}\w][^}]{0,80})?\}?")
 _PROMPT = re.compile(r"\$\{[^}]*@[PEAKa]\}")
 _ENV_SLICE = re.compile(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_COLORS|HOSTNAME|"
-                        r"TERM|LANG|SHELLOPTS|BASH\w*|PS\d)(?::|//|/|#|%|\^|,)|"
-                        r"\$\{\w+:-?\d+:1\}")
+                        r"TERM|LANG|SHELLOPTS|BASH\w*|PS\d):\s*-?\d|\$\{\w+:\s*-?\d+:1\}")
 # ${name//pattern/replacement}: every match replaced, the obfuscators' favourite way to hide a
-# word in noise (``${x//hhh/}``); single replacements (``${f/.txt/.md}``) stay everyday.
-_PATTERN_EDIT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*//")
+# word in noise (``${x//hhh/}``); single replacements (``${f/.txt/.md}``) and edits of the
+# everyday lists (``${PATH//:/ }``) stay ALLOW.
+_PATTERN_EDIT = re.compile(r"\$\{(?!(?:PATH|PWD|HOME|OLDPWD)//)[A-Za-z_][A-Za-z0-9_]*//")
 _ANSI_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3}))")
 KNOWN = (INSPECTORS | SHELLS | NET_TOOLS | INTERACTIVE | frozenset(PLAIN) | frozenset(PRIVILEGED)
          | words_of("whoami id rm mv cp chmod chown curl wget python perl ruby sudo"))
@@ -228,3 +228,29 @@ class BangLine(Validator):
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"{name.text!r} is a shell escape typed into an "
                            "interactive program", hint="run the command itself")
+
+
+_SPLIT_QUOTES = re.compile(r"[A-Za-z0-9/](?:\"[A-Za-z0-9/.]*\"|'[A-Za-z0-9/.]*')[A-Za-z0-9/]")
+_SPLIT_ESCAPE = re.compile(r"[A-Za-z0-9]\\[A-Za-z]")
+
+
+@register
+class SplitWord(Validator):
+    """An argument split by quotes or backslashes that change nothing (``/e"t"c/pa''sswd``,
+    ``c\\at``): the spelling exists only to slip past filters that match words. ASK.
+
+    Bad: ``cat /e"t"c/sha''dow``. Harmless: ``git log --format="%h %s"``, ``printf 'a\\tb'``.
+    """
+
+    id = "CG-INJ-013"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        for word in cmd.words[1:]:
+            if not word.quoted or word.value is None:
+                continue
+            text = word.text
+            if _SPLIT_QUOTES.search(text) or (
+                    "'" not in text and '"' not in text and _SPLIT_ESCAPE.search(text)):
+                return Verdict.ask(self.id, f"{text!r} is split by quoting that changes nothing "
+                                   f"(it reads {word.value!r})", hint="write the word plainly")
+        return Verdict.passthrough()

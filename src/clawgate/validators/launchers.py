@@ -20,6 +20,10 @@ tmux tmate byobu ranger mc nnn lf vifm ncdu minicom picocom opencode aider claud
 """)
 _SHELL_SUBCOMMANDS = frozenset({"shell", "console", "repl", "tunnel", "attach", "debug"})
 _SUBCOMMAND_READERS = words_of("man help tldr info git cargo go pip npm")
+_PACKAGE_MANAGERS = words_of("dpkg rpm yum dnf zypper apt apt-get snap pkg opkg apk pacman "
+                             "flatpak installer gdebi")
+_PACKAGE_FILE = re.compile(r"\.(?:deb|rpm|snap|txz|tbz|pkg|ipk|apk|flatpak|flatpakref|"
+                           r"pkg\.tar(?:\.\w+)?)$")
 _FZF_RUN = re.compile(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
 
 
@@ -88,3 +92,25 @@ class ShellSubcommand(Validator):
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"{program} {sub} opens an interactive session",
                            hint="run the command you need directly")
+
+
+@register
+class LocalPackage(Validator):
+    """A system package installed from a local file (``dpkg -i x.deb``, ``rpm -ivh x.rpm``,
+    ``snap install x.snap --dangerous``): its install scripts run as root and cannot be read
+    here. ASK.
+
+    Bad: ``dpkg -i x_1.0_all.deb``. Harmless: ``dpkg -l``, ``apt-get install jq`` (from the
+    distribution's repositories, judged by the risk tier).
+    """
+
+    id = "CG-ESC-012"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in _PACKAGE_MANAGERS:
+            return Verdict.passthrough()
+        local = next((a for a in cmd.args if _PACKAGE_FILE.search(a)), None)
+        if local is None:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{cmd.program} installs {local!r}, whose scripts run as "
+                           "root", hint="inspect the package first")

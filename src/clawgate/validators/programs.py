@@ -105,9 +105,11 @@ def family_name(program: str | None) -> str | None:
     return found.group(1) if found else program
 
 
-_PATH_SHELL = (r"(?:[\w.~+-]*/)+(?:bash|dash|zsh|ksh|mksh|pdksh|csh|tcsh|fish|yash|posh|pwsh"
-               r"|elvish|sash|rbash|lksh)(?![\w./-])"
-               r"|(?:[\w.~+-]*/)*bin/(?:sh|ash|rc|nu)(?![\w./-])")
+# Paths start where a run of path characters starts, and segments are taken whole (possessive),
+# so that long words are scanned once, not once per character.
+_PATH_SHELL = (r"(?<![\w.~+/-])(?:[\w.~+-]*+/)+(?:bash|dash|zsh|ksh|mksh|pdksh|csh|tcsh|fish|yash"
+               r"|posh|pwsh|elvish|sash|rbash|lksh)(?![\w./-])"
+               r"|(?<![\w.~+/-])(?:[\w.~+-]*+/)*bin/(?:sh|ash|rc|nu)(?![\w./-])")
 _BARE = "|".join(sorted(BARE_SHELLS, key=len, reverse=True))
 # A shell named anywhere in a value: as a path, or as a bare name that starts the value or a
 # value after ``=`` (``--rsh=bash -c``), or a ``sh -c`` inside a string.

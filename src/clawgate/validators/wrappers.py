@@ -7,6 +7,7 @@ of its own, recursively; the strictest outcome wins.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.shell import parse
@@ -113,6 +114,8 @@ class PrivilegedWrapper(Validator):
         if program == "capsh":
             return self._capsh(cmd, words)
         target, shell = _unwrapped(cmd if words == cmd.words else _with(cmd, words), spec, 1)
+        if program == "start-stop-daemon":
+            target = _daemon_command(cmd)
         if shell or starts_shell(target):
             return _verdict(self.id, target, Outcome.DENY,
                             f"{program} starts a shell with other privileges")
@@ -134,7 +137,18 @@ class PrivilegedWrapper(Validator):
         return Verdict.deny(self.id, "capsh -- starts a shell with changed capabilities")
 
 
-def _with(cmd: SimpleCommand, words: tuple[Word, ...]) -> SimpleCommand:
-    from dataclasses import replace
+def _daemon_command(cmd: SimpleCommand) -> SimpleCommand | None:
+    """``start-stop-daemon -S -x PROG -- ARGS``: PROG (or ``--startas``) runs with ARGS."""
+    found = option_values(cmd.words, 1, "xa", frozenset({"exec", "startas"}))
+    program = next((w for _, w, v in found if w is not None and v == w.value), None)
+    if program is None:
+        return None
+    texts = [w.shown for w in cmd.words]
+    rest = cmd.words[texts.index("--") + 1:] if "--" in texts else ()
+    words = (program, *rest)
+    return replace(cmd, words=words, assignments=(), text=" ".join(w.text for w in words),
+                   depth=cmd.depth + 1)
 
+
+def _with(cmd: SimpleCommand, words: tuple[Word, ...]) -> SimpleCommand:
     return replace(cmd, words=words)

@@ -138,4 +138,5 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("codex", "sandbox"): _w("", "", skip=1), ("dotenv", ""): _w("fe"),
     ("doppler", "run"): _w("pc", "project config", code_long="command"),
     ("op", "run"): _w("", "env-file"), ("aws-vault", "exec"): _w("", "", skip=1),
+    ("heroku", "run"): _w("a", "app"),
 }
