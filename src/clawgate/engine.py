@@ -59,6 +59,7 @@ class Engine:
         self._command = [v for v in validators if isinstance(v, Validator)]
         self._cache: OrderedDict[tuple[str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
+        self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
 
     @classmethod
     def from_files(cls, *paths: str | os.PathLike[str], embedded_default: bool = True) -> Engine:
@@ -82,10 +83,19 @@ class Engine:
         return decision
 
     def _context(self, cwd: str | None) -> Context:
-        here = os.path.abspath(cwd or os.getcwd())
-        workspace = os.path.abspath(self.settings.workspace or here)
-        home = os.path.expanduser("~")
-        return Context(here, workspace, home, self.settings.forbidden_paths)
+        """The context for ``cwd``, remembered per (cwd, $HOME, process cwd): path
+        normalisation costs more than a whole plain-word check."""
+        key = (cwd, os.environ.get("HOME"), "" if cwd else os.getcwd())
+        found = self._contexts.get(key)
+        if found is None:
+            here = os.path.abspath(cwd or key[2])
+            workspace = os.path.abspath(self.settings.workspace or here)
+            found = Context(here, workspace, os.path.expanduser("~"),
+                            self.settings.forbidden_paths)
+            if len(self._contexts) >= 64:
+                self._contexts.clear()
+            self._contexts[key] = found
+        return found
 
     def _decide(self, command: str, ctx: Context) -> Decision:
         run = _Run()

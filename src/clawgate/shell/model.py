@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Kinds of expansion a word may carry.
 VARIABLE = "variable"  # $x, ${x}
@@ -86,10 +87,7 @@ class SimpleCommand:
     @property
     def program(self) -> str | None:
         """The basename of the command word, or None when it is not known before run time."""
-        first = self.name_word
-        if first is None or first.value is None:
-            return None
-        return first.value.rsplit("/", 1)[-1]
+        return _program_of(self.words[0].value) if self.words else None
 
     @property
     def argv(self) -> tuple[str, ...]:
@@ -118,6 +116,12 @@ class SimpleCommand:
 
     def inside(self, construct: str) -> bool:
         return construct in self.nesting
+
+
+@lru_cache(maxsize=4096)
+def _program_of(value: str | None) -> str | None:
+    """Every validator asks for the program of every command: remember the basenames."""
+    return None if value is None else value.rsplit("/", 1)[-1]
 
 
 @dataclass(frozen=True, slots=True)

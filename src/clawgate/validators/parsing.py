@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from clawgate.decision import Verdict
 from clawgate.shell import differential
 from clawgate.shell.model import ParsedLine
@@ -80,6 +82,11 @@ class ParserDisagreement(LineValidator):
                                 hint="simplify the quoting")
 
 
+# Where tree-sitter-bash has been known to read a line differently from bash: escapes,
+# backticks, comments, braces, history and negation marks, line breaks, ANSI-C and locale
+# quoting, command substitution. Lines of plain words and plain quotes read alike in both.
+_SECOND_OPINION = re.compile(r"""[\\`#{}!\n^]|\$['"(]""")
+
+
 def _needs_second_opinion(source: str) -> bool:
-    """Lines without quoting, escapes or expansions cannot be read two ways."""
-    return any(ch in source for ch in "\\'\"$`#{}!~\n")
+    return _SECOND_OPINION.search(source) is not None
