@@ -39,7 +39,7 @@ from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_se
               "and the result.")
 @click.option("--yes", is_flag=True, help="Approve a command the policy would ask about.")
 @click.argument("command", nargs=-1, required=True)
-def run(  # noqa: PLR0917 - click passes every option as an argument
+def run(
         policies: tuple[str, ...], kind: str, timeout_s: float | None, workspace: str | None,
         cwd: str | None, network: bool, image: str | None, as_json: bool, yes: bool,
         command: tuple[str, ...]) -> int:
