@@ -168,3 +168,29 @@ def test_paths_urls_and_readonly(tmp_path: Path, workspace: Path) -> None:
         ToolErrorKind.PERMISSION_DENIED)
     assert not (workspace / "x").exists()
     assert readonly.call("read_file", {"path": "notes.txt"})["content"] == "hello\n"
+
+
+def test_custom_command_tool_quotes_its_arguments(tmp_path: Path, workspace: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GREETING_SOURCE", "hello-from-env")
+    policy = ("tools:\n  custom:\n    - name: greet\n      description: say something\n"
+              "      command: 'echo {{word}} $GREETING'\n      timeout_s: 5\n"
+              "      env: {GREETING: GREETING_SOURCE}\n"
+              "      parameters: {type: object, required: [word],"
+              " properties: {word: {type: string}}, additionalProperties: false}\n")
+    guard = make_guard(tmp_path, workspace, policy)
+    out = guard.call("greet", {"word": "x; touch pwned"})["stdout"]
+    assert out == "x; touch pwned hello-from-env\n"
+    assert not (workspace / "pwned").exists()
+    assert kind_of(lambda: guard.call("greet", {})) is ToolErrorKind.INVALID_ARGS
+    # quoted, a substitution is only text; the rendered line is still checked like exec_shell
+    assert guard.call("greet", {"word": "$(id)"})["stdout"] == "$(id) hello-from-env\n"
+    assert guard.check("greet", {"word": "a"}).command == "echo a $GREETING"
+
+
+def test_custom_tool_checked_by_the_engine(tmp_path: Path, workspace: Path) -> None:
+    policy = ("tools:\n  custom:\n    - name: wipe\n      command: 'rm -rf {{target}}'\n"
+              "      parameters: {type: object, properties: {target: {type: string}}}\n")
+    guard = make_guard(tmp_path, workspace, policy)
+    assert kind_of(lambda: guard.call("wipe", {"target": "/"})) is (
+        ToolErrorKind.PERMISSION_DENIED)
