@@ -6,10 +6,7 @@ milliseconds, a fresh container a few hundred.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -17,8 +14,10 @@ from pathlib import Path
 
 import docker
 import pytest
+from enginetunnel import ENGINE_SOCKET, Tunnel, make_certificates, server_context
 from proctable import gone, unique_sleep
 
+from clawgate.errors import SandboxUnavailable
 from clawgate.executors import (
     DockerExecutor,
     DockerSettings,
@@ -173,47 +172,23 @@ def test_a_fork_bomb_is_stopped_by_the_pid_limit(module_workspace: Path) -> None
 
 @pytest.fixture
 def tcp_engine() -> Iterator[str]:
-    """The local engine served on a TCP port of the loopback, as a remote engine would be."""
-    sock_path = "/var/run/docker.sock"
-    if not os.path.exists(sock_path):
+    """The local engine on a loopback TCP port, as a remote engine would be."""
+    if not os.path.exists(ENGINE_SOCKET):
         pytest.skip("the engine is not on the local socket")
-    server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(0.05)
-    stop = threading.Event()
-    opened: list[socket.socket] = []
+    tunnel = Tunnel()
+    yield f"tcp://127.0.0.1:{tunnel.port}"
+    tunnel.close()
 
-    def pipe(src: socket.socket, dst: socket.socket) -> None:
-        try:
-            while data := src.recv(65536):
-                dst.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for end in (src, dst):
-                with contextlib.suppress(OSError):
-                    end.shutdown(socket.SHUT_RDWR)
 
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                client, _ = server.accept()
-            except TimeoutError:
-                continue
-            client.settimeout(None)
-            upstream = socket.socket(socket.AF_UNIX)
-            upstream.connect(sock_path)
-            opened.extend((client, upstream))
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=pipe, args=(a, b), daemon=True).start()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
-    stop.set()
-    thread.join(2)
-    server.close()
-    for end in opened:
-        end.close()
+@pytest.fixture(scope="module")
+def tls_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The local engine behind mutual TLS on a loopback port: (url, client cert directory)."""
+    if not os.path.exists(ENGINE_SOCKET):
+        pytest.skip("the engine is not on the local socket")
+    server, client = make_certificates(tmp_path_factory.mktemp("tls"))
+    tunnel = Tunnel(server_context(server))
+    yield f"tcp://127.0.0.1:{tunnel.port}", client
+    tunnel.close()
 
 
 def test_a_tcp_engine_from_settings_or_docker_host(tcp_engine: str, module_workspace: Path,
@@ -232,3 +207,20 @@ def test_a_warm_container_that_died_is_replaced(warm_docker: DockerExecutor) -> 
     first.remove(force=True)  # as an OOM kill or a person with `docker rm -f` would
     assert warm_docker.run(ExecRequest("echo back")).stdout == "back\n"
     assert warm_docker._warm_container().id != first.id
+
+
+def test_a_remote_engine_over_mutual_tls(tls_engine: tuple[str, Path],
+                                         module_workspace: Path) -> None:
+    url, certs = tls_engine
+    settings = DockerSettings(image=IMAGE, base_url=url, cert_path=str(certs))
+    with DockerExecutor(settings, workspace=module_workspace, limiter=SpawnLimiter(5)) as remote:
+        assert remote.run(ExecRequest("echo via tls")).stdout == "via tls\n"
+        timed = remote.run(ExecRequest("sleep 30", timeout_s=0.5))
+        assert timed.timed_out
+
+
+def test_a_tls_engine_refuses_a_client_without_certificates(
+        tls_engine: tuple[str, Path], module_workspace: Path) -> None:
+    url, _ = tls_engine
+    with pytest.raises(SandboxUnavailable):
+        DockerExecutor(DockerSettings(image=IMAGE, base_url=url), workspace=module_workspace)

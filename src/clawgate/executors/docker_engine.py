@@ -18,6 +18,9 @@ from typing import Any
 from clawgate.errors import ExecutorError, SandboxUnavailable
 
 DEFAULT_IMAGE = "clawgate-sandbox:busybox"
+# With a CA of its own, the client is built before it can be told to ignore REQUESTS_CA_BUNDLE,
+# so the API version is fixed instead of asked for: 1.41 is Docker 20.10 (2020) and later.
+TLS_API_VERSION = "1.41"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,12 @@ def connect(settings: DockerSettings, timeout_s: float) -> Any:
     with sdk_errors(settings, "connecting"):
         if settings.base_url is None:
             client = docker.from_env(timeout=int(timeout_s))
+        elif settings.cert_path is not None and settings.tls_verify:
+            client = docker.DockerClient(base_url=settings.base_url, timeout=int(timeout_s),
+                                         tls=_tls(settings), version=TLS_API_VERSION)
+            # requests lets REQUESTS_CA_BUNDLE override the CA the client was given; the
+            # engine's own CA must win, so the environment is not consulted on this session.
+            client.api.trust_env = False
         else:
             client = docker.DockerClient(base_url=settings.base_url, timeout=int(timeout_s),
                                          tls=_tls(settings), use_ssh_client=settings.use_ssh_client)
