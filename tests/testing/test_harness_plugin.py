@@ -3,9 +3,20 @@ as test items, failures that read as a report."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from importlib import import_module
 from importlib.metadata import entry_points
 
 import pytest
+
+# pytester's in-process runs drop the modules they import when they end, but a package keeps
+# its submodule attributes: a later run's `from clawgate.testing import invariants` would get
+# the stale copy and compare its enums with fresh ones. Import what the runs use up front.
+for _name in ("clawgate.engine", "clawgate.cli.common", "clawgate.testing.fuzz",
+              "clawgate.testing.plugin", "clawgate.testing.examples", "clawgate.testing.report",
+              "clawgate.validators.base", "clawgate.policy.settings"):
+    import_module(_name)
 
 WEAK_ENGINE = '''
 from clawgate.decision import Verdict
@@ -146,3 +157,12 @@ def test_engine(clawgate_engine):
     result = tester.runpytest(*plugin_args(), "--clawgate-engine", "weak_engine:make",
                               "-k", "test_engine")
     result.assert_outcomes(passed=1, deselected=6)
+
+
+def test_importing_the_plugin_loads_nothing_of_clawgate() -> None:
+    """It loads in every pytest run where clawgate is installed: it must cost nothing there."""
+    code = ("import sys; import clawgate.testing.plugin; "
+            "print(sorted(m for m in sys.modules if m.startswith(('clawgate', 'hypothesis'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "['clawgate', 'clawgate.testing', 'clawgate.testing.plugin']"
