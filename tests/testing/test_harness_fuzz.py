@@ -108,7 +108,8 @@ def test_cli_policy_file_examples_seed_the_run(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("clawgate.policy.loader", reason="needs the manifest loader")
     manifest = tmp_path / "team.yaml"
-    manifest.write_text("rules:\n  - id: no-force\n    command: [git, push, --force]\n"
+    manifest.write_text("version: 1\nshell:\n  rules:\n"
+                        "  - id: no-force\n    command: [git, push, --force]\n"
                         "    decision: deny\n    why: rewrites history\n"
                         "    examples: {match: ['git push --force'], not_match: ['git push']}\n")
     code = main(["fuzz", "--policy", str(manifest), "--examples", "40", "--invariant",
