@@ -75,11 +75,8 @@ def test_forbidden_paths_inside_the_workspace_are_refused(layout: s.Layout) -> N
                                  home=str(layout.root.parent / "home")) is None
 
 
-# Found by this test: a lone surrogate ('\ud800', which a JSON tool call can carry) makes
-# resolve_in_workspace raise UnicodeEncodeError instead of InvalidPath (regressions.jsonl).
-@pytest.mark.xfail(reason="resolve_in_workspace raises UnicodeEncodeError on lone surrogates; "
-                   "see tests/testing/regressions.jsonl", raises=inv.InvariantViolation,
-                   strict=False)
+# Found by this test (now fixed, kept in regressions.jsonl): a lone surrogate ('\ud800', which
+# a JSON tool call can carry) made resolve_in_workspace raise UnicodeEncodeError.
 @FAST
 @given(data=st.data())
 def test_no_generated_path_leaves_the_workspace(layout: s.Layout, data: st.DataObject) -> None:

@@ -1,10 +1,9 @@
 """The harness on clawgate itself, as CI runs it: the ci profile (300 derandomised examples per
 invariant) against the default policy.
 
-``decides`` holds today. The others fail on the current engine (wrappers are not unwrapped
-yet, parser-disagreement false positives) or on the guard branch's path resolution (a lone
-surrogate); see regressions.jsonl. They are marked xfail, not strict: the detection work
-lands piece by piece. Flip each one once it passes.
+``decides``, ``adding`` and ``paths`` hold. ``rewrites`` and ``wrappers`` still find
+counter-examples on the current engine (see regressions.jsonl); they are marked xfail, not
+strict. Flip each one once it passes.
 """
 
 from __future__ import annotations
@@ -27,11 +26,9 @@ def engine() -> Engine:
 @pytest.mark.parametrize("name", [
     "decides",
     pytest.param("rewrites", marks=pytest.mark.xfail(reason=PENDING)),
-    pytest.param("adding", marks=pytest.mark.xfail(reason=PENDING)),
+    "adding",
     pytest.param("wrappers", marks=pytest.mark.xfail(reason=PENDING)),
-    pytest.param("paths", marks=pytest.mark.xfail(
-        reason="resolve_in_workspace raises UnicodeEncodeError on a lone surrogate; "
-               "see regressions.jsonl")),
+    "paths",
 ])
 def test_invariant_holds_on_the_default_policy(engine: Engine, name: str) -> None:
     result = run_one(engine, name, CI)
