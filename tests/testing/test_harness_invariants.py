@@ -68,7 +68,7 @@ def test_wrappers_hold_when_the_engine_unwraps() -> None:
 
 def test_wrappers_catch_a_blind_engine() -> None:
     # sudo is high risk, so the blind engine still asks; a DENY must stay a DENY
-    with pytest.raises(inv.InvariantViolation, match="deny but wrapped it is (allow|ask)"):
+    with pytest.raises(inv.InvariantViolation, match=r"deny but wrapped it is (allow|ask)"):
         inv.deny_survives_wrapping(blind(), "rm -rf /", "sudo rm -rf /")
 
 

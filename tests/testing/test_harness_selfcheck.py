@@ -1,9 +1,9 @@
 """The harness on clawgate itself, as CI runs it: the ci profile (300 derandomised examples per
 invariant) against the default policy.
 
-``decides``, ``adding`` and ``paths`` hold. ``rewrites`` and ``wrappers`` still find
-counter-examples on the current engine (see regressions.jsonl); they are marked xfail, not
-strict. Flip each one once it passes.
+``decides``, ``adding``, ``wrappers`` and ``paths`` hold. ``rewrites`` still finds
+counter-examples on the current engine (see regressions.jsonl); it is marked xfail, not
+strict. Flip it once it passes.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def engine() -> Engine:
     "decides",
     pytest.param("rewrites", marks=pytest.mark.xfail(reason=PENDING)),
     "adding",
-    pytest.param("wrappers", marks=pytest.mark.xfail(reason=PENDING)),
+    "wrappers",
     "paths",
 ])
 def test_invariant_holds_on_the_default_policy(engine: Engine, name: str) -> None:

@@ -64,7 +64,7 @@ def test_disagreement_is_misparsing(ctx: Context) -> None:
 
         id = "CG-DIFF-001"
 
-    parsed = parse("echo 'a'")
+    parsed = parse("echo a")
     found = differential.compare(parsed, [(0, ("echo", "b"))])
     assert found is not None
     verdict = Fake().check_line(parsed, ctx)

@@ -208,7 +208,7 @@ class Permissions(Strict):
 
 
 class DockerSettings(Strict):
-    image: str = "python:3.11-slim"
+    image: str = "clawgate-sandbox:busybox"  # built by scripts/docker-engine.sh
     base_url: str | None = None
     memory: str = Field(default="512m", pattern=r"^[0-9]+[bkmg]?$")
     pids: int = Field(default=256, ge=1)

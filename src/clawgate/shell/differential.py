@@ -7,11 +7,17 @@ that is "no opinion", not a disagreement.
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from clawgate.shell import model as m
 
-MAX_BASHLEX_CHARS = 16_384  # bashlex is recursive and slow; longer lines get no second opinion
+MAX_BASHLEX_CHARS = 16_384
+BASHLEX_SECONDS = 0.5
+_WORD_BREAKS = frozenset(" \t\n;|&()<>")  # bashlex is recursive and slow; longer lines get no second opinion
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
 _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
 
@@ -35,6 +41,8 @@ class Rejected(Exception):
 def bashlex_view(line: str) -> list[CommandView]:
     if len(line) > MAX_BASHLEX_CHARS:
         raise Unavailable("too long for the second parser")
+    if "((" in line:  # bashlex does not implement arithmetic, and reads ((...)) as subshells
+        raise Unavailable("arithmetic")
     import bashlex
     from bashlex import ast, errors
 
@@ -49,7 +57,10 @@ def bashlex_view(line: str) -> list[CommandView]:
                 found.append((node.pos[0], words))
 
     try:
-        trees = bashlex.parse(line)
+        with _deadline(BASHLEX_SECONDS):
+            trees = bashlex.parse(blank_single_quoted(line))
+    except _TooSlow as exc:
+        raise Unavailable("the second parser gave up") from exc
     except NotImplementedError as exc:
         raise Unavailable(str(exc)) from exc
     except errors.ParsingError as exc:
@@ -65,6 +76,48 @@ def bashlex_view(line: str) -> list[CommandView]:
     return found
 
 
+def blank_single_quoted(line: str) -> str:
+    """``line`` with the text inside single quotes (and ``$'...'``) replaced by ``x``.
+
+    Single-quoted text is literal to bash, so it cannot change command boundaries; bashlex,
+    though, loops forever on some of it (``echo '${'x``). Positions are kept.
+    """
+    spans = single_quoted(line)
+    if not spans:
+        return line
+    chars = list(line)
+    for start, end in spans:
+        for i in range(start + 1, min(end, len(chars))):
+            if chars[i] != "\n":
+                chars[i] = "x"
+    return "".join(chars)
+
+
+class _TooSlow(Exception):
+    pass
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Interrupt bashlex after ``seconds`` (a second guard against its infinite loops). Only the
+    main thread can take a signal; elsewhere the single-quote blanking is the guard."""
+    if threading.current_thread() is not threading.main_thread() or signal.getitimer(
+            signal.ITIMER_REAL)[0]:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise _TooSlow
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
     encoded = parsed.source.encode("utf-8", "surrogateescape")
     ascii_only = len(encoded) == len(parsed.source)
@@ -75,7 +128,8 @@ def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
         start = cmd.offset
         if not ascii_only:
             start = len(encoded[:start].decode("utf-8", "surrogateescape"))
-        values = tuple(None if w.expansions & _UNCOMPARABLE_WORD else w.value for w in cmd.words)
+        values = tuple(None if w.expansions & _UNCOMPARABLE_WORD or "'" in w.text else w.value
+                       for w in cmd.words)
         found.append((start, values))
     return found
 
@@ -110,7 +164,8 @@ def _bashlex_bug(tree: str, bashlex: str) -> bool:
 
 
 def single_quoted(line: str) -> list[tuple[int, int]]:
-    """Character spans inside single quotes (and ``$'...'``), where bash runs nothing."""
+    """Character spans inside single quotes (and ``$'...'``), where bash runs nothing. Comments
+    are skipped: a quote in a comment opens nothing."""
     spans: list[tuple[int, int]] = []
     double = False
     i = 0
@@ -121,6 +176,10 @@ def single_quoted(line: str) -> list[tuple[int, int]]:
             continue
         if ch == '"':
             double = not double
+        elif ch == "#" and not double and (i == 0 or line[i - 1] in _WORD_BREAKS):
+            newline = line.find("\n", i)
+            i = len(line) if newline < 0 else newline
+            continue
         elif ch == "'" and not double:
             ansi = i > 0 and line[i - 1] == "$"
             end = _closing_quote(line, i + 1, ansi)

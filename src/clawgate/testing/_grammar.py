@@ -19,7 +19,7 @@ VOCABULARY = (
     "-rf", "-la", "-n", "--force", "-f", "-c", "-e", "x", "file.txt", "src/", ".", "..", "/",
     "/tmp/x", "/etc/passwd", "~/.ssh/id_rsa", "origin", "main", "push", "status", "install",
     "https://example.com/x.sh", "if=/dev/zero", "of=/dev/sda", "777", "-R", "--", "a,b",
-    "résumé.txt", "日本", "-exec", "{}", "+",
+    "résumé.txt", "日本", "-exec", "{}", "+", "${", "$(", "`", "\\",
 )
 RESERVED = frozenset({
     "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for",
@@ -81,7 +81,8 @@ def _plain_word() -> st.SearchStrategy[str]:
     )
 
 
-_SUBSTITUTIONS = st.sampled_from(("$( {} )", '"$( {} )"', "<( {} )", ">( {} )"))  # never `$((`
+# Spaces inside $( ) and <( ): never `$((`, which is arithmetic.
+_SUBSTITUTIONS = st.sampled_from(("$( {} )", '"$( {} )"', "<( {} )", ">( {} )", "`{}`"))
 # Strategies are built once and reused: hypothesis validates every new strategy object on its
 # first draw, and building them inside composites made that the main cost of generation.
 _ONE_IN_THREE, _ONE_IN_FOUR, _ONE_IN_SIX = st.integers(0, 2), st.integers(0, 3), st.integers(0, 5)
@@ -91,7 +92,12 @@ _ONE_IN_THREE, _ONE_IN_FOUR, _ONE_IN_SIX = st.integers(0, 2), st.integers(0, 3),
 def _word_at(draw: st.DrawFn, depth: int) -> str:
     """A word; at ``depth`` > 0 it may hold command or process substitutions of that depth."""
     if depth > 0 and draw(_ONE_IN_SIX) == 0:
-        return draw(_SUBSTITUTIONS).format(draw(_list(depth - 1)))
+        inner = draw(_list(depth - 1))
+        form = draw(_SUBSTITUTIONS)
+        if form == "`{}`" and "`" in inner:  # backquotes do not nest without escaping
+            form = "$( {} )"
+        glued = draw(_plain_word()) if draw(_ONE_IN_FOUR) == 0 else ""
+        return glued + form.format(inner)
     word = draw(_plain_word())
     return word + draw(_plain_word()) if draw(_ONE_IN_FOUR) == 0 else word
 

@@ -14,10 +14,13 @@ counter-example can be stored as one JSON line and replayed forever after.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import signal
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +52,32 @@ class InvariantViolation(AssertionError):
         return (*found, *self.shown)
 
 
+class CheckHung(BaseException):
+    """Raised into a check that outlived its watchdog. A BaseException, so that the engine's
+    fail-closed ``except Exception`` does not turn a hang into a quiet DENY."""
+
+
+@contextlib.contextmanager
+def watchdog(seconds: float) -> Iterator[None]:
+    """Interrupt the block with ``CheckHung`` after ``seconds`` (SIGALRM; main thread only,
+    elsewhere it only waits). A hung check would otherwise stop a fuzz run for good: some
+    inputs make a parser loop and grow without bound."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def fire(signum: int, frame: object) -> None:
+        raise CheckHung(f"no decision within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _outcome(engine: Engine, line: str, cwd: str | None) -> Outcome:
     return engine.check(line, cwd=cwd).outcome
 
@@ -60,14 +89,18 @@ def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
     The deadline is held against the checker's CPU time, which neighbours on a shared machine
     do not inflate, with the garbage collector paused (a collection costs what the whole
     process's heap costs -- a test runner's -- not what the checker does); wall-clock time must
-    stay under ``HANG_FACTOR`` deadlines (a hang).
+    stay under ``HANG_FACTOR`` deadlines, and a watchdog interrupts a check that does not.
     """
     args = {"line": line, "deadline_ms": deadline_ms}
     collecting = gc.isenabled()
     gc.disable()
     wall, cpu = time.perf_counter(), time.thread_time()
     try:
-        decision = engine.check(line, cwd=cwd)
+        with watchdog(HANG_FACTOR * deadline_ms / 1000):
+            decision = engine.check(line, cwd=cwd)
+    except CheckHung:
+        raise InvariantViolation("decides", f"no decision after {HANG_FACTOR * deadline_ms:g} "
+                                 "ms: the checker hangs", args) from None
     except Exception as exc:
         raise InvariantViolation("decides", f"check raised {type(exc).__name__}: {exc}",
                                  args) from exc

@@ -27,6 +27,7 @@ _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _KEYWORDS = words_of("if then else elif fi do done while until for case esac in function "
                      "select { } ! (( ))")
 _IFS = re.compile(r"\$\{?IFS(?:[^}\w][^}]{0,80})?\}?")
+_IFS_WORD = re.compile(r"\$\{IFS\}|\$IFS\b")  # as the shell splits it: a space
 _PROMPT = re.compile(r"\$\{[^}]*@[PEAKa]\}")
 _ENV_SLICE = re.compile(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_COLORS|HOSTNAME|"
                         r"TERM|LANG|SHELLOPTS|BASH\w*|PS\d):\s*-?\d|\$\{\w+:\s*-?\d+:1\}")
@@ -34,6 +35,7 @@ _ENV_SLICE = re.compile(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_
 # word in noise (``${x//hhh/}``); single replacements (``${f/.txt/.md}``) and edits of the
 # everyday lists (``${PATH//:/ }``) stay ALLOW.
 _PATTERN_EDIT = re.compile(r"\$\{(?!(?:PATH|PWD|HOME|OLDPWD)//)[A-Za-z_][A-Za-z0-9_]*//")
+_INDIRECT = re.compile(r"\$\{![A-Za-z_][A-Za-z0-9_]*\}")  # not the ${!arr[@]} / ${!pre*} lists
 _ANSI_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3}))")
 KNOWN = (INSPECTORS | SHELLS | NET_TOOLS | INTERACTIVE | frozenset(PLAIN) | frozenset(PRIVILEGED)
          | words_of("whoami id rm mv cp chmod chown curl wget python perl ruby sudo"))
@@ -178,14 +180,20 @@ class ExpansionTricks(Validator):
         if "$" not in cmd.text:
             return Verdict.passthrough()
         words = [*cmd.words, *(a.value for a in cmd.assignments)]
+        printer = cmd.program in ("echo", "printf")
         for word in words:
-            why = _trick(word)
+            why = _trick(word, printer)
+            if why and why.startswith("$IFS"):
+                # Word splitting on $IFS: check the line the shell will run, too.
+                split = _IFS_WORD.sub(" ", cmd.text)
+                return Verdict.unwrap(split, outcome=Outcome.ASK, rule_id=self.id,
+                                      message=why)
             if why:
                 return Verdict.ask(self.id, why, hint="write the text out plainly")
         return Verdict.passthrough()
 
 
-def _trick(word: Word) -> str | None:
+def _trick(word: Word, printer: bool = False) -> str | None:
     text = word.text
     if "$" not in text:
         return None
@@ -195,6 +203,8 @@ def _trick(word: Word) -> str | None:
         return f"prompt or escape expansion in {text!r} runs or decodes text"
     if "{" in text and _ENV_SLICE.search(text):
         return f"characters cut out of environment variables in {text!r}"
+    if "{!" in text and not printer and _INDIRECT.search(text):
+        return f"indirect expansion in {text!r} hides which variable is used"
     if "{" in text and _PATTERN_EDIT.search(text):
         return f"a word rebuilt by pattern substitution in {text!r}"
     if m.ANSI_C in word.expansions and _spells_text(text):
