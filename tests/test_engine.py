@@ -130,3 +130,17 @@ def test_trace_lists_each_simple_command_and_the_winner() -> None:
     trace = engine.check("ls; rm x").trace
     assert [t.command for t in trace if t.rule_id == "risk"] == ["ls", "rm x"]
     assert trace[-1].rule_id == "final" and trace[-1].outcome is Outcome.DENY
+
+
+def test_a_deleted_working_directory_still_gets_a_decision(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    from pathlib import Path
+
+    gone = Path(str(tmp_path)) / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    decision = Engine().check("touch x")
+    assert decision.outcome in (Outcome.ALLOW, Outcome.ASK)
+    assert not os.path.exists(gone)

@@ -85,7 +85,7 @@ class Engine:
     def _context(self, cwd: str | None) -> Context:
         """The context for ``cwd``, remembered per (cwd, $HOME, process cwd): path
         normalisation costs more than a whole plain-word check."""
-        key = (cwd, os.environ.get("HOME"), "" if cwd else os.getcwd())
+        key = (cwd, os.environ.get("HOME"), "" if cwd else _process_cwd())
         found = self._contexts.get(key)
         if found is None:
             here = os.path.abspath(cwd or key[2])
@@ -208,6 +208,16 @@ class Engine:
 
 
 _NO_OPINION = Verdict.passthrough()
+# Where a process whose directory was deleted stands: inside no workspace, so nothing it
+# writes counts as a write inside one.
+UNKNOWN_CWD = "/nonexistent/clawgate-unknown-cwd"
+
+
+def _process_cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return UNKNOWN_CWD
 
 
 def _failed(validator: AnyValidator, exc: Exception) -> Verdict:

@@ -131,3 +131,8 @@ def test_fast_path_refuses_anything_special(line: str) -> None:
     from clawgate.shell.fastpath import is_plain
 
     assert not is_plain(line)
+
+
+def test_a_word_tree_sitter_drops_before_a_here_document_is_put_back() -> None:
+    cmd = parse_one("python3 - <<EOF\nprint(1)\nEOF")
+    assert cmd.argv == ("python3", "-")

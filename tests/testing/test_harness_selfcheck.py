@@ -34,5 +34,5 @@ def test_invariant_holds_on_the_default_policy(engine: Engine, name: str) -> Non
     result = run_one(engine, name, CI)
     if result.status == "skipped":
         pytest.skip(result.note)
-    assert result.status == "ok", result.violation
+    assert result.status == "ok", (result.violation, getattr(result.violation, "arguments", None))
     assert result.examples >= CI.examples

@@ -94,3 +94,19 @@ def test_known_bashlex_bugs_are_not_disagreements(line: str, ctx: Context) -> No
 def test_a_real_disagreement_is_caught(ctx: Context) -> None:
     verdict = ParserDisagreement().check_line(parse("who`echo am`i"), ctx)
     assert verdict.outcome is DENY and verdict.misparsing
+
+
+@pytest.mark.parametrize(("line", "spans"), [
+    ("echo 'a' \"b'c\" $'d'", [(5, 7), (16, 18)]),
+    ("ls  # it's", []),
+    ("cat <<EOF\nit's\nEOF\necho 'x'", [(24, 26)]),
+    ("cat <<'X' > f\nit's\nX", []),
+])
+def test_single_quoted_spans_skip_comments_and_here_documents(
+        line: str, spans: list[tuple[int, int]]) -> None:
+    assert differential.single_quoted(line) == spans
+
+
+def test_bashlex_never_hangs_on_single_quoted_text() -> None:
+    for line in ("echo '${'x", "x '${'`ls`", "echo $'${'x"):
+        differential.bashlex_view(line)  # returns: the quoted text is blanked first

@@ -7,6 +7,7 @@ that is "no opinion", not a disagreement.
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 from collections.abc import Iterator
@@ -17,7 +18,8 @@ from clawgate.shell import model as m
 
 MAX_BASHLEX_CHARS = 16_384
 BASHLEX_SECONDS = 0.5
-_WORD_BREAKS = frozenset(" \t\n;|&()<>")  # bashlex is recursive and slow; longer lines get no second opinion
+_WORD_BREAKS = frozenset(" \t\n;|&()<>")
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")  # bashlex is recursive and slow; longer lines get no second opinion
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
 _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
 
@@ -83,13 +85,18 @@ def blank_single_quoted(line: str) -> str:
     though, loops forever on some of it (``echo '${'x``). Positions are kept.
     """
     spans = single_quoted(line)
-    if not spans:
+    if not spans and "<<" not in line:
         return line
     chars = list(line)
     for start, end in spans:
         for i in range(start + 1, min(end, len(chars))):
             if chars[i] != "\n":
                 chars[i] = "x"
+    # bashlex wants the quotes of a quoted here-document delimiter (<<'EOF') on the closing
+    # line too; bash does not. Spaces keep every position: << EOF is the same to bash.
+    for found in _HEREDOC.finditer(line):
+        if found.group(1):
+            chars[found.start(1)] = chars[found.end() - 1] = " "
     return "".join(chars)
 
 
@@ -165,8 +172,9 @@ def _bashlex_bug(tree: str, bashlex: str) -> bool:
 
 def single_quoted(line: str) -> list[tuple[int, int]]:
     """Character spans inside single quotes (and ``$'...'``), where bash runs nothing. Comments
-    are skipped: a quote in a comment opens nothing."""
+    and here-document bodies are skipped: a quote in them opens nothing."""
     spans: list[tuple[int, int]] = []
+    pending: list[str] = []  # here-document delimiters whose bodies start at the next newline
     double = False
     i = 0
     while i < len(line):
@@ -174,8 +182,19 @@ def single_quoted(line: str) -> list[tuple[int, int]]:
         if ch == "\\":
             i += 2
             continue
+        if ch == "\n" and pending and not double:
+            i = _after_bodies(line, i + 1, pending)
+            pending = []
+            continue
         if ch == '"':
             double = not double
+        elif ch == "<" and not double and line.startswith("<<", i) and not line.startswith(
+                "<<<", i):
+            found = _HEREDOC.match(line, i)
+            if found:
+                pending.append(found.group(2))
+                i = found.end()
+                continue
         elif ch == "#" and not double and (i == 0 or line[i - 1] in _WORD_BREAKS):
             newline = line.find("\n", i)
             i = len(line) if newline < 0 else newline
@@ -187,6 +206,20 @@ def single_quoted(line: str) -> list[tuple[int, int]]:
             i = end
         i += 1
     return spans
+
+
+def _after_bodies(line: str, start: int, delimiters: list[str]) -> int:
+    """Where the line goes on after the here-document bodies that start at ``start``."""
+    position = start
+    for delimiter in delimiters:
+        while position < len(line):
+            end = line.find("\n", position)
+            end = len(line) if end < 0 else end
+            done = line[position:end].strip("\t") == delimiter
+            position = end + 1
+            if done:
+                break
+    return min(position, len(line))
 
 
 def _closing_quote(line: str, start: int, ansi: bool) -> int:

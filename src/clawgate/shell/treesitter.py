@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -29,6 +30,7 @@ _NESTING_TAGS = {
 }
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
 @cache
@@ -182,13 +184,28 @@ class _Walker:
         stages = [body] if body is not None else []
         if followers and followers[0].type == "pipeline":
             stages += list(followers.pop(0).named_children)
+        start = len(self.out)
         if stages:
             self.pipeline(stages, nesting, depth, (*redirects, *own), background,
                           first_redirects=True)
+        if body is not None and body.type == "command" and start < len(self.out):
+            self._recover_gap(node, body, self.out[start])
         for part in bodies:
             self.walk(part, nesting, depth + 1)
         for follower in followers:
             self.walk(follower, nesting, depth + 1, (), background)
+
+    def _recover_gap(self, node: Node, body: Node, cmd: _Cmd) -> None:
+        """tree-sitter-bash drops a lone word between a command and its here-document
+        (``python3 - <<EOF``): put plain words it skipped back at the end of the command."""
+        first = next((c for c in node.named_children if c.type in _REDIRECTS), None)
+        if first is None or first.start_byte <= body.end_byte:
+            return
+        gap = self.src[body.end_byte : first.start_byte].decode("utf-8", "surrogateescape")
+        if gap.strip() and all(_PLAIN_WORD.fullmatch(w) for w in gap.split()):
+            cmd.words.extend(m.Word(w, w) for w in gap.split())
+        elif gap.strip():
+            self.has_error = True  # something else was skipped: do not trust the line
 
     def redirect(self, node: Node) -> m.Redirect:
         fd_node = node.child_by_field_name("descriptor")
