@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from clawgate.shell import model as m
 
-MAX_BASHLEX_CHARS = 16_384
-BASHLEX_SECONDS = 0.5
+MAX_BASHLEX_CHARS = 16_384  # bashlex is recursive and slow; longer lines get no second opinion
+BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline where a signal can be taken
 _WORD_BREAKS = frozenset(" \t\n;|&()<>")
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")  # bashlex is recursive and slow; longer lines get no second opinion
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
 _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
 
