@@ -69,6 +69,17 @@ class Slow(Validator):
         return Verdict.passthrough()
 
 
+class Hang(Validator):
+    """Never returns on ``hang``: a checker that loops (as bashlex does on some lines)."""
+
+    id = "CG-TEST-006"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        while cmd.program == "hang":
+            time.sleep(0.001)
+        return Verdict.passthrough()
+
+
 def blind() -> Engine:
     """Strict about rm and curl, blind to every wrapper."""
     return Engine(validators=[DenyRm(), AskCurl()])

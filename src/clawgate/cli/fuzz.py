@@ -80,6 +80,7 @@ def _save(path: Path, results: Sequence[Result]) -> None:
         for result in results:
             if result.violation is None:
                 continue
-            record = {"invariant": result.name, "arguments": result.violation.arguments,
+            record = {"invariant": result.violation.invariant,  # a hang is `decides`'s
+                      "arguments": result.violation.arguments,
                       "message": result.violation.message, "steps": list(result.steps)}
             out.write(json.dumps(record, ensure_ascii=True) + "\n")

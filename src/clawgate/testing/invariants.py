@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from clawgate.engine import Engine
 
 HANG_FACTOR = 10  # wall-clock ceiling, in deadlines: a hang fails even on a loaded machine
+HANG_S = 2.0  # the watchdog on checks made by the other invariants
 _FINAL = frozenset({Outcome.ALLOW, Outcome.ASK, Outcome.DENY})
 
 
@@ -79,7 +80,14 @@ def watchdog(seconds: float) -> Iterator[None]:
 
 
 def _outcome(engine: Engine, line: str, cwd: str | None) -> Outcome:
-    return engine.check(line, cwd=cwd).outcome
+    """The outcome for ``line``; a check that hangs is a ``decides`` violation, whichever
+    invariant ran into it (and stops the run instead of stalling it)."""
+    try:
+        with watchdog(HANG_S):
+            return engine.check(line, cwd=cwd).outcome
+    except CheckHung:
+        raise InvariantViolation("decides", f"no decision after {HANG_S:g} s: the checker "
+                                 "hangs", {"line": line, "deadline_ms": 50.0}) from None
 
 
 def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
