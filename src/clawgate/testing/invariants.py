@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from clawgate.engine import Engine
 
 HANG_FACTOR = 10  # wall-clock ceiling, in deadlines: a hang fails even on a loaded machine
-HANG_S = 2.0  # the watchdog on checks made by the other invariants
+HANG_S = 1.0  # the watchdog on checks made by the other invariants
 _FINAL = frozenset({Outcome.ALLOW, Outcome.ASK, Outcome.DENY})
 
 
@@ -71,7 +71,9 @@ def watchdog(seconds: float) -> Iterator[None]:
         raise CheckHung(f"no decision within {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # Re-armed every 50 ms: an interrupt that lands in code that swallows exceptions (a gc
+    # callback, a bare except) is followed by another until one gets through.
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
     try:
         yield
     finally:
