@@ -39,11 +39,12 @@ class InvariantViolation(AssertionError):
     """An invariant that does not hold: which, why, and the arguments that show it."""
 
     def __init__(self, invariant: str, message: str, args: Mapping[str, Any],
-                 shown: tuple[str, ...] = ()) -> None:
+                 shown: tuple[str, ...] = (), *, hang: bool = False) -> None:
         self.invariant = invariant
         self.message = message
         self.arguments = dict(args)
         self.shown = shown  # lines worth showing that are not arguments (a combined line)
+        self.hang = hang  # the checker hung: every retry costs a watchdog's wait
         super().__init__(f"{invariant}: {message}")
 
     def lines(self) -> tuple[str, ...]:
@@ -89,7 +90,8 @@ def _outcome(engine: Engine, line: str, cwd: str | None) -> Outcome:
             return engine.check(line, cwd=cwd).outcome
     except CheckHung:
         raise InvariantViolation("decides", f"no decision after {HANG_S:g} s: the checker "
-                                 "hangs", {"line": line, "deadline_ms": 50.0}) from None
+                                 "hangs", {"line": line, "deadline_ms": 50.0},
+                                 hang=True) from None
 
 
 def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
@@ -110,7 +112,7 @@ def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
             decision = engine.check(line, cwd=cwd)
     except CheckHung:
         raise InvariantViolation("decides", f"no decision after {HANG_FACTOR * deadline_ms:g} "
-                                 "ms: the checker hangs", args) from None
+                                 "ms: the checker hangs", args, hang=True) from None
     except Exception as exc:
         raise InvariantViolation("decides", f"check raised {type(exc).__name__}: {exc}",
                                  args) from exc
