@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from harness_policies import blind
+from harness_policies import Hang, blind
 
 from clawgate.cli import main
 from clawgate.cli.exitcodes import ExitCode
@@ -124,3 +124,14 @@ def test_cli_policy_file_that_is_not_yaml_is_a_usage_error(
     manifest.write_text("rules: [\n")
     assert main(["fuzz", "--policy", str(manifest)]) == ExitCode.USAGE
     assert "broken.yaml" in capsys.readouterr().err
+
+
+def test_a_hang_ends_the_run_at_once_unshrunk() -> None:
+    engine = Engine(validators=[Hang()])
+    result = run_one(engine, "decides", FuzzConfig(examples=200, seeds=("hang",)))
+    assert result.status == "FAIL"
+    assert result.violation is not None
+    assert result.violation.hang
+    assert result.violation.arguments["line"] == "hang"
+    assert "not shrunk" in result.note
+    assert result.seconds < 5  # one watchdog wait, not one per shrinking step

@@ -78,6 +78,15 @@ def _dangerous_lines() -> st.SearchStrategy[str]:
     return st.one_of(s.dangerous_commands().map(shlex.join), st.sampled_from(s.TRICKY_LINES))
 
 
+class _StopRun(BaseException):
+    """Ends a hypothesis run at once, unshrunk: a hang makes every shrinking step wait for the
+    watchdog. A BaseException, which hypothesis lets through like a KeyboardInterrupt."""
+
+    def __init__(self, violation: inv.InvariantViolation) -> None:
+        super().__init__(violation.message)
+        self.violation = violation
+
+
 Body = Callable[..., None]
 Built = tuple[tuple[st.SearchStrategy[Any], ...], Body]
 
@@ -191,6 +200,8 @@ def _run_one(engine: Engine, name: str, config: FuzzConfig, stack: ExitStack) ->
         except inv.InvariantViolation as exc:
             result.failed_at = result.failed_at or result.examples
             result.failures += 1
+            if exc.hang and not config.keep_going:
+                raise _StopRun(exc) from exc
             if not config.keep_going:
                 raise
             if result.violation is None:
@@ -206,6 +217,9 @@ def _run_one(engine: Engine, name: str, config: FuzzConfig, stack: ExitStack) ->
         test()
     except inv.InvariantViolation as exc:
         result.status, result.violation = "FAIL", exc
+    except _StopRun as stop:
+        result.status, result.violation = "FAIL", stop.violation
+        result.note = "the checker hangs: not shrunk (each try would wait for the watchdog)"
     except FlakyFailure as group:
         # Failed once, passed on replay: a time bound met the second time (the engine caches
         # decisions). Still a failure; the first one is the counter-example, unshrunk.

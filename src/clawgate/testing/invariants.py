@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from clawgate.engine import Engine
 
 HANG_FACTOR = 10  # wall-clock ceiling, in deadlines: a hang fails even on a loaded machine
-HANG_S = 2.0  # the watchdog on checks made by the other invariants
+HANG_S = 1.0  # the watchdog on checks made by the other invariants
 _FINAL = frozenset({Outcome.ALLOW, Outcome.ASK, Outcome.DENY})
 
 
@@ -39,11 +39,12 @@ class InvariantViolation(AssertionError):
     """An invariant that does not hold: which, why, and the arguments that show it."""
 
     def __init__(self, invariant: str, message: str, args: Mapping[str, Any],
-                 shown: tuple[str, ...] = ()) -> None:
+                 shown: tuple[str, ...] = (), *, hang: bool = False) -> None:
         self.invariant = invariant
         self.message = message
         self.arguments = dict(args)
         self.shown = shown  # lines worth showing that are not arguments (a combined line)
+        self.hang = hang  # the checker hung: every retry costs a watchdog's wait
         super().__init__(f"{invariant}: {message}")
 
     def lines(self) -> tuple[str, ...]:
@@ -71,7 +72,9 @@ def watchdog(seconds: float) -> Iterator[None]:
         raise CheckHung(f"no decision within {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # Re-armed every 50 ms: an interrupt that lands in code that swallows exceptions (a gc
+    # callback, a bare except) is followed by another until one gets through.
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
     try:
         yield
     finally:
@@ -87,7 +90,8 @@ def _outcome(engine: Engine, line: str, cwd: str | None) -> Outcome:
             return engine.check(line, cwd=cwd).outcome
     except CheckHung:
         raise InvariantViolation("decides", f"no decision after {HANG_S:g} s: the checker "
-                                 "hangs", {"line": line, "deadline_ms": 50.0}) from None
+                                 "hangs", {"line": line, "deadline_ms": 50.0},
+                                 hang=True) from None
 
 
 def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
@@ -108,7 +112,7 @@ def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
             decision = engine.check(line, cwd=cwd)
     except CheckHung:
         raise InvariantViolation("decides", f"no decision after {HANG_FACTOR * deadline_ms:g} "
-                                 "ms: the checker hangs", args) from None
+                                 "ms: the checker hangs", args, hang=True) from None
     except Exception as exc:
         raise InvariantViolation("decides", f"check raised {type(exc).__name__}: {exc}",
                                  args) from exc
