@@ -66,3 +66,25 @@ def test_unparseable_is_never_allow(line: str) -> None:
 def test_odd_redirections_get_a_decision_not_a_crash(line: str) -> None:
     decision = ENGINE.check(line)
     assert all(r.rule_id != "CG-ENGINE-001" for r in decision.reasons)
+
+
+# bashlex loops without bound on this line (found by bench/bench_fuzz.py); outside the main
+# thread no timer signal can stop it, so a budget of traced lines does.
+BASHLEX_LOOP = (
+    ',-\\z>&"%x(~{~`9!;-:"~a/.:~)*<~=y/"^$*a^[-x#\\ @$\\$%1*1 a9?~\'0'
+    '#  ;+${./)%\n&b#-\'=:|b<}[~]";"*`(^"%b;\t.;0!&c.,~( \t{,-<0  :[9'
+    '?.\\\t\n& (|;.}) $\t>9cb<?+%y{,\\( \'*~?=|<?#\t:&]?0{a/!^]^`\n)x:"{{'
+    '!(]9$y)".%z."$\t!cxy+@'
+)
+
+
+def test_a_bashlex_loop_is_bounded_in_the_main_thread_and_in_others() -> None:
+    import threading
+
+    assert _timed(BASHLEX_LOOP) < 2.0
+    found: list[float] = []
+    worker = threading.Thread(target=lambda: found.append(_timed(BASHLEX_LOOP)), daemon=True)
+    worker.start()
+    worker.join(10)
+    assert found, "the check did not come back"
+    assert found[0] < 2.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from clawgate.shell import model as m
 
 MAX_BASHLEX_CHARS = 16_384  # bashlex is recursive and slow; longer lines get no second opinion
-BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline where a signal can be taken
+BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline where a signal can be taken,
+BASHLEX_CALLS = 150_000  # and a budget of traced lines and calls where one cannot
 _WORD_BREAKS = frozenset(" \t\n;|&()<>")
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
@@ -106,11 +108,13 @@ class _TooSlow(Exception):
 
 @contextmanager
 def _deadline(seconds: float) -> Iterator[None]:
-    """Interrupt bashlex after ``seconds`` (a second guard against its infinite loops). Only the
-    main thread can take a signal; elsewhere the single-quote blanking is the guard."""
+    """Interrupt bashlex after ``seconds`` in the main thread (a timer signal), or after a
+    budget of traced lines elsewhere (a trace hook, slower: threads cannot take signals).
+    bashlex loops forever on some inputs; a check must never hang."""
     if threading.current_thread() is not threading.main_thread() or signal.getitimer(
             signal.ITIMER_REAL)[0]:
-        yield
+        with _call_budget(BASHLEX_CALLS):
+            yield
         return
 
     def expire(signum: int, frame: object) -> None:
@@ -123,6 +127,24 @@ def _deadline(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def _call_budget(calls: int) -> Iterator[None]:
+    left = [calls]
+
+    def count(frame: object, event: str, arg: object) -> object:
+        left[0] -= 1
+        if left[0] < 0:
+            raise _TooSlow
+        return count  # trace lines too: bashlex can loop inside one function
+
+    previous = sys.gettrace()
+    sys.settrace(count)  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
 
 
 def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
