@@ -158,11 +158,8 @@ class DockerExecutor(Executor):
 
     def _kill_warm(self, container: Any) -> None:
         """A timeout: the session's container dies; the next call starts a fresh one."""
-        with self._lock:
-            self._killed.add(container.id)
-            if self._warm is container:
-                self._warm = None
-        _remove(container)
+        self._killed.add(container.id)
+        self._forget(container)
 
     def close(self) -> None:
         with self._lock:
