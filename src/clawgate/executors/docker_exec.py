@@ -40,7 +40,7 @@ KEEPALIVE = ["sleep", "2147483647"]
 GROUP_WRAPPER = ('if command -v setsid >/dev/null 2>&1; then setsid "$@" & else "$@" & fi; '
                  'p=$!; wait "$p"; r=$?; kill -9 -"$p" 2>/dev/null; exit "$r"')
 DOCKER_ENV_NAMES = ("LANG", "LC_ALL", "TERM", "TZ")  # the image sets PATH; the host's HOME is moot
-API_MARGIN_S = 30.0  # the SDK's socket timeout beyond the longest command
+API_TIMEOUT_S = 60.0  # any one API call; an output stream gets its command's timeout + margin
 
 
 class DockerExecutor(Executor):
@@ -55,7 +55,7 @@ class DockerExecutor(Executor):
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.settings = settings or DockerSettings()
         self.network = network
-        self._client = connect(self.settings, self.limits.max_timeout_s + API_MARGIN_S)
+        self._client = connect(self.settings, API_TIMEOUT_S)
         self._lock = threading.Lock()
         self._warm: Any = None
         self._killed: set[str] = set()
@@ -144,7 +144,7 @@ class DockerExecutor(Executor):
             container.start()
             out, err, timed_out = collect(stream, job, lambda: _kill(container))
             code = TIMEOUT_EXIT if timed_out else container.wait(
-                timeout=API_MARGIN_S)["StatusCode"]
+                timeout=API_TIMEOUT_S)["StatusCode"]
         finally:
             container.remove(force=True)
         return result_of(code, out, err, start, timed_out=timed_out)

@@ -21,6 +21,7 @@ from clawgate.executors.base import ExecResult, Job
 from clawgate.executors.docker_engine import sdk_failures
 
 STDOUT, STDERR = 1, 2
+IDLE_MARGIN_S = 30.0  # a stream may be silent this long beyond its command's timeout
 HEADER = struct.Struct(">BxxxL")
 
 
@@ -65,6 +66,7 @@ def collect(stream: Any, job: Job, kill: Callable[[], None]) -> tuple[Capture, C
         fired.set()
         kill()
 
+    _idle_timeout(stream, job.timeout_s + job.kill_grace_s + IDLE_MARGIN_S)
     timer = threading.Timer(job.timeout_s, on_timeout)
     timer.daemon = True
     timer.start()
@@ -79,6 +81,15 @@ def collect(stream: Any, job: Job, kill: Callable[[], None]) -> tuple[Capture, C
         timer.join()  # a kill under way finishes before the run reports its timeout
         close(stream)
     return out, err, fired.is_set()
+
+
+def _idle_timeout(stream: Any, seconds: float) -> None:
+    """A command may print nothing for its whole timeout, longer than an API call may take; and
+    if the engine stops answering (the kill included), the read still ends."""
+    raw: Any = getattr(stream._response.raw._fp.fp, "raw", None)
+    sock: Any = getattr(raw, "_sock", raw)
+    with contextlib.suppress(AttributeError, OSError):  # an SSH channel: its own timeouts
+        sock.settimeout(seconds)
 
 
 def close(stream: Any) -> None:
