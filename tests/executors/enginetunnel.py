@@ -71,7 +71,15 @@ def _pump(a: socket.socket, b: socket.socket, stop: threading.Event) -> None:
         if not ready:
             ready, _, _ = select.select([a, b], [], [], 0.1)
         for sock in ready:
-            data = sock.recv(65536)
+            # Never block on a read: a TLS record that holds no data (a session ticket) would
+            # leave the other direction unserved.
+            sock.settimeout(0.0)
+            try:
+                data = sock.recv(65536)
+            except (ssl.SSLWantReadError, BlockingIOError):
+                continue
+            finally:
+                sock.settimeout(None)
             if not data:  # one side is done: so is the other (the engine ends an exec so)
                 for end in (a, b):
                     with contextlib.suppress(OSError):

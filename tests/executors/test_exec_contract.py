@@ -82,6 +82,8 @@ def test_request_argv() -> None:
     assert ExecRequest("x").timeout_s == 30.0
     with pytest.raises(ToolError):
         ExecRequest([]).argv()
+    with pytest.raises(ToolError, match="NUL"):
+        ExecRequest("echo a\0b").argv()
 
 
 def test_result_as_dict_has_the_stable_keys() -> None:

@@ -79,11 +79,11 @@ class ExecRequest:
 
     def argv(self) -> list[str]:
         """The argv to exec: ``sh -c COMMAND`` for a string, the sequence itself otherwise."""
-        if isinstance(self.command, str):
-            return ["sh", "-c", self.command]
-        argv = list(self.command)
+        argv = ["sh", "-c", self.command] if isinstance(self.command, str) else list(self.command)
         if not argv or not all(isinstance(a, str) for a in argv):
             raise ToolError(ToolErrorKind.INVALID_ARGS, "an argv must be non-empty strings")
+        if any("\0" in a for a in argv):  # exec cannot pass it; say so instead of crashing
+            raise ToolError(ToolErrorKind.INVALID_ARGS, "a command cannot contain a NUL byte")
         return argv
 
 

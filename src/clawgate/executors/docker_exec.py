@@ -31,6 +31,7 @@ from clawgate.executors.docker_engine import (
     sdk_errors,
     sdk_failures,
 )
+from clawgate.executors.docker_stream import collect, result_of
 
 WORKSPACE = "/workspace"
 KEEPALIVE = ["sleep", "2147483647"]
@@ -39,7 +40,7 @@ KEEPALIVE = ["sleep", "2147483647"]
 GROUP_WRAPPER = ('if command -v setsid >/dev/null 2>&1; then setsid "$@" & else "$@" & fi; '
                  'p=$!; wait "$p"; r=$?; kill -9 -"$p" 2>/dev/null; exit "$r"')
 DOCKER_ENV_NAMES = ("LANG", "LC_ALL", "TERM", "TZ")  # the image sets PATH; the host's HOME is moot
-API_MARGIN_S = 30.0  # the SDK's socket timeout beyond the longest command
+API_TIMEOUT_S = 60.0  # any one API call; an output stream gets its command's timeout + margin
 
 
 class DockerExecutor(Executor):
@@ -54,7 +55,7 @@ class DockerExecutor(Executor):
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.settings = settings or DockerSettings()
         self.network = network
-        self._client = connect(self.settings, self.limits.max_timeout_s + API_MARGIN_S)
+        self._client = connect(self.settings, API_TIMEOUT_S)
         self._lock = threading.Lock()
         self._warm: Any = None
         self._killed: set[str] = set()
@@ -100,14 +101,14 @@ class DockerExecutor(Executor):
         container, exec_id = self._create_exec(job)
         api = self._client.api
         stream = api.exec_start(exec_id, stream=True, demux=True)
-        out, err, timed_out = _collect(stream, job, lambda: self._kill_warm(container))
+        out, err, timed_out = collect(stream, job, lambda: self._kill_warm(container))
         if timed_out:
-            return _result(TIMEOUT_EXIT, out, err, start, timed_out=True)
+            return result_of(TIMEOUT_EXIT, out, err, start, timed_out=True)
         if container.id in self._killed:
             raise ExecutorError("the session's container was killed by the timeout of another "
                                 "command while this one ran; run it again")
         code = api.exec_inspect(exec_id)["ExitCode"]
-        return _result(code if code is not None else 1, out, err, start)
+        return result_of(code if code is not None else 1, out, err, start)
 
     def _create_exec(self, job: Job) -> tuple[Any, str]:
         """An exec in the warm container; a container that died since (OOM, removed by hand)
@@ -141,12 +142,12 @@ class DockerExecutor(Executor):
             stream = self._client.api.attach(container.id, stdout=True, stderr=True, stream=True,
                                              logs=False, demux=True)
             container.start()
-            out, err, timed_out = _collect(stream, job, lambda: _kill(container))
+            out, err, timed_out = collect(stream, job, lambda: _kill(container))
             code = TIMEOUT_EXIT if timed_out else container.wait(
-                timeout=API_MARGIN_S)["StatusCode"]
+                timeout=API_TIMEOUT_S)["StatusCode"]
         finally:
             container.remove(force=True)
-        return _result(code, out, err, start, timed_out=timed_out)
+        return result_of(code, out, err, start, timed_out=timed_out)
 
     def _warm_container(self) -> Any:
         with self._lock:
@@ -157,11 +158,8 @@ class DockerExecutor(Executor):
 
     def _kill_warm(self, container: Any) -> None:
         """A timeout: the session's container dies; the next call starts a fresh one."""
-        with self._lock:
-            self._killed.add(container.id)
-            if self._warm is container:
-                self._warm = None
-        _remove(container)
+        self._killed.add(container.id)
+        self._forget(container)
 
     def close(self) -> None:
         with self._lock:
@@ -169,69 +167,6 @@ class DockerExecutor(Executor):
         if warm is not None:
             _remove(warm)
         self._client.close()
-
-
-class _Stream:
-    """One output stream's first ``cap`` bytes."""
-
-    def __init__(self, cap: int) -> None:
-        self.cap = cap
-        self.data = bytearray()
-        self.truncated = False
-
-    def feed(self, chunk: bytes | None) -> None:
-        if not chunk:
-            return
-        room = self.cap - len(self.data)
-        if len(chunk) > room:
-            self.truncated = True
-        if room > 0:
-            self.data += chunk[:room]
-
-
-def _collect(stream: Iterable[tuple[bytes | None, bytes | None]], job: Job,
-             kill: Any) -> tuple[_Stream, _Stream, bool]:
-    """Read a demultiplexed stream to its end; ``kill`` ends it when the timeout passes."""
-    out, err = _Stream(job.output_cap), _Stream(job.output_cap)
-    fired = threading.Event()
-    broken: tuple[type[BaseException], ...] = (OSError, *sdk_failures())
-
-    def on_timeout() -> None:
-        fired.set()
-        kill()
-
-    timer = threading.Timer(job.timeout_s, on_timeout)
-    timer.daemon = True
-    timer.start()
-    try:
-        for stdout, stderr in stream:
-            out.feed(stdout)
-            err.feed(stderr)
-    except broken:
-        if not fired.is_set():  # a broken stream is expected only after the kill
-            raise
-    finally:
-        timer.cancel()
-        timer.join()  # a kill under way finishes before the run reports its timeout
-        _close(stream)
-    return out, err, fired.is_set()
-
-
-def _close(stream: Any) -> None:
-    """Close a hijacked stream's connection: the SDK leaves it open once read to its end."""
-    with contextlib.suppress(*sdk_failures(), OSError):
-        stream.close()
-    response = getattr(stream, "_response", None)
-    if response is not None:
-        with contextlib.suppress(*sdk_failures(), OSError):
-            response.close()
-
-
-def _result(code: int, out: _Stream, err: _Stream, start: float, *,
-            timed_out: bool = False) -> ExecResult:
-    return ExecResult(code, out.data.decode("utf-8", "replace"),
-                      err.data.decode("utf-8", "replace"), (time.monotonic() - start) * 1000,
-                      timed_out, out.truncated or err.truncated)
 
 
 def _kill(container: Any) -> None:
