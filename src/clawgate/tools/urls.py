@@ -17,9 +17,10 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 from clawgate.errors import ToolError, ToolErrorKind
 
@@ -73,7 +74,8 @@ class UrlPolicy:
     allowed_networks: tuple[str, ...] = ()
     max_bytes: int = 10 * 1024 * 1024
     max_redirects: int = 5
-    timeout_s: float = 15.0
+    timeout_s: float = 15.0  # for connecting and for each read
+    deadline_s: float = 60.0  # for the whole fetch, redirects included (no slow drip)
     ca_file: str | None = None  # CA bundle to trust instead of the system store (e.g. a proxy's)
     resolver: Resolver = field(default=_system_resolver, repr=False, compare=False)
 
@@ -157,6 +159,8 @@ def check_url(url: str, policy: UrlPolicy) -> CheckedUrl:
     target = parts.path or "/"
     if parts.query:
         target += "?" + parts.query
+    # non-ASCII, spaces and control characters percent-encoded; existing escapes kept
+    target = quote(target, safe="!#$%&'()*+,/:;=?@[]~")
     return CheckedUrl(url, scheme, host, port, address, target)
 
 
@@ -204,7 +208,22 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
 
 
-def _request(checked: CheckedUrl, policy: UrlPolicy) -> FetchResult:
+def _read_capped(response: http.client.HTTPResponse, limit: int, deadline: float) -> bytes:
+    """At most ``limit + 1`` bytes (the extra one says there was more), before ``deadline``."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the fetch took longer than its deadline")
+        chunk = response.read1(min(65536, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _request(checked: CheckedUrl, policy: UrlPolicy, deadline: float) -> FetchResult:
     conn: http.client.HTTPConnection
     if checked.scheme == "https":
         conn = _PinnedHTTPS(checked, policy.timeout_s, policy.ca_file)
@@ -213,15 +232,15 @@ def _request(checked: CheckedUrl, policy: UrlPolicy) -> FetchResult:
     try:
         conn.request("GET", checked.target, headers={
             "Accept-Encoding": "identity", "User-Agent": "clawgate-web-fetch/1"})
-        response = conn.getresponse()
-        body = response.read(policy.max_bytes + 1)
-        return FetchResult(
-            status=response.status,
-            headers=tuple(response.getheaders()),
-            body=body[: policy.max_bytes],
-            final_url=checked.url,
-            truncated=len(body) > policy.max_bytes,
-        )
+        with conn.getresponse() as response:
+            body = _read_capped(response, policy.max_bytes, deadline)
+            return FetchResult(
+                status=response.status,
+                headers=tuple(response.getheaders()),
+                body=body[: policy.max_bytes],
+                final_url=checked.url,
+                truncated=len(body) > policy.max_bytes,
+            )
     finally:
         conn.close()
 
@@ -233,10 +252,11 @@ def fetch(url: str, policy: UrlPolicy | None = None) -> FetchResult:
     ``ToolError(ExecutionFailed)`` and timeouts ``ToolError(Timeout)``.
     """
     policy = policy or UrlPolicy()
+    deadline = time.monotonic() + policy.deadline_s
     for _ in range(policy.max_redirects + 1):
         checked = check_url(url, policy)
         try:
-            result = _request(checked, policy)
+            result = _request(checked, policy, deadline)
         except TimeoutError as exc:
             raise ToolError(ToolErrorKind.TIMEOUT, f"{checked.host}: timed out") from exc
         except (OSError, http.client.HTTPException) as exc:
