@@ -293,3 +293,8 @@ def test_https_certificate_for_another_name_fails(tls_server: tuple[int, str], c
     with pytest.raises(ToolError, match="certificate") as err:
         fetch(f"https://{host}:{port}/", policy)
     assert err.value.kind is ToolErrorKind.EXECUTION_FAILED
+
+
+def test_bad_network_fails_when_the_policy_is_built() -> None:
+    with pytest.raises(ValueError, match="does not appear to be"):
+        UrlPolicy(allowed_networks=("127.0.0.0/33",))

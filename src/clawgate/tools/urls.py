@@ -79,6 +79,10 @@ class UrlPolicy:
     ca_file: str | None = None  # CA bundle to trust instead of the system store (e.g. a proxy's)
     resolver: Resolver = field(default=_system_resolver, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        for net in self.allowed_networks:  # a typo fails when the policy is built, not mid-fetch
+            ipaddress.ip_network(net, strict=False)
+
     def trusted(self, ip: IPAddress) -> bool:
         return any(ip in ipaddress.ip_network(n, strict=False) for n in self.allowed_networks)
 
