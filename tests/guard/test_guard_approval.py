@@ -42,6 +42,7 @@ def test_request_normalisation(a: tuple[str, dict[str, object]], b: tuple[str, d
     assert (ra.key == rb.key) is same
     assert (ra.id == rb.id) is same
     assert len(ra.id) == 12
+    assert (hash(ra) == hash(rb)) is same
 
 
 def test_deny_all() -> None:

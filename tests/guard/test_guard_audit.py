@@ -175,3 +175,23 @@ def test_cli_verify_and_tail(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
     assert main(["audit", "verify", str(tmp_path / "missing.jsonl")]) == 2
     assert main(["audit", "tail", str(tmp_path / "missing.jsonl")]) == 2
+
+
+WRITER = """
+import sys
+from clawgate.audit import AuditLog, AuditRecord
+with AuditLog(sys.argv[1]) as log:
+    for n in range(30):
+        log.append(AuditRecord("s", sys.argv[2], "shell", {"n": n}, "allow"))
+"""
+
+
+def test_integrity_across_processes(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    env = {**os.environ, "PYTHONPATH": SRC}
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), f"p{i}"], env=env)
+               for i in range(3)]
+    assert [w.wait(timeout=60) for w in writers] == [0, 0, 0]
+    assert verify(path) == VerifyResult(True, 90, None, "90 lines, chain intact")
+    agents = [json.loads(line)["agent"] for line in lines_of(path)]
+    assert sorted(set(agents)) == ["p0", "p1", "p2"]

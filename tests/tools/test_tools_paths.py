@@ -83,6 +83,15 @@ def test_forbidden_paths(tree: Path, path: str) -> None:
         resolve_in_workspace(path, tree, forbidden=["~/.ssh"], home=home)
 
 
+def test_relative_forbidden_entries_are_relative_to_the_workspace(tree: Path) -> None:
+    (tree / ".env").write_text("X=1")
+    with pytest.raises(ToolError, match="forbidden"):
+        resolve_in_workspace(".env", tree, forbidden=[".env", "secrets"])
+    with pytest.raises(ToolError, match="forbidden"):
+        resolve_in_workspace("secrets/new.txt", tree, forbidden=[".env", "secrets"])
+    assert resolve_in_workspace("a/.env", tree, forbidden=[".env"]) == tree.resolve() / "a/.env"
+
+
 def test_forbidden_through_a_symlink(tree: Path) -> None:
     (tree / "keys").symlink_to("home/.ssh")
     with pytest.raises(ToolError, match="forbidden"):

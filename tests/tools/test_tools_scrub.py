@@ -146,3 +146,14 @@ def test_truncate_never_splits_a_character() -> None:
     assert len(out.encode()) <= 301
     assert set(out.split("\n")[0]) == {"é"}
     assert set(out.split("\n")[-1]) == {"é"}
+
+
+@pytest.mark.parametrize("prefix", ["", "İstanbul ", "ẞ "], ids=["ascii", "dotted-I", "sharp-s"])
+def test_case_insensitive_kinds_keep_positions(prefix: str) -> None:
+    """Lowering can lengthen text (İ becomes two characters); spans must still be right."""
+    secret = "Hunter2Xyz"
+    text = f"{prefix}DB_PASSWORD={secret} and POSTGRES://u:{secret}@h/db"
+    out = Scrubber().scrub(text)
+    mark = digest(secret)
+    assert out == (f"{prefix}DB_PASSWORD=[REDACTED:key-value-secret:{mark}] and "
+                   f"POSTGRES://u:[REDACTED:database-url:{mark}]@h/db")

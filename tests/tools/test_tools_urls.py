@@ -7,6 +7,7 @@ import socket
 import ssl
 import subprocess
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -116,12 +117,31 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        body = {"/big": b"x" * 5000, "/host": self.headers["Host"].encode()}.get(
-            parts.path, b"hello")
+        if parts.path == "/drip":
+            self._drip()
+            return
+        if parts.path.startswith("/echo"):
+            body = self.path.encode()
+        else:
+            body = {"/big": b"x" * 5000, "/host": self.headers["Host"].encode()}.get(
+                parts.path, b"hello")
         self.send_response(200)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def _drip(self) -> None:
+        """One byte every 50 ms: each read is quick, the whole takes seconds."""
+        self.send_response(200)
+        self.send_header("Content-Length", "40")
+        self.end_headers()
+        try:
+            for _ in range(40):
+                self.wfile.write(b".")
+                self.wfile.flush()
+                time.sleep(0.05)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: tests read results, not logs."""
@@ -194,6 +214,19 @@ def test_connection_is_pinned_and_host_header_keeps_the_name(server: str) -> Non
     assert calls == ["pinned.example"]
 
 
+def test_path_is_percent_encoded(server: str) -> None:
+    result = fetch(server + "/echo/é x?q=a b", UrlPolicy(allowed_networks=LOOPBACK))
+    assert result.body == b"/echo/%C3%A9%20x?q=a%20b"
+
+
+def test_slow_drip_hits_the_deadline(server: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(ToolError) as err:
+        fetch(server + "/drip", UrlPolicy(allowed_networks=LOOPBACK, deadline_s=0.3))
+    assert err.value.kind is ToolErrorKind.TIMEOUT
+    assert time.monotonic() - started < 1.5
+
+
 def test_body_cap(server: str) -> None:
     result = fetch(server + "/big", UrlPolicy(allowed_networks=LOOPBACK, max_bytes=1000))
     assert (len(result.body), result.truncated) == (1000, True)
@@ -260,3 +293,8 @@ def test_https_certificate_for_another_name_fails(tls_server: tuple[int, str], c
     with pytest.raises(ToolError, match="certificate") as err:
         fetch(f"https://{host}:{port}/", policy)
     assert err.value.kind is ToolErrorKind.EXECUTION_FAILED
+
+
+def test_bad_network_fails_when_the_policy_is_built() -> None:
+    with pytest.raises(ValueError, match="does not appear to be"):
+        UrlPolicy(allowed_networks=("127.0.0.0/33",))

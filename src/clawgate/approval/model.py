@@ -48,6 +48,9 @@ class ApprovalRequest:
     session: str | None = None
     agent: str | None = None
 
+    def __hash__(self) -> int:
+        return hash(self.key)
+
     @property
     def key(self) -> str:
         """The normalised request (tool + arguments) an allow-always answer is bound to."""

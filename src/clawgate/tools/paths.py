@@ -77,7 +77,10 @@ def _canonical(path: str) -> str:
         links += 1
         if links > _MAX_LINKS:
             raise _refuse(path, "too many symbolic links (a loop?)")
-        target = os.readlink(candidate)
+        try:
+            target = os.readlink(candidate)
+        except OSError as exc:
+            raise _refuse(path, f"changed while resolving ({exc.strerror})") from exc
         parts = [p for p in target.split("/") if p not in ("", ".")] + parts
         if target.startswith("/"):
             current = "/"
@@ -88,11 +91,12 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-def canonical_forbidden(forbidden: Sequence[str], home: str) -> tuple[str, ...]:
-    """Each forbidden entry both as written (home expanded) and canonicalised."""
+def canonical_forbidden(forbidden: Sequence[str], home: str, root: str) -> tuple[str, ...]:
+    """Each forbidden entry both as written and canonicalised; ``~`` is the home directory and
+    a relative entry (``.env``, ``secrets/``) is relative to the workspace root."""
     out: list[str] = []
     for entry in forbidden:
-        expanded = os.path.normpath(_expand_home(entry, home))
+        expanded = os.path.normpath(os.path.join(root, _expand_home(entry, home)))
         out.append(expanded)
         with contextlib.suppress(ToolError):
             out.append(_canonical(expanded))
@@ -130,7 +134,7 @@ def resolve_in_workspace(
     if not _inside(_canonical(anchor), root):
         raise _refuse(raw, f"its existing ancestor {anchor} leaves the workspace")
     lexical = os.path.normpath(joined)
-    for bad in canonical_forbidden(forbidden, home):
+    for bad in canonical_forbidden(forbidden, home, root):
         if _inside(resolved, bad) or _inside(lexical, bad):
             raise _refuse(raw, f"is under the forbidden path {bad}")
     return Path(resolved)

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
-_QUOTED_OR_BARE = r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)"
+from clawgate.tools.detectors import DETECTORS, PLACEHOLDERS, Detector
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,171 +32,6 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:6]
 
 
-class Detector:
-    """A kind of secret. ``group`` names the part of each match that is the secret."""
-
-    kind: ClassVar[str]
-    patterns: ClassVar[tuple[re.Pattern[str], ...]]
-    group: ClassVar[int | str] = 0
-
-    def find(self, text: str) -> Iterator[tuple[int, int]]:
-        for pattern in self.patterns:
-            for match in pattern.finditer(text):
-                start, end = match.span(self.group)
-                if start < end and self.keep(match.group(self.group)):
-                    yield start, end
-
-    def keep(self, secret: str) -> bool:
-        """A hook for detectors that must reject look-alikes; by default every match counts."""
-        return True
-
-
-class AnthropicKey(Detector):
-    kind = "anthropic-key"
-    patterns = (re.compile(r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}"),)
-
-
-class OpenAIKey(Detector):
-    kind = "openai-key"
-    patterns = (
-        re.compile(r"\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}"),
-        re.compile(r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
-        re.compile(r"\bsk-[A-Za-z0-9]{48}\b"),
-    )
-
-
-class GitHubToken(Detector):
-    kind = "github-token"
-    patterns = (
-        re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
-        re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,255}\b"),
-    )
-
-
-class GitLabToken(Detector):
-    kind = "gitlab-token"
-    patterns = (re.compile(r"\bgl(?:pat|dt|rt|ptt|ft|oas|cbt|imt|agent)-[A-Za-z0-9_-]{20,}"),)
-
-
-class SlackToken(Detector):
-    kind = "slack-token"
-    patterns = (
-        re.compile(r"\bxox[abposre]-(?:\d+-)?[A-Za-z0-9-]{10,}"),
-        re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}"),
-    )
-
-
-class StripeKey(Detector):
-    kind = "stripe-key"
-    patterns = (re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b"),)
-
-
-class GoogleKey(Detector):
-    kind = "google-key"
-    patterns = (
-        re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
-        re.compile(r"\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])"),
-        re.compile(r"\bya29\.[0-9A-Za-z_-]{20,}"),
-    )
-
-
-class AwsAccessKey(Detector):
-    kind = "aws-access-key"
-    patterns = (re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA)[A-Z0-9]{16}\b"),)
-
-
-class AwsSecretKey(Detector):
-    """A 40-character secret is only recognised next to its name; alone it looks like base64."""
-
-    kind = "aws-secret-key"
-    group = "secret"
-    patterns = (re.compile(
-        r"(?i)aws_?secret(?:_?access)?_?key[\"']?\s*[:=]\s*[\"']?(?P<secret>[A-Za-z0-9/+]{40})\b"),)
-
-
-class JsonWebToken(Detector):
-    kind = "jwt"
-    patterns = (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),)
-
-
-class PrivateKeyBlock(Detector):
-    """A PEM private key; an unterminated block (cut output) is redacted to the end."""
-
-    kind = "private-key"
-    patterns = (re.compile(
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-        r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\Z)", re.DOTALL),)
-
-
-class DatabaseUrl(Detector):
-    """The password in ``postgres://user:password@host``; user and host are kept."""
-
-    kind = "database-url"
-    group = "secret"
-    patterns = (re.compile(
-        r"(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|"
-        r"sqlserver|oracle|clickhouse|cockroachdb|jdbc:[a-z]+)(?:\+[a-z0-9]+)?://"
-        r"[^:/\s@]*:(?P<secret>[^@\s/]+)@"),)
-
-
-class UrlPassword(Detector):
-    """The password in any other ``scheme://user:password@host``."""
-
-    kind = "url-password"
-    group = "secret"
-    patterns = (re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^:/\s@]+:(?P<secret>[^@\s/]+)@"),)
-
-
-class AuthorizationHeader(Detector):
-    """The credentials of an ``Authorization: Bearer ...`` (or Basic, Token) header."""
-
-    kind = "auth-header"
-    group = "secret"
-    patterns = (re.compile(r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?"
-                           r"(?:bearer|basic|token|bot)\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})"),)
-
-
-_SECRET_NAME = (
-    r"[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passphrase|[_.-]pwd|api[_-]?key|apikey|"
-    r"access[_-]?key|private[_-]?key|secret[_-]?key|client[_-]?secret|credentials?|auth)"
-)
-_PLACEHOLDERS = frozenset({"", "true", "false", "null", "none", "nil", "undefined", "redacted",
-                           "changeme", "xxx", "***", "<redacted>", "bearer", "basic"})
-
-
-class KeyValueSecret(Detector):
-    """``password=...``, ``"api_key": "..."``, ``GITHUB_TOKEN: ...``: the value is redacted.
-
-    The name must *end* in a secret word (``max_tokens`` does not); values that are variable
-    references, numbers, booleans or already redacted are left alone.
-    """
-
-    kind = "key-value-secret"
-    group = "value"
-    patterns = (re.compile(
-        rf"(?i)(?<![A-Za-z0-9_])[\"']?{_SECRET_NAME}[\"']?\s*(?::|=|:=)\s*(?P<value>"
-        rf"{_QUOTED_OR_BARE})"),)
-
-    def find(self, text: str) -> Iterator[tuple[int, int]]:
-        for start, end in super().find(text):
-            quoted = text[start] in "\"'" and end - start >= 2
-            yield (start + 1, end - 1) if quoted else (start, end)
-
-    def keep(self, secret: str) -> bool:
-        value = secret.strip("\"'")
-        return not (
-            value.lower() in _PLACEHOLDERS
-            or value.startswith(("$", "[REDACTED", "%(", "{{", "<"))
-            or value.isdigit()
-            or len(value) < 4
-        )
-
-
-DETECTORS: tuple[Detector, ...] = (
-    PrivateKeyBlock(), AnthropicKey(), OpenAIKey(), GitHubToken(), GitLabToken(), SlackToken(),
-    StripeKey(), GoogleKey(), AwsAccessKey(), AwsSecretKey(), JsonWebToken(), DatabaseUrl(),
-    UrlPassword(), AuthorizationHeader(), KeyValueSecret(),
-)
 _SECRET_ENV_WORDS = frozenset({"SECRET", "SECRETS", "TOKEN", "TOKENS", "KEY", "KEYS", "PASSWORD",
                                "PASSWD", "PASSPHRASE", "APIKEY", "CREDENTIAL", "CREDENTIALS",
                                "AUTH", "PRIVATE", "PAT"})
@@ -228,8 +62,11 @@ class Scrubber:
     def findings(self, text: str) -> list[Finding]:
         """Non-overlapping findings in order; an earlier, then a longer match wins."""
         spans: list[tuple[int, int, str]] = []
+        lowered = text.lower()
         for detector in self.detectors:
-            spans.extend((s, e, detector.kind) for s, e in detector.find(text))
+            if not detector.may_match(lowered):
+                continue
+            spans.extend((s, e, detector.kind) for s, e in detector.find(text, lowered))
         for value, _name in self._env:
             spans.extend((m.start(), m.end(), "env") for m in re.finditer(re.escape(value), text))
         spans.sort(key=lambda span: (span[0], -span[1]))
@@ -264,7 +101,7 @@ class Scrubber:
     def _scrub_entry(self, key: str, value: object) -> object:
         """A string under a secret-sounding key is redacted whole (``{"token": "abc123"}``)."""
         if (isinstance(value, str) and secret_env_name(key) and value.strip()
-                and value.lower() not in _PLACEHOLDERS and not value.startswith("[REDACTED")):
+                and value.lower() not in PLACEHOLDERS and not value.startswith("[REDACTED")):
             return f"[REDACTED:key-value-secret:{digest(value)}]"
         return self.scrub_value(value)
 

@@ -17,9 +17,10 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 from clawgate.errors import ToolError, ToolErrorKind
 
@@ -73,9 +74,14 @@ class UrlPolicy:
     allowed_networks: tuple[str, ...] = ()
     max_bytes: int = 10 * 1024 * 1024
     max_redirects: int = 5
-    timeout_s: float = 15.0
+    timeout_s: float = 15.0  # for connecting and for each read
+    deadline_s: float = 60.0  # for the whole fetch, redirects included (no slow drip)
     ca_file: str | None = None  # CA bundle to trust instead of the system store (e.g. a proxy's)
     resolver: Resolver = field(default=_system_resolver, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for net in self.allowed_networks:  # a typo fails when the policy is built, not mid-fetch
+            ipaddress.ip_network(net, strict=False)
 
     def trusted(self, ip: IPAddress) -> bool:
         return any(ip in ipaddress.ip_network(n, strict=False) for n in self.allowed_networks)
@@ -157,6 +163,8 @@ def check_url(url: str, policy: UrlPolicy) -> CheckedUrl:
     target = parts.path or "/"
     if parts.query:
         target += "?" + parts.query
+    # non-ASCII, spaces and control characters percent-encoded; existing escapes kept
+    target = quote(target, safe="!#$%&'()*+,/:;=?@[]~")
     return CheckedUrl(url, scheme, host, port, address, target)
 
 
@@ -214,8 +222,23 @@ class Outgoing:
     headers: tuple[tuple[str, str], ...] = ()
 
 
-def _request(checked: CheckedUrl, policy: UrlPolicy, out: Outgoing = Outgoing()
-             ) -> FetchResult:
+def _read_capped(response: http.client.HTTPResponse, limit: int, deadline: float) -> bytes:
+    """At most ``limit + 1`` bytes (the extra one says there was more), before ``deadline``."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the fetch took longer than its deadline")
+        chunk = response.read1(min(65536, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _request(checked: CheckedUrl, policy: UrlPolicy, deadline: float,
+             out: Outgoing = Outgoing()) -> FetchResult:
     conn: http.client.HTTPConnection
     if checked.scheme == "https":
         conn = _PinnedHTTPS(checked, policy.timeout_s, policy.ca_file)
@@ -225,15 +248,15 @@ def _request(checked: CheckedUrl, policy: UrlPolicy, out: Outgoing = Outgoing()
         headers = {"Accept-Encoding": "identity", "User-Agent": "clawgate-web-fetch/1",
                    **dict(out.headers)}
         conn.request(out.method, checked.target, body=out.body, headers=headers)
-        response = conn.getresponse()
-        body = response.read(policy.max_bytes + 1)
-        return FetchResult(
-            status=response.status,
-            headers=tuple(response.getheaders()),
-            body=body[: policy.max_bytes],
-            final_url=checked.url,
-            truncated=len(body) > policy.max_bytes,
-        )
+        with conn.getresponse() as response:
+            body = _read_capped(response, policy.max_bytes, deadline)
+            return FetchResult(
+                status=response.status,
+                headers=tuple(response.getheaders()),
+                body=body[: policy.max_bytes],
+                final_url=checked.url,
+                truncated=len(body) > policy.max_bytes,
+            )
     finally:
         conn.close()
 
@@ -248,10 +271,11 @@ def fetch(url: str, policy: UrlPolicy | None = None, *, method: str = "GET",
     """
     policy = policy or UrlPolicy()
     out = Outgoing(method, body, tuple((headers or {}).items()))
+    deadline = time.monotonic() + policy.deadline_s
     for _ in range(policy.max_redirects + 1):
         checked = check_url(url, policy)
         try:
-            result = _request(checked, policy, out)
+            result = _request(checked, policy, deadline, out)
         except TimeoutError as exc:
             raise ToolError(ToolErrorKind.TIMEOUT, f"{checked.host}: timed out") from exc
         except (OSError, http.client.HTTPException) as exc:

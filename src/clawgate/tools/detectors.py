@@ -1,0 +1,219 @@
+"""Detectors of secrets, one small class per kind, in the manner of detect-secrets.
+
+Each has a kind, compiled patterns, the group of a match that is the secret, and ``needles``:
+lowercase substrings one of which every match contains, so the patterns are skipped on text
+that cannot match. Detectors look for the shapes providers give their keys (``ghp_``, ``AKIA``)
+rather than for entropy, so that lock-file hashes, UUIDs, git SHAs and base64 images pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import ClassVar
+
+_QUOTED_OR_BARE = r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)"
+
+
+class Detector:
+    """A kind of secret. ``group`` names the part of each match that is the secret."""
+
+    kind: ClassVar[str]
+    patterns: ClassVar[tuple[re.Pattern[str], ...]]
+    group: ClassVar[int | str] = 0
+    # lowercase substrings one of which every match contains: a cheap test that skips the
+    # regular expressions on text that cannot match (most output)
+    needles: ClassVar[tuple[str, ...]] = ()
+
+    # patterns written in lowercase, run on the lowercased text: several times faster than
+    # re.IGNORECASE, and spans still line up when lowering did not change the length
+    lowercase: ClassVar[bool] = False
+
+    def may_match(self, lowered: str) -> bool:
+        return not self.needles or any(n in lowered for n in self.needles)
+
+    def find(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
+        for pattern in self.patterns:
+            subject = text
+            if self.lowercase:
+                lowered = text.lower() if lowered is None else lowered
+                if len(lowered) == len(text):
+                    subject = lowered
+                else:
+                    pattern = re.compile(pattern.pattern, re.IGNORECASE)  # noqa: PLW2901
+            for match in pattern.finditer(subject):
+                start, end = match.span(self.group)
+                if start < end and self.keep(text[start:end]):
+                    yield start, end
+
+    def keep(self, secret: str) -> bool:
+        """A hook for detectors that must reject look-alikes; by default every match counts."""
+        return True
+
+
+class AnthropicKey(Detector):
+    kind = "anthropic-key"
+    needles = ("sk-ant-",)
+    patterns = (re.compile(r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}"),)
+
+
+class OpenAIKey(Detector):
+    kind = "openai-key"
+    needles = ("sk-",)
+    patterns = (
+        re.compile(r"\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}"),
+        re.compile(r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
+        re.compile(r"\bsk-[A-Za-z0-9]{48}\b"),
+    )
+
+
+class GitHubToken(Detector):
+    kind = "github-token"
+    needles = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")
+    patterns = (
+        re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
+        re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,255}\b"),
+    )
+
+
+class GitLabToken(Detector):
+    kind = "gitlab-token"
+    needles = ("gl",)
+    patterns = (re.compile(r"\bgl(?:pat|dt|rt|ptt|ft|oas|cbt|imt|agent)-[A-Za-z0-9_-]{20,}"),)
+
+
+class SlackToken(Detector):
+    kind = "slack-token"
+    needles = ("xox", "hooks.slack.com")
+    patterns = (
+        re.compile(r"\bxox[abposre]-(?:\d+-)?[A-Za-z0-9-]{10,}"),
+        re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}"),
+    )
+
+
+class StripeKey(Detector):
+    kind = "stripe-key"
+    needles = ("_live_", "_test_")
+    patterns = (re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b"),)
+
+
+class GoogleKey(Detector):
+    kind = "google-key"
+    needles = ("aiza", "gocspx-", "ya29.")
+    patterns = (
+        re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+        re.compile(r"\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])"),
+        re.compile(r"\bya29\.[0-9A-Za-z_-]{20,}"),
+    )
+
+
+class AwsAccessKey(Detector):
+    kind = "aws-access-key"
+    needles = ("akia", "asia", "abia", "acca", "aida", "aroa")
+    patterns = (re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA)[A-Z0-9]{16}\b"),)
+
+
+class AwsSecretKey(Detector):
+    """A 40-character secret is only recognised next to its name; alone it looks like base64."""
+
+    kind = "aws-secret-key"
+    needles = ("secret",)
+    group = "secret"
+    lowercase = True
+    patterns = (re.compile(
+        r"aws_?secret(?:_?access)?_?key[\"']?\s*[:=]\s*[\"']?(?P<secret>[a-z0-9/+]{40})\b"),)
+
+
+class JsonWebToken(Detector):
+    kind = "jwt"
+    needles = ("eyj",)
+    patterns = (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),)
+
+
+class PrivateKeyBlock(Detector):
+    """A PEM private key; an unterminated block (cut output) is redacted to the end."""
+
+    kind = "private-key"
+    needles = ("private key",)
+    patterns = (re.compile(
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+        r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\Z)", re.DOTALL),)
+
+
+class DatabaseUrl(Detector):
+    """The password in ``postgres://user:password@host``; user and host are kept."""
+
+    kind = "database-url"
+    needles = ("://",)
+    group = "secret"
+    lowercase = True
+    patterns = (re.compile(
+        r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|"
+        r"sqlserver|oracle|clickhouse|cockroachdb|jdbc:[a-z]+)(?:\+[a-z0-9]+)?://"
+        r"[^:/\s@]*:(?P<secret>[^@\s/]+)@"),)
+
+
+class UrlPassword(Detector):
+    """The password in any other ``scheme://user:password@host``."""
+
+    kind = "url-password"
+    needles = ("://",)
+    group = "secret"
+    lowercase = True
+    patterns = (re.compile(r"\b[a-z][a-z0-9+.-]*://[^:/\s@]+:(?P<secret>[^@\s/]+)@"),)
+
+
+class AuthorizationHeader(Detector):
+    """The credentials of an ``Authorization: Bearer ...`` (or Basic, Token) header."""
+
+    kind = "auth-header"
+    needles = ("authorization",)
+    group = "secret"
+    lowercase = True
+    patterns = (re.compile(r"\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?"
+                           r"(?:bearer|basic|token|bot)\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})"),)
+
+
+_SECRET_NAME = (
+    r"(?:secret|token|passw(?:or)?d|passphrase|[_.-]pwd|api[_-]?key|apikey|"
+    r"access[_-]?key|private[_-]?key|secret[_-]?key|client[_-]?secret|credentials?|auth)"
+)
+PLACEHOLDERS = frozenset({"", "true", "false", "null", "none", "nil", "undefined", "redacted",
+                           "changeme", "xxx", "***", "<redacted>", "bearer", "basic"})
+
+
+class KeyValueSecret(Detector):
+    """``password=...``, ``"api_key": "..."``, ``GITHUB_TOKEN: ...``: the value is redacted.
+
+    The name must *end* in a secret word (``max_tokens`` does not); values that are variable
+    references, numbers, booleans or already redacted are left alone.
+    """
+
+    kind = "key-value-secret"
+    needles = ("secret", "token", "pass", "pwd", "key", "credential", "auth")
+    group = "value"
+    lowercase = True
+    patterns = (re.compile(
+        rf"{_SECRET_NAME}[\"']?\s*(?::|=|:=)\s*(?P<value>"
+        rf"{_QUOTED_OR_BARE})"),)
+
+    def find(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
+        for start, end in super().find(text, lowered):
+            quoted = text[start] in "\"'" and end - start >= 2
+            yield (start + 1, end - 1) if quoted else (start, end)
+
+    def keep(self, secret: str) -> bool:
+        value = secret.strip("\"'")
+        return not (
+            value.lower() in PLACEHOLDERS
+            or value.startswith(("$", "[REDACTED", "%(", "{{", "<"))
+            or value.isdigit()
+            or len(value) < 4
+        )
+
+
+DETECTORS: tuple[Detector, ...] = (
+    PrivateKeyBlock(), AnthropicKey(), OpenAIKey(), GitHubToken(), GitLabToken(), SlackToken(),
+    StripeKey(), GoogleKey(), AwsAccessKey(), AwsSecretKey(), JsonWebToken(), DatabaseUrl(),
+    UrlPassword(), AuthorizationHeader(), KeyValueSecret(),
+)
