@@ -40,7 +40,7 @@ class Detector:
                 if len(lowered) == len(text):
                     subject = lowered
                 else:
-                    pattern = re.compile(pattern.pattern, re.IGNORECASE)  # noqa: PLW2901
+                    pattern = re.compile(pattern.pattern, re.IGNORECASE)
             for match in pattern.finditer(subject):
                 start, end = match.span(self.group)
                 if start < end and self.keep(text[start:end]):
