@@ -119,7 +119,8 @@ def test_allow_never_carries_a_second_command(engine):
                  "touch x & npm run test", "npm run test\ntouch x", "(npm run test; touch x)"):
         decision = engine.check(line)
         assert decision.outcome is Outcome.ASK, line
-        assert {r.command for r in decision.reasons} == {"touch x"}, line
+        about = {r.command for r in decision.reasons if r.rule_id != "CG-INJ-014"}
+        assert about == {"touch x"}, line  # CG-INJ-014 speaks of the whole two-line call
     # a word only known at run time: the allow does not match npm itself either
     hidden = engine.check("npm run test $(touch x)")
     assert hidden.outcome is Outcome.ASK

@@ -81,6 +81,7 @@ def decide(line: str, engine: Engine = ENGINE) -> tuple[Outcome, set[str]]:
     ("./server --port 8080 &", "CG-DEST-008"),
     ("npm run dev &", "CG-DEST-008"),
     ("setsid ./worker", "CG-DEST-008"),
+    ("openvt -- ./worker", "CG-DEST-008"),
     ("screen -dmS job ./long.sh", "CG-DEST-008"),
     ("tmux new -d -s job ./long.sh", "CG-DEST-008"),
     ("docker run -d nginx", "CG-DEST-008"),

@@ -15,7 +15,8 @@ _NODE = frozenset({"npm", "yarn", "pnpm", "bun", "npx"})
 _INDEX_OPTIONS = frozenset({"--index-url", "--extra-index-url", "--trusted-host", "--find-links",
                             "--registry", "--source", "--index", "--default-index", "--pre-index",
                             "-i", "-f"})
-_DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon"})
+# openvt starts its command on another virtual console, out of the agent's session.
+_DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon", "openvt"})
 _DETACH_PROGRAMS = _DETACHERS | {"screen", "tmux", "docker", "podman"}
 
 
@@ -75,8 +76,9 @@ class CustomPackageIndex(Validator):
 
 @register
 class Detached(Validator):
-    """Background and detached processes (``&``, ``nohup``, ``setsid``, ``screen -dm``,
-    ``tmux new -d``, ``docker run -d``) outlive the agent's command and escape its timeout.
+    """Background and detached processes (``&``, ``nohup``, ``setsid``, ``openvt``,
+    ``screen -dm``, ``tmux new -d``, ``docker run -d``) outlive the agent's command and escape
+    its timeout.
 
     A read in the background (``ls &``) finishes on its own and is left alone.
 

@@ -24,6 +24,7 @@ from clawgate.validators import (  # noqa: F401
     revshells,
     secrets,
     shells,
+    smuggling,
     staged,
     textprograms,
     wrappers,
