@@ -85,6 +85,10 @@ def decide(line: str, engine: Engine = ENGINE) -> tuple[Outcome, set[str]]:
     ("screen -dmS job ./long.sh", "CG-DEST-008"),
     ("tmux new -d -s job ./long.sh", "CG-DEST-008"),
     ("docker run -d nginx", "CG-DEST-008"),
+    ('rm -rf "$TARGET"', "CG-DEST-009"),
+    ("rm -r $(cat dirs.txt)", "CG-DEST-009"),
+    ("rm -rf ${BUILD:-build}", "CG-DEST-009"),
+    ('find "$ROOT" -delete', "CG-DEST-009"),
 ])
 def test_destructive_asks(line: str, rule: str) -> None:
     outcome, rules = decide(line)
@@ -128,6 +132,10 @@ def test_destructive_asks(line: str, rule: str) -> None:
     "docker run --rm alpine echo hi",
     "grep -r 'DROP TABLE' migrations/",
     "echo 'git push --force'",
+    'rm -f "$LOG"',
+    "rm -rf ./build node_modules",
+    "rm -rf *",
+    'find . -name "*.pyc" -delete',
 ])
 def test_everyday_look_alikes_are_allowed(line: str) -> None:
     outcome, rules = decide(line)

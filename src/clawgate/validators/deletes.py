@@ -33,7 +33,7 @@ class RecursiveDeleteOfVitalPath(Validator):
     id = "CG-CAT-001"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        targets = _targets(cmd)
+        targets = delete_targets(cmd)
         if targets is None:
             return Verdict.passthrough()
         for word in (alt for w in targets for alt in _alternatives(w)):
@@ -48,7 +48,9 @@ class RecursiveDeleteOfVitalPath(Validator):
         return Verdict.passthrough()
 
 
-def _targets(cmd: SimpleCommand) -> tuple[Word, ...] | None:
+def delete_targets(cmd: SimpleCommand) -> tuple[Word, ...] | None:
+    """The paths a recursive ``rm``, a ``find -delete`` (or ``-exec rm``) or an ``mv`` removes
+    from where they are; None when the command removes no tree."""
     program = cmd.program
     if program == "rm":
         options = parse_options(cmd.words[1:], aliases=_RM_ALIASES)

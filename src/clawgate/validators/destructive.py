@@ -7,6 +7,8 @@ import re
 from clawgate.decision import Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.deletes import delete_targets
+from clawgate.validators.paths import resolve
 
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client"})
 _OPTION_PREFIX = re.compile(r"^(--[A-Za-z-]+=|-[A-Za-z])")
@@ -102,4 +104,25 @@ class DestructiveSubcommand(Validator):
             return Verdict.ask(self.id, "terraform apply -destroy destroys the infrastructure")
         if cmd.program == "aws" and operands[:2] == ("s3", "rm") and "--recursive" in cmd.argv:
             return Verdict.ask(self.id, "aws s3 rm --recursive empties a bucket prefix")
+        return Verdict.passthrough()
+
+
+@register
+class RecursiveDeleteOfUnknown(Validator):
+    """A recursive delete whose target is only known at run time (a variable the engine cannot
+    see, a command substitution): nobody can tell what it removes before it is gone. ASK.
+
+    Bad: ``rm -rf "$TARGET"`` or ``rm -rf $(cat dirs.txt)``.
+    Harmless: ``rm -rf ./build`` or ``rm -f "$LOG"`` (one file, not a tree).
+    """
+
+    id = "CG-DEST-009"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in ("rm", "find"):
+            return Verdict.passthrough()
+        for word in delete_targets(cmd) or ():
+            if resolve(word, ctx).path is None:
+                return Verdict.ask(self.id, f"{cmd.program} deletes {word.text}, which is only "
+                                   "known at run time", hint="name the directory literally")
         return Verdict.passthrough()
