@@ -152,3 +152,28 @@ def _daemon_command(cmd: SimpleCommand) -> SimpleCommand | None:
 
 def _with(cmd: SimpleCommand, words: tuple[Word, ...]) -> SimpleCommand:
     return replace(cmd, words=words)
+
+
+@register
+class AliasBody(Validator):
+    """``alias name='body'``: in a shell that expands aliases (interactive, or a persistent
+    agent shell with ``expand_aliases``) the next ``name`` runs the body, checked by nothing.
+    Each body is checked here as the command it is; one only known at run time asks.
+
+    Bad: ``alias ls='rm -rf ~'``. Harmless: ``alias ll='ls -la'`` or ``alias`` (a listing).
+    """
+
+    id = "CG-WRAP-012"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program != "alias":
+            return Verdict.passthrough()
+        bodies: list[str] = []
+        for word in cmd.words[1:]:
+            if word.value is None:
+                return Verdict.ask(self.id, f"the alias {word.text!r} is only known at run "
+                                   "time", hint="write the alias body literally")
+            name, equals, body = word.value.partition("=")
+            if equals and not name.startswith("-"):
+                bodies.append(body)
+        return Verdict.unwrap(*bodies) if bodies else Verdict.passthrough()
