@@ -7,6 +7,7 @@ that is "no opinion", not a disagreement.
 
 from __future__ import annotations
 
+import gc
 import re
 import signal
 import sys
@@ -14,12 +15,14 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 
 from clawgate.shell import model as m
 
 MAX_BASHLEX_CHARS = 16_384  # bashlex is recursive and slow; longer lines get no second opinion
 BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline where a signal can be taken,
 BASHLEX_CALLS = 150_000  # and a budget of traced lines and calls where one cannot
+_REPEAT_SECONDS = 0.05
 _WORD_BREAKS = frozenset(" \t\n;|&()<>")
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
@@ -117,16 +120,33 @@ def _deadline(seconds: float) -> Iterator[None]:
             yield
         return
 
-    def expire(signum: int, frame: object) -> None:
-        raise _TooSlow
+    def expire(signum: int, frame: FrameType | None) -> None:
+        if not _in_finaliser(frame):
+            raise _TooSlow
 
+    # The timer repeats until it is cleared. A signal can land in a garbage-collector callback
+    # or a finaliser run in the middle of bashlex, where an exception is only reported, never
+    # raised: there the handler lets it pass, and the next tick interrupts bashlex itself.
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, _REPEAT_SECONDS)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _in_finaliser(frame: FrameType | None) -> bool:
+    """The interrupted code is a gc callback or a ``__del__`` called from inside bashlex."""
+    callbacks = {getattr(c, "__code__", None) for c in gc.callbacks}
+    while frame is not None:
+        code = frame.f_code
+        if code in callbacks or code.co_name == "__del__":
+            return True
+        if "bashlex" in code.co_filename:
+            return False
+        frame = frame.f_back
+    return False
 
 
 @contextmanager
