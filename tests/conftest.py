@@ -3,12 +3,21 @@ pytester, which drives the clawgate pytest plugin in its tests."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 
 from clawgate.engine import Engine
 from clawgate.validators.base import Context
 
 pytest_plugins = ["pytester"]
+
+# The suite is derandomised, so a run on a fresh clone is the run that passed here; the random
+# exploration is `policy fuzz` and bench/bench_fuzz.py. CLAWGATE_HYPOTHESIS=explore lifts it.
+settings.register_profile("clawgate-suite", derandomize=True, deadline=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("CLAWGATE_HYPOTHESIS", "clawgate-suite"))
 
 
 @pytest.fixture(scope="session")
