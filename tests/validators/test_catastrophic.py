@@ -5,28 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from vtables import CTX, HOME, decide
 
 from clawgate.decision import Outcome
-from clawgate.engine import Engine
 from clawgate.shell import parse_one
 from clawgate.validators.base import Context
 from clawgate.validators.catastrophic import ForkBomb
 from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
-
-HOME = "/home/dev"
-WS = "/home/dev/project"
-CTX = Context(WS, WS, HOME)
-ENGINE = Engine()
-
-
-@pytest.fixture(autouse=True)
-def _fixed_home(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", HOME)
-
-
-def decide(line: str, cwd: str = WS) -> tuple[Outcome, set[str]]:
-    decision = ENGINE.check(line, cwd=cwd)
-    return decision.outcome, {r.rule_id for r in decision.reasons}
 
 
 @pytest.mark.parametrize(("line", "rule"), [

@@ -3,24 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from vtables import assert_allowed, decide
 
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
 from clawgate.policy.settings import EngineSettings
-
-HOME = "/home/dev"
-WS = "/home/dev/project"
-ENGINE = Engine()
-
-
-@pytest.fixture(autouse=True)
-def _fixed_home(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", HOME)
-
-
-def decide(line: str, engine: Engine = ENGINE) -> tuple[Outcome, set[str]]:
-    decision = engine.check(line, cwd=WS)
-    return decision.outcome, {r.rule_id for r in decision.reasons}
 
 
 @pytest.mark.parametrize(("line", "rule"), [
@@ -138,8 +125,7 @@ def test_destructive_asks(line: str, rule: str) -> None:
     'find . -name "*.pyc" -delete',
 ])
 def test_everyday_look_alikes_are_allowed(line: str) -> None:
-    outcome, rules = decide(line)
-    assert outcome is Outcome.ALLOW, rules
+    assert_allowed(line)
 
 
 def test_unsafe_lifts_destructive_asks_but_nothing_else() -> None:

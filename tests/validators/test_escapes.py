@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from vtables import ASK, CTX, DENY, assert_allowed, assert_caught
 
 from clawgate.decision import Outcome
-from clawgate.engine import Engine
 from clawgate.shell import parse, parse_one
-from clawgate.validators.base import Context
 from clawgate.validators.escapes import CommandOption, ShellArgument
 from clawgate.validators.staged import StagedPayload
-
-ENGINE = Engine()
-CTX = Context("/tmp/workspace", "/tmp/workspace", "/root")
-ALLOW, ASK, DENY = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
-
-
-def decide(line: str) -> tuple[Outcome, set[str]]:
-    decision = ENGINE.check(line, cwd="/tmp/workspace")
-    return decision.outcome, {r.rule_id for r in decision.reasons}
 
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
@@ -89,10 +79,7 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("echo id > groff; chmod +x groff; GROFF_BIN_PATH=. nroff", ASK, None),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
-    outcome, rules = decide(line)
-    assert outcome is expected, rules
-    if rule is not None:
-        assert rule in rules
+    assert_caught(line, expected, rule)
 
 
 @pytest.mark.parametrize("line", [
@@ -134,8 +121,7 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "docker exec app ls",
 ])
 def test_harmless_lookalikes(line: str) -> None:
-    outcome, rules = decide(line)
-    assert outcome is ALLOW, rules
+    assert_allowed(line)
 
 
 def test_shell_argument_direct() -> None:

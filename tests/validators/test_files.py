@@ -4,6 +4,7 @@ DENY (CG-FS-002); forbidden paths DENY (CG-FS-003)."""
 from __future__ import annotations
 
 import pytest
+from vtables import ENGINE, HOME, WS, decision
 
 from clawgate.decision import Outcome, Risk
 from clawgate.engine import Engine
@@ -12,19 +13,11 @@ from clawgate.shell import parse_one
 from clawgate.validators.base import Context
 from clawgate.validators.files import ForbiddenPath
 
-HOME = "/home/dev"
-WS = "/home/dev/project"
-ENGINE = Engine()
-
-
-@pytest.fixture(autouse=True)
-def _fixed_home(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", HOME)
-
 
 def decide(line: str, engine: Engine = ENGINE, cwd: str = WS) -> tuple[Outcome, set[str], Risk]:
-    decision = engine.check(line, cwd=cwd)
-    return decision.outcome, {r.rule_id for r in decision.reasons}, decision.risk
+    """As ``vtables.decide``, with the risk tier."""
+    found = decision(line, engine, cwd)
+    return found.outcome, {r.rule_id for r in found.reasons}, found.risk
 
 
 @pytest.mark.parametrize("line", [

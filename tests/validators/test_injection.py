@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from vtables import ASK, CTX, DENY, assert_allowed, assert_caught
 
 from clawgate.decision import Outcome
-from clawgate.engine import Engine
 from clawgate.shell import parse_one
-from clawgate.validators.base import Context
 from clawgate.validators.indirection import PipedIntoInterpreter
 from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
-
-ENGINE = Engine()
-CTX = Context("/tmp/workspace", "/tmp/workspace", "/root")
-ALLOW, ASK, DENY = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
-
-
-def decide(line: str) -> tuple[Outcome, set[str]]:
-    decision = ENGINE.check(line, cwd="/tmp/workspace")
-    return decision.outcome, {r.rule_id for r in decision.reasons}
 
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
@@ -89,10 +79,7 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("notify $(cat < /etc/passwd)", ASK, "CG-INJ-016"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
-    outcome, rules = decide(line)
-    assert outcome is expected
-    if rule is not None:
-        assert rule in rules
+    assert_caught(line, expected, rule)
 
 
 @pytest.mark.parametrize("line", [
@@ -142,8 +129,7 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "export NODE_VERSION=$(cat /etc/node-version)",
 ])
 def test_harmless_lookalikes(line: str) -> None:
-    outcome, rules = decide(line)
-    assert outcome is ALLOW, rules
+    assert_allowed(line)
 
 
 def test_dynamic_command_word_direct() -> None:

@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from vtables import ASK, CTX, DENY, assert_allowed, assert_caught
 
 from clawgate.decision import Outcome
-from clawgate.engine import Engine
 from clawgate.shell import parse_one
-from clawgate.validators.base import Context
 from clawgate.validators.codescan import scan
 from clawgate.validators.interpreters import InlineCode
 from clawgate.validators.textprograms import SedCommands
-
-ENGINE = Engine()
-CTX = Context("/tmp/workspace", "/tmp/workspace", "/root")
-ALLOW, ASK, DENY = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
-
-
-def decide(line: str) -> tuple[Outcome, set[str]]:
-    decision = ENGINE.check(line, cwd="/tmp/workspace")
-    return decision.outcome, {r.rule_id for r in decision.reasons}
 
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
@@ -69,10 +59,7 @@ def decide(line: str) -> tuple[Outcome, set[str]]:
     ("dc -e '!id'", ASK, "CG-INTERP-007"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
-    outcome, rules = decide(line)
-    assert outcome is expected, rules
-    if rule is not None:
-        assert rule in rules
+    assert_caught(line, expected, rule)
 
 
 @pytest.mark.parametrize("line", [
@@ -111,8 +98,7 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "gdb -batch -ex bt ./a.out core",
 ])
 def test_harmless_lookalikes(line: str) -> None:
-    outcome, rules = decide(line)
-    assert outcome is ALLOW, rules
+    assert_allowed(line)
 
 
 def test_inline_code_unwraps_spelled_commands() -> None:

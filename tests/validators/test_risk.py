@@ -4,20 +4,13 @@ into outcomes. DENY is never lifted by autonomy."""
 from __future__ import annotations
 
 import pytest
+from vtables import WS
 
 from clawgate.decision import Outcome, Risk
 from clawgate.engine import Engine
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.shell import parse_one
 from clawgate.validators.risk import risk_of
-
-HOME = "/home/dev"
-WS = "/home/dev/project"
-
-
-@pytest.fixture(autouse=True)
-def _fixed_home(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", HOME)
 
 
 @pytest.mark.parametrize(("line", "tier"), [

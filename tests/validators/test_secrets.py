@@ -3,23 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from vtables import decide
 
 from clawgate.decision import Outcome
-from clawgate.engine import Engine
-
-HOME = "/home/dev"
-WS = "/home/dev/project"
-ENGINE = Engine()
-
-
-@pytest.fixture(autouse=True)
-def _fixed_home(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", HOME)
-
-
-def decide(line: str) -> tuple[Outcome, set[str]]:
-    decision = ENGINE.check(line, cwd=WS)
-    return decision.outcome, {r.rule_id for r in decision.reasons}
 
 
 @pytest.mark.parametrize("line", [
