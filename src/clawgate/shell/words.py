@@ -16,7 +16,8 @@ _ANSI = re.compile(
     r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S)
 _ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
                 "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
-_DQ_ESCAPABLE = frozenset('$`"\\\n')
+_UNQUOTED_ESCAPE = re.compile(r"\\(.)", re.S)
+_DOUBLE_ESCAPE = re.compile(r'\\([$`"\\\n])')
 _EXPANSION_KINDS = {
     "simple_expansion": m.VARIABLE,
     "expansion": m.VARIABLE,
@@ -33,34 +34,16 @@ def text_of(node: Node, src: bytes) -> str:
 
 def unescape_unquoted(text: str) -> str:
     """Backslash removal outside quotes: ``\\x`` is ``x``; a backslash-newline vanishes."""
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text):
-            if text[i + 1] != "\n":
-                out.append(text[i + 1])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    return _UNQUOTED_ESCAPE.sub(_escaped, text)
 
 
 def unescape_double(text: str) -> str:
     """Inside double quotes a backslash escapes only ``$ ` " \\`` and newline."""
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text) and text[i + 1] in _DQ_ESCAPABLE:
-            if text[i + 1] != "\n":
-                out.append(text[i + 1])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    return _DOUBLE_ESCAPE.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return "" if match.group(1) == "\n" else match.group(1)
 
 
 def decode_ansi_c(body: str) -> str:
