@@ -11,6 +11,7 @@ from functools import partial
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.shell import MAX_LINE_BYTES, parse
+from clawgate.shell.constants import resolved_line
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.risk import risk_of
@@ -31,6 +32,7 @@ class _Run:
     risk: Risk = Risk.LOW
     trace: list[TraceEntry] = field(default_factory=list)
     misparsing: bool = False
+    seen: dict[tuple[str, bool], int] = field(default_factory=dict)  # least depth checked at
 
     def add(self, verdict: Verdict, about: str) -> None:
         if verdict.outcome is Outcome.PASSTHROUGH:
@@ -109,7 +111,11 @@ class Engine:
                                  "failing closed"), command)
         return self._combine(command, run)
 
-    def _check_line(self, line: str, ctx: Context, run: _Run, depth: int) -> None:
+    def _check_line(self, line: str, ctx: Context, run: _Run, depth: int,
+                    resolve: bool = True) -> None:
+        if run.seen.get((line, resolve), depth + 1) <= depth:
+            return  # checked already, as deep or less (a payload met again after resolving)
+        run.seen[line, resolve] = depth
         if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
@@ -123,6 +129,9 @@ class Engine:
                 return
         for cmd in parsed.commands:
             self._check_command(cmd, ctx, run, depth)
+        resolved = resolved_line(parsed) if resolve else None
+        if resolved is not None and depth < MAX_NESTING:  # x=/; rm -rf "$x": as rm -rf / too
+            self._check_line(resolved, ctx, run, depth + 1, resolve=False)
 
     def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int) -> None:
         if depth > MAX_NESTING:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clawgate.decision import Outcome
+from clawgate.engine import Engine
 from clawgate.shell import parse
 from clawgate.validators.base import Context
 from clawgate.validators.hygiene import (
@@ -16,6 +17,7 @@ from clawgate.validators.hygiene import (
     InvisibleUnicode,
     LookalikeWords,
     MidWordHash,
+    WrappedNonAsciiProgram,
 )
 
 P, ASK, DENY = Outcome.PASSTHROUGH, Outcome.ASK, Outcome.DENY
@@ -141,3 +143,18 @@ def test_line_continuations_are_joined_as_bash_does() -> None:
 ])
 def test_continuation_inside_a_word(text: str, expected: Outcome, ctx: Context) -> None:
     assert ContinuationInsideWord().check_text(text, ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("nice -n 0 'ñ¹¼*'", ASK),
+    ("timeout 600 'ďx'", ASK),
+    ("nice -n 0 make", Outcome.ALLOW),
+    ("cat café.txt", Outcome.ALLOW),
+])
+def test_wrapped_non_ascii_program(line: str, expected: Outcome, engine: Engine,
+                                   ctx: Context) -> None:
+    """CG-HYG-009 on the commands wrappers hand back (depth > 0), never on the line's own."""
+    decision = engine.check(line)
+    assert decision.outcome is expected
+    assert ("CG-HYG-009" in {r.rule_id for r in decision.reasons}) is (expected is ASK)
+    assert WrappedNonAsciiProgram().check(parse(line).commands[0], ctx).outcome is P

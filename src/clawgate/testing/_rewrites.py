@@ -149,9 +149,16 @@ def _b64(line: str) -> str:
     return base64.b64encode(line.encode("utf-8", "surrogateescape")).decode("ascii")
 
 
+def _closer(line: str) -> str:
+    """What may stand between ``line`` and a closing ``)`` or ``}``: a newline after a comment
+    or a here-document (on their last line the closer would be comment text, or not match the
+    delimiter and leave the here-document open)."""
+    return "\n" if "#" in line or "<<" in line.replace("<<<", "") else " "
+
+
 LINE_WRAPPERS = {
-    "subshell": lambda line: f"( {line} )",
-    "group": lambda line: f"{{ {line}; }}",
+    "subshell": lambda line: f"( {line}{_closer(line)})",
+    "group": lambda line: f"{{ {line}{_closer(line).replace(' ', '; ')}}}",
     "bash-c": lambda line: f"bash -c {shlex.quote(line)}",
     "eval": lambda line: f"eval {shlex.quote(line)}",
     "base64-eval": lambda line: f'eval "$(echo {_b64(line)} | base64 -d)"',
@@ -182,7 +189,9 @@ def rewrites(draw: st.DrawFn, command: str | Sequence[str], *,
     one simple command of static words gets only line-level rewrites. ``semantic``: allow flag
     rewrites, which change the argv but not its meaning to the program."""
     argv = argv_of(command) if isinstance(command, str) else tuple(command)
-    original = command if isinstance(command, str) else shlex.join(argv or ())
+    # The rewrites spell the argv anew, so they are held against the argv written plainly: a
+    # line that is itself disguised (``'ls'``) is one more rewrite of it, not the reference.
+    original = shlex.join(argv) if argv else command if isinstance(command, str) else ""
     steps: list[str] = []
     if argv:
         if semantic:

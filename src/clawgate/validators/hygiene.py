@@ -7,8 +7,14 @@ import unicodedata
 
 from clawgate.decision import Verdict
 from clawgate.shell.differential import single_quoted
-from clawgate.shell.model import ParsedLine
-from clawgate.validators.base import Context, LineValidator, RawValidator, register
+from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators.base import (
+    Context,
+    LineValidator,
+    RawValidator,
+    Validator,
+    register,
+)
 from clawgate.validators.textscan import unquoted
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -102,6 +108,24 @@ class LookalikeWords(LineValidator):
                     return Verdict.ask(self.id, f"non-ASCII program name {word.text!r}",
                                        hint="check which program this really is")
         return Verdict.passthrough()
+
+
+@register
+class WrappedNonAsciiProgram(Validator):
+    """A non-ASCII program name run by a wrapper (``nice``, ``env``, ``timeout`` ...): the ASK
+    that ``CG-HYG-004`` gives the line's own commands, for the commands wrappers hand back.
+
+    Bad: ``nice -n 0 'ｒm*'``. Harmless: ``nice -n 0 make``.
+    """
+
+    id = "CG-HYG-009"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if cmd.depth == 0 or name is None or name.text.isascii():
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"non-ASCII program name {name.text!r}",
+                           hint="check which program this really is")
 
 
 @register

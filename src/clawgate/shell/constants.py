@@ -1,0 +1,282 @@
+"""Same-line constants: the line rewritten with what it already says about its own words.
+
+``x=/; rm -rf "$x"`` runs ``rm -rf /``; ``a=_b; _b=su; sudo "${!a}"`` runs ``sudo su``;
+``printf '%s\\0' -rf / | xargs -0 rm`` runs ``rm -rf /``. ``resolved_line`` expands braces
+(``braces.py``), substitutes the values of variables assigned literally earlier in the line
+(in source order, outside pipelines and functions; ``${!x}`` followed), writes plainly the
+words spelled to hide their value (``\\r\\m``, ``$'\\x2f'``), and turns ``printf``/``echo``
+literals piped into ``xargs`` into the command xargs runs. The engine checks the rewritten line
+*in addition to* the line: what cannot be known exactly is left as written, so nothing becomes
+less strict.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from clawgate.shell import model as m
+from clawgate.shell.braces import expand_line
+from clawgate.shell.expand import DEFAULT_IFS, expand
+
+_SETTERS = frozenset("read mapfile readarray declare typeset local export readonly unset "
+                     "getopts let printf eval source . set shift".split())
+_LOOP_VAR = re.compile(r"\b(?:for|select)\s+([A-Za-z_]\w*)")
+_DEFAULTING = re.compile(r"\$\{([A-Za-z_]\w*):?=")
+_ARITHMETIC = re.compile(r"\(\((.*?)\)\)", re.S)
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_NAME_ARG = re.compile(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
+_EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
+_RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
+                      "function time coproc { } ! [[ ]]".split())
+_PRINTF_SEP = {"\\0": "\0", "\\n": "\n", "\\t": "\t", " ": " ", "": ""}
+_XARGS_FLAGS = frozenset({"-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit"})
+_XARGS_VALUED = re.compile(r"-[Ps]\d+|--max-procs=\d+|--max-chars=\d+")
+
+_HINTS = re.compile(r"[$\\'\"]|xargs")
+Edit = tuple[int, int, str]  # byte start, byte end, replacement text
+
+
+def resolved_line(parsed: m.ParsedLine) -> str | None:
+    """``parsed``'s line with same-line constants put in, or None when nothing changes."""
+    expanded = expand_line(parsed.source)
+    if expanded is not None:
+        from clawgate.shell import parse
+
+        parsed = parse(expanded)
+    substituted = _substituted(parsed)
+    found = substituted if substituted is not None else expanded
+    return None if found == parsed.source else found
+
+
+def _substituted(parsed: m.ParsedLine) -> str | None:
+    source = parsed.source
+    if not _HINTS.search(source):
+        return None
+    src = source.encode("utf-8", "surrogateescape")
+    clobbered = _clobbered(parsed)
+    env = {"IFS": DEFAULT_IFS}
+    edits: list[Edit] = []
+    commands = parsed.commands
+    fed = -1
+    for index, cmd in enumerate(commands):
+        if index == fed:
+            continue
+        if cmd.assignments and not cmd.words:
+            _assign(cmd, env, clobbered)
+            continue
+        feed = _xargs_feed(commands, index, env, src)
+        if feed is not None:
+            edits.append(feed)
+            fed = index + 1
+            continue
+        edits.extend(_word_edits(cmd, env, src))
+    return _apply(src, edits) if edits else None
+
+
+def _clobbered(parsed: m.ParsedLine) -> frozenset[str]:
+    """Names set in ways not followed (loops, ``read``, arithmetic, nested assignments ...):
+    their values are never taken as known."""
+    source = parsed.source
+    names = set(_LOOP_VAR.findall(source)) | set(_DEFAULTING.findall(source))
+    for body in _ARITHMETIC.findall(source):
+        names.update(_IDENT.findall(body))
+    for cmd in parsed.commands:
+        if cmd.words and cmd.program in _SETTERS:
+            names.update(mt.group(1) for w in cmd.words[1:]
+                         if (mt := _NAME_ARG.match(w.shown)) is not None)
+        elif cmd.assignments and not cmd.words and not _sequential(cmd):
+            names.update(a.name for a in cmd.assignments)
+    return frozenset(names)
+
+
+def _sequential(cmd: m.SimpleCommand) -> bool:
+    """Assignments that later commands of the line see (inside a subshell or a branch, they
+    may not: taking them as known can only add a check, never drop one)."""
+    return not cmd.pipeline and not cmd.background and "function" not in cmd.nesting
+
+
+def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]) -> None:
+    for assignment in cmd.assignments:
+        name, word = assignment.name, assignment.value
+        value: str | None = None
+        appends = f"{name}+=" in cmd.text
+        if name not in clobbered and not appends and m.TILDE not in word.expansions and \
+                not word.text.startswith("("):
+            value = word.value
+            if value is None:
+                fields = expand(word.text, env, split=False)
+                value = fields[0] if fields else None
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+
+
+def _fields(word: m.Word, env: dict[str, str]) -> list[str] | None:
+    """The word's fields: its static value, or its expansion under ``env``."""
+    if word.expansions & {m.GLOB, m.TILDE, m.BRACE}:
+        return None
+    if word.value is not None:
+        return [word.value]
+    if not word.expansions <= _EXPANDABLE:
+        return None
+    return expand(word.text, env)
+
+
+def _word_edits(cmd: m.SimpleCommand, env: dict[str, str], src: bytes) -> list[Edit]:
+    dynamic = [w for w in cmd.words if _rewritable(w)]
+    targets = [r.target for r in cmd.redirects
+               if r.target is not None and _rewritable(r.target) and r.heredoc is None]
+    if not dynamic and not targets:
+        return []
+    base = cmd.offset
+    text = _encode(cmd.text)
+    if text is None or src[base : base + len(text)] != text:
+        return []
+    edits: list[Edit] = []
+    cursor = 0
+    for word, target in [*((w, False) for w in cmd.words), *((t, True) for t in targets)]:
+        found = _find(text, word.text, cursor)
+        if found < 0:
+            continue
+        cursor = found + len(_encode(word.text) or b"")
+        if not _rewritable(word):
+            continue
+        fields = _fields(word, env)
+        if fields is None or (target and len(fields) != 1):
+            continue
+        edits.append((base + found, base + cursor, " ".join(_quote(f) for f in fields)))
+    return edits
+
+
+def _rewritable(word: m.Word) -> bool:
+    """A word to write out: dynamic, or static but spelled to hide its value from a reader
+    matching text (``\\o\\f=/d\\ev/sda``, ``$'\\x2fdev'``, ``r''m``)."""
+    value = word.value
+    if value is None:
+        return True
+    return word.quoted and not word.expansions & {m.GLOB, m.BRACE, m.TILDE} and \
+        word.text not in (shlex.quote(value), f"'{value}'", f'"{value}"')
+
+
+def _xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str, str],
+                src: bytes) -> Edit | None:
+    """``printf …|xargs CMD`` or ``echo …|xargs CMD`` of known words: the command xargs runs."""
+    if index + 1 >= len(commands):
+        return None
+    feeder, xargs = commands[index], commands[index + 1]
+    if (feeder.pipeline, feeder.stage, xargs.stage) != (xargs.pipeline, 0, 1) or \
+            len(feeder.pipeline) != 2 or xargs.program != "xargs" or \
+            feeder.program not in ("printf", "echo"):
+        return None
+    left, right = _argv(feeder, env), _argv(xargs, env)
+    if left is None or right is None:
+        return None
+    printed = _printed(left)
+    run = _xargs_run(right)
+    if printed is None or run is None:
+        return None
+    items = _items(printed, null=run[1])
+    end = xargs.offset + len(_encode(xargs.text) or b"")
+    if items is None or src[xargs.offset : end] != _encode(xargs.text):
+        return None
+    prefix = [f"{a.name}={a.value.text}" for a in xargs.assignments]
+    return feeder.offset, end, " ".join([*prefix, *(_quote(f) for f in [*run[0], *items])])
+
+
+def _argv(cmd: m.SimpleCommand, env: dict[str, str]) -> list[str] | None:
+    out: list[str] = []
+    for word in cmd.words:
+        fields = _fields(word, env)
+        if fields is None:
+            return None
+        out.extend(fields)
+    return out
+
+
+def _printed(argv: list[str]) -> str | None:
+    """What ``printf FORMAT ARGS`` or ``echo ARGS`` writes, for the simplest formats."""
+    if argv[0].rsplit("/", 1)[-1] == "echo":
+        newline = "\n"
+        args = argv[1:]
+        while args and args[0] in ("-n", "-E"):
+            newline = "" if args.pop(0) == "-n" else newline
+        if args and args[0].startswith("-e"):
+            return None
+        return " ".join(args) + newline
+    if len(argv) < 2:
+        return None
+    fmt, args = argv[1], argv[2:]
+    if "%" not in fmt and "\\" not in fmt:
+        return fmt
+    if not fmt.startswith("%s") or fmt[2:] not in _PRINTF_SEP or not args:
+        return None
+    return "".join(a + _PRINTF_SEP[fmt[2:]] for a in args)
+
+
+def _xargs_run(argv: list[str]) -> tuple[list[str], bool] | None:
+    """(the command xargs runs, whether it reads NUL-separated items); None for options that
+    change how items become commands (``-I``, ``-n``, ``-L`` ...)."""
+    i, null = 1, False
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            i += 1
+            break
+        if arg in ("-0", "--null"):
+            null = True
+        elif arg in ("-P", "-s"):
+            i += 1
+        elif arg not in _XARGS_FLAGS and not _XARGS_VALUED.fullmatch(arg):
+            if arg.startswith("-") and arg != "-":
+                return None
+            break
+        i += 1
+    return (argv[i:] or ["echo"]), null
+
+
+def _items(printed: str, *, null: bool) -> list[str] | None:
+    if null:
+        items = printed.split("\0")
+        return items[:-1] if items and items[-1] == "" else items
+    if any(c in printed for c in "'\"\\\0"):
+        return None  # xargs's own quoting is not modelled
+    return printed.split()
+
+
+def _quote(field: str) -> str:
+    if any(ord(c) < 32 or ord(c) == 127 for c in field):
+        body = "".join(f"\\x{ord(c):02x}" if ord(c) < 32 or ord(c) == 127 else
+                       "\\" + c if c in "\\'" else c for c in field)
+        return f"$'{body}'"
+    if field in _RESERVED or "=" in field:
+        return "'" + field.replace("'", "'\\''") + "'"
+    return shlex.quote(field)
+
+
+def _encode(text: str) -> bytes | None:
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return None
+
+
+def _find(haystack: bytes, needle: str, start: int) -> int:
+    encoded = _encode(needle)
+    return -1 if encoded is None else haystack.find(encoded, start)
+
+
+def _apply(src: bytes, edits: list[Edit]) -> str | None:
+    out: list[bytes] = []
+    position = 0
+    for start, end, replacement in sorted(edits):
+        encoded = _encode(replacement)
+        if start < position or encoded is None:
+            continue
+        out += [src[position:start], encoded]
+        position = end
+    if not out:
+        return None
+    out.append(src[position:])
+    return b"".join(out).decode("utf-8", "surrogateescape")
