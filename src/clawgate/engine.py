@@ -59,6 +59,7 @@ class Engine:
         self._raw = [v for v in validators if isinstance(v, RawValidator)]
         self._line = [v for v in validators if isinstance(v, LineValidator)]
         self._command = [v for v in validators if isinstance(v, Validator)]
+        self._line_resolved = [v for v in self._line if not v.spelling]
         self._cache: OrderedDict[tuple[str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
         self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
@@ -120,11 +121,13 @@ class Engine:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
             return
-        for raw in self._raw:
+        # A resolved line is text the engine wrote: what it runs is checked, not how it is
+        # spelled (the line it came from was, raw and spelling validators included).
+        for raw in self._raw if resolve else ():
             if self._consult(raw, line, run, partial(raw.check_text, line, ctx)):
                 return
         parsed = parse(line)
-        for validator in self._line:
+        for validator in self._line if resolve else self._line_resolved:
             if self._consult(validator, line, run, partial(validator.check_line, parsed, ctx)):
                 return
         for cmd in parsed.commands:

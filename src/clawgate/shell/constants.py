@@ -39,14 +39,15 @@ Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
 def resolved_line(parsed: m.ParsedLine) -> str | None:
     """``parsed``'s line with same-line constants put in, or None when nothing changes."""
-    expanded = expand_line(parsed.source)
+    source = parsed.source
+    expanded = expand_line(source)
     if expanded is not None:
         from clawgate.shell import parse
 
         parsed = parse(expanded)
     substituted = _substituted(parsed)
     found = substituted if substituted is not None else expanded
-    return None if found == parsed.source else found
+    return None if found == source else found
 
 
 def _substituted(parsed: m.ParsedLine) -> str | None:
@@ -246,13 +247,19 @@ def _items(printed: str, *, null: bool) -> list[str] | None:
 
 
 def _quote(field: str) -> str:
-    if any(ord(c) < 32 or ord(c) == 127 for c in field):
-        body = "".join(f"\\x{ord(c):02x}" if ord(c) < 32 or ord(c) == 127 else
-                       "\\" + c if c in "\\'" else c for c in field)
+    if not field.isprintable():
+        body = "".join(_escaped(c) if not c.isprintable() else "\\" + c if c in "\\'" else c
+                       for c in field)
         return f"$'{body}'"
     if field in _RESERVED or "=" in field:
         return "'" + field.replace("'", "'\\''") + "'"
     return shlex.quote(field)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code < 0x10000 else \
+        f"\\U{code:08x}"
 
 
 def _encode(text: str) -> bytes | None:

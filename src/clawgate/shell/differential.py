@@ -62,7 +62,8 @@ def bashlex_view(line: str) -> list[CommandView]:
 
     try:
         with _deadline(BASHLEX_SECONDS):
-            trees = bashlex.parse(blank_single_quoted(line))
+            # bashlex reads the # of $# as a comment; $1 is the same kind of word to it.
+            trees = bashlex.parse(blank_single_quoted(line).replace("$#", "$1"))
     except _TooSlow as exc:
         raise Unavailable("the second parser gave up") from exc
     except NotImplementedError as exc:
@@ -163,9 +164,42 @@ def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
     return found
 
 
-def compare(parsed: m.ParsedLine, other: list[CommandView]) -> Disagreement | None:
-    """The first place where the two readings differ, or None."""
+def statements(source: str) -> list[tuple[int, int]]:
+    """Character spans of the line's top-level statements, as tree-sitter-bash reads them
+    (a here-document's body belongs to its statement)."""
+    from clawgate.shell.treesitter import parser
+
+    src = source.encode("utf-8", "surrogateescape")
+    spans = [(n.start_byte, n.end_byte) for n in parser().parse(src).root_node.named_children
+             if n.type != "comment"]
+    if len(src) == len(source):
+        return spans
+    return [(len(src[:a].decode("utf-8", "surrogateescape")),
+             len(src[:b].decode("utf-8", "surrogateescape"))) for a, b in spans]
+
+
+def compare_by_statement(parsed: m.ParsedLine) -> Disagreement | None:
+    """``compare`` one top-level statement at a time, for a line bashlex cannot take whole:
+    a part it does not implement (``$(( ))``) or rejects leaves the other parts compared."""
+    views: list[CommandView] = []
+    covered: list[tuple[int, int]] = []
+    for start, end in statements(parsed.source):
+        try:
+            view = bashlex_view(parsed.source[start:end])
+        except (Unavailable, Rejected):
+            continue
+        views.extend((offset + start, words) for offset, words in view)
+        covered.append((start, end))
+    return compare(parsed, views, within=covered) if covered else None
+
+
+def compare(parsed: m.ParsedLine, other: list[CommandView],
+            within: list[tuple[int, int]] | None = None) -> Disagreement | None:
+    """The first place where the two readings differ, or None. ``within``: compare only the
+    commands that start in these character spans."""
     mine = dict(tree_view(parsed))
+    if within is not None:
+        mine = {k: v for k, v in mine.items() if any(a <= k < b for a, b in within)}
     quoted = single_quoted(parsed.source)
     theirs = {k: v for k, v in other if not (k not in mine and _inside(k, quoted))}
     for offset in sorted(set(mine) ^ set(theirs)):

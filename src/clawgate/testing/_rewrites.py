@@ -149,6 +149,12 @@ def _b64(line: str) -> str:
     return base64.b64encode(line.encode("utf-8", "surrogateescape")).decode("ascii")
 
 
+def _not_an_option(line: str) -> str:
+    """``line`` as ``sh -c`` and ``eval`` take it: code starting with ``-`` or ``+`` would be
+    read as options (``bash -c '-rf; ls'`` runs nothing); a leading space keeps its meaning."""
+    return " " + line if line.startswith(("-", "+")) else line
+
+
 def _closer(line: str) -> str:
     """What may stand between ``line`` and a closing ``)`` or ``}``: a newline after a comment
     or a here-document (on their last line the closer would be comment text, or not match the
@@ -159,10 +165,11 @@ def _closer(line: str) -> str:
 LINE_WRAPPERS = {
     "subshell": lambda line: f"( {line}{_closer(line)})",
     "group": lambda line: f"{{ {line}{_closer(line).replace(' ', '; ')}}}",
-    "bash-c": lambda line: f"bash -c {shlex.quote(line)}",
-    "eval": lambda line: f"eval {shlex.quote(line)}",
-    "base64-eval": lambda line: f'eval "$(echo {_b64(line)} | base64 -d)"',
-    "base64-bash-c": lambda line: f'bash -c "$(printf %s {_b64(line)} | base64 -d)"',
+    "bash-c": lambda line: f"bash -c {shlex.quote(_not_an_option(line))}",
+    "eval": lambda line: f"eval {shlex.quote(_not_an_option(line))}",
+    "base64-eval": lambda line: f'eval "$(echo {_b64(_not_an_option(line))} | base64 -d)"',
+    "base64-bash-c": lambda line: (f'bash -c "$(printf %s {_b64(_not_an_option(line))} | '
+                                   'base64 -d)"'),
     "base64-pipe": lambda line: f"echo {_b64(line)} | base64 -d | bash",
 }
 
@@ -219,6 +226,7 @@ def wrapped(draw: st.DrawFn, line: str) -> Rewrite:
         steps.append(f"prefix:{prefix}")
     if not steps or draw(st.booleans()):
         kind = draw(st.sampled_from(["bash-c", "sh-c", "eval", "subshell", "group"]))
-        out = (f"sh -c {shlex.quote(out)}" if kind == "sh-c" else LINE_WRAPPERS[kind](out))
+        out = (f"sh -c {shlex.quote(_not_an_option(out))}" if kind == "sh-c"
+               else LINE_WRAPPERS[kind](out))
         steps.append(kind)
     return Rewrite(line, out, tuple(steps))

@@ -40,7 +40,12 @@ class RawValidator(_Base):
 
 
 class LineValidator(_Base):
-    """Looks at the whole parsed line (parser agreement, comments, syntax tricks)."""
+    """Looks at the whole parsed line (parser agreement, comments, syntax tricks).
+
+    ``spelling``: it judges how the line is written, not what it runs; the engine skips it on
+    the lines it writes itself (same-line constants put in, ``shell/constants.py``)."""
+
+    spelling: ClassVar[bool] = False
 
     @abstractmethod
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict: ...

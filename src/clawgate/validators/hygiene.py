@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.shell.differential import single_quoted
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import (
@@ -89,6 +89,8 @@ class LookalikeWords(LineValidator):
     """Command words whose NFKC form differs: full-width or compatibility look-alikes.
 
     Bad: ``ｒｍ -rf /`` (full-width letters that read as ``rm``). Harmless: ``cat résumé.txt``.
+    On a line tree-sitter cannot parse cleanly, every raw word is read (error recovery may drop
+    the command holding it).
     """
 
     id = "CG-HYG-004"
@@ -96,7 +98,14 @@ class LookalikeWords(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.source.isascii():
             return Verdict.passthrough()
-        for cmd in parsed.commands:
+        if parsed.has_error:  # error recovery may have dropped commands: read the raw words
+            for token in parsed.source.split():
+                folded = unicodedata.normalize("NFKC", token)
+                if folded != token and folded.isascii():
+                    return Verdict.misparse(self.id, f"{token!r} looks like {folded!r}",
+                                            hint="type the command in plain ASCII")
+        unusual: Verdict = Verdict.passthrough()
+        for cmd in parsed.commands:  # every word: a look-alike anywhere outranks the ASK
             for index, word in enumerate(cmd.words):
                 if word.text.isascii():
                     continue
@@ -104,10 +113,10 @@ class LookalikeWords(LineValidator):
                 if folded != word.text and folded.isascii():
                     return Verdict.misparse(self.id, f"{word.text!r} looks like {folded!r}",
                                             hint="type the command in plain ASCII")
-                if index == 0:
-                    return Verdict.ask(self.id, f"non-ASCII program name {word.text!r}",
-                                       hint="check which program this really is")
-        return Verdict.passthrough()
+                if index == 0 and unusual.outcome is Outcome.PASSTHROUGH:
+                    unusual = Verdict.ask(self.id, f"non-ASCII program name {word.text!r}",
+                                          hint="check which program this really is")
+        return unusual
 
 
 @register
@@ -137,6 +146,7 @@ class EscapedCommandName(LineValidator):
     """
 
     id = "CG-HYG-005"
+    spelling = True
     _HIDDEN = re.compile(r"\\[\s;&|<>()`$]")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
@@ -160,6 +170,7 @@ class CommentQuoteDesync(LineValidator):
     """
 
     id = "CG-HYG-006"
+    spelling = True
     _QUOTES = re.compile(r"['\"`]|\$\(")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
@@ -177,6 +188,7 @@ class MidWordHash(LineValidator):
     """
 
     id = "CG-HYG-007"
+    spelling = True
     _EXPANSION_END = re.compile(r"(\$\w+|\$[@*#?$!-]|[}'\"])$")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:

@@ -29,6 +29,7 @@ class Unparseable(LineValidator):
     """
 
     id = "CG-PARSE-001"
+    spelling = True
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not parsed.has_error:
@@ -63,19 +64,22 @@ class TooComplex(LineValidator):
 class ParserDisagreement(LineValidator):
     """bashlex and tree-sitter-bash read different commands or words: the line may not mean what
     it looks like. Bad: a line whose words the two parsers split differently. Harmless: any line
-    both read alike, and constructs bashlex does not implement (``$(( ))``, ``case``).
+    both read alike, and constructs bashlex does not implement (``$(( ))``, ``case``). A line
+    bashlex cannot take whole is compared statement by statement.
     """
 
     id = "CG-DIFF-001"
+    spelling = True
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.has_error or parsed.too_deep or not _needs_second_opinion(parsed.source):
             return Verdict.passthrough()
         try:
-            other = differential.bashlex_view(parsed.source)
+            found = differential.compare(parsed, differential.bashlex_view(parsed.source))
         except (differential.Unavailable, differential.Rejected):
-            return Verdict.passthrough()
-        found = differential.compare(parsed, other)
+            # bashlex has no opinion on the whole line: ask it about each statement, so that
+            # one part it cannot read does not hide another part's disagreement.
+            found = differential.compare_by_statement(parsed)
         if found is None:
             return Verdict.passthrough()
         return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
