@@ -14,6 +14,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from clawgate.shell import model as m
 
@@ -43,6 +45,26 @@ class Rejected(Exception):
 
 
 def bashlex_view(line: str) -> list[CommandView]:
+    """bashlex's commands of ``line``; raises ``Unavailable`` (no opinion) or ``Rejected``.
+    Remembered for the last lines asked: a line's statements come back in the lines made of
+    it (a command and its wrappings, a line and what is added to it)."""
+    found = _remembered(line)
+    if isinstance(found, tuple) and found and found[0] in _FAILURES:
+        raise _FAILURES[found[0]](found[1])
+    return list(found)
+
+
+@lru_cache(maxsize=2048)
+def _remembered(line: str) -> tuple[Any, ...]:
+    try:
+        return tuple(_bashlex_view(line))
+    except Unavailable as exc:
+        return ("unavailable", str(exc))
+    except Rejected as exc:
+        return ("rejected", str(exc))
+
+
+def _bashlex_view(line: str) -> list[CommandView]:
     if len(line) > MAX_BASHLEX_CHARS:
         raise Unavailable("too long for the second parser")
     if "((" in line:  # bashlex does not implement arithmetic, and reads ((...)) as subshells
@@ -107,6 +129,9 @@ class _TooSlow(Exception):
     pass
 
 
+_FAILURES: dict[str, type[Exception]] = {"unavailable": Unavailable, "rejected": Rejected}
+
+
 @contextmanager
 def _deadline(seconds: float) -> Iterator[None]:
     """Interrupt bashlex after ``seconds`` in the main thread (a timer signal), or after a
@@ -162,35 +187,6 @@ def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
                        for w in cmd.words)
         found.append((start, values))
     return found
-
-
-def statements(source: str) -> list[tuple[int, int]]:
-    """Character spans of the line's top-level statements, as tree-sitter-bash reads them
-    (a here-document's body belongs to its statement)."""
-    from clawgate.shell.treesitter import parser
-
-    src = source.encode("utf-8", "surrogateescape")
-    spans = [(n.start_byte, n.end_byte) for n in parser().parse(src).root_node.named_children
-             if n.type != "comment"]
-    if len(src) == len(source):
-        return spans
-    return [(len(src[:a].decode("utf-8", "surrogateescape")),
-             len(src[:b].decode("utf-8", "surrogateescape"))) for a, b in spans]
-
-
-def compare_by_statement(parsed: m.ParsedLine) -> Disagreement | None:
-    """``compare`` one top-level statement at a time, for a line bashlex cannot take whole:
-    a part it does not implement (``$(( ))``) or rejects leaves the other parts compared."""
-    views: list[CommandView] = []
-    covered: list[tuple[int, int]] = []
-    for start, end in statements(parsed.source):
-        try:
-            view = bashlex_view(parsed.source[start:end])
-        except (Unavailable, Rejected):
-            continue
-        views.extend((offset + start, words) for offset, words in view)
-        covered.append((start, end))
-    return compare(parsed, views, within=covered) if covered else None
 
 
 def compare(parsed: m.ParsedLine, other: list[CommandView],

@@ -6,6 +6,7 @@ import re
 
 from clawgate.decision import Verdict
 from clawgate.shell import differential
+from clawgate.shell.bystatement import compare_by_statement
 from clawgate.shell.model import ParsedLine
 from clawgate.validators.base import Context, LineValidator, register
 
@@ -79,7 +80,7 @@ class ParserDisagreement(LineValidator):
         except (differential.Unavailable, differential.Rejected):
             # bashlex has no opinion on the whole line: ask it about each statement, so that
             # one part it cannot read does not hide another part's disagreement.
-            found = differential.compare_by_statement(parsed)
+            found = compare_by_statement(parsed, _needs_second_opinion)
         if found is None:
             return Verdict.passthrough()
         return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
