@@ -11,7 +11,7 @@ from functools import partial
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.shell import MAX_LINE_BYTES, parse
-from clawgate.shell.constants import resolved_line
+from clawgate.shell.constants import resolved_line, respelled
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.risk import risk_of
@@ -132,9 +132,14 @@ class Engine:
                 return
         for cmd in parsed.commands:
             self._check_command(cmd, ctx, run, depth)
-        resolved = resolved_line(parsed) if resolve else None
+        if not resolve:
+            return
+        resolved = resolved_line(parsed)
         if resolved is not None and depth < MAX_NESTING:  # x=/; rm -rf "$x": as rm -rf / too
             self._check_line(resolved, ctx, run, depth + 1, resolve=False)
+        elif resolved is None:
+            for cmd in respelled(parsed):  # \d\d \o\f=/dev/sda: as dd of=/dev/sda too
+                self._check_command(cmd, ctx, run, depth)
 
     def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int) -> None:
         if depth > MAX_NESTING:

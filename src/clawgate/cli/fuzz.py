@@ -48,7 +48,7 @@ def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE
-    config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going)
+    config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going, policies)
     printer = None if as_json else (lambda r: click.echo("\n".join(describe(r, config, policies))))
     results = run(engine, config, on_result=printer)
     if save:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import replace
 
 from clawgate.shell import model as m
 from clawgate.shell.braces import expand_line
@@ -50,14 +51,50 @@ def resolved_line(parsed: m.ParsedLine) -> str | None:
     return None if found == source else found
 
 
+def respelled(parsed: m.ParsedLine) -> list[m.SimpleCommand]:
+    """The commands of a line with nothing to put in whose static words are spelled to hide
+    their value (``\\d\\d``, ``$'\\x2fdev\\x2fsda'``), with those words written plainly:
+    checks that match a command's text see what it runs. Cheaper than a resolved line: the
+    values are already known, so no parse and no other command is checked again."""
+    if not _HINTS.search(parsed.source):
+        return []
+    src = parsed.source.encode("utf-8", "surrogateescape")
+    out = []
+    for cmd in parsed.commands:
+        edits = _word_edits(cmd, {}, src)
+        if not edits:
+            continue
+        text = _apply(src[cmd.offset : cmd.offset + len(_encode(cmd.text) or b"")],
+                      [(a - cmd.offset, b - cmd.offset, r) for a, b, r, _ in edits])
+        if text is not None:
+            out.append(replace(cmd, text=text, words=tuple(_plain(w) for w in cmd.words),
+                               redirects=tuple(_plain_target(r) for r in cmd.redirects)))
+    return out
+
+
+def _plain(word: m.Word) -> m.Word:
+    if word.value is None or not _rewritable(word):
+        return word
+    return m.Word(_quote(word.value), word.value, _quote(word.value) != word.value,
+                  word.expansions - {m.ANSI_C, m.LOCALE})
+
+
+def _plain_target(redirect: m.Redirect) -> m.Redirect:
+    if redirect.target is None or redirect.heredoc is not None:
+        return redirect
+    return replace(redirect, target=_plain(redirect.target))
+
+
 def _substituted(parsed: m.ParsedLine) -> str | None:
+    """The line with variables put in and xargs feeds inlined (disguised words written plainly
+    along with them), or None when there is neither."""
     source = parsed.source
     if not _HINTS.search(source):
         return None
     src = source.encode("utf-8", "surrogateescape")
     clobbered = _clobbered(parsed)
     env = {"IFS": DEFAULT_IFS}
-    edits: list[Edit] = []
+    edits: list[tuple[int, int, str, bool]] = []
     commands = parsed.commands
     fed = -1
     for index, cmd in enumerate(commands):
@@ -68,11 +105,13 @@ def _substituted(parsed: m.ParsedLine) -> str | None:
             continue
         feed = _xargs_feed(commands, index, env, src)
         if feed is not None:
-            edits.append(feed)
+            edits.append((*feed, True))
             fed = index + 1
             continue
         edits.extend(_word_edits(cmd, env, src))
-    return _apply(src, edits) if edits else None
+    if not any(resolved for *_, resolved in edits):
+        return None
+    return _apply(src, [(a, b, r) for a, b, r, _ in edits])
 
 
 def _clobbered(parsed: m.ParsedLine) -> frozenset[str]:
@@ -125,7 +164,8 @@ def _fields(word: m.Word, env: dict[str, str]) -> list[str] | None:
     return expand(word.text, env)
 
 
-def _word_edits(cmd: m.SimpleCommand, env: dict[str, str], src: bytes) -> list[Edit]:
+def _word_edits(cmd: m.SimpleCommand, env: dict[str, str],
+                src: bytes) -> list[tuple[int, int, str, bool]]:
     dynamic = [w for w in cmd.words if _rewritable(w)]
     targets = [r.target for r in cmd.redirects
                if r.target is not None and _rewritable(r.target) and r.heredoc is None]
@@ -135,7 +175,7 @@ def _word_edits(cmd: m.SimpleCommand, env: dict[str, str], src: bytes) -> list[E
     text = _encode(cmd.text)
     if text is None or src[base : base + len(text)] != text:
         return []
-    edits: list[Edit] = []
+    edits: list[tuple[int, int, str, bool]] = []  # and whether a value was put in
     cursor = 0
     for word, target in [*((w, False) for w in cmd.words), *((t, True) for t in targets)]:
         found = _find(text, word.text, cursor)
@@ -147,7 +187,8 @@ def _word_edits(cmd: m.SimpleCommand, env: dict[str, str], src: bytes) -> list[E
         fields = _fields(word, env)
         if fields is None or (target and len(fields) != 1):
             continue
-        edits.append((base + found, base + cursor, " ".join(_quote(f) for f in fields)))
+        edits.append((base + found, base + cursor, " ".join(_quote(f) for f in fields),
+                      word.value is None))
     return edits
 
 

@@ -33,7 +33,9 @@ _SEPARATORS = ("; ", " && ", " || ", " | ", "\n", " & ")
 
 @dataclass(frozen=True, slots=True)
 class FuzzConfig:
-    """``seeds``: command lines of the user's own (rule examples) mixed into every invariant."""
+    """``seeds``: command lines of the user's own (rule examples) mixed into every invariant.
+    ``policies``: the manifests the engine was loaded from (the ``audit`` invariant builds a
+    Guard from them); None when the engine was built in code."""
 
     examples: int = 200
     seed: int | None = None
@@ -41,6 +43,7 @@ class FuzzConfig:
     only: tuple[str, ...] = ()
     seeds: tuple[str, ...] = ()
     keep_going: bool = False  # count every failing example instead of stopping to shrink
+    policies: tuple[str, ...] | None = ()  # the engine's manifests; None: built otherwise
 
 
 @dataclass
@@ -162,8 +165,22 @@ def _paths(engine: Engine, config: FuzzConfig, result: Result,
     return (s.paths(layout.names),), body
 
 
-def _audit(engine: Engine, config: FuzzConfig, result: Result, stack: ExitStack) -> str:
-    return "needs the Guard (clawgate.guard) to drive calls to an executor; not in this build"
+def _audit(engine: Engine, config: FuzzConfig, result: Result,
+           stack: ExitStack) -> Built | str:
+    if config.policies is None:
+        return "needs the manifests to build a Guard (the engine was built in code)"
+    from clawgate.testing._guarded import GuardedShell
+
+    shell = GuardedShell(config.policies, stack)
+    line = _with_seeds(st.one_of(_dangerous_lines(), s.simple_commands()), config)
+
+    def body(data: st.DataObject, lines: list[str], approve: bool) -> None:
+        ran, records = shell.run(lines, approve)
+        inv.executed_calls_audited(engine, ran, records, cwd=str(shell.workspace),
+                                   redact=shell.redact)
+        result.applied += bool(ran)
+
+    return (st.lists(line, min_size=1, max_size=3), st.booleans()), body
 
 
 BUILDERS: dict[str, Callable[[Engine, FuzzConfig, Result, ExitStack], Built | str]] = {

@@ -215,22 +215,27 @@ def path_stays_inside(path: str, workspace: str | os.PathLike[str], *,
 
 
 def executed_calls_audited(engine: Engine, executed: Sequence[str],
-                           audit: Sequence[Mapping[str, object]]) -> None:
+                           audit: Sequence[Mapping[str, object]], *, cwd: str | None = None,
+                           redact: Callable[[str], str] | None = None) -> None:
     """Every command an executor ran has its own audit record that let it run, and the policy
     lets it run: not DENY, and an ASK only with ``approved: true`` in the record.
 
     ``executed``: the commands in the order the executor saw them. ``audit``: the records as the
-    audit log holds them, with ``command``, ``outcome`` and (for an ASK) ``approved``.
+    audit log holds them, with ``command``, ``outcome`` and (for an ASK) ``approved``. ``cwd``:
+    where the commands ran (the policy is asked there). ``redact``: how the audit log scrubs a
+    command (credentials), so that a scrubbed record still matches its command.
     """
     pending = list(audit)
     for command in executed:
         args = {"executed": list(executed), "audit": [dict(r) for r in audit]}
-        match = next((r for r in pending if r.get("command") == command and _lets_run(r)), None)
+        logged = redact(command) if redact is not None else command
+        match = next((r for r in pending if r.get("command") in (command, logged) and
+                      _lets_run(r)), None)
         if match is None:
             raise InvariantViolation("audit", f"{command!r} ran without an audit record "
                                      "letting it run", args)
         pending.remove(match)
-        outcome = _outcome(engine, command, None)
+        outcome = _outcome(engine, command, cwd)
         if outcome is Outcome.DENY or (outcome is Outcome.ASK and match.get("approved") is
                                        not True):
             raise InvariantViolation("audit", f"{command!r} ran but the policy says "
