@@ -26,6 +26,7 @@ def engine() -> Engine:
     "adding",
     "wrappers",
     "paths",
+    "audit",
 ])
 def test_invariant_holds_on_the_default_policy(engine: Engine, name: str) -> None:
     result = run_one(engine, name, CI)

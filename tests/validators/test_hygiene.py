@@ -158,3 +158,12 @@ def test_wrapped_non_ascii_program(line: str, expected: Outcome, engine: Engine,
     assert decision.outcome is expected
     assert ("CG-HYG-009" in {r.rule_id for r in decision.reasons}) is (expected is ASK)
     assert WrappedNonAsciiProgram().check(parse(line).commands[0], ctx).outcome is P
+
+
+@pytest.mark.parametrize("line", [
+    "$\"\U000b9e4c\" x\n\uff52\uff4d -rf /",  # after a non-ASCII program name's ASK
+    "ls; ls; cat <<EOF\n$/\nEOF\n\uff52\uff4d -rf /",  # dropped by error recovery
+])
+def test_a_lookalike_anywhere_is_denied(line: str, ctx: Context) -> None:
+    verdict = LookalikeWords().check_line(parse(line), ctx)
+    assert verdict.outcome is DENY and verdict.misparsing

@@ -5,10 +5,12 @@ kept with the arguments that reproduce it."""
 from __future__ import annotations
 
 import importlib.util
+import multiprocessing
 import shlex
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +46,7 @@ class FuzzConfig:
     seeds: tuple[str, ...] = ()
     keep_going: bool = False  # count every failing example instead of stopping to shrink
     policies: tuple[str, ...] | None = ()  # the engine's manifests; None: built otherwise
+    jobs: int = 1  # invariants run at once (forked processes)
 
 
 @dataclass
@@ -253,13 +256,48 @@ def _run_one(engine: Engine, name: str, config: FuzzConfig, stack: ExitStack) ->
 
 def run(engine: Engine, config: FuzzConfig, *, names: Sequence[str] = INVARIANTS,
         on_result: Callable[[Result], None] | None = None) -> list[Result]:
-    """Every invariant in ``names`` (``config.only`` narrows them), in order."""
+    """Every invariant in ``names`` (``config.only`` narrows them), reported in that order;
+    with ``config.jobs`` > 1, that many run at once in forked worker processes."""
+    chosen = [name for name in names if not config.only or name in config.only]
+    workers = min(config.jobs, len(chosen))
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        return _run_forked(engine, config, chosen, workers, on_result)
     results = []
-    for name in names:
-        if config.only and name not in config.only:
-            continue
+    for name in chosen:
         result = run_one(engine, name, config)
         results.append(result)
         if on_result is not None:
             on_result(result)
     return results
+
+
+# The engine and settings the forked workers inherit (an engine holds parsers that do not
+# pickle); set only while ``_run_forked`` runs.
+_FORKED: list[tuple[Engine, FuzzConfig]] = []
+_COST_ORDER = ("adding", "rewrites", "wrappers", "decides", "audit", "paths")  # slowest first
+
+
+def _run_forked(engine: Engine, config: FuzzConfig, chosen: list[str], workers: int,
+                on_result: Callable[[Result], None] | None) -> list[Result]:
+    warm_up(engine)  # once, before the fork: every worker starts warm
+    _FORKED.append((engine, config))
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            order = sorted(chosen, key=lambda n: _COST_ORDER.index(n) if n in _COST_ORDER
+                           else -1)
+            futures = {name: pool.submit(_run_inherited, name) for name in order}
+            results = []
+            for name in chosen:
+                result = futures[name].result()
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
+            return results
+    finally:
+        _FORKED.clear()
+
+
+def _run_inherited(name: str) -> Result:
+    engine, config = _FORKED[-1]
+    return run_one(engine, name, config)

@@ -47,11 +47,21 @@ class InvariantViolation(AssertionError):
         self.hang = hang  # the checker hung: every retry costs a watchdog's wait
         super().__init__(f"{invariant}: {message}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole (a forked ``policy fuzz`` worker sends it back)."""
+        return (_violation, (self.invariant, self.message, self.arguments, self.shown,
+                             self.hang))
+
     def lines(self) -> tuple[str, ...]:
         """The command lines involved, each reproducible with ``policy check``."""
         keys = ("line", "original", "rewritten", "extra", "wrapped_line")
         found = [v for k in keys if isinstance(v := self.arguments.get(k), str)]
         return (*found, *self.shown)
+
+
+def _violation(invariant: str, message: str, args: Mapping[str, Any], shown: tuple[str, ...],
+               hang: bool) -> InvariantViolation:
+    return InvariantViolation(invariant, message, args, shown, hang=hang)
 
 
 class CheckHung(BaseException):
