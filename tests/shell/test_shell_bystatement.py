@@ -3,6 +3,8 @@ before a final here-document."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
 import pytest
 
 from clawgate.decision import Outcome
@@ -56,3 +58,25 @@ def test_lines_before_a_final_here_document_are_read_apart(line: str) -> None:
     assert parsed.source == line and not parsed.has_error
     assert tree_view(parsed) == bashlex_view(line)
     assert [c.argv for c in parsed.commands][-1] == ("cat",)
+
+
+def test_bashlex_is_interrupted_while_a_watchdog_holds_the_real_timer() -> None:
+    """Under the harness's watchdog (ITIMER_REAL armed) bashlex's own deadline takes the
+    CPU-time timer instead of tracing every line it runs (many times slower)."""
+    import signal
+
+    from clawgate.shell import differential
+
+    signal.setitimer(signal.ITIMER_REAL, 5.0)
+    try:
+        assert differential._free_timer() == (signal.ITIMER_PROF, signal.SIGPROF)
+        with pytest.raises(differential._TooSlow):
+            _spin_under(differential._deadline(0.05))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _spin_under(deadline: AbstractContextManager[None]) -> None:
+    with deadline:
+        while True:
+            pass

@@ -19,6 +19,7 @@ from dataclasses import replace
 from clawgate.shell import model as m
 from clawgate.shell.braces import expand_line
 from clawgate.shell.expand import DEFAULT_IFS, expand
+from clawgate.shell.xargsfeed import encode, quote, xargs_feed
 
 _SETTERS = frozenset("read mapfile readarray declare typeset local export readonly unset "
                      "getopts let printf eval source . set shift".split())
@@ -28,11 +29,6 @@ _ARITHMETIC = re.compile(r"\(\((.*?)\)\)", re.S)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _NAME_ARG = re.compile(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
 _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
-_RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
-                      "function time coproc { } ! [[ ]]".split())
-_PRINTF_SEP = {"\\0": "\0", "\\n": "\n", "\\t": "\t", " ": " ", "": ""}
-_XARGS_FLAGS = frozenset({"-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit"})
-_XARGS_VALUED = re.compile(r"-[Ps]\d+|--max-procs=\d+|--max-chars=\d+")
 
 _HINTS = re.compile(r"[$\\'\"]|xargs")
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
@@ -64,7 +60,7 @@ def respelled(parsed: m.ParsedLine) -> list[m.SimpleCommand]:
         edits = _word_edits(cmd, {}, src)
         if not edits:
             continue
-        text = _apply(src[cmd.offset : cmd.offset + len(_encode(cmd.text) or b"")],
+        text = _apply(src[cmd.offset : cmd.offset + len(encode(cmd.text) or b"")],
                       [(a - cmd.offset, b - cmd.offset, r) for a, b, r, _ in edits])
         if text is not None:
             out.append(replace(cmd, text=text, words=tuple(_plain(w) for w in cmd.words),
@@ -75,7 +71,7 @@ def respelled(parsed: m.ParsedLine) -> list[m.SimpleCommand]:
 def _plain(word: m.Word) -> m.Word:
     if word.value is None or not _rewritable(word):
         return word
-    return m.Word(_quote(word.value), word.value, _quote(word.value) != word.value,
+    return m.Word(quote(word.value), word.value, quote(word.value) != word.value,
                   word.expansions - {m.ANSI_C, m.LOCALE})
 
 
@@ -103,7 +99,7 @@ def _substituted(parsed: m.ParsedLine) -> str | None:
         if cmd.assignments and not cmd.words:
             _assign(cmd, env, clobbered)
             continue
-        feed = _xargs_feed(commands, index, env, src)
+        feed = xargs_feed(commands, index, env, src, _argv)
         if feed is not None:
             edits.append((*feed, True))
             fed = index + 1
@@ -172,7 +168,7 @@ def _word_edits(cmd: m.SimpleCommand, env: dict[str, str],
     if not dynamic and not targets:
         return []
     base = cmd.offset
-    text = _encode(cmd.text)
+    text = encode(cmd.text)
     if text is None or src[base : base + len(text)] != text:
         return []
     edits: list[tuple[int, int, str, bool]] = []  # and whether a value was put in
@@ -181,13 +177,13 @@ def _word_edits(cmd: m.SimpleCommand, env: dict[str, str],
         found = _find(text, word.text, cursor)
         if found < 0:
             continue
-        cursor = found + len(_encode(word.text) or b"")
+        cursor = found + len(encode(word.text) or b"")
         if not _rewritable(word):
             continue
         fields = _fields(word, env)
         if fields is None or (target and len(fields) != 1):
             continue
-        edits.append((base + found, base + cursor, " ".join(_quote(f) for f in fields),
+        edits.append((base + found, base + cursor, " ".join(quote(f) for f in fields),
                       word.value is None))
     return edits
 
@@ -202,31 +198,6 @@ def _rewritable(word: m.Word) -> bool:
         word.text not in (shlex.quote(value), f"'{value}'", f'"{value}"')
 
 
-def _xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str, str],
-                src: bytes) -> Edit | None:
-    """``printf …|xargs CMD`` or ``echo …|xargs CMD`` of known words: the command xargs runs."""
-    if index + 1 >= len(commands):
-        return None
-    feeder, xargs = commands[index], commands[index + 1]
-    if (feeder.pipeline, feeder.stage, xargs.stage) != (xargs.pipeline, 0, 1) or \
-            len(feeder.pipeline) != 2 or xargs.program != "xargs" or \
-            feeder.program not in ("printf", "echo"):
-        return None
-    left, right = _argv(feeder, env), _argv(xargs, env)
-    if left is None or right is None:
-        return None
-    printed = _printed(left)
-    run = _xargs_run(right)
-    if printed is None or run is None:
-        return None
-    items = _items(printed, null=run[1])
-    end = xargs.offset + len(_encode(xargs.text) or b"")
-    if items is None or src[xargs.offset : end] != _encode(xargs.text):
-        return None
-    prefix = [f"{a.name}={a.value.text}" for a in xargs.assignments]
-    return feeder.offset, end, " ".join([*prefix, *(_quote(f) for f in [*run[0], *items])])
-
-
 def _argv(cmd: m.SimpleCommand, env: dict[str, str]) -> list[str] | None:
     out: list[str] = []
     for word in cmd.words:
@@ -237,81 +208,8 @@ def _argv(cmd: m.SimpleCommand, env: dict[str, str]) -> list[str] | None:
     return out
 
 
-def _printed(argv: list[str]) -> str | None:
-    """What ``printf FORMAT ARGS`` or ``echo ARGS`` writes, for the simplest formats."""
-    if argv[0].rsplit("/", 1)[-1] == "echo":
-        newline = "\n"
-        args = argv[1:]
-        while args and args[0] in ("-n", "-E"):
-            newline = "" if args.pop(0) == "-n" else newline
-        if args and args[0].startswith("-e"):
-            return None
-        return " ".join(args) + newline
-    if len(argv) < 2:
-        return None
-    fmt, args = argv[1], argv[2:]
-    if "%" not in fmt and "\\" not in fmt:
-        return fmt
-    if not fmt.startswith("%s") or fmt[2:] not in _PRINTF_SEP or not args:
-        return None
-    return "".join(a + _PRINTF_SEP[fmt[2:]] for a in args)
-
-
-def _xargs_run(argv: list[str]) -> tuple[list[str], bool] | None:
-    """(the command xargs runs, whether it reads NUL-separated items); None for options that
-    change how items become commands (``-I``, ``-n``, ``-L`` ...)."""
-    i, null = 1, False
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            i += 1
-            break
-        if arg in ("-0", "--null"):
-            null = True
-        elif arg in ("-P", "-s"):
-            i += 1
-        elif arg not in _XARGS_FLAGS and not _XARGS_VALUED.fullmatch(arg):
-            if arg.startswith("-") and arg != "-":
-                return None
-            break
-        i += 1
-    return (argv[i:] or ["echo"]), null
-
-
-def _items(printed: str, *, null: bool) -> list[str] | None:
-    if null:
-        items = printed.split("\0")
-        return items[:-1] if items and items[-1] == "" else items
-    if any(c in printed for c in "'\"\\\0"):
-        return None  # xargs's own quoting is not modelled
-    return printed.split()
-
-
-def _quote(field: str) -> str:
-    if not field.isprintable():
-        body = "".join(_escaped(c) if not c.isprintable() else "\\" + c if c in "\\'" else c
-                       for c in field)
-        return f"$'{body}'"
-    if field in _RESERVED or "=" in field:
-        return "'" + field.replace("'", "'\\''") + "'"
-    return shlex.quote(field)
-
-
-def _escaped(char: str) -> str:
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code < 0x10000 else \
-        f"\\U{code:08x}"
-
-
-def _encode(text: str) -> bytes | None:
-    try:
-        return text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:
-        return None
-
-
 def _find(haystack: bytes, needle: str, start: int) -> int:
-    encoded = _encode(needle)
+    encoded = encode(needle)
     return -1 if encoded is None else haystack.find(encoded, start)
 
 
@@ -319,7 +217,7 @@ def _apply(src: bytes, edits: list[Edit]) -> str | None:
     out: list[bytes] = []
     position = 0
     for start, end, replacement in sorted(edits):
-        encoded = _encode(replacement)
+        encoded = encode(replacement)
         if start < position or encoded is None:
             continue
         out += [src[position:start], encoded]

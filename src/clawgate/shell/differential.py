@@ -45,9 +45,8 @@ class Rejected(Exception):
 
 
 def bashlex_view(line: str) -> list[CommandView]:
-    """bashlex's commands of ``line``; raises ``Unavailable`` (no opinion) or ``Rejected``.
-    Remembered for the last lines asked: a line's statements come back in the lines made of
-    it (a command and its wrappings, a line and what is added to it)."""
+    """bashlex's commands of ``line``, or ``Unavailable`` (no opinion) or ``Rejected``; kept for
+    the last lines asked (a line's statements come back in lines made of it)."""
     found = _remembered(line)
     if isinstance(found, tuple) and found and found[0] in _FAILURES:
         raise _FAILURES[found[0]](found[1])
@@ -84,8 +83,7 @@ def _bashlex_view(line: str) -> list[CommandView]:
 
     try:
         with _deadline(BASHLEX_SECONDS):
-            # bashlex reads the # of $# as a comment; $1 is the same kind of word to it.
-            trees = bashlex.parse(blank_single_quoted(line).replace("$#", "$1"))
+            trees = bashlex.parse(blank_single_quoted(line).replace("$#", "$1"))  # $# is no #
     except _TooSlow as exc:
         raise Unavailable("the second parser gave up") from exc
     except NotImplementedError as exc:
@@ -129,30 +127,41 @@ class _TooSlow(Exception):
     pass
 
 
+_TIMERS = ((signal.ITIMER_REAL, signal.SIGALRM), (signal.ITIMER_PROF, signal.SIGPROF))
 _FAILURES: dict[str, type[Exception]] = {"unavailable": Unavailable, "rejected": Rejected}
 
 
 @contextmanager
 def _deadline(seconds: float) -> Iterator[None]:
-    """Interrupt bashlex after ``seconds`` in the main thread (a timer signal), or after a
-    budget of traced lines elsewhere (a trace hook, slower: threads cannot take signals).
-    bashlex loops forever on some inputs; a check must never hang."""
-    if threading.current_thread() is not threading.main_thread() or signal.getitimer(
-            signal.ITIMER_REAL)[0]:
+    """Interrupt bashlex (it loops forever on some inputs) after ``seconds``: in the main thread
+    by a timer signal (real time, or CPU time when a watchdog holds that timer), elsewhere by a
+    budget of traced lines (slower: threads cannot take signals)."""
+    timer = _free_timer()
+    if timer is None:
         with _call_budget(BASHLEX_CALLS):
             yield
         return
+    which, signum = timer
 
     def expire(signum: int, frame: object) -> None:
         raise _TooSlow
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signum, expire)
+    signal.setitimer(which, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(which, 0)
+        signal.signal(signum, previous)
+
+
+def _free_timer() -> tuple[int, signal.Signals] | None:
+    if threading.current_thread() is not threading.main_thread():
+        return None  # only the main thread takes signals
+    for which, signum in _TIMERS:
+        if not signal.getitimer(which)[0]:
+            return which, signum
+    return None
 
 
 @contextmanager
