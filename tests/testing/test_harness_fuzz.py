@@ -91,7 +91,7 @@ def test_cli_exit_4_and_a_saved_counterexample(tmp_path: Path,
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["fuzz", "--examples", "20", "--invariant", "decides", "--invariant", "audit",
-                 "--json"])
+                 "--jobs", "2", "--json"])
     value = json.loads(capsys.readouterr().out)
     assert code == ExitCode.OK
     assert value["ok"] is True

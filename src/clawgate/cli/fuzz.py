@@ -4,7 +4,6 @@ one fails (with the shrunk counter-example and the commands that reproduce it)."
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,11 +35,11 @@ _NAMES = ("decides", "rewrites", "adding", "wrappers", "paths", "audit")
               help="Append each counter-example as a JSON line (a regressions file).")
 @click.option("--keep-going", is_flag=True,
               help="Count every failing example instead of stopping at the first (no shrinking).")
-@click.option("--jobs", type=click.IntRange(1), default=None,
-              help="Invariants run at once, in worker processes [default: the CPUs available].")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Invariants run at once, in forked worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline_ms: float,
-         only: tuple[str, ...], save: str | None, keep_going: bool, jobs: int | None,
+         only: tuple[str, ...], save: str | None, keep_going: bool, jobs: int,
          as_json: bool) -> int:
     """Check the policy's invariants on generated commands, rewrites, wrappers and paths."""
     from clawgate.testing.examples import read_all
@@ -52,7 +51,6 @@ def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE
-    jobs = jobs or len(os.sched_getaffinity(0))
     config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going, policies, jobs)
     printer = None if as_json else (lambda r: click.echo("\n".join(describe(r, config, policies))))
     results = run(engine, config, on_result=printer)
