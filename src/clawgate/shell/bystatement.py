@@ -21,6 +21,7 @@ from clawgate.shell.differential import (
     bashlex_view,
     compare,
 )
+from clawgate.shell.quoting import _HEREDOC, _after_bodies
 
 _SPLIT = frozenset({"program", "subshell", "compound_statement", "list", "pipeline",
                     "negated_command", "redirected_statement", "if_statement", "elif_clause",
@@ -34,7 +35,9 @@ MAX_ASKED = 64  # statements asked about in one line (bashlex costs ~0.2 ms a st
 def compare_by_statement(parsed: m.ParsedLine,
                          needs: Callable[[str], bool]) -> Disagreement | None:
     """``compare`` over the statements bashlex can read, or None when it reads none. Only
-    statements for which ``needs(text)`` is true are asked about (the others read alike)."""
+    statements for which ``needs(text)`` is true are asked about (the others read alike). On a
+    line tree-sitter cannot parse cleanly, only the statements it parsed cleanly are compared:
+    a broken part does not switch the comparison off for the rest."""
     from clawgate.shell.treesitter import parser
 
     source = parsed.source
@@ -49,7 +52,12 @@ def compare_by_statement(parsed: m.ParsedLine,
         for child in node.named_children:
             if child.type in _SKIP:
                 continue
-            start, end = chars.at(child.start_byte), chars.at(child.end_byte)
+            if child.has_error:
+                if child.type in _SPLIT:
+                    pending.append(child)
+                continue
+            start = chars.at(child.start_byte)
+            end = _with_bodies(source, start, chars.at(child.end_byte))
             text = source[start:end]
             if not needs(text):
                 continue
@@ -66,6 +74,18 @@ def compare_by_statement(parsed: m.ParsedLine,
             views.extend((offset + start, words) for offset, words in view)
             covered.append((start, end))
     return compare(parsed, views, within=covered) if covered else None
+
+
+def _with_bodies(source: str, start: int, end: int) -> int:
+    """Where a statement ends with the bodies of its here-documents, which tree-sitter leaves
+    out of a statement inside a list or a pipeline (bashlex refuses it without them)."""
+    found = [d for d in _HEREDOC.finditer(source, start, end)
+             if source[d.start() - 1 : d.start()] != "<"]
+    newline = source.find("\n", end)
+    if not found or newline < 0 or "\n" in source[found[-1].end() : end]:
+        return end  # no here-document, or its body is in the statement already
+    delimiters = [d.group(2) for d in found]
+    return max(end, _after_bodies(source, newline + 1, delimiters))
 
 
 class _Chars:

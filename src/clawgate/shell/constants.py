@@ -42,7 +42,7 @@ def resolved_line(parsed: m.ParsedLine) -> str | None:
         from clawgate.shell import parse
 
         parsed = parse(expanded)
-    substituted = _substituted(parsed)
+    substituted = _substituted(parsed, respell=expanded is not None)
     found = substituted if substituted is not None else expanded
     return None if found == source else found
 
@@ -81,9 +81,10 @@ def _plain_target(redirect: m.Redirect) -> m.Redirect:
     return replace(redirect, target=_plain(redirect.target))
 
 
-def _substituted(parsed: m.ParsedLine) -> str | None:
+def _substituted(parsed: m.ParsedLine, *, respell: bool) -> str | None:
     """The line with variables put in and xargs feeds inlined (disguised words written plainly
-    along with them), or None when there is neither."""
+    along with them), or None when there is neither; ``respell``: a new line is made anyway
+    (braces were expanded), so write its disguised words plainly too."""
     source = parsed.source
     if not _HINTS.search(source):
         return None
@@ -105,7 +106,7 @@ def _substituted(parsed: m.ParsedLine) -> str | None:
             fed = index + 1
             continue
         edits.extend(_word_edits(cmd, env, src))
-    if not any(resolved for *_, resolved in edits):
+    if not edits or not (respell or any(resolved for *_, resolved in edits)):
         return None
     return _apply(src, [(a, b, r) for a, b, r, _ in edits])
 

@@ -7,7 +7,6 @@ that is "no opinion", not a disagreement.
 
 from __future__ import annotations
 
-import re
 import signal
 import sys
 import threading
@@ -18,12 +17,11 @@ from functools import lru_cache
 from typing import Any
 
 from clawgate.shell import model as m
+from clawgate.shell.quoting import blank_single_quoted, single_quoted
 
 MAX_BASHLEX_CHARS = 16_384  # bashlex is recursive and slow; longer lines get no second opinion
 BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline where a signal can be taken,
 BASHLEX_CALLS = 150_000  # and a budget of traced lines and calls where one cannot
-_WORD_BREAKS = frozenset(" \t\n;|&()<>")
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
 _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
 
@@ -101,28 +99,6 @@ def _bashlex_view(line: str) -> list[CommandView]:
     return found
 
 
-def blank_single_quoted(line: str) -> str:
-    """``line`` with the text inside single quotes (and ``$'...'``) replaced by ``x``.
-
-    Single-quoted text is literal to bash, so it cannot change command boundaries; bashlex,
-    though, loops forever on some of it (``echo '${'x``). Positions are kept.
-    """
-    spans = single_quoted(line)
-    if not spans and "<<" not in line:
-        return line
-    chars = list(line)
-    for start, end in spans:
-        for i in range(start + 1, min(end, len(chars))):
-            if chars[i] != "\n":
-                chars[i] = "x"
-    # bashlex wants the quotes of a quoted here-document delimiter (<<'EOF') on the closing
-    # line too; bash does not. Spaces keep every position: << EOF is the same to bash.
-    for found in _HEREDOC.finditer(line):
-        if found.group(1):
-            chars[found.start(1)] = chars[found.end() - 1] = " "
-    return "".join(chars)
-
-
 class _TooSlow(Exception):
     pass
 
@@ -147,11 +123,18 @@ def _deadline(seconds: float) -> Iterator[None]:
         raise _TooSlow
 
     previous = signal.signal(signum, expire)
-    signal.setitimer(which, seconds)
+    # Re-armed every 50 ms, like the harness's watchdog: code that swallows exceptions (a gc
+    # callback) may take one interrupt; the next gets through.
+    signal.setitimer(which, seconds, 0.05)
     try:
         yield
     finally:
-        signal.setitimer(which, 0)
+        while True:
+            try:
+                signal.setitimer(which, 0)
+                break
+            except _TooSlow:  # one more may land before the timer is off
+                pass
         signal.signal(signum, previous)
 
 
@@ -229,70 +212,6 @@ def _bashlex_bug(tree: str, bashlex: str) -> bool:
     that start mid-word (``--opt='a "b"'``)."""
     return any(ch in tree and tree.replace(ch, "") == bashlex.replace(ch, "")
                for ch in ('\\', '"'))
-
-
-def single_quoted(line: str) -> list[tuple[int, int]]:
-    """Character spans inside single quotes (and ``$'...'``), where bash runs nothing. Comments
-    and here-document bodies are skipped: a quote in them opens nothing."""
-    spans: list[tuple[int, int]] = []
-    pending: list[str] = []  # here-document delimiters whose bodies start at the next newline
-    double = False
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "\n" and pending and not double:
-            i = _after_bodies(line, i + 1, pending)
-            pending = []
-            continue
-        if ch == '"':
-            double = not double
-        elif ch == "<" and not double and line.startswith("<<", i) and not line.startswith(
-                "<<<", i):
-            found = _HEREDOC.match(line, i)
-            if found:
-                pending.append(found.group(2))
-                i = found.end()
-                continue
-        elif ch == "#" and not double and (i == 0 or line[i - 1] in _WORD_BREAKS):
-            newline = line.find("\n", i)
-            i = len(line) if newline < 0 else newline
-            continue
-        elif ch == "'" and not double:
-            ansi = i > 0 and line[i - 1] == "$"
-            end = _closing_quote(line, i + 1, ansi)
-            spans.append((i, end))
-            i = end
-        i += 1
-    return spans
-
-
-def _after_bodies(line: str, start: int, delimiters: list[str]) -> int:
-    """Where the line goes on after the here-document bodies that start at ``start``."""
-    position = start
-    for delimiter in delimiters:
-        while position < len(line):
-            end = line.find("\n", position)
-            end = len(line) if end < 0 else end
-            done = line[position:end].strip("\t") == delimiter
-            position = end + 1
-            if done:
-                break
-    return min(position, len(line))
-
-
-def _closing_quote(line: str, start: int, ansi: bool) -> int:
-    i = start
-    while i < len(line):
-        if ansi and line[i] == "\\":
-            i += 2
-            continue
-        if line[i] == "'":
-            return i
-        i += 1
-    return len(line)
 
 
 def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:

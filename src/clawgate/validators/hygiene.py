@@ -6,8 +6,8 @@ import re
 import unicodedata
 
 from clawgate.decision import Outcome, Verdict
-from clawgate.shell.differential import single_quoted
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.shell.quoting import single_quoted
 from clawgate.validators.base import (
     Context,
     LineValidator,

@@ -73,18 +73,25 @@ class ParserDisagreement(LineValidator):
     spelling = True
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        if parsed.has_error or parsed.too_deep or not _needs_second_opinion(parsed.source):
+        if parsed.too_deep or not _needs_second_opinion(parsed.source):
             return Verdict.passthrough()
-        try:
-            found = differential.compare(parsed, differential.bashlex_view(parsed.source))
-        except (differential.Unavailable, differential.Rejected):
-            # bashlex has no opinion on the whole line: ask it about each statement, so that
-            # one part it cannot read does not hide another part's disagreement.
+        if parsed.has_error:  # compare the statements tree-sitter did parse
             found = compare_by_statement(parsed, _needs_second_opinion)
+        else:
+            found = self._whole_line(parsed)
         if found is None:
             return Verdict.passthrough()
         return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
                                 hint="simplify the quoting")
+
+    @staticmethod
+    def _whole_line(parsed: ParsedLine) -> differential.Disagreement | None:
+        try:
+            return differential.compare(parsed, differential.bashlex_view(parsed.source))
+        except (differential.Unavailable, differential.Rejected):
+            # bashlex has no opinion on the whole line: ask it about each statement, so that
+            # one part it cannot read does not hide another part's disagreement.
+            return compare_by_statement(parsed, _needs_second_opinion)
 
 
 # Where tree-sitter-bash has been known to read a line differently from bash: escapes,

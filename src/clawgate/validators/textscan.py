@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from clawgate.shell.differential import _HEREDOC, _after_bodies
+from clawgate.shell.quoting import _HEREDOC, _after_bodies
 
 _BREAKS = frozenset(" \t\n;|&()<>")
 
