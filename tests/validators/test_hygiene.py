@@ -14,6 +14,7 @@ from clawgate.validators.hygiene import (
     ContinuationInsideWord,
     ControlCharacters,
     EscapedCommandName,
+    InvisibleInValue,
     InvisibleUnicode,
     LookalikeWords,
     MidWordHash,
@@ -167,3 +168,15 @@ def test_wrapped_non_ascii_program(line: str, expected: Outcome, engine: Engine,
 def test_a_lookalike_anywhere_is_denied(line: str, ctx: Context) -> None:
     verdict = LookalikeWords().check_line(parse(line), ctx)
     assert verdict.outcome is DENY and verdict.misparsing
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("git commit -m $'\\u202eevil'", DENY),
+    ("echo $'\\xc2\\xad'", DENY),
+    ("x=$'\\u200b' ls", DENY),
+    ("printf $'a\\tb'", P),
+    ("echo $'caf\\u00e9'", P),
+])
+def test_invisible_in_value(line: str, expected: Outcome, ctx: Context) -> None:
+    """CG-HYG-010: the values CG-HYG-003 cannot see in the raw text."""
+    assert InvisibleInValue().check(parse(line).commands[0], ctx).outcome is expected

@@ -45,7 +45,8 @@ def compare_by_statement(parsed: m.ParsedLine,
     chars = _Chars(src, len(src) == len(source))
     views: list[CommandView] = []
     covered: list[tuple[int, int]] = []
-    pending = [parser().parse(src).root_node]
+    tree = parser().parse(src)  # held while its nodes are walked: they do not keep it alive
+    pending = [tree.root_node]
     asked = 0
     while pending and asked < MAX_ASKED:
         node = pending.pop()

@@ -138,6 +138,27 @@ class WrappedNonAsciiProgram(Validator):
 
 
 @register
+class InvisibleInValue(Validator):
+    """Zero-width, bidirectional and tag characters in a word's value, written as escapes
+    (``$'\\u202e'``, ``$'\\xc2\\xad'``): what ``CG-HYG-003`` denies in the raw text, built
+    where the text does not show it. DENY.
+
+    Bad: ``git commit -m $'\\u202eevil'``. Harmless: ``printf $'a\\tb'``.
+    """
+
+    id = "CG-HYG-010"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        for word in (*cmd.words, *(a.value for a in cmd.assignments)):
+            value = word.value
+            if value is not None and not value.isascii() and (
+                    found := _INVISIBLE.search(value)) is not None:
+                return Verdict.deny(self.id, f"invisible character U+{ord(found.group()):04X} "
+                                    f"in {word.text!r}", hint="write the text without it")
+        return Verdict.passthrough()
+
+
+@register
 class EscapedCommandName(LineValidator):
     """Backslash-escaped whitespace, newlines or operators inside a command name.
 
