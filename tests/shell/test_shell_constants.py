@@ -71,6 +71,7 @@ def test_plainly_written_words_are_not_respelled() -> None:
     ("echo {1..3}", None),  # sequences are not expanded
     ("{ ls; }", None),
     ("ls # {a,b}", None),
+    ("cat <<E\n{a,b}\nE\n{rm,-rf} ~", "cat <<E\n{a,b}\nE\nrm -rf ~"),  # a body is no word
 ])
 def test_brace_expansion(line: str, expanded: str | None) -> None:
     assert expand_line(line) == expanded

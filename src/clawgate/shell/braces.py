@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from clawgate.shell.quoting import _HEREDOC, _after_bodies
+
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 _BREAKS = frozenset(" \t\n;|&<>()")
 _STARTS_COMMAND = frozenset({";", "|", "&", "(", "\n", "&&", "||", ""})
@@ -15,8 +17,8 @@ _STARTS_COMMAND = frozenset({";", "|", "&", "(", "\n", "&&", "||", ""})
 
 def expand_line(line: str) -> str | None:
     """``line`` with every unquoted comma brace expansion in a word expanded, or None when
-    there is none (or the line has a here-document, whose body is not words)."""
-    if "{" not in line or "<<" in line.replace("<<<", ""):
+    there is none. Comments and here-document bodies are not words: left as they are."""
+    if "{" not in line:
         return None
     out: list[str] = []
     changed = False
@@ -38,10 +40,20 @@ def expand_line(line: str) -> str | None:
 def _tokens(line: str) -> list[tuple[str, bool]]:
     """Words (True) and what lies between them (False): blanks, operators, comments."""
     found: list[tuple[str, bool]] = []
+    pending: list[str] = []  # here-document delimiters whose bodies start at the next newline
     i = 0
     while i < len(line):
         ch = line[i]
-        if ch == "#" and (not found or found[-1][0][-1:] in _BREAKS):
+        heredoc = _HEREDOC.match(line, i) if line.startswith("<<", i) else None
+        if heredoc is not None and not line.startswith("<<<", i):
+            pending.append(heredoc.group(2))
+            found.append((heredoc.group(0), False))
+            i = heredoc.end()
+        elif ch == "\n" and pending:
+            end = _after_bodies(line, i + 1, pending)
+            found.append((line[i:end], False))
+            pending, i = [], end
+        elif ch == "#" and (not found or found[-1][0][-1:] in _BREAKS):
             end = line.find("\n", i)
             end = len(line) if end < 0 else end
             found.append((line[i:end], False))
