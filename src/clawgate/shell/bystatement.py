@@ -16,6 +16,7 @@ from clawgate.shell import model as m
 from clawgate.shell.differential import (
     CommandView,
     Disagreement,
+    GaveUp,
     Rejected,
     Unavailable,
     bashlex_view,
@@ -68,6 +69,9 @@ def compare_by_statement(parsed: m.ParsedLine,
             asked += 1
             try:
                 view = bashlex_view(text)
+            except GaveUp:
+                pending.clear()  # it loops here: one wait is enough, compare what was read
+                break
             except (Unavailable, Rejected):
                 if child.type in _SPLIT:
                     pending.append(child)

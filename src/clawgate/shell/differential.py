@@ -20,7 +20,8 @@ from clawgate.shell import model as m
 from clawgate.shell.quoting import blank_single_quoted, single_quoted
 
 MAX_BASHLEX_CHARS = 16_384  # bashlex is recursive and slow; longer lines get no second opinion
-BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline where a signal can be taken,
+BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline (20 ms + 50 us a character, at
+BASHLEX_PER_CHAR = 50e-6  # most this; ~10x what it needs) where a signal can be taken,
 BASHLEX_CALLS = 150_000  # and a budget of traced lines and calls where one cannot
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
 _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
@@ -42,6 +43,10 @@ class Rejected(Exception):
     """bashlex rejects the line as a syntax error."""
 
 
+class GaveUp(Unavailable):
+    """bashlex ran out of time (it loops forever on some inputs)."""
+
+
 def bashlex_view(line: str) -> list[CommandView]:
     """bashlex's commands of ``line``, or ``Unavailable`` (no opinion) or ``Rejected``; kept for
     the last lines asked (a line's statements come back in lines made of it)."""
@@ -55,6 +60,8 @@ def bashlex_view(line: str) -> list[CommandView]:
 def _remembered(line: str) -> tuple[Any, ...]:
     try:
         return tuple(_bashlex_view(line))
+    except GaveUp as exc:
+        return ("gave-up", str(exc))
     except Unavailable as exc:
         return ("unavailable", str(exc))
     except Rejected as exc:
@@ -80,10 +87,10 @@ def _bashlex_view(line: str) -> list[CommandView]:
                 found.append((node.pos[0], words))
 
     try:
-        with _deadline(BASHLEX_SECONDS):
+        with _deadline(min(BASHLEX_SECONDS, 0.02 + len(line) * BASHLEX_PER_CHAR)):
             trees = bashlex.parse(blank_single_quoted(line).replace("$#", "$1"))  # $# is no #
     except _TooSlow as exc:
-        raise Unavailable("the second parser gave up") from exc
+        raise GaveUp("the second parser gave up") from exc
     except NotImplementedError as exc:
         raise Unavailable(str(exc)) from exc
     except errors.ParsingError as exc:
@@ -104,7 +111,8 @@ class _TooSlow(Exception):
 
 
 _TIMERS = ((signal.ITIMER_REAL, signal.SIGALRM), (signal.ITIMER_PROF, signal.SIGPROF))
-_FAILURES: dict[str, type[Exception]] = {"unavailable": Unavailable, "rejected": Rejected}
+_FAILURES: dict[str, type[Exception]] = {"unavailable": Unavailable, "rejected": Rejected,
+                                         "gave-up": GaveUp}
 
 
 @contextmanager

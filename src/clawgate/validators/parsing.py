@@ -88,6 +88,8 @@ class ParserDisagreement(LineValidator):
     def _whole_line(parsed: ParsedLine) -> differential.Disagreement | None:
         try:
             return differential.compare(parsed, differential.bashlex_view(parsed.source))
+        except differential.GaveUp:
+            return None  # it loops on this text: asking again part by part would loop again
         except (differential.Unavailable, differential.Rejected):
             # bashlex has no opinion on the whole line: ask it about each statement, so that
             # one part it cannot read does not hide another part's disagreement.
