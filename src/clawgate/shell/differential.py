@@ -7,6 +7,7 @@ that is "no opinion", not a disagreement.
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 import threading
@@ -131,8 +132,10 @@ def _deadline(seconds: float) -> Iterator[None]:
         raise _TooSlow
 
     previous = signal.signal(signum, expire)
-    # Re-armed every 50 ms, like the harness's watchdog: code that swallows exceptions (a gc
-    # callback) may take one interrupt; the next gets through.
+    # No collection meanwhile: a gc callback would swallow the interrupt (and report it); and
+    # re-armed every 50 ms, like the harness's watchdog, in case other code swallows one.
+    collecting = gc.isenabled()
+    gc.disable()
     signal.setitimer(which, seconds, 0.05)
     try:
         yield
@@ -144,6 +147,8 @@ def _deadline(seconds: float) -> Iterator[None]:
             except _TooSlow:  # one more may land before the timer is off
                 pass
         signal.signal(signum, previous)
+        if collecting:
+            gc.enable()
 
 
 def _free_timer() -> tuple[int, signal.Signals] | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from clawgate.testing._grammar import before_closer
 from clawgate.testing._render import Preamble, render_argv
 
 # Flags these programs take without an argument (GNU getopt: clusters split, options permute).
@@ -155,16 +156,9 @@ def _not_an_option(line: str) -> str:
     return " " + line if line.startswith(("-", "+")) else line
 
 
-def _closer(line: str) -> str:
-    """What may stand between ``line`` and a closing ``)`` or ``}``: a newline after a comment
-    or a here-document (on their last line the closer would be comment text, or not match the
-    delimiter and leave the here-document open)."""
-    return "\n" if "#" in line or "<<" in line.replace("<<<", "") else " "
-
-
 LINE_WRAPPERS = {
-    "subshell": lambda line: f"( {line}{_closer(line)})",
-    "group": lambda line: f"{{ {line}{_closer(line).replace(' ', '; ')}}}",
+    "subshell": lambda line: f"( {line}{before_closer(line)})",
+    "group": lambda line: f"{{ {line}{before_closer(line).replace(' ', '; ')}}}",
     "bash-c": lambda line: f"bash -c {shlex.quote(_not_an_option(line))}",
     "eval": lambda line: f"eval {shlex.quote(_not_an_option(line))}",
     "base64-eval": lambda line: f'eval "$(echo {_b64(_not_an_option(line))} | base64 -d)"',
