@@ -11,6 +11,7 @@ from functools import partial
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.shell import MAX_LINE_BYTES, parse
+from clawgate.shell.constants import resolved_line, respelled
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.risk import risk_of
@@ -31,6 +32,7 @@ class _Run:
     risk: Risk = Risk.LOW
     trace: list[TraceEntry] = field(default_factory=list)
     misparsing: bool = False
+    seen: dict[tuple[str, bool], int] = field(default_factory=dict)  # least depth checked at
 
     def add(self, verdict: Verdict, about: str) -> None:
         if verdict.outcome is Outcome.PASSTHROUGH:
@@ -57,6 +59,8 @@ class Engine:
         self._raw = [v for v in validators if isinstance(v, RawValidator)]
         self._line = [v for v in validators if isinstance(v, LineValidator)]
         self._command = [v for v in validators if isinstance(v, Validator)]
+        self._command_resolving = [v for v in self._command if not v.unknowns]
+        self._line_resolved = [v for v in self._line if not v.spelling]
         self._cache: OrderedDict[tuple[str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
         self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
@@ -109,28 +113,46 @@ class Engine:
                                  "failing closed"), command)
         return self._combine(command, run)
 
-    def _check_line(self, line: str, ctx: Context, run: _Run, depth: int) -> None:
+    def _check_line(self, line: str, ctx: Context, run: _Run, depth: int,
+                    resolve: bool = True) -> None:
+        if run.seen.get((line, resolve), depth + 1) <= depth:
+            return  # checked already, as deep or less (a payload met again after resolving)
+        run.seen[line, resolve] = depth
         if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
             return
-        for raw in self._raw:
+        # A resolved line is text the engine wrote: what it runs is checked, not how it is
+        # spelled (the line it came from was, raw and spelling validators included).
+        for raw in self._raw if resolve else ():
             if self._consult(raw, line, run, partial(raw.check_text, line, ctx)):
                 return
         parsed = parse(line)
-        for validator in self._line:
+        for validator in self._line if resolve else self._line_resolved:
             if self._consult(validator, line, run, partial(validator.check_line, parsed, ctx)):
                 return
+        resolved = resolved_line(parsed) if resolve else None
+        resolving = resolved is not None and depth < MAX_NESTING
         for cmd in parsed.commands:
-            self._check_command(cmd, ctx, run, depth)
+            self._check_command(cmd, ctx, run, depth, resolving)
+        if not resolve:
+            return
+        if resolved is not None and resolving:  # x=/; rm -rf "$x": as rm -rf / too
+            self._check_line(resolved, ctx, run, depth + 1, resolve=False)
+        elif resolved is None:
+            for cmd in respelled(parsed):  # \d\d \o\f=/dev/sda: as dd of=/dev/sda too
+                self._check_command(cmd, ctx, run, depth)
 
-    def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int) -> None:
+    def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int,
+                       resolving: bool = False) -> None:
+        """``resolving``: the line's own variables are put in and that line is checked too;
+        validators that only speak of values unknown here leave it to that line."""
         if depth > MAX_NESTING:
             run.add(Verdict.deny(NESTING_ID, f"wrapped more than {MAX_NESTING} levels deep"),
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        for validator in self._command:
+        for validator in self._command_resolving if resolving else self._command:
             try:  # inline rather than through _verdict: this loop runs for every validator
                 verdict = validator.check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it
@@ -142,7 +164,7 @@ class Engine:
                 if isinstance(inner, str):
                     self._check_line(inner, ctx, run, depth + 1)
                 else:
-                    self._check_command(inner, ctx, run, depth + 1)
+                    self._check_command(inner, ctx, run, depth + 1, resolving)
         for verdict in self._with_policy(cmd, verdicts, run):
             run.add(verdict, cmd.text)
 

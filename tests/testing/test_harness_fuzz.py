@@ -91,12 +91,33 @@ def test_cli_exit_4_and_a_saved_counterexample(tmp_path: Path,
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["fuzz", "--examples", "20", "--invariant", "decides", "--invariant", "audit",
-                 "--json"])
+                 "--jobs", "2", "--json"])
     value = json.loads(capsys.readouterr().out)
     assert code == ExitCode.OK
     assert value["ok"] is True
     assert [(i["name"], i["status"]) for i in value["invariants"]] == [
-        ("decides", "ok"), ("audit", "skipped")]
+        ("decides", "ok"), ("audit", "ok")]
+
+
+def test_invariants_run_at_once_in_workers_report_in_order() -> None:
+    config = FuzzConfig(examples=15, only=("paths", "decides", "audit"), jobs=2)
+    seen: list[str] = []
+    results = run(Engine(), config, on_result=lambda r: seen.append(r.name))
+    assert [r.name for r in results] == seen == ["decides", "paths", "audit"]
+    assert all(r.status == "ok" and r.examples >= 15 for r in results)
+
+
+def test_a_counterexample_comes_back_whole_from_a_worker() -> None:
+    config = FuzzConfig(examples=30, only=("decides", "wrappers"), jobs=2)
+    failed = {r.name: r for r in run(blind(), config)}["wrappers"]
+    assert failed.status == "FAIL" and failed.violation is not None
+    assert failed.violation.invariant == "wrappers"
+    assert set(failed.violation.arguments) == {"line", "wrapped_line"}
+
+
+def test_audit_needs_the_manifests() -> None:
+    result = run_one(Engine(), "audit", FuzzConfig(examples=5, policies=None))
+    assert result.status == "skipped" and "manifests" in result.note
 
 
 def test_cli_rejects_a_bad_option(capsys: pytest.CaptureFixture[str]) -> None:

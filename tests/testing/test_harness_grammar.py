@@ -54,3 +54,10 @@ def test_join_lines(line: str, sep: str, extra: str, expected: str) -> None:
 def test_pipe_target_leaves_plain_commands_alone() -> None:
     assert pipe_target("grep x") == "grep x"
     assert pipe_target("! grep x") == "( ! grep x )"
+
+
+@pytest.mark.parametrize("command", ["! ls  # done", "! cat <<EOF\nx\nEOF"])
+def test_a_negated_pipe_target_closes_after_a_comment_or_here_document(command: str) -> None:
+    line = join_lines("true", " | ", command)
+    done = subprocess.run(["bash", "-n", "-c", line], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, (line, done.stderr)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import pytest
 from harness_policies import FirstCommandOnly, Hang, Slow, blind, unwrapping
 
 from clawgate.decision import Decision, Outcome
 from clawgate.engine import Engine
 from clawgate.testing import invariants as inv
+from clawgate.testing._guarded import GuardedShell
 
 
 def test_decides_gives_a_final_decision() -> None:
@@ -114,3 +117,21 @@ def test_replay_runs_a_stored_counterexample() -> None:
     with pytest.raises(inv.InvariantViolation):
         inv.replay(blind(), "wrappers", record)
     inv.replay(unwrapping(), "wrappers", record)
+
+
+def test_a_real_guard_runs_only_what_the_policy_and_the_approver_let_through() -> None:
+    with ExitStack() as stack:
+        shell = GuardedShell((), stack)
+        lines = ["ls -la", "rm -rf /", "curl -s https://example.com"]
+        ran, records = shell.run(lines, approve=False)
+        assert ran == ["ls -la"]
+        assert [(r["command"], r["outcome"]) for r in records] == [
+            ("ls -la", "allow"), ("rm -rf /", "deny"), ("curl -s https://example.com", "deny")]
+        inv.executed_calls_audited(Engine(), ran, records, cwd=str(shell.workspace))
+        ran, records = shell.run(lines, approve=True)
+        assert ran == ["ls -la", "curl -s https://example.com"]
+        assert records[2] == {"command": "curl -s https://example.com", "outcome": "ask",
+                              "approved": True}
+        inv.executed_calls_audited(Engine(), ran, records, cwd=str(shell.workspace))
+        with pytest.raises(inv.InvariantViolation, match="without an audit record"):
+            inv.executed_calls_audited(Engine(), ran, records[:1], cwd=str(shell.workspace))

@@ -106,7 +106,16 @@ def test_an_invariant_without_its_parts_skips_with_the_reason(tester: pytest.Pyt
     result = tester.runpytest(*plugin_args(), "--clawgate-engine", "clawgate.engine:Engine",
                               "-k", "audit", "-rs")
     result.assert_outcomes(skipped=1, deselected=5)
-    result.stdout.fnmatch_lines(["*needs the Guard*"])
+    result.stdout.fnmatch_lines(["*needs the manifests to build a Guard*"])
+
+
+def test_the_audit_invariant_drives_a_guard_built_from_the_manifests(
+        tester: pytest.Pytester) -> None:
+    tester.makefile(".yaml", project="version: 1\n")
+    result = tester.runpytest(*plugin_args(), "--clawgate-policy", "project.yaml",
+                              "--clawgate-examples", "20", "-k", "audit", "-v")
+    result.assert_outcomes(passed=1, deselected=5)
+    result.stdout.fnmatch_lines(["*clawgate::invariant::audit PASSED*"])
 
 
 def test_a_failing_invariant_reports_the_counterexample(tester: pytest.Pytester) -> None:

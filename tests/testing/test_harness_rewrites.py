@@ -146,3 +146,22 @@ def test_wrapped_lines_run_the_line(data: st.DataObject) -> None:
         assert f"{prefix} " in rewrite.line  # needs privileges or is not installed: the form only
         return
     assert echoed(rewrite.line) == "a\nb c\n", rewrite
+
+
+@pytest.mark.parametrize("kind", sorted(LINE_WRAPPERS))
+@pytest.mark.parametrize("line", [
+    "printf '%s\\n' a  # it's a comment",  # the closer must not land in the comment
+    "cat <<'EOF'\na\nEOF",  # nor on the delimiter's line
+    "-x 2>/dev/null; printf '%s\\n' a",  # code starting with '-' is not an option to sh -c
+])
+def test_line_wrappers_run_lines_that_end_oddly(kind: str, line: str) -> None:
+    assert echoed(LINE_WRAPPERS[kind](line)) == "a\n"
+
+
+def test_a_disguised_line_is_held_against_its_argv_written_plainly() -> None:
+    @settings(max_examples=20, database=None, derandomize=True)
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        assert data.draw(s.rewrites("'ls' \"-la\"")).original == "ls -la"
+
+    check()

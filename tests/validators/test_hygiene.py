@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clawgate.decision import Outcome
+from clawgate.engine import Engine
 from clawgate.shell import parse
 from clawgate.validators.base import Context
 from clawgate.validators.hygiene import (
@@ -13,9 +14,11 @@ from clawgate.validators.hygiene import (
     ContinuationInsideWord,
     ControlCharacters,
     EscapedCommandName,
+    InvisibleInValue,
     InvisibleUnicode,
     LookalikeWords,
     MidWordHash,
+    WrappedNonAsciiProgram,
 )
 
 P, ASK, DENY = Outcome.PASSTHROUGH, Outcome.ASK, Outcome.DENY
@@ -141,3 +144,39 @@ def test_line_continuations_are_joined_as_bash_does() -> None:
 ])
 def test_continuation_inside_a_word(text: str, expected: Outcome, ctx: Context) -> None:
     assert ContinuationInsideWord().check_text(text, ctx).outcome is expected
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("nice -n 0 'ñ¹¼*'", ASK),
+    ("timeout 600 'ďx'", ASK),
+    ("nice -n 0 make", Outcome.ALLOW),
+    ("cat café.txt", Outcome.ALLOW),
+])
+def test_wrapped_non_ascii_program(line: str, expected: Outcome, engine: Engine,
+                                   ctx: Context) -> None:
+    """CG-HYG-009 on the commands wrappers hand back (depth > 0), never on the line's own."""
+    decision = engine.check(line)
+    assert decision.outcome is expected
+    assert ("CG-HYG-009" in {r.rule_id for r in decision.reasons}) is (expected is ASK)
+    assert WrappedNonAsciiProgram().check(parse(line).commands[0], ctx).outcome is P
+
+
+@pytest.mark.parametrize("line", [
+    "$\"\U000b9e4c\" x\n\uff52\uff4d -rf /",  # after a non-ASCII program name's ASK
+    "ls; ls; cat <<EOF\n$/\nEOF\n\uff52\uff4d -rf /",  # dropped by error recovery
+])
+def test_a_lookalike_anywhere_is_denied(line: str, ctx: Context) -> None:
+    verdict = LookalikeWords().check_line(parse(line), ctx)
+    assert verdict.outcome is DENY and verdict.misparsing
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("git commit -m $'\\u202eevil'", DENY),
+    ("echo $'\\xc2\\xad'", DENY),
+    ("x=$'\\u200b' ls", DENY),
+    ("printf $'a\\tb'", P),
+    ("echo $'caf\\u00e9'", P),
+])
+def test_invisible_in_value(line: str, expected: Outcome, ctx: Context) -> None:
+    """CG-HYG-010: the values CG-HYG-003 cannot see in the raw text."""
+    assert InvisibleInValue().check(parse(line).commands[0], ctx).outcome is expected

@@ -35,9 +35,12 @@ _NAMES = ("decides", "rewrites", "adding", "wrappers", "paths", "audit")
               help="Append each counter-example as a JSON line (a regressions file).")
 @click.option("--keep-going", is_flag=True,
               help="Count every failing example instead of stopping at the first (no shrinking).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Invariants run at once, in forked worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline_ms: float,
-         only: tuple[str, ...], save: str | None, keep_going: bool, as_json: bool) -> int:
+         only: tuple[str, ...], save: str | None, keep_going: bool, jobs: int,
+         as_json: bool) -> int:
     """Check the policy's invariants on generated commands, rewrites, wrappers and paths."""
     from clawgate.testing.examples import read_all
     from clawgate.testing.fuzz import FuzzConfig, run
@@ -48,7 +51,7 @@ def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE
-    config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going)
+    config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going, policies, jobs)
     printer = None if as_json else (lambda r: click.echo("\n".join(describe(r, config, policies))))
     results = run(engine, config, on_result=printer)
     if save:

@@ -8,23 +8,22 @@ that is "no opinion", not a disagreement.
 from __future__ import annotations
 
 import gc
-import re
 import signal
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import FrameType
+from functools import lru_cache
+from typing import Any
 
 from clawgate.shell import model as m
+from clawgate.shell.quoting import blank_single_quoted, single_quoted
 
 MAX_BASHLEX_CHARS = 16_384  # bashlex is recursive and slow; longer lines get no second opinion
-BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline where a signal can be taken,
+BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline (20 ms + 50 us a character, at
+BASHLEX_PER_CHAR = 50e-6  # most this; ~10x what it needs) where a signal can be taken,
 BASHLEX_CALLS = 150_000  # and a budget of traced lines and calls where one cannot
-_REPEAT_SECONDS = 0.05
-_WORD_BREAKS = frozenset(" \t\n;|&()<>")
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
 _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
 
@@ -45,7 +44,32 @@ class Rejected(Exception):
     """bashlex rejects the line as a syntax error."""
 
 
+class GaveUp(Unavailable):
+    """bashlex ran out of time (it loops forever on some inputs)."""
+
+
 def bashlex_view(line: str) -> list[CommandView]:
+    """bashlex's commands of ``line``, or ``Unavailable`` (no opinion) or ``Rejected``; kept for
+    the last lines asked (a line's statements come back in lines made of it)."""
+    found = _remembered(line)
+    if isinstance(found, tuple) and found and found[0] in _FAILURES:
+        raise _FAILURES[found[0]](found[1])
+    return list(found)
+
+
+@lru_cache(maxsize=2048)
+def _remembered(line: str) -> tuple[Any, ...]:
+    try:
+        return tuple(_bashlex_view(line))
+    except GaveUp as exc:
+        return ("gave-up", str(exc))
+    except Unavailable as exc:
+        return ("unavailable", str(exc))
+    except Rejected as exc:
+        return ("rejected", str(exc))
+
+
+def _bashlex_view(line: str) -> list[CommandView]:
     if len(line) > MAX_BASHLEX_CHARS:
         raise Unavailable("too long for the second parser")
     if "((" in line:  # bashlex does not implement arithmetic, and reads ((...)) as subshells
@@ -64,10 +88,10 @@ def bashlex_view(line: str) -> list[CommandView]:
                 found.append((node.pos[0], words))
 
     try:
-        with _deadline(BASHLEX_SECONDS):
-            trees = bashlex.parse(blank_single_quoted(line))
+        with _deadline(min(BASHLEX_SECONDS, 0.02 + len(line) * BASHLEX_PER_CHAR)):
+            trees = bashlex.parse(blank_single_quoted(line).replace("$#", "$1"))  # $# is no #
     except _TooSlow as exc:
-        raise Unavailable("the second parser gave up") from exc
+        raise GaveUp("the second parser gave up") from exc
     except NotImplementedError as exc:
         raise Unavailable(str(exc)) from exc
     except errors.ParsingError as exc:
@@ -83,70 +107,57 @@ def bashlex_view(line: str) -> list[CommandView]:
     return found
 
 
-def blank_single_quoted(line: str) -> str:
-    """``line`` with the text inside single quotes (and ``$'...'``) replaced by ``x``.
-
-    Single-quoted text is literal to bash, so it cannot change command boundaries; bashlex,
-    though, loops forever on some of it (``echo '${'x``). Positions are kept.
-    """
-    spans = single_quoted(line)
-    if not spans and "<<" not in line:
-        return line
-    chars = list(line)
-    for start, end in spans:
-        for i in range(start + 1, min(end, len(chars))):
-            if chars[i] != "\n":
-                chars[i] = "x"
-    # bashlex wants the quotes of a quoted here-document delimiter (<<'EOF') on the closing
-    # line too; bash does not. Spaces keep every position: << EOF is the same to bash.
-    for found in _HEREDOC.finditer(line):
-        if found.group(1):
-            chars[found.start(1)] = chars[found.end() - 1] = " "
-    return "".join(chars)
-
-
 class _TooSlow(Exception):
     pass
 
 
+_TIMERS = ((signal.ITIMER_REAL, signal.SIGALRM), (signal.ITIMER_PROF, signal.SIGPROF))
+_FAILURES: dict[str, type[Exception]] = {"unavailable": Unavailable, "rejected": Rejected,
+                                         "gave-up": GaveUp}
+
+
 @contextmanager
 def _deadline(seconds: float) -> Iterator[None]:
-    """Interrupt bashlex after ``seconds`` in the main thread (a timer signal), or after a
-    budget of traced lines elsewhere (a trace hook, slower: threads cannot take signals).
-    bashlex loops forever on some inputs; a check must never hang."""
-    if threading.current_thread() is not threading.main_thread() or signal.getitimer(
-            signal.ITIMER_REAL)[0]:
+    """Interrupt bashlex (it loops forever on some inputs) after ``seconds``: in the main thread
+    by a timer signal (real time, or CPU time when a watchdog holds that timer), elsewhere by a
+    budget of traced lines (slower: threads cannot take signals)."""
+    timer = _free_timer()
+    if timer is None:
         with _call_budget(BASHLEX_CALLS):
             yield
         return
+    which, signum = timer
 
-    def expire(signum: int, frame: FrameType | None) -> None:
-        if not _in_finaliser(frame):
-            raise _TooSlow
+    def expire(signum: int, frame: object) -> None:
+        raise _TooSlow
 
-    # The timer repeats until it is cleared. A signal can land in a garbage-collector callback
-    # or a finaliser run in the middle of bashlex, where an exception is only reported, never
-    # raised: there the handler lets it pass, and the next tick interrupts bashlex itself.
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds, _REPEAT_SECONDS)
+    previous = signal.signal(signum, expire)
+    # No collection meanwhile: a gc callback would swallow the interrupt (and report it); and
+    # re-armed every 50 ms, like the harness's watchdog, in case other code swallows one.
+    collecting = gc.isenabled()
+    gc.disable()
+    signal.setitimer(which, seconds, 0.05)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        while True:
+            try:
+                signal.setitimer(which, 0)
+                break
+            except _TooSlow:  # one more may land before the timer is off
+                pass
+        signal.signal(signum, previous)
+        if collecting:
+            gc.enable()
 
 
-def _in_finaliser(frame: FrameType | None) -> bool:
-    """The interrupted code is a gc callback or a ``__del__`` called from inside bashlex."""
-    callbacks = {getattr(c, "__code__", None) for c in gc.callbacks}
-    while frame is not None:
-        code = frame.f_code
-        if code in callbacks or code.co_name == "__del__":
-            return True
-        if "bashlex" in code.co_filename:
-            return False
-        frame = frame.f_back
-    return False
+def _free_timer() -> tuple[int, signal.Signals] | None:
+    if threading.current_thread() is not threading.main_thread():
+        return None  # only the main thread takes signals
+    for which, signum in _TIMERS:
+        if not signal.getitimer(which)[0]:
+            return which, signum
+    return None
 
 
 @contextmanager
@@ -183,9 +194,13 @@ def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
     return found
 
 
-def compare(parsed: m.ParsedLine, other: list[CommandView]) -> Disagreement | None:
-    """The first place where the two readings differ, or None."""
+def compare(parsed: m.ParsedLine, other: list[CommandView],
+            within: list[tuple[int, int]] | None = None) -> Disagreement | None:
+    """The first place where the two readings differ, or None. ``within``: compare only the
+    commands that start in these character spans."""
     mine = dict(tree_view(parsed))
+    if within is not None:
+        mine = {k: v for k, v in mine.items() if any(a <= k < b for a, b in within)}
     quoted = single_quoted(parsed.source)
     theirs = {k: v for k, v in other if not (k not in mine and _inside(k, quoted))}
     for offset in sorted(set(mine) ^ set(theirs)):
@@ -210,70 +225,6 @@ def _bashlex_bug(tree: str, bashlex: str) -> bool:
     that start mid-word (``--opt='a "b"'``)."""
     return any(ch in tree and tree.replace(ch, "") == bashlex.replace(ch, "")
                for ch in ('\\', '"'))
-
-
-def single_quoted(line: str) -> list[tuple[int, int]]:
-    """Character spans inside single quotes (and ``$'...'``), where bash runs nothing. Comments
-    and here-document bodies are skipped: a quote in them opens nothing."""
-    spans: list[tuple[int, int]] = []
-    pending: list[str] = []  # here-document delimiters whose bodies start at the next newline
-    double = False
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "\n" and pending and not double:
-            i = _after_bodies(line, i + 1, pending)
-            pending = []
-            continue
-        if ch == '"':
-            double = not double
-        elif ch == "<" and not double and line.startswith("<<", i) and not line.startswith(
-                "<<<", i):
-            found = _HEREDOC.match(line, i)
-            if found:
-                pending.append(found.group(2))
-                i = found.end()
-                continue
-        elif ch == "#" and not double and (i == 0 or line[i - 1] in _WORD_BREAKS):
-            newline = line.find("\n", i)
-            i = len(line) if newline < 0 else newline
-            continue
-        elif ch == "'" and not double:
-            ansi = i > 0 and line[i - 1] == "$"
-            end = _closing_quote(line, i + 1, ansi)
-            spans.append((i, end))
-            i = end
-        i += 1
-    return spans
-
-
-def _after_bodies(line: str, start: int, delimiters: list[str]) -> int:
-    """Where the line goes on after the here-document bodies that start at ``start``."""
-    position = start
-    for delimiter in delimiters:
-        while position < len(line):
-            end = line.find("\n", position)
-            end = len(line) if end < 0 else end
-            done = line[position:end].strip("\t") == delimiter
-            position = end + 1
-            if done:
-                break
-    return min(position, len(line))
-
-
-def _closing_quote(line: str, start: int, ansi: bool) -> int:
-    i = start
-    while i < len(line):
-        if ansi and line[i] == "\\":
-            i += 2
-            continue
-        if line[i] == "'":
-            return i
-        i += 1
-    return len(line)
 
 
 def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:

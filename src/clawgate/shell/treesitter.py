@@ -250,12 +250,38 @@ class _Walker:
 
 
 def parse_tree(line: str) -> m.ParsedLine:
-    """Every simple command of ``line`` as tree-sitter-bash reads it."""
-    src = line.encode("utf-8", "surrogateescape")
+    """Every simple command of ``line`` as tree-sitter-bash reads it. It can join the lines
+    before a here-document that ends the input (``ls | ls | ls | ls``, ``rm -rf /``, ``cat <<EOF``
+    read as ``ls rm -rf / cat``), not when a statement follows: such a line is read again with
+    ``:`` after it, and that ``:`` dropped."""
+    parsed = _parse_tree(line, line)
+    if "<<" in line and any(_spans_lines(c) for c in parsed.commands):
+        again = _parse_tree(line + "\n:", line)
+        if not again.has_error and not any(_spans_lines(c) for c in again.commands):
+            return again
+    return parsed
+
+
+def _spans_lines(cmd: m.SimpleCommand) -> bool:
+    """A newline between two words of a simple command: never bash's reading."""
+    position = 0
+    for word in cmd.words:
+        found = cmd.text.find(word.text, position)
+        if found < 0:
+            return False
+        if position and "\n" in cmd.text[position:found]:
+            return True
+        position = found + len(word.text)
+    return False
+
+
+def _parse_tree(text: str, line: str) -> m.ParsedLine:
+    src = text.encode("utf-8", "surrogateescape")
+    limit = len(line.encode("utf-8", "surrogateescape"))
     tree = parser().parse(src)
     walker = _Walker(src)
     walker.walk(tree.root_node, (), 0)
-    cmds = sorted(walker.out, key=lambda c: c.start)
+    cmds = sorted((c for c in walker.out if c.start < limit), key=lambda c: c.start)
     commands = tuple(
         m.SimpleCommand(
             text=c.text, words=tuple(c.words), assignments=tuple(c.assignments),

@@ -196,7 +196,14 @@ def _list_at(draw: st.DrawFn, depth: int) -> str:
 
 def pipe_target(command: str) -> str:
     """``command`` fit to stand after ``|``: a ``!`` may only begin a whole pipeline."""
-    return f"( {command} )" if command.startswith("!") else command
+    return f"( {command}{before_closer(command)})" if command.startswith("!") else command
+
+
+def before_closer(line: str) -> str:
+    """What may stand between ``line`` and a closing ``)`` or ``}``: a newline after a comment
+    or a here-document (on their last line the closer would be comment text, or not match the
+    delimiter and leave the here-document open)."""
+    return "\n" if "#" in line or "<<" in line.replace("<<<", "") else " "
 
 
 @functools.cache

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from clawgate.testing._grammar import before_closer
 from clawgate.testing._render import Preamble, render_argv
 
 # Flags these programs take without an argument (GNU getopt: clusters split, options permute).
@@ -149,13 +150,20 @@ def _b64(line: str) -> str:
     return base64.b64encode(line.encode("utf-8", "surrogateescape")).decode("ascii")
 
 
+def _not_an_option(line: str) -> str:
+    """``line`` as ``sh -c`` and ``eval`` take it: code starting with ``-`` or ``+`` would be
+    read as options (``bash -c '-rf; ls'`` runs nothing); a leading space keeps its meaning."""
+    return " " + line if line.startswith(("-", "+")) else line
+
+
 LINE_WRAPPERS = {
-    "subshell": lambda line: f"( {line} )",
-    "group": lambda line: f"{{ {line}; }}",
-    "bash-c": lambda line: f"bash -c {shlex.quote(line)}",
-    "eval": lambda line: f"eval {shlex.quote(line)}",
-    "base64-eval": lambda line: f'eval "$(echo {_b64(line)} | base64 -d)"',
-    "base64-bash-c": lambda line: f'bash -c "$(printf %s {_b64(line)} | base64 -d)"',
+    "subshell": lambda line: f"( {line}{before_closer(line)})",
+    "group": lambda line: f"{{ {line}{before_closer(line).replace(' ', '; ')}}}",
+    "bash-c": lambda line: f"bash -c {shlex.quote(_not_an_option(line))}",
+    "eval": lambda line: f"eval {shlex.quote(_not_an_option(line))}",
+    "base64-eval": lambda line: f'eval "$(echo {_b64(_not_an_option(line))} | base64 -d)"',
+    "base64-bash-c": lambda line: (f'bash -c "$(printf %s {_b64(_not_an_option(line))} | '
+                                   'base64 -d)"'),
     "base64-pipe": lambda line: f"echo {_b64(line)} | base64 -d | bash",
 }
 
@@ -182,7 +190,9 @@ def rewrites(draw: st.DrawFn, command: str | Sequence[str], *,
     one simple command of static words gets only line-level rewrites. ``semantic``: allow flag
     rewrites, which change the argv but not its meaning to the program."""
     argv = argv_of(command) if isinstance(command, str) else tuple(command)
-    original = command if isinstance(command, str) else shlex.join(argv or ())
+    # The rewrites spell the argv anew, so they are held against the argv written plainly: a
+    # line that is itself disguised (``'ls'``) is one more rewrite of it, not the reference.
+    original = shlex.join(argv) if argv else command if isinstance(command, str) else ""
     steps: list[str] = []
     if argv:
         if semantic:
@@ -210,6 +220,7 @@ def wrapped(draw: st.DrawFn, line: str) -> Rewrite:
         steps.append(f"prefix:{prefix}")
     if not steps or draw(st.booleans()):
         kind = draw(st.sampled_from(["bash-c", "sh-c", "eval", "subshell", "group"]))
-        out = (f"sh -c {shlex.quote(out)}" if kind == "sh-c" else LINE_WRAPPERS[kind](out))
+        out = (f"sh -c {shlex.quote(_not_an_option(out))}" if kind == "sh-c"
+               else LINE_WRAPPERS[kind](out))
         steps.append(kind)
     return Rewrite(line, out, tuple(steps))

@@ -5,10 +5,12 @@ kept with the arguments that reproduce it."""
 from __future__ import annotations
 
 import importlib.util
+import multiprocessing
 import shlex
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +35,9 @@ _SEPARATORS = ("; ", " && ", " || ", " | ", "\n", " & ")
 
 @dataclass(frozen=True, slots=True)
 class FuzzConfig:
-    """``seeds``: command lines of the user's own (rule examples) mixed into every invariant."""
+    """``seeds``: command lines of the user's own (rule examples) mixed into every invariant.
+    ``policies``: the manifests the engine was loaded from (the ``audit`` invariant builds a
+    Guard from them); None when the engine was built in code."""
 
     examples: int = 200
     seed: int | None = None
@@ -41,6 +45,8 @@ class FuzzConfig:
     only: tuple[str, ...] = ()
     seeds: tuple[str, ...] = ()
     keep_going: bool = False  # count every failing example instead of stopping to shrink
+    policies: tuple[str, ...] | None = ()  # the engine's manifests; None: built otherwise
+    jobs: int = 1  # invariants run at once (forked processes)
 
 
 @dataclass
@@ -162,8 +168,22 @@ def _paths(engine: Engine, config: FuzzConfig, result: Result,
     return (s.paths(layout.names),), body
 
 
-def _audit(engine: Engine, config: FuzzConfig, result: Result, stack: ExitStack) -> str:
-    return "needs the Guard (clawgate.guard) to drive calls to an executor; not in this build"
+def _audit(engine: Engine, config: FuzzConfig, result: Result,
+           stack: ExitStack) -> Built | str:
+    if config.policies is None:
+        return "needs the manifests to build a Guard (the engine was built in code)"
+    from clawgate.testing._guarded import GuardedShell
+
+    shell = GuardedShell(config.policies, stack)
+    line = _with_seeds(st.one_of(_dangerous_lines(), s.simple_commands()), config)
+
+    def body(data: st.DataObject, lines: list[str], approve: bool) -> None:
+        ran, records = shell.run(lines, approve)
+        inv.executed_calls_audited(engine, ran, records, cwd=str(shell.workspace),
+                                   redact=shell.redact)
+        result.applied += bool(ran)
+
+    return (st.lists(line, min_size=1, max_size=3), st.booleans()), body
 
 
 BUILDERS: dict[str, Callable[[Engine, FuzzConfig, Result, ExitStack], Built | str]] = {
@@ -236,13 +256,48 @@ def _run_one(engine: Engine, name: str, config: FuzzConfig, stack: ExitStack) ->
 
 def run(engine: Engine, config: FuzzConfig, *, names: Sequence[str] = INVARIANTS,
         on_result: Callable[[Result], None] | None = None) -> list[Result]:
-    """Every invariant in ``names`` (``config.only`` narrows them), in order."""
+    """Every invariant in ``names`` (``config.only`` narrows them), reported in that order;
+    with ``config.jobs`` > 1, that many run at once in forked worker processes."""
+    chosen = [name for name in names if not config.only or name in config.only]
+    workers = min(config.jobs, len(chosen))
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        return _run_forked(engine, config, chosen, workers, on_result)
     results = []
-    for name in names:
-        if config.only and name not in config.only:
-            continue
+    for name in chosen:
         result = run_one(engine, name, config)
         results.append(result)
         if on_result is not None:
             on_result(result)
     return results
+
+
+# The engine and settings the forked workers inherit (an engine holds parsers that do not
+# pickle); set only while ``_run_forked`` runs.
+_FORKED: list[tuple[Engine, FuzzConfig]] = []
+_COST_ORDER = ("adding", "rewrites", "wrappers", "decides", "audit", "paths")  # slowest first
+
+
+def _run_forked(engine: Engine, config: FuzzConfig, chosen: list[str], workers: int,
+                on_result: Callable[[Result], None] | None) -> list[Result]:
+    warm_up(engine)  # once, before the fork: every worker starts warm
+    _FORKED.append((engine, config))
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            order = sorted(chosen, key=lambda n: _COST_ORDER.index(n) if n in _COST_ORDER
+                           else -1)
+            futures = {name: pool.submit(_run_inherited, name) for name in order}
+            results = []
+            for name in chosen:
+                result = futures[name].result()
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
+            return results
+    finally:
+        _FORKED.clear()
+
+
+def _run_inherited(name: str) -> Result:
+    engine, config = _FORKED[-1]
+    return run_one(engine, name, config)

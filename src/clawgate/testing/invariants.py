@@ -47,11 +47,21 @@ class InvariantViolation(AssertionError):
         self.hang = hang  # the checker hung: every retry costs a watchdog's wait
         super().__init__(f"{invariant}: {message}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole (a forked ``policy fuzz`` worker sends it back)."""
+        return (_violation, (self.invariant, self.message, self.arguments, self.shown,
+                             self.hang))
+
     def lines(self) -> tuple[str, ...]:
         """The command lines involved, each reproducible with ``policy check``."""
         keys = ("line", "original", "rewritten", "extra", "wrapped_line")
         found = [v for k in keys if isinstance(v := self.arguments.get(k), str)]
         return (*found, *self.shown)
+
+
+def _violation(invariant: str, message: str, args: Mapping[str, Any], shown: tuple[str, ...],
+               hang: bool) -> InvariantViolation:
+    return InvariantViolation(invariant, message, args, shown, hang=hang)
 
 
 class CheckHung(BaseException):
@@ -215,22 +225,27 @@ def path_stays_inside(path: str, workspace: str | os.PathLike[str], *,
 
 
 def executed_calls_audited(engine: Engine, executed: Sequence[str],
-                           audit: Sequence[Mapping[str, object]]) -> None:
+                           audit: Sequence[Mapping[str, object]], *, cwd: str | None = None,
+                           redact: Callable[[str], str] | None = None) -> None:
     """Every command an executor ran has its own audit record that let it run, and the policy
     lets it run: not DENY, and an ASK only with ``approved: true`` in the record.
 
     ``executed``: the commands in the order the executor saw them. ``audit``: the records as the
-    audit log holds them, with ``command``, ``outcome`` and (for an ASK) ``approved``.
+    audit log holds them, with ``command``, ``outcome`` and (for an ASK) ``approved``. ``cwd``:
+    where the commands ran (the policy is asked there). ``redact``: how the audit log scrubs a
+    command (credentials), so that a scrubbed record still matches its command.
     """
     pending = list(audit)
     for command in executed:
         args = {"executed": list(executed), "audit": [dict(r) for r in audit]}
-        match = next((r for r in pending if r.get("command") == command and _lets_run(r)), None)
+        logged = redact(command) if redact is not None else command
+        match = next((r for r in pending if r.get("command") in (command, logged) and
+                      _lets_run(r)), None)
         if match is None:
             raise InvariantViolation("audit", f"{command!r} ran without an audit record "
                                      "letting it run", args)
         pending.remove(match)
-        outcome = _outcome(engine, command, None)
+        outcome = _outcome(engine, command, cwd)
         if outcome is Outcome.DENY or (outcome is Outcome.ASK and match.get("approved") is
                                        not True):
             raise InvariantViolation("audit", f"{command!r} ran but the policy says "

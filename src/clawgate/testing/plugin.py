@@ -72,7 +72,10 @@ def _fuzz_config(config: pytest.Config) -> FuzzConfig:
         seed = None if profile == "ci" else random.randrange(2**32)
         seeds = tuple(dict.fromkeys(e.command for e in read_all(
             config.getoption("clawgate_policy"))))
-        config.stash[_CONFIG] = FuzzConfig(examples=examples, seed=seed, seeds=seeds)
+        policies = None if config.getoption("clawgate_engine") else tuple(
+            config.getoption("clawgate_policy"))
+        config.stash[_CONFIG] = FuzzConfig(examples=examples, seed=seed, seeds=seeds,
+                                           policies=policies)
     return config.stash[_CONFIG]
 
 

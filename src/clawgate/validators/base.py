@@ -40,14 +40,25 @@ class RawValidator(_Base):
 
 
 class LineValidator(_Base):
-    """Looks at the whole parsed line (parser agreement, comments, syntax tricks)."""
+    """Looks at the whole parsed line (parser agreement, comments, syntax tricks).
+
+    ``spelling``: it judges how the line is written, not what it runs; the engine skips it on
+    the lines it writes itself (same-line constants put in, ``shell/constants.py``)."""
+
+    spelling: ClassVar[bool] = False
 
     @abstractmethod
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict: ...
 
 
 class Validator(_Base):
-    """Looks at one simple command at a time."""
+    """Looks at one simple command at a time.
+
+    ``unknowns``: it speaks only of values unknown before the command runs (``rm -rf "$x"``);
+    where the engine knows them from the same line (``x=build; ...``) and checks the line with
+    them put in, it leaves the judgement to that line."""
+
+    unknowns: ClassVar[bool] = False
 
     @abstractmethod
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict: ...

@@ -117,6 +117,7 @@ class RecursiveDeleteOfUnknown(Validator):
     """
 
     id = "CG-DEST-009"
+    unknowns = True
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("rm", "find"):

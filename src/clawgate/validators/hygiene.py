@@ -5,10 +5,16 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from clawgate.decision import Verdict
-from clawgate.shell.differential import single_quoted
-from clawgate.shell.model import ParsedLine
-from clawgate.validators.base import Context, LineValidator, RawValidator, register
+from clawgate.decision import Outcome, Verdict
+from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.shell.quoting import single_quoted
+from clawgate.validators.base import (
+    Context,
+    LineValidator,
+    RawValidator,
+    Validator,
+    register,
+)
 from clawgate.validators.textscan import unquoted
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -83,6 +89,8 @@ class LookalikeWords(LineValidator):
     """Command words whose NFKC form differs: full-width or compatibility look-alikes.
 
     Bad: ``ｒｍ -rf /`` (full-width letters that read as ``rm``). Harmless: ``cat résumé.txt``.
+    On a line tree-sitter cannot parse cleanly, every raw word is read (error recovery may drop
+    the command holding it).
     """
 
     id = "CG-HYG-004"
@@ -90,7 +98,14 @@ class LookalikeWords(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.source.isascii():
             return Verdict.passthrough()
-        for cmd in parsed.commands:
+        if parsed.has_error:  # error recovery may have dropped commands: read the raw words
+            for token in parsed.source.split():
+                folded = unicodedata.normalize("NFKC", token)
+                if folded != token and folded.isascii():
+                    return Verdict.misparse(self.id, f"{token!r} looks like {folded!r}",
+                                            hint="type the command in plain ASCII")
+        unusual: Verdict = Verdict.passthrough()
+        for cmd in parsed.commands:  # every word: a look-alike anywhere outranks the ASK
             for index, word in enumerate(cmd.words):
                 if word.text.isascii():
                     continue
@@ -98,9 +113,48 @@ class LookalikeWords(LineValidator):
                 if folded != word.text and folded.isascii():
                     return Verdict.misparse(self.id, f"{word.text!r} looks like {folded!r}",
                                             hint="type the command in plain ASCII")
-                if index == 0:
-                    return Verdict.ask(self.id, f"non-ASCII program name {word.text!r}",
-                                       hint="check which program this really is")
+                if index == 0 and unusual.outcome is Outcome.PASSTHROUGH:
+                    unusual = Verdict.ask(self.id, f"non-ASCII program name {word.text!r}",
+                                          hint="check which program this really is")
+        return unusual
+
+
+@register
+class WrappedNonAsciiProgram(Validator):
+    """A non-ASCII program name run by a wrapper (``nice``, ``env``, ``timeout`` ...): the ASK
+    that ``CG-HYG-004`` gives the line's own commands, for the commands wrappers hand back.
+
+    Bad: ``nice -n 0 'ｒm*'``. Harmless: ``nice -n 0 make``.
+    """
+
+    id = "CG-HYG-009"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if cmd.depth == 0 or name is None or name.text.isascii():
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"non-ASCII program name {name.text!r}",
+                           hint="check which program this really is")
+
+
+@register
+class InvisibleInValue(Validator):
+    """Zero-width, bidirectional and tag characters in a word's value, written as escapes
+    (``$'\\u202e'``, ``$'\\xc2\\xad'``): what ``CG-HYG-003`` denies in the raw text, built
+    where the text does not show it. DENY.
+
+    Bad: ``git commit -m $'\\u202eevil'``. Harmless: ``printf $'a\\tb'``.
+    """
+
+    id = "CG-HYG-010"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        for word in (*cmd.words, *(a.value for a in cmd.assignments)):
+            value = word.value
+            if value is not None and not value.isascii() and (
+                    found := _INVISIBLE.search(value)) is not None:
+                return Verdict.deny(self.id, f"invisible character U+{ord(found.group()):04X} "
+                                    f"in {word.text!r}", hint="write the text without it")
         return Verdict.passthrough()
 
 
@@ -113,6 +167,7 @@ class EscapedCommandName(LineValidator):
     """
 
     id = "CG-HYG-005"
+    spelling = True
     _HIDDEN = re.compile(r"\\[\s;&|<>()`$]")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
@@ -136,6 +191,7 @@ class CommentQuoteDesync(LineValidator):
     """
 
     id = "CG-HYG-006"
+    spelling = True
     _QUOTES = re.compile(r"['\"`]|\$\(")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
@@ -153,6 +209,7 @@ class MidWordHash(LineValidator):
     """
 
     id = "CG-HYG-007"
+    spelling = True
     _EXPANSION_END = re.compile(r"(\$\w+|\$[@*#?$!-]|[}'\"])$")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:

@@ -6,6 +6,7 @@ import re
 
 from clawgate.decision import Verdict
 from clawgate.shell import differential
+from clawgate.shell.bystatement import compare_by_statement
 from clawgate.shell.model import ParsedLine
 from clawgate.validators.base import Context, LineValidator, register
 
@@ -29,6 +30,7 @@ class Unparseable(LineValidator):
     """
 
     id = "CG-PARSE-001"
+    spelling = True
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not parsed.has_error:
@@ -63,23 +65,35 @@ class TooComplex(LineValidator):
 class ParserDisagreement(LineValidator):
     """bashlex and tree-sitter-bash read different commands or words: the line may not mean what
     it looks like. Bad: a line whose words the two parsers split differently. Harmless: any line
-    both read alike, and constructs bashlex does not implement (``$(( ))``, ``case``).
+    both read alike, and constructs bashlex does not implement (``$(( ))``, ``case``). A line
+    bashlex cannot take whole is compared statement by statement.
     """
 
     id = "CG-DIFF-001"
+    spelling = True
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        if parsed.has_error or parsed.too_deep or not _needs_second_opinion(parsed.source):
+        if parsed.too_deep or not _needs_second_opinion(parsed.source):
             return Verdict.passthrough()
-        try:
-            other = differential.bashlex_view(parsed.source)
-        except (differential.Unavailable, differential.Rejected):
-            return Verdict.passthrough()
-        found = differential.compare(parsed, other)
+        if parsed.has_error:  # compare the statements tree-sitter did parse
+            found = compare_by_statement(parsed, _needs_second_opinion)
+        else:
+            found = self._whole_line(parsed)
         if found is None:
             return Verdict.passthrough()
         return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
                                 hint="simplify the quoting")
+
+    @staticmethod
+    def _whole_line(parsed: ParsedLine) -> differential.Disagreement | None:
+        try:
+            return differential.compare(parsed, differential.bashlex_view(parsed.source))
+        except differential.GaveUp:
+            return None  # it loops on this text: asking again part by part would loop again
+        except (differential.Unavailable, differential.Rejected):
+            # bashlex has no opinion on the whole line: ask it about each statement, so that
+            # one part it cannot read does not hide another part's disagreement.
+            return compare_by_statement(parsed, _needs_second_opinion)
 
 
 # Where tree-sitter-bash has been known to read a line differently from bash: escapes,

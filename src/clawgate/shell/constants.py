@@ -1,0 +1,229 @@
+"""Same-line constants: the line rewritten with what it already says about its own words.
+
+``x=/; rm -rf "$x"`` runs ``rm -rf /``; ``a=_b; _b=su; sudo "${!a}"`` runs ``sudo su``;
+``printf '%s\\0' -rf / | xargs -0 rm`` runs ``rm -rf /``. ``resolved_line`` expands braces
+(``braces.py``), substitutes the values of variables assigned literally earlier in the line
+(in source order, outside pipelines and functions; ``${!x}`` followed), writes plainly the
+words spelled to hide their value (``\\r\\m``, ``$'\\x2f'``), and turns ``printf``/``echo``
+literals piped into ``xargs`` into the command xargs runs. The engine checks the rewritten line
+*in addition to* the line: what cannot be known exactly is left as written, so nothing becomes
+less strict.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import replace
+
+from clawgate.shell import model as m
+from clawgate.shell.braces import expand_line
+from clawgate.shell.expand import DEFAULT_IFS, expand
+from clawgate.shell.xargsfeed import encode, quote, xargs_feed
+
+_SETTERS = frozenset("read mapfile readarray declare typeset local export readonly unset "
+                     "getopts let printf eval source . set shift".split())
+_LOOP_VAR = re.compile(r"\b(?:for|select)\s+([A-Za-z_]\w*)")
+_DEFAULTING = re.compile(r"\$\{([A-Za-z_]\w*):?=")
+_ARITHMETIC = re.compile(r"\(\((.*?)\)\)", re.S)
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_NAME_ARG = re.compile(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
+_EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
+
+_HINTS = re.compile(r"[$\\'\"]|xargs")
+Edit = tuple[int, int, str]  # byte start, byte end, replacement text
+
+
+def resolved_line(parsed: m.ParsedLine) -> str | None:
+    """``parsed``'s line with same-line constants put in, or None when nothing changes."""
+    source = parsed.source
+    expanded = expand_line(source)
+    if expanded is not None:
+        from clawgate.shell import parse
+
+        parsed = parse(expanded)
+    substituted = _substituted(parsed, respell=expanded is not None)
+    found = substituted if substituted is not None else expanded
+    return None if found == source else found
+
+
+def respelled(parsed: m.ParsedLine) -> list[m.SimpleCommand]:
+    """The commands of a line with nothing to put in whose static words are spelled to hide
+    their value (``\\d\\d``, ``$'\\x2fdev\\x2fsda'``), with those words written plainly:
+    checks that match a command's text see what it runs. Cheaper than a resolved line: the
+    values are already known, so no parse and no other command is checked again."""
+    if not _HINTS.search(parsed.source):
+        return []
+    src = parsed.source.encode("utf-8", "surrogateescape")
+    out = []
+    for cmd in parsed.commands:
+        edits = _word_edits(cmd, {}, src)
+        if not edits:
+            continue
+        text = _apply(src[cmd.offset : cmd.offset + len(encode(cmd.text) or b"")],
+                      [(a - cmd.offset, b - cmd.offset, r) for a, b, r, _ in edits])
+        if text is not None:
+            out.append(replace(cmd, text=text, words=tuple(_plain(w) for w in cmd.words),
+                               redirects=tuple(_plain_target(r) for r in cmd.redirects)))
+    return out
+
+
+def _plain(word: m.Word) -> m.Word:
+    if word.value is None or not _rewritable(word):
+        return word
+    return m.Word(quote(word.value), word.value, quote(word.value) != word.value,
+                  word.expansions - {m.ANSI_C, m.LOCALE})
+
+
+def _plain_target(redirect: m.Redirect) -> m.Redirect:
+    if redirect.target is None or redirect.heredoc is not None:
+        return redirect
+    return replace(redirect, target=_plain(redirect.target))
+
+
+def _substituted(parsed: m.ParsedLine, *, respell: bool) -> str | None:
+    """The line with variables put in and xargs feeds inlined (disguised words written plainly
+    along with them), or None when there is neither; ``respell``: a new line is made anyway
+    (braces were expanded), so write its disguised words plainly too."""
+    source = parsed.source
+    if not _HINTS.search(source):
+        return None
+    src = source.encode("utf-8", "surrogateescape")
+    clobbered = _clobbered(parsed)
+    env = {"IFS": DEFAULT_IFS}
+    edits: list[tuple[int, int, str, bool]] = []
+    commands = parsed.commands
+    fed = -1
+    for index, cmd in enumerate(commands):
+        if index == fed:
+            continue
+        if cmd.assignments and not cmd.words:
+            _assign(cmd, env, clobbered)
+            continue
+        feed = xargs_feed(commands, index, env, src, _argv)
+        if feed is not None:
+            edits.append((*feed, True))
+            fed = index + 1
+            continue
+        edits.extend(_word_edits(cmd, env, src))
+    if not edits or not (respell or any(resolved for *_, resolved in edits)):
+        return None
+    return _apply(src, [(a, b, r) for a, b, r, _ in edits])
+
+
+def _clobbered(parsed: m.ParsedLine) -> frozenset[str]:
+    """Names set in ways not followed (loops, ``read``, arithmetic, nested assignments ...):
+    their values are never taken as known."""
+    source = parsed.source
+    names = set(_LOOP_VAR.findall(source)) | set(_DEFAULTING.findall(source))
+    for body in _ARITHMETIC.findall(source):
+        names.update(_IDENT.findall(body))
+    for cmd in parsed.commands:
+        if cmd.words and cmd.program in _SETTERS:
+            names.update(mt.group(1) for w in cmd.words[1:]
+                         if (mt := _NAME_ARG.match(w.shown)) is not None)
+        elif cmd.assignments and not cmd.words and not _sequential(cmd):
+            names.update(a.name for a in cmd.assignments)
+    return frozenset(names)
+
+
+def _sequential(cmd: m.SimpleCommand) -> bool:
+    """Assignments that later commands of the line see (inside a subshell or a branch, they
+    may not: taking them as known can only add a check, never drop one)."""
+    return not cmd.pipeline and not cmd.background and "function" not in cmd.nesting
+
+
+def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]) -> None:
+    for assignment in cmd.assignments:
+        name, word = assignment.name, assignment.value
+        value: str | None = None
+        appends = f"{name}+=" in cmd.text
+        if name not in clobbered and not appends and m.TILDE not in word.expansions and \
+                not word.text.startswith("("):
+            value = word.value
+            if value is None:
+                fields = expand(word.text, env, split=False)
+                value = fields[0] if fields else None
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+
+
+def _fields(word: m.Word, env: dict[str, str]) -> list[str] | None:
+    """The word's fields: its static value, or its expansion under ``env``."""
+    if word.expansions & {m.GLOB, m.TILDE, m.BRACE}:
+        return None
+    if word.value is not None:
+        return [word.value]
+    if not word.expansions <= _EXPANDABLE:
+        return None
+    return expand(word.text, env)
+
+
+def _word_edits(cmd: m.SimpleCommand, env: dict[str, str],
+                src: bytes) -> list[tuple[int, int, str, bool]]:
+    dynamic = [w for w in cmd.words if _rewritable(w)]
+    targets = [r.target for r in cmd.redirects
+               if r.target is not None and _rewritable(r.target) and r.heredoc is None]
+    if not dynamic and not targets:
+        return []
+    base = cmd.offset
+    text = encode(cmd.text)
+    if text is None or src[base : base + len(text)] != text:
+        return []
+    edits: list[tuple[int, int, str, bool]] = []  # and whether a value was put in
+    cursor = 0
+    for word, target in [*((w, False) for w in cmd.words), *((t, True) for t in targets)]:
+        found = _find(text, word.text, cursor)
+        if found < 0:
+            continue
+        cursor = found + len(encode(word.text) or b"")
+        if not _rewritable(word):
+            continue
+        fields = _fields(word, env)
+        if fields is None or (target and len(fields) != 1):
+            continue
+        edits.append((base + found, base + cursor, " ".join(quote(f) for f in fields),
+                      word.value is None))
+    return edits
+
+
+def _rewritable(word: m.Word) -> bool:
+    """A word to write out: dynamic, or static but spelled to hide its value from a reader
+    matching text (``\\o\\f=/d\\ev/sda``, ``$'\\x2fdev'``, ``r''m``)."""
+    value = word.value
+    if value is None:
+        return True
+    return word.quoted and not word.expansions & {m.GLOB, m.BRACE, m.TILDE} and \
+        word.text not in (shlex.quote(value), f"'{value}'", f'"{value}"')
+
+
+def _argv(cmd: m.SimpleCommand, env: dict[str, str]) -> list[str] | None:
+    out: list[str] = []
+    for word in cmd.words:
+        fields = _fields(word, env)
+        if fields is None:
+            return None
+        out.extend(fields)
+    return out
+
+
+def _find(haystack: bytes, needle: str, start: int) -> int:
+    encoded = encode(needle)
+    return -1 if encoded is None else haystack.find(encoded, start)
+
+
+def _apply(src: bytes, edits: list[Edit]) -> str | None:
+    out: list[bytes] = []
+    position = 0
+    for start, end, replacement in sorted(edits):
+        encoded = encode(replacement)
+        if start < position or encoded is None:
+            continue
+        out += [src[position:start], encoded]
+        position = end
+    if not out:
+        return None
+    out.append(src[position:])
+    return b"".join(out).decode("utf-8", "surrogateescape")

@@ -1,0 +1,163 @@
+"""Expanding one word's text as bash would, with variables whose values are known.
+
+Only what can be done exactly is done: quotes, backslashes, ``$'…'``, ``$name``, ``${name}``,
+``${!name}`` (indirection) and word splitting of unquoted expansions on the default ``$IFS``.
+Anything else -- command substitution, parameter operators, special parameters, an unknown
+variable, a glob character produced by an unquoted expansion -- makes the word unknown (None).
+"""
+
+from __future__ import annotations
+
+import re
+
+from clawgate.shell.words import decode_ansi_c
+
+DEFAULT_IFS = " \t\n"
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BRACED = re.compile(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*)\}")
+_DQ_ESCAPABLE = frozenset('$`"\\\n')
+
+# One character of the expanded word: (character, produced by an unquoted expansion).
+_Chars = list[tuple[str, bool]]
+
+
+class Unknown(Exception):
+    """The word's value cannot be known before it runs."""
+
+
+def expand(text: str, env: dict[str, str], *, split: bool = True) -> list[str] | None:
+    """The fields ``text`` expands to under ``env``, or None when that is not known exactly.
+    ``split=False`` (an assignment's value): one field, no word splitting."""
+    try:
+        chars, quoted = _Expander(text, env).run()
+    except Unknown:
+        return None
+    if not split:
+        return ["".join(c for c, _ in chars)]
+    if any(loose for _, loose in chars) and env.get("IFS", DEFAULT_IFS) != DEFAULT_IFS:
+        return None  # splitting on a custom IFS is not modelled
+    if any(loose and c in "*?[" for c, loose in chars):
+        return None  # the field would be a glob pattern
+    return _split(chars, quoted)
+
+
+def _split(chars: _Chars, quoted: bool) -> list[str]:
+    fields: list[str] = []
+    current: list[str] = []
+    started = quoted  # a quoted empty string is still a field
+    for char, loose in chars:
+        if loose and char in DEFAULT_IFS:
+            if current or started:
+                fields.append("".join(current))
+            current, started = [], False
+            continue
+        current.append(char)
+        started = True
+    if current or started:
+        fields.append("".join(current))
+    return fields
+
+
+class _Expander:
+    def __init__(self, text: str, env: dict[str, str]) -> None:
+        self.text = text
+        self.env = env
+        self.i = 0
+        self.out: _Chars = []
+        self.quoted = False
+
+    def run(self) -> tuple[_Chars, bool]:
+        text = self.text
+        while self.i < len(text):
+            ch = text[self.i]
+            if ch == "\\":
+                self._literal(text[self.i + 1 : self.i + 2])
+                self.i += 2
+            elif ch == "'":
+                end = self._closing("'", self.i + 1)
+                self._literal(text[self.i + 1 : end])
+                self.i = end + 1
+            elif text.startswith("$'", self.i):
+                end = self._ansi_end(self.i + 2)
+                self._literal(decode_ansi_c(text[self.i + 2 : end]))
+                self.i = end + 1
+            elif text.startswith('$"', self.i) or ch == '"':
+                self.i += 2 if ch == "$" else 1
+                self._double()
+            elif ch == "$":
+                self._dollar(quoted=False)
+            elif ch == "`":
+                raise Unknown
+            else:
+                self.out.append((ch, False))
+                self.i += 1
+        return self.out, self.quoted
+
+    def _literal(self, value: str) -> None:
+        self.quoted = True
+        self.out.extend((c, False) for c in value)
+
+    def _closing(self, quote: str, start: int) -> int:
+        end = self.text.find(quote, start)
+        if end < 0:
+            raise Unknown
+        return end
+
+    def _ansi_end(self, start: int) -> int:
+        i = start
+        while i < len(self.text):
+            if self.text[i] == "\\":
+                i += 2
+            elif self.text[i] == "'":
+                return i
+            else:
+                i += 1
+        raise Unknown
+
+    def _double(self) -> None:
+        self.quoted = True
+        text = self.text
+        while self.i < len(text):
+            ch = text[self.i]
+            if ch == '"':
+                self.i += 1
+                return
+            if ch == "\\" and self.i + 1 < len(text) and text[self.i + 1] in _DQ_ESCAPABLE:
+                self.out.append((text[self.i + 1], False))
+                self.i += 2
+            elif ch == "$":
+                self._dollar(quoted=True)
+            elif ch == "`":
+                raise Unknown
+            else:
+                self.out.append((ch, False))
+                self.i += 1
+        raise Unknown  # unterminated
+
+    def _dollar(self, *, quoted: bool) -> None:
+        rest = self.text[self.i + 1 :]
+        braced = _BRACED.match(rest)
+        if braced:
+            value = self._lookup(braced.group(2), indirect=bool(braced.group(1)))
+            self.i += 1 + braced.end()
+        elif (plain := _NAME.match(rest)) is not None:
+            value = self._lookup(plain.group(0), indirect=False)
+            self.i += 1 + plain.end()
+        elif not rest or rest[0] in " \t\n" or (quoted and rest[0] == '"'):
+            value, quoted = "$", True  # a lone dollar stands for itself
+            self.i += 1
+        else:
+            raise Unknown  # $( $(( ${x:-…} $1 $@ $# …
+        self.out.extend((c, not quoted) for c in value)
+
+    def _lookup(self, name: str, *, indirect: bool) -> str:
+        if indirect:
+            name = self._get(name)
+            if not _NAME.fullmatch(name):
+                raise Unknown
+        return self._get(name)
+
+    def _get(self, name: str) -> str:
+        if name not in self.env:
+            raise Unknown
+        return self.env[name]

@@ -1,0 +1,107 @@
+"""Where a line's text is quoted, as bash reads it: single-quoted spans (bash runs nothing in
+them), here-document bodies and comments. Shared by the parser differential and the raw-text
+checks."""
+
+from __future__ import annotations
+
+import re
+
+_WORD_BREAKS = frozenset(" \t\n;|&()<>")
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
+
+
+def blank_single_quoted(line: str) -> str:
+    """``line`` with the text inside single quotes (and ``$'...'``) replaced by ``x``.
+
+    Single-quoted text is literal to bash, so it cannot change command boundaries; bashlex,
+    though, loops forever on some of it (``echo '${'x``). Positions are kept.
+    """
+    spans = single_quoted(line)
+    if not spans and "<<" not in line:
+        return line
+    chars = list(line)
+    for start, end in spans:
+        for i in range(start + 1, min(end, len(chars))):
+            if chars[i] != "\n":
+                chars[i] = "x"
+    # bashlex wants the quotes of a quoted here-document delimiter (<<'EOF') on the closing
+    # line too; bash does not. Spaces keep every position: << EOF is the same to bash.
+    for found in _HEREDOC.finditer(line):
+        if found.group(1):
+            chars[found.start(1)] = chars[found.end() - 1] = " "
+    return "".join(chars)
+
+
+def single_quoted(line: str) -> list[tuple[int, int]]:
+    """Character spans inside single quotes (and ``$'...'``), where bash runs nothing. Comments
+    and here-document bodies are skipped: a quote in them opens nothing; inside a double-quoted
+    ``"$( … )"`` quotes open again."""
+    spans: list[tuple[int, int]] = []
+    pending: list[str] = []  # here-document delimiters whose bodies start at the next newline
+    double = False
+    outer: list[tuple[bool, int]] = []  # (double, parens) outside each "$( ... )" entered
+    parens = 0
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "\n" and pending and not double:
+            i = _after_bodies(line, i + 1, pending)
+            pending = []
+            continue
+        if double and line.startswith("$(", i):  # quotes start afresh inside "$( )"
+            outer.append((double, parens))
+            double, parens, i = False, 0, i + 2
+            continue
+        if outer and not double and ch in "()":
+            parens += 1 if ch == "(" else -1
+            if parens < 0:
+                double, parens = outer.pop()
+        elif ch == '"':
+            double = not double
+        elif ch == "<" and not double and line.startswith("<<", i) and not line.startswith(
+                "<<<", i):
+            found = _HEREDOC.match(line, i)
+            if found:
+                pending.append(found.group(2))
+                i = found.end()
+                continue
+        elif ch == "#" and not double and (i == 0 or line[i - 1] in _WORD_BREAKS):
+            newline = line.find("\n", i)
+            i = len(line) if newline < 0 else newline
+            continue
+        elif ch == "'" and not double:
+            ansi = i > 0 and line[i - 1] == "$"
+            end = _closing_quote(line, i + 1, ansi)
+            spans.append((i, end))
+            i = end
+        i += 1
+    return spans
+
+
+def _after_bodies(line: str, start: int, delimiters: list[str]) -> int:
+    """Where the line goes on after the here-document bodies that start at ``start``."""
+    position = start
+    for delimiter in delimiters:
+        while position < len(line):
+            end = line.find("\n", position)
+            end = len(line) if end < 0 else end
+            done = line[position:end].strip("\t") == delimiter
+            position = end + 1
+            if done:
+                break
+    return min(position, len(line))
+
+
+def _closing_quote(line: str, start: int, ansi: bool) -> int:
+    i = start
+    while i < len(line):
+        if ansi and line[i] == "\\":
+            i += 2
+            continue
+        if line[i] == "'":
+            return i
+        i += 1
+    return len(line)

@@ -1,0 +1,82 @@
+"""The parser differential statement by statement, and tree-sitter's reading of the lines
+before a final here-document."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from clawgate.shell import parse
+from clawgate.shell.bystatement import compare_by_statement
+from clawgate.shell.differential import Rejected, Unavailable, bashlex_view, tree_view
+
+
+def _always(text: str) -> bool:
+    return True
+
+
+@pytest.mark.parametrize("line", [
+    "! ! ls; [[ -f x ]] && ls",  # [[ ]]: bashlex refuses the whole line
+    "( ! ! ls; [[ -f x ]] && ls  # done\n)",  # and the subshell: its statements are asked
+    "{ ! ! ls; x=$((1+2)); }",  # $(( )): no opinion on the whole line
+])
+def test_a_part_bashlex_cannot_read_hides_no_disagreement(engine: Engine, line: str) -> None:
+    with pytest.raises((Unavailable, Rejected)):  # no opinion on the whole line
+        bashlex_view(line)
+    assert compare_by_statement(parse(line), _always) is not None
+    assert engine.check(line).outcome is Outcome.DENY
+
+
+@pytest.mark.parametrize("line", [
+    "ls; x=$((1+2)); git status",
+    "[[ -f x ]] && make test",
+    "cat <<EOF\n$((1+2))\nEOF\nls -la",
+])
+def test_statements_both_parsers_read_alike(line: str) -> None:
+    assert compare_by_statement(parse(line), _always) is None
+
+
+def test_only_statements_that_need_a_second_opinion_are_asked() -> None:
+    assert compare_by_statement(parse("! ! ls; [[ -f x ]]"), lambda text: "#" in text) is None
+
+
+def test_dollar_hash_is_a_parameter_to_bashlex() -> None:
+    assert [w for _, w in bashlex_view("ls $# | wc\nls")] == [("ls", None), ("wc",), ("ls",)]
+    with pytest.raises(Unavailable):
+        bashlex_view("echo $((1+2))")
+
+
+@pytest.mark.parametrize("line", [
+    "ls | ls | ls | ls\nrm -rf /\ncat <<EOF\nEOF",
+    "ls | ls | ls | ls $#\nls\ncat <<EOF\nEOF",
+])
+def test_lines_before_a_final_here_document_are_read_apart(line: str) -> None:
+    parsed = parse(line)
+    assert parsed.source == line and not parsed.has_error
+    assert tree_view(parsed) == bashlex_view(line)
+    assert [c.argv for c in parsed.commands][-1] == ("cat",)
+
+
+def test_bashlex_is_interrupted_while_a_watchdog_holds_the_real_timer() -> None:
+    """Under the harness's watchdog (ITIMER_REAL armed) bashlex's own deadline takes the
+    CPU-time timer instead of tracing every line it runs (many times slower)."""
+    import signal
+
+    from clawgate.shell import differential
+
+    signal.setitimer(signal.ITIMER_REAL, 5.0)
+    try:
+        assert differential._free_timer() == (signal.ITIMER_PROF, signal.SIGPROF)
+        with pytest.raises(differential._TooSlow):
+            _spin_under(differential._deadline(0.05))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _spin_under(deadline: AbstractContextManager[None]) -> None:
+    with deadline:
+        while True:
+            pass

@@ -1,0 +1,115 @@
+"""Same-line constants (shell/constants.py, braces.py, expand.py): what the engine checks in
+addition to a line. Tables of lines and the line (or commands) they resolve to."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from clawgate.shell import parse
+from clawgate.shell.braces import expand_line
+from clawgate.shell.constants import resolved_line, respelled
+from clawgate.shell.expand import expand
+from clawgate.validators.textscan import unquoted
+
+
+@pytest.mark.parametrize(("line", "resolved"), [
+    ('x=/; rm -rf "$x"', "x=/; rm -rf /"),
+    ("_cg1='/'; _cg2=_cg1; rm -rf \"${!_cg2}\"", "_cg1='/'; _cg2=_cg1; rm -rf /"),
+    ('a=su; b=$a; sudo "$b"', "a=su; b=$a; sudo su"),
+    ('x="a b"; echo $x "$x"', "x=\"a b\"; echo a b 'a b'"),
+    ("x=/etc; cat ${x}/shadow", "x=/etc; cat /etc/shadow"),
+    ("cat${IFS}/etc/passwd", "cat /etc/passwd"),
+    ("printf su | xargs -0 sudo", "sudo su"),
+    ("printf '%s\\0' -rf / | xargs -0 rm", "rm -rf /"),
+    ("echo -rf / | TZ=UTC xargs rm", "TZ=UTC rm -rf /"),
+    ("{find,/} -delete", "find / -delete"),
+    ("( x=/; rm -rf $x )", "( x=/; rm -rf / )"),
+])
+def test_constants_are_put_in(line: str, resolved: str) -> None:
+    assert resolved_line(parse(line)) == resolved
+
+
+@pytest.mark.parametrize("line", [
+    'x=$(pwd); rm -rf "$x"',  # known only at run time
+    'rm -rf "$HOME"',  # never assigned on the line
+    "x=/; read x; rm -rf $x",  # set again in a way not followed
+    "for x in a; do rm -rf $x; done",
+    "x=/ ls | rm -rf $x",  # an assignment prefix lives in that command only
+    "x=/ | true; rm -rf $x",  # a pipeline stage runs in a subshell
+    "x=*; rm -rf $x",  # the field would be a glob
+    "printf su | xargs -I{} sudo {}",  # -I: not modelled
+    "ls -la",
+    "echo 'plain words'",
+])
+def test_unknown_values_stay_as_written(line: str) -> None:
+    assert resolved_line(parse(line)) is None
+
+
+@pytest.mark.parametrize(("line", "text"), [
+    ("\\d\\d \\o\\f\\=\\/\\d\\e\\v\\/\\s\\d\\a", "dd 'of=/dev/sda'"),
+    ("shred -u $'\\x2fdev\\x2fsda'", "shred -u /dev/sda"),
+    ("r''m -rf /", "rm -rf /"),
+])
+def test_disguised_words_are_written_plainly(line: str, text: str) -> None:
+    (command,) = respelled(parse(line))
+    assert command.text == text
+    assert command.argv == parse(line).commands[0].argv
+
+
+def test_plainly_written_words_are_not_respelled() -> None:
+    assert respelled(parse("git commit -m \"fix it\" && echo 'done'")) == []
+
+
+@pytest.mark.parametrize(("line", "expanded"), [
+    ("{find,/} -delete", "find / -delete"),
+    ('sudo {\\s\\u,"$x"}', 'sudo \\s\\u "$x"'),
+    ("echo {a,b}{c,d}", "echo ac ad bc bd"),
+    ("x={a,b} echo {1,2}", "x={a,b} echo 1 2"),  # no brace expansion in an assignment
+    ('echo "{a,b}" {a} $(echo {a,b})', None),  # quoted, no comma, inside $( )
+    ("echo {1..3}", None),  # sequences are not expanded
+    ("{ ls; }", None),
+    ("ls # {a,b}", None),
+    ("cat <<E\n{a,b}\nE\n{rm,-rf} ~", "cat <<E\n{a,b}\nE\nrm -rf ~"),  # a body is no word
+])
+def test_brace_expansion(line: str, expanded: str | None) -> None:
+    assert expand_line(line) == expanded
+
+
+@pytest.mark.parametrize(("text", "env", "fields"), [
+    ('"$a"', {"a": "x y"}, ["x y"]),
+    ("$a", {"a": " x  y "}, ["x", "y"]),
+    ("${!p}", {"p": "a", "a": "v"}, ["v"]),
+    ("pre$'\\x41'\"$a\"", {"a": "b"}, ["preAb"]),
+    ('""', {}, [""]),
+    ("$a", {"a": ""}, []),
+    ("$1", {}, None),
+    ("${a:-x}", {"a": "1"}, None),
+    ("`ls`", {}, None),
+    ("$a", {"a": "*"}, None),
+])
+def test_expand(text: str, env: dict[str, str], fields: list[str] | None) -> None:
+    assert expand(text, {"IFS": " \t\n", **env}) == fields
+
+
+@pytest.mark.parametrize(("line", "outcome"), [
+    ('x=/; rm -rf "$x"', Outcome.DENY),
+    ("_cg1='shred'; _cg2=_cg1; \"${!_cg2}\" -u /dev/sda", Outcome.DENY),
+    ("printf su | xargs -0 sudo", Outcome.DENY),
+    ("{mkfs.ext4,/dev/sda1}", Outcome.DENY),
+    ("\\d\\d \\i\\f\\=\\/\\d\\e\\v\\/\\z\\e\\r\\o \\o\\f\\=\\/\\d\\e\\v\\/\\s\\d\\a", Outcome.DENY),
+    ('x=build; rm -rf "./$x"', Outcome.ALLOW),
+    ('msg="fix it"; git commit -m "$msg"', Outcome.ALLOW),
+])
+def test_the_engine_checks_the_resolved_line_too(engine: Engine, line: str,
+                                                 outcome: Outcome) -> None:
+    assert engine.check(line).outcome is outcome
+
+
+def test_comments_and_here_documents_open_no_quotes() -> None:
+    line = "ls  # it's fine\necho safe\rrm -rf ~"
+    assert "\r" in {ch for _, ch in unquoted(line)}
+    body = "cat <<E\nit's\nE\necho safe\rrm"
+    assert "\r" in {ch for _, ch in unquoted(body)}
+    assert "\r" not in {ch for _, ch in unquoted("echo 'a\rb'")}
