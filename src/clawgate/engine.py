@@ -13,6 +13,7 @@ from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
+from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.risk import risk_of
 
 MAX_NESTING = 8  # unwrappings (sudo, bash -c, eval ...) followed before giving up
@@ -44,11 +45,13 @@ class _Run:
 
 class Engine:
     """Decides ALLOW, ASK or DENY for command lines under one policy. Thread-safe reads; the
-    bounded cache is per engine."""
+    bounded cache is per engine. Each simple command is put to the validators whose declared
+    programs include its program; ``exhaustive=True`` puts it to every one (same decisions,
+    slower: the dispatch test compares the two)."""
 
     def __init__(self, settings: EngineSettings | None = None,
                  validators: Sequence[AnyValidator] | None = None,
-                 cache_size: int = 4096) -> None:
+                 cache_size: int = 4096, *, exhaustive: bool = False) -> None:
         if validators is None:
             from clawgate.validators import load_all
 
@@ -56,7 +59,8 @@ class Engine:
         self.settings = settings or EngineSettings()
         self._raw = [v for v in validators if isinstance(v, RawValidator)]
         self._line = [v for v in validators if isinstance(v, LineValidator)]
-        self._command = [v for v in validators if isinstance(v, Validator)]
+        self._dispatch = Dispatch([v for v in validators if isinstance(v, Validator)],
+                                  exhaustive=exhaustive)
         self._cache: OrderedDict[tuple[str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
         self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
@@ -130,7 +134,7 @@ class Engine:
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        for validator in self._command:
+        for validator in self._dispatch.for_program(cmd.program):
             try:  # inline rather than through _verdict: this loop runs for every validator
                 verdict = validator.check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it

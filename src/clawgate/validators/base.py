@@ -47,7 +47,15 @@ class LineValidator(_Base):
 
 
 class Validator(_Base):
-    """Looks at one simple command at a time."""
+    """Looks at one simple command at a time.
+
+    ``programs`` is its dispatch key: the programs (basenames, or their unversioned stem:
+    ``python`` stands for ``python3.11``) it may have an opinion on; the engine asks it about
+    no other command. None means every command. Declaring too many is safe; too few is a hole,
+    which ``tests/validators/test_dispatch.py`` looks for.
+    """
+
+    programs: ClassVar[frozenset[str] | None] = None
 
     @abstractmethod
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict: ...
