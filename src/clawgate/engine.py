@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.policy.settings import Autonomy, EngineSettings
@@ -36,7 +35,8 @@ class _Run:
     def add(self, verdict: Verdict, about: str) -> None:
         if verdict.outcome is Outcome.PASSTHROUGH:
             return
-        verdict = verdict.about(about)
+        if verdict.reasons:  # a verdict without reasons names no command
+            verdict = verdict.about(about)
         self.verdicts.append(verdict)
         self.misparsing = self.misparsing or verdict.misparsing
         for reason in verdict.reasons:
@@ -118,13 +118,25 @@ class Engine:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
             return
-        for raw in self._raw:
-            if self._consult(raw, line, run, partial(raw.check_text, line, ctx)):
-                return
+        for raw in self._raw:  # inline: this runs for every line
+            try:
+                verdict = raw.check_text(line, ctx)
+            except Exception as exc:  # a crashing validator is a DENY naming it
+                verdict = _failed(raw, exc)
+            if verdict is not _NO_OPINION:
+                run.add(verdict, line)
+                if verdict.misparsing:  # the pipeline stops at once
+                    return
         parsed = parse(line)
         for validator in self._line:
-            if self._consult(validator, line, run, partial(validator.check_line, parsed, ctx)):
-                return
+            try:
+                verdict = validator.check_line(parsed, ctx)
+            except Exception as exc:
+                verdict = _failed(validator, exc)
+            if verdict is not _NO_OPINION:
+                run.add(verdict, line)
+                if verdict.misparsing:
+                    return
         for cmd in parsed.commands:
             self._check_command(cmd, ctx, run, depth)
 
@@ -185,20 +197,6 @@ class Engine:
             return Verdict.ask(AUTONOMY_ID, "the policy requires approval for medium-risk "
                                "commands")
         return Verdict(Outcome.ALLOW, risk=risk)
-
-    def _consult(self, validator: AnyValidator, about: str, run: _Run,
-                 call: Callable[[], Verdict]) -> bool:
-        """Run a line-level validator; True when its verdict ends the pipeline (misparsing)."""
-        verdict = self._verdict(validator, call)
-        run.add(verdict, about)
-        return verdict.misparsing
-
-    @staticmethod
-    def _verdict(validator: AnyValidator, call: Callable[[], Verdict]) -> Verdict:
-        try:
-            return call()
-        except Exception as exc:  # a crashing validator is a DENY naming it
-            return _failed(validator, exc)
 
     def _combine(self, command: str, run: _Run) -> Decision:
         outcome = max((v.outcome for v in run.verdicts), default=Outcome.ALLOW)
