@@ -7,6 +7,7 @@ import re
 from clawgate.decision import Verdict
 from clawgate.shell import differential
 from clawgate.shell.model import ParsedLine
+from clawgate.shell.segments import bashlex_view_by_lines
 from clawgate.validators.base import Context, LineValidator, register
 
 MAX_COMMANDS = 512
@@ -72,7 +73,7 @@ class ParserDisagreement(LineValidator):
         if parsed.has_error or parsed.too_deep or not _needs_second_opinion(parsed.source):
             return Verdict.passthrough()
         try:
-            other = differential.bashlex_view(parsed.source)
+            other = bashlex_view_by_lines(parsed, _needs_second_opinion)
         except (differential.Unavailable, differential.Rejected):
             return Verdict.passthrough()
         found = differential.compare(parsed, other)

@@ -1,0 +1,64 @@
+"""The second opinion asked line by line: only where every line break ends a command."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.shell import differential, parse
+from clawgate.shell.segments import bashlex_view_by_lines, separate_lines
+from clawgate.validators.parsing import _needs_second_opinion
+
+
+@pytest.mark.parametrize(("line", "spans"), [
+    ("a\nb", [(0, 1), (2, 3)]),
+    ("echo 'x\ny'", [(0, 10)]),  # the break is inside quotes: one line
+    ("a # it's\nb", [(0, 8), (9, 10)]),  # a quote in a comment opens nothing
+    ('echo "<$(tty) ${HOME}" >x\ny', [(0, 25), (26, 27)]),
+    ("echo $'a\\'b'\nc", [(0, 12), (13, 14)]),
+])
+def test_lines_that_stand_apart(line: str, spans: list[tuple[int, int]]) -> None:
+    assert separate_lines(line) == spans
+
+
+@pytest.mark.parametrize("line", [
+    "a",  # no break
+    'echo "a\nb"',  # inside double quotes
+    "a |\nb", "a &&\nb", "a\n| b",  # a pipeline or list goes on
+    "for i in x\ndo y\ndone", "if a\nthen b\nfi",  # compound commands
+    "f() {\na\n}", "(a\nb)", "`a\nb`", "echo $(a\nb)",  # brackets and substitutions
+    'echo "$(echo "a")"\nb', 'echo "${x:-"a\nb"}"',  # quotes nested in double quotes
+    "a\\\nb", "cat <<E\nx\nE", "cat <<<x\ny",  # continuations, here-documents
+])
+def test_lines_that_do_not(line: str) -> None:
+    assert separate_lines(line) is None
+
+
+def test_bashlex_reads_only_the_lines_that_need_it() -> None:
+    line = "ls -la\necho `date`\ncat notes.txt"
+    parsed = parse(line)
+    asked: list[str] = []
+
+    def needs(text: str) -> bool:
+        asked.append(text)
+        return _needs_second_opinion(text)
+
+    views = bashlex_view_by_lines(parsed, needs)
+    assert asked == ["ls -la", "echo `date`", "cat notes.txt"]
+    assert dict(views).keys() == dict(differential.bashlex_view(line)).keys()
+    assert differential.compare(parsed, views) is None
+
+
+def test_each_line_keeps_its_place() -> None:
+    line = "ls\necho a\\ b\ncat x"
+    parsed = parse(line)
+    views = bashlex_view_by_lines(parsed, _needs_second_opinion)
+    offsets = [offset for offset, _ in views]
+    assert offsets == [0, 3, 13]  # bashlex's reading of the middle line, tree-sitter's others
+    assert views[1] == next(v for v in differential.bashlex_view(line) if v[0] == 3)
+
+
+def test_without_separate_lines_the_whole_line_goes_to_bashlex() -> None:
+    line = "for i in 1 2\ndo echo `x`\ndone"
+    parsed = parse(line)
+    assert bashlex_view_by_lines(parsed, _needs_second_opinion) == differential.bashlex_view(
+        line)
