@@ -154,7 +154,7 @@ class Engine:
             if verdict is _NO_OPINION:
                 continue  # the shared passthrough: no outcome, risk or nested commands
             verdicts.append(verdict)
-            for inner in verdict.nested:
+            for inner in verdict.nested:  # usually empty
                 if isinstance(inner, str):
                     self._check_line(inner, ctx, run, depth + 1)
                 else:
@@ -164,9 +164,12 @@ class Engine:
 
     def _with_policy(self, cmd: SimpleCommand, verdicts: list[Verdict], run: _Run) -> list[Verdict]:
         """Validator verdicts, the policy's rule and the autonomy verdict, as they combine."""
-        risk = max([risk_of(cmd), *(v.risk for v in verdicts if v.risk is not None)])
+        risk = risk_of(cmd)
+        for verdict in verdicts:
+            if verdict.risk is not None and verdict.risk > risk:
+                risk = verdict.risk
         run.risk = max(run.risk, risk)
-        run.trace.append(TraceEntry(cmd.text, "risk", Outcome.PASSTHROUGH, f"{risk.label} risk"))
+        run.trace.append(TraceEntry(cmd.text, "risk", Outcome.PASSTHROUGH, _RISK_NOTES[risk]))
         rule, lifts_ask = self.settings.rules.evaluate(cmd)
         autonomy = self._autonomy(risk)
         if self.settings.unsafe:
@@ -182,12 +185,12 @@ class Engine:
         s = self.settings
         if s.autonomy is Autonomy.READONLY:
             if risk is Risk.LOW:
-                return Verdict(Outcome.ALLOW, risk=risk)
+                return _ALLOWED[risk]
             return Verdict.deny(AUTONOMY_ID, f"{risk.label}-risk command under read-only autonomy",
                                 hint="this agent may only read")
         if risk is Risk.HIGH:
             if s.autonomy is Autonomy.FULL and not s.block_high_risk_commands:
-                return Verdict(Outcome.ALLOW, risk=risk)
+                return _ALLOWED[risk]
             if s.block_high_risk_commands:
                 return Verdict.deny(AUTONOMY_ID, "high-risk commands are blocked by the policy")
             return Verdict.ask(AUTONOMY_ID, "high-risk command (network or outside the "
@@ -196,7 +199,7 @@ class Engine:
                 s.autonomy is Autonomy.SUPERVISED):
             return Verdict.ask(AUTONOMY_ID, "the policy requires approval for medium-risk "
                                "commands")
-        return Verdict(Outcome.ALLOW, risk=risk)
+        return _ALLOWED[risk]
 
     def _combine(self, command: str, run: _Run) -> Decision:
         outcome = max((v.outcome for v in run.verdicts), default=Outcome.ALLOW)
@@ -210,6 +213,8 @@ class Engine:
 
 
 _NO_OPINION = Verdict.passthrough()
+_ALLOWED = {risk: Verdict(Outcome.ALLOW, risk=risk) for risk in Risk}  # verdicts are immutable
+_RISK_NOTES = {risk: f"{risk.label} risk" for risk in Risk}
 # Where a process whose directory was deleted stands: inside no workspace, so nothing it
 # writes counts as a write inside one.
 UNKNOWN_CWD = "/nonexistent/clawgate-unknown-cwd"
