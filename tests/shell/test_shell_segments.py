@@ -15,6 +15,10 @@ from clawgate.validators.parsing import _needs_second_opinion
     ("a # it's\nb", [(0, 8), (9, 10)]),  # a quote in a comment opens nothing
     ('echo "<$(tty) ${HOME}" >x\ny', [(0, 25), (26, 27)]),
     ("echo $'a\\'b'\nc", [(0, 12), (13, 14)]),
+    ("cat >f <<EOF\n[x]\n{ a\nEOF\nls", [(0, 24), (25, 27)]),  # a body is its line's
+    ("cat <<A <<B\n1\nA\n2\nB\nc", [(0, 19), (20, 21)]),
+    ("cat <<EOF\nnever ends", [(0, 20)]),
+    ("a <<<x\nb", [(0, 6), (7, 8)]),  # a here-string is one word
 ])
 def test_lines_that_stand_apart(line: str, spans: list[tuple[int, int]]) -> None:
     assert separate_lines(line) == spans
@@ -27,7 +31,7 @@ def test_lines_that_stand_apart(line: str, spans: list[tuple[int, int]]) -> None
     "for i in x\ndo y\ndone", "if a\nthen b\nfi",  # compound commands
     "f() {\na\n}", "(a\nb)", "`a\nb`", "echo $(a\nb)",  # brackets and substitutions
     'echo "$(echo "a")"\nb', 'echo "${x:-"a\nb"}"',  # quotes nested in double quotes
-    "a\\\nb", "cat <<E\nx\nE", "cat <<<x\ny",  # continuations, here-documents
+    "a\\\nb", "cat <<E &&\nx\nE\nls",  # a continuation; a list that goes on past a body
 ])
 def test_lines_that_do_not(line: str) -> None:
     assert separate_lines(line) is None

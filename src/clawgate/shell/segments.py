@@ -32,7 +32,7 @@ def separate_lines(line: str) -> list[tuple[int, int]] | None:
     """Character spans of the physical lines of ``line`` when every line break in it ends a
     command at the top level (outside quotes, brackets, substitutions, here-documents and
     compound commands, and not after a pipe or ``&&``); None when that is not certain."""
-    if "\n" not in line or "<<" in line or not _RESERVED.isdisjoint(_TOKENS.findall(line)):
+    if "\n" not in line or not _RESERVED.isdisjoint(_TOKENS.findall(line)):
         return None
     breaks = _top_level_breaks(line)
     if breaks is None:
@@ -49,49 +49,101 @@ def separate_lines(line: str) -> list[tuple[int, int]] | None:
 
 def _top_level_breaks(line: str) -> list[int] | None:
     """Offsets of the line breaks outside every quote and bracket; None when one is inside, or
-    when quoting nests in a way this scan does not follow (substitutions in double quotes)."""
-    breaks: list[int] = []
-    depth, quote, backtick, i = 0, "", False, 0
-    while i < len(line):
-        ch = line[i]
-        if quote in ("'", "$'"):
-            if quote == "$'" and ch == "\\":
-                i += 1
-            elif ch == "'":
-                quote = ""
-        elif ch == "\\":
+    when quoting nests in a way this scan does not follow (substitutions in double quotes).
+    Here-document bodies belong to the line that opens them."""
+    scan = _Scan(line)
+    try:
+        while scan.i < len(line):
+            scan.i = scan.quoted() if scan.quote else scan.unquoted()
+    except _Unsure:
+        return None
+    return None if scan.quote else scan.breaks
+
+
+class _Unsure(Exception):
+    """The scan cannot tell whether a line break ends a command."""
+
+
+class _Scan:
+    """Where the scan of a line stands: quoting, brackets, here-documents still to read."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.i = 0
+        self.quote = ""  # ', $' or "
+        self.depth = 0  # open ( { [
+        self.backtick = False
+        self.start = 0  # where the current physical line starts
+        self.pending: list[str] = []  # here-document delimiters, bodies at the next break
+        self.breaks: list[int] = []
+
+    def quoted(self) -> int:
+        """One step inside quotes; the index to go on from."""
+        line, i, ch = self.line, self.i, self.line[self.i]
+        if self.quote != '"':
+            if self.quote == "$'" and ch == "\\":
+                return i + 2
+            self.quote = "" if ch == "'" else self.quote
+            return i + 1
+        if ch == "\\":
+            return i + 2
+        if ch == "`" or (ch == "$" and line.startswith(("$(", "${"), i)):
+            found = _SIMPLE_SUBSTITUTION.match(line, i)
+            if found is None:
+                raise _Unsure  # quotes may nest inside: not followed here
+            return found.end()
+        if ch == "\n":
+            raise _Unsure
+        self.quote = "" if ch == '"' else self.quote
+        return i + 1
+
+    def unquoted(self) -> int:
+        """One step outside quotes; the index to go on from."""
+        line, i, ch = self.line, self.i, self.line[self.i]
+        if ch == "\\":
             if line.startswith("\n", i + 1):
-                return None
-            i += 1
-        elif quote == '"':
-            if ch == '"':
-                quote = ""
-            elif ch == "`" or (ch == "$" and line.startswith(("$(", "${"), i)):
-                found = _SIMPLE_SUBSTITUTION.match(line, i)
-                if found is None:
-                    return None  # quotes may nest inside: not followed here
-                i = found.end()
-                continue
-            elif ch == "\n":
-                return None
-        elif ch == "\n":
-            if depth or backtick:
-                return None
-            breaks.append(i)
-        elif ch == "#" and (i == 0 or line[i - 1] in _COMMENT_STARTS):
+                raise _Unsure
+            return i + 2
+        if ch == "\n":
+            return self.line_break()
+        if line.startswith("<<", i):
+            return self.here_document()
+        if ch == "#" and (i == 0 or line[i - 1] in _COMMENT_STARTS):
             end = line.find("\n", i)
-            i = len(line) if end < 0 else end
-            continue
-        elif ch in "'\"":
-            quote = "$'" if ch == "'" and i and line[i - 1] == "$" else ch
+            return len(line) if end < 0 else end
+        if ch in "'\"":
+            self.quote = "$'" if ch == "'" and i and line[i - 1] == "$" else ch
         elif ch == "`":
-            backtick = not backtick
+            self.backtick = not self.backtick
         elif ch in _OPEN:
-            depth += 1
+            self.depth += 1
         elif ch in _CLOSE:
-            depth = max(depth - 1, 0)
-        i += 1
-    return None if quote else breaks
+            self.depth = max(self.depth - 1, 0)
+        return i + 1
+
+    def line_break(self) -> int:
+        if self.depth or self.backtick:
+            raise _Unsure
+        i = self.i
+        if self.pending:  # the bodies follow; the command ends where they do
+            if self.line[self.start:i].rstrip().endswith(_CONTINUES):
+                raise _Unsure
+            i = differential._after_bodies(self.line, i + 1, self.pending) - 1
+            self.pending = []
+            if self.line[i] != "\n":
+                return len(self.line)  # the last body runs to the end
+        self.breaks.append(i)
+        self.start = i + 1
+        return i + 1
+
+    def here_document(self) -> int:
+        if self.line.startswith("<<<", self.i):
+            return self.i + 3  # a here-string: one word
+        found = differential._HEREDOC.match(self.line, self.i)
+        if found is None or self.depth or self.backtick:
+            raise _Unsure
+        self.pending.append(found.group(2))
+        return found.end()
 
 
 def bashlex_view_by_lines(parsed: m.ParsedLine,
@@ -109,8 +161,9 @@ def bashlex_view_by_lines(parsed: m.ParsedLine,
     found: list[CommandView] = []
     run: list[tuple[int, int]] = []
     for span in [*spans, (len(source) + 1, len(source) + 1)]:  # a sentinel ends the last run
-        if span[0] <= len(source) and needs(source[span[0]:span[1]]):
-            run.append(span)
+        text = source[span[0]:span[1]]
+        if span[0] <= len(source) and (needs(text) or (run and not text.strip())):
+            run.append(span)  # blank lines join a run: one bashlex call costs ~100 µs
             continue
         if run:
             start, end = run[0][0], run[-1][1]
