@@ -32,6 +32,7 @@ def test_lines_that_stand_apart(line: str, spans: list[tuple[int, int]]) -> None
     "f() {\na\n}", "(a\nb)", "`a\nb`", "echo $(a\nb)",  # brackets and substitutions
     'echo "$(echo "a")"\nb', 'echo "${x:-"a\nb"}"',  # quotes nested in double quotes
     "a\\\nb", "cat <<E &&\nx\nE\nls",  # a continuation; a list that goes on past a body
+    'cat <<E"OF"\nE\nrm -rf /\nEOF',  # a delimiter in pieces: the body runs to EOF
 ])
 def test_lines_that_do_not(line: str) -> None:
     assert separate_lines(line) is None

@@ -23,6 +23,7 @@ _TOKENS = re.compile(r"[^\s;&|()<>]+")
 _OPEN = frozenset("({[")
 _CLOSE = frozenset(")}]")
 _COMMENT_STARTS = frozenset(" \t\n;&|()<>")
+_WORD_ENDS = _COMMENT_STARTS
 # ``$(tty)`` or ``${HOME}`` inside double quotes: nothing inside that quotes or nests.
 _SIMPLE_SUBSTITUTION = re.compile(r"""\$\([^()"'`\\\n${}]*\)|\$\{[^()"'`\\\n${}]*\}""")
 _CONTINUES = ("|", "&&", "||", "|&")  # a line ending or starting so goes on across the break
@@ -140,8 +141,9 @@ class _Scan:
         if self.line.startswith("<<<", self.i):
             return self.i + 3  # a here-string: one word
         found = differential._HEREDOC.match(self.line, self.i)
-        if found is None or self.depth or self.backtick:
-            raise _Unsure
+        if found is None or self.depth or self.backtick or (
+                found.end() < len(self.line) and self.line[found.end()] not in _WORD_ENDS):
+            raise _Unsure  # a delimiter written in pieces (<<E"OF"): not followed here
         self.pending.append(found.group(2))
         return found.end()
 
