@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
+
 import pytest
 
 from clawgate.shell import differential, parse
@@ -67,3 +71,35 @@ def test_without_separate_lines_the_whole_line_goes_to_bashlex() -> None:
     parsed = parse(line)
     assert bashlex_view_by_lines(parsed, _needs_second_opinion) == differential.bashlex_view(
         line)
+
+
+def _corpus_scripts() -> list[str]:
+    """Scripts of two to four corpus lines, seeded: what an agent sends as one command."""
+    corpus = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+    lines = [json.loads(raw)["command"] for path in sorted(corpus.glob("*.jsonl"))
+             for raw in path.read_text(encoding="utf-8").splitlines() if raw.strip()]
+    pick = random.Random(2)
+    return [*(line for line in lines if "\n" in line),
+            *("\n".join(pick.sample(lines, pick.randint(2, 4))) for _ in range(150) if lines)]
+
+
+def test_scripts_disagree_where_the_whole_reading_does() -> None:
+    """On real scripts, asking bashlex line by line finds the disagreements (and only those)
+    that asking it about the whole script finds."""
+    scripts = _corpus_scripts()
+    if not scripts:
+        pytest.skip("no shared corpus")
+    for script in scripts:
+        parsed = parse(script)
+        if parsed.has_error or parsed.too_deep or not _needs_second_opinion(parsed.source):
+            continue
+        try:
+            whole = differential.compare(parsed, differential.bashlex_view(parsed.source))
+        except (differential.Unavailable, differential.Rejected):
+            continue
+        try:
+            by_lines = differential.compare(parsed, bashlex_view_by_lines(
+                parsed, _needs_second_opinion))
+        except (differential.Unavailable, differential.Rejected):
+            by_lines = None
+        assert (whole is None) == (by_lines is None), script
