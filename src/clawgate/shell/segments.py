@@ -3,8 +3,9 @@
 bashlex is pure Python (about 5 µs a character), and a line break alone makes a script need a
 second opinion. When every line break of a script ends a command at the top level, though, each
 physical line is a command list of its own, and reads in bashlex as it would inside the whole
-script: then bashlex is asked only about the runs of lines that need a second opinion, and the
-other lines keep tree-sitter's reading (as a one-line script of plain words does).
+script: then bashlex is asked only about the lines that need a second opinion (from the first
+to the last of them), and the other lines keep tree-sitter's reading (as a one-line script of
+plain words does).
 """
 
 from __future__ import annotations
@@ -150,27 +151,19 @@ class _Scan:
 
 def bashlex_view_by_lines(parsed: m.ParsedLine,
                           needs: Callable[[str], bool]) -> list[CommandView]:
-    """bashlex's reading of ``parsed``, asked only about the runs of lines that ``needs`` a
-    second opinion when the lines stand apart (``separate_lines``); tree-sitter's reading of
-    the other lines. The whole line goes to bashlex otherwise. Raises as ``bashlex_view``."""
+    """bashlex's reading of ``parsed`` where it is needed, tree-sitter's elsewhere: when the
+    lines stand apart (``separate_lines``), bashlex is asked once, about the lines from the
+    first to the last that ``needs`` a second opinion (one call, so one deadline, as for the
+    whole line); the whole line goes to bashlex otherwise. Raises as ``bashlex_view``."""
     source = parsed.source
     spans = separate_lines(source)
-    if spans is None:
-        return differential.bashlex_view(source)
-    if len(source) > differential.MAX_BASHLEX_CHARS or "((" in source:
-        return differential.bashlex_view(source)  # no opinion, as for the whole line
+    if spans is None or len(source) > differential.MAX_BASHLEX_CHARS or "((" in source:
+        return differential.bashlex_view(source)  # which also says when it has no opinion
     mine = differential.tree_view(parsed)
-    found: list[CommandView] = []
-    run: list[tuple[int, int]] = []
-    for span in [*spans, (len(source) + 1, len(source) + 1)]:  # a sentinel ends the last run
-        text = source[span[0]:span[1]]
-        if span[0] <= len(source) and (needs(text) or (run and not text.strip())):
-            run.append(span)  # blank lines join a run: one bashlex call costs ~100 µs
-            continue
-        if run:
-            start, end = run[0][0], run[-1][1]
-            found += [(start + offset, words)
-                      for offset, words in differential.bashlex_view(source[start:end])]
-            run = []
-        found += [view for view in mine if span[0] <= view[0] < span[1]]
-    return found
+    asked = [span for span in spans if needs(source[span[0]:span[1]])]
+    if not asked:
+        return mine
+    start, end = asked[0][0], asked[-1][1]
+    theirs = [(start + offset, words)
+              for offset, words in differential.bashlex_view(source[start:end])]
+    return [*(v for v in mine if v[0] < start), *theirs, *(v for v in mine if v[0] >= end)]
