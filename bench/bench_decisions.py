@@ -5,7 +5,8 @@
 Allow rate: share of ``allow`` lines that come out ALLOW. Block rate: share of ``not_allow`` /
 ``deny`` lines that do not. Latency: per command, in-process, first sight (the engine's
 cache off: a warm process deciding a line it has not decided before) and warm (the engine's
-bounded cache holds the line), median and p99.
+bounded cache holds the line), median and p99; and first sight taking each line's fastest
+round, which leaves out the time slices a loaded machine takes from random samples.
 """
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ def main() -> None:
     print(f"\nlatency over {len(commands)} commands x {args.rounds} rounds")
     print(summary("warm (engine cache holds it)", warm))
     print(summary("first sight (cache off)", cold))
+    # Each line's fastest round: on a shared machine a time slice lost to another process
+    # (~4 ms) lands on random samples and sets the p99 above; this row leaves those out.
+    best = [min(cold[i::len(commands)]) for i in range(len(commands))]
+    print(summary("first sight, best round", best))
 
 
 if __name__ == "__main__":

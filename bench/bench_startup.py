@@ -4,7 +4,8 @@
 
 Runs each command N times (after warm-up runs that also fill the bytecode cache, as an
 installed wheel has) and prints the median and p99 wall time. ``policy`` is the console script
-next to this interpreter when installed, else ``python -m clawgate`` with ``src`` on the path.
+next to this interpreter when installed (then the installed package is measured), else
+``python -m clawgate`` with this checkout's ``src`` on the path.
 """
 
 from __future__ import annotations
@@ -56,7 +57,10 @@ def main() -> None:
     args = parser.parse_args()
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed wheel ships compiled bytecode
-    env["PYTHONPATH"] = str(ROOT / "src")
+    if len(policy_command()) > 1:  # no console script: this checkout's sources
+        env["PYTHONPATH"] = str(ROOT / "src")
+    else:  # the installed package, as its users run it
+        env.pop("PYTHONPATH", None)
     system = resolved_python3()
     rows = {
         "python3 -c pass (PATH)": [system, "-c", "pass"],

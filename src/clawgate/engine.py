@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.policy.settings import Autonomy, EngineSettings
@@ -14,6 +13,7 @@ from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolved_line, respelled
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
+from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.risk import risk_of
 
 MAX_NESTING = 8  # unwrappings (sudo, bash -c, eval ...) followed before giving up
@@ -37,7 +37,8 @@ class _Run:
     def add(self, verdict: Verdict, about: str) -> None:
         if verdict.outcome is Outcome.PASSTHROUGH:
             return
-        verdict = verdict.about(about)
+        if verdict.reasons:  # a verdict without reasons names no command
+            verdict = verdict.about(about)
         self.verdicts.append(verdict)
         self.misparsing = self.misparsing or verdict.misparsing
         for reason in verdict.reasons:
@@ -46,11 +47,13 @@ class _Run:
 
 class Engine:
     """Decides ALLOW, ASK or DENY for command lines under one policy. Thread-safe reads; the
-    bounded cache is per engine."""
+    bounded cache is per engine. Each simple command is put to the validators whose declared
+    programs include its program; ``exhaustive=True`` puts it to every one (same decisions,
+    slower: the dispatch test compares the two)."""
 
     def __init__(self, settings: EngineSettings | None = None,
                  validators: Sequence[AnyValidator] | None = None,
-                 cache_size: int = 4096) -> None:
+                 cache_size: int = 4096, *, exhaustive: bool = False) -> None:
         if validators is None:
             from clawgate.validators import load_all
 
@@ -58,8 +61,10 @@ class Engine:
         self.settings = settings or EngineSettings()
         self._raw = [v for v in validators if isinstance(v, RawValidator)]
         self._line = [v for v in validators if isinstance(v, LineValidator)]
-        self._command = [v for v in validators if isinstance(v, Validator)]
-        self._command_resolving = [v for v in self._command if not v.unknowns]
+        commands = [v for v in validators if isinstance(v, Validator)]
+        self._dispatch = Dispatch(commands, exhaustive=exhaustive)
+        self._dispatch_resolving = Dispatch([v for v in commands if not v.unknowns],
+                                            exhaustive=exhaustive)
         self._line_resolved = [v for v in self._line if not v.spelling]
         self._cache: OrderedDict[tuple[str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
@@ -124,13 +129,25 @@ class Engine:
             return
         # A resolved line is text the engine wrote: what it runs is checked, not how it is
         # spelled (the line it came from was, raw and spelling validators included).
-        for raw in self._raw if resolve else ():
-            if self._consult(raw, line, run, partial(raw.check_text, line, ctx)):
-                return
+        for raw in self._raw if resolve else ():  # inline: this runs for every line
+            try:
+                verdict = raw.check_text(line, ctx)
+            except Exception as exc:  # a crashing validator is a DENY naming it
+                verdict = _failed(raw, exc)
+            if verdict is not _NO_OPINION:
+                run.add(verdict, line)
+                if verdict.misparsing:  # the pipeline stops at once
+                    return
         parsed = parse(line)
         for validator in self._line if resolve else self._line_resolved:
-            if self._consult(validator, line, run, partial(validator.check_line, parsed, ctx)):
-                return
+            try:
+                verdict = validator.check_line(parsed, ctx)
+            except Exception as exc:
+                verdict = _failed(validator, exc)
+            if verdict is not _NO_OPINION:
+                run.add(verdict, line)
+                if verdict.misparsing:
+                    return
         resolved = resolved_line(parsed) if resolve else None
         resolving = resolved is not None and depth < MAX_NESTING
         for cmd in parsed.commands:
@@ -152,7 +169,8 @@ class Engine:
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        for validator in self._command_resolving if resolving else self._command:
+        dispatch = self._dispatch_resolving if resolving else self._dispatch
+        for validator in dispatch.for_program(cmd.program):
             try:  # inline rather than through _verdict: this loop runs for every validator
                 verdict = validator.check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it
@@ -160,7 +178,7 @@ class Engine:
             if verdict is _NO_OPINION:
                 continue  # the shared passthrough: no outcome, risk or nested commands
             verdicts.append(verdict)
-            for inner in verdict.nested:
+            for inner in verdict.nested:  # usually empty
                 if isinstance(inner, str):
                     self._check_line(inner, ctx, run, depth + 1)
                 else:
@@ -170,9 +188,12 @@ class Engine:
 
     def _with_policy(self, cmd: SimpleCommand, verdicts: list[Verdict], run: _Run) -> list[Verdict]:
         """Validator verdicts, the policy's rule and the autonomy verdict, as they combine."""
-        risk = max([risk_of(cmd), *(v.risk for v in verdicts if v.risk is not None)])
+        risk = risk_of(cmd)
+        for verdict in verdicts:
+            if verdict.risk is not None and verdict.risk > risk:
+                risk = verdict.risk
         run.risk = max(run.risk, risk)
-        run.trace.append(TraceEntry(cmd.text, "risk", Outcome.PASSTHROUGH, f"{risk.label} risk"))
+        run.trace.append(TraceEntry(cmd.text, "risk", Outcome.PASSTHROUGH, _RISK_NOTES[risk]))
         rule, lifts_ask = self.settings.rules.evaluate(cmd)
         autonomy = self._autonomy(risk)
         if self.settings.unsafe:
@@ -188,12 +209,12 @@ class Engine:
         s = self.settings
         if s.autonomy is Autonomy.READONLY:
             if risk is Risk.LOW:
-                return Verdict(Outcome.ALLOW, risk=risk)
+                return _ALLOWED[risk]
             return Verdict.deny(AUTONOMY_ID, f"{risk.label}-risk command under read-only autonomy",
                                 hint="this agent may only read")
         if risk is Risk.HIGH:
             if s.autonomy is Autonomy.FULL and not s.block_high_risk_commands:
-                return Verdict(Outcome.ALLOW, risk=risk)
+                return _ALLOWED[risk]
             if s.block_high_risk_commands:
                 return Verdict.deny(AUTONOMY_ID, "high-risk commands are blocked by the policy")
             return Verdict.ask(AUTONOMY_ID, "high-risk command (network or outside the "
@@ -202,21 +223,7 @@ class Engine:
                 s.autonomy is Autonomy.SUPERVISED):
             return Verdict.ask(AUTONOMY_ID, "the policy requires approval for medium-risk "
                                "commands")
-        return Verdict(Outcome.ALLOW, risk=risk)
-
-    def _consult(self, validator: AnyValidator, about: str, run: _Run,
-                 call: Callable[[], Verdict]) -> bool:
-        """Run a line-level validator; True when its verdict ends the pipeline (misparsing)."""
-        verdict = self._verdict(validator, call)
-        run.add(verdict, about)
-        return verdict.misparsing
-
-    @staticmethod
-    def _verdict(validator: AnyValidator, call: Callable[[], Verdict]) -> Verdict:
-        try:
-            return call()
-        except Exception as exc:  # a crashing validator is a DENY naming it
-            return _failed(validator, exc)
+        return _ALLOWED[risk]
 
     def _combine(self, command: str, run: _Run) -> Decision:
         outcome = max((v.outcome for v in run.verdicts), default=Outcome.ALLOW)
@@ -230,6 +237,8 @@ class Engine:
 
 
 _NO_OPINION = Verdict.passthrough()
+_ALLOWED = {risk: Verdict(Outcome.ALLOW, risk=risk) for risk in Risk}  # verdicts are immutable
+_RISK_NOTES = {risk: f"{risk.label} risk" for risk in Risk}
 # Where a process whose directory was deleted stands: inside no workspace, so nothing it
 # writes counts as a write inside one.
 UNKNOWN_CWD = "/nonexistent/clawgate-unknown-cwd"

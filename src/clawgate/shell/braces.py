@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from clawgate.shell.quoting import _HEREDOC, _after_bodies
+from clawgate.shell.quoting import HEREDOC, after_bodies
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 _BREAKS = frozenset(" \t\n;|&<>()")
@@ -44,13 +44,13 @@ def _tokens(line: str) -> list[tuple[str, bool]]:
     i = 0
     while i < len(line):
         ch = line[i]
-        heredoc = _HEREDOC.match(line, i) if line.startswith("<<", i) else None
+        heredoc = HEREDOC.match(line, i) if line.startswith("<<", i) else None
         if heredoc is not None and not line.startswith("<<<", i):
             pending.append(heredoc.group(2))
             found.append((heredoc.group(0), False))
             i = heredoc.end()
         elif ch == "\n" and pending:
-            end = _after_bodies(line, i + 1, pending)
+            end = after_bodies(line, i + 1, pending)
             found.append((line[i:end], False))
             pending, i = [], end
         elif ch == "#" and (not found or found[-1][0][-1:] in _BREAKS):

@@ -22,7 +22,7 @@ from clawgate.shell.differential import (
     bashlex_view,
     compare,
 )
-from clawgate.shell.quoting import _HEREDOC, _after_bodies
+from clawgate.shell.quoting import HEREDOC, after_bodies
 
 _SPLIT = frozenset({"program", "subshell", "compound_statement", "list", "pipeline",
                     "negated_command", "redirected_statement", "if_statement", "elif_clause",
@@ -84,13 +84,13 @@ def compare_by_statement(parsed: m.ParsedLine,
 def _with_bodies(source: str, start: int, end: int) -> int:
     """Where a statement ends with the bodies of its here-documents, which tree-sitter leaves
     out of a statement inside a list or a pipeline (bashlex refuses it without them)."""
-    found = [d for d in _HEREDOC.finditer(source, start, end)
+    found = [d for d in HEREDOC.finditer(source, start, end)
              if source[d.start() - 1 : d.start()] != "<"]
     newline = source.find("\n", end)
     if not found or newline < 0 or "\n" in source[found[-1].end() : end]:
         return end  # no here-document, or its body is in the statement already
     delimiters = [d.group(2) for d in found]
-    return max(end, _after_bodies(source, newline + 1, delimiters))
+    return max(end, after_bodies(source, newline + 1, delimiters))
 
 
 class _Chars:

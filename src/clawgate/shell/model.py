@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 # Kinds of expansion a word may carry.
@@ -79,15 +79,17 @@ class SimpleCommand:
     background: bool = False
     depth: int = 0  # how many unwrappings led here (sudo, bash -c ...)
     offset: int = 0  # where it starts in the parsed line, in UTF-8 bytes
+    # The basename of the command word, or None when it is not known before run time. Every
+    # validator asks for it, so it is worked out once, when the command is made.
+    program: str | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "program",
+                           _program_of(self.words[0].value) if self.words else None)
 
     @property
     def name_word(self) -> Word | None:
         return self.words[0] if self.words else None
-
-    @property
-    def program(self) -> str | None:
-        """The basename of the command word, or None when it is not known before run time."""
-        return _program_of(self.words[0].value) if self.words else None
 
     @property
     def argv(self) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 _WORD_BREAKS = frozenset(" \t\n;|&()<>")
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
+HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
 
 
 def blank_single_quoted(line: str) -> str:
@@ -26,7 +26,7 @@ def blank_single_quoted(line: str) -> str:
                 chars[i] = "x"
     # bashlex wants the quotes of a quoted here-document delimiter (<<'EOF') on the closing
     # line too; bash does not. Spaces keep every position: << EOF is the same to bash.
-    for found in _HEREDOC.finditer(line):
+    for found in HEREDOC.finditer(line):
         if found.group(1):
             chars[found.start(1)] = chars[found.end() - 1] = " "
     return "".join(chars)
@@ -48,7 +48,7 @@ def single_quoted(line: str) -> list[tuple[int, int]]:
             i += 2
             continue
         if ch == "\n" and pending and not double:
-            i = _after_bodies(line, i + 1, pending)
+            i = after_bodies(line, i + 1, pending)
             pending = []
             continue
         if double and line.startswith("$(", i):  # quotes start afresh inside "$( )"
@@ -63,7 +63,7 @@ def single_quoted(line: str) -> list[tuple[int, int]]:
             double = not double
         elif ch == "<" and not double and line.startswith("<<", i) and not line.startswith(
                 "<<<", i):
-            found = _HEREDOC.match(line, i)
+            found = HEREDOC.match(line, i)
             if found:
                 pending.append(found.group(2))
                 i = found.end()
@@ -81,7 +81,7 @@ def single_quoted(line: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _after_bodies(line: str, start: int, delimiters: list[str]) -> int:
+def after_bodies(line: str, start: int, delimiters: list[str]) -> int:
     """Where the line goes on after the here-document bodies that start at ``start``."""
     position = start
     for delimiter in delimiters:

@@ -93,6 +93,7 @@ class PowerOff(Validator):
     """
 
     id = "CG-CAT-005"
+    programs = frozenset(_POWER_PROGRAMS)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

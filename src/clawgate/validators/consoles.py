@@ -52,6 +52,7 @@ class EditorCommands(Validator):
     """
 
     id = "CG-INTERP-006"
+    programs = _VIMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _VIMS:
@@ -74,6 +75,7 @@ class ConsoleCommands(Validator):
     """
 
     id = "CG-INTERP-007"
+    programs = frozenset(_CONSOLES)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

@@ -31,6 +31,7 @@ class RecursiveDeleteOfVitalPath(Validator):
     """
 
     id = "CG-CAT-001"
+    programs = frozenset({"rm", "mv", "find"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         targets = delete_targets(cmd)

@@ -27,6 +27,7 @@ class DestructiveSql(Validator):
     """
 
     id = "CG-DEST-004"
+    programs = _SQL_CLIENTS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _SQL_CLIENTS:
@@ -90,6 +91,7 @@ class DestructiveSubcommand(Validator):
     """
 
     id = "CG-DEST-005"
+    programs = frozenset(_SUBCOMMAND_RULES)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         rules = _SUBCOMMAND_RULES.get(cmd.program or "")
@@ -117,6 +119,7 @@ class RecursiveDeleteOfUnknown(Validator):
     """
 
     id = "CG-DEST-009"
+    programs = frozenset({"rm", "find"})
     unknowns = True
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:

@@ -29,6 +29,7 @@ class SystemDisruption(Validator):
     """
 
     id = "CG-DEST-006"
+    programs = _KILLERS | _FIREWALLS | {"crontab"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -55,6 +56,7 @@ class CustomPackageIndex(Validator):
     """
 
     id = "CG-DEST-007"
+    programs = _PIP | _NODE | {"gem", "cargo"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

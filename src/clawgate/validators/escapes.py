@@ -255,6 +255,7 @@ class UnsafeMode(Validator):
     """
 
     id = "CG-ESC-005"
+    programs = frozenset(_UNSAFE) | _TEX
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

@@ -86,6 +86,7 @@ class ConfigCommand(Validator):
     """
 
     id = "CG-ESC-006"
+    programs = frozenset(_CONFIG_FLAGS) | {"yarn", "pip", "pnpm", "npm"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

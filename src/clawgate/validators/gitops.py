@@ -21,6 +21,7 @@ class GitForcePush(Validator):
     """
 
     id = "CG-DEST-001"
+    programs = frozenset({"git"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name, args = git_subcommand(cmd)
@@ -46,6 +47,7 @@ class GitDiscardsWork(Validator):
     """
 
     id = "CG-DEST-002"
+    programs = frozenset({"git"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name, args = git_subcommand(cmd)
@@ -96,6 +98,7 @@ class GitSkipsHooks(Validator):
     """
 
     id = "CG-DEST-003"
+    programs = frozenset({"git"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name, args = git_subcommand(cmd)

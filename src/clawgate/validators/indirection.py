@@ -142,6 +142,7 @@ class EvalOrSource(Validator):
     """
 
     id = "CG-INJ-010"
+    programs = _EVAL_LIKE | SHELLS | frozenset(INLINE)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

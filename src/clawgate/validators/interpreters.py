@@ -108,6 +108,7 @@ class InlineCode(Validator):
     """
 
     id = "CG-INTERP-001"
+    programs = frozenset(INLINE)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = family_name(cmd.program)
@@ -132,6 +133,7 @@ class InteractiveProgram(Validator):
     """
 
     id = "CG-INTERP-002"
+    programs = INTERACTIVE
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = family_name(cmd.program)

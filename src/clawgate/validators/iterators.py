@@ -58,6 +58,7 @@ class PerItemExec(Validator):
     """
 
     id = "CG-WRAP-006"
+    programs = frozenset({"find", "fd", "fdfind"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -85,6 +86,7 @@ class Xargs(Validator):
     """
 
     id = "CG-WRAP-007"
+    programs = frozenset({"xargs"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "xargs":
@@ -113,6 +115,7 @@ class ParallelOrWatch(Validator):
     """
 
     id = "CG-WRAP-008"
+    programs = frozenset({"watch", "parallel"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -155,6 +158,7 @@ class GitRunsCommands(Validator):
     """
 
     id = "CG-WRAP-011"
+    programs = frozenset({"git"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "git" or len(cmd.words) < 3:

@@ -36,6 +36,7 @@ class Scheduler(Validator):
     """
 
     id = "CG-ESC-008"
+    programs = frozenset(_SCHEDULERS)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -58,6 +59,7 @@ class TerminalLauncher(Validator):
     """
 
     id = "CG-ESC-009"
+    programs = _TERMINAL_APPS | {"fzf"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -105,6 +107,7 @@ class LocalPackage(Validator):
     """
 
     id = "CG-ESC-012"
+    programs = _PACKAGE_MANAGERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _PACKAGE_MANAGERS:

@@ -8,6 +8,7 @@ from clawgate.decision import Verdict
 from clawgate.shell import differential
 from clawgate.shell.bystatement import compare_by_statement
 from clawgate.shell.model import ParsedLine
+from clawgate.shell.segments import bashlex_view_by_lines
 from clawgate.validators.base import Context, LineValidator, register
 
 MAX_COMMANDS = 512
@@ -87,7 +88,8 @@ class ParserDisagreement(LineValidator):
     @staticmethod
     def _whole_line(parsed: ParsedLine) -> differential.Disagreement | None:
         try:
-            return differential.compare(parsed, differential.bashlex_view(parsed.source))
+            return differential.compare(parsed, bashlex_view_by_lines(parsed,
+                                                                      _needs_second_opinion))
         except differential.GaveUp:
             return None  # it loops on this text: asking again part by part would loop again
         except (differential.Unavailable, differential.Rejected):

@@ -26,6 +26,7 @@ class OwnershipOfSystemPaths(Validator):
     """
 
     id = "CG-CAT-006"
+    programs = _CHANGERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _CHANGERS:
@@ -50,6 +51,7 @@ class SetuidBit(Validator):
     """
 
     id = "CG-CAT-007"
+    programs = frozenset({"chmod"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "chmod":

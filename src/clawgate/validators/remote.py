@@ -37,6 +37,7 @@ class RemoteCommand(Validator):
     """
 
     id = "CG-WRAP-009"
+    programs = frozenset({"ssh", "mosh", "autossh"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("ssh", "mosh", "autossh"):
@@ -61,6 +62,7 @@ class ContainerCommand(Validator):
     """
 
     id = "CG-WRAP-010"
+    programs = _ENGINES
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

@@ -65,6 +65,7 @@ class ShellOverNetcat(Validator):
     """
 
     id = "CG-CAT-009"
+    programs = _INVOLVED
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -109,6 +110,7 @@ class InterpreterReverseShell(Validator):
     """
 
     id = "CG-CAT-010"
+    programs = _INTERPRETERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

@@ -93,6 +93,7 @@ class ShellCode(Validator):
     """
 
     id = "CG-WRAP-003"
+    programs = SHELLS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         call = shell_call(cmd)
@@ -121,6 +122,7 @@ class InteractiveShell(Validator):
     """
 
     id = "CG-WRAP-004"
+    programs = SHELLS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         call = shell_call(cmd)
@@ -148,6 +150,7 @@ class PrivilegedOrNetworkShell(Validator):
     """
 
     id = "CG-WRAP-005"
+    programs = SHELLS | {"exec"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         call = shell_call(cmd)

@@ -54,6 +54,7 @@ class AwkCommands(Validator):
     """
 
     id = "CG-INTERP-003"
+    programs = _AWKS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _AWKS:
@@ -96,6 +97,7 @@ class SedCommands(Validator):
     """
 
     id = "CG-INTERP-004"
+    programs = frozenset({"sed", "gsed"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("sed", "gsed"):
@@ -136,6 +138,7 @@ class JqReach(Validator):
     """
 
     id = "CG-INTERP-005"
+    programs = frozenset({"jq", "gojq", "jaq"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("jq", "gojq", "jaq"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from clawgate.shell.quoting import _HEREDOC, _after_bodies
+from clawgate.shell.quoting import HEREDOC, after_bodies
 
 _BREAKS = frozenset(" \t\n;|&()<>")
 
@@ -22,7 +22,7 @@ def unquoted(text: str) -> Iterator[tuple[int, str]]:
         ch = text[i]
         if not quote and ((ch == "#" and (i == 0 or text[i - 1] in _BREAKS))
                           or (ch == "\n" and pending)):
-            end = text.find("\n", i + (ch == "\n")) if ch == "#" else _after_bodies(
+            end = text.find("\n", i + (ch == "\n")) if ch == "#" else after_bodies(
                 text, i + 1, pending)
             end = n if end < 0 else end
             pending = [] if ch == "\n" else pending
@@ -30,7 +30,7 @@ def unquoted(text: str) -> Iterator[tuple[int, str]]:
             i = end
             continue
         if not quote and ch == "<" and text.startswith("<<", i) and not text.startswith(
-                "<<<", i) and (found := _HEREDOC.match(text, i)) is not None:
+                "<<<", i) and (found := HEREDOC.match(text, i)) is not None:
             pending.append(found.group(2))
         if quote == "'":
             if ch == "'":

@@ -72,6 +72,7 @@ class ArgvWrapper(Validator):
     """
 
     id = "CG-WRAP-001"
+    programs = frozenset(PLAIN) | _SUBCOMMAND_PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -104,6 +105,7 @@ class PrivilegedWrapper(Validator):
     """
 
     id = "CG-WRAP-002"
+    programs = frozenset(PRIVILEGED)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -164,6 +166,7 @@ class AliasBody(Validator):
     """
 
     id = "CG-WRAP-012"
+    programs = frozenset({"alias"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "alias":

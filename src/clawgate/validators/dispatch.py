@@ -1,0 +1,46 @@
+"""Which command validators to ask about a program: most care about a handful of programs.
+
+Asking a validator about a command it never has an opinion on changes nothing but the time it
+takes, so the engine asks only those whose ``programs`` name the command's program (or its
+unversioned stem), plus those that look at every command. Order is registration order, as if
+every validator were asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from clawgate.validators.base import Validator
+
+_VERSION_CHARS = "0123456789."
+MAX_PROGRAMS = 4096  # distinct programs remembered; the table is rebuilt past that
+
+
+class Dispatch:
+    """Command validators by program, computed once per program and remembered."""
+
+    def __init__(self, validators: Sequence[Validator], *, exhaustive: bool = False) -> None:
+        self.validators = tuple(validators)
+        self.exhaustive = exhaustive
+        self._always = tuple(v for v in self.validators if v.programs is None)
+        self._by_program: dict[str, tuple[Validator, ...]] = {}
+
+    def for_program(self, program: str | None) -> tuple[Validator, ...]:
+        """The validators that may have an opinion on a command running ``program``."""
+        if self.exhaustive:
+            return self.validators
+        if program is None:
+            return self._always
+        found = self._by_program.get(program)
+        if found is None:
+            found = self._select(program)
+            if len(self._by_program) >= MAX_PROGRAMS:
+                self._by_program.clear()
+            self._by_program[program] = found
+        return found
+
+    def _select(self, program: str) -> tuple[Validator, ...]:
+        stem = program.rstrip(_VERSION_CHARS)
+        chosen = tuple(v for v in self.validators if v.programs is None
+                       or program in v.programs or stem in v.programs)
+        return self._always if chosen == self._always else chosen
