@@ -45,13 +45,12 @@ class SeveralCommandLines(LineValidator):
             return Verdict.passthrough()
         commands = [c for c in parsed.commands if c.words]
         encoded = parsed.source.encode("utf-8", "surrogatepass")
-        if len({_line_of(encoded, c) for c in commands}) < 2:
-            return Verdict.passthrough()
+        lines = len({_line_of(encoded, c) for c in commands})
         busy = next((c for c in commands if risk_of(c) is not Risk.LOW), None)
-        if busy is None:
+        if lines < 2 or busy is None:
             return Verdict.passthrough()
-        return Verdict.ask(self.id, f"commands on {len({_line_of(encoded, c) for c in commands})}"
-                           f" lines, and {busy.program or busy.text!r} does more than read",
+        return Verdict.ask(self.id, f"commands on {lines} lines, and "
+                           f"{busy.program or busy.text!r} does more than read",
                            hint="send one command per call, or join them with && on one line")
 
 
