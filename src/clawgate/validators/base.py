@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from clawgate.decision import Verdict
 from clawgate.errors import RegistryError
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 
-_ID = re.compile(r"CG-[A-Z]{2,6}-\d{3}")
+_ID = lazy_pattern(r"CG-[A-Z]{2,6}-\d{3}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,12 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import COMMAND, GLOB, INDIRECT, PROCESS, TILDE, Word
 from clawgate.validators.base import Context
 
-_VAR = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]*)\}"
-                  r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
+_VAR = lazy_pattern(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]*)\}"
+                    r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
 _OPAQUE = frozenset({COMMAND, PROCESS, INDIRECT})
 _GLOB_CHARS = frozenset("*?[")
 TEMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
