@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.policy.settings import Autonomy, EngineSettings
+from clawgate.records import field, record
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolved_line, respelled
 from clawgate.shell.model import SimpleCommand
@@ -24,7 +24,7 @@ AUTONOMY_ID = "CG-RISK-001"
 DESTRUCTIVE_PREFIX = "CG-DEST-"
 
 
-@dataclass
+@record()
 class _Run:
     """What one check collects: every verdict, the risk, the trace."""
 

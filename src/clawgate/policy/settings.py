@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
 from clawgate.decision import Verdict
+from clawgate.records import field, record
 from clawgate.shell.model import SimpleCommand
 
 
@@ -28,7 +28,7 @@ class NoRules:
         return Verdict.passthrough(), False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class EngineSettings:
     autonomy: Autonomy = Autonomy.SUPERVISED
     require_approval_for_medium_risk: bool = False

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import replace
 
 from clawgate.lazyre import lazy_pattern
+from clawgate.records import replace
 from clawgate.shell import model as m
 from clawgate.shell.braces import expand_line
 from clawgate.shell.expand import DEFAULT_IFS, expand

@@ -13,10 +13,10 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from clawgate.records import record
 from clawgate.shell import model as m
 from clawgate.shell.quoting import blank_single_quoted, single_quoted
 
@@ -30,7 +30,7 @@ _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
 CommandView = tuple[int, tuple[str | None, ...]]  # (start offset in characters, word values)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Disagreement:
     offset: int
     detail: str

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
 from clawgate.lazyre import lazy_pattern
+from clawgate.records import field, record, replace
 from clawgate.shell import model as m
 from clawgate.shell.words import text_of, word_of
 
@@ -41,7 +41,7 @@ def parser() -> Parser:
     return Parser(Language(tree_sitter_bash.language()))
 
 
-@dataclass
+@record()
 class _Cmd:
     start: int
     text: str

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from clawgate.decision import Verdict
 from clawgate.errors import RegistryError
 from clawgate.lazyre import lazy_pattern
+from clawgate.records import record
 from clawgate.shell.model import ParsedLine, SimpleCommand
 
 _ID = lazy_pattern(r"CG-[A-Z]{2,6}-\d{3}")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Context:
     """Where a command would run. Paths are absolute and normalised."""
 

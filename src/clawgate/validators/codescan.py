@@ -4,9 +4,9 @@ sockets, change user ids or load native code? And which shell commands does it s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from clawgate.lazyre import lazy_pattern
+from clawgate.records import record
 from clawgate.validators.programs import SHELL_REFERENCE
 
 # Starting a process or running shell text, across the usual scripting languages.
@@ -62,7 +62,7 @@ _CALLED = lazy_pattern(
 MAX_COMMANDS = 16  # spelled-out commands checked per piece of code; the rest add nothing new
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Findings:
     """What inline code does: starts processes, evaluates text, uses the network, changes ids,
     loads native code; and the shell command strings it hands to process calls."""

@@ -6,10 +6,9 @@ which judges shells fed by pipes, here-documents and process substitutions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.records import record
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import opts
 from clawgate.validators.base import Context, Validator, register
@@ -24,7 +23,7 @@ DECODED = lazy_pattern(r"(?:\$\(|`)[^)`]*\b(?:base(?:64|32)\s+(?:-\w*d|--decode)
 FETCHED = lazy_pattern(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ShellCall:
     """What a shell invocation runs: ``code`` (``-c``), a ``script`` operand, or stdin."""
 

@@ -4,10 +4,10 @@ line runs or loads it (``echo 'exec sh' > f; chmod +x f; tool --hook f``)."""
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, field
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
@@ -27,7 +27,7 @@ _AUTORUN = lazy_pattern(r"(?:^|/)(?:package\.json|Gemfile|composer\.json|CMakeLi
                         r"\.config/autostart/.*)$")
 
 
-@dataclass
+@record()
 class _Stage:
     """Files the line has written with code in them, or made executable so far."""
 

@@ -6,10 +6,9 @@ of its own, recursively; the strictest outcome wins.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.records import replace
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import command_start, inner, option_values
