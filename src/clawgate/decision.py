@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import IntEnum
-from typing import TYPE_CHECKING
 
 from clawgate.records import field, record
 
+TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
     from clawgate.shell.model import SimpleCommand
 

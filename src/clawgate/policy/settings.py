@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Protocol
 
 from clawgate.decision import Verdict
 from clawgate.records import field, record
 from clawgate.shell.model import SimpleCommand
+
+TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object
 
 
 class Autonomy(str, Enum):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 
+TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
     from tree_sitter import Node
 
