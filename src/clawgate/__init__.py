@@ -15,9 +15,11 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from clawgate.decision import Decision
     from clawgate.engine import Engine
 

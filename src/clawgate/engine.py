@@ -5,16 +5,20 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.policy.settings import Autonomy, EngineSettings
+from clawgate.records import field, record
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolved_line, respelled
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.risk import risk_of
+
+TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_NESTING = 8  # unwrappings (sudo, bash -c, eval ...) followed before giving up
 CRASH_ID = "CG-ENGINE-001"
@@ -24,7 +28,7 @@ AUTONOMY_ID = "CG-RISK-001"
 DESTRUCTIVE_PREFIX = "CG-DEST-"
 
 
-@dataclass
+@record()
 class _Run:
     """What one check collects: every verdict, the risk, the trace."""
 
@@ -45,6 +49,13 @@ class _Run:
             self.trace.append(TraceEntry(about, reason.rule_id, verdict.outcome, reason.message))
 
 
+def _of_kind(validators: Sequence[AnyValidator], kind: type) -> list[Any]:
+    """The validators whose class derives from ``kind``, in order. Not ``isinstance``: on a
+    miss the ABC machinery walks every subclass of ``kind`` (~2 ms over the ~90 validators at
+    each ``policy check`` start); no validator is registered as a virtual subclass."""
+    return [v for v in validators if kind in type(v).__mro__]
+
+
 class Engine:
     """Decides ALLOW, ASK or DENY for command lines under one policy. Thread-safe reads; the
     bounded cache is per engine. Each simple command is put to the validators whose declared
@@ -59,9 +70,9 @@ class Engine:
 
             validators = load_all().instances()
         self.settings = settings or EngineSettings()
-        self._raw = [v for v in validators if isinstance(v, RawValidator)]
-        self._line = [v for v in validators if isinstance(v, LineValidator)]
-        commands = [v for v in validators if isinstance(v, Validator)]
+        self._raw: list[RawValidator] = _of_kind(validators, RawValidator)
+        self._line: list[LineValidator] = _of_kind(validators, LineValidator)
+        commands: list[Validator] = _of_kind(validators, Validator)
         self._dispatch = Dispatch(commands, exhaustive=exhaustive)
         self._dispatch_resolving = Dispatch([v for v in commands if not v.unknowns],
                                             exhaustive=exhaustive)

@@ -18,8 +18,8 @@ backend (subprocess, the Docker SDK, the YAML parser) are converted at one bound
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
     from clawgate.decision import Reason
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from clawgate.approval import (
@@ -25,6 +24,7 @@ from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.policy.settings import Autonomy
 from clawgate.policy.visibility import ToolContext
 from clawgate.ratelimit import RateLimiter
+from clawgate.records import record, replace
 from clawgate.tools.base import Result, Tool, ToolRegistry
 from clawgate.tools.builtin import builtin_tools, custom_tools
 from clawgate.tools.checks import decide_call
@@ -46,7 +46,7 @@ def refusal(decision: Decision, why: str) -> ToolError:
     return ToolError(ToolErrorKind.PERMISSION_DENIED, f"{why}: {said}", decision.reasons)
 
 
-@dataclass
+@record()
 class Setup:
     policy: Policy
     engine: Engine

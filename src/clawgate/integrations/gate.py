@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from clawgate.approval import ApprovalRequest, ApprovalStore, Approver, seek_approval
@@ -25,6 +24,7 @@ from clawgate.integrations.calls import Call, Kind
 from clawgate.policy.catalog import BUILTIN_TOOLS
 from clawgate.policy.settings import Autonomy
 from clawgate.policy.visibility import ToolContext
+from clawgate.records import replace
 from clawgate.tools.checks import READONLY_ID, combine, describe
 from clawgate.tools.paths import Workspace
 from clawgate.tools.scrub import Scrubber, truncate

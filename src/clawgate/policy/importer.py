@@ -21,7 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-CLAUDE = re.compile(r"^Bash(?:\((?P<body>.*)\))?$", re.DOTALL)
+from clawgate.lazyre import lazy_pattern
+
+CLAUDE = lazy_pattern(r"^Bash(?:\((?P<body>.*)\))?$", re.DOTALL)
 CODEX_DECISIONS = {"allow": "allow", "prompt": "ask", "forbidden": "deny"}
 GEMINI_DECISIONS = {"allow": "allow", "ask_user": "ask", "deny": "deny"}
 

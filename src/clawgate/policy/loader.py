@@ -10,13 +10,15 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from clawgate.errors import PolicyError
 from clawgate.policy.layers import Layer, merge
 from clawgate.policy.policy import SECTIONS, Policy
 
+TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from pydantic import ValidationError
 
     from clawgate.policy.yamlload import Lines

@@ -13,14 +13,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.policy.catalog import BUILTIN_GROUPS, BUILTIN_TOOLS, is_group
 
 Profile = Literal["full", "coding", "messaging", "minimal"]
 RuleDecision = Literal["allow", "ask", "deny"]
 AutonomyName = Literal["readonly", "supervised", "full"]
 Names = tuple[str, ...]
-RULE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
-GROUP_NAME = re.compile(r"^group:[a-z0-9][a-z0-9_-]*$")
+RULE_ID = lazy_pattern(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
+GROUP_NAME = lazy_pattern(r"^group:[a-z0-9][a-z0-9_-]*$")
 
 
 class Strict(BaseModel):

@@ -6,11 +6,11 @@
 from __future__ import annotations
 
 import itertools
-import re
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.quoting import HEREDOC, after_bodies
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
+_ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 _BREAKS = frozenset(" \t\n;|&<>()")
 _STARTS_COMMAND = frozenset({";", "|", "&", "(", "\n", "&&", "||", ""})
 

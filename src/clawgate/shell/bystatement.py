@@ -9,9 +9,9 @@ turn, so that wrapping a line in ``( … )`` or ``{ …; }`` hides nothing eithe
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.differential import (
     CommandView,
@@ -29,7 +29,7 @@ _SPLIT = frozenset({"program", "subshell", "compound_statement", "list", "pipeli
                     "else_clause", "while_statement", "for_statement", "do_group",
                     "function_definition", "case_statement", "case_item"})
 _SKIP = frozenset({"comment", "heredoc_body", "heredoc_start", "heredoc_end"})
-_UNREADABLE = re.compile(r"\(\(|\[\[")  # arithmetic and [[ ]]: bashlex implements neither
+_UNREADABLE = lazy_pattern(r"\(\(|\[\[")  # arithmetic and [[ ]]: bashlex implements neither
 MAX_ASKED = 64  # statements asked about in one line (bashlex costs ~0.2 ms a statement)
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import replace
 
+from clawgate.lazyre import lazy_pattern
+from clawgate.records import replace
 from clawgate.shell import model as m
 from clawgate.shell.braces import expand_line
 from clawgate.shell.expand import DEFAULT_IFS, expand
@@ -23,14 +24,14 @@ from clawgate.shell.xargsfeed import encode, quote, xargs_feed
 
 _SETTERS = frozenset("read mapfile readarray declare typeset local export readonly unset "
                      "getopts let printf eval source . set shift".split())
-_LOOP_VAR = re.compile(r"\b(?:for|select)\s+([A-Za-z_]\w*)")
-_DEFAULTING = re.compile(r"\$\{([A-Za-z_]\w*):?=")
-_ARITHMETIC = re.compile(r"\(\((.*?)\)\)", re.S)
-_IDENT = re.compile(r"[A-Za-z_]\w*")
-_NAME_ARG = re.compile(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
+_LOOP_VAR = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)")
+_DEFAULTING = lazy_pattern(r"\$\{([A-Za-z_]\w*):?=")
+_ARITHMETIC = lazy_pattern(r"\(\((.*?)\)\)", re.S)
+_IDENT = lazy_pattern(r"[A-Za-z_]\w*")
+_NAME_ARG = lazy_pattern(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
 _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
 
-_HINTS = re.compile(r"[$\\'\"]|xargs")
+_HINTS = lazy_pattern(r"[$\\'\"]|xargs")
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
 

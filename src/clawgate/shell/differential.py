@@ -8,17 +8,19 @@ that is "no opinion", not a disagreement.
 from __future__ import annotations
 
 import gc
-import signal
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
+from clawgate.records import record
 from clawgate.shell import model as m
 from clawgate.shell.quoting import blank_single_quoted, single_quoted
+
+TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
+if TYPE_CHECKING:
+    import signal
+    from typing import Any
 
 MAX_BASHLEX_CHARS = 16_384  # bashlex is recursive and slow; longer lines get no second opinion
 BASHLEX_SECONDS = 0.5  # and it can loop forever: a deadline (20 ms + 50 us a character, at
@@ -30,7 +32,7 @@ _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
 CommandView = tuple[int, tuple[str | None, ...]]  # (start offset in characters, word values)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Disagreement:
     offset: int
     detail: str
@@ -111,7 +113,6 @@ class _TooSlow(Exception):
     pass
 
 
-_TIMERS = ((signal.ITIMER_REAL, signal.SIGALRM), (signal.ITIMER_PROF, signal.SIGPROF))
 _FAILURES: dict[str, type[Exception]] = {"unavailable": Unavailable, "rejected": Rejected,
                                          "gave-up": GaveUp}
 
@@ -120,7 +121,11 @@ _FAILURES: dict[str, type[Exception]] = {"unavailable": Unavailable, "rejected":
 def _deadline(seconds: float) -> Iterator[None]:
     """Interrupt bashlex (it loops forever on some inputs) after ``seconds``: in the main thread
     by a timer signal (real time, or CPU time when a watchdog holds that timer), elsewhere by a
-    budget of traced lines (slower: threads cannot take signals)."""
+    budget of traced lines (slower: threads cannot take signals). ``signal`` and ``threading``
+    are imported here: most lines never reach bashlex, and a ``policy check`` start spares
+    them (~1 ms)."""
+    import signal
+
     timer = _free_timer()
     if timer is None:
         with _call_budget(BASHLEX_CALLS):
@@ -152,9 +157,13 @@ def _deadline(seconds: float) -> Iterator[None]:
 
 
 def _free_timer() -> tuple[int, signal.Signals] | None:
+    import signal
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         return None  # only the main thread takes signals
-    for which, signum in _TIMERS:
+    timers = ((signal.ITIMER_REAL, signal.SIGALRM), (signal.ITIMER_PROF, signal.SIGPROF))
+    for which, signum in timers:
         if not signal.getitimer(which)[0]:
             return which, signum
     return None

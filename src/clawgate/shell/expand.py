@@ -8,13 +8,12 @@ variable, a glob character produced by an unquoted expansion -- makes the word u
 
 from __future__ import annotations
 
-import re
-
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.words import decode_ansi_c
 
 DEFAULT_IFS = " \t\n"
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_BRACED = re.compile(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*)\}")
+_NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
+_BRACED = lazy_pattern(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*)\}")
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
 
 # One character of the expanded word: (character, produced by an unquoted expansion).

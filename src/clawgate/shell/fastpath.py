@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 
 # Characters with no special meaning to the shell in any position of a word.
-_PLAIN = re.compile(r"[A-Za-z0-9_./:=,@%+\- \t-]*")
-_OPERATOR_LINE = re.compile(r"[A-Za-z0-9_./:=,@%+\- \t|&;-]*")
-_SEPARATORS = re.compile(r"\s*(\|\||&&|\||;)\s*")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_PLAIN = lazy_pattern(r"[A-Za-z0-9_./:=,@%+\- \t-]*")
+_OPERATOR_LINE = lazy_pattern(r"[A-Za-z0-9_./:=,@%+\- \t|&;-]*")
+_SEPARATORS = lazy_pattern(r"\s*(\|\||&&|\||;)\s*")
+_NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 # Reserved words change the grammar; a line holding one goes to the real parser.
 _RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
                       "function time coproc".split())

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
+
+from clawgate.records import field, record
 
 # Kinds of expansion a word may carry.
 VARIABLE = "variable"  # $x, ${x}
@@ -20,7 +21,7 @@ TILDE = "tilde"  # ~ ~user
 DYNAMIC = frozenset({VARIABLE, INDIRECT, COMMAND, PROCESS, ARITHMETIC})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Word:
     """One shell word. ``value`` is the word after quote removal, or None when it depends on an
     expansion that only runs at execution time."""
@@ -40,13 +41,13 @@ class Word:
         return self.text if self.value is None else self.value
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Assignment:
     name: str
     value: Word
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Redirect:
     """``op`` as written (``>``, ``>>``, ``<``, ``<<``, ``<<<``, ``>&``, ``&>`` ...)."""
 
@@ -65,7 +66,7 @@ class Redirect:
         return self.op in {"<<", "<<-", "<<<"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SimpleCommand:
     """One simple command: assignments, argv words and redirections, and where it stands."""
 
@@ -126,7 +127,7 @@ def _program_of(value: str | None) -> str | None:
     return None if value is None else value.rsplit("/", 1)[-1]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ParsedLine:
     """Every simple command of a line, in source order, and what the parser could not read."""
 

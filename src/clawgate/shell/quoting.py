@@ -4,10 +4,10 @@ checks."""
 
 from __future__ import annotations
 
-import re
+from clawgate.lazyre import lazy_pattern
 
 _WORD_BREAKS = frozenset(" \t\n;|&()<>")
-HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
+HEREDOC = lazy_pattern(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
 
 
 def blank_single_quoted(line: str) -> str:

@@ -10,9 +10,9 @@ plain words does).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell import differential
 from clawgate.shell import model as m
 from clawgate.shell.differential import CommandView
@@ -21,13 +21,13 @@ from clawgate.shell.quoting import HEREDOC, after_bodies
 # Words that open or close compound commands, which may span lines.
 _RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
                       "function time coproc".split())
-_TOKENS = re.compile(r"[^\s;&|()<>]+")
+_TOKENS = lazy_pattern(r"[^\s;&|()<>]+")
 _OPEN = frozenset("({[")
 _CLOSE = frozenset(")}]")
 _COMMENT_STARTS = frozenset(" \t\n;&|()<>")
 _WORD_ENDS = _COMMENT_STARTS
 # ``$(tty)`` or ``${HOME}`` inside double quotes: nothing inside that quotes or nests.
-_SIMPLE_SUBSTITUTION = re.compile(r"""\$\([^()"'`\\\n${}]*\)|\$\{[^()"'`\\\n${}]*\}""")
+_SIMPLE_SUBSTITUTION = lazy_pattern(r"""\$\([^()"'`\\\n${}]*\)|\$\{[^()"'`\\\n${}]*\}""")
 _CONTINUES = ("|", "&&", "||", "|&")  # a line ending or starting so goes on across the break
 
 

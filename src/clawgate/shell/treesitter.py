@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from clawgate.lazyre import lazy_pattern
+from clawgate.records import field, record, replace
 from clawgate.shell import model as m
 from clawgate.shell.words import text_of, word_of
 
@@ -30,7 +30,7 @@ _NESTING_TAGS = {
 }
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:=,@%+-]+")
+_PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
 @cache
@@ -41,7 +41,7 @@ def parser() -> Parser:
     return Parser(Language(tree_sitter_bash.language()))
 
 
-@dataclass
+@record()
 class _Cmd:
     start: int
     text: str

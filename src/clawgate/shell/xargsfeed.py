@@ -7,15 +7,15 @@ followed (``-I``, ``-n``, ``-L`` ... are left as written).
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Callable
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 
 _PRINTF_SEP = {"\\0": "\0", "\\n": "\n", "\\t": "\t", " ": " ", "": ""}
 _XARGS_FLAGS = frozenset({"-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit"})
-_XARGS_VALUED = re.compile(r"-[Ps]\d+|--max-procs=\d+|--max-chars=\d+")
+_XARGS_VALUED = lazy_pattern(r"-[Ps]\d+|--max-procs=\d+|--max-chars=\d+")
 _RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
                       "function time coproc { } ! [[ ]]".split())
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text

@@ -8,12 +8,11 @@ own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
+from clawgate.records import record, replace
 from clawgate.shell.model import SimpleCommand, Word
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Options:
     """How a program parses options: short letters and long names that take a value, and how
     many operands come before the command it runs."""

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import resolve
 from clawgate.validators.writes import write_targets
 
-BLOCK_DEVICE = re.compile(r"/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|loop\d|dm-\d"
-                          r"|md\d|sr\d|mapper/|disk/|mem$|kmem$|port$|root$)")
+BLOCK_DEVICE = lazy_pattern(r"/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|loop\d|dm-\d"
+                            r"|md\d|sr\d|mapper/|disk/|mem$|kmem$|port$|root$)")
 _FORMATTERS = frozenset({"wipefs", "mke2fs", "mkswap", "blkdiscard", "sgdisk", "sfdisk",
                          "fdisk", "parted", "cfdisk", "gdisk"})
 _POWER = frozenset({"shutdown", "reboot", "poweroff", "halt", "kexec"})

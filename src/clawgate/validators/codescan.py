@@ -4,12 +4,13 @@ sockets, change user ids or load native code? And which shell commands does it s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from clawgate.lazyre import lazy_pattern
+from clawgate.records import record
 from clawgate.validators.programs import SHELL_REFERENCE
 
 # Starting a process or running shell text, across the usual scripting languages.
-_EXEC = re.compile(r"""
+_EXEC = lazy_pattern(r"""
     \bos\s*\.\s*(?:system|popen|exec\w*|spawn\w*|fork|posix_spawn\w*)\b
   | \bsubprocess\b | \bpty\s*\.\s*spawn\b | \bcommands\s*\.\s*getoutput\b | \bplatform\.popen\b
   | \bchild_process\b | \b(?:execSync|execFileSync|spawnSync|execFile)\b | process\.binding
@@ -29,30 +30,30 @@ _EXEC = re.compile(r"""
 """, re.X)
 # Bare process calls (``system "id"``, ``exec("sh")``), looked for outside string literals so
 # that prose such as ``print("system ready")`` is not one.
-_EXEC_BARE = re.compile(r"(?<![\w.])(?:system|system2|exec|spawn|syscall)"
-                        r"(?:\s*[(\[{'\"$`]|\s+[\w'\"`/$])")
-_STRINGS = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
+_EXEC_BARE = lazy_pattern(r"(?<![\w.])(?:system|system2|exec|spawn|syscall)"
+                          r"(?:\s*[(\[{'\"$`]|\s+[\w'\"`/$])")
+_STRINGS = lazy_pattern(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
 # Evaluating text as code: what runs cannot be read here.
-_DYNAMIC = re.compile(r"(?<![\w.])(?:eval|exec|execfile|compile|__import__|assert_options|"
-                      r"create_function|instance_eval|class_eval|module_eval|Function)\s*\(|"
-                      r"\b(?:b64decode|base64_decode|fromCharCode|unhexlify|decode\s*\(\s*['\"]"
-                      r"(?:base64|hex|rot))\b|(?:\\x[0-9a-fA-F]{2}){3}")
+_DYNAMIC = lazy_pattern(r"(?<![\w.])(?:eval|exec|execfile|compile|__import__|assert_options|"
+                        r"create_function|instance_eval|class_eval|module_eval|Function)\s*\(|"
+                        r"\b(?:b64decode|base64_decode|fromCharCode|unhexlify|decode\s*\(\s*['\"]"
+                        r"(?:base64|hex|rot))\b|(?:\\x[0-9a-fA-F]{2}){3}")
 # Sockets: with a process, a remote or bind shell.
-_NETWORK = re.compile(r"\bsocket\b|\bSocket\b|fsockopen|TCPSocket|UDPSocket|TCPServer|IO::Socket|"
-                      r"\bnet\s*\.\s*(?:connect|createServer|Socket)\b|require\s*\(\s*['\"]net"
-                      r"['\"]|\bSockets\b|/inet/|/dev/tcp/|/dev/udp/|\bdup2\b|\bztcp\b|"
-                      r"\bsocat\b|\bnc\s+-")
+_NETWORK = lazy_pattern(r"\bsocket\b|\bSocket\b|fsockopen|TCPSocket|UDPSocket|TCPServer|IO::Socket|"
+                        r"\bnet\s*\.\s*(?:connect|createServer|Socket)\b|require\s*\(\s*['\"]net"
+                        r"['\"]|\bSockets\b|/inet/|/dev/tcp/|/dev/udp/|\bdup2\b|\bztcp\b|"
+                        r"\bsocat\b|\bnc\s+-")
 # Changing user ids: with a process, privilege escalation.
-_PRIVILEGE = re.compile(r"set(?:e|re|res)?[ug]id\s*\(|posix_set[ug]id|Process::Sys\.set|"
-                        r"Process\.(?:uid|euid)\s*=|process\.set(?:e)?[ug]id|POSIX::set[ug]id|"
-                        r"\bsetuid\b")
+_PRIVILEGE = lazy_pattern(r"set(?:e|re|res)?[ug]id\s*\(|posix_set[ug]id|Process::Sys\.set|"
+                          r"Process\.(?:uid|euid)\s*=|process\.set(?:e)?[ug]id|POSIX::set[ug]id|"
+                          r"\bsetuid\b")
 # Loading native code into the interpreter.
-_NATIVE = re.compile(r"\b(?:ctypes|cdll|CDLL|LoadLibrary|dlopen|Fiddle|ffi\s*\.\s*load|"
-                     r"DynaLoader|dl_load_file|System\.loadLibrary|process\.dlopen)\b|"
-                     r"\.so(?:\.\d+)*['\"]")
-_BACKTICKS = re.compile(r"`[^`]+`")
+_NATIVE = lazy_pattern(r"\b(?:ctypes|cdll|CDLL|LoadLibrary|dlopen|Fiddle|ffi\s*\.\s*load|"
+                       r"DynaLoader|dl_load_file|System\.loadLibrary|process\.dlopen)\b|"
+                       r"\.so(?:\.\d+)*['\"]")
+_BACKTICKS = lazy_pattern(r"`[^`]+`")
 # String literals handed to a process-starting call: ``system("...")``, ``exec "..."``.
-_CALLED = re.compile(
+_CALLED = lazy_pattern(
     r"\b(?:system|popen|shell_exec|passthru|exec|execute|spawn|execSync|check_output|getoutput|"
     r"check_call|call|run|Popen|callCommand|run-shell-command|esyscmd|syscmd|proc_open)"
     r"\s*\(?\s*\[?\s*(?P<q>[\"'])(?P<s>(?:\\.|(?!(?P=q)).){1,400}?)(?P=q)")
@@ -61,7 +62,7 @@ _CALLED = re.compile(
 MAX_COMMANDS = 16  # spelled-out commands checked per piece of code; the rest add nothing new
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Findings:
     """What inline code does: starts processes, evaluates text, uses the network, changes ids,
     loads native code; and the shell command strings it hands to process calls."""

@@ -7,17 +7,18 @@ from __future__ import annotations
 import re
 
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
 
 _VIMS = frozenset({"vi", "vim", "nvim", "ex", "view", "rvim", "gvim", "vimdiff", "evim"})
-_VIM_ESCAPE = re.compile(
+_VIM_ESCAPE = lazy_pattern(
     r"(?:^|[|:]|\s)\s*[%.$\d,'<>]*\s*(?:!|sh(?:ell)?\b|ter(?:m(?:inal)?)?\b|py(?:thon)?3?\b|"
     r"pyx?\b|py3do|pydo|lua\w*\b|perl\w*\b|rub(?:y)?\w*\b|mz(?:scheme)?\b|tcl\w*\b|"
     r"exe(?:cute)?\b|so(?:urce)?\b|(?:r(?:ead)?|w(?:rite)?)\s+!)|"
     r"\bsystem(?:list)?\s*\(|\bjob_?start|\btermopen|\blibcall|\bset?\s+shell")
-_CONSOLE_ESCAPE = re.compile(
+_CONSOLE_ESCAPE = lazy_pattern(
     r"(?:^|[;\n])\s*(?:!|\\!|shell\b|pipe\b|\|)|\bpython\b|\bsystem\b|^\s*\.(?:shell|system|"
     r"load|once\s*\||output\s*\||sh\b)|\\o\s*\||\bPROGRAM\b|\bplatform\s+shell\b|"
     r"\bscript\b|\bsys_exec\b|\bsys_eval\b|\bload_file\b|\bINTO\s+(?:OUT|DUMP)FILE\b|"

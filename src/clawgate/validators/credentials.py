@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context
 from clawgate.validators.paths import resolve, under
 
 # A cheap first look: a word without any of these cannot name a credential file.
-HINT = re.compile(r"\.ssh|\.aws|\.env|netrc|\.docker|kube|credentials|id_|pgpass|shadow|\.key"
-                  r"|gcloud|\.npmrc|\.pypirc|\.gnupg|hosts\.yml|\.azure|vault-token|my\.cnf"
-                  r"|\.p12|\.pfx|secret|\.jks|ssh_host")
+HINT = lazy_pattern(r"\.ssh|\.aws|\.env|netrc|\.docker|kube|credentials|id_|pgpass|shadow|\.key"
+                    r"|gcloud|\.npmrc|\.pypirc|\.gnupg|hosts\.yml|\.azure|vault-token|my\.cnf"
+                    r"|\.p12|\.pfx|secret|\.jks|ssh_host")
 _HOME_FILES = (".aws/credentials", ".aws/sso", ".netrc", ".docker/config.json", ".kube",
                ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".npmrc", ".gnupg",
                ".config/gh/hosts.yml", ".config/gcloud", ".azure", ".vault-token",
@@ -26,7 +26,7 @@ _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credenti
                        ".vault-token", "shadow", "gshadow"})
 _SAFE_ENV = frozenset({"example", "sample", "template", "dist", "defaults", "schema"})
 _KEY_SUFFIXES = (".key", ".p12", ".pfx", ".jks", ".keystore", ".kubeconfig")
-_SYSTEM = re.compile(r"^/etc/(g?shadow-?|ssh/ssh_host_\w+_key|sudoers)$")
+_SYSTEM = lazy_pattern(r"^/etc/(g?shadow-?|ssh/ssh_host_\w+_key|sudoers)$")
 
 
 def is_credential(path: str, ctx: Context) -> bool:

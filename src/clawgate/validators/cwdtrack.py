@@ -4,9 +4,8 @@ against the directory the line starts in; this one follows the ``cd`` and checks
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.deletes import RecursiveDeleteOfVitalPath

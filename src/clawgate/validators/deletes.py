@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import BRACE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
@@ -18,7 +18,7 @@ _FIND_NEUTRAL = frozenset({"-depth", "-mindepth", "-maxdepth", "-xdev", "-mount"
                            "-H", "-ignore_readdir_race", "-noleaf"})
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 _DELETERS = frozenset({"rm", "shred", "unlink", "rmdir"})
-_BRACE = re.compile(r"\{([^{}]*,[^{}]*)\}")
+_BRACE = lazy_pattern(r"\{([^{}]*,[^{}]*)\}")
 
 
 @register

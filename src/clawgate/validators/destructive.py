@@ -5,17 +5,18 @@ from __future__ import annotations
 import re
 
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.deletes import delete_targets
 from clawgate.validators.paths import resolve
 
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client"})
-_OPTION_PREFIX = re.compile(r"^(--[A-Za-z-]+=|-[A-Za-z])")
-_DROP = re.compile(r"\b(drop\s+(table|database|schema|index|view|user|role|owned|"
-                   r"materialized|sequence|function|type|extension)|truncate)\b", re.IGNORECASE)
-_UNBOUNDED = re.compile(r"^\s*(delete\s+from|update\s+\S+\s+set)\b", re.IGNORECASE)
-_WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
+_OPTION_PREFIX = lazy_pattern(r"^(--[A-Za-z-]+=|-[A-Za-z])")
+_DROP = lazy_pattern(r"\b(drop\s+(table|database|schema|index|view|user|role|owned|"
+                     r"materialized|sequence|function|type|extension)|truncate)\b", re.IGNORECASE)
+_UNBOUNDED = lazy_pattern(r"^\s*(delete\s+from|update\s+\S+\s+set)\b", re.IGNORECASE)
+_WHERE = lazy_pattern(r"\bwhere\b", re.IGNORECASE)
 
 
 @register

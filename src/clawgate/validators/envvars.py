@@ -6,10 +6,10 @@ or through ``env``/``declare``. Harmless ones (``LANG=C``, ``TZ=UTC``) are left 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import resolve, under
@@ -30,11 +30,11 @@ _RUNNERS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_AS
 _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                            "CLASSPATH"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
-_NAME_VALUE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
-_SELF = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
+_NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
+_SELF = lazy_pattern(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
 # Where installed programs live: putting these on PATH runs nothing new.
-_SYSTEM_BIN = re.compile(r"^(?:/(?:usr/)?(?:local/)?s?bin|/opt/[\w.-]+/bin|/snap/bin|"
-                         r"(?:~|\$\{?HOME\}?)/(?:\.local|\.cargo|go|\.npm-global)/bin)/?$")
+_SYSTEM_BIN = lazy_pattern(r"^(?:/(?:usr/)?(?:local/)?s?bin|/opt/[\w.-]+/bin|/snap/bin|"
+                           r"(?:~|\$\{?HOME\}?)/(?:\.local|\.cargo|go|\.npm-global)/bin)/?$")
 
 
 def assignments(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import (
@@ -27,11 +28,11 @@ FRONTENDS = (frozenset(PLAIN) | frozenset(PRIVILEGED) | SHELLS | words_of(
     "find fd fdfind xargs parallel watch ssh docker podman nerdctl kubectl lxc incus eval "
     "command npm npx yarn pnpm uv uvx poetry pipenv bundle cabal stack conda git"))
 # Option names that say "the value is a command" (checked on long options of any program).
-_STRONG = re.compile(r"^--?(?:[\w-]+-)?(?:exec|execute|command|cmd|program|hook|rsh|"
-                     r"launcher|wrapper|script|interpreter|action|helper)$|^--?(?:pre|post|up|"
-                     r"down|to-command|route-up|ipchange|client-connect|learn-address|"
-                     r"tls-verify|entrypoint|on-[\w-]+)$")
-_WEAK = re.compile(r"^--?(?:[\w-]+-)?(?:filter|editor|pager|shell|browser|ssh|viewer|opener)$")
+_STRONG = lazy_pattern(r"^--?(?:[\w-]+-)?(?:exec|execute|command|cmd|program|hook|rsh|"
+                       r"launcher|wrapper|script|interpreter|action|helper)$|^--?(?:pre|post|up|"
+                       r"down|to-command|route-up|ipchange|client-connect|learn-address|"
+                       r"tls-verify|entrypoint|on-[\w-]+)$")
+_WEAK = lazy_pattern(r"^--?(?:[\w-]+-)?(?:filter|editor|pager|shell|browser|ssh|viewer|opener)$")
 # Short options of particular programs whose value is a command to run.
 _SHORT: dict[str, str] = {
     "rsync": "e", "tcpdump": "z", "tar": "I", "zip": "", "man": "PH", "dhclient": "",
@@ -52,12 +53,12 @@ _EXACT: dict[str, frozenset[str]] = {
 }
 # A value that is itself an exec directive (``exec=CMD``, ``unixexec:path=``, ``EXEC:cmd``,
 # ``execute(cmd)``), whatever the option is called.
-_EXEC_VALUE = re.compile(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
+_EXEC_VALUE = lazy_pattern(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
-_CLIMB = re.compile(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
-_COMMANDISH = re.compile(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
-_PIPE_VALUE = re.compile(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
-_LIBRARY = re.compile(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
+_CLIMB = lazy_pattern(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
+_COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
+_PIPE_VALUE = lazy_pattern(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
+_LIBRARY = lazy_pattern(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
 _BUILDERS = words_of("gcc g++ cc c++ clang clang++ ld ld.lld ld.gold make cmake ninja meson "
                       "strip nm objdump readelf ldd file ar patchelf install cp mv ln rsync "
                       "tar zip unzip ls stat find chmod chown rm cargo go rustc")
@@ -73,7 +74,7 @@ _UNSAFE = {
 }
 _TEX = words_of("tex latex pdflatex xelatex lualatex latexmk pdftex luatex xetex etex context "
                 "mpost lilypond")
-_PRIVILEGED_TAIL = re.compile(r"\s+-[a-oq-z]*p")
+_PRIVILEGED_TAIL = lazy_pattern(r"\s+-[a-oq-z]*p")
 _TEX_ESCAPE = frozenset({"--shell-escape", "-shell-escape", "--enable-write18",
                          "-enable-write18", "-shell-restricted"})
 

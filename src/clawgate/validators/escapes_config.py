@@ -6,9 +6,8 @@
 
 from __future__ import annotations
 
-import re
-
 from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.escapes import harmless_helper
@@ -18,7 +17,7 @@ from clawgate.validators.programs import (
     harmless_command,
 )
 
-_COMMAND_KEY = re.compile(
+_COMMAND_KEY = lazy_pattern(
     r"(?i)pager|editor|command|cmd\b|proxycommand|localcommand|helper|hook|exec|program|"
     r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
     r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack")

@@ -8,14 +8,14 @@ keep their dashes (``"--no-preserve-root"``) unless an alias maps them to a shor
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
+from clawgate.records import field, record
 from clawgate.shell.model import SimpleCommand, Word
 
 _NO_ALIASES: Mapping[str, str] = {}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Options:
     """What an argv says: option names, option values, and the operands left over."""
 

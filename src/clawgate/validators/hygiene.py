@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.quoting import single_quoted
 from clawgate.validators.base import (
@@ -17,9 +17,9 @@ from clawgate.validators.base import (
 )
 from clawgate.validators.textscan import unquoted
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_INVISIBLE = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f"
-                        r"\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f]")
+_CONTROL = lazy_pattern(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_INVISIBLE = lazy_pattern(r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f"
+                          r"\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f]")
 _UNICODE_SPACE = frozenset("\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
                            "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\u0085")
 
@@ -168,7 +168,7 @@ class EscapedCommandName(LineValidator):
 
     id = "CG-HYG-005"
     spelling = True
-    _HIDDEN = re.compile(r"\\[\s;&|<>()`$]")
+    _HIDDEN = lazy_pattern(r"\\[\s;&|<>()`$]")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "\\" not in parsed.source:
@@ -192,7 +192,7 @@ class CommentQuoteDesync(LineValidator):
 
     id = "CG-HYG-006"
     spelling = True
-    _QUOTES = re.compile(r"['\"`]|\$\(")
+    _QUOTES = lazy_pattern(r"['\"`]|\$\(")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         for comment in parsed.comments:
@@ -210,7 +210,7 @@ class MidWordHash(LineValidator):
 
     id = "CG-HYG-007"
     spelling = True
-    _EXPANSION_END = re.compile(r"(\$\w+|\$[@*#?$!-]|[}'\"])$")
+    _EXPANSION_END = lazy_pattern(r"(\$\w+|\$[@*#?$!-]|[}'\"])$")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "#" not in parsed.source:
@@ -237,7 +237,7 @@ class ContinuationInsideWord(RawValidator):
     """
 
     id = "CG-HYG-008"
-    _SPLIT = re.compile(r"[^\s|&;<>()\\]\\\n[^\s]")
+    _SPLIT = lazy_pattern(r"[^\s|&;<>()\\]\\\n[^\s]")
 
     def check_text(self, text: str, ctx: Context) -> Verdict:
         if "\\\n" not in text:

@@ -7,9 +7,8 @@ and text decoded at run time (``base64 -d``, ``xxd -r``) that becomes part of a 
 
 from __future__ import annotations
 
-import re
-
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import joined_code
@@ -20,10 +19,10 @@ from clawgate.validators.shells import DECODED, FETCHED, shell_call
 
 STDIN_RUNNERS = frozenset({"at", "batch", "crontab", "m4"})
 _SCRIPT_READERS = frozenset({"source", "."})
-_FETCH = re.compile(r"\b(?:curl|wget|fetch|nc|ncat|socat|aria2c|lynx|links|http|https)\b")
+_FETCH = lazy_pattern(r"\b(?:curl|wget|fetch|nc|ncat|socat|aria2c|lynx|links|http|https)\b")
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "-u"})
-_ESCAPED_BYTES = re.compile(r"\\(?:x[0-9a-fA-F]{2}|[0-7]{3})")
-_SYMBOL_RANGE = re.compile(r"[^\w\s\\]-[^\s\]]|[^\s\\]-[^\w\s\]]|N-ZA-M|n-za-m")
+_ESCAPED_BYTES = lazy_pattern(r"\\(?:x[0-9a-fA-F]{2}|[0-7]{3})")
+_SYMBOL_RANGE = lazy_pattern(r"[^\w\s\\]-[^\s\]]|[^\s\\]-[^\w\s\]]|N-ZA-M|n-za-m")
 _EVAL_LIKE = frozenset({"eval", "trap", "command", "source", "."})
 _ALWAYS_DECODE = frozenset({"gunzip", "zcat", "bzcat", "xzcat", "unxz", "uudecode"})
 _COMPRESSORS = frozenset({"gzip", "bzip2", "xz", "zstd"})

@@ -6,10 +6,8 @@ glob or braces, or spelled with quotes, escapes, encodings or odd letter case, i
 
 from __future__ import annotations
 
-import re
-from urllib.parse import unquote
-
 from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
@@ -22,21 +20,21 @@ from clawgate.validators.programs import (
 )
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED
 
-_NEEDS_QUOTING = re.compile(r"[\s'\"\\$`;&|<>(){}*?\[\]#~!]")
-_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_NEEDS_QUOTING = lazy_pattern(r"[\s'\"\\$`;&|<>(){}*?\[\]#~!]")
+_PERCENT = lazy_pattern(r"%[0-9A-Fa-f]{2}")
 _KEYWORDS = words_of("if then else elif fi do done while until for case esac in function "
                      "select { } ! (( ))")
-_IFS = re.compile(r"\$\{?IFS(?:[^}\w][^}]{0,80})?\}?")
-_IFS_WORD = re.compile(r"\$\{IFS\}|\$IFS\b")  # as the shell splits it: a space
-_PROMPT = re.compile(r"\$\{[^}]*@[PEAKa]\}")
-_ENV_SLICE = re.compile(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_COLORS|HOSTNAME|"
-                        r"TERM|LANG|SHELLOPTS|BASH\w*|PS\d):\s*-?\d|\$\{\w+:\s*-?\d+:1\}")
+_IFS = lazy_pattern(r"\$\{?IFS(?:[^}\w][^}]{0,80})?\}?")
+_IFS_WORD = lazy_pattern(r"\$\{IFS\}|\$IFS\b")  # as the shell splits it: a space
+_PROMPT = lazy_pattern(r"\$\{[^}]*@[PEAKa]\}")
+_ENV_SLICE = lazy_pattern(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|LS_COLORS|HOSTNAME|"
+                          r"TERM|LANG|SHELLOPTS|BASH\w*|PS\d):\s*-?\d|\$\{\w+:\s*-?\d+:1\}")
 # ${name//pattern/replacement}: every match replaced, the obfuscators' favourite way to hide a
 # word in noise (``${x//hhh/}``); single replacements (``${f/.txt/.md}``) and edits of the
 # everyday lists (``${PATH//:/ }``) stay ALLOW.
-_PATTERN_EDIT = re.compile(r"\$\{(?!(?:PATH|PWD|HOME|OLDPWD)//)[A-Za-z_][A-Za-z0-9_]*//")
-_INDIRECT = re.compile(r"\$\{![A-Za-z_][A-Za-z0-9_]*\}")  # not the ${!arr[@]} / ${!pre*} lists
-_ANSI_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3}))")
+_PATTERN_EDIT = lazy_pattern(r"\$\{(?!(?:PATH|PWD|HOME|OLDPWD)//)[A-Za-z_][A-Za-z0-9_]*//")
+_INDIRECT = lazy_pattern(r"\$\{![A-Za-z_][A-Za-z0-9_]*\}")  # not the ${!arr[@]} / ${!pre*} lists
+_ANSI_ESCAPE = lazy_pattern(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3}))")
 KNOWN = (INSPECTORS | SHELLS | NET_TOOLS | INTERACTIVE | frozenset(PLAIN) | frozenset(PRIVILEGED)
          | words_of("whoami id rm mv cp chmod chown curl wget python perl ruby sudo"))
 
@@ -119,6 +117,8 @@ class EncodedCommandName(Validator):
         name = cmd.name_word
         if name is None or "%" not in name.text or not _PERCENT.search(name.text):
             return Verdict.passthrough()
+        from urllib.parse import unquote  # rare here; ~2.5 ms (with ipaddress) at start-up
+
         decoded = unquote(cmd.text)
         return Verdict.unwrap(decoded, outcome=Outcome.ASK, rule_id=self.id,
                               message="URL-encoded program name")
@@ -240,8 +240,8 @@ class BangLine(Validator):
                            "interactive program", hint="run the command itself")
 
 
-_SPLIT_QUOTES = re.compile(r"[A-Za-z0-9/](?:\"[A-Za-z0-9/.]*\"|'[A-Za-z0-9/.]*')[A-Za-z0-9/]")
-_SPLIT_ESCAPE = re.compile(r"[A-Za-z0-9]\\[A-Za-z]")
+_SPLIT_QUOTES = lazy_pattern(r"[A-Za-z0-9/](?:\"[A-Za-z0-9/.]*\"|'[A-Za-z0-9/.]*')[A-Za-z0-9/]")
+_SPLIT_ESCAPE = lazy_pattern(r"[A-Za-z0-9]\\[A-Za-z]")
 
 
 @register

@@ -7,9 +7,8 @@ code on the command line is what can and must be inspected.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from clawgate.decision import Outcome, Verdict
+from clawgate.records import record
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
@@ -17,7 +16,7 @@ from clawgate.validators.codescan import describe, scan
 from clawgate.validators.programs import FILE_VIEWERS, INTERACTIVE, family_name
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Inline:
     """Options of an interpreter whose value is program text."""
 

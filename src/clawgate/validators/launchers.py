@@ -3,9 +3,8 @@ consoles that run shells, remote-control listeners and ``shell``/``console`` sub
 
 from __future__ import annotations
 
-import re
-
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import words_of
@@ -22,9 +21,9 @@ _SHELL_SUBCOMMANDS = frozenset({"shell", "console", "repl", "tunnel", "attach", 
 _SUBCOMMAND_READERS = words_of("man help tldr info git cargo go pip npm")
 _PACKAGE_MANAGERS = words_of("dpkg rpm yum dnf zypper apt apt-get snap pkg opkg apk pacman "
                              "flatpak installer gdebi")
-_PACKAGE_FILE = re.compile(r"\.(?:deb|rpm|snap|txz|tbz|pkg|ipk|apk|flatpak|flatpakref|"
-                           r"pkg\.tar(?:\.\w+)?)$")
-_FZF_RUN = re.compile(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
+_PACKAGE_FILE = lazy_pattern(r"\.(?:deb|rpm|snap|txz|tbz|pkg|ipk|apk|flatpak|flatpakref|"
+                             r"pkg\.tar(?:\.\w+)?)$")
+_FZF_RUN = lazy_pattern(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
 
 
 @register

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell import differential
 from clawgate.shell.bystatement import compare_by_statement
 from clawgate.shell.model import ParsedLine
@@ -101,7 +100,7 @@ class ParserDisagreement(LineValidator):
 # Where tree-sitter-bash has been known to read a line differently from bash: escapes,
 # backticks, comments, braces, history and negation marks, line breaks, ANSI-C and locale
 # quoting, command substitution. Lines of plain words and plain quotes read alike in both.
-_SECOND_OPINION = re.compile(r"""[\\`#{}!\n^]|\$['"(]""")
+_SECOND_OPINION = lazy_pattern(r"""[\\`#{}!\n^]|\$['"(]""")
 
 
 def _needs_second_opinion(source: str) -> bool:

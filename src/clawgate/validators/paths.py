@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
 
+from clawgate.lazyre import lazy_pattern
+from clawgate.records import record
 from clawgate.shell.model import COMMAND, GLOB, INDIRECT, PROCESS, TILDE, Word
 from clawgate.validators.base import Context
 
-_VAR = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]*)\}"
-                  r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
+_VAR = lazy_pattern(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]*)\}"
+                    r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
 _OPAQUE = frozenset({COMMAND, PROCESS, INDIRECT})
 _GLOB_CHARS = frozenset("*?[")
 TEMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
@@ -23,7 +24,7 @@ QUIET_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"
                            "/dev/fd/2"})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PathArg:
     """``path``: absolute and normalised, None when it depends on something unknown.
     ``if_unset``: the path when every unknown variable expands to nothing.

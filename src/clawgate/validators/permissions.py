@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
@@ -12,8 +11,8 @@ from clawgate.validators.paths import resolve
 from clawgate.validators.systempaths import is_vital
 
 _CHANGERS = frozenset({"chmod", "chown", "chgrp"})
-_SETID_SYMBOLIC = re.compile(r"^[ugoa]*[+=][rwxXt]*s")
-_SETID_OCTAL = re.compile(r"^0*[2-7][0-7]{3}$")
+_SETID_SYMBOLIC = lazy_pattern(r"^[ugoa]*[+=][rwxXt]*s")
+_SETID_OCTAL = lazy_pattern(r"^0*[2-7][0-7]{3}$")
 _SETID_OPTIONS = frozenset({"--reference", "--from"})
 
 

@@ -6,7 +6,7 @@ Names are basenames as ``SimpleCommand.program`` gives them; versioned interpret
 
 from __future__ import annotations
 
-import re
+from clawgate.lazyre import lazy_pattern
 
 
 def words_of(text: str) -> frozenset[str]:
@@ -71,7 +71,7 @@ ed ex vi vim nvim view rvim emacs nano pico joe jed mg micro mcedit
 """)
 
 # Environment variables that name a program other programs will run.
-COMMAND_VARIABLE = re.compile(
+COMMAND_VARIABLE = lazy_pattern(
     r"(?:PAGER|EDITOR|VISUAL|_COMMAND|_CMD|_EXEC|_PROGRAM|_SHELL|_HELPER|_ASKPASS|_LAUNCHER|"
     r"_WRAPPER|_HOOK|LESSOPEN|LESSCLOSE|^SHELL|^BROWSER|^TERMINAL|^DIFFTOOL)$")
 # Variables that load code into programs whatever their value says.
@@ -94,7 +94,7 @@ HARMLESS_HELPERS = HARMLESS_PAGERS | words_of("""
 gzip gunzip bzip2 xz zstd unzstd lz4 pigz pbzip2 lzip lzma lzop brotli ssh code
 """)
 
-_VERSIONED = re.compile(r"^(python|pypy|perl|ruby|php|lua|node|pip|tclsh|wish|guile)[\d.]*$")
+_VERSIONED = lazy_pattern(r"^(python|pypy|perl|ruby|php|lua|node|pip|tclsh|wish|guile)[\d.]*$")
 
 
 def family_name(program: str | None) -> str | None:
@@ -113,10 +113,10 @@ _PATH_SHELL = (r"(?<![\w.~+/-])(?:[\w.~+-]*+/)+(?:bash|dash|zsh|ksh|mksh|pdksh|c
 _BARE = "|".join(sorted(BARE_SHELLS, key=len, reverse=True))
 # A shell named anywhere in a value: as a path, or as a bare name that starts the value or a
 # value after ``=`` (``--rsh=bash -c``), or a ``sh -c`` inside a string.
-SHELL_REFERENCE = re.compile(
+SHELL_REFERENCE = lazy_pattern(
     rf"{_PATH_SHELL}|(?:^|[=;&|(`{{:,]|\s)(?:{_BARE})"
     r"(?=$|\s*[;|&<>)`}#]|\s+\d*[<>]|\s+-\w*[cisp]\b)")
-BARE_SHELL_WORD = re.compile(rf"(?:{_BARE})(?:\s|$)")
+BARE_SHELL_WORD = lazy_pattern(rf"(?:{_BARE})(?:\s|$)")
 
 
 def harmless_command(value: str) -> bool:

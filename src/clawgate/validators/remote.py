@@ -7,9 +7,8 @@ every sandbox and are refused.
 
 from __future__ import annotations
 
-import re
-
 from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import Options, command_start, inner, joined_code, opts
 from clawgate.validators.base import Context, Validator, register
@@ -22,10 +21,10 @@ _RUN = opts("eplvuwhmcaLv", """env env-file publish volume user workdir hostname
     log-opt ulimit tmpfs cap-add cap-drop device security-opt add-host dns gpus cpus shm-size
     runtime stop-signal cidfile ipc pid userns volumes-from group-add health-cmd label-file
     memory-swap init-path isolation expose link mac-address ip ip6 cgroupns uts cgroup-parent""")
-_HOST_ROOT = re.compile(r"(?:^|[\s,=])(?:src|source)=/(?:[,\s]|$)|(?:^|[\s=])/:/|"
-                        r"(?:/var)?/run/docker\.sock|(?:^|\s)(?:-v|--volume)\s*=?/:")
-_PRIVILEGED = re.compile(r"--privileged|--pid[= ]host|--userns[= ]host|--cap-add[= ]"
-                         r"(?:ALL|SYS_ADMIN)|security\.privileged=true|apparmor[:=]unconfined")
+_HOST_ROOT = lazy_pattern(r"(?:^|[\s,=])(?:src|source)=/(?:[,\s]|$)|(?:^|[\s=])/:/|"
+                          r"(?:/var)?/run/docker\.sock|(?:^|\s)(?:-v|--volume)\s*=?/:")
+_PRIVILEGED = lazy_pattern(r"--privileged|--pid[= ]host|--userns[= ]host|--cap-add[= ]"
+                           r"(?:ALL|SYS_ADMIN)|security\.privileged=true|apparmor[:=]unconfined")
 
 
 @register

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
 
@@ -16,18 +17,18 @@ SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "
                     "busybox"})
 RELAYS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "openssl", "cryptcat", "pwncat"})
 _NETCATS = frozenset({"nc", "ncat", "netcat", "cryptcat"})
-_NETCAT_EXEC = re.compile(r"^-[a-zA-Z]*[ec]|^--(exec|sh-exec|lua-exec)\b")
-_SOCAT_EXEC = re.compile(r"(^|[,!:])\s*(exec|system)\s*:", re.IGNORECASE)
-_NET_DEVICE = re.compile(r"/dev/(tcp|udp)/")
+_NETCAT_EXEC = lazy_pattern(r"^-[a-zA-Z]*[ec]|^--(exec|sh-exec|lua-exec)\b")
+_SOCAT_EXEC = lazy_pattern(r"(^|[,!:])\s*(exec|system)\s*:", re.IGNORECASE)
+_NET_DEVICE = lazy_pattern(r"/dev/(tcp|udp)/")
 _INTERPRETERS = frozenset({"python", "pypy", "perl", "ruby", "php", "node", "nodejs", "deno", "bun",
                            "lua", "luajit", "tclsh", "wish", "awk", "gawk", "mawk", "nawk",
                            "jrunscript", "jjs", "R", "Rscript", "osascript"})
 _VERSION = "0123456789."
-_SOCKET = re.compile(r"socket|fsockopen|TCPSocket|IO::Socket|net\.(connect|Socket|"
-                     r"createConnection)|require\(\s*['\"]net['\"]|/inet/(tcp|udp)/|/dev/tcp/")
-_SPAWN = re.compile(r"subprocess|pty\.spawn|dup2|\bexec|spawn|\bsystem\b|popen|/bin/\w*sh\b|"
-                    r"child_process|proc_open|shell_exec|passthru|/inet/(tcp|udp)/|\bsh\b")
-_ENVIRON = re.compile(r"/proc/[^/\s]+/(task/[^/\s]+/)?environ\b")
+_SOCKET = lazy_pattern(r"socket|fsockopen|TCPSocket|IO::Socket|net\.(connect|Socket|"
+                       r"createConnection)|require\(\s*['\"]net['\"]|/inet/(tcp|udp)/|/dev/tcp/")
+_SPAWN = lazy_pattern(r"subprocess|pty\.spawn|dup2|\bexec|spawn|\bsystem\b|popen|/bin/\w*sh\b|"
+                      r"child_process|proc_open|shell_exec|passthru|/inet/(tcp|udp)/|\bsh\b")
+_ENVIRON = lazy_pattern(r"/proc/[^/\s]+/(task/[^/\s]+/)?environ\b")
 _INVOLVED = SHELLS | RELAYS
 _TALKERS = frozenset({"echo", "printf", "ls", "stat", "test", "["})
 

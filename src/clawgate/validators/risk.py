@@ -9,9 +9,8 @@ their verdicts (a write outside the workspace is high; see ``files.py``).
 
 from __future__ import annotations
 
-import re
-
 from clawgate.decision import Risk
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.paths import QUIET_DEVICES
 from clawgate.validators.risktables import (
@@ -23,8 +22,8 @@ from clawgate.validators.risktables import (
 )
 from clawgate.validators.writes import may_write, write_targets
 
-_LOOPBACK = re.compile(r"^(\w+://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
-_NAME_FROM_HOME = re.compile(r"^(\$HOME|\$\{HOME\}|~)/[\w./-]+$")
+_LOOPBACK = lazy_pattern(r"^(\w+://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
+_NAME_FROM_HOME = lazy_pattern(r"^(\$HOME|\$\{HOME\}|~)/[\w./-]+$")
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint",
                            "-fprint0", "-fprintf", "-fls"})
 

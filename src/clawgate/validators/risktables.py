@@ -4,10 +4,10 @@ programs whose tier depends on the subcommand (``git status`` low, ``git commit`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from clawgate.decision import Risk
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.flags import git_subcommand, parse_options
 
@@ -181,11 +181,11 @@ def _openssl(cmd: SimpleCommand) -> Risk:
 
 _OPENSSL_BASE = _tiered(frozenset({"version", "help", "list"}),
                         frozenset({"s_client", "s_server", "s_time", "ocsp"}))
-_AWK_EFFECTS = re.compile(r"system|getline|[|>]|/inet/|ENVIRON|close|fflush")
+_AWK_EFFECTS = lazy_pattern(r"system|getline|[|>]|/inet/|ENVIRON|close|fflush")
 _SED_ADDRESS = r"(/[^/]*/|\d+|\$)?(,(/[^/]*/|\d+|\$))?\s*!?\s*"
-_SED_READ = re.compile(rf"^\s*{_SED_ADDRESS}[pdqnN=]?\s*$"
-                       rf"|^\s*{_SED_ADDRESS}s(?P<d>.)(?:(?!(?P=d)).)*(?P=d)"
-                       r"(?:(?!(?P=d)).)*(?P=d)[gpiI0-9]*\s*$")
+_SED_READ = lazy_pattern(rf"^\s*{_SED_ADDRESS}[pdqnN=]?\s*$"
+                         rf"|^\s*{_SED_ADDRESS}s(?P<d>.)(?:(?!(?P=d)).)*(?P=d)"
+                         r"(?:(?!(?P=d)).)*(?P=d)[gpiI0-9]*\s*$")
 
 
 def _text_tool(cmd: SimpleCommand) -> Risk:

@@ -6,10 +6,9 @@ which judges shells fed by pipes, here-documents and process substitutions.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.records import record
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import opts
 from clawgate.validators.base import Context, Validator, register
@@ -19,12 +18,12 @@ _SHELL_OPTIONS = opts("oO", "rcfile init-file")
 _INFO = frozenset({"--version", "--help", "n", "-noexec"})
 _NET_DEVICES = ("/dev/tcp/", "/dev/udp/")
 # A substitution that downloads: its output, run as code, is remote code.
-DECODED = re.compile(r"(?:\$\(|`)[^)`]*\b(?:base(?:64|32)\s+(?:-\w*d|--decode)|xxd\s+-\w*r|"
-                     r"openssl\s+(?:enc|base64)|rev\b|gunzip|zcat|uudecode)")
-FETCHED = re.compile(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
+DECODED = lazy_pattern(r"(?:\$\(|`)[^)`]*\b(?:base(?:64|32)\s+(?:-\w*d|--decode)|xxd\s+-\w*r|"
+                       r"openssl\s+(?:enc|base64)|rev\b|gunzip|zcat|uudecode)")
+FETCHED = lazy_pattern(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ShellCall:
     """What a shell invocation runs: ``code`` (``-c``), a ``script`` operand, or stdin."""
 

@@ -4,10 +4,10 @@ line runs or loads it (``echo 'exec sh' > f; chmod +x f; tool --hook f``)."""
 from __future__ import annotations
 
 import posixpath
-import re
-from dataclasses import dataclass, field
 
 from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
@@ -15,19 +15,19 @@ from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
 _COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
-_PAYLOAD = re.compile(r"(?i)\bexec(?:start\w*)?\s*[=\s(]|\bpost-?up\s*=|\bpre-?up\s*=|-invoke\b|"
-                      r"load_module|\.so\b|\bcommand\s*[:=]|\^/|(?:^|\n)\s*!|"
-                      r"\bsystem\s*\(|\bspawn\b|<script\b|\bscript\s*[:=]")
-_EXECUTABLE_MODE = re.compile(r"^(?:[ugoa]*\+[rwxs]*x|[0-7]*[1357][0-7]{0,2}|\d*[1357]\d\d|"
-                              r"[0-7]?[0-7][1357][0-7]|[0-7]?[0-7]{2}[1357])$")
-_AUTORUN = re.compile(r"(?:^|/)(?:package\.json|Gemfile|composer\.json|CMakeLists\.txt|Makefile|"
-                      r"setup\.py|conftest\.py|\.lessfilter|\.bashrc|\.bash_profile|\.profile|"
-                      r"\.zshrc|\.zprofile|\.vimrc|\.exrc|\.npmrc|\.yarnrc|\.gitconfig|\.envrc|"
-                      r"\.pythonrc|sitecustomize\.py|\.git/hooks/[\w-]+|\.ssh/rc|[\w.-]+\.service|"
-                      r"\.config/autostart/.*)$")
+_PAYLOAD = lazy_pattern(r"(?i)\bexec(?:start\w*)?\s*[=\s(]|\bpost-?up\s*=|\bpre-?up\s*=|-invoke\b|"
+                        r"load_module|\.so\b|\bcommand\s*[:=]|\^/|(?:^|\n)\s*!|"
+                        r"\bsystem\s*\(|\bspawn\b|<script\b|\bscript\s*[:=]")
+_EXECUTABLE_MODE = lazy_pattern(r"^(?:[ugoa]*\+[rwxs]*x|[0-7]*[1357][0-7]{0,2}|\d*[1357]\d\d|"
+                                r"[0-7]?[0-7][1357][0-7]|[0-7]?[0-7]{2}[1357])$")
+_AUTORUN = lazy_pattern(r"(?:^|/)(?:package\.json|Gemfile|composer\.json|CMakeLists\.txt|Makefile|"
+                        r"setup\.py|conftest\.py|\.lessfilter|\.bashrc|\.bash_profile|\.profile|"
+                        r"\.zshrc|\.zprofile|\.vimrc|\.exrc|\.npmrc|\.yarnrc|\.gitconfig|\.envrc|"
+                        r"\.pythonrc|sitecustomize\.py|\.git/hooks/[\w-]+|\.ssh/rc|[\w.-]+\.service|"
+                        r"\.config/autostart/.*)$")
 
 
-@dataclass
+@record()
 class _Stage:
     """Files the line has written with code in them, or made executable so far."""
 

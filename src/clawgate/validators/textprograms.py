@@ -4,9 +4,8 @@ coprocesses), ``sed`` (``e`` and ``s///e`` run commands, ``w`` writes files) and
 
 from __future__ import annotations
 
-import re
-
 from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import Options, operands, option_values, opts
 from clawgate.validators.base import Context, Validator, register
@@ -16,22 +15,22 @@ _AWK = opts("Ffvile", "field-separator assign file include load source")
 _AWK_STRING = r'("(?:\\.|[^"\\])*")'
 # Where awk starts a command: system(...), "cmd" | getline, print | "cmd"; group 1 holds the
 # command when it is a string literal.
-_AWK_SITES = re.compile(rf"\bsystem\s*\(\s*(?:{_AWK_STRING}\s*\))?|"
-                        rf"(?:{_AWK_STRING}\s*)?(?<!\|)\|\s*getline|"
-                        rf"(?<![|])\|(?![|&])\s*(?!getline)(?:{_AWK_STRING}|[A-Za-z_]\w*)"
-                        r"(?=\s*[;}\n)]|\s*$)|\|&")
-_AWK_NET = re.compile(r"/inet\d?/")
+_AWK_SITES = lazy_pattern(rf"\bsystem\s*\(\s*(?:{_AWK_STRING}\s*\))?|"
+                          rf"(?:{_AWK_STRING}\s*)?(?<!\|)\|\s*getline|"
+                          rf"(?<![|])\|(?![|&])\s*(?!getline)(?:{_AWK_STRING}|[A-Za-z_]\w*)"
+                          r"(?=\s*[;}\n)]|\s*$)|\|&")
+_AWK_NET = lazy_pattern(r"/inet\d?/")
 _SED = opts("efl", "expression file line-length")
 _ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\])*/)(?:\s*[,~]\s*(?:\d+|\$|/(?:\\.|[^/\\])*/))?"
-_SED_EXEC = re.compile(rf"(?:^|[;\n{{}}])\s*(?:{_ADDRESS})?\s*!?\s*e(?:\s+(?P<cmd>[^;\n}}]*))?"
-                       r"\s*(?:$|[;\n}])")
-_SED_WRITE = re.compile(rf"(?:^|[;\n{{}}])\s*(?:{_ADDRESS})?\s*!?\s*[wW]\s+(?P<file>\S+)")
-_SED_SUBST = re.compile(r"s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?:\\.|(?!(?P=d)).)*"
-                        r"(?P=d)(?P<flags>[gpiImMew\d]*)(?:\s*(?P<file>\S+))?")
+_SED_EXEC = lazy_pattern(rf"(?:^|[;\n{{}}])\s*(?:{_ADDRESS})?\s*!?\s*e(?:\s+(?P<cmd>[^;\n}}]*))?"
+                         r"\s*(?:$|[;\n}])")
+_SED_WRITE = lazy_pattern(rf"(?:^|[;\n{{}}])\s*(?:{_ADDRESS})?\s*!?\s*[wW]\s+(?P<file>\S+)")
+_SED_SUBST = lazy_pattern(r"s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?:\\.|(?!(?P=d)).)*"
+                          r"(?P=d)(?P<flags>[gpiImMew\d]*)(?:\s*(?P<file>\S+))?")
 _STD_STREAMS = frozenset({"/dev/stdout", "/dev/stderr"})
 _JQ = opts("L", "indent from-file")
 _JQ_PAIRS = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
-_JQ_REACH = re.compile(r"\$ENV\b|(?<![\w$.])env\b|\$__loc__|\binput_filename\b|\$__prog_args")
+_JQ_REACH = lazy_pattern(r"\$ENV\b|(?<![\w$.])env\b|\$__loc__|\binput_filename\b|\$__prog_args")
 
 
 def _scripts(cmd: SimpleCommand, long: str, spec: Options) -> list[str | None]:

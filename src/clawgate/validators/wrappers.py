@@ -6,10 +6,9 @@ of its own, recursively; the strictest outcome wins.
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
-
 from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.records import replace
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import command_start, inner, option_values
@@ -17,7 +16,7 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import SHELLS
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND, Wrap
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 _SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
 # Flags with which a wrapper only reports and runs nothing.
 _QUERIES = {"screen": frozenset({"-ls", "-list", "-wipe", "-v", "--version"}),

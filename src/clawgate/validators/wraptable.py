@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from clawgate.records import record
 from clawgate.validators.argv import NO_OPTIONS, Options, opts
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Wrap:
     """A program that runs the command given in its argv.
 

@@ -1,0 +1,40 @@
+"""Regular expressions compiled on first use.
+
+The check path holds about a hundred module-level patterns; compiling them all at import cost
+~13 ms of every ``policy check`` start, though a plain line such as ``git status`` reaches few
+of them. ``lazy_pattern`` returns a stand-in that compiles on its first method call and then
+keeps the compiled pattern's bound methods as its own attributes, so later calls cost what
+calls on a compiled pattern cost (no extra Python frame).
+"""
+
+from __future__ import annotations
+
+import re
+
+# What a compiled pattern offers; the stand-in takes each of them over at first use.
+_METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split",
+            "scanner", "groups", "groupindex")
+
+
+class _LazyPattern:
+    """A pattern compiled when first used; ``pattern`` and ``flags`` are known before that."""
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self.pattern = pattern
+        self.flags = flags
+
+    def __getattr__(self, name: str) -> object:
+        # Only reached for attributes not set yet: compile, then adopt the methods.
+        compiled = re.compile(self.pattern, self.flags)
+        for method in _METHODS:
+            setattr(self, method, getattr(compiled, method))
+        self.flags = compiled.flags
+        return getattr(compiled, name)
+
+    def __repr__(self) -> str:
+        return f"lazy_pattern({self.pattern!r}, {self.flags!r})"
+
+
+def lazy_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """A pattern usable like ``re.compile(pattern, flags)``, compiled on first use."""
+    return _LazyPattern(pattern, flags)  # type: ignore[return-value]
