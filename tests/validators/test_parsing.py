@@ -22,6 +22,10 @@ P, ASK, DENY = Outcome.PASSTHROUGH, Outcome.ASK, Outcome.DENY
     ("if true; then ls", DENY),
     ('echo "$(date)"', P),
     ("ls && ", DENY),
+    # bashlex has no opinion on a line with (( )): the broken statement is asked on its own
+    ("(( x++ )); ls )", DENY),
+    ("(( x++ )) && echo $(rm -rf ~", DENY),
+    ("(( x++ )); ls", P),
 ])
 def test_unparseable(line: str, expected: Outcome, ctx: Context) -> None:
     assert Unparseable().check_line(parse(line), ctx).outcome is expected

@@ -104,3 +104,38 @@ class _Chars:
         if self.ascii_only:
             return byte
         return len(self.src[:byte].decode("utf-8", "surrogateescape"))
+
+
+def rejected_by_statement(parsed: m.ParsedLine) -> bool:
+    """Some statement tree-sitter cannot parse is rejected by bashlex too, asked on its own:
+    for a line bashlex has no opinion on as a whole (``(( ))`` or ``[[ ]]`` elsewhere in it),
+    so that such a part cannot soften "neither parser accepts it" for the rest."""
+    from clawgate.shell.treesitter import parser
+
+    source = parsed.source
+    src = source.encode("utf-8", "surrogateescape")
+    chars = _Chars(src, len(src) == len(source))
+    tree = parser().parse(src)  # held while its nodes are walked: they do not keep it alive
+    pending = [tree.root_node]
+    asked = 0
+    while pending and asked < MAX_ASKED:
+        node = pending.pop()
+        for child in node.named_children:
+            if child.type in _SKIP or not child.has_error:
+                continue
+            start = chars.at(child.start_byte)
+            text = source[start:_with_bodies(source, start, chars.at(child.end_byte))]
+            if child.type in _SPLIT and _UNREADABLE.search(text):
+                pending.append(child)
+                continue
+            asked += 1
+            try:
+                bashlex_view(text)
+            except Rejected:
+                return True
+            except GaveUp:
+                return False
+            except Unavailable:
+                if child.type in _SPLIT:
+                    pending.append(child)
+    return False

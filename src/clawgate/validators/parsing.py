@@ -5,7 +5,7 @@ from __future__ import annotations
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import differential
-from clawgate.shell.bystatement import compare_by_statement
+from clawgate.shell.bystatement import compare_by_statement, rejected_by_statement
 from clawgate.shell.model import ParsedLine
 from clawgate.shell.segments import bashlex_view_by_lines
 from clawgate.validators.base import Context, LineValidator, register
@@ -13,13 +13,15 @@ from clawgate.validators.base import Context, LineValidator, register
 MAX_COMMANDS = 512
 
 
-def _bashlex_rejects(source: str) -> bool:
+def _bashlex_rejects(parsed: ParsedLine) -> bool:
     try:
-        differential.bashlex_view(source)
+        differential.bashlex_view(parsed.source)
     except differential.Rejected:
         return True
-    except differential.Unavailable:
+    except differential.GaveUp:
         return False
+    except differential.Unavailable:  # no opinion on the whole: ask about the broken parts
+        return rejected_by_statement(parsed)
     return False
 
 
@@ -35,7 +37,7 @@ class Unparseable(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not parsed.has_error:
             return Verdict.passthrough()
-        if _bashlex_rejects(parsed.source):
+        if _bashlex_rejects(parsed):
             return Verdict.deny(self.id, "neither shell parser accepts this line",
                                 hint="fix the quoting or the syntax")
         return Verdict.ask(self.id, "the line does not parse cleanly",
