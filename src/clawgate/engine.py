@@ -74,8 +74,6 @@ class Engine:
         self._line: list[LineValidator] = _of_kind(validators, LineValidator)
         commands: list[Validator] = _of_kind(validators, Validator)
         self._dispatch = Dispatch(commands, exhaustive=exhaustive)
-        self._dispatch_resolving = Dispatch([v for v in commands if not v.unknowns],
-                                            exhaustive=exhaustive)
         self._line_resolved = [v for v in self._line if not v.spelling]
         self._cache: OrderedDict[tuple[str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
@@ -159,29 +157,24 @@ class Engine:
                 run.add(verdict, line)
                 if verdict.misparsing:
                     return
-        resolved = resolved_line(parsed) if resolve else None
-        resolving = resolved is not None and depth < MAX_NESTING
         for cmd in parsed.commands:
-            self._check_command(cmd, ctx, run, depth, resolving)
+            self._check_command(cmd, ctx, run, depth)
         if not resolve:
             return
-        if resolved is not None and resolving:  # x=/; rm -rf "$x": as rm -rf / too
+        resolved = resolved_line(parsed)
+        if resolved is not None and depth < MAX_NESTING:  # x=/; rm -rf "$x": as rm -rf / too
             self._check_line(resolved, ctx, run, depth + 1, resolve=False)
         elif resolved is None:
             for cmd in respelled(parsed):  # \d\d \o\f=/dev/sda: as dd of=/dev/sda too
                 self._check_command(cmd, ctx, run, depth)
 
-    def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int,
-                       resolving: bool = False) -> None:
-        """``resolving``: the line's own variables are put in and that line is checked too;
-        validators that only speak of values unknown here leave it to that line."""
+    def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int) -> None:
         if depth > MAX_NESTING:
             run.add(Verdict.deny(NESTING_ID, f"wrapped more than {MAX_NESTING} levels deep"),
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        dispatch = self._dispatch_resolving if resolving else self._dispatch
-        for validator in dispatch.for_program(cmd.program):
+        for validator in self._dispatch.for_program(cmd.program):
             try:  # inline rather than through _verdict: this loop runs for every validator
                 verdict = validator.check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it
@@ -193,7 +186,7 @@ class Engine:
                 if isinstance(inner, str):
                     self._check_line(inner, ctx, run, depth + 1)
                 else:
-                    self._check_command(inner, ctx, run, depth + 1, resolving)
+                    self._check_command(inner, ctx, run, depth + 1)
         for verdict in self._with_policy(cmd, verdicts, run):
             run.add(verdict, cmd.text)
 

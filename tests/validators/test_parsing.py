@@ -114,3 +114,13 @@ def test_single_quoted_spans_skip_comments_and_here_documents(
 def test_bashlex_never_hangs_on_single_quoted_text() -> None:
     for line in ("echo '${'x", "x '${'`ls`", "echo $'${'x"):
         differential.bashlex_view(line)  # returns: the quoted text is blanked first
+
+
+def test_a_second_parser_out_of_time_asks(monkeypatch: pytest.MonkeyPatch, ctx: Context) -> None:
+    def gave_up(line: str) -> list[differential.CommandView]:
+        raise differential.GaveUp("the second parser gave up")
+
+    monkeypatch.setattr(differential, "bashlex_view", gave_up)
+    verdict = ParserDisagreement().check_line(parse("echo \\ ls"), ctx)
+    assert verdict.outcome is ASK
+    assert "ran out of time" in verdict.reasons[0].message

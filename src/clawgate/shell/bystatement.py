@@ -35,7 +35,8 @@ MAX_ASKED = 64  # statements asked about in one line (bashlex costs ~0.2 ms a st
 
 def compare_by_statement(parsed: m.ParsedLine,
                          needs: Callable[[str], bool]) -> Disagreement | None:
-    """``compare`` over the statements bashlex can read, or None when it reads none. Only
+    """``compare`` over the statements bashlex can read, or None when it reads none (GaveUp
+    when it runs out of time on one). Only
     statements for which ``needs(text)`` is true are asked about (the others read alike). On a
     line tree-sitter cannot parse cleanly, only the statements it parsed cleanly are compared:
     a broken part does not switch the comparison off for the rest."""
@@ -70,8 +71,7 @@ def compare_by_statement(parsed: m.ParsedLine,
             try:
                 view = bashlex_view(text)
             except GaveUp:
-                pending.clear()  # it loops here: one wait is enough, compare what was read
-                break
+                raise  # no second opinion where one was needed: the caller asks
             except (Unavailable, Rejected):
                 if child.type in _SPLIT:
                     pending.append(child)

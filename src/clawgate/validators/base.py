@@ -62,14 +62,9 @@ class Validator(_Base):
     ``python`` stands for ``python3.11``) it may have an opinion on; the engine asks it about
     no other command. None means every command. Declaring too many is safe; too few is a hole,
     which ``tests/validators/test_dispatch.py`` looks for.
-
-    ``unknowns``: it speaks only of values unknown before the command runs (``rm -rf "$x"``);
-    where the engine knows them from the same line (``x=build; ...``) and checks the line with
-    them put in, it leaves the judgement to that line.
     """
 
     programs: ClassVar[frozenset[str] | None] = None
-    unknowns: ClassVar[bool] = False
 
     @abstractmethod
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict: ...

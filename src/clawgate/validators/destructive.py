@@ -121,7 +121,6 @@ class RecursiveDeleteOfUnknown(Validator):
 
     id = "CG-DEST-009"
     programs = frozenset({"rm", "find"})
-    unknowns = True
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("rm", "find"):

@@ -68,7 +68,8 @@ class ParserDisagreement(LineValidator):
     """bashlex and tree-sitter-bash read different commands or words: the line may not mean what
     it looks like. Bad: a line whose words the two parsers split differently. Harmless: any line
     both read alike, and constructs bashlex does not implement (``$(( ))``, ``case``). A line
-    bashlex cannot take whole is compared statement by statement.
+    bashlex cannot take whole is compared statement by statement; one it runs out of time on
+    asks (no second opinion where one was needed).
     """
 
     id = "CG-DIFF-001"
@@ -77,10 +78,14 @@ class ParserDisagreement(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.too_deep or not _needs_second_opinion(parsed.source):
             return Verdict.passthrough()
-        if parsed.has_error:  # compare the statements tree-sitter did parse
-            found = compare_by_statement(parsed, _needs_second_opinion)
-        else:
-            found = self._whole_line(parsed)
+        try:
+            if parsed.has_error:  # compare the statements tree-sitter did parse
+                found = compare_by_statement(parsed, _needs_second_opinion)
+            else:
+                found = self._whole_line(parsed)
+        except differential.GaveUp:  # fail closed: the second opinion was needed, not had
+            return Verdict.ask(self.id, "the second shell parser ran out of time on this line",
+                               hint="simplify the quoting")
         if found is None:
             return Verdict.passthrough()
         return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
@@ -92,7 +97,7 @@ class ParserDisagreement(LineValidator):
             return differential.compare(parsed, bashlex_view_by_lines(parsed,
                                                                       _needs_second_opinion))
         except differential.GaveUp:
-            return None  # it loops on this text: asking again part by part would loop again
+            raise  # it loops on this text: asking again part by part would loop again
         except (differential.Unavailable, differential.Rejected):
             # bashlex has no opinion on the whole line: ask it about each statement, so that
             # one part it cannot read does not hide another part's disagreement.
