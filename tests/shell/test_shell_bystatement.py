@@ -22,6 +22,10 @@ def _always(text: str) -> bool:
     "! ! ls; [[ -f x ]] && ls",  # [[ ]]: bashlex refuses the whole line
     "( ! ! ls; [[ -f x ]] && ls  # done\n)",  # and the subshell: its statements are asked
     "{ ! ! ls; x=$((1+2)); }",  # $(( )): no opinion on the whole line
+    # text tree-sitter puts in no statement: bash runs a command named " ls"
+    "((1)); \\ ls",
+    "true; \\ ls; [[ 1 ]]",
+    "{ [[ 1 ]]; \\ ls; }",
 ])
 def test_a_part_bashlex_cannot_read_hides_no_disagreement(engine: Engine, line: str) -> None:
     with pytest.raises((Unavailable, Rejected)):  # no opinion on the whole line
@@ -34,6 +38,9 @@ def test_a_part_bashlex_cannot_read_hides_no_disagreement(engine: Engine, line: 
     "ls; x=$((1+2)); git status",
     "[[ -f x ]] && make test",
     "cat <<EOF\n$((1+2))\nEOF\nls -la",
+    "make && \\\n  make test; [[ 1 ]]",  # a continuation between statements drops nothing
+    "cat <<EOF | grep x\nbody\nEOF\n[[ -f x ]] && ls",
+    "ls # note\n[[ -f x ]]; ls |& cat",
 ])
 def test_statements_both_parsers_read_alike(line: str) -> None:
     assert compare_by_statement(parse(line), _always) is None
