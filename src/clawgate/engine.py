@@ -75,7 +75,7 @@ class Engine:
         commands: list[Validator] = _of_kind(validators, Validator)
         self._dispatch = Dispatch(commands, exhaustive=exhaustive)
         self._line_resolved = [v for v in self._line if not v.spelling]
-        self._cache: OrderedDict[tuple[str, str], Decision] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
         self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
 
@@ -89,7 +89,7 @@ class Engine:
     def check(self, command: str, *, cwd: str | None = None) -> Decision:
         """The decision for one command line. Never raises for any input string."""
         ctx = self._context(cwd)
-        key = (command, ctx.cwd)
+        key = (command, ctx.cwd, ctx.home)  # ~ and $HOME mean the home directory of the moment
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
