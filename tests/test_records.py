@@ -97,7 +97,7 @@ def test_named_tuple_stand_in() -> None:
 ])
 def test_lazy_pattern_answers_as_a_compiled_one(pattern: str, flags: int, text: str) -> None:
     lazy, compiled = lazy_pattern(pattern, flags), re.compile(pattern, flags)
-    assert lazy.pattern == compiled.pattern
+    assert lazy.pattern == compiled.pattern and lazy.flags == compiled.flags  # before first use
     assert lazy.findall(text) == compiled.findall(text)
     found, expected = lazy.search(text), compiled.search(text)
     assert (found and found.span()) == (expected and expected.span())

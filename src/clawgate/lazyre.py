@@ -5,6 +5,9 @@ The check path holds about a hundred module-level patterns; compiling them all a
 of them. ``lazy_pattern`` returns a stand-in that compiles on its first method call and then
 keeps the compiled pattern's bound methods as its own attributes, so later calls cost what
 calls on a compiled pattern cost (no extra Python frame).
+
+Limits: the stand-in is not an ``re.Pattern`` (``isinstance`` says no, and ``re.sub(p, ...)``
+does not take it); call its methods, as every use in clawgate does.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ class _LazyPattern:
 
     def __init__(self, pattern: str, flags: int) -> None:
         self.pattern = pattern
-        self.flags = flags
+        # as re.compile reports them for a str pattern: UNICODE unless ASCII was asked for
+        self.flags = flags if flags & re.ASCII else flags | re.UNICODE
 
     def __getattr__(self, name: str) -> object:
         # Only reached for attributes not set yet: compile, then adopt the methods.

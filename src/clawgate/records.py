@@ -9,6 +9,10 @@ repr=, compare=)``, ``__post_init__``, ``frozen``, ``slots``, value equality and
 (``__repr__``, off every hot path, is a shared closure). Methods behave as the dataclass ones
 did (the engine's decisions and the tests do not tell them apart); type checkers read
 ``record`` as a dataclass (``dataclass_transform``).
+
+Not supported, because no record here needs it: fields inherited from a base record,
+``__match_args__`` and ``__dataclass_fields__``, and zero-argument ``super()`` in a record's
+methods (the class is rebuilt, as ``dataclass(slots=True)`` rebuilds it).
 """
 
 from __future__ import annotations
