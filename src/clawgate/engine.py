@@ -11,7 +11,7 @@ from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.records import field, record
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolved_line, respelled
-from clawgate.shell.model import SimpleCommand
+from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.risk import risk_of
@@ -129,6 +129,8 @@ class Engine:
 
     def _check_line(self, line: str, ctx: Context, run: _Run, depth: int,
                     resolve: bool = True) -> None:
+        """``resolve``: the line came from the agent (or a payload), not from the engine's own
+        resolved reading of one."""
         if run.seen.get((line, resolve), depth + 1) <= depth:
             return  # checked already, as deep or less (a payload met again after resolving)
         run.seen[line, resolve] = depth
@@ -136,27 +138,9 @@ class Engine:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
             return
-        # A resolved line is text the engine wrote: what it runs is checked, not how it is
-        # spelled (the line it came from was, raw and spelling validators included).
-        for raw in self._raw if resolve else ():  # inline: this runs for every line
-            try:
-                verdict = raw.check_text(line, ctx)
-            except Exception as exc:  # a crashing validator is a DENY naming it
-                verdict = _failed(raw, exc)
-            if verdict is not _NO_OPINION:
-                run.add(verdict, line)
-                if verdict.misparsing:  # the pipeline stops at once
-                    return
-        parsed = parse(line)
-        for validator in self._line if resolve else self._line_resolved:
-            try:
-                verdict = validator.check_line(parsed, ctx)
-            except Exception as exc:
-                verdict = _failed(validator, exc)
-            if verdict is not _NO_OPINION:
-                run.add(verdict, line)
-                if verdict.misparsing:
-                    return
+        parsed = self._line_checks(line, ctx, run, resolve)
+        if parsed is None:
+            return  # misparsing: the pipeline stops at once
         for cmd in parsed.commands:
             self._check_command(cmd, ctx, run, depth)
         if not resolve:
@@ -167,6 +151,33 @@ class Engine:
         elif resolved is None:
             for cmd in respelled(parsed):  # \d\d \o\f=/dev/sda: as dd of=/dev/sda too
                 self._check_command(cmd, ctx, run, depth)
+
+    def _line_checks(self, line: str, ctx: Context, run: _Run,
+                     resolve: bool) -> ParsedLine | None:
+        """The raw-text and whole-line validators; the parsed line, or None on misparsing.
+
+        A resolved line is text the engine wrote: what it runs is checked, not how it is
+        spelled (the line it came from was, raw and spelling validators included)."""
+        for raw in self._raw if resolve else ():  # inline: this runs for every line
+            try:
+                verdict = raw.check_text(line, ctx)
+            except Exception as exc:  # a crashing validator is a DENY naming it
+                verdict = _failed(raw, exc)
+            if verdict is not _NO_OPINION:
+                run.add(verdict, line)
+                if verdict.misparsing:
+                    return None
+        parsed = parse(line)
+        for validator in self._line if resolve else self._line_resolved:
+            try:
+                verdict = validator.check_line(parsed, ctx)
+            except Exception as exc:
+                verdict = _failed(validator, exc)
+            if verdict is not _NO_OPINION:
+                run.add(verdict, line)
+                if verdict.misparsing:
+                    return None
+        return parsed
 
     def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int) -> None:
         if depth > MAX_NESTING:
