@@ -51,7 +51,7 @@ class SeveralCommandLines(LineValidator):
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"commands on {lines} lines, and "
                            f"{busy.program or busy.text!r} does more than read",
-                           hint="send one command per call, or join them with && on one line")
+                           hint="send one command per call, so that each is shown on its own")
 
 
 @register
@@ -63,6 +63,7 @@ class NoWhitespace(LineValidator):
     """
 
     id = "CG-INJ-015"
+    spelling = True
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if any(c.isspace() for c in parsed.source):
