@@ -26,6 +26,7 @@ def _always(text: str) -> bool:
     "((1)); \\ ls",
     "true; \\ ls; [[ 1 ]]",
     "{ [[ 1 ]]; \\ ls; }",
+    "(( x > 1 )) && \\ ls",
 ])
 def test_a_part_bashlex_cannot_read_hides_no_disagreement(engine: Engine, line: str) -> None:
     with pytest.raises((Unavailable, Rejected)):  # no opinion on the whole line
@@ -41,6 +42,7 @@ def test_a_part_bashlex_cannot_read_hides_no_disagreement(engine: Engine, line: 
     "make && \\\n  make test; [[ 1 ]]",  # a continuation between statements drops nothing
     "cat <<EOF | grep x\nbody\nEOF\n[[ -f x ]] && ls",
     "ls # note\n[[ -f x ]]; ls |& cat",
+    "(( ${#arr[@]} > 2 )) && echo many",  # (( )) holds expressions, not commands
 ])
 def test_statements_both_parsers_read_alike(line: str) -> None:
     assert compare_by_statement(parse(line), _always) is None

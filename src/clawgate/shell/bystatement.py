@@ -80,8 +80,12 @@ class _Walk:
                     yield _Statement(child, start, end, self.source[start:end])
 
     def split(self, statement: _Statement) -> bool:
-        if statement.node.type in _SPLIT:
-            self.pending.append(statement.node)
+        """Queue ``statement``'s parts; False when it has none to ask about. tree-sitter reads
+        ``(( … ))`` as a compound statement of expressions: those are no commands."""
+        node = statement.node
+        if node.type in _SPLIT and not (node.type == "compound_statement"
+                                        and statement.text.startswith("((")):
+            self.pending.append(node)
             return True
         return False
 
