@@ -155,3 +155,28 @@ def test_the_cache_knows_which_home_a_decision_was_made_under(
     assert engine.check("touch ~/notes.txt", cwd=str(tmp_path)).outcome is Outcome.ALLOW
     monkeypatch.setenv("HOME", "/root")
     assert engine.check("touch ~/notes.txt", cwd=str(tmp_path)).outcome is Outcome.ASK
+
+
+def test_checks_from_many_threads_at_once() -> None:
+    # Guard.acall and the MCP proxy check from worker threads: each thread parses with its own
+    # tree-sitter parser, and the shared bounded cache is evicted under them
+    import threading
+
+    engine = Engine(cache_size=8)
+    lines = [f"grep -n 'x{i}' src/*.py | sort && echo $(date) # {i}" for i in range(40)]
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for _ in range(5):
+                for line in lines:
+                    assert engine.check(line).outcome is Outcome.ALLOW
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.policy.settings import Autonomy, EngineSettings
@@ -92,12 +93,14 @@ class Engine:
         key = (command, ctx.cwd, ctx.home)  # ~ and $HOME mean the home directory of the moment
         cached = self._cache.get(key)
         if cached is not None:
-            self._cache.move_to_end(key)
+            with suppress(KeyError):  # another thread may have evicted it meanwhile
+                self._cache.move_to_end(key)
             return cached
         decision = self._decide(command, ctx)
         self._cache[key] = decision
         if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+            with suppress(KeyError):  # or emptied it
+                self._cache.popitem(last=False)
         return decision
 
     def _context(self, cwd: str | None) -> Context:

@@ -11,7 +11,9 @@ from clawgate.shell import model as m
 from clawgate.shell.words import text_of, word_of
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser
+    from typing import Any
+
+    from tree_sitter import Language, Node, Parser
 
 MAX_DEPTH = 150  # syntax-tree levels walked; deeper lines are flagged, never trusted
 
@@ -34,11 +36,30 @@ _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
 @cache
-def parser() -> Parser:
+def _language() -> Language:
     import tree_sitter_bash
-    from tree_sitter import Language, Parser
+    from tree_sitter import Language
 
-    return Parser(Language(tree_sitter_bash.language()))
+    return Language(tree_sitter_bash.language())
+
+
+@cache
+def _threads() -> Any:
+    """Per-thread storage: a tree-sitter Parser is not safe to share between threads."""
+    import threading
+
+    return threading.local()
+
+
+def parser() -> Parser:
+    """This thread's parser (``Guard.acall`` and the MCP proxy check from worker threads)."""
+    local = _threads()
+    found: Parser | None = getattr(local, "parser", None)
+    if found is None:
+        from tree_sitter import Parser
+
+        found = local.parser = Parser(_language())
+    return found
 
 
 @record()
