@@ -55,12 +55,12 @@ class _Walk:
     statement list out of every statement (``((1)); \\ ls`` reads as ``ls``)."""
 
     def __init__(self, parsed: m.ParsedLine) -> None:
-        from clawgate.shell.treesitter import parser
+        from clawgate.shell.treesitter import tree_of
 
         self.source = parsed.source
         src = self.source.encode("utf-8", "surrogateescape")
         self.chars = _Chars(src, len(src) == len(self.source))
-        self.tree = parser().parse(src)  # held while its nodes are walked: they need it alive
+        self.tree = tree_of(src)  # held while its nodes are walked: they need it alive
         self.pending = [self.tree.root_node]
         self.asked = 0
         self.dropped: Disagreement | None = None

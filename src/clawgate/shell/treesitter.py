@@ -13,7 +13,7 @@ from clawgate.shell.words import text_of, word_of
 if TYPE_CHECKING:
     from typing import Any
 
-    from tree_sitter import Language, Node, Parser
+    from tree_sitter import Language, Node, Parser, Tree
 
 MAX_DEPTH = 150  # syntax-tree levels walked; deeper lines are flagged, never trusted
 
@@ -49,6 +49,22 @@ def _threads() -> Any:
     import threading
 
     return threading.local()
+
+
+# tree-sitter-bash 0.25 crashes (reads out of bounds, now and then) on a brace followed by a
+# code point at or above U+40000 (planes 4-16: unassigned, tags, private use). Such characters
+# are handed to it as "xxxx": the same bytes long, so every offset holds, and a word character
+# as they are to bash. Words are still read from the line itself.
+_CRASHING_CHARS = rb"[\xf1-\xf4][\x80-\xbf]{3}"
+
+
+def tree_of(src: bytes) -> Tree:
+    """tree-sitter's tree of ``src`` (UTF-8), with the characters it crashes on masked."""
+    if src and max(src) >= 0xF1:
+        import re  # rare: compiled (and cached by re) only for such lines
+
+        src = re.sub(_CRASHING_CHARS, b"xxxx", src)
+    return parser().parse(src)
 
 
 def parser() -> Parser:
@@ -299,7 +315,7 @@ def _spans_lines(cmd: m.SimpleCommand) -> bool:
 def _parse_tree(text: str, line: str) -> m.ParsedLine:
     src = text.encode("utf-8", "surrogateescape")
     limit = len(line.encode("utf-8", "surrogateescape"))
-    tree = parser().parse(src)
+    tree = tree_of(src)
     walker = _Walker(src)
     walker.walk(tree.root_node, (), 0)
     cmds = sorted((c for c in walker.out if c.start < limit), key=lambda c: c.start)
