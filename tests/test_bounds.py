@@ -92,14 +92,18 @@ def test_a_bashlex_loop_is_bounded_in_the_main_thread_and_in_others() -> None:
 
 def test_characters_that_crash_tree_sitter_are_masked() -> None:
     # tree-sitter-bash 0.25 read out of bounds (a segfault, two runs in three) on a brace
-    # followed by a code point at or above U+40000; found by policy fuzz --seed 14
+    # followed by a code point beyond the BMP; found by policy fuzz --seed 14
     import subprocess
     import sys
 
     code = ("from clawgate import check\n"
+            "from clawgate.shell.treesitter import tree_of\n"
             "for line in ['x{\\U000e5094}', 'a{\\U000f0000', 'echo \\U0010fffd{a,b}']:\n"
             "    for _ in range(30):\n"
-            "        assert check(line).outcome.name in ('ALLOW', 'ASK', 'DENY')\n")
+            "        assert check(line).outcome.name in ('ALLOW', 'ASK', 'DENY')\n"
+            "for cp in range(0x10000, 0x110000, 37):\n"
+            "    for head in ('x{', 'a{b,'):\n"
+            "        tree_of((head + chr(cp) + '}').encode())\n")
     for _ in range(4):
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               check=False)

@@ -52,15 +52,16 @@ def _threads() -> Any:
 
 
 # tree-sitter-bash 0.25 crashes (reads out of bounds, now and then) on a brace followed by a
-# code point at or above U+40000 (planes 4-16: unassigned, tags, private use). Such characters
-# are handed to it as "xxxx": the same bytes long, so every offset holds, and a word character
-# as they are to bash. Words are still read from the line itself.
-_CRASHING_CHARS = rb"[\xf1-\xf4][\x80-\xbf]{3}"
+# code point beyond the Basic Multilingual Plane (seen from U+20000 up, most often from
+# U+E0000: tags, private use). Every such character (four bytes in UTF-8) is handed to it as
+# "xxxx": the same bytes long, so every offset holds, and a word character as it is to bash.
+# Words are still read from the line itself.
+_CRASHING_CHARS = rb"[\xf0-\xf4][\x80-\xbf]{3}"
 
 
 def tree_of(src: bytes) -> Tree:
     """tree-sitter's tree of ``src`` (UTF-8), with the characters it crashes on masked."""
-    if src and max(src) >= 0xF1:
+    if src and max(src) >= 0xF0:
         import re  # rare: compiled (and cached by re) only for such lines
 
         src = re.sub(_CRASHING_CHARS, b"xxxx", src)
