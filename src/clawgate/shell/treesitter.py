@@ -54,9 +54,11 @@ def _threads() -> Any:
 # tree-sitter-bash 0.25 crashes (reads out of bounds, now and then) on a brace followed by a
 # code point beyond the Basic Multilingual Plane (seen from U+20000 up, most often from
 # U+E0000: tags, private use). Every such character (four bytes in UTF-8) is handed to it as
-# "xxxx": the same bytes long, so every offset holds, and a word character as it is to bash.
-# Words are still read from the line itself.
+# U+FFFD and "_": the same bytes long, so every offset holds, and word characters as it is to
+# bash (not ASCII letters: a body line starting with one could look like a here-document's
+# delimiter). Words are still read from the line itself.
 _CRASHING_CHARS = rb"[\xf0-\xf4][\x80-\xbf]{3}"
+_MASK = "\ufffd_".encode()
 
 
 def tree_of(src: bytes) -> Tree:
@@ -64,7 +66,7 @@ def tree_of(src: bytes) -> Tree:
     if src and max(src) >= 0xF0:
         import re  # rare: compiled (and cached by re) only for such lines
 
-        src = re.sub(_CRASHING_CHARS, b"xxxx", src)
+        src = re.sub(_CRASHING_CHARS, _MASK, src)
     return parser().parse(src)
 
 
