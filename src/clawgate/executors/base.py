@@ -21,6 +21,18 @@ from typing import Any, Self, TypeVar
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.executors.limiter import SpawnLimiter, shared_limiter
 
+_D = TypeVar("_D")
+
+
+def from_known_fields(cls: type[_D], values: Mapping[str, Any], what: str) -> _D:
+    """``cls(**values)`` for a dataclass, where a key that is not one of its fields is an
+    error naming it (a manifest's typo must not be ignored)."""
+    known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"unknown {what}: {', '.join(unknown)}")
+    return cls(**dict(values))
+
 MiB = 1024 * 1024
 TIMEOUT_EXIT = 124  # the exit code of a run that timed out, as coreutils `timeout` reports it
 SAFE_ENV_NAMES: tuple[str, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER")
@@ -54,11 +66,7 @@ class Limits:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Limits:
         """Limits from a manifest's ``executor`` section; unknown keys are an error."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"unknown executor limits: {', '.join(unknown)}")
-        return cls(**dict(values))
+        return from_known_fields(cls, values, "executor limits")
 
     def clamp(self, timeout_s: float | None) -> float:
         """The timeout a request really gets: its own or the default, never above the maximum."""

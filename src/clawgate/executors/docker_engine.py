@@ -12,10 +12,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from clawgate.errors import ExecutorError, SandboxUnavailable
+from clawgate.executors.base import from_known_fields
 
 DEFAULT_IMAGE = "clawgate-sandbox:busybox"
 # With a CA of its own, the client is built before it can be told to ignore REQUESTS_CA_BUNDLE,
@@ -38,11 +39,7 @@ class DockerSettings:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> DockerSettings:
         """Settings from a manifest's ``executor.docker`` section; unknown keys are an error."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"unknown executor.docker settings: {', '.join(unknown)}")
-        return cls(**dict(values))
+        return from_known_fields(cls, values, "executor.docker settings")
 
     def where(self) -> str:
         """The engine's address, for messages."""
