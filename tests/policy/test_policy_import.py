@@ -143,6 +143,16 @@ def test_claude_rules_and_notes() -> None:
     assert "line 3: Read(./src/**): kept: inside the workspace" in imported.notes[0]
 
 
+@pytest.mark.parametrize(("rule", "forbidden"), [
+    ("Read(./.env)", ".env"), ("Read(.env)", ".env"), ("Read(./)", "."), ("Read(./**)", "."),
+    ("Edit(secrets/**)", "secrets"), ("Read(~/.aws/**)", "~/.aws"), ("Read(//etc/shadow)",
+                                                                      "/etc/shadow"),
+    ("Read(///)", "/"), ("Read(//**)", "/"),
+])
+def test_a_denied_path_is_forbidden(rule: str, forbidden: str) -> None:
+    assert from_claude(json.dumps({"permissions": {"deny": [rule]}})).forbidden == [forbidden]
+
+
 def test_a_deny_of_every_command_stays_one() -> None:
     imported = from_claude(CLAUDE_DENY_ALL)
     assert imported.tools_deny == ["exec_shell"]
@@ -198,6 +208,8 @@ def test_unreadable_input_is_a_usage_error(tmp_path: Path, capsys: pytest.Captur
 LOSSY = [
     ("settings.json", json.dumps({"permissions": {"deny": ["Read(**/.env)"]}}), 1,
      "Read(**/.env)", "clawgate forbids whole directories or files, not glob patterns"),
+    ("settings.json", json.dumps({"permissions": {"deny": ["Read(src**)"]}}), 1,
+     "Read(src**)", "clawgate forbids whole directories or files, not glob patterns"),
     ("settings.json", json.dumps({"permissions": {"ask": ["Read(./secrets)"]}}), 1,
      "Read(./secrets)", "clawgate cannot ask before a path is used"),
     ("settings.json", json.dumps({"permissions": {"allow": ["Bash(git * main)"]}}), 1,

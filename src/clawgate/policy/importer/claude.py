@@ -172,7 +172,8 @@ def _path(out: Imported, line: int, entry: str, decision: str, spec: str) -> Non
                               "(workspace) or //absolute")
         return
     path = spec[1:] if spec.startswith("//") else spec.removeprefix("./")
-    base = path.removesuffix("/**").rstrip("/") or "/"
+    trimmed = "" if path == "**" else path.removesuffix("/**")  # a whole directory
+    base = trimmed.rstrip("/") or ("/" if path.startswith("/") else ".")
     if any(c in base for c in "*?[{"):
         out.drop(line, entry, "clawgate forbids whole directories or files, not glob patterns")
     elif decision == "deny":
