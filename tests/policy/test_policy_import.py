@@ -281,3 +281,18 @@ def test_a_stricter_exact_rule_under_a_prefix_allow_stops(tmp_path: Path,
     ("policy.toml", GEMINI, "gemini")])
 def test_detect(name: str, text: str, kind: str) -> None:
     assert detect(name, text) == kind
+
+
+def test_gemini_every_command_and_priorities() -> None:
+    text = ('[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 1\n\n'
+            '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git status"\n'
+            'decision = "allow"\npriority = 0\n\n'
+            '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "ls"\n'
+            'decision = "allow"\npriority = 9\n')
+    imported = from_gemini(text)
+    assert imported.tools_deny == ["exec_shell"]
+    assert [(r["command"], r["decision"]) for r in imported.rules] == [
+        (["*"], "deny"), (["git", "status"], "allow")]
+    assert [(d.line, d.why) for d in imported.dropped] == [
+        (11, "outranks the stricter rule on line 1 (priority); in clawgate the strictest rule "
+             "wins")]
