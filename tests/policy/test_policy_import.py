@@ -294,5 +294,5 @@ def test_gemini_every_command_and_priorities() -> None:
     assert [(r["command"], r["decision"]) for r in imported.rules] == [
         (["*"], "deny"), (["git", "status"], "allow")]
     assert [(d.line, d.why) for d in imported.dropped] == [
-        (11, "outranks the stricter rule on line 1 (priority); in clawgate the strictest rule "
+        (12, "outranks the stricter rule on line 1 (priority); in clawgate the strictest rule "
              "wins")]
