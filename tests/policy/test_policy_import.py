@@ -208,6 +208,8 @@ def test_unreadable_input_is_a_usage_error(tmp_path: Path, capsys: pytest.Captur
 LOSSY = [
     ("settings.json", json.dumps({"permissions": {"deny": ["Read(**/.env)"]}}), 1,
      "Read(**/.env)", "clawgate forbids whole directories or files, not glob patterns"),
+    ("settings.json", json.dumps({"permissions": {"deny": ["Bash(run_in_background:true)"]}}),
+     1, "Bash(run_in_background:true)", "a Tool(parameter:value) rule"),
     ("settings.json", json.dumps({"permissions": {"deny": ["Read(src**)"]}}), 1,
      "Read(src**)", "clawgate forbids whole directories or files, not glob patterns"),
     ("settings.json", json.dumps({"permissions": {"ask": ["Read(./secrets)"]}}), 1,

@@ -34,6 +34,8 @@ TOOLS = {"Bash": ["exec_shell"], "Read": ["read_file"], "Edit": ["edit_file", "w
          "LS": ["list_directory"], "WebFetch": ["web_fetch"], "WebSearch": ["web_search"]}
 PATH_TOOLS = frozenset({"Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "NotebookRead",
                         "Glob", "Grep", "LS"})
+PARAM = lazy_pattern(r"^(?:command|description|timeout|run_in_background|file_path|"
+                     r"notebook_path|path|pattern|glob|url|prompt|query):(?!\*$)")
 LISTS = ("deny", "ask", "allow")
 INERT_KEYS = frozenset({"disableBypassPermissionsMode"})
 
@@ -113,6 +115,9 @@ def _entry(out: Imported, line: int, entry: str, decision: str) -> None:
         _mcp(out, line, entry, decision, tool, spec)
     elif tool not in TOOLS:
         out.drop(line, entry, f"clawgate does not know the Claude Code tool {tool!r}")
+    elif spec is not None and PARAM.match(spec.strip()):
+        out.drop(line, entry, "a Tool(parameter:value) rule; clawgate does not match tool "
+                              "parameters one by one")
     elif spec is None or spec.strip() in ("", "*"):
         if tool == "Bash":
             out.whole_shell(line, entry, decision, f"imported from Claude Code: {entry}")
