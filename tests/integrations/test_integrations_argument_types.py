@@ -4,12 +4,14 @@ non-strings are refused (CG-ADAPT-001), lists of paths are checked path by path.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import HookRunner
+HookRunner = Callable[..., dict[str, Any]]  # the run_hook fixture (conftest.py)
+
 
 MALFORMED = "clawgate deny: CG-ADAPT-001: malformed hook input: "
 NOT_A_COMMAND = ("'command' must be a command line (a string) or an argv (a non-empty list of "

@@ -6,12 +6,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import HookRunner
+HookRunner = Callable[..., dict[str, Any]]  # the run_hook fixture (conftest.py)
+
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
