@@ -42,6 +42,18 @@ def run(command: str) -> str:
 
 
 @server.tool()
+def run_argv(command: list[str]) -> str:
+    """Pretend to run an argv (reports it only)."""
+    return f"would run {command}"
+
+
+@server.tool()
+def read_notes(path: list[str]) -> str:
+    """Pretend to read several notes (reports the paths only)."""
+    return f"would read {', '.join(path)}"
+
+
+@server.tool()
 def hidden() -> str:
     """A tool the test policy hides."""
     return "you should not see this"

@@ -6,12 +6,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import HookRunner
+HookRunner = Callable[..., dict[str, Any]]  # the run_hook fixture (conftest.py)
+
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -102,7 +104,8 @@ def test_table(run_hook: HookRunner, workspace: Path, policy_file: Path) -> None
     ('{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {}, "cwd": "/"}',
      "missing 'command'"),
     ('{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": 7},'
-     ' "cwd": "/"}', "'command' must be a string, not int"),
+     ' "cwd": "/"}', "'command' must be a command line (a string) or an argv (a non-empty list "
+                   "of strings), not a number"),
     ('{"hook_event_name": "PreToolUse", "tool_input": {}, "cwd": "/"}', "missing 'tool_name'"),
 ])
 def test_malformed_input_is_denied(run_hook: HookRunner, raw: str, why: str) -> None:

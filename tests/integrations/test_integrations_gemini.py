@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ import pytest
 from clawgate.approval import ApprovalAnswer, ApprovalRequest, CallbackApprover
 from clawgate.integrations.gemini import Gemini
 from clawgate.integrations.hooks import HookOptions, answer
-from conftest import HookRunner
+
+HookRunner = Callable[..., dict[str, Any]]  # the run_hook fixture (conftest.py)
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 NO_APPROVER = ("CG-ADAPT-007: a person must approve, and no approver is configured (hint: Gemini "

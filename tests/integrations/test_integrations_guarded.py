@@ -74,3 +74,27 @@ def test_listing_filters_by_agent(tmp_path: Path, policy_file: Path) -> None:
     assert tools.visible(listed) == []
     other = GuardedTools(tools.gate, "ops", CallContext(agent="reviewer"))
     assert [t.name for t in other.visible(listed)] == ["run", "status"]
+
+
+@pytest.mark.parametrize(("tool", "args", "said"), [
+    ("count", {"n": 3}, None),
+    ("count", {"n": "3"}, "count refused: CG-ADAPT-001: arguments do not match the input schema "
+                          "of count: n: '3' is not of type 'integer'"),
+    ("broken", {}, "broken refused: CG-ADAPT-001: the input schema of broken cannot be used "
+                   "(SchemaError: "),
+    ("other", {}, "other refused: CG-ADAPT-001: the wrapped server 'ops' lists no tool 'other'"),
+])
+def test_declared_input_schemas_are_enforced(tmp_path: Path, policy_file: Path, tool: str,
+                                             args: dict[str, Any], said: str | None) -> None:
+    tools, server = guarded(tmp_path, policy_file, ApprovalAnswer.DENY), Server()
+    tools.learn([types.Tool(name="count", input_schema={
+                     "type": "object", "properties": {"n": {"type": "integer"}}}),
+                 types.Tool(name="broken", input_schema={"type": "object",
+                                                         "properties": {"n": {"type": 12}}})])
+    result = anyio.run(tools.call, tool, args, server.forward)
+    first = result.content[0]
+    assert isinstance(first, types.TextContent)
+    if said is None:
+        assert (result.is_error, server.calls) == (False, [(tool, args)])
+    else:
+        assert (result.is_error, server.calls, first.text[:len(said)]) == (True, [], said)

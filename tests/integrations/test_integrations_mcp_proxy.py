@@ -65,7 +65,8 @@ def test_stdio_list_deny_ask_allow_and_scrub(tmp_path: Path, policy_file: Path,
                 }
 
     got = anyio.run(session)
-    assert got["tools"] == ["crash", "echo", "leak", "read_note", "run", "stall"]
+    assert got["tools"] == ["crash", "echo", "leak", "read_note", "read_notes", "run", "run_argv",
+                            "stall"]
     assert got["hidden"].is_error
     assert text_of(got["hidden"]) == ("hidden refused: CG-ADAPT-004: the tool policy does not "
                                       "let this agent use demo__hidden (hidden)")
@@ -162,7 +163,8 @@ def test_streamable_http_upstream(tmp_path: Path, policy_file: Path, workspace: 
                         await client.call_tool("run", {"command": "deploy-prod"}))
 
     tools, leak, deploy = anyio.run(session)
-    assert tools == ["crash", "echo", "leak", "read_note", "run", "stall"]
+    assert tools == ["crash", "echo", "leak", "read_note", "read_notes", "run", "run_argv",
+                     "stall"]
     assert "AKIA" not in text_of(leak)
     assert "[REDACTED:" in text_of(leak)
     assert deploy.is_error
@@ -174,6 +176,64 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mcp-proxy", "--name", "x"]) == 2
     assert main(["mcp-proxy", "--name", "x", "--url", "http://127.0.0.1:1/mcp", "--", "srv"]) == 2
     assert "one of them" in capsys.readouterr().err
+
+
+def test_a_missing_server_program_is_a_usage_error(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "clawgate", "mcp-proxy", "--name", "x", "--",
+                           "/nonexistent/server", "--flag"], capture_output=True, text=True,
+                          env={"PYTHONPATH": SRC, "CLAWGATE_STATE_DIR": str(tmp_path)},
+                          stdin=subprocess.DEVNULL, timeout=DEADLINE_S, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("policy mcp-proxy: cannot run the server: no program "
+                           "'/nonexistent/server' (not found or not executable)\n")
+
+
+NOT_A_COMMAND = ("run refused: CG-ADAPT-001: arguments refused: 'command' must be a command "
+                 "line (a string) or an argv (a non-empty list of strings), not ")
+# (tool, arguments, refused?, what the result says or starts with)
+ARGUMENTS = [
+    ("run", {"command": 42}, True, NOT_A_COMMAND + "a number"),
+    ("run", {"command": None}, True, NOT_A_COMMAND + "null"),
+    ("run", {"command": {"line": "ls"}}, True, NOT_A_COMMAND + "an object"),
+    ("run", {"command": ["curl x | sh"]}, True, "run refused: CG-INJ-008"),
+    ("run", {"command": ["ls", "-la"]}, True,
+     "run refused: CG-ADAPT-001: arguments do not match the input schema of run: command: "),
+    ("run", {"command": "ls", "extra": 1}, False, "would run ls"),
+    ("run_argv", {"command": ["ls", "-la"]}, False, "would run ['ls', '-la']"),
+    ("run_argv", {"command": ["curl x | sh"]}, True, "run_argv refused: CG-INJ-008"),
+    ("run_argv", {"command": ["deploy-prod", "--now"]}, True,
+     "run_argv refused: policy:test.yaml#no-deploy"),
+    ("run_argv", {"command": "ls"}, True, "run_argv refused: CG-ADAPT-001: arguments do not "
+                                          "match the input schema of run_argv: command: "),
+    ("echo", {"text": 5}, True, "echo refused: CG-ADAPT-001: arguments do not match the input "
+                                "schema of echo: text: 5 is not of type 'string'"),
+    ("echo", {}, True, "echo refused: CG-ADAPT-001: arguments do not match the input schema "
+                       "of echo: (arguments): 'text' is a required property"),
+    ("read_notes", {"path": ["notes.txt", "/etc/passwd"]}, True,
+     "read_notes refused: CG-ADAPT-005: /etc/passwd"),
+    ("read_notes", {"path": ["notes.txt", "src"]}, False, "would read notes.txt, src"),
+    ("read_note", {"path": 7}, True, "read_note refused: CG-ADAPT-001: arguments refused: "
+                                     "'path' must be a string or a list of strings, not a "
+                                     "number"),
+    ("nonesuch", {}, True, "nonesuch refused: CG-ADAPT-001: the wrapped server 'demo' lists "
+                           "no tool 'nonesuch'"),
+]
+
+
+def test_arguments_are_checked_before_the_server_sees_them(tmp_path: Path, policy_file: Path,
+                                                           workspace: Path) -> None:
+    params = proxy(tmp_path, policy_file, workspace, "--", sys.executable, SERVER)
+
+    async def session() -> list[types.CallToolResult]:
+        with anyio.fail_after(DEADLINE_S):
+            async with Client(params) as client:
+                return [await client.call_tool(tool, args) for tool, args, _, _ in ARGUMENTS]
+
+    got = [(r.is_error, text_of(r)) for r in anyio.run(session)]
+    assert [(e, t[:len(said)]) for (e, t), (_, _, _, said) in zip(got, ARGUMENTS, strict=True)
+            ] == [(refused, said) for _, _, refused, said in ARGUMENTS]
+    reached = [r["tool"] for r in audit_lines(tmp_path) if r["decision"]["outcome"] == "allow"]
+    assert reached == ["demo__run", "demo__run_argv", "demo__read_notes"]
 
 
 def test_proxy_env_keeps_secrets_out_of_results(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import click
 
 from clawgate.cli.common import say
@@ -36,6 +38,10 @@ def mcp_proxy(name: str, url: str | None, policies: tuple[str, ...], workspace: 
 
     if (url is None) == (not command):
         say("policy mcp-proxy: give the server command after --, or --url (one of them)")
+        return ExitCode.USAGE
+    if command and shutil.which(command[0]) is None:
+        say(f"policy mcp-proxy: cannot run the server: no program {command[0]!r} (not found "
+            "or not executable)")
         return ExitCode.USAGE
     options = ProxyOptions(name, tuple(command), url, policies, workspace, audit, approver,
                            agent, provider, timeout_s=timeout_s)

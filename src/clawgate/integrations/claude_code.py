@@ -22,7 +22,7 @@ from typing import Any
 
 from clawgate.decision import Decision, Outcome
 from clawgate.guard import CallContext
-from clawgate.integrations.arguments import mcp_call
+from clawgate.integrations.arguments import commands_of, mcp_call, one_path, paths_of
 from clawgate.integrations.calls import Call, Kind, glob_base, text
 from clawgate.integrations.gate import Gate, reason_text
 from clawgate.integrations.hooks import Payload, at, mcp_name
@@ -44,18 +44,20 @@ class ClaudeCode:
     def to_call(self, payload: Payload) -> Call:
         name, args, cwd = payload.tool_name, payload.tool_input, payload.cwd
         if name == "Bash":
-            return Call("exec_shell", args, commands=(str(text(args, "command")),), cwd=cwd,
+            return Call("exec_shell", args, commands=commands_of(args, "command"), cwd=cwd,
                         agent_tool=name)
         if name in READS:
             tool, key = READS[name]
-            return Call(tool, args, reads=(at(cwd, str(text(args, key))),), agent_tool=name)
+            reads = tuple(at(cwd, p) for p in paths_of(args, key))
+            return Call(tool, args, reads=reads, agent_tool=name)
         if name in WRITES:
             tool, key = WRITES[name]
-            return Call(tool, args, writes=(at(cwd, str(text(args, key))),), agent_tool=name)
+            writes = tuple(at(cwd, p) for p in paths_of(args, key))
+            return Call(tool, args, writes=writes, agent_tool=name)
         if name in ("Glob", "Grep"):
             return _search(name, args, cwd)
         if name == "WebFetch":
-            return Call("web_fetch", args, urls=(str(text(args, "url")),), agent_tool=name)
+            return Call("web_fetch", args, urls=paths_of(args, "url"), agent_tool=name)
         if name == "WebSearch":
             text(args, "query")
             return Call("web_search", args, agent_tool=name)
@@ -81,7 +83,7 @@ class ClaudeCode:
 
 def _search(name: str, args: Any, cwd: str) -> Call:
     """``Glob`` and ``Grep``: the directory searched, and where a glob pattern reaches."""
-    base = at(cwd, text(args, "path", required=False) or ".")
+    base = at(cwd, one_path(args, "path") or ".")
     reads = [base]
     pattern = text(args, "pattern")
     if name == "Glob":

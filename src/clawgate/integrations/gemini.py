@@ -21,7 +21,7 @@ from typing import Any
 
 from clawgate.decision import Decision, Outcome
 from clawgate.guard import CallContext
-from clawgate.integrations.arguments import mcp_call
+from clawgate.integrations.arguments import commands_of, mcp_call, one_path, paths_of
 from clawgate.integrations.calls import Call, Kind, glob_base, text, texts
 from clawgate.integrations.gate import Gate, reason_text
 from clawgate.integrations.hooks import Payload, at, mcp_name
@@ -41,9 +41,9 @@ class Gemini:
     def to_call(self, payload: Payload) -> Call:
         name, args, cwd = payload.tool_name, payload.tool_input, payload.cwd
         if name == "run_shell_command":
-            where = text(args, "dir_path", "directory", required=False)
+            where = one_path(args, "dir_path", "directory")
             here = at(cwd, where) if where else cwd
-            return Call("exec_shell", args, commands=(str(text(args, "command")),), cwd=here,
+            return Call("exec_shell", args, commands=commands_of(args, "command"), cwd=here,
                         reads=(here,) if where else (), agent_tool=name)
         simple = _file_call(name, args, cwd)
         if simple is not None:
@@ -72,16 +72,18 @@ class Gemini:
 
 def _file_call(name: str, args: Mapping[str, Any], cwd: str) -> Call | None:
     if name == "read_file":
-        path = str(text(args, "file_path", "absolute_path", "path"))
-        return Call("read_file", args, reads=(at(cwd, path),), agent_tool=name)
+        paths = paths_of(args, "file_path", "absolute_path", "path")
+        return Call("read_file", args, reads=tuple(at(cwd, p) for p in paths), agent_tool=name)
     if name in ("write_file", "replace"):
         tool = "write_file" if name == "write_file" else "edit_file"
-        return Call(tool, args, writes=(at(cwd, str(text(args, "file_path"))),), agent_tool=name)
+        paths = paths_of(args, "file_path", "absolute_path")
+        return Call(tool, args, writes=tuple(at(cwd, p) for p in paths), agent_tool=name)
     if name == "list_directory":
-        path = str(text(args, "dir_path", "path"))
-        return Call("list_directory", args, reads=(at(cwd, path),), agent_tool=name)
+        paths = paths_of(args, "dir_path", "path")
+        return Call("list_directory", args, reads=tuple(at(cwd, p) for p in paths),
+                    agent_tool=name)
     if name == "glob" or name in GREP_TOOLS:
-        base = at(cwd, text(args, "dir_path", "path", required=False) or ".")
+        base = at(cwd, one_path(args, "dir_path", "path") or ".")
         found = [base]
         if name == "glob":
             found.append(at(base, glob_base(str(text(args, "pattern")))))

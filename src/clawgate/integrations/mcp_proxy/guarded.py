@@ -2,8 +2,10 @@
 approved, forwarded, scrubbed and audited. Transport-free; ``server.py`` wires it to MCP.
 
 A call takes these steps: the tool policy (``<name>__<tool>``), the argument checks (commands,
-paths, URLs; see ``integrations/arguments.py``), DENY refuses and ASK goes to the approver, the
-session's rate limit, then the wrapped server runs it; the result's text is scrubbed of
+paths, URLs; see ``integrations/arguments.py``), the arguments against the input schema the
+wrapped server declared for the tool (jsonschema; once the tools are listed, a tool the server
+does not list is refused), DENY refuses and ASK goes to the approver, the session's rate limit,
+then the wrapped server runs it; the result's text is scrubbed of
 credentials and capped, and one audit line is written whatever happened.
 """
 
@@ -14,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import anyio.to_thread
+import jsonschema
 import mcp_types as types
 
 from clawgate.decision import Decision, Outcome
@@ -24,6 +27,7 @@ from clawgate.integrations.arguments import mcp_call
 from clawgate.integrations.calls import BadInput, Call
 from clawgate.integrations.gate import MALFORMED_ID, Gate, refused
 from clawgate.ratelimit import RateLimiter
+from clawgate.tools.base import validate_arguments
 
 Forward = Callable[[str, dict[str, Any]], Awaitable[types.CallToolResult]]
 
@@ -43,6 +47,27 @@ class GuardedTools:
         self.ctx = ctx
         limits = gate.policy.rate_limit
         self.limiter = RateLimiter(limits.calls_per_minute, limits.burst)
+        self.schemas: dict[str, Mapping[str, Any]] | None = None  # None: not listed yet
+
+    def learn(self, tools: Sequence[types.Tool]) -> None:
+        """Remember the input schema of every tool the wrapped server lists."""
+        self.schemas = {t.name: t.input_schema for t in tools}
+
+    def schema_problem(self, tool: str, arguments: Mapping[str, Any]) -> str | None:
+        """What is wrong with ``arguments`` by the tool's declared input schema, or None."""
+        if self.schemas is None:
+            return None
+        schema = self.schemas.get(tool)
+        if schema is None:
+            return f"the wrapped server {self.server!r} lists no tool {tool!r}"
+        try:
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validate_arguments(schema, arguments)
+        except ToolError as exc:
+            return f"arguments do not match the input schema of {tool}: {exc.message}"
+        except Exception as exc:  # a schema jsonschema cannot use: fail closed
+            return f"the input schema of {tool} cannot be used ({type(exc).__name__}: {exc})"
+        return None
 
     def policy_name(self, tool: str) -> str:
         return f"{self.server}__{tool}"
@@ -64,6 +89,10 @@ class GuardedTools:
             denied = refused(tool, MALFORMED_ID, f"arguments refused: {exc}")
             return self._refuse(call, denied, started)
         decision = self.gate.decide(call, self.ctx)
+        problem = None if decision.outcome is Outcome.DENY else self.schema_problem(tool,
+                                                                                    arguments)
+        if problem is not None:
+            return self._refuse(call, refused(tool, MALFORMED_ID, problem), started)
         if decision.outcome is Outcome.ASK:
             decision = await anyio.to_thread.run_sync(self.gate.settle, call, self.ctx, decision)
         if decision.outcome is Outcome.DENY:

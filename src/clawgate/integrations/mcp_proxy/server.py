@@ -72,9 +72,7 @@ async def connected(options: ProxyOptions) -> AsyncIterator[tuple[Server[Any], C
         session=options.session, agent=options.agent, provider=options.provider))
     async with Client(options.upstream(), cache=None) as upstream:
 
-        async def list_tools(ctx: ServerRequestContext[Any],
-                             params: types.PaginatedRequestParams | None
-                             ) -> types.ListToolsResult:
+        async def upstream_tools() -> list[types.Tool]:
             tools: list[types.Tool] = []
             cursor: str | None = None
             for _ in range(MAX_PAGES):
@@ -83,13 +81,21 @@ async def connected(options: ProxyOptions) -> AsyncIterator[tuple[Server[Any], C
                 cursor = page.next_cursor
                 if not cursor:
                     break
-            return types.ListToolsResult(tools=guarded.visible(tools))
+            guarded.learn(tools)
+            return tools
+
+        async def list_tools(ctx: ServerRequestContext[Any],
+                             params: types.PaginatedRequestParams | None
+                             ) -> types.ListToolsResult:
+            return types.ListToolsResult(tools=guarded.visible(await upstream_tools()))
 
         async def forward(name: str, args: dict[str, Any]) -> types.CallToolResult:
             return await upstream.call_tool(name, args, read_timeout_seconds=options.timeout_s)
 
         async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
                             ) -> types.CallToolResult:
+            if guarded.schemas is None or params.name not in guarded.schemas:
+                await upstream_tools()  # the schema to check the arguments against
             return await guarded.call(params.name, params.arguments, forward)
 
         server: Server[Any] = Server(f"clawgate:{options.name}", on_list_tools=list_tools,
