@@ -74,7 +74,7 @@ def _check(policies: Sequence[str], cwd: str | None, as_json: bool, jsonl: bool,
         say("policy check: give either COMMAND or --jsonl")
         return ExitCode.USAGE
     try:
-        engine = load_engine(policies)
+        engine = load_engine(policies, cwd)
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE

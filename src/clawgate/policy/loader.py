@@ -47,10 +47,15 @@ def load_policy(*paths: str | os.PathLike[str], embedded_default: bool = True) -
 
 def load_layer(path: str | os.PathLike[str], label: str | None = None) -> Layer:
     """One manifest file, validated, as a layer. Raises PolicyError."""
-    from clawgate.policy.yamlload import read_manifest
-
     name = os.fspath(path)
-    data, lines = read_manifest(name)
+    if os.path.basename(name) == "pyproject.toml":  # its [tool.clawgate] table
+        from clawgate.policy.tomlload import read_pyproject
+
+        data, lines = read_pyproject(name)
+    else:
+        from clawgate.policy.yamlload import read_manifest
+
+        data, lines = read_manifest(name)
     return layer_from_data(data, lines, name, label or os.path.basename(name))
 
 

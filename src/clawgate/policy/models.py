@@ -149,7 +149,7 @@ class CustomTool(Strict):
     groups: Names = ()
     command: str | None = Field(default=None, min_length=1)
     parameters: dict[str, Any] = Field(default_factory=dict)
-    timeout_s: float = Field(default=30, gt=0, le=300)
+    timeout_s: float | None = Field(default=None, gt=0, le=300)
     workdir: str | None = None
     env: dict[str, str] = Field(default_factory=dict)
 
