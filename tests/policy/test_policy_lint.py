@@ -29,6 +29,7 @@ shell:
 def test_findings_with_lines(write):
     found = [(f.line, f.level, f.message.split(": ")[0]) for f in lint_file(str(write(MESSY)))]
     assert found == [
+        (3, "warning", "MCP tool 'gh__issue'"),
         (3, "error", "unknown tool 'exec_shel'"),
         (5, "warning", "alsoAllow 'group:web' re-adds web_fetch that deny removes"),
         (6, "warning", "an empty allow list allows nothing"),
