@@ -158,6 +158,8 @@ class Guard:
         decision = self.setup.decide(tool, name, checked)                 # 4
         self.setup.settle(name, checked, ctx, decision)                   # 5
         self.setup.limiter.acquire(ctx.session)                           # 6
+        if callable(getattr(tool, "commands", None)):  # a call that runs commands
+            self.setup.exec_limiter.acquire(ctx.session)
         self._spend(ctx.session)
         return tool, checked, decision
 

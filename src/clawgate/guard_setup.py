@@ -62,6 +62,7 @@ class Setup:
     max_iterations: int
     max_result_bytes: int
     trusted: bool
+    exec_limiter: RateLimiter  # rate_limit.exec_per_minute: calls that run commands
 
     @classmethod
     def build(cls, policy: Policy, *, workspace: str | os.PathLike[str] | None,
@@ -88,7 +89,7 @@ class Setup:
                    log, Scrubber(env=os.environ),
                    RateLimiter(limits.calls_per_minute, limits.burst),
                    hooks.budgets.max_tool_iterations, hooks.budgets.max_result_bytes,
-                   hooks.trusted)
+                   hooks.trusted, RateLimiter(limits.exec_per_minute, limits.burst))
 
     # -- step 2 -----------------------------------------------------------------------------
 

@@ -38,8 +38,7 @@ INTERSECT = (("tools", "allow"), ("tools", "byProvider", "*", "allow"),
              ("tools", "agents", "*", "allow"),
              ("tools", "agents", "*", "byProvider", "*", "allow"),
              ("tools", "byGroup", "*", "allow"))
-WHOLE = (("tools", "custom", "*"), ("tools", "groups", "*"), ("shell", "rules"),
-         ("hooks", "before_tool", "*"), ("hooks", "after_tool", "*"))
+WHOLE = (("tools", "custom", "*"), ("tools", "groups", "*"), ("shell", "rules"))
 AUTONOMY_ORDER = {"readonly": 0, "supervised": 1, "full": 2}
 NARROW_WHEN_TRUE = frozenset({("require_approval_for_medium_risk",),
                               ("block_high_risk_commands",)})

@@ -243,14 +243,24 @@ class Budgets(Strict):
     max_result_bytes: int = Field(default=65_536, ge=1024)
 
 
+UNSUPPORTED_HOOK_KEYS = ("before_tool", "after_tool")  # accepted once, never applied: refused
+
+
 class Hooks(Strict):
     deny_tools: Names = ()
     deny_tool_prefixes: Names = ()
     safe_env_names: Names = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "TMPDIR")
     trusted: bool = False
-    before_tool: dict[str, str] = Field(default_factory=dict)
-    after_tool: dict[str, str] = Field(default_factory=dict)
     budgets: Budgets = Budgets()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unsupported(cls, data: Any) -> Any:
+        for key in UNSUPPORTED_HOOK_KEYS:
+            if isinstance(data, dict) and key in data:
+                raise ValueError(f"{key} is not supported: nothing would show its messages; "
+                                 "remove it")
+        return data
 
     @field_validator("safe_env_names")
     @classmethod
