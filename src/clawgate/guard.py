@@ -51,6 +51,7 @@ class CallContext:
     channel: str | None = None
     chat_id: str | None = None
     subagent_depth: int = 0
+    group: str | None = None  # the group the call comes from: ``tools.byGroup.<group>``
 
 
 class Guard:

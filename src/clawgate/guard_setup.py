@@ -95,7 +95,7 @@ class Setup:
 
     def visible(self, names: Sequence[str], ctx: CallContext) -> list[str]:
         tool_ctx = ToolContext(agent=ctx.agent, provider=ctx.provider,
-                               subagent_depth=ctx.subagent_depth)
+                               subagent_depth=ctx.subagent_depth, group=ctx.group)
         seen = self.policy.visible_tools(names, tool_ctx).tools
         return [t for t in seen if not self.policy.hooks.denies(t)]
 
