@@ -153,7 +153,8 @@ class ContainerEngine(Engine):
 
     def __init__(self, settings: EngineSettings, root: str, mount: str) -> None:
         self.root, self.mount = os.path.abspath(root), mount
-        forbidden = tuple(self.inside(p) for p in settings.forbidden_paths)
+        forbidden = tuple(self.inside(p) if os.path.isabs(p) else p  # relative: to the mount
+                          for p in settings.forbidden_paths)
         super().__init__(replace(settings, workspace=mount, forbidden_paths=forbidden))
 
     def inside(self, path: str | None) -> str:
