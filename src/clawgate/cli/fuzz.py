@@ -24,7 +24,8 @@ _NAMES = ("decides", "rewrites", "adding", "wrappers", "paths", "audit")
 
 @click.command()
 @click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
-              help="A manifest layered over the embedded default (repeatable, in order).")
+              help="A manifest layered after the discovered ones "
+              "(repeatable, in order; see `policy config`).")
 @click.option("--examples", default=200, show_default=True, type=click.IntRange(1),
               help="Generated examples per invariant.")
 @click.option("--seed", type=int, default=None, help="Random seed (default: derandomised).")

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
-              help="A manifest layered over the embedded default (repeatable, in order).")
+              help="A manifest layered after the discovered ones "
+              "(repeatable, in order; see `policy config`).")
 @click.option("--agent", default=None, help="The agent asking.")
 @click.option("--provider", default=None, help="The model provider (openai, anthropic ...).")
 @click.option("--group", default=None, help="The chat group (tools.byGroup).")
