@@ -67,10 +67,9 @@ def run(
     executor section; the flags override them only within it."""
     line = command[0] if len(command) == 1 else shlex.join(command)
     try:
-        root, here = _places(workspace, cwd)
-        policy = load_cli_policy(policies, os.fspath(here))
-        if workspace is None and policy.engine_settings().workspace:
-            root, here = _places(policy.engine_settings().workspace, cwd)
+        start = Path(workspace or os.getcwd()).resolve()
+        policy = load_cli_policy(policies, os.fspath(start / cwd if cwd else start))
+        root, here = _places(workspace or policy.engine_settings().workspace, cwd)
         settings, applied = executor_plan(policy.executor.model_dump(), kind, timeout_s,
                                           network, image)
     except (PolicyError, UsageProblem) as exc:
