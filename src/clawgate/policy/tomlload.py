@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from clawgate.errors import PolicyError
-from clawgate.policy.yamlload import MAX_BYTES, Lines
+from clawgate.policy.yamlload import Lines, read_text
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*(\"[^\"]*\"|[A-Za-z0-9_-]+)\s*=")
@@ -24,18 +24,9 @@ def read_pyproject(path: str | os.PathLike[str]) -> tuple[Any, Lines]:
     import tomllib
 
     name = os.fspath(path)
+    text = read_text(name)
     try:
-        with open(name, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise PolicyError(name, None, f"cannot read: {exc.strerror or exc}") from exc
-    if len(raw) > MAX_BYTES:
-        raise PolicyError(name, None, f"larger than {MAX_BYTES} bytes; refused")
-    try:
-        text = raw.decode("utf-8")
         document = tomllib.loads(text)
-    except UnicodeDecodeError as exc:
-        raise PolicyError(name, None, f"not UTF-8 (byte {exc.start})") from exc
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
         raise PolicyError(name, int(line.group(1)) if line else None,
