@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from clawgate.cli import main
+from clawgate.cli.run import executor_plan
 
 
 def manifest(tmp_path: Path, text: str) -> str:
@@ -129,3 +130,12 @@ def test_in_docker_slash_workspace_is_the_workspace(
     assert value["result"]["stdout"] == "/workspace/sub\n"
     assert (workspace / "made.txt").exists()
     assert (workspace / "sub" / "here.txt").exists()
+
+
+def test_network_flag_is_said_out_loud(workspace: Path, capsys: pytest.CaptureFixture[str]
+                                       ) -> None:
+    section = {"kind": "bwrap", "timeout_s": 30, "max_timeout_s": 300,
+               "docker": {"network": "none"}}
+    settings, _ = executor_plan(section, None, None, True, None)
+    assert settings["network"] is True
+    assert "may reach the network" in capsys.readouterr().err

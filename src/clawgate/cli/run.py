@@ -129,6 +129,9 @@ def executor_plan(section: dict[str, Any], kind: str | None, timeout_s: float | 
         settings["docker"]["image"] = image
     if network:
         settings["network"] = True
+        if section["docker"]["network"] == "none" and chosen != "host":
+            say(f"policy run: --network: the {chosen} sandbox may reach the network, which "
+                "the policy's executor.docker.network does not allow")
     return settings, timeout_s if timeout_s is not None else section["timeout_s"]
 
 
