@@ -132,8 +132,7 @@ def test_in_docker_slash_workspace_is_the_workspace(
     assert (workspace / "sub" / "here.txt").exists()
 
 
-def test_network_flag_is_said_out_loud(workspace: Path, capsys: pytest.CaptureFixture[str]
-                                       ) -> None:
+def test_network_flag_is_said_out_loud(capsys: pytest.CaptureFixture[str]) -> None:
     section = {"kind": "bwrap", "timeout_s": 30, "max_timeout_s": 300,
                "docker": {"network": "none"}}
     settings, _ = executor_plan(section, None, None, True, None)
