@@ -20,6 +20,15 @@ settings.register_profile("explore", deadline=None)
 settings.load_profile(os.environ.get("CLAWGATE_HYPOTHESIS", "clawgate-suite"))
 
 
+@pytest.fixture(autouse=True)
+def _no_user_policy(tmp_path_factory: pytest.TempPathFactory,
+                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads the real user's policy (``$XDG_CONFIG_HOME/clawgate/policy.yaml``) or
+    ``$CLAWGATE_POLICY``: policy discovery sees an empty configuration directory."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+    monkeypatch.delenv("CLAWGATE_POLICY", raising=False)
+
+
 @pytest.fixture(scope="session")
 def engine() -> Engine:
     return Engine()

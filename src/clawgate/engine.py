@@ -112,7 +112,7 @@ class Engine:
             here = os.path.abspath(cwd or key[2])
             workspace = os.path.abspath(self.settings.workspace or here)
             found = Context(here, workspace, os.path.expanduser("~"),
-                            self.settings.forbidden_paths)
+                            _forbidden_in(workspace, self.settings.forbidden_paths))
             if len(self._contexts) >= 64:
                 self._contexts.clear()
             self._contexts[key] = found
@@ -260,6 +260,13 @@ _RISK_NOTES = {risk: f"{risk.label} risk" for risk in Risk}
 # Where a process whose directory was deleted stands: inside no workspace, so nothing it
 # writes counts as a write inside one.
 UNKNOWN_CWD = "/nonexistent/clawgate-unknown-cwd"
+
+
+def _forbidden_in(workspace: str, paths: tuple[str, ...]) -> tuple[str, ...]:
+    """A relative forbidden path (``secrets/``, ``.env``) is relative to the workspace, as for
+    the file tools (``tools/paths.py``); absolute and ``~`` entries stay as written."""
+    return tuple(p if p.startswith(("/", "~")) else os.path.normpath(os.path.join(workspace, p))
+                 for p in paths)
 
 
 def _process_cwd() -> str:

@@ -51,6 +51,7 @@ class CallContext:
     channel: str | None = None
     chat_id: str | None = None
     subagent_depth: int = 0
+    group: str | None = None  # the group the call comes from: ``tools.byGroup.<group>``
 
 
 class Guard:
@@ -158,6 +159,8 @@ class Guard:
         decision = self.setup.decide(tool, name, checked)                 # 4
         self.setup.settle(name, checked, ctx, decision)                   # 5
         self.setup.limiter.acquire(ctx.session)                           # 6
+        if callable(getattr(tool, "commands", None)):  # a call that runs commands
+            self.setup.exec_limiter.acquire(ctx.session)
         self._spend(ctx.session)
         return tool, checked, decision
 

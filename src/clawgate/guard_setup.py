@@ -21,7 +21,7 @@ from clawgate.audit import AuditLog, AuditRecord
 from clawgate.decision import Decision, Outcome, Reason
 from clawgate.engine import Engine
 from clawgate.errors import ToolError, ToolErrorKind
-from clawgate.policy.settings import Autonomy
+from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.policy.visibility import ToolContext
 from clawgate.ratelimit import RateLimiter
 from clawgate.records import record, replace
@@ -62,6 +62,7 @@ class Setup:
     max_iterations: int
     max_result_bytes: int
     trusted: bool
+    exec_limiter: RateLimiter  # rate_limit.exec_per_minute: calls that run commands
 
     @classmethod
     def build(cls, policy: Policy, *, workspace: str | os.PathLike[str] | None,
@@ -70,10 +71,10 @@ class Setup:
               approval_store: ApprovalStore | None, message_bus: MessageBus | None) -> Setup:
         settings = policy.engine_settings()
         root = os.path.abspath(os.fspath(workspace or settings.workspace or "."))
-        engine = Engine(replace(settings, workspace=root))
         space = Workspace(root, forbidden=settings.forbidden_paths)
         hooks, web, limits = policy.hooks, policy.web, policy.rate_limit
         runner = executor or executor_for(policy, root)
+        engine = engine_for(settings, root, in_container=_in_container(runner))
         urls = UrlPolicy(allowed_domains=tuple(web.allowed_domains),
                          blocked_domains=tuple(web.blocked_domains))
         env = {n: os.environ[n] for n in hooks.safe_env_names if n in os.environ}
@@ -88,13 +89,13 @@ class Setup:
                    log, Scrubber(env=os.environ),
                    RateLimiter(limits.calls_per_minute, limits.burst),
                    hooks.budgets.max_tool_iterations, hooks.budgets.max_result_bytes,
-                   hooks.trusted)
+                   hooks.trusted, RateLimiter(limits.exec_per_minute, limits.burst))
 
     # -- step 2 -----------------------------------------------------------------------------
 
     def visible(self, names: Sequence[str], ctx: CallContext) -> list[str]:
         tool_ctx = ToolContext(agent=ctx.agent, provider=ctx.provider,
-                               subagent_depth=ctx.subagent_depth)
+                               subagent_depth=ctx.subagent_depth, group=ctx.group)
         seen = self.policy.visible_tools(names, tool_ctx).tools
         return [t for t in seen if not self.policy.hooks.denies(t)]
 
@@ -143,6 +144,47 @@ class Setup:
             session=ctx.session, agent=ctx.agent or "", tool=name, args=dict(args),
             outcome=outcome, reasons=tuple(reasons), result=summary,
             duration_ms=round((time.monotonic() - started) * 1000, 3)))
+
+
+class ContainerEngine(Engine):
+    """Judges commands as they run in a Docker container, where the workspace is mounted at
+    ``/workspace``: that path is the workspace for the checks, and a host ``cwd`` inside the
+    workspace is read as the same place under it (``/work/repo/src`` is ``/workspace/src``)."""
+
+    def __init__(self, settings: EngineSettings, root: str, mount: str) -> None:
+        self.root, self.mount = os.path.abspath(root), mount
+        forbidden = tuple(self.inside(p) if os.path.isabs(p) else p  # relative: to the mount
+                          for p in settings.forbidden_paths)
+        super().__init__(replace(settings, workspace=mount, forbidden_paths=forbidden))
+
+    def inside(self, path: str | None) -> str:
+        """``path`` (absolute, on the host) as the container sees it; None is the workspace."""
+        if path is None:
+            return self.mount
+        relative = os.path.relpath(os.path.abspath(path), self.root)
+        if relative == os.curdir:
+            return self.mount
+        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+            return path  # not under the mount: the executor refuses such a cwd anyway
+        return os.path.join(self.mount, relative)
+
+    def check(self, command: str, *, cwd: str | None = None) -> Decision:
+        return super().check(command, cwd=self.inside(cwd))
+
+
+def engine_for(settings: EngineSettings, root: str, *, in_container: bool) -> Engine:
+    """The engine for a workspace: as the host sees it, or as a Docker container does."""
+    if in_container:
+        from clawgate.executors.docker_exec import WORKSPACE
+
+        return ContainerEngine(settings, root, WORKSPACE)
+    return Engine(replace(settings, workspace=root))
+
+
+def _in_container(executor: Executor) -> bool:
+    from clawgate.executors import DockerExecutor
+
+    return isinstance(executor, DockerExecutor)
 
 
 def executor_for(policy: Policy, workspace: str) -> Executor:

@@ -29,6 +29,7 @@ shell:
 def test_findings_with_lines(write):
     found = [(f.line, f.level, f.message.split(": ")[0]) for f in lint_file(str(write(MESSY)))]
     assert found == [
+        (3, "warning", "MCP tool 'gh__issue'"),
         (3, "error", "unknown tool 'exec_shel'"),
         (5, "warning", "alsoAllow 'group:web' re-adds web_fetch that deny removes"),
         (6, "warning", "an empty allow list allows nothing"),
@@ -75,3 +76,18 @@ def test_load_errors_are_findings(write):
 ])
 def test_catastrophic_regexes(pattern, risky):
     assert (catastrophic(pattern) is not None) is risky
+
+
+def test_shipped_policies_are_clean_wherever_they_are_read_from(tmp_path, capsys):
+    """As after ``pip install .``: the file linted is not the file the default is loaded from
+    (the default's own rules once warned as shadowed by themselves)."""
+    import glob
+    import os
+    import shutil
+
+    copies = []
+    for source in sorted(glob.glob(os.path.join(policies_dir(), "*.yaml"))):
+        copies.append(str(tmp_path / os.path.basename(source)))
+        shutil.copyfile(source, copies[-1])
+    assert len(copies) == 4
+    assert main(["lint", *copies]) == 0, capsys.readouterr().out

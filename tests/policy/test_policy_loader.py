@@ -90,8 +90,7 @@ def test_typed_sections(write):
     policy = load_policy(write("""
         version: 1
         executor: {kind: docker, timeout_s: 10, docker: {memory: 1g}}
-        hooks: {deny_tools: [Bash], deny_tool_prefixes: [mcp__evil], trusted: true,
-                before_tool: {"*": careful}}
+        hooks: {deny_tools: [Bash], deny_tool_prefixes: [mcp__evil], trusted: true}
         web: {blocked_domains: [evil.example]}
         """))
     assert policy.executor.kind == "docker"
@@ -103,7 +102,6 @@ def test_typed_sections(write):
     assert policy.hooks.denies("mcp__evil__x")
     assert not policy.hooks.denies("read_file")
     assert policy.hooks.trusted
-    assert policy.hooks.before_tool == {"*": "careful"}
     assert policy.hooks.budgets.max_tool_iterations == 20
     assert policy.hooks.budgets.max_result_bytes == 65_536
     assert "PATH" in policy.hooks.safe_env_names

@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, str] = {
     "approvals": "clawgate.cli.approvals:approvals",
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:run_check",
+    "config": "clawgate.cli.config:config",
     "fuzz": "clawgate.cli.fuzz:fuzz",
     "hook": "clawgate.cli.hook:hook",
     "import": "clawgate.cli.importer:import_rules",

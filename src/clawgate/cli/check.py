@@ -25,7 +25,7 @@ def run_check(argv: Sequence[str]) -> int:
         description="Decide ALLOW (exit 0), ASK (3) or DENY (4) for COMMAND under the embedded "
         "default policy layered with --policy files.")
     parser.add_argument("--policy", dest="policies", action="append", default=[],
-                        metavar="FILE", help="a manifest layered over the embedded default "
+                        metavar="FILE", help="a manifest layered after the discovered ones "
                         "(repeatable, in order)")
     parser.add_argument("--cwd", metavar="DIR", help="the directory the command would run in")
     shape = parser.add_mutually_exclusive_group()
@@ -74,7 +74,7 @@ def _check(policies: Sequence[str], cwd: str | None, as_json: bool, jsonl: bool,
         say("policy check: give either COMMAND or --jsonl")
         return ExitCode.USAGE
     try:
-        engine = load_engine(policies)
+        engine = load_engine(policies, cwd)
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE

@@ -1,4 +1,5 @@
-"""What several subcommands share: loading the engine from ``--policy`` files, JSON output."""
+"""What several subcommands share: loading the policy (discovered files, then ``--policy``
+files; see ``clawgate.policy.discovery``), JSON output."""
 
 from __future__ import annotations
 
@@ -9,13 +10,30 @@ from collections.abc import Sequence
 TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
     from clawgate.engine import Engine
+    from clawgate.policy.policy import Policy
 
 
-def load_engine(policies: Sequence[str]) -> Engine:
-    """The embedded default policy layered with ``policies``. Raises PolicyError."""
+def policy_paths(policies: Sequence[str], cwd: str | None = None) -> tuple[str, ...]:
+    """The manifests a subcommand layers over the embedded default: the user file, the
+    project's (upward from ``cwd``), ``$CLAWGATE_POLICY``, then ``policies``. Raises
+    PolicyError."""
+    from clawgate.policy.discovery import policy_paths as discovered
+
+    return discovered(policies, cwd)
+
+
+def load_cli_policy(policies: Sequence[str], cwd: str | None = None) -> Policy:
+    """The embedded default layered with ``policy_paths``. Raises PolicyError."""
+    from clawgate.policy.loader import load_policy
+
+    return load_policy(*policy_paths(policies, cwd))
+
+
+def load_engine(policies: Sequence[str], cwd: str | None = None) -> Engine:
+    """An engine for ``load_cli_policy``. Raises PolicyError."""
     from clawgate.engine import Engine
 
-    return Engine.from_files(*policies)
+    return Engine(load_cli_policy(policies, cwd).engine_settings())
 
 
 def emit_json(value: object) -> None:

@@ -4,13 +4,14 @@ one fails (with the shrunk counter-example and the commands that reproduce it)."
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from clawgate.cli.common import load_engine, say
+from clawgate.cli.common import load_engine, policy_paths, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.errors import PolicyError
 from clawgate.testing.report import describe, reproduce
@@ -23,7 +24,8 @@ _NAMES = ("decides", "rewrites", "adding", "wrappers", "paths", "audit")
 
 @click.command()
 @click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
-              help="A manifest layered over the embedded default (repeatable, in order).")
+              help="A manifest layered after the discovered ones "
+              "(repeatable, in order; see `policy config`).")
 @click.option("--examples", default=200, show_default=True, type=click.IntRange(1),
               help="Generated examples per invariant.")
 @click.option("--seed", type=int, default=None, help="Random seed (default: derandomised).")
@@ -46,12 +48,14 @@ def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline
     from clawgate.testing.fuzz import FuzzConfig, run
 
     try:
+        layered = policy_paths(policies)  # the discovered files too, for every invariant
         engine = load_engine(policies)
-        seeds = tuple(dict.fromkeys(e.command for e in read_all(policies)))
+        manifests = [p for p in layered if os.path.basename(p) != "pyproject.toml"]
+        seeds = tuple(dict.fromkeys(e.command for e in read_all(manifests)))
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE
-    config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going, policies, jobs)
+    config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going, layered, jobs)
     printer = None if as_json else (lambda r: click.echo("\n".join(describe(r, config, policies))))
     results = run(engine, config, on_result=printer)
     if save:

@@ -20,7 +20,8 @@ AGENTS = ("claude-code", "gemini")
 def _options(function: Any) -> Any:
     decorators = [
         click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
-                     help="A manifest layered over the embedded default (repeatable, in order)."),
+                     help="A manifest layered after the discovered ones "
+                     "(repeatable, in order; see `policy config`)."),
         click.option("--agent", default=None,
                      help="The agent name the tool policy applies (default: the hook's name)."),
         click.option("--provider", default=None, help="The model provider (tools.byProvider)."),

@@ -16,7 +16,8 @@ from clawgate.errors import PolicyError
               help="The server's name in the policy: its tools are NAME__<tool>.")
 @click.option("--url", default=None, help="Wrap a streamable-HTTP server at this URL.")
 @click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
-              help="A manifest layered over the embedded default (repeatable, in order).")
+              help="A manifest layered after the discovered ones "
+              "(repeatable, in order; see `policy config`).")
 @click.option("--workspace", type=click.Path(file_okay=False), default=None,
               help="Paths in arguments must stay inside it (default: the policy's, else .).")
 @click.option("--audit", type=click.Path(dir_okay=False), default=None,

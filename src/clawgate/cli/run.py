@@ -1,5 +1,11 @@
 """``policy run``: decide, then run what is allowed on an executor, exiting with its exit code.
 
+The executor (``kind``), its timeouts and limits come from the layered policy's ``executor``
+section. ``--executor`` may switch between the sandboxes but never to less isolation than the
+policy asks for (host under a bwrap or docker policy is refused, exit 2); ``--timeout`` may not
+exceed ``executor.max_timeout_s``. A usage error (a bad flag, a missing ``--cwd``) exits 2 with
+one line.
+
 DENY exits 4 without running. ASK asks on a terminal (a "no" exits 4); without a terminal it is
 not run and exits 3, unless ``--yes`` approves it. ALLOW runs it and exits with the command's
 exit code, 124 on timeout. A missing sandbox, a full spawn cap or a broken executor exit 1 with
@@ -12,62 +18,121 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from clawgate.cli.common import emit_json, load_engine, say
+from clawgate.cli.common import emit_json, load_cli_policy, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.decision import Decision, Outcome
 from clawgate.errors import ClawgateError, PolicyError
 from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_settings
+from clawgate.guard_setup import engine_for
+
+KIND_ISOLATION = {"host": 0, "bwrap": 1, "docker": 1}  # a flag may not pick a lower one
+
+
+class UsageProblem(Exception):
+    """A flag the policy or the file system does not allow: exit 2, one line."""
 
 
 @click.command(context_settings={"ignore_unknown_options": False})
 @click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
-              help="A manifest layered over the embedded default (repeatable, in order).")
+              help="A manifest layered after the discovered ones (repeatable, in order).")
 @click.option("--executor", "kind", type=click.Choice(["host", "bwrap", "docker"]),
-              default="host", show_default=True, help="Where an allowed command runs.")
+              default=None, help="Where an allowed command runs (default: the policy's "
+              "executor.kind). Never less isolated than the policy's: host under a policy "
+              "that asks for bwrap or docker is refused.")
 @click.option("--timeout", "timeout_s", type=float, default=None,
-              help="Seconds before the command is killed (default 30, at most 300).")
+              help="Seconds before the command is killed (default: the policy's "
+              "executor.timeout_s; at most its executor.max_timeout_s).")
 @click.option("--workspace", type=click.Path(file_okay=False, exists=True), default=None,
-              help="The directory the command may write (default: the current one).")
+              help="The directory the command may write (default: the policy's workspace, "
+              "else the current one).")
 @click.option("--cwd", type=click.Path(file_okay=False), default=None,
               help="Where the command runs, inside the workspace.")
 @click.option("--network", is_flag=True, help="Let a bwrap or docker sandbox use the network.")
-@click.option("--image", default=None, help="The Docker image (default clawgate-sandbox:busybox).")
+@click.option("--image", default=None, help="The Docker image (default: the policy's "
+              "executor.docker.image).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the decision "
               "and the result.")
 @click.option("--yes", is_flag=True, help="Approve a command the policy would ask about.")
 @click.argument("command", nargs=-1, required=True)
 def run(
-        policies: tuple[str, ...], kind: str, timeout_s: float | None, workspace: str | None,
-        cwd: str | None, network: bool, image: str | None, as_json: bool, yes: bool,
-        command: tuple[str, ...]) -> int:
+        policies: tuple[str, ...], kind: str | None, timeout_s: float | None,
+        workspace: str | None, cwd: str | None, network: bool, image: str | None,
+        as_json: bool, yes: bool, command: tuple[str, ...]) -> int:
     """Decide on COMMAND and run it if allowed. One argument is a shell line; several are
-    quoted and joined into one."""
+    quoted and joined into one. The executor, its timeouts and limits come from the policy's
+    executor section; the flags override them only within it."""
     line = command[0] if len(command) == 1 else shlex.join(command)
     try:
-        engine = load_engine(policies)
-    except PolicyError as exc:
-        say(str(exc))
+        start = Path(workspace or os.getcwd()).resolve()
+        policy = load_cli_policy(policies, os.fspath(start / cwd if cwd else start))
+        root, here = _places(workspace or policy.engine_settings().workspace, cwd)
+        settings, applied = executor_plan(policy.executor.model_dump(), kind, timeout_s,
+                                          network, image)
+    except (PolicyError, UsageProblem) as exc:
+        say(f"policy run: {exc}" if isinstance(exc, UsageProblem) else str(exc))
         return ExitCode.USAGE
-    root = Path(workspace or os.getcwd()).resolve()
-    decision = engine.check(line, cwd=os.fspath(root / cwd) if cwd else os.fspath(root))
+    engine = engine_for(policy.engine_settings(), os.fspath(root),
+                        in_container=settings["kind"] == "docker")
+    decision = engine.check(line, cwd=os.fspath(here))
     refusal = _refusal(decision, yes)
     if refusal is not None:
         _report(decision, None, as_json)
         return refusal
-    settings = {"kind": kind, "network": network,
-                "docker": {"image": image} if image else {}}
-    request = ExecRequest(line, cwd=cwd, timeout_s=timeout_s)
+    request = ExecRequest(line, cwd=here, timeout_s=applied)
     try:
-        with executor_from_settings(settings, workspace=root) as executor:
+        with executor_from_settings(settings, workspace=root,
+                                    safe_env_names=policy.hooks.safe_env_names) as executor:
             result = executor.run(request)
     except ClawgateError as exc:
         _report(decision, None, as_json, error=str(exc))
         return ExitCode.INTERNAL
-    _report(decision, result, as_json)
+    _report(decision, result, as_json, timeout_s=applied)
     return result.exit_code
+
+
+def _places(workspace: str | None, cwd: str | None) -> tuple[Path, Path]:
+    """The workspace root and the directory to run in; raises UsageProblem when ``cwd`` is
+    missing or outside the workspace."""
+    root = Path(workspace or os.getcwd()).resolve()
+    if not root.is_dir():
+        raise UsageProblem(f"workspace {root}: not a directory")
+    here = (root / cwd).resolve() if cwd else root
+    if not here.is_dir():
+        raise UsageProblem(f"--cwd {cwd}: not a directory")
+    if not here.is_relative_to(root):
+        raise UsageProblem(f"--cwd {cwd}: outside the workspace {root}")
+    return root, here
+
+
+def executor_plan(section: dict[str, Any], kind: str | None, timeout_s: float | None,
+                  network: bool, image: str | None) -> tuple[dict[str, Any], float]:
+    """The executor settings to run with (the policy's section, the flags applied where they
+    stay within it) and the timeout that applies. Raises UsageProblem."""
+    asked = section["kind"]
+    chosen = kind or asked
+    if KIND_ISOLATION[chosen] < KIND_ISOLATION[asked]:
+        raise UsageProblem(f"--executor {chosen}: the policy runs commands in {asked}; a flag "
+                           "cannot run them with less isolation (change executor.kind in a "
+                           "policy file instead)")
+    if timeout_s is not None and not timeout_s > 0:
+        raise UsageProblem(f"--timeout {timeout_s:g}: must be a positive number of seconds")
+    ceiling = section["max_timeout_s"]
+    if timeout_s is not None and timeout_s > ceiling:
+        raise UsageProblem(f"--timeout {timeout_s:g}: above the policy's "
+                           f"executor.max_timeout_s ({ceiling:g} s)")
+    settings = {**section, "kind": chosen, "docker": dict(section["docker"])}
+    if image:
+        settings["docker"]["image"] = image
+    if network:
+        settings["network"] = True
+        if section["docker"]["network"] == "none" and chosen != "host":
+            say(f"policy run: --network: the {chosen} sandbox may reach the network, which "
+                "the policy's executor.docker.network does not allow")
+    return settings, timeout_s if timeout_s is not None else section["timeout_s"]
 
 
 def _refusal(decision: Decision, yes: bool) -> ExitCode | None:
@@ -98,7 +163,7 @@ def _why(decision: Decision) -> str:
 
 
 def _report(decision: Decision, result: ExecResult | None, as_json: bool,
-            error: str | None = None) -> None:
+            error: str | None = None, timeout_s: float | None = None) -> None:
     if as_json:
         value: dict[str, object] = {"decision": decision.as_dict(),
                                     "result": None if result is None else result.as_dict()}
@@ -116,4 +181,4 @@ def _report(decision: Decision, result: ExecResult | None, as_json: bool,
     if result.truncated:
         say(f"policy run: output cut at {Limits().output_cap} bytes per stream")
     if result.timed_out:
-        say("policy run: timed out; the command was killed")
+        say(f"policy run: timed out after {timeout_s:g} s; the command was killed")

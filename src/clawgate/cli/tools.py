@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
-              help="A manifest layered over the embedded default (repeatable, in order).")
+              help="A manifest layered after the discovered ones "
+              "(repeatable, in order; see `policy config`).")
 @click.option("--agent", default=None, help="The agent asking.")
 @click.option("--provider", default=None, help="The model provider (openai, anthropic ...).")
 @click.option("--group", default=None, help="The chat group (tools.byGroup).")
@@ -34,12 +35,12 @@ def tools(*, policies: tuple[str, ...], agent: str | None, provider: str | None,
           group: str | None, subagent_depth: int, extra: tuple[str, ...], as_json: bool,
           explain: bool, fmt: str | None) -> int:
     """Print the tools visible to an agent, one per line."""
+    from clawgate.cli.common import load_cli_policy
     from clawgate.policy.catalog import BUILTIN_TOOLS
-    from clawgate.policy.loader import load_policy
     from clawgate.policy.visibility import ToolContext
 
     try:
-        policy = load_policy(*policies)
+        policy = load_cli_policy(policies)
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE

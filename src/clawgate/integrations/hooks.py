@@ -107,9 +107,11 @@ def answer(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> dict
 
 def _gate(payload: Payload, options: HookOptions) -> Gate:
     from clawgate.approval import ApprovalStore
+    from clawgate.policy.discovery import policy_paths
     from clawgate.policy.loader import load_policy
 
-    gate = Gate(load_policy(*options.policies), workspace=options.workspace,
+    paths = policy_paths(options.policies, options.workspace or payload.cwd)
+    gate = Gate(load_policy(*paths), workspace=options.workspace,
                 fallback_workspace=payload.cwd, approver=options.approver,
                 audit_log=options.audit)
     if options.approver is not None:  # allow-always answers are remembered per workspace

@@ -7,10 +7,14 @@
 - Every other value (autonomy, ``hooks.trusted``, executor fields, profiles, a custom tool, ...)
   is taken from the last layer that sets it explicitly: the last explicit ``trusted`` wins.
 - Command rules accumulate; the strictest matching rule decides.
-- A layer with ``locked: true`` (an admin layer) cannot be widened by any other layer, earlier or
-  later: a value it sets can only be replaced by a narrower one (a stricter autonomy, a false
-  permission, a lower limit), ``alsoAllow`` never re-adds a tool it denies, and allow rules of
-  unlocked layers are ignored.
+- A layer with ``locked: true`` (an admin layer, or a locked user file) cannot be widened by any
+  other layer, earlier or later: a value it sets can only be replaced by a narrower one (a
+  stricter autonomy, a false permission, a lower limit, a profile with fewer tools, a
+  sandboxed executor), and so can every value in force when it is layered, defaults
+  included: an unlocked layer after it may narrow ``autonomy`` or ``executor.timeout_s`` it
+  left unset, never widen them, and a value whose order is unknown (a new custom tool, a
+  hook command, a Docker image) is not taken from it. Under a lock, ``alsoAllow`` and allow
+  rules of unlocked layers are ignored.
 """
 
 from __future__ import annotations
@@ -34,8 +38,7 @@ INTERSECT = (("tools", "allow"), ("tools", "byProvider", "*", "allow"),
              ("tools", "agents", "*", "allow"),
              ("tools", "agents", "*", "byProvider", "*", "allow"),
              ("tools", "byGroup", "*", "allow"))
-WHOLE = (("tools", "custom", "*"), ("tools", "groups", "*"), ("shell", "rules"),
-         ("hooks", "before_tool", "*"), ("hooks", "after_tool", "*"))
+WHOLE = (("tools", "custom", "*"), ("tools", "groups", "*"), ("shell", "rules"))
 AUTONOMY_ORDER = {"readonly": 0, "supervised": 1, "full": 2}
 NARROW_WHEN_TRUE = frozenset({("require_approval_for_medium_risk",),
                               ("block_high_risk_commands",)})
@@ -78,12 +81,27 @@ def _leaves(data: Mapping[str, Any], prefix: P = ()) -> Iterator[tuple[P, Any]]:
             yield path, value
 
 
+EXECUTOR_ISOLATION = {"host": 0, "bwrap": 1, "docker": 1}
+
+
 def narrower(path: P, old: Any, new: Any) -> bool:
     """Whether ``new`` widens nothing compared with ``old`` (what a locked value allows)."""
+    if old is _UNKNOWN:
+        return False
     if new == old:
         return True
     if path == ("autonomy",):
         return AUTONOMY_ORDER[new] < AUTONOMY_ORDER[old]
+    if path == ("executor", "kind"):
+        return EXECUTOR_ISOLATION[new] >= EXECUTOR_ISOLATION[old]
+    if path[0] == "tools" and path[-1] == "profile":
+        from clawgate.policy.catalog import BUILTIN_TOOLS, Groups
+
+        groups = Groups()
+        return groups.profile(new, BUILTIN_TOOLS) <= groups.profile(old, BUILTIN_TOOLS)
+    if isinstance(new, list | tuple) and isinstance(old, list | tuple) \
+            and path != ("web", "allowed_domains"):  # an empty allowed_domains allows all
+        return set(new) <= set(old)
     if path in NARROW_WHEN_TRUE:
         return bool(new)
     if path in NARROW_WHEN_FALSE:
@@ -99,6 +117,8 @@ class Merged:
 
     def __init__(self, layers: tuple[Layer, ...] = ()) -> None:
         self.layers = layers
+        self.frozen = False  # a locked layer has been merged: later layers may only narrow
+        self.held: list[tuple[Layer, P]] = []  # values not taken: they would widen a lock
         self.scalars: dict[P, Entry] = {}
         self.lists: dict[P, list[Entry]] = {}
         self.narrowing: dict[P, list[tuple[str, ...]]] = {}
@@ -126,11 +146,25 @@ class Merged:
         return sorted(keys)
 
 
+_UNKNOWN = object()
+
+
+def _in_force(old: Entry | None, path: P) -> Any:
+    """The value a locked layer accepted at ``path``: the one set so far, else the default."""
+    if old is not None:
+        return old.value
+    from clawgate.policy.defaults import default_of
+
+    found = default_of(path)
+    return _UNKNOWN if found is None else found[0]
+
+
 def merge(layers: tuple[Layer, ...]) -> Merged:
     merged = Merged(layers)
     for layer in layers:
         for path, value in _leaves(layer.data):
             _add(merged, layer, path, value)
+        merged.frozen = merged.frozen or layer.locked
     return merged
 
 
@@ -147,8 +181,9 @@ def _add(merged: Merged, layer: Layer, path: P, value: Any) -> None:
             merged.narrowing.setdefault(path, []).append(tuple(value))
     else:
         old = merged.scalars.get(path)
-        if old is not None and old.locked and not layer.locked \
-                and not narrower(path, old.value, value):
+        if not layer.locked and (merged.frozen or (old is not None and old.locked)) \
+                and not narrower(path, _in_force(old, path), value):
+            merged.held.append((layer, path))
             return
         merged.scalars[path] = Entry(value, layer.label, layer.locked or bool(
             old is not None and old.locked))

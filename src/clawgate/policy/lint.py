@@ -2,8 +2,10 @@
 embedded default.
 
 Errors (exit 2): the file does not load; a tool name that is no built-in tool, custom tool,
-MCP tool (``server__tool``), group or glob; a regex that can backtrack catastrophically.
-Warnings (exit 3): a rule that can never decide (a stricter rule matches everything it does) or
+MCP tool (``server__tool``), group or glob (reported with the other findings; everywhere else
+such a name stops loading); a regex that can backtrack catastrophically.
+Warnings (exit 3): an MCP ``server__tool`` name (no server is asked whether it has the tool);
+a rule that can never decide (a stricter rule matches everything it does) or
 that repeats an earlier one; an allow rule as broad as a program that runs anything (``bash``,
 ``python3``, ``*``); ``alsoAllow`` re-adding a tool a deny list removes; an empty allow list.
 """
@@ -53,7 +55,7 @@ def lint_file(path: str) -> list[Finding]:
     from clawgate.policy.loader import load_policy
 
     try:
-        policy = load_policy(path)
+        policy = load_policy(path, check_tool_names=False)
     except PolicyError as exc:
         return _load_errors(exc)
     layer = policy.layers[-1]
@@ -97,6 +99,10 @@ def _tool_findings(layer: Layer) -> list[Finding]:
                  or is_mcp_tool(entry) or entry == "mcp" or entry.startswith("mcp:"))
         if not known:
             out.append(_at(layer, where, "error", f"unknown tool {entry!r}"))
+        elif is_mcp_tool(entry) and not is_glob(entry) and entry not in custom:
+            server, _, name = entry.partition("__")
+            out.append(_at(layer, where, "warning", f"MCP tool {entry!r}: not checked; make "
+                           f"sure server {server!r} has a tool {name!r}"))
     for key, value in _allow_lists(tools, ("tools",)):
         if value == []:
             out.append(_at(layer, key, "warning", "an empty allow list allows nothing"))
@@ -135,7 +141,9 @@ def _readded(layer: Layer, tools: Mapping[str, Any], where: tuple[Any, ...],
 def _rule_findings(layer: Layer, default: Layer) -> list[Finding]:
     rules = layer.data.get("shell", {}).get("rules", ())
     mine = [compile_rule(r, layer.label) for r in rules]
-    same = os.path.realpath(layer.path) == os.path.realpath(default.path)
+    # the default itself, wherever it is read from (a checkout's policies/ or an installed copy)
+    same = os.path.realpath(layer.path) == os.path.realpath(default.path) or \
+        _rules_of(layer) == _rules_of(default)
     earlier = [] if same else [compile_rule(r, default.label)
                                for r in default.data.get("shell", {}).get("rules", ())]
     out = []
@@ -157,6 +165,10 @@ def _rule_findings(layer: Layer, default: Layer) -> list[Finding]:
         if problems:  # "unreachable" sorts after "shadowed" and is the stronger finding
             out.append(_at(layer, where, "warning", f"rule {rule.local_id}: {problems[-1]}"))
     return out
+
+
+def _rules_of(layer: Layer) -> Any:
+    return layer.data.get("shell", {}).get("rules", ())
 
 
 def _redos(pattern: str) -> str | None:

@@ -23,8 +23,11 @@ if TYPE_CHECKING:
 
     from clawgate.policy.yamlload import Lines
 
-def load_policy(*paths: str | os.PathLike[str], embedded_default: bool = True) -> Policy:
-    """The embedded default (unless ``embedded_default`` is False), then ``paths`` in order."""
+def load_policy(*paths: str | os.PathLike[str], embedded_default: bool = True,
+                check_tool_names: bool = True) -> Policy:
+    """The embedded default (unless ``embedded_default`` is False), then ``paths`` in order.
+    ``check_tool_names=False`` lets unknown tool names through (``policy lint`` reports them
+    itself, among its other findings); every other use refuses them."""
     layers: list[Layer] = []
     if embedded_default:
         from clawgate.policy.embedded import embedded_layer
@@ -38,7 +41,7 @@ def load_policy(*paths: str | os.PathLike[str], embedded_default: bool = True) -
         labels.add(label)
         layers.append(load_layer(path, label))
     if paths:
-        check_groups(layers)
+        check_groups(layers, check_tool_names)
     policy = Policy(merge(tuple(layers)))
     if paths:
         check_sections(policy)
@@ -47,10 +50,15 @@ def load_policy(*paths: str | os.PathLike[str], embedded_default: bool = True) -
 
 def load_layer(path: str | os.PathLike[str], label: str | None = None) -> Layer:
     """One manifest file, validated, as a layer. Raises PolicyError."""
-    from clawgate.policy.yamlload import read_manifest
-
     name = os.fspath(path)
-    data, lines = read_manifest(name)
+    if os.path.basename(name) == "pyproject.toml":  # its [tool.clawgate] table
+        from clawgate.policy.tomlload import read_pyproject
+
+        data, lines = read_pyproject(name)
+    else:
+        from clawgate.policy.yamlload import read_manifest
+
+        data, lines = read_manifest(name)
     return layer_from_data(data, lines, name, label or os.path.basename(name))
 
 
@@ -129,8 +137,9 @@ def _dotted(loc: Iterable[Any]) -> str:
     return out
 
 
-def check_groups(layers: list[Layer]) -> None:
-    """Every group a layer names is defined (built in or in some layer); no definition cycles."""
+def check_groups(layers: list[Layer], check_tool_names: bool = True) -> None:
+    """Every group a layer names is defined (built in or in some layer); no definition cycles;
+    every tool name is known (see ``known_tool``)."""
     from clawgate.policy.catalog import is_group
     from clawgate.policy.visibility import groups_of
     from clawgate.policy.yamlload import line_of
@@ -144,11 +153,27 @@ def check_groups(layers: list[Layer]) -> None:
                       if name in la.data.get("tools", {}).get("groups", {})), layers[-1])
         raise PolicyError(layer.path, line_of(dict(layer.lines), where),
                           f"tools.groups.{name}: {detail}")
+    custom = {name for layer in layers for name in layer.data.get("tools", {}).get("custom", {})}
     for layer in layers:
         for where, entry in _tool_entries(layer.data.get("tools", {}), ("tools",)):
             if is_group(entry) and not groups.known(entry):
                 raise PolicyError(layer.path, line_of(dict(layer.lines), where),
                                   f"{_dotted(where)}: unknown group {entry!r}")
+            if check_tool_names and not is_group(entry) and not known_tool(entry, custom):
+                raise PolicyError(layer.path, line_of(dict(layer.lines), where),
+                                  f"{_dotted(where)}: unknown tool {entry!r} (not a built-in "
+                                  "tool, a group, an MCP server__tool name or a tools.custom "
+                                  "tool of any layer; declare a tool added in code under "
+                                  "tools.custom)")
+
+
+def known_tool(entry: str, custom: set[str]) -> bool:
+    """A built-in tool, a custom tool declared in any layer, a glob, ``mcp``, ``mcp:<server>``
+    or an MCP ``server__tool`` name (those cannot be checked here: ``policy lint`` warns)."""
+    from clawgate.policy.catalog import BUILTIN_TOOLS, is_glob, is_mcp_tool
+
+    return (entry in BUILTIN_TOOLS or entry in custom or is_glob(entry) or entry == "mcp"
+            or (entry.startswith("mcp:") and len(entry) > 4) or is_mcp_tool(entry))
 
 
 def _tool_entries(tools: Mapping[str, Any], prefix: tuple[Any, ...]

@@ -2,8 +2,9 @@
 contradictions inside one file. Imported only when a manifest is validated (never on the
 ``policy check`` fast path). ``policy schema`` prints ``Manifest.model_json_schema()``.
 
-Keys are the ones users write (``alsoAllow``, ``byProvider``, ``timeout_s`` ...); the Python
-attribute names are snake_case aliases of them.
+The ``tools`` section lives in ``toolmodels.py``, the shared base in ``modelbase.py``; their
+models are importable from here too. Keys are the ones users write (``alsoAllow``,
+``byProvider``, ``timeout_s`` ...); the Python attribute names are snake_case aliases of them.
 """
 
 from __future__ import annotations
@@ -11,21 +12,28 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from clawgate.lazyre import lazy_pattern
-from clawgate.policy.catalog import BUILTIN_GROUPS, BUILTIN_TOOLS, is_group
+from clawgate.policy.modelbase import GUARD_ONLY, RUNS, TOOL_CALLS, Names, Strict, described
+from clawgate.policy.toolmodels import (
+    AgentProviderTools,
+    AgentTools,
+    CustomTool,
+    GroupTools,
+    ProviderTools,
+    SubagentTools,
+    ToolsPolicy,
+)
 
-Profile = Literal["full", "coding", "messaging", "minimal"]
+__all__ = ["AgentProviderTools", "AgentTools", "CustomTool", "DockerSettings",
+           "ExecutorSettings", "GroupTools", "Hooks", "Manifest", "Permissions",
+           "ProviderTools", "RateLimit", "ShellPolicy", "ShellRule", "SubagentTools",
+           "ToolsPolicy", "Web"]
+
 RuleDecision = Literal["allow", "ask", "deny"]
 AutonomyName = Literal["readonly", "supervised", "full"]
-Names = tuple[str, ...]
 RULE_ID = lazy_pattern(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
-GROUP_NAME = lazy_pattern(r"^group:[a-z0-9][a-z0-9_-]*$")
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=False)
 
 
 class Regex(Strict):
@@ -47,20 +55,25 @@ Element = str | list[str] | Regex
 
 
 class Examples(Strict):
-    match: Names = ()
-    not_match: Names = ()
+    match: Names = described("Commands the rule must match; checked when the file loads "
+                             "(a failing example stops loading).", default=())
+    not_match: Names = described("Commands the rule must not match; checked at load.",
+                                 default=())
 
 
 class ShellRule(Strict):
     """One command rule: an argv pattern, a decision and why (see ``policy/matching.py``)."""
 
-    id: str = Field(pattern=RULE_ID.pattern)
-    command: tuple[Element, ...] = Field(min_length=1, max_length=64)
-    decision: RuleDecision
-    why: str = Field(min_length=1)
-    hint: str | None = None
-    overrides: Literal["ask"] | None = None
-    exact: bool = False
+    id: str = described("The rule's name in reasons: policy:<file>#<id>.",
+                        pattern=RULE_ID.pattern)
+    command: tuple[Element, ...] = described("The argv pattern (flag-aware).", min_length=1,
+                                             max_length=64)
+    decision: RuleDecision = described("allow, ask or deny for a matching command.")
+    why: str = described("The reason's message.", min_length=1)
+    hint: str | None = described("The reason's hint.", default=None)
+    overrides: Literal["ask"] | None = described(
+        "On an allow rule: also lift a validator's ASK (never a DENY).", default=None)
+    exact: bool = described("Match only the argv as written, no extra words.", default=False)
     examples: Examples = Examples()
 
     @model_validator(mode="after")
@@ -105,124 +118,38 @@ class ShellPolicy(Strict):
         return rules
 
 
-def _contradiction(allow: Names | None, deny: Names, what: str) -> None:
-    both = sorted(set(allow or ()) & set(deny))
-    if both:
-        raise ValueError(f"{', '.join(both)} both in {what} and in deny")
-
-
-class AllowOnly(Strict):
-    allow: Names | None = None
-
-
-class ProviderTools(Strict):
-    profile: Profile | None = None
-    allow: Names | None = None
-
-
-class AgentTools(Strict):
-    allow: Names | None = None
-    deny: Names = ()
-    also_allow: Names = Field(default=(), alias="alsoAllow")
-    by_provider: dict[str, AllowOnly] = Field(default_factory=dict, alias="byProvider")
-
-    @model_validator(mode="after")
-    def _coherent(self) -> AgentTools:
-        _contradiction(self.allow, self.deny, "allow")
-        _contradiction(self.also_allow, self.deny, "alsoAllow")
-        return self
-
-
-class SubagentTools(Strict):
-    deny: Names = ()
-    leaf_deny: Names = Field(default=(), alias="leafDeny")
-    max_depth: int = Field(default=1, ge=0, le=16, alias="maxDepth")
-
-
-class CustomTool(Strict):
-    """A command tool the deployment adds: ``command`` is a template whose ``{{name}}``
-    placeholders are filled with shell-quoted argument values; ``env`` maps a variable the
-    command sees to the environment variable its (secret) value is read from at start-up."""
-
-    name: str | None = None  # the list form names each tool; the mapping form keys it
-    description: str = ""
-    groups: Names = ()
-    command: str | None = Field(default=None, min_length=1)
-    parameters: dict[str, Any] = Field(default_factory=dict)
-    timeout_s: float = Field(default=30, gt=0, le=300)
-    workdir: str | None = None
-    env: dict[str, str] = Field(default_factory=dict)
-
-
-class ToolsPolicy(Strict):
-    profile: Profile | None = None
-    allow: Names | None = None
-    deny: Names = ()
-    also_allow: Names = Field(default=(), alias="alsoAllow")
-    by_provider: dict[str, ProviderTools] = Field(default_factory=dict, alias="byProvider")
-    by_group: dict[str, AllowOnly] = Field(default_factory=dict, alias="byGroup")
-    agents: dict[str, AgentTools] = Field(default_factory=dict)
-    subagents: SubagentTools = SubagentTools()
-    groups: dict[str, Names] = Field(default_factory=dict)
-    custom: dict[str, CustomTool] = Field(default_factory=dict)
-
-    @field_validator("custom", mode="before")
-    @classmethod
-    def _named_list(cls, value: Any) -> Any:
-        """``custom: [{name: dig, ...}]`` (the list form) becomes a mapping keyed by name."""
-        if not isinstance(value, list):
-            return value
-        keyed: dict[str, Any] = {}
-        for entry in value:
-            name = entry.get("name") if isinstance(entry, dict) else None
-            if not isinstance(name, str) or not name:
-                raise ValueError("every custom tool in the list form needs a name")
-            if name in keyed:
-                raise ValueError(f"custom tool {name!r} is defined twice")
-            keyed[name] = entry
-        return keyed
-
-    @model_validator(mode="after")
-    def _coherent(self) -> ToolsPolicy:
-        _contradiction(self.allow, self.deny, "allow")
-        _contradiction(self.also_allow, self.deny, "alsoAllow")
-        for name in self.groups:
-            if not GROUP_NAME.match(name):
-                raise ValueError(f"group name {name!r} must look like group:<name>")
-            if name in BUILTIN_GROUPS:
-                raise ValueError(f"{name} is a built-in group and cannot be redefined")
-        for name, tool in self.custom.items():
-            if name in BUILTIN_TOOLS or is_group(name) or not name:
-                raise ValueError(f"custom tool {name!r} clashes with a built-in name")
-            bad = [g for g in tool.groups if not is_group(g)]
-            if bad:
-                raise ValueError(f"custom tool {name!r}: {bad[0]!r} is not a group:<name>")
-        return self
-
-
 class Permissions(Strict):
     """Tiers as a shorthand. When the block is present, each flag is false unless set."""
 
-    write: bool = False
-    shell: bool = False
-    unsafe: bool = False
+    write: bool = described("Changes allowed (false: autonomy readonly).", default=False)
+    shell: bool = described("Commands allowed (false: every command is DENY).", default=False)
+    unsafe: bool = described("Lifts destructive-command ASKs (never a DENY).", default=False)
 
 
 class DockerSettings(Strict):
-    image: str = "clawgate-sandbox:busybox"  # built by scripts/docker-engine.sh
-    base_url: str | None = None
-    memory: str = Field(default="512m", pattern=r"^[0-9]+[bkmg]?$")
-    pids: int = Field(default=256, ge=1)
-    cpus: float = Field(default=1.0, gt=0)
-    network: Literal["none", "bridge"] = "none"
+    image: str = described("The image (built by scripts/docker-engine.sh).", *RUNS,
+                           default="clawgate-sandbox:busybox")
+    base_url: str | None = described("The Docker engine's address (default: DOCKER_HOST).",
+                                     *RUNS, default=None)
+    memory: str = described("Memory limit (512m, 1g).", *RUNS, default="512m",
+                            pattern=r"^[0-9]+[bkmg]?$")
+    pids: int = described("Process limit.", *RUNS, default=256, ge=1)
+    cpus: float = described("CPU share.", *RUNS, default=1.0, gt=0)
+    network: Literal["none", "bridge"] = described("Network for the bwrap or docker sandbox.",
+                                                   *RUNS, default="none")
 
 
 class ExecutorSettings(Strict):
-    kind: Literal["host", "bwrap", "docker"] = "host"
-    timeout_s: float = Field(default=30, gt=0)
-    max_timeout_s: float = Field(default=300, gt=0)
-    max_concurrent: int = Field(default=5, ge=1, le=256)
-    queue_timeout_s: float = Field(default=10, ge=0)
+    kind: Literal["host", "bwrap", "docker"] = described(
+        "Where commands run; a missing sandbox is an error, never a host run.", *RUNS,
+        default="host")
+    timeout_s: float = described("Seconds a command gets unless it asks for less or more.",
+                                 *RUNS, default=30, gt=0)
+    max_timeout_s: float = described("The most any command gets.", *RUNS, default=300, gt=0)
+    max_concurrent: int = described("Commands running at once (the spawn cap).", *RUNS,
+                                    default=5, ge=1, le=256)
+    queue_timeout_s: float = described("Seconds a command waits for a slot over the cap "
+                                       "(0: fail at once).", *RUNS, default=10, ge=0)
     docker: DockerSettings = DockerSettings()
 
     @model_validator(mode="after")
@@ -232,25 +159,56 @@ class ExecutorSettings(Strict):
         return self
 
 
+PER_PROCESS = ("check, run, claude-code, gemini",
+               "each is one process per call: no session to count calls in")
+
+
 class RateLimit(Strict):
-    calls_per_minute: int = Field(default=120, ge=1)
-    exec_per_minute: int = Field(default=60, ge=1)
-    burst: int = Field(default=20, ge=1)
+    calls_per_minute: int = described("Tool calls per minute per session.", *PER_PROCESS,
+                                      default=120, ge=1)
+    exec_per_minute: int = described(
+        "Calls that run commands per minute per session.", GUARD_ONLY,
+        "only the Guard runs commands itself over a session (the proxy's calls count under "
+        "calls_per_minute)", default=60, ge=1)
+    burst: int = described("Calls allowed at once before the rates apply.", *PER_PROCESS,
+                           default=20, ge=1)
 
 
 class Budgets(Strict):
-    max_tool_iterations: int = Field(default=20, ge=1)
-    max_result_bytes: int = Field(default=65_536, ge=1024)
+    max_tool_iterations: int = described(
+        "Tool calls per turn (Guard.new_turn starts one).", GUARD_ONLY,
+        "only the Guard sees an agent's turns", default=20, ge=1)
+    max_result_bytes: int = described(
+        "Bytes of a tool result a model sees (head and tail kept).",
+        "check, run, claude-code, gemini", "no tool result passes through them (a hook "
+        "decides before the call; policy run prints the command's own output)",
+        default=65_536, ge=1024)
+
+
+UNSUPPORTED_HOOK_KEYS = ("before_tool", "after_tool")  # accepted once, never applied: refused
 
 
 class Hooks(Strict):
-    deny_tools: Names = ()
-    deny_tool_prefixes: Names = ()
-    safe_env_names: Names = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "TMPDIR")
-    trusted: bool = False
-    before_tool: dict[str, str] = Field(default_factory=dict)
-    after_tool: dict[str, str] = Field(default_factory=dict)
+    deny_tools: Names = described("Tool names refused outright (case-insensitive).",
+                                  *TOOL_CALLS, default=())
+    deny_tool_prefixes: Names = described("Tool name prefixes refused outright.", *TOOL_CALLS,
+                                          default=())
+    safe_env_names: Names = described(
+        "The only environment variables executed commands get from the caller's.", *RUNS,
+        default=("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "TMPDIR"))
+    trusted: bool = described(
+        "ASK runs without asking anyone.", "check, run", "check only reports a decision; "
+        "policy run asks the person at its terminal, or takes --yes", default=False)
     budgets: Budgets = Budgets()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unsupported(cls, data: Any) -> Any:
+        for key in UNSUPPORTED_HOOK_KEYS:
+            if isinstance(data, dict) and key in data:
+                raise ValueError(f"{key} is not supported: nothing would show its messages; "
+                                 "remove it")
+        return data
 
     @field_validator("safe_env_names")
     @classmethod
@@ -267,23 +225,36 @@ class Hooks(Strict):
             tool.startswith(p) for p in self.deny_tool_prefixes)
 
 
+SHELL_URLS = ("check, run", "a command line's network use is judged by the validators "
+              "(CG-NET-*, CG-SEC-*), not by domain lists")
+
+
 class Web(Strict):
-    allowed_domains: Names = ()
-    blocked_domains: Names = ()
-    search_endpoint: str | None = Field(default=None, pattern=r"^https?://")
+    allowed_domains: Names = described("Domains URL fetches may reach (empty: any not "
+                                       "blocked).", *SHELL_URLS, default=())
+    blocked_domains: Names = described("Domains URL fetches may not reach.", *SHELL_URLS,
+                                       default=())
+    search_endpoint: str | None = described(
+        "The endpoint web_search calls.", GUARD_ONLY, "only the Guard's web_search calls it",
+        default=None, pattern=r"^https?://")
 
 
 class Manifest(Strict):
     """One policy file (a layer)."""
 
-    version: Literal[1]
-    locked: bool = False
-    autonomy: AutonomyName | None = None
-    require_approval_for_medium_risk: bool | None = None
-    block_high_risk_commands: bool | None = None
+    version: Literal[1] = described("The format version; anything but 1 stops loading.")
+    locked: bool = described("Later and earlier layers can only narrow this one.",
+                             default=False)
+    autonomy: AutonomyName | None = described("readonly, supervised or full.", default=None)
+    require_approval_for_medium_risk: bool | None = described("ASK medium-risk commands.",
+                                                              default=None)
+    block_high_risk_commands: bool | None = described("Under autonomy full, ASK high-risk "
+                                                      "commands all the same.", default=None)
     permissions: Permissions | None = None
-    workspace: str | None = None
-    forbidden_paths: Names = ()
+    workspace: str | None = described("The workspace root (relative to the file).",
+                                      default=None)
+    forbidden_paths: Names = described("Paths no call may touch, inside the workspace too.",
+                                       default=())
     tools: ToolsPolicy = ToolsPolicy()
     shell: ShellPolicy = ShellPolicy()
     executor: ExecutorSettings = ExecutorSettings()

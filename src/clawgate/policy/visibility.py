@@ -82,7 +82,9 @@ class _Pipeline:
 
     def add_back(self, name: str, *path: str | None, locked_denied: set[str]) -> None:
         if None not in path:
-            entries = self.merged.concat(*(p for p in path if p is not None))
+            # under a lock only locked layers may add back (an unlocked one may only narrow)
+            entries = self.merged.concat(*(p for p in path if p is not None),
+                                         locked_only=self.merged.locked)
             self.current |= self.expand(entries) - locked_denied
         self.record(name)
 

@@ -23,6 +23,11 @@ Lines = dict[Path, int]
 def read_manifest(path: str | os.PathLike[str]) -> tuple[Any, Lines]:
     """The parsed document of ``path`` and the line of every key and item in it."""
     name = os.fspath(path)
+    return parse_manifest(read_text(name), name)
+
+
+def read_text(name: str) -> str:
+    """A manifest file's text: at most ``MAX_BYTES``, UTF-8. Raises PolicyError."""
     try:
         with open(name, "rb") as handle:
             raw = handle.read(MAX_BYTES + 1)
@@ -34,7 +39,7 @@ def read_manifest(path: str | os.PathLike[str]) -> tuple[Any, Lines]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise PolicyError(name, None, f"not UTF-8 (byte {exc.start})") from exc
-    return parse_manifest(text, name)
+    return text
 
 
 def parse_manifest(text: str, name: str = "<string>") -> tuple[Any, Lines]:

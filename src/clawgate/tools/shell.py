@@ -15,20 +15,22 @@ from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.executors import ExecRequest, Executor
 from clawgate.tools.base import Result
 
-DEFAULT_TIMEOUT_S = 30
 MAX_TIMEOUT_S = 300
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
-def _timeout(args: dict[str, Any], limit: int) -> float:
-    return float(min(args.get("timeout", DEFAULT_TIMEOUT_S), limit))
+def _timeout(args: dict[str, Any], limit: int) -> float | None:
+    """The call's own timeout, or None: the executor's ``timeout_s`` (the policy's). Either is
+    clamped by the executor to its ``max_timeout_s``."""
+    wanted = args.get("timeout")
+    return None if wanted is None else float(min(wanted, limit))
 
 
 def _result(executor: Executor, request: ExecRequest) -> Result:
     done = executor.run(request)
-    if done.timed_out:
-        raise ToolError(ToolErrorKind.TIMEOUT,
-                        f"the command timed out after {request.timeout_s:g} s")
+    if done.timed_out:  # the timeout that applied: after the executor's default and clamp
+        applied = executor.limits.clamp(request.timeout_s)
+        raise ToolError(ToolErrorKind.TIMEOUT, f"the command timed out after {applied:g} s")
     return {"exit_code": done.exit_code, "stdout": done.stdout, "stderr": done.stderr,
             "duration_ms": done.duration_ms, "truncated": done.truncated}
 
@@ -45,7 +47,8 @@ class ExecShell:
         "type": "object", "additionalProperties": False, "required": ["command"],
         "properties": {"command": {"type": "string", "minLength": 1},
                        "timeout": {"type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_S,
-                                   "default": DEFAULT_TIMEOUT_S}}})
+                                   "description": "seconds; default: the policy's "
+                                   "executor.timeout_s"}}})
 
     def commands(self, args: dict[str, Any]) -> list[str]:
         return [args["command"]]
@@ -71,7 +74,8 @@ class Spawn:
                        "args": {"type": "array", "items": {"type": "string"}, "default": []},
                        "description": {"type": "string"},
                        "timeout": {"type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_S,
-                                   "default": DEFAULT_TIMEOUT_S}}})
+                                   "description": "seconds; default: the policy's "
+                                   "executor.timeout_s"}}})
 
     def commands(self, args: dict[str, Any]) -> list[str]:
         return [shlex.join([args["command"], *args.get("args", [])])]
@@ -94,7 +98,7 @@ class CustomCommand:
     executor: Executor
     cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)
-    timeout_s: float = DEFAULT_TIMEOUT_S
+    timeout_s: float | None = None  # None: the executor's timeout_s
 
     def render(self, args: dict[str, Any]) -> str:
         def fill(match: re.Match[str]) -> str:

@@ -55,11 +55,13 @@ class ProxyOptions:
 
 
 def build_gate(options: ProxyOptions) -> Gate:
+    from clawgate.policy.discovery import policy_paths
     from clawgate.policy.loader import load_policy
 
     approver: Approver = TerminalApprover() if options.approver == "terminal" \
         else DenyAllApprover()
-    gate = Gate(load_policy(*options.policies), workspace=options.workspace,
+    paths = policy_paths(options.policies, options.workspace or os.getcwd())
+    gate = Gate(load_policy(*paths), workspace=options.workspace,
                 fallback_workspace=os.getcwd(), approver=approver, audit_log=options.audit)
     gate.approvals = ApprovalStore(gate.root)
     return gate
