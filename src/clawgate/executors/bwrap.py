@@ -52,7 +52,9 @@ class BwrapExecutor(Executor):
         argv += _system_binds()
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         workspace = os.fspath(self.workspace)
-        argv += ["--bind", workspace, workspace, "--chdir", os.fspath(job.cwd), "--"]
+        argv += ["--bind", workspace, workspace]
+        argv += _hide_state(workspace)
+        argv += ["--chdir", os.fspath(job.cwd), "--"]
         return argv + job.argv
 
     def _execute(self, job: Job) -> ExecResult:
@@ -71,6 +73,19 @@ class BwrapExecutor(Executor):
         if done.returncode != 0:
             raise SandboxUnavailable(f"bubblewrap cannot create its sandbox here: "
                                      f"{done.stderr.strip() or done.returncode}")
+
+
+def _hide_state(workspace: str) -> list[str]:
+    """The guard's state root (keys, anchors, approvals) is never mounted; where it lies inside
+    the workspace (a workspace of ``~``), an empty tmpfs covers it in the sandbox."""
+    from clawgate.statedir import state_root
+
+    state = os.path.realpath(state_root())
+    real = os.path.realpath(workspace)
+    inside = state == real or state.startswith(real.rstrip("/") + "/")
+    if not inside or not os.path.isdir(state):
+        return []
+    return ["--tmpfs", state, "--remount-ro", state]
 
 
 def _system_binds() -> list[str]:
