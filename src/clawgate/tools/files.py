@@ -154,6 +154,12 @@ class Grep(_FileTool):
             regex = re.compile(args["pattern"])
         except re.error as exc:
             raise _invalid(f"pattern: not a regular expression ({exc})") from exc
+        from clawgate.policy.redos import catastrophic
+
+        risk = catastrophic(args["pattern"])
+        if risk:  # Python's engine backtracks: (a+)+$ on one line of a's runs for hours
+            raise _invalid(f"pattern: can backtrack catastrophically ({risk}); rewrite it "
+                           "without a repeat inside a repeat")
         limit = args.get("max_results", 100)
         base = self.workspace.resolve(args.get("path", "."))
         files = [base] if base.is_file() else _walk(base)
