@@ -4,8 +4,12 @@ refused up front, against real files."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +107,85 @@ def test_a_long_path_below_path_max_still_resolves(workspace: Path) -> None:
     depth = (PATH_MAX - len(str(workspace)) - 16) // 2
     path = "/".join(["d"] * depth)
     assert resolve_in_workspace(path, workspace) == workspace.joinpath(*["d"] * depth)
+
+
+SWAPPER = """
+import os, shutil, sys
+link, outside = sys.argv[1], sys.argv[2]
+print("go", flush=True)
+while True:
+    try:
+        if os.path.islink(link):
+            os.unlink(link)
+            os.mkdir(link)
+            open(os.path.join(link, "ok.txt"), "w").write("fine\\n")
+        else:
+            shutil.rmtree(link, ignore_errors=True)
+            os.symlink(outside, link)
+    except OSError:
+        pass
+"""
+
+
+def test_a_directory_swapped_for_a_symlink_mid_walk_leaks_nothing(
+        registry: ToolRegistry, workspace: Path) -> None:
+    """Another process swaps ``d`` between a real directory and a symlink to a directory
+    outside, as a sandboxed command can; list_directory, glob and grep through ``d`` never show
+    what is outside. (Before the walk held descriptors, a few calls in a hundred leaked.)"""
+    outside = workspace.parent / "outside"
+    outside.mkdir()
+    (outside / "LEAKED_NAME").write_text("LEAKED_TEXT\n")
+    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(workspace / "d"),
+                                str(outside)], stdout=subprocess.PIPE, text=True)
+    seen: list[str] = []
+    try:
+        assert swapper.stdout is not None
+        assert swapper.stdout.readline() == "go\n"
+        for _ in range(500):
+            for name, args in (("list_directory", {"path": "d"}), ("glob", {"pattern": "d/*"}),
+                               ("grep", {"pattern": "LEAKED", "path": "d"})):
+                with contextlib.suppress(ToolError):
+                    seen.append(repr(call(registry, name, **args)))
+    finally:
+        swapper.kill()
+        swapper.wait()
+        if swapper.stdout is not None:
+            swapper.stdout.close()
+    leaked = [s for s in seen if "LEAKED" in s]
+    assert not leaked
+    assert any("ok.txt" in s for s in seen)  # the calls did list the real directory
+
+
+class RacingWorkspace(Workspace):
+    """Swaps ``d`` for a symlink to ``outside`` right after each check, the moment a racing
+    process would: the window between checking a path and using it, made certain."""
+
+    outside: Path
+
+    def resolve(self, path: str | os.PathLike[str]) -> Path:
+        checked = super().resolve(path)
+        d = self.root / "d"
+        if d.is_dir() and not d.is_symlink():
+            shutil.rmtree(d)
+            d.symlink_to(self.outside)
+        return checked
+
+
+@pytest.mark.parametrize(("name", "args"), [
+    ("list_directory", {"path": "d"}), ("glob", {"pattern": "*", "path": "d"}),
+    ("grep", {"pattern": "LEAKED", "path": "d"}),
+])
+def test_the_swap_between_check_and_use_is_refused(workspace: Path, name: str,
+                                                   args: dict[str, object]) -> None:
+    outside = workspace.parent / "outside"
+    outside.mkdir()
+    (outside / "LEAKED_NAME").write_text("LEAKED_TEXT\n")
+    (workspace / "d").mkdir()
+    racing = RacingWorkspace(workspace, forbidden=(), home=str(workspace.parent / "home"))
+    racing.outside = outside
+    registry = ToolRegistry(file_tools(racing))
+    try:
+        shown = repr(call(registry, name, **args))
+    except ToolError as exc:
+        shown = str(exc)
+    assert "LEAKED" not in shown

@@ -174,6 +174,23 @@ class Workspace:
         return list(resolved.relative_to(self.root).parts)
 
     @contextlib.contextmanager
+    def open_dir(self, path: str | os.PathLike[str]) -> Iterator[int]:
+        """An fd on the directory ``path`` inside the workspace, reached one component at a time
+        without following symlinks: listing through it lists what was checked, even if a
+        directory on the way is swapped for a symlink meanwhile."""
+        resolved = self.resolve(path)
+        parts = list(resolved.relative_to(self.root).parts)
+        if not parts:
+            fd = os.open(self.root, _DIR_FLAGS)
+        else:
+            with self._parent_fd(parts, create=False) as parent:
+                fd = _openat(parts[-1], _DIR_FLAGS, parent, "/".join(parts))
+        try:
+            yield fd
+        finally:
+            os.close(fd)
+
+    @contextlib.contextmanager
     def _parent_fd(self, parts: Sequence[str], *, create: bool) -> Iterator[int]:
         """An fd on the directory holding ``parts[-1]``, reached without following symlinks."""
         fd = os.open(self.root, _DIR_FLAGS)
