@@ -56,7 +56,7 @@ from clawgate.validators.risk import risk_of
     ("git rebase main", Risk.MEDIUM),
     ("git pull --rebase", Risk.MEDIUM),
     ("git fetch origin", Risk.MEDIUM),
-    ("git push origin feature", Risk.MEDIUM),
+    ("git push origin feature", Risk.HIGH),  # a write to a remote
     ("git clone https://github.com/org/repo", Risk.MEDIUM),
     ("vim src/main.py", Risk.MEDIUM),
     ("docker build -t app .", Risk.MEDIUM),

@@ -25,21 +25,22 @@ if TYPE_CHECKING:
 __all__ = ["Effect", "effects", "entry", "names", "runs", "tier", "writers", "writes"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_index: dict[str, Any] | None = None
-WRITE_KINDS = frozenset({"write", "read-then-write", "write-last", "write-after-first"})
+_cache: dict[str, dict[str, Any]] = {}  # "index": program -> compiled entry, read once
+WRITE_KINDS = frozenset({"write", "output", "read-then-write", "write-last",
+                         "write-after-first"})
 RUN_KINDS = frozenset({"run", "run-argv", "code", "config", "runs"})
 
 
 def _load() -> dict[str, Any]:
-    global _index
-    if _index is None:
+    index = _cache.get("index")
+    if index is None:
         with open(os.path.join(_HERE, "catalog.json"), encoding="utf-8") as handle:
             data = json.load(handle)
-        programs: dict[str, Any] = data["programs"]
+        index = data["programs"]
         for alias, name in data["aliases"].items():
-            programs[alias] = programs[name]
-        _index = programs
-    return _index
+            index[alias] = index[name]
+        _cache["index"] = index
+    return index
 
 
 def entry(program: str | None) -> dict[str, Any] | None:
@@ -69,10 +70,10 @@ def runs(cmd: SimpleCommand) -> list[Effect]:
     return [e for e in effects(cmd) if e.kind in RUN_KINDS]
 
 
-def tier(cmd: SimpleCommand) -> tuple[str, str | None] | None:
+def tier(cmd: SimpleCommand, program: str | None = None) -> tuple[str, str | None] | None:
     """(tier, tier rule) of ``cmd`` by the catalog, subcommands followed; None when the
-    program is unknown."""
-    spec = entry(cmd.program)
+    program (``program``, else the command's) is unknown."""
+    spec = entry(program or cmd.program)
     if spec is None:
         return None
     found = spec["tier"] if len(cmd.words) < 2 else scan(cmd.words, spec)[1]

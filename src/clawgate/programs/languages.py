@@ -33,8 +33,8 @@ def _effect(kind: str, text: str | None, known: bool = True) -> Effect:
     from clawgate.programs.scan import Effect
 
     if text is None:
-        return Effect(kind, None, None)
-    return Effect(kind, None, Word(text, text if known else None))
+        return Effect(kind, "(script)", None)
+    return Effect(kind, "(script)", Word(text, text if known else None))
 
 
 def sed_effects(script: str) -> list[Effect]:

@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 Tier = Literal["low", "medium", "high", "network"]
 OptionKind = Literal["write", "read", "run", "code", "config", "network", "value", "run-argv",
                      "flag", "runs", "deletes"]
-OperandKind = Literal["read", "write", "write-last", "write-after-first", "read-then-write"]
+OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
+                      "read-then-write"]
 Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",

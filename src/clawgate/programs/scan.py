@@ -22,13 +22,17 @@ VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "network", "v
 _STRENGTH = ("flag", "value", "read", "network", "deletes", "write", "code", "config", "runs",
              "run", "run-argv")
 _ARGV_END = frozenset({";", "+", "\\;"})
+# What an operand write is called: None for operands a program changes in place (rm, touch,
+# chmod), a name for those that receive new content (tee's outputs, cp's destination).
+_OPERAND = {"write": None, "output": "(output)"}
 
 
 @record(frozen=True, slots=True)
 class Effect:
     """One thing a command does: ``kind`` (write, read, run, code, config, network, runs,
-    deletes), the option that says so (None for operands and scripts) and the word it acts
-    on (a path, a command text; None for flags)."""
+    deletes), the option that says so (``(output)``, ``(destination)``, ``(script)`` for
+    operands that receive content and script commands; None for operands changed in place)
+    and the word it acts on (a path, a command text; None for flags)."""
 
     kind: str
     option: str | None
@@ -146,17 +150,17 @@ class _Walk:
         language = self.spec.get("language")
         if language in ("sed", "awk"):
             operands = self._scripts(language, operands)
-        if kind == "write":
-            self.effects.extend(Effect("write", None, w) for w in operands)
+        if kind in ("write", "output"):
+            self.effects.extend(Effect("write", _OPERAND[kind], w) for w in operands)
         elif kind == "write-after-first":
             self.effects.extend(Effect("write", None, w) for w in operands[1:])
         elif kind == "read-then-write" and len(operands) >= 2:
-            self.effects.append(Effect("write", None, operands[1]))
+            self.effects.append(Effect("write", "(output)", operands[1]))
         elif kind == "write-last" and len(operands) >= 2 and not any(
                 e.kind == "write" and e.option for e in self.effects):
             last = operands[-1]
             if ":" not in last.shown.split("/", 1)[0]:
-                self.effects.append(Effect("write", None, last))
+                self.effects.append(Effect("write", "(destination)", last))
 
     def _scripts(self, language: str, operands: list[Word]) -> list[Word]:
         """The effects of the scripts given (``-e`` values, else the first operand); the
