@@ -44,9 +44,8 @@ from clawgate.policy.settings import EngineSettings
     ("psql -c\"DROP DATABASE prod\"", "CG-DEST-004"),
     ("kubectl delete pod web-1", "CG-DEST-005"),
     ("kubectl -n prod delete deployment api", "CG-DEST-005"),
-    ("terraform destroy -auto-approve", "CG-DEST-005"),
+    ("terraform destroy", "CG-DEST-005"),  # with -auto-approve: DENY (CG-NET-001)
     ("terraform apply -destroy", "CG-DEST-005"),
-    ("aws s3 rm s3://bucket/prefix --recursive", "CG-DEST-005"),
     ("gh repo delete me/project --yes", "CG-DEST-005"),
     ("npm publish", "CG-DEST-005"),
     ("cargo publish --allow-dirty", "CG-DEST-005"),

@@ -26,6 +26,7 @@ _AWK_STRING = r'"(?:\\.|[^"\\])*"'
 _AWK_OUT = lazy_pattern(rf"\bprintf?\b[^;{{}}\n]*?(?<![<>=!])>>?(?!=)\s*(?P<t>{_AWK_STRING}|"
                         r"[^;}\n]+)")
 _AWK_IN = lazy_pattern(rf"\bgetline\b[^;{{}}\n]*?<\s*(?P<t>{_AWK_STRING}|[^;}}\n)]+)")
+_AWK_REGEX = lazy_pattern(r"(?:^|(?<=[\s{(;,!~&|]))/(?:\\.|[^/\\\n])+/")
 _AWK_RUN = lazy_pattern(rf"\bsystem\s*\(|(?<!\|)\|\s*(?:getline|{_AWK_STRING}|[A-Za-z_])|\|&")
 
 
@@ -73,7 +74,7 @@ def awk_effects(program: str) -> list[Effect]:
     for match in _AWK_IN.finditer(program):
         target, known = _awk_target(match.group("t"))
         found.append(_effect("read", target, known))
-    if _AWK_RUN.search(program):
+    if _AWK_RUN.search(_AWK_REGEX.sub("//", program)):
         found.append(_effect("run", None))
     return found
 

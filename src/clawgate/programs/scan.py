@@ -83,7 +83,7 @@ class _Walk:
                 self._operand(word)
             elif text == "--" and not self.single:
                 ended = True
-            elif text.startswith("--") or self.single:
+            elif text.startswith("--") or self.single or text in self.options:
                 i = self._long(text, word, i)
             else:
                 i = self._cluster(text, word, i)

@@ -9,6 +9,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.escapes import FRONTENDS, harmless_helper
 from clawgate.validators.paths import resolve
 from clawgate.validators.writes import redirect_targets
 
@@ -44,14 +45,25 @@ class ProgramRunsValue(Validator):
         console = spec.get("language") == "console"
         found = [e for e in programs.runs(cmd) if e.kind in _ASKING
                  and not (console and e.kind == "code")]
-        if not found:
-            return Verdict.passthrough()
-        first = found[0]
-        nested = tuple(e.word.value for e in found if e.kind == "run" and e.word is not None
-                       and e.word.value)
-        return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
+        literal = tuple(e.word.value for e in found if e.kind == "run" and e.word is not None
+                        and e.word.value)
+        asking = [e for e in found if not _unwrapped(cmd, e)]
+        if not asking:  # only commands a wrapper runs: judged as the commands they are
+            return Verdict.unwrap(*literal) if literal else Verdict.passthrough()
+        first = asking[0]
+        return Verdict.unwrap(*literal, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{cmd.program} {first.option or ''} runs "
                               f"{_what(first.kind)}".replace("  ", " "))
+
+
+def _unwrapped(cmd: SimpleCommand, effect: programs.Effect) -> bool:
+    """A command given to a program whose purpose is running commands (``git rebase -x``) is
+    unwrapped and judged by the wrapper family; a helper with flags (``tar -I zstd``) is
+    harmless."""
+    value = effect.word.value if effect.word is not None else None
+    if effect.kind != "run" or value is None:
+        return False
+    return cmd.program in FRONTENDS or harmless_helper(value)
 
 
 def _what(kind: str) -> str:
@@ -84,16 +96,21 @@ class RuntimeTarget(LineValidator):
     id = "CG-PROG-002"
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        if "$" not in parsed.source and "`" not in parsed.source:
+        if "$" not in parsed.source and "`" not in parsed.source and not any(
+                (programs.entry(c.program) or {}).get("language") == "awk"
+                for c in parsed.commands):
             return Verdict.passthrough()
         known: set[str] | None = None
         for cmd in parsed.commands:
             for word in content_targets(cmd):
-                if word.value is not None or resolve(word, ctx).path is not None:
+                if word.value is not None:
+                    continue
+                shell = "$" in word.text or "`" in word.text  # else an awk expression
+                if shell and resolve(word, ctx).path is not None:
                     continue
                 if known is None:
                     known = _known_names(parsed)
-                if _unknowable(word, known):
+                if not shell or _unknowable(word, known):
                     return Verdict.ask(self.id, f"writes to {word.text}, known only when the "
                                        "line runs", hint="write to a literal path")
         return Verdict.passthrough()

@@ -3,6 +3,7 @@
 from clawgate.validators import (  # noqa: F401
     catalogrules,
     catastrophic,
+    cloud,
     consoles,
     cwdtrack,
     deletes,
