@@ -22,30 +22,42 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Effect", "effects", "entry", "names", "runs", "tier", "writers", "writes"]
+__all__ = ["Effect", "effects", "entry", "names", "runners", "runs", "tier", "writers",
+           "writes"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_cache: dict[str, dict[str, Any]] = {}  # "index": program -> compiled entry, read once
+_index: dict[str, Any] = {}  # program -> compiled entry, filled on first use
 WRITE_KINDS = frozenset({"write", "output", "read-then-write", "write-last",
                          "write-after-first"})
 RUN_KINDS = frozenset({"run", "run-argv", "code", "config", "runs"})
 
 
 def _load() -> dict[str, Any]:
-    index = _cache.get("index")
-    if index is None:
+    if not _index:
         with open(os.path.join(_HERE, "catalog.json"), encoding="utf-8") as handle:
             data = json.load(handle)
-        index = data["programs"]
+        found: dict[str, Any] = data["programs"]
+        for spec in found.values():
+            spec["acts"] = _acts(spec)
         for alias, name in data["aliases"].items():
-            index[alias] = index[name]
-        _cache["index"] = index
-    return index
+            found[alias] = found[name]
+        _index.update(found)
+    return _index
+
+
+def _acts(spec: dict[str, Any]) -> bool:
+    """Whether any word can make the program do more than read (write, run, delete)."""
+    if spec.get("operands") in WRITE_KINDS or spec.get("language") in ("sed", "awk"):
+        return True
+    if set(spec.get("options", {}).values()) - {"flag", "value", "read", "network"}:
+        return True
+    return any(isinstance(sub, dict) and _acts(sub)
+               for sub in spec.get("subcommands", {}).values())
 
 
 def entry(program: str | None) -> dict[str, Any] | None:
     """The compiled catalog entry of ``program`` (a basename), or None when unknown."""
-    return None if program is None else _load().get(program)
+    return None if program is None else (_index or _load()).get(program)
 
 
 def names() -> frozenset[str]:
@@ -53,10 +65,26 @@ def names() -> frozenset[str]:
     return frozenset(_load())
 
 
+def _scan(cmd: SimpleCommand, spec: dict[str, Any]) -> tuple[list[Effect], str]:
+    """One walk per command: the validators and the risk tier ask about the same command one
+    after the other, so the last answer is kept (the command object is the key)."""
+    last = _last
+    if last and last[0] is cmd:
+        return last[1]
+    found = scan(cmd.words, spec)
+    _last[:] = [cmd, found]
+    return found
+
+
+_last: list[Any] = []
+
+
 def effects(cmd: SimpleCommand) -> list[Effect]:
     """What ``cmd``'s options and operands do, read from the catalog (empty when unknown)."""
     spec = entry(cmd.program)
-    return [] if spec is None or len(cmd.words) < 2 else scan(cmd.words, spec)[0]
+    if spec is None or len(cmd.words) < 2 or not spec["acts"]:
+        return []
+    return _scan(cmd, spec)[0]
 
 
 def writes(cmd: SimpleCommand) -> list[Word]:
@@ -76,8 +104,25 @@ def tier(cmd: SimpleCommand, program: str | None = None) -> tuple[str, str | Non
     spec = entry(program or cmd.program)
     if spec is None:
         return None
-    found = spec["tier"] if len(cmd.words) < 2 else scan(cmd.words, spec)[1]
+    if len(cmd.words) < 2 or "subcommands" not in spec:
+        found = spec["tier"]
+    elif program is not None and program != cmd.program:
+        found = scan(cmd.words, spec)[1]
+    else:
+        found = _scan(cmd, spec)[1]
     return found, spec.get("rule")
+
+
+def runners() -> frozenset[str]:
+    """Programs with an option that runs a command, code or a configuration."""
+    return frozenset(name for name, spec in _load().items() if _may_run(spec))
+
+
+def _may_run(spec: dict[str, Any]) -> bool:
+    if RUN_KINDS & set(spec.get("options", {}).values()):
+        return True
+    return any(isinstance(sub, dict) and _may_run(sub)
+               for sub in spec.get("subcommands", {}).values())
 
 
 def writers() -> frozenset[str]:

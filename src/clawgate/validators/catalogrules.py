@@ -15,6 +15,7 @@ from clawgate.validators.writes import redirect_targets
 
 _ASKING = frozenset({"run", "code", "config", "runs"})
 _HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper family
+_runners: list[frozenset[str]] = []  # programs with an option that runs something, once
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
 _SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
 _LOOP = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*"
@@ -39,9 +40,11 @@ class ProgramRunsValue(Validator):
     id = "CG-PROG-001"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        spec = programs.entry(cmd.program)
-        if spec is None or cmd.program in _HANDLED_ELSEWHERE or len(cmd.words) < 2:
+        if not _runners:
+            _runners.append(programs.runners() - _HANDLED_ELSEWHERE)
+        if cmd.program not in _runners[0] or len(cmd.words) < 2:
             return Verdict.passthrough()
+        spec = programs.entry(cmd.program) or {}
         console = spec.get("language") == "console"
         found = [e for e in programs.runs(cmd) if e.kind in _ASKING
                  and not (console and e.kind == "code")]
@@ -96,9 +99,10 @@ class RuntimeTarget(LineValidator):
     id = "CG-PROG-002"
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        if "$" not in parsed.source and "`" not in parsed.source and not any(
+        source = parsed.source
+        if "$" not in source and "`" not in source and ("awk" not in source or not any(
                 (programs.entry(c.program) or {}).get("language") == "awk"
-                for c in parsed.commands):
+                for c in parsed.commands)):
             return Verdict.passthrough()
         known: set[str] | None = None
         for cmd in parsed.commands:
