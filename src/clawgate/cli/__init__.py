@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, str] = {
     "approvals": "clawgate.cli.approvals:approvals",
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:run_check",
+    "explain-program": "clawgate.cli.explain:explain_program",
     "fuzz": "clawgate.cli.fuzz:fuzz",
     "hook": "clawgate.cli.hook:hook",
     "import": "clawgate.cli.importer:import_rules",
