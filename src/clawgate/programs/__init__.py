@@ -68,15 +68,14 @@ def names() -> frozenset[str]:
 def _scan(cmd: SimpleCommand, spec: dict[str, Any]) -> tuple[list[Effect], str]:
     """One walk per command: the validators and the risk tier ask about the same command one
     after the other, so the last answer is kept (the command object is the key)."""
-    last = _last
-    if last and last[0] is cmd:
-        return last[1]
+    if _last and _last[0][0] is cmd:
+        return _last[0][1]
     found = scan(cmd.words, spec)
-    _last[:] = [cmd, found]
+    _last[:] = [(cmd, found)]
     return found
 
 
-_last: list[Any] = []
+_last: list[tuple[SimpleCommand, tuple[list[Effect], str]]] = []
 
 
 def effects(cmd: SimpleCommand) -> list[Effect]:
