@@ -25,7 +25,8 @@ _KINDS = {"write": "writes the file it is given", "read": "reads the file it is 
           "network": "reaches the address it is given", "value": "takes a value",
           "run-argv": "runs the words up to ';' or '+' as a command",
           "flag": "a switch", "runs": "runs a helper configured elsewhere",
-          "deletes": "deletes what it matches"}
+          "deletes": "deletes what it matches",
+          "publishes": "sends the result to a remote (high)"}
 
 
 def _grouped(options: dict[str, str]) -> dict[str, list[str]]:
@@ -76,7 +77,7 @@ def describe(name: str) -> dict[str, Any] | None:
             "options": _grouped(dict(found.options)), "operands": found.operands,
             "language": found.language,
             "subcommands": {k: _sub_json(v) for k, v in found.subcommands.items()},
-            "examples": _examples(found)}
+            "tasks": dict(found.tasks), "examples": _examples(found)}
 
 
 def _text(info: dict[str, Any]) -> list[str]:
@@ -95,6 +96,8 @@ def _text(info: dict[str, Any]) -> list[str]:
     if info["language"]:
         lines.append(f"  scripts: {info['language']}")
     lines.extend(_subcommand_lines(info["subcommands"], "  "))
+    if info["tasks"]:
+        lines.append("  tasks: " + ", ".join(f"{k}: {v}" for k, v in info["tasks"].items()))
     if info["examples"]:
         lines.append("  examples:")
     for row in info["examples"]:

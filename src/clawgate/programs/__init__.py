@@ -49,7 +49,8 @@ def _acts(spec: dict[str, Any]) -> bool:
     """Whether any word can make the program do more than read (write, run, delete)."""
     if spec.get("operands") in WRITE_KINDS or spec.get("language") in ("sed", "awk"):
         return True
-    if set(spec.get("options", {}).values()) - {"flag", "value", "read", "network"}:
+    if set(spec.get("options", {}).values()) - {"flag", "value", "read", "network"} or (
+            "tasks" in spec):
         return True
     return any(isinstance(sub, dict) and _acts(sub)
                for sub in spec.get("subcommands", {}).values())
@@ -103,7 +104,8 @@ def tier(cmd: SimpleCommand, program: str | None = None) -> tuple[str, str | Non
     spec = entry(program or cmd.program)
     if spec is None:
         return None
-    if len(cmd.words) < 2 or "subcommands" not in spec:
+    if len(cmd.words) < 2 or ("subcommands" not in spec and "tasks" not in spec
+                              and not spec["acts"]):
         found = spec["tier"]
     elif program is not None and program != cmd.program:
         found = scan(cmd.words, spec)[1]

@@ -64,6 +64,8 @@ def _program(entry: Program) -> dict[str, Any]:
         out["options"] = _options(dict(entry.options))
     if entry.subcommands:
         out["subcommands"] = {k: _sub(v) for k, v in entry.subcommands.items()}
+    if entry.tasks:
+        out["tasks"] = dict(entry.tasks)
     return out
 
 

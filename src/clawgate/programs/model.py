@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Tier = Literal["low", "medium", "high", "network"]
 OptionKind = Literal["write", "read", "run", "code", "config", "network", "value", "run-argv",
-                     "flag", "runs", "deletes"]
+                     "flag", "runs", "deletes", "publishes"]
 OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
                       "read-then-write"]
 Decision = Literal["allow", "ask", "deny"]
@@ -65,6 +65,7 @@ class Program(_Strict):
     operands: OperandKind | None = None
     language: Literal["sed", "awk", "console"] | None = None
     subcommands: dict[str, Tier | Subcommand] = Field(default_factory=dict)
+    tasks: dict[str, Tier] = Field(default_factory=dict)
     examples: list[Example] = Field(default_factory=list)
 
     _spellings = field_validator("options")(_check_spellings)

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "network", "value"})
-_STRENGTH = ("flag", "value", "read", "network", "deletes", "write", "code", "config", "runs",
-             "run", "run-argv")
+_STRENGTH = ("flag", "value", "read", "network", "publishes", "deletes", "write", "code",
+             "config", "runs", "run", "run-argv")
+_TIER_ORDER = {"low": 0, "medium": 1, "network": 2, "high": 3}
 _ARGV_END = frozenset({";", "+", "\\;"})
 # What an operand write is called: None for operands a program changes in place (rm, touch,
 # chmod), a name for those that receive new content (tee's outputs, cp's destination).
@@ -146,6 +147,7 @@ class _Walk:
         return i
 
     def finish(self) -> None:
+        self._raise_tier()
         kind, operands = self.operand_kind, self.operands
         language = self.spec.get("language")
         if language in ("sed", "awk"):
@@ -161,6 +163,18 @@ class _Walk:
             last = operands[-1]
             if ":" not in last.shown.split("/", 1)[0]:
                 self.effects.append(Effect("write", "(destination)", last))
+
+    def _raise_tier(self) -> None:
+        """A switch that publishes (``--push``) or a task that does (``gradle publish``)."""
+        found = ["high"] if any(e.kind == "publishes" for e in self.effects) else []
+        tasks: dict[str, str] = self.spec.get("tasks", {})
+        for word in self.operands if tasks else ():
+            value = word.value or ""
+            found += [tier for name, tier in tasks.items() if value == name or (
+                name.endswith("*") and value.startswith(name[:-1]))]
+        for tier in found:
+            if _TIER_ORDER[tier] > _TIER_ORDER[self.tier]:
+                self.tier = tier
 
     def _scripts(self, language: str, operands: list[Word]) -> list[Word]:
         """The effects of the scripts given (``-e`` values, else the first operand); the
