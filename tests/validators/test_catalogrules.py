@@ -11,11 +11,13 @@ from clawgate.decision import Outcome
 @pytest.mark.parametrize(("line", "expected", "rule"), [
     ("git diff --ext-diff", ASK, "CG-PROG-001"),
     ("git log --ext -p", ASK, "CG-PROG-001"),  # an abbreviation of --ext-diff
-    ("man -P 'sh -c id' ls", ASK, "CG-PROG-001"),
+    ("man -P 'sh -c id' ls", ASK, "CG-ESC-002"),  # run options come from the catalog
     ("make --eval='x: ; id' x", ASK, "CG-PROG-001"),
     ("make --ev='x: ; id' x", ASK, "CG-PROG-001"),
-    ("tar --to-com='sh -c id' -xf a.tar", ASK, "CG-PROG-001"),
-    ("split --filter='sh -c id' big.txt", ASK, "CG-PROG-001"),
+    ("tar --to-com='sh -c id' -xf a.tar", ASK, "CG-ESC-002"),  # an abbreviation
+    ("split --filter='sh -c id' big.txt", ASK, "CG-ESC-002"),
+    ("sort --compress-prog=./x big.txt", ASK, "CG-ESC-002"),
+    ("rsync -avze 'sh -c id' a host:b", DENY, None),  # -e at the end of a cluster
     ("curl -K cfg.txt https://example.com", ASK, "CG-PROG-001"),
     ("env -S 'rm -rf /'", DENY, None),  # the command given is checked too
     ("curl -s https://x.example/cfg > \"$TARGET\"", ASK, "CG-PROG-002"),

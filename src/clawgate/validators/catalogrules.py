@@ -9,7 +9,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.escapes import FRONTENDS, harmless_helper
+from clawgate.validators.escapes import FRONTENDS
 from clawgate.validators.paths import resolve
 from clawgate.validators.writes import redirect_targets
 
@@ -27,12 +27,12 @@ _RUNNER_FILES = frozenset({"GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_STEP_SUMMARY",
 
 @register
 class ProgramRunsValue(Validator):
-    """An option the program catalog marks as running what it is given: a command (``man -P``,
-    ``rsync -e``, ``tar -I``/``--to-command``, ``zip -TT``, ``env -S``, ``split --filter``),
-    code in the tool's own language (``make --eval``, ``wget -e``, ``emacs --eval``), a
-    configuration it obeys (``curl -K``), or a switch that runs a helper configured elsewhere
-    (``git diff --ext-diff``). Long options count in every abbreviation the program accepts.
-    ASK, and a literal command is checked as a command line too.
+    """An option the program catalog marks as running code in the tool's own language
+    (``make --eval``, ``wget -e``, ``emacs --eval``), a configuration it obeys (``curl -K``),
+    or a switch that runs a helper configured elsewhere (``git diff --ext-diff``): ASK. Long
+    options count in every abbreviation the program accepts. A command handed to a program
+    whose purpose is running commands (``env -S``, ``git rebase -x``) is checked as the
+    command it is; one handed to any other program is CG-ESC-002's.
 
     Bad: ``git log --ext-diff -p``. Harmless: ``git log -p``.
     """
@@ -40,6 +40,8 @@ class ProgramRunsValue(Validator):
     id = "CG-PROG-001"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        """Commands given to run outside a wrapper are CG-ESC-002's (``escapes.py``); here
+        the rest: code, configurations, helpers, and what wrappers are told to run."""
         if not _runners:
             _runners.append(programs.runners() - _HANDLED_ELSEWHERE)
         if cmd.program not in _runners[0] or len(cmd.words) < 2:
@@ -50,23 +52,15 @@ class ProgramRunsValue(Validator):
                  and not (console and e.kind == "code")]
         literal = tuple(e.word.value for e in found if e.kind == "run" and e.word is not None
                         and e.word.value)
-        asking = [e for e in found if not _unwrapped(cmd, e)]
+        asking = [e for e in found if e.kind != "run"]
+        if cmd.program not in FRONTENDS:
+            literal = ()  # CG-ESC-002 checks them
         if not asking:  # only commands a wrapper runs: judged as the commands they are
             return Verdict.unwrap(*literal) if literal else Verdict.passthrough()
         first = asking[0]
         return Verdict.unwrap(*literal, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{cmd.program} {first.option or ''} runs "
                               f"{_what(first.kind)}".replace("  ", " "))
-
-
-def _unwrapped(cmd: SimpleCommand, effect: programs.Effect) -> bool:
-    """A command given to a program whose purpose is running commands (``git rebase -x``) is
-    unwrapped and judged by the wrapper family; a helper with flags (``tar -I zstd``) is
-    harmless."""
-    value = effect.word.value if effect.word is not None else None
-    if effect.kind != "run" or value is None:
-        return False
-    return cmd.program in FRONTENDS or harmless_helper(value)
 
 
 def _what(kind: str) -> str:
