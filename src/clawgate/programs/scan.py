@@ -170,8 +170,10 @@ class _Walk:
         tasks: dict[str, str] = self.spec.get("tasks", {})
         for word in self.operands if tasks else ():
             value = word.value or ""
-            found += [tier for name, tier in tasks.items() if value == name or (
-                name.endswith("*") and value.startswith(name[:-1]))]
+            exact = tasks.get(value)  # a task named exactly wins over a prefix
+            found += [exact] if exact is not None else [
+                tier for name, tier in tasks.items()
+                if name.endswith("*") and value.startswith(name[:-1])]
         for tier in found:
             if _TIER_ORDER[tier] > _TIER_ORDER[self.tier]:
                 self.tier = tier
