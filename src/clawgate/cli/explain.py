@@ -26,7 +26,8 @@ _KINDS = {"write": "writes the file it is given", "read": "reads the file it is 
           "run-argv": "runs the words up to ';' or '+' as a command",
           "flag": "a switch", "runs": "runs a helper configured elsewhere",
           "deletes": "deletes what it matches",
-          "publishes": "sends the result to a remote (high)"}
+          "publishes": "sends the result to a remote (high)",
+          "in-place": "rewrites the files it is given"}
 
 
 def _grouped(options: dict[str, str]) -> dict[str, list[str]]:

@@ -82,6 +82,6 @@ def awk_effects(program: str) -> list[Effect]:
 def script_effects(language: str, script: Word) -> list[Effect]:
     """What a sed script or awk program does (nothing is said of one known only at run
     time: the text-program validators judge those)."""
-    if script.value is None:
-        return []
+    if script.value is None or language not in ("sed", "awk"):
+        return []  # an expression language (yq, jq) that neither writes nor runs
     return sed_effects(script.value) if language == "sed" else awk_effects(script.value)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Tier = Literal["low", "medium", "high", "network"]
 OptionKind = Literal["write", "read", "run", "code", "config", "network", "value", "run-argv",
-                     "flag", "runs", "deletes", "publishes"]
+                     "flag", "runs", "deletes", "publishes", "in-place"]
 OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
                       "read-then-write"]
 Decision = Literal["allow", "ask", "deny"]
@@ -63,7 +63,7 @@ class Program(_Strict):
     style: Literal["getopt", "single"] = "getopt"
     options: dict[str, OptionKind] = Field(default_factory=dict)
     operands: OperandKind | None = None
-    language: Literal["sed", "awk", "console"] | None = None
+    language: Literal["sed", "awk", "expression", "console"] | None = None
     subcommands: dict[str, Tier | Subcommand] = Field(default_factory=dict)
     tasks: dict[str, Tier] = Field(default_factory=dict)
     examples: list[Example] = Field(default_factory=list)

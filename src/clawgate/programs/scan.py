@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "network", "value"})
-_STRENGTH = ("flag", "value", "read", "network", "publishes", "deletes", "write", "code",
+_STRENGTH = ("flag", "value", "read", "network", "publishes", "deletes", "in-place", "write",
+             "code",
              "config", "runs", "run", "run-argv")
 _TIER_ORDER = {"low": 0, "medium": 1, "network": 2, "high": 3}
 _ARGV_END = frozenset({";", "+", "\\;"})
@@ -150,9 +151,12 @@ class _Walk:
         self._raise_tier()
         kind, operands = self.operand_kind, self.operands
         language = self.spec.get("language")
-        if language in ("sed", "awk"):
+        if language in ("sed", "awk", "expression"):
             operands = self._scripts(language, operands)
-        if kind in ("write", "output"):
+        if any(e.kind == "in-place" for e in self.effects):
+            self.effects = [e for e in self.effects if e.kind != "in-place"]
+            self.effects.extend(Effect("write", "(in place)", w) for w in operands)
+        elif kind in ("write", "output"):
             self.effects.extend(Effect("write", _OPERAND[kind], w) for w in operands)
         elif kind == "write-after-first":
             self.effects.extend(Effect("write", None, w) for w in operands[1:])

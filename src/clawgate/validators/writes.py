@@ -3,9 +3,9 @@
 What a program's options and operands write comes from the program catalog
 (``clawgate.programs``: ``-o FILE``, ``--output=FILE`` and its prefixes, ``tee``'s operands,
 the last operand of ``cp``, sed ``w`` and awk ``print >`` in scripts ...). Left here, as code:
-redirections, the ``--output=``-style options most programs share, and the four
-argv shapes a table cannot say: ``sed -i`` (the operands after the script), ``dd of=``, tar's
-old-style bundles (``tar czf out.tgz``) and the start points ``find -delete`` acts on.
+redirections, the ``--output=``-style options most programs share, and the three argv shapes
+a table cannot say: ``dd of=``, tar's old-style bundles (``tar czf out.tgz``) and the start
+points ``find -delete`` acts on.
 """
 
 from __future__ import annotations
@@ -69,18 +69,6 @@ def _after_eq(word: Word) -> str | None:
     return None if word.value is None else word.value.split("=", 1)[1]
 
 
-def _sed(args: tuple[Word, ...]) -> Iterator[Word]:
-    in_place = any(w.shown.startswith(("-i", "--in-place")) or
-                   (w.shown.startswith("-") and not w.shown.startswith("--") and "i" in w.shown)
-                   for w in args)
-    if not in_place:
-        return
-    options = parse_options(args, aliases={"--expression": "e", "--file": "f"},
-                            takes_value=frozenset({"e", "f", "l"}))
-    operands = options.operands
-    yield from operands if options.has("e", "f") else operands[1:]
-
-
 def _find(args: tuple[Word, ...]) -> Iterator[Word]:
     """``find DIR ... -delete`` (or ``-exec rm``) changes what lies under its start points."""
     values = [w.shown for w in args]
@@ -121,5 +109,5 @@ def _tar(args: tuple[Word, ...]) -> Iterator[Word]:
 
 
 _HANDLERS: dict[str, Callable[[tuple[Word, ...]], Iterator[Word]]] = {
-    "sed": _sed, "gsed": _sed, "dd": _dd, "tar": _tar, "find": _find,
+    "dd": _dd, "tar": _tar, "find": _find,
 }
