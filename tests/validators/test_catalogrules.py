@@ -84,3 +84,21 @@ def test_cloud_reads_are_not_destruction(line: str) -> None:
                                   "gh release upload v1 app.tgz", "gem push x.gem"])
 def test_remote_writes_and_host_containers_are_high(line: str) -> None:
     assert_caught(line, ASK, None)
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("curl http://169.254.169.254/latest/meta-data/iam/", DENY),
+    ("curl -s http://metadata.google.internal/computeMetadata/v1/", DENY),
+    ("curl http://[::ffff:169.254.169.254]/", DENY),
+    ("curl -s http://localhost:8000/health", ASK),
+    ("curl http://10.0.0.5:2375/containers/json", ASK),
+    ("wget -qO- http://[::1]:8080/", ASK),
+    ("http POST 192.168.1.1/admin", ASK),
+])
+def test_local_and_metadata_addresses(line: str, expected: Outcome) -> None:
+    assert_caught(line, expected, "CG-NET-002")
+
+
+@pytest.mark.parametrize("line", ["nc -zv localhost 8080", "ping -c1 127.0.0.1"])
+def test_probing_this_machine_stays_allowed(line: str) -> None:
+    assert_allowed(line)

@@ -20,6 +20,7 @@ from clawgate.validators import (  # noqa: F401
     interpreters,
     iterators,
     launchers,
+    netaddr,
     parsing,
     permissions,
     remote,

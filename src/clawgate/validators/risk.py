@@ -59,9 +59,11 @@ def _program_tier(program: str, cmd: SimpleCommand) -> Risk:
 
 
 def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
-    """The network is high, except talking to this machine's own services (``curl
-    localhost:8000``) and local copies (``rsync -a src/ build/``)."""
-    if (programs.entry(program) or {}).get("loopback"):
+    """The network is high, loopback included (a request to a local service can act on it:
+    the docker API, a database, an admin port), except probing this machine (``ping
+    localhost``, ``nc -z localhost 8080``: no data sent) and local copies (``rsync -a src/
+    build/``)."""
+    if (programs.entry(program) or {}).get("loopback") and _probe(program, cmd):
         targets = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
         if targets and all(_LOOPBACK.match(t) for t in targets if _looks_like_host(t)) and any(
                 _looks_like_host(t) for t in targets):
@@ -69,6 +71,14 @@ def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
     if program == "rsync" and not any(":" in w.shown for w in cmd.words[1:]):
         return Risk.MEDIUM
     return Risk.HIGH
+
+
+def _probe(program: str, cmd: SimpleCommand) -> bool:
+    """ping sends nothing but echo requests; netcat only with ``-z`` (scan, send nothing)."""
+    if program.startswith("ping"):
+        return True
+    return any(w.shown.startswith("-") and not w.shown.startswith("--") and "z" in w.shown
+               for w in cmd.words[1:])
 
 
 def _looks_like_host(text: str) -> bool:
