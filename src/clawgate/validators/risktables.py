@@ -77,6 +77,8 @@ def _packages(low: frozenset[str], high: frozenset[str], global_flags: frozenset
             return _HIGH
         if cmd.program == "yarn" and _first(cmd) == "global":
             return _HIGH
+        if cmd.program == "cargo" and _first(cmd) == "binstall":
+            return _HIGH  # a prebuilt binary from the network, installed for the user
         if _first(cmd) == "install" and (
                 (cmd.program == "cargo" and "--path" not in cmd.args)
                 or (cmd.program == "go" and any("@" in a for a in cmd.args))):
