@@ -97,3 +97,16 @@ def test_subcommand_tiers_come_from_the_catalog() -> None:
     assert programs.tier(parse_one("docker volume ls")) == ("low", "docker")
     assert programs.tier(parse_one("git -C repo status")) == ("low", "git")
     assert programs.tier(parse_one("unknown-tool x")) is None
+
+
+def test_dispatch_sets_cover_the_catalog() -> None:
+    from clawgate.validators.escapes_config import SETTERS
+
+    def kinds(entry: dict[str, object]) -> set[str]:
+        options = entry.get("options", {})
+        assert isinstance(options, dict)
+        return set(options.values())
+
+    setting = {name for name in programs.names()
+               if "setting" in kinds(programs.entry(name) or {})}
+    assert setting <= SETTERS, setting - SETTERS

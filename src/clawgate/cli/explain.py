@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 _KINDS = {"write": "writes the file it is given", "read": "reads the file it is given",
           "run": "runs the command it is given", "code": "runs the code it is given",
           "config": "obeys the configuration it is given",
+          "setting": "takes a KEY=VALUE setting (judged by its key)",
           "network": "reaches the address it is given", "value": "takes a value",
           "run-argv": "runs the words up to ';' or '+' as a command",
           "flag": "a switch", "runs": "runs a helper configured elsewhere",

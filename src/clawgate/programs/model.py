@@ -8,7 +8,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Tier = Literal["low", "medium", "high", "network"]
-OptionKind = Literal["write", "read", "run", "code", "config", "network", "value", "run-argv",
+OptionKind = Literal["write", "read", "run", "code", "config", "setting", "network", "value",
+                     "run-argv",
                      "flag", "runs", "deletes", "publishes", "in-place"]
 OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
                       "read-then-write"]

@@ -18,8 +18,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "network", "value"})
-_STRENGTH = ("flag", "value", "read", "network", "publishes", "deletes", "in-place", "write",
+VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "setting", "network",
+                         "value"})
+_STRENGTH = ("flag", "value", "read", "network", "setting", "publishes", "deletes", "in-place", "write",
              "code",
              "config", "runs", "run", "run-argv")
 _TIER_ORDER = {"low": 0, "medium": 1, "network": 2, "high": 3}
