@@ -110,3 +110,13 @@ def test_dispatch_sets_cover_the_catalog() -> None:
     setting = {name for name in programs.names()
                if "setting" in kinds(programs.entry(name) or {})}
     assert setting <= SETTERS, setting - SETTERS
+
+
+def test_dispatch_sets_are_the_catalogs() -> None:
+    from clawgate.validators.catalogrules import _HANDLED_ELSEWHERE, RUNNERS
+    from clawgate.validators.netaddr import NETWORK_CLIENTS
+
+    network = {n for n in programs.names() if (programs.entry(n) or {})["tier"] == "network"}
+    assert network == NETWORK_CLIENTS, network ^ NETWORK_CLIENTS
+    runners = programs.runners() - _HANDLED_ELSEWHERE
+    assert runners == RUNNERS, runners ^ RUNNERS

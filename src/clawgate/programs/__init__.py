@@ -39,6 +39,8 @@ def _load() -> dict[str, Any]:
         found: dict[str, Any] = data["programs"]
         for spec in found.values():
             spec["acts"] = _acts(spec)
+            spec["walk"] = bool(spec.get("subcommands") or spec.get("tasks")) or (
+                "publishes" in spec.get("options", {}).values())
         for alias, name in data["aliases"].items():
             found[alias] = found[name]
         _index.update(found)
@@ -67,16 +69,22 @@ def names() -> frozenset[str]:
 
 
 def _scan(cmd: SimpleCommand, spec: dict[str, Any]) -> tuple[list[Effect], str]:
-    """One walk per command: the validators and the risk tier ask about the same command one
-    after the other, so the last answer is kept (the command object is the key)."""
-    if _last and _last[0][0] is cmd:
-        return _last[0][1]
-    found = scan(cmd.words, spec)
-    _last[:] = [(cmd, found)]
+    """One walk per argv: the validators and the risk tier ask about the same command one
+    after the other, and the same simple commands recur across lines (``git status``), so
+    answers are kept by the words' text (the parser makes the same words of the same text),
+    a bounded number of them."""
+    key = tuple(w.text for w in cmd.words)
+    found = _memo.get(key)
+    if found is None:
+        found = scan(cmd.words, spec)
+        if len(_memo) >= _MEMO_SIZE:
+            _memo.clear()
+        _memo[key] = found
     return found
 
 
-_last: list[tuple[SimpleCommand, tuple[list[Effect], str]]] = []
+_MEMO_SIZE = 2048
+_memo: dict[tuple[str, ...], tuple[list[Effect], str]] = {}
 
 
 def effects(cmd: SimpleCommand) -> list[Effect]:
@@ -104,8 +112,7 @@ def tier(cmd: SimpleCommand, program: str | None = None) -> tuple[str, str | Non
     spec = entry(program or cmd.program)
     if spec is None:
         return None
-    if len(cmd.words) < 2 or ("subcommands" not in spec and "tasks" not in spec
-                              and not spec["acts"]):
+    if len(cmd.words) < 2 or not spec["walk"]:
         found = spec["tier"]
     elif program is not None and program != cmd.program:
         found = scan(cmd.words, spec)[1]

@@ -64,6 +64,9 @@ def _lookup(options: dict[str, str], name: str, prefixes: bool) -> tuple[str, st
 class _Walk:
     """The state of one walk: where the options come from, and what was found so far."""
 
+    __slots__ = ("effects", "operand_kind", "operands", "options", "prefixes", "single", "spec",
+                 "subs", "tier", "words")
+
     def __init__(self, words: tuple[Word, ...], spec: dict[str, Any]) -> None:
         self.words = words
         self.spec = spec

@@ -4,7 +4,7 @@ when the line runs."""
 
 from __future__ import annotations
 
-from clawgate import programs
+from clawgate import programs as catalog
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
@@ -15,7 +15,15 @@ from clawgate.validators.writes import redirect_targets
 
 _ASKING = frozenset({"run", "code", "config", "runs"})
 _HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper family
-_runners: list[frozenset[str]] = []  # programs with an option that runs something, once
+# The catalog's programs with an option that runs something, for dispatch (tests/programs
+# holds the two equal).
+RUNNERS = frozenset("""
+agetty apt apt-cache apt-get aria2c autossh awk bpftrace cc cdist cpio curl dhclient emacs
+enscript env g++ gawk gcc gdb gem genie git go gsed ksu latexmk make man mawk msgfilter mutt
+nawk nmap nvim openssl pandoc perl perlbug pidstat psql rg rlogin rpm rpmbuild rpmdb
+rpmquery rpmverify rsync scp scrot sed sftp socket sort split sqlite3 ssh sshfs tar tcpdump
+tmate tmux vi vim wget zic zip
+""".split())
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
 _SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
 _LOOP = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*"
@@ -38,17 +46,16 @@ class ProgramRunsValue(Validator):
     """
 
     id = "CG-PROG-001"
+    programs = RUNNERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         """Commands given to run outside a wrapper are CG-ESC-002's (``escapes.py``); here
         the rest: code, configurations, helpers, and what wrappers are told to run."""
-        if not _runners:
-            _runners.append(programs.runners() - _HANDLED_ELSEWHERE)
-        if cmd.program not in _runners[0] or len(cmd.words) < 2:
+        if cmd.program not in RUNNERS or len(cmd.words) < 2:
             return Verdict.passthrough()
-        spec = programs.entry(cmd.program) or {}
+        spec = catalog.entry(cmd.program) or {}
         console = spec.get("language") == "console"
-        found = [e for e in programs.runs(cmd) if e.kind in _ASKING
+        found = [e for e in catalog.runs(cmd) if e.kind in _ASKING
                  and not (console and e.kind == "code")]
         literal = tuple(e.word.value for e in found if e.kind == "run" and e.word is not None
                         and e.word.value)
@@ -73,7 +80,9 @@ def content_targets(cmd: SimpleCommand) -> list[Word]:
     """Words ``cmd`` writes new content to: redirections, output options, ``tee``'s files,
     a copy's destination, sed and awk script targets."""
     found = list(redirect_targets(cmd)) if cmd.redirects else []
-    found += [e.word for e in programs.effects(cmd)
+    if not cmd.redirects and not (catalog.entry(cmd.program) or {}).get("acts"):
+        return found
+    found += [e.word for e in catalog.effects(cmd)
               if e.kind == "write" and e.option is not None and e.word is not None]
     return found
 
@@ -95,7 +104,7 @@ class RuntimeTarget(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "$" not in source and "`" not in source and ("awk" not in source or not any(
-                (programs.entry(c.program) or {}).get("language") == "awk"
+                (catalog.entry(c.program) or {}).get("language") == "awk"
                 for c in parsed.commands)):
             return Verdict.passthrough()
         known: set[str] | None = None

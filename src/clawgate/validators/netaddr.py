@@ -3,7 +3,7 @@ metadata endpoint: the same address ranges ``web_fetch`` refuses (``tools/urls.p
 
 from __future__ import annotations
 
-from clawgate import programs
+from clawgate import programs as catalog
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
@@ -11,6 +11,12 @@ from clawgate.validators.base import Context, Validator, register
 
 _HOST = lazy_pattern(r"^(?:[a-z][\w+.-]*://)?(?:[^@/\s]*@)?(?P<host>\[[0-9a-fA-F:.]+\]|"
                      r"[\w.-]+)(?::\d+)?(?:[/?#]|$)")
+# The catalog's network-tier programs, for dispatch (tests/programs holds the two equal).
+NETWORK_CLIENTS = frozenset("""
+aria2c autossh curl dig ftp host http httpie https lftp masscan mosh mtr mutt nc ncat netcat
+nmap nslookup ping ping6 rlogin rsync scp sftp smbclient socat socket ssh ssh-keyscan sshfs
+telnet tftp tracepath traceroute wget whois xh
+""".split())
 _LOCAL_NAMES = frozenset({"localhost", "ip6-localhost", "ip6-loopback"})
 _METADATA_NAMES = frozenset({"metadata.google.internal", "metadata", "instance-data",
                              "metadata.azure.internal"})
@@ -68,9 +74,10 @@ class LocalAddress(Validator):
     """
 
     id = "CG-NET-002"
+    programs = NETWORK_CLIENTS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        spec = programs.entry(cmd.program)
+        spec = catalog.entry(cmd.program)
         if spec is None or spec["tier"] != "network" or len(cmd.words) < 2:
             return Verdict.passthrough()
         for host in _targets(cmd):
