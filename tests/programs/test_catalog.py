@@ -120,3 +120,16 @@ def test_dispatch_sets_are_the_catalogs() -> None:
     assert network == NETWORK_CLIENTS, network ^ NETWORK_CLIENTS
     runners = programs.runners() - _HANDLED_ELSEWHERE
     assert runners == RUNNERS, runners ^ RUNNERS
+
+
+@pytest.mark.parametrize(("line", "outcome"), [
+    ("sort$IFS-o$IFS~/.profile data.txt", Outcome.DENY),
+    ("sort${IFS}-o${IFS}~/.bashrc data.txt", Outcome.DENY),
+    ("find . ${IFS}-fprint${IFS}/etc/cron.d/x", Outcome.DENY),
+    ("find . -\"fprint\" /etc/cron.d/x", Outcome.DENY),
+    ("find . -\\f\\p\\r\\i\\n\\t /etc/cron.d/x", Outcome.DENY),
+    ("git log$IFS--outp=/etc/profile", Outcome.DENY),
+    ("tee${IFS}~/.bashrc", Outcome.DENY),
+])
+def test_options_as_bash_hands_them_over(line: str, outcome: Outcome) -> None:
+    assert ENGINE.check(line, cwd="/tmp/workspace").outcome is outcome
