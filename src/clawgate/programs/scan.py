@@ -20,9 +20,8 @@ if TYPE_CHECKING:
 
 VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "setting", "network",
                          "value"})
-_STRENGTH = ("flag", "value", "read", "network", "setting", "publishes", "deletes", "in-place", "write",
-             "code",
-             "config", "runs", "run", "run-argv")
+_STRENGTH = ("flag", "value", "read", "network", "setting", "publishes", "deletes", "in-place",
+             "write", "code", "config", "runs", "run", "run-argv")
 _TIER_ORDER = {"low": 0, "medium": 1, "network": 2, "high": 3}
 _ARGV_END = frozenset({";", "+", "\\;"})
 # What an operand write is called: None for operands a program changes in place (rm, touch,
