@@ -124,11 +124,15 @@ def _written_then_run(parsed: ParsedLine) -> list[str | None]:
     cannot be known), in the order they run."""
     files: dict[str, str | None] = {}
     found: list[str | None] = []
+    before: SimpleCommand | None = None
     for cmd in parsed.commands:
         for path, text in files.items():
             how = run_as(cmd, path, text)
             if how is not None:
                 found.append(None if text is None else as_line(how, text))
-        for path, text in written(cmd):
+        piped = before if cmd.stage > 0 and before is not None and (
+            before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
+        for path, text in written(cmd, piped):
             files[path] = text
+        before = cmd
     return found

@@ -101,9 +101,11 @@ def _content(cmd: SimpleCommand) -> str | None:
     return None
 
 
-def written(cmd: SimpleCommand) -> list[tuple[str, str | None]]:
+def written(cmd: SimpleCommand, piped: SimpleCommand | None = None
+            ) -> list[tuple[str, str | None]]:
     """(path, text or None when unknown) for the files ``cmd`` fills with a stream of text:
-    its redirections, ``tee``'s files, a download's output file."""
+    its redirections, ``tee``'s files, a download's output file. ``piped`` is the command
+    whose output ``cmd`` reads (``printf '…' | tee x.sh``)."""
     targets = list(redirect_targets(cmd)) if cmd.redirects else []
     if cmd.program == "tee":
         targets += programs.writes(cmd)
@@ -113,6 +115,9 @@ def written(cmd: SimpleCommand) -> list[tuple[str, str | None]]:
     if not targets:
         return []
     text = _content(cmd) if cmd.program in ("echo", "printf", "cat", "tee") else None
+    if text is None and piped is not None and cmd.program in ("tee", "cat") and (
+            piped.program in ("echo", "printf")) and not _fed(cmd):
+        text = _content(piped)
     return [(_norm(w.value), text) for w in targets if w.value is not None]
 
 
