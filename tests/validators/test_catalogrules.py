@@ -56,6 +56,8 @@ def test_catalog_rules_leave_everyday_work(line: str) -> None:
     ("helm uninstall web", ASK),
     ("terraform destroy", ASK),
     ("gcloud compute instances delete vm1", ASK),
+    ("aws s3 sync ./site s3://www --delete", ASK),
+    ("gsutil -m rsync -r -d ./site gs://www", ASK),
     ("aws s3 rm s3://prod --recursive", DENY),
     ("aws s3 rb s3://prod --force", DENY),
     ("aws iam delete-user --user-name bob", DENY),

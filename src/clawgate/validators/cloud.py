@@ -50,8 +50,8 @@ def _mass(program: str, args: list[str], verb: str) -> str | None:
 @register
 class CloudDestruction(Validator):
     """A destructive verb of a cloud or cluster CLI (``aws ec2 terminate-instances``,
-    ``kubectl delete pod``, ``helm uninstall``, ``terraform destroy``, ``gcloud … delete``):
-    ASK. A mass deletion (``aws s3 rm --recursive``, ``aws s3 rb --force``, ``gsutil rm -r``,
+    ``kubectl delete pod``, ``helm uninstall``, ``terraform destroy``, ``gcloud … delete``,
+    a sync that deletes: ``aws s3 sync --delete``, ``gsutil rsync -d``): ASK. A mass deletion (``aws s3 rm --recursive``, ``aws s3 rb --force``, ``gsutil rm -r``,
     ``kubectl delete ns``, ``--all``, deleting users or projects, ``terraform destroy
     -auto-approve``): DENY.
 
@@ -68,6 +68,11 @@ class CloudDestruction(Validator):
         verb = next((a for a in args[:4] if _VERB.match(a)), None)
         if verb is None and cmd.program in ("terraform", "tofu") and "-destroy" in args:
             verb = "destroy"
+        if verb is None and "sync" in args[:3] and ("--delete" in args or (
+                cmd.program == "gsutil" and "-d" in args)):
+            verb = "sync --delete"  # removes what the source lacks
+        if verb is None and cmd.program == "gsutil" and "rsync" in args[:3] and "-d" in args:
+            verb = "rsync -d"
         if verb is None:
             return Verdict.passthrough()
         why = _mass(cmd.program or "", args, verb)
