@@ -51,9 +51,9 @@ def _mass(program: str, args: list[str], verb: str) -> str | None:
 class CloudDestruction(Validator):
     """A destructive verb of a cloud or cluster CLI (``aws ec2 terminate-instances``,
     ``kubectl delete pod``, ``helm uninstall``, ``terraform destroy``, ``gcloud … delete``,
-    a sync that deletes: ``aws s3 sync --delete``, ``gsutil rsync -d``): ASK. A mass deletion (``aws s3 rm --recursive``, ``aws s3 rb --force``, ``gsutil rm -r``,
-    ``kubectl delete ns``, ``--all``, deleting users or projects, ``terraform destroy
-    -auto-approve``): DENY.
+    a sync that deletes: ``aws s3 sync --delete``, ``gsutil rsync -d``): ASK. A mass deletion
+    (``aws s3 rm --recursive``, ``aws s3 rb --force``, ``gsutil rm -r``, ``kubectl delete
+    ns``, ``--all``, deleting users or projects, ``terraform destroy -auto-approve``): DENY.
 
     Bad: ``aws s3 rm s3://prod-data --recursive``. Harmless: ``kubectl get pods``.
     """
