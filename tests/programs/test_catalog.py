@@ -133,3 +133,21 @@ def test_dispatch_sets_are_the_catalogs() -> None:
 ])
 def test_options_as_bash_hands_them_over(line: str, outcome: Outcome) -> None:
     assert ENGINE.check(line, cwd="/tmp/workspace").outcome is outcome
+
+
+def test_an_edited_yaml_is_never_read_stale(tmp_path: object, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    import pathlib
+    import shutil
+
+    import clawgate.programs as catalog
+    from clawgate.programs import build
+
+    assert isinstance(tmp_path, pathlib.Path)
+    shutil.copy(build.SOURCE, tmp_path / "catalog.yaml")
+    shutil.copy(COMPILED, tmp_path / "catalog.json")
+    with open(tmp_path / "catalog.yaml", "a", encoding="utf-8") as handle:
+        handle.write("  zz-new-tool: {tier: high}\n")
+    monkeypatch.setattr(catalog, "_HERE", str(tmp_path))
+    assert build.SOURCE != str(tmp_path / "catalog.yaml")
+    assert "zz-new-tool" in catalog._compiled()["programs"]

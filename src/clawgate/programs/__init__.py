@@ -2,7 +2,8 @@
 
 ``catalog.yaml`` says, per program, which options and operands read, write, run a command or
 code, or reach the network, and the program's risk tier (by subcommand where it has them).
-The check path reads the compiled ``catalog.json`` (no YAML, no pydantic), once, lazily.
+The check path reads the compiled ``catalog.json`` (no YAML, no pydantic), once, lazily, after
+checking that it was made from the ``catalog.yaml`` beside it (size and CRC-32).
 
     entry("sort")                    -> the compiled entry, or None
     effects(cmd)                     -> every Effect of a SimpleCommand, words as received
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import zlib
 
 from clawgate.programs.scan import Effect, scan
 from clawgate.shell.model import SimpleCommand, Word
@@ -32,10 +34,25 @@ WRITE_KINDS = frozenset({"write", "output", "read-then-write", "write-last",
 RUN_KINDS = frozenset({"run", "run-argv", "code", "config", "runs"})
 
 
+def _compiled() -> dict[str, Any]:
+    """The compiled catalog; compiled afresh (YAML, pydantic: slow) when ``catalog.yaml`` was
+    edited after ``catalog.json`` was generated, so an edit never goes unseen."""
+    source = os.path.join(_HERE, "catalog.yaml")
+    with open(source, "rb") as handle:
+        raw = handle.read()
+    with open(os.path.join(_HERE, "catalog.json"), encoding="utf-8") as handle:
+        data: dict[str, Any] = json.load(handle)
+    if data.get("source") == {"size": len(raw), "crc32": zlib.crc32(raw)}:
+        return data
+    from clawgate.programs.build import compiled_text
+
+    fresh: dict[str, Any] = json.loads(compiled_text(source))
+    return fresh
+
+
 def _load() -> dict[str, Any]:
     if not _index:
-        with open(os.path.join(_HERE, "catalog.json"), encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = _compiled()
         found: dict[str, Any] = data["programs"]
         for spec in found.values():
             spec["acts"] = _acts(spec)
