@@ -149,5 +149,5 @@ def test_an_edited_yaml_is_never_read_stale(tmp_path: object, monkeypatch: pytes
     with open(tmp_path / "catalog.yaml", "a", encoding="utf-8") as handle:
         handle.write("  zz-new-tool: {tier: high}\n")
     monkeypatch.setattr(catalog, "_HERE", str(tmp_path))
-    assert build.SOURCE != str(tmp_path / "catalog.yaml")
+    assert str(tmp_path / "catalog.yaml") != build.SOURCE
     assert "zz-new-tool" in catalog._compiled()["programs"]
