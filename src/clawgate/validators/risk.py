@@ -1,10 +1,13 @@
 """Risk tiers of a simple command: low reads, medium changes the workspace, high reaches out.
 
 Medium is the home of everyday work (builds, tests, installs into the project, ``git commit``,
-editors): supervised autonomy allows it. High must be earned: the network beyond loopback,
-system administration, installs outside the project, privilege changes. An unknown program is
-medium; a program whose name is only known at run time is high. Validators raise the tier with
-their verdicts (a write outside the workspace is high; see ``files.py``).
+editors): supervised autonomy allows it. High must be earned: the network (this machine's own
+services included; only probing them, ``ping``/``nc -z``, is medium), writes to remotes
+(``git push``, publishing), the host's containers, system administration, installs outside
+the project, privilege changes. The tiers are the program catalog's (``clawgate.programs``);
+an unknown program is medium; a program whose name is only known at run time is high.
+Validators raise the tier with their verdicts (a write outside the workspace is high; see
+``files.py``).
 """
 
 from __future__ import annotations
