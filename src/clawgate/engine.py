@@ -141,7 +141,7 @@ class Engine:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
             return
-        parsed = self._line_checks(line, ctx, run, resolve)
+        parsed = self._line_checks(line, ctx, run, resolve, depth)
         if parsed is None:
             return  # misparsing: the pipeline stops at once
         for cmd in parsed.commands:
@@ -156,7 +156,7 @@ class Engine:
                 self._check_command(cmd, ctx, run, depth)
 
     def _line_checks(self, line: str, ctx: Context, run: _Run,
-                     resolve: bool) -> ParsedLine | None:
+                     resolve: bool, depth: int = 0) -> ParsedLine | None:
         """The raw-text and whole-line validators; the parsed line, or None on misparsing.
 
         A resolved line is text the engine wrote: what it runs is checked, not how it is
@@ -180,6 +180,9 @@ class Engine:
                 run.add(verdict, line)
                 if verdict.misparsing:
                     return None
+                for inner in verdict.nested:  # text the line writes and then runs
+                    if isinstance(inner, str) and depth < MAX_NESTING:
+                        self._check_line(inner, ctx, run, depth + 1)
         return parsed
 
     def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int) -> None:

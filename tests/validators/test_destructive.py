@@ -44,9 +44,8 @@ from clawgate.policy.settings import EngineSettings
     ("psql -c\"DROP DATABASE prod\"", "CG-DEST-004"),
     ("kubectl delete pod web-1", "CG-DEST-005"),
     ("kubectl -n prod delete deployment api", "CG-DEST-005"),
-    ("terraform destroy -auto-approve", "CG-DEST-005"),
+    ("terraform destroy", "CG-DEST-005"),  # with -auto-approve: DENY (CG-NET-001)
     ("terraform apply -destroy", "CG-DEST-005"),
-    ("aws s3 rm s3://bucket/prefix --recursive", "CG-DEST-005"),
     ("gh repo delete me/project --yes", "CG-DEST-005"),
     ("npm publish", "CG-DEST-005"),
     ("cargo publish --allow-dirty", "CG-DEST-005"),
@@ -84,9 +83,6 @@ def test_destructive_asks(line: str, rule: str) -> None:
 
 
 @pytest.mark.parametrize("line", [
-    "git push origin feature",
-    "git push --force-with-lease origin feature",
-    "git push -u origin HEAD",
     "git reset HEAD file.py",
     "git reset --soft HEAD~1",
     "git clean -n",
@@ -130,7 +126,7 @@ def test_everyday_look_alikes_are_allowed(line: str) -> None:
 
 def test_unsafe_lifts_destructive_asks_but_nothing_else() -> None:
     unsafe = Engine(EngineSettings(unsafe=True))
-    assert decide("git push -f origin main", unsafe)[0] is Outcome.ALLOW
+    assert decide("git push -f origin main", unsafe)[0] is Outcome.ASK  # a remote write: high
     assert decide("git reset --hard", unsafe)[0] is Outcome.ALLOW
     assert decide("rm -rf /", unsafe)[0] is Outcome.DENY
     assert decide("cp a /etc/app.conf", unsafe)[0] is Outcome.ASK

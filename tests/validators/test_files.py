@@ -68,7 +68,6 @@ def test_write_outside_workspace_asks(line: str) -> None:
     "git diff --output=changes.patch",
     "echo x > /tmp/scratch.txt",
     "cp report.txt /tmp/",
-    "curl -o ./vendor/lib.js http://localhost:8000/lib.js",
     "touch src/__init__.py",
     "mkdir -p build/out",
     "vim src/main.py",

@@ -56,13 +56,15 @@ from clawgate.validators.risk import risk_of
     ("git rebase main", Risk.MEDIUM),
     ("git pull --rebase", Risk.MEDIUM),
     ("git fetch origin", Risk.MEDIUM),
-    ("git push origin feature", Risk.MEDIUM),
+    ("git push origin feature", Risk.HIGH),  # a write to a remote
     ("git clone https://github.com/org/repo", Risk.MEDIUM),
     ("vim src/main.py", Risk.MEDIUM),
     ("docker build -t app .", Risk.MEDIUM),
     ("docker compose up --build", Risk.MEDIUM),
-    ("curl -s http://localhost:8000/health", Risk.MEDIUM),
-    ("curl http://127.0.0.1:5000/api", Risk.MEDIUM),
+    ("curl -s http://localhost:8000/health", Risk.HIGH),  # local services: high (SSRF)
+    ("curl http://127.0.0.1:5000/api", Risk.HIGH),
+    ("nc -zv localhost 8080", Risk.MEDIUM),  # a probe sends nothing
+    ("ping -c1 localhost", Risk.MEDIUM),
     ("rsync -a src/ build/", Risk.MEDIUM),
     ("kubectl get pods", Risk.MEDIUM),
     ("terraform plan", Risk.MEDIUM),

@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, str] = {
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check:run_check",
     "config": "clawgate.cli.config:config",
+    "explain-program": "clawgate.cli.explain:explain_program",
     "fuzz": "clawgate.cli.fuzz:fuzz",
     "hook": "clawgate.cli.hook:hook",
     "import": "clawgate.cli.importer:import_rules",

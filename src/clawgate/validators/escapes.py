@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from clawgate import programs
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
@@ -33,24 +34,6 @@ _STRONG = lazy_pattern(r"^--?(?:[\w-]+-)?(?:exec|execute|command|cmd|program|hoo
                        r"down|to-command|route-up|ipchange|client-connect|learn-address|"
                        r"tls-verify|entrypoint|on-[\w-]+)$")
 _WEAK = lazy_pattern(r"^--?(?:[\w-]+-)?(?:filter|editor|pager|shell|browser|ssh|viewer|opener)$")
-# Short options of particular programs whose value is a command to run.
-_SHORT: dict[str, str] = {
-    "rsync": "e", "tcpdump": "z", "tar": "I", "zip": "", "man": "PH", "dhclient": "",
-    "scrot": "e", "pidstat": "e", "agetty": "l", "gem": "e", "genie": "c", "socket": "p",
-    "zic": "y", "enscript": "I", "msgfilter": "P", "tmux": "c", "tmate": "c", "bpftrace": "c",
-    "cpio": "", "rlogin": "e", "unzip": "", "cdist": "s", "perlbug": "e", "sudo": "",
-    "mail": "", "ksu": "e", "mutt": "e", "tshark": "", "nmap": "", "wget": "",
-}
-_EXACT: dict[str, frozenset[str]] = {
-    "zip": frozenset({"-TT", "--unzip-command"}), "gcc": frozenset({"-wrapper"}),
-    "dhclient": frozenset({"-sf"}), "latexmk": frozenset({"-pdflatex", "-latex", "-lualatex",
-                                                          "-xelatex", "-e"}),
-    "g++": frozenset({"-wrapper"}), "cc": frozenset({"-wrapper"}),
-    "sort": frozenset({"--compress-program"}), "rg": frozenset({"--pre"}),
-    "rpm": frozenset({"--eval", "-E", "--pipe"}), "rpmdb": frozenset({"--eval", "-E"}),
-    "rpmquery": frozenset({"--eval", "-E"}), "rpmverify": frozenset({"--eval", "-E"}),
-    "rpmbuild": frozenset({"--eval", "-E"}), "split": frozenset({"--filter"}),
-}
 # A value that is itself an exec directive (``exec=CMD``, ``unixexec:path=``, ``EXEC:cmd``,
 # ``execute(cmd)``), whatever the option is called.
 _EXEC_VALUE = lazy_pattern(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
@@ -119,28 +102,25 @@ class ShellArgument(Validator):
 
 
 def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | None]]:
-    """(option, value) for every option of ``cmd`` whose value is a command to run."""
-    found: list[tuple[str, str | None]] = []
-    short = _SHORT.get(program, "")
-    exact = _EXACT.get(program, frozenset())
+    """(option, value) for every option of ``cmd`` whose value is a command to run: those the
+    program catalog declares (every spelling and abbreviation), and long options of any
+    program whose name says so (``--pre-hook``, ``--password-command``)."""
+    found = [(e.option or "", e.word.value if e.word is not None else None)
+             for e in programs.runs(cmd) if e.kind == "run"]
+    declared = (programs.entry(program) or {}).get("options", {})
     words = cmd.words
     for i, word in enumerate(words[1:], start=1):
         text = word.shown
-        if not text.startswith("-") or text == "--":
+        if not text.startswith("--") or text == "--":
             continue
         name, eq, value = text.partition("=")
+        if name in declared or not (_STRONG.match(name) or _WEAK.match(name)):
+            continue
         following = words[i + 1].value if i + 1 < len(words) else None
         given = value if eq else following
-        if name in exact:
+        if given is not None and (_STRONG.match(name) or _COMMANDISH.match(given)) and (
+                eq or _COMMANDISH.match(given) or SHELL_REFERENCE.search(given)):
             found.append((name, given))
-        elif text.startswith("--") and (_STRONG.match(name) or _WEAK.match(name)):
-            if given is not None and (_STRONG.match(name) or _COMMANDISH.match(given)) and (
-                    eq or _COMMANDISH.match(given) or SHELL_REFERENCE.search(given)):
-                found.append((name, given))
-        elif short and len(text) == 2 and text[1] in short:
-            found.append((text, following))
-        elif short and not text.startswith("--") and len(text) > 2 and text[1] in short:
-            found.append((text[:2], text[2:]))
     return found
 
 
@@ -148,7 +128,8 @@ def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | 
 class CommandOption(Validator):
     """An option whose value is a command to run as a side effect (``--pre-hook CMD``,
     ``--checkpoint-action=exec=CMD``, ``-z CMD`` of tcpdump, ``-e CMD`` of rsync, ``-TT`` of
-    zip, ``--password-command``, ``--gpu-launcher``): ASK, and check the command.
+    zip, ``--password-command``, ``--gpu-launcher``): ASK, and check the command. Which
+    options of which programs run a command is the program catalog's ``run`` kind.
 
     Bad: ``tar cf x.tar x --checkpoint=1 --checkpoint-action=exec=sh``. Harmless:
     ``docker ps --filter status=running`` (a value that is not a command).
@@ -161,7 +142,7 @@ class CommandOption(Validator):
         if program is None or program in FRONTENDS or len(cmd.words) < 2:
             return Verdict.passthrough()
         text = cmd.text
-        if program not in _SHORT and program not in _EXACT and "--" not in text and (
+        if program not in _runners() and "--" not in text and (
                 "xec" not in text and "XEC" not in text):
             return Verdict.passthrough()
         found = _command_options(cmd, program)
@@ -178,6 +159,18 @@ class CommandOption(Validator):
         nested = tuple(_command_text(v) for _, v in found if v)
         return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{program} {option} runs a command")
+
+
+def _runners() -> frozenset[str]:
+    """Programs the catalog gives an option that runs a command (worked out once)."""
+    if not _RUNNERS:
+        _RUNNERS.append(frozenset(
+            name for name in programs.runners()
+            if "run" in (programs.entry(name) or {}).get("options", {}).values()))
+    return _RUNNERS[0]
+
+
+_RUNNERS: list[frozenset[str]] = []
 
 
 def harmless_helper(value: str) -> bool:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from clawgate import programs
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
@@ -21,13 +22,11 @@ _COMMAND_KEY = lazy_pattern(
     r"(?i)pager|editor|command|cmd\b|proxycommand|localcommand|helper|hook|exec|program|"
     r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
     r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack")
-_CONFIG_FLAGS: dict[str, frozenset[str]] = {
-    "git": frozenset({"-c", "--config-env"}), "hg": frozenset({"--config"}),
-    "ssh": frozenset({"-o"}), "scp": frozenset({"-o"}), "sftp": frozenset({"-o"}),
-    "sshfs": frozenset({"-o"}), "autossh": frozenset({"-o"}), "apt": frozenset({"-o"}),
-    "apt-get": frozenset({"-o"}), "apt-cache": frozenset({"-o"}), "cargo": frozenset(
-        {"--config"}), "mount": frozenset({"-o"}), "rclone": frozenset(), "npm": frozenset(),
-}
+# Programs that take KEY=VALUE settings on the command line: which options give them is the
+# program catalog's ``setting`` kind (git -c, ssh -o, apt -o, hg --config, cargo --config);
+# this set is for dispatch only (a test holds it to the catalog).
+SETTERS = frozenset({"git", "hg", "ssh", "scp", "sftp", "sshfs", "autossh", "apt", "apt-get",
+                     "apt-cache", "cargo", "mount"})
 _GIT_DIRECT = frozenset({"--exec-path", "--upload-pack", "--receive-pack"})
 _GIT_U_IS_UPLOAD_PACK = frozenset({"clone", "ls-remote"})  # `git push -u` sets an upstream
 _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "config"),
@@ -36,21 +35,12 @@ _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "c
 
 def _settings(cmd: SimpleCommand, program: str) -> list[tuple[str, str]]:
     """(key, value) of every setting given on the command line."""
-    flags = _CONFIG_FLAGS.get(program, frozenset())
     found: list[tuple[str, str]] = []
-    words = cmd.words
-    for i, word in enumerate(words[1:], start=1):
-        text = word.shown
-        setting: str | None = None
-        if text in flags and i + 1 < len(words):
-            setting = words[i + 1].shown
-        elif any(text.startswith(f) and len(f) == 2 and len(text) > 2 for f in flags):
-            setting = text[2:]
-        elif any(text.startswith(f + "=") for f in flags):
-            setting = text.partition("=")[2]
-        if setting is not None:
-            key, _, value = setting.partition("=")
+    for effect in programs.effects(cmd) if program in SETTERS else ():
+        if effect.kind == "setting" and effect.word is not None:
+            key, _, value = effect.word.shown.partition("=")
             found.append((key.strip(), value.strip()))
+    words = cmd.words
     sub = words[1].value if len(words) > 1 else None
     if (program, sub or "") in _PERSIST:
         rest = [w.shown for w in words[2:] if not w.shown.startswith("-")]
@@ -85,11 +75,11 @@ class ConfigCommand(Validator):
     """
 
     id = "CG-ESC-006"
-    programs = frozenset(_CONFIG_FLAGS) | {"yarn", "pip", "pnpm", "npm"}
+    programs = SETTERS | {"yarn", "pip", "pnpm", "npm", "rclone"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
-        if program not in _CONFIG_FLAGS and program not in ("yarn", "pip", "pnpm", "npm"):
+        if program is None or program not in self.programs:
             return Verdict.passthrough()
         if program == "git":
             if "-c" not in cmd.text and "config" not in cmd.text and "-u" not in cmd.text and (

@@ -1,7 +1,9 @@
 """Every validator family, imported once so that each registers itself. Order is check order."""
 
 from clawgate.validators import (  # noqa: F401
+    catalogrules,
     catastrophic,
+    cloud,
     consoles,
     cwdtrack,
     deletes,
@@ -18,6 +20,7 @@ from clawgate.validators import (  # noqa: F401
     interpreters,
     iterators,
     launchers,
+    netaddr,
     parsing,
     permissions,
     remote,

@@ -106,13 +106,24 @@ def subcommand(words: Sequence[Word], global_with_value: frozenset[str] = frozen
     return None, len(words)
 
 
-GIT_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-                                   "--exec-path", "--config-env"})
+_GIT_GLOBALS: list[frozenset[str]] = []  # git's global options that take a value, once
+
+
+def git_global_with_value() -> frozenset[str]:
+    """git's global options that take the next word as their value (``-C DIR``, ``-c K=V``),
+    from the program catalog."""
+    if not _GIT_GLOBALS:
+        from clawgate import programs
+        from clawgate.programs.scan import VALUE_KINDS
+
+        options = (programs.entry("git") or {}).get("options", {})
+        _GIT_GLOBALS.append(frozenset(s for s, kind in options.items() if kind in VALUE_KINDS))
+    return _GIT_GLOBALS[0]
 
 
 def git_subcommand(cmd: SimpleCommand) -> tuple[str | None, tuple[Word, ...]]:
     """(subcommand, its arguments) of a git command, skipping git's global options."""
     if cmd.program != "git":
         return None, ()
-    name, index = subcommand(cmd.words, GIT_GLOBAL_WITH_VALUE)
+    name, index = subcommand(cmd.words, git_global_with_value())
     return name, cmd.words[index + 1 :]

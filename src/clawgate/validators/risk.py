@@ -1,31 +1,29 @@
 """Risk tiers of a simple command: low reads, medium changes the workspace, high reaches out.
 
 Medium is the home of everyday work (builds, tests, installs into the project, ``git commit``,
-editors): supervised autonomy allows it. High must be earned: the network beyond loopback,
-system administration, installs outside the project, privilege changes. An unknown program is
-medium; a program whose name is only known at run time is high. Validators raise the tier with
-their verdicts (a write outside the workspace is high; see ``files.py``).
+editors): supervised autonomy allows it. High must be earned: the network (this machine's own
+services included; only probing them, ``ping``/``nc -z``, is medium), writes to remotes
+(``git push``, publishing), the host's containers, system administration, installs outside
+the project, privilege changes. The tiers are the program catalog's (``clawgate.programs``);
+an unknown program is medium; a program whose name is only known at run time is high.
+Validators raise the tier with their verdicts (a write outside the workspace is high; see
+``files.py``).
 """
 
 from __future__ import annotations
 
+from clawgate import programs
 from clawgate.decision import Risk
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.paths import QUIET_DEVICES
-from clawgate.validators.risktables import (
-    HIGH_PROGRAMS,
-    LOOPBACK_OK,
-    NETWORK,
-    READ_ONLY,
-    SUBCOMMAND_TIERS,
-)
+from clawgate.validators.risktables import RULES
 from clawgate.validators.writes import may_write, write_targets
 
 _LOOPBACK = lazy_pattern(r"^(\w+://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
 _NAME_FROM_HOME = lazy_pattern(r"^(\$HOME|\$\{HOME\}|~)/[\w./-]+$")
-_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint",
-                           "-fprint0", "-fprintf", "-fls"})
+_TIERS = {"low": Risk.LOW, "medium": Risk.MEDIUM, "high": Risk.HIGH, "network": Risk.HIGH}
+_ACTING = frozenset({"write", "run", "code", "config", "runs", "deletes"})
 
 
 def risk_of(cmd: SimpleCommand) -> Risk:
@@ -36,8 +34,9 @@ def risk_of(cmd: SimpleCommand) -> Risk:
     if program is None:
         return Risk.HIGH
     tier = _program_tier(program, cmd)
-    if tier is Risk.LOW and _writes(cmd):
-        return Risk.MEDIUM
+    if tier is Risk.LOW and (_writes(cmd) or any(e.kind in _ACTING
+                                                 for e in programs.effects(cmd))):
+        return Risk.MEDIUM  # a reader that writes, deletes or runs something
     return tier
 
 
@@ -50,28 +49,24 @@ def _static_name(cmd: SimpleCommand) -> str | None:
 
 
 def _program_tier(program: str, cmd: SimpleCommand) -> Risk:
-    if program in READ_ONLY:
-        return _read_only_tier(program, cmd)
-    if program in NETWORK:
-        return _network_tier(program, cmd)
-    tiers = SUBCOMMAND_TIERS.get(program)
-    if tiers is not None:
-        return tiers(cmd)
-    if program in HIGH_PROGRAMS:
-        return Risk.HIGH
-    return Risk.MEDIUM
-
-
-def _read_only_tier(program: str, cmd: SimpleCommand) -> Risk:
-    if program == "find" and any(w.value in _FIND_ACTIONS for w in cmd.words):
+    """The catalog's tier (by subcommand where it has them), through its tier rule if any."""
+    found = programs.tier(cmd, program)
+    if found is None:
         return Risk.MEDIUM
-    return Risk.LOW
+    name, rule = found
+    if rule is not None:
+        return RULES[rule](cmd, _TIERS[name])
+    if name == "network":
+        return _network_tier(program, cmd)
+    return _TIERS[name]
 
 
 def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
-    """The network is high, except talking to this machine's own services (``curl
-    localhost:8000``) and local copies (``rsync -a src/ build/``)."""
-    if program in LOOPBACK_OK:
+    """The network is high, loopback included (a request to a local service can act on it:
+    the docker API, a database, an admin port), except probing this machine (``ping
+    localhost``, ``nc -z localhost 8080``: no data sent) and local copies (``rsync -a src/
+    build/``)."""
+    if (programs.entry(program) or {}).get("loopback") and _probe(program, cmd):
         targets = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
         if targets and all(_LOOPBACK.match(t) for t in targets if _looks_like_host(t)) and any(
                 _looks_like_host(t) for t in targets):
@@ -79,6 +74,14 @@ def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
     if program == "rsync" and not any(":" in w.shown for w in cmd.words[1:]):
         return Risk.MEDIUM
     return Risk.HIGH
+
+
+def _probe(program: str, cmd: SimpleCommand) -> bool:
+    """ping sends nothing but echo requests; netcat only with ``-z`` (scan, send nothing)."""
+    if program.startswith("ping"):
+        return True
+    return any(w.shown.startswith("-") and not w.shown.startswith("--") and "z" in w.shown
+               for w in cmd.words[1:])
 
 
 def _looks_like_host(text: str) -> bool:

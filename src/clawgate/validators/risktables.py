@@ -1,6 +1,11 @@
-"""The tables behind ``risk.py``: programs that only read, programs that reach out, and the
-programs whose tier depends on the subcommand (``git status`` low, ``git commit`` medium,
-``git push https://elsewhere`` high)."""
+"""Tier rules: the few programs whose tier takes more than the catalog's tables.
+
+Which programs only read, which reach the network, which are high, and the tiers of
+subcommands (``git status`` low, ``git push`` high, ``docker rm`` high) are data in the
+program catalog (``clawgate/programs/catalog.yaml``); a catalog entry names one of the rules
+below (``tier_rule``) when its tier also depends on option values: ``git config --global``,
+``docker run --privileged``, ``pip install --user``, a sed script that only reads.
+Each rule gets the command and the tier the catalog gives it."""
 
 from __future__ import annotations
 
@@ -14,45 +19,6 @@ from clawgate.validators.flags import git_subcommand, parse_options
 _LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-READ_ONLY = _words("""
-cat head tail less more bat batcat ls ll dir vdir tree exa eza pwd echo printf wc sort uniq cut tr
-grep egrep fgrep zgrep rg ag ack fd fdfind find locate which whereis type file stat du df free
-uptime uname arch hostname whoami logname id groups users date cal ncal env printenv locale
-getconf diff diff3 sdiff colordiff diffstat wdiff cmp comm column fold fmt pr nl od hd hexdump xxd
-strings md5sum md5 sha1sum sha224sum sha256sum sha384sum sha512sum shasum cksum sum b2sum base32
-base64 basenc basename dirname realpath readlink namei pathchk jq yq true false test [ [[ : seq
-shuf expr bc dc units numfmt factor tsort ptx ps pgrep pidof pstree top htop btop lsof lsblk
-blkid findmnt lscpu lsusb lspci lshw lsmod lsattr getfacl man info help history whatis apropos
-tldr w who last lastlog finger getent nproc tty sleep wait yes look rev tac paste join expand
-unexpand iconv journalctl dmesg apt-cache dpkg-query vmstat iostat mpstat free zcat bzcat xzcat
-zless cd pushd popd dirs alias export unset set shopt ulimit umask jobs hash tokei cloc tput
-clear lsb_release ss netstat
-""")
-NETWORK = _words("""
-curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp lftp ping ping6 traceroute
-tracepath mtr dig nslookup host whois nmap masscan http https httpie xh aria2c mosh tftp
-smbclient ssh-keyscan
-""")
-LOOPBACK_OK = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "nc", "ncat",
-                         "netcat", "ping", "ping6", "telnet"})
-HIGH_PROGRAMS = _words("""
-sudo su doas pkexec runuser chroot mount umount swapon swapoff useradd userdel usermod groupadd
-groupdel gpasswd passwd chpasswd chsh chfn visudo iptables ip6tables nft ufw firewall-cmd sysctl
-modprobe insmod rmmod depmod setcap launchctl shutdown reboot poweroff halt init telinit fdisk
-sfdisk parted wipefs mkswap hostnamectl timedatectl localectl update-alternatives ldconfig
-grub-install update-grub nmcli at batch aws gcloud az doctl heroku flyctl vercel netlify wrangler
-eksctl pulumi
-""")
-
-_GIT_LOW = frozenset({"status", "log", "diff", "show", "blame", "grep", "ls-files", "ls-tree",
-                      "rev-parse", "describe", "shortlog", "cat-file", "rev-list", "name-rev",
-                      "for-each-ref", "count-objects", "whatchanged", "help", "version", "var",
-                      "check-ignore", "check-attr", "merge-base", "show-ref", "show-branch",
-                      "cherry", "range-diff", "annotate", "verify-commit", "verify-tag", "fsck"})
 _GIT_LISTING = {"branch": frozenset({"-a", "-r", "-v", "-vv", "--all", "--list", "-l",
                                      "--merged", "--no-merged", "--show-current", "--contains",
                                      "--remotes", "--verbose", "--sort", "--format", "--color"}),
@@ -64,10 +30,10 @@ _GIT_LISTING = {"branch": frozenset({"-a", "-r", "-v", "-vv", "--all", "--list",
                                      "--show-origin", "--show-scope", "--name-only"})}
 
 
-def _git(cmd: SimpleCommand) -> Risk:
+def _git(cmd: SimpleCommand, base: Risk) -> Risk:
     name, args = git_subcommand(cmd)
     values = [w.shown for w in args]
-    if name is None or name in _GIT_LOW:
+    if name is None or base is _LOW:
         return _LOW
     if name == "reflog":
         return _MEDIUM if values[:1] in (["expire"], ["delete"]) else _LOW
@@ -78,9 +44,7 @@ def _git(cmd: SimpleCommand) -> Risk:
         return _LOW
     if name == "config" and {"--global", "--system"} & set(values):
         return _HIGH
-    if name == "push" and any("://" in v or "@" in v.split(":", 1)[0] for v in values):
-        return _HIGH
-    return _MEDIUM
+    return base
 
 
 def _first(cmd: SimpleCommand) -> str:
@@ -113,6 +77,8 @@ def _packages(low: frozenset[str], high: frozenset[str], global_flags: frozenset
             return _HIGH
         if cmd.program == "yarn" and _first(cmd) == "global":
             return _HIGH
+        if cmd.program == "cargo" and _first(cmd) == "binstall":
+            return _HIGH  # a prebuilt binary from the network, installed for the user
         if _first(cmd) == "install" and (
                 (cmd.program == "cargo" and "--path" not in cmd.args)
                 or (cmd.program == "go" and any("@" in a for a in cmd.args))):
@@ -122,7 +88,7 @@ def _packages(low: frozenset[str], high: frozenset[str], global_flags: frozenset
     return tier
 
 
-def _docker(cmd: SimpleCommand) -> Risk:
+def _docker(cmd: SimpleCommand, base: Risk) -> Risk:
     """Containers are medium; one that shares the host (``--privileged``, ``-v /:/h``, the
     docker socket, host namespaces) is the host."""
     args = cmd.args
@@ -130,13 +96,10 @@ def _docker(cmd: SimpleCommand) -> Risk:
            or "docker.sock" in a or a in ("--pid=host", "--net=host", "--network=host")
            for a in args):
         return _HIGH
-    return _DOCKER_BASE(cmd)
+    return base
 
 
 _DOCKER_HOST = frozenset({"--privileged", "--cap-add", "--device"})
-_DOCKER_BASE = _tiered(frozenset({"ps", "images", "logs", "inspect", "version", "info", "history",
-                                  "top", "stats", "port", "diff", "events", "search"}),
-                       frozenset({"push", "login", "swarm", "plugin", "context"}))
 _SYSTEM_QUERIES = frozenset({"list", "search", "show", "info", "policy", "depends", "rdepends",
                              "changelog", "provides", "repolist", "outdated", "deps", "leaves",
                              "config", "doctor", "find", "-l", "-L", "-s", "-S", "-q", "-Q",
@@ -208,30 +171,35 @@ _NODE_LOW = frozenset({"ls", "list", "view", "info", "outdated", "why", "explain
                        "--version", "-v", "config"})
 _PUBLISH = frozenset({"publish", "unpublish", "login", "adduser", "owner", "yank", "deprecate"})
 
-SUBCOMMAND_TIERS: dict[str, Callable[[SimpleCommand], Risk]] = {
+Rule = Callable[[SimpleCommand, Risk], Risk]
+
+
+def _plain(tier: Callable[[SimpleCommand], Risk]) -> Rule:
+    return lambda cmd, base: tier(cmd)
+
+
+RULES: dict[str, Rule] = {
     "git": _git,
-    "docker": _docker, "podman": _docker, "nerdctl": _docker,
-    "crontab": lambda cmd: _LOW if cmd.args == ("-l",) else _HIGH,
-    "command": lambda cmd: _LOW if cmd.args[:1] in (("-v",), ("-V",)) else _MEDIUM,
-    **dict.fromkeys(("pip", "pip3"), _packages(_PIP_LOW, frozenset(),
-                                               frozenset({"--user", "--break-system-packages",
-                                                          "--root", "--prefix"}))),
-    "pipx": _tiered(frozenset({"list", "--version"}), frozenset({"install", "inject", "upgrade",
-                                                                 "reinstall", "upgrade-all"})),
-    "uv": _packages(frozenset({"--version", "version"}), frozenset({"tool"}),
-                    frozenset({"--system", "--break-system-packages"})),
-    **dict.fromkeys(("npm", "pnpm", "yarn", "bun"),
-                    _packages(_NODE_LOW, _PUBLISH, frozenset({"-g", "--global", "--location"}))),
-    "cargo": _packages(frozenset({"--version", "tree", "metadata"}), _PUBLISH, frozenset()),
-    "go": _packages(frozenset({"version", "env", "list", "doc", "vet"}), frozenset(),
-                    frozenset()),
-    "openssl": _openssl,
-    **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "sed", "gsed"), _text_tool),
-    "gem": _tiered(frozenset({"list", "search", "info", "env", "which", "contents"}),
-                   default=_HIGH),
-    **dict.fromkeys(("apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk",
-                     "brew", "port", "snap", "flatpak", "dpkg", "rpm", "pkg", "pkg_add",
-                     "emerge", "xbps-install", "nix-env", "opkg"), _system_packages),
-    **dict.fromkeys(("systemctl", "service", "kubectl", "helm", "gh", "terraform", "tofu",
-                     "oc", "minikube", "kind"), _status_only),
+    "docker": _docker,
+    "crontab": _plain(lambda cmd: _LOW if cmd.args == ("-l",) else _HIGH),
+    "command": _plain(lambda cmd: _LOW if cmd.args[:1] in (("-v",), ("-V",)) else _MEDIUM),
+    "pip": _plain(_packages(_PIP_LOW, frozenset(), frozenset({"--user", "--break-system-packages",
+                                                             "--root", "--prefix"}))),
+    "pipx": _plain(_tiered(frozenset({"list", "--version"}),
+                           frozenset({"install", "inject", "upgrade", "reinstall",
+                                      "upgrade-all"}))),
+    "uv": _plain(_packages(frozenset({"--version", "version"}), frozenset({"tool"}),
+                           frozenset({"--system", "--break-system-packages"}))),
+    "node-packages": _plain(_packages(_NODE_LOW, _PUBLISH,
+                                      frozenset({"-g", "--global", "--location"}))),
+    "cargo": _plain(_packages(frozenset({"--version", "tree", "metadata"}), _PUBLISH,
+                              frozenset())),
+    "go": _plain(_packages(frozenset({"version", "env", "list", "doc", "vet"}), frozenset(),
+                           frozenset())),
+    "openssl": _plain(_openssl),
+    "text-tool": _plain(_text_tool),
+    "gem": _plain(_tiered(frozenset({"list", "search", "info", "env", "which", "contents"}),
+                          frozenset({"push", "yank", "owner", "signin"}), default=_HIGH)),
+    "system-packages": _plain(_system_packages),
+    "status-only": _plain(_status_only),
 }

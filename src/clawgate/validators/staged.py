@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import posixpath
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
+from clawgate.validators.written import as_line, run_as, written
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
 _COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
@@ -74,7 +75,10 @@ class StagedPayload(LineValidator):
     """A file written with shell code or an exec payload, a shell copied or a file made
     executable, then used by a later command of the same line (run, or handed over as a
     config, hook or directory); or code written into a file that runs by itself
-    (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``). ASK.
+    (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``). ASK. Literal text
+    written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
+    ``echo '…' > x.py; python x.py``) is checked as the command or inline code it is; a run
+    of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK.
 
     Bad: ``echo 'exec /bin/sh' > f; chmod +x f; tool -c f``. Harmless:
     ``echo hello > notes.txt && cat notes.txt``.
@@ -86,6 +90,20 @@ class StagedPayload(LineValidator):
         if len(parsed.commands) < 2 and not any(
                 r.writes for c in parsed.commands for r in c.redirects):
             return Verdict.passthrough()
+        ran = _written_then_run(parsed) if len(parsed.commands) > 1 else []
+        if None in ran:
+            return Verdict.ask(self.id, "runs a file written on this line with text that "
+                               "cannot be known before it runs", hint="run the steps separately")
+        found = self._staged(parsed)
+        nested = tuple(line for line in ran if line is not None)
+        if not nested:
+            return found
+        if found.outcome is Outcome.PASSTHROUGH:
+            return Verdict.unwrap(*nested)
+        return Verdict.unwrap(*nested, outcome=found.outcome, rule_id=self.id,
+                              message=found.reasons[0].message if found.reasons else "")
+
+    def _staged(self, parsed: ParsedLine) -> Verdict:
         stage = _Stage()
         for cmd in parsed.commands:
             reader = cmd.program in INSPECTORS  # reading a file back runs nothing
@@ -99,3 +117,22 @@ class StagedPayload(LineValidator):
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload
         return Verdict.passthrough()
+
+
+def _written_then_run(parsed: ParsedLine) -> list[str | None]:
+    """The command lines that run text the line wrote into a file (None for a file whose text
+    cannot be known), in the order they run."""
+    files: dict[str, str | None] = {}
+    found: list[str | None] = []
+    before: SimpleCommand | None = None
+    for cmd in parsed.commands:
+        for path, text in files.items():
+            how = run_as(cmd, path, text)
+            if how is not None:
+                found.append(None if text is None else as_line(how, text))
+        piped = before if cmd.stage > 0 and before is not None and (
+            before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
+        for path, text in written(cmd, piped):
+            files[path] = text
+        before = cmd
+    return found

@@ -1,27 +1,25 @@
 """Which paths a simple command writes (creates, changes or deletes), read from its argv.
 
-Redirections, ``tee``, the target of ``cp``/``mv``/``ln``/``install``, files edited in place by
-``sed -i``, ``--output=`` style options, ``dd of=``, and the operands of programs whose whole
-job is to change the files they are given (``rm``, ``touch``, ``chmod``, editors ...).
+What a program's options and operands write comes from the program catalog
+(``clawgate.programs``: ``-o FILE``, ``--output=FILE`` and its prefixes, ``tee``'s operands,
+the last operand of ``cp``, sed ``w`` and awk ``print >`` in scripts ...). Left here, as code:
+redirections, the ``--output=``-style options most programs share, and the three argv shapes
+a table cannot say: ``dd of=``, tar's old-style bundles (``tar czf out.tgz``) and the start
+points ``find -delete`` acts on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from clawgate import programs
 from clawgate.shell.model import Redirect, SimpleCommand, Word
 from clawgate.validators.flags import parse_options
 
 _OUTPUT_OPTIONS = ("--output=", "--output-file=", "--outfile=", "--output-document=",
                    "--log-file=", "--target-directory=")
-_SHORT_OUTPUT = frozenset({"sort", "gcc", "cc", "g++", "c++", "clang", "clang++", "curl",
-                           "rustc", "ld", "as", "objcopy", "pandoc", "uglifyjs", "javac", "tsc"})
-_OPERANDS_WRITTEN = frozenset({"rm", "rmdir", "unlink", "touch", "mkdir", "truncate", "shred",
-                               "vim", "vi", "nvim", "nano", "emacs", "pico", "code", "subl",
-                               "gedit", "kate", "micro", "ed", "mcedit", "joe"})
-_FIRST_IS_MODE = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
-_COPIERS = frozenset({"cp", "mv", "ln", "install", "rsync", "link"})
 _DEVICE_DUP = frozenset({">&", "<&", ">&-", "<&-"})
+_writers: list[frozenset[str]] = []  # programs that may write, worked out once
 
 
 def redirect_targets(cmd: SimpleCommand) -> Iterator[Word]:
@@ -33,7 +31,9 @@ def redirect_targets(cmd: SimpleCommand) -> Iterator[Word]:
 
 def may_write(cmd: SimpleCommand) -> bool:
     """A cheap first look: False means ``write_targets`` would find nothing."""
-    return bool(cmd.redirects) or cmd.program in _WRITERS or (
+    if not _writers:
+        _writers.append(programs.writers() | frozenset(_HANDLERS))
+    return bool(cmd.redirects) or cmd.program in _writers[0] or (
         "--" in cmd.text and "=" in cmd.text)
 
 
@@ -45,21 +45,17 @@ def write_targets(cmd: SimpleCommand) -> Iterator[Word]:
     if program is None or len(cmd.words) < 2:
         return
     args = cmd.words[1:]
+    known = programs.writes(cmd)
+    yield from known
     if "--" in cmd.text:
+        seen = {w.shown for w in known}
         for word in args:
             text = word.shown
-            if text.startswith(_OUTPUT_OPTIONS):
+            if text.startswith(_OUTPUT_OPTIONS) and text.split("=", 1)[1] not in seen:
                 yield Word(text.split("=", 1)[1], _after_eq(word), word.quoted, word.expansions)
     handler = _HANDLERS.get(program)
     if handler is not None:
         yield from handler(args)
-    elif program in _OPERANDS_WRITTEN:
-        yield from parse_options(args).operands
-    elif program in _FIRST_IS_MODE:
-        operands = parse_options(args, takes_value=frozenset({"--reference"})).operands
-        yield from operands[1:]
-    elif program in _SHORT_OUTPUT:
-        yield from _option_words(args, "o")
 
 
 def _is_dup(redirect: Redirect) -> bool:
@@ -71,44 +67,6 @@ def _is_dup(redirect: Redirect) -> bool:
 
 def _after_eq(word: Word) -> str | None:
     return None if word.value is None else word.value.split("=", 1)[1]
-
-
-def _option_words(args: tuple[Word, ...], letter: str) -> Iterator[Word]:
-    """Values of a short option given as the next word (``-o out``) or glued (``-oout``)."""
-    for index, word in enumerate(args):
-        text = word.shown
-        if text == "-" + letter and index + 1 < len(args):
-            yield args[index + 1]
-        elif text.startswith("-" + letter) and len(text) > 2 and not text.startswith("--"):
-            yield Word(text[2:], None if word.value is None else word.value[2:], word.quoted,
-                       word.expansions)
-
-
-def _tee(args: tuple[Word, ...]) -> Iterator[Word]:
-    yield from parse_options(args).operands
-
-
-def _copier(args: tuple[Word, ...]) -> Iterator[Word]:
-    options = parse_options(args, aliases={"--target-directory": "t"},
-                            takes_value=frozenset({"t", "S", "--suffix", "m", "o", "g"}))
-    if options.value("t") is not None:
-        yield from _option_words(args, "t")
-        return
-    operands = options.operands
-    if len(operands) >= 2 and ":" not in operands[-1].shown.split("/", 1)[0]:
-        yield operands[-1]
-
-
-def _sed(args: tuple[Word, ...]) -> Iterator[Word]:
-    in_place = any(w.shown.startswith(("-i", "--in-place")) or
-                   (w.shown.startswith("-") and not w.shown.startswith("--") and "i" in w.shown)
-                   for w in args)
-    if not in_place:
-        return
-    options = parse_options(args, aliases={"--expression": "e", "--file": "f"},
-                            takes_value=frozenset({"e", "f", "l"}))
-    operands = options.operands
-    yield from operands if options.has("e", "f") else operands[1:]
 
 
 def _find(args: tuple[Word, ...]) -> Iterator[Word]:
@@ -151,7 +109,5 @@ def _tar(args: tuple[Word, ...]) -> Iterator[Word]:
 
 
 _HANDLERS: dict[str, Callable[[tuple[Word, ...]], Iterator[Word]]] = {
-    "tee": _tee, "sed": _sed, "gsed": _sed, "dd": _dd, "tar": _tar, "find": _find,
-    **dict.fromkeys(_COPIERS, _copier),
+    "dd": _dd, "tar": _tar, "find": _find,
 }
-_WRITERS = frozenset(_HANDLERS) | _OPERANDS_WRITTEN | _FIRST_IS_MODE | _SHORT_OUTPUT

@@ -1,0 +1,164 @@
+"""What programs do with their words: the program-semantics catalog and its queries.
+
+``catalog.yaml`` says, per program, which options and operands read, write, run a command or
+code, or reach the network, and the program's risk tier (by subcommand where it has them).
+The check path reads the compiled ``catalog.json`` (no YAML, no pydantic), once, lazily, after
+checking that it was made from the ``catalog.yaml`` beside it (size and CRC-32).
+
+    entry("sort")                    -> the compiled entry, or None
+    effects(cmd)                     -> every Effect of a SimpleCommand, words as received
+    writes(cmd) / runs(cmd)          -> the words it writes / the command texts it runs
+    tier(cmd)                        -> (tier name, tier rule or None) from the catalog
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+
+from clawgate.programs.scan import Effect, scan
+from clawgate.shell.model import SimpleCommand, Word
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["Effect", "effects", "entry", "names", "runners", "runs", "tier", "writers",
+           "writes"]
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_index: dict[str, Any] = {}  # program -> compiled entry, filled on first use
+WRITE_KINDS = frozenset({"write", "output", "read-then-write", "write-last",
+                         "write-after-first"})
+RUN_KINDS = frozenset({"run", "run-argv", "code", "config", "runs"})
+
+
+def _compiled() -> dict[str, Any]:
+    """The compiled catalog; compiled afresh (YAML, pydantic: slow) when ``catalog.yaml`` was
+    edited after ``catalog.json`` was generated, so an edit never goes unseen."""
+    source = os.path.join(_HERE, "catalog.yaml")
+    with open(source, "rb") as handle:
+        raw = handle.read()
+    with open(os.path.join(_HERE, "catalog.json"), encoding="utf-8") as handle:
+        data: dict[str, Any] = json.load(handle)
+    if data.get("source") == {"size": len(raw), "crc32": zlib.crc32(raw)}:
+        return data
+    from clawgate.programs.build import compiled_text
+
+    fresh: dict[str, Any] = json.loads(compiled_text(source))
+    return fresh
+
+
+def _load() -> dict[str, Any]:
+    if not _index:
+        data = _compiled()
+        found: dict[str, Any] = data["programs"]
+        for spec in found.values():
+            spec["acts"] = _acts(spec)
+            spec["walk"] = bool(spec.get("subcommands") or spec.get("tasks")) or (
+                "publishes" in spec.get("options", {}).values())
+        for alias, name in data["aliases"].items():
+            found[alias] = found[name]
+        _index.update(found)
+    return _index
+
+
+def _acts(spec: dict[str, Any]) -> bool:
+    """Whether any word can make the program do more than read (write, run, delete)."""
+    if spec.get("operands") in WRITE_KINDS or spec.get("language") in ("sed", "awk"):
+        return True
+    if set(spec.get("options", {}).values()) - {"flag", "value", "read", "network"} or (
+            "tasks" in spec):
+        return True
+    return any(isinstance(sub, dict) and _acts(sub)
+               for sub in spec.get("subcommands", {}).values())
+
+
+def entry(program: str | None) -> dict[str, Any] | None:
+    """The compiled catalog entry of ``program`` (a basename), or None when unknown."""
+    return None if program is None else (_index or _load()).get(program)
+
+
+def names() -> frozenset[str]:
+    """Every program (and alias) the catalog knows."""
+    return frozenset(_load())
+
+
+def _scan(cmd: SimpleCommand, spec: dict[str, Any]) -> tuple[list[Effect], str]:
+    """One walk per argv: the validators and the risk tier ask about the same command one
+    after the other, and the same simple commands recur across lines (``git status``), so
+    answers are kept by the words' text (the parser makes the same words of the same text),
+    a bounded number of them."""
+    key = tuple(w.text for w in cmd.words)
+    found = _memo.get(key)
+    if found is None:
+        found = scan(cmd.words, spec)
+        if len(_memo) >= _MEMO_SIZE:
+            _memo.clear()
+        _memo[key] = found
+    return found
+
+
+_MEMO_SIZE = 2048
+_memo: dict[tuple[str, ...], tuple[list[Effect], str]] = {}
+
+
+def effects(cmd: SimpleCommand) -> list[Effect]:
+    """What ``cmd``'s options and operands do, read from the catalog (empty when unknown)."""
+    spec = entry(cmd.program)
+    if spec is None or len(cmd.words) < 2 or not spec["acts"]:
+        return []
+    return _scan(cmd, spec)[0]
+
+
+def writes(cmd: SimpleCommand) -> list[Word]:
+    """The words ``cmd`` writes to as files, by its options, operands and scripts."""
+    return [e.word for e in effects(cmd) if e.kind == "write" and e.word is not None]
+
+
+def runs(cmd: SimpleCommand) -> list[Effect]:
+    """Effects by which ``cmd`` runs a command or code it is given, or one configured
+    elsewhere."""
+    return [e for e in effects(cmd) if e.kind in RUN_KINDS]
+
+
+def tier(cmd: SimpleCommand, program: str | None = None) -> tuple[str, str | None] | None:
+    """(tier, tier rule) of ``cmd`` by the catalog, subcommands followed; None when the
+    program (``program``, else the command's) is unknown."""
+    spec = entry(program or cmd.program)
+    if spec is None:
+        return None
+    if len(cmd.words) < 2 or not spec["walk"]:
+        found = spec["tier"]
+    elif program is not None and program != cmd.program:
+        found = scan(cmd.words, spec)[1]
+    else:
+        found = _scan(cmd, spec)[1]
+    return found, spec.get("rule")
+
+
+def runners() -> frozenset[str]:
+    """Programs with an option that runs a command, code or a configuration."""
+    return frozenset(name for name, spec in _load().items() if _may_run(spec))
+
+
+def _may_run(spec: dict[str, Any]) -> bool:
+    if RUN_KINDS & set(spec.get("options", {}).values()):
+        return True
+    return any(isinstance(sub, dict) and _may_run(sub)
+               for sub in spec.get("subcommands", {}).values())
+
+
+def writers() -> frozenset[str]:
+    """Programs that may write files by their options, operands or scripts."""
+    return frozenset(name for name, spec in _load().items() if _may_write(spec))
+
+
+def _may_write(spec: dict[str, Any]) -> bool:
+    if spec.get("operands") in WRITE_KINDS or spec.get("language"):
+        return True
+    if "write" in spec.get("options", {}).values():
+        return True
+    return any(isinstance(sub, dict) and _may_write(sub)
+               for sub in spec.get("subcommands", {}).values())

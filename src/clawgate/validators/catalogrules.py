@@ -1,0 +1,146 @@
+"""What the program catalog says a command does, turned into verdicts: options whose value is
+a command, code or a configuration the program obeys, and writes whose target is only known
+when the line runs."""
+
+from __future__ import annotations
+
+from clawgate import programs as catalog
+from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.escapes import FRONTENDS
+from clawgate.validators.paths import resolve
+from clawgate.validators.writes import redirect_targets
+
+_ASKING = frozenset({"run", "code", "config", "runs"})
+_HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper family
+# The catalog's programs with an option that runs something, for dispatch (tests/programs
+# holds the two equal).
+RUNNERS = frozenset("""
+agetty apt apt-cache apt-get aria2c autossh awk bpftrace cc cdist cpio curl dhclient emacs
+enscript env g++ gawk gcc gdb gem genie git go gsed ksu latexmk make man mawk msgfilter mutt
+nawk nmap nvim openssl pandoc perl perlbug pidstat psql rg rlogin rpm rpmbuild rpmdb
+rpmquery rpmverify rsync scp scrot sed sftp socket sort split sqlite3 ssh sshfs tar tcpdump
+tmate tmux vi vim wget zic zip
+""".split())
+_VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
+_SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
+_LOOP = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*"
+                     r"((?:[A-Za-z_]\w*\s*)+)")
+# Files the CI runner hands a step to write to, and the scratch directories it names.
+_RUNNER_FILES = frozenset({"GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_STEP_SUMMARY", "GITHUB_PATH",
+                           "GITHUB_STATE", "RUNNER_TEMP", "TMPDIR", "TMP", "TEMP"})
+
+
+@register
+class ProgramRunsValue(Validator):
+    """An option the program catalog marks as running code in the tool's own language
+    (``make --eval``, ``wget -e``, ``emacs --eval``), a configuration it obeys (``curl -K``),
+    or a switch that runs a helper configured elsewhere (``git diff --ext-diff``): ASK. Long
+    options count in every abbreviation the program accepts. A command handed to a program
+    whose purpose is running commands (``env -S``, ``git rebase -x``) is checked as the
+    command it is; one handed to any other program is CG-ESC-002's.
+
+    Bad: ``git log --ext-diff -p``. Harmless: ``git log -p``.
+    """
+
+    id = "CG-PROG-001"
+    programs = RUNNERS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        """Commands given to run outside a wrapper are CG-ESC-002's (``escapes.py``); here
+        the rest: code, configurations, helpers, and what wrappers are told to run."""
+        if cmd.program not in RUNNERS or len(cmd.words) < 2:
+            return Verdict.passthrough()
+        spec = catalog.entry(cmd.program) or {}
+        console = spec.get("language") == "console"
+        found = [e for e in catalog.runs(cmd) if e.kind in _ASKING
+                 and not (console and e.kind == "code")]
+        literal = tuple(e.word.value for e in found if e.kind == "run" and e.word is not None
+                        and e.word.value)
+        asking = [e for e in found if e.kind != "run"]
+        if cmd.program not in FRONTENDS:
+            literal = ()  # CG-ESC-002 checks them
+        if not asking:  # only commands a wrapper runs: judged as the commands they are
+            return Verdict.unwrap(*literal) if literal else Verdict.passthrough()
+        first = asking[0]
+        return Verdict.unwrap(*literal, outcome=Outcome.ASK, rule_id=self.id,
+                              message=f"{cmd.program} {first.option or ''} runs "
+                              f"{_what(first.kind)}".replace("  ", " "))
+
+
+def _what(kind: str) -> str:
+    return {"run": "a command it is given", "code": "code it is given",
+            "config": "what a configuration it is given says",
+            "runs": "a helper configured elsewhere"}[kind]
+
+
+def content_targets(cmd: SimpleCommand) -> list[Word]:
+    """Words ``cmd`` writes new content to: redirections, output options, ``tee``'s files,
+    a copy's destination, sed and awk script targets."""
+    found = list(redirect_targets(cmd)) if cmd.redirects else []
+    if not cmd.redirects and not (catalog.entry(cmd.program) or {}).get("acts"):
+        return found
+    found += [e.word for e in catalog.effects(cmd)
+              if e.kind == "write" and e.option is not None and e.word is not None]
+    return found
+
+
+@register
+class RuntimeTarget(LineValidator):
+    """A write whose target is a variable or a substitution the engine cannot know
+    (``> "$OUT"``, ``tee "$(pick)"``, ``cp x "$DEST"``): where it lands is decided when the
+    line runs. ASK. A variable set earlier on the line (literally, or to a ``mktemp`` result),
+    a loop or ``read`` variable, the files a CI runner hands a step (``$GITHUB_OUTPUT``) and a
+    name under a literal workspace directory (``build/$name``) are known enough.
+
+    Bad: ``curl -s https://x.example/cfg > "$TARGET"``. Harmless:
+    ``tmp=$(mktemp); echo hi > "$tmp"``.
+    """
+
+    id = "CG-PROG-002"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        source = parsed.source
+        if "$" not in source and "`" not in source and ("awk" not in source or not any(
+                (catalog.entry(c.program) or {}).get("language") == "awk"
+                for c in parsed.commands)):
+            return Verdict.passthrough()
+        known: set[str] | None = None
+        for cmd in parsed.commands:
+            for word in content_targets(cmd):
+                if word.value is not None:
+                    continue
+                shell = "$" in word.text or "`" in word.text  # else an awk expression
+                if shell and resolve(word, ctx).path is not None:
+                    continue
+                if known is None:
+                    known = _known_names(parsed)
+                if not shell or _unknowable(word, known):
+                    return Verdict.ask(self.id, f"writes to {word.text}, known only when the "
+                                       "line runs", hint="write to a literal path")
+        return Verdict.passthrough()
+
+
+def _known_names(parsed: ParsedLine) -> set[str]:
+    names = set(_RUNNER_FILES)
+    for cmd in parsed.commands:
+        for assignment in cmd.assignments:
+            value = assignment.value
+            if value.value is not None or _SCRATCH.match(value.text.strip('"')):
+                names.add(assignment.name)
+    for match in _LOOP.finditer(parsed.source):
+        names.update((match.group(1) or match.group(2) or "").split())
+    return names
+
+
+def _unknowable(word: Word, known: set[str]) -> bool:
+    text = word.text.strip('"')
+    head = text.split("/", 1)[0]
+    if "/" in text and head not in ("", "..", ".") and not head.startswith(("$", "~", "`")):
+        return False  # build/$name: somewhere under a directory of the workspace
+    if "$(" in text.replace("$((", "") or "`" in text:
+        return True
+    names = _VAR.findall(text)
+    return not names or any(name not in known for name in names)

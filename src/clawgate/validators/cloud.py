@@ -1,0 +1,83 @@
+"""Cloud and cluster command lines that destroy what they manage (aws, gcloud, gsutil, az,
+kubectl, helm, terraform, pulumi, doctl): a destructive verb is ASK, and a mass deletion
+(a bucket emptied recursively, a namespace, a resource group, a project, users, ``--all``,
+``terraform destroy -auto-approve``) is DENY."""
+
+from __future__ import annotations
+
+from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+
+_CLOUDS = frozenset({"aws", "gcloud", "gsutil", "az", "kubectl", "oc", "helm", "terraform",
+                     "tofu", "pulumi", "doctl", "eksctl"})
+_VERB = lazy_pattern(r"^(?:delete|remove|rm|rb|destroy|terminate|purge|uninstall|drain|"
+                     r"deregister|disable|revoke|detach|wipe|erase|drop|cancel|reset|"
+                     r"scale|replace|taint|stop|kill)(?:-[\w-]+)?$")
+_MASS_FLAGS = frozenset({"--recursive", "-r", "-R", "--all", "--all-namespaces", "-A",
+                         "--force", "-a", "--yes", "-y", "--purge"})
+_MASS_TARGETS = lazy_pattern(r"^(?:ns|namespaces?|projects?|groups?|users?|user-pool|"
+                             r"organizations?|accounts?|service-accounts?|clusters?|"
+                             r"resource-groups?|subscriptions?|rb|stack)$|^delete-(?:user|"
+                             r"group|account|organization|bucket|cluster|stack)\b")
+_AUTO = frozenset({"-auto-approve", "--auto-approve", "--yes", "-y", "--skip-preview",
+                   "--force"})
+
+
+def _words(cmd: SimpleCommand) -> list[str]:
+    return [w.shown for w in cmd.words[1:]]
+
+
+def _mass(program: str, args: list[str], verb: str) -> str | None:
+    """Why the deletion is a mass deletion, or None."""
+    flags = {a.split("=", 1)[0] for a in args if a.startswith("-")}
+    if program in ("terraform", "tofu", "pulumi"):
+        destroying = verb == "destroy" or "-destroy" in flags
+        return "destroys every resource without review" if destroying and flags & _AUTO \
+            else None
+    nouns = [a for a in args if not a.startswith("-")]
+    if any(_MASS_TARGETS.match(n) for n in nouns[:4]) or _MASS_TARGETS.match(verb):
+        return "deletes an account, namespace, group, project or whole bucket"
+    if program in ("kubectl", "oc") and flags & {"--all", "--all-namespaces", "-A"}:
+        return "deletes every resource of a kind"
+    if verb in ("rm", "delete") and flags & _MASS_FLAGS and any(
+            "://" in n or n.startswith(("gs:", "s3:")) for n in nouns):
+        return "deletes a bucket's contents recursively"
+    return None
+
+
+@register
+class CloudDestruction(Validator):
+    """A destructive verb of a cloud or cluster CLI (``aws ec2 terminate-instances``,
+    ``kubectl delete pod``, ``helm uninstall``, ``terraform destroy``, ``gcloud … delete``,
+    a sync that deletes: ``aws s3 sync --delete``, ``gsutil rsync -d``): ASK. A mass deletion
+    (``aws s3 rm --recursive``, ``aws s3 rb --force``, ``gsutil rm -r``, ``kubectl delete
+    ns``, ``--all``, deleting users or projects, ``terraform destroy -auto-approve``): DENY.
+
+    Bad: ``aws s3 rm s3://prod-data --recursive``. Harmless: ``kubectl get pods``.
+    """
+
+    id = "CG-NET-001"
+    programs = _CLOUDS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in _CLOUDS or len(cmd.words) < 2:
+            return Verdict.passthrough()
+        args = _words(cmd)
+        verb = next((a for a in args[:4] if _VERB.match(a)), None)
+        if verb is None and cmd.program in ("terraform", "tofu") and "-destroy" in args:
+            verb = "destroy"
+        if verb is None and "sync" in args[:3] and ("--delete" in args or (
+                cmd.program == "gsutil" and "-d" in args)):
+            verb = "sync --delete"  # removes what the source lacks
+        if verb is None and cmd.program == "gsutil" and "rsync" in args[:3] and "-d" in args:
+            verb = "rsync -d"
+        if verb is None:
+            return Verdict.passthrough()
+        why = _mass(cmd.program or "", args, verb)
+        if why is not None:
+            return Verdict.deny(self.id, f"{cmd.program} {verb}: {why}",
+                                hint="run mass deletions by hand, after review")
+        return Verdict.ask(self.id, f"{cmd.program} {verb} destroys cloud or cluster "
+                           "resources", hint="confirm the target first")

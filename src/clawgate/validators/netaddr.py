@@ -1,0 +1,92 @@
+"""Network clients pointed at this machine's or the local network's services, or at a cloud
+metadata endpoint: the same address ranges ``web_fetch`` refuses (``tools/urls.py``)."""
+
+from __future__ import annotations
+
+from clawgate import programs as catalog
+from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+
+_HOST = lazy_pattern(r"^(?:[a-z][\w+.-]*://)?(?:[^@/\s]*@)?(?P<host>\[[0-9a-fA-F:.]+\]|"
+                     r"[\w.-]+)(?::\d+)?(?:[/?#]|$)")
+# The catalog's network-tier programs, for dispatch (tests/programs holds the two equal).
+NETWORK_CLIENTS = frozenset("""
+aria2c autossh curl dig ftp host http httpie https lftp masscan mosh mtr mutt nc ncat netcat
+nmap nslookup ping ping6 rlogin rsync scp sftp smbclient socat socket ssh ssh-keyscan sshfs
+telnet tftp tracepath traceroute wget whois xh
+""".split())
+_LOCAL_NAMES = frozenset({"localhost", "ip6-localhost", "ip6-loopback"})
+_METADATA_NAMES = frozenset({"metadata.google.internal", "metadata", "instance-data",
+                             "metadata.azure.internal"})
+
+
+def classify(host: str) -> str | None:
+    """'metadata', a range name ('loopback', 'private', ...), or None for a public host."""
+    host = host.strip("[]").lower().rstrip(".")
+    if host in _METADATA_NAMES:
+        return "metadata"
+    if host in _LOCAL_NAMES or host.endswith(".localhost"):
+        return "loopback"
+    if not host[:1].isdigit() and ":" not in host:
+        return None  # a name: where it resolves is only known at run time
+    import ipaddress
+
+    # web_fetch's ranges; imported only for a literal address (the module is heavy)
+    from clawgate.tools.urls import BLOCKED_NETWORKS, METADATA_ADDRESSES
+
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    if ip in METADATA_ADDRESSES or mapped in METADATA_ADDRESSES:
+        return "metadata"
+    return next((why for net, why in BLOCKED_NETWORKS
+                 if ip.version == net.version and ip in net), None)
+
+
+def _targets(cmd: SimpleCommand) -> list[str]:
+    hosts = []
+    for word in cmd.words[1:]:
+        text = word.value
+        if text is None or text.startswith("-"):
+            continue
+        found = _HOST.match(text)
+        if found is not None and ("://" in text or found.group("host")[:1].isdigit()
+                                  or found.group("host").startswith("[")
+                                  or found.group("host").lower() in _LOCAL_NAMES
+                                  | _METADATA_NAMES):
+            hosts.append(found.group("host"))
+    return hosts
+
+
+@register
+class LocalAddress(Validator):
+    """A network client (curl, wget, httpie, nc, ssh ...) sent to a cloud metadata endpoint
+    (DENY: it hands out the machine's credentials) or to a loopback, private, link-local or
+    otherwise internal address (high: a request there can act on a local service, the docker
+    API, a database, an admin port). Probing (``ping``, ``nc -z``) is left to the tiers.
+
+    Bad: ``curl http://169.254.169.254/latest/meta-data/iam/``. Harmless:
+    ``curl -fsSL https://example.com/install.txt``.
+    """
+
+    id = "CG-NET-002"
+    programs = NETWORK_CLIENTS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        spec = catalog.entry(cmd.program)
+        if spec is None or spec["tier"] != "network" or len(cmd.words) < 2:
+            return Verdict.passthrough()
+        for host in _targets(cmd):
+            kind = classify(host)
+            if kind == "metadata":
+                return Verdict.deny(self.id, f"{cmd.program} reaches the cloud metadata "
+                                    f"endpoint {host}", hint="credentials come from there")
+            if kind is not None and not spec.get("loopback"):
+                return Verdict.of(Outcome.ASK, self.id, f"{cmd.program} reaches {host}, a "
+                                  f"{kind} address", hint="local services act on requests",
+                                  risk=Risk.HIGH)
+        return Verdict.passthrough()

@@ -1,0 +1,167 @@
+"""Text a line writes into a file, and the commands of the same line that then run that file.
+
+``printf 'rm -rf ~' > t.sh && sh t.sh`` runs ``rm -rf ~``; ``cat > r <<EOF … EOF; bash r`` runs
+the here-document; ``tee x.sh <<<'…'; chmod +x x.sh; ./x.sh`` runs what the here-string holds;
+``echo '…' > x.py; python x.py`` runs that Python. ``StagedPayload`` (``staged.py``) checks the
+text as the command (or the inline code) that runs it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+
+from clawgate import programs
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.programs import SHELLS
+from clawgate.validators.writes import redirect_targets
+
+# How an interpreter takes code on its command line.
+INLINE = {"python": "-c", "python3": "-c", "python2": "-c", "pypy3": "-c", "node": "-e",
+          "nodejs": "-e", "bun": "-e", "deno": "eval", "perl": "-e", "ruby": "-e",
+          "php": "-r", "lua": "-e", "Rscript": "-e"}
+_SOURCERS = frozenset({"source", "."})
+_PRINTF_DIRECTIVE = lazy_pattern(r"%(?:%|[-+ #0]*\d*(?:\.\d+)?[sbdiouxXcqfeEgG])")
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "", "r": "", "0": "", "e": "", "'": "'",
+            '"': '"'}
+
+
+def _unescape(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text):
+            out.append(_ESCAPES.get(text[i + 1], "\\" + text[i + 1]))
+            i += 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def _printf(values: list[str]) -> str:
+    """printf's output: the format's escapes processed, directives filled from the arguments
+    in turn (``%b`` arguments with escapes too), the format reused while arguments remain."""
+    fmt, args = values[0], values[1:]
+    pieces = _PRINTF_DIRECTIVE.split(fmt)
+    directives = _PRINTF_DIRECTIVE.findall(fmt)
+    wanted = sum(d != "%%" for d in directives)
+    out: list[str] = []
+    while True:
+        taken, args = (args[:wanted], args[wanted:]) if wanted else ([], [])
+        out.append(_fill(pieces, directives, taken))
+        if not args:
+            return "".join(out)
+
+
+def _fill(pieces: list[str], directives: list[str], args: list[str]) -> str:
+    out, given = [_unescape(pieces[0])], iter(args)
+    for directive, piece in zip(directives, pieces[1:], strict=True):
+        if directive == "%%":
+            out.append("%")
+        else:
+            value = next(given, "")
+            out.append(_unescape(value) if directive.endswith("b") else value)
+        out.append(_unescape(piece))
+    return "".join(out)
+
+
+def _echo(values: list[str]) -> str:
+    escapes, newline = False, "\n"
+    while values and values[0] in ("-n", "-e", "-E", "-ne", "-en"):
+        escapes = escapes or "e" in values[0]
+        newline = "" if "n" in values[0] else newline
+        values = values[1:]
+    text = " ".join(values) + newline
+    return _unescape(text) if escapes else text
+
+
+def _fed(cmd: SimpleCommand) -> str | None:
+    """Text fed on standard input by a here-document or a here-string."""
+    for redirect in cmd.redirects:
+        if redirect.op in ("<<", "<<-") and redirect.heredoc is not None:
+            return redirect.heredoc
+        if redirect.op == "<<<" and redirect.target is not None:
+            return None if redirect.target.value is None else redirect.target.value + "\n"
+    return None
+
+
+def _content(cmd: SimpleCommand) -> str | None:
+    """What ``cmd`` writes to standard output, when the line says it literally."""
+    args = [w.value for w in cmd.words[1:]]
+    if any(a is None for a in args):
+        return None
+    values = [a for a in args if a is not None]
+    if cmd.program == "echo":
+        return _echo(values)
+    if cmd.program == "printf" and values:
+        return _printf(values)
+    if cmd.program == "tee" or not [v for v in values if not v.startswith("-") or v == "-"]:
+        return _fed(cmd)  # tee FILE <<<'…', cat <<EOF … EOF (no file operands)
+    return None
+
+
+def written(cmd: SimpleCommand, piped: SimpleCommand | None = None
+            ) -> list[tuple[str, str | None]]:
+    """(path, text or None when unknown) for the files ``cmd`` fills with a stream of text:
+    its redirections, ``tee``'s files, a download's output file. ``piped`` is the command
+    whose output ``cmd`` reads (``printf '…' | tee x.sh``)."""
+    targets = list(redirect_targets(cmd)) if cmd.redirects else []
+    if cmd.program == "tee":
+        targets += programs.writes(cmd)
+    spec = programs.entry(cmd.program)
+    if spec is not None and spec["tier"] == "network":
+        targets += programs.writes(cmd)
+    if not targets:
+        return []
+    text = _content(cmd) if cmd.program in ("echo", "printf", "cat", "tee") else None
+    if text is None and piped is not None and cmd.program in ("tee", "cat") and (
+            piped.program in ("echo", "printf")) and not _fed(cmd):
+        text = _content(piped)
+    return [(_norm(w.value), text) for w in targets if w.value is not None]
+
+
+def _norm(path: str) -> str:
+    return posixpath.normpath(path)
+
+
+def _first_operand(words: tuple[Word, ...]) -> str | None:
+    for word in words[1:]:
+        value = word.value
+        if value is None:
+            return None
+        if not value.startswith("-") or value == "-":
+            return value
+    return None
+
+
+def run_as(cmd: SimpleCommand, path: str, text: str | None) -> str | None:
+    """How ``cmd`` runs the file ``path``: ``"shell"``, an interpreter's name, or None."""
+    program, head = cmd.program, cmd.words[0].value if cmd.words else None
+    if head is not None and "/" in head and _norm(head) == path:
+        return _by_shebang(text)
+    if program in SHELLS or program in _SOURCERS:
+        operand = _first_operand(cmd.words)
+        return "shell" if operand is not None and _norm(operand) == path else None
+    stem = (program or "").rstrip("0123456789.") if program not in INLINE else program
+    if program in INLINE or stem in INLINE:
+        operand = _first_operand(cmd.words)
+        if operand is not None and _norm(operand) == path:
+            return program if program in INLINE else stem
+    return None
+
+
+def _by_shebang(text: str | None) -> str:
+    if text is None or not text.startswith("#!"):
+        return "shell"
+    words = text[2:].split("\n", 1)[0].split()
+    names = [posixpath.basename(w) for w in words if not w.startswith("-")]
+    name = names[1] if names[:1] == ["env"] and len(names) > 1 else (names[0] if names else "")
+    return name if name in INLINE else "shell"
+
+
+def as_line(how: str, text: str) -> str:
+    """The command line that runs ``text`` the way ``how`` says."""
+    if how == "shell":
+        return text
+    return f"{how} {INLINE[how]} {shlex.quote(text)}"

@@ -1,0 +1,33 @@
+"""``policy explain-program``: text and JSON of what the catalog knows, and unknown names."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clawgate.cli import main
+from clawgate.cli.exitcodes import ExitCode
+
+
+def test_text_names_options_tiers_and_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain-program", "git"]) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert "unique prefixes of long options accepted" in out
+    assert "push: high" in out
+    assert "--output: writes the file it is given" in out
+    assert "git log --outp=/etc/x  -> ASK" in out
+
+
+def test_json_by_alias(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain-program", "gsed", "--json"]) == ExitCode.OK
+    info = json.loads(capsys.readouterr().out)
+    assert info["program"] == "sed"
+    assert info["language"] == "sed"
+    assert "-e" in info["options"]["code"]
+    assert all(row["decision"] in ("allow", "ask", "deny") for row in info["examples"])
+
+
+def test_unknown_program(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain-program", "no-such-tool"]) == ExitCode.USAGE
+    assert "does not know" in capsys.readouterr().err
