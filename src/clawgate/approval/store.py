@@ -59,9 +59,9 @@ class ApprovalStore:
             return False
 
     def list(self) -> builtins.list[ApprovalEntry]:
-        """Every remembered approval. Raises ClawgateError if the file is corrupt."""
-        with self._locked(exclusive=False):
-            return self._load()
+        """Every remembered approval. Raises ClawgateError if the file is corrupt. Reading takes
+        no lock (and so creates no lock file): writes replace the file whole, atomically."""
+        return self._load()
 
     def remember(self, request: ApprovalRequest) -> ApprovalEntry:
         summary = Scrubber().scrub(request.summary or request.key)
@@ -75,6 +75,8 @@ class ApprovalStore:
 
     def revoke(self, entry_id: str) -> bool:
         """Forget the approval with this id; False if there was none."""
+        if not self.path.exists():
+            return False  # nothing remembered: no directory or lock file made to say so
         with self._locked(exclusive=True):
             entries = self._load()
             kept = [e for e in entries if e.id != entry_id]
