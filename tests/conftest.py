@@ -2,8 +2,10 @@
 pytester, which drives the clawgate pytest plugin in its tests.
 
 The suite writes state only under temporary directories: the XDG directories (state, config,
-cache, data) point into one temporary directory for the whole session, subprocesses included,
-and the session fails if anything under the real ones' ``clawgate`` folders changed.
+cache, data) point into one temporary directory for the whole session, subprocesses included.
+Under CI (``CI`` set: nothing else runs on the machine) the session also fails if anything
+under the real ones' ``clawgate`` folders changed; elsewhere other checkouts' runs may write
+there at the same time, so it only says so.
 """
 
 from __future__ import annotations
@@ -58,8 +60,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if changed:
         names = ", ".join(name for name, _ in changed[:5])
         session.config.get_terminal_writer().line(
-            f"the suite wrote outside its temporary directories: {names}", red=True)
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            f"\nclawgate state changed outside the suite's temporary directories during the "
+            f"run (this suite, or another process): {names}", red=True)
+        if os.environ.get("CI"):
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 # The suite is derandomised, so a run on a fresh clone is the run that passed here; the random
 # exploration is `policy fuzz` and bench/bench_fuzz.py. CLAWGATE_HYPOTHESIS=explore lifts it.

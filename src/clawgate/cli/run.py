@@ -18,7 +18,7 @@ import click
 from clawgate.cli.common import emit_json, load_engine, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.decision import Decision, Outcome
-from clawgate.errors import ClawgateError, PolicyError
+from clawgate.errors import ClawgateError, MissingExtra, PolicyError
 from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_settings
 
 
@@ -63,6 +63,9 @@ def run(
     try:
         with executor_from_settings(settings, workspace=root) as executor:
             result = executor.run(request)
+    except MissingExtra as exc:  # a configuration error: one line naming the extra
+        say(str(exc))
+        return ExitCode.USAGE
     except ClawgateError as exc:
         _report(decision, None, as_json, error=str(exc))
         return ExitCode.INTERNAL
