@@ -87,7 +87,9 @@ def test_cli_exit_4_and_a_saved_counterexample(tmp_path: Path,
     out = capsys.readouterr().out
     assert code == ExitCode.DENY
     assert "decides   FAIL" in out
-    assert "over the 0.1 ms deadline" in out
+    # Over the deadline in CPU time, or, on a loaded machine, the wall-clock watchdog (ten
+    # deadlines) first: either way a decides failure, which is what is asserted.
+    assert "over the 0.1 ms deadline" in out or "the checker hangs" in out
     assert "reproduce:    policy check " in out
     (record,) = [json.loads(line) for line in saved.read_text().splitlines()]
     assert record["invariant"] == "decides"
