@@ -155,6 +155,7 @@ def test_cli_policy_file_that_is_not_yaml_is_a_usage_error(
     assert "broken.yaml" in capsys.readouterr().err
 
 
+@pytest.mark.real_watchdog
 def test_a_hang_ends_the_run_at_once_unshrunk() -> None:
     hang = Hang()
     engine = Engine(validators=[hang])
