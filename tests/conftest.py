@@ -2,10 +2,10 @@
 pytester, which drives the clawgate pytest plugin in its tests.
 
 The suite writes state only under temporary directories: the XDG directories (state, config,
-cache, data) point into one temporary directory for the whole session, subprocesses included.
-Under CI (``CI`` set: nothing else runs on the machine) the session also fails if anything
-under the real ones' ``clawgate`` folders changed; elsewhere other checkouts' runs may write
-there at the same time, so it only says so.
+cache, data) point into one temporary directory for the whole session, subprocesses included
+(``tests/test_suite_state.py`` checks it). At the end the session says so if anything under the
+real ones' ``clawgate`` folders changed meanwhile; it does not fail on it, because other
+processes of the machine (another checkout's tests, a user's agent) may write there too.
 """
 
 from __future__ import annotations
@@ -54,16 +54,14 @@ def suite_dirs() -> tuple[Path, tuple[Path, ...]]:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Fail the run if the suite wrote under the real home's clawgate state or config."""
+    """Say so if the real home's clawgate state or config changed during the run."""
     changed = sorted(set(snapshot(REAL_DIRS).items()) - set(_BEFORE.items()))
     shutil.rmtree(SANDBOX, ignore_errors=True)
     if changed:
         names = ", ".join(name for name, _ in changed[:5])
         session.config.get_terminal_writer().line(
             f"\nclawgate state changed outside the suite's temporary directories during the "
-            f"run (this suite, or another process): {names}", red=True)
-        if os.environ.get("CI"):
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            f"run (this suite, or another process): {names}", yellow=True)
 
 # The suite is derandomised, so a run on a fresh clone is the run that passed here; the random
 # exploration is `policy fuzz` and bench/bench_fuzz.py. CLAWGATE_HYPOTHESIS=explore lifts it.
