@@ -1,15 +1,18 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Exact versions of every dependency (the figures and the fuzz run were measured with these).
+# pip's own configuration may hold constraints too (/etc/xdg/pip here): -c adds to them.
+LOCK := requirements/dev.lock
 
-.PHONY: test lint typecheck bench venv clean
+.PHONY: test lint typecheck fuzz bench venv lock clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: pyproject.toml $(LOCK) | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -c $(LOCK) -e '.[dev]'
 	touch $@
 
 venv: $(VENV)/.installed
@@ -20,6 +23,20 @@ test: venv
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
+
+# The derandomised default fuzz run the README says holds (exit 4 when an invariant fails).
+fuzz: venv
+	$(BIN)/policy fuzz --examples 2000
+
+# Refresh the lock: resolve pyproject.toml's ranges afresh in a scratch venv, freeze it.
+lock:
+	rm -rf .venv-lock
+	$(PY) -m venv .venv-lock
+	.venv-lock/bin/python -m pip install -q -e '.[dev]'
+	{ echo "# Exact versions for development, CI and the README's figures (Python 3.11)."; \
+	  echo "# make venv installs with -c this file; refresh with: make lock"; \
+	  .venv-lock/bin/python -m pip freeze --exclude-editable | grep -v '^-e'; } > $(LOCK)
+	rm -rf .venv-lock
 
 lint: venv
 	$(BIN)/ruff check src tests bench
@@ -33,4 +50,4 @@ bench: venv
 	$(BIN)/python bench/bench_executors.py
 
 clean:
-	rm -rf $(VENV) dist build
+	rm -rf $(VENV) .venv-lock dist build

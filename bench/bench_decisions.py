@@ -7,6 +7,10 @@ Allow rate: share of ``allow`` lines that come out ALLOW. Block rate: share of `
 cache off: a warm process deciding a line it has not decided before) and warm (the engine's
 bounded cache holds the line), median and p99; and first sight taking each line's fastest
 round, which leaves out the time slices a loaded machine takes from random samples.
+
+Corpora: ``../shared/corpus/{benign,escapes,injections}.jsonl`` beside the checkout (or
+``$CLAWGATE_CORPUS``), labelled command lines collected for this project (see that folder's
+README). Without them this prints one line and exits 0.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
-from corpus import FILES, load
+from corpus import FILES, load, require_corpus
 
 
 def rates(engine: Engine, show_misses: bool) -> dict[str, float]:
@@ -61,6 +65,7 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="print every misclassified line")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
+    require_corpus("bench_decisions")
     engine = Engine()
     found = rates(engine, args.misses)
     print("| file | metric | clawgate |")

@@ -13,6 +13,8 @@
    the slowest lines are checked again on a fresh engine to tell a slow input from a pause. A
    check that has not decided after 2 s is interrupted and counted as a hang (some inputs make
    a parser loop without bound; run this under ``ulimit -v``).
+
+Corpora: none; every input is generated (hypothesis strategies, random bytes from ``--seed``).
 """
 
 from __future__ import annotations

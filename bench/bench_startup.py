@@ -6,6 +6,8 @@ Runs each command N times (after warm-up runs that also fill the bytecode cache,
 installed wheel has) and prints the median and p99 wall time. ``policy`` is the console script
 next to this interpreter when installed (then the installed package is measured), else
 ``python -m clawgate`` with this checkout's ``src`` on the path.
+
+Corpora: none (one fixed command line).
 """
 
 from __future__ import annotations

@@ -1,9 +1,16 @@
-"""The shared labelled corpora: ``../shared/corpus/*.jsonl`` or ``$CLAWGATE_CORPUS``."""
+"""The shared labelled corpora: ``../shared/corpus/*.jsonl`` or ``$CLAWGATE_CORPUS``.
+
+They are not part of this repository: ``shared/`` sits beside the checkout on the project's
+machines (its README describes each file: benign commands, sandbox escapes, injections, each
+line a JSON object with ``command`` and ``label``). Without them a benchmark that needs them
+says so in one line and exits 0 (``require_corpus``).
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 FILES = ("benign", "escapes", "injections")
@@ -14,6 +21,20 @@ def corpus_dir() -> Path:
     if given:
         return Path(given)
     return Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+
+
+def missing(names: tuple[str, ...] = FILES) -> list[str]:
+    """The corpus files that are not there."""
+    return [n for n in names if not (corpus_dir() / f"{n}.jsonl").is_file()]
+
+
+def require_corpus(bench: str, names: tuple[str, ...] = FILES) -> None:
+    """Exit 0 with one line when the corpora ``bench`` needs are not there."""
+    absent = missing(names)
+    if absent:
+        print(f"{bench}: skipped: no corpus at {corpus_dir()} ({', '.join(absent)}.jsonl "
+              "missing; set CLAWGATE_CORPUS to the directory holding them)")
+        sys.exit(0)
 
 
 def load(name: str) -> list[dict[str, str]]:

@@ -7,12 +7,15 @@
 #
 # Idempotent: an engine that already answers is used as it is (local or DOCKER_HOST), an image
 # that exists is kept. As root on Debian it installs docker.io, bubblewrap and busybox-static
-# with apt-get when they are missing. The PID of a dockerd it starts is kept in $PIDFILE, so that
-# `stop` never touches an engine somebody else runs.
+# with apt-get when they are missing. A dockerd it starts is recorded in this checkout
+# ($STATE_DIR, git-ignored: its PID and the start time the kernel gives that process), so that
+# `stop` stops only the engine this checkout started: never one another checkout started, never
+# one that already answered when this script ran, never a later process that reuses the PID.
 set -euo pipefail
 
 IMAGE=${CLAWGATE_SANDBOX_IMAGE:-clawgate-sandbox:busybox}
-STATE_DIR=${CLAWGATE_ENGINE_DIR:-/var/tmp/clawgate-engine}
+CHECKOUT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+STATE_DIR=${CLAWGATE_ENGINE_DIR:-$CHECKOUT/.clawgate-engine}
 PIDFILE=$STATE_DIR/dockerd.pid
 LOGFILE=$STATE_DIR/dockerd.log
 WAIT_S=${CLAWGATE_ENGINE_WAIT_S:-60}
@@ -23,12 +26,36 @@ engine_answers() {
     timeout 10 docker version --format '{{.Server.Version}}' >/dev/null 2>&1
 }
 
+started_at() {
+    # The process's start time in clock ticks since boot (field 22 of /proc/PID/stat).
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }  # the fields after the command name, which may hold spaces
+    awk '{print $20}' <<<"$stat"
+}
+
+alive() {
+    # The process exists and is not a zombie waiting for its parent.
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }
+    [[ ${stat:0:1} != Z ]]
+}
+
+record() {
+    # Write "PID START" for the dockerd this checkout started.
+    mkdir -p "$STATE_DIR"
+    printf '%s %s\n' "$1" "$(started_at "$1")" >"$PIDFILE"
+}
+
 our_pid() {
-    # The PID in $PIDFILE if that process is still a dockerd; nothing otherwise.
+    # The PID recorded in $PIDFILE if that very process (same start time) is still a dockerd.
     [[ -r $PIDFILE ]] || return 1
-    local pid
-    pid=$(<"$PIDFILE")
-    [[ $pid =~ ^[0-9]+$ ]] && [[ $(cat "/proc/$pid/comm" 2>/dev/null) == dockerd ]] || return 1
+    local pid start
+    read -r pid start <"$PIDFILE" || return 1
+    [[ $pid =~ ^[0-9]+$ && $start =~ ^[0-9]+$ ]] || return 1
+    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == dockerd ]] || return 1
+    [[ $(started_at "$pid") == "$start" ]] || return 1
     printf '%s\n' "$pid"
 }
 
@@ -75,11 +102,12 @@ start_engine() {
         log "starting dockerd (log: $LOGFILE)"
         setsid dockerd --storage-driver=vfs --iptables=false --ip6tables=false --bridge=none \
             >"$LOGFILE" 2>&1 </dev/null &
-        echo $! >"$PIDFILE"
+        record $!
     fi
-    local waited=0
+    local waited=0 pid
+    read -r pid _ <"$PIDFILE"
     until engine_answers; do
-        if ! our_pid >/dev/null; then
+        if [[ ! -d /proc/$pid ]]; then  # (its name reads dockerd only once setsid has run it)
             log "dockerd exited; last lines of $LOGFILE:"
             tail -n 20 "$LOGFILE" >&2 || true
             return 1
@@ -87,7 +115,7 @@ start_engine() {
         ((waited++ < WAIT_S * 2)) || { log "dockerd did not answer in ${WAIT_S}s"; return 1; }
         sleep 0.5
     done
-    log "dockerd $(our_pid) answers"
+    log "dockerd $pid answers (started by this checkout; \`$0 stop\` stops it)"
 }
 
 build_image() {
@@ -117,13 +145,13 @@ build_image() {
 stop_engine() {
     local pid
     if ! pid=$(our_pid); then
-        log "no dockerd started by this script is running"
+        log "no dockerd started by this checkout ($CHECKOUT) is running; nothing to stop"
         return 0
     fi
     log "stopping dockerd $pid"
     kill -TERM "$pid"
     for _ in $(seq 1 40); do
-        [[ -d /proc/$pid ]] || { rm -f "$PIDFILE"; return 0; }
+        alive "$pid" || { rm -f "$PIDFILE"; return 0; }
         sleep 0.25
     done
     log "dockerd $pid still running after 10s"

@@ -9,6 +9,8 @@
       ExecutorError          the machinery that runs commands failed
         SandboxUnavailable   bwrap or docker is missing or not answering
         CapacityExceeded
+      MissingExtra           an optional part was asked for and its extra is not installed
+                             (also an ImportError)
 
 Verdicts are values, never exceptions: only failures of the machinery raise. Errors from a
 backend (subprocess, the Docker SDK, the YAML parser) are converted at one boundary with
@@ -69,6 +71,17 @@ class ExecutorError(ClawgateError):
 
 class SandboxUnavailable(ExecutorError):
     """The sandbox a policy asks for (bwrap, a Docker engine) is missing. Never a quiet host run."""
+
+
+class MissingExtra(ClawgateError, ImportError):
+    """An optional part (the Docker executor, the MCP proxy, the harness) whose extra is not
+    installed. The message is one line naming the extra and the command that installs it."""
+
+    def __init__(self, extra: str, what: str) -> None:
+        self.extra = extra
+        self.what = what
+        super().__init__(f"clawgate: {what} needs the '{extra}' extra: "
+                         f"pip install 'clawgate[{extra}]'")
 
 
 class CapacityExceeded(ExecutorError, ToolError):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -23,7 +22,7 @@ def test_output_and_exit_code(host: HostExecutor) -> None:
     assert (result.exit_code, result.stdout, result.stderr) == (3, "out\n", "err\n")
     assert not result.timed_out
     assert not result.truncated
-    assert 0 < result.duration_ms < 5000
+    assert result.duration_ms >= 0  # filled in; its size is bench/bench_executors.py's business
 
 
 def test_argv_runs_without_a_shell(host: HostExecutor) -> None:
@@ -60,22 +59,19 @@ def test_a_secret_in_the_parent_environment_does_not_leak(
 
 def test_timeout_kills_the_whole_group(host: HostExecutor) -> None:
     marker = unique_sleep()
-    start = time.monotonic()
     result = host.run(ExecRequest(f"sleep {marker} & sleep {marker}; echo never",
                                   timeout_s=0.3))
     assert result.timed_out
     assert result.exit_code == 124
     assert result.stdout == ""
-    assert time.monotonic() - start < 2.0
-    assert gone(marker)
+    assert gone(marker)  # both sleepers, the backgrounded one too: the whole group
 
 
 def test_timeout_escalates_to_sigkill(host: HostExecutor) -> None:
     marker = unique_sleep()
     result = host.run(ExecRequest(f"trap '' TERM; sleep {marker}", timeout_s=0.2))
     assert result.timed_out
-    assert 450 <= result.duration_ms < 2000  # 0.2 s, then the 0.3 s grace
-    assert gone(marker)
+    assert gone(marker)  # it ignores SIGTERM (inherited from the trap): only SIGKILL ends it
 
 
 def test_output_before_a_timeout_is_kept(host: HostExecutor) -> None:
@@ -86,12 +82,11 @@ def test_output_before_a_timeout_is_kept(host: HostExecutor) -> None:
 
 def test_a_backgrounded_process_does_not_survive(host: HostExecutor) -> None:
     marker = unique_sleep()
-    start = time.monotonic()
-    result = host.run(ExecRequest(f"sleep {marker} & echo started"))
+    # Held open by the sleeper's copy of the pipe, the run would last until its timeout.
+    result = host.run(ExecRequest(f"sleep {marker} & echo started", timeout_s=60))
     assert result.stdout == "started\n"
     assert result.exit_code == 0
     assert not result.timed_out
-    assert time.monotonic() - start < 1.5  # not held open by the sleeper's copy of the pipe
     assert gone(marker)
 
 
@@ -130,16 +125,15 @@ def test_undecodable_output_is_replaced(host: HostExecutor) -> None:
 
 
 def test_fifty_sleeps_with_a_queue_take_ten_waves(workspace: Path, limiter: SpawnLimiter) -> None:
-    """The issue's figure: 50 concurrent `sleep 0.2` with a queue, 2.0 s ± 20 %, never > 5."""
+    """50 concurrent `sleep 0.2` with a queue: all run, never more than 5 at once (counted by
+    the limiter). The time it takes (2.0 s ± 20 %) is bench/bench_executors.py's figure."""
     host = HostExecutor(workspace=workspace, limiter=limiter,
-                        limits=Limits(queue_timeout_s=30))
-    start = time.monotonic()
+                        limits=Limits(queue_timeout_s=300))
     with ThreadPoolExecutor(50) as pool:
         results = list(pool.map(host.run, [ExecRequest("sleep 0.2")] * 50))
-    elapsed = time.monotonic() - start
     assert all(r.exit_code == 0 for r in results)
     assert limiter.peak == 5
-    assert 1.6 <= elapsed <= 2.4
+    assert limiter.running == 0
 
 
 def test_arun_runs_on_the_host(host: HostExecutor) -> None:
@@ -160,5 +154,5 @@ def test_a_program_that_closes_its_output_before_exiting_is_not_killed(
     results = [host.run(ExecRequest(["sleep", "0.001"])) for _ in range(30)]
     assert {r.exit_code for r in results} == {0}
     late = host.run(ExecRequest("exec >&- 2>&-; sleep 0.3; exit 3"))
-    assert late.exit_code == 3
-    assert late.duration_ms >= 300
+    assert late.exit_code == 3  # the status of the end, after the sleep
+    assert not late.timed_out

@@ -34,6 +34,16 @@ def sleeper(counter: Any, seconds: float) -> Any:
     return handler
 
 
+def _until(condition: Any, polls: int = 6000) -> None:
+    """Wait until ``condition()`` holds, polling a bounded number of times (a hang detector:
+    how soon it holds is not asserted)."""
+    for _ in range(polls):
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError("the condition never came true")
+
+
 def test_shared_limiter_is_one_per_cap() -> None:
     assert shared_limiter(5) is shared_limiter(5)
     assert shared_limiter(5) is not shared_limiter(6)
@@ -61,15 +71,13 @@ def test_over_the_cap_fails_at_once_naming_it(workspace: Path, limiter: SpawnLim
 def test_fifty_threads_queue_and_never_exceed_five(workspace: Path, limiter: SpawnLimiter,
                                                    counter: Any) -> None:
     fake = FakeExecutor(sleeper(counter, 0.05), workspace=workspace, limiter=limiter,
-                        limits=Limits(queue_timeout_s=30))
-    start = time.monotonic()
+                        limits=Limits(queue_timeout_s=300))
     with ThreadPoolExecutor(50) as pool:
         results = list(pool.map(fake.run, [ExecRequest("x")] * 50))
-    elapsed = time.monotonic() - start
+    assert len(results) == 50
     assert all(r.exit_code == 0 for r in results)
-    assert counter.peak == 5
+    assert counter.peak == 5  # counted by the handlers themselves
     assert limiter.peak == 5
-    assert 0.5 <= elapsed < 3.0  # 10 waves of 0.05 s
     assert limiter.running == 0
 
 
@@ -104,10 +112,10 @@ def test_asyncio_over_the_cap_fails_at_once(workspace: Path, limiter: SpawnLimit
 def test_queue_timeout_expires_with_the_cap_named(limiter: SpawnLimiter) -> None:
     for _ in range(5):
         limiter.acquire()
-    start = time.monotonic()
     with pytest.raises(CapacityExceeded, match=r"after waiting 0.2 s \(max_concurrent=5\)"):
         limiter.acquire(0.2)
-    assert 0.19 <= time.monotonic() - start < 1.0
+    assert limiter.running == 5  # the refused waiter took nothing and left no place queued
+    assert not limiter._waiters
     for _ in range(5):
         limiter.release()
     assert limiter.running == 0
@@ -142,7 +150,7 @@ def test_waiters_are_served_first_come_first_served(limiter: SpawnLimiter) -> No
         thread = threading.Thread(target=wait, args=(n,))
         thread.start()
         threads.append(thread)
-        time.sleep(0.02)  # queue in order
+        _until(lambda n=n: len(small._waiters) == n + 1)  # queued in this order
     small.release()
     for thread in threads:
         thread.join()
@@ -221,7 +229,4 @@ def test_a_cancelled_arun_keeps_its_slot_until_the_command_ends(
         return limiter.running
 
     assert asyncio.run(main()) == 1  # the command still runs: its slot is still taken
-    deadline = time.monotonic() + 3
-    while limiter.running and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert limiter.running == 0
+    _until(lambda: limiter.running == 0)  # and gives it back when the command ends

@@ -137,7 +137,7 @@ def http_server() -> Iterator[str]:
     process = subprocess.Popen([sys.executable, SERVER, "--http", str(port)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 120  # a hang detector: it returns once the port answers
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()

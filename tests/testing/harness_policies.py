@@ -74,7 +74,12 @@ class Hang(Validator):
 
     id = "CG-TEST-006"
 
+    def __init__(self) -> None:
+        self.hung = 0  # checks that hung: counted, so that a test can bound them
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program == "hang":
+            self.hung += 1
         while cmd.program == "hang":
             time.sleep(0.001)
         return Verdict.passthrough()

@@ -15,9 +15,13 @@ from clawgate.engine import Engine
 from clawgate.testing.fuzz import FuzzConfig, run, run_one
 from clawgate.testing.report import describe, shell_quote
 
+# A deadline for `decides` that only a hang misses: its time bound (50 ms) is measured by
+# bench/bench_fuzz.py and held by CI's `policy fuzz --examples 2000`, not asserted by a test.
+HANG_MS = 10_000.0
+
 
 def test_decides_holds_on_the_default_policy() -> None:
-    result = run_one(Engine(), "decides", FuzzConfig(examples=60))
+    result = run_one(Engine(), "decides", FuzzConfig(examples=60, deadline_ms=HANG_MS))
     assert (result.status, result.examples, result.applied) == ("ok", 60, 60)
     assert result.note.startswith("slowest ")
 
@@ -67,7 +71,8 @@ def test_shell_quote(text: str, quoted: str) -> None:
 
 
 def test_cli_exit_0_when_the_invariants_hold(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["fuzz", "--examples", "40", "--invariant", "decides"])
+    code = main(["fuzz", "--examples", "40", "--invariant", "decides",
+                 "--deadline-ms", str(HANG_MS)])
     out = capsys.readouterr().out
     assert code == ExitCode.OK
     assert out.startswith("decides   ok       40 examples")
@@ -82,7 +87,9 @@ def test_cli_exit_4_and_a_saved_counterexample(tmp_path: Path,
     out = capsys.readouterr().out
     assert code == ExitCode.DENY
     assert "decides   FAIL" in out
-    assert "over the 0.1 ms deadline" in out
+    # Over the deadline in CPU time, or, on a loaded machine, the wall-clock watchdog (ten
+    # deadlines) first: either way a decides failure, which is what is asserted.
+    assert "over the 0.1 ms deadline" in out or "the checker hangs" in out
     assert "reproduce:    policy check " in out
     (record,) = [json.loads(line) for line in saved.read_text().splitlines()]
     assert record["invariant"] == "decides"
@@ -91,7 +98,7 @@ def test_cli_exit_4_and_a_saved_counterexample(tmp_path: Path,
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["fuzz", "--examples", "20", "--invariant", "decides", "--invariant", "audit",
-                 "--jobs", "2", "--json"])
+                 "--jobs", "2", "--json", "--deadline-ms", str(HANG_MS)])
     value = json.loads(capsys.readouterr().out)
     assert code == ExitCode.OK
     assert value["ok"] is True
@@ -100,7 +107,8 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_invariants_run_at_once_in_workers_report_in_order() -> None:
-    config = FuzzConfig(examples=15, only=("paths", "decides", "audit"), jobs=2)
+    config = FuzzConfig(examples=15, only=("paths", "decides", "audit"), jobs=2,
+                        deadline_ms=HANG_MS)
     seen: list[str] = []
     results = run(Engine(), config, on_result=lambda r: seen.append(r.name))
     assert [r.name for r in results] == seen == ["decides", "paths", "audit"]
@@ -108,7 +116,7 @@ def test_invariants_run_at_once_in_workers_report_in_order() -> None:
 
 
 def test_a_counterexample_comes_back_whole_from_a_worker() -> None:
-    config = FuzzConfig(examples=30, only=("decides", "wrappers"), jobs=2)
+    config = FuzzConfig(examples=30, only=("decides", "wrappers"), jobs=2, deadline_ms=HANG_MS)
     failed = {r.name: r for r in run(blind(), config)}["wrappers"]
     assert failed.status == "FAIL" and failed.violation is not None
     assert failed.violation.invariant == "wrappers"
@@ -147,12 +155,14 @@ def test_cli_policy_file_that_is_not_yaml_is_a_usage_error(
     assert "broken.yaml" in capsys.readouterr().err
 
 
+@pytest.mark.real_watchdog
 def test_a_hang_ends_the_run_at_once_unshrunk() -> None:
-    engine = Engine(validators=[Hang()])
+    hang = Hang()
+    engine = Engine(validators=[hang])
     result = run_one(engine, "decides", FuzzConfig(examples=200, seeds=("hang",)))
     assert result.status == "FAIL"
     assert result.violation is not None
     assert result.violation.hang
     assert result.violation.arguments["line"] == "hang"
     assert "not shrunk" in result.note
-    assert result.seconds < 5  # one watchdog wait, not one per shrinking step
+    assert hang.hung == 1  # one watchdog wait, not one per shrinking step

@@ -31,6 +31,7 @@ def test_decides_catches_a_slow_checker() -> None:
     inv.decides_in_time(Engine(validators=[Slow()]), "slow x", deadline_ms=2000)
 
 
+@pytest.mark.real_watchdog
 def test_decides_interrupts_a_hung_checker() -> None:
     engine = Engine(validators=[Hang()])
     with pytest.raises(inv.InvariantViolation, match="no decision after 200 ms"):

@@ -220,11 +220,11 @@ def test_path_is_percent_encoded(server: str) -> None:
 
 
 def test_slow_drip_hits_the_deadline(server: str) -> None:
-    started = time.monotonic()
+    """The drip sends 40 bytes over 2 s, each read quick: only a whole-fetch deadline stops it
+    (the error says which); a per-read timeout would let the body complete."""
     with pytest.raises(ToolError) as err:
         fetch(server + "/drip", UrlPolicy(allowed_networks=LOOPBACK, deadline_s=0.3))
     assert err.value.kind is ToolErrorKind.TIMEOUT
-    assert time.monotonic() - started < 1.5
 
 
 def test_body_cap(server: str) -> None:

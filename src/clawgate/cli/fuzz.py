@@ -13,7 +13,8 @@ import click
 
 from clawgate.cli.common import load_engine, policy_paths, say
 from clawgate.cli.exitcodes import ExitCode
-from clawgate.errors import PolicyError
+from clawgate.errors import MissingExtra, PolicyError
+from clawgate.extras import require
 from clawgate.testing.report import describe, reproduce
 
 if TYPE_CHECKING:
@@ -45,8 +46,13 @@ def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline
          as_json: bool) -> int:
     """Check the policy's invariants on generated commands, rewrites, wrappers and paths."""
     from clawgate.testing.examples import read_all
-    from clawgate.testing.fuzz import FuzzConfig, run
 
+    try:
+        require("testing", "clawgate.testing.fuzz", "policy fuzz")
+    except MissingExtra as exc:
+        say(str(exc))
+        return ExitCode.USAGE
+    from clawgate.testing.fuzz import FuzzConfig, run
     try:
         layered = policy_paths(policies)  # the discovered files too, for every invariant
         engine = load_engine(policies)

@@ -8,7 +8,8 @@ import click
 
 from clawgate.cli.common import say
 from clawgate.cli.exitcodes import ExitCode
-from clawgate.errors import PolicyError
+from clawgate.errors import MissingExtra, PolicyError
+from clawgate.extras import require
 
 
 @click.command("mcp-proxy", context_settings={"ignore_unknown_options": True})
@@ -33,10 +34,14 @@ def mcp_proxy(name: str, url: str | None, policies: tuple[str, ...], workspace: 
               audit: str | None, approver: str, agent: str | None, provider: str | None,
               timeout_s: float, command: tuple[str, ...]) -> int:
     """Proxy MCP on stdio to the server run by COMMAND (after --), or at --url."""
+    try:
+        require("mcp", "clawgate.integrations.mcp_proxy", "policy mcp-proxy")
+    except MissingExtra as exc:
+        say(str(exc))
+        return ExitCode.USAGE
     import anyio
 
     from clawgate.integrations.mcp_proxy import ProxyOptions, serve
-
     if (url is None) == (not command):
         say("policy mcp-proxy: give the server command after --, or --url (one of them)")
         return ExitCode.USAGE

@@ -25,7 +25,7 @@ import click
 from clawgate.cli.common import emit_json, load_cli_policy, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.decision import Decision, Outcome
-from clawgate.errors import ClawgateError, PolicyError
+from clawgate.errors import ClawgateError, MissingExtra, PolicyError
 from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_settings
 from clawgate.guard_setup import engine_for
 
@@ -87,6 +87,9 @@ def run(
         with executor_from_settings(settings, workspace=root,
                                     safe_env_names=policy.hooks.safe_env_names) as executor:
             result = executor.run(request)
+    except MissingExtra as exc:  # a configuration error: one line naming the extra
+        say(str(exc))
+        return ExitCode.USAGE
     except ClawgateError as exc:
         _report(decision, None, as_json, error=str(exc))
         return ExitCode.INTERNAL

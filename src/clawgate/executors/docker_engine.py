@@ -17,6 +17,7 @@ from typing import Any
 
 from clawgate.errors import ExecutorError, SandboxUnavailable
 from clawgate.executors.base import from_known_fields
+from clawgate.extras import require
 
 DEFAULT_IMAGE = "clawgate-sandbox:busybox"
 # With a CA of its own, the client is built before it can be told to ignore REQUESTS_CA_BUNDLE,
@@ -47,11 +48,8 @@ class DockerSettings:
 
 
 def sdk() -> Any:
-    try:
-        import docker
-    except ImportError as exc:  # pragma: no cover - a declared dependency
-        raise SandboxUnavailable("the 'docker' Python package is not installed") from exc
-    return docker
+    """The Docker SDK, or MissingExtra naming the 'docker' extra."""
+    return require("docker", "docker", "the Docker executor")
 
 
 @contextmanager

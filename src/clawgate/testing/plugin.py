@@ -9,7 +9,9 @@ its own -- every invariant of ``clawgate.testing.invariants`` under hypothesis, 
 
 Registered under the ``pytest11`` entry point, so it loads in every pytest run where clawgate
 is installed: this module imports nothing of clawgate (or hypothesis) until a hook needs it,
-and does nothing unless one of the options above is given. The fixture ``clawgate_engine``
+and does nothing unless one of the options above is given. Those options need hypothesis (the
+``testing`` extra); without it they stop the run with one line naming the extra, and pytest
+runs that do not use them are untouched. The fixture ``clawgate_engine``
 gives a test the engine these options describe (the default policy when none is given).
 """
 
@@ -42,6 +44,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="ci: bounded examples, derandomised; deep: many examples, random seed")
     group.addoption("--clawgate-examples", type=int, default=None, metavar="N",
                     help="examples per invariant (overrides the profile)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With the options given and hypothesis missing, one usage line naming the extra; without
+    the options the plugin asks for nothing (a user without the extra runs pytest as ever)."""
+    if not _active(config):
+        return
+    from clawgate.errors import MissingExtra
+    from clawgate.extras import require
+
+    try:
+        require("testing", "clawgate.testing.fuzz", "pytest --clawgate-policy")
+    except MissingExtra as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def _active(config: pytest.Config) -> bool:
