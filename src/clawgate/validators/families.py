@@ -15,6 +15,7 @@ from clawgate.validators import (  # noqa: F401
     hygiene,
     indirection,
     injection,
+    inlinecode,
     interpreters,
     iterators,
     launchers,

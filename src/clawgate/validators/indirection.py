@@ -53,7 +53,7 @@ def decodes(cmd: SimpleCommand) -> bool:
                                       and program.startswith("base")) for a in args)
 
 
-def _stdin_program(cmd: SimpleCommand) -> bool:
+def stdin_program(cmd: SimpleCommand) -> bool:
     """``cmd`` reads the program it runs from standard input."""
     call = shell_call(cmd)
     if call is not None:
@@ -87,7 +87,7 @@ class PipedIntoInterpreter(Validator):
             # seen from the sending side, so that wrappers (``sudo curl … | sh``) do not hide it
             return Verdict.deny(self.id, f"{cmd.program} output is piped into a shell",
                                 hint="save it, read it, then run it")
-        if not cmd.upstream or not _stdin_program(cmd):
+        if not cmd.upstream or not stdin_program(cmd):
             return Verdict.passthrough()
         program = cmd.program
         if any(p in NETWORK or p in ("nc", "ncat", "socat") for p in cmd.upstream):
@@ -112,7 +112,7 @@ class FedByDocument(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         docs = [r for r in cmd.redirects if r.feeds_input]
-        if not docs or not _stdin_program(cmd):
+        if not docs or not stdin_program(cmd):
             return Verdict.passthrough()
         texts: list[str] = []
         for doc in docs:

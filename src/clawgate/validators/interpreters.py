@@ -86,7 +86,15 @@ def _cut(words: tuple[Word, ...], spec: Inline) -> tuple[Word, ...]:
 
 
 def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
-    """The verdict on one piece of inline code, with the shell commands it spells out."""
+    """The verdict on one piece of inline code, with the shell commands it spells out.
+
+    Python that parses is read from its syntax tree by the CG-CODE family instead
+    (``inlinecode.py``); a regular expression over it would only add guesses."""
+    if program in ("python", "pypy"):
+        from clawgate.validators.inlinecode import python_effects
+
+        if not python_effects(code).syntax_error:
+            return Verdict.passthrough()
     found = scan(code, backticks)
     if not found.risky:
         return Verdict.passthrough()
