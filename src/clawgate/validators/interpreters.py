@@ -54,7 +54,7 @@ _REPL_FLAGS = frozenset({"-i", "-a", "--interactive", "-q", "--quiet", "-nw", "-
 def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str | None]]:
     """(word, text) of every piece of inline code in ``cmd`` (text None when dynamic)."""
     found: list[tuple[Word | None, str | None]] = []
-    words = cmd.words
+    words = _python_own(cmd.words) if spec is INLINE["python"] else cmd.words
     for i, current in enumerate(words[1:], start=1):
         if current.shown in spec.exact and i + 1 < len(words):
             found.append((words[i + 1], words[i + 1].value))
@@ -63,6 +63,22 @@ def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str
                                             spec.long):
             found.append((word, value))
     return found
+
+
+def _python_own(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """Python's own options: what follows ``-m MOD``, ``-c CODE``, ``-`` or a script belongs
+    to the module or the program (``python -m pip install -C x``)."""
+    i = 1
+    while i < len(words):
+        text = words[i].shown
+        if not text.startswith("-") or text == "-" or text.startswith("-m"):
+            return words[:i]
+        if text == "-c" or (text[1:2] != "-" and "c" in text[1:] and text[-1] == "c"):
+            return words[:i + 2]
+        if text.startswith("-c") or text == "--":
+            return words[:i + 1]
+        i += 2 if text in ("-W", "-X", "-Q") else 1
+    return words
 
 
 def _cut(words: tuple[Word, ...], spec: Inline) -> tuple[Word, ...]:
@@ -96,12 +112,28 @@ def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
         if not python_effects(code).syntax_error:
             return Verdict.passthrough()
     found = scan(code, backticks)
-    if not found.risky:
+    spawned = _tcl_commands(code) if program in _TCL else []
+    if not found.risky and not spawned:
         return Verdict.passthrough()
-    refuse, why = describe(found)
+    refuse, why = describe(found) if found.risky else (False, "inline code runs commands")
     outcome = Outcome.DENY if refuse else Outcome.ASK
-    return Verdict.unwrap(*found.commands, outcome=outcome, rule_id=rule_id,
+    return Verdict.unwrap(*found.commands, *spawned, outcome=outcome, rule_id=rule_id,
                           message=f"{program}: {why}")
+
+
+_TCL = frozenset({"expect", "tclsh", "wish"})
+_TCL_RUNNERS = frozenset({"spawn", "exec", "system"})
+
+
+def _tcl_commands(code: str) -> list[str]:
+    """The commands a Tcl/expect script starts with ``spawn``/``exec`` words (``spawn rm -rf
+    /``), as shell lines."""
+    found: list[str] = []
+    for statement in code.replace(";", "\n").split("\n"):
+        head, _, rest = statement.strip().lstrip("[").partition(" ")
+        if head in _TCL_RUNNERS and rest.strip():
+            found.append(rest.strip().rstrip("]").replace("{", "'").replace("}", "'"))
+    return found[:16]
 
 
 @register
