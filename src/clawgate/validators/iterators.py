@@ -117,7 +117,7 @@ def _replace_token(cmd: SimpleCommand, start: int) -> str | None:
         return token
     for word in cmd.words[1:start]:
         text = word.shown
-        if text == "--replace" or text.startswith("-i") and not text.startswith("--"):
+        if text == "--replace" or (text.startswith("-i") and not text.startswith("--")):
             return text[2:] if text.startswith("-i") and len(text) > 2 else "{}"
     return None
 
