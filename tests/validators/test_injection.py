@@ -24,7 +24,8 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ("\\rm -rf build", ASK, "CG-INJ-002"),
     ("r''m notes.txt", ASK, "CG-INJ-002"),
     # patterns and encodings
-    ("/???/??t /???/p??s??", ASK, "CG-INJ-003"),
+    ("/???/??t /???/p??s??", DENY, "CG-OBF-001"),
+    ("./build/*/tool --version", ASK, "CG-INJ-003"),
     ("{l,-lh}s", ASK, None),
     ("cat%20/et%5C%0Ac/pa%5C%0Asswd", ASK, "CG-HYG-008"),  # a continuation splits a word
     ("ls%20-la", ASK, "CG-INJ-004"),

@@ -41,17 +41,17 @@ def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str,
         return None
     feeder, consumer, end = pair
     left, right = _feeder_argv(feeder, env, argv), argv(consumer, env)
-    printed = _printed(left) if left is not None else None
-    if printed is None or right is None:
+    text = printed(left) if left is not None else None
+    if text is None or right is None:
         return None
     if consumer.program != "xargs":
         flag = STDIN_CODE.get(consumer.program or "")
         if flag is None or any(not a.startswith("-") or "c" in a or "e" in a for a in right[1:]):
             return None
-        code = printed.replace(_HOME, "~").rstrip("\n")  # as code, ~ is expanded where it runs
+        code = text.replace(_HOME, "~").rstrip("\n")  # as code, ~ is expanded where it runs
         return feeder.offset, end, " ".join([quote(right[0]), flag, quote(code)])
     run = _xargs_run(right)
-    items = _items(printed, null=run[1], lines=run[2] is not None) if run else None
+    items = _items(text, null=run[1], lines=run[2] is not None) if run else None
     if run is None or items is None:
         return None
     prefix = [f"{a.name}={a.value.text}" for a in consumer.assignments]
@@ -118,7 +118,7 @@ def _pieces(field: str, token: str) -> list[str | None]:
     return out
 
 
-def _printed(argv: list[str]) -> str | None:
+def printed(argv: list[str]) -> str | None:
     """What ``printf FORMAT ARGS`` or ``echo ARGS`` writes, for the simplest formats."""
     if argv[0].rsplit("/", 1)[-1] == "echo":
         newline = "\n"
@@ -166,15 +166,15 @@ def _xargs_run(argv: list[str]) -> tuple[list[str], bool, str | None] | None:
     return (argv[i:] or ["echo"]), null, token
 
 
-def _items(printed: str, *, null: bool, lines: bool = False) -> list[str] | None:
+def _items(text: str, *, null: bool, lines: bool = False) -> list[str] | None:
     if null:
-        items = printed.split("\0")
+        items = text.split("\0")
         return items[:-1] if items and items[-1] == "" else items
-    if any(c in printed for c in "'\"\\\0"):
+    if any(c in text for c in "'\"\\\0"):
         return None  # xargs's own quoting is not modelled
     if lines:  # -I: one item a line, leading blanks dropped
-        return [line.lstrip(" \t") for line in printed.split("\n") if line.strip(" \t")]
-    return printed.split()
+        return [line.lstrip(" \t") for line in text.split("\n") if line.strip(" \t")]
+    return text.split()
 
 
 def quote(field: str) -> str:

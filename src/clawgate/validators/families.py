@@ -19,6 +19,7 @@ from clawgate.validators import (  # noqa: F401
     interpreters,
     iterators,
     launchers,
+    obfuscation,
     parsing,
     permissions,
     remote,
