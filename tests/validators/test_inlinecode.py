@@ -56,6 +56,30 @@ from clawgate.inline.python import analyse
      DENY, "CG-CODE-005"),
     ("python3 -c 'import os; os.setuid(0); os.system(\"id\")'", DENY, "CG-CODE-005"),
     ("python3 -c 'import ctypes; ctypes.CDLL(\"./x.so\")'", ASK, "CG-CODE-005"),
+    # other languages, read through their tokens
+    ("node -e \"require('fs').writeFileSync('/etc/passwd', 'x')\"", DENY, "CG-FS-002"),
+    ("node -e \"require('fs').rmSync('/', {recursive: true})\"", DENY, "CG-CAT-001"),
+    ("node -e 'require(\"fs\").rmSync(process.argv[1])' x", ASK, "CG-CODE-001"),
+    ("node -e 'console.log(process.env)'", ASK, "CG-CODE-002"),
+    ("node -e 'console.log(JSON.stringify(process.env))'", ASK, "CG-CODE-002"),
+    ("node -e \"eval(atob('cm0gLXJmIH4='))\"", DENY, "CG-CODE-003"),
+    ("node -e \"require('net').connect(4444, 'h')\"", ASK, "CG-CODE-005"),
+    ("deno eval \"Deno.writeTextFileSync('/etc/passwd', 'y')\"", DENY, "CG-FS-002"),
+    ("bun -e \"Bun.write('/home/dev/.bashrc', 'x')\"", DENY, "CG-FS-002"),
+    ("perl -e 'open(FH, \">>/home/dev/.profile\"); print FH 1'", DENY, "CG-FS-002"),
+    ("perl -e 'unlink \"/etc/passwd\"'", DENY, "CG-FS-002"),
+    ("perl -e 'print %ENV'", ASK, "CG-CODE-002"),
+    ("perl -MMIME::Base64 -e 'eval(decode_base64(\"cm0=\"))'", DENY, "CG-CODE-003"),
+    ("ruby -e 'FileUtils.rm_rf(\"/\")'", DENY, "CG-CAT-001"),
+    ("ruby -e 'p ENV'", ASK, "CG-CODE-002"),
+    ("ruby -e 'eval(Base64.decode64(\"cm0=\"))'", DENY, "CG-CODE-003"),
+    ("ruby -rsocket -e 'TCPSocket.new(\"h\", 1)'", ASK, "CG-CODE-005"),
+    ("php -r 'file_put_contents(\"/etc/cron.d/x\", \"y\");'", DENY, None),
+    ("php -r 'eval(base64_decode(\"cm0=\"));'", DENY, "CG-CODE-003"),
+    ("php -r 'echo file_get_contents(\".env\");'", ASK, "CG-SEC-001"),
+    ("php -r 'print_r($_ENV);'", ASK, "CG-CODE-002"),
+    ("lua -e 'os.remove(\"/etc/passwd\")'", DENY, "CG-FS-002"),
+    ("Rscript -e 'print(Sys.getenv())'", ASK, "CG-CODE-002"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
@@ -77,6 +101,17 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "python3 -c 'from pathlib import Path; Path(\"build\").mkdir(exist_ok=True)'",
     "python3 -c 'import shutil; shutil.rmtree(\"build\", ignore_errors=True)'",
     "python - <<'EOF'\nimport sys\nprint(sys.platform)\nEOF",
+    "node -p \"require('./package.json').version\"",
+    "node -e \"const p = require('./package.json'); require('fs').writeFileSync('package.json', "
+    "JSON.stringify(p))\"",
+    "node -e 'console.log(process.env.HOME)'",
+    "node -e 'list.remove(item)'",
+    "deno eval 'console.log(Deno.version)'",
+    "perl -pi -e 's/unlink/remove/g' notes.txt",
+    "perl -ne 'print if /unlink/' notes.txt",
+    "ruby -e 'puts ENV[\"HOME\"]'",
+    "ruby -e 'puts Gem::VERSION.split(\".\")[0..2].join(\".\")'",
+    "php -r 'echo file_get_contents(\"composer.json\");'",
 ])
 def test_harmless(line: str) -> None:
     assert_allowed(line)

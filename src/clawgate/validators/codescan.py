@@ -14,6 +14,7 @@ _EXEC = lazy_pattern(r"""
     \bos\s*\.\s*(?:system|popen|exec\w*|spawn\w*|fork|posix_spawn\w*)\b
   | \bsubprocess\b | \bpty\s*\.\s*spawn\b | \bcommands\s*\.\s*getoutput\b | \bplatform\.popen\b
   | \bchild_process\b | \b(?:execSync|execFileSync|spawnSync|execFile)\b | process\.binding
+  | \bDeno\s*\.\s*(?:Command|run)\b | \bBun\s*\.\s*(?:spawn|spawnSync|\$)
   | \b(?:shell_exec|passthru|proc_open|popen|pcntl_exec|proc_nice)\b
   | \bfork\b(?![\w.])
   | \bKernel\s*[.:]+\s*(?:system|exec|spawn|`)\b | \bIO\s*\.\s*popen\b | \bOpen3\b | \bPTY\b

@@ -1,9 +1,11 @@
-"""Inline Python read from its syntax tree (``python -c``, ``python - <<EOF``, ``python3 <<<``):
-what it starts, writes, deletes, reads, evaluates and reaches, each judged as the shell
-command that does the same wherever one exists (``os.system("rm -rf ~")`` is ``rm -rf ~``,
+"""Inline code read for what it does (``python -c``, ``python - <<EOF``, ``node -e``,
+``perl -e``, ``ruby -e``, ``php -r``, ``lua -e``, ``Rscript -e`` ...): Python from its syntax
+tree, the others from their tokens. What it starts, writes, deletes and reads is judged as the
+shell command that does the same wherever one exists (``os.system("rm -rf ~")`` is ``rm -rf ~``,
 ``open("/etc/x", "w")`` is ``: > /etc/x``), so one set of rules decides for both.
 
-Other languages are read by ``interpreters.py`` (CG-INTERP-001) and ``inline/tokens.py``.
+Processes started by languages other than Python stay with CG-INTERP-001 (``interpreters.py``),
+which asks for any of them and checks the commands it can read.
 """
 
 from __future__ import annotations
@@ -11,49 +13,68 @@ from __future__ import annotations
 from functools import lru_cache
 
 from clawgate.decision import Outcome, Verdict
-from clawgate.inline.effects import Effects
+from clawgate.inline.langtables import LANGUAGES
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.indirection import stdin_program
 from clawgate.validators.interpreters import INLINE, inline_code
 from clawgate.validators.programs import family_name
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clawgate.inline.effects import Effects
+
 _PYTHONS = frozenset({"python", "pypy"})
-PROGRAMS = frozenset(p for p in INLINE if p in _PYTHONS)
+PROGRAMS = frozenset(p for p in INLINE if p in _PYTHONS or p in LANGUAGES)
 
 
 @lru_cache(maxsize=512)
+def code_effects(code: str, lang: str) -> Effects:
+    """What inline code does: Python from its syntax tree (``ast`` is imported on the first
+    inline Python seen), the other languages from their tokens."""
+    if lang == "python":
+        from clawgate.inline.python import analyse
+
+        return analyse(code)
+    from clawgate.inline.tokens import analyse as scan_tokens
+
+    return scan_tokens(code, lang)
+
+
 def python_effects(code: str) -> Effects:
-    """What inline Python does (``ast`` is imported here, on the first inline Python seen)."""
-    from clawgate.inline.python import analyse
-
-    return analyse(code)
+    return code_effects(code, "python")
 
 
-def python_sources(cmd: SimpleCommand) -> list[str | None]:
-    """Every piece of Python ``cmd`` runs inline: ``-c`` values, and the here-documents and
-    here-strings it reads its program from (None: only known at run time)."""
-    if family_name(cmd.program) not in _PYTHONS:
+def inline_sources(cmd: SimpleCommand) -> list[tuple[str, str | None]]:
+    """(language, code) of every piece of code ``cmd`` runs inline: ``-c``/``-e`` values, and
+    the here-documents and here-strings it reads its program from (code None: only known at
+    run time)."""
+    program = family_name(cmd.program)
+    lang = "python" if program in _PYTHONS else LANGUAGES.get(program or "")
+    spec = INLINE.get(program or "")
+    if lang is None or spec is None:
         return []
-    found: list[str | None] = [code for _, code in inline_code(cmd, INLINE["python"])]
+    found: list[tuple[str, str | None]] = [(lang, code) for _, code in inline_code(cmd, spec)]
     if found or not stdin_program(cmd):
         return found
     for doc in cmd.redirects:
         if doc.op == "<<<":
-            found.append(doc.target.value if doc.target is not None else None)
+            found.append((lang, doc.target.value if doc.target is not None else None))
         elif doc.feeds_input:
-            found.append(doc.heredoc)
+            found.append((lang, doc.heredoc))
     return found
 
 
-def _each(cmd: SimpleCommand) -> list[Effects]:
-    return [python_effects(code) for code in python_sources(cmd) if code is not None]
+def _each(cmd: SimpleCommand, python_only: bool = False) -> list[Effects]:
+    return [code_effects(code, lang) for lang, code in inline_sources(cmd)
+            if code is not None and (lang == "python" or not python_only)]
 
 
 @register
 class InlineActions(Validator):
-    """Inline Python's processes and file actions, checked as the shell commands that do the
-    same: a literal payload (``os.system("…")``, ``subprocess.run([...])``, ``os.execl``) is
+    """Inline code's processes (Python) and file actions (every language read here), checked as
+    the shell commands that do the same: a literal payload (``os.system("…")``,
+    ``subprocess.run([...])``, ``os.execl``) is
     checked as that command, a file written, deleted or read as ``: > F``, ``rm F``, ``cat F``
     (so system paths DENY, start-up files DENY, paths outside the workspace ASK, secrets ASK).
     A payload or target computed at run time: ASK.
@@ -73,14 +94,15 @@ class InlineActions(Validator):
             opaque.extend(found.opaque)
         if opaque:
             return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
-                                  message=f"inline python {opaque[0]}")
+                                  message=f"inline code: {opaque[0]}")
         return Verdict.unwrap(*commands) if commands else Verdict.passthrough()
 
 
 @register
 class InlineEnvironment(Validator):
-    """Inline Python that prints or serialises the whole environment (``print(os.environ)``,
-    ``json.dumps(dict(os.environ))``) hands every token and key in it to the agent: ASK.
+    """Inline code that prints or serialises the whole environment (``print(os.environ)``,
+    ``console.log(process.env)``, ``p ENV``, ``print %ENV``, ``print_r($_ENV)``) hands every
+    token and key in it to the agent: ASK.
 
     Bad: ``python3 -c 'import os; print(dict(os.environ))'``. Harmless:
     ``python3 -c 'import os; print(os.environ["HOME"])'``.
@@ -91,17 +113,18 @@ class InlineEnvironment(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if any(found.env_dump for found in _each(cmd)):
-            return Verdict.ask(self.id, "inline python prints the whole environment, secrets "
+            return Verdict.ask(self.id, "inline code prints the whole environment, secrets "
                                "included", hint="print the one variable you need")
         return Verdict.passthrough()
 
 
 @register
 class InlineEvaluation(Validator):
-    """Inline Python that evaluates text (``exec``, ``eval``, ``compile``, ``__import__``):
-    literal text is read as Python in its turn; text decoded, decompressed, reversed or
-    fetched at run time (``exec(base64.b64decode(…))``) was hidden on purpose: DENY; any
-    other text only known at run time: ASK.
+    """Inline code that evaluates text (``exec``, ``eval``, ``compile``, ``__import__``,
+    ``Function``, ``instance_eval`` ...): literal Python is read in its turn; text decoded,
+    decompressed, reversed or fetched at run time (``exec(base64.b64decode(…))``,
+    ``eval(atob(…))``, ``eval(base64_decode(…))``) was hidden on purpose: DENY; any other
+    Python text only known at run time: ASK.
 
     Bad: ``python3 -c 'import base64; exec(base64.b64decode("aW1wb3J0IG9z"))'``.
     Harmless: ``python3 -c 'exec("print(1)")'``.
@@ -113,9 +136,9 @@ class InlineEvaluation(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         effects = _each(cmd)
         if any(found.decoded for found in effects):
-            return Verdict.deny(self.id, "inline python runs code decoded or fetched at run "
+            return Verdict.deny(self.id, "inline code runs code decoded or fetched at run "
                                 "time", hint="decode it, read it, then run it")
-        if any(found.evaluates for found in effects):
+        if any(found.evaluates for found in _each(cmd, python_only=True)):
             return Verdict.ask(self.id, "inline python evaluates text only known at run time")
         return Verdict.passthrough()
 
@@ -132,7 +155,7 @@ class UnreadablePython(Validator):
     programs = PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if any(found.syntax_error for found in _each(cmd)):
+        if any(found.syntax_error for found in _each(cmd, python_only=True)):
             return Verdict.ask(self.id, "inline python does not parse, so it cannot be read",
                                hint="fix the code, or put it in a reviewed file")
         return Verdict.passthrough()
@@ -140,7 +163,8 @@ class UnreadablePython(Validator):
 
 @register
 class InlineReach(Validator):
-    """Inline Python that opens sockets or fetches URLs: ASK (high risk, as ``curl`` is); with
+    """Inline code that opens sockets or fetches URLs (``socket``, ``urllib``, ``net.connect``,
+    ``fsockopen``, ``IO::Socket``, ``TCPSocket``): ASK (high risk, as ``curl`` is); Python with
     a process or rewired descriptors as well (a remote or bind shell), or a process started
     after changing user ids: DENY. Native code loaded (``ctypes``): ASK.
 
@@ -160,7 +184,7 @@ class InlineReach(Validator):
                 return Verdict.deny(self.id, "inline python changes user ids and starts a "
                                     "process")
             if found.network:
-                return Verdict.ask(self.id, "inline python reaches the network")
+                return Verdict.ask(self.id, "inline code reaches the network")
             if found.native:
                 return Verdict.ask(self.id, "inline python loads native code")
         return Verdict.passthrough()

@@ -55,6 +55,9 @@ def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str
     """(word, text) of every piece of inline code in ``cmd`` (text None when dynamic)."""
     found: list[tuple[Word | None, str | None]] = []
     words = _python_own(cmd.words) if spec is INLINE["python"] else cmd.words
+    if spec is INLINE["deno"] and len(words) > 2 and words[1].value == "eval":
+        code = next((w for w in words[2:] if not w.shown.startswith("-")), None)
+        return [(code, code.value)] if code is not None else []
     for i, current in enumerate(words[1:], start=1):
         if current.shown in spec.exact and i + 1 < len(words):
             found.append((words[i + 1], words[i + 1].value))
