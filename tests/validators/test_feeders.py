@@ -34,6 +34,8 @@ from clawgate.validators.xargsfeed import ITEM, fed_lines, parallel_lines
     ("echo 'rm -rf ~' | bash -s", DENY, "CG-CAT-001"),
     ("echo 'import os; os.system(\"rm -rf /\")' | python3", DENY, "CG-CAT-001"),
     ("bash <<< 'rm -rf ~'", DENY, "CG-CAT-001"),
+    ("cat <<< 'rm -rf ~' | sh", DENY, "CG-CAT-001"),
+    ("cat <<'EOF' | bash\nrm -rf ~\nEOF", DENY, "CG-CAT-001"),
     ("sh <<EOF\nrm -rf ~\nEOF", DENY, "CG-CAT-001"),
     # wrappers, with their own effect
     ("unshare -r ls", ASK, "CG-WRAP-002"),

@@ -17,7 +17,7 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ("$(echo whoami)", ASK, "CG-INJ-001"),
     ("who$(echo am)i", ASK, "CG-INJ-001"),
     ("wh``oami", ASK, "CG-INJ-001"),
-    ("X=$'uname\\x20-a'&&$X", ASK, "CG-INJ-001"),
+    ("X=$'uname\\x20-a'&&$X", DENY, "CG-OBF-003"),
     # quoting and escaping in the program name
     ("w'h'o'am'i", ASK, "CG-INJ-002"),
     ('"wh"oami', ASK, "CG-INJ-002"),

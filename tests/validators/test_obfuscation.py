@@ -33,10 +33,16 @@ from clawgate.validators.sysbins import glob_programs
     ("eval \"$(printf '\\x72\\x6d') -rf ~\"", DENY, "CG-OBF-002"),
     ("bash -c \"$(rev <<< 'fr- mr')\"", DENY, "CG-OBF-002"),
     ('bash <<< "${c,,}"', DENY, "CG-OBF-002"),
+    ("x=$(echo cm0= | base64 -d); $x -rf /", DENY, "CG-OBF-003"),
+    ("x=$(rev <<< mr); $x -rf ~", DENY, "CG-OBF-003"),
+    ('c=${y,,}; eval "$c"', DENY, "CG-OBF-003"),
+    ('c=$(printf "\\x69\\x64"); bash -c "$c"', DENY, "CG-OBF-003"),
     # computed by reading: judged as what it computes to
     ("$(echo rm) -rf /", DENY, "CG-CAT-001"),
     ("$(printf rm) -rf ~", DENY, "CG-CAT-001"),
     ("rm -rf $(echo /)", DENY, "CG-CAT-001"),
+    ("x=$(echo rm); $x -rf /", DENY, "CG-CAT-001"),
+    ("x=$(echo /); rm -rf $x", DENY, "CG-CAT-001"),
     ("r''m -rf /", DENY, "CG-CAT-001"),
     # plain dynamic names keep their decision
     ("$EDITOR notes.txt", ASK, "CG-INJ-001"),
@@ -53,6 +59,8 @@ def test_caught(line: str, expected: Outcome, rule: str) -> None:
     'ls "${dir:-.}"',
     "git log -1 --format=%H | cut -c1-7",
     "echo ${PATH//:/ }",
+    'x=$(git rev-parse HEAD); echo "$x"',
+    "v=$(cat VERSION); echo $v",
     "printf '%s\\n' \"${files[@]}\"",
 ])
 def test_harmless(line: str) -> None:

@@ -46,11 +46,11 @@ def _process(reader: _Reader, node: ast.Call, name: str) -> bool:
         if argv is None and payload is not None and reader.text(payload) is not None:
             reader.run_line(payload, name)  # a string: with shell=True a line, else a program
         else:
-            reader.run(argv, name)
+            reader.run(argv, name, payload)
         if any(k.arg == "executable" for k in node.keywords):
             reader.opaque.append(f"{name} runs another executable than it names")
     elif name in t.EXEC_CALLS:
-        reader.run(_exec_argv(reader, node, *t.EXEC_CALLS[name]), name)
+        reader.run(_exec_argv(reader, node, *t.EXEC_CALLS[name]), name, node)
     elif name in t.OPAQUE_SPAWNS:
         reader.flags.add("spawns")
         reader.opaque.append(f"{name} starts a process")
@@ -169,22 +169,22 @@ def _evaluate(reader: _Reader, node: ast.Call, name: str) -> None:
         if name in t.EVALUATORS and name != "runpy.run_path":
             reader.commands.append(f"python3 -c {_quote(code)}")
         return
-    if _hidden(reader, payload, 0):
+    if hidden(reader, payload, 0):
         reader.flags.add("decoded")
     else:
         reader.flags.add("evaluates")
 
 
-def _hidden(reader: _Reader, node: ast.AST, depth: int) -> bool:
+def hidden(reader: _Reader, node: ast.AST, depth: int) -> bool:
     """``node`` is made by decoding, decompressing, reversing or fetching text."""
     if depth > 8:
         return True  # too deep to tell: treated as hidden, the safe side
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name) and sub.id in reader.values and sub is not node:
-            if _hidden(reader, reader.values[sub.id], depth + 1):
+            if hidden(reader, reader.values[sub.id], depth + 1):
                 return True
         elif isinstance(sub, ast.Name) and sub is node and sub.id in reader.values:
-            return _hidden(reader, reader.values[sub.id], depth + 1)
+            return hidden(reader, reader.values[sub.id], depth + 1)
         elif isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Slice) and (
                 sub.slice.step is not None):
             return True  # s[::-1]

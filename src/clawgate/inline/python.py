@@ -13,7 +13,7 @@ import ast
 
 from clawgate.inline import pytables as t
 from clawgate.inline.effects import Effects, action, line
-from clawgate.inline.pycalls import judge_call
+from clawgate.inline.pycalls import hidden, judge_call
 
 MAX_DEPTH = 8  # names followed through assignments, nested expressions
 
@@ -192,12 +192,12 @@ class _Reader(ast.NodeVisitor):
         elif verb != "read" and not _descriptor(path):
             self.opaque.append(f"{_VERBS.get(verb, verb)} a file named only at run time")
 
-    def run(self, argv: list[str] | None, what: str) -> None:
+    def run(self, argv: list[str] | None, what: str, node: ast.AST | None = None) -> None:
         self.flags.add("spawns")
         if argv:
             self.commands.append(line(argv))
         else:
-            self.opaque.append(f"{what} runs a command only known at run time")
+            self._unknown_payload(node, what)
 
     def run_line(self, node: ast.AST | None, what: str) -> None:
         self.flags.add("spawns")
@@ -205,7 +205,13 @@ class _Reader(ast.NodeVisitor):
         if found is not None:
             self.commands.append(found)
         else:
-            self.opaque.append(f"{what} runs a command only known at run time")
+            self._unknown_payload(node, what)
+
+    def _unknown_payload(self, node: ast.AST | None, what: str) -> None:
+        """A payload only known at run time; one decoded or fetched was hidden on purpose."""
+        if node is not None and hidden(self, node, 0):
+            self.flags.add("decoded")
+        self.opaque.append(f"{what} runs a command only known at run time")
 
 
 _VERBS = {"write": "writes", "append": "appends to", "delete": "deletes", "rmtree": "deletes",

@@ -145,12 +145,21 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
                 not word.text.startswith("("):
             value = word.value
             if value is None:
-                fields = expand(word.text, env, split=False)
+                fields = _assigned(word, env)
                 value = fields[0] if fields else None
         if value is None:
             env.pop(name, None)
         else:
             env[name] = value
+
+
+def _assigned(word: m.Word, env: dict[str, str]) -> list[str] | None:
+    """An assignment's value (no word splitting), substitutions computed where they can be."""
+    if m.COMMAND in word.expansions:
+        from clawgate.shell.substitute import computed
+
+        return computed(word.text, env, split=False)
+    return expand(word.text, env, split=False)
 
 
 def _fields(word: m.Word, env: dict[str, str]) -> list[str] | None:

@@ -112,11 +112,12 @@ def _translate(text: str, source: str | None, target: str | None) -> str | None:
     return text.translate({ord(a): b for a, b in zip(source, target, strict=False)})
 
 
-def computed(text: str, env: dict[str, str] | None = None) -> list[str] | None:
+def computed(text: str, env: dict[str, str] | None = None, *,
+             split: bool = True) -> list[str] | None:
     """The fields of a word whose substitutions can all be computed (variables from ``env``),
-    or None."""
+    or None. ``split=False`` (an assignment's value): one field, no word splitting."""
     out: list[str] = []
-    i, quoted = 0, False
+    i, quoted = 0, not split
     while i < len(text):
         if text[i] == '"':
             quoted = not quoted
@@ -143,7 +144,7 @@ def computed(text: str, env: dict[str, str] | None = None) -> list[str] | None:
             continue
         out.append(text[i])
         i += 1
-    return expand("".join(out), env or {})
+    return expand("".join(out), env or {}, split=split)
 
 
 def _closing(text: str, start: int) -> int:

@@ -41,7 +41,8 @@ def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str,
         return None
     feeder, consumer, end = pair
     left, right = _feeder_argv(feeder, env, argv), argv(consumer, env)
-    text = printed(left) if left is not None else None
+    text = _document(feeder, consumer) if feeder.program == "cat" else (
+        printed(left) if left is not None else None)
     if text is None or right is None:
         return None
     if consumer.program != "xargs":
@@ -72,7 +73,7 @@ def _pair(commands: tuple[m.SimpleCommand, ...], index: int,
         return None
     feeder, consumer = commands[index], commands[index + 1]
     if (feeder.pipeline, feeder.stage, consumer.stage) != (consumer.pipeline, 0, 1) or \
-            len(feeder.pipeline) != 2 or feeder.program not in ("printf", "echo") or (
+            len(feeder.pipeline) != 2 or feeder.program not in ("printf", "echo", "cat") or (
             consumer.program != "xargs" and consumer.program not in STDIN_CODE) or (
             consumer.redirects and consumer.program != "xargs"):
         return None
@@ -80,6 +81,22 @@ def _pair(commands: tuple[m.SimpleCommand, ...], index: int,
     if src[consumer.offset : end] != encode(consumer.text):
         return None
     return feeder, consumer, end
+
+
+def _document(feeder: m.SimpleCommand, consumer: m.SimpleCommand) -> str | None:
+    """What ``cat`` prints of a literal here-string or here-document given as its only input.
+    (A here-document's body stays in the rewritten line after the consumer: read as commands,
+    which is what a shell makes of it, so only shells and interpreters take one.)"""
+    docs = feeder.redirects
+    if len(feeder.words) != 1 or len(docs) != 1 or not docs[0].feeds_input:
+        return None
+    doc = docs[0]
+    if doc.op == "<<<":
+        return None if doc.target is None or doc.target.value is None else doc.target.value + "\n"
+    if doc.heredoc is None or consumer.program == "xargs" or (
+            doc.heredoc_expands and ("$" in doc.heredoc or "`" in doc.heredoc)):
+        return None
+    return doc.heredoc
 
 
 def _feeder_argv(feeder: m.SimpleCommand, env: dict[str, str], argv: Argv) -> list[str] | None:

@@ -121,7 +121,8 @@ class InlineEnvironment(Validator):
 @register
 class InlineEvaluation(Validator):
     """Inline code that evaluates text (``exec``, ``eval``, ``compile``, ``__import__``,
-    ``Function``, ``instance_eval`` ...): literal Python is read in its turn; text decoded,
+    ``Function``, ``instance_eval`` ...) or runs it as a command: literal Python is read in its
+    turn; text decoded,
     decompressed, reversed or fetched at run time (``exec(base64.b64decode(…))``,
     ``eval(atob(…))``, ``eval(base64_decode(…))``) was hidden on purpose: DENY; any other
     Python text only known at run time: ASK.

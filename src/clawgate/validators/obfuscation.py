@@ -16,7 +16,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
-from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.injection import spells_text
 from clawgate.validators.programs import SHELLS
 
@@ -105,3 +105,51 @@ class ObfuscatedPayload(Validator):
             if why is not None and (word.value is None or m.ANSI_C in word.expansions):
                 return Verdict.deny(self.id, f"{program} runs code that {why.partition(' ')[2]}")
         return Verdict.passthrough()
+
+
+_REFERENCE = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
+
+
+@register
+class ObfuscatedVariableRun(LineValidator):
+    """A variable given an obfuscated value on the line (``x=$(echo cm0= | base64 -d)``,
+    ``c=${y,,}``) and then run as the program or as ``eval``/``sh -c`` code (``$x -rf /``,
+    ``eval "$c"``): the hiding moved one step away, it did not go. DENY.
+
+    Bad: ``x=$(rev <<< mr); $x -rf ~``. Harmless: ``x=$(git rev-parse HEAD); echo "$x"``.
+    """
+
+    id = "CG-OBF-003"
+
+    def check_line(self, parsed: m.ParsedLine, ctx: Context) -> Verdict:
+        source = parsed.source
+        if "=" not in source or "$" not in source:
+            return Verdict.passthrough()
+        tainted: dict[str, str] = {}
+        for cmd in parsed.commands:
+            for assignment in cmd.assignments:
+                why = obfuscation(assignment.value)
+                if why is not None:
+                    tainted[assignment.name] = why
+            if not tainted:
+                continue
+            for word in _run_words(cmd):
+                for name in _REFERENCE.findall(word.text):
+                    if name in tainted:
+                        return Verdict.deny(self.id, f"${name} runs a value that "
+                                            f"{tainted[name].partition(' ')[2]}")
+        return Verdict.passthrough()
+
+
+def _run_words(cmd: SimpleCommand) -> list[Word]:
+    """The words whose value runs: a dynamic program name, ``eval``'s words, ``sh -c`` code."""
+    name = cmd.name_word
+    if name is None:
+        return []
+    if name.value is None:
+        return [name]
+    if cmd.program == "eval":
+        return list(cmd.words[1:])
+    if cmd.program in SHELLS:
+        return [w for w in cmd.words[1:] if w.value is None][:1]
+    return []
