@@ -24,6 +24,9 @@ from clawgate.validators.xargsfeed import ITEM, fed_lines, parallel_lines
     ("xargs -a list.txt rm -rf", ASK, "CG-DEST-009"),
     ("find . -type d | xargs rm -rf", ASK, "CG-DEST-009"),
     ("printf su | xargs -I{} sudo {}", DENY, "CG-WRAP-002"),
+    ("find / -maxdepth 0 -print0 | xargs -0 rm -rf", DENY, "CG-CAT-001"),
+    ("find ~ -name x | xargs rm -rf", DENY, "CG-CAT-001"),
+    ("find / -type d | xargs -I{} chmod -R 777 {}", DENY, None),
     # parallel
     ("parallel rm -rf ::: /", DENY, "CG-CAT-001"),
     ("parallel rm -rf {} ::: build /", DENY, "CG-CAT-001"),
@@ -65,6 +68,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "find . -name '*.pyc' | xargs rm -f",
     "git ls-files | xargs wc -l",
     "find . -name '*.o' -print0 | xargs -0 rm -f",
+    "find . -name '*.py' | xargs wc -l",
+    "find src -type f -name '*.sh' | xargs chmod +x",
     "ls | xargs -n1 basename",
     "echo x.txt | xargs -I{} cp {} {}.bak",
     "xargs -I{} echo {} <<< 'a b'",

@@ -115,11 +115,18 @@ class _Reader(ast.NodeVisitor):
             return self.text(value, depth + 1) if value is not None else None
         if isinstance(node, ast.Subscript) and self.dotted(node.value) == "os.environ":
             return "~" if self.text(node.slice) == "HOME" else None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and (
+                self.dotted(node.value.func) in ("glob.glob", "glob.iglob")) and node.value.args:
+            return self.text(node.value.args[0], depth + 1)  # one of the files it matches
         if isinstance(node, ast.Call):
             return self._call_text(node, depth)
         return None
 
     def _call_text(self, node: ast.Call, depth: int) -> str | None:
+        if isinstance(node.func, ast.Attribute) and not isinstance(node.func.value, ast.Name):
+            found = self._method_text(node, node.func, depth)
+            if found is not None:
+                return found
         name = self.dotted(node.func) or ""
         args = [self.text(a, depth + 1) for a in node.args]
         if name in t.HOME_CALLS and (not args or args == ["~"]):
@@ -138,16 +145,22 @@ class _Reader(ast.NodeVisitor):
         if name in ("str", "os.path.expanduser", "os.path.abspath", "os.path.normpath",
                     "os.fspath") and len(args) == 1:
             return args[0]
-        if isinstance(node.func, ast.Attribute) and node.func.attr in (
-                "expanduser", "resolve", "absolute") and not node.args:
-            return self.text(node.func.value, depth + 1)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "joinpath":
-            base = self.text(node.func.value, depth + 1)
-            return None if base is None else _join(base, "/".join(a or "" for a in args))
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "join":
-            sep = self.text(node.func.value, depth + 1)
-            items = self.argv(node.args[0], depth + 1) if len(node.args) == 1 else None
+        return None
+
+    def _method_text(self, node: ast.Call, func: ast.Attribute, depth: int) -> str | None:
+        """``"".join([...])``, ``p.joinpath(...)``, ``p.expanduser()`` of known values."""
+        if func.attr == "join" and len(node.args) == 1:
+            sep = self.text(func.value, depth + 1)
+            items = self.argv(node.args[0], depth + 1)
             return sep.join(items) if sep is not None and items is not None else None
+        if func.attr in ("expanduser", "resolve", "absolute") and not node.args:
+            return self.text(func.value, depth + 1)
+        if func.attr == "joinpath":
+            base = self.text(func.value, depth + 1)
+            args = [self.text(a, depth + 1) for a in node.args]
+            if base is None or None in args:
+                return None
+            return _join(base, "/".join(a or "" for a in args))
         return None
 
     def argv(self, node: ast.AST, depth: int = 0) -> list[str] | None:

@@ -21,6 +21,8 @@ _XARGS_FLAGS = frozenset({"-r", "--no-run-if-empty", "-t", "--verbose", "-x", "-
 _XARGS_VALUED = lazy_pattern(r"-[Ps]\d+|--max-procs=\d+|--max-chars=\d+")
 _TILDE = lazy_pattern(r"~(?:/[\w./-]*)?")
 _HOME = "\ue000"  # stands for the home directory a feeder's ``~`` expands to
+_RAW = "\ue001"  # marks an item already written as shell text
+_FEEDERS = frozenset({"printf", "echo", "cat", "find"})
 MAX_ITEMS = 16  # commands spelled out for ``xargs -I``; the rest add nothing new
 # Programs that read the program they run from standard input, and how to give it inline.
 STDIN_CODE = {"sh": "-c", "bash": "-c", "dash": "-c", "zsh": "-c", "ksh": "-c", "mksh": "-c",
@@ -41,6 +43,8 @@ def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str,
         return None
     feeder, consumer, end = pair
     left, right = _feeder_argv(feeder, env, argv), argv(consumer, env)
+    if feeder.program == "find" and consumer.program == "xargs":
+        return _found_items(feeder, consumer, end, right)
     text = _document(feeder, consumer) if feeder.program == "cat" else (
         printed(left) if left is not None else None)
     if text is None or right is None:
@@ -73,7 +77,7 @@ def _pair(commands: tuple[m.SimpleCommand, ...], index: int,
         return None
     feeder, consumer = commands[index], commands[index + 1]
     if (feeder.pipeline, feeder.stage, consumer.stage) != (consumer.pipeline, 0, 1) or \
-            len(feeder.pipeline) != 2 or feeder.program not in ("printf", "echo", "cat") or (
+            len(feeder.pipeline) != 2 or feeder.program not in _FEEDERS or (
             consumer.program != "xargs" and consumer.program not in STDIN_CODE) or (
             consumer.redirects and consumer.program != "xargs"):
         return None
@@ -81,6 +85,31 @@ def _pair(commands: tuple[m.SimpleCommand, ...], index: int,
     if src[consumer.offset : end] != encode(consumer.text):
         return None
     return feeder, consumer, end
+
+
+def _found_items(feeder: m.SimpleCommand, consumer: m.SimpleCommand, end: int,
+                 right: list[str] | None) -> Edit | None:
+    """``find ROOT … | xargs CMD``: the items are paths under each ROOT, names unknown:
+    ``find / … | xargs rm -rf`` runs ``rm -rf /"$XARGS_ITEM"``."""
+    run = _xargs_run(right) if right is not None else None
+    roots: list[str] = []
+    for word in feeder.words[1:]:
+        if word.value is None or word.expansions & {m.GLOB, m.BRACE}:
+            return None
+        if word.value.startswith(("-", "(", "!", ")")):
+            if roots or word.value not in ("-H", "-L", "-P"):
+                break
+            continue
+        tilde = m.TILDE in word.expansions and _TILDE.fullmatch(word.text)
+        roots.append(word.text if tilde else shlex.quote(word.value.rstrip("/") or "/"))
+    if run is None:
+        return None
+    items = [_RAW + r.rstrip("/") + '/"$XARGS_ITEM"' for r in roots or ["."]]
+    head = [quote(f) for f in run[0]]
+    if run[2] is None:
+        return feeder.offset, end, " ".join([*head, *(_item(i) for i in items)])
+    return feeder.offset, end, "; ".join(
+        " ".join(_replaced(f, run[2], item) for f in run[0]) for item in items[:MAX_ITEMS])
 
 
 def _document(feeder: m.SimpleCommand, consumer: m.SimpleCommand) -> str | None:
@@ -113,6 +142,8 @@ def _feeder_argv(feeder: m.SimpleCommand, env: dict[str, str], argv: Argv) -> li
 
 
 def _item(field: str) -> str:
+    if field.startswith(_RAW):
+        return field[1:]
     if field.startswith(_HOME):
         return "~" + (quote(field[1:]) if len(field) > 1 else "")
     return quote(field)
