@@ -26,6 +26,7 @@ _SYMBOL_RANGE = lazy_pattern(r"[^\w\s\\]-[^\s\]]|[^\s\\]-[^\w\s\]]|N-ZA-M|n-za-m
 _EVAL_LIKE = frozenset({"eval", "trap", "command", "source", "."})
 _ALWAYS_DECODE = frozenset({"gunzip", "zcat", "bzcat", "xzcat", "unxz", "uudecode"})
 _COMPRESSORS = frozenset({"gzip", "bzip2", "xz", "zstd"})
+_PRINTERS = frozenset({"printf", "echo"})
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 
 
@@ -93,7 +94,8 @@ class PipedIntoInterpreter(Validator):
         if any(p in NETWORK or p in ("nc", "ncat", "socat") for p in cmd.upstream):
             return Verdict.deny(self.id, f"text from the network is run by {program}",
                                 hint="download it, read it, then run it")
-        if any(p in DECODERS for p in cmd.upstream):
+        if any(p in DECODERS and p not in _PRINTERS for p in cmd.upstream):
+            # printf/echo are judged from the sending side, where their text is seen
             return Verdict.deny(self.id, f"decoded text is run by {program}",
                                 hint="decode it, read it, then run it")
         return Verdict.ask(self.id, f"{program} runs whatever the pipe feeds it",
