@@ -27,9 +27,11 @@ from clawgate.inline.python import analyse
     ("python3 -c 'import os; os.execl(\"/bin/sh\", \"sh\")'", ASK, "CG-WRAP-004"),
     ("python3 -c 'exec(\"import os; os.system(\\\"rm -rf /\\\")\")'", DENY, "CG-CAT-001"),
     # payloads and targets only known at run time
-    ("python3 -c 'import os,sys; os.system(sys.argv[1])' x", ASK, "CG-CODE-001"),
+    ("python3 -c 'import os,sys; os.system(sys.argv[1])' \"$CMD\"", ASK, "CG-CODE-001"),
+    ("python3 -c 'import os,sys; os.system(sys.argv[1])' 'rm -rf ~'", DENY, "CG-CAT-001"),
     ("python3 -c 'import os; os.fork()'", ASK, "CG-CODE-001"),
-    ("python3 -c 'import sys; open(sys.argv[1], \"w\").write(\"x\")' f", ASK, "CG-CODE-001"),
+    ("python3 -c 'import sys; open(sys.argv[1], \"w\").write(\"x\")' \"$F\"", ASK, "CG-CODE-001"),
+    ("python3 - /etc/shadow <<'EOF'\nimport sys\nopen(sys.argv[1], 'w')\nEOF", DENY, "CG-FS-002"),
     # files: the shell's rules decide
     ("python3 -c 'open(\"/etc/passwd\", \"w\").write(\"x\")'", DENY, "CG-FS-002"),
     ("python3 -c 'import os; open(os.path.expanduser(\"~/.bashrc\"), \"a\").write(\"x\")'",
@@ -104,6 +106,7 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "python3 -c 'import os; os.system(\"ls -la\")'",
     "python3 -c 's = \"a,b\"; print(s.replace(\",\", \" \"))'",
     "python3 -c \"print(', '.join(['a', 'b']))\"",
+    "python3 -c \"import sys, json; json.dump({}, open(sys.argv[1], 'w'))\" out.json",
     "python3 -c \"import os; open(os.path.join(os.getcwd(), 'out.txt'), 'w')\"",
     "python3 -c 'import socket; print(socket.gethostname())'",
     "python3 -c 'print(eval(\"1+1\"))'",

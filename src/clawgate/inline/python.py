@@ -18,19 +18,21 @@ from clawgate.inline.pycalls import hidden, judge_call
 MAX_DEPTH = 8  # names followed through assignments, nested expressions
 
 
-def analyse(code: str) -> Effects:
-    """What ``code`` does; ``syntax_error`` when it does not parse."""
+def analyse(code: str, argv: tuple[str | None, ...] = ()) -> Effects:
+    """What ``code`` does, run with ``sys.argv`` = ``argv`` (None: an argument only known at
+    run time); ``syntax_error`` when it does not parse."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return Effects(syntax_error=True)
-    reader = _Reader(tree)
+    reader = _Reader(tree, argv)
     reader.visit(tree)
     return reader.effects()
 
 
 class _Reader(ast.NodeVisitor):
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, argv: tuple[str | None, ...] = ()) -> None:
+        self.argv_given = argv
         self.aliases: dict[str, str] = {}
         self.star: list[str] = []
         self.values: dict[str, ast.expr] = {}
@@ -113,6 +115,10 @@ class _Reader(ast.NodeVisitor):
         if isinstance(node, ast.Name):
             value = self.values.get(node.id)
             return self.text(value, depth + 1) if value is not None else None
+        if isinstance(node, ast.Subscript) and self.dotted(node.value) == "sys.argv":
+            index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+            given = self.argv_given
+            return given[index] if isinstance(index, int) and 0 <= index < len(given) else None
         if isinstance(node, ast.Subscript) and self.dotted(node.value) == "os.environ":
             return "~" if self.text(node.slice) == "HOME" else None
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and (

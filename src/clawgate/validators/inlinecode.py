@@ -17,7 +17,7 @@ from clawgate.inline.langtables import LANGUAGES
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.indirection import stdin_program
-from clawgate.validators.interpreters import INLINE, inline_code
+from clawgate.validators.interpreters import INLINE, inline_code, python_own
 from clawgate.validators.programs import family_name
 
 TYPE_CHECKING = False
@@ -29,13 +29,13 @@ PROGRAMS = frozenset(p for p in INLINE if p in _PYTHONS or p in LANGUAGES)
 
 
 @lru_cache(maxsize=512)
-def code_effects(code: str, lang: str) -> Effects:
+def code_effects(code: str, lang: str, argv: tuple[str | None, ...] = ()) -> Effects:
     """What inline code does: Python from its syntax tree (``ast`` is imported on the first
-    inline Python seen), the other languages from their tokens."""
+    inline Python seen; ``argv`` is its ``sys.argv``), the other languages from their tokens."""
     if lang == "python":
         from clawgate.inline.python import analyse
 
-        return analyse(code)
+        return analyse(code, argv)
     from clawgate.inline.tokens import analyse as scan_tokens
 
     return scan_tokens(code, lang)
@@ -66,8 +66,15 @@ def inline_sources(cmd: SimpleCommand) -> list[tuple[str, str | None]]:
 
 
 def _each(cmd: SimpleCommand, python_only: bool = False) -> list[Effects]:
-    return [code_effects(code, lang) for lang, code in inline_sources(cmd)
+    argv = _python_argv(cmd) if family_name(cmd.program) in _PYTHONS else ()
+    return [code_effects(code, lang, argv) for lang, code in inline_sources(cmd)
             if code is not None and (lang == "python" or not python_only)]
+
+
+def _python_argv(cmd: SimpleCommand) -> tuple[str | None, ...]:
+    """``sys.argv`` of inline Python: ``-c`` (or ``-``) then the words after the code."""
+    rest = tuple(w.value for w in cmd.words[len(python_own(cmd.words)):])
+    return rest if rest[:1] == ("-",) else ("-c", *rest)
 
 
 @register

@@ -54,7 +54,7 @@ _REPL_FLAGS = frozenset({"-i", "-a", "--interactive", "-q", "--quiet", "-nw", "-
 def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str | None]]:
     """(word, text) of every piece of inline code in ``cmd`` (text None when dynamic)."""
     found: list[tuple[Word | None, str | None]] = []
-    words = _python_own(cmd.words) if spec is INLINE["python"] else cmd.words
+    words = python_own(cmd.words) if spec is INLINE["python"] else cmd.words
     if spec is INLINE["deno"] and len(words) > 2 and words[1].value == "eval":
         code = next((w for w in words[2:] if not w.shown.startswith("-")), None)
         return [(code, code.value)] if code is not None else []
@@ -68,7 +68,7 @@ def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str
     return found
 
 
-def _python_own(words: tuple[Word, ...]) -> tuple[Word, ...]:
+def python_own(words: tuple[Word, ...]) -> tuple[Word, ...]:
     """Python's own options: what follows ``-m MOD``, ``-c CODE``, ``-`` or a script belongs
     to the module or the program (``python -m pip install -C x``)."""
     i = 1
