@@ -17,6 +17,7 @@ class Effects:
 
     commands: tuple[str, ...] = ()
     opaque: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()  # files read, as shell words: with the network, maybe sent
     spawns: bool = False  # starts a process (literal payload or not)
     descriptors: bool = False  # rewires file descriptors (dup2): with a socket, a remote shell
     network: bool = False
@@ -62,3 +63,9 @@ def action(verb: str, path: str, other: str | None = None) -> str:
 _SIMPLE = {"read": "cat", "delete": "rm -f", "rmtree": "rm -rf", "rmdir": "rmdir",
            "mkdir": "mkdir -p", "touch": "touch"}
 _TWO_PATHS = {"move": "mv", "copy": "cp -r", "link": "ln", "symlink": "ln -s"}
+
+
+def upload(read: str) -> str:
+    """What reading a file in code that also reaches the network may amount to: sending it
+    (``curl -T F``), so that the rules on sending credentials decide."""
+    return f"curl -T {read} https://inline-code.invalid/"

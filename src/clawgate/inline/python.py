@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from clawgate.inline import pytables as t
-from clawgate.inline.effects import Effects, action, line
+from clawgate.inline.effects import Effects, action, line, word
 from clawgate.inline.pycalls import hidden, judge_call
 
 MAX_DEPTH = 8  # names followed through assignments, nested expressions
@@ -43,6 +43,7 @@ class _Reader(ast.NodeVisitor):
             self._learn(node)
         self.commands: list[str] = []
         self.opaque: list[str] = []
+        self.reads: list[str] = []
         self.flags: set[str] = set()
 
     def _learn(self, node: ast.AST) -> None:
@@ -63,8 +64,9 @@ class _Reader(ast.NodeVisitor):
     def effects(self) -> Effects:
         f = self.flags
         return Effects(tuple(dict.fromkeys(self.commands)), tuple(dict.fromkeys(self.opaque)),
-                       "spawns" in f, "dup" in f, "network" in f, "privilege" in f,
-                       "native" in f, "decoded" in f, "evaluates" in f, "env" in f)
+                       tuple(dict.fromkeys(self.reads)), "spawns" in f, "dup" in f,
+                       "network" in f, "privilege" in f, "native" in f, "decoded" in f,
+                       "evaluates" in f, "env" in f)
 
     # names and values
 
@@ -208,6 +210,8 @@ class _Reader(ast.NodeVisitor):
         target = self.text(path) if path is not None else None
         if target is not None:
             self.commands.append(action(verb, target, other))
+            if verb == "read":
+                self.reads.append(word(target))
         elif verb != "read" and not _descriptor(path):
             self.opaque.append(f"{_VERBS.get(verb, verb)} a file named only at run time")
 

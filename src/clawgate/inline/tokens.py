@@ -8,7 +8,7 @@ ready")`` calls nothing.
 from __future__ import annotations
 
 from clawgate.inline import langtables as lt
-from clawgate.inline.effects import Effects, action
+from clawgate.inline.effects import Effects, action, word
 from clawgate.records import record
 
 NAME, STR, DYN, CMD, PUNCT = "name", "str", "dyn", "cmd", "punct"
@@ -157,6 +157,7 @@ def analyse(code: str, lang: str) -> Effects:
     tokens = tokenize(code, lang)
     commands: list[str] = []
     opaque: list[str] = []
+    reads: list[str] = []
     flags: set[str] = set()
     for at, tok in enumerate(tokens):
         if tok.kind != NAME:
@@ -164,7 +165,7 @@ def analyse(code: str, lang: str) -> Effects:
         prefix, _, last = tok.text.replace("::", ".").replace("->", ".").rpartition(".")
         if last in lt.FILE_CALLS.get(lang, {}) and (
                 last not in lt.AMBIGUOUS or prefix in lt.QUALIFIERS.get(lang, ())):
-            _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque)
+            _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque, reads)
         elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0]):
             flags.add("decoded")
         if tok.text in lt.NETWORK.get(lang, ()) or last in lt.NETWORK.get(lang, ()) or (
@@ -173,8 +174,8 @@ def analyse(code: str, lang: str) -> Effects:
         if _env_dump(tokens, at, lang):
             flags.add("env")
     return Effects(tuple(dict.fromkeys(commands)), tuple(dict.fromkeys(opaque)),
-                   network="network" in flags, decoded="decoded" in flags,
-                   env_dump="env" in flags)
+                   tuple(dict.fromkeys(reads)), network="network" in flags,
+                   decoded="decoded" in flags, env_dump="env" in flags)
 
 
 _LOADERS = frozenset({"require", "import", "use", "library", "from", "require_relative"})
@@ -189,7 +190,7 @@ def _loads_network(tokens: list[Token], at: int) -> bool:
 
 
 def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: list[str],
-          opaque: list[str]) -> None:
+          opaque: list[str], reads: list[str]) -> None:
     verb, where = lt.FILE_CALLS[lang][last]
     if lang == "perl" and last == "open":
         verb, path = _perl_open(args)
@@ -208,6 +209,8 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
         path = None
     if path is not None:
         commands.append(action(verb, path))
+        if verb == "read":
+            reads.append(word(path))
     elif verb != "read" and args:
         opaque.append(f"{name} acts on a file named only at run time")
 

@@ -109,7 +109,7 @@ class InlineActions(Validator):
 class InlineEnvironment(Validator):
     """Inline code that prints or serialises the whole environment (``print(os.environ)``,
     ``console.log(process.env)``, ``p ENV``, ``print %ENV``, ``print_r($_ENV)``) hands every
-    token and key in it to the agent: ASK.
+    token and key in it to the agent: ASK; with the network reached as well, DENY.
 
     Bad: ``python3 -c 'import os; print(dict(os.environ))'``. Harmless:
     ``python3 -c 'import os; print(os.environ["HOME"])'``.
@@ -119,7 +119,11 @@ class InlineEnvironment(Validator):
     programs = PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if any(found.env_dump for found in _each(cmd)):
+        effects = _each(cmd)
+        if any(found.env_dump and found.network for found in effects):
+            return Verdict.deny(self.id, "inline code sends the whole environment over the "
+                                "network")
+        if any(found.env_dump for found in effects):
             return Verdict.ask(self.id, "inline code prints the whole environment, secrets "
                                "included", hint="print the one variable you need")
         return Verdict.passthrough()
@@ -173,6 +177,7 @@ class UnreadablePython(Validator):
 class InlineReach(Validator):
     """Inline code that opens sockets or fetches URLs (``socket``, ``urllib``, ``net.connect``,
     ``fsockopen``, ``IO::Socket``, ``TCPSocket``): ASK (high risk, as ``curl`` is); Python with
+    files it reads checked as sent (``curl -T F``: credentials DENY); Python with
     a process or rewired descriptors as well (a remote or bind shell), or a process started
     after changing user ids: DENY. Native code loaded (``ctypes``): ASK.
 
@@ -191,8 +196,11 @@ class InlineReach(Validator):
             if found.privilege and found.spawns:
                 return Verdict.deny(self.id, "inline python changes user ids and starts a "
                                     "process")
-            if found.network:
-                return Verdict.ask(self.id, "inline code reaches the network")
+            if found.network:  # files it reads may be what it sends
+                from clawgate.inline.effects import upload
+
+                return Verdict.unwrap(*(upload(r) for r in found.reads), outcome=Outcome.ASK,
+                                      rule_id=self.id, message="inline code reaches the network")
             if found.native:
                 return Verdict.ask(self.id, "inline python loads native code")
         return Verdict.passthrough()
