@@ -168,14 +168,27 @@ def analyse(code: str, lang: str) -> Effects:
             _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque, reads)
         elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0]):
             flags.add("decoded")
-        if tok.text in lt.NETWORK.get(lang, ()) or last in lt.NETWORK.get(lang, ()) or (
-                tok.text in _LOADERS and _loads_network(tokens, at)):
+        if _reaches(lang, prefix, last) or (tok.text in _LOADERS and _loads_network(tokens, at)):
             flags.add("network")
         if _env_dump(tokens, at, lang):
             flags.add("env")
     return Effects(tuple(dict.fromkeys(commands)), tuple(dict.fromkeys(opaque)),
                    tuple(dict.fromkeys(reads)), network="network" in flags,
                    decoded="decoded" in flags, env_dump="env" in flags)
+
+
+def _reaches(lang: str, prefix: str, last: str) -> bool:
+    """The name (``IO::Socket::INET->new``, ``net.connect``, ``fsockopen``) is a network call
+    or constructor: it, or one of its leading parts, is listed."""
+    listed = lt.NETWORK.get(lang, frozenset())
+    if last in listed:
+        return True
+    name = f"{prefix}.{last}" if prefix else last
+    while name:
+        if name in listed:
+            return True
+        name = name.rpartition(".")[0]
+    return False
 
 
 _LOADERS = frozenset({"require", "import", "use", "library", "from", "require_relative"})
