@@ -38,6 +38,8 @@ from clawgate.validators.xargsfeed import ITEM, fed_lines, parallel_lines
     ("echo 'import os; os.system(\"rm -rf /\")' | python3", DENY, "CG-CAT-001"),
     ("bash <<< 'rm -rf ~'", DENY, "CG-CAT-001"),
     ("cat <<< 'rm -rf ~' | sh", DENY, "CG-CAT-001"),
+    ("sh -s < script.txt", ASK, "CG-INJ-009"),
+    ("python3 - < tool.py", ASK, "CG-INJ-009"),
     ("cat <<'EOF' | bash\nrm -rf ~\nEOF", DENY, "CG-CAT-001"),
     ("sh <<EOF\nrm -rf ~\nEOF", DENY, "CG-CAT-001"),
     # wrappers, with their own effect
@@ -79,6 +81,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "ionice -c 3 nice -n 19 make -j8",
     "flock -n /tmp/build.lock make",
     "python -m pip install . -v -Csetup-args=-Dallow-noblas=true",
+    "python3 tool.py < data.json",
+    "sh -c 'sort' < names.txt",
 ])
 def test_harmless(line: str) -> None:
     assert_allowed(line)

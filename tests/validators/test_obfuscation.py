@@ -33,6 +33,8 @@ from clawgate.validators.sysbins import glob_programs
     ("eval \"$(printf '\\x72\\x6d') -rf ~\"", DENY, "CG-OBF-002"),
     ("bash -c \"$(rev <<< 'fr- mr')\"", DENY, "CG-OBF-002"),
     ('bash <<< "${c,,}"', DENY, "CG-OBF-002"),
+    (". <(base64 -d <<< cm0gLXJmIH4=)", DENY, "CG-OBF-002"),
+    ("bash <(echo cm0= | base64 -d)", DENY, "CG-OBF-002"),
     ("x=$(echo cm0= | base64 -d); $x -rf /", DENY, "CG-OBF-003"),
     ("x=$(rev <<< mr); $x -rf ~", DENY, "CG-OBF-003"),
     ('c=${y,,}; eval "$c"', DENY, "CG-OBF-003"),
@@ -61,6 +63,8 @@ def test_caught(line: str, expected: Outcome, rule: str) -> None:
     "echo ${PATH//:/ }",
     'x=$(git rev-parse HEAD); echo "$x"',
     "v=$(cat VERSION); echo $v",
+    "diff <(sort a.txt) <(sort b.txt)",
+    "source .venv/bin/activate",
     "printf '%s\\n' \"${files[@]}\"",
 ])
 def test_harmless(line: str) -> None:

@@ -105,7 +105,8 @@ class PipedIntoInterpreter(Validator):
 @register
 class FedByDocument(Validator):
     """A here-document or here-string given to a shell or interpreter is its program: the text
-    is checked as a command line (shells) or read as code (interpreters).
+    is checked as a command line (shells) or read as code (interpreters). A program read from
+    a redirected file (``sh -s < script.txt``) is not read here: ASK.
 
     Bad: ``bash <<< 'rm -rf ~'``. Harmless: ``cat <<EOF`` … (not a shell), ``sh <<< 'ls'``.
     """
@@ -113,7 +114,12 @@ class FedByDocument(Validator):
     id = "CG-INJ-009"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not cmd.redirects:
+            return Verdict.passthrough()
         docs = [r for r in cmd.redirects if r.feeds_input]
+        if not docs and _script_from_file(cmd):
+            return Verdict.ask(self.id, f"{cmd.program} runs a program it reads from a file "
+                               "that is not read here", hint="read the script first")
         if not docs or not stdin_program(cmd):
             return Verdict.passthrough()
         texts: list[str] = []
@@ -130,6 +136,14 @@ class FedByDocument(Validator):
             return Verdict.ask(self.id, f"{program} runs the text it is fed")
         return max((judge(self.id, program, t, spec.backticks) for t in texts),
                    key=lambda v: v.outcome)
+
+
+def _script_from_file(cmd: SimpleCommand) -> bool:
+    """``sh < script.txt``, ``python3 - < x.py``: a shell or interpreter reads its program
+    from a redirected file."""
+    files = [r for r in cmd.redirects if r.op == "<" and r.target is not None
+             and r.target.shown != "/dev/null"]
+    return bool(files) and not cmd.upstream and stdin_program(cmd)
 
 
 @register

@@ -29,7 +29,7 @@ _TRICK = lazy_pattern(
     r"|\w\$(?:[@*]|\{[@*]\})|\$(?:[@*]|\{[@*]\})\w")  # empty $@ glued into a word
 _INDEXED = lazy_pattern(r"\$\{[A-Za-z_]\w*\[[^]@*]+\]\}")
 _EXPANSION = lazy_pattern(r"\$(?:\{[^}]*\}|[A-Za-z_]\w*|\()")
-_HIDING = lazy_pattern(r"(?:\$\(|`)[^`]*?(?:\brev\b|\bbase(?:64|32)\b|\bxxd\b|\bopenssl\b|"
+_HIDING = lazy_pattern(r"(?:\$\(|`|<\()[^`]*?(?:\brev\b|\bbase(?:64|32)\b|\bxxd\b|\bopenssl\b|"
                        r"\bgunzip\b|\bzcat\b|\buudecode\b|\btr\b|\\x[0-9a-fA-F]|\\[0-7]{2,3})")
 _GLOB = lazy_pattern(r"[?\[]")
 
@@ -37,7 +37,7 @@ _GLOB = lazy_pattern(r"[?\[]")
 def obfuscation(word: Word) -> str | None:
     """Why ``word`` is built to hide its value, or None."""
     text = word.text
-    if "$" in text or "`" in text:
+    if "$" in text or "`" in text or "<(" in text:
         if _TRICK.search(text):
             return f"{text!r} is built with case, substring, indirection or pattern tricks"
         if _INDEXED.search(text) and len(_EXPANSION.findall(text)) > 1:
@@ -81,18 +81,19 @@ class ObfuscatedProgram(Validator):
 
 @register
 class ObfuscatedPayload(Validator):
-    """Code for ``eval``, ``sh -c``/``bash -c`` or a shell's here-string built with obfuscation
-    (``eval "${x,,}"``, ``bash -c "$(rev <<< 'fr- mr')"``): DENY.
+    """Code for ``eval``, ``sh -c``/``bash -c``, a shell's here-string or script, or ``source``
+    built with obfuscation (``eval "${x,,}"``, ``bash -c "$(rev <<< 'fr- mr')"``,
+    ``source <(base64 -d <<< …)``): DENY.
 
     Bad: ``eval "$(printf '\\x72\\x6d') -rf ~"``. Harmless: ``eval "$(ssh-agent -s)"``.
     """
 
     id = "CG-OBF-002"
-    programs = SHELLS | {"eval"}
+    programs = SHELLS | {"eval", "source", "."}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
-        if program == "eval":
+        if program in ("eval", "source", "."):
             words: list[Word] = list(cmd.words[1:])
         elif program in SHELLS:
             words = [r.target for r in cmd.redirects if r.op == "<<<" and r.target is not None]
