@@ -93,7 +93,8 @@ def _file(reader: _Reader, node: ast.Call, name: str) -> bool:
     elif name in t.TWO_PATHS:
         _two(reader, t.TWO_PATHS[name], _arg(node, 0, "src"), _arg(node, 1, "dst"))
     elif name in ("os.chmod", "os.chown", "os.truncate", "shutil.chown"):
-        reader.act(name.rsplit(".", maxsplit=1)[-1], _arg(node, 0, "path"), _number(node))
+        reader.act(name.rsplit(".", maxsplit=1)[-1], _arg(node, 0, "path"),
+                   _number(node.args[1:]))
     elif isinstance(node.func, ast.Attribute) and node.func.attr in t.PATH_METHODS:
         return _path_method(reader, node, node.func)
     else:
@@ -115,8 +116,9 @@ def _two(reader: _Reader, verb: str, source: ast.AST | None,
         reader.act("delete", source)
 
 
-def _number(node: ast.Call) -> str:
-    values = [a.value for a in node.args[1:] if isinstance(a, ast.Constant)]
+def _number(args: list[ast.expr]) -> str:
+    """A mode (``0o755`` as ``755``), an owner pair (``0:0``) or a size, from literals."""
+    values = [a.value for a in args if isinstance(a, ast.Constant)]
     if len(values) == 1 and isinstance(values[0], int):
         return oct(values[0])[2:]
     return ":".join(str(v) for v in values) or "0"
@@ -136,7 +138,7 @@ def _path_method(reader: _Reader, node: ast.Call, func: ast.Attribute) -> bool:
         _two(reader, verb, other, receiver)
         return True
     if verb == "chmod":
-        reader.act("chmod", receiver, _number(ast.Call(func, [receiver, *node.args], [])))
+        reader.act("chmod", receiver, _number(node.args))
         return True
     reader.act(verb, receiver)
     return True

@@ -52,7 +52,7 @@ DECODER_MODULES = ("codecs.", "marshal.", "pickle.", "requests.", "httpx.", "zli
 HIDING_CODECS = frozenset({"rot13", "rot_13", "hex", "base64", "base_64", "zlib", "bz2",
                            "uu", "hex_codec", "base64_codec", "zlib_codec", "rot-13"})
 
-OPENERS = frozenset({"open", "io.open", "codecs.open", "builtins.open", "os.fdopen"})
+OPENERS = frozenset({"open", "io.open", "codecs.open", "builtins.open"})
 # Module functions acting on one path (first argument).
 ONE_PATH: dict[str, str] = {
     "os.remove": "delete", "os.unlink": "delete", "os.rmdir": "rmdir", "os.removedirs": "rmdir",
