@@ -29,6 +29,9 @@ from clawgate.inline.python import analyse
     # payloads and targets only known at run time
     ("python3 -c 'import os,sys; os.system(sys.argv[1])' \"$CMD\"", ASK, "CG-CODE-001"),
     ("python3 -c 'import os,sys; os.system(sys.argv[1])' 'rm -rf ~'", DENY, "CG-CAT-001"),
+    ("python3 -c \"import os, sys; os.system(f'rm -rf /{sys.argv[1]}')\" \"$X\"", DENY, "CG-CAT-001"),
+    ("python3 -c \"import subprocess as s, sys; s.run(['rm', '-rf', '/' + sys.argv[1]])\" \"$X\"",
+     DENY, "CG-CAT-001"),
     ("python3 -c 'import os; os.fork()'", ASK, "CG-CODE-001"),
     ("python3 -c 'import sys; open(sys.argv[1], \"w\").write(\"x\")' \"$F\"", ASK, "CG-CODE-001"),
     ("python3 - /etc/shadow <<'EOF'\nimport sys\nopen(sys.argv[1], 'w')\nEOF", DENY, "CG-FS-002"),

@@ -10,12 +10,14 @@ What cannot be followed is reported as only known at run time, never as harmless
 from __future__ import annotations
 
 import ast
+import shlex
 
 from clawgate.inline import pytables as t
 from clawgate.inline.effects import Effects, action, line, word
 from clawgate.inline.pycalls import hidden, judge_call
 
 MAX_DEPTH = 8  # names followed through assignments, nested expressions
+UNKNOWN = '"$INLINE_VALUE"'  # a part of a payload only known at run time
 
 
 def analyse(code: str, argv: tuple[str | None, ...] = ()) -> Effects:
@@ -231,10 +233,33 @@ class _Reader(ast.NodeVisitor):
             self._unknown_payload(node, what)
 
     def _unknown_payload(self, node: ast.AST | None, what: str) -> None:
-        """A payload only known at run time; one decoded or fetched was hidden on purpose."""
+        """A payload only known at run time (ASK); one decoded or fetched was hidden on purpose.
+        Its known parts are checked with the rest standing as a word known only at run time
+        (``os.system(f"rm -rf /{x}")`` is checked as ``rm -rf /"$INLINE_VALUE"``)."""
         if node is not None and hidden(self, node, 0):
             self.flags.add("decoded")
         self.opaque.append(f"{what} runs a command only known at run time")
+        if isinstance(node, (ast.List, ast.Tuple)):
+            parts = [self._template(e, quote=True) for e in node.elts]
+            self.commands.append(" ".join(parts))
+        elif isinstance(node, (ast.JoinedStr, ast.BinOp)):
+            self.commands.append(self._template(node, quote=False))
+
+    def _template(self, node: ast.AST, *, quote: bool, depth: int = 0) -> str:
+        """``node`` as shell text, what is known written out (quoted as one word when
+        ``quote``), the rest as ``UNKNOWN``."""
+        known = self.text(node)
+        if known is not None:
+            return shlex.quote(known) if quote else known
+        if depth > MAX_DEPTH:
+            return UNKNOWN
+        if isinstance(node, ast.JoinedStr):
+            return "".join(self._template(v.value if isinstance(v, ast.FormattedValue) else v,
+                                          quote=quote, depth=depth + 1) for v in node.values)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return self._template(node.left, quote=quote, depth=depth + 1) + self._template(
+                node.right, quote=quote, depth=depth + 1)
+        return UNKNOWN
 
 
 _VERBS = {"write": "writes", "append": "appends to", "delete": "deletes", "rmtree": "deletes",
