@@ -29,7 +29,8 @@ from clawgate.inline.python import analyse
     # payloads and targets only known at run time
     ("python3 -c 'import os,sys; os.system(sys.argv[1])' \"$CMD\"", ASK, "CG-CODE-001"),
     ("python3 -c 'import os,sys; os.system(sys.argv[1])' 'rm -rf ~'", DENY, "CG-CAT-001"),
-    ("python3 -c \"import os, sys; os.system(f'rm -rf /{sys.argv[1]}')\" \"$X\"", DENY, "CG-CAT-001"),
+    ("python3 -c \"import os, sys; os.system(f'rm -rf /{sys.argv[1]}')\" \"$X\"",
+     DENY, "CG-CAT-001"),
     ("python3 -c \"import subprocess as s, sys; s.run(['rm', '-rf', '/' + sys.argv[1]])\" \"$X\"",
      DENY, "CG-CAT-001"),
     ("python3 -c 'import os; os.fork()'", ASK, "CG-CODE-001"),
