@@ -14,6 +14,7 @@ from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.codescan import describe, scan
 from clawgate.validators.programs import FILE_VIEWERS, INTERACTIVE, family_name
+from clawgate.validators.shells import DECODED, FETCHED
 
 
 @record(frozen=True, slots=True)
@@ -144,7 +145,8 @@ class InlineCode(Validator):
     """Inline code given to an interpreter (``python -c``, ``node -e``, ``perl -e``, ``ruby -e``,
     ``php -r``, ``lua -e``, ``R -e``, ``julia -e`` ...) that starts processes, evaluates text or
     loads native code: ASK; with sockets or id changes as well: DENY. The shell commands it
-    spells out are checked too. Code only known at run time asks.
+    spells out are checked too. Code only known at run time asks; fetched or decoded at run
+    time (``python3 -c "$(curl -s x)"``), DENY.
 
     Bad: ``python3 -c 'import os; os.system("sh")'``. Harmless: ``python3 -c 'print(1+1)'``.
     """
@@ -158,7 +160,11 @@ class InlineCode(Validator):
         if spec is None or program is None:
             return Verdict.passthrough()
         verdicts = []
-        for _, code in inline_code(cmd, spec):
+        for word, code in inline_code(cmd, spec):
+            if code is None and word is not None and (
+                    FETCHED.search(word.text) or DECODED.search(word.text)):
+                return Verdict.deny(self.id, f"{program} runs code fetched or decoded at run "
+                                    "time", hint="fetch or decode it, read it, then run it")
             if code is None:
                 return Verdict.ask(self.id, f"{program} runs code only known at run time")
             verdicts.append(judge(self.id, program, code, spec.backticks))
