@@ -17,6 +17,7 @@ from clawgate.inline.effects import Effects, action, line, word
 from clawgate.inline.pycalls import hidden, judge_call
 
 MAX_DEPTH = 8  # names followed through assignments, nested expressions
+MAX_ACTIONS = 64  # distinct commands checked per piece of code; more is itself a reason to ask
 UNKNOWN = '"$INLINE_VALUE"'  # a part of a payload only known at run time
 
 
@@ -65,7 +66,11 @@ class _Reader(ast.NodeVisitor):
 
     def effects(self) -> Effects:
         f = self.flags
-        return Effects(tuple(dict.fromkeys(self.commands)), tuple(dict.fromkeys(self.opaque)),
+        commands = tuple(dict.fromkeys(self.commands))
+        if len(commands) > MAX_ACTIONS:
+            commands = commands[:MAX_ACTIONS]
+            self.opaque.append("does more than is read here")
+        return Effects(commands, tuple(dict.fromkeys(self.opaque)),
                        tuple(dict.fromkeys(self.reads)), "spawns" in f, "dup" in f,
                        "network" in f, "privilege" in f, "native" in f, "decoded" in f,
                        "evaluates" in f, "env" in f)

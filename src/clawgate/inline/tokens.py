@@ -13,6 +13,8 @@ from clawgate.records import record
 
 NAME, STR, DYN, CMD, PUNCT = "name", "str", "dyn", "cmd", "punct"
 MAX_TOKENS = 20_000
+MAX_SITES = 64  # file calls read in one piece of code; more is itself a reason to ask
+MAX_ARGUMENT_TOKENS = 256  # a call's arguments read; past that they are not literal anyway
 
 
 @record(frozen=True, slots=True)
@@ -126,7 +128,8 @@ def arguments(tokens: list[Token], at: int) -> tuple[list[list[Token]], int]:
     i += 1 if paren else 0
     args: list[list[Token]] = [[]]
     depth = 0
-    while i < len(tokens):
+    end = min(len(tokens), i + MAX_ARGUMENT_TOKENS)
+    while i < end:
         tok = tokens[i]
         if tok.kind == PUNCT and tok.text in "([{":
             depth += 1
@@ -159,12 +162,17 @@ def analyse(code: str, lang: str) -> Effects:
     opaque: list[str] = []
     reads: list[str] = []
     flags: set[str] = set()
+    sites = 0
     for at, tok in enumerate(tokens):
         if tok.kind != NAME:
             continue
         prefix, _, last = tok.text.replace("::", ".").replace("->", ".").rpartition(".")
         if last in lt.FILE_CALLS.get(lang, {}) and (
                 last not in lt.AMBIGUOUS or prefix in lt.QUALIFIERS.get(lang, ())):
+            sites += 1
+            if sites > MAX_SITES:
+                opaque.append("more file actions than are read here")
+                break
             _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque, reads)
         elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0]):
             flags.add("decoded")

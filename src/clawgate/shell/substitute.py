@@ -116,6 +116,8 @@ def computed(text: str, env: dict[str, str] | None = None, *,
              split: bool = True) -> list[str] | None:
     """The fields of a word whose substitutions can all be computed (variables from ``env``),
     or None. ``split=False`` (an assignment's value): one field, no word splitting."""
+    if len(text) > MAX_OUTPUT:
+        return None
     out: list[str] = []
     i, quoted = 0, not split
     while i < len(text):
