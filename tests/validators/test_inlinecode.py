@@ -99,6 +99,11 @@ from clawgate.inline.python import analyse
     ("php -r 'echo file_get_contents(\".env\");'", ASK, "CG-SEC-001"),
     ("php -r 'print_r($_ENV);'", ASK, "CG-CODE-002"),
     ("lua -e 'os.remove(\"/etc/passwd\")'", DENY, "CG-FS-002"),
+    ("ruby -e 'system(\"rm\", \"-rf\", \"/\")'", DENY, "CG-CAT-001"),
+    ("perl -e 'system \"rm\", \"-rf\", \"/\"'", DENY, "CG-CAT-001"),
+    ("node -e \"require('child_process').spawnSync('rm', ['-rf', '/'], {stdio: 'inherit'})\"",
+     DENY, "CG-CAT-001"),
+    ("lua -e 'os.execute(\"rm -rf ~\")'", DENY, "CG-CAT-001"),
     ("Rscript -e 'print(Sys.getenv())'", ASK, "CG-CODE-002"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
@@ -135,6 +140,7 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "ruby -e 'puts ENV[\"HOME\"]'",
     "ruby -e 'puts Gem::VERSION.split(\".\")[0..2].join(\".\")'",
     "php -r 'echo file_get_contents(\"composer.json\");'",
+    "node -e 'console.log(/a/.test(\"a\"))'",
 ])
 def test_harmless(line: str) -> None:
     assert_allowed(line)

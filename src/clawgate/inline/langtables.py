@@ -98,3 +98,9 @@ NETWORK_MODULES = frozenset({"net", "dgram", "tls", "http", "https", "node:net",
                              "node:https", "node:dgram", "node:tls", "socket", "net/http",
                              "open-uri", "socket.http", "httr", "curl", "ws", "axios",
                              "node-fetch", "undici"})
+# Calls that start a process from a command line (one string) or an argv (several strings,
+# or a string and an array of strings): ``system("rm", "-rf", "/")``, ``spawn("rm", [...])``.
+SPAWNS = frozenset({"system", "exec", "spawn", "spawnSync", "execFile", "execFileSync",
+                    "execSync", "execvp", "execv", "pcntl_exec", "popen", "passthru",
+                    "shell_exec", "proc_open", "capture2", "capture2e", "capture3", "popen3",
+                    "execute", "system2"})

@@ -8,7 +8,7 @@ ready")`` calls nothing.
 from __future__ import annotations
 
 from clawgate.inline import langtables as lt
-from clawgate.inline.effects import Effects, action, word
+from clawgate.inline.effects import Effects, action, line, word
 from clawgate.records import record
 
 NAME, STR, DYN, CMD, PUNCT = "name", "str", "dyn", "cmd", "punct"
@@ -176,6 +176,10 @@ def analyse(code: str, lang: str) -> Effects:
             _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque, reads)
         elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0]):
             flags.add("decoded")
+        if last in lt.SPAWNS and (last != "execute" or prefix == "os"):  # not db.execute
+            argv = _spawned(arguments(tokens, at)[0])
+            if argv:
+                commands.append(argv[0] if len(argv) == 1 else line(argv))
         if _reaches(lang, prefix, last) or (tok.text in _LOADERS and _loads_network(tokens, at)):
             flags.add("network")
         if _env_dump(tokens, at, lang):
@@ -234,6 +238,26 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
             reads.append(word(path))
     elif verb != "read" and args:
         opaque.append(f"{name} acts on a file named only at run time")
+
+
+def _spawned(args: list[list[Token]]) -> list[str] | None:
+    """The argv of a process call made of literal strings and arrays of them (an options
+    object at the end is left out); None when any part is only known at run time."""
+    argv: list[str] = []
+    for arg in args:
+        if arg and arg[0].text == "{":
+            break
+        if arg and arg[0].text == "[":
+            items = [t for t in arg[1:-1] if not (t.kind == PUNCT and t.text == ",")]
+            if any(t.kind != STR for t in items):
+                return None
+            argv.extend(t.text for t in items)
+            continue
+        text = literal(arg)
+        if text is None:
+            return None
+        argv.append(text)
+    return argv
 
 
 def _perl_open(args: list[list[Token]]) -> tuple[str, str | None]:

@@ -79,9 +79,9 @@ def _python_argv(cmd: SimpleCommand) -> tuple[str | None, ...]:
 
 @register
 class InlineActions(Validator):
-    """Inline code's processes (Python) and file actions (every language read here), checked as
-    the shell commands that do the same: a literal payload (``os.system("…")``,
-    ``subprocess.run([...])``, ``os.execl``) is
+    """Inline code's processes and file actions, checked as the shell commands that do the
+    same (languages other than Python keep CG-INTERP-001's ASK for any process): a literal
+    payload (``os.system("…")``, ``subprocess.run([...])``, ``system("rm", "-rf", "/")``) is
     checked as that command, a file written, deleted or read as ``: > F``, ``rm F``, ``cat F``
     (so system paths DENY, start-up files DENY, paths outside the workspace ASK, secrets ASK).
     A payload or target computed at run time: ASK.
