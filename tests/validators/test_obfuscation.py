@@ -23,6 +23,7 @@ from clawgate.validators.sysbins import glob_programs
     ("$(rev <<< mr) -rf /", DENY, "CG-OBF-001"),
     ("$(printf '\\x72\\x6d') -rf /", DENY, "CG-OBF-001"),
     ("$(echo cm0= | base64 -d) -rf /", DENY, "CG-OBF-001"),
+    ("$(echo rXm | tr -d X) -rf /", DENY, "CG-OBF-001"),
     ("`echo 6c73 | xxd -r -p`", DENY, "CG-OBF-001"),
     ("$'\\162\\155' -rf /", DENY, "CG-OBF-001"),
     ("$'\\x6c\\x73' -la", DENY, "CG-OBF-001"),
@@ -50,6 +51,7 @@ from clawgate.validators.sysbins import glob_programs
     ("$EDITOR notes.txt", ASK, "CG-INJ-001"),
     ('"$PYTHON" -m pytest', ASK, "CG-INJ-001"),
     ("$(echo ls) -la", ASK, "CG-INJ-001"),
+    ("\"$(command -v node | tr -d '\\r')\" --version", ASK, "CG-INJ-001"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str) -> None:
     assert_caught(line, expected, rule)

@@ -29,8 +29,12 @@ _TRICK = lazy_pattern(
     r"|\w\$(?:[@*]|\{[@*]\})|\$(?:[@*]|\{[@*]\})\w")  # empty $@ glued into a word
 _INDEXED = lazy_pattern(r"\$\{[A-Za-z_]\w*\[[^]@*]+\]\}")
 _EXPANSION = lazy_pattern(r"\$(?:\{[^}]*\}|[A-Za-z_]\w*|\()")
-_HIDING = lazy_pattern(r"(?:\$\(|`|<\()[^`]*?(?:\brev\b|\bbase(?:64|32)\b|\bxxd\b|\bopenssl\b|"
-                       r"\bgunzip\b|\bzcat\b|\buudecode\b|\btr\b|\\x[0-9a-fA-F]|\\[0-7]{2,3})")
+# Decoding, reversing or translating inside a substitution (``tr -d '\r'``, which only drops
+# line endings, excepted).
+_HIDING = lazy_pattern(r"(?:\$\(|`|<\()[^`]*?(?:\brev\b|\bbase(?:64|32)\b|\bxxd\b|"
+                       r"\bopenssl\b|\bgunzip\b|\bzcat\b|\buudecode\b|"
+                       r"\btr\b(?!\s+-d\s+[\"']?(?:\\[rnt]|\s)+[\"']?\s*\))|"
+                       r"\\x[0-9a-fA-F]|\\[0-7]{2,3})")
 _GLOB = lazy_pattern(r"[?\[]")
 
 
