@@ -96,6 +96,8 @@ from clawgate.inline.python import analyse
     ("ruby -rsocket -e 'TCPSocket.new(\"h\", 1)'", ASK, "CG-CODE-005"),
     ("php -r 'file_put_contents(\"/etc/cron.d/x\", \"y\");'", DENY, None),
     ("php -r 'eval(base64_decode(\"cm0=\"));'", DENY, "CG-CODE-003"),
+    ("php -r '$c = base64_decode(\"cm0gLXJmIH4=\"); system($c);'", DENY, "CG-CODE-003"),
+    ("ruby -e 'c = Base64.decode64(\"cm0=\"); system(c)'", DENY, "CG-CODE-003"),
     ("php -r 'echo file_get_contents(\".env\");'", ASK, "CG-SEC-001"),
     ("php -r 'print_r($_ENV);'", ASK, "CG-CODE-002"),
     ("lua -e 'os.remove(\"/etc/passwd\")'", DENY, "CG-FS-002"),
@@ -141,6 +143,7 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "ruby -e 'puts Gem::VERSION.split(\".\")[0..2].join(\".\")'",
     "php -r 'echo file_get_contents(\"composer.json\");'",
     "node -e 'console.log(/a/.test(\"a\"))'",
+    "php -r '$x = 1; if ($x == 1) { echo \"ok\"; }'",
 ])
 def test_harmless(line: str) -> None:
     assert_allowed(line)

@@ -163,6 +163,7 @@ def analyse(code: str, lang: str) -> Effects:
     reads: list[str] = []
     flags: set[str] = set()
     sites = 0
+    hidden = _hidden_names(tokens)
     for at, tok in enumerate(tokens):
         if tok.kind != NAME:
             continue
@@ -174,7 +175,7 @@ def analyse(code: str, lang: str) -> Effects:
                 opaque.append("more file actions than are read here")
                 break
             _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque, reads)
-        elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0]):
+        elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0], hidden):
             flags.add("decoded")
         if last in lt.SPAWNS and (last != "execute" or prefix == "os"):  # not db.execute
             argv = _spawned(arguments(tokens, at)[0])
@@ -272,10 +273,29 @@ def _perl_open(args: list[list[Token]]) -> tuple[str, str | None]:
     return verb, stripped.lstrip("+<>").strip() or None
 
 
-def _decoded(args: list[list[Token]]) -> bool:
-    return any((t.kind == NAME and (t.text.replace("::", ".").rsplit(".", 1)[-1] in lt.DECODERS))
+def _decoded(args: list[list[Token]], hidden: frozenset[str] = frozenset()) -> bool:
+    """The arguments decode text, or name a variable given decoded text earlier."""
+    return any((t.kind == NAME and (t.text.replace("::", ".").rsplit(".", 1)[-1] in lt.DECODERS
+                                    or t.text in hidden))
                or (t.kind == STR and t.text in ("base64", "hex", "m", "H*", "u"))
                for arg in args for t in arg)
+
+
+def _hidden_names(tokens: list[Token]) -> frozenset[str]:
+    """Variables assigned decoded text (``$c = base64_decode(…);``, ``const c = atob(…)``)."""
+    found: set[str] = set()
+    for at, tok in enumerate(tokens[1:-1], start=1):
+        if tok.kind != PUNCT or tok.text != "=" or tokens[at - 1].kind != NAME or (
+                tokens[at + 1].text in "=>~" or tokens[at - 1].text in ("!", "<", ">")):
+            continue
+        value: list[Token] = []
+        for following in tokens[at + 1 : at + 1 + MAX_ARGUMENT_TOKENS]:
+            if following.kind == PUNCT and following.text == ";":
+                break
+            value.append(following)
+        if _decoded([value], frozenset(found)):
+            found.add(tokens[at - 1].text)
+    return frozenset(found)
 
 
 def _env_dump(tokens: list[Token], at: int, lang: str) -> bool:
