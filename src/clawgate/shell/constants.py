@@ -3,7 +3,9 @@
 ``x=/; rm -rf "$x"`` runs ``rm -rf /``; ``a=_b; _b=su; sudo "${!a}"`` runs ``sudo su``;
 ``printf '%s\\0' -rf / | xargs -0 rm`` runs ``rm -rf /``. ``resolved_line`` expands braces
 (``braces.py``), substitutes the values of variables assigned literally earlier in the line
-(in source order, outside pipelines and functions; ``${!x}`` followed), writes plainly the
+(in source order, outside pipelines and functions; ``${!x}`` followed), puts in the output of
+substitutions that can be computed by reading (``$(echo rm)``, ``shell/substitute.py``),
+writes plainly the
 words spelled to hide their value (``\\r\\m``, ``$'\\x2f'``), and turns ``printf``/``echo``
 literals piped into ``xargs`` into the command xargs runs. The engine checks the rewritten line
 *in addition to* the line: what cannot be known exactly is left as written, so nothing becomes
@@ -143,12 +145,21 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
                 not word.text.startswith("("):
             value = word.value
             if value is None:
-                fields = expand(word.text, env, split=False)
+                fields = _assigned(word, env)
                 value = fields[0] if fields else None
         if value is None:
             env.pop(name, None)
         else:
             env[name] = value
+
+
+def _assigned(word: m.Word, env: dict[str, str]) -> list[str] | None:
+    """An assignment's value (no word splitting), substitutions computed where they can be."""
+    if m.COMMAND in word.expansions:
+        from clawgate.shell.substitute import computed
+
+        return computed(word.text, env, split=False)
+    return expand(word.text, env, split=False)
 
 
 def _fields(word: m.Word, env: dict[str, str]) -> list[str] | None:
@@ -157,6 +168,10 @@ def _fields(word: m.Word, env: dict[str, str]) -> list[str] | None:
         return None
     if word.value is not None:
         return [word.value]
+    if m.COMMAND in word.expansions and word.expansions <= _EXPANDABLE | {m.COMMAND}:
+        from clawgate.shell.substitute import computed  # $(echo rm), $(rev <<< mr) ...
+
+        return computed(word.text, env)
     if not word.expansions <= _EXPANDABLE:
         return None
     return expand(word.text, env)

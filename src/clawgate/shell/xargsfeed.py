@@ -1,8 +1,10 @@
-"""``printf``/``echo`` literals piped into ``xargs``: the command xargs runs, spelled out.
+"""``printf``/``echo`` literals piped into ``xargs`` or into a shell: the command that runs,
+spelled out.
 
 ``printf '%s\\0' -rf / | xargs -0 rm`` runs ``rm -rf /``; ``printf su | xargs -0 sudo`` runs
-``sudo su``. Only the simplest formats and xargs options that keep one command per input are
-followed (``-I``, ``-n``, ``-L`` ... are left as written).
+``sudo su``; ``echo / | xargs -I{} rm -rf {}`` runs ``rm -rf /``; ``echo ~ | xargs rm -rf``
+runs ``rm -rf ~``; ``printf 'rm -rf ~' | sh`` runs ``sh -c 'rm -rf ~'``. Only the simplest
+formats and xargs options are followed (``-n``, ``-L`` ... are left as written).
 """
 
 from __future__ import annotations
@@ -12,10 +14,20 @@ from collections.abc import Callable
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
+from clawgate.shell.words import decode_ansi_c
 
 _PRINTF_SEP = {"\\0": "\0", "\\n": "\n", "\\t": "\t", " ": " ", "": ""}
 _XARGS_FLAGS = frozenset({"-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit"})
 _XARGS_VALUED = lazy_pattern(r"-[Ps]\d+|--max-procs=\d+|--max-chars=\d+")
+_TILDE = lazy_pattern(r"~(?:/[\w./-]*)?")
+_HOME = "\ue000"  # stands for the home directory a feeder's ``~`` expands to
+_RAW = "\ue001"  # marks an item already written as shell text
+_FEEDERS = frozenset({"printf", "echo", "cat", "find"})
+MAX_ITEMS = 16  # commands spelled out for ``xargs -I``; the rest add nothing new
+# Programs that read the program they run from standard input, and how to give it inline.
+STDIN_CODE = {"sh": "-c", "bash": "-c", "dash": "-c", "zsh": "-c", "ksh": "-c", "mksh": "-c",
+              "ash": "-c", "yash": "-c", "posh": "-c", "python": "-c", "python3": "-c",
+              "python2": "-c", "perl": "-e", "ruby": "-e", "node": "-e"}
 _RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
                       "function time coproc { } ! [[ ]]".split())
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
@@ -24,53 +36,163 @@ Argv = Callable[[m.SimpleCommand, dict[str, str]], "list[str] | None"]
 
 def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str, str],
                src: bytes, argv: Argv) -> Edit | None:
-    """``printf …|xargs CMD`` or ``echo …|xargs CMD`` of known words: the command xargs runs."""
+    """``printf …|xargs CMD`` or ``echo …|xargs CMD`` of known words: the command xargs runs;
+    or ``printf …|sh`` (a shell or interpreter reading its program): the program inline."""
+    pair = _pair(commands, index, src)
+    if pair is None:
+        return None
+    feeder, consumer, end = pair
+    left, right = _feeder_argv(feeder, env, argv), argv(consumer, env)
+    if feeder.program == "find" and consumer.program == "xargs":
+        return _found_items(feeder, consumer, end, right)
+    text = _document(feeder, consumer) if feeder.program == "cat" else (
+        printed(left) if left is not None else None)
+    if text is None or right is None:
+        return None
+    if consumer.program != "xargs":
+        flag = STDIN_CODE.get(consumer.program or "")
+        if flag is None or any(not a.startswith("-") or "c" in a or "e" in a for a in right[1:]):
+            return None
+        code = text.replace(_HOME, "~").rstrip("\n")  # as code, ~ is expanded where it runs
+        return feeder.offset, end, " ".join([quote(right[0]), flag, quote(code)])
+    run = _xargs_run(right)
+    items = _items(text, null=run[1], lines=run[2] is not None) if run else None
+    if run is None or items is None:
+        return None
+    prefix = [f"{a.name}={a.value.text}" for a in consumer.assignments]
+    head = " ".join(prefix + [quote(f) for f in run[0]])
+    if run[2] is None:
+        return feeder.offset, end, " ".join([head, *(_item(f) for f in items)]).strip()
+    token = run[2]
+    lines = [" ".join(prefix + [_replaced(f, token, item) for f in run[0]])
+             for item in items[:MAX_ITEMS]]
+    return feeder.offset, end, "; ".join(lines) if lines else head
+
+
+def _pair(commands: tuple[m.SimpleCommand, ...], index: int,
+          src: bytes) -> tuple[m.SimpleCommand, m.SimpleCommand, int] | None:
+    """(feeder, consumer, end of the consumer in ``src``) for a two-stage pipeline from a
+    printer into xargs, a shell or an interpreter."""
     if index + 1 >= len(commands):
         return None
-    feeder, xargs = commands[index], commands[index + 1]
-    if (feeder.pipeline, feeder.stage, xargs.stage) != (xargs.pipeline, 0, 1) or \
-            len(feeder.pipeline) != 2 or xargs.program != "xargs" or \
-            feeder.program not in ("printf", "echo"):
+    feeder, consumer = commands[index], commands[index + 1]
+    if (feeder.pipeline, feeder.stage, consumer.stage) != (consumer.pipeline, 0, 1) or \
+            len(feeder.pipeline) != 2 or feeder.program not in _FEEDERS or (
+            consumer.program != "xargs" and consumer.program not in STDIN_CODE) or (
+            consumer.redirects and consumer.program != "xargs"):
         return None
-    left, right = argv(feeder, env), argv(xargs, env)
-    if left is None or right is None:
+    end = consumer.offset + len(encode(consumer.text) or b"")
+    if src[consumer.offset : end] != encode(consumer.text):
         return None
-    printed = _printed(left)
-    run = _xargs_run(right)
-    if printed is None or run is None:
-        return None
-    items = _items(printed, null=run[1])
-    end = xargs.offset + len(encode(xargs.text) or b"")
-    if items is None or src[xargs.offset : end] != encode(xargs.text):
-        return None
-    prefix = [f"{a.name}={a.value.text}" for a in xargs.assignments]
-    return feeder.offset, end, " ".join([*prefix, *(quote(f) for f in [*run[0], *items])])
+    return feeder, consumer, end
 
 
-def _printed(argv: list[str]) -> str | None:
+def _found_items(feeder: m.SimpleCommand, consumer: m.SimpleCommand, end: int,
+                 right: list[str] | None) -> Edit | None:
+    """``find ROOT … | xargs CMD``: the items are paths under each ROOT, names unknown:
+    ``find / … | xargs rm -rf`` runs ``rm -rf /"$XARGS_ITEM"``."""
+    run = _xargs_run(right) if right is not None else None
+    roots: list[str] = []
+    for word in feeder.words[1:]:
+        if word.value is None or word.expansions & {m.GLOB, m.BRACE}:
+            return None
+        if word.value.startswith(("-", "(", "!", ")")):
+            if roots or word.value not in ("-H", "-L", "-P"):
+                break
+            continue
+        tilde = m.TILDE in word.expansions and _TILDE.fullmatch(word.text)
+        roots.append(word.text if tilde else shlex.quote(word.value.rstrip("/") or "/"))
+    if run is None:
+        return None
+    items = [_RAW + r.rstrip("/") + '/"$XARGS_ITEM"' for r in roots or ["."]]
+    head = [quote(f) for f in run[0]]
+    if run[2] is None:
+        return feeder.offset, end, " ".join([*head, *(_item(i) for i in items)])
+    return feeder.offset, end, "; ".join(
+        " ".join(_replaced(f, run[2], item) for f in run[0]) for item in items[:MAX_ITEMS])
+
+
+def _document(feeder: m.SimpleCommand, consumer: m.SimpleCommand) -> str | None:
+    """What ``cat`` prints of a literal here-string or here-document given as its only input.
+    (A here-document's body stays in the rewritten line after the consumer: read as commands,
+    which is what a shell makes of it, so only shells and interpreters take one.)"""
+    docs = feeder.redirects
+    if len(feeder.words) != 1 or len(docs) != 1 or not docs[0].feeds_input:
+        return None
+    doc = docs[0]
+    if doc.op == "<<<":
+        return None if doc.target is None or doc.target.value is None else doc.target.value + "\n"
+    if doc.heredoc is None or consumer.program == "xargs" or (
+            doc.heredoc_expands and ("$" in doc.heredoc or "`" in doc.heredoc)):
+        return None
+    return doc.heredoc
+
+
+def _feeder_argv(feeder: m.SimpleCommand, env: dict[str, str], argv: Argv) -> list[str] | None:
+    """The printer's argv; a plain ``~`` or ``~/path`` word stands for the home directory."""
+    tildes = [w for w in feeder.words if m.TILDE in w.expansions]
+    if not tildes:
+        return argv(feeder, env)
+    if any(w.expansions != {m.TILDE} or not _TILDE.fullmatch(w.text) for w in tildes):
+        return None
+    plain = m.SimpleCommand(feeder.text, tuple(
+        m.Word(w.text, _HOME + w.text[1:]) if m.TILDE in w.expansions else w
+        for w in feeder.words))
+    return argv(plain, env)
+
+
+def _item(field: str) -> str:
+    if field.startswith(_RAW):
+        return field[1:]
+    if field.startswith(_HOME):
+        return "~" + (quote(field[1:]) if len(field) > 1 else "")
+    return quote(field)
+
+
+def _replaced(field: str, token: str, item: str) -> str:
+    """One template word with the replace string put in (``-I{}``)."""
+    if token not in field:
+        return quote(field)
+    return "".join(_item(item) if part is None else quote(part) if part else ""
+                   for part in _pieces(field, token))
+
+
+def _pieces(field: str, token: str) -> list[str | None]:
+    out: list[str | None] = []
+    for n, part in enumerate(field.split(token)):
+        if n:
+            out.append(None)
+        out.append(part)
+    return out
+
+
+def printed(argv: list[str]) -> str | None:
     """What ``printf FORMAT ARGS`` or ``echo ARGS`` writes, for the simplest formats."""
     if argv[0].rsplit("/", 1)[-1] == "echo":
         newline = "\n"
         args = argv[1:]
         while args and args[0] in ("-n", "-E"):
             newline = "" if args.pop(0) == "-n" else newline
+        if args and args[0] == "-e":
+            return decode_ansi_c(" ".join(args[1:])) + newline
         if args and args[0].startswith("-e"):
             return None
         return " ".join(args) + newline
     if len(argv) < 2:
         return None
     fmt, args = argv[1], argv[2:]
-    if "%" not in fmt and "\\" not in fmt:
-        return fmt
+    if "%" not in fmt.replace("%%", ""):
+        return decode_ansi_c(fmt.replace("%%", "%")) if "\\" in fmt else fmt.replace("%%", "%")
     if not fmt.startswith("%s") or fmt[2:] not in _PRINTF_SEP or not args:
         return None
     return "".join(a + _PRINTF_SEP[fmt[2:]] for a in args)
 
 
-def _xargs_run(argv: list[str]) -> tuple[list[str], bool] | None:
-    """(the command xargs runs, whether it reads NUL-separated items); None for options that
-    change how items become commands (``-I``, ``-n``, ``-L`` ...)."""
-    i, null = 1, False
+def _xargs_run(argv: list[str]) -> tuple[list[str], bool, str | None] | None:
+    """(the command xargs runs, whether it reads NUL-separated items, the replace string of
+    ``-I``/``-i``/``--replace``); None for options that change how items become commands
+    (``-n``, ``-L`` ...)."""
+    i, null, token = 1, False, None
     while i < len(argv):
         arg = argv[i]
         if arg == "--":
@@ -78,23 +200,29 @@ def _xargs_run(argv: list[str]) -> tuple[list[str], bool] | None:
             break
         if arg in ("-0", "--null"):
             null = True
-        elif arg in ("-P", "-s"):
+        elif arg in ("-P", "-s", "-I"):
+            token = argv[i + 1] if arg == "-I" and i + 1 < len(argv) else token
             i += 1
+        elif arg.startswith(("-I", "--replace=", "-i")) or arg == "--replace":
+            token = arg.partition("=")[2] if arg.startswith("--") else arg[2:]
+            token = token or "{}"
         elif arg not in _XARGS_FLAGS and not _XARGS_VALUED.fullmatch(arg):
             if arg.startswith("-") and arg != "-":
                 return None
             break
         i += 1
-    return (argv[i:] or ["echo"]), null
+    return (argv[i:] or ["echo"]), null, token
 
 
-def _items(printed: str, *, null: bool) -> list[str] | None:
+def _items(text: str, *, null: bool, lines: bool = False) -> list[str] | None:
     if null:
-        items = printed.split("\0")
+        items = text.split("\0")
         return items[:-1] if items and items[-1] == "" else items
-    if any(c in printed for c in "'\"\\\0"):
+    if any(c in text for c in "'\"\\\0"):
         return None  # xargs's own quoting is not modelled
-    return printed.split()
+    if lines:  # -I: one item a line, leading blanks dropped
+        return [line.lstrip(" \t") for line in text.split("\n") if line.strip(" \t")]
+    return text.split()
 
 
 def quote(field: str) -> str:

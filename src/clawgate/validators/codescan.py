@@ -14,6 +14,7 @@ _EXEC = lazy_pattern(r"""
     \bos\s*\.\s*(?:system|popen|exec\w*|spawn\w*|fork|posix_spawn\w*)\b
   | \bsubprocess\b | \bpty\s*\.\s*spawn\b | \bcommands\s*\.\s*getoutput\b | \bplatform\.popen\b
   | \bchild_process\b | \b(?:execSync|execFileSync|spawnSync|execFile)\b | process\.binding
+  | \bDeno\s*\.\s*(?:Command|run)\b | \bBun\s*\.\s*(?:spawn|spawnSync|\$)
   | \b(?:shell_exec|passthru|proc_open|popen|pcntl_exec|proc_nice)\b
   | \bfork\b(?![\w.])
   | \bKernel\s*[.:]+\s*(?:system|exec|spawn|`)\b | \bIO\s*\.\s*popen\b | \bOpen3\b | \bPTY\b
@@ -52,6 +53,7 @@ _NATIVE = lazy_pattern(r"\b(?:ctypes|cdll|CDLL|LoadLibrary|dlopen|Fiddle|ffi\s*\
                        r"DynaLoader|dl_load_file|System\.loadLibrary|process\.dlopen)\b|"
                        r"\.so(?:\.\d+)*['\"]")
 _BACKTICKS = lazy_pattern(r"`[^`]+`")
+_INTERPOLATED = lazy_pattern(r"[$@]|#\{")
 # String literals handed to a process-starting call: ``system("...")``, ``exec "..."``.
 _CALLED = lazy_pattern(
     r"\b(?:system|popen|shell_exec|passthru|exec|execute|spawn|execSync|check_output|getoutput|"
@@ -83,8 +85,10 @@ def scan(code: str, backticks: bool = False) -> Findings:
     """What ``code`` does, as far as reading it can tell."""
     runs = bool(_EXEC.search(code) or SHELL_REFERENCE.search(code) or (
         backticks and _BACKTICKS.search(code)) or _EXEC_BARE.search(_STRINGS.sub('""', code)))
-    commands = tuple(dict.fromkeys(m.group("s") for m in _CALLED.finditer(code)))[
-        :MAX_COMMANDS] if runs else ()
+    called = [m.group("s") for m in _CALLED.finditer(code)] if runs else []
+    if backticks:  # `cmd` runs cmd; a literal one (no interpolation) can be read
+        called += [b[1:-1] for b in _BACKTICKS.findall(code) if not _INTERPOLATED.search(b)]
+    commands = tuple(dict.fromkeys(called))[:MAX_COMMANDS]
     return Findings(
         exec=runs,
         dynamic=bool(_DYNAMIC.search(code)),

@@ -26,6 +26,7 @@ _SYMBOL_RANGE = lazy_pattern(r"[^\w\s\\]-[^\s\]]|[^\s\\]-[^\w\s\]]|N-ZA-M|n-za-m
 _EVAL_LIKE = frozenset({"eval", "trap", "command", "source", "."})
 _ALWAYS_DECODE = frozenset({"gunzip", "zcat", "bzcat", "xzcat", "unxz", "uudecode"})
 _COMPRESSORS = frozenset({"gzip", "bzip2", "xz", "zstd"})
+_PRINTERS = frozenset({"printf", "echo"})
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 
 
@@ -53,7 +54,7 @@ def decodes(cmd: SimpleCommand) -> bool:
                                       and program.startswith("base")) for a in args)
 
 
-def _stdin_program(cmd: SimpleCommand) -> bool:
+def stdin_program(cmd: SimpleCommand) -> bool:
     """``cmd`` reads the program it runs from standard input."""
     call = shell_call(cmd)
     if call is not None:
@@ -87,13 +88,14 @@ class PipedIntoInterpreter(Validator):
             # seen from the sending side, so that wrappers (``sudo curl … | sh``) do not hide it
             return Verdict.deny(self.id, f"{cmd.program} output is piped into a shell",
                                 hint="save it, read it, then run it")
-        if not cmd.upstream or not _stdin_program(cmd):
+        if not cmd.upstream or not stdin_program(cmd):
             return Verdict.passthrough()
         program = cmd.program
         if any(p in NETWORK or p in ("nc", "ncat", "socat") for p in cmd.upstream):
             return Verdict.deny(self.id, f"text from the network is run by {program}",
                                 hint="download it, read it, then run it")
-        if any(p in DECODERS for p in cmd.upstream):
+        if any(p in DECODERS and p not in _PRINTERS for p in cmd.upstream):
+            # printf/echo are judged from the sending side, where their text is seen
             return Verdict.deny(self.id, f"decoded text is run by {program}",
                                 hint="decode it, read it, then run it")
         return Verdict.ask(self.id, f"{program} runs whatever the pipe feeds it",
@@ -103,7 +105,8 @@ class PipedIntoInterpreter(Validator):
 @register
 class FedByDocument(Validator):
     """A here-document or here-string given to a shell or interpreter is its program: the text
-    is checked as a command line (shells) or read as code (interpreters).
+    is checked as a command line (shells) or read as code (interpreters). A program read from
+    a redirected file (``sh -s < script.txt``) is not read here: ASK.
 
     Bad: ``bash <<< 'rm -rf ~'``. Harmless: ``cat <<EOF`` … (not a shell), ``sh <<< 'ls'``.
     """
@@ -111,8 +114,13 @@ class FedByDocument(Validator):
     id = "CG-INJ-009"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not cmd.redirects:
+            return Verdict.passthrough()
         docs = [r for r in cmd.redirects if r.feeds_input]
-        if not docs or not _stdin_program(cmd):
+        if not docs and _script_from_file(cmd):
+            return Verdict.ask(self.id, f"{cmd.program} runs a program it reads from a file "
+                               "that is not read here", hint="read the script first")
+        if not docs or not stdin_program(cmd):
             return Verdict.passthrough()
         texts: list[str] = []
         for doc in docs:
@@ -128,6 +136,14 @@ class FedByDocument(Validator):
             return Verdict.ask(self.id, f"{program} runs the text it is fed")
         return max((judge(self.id, program, t, spec.backticks) for t in texts),
                    key=lambda v: v.outcome)
+
+
+def _script_from_file(cmd: SimpleCommand) -> bool:
+    """``sh < script.txt``, ``python3 - < x.py``: a shell or interpreter reads its program
+    from a redirected file."""
+    files = [r for r in cmd.redirects if r.op == "<" and r.target is not None
+             and r.target.shown != "/dev/null"]
+    return bool(files) and not cmd.upstream and stdin_program(cmd)
 
 
 @register

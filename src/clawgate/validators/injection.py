@@ -207,12 +207,12 @@ def _trick(word: Word, printer: bool = False) -> str | None:
         return f"indirect expansion in {text!r} hides which variable is used"
     if "{" in text and _PATTERN_EDIT.search(text):
         return f"a word rebuilt by pattern substitution in {text!r}"
-    if m.ANSI_C in word.expansions and _spells_text(text):
+    if m.ANSI_C in word.expansions and spells_text(text):
         return f"ANSI-C escapes spell out plain text in {text!r}"
     return None
 
 
-def _spells_text(text: str) -> bool:
+def spells_text(text: str) -> bool:
     for found in _ANSI_ESCAPE.finditer(text):
         code = int(found.group(1) or found.group(2) or "0", 16) if (
             found.group(1) or found.group(2)) else int(found.group(3), 8)

@@ -14,6 +14,7 @@ from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.codescan import describe, scan
 from clawgate.validators.programs import FILE_VIEWERS, INTERACTIVE, family_name
+from clawgate.validators.shells import DECODED, FETCHED
 
 
 @record(frozen=True, slots=True)
@@ -54,7 +55,10 @@ _REPL_FLAGS = frozenset({"-i", "-a", "--interactive", "-q", "--quiet", "-nw", "-
 def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str | None]]:
     """(word, text) of every piece of inline code in ``cmd`` (text None when dynamic)."""
     found: list[tuple[Word | None, str | None]] = []
-    words = cmd.words
+    words = python_own(cmd.words) if spec is INLINE["python"] else cmd.words
+    if spec is INLINE["deno"] and len(words) > 2 and words[1].value == "eval":
+        code = next((w for w in words[2:] if not w.shown.startswith("-")), None)
+        return [(code, code.value)] if code is not None else []
     for i, current in enumerate(words[1:], start=1):
         if current.shown in spec.exact and i + 1 < len(words):
             found.append((words[i + 1], words[i + 1].value))
@@ -63,6 +67,22 @@ def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str
                                             spec.long):
             found.append((word, value))
     return found
+
+
+def python_own(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """Python's own options: what follows ``-m MOD``, ``-c CODE``, ``-`` or a script belongs
+    to the module or the program (``python -m pip install -C x``)."""
+    i = 1
+    while i < len(words):
+        text = words[i].shown
+        if not text.startswith("-") or text == "-" or text.startswith("-m"):
+            return words[:i]
+        if text == "-c" or (text[1:2] != "-" and "c" in text[1:] and text[-1] == "c"):
+            return words[:i + 2]
+        if text.startswith("-c") or text == "--":
+            return words[:i + 1]
+        i += 2 if text in ("-W", "-X", "-Q") else 1
+    return words
 
 
 def _cut(words: tuple[Word, ...], spec: Inline) -> tuple[Word, ...]:
@@ -86,14 +106,38 @@ def _cut(words: tuple[Word, ...], spec: Inline) -> tuple[Word, ...]:
 
 
 def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
-    """The verdict on one piece of inline code, with the shell commands it spells out."""
+    """The verdict on one piece of inline code, with the shell commands it spells out.
+
+    Python that parses is read from its syntax tree by the CG-CODE family instead
+    (``inlinecode.py``); a regular expression over it would only add guesses."""
+    if program in ("python", "pypy"):
+        from clawgate.validators.inlinecode import python_effects
+
+        if not python_effects(code).syntax_error:
+            return Verdict.passthrough()
     found = scan(code, backticks)
-    if not found.risky:
+    spawned = _tcl_commands(code) if program in _TCL else []
+    if not found.risky and not spawned:
         return Verdict.passthrough()
-    refuse, why = describe(found)
+    refuse, why = describe(found) if found.risky else (False, "inline code runs commands")
     outcome = Outcome.DENY if refuse else Outcome.ASK
-    return Verdict.unwrap(*found.commands, outcome=outcome, rule_id=rule_id,
+    return Verdict.unwrap(*found.commands, *spawned, outcome=outcome, rule_id=rule_id,
                           message=f"{program}: {why}")
+
+
+_TCL = frozenset({"expect", "tclsh", "wish"})
+_TCL_RUNNERS = frozenset({"spawn", "exec", "system"})
+
+
+def _tcl_commands(code: str) -> list[str]:
+    """The commands a Tcl/expect script starts with ``spawn``/``exec`` words (``spawn rm -rf
+    /``), as shell lines."""
+    found: list[str] = []
+    for statement in code.replace(";", "\n").split("\n"):
+        head, _, rest = statement.strip().lstrip("[").partition(" ")
+        if head in _TCL_RUNNERS and rest.strip():
+            found.append(rest.strip().rstrip("]").replace("{", "'").replace("}", "'"))
+    return found[:16]
 
 
 @register
@@ -101,7 +145,8 @@ class InlineCode(Validator):
     """Inline code given to an interpreter (``python -c``, ``node -e``, ``perl -e``, ``ruby -e``,
     ``php -r``, ``lua -e``, ``R -e``, ``julia -e`` ...) that starts processes, evaluates text or
     loads native code: ASK; with sockets or id changes as well: DENY. The shell commands it
-    spells out are checked too. Code only known at run time asks.
+    spells out are checked too. Code only known at run time asks; fetched or decoded at run
+    time (``python3 -c "$(curl -s x)"``), DENY.
 
     Bad: ``python3 -c 'import os; os.system("sh")'``. Harmless: ``python3 -c 'print(1+1)'``.
     """
@@ -115,7 +160,11 @@ class InlineCode(Validator):
         if spec is None or program is None:
             return Verdict.passthrough()
         verdicts = []
-        for _, code in inline_code(cmd, spec):
+        for word, code in inline_code(cmd, spec):
+            if code is None and word is not None and (
+                    FETCHED.search(word.text) or DECODED.search(word.text)):
+                return Verdict.deny(self.id, f"{program} runs code fetched or decoded at run "
+                                    "time", hint="fetch or decode it, read it, then run it")
             if code is None:
                 return Verdict.ask(self.id, f"{program} runs code only known at run time")
             verdicts.append(judge(self.id, program, code, spec.backticks))

@@ -8,12 +8,13 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import command_start, inner, joined_code, option_values, opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.shells import shell_call
+from clawgate.validators.xargsfeed import fed_lines, here_items, parallel_lines
 
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 _TERMINATORS = frozenset({";", "+"})
-_XARGS = opts("aEILnPsd", "arg-file eof replace max-lines max-args max-procs max-chars "
-              "delimiter process-slot-var")
+# --replace, --eof and --max-lines take their value only after ``=`` (it is optional).
+_XARGS = opts("aEILnPsd", "arg-file max-args max-procs max-chars delimiter process-slot-var")
 _PARALLEL = opts("jSaIdnNE", "jobs sshlogin arg-file colsep joblog results tmpdir timeout "
                  "delay retries replace max-args max-replace-args workdir basefile")
 _WATCH = opts("nq", "interval equexit")
@@ -95,15 +96,30 @@ class Xargs(Validator):
         if start is None:
             return Verdict.passthrough()
         target = inner(cmd, start)
-        replace_token = next((v for _, _, v in option_values(
-            cmd.words, 1, "I", frozenset({"replace"}))), None)
+        token = _replace_token(cmd, start)
         first = target.words[0].shown
-        if first in _PLACEHOLDER or first == replace_token or target.program is None:
+        if first in _PLACEHOLDER or first == token or target.program is None:
             return Verdict.ask(self.id, "xargs runs programs named by its input")
-        if replace_token and _pasted_into_code(target, frozenset({replace_token})):
-            return Verdict.unwrap(target, outcome=Outcome.ASK, rule_id=self.id,
+        files = option_values(cmd.words[:start], 1, "a", frozenset({"arg-file"}))
+        items = None if files else here_items(cmd, lines=token is not None)
+        fed = fed_lines(target.words, token, items)
+        if token and _pasted_into_code(target, frozenset({token})):
+            return Verdict.unwrap(target, *fed, outcome=Outcome.ASK, rule_id=self.id,
                                   message="xargs pastes its input into shell code")
-        return Verdict.unwrap(target)
+        return Verdict.unwrap(target, *fed)
+
+
+def _replace_token(cmd: SimpleCommand, start: int) -> str | None:
+    """The replace string of ``-I R``, ``-iR``/``-i`` or ``--replace[=R]`` (``{}`` by default)."""
+    token = next((v for _, _, v in option_values(cmd.words[:start], 1, "I",
+                                                 frozenset({"replace"}))), None)
+    if token is not None:
+        return token
+    for word in cmd.words[1:start]:
+        text = word.shown
+        if text == "--replace" or (text.startswith("-i") and not text.startswith("--")):
+            return text[2:] if text.startswith("-i") and len(text) > 2 else "{}"
+    return None
 
 
 @register
@@ -131,7 +147,7 @@ class ParallelOrWatch(Validator):
         code = joined_code(cmd.words[start:end])
         if code is None:
             return Verdict.ask(self.id, "parallel runs code only known at run time")
-        return Verdict.unwrap(code)
+        return Verdict.unwrap(code, *parallel_lines(code, cmd.words[end:]))
 
     def _watch(self, cmd: SimpleCommand) -> Verdict:
         start = command_start(cmd.words, 1, _WATCH)

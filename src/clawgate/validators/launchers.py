@@ -18,7 +18,7 @@ _TERMINAL_APPS = words_of("""
 tmux tmate byobu ranger mc nnn lf vifm ncdu minicom picocom opencode aider claude codex
 """)
 _SHELL_SUBCOMMANDS = frozenset({"shell", "console", "repl", "tunnel", "attach", "debug"})
-_SUBCOMMAND_READERS = words_of("man help tldr info git cargo go pip npm")
+_SUBCOMMAND_READERS = words_of("man help tldr info git cargo go pip npm echo printf")
 _PACKAGE_MANAGERS = words_of("dpkg rpm yum dnf zypper apt apt-get snap pkg opkg apk pacman "
                              "flatpak installer gdebi")
 _PACKAGE_FILE = lazy_pattern(r"\.(?:deb|rpm|snap|txz|tbz|pkg|ipk|apk|flatpak|flatpakref|"

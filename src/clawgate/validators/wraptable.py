@@ -73,8 +73,7 @@ PLAIN: dict[str, Wrap] = {
                  code_long="command", bare_shell=True),
     "screen": _w("SpcdhelTtx", "", bare_shell=True),
     "dtach": _w("", "", skip=1), "abduco": _w("", "", skip=1),
-    "setcap-exec": _w(), "unshare": _w("", "propagation setgroups map-user map-group",
-                                       bare_shell=True),
+    "setcap-exec": _w(),
     "openvt": _w("cfsuvwe", "console"), "perf": _w("eoCptrGcF", "event output", skip=1),
     "pidstat": _w(), "systemd-cat": _w("tpP", "identifier priority"),
     "bwrap": _w("", "bind ro-bind dev-bind chdir setenv unsetenv tmpfs proc dev uid gid "
@@ -112,6 +111,11 @@ PRIVILEGED: dict[str, Wrap] = {
     "capsh": _w(),
     "calife": _w("", "", bare_shell=True),
     "machinectl": _w("", "", skip=1),
+    # new namespaces (often a user namespace where the caller is root) or a faked root
+    "unshare": _w("SGRw", "propagation setgroups map-user map-group map-users map-groups "
+                  "setuid setgid root wd", bare_shell=True),
+    "proot": _w("rbqwkmRvp", "rootfs bind mount qemu cwd kernel-release verbose",
+                bare_shell=True),
 }
 
 # Programs whose subcommand runs the command that follows (``npm exec``, ``uv run``).

@@ -1,0 +1,106 @@
+"""What the other scripting languages' standard calls do, by the last part of their name: file
+actions (verb, index of the path argument), evaluators, decoders, network reach."""
+
+from __future__ import annotations
+
+_JS_FILES = {
+    **dict.fromkeys(("writeFileSync", "writeFile", "createWriteStream", "outputFileSync",
+                     "outputFile", "writeTextFileSync", "writeTextFile", "write"), ("write", 0)),
+    **dict.fromkeys(("appendFileSync", "appendFile"), ("append", 0)),
+    **dict.fromkeys(("rmSync", "rm", "removeSync", "remove", "emptyDirSync"), ("rmtree", 0)),
+    **dict.fromkeys(("unlinkSync", "unlink"), ("delete", 0)),
+    **dict.fromkeys(("rmdirSync", "rmdir"), ("rmdir", 0)),
+    **dict.fromkeys(("renameSync", "rename", "moveSync", "move"), ("move", 0)),
+    **dict.fromkeys(("copyFileSync", "copyFile", "cpSync", "cp", "copySync"), ("copy", 0)),
+    **dict.fromkeys(("symlinkSync", "symlink"), ("symlink", 0)),
+    **dict.fromkeys(("readFileSync", "readFile", "createReadStream", "readTextFileSync",
+                     "readTextFile"), ("read", 0)),
+    "openSync": ("read", 0), "mkdirSync": ("mkdir", 0), "chmodSync": ("touch", 0),
+}
+_RUBY_FILES = {
+    "write": ("write", 0), "binwrite": ("write", 0), "open": ("read", 0), "new": ("read", 0),
+    "delete": ("delete", 0), "unlink": ("delete", 0), "rm": ("delete", 0),
+    "rm_f": ("delete", 0), "rm_r": ("rmtree", 0), "rm_rf": ("rmtree", 0),
+    "remove_dir": ("rmtree", 0), "remove_entry": ("rmtree", 0), "rmtree": ("rmtree", 0),
+    "mv": ("move", 0), "rename": ("move", 0), "cp": ("copy", 0), "cp_r": ("copy", 0),
+    "ln_s": ("symlink", 0), "symlink": ("symlink", 0), "mkdir_p": ("mkdir", 0),
+    "touch": ("touch", 0), "read": ("read", 0), "readlines": ("read", 0),
+    "binread": ("read", 0), "foreach": ("read", 0),
+}
+_PERL_FILES = {
+    "open": ("read", 1), "sysopen": ("write", 1), "unlink": ("delete", 0),
+    "rmtree": ("rmtree", 0), "remove_tree": ("rmtree", 0), "rename": ("move", 0),
+    "move": ("move", 0), "copy": ("copy", 0), "symlink": ("symlink", 0), "mkpath": ("mkdir", 0),
+    "make_path": ("mkdir", 0), "rmdir": ("rmdir", 0), "write_file": ("write", 0),
+    "read_file": ("read", 0), "spew": ("write", 0), "slurp": ("read", 0),
+}
+_PHP_FILES = {
+    "file_put_contents": ("write", 0), "fopen": ("read", 0), "unlink": ("delete", 0),
+    "rmdir": ("rmdir", 0), "rename": ("move", 0), "copy": ("copy", 0),
+    "symlink": ("symlink", 0), "mkdir": ("mkdir", 0), "touch": ("touch", 0),
+    "file_get_contents": ("read", 0), "readfile": ("read", 0), "file": ("read", 0),
+}
+_LUA_FILES = {"open": ("read", 0), "remove": ("delete", 0), "rename": ("move", 0),
+              "lines": ("read", 0), "output": ("write", 0)}
+_R_FILES = {"writeLines": ("write", 1), "file.remove": ("delete", 0), "unlink": ("rmtree", 0),
+            "file.rename": ("move", 0), "file.copy": ("copy", 0), "readLines": ("read", 0),
+            "saveRDS": ("write", 1), "readRDS": ("read", 0), "remove": ("delete", 0),
+            "copy": ("copy", 0), "rename": ("move", 0)}
+FILE_CALLS: dict[str, dict[str, tuple[str, int]]] = {
+    "js": _JS_FILES, "ruby": _RUBY_FILES, "perl": _PERL_FILES, "php": _PHP_FILES,
+    "lua": _LUA_FILES, "r": _R_FILES,
+}
+# Calls whose second argument is an fopen-style mode ("w", "a", "r+").
+MODE_OPENERS = frozenset({"open", "new", "fopen", "openSync"})
+EVALUATORS = frozenset({"eval", "Function", "exec", "instance_eval", "class_eval",
+                        "module_eval", "assert", "create_function", "loadstring", "load",
+                        "evalq", "parse", "runInThisContext", "runInNewContext", "system",
+                        "execSync", "shell_exec", "passthru", "popen", "spawn", "spawnSync"})
+DECODERS = frozenset({"atob", "decode_base64", "decode64", "strict_decode64", "urlsafe_decode64",
+                      "base64_decode", "gzinflate", "gzuncompress", "gzdecode", "str_rot13",
+                      "hex2bin", "fromCharCode", "unpack", "pack", "reverse", "strrev",
+                      "unescape", "inflateSync", "gunzipSync", "b64decode", "base64dec",
+                      "rawToChar", "base64decode", "decode", "chr", "from"})
+NETWORK: dict[str, frozenset[str]] = {
+    "js": frozenset({"net.connect", "net.createConnection", "net.Socket", "net.createServer",
+                     "dgram.createSocket", "tls.connect", "http.request", "http.get",
+                     "https.request", "https.get", "fetch", "http.createServer",
+                     "WebSocket", "Deno.connect", "Deno.listen", "Bun.connect", "Bun.listen"}),
+    "perl": frozenset({"IO.Socket", "socket", "LWP.UserAgent", "LWP.Simple", "getstore",
+                       "HTTP.Tiny", "Net.FTP"}),
+    "ruby": frozenset({"TCPSocket", "UDPSocket", "TCPServer", "Socket", "Net.HTTP", "URI.open"}),
+    "php": frozenset({"fsockopen", "pfsockopen", "stream_socket_client", "stream_socket_server",
+                      "socket_create", "curl_exec", "curl_init"}),
+    "lua": frozenset({"socket.tcp", "socket.connect", "socket.bind", "socket.udp",
+                      "http.request"}),
+    "r": frozenset({"socketConnection", "url", "download.file", "curl_download",
+                    "make.socket"}),
+}
+# Interpreter family -> the token language its code is read as.
+LANGUAGES = {"node": "js", "nodejs": "js", "bun": "js", "deno": "js", "perl": "perl",
+             "ruby": "ruby", "php": "php", "lua": "lua", "luajit": "lua", "R": "r",
+             "Rscript": "r"}
+# Names too common to be taken for file calls unless qualified by a file module
+# (``fs.rm``, ``FileUtils.mv``, ``io.open``, ``os.remove``); other names of FILE_CALLS are
+# distinctive (``writeFileSync``, ``file_put_contents``, Perl's ``unlink`` builtin).
+AMBIGUOUS = frozenset({"rm", "remove", "move", "cp", "copy", "rename", "open", "new", "read",
+                       "write", "delete", "lines", "output", "touch", "readlines", "foreach",
+                       "symlink", "mv", "unlink", "rmdir", "mkdir", "file", "binread",
+                       "binwrite", "rmtree"})
+QUALIFIERS: dict[str, tuple[str, ...]] = {
+    "js": ("fs", "fsp", "fse", "fs.promises", "promises", "Deno", "Bun"),
+    "ruby": ("File", "FileUtils", "IO", "Dir", "Pathname", "FileUtils.Verbose"),
+    "perl": ("", "File.Path", "File.Copy", "CORE"),
+    "php": ("",), "lua": ("io", "os"), "r": ("", "base", "fs"),
+}
+# Modules whose loading says the code reaches the network.
+NETWORK_MODULES = frozenset({"net", "dgram", "tls", "http", "https", "node:net", "node:http",
+                             "node:https", "node:dgram", "node:tls", "socket", "net/http",
+                             "open-uri", "socket.http", "httr", "curl", "ws", "axios",
+                             "node-fetch", "undici"})
+# Calls that start a process from a command line (one string) or an argv (several strings,
+# or a string and an array of strings): ``system("rm", "-rf", "/")``, ``spawn("rm", [...])``.
+SPAWNS = frozenset({"system", "exec", "spawn", "spawnSync", "execFile", "execFileSync",
+                    "execSync", "execvp", "execv", "pcntl_exec", "popen", "passthru",
+                    "shell_exec", "proc_open", "capture2", "capture2e", "capture3", "popen3",
+                    "execute", "system2"})

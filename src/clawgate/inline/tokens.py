@@ -1,0 +1,317 @@
+"""Inline code of other scripting languages (JavaScript, Perl, Ruby, PHP, Lua, R) read through
+its tokens: names (``fs.writeFileSync``, ``FileUtils::rm_rf``), string literals (with
+interpolation noted), backticks, punctuation; comments dropped. Calls are matched on names and
+their arguments on literal tokens, never on substrings of the text, so ``print("system
+ready")`` calls nothing.
+"""
+
+from __future__ import annotations
+
+from clawgate.inline import langtables as lt
+from clawgate.inline.effects import Effects, action, line, word
+from clawgate.records import record
+
+NAME, STR, DYN, CMD, PUNCT = "name", "str", "dyn", "cmd", "punct"
+MAX_TOKENS = 20_000
+MAX_SITES = 64  # file calls read in one piece of code; more is itself a reason to ask
+MAX_ARGUMENT_TOKENS = 256  # a call's arguments read; past that they are not literal anyway
+
+
+@record(frozen=True, slots=True)
+class Token:
+    kind: str  # NAME, STR (literal), DYN (string with interpolation), CMD (backticks), PUNCT
+    text: str
+
+
+def tokenize(code: str, lang: str) -> list[Token]:
+    """The tokens of ``code`` in ``lang`` (``js`` ``perl`` ``ruby`` ``php`` ``lua`` ``r``)."""
+    out: list[Token] = []
+    i, n = 0, len(code)
+    hash_comments = lang in ("perl", "ruby", "php", "r")
+    while i < n and len(out) < MAX_TOKENS:
+        ch = code[i]
+        if ch.isspace():
+            i += 1
+        elif (hash_comments and ch == "#") or (code.startswith("//", i) and lang in ("js", "php")) \
+                or (code.startswith("--", i) and lang == "lua"):
+            end = code.find("\n", i)
+            i = n if end < 0 else end
+        elif code.startswith("/*", i) and lang in ("js", "php"):
+            end = code.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        elif ch in "'\"`":
+            i = _string(code, i, lang, out)
+        elif ch == "/" and lang in ("perl", "ruby", "js") and _regex_may_start(out):
+            i = _regex(code, i, out)
+        elif ch.isalnum() or (ch in "_$@%" and i + 1 < n and (code[i + 1].isalnum() or
+                                                              code[i + 1] in "_{")):
+            i = _name(code, i, out)
+        else:
+            out.append(Token(PUNCT, ch))
+            i += 1
+    return out
+
+
+def _string(code: str, start: int, lang: str, out: list[Token]) -> int:
+    quote = code[start]
+    i, chars = start + 1, []
+    while i < len(code) and code[i] != quote:
+        if code[i] == "\\" and i + 1 < len(code):
+            chars.append(_ESCAPES.get(code[i + 1], code[i + 1]))
+            i += 2
+        else:
+            chars.append(code[i])
+            i += 1
+    text = "".join(chars)
+    interpolates = quote != "'" and (
+        (lang in ("perl", "php") and ("$" in text or "@" in text))
+        or (lang == "ruby" and "#{" in text) or (lang == "js" and quote == "`" and "${" in text))
+    kind = CMD if quote == "`" and lang in ("perl", "ruby", "php") else (
+        DYN if interpolates else STR)
+    out.append(Token(kind, text))
+    return i + 1
+
+
+_REGEX_AFTER = frozenset("(,=~!;{|&?:")
+_REGEX_NAMES = {"s": 3, "tr": 3, "y": 3, "m": 2, "qr": 2}
+
+
+def _regex_may_start(out: list[Token]) -> bool:
+    """A ``/`` that starts a regular expression literal rather than dividing."""
+    if not out:
+        return True
+    last = out[-1]
+    if last.kind == PUNCT:
+        return last.text in _REGEX_AFTER
+    return last.kind == NAME and last.text in (
+        "if", "unless", "and", "or", "not", "return", "split", "grep", "when", "while",
+        "until", *_REGEX_NAMES)
+
+
+def _regex(code: str, start: int, out: list[Token]) -> int:
+    """Skip a regular expression literal (``/x/``, or ``s/a/b/`` after its operator name)."""
+    slashes = _REGEX_NAMES.get(out[-1].text, 2) if out and out[-1].kind == NAME else 2
+    i, seen = start, 0
+    while i < len(code) and seen < slashes:
+        if code[i] == "\\":
+            i += 2
+            continue
+        seen += code[i] == "/"
+        i += 1
+    out.append(Token(PUNCT, "/re/"))
+    return i
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "0": "\0"}
+
+
+def _name(code: str, start: int, out: list[Token]) -> int:
+    i = start + 1
+    while i < len(code):
+        if code[i].isalnum() or code[i] == "_":
+            i += 1
+        elif code.startswith(("::", "->"), i) and i + 2 < len(code) and code[i + 2].isalpha():
+            i += 2
+        elif code[i] == "." and i + 1 < len(code) and code[i + 1].isalpha():
+            i += 1
+        else:
+            break
+    out.append(Token(NAME, code[start:i]))
+    return i
+
+
+def arguments(tokens: list[Token], at: int) -> tuple[list[list[Token]], int]:
+    """The arguments of the call whose name is ``tokens[at]``: in parentheses, or (Perl, Ruby)
+    up to the end of the statement; and where they end."""
+    i = at + 1
+    paren = i < len(tokens) and tokens[i].text == "("
+    i += 1 if paren else 0
+    args: list[list[Token]] = [[]]
+    depth = 0
+    end = min(len(tokens), i + MAX_ARGUMENT_TOKENS)
+    while i < end:
+        tok = tokens[i]
+        if tok.kind == PUNCT and tok.text in "([{":
+            depth += 1
+        elif tok.kind == PUNCT and tok.text in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif tok.kind == PUNCT and tok.text == ";" and depth == 0:
+            break
+        if tok.kind == PUNCT and tok.text == "," and depth == 0:
+            args.append([])
+        else:
+            args[-1].append(tok)
+        i += 1
+    return ([] if args == [[]] else args), i
+
+
+def literal(arg: list[Token]) -> str | None:
+    """A literal string argument (concatenations of literals included), or None."""
+    parts = [t for t in arg if not (t.kind == PUNCT and t.text in "+.")]
+    if not parts or any(t.kind != STR for t in parts):
+        return None
+    return "".join(t.text for t in parts)
+
+
+def analyse(code: str, lang: str) -> Effects:
+    """What inline ``code`` in ``lang`` does, as far as its tokens tell."""
+    tokens = tokenize(code, lang)
+    commands: list[str] = []
+    opaque: list[str] = []
+    reads: list[str] = []
+    flags: set[str] = set()
+    sites = 0
+    hidden = _hidden_names(tokens)
+    for at, tok in enumerate(tokens):
+        if tok.kind != NAME:
+            continue
+        prefix, _, last = tok.text.replace("::", ".").replace("->", ".").rpartition(".")
+        if last in lt.FILE_CALLS.get(lang, {}) and (
+                last not in lt.AMBIGUOUS or prefix in lt.QUALIFIERS.get(lang, ())):
+            sites += 1
+            if sites > MAX_SITES:
+                opaque.append("more file actions than are read here")
+                break
+            _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque, reads)
+        elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0], hidden):
+            flags.add("decoded")
+        if last in lt.SPAWNS and (last != "execute" or prefix == "os"):  # not db.execute
+            argv = _spawned(arguments(tokens, at)[0])
+            if argv:
+                commands.append(argv[0] if len(argv) == 1 else line(argv))
+        if _reaches(lang, prefix, last) or (tok.text in _LOADERS and _loads_network(tokens, at)):
+            flags.add("network")
+        if _env_dump(tokens, at, lang):
+            flags.add("env")
+    return Effects(tuple(dict.fromkeys(commands)), tuple(dict.fromkeys(opaque)),
+                   tuple(dict.fromkeys(reads)), network="network" in flags,
+                   decoded="decoded" in flags, env_dump="env" in flags)
+
+
+def _reaches(lang: str, prefix: str, last: str) -> bool:
+    """The name (``IO::Socket::INET->new``, ``net.connect``, ``fsockopen``) is a network call
+    or constructor: it, or one of its leading parts, is listed."""
+    listed = lt.NETWORK.get(lang, frozenset())
+    if last in listed:
+        return True
+    name = f"{prefix}.{last}" if prefix else last
+    while name:
+        if name in listed:
+            return True
+        name = name.rpartition(".")[0]
+    return False
+
+
+_LOADERS = frozenset({"require", "import", "use", "library", "from", "require_relative"})
+
+
+def _loads_network(tokens: list[Token], at: int) -> bool:
+    """``require('net')``, ``require "socket"``, ``library(httr)``: a network module."""
+    for tok in tokens[at + 1 : at + 4]:
+        if tok.kind in (STR, NAME):
+            return tok.text in lt.NETWORK_MODULES
+    return False
+
+
+def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: list[str],
+          opaque: list[str], reads: list[str]) -> None:
+    verb, where = lt.FILE_CALLS[lang][last]
+    if lang == "perl" and last == "open":
+        verb, path = _perl_open(args)
+    elif lang in ("js", "ruby", "php", "lua") and last in lt.MODE_OPENERS:
+        path = literal(args[where]) if len(args) > where else None
+        mode = literal(args[where + 1]) if len(args) > where + 1 else "r"
+        verb = "append" if "a" in (mode or "w") else "write" if set(mode or "w") & set(
+            "wx+") else "read"
+    else:
+        path = literal(args[where]) if len(args) > where else None
+    if verb in ("move", "copy", "symlink", "link") and path is not None and len(args) > 1:
+        other = literal(args[1])
+        if other is not None:
+            commands.append(action(verb, path, other))
+            return
+        path = None
+    if path is not None:
+        commands.append(action(verb, path))
+        if verb == "read":
+            reads.append(word(path))
+    elif verb != "read" and args:
+        opaque.append(f"{name} acts on a file named only at run time")
+
+
+def _spawned(args: list[list[Token]]) -> list[str] | None:
+    """The argv of a process call made of literal strings and arrays of them (an options
+    object at the end is left out); None when any part is only known at run time."""
+    argv: list[str] = []
+    for arg in args:
+        if arg and arg[0].text == "{":
+            break
+        if arg and arg[0].text == "[":
+            items = [t for t in arg[1:-1] if not (t.kind == PUNCT and t.text == ",")]
+            if any(t.kind != STR for t in items):
+                return None
+            argv.extend(t.text for t in items)
+            continue
+        text = literal(arg)
+        if text is None:
+            return None
+        argv.append(text)
+    return argv
+
+
+def _perl_open(args: list[list[Token]]) -> tuple[str, str | None]:
+    """``open(FH, ">path")``, ``open(my $fh, '>>', 'path')``: (verb, path)."""
+    rest = [literal(a) for a in args[1:]]
+    text = "".join(r or "" for r in rest) if None not in rest else None
+    if text is None:
+        return ("write" if len(args) > 2 else "read"), None
+    stripped = text.lstrip()
+    verb = "append" if stripped.startswith(">>") else "write" if stripped.startswith(
+        (">", "+<", "+>")) else "read"
+    return verb, stripped.lstrip("+<>").strip() or None
+
+
+def _decoded(args: list[list[Token]], hidden: frozenset[str] = frozenset()) -> bool:
+    """The arguments decode text, or name a variable given decoded text earlier."""
+    return any((t.kind == NAME and (t.text.replace("::", ".").rsplit(".", 1)[-1] in lt.DECODERS
+                                    or t.text in hidden))
+               or (t.kind == STR and t.text in ("base64", "hex", "m", "H*", "u"))
+               for arg in args for t in arg)
+
+
+def _hidden_names(tokens: list[Token]) -> frozenset[str]:
+    """Variables assigned decoded text (``$c = base64_decode(…);``, ``const c = atob(…)``)."""
+    found: set[str] = set()
+    for at, tok in enumerate(tokens[1:-1], start=1):
+        if tok.kind != PUNCT or tok.text != "=" or tokens[at - 1].kind != NAME or (
+                tokens[at + 1].text in "=>~" or tokens[at - 1].text in ("!", "<", ">")):
+            continue
+        value: list[Token] = []
+        for following in tokens[at + 1 : at + 1 + MAX_ARGUMENT_TOKENS]:
+            if following.kind == PUNCT and following.text == ";":
+                break
+            value.append(following)
+        if _decoded([value], frozenset(found)):
+            found.add(tokens[at - 1].text)
+    return frozenset(found)
+
+
+def _env_dump(tokens: list[Token], at: int, lang: str) -> bool:
+    tok, following = tokens[at], tokens[at + 1] if at + 1 < len(tokens) else None
+    after = following.text if following is not None else ";"
+    before = tokens[at - 1].text if at else ""
+    if lang == "js":
+        return tok.text == "process.env" and after not in (".", "[", "?") and before != "."
+    if lang == "ruby":
+        return (tok.text == "ENV" and after != "[") or tok.text in (
+            "ENV.to_h", "ENV.to_a", "ENV.each", "ENV.inspect", "ENV.to_hash", "ENV.each_pair")
+    if lang == "perl":
+        return tok.text == "%ENV"
+    if lang == "php":
+        return (tok.text in ("$_ENV", "$_SERVER") and after != "[") or (
+            tok.text == "getenv" and after == "(" and at + 2 < len(tokens)
+            and tokens[at + 2].text == ")")
+    return lang == "r" and tok.text == "Sys.getenv" and after == "(" and (
+        at + 2 < len(tokens) and tokens[at + 2].text == ")")

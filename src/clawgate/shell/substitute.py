@@ -1,0 +1,169 @@
+"""Command substitutions whose output can be known by reading: ``$(echo rm)``, ``$(printf
+'\\x72\\x6d')``, ``$(rev <<< mr)``, ``$(echo cm0= | base64 -d)``, ``$(printf rm | tr a-z A-Z)``.
+
+A substitution is computed only when every stage is a printer of literal text (``echo``,
+``printf``) or a here-string, followed by filters modelled exactly (``rev``, ``base64 -d``,
+``base32 -d``, ``xxd -r -p``, ``tr`` of plain sets, ``cat``); anything else -- a variable, a
+nested substitution, another program -- leaves it unknown (None).
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from clawgate.shell.expand import expand
+from clawgate.shell.xargsfeed import printed
+
+MAX_OUTPUT = 4096
+
+
+def evaluate(body: str) -> str | None:
+    """The output of ``$(body)`` with trailing newlines removed, or None when unknown."""
+    if "$" in body or "`" in body or len(body) > MAX_OUTPUT:
+        return None
+    try:
+        lexer = shlex.shlex(body, posix=True, punctuation_chars="|<>;&()")
+        lexer.whitespace_split = True
+        tokens = list(lexer)
+    except ValueError:
+        return None
+    stages: list[list[str]] = [[]]
+    for token in tokens:
+        if token == "|":
+            stages.append([])
+        elif token in ("<<<",) or not set(token) & set("|<>;&()"):
+            stages[-1].append(token)
+        else:
+            return None
+    text: str | None = None
+    for stage in stages:
+        text = _stage(stage, text)
+        if text is None:
+            return None
+    return None if text is None else text.rstrip("\n")
+
+
+def _stage(argv: list[str], stdin: str | None) -> str | None:
+    if "<<<" in argv:
+        at = argv.index("<<<")
+        if at + 2 != len(argv) or stdin is not None:
+            return None
+        stdin, argv = argv[at + 1] + "\n", argv[:at]
+    if not argv:
+        return None
+    if argv[0] in ("echo", "printf"):
+        return printed(argv)
+    if stdin is None:
+        return None
+    return _filter(argv, stdin)
+
+
+def _filter(argv: list[str], text: str) -> str | None:
+    program, args = argv[0], argv[1:]
+    if program == "cat" and not args:
+        return text
+    if program == "rev" and not args:
+        return "\n".join(line[::-1] for line in text.split("\n"))
+    if program in ("base64", "base32") and args and all(a in ("-d", "--decode", "-D", "-i")
+                                                        for a in args):
+        return _decode(program, text)
+    if program == "xxd" and sorted(args) in (["-p", "-r"], ["-rp"], ["-pr"]):
+        try:
+            return bytes.fromhex("".join(text.split())).decode("utf-8")
+        except ValueError:
+            return None
+    if program == "tr" and len(args) == 2 and not any(a.startswith("-") for a in args):
+        return _translate(text, _set(args[0]), _set(args[1]))
+    return None
+
+
+def _decode(program: str, text: str) -> str | None:
+    import base64
+    import binascii
+
+    try:
+        data = "".join(text.split())
+        raw = base64.b64decode(data) if program == "base64" else base64.b32decode(data)
+        return raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _set(spec: str) -> str | None:
+    """A ``tr`` set of plain characters and ranges (``a-z``), or None for classes and escapes."""
+    if "[" in spec or "\\" in spec:
+        return None
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-" and spec[i] <= spec[i + 2]:
+            out.extend(chr(c) for c in range(ord(spec[i]), ord(spec[i + 2]) + 1))
+            i += 3
+        else:
+            out.append(spec[i])
+            i += 1
+    return "".join(out)
+
+
+def _translate(text: str, source: str | None, target: str | None) -> str | None:
+    if not source or not target:
+        return None
+    target = target + target[-1] * max(0, len(source) - len(target))
+    return text.translate({ord(a): b for a, b in zip(source, target, strict=False)})
+
+
+def computed(text: str, env: dict[str, str] | None = None, *,
+             split: bool = True) -> list[str] | None:
+    """The fields of a word whose substitutions can all be computed (variables from ``env``),
+    or None. ``split=False`` (an assignment's value): one field, no word splitting."""
+    if len(text) > MAX_OUTPUT:
+        return None
+    out: list[str] = []
+    i, quoted = 0, not split
+    while i < len(text):
+        if text[i] == '"':
+            quoted = not quoted
+        elif text[i] == "'" and not quoted:
+            end = text.find("'", i + 1)
+            if end < 0:
+                return None
+            out.append(text[i:end + 1])
+            i = end + 1
+            continue
+        elif text[i] == "\\":
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        elif text.startswith("$(", i) and not text.startswith("$((", i):
+            end = _closing(text, i + 2)
+            value = evaluate(text[i + 2:end]) if end > 0 else None
+            if value is None:
+                return None
+            if not quoted and len(value.split()) > 1:  # split into words: whole word only
+                return value.split() if (i, end) == (0, len(text) - 1) else None
+            out.append(_inserted(value, quoted))
+            i = end + 1
+            continue
+        out.append(text[i])
+        i += 1
+    return expand("".join(out), env or {}, split=split)
+
+
+def _closing(text: str, start: int) -> int:
+    depth = 1
+    for j in range(start, len(text)):
+        if text[j] == "(":
+            depth += 1
+        elif text[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def _inserted(value: str, quoted: bool) -> str:
+    """A substitution's output written back as shell text with the same meaning: inside double
+    quotes one literal; outside, one word here (globbing is not modelled)."""
+    if quoted:
+        return "".join("\\" + c if c in '\\$`"' else c for c in value)
+    return shlex.quote(value.strip()) if value.strip() else ""

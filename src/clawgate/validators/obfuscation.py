@@ -1,0 +1,159 @@
+"""Obfuscation is an attack: a program name or an ``eval``/shell payload built at run time with
+tricks whose only use is to hide what runs -- case flips (``${x,,}``), substrings
+(``${x:2:1}``), indirection (``${!x}``), glued array elements (``${a[3]}${a[7]}``), pattern
+edits, empty ``$@`` glued into a word, decoding or reversing substitutions (``$(rev <<< mr)``,
+``$(echo cm0= | base64 -d)``, ``$(printf '\\x72\\x6d')``), ANSI-C escapes spelling plain
+letters (``$'\\162\\155'``) and glob-spelled programs (``/???/?m``) -- is DENY. Where the
+value can be computed by reading, the command is also checked as what it computes to: a glob
+matching exactly one system program here, substitutions (``$(echo rm) -rf /``) by the
+same-line constants (``shell/constants.py`` with ``shell/substitute.py``). Plain dynamic names
+(``$EDITOR file``, ``"$PYTHON" -m pytest``) are not obfuscated and keep their decision.
+"""
+
+from __future__ import annotations
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell import model as m
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.injection import spells_text
+from clawgate.validators.programs import SHELLS
+
+_NAME = r"[A-Za-z_]\w*(?:\[[^]]*\])?"
+_TRICK = lazy_pattern(
+    rf"\$\{{{_NAME}(?:,,?|\^\^?|~~?)\}}"  # case flips
+    rf"|\$\{{{_NAME}:(?:\d|\s+-?\d|\(\s*-?\d)"  # substrings
+    r"|\$\{![A-Za-z_]\w*\}"  # indirection
+    rf"|\$\{{{_NAME}/"  # pattern edits
+    r"|\w\$(?:[@*]|\{[@*]\})|\$(?:[@*]|\{[@*]\})\w")  # empty $@ glued into a word
+_INDEXED = lazy_pattern(r"\$\{[A-Za-z_]\w*\[[^]@*]+\]\}")
+_EXPANSION = lazy_pattern(r"\$(?:\{[^}]*\}|[A-Za-z_]\w*|\()")
+# Decoding, reversing or translating inside a substitution (``tr -d '\r'``, which only drops
+# line endings, excepted).
+_HIDING = lazy_pattern(r"(?:\$\(|`|<\()[^`]*?(?:\brev\b|\bbase(?:64|32)\b|\bxxd\b|"
+                       r"\bopenssl\b|\bgunzip\b|\bzcat\b|\buudecode\b|"
+                       r"\btr\b(?!\s+-d\s+[\"']?(?:\\[rnt]|\s)+[\"']?\s*\))|"
+                       r"\\x[0-9a-fA-F]|\\[0-7]{2,3})")
+_GLOB = lazy_pattern(r"[?\[]")
+
+
+def obfuscation(word: Word) -> str | None:
+    """Why ``word`` is built to hide its value, or None."""
+    text = word.text
+    if "$" in text or "`" in text or "<(" in text:
+        if _TRICK.search(text):
+            return f"{text!r} is built with case, substring, indirection or pattern tricks"
+        if _INDEXED.search(text) and len(_EXPANSION.findall(text)) > 1:
+            return f"{text!r} is glued together from array elements"
+        if _HIDING.search(text):
+            return f"{text!r} is decoded, reversed or translated at run time"
+    if m.ANSI_C in word.expansions and spells_text(text):
+        return f"{text!r} spells plain letters with escapes"
+    return None
+
+
+@register
+class ObfuscatedProgram(Validator):
+    """A program name built with obfuscation (``${x,,} -rf /``, ``$(rev <<< mr)``,
+    ``${a[3]}${a[7]}``, ``$'\\162\\155'``, ``c$@at``) or spelled as a glob (``/???/?m``,
+    ``/b?n/r[m]``): nothing but hiding needs it. DENY; a glob matching exactly one well-known
+    system program is checked as that program too.
+
+    Bad: ``$(echo cm0= | base64 -d) -rf /``. Harmless: ``"$PYTHON" -m pytest``, ``$EDITOR x``.
+    """
+
+    id = "CG-OBF-001"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        name = cmd.name_word
+        if name is None or not name.expansions:  # a plain name: the common case, at once
+            return Verdict.passthrough()
+        why = obfuscation(name)
+        candidates: list[str] = []
+        if why is None and m.GLOB in name.expansions and _GLOB.search(name.text):
+            from clawgate.validators.sysbins import glob_programs
+
+            candidates = glob_programs(name.text)
+            why = f"the program {name.text!r} is spelled as a glob"
+        if why is None:
+            return Verdict.passthrough()
+        rest = " ".join(w.text for w in cmd.words[1:])
+        nested = [f"{c} {rest}" for c in candidates] if len(candidates) == 1 else []
+        return Verdict.unwrap(*nested, outcome=Outcome.DENY, rule_id=self.id, message=why)
+
+
+@register
+class ObfuscatedPayload(Validator):
+    """Code for ``eval``, ``sh -c``/``bash -c``, a shell's here-string or script, or ``source``
+    built with obfuscation (``eval "${x,,}"``, ``bash -c "$(rev <<< 'fr- mr')"``,
+    ``source <(base64 -d <<< …)``): DENY.
+
+    Bad: ``eval "$(printf '\\x72\\x6d') -rf ~"``. Harmless: ``eval "$(ssh-agent -s)"``.
+    """
+
+    id = "CG-OBF-002"
+    programs = SHELLS | {"eval", "source", "."}
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program in ("eval", "source", "."):
+            words: list[Word] = list(cmd.words[1:])
+        elif program in SHELLS:
+            words = [r.target for r in cmd.redirects if r.op == "<<<" and r.target is not None]
+            words += [w for w in cmd.words[1:] if not w.shown.startswith("-")][:1]
+        else:
+            return Verdict.passthrough()
+        for word in words:
+            why = obfuscation(word)
+            if why is not None and (word.value is None or m.ANSI_C in word.expansions):
+                return Verdict.deny(self.id, f"{program} runs code that {why.partition(' ')[2]}")
+        return Verdict.passthrough()
+
+
+_REFERENCE = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
+
+
+@register
+class ObfuscatedVariableRun(LineValidator):
+    """A variable given an obfuscated value on the line (``x=$(echo cm0= | base64 -d)``,
+    ``c=${y,,}``) and then run as the program or as ``eval``/``sh -c`` code (``$x -rf /``,
+    ``eval "$c"``): the hiding moved one step away, it did not go. DENY.
+
+    Bad: ``x=$(rev <<< mr); $x -rf ~``. Harmless: ``x=$(git rev-parse HEAD); echo "$x"``.
+    """
+
+    id = "CG-OBF-003"
+
+    def check_line(self, parsed: m.ParsedLine, ctx: Context) -> Verdict:
+        source = parsed.source
+        if "=" not in source or "$" not in source:
+            return Verdict.passthrough()
+        tainted: dict[str, str] = {}
+        for cmd in parsed.commands:
+            for assignment in cmd.assignments:
+                why = obfuscation(assignment.value)
+                if why is not None:
+                    tainted[assignment.name] = why
+            if not tainted:
+                continue
+            for word in _run_words(cmd):
+                for name in _REFERENCE.findall(word.text):
+                    if name in tainted:
+                        return Verdict.deny(self.id, f"${name} runs a value that "
+                                            f"{tainted[name].partition(' ')[2]}")
+        return Verdict.passthrough()
+
+
+def _run_words(cmd: SimpleCommand) -> list[Word]:
+    """The words whose value runs: a dynamic program name, ``eval``'s words, ``sh -c`` code."""
+    name = cmd.name_word
+    if name is None:
+        return []
+    if name.value is None:
+        return [name]
+    if cmd.program == "eval":
+        return list(cmd.words[1:])
+    if cmd.program in SHELLS:
+        return [w for w in cmd.words[1:] if w.value is None][:1]
+    return []

@@ -1,0 +1,108 @@
+"""Table tests of obfuscation (CG-OBF-*): names and payloads built to hide what runs are DENY;
+what can be computed by reading is checked as what it computes to; plain dynamic names keep
+their decision."""
+
+from __future__ import annotations
+
+import pytest
+from vtables import ASK, DENY, assert_allowed, assert_caught, decide
+
+from clawgate.decision import Outcome
+from clawgate.shell.substitute import computed, evaluate
+from clawgate.validators.sysbins import glob_programs
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("x=RM; ${x,,} -rf /", DENY, "CG-OBF-001"),
+    ("x=rm; ${x^^} x", DENY, "CG-OBF-001"),
+    ("x=xrmx; ${x:1:2} -rf /", DENY, "CG-OBF-001"),
+    ("a=b; ${!a} -rf /", DENY, "CG-OBF-001"),
+    ("a=(r m); ${a[0]}${a[1]} -rf /", DENY, "CG-OBF-001"),
+    ("x=rXm; ${x//X/} -rf /", DENY, "CG-OBF-001"),
+    ("c$@at /etc/passwd", DENY, "CG-OBF-001"),
+    ("$(rev <<< mr) -rf /", DENY, "CG-OBF-001"),
+    ("$(printf '\\x72\\x6d') -rf /", DENY, "CG-OBF-001"),
+    ("$(echo cm0= | base64 -d) -rf /", DENY, "CG-OBF-001"),
+    ("$(echo rXm | tr -d X) -rf /", DENY, "CG-OBF-001"),
+    ("`echo 6c73 | xxd -r -p`", DENY, "CG-OBF-001"),
+    ("$'\\162\\155' -rf /", DENY, "CG-OBF-001"),
+    ("$'\\x6c\\x73' -la", DENY, "CG-OBF-001"),
+    ("/???/?m -rf ~", DENY, "CG-CAT-001"),  # the one program the glob matches
+    ("/b?n/r[m] -rf /", DENY, "CG-OBF-001"),
+    ("/???/??t /etc/hosts", DENY, "CG-OBF-001"),
+    ('eval "${x,,}"', DENY, "CG-OBF-002"),
+    ("eval \"$(printf '\\x72\\x6d') -rf ~\"", DENY, "CG-OBF-002"),
+    ("bash -c \"$(rev <<< 'fr- mr')\"", DENY, "CG-OBF-002"),
+    ('bash <<< "${c,,}"', DENY, "CG-OBF-002"),
+    (". <(base64 -d <<< cm0gLXJmIH4=)", DENY, "CG-OBF-002"),
+    ("bash <(echo cm0= | base64 -d)", DENY, "CG-OBF-002"),
+    ("x=$(echo cm0= | base64 -d); $x -rf /", DENY, "CG-OBF-003"),
+    ("x=$(rev <<< mr); $x -rf ~", DENY, "CG-OBF-003"),
+    ('c=${y,,}; eval "$c"', DENY, "CG-OBF-003"),
+    ('c=$(printf "\\x69\\x64"); bash -c "$c"', DENY, "CG-OBF-003"),
+    # computed by reading: judged as what it computes to
+    ("$(echo rm) -rf /", DENY, "CG-CAT-001"),
+    ("$(printf rm) -rf ~", DENY, "CG-CAT-001"),
+    ("rm -rf $(echo /)", DENY, "CG-CAT-001"),
+    ("x=$(echo rm); $x -rf /", DENY, "CG-CAT-001"),
+    ("x=$(echo /); rm -rf $x", DENY, "CG-CAT-001"),
+    ("r''m -rf /", DENY, "CG-CAT-001"),
+    # plain dynamic names keep their decision
+    ("$EDITOR notes.txt", ASK, "CG-INJ-001"),
+    ('"$PYTHON" -m pytest', ASK, "CG-INJ-001"),
+    ("$(echo ls) -la", ASK, "CG-INJ-001"),
+    ("\"$(command -v node | tr -d '\\r')\" --version", ASK, "CG-INJ-001"),
+])
+def test_caught(line: str, expected: Outcome, rule: str) -> None:
+    assert_caught(line, expected, rule)
+
+
+@pytest.mark.parametrize("line", [
+    'echo "$(date)"',
+    "echo ${name,,} ${name^^}",
+    'ls "${dir:-.}"',
+    "git log -1 --format=%H | cut -c1-7",
+    "echo ${PATH//:/ }",
+    'x=$(git rev-parse HEAD); echo "$x"',
+    "v=$(cat VERSION); echo $v",
+    "diff <(sort a.txt) <(sort b.txt)",
+    "source .venv/bin/activate",
+    "printf '%s\\n' \"${files[@]}\"",
+])
+def test_harmless(line: str) -> None:
+    assert_allowed(line)
+
+
+def test_plain_dynamic_names_are_not_obfuscation() -> None:
+    outcome, rules = decide('"$HOME/.local/bin/tool" --version')
+    assert not {r for r in rules if r.startswith("CG-OBF")}
+    assert outcome is ASK
+
+
+@pytest.mark.parametrize(("body", "value"), [
+    ("echo rm", "rm"),
+    ("printf '\\x72\\x6d'", "rm"),
+    ("printf '\\162\\155'", "rm"),
+    ("rev <<< mr", "rm"),
+    ("echo cm0= | base64 -d", "rm"),
+    ("echo 726d | xxd -r -p", "rm"),
+    ("printf RM | tr A-Z a-z", "rm"),
+    ("pwd", None),
+    ("echo $HOME", None),
+    ("curl -s x", None),
+])
+def test_substitutions_computed_by_reading(body: str, value: str | None) -> None:
+    assert evaluate(body) == value
+
+
+def test_words_with_computed_substitutions() -> None:
+    assert computed('"$(printf rm)"') == ["rm"]
+    assert computed("/$(echo etc)/x") == ["/etc/x"]
+    assert computed("$(echo rm -rf)") == ["rm", "-rf"]
+    assert computed("x$(echo a b)y") is None
+
+
+def test_globs_match_a_fixed_list_of_programs() -> None:
+    assert glob_programs("/???/?m") == ["/bin/rm"]
+    assert "/usr/bin/cat" in glob_programs("/usr/bin/c?t")
+    assert glob_programs("?m") == []
