@@ -78,6 +78,7 @@ def test_near_finds_two_edits_only_on_long_names() -> None:
     ("npx --package=cowsay cowsay hi", Named("npm", ("cowsay",))),
     ("pnpm dlx create-vite", Named("npm", ("create-vite",))),
     ("yarn add a b", Named("npm", ("a", "b"))),
+    ("yarn global add a", Named("npm", ("a",))),
     ("bun add ./local-pkg", None),
     ("npm i x@npm:lodash@4", Named("npm", ("lodash",))),
     ("cargo add serde", None),

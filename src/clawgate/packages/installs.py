@@ -216,7 +216,8 @@ _READERS: dict[str, _Reader] = {
                        or _sub(frozenset({"add"}), False, "npm")(a)),
     "pnpx": _runner("npm"),
     "yarn": lambda a: (_sub(frozenset({"dlx"}), True, "npm")(a)
-                       or _sub(frozenset({"add"}), False, "npm")(a)),
+                       or _sub(frozenset({"add"}), False, "npm")(a[1:] if a[:1] == ["global"]
+                                                                 else a)),
     "bun": lambda a: (_sub(frozenset({"x"}), True, "npm")(a)
                       or _sub(frozenset({"add", "a", "install", "i"}), False, "npm")(a)),
     "bunx": _runner("npm"),
