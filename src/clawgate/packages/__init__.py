@@ -42,18 +42,22 @@ class Index:
         self.registry = registry
         self.size = len(names)
         self.names = frozenset(names)
-        self._targets = names[:TARGETS]
-        self._index: dict[str, list[str]] | None = None
+        self._targets: dict[int, list[str]] = {}
+        for name in names[:TARGETS]:
+            if len(name) >= SHORTEST:
+                self._targets.setdefault(len(name), []).append(name)
+        self._buckets: dict[int, dict[str, list[str]]] = {}
 
-    def _near_index(self) -> dict[str, list[str]]:
-        """Built on the first unknown name (~0.1 s): known names, the usual case, skip it."""
-        if self._index is None:
-            self._index = {}
-            for name in self._targets:
-                if len(name) >= SHORTEST:
-                    for variant in _deletions(name, 1):
-                        self._index.setdefault(variant, []).append(name)
-        return self._index
+    def _bucket(self, length: int) -> dict[str, list[str]]:
+        """The deletion index of the popular names of one length, built when a typed name
+        first needs it (a few milliseconds; known names, the usual case, never do)."""
+        found = self._buckets.get(length)
+        if found is None:
+            found = self._buckets[length] = {}
+            for name in self._targets.get(length, ()):
+                for variant in _deletions(name, 1):
+                    found.setdefault(variant, []).append(name)
+        return found
 
     def known(self, name: str) -> bool:
         return normalise(self.registry, name) in self.names
@@ -65,12 +69,14 @@ class Index:
             return None
         limit = 2 if len(typed) >= TWO_EDITS_FROM else 1
         best: tuple[int, str] | None = None
-        near = self._near_index()
-        for variant in _deletions(typed, limit):
-            for target in near.get(variant, ()):
-                distance = osa_distance(typed, target, limit)
-                if distance <= limit and (best is None or (distance, target) < best):
-                    best = (distance, target)
+        variants = _deletions(typed, limit)
+        for length in range(len(typed) - limit, len(typed) + limit + 1):
+            bucket = self._bucket(length)
+            for variant in variants:
+                for target in bucket.get(variant, ()):
+                    distance = osa_distance(typed, target, limit)
+                    if distance <= limit and (best is None or (distance, target) < best):
+                        best = (distance, target)
         return None if best is None else best[1]
 
 
