@@ -87,3 +87,11 @@ def test_near_finds_two_edits_only_on_long_names() -> None:
 ])
 def test_named(argv: str, expected: Named | None) -> None:
     assert named(list(argv.split())) == expected
+
+
+def test_names_in_a_popular_scope_are_no_typosquats() -> None:
+    """Only a scope's owner publishes in it: ``@types/dc`` is not a squat of ``@types/d3``;
+    a look-alike scope still is."""
+    found = index("npm")
+    assert found.near("@types/nodee") is None
+    assert found.near("@typess/node") == "@types/node"

@@ -28,7 +28,8 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("poetry add djnago", DENY, "CG-PKG-001"),
     ("npm install expresss", DENY, "CG-PKG-001"),
     ("npm i -D lodahs@4", DENY, "CG-PKG-001"),
-    ("yarn add @types/nodee", DENY, "CG-PKG-001"),
+    ("yarn add @typess/node", DENY, "CG-PKG-001"),  # a look-alike scope
+    ("yarn add @types/nodee", ASK, "CG-PKG-002"),  # @types is owned: unknown, no squat
     ("pnpm add reactt", DENY, "CG-PKG-001"),
     ("bun add crossenv", DENY, "CG-PKG-001"),
     ("sudo pip install reqeusts", DENY, "CG-PKG-001"),

@@ -47,6 +47,8 @@ class Index:
             if len(name) >= SHORTEST:
                 self._targets.setdefault(len(name), []).append(name)
         self._buckets: dict[int, dict[str, list[str]]] = {}
+        # npm scopes are owned: only the owner publishes under @types/ or @babel/
+        self._scopes = frozenset(n.split("/", 1)[0] for n in names if n.startswith("@"))
 
     def _bucket(self, length: int) -> dict[str, list[str]]:
         """The deletion index of the popular names of one length, built when a typed name
@@ -67,6 +69,8 @@ class Index:
         typed = normalise(self.registry, name)
         if typed in self.names or len(typed) < SHORTEST:
             return None
+        if typed.startswith("@") and typed.split("/", 1)[0] in self._scopes:
+            return None  # a scope of popular packages: nobody else can publish in it
         limit = 2 if len(typed) >= TWO_EDITS_FROM else 1
         best: tuple[int, str] | None = None
         variants = _deletions(typed, limit)
