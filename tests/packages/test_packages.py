@@ -82,6 +82,11 @@ def test_near_finds_two_edits_only_on_long_names() -> None:
     ("bun add ./local-pkg", None),
     ("npm i x@npm:lodash@4", Named("npm", ("lodash",))),
     ("cargo add serde", None),
+    ("go run golang.org/x/tools/cmd/stringer@v0.1.0 -type=T",
+     Named("go", ("golang.org/x/tools/cmd/stringer",))),
+    ("go run -tags x example.com/m@latest", Named("go", ("example.com/m",))),
+    ("go run ./cmd/x", None),
+    ("go run main.go -debug", None),
     ("gem install rails", None),
     ("python app.py", None),
 ])

@@ -44,6 +44,7 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("npm exec -- made-up-scaffolder", ASK, "CG-PKG-002"),
     ("pip install git+https://example.com/x/y.git", ASK, "CG-PKG-002"),
     ("npm install someone/some-repo", ASK, "CG-PKG-002"),
+    ("go run github.com/someone/tool@v1.2.3", ASK, "CG-PKG-002"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str) -> None:
     assert_caught(line, expected, rule)
@@ -80,6 +81,8 @@ def test_caught(line: str, expected: Outcome, rule: str) -> None:
     "npm i my-react@npm:react@18",
     "cargo build",
     "go mod download",
+    "go run ./cmd/server",
+    "go run main.go -debug",
     "bundle install",
     "pip list",
     "pip install tox",
@@ -140,3 +143,17 @@ def test_the_check_path_reads_no_package_data_for_other_commands() -> None:
     packages.index.cache_clear()
     Engine().check("ls -la && git status", cwd="/tmp")
     assert packages.index.cache_info().currsize == 0
+
+
+def test_go_run_of_a_module_the_project_requires(tmp_path: Path) -> None:
+    (tmp_path / "go.mod").write_text(
+        "module example.com/me\n\ngo 1.22\n\nrequire golang.org/x/tools v0.20.0\n"
+        "require (\n\tgithub.com/a/b v1.0.0 // indirect\n)\n")
+    ctx = _ctx(tmp_path)
+    for line in ("go run golang.org/x/tools/cmd/stringer@v0.20.0 -type=T",
+                 "go run github.com/a/b@v1.0.0"):
+        assert UnknownPackage().check(parse_one(line), ctx).outcome is Outcome.PASSTHROUGH
+    other = UnknownPackage().check(parse_one("go run github.com/c/d@latest"), ctx)
+    assert other.outcome is ASK
+    assert Typosquat().check(parse_one("go run github.com/c/d@latest"), ctx).outcome is (
+        Outcome.PASSTHROUGH)

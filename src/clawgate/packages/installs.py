@@ -4,8 +4,10 @@
 names ``express``; ``npx cowsay hi`` names ``cowsay``. Installs from the project's manifests and
 lockfiles (``npm ci``, bare ``npm install``, ``pip install -r …``, ``pip install -e .``) name
 nothing. Paths and archives are local; URLs and git references are named as such (they are not
-the index's packages). crates.io, RubyGems and Go modules are not read: no download ranking
-ships for them (``cargo add``, ``gem install`` and ``go install`` keep their risk tier).
+the index's packages). ``go run MODULE@VERSION`` names its module (``registry`` ``go``): it
+fetches and runs it at once, and no download ranking of Go modules ships. crates.io and RubyGems
+are not read (``cargo add`` only declares a dependency in the manifest; ``cargo install``,
+``gem install`` and ``go install`` keep their risk tier, which asks for global installs).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from clawgate.records import record
 class Named:
     """What one command installs or runs: the registry and each name as written."""
 
-    registry: str  # "pypi" or "npm"
+    registry: str  # "pypi", "npm" or "go"
     names: tuple[str, ...]
     remote: tuple[str, ...] = ()  # URLs and git references, from no index
 
@@ -201,6 +203,22 @@ def _uv(args: list[str | None]) -> Named | None:
     return None
 
 
+_GO_VALUES = frozenset("""-C -exec -tags -ldflags -gcflags -asmflags -mod -modfile -o -p
+-pkgdir -overlay -pgo -toolexec -buildmode -compiler -installsuffix -coverpkg""".split())
+
+
+def _go(args: list[str | None]) -> Named | None:
+    """``go run MODULE@VERSION args…``: the module path; a package of the project's own
+    module graph (no ``@``) names nothing."""
+    if args[:1] != ["run"]:
+        return None
+    operands, _ = _operands(args[1:], _GO_VALUES)
+    first = operands[0] if operands else ""
+    if "@" not in first or _LOCAL.search(first):
+        return None
+    return Named("go", (first.split("@", 1)[0],))
+
+
 _NPM_ADD = frozenset({"install", "i", "add", "isntall", "in", "ins", "inst", "insta",
                       "instal", "isnt", "isnta", "isntal"})
 _READERS: dict[str, _Reader] = {
@@ -221,5 +239,6 @@ _READERS: dict[str, _Reader] = {
     "bun": lambda a: (_sub(frozenset({"x"}), True, "npm")(a)
                       or _sub(frozenset({"add", "a", "install", "i"}), False, "npm")(a)),
     "bunx": _runner("npm"),
+    "go": _go,
 }
 PROGRAMS = frozenset({*_READERS, "python"})

@@ -27,6 +27,8 @@ def declared(registry: str, directories: list[str]) -> frozenset[str]:
         base = Path(directory)
         if registry == "npm":
             found |= _package_json(base / "package.json")
+        elif registry == "go":
+            found |= _go_mod(base / "go.mod")
         else:
             found |= _pyproject(base / "pyproject.toml")
             for path in sorted(base.glob("requirements*.txt"))[:MAX_REQUIREMENTS]:
@@ -82,6 +84,15 @@ def _pyproject(path: Path) -> set[str]:
     for group in _dict(poetry.get("group")).values():
         specs += list(_dict(_dict(group).get("dependencies")))
     return {m.group(1) for s in specs if isinstance(s, str) and (m := _REQUIREMENT.match(s))}
+
+
+_GO_REQUIRE = lazy_pattern(r"^\s*(?:require\s+)?([\w.~-]+(?:/[\w.~-]+)+)\s+v\S+", )
+
+
+def _go_mod(path: Path) -> set[str]:
+    """Module paths ``go.mod`` requires (single ``require`` lines and ``require ( … )``)."""
+    text = _text(path) or ""
+    return {m.group(1) for line in text.splitlines() if (m := _GO_REQUIRE.match(line))}
 
 
 def _requirements(path: Path) -> set[str]:

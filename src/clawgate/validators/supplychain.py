@@ -14,28 +14,40 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
 _PROGRAMS = frozenset({"pip", "python", "uv", "uvx", "poetry", "pipx", "npm", "npx", "pnpm",
-                       "pnpx", "yarn", "bun", "bunx"})
+                       "pnpx", "yarn", "bun", "bunx", "go"})
 
 
 def _unknown(cmd: SimpleCommand, ctx: Context) -> tuple[str, list[str], list[str]] | None:
     """(registry, names that are neither popular nor declared nor local, remote sources)."""
-    from clawgate.packages import index, normalise
+    from clawgate.packages import index
     from clawgate.packages.installs import named
 
     found = named([w.value for w in cmd.words])
     if found is None:
         return None
-    popular = index(found.registry)
     # A name known only at run time (``pip install "$PKG"``) is not judged here: one set
     # literally earlier on the line is put in first (same-line constants).
-    names = [n for n in found.names if n and not popular.known(n)]
+    names = [n for n in found.names if n]
+    if found.registry != "go":  # no download ranking of Go modules ships
+        popular = index(found.registry)
+        names = [n for n in names if not popular.known(n)]
     if names:
         from clawgate.packages.manifests import declared
 
         own = declared(found.registry, [ctx.cwd, ctx.workspace])
-        names = [n for n in names if normalise(found.registry, n) not in own
+        names = [n for n in names if not _declared(found.registry, n, own)
                  and not _local_bin(found.registry, n, ctx)]
     return (found.registry, names, list(found.remote)) if names or found.remote else None
+
+
+def _declared(registry: str, name: str, own: frozenset[str]) -> bool:
+    """``name`` is one the project declares; for Go, a package of a module it requires."""
+    from clawgate.packages import normalise
+
+    typed = normalise(registry, name)
+    if registry == "go":
+        return any(typed == m or typed.startswith(m + "/") for m in own)
+    return typed in own
 
 
 def _local_bin(registry: str, name: str, ctx: Context) -> bool:
@@ -66,6 +78,8 @@ class Typosquat(Validator):
         from clawgate.packages import index
 
         registry, names, _ = found
+        if registry == "go":
+            return Verdict.passthrough()  # no ranking to be near to
         for name in names:
             target = index(registry).near(name)
             if target is not None:
@@ -94,6 +108,10 @@ class UnknownPackage(Validator):
         from clawgate.packages import index
 
         registry, names, remote = found
+        if registry == "go":
+            return Verdict.ask(self.id, f"go run fetches and runs {names[0]!r}, which the "
+                               "project's go.mod does not require",
+                               hint="add it to go.mod (a tools dependency), or review it first")
         if names:
             shown = ", ".join(repr(n) for n in names)
             size = index(registry).size
