@@ -34,6 +34,10 @@ EVERYDAY = [
     '  if [ "$e" = "" ]; then\n    tar cJf dist/$d.tar.xz $d\n  fi\ndone',
     'while [ "$i" -lt 3 ]; do\n  i=$((i+1))\ndone',
     'case "$x" in\n  a) echo a;;\n  *) echo "$(date)";;\nesac',
+    # lines that stand apart (bashlex asked about some of them), (( )) and [[ ]] beside tests
+    '[ -f x ] && echo "$(date)"\nls -la\n[ -d y ] || echo "$(pwd)"',
+    '[ $((1+1)) -eq 2 ] && echo "$(date)"',
+    'if [[ -n $x ]]; then\n  [ -f y ] && echo "$(date)"\nfi',
 ]
 
 
@@ -88,6 +92,7 @@ def test_a_test_bashlex_does_not_see_disagrees() -> None:
 @pytest.mark.parametrize("line", [
     "if [ -f x ]; then\n  who`echo am`i\nfi",  # the words still differ inside the block
     "[ -f x ] && who`echo am`i",
+    "[ -f x ] && who`echo am`i\nls",  # the lines stand apart: read one by one
 ])
 def test_disagreements_inside_blocks_with_tests_are_still_caught(line: str,
                                                                  ctx: Context) -> None:
