@@ -9,6 +9,7 @@ turned into another program's arguments (where nobody sees them before they leav
 from __future__ import annotations
 
 from clawgate.decision import Risk, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
@@ -24,6 +25,11 @@ cat tac head tail nl base64 base32 basenc xxd od hexdump strings rev sort uniq c
 _KEEPERS = words_of("echo printf test [ [[ : true false export local declare readonly typeset")
 
 
+# What lets one statement run over several lines: compound commands, groups, substitutions,
+# and a line ending in a pipe or a list operator. A line without any of these has as many
+# statement lines as command lines, and needs no second parse.
+_SPANS_LINES = lazy_pattern(r"[{(`]|\b(?:if|for|while|until|case|select|function)\b|"
+                            r"(?:&&|\|\||\|)[ \t]*(?:#[^\n]*)?\n")
 # Nodes at the top of tree-sitter's tree that are no statements of their own.
 _NOT_STATEMENTS = frozenset({"comment", "heredoc_body", "heredoc_start", "heredoc_end"})
 
@@ -56,11 +62,16 @@ class SeveralCommandLines(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "\n" not in parsed.source:
             return Verdict.passthrough()
-        busy = next((c for c in parsed.commands if c.words and risk_of(c) is not Risk.LOW),
-                    None)
+        commands = [c for c in parsed.commands if c.words]
+        encoded = parsed.source.encode("utf-8", "surrogatepass")
+        lines = len({encoded.count(b"\n", 0, c.offset) for c in commands})
+        if lines < 2:
+            return Verdict.passthrough()  # every command on one line: no statement to count
+        busy = next((c for c in commands if risk_of(c) is not Risk.LOW), None)
         if busy is None:
             return Verdict.passthrough()
-        lines = _statement_lines(parsed.source)
+        if _SPANS_LINES.search(parsed.source):  # otherwise each line's commands stand alone
+            lines = _statement_lines(parsed.source)
         if lines < 2:
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"statements on {lines} lines, and "
