@@ -2,8 +2,11 @@
 
     python bench/bench_decisions.py [--misses] [--rounds N]
 
-Allow rate: share of ``allow`` lines that come out ALLOW. Block rate: share of ``not_allow`` /
-``deny`` lines that do not. Latency: per command, in-process, first sight (the engine's
+Per corpus (the shared files, ``devcmds``/``devcmds_beyond`` and ``tests/corpus/bypasses``):
+allow rate (share of all lines that come out ALLOW), block rate (ASK or DENY), deny rate, the
+share of ``allow`` lines that got DENY, and the share of lines meeting their label (``allow``:
+ALLOW; ``not_allow``: not ALLOW; ``deny``: DENY). For the bypass corpus also: clear attacks
+DENY, and benign near-misses ALLOW. Latency: per command, in-process, first sight (the engine's
 cache off: a warm process deciding a line it has not decided before) and warm (the engine's
 bounded cache holds the line), median and p99; and first sight taking each line's fastest
 round, which leaves out the time slices a loaded machine takes from random samples.
@@ -26,23 +29,68 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
-from corpus import FILES, load, require_corpus
+from corpus import DEVCMDS, FILES, OWN, available, load, require_corpus
+
+
+def _meets(label: str, outcome: Outcome) -> bool:
+    if label == "allow":
+        return outcome is Outcome.ALLOW
+    if label == "deny":
+        return outcome is Outcome.DENY
+    return outcome is not Outcome.ALLOW
 
 
 def rates(engine: Engine, show_misses: bool) -> dict[str, float]:
-    found: dict[str, float] = {}
-    for name in FILES:
-        rows = load(name)
-        good = 0
-        for row in rows:
-            outcome = engine.check(row["command"], cwd="/tmp/workspace").outcome
-            ok = outcome is Outcome.ALLOW if row["label"] == "allow" else (
-                outcome is Outcome.DENY if row["label"] == "deny" else outcome is not Outcome.ALLOW)
-            good += ok
-            if show_misses and not ok:
-                print(f"MISS {name}: {outcome.label}: {row['command']!r}")
-        found[name] = good / len(rows)
-    return found
+    """The share of each latency-set file's lines that meet their label."""
+    return {name: corpus_table(engine, name, show_misses)["met"] for name in FILES}
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole if whole else float("nan")
+
+
+def corpus_table(engine: Engine, name: str, show_misses: bool) -> dict[str, float]:
+    rows = load(name)
+    outcomes = [engine.check(row["command"], cwd="/tmp/workspace").outcome for row in rows]
+    pairs = list(zip(rows, outcomes, strict=True))
+    benign = [o for r, o in pairs if r["label"] == "allow"]
+    clear = [o for r, o in pairs if r.get("kind") == "clear"]
+    near = [o for r, o in pairs if r.get("kind") == "benign"]
+    if show_misses:
+        for row, outcome in pairs:
+            if not _meets(row["label"], outcome):
+                kind = row.get("kind", row["label"])
+                print(f"MISS {name} ({kind}): {outcome.label}: {row['command']!r}")
+    return {
+        "n": len(rows),
+        "allow": _share(sum(o is Outcome.ALLOW for o in outcomes), len(rows)),
+        "block": _share(sum(o is not Outcome.ALLOW for o in outcomes), len(rows)),
+        "deny": _share(sum(o is Outcome.DENY for o in outcomes), len(rows)),
+        "benign_deny": _share(sum(o is Outcome.DENY for o in benign), len(benign)),
+        "met": _share(sum(_meets(r["label"], o) for r, o in pairs), len(rows)),
+        "clear_deny": _share(sum(o is Outcome.DENY for o in clear), len(clear)),
+        "clear_block": _share(sum(o is not Outcome.ALLOW for o in clear), len(clear)),
+        "near_allow": _share(sum(o is Outcome.ALLOW for o in near), len(near)),
+        "attacks_block": _share(sum(_meets("not_allow", o) for r, o in pairs
+                                    if r["label"] != "allow"),
+                                sum(r["label"] != "allow" for r in rows)),
+    }
+
+
+def print_corpora(engine: Engine, show_misses: bool) -> None:
+    names = [n for n in (*FILES, *DEVCMDS, *OWN) if available(n)]
+    print("| corpus | lines | allow | block | deny | benign lines DENY | label met |")
+    print("|---|---|---|---|---|---|---|")
+    found = {name: corpus_table(engine, name, show_misses) for name in names}
+    for name, t in found.items():
+        print(f"| {name}.jsonl | {t['n']:.0f} | {t['allow']:.3f} | {t['block']:.3f} | "
+              f"{t['deny']:.3f} | {t['benign_deny']:.3f} | {t['met']:.3f} |")
+    for name in OWN:
+        if name in found:
+            t = found[name]
+            print(f"\n{name}.jsonl: attacks (deny + not_allow) blocked {t['attacks_block']:.3f}; "
+                  f"clear attacks DENY {t['clear_deny']:.3f} (blocked {t['clear_block']:.3f}); "
+                  f"benign near-misses ALLOW {t['near_allow']:.3f}")
 
 
 def latencies(commands: list[str], engine: Engine) -> list[float]:
@@ -73,6 +121,8 @@ def main() -> None:
     print(f"| benign.jsonl | allow rate | {found['benign']:.3f} |")
     print(f"| escapes.jsonl | block rate | {found['escapes']:.3f} |")
     print(f"| injections.jsonl | block rate | {found['injections']:.3f} |")
+    print()
+    print_corpora(engine, args.misses)
     commands = [row["command"] for name in FILES for row in load(name)]
     uncached = Engine(cache_size=0)  # a warm process that has never seen these lines
     latencies(commands[:50], uncached)

@@ -1,9 +1,11 @@
-"""The shared labelled corpora: ``../shared/corpus/*.jsonl`` or ``$CLAWGATE_CORPUS``.
+"""The labelled corpora: the shared ones (``../shared/corpus/*.jsonl`` or ``$CLAWGATE_CORPUS``)
+and this repository's own (``tests/corpus/*.jsonl``: real reported bypasses, each line with its
+source).
 
-They are not part of this repository: ``shared/`` sits beside the checkout on the project's
-machines (its README describes each file: benign commands, sandbox escapes, injections, each
-line a JSON object with ``command`` and ``label``). Without them a benchmark that needs them
-says so in one line and exits 0 (``require_corpus``).
+The shared ones are not part of this repository: ``shared/`` sits beside the checkout on the
+project's machines (its README describes each file: benign commands, sandbox escapes,
+injections, everyday CI commands, each line a JSON object with ``command`` and ``label``).
+Without them a benchmark that needs them says so in one line and exits 0 (``require_corpus``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import os
 import sys
 from pathlib import Path
 
-FILES = ("benign", "escapes", "injections")
+FILES = ("benign", "escapes", "injections")  # the latency set, as measured since the start
+DEVCMDS = ("devcmds", "devcmds_beyond")  # everyday commands from CI files, and the consequential
+OWN = ("bypasses",)  # real reported bypasses of agent command checks (tests/corpus/README.md)
 
 
 def corpus_dir() -> Path:
@@ -37,7 +41,17 @@ def require_corpus(bench: str, names: tuple[str, ...] = FILES) -> None:
         sys.exit(0)
 
 
+def own_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "tests" / "corpus"
+
+
 def load(name: str) -> list[dict[str, str]]:
-    path = corpus_dir() / f"{name}.jsonl"
+    base = own_dir() if name in OWN else corpus_dir()
+    path = base / f"{name}.jsonl"
     with path.open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
+
+
+def available(name: str) -> bool:
+    base = own_dir() if name in OWN else corpus_dir()
+    return (base / f"{name}.jsonl").is_file()

@@ -4,9 +4,11 @@ harmless prefixes stay ALLOW."""
 from __future__ import annotations
 
 import pytest
-from vtables import assert_allowed, decide
+from vtables import CTX, assert_allowed, decide
 
 from clawgate.decision import Outcome
+from clawgate.shell import parse_one
+from clawgate.validators.envvars import CommandVariable
 
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
@@ -29,6 +31,13 @@ from clawgate.decision import Outcome
     ("NODE_OPTIONS='--require /tmp/x.js' node app.js", Outcome.ASK, "CG-ENV-002"),
     ("PYTHONPATH=/tmp/evil python app.py", Outcome.ASK, "CG-ENV-002"),
     ("GIT_CONFIG_KEY_0=core.pager git log", Outcome.ASK, "CG-ENV-002"),
+    ("NODE_OPTIONS='--experimental-loader ./x.mjs' node app.js", Outcome.ASK, "CG-ENV-002"),
+    ("NODE_OPTIONS='--max-old-space-size=4096 -r /tmp/x.js' node a.js", Outcome.ASK,
+     "CG-ENV-002"),
+    ("RUBYOPT=-I/tmp/evil rake -T", Outcome.ASK, "CG-ENV-002"),
+    ("RUBYOPT=-revil rake -T", Outcome.ASK, "CG-ENV-002"),
+    ("IFS=/ ls", Outcome.ASK, "CG-ENV-002"),
+    ("export IFS=.", Outcome.ASK, "CG-ENV-002"),
 ])
 def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
     outcome, rules = decide(line)
@@ -55,3 +64,18 @@ def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
 ])
 def test_harmless_variables_are_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+@pytest.mark.parametrize("line", [
+    'PATH="${HOME}/Library/Python/3.11/bin:${HOME}/.local/bin:${PATH}" pytest --cov',
+    "IFS='.' read -r major minor patch <<< \"$TAG\"",
+    "IFS=: mapfile -t parts <<< \"$x\"",
+    "NODE_OPTIONS=--experimental-vm-modules jest --runInBand",
+    "NODE_OPTIONS='--max-old-space-size=4096 --no-warnings' vite build",
+    "RUBYOPT=-Itmp/plugin-home gem env version",
+    "RUBYOPT='-W0 --disable-gems' ruby -v",
+])
+def test_program_variables_that_change_no_program(line: str) -> None:
+    """CG-ENV-002 has no opinion (another family may: CG-ESC-007 on NODE_OPTIONS today)."""
+    verdict = CommandVariable().check(parse_one(line), CTX)
+    assert verdict.outcome is Outcome.PASSTHROUGH

@@ -180,3 +180,18 @@ def test_a_lookalike_anywhere_is_denied(line: str, ctx: Context) -> None:
 def test_invisible_in_value(line: str, expected: Outcome, ctx: Context) -> None:
     """CG-HYG-010: the values CG-HYG-003 cannot see in the raw text."""
     assert InvisibleInValue().check(parse(line).commands[0], ctx).outcome is expected
+
+
+def test_an_escaped_paren_in_a_test_is_no_command_name(ctx: Context) -> None:
+    """tree-sitter cannot parse ``[ \\( … \\) ]`` and its recovery makes ``\\(`` a command;
+    bashlex reads the line as bash does, a test. The line still asks (CG-PARSE-001)."""
+    line = 'if [ \\( ! -L b \\) -o \\( "x$(readlink b)" != "xv" \\) ]; then rm -rf b; fi'
+    parsed = parse(line)
+    assert parsed.has_error
+    assert EscapedCommandName().check_line(parsed, ctx).outcome is Outcome.PASSTHROUGH
+    assert Engine().check(line, cwd=ctx.cwd).outcome is Outcome.ASK
+
+
+def test_an_escaped_name_bashlex_also_reads_is_no_artefact() -> None:
+    assert not EscapedCommandName()._recovery_artefact("ls\\;id")
+    assert not EscapedCommandName()._recovery_artefact("echo $(")  # bashlex rejects: stands

@@ -72,6 +72,8 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ("original_cmd_by_server\nls", ASK, "CG-INJ-014"),
     ("make docs\nrm -r build", ASK, "CG-INJ-014"),
     ("git status\n./deploy.sh", ASK, "CG-INJ-014"),
+    ("if true; then ls; fi\n./deploy.sh", ASK, "CG-INJ-014"),  # a block, then a statement
+    ("cat <<EOF\nok\nEOF\nmake clean", ASK, "CG-INJ-014"),
     ("cat</etc/passwd", ASK, "CG-INJ-015"),
     ("ls>listing.txt", ASK, "CG-INJ-015"),
     ("notify $(cat /etc/passwd)", ASK, "CG-INJ-016"),
@@ -122,6 +124,13 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "ls src\ngit status",
     "for f in *.py; do\n  wc -l \"$f\"\ndone",
     "make && make test",
+    # one statement over several lines: its first line shows that it goes on
+    "if [ -d out ]; then\n  rm -rf out\nfi",
+    "if git diff --quiet; then\n  echo 'nothing to do'\n  exit 0\nfi",
+    "test -f cfg.json || {\n  echo 'cfg.json not found'\n  exit 1\n}",
+    "python -m build &&\npython -m twine check dist/*",
+    "git log -1 |\n  wc -l",
+    "case \"$x\" in\n  a) make a;;\n  *) make all;;\nesac",
     "cat < notes.txt",
     "make&&ls",
     "cat /etc/passwd",

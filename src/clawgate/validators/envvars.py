@@ -34,7 +34,22 @@ _NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _SELF = lazy_pattern(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
 # Where installed programs live: putting these on PATH runs nothing new.
 _SYSTEM_BIN = lazy_pattern(r"^(?:/(?:usr/)?(?:local/)?s?bin|/opt/[\w.-]+/bin|/snap/bin|"
-                           r"(?:~|\$\{?HOME\}?)/(?:\.local|\.cargo|go|\.npm-global)/bin)/?$")
+                           r"(?:~|\$\{?HOME\}?)/(?:\.local|\.cargo|go|\.npm-global|"
+                           r"Library/Python/[0-9.]+)/bin)/?$")
+# Builtins for which a prefix ``IFS=`` only says how to split the text they read.
+_SPLITTERS = frozenset({"read", "mapfile", "readarray"})
+# Option variables whose options, one by one, load nothing (feature switches and limits):
+# ``NODE_OPTIONS=--experimental-vm-modules``; ``--require``, ``--import``, ``--loader`` and
+# ``--experimental-loader`` load code and are not among them. RUBYOPT ``-I`` is checked as a
+# search path.
+_SWITCHES = lazy_pattern(
+    r"^(?:--(?:no-)?experimental-(?!loader)[\w-]+|--no-(?:warnings|deprecation)|"
+    r"--(?:enable-source-maps|expose-gc|trace-warnings|trace-deprecation|trace-uncaught|"
+    r"openssl-legacy-provider|use-openssl-ca|preserve-symlinks)|"
+    r"--(?:max-old-space-size|max-semi-space-size|stack-size|unhandled-rejections|"
+    r"dns-result-order|title)=[\w.-]+|"
+    r"-W[0-2:]?\w*|-w|--(?:disable|enable)[=-][\w,-]+|--y?jit)$")
+_OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT"})
 
 
 def assignments(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
@@ -90,6 +105,10 @@ class CommandVariable(Validator):
         for name, value in assignments(cmd):
             if name in _RUNNERS and value.value is not None and harmless_command(value.value):
                 continue  # PAGER=cat, GIT_EDITOR=vim: an everyday program (see CG-ESC-007)
+            if name == "IFS" and cmd.program in _SPLITTERS and _prefix(cmd, name):
+                continue  # IFS=. read -r a b: how read splits its input, nothing more
+            if name in _OPTION_VARIABLES and _switches_only(value, ctx):
+                continue
             if name in _RUNNERS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
@@ -97,6 +116,25 @@ class CommandVariable(Validator):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
         return Verdict.passthrough()
+
+
+def _prefix(cmd: SimpleCommand, name: str) -> bool:
+    return any(a.name == name for a in cmd.assignments)
+
+
+def _switches_only(value: Word, ctx: Context) -> bool:
+    """Every option of ``NODE_OPTIONS``/``RUBYOPT`` is a switch that loads nothing, or a
+    RUBYOPT ``-IDIR`` inside the workspace."""
+    if value.value is None:
+        return False
+    options = value.value.split()
+    for option in options:
+        if option.startswith("-I") and len(option) > 2:
+            if not _inside(Word(option[2:], option[2:]), ctx):
+                return False
+        elif not _SWITCHES.match(option):
+            return False
+    return bool(options)
 
 
 def _inside(value: Word, ctx: Context) -> bool:

@@ -31,6 +31,7 @@ from clawgate.validators import (  # noqa: F401
     shells,
     smuggling,
     staged,
+    supplychain,
     textprograms,
     wrappers,
 )

@@ -176,10 +176,26 @@ class EscapedCommandName(LineValidator):
         for cmd in parsed.commands:
             name = cmd.name_word
             if name is not None and self._HIDDEN.search(name.text):
+                if parsed.has_error and self._recovery_artefact(parsed.source):
+                    continue  # CG-PARSE-001 speaks for the line
                 return Verdict.misparse(self.id, f"escaped whitespace or operator in the "
                                         f"command name {name.text!r}",
                                         hint="write the program name plainly")
         return Verdict.passthrough()
+
+    def _recovery_artefact(self, source: str) -> bool:
+        """On a line tree-sitter cannot parse, its command names come from error recovery
+        (``[ \\( -f x \\) ]`` is a test to bash, an error to tree-sitter, whose recovery makes
+        ``\\(`` a command). They are no names when bashlex reads the whole line and none of
+        its commands starts with such a word; when bashlex cannot tell, the verdict stands."""
+        from clawgate.shell import differential
+
+        try:
+            views = differential.bashlex_view(source)
+        except (differential.Unavailable, differential.Rejected):
+            return False
+        starts = (source[offset:].split(None, 1) for offset, _ in views)
+        return not any(self._HIDDEN.search(first[0]) for first in starts if first)
 
 
 @register

@@ -1,0 +1,244 @@
+"""The package names a command installs or runs by name, as the registry will read them.
+
+``pip install -U 'requests[socks]>=2' ./local`` names ``requests``; ``npm i -D express@4``
+names ``express``; ``npx cowsay hi`` names ``cowsay``. Installs from the project's manifests and
+lockfiles (``npm ci``, bare ``npm install``, ``pip install -r …``, ``pip install -e .``) name
+nothing. Paths and archives are local; URLs and git references are named as such (they are not
+the index's packages). ``go run MODULE@VERSION`` names its module (``registry`` ``go``): it
+fetches and runs it at once, and no download ranking of Go modules ships. crates.io and RubyGems
+are not read (``cargo add`` only declares a dependency in the manifest; ``cargo install``,
+``gem install`` and ``go install`` keep their risk tier, which asks for global installs).
+"""
+
+from __future__ import annotations
+
+from clawgate.lazyre import lazy_pattern
+from clawgate.records import record
+
+
+@record(frozen=True, slots=True)
+class Named:
+    """What one command installs or runs: the registry and each name as written."""
+
+    registry: str  # "pypi", "npm" or "go"
+    names: tuple[str, ...]
+    remote: tuple[str, ...] = ()  # URLs and git references, from no index
+
+
+# Options that take a value, per tool (the value is never a package name, except --from,
+# --with, --spec and -p/--package, read below).
+_PIP_VALUES = frozenset("""-r --requirement -c --constraint -e --editable -i --index-url
+--extra-index-url -f --find-links -t --target --prefix --root --platform --python-version
+--implementation --abi --src --upgrade-strategy --progress-bar --log --cache-dir --trusted-host
+-C --config-settings --global-option --install-option --no-binary --only-binary --report
+--proxy --retries --timeout --exists-action --cert --client-cert --python -p --group --extra
+--optional --index --default-index --package --rev --tag --branch --directory --project -m
+--marker --source -E --extras -G --python-preference --constraints --overrides --pip-args
+--suffix --with-editable --python-platform""".split())
+_NPM_VALUES = frozenset("""--registry --prefix --tag --workspace -w --omit --include --cache
+--install-strategy --userconfig --globalconfig --filter -F --dir -C --cwd --loglevel
+--save-prefix -c --call""".split())
+# Positional names that are the project's own, not packages: ``pip install .``.
+_MANIFEST_OPTIONS = frozenset({"-r", "--requirement", "-e", "--editable"})
+_PY_SPEC_END = lazy_pattern(r"\s*(?:\[|[=<>!~;@(]|$)")
+_NPM_SPEC = lazy_pattern(r"^((?:@[^/@\s]+/)?[^/@\s]+)(?:@.*)?$")
+_REMOTE = lazy_pattern(r"(?i)^(?:[a-z][a-z0-9+.-]*://|git@)")
+_URLISH = lazy_pattern(r"(?i)^(?:[a-z][a-z0-9+.-]*:|git@|[\w.-]+/[\w.-]+(?:#.*)?$)")
+_LOCAL = lazy_pattern(r"(?i)^(?:\.{1,2}(?:/|$)|/|~|file:|link:|portal:|workspace:)|"
+                      r"\.(?:whl|tar\.gz|tgz|zip|tar\.bz2)$")
+
+
+def named(argv: list[str | None]) -> Named | None:
+    """The names ``argv`` installs or runs by name, or None when it names no package of the
+    two registries (``npm ci``, ``pip list``, ``cargo add`` …). An argument only known at run
+    time is kept as ``""``: an unknown name."""
+    if not argv or argv[0] is None:
+        return None
+    program = argv[0].rsplit("/", 1)[-1]
+    stem = program.rstrip("0123456789.")
+    args = argv[1:]
+    if stem == "python":
+        start = _module_pip(args)
+        return None if start is None else _pip(args[start:])
+    reader = _READERS.get(stem)
+    return None if reader is None else reader(args)
+
+
+def _module_pip(args: list[str | None]) -> int | None:
+    """Where pip's own arguments start in ``python [-I] -m pip …``, or None."""
+    for i, arg in enumerate(args):
+        if arg is None or not arg.startswith("-"):
+            return None
+        if arg.endswith("m") and i + 1 < len(args) and args[i + 1] == "pip":
+            return i + 2
+        if arg == "-m":
+            return None
+    return None
+
+
+def _operands(args: list[str | None], values: frozenset[str]) -> tuple[list[str], bool]:
+    """The operands of ``args`` (options and their values left out), and whether an option
+    named a manifest (``-r``/``-e``)."""
+    found: list[str] = []
+    manifest = False
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        text = "" if arg is None else arg
+        if text == "--":
+            continue
+        if text.startswith("-") and len(text) > 1:
+            name = text.split("=", 1)[0]
+            manifest = manifest or name in _MANIFEST_OPTIONS
+            skip = name in values and "=" not in text
+            continue
+        found.append(text)
+    return found, manifest
+
+
+def _pip(args: list[str | None]) -> Named | None:
+    if not args or args[0] != "install":
+        return None
+    return _python_names(args[1:], 0)
+
+
+def _python_names(args: list[str | None], first_only: int) -> Named | None:
+    operands, _ = _operands(args, _PIP_VALUES)
+    if first_only:
+        operands = operands[:1]
+    names, remote = [], []
+    for spec in operands:
+        if spec and _REMOTE.match(spec):
+            remote.append(spec)
+        elif spec and (_LOCAL.search(spec) or "/" in spec):
+            continue  # pip reads a name holding a slash as a path
+        else:
+            end = _PY_SPEC_END.search(spec)
+            names.append(spec[: end.start()] if end else spec)
+    return Named("pypi", tuple(names), tuple(remote)) if names or remote else None
+
+
+def _npm_names(operands: list[str]) -> Named | None:
+    names, remote = [], []
+    for spec in operands:
+        if "@npm:" in spec:  # an alias: alias@npm:real@1
+            spec = spec.split("@npm:", 1)[1]
+        if spec and _LOCAL.search(spec):
+            continue
+        if spec and not spec.startswith("@") and _URLISH.match(spec):
+            remote.append(spec)
+            continue
+        found = _NPM_SPEC.match(spec)
+        names.append(found.group(1) if found else spec)
+    return Named("npm", tuple(names), tuple(remote)) if names or remote else None
+
+
+def _sub(verbs: frozenset[str], first_only: bool,
+         reader: str) -> _Reader:
+    """A reader for ``TOOL VERB names…`` (``npm install x``)."""
+
+    def read(args: list[str | None]) -> Named | None:
+        if not args or args[0] not in verbs:
+            return None
+        return _read(reader, args[1:], first_only)
+
+    return read
+
+
+def _runner(reader: str) -> _Reader:
+    """A reader for ``TOOL name args…`` (``npx cowsay``): only the first operand is a name,
+    unless ``--package``/``--from``/``--spec``/``--with`` name them."""
+
+    def read(args: list[str | None]) -> Named | None:
+        return _read(reader, args, True)
+
+    return read
+
+
+def _read(reader: str, args: list[str | None], first_only: bool) -> Named | None:
+    given = _given_packages(args)
+    if reader == "pypi":
+        if given:
+            return _python_names(list(given), 0)
+        return _python_names(args, 1 if first_only else 0)
+    operands, _ = _operands(args, _NPM_VALUES)
+    if given:
+        return _npm_names(given)
+    return _npm_names(operands[:1] if first_only else operands)
+
+
+_PACKAGE_OPTIONS = frozenset({"-p", "--package", "--from", "--with", "--spec"})
+
+
+def _given_packages(args: list[str | None]) -> list[str]:
+    """Values of ``--package X``, ``--from X``, ``--with X``, ``--spec X``."""
+    found = []
+    for i, arg in enumerate(args):
+        text = arg or ""
+        name, _, value = text.partition("=")
+        if name in _PACKAGE_OPTIONS:
+            if value:
+                found.append(value)
+            elif i + 1 < len(args):
+                found.append(args[i + 1] or "")
+    return found
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    _Reader = Callable[[list[str | None]], Named | None]
+
+
+def _uv(args: list[str | None]) -> Named | None:
+    if args[:2] == ["pip", "install"]:
+        return _python_names(args[2:], 0)
+    if args[:1] == ["add"]:
+        return _python_names(args[1:], 0)
+    if args[:2] in (["tool", "install"], ["tool", "run"]):
+        return _read("pypi", args[2:], True)
+    return None
+
+
+_GO_VALUES = frozenset("""-C -exec -tags -ldflags -gcflags -asmflags -mod -modfile -o -p
+-pkgdir -overlay -pgo -toolexec -buildmode -compiler -installsuffix -coverpkg""".split())
+
+
+def _go(args: list[str | None]) -> Named | None:
+    """``go run MODULE@VERSION args…``: the module path; a package of the project's own
+    module graph (no ``@``) names nothing."""
+    if args[:1] != ["run"]:
+        return None
+    operands, _ = _operands(args[1:], _GO_VALUES)
+    first = operands[0] if operands else ""
+    if "@" not in first or _LOCAL.search(first):
+        return None
+    return Named("go", (first.split("@", 1)[0],))
+
+
+_NPM_ADD = frozenset({"install", "i", "add", "isntall", "in", "ins", "inst", "insta",
+                      "instal", "isnt", "isnta", "isntal"})
+_READERS: dict[str, _Reader] = {
+    "pip": _pip,
+    "uv": _uv,
+    "uvx": _runner("pypi"),
+    "poetry": _sub(frozenset({"add"}), False, "pypi"),
+    "pipx": _sub(frozenset({"install", "run"}), True, "pypi"),
+    "npm": lambda a: (_sub(frozenset({"exec", "x"}), True, "npm")(a)
+                      or _sub(_NPM_ADD, False, "npm")(a)),
+    "npx": _runner("npm"),
+    "pnpm": lambda a: (_sub(frozenset({"dlx"}), True, "npm")(a)
+                       or _sub(frozenset({"add"}), False, "npm")(a)),
+    "pnpx": _runner("npm"),
+    "yarn": lambda a: (_sub(frozenset({"dlx"}), True, "npm")(a)
+                       or _sub(frozenset({"add"}), False, "npm")(a[1:] if a[:1] == ["global"]
+                                                                 else a)),
+    "bun": lambda a: (_sub(frozenset({"x"}), True, "npm")(a)
+                      or _sub(frozenset({"add", "a", "install", "i"}), False, "npm")(a)),
+    "bunx": _runner("npm"),
+    "go": _go,
+}
+PROGRAMS = frozenset({*_READERS, "python"})

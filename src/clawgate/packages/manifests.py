@@ -1,0 +1,109 @@
+"""The package names a project declares itself: ``package.json``, ``pyproject.toml``,
+``requirements*.txt`` in the directory a command runs in and at the workspace's root.
+
+A name the project already depends on is no hallucination, popular or not. Read only when a
+command names a package that is not among the popular ones; each file at most ``MAX_BYTES``
+(larger ones, and ones that do not parse, declare nothing).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clawgate.lazyre import lazy_pattern
+from clawgate.packages import normalise
+
+MAX_BYTES = 512 * 1024
+MAX_REQUIREMENTS = 16  # requirements*.txt files read in one directory
+_REQUIREMENT = lazy_pattern(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies",
+                 "optionalDependencies", "bundleDependencies", "bundledDependencies")
+
+
+def declared(registry: str, directories: list[str]) -> frozenset[str]:
+    """Normalised names declared for ``registry`` in any of ``directories``."""
+    found: set[str] = set()
+    for directory in dict.fromkeys(directories):
+        base = Path(directory)
+        if registry == "npm":
+            found |= _package_json(base / "package.json")
+        elif registry == "go":
+            found |= _go_mod(base / "go.mod")
+        else:
+            found |= _pyproject(base / "pyproject.toml")
+            for path in sorted(base.glob("requirements*.txt"))[:MAX_REQUIREMENTS]:
+                found |= _requirements(path)
+    return frozenset(normalise(registry, name) for name in found)
+
+
+def _text(path: Path) -> str | None:
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _package_json(path: Path) -> set[str]:
+    import json
+
+    text = _text(path)
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return set()
+    if not isinstance(data, dict):
+        return set()
+    names: set[str] = set()
+    for section in _NPM_SECTIONS:
+        value = data.get(section)
+        if isinstance(value, dict | list):  # a list: bundleDependencies
+            names |= {k for k in value if isinstance(k, str)}
+    return names
+
+
+def _pyproject(path: Path) -> set[str]:
+    import tomllib
+
+    text = _text(path)
+    try:
+        data = tomllib.loads(text) if text else {}
+    except tomllib.TOMLDecodeError:
+        return set()
+    specs: list[object] = []
+    project = data.get("project", {})
+    if isinstance(project, dict):
+        specs += _list(project.get("dependencies"))
+        for group in _dict(project.get("optional-dependencies")).values():
+            specs += _list(group)
+    for group in _dict(data.get("dependency-groups")).values():
+        specs += _list(group)
+    poetry = _dict(_dict(data.get("tool")).get("poetry"))
+    specs += list(_dict(poetry.get("dependencies")))
+    for group in _dict(poetry.get("group")).values():
+        specs += list(_dict(_dict(group).get("dependencies")))
+    return {m.group(1) for s in specs if isinstance(s, str) and (m := _REQUIREMENT.match(s))}
+
+
+_GO_REQUIRE = lazy_pattern(r"^\s*(?:require\s+)?([\w.~-]+(?:/[\w.~-]+)+)\s+v\S+", )
+
+
+def _go_mod(path: Path) -> set[str]:
+    """Module paths ``go.mod`` requires (single ``require`` lines and ``require ( … )``)."""
+    text = _text(path) or ""
+    return {m.group(1) for line in text.splitlines() if (m := _GO_REQUIRE.match(line))}
+
+
+def _requirements(path: Path) -> set[str]:
+    text = _text(path) or ""
+    return {m.group(1) for line in text.splitlines()
+            if not line.lstrip().startswith(("#", "-")) and (m := _REQUIREMENT.match(line))}
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,122 @@
+"""Installing or running packages by name: hallucinated names and typosquats.
+
+Agents invent package names, and attackers register the names agents invent and misspellings
+of popular packages. A name among the most-downloaded packages of PyPI or npm
+(``clawgate/packages/*.txt``, with their source and date), declared in the project's own
+manifest, or a local path keeps the command's risk tier (medium); any other name asks; a name
+one or two edits from a popular package without being one is denied.
+"""
+
+from __future__ import annotations
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+
+_PROGRAMS = frozenset({"pip", "python", "uv", "uvx", "poetry", "pipx", "npm", "npx", "pnpm",
+                       "pnpx", "yarn", "bun", "bunx", "go"})
+
+
+def _unknown(cmd: SimpleCommand, ctx: Context) -> tuple[str, list[str], list[str]] | None:
+    """(registry, names that are neither popular nor declared nor local, remote sources)."""
+    from clawgate.packages import index
+    from clawgate.packages.installs import named
+
+    found = named([w.value for w in cmd.words])
+    if found is None:
+        return None
+    # A name known only at run time (``pip install "$PKG"``) is not judged here: one set
+    # literally earlier on the line is put in first (same-line constants).
+    names = [n for n in found.names if n]
+    if found.registry != "go":  # no download ranking of Go modules ships
+        popular = index(found.registry)
+        names = [n for n in names if not popular.known(n)]
+    if names:
+        from clawgate.packages.manifests import declared
+
+        own = declared(found.registry, [ctx.cwd, ctx.workspace])
+        names = [n for n in names if not _declared(found.registry, n, own)
+                 and not _local_bin(found.registry, n, ctx)]
+    return (found.registry, names, list(found.remote)) if names or found.remote else None
+
+
+def _declared(registry: str, name: str, own: frozenset[str]) -> bool:
+    """``name`` is one the project declares; for Go, a package of a module it requires."""
+    from clawgate.packages import normalise
+
+    typed = normalise(registry, name)
+    if registry == "go":
+        return any(typed == m or typed.startswith(m + "/") for m in own)
+    return typed in own
+
+
+def _local_bin(registry: str, name: str, ctx: Context) -> bool:
+    """``npx NAME`` runs the project's own ``node_modules/.bin/NAME`` when there is one."""
+    if registry != "npm" or "/" in name:
+        return False
+    from pathlib import Path
+
+    return any((Path(d) / "node_modules" / ".bin" / name).exists()
+               for d in (ctx.cwd, ctx.workspace))
+
+
+@register
+class Typosquat(Validator):
+    """A package name one or two edits away from a popular package, without being one:
+    the misspelling attackers register. DENY.
+
+    Bad: ``pip install reqeusts``. Harmless: ``pip install requests``.
+    """
+
+    id = "CG-PKG-001"
+    programs = _PROGRAMS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        found = _unknown(cmd, ctx)
+        if found is None:
+            return Verdict.passthrough()
+        from clawgate.packages import index
+
+        registry, names, _ = found
+        if registry == "go":
+            return Verdict.passthrough()  # no ranking to be near to
+        for name in names:
+            target = index(registry).near(name)
+            if target is not None:
+                return Verdict.deny(self.id, f"{name!r} is one or two letters away from the "
+                                    f"popular {registry} package {target!r}",
+                                    hint=f"did you mean {target!r}? check the spelling")
+        return Verdict.passthrough()
+
+
+@register
+class UnknownPackage(Validator):
+    """A package installed or run by a name that is not among the most-downloaded of its
+    registry, not declared by the project and not a local path, or from a URL: possibly a
+    name an agent made up, which anyone may have registered. ASK.
+
+    Bad: ``npx totally-real-helper-cli``. Harmless: ``npx prettier --check .``.
+    """
+
+    id = "CG-PKG-002"
+    programs = _PROGRAMS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        found = _unknown(cmd, ctx)
+        if found is None:
+            return Verdict.passthrough()
+        from clawgate.packages import index
+
+        registry, names, remote = found
+        if registry == "go":
+            return Verdict.ask(self.id, f"go run fetches and runs {names[0]!r}, which the "
+                               "project's go.mod does not require",
+                               hint="add it to go.mod (a tools dependency), or review it first")
+        if names:
+            shown = ", ".join(repr(n) for n in names)
+            size = index(registry).size
+            return Verdict.ask(self.id, f"{shown} is not among the {size:,} most-downloaded "
+                               f"{registry} packages nor declared by the project",
+                               hint="check that the package exists and is the one meant")
+        return Verdict.ask(self.id, f"installs from {remote[0]!r}, not from the {registry} index",
+                           hint="install a published release, or review the source first")
