@@ -73,7 +73,7 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "find . -name '*.py' | xargs wc -l",
     "find src -type f -name '*.sh' | xargs chmod +x",
     "ls | xargs -n1 basename",
-    "echo x.txt | xargs -I{} cp {} {}.bak",
+    "xargs -I{} cp {} {}.bak <<< x.txt",
     "xargs -I{} echo {} <<< 'a b'",
     "parallel gzip ::: a.txt b.txt",
     "echo 'ls -la' | xargs",
