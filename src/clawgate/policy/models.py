@@ -273,6 +273,17 @@ class Web(Strict):
     search_endpoint: str | None = Field(default=None, pattern=r"^https?://")
 
 
+class Paths(Strict):
+    """Path meanings beyond inside/outside the workspace (``clawgate/protectedpaths.py``).
+
+    ``protected``: more patterns whose writes need approval, as the default list (relative ones
+    match at any depth, ``/``-anchored ones from the root). ``regenerable``: more names a
+    recursive delete may remove without asking (``build``, ``*.egg-info`` are built in)."""
+
+    protected: Names = ()
+    regenerable: Names = ()
+
+
 class Manifest(Strict):
     """One policy file (a layer)."""
 
@@ -284,6 +295,7 @@ class Manifest(Strict):
     permissions: Permissions | None = None
     workspace: str | None = None
     forbidden_paths: Names = ()
+    paths: Paths = Paths()
     tools: ToolsPolicy = ToolsPolicy()
     shell: ShellPolicy = ShellPolicy()
     executor: ExecutorSettings = ExecutorSettings()
