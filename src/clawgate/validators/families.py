@@ -4,6 +4,7 @@ from clawgate.validators import (  # noqa: F401
     catastrophic,
     consoles,
     cwdtrack,
+    degree,
     deletes,
     destructive,
     disruptive,

@@ -21,7 +21,7 @@ RUNS_CODE = lazy_pattern(
     r"|php)\s+-[ce]\b|\$\(|`", re.IGNORECASE)
 # git settings (in a config file's text) that make git run a program.
 GIT_RUNS = lazy_pattern(
-    r"(?i)\b(fsmonitor|hookspath|sshcommand|askpass|gitproxy|textconv|external|pager"
+    r"(?i)(fsmonitor|hookspath|sshcommand|askpass|gitproxy|textconv|external|pager"
     r"|editor|program|helper\s*=\s*!|clean|smudge|process|driver|cmd|uploadpack|receivepack"
     r")\s*=|=\s*!")
 _PRINTERS = frozenset({"echo", "printf"})
