@@ -15,6 +15,7 @@ from clawgate.validators import (  # noqa: F401
     gitconfig,
     gitops,
     hygiene,
+    identity,
     indirection,
     injection,
     interpreters,
