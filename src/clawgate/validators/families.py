@@ -1,6 +1,7 @@
 """Every validator family, imported once so that each registers itself. Order is check order."""
 
 from clawgate.validators import (  # noqa: F401
+    agents,
     catastrophic,
     consoles,
     cwdtrack,
