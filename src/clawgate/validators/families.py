@@ -12,6 +12,7 @@ from clawgate.validators import (  # noqa: F401
     envvars,
     escapes,
     escapes_config,
+    exposure,
     files,
     gitconfig,
     gitops,
