@@ -33,5 +33,6 @@ from clawgate.validators import (  # noqa: F401
     smuggling,
     staged,
     textprograms,
+    windows,
     wrappers,
 )
