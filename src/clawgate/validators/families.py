@@ -34,5 +34,6 @@ from clawgate.validators import (  # noqa: F401
     staged,
     textprograms,
     windows,
+    zsh,
     wrappers,
 )
