@@ -18,6 +18,7 @@ _FIND_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-i
 _FIND_DELETERS = frozenset({"rm", "shred", "unlink"})
 _ERASERS = frozenset({"shred", "truncate", "srm", "wipe"})
 PROGRAMS = frozenset({"rm", "find", *_ERASERS})
+OUTSIDE, INSIDE = "CG-DEG-001", "CG-DEG-002"
 
 
 def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
@@ -75,31 +76,56 @@ def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
     return False
 
 
+def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
+    """DENY for a recursive or forced delete outside the workspace and the temp directories."""
+    found = _targets(cmd) if cmd.program in PROGRAMS else None
+    if found is None or not (found[1] or found[2]):
+        return None
+    for word in found[0]:
+        path = resolve(word, ctx).path
+        if path is None or under(path, ctx.workspace) or in_temp(path):
+            continue
+        if path.startswith("/dev/") and cmd.program == "rm":
+            continue  # rm -f /dev/shm/x is a temp; other devices are CG-CAT's
+        return Verdict.deny(OUTSIDE, f"{cmd.program} deletes {path}, outside the workspace",
+                            hint="delete it by hand if it must go")
+    return None
+
+
+def inside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
+    """ASK for a recursive delete, ``shred`` or ``truncate`` of what no build brings back."""
+    found = _targets(cmd) if cmd.program in PROGRAMS else None
+    if found is None or not (found[1] or cmd.program in _ERASERS):
+        return None
+    for word in found[0]:
+        if word.value == "{}":
+            continue  # find -exec rm {}: the find command was judged with its tests
+        path = resolve(word, ctx).path
+        if path is None or not under(path, ctx.workspace) or _spared(cmd, word, path, ctx):
+            continue
+        what = "the repository's history" if path.rsplit("/", 1)[-1] == ".git" else path
+        return Verdict.ask(INSIDE, f"{cmd.program} deletes {what}, which no build brings "
+                           "back", hint="delete build output only, or confirm")
+    return None
+
+
 @register
 class DeleteOutsideWorkspace(Validator):
     """A recursive or forced delete (``rm -r``/``rm -f``, ``find -delete``, ``shred``) of a path
     outside the workspace and the temporary directories, with ``sudo`` or without: an approval
-    given in a hurry is how homes get wiped, so it is refused outright.
+    given in a hurry is how homes get wiped, so it is refused outright. (Commands a wrapper
+    runs; a line's own commands are judged by CG-DEG-003, which follows ``cd``.)
 
-    Bad: ``rm -rf ~/.config/app``, ``sudo rm -f /etc/hosts``. Harmless: ``rm -rf /tmp/build``.
+    Bad: ``sudo rm -f /etc/hosts``, ``rm -rf ~/.config/app``. Harmless: ``rm -rf /tmp/build``.
     """
 
-    id = "CG-DEG-001"
+    id = OUTSIDE
     programs = PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        found = _targets(cmd) if cmd.program in PROGRAMS else None
-        if found is None or not (found[1] or found[2]):
+        if cmd.depth == 0:
             return Verdict.passthrough()
-        for word in found[0]:
-            path = resolve(word, ctx).path
-            if path is None or under(path, ctx.workspace) or in_temp(path):
-                continue
-            if path.startswith("/dev/") and cmd.program == "rm":
-                continue  # rm -f /dev/shm/x is a temp; other devices are CG-CAT's
-            return Verdict.deny(self.id, f"{cmd.program} deletes {path}, outside the workspace",
-                                hint="delete it by hand if it must go")
-        return Verdict.passthrough()
+        return outside(cmd, ctx) or Verdict.passthrough()
 
 
 @register
@@ -107,25 +133,16 @@ class DeleteInsideWorkspace(Validator):
     """Inside the workspace, a recursive delete (``rm -r``, ``find -delete``), ``shred`` or
     ``truncate`` of what is not regenerable (sources, docs, ``.git``) asks first; build output,
     caches and installed dependencies (``build``, ``dist``, ``node_modules``, ``__pycache__``,
-    ``*.egg-info``, ``.venv`` … and ``paths.regenerable``) are deleted freely.
+    ``*.egg-info``, ``.venv`` … and ``paths.regenerable``) are deleted freely. (Commands a
+    wrapper runs; a line's own commands are judged by CG-DEG-003.)
 
-    Bad: ``rm -rf src``, ``rm -rf .git``. Harmless: ``rm -rf build dist node_modules``.
+    Bad: ``sudo rm -rf src``, ``rm -rf .git``. Harmless: ``rm -rf build dist node_modules``.
     """
 
-    id = "CG-DEG-002"
+    id = INSIDE
     programs = PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        found = _targets(cmd) if cmd.program in PROGRAMS else None
-        if found is None or not (found[1] or cmd.program in _ERASERS):
+        if cmd.depth == 0:
             return Verdict.passthrough()
-        for word in found[0]:
-            if word.value == "{}":
-                continue  # find -exec rm {}: the find command was judged with its tests
-            path = resolve(word, ctx).path
-            if path is None or not under(path, ctx.workspace) or _spared(cmd, word, path, ctx):
-                continue
-            what = "the repository's history" if path.rsplit("/", 1)[-1] == ".git" else path
-            return Verdict.ask(self.id, f"{cmd.program} deletes {what}, which no build brings "
-                               "back", hint="delete build output only, or confirm")
-        return Verdict.passthrough()
+        return inside(cmd, ctx) or Verdict.passthrough()

@@ -6,6 +6,7 @@ from clawgate.validators import (  # noqa: F401
     consoles,
     cwdtrack,
     degree,
+    degreeline,
     deletes,
     destructive,
     disruptive,
@@ -34,6 +35,6 @@ from clawgate.validators import (  # noqa: F401
     staged,
     textprograms,
     windows,
-    zsh,
     wrappers,
+    zsh,
 )

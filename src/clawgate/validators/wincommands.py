@@ -17,9 +17,9 @@ DELETERS = _PS_DELETERS | _CMD_DELETERS
 
 
 def name(word: str) -> str:
-    """``C:\\Windows\\System32\\cmd.EXE`` -> ``cmd``."""
+    """``C:\\Windows\\System32\\cmd.EXE`` -> ``cmd`` (``format.com`` -> ``format``)."""
     base = word.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    return base[:-4] if base.endswith(".exe") else base
+    return base[:-4] if base.endswith((".exe", ".com")) else base
 
 
 def _switches(words: list[str]) -> tuple[set[str], list[str]]:

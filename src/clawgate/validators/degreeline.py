@@ -1,0 +1,86 @@
+"""Destruction by degree for a line's own commands, read from where each runs: ``cd build &&
+rm -rf *`` empties ``build`` (regenerable), while ``cd build; rm -rf *`` empties the workspace
+when ``build`` is missing, so it is judged from both places."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.records import replace
+from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators.base import Context, LineValidator, register
+from clawgate.validators.degree import PROGRAMS, inside, outside
+from clawgate.validators.paths import resolve
+
+_CHANGERS = frozenset({"cd", "pushd", "popd"})
+_ONLY_AND = lazy_pattern(r"^(?:\s|&&|\\\n)*$")
+
+
+def _span(cmd: SimpleCommand) -> tuple[int, int]:
+    return cmd.offset, cmd.offset + len(cmd.text.encode("utf-8", "surrogateescape"))
+
+
+def _chained(source: bytes, commands: tuple[SimpleCommand, ...], cd: int, at: int) -> bool:
+    """Only ``&&`` joins command ``cd`` to command ``at``: if the ``cd`` fails, ``at`` never
+    runs from the wrong place."""
+    gaps: list[bytes] = []
+    end = _span(commands[cd])[1]
+    for cmd in commands[cd + 1 : at + 1]:
+        start, stop = _span(cmd)
+        gaps.append(source[end:start])
+        end = max(end, stop)
+    text = b"".join(gaps).decode("utf-8", "replace")
+    return _ONLY_AND.match(text) is not None
+
+
+def places(parsed: ParsedLine, ctx: Context) -> Iterator[tuple[SimpleCommand, tuple[str, ...]]]:
+    """Every command with the directories it may run in (more than one when a ``cd`` may have
+    failed or only applied inside a construct)."""
+    source = parsed.source.encode("utf-8", "surrogateescape")
+    commands = parsed.commands
+    moved: tuple[int, str | None] | None = None  # (index of the cd, where it went)
+    for index, cmd in enumerate(commands):
+        if cmd.program in _CHANGERS:
+            if cmd.nesting or cmd.program == "popd" or len(cmd.words) < 2:
+                moved = None if moved is None else (moved[0], None)
+                continue
+            found = resolve(cmd.words[1], ctx).path
+            moved = (index, found)
+            continue
+        if moved is None:
+            yield cmd, (ctx.cwd,)
+        elif moved[1] is not None and _chained(source, commands, moved[0], index):
+            yield cmd, (moved[1],)
+        else:
+            yield cmd, tuple(p for p in (ctx.cwd, moved[1]) if p is not None)
+
+
+@register
+class DeleteByDegreeInLine(LineValidator):
+    """The line's own deletes judged as CG-DEG-001 (outside the workspace: DENY) and
+    CG-DEG-002 (inside, not regenerable: ASK), each from the directory it runs in, following
+    ``cd`` when only ``&&`` separates them.
+
+    Bad: ``cd build; rm -rf *`` (the workspace, if build is missing), ``cd ~ && rm -rf .config``.
+    Harmless: ``cd build && rm -rf *``.
+    """
+
+    id = "CG-DEG-003"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        worst = Verdict.passthrough()
+        if not any(cmd.program in PROGRAMS for cmd in parsed.commands):
+            return worst
+        for cmd, dirs in places(parsed, ctx):
+            if cmd.program not in PROGRAMS:
+                continue
+            for here in dirs:
+                where = ctx if here == ctx.cwd else replace(ctx, cwd=here)
+                found = outside(cmd, where) or inside(cmd, where)
+                if found is not None and found.outcome > worst.outcome:
+                    worst = found
+                if worst.outcome is Outcome.DENY:
+                    return worst.about(cmd.text)
+        return worst
