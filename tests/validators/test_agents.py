@@ -6,7 +6,7 @@ import pytest
 from vtables import ASK, DENY, assert_allowed, assert_caught
 
 
-@pytest.mark.parametrize("line, expected, rule", [
+@pytest.mark.parametrize(("line", "expected", "rule"), [
     ("claude --dangerously-skip-permissions", DENY, "CG-AGENT-001"),
     ("claude -p 'fix it' --permission-mode bypassPermissions", DENY, "CG-AGENT-001"),
     ("claude --permission-mode=bypassPermissions", DENY, "CG-AGENT-001"),

@@ -9,7 +9,7 @@ from vtables import ASK, DENY, WS, assert_allowed, assert_caught
 from clawgate.validators.regenerable import regenerable
 
 
-@pytest.mark.parametrize("line, expected, rule", [
+@pytest.mark.parametrize(("line", "expected", "rule"), [
     ("rm -rf ~/.config/app", DENY, "CG-DEG-001"),
     ("rm -rf $HOME/.npm", DENY, "CG-DEG-001"),
     ("rm -f ~/.ssh/known_hosts", DENY, "CG-DEG-001"),
@@ -62,7 +62,7 @@ def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     assert_allowed(line)
 
 
-@pytest.mark.parametrize("path, expected", [
+@pytest.mark.parametrize(("path", "expected"), [
     (f"{WS}/build/lib", True),
     (f"{WS}/pkg/__pycache__", True),
     (f"{WS}/pkg.egg-info", True),
@@ -76,7 +76,7 @@ def test_regenerable(path: str, expected: bool) -> None:
     assert regenerable(f"{WS}/gen/x", WS, ("gen",))
 
 
-@pytest.mark.parametrize("line, expected", [
+@pytest.mark.parametrize(("line", "expected"), [
     ("cd build && rm -rf *", None),
     ("cd build; rm -rf *", "CG-DEG-002"),
     ("cd /srv && rm -rf www", "CG-DEG-001"),

@@ -7,7 +7,7 @@ import pytest
 from vtables import ASK, assert_allowed, assert_caught
 
 
-@pytest.mark.parametrize("line, rule", [
+@pytest.mark.parametrize(("line", "rule"), [
     ("env", "CG-EXPO-001"),
     ("printenv", "CG-EXPO-001"),
     ("printenv | sort", "CG-EXPO-001"),

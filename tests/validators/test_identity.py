@@ -11,7 +11,7 @@ from clawgate.engine import Engine
 from clawgate.policy.settings import Autonomy, EngineSettings
 
 
-@pytest.mark.parametrize("line, expected, rule", [
+@pytest.mark.parametrize(("line", "expected", "rule"), [
     ("/tmp/x/git status", ASK, "CG-IDENT-001"),
     ("/home/dev/Downloads/cat notes.txt", ASK, "CG-IDENT-001"),
     ("/dev/shm/ls", ASK, "CG-IDENT-001"),

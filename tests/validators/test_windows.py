@@ -14,7 +14,7 @@ def _encoded(script: str) -> str:
     return base64.b64encode(script.encode("utf-16-le")).decode()
 
 
-@pytest.mark.parametrize("line, expected, rule", [
+@pytest.mark.parametrize(("line", "expected", "rule"), [
     ("rmdir /s /q C:\\Windows", DENY, "CG-WIN-001"),
     ("del /s /q D:\\data", DENY, "CG-WIN-001"),
     ("del /f /q %USERPROFILE%", DENY, "CG-WIN-001"),

