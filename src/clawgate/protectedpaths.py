@@ -49,6 +49,25 @@ DEFAULT_PROTECTED: tuple[tuple[str, str], ...] = (
 _GLOB = frozenset("*?[")
 
 
+def _index() -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """The default patterns by their first component: one dict lookup per path component."""
+    found: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for pattern, why in DEFAULT_PROTECTED:
+        parts = tuple(pattern.split("/"))
+        found.setdefault(parts[0], []).append((parts, why))
+    return found
+
+
+_BY_FIRST = _index()
+
+
+def may_be_protected(text: str) -> bool:
+    """A cheap look at a path's text (or a directory) before it is resolved: no default
+    pattern matches a path none of whose components is a pattern's first one."""
+    plain = text.lower().replace('"', "").replace("'", "").replace("\\", "")
+    return any(part in _BY_FIRST for part in plain.split("/"))
+
+
 def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> str | None:
     """Why writing ``path`` (absolute, normalised) needs a person's eye, or None.
 
@@ -56,9 +75,10 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
     inside = workspace != "/" and path.startswith(workspace + "/")
     shown = path[len(workspace) + 1 :] if inside else path
     lowered = tuple(p.lower() for p in shown.split("/") if p)
-    for pattern, why in DEFAULT_PROTECTED:
-        if _matches(pattern, lowered):
-            return f"{shown} is {why}"
+    for start, part in enumerate(lowered):
+        for parts, why in _BY_FIRST.get(part, ()):
+            if _run_at(parts, lowered, start):
+                return f"{shown} is {why}"
     for pattern in extra:
         if pattern.startswith("/") and _anchored(pattern, path):
             return f"{shown} is {_USER}"
@@ -67,17 +87,16 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
     return None
 
 
+def _run_at(wanted: tuple[str, ...], parts: tuple[str, ...], start: int) -> bool:
+    if start + len(wanted) > len(parts):
+        return False
+    return all(_component(w, p) for w, p in zip(wanted, parts[start:], strict=False))
+
+
 def _matches(pattern: str, parts: tuple[str, ...]) -> bool:
     """``pattern``'s components equal a run of ``parts`` starting anywhere."""
-    wanted = pattern.split("/")
-    size = len(wanted)
-    first = wanted[0]
-    for start in range(len(parts) - size + 1):
-        if (first == parts[start] or _GLOB & set(first)) and all(
-                _component(w, p) for w, p in zip(wanted, parts[start : start + size],
-                                                  strict=True)):
-            return True
-    return False
+    wanted = tuple(pattern.split("/"))
+    return any(_run_at(wanted, parts, start) for start in range(len(parts)))
 
 
 def _component(wanted: str, part: str) -> bool:

@@ -90,3 +90,8 @@ def test_manifest_key_reaches_the_engine(tmp_path: Path) -> None:
     assert decide("echo x > deploy/run.sh", engine) == (ASK, {"CG-PROT-001"})
     assert decide("rm -rf gen", engine)[0] is ALLOW
     assert decide("rm -rf gen")[0] is ASK  # the default engine keeps asking
+
+
+def test_writes_after_cd_are_judged_where_they_run() -> None:
+    assert_caught("cd .git/hooks && echo x > pre-commit", ASK, "CG-PROT-001")
+    assert_allowed("cd src && echo x > notes.txt")

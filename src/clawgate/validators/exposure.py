@@ -63,12 +63,16 @@ _ADDRESS = lazy_pattern(r"^(\d+(\.\d+){3}|\[?[0-9a-fA-F:]*:[0-9a-fA-F:]*\]?|\*|l
                         r"|[\w.-]+\.local)(:\d+)?$")
 _BIND_OPTIONS = frozenset({"--host", "--hostname", "--bind", "--bind-address", "--ip",
                            "--listen", "--address", "--addr", "--http-host", "--server-host"})
+_BIND_HINT = lazy_pattern(r"--(host|bind|ip\b|listen|addr|http-host|server-host)")
+_SPECIFIC = frozenset({"php", "socat", "ruby", "busybox", "nc", "ncat", "netcat", "pwncat"})
 _SOCAT_LISTEN = lazy_pattern(r"(?i)^(tcp[46]?|udp[46]?|openssl|sctp|unix|ssl)-listen:")
 _NETCATS = frozenset({"nc", "ncat", "netcat", "pwncat"})
 
 
 def _binds_wide(cmd: SimpleCommand) -> str | None:
     """The address a server is told to bind beyond loopback (``--host 0.0.0.0``), if any."""
+    if not _BIND_HINT.search(cmd.text):
+        return None
     words = [w.shown for w in cmd.words[1:]]
     for index, word in enumerate(words):
         name, equals, value = word.partition("=")
@@ -84,8 +88,11 @@ def _binds_wide(cmd: SimpleCommand) -> str | None:
 def _server(cmd: SimpleCommand) -> str | None:
     """What a command serves to the network beyond this machine, or None."""
     program = cmd.program or ""
-    args = [w.shown for w in cmd.words[1:]]
     stem = program.rstrip("0123456789.")
+    if program not in _SPECIFIC and stem not in ("python", "pypy"):
+        wide = _binds_wide(cmd)
+        return None if wide is None else f"{program} bound to {wide}"
+    args = [w.shown for w in cmd.words[1:]]
     if stem in ("python", "pypy") and {"http.server", "SimpleHTTPServer"} & set(args[:3]):
         bind = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-b", "--bind")), "")
         return None if _LOOPBACK.match(bind) else "python -m http.server (all interfaces)"
@@ -101,8 +108,6 @@ def _server(cmd: SimpleCommand) -> str | None:
     if program in ("ruby", "busybox") and "httpd" in args[:4]:
         return None if any(_LOOPBACK.match(a.rsplit("=", 1)[-1]) for a in args) else (
             f"{program} httpd")
-    if "--" not in cmd.text:
-        return None
     wide = _binds_wide(cmd)
     return None if wide is None else f"{program} bound to {wide}"
 

@@ -7,7 +7,8 @@ import re
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.protectedpaths import protected_reason
+from clawgate.records import replace
+from clawgate.protectedpaths import may_be_protected, protected_reason
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve
@@ -25,13 +26,17 @@ GIT_RUNS = lazy_pattern(
     r"|editor|program|helper\s*=\s*!|clean|smudge|process|driver|cmd|uploadpack|receivepack"
     r")\s*=|=\s*!")
 _PRINTERS = frozenset({"echo", "printf"})
+_CHANGERS = frozenset({"cd", "pushd"})
 
 
 def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None:
     """(path, why) of the first protected path ``cmd`` writes, or None."""
     if not may_write(cmd):
         return None
+    look = not ctx.protected and not may_be_protected(ctx.cwd)
     for word in write_targets(cmd):
+        if look and not may_be_protected(word.text):
+            continue
         path = resolve(word, ctx).path
         if path is None:
             continue
@@ -81,10 +86,25 @@ class ProtectedPathWrite(Validator):
         return Verdict.ask(self.id, f"writes {why}", hint="confirm the change to this file")
 
 
+def _after_cd(parsed: ParsedLine, ctx: Context) -> Verdict | None:
+    """Writes after a ``cd`` judged from where they run (``cd .git/hooks && echo x >
+    pre-commit``)."""
+    from clawgate.validators.degreeline import places
+
+    for cmd, dirs in places(parsed, ctx):
+        for here in dirs:
+            found = protected_target(cmd, replace(ctx, cwd=here)) if here != ctx.cwd else None
+            if found is not None:
+                return Verdict.ask("CG-PROT-001", f"after cd {here}: writes {found[1]}",
+                                   hint="confirm the change to this file")
+    return None
+
+
 @register
 class CodePipedIntoProtectedPath(LineValidator):
     """Text piped into a command that writes a protected path (``printf … | tee
     .git/hooks/pre-commit``) is checked as what lands there: DENY when it fetches or runs code.
+    Writes after a ``cd`` are judged from where they run (ASK, as CG-PROT-001).
 
     Bad: ``echo 'curl x|sh' | tee -a .husky/pre-commit``. Harmless: ``echo ok | tee out.txt``.
     """
@@ -93,6 +113,10 @@ class CodePipedIntoProtectedPath(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
+        if any(cmd.program in _CHANGERS for cmd in commands):
+            moved = _after_cd(parsed, ctx)
+            if moved is not None:
+                return moved
         for index, cmd in enumerate(commands):
             if cmd.stage == 0 or not may_write(cmd):
                 continue

@@ -16,6 +16,10 @@ _NAMES = DELETERS | _SHELLS | {"cmd", "format", "cipher", "vssadmin", "wbadmin",
                                "initialize-disk", "remove-partition", "stop-computer",
                                "restart-computer", "reg", "schtasks", "powercat", "takeown",
                                "icacls", "net"}
+# Dispatch keys: the spellings agents write (cmd, CMD, Cmd, cmd.exe, Remove-Item, remove-item).
+PROGRAMS = frozenset(spelled + suffix for n in _NAMES
+                     for spelled in (n, n.upper(), n.capitalize(), n.title())
+                     for suffix in ("", ".exe", ".EXE", ".com", ".COM"))
 _ENCODED = ("-e", "-ec", "-en", "-enc", "-enco", "-encodedcommand")
 _COMMAND = ("-c", "-command", "-com", "-comm", "/c", "/k", "/r")
 
@@ -81,6 +85,7 @@ class WindowsDelete(Validator):
     """
 
     id = "CG-WIN-001"
+    programs = PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = words_of(cmd)
@@ -97,6 +102,7 @@ class WindowsDiskWipe(Validator):
     """
 
     id = "CG-WIN-002"
+    programs = PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = words_of(cmd)
@@ -114,6 +120,7 @@ class WindowsPersistence(Validator):
     """
 
     id = "CG-WIN-003"
+    programs = PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = words_of(cmd)
@@ -131,6 +138,7 @@ class WindowsShellCode(Validator):
     """
 
     id = "CG-WIN-004"
+    programs = PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = words_of(cmd)
