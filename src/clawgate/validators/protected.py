@@ -7,8 +7,8 @@ import re
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.records import replace
 from clawgate.protectedpaths import may_be_protected, protected_reason
+from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve
