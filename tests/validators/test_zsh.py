@@ -72,3 +72,19 @@ def test_the_command_word_is_unwrapped() -> None:
     verdict = ZshCommandWord().check(parse("=rm -rf /").commands[0], CTX)
     inner = verdict.nested[0]
     assert isinstance(inner, SimpleCommand) and inner.argv == ("rm", "-rf", "/")
+
+
+@pytest.mark.parametrize("line", [
+    "ruby -e 'system(\"bundle\", \"exec\", \"ruby\", \"-e1\")'",
+    "V=$(node -e \"console.log(require('./package.json').version)\")",
+    "python -c 'print(exec)'",
+    "echo 'a(e:x:)'",
+])
+def test_parentheses_that_are_no_qualifier_are_left_alone(line: str) -> None:
+    from vtables import CTX
+
+    from clawgate.shell import parse
+    from clawgate.validators.zsh import ZshCodeExpansion
+
+    for cmd in parse(line).commands:
+        assert ZshCodeExpansion().check(cmd, CTX).outcome is not ASK, cmd.text
