@@ -33,6 +33,10 @@ from clawgate.validators.regenerable import regenerable
     ("cd build; rm -rf *", ASK, "CG-DEG-002"),
     ("cd build && make; rm -rf *", ASK, "CG-DEG-002"),
     ("(cd /tmp && true); rm -rf src", ASK, "CG-DEG-002"),
+    ("ls | xargs rm -rf", ASK, "CG-DEG-002"),
+    ("find . -name '*.md' | xargs rm -rf", ASK, "CG-DEG-002"),
+    ("xargs rm -rf < dirs.txt", ASK, "CG-DEG-002"),
+    ("cat list | xargs -I{} rm -rf {}", ASK, "CG-DEG-002"),
 ])
 def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     assert_caught(line, expected, rule)  # type: ignore[arg-type]
@@ -57,6 +61,10 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     "cd build && make && rm -rf *",
     'bash -c "cd build && rm -rf *"',
     "rmdir empty",
+    "find . -name __pycache__ | xargs rm -rf",
+    "find . -name __pycache__ -print0 | xargs -0 rm -rf",
+    "find build -type d | xargs rm -rf",
+    "find . -name '*.pyc' | xargs rm -f",
 ])
 def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     assert_allowed(line)

@@ -62,6 +62,24 @@ def _find_patterns(cmd: SimpleCommand) -> Iterator[str]:
             yield words[index + 1].shown.rsplit("/", 1)[-1]
 
 
+def fed_targets_spared(finder: SimpleCommand, ctx: Context) -> bool:
+    """A ``find`` that lists only regenerable things: its name tests or its start points."""
+    patterns = list(_find_patterns(finder))
+    if patterns:
+        return all(regenerable(f"{ctx.workspace}/{p}", ctx.workspace, ctx.regenerable)
+                   for p in patterns)
+    roots = [resolve(w, ctx).path for w in _find_start(finder)]
+    return bool(roots) and all(
+        r is not None and regenerable(r, ctx.workspace, ctx.regenerable) for r in roots)
+
+
+def _find_start(finder: SimpleCommand) -> Iterator[Word]:
+    for word in finder.words[1:]:
+        if word.shown.startswith(("-", "(", "!")):
+            return
+        yield word
+
+
 def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
     """A delete inside the workspace that loses nothing a build cannot bring back."""
     if regenerable(path, ctx.workspace, ctx.regenerable):

@@ -9,12 +9,16 @@ from collections.abc import Iterator
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
-from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators.argv import inner
 from clawgate.validators.base import Context, LineValidator, register
-from clawgate.validators.degree import PROGRAMS, inside, outside
+from clawgate.validators.degree import INSIDE, PROGRAMS, fed_targets_spared, inside, outside
 from clawgate.validators.paths import resolve
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
+_WATCHED = PROGRAMS | {"xargs"}
+_FED_DELETERS = frozenset({"rm", "shred"})
+_PROBE = Word("src", "src")  # a non-regenerable stand-in: would this deleter remove a tree?
 _ONLY_AND = lazy_pattern(r"^(?:\s|&&|\\\n)*$")
 
 
@@ -57,6 +61,29 @@ def places(parsed: ParsedLine, ctx: Context) -> Iterator[tuple[SimpleCommand, tu
             yield cmd, tuple(p for p in (ctx.cwd, moved[1]) if p is not None)
 
 
+def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context) -> Verdict | None:
+    """``… | xargs rm -rf``: the targets are what the feeder prints. ASK unless the feeder is a
+    ``find`` whose tests or start points name only regenerable things (``find . -name
+    __pycache__``); literal ``echo``/``printf`` feeds are spelled out elsewhere."""
+    start = next((i for i, w in enumerate(cmd.words) if i and
+                  (w.value or "").rsplit("/", 1)[-1] in _FED_DELETERS), None)
+    if start is None:
+        return None
+    deleter = inner(cmd, start)
+    operands = [w for w in deleter.words[1:] if not w.shown.startswith("-") and w.shown != "{}"]
+    if operands or inside(replace(deleter, words=(*deleter.words, _PROBE)), ctx) is None:
+        return None  # named targets are judged as the command they are; rm -f is no tree
+    feeder = next((c for c in reversed(parsed.commands[: parsed.commands.index(cmd)])
+                   if c.pipeline == cmd.pipeline and c.stage == cmd.stage - 1), None)
+    if feeder is not None and feeder.program in ("echo", "printf"):
+        return None
+    if feeder is not None and feeder.program == "find" and fed_targets_spared(feeder, ctx):
+        return None
+    what = feeder.program if feeder is not None else "its input"
+    return Verdict.ask(INSIDE, f"xargs {deleter.program} deletes whatever {what} lists, known "
+                       "only at run time", hint="delete build output by name")
+
+
 @register
 class DeleteByDegreeInLine(LineValidator):
     """The line's own deletes judged as CG-DEG-001 (outside the workspace: DENY) and
@@ -71,9 +98,13 @@ class DeleteByDegreeInLine(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         worst = Verdict.passthrough()
-        if not any(cmd.program in PROGRAMS for cmd in parsed.commands):
+        if not any(cmd.program in _WATCHED for cmd in parsed.commands):
             return worst
         for cmd, dirs in places(parsed, ctx):
+            if cmd.program == "xargs":
+                found = _xargs_delete(parsed, cmd, ctx)
+                if found is not None and found.outcome > worst.outcome:
+                    worst = found
             if cmd.program not in PROGRAMS:
                 continue
             for here in dirs:
