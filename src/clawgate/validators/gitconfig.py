@@ -88,7 +88,7 @@ class GitConfigWrite(Validator):
     def _runs(self, key: str, value: str, ctx: Context) -> Verdict:
         if key.startswith("alias.") and not value.startswith("!"):
             return Verdict.passthrough()  # an alias of git subcommands runs only git
-        head = value.split()[0] if value.split() else ""
+        head = value.split(maxsplit=1)[0] if value.split() else ""
         named = "/" not in head or head.startswith(("/usr/", "/bin/"))  # ./less is no less
         if key in _HARMLESS_KEYS and named and harmless_command(value) and not RUNS_CODE.search(
                 value):
