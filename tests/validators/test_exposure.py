@@ -29,6 +29,8 @@ from vtables import ASK, assert_allowed, assert_caught
     ("ruby -run -e httpd . -p 8000", "CG-EXPO-002"),
     ("flask run --host=0.0.0.0", "CG-EXPO-002"),
     ("uvicorn app:app --host 0.0.0.0 --port 80", "CG-EXPO-002"),
+    ("npx vite --host", "CG-EXPO-002"),
+    ("npm run dev -- --host --port 3000", "CG-EXPO-002"),
     ("ngrok http 8000", "CG-EXPO-003"),
     ("cloudflared tunnel --url http://localhost:8000", "CG-EXPO-003"),
     ("ssh -R 80:localhost:3000 serveo.net", "CG-EXPO-003"),

@@ -37,6 +37,7 @@ from clawgate.protectedpaths import protected_reason
     ("git config filter.x.smudge 'python evil.py'", DENY, "CG-PROT-002"),
     ("git config core.hooksPath /tmp/hooks", DENY, "CG-PROT-002"),
     ("git config core.pager ./less", DENY, "CG-PROT-002"),
+    ("git config --global init.templateDir /tmp/tpl", DENY, "CG-PROT-002"),
     ("git config core.hooksPath .githooks", ASK, "CG-PROT-002"),
     ("git config url.https://evil/.insteadOf https://github.com/", ASK, "CG-PROT-002"),
     ("git config --global include.path /tmp/x.cfg", ASK, "CG-PROT-002"),

@@ -80,6 +80,8 @@ def _binds_wide(cmd: SimpleCommand) -> str | None:
             continue
         if not equals:
             value = words[index + 1] if index + 1 < len(words) else ""
+            if name == "--host" and (not value or value.startswith("-")):
+                return "every interface"  # vite/astro --host with no value
         if _ADDRESS.match(value) and not _LOOPBACK.match(value):
             return value
     return None

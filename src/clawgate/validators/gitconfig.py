@@ -19,7 +19,7 @@ _RUNS = lazy_pattern(
     r"|filter\..+\.(clean|smudge|process)|gpg(\..+)?\.program|pager\..+|interactive\.difffilter"
     r"|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|web\.browser"
     r"|(browser|man|difftool|mergetool)\..+\.(cmd|path)|credential(\..+)?\.helper"
-    r"|alias\..+|core\.worktree)$")
+    r"|alias\..+|core\.worktree|init\.templatedir)$")
 # Keys that change what git trusts or where it fetches from.
 _TRUST = lazy_pattern(
     r"(?i)^(include\.path|includeif\..+\.path|url\..+\.(insteadof|pushinsteadof)"

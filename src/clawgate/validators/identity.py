@@ -13,6 +13,7 @@ from clawgate.validators.paths import resolve, under
 # Where installed programs live: root-owned trees, and package managers' bin directories.
 SYSTEM_TREES = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/snap", "/nix/store",
                 "/run/current-system", "/Applications", "/System", "/Library")
+_SYSTEM_PREFIXES = tuple(tree + "/" for tree in SYSTEM_TREES)
 _TOOL_DIRS = frozenset({"bin", "sbin", "shims", "toolchains", "libexec"})
 _MEDIUM = Verdict(Outcome.PASSTHROUGH, risk=Risk.MEDIUM)
 
@@ -57,8 +58,10 @@ class PathQualifiedProgram(Validator):
         if not cmd.words:
             return Verdict.passthrough()
         first = cmd.words[0]
-        if first.value is None or "/" not in first.value:
-            return Verdict.passthrough()
+        value = first.value
+        if value is None or "/" not in value or (
+                value.startswith(_SYSTEM_PREFIXES) and "/." not in value):
+            return Verdict.passthrough()  # a name, or /usr/bin/x: no need to resolve
         found = _where(first, ctx, self.id, "runs")
         if found is None:
             return Verdict.passthrough()
