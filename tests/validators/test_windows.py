@@ -59,6 +59,8 @@ def test_windows_lines(line: str, expected: object, rule: str) -> None:
     "vssadmin list shadows",
     "bcdedit /enum",
     "cmd /c dir",
+    'cmd /c "echo a & echo b"',
+    'cmd /c "dir 2>&1"',
 ])
 def test_everyday_windows_lines_are_allowed(line: str) -> None:
     assert_allowed(line)

@@ -5,6 +5,7 @@ decisions. Names are matched case-insensitively, with or without ``.exe``."""
 from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.wincommands import DELETERS, Judgement, deletes, disks, name, registry
@@ -20,6 +21,7 @@ _NAMES = DELETERS | _SHELLS | {"cmd", "format", "cipher", "vssadmin", "wbadmin",
 PROGRAMS = frozenset(spelled + suffix for n in _NAMES
                      for spelled in (n, n.upper(), n.capitalize(), n.title())
                      for suffix in ("", ".exe", ".EXE", ".com", ".COM"))
+_SEQUENCE = lazy_pattern(r"(?<![&>|])&(?![&>\d])")
 _ENCODED = ("-e", "-ec", "-en", "-enc", "-enco", "-encodedcommand")
 _COMMAND = ("-c", "-command", "-com", "-comm", "/c", "/k", "/r")
 
@@ -156,8 +158,8 @@ class WindowsShellCode(Validator):
                 return Verdict.passthrough()
             return Verdict.ask(self.id, f"{program} without a command starts a shell")
         found = judge_script(inner)
-        if program == "cmd":
+        if program == "cmd":  # handed on as a line: cmd's lone & runs in sequence, as ;
             verdict = _verdict(self.id, found)
-            return Verdict(verdict.outcome, verdict.reasons, nested=(inner,))
+            return Verdict(verdict.outcome, verdict.reasons, nested=(_SEQUENCE.sub(";", inner),))
         return _verdict(self.id, found or (Outcome.ASK, f"{program} runs PowerShell that "
                                            "cannot be checked statement by statement here"))
