@@ -30,6 +30,8 @@ from vtables import ASK, assert_allowed, assert_caught
     ("flask run --host=0.0.0.0", "CG-EXPO-002"),
     ("uvicorn app:app --host 0.0.0.0 --port 80", "CG-EXPO-002"),
     ("npx vite --host", "CG-EXPO-002"),
+    ("python manage.py runserver 0.0.0.0:8000", "CG-EXPO-002"),
+    ("ttyd bash", "CG-EXPO-002"),
     ("npm run dev -- --host --port 3000", "CG-EXPO-002"),
     ("ngrok http 8000", "CG-EXPO-003"),
     ("cloudflared tunnel --url http://localhost:8000", "CG-EXPO-003"),

@@ -62,14 +62,17 @@ def test_everyday_zsh_is_allowed(line: str) -> None:
 
 
 def test_the_command_word_is_unwrapped() -> None:
-    """CG-ZSH-002 hands ``=rm …`` on as ``rm …``."""
+    """CG-ZSH-003 hands ``=rm …`` on as ``rm …``; CG-ZSH-002 ``noglob rm …`` as ``rm …``."""
     from vtables import CTX
 
     from clawgate.shell import parse
     from clawgate.shell.model import SimpleCommand
-    from clawgate.validators.zsh import ZshCommandWord
+    from clawgate.validators.zsh import ZshCodeExpansion, ZshPrecommandModifier
 
-    verdict = ZshCommandWord().check(parse("=rm -rf /").commands[0], CTX)
+    modified = ZshPrecommandModifier().check(parse("noglob rm -rf /").commands[0], CTX)
+    assert [c.argv for c in modified.nested if isinstance(c, SimpleCommand)] == [
+        ("rm", "-rf", "/")]
+    verdict = ZshCodeExpansion().check(parse("=rm -rf /").commands[0], CTX)
     inner = verdict.nested[0]
     assert isinstance(inner, SimpleCommand) and inner.argv == ("rm", "-rf", "/")
 

@@ -63,8 +63,26 @@ _ADDRESS = lazy_pattern(r"^(\d+(\.\d+){3}|\[?[0-9a-fA-F:]*:[0-9a-fA-F:]*\]?|\*|l
                         r"|[\w.-]+\.local)(:\d+)?$")
 _BIND_OPTIONS = frozenset({"--host", "--hostname", "--bind", "--bind-address", "--ip",
                            "--listen", "--address", "--addr", "--http-host", "--server-host"})
-_BIND_HINT = lazy_pattern(r"--(host|bind|ip\b|listen|addr|http-host|server-host)")
+_BIND_HINT = lazy_pattern(r"--(host|bind|ip\b|listen|addr|http-host|server-host)|0\.0\.0\.0|::")
+_ALL_INTERFACES = lazy_pattern(r"^(0\.0\.0\.0|\[?::\]?)(:\d+)?$")
 _SPECIFIC = frozenset({"php", "socat", "ruby", "busybox", "nc", "ncat", "netcat", "pwncat"})
+# Servers and the runners that start them, told where to bind with --host/--bind/--ip ...
+_SERVERS = frozenset({
+    "python", "pypy", "flask", "uvicorn", "gunicorn", "hypercorn", "daphne", "granian",
+    "jupyter", "jupyter-lab", "jupyter-notebook", "voila", "streamlit", "gradio", "panel",
+    "bokeh", "datasette", "mkdocs", "sphinx-autobuild", "mlflow", "tensorboard", "ollama",
+    "vite", "astro", "next", "nuxt", "nuxi", "webpack", "webpack-dev-server", "http-server",
+    "serve", "live-server", "browser-sync", "parcel", "ng", "vue-cli-service", "remix",
+    "svelte-kit", "gatsby", "docusaurus", "storybook", "start-storybook", "node", "deno",
+    "bun", "npm", "pnpm", "yarn", "npx", "bunx", "hugo", "jekyll", "bundle", "rails",
+    "rackup", "puma", "thin", "unicorn", "php", "artisan", "symfony", "dotnet", "hexo",
+    "zola", "caddy", "redis-server", "mongod", "code-server", "ttyd", "gotty", "wetty",
+    "miniserve", "simple-http-server", "static-web-server", "darkhttpd", "busybox", "ruby",
+    "uv", "poetry", "pipenv", "hatch", "pdm", "manage.py", "django-admin", "go", "cargo",
+    "trunk", "dx", "mix", "iex", "lein", "clojure", "sbt", "gradle", "gradlew", "mvn",
+    "quarto", "Rscript", "R", "shiny", "dash", "sanic", "fastapi", "litestar", "chainlit",
+    *_SPECIFIC})
+_WEB_TERMINALS = frozenset({"ttyd", "gotty", "wetty"})
 _SOCAT_LISTEN = lazy_pattern(r"(?i)^(tcp[46]?|udp[46]?|openssl|sctp|unix|ssl)-listen:")
 _NETCATS = frozenset({"nc", "ncat", "netcat", "pwncat"})
 
@@ -75,6 +93,8 @@ def _binds_wide(cmd: SimpleCommand) -> str | None:
         return None
     words = [w.shown for w in cmd.words[1:]]
     for index, word in enumerate(words):
+        if _ALL_INTERFACES.match(word):
+            return word  # manage.py runserver 0.0.0.0:8000
         name, equals, value = word.partition("=")
         if name not in _BIND_OPTIONS:
             continue
@@ -91,6 +111,8 @@ def _server(cmd: SimpleCommand) -> str | None:
     """What a command serves to the network beyond this machine, or None."""
     program = cmd.program or ""
     stem = program.rstrip("0123456789.")
+    if program in _WEB_TERMINALS:
+        return f"{program} (a shell in a web page)"
     if program not in _SPECIFIC and stem not in ("python", "pypy"):
         wide = _binds_wide(cmd)
         return None if wide is None else f"{program} bound to {wide}"
@@ -117,13 +139,15 @@ def _server(cmd: SimpleCommand) -> str | None:
 @register
 class ServesTheMachine(Validator):
     """A listener open to the network: ``python -m http.server`` (it binds every interface
-    unless told otherwise), ``php -S 0.0.0.0:8000``, ``nc -l``, ``socat TCP-LISTEN``, any
-    server given ``--host 0.0.0.0``: whoever can reach the machine reads the files. ASK.
+    unless told otherwise), ``php -S 0.0.0.0:8000``, ``nc -l``, ``socat TCP-LISTEN``, a dev
+    server (or the runner starting it) given ``--host 0.0.0.0`` or a bare ``--host``, a
+    terminal served as a web page (``ttyd``): whoever can reach the machine gets in. ASK.
 
     Bad: ``python3 -m http.server 8000``. Harmless: ``python3 -m http.server -b 127.0.0.1``.
     """
 
     id = "CG-EXPO-002"
+    programs = _SERVERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if len(cmd.words) < 2:

