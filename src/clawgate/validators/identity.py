@@ -65,7 +65,7 @@ class PathQualifiedProgram(Validator):
         found = _where(first, ctx, self.id, "runs")
         if found is None:
             return Verdict.passthrough()
-        if found.outcome is Outcome.ASK and first.value.startswith(".."):
+        if found.outcome is Outcome.ASK and value.startswith(".."):
             return _MEDIUM  # ../configure after a `cd build`: relative to a place not known here
         return found
 
