@@ -20,6 +20,8 @@ from clawgate.validators.regenerable import regenerable
     ("find ~/Documents -name '*.bak' -delete", DENY, "CG-DEG-001"),
     ("shred -u /home/dev/notes.txt", DENY, "CG-DEG-001"),
     ("cd ~ && rm -rf .config", DENY, "CG-DEG-001"),
+    ("rm -rf C:\\Users\\bob", DENY, "CG-DEG-001"),
+    ("rm -r -fo 'D:\\data'", DENY, "CG-DEG-001"),
     ("rm -rf src", ASK, "CG-DEG-002"),
     ("rm -r docs", ASK, "CG-DEG-002"),
     ("rm -rf .git", ASK, "CG-DEG-002"),

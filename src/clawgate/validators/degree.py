@@ -12,6 +12,7 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
+from clawgate.validators.winpaths import is_drive_path, unquote
 
 _RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
 _FIND_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
@@ -100,6 +101,9 @@ def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
     if found is None or not (found[1] or found[2]):
         return None
     for word in found[0]:
+        if is_drive_path(unquote(word.text)):
+            return Verdict.deny(OUTSIDE, f"{cmd.program} deletes {word.text}, a Windows drive "
+                                "path (Git Bash and WSL take it as one)")
         path = resolve(word, ctx).path
         if path is None or under(path, ctx.workspace) or in_temp(path):
             continue

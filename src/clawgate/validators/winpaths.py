@@ -12,6 +12,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.validators.regenerable import REGENERABLE_GLOBS, REGENERABLE_NAMES
 
 _DRIVE = lazy_pattern(r"^(?:[A-Za-z]:)(?:[\\/]|$)|^\\\\|^/[a-z](?:/|$)|^/mnt/[a-z](?:/|$)")
+_DRIVE_ONLY = lazy_pattern(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 _ROOTED_VAR = lazy_pattern(r"^(%[a-z_()0-9]+%|\$env:[a-z_()0-9]+|\$home|~)", re.IGNORECASE)
 _PREFIX = r"^(?:(?:[a-z]:|/[a-z]|/mnt/[a-z])[\\/]*|[\\/]+)"  # a drive, or rooted
 _ROOT = lazy_pattern(_PREFIX + r"\*?(?:\.\*)?$", re.IGNORECASE)
@@ -42,6 +43,11 @@ def unquote(text: str) -> str:
 def is_absolute(path: str) -> bool:
     """A drive, UNC or variable-rooted Windows path (``C:\\x``, ``\\\\srv``, ``%TEMP%``)."""
     return bool(_DRIVE.match(path) or _ROOTED_VAR.match(path))
+
+
+def is_drive_path(path: str) -> bool:
+    """``C:\\x``, ``C:/x`` or ``\\\\server\\share``: what a Unix tool on Windows also opens."""
+    return bool(_DRIVE_ONLY.match(path))
 
 
 def is_system(path: str) -> bool:
