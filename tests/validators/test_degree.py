@@ -47,6 +47,8 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
 @pytest.mark.parametrize("line", [
     "rm -rf build dist",
     "rm -rf node_modules",
+    "rm -rf node_modules package-lock.json",
+    "find . -name '*.log' -mtime +7 -delete",
     "rm -rf ./*.egg-info .pytest_cache .mypy_cache",
     "rm -rf dist/*",
     "rm -r docs/_build",

@@ -24,8 +24,13 @@ REGENERABLE_NAMES = frozenset({
     ".pnpm-store", ".yarn-cache",
     # scratch
     "tmp", ".tmp", "temp",
+    # lockfiles: the package manager writes them again (rm -rf node_modules package-lock.json)
+    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb",
+    "bun.lock", "poetry.lock", "pdm.lock", "uv.lock", "pipfile.lock", "cargo.lock",
+    "gemfile.lock", "composer.lock",
 })
-REGENERABLE_GLOBS = ("*.egg-info", "*.pyc", "*.pyo", "*.o", "*.obj", "*.class", "*.gcda",
+# (Logs are not rebuilt, but they are written to be thrown away: truncate -s 0 app.log.)
+REGENERABLE_GLOBS = ("*.log", "*.egg-info", "*.pyc", "*.pyo", "*.o", "*.obj", "*.class", "*.gcda",
                      "*.gcno", "*.gcov", "*.tsbuildinfo", "*.orig", "*.rej", "*~", "*.swp",
                      ".ds_store", "cmake-build-*", "bazel-*", ".coverage.*", "*.profraw", "*.dsym")
 
