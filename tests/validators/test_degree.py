@@ -39,6 +39,10 @@ from clawgate.validators.regenerable import regenerable
     ("find . -name '*.md' | xargs rm -rf", ASK, "CG-DEG-002"),
     ("xargs rm -rf < dirs.txt", ASK, "CG-DEG-002"),
     ("cat list | xargs -I{} rm -rf {}", ASK, "CG-DEG-002"),
+    ("echo src | xargs -I{} rm -rf {}", ASK, "CG-DEG-002"),
+    ("echo ~/.config | xargs rm -rf", DENY, "CG-DEG-001"),
+    ("cd; rm -rf .config", DENY, "CG-DEG-001"),
+    ("if true; then cd ~; fi; rm -rf .config", DENY, "CG-DEG-001"),
 ])
 def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     assert_caught(line, expected, rule)  # type: ignore[arg-type]
@@ -69,6 +73,8 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     "find . -name __pycache__ -print0 | xargs -0 rm -rf",
     "find build -type d | xargs rm -rf",
     "find . -name '*.pyc' | xargs rm -f",
+    "echo build dist | xargs rm -rf",
+    "printf 'build\\ndist\\n' | xargs rm -rf",
 ])
 def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     assert_allowed(line)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
-from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators.argv import inner
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.degree import INSIDE, PROGRAMS, fed_targets_spared, inside, outside
@@ -18,6 +18,7 @@ from clawgate.validators.paths import resolve
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
 _WATCHED = PROGRAMS | {"xargs"}
 _FED_DELETERS = frozenset({"rm", "shred"})
+_TILDE = frozenset({TILDE})
 _PROBE = Word("src", "src")  # a non-regenerable stand-in: would this deleter remove a tree?
 _ONLY_AND = lazy_pattern(r"^(?:\s|&&|\\\n)*$")
 
@@ -44,27 +45,31 @@ def places(parsed: ParsedLine, ctx: Context) -> Iterator[tuple[SimpleCommand, tu
     failed or only applied inside a construct)."""
     source = parsed.source.encode("utf-8", "surrogateescape")
     commands = parsed.commands
-    moved: tuple[int, str | None] | None = None  # (index of the cd, where it went)
+    moved: tuple[int, str | None, bool] | None = None  # (index of the cd, where, for sure)
     for index, cmd in enumerate(commands):
         if cmd.program in _CHANGERS:
-            if cmd.nesting or cmd.program == "popd" or len(cmd.words) < 2:
-                moved = None if moved is None else (moved[0], None)
-                continue
-            found = resolve(cmd.words[1], ctx).path
-            moved = (index, found)
+            moved = (index, _target(cmd, ctx), not cmd.nesting and cmd.program != "popd")
             continue
         if moved is None:
             yield cmd, (ctx.cwd,)
-        elif moved[1] is not None and _chained(source, commands, moved[0], index):
+        elif moved[1] is not None and moved[2] and _chained(source, commands, moved[0], index):
             yield cmd, (moved[1],)
         else:
             yield cmd, tuple(p for p in (ctx.cwd, moved[1]) if p is not None)
 
 
+def _target(cmd: SimpleCommand, ctx: Context) -> str | None:
+    """Where ``cd``/``pushd`` goes: home without an operand, None when not known here."""
+    operands = [w for w in cmd.words[1:] if not w.shown.startswith("-") or w.shown == "-"]
+    if cmd.program == "popd" or (operands and operands[0].shown == "-"):
+        return None
+    return resolve(operands[0], ctx).path if operands else ctx.home
+
+
 def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context) -> Verdict | None:
     """``… | xargs rm -rf``: the targets are what the feeder prints. ASK unless the feeder is a
     ``find`` whose tests or start points name only regenerable things (``find . -name
-    __pycache__``); literal ``echo``/``printf`` feeds are spelled out elsewhere."""
+    __pycache__``) or an ``echo``/``printf`` of regenerable names."""
     start = next((i for i, w in enumerate(cmd.words) if i and
                   (w.value or "").rsplit("/", 1)[-1] in _FED_DELETERS), None)
     if start is None:
@@ -76,12 +81,28 @@ def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context) -> Verdi
     feeder = next((c for c in reversed(parsed.commands[: parsed.commands.index(cmd)])
                    if c.pipeline == cmd.pipeline and c.stage == cmd.stage - 1), None)
     if feeder is not None and feeder.program in ("echo", "printf"):
-        return None
+        return _printed_targets(feeder, deleter, ctx)
     if feeder is not None and feeder.program == "find" and fed_targets_spared(feeder, ctx):
         return None
     what = feeder.program if feeder is not None else "its input"
     return Verdict.ask(INSIDE, f"xargs {deleter.program} deletes whatever {what} lists, known "
                        "only at run time", hint="delete build output by name")
+
+
+def _printed_targets(feeder: SimpleCommand, deleter: SimpleCommand,
+                     ctx: Context) -> Verdict | None:
+    """``echo src build | xargs rm -rf``: the printed words are the targets."""
+    values = [w.value for w in feeder.words[1:]]
+    if any(v is None for v in values):
+        return Verdict.ask(INSIDE, f"xargs {deleter.program} deletes what {feeder.program} "
+                           "prints, known only at run time", hint="name the directories")
+    printed = " ".join(v for v in values if v and not v.startswith("-"))
+    names = printed.replace("\\n", " ").replace("\\0", " ").split()
+    targets = tuple(Word(n, n, expansions=_TILDE if n.startswith("~") else frozenset())
+                    for n in names if "%" not in n)
+    flags = tuple(w for w in deleter.words[1:] if w.shown.startswith("-"))
+    probe = replace(deleter, words=(deleter.words[0], *flags, *targets))
+    return outside(probe, ctx) or inside(probe, ctx)
 
 
 @register
