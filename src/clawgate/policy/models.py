@@ -280,8 +280,10 @@ class Paths(Strict):
     match at any depth, ``/``-anchored ones from the root). ``regenerable``: more names a
     recursive delete may remove without asking (``build``, ``*.egg-info`` are built in)."""
 
-    protected: Names = ()
-    regenerable: Names = ()
+    protected: Names = Field(default=(), description=(
+        "More paths whose writes ASK (relative: at any depth; /-anchored: from the root)."))
+    regenerable: Names = Field(default=(), description=(
+        "More names a recursive delete inside the workspace may remove without asking."))
 
 
 class Manifest(Strict):
