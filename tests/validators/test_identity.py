@@ -17,6 +17,7 @@ from clawgate.policy.settings import Autonomy, EngineSettings
     ("/dev/shm/ls", ASK, "CG-IDENT-001"),
     ("PATH=/tmp/x:$PATH git status", ASK, "CG-IDENT-002"),
     ("./rm -rf /", DENY, "CG-CAT-001"),  # still judged as rm for what it destroys
+    ("PAGER=./less git log", ASK, "CG-ENV-002"),  # ./less is no pager
 ])
 def test_programs_from_elsewhere(line: str, expected: object, rule: str) -> None:
     assert_caught(line, expected, rule)  # type: ignore[arg-type]

@@ -88,11 +88,8 @@ class GitConfigWrite(Validator):
     def _runs(self, key: str, value: str, ctx: Context) -> Verdict:
         if key.startswith("alias.") and not value.startswith("!"):
             return Verdict.passthrough()  # an alias of git subcommands runs only git
-        head = value.split(maxsplit=1)[0] if value.split() else ""
-        named = "/" not in head or head.startswith(("/usr/", "/bin/"))  # ./less is no less
-        if key in _HARMLESS_KEYS and named and harmless_command(value) and not RUNS_CODE.search(
-                value):
-            return Verdict.passthrough()  # core.pager less, core.editor vim
+        if key in _HARMLESS_KEYS and harmless_command(value) and not RUNS_CODE.search(value):
+            return Verdict.passthrough()  # core.pager less, core.editor vim (not ./less)
         if key == "core.hookspath":
             path = resolve(Word(value, value), ctx).path
             if path is not None and under(path, ctx.workspace) and path != ctx.workspace:
