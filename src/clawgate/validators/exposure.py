@@ -150,7 +150,9 @@ class ServesTheMachine(Validator):
     programs = _SERVERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if len(cmd.words) < 2:
+        program = cmd.program or ""
+        if len(cmd.words) < 2 or (program not in _SERVERS and
+                                  program.rstrip("0123456789.") not in _SERVERS):
             return Verdict.passthrough()
         what = _server(cmd)
         if what is None:

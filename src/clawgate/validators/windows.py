@@ -29,7 +29,7 @@ _COMMAND = ("-c", "-command", "-com", "-comm", "/c", "/k", "/r")
 def words_of(cmd: SimpleCommand) -> list[str] | None:
     """The command's words as written (Windows paths keep their backslashes), or None when it
     is no Windows command."""
-    if cmd.program is None or name(cmd.program) not in _NAMES:
+    if cmd.program not in PROGRAMS:
         return None
     return [unquote(w.text) for w in cmd.words]
 
