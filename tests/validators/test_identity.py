@@ -1,4 +1,4 @@
-"""Program identity (CG-IDENT): a program named by a path runs that file; its tier is the
+"""Program identity (CG-IDENT-001): a program named by a path runs that file; its tier is the
 file's place, not the system tool's of the same name."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from clawgate.policy.settings import Autonomy, EngineSettings
     ("/tmp/x/git status", ASK, "CG-IDENT-001"),
     ("/home/dev/Downloads/cat notes.txt", ASK, "CG-IDENT-001"),
     ("/dev/shm/ls", ASK, "CG-IDENT-001"),
-    ("PATH=/tmp/x:$PATH git status", ASK, "CG-IDENT-002"),
+    ("PATH=/tmp/x:$PATH git status", ASK, "CG-IDENT-001"),
     ("./rm -rf /", DENY, "CG-CAT-001"),  # still judged as rm for what it destroys
     ("PAGER=./less git log", ASK, "CG-ENV-002"),  # ./less is no pager
 ])

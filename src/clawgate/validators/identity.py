@@ -45,11 +45,13 @@ def _where(word: Word, ctx: Context, rule: str, what: str) -> Verdict | None:
 
 @register
 class PathQualifiedProgram(Validator):
-    """A program named by a path runs that file: inside the workspace it is a project script
-    (medium, even when it is called ``cat``); from anywhere else beyond the system and user
-    tool directories (``/tmp``, another checkout, a download) it is high: ASK.
+    """A program named by a path runs that file, and ``PATH=dir:$PATH name …`` finds ``name``
+    in ``dir`` first: inside the workspace it is a project script (medium, even when it is
+    called ``cat``); from anywhere else beyond the system and user tool directories (``/tmp``,
+    another checkout, a download) it is high: ASK (for a PATH prefix CG-ENV-002 also speaks).
 
-    Bad: ``/tmp/x/git status``. Harmless: ``./gradlew build``, ``/usr/bin/env python3 -V``.
+    Bad: ``/tmp/x/git status``, ``PATH=/tmp/x:$PATH git status``. Harmless: ``./gradlew
+    build``, ``/usr/bin/env python3 -V``, ``PATH=./node_modules/.bin:$PATH eslint .``.
     """
 
     id = "CG-IDENT-001"
@@ -57,35 +59,21 @@ class PathQualifiedProgram(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.words:
             return Verdict.passthrough()
-        first = cmd.words[0]
-        value = first.value
-        if value is None or "/" not in value or (
-                value.startswith(_SYSTEM_PREFIXES) and "/." not in value):
-            return Verdict.passthrough()  # a name, or /usr/bin/x: no need to resolve
-        found = _where(first, ctx, self.id, "runs")
+        value = cmd.words[0].value
+        if value is None or "/" not in value:
+            return self._search_path(cmd, ctx) if cmd.assignments else Verdict.passthrough()
+        if value.startswith(_SYSTEM_PREFIXES) and "/." not in value:
+            return Verdict.passthrough()  # /usr/bin/x: no need to resolve
+        found = _where(cmd.words[0], ctx, self.id, "runs")
         if found is None:
             return Verdict.passthrough()
         if found.outcome is Outcome.ASK and value.startswith(".."):
             return _MEDIUM  # ../configure after a `cd build`: relative to a place not known here
         return found
 
-
-@register
-class SearchPathPrefix(Validator):
-    """``PATH=dir:$PATH name …`` finds ``name`` in ``dir`` first: the program is whatever file
-    lies there. A directory inside the workspace makes it a project script (medium); elsewhere
-    beyond the system's program directories, high (ASK; CG-ENV-002 also speaks).
-
-    Bad: ``PATH=/tmp/x:$PATH git status``. Harmless: ``PATH=/usr/local/bin:$PATH make``.
-    """
-
-    id = "CG-IDENT-002"
-
-    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if not cmd.assignments or not cmd.words or "/" in (cmd.words[0].value or "/"):
-            return Verdict.passthrough()
+    def _search_path(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         value = next((a.value for a in cmd.assignments if a.name == "PATH"), None)
-        if value is None:
+        if value is None or cmd.words[0].value is None:
             return Verdict.passthrough()
         for entry in value.shown.split(":"):
             if entry.startswith("$"):
