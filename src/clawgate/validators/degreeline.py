@@ -119,7 +119,11 @@ class DeleteByDegreeInLine(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         worst = Verdict.passthrough()
-        if not any(cmd.program in _WATCHED for cmd in parsed.commands):
+        commands = parsed.commands
+        if len(commands) == 1:  # the common case, without a generator
+            if commands[0].program not in _WATCHED:
+                return worst
+        elif _WATCHED.isdisjoint([cmd.program for cmd in commands]):
             return worst
         for cmd, dirs in places(parsed, ctx):
             if cmd.program == "xargs":

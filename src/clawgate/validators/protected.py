@@ -120,6 +120,8 @@ class CodePipedIntoProtectedPath(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
+        if len(commands) < 2:
+            return Verdict.passthrough()  # nothing feeds it, no cd before it
         if any(cmd.program in _CHANGERS for cmd in commands):
             moved = _after_cd(parsed, ctx)
             if moved is not None:

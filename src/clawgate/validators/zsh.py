@@ -19,7 +19,7 @@ _MODIFIERS = frozenset({"noglob", "nocorrect", "-"})
 # A glob qualifier running code: e:code: e'code' e{code} (any delimiter), or +name; the
 # parenthesised group ends a word (*(e:…:)), and what precedes e holds only qualifier letters.
 _QUALIFIER = lazy_pattern(
-    r"(?<=[^\s(=$<>|&;'\"])\([\w.^\-,\[\]:]*?(?:e(?:([^\w\s({\[<'\"])(.*?)\1|'([^']*)'"
+    r"\((?<=[^\s(=$<>|&;'\"]\()[\w.^\-,\[\]:]*?(?:e(?:([^\w\s({\[<'\"])(.*?)\1|'([^']*)'"
     r"|\"([^\"]*)\"|\{(.*?)\}|\[(.*?)\]|<(.*?)>)|\+([A-Za-z_][\w-]*))[^()\s]*\)(?=$|[\s;|&)])")
 _EVAL_FLAG = lazy_pattern(r"\$\{\([^)]*e[^)]*\)")
 _SUBST = lazy_pattern(r"\$\((.*)\)")
