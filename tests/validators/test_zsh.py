@@ -91,3 +91,17 @@ def test_parentheses_that_are_no_qualifier_are_left_alone(line: str) -> None:
 
     for cmd in parse(line).commands:
         assert ZshCodeExpansion().check(cmd, CTX).outcome is not ASK, cmd.text
+
+
+def test_hostile_text_is_read_in_bounded_time() -> None:
+    """Thousands of ``(e:`` without an end: bounded repeats keep the pattern linear, and a
+    command longer than the bound asks instead of being read (no clock: the line decides)."""
+    from vtables import CTX
+
+    from clawgate.shell.model import SimpleCommand, Word
+    from clawgate.validators.zsh import ZshCodeExpansion
+
+    text = "ls " + "x(e:" * 5000
+    cmd = SimpleCommand(text, (Word("ls", "ls"), Word(text[3:], None)))
+    verdict = ZshCodeExpansion().check(cmd, CTX)
+    assert verdict.outcome is ASK and verdict.reasons[0].rule_id == "CG-ZSH-003"

@@ -18,11 +18,15 @@ _LISTING = {"zmodload": frozenset({"-L", "-l", "-e"}), "fc": frozenset({"-l"}),
 _MODIFIERS = frozenset({"noglob", "nocorrect", "-"})
 # A glob qualifier running code: e:code: e'code' e{code} (any delimiter), or +name; the
 # parenthesised group ends a word (*(e:…:)), and what precedes e holds only qualifier letters.
+# (Bounded repeats: hostile text with thousands of "(e:" must not take quadratic time.)
 _QUALIFIER = lazy_pattern(
-    r"\((?<=[^\s(=$<>|&;'\"]\()[\w.^\-,\[\]:]*?(?:e(?:([^\w\s({\[<'\"])(.*?)\1|'([^']*)'"
-    r"|\"([^\"]*)\"|\{(.*?)\}|\[(.*?)\]|<(.*?)>)|\+([A-Za-z_][\w-]*))[^()\s]*\)(?=$|[\s;|&)])")
-_EVAL_FLAG = lazy_pattern(r"\$\{\([^)]*e[^)]*\)")
-_SUBST = lazy_pattern(r"\$\((.*)\)")
+    r"\((?<=[^\s(=$<>|&;'\"]\()[\w.^\-,\[\]:]{0,32}?(?:e(?:([^\w\s({\[<'\"])(.{0,256}?)\1"
+    r"|'([^']{0,256})'|\"([^\"]{0,256})\"|\{(.{0,256}?)\}|\[(.{0,256}?)\]|<(.{0,256}?)>)"
+    r"|\+([A-Za-z_][\w-]{0,64}))[^()\s]{0,32}\)(?=$|[\s;|&)])")
+_EVAL_FLAG = lazy_pattern(r"\$\{\([^)]{0,32}e[^)]{0,32}\)")
+_LONGEST = 16384  # longer commands are only looked at for a qualifier's shape (fail closed)
+_MAYBE = lazy_pattern(r"\([\w.^\-,\[\]:]{0,32}[e+]|\$\{\(")
+_SUBST = lazy_pattern(r"\$\((.{0,256})\)")
 
 
 def _builtin(cmd: SimpleCommand) -> tuple[str, str | None] | None:
@@ -117,6 +121,9 @@ class ZshCodeExpansion(Validator):
         text = cmd.text
         if "(" not in text:
             return Verdict.passthrough()
+        if len(text) > _LONGEST:
+            return Verdict.ask(self.id, "a command too long to read for zsh expansions that run "
+                               "code") if _MAYBE.search(text) else Verdict.passthrough()
         codes = [next((g for g in m.groups()[1:] if g is not None), "")
                  for m in _QUALIFIER.finditer(text)]
         if _EVAL_FLAG.search(text):
