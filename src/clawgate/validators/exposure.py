@@ -12,8 +12,8 @@ from clawgate.validators.base import Context, Validator, register
 _ENV_OPTIONS = opts("uCS", "unset chdir split-string")
 _ASSIGNMENT = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _DECLARERS = frozenset({"export", "declare", "typeset", "set", "readonly"})
-_PS_BSD_ENV = lazy_pattern(r"^[a-zA-Z]*e[a-zA-Z]*$")  # ps e, ps auxe, ps eww (no dash)
-_PS_ENV = lazy_pattern(r"^-[a-zA-Z]*E[a-zA-Z]*$")  # ps -E (BSD, macOS)
+_PS_BSD_ENV = lazy_pattern(r"^[a-zA-Z]{0,16}e[a-zA-Z]{0,16}$")  # ps e, ps auxe, ps eww (no dash)
+_PS_ENV = lazy_pattern(r"^-[a-zA-Z]{0,16}E[a-zA-Z]{0,16}$")  # ps -E (BSD, macOS)
 _HINT = "print only the variable you need (printenv NAME)"
 
 
@@ -59,8 +59,8 @@ class EnvironmentDump(Validator):
 
 
 _LOOPBACK = lazy_pattern(r"^(localhost|127(\.\d+){3}|::1|\[::1\]|ip6-localhost)(:\d+)?$")
-_ADDRESS = lazy_pattern(r"^(\d+(\.\d+){3}|\[?[0-9a-fA-F:]*:[0-9a-fA-F:]*\]?|\*|localhost"
-                        r"|[\w.-]+\.local)(:\d+)?$")
+_ADDRESS = lazy_pattern(r"^(\d{1,3}(\.\d{1,3}){3}|\[?[0-9a-fA-F:]{0,39}:[0-9a-fA-F:]{0,39}\]?"
+                        r"|\*|localhost|[\w.-]{1,253}\.local)(:\d{1,5})?$")
 _BIND_OPTIONS = frozenset({"--host", "--hostname", "--bind", "--bind-address", "--ip",
                            "--listen", "--address", "--addr", "--http-host", "--server-host"})
 _BIND_HINT = lazy_pattern(r"--(host|bind|ip\b|listen|addr|http-host|server-host)|0\.0\.0\.0|::")
