@@ -112,7 +112,8 @@ class Engine:
             here = os.path.abspath(cwd or key[2])
             workspace = os.path.abspath(self.settings.workspace or here)
             found = Context(here, workspace, os.path.expanduser("~"),
-                            _forbidden_in(workspace, self.settings.forbidden_paths))
+                            _forbidden_in(workspace, self.settings.forbidden_paths),
+                            self.settings.protected_paths, self.settings.regenerable_paths)
             if len(self._contexts) >= 64:
                 self._contexts.clear()
             self._contexts[key] = found

@@ -126,6 +126,10 @@ ROWS: dict[str, dict[str, Probe]] = {
     "workspace": everywhere(_workspace),
     "forbidden_paths": everywhere(changes(
         "touch secret/x", ["forbidden_paths: [secret]"], [], ("deny", "allow"))),
+    "paths.protected": everywhere(changes(
+        "touch deploy/x", ["paths: {protected: [deploy]}"], [], ("ask", "allow"))),
+    "paths.regenerable": everywhere(changes(
+        "rm -rf gen", ["paths: {regenerable: [gen]}"], [], ("allow", "ask"))),
     "tools.profile": agent_side(hides("tools: {{profile: minimal}}")),
     "tools.allow": agent_side(hides("tools: {{allow: [read_file]}}")),
     "tools.deny": agent_side(hides("tools: {{deny: [{T}]}}")),

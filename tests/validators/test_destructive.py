@@ -117,7 +117,7 @@ def test_destructive_asks(line: str, rule: str) -> None:
     "echo 'git push --force'",
     'rm -f "$LOG"',
     "rm -rf ./build node_modules",
-    "rm -rf *",
+    "rm -rf dist/*",
     'find . -name "*.pyc" -delete',
 ])
 def test_everyday_look_alikes_are_allowed(line: str) -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from clawgate.validators import load_all
 
-FAMILIES = ("INJ", "WRAP", "INTERP", "ESC", "CODE", "OBF", "PKG")
+FAMILIES = ("INJ", "WRAP", "INTERP", "ESC", "CODE", "OBF", "PKG", "PROT", "IDENT", "AGENT",
+            "EXPO", "DEG", "WIN", "ZSH")
 HERE = Path(__file__).parent
 TABLES = "".join(p.read_text(encoding="utf-8") for p in HERE.glob("test_*.py"))
 CLASSES = [c for c in load_all().classes() if c.id.split("-")[1] in FAMILIES]

@@ -54,8 +54,7 @@ def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
     "PYTHONPATH=src pytest -q",
     "PYTHONPATH=src:tests:$PYTHONPATH python -m pytest",
     "export NODE_ENV=production",
-    "env",
-    "env | grep PATH",
+    "printenv PATH",  # a bare env dump asks (CG-EXPO-001)
     "echo $PATH",
     "echo 'LD_PRELOAD=x is dangerous'",
     "RUST_LOG=debug cargo run",

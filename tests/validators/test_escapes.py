@@ -50,7 +50,7 @@ from clawgate.validators.staged import StagedPayload
     ("git -c alias.x='!id' x", ASK, "CG-ESC-006"),
     ("git -c core.sshCommand='sh -c id' fetch", ASK, "CG-ESC-006"),
     ("git --exec-path=. x", ASK, "CG-ESC-006"),
-    ("git config --global core.fsmonitor 'id'", ASK, "CG-ESC-006"),
+    ("git config --global core.fsmonitor 'id'", DENY, "CG-PROT-002"),
     ("hg --config alias.x='!id' x", ASK, "CG-ESC-006"),
     ("ssh '-oProxyCommand=\"touch /tmp/foo\"' foo@foo", ASK, "CG-ESC-006"),
     ("apt-get update -o APT::Update::Pre-Invoke::=id", ASK, "CG-ESC-006"),

@@ -30,7 +30,8 @@ else:
 
 
 P = tuple[str, ...]
-CONCAT = (("forbidden_paths",), ("tools", "deny"), ("tools", "alsoAllow"),
+CONCAT = (("forbidden_paths",), ("paths", "protected"), ("paths", "regenerable"),
+          ("tools", "deny"), ("tools", "alsoAllow"),
           ("tools", "agents", "*", "deny"), ("tools", "agents", "*", "alsoAllow"),
           ("tools", "subagents", "deny"), ("tools", "subagents", "leafDeny"),
           ("hooks", "deny_tools"), ("hooks", "deny_tool_prefixes"), ("web", "blocked_domains"))

@@ -239,6 +239,19 @@ class Web(Strict):
         default=None, pattern=r"^https?://")
 
 
+class Paths(Strict):
+    """Path meanings beyond inside/outside the workspace (``clawgate/protectedpaths.py``).
+
+    ``protected``: more patterns whose writes need approval, as the default list (relative ones
+    match at any depth, ``/``-anchored ones from the root). ``regenerable``: more names a
+    recursive delete may remove without asking (``build``, ``*.egg-info`` are built in)."""
+
+    protected: Names = described("More paths whose writes ASK (relative: at any depth; "
+                                 "/-anchored: from the root).", default=())
+    regenerable: Names = described("More names a recursive delete inside the workspace may "
+                                   "remove without asking.", default=())
+
+
 class Manifest(Strict):
     """One policy file (a layer)."""
 
@@ -255,6 +268,7 @@ class Manifest(Strict):
                                       default=None)
     forbidden_paths: Names = described("Paths no call may touch, inside the workspace too.",
                                        default=())
+    paths: Paths = Paths()
     tools: ToolsPolicy = ToolsPolicy()
     shell: ShellPolicy = ShellPolicy()
     executor: ExecutorSettings = ExecutorSettings()

@@ -70,6 +70,10 @@ class Policy:
             unsafe=bool(m.value("permissions", "unsafe", default=False)),
             workspace=m.value("workspace"),
             forbidden_paths=tuple(dict.fromkeys(m.concat("forbidden_paths"))),
+            protected_paths=tuple(dict.fromkeys(m.concat("paths", "protected"))),
+            # under a locked layer only its own entries widen what deletes may remove
+            regenerable_paths=tuple(dict.fromkeys(
+                m.concat("paths", "regenerable", locked_only=m.locked))),
             rules=self.rules,
             shell_allowed=shell,
             shell_denied_by=f"policy:{label}#permissions.shell",

@@ -41,6 +41,8 @@ class EngineSettings:
     unsafe: bool = False  # lifts destructive-command ASKs (never a DENY)
     workspace: str | None = None
     forbidden_paths: tuple[str, ...] = ()
+    protected_paths: tuple[str, ...] = ()  # paths.protected: added to protectedpaths.py's list
+    regenerable_paths: tuple[str, ...] = ()  # paths.regenerable: added to degree.py's list
     rules: CommandRules = field(default_factory=NoRules)
     shell_allowed: bool = True  # False: `permissions` without `shell`; every command is DENY
     shell_denied_by: str = "policy:permissions.shell"  # the rule id that DENY names

@@ -26,6 +26,8 @@ class Context:
     workspace: str
     home: str
     forbidden_paths: tuple[str, ...] = ()
+    protected: tuple[str, ...] = ()  # the policy's extra protected-path patterns
+    regenerable: tuple[str, ...] = ()  # the policy's extra regenerable names
 
 
 class _Base(ABC):

@@ -18,7 +18,9 @@ _VAR = lazy_pattern(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]*)\}"
                     r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
 _OPAQUE = frozenset({COMMAND, PROCESS, INDIRECT})
 _GLOB_CHARS = frozenset("*?[")
-TEMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+# macOS keeps $TMPDIR under /var/folders (and /tmp is /private/tmp)
+TEMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/tmp", "/var/folders",
+             "/private/var/folders")
 QUIET_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero",
                            "/dev/full", "/dev/random", "/dev/urandom", "/dev/fd/0", "/dev/fd/1",
                            "/dev/fd/2"})
@@ -57,6 +59,11 @@ def resolve(word: Word, ctx: Context) -> PathArg:
 def under(path: str, root: str) -> bool:
     """``path`` is ``root`` or inside it (both absolute and normalised)."""
     return root in (path, "/") or path.startswith(root + "/")
+
+
+def in_temp(path: str) -> bool:
+    """Inside a temporary directory (not the directory itself)."""
+    return any(path.startswith(t + "/") for t in TEMP_DIRS)
 
 
 def in_scratch(path: str, ctx: Context) -> bool:

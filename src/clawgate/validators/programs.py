@@ -125,4 +125,6 @@ def harmless_command(value: str) -> bool:
     head = value.lstrip("|").split()
     if not head or any(ch in value for ch in ";&`$()<>#"):
         return False
+    if "/" in head[0] and not head[0].startswith(("/usr/", "/bin/")):
+        return False  # ./less runs the file at that place, not the pager (program identity)
     return head[0].rsplit("/", 1)[-1] in HARMLESS_PAGERS | {"lesspipe", "lesspipe.sh", "lessfile"}

@@ -1,0 +1,117 @@
+"""Paths inside a workspace whose content makes later runs execute or trust something.
+
+One list for every channel (shell commands now; file tools, hooks and the MCP proxy can ask the
+same function): agent configuration and instruction files, git internals, package-manager and
+tool configuration that redirects or runs code, CI definitions, clawgate's own state.
+
+A pattern is a ``/``-separated run of path components (shell globs allowed in a component)
+matched case-insensitively, at any depth, against the path relative to the workspace (or the
+absolute path outside it): ``.git/hooks`` covers ``sub/.GIT/hooks/pre-commit``. A pattern that
+starts with ``/`` is matched from the filesystem root instead. What a pattern names covers
+everything below it. Policies extend the list with ``paths.protected`` (see the manifest).
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+_AGENT = "agent configuration or instructions, which steer what an agent does next"
+_GIT = "git internals, which run hooks, filters and helpers on later git commands"
+_PACKAGE = "package-manager or tool configuration, which redirects downloads or runs code"
+_CI = "a CI definition, which runs with the project's secrets"
+_SELF = "clawgate's own policy or approval state"
+_USER = "a path the policy protects"
+
+# (pattern, why): patterns in lower case.
+DEFAULT_PROTECTED: tuple[tuple[str, str], ...] = (
+    *((p, _AGENT) for p in (
+        ".claude", ".gemini", ".codex", ".cursor", ".vscode", ".idea", ".mcp.json", "claude.md",
+        "claude.local.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules",
+        ".windsurf", ".clinerules", ".roo", ".kiro", ".amazonq", ".continue", ".aider.conf.yml",
+        ".github/copilot-instructions.md", ".github/instructions", ".devcontainer",
+        ".opencode", "opencode.json", ".goose", ".qwen", ".junie")),
+    *((p, _GIT) for p in (
+        ".git/hooks", ".git/config", ".git/info", ".git/modules/*/hooks",
+        ".git/modules/*/config", ".gitmodules", ".husky", ".pre-commit-config.yaml",
+        ".lefthook.yml", "lefthook.yml")),
+    *((p, _PACKAGE) for p in (
+        ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pypirc", "pip.conf", "pip.ini",
+        ".cargo/config", ".cargo/config.toml", ".envrc", ".bundle/config", ".gemrc",
+        ".mvn/maven.config", ".mvn/wrapper", "gradle/wrapper/gradle-wrapper.properties",
+        ".bazelrc", ".direnv")),
+    *((p, _CI) for p in (
+        ".github/workflows", ".github/actions", ".gitlab-ci.yml", ".circleci",
+        "azure-pipelines.yml", ".travis.yml", "jenkinsfile", ".buildkite", ".drone.yml",
+        "bitbucket-pipelines.yml")),
+    *((p, _SELF) for p in (".clawgate.yaml", ".clawgate.yml", ".clawgate")),
+)
+
+_GLOB = frozenset("*?[")
+
+
+def _index() -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """The default patterns by their first component: one dict lookup per path component."""
+    found: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for pattern, why in DEFAULT_PROTECTED:
+        parts = tuple(pattern.split("/"))
+        found.setdefault(parts[0], []).append((parts, why))
+    return found
+
+
+_BY_FIRST = _index()
+
+
+def may_be_protected(text: str) -> bool:
+    """A cheap look at a path's text (or a directory) before it is resolved: no default
+    pattern matches a path none of whose components is a pattern's first one."""
+    plain = text.lower().replace('"', "").replace("'", "").replace("\\", "")
+    return any(part in _BY_FIRST for part in plain.split("/"))
+
+
+def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> str | None:
+    """Why writing ``path`` (absolute, normalised) needs a person's eye, or None.
+
+    ``extra``: the policy's own patterns (``paths.protected``), in the same syntax."""
+    inside = workspace != "/" and path.startswith(workspace + "/")
+    shown = path[len(workspace) + 1 :] if inside else path
+    lowered = tuple(p.lower() for p in shown.split("/") if p)
+    for start, part in enumerate(lowered):
+        for parts, why in _BY_FIRST.get(part, ()):
+            if _run_at(parts, lowered, start):
+                return f"{shown} is {why}"
+    for pattern in extra:
+        if pattern.startswith("/") and _anchored(pattern, path):
+            return f"{shown} is {_USER}"
+        if not pattern.startswith("/") and _matches(pattern.lower().strip("/"), lowered):
+            return f"{shown} is {_USER}"
+    return None
+
+
+def _run_at(wanted: tuple[str, ...], parts: tuple[str, ...], start: int) -> bool:
+    if start + len(wanted) > len(parts):
+        return False
+    return all(_component(w, p) for w, p in zip(wanted, parts[start:], strict=False))
+
+
+def _matches(pattern: str, parts: tuple[str, ...]) -> bool:
+    """``pattern``'s components equal a run of ``parts`` starting anywhere."""
+    wanted = tuple(pattern.split("/"))
+    return any(_run_at(wanted, parts, start) for start in range(len(parts)))
+
+
+def _component(wanted: str, part: str) -> bool:
+    if wanted == part:
+        return True
+    if not _GLOB & set(wanted):
+        return False
+    from fnmatch import fnmatchcase  # only policies and a few defaults use globs
+
+    return fnmatchcase(part, wanted)
+
+
+def _anchored(pattern: str, path: str) -> bool:
+    """An absolute pattern: its components equal the first ones of ``path``."""
+    wanted = [w for w in posixpath.normpath(pattern).lower().split("/") if w]
+    parts = [p.lower() for p in path.split("/") if p]
+    return len(parts) >= len(wanted) and all(
+        _component(w, p) for w, p in zip(wanted, parts, strict=False))

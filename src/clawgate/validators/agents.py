@@ -1,0 +1,163 @@
+"""Agents launching agents: another coding agent started from here acts beyond every check this
+engine makes. With its approvals or sandbox switched off it is DENY; otherwise ASK.
+
+The flags are the ones each CLI documents (``claude --dangerously-skip-permissions``,
+``gemini --yolo``, ``codex --dangerously-bypass-approvals-and-sandbox``, ``cursor-agent
+--force``, ``copilot --allow-all-tools``, ``q chat --trust-all-tools``, ``aider --yes-always``,
+``amp --dangerously-allow-all``, ``crush --yolo``, ``droid exec --skip-permissions-unsafe`` …).
+Started through ``npx``/``bunx``/``uvx``/``pipx run``, the package name counts as the program.
+"""
+
+from __future__ import annotations
+
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+
+# Program (or package) name -> the agent it starts.
+AGENT_NAMES = {
+    "claude": "claude", "claude-code": "claude", "gemini": "gemini", "gemini-cli": "gemini",
+    "codex": "codex", "cursor-agent": "cursor", "q": "q", "kiro-cli": "q", "aider": "aider",
+    "aider-chat": "aider", "opencode": "opencode", "opencode-ai": "opencode", "goose": "goose",
+    "amp": "amp", "cline": "cline", "openhands": "openhands", "openhands-ai": "openhands",
+    "copilot": "copilot", "crush": "crush", "qwen": "qwen", "qwen-code": "qwen",
+    "droid": "droid", "auggie": "auggie", "kilocode": "kilocode", "agy": "agy",
+    "tabnine": "tabnine", "plandex": "plandex",
+}
+# Flags that switch approvals or the sandbox off (``--flag`` also matches ``--flag=value``).
+_BYPASS_FLAGS = frozenset({
+    "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions",
+    "--dangerously-bypass-approvals-and-sandbox", "--dangerously-allow-all", "--yolo",
+    "--trust-all-tools", "--yes-always", "--allow-all-tools", "--allow-all",
+    "--skip-permissions-unsafe", "--always-approve", "--auto-approve", "--full-access"})
+# Per agent, short flags and option values with the same meaning.
+_BYPASS_SHORT = {"gemini": {"-y"}, "qwen": {"-y"}, "tabnine": {"-y"}, "crush": {"-y"},
+                 "cursor": {"-f", "--force"}, "aider": {"--yes"}, "cline": {"-y"},
+                 "kilocode": {"-y"}}
+_BYPASS_VALUES = {"--permission-mode": {"bypasspermissions"}, "--approval-mode": {"yolo"},
+                  "--sandbox": {"danger-full-access", "disabled", "off", "none"},
+                  "-s": {"danger-full-access"}, "--ask-for-approval": {"never"},
+                  "-a": {"never"}, "--auto": {"high"}}
+_BYPASS_ENV = {"GOOSE_MODE": {"auto"}, "OPENCODE_YOLO": {"true", "1"},
+               "CLAUDE_CODE_DANGEROUSLY_SKIP_PERMISSIONS": {"true", "1"}}
+_INFO = frozenset({"--version", "-v", "-V", "--help", "-h", "help", "version", "doctor",
+                   "login", "logout", "auth", "update", "upgrade", "config", "mcp"})
+# Launchers by package name: a versioned name (gemini-cli@latest) escapes dispatch once run.
+_LAUNCHERS = frozenset({"npx", "bunx", "uvx"})
+_RUNNERS = {"pipx": frozenset({"run"}), "uv": frozenset({"tool"}), "npm": frozenset({"exec"}),
+            "pnpm": frozenset({"dlx", "exec"}), "yarn": frozenset({"dlx"}),
+            "bun": frozenset({"x"})}
+_LAUNCHER_VALUES = frozenset({"-p", "--package", "--from", "-c", "--call", "--with",
+                              "--python", "--spec"})
+# Names other tools share: the agent only with these first operands (None: no operand, or an
+# option first). pressly/goose migrates databases; AWS Copilot always takes a subcommand.
+# ("" is no argument at all, None an option first.)
+_ONLY_WHEN: dict[str, frozenset[str | None]] = {
+    "goose": frozenset({"", "session", "run", "web", "s", "r"}),
+    "copilot": frozenset({"", None}), "q": frozenset({"chat"})}
+_NOT_AGENT = {"codex": frozenset({"sandbox", "completion"})}
+
+
+def agent_of(cmd: SimpleCommand) -> tuple[str, int] | None:
+    """(agent, index of its first argument) when ``cmd`` starts a coding agent."""
+    program = cmd.program
+    start = 1
+    if program in _LAUNCHERS or (program in _RUNNERS and cmd.args[:1] and
+                                 cmd.args[0] in _RUNNERS[program]):
+        start = _launched(cmd, 1 if program in _LAUNCHERS else 2 + (cmd.args[1:2] == ("run",)))
+        program = _package(cmd.words[start].value) if start < len(cmd.words) else None
+        start += 1
+    elif program is not None and ("@" in program or program.endswith(".exe")):
+        program = _package(cmd.words[0].value)
+    agent = AGENT_NAMES.get(program or "")
+    if agent is None:
+        return None
+    first = next((w.shown for w in cmd.words[start:]), "")
+    operand = None if first.startswith("-") else first
+    if operand not in _ONLY_WHEN.get(agent, (operand,)) or operand in _NOT_AGENT.get(agent, ()):
+        return None
+    return agent, start
+
+
+def _launched(cmd: SimpleCommand, index: int) -> int:
+    """Index of the package a launcher runs, past its own options (``uvx --from pkg cmd``)."""
+    words = cmd.words
+    while index < len(words) and words[index].shown.startswith("-"):
+        index += 2 if words[index].shown in _LAUNCHER_VALUES else 1
+    return index
+
+
+def _package(value: str | None) -> str | None:
+    """``@anthropic-ai/claude-code@latest`` -> ``claude-code``."""
+    if value is None:
+        return None
+    name = value.rsplit("/", 1)[-1].removesuffix(".exe")
+    return name.split("@", 1)[0] if not name.startswith("@") else name
+
+
+def bypass(cmd: SimpleCommand, agent: str, start: int) -> str | None:
+    """The flag or setting that switches the agent's approvals or sandbox off, or None."""
+    for assignment in cmd.assignments:
+        if (assignment.value.shown or "").lower() in _BYPASS_ENV.get(assignment.name, ()):
+            return f"{assignment.name}={assignment.value.shown}"
+    words = [w.shown for w in cmd.words[start:]]
+    short = _BYPASS_SHORT.get(agent, set())
+    for index, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name in _BYPASS_FLAGS or word in short:
+            return word
+        if not equals and index + 1 < len(words):
+            value = words[index + 1]
+        if value.lower() in _BYPASS_VALUES.get(name, ()):
+            return f"{name} {value}"
+        if name in ("-c", "--config") and "danger-full-access" in value:
+            return f"{name} {value}"
+    return None
+
+
+@register
+class AgentWithoutGuards(Validator):
+    """A coding agent started with its approvals or sandbox switched off
+    (``--dangerously-skip-permissions``, ``--yolo``, ``--approval-mode=yolo``,
+    ``--dangerously-bypass-approvals-and-sandbox``, ``--trust-all-tools``, ``--force``): it
+    would run whatever it decides, unseen by every check here. DENY.
+
+    Bad: ``claude -p 'fix it' --dangerously-skip-permissions``. Harmless: ``claude --version``.
+    """
+
+    id = "CG-AGENT-001"
+    programs = frozenset(AGENT_NAMES) | _LAUNCHERS | frozenset(_RUNNERS) | {"agent"}
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        found = agent_of(cmd) or (("cursor", 1) if cmd.program == "agent" else None)
+        if found is None:
+            return Verdict.passthrough()
+        flag = bypass(cmd, *found)
+        if flag is None:
+            return Verdict.passthrough()
+        return Verdict.deny(self.id, f"starts {found[0]} with its approvals or sandbox off "
+                            f"({flag})", hint="run the agent yourself, with its checks on")
+
+
+@register
+class AgentLaunch(Validator):
+    """Any coding agent started from here (``claude -p …``, ``gemini``, ``codex exec``,
+    ``npx @google/gemini-cli``): its own actions are not checked here. ASK (version and help
+    queries are left alone).
+
+    Bad: ``codex exec 'refactor the repo'``. Harmless: ``gemini --version``.
+    """
+
+    id = "CG-AGENT-002"
+    programs = frozenset(AGENT_NAMES) | _LAUNCHERS | frozenset(_RUNNERS)
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        found = agent_of(cmd)
+        if found is None:
+            return Verdict.passthrough()
+        agent, start = found
+        first = next((w.shown for w in cmd.words[start:]), None)
+        if first in _INFO and len(cmd.words) - start <= 2:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"starts the {agent} agent, whose actions are not checked "
+                           "here", hint="run the agent yourself")

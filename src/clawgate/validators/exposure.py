@@ -1,0 +1,199 @@
+"""Secrets and exposure: the whole environment dumped into the agent's context, and the machine
+served to the network (a listener bound beyond loopback, a tunnel): ASK."""
+
+from __future__ import annotations
+
+from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.argv import command_start, opts
+from clawgate.validators.base import Context, Validator, register
+
+_ENV_OPTIONS = opts("uCS", "unset chdir split-string")
+_ASSIGNMENT = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_DECLARERS = frozenset({"export", "declare", "typeset", "set", "readonly"})
+_PS_BSD_ENV = lazy_pattern(r"^[a-zA-Z]{0,16}e[a-zA-Z]{0,16}$")  # ps e, ps auxe, ps eww (no dash)
+_PS_ENV = lazy_pattern(r"^-[a-zA-Z]{0,16}E[a-zA-Z]{0,16}$")  # ps -E (BSD, macOS)
+_HINT = "print only the variable you need (printenv NAME)"
+
+
+def _dumps_environment(cmd: SimpleCommand) -> bool:
+    program = cmd.program
+    args = cmd.words[1:]
+    if program == "printenv":
+        return all(w.shown.startswith("-") for w in args)
+    if program == "env":
+        start = command_start(cmd.words, 1, _ENV_OPTIONS)
+        rest = cmd.words[start:] if start is not None else ()
+        return not any(w.shown in ("-S", "--split-string") or w.shown.startswith("-S")
+                       for w in args) and all(_ASSIGNMENT.match(w.shown) for w in rest)
+    if program in _DECLARERS:
+        flags = [w.shown for w in args]
+        if program == "set":
+            return not flags  # every variable, exported or not
+        names = [f for f in flags if not f.startswith(("-", "+"))]
+        return not names and (not flags or any(f in ("-p", "-x", "-px", "-xp") for f in flags))
+    if program == "ps":
+        return bool(args) and (_PS_BSD_ENV.match(args[0].shown) is not None or any(
+            _PS_ENV.match(w.shown) for w in args))
+    return False
+
+
+@register
+class EnvironmentDump(Validator):
+    """The whole environment printed into the agent's context (``env``, ``printenv``,
+    ``export -p``, ``declare -x``, ``set``, ``ps e``): API keys and tokens travel with it into
+    the transcript. ASK; one named variable stays ALLOW.
+
+    Bad: ``env``, ``printenv | sort``. Harmless: ``printenv HOME``, ``env FOO=1 make``.
+    """
+
+    id = "CG-EXPO-001"
+    programs = frozenset({"env", "printenv", "ps", *_DECLARERS})
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program in self.programs and _dumps_environment(cmd):
+            return Verdict.ask(self.id, f"{cmd.text[:40]} prints every environment variable, "
+                               "secrets included", hint=_HINT)
+        return Verdict.passthrough()
+
+
+_LOOPBACK = lazy_pattern(r"^(localhost|127(\.\d+){3}|::1|\[::1\]|ip6-localhost)(:\d+)?$")
+_ADDRESS = lazy_pattern(r"^(\d{1,3}(\.\d{1,3}){3}|\[?[0-9a-fA-F:]{0,39}:[0-9a-fA-F:]{0,39}\]?"
+                        r"|\*|localhost|[\w.-]{1,253}\.local)(:\d{1,5})?$")
+_BIND_OPTIONS = frozenset({"--host", "--hostname", "--bind", "--bind-address", "--ip",
+                           "--listen", "--address", "--addr", "--http-host", "--server-host"})
+_BIND_HINT = lazy_pattern(r"--(host|bind|ip\b|listen|addr|http-host|server-host)|0\.0\.0\.0|::")
+_ALL_INTERFACES = lazy_pattern(r"^(0\.0\.0\.0|\[?::\]?)(:\d+)?$")
+_SPECIFIC = frozenset({"php", "socat", "ruby", "busybox", "nc", "ncat", "netcat", "pwncat"})
+# Servers and the runners that start them, told where to bind with --host/--bind/--ip ...
+_SERVERS = frozenset({
+    "python", "pypy", "flask", "uvicorn", "gunicorn", "hypercorn", "daphne", "granian",
+    "jupyter", "jupyter-lab", "jupyter-notebook", "voila", "streamlit", "gradio", "panel",
+    "bokeh", "datasette", "mkdocs", "sphinx-autobuild", "mlflow", "tensorboard", "ollama",
+    "vite", "astro", "next", "nuxt", "nuxi", "webpack", "webpack-dev-server", "http-server",
+    "serve", "live-server", "browser-sync", "parcel", "ng", "vue-cli-service", "remix",
+    "svelte-kit", "gatsby", "docusaurus", "storybook", "start-storybook", "node", "deno",
+    "bun", "npm", "pnpm", "yarn", "npx", "bunx", "hugo", "jekyll", "bundle", "rails",
+    "rackup", "puma", "thin", "unicorn", "php", "artisan", "symfony", "dotnet", "hexo",
+    "zola", "caddy", "redis-server", "mongod", "code-server", "ttyd", "gotty", "wetty",
+    "miniserve", "simple-http-server", "static-web-server", "darkhttpd", "busybox", "ruby",
+    "uv", "poetry", "pipenv", "hatch", "pdm", "manage.py", "django-admin", "go", "cargo",
+    "trunk", "dx", "mix", "iex", "lein", "clojure", "sbt", "gradle", "gradlew", "mvn",
+    "quarto", "Rscript", "R", "shiny", "dash", "sanic", "fastapi", "litestar", "chainlit",
+    *_SPECIFIC})
+_WEB_TERMINALS = frozenset({"ttyd", "gotty", "wetty"})
+_SOCAT_LISTEN = lazy_pattern(r"(?i)^(tcp[46]?|udp[46]?|openssl|sctp|unix|ssl)-listen:")
+_NETCATS = frozenset({"nc", "ncat", "netcat", "pwncat"})
+
+
+def _binds_wide(cmd: SimpleCommand) -> str | None:
+    """The address a server is told to bind beyond loopback (``--host 0.0.0.0``), if any."""
+    if not _BIND_HINT.search(cmd.text):
+        return None
+    words = [w.shown for w in cmd.words[1:]]
+    for index, word in enumerate(words):
+        if _ALL_INTERFACES.match(word):
+            return word  # manage.py runserver 0.0.0.0:8000
+        name, equals, value = word.partition("=")
+        if name not in _BIND_OPTIONS:
+            continue
+        if not equals:
+            value = words[index + 1] if index + 1 < len(words) else ""
+            if name == "--host" and (not value or value.startswith("-")):
+                return "every interface"  # vite/astro --host with no value
+        if _ADDRESS.match(value) and not _LOOPBACK.match(value):
+            return value
+    return None
+
+
+def _server(cmd: SimpleCommand) -> str | None:
+    """What a command serves to the network beyond this machine, or None."""
+    program = cmd.program or ""
+    stem = program.rstrip("0123456789.")
+    if program in _WEB_TERMINALS:
+        return f"{program} (a shell in a web page)"
+    if program not in _SPECIFIC and stem not in ("python", "pypy"):
+        wide = _binds_wide(cmd)
+        return None if wide is None else f"{program} bound to {wide}"
+    args = [w.shown for w in cmd.words[1:]]
+    if stem in ("python", "pypy") and {"http.server", "SimpleHTTPServer"} & set(args[:3]):
+        bind = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-b", "--bind")), "")
+        return None if _LOOPBACK.match(bind) else "python -m http.server (all interfaces)"
+    if program == "php" and "-S" in args:
+        where = args[args.index("-S") + 1] if args.index("-S") + 1 < len(args) else ""
+        return None if _LOOPBACK.match(where) else f"php -S {where}"
+    if program in _NETCATS and any(a.startswith("-") and "l" in a and not a.startswith("--")
+                                   for a in args):
+        return None if any(_LOOPBACK.match(a) for a in args) else f"{program} listening"
+    if program == "socat" and any(_SOCAT_LISTEN.match(a) and "bind=127." not in a
+                                  for a in args):
+        return "socat listening"
+    if program in ("ruby", "busybox") and "httpd" in args[:4]:
+        return None if any(_LOOPBACK.match(a.rsplit("=", 1)[-1]) for a in args) else (
+            f"{program} httpd")
+    wide = _binds_wide(cmd)
+    return None if wide is None else f"{program} bound to {wide}"
+
+
+@register
+class ServesTheMachine(Validator):
+    """A listener open to the network: ``python -m http.server`` (it binds every interface
+    unless told otherwise), ``php -S 0.0.0.0:8000``, ``nc -l``, ``socat TCP-LISTEN``, a dev
+    server (or the runner starting it) given ``--host 0.0.0.0`` or a bare ``--host``, a
+    terminal served as a web page (``ttyd``): whoever can reach the machine gets in. ASK.
+
+    Bad: ``python3 -m http.server 8000``. Harmless: ``python3 -m http.server -b 127.0.0.1``.
+    """
+
+    id = "CG-EXPO-002"
+    programs = _SERVERS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program or ""
+        if len(cmd.words) < 2 or (program not in _SERVERS and
+                                  program.rstrip("0123456789.") not in _SERVERS):
+            return Verdict.passthrough()
+        what = _server(cmd)
+        if what is None:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{what} serves this machine to the network",
+                           hint="bind to 127.0.0.1")
+
+
+_TUNNELS = {"ngrok": None, "cloudflared": frozenset({"tunnel", "access"}), "lt": None,
+            "localtunnel": None, "bore": frozenset({"local"}), "frpc": None, "zrok": None,
+            "tailscale": frozenset({"funnel", "serve"}), "devtunnel": frozenset({"host"}),
+            "code": frozenset({"tunnel"}), "loclx": None, "expose": None, "pagekite": None,
+            "pagekite.py": None, "telebit": None, "tunnelto": None}
+_QUERIES = frozenset({"version", "--version", "-v", "help", "--help", "-h", "status", "list"})
+
+
+@register
+class Tunnel(Validator):
+    """A tunnel that publishes a local port or the machine itself on the internet (``ngrok``,
+    ``cloudflared tunnel``, ``ssh -R``, ``lt``, ``bore local``, ``tailscale funnel``,
+    ``code tunnel``). ASK.
+
+    Bad: ``ngrok http 8000``, ``ssh -R 80:localhost:3000 serveo.net``. Harmless: ``ngrok version``.
+    """
+
+    id = "CG-EXPO-003"
+    programs = frozenset({*_TUNNELS, "ssh", "autossh"})
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program or ""
+        args = [w.shown for w in cmd.words[1:]]
+        if program in ("ssh", "autossh"):
+            if any(a.startswith("-") and not a.startswith("--") and "R" in a for a in args):
+                return Verdict.ask(self.id, "ssh -R publishes a local port on a remote host",
+                                   hint="use -L to reach a remote service instead")
+            return Verdict.passthrough()
+        if program not in _TUNNELS or not args or args[0] in _QUERIES:
+            return Verdict.passthrough()
+        verbs = _TUNNELS[program]
+        operands = [a for a in args if not a.startswith("-")]
+        if verbs is not None and not verbs.intersection(operands[:1]):
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{program} publishes this machine on the internet",
+                           hint="share a build artefact instead")

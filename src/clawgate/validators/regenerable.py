@@ -1,0 +1,50 @@
+"""What a build, an install or a test run brings back: deleting it loses nothing.
+
+A path inside the workspace is regenerable when one of its components (from the workspace
+down) is a name below, or matches one of its globs: ``build/lib`` and ``pkg/__pycache__`` are,
+``src`` is not. Policies add names with ``paths.regenerable``.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+REGENERABLE_NAMES = frozenset({
+    # build output
+    "build", "dist", "target", "out", "_build", "obj", "cmakefiles", "dist-newstyle",
+    "storybook-static", "_site", "site", ".output", "lib-cov", "bin-debug", "bin-release",
+    # caches
+    "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".pytype", ".pyre",
+    ".hypothesis", ".cache", ".parcel-cache", ".turbo", ".eslintcache", ".sass-cache",
+    ".gradle", ".next", ".nuxt", ".svelte-kit", ".angular", ".docusaurus", ".expo",
+    ".ccls-cache", ".clangd", ".stack-work", "elm-stuff", ".cpcache", ".benchmarks",
+    ".nyc_output", "coverage", "htmlcov", ".coverage", ".dart_tool", ".terraform",
+    # installed dependencies and environments
+    "node_modules", ".venv", "venv", ".tox", ".nox", ".eggs", "bower_components",
+    ".pnpm-store", ".yarn-cache",
+    # scratch
+    "tmp", ".tmp", "temp",
+    # lockfiles: the package manager writes them again (rm -rf node_modules package-lock.json)
+    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb",
+    "bun.lock", "poetry.lock", "pdm.lock", "uv.lock", "pipfile.lock", "cargo.lock",
+    "gemfile.lock", "composer.lock",
+})
+# (Logs are not rebuilt, but they are written to be thrown away: truncate -s 0 app.log.)
+REGENERABLE_GLOBS = ("*.log", "*.egg-info", "*.pyc", "*.pyo", "*.o", "*.obj", "*.class", "*.gcda",
+                     "*.gcno", "*.gcov", "*.tsbuildinfo", "*.orig", "*.rej", "*~", "*.swp",
+                     ".ds_store", "cmake-build-*", "bazel-*", ".coverage.*", "*.profraw", "*.dsym")
+
+
+def regenerable(path: str, workspace: str, extra: tuple[str, ...] = ()) -> bool:
+    """``path`` (absolute, normalised) lies strictly inside the workspace, under a name that a
+    build, an install or a test run brings back."""
+    if workspace == "/" or not path.startswith(workspace + "/"):
+        return False
+    for part in path[len(workspace) + 1 :].split("/"):
+        lowered = part.lower()
+        if lowered in REGENERABLE_NAMES or any(fnmatchcase(lowered, g)
+                                               for g in REGENERABLE_GLOBS):
+            return True
+        if any(fnmatchcase(part, e) for e in extra):
+            return True
+    return False

@@ -1,0 +1,165 @@
+"""Windows command lines (Git Bash, WSL): ``format C:``, ``rd /s /q``, ``Remove-Item -Recurse
+-Force``, ``powershell -enc``, ``cmd /c``, ``reg``, ``vssadmin`` get their Unix twins'
+decisions. Names are matched case-insensitively, with or without ``.exe``."""
+
+from __future__ import annotations
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.wincommands import DELETERS, Judgement, deletes, disks, name, registry
+from clawgate.validators.winpaths import PS_DANGER, decode_powershell, statements, unquote
+
+_SHELLS = frozenset({"powershell", "pwsh", "powershell_ise"})
+_NAMES = DELETERS | _SHELLS | {"cmd", "format", "cipher", "vssadmin", "wbadmin", "wmic",
+                               "bcdedit", "diskpart", "format-volume", "clear-disk",
+                               "initialize-disk", "remove-partition", "stop-computer",
+                               "restart-computer", "reg", "schtasks", "powercat", "takeown",
+                               "icacls", "net"}
+# Dispatch keys: the spellings agents write (cmd, CMD, Cmd, cmd.exe, Remove-Item, remove-item).
+PROGRAMS = frozenset(spelled + suffix for n in _NAMES
+                     for spelled in (n, n.upper(), n.capitalize(), n.title())
+                     for suffix in ("", ".exe", ".EXE", ".com", ".COM"))
+_SEQUENCE = lazy_pattern(r"(?<![&>|])&(?![&>\d])")
+_ENCODED = ("-e", "-ec", "-en", "-enc", "-enco", "-encodedcommand")
+_COMMAND = ("-c", "-command", "-com", "-comm", "/c", "/k", "/r")
+
+
+def words_of(cmd: SimpleCommand) -> list[str] | None:
+    """The command's words as written (Windows paths keep their backslashes), or None when it
+    is no Windows command."""
+    if cmd.program not in PROGRAMS:
+        return None
+    return [unquote(w.text) for w in cmd.words]
+
+
+def judge_script(script: str, depth: int = 0) -> Judgement:
+    """The strictest judgement over a cmd or PowerShell script's statements."""
+    if PS_DANGER.search(script):
+        return Outcome.DENY, "the script downloads or runs code, or destroys disks or backups"
+    worst: Judgement = None
+    for words in statements(script):
+        found = _judge_words(words, depth)
+        if found is not None and (worst is None or found[0] > worst[0]):
+            worst = found
+    return worst
+
+
+def _judge_words(words: list[str], depth: int) -> Judgement:
+    program = name(words[0])
+    if program in _SHELLS or program == "cmd":
+        inner = _inner(words)
+        if inner is None or depth >= 3:
+            return Outcome.ASK, f"{program} runs code that cannot be seen here"
+        return judge_script(inner, depth + 1) or (Outcome.ASK, f"{program} runs a script")
+    for judge in (deletes, disks, registry):
+        found = judge(words)
+        if found is not None:
+            return found
+    return None
+
+
+def _inner(words: list[str]) -> str | None:
+    """The script a shell's argv carries (decoded when it is ``-EncodedCommand``)."""
+    for index, word in enumerate(words[1:-1], start=1):
+        low = word.lower()
+        if low in _ENCODED:
+            return decode_powershell(words[index + 1])
+        if low in _COMMAND:
+            return " ".join(words[index + 1 :])
+    return None
+
+
+def _verdict(rule: str, found: Judgement) -> Verdict:
+    if found is None:
+        return Verdict.passthrough()
+    return Verdict.of(found[0], rule, found[1])
+
+
+@register
+class WindowsDelete(Validator):
+    """``del /s /q``, ``rd /s /q``, ``rmdir /s``, ``Remove-Item -Recurse -Force``: a drive or
+    system path is DENY, any other absolute path DENY when recursive or forced (as ``rm -rf``
+    outside the workspace); a relative tree ASK unless it is build output.
+
+    Bad: ``rd /s /q C:\\``. Harmless: ``rd /s /q build``.
+    """
+
+    id = "CG-WIN-001"
+    programs = PROGRAMS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        words = words_of(cmd)
+        return _verdict(self.id, deletes(words)) if words else Verdict.passthrough()
+
+
+@register
+class WindowsDiskWipe(Validator):
+    """``format C:``, ``diskpart``, ``cipher /w``, ``vssadmin delete shadows``, ``wbadmin
+    delete``, ``wmic shadowcopy delete``, ``bcdedit /set``, ``Format-Volume``: drives, backups
+    and boot settings destroyed (as ``mkfs``). DENY.
+
+    Bad: ``vssadmin delete shadows /all /quiet``. Harmless: ``vssadmin list shadows``.
+    """
+
+    id = "CG-WIN-002"
+    programs = PROGRAMS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        words = words_of(cmd)
+        return _verdict(self.id, disks(words)) if words else Verdict.passthrough()
+
+
+@register
+class WindowsPersistence(Validator):
+    """The registry, scheduled tasks, ownership of system paths, accounts, ``powercat``:
+    ``reg add …\\Run`` and ``schtasks /create`` DENY (as cron), ``reg delete HKLM`` DENY,
+    other registry and account changes ASK.
+
+    Bad: ``reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d evil.exe``.
+    Harmless: ``reg query HKCU\\Environment``.
+    """
+
+    id = "CG-WIN-003"
+    programs = PROGRAMS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        words = words_of(cmd)
+        return _verdict(self.id, registry(words)) if words else Verdict.passthrough()
+
+
+@register
+class WindowsShellCode(Validator):
+    """``powershell``/``pwsh`` with ``-EncodedCommand`` (DENY: code hidden in base64, as
+    ``base64 -d | sh``) or ``-Command`` (its statements judged as Windows commands: at least
+    ASK, DENY for downloads run, ``iex``, wiped drives); ``cmd /c`` judged the same way and
+    handed on. A bare shell is ASK.
+
+    Bad: ``powershell -enc SQBFAFgA``. Harmless: ``cmd /c dir``.
+    """
+
+    id = "CG-WIN-004"
+    programs = PROGRAMS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        words = words_of(cmd)
+        if not words or name(words[0]) not in _SHELLS | {"cmd"}:
+            return Verdict.passthrough()
+        program = name(words[0])
+        if any(w.lower() in _ENCODED for w in words[1:]):
+            return Verdict.deny(self.id, f"{program} runs base64-encoded code",
+                                hint="run the script as plain text")
+        inner = _inner(words)
+        if inner is None:
+            runs_file = any(w.lower() in ("-file", "-f") for w in words[1:])
+            if runs_file or (program == "cmd" and len(words) > 1 and
+                             not words[1].startswith("/")):
+                return Verdict.passthrough()
+            return Verdict.ask(self.id, f"{program} without a command starts a shell")
+        found = judge_script(inner)
+        if program == "cmd":  # handed on as a line: cmd's lone & runs in sequence, as ;
+            verdict = _verdict(self.id, found)
+            return Verdict(verdict.outcome, verdict.reasons, nested=(_SEQUENCE.sub(";", inner),))
+        return _verdict(self.id, found or (Outcome.ASK, f"{program} runs PowerShell that "
+                                           "cannot be checked statement by statement here"))

@@ -1,0 +1,55 @@
+"""Agents launching agents (CG-AGENT): with approvals or sandbox off DENY, otherwise ASK."""
+
+from __future__ import annotations
+
+import pytest
+from vtables import ASK, DENY, assert_allowed, assert_caught
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("claude --dangerously-skip-permissions", DENY, "CG-AGENT-001"),
+    ("claude -p 'fix it' --permission-mode bypassPermissions", DENY, "CG-AGENT-001"),
+    ("claude --permission-mode=bypassPermissions", DENY, "CG-AGENT-001"),
+    ("gemini --yolo", DENY, "CG-AGENT-001"),
+    ("gemini -y -p 'x'", DENY, "CG-AGENT-001"),
+    ("gemini --approval-mode=yolo", DENY, "CG-AGENT-001"),
+    ("qwen --approval-mode yolo", DENY, "CG-AGENT-001"),
+    ("codex --dangerously-bypass-approvals-and-sandbox exec 'x'", DENY, "CG-AGENT-001"),
+    ("codex exec --yolo 'x'", DENY, "CG-AGENT-001"),
+    ("codex -s danger-full-access", DENY, "CG-AGENT-001"),
+    ("codex -a never exec x", DENY, "CG-AGENT-001"),
+    ("q chat --trust-all-tools", DENY, "CG-AGENT-001"),
+    ("cursor-agent --force -p 'x'", DENY, "CG-AGENT-001"),
+    ("agent -p --force 'x'", DENY, "CG-AGENT-001"),
+    ("copilot --allow-all-tools -p 'x'", DENY, "CG-AGENT-001"),
+    ("aider --yes-always", DENY, "CG-AGENT-001"),
+    ("amp --dangerously-allow-all", DENY, "CG-AGENT-001"),
+    ("crush --yolo", DENY, "CG-AGENT-001"),
+    ("droid exec --skip-permissions-unsafe 'x'", DENY, "CG-AGENT-001"),
+    ("GOOSE_MODE=auto goose run -t x", DENY, "CG-AGENT-001"),
+    ("npx @anthropic-ai/claude-code --dangerously-skip-permissions", DENY, "CG-AGENT-001"),
+    ("npx -y @google/gemini-cli@latest --yolo", DENY, "CG-AGENT-001"),
+    ("env X=1 claude --dangerously-skip-permissions", DENY, "CG-AGENT-001"),
+    ("uvx --from aider-chat aider --yes-always", DENY, "CG-AGENT-001"),
+    ("pipx run aider-chat --yes-always", DENY, "CG-AGENT-001"),
+    ("claude -p 'fix the tests'", ASK, "CG-AGENT-002"),
+    ("codex exec --full-auto 'x'", ASK, "CG-AGENT-002"),
+    ("gemini -p 'summarize'", ASK, "CG-AGENT-002"),
+    ("pnpm dlx @anthropic-ai/claude-code@1.0 -p x", ASK, "CG-AGENT-002"),
+    ("q chat", ASK, "CG-AGENT-002"),
+    ("goose", ASK, "CG-AGENT-002"),
+])
+def test_agent_launches(line: str, expected: object, rule: str) -> None:
+    assert_caught(line, expected, rule)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("line", [
+    "gemini --version",
+    "goose -dir db/migrations postgres up",  # pressly/goose, database migrations
+    "copilot app init",  # AWS Copilot
+    "npx eslint .",
+    "npm run build",
+    "echo claude --dangerously-skip-permissions",
+])
+def test_namesakes_and_queries_are_allowed(line: str) -> None:
+    assert_allowed(line)

@@ -1,0 +1,112 @@
+"""Destruction by degree (CG-DEG): outside the workspace and the temp directories a recursive
+or forced delete is DENY; inside, non-regenerable trees ASK; build output goes freely."""
+
+from __future__ import annotations
+
+import pytest
+from vtables import ASK, DENY, WS, assert_allowed, assert_caught
+
+from clawgate.validators.regenerable import regenerable
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("rm -rf ~/.config/app", DENY, "CG-DEG-001"),
+    ("rm -rf $HOME/.npm", DENY, "CG-DEG-001"),
+    ("rm -f ~/.ssh/known_hosts", DENY, "CG-DEG-001"),
+    ("rm -rf ../other-project", DENY, "CG-DEG-001"),
+    ("rm -rf /opt/app/data", DENY, "CG-DEG-001"),
+    ("sudo rm -rf /srv/www/site", DENY, "CG-DEG-001"),
+    ("timeout 5 rm -rf /srv/www/site", DENY, "CG-DEG-001"),
+    ("find ~/Documents -name '*.bak' -delete", DENY, "CG-DEG-001"),
+    ("shred -u /home/dev/notes.txt", DENY, "CG-DEG-001"),
+    ("cd ~ && rm -rf .config", DENY, "CG-DEG-001"),
+    ("rm -rf C:\\Users\\bob", DENY, "CG-DEG-001"),
+    ("rm -r -fo 'D:\\data'", DENY, "CG-DEG-001"),
+    ("rm -rf src", ASK, "CG-DEG-002"),
+    ("rm -r docs", ASK, "CG-DEG-002"),
+    ("rm -rf .git", ASK, "CG-DEG-002"),
+    ("rm -rf *", ASK, "CG-DEG-002"),
+    ("rm -rf .", ASK, "CG-DEG-002"),
+    ("sudo rm -rf src", ASK, "CG-DEG-002"),
+    ("find . -name '*.md' -delete", ASK, "CG-DEG-002"),
+    ("find src -type f -exec rm -f {} +", ASK, "CG-DEG-002"),
+    ("shred secrets.txt", ASK, "CG-DEG-002"),
+    ("truncate -s 0 data/users.csv", ASK, "CG-DEG-002"),
+    ("cd build; rm -rf *", ASK, "CG-DEG-002"),
+    ("cd build && make; rm -rf *", ASK, "CG-DEG-002"),
+    ("(cd /tmp && true); rm -rf src", ASK, "CG-DEG-002"),
+    ("ls | xargs rm -rf", ASK, "CG-DEG-002"),
+    ("find . -name '*.md' | xargs rm -rf", ASK, "CG-DEG-002"),
+    ("xargs rm -rf < dirs.txt", ASK, "CG-DEG-002"),
+    ("cat list | xargs -I{} rm -rf {}", ASK, "CG-DEG-002"),
+    ("echo src | xargs -I{} rm -rf {}", ASK, "CG-DEG-002"),
+    ("echo ~/.config | xargs rm -rf", DENY, "CG-DEG-001"),
+    ("cd; rm -rf .config", DENY, "CG-DEG-001"),
+    ("if true; then cd ~; fi; rm -rf .config", DENY, "CG-DEG-001"),
+])
+def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
+    assert_caught(line, expected, rule)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("line", [
+    "rm -rf build dist",
+    "rm -rf node_modules",
+    "rm -rf node_modules package-lock.json",
+    "find . -name '*.log' -mtime +7 -delete",
+    "rm -rf ./*.egg-info .pytest_cache .mypy_cache",
+    "rm -rf dist/*",
+    "rm -r docs/_build",
+    "rm -rf target/debug",
+    "rm -rf .venv .tox",
+    "rm -rf /tmp/build-cache",
+    "rm -f notes.txt",
+    "rm -f ./a.out",
+    "find . -name '*.pyc' -delete",
+    "find . -type d -name __pycache__ -exec rm -rf {} +",
+    "find build -delete",
+    "truncate -s 0 build/app.log",
+    "cd build && rm -rf *",
+    "cd build && make && rm -rf *",
+    'bash -c "cd build && rm -rf *"',
+    "rmdir empty",
+    "find . -name __pycache__ | xargs rm -rf",
+    "find . -name __pycache__ -print0 | xargs -0 rm -rf",
+    "find build -type d | xargs rm -rf",
+    "find . -name '*.pyc' | xargs rm -f",
+    "echo build dist | xargs rm -rf",
+    "printf 'build\\ndist\\n' | xargs rm -rf",
+])
+def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
+    assert_allowed(line)
+
+
+@pytest.mark.parametrize(("path", "expected"), [
+    (f"{WS}/build/lib", True),
+    (f"{WS}/pkg/__pycache__", True),
+    (f"{WS}/pkg.egg-info", True),
+    (f"{WS}/src", False),
+    (f"{WS}/.git", False),
+    (WS, False),
+    ("/home/dev/build", False),
+])
+def test_regenerable(path: str, expected: bool) -> None:
+    assert regenerable(path, WS) is expected
+    assert regenerable(f"{WS}/gen/x", WS, ("gen",))
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("cd build && rm -rf *", None),
+    ("cd build; rm -rf *", "CG-DEG-002"),
+    ("cd /srv && rm -rf www", "CG-DEG-001"),
+])
+def test_the_line_check_follows_cd(line: str, expected: str | None) -> None:
+    """CG-DEG-003 judges a line's own deletes from where they run; it names the rule of the
+    degree it found."""
+    from vtables import CTX
+
+    from clawgate.shell import parse
+    from clawgate.validators.degreeline import DeleteByDegreeInLine
+
+    verdict = DeleteByDegreeInLine().check_line(parse(line), CTX)
+    found = verdict.reasons[0].rule_id if verdict.reasons else None
+    assert found == expected

@@ -1,0 +1,66 @@
+"""Secrets and exposure (CG-EXPO): the whole environment into the context, the machine served
+beyond loopback, tunnels: ASK."""
+
+from __future__ import annotations
+
+import pytest
+from vtables import ASK, assert_allowed, assert_caught
+
+
+@pytest.mark.parametrize(("line", "rule"), [
+    ("env", "CG-EXPO-001"),
+    ("printenv", "CG-EXPO-001"),
+    ("printenv | sort", "CG-EXPO-001"),
+    ("env -u X", "CG-EXPO-001"),
+    ("export -p", "CG-EXPO-001"),
+    ("export", "CG-EXPO-001"),
+    ("declare -x", "CG-EXPO-001"),
+    ("declare -p", "CG-EXPO-001"),
+    ("set", "CG-EXPO-001"),
+    ("ps eww", "CG-EXPO-001"),
+    ("ps auxe", "CG-EXPO-001"),
+    ("python -m http.server", "CG-EXPO-002"),
+    ("python3.11 -m http.server 8000", "CG-EXPO-002"),
+    ("python3 -m http.server -b 0.0.0.0", "CG-EXPO-002"),
+    ("php -S 0.0.0.0:8000", "CG-EXPO-002"),
+    ("nc -l 4444", "CG-EXPO-002"),
+    ("nc -lvp 4444", "CG-EXPO-002"),
+    ("socat TCP-LISTEN:8080,fork TCP:localhost:80", "CG-EXPO-002"),
+    ("ruby -run -e httpd . -p 8000", "CG-EXPO-002"),
+    ("flask run --host=0.0.0.0", "CG-EXPO-002"),
+    ("uvicorn app:app --host 0.0.0.0 --port 80", "CG-EXPO-002"),
+    ("npx vite --host", "CG-EXPO-002"),
+    ("python manage.py runserver 0.0.0.0:8000", "CG-EXPO-002"),
+    ("ttyd bash", "CG-EXPO-002"),
+    ("npm run dev -- --host --port 3000", "CG-EXPO-002"),
+    ("ngrok http 8000", "CG-EXPO-003"),
+    ("cloudflared tunnel --url http://localhost:8000", "CG-EXPO-003"),
+    ("ssh -R 80:localhost:3000 serveo.net", "CG-EXPO-003"),
+    ("lt --port 8000", "CG-EXPO-003"),
+    ("npx localtunnel --port 8000", "CG-EXPO-003"),
+    ("bore local 8000 --to bore.pub", "CG-EXPO-003"),
+    ("tailscale funnel 8080", "CG-EXPO-003"),
+])
+def test_exposure_asks(line: str, rule: str) -> None:
+    assert_caught(line, ASK, rule)
+
+
+@pytest.mark.parametrize("line", [
+    "printenv HOME",
+    "env FOO=1 make",
+    "env -u GITHUB_ACTIONS make test",
+    "export NODE_ENV=production",
+    "declare -p PATH",
+    "set -euo pipefail",
+    "ps aux",
+    "ps -ef",
+    "ps -C node",
+    "python3 -m http.server 8000 --bind 127.0.0.1",
+    "php -S localhost:8000",
+    "uvicorn app:app --host 127.0.0.1",
+    "./configure --host=x86_64-linux-gnu",
+    "ngrok version",
+    "code .",
+])
+def test_named_values_and_loopback_are_allowed(line: str) -> None:
+    assert_allowed(line)

@@ -1,0 +1,46 @@
+"""Program identity (CG-IDENT-001): a program named by a path runs that file; its tier is the
+file's place, not the system tool's of the same name."""
+
+from __future__ import annotations
+
+import pytest
+from vtables import ASK, DENY, assert_allowed, assert_caught, decision
+
+from clawgate.decision import Risk
+from clawgate.engine import Engine
+from clawgate.policy.settings import Autonomy, EngineSettings
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("/tmp/x/git status", ASK, "CG-IDENT-001"),
+    ("/home/dev/Downloads/cat notes.txt", ASK, "CG-IDENT-001"),
+    ("/dev/shm/ls", ASK, "CG-IDENT-001"),
+    ("PATH=/tmp/x:$PATH git status", ASK, "CG-IDENT-001"),
+    ("./rm -rf /", DENY, "CG-CAT-001"),  # still judged as rm for what it destroys
+    ("PAGER=./less git log", ASK, "CG-ENV-002"),  # ./less is no pager
+])
+def test_programs_from_elsewhere(line: str, expected: object, rule: str) -> None:
+    assert_caught(line, expected, rule)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("line", [
+    "./gradlew build",
+    "node_modules/.bin/eslint .",
+    "/usr/bin/env python3 -V",
+    "/opt/homebrew/bin/jq . x.json",
+    "~/.cargo/bin/cargo build",
+    "~/.local/bin/ruff check .",
+    "../configure",  # relative to a place a cd may have changed
+    "PATH=/usr/local/bin:$PATH make",
+    "PATH=./bin:$PATH mytool",
+])
+def test_project_and_installed_programs_are_allowed(line: str) -> None:
+    assert_allowed(line)
+
+
+@pytest.mark.parametrize("line", ["./cat x", "tools/grep -r x .", "PATH=.:$PATH cat x"])
+def test_a_project_file_named_like_a_reader_is_not_a_read(line: str) -> None:
+    assert decision(line).risk is Risk.MEDIUM
+    readonly = Engine(EngineSettings(autonomy=Autonomy.READONLY))
+    assert decision(line, readonly).outcome is DENY
+    assert decision("cat x", readonly).risk is Risk.LOW
