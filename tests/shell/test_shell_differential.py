@@ -21,7 +21,7 @@ P, DENY = Outcome.PASSTHROUGH, Outcome.DENY
 
 EVERYDAY = [
     'if [ -z "$v" ]; then\n  echo hi\nfi',
-    'if [ -d runtime/grammars/sources ]; then\n  rm -rf runtime/grammars/sources\nfi',
+    'if [ -d target/debug ]; then\n  rm -rf target/debug\nfi',
     'if [ "Linux" = "Windows" ]; then\n  cp "a.exe" "dist/"\nelse\n  cp "a" "dist/"\nfi',
     'if [ -z "$(git diff --name-only "$TAG")" ]; then\n  echo "No changes"\n  exit 1\nfi',
     'if [ $found -eq 0 ]; then\n    exit 0\nelse\n    echo "found"\n    exit 1\nfi',

@@ -10,6 +10,7 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.deletes import delete_targets
 from clawgate.validators.paths import resolve
+from clawgate.validators.xargsfeed import ITEM as XARGS_ITEM
 
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client"})
 _OPTION_PREFIX = lazy_pattern(r"^(--[A-Za-z-]+=|-[A-Za-z])")
@@ -115,6 +116,9 @@ class RecursiveDeleteOfUnknown(Validator):
     """A recursive delete whose target is only known at run time (a variable the engine cannot
     see, a command substitution): nobody can tell what it removes before it is gone. ASK.
 
+    An item ``xargs`` feeds (``"$XARGS_ITEM"``) is left to CG-DEG-003, which reads the feeder
+    (``find . -name __pycache__ | xargs rm -rf`` deletes only regenerable names).
+
     Bad: ``rm -rf "$TARGET"`` or ``rm -rf $(cat dirs.txt)``.
     Harmless: ``rm -rf ./build`` or ``rm -f "$LOG"`` (one file, not a tree).
     """
@@ -126,6 +130,8 @@ class RecursiveDeleteOfUnknown(Validator):
         if cmd.program not in ("rm", "find"):
             return Verdict.passthrough()
         for word in delete_targets(cmd) or ():
+            if XARGS_ITEM in word.text:
+                continue
             if resolve(word, ctx).path is None:
                 return Verdict.ask(self.id, f"{cmd.program} deletes {word.text}, which is only "
                                    "known at run time", hint="name the directory literally")
