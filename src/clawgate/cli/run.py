@@ -27,9 +27,9 @@ from clawgate.cli.exitcodes import ExitCode
 from clawgate.decision import Decision, Outcome
 from clawgate.errors import ClawgateError, PolicyError
 from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_settings
-from clawgate.guard_setup import engine_for
+from clawgate.guard_setup import engine_for, state_files
 
-KIND_ISOLATION = {"host": 0, "bwrap": 1, "docker": 1}  # a flag may not pick a lower one
+KIND_ISOLATION = {"host": 0, "auto": 1, "bwrap": 2, "docker": 2}  # a flag may not pick less
 
 
 class UsageProblem(Exception):
@@ -85,7 +85,8 @@ def run(
     request = ExecRequest(line, cwd=here, timeout_s=applied)
     try:
         with executor_from_settings(settings, workspace=root,
-                                    safe_env_names=policy.hooks.safe_env_names) as executor:
+                                    safe_env_names=policy.hooks.safe_env_names,
+                                    read_only=state_files(policy, root)) as executor:
             result = executor.run(request)
     except ClawgateError as exc:
         _report(decision, None, as_json, error=str(exc))
