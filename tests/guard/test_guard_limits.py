@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,10 +14,21 @@ import pytest
 from clawgate.approval import ApprovalStore
 from clawgate.errors import ToolError
 from clawgate.executors import FakeExecutor
-from clawgate.guard import Guard
+from clawgate.guard import CallContext, Guard
 
 THREADS = 48
 BUDGET = 5
+
+
+class Preempted(str):
+    """A session name whose hashing lets other threads run, as a preemption at that point
+    would: a count read and written without a lock is then read twice before it is written."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        time.sleep(0.0005)  # releases the GIL; nothing is timed
+        return str.__hash__(self)
 
 
 def guard_for(tmp_path: Path, text: str, executor: FakeExecutor | None = None) -> Guard:
@@ -53,15 +65,16 @@ def test_many_threads_of_one_session_never_spend_more_than_the_budget(tmp_path: 
             calls += 1
         return "ok"
 
+    ctx = CallContext(session=Preempted("one-session"))
     for turn in range(1, 9):
-        refused = one_turn(guard)
+        refused = one_turn(guard, ctx)
         assert calls == BUDGET * turn, f"turn {turn}: {calls - BUDGET * (turn - 1)} calls ran"
         assert len(refused) == THREADS - BUDGET
         assert all("budget of 5 tool calls" in m for m in refused)
-        guard.new_turn()
+        guard.new_turn(ctx.session)
 
 
-def one_turn(guard: Guard) -> list[str]:
+def one_turn(guard: Guard, ctx: CallContext) -> list[str]:
     """THREADS calls of ``tick`` at once; the messages of those refused."""
     start = threading.Barrier(THREADS)
     refused: list[str] = []
@@ -69,7 +82,7 @@ def one_turn(guard: Guard) -> list[str]:
     def one() -> None:
         start.wait()
         try:
-            guard.call("tick", {})
+            guard.call("tick", {}, ctx)
         except ToolError as exc:
             refused.append(exc.message)
 
