@@ -28,7 +28,7 @@ from clawgate.errors import ToolError
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.policy.visibility import ToolContext
 from clawgate.records import replace
-from clawgate.tools.checks import READONLY_ID, decide_call
+from clawgate.tools.checks import READONLY_ID, WRITE_TOOLS, decide_call, describe
 from clawgate.tools.paths import Workspace
 from clawgate.tools.scrub import Scrubber, truncate
 from clawgate.tools.urls import UrlPolicy, check_url
@@ -42,6 +42,7 @@ PATH_ID = "CG-ADAPT-005"
 URL_ID = "CG-ADAPT-006"
 APPROVAL_ID = "CG-ADAPT-007"
 TRUSTED_ID = "CG-ADAPT-008"
+STATE_ID = "CG-TOOL-002"
 AUDIT_CUT = 200  # characters of each result string an audit line keeps
 
 
@@ -93,6 +94,7 @@ class CallPath:
             else AuditLog(audit_log, self.scrubber)
         self.trusted = policy.hooks.trusted
         self.max_result_bytes = policy.hooks.budgets.max_result_bytes
+        self.state = frozenset(state_files(policy, root))
 
     # -- step 2: the tool policy ------------------------------------------------------------
 
@@ -110,7 +112,11 @@ class CallPath:
 
     def decide_tool(self, tool: Any, name: str, args: Mapping[str, Any]) -> Decision:
         """A Guard tool's call: its commands through the engine, its path through
-        containment, its URL through the SSRF check (a refused path or URL raises)."""
+        containment, its URL through the SSRF check (a refused path or URL raises). A write
+        to one of the policy's own files is a DENY."""
+        path = args.get("path")
+        if name in WRITE_TOOLS and isinstance(path, str) and self.writes_state(path):
+            return self._state_refusal(describe(name, args))
         return decide_call(tool, name, args, engine=self.engine, workspace=self.workspace,
                            urls=self.urls, readonly=self.readonly)
 
@@ -122,6 +128,8 @@ class CallPath:
             except ToolError as exc:
                 yield refused(summary, PATH_ID, exc.message,
                               hint=f"stay inside the workspace {self.root}")
+        if any(self.writes_state(path) for path in call.writes):
+            yield self._state_refusal(summary)
         if call.writes and self.readonly:
             yield refused(summary, READONLY_ID, "this agent may only read (autonomy readonly "
                           "or no write permission)", risk=Risk.MEDIUM)
@@ -137,6 +145,19 @@ class CallPath:
             risk = Risk.HIGH if call.urls else Risk.MEDIUM if call.writes or not call.reads \
                 else Risk.LOW
             yield Decision(summary, Outcome.ALLOW, risk)
+
+    def writes_state(self, path: str) -> bool:
+        """Whether ``path`` is one of the loaded policy files inside the workspace."""
+        try:
+            real = os.path.realpath(self.workspace.resolve(path))
+        except ToolError:
+            return False  # refused as a path already
+        return real in self.state
+
+    def _state_refusal(self, summary: str) -> Decision:
+        return refused(summary, STATE_ID, "the file is a policy this guard loaded: a call "
+                       "must not rewrite the rules it is judged by",
+                       hint="change the policy outside the agent's session")
 
     # -- step 5: approval -------------------------------------------------------------------
 
@@ -202,6 +223,15 @@ class CallPath:
             session=ctx.session, agent=ctx.agent or "", tool=tool, args=shown,
             outcome=outcome, reasons=tuple(self._scrub_reason(r) for r in reasons),
             result=summary, duration_ms=round(elapsed, 3)))
+
+
+def state_files(policy: Policy, workspace: str | os.PathLike[str]) -> tuple[str, ...]:
+    """The loaded policy files (a project's ``.clawgate.yaml`` or ``pyproject.toml``) that lie
+    inside ``workspace``, as real paths: file tools may not write them, and a sandbox mounts
+    them read-only, so nothing the guard runs rewrites the policy the next load reads."""
+    root = os.path.realpath(workspace)
+    found = (os.path.realpath(layer.path) for layer in policy.layers if layer.path)
+    return tuple(p for p in found if p != root and p.startswith(root.rstrip("/") + "/"))
 
 
 def _capped(value: Any, limit: int) -> Any:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from clawgate.approval import ApprovalStore, Approver, DenyAllApprover
 from clawgate.audit import AuditLog
-from clawgate.callpath import CallPath, ContainerEngine, engine_for
+from clawgate.callpath import CallPath, ContainerEngine, engine_for, state_files
 from clawgate.decision import Decision, Outcome, Reason
 from clawgate.engine import Engine
 from clawgate.errors import ClawgateError, ToolError, ToolErrorKind
@@ -217,11 +217,3 @@ def executor_for(policy: Policy, workspace: str) -> Executor:
     return executor_from_settings(policy.executor, workspace=workspace,
                                   safe_env_names=tuple(policy.hooks.safe_env_names),
                                   read_only=state_files(policy, workspace))
-
-
-def state_files(policy: Policy, workspace: str | os.PathLike[str]) -> tuple[str, ...]:
-    """The loaded policy files (a project's ``.clawgate.yaml`` or ``pyproject.toml``) that lie
-    inside ``workspace``: a sandbox mounts them read-only, so a command cannot rewrite the
-    policy the next load would read."""
-    return tuple(os.path.realpath(layer.path) for layer in policy.layers
-                 if layer.path and _inside(Path(layer.path), os.fspath(workspace)))

@@ -14,9 +14,13 @@ import pytest
 from clawgate.approval import ApprovalStore
 from clawgate.audit import AuditLog, verify
 from clawgate.cli import main
-from clawgate.errors import ClawgateError
+from clawgate.decision import Outcome
+from clawgate.errors import ClawgateError, ToolError, ToolErrorKind
 from clawgate.executors import FakeExecutor
-from clawgate.guard import Guard
+from clawgate.guard import CallContext, Guard
+from clawgate.integrations.calls import Call
+from clawgate.integrations.gate import Gate
+from clawgate.policy.loader import load_policy
 from clawgate.statedir import state_root
 
 # Run as a script the checks cannot see into (an ASK, which the project's `trusted` runs): the
@@ -121,3 +125,32 @@ def test_on_the_host_a_command_can_change_it_the_documented_limit(tmp_path: Path
     with guard_over(tmp_path, workspace, policy) as guard:
         attack(guard, workspace)
     assert not policy.exists() or os.path.islink(policy)
+
+
+@pytest.mark.parametrize(("tool", "args"), [
+    ("write_file", {"path": ".clawgate.yaml", "content": "version: 1\nautonomy: full\n"}),
+    ("edit_file", {"path": "./.clawgate.yaml", "old_text": "trusted: true",
+                   "new_text": "trusted: false"}),
+])
+def test_file_tools_may_not_rewrite_the_loaded_policy(
+        tmp_path: Path, tool: str, args: dict[str, str]) -> None:
+    workspace, policy = project(tmp_path, ".clawgate.yaml", "executor: {kind: host}\n")
+    before = policy.read_bytes()
+    with guard_over(tmp_path, workspace, policy) as guard:
+        with pytest.raises(ToolError) as caught:
+            guard.call(tool, args)
+        assert caught.value.kind is ToolErrorKind.PERMISSION_DENIED
+        assert "CG-TOOL-002" in caught.value.message
+        guard.call("write_file", {"path": "notes.txt", "content": "fine\n"})
+    assert policy.read_bytes() == before
+    assert (workspace / "notes.txt").read_text() == "fine\n"
+
+
+def test_the_gate_refuses_a_write_to_the_loaded_policy_through_the_same_path(
+        tmp_path: Path) -> None:
+    workspace, policy = project(tmp_path, ".clawgate.yaml")
+    gate = Gate(load_policy(policy), workspace=workspace)
+    write = Call("write_file", {"file_path": str(policy)}, writes=(str(policy),))
+    decision = gate.decide(write, CallContext())
+    assert decision.outcome is Outcome.DENY
+    assert [r.rule_id for r in decision.reasons] == ["CG-TOOL-002"]
