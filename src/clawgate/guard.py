@@ -171,12 +171,16 @@ class Guard:
 
     def check(self, name: str, args: Mapping[str, Any] | None = None,
               ctx: CallContext | None = None) -> Decision:
-        """Steps 1-4 only: the decision for a call, without approval, execution or audit."""
+        """Steps 1-4 only: the decision for a call, without approval, execution or audit.
+        A refusal raises ToolError, its text scrubbed and capped as ``call``'s are."""
         ctx = ctx or CallContext()
-        tool = self.registry.get(name)
-        self.setup.require_visible(name, self.registry.names(), ctx)
-        checked = validate_arguments(tool.parameters, args or {})
-        return self.setup.decide(tool, name, checked)
+        try:
+            tool = self.registry.get(name)
+            self.setup.require_visible(name, self.registry.names(), ctx)
+            checked = validate_arguments(tool.parameters, args or {})
+            return self.setup.decide(tool, name, checked)
+        except ToolError as exc:
+            raise self.setup.clean_error(exc) from None
 
     def _prepare(self, name: str, args: Mapping[str, Any] | None, ctx: CallContext
                  ) -> tuple[Tool, dict[str, Any], Decision]:

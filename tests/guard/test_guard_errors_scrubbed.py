@@ -127,3 +127,11 @@ def test_the_gate_audits_through_the_same_env_aware_path(
     assert secret not in text
     assert "[REDACTED:" in text
     assert gate.path is not None and gate.path.scrubber is gate.scrubber
+
+
+def test_check_refusals_are_scrubbed_too(tmp_path: Path) -> None:
+    guard = guard_with(tmp_path, _counts(""))
+    with pytest.raises(ToolError) as caught:
+        guard.check("leak", {"count": aws_key()})
+    assert caught.value.kind is ToolErrorKind.INVALID_ARGS
+    assert aws_key() not in str(caught.value)

@@ -4,7 +4,9 @@ executor (the agent, or the wrapped MCP server, runs what is allowed).
 ``decide`` is steps 2 and 4 of the guard's call path for a ``Call``: the tool policy, then
 commands through the engine, paths through workspace containment, URLs through the SSRF check;
 the strictest answer wins (``tools.checks.combine``). ``settle`` is step 5 for adapters that
-can ask a person themselves; ``clean`` and ``record`` are steps 8 and 9.
+can ask a person themselves; ``clean`` and ``record`` are steps 8 and 9. Every step but the
+adapter-specific tool policy of step 2 is ``clawgate.callpath.CallPath``'s, the Guard's own:
+this class is a thin front of it for ``Call`` values.
 """
 
 from __future__ import annotations
