@@ -63,7 +63,7 @@ def test_the_policy_kind_docker_is_applied(
     assert capsys.readouterr().out == "/workspace\n"
 
 
-@pytest.mark.parametrize("kind", ["bwrap", "docker"])
+@pytest.mark.parametrize("kind", ["bwrap", "docker", "auto"])
 def test_a_flag_cannot_pick_less_isolation_than_the_policy(
         tmp_path: Path, workspace: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
     policy = manifest(tmp_path, f"executor: {{kind: {kind}}}\n")

@@ -2,9 +2,9 @@
 
 The executor (``kind``), its timeouts and limits come from the layered policy's ``executor``
 section. ``--executor`` may switch between the sandboxes but never to less isolation than the
-policy asks for (host under a bwrap or docker policy is refused, exit 2); ``--timeout`` may not
-exceed ``executor.max_timeout_s``. A usage error (a bad flag, a missing ``--cwd``) exits 2 with
-one line.
+policy asks for (host under a bwrap, docker or auto policy is refused, exit 2); ``--timeout``
+may not exceed ``executor.max_timeout_s``. A usage error (a bad flag, a missing ``--cwd``)
+exits 2 with one line.
 
 DENY exits 4 without running. ASK asks on a terminal (a "no" exits 4); without a terminal it is
 not run and exits 3, unless ``--yes`` approves it. ALLOW runs it and exits with the command's
