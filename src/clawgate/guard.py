@@ -12,7 +12,10 @@ without it.
     6 rate limit per session ................... PermissionDenied
     7 execute (commands on the configured executor, under the spawn cap and a timeout)
     8 output: credential scrubbing, then truncation (head and tail)
-    9 audit record (hash-chained JSONL), for refusals and failures too
+    9 audit record (keyed, chained JSONL), for refusals and failures too
+
+Steps 2, 4, 5, 8 and 9 are ``clawgate.callpath``'s, the path the adapters' Gate takes too;
+errors shown to the caller (and so to the model) are scrubbed and capped like results.
 """
 
 from __future__ import annotations
