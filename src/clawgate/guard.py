@@ -12,7 +12,10 @@ without it.
     6 rate limit per session ................... PermissionDenied
     7 execute (commands on the configured executor, under the spawn cap and a timeout)
     8 output: credential scrubbing, then truncation (head and tail)
-    9 audit record (hash-chained JSONL), for refusals and failures too
+    9 audit record (keyed, chained JSONL), for refusals and failures too
+
+Steps 2, 4, 5, 8 and 9 are ``clawgate.callpath``'s, the path the adapters' Gate takes too;
+errors shown to the caller (and so to the model) are scrubbed and capped like results.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self, TypeVar, overload
 
 from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.errors import ToolError, ToolErrorKind
@@ -55,11 +60,17 @@ class CallContext:
 
 
 class Guard:
-    """Wraps an agent's tool calls: ``guard.call(name, args, ctx)`` or ``await guard.acall``."""
+    """Wraps an agent's tool calls: ``guard.call(name, args, ctx)`` or ``await guard.acall``.
+
+    ``audit_log`` is a path or an ``AuditLog`` outside the workspace (one inside it is refused
+    with a ClawgateError: what the guard runs there could rewrite it), ``True`` for this
+    workspace's log under the state directory (``guard.audit_path``), None for none. Close the
+    guard (or use ``with``) to close its executor: a warm Docker container is removed.
+    """
 
     def __init__(self, policy: Policy, *, workspace: str | os.PathLike[str] | None = None,
                  executor: Executor | None = None, approver: Approver | None = None,
-                 audit_log: AuditLog | str | os.PathLike[str] | None = None,
+                 audit_log: AuditLog | str | os.PathLike[str] | bool | None = None,
                  approval_store: ApprovalStore | None = None,
                  message_bus: MessageBus | None = None) -> None:
         from clawgate.guard_setup import Setup
@@ -74,6 +85,24 @@ class Guard:
         self.workspace = setup.workspace
         self.executor = setup.executor
         self._iterations: dict[str, int] = {}
+        self._budget_lock = threading.Lock()
+
+    @property
+    def audit_path(self) -> str | None:
+        """Where the audit log is written (None: no audit log)."""
+        audit = self.setup.audit
+        return None if audit is None else os.fspath(audit.path)
+
+    def close(self) -> None:
+        """Close the executor (a warm Docker container is removed) and the audit log."""
+        self.setup.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
 
     @classmethod
     def from_files(cls, *manifests: str | os.PathLike[str], **kwargs: Any) -> Guard:
@@ -108,7 +137,8 @@ class Guard:
 
     def new_turn(self, session: str = "default") -> None:
         """Reset the per-turn tool-call budget of ``session``."""
-        self._iterations.pop(session, None)
+        with self._budget_lock:
+            self._iterations.pop(session, None)
 
     # -- calls ------------------------------------------------------------------------------
 
@@ -144,12 +174,16 @@ class Guard:
 
     def check(self, name: str, args: Mapping[str, Any] | None = None,
               ctx: CallContext | None = None) -> Decision:
-        """Steps 1-4 only: the decision for a call, without approval, execution or audit."""
+        """Steps 1-4 only: the decision for a call, without approval, execution or audit.
+        A refusal raises ToolError, its text scrubbed and capped as ``call``'s are."""
         ctx = ctx or CallContext()
-        tool = self.registry.get(name)
-        self.setup.require_visible(name, self.registry.names(), ctx)
-        checked = validate_arguments(tool.parameters, args or {})
-        return self.setup.decide(tool, name, checked)
+        try:
+            tool = self.registry.get(name)
+            self.setup.require_visible(name, self.registry.names(), ctx)
+            checked = validate_arguments(tool.parameters, args or {})
+            return self.setup.decide(tool, name, checked)
+        except ToolError as exc:
+            raise self.setup.clean_error(exc) from None
 
     def _prepare(self, name: str, args: Mapping[str, Any] | None, ctx: CallContext
                  ) -> tuple[Tool, dict[str, Any], Decision]:
@@ -165,13 +199,16 @@ class Guard:
         return tool, checked, decision
 
     def _spend(self, session: str) -> None:
+        """Count one call of ``session``'s turn; under a lock, so that calls from many
+        threads at once never spend more than the budget."""
         budget = self.setup.max_iterations
-        used = self._iterations.get(session, 0)
-        if used >= budget:
-            raise ToolError(ToolErrorKind.PERMISSION_DENIED,
-                            f"the budget of {budget} tool calls for this turn is spent; "
-                            "start a new turn (Guard.new_turn)")
-        self._iterations[session] = used + 1
+        with self._budget_lock:
+            used = self._iterations.get(session, 0)
+            if used >= budget:
+                raise ToolError(ToolErrorKind.PERMISSION_DENIED,
+                                f"the budget of {budget} tool calls for this turn is spent; "
+                                "start a new turn (Guard.new_turn)")
+            self._iterations[session] = used + 1
 
     def _finish(self, name: str, args: dict[str, Any], ctx: CallContext, decision: Decision,
                 value: Any, started: float) -> Result:
@@ -182,15 +219,18 @@ class Guard:
 
     def _failed(self, name: str, args: Mapping[str, Any] | None, ctx: CallContext,
                 exc: BaseException, started: float) -> BaseException:
-        """Audit a refusal or failure and turn it into the ToolError the caller sees."""
+        """Audit a refusal or failure and turn it into the ToolError the caller sees, its text
+        scrubbed and capped as a result would be: an exception's message (a tool's, a schema
+        validator's echo of the input) reaches the model too. The original exception is not
+        chained: its text is what was scrubbed."""
         if isinstance(exc, ToolError):
             error = exc
         elif isinstance(exc, Exception):
             error = ToolError(ToolErrorKind.EXECUTION_FAILED,
                               f"{name} failed: {type(exc).__name__}: {exc}")
-            error.__cause__ = exc
         else:
             return exc  # KeyboardInterrupt and friends pass through untouched
+        error = self.setup.clean_error(error)
         outcome = "deny" if error.kind is ToolErrorKind.PERMISSION_DENIED else "error"
         shown = dict(args) if isinstance(args, Mapping) else {"arguments": repr(args)[:200]}
         self.setup.record(name, shown, ctx, outcome, error.reasons,

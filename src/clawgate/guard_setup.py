@@ -5,31 +5,25 @@ Kept apart from ``guard.py`` so that the call path there reads as the nine steps
 
 from __future__ import annotations
 
+import hashlib
 import os
-import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from clawgate.approval import (
-    ApprovalRequest,
-    ApprovalStore,
-    Approver,
-    DenyAllApprover,
-    seek_approval,
-)
-from clawgate.audit import AuditLog, AuditRecord
+from clawgate.approval import ApprovalStore, Approver, DenyAllApprover
+from clawgate.audit import AuditLog
+from clawgate.callpath import CallPath, ContainerEngine, engine_for, state_files
 from clawgate.decision import Decision, Outcome, Reason
 from clawgate.engine import Engine
-from clawgate.errors import ToolError, ToolErrorKind
-from clawgate.policy.settings import Autonomy, EngineSettings
-from clawgate.policy.visibility import ToolContext
+from clawgate.errors import ClawgateError, ToolError, ToolErrorKind
 from clawgate.ratelimit import RateLimiter
-from clawgate.records import record, replace
+from clawgate.records import record
+from clawgate.statedir import state_root
 from clawgate.tools.base import Result, Tool, ToolRegistry
 from clawgate.tools.builtin import builtin_tools, custom_tools
-from clawgate.tools.checks import decide_call
 from clawgate.tools.paths import Workspace
-from clawgate.tools.scrub import Scrubber, truncate
+from clawgate.tools.scrub import Scrubber
 from clawgate.tools.urls import UrlPolicy
 
 if TYPE_CHECKING:
@@ -37,6 +31,9 @@ if TYPE_CHECKING:
     from clawgate.guard import CallContext
     from clawgate.policy.policy import Policy
     from clawgate.tools.messaging import MessageBus
+
+__all__ = ["ContainerEngine", "Setup", "audit_log_for", "default_audit_path", "engine_for",
+           "executor_for", "refusal", "state_files"]
 
 
 def refusal(decision: Decision, why: str) -> ToolError:
@@ -48,56 +45,86 @@ def refusal(decision: Decision, why: str) -> ToolError:
 
 @record()
 class Setup:
+    """The Guard's parts: the shared call path (decide, approve, scrub, audit), and what only
+    the Guard has (its tools, its executor, the per-session rate limits, the turn budget)."""
+
     policy: Policy
-    engine: Engine
-    workspace: Workspace
+    path: CallPath
     executor: Executor
     registry: ToolRegistry
-    urls: UrlPolicy
-    approver: Approver
-    approvals: ApprovalStore | None
-    audit: AuditLog | None
-    scrubber: Scrubber
     limiter: RateLimiter
-    max_iterations: int
-    max_result_bytes: int
-    trusted: bool
     exec_limiter: RateLimiter  # rate_limit.exec_per_minute: calls that run commands
+    max_iterations: int
 
     @classmethod
     def build(cls, policy: Policy, *, workspace: str | os.PathLike[str] | None,
               executor: Executor | None, approver: Approver | None,
-              audit_log: AuditLog | str | os.PathLike[str] | None,
+              audit_log: AuditLog | str | os.PathLike[str] | bool | None,
               approval_store: ApprovalStore | None, message_bus: MessageBus | None) -> Setup:
         settings = policy.engine_settings()
         root = os.path.abspath(os.fspath(workspace or settings.workspace or "."))
-        space = Workspace(root, forbidden=settings.forbidden_paths)
-        hooks, web, limits = policy.hooks, policy.web, policy.rate_limit
+        log = audit_log_for(audit_log, root)
         runner = executor or executor_for(policy, root)
-        engine = engine_for(settings, root, in_container=_in_container(runner))
-        urls = UrlPolicy(allowed_domains=tuple(web.allowed_domains),
-                         blocked_domains=tuple(web.blocked_domains))
-        env = {n: os.environ[n] for n in hooks.safe_env_names if n in os.environ}
-        registry = ToolRegistry(builtin_tools(space, runner, urls, message_bus,
+        path = CallPath(policy, root,
+                        engine=engine_for(settings, root, in_container=_in_container(runner)),
+                        approver=approver or DenyAllApprover(),
+                        approvals=approval_store if approval_store is not None
+                        else ApprovalStore(root), audit_log=log)
+        web, limits = policy.web, policy.rate_limit
+        env = {n: os.environ[n] for n in policy.hooks.safe_env_names if n in os.environ}
+        registry = ToolRegistry(builtin_tools(path.workspace, runner, path.urls, message_bus,
                                               search_endpoint=web.search_endpoint))
         for tool in custom_tools(policy, runner, root, env):
             registry.register(tool)
-        log = audit_log if isinstance(audit_log, AuditLog) or audit_log is None else AuditLog(
-            audit_log)
-        return cls(policy, engine, space, runner, registry, urls, approver or DenyAllApprover(),
-                   approval_store if approval_store is not None else ApprovalStore(root),
-                   log, Scrubber(env=os.environ),
+        # A burst above the per-minute rate would let more commands run in a minute than the
+        # rate says: exec_per_minute: 2 means two.
+        exec_burst = min(limits.burst, limits.exec_per_minute)
+        return cls(policy, path, runner, registry,
                    RateLimiter(limits.calls_per_minute, limits.burst),
-                   hooks.budgets.max_tool_iterations, hooks.budgets.max_result_bytes,
-                   hooks.trusted, RateLimiter(limits.exec_per_minute, limits.burst))
+                   RateLimiter(limits.exec_per_minute, exec_burst),
+                   policy.hooks.budgets.max_tool_iterations)
+
+    # What the call path holds, under the names the Guard has always had for it.
+    @property
+    def engine(self) -> Engine:
+        return self.path.engine
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.path.workspace
+
+    @property
+    def urls(self) -> UrlPolicy:
+        return self.path.urls
+
+    @property
+    def approver(self) -> Approver | None:
+        return self.path.approver
+
+    @property
+    def approvals(self) -> ApprovalStore | None:
+        return self.path.approvals
+
+    @property
+    def audit(self) -> AuditLog | None:
+        return self.path.audit
+
+    @property
+    def scrubber(self) -> Scrubber:
+        return self.path.scrubber
+
+    @property
+    def trusted(self) -> bool:
+        return self.path.trusted
+
+    @property
+    def max_result_bytes(self) -> int:
+        return self.path.max_result_bytes
 
     # -- step 2 -----------------------------------------------------------------------------
 
     def visible(self, names: Sequence[str], ctx: CallContext) -> list[str]:
-        tool_ctx = ToolContext(agent=ctx.agent, provider=ctx.provider,
-                               subagent_depth=ctx.subagent_depth, group=ctx.group)
-        seen = self.policy.visible_tools(names, tool_ctx).tools
-        return [t for t in seen if not self.policy.hooks.denies(t)]
+        return sorted(self.path.visible(names, ctx))
 
     def require_visible(self, name: str, names: Sequence[str], ctx: CallContext) -> None:
         if name not in self.visible(names, ctx):
@@ -108,77 +135,71 @@ class Setup:
     # -- steps 4 and 5 ----------------------------------------------------------------------
 
     def decide(self, tool: Tool, name: str, args: Mapping[str, Any]) -> Decision:
-        readonly = self.engine.settings.autonomy is Autonomy.READONLY
-        return decide_call(tool, name, args, engine=self.engine, workspace=self.workspace,
-                           urls=self.urls, readonly=readonly)
+        return self.path.decide_tool(tool, name, args)
 
     def settle(self, name: str, args: Mapping[str, Any], ctx: CallContext,
                decision: Decision) -> None:
         """DENY refuses; ASK needs a yes from the approver (or a remembered allow-always)."""
         if decision.outcome is Outcome.DENY:
             raise refusal(decision, f"{name} denied")
-        if decision.outcome is not Outcome.ASK or self.trusted:
-            return
-        request = ApprovalRequest(tool=name, args=dict(args), summary=decision.command,
-                                  reasons=decision.reasons, session=ctx.session,
-                                  agent=ctx.agent)
-        if not seek_approval(request, self.approver, self.approvals).allowed:
+        if self.path.approve(name, args, ctx, decision).outcome is Outcome.DENY:
             raise refusal(decision, f"{name} needs approval and was not approved")
 
     # -- steps 8 and 9 ----------------------------------------------------------------------
 
     def clean(self, name: str, value: Any) -> Result:
         """Scrub credentials from every string of the result, then cap each string's size."""
-        result = value if isinstance(value, dict) else {"result": value}
-        scrubbed = self.scrubber.scrub_value(result)
-        assert isinstance(scrubbed, dict)
-        return {k: truncate(v, self.max_result_bytes) if isinstance(v, str) else v
-                for k, v in scrubbed.items()}
+        cleaned = self.path.clean(value if isinstance(value, dict) else {"result": value})
+        assert isinstance(cleaned, dict)
+        return cleaned
+
+    def clean_error(self, error: ToolError) -> ToolError:
+        return self.path.clean_error(error)
 
     def record(self, name: str, args: Mapping[str, Any], ctx: CallContext, outcome: str,
                reasons: Sequence[Reason], result: Mapping[str, Any], started: float) -> None:
-        if self.audit is None:
-            return
-        summary = {k: (v if not isinstance(v, str) else v[:200]) for k, v in result.items()}
-        self.audit.append(AuditRecord(
-            session=ctx.session, agent=ctx.agent or "", tool=name, args=dict(args),
-            outcome=outcome, reasons=tuple(reasons), result=summary,
-            duration_ms=round((time.monotonic() - started) * 1000, 3)))
+        self.path.record(name, args, ctx, outcome, reasons, result, started)
+
+    def close(self) -> None:
+        """Close the executor (a warm container goes) and the audit log. Idempotent."""
+        try:
+            self.executor.close()
+        finally:
+            if self.audit is not None:
+                self.audit.close()
 
 
-class ContainerEngine(Engine):
-    """Judges commands as they run in a Docker container, where the workspace is mounted at
-    ``/workspace``: that path is the workspace for the checks, and a host ``cwd`` inside the
-    workspace is read as the same place under it (``/work/repo/src`` is ``/workspace/src``)."""
-
-    def __init__(self, settings: EngineSettings, root: str, mount: str) -> None:
-        self.root, self.mount = os.path.abspath(root), mount
-        forbidden = tuple(self.inside(p) if os.path.isabs(p) else p  # relative: to the mount
-                          for p in settings.forbidden_paths)
-        super().__init__(replace(settings, workspace=mount, forbidden_paths=forbidden))
-
-    def inside(self, path: str | None) -> str:
-        """``path`` (absolute, on the host) as the container sees it; None is the workspace."""
-        if path is None:
-            return self.mount
-        relative = os.path.relpath(os.path.abspath(path), self.root)
-        if relative == os.curdir:
-            return self.mount
-        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
-            return path  # not under the mount: the executor refuses such a cwd anyway
-        return os.path.join(self.mount, relative)
-
-    def check(self, command: str, *, cwd: str | None = None) -> Decision:
-        return super().check(command, cwd=self.inside(cwd))
+def audit_log_for(audit_log: AuditLog | str | os.PathLike[str] | bool | None, root: str
+                  ) -> AuditLog | str | os.PathLike[str] | None:
+    """The audit log to write: ``True`` is this workspace's log under the state root
+    (``default_audit_path``), ``False``/None none. A log inside the workspace is refused: the
+    commands and file tools the guard runs there could rewrite or delete it."""
+    if audit_log is True:
+        audit_log = default_audit_path(root)
+    if audit_log is None or audit_log is False:
+        return None
+    where = audit_log.path if isinstance(audit_log, AuditLog) else Path(audit_log)
+    if _inside(where, root):
+        raise ClawgateError(
+            f"the audit log {where} is inside the workspace {root}, where what the guard runs "
+            "could change it; keep it outside (audit_log=True puts it under the state "
+            f"directory {state_root()})")
+    return audit_log
 
 
-def engine_for(settings: EngineSettings, root: str, *, in_container: bool) -> Engine:
-    """The engine for a workspace: as the host sees it, or as a Docker container does."""
-    if in_container:
-        from clawgate.executors.docker_exec import WORKSPACE
+def default_audit_path(root: str) -> Path:
+    """``<state root>/audit/<workspace name>-<hash of its real path>.jsonl``."""
+    real = os.path.realpath(root)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    folder = state_root() / "audit"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return folder / f"{os.path.basename(real) or 'root'}-{digest}.jsonl"
 
-        return ContainerEngine(settings, root, WORKSPACE)
-    return Engine(replace(settings, workspace=root))
+
+def _inside(path: Path, root: str) -> bool:
+    """Whether ``path`` (which may not exist yet) resolves inside ``root``."""
+    real = Path(os.path.realpath(path))
+    return real.is_relative_to(os.path.realpath(root))
 
 
 def _in_container(executor: Executor) -> bool:
@@ -188,9 +209,11 @@ def _in_container(executor: Executor) -> bool:
 
 
 def executor_for(policy: Policy, workspace: str) -> Executor:
-    """The executor the manifest asks for. A missing sandbox raises SandboxUnavailable."""
+    """The executor the manifest asks for, the policy's own files inside the workspace
+    read-only in a sandbox. A missing sandbox raises SandboxUnavailable (``kind: auto``
+    falls back to the host with a warning)."""
     from clawgate.executors import executor_from_settings
 
     return executor_from_settings(policy.executor, workspace=workspace,
-                                  safe_env_names=tuple(policy.hooks.safe_env_names))
-
+                                  safe_env_names=tuple(policy.hooks.safe_env_names),
+                                  read_only=state_files(policy, workspace))

@@ -32,10 +32,19 @@ def one_line(err: str) -> str:
 WHERE = "test -w /usr && echo host || echo sandboxed"
 
 
-def test_without_a_policy_kind_it_runs_on_the_host(
+@pytest.mark.bwrap
+def test_without_a_policy_kind_it_runs_in_bubblewrap_where_that_works(
         workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(workspace, "--", WHERE) == 0
-    assert capsys.readouterr().out == "host\n"
+    assert capsys.readouterr().out == "sandboxed\n"
+
+
+def test_kind_host_written_out_runs_on_the_host_without_a_word(
+        tmp_path: Path, workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    policy = manifest(tmp_path, "executor: {kind: host}\n")
+    assert run(workspace, "--policy", policy, "--", WHERE) == 0
+    out, err = capsys.readouterr()
+    assert (out, err) == ("host\n", "")
 
 
 @pytest.mark.bwrap
@@ -54,7 +63,7 @@ def test_the_policy_kind_docker_is_applied(
     assert capsys.readouterr().out == "/workspace\n"
 
 
-@pytest.mark.parametrize("kind", ["bwrap", "docker"])
+@pytest.mark.parametrize("kind", ["bwrap", "docker", "auto"])
 def test_a_flag_cannot_pick_less_isolation_than_the_policy(
         tmp_path: Path, workspace: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
     policy = manifest(tmp_path, f"executor: {{kind: {kind}}}\n")

@@ -35,7 +35,7 @@ def timeout_message(guard: Guard, args: dict[str, object]) -> str:
 
 
 def test_the_policy_timeout_is_the_default_for_a_call(tmp_path: Path) -> None:
-    guard = guard_for(tmp_path, "executor: {timeout_s: 0.3}\n")
+    guard = guard_for(tmp_path, "executor: {kind: host, timeout_s: 0.3}\n")
     assert isinstance(guard.executor, HostExecutor)
     assert timeout_message(guard, {"command": "sleep 30"}) == \
         "the command timed out after 0.3 s"

@@ -200,8 +200,10 @@ ROWS: dict[str, dict[str, Probe]] = {
     "shell.rules[].examples.not_match": everywhere(refuses(
         [RULE.format(d="deny", extra=", examples: {not_match: [make deploy]}")],
         "probe-rule")),
-    "executor.kind": executor_has("executor: {kind: bwrap}",
-                                  lambda ex: type(ex).__name__ == "BwrapExecutor"),
+    "executor.kind": executor_has("executor: {kind: host}",  # the default, auto, sandboxes
+                                  lambda ex: type(ex).__name__ == "HostExecutor"),
+    "executor.repo_programs": executor_has("executor: {repo_programs: true}",
+                                           lambda ex: ex.limits.repo_programs is True),
     "executor.timeout_s": times_out("executor: {timeout_s: 0.2}", "0.2", asked=None),
     "executor.max_timeout_s": times_out("executor: {timeout_s: 0.1, max_timeout_s: 0.3}",
                                         "0.3", asked=30),

@@ -2,9 +2,9 @@
 
 The executor (``kind``), its timeouts and limits come from the layered policy's ``executor``
 section. ``--executor`` may switch between the sandboxes but never to less isolation than the
-policy asks for (host under a bwrap or docker policy is refused, exit 2); ``--timeout`` may not
-exceed ``executor.max_timeout_s``. A usage error (a bad flag, a missing ``--cwd``) exits 2 with
-one line.
+policy asks for (host under a bwrap, docker or auto policy is refused, exit 2); ``--timeout``
+may not exceed ``executor.max_timeout_s``. A usage error (a bad flag, a missing ``--cwd``)
+exits 2 with one line.
 
 DENY exits 4 without running. ASK asks on a terminal (a "no" exits 4); without a terminal it is
 not run and exits 3, unless ``--yes`` approves it. ALLOW runs it and exits with the command's
@@ -27,9 +27,9 @@ from clawgate.cli.exitcodes import ExitCode
 from clawgate.decision import Decision, Outcome
 from clawgate.errors import ClawgateError, MissingExtra, PolicyError
 from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_settings
-from clawgate.guard_setup import engine_for
+from clawgate.guard_setup import engine_for, state_files
 
-KIND_ISOLATION = {"host": 0, "bwrap": 1, "docker": 1}  # a flag may not pick a lower one
+KIND_ISOLATION = {"host": 0, "auto": 1, "bwrap": 2, "docker": 2}  # a flag may not pick less
 
 
 class UsageProblem(Exception):
@@ -85,7 +85,8 @@ def run(
     request = ExecRequest(line, cwd=here, timeout_s=applied)
     try:
         with executor_from_settings(settings, workspace=root,
-                                    safe_env_names=policy.hooks.safe_env_names) as executor:
+                                    safe_env_names=policy.hooks.safe_env_names,
+                                    read_only=state_files(policy, root)) as executor:
             result = executor.run(request)
     except MissingExtra as exc:  # a configuration error: one line naming the extra
         say(str(exc))

@@ -6,6 +6,10 @@ password hashes masked), the workspace read-write at its own path, a private ``/
 only loopback). All namespaces are unshared, capabilities dropped, the session is new (no
 TIOCSTI into the caller's terminal) and the sandbox dies with its parent: a timeout that kills
 bwrap kills every process inside its pid namespace, including ones that called ``setsid``.
+The guard's state is out of reach: the state root is not mounted (a tmpfs covers it where it
+lies inside the workspace), and the files given as ``read_only`` (the loaded policy files that
+lie inside the workspace) are bound read-only over the writable workspace, so a command can
+neither change nor replace them.
 """
 
 from __future__ import annotations
@@ -35,9 +39,11 @@ class BwrapExecutor(Executor):
     name = "bwrap"
 
     def __init__(self, *, network: bool = False, bwrap: str = "bwrap",
-                 safe_env_names: Iterable[str] = SAFE_ENV_NAMES, **kwargs: Any) -> None:
+                 safe_env_names: Iterable[str] = SAFE_ENV_NAMES,
+                 read_only: Iterable[str | os.PathLike[str]] = (), **kwargs: Any) -> None:
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.network = network
+        self.read_only = inside_workspace(read_only, self.workspace)
         found = shutil.which(bwrap)
         if found is None:
             raise SandboxUnavailable(f"bubblewrap ({bwrap!r}) is not installed; install the "
@@ -55,6 +61,8 @@ class BwrapExecutor(Executor):
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         workspace = os.fspath(self.workspace)
         argv += ["--bind", workspace, workspace]
+        for path in self.read_only:  # after the workspace bind, which they cover
+            argv += ["--ro-bind", path, path]
         argv += _hide_state(workspace)
         argv += ["--chdir", os.fspath(job.cwd), "--"]
         return argv + job.argv
@@ -72,16 +80,32 @@ class BwrapExecutor(Executor):
                                kill_grace_s=job.kill_grace_s, containment=containment)
 
     def _probe(self) -> None:
-        """Run ``true`` in the sandbox once: user namespaces may be disabled on this machine."""
-        job = self.prepare(ExecRequest(["true"], timeout_s=PROBE_TIMEOUT_S))
+        """Run ``true`` in a sandbox once: user namespaces may be disabled on this machine.
+        The machine is probed, not the workspace (which may not exist yet)."""
+        argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
+                "--cap-drop", "ALL", *_system_binds(), "--proc", "/proc", "--dev", "/dev",
+                "--chdir", "/", "--", "true"]
         try:
-            done = subprocess.run(self.sandbox_argv(job), capture_output=True, text=True,
-                                  timeout=PROBE_TIMEOUT_S, check=False, env=job.env)
+            done = subprocess.run(argv, capture_output=True, text=True, check=False,
+                                  timeout=PROBE_TIMEOUT_S, env=self.environment(
+                                      ExecRequest(["true"])))
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise SandboxUnavailable(f"bubblewrap cannot start: {exc}") from exc
         if done.returncode != 0:
             raise SandboxUnavailable(f"bubblewrap cannot create its sandbox here: "
                                      f"{done.stderr.strip() or done.returncode}")
+
+
+def inside_workspace(paths: Iterable[str | os.PathLike[str]], workspace: Path
+                     ) -> tuple[str, ...]:
+    """The real paths among ``paths`` that exist inside ``workspace`` (the others are not
+    mounted at all, or lie in the read-only system)."""
+    found: list[str] = []
+    for path in paths:
+        real = Path(os.path.realpath(path))
+        if real.exists() and real != workspace and real.is_relative_to(workspace):
+            found.append(os.fspath(real))
+    return tuple(dict.fromkeys(found))
 
 
 def _hide_state(workspace: str) -> list[str]:

@@ -2,7 +2,9 @@
 
 Every container gets no network (unless the policy allows it), a read-only root, all
 capabilities dropped, ``no-new-privileges``, memory, CPU and pid limits, a small private
-``/tmp``, an init that reaps orphans, and the workspace at ``/workspace``. Two modes:
+``/tmp``, an init that reaps orphans, and the workspace at ``/workspace``; the files given as
+``read_only`` (the loaded policy files inside the workspace) are mounted read-only over it.
+Two modes:
 
 - warm (the default): one container per executor — per session — started on first use and
   reused with ``exec`` (tens of milliseconds instead of a container start). Each exec runs in a
@@ -25,10 +27,12 @@ import threading
 import time
 import weakref
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from clawgate.errors import ExecutorError
 from clawgate.executors.base import TIMEOUT_EXIT, ExecRequest, ExecResult, Executor, Job
+from clawgate.executors.bwrap import inside_workspace
 from clawgate.executors.docker_engine import (
     DockerSettings,
     connect,
@@ -65,10 +69,12 @@ class DockerExecutor(Executor):
     name = "docker"
 
     def __init__(self, settings: DockerSettings | None = None, *, network: bool = False,
-                 safe_env_names: Iterable[str] = DOCKER_ENV_NAMES, **kwargs: Any) -> None:
+                 safe_env_names: Iterable[str] = DOCKER_ENV_NAMES,
+                 read_only: Iterable[str | os.PathLike[str]] = (), **kwargs: Any) -> None:
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.settings = settings or DockerSettings()
         self.network = network
+        self.read_only = inside_workspace(read_only, self.workspace)
         self._client = connect(self.settings, API_TIMEOUT_S)
         self._lock = threading.Lock()
         self._warm: Any = None
@@ -91,7 +97,7 @@ class DockerExecutor(Executor):
             "mem_limit": limits.memory, "memswap_limit": limits.memory,
             "pids_limit": limits.pids, "nano_cpus": int(limits.cpus * 1e9),
             "tmpfs": {"/tmp": "rw,nosuid,nodev,size=64m"},
-            "volumes": {os.fspath(self.workspace): {"bind": WORKSPACE, "mode": "rw"}},
+            "volumes": self._volumes(),
             "working_dir": WORKSPACE, "labels": {"org.clawgate.sandbox": self.name},
             "user": self.settings.user or f"{os.getuid()}:{os.getgid()}",
             "log_config": {"type": "none"},
@@ -99,6 +105,14 @@ class DockerExecutor(Executor):
         if not self.network:
             config["network_mode"] = "none"
         return config
+
+    def _volumes(self) -> dict[str, dict[str, str]]:
+        """The workspace read-write at ``/workspace``, the ``read_only`` files over it."""
+        volumes = {os.fspath(self.workspace): {"bind": WORKSPACE, "mode": "rw"}}
+        for path in self.read_only:
+            relative = Path(path).relative_to(self.workspace).as_posix()
+            volumes[path] = {"bind": f"{WORKSPACE}/{relative}", "mode": "ro"}
+        return volumes
 
     def _execute(self, job: Job) -> ExecResult:
         with sdk_errors(self.settings, "running a command"):

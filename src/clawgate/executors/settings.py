@@ -2,23 +2,31 @@
 layer having to know the executors' constructors.
 
 The section's shape is the policy model's: ``kind``, ``timeout_s``, ``max_timeout_s``,
-``max_concurrent``, ``queue_timeout_s`` and ``docker: {image, base_url, memory, pids, cpus,
-network}``; a pydantic model is accepted as it is (through ``model_dump``).
+``max_concurrent``, ``queue_timeout_s``, ``repo_programs`` and ``docker: {image, base_url,
+memory, pids, cpus, network}``; a pydantic model is accepted as it is (through ``model_dump``).
+
+``kind: auto`` (the embedded default's) is bubblewrap where ``bwrap`` works on this machine,
+else the host, with one warning line logged (``clawgate.executors``, which Python prints on
+stderr when nothing else handles it). ``host``, ``bwrap`` and ``docker`` are taken as written:
+a missing sandbox is an error, and an explicit ``host`` is silent.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import Executor, Limits
 from clawgate.executors.docker_engine import DockerSettings
 
-KINDS = ("host", "bwrap", "docker")
+KINDS = ("auto", "host", "bwrap", "docker")
 LIMIT_KEYS = ("timeout_s", "max_timeout_s", "max_concurrent", "queue_timeout_s", "output_cap",
-              "kill_grace_s")
+              "kill_grace_s", "repo_programs")
+LOG = logging.getLogger("clawgate.executors")
 SANDBOX_KEYS = ("memory", "pids", "cpus")
 _UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 
@@ -72,22 +80,40 @@ def network_allowed(section: Mapping[str, Any] | Any) -> bool:
 
 def executor_from_settings(section: Mapping[str, Any] | Any, *, kind: str | None = None,
                            workspace: str | os.PathLike[str] | None = None,
-                           safe_env_names: Iterable[str] | None = None) -> Executor:
+                           safe_env_names: Iterable[str] | None = None,
+                           read_only: Iterable[str] = ()) -> Executor:
     """The executor an executor section asks for (``kind`` overrides the section's). Raises
-    SandboxUnavailable when that sandbox is missing; never returns a host executor instead."""
+    SandboxUnavailable when that sandbox is missing; only ``auto`` runs on the host instead,
+    and says so. ``read_only``: files inside the workspace a sandbox mounts read-only (the
+    guard's own state: loaded policy files); the host executor cannot protect them."""
     from clawgate.executors.bwrap import BwrapExecutor
     from clawgate.executors.docker_exec import DockerExecutor
     from clawgate.executors.host import HostExecutor
 
     values = _as_mapping(section)
-    chosen = kind or values.get("kind") or "host"
+    chosen = kind or values.get("kind") or "auto"
     if chosen not in KINDS:
         raise ValueError(f"unknown executor {chosen!r}; choose one of {', '.join(KINDS)}")
     common: dict[str, Any] = {"workspace": workspace, "limits": limits_from_settings(values)}
     if safe_env_names is not None:
         common["safe_env_names"] = tuple(safe_env_names)
+    sandbox: dict[str, Any] = {"network": network_allowed(values), "read_only": tuple(read_only)}
+    if chosen == "auto":
+        try:
+            return BwrapExecutor(**sandbox, **common)
+        except SandboxUnavailable as exc:
+            LOG.warning(host_warning(exc))
+            return HostExecutor(**common)
     if chosen == "host":
         return HostExecutor(**common)
     if chosen == "bwrap":
-        return BwrapExecutor(network=network_allowed(values), **common)
-    return DockerExecutor(docker_settings_from(values), network=network_allowed(values), **common)
+        return BwrapExecutor(**sandbox, **common)
+    return DockerExecutor(docker_settings_from(values), **sandbox, **common)
+
+
+def host_warning(exc: Exception) -> str:
+    """The one line ``kind: auto`` logs when it falls back to the host."""
+    why = " ".join(str(exc).split())[:200]
+    return (f"clawgate: no working bubblewrap here ({why}); commands run on the host with "
+            "your privileges (set executor.kind: host to accept that silently, or bwrap or "
+            "docker to require a sandbox)")

@@ -4,52 +4,48 @@ executor (the agent, or the wrapped MCP server, runs what is allowed).
 ``decide`` is steps 2 and 4 of the guard's call path for a ``Call``: the tool policy, then
 commands through the engine, paths through workspace containment, URLs through the SSRF check;
 the strictest answer wins (``tools.checks.combine``). ``settle`` is step 5 for adapters that
-can ask a person themselves; ``clean`` and ``record`` are steps 8 and 9.
+can ask a person themselves; ``clean`` and ``record`` are steps 8 and 9. Every step but the
+adapter-specific tool policy of step 2 is ``clawgate.callpath.CallPath``'s, the Guard's own:
+this class is a thin front of it for ``Call`` values.
 """
 
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from clawgate.approval import ApprovalRequest, ApprovalStore, Approver, seek_approval
-from clawgate.audit import AuditLog, AuditRecord
+from clawgate.approval import ApprovalStore, Approver
+from clawgate.audit import AuditLog
+from clawgate.callpath import (
+    APPROVAL_ID,
+    INTERNAL_ID,
+    PATH_ID,
+    TRUSTED_ID,
+    URL_ID,
+    CallPath,
+    refused,
+)
 from clawgate.decision import Decision, Outcome, Reason, Risk
-from clawgate.engine import Engine
-from clawgate.errors import ToolError
 from clawgate.guard import CallContext
 from clawgate.integrations.calls import Call, Kind
 from clawgate.policy.catalog import BUILTIN_TOOLS
-from clawgate.policy.settings import Autonomy
-from clawgate.policy.visibility import ToolContext
-from clawgate.records import replace
-from clawgate.tools.checks import READONLY_ID, combine, describe
-from clawgate.tools.paths import Workspace
-from clawgate.tools.scrub import Scrubber, truncate
-from clawgate.tools.urls import UrlPolicy, check_url
+from clawgate.tools.checks import combine, describe
 
 if TYPE_CHECKING:
     from clawgate.policy.policy import Policy
 
+__all__ = ["APPROVAL_ID", "INTERNAL_ID", "MALFORMED_ID", "PATH_ID", "TOOL_POLICY_ID",
+           "TRUSTED_ID", "UNKNOWN_TOOL_ID", "URL_ID", "Gate", "reason_text", "refused"]
+
 MALFORMED_ID = "CG-ADAPT-001"
-INTERNAL_ID = "CG-ADAPT-002"
 UNKNOWN_TOOL_ID = "CG-ADAPT-003"
 TOOL_POLICY_ID = "CG-ADAPT-004"
-PATH_ID = "CG-ADAPT-005"
-URL_ID = "CG-ADAPT-006"
-APPROVAL_ID = "CG-ADAPT-007"
-TRUSTED_ID = "CG-ADAPT-008"
-
-
-def refused(summary: str, rule_id: str, message: str, hint: str | None = None,
-            risk: Risk = Risk.HIGH) -> Decision:
-    return Decision(summary, Outcome.DENY, risk, (Reason(rule_id, message, hint, summary),))
 
 
 class Gate:
-    """Decides calls under one policy for one workspace; asks, scrubs and audits on request.
+    """Decides calls under one policy for one workspace; asks, scrubs and audits on request
+    (``clawgate.callpath.CallPath``, the Guard's own path).
 
     The workspace is ``workspace`` if given, else the policy's, else ``fallback_workspace``
     (a hook's ``cwd``), else the current directory. ``approver`` None means nobody can be
@@ -61,33 +57,43 @@ class Gate:
                  audit_log: AuditLog | str | os.PathLike[str] | None = None,
                  approval_store: ApprovalStore | None = None,
                  env: Mapping[str, str] | None = None) -> None:
-        settings = policy.engine_settings()
+        chosen = workspace or policy.engine_settings().workspace or fallback_workspace or "."
+        self.path = CallPath(policy, os.path.abspath(os.fspath(chosen)), approver=approver,
+                             approvals=approval_store, audit_log=audit_log, env=env)
         self.policy = policy
-        chosen = workspace or settings.workspace or fallback_workspace or "."
-        self.root = os.path.abspath(os.fspath(chosen))
-        self.engine = Engine(replace(settings, workspace=self.root))
-        self.workspace = Workspace(self.root, forbidden=settings.forbidden_paths)
-        self.readonly = settings.autonomy is Autonomy.READONLY
-        web = policy.web
-        self.urls = UrlPolicy(allowed_domains=tuple(web.allowed_domains),
-                              blocked_domains=tuple(web.blocked_domains))
-        self.approver = approver
-        self.approvals = approval_store
-        self.audit = audit_log if isinstance(audit_log, AuditLog) or audit_log is None \
-            else AuditLog(audit_log)
-        self.scrubber = Scrubber(env=os.environ if env is None else env)
-        self.trusted = policy.hooks.trusted
-        self.max_result_bytes = policy.hooks.budgets.max_result_bytes
+        self.root = self.path.root
+        self.engine = self.path.engine
+        self.workspace = self.path.workspace
+        self.readonly = self.path.readonly
+        self.urls = self.path.urls
+        self.scrubber = self.path.scrubber
+        self.audit = self.path.audit
+        self.trusted = self.path.trusted
+        self.max_result_bytes = self.path.max_result_bytes
+
+    # Who may say yes can be set after construction (the hooks and the proxy do).
+    @property
+    def approver(self) -> Approver | None:
+        return self.path.approver
+
+    @approver.setter
+    def approver(self, value: Approver | None) -> None:
+        self.path.approver = value
+
+    @property
+    def approvals(self) -> ApprovalStore | None:
+        return self.path.approvals
+
+    @approvals.setter
+    def approvals(self, value: ApprovalStore | None) -> None:
+        self.path.approvals = value
 
     # -- step 2 -----------------------------------------------------------------------------
 
     def visible(self, names: list[str], ctx: CallContext) -> list[str]:
         """Which of ``names`` the tool policy lets ``ctx`` see (built-in tools exist too)."""
         universe = {*BUILTIN_TOOLS, *self.policy.tools.custom, *names}
-        tool_ctx = ToolContext(agent=ctx.agent, provider=ctx.provider,
-                               subagent_depth=ctx.subagent_depth)
-        seen = set(self.policy.visible_tools(universe, tool_ctx).tools)
-        return [n for n in names if n in seen and not self.policy.hooks.denies(n)]
+        return self.path.visible(names, ctx, universe)
 
     def _tool_policy(self, call: Call, ctx: CallContext, summary: str) -> Decision | None:
         who = f"agent {ctx.agent!r}" if ctx.agent else "this agent"
@@ -123,27 +129,7 @@ class Gate:
                            f"clawgate failed ({type(exc).__name__}: {exc}); failing closed")
 
     def _checks(self, call: Call, summary: str) -> Iterator[Decision]:
-        for path in (*call.reads, *call.writes):
-            try:
-                self.workspace.resolve(path)
-            except ToolError as exc:
-                yield refused(summary, PATH_ID, exc.message,
-                              hint=f"stay inside the workspace {self.root}")
-        if call.writes and self.readonly:
-            yield refused(summary, READONLY_ID, "this agent may only read (autonomy readonly "
-                          "or no write permission)", risk=Risk.MEDIUM)
-        for url in call.urls:
-            try:
-                check_url(url, self.urls)
-            except ToolError as exc:
-                yield refused(summary, URL_ID, exc.message)
-        cwd = call.cwd or self.root
-        for line in call.commands:
-            yield self.engine.check(line, cwd=cwd)
-        if not call.commands:  # outward is high, writes medium, reads low; opaque medium
-            risk = Risk.HIGH if call.urls else Risk.MEDIUM if call.writes or not call.reads \
-                else Risk.LOW
-            yield Decision(summary, Outcome.ALLOW, risk)
+        return self.path.decide_effects(call, summary)
 
     # -- step 5 -----------------------------------------------------------------------------
 
@@ -151,51 +137,20 @@ class Gate:
                hint: str | None = None) -> Decision:
         """ALLOW or DENY for an ASK: a trusted policy, a remembered allow-always, or the
         approver's answer (no approver: DENY). Other outcomes are returned as they are."""
-        if decision.outcome is not Outcome.ASK:
-            return decision
-        if self.trusted:
-            return replace(decision, outcome=Outcome.ALLOW, reasons=(*decision.reasons, Reason(
-                TRUSTED_ID, "allowed without asking: the policy sets hooks.trusted")))
-        request = ApprovalRequest(tool=call.tool, args=dict(call.args),
-                                  summary=decision.command, reasons=decision.reasons,
-                                  session=ctx.session, agent=ctx.agent)
-        if self.approver is not None and seek_approval(request, self.approver,
-                                                       self.approvals).allowed:
-            return replace(decision, outcome=Outcome.ALLOW)
-        why = "a person must approve and did not" if self.approver is not None else \
-            "a person must approve, and no approver is configured"
-        return replace(decision, outcome=Outcome.DENY, reasons=(
-            Reason(APPROVAL_ID, why, hint, decision.command), *decision.reasons))
+        return self.path.approve(call.tool, call.args, ctx, decision, hint)
 
     # -- steps 8 and 9 ----------------------------------------------------------------------
 
     def clean(self, value: Any) -> Any:
         """Credentials scrubbed from every string, each string capped (head and tail)."""
-        scrubbed = self.scrubber.scrub_value(value)
-        return _capped(scrubbed, self.max_result_bytes)
+        return self.path.clean(value)
 
     def record(self, call: Call, ctx: CallContext, decision: Decision,
                result: Mapping[str, Any] | None = None, started: float | None = None,
                outcome: str | None = None) -> None:
         """One audit line for the call (when an audit log is configured)."""
-        if self.audit is None:
-            return
-        summary = {k: (v[:200] if isinstance(v, str) else v) for k, v in (result or {}).items()}
-        elapsed = 0.0 if started is None else (time.monotonic() - started) * 1000
-        self.audit.append(AuditRecord(
-            session=ctx.session, agent=ctx.agent or "", tool=call.tool, args=dict(call.args),
-            outcome=outcome or decision.outcome.label, reasons=decision.reasons,
-            result=summary, duration_ms=round(elapsed, 3)))
-
-
-def _capped(value: Any, limit: int) -> Any:
-    if isinstance(value, str):
-        return truncate(value, limit)
-    if isinstance(value, dict):
-        return {k: _capped(v, limit) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_capped(v, limit) for v in value]
-    return value
+        self.path.record(call.tool, call.args, ctx, outcome or decision.outcome.label,
+                         decision.reasons, result, started)
 
 
 def reason_text(decision: Decision) -> str:

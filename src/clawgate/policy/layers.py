@@ -82,7 +82,7 @@ def _leaves(data: Mapping[str, Any], prefix: P = ()) -> Iterator[tuple[P, Any]]:
             yield path, value
 
 
-EXECUTOR_ISOLATION = {"host": 0, "bwrap": 1, "docker": 1}
+EXECUTOR_ISOLATION = {"host": 0, "auto": 1, "bwrap": 2, "docker": 2}  # auto: bwrap if it works
 
 
 def narrower(path: P, old: Any, new: Any) -> bool:

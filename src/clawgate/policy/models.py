@@ -140,9 +140,10 @@ class DockerSettings(Strict):
 
 
 class ExecutorSettings(Strict):
-    kind: Literal["host", "bwrap", "docker"] = described(
-        "Where commands run; a missing sandbox is an error, never a host run.", *RUNS,
-        default="host")
+    kind: Literal["auto", "host", "bwrap", "docker"] = described(
+        "Where commands run: auto is bwrap where it works here, else the host with a one-line "
+        "warning; host, bwrap and docker are taken as written (a missing sandbox is an error, "
+        "never a host run).", *RUNS, default="auto")
     timeout_s: float = described("Seconds a command gets unless it asks for less or more.",
                                  *RUNS, default=30, gt=0)
     max_timeout_s: float = described("The most any command gets.", *RUNS, default=300, gt=0)
@@ -150,6 +151,9 @@ class ExecutorSettings(Strict):
                                     default=5, ge=1, le=256)
     queue_timeout_s: float = described("Seconds a command waits for a slot over the cap "
                                        "(0: fail at once).", *RUNS, default=10, ge=0)
+    repo_programs: bool = described(
+        "Let git run what a repository configures (hooks, core.fsmonitor, ext:: URLs); off, "
+        "a file write cannot become code execution through git.", *RUNS, default=False)
     docker: DockerSettings = DockerSettings()
 
     @model_validator(mode="after")
