@@ -55,7 +55,7 @@ def test_stdio_list_deny_ask_allow_and_scrub(tmp_path: Path, policy_file: Path,
                 return {
                     "tools": sorted(t.name for t in listed.tools),
                     "hidden": await client.call_tool("hidden", {}),
-                    "outside": await client.call_tool("read_note", {"path": "/etc/passwd"}),
+                    "outside": await client.call_tool("read_note", {"path": "/etc/hostname"}),
                     "inside": await client.call_tool("read_note", {"path": "notes.txt"}),
                     "deploy": await client.call_tool("run", {"command": "deploy-prod --now"}),
                     "publish": await client.call_tool("run", {"command": "publish-release"}),
@@ -72,7 +72,7 @@ def test_stdio_list_deny_ask_allow_and_scrub(tmp_path: Path, policy_file: Path,
                                       "let this agent use demo__hidden (hidden)")
     assert got["outside"].is_error
     assert text_of(got["outside"]) == (
-        f"read_note refused: CG-ADAPT-005: /etc/passwd: leaves the workspace "
+        f"read_note refused: CG-ADAPT-005: /etc/hostname: leaves the workspace "
         f"{workspace} (hint: stay inside the workspace {workspace})")
     assert not got["inside"].is_error
     assert text_of(got["inside"]) == "would read notes.txt"

@@ -21,9 +21,11 @@ from clawgate.engine import Engine
 from clawgate.errors import ToolError
 from clawgate.guard import CallContext
 from clawgate.integrations.calls import Call, Kind
+from clawgate.integrations.webaddr import url_problem
 from clawgate.policy.catalog import BUILTIN_TOOLS
 from clawgate.policy.settings import Autonomy
 from clawgate.policy.visibility import ToolContext
+from clawgate.protected import PROTECTED_ID, protected_reason
 from clawgate.records import replace
 from clawgate.tools.checks import READONLY_ID, combine, describe
 from clawgate.tools.paths import Workspace
@@ -73,9 +75,9 @@ class Gate:
                               blocked_domains=tuple(web.blocked_domains))
         self.approver = approver
         self.approvals = approval_store
-        self.audit = audit_log if isinstance(audit_log, AuditLog) or audit_log is None \
-            else AuditLog(audit_log)
         self.scrubber = Scrubber(env=os.environ if env is None else env)
+        self.audit = audit_log if isinstance(audit_log, AuditLog) or audit_log is None \
+            else AuditLog(audit_log, scrubber=self.scrubber)
         self.trusted = policy.hooks.trusted
         self.max_result_bytes = policy.hooks.budgets.max_result_bytes
 
@@ -129,14 +131,12 @@ class Gate:
             except ToolError as exc:
                 yield refused(summary, PATH_ID, exc.message,
                               hint=f"stay inside the workspace {self.root}")
+        yield from self._protected(call, summary)
         if call.writes and self.readonly:
             yield refused(summary, READONLY_ID, "this agent may only read (autonomy readonly "
                           "or no write permission)", risk=Risk.MEDIUM)
         for url in call.urls:
-            try:
-                check_url(url, self.urls)
-            except ToolError as exc:
-                yield refused(summary, URL_ID, exc.message)
+            yield from self._url(url.strip(), summary)
         cwd = call.cwd or self.root
         for line in call.commands:
             yield self.engine.check(line, cwd=cwd)
@@ -144,6 +144,26 @@ class Gate:
             risk = Risk.HIGH if call.urls else Risk.MEDIUM if call.writes or not call.reads \
                 else Risk.LOW
             yield Decision(summary, Outcome.ALLOW, risk)
+
+    def _url(self, url: str, summary: str) -> Iterator[Decision]:
+        """The URL rules, after a check that every parser reads the same host in ``url``."""
+        problem = url_problem(url)
+        if problem is not None:
+            yield refused(summary, URL_ID, f"{url}: {problem}")
+            return
+        try:
+            check_url(url, self.urls)
+        except ToolError as exc:
+            yield refused(summary, URL_ID, exc.message)
+
+    def _protected(self, call: Call, summary: str) -> Iterator[Decision]:
+        """A write to a protected path (git hooks and config, agent configuration, CI files
+        ...) is never a silent allow: a person must approve."""
+        for path in dict.fromkeys(call.written()):
+            why = protected_reason(path, self.root)
+            if why is not None:
+                yield Decision(summary, Outcome.ASK, Risk.HIGH, (Reason(
+                    PROTECTED_ID, why, "a person must approve writes to this path", summary),))
 
     # -- step 5 -----------------------------------------------------------------------------
 
@@ -173,6 +193,10 @@ class Gate:
         """Credentials scrubbed from every string, each string capped (head and tail)."""
         scrubbed = self.scrubber.scrub_value(value)
         return _capped(scrubbed, self.max_result_bytes)
+
+    def say(self, message: str) -> str:
+        """A message for the model or a person (an error, a reason): scrubbed and capped."""
+        return truncate(self.scrubber.scrub(message), self.max_result_bytes)
 
     def record(self, call: Call, ctx: CallContext, decision: Decision,
                result: Mapping[str, Any] | None = None, started: float | None = None,
