@@ -30,26 +30,33 @@ def scrub_model(model: M, scrubber: Scrubber) -> M:
     """A copy of an MCP model with every string scrubbed; a content block's base64 binary
     data (an image's or audio's ``data``, a resource's ``blob``) is kept as it is."""
     dumped = model.model_dump(by_alias=True, mode="json", exclude_none=True)
-    holder, key = _binary_slot(dumped)
-    binary = holder.pop(key) if holder is not None else None
+    path = _binary_path(dumped)
+    binary = _pop(dumped, path) if path else None
     cleaned = scrubber.scrub_value(dumped)
     assert isinstance(cleaned, dict)
-    if holder is not None:
-        slot, _ = _binary_slot(cleaned)
-        if slot is not None:
-            slot[key] = binary
+    if path:
+        holder = cleaned
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = binary
     return type(model).model_validate(cleaned)
 
 
-def _binary_slot(block: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
-    """Where a content block keeps base64 binary data (the dict and its key), if it does."""
+def _binary_path(block: dict[str, Any]) -> tuple[str, ...]:
+    """Where a content block keeps base64 binary data, if it does: the keys leading to it."""
     if block.get("type") in ("image", "audio") and isinstance(block.get("data"), str):
-        return block, "data"
+        return ("data",)
     resource = block.get("resource")
     if block.get("type") == "resource" and isinstance(resource, dict) and isinstance(
             resource.get("blob"), str):
-        return resource, "blob"
-    return None, ""
+        return ("resource", "blob")
+    return ()
+
+
+def _pop(value: dict[str, Any], path: tuple[str, ...]) -> Any:
+    for key in path[:-1]:
+        value = value[key]
+    return value.pop(path[-1])
 
 
 def clean_tools(tools: Sequence[types.Tool], scrubber: Scrubber) -> list[types.Tool]:
