@@ -6,6 +6,7 @@ are made at run time and handed to the server in its environment."""
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import string
 import sys
@@ -19,6 +20,12 @@ from mcp import Client, StdioServerParameters
 from clawgate.integrations.mcp_proxy.cleaning import text_bytes
 
 HERE = Path(__file__).resolve().parent
+
+
+def state_home() -> dict[str, str]:
+    """Where the suite keeps the guard's keyed state (tests/conftest.py), passed on."""
+    return {k: os.environ[k] for k in ("CLAWGATE_STATE_HOME",) if k in os.environ}
+
 SRC = str(HERE.parents[1] / "src")
 SERVER = str(HERE / "mcp_demo_server.py")
 DEADLINE_S = 60
@@ -46,7 +53,8 @@ def proxy(tmp_path: Path, workspace: Path, planted: dict[str, str]) -> StdioServ
             "--workspace", str(workspace), "--audit", str(tmp_path / "audit.jsonl"), "--",
             sys.executable, SERVER]
     env = {"PYTHONPATH": SRC, "CLAWGATE_STATE_DIR": str(tmp_path / "state"),
-           "DEMO_PLANT": planted["shaped"], "DEMO_API_TOKEN": planted["env"]}
+           "DEMO_PLANT": planted["shaped"], "DEMO_API_TOKEN": planted["env"],
+           **state_home()}
     return StdioServerParameters(command=sys.executable, args=args, env=env)
 
 

@@ -4,6 +4,7 @@ and server. And the same reading, unit by unit."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,12 @@ from clawgate.integrations.arguments import mcp_call
 from clawgate.integrations.meaning import Meaning, meaning_of, value_meaning
 
 HERE = Path(__file__).resolve().parent
+
+
+def state_home() -> dict[str, str]:
+    """Where the suite keeps the guard's keyed state (tests/conftest.py), passed on."""
+    return {k: os.environ[k] for k in ("CLAWGATE_STATE_HOME",) if k in os.environ}
+
 SRC = str(HERE.parents[1] / "src")
 SERVER = str(HERE / "mcp_demo_server.py")
 DEADLINE_S = 30
@@ -50,7 +57,7 @@ def test_arguments_by_meaning_through_the_proxy(tmp_path: Path, workspace: Path)
     params = StdioServerParameters(command=sys.executable, args=[
         "-m", "clawgate", "mcp-proxy", "--name", "demo", "--policy", str(policy),
         "--workspace", str(workspace), "--", sys.executable, SERVER], env={
-        "PYTHONPATH": SRC, "CLAWGATE_STATE_DIR": str(tmp_path / "state")})
+        "PYTHONPATH": SRC, "CLAWGATE_STATE_DIR": str(tmp_path / "state"), **state_home()})
 
     async def session() -> list[types.CallToolResult]:
         with anyio.fail_after(DEADLINE_S):
