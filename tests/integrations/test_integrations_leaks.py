@@ -101,11 +101,12 @@ def test_no_planted_secret_comes_back(tmp_path: Path, workspace: Path) -> None:
 
 
 def test_the_whole_result_is_capped(tmp_path: Path, workspace: Path) -> None:
-    """500 blocks of 64 KiB (33 MB) come back as at most 64 KiB: the head, a marker, the tail."""
+    """500 blocks of 16 KiB (8 MB; each under the old per-string cap) come back as at most
+    64 KiB in all: the head, a marker, the tail."""
     async def session() -> tuple[types.CallToolResult, types.CallToolResult]:
         with anyio.fail_after(DEADLINE_S):
             async with Client(proxy(tmp_path, workspace, made_secrets())) as client:
-                return (await client.call_tool("big", {"count": 500, "size": CAP}),
+                return (await client.call_tool("big", {"count": 500, "size": CAP // 4}),
                         await client.call_tool("big", {"count": 3, "size": 100}))
 
     huge, small = anyio.run(session)
