@@ -97,6 +97,7 @@ def test_prompt_urls_are_tokens_as_gemini_reads_them(prompt: str, urls: tuple[st
 @pytest.mark.parametrize(("url", "plain"), [
     ("https://docs.python.org/3/library/", True), ("http://127.0.0.1:8080/a?b=c#d", True),
     ("HTTPS://Docs.Python.org/", True), ("http://[::1]:80/", True),
+    ("http://build_box.internal/", True),
     ("https://docs.python.org'@evil.example/", False), ("https://user@docs.python.org/", False),
     ("https://evil.example\\@docs.python.org/", False), ("https://evil.example\\.docs/", False),
     ("https://docs.python.org%2eevil.example/", False), ("https://evil\uff0eexample/", False),

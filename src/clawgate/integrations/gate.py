@@ -4,7 +4,8 @@ executor (the agent, or the wrapped MCP server, runs what is allowed).
 ``decide`` is steps 2 and 4 of the guard's call path for a ``Call``: the tool policy, then
 commands through the engine, paths through workspace containment, URLs through the SSRF check;
 the strictest answer wins (``tools.checks.combine``). ``settle`` is step 5 for adapters that
-can ask a person themselves; ``clean`` and ``record`` are steps 8 and 9.
+can ask a person themselves; ``say`` (scrub and cap a message) and ``record`` are steps 8 and
+9 (the MCP proxy's results are cleaned in ``mcp_proxy/cleaning.py``).
 """
 
 from __future__ import annotations
@@ -189,11 +190,6 @@ class Gate:
 
     # -- steps 8 and 9 ----------------------------------------------------------------------
 
-    def clean(self, value: Any) -> Any:
-        """Credentials scrubbed from every string, each string capped (head and tail)."""
-        scrubbed = self.scrubber.scrub_value(value)
-        return _capped(scrubbed, self.max_result_bytes)
-
     def say(self, message: str) -> str:
         """A message for the model or a person (an error, a reason): scrubbed and capped."""
         return truncate(self.scrubber.scrub(message), self.max_result_bytes)
@@ -210,16 +206,6 @@ class Gate:
             session=ctx.session, agent=ctx.agent or "", tool=call.tool, args=dict(call.args),
             outcome=outcome or decision.outcome.label, reasons=decision.reasons,
             result=summary, duration_ms=round(elapsed, 3)))
-
-
-def _capped(value: Any, limit: int) -> Any:
-    if isinstance(value, str):
-        return truncate(value, limit)
-    if isinstance(value, dict):
-        return {k: _capped(v, limit) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_capped(v, limit) for v in value]
-    return value
 
 
 def reason_text(decision: Decision) -> str:

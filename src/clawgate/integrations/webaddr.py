@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 _STRICT = re.compile(
-    r"(?P<scheme>https?)://(?P<host>[a-z0-9](?:[a-z0-9.\-]*[a-z0-9.])?|\[[0-9a-f:.]+\])"
+    r"(?P<scheme>https?)://(?P<host>[a-z0-9_](?:[a-z0-9_.\-]*[a-z0-9_.])?|\[[0-9a-f:.]+\])"
     r"(?::(?P<port>[0-9]{1,5}))?(?P<rest>[/?#][^\\\s\"'`<>\x00-\x1f\x7f]*)?", re.IGNORECASE)
 # JavaScript's \s: what String.split(/\s+/) splits a prompt on
 _JS_SPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
