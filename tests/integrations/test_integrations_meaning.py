@@ -86,6 +86,10 @@ def test_arguments_by_meaning_through_the_proxy(tmp_path: Path, workspace: Path)
     ("q", {"anyOf": [{"type": "string", "format": "uri"}, {"type": "null"}]}, Meaning.URL),
     ("body", {"type": "string", "description": "File contents to write"}, Meaning.NONE),
     ("transcript", None, Meaning.NONE), ("description", None, Meaning.NONE),
+    ("pattern", {"type": "string", "description": "A regular expression to search for"},
+     Meaning.NONE),
+    ("pattern", {"type": "string", "format": "regex"}, Meaning.NONE),
+    ("pattern", {"type": "string", "description": "Glob pattern of files"}, Meaning.GLOB),
 ])
 def test_meaning_of(key: str, schema: dict[str, Any] | None, meaning: Meaning) -> None:
     assert meaning_of(key, schema) is meaning

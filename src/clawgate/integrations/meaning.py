@@ -63,6 +63,7 @@ _DESCRIBED = (
                               r"source|destination|target) )*(?:file ?path|path|directory|"
                               r"folder|file ?name)s?\b|\bpath (?:to|of) (?:the|a)\b", re.I)),
 )
+_REGEX = re.compile(r"\b(?:regex|regexp|regular expression)s?\b", re.I)
 _SCHEME = re.compile(r"^([a-z][a-z0-9+.\-]*):", re.I)
 
 
@@ -93,6 +94,8 @@ def schema_meaning(schema: Mapping[str, Any] | None) -> Meaning | None:
         return Meaning.NONE
     if formats & URI_FORMATS:
         return Meaning.URL
+    if formats & {"regex"} or any(_REGEX.search(d) for d in descriptions):
+        return Meaning.NONE  # a `pattern` that is a regular expression is not a glob
     for meaning, pattern in _DESCRIBED:
         if any(pattern.search(d) for d in descriptions):
             return meaning
