@@ -135,7 +135,7 @@ class CallPath:
                           "or no write permission)", risk=Risk.MEDIUM)
         for url in call.urls:
             try:
-                check_url(url, self.urls)
+                check_url(url.strip(), self.urls)
             except ToolError as exc:
                 yield refused(summary, URL_ID, exc.message)
         cwd = call.cwd or self.root

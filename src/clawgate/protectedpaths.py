@@ -31,8 +31,7 @@ DEFAULT_PROTECTED: tuple[tuple[str, str], ...] = (
         ".github/copilot-instructions.md", ".github/instructions", ".devcontainer",
         ".opencode", "opencode.json", ".goose", ".qwen", ".junie")),
     *((p, _GIT) for p in (
-        ".git/hooks", ".git/config", ".git/info", ".git/modules/*/hooks",
-        ".git/modules/*/config", ".gitmodules", ".husky", ".pre-commit-config.yaml",
+        ".git", ".gitmodules", ".husky", ".pre-commit-config.yaml",
         ".lefthook.yml", "lefthook.yml")),
     *((p, _PACKAGE) for p in (
         ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pypirc", "pip.conf", "pip.ini",

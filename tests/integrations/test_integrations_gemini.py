@@ -108,7 +108,7 @@ def test_mcp_context_names_the_server(run_hook: HookRunner, workspace: Path, pol
     ('{"hook_event_name": "BeforeTool", "tool_name": "read_many_files", '
      '"tool_input": {"paths": [1]}, "cwd": "/"}', "'paths' must be a list of strings"),
     ('{"hook_event_name": "BeforeTool", "tool_name": "web_fetch", "tool_input": {}, '
-     '"cwd": "/"}', "missing 'prompt'"),
+     '"cwd": "/"}', "missing 'prompt' or 'url'"),
 ])
 def test_malformed_input_is_denied(run_hook: HookRunner, raw: str, why: str) -> None:
     assert run_hook(["gemini"], raw) == {

@@ -24,6 +24,9 @@ HERE = Path(__file__).resolve().parent
 SRC = str(HERE.parents[1] / "src")
 SERVER = str(HERE / "mcp_demo_server.py")
 DEADLINE_S = 25
+DEMO_TOOLS = ["batch", "big", "copy", "crash", "echo", "fetch_page", "leak", "peek", "plant",
+              "read_note", "read_notes", "redeem", "run", "run_argv", "save_as", "stall",
+              "weather"]  # the demo server's tools but `hidden`, which the test policy denies
 
 
 def proxy(tmp_path: Path, policy: Path, workspace: Path, *upstream: str) -> StdioServerParameters:
@@ -56,7 +59,7 @@ def test_stdio_list_deny_ask_allow_and_scrub(tmp_path: Path, policy_file: Path,
                 return {
                     "tools": sorted(t.name for t in listed.tools),
                     "hidden": await client.call_tool("hidden", {}),
-                    "outside": await client.call_tool("read_note", {"path": "/etc/passwd"}),
+                    "outside": await client.call_tool("read_note", {"path": "/etc/hostname"}),
                     "inside": await client.call_tool("read_note", {"path": "notes.txt"}),
                     "deploy": await client.call_tool("run", {"command": "deploy-prod --now"}),
                     "publish": await client.call_tool("run", {"command": "publish-release"}),
@@ -66,14 +69,13 @@ def test_stdio_list_deny_ask_allow_and_scrub(tmp_path: Path, policy_file: Path,
                 }
 
     got = anyio.run(session)
-    assert got["tools"] == ["crash", "echo", "leak", "read_note", "read_notes", "run", "run_argv",
-                            "stall"]
+    assert got["tools"] == DEMO_TOOLS
     assert got["hidden"].is_error
     assert text_of(got["hidden"]) == ("hidden refused: CG-ADAPT-004: the tool policy does not "
                                       "let this agent use demo__hidden (hidden)")
     assert got["outside"].is_error
     assert text_of(got["outside"]) == (
-        f"read_note refused: CG-ADAPT-005: /etc/passwd: leaves the workspace "
+        f"read_note refused: CG-ADAPT-005: /etc/hostname: leaves the workspace "
         f"{workspace} (hint: stay inside the workspace {workspace})")
     assert not got["inside"].is_error
     assert text_of(got["inside"]) == "would read notes.txt"
@@ -164,8 +166,7 @@ def test_streamable_http_upstream(tmp_path: Path, policy_file: Path, workspace: 
                         await client.call_tool("run", {"command": "deploy-prod"}))
 
     tools, leak, deploy = anyio.run(session)
-    assert tools == ["crash", "echo", "leak", "read_note", "read_notes", "run", "run_argv",
-                     "stall"]
+    assert tools == DEMO_TOOLS
     assert "AKIA" not in text_of(leak)
     assert "[REDACTED:" in text_of(leak)
     assert deploy.is_error

@@ -74,7 +74,7 @@ def test_ordinary_work_is_allowed(line: str) -> None:
     (f"{WS}/.git/modules/dep/hooks/post-merge", True),
     (f"{WS}/.yarnrc.yml", True),
     (f"{WS}/packages/a/CLAUDE.md", True),
-    (f"{WS}/.git/objects/ab/cdef", False),
+    (f"{WS}/.git/objects/ab/cdef", True),  # all of .git, as the file tools protect it
     (f"{WS}/src/hooks/pre-commit.py", False),
     (f"{WS}/claude.md.bak", False),
 ])

@@ -1,18 +1,20 @@
-"""What an MCP tool's arguments would touch, read from their keys and values.
+"""What an MCP tool's arguments would touch, read by meaning (see ``meaning.py``).
 
-An MCP server's tools are opaque to clawgate, so their arguments are read the way a careful
-reviewer would: keys that carry commands (``command``, ``cmd``, ``script``, ``shell``; with an
-``args`` list beside a command, or alone, as one argv), keys that carry paths (``path``,
-``file``, ``file_path``, ``filename``, ``directory``, ``dir``, ``cwd``) and URLs (``url``,
-``uri``, ``href``, and any string that starts with ``http://`` or ``https://``). Nested objects
-and lists are searched too, to a bounded depth; a deeper value is refused rather than skipped.
+An MCP server's tools are opaque to clawgate, so each argument is read by what it means: the
+tool's input schema (``format: uri``, a description such as "Path to the file"), the argument's
+name (``path``, ``paths``, ``filePath``, ``source``, ``destination``, ``target``, ``cwd``,
+``url``, ``endpoint``, ``command``, ``cmd``, ``script`` ...) and the value itself (a URL with a
+scheme, a path that is absolute or starts with ``~`` or climbs with ``..``), recursively into
+nested objects and lists (their schemas followed), to a bounded depth; a deeper value is refused
+rather than skipped. Glob patterns (``glob``, ``include``, ``pattern`` ...) are checked at every
+root they can expand to (``globs.py``).
 
-What a command key holds is checked as what it will run: a string as the shell line it is; a
+What a command holds is checked as what it will run: a string as the shell line it is; a
 list of strings as the line it becomes (``shlex.join``) *and* each element on its own (a server
-may hand one to a shell); anything else (a number, null, an object, a bool: ``shell: true`` is
-a flag, not a command) is refused. A path or URL key holds a string or a list of them, each
-checked; anything else is refused. Refusals raise ``BadInput`` (CG-ADAPT-001): never forwarded
-unchecked.
+may hand one to a shell); anything else under ``command``, ``cmd``, ``script`` or ``shell`` (a
+number, null, an object; a bool under ``shell`` is a flag) is refused. A path or URL holds a
+string or a list of them, each checked; a number, null or bool under ``path``, ``file``,
+``url`` ... is refused. Refusals raise ``BadInput`` (CG-ADAPT-001): never forwarded unchecked.
 """
 
 from __future__ import annotations
@@ -24,10 +26,20 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from clawgate.integrations.calls import BadInput, Call, Kind
+from clawgate.integrations.globs import glob_roots
+from clawgate.integrations.meaning import (
+    STRICT_NAMES,
+    Meaning,
+    items_schema,
+    meaning_of,
+    name_meaning,
+    normal,
+    property_schema,
+    value_meaning,
+)
 
-COMMAND_KEYS = frozenset({"command", "cmd", "script", "shell"})
-PATH_KEYS = frozenset({"path", "file", "file_path", "filename", "directory", "dir", "cwd"})
-URL_KEYS = frozenset({"url", "uri", "href"})
+WEB_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp"})
+
 ARGV_KEY = "args"
 MAX_DEPTH = 16
 
@@ -39,13 +51,26 @@ class _Found:
     urls: list[str] = field(default_factory=list)
 
 
-def mcp_call(tool: str, args: Mapping[str, Any], agent_tool: str = "") -> Call:
-    """The Call for an MCP tool named ``tool`` (``<server>__<tool>`` in the policy)."""
+@dataclass(frozen=True, slots=True)
+class _Where:
+    schema: Mapping[str, Any] | None  # the schema of the value being read, when known
+    root: Mapping[str, Any] | None  # the whole input schema, for $ref
+    depth: int
+
+    def deeper(self, schema: Mapping[str, Any] | None) -> _Where:
+        return _Where(schema, self.root, self.depth + 1)
+
+
+def mcp_call(tool: str, args: Mapping[str, Any], agent_tool: str = "",
+             schema: Mapping[str, Any] | None = None, read_only: bool = False) -> Call:
+    """The Call for an MCP tool named ``tool`` (``<server>__<tool>`` in the policy), read with
+    its input ``schema`` when known. Its paths may be written (protected paths ask) unless
+    the server declares the tool ``read_only``."""
     found = _Found()
-    _walk(args, found, 0)
+    _walk(args, found, _Where(schema, schema, 0))
     return Call(tool, args, commands=tuple(dict.fromkeys(found.commands)),
                 reads=tuple(dict.fromkeys(found.paths)), urls=tuple(dict.fromkeys(found.urls)),
-                kind=Kind.TOOL, agent_tool=agent_tool or tool)
+                kind=Kind.TOOL, agent_tool=agent_tool or tool, opaque_paths=not read_only)
 
 
 def command_lines(key: str, value: Any, argv: Any = None) -> list[str]:
@@ -91,54 +116,97 @@ def _kind(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def _walk(value: Any, found: _Found, depth: int) -> None:
-    if depth > MAX_DEPTH:
+def _walk(value: Any, found: _Found, where: _Where) -> None:
+    if where.depth > MAX_DEPTH:
         raise BadInput(f"arguments nested deeper than {MAX_DEPTH} levels")
     if isinstance(value, Mapping):
-        _mapping(value, found, depth)
+        _mapping(value, found, where)
     elif isinstance(value, list | tuple):
+        items = items_schema(where.schema, where.root)
         for item in value:
-            _walk(item, found, depth + 1)
-    elif isinstance(value, str) and _is_web(value):
-        found.urls.append(value)
+            _walk(item, found, where.deeper(items))
+    elif isinstance(value, str):
+        _by_shape(value, found)
 
 
-def _mapping(args: Mapping[str, Any], found: _Found, depth: int) -> None:
+def _by_shape(value: str, found: _Found) -> None:
+    """A string whose own shape says what it is: a URL with a scheme, or a path."""
+    shape = value_meaning(value)
+    if shape is Meaning.URL:
+        _url_or_path(value, found)
+    elif shape is Meaning.PATH:
+        _path(value, found)
+
+
+def _mapping(args: Mapping[str, Any], found: _Found, where: _Where) -> None:
     keys = {str(k).lower() for k in args}
-    beside = ARGV_KEY in keys and bool(keys & COMMAND_KEYS)
+    beside = ARGV_KEY in keys and any(name_meaning(k) is Meaning.COMMAND for k in keys)
     for key, value in args.items():
-        name = str(key).lower()
-        if name == "shell" and isinstance(value, bool):
+        name = str(key)
+        sub = property_schema(where.schema, name, where.root)
+        meaning = meaning_of(name, sub)
+        if normal(name) == "shell" and isinstance(value, bool):
             continue  # `shell: true` says how to run the command beside it
-        if name in COMMAND_KEYS:
-            found.commands.extend(command_lines(str(key), value, args.get(ARGV_KEY)))
-        elif name in PATH_KEYS:
-            found.paths.extend(path_values(str(key), value))
-        elif name in URL_KEYS:
-            for item in path_values(str(key), value):
-                _url_or_path(item, found)
-        elif name == ARGV_KEY and beside:
+        if name.lower() == ARGV_KEY and beside:
             continue  # read with the command it belongs to
-        elif name == ARGV_KEY and isinstance(value, list) and value and all(
-                isinstance(a, str) for a in value):
+        if name.lower() == ARGV_KEY and _strings(value) and value:
             found.commands.extend([shlex.join(value), *value])
+        elif meaning is not Meaning.NONE and _meant(name, meaning, value, args, found):
+            continue
         else:
-            _walk(value, found, depth + 1)
+            _walk(value, found, where.deeper(sub))
+
+
+def _meant(key: str, meaning: Meaning, value: Any, args: Mapping[str, Any],
+           found: _Found) -> bool:
+    """Read ``value`` as ``meaning``; False when it is data to search instead (anything but
+    a string or a list of strings, under a name that is not strictly a path, URL or
+    command). Under a strict name (``path``, ``url``, ``command`` ...) it is refused."""
+    strict = normal(key) in STRICT_NAMES
+    strings = isinstance(value, str) or (_strings(value) and bool(value))
+    if meaning is Meaning.COMMAND and (strings or strict):
+        found.commands.extend(command_lines(key, value, args.get(ARGV_KEY)))
+        return True
+    if strings or _strings(value):
+        for item in path_values(key, value):
+            _as(meaning, item, found)
+        return True
+    if strict:
+        path_values(key, value)  # raises BadInput: not a string or a list of strings
+    return False
+
+
+def _as(meaning: Meaning, item: str, found: _Found) -> None:
+    if value_meaning(item) is Meaning.URL or meaning is Meaning.URL:
+        _url_or_path(item, found)
+    elif meaning is Meaning.GLOB:
+        found.paths.extend(glob_roots(item.strip()))
+    else:
+        _path(item, found)
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _path(value: str, found: _Found) -> None:
+    """A path, and its stripped spelling too (a server may strip the spaces around it)."""
+    found.paths.append(value)
+    if value.strip() != value and value.strip():
+        found.paths.append(value.strip())
 
 
 def _url_or_path(value: str, found: _Found) -> None:
-    """``file:`` URIs are paths; web URLs are checked; other schemes name the server's own
-    resources (``repo://...``) and carry nothing clawgate can check."""
-    scheme = urlsplit(value).scheme.lower()
+    """``file:`` URIs are paths; web URLs are checked (spaces around them and the scheme's
+    case do not matter); other schemes name the server's own resources (``repo://...``) and
+    carry nothing clawgate can check."""
+    stripped = value.strip()
+    parts = urlsplit(stripped)
+    scheme = parts.scheme.lower()
     if scheme == "file":
-        found.paths.append(unquote(urlsplit(value).path) or "/")
-    elif scheme in ("http", "https") or not scheme or _is_web(value):
-        found.urls.append(value)
-
-
-def _is_web(value: str) -> bool:
-    head = value[:8].lower()
-    return head.startswith(("http://", "https://"))
+        found.paths.append(unquote(parts.path) or "/")
+    elif scheme in WEB_SCHEMES or not scheme:
+        found.urls.append(stripped)
 
 
 def commands_of(args: Mapping[str, Any], key: str) -> tuple[str, ...]:

@@ -34,6 +34,11 @@ class Call:
     cwd: str | None = None
     kind: Kind = Kind.TOOL
     agent_tool: str = ""  # the name the agent used (Bash, run_shell_command ...), for reasons
+    opaque_paths: bool = False  # an MCP tool: any path it is given may be written
+
+    def written(self) -> tuple[str, ...]:
+        """The paths this call may write (an opaque tool's reads too)."""
+        return (*self.reads, *self.writes) if self.opaque_paths else self.writes
 
 
 class BadInput(ValueError):

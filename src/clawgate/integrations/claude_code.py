@@ -23,8 +23,9 @@ from typing import Any
 from clawgate.decision import Decision, Outcome
 from clawgate.guard import CallContext
 from clawgate.integrations.arguments import commands_of, mcp_call, one_path, paths_of
-from clawgate.integrations.calls import Call, Kind, glob_base, text
+from clawgate.integrations.calls import Call, Kind, text
 from clawgate.integrations.gate import Gate, reason_text
+from clawgate.integrations.globs import glob_roots
 from clawgate.integrations.hooks import Payload, at, mcp_name
 
 EVENT = "PreToolUse"
@@ -82,14 +83,15 @@ class ClaudeCode:
 
 
 def _search(name: str, args: Any, cwd: str) -> Call:
-    """``Glob`` and ``Grep``: the directory searched, and where a glob pattern reaches."""
+    """``Glob`` and ``Grep``: the directory searched, and every root a glob pattern (Glob's
+    ``pattern``, Grep's ``glob``) can expand to."""
     base = at(cwd, one_path(args, "path") or ".")
     reads = [base]
     pattern = text(args, "pattern")
     if name == "Glob":
-        reads.append(at(base, glob_base(str(pattern))))
+        reads.extend(at(base, root) for root in glob_roots(str(pattern)))
     extra = text(args, "glob", required=False)
     if extra:
-        reads.append(at(base, glob_base(extra)))
+        reads.extend(at(base, root) for root in glob_roots(extra))
     tool = "glob" if name == "Glob" else "grep"
     return Call(tool, args, reads=tuple(dict.fromkeys(reads)), agent_tool=name)

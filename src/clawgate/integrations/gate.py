@@ -4,9 +4,11 @@ executor (the agent, or the wrapped MCP server, runs what is allowed).
 ``decide`` is steps 2 and 4 of the guard's call path for a ``Call``: the tool policy, then
 commands through the engine, paths through workspace containment, URLs through the SSRF check;
 the strictest answer wins (``tools.checks.combine``). ``settle`` is step 5 for adapters that
-can ask a person themselves; ``clean`` and ``record`` are steps 8 and 9. Every step but the
-adapter-specific tool policy of step 2 is ``clawgate.callpath.CallPath``'s, the Guard's own:
-this class is a thin front of it for ``Call`` values.
+can ask a person themselves; ``clean``, ``say`` (scrub and cap a message) and ``record`` are
+steps 8 and 9 (the MCP proxy's results are cleaned in ``mcp_proxy/cleaning.py``). Every step but
+the adapter-specific ones (the tool policy of step 2, protected paths written, URLs every parser
+reads alike) is ``clawgate.callpath.CallPath``'s, the Guard's own: this class is a thin front of
+it for ``Call`` values.
 """
 
 from __future__ import annotations
@@ -29,8 +31,11 @@ from clawgate.callpath import (
 from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.guard import CallContext
 from clawgate.integrations.calls import Call, Kind
+from clawgate.integrations.webaddr import url_problem
 from clawgate.policy.catalog import BUILTIN_TOOLS
+from clawgate.protected import PROTECTED_ID, protected_reason
 from clawgate.tools.checks import combine, describe
+from clawgate.tools.scrub import truncate
 
 if TYPE_CHECKING:
     from clawgate.policy.policy import Policy
@@ -70,6 +75,7 @@ class Gate:
         self.audit = self.path.audit
         self.trusted = self.path.trusted
         self.max_result_bytes = self.path.max_result_bytes
+        self.protected = policy.engine_settings().protected_paths
 
     # Who may say yes can be set after construction (the hooks and the proxy do).
     @property
@@ -129,7 +135,21 @@ class Gate:
                            f"clawgate failed ({type(exc).__name__}: {exc}); failing closed")
 
     def _checks(self, call: Call, summary: str) -> Iterator[Decision]:
-        return self.path.decide_effects(call, summary)
+        yield from self._protected(call, summary)
+        for url in call.urls:
+            problem = url_problem(url.strip())
+            if problem is not None:
+                yield refused(summary, URL_ID, f"{url}: {problem}")
+        yield from self.path.decide_effects(call, summary)
+
+    def _protected(self, call: Call, summary: str) -> Iterator[Decision]:
+        """A write to a protected path (git hooks and config, agent configuration, CI files
+        ...) is never a silent allow: a person must approve."""
+        for path in dict.fromkeys(call.written()):
+            why = protected_reason(path, self.root, self.protected)
+            if why is not None:
+                yield Decision(summary, Outcome.ASK, Risk.HIGH, (Reason(
+                    PROTECTED_ID, why, "a person must approve writes to this path", summary),))
 
     # -- step 5 -----------------------------------------------------------------------------
 
@@ -144,6 +164,10 @@ class Gate:
     def clean(self, value: Any) -> Any:
         """Credentials scrubbed from every string, each string capped (head and tail)."""
         return self.path.clean(value)
+
+    def say(self, message: str) -> str:
+        """A message for the model or a person (an error, a reason): scrubbed and capped."""
+        return truncate(self.scrubber.scrub(message), self.max_result_bytes)
 
     def record(self, call: Call, ctx: CallContext, decision: Decision,
                result: Mapping[str, Any] | None = None, started: float | None = None,

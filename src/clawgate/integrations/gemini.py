@@ -15,19 +15,19 @@ terminal, and allow-always answers are remembered for the workspace). The answer
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from clawgate.decision import Decision, Outcome
 from clawgate.guard import CallContext
 from clawgate.integrations.arguments import commands_of, mcp_call, one_path, paths_of
-from clawgate.integrations.calls import Call, Kind, glob_base, text, texts
+from clawgate.integrations.calls import BadInput, Call, Kind, text, texts
 from clawgate.integrations.gate import Gate, reason_text
+from clawgate.integrations.globs import glob_roots
 from clawgate.integrations.hooks import Payload, at, mcp_name
+from clawgate.integrations.webaddr import prompt_urls
 
 EVENT = "BeforeTool"
-URL_IN_TEXT = re.compile(r"https?://[^\s<>\"'`)\]}]+", re.IGNORECASE)
 GREP_TOOLS = frozenset({"search_file_content", "grep", "grep_search"})
 PASSIVE = frozenset({"save_memory", "write_todos"})
 NO_APPROVER_HINT = "Gemini CLI hooks cannot ask; run the hook with --approver terminal to be asked"
@@ -49,9 +49,7 @@ class Gemini:
         if simple is not None:
             return simple
         if name == "web_fetch":
-            prompt = str(text(args, "prompt"))
-            urls = tuple(dict.fromkeys(u.rstrip(".,;:!?") for u in URL_IN_TEXT.findall(prompt)))
-            return Call("web_fetch", args, urls=urls, agent_tool=name)
+            return _web_fetch(args)
         if name == "google_web_search":
             text(args, "query")
             return Call("web_search", args, agent_tool=name)
@@ -84,16 +82,34 @@ def _file_call(name: str, args: Mapping[str, Any], cwd: str) -> Call | None:
                     agent_tool=name)
     if name == "glob" or name in GREP_TOOLS:
         base = at(cwd, one_path(args, "dir_path", "path") or ".")
-        found = [base]
+        patterns = texts(args, "include")
         if name == "glob":
-            found.append(at(base, glob_base(str(text(args, "pattern")))))
+            patterns = (str(text(args, "pattern")), *patterns)
+        found = [base, *(at(base, root) for p in patterns for root in glob_roots(p))]
         tool = "glob" if name == "glob" else "grep"
         return Call(tool, args, reads=tuple(dict.fromkeys(found)), agent_tool=name)
     if name == "read_many_files":
-        patterns = (*texts(args, "paths"), *texts(args, "include"))
-        reads = tuple(dict.fromkeys(at(cwd, glob_base(p)) for p in patterns)) or (cwd,)
-        return Call("read_file", args, reads=reads, agent_tool=name)
+        return _read_many(args, cwd)
     return None
+
+
+def _read_many(args: Mapping[str, Any], cwd: str) -> Call:
+    """``read_many_files``: every root its ``paths``/``include`` patterns can expand to; its
+    ``exclude`` patterns may not climb or leave the workspace either."""
+    patterns = (*texts(args, "paths"), *texts(args, "include"), *texts(args, "exclude"))
+    reads = tuple(dict.fromkeys(at(cwd, root) for p in patterns for root in glob_roots(p)))
+    return Call("read_file", args, reads=reads or (cwd,), agent_tool="read_many_files")
+
+
+def _web_fetch(args: Mapping[str, Any]) -> Call:
+    """``web_fetch``: every URL Gemini CLI would find in the ``prompt`` (each token holding
+    ``://``, read whole), and the ``url`` parameter of newer versions."""
+    prompt = text(args, "prompt", required=False)
+    url = text(args, "url", required=False)
+    if prompt is None and url is None:
+        raise BadInput("missing 'prompt' or 'url'")
+    urls = (*prompt_urls(prompt or ""), *([url] if url is not None else []))
+    return Call("web_fetch", args, urls=tuple(dict.fromkeys(urls)), agent_tool="web_fetch")
 
 
 def _mcp_tool(name: str, context: object) -> str | None:

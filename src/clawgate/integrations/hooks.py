@@ -19,8 +19,10 @@ from clawgate.decision import Decision
 from clawgate.guard import CallContext
 from clawgate.integrations.calls import BadInput, Call
 from clawgate.integrations.gate import INTERNAL_ID, MALFORMED_ID, Gate, refused
+from clawgate.tools.scrub import Scrubber, truncate
 
 MAX_INPUT_BYTES = 4 << 20  # a hook payload larger than 4 MiB is refused unread
+MAX_REASON_BYTES = 65536  # a reason's cap before a policy (and its budget) is loaded
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,16 +86,27 @@ def parse(raw: bytes | str, event: str) -> Payload:
 
 
 def answer(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> dict[str, Any]:
-    """The hook's JSON answer for ``raw``. Never raises (but for KeyboardInterrupt)."""
+    """The hook's JSON answer for ``raw``. Never raises (but for KeyboardInterrupt). Every
+    text in it is scrubbed of credentials (and of the values of secret-named environment
+    variables) and capped: a reason echoes the command or path it is about."""
+    decision, gate = _decide(adapter, raw, options)
+    scrubber = gate.scrubber if gate is not None else Scrubber(env=os.environ)
+    limit = gate.max_result_bytes if gate is not None else MAX_REASON_BYTES
+    said: dict[str, Any] = _scrubbed(adapter.render(decision), scrubber, limit)
+    return said
+
+
+def _decide(adapter: HookAdapter, raw: bytes | str, options: HookOptions
+            ) -> tuple[Decision, Gate | None]:
     started = time.monotonic()
     try:
         payload = parse(raw, adapter.event)
         call = adapter.to_call(payload)
     except BadInput as exc:
-        return adapter.render(refused("(hook input)", MALFORMED_ID,
-                                      f"malformed hook input: {exc}"))
+        return refused("(hook input)", MALFORMED_ID, f"malformed hook input: {exc}"), None
     except Exception as exc:
-        return adapter.render(_crashed(exc))
+        return _crashed(exc), None
+    gate: Gate | None = None
     try:
         gate = _gate(payload, options)
         ctx = CallContext(session=payload.session_id, agent=options.agent,
@@ -101,8 +114,18 @@ def answer(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> dict
         decision = adapter.finish(gate, call, ctx, gate.decide(call, ctx))
         gate.record(call, ctx, decision, started=started)
     except Exception as exc:  # a policy that does not load, an audit log that cannot be written
-        return adapter.render(_crashed(exc))
-    return adapter.render(decision)
+        return _crashed(exc), gate
+    return decision, gate
+
+
+def _scrubbed(value: Any, scrubber: Scrubber, limit: int) -> Any:
+    if isinstance(value, str):
+        return truncate(scrubber.scrub(value), limit)
+    if isinstance(value, dict):
+        return {k: _scrubbed(v, scrubber, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v, scrubber, limit) for v in value]
+    return value
 
 
 def _gate(payload: Payload, options: HookOptions) -> Gate:

@@ -57,6 +57,10 @@ def decide_call(tool: Any, name: str, args: Mapping[str, Any], *, engine: Engine
             return Decision(summary, Outcome.DENY, Risk.MEDIUM, (Reason(
                 READONLY_ID, "this agent may only read (autonomy readonly or no write "
                 "permission)", command=summary),))
+        asks = getattr(tool, "asks", None)  # a protected path: a person must approve
+        reasons = tuple(asks(dict(args))) if callable(asks) else ()
+        if reasons:
+            return Decision(summary, Outcome.ASK, Risk.HIGH, reasons)
         return Decision(summary, Outcome.ALLOW, Risk.MEDIUM)
     if name == "web_fetch":
         check_url(str(args.get("url", "")), urls)

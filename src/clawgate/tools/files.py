@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from clawgate.decision import Reason
 from clawgate.errors import ToolError, ToolErrorKind
+from clawgate.protected import PROTECTED_ID, protected_reason
 from clawgate.tools.base import Result
 from clawgate.tools.paths import Workspace
 
@@ -48,6 +50,16 @@ class _FileTool:
         return str(path.relative_to(self.workspace.root)) or "."
 
 
+class _WritingTool(_FileTool):
+    def asks(self, args: dict[str, Any]) -> tuple[Reason, ...]:
+        """Why writing ``args["path"]`` needs a person: a protected path (git hooks and
+        config, agent configuration, CI files ...); the guard answers ASK."""
+        why = protected_reason(str(args["path"]), str(self.workspace.root))
+        if why is None:
+            return ()
+        return (Reason(PROTECTED_ID, why, "a person must approve writes to this path"),)
+
+
 class ReadFile(_FileTool):
     name = "read_file"
     description = "Read a text file in the workspace, optionally a range of lines (1-based)."
@@ -67,7 +79,7 @@ class ReadFile(_FileTool):
                 "start_line": start, "end_line": min(end, len(lines)), "total_lines": len(lines)}
 
 
-class WriteFile(_FileTool):
+class WriteFile(_WritingTool):
     name = "write_file"
     description = "Write a text file in the workspace (atomically), creating parent directories."
     parameters: ClassVar[dict[str, Any]] = {
@@ -80,7 +92,7 @@ class WriteFile(_FileTool):
         return {"path": self._relative(written), "bytes_written": len(data)}
 
 
-class EditFile(_FileTool):
+class EditFile(_WritingTool):
     name = "edit_file"
     description = "Replace exactly one occurrence of old_text with new_text in a file."
     parameters: ClassVar[dict[str, Any]] = {

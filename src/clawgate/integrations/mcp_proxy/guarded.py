@@ -5,8 +5,8 @@ A call takes these steps: the tool policy (``<name>__<tool>``), the argument che
 paths, URLs; see ``integrations/arguments.py``), the arguments against the input schema the
 wrapped server declared for the tool (jsonschema; once the tools are listed, a tool the server
 does not list is refused), DENY refuses and ASK goes to the approver, the session's rate limit,
-then the wrapped server runs it; the result's text is scrubbed of
-credentials and capped, and one audit line is written whatever happened.
+then the wrapped server runs it; the result is scrubbed of credentials and capped as a whole
+(``cleaning.py``), every error message too, and one audit line is written whatever happened.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from clawgate.guard_setup import refusal
 from clawgate.integrations.arguments import mcp_call
 from clawgate.integrations.calls import BadInput, Call
 from clawgate.integrations.gate import MALFORMED_ID, Gate, refused
+from clawgate.integrations.mcp_proxy.cleaning import clean_result, clean_tools
 from clawgate.ratelimit import RateLimiter
 from clawgate.tools.base import validate_arguments
 
@@ -48,10 +49,16 @@ class GuardedTools:
         limits = gate.policy.rate_limit
         self.limiter = RateLimiter(limits.calls_per_minute, limits.burst)
         self.schemas: dict[str, Mapping[str, Any]] | None = None  # None: not listed yet
+        self.read_only: frozenset[str] = frozenset()
+        self.output_schemas: frozenset[str] = frozenset()
 
     def learn(self, tools: Sequence[types.Tool]) -> None:
-        """Remember the input schema of every tool the wrapped server lists."""
+        """Remember the input schema of every tool the wrapped server lists, and which tools
+        it declares read-only (their paths are not written: no protected-path question)."""
         self.schemas = {t.name: t.input_schema for t in tools}
+        self.read_only = frozenset(t.name for t in tools if t.annotations is not None
+                                   and t.annotations.read_only_hint is True)
+        self.output_schemas = frozenset(t.name for t in tools if t.output_schema is not None)
 
     def schema_problem(self, tool: str, arguments: Mapping[str, Any]) -> str | None:
         """What is wrong with ``arguments`` by the tool's declared input schema, or None."""
@@ -77,13 +84,24 @@ class GuardedTools:
         seen = set(self.gate.visible([self.policy_name(t.name) for t in tools], self.ctx))
         return [t for t in tools if self.policy_name(t.name) in seen]
 
+    def listed(self, tools: Sequence[types.Tool]) -> list[types.Tool]:
+        """What ``tools/list`` shows: the visible tools, their descriptions and schemas
+        scrubbed."""
+        return clean_tools(self.visible(tools), self.gate.scrubber)
+
+    def error(self, message: str) -> types.CallToolResult:
+        """An error result whose message is scrubbed and capped."""
+        return error_result(self.gate.say(message))
+
     async def call(self, tool: str, args: Mapping[str, Any] | None,
                    forward: Forward) -> types.CallToolResult:
         """One ``tools/call``: refused with a reason, or forwarded and cleaned."""
         started = time.monotonic()
         arguments = dict(args or {})
+        schema = None if self.schemas is None else self.schemas.get(tool)
         try:
-            call = mcp_call(self.policy_name(tool), arguments, agent_tool=tool)
+            call = mcp_call(self.policy_name(tool), arguments, agent_tool=tool, schema=schema,
+                            read_only=tool in self.read_only)
         except BadInput as exc:
             call = Call(self.policy_name(tool), arguments, agent_tool=tool)
             denied = refused(tool, MALFORMED_ID, f"arguments refused: {exc}")
@@ -101,7 +119,7 @@ class GuardedTools:
             self.limiter.acquire(self.ctx.session)
         except ToolError as exc:
             self.gate.record(call, self.ctx, decision, {"error": exc.message}, started, "deny")
-            return error_result(exc.message)
+            return self.error(exc.message)
         return await self._forward(call, decision, forward, started)
 
     async def _forward(self, call: Call, decision: Decision, forward: Forward,
@@ -112,8 +130,8 @@ class GuardedTools:
             message = f"the wrapped server {self.server!r} failed during {call.agent_tool}: " \
                       f"{type(exc).__name__}: {exc}"
             self.gate.record(call, self.ctx, decision, {"error": message}, started, "error")
-            return error_result(message)
-        cleaned = self.clean(result)
+            return self.error(message)
+        cleaned = self.clean(result, call.agent_tool)
         shown = "\n".join(c.text for c in cleaned.content if isinstance(c, types.TextContent))
         self.gate.record(call, self.ctx, decision,
                          {"is_error": bool(cleaned.is_error), "text": shown}, started)
@@ -122,24 +140,10 @@ class GuardedTools:
     def _refuse(self, call: Call, decision: Decision, started: float) -> types.CallToolResult:
         message = refusal(decision, f"{call.agent_tool} refused").message  # as Guard says it
         self.gate.record(call, self.ctx, decision, {"error": message}, started)
-        return error_result(message)
+        return self.error(message)
 
-    def clean(self, result: types.CallToolResult) -> types.CallToolResult:
-        """The result with credentials scrubbed from its text, embedded resources and
-        structured content; other content (images, audio, links) passes as it is."""
-        content = [self._clean_block(block) for block in result.content]
-        structured = result.structured_content
-        if structured is not None:
-            structured = self.gate.clean(structured)
-        return types.CallToolResult(content=content, structured_content=structured,
-                                    is_error=result.is_error)
-
-    def _clean_block(self, block: Any) -> Any:
-        if isinstance(block, types.TextContent):
-            return block.model_copy(update={"text": self.gate.clean(block.text)})
-        if isinstance(block, types.EmbeddedResource) and isinstance(
-                block.resource, types.TextResourceContents):
-            resource = block.resource.model_copy(
-                update={"text": self.gate.clean(block.resource.text)})
-            return block.model_copy(update={"resource": resource})
-        return block
+    def clean(self, result: types.CallToolResult, tool: str = "") -> types.CallToolResult:
+        """The result with credentials scrubbed from every string it holds, capped as a
+        whole (see ``cleaning.py``)."""
+        return clean_result(result, self.gate.scrubber, self.gate.max_result_bytes,
+                            output_schema=tool in self.output_schemas)

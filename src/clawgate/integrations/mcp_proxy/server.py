@@ -18,6 +18,8 @@ from mcp import Client, StdioServerParameters
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+from mcp_types import INTERNAL_ERROR
 
 from clawgate.approval import ApprovalStore, Approver, DenyAllApprover, TerminalApprover
 from clawgate.guard import CallContext
@@ -89,7 +91,13 @@ async def connected(options: ProxyOptions) -> AsyncIterator[tuple[Server[Any], C
         async def list_tools(ctx: ServerRequestContext[Any],
                              params: types.PaginatedRequestParams | None
                              ) -> types.ListToolsResult:
-            return types.ListToolsResult(tools=guarded.visible(await upstream_tools()))
+            try:
+                tools = await upstream_tools()
+            except Exception as exc:  # the server's error text reaches the client: scrub it
+                raise MCPError(INTERNAL_ERROR, guarded.gate.say(
+                    f"the wrapped server {options.name!r} failed to list its tools: {exc}")
+                    ) from None
+            return types.ListToolsResult(tools=guarded.listed(tools))
 
         async def forward(name: str, args: dict[str, Any]) -> types.CallToolResult:
             return await upstream.call_tool(name, args, read_timeout_seconds=options.timeout_s)
@@ -97,7 +105,11 @@ async def connected(options: ProxyOptions) -> AsyncIterator[tuple[Server[Any], C
         async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
                             ) -> types.CallToolResult:
             if guarded.schemas is None or params.name not in guarded.schemas:
-                await upstream_tools()  # the schema to check the arguments against
+                try:
+                    await upstream_tools()  # the schema to check the arguments against
+                except Exception as exc:
+                    return guarded.error(f"the wrapped server {options.name!r} failed to list "
+                                         f"its tools: {exc}")
             return await guarded.call(params.name, params.arguments, forward)
 
         server: Server[Any] = Server(f"clawgate:{options.name}", on_list_tools=list_tools,
