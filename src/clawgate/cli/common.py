@@ -1,8 +1,10 @@
-"""What several subcommands share: loading the engine from ``--policy`` files, JSON output."""
+"""What several subcommands share: loading the engine from ``--policy`` files, the command line
+made of words, JSON output, prose on stderr."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -16,6 +18,24 @@ def load_engine(policies: Sequence[str]) -> Engine:
     from clawgate.engine import Engine
 
     return Engine.from_files(*policies)
+
+
+def command_line(words: Sequence[str]) -> str:
+    """The shell line ``words`` stand for: one word is the line itself; several are quoted with
+    shell quoting and joined (``-- ls -la "my file"`` is ``ls -la 'my file'``)."""
+    if len(words) == 1:
+        return words[0]
+    import shlex
+
+    return shlex.join(words)
+
+
+def stdout_is_terminal() -> bool:
+    """Whether stdout is a terminal (colour and tables through rich) rather than a pipe."""
+    try:
+        return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False
 
 
 def emit_json(value: object) -> None:

@@ -9,13 +9,12 @@ the reason on stderr: nothing falls back to the host.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from pathlib import Path
 
 import click
 
-from clawgate.cli.common import emit_json, load_engine, say
+from clawgate.cli.common import command_line, emit_json, load_engine, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.decision import Decision, Outcome
 from clawgate.errors import ClawgateError, PolicyError
@@ -45,7 +44,7 @@ def run(
         command: tuple[str, ...]) -> int:
     """Decide on COMMAND and run it if allowed. One argument is a shell line; several are
     quoted and joined into one."""
-    line = command[0] if len(command) == 1 else shlex.join(command)
+    line = command_line(command)
     try:
         engine = load_engine(policies)
     except PolicyError as exc:
