@@ -20,6 +20,10 @@ def console(err: bool = False) -> Console:
     return Console(file=sys.stderr if err else sys.stdout, highlight=False)
 
 
+def styled(text: str, style: str) -> Text:
+    return Text(text, style=style)
+
+
 def outcome(value: Outcome) -> Text:
     return Text(value.label, style=STYLES[value])
 
@@ -39,8 +43,7 @@ def show_decision(decision: Decision, explain: bool) -> None:
     out.print(Text.assemble(outcome(decision.outcome),
                             f"  (risk {decision.risk.label}, strictest wins)" if explain else ""))
     for reason in decision.reasons:
-        line = Text(f"  {reason.rule_id}", style="cyan")
-        line.append(f": {reason.message}")
+        line = Text.assemble("  ", (reason.rule_id, "cyan"), f": {reason.message}")
         if reason.hint:
             line.append(f" (hint: {reason.hint})", style="dim")
         if reason.command and reason.command != decision.command:
