@@ -39,9 +39,11 @@ def progress(names: Sequence[str], report: Callable[[Result], None] | None
         if result.name in pending:
             pending.remove(result.name)
         bar.update(task, advance=1, description=_running(pending))
+        bar.refresh()  # each invariant named at least once, however fast it runs
 
     with bar:
         task = bar.add_task(_running(pending), total=len(names))
+        bar.refresh()
         yield on_result
 
 
