@@ -31,7 +31,7 @@ def test_version_is_pyproject_s() -> None:
 
 def test_outcome_and_risk_print_as_labels() -> None:
     assert str(clawgate.Outcome.ASK) == "ask" and f"{clawgate.Outcome.DENY:>5}" == " deny"
-    assert f"{clawgate.Risk.HIGH}" == "high" and "%s" % clawgate.Outcome.ALLOW == "allow"
+    assert f"{clawgate.Risk.HIGH}" == "high" and format(clawgate.Outcome.ALLOW) == "allow"
     assert repr(clawgate.Outcome.ASK) == "<Outcome.ASK: 2>"
     assert clawgate.Outcome.DENY > clawgate.Outcome.ASK and int(clawgate.Risk.LOW) == 1
 
