@@ -54,7 +54,6 @@ def problem(args: CheckArgs) -> str | None:
 
 def fast_parse(argv: Sequence[str]) -> CheckArgs | None:
     """``argv`` (after ``check``) read as click would read it, or None when click must."""
-    kinds = {option: (dest, kind) for option, dest, kind, _, _ in OPTIONS}
     values: dict[str, object] = {}
     words: list[str] = []
     index = 0
@@ -67,27 +66,37 @@ def fast_parse(argv: Sequence[str]) -> CheckArgs | None:
         if token == "-" or not token.startswith("-"):
             words.append(token)
             continue
-        name, equals, value = token.partition("=")
-        if name not in kinds:
+        index = _option(argv, index, token, values)
+        if index < 0:
             return None
-        dest, kind = kinds[name]
-        if kind == FLAG:
-            if equals:
-                return None
-            values[dest] = True
-            continue
-        if not equals:
-            if index == len(argv) or argv[index].startswith("-"):
-                return None
-            value, index = argv[index], index + 1
-        if not _fits(kind, value):
-            return None
-        if kind == FILES:
-            values[dest] = (*values.get(dest, ()), value)  # type: ignore[misc]
-        else:
-            values[dest] = value
     args = CheckArgs(words=tuple(words), **values)  # type: ignore[arg-type]
     return None if problem(args) else args
+
+
+_KINDS = {option: (dest, kind) for option, dest, kind, _, _ in OPTIONS}
+
+
+def _option(argv: Sequence[str], index: int, token: str, values: dict[str, object]) -> int:
+    """Read the option ``token`` (its value from ``argv[index]`` when not ``--opt=value``)
+    into ``values``; the index after it, or -1 when click must read it."""
+    name, equals, value = token.partition("=")
+    if name not in _KINDS:
+        return -1
+    dest, kind = _KINDS[name]
+    if kind == FLAG:
+        values[dest] = True
+        return -1 if equals else index
+    if not equals:
+        if index == len(argv) or argv[index].startswith("-"):
+            return -1
+        value, index = argv[index], index + 1
+    if not _fits(kind, value):
+        return -1
+    if kind == FILES:
+        values[dest] = (*values.get(dest, ()), value)  # type: ignore[misc]
+    else:
+        values[dest] = value
+    return index
 
 
 def _fits(kind: str, value: str) -> bool:
