@@ -1,10 +1,9 @@
 """``policy check``'s start-up path reads argv as click does: whatever ``fast_parse`` accepts,
-the click command accepts with the same values, and the plain path imports no click."""
+the click command accepts with the same values (that the path imports no click nor rich is
+tests/test_records.py's start-up test)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import click
@@ -62,11 +61,3 @@ def test_the_click_command_has_the_table_s_options() -> None:
     declared = {p.opts[0] for p in check.params if isinstance(p, click.Option)}
     assert declared == {option for option, *_ in OPTIONS}
 
-
-def test_a_plain_check_imports_no_click_or_rich() -> None:
-    code = ("import sys; from clawgate.cli import main; code = main(['check', '--json', "
-            "'git status']); print(code, sorted(m for m in ('click', 'rich', 'argparse', "
-            "'pydantic', 'yaml', 'typing', 'dataclasses') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
-    assert done.stdout.split("\n")[-2] == "0 []", done.stdout
