@@ -12,6 +12,9 @@ import click
 from clawgate.cli.common import say
 from clawgate.cli.exitcodes import ExitCode
 
+EPILOG = ("Exit codes: 0 allow or success, 1 internal error, 2 usage error or bad policy file, "
+          "3 ask (lint: warnings), 4 deny (audit verify: broken, fuzz: an invariant failed). "
+          "`policy COMMAND -h` shows a command's options.")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -47,7 +50,8 @@ def group(table: dict[str, str]) -> click.Group:
     version = click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True,
                            callback=_version, help="Print the version and exit.")
     return LazyGroup(table, name="policy", context_settings=CONTEXT, params=[version],
-                     help="clawgate: decide ALLOW, ASK or DENY for agent tool calls.")
+                     help="clawgate: decide ALLOW, ASK or DENY for agent tool calls.",
+                     epilog=EPILOG)
 
 
 def run(table: dict[str, str], args: Sequence[str]) -> int:
