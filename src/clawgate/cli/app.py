@@ -12,6 +12,9 @@ import click
 from clawgate.cli.common import say
 from clawgate.cli.exitcodes import ExitCode
 
+# click >= 8.2 raises this for a group named without a subcommand (8.1 prints the help).
+_NO_ARGS: type[click.UsageError] | tuple[()] = getattr(
+    click.exceptions, "NoArgsIsHelpError", ())
 EPILOG = ("Exit codes: 0 allow or success, 1 internal error, 2 usage error or bad policy file, "
           "3 ask (lint: warnings), 4 deny (audit verify: broken, fuzz: an invariant failed). "
           "`policy COMMAND -h` shows a command's options.")
@@ -60,7 +63,7 @@ def run(table: dict[str, str], args: Sequence[str]) -> int:
         result = group(table).main(list(args), prog_name="policy", standalone_mode=False)
     except click.exceptions.Exit as done:
         return int(done.exit_code)
-    except click.exceptions.NoArgsIsHelpError as exc:
+    except _NO_ARGS as exc:
         path = exc.ctx.command_path if exc.ctx else "policy"
         say(f"{path}: error: missing command ({path} -h lists them)")
         return ExitCode.USAGE
