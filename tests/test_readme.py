@@ -1,6 +1,7 @@
 """The docs are executable: the README's Python runs as a doctest, its risk-tier examples are
 the engine's tiers, and every ``policy ...`` command the README and docs/ show names a real
-subcommand with real options (and the runnable ``policy check`` lines do what they say)."""
+subcommand with real options (and the runnable ``policy check`` lines do what they say); the
+same for the commands docs/ and examples/*/README.md show."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from clawgate.cli.app import group
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = {path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
-        for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]}
+        for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+                     *sorted((ROOT / "examples").glob("*/README.md"))]}
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 
 # The detection issue's branch moves writes to remotes and installs of packages the project
