@@ -126,7 +126,7 @@ def _options_used(words: list[str]) -> set[str]:
 @pytest.mark.parametrize(("doc", "shown"), [
     (d, s) for d, s in _shown_commands() if not s.split()[1].endswith(":")])
 def test_every_command_the_docs_show_exists_with_its_options(doc: str, shown: str) -> None:
-    command, rest = _resolve(shlex.split(shown)[1:])
+    command, rest = _resolve(shlex.split(shown, comments=True)[1:])
     if isinstance(command, click.Group) and rest and not rest[0].startswith("-"):
         pytest.fail(f"{doc}: `{shown}`: no subcommand {rest[0]!r}")
     known = {opt for param in command.get_params(click.Context(command)) for opt in param.opts}
