@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +90,15 @@ def test_fuzz_shows_progress_on_a_terminal_and_nothing_extra_piped() -> None:
     piped = subprocess.run([*POLICY, *argv], capture_output=True, text=True, check=False)
     assert piped.returncode == 0 and piped.stderr == ""
     assert [line.split()[0] for line in piped.stdout.splitlines()] == ["decides", "paths"]
+
+
+def test_lint_on_a_terminal_is_a_table_and_piped_one_line_a_finding(tmp_path: Path) -> None:
+    manifest = tmp_path / "p.yaml"
+    manifest.write_text("version: 1\ntools: {deny: [exec-shell]}\n", encoding="utf-8")
+    code, shown, _ = _on_terminal(["lint", str(manifest)])
+    assert code in (2, 3)
+    assert "┃ where" in _text(shown) and "exec-shell" in shown
+    piped = subprocess.run([*POLICY, "lint", str(manifest)], capture_output=True, text=True,
+                           check=False)
+    assert piped.returncode == code and ESCAPE not in piped.stdout
+    assert piped.stdout.startswith(f"{manifest}:2: ") and "exec-shell" in piped.stdout
