@@ -3,6 +3,7 @@ Only imported when stderr is a terminal; piped runs print nothing extra."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,7 +31,7 @@ def progress(names: Sequence[str], report: Callable[[Result], None] | None
     console = Console(file=sys.stderr)
     bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                    MofNCompleteColumn(), TimeElapsedColumn(), console=console,
-                   redirect_stdout=sys.stdout.isatty(), redirect_stderr=False, transient=True)
+                   redirect_stdout=_same_terminal(), redirect_stderr=False, transient=True)
     pending = list(names)
 
     def on_result(result: Result) -> None:
@@ -45,6 +46,16 @@ def progress(names: Sequence[str], report: Callable[[Result], None] | None
         task = bar.add_task(_running(pending), total=len(names))
         bar.refresh()
         yield on_result
+
+
+def _same_terminal() -> bool:
+    """Whether stdout is the terminal the bar is drawn on: then rich prints the results above
+    the bar (through stderr, to the same screen); otherwise stdout is left alone."""
+    try:
+        out, err = sys.stdout.fileno(), sys.stderr.fileno()
+        return os.isatty(out) and os.path.samestat(os.fstat(out), os.fstat(err))
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _running(pending: Sequence[str]) -> str:
