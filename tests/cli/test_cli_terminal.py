@@ -104,7 +104,7 @@ def test_lint_on_a_terminal_is_a_table_and_piped_one_line_a_finding(tmp_path: Pa
     assert piped.stdout.startswith(f"{manifest}:2: ") and "exec-shell" in piped.stdout
 
 
-def test_fuzz_results_stay_on_screen_above_the_bar() -> None:
+def test_fuzz_result_lines_reach_the_terminal_with_the_bar() -> None:
     code, shown, _ = _on_terminal(["fuzz", "--examples", "2", "--invariant", "paths"])
     assert code == 0
     assert re.search(r"paths +ok +2 examples", _text(shown)), shown
