@@ -3,9 +3,12 @@
     python bench/bench_startup.py [--runs N]
 
 Runs each command N times (after warm-up runs that also fill the bytecode cache, as an
-installed wheel has) and prints the median and p99 wall time. ``policy`` is the console script
+installed wheel has) and prints the median, p99 and fastest wall time, and the median CPU time
+(user + system) of the child: on a loaded machine the fastest run and the CPU time are the
+figures the load disturbs least. ``policy`` is the console script
 next to this interpreter when installed (then the installed package is measured), else
-``python -m clawgate`` with this checkout's ``src`` on the path.
+``python -m clawgate`` with this checkout's ``src`` on the path. ``policy --version`` shows what
+a subcommand that goes through click (the group, no policy loaded) costs to start.
 
 Corpora: none (one fixed command line).
 """
@@ -24,17 +27,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def timed(argv: list[str], runs: int, env: dict[str, str]) -> list[float]:
+def timed(argv: list[str], runs: int, env: dict[str, str]) -> tuple[list[float], list[float]]:
+    """Sorted wall times and sorted CPU times (user + system, of the child), in ms."""
     for _ in range(3):
         subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        check=False)
-    times = []
+    walls, cpus = [], []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=False)
-        times.append((time.perf_counter() - start) * 1000)
-    return sorted(times)
+        child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+        _, _, usage = os.wait4(child.pid, 0)
+        walls.append((time.perf_counter() - start) * 1000)
+        cpus.append((usage.ru_utime + usage.ru_stime) * 1000)
+        child.returncode = 0  # reaped by wait4
+    return sorted(walls), sorted(cpus)
 
 
 def resolved_python3() -> str:
@@ -68,14 +75,21 @@ def main() -> None:
         "python3 -c pass (PATH)": [system, "-c", "pass"],
         "this interpreter -c pass": [sys.executable, "-c", "pass"],
         'policy check "git status"': [*policy_command(), "check", "git status"],
+        "policy --version (click)": [*policy_command(), "--version"],
     }
     found = {name: timed(argv, args.runs, env) for name, argv in rows.items()}
-    for name, times in found.items():
-        p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-        print(f"{name:<28} median {statistics.median(times):6.1f} ms   p99 {p99:6.1f} ms")
-    check = statistics.median(found['policy check "git status"'])
+    for name, (walls, cpus) in found.items():
+        print(f"{name:<28} median {statistics.median(walls):6.1f} ms   p99 {_p99(walls):6.1f} ms"
+              f"   fastest {walls[0]:6.1f} ms   CPU median {statistics.median(cpus):6.1f} ms")
+    check = found['policy check "git status"']
     for base in ("python3 -c pass (PATH)", "this interpreter -c pass"):
-        print(f"ratio to {base}: {check / statistics.median(found[base]):.2f}x")
+        wall = statistics.median(check[0]) / statistics.median(found[base][0])
+        cpu = statistics.median(check[1]) / statistics.median(found[base][1])
+        print(f"ratio to {base}: {wall:.2f}x (CPU {cpu:.2f}x)")
+
+
+def _p99(times: list[float]) -> float:
+    return times[min(len(times) - 1, int(len(times) * 0.99))]
 
 
 if __name__ == "__main__":

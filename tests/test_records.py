@@ -108,7 +108,7 @@ def test_lazy_pattern_answers_as_a_compiled_one(pattern: str, flags: int, text: 
 def test_a_plain_check_loads_no_dataclasses_typing_or_parser() -> None:
     code = ("import sys; from clawgate.cli import main; code = main(['check', 'git status']); "
             "print(code, sorted(m for m in ('dataclasses', 'typing', 'inspect', 'tree_sitter', "
-            "'bashlex', 'pydantic', 'yaml', 'click') if m in sys.modules))")
+            "'bashlex', 'pydantic', 'yaml', 'click', 'rich', 'argparse') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split("\n")[-2] == "0 []", done.stdout

@@ -24,6 +24,12 @@ class Outcome(IntEnum):
     def label(self) -> str:
         return self.name.lower()
 
+    def __str__(self) -> str:
+        return self.label
+
+    def __format__(self, spec: str) -> str:
+        return format(self.label, spec)
+
 
 class Risk(IntEnum):
     """low: reads. medium: changes inside the workspace. high: anything beyond, or the network."""
@@ -35,6 +41,12 @@ class Risk(IntEnum):
     @property
     def label(self) -> str:
         return self.name.lower()
+
+    def __str__(self) -> str:
+        return self.label
+
+    def __format__(self, spec: str) -> str:
+        return format(self.label, spec)
 
 
 @record(frozen=True, slots=True)

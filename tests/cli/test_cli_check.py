@@ -91,3 +91,75 @@ def test_console_script_entry_point_runs_as_a_module() -> None:
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["outcome"] == "allow"
+
+
+def _jsonl(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], text: str,
+           *flags: str) -> list[dict[str, object]]:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert main(["check", "--jsonl", *flags]) == ExitCode.OK
+    return [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+
+
+def test_jsonl_answers_blank_lines_too(monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    rows = _jsonl(monkeypatch, capsys, '"ls"\n\n   \n"git status"\n\n')
+    assert [r["outcome"] for r in rows] == ["allow", "deny", "deny", "allow", "deny"]
+    blank = rows[1]["reasons"]
+    assert isinstance(blank, list)
+    assert blank[0]["rule_id"] == "CG-CLI-001" and blank[0]["message"] == "input line 2 is blank"
+
+
+def test_jsonl_with_explain_adds_the_trace(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    rows = _jsonl(monkeypatch, capsys, '"ls | curl -s https://example.com"\n', "--explain")
+    assert set(rows[0]) == {*JSON_KEYS, "trace"}
+    trace = rows[0]["trace"]
+    assert isinstance(trace, list)
+    assert {"command": "curl -s https://example.com", "rule_id": "CG-RISK-001",
+            "outcome": "ask", "message": trace[2]["message"]} in trace
+    assert trace[-1]["rule_id"] == "final" and trace[-1]["outcome"] == "ask"
+
+
+def test_json_with_explain_adds_the_trace(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--json", "--explain", "rm -rf /"]) == ExitCode.DENY
+    out = json.loads(capsys.readouterr().out)
+    assert out["trace"][-1] == {"command": "rm -rf /", "rule_id": "final", "outcome": "deny",
+                                "message": "strictest outcome wins"}
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["--", "ls", "-la", "my file"], "ls -la 'my file'"),
+    (["--json", "--", "git", "push", "--force"], "git push --force"),
+    (["--", "rm -rf /"], "rm -rf /"),
+    (["--", "echo", "a;b", "$HOME"], "echo 'a;b' '$HOME'"),
+    (["ls", "--json", "-la"], None),  # -la is an option of check: a usage error
+])
+def test_words_after_double_dash_are_quoted_and_joined(
+        argv: list[str], line: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", "--json", *argv])
+    if line is None:
+        assert code == ExitCode.USAGE
+        return
+    assert json.loads(capsys.readouterr().out)["command"] == line
+
+
+def test_run_joins_words_as_check_does(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--json", "--", "echo", "a b", "c;d"]) == ExitCode.OK
+    value = json.loads(capsys.readouterr().out)
+    assert value["decision"]["command"] == "echo 'a b' 'c;d'"
+    assert value["result"]["stdout"] == "a b c;d\n"
+
+
+@pytest.mark.parametrize(("stdin", "line", "code"), [
+    (b"git status\n", "git status", ExitCode.OK),
+    (b"cd build\nrm -rf /\n", "cd build\nrm -rf /", ExitCode.DENY),
+    (b"ls\r\n", "ls\r", ExitCode.DENY),
+    (b"", "", ExitCode.OK),
+])
+def test_dash_reads_one_command_from_stdin(stdin: bytes, line: str, code: ExitCode) -> None:
+    done = subprocess.run([sys.executable, "-m", "clawgate", "check", "--json", "-"],
+                          input=stdin, capture_output=True, check=False)
+    assert done.returncode == code, done.stderr
+    assert json.loads(done.stdout)["command"] == line

@@ -1,108 +1,79 @@
-"""``policy check``: the decision for a command line, as an exit code, text or JSON."""
+"""``policy check``: the decision for a command line, as an exit code, text or JSON.
+
+``run_check`` takes the arguments however they were parsed (``check_options``); this module
+imports neither click nor rich unless stdout is a terminal."""
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import sys
-from collections.abc import Sequence
 
-from clawgate.cli.common import emit_json, load_engine, say
+from clawgate.cli.check_options import CheckArgs
+from clawgate.cli.common import command_line, emit_json, load_engine, say, stdout_is_terminal
 from clawgate.cli.exitcodes import ExitCode, for_outcome
 from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.engine import Engine
 from clawgate.errors import PolicyError
 
 BAD_INPUT_ID = "CG-CLI-001"
+STDIN = "-"
 
 
-def run_check(argv: Sequence[str]) -> int:
-    """``policy check``, parsed with the standard library's argparse: this command runs on
-    every command an agent issues, and click alone would triple its start-up time."""
-    parser = argparse.ArgumentParser(
-        prog="policy check", formatter_class=_Formatter,
-        description="Decide ALLOW (exit 0), ASK (3) or DENY (4) for COMMAND under the embedded "
-        "default policy layered with --policy files.")
-    parser.add_argument("--policy", dest="policies", action="append", default=[],
-                        metavar="FILE", help="a manifest layered after the discovered ones "
-                        "(repeatable, in order)")
-    parser.add_argument("--cwd", metavar="DIR", help="the directory the command would run in")
-    shape = parser.add_mutually_exclusive_group()
-    shape.add_argument("--json", dest="as_json", action="store_true",
-                       help="print one JSON object")
-    shape.add_argument("--explain", action="store_true",
-                       help="print every simple command and every opinion")
-    parser.add_argument("--jsonl", action="store_true",
-                        help="read one JSON value per line on stdin, write one object per line")
-    parser.add_argument("command", nargs="?", help="the command line to check")
+def run_check(args: CheckArgs) -> int:
+    """Decide; print as asked; exit 0 ALLOW, 3 ASK, 4 DENY (2 for a bad policy file)."""
     try:
-        args = parser.parse_args(list(argv))
-    except SystemExit as done:  # argparse exits 2 on bad usage and 0 after --help
-        return int(done.code or 0)
-    return _check(args.policies, args.cwd, args.as_json, args.jsonl, args.explain,
-                  args.command)
-
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's help layout with the terminal width read as ``shutil.get_terminal_size``
-    reads it: argparse's own default imports ``shutil`` (with zlib, bz2, lzma), ~2 ms of
-    every ``policy check`` start, to size help nobody asked for."""
-
-    def __init__(self, prog: str) -> None:
-        super().__init__(prog, width=_columns() - 2)
-
-
-def _columns() -> int:
-    """``$COLUMNS`` when a positive number, else the terminal's width, else 80."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        stdout = sys.__stdout__
-        try:
-            columns = os.get_terminal_size(stdout.fileno()).columns if stdout else 0
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns if columns > 0 else 80
-
-
-def _check(policies: Sequence[str], cwd: str | None, as_json: bool, jsonl: bool,
-           explain: bool, command: str | None) -> int:
-    if jsonl == (command is not None):
-        say("policy check: give either COMMAND or --jsonl")
-        return ExitCode.USAGE
-    try:
-        engine = load_engine(policies, cwd)
+        engine = load_engine(args.policies, args.cwd)
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE
-    if jsonl:
-        return _jsonl(engine, cwd)
-    decision = engine.check(command or "", cwd=cwd)
-    if as_json:
-        emit_json(decision.as_dict())
-    elif explain:
+    if args.jsonl:
+        return _jsonl(engine, args)
+    decision = engine.check(_command(args.words), cwd=args.cwd)
+    if args.as_json:
+        emit_json(as_object(decision, args.explain))
+    elif stdout_is_terminal():
+        from clawgate.cli.pretty import show_decision
+
+        show_decision(decision, args.explain)
+    elif args.explain:
         _explain(decision)
     else:
         _plain(decision)
     return for_outcome(decision.outcome)
 
 
-def _jsonl(engine: Engine, cwd: str | None) -> int:
+def _command(words: tuple[str, ...]) -> str:
+    """One word is the line itself (``-``: the whole of stdin, one trailing newline dropped);
+    several are quoted and joined into one line, as ``policy run`` does."""
+    if words == (STDIN,):
+        text = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+        return text[:-1] if text.endswith("\n") else text
+    return command_line(words)
+
+
+def as_object(decision: Decision, explain: bool) -> dict[str, object]:
+    """``--json``'s object; with ``--explain``, every opinion as ``"trace"``."""
+    value = decision.as_dict()
+    if explain:
+        value["trace"] = [{"command": e.command, "rule_id": e.rule_id,
+                           "outcome": e.outcome.label, "message": e.message}
+                          for e in decision.trace]
+    return value
+
+
+def _jsonl(engine: Engine, args: CheckArgs) -> int:
+    """One object out for every line in, blank lines included (a DENY naming CG-CLI-001)."""
     for number, raw in enumerate(sys.stdin.buffer, start=1):
         text = raw.decode("utf-8", "surrogateescape").rstrip("\n")
-        if not text.strip():
-            continue
         command = _command_of(text)
         if command is None:
+            what = "blank" if not text.strip() else (
+                "not a JSON string or an object with a string 'command'")
             decision = Decision(text, Outcome.DENY, Risk.HIGH, (Reason(
-                BAD_INPUT_ID, f"input line {number} is not a JSON string or an object with a "
-                "string 'command'"),))
+                BAD_INPUT_ID, f"input line {number} is {what}"),))
         else:
-            decision = engine.check(command, cwd=cwd)
-        emit_json(decision.as_dict())
+            decision = engine.check(command, cwd=args.cwd)
+        emit_json(as_object(decision, args.explain))
         sys.stdout.flush()
     return ExitCode.OK
 

@@ -1,9 +1,11 @@
 """What several subcommands share: loading the policy (discovered files, then ``--policy``
-files; see ``clawgate.policy.discovery``), JSON output."""
+files; see ``clawgate.policy.discovery``), the command line made of words, JSON output, prose
+on stderr."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -34,6 +36,24 @@ def load_engine(policies: Sequence[str], cwd: str | None = None) -> Engine:
     from clawgate.engine import Engine
 
     return Engine(load_cli_policy(policies, cwd).engine_settings())
+
+
+def command_line(words: Sequence[str]) -> str:
+    """The shell line ``words`` stand for: one word is the line itself; several are quoted with
+    shell quoting and joined (``-- ls -la "my file"`` is ``ls -la 'my file'``)."""
+    if len(words) == 1:
+        return words[0]
+    import shlex
+
+    return shlex.join(words)
+
+
+def stdout_is_terminal() -> bool:
+    """Whether stdout is a terminal (colour and tables through rich) rather than a pipe."""
+    try:
+        return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False
 
 
 def emit_json(value: object) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from clawgate.extras import require
 from clawgate.testing.report import describe, reproduce
 
 if TYPE_CHECKING:
+    from clawgate.engine import Engine
     from clawgate.testing.fuzz import FuzzConfig, Result
 
 _NAMES = ("decides", "rewrites", "adding", "wrappers", "paths", "audit")
@@ -52,7 +54,7 @@ def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline
     except MissingExtra as exc:
         say(str(exc))
         return ExitCode.USAGE
-    from clawgate.testing.fuzz import FuzzConfig, run
+    from clawgate.testing.fuzz import FuzzConfig
     try:
         layered = policy_paths(policies)  # the discovered files too, for every invariant
         engine = load_engine(policies)
@@ -63,7 +65,7 @@ def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline
         return ExitCode.USAGE
     config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going, layered, jobs)
     printer = None if as_json else (lambda r: click.echo("\n".join(describe(r, config, policies))))
-    results = run(engine, config, on_result=printer)
+    results = _run(engine, config, printer)
     if save:
         _save(Path(save), results)
     failed = any(r.status == "FAIL" for r in results)
@@ -72,6 +74,20 @@ def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline
         click.echo(json.dumps({"ok": not failed,
                                "invariants": [_as_dict(r, config, policies) for r in results]}))
     return ExitCode.DENY if failed else ExitCode.OK
+
+
+def _run(engine: Engine, config: FuzzConfig, printer: Callable[[Result], None] | None
+         ) -> list[Result]:
+    """The harness's run; on a terminal, with a progress bar per invariant on stderr."""
+    from clawgate.testing.fuzz import INVARIANTS, run
+
+    if not sys.stderr.isatty():
+        return run(engine, config, on_result=printer)
+    from clawgate.cli.fuzz_progress import progress
+
+    chosen = [n for n in INVARIANTS if not config.only or n in config.only]
+    with progress(chosen, printer) as on_result:
+        return run(engine, config, on_result=on_result)
 
 
 def _as_dict(result: Result, config: FuzzConfig, policies: Sequence[str]) -> dict[str, object]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from clawgate.cli.common import emit_json
+from clawgate.cli.common import emit_json, stdout_is_terminal
 from clawgate.cli.exitcodes import ExitCode
 
 
@@ -16,11 +16,19 @@ def lint(as_json: bool, files: tuple[str, ...]) -> int:
     from clawgate.policy.lint import lint_file
 
     findings = [f for path in files for f in lint_file(path)]
-    for finding in findings:
-        if as_json:
-            emit_json(finding.as_dict())
-        else:
-            click.echo(str(finding))
+    if findings and not as_json and stdout_is_terminal():
+        from clawgate.cli.pretty import show_table, styled
+
+        show_table(("where", "level", "finding"), (
+            (f.path if f.line is None else f"{f.path}:{f.line}",
+             styled(f.level, "bold red" if f.level == "error" else "yellow"), f.message)
+            for f in findings))
+    else:
+        for finding in findings:
+            if as_json:
+                emit_json(finding.as_dict())
+            else:
+                click.echo(str(finding))
     if any(f.level == "error" for f in findings):
         return ExitCode.USAGE
     if findings:

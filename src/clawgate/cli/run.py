@@ -15,14 +15,13 @@ the reason on stderr: nothing falls back to the host.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from clawgate.cli.common import emit_json, load_cli_policy, say
+from clawgate.cli.common import command_line, emit_json, load_cli_policy, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.decision import Decision, Outcome
 from clawgate.errors import ClawgateError, MissingExtra, PolicyError
@@ -65,7 +64,7 @@ def run(
     """Decide on COMMAND and run it if allowed. One argument is a shell line; several are
     quoted and joined into one. The executor, its timeouts and limits come from the policy's
     executor section; the flags override them only within it."""
-    line = command[0] if len(command) == 1 else shlex.join(command)
+    line = command_line(command)
     try:
         start = Path(workspace or os.getcwd()).resolve()
         policy = load_cli_policy(policies, os.fspath(start / cwd if cwd else start))

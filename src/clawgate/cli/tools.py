@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
 
-from clawgate.cli.common import emit_json, say
+from clawgate.cli.common import emit_json, say, stdout_is_terminal
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.errors import PolicyError
 
@@ -52,18 +53,32 @@ def tools(*, policies: tuple[str, ...], agent: str | None, provider: str | None,
     if as_json:
         emit_json(result.as_dict())
         return ExitCode.OK
-    if explain:
-        before: frozenset[str] = frozenset()
-        for index, (step, current) in enumerate(result.steps, start=1):
-            change = [f"+{n}" for n in sorted(current - before)] if index == 1 else [
-                *(f"-{n}" for n in sorted(before - current)),
-                *(f"+{n}" for n in sorted(current - before))]
-            click.echo(f"{index:>2}. {step:<22} {len(current):>3} tools  "
-                       f"{' '.join(change) or '(unchanged)'}")
-            before = current
+    rows = _steps(result.steps) if explain else []
+    if stdout_is_terminal():
+        from clawgate.cli.pretty import show_table
+
+        if rows:
+            show_table(("#", "step", "tools", "change"), rows)
+        show_table(("visible tool",), ((name,) for name in result.tools))
+        return ExitCode.OK
+    for index, step, count, change in rows:
+        click.echo(f"{index:>2}. {step:<22} {count:>3} tools  {change}")
     for name in result.tools:
         click.echo(name)
     return ExitCode.OK
+
+
+def _steps(steps: Sequence[tuple[str, frozenset[str]]]) -> list[tuple[str, str, str, str]]:
+    """``--explain``'s rows: step number, step, how many tools, what it added and removed."""
+    rows = []
+    before: frozenset[str] = frozenset()
+    for index, (step, current) in enumerate(steps, start=1):
+        change = [f"+{n}" for n in sorted(current - before)] if index == 1 else [
+            *(f"-{n}" for n in sorted(before - current)),
+            *(f"+{n}" for n in sorted(current - before))]
+        rows.append((str(index), step, str(len(current)), " ".join(change) or "(unchanged)"))
+        before = current
+    return rows
 
 
 def _specs(policy: Policy, fmt: str, ctx: ToolContext, extra: tuple[str, ...]) -> int:

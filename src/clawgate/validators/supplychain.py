@@ -9,7 +9,7 @@ one or two edits from a popular package without being one is denied.
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
@@ -109,14 +109,19 @@ class UnknownPackage(Validator):
 
         registry, names, remote = found
         if registry == "go":
-            return Verdict.ask(self.id, f"go run fetches and runs {names[0]!r}, which the "
-                               "project's go.mod does not require",
-                               hint="add it to go.mod (a tools dependency), or review it first")
+            return _high(self.id, f"go run fetches and runs {names[0]!r}, which the "
+                         "project's go.mod does not require",
+                         "add it to go.mod (a tools dependency), or review it first")
         if names:
             shown = ", ".join(repr(n) for n in names)
             size = index(registry).size
-            return Verdict.ask(self.id, f"{shown} is not among the {size:,} most-downloaded "
-                               f"{registry} packages nor declared by the project",
-                               hint="check that the package exists and is the one meant")
-        return Verdict.ask(self.id, f"installs from {remote[0]!r}, not from the {registry} index",
-                           hint="install a published release, or review the source first")
+            return _high(self.id, f"{shown} is not among the {size:,} most-downloaded "
+                         f"{registry} packages nor declared by the project",
+                         "check that the package exists and is the one meant")
+        return _high(self.id, f"installs from {remote[0]!r}, not from the {registry} index",
+                     "install a published release, or review the source first")
+
+
+def _high(rule_id: str, message: str, hint: str) -> Verdict:
+    """ASK at high risk: what installs or runs an unknown package reaches beyond the project."""
+    return Verdict.of(Outcome.ASK, rule_id, message, hint=hint, risk=Risk.HIGH)
