@@ -11,6 +11,9 @@ from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.escapes import FRONTENDS
 from clawgate.validators.paths import resolve
+from clawgate.validators.payloads import payload_verdict
+from clawgate.validators.programs import SHELLS
+from clawgate.validators.wraptable import PLAIN, PRIVILEGED
 from clawgate.validators.writes import redirect_targets
 
 _ASKING = frozenset({"run", "code", "config", "runs"})
@@ -62,12 +65,30 @@ class ProgramRunsValue(Validator):
         asking = [e for e in found if e.kind != "run"]
         if cmd.program not in FRONTENDS:
             literal = ()  # CG-ESC-002 checks them
+        elif literal and not _purpose(cmd):  # git grep -O CMD: an escape, not git's purpose
+            return payload_verdict(list(literal), self.id,
+                                   f"{cmd.program} {found[0].option or ''} runs a command")
         if not asking:  # only commands a wrapper runs: judged as the commands they are
             return Verdict.unwrap(*literal) if literal else Verdict.passthrough()
         first = asking[0]
         return Verdict.unwrap(*literal, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{cmd.program} {first.option or ''} runs "
                               f"{_what(first.kind)}".replace("  ", " "))
+
+
+def _purpose(cmd: SimpleCommand) -> bool:
+    """Whether running the commands it is given is what ``cmd`` is for (``env -S``, ``git
+    rebase -x``), rather than a side door of a front end (``git grep -O``, ``git clone
+    -u``): those are judged by the payload rule."""
+    if cmd.program in PLAIN or cmd.program in PRIVILEGED or cmd.program in SHELLS:
+        return True
+    sub = next((w.value for w in cmd.words[1:] if w.value and not w.value.startswith("-")),
+               None)
+    return sub in _PURPOSEFUL.get(cmd.program or "", ())
+
+
+# Subcommands of front ends whose option runs a command as their work.
+_PURPOSEFUL = {"git": frozenset({"rebase", "bisect", "submodule"})}
 
 
 def _what(kind: str) -> str:
