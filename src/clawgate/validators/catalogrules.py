@@ -12,8 +12,6 @@ from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.escapes import FRONTENDS
 from clawgate.validators.paths import resolve
 from clawgate.validators.payloads import payload_verdict
-from clawgate.validators.programs import SHELLS
-from clawgate.validators.wraptable import PLAIN, PRIVILEGED
 from clawgate.validators.writes import redirect_targets
 
 _ASKING = frozenset({"run", "code", "config", "runs"})
@@ -22,9 +20,9 @@ _HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper
 # holds the two equal).
 RUNNERS = frozenset("""
 agetty apt apt-cache apt-get aria2c autossh awk bpftrace cc cdist cpio curl dhclient emacs
-enscript env g++ gawk gcc gdb gem genie git go gsed ksu latexmk make man mawk msgfilter mutt
+enscript env g++ gawk gcc gdb gem genie git go gsed javac ksu latexmk make man mawk msgfilter mutt
 nawk nmap nvim openssl pandoc perl perlbug pidstat psql rg rlogin rpm rpmbuild rpmdb
-rpmquery rpmverify rsync scp scrot sed sftp socket sort split sqlite3 ssh sshfs tar tcpdump
+rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
 tmate tmux vi vim wget zic zip
 """.split())
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
@@ -77,11 +75,11 @@ class ProgramRunsValue(Validator):
 
 
 def _purpose(cmd: SimpleCommand) -> bool:
-    """Whether running the commands it is given is what ``cmd`` is for (``env -S``, ``git
-    rebase -x``), rather than a side door of a front end (``git grep -O``, ``git clone
-    -u``): those are judged by the payload rule."""
-    if cmd.program in PLAIN or cmd.program in PRIVILEGED or cmd.program in SHELLS:
-        return True
+    """Whether running the commands an option gives is what ``cmd`` is for (``git rebase
+    -x``, ``git bisect run``), rather than a side door of a front end (``git grep -O``,
+    ``git clone -u``) or a second word-splitter over a command the line could have written
+    out (``env -S '…'`` splits by env's own rules: ``\\_`` is a space there): those are judged
+    by the payload rule."""
     sub = next((w.value for w in cmd.words[1:] if w.value and not w.value.startswith("-")),
                None)
     return sub in _PURPOSEFUL.get(cmd.program or "", ())
