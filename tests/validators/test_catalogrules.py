@@ -11,12 +11,12 @@ from clawgate.decision import Outcome
 @pytest.mark.parametrize(("line", "expected", "rule"), [
     ("git diff --ext-diff", ASK, "CG-PROG-001"),
     ("git log --ext -p", ASK, "CG-PROG-001"),  # an abbreviation of --ext-diff
-    ("man -P 'sh -c id' ls", ASK, "CG-ESC-002"),  # run options come from the catalog
+    ("man -P 'sh -c id' ls", DENY, "CG-ESC-002"),  # run options come from the catalog
     ("make --eval='x: ; id' x", ASK, "CG-PROG-001"),
     ("make --ev='x: ; id' x", ASK, "CG-PROG-001"),
-    ("tar --to-com='sh -c id' -xf a.tar", ASK, "CG-ESC-002"),  # an abbreviation
-    ("split --filter='sh -c id' big.txt", ASK, "CG-ESC-002"),
-    ("sort --compress-prog=./x big.txt", ASK, "CG-ESC-002"),
+    ("tar --to-com='sh -c id' -xf a.tar", DENY, "CG-ESC-002"),  # an abbreviation
+    ("split --filter='sh -c id' big.txt", DENY, "CG-ESC-002"),
+    ("sort --compress-prog=./x big.txt", DENY, "CG-ESC-002"),
     ("rsync -avze 'sh -c id' a host:b", DENY, None),  # -e at the end of a cluster
     ("curl -K cfg.txt https://example.com", ASK, "CG-PROG-001"),
     ("env -S 'rm -rf /'", DENY, None),  # the command given is checked too

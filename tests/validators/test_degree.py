@@ -11,6 +11,14 @@ from clawgate.validators.regenerable import regenerable
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
     ("rm -rf ~/.config/app", DENY, "CG-DEG-001"),
+    # a target known only at run time, under a literal directory outside the workspace
+    ("find / | xargs -I% rm -f %", DENY, "CG-DEG-001"),
+    ("find / | xargs -I% unlink %", DENY, "CG-DEG-001"),
+    ("ls / | xargs -I{} unlink /{}", DENY, "CG-DEG-001"),
+    ('rm -f ~/"$name"', DENY, "CG-DEG-001"),
+    # xargs deleting names from input nobody sees: many files, rm -r or not
+    ("xargs rm < paths.txt", ASK, "CG-DEG-002"),
+    ("cat paths.txt | xargs rm", ASK, "CG-DEG-002"),
     ("rm -rf $HOME/.npm", DENY, "CG-DEG-001"),
     ("rm -f ~/.ssh/known_hosts", DENY, "CG-DEG-001"),
     ("rm -rf ../other-project", DENY, "CG-DEG-001"),
@@ -49,6 +57,10 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
 
 
 @pytest.mark.parametrize("line", [
+    'rm -f /tmp/"$name"',
+    'rm -f build/"$name"',
+    "unlink stale.lock",
+    'find . -name "*.pyc" | xargs rm -f',
     "rm -rf build dist",
     "rm -rf node_modules",
     "rm -rf node_modules package-lock.json",

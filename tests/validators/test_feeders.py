@@ -27,6 +27,10 @@ from clawgate.validators.xargsfeed import ITEM, fed_lines, parallel_lines
     ("find / -maxdepth 0 -print0 | xargs -0 rm -rf", DENY, "CG-CAT-001"),
     ("find ~ -name x | xargs rm -rf", DENY, "CG-CAT-001"),
     ("find / -type d | xargs -I{} chmod -R 777 {}", DENY, None),
+    # a file that is standard input names the here-string or the pipe as the script
+    ('source /dev/stdin <<< "rm -rf ~"', DENY, "CG-DEG-001"),
+    ("bash /dev/fd/0 <<< 'rm -rf ~'", DENY, "CG-DEG-001"),
+    ('echo "rm -rf ~" | source /dev/stdin', ASK, "CG-INJ-008"),
     # parallel
     ("parallel rm -rf ::: /", DENY, "CG-CAT-001"),
     ("parallel rm -rf {} ::: build /", DENY, "CG-CAT-001"),

@@ -94,6 +94,9 @@ def test_writes_inside_workspace_are_allowed(line: str) -> None:
     "ln -sf /tmp/rc ~/.bash_profile",
     "echo 'dev ALL=(ALL) NOPASSWD: ALL' >> /etc/sudoers",
     "echo /tmp/x.so > /etc/ld.so.preload",
+    # a tilde the shell leaves in an option value: read both ways, the stricter wins
+    "git show --output=~/.bashrc HEAD",
+    "git log -p --outp=~/.ssh/authorized_keys",
 ])
 def test_persistence_is_denied(line: str) -> None:
     outcome, rules, _ = decide(line)

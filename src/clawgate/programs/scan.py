@@ -138,7 +138,23 @@ class _Walk:
         return end + 1
 
     def _cluster(self, text: str, word: Word, i: int) -> int:
+        multi = [(name, kind) for name, kind in self.options.items()
+                 if len(name) > 2 and name[1] != "-"]
+        skip = 0
         for pos in range(1, len(text)):
+            if pos < skip:
+                continue
+            several = _several(multi, text, pos) if multi else None  # zip's -TmTT=CMD
+            if several is not None:
+                name, how = several
+                skip = pos + len(name) - 1
+                if how in VALUE_KINDS:
+                    start = skip + (text[skip:skip + 1] == "=")
+                    value, i = (part(word, start), i) if start < len(text) else self._value(i)
+                    self._found(how, name, value)
+                    return i
+                self._found(how, name, None)
+                continue
             option = "-" + text[pos]
             kind = self.options.get(option)
             if kind is None:
@@ -196,6 +212,13 @@ class _Walk:
         for script in given:
             self.effects.extend(script_effects(language, script))
         return operands
+
+
+def _several(multi: list[tuple[str, str]], text: str, pos: int) -> tuple[str, str] | None:
+    """A declared short option of several letters (``-TT``, ``-tt``) starting at ``pos`` of
+    a cluster: Info-ZIP-style tools take them among single letters."""
+    found = [(name, kind) for name, kind in multi if text.startswith(name[1:], pos)]
+    return max(found, key=lambda item: len(item[0])) if found else None
 
 
 def scan(words: tuple[Word, ...], spec: dict[str, Any]) -> tuple[list[Effect], str]:

@@ -11,6 +11,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.escapes import FRONTENDS
 from clawgate.validators.paths import resolve
+from clawgate.validators.payloads import payload_verdict
 from clawgate.validators.writes import redirect_targets
 
 _ASKING = frozenset({"run", "code", "config", "runs"})
@@ -19,9 +20,9 @@ _HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper
 # holds the two equal).
 RUNNERS = frozenset("""
 agetty apt apt-cache apt-get aria2c autossh awk bpftrace cc cdist cpio curl dhclient emacs
-enscript env g++ gawk gcc gdb gem genie git go gsed ksu latexmk make man mawk msgfilter mutt
+enscript env g++ gawk gcc gdb gem genie git go gsed javac ksu latexmk make man mawk msgfilter mutt
 nawk nmap nvim openssl pandoc perl perlbug pidstat psql rg rlogin rpm rpmbuild rpmdb
-rpmquery rpmverify rsync scp scrot sed sftp socket sort split sqlite3 ssh sshfs tar tcpdump
+rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
 tmate tmux vi vim wget zic zip
 """.split())
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
@@ -62,12 +63,30 @@ class ProgramRunsValue(Validator):
         asking = [e for e in found if e.kind != "run"]
         if cmd.program not in FRONTENDS:
             literal = ()  # CG-ESC-002 checks them
+        elif literal and not _purpose(cmd):  # git grep -O CMD: an escape, not git's purpose
+            return payload_verdict(list(literal), self.id,
+                                   f"{cmd.program} {found[0].option or ''} runs a command")
         if not asking:  # only commands a wrapper runs: judged as the commands they are
             return Verdict.unwrap(*literal) if literal else Verdict.passthrough()
         first = asking[0]
         return Verdict.unwrap(*literal, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{cmd.program} {first.option or ''} runs "
                               f"{_what(first.kind)}".replace("  ", " "))
+
+
+def _purpose(cmd: SimpleCommand) -> bool:
+    """Whether running the commands an option gives is what ``cmd`` is for (``git rebase
+    -x``, ``git bisect run``), rather than a side door of a front end (``git grep -O``,
+    ``git clone -u``) or a second word-splitter over a command the line could have written
+    out (``env -S '…'`` splits by env's own rules: ``\\_`` is a space there): those are judged
+    by the payload rule."""
+    sub = next((w.value for w in cmd.words[1:] if w.value and not w.value.startswith("-")),
+               None)
+    return sub in _PURPOSEFUL.get(cmd.program or "", ())
+
+
+# Subcommands of front ends whose option runs a command as their work.
+_PURPOSEFUL = {"git": frozenset({"rebase", "bisect", "submodule"})}
 
 
 def _what(kind: str) -> str:

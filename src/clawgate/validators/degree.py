@@ -7,19 +7,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from clawgate.decision import Verdict
-from clawgate.shell.model import GLOB, SimpleCommand, Word
+from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
 from clawgate.validators.winpaths import is_drive_path, unquote
+from clawgate.validators.xargsfeed import ITEM
 
 _RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
 _FIND_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
 _FIND_DELETERS = frozenset({"rm", "shred", "unlink"})
 _ERASERS = frozenset({"shred", "truncate", "srm", "wipe"})
-PROGRAMS = frozenset({"rm", "find", *_ERASERS})
+PROGRAMS = frozenset({"rm", "find", "unlink", *_ERASERS})
 OUTSIDE, INSIDE = "CG-DEG-001", "CG-DEG-002"
+_TILDE = frozenset({TILDE})
 
 
 def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
@@ -31,6 +33,8 @@ def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
     if program == "find":
         roots = _find_roots(cmd)
         return None if roots is None else (roots, True, True)
+    if program == "unlink":
+        return cmd.words[1:], False, False
     if program in _ERASERS:
         options = parse_options(cmd.words[1:], takes_value=frozenset(
             {"s", "r", "o", "n", "--size", "--reference", "--iterations"}))
@@ -98,13 +102,13 @@ def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
 def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
     """DENY for a recursive or forced delete outside the workspace and the temp directories."""
     found = _targets(cmd) if cmd.program in PROGRAMS else None
-    if found is None or not (found[1] or found[2]):
-        return None
+    if found is None or not (found[1] or found[2] or any(ITEM in w.text for w in found[0])):
+        return None  # one plain delete; xargs feeding items is many
     for word in found[0]:
         if is_drive_path(unquote(word.text)):
             return Verdict.deny(OUTSIDE, f"{cmd.program} deletes {word.text}, a Windows drive "
                                 "path (Git Bash and WSL take it as one)")
-        path = resolve(word, ctx).path
+        path = resolve(word, ctx).path or anchor(word, ctx)
         if path is None or under(path, ctx.workspace) or in_temp(path):
             continue
         if path.startswith("/dev/") and cmd.program == "rm":
@@ -112,6 +116,22 @@ def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
         return Verdict.deny(OUTSIDE, f"{cmd.program} deletes {path}, outside the workspace",
                             hint="delete it by hand if it must go")
     return None
+
+
+def anchor(word: Word, ctx: Context) -> str | None:
+    """The literal directory a target only known at run time starts from: ``/"$ITEM"`` is
+    somewhere under ``/``, ``~/"$X"`` under home. None when nothing literal leads it (``"$X"``)
+    or it leads into the workspace (``build/$name``: judged as unknown elsewhere)."""
+    text = word.text.replace('"', "").replace("'", "")
+    cut = min((i for i in (text.find("$"), text.find("`")) if i >= 0), default=-1)
+    head = text[:cut].rpartition("/")[0] + "/" if cut > 0 and "/" in text[:cut] else ""
+    if not head.startswith(("/", "~")):
+        return None
+    found = resolve(Word(head, head, expansions=_TILDE if head.startswith("~") else
+                         frozenset()), ctx).path
+    if found is None or under(found, ctx.workspace):
+        return None
+    return found.rstrip("/") + "/…" if found != "/" else "/…"
 
 
 def inside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:

@@ -76,8 +76,8 @@ def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context) -> Verdi
         return None
     deleter = inner(cmd, start)
     operands = [w for w in deleter.words[1:] if not w.shown.startswith("-") and w.shown != "{}"]
-    if operands or inside(replace(deleter, words=(*deleter.words, _PROBE)), ctx) is None:
-        return None  # named targets are judged as the command they are; rm -f is no tree
+    if operands:
+        return None  # named targets are judged as the command they are
     feeder = next((c for c in reversed(parsed.commands[: parsed.commands.index(cmd)])
                    if c.pipeline == cmd.pipeline and c.stage == cmd.stage - 1), None)
     if feeder is not None and feeder.program in ("echo", "printf"):

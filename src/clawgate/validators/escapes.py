@@ -14,6 +14,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.payloads import SYSTEM_DIRS, command_text, payload_verdict
 from clawgate.validators.programs import (
     HARMLESS_HELPERS,
     INSPECTORS,
@@ -101,11 +102,12 @@ class ShellArgument(Validator):
         return Verdict.passthrough()
 
 
-def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | None]]:
-    """(option, value) for every option of ``cmd`` whose value is a command to run: those the
-    program catalog declares (every spelling and abbreviation), and long options of any
-    program whose name says so (``--pre-hook``, ``--password-command``)."""
-    found = [(e.option or "", e.word.value if e.word is not None else None)
+def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | None, bool]]:
+    """(option, value, declared by the catalog) for every option of ``cmd`` whose value is a
+    command to run: those the program catalog declares (every spelling and abbreviation),
+    and long options of any program whose name says so (``--pre-hook``,
+    ``--password-command``)."""
+    found = [(e.option or "", e.word.value if e.word is not None else _NO_VALUE, True)
              for e in programs.runs(cmd) if e.kind == "run"]
     declared = (programs.entry(program) or {}).get("options", {})
     words = cmd.words
@@ -120,7 +122,7 @@ def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | 
         given = value if eq else following
         if given is not None and (_STRONG.match(name) or _COMMANDISH.match(given)) and (
                 eq or _COMMANDISH.match(given) or SHELL_REFERENCE.search(given)):
-            found.append((name, given))
+            found.append((name, given, False))
     return found
 
 
@@ -152,13 +154,15 @@ class CommandOption(Validator):
             if directive is None:
                 return Verdict.passthrough()
             return Verdict.ask(self.id, f"{program} is given an exec directive {directive!r}")
-        found = [(o, v) for o, v in found if v is None or not harmless_helper(v)]
+        found = [(o, v, d) for o, v, d in found if v is None or not harmless_helper(v)]
         if not found:
             return Verdict.passthrough()
-        option = found[0][0]
-        nested = tuple(_command_text(v) for _, v in found if v)
-        return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
-                              message=f"{program} {option} runs a command")
+        message = f"{program} {found[0][0]} runs a command"
+        if any(declared for _, _, declared in found):  # the catalog's: judged strictly
+            return payload_verdict([v for _, v, declared in found if declared and
+                                    v != _NO_VALUE], self.id, message)
+        nested = tuple(command_text(v) for _, v, _ in found if v)
+        return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id, message=message)
 
 
 def _runners() -> frozenset[str]:
@@ -171,6 +175,7 @@ def _runners() -> frozenset[str]:
 
 
 _RUNNERS: list[frozenset[str]] = []
+_NO_VALUE = ""  # a run option given without a value (the catalog's switch)
 
 
 def harmless_helper(value: str) -> bool:
@@ -178,15 +183,11 @@ def harmless_helper(value: str) -> bool:
     words = value.split()
     if not words or any(ch in value for ch in ";&|`$()<>#!"):
         return False
-    return words[0].rsplit("/", 1)[-1] in HARMLESS_HELPERS and all(
+    first = words[0]
+    if "/" in first and not first.startswith(SYSTEM_DIRS):
+        return False  # a file of that name elsewhere is not the helper
+    return first.rsplit("/", 1)[-1] in HARMLESS_HELPERS and all(
         w.startswith("-") or w.isdigit() for w in words[1:])
-
-
-def _command_text(value: str) -> str:
-    """``exec=/bin/sh`` -> ``/bin/sh``; ``!cmd`` -> ``cmd``; ``'|cmd'`` -> ``cmd``."""
-    value = value.strip().lstrip("!|").strip()
-    head, eq, rest = value.partition("=")
-    return rest if eq and head.isidentifier() else value
 
 
 @register
@@ -208,9 +209,8 @@ class PipeValue(Validator):
             if "|" in text:
                 found = _PIPE_VALUE.match(text)
                 if found is not None and len(found.group(1).strip()) > 1:
-                    return Verdict.unwrap(found.group(1), outcome=Outcome.ASK,
-                                          rule_id=self.id, message=f"{program} pipes into a "
-                                          "command")
+                    return payload_verdict([found.group(1)], self.id,
+                                           f"{program} pipes into a command")
         return Verdict.passthrough()
 
 

@@ -12,6 +12,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.escapes import harmless_helper
+from clawgate.validators.payloads import payload_verdict
 from clawgate.validators.programs import (
     COMMAND_VARIABLE,
     LOADER_VARIABLES,
@@ -39,7 +40,7 @@ def _settings(cmd: SimpleCommand, program: str) -> list[tuple[str, str]]:
     for effect in programs.effects(cmd) if program in SETTERS else ():
         if effect.kind == "setting" and effect.word is not None:
             key, _, value = effect.word.shown.partition("=")
-            found.append((key.strip(), value.strip()))
+            found.append((key.strip(), _unquote(value.strip())))
     words = cmd.words
     sub = words[1].value if len(words) > 1 else None
     if (program, sub or "") in _PERSIST:
@@ -55,6 +56,33 @@ def _settings(cmd: SimpleCommand, program: str) -> list[tuple[str, str]]:
         if option_editor is not None:
             found.append(("editor", _value_after(words, option_editor)))
     return found
+
+
+def _unquote(value: str) -> str:
+    """A setting's value as the program reads it: ``"!touch x"`` (quotes kept by the shell's
+    single quotes) is ``!touch x``."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
+def _git_direct(cmd: SimpleCommand, flags: frozenset[str]) -> tuple[str, str | None] | None:
+    """(flag, program it names) for git's options that run a program they are given
+    (``--upload-pack=P``, ``-u P``, ``-uP``, ``--exec-path=DIR``) and ``ext::`` URLs."""
+    words = cmd.words
+    for i, word in enumerate(words[1:], start=1):
+        text = word.shown
+        name, eq, value = text.partition("=")
+        if text.startswith("ext::"):
+            return "ext::", word.value[5:] if word.value is not None else None
+        if name in flags:
+            if eq:
+                return name, value if word.value is not None else None
+            following = words[i + 1] if i + 1 < len(words) else None
+            return name, following.value if following is not None else ""
+        if "-u" in flags and text.startswith("-u") and len(text) > 2 and text[2] != "-":
+            return "-u", text[2:] if word.value is not None else None
+    return None
 
 
 def _value_after(words: tuple[Word, ...], word: Word) -> str:
@@ -88,19 +116,17 @@ class ConfigCommand(Validator):
                 return Verdict.passthrough()
             direct_flags = _GIT_DIRECT | ({"-u"} if _GIT_U_IS_UPLOAD_PACK & set(cmd.args)
                                           else frozenset())
-            direct = next((a for a in cmd.args if a.partition("=")[0] in direct_flags or
-                           a.startswith("ext::")), None)
+            direct = _git_direct(cmd, direct_flags)
             if direct is not None:
-                return Verdict.ask(self.id, f"git {direct!r} runs another program")
+                flag, value = direct
+                return payload_verdict([value], self.id, f"git {flag} runs another program")
         for key, value in _settings(cmd, program):
             alias = key.lower().startswith("alias.")
             if not alias and harmless_helper(value):
                 continue
             if (alias and value.startswith("!")) or (not alias and _COMMAND_KEY.search(key)):
-                text = value.lstrip("!").strip()
-                return Verdict.unwrap(*([text] if text else []), outcome=Outcome.ASK,
-                                      rule_id=self.id,
-                                      message=f"{program} setting {key} runs a command")
+                return payload_verdict([_unquote(value)], self.id,
+                                       f"{program} setting {key} runs a command")
         return Verdict.passthrough()
 
 

@@ -5,6 +5,7 @@ from clawgate.validators import (  # noqa: F401
     catalogrules,
     catastrophic,
     cloud,
+    confirm,
     consoles,
     cwdtrack,
     degree,

@@ -4,7 +4,7 @@ anywhere near a policy's forbidden paths DENY."""
 from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
-from clawgate.shell.model import SimpleCommand, Word
+from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_scratch, resolve, under
@@ -53,8 +53,8 @@ class WriteOutsideWorkspace(Validator):
         if not may_write(cmd):
             return Verdict.passthrough()
         for word in write_targets(cmd):
-            path = resolve(word, ctx).path
-            if path is not None and not in_scratch(path, ctx):
+            path = next((p for p in readings(word, ctx) if not in_scratch(p, ctx)), None)
+            if path is not None:
                 return Verdict.of(Outcome.ASK, self.id, f"writes {path}, outside the "
                                   "workspace", hint="write inside the workspace or /tmp",
                                   risk=Risk.HIGH)
@@ -78,11 +78,25 @@ class WritePersistence(Validator):
         if not may_write(cmd):
             return Verdict.passthrough()
         for word in write_targets(cmd):
-            path = resolve(word, ctx).path
-            if path is not None and persistence_target(path, ctx):
+            path = next((p for p in readings(word, ctx) if persistence_target(p, ctx)), None)
+            if path is not None:
                 return Verdict.deny(self.id, f"writes {path}, which runs or grants access "
                                     "later", hint="edit start-up files by hand")
         return Verdict.passthrough()
+
+
+def readings(word: Word, ctx: Context) -> list[str]:
+    """Where a write target may land. A ``~`` the shell leaves alone (``--output=~/.bashrc``:
+    bash expands a tilde after ``=`` only in assignments, zsh with ``magic_equal_subst``
+    and some programs expand it anyway) is read both ways, and the stricter reading wins."""
+    path = resolve(word, ctx).path
+    found = [] if path is None else [path]
+    value = word.value
+    if value is not None and value.startswith("~") and TILDE not in word.expansions:
+        home = resolve(Word(value, value, expansions=frozenset({TILDE})), ctx).path
+        if home is not None:
+            found.append(home)
+    return found
 
 
 def _installs_crontab(cmd: SimpleCommand) -> bool:

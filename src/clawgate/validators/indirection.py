@@ -19,6 +19,7 @@ from clawgate.validators.shells import DECODED, FETCHED, shell_call
 
 STDIN_RUNNERS = frozenset({"at", "batch", "crontab", "m4"})
 _SCRIPT_READERS = frozenset({"source", "."})
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FETCH = lazy_pattern(r"\b(?:curl|wget|fetch|nc|ncat|socat|aria2c|lynx|links|http|https)\b")
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "-u"})
 _ESCAPED_BYTES = lazy_pattern(r"\\(?:x[0-9a-fA-F]{2}|[0-7]{3})")
@@ -55,7 +56,12 @@ def decodes(cmd: SimpleCommand) -> bool:
 
 
 def stdin_program(cmd: SimpleCommand) -> bool:
-    """``cmd`` reads the program it runs from standard input."""
+    """``cmd`` reads the program it runs from standard input (also as a file that is
+    standard input: ``source /dev/stdin``, ``bash /dev/fd/0``)."""
+    operand = next((w.value for w in cmd.words[1:] if not w.shown.startswith("-")), None)
+    if operand in _STDIN_FILES and (cmd.program in _SCRIPT_READERS or cmd.program in SHELLS
+                                    or family_name(cmd.program) in INLINE):
+        return True
     call = shell_call(cmd)
     if call is not None:
         return call.reads_stdin
@@ -129,7 +135,8 @@ class FedByDocument(Validator):
                 return Verdict.ask(self.id, "the here-string is only known at run time")
             texts.append(text)
         program = family_name(cmd.program) or ""
-        if shell_call(cmd) is not None:
+        if shell_call(cmd) is not None or cmd.program in _SCRIPT_READERS or (
+                cmd.program in SHELLS):
             return Verdict.unwrap(*texts)
         spec = INLINE.get(program)
         if spec is None:

@@ -14,7 +14,7 @@ _HOST = lazy_pattern(r"^(?:[a-z][\w+.-]*://)?(?:[^@/\s]*@)?(?P<host>\[[0-9a-fA-F
 # The catalog's network-tier programs, for dispatch (tests/programs holds the two equal).
 NETWORK_CLIENTS = frozenset("""
 aria2c autossh curl dig ftp host http httpie https lftp masscan mosh mtr mutt nc ncat netcat
-nmap nslookup ping ping6 rlogin rsync scp sftp smbclient socat socket ssh ssh-keyscan sshfs
+nmap nslookup ping ping6 rlogin rsync scp sendmail sftp smbclient socat socket ssh ssh-keyscan sshfs
 telnet tftp tracepath traceroute wget whois xh
 """.split())
 _LOCAL_NAMES = frozenset({"localhost", "ip6-localhost", "ip6-loopback"})
