@@ -23,6 +23,7 @@ from clawgate.validators.writes import may_write, write_targets
 _LOOPBACK = lazy_pattern(r"^(\w+://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
 _NAME_FROM_HOME = lazy_pattern(r"^(\$HOME|\$\{HOME\}|~)/[\w./-]+$")
 _TIERS = {"low": Risk.LOW, "medium": Risk.MEDIUM, "high": Risk.HIGH, "network": Risk.HIGH}
+_ONLY_PRINTS = frozenset({"--version", "-V", "--help", "version"})
 _ACTING = frozenset({"write", "run", "code", "config", "runs", "deletes"})
 
 
@@ -65,7 +66,9 @@ def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
     """The network is high, loopback included (a request to a local service can act on it:
     the docker API, a database, an admin port), except probing this machine (``ping
     localhost``, ``nc -z localhost 8080``: no data sent) and local copies (``rsync -a src/
-    build/``)."""
+    build/``), and asking a client which version it is (``curl --version``: no address)."""
+    if cmd.args and all(a in _ONLY_PRINTS for a in cmd.args):
+        return Risk.LOW
     if (programs.entry(program) or {}).get("loopback") and _probe(program, cmd):
         targets = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
         if targets and all(_LOOPBACK.match(t) for t in targets if _looks_like_host(t)) and any(
