@@ -49,7 +49,7 @@ _SWITCHES = lazy_pattern(
     r"--(?:max-old-space-size|max-semi-space-size|stack-size|unhandled-rejections|"
     r"dns-result-order|title)=[\w.-]+|"
     r"-W[0-2:]?\w*|-w|--(?:disable|enable)[=-][\w,-]+|--y?jit)$")
-_OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT"})
+OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT"})
 
 
 def assignments(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
@@ -107,7 +107,7 @@ class CommandVariable(Validator):
                 continue  # PAGER=cat, GIT_EDITOR=vim: an everyday program (see CG-ESC-007)
             if name == "IFS" and cmd.program in _SPLITTERS and _prefix(cmd, name):
                 continue  # IFS=. read -r a b: how read splits its input, nothing more
-            if name in _OPTION_VARIABLES and _switches_only(value, ctx):
+            if name in OPTION_VARIABLES and switches_only(value, ctx):
                 continue
             if name in _RUNNERS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
@@ -122,7 +122,7 @@ def _prefix(cmd: SimpleCommand, name: str) -> bool:
     return any(a.name == name for a in cmd.assignments)
 
 
-def _switches_only(value: Word, ctx: Context) -> bool:
+def switches_only(value: Word, ctx: Context) -> bool:
     """Every option of ``NODE_OPTIONS``/``RUBYOPT`` is a switch that loads nothing, or a
     RUBYOPT ``-IDIR`` inside the workspace."""
     if value.value is None:

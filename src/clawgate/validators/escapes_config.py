@@ -11,6 +11,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.envvars import OPTION_VARIABLES, switches_only
 from clawgate.validators.escapes import harmless_helper
 from clawgate.validators.programs import (
     COMMAND_VARIABLE,
@@ -135,6 +136,8 @@ class CommandEnvironment(Validator):
             value = word.value
             if name == "PATH":
                 continue  # search paths are CG-ENV-002's: inside the workspace is fine
+            if name in OPTION_VARIABLES and switches_only(word, ctx):
+                continue  # NODE_OPTIONS=--experimental-vm-modules, RUBYOPT=-Ilib: load nothing
             if name in LOADER_VARIABLES:
                 return Verdict.ask(self.id, f"{name} loads code into the programs that run")
             if COMMAND_VARIABLE.search(name):
