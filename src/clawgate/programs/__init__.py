@@ -31,7 +31,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _index: dict[str, Any] = {}  # program -> compiled entry, filled on first use
 WRITE_KINDS = frozenset({"write", "output", "read-then-write", "write-last",
                          "write-after-first"})
-RUN_KINDS = frozenset({"run", "run-argv", "code", "config", "runs"})
+RUN_KINDS = frozenset({"run", "run-argv", "wrap", "code", "config", "runs"})
 
 
 def _compiled() -> dict[str, Any]:

@@ -18,7 +18,7 @@ _HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper
 # The catalog's programs with an option that runs something, for dispatch (tests/programs
 # holds the two equal).
 RUNNERS = frozenset("""
-agetty apt apt-cache apt-get aria2c autossh awk bpftrace cc cdist cpio curl dhclient emacs
+agetty apt apt-cache apt-get aria2c autossh awk bpftrace cargo cc cdist cpio curl dhclient emacs
 enscript env g++ gawk gcc gdb gem genie git go gsed ksu latexmk make man mawk msgfilter mutt
 nawk nmap nvim openssl pandoc perl perlbug pidstat psql rg rlogin rpm rpmbuild rpmdb
 rpmquery rpmverify rsync scp scrot sed sftp socket sort split sqlite3 ssh sshfs tar tcpdump
@@ -62,6 +62,9 @@ class ProgramRunsValue(Validator):
         asking = [e for e in found if e.kind != "run"]
         if cmd.program not in FRONTENDS:
             literal = ()  # CG-ESC-002 checks them
+        wrapped = [e for e in catalog.runs(cmd) if e.kind == "wrap"]  # cargo watch -s CMD
+        literal += tuple(e.word.value for e in wrapped if e.word is not None and e.word.value)
+        asking += [e for e in wrapped if e.word is None or not e.word.value]
         if not asking:  # only commands a wrapper runs: judged as the commands they are
             return Verdict.unwrap(*literal) if literal else Verdict.passthrough()
         first = asking[0]
@@ -71,7 +74,8 @@ class ProgramRunsValue(Validator):
 
 
 def _what(kind: str) -> str:
-    return {"run": "a command it is given", "code": "code it is given",
+    return {"run": "a command it is given", "wrap": "a command only known at run time",
+            "code": "code it is given",
             "config": "what a configuration it is given says",
             "runs": "a helper configured elsewhere"}[kind]
 

@@ -105,9 +105,11 @@ def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | 
     """(option, value) for every option of ``cmd`` whose value is a command to run: those the
     program catalog declares (every spelling and abbreviation), and long options of any
     program whose name says so (``--pre-hook``, ``--password-command``)."""
+    ran = programs.runs(cmd)
     found = [(e.option or "", e.word.value if e.word is not None else None)
-             for e in programs.runs(cmd) if e.kind == "run"]
-    declared = (programs.entry(program) or {}).get("options", {})
+             for e in ran if e.kind == "run"]
+    # options the catalog knows (a subcommand's too: `cargo watch --shell` is a wrapper's)
+    declared = set((programs.entry(program) or {}).get("options", {})) | {e.option for e in ran}
     words = cmd.words
     for i, word in enumerate(words[1:], start=1):
         text = word.shown
