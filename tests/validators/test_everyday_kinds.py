@@ -18,6 +18,16 @@ from clawgate.decision import Outcome
     # a command handed to a program that exists to run it (cargo watch, go test -exec)
     "cargo watch --quiet --shell 'npm run build'",
     "CGO_ENABLED=0 go test -run TestX -exec 'dockexec bash:5.2' ./interp",
+    # a shell named, not run: a dialect, make's recipe shell
+    "shellcheck -s bash nvm.sh",
+    "shellcheck --shell=sh -x install.sh",
+    "make TERM=xterm-256color SHELL=\"sh\" test-sh",
+    "make SHELL=/bin/bash all",
+    # a library named inside a command a shell runs: the command is judged
+    "sh -c \"rm -f lib/sqlalchemy/*.so\"",
+    # a cargo configuration file from the workspace, settings that run nothing
+    "cargo check-external-types --config .github/workflows/external-types.toml",
+    "cargo --config profile.release.lto=true build",
 ])
 def test_everyday(line: str) -> None:
     assert_allowed(line)
@@ -33,6 +43,17 @@ def test_everyday(line: str) -> None:
     ("go test -exec 'rm -rf ~' ./...", DENY, None),
     ("go test -exec /tmp/x/evil ./...", ASK, None),
     ("cargo foo --pre-hook 'touch /tmp/x'", ASK, "CG-ESC-002"),
+    ("agetty -l /bin/sh tty", ASK, "CG-ESC-001"),
+    ("make SHELL=/tmp/x/bash test", ASK, "CG-ESC-001"),
+    ("make SHELL='bash -c id' test", ASK, "CG-ESC-001"),
+    ("sh -c 'openssl req -engine ./lib.so'", ASK, "CG-ESC-004"),
+    ("ssh-keygen -D ./x.so", ASK, "CG-ESC-004"),
+    ("cargo --config /tmp/evil.toml build", ASK, "CG-ESC-006"),
+    ("cargo build --config \"$CFG\"", ASK, "CG-ESC-006"),
+    ("cargo build --config 'target.x86_64-unknown-linux-gnu.runner=\"sh -c id\"'", ASK,
+     "CG-ESC-006"),
+    ("cargo --config target.x.linker=/tmp/ld build", ASK, "CG-ESC-006"),
+    ("cargo --config build.rustc=/tmp/rustc build", ASK, "CG-ESC-006"),
 ])
 def test_attack_still_caught(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)

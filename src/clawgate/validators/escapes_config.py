@@ -13,6 +13,7 @@ from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.envvars import OPTION_VARIABLES, switches_only
 from clawgate.validators.escapes import harmless_helper
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.programs import (
     COMMAND_VARIABLE,
     LOADER_VARIABLES,
@@ -22,7 +23,8 @@ from clawgate.validators.programs import (
 _COMMAND_KEY = lazy_pattern(
     r"(?i)pager|editor|command|cmd\b|proxycommand|localcommand|helper|hook|exec|program|"
     r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
-    r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack")
+    r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack|"
+    r"runner|linker|\.rustc$|\.rustdoc$|credential-provider")
 # Programs that take KEY=VALUE settings on the command line: which options give them is the
 # program catalog's ``setting`` kind (git -c, ssh -o, apt -o, hg --config, cargo --config);
 # this set is for dispatch only (a test holds it to the catalog).
@@ -34,11 +36,17 @@ _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "c
             ("pnpm", "config"), ("hg", "config")}
 
 
-def _settings(cmd: SimpleCommand, program: str) -> list[tuple[str, str]]:
-    """(key, value) of every setting given on the command line."""
+def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str, str]]:
+    """(key, value) of every setting given on the command line. A cargo ``--config`` without
+    ``=`` names a file to read settings from: one in the workspace is like the project's own
+    ``.cargo/config.toml``; one from elsewhere (or only known at run time) may say anything."""
     found: list[tuple[str, str]] = []
     for effect in programs.effects(cmd) if program in SETTERS else ():
         if effect.kind == "setting" and effect.word is not None:
+            if program == "cargo" and "=" not in effect.word.shown:
+                if not _in_workspace(effect.word, ctx):
+                    found.append(("config-file", ""))
+                continue
             key, _, value = effect.word.shown.partition("=")
             found.append((key.strip(), value.strip()))
     words = cmd.words
@@ -56,6 +64,11 @@ def _settings(cmd: SimpleCommand, program: str) -> list[tuple[str, str]]:
         if option_editor is not None:
             found.append(("editor", _value_after(words, option_editor)))
     return found
+
+
+def _in_workspace(word: Word, ctx: Context) -> bool:
+    path = resolve(word, ctx).path if word.value is not None else None
+    return path is not None and under(path, ctx.workspace)
 
 
 def _value_after(words: tuple[Word, ...], word: Word) -> str:
@@ -93,7 +106,10 @@ class ConfigCommand(Validator):
                            a.startswith("ext::")), None)
             if direct is not None:
                 return Verdict.ask(self.id, f"git {direct!r} runs another program")
-        for key, value in _settings(cmd, program):
+        for key, value in _settings(cmd, program, ctx):
+            if key == "config-file":
+                return Verdict.ask(self.id, f"{program} reads its settings from a file outside "
+                                   "the workspace, which may make it run anything")
             alias = key.lower().startswith("alias.")
             if not alias and harmless_helper(value):
                 continue
