@@ -4,7 +4,7 @@ attack its rule exists for: the everyday line is ALLOW, the attack is still caug
 from __future__ import annotations
 
 import pytest
-from vtables import ASK, DENY, assert_allowed, assert_caught
+from vtables import ALLOW, ASK, DENY, assert_allowed, assert_caught
 
 from clawgate.decision import Outcome
 
@@ -28,6 +28,7 @@ from clawgate.decision import Outcome
     # a cargo configuration file from the workspace, settings that run nothing
     "cargo check-external-types --config .github/workflows/external-types.toml",
     "cargo --config profile.release.lto=true build",
+    "turbo build --filter=!./playgrounds/*",
 ])
 def test_everyday(line: str) -> None:
     assert_allowed(line)
@@ -54,6 +55,19 @@ def test_everyday(line: str) -> None:
      "CG-ESC-006"),
     ("cargo --config target.x.linker=/tmp/ld build", ASK, "CG-ESC-006"),
     ("cargo --config build.rustc=/tmp/rustc build", ASK, "CG-ESC-006"),
+    # setgid in the workspace lends a group (directories: inheritance): ASK, not DENY
+    ("find build/dist -type d -print0 | xargs -0r chmod g+s", ASK, "CG-CAT-007"),
+    ("chmod 2775 build", ASK, "CG-CAT-007"),
+    ("chmod u+s build/x", DENY, "CG-CAT-007"),
+    ("chmod +s build/x", DENY, "CG-CAT-007"),
+    ("chmod ug+s build/x", DENY, "CG-CAT-007"),
+    ("chmod g+s,u+s build/x", DENY, "CG-CAT-007"),
+    ("chmod 6755 build/x", DENY, "CG-CAT-007"),
+    ("chmod g+s /tmp/sh", DENY, "CG-CAT-007"),
+    ("find /usr/bin -type f | xargs chmod g+s", DENY, None),
+    ("find ~/bin | xargs chmod g+s", DENY, "CG-CAT-007"),
+    ("turbo build --filter='!sh -c id'", ALLOW, None),  # a filter value, never run
+    ("newtool --filter='!sh -c id'", ASK, "CG-ESC-002"),
 ])
 def test_attack_still_caught(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
