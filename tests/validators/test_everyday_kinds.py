@@ -29,6 +29,9 @@ from clawgate.decision import Outcome
     "cargo check-external-types --config .github/workflows/external-types.toml",
     "cargo --config profile.release.lto=true build",
     "turbo build --filter=!./playgrounds/*",
+    # a find of the workspace for regenerable names, substituted in place
+    "rm -rf `find . -name __pycache__`",
+    "rm -rf $(find src -name '*.egg-info')",
 ])
 def test_everyday(line: str) -> None:
     assert_allowed(line)
@@ -68,6 +71,19 @@ def test_everyday(line: str) -> None:
     ("find ~/bin | xargs chmod g+s", DENY, "CG-CAT-007"),
     ("turbo build --filter='!sh -c id'", ALLOW, None),  # a filter value, never run
     ("newtool --filter='!sh -c id'", ASK, "CG-ESC-002"),
+    ("rm -rf `find . -name .hash`", ASK, "CG-DEST-009"),
+    ("rm -rf $(find / -name __pycache__)", ASK, "CG-DEST-009"),
+    ("rm -rf $(find . /etc -name __pycache__)", ASK, "CG-DEST-009"),
+    ("rm -rf $(find . -name __pycache__ -o -name src)", ASK, "CG-DEST-009"),
+    ("rm -rf $(find . -name __pycache__; echo src)", ASK, "CG-DEST-009"),
+    # a glob under an unset variable names only what it can match
+    ("mv $source/bins-* .", ASK, "CG-DEST-009"),  # moved away from where it is not known
+    ("mv \"$SRC\"/* .", DENY, "CG-CAT-001"),
+    ("rm -rf \"$D/\"*", DENY, "CG-CAT-001"),
+    ("rm -rf $D/b*", DENY, "CG-CAT-001"),  # /bin, /boot
+    ("rm -rf $D/ho?e", DENY, "CG-CAT-001"),
+    ("rm -rf ~/.*", DENY, None),
+    ("rm -rf /usr/lib/*x", DENY, None),
 ])
 def test_attack_still_caught(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
