@@ -32,6 +32,7 @@ from clawgate.decision import Outcome
     # a find of the workspace for regenerable names, substituted in place
     "rm -rf `find . -name __pycache__`",
     "rm -rf $(find src -name '*.egg-info')",
+    "mv \"$APP-$VERSION-$ARCH.AppImage\" \"$APP-$VERSION.zsync\" dist",  # names made here
 ])
 def test_everyday(line: str) -> None:
     assert_allowed(line)

@@ -20,6 +20,9 @@ _DROP = lazy_pattern(r"\b(drop\s+(table|database|schema|index|view|user|role|own
                      r"materialized|sequence|function|type|extension)|truncate)\b", re.IGNORECASE)
 _UNBOUNDED = lazy_pattern(r"^\s*(delete\s+from|update\s+\S+\s+set)\b", re.IGNORECASE)
 _WHERE = lazy_pattern(r"\bwhere\b", re.IGNORECASE)
+# A path whose directory is a variable or a substitution (``$src/x``, ``"${D}"/*``, ``$(pwd)``):
+# what mv takes away from there may be anywhere.
+_PLACE_FROM_VARIABLE = lazy_pattern(r"^[\"']?(?:\$\{?\w+\}?|\$\(.*\)|`.*`)[\"']?(?:/|$)")
 _SUBSTITUTION = lazy_pattern(r"^(?:`([^`]*)`|\$\(([^()]*)\))$")
 
 
@@ -124,7 +127,7 @@ class RecursiveDeleteOfUnknown(Validator):
     (``find . -name __pycache__ | xargs rm -rf`` deletes only regenerable names); a ``find``
     substituted in place (``rm -rf `find . -name __pycache__```) is read the same way.
 
-    Bad: ``rm -rf "$TARGET"`` or ``rm -rf $(cat dirs.txt)``, ``mv "$SRC"/* .``.
+    Bad: ``rm -rf "$TARGET"`` or ``rm -rf $(cat dirs.txt)``, ``mv "$SRC"/x .``, ``mv "$D" .``.
     Harmless: ``rm -rf ./build`` or ``rm -f "$LOG"`` (one file, not a tree).
     """
 
@@ -135,8 +138,9 @@ class RecursiveDeleteOfUnknown(Validator):
         if cmd.program not in ("rm", "find", "mv"):
             return Verdict.passthrough()
         for word in delete_targets(cmd) or ():
-            if XARGS_ITEM in word.text or _found_regenerable(word, ctx):
-                continue
+            if XARGS_ITEM in word.text or _found_regenerable(word, ctx) or (
+                    cmd.program == "mv" and not _PLACE_FROM_VARIABLE.match(word.text)):
+                continue  # mv "$APP-$VERSION.AppImage" dist: a name made at run time, here
             if resolve(word, ctx).path is None:
                 what = "moves away" if cmd.program == "mv" else "deletes"
                 return Verdict.ask(self.id, f"{cmd.program} {what} {word.text}, which is only "
