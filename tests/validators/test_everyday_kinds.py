@@ -80,6 +80,8 @@ def test_everyday(line: str) -> None:
     # a glob under an unset variable names only what it can match
     ("mv $source/bins-* .", ASK, "CG-DEST-009"),  # moved away from where it is not known
     ("mv \"$SRC\"/* .", DENY, "CG-CAT-001"),
+    ("mv \"$SRC\" .", ASK, "CG-DEST-009"),
+    ("mv $(pwd)/x .", ASK, "CG-DEST-009"),
     ("rm -rf \"$D/\"*", DENY, "CG-CAT-001"),
     ("rm -rf $D/b*", DENY, "CG-CAT-001"),  # /bin, /boot
     ("rm -rf $D/ho?e", DENY, "CG-CAT-001"),
