@@ -112,7 +112,7 @@ class CommandVariable(Validator):
             if name in _RUNNERS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
-            if name in _SEARCH_PATHS and not _inside(value, ctx):
+            if name in _SEARCH_PATHS and not _inside(value, ctx, appended=name == "PATH"):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
         return Verdict.passthrough()
@@ -137,10 +137,17 @@ def switches_only(value: Word, ctx: Context) -> bool:
     return bool(options)
 
 
-def _inside(value: Word, ctx: Context) -> bool:
-    """Every entry of a ``:`` list is inside the workspace or the variable's old value."""
-    for entry in value.shown.strip("\"'").split(":"):
+def _inside(value: Word, ctx: Context, *, appended: bool = False) -> bool:
+    """Every entry of a ``:`` list is inside the workspace or the variable's old value. With
+    ``appended`` (PATH), entries after the old value count too: a program is taken from the
+    first directory that has it, so they only add programs, never replace one
+    (``PATH="$PATH:$(go env GOROOT)/lib/wasm"``). PYTHONPATH, RUBYLIB and the like are read
+    before the installed libraries wherever their entries stand, so not for them."""
+    entries = value.shown.strip("\"'").split(":")
+    for index, entry in enumerate(entries):
         if not entry or _SELF.match(entry) or _SYSTEM_BIN.match(entry):
+            continue
+        if appended and any(_SELF.match(e) for e in entries[:index]):
             continue
         path = resolve(Word(entry, None if "$" in entry else entry), ctx).path
         if path is None or not under(path, ctx.workspace):
