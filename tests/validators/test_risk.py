@@ -39,6 +39,12 @@ from clawgate.validators.risk import risk_of
     ("wget --help", Risk.LOW),
     ("curl --version https://example.com", Risk.HIGH),
     ("curl -V -o x https://example.com", Risk.HIGH),
+    ("aws --version", Risk.LOW),  # a known tool asked to describe itself
+    ("helm version", Risk.LOW),
+    ("terraform -help", Risk.LOW),
+    ("aws s3 ls --version", Risk.HIGH),
+    ("/tmp/x/aws --version", Risk.HIGH),  # a file from elsewhere runs, whatever it is asked
+    ("terraform version -json x", Risk.HIGH),
     ("sysctl -n hw.logicalcpu", Risk.LOW),
     ("sysctl -a", Risk.LOW),
     ("sysctl -w vm.swappiness=10", Risk.HIGH),
