@@ -127,7 +127,7 @@ def switches_only(value: Word, ctx: Context) -> bool:
     RUBYOPT ``-IDIR`` inside the workspace."""
     if value.value is None:
         return False
-    options = value.value.split()
+    options = [_v8_spelling(o) for o in value.value.split()]
     for option in options:
         if option.startswith("-I") and len(option) > 2:
             if not _inside(Word(option[2:], option[2:]), ctx):
@@ -137,13 +137,20 @@ def switches_only(value: Word, ctx: Context) -> bool:
     return bool(options)
 
 
+def _v8_spelling(option: str) -> str:
+    """Node reads ``--max_old_space_size`` as ``--max-old-space-size``: judge one spelling."""
+    name, eq, rest = option.partition("=")
+    return name.replace("_", "-") + eq + rest if name.startswith("--") else option
+
+
 def _inside(value: Word, ctx: Context, *, appended: bool = False) -> bool:
     """Every entry of a ``:`` list is inside the workspace or the variable's old value. With
     ``appended`` (PATH), entries after the old value count too: a program is taken from the
     first directory that has it, so they only add programs, never replace one
     (``PATH="$PATH:$(go env GOROOT)/lib/wasm"``). PYTHONPATH, RUBYLIB and the like are read
     before the installed libraries wherever their entries stand, so not for them."""
-    entries = value.shown.strip("\"'").split(":")
+    text = value.shown.strip("\"'").replace("$(pwd)", "$PWD").replace("`pwd`", "$PWD")
+    entries = text.split(":")
     for index, entry in enumerate(entries):
         if not entry or _SELF.match(entry) or _SYSTEM_BIN.match(entry):
             continue

@@ -59,7 +59,7 @@ _TEX = words_of("tex latex pdflatex xelatex lualatex latexmk pdftex luatex xetex
                 "mpost lilypond")
 _PRIVILEGED_TAIL = lazy_pattern(r"\s+-[a-oq-z]*p")
 _RECIPE_RUNNERS = frozenset({"make", "gmake", "bmake", "remake"})
-_STANDARD_SHELL = lazy_pattern(r"^(?:/(?:usr/)?(?:local/)?bin/)?(?:sh|bash|dash|ksh|zsh)$")
+STANDARD_SHELL = lazy_pattern(r"^(?:/(?:usr/)?(?:local/)?bin/)?(?:sh|bash|dash|ksh|zsh)$")
 _TEX_ESCAPE = frozenset({"--shell-escape", "-shell-escape", "--enable-write18",
                          "-enable-write18", "-shell-restricted"})
 
@@ -115,7 +115,7 @@ def _names_only(program: str, words: tuple[Word, ...], i: int, options: dict[str
         return True
     if options.get(words[i - 1].shown) == "value" and "=" not in words[i - 1].shown:
         return True
-    return program in _RECIPE_RUNNERS and name == "SHELL" and bool(_STANDARD_SHELL.match(value))
+    return program in _RECIPE_RUNNERS and name == "SHELL" and bool(STANDARD_SHELL.match(value))
 
 
 def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | None]]:

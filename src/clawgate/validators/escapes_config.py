@@ -12,7 +12,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.envvars import OPTION_VARIABLES, switches_only
-from clawgate.validators.escapes import harmless_helper
+from clawgate.validators.escapes import STANDARD_SHELL, harmless_helper
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.programs import (
     COMMAND_VARIABLE,
@@ -156,6 +156,8 @@ class CommandEnvironment(Validator):
                 continue  # NODE_OPTIONS=--experimental-vm-modules, RUBYOPT=-Ilib: load nothing
             if name in LOADER_VARIABLES:
                 return Verdict.ask(self.id, f"{name} loads code into the programs that run")
+            if name == "SHELL" and value is not None and STANDARD_SHELL.match(value):
+                continue  # SHELL=/bin/bash: programs that start a shell would start one anyway
             if COMMAND_VARIABLE.search(name):
                 if value is None:
                     return Verdict.ask(self.id, f"{name} names a program only known at run time")
