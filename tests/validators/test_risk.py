@@ -41,10 +41,11 @@ from clawgate.validators.risk import risk_of
     ("curl -V -o x https://example.com", Risk.HIGH),
     ("aws --version", Risk.LOW),  # a known tool asked to describe itself
     ("helm version", Risk.LOW),
+    ("kubectl version --client", Risk.MEDIUM),  # a query, as kubectl get is
     ("terraform -help", Risk.LOW),
     ("aws s3 ls --version", Risk.HIGH),
     ("/tmp/x/aws --version", Risk.HIGH),  # a file from elsewhere runs, whatever it is asked
-    ("terraform version -json x", Risk.HIGH),
+    ("terraform version -json", Risk.MEDIUM),  # a query: not only --version, still no change
     ("sysctl -n hw.logicalcpu", Risk.LOW),
     ("sysctl -a", Risk.LOW),
     ("sysctl -w vm.swappiness=10", Risk.HIGH),

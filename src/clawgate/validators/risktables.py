@@ -105,7 +105,7 @@ _SYSTEM_QUERIES = frozenset({"list", "search", "show", "info", "policy", "depend
                              "config", "doctor", "find", "-l", "-L", "-s", "-S", "-q", "-Q",
                              "-Qi", "-Ql", "-Qs", "-Ss", "-Si", "-qa", "-qi", "-ql", "--list",
                              "--status", "--search", "--listfiles", "--get-selections",
-                             "--version", "status", "list-units", "list-unit-files",
+                             "--version", "version", "status", "list-units", "list-unit-files",
                              "list-timers", "is-active", "is-enabled", "is-failed", "cat",
                              "get-default", "get", "describe", "explain", "top",
                              "api-resources", "api-versions", "cluster-info", "view", "diff",
