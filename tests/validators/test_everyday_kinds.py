@@ -21,6 +21,9 @@ from clawgate.decision import Outcome
     "export PATH=\"$(pwd)/node_modules/.bin:$PATH\"",  # $(pwd) is $PWD
     "NODE_OPTIONS=--max_old_space_size=4096 npm run build",  # node's other spelling
     "SHELL=/bin/bash make test",
+    "export LD_LIBRARY_PATH=$PWD/build/lib:$LD_LIBRARY_PATH",  # the project's own libraries
+    "DYLD_LIBRARY_PATH=build/lib ./build/test",
+    "PAGER= git log -3",  # an empty pager: none
     "shfmt -i 2 -ln bash -d .",
     "shfmt -ln=bash -l -w scripts",
     # a command handed to a program that exists to run it (cargo watch, go test -exec)
@@ -56,6 +59,10 @@ def test_everyday(line: str) -> None:
     ("PYTHONPATH=$PYTHONPATH:/tmp/evil pytest", ASK, "CG-ENV-002"),  # read before site
     ("NODE_OPTIONS=--experimental_loader=./x.mjs node a.js", ASK, "CG-ENV-002"),
     ("SHELL=/tmp/x make", ASK, "CG-ESC-007"),
+    ("LD_LIBRARY_PATH=/tmp/evil ls", ASK, "CG-ENV-002"),
+    ("export LD_LIBRARY_PATH=/tmp/evil:$LD_LIBRARY_PATH", ASK, "CG-ENV-002"),
+    ("PAGER=\"$X\" git log", ASK, None),
+    ("LD_PRELOAD= ls", DENY, "CG-ENV-001"),
     ("export SHELL='sh -c id'", ASK, "CG-ESC-007"),
     # a switch that writes every operand makes its program a writer, judged like sed -i
     ("shfmt -w ~/.bashrc", DENY, "CG-FS-002"),

@@ -24,11 +24,11 @@ _RUNNERS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_AS
                       "GIT_TEMPLATE_DIR", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR",
                       "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "IFS",
                       "PYTHONSTARTUP", "PYTHONHOME", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT",
-                      "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS",
-                      "DYLD_LIBRARY_PATH", "LD_LIBRARY_PATH"})
+                      "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"})
 # Search paths: fine when every new entry is inside the workspace (``PATH=./bin:$PATH``).
+# The library paths likewise: the project's own build/lib is what its tests load.
 _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
-                           "CLASSPATH"})
+                           "CLASSPATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
 _NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _SELF = lazy_pattern(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
@@ -103,8 +103,9 @@ class CommandVariable(Validator):
         if not cmd.assignments and cmd.program not in _DECLARERS:
             return Verdict.passthrough()
         for name, value in assignments(cmd):
-            if name in _RUNNERS and value.value is not None and harmless_command(value.value):
-                continue  # PAGER=cat, GIT_EDITOR=vim: an everyday program (see CG-ESC-007)
+            if name in _RUNNERS and value.value is not None and (
+                    harmless_command(value.value) or value.value == ""):
+                continue  # an empty PAGER or EDITOR names no program at all  # PAGER=cat, GIT_EDITOR=vim: an everyday program (see CG-ESC-007)
             if name == "IFS" and cmd.program in _SPLITTERS and _prefix(cmd, name):
                 continue  # IFS=. read -r a b: how read splits its input, nothing more
             if name in OPTION_VARIABLES and switches_only(value, ctx):

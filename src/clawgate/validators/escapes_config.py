@@ -156,6 +156,8 @@ class CommandEnvironment(Validator):
                 continue  # NODE_OPTIONS=--experimental-vm-modules, RUBYOPT=-Ilib: load nothing
             if name in LOADER_VARIABLES:
                 return Verdict.ask(self.id, f"{name} loads code into the programs that run")
+            if value == "" and name not in LOADER_VARIABLES:
+                continue  # PAGER= git log: no pager at all
             if name == "SHELL" and value is not None and STANDARD_SHELL.match(value):
                 continue  # SHELL=/bin/bash: programs that start a shell would start one anyway
             if COMMAND_VARIABLE.search(name):
