@@ -105,7 +105,7 @@ class CommandVariable(Validator):
         for name, value in assignments(cmd):
             if name in _RUNNERS and value.value is not None and (
                     harmless_command(value.value) or value.value == ""):
-                continue  # an empty PAGER or EDITOR names no program at all  # PAGER=cat, GIT_EDITOR=vim: an everyday program (see CG-ESC-007)
+                continue  # PAGER=cat, GIT_EDITOR=vim, an empty PAGER= (see CG-ESC-007)
             if name == "IFS" and cmd.program in _SPLITTERS and _prefix(cmd, name):
                 continue  # IFS=. read -r a b: how read splits its input, nothing more
             if name in OPTION_VARIABLES and switches_only(value, ctx):
