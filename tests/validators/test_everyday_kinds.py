@@ -24,6 +24,8 @@ from clawgate.decision import Outcome
     "export LD_LIBRARY_PATH=$PWD/build/lib:$LD_LIBRARY_PATH",  # the project's own libraries
     "DYLD_LIBRARY_PATH=build/lib ./build/test",
     "PAGER= git log -3",  # an empty pager: none
+    # PATH filtered from itself: entries left out, none added
+    "export PATH=\"$(echo \"$PATH\" | tr ':' '\\n' | grep -v '\\.nvm' | tr '\\n' ':')\"",
     "shfmt -i 2 -ln bash -d .",
     "shfmt -ln=bash -l -w scripts",
     # a command handed to a program that exists to run it (cargo watch, go test -exec)
@@ -63,6 +65,11 @@ def test_everyday(line: str) -> None:
     ("export LD_LIBRARY_PATH=/tmp/evil:$LD_LIBRARY_PATH", ASK, "CG-ENV-002"),
     ("PAGER=\"$X\" git log", ASK, None),
     ("LD_PRELOAD= ls", DENY, "CG-ENV-001"),
+    ("export PATH=\"$(echo \"$PATH\" | sed s/^/.:/)\"", ASK, "CG-ENV-002"),
+    ("export PATH=\"$(echo \"$PATH\" | tr a-z A-Z)\"", ASK, "CG-ENV-002"),
+    ("export PATH=\"$(echo \"$PATH\" | grep -o bin)\"", ASK, "CG-ENV-002"),
+    ("export PATH=\"$(echo \"$PATH\"; echo /tmp/x)\"", ASK, "CG-ENV-002"),
+    ("export PATH=\"$(echo /tmp/x:$PATH)\"", ASK, "CG-ENV-002"),
     ("export SHELL='sh -c id'", ASK, "CG-ESC-007"),
     # a switch that writes every operand makes its program a writer, judged like sed -i
     ("shfmt -w ~/.bashrc", DENY, "CG-FS-002"),

@@ -6,10 +6,12 @@ or through ``env``/``declare``. Harmless ones (``LANG=C``, ``TZ=UTC``) are left 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import resolve, under
@@ -50,6 +52,8 @@ _SWITCHES = lazy_pattern(
     r"dns-result-order|title)=[\w.-]+|"
     r"-W[0-2:]?\w*|-w|--(?:disable|enable)[=-][\w,-]+|--y?jit)$")
 OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT"})
+_SUBSTITUTED = lazy_pattern(r"^\$\((.*)\)$", re.S)
+_LINE_FILTERS = frozenset({"-v", "-F", "-E", "-x", "-w", "-i", "--invert-match"})
 
 
 def assignments(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
@@ -113,7 +117,8 @@ class CommandVariable(Validator):
             if name in _RUNNERS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
-            if name in _SEARCH_PATHS and not _inside(value, ctx, appended=name == "PATH"):
+            if name in _SEARCH_PATHS and not _inside(value, ctx, appended=name == "PATH") and (
+                    not _filtered_self(value.shown.strip("\"'"), name)):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
         return Verdict.passthrough()
@@ -136,6 +141,40 @@ def switches_only(value: Word, ctx: Context) -> bool:
         elif not _SWITCHES.match(option):
             return False
     return bool(options)
+
+
+def _filtered_self(text: str, name: str) -> bool:
+    """``PATH="$(echo "$PATH" | tr ':' '\\n' | grep -v '\\.nvm' | tr '\\n' ':')"``: the old
+    value with entries left out and nothing added (``grep`` drops lines, ``tr`` only swaps
+    ``:`` and newlines)."""
+    found = _SUBSTITUTED.match(text)
+    if found is None:
+        return False
+    try:
+        commands = parse(found.group(1)).commands
+    except ValueError:
+        return False
+    if not commands or any(c.assignments or c.redirects or c.nesting or c.stage != i
+                           for i, c in enumerate(commands)):
+        return False
+    head = commands[0]
+    if head.program != "echo" or [w.text.strip('"') for w in head.words[1:]] not in (
+            [f"${name}"], [f"${{{name}}}"]):
+        return False
+    return all(_drops_entries(c) for c in commands[1:])
+
+
+def _drops_entries(cmd: SimpleCommand) -> bool:
+    values = [w.value for w in cmd.words[1:]]
+    if any(v is None for v in values):
+        return False
+    words = [v for v in values if v is not None]
+    if cmd.program == "tr":
+        return len(words) == 2 and all(w in (":", "\\n") for w in words)
+    if cmd.program == "grep":
+        options = [w for w in words if w.startswith("-")]
+        return len(words) - len(options) == 1 and all(o in _LINE_FILTERS for o in options)
+    return False
 
 
 def _v8_spelling(option: str) -> str:
