@@ -40,7 +40,8 @@ from clawgate.validators.risk import risk_of
     ("curl --version https://example.com", Risk.HIGH),
     ("curl -V -o x https://example.com", Risk.HIGH),
     ("aws --version", Risk.LOW),  # a known tool asked to describe itself
-    ("helm version", Risk.LOW),
+    ("helm version", Risk.MEDIUM),  # a query of a status tool
+    ("yarn version", Risk.MEDIUM),  # yarn 1 bumps the version: not a question
     ("kubectl version --client", Risk.MEDIUM),  # a query, as kubectl get is
     ("terraform -help", Risk.LOW),
     ("aws s3 ls --version", Risk.HIGH),

@@ -23,7 +23,8 @@ from clawgate.validators.writes import may_write, write_targets
 _LOOPBACK = lazy_pattern(r"^(\w+://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
 _NAME_FROM_HOME = lazy_pattern(r"^(\$HOME|\$\{HOME\}|~)/[\w./-]+$")
 _TIERS = {"low": Risk.LOW, "medium": Risk.MEDIUM, "high": Risk.HIGH, "network": Risk.HIGH}
-_ASKS_ITSELF = frozenset({("--version",), ("--help",), ("-version",), ("-help",), ("version",)})
+# (A bare ``version`` operand is left to the catalog: ``yarn version`` bumps the version.)
+_ASKS_ITSELF = frozenset({("--version",), ("--help",), ("-version",), ("-help",)})
 _ONLY_PRINTS = frozenset({"--version", "-V", "--help", "version"})
 _ACTING = frozenset({"write", "run", "code", "config", "runs", "deletes"})
 
@@ -56,7 +57,7 @@ def _program_tier(program: str, cmd: SimpleCommand) -> Risk:
     if found is None:
         return Risk.MEDIUM
     if cmd.args in _ASKS_ITSELF and "/" not in cmd.words[0].shown:
-        return Risk.LOW  # aws --version, helm version, terraform -help: the tool describes itself
+        return Risk.LOW  # aws --version, terraform -help: the tool describes itself
     name, rule = found
     if rule is not None:
         return RULES[rule](cmd, _TIERS[name])
