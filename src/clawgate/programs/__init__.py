@@ -31,7 +31,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _index: dict[str, Any] = {}  # program -> compiled entry, filled on first use
 WRITE_KINDS = frozenset({"write", "output", "read-then-write", "write-last",
                          "write-after-first"})
-RUN_KINDS = frozenset({"run", "run-argv", "code", "config", "runs"})
+RUN_KINDS = frozenset({"run", "run-argv", "wrap", "code", "config", "runs"})
 
 
 def _compiled() -> dict[str, Any]:
@@ -158,7 +158,7 @@ def writers() -> frozenset[str]:
 def _may_write(spec: dict[str, Any]) -> bool:
     if spec.get("operands") in WRITE_KINDS or spec.get("language"):
         return True
-    if "write" in spec.get("options", {}).values():
-        return True
+    if {"write", "in-place"} & set(spec.get("options", {}).values()):
+        return True  # an output option, or a switch that writes every operand (shfmt -w)
     return any(isinstance(sub, dict) and _may_write(sub)
                for sub in spec.get("subcommands", {}).values())

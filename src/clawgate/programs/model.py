@@ -9,14 +9,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Tier = Literal["low", "medium", "high", "network"]
 OptionKind = Literal["write", "read", "run", "code", "config", "setting", "network", "value",
-                     "run-argv",
+                     "run-argv", "wrap",
                      "flag", "runs", "deletes", "publishes", "in-place"]
 OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
                       "read-then-write"]
 Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",
-                        "gem", "crontab", "command"})
+                        "gem", "crontab", "command", "sysctl"})
 
 
 class _Strict(BaseModel):

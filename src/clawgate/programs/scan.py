@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "setting", "network",
-                         "value"})
+                         "value", "wrap"})
 _STRENGTH = ("flag", "value", "read", "network", "setting", "publishes", "deletes", "in-place",
-             "write", "code", "config", "runs", "run", "run-argv")
+             "write", "wrap", "code", "config", "runs", "run", "run-argv")
 _TIER_ORDER = {"low": 0, "medium": 1, "network": 2, "high": 3}
 _ARGV_END = frozenset({";", "+", "\\;"})
 # What an operand write is called: None for operands a program changes in place (rm, touch,

@@ -19,7 +19,7 @@ _HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper
 # The catalog's programs with an option that runs something, for dispatch (tests/programs
 # holds the two equal).
 RUNNERS = frozenset("""
-agetty apt apt-cache apt-get aria2c autossh awk bpftrace cc cdist cpio curl dhclient emacs
+agetty apt apt-cache apt-get aria2c autossh awk bpftrace cargo cc cdist cpio curl dhclient emacs
 enscript env g++ gawk gcc gdb gem genie git go gsed javac ksu latexmk make man mawk msgfilter mutt
 nawk nmap nvim openssl pandoc perl perlbug pidstat psql rg rlogin rpm rpmbuild rpmdb
 rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
@@ -66,6 +66,9 @@ class ProgramRunsValue(Validator):
         elif literal and not _purpose(cmd):  # git grep -O CMD: an escape, not git's purpose
             return payload_verdict(list(literal), self.id,
                                    f"{cmd.program} {found[0].option or ''} runs a command")
+        wrapped = [e for e in catalog.runs(cmd) if e.kind == "wrap"]  # cargo watch -s CMD
+        literal += tuple(e.word.value for e in wrapped if e.word is not None and e.word.value)
+        asking += [e for e in wrapped if e.word is None or not e.word.value]
         if not asking:  # only commands a wrapper runs: judged as the commands they are
             return Verdict.unwrap(*literal) if literal else Verdict.passthrough()
         first = asking[0]
@@ -90,7 +93,8 @@ _PURPOSEFUL = {"git": frozenset({"rebase", "bisect", "submodule"})}
 
 
 def _what(kind: str) -> str:
-    return {"run": "a command it is given", "code": "code it is given",
+    return {"run": "a command it is given", "wrap": "a command only known at run time",
+            "code": "code it is given",
             "config": "what a configuration it is given says",
             "runs": "a helper configured elsewhere"}[kind]
 

@@ -9,8 +9,8 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import BRACE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
-from clawgate.validators.paths import resolve
-from clawgate.validators.systempaths import is_vital
+from clawgate.validators.paths import PathArg, resolve
+from clawgate.validators.systempaths import is_vital, may_hit_vital
 
 _RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
 _MV_ALIASES = {"--target-directory": "t"}
@@ -39,14 +39,22 @@ class RecursiveDeleteOfVitalPath(Validator):
             return Verdict.passthrough()
         for word in (alt for w in targets for alt in _alternatives(w)):
             found = resolve(word, ctx)
-            if found.path is not None and is_vital(found.path, ctx):
+            if found.path is not None and _vital(found.path, found, ctx):
                 return Verdict.deny(self.id, f"{cmd.program} of {found.path}: unrecoverable",
                                     hint="delete a specific directory inside the workspace")
-            if found.if_unset is not None and is_vital(found.if_unset, ctx):
+            if found.if_unset is not None and _vital(found.if_unset, found, ctx):
                 return Verdict.deny(self.id, f"{cmd.program} of {found.if_unset} if "
                                     f"{word.text} expands to nothing",
                                     hint='use "${VAR:?}" to stop on unset')
         return Verdict.passthrough()
+
+
+def _vital(path: str, found: PathArg, ctx: Context) -> bool:
+    """``path`` is vital; or, for a glob in its last component, what it matches may be
+    (``"$src"/bins-*`` with src unset names entries of ``/`` starting ``bins-``: none vital)."""
+    if found.contents and found.pattern is not None:
+        return may_hit_vital(path, found.pattern, ctx)
+    return is_vital(path, ctx)
 
 
 def delete_targets(cmd: SimpleCommand) -> tuple[Word, ...] | None:

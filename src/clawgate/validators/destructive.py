@@ -6,10 +6,12 @@ import re
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand
+from clawgate.shell import parse
+from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.degree import fed_targets_spared
 from clawgate.validators.deletes import delete_targets
-from clawgate.validators.paths import resolve
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.xargsfeed import ITEM as XARGS_ITEM
 
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client"})
@@ -18,6 +20,10 @@ _DROP = lazy_pattern(r"\b(drop\s+(table|database|schema|index|view|user|role|own
                      r"materialized|sequence|function|type|extension)|truncate)\b", re.IGNORECASE)
 _UNBOUNDED = lazy_pattern(r"^\s*(delete\s+from|update\s+\S+\s+set)\b", re.IGNORECASE)
 _WHERE = lazy_pattern(r"\bwhere\b", re.IGNORECASE)
+# A path whose directory is a variable or a substitution (``$src/x``, ``"${D}"/*``, ``$(pwd)``):
+# what mv takes away from there may be anywhere.
+_PLACE_FROM_VARIABLE = lazy_pattern(r"^[\"']?(?:\$\{?\w+\}?|\$\(.*\)|`.*`)[\"']?(?:/|$)")
+_SUBSTITUTION = lazy_pattern(r"^(?:`([^`]*)`|\$\(([^()]*)\))$")
 
 
 @register
@@ -113,26 +119,53 @@ class DestructiveSubcommand(Validator):
 
 @register
 class RecursiveDeleteOfUnknown(Validator):
-    """A recursive delete whose target is only known at run time (a variable the engine cannot
-    see, a command substitution): nobody can tell what it removes before it is gone. ASK.
+    """A recursive delete (or a move away) whose target is only known at run time (a variable
+    the engine cannot see, a command substitution): nobody can tell what it removes before it
+    is gone. ASK.
 
     An item ``xargs`` feeds (``"$XARGS_ITEM"``) is left to CG-DEG-003, which reads the feeder
-    (``find . -name __pycache__ | xargs rm -rf`` deletes only regenerable names).
+    (``find . -name __pycache__ | xargs rm -rf`` deletes only regenerable names); a ``find``
+    substituted in place (``rm -rf `find . -name __pycache__```) is read the same way.
 
-    Bad: ``rm -rf "$TARGET"`` or ``rm -rf $(cat dirs.txt)``.
+    Bad: ``rm -rf "$TARGET"`` or ``rm -rf $(cat dirs.txt)``, ``mv "$SRC"/x .``, ``mv "$D" .``.
     Harmless: ``rm -rf ./build`` or ``rm -f "$LOG"`` (one file, not a tree).
     """
 
     id = "CG-DEST-009"
-    programs = frozenset({"rm", "find"})
+    programs = frozenset({"rm", "find", "mv"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.program not in ("rm", "find"):
+        if cmd.program not in ("rm", "find", "mv"):
             return Verdict.passthrough()
         for word in delete_targets(cmd) or ():
-            if XARGS_ITEM in word.text:
-                continue
+            if XARGS_ITEM in word.text or _found_regenerable(word, ctx) or (
+                    cmd.program == "mv" and not _PLACE_FROM_VARIABLE.match(word.text)):
+                continue  # mv "$APP-$VERSION.AppImage" dist: a name made at run time, here
             if resolve(word, ctx).path is None:
-                return Verdict.ask(self.id, f"{cmd.program} deletes {word.text}, which is only "
+                what = "moves away" if cmd.program == "mv" else "deletes"
+                return Verdict.ask(self.id, f"{cmd.program} {what} {word.text}, which is only "
                                    "known at run time", hint="name the directory literally")
         return Verdict.passthrough()
+
+
+def _found_regenerable(word: Word, ctx: Context) -> bool:
+    """``$(find . -name __pycache__)``: a find of the workspace that lists only regenerable
+    names (or starts only in regenerable directories)."""
+    found = _SUBSTITUTION.match(word.text)
+    if found is None:
+        return False
+    try:
+        commands = parse(found.group(1) or found.group(2)).commands
+    except ValueError:
+        return False
+    if len(commands) != 1 or commands[0].program != "find":
+        return False
+    finder = commands[0]
+    roots: list[Word] = []
+    for root in finder.words[1:]:
+        if root.shown.startswith(("-", "(", "!")):
+            break
+        roots.append(root)
+    inside = all(w.value is not None and (p := resolve(w, ctx).path) is not None
+                 and under(p, ctx.workspace) for w in roots or [Word(".", ".")])
+    return inside and fed_targets_spared(finder, ctx)

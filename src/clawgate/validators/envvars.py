@@ -6,10 +6,12 @@ or through ``env``/``declare``. Harmless ones (``LANG=C``, ``TZ=UTC``) are left 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import resolve, under
@@ -24,11 +26,11 @@ _RUNNERS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_AS
                       "GIT_TEMPLATE_DIR", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR",
                       "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "IFS",
                       "PYTHONSTARTUP", "PYTHONHOME", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT",
-                      "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS",
-                      "DYLD_LIBRARY_PATH", "LD_LIBRARY_PATH"})
+                      "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"})
 # Search paths: fine when every new entry is inside the workspace (``PATH=./bin:$PATH``).
+# The library paths likewise: the project's own build/lib is what its tests load.
 _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
-                           "CLASSPATH"})
+                           "CLASSPATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
 _NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _SELF = lazy_pattern(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
@@ -49,7 +51,9 @@ _SWITCHES = lazy_pattern(
     r"--(?:max-old-space-size|max-semi-space-size|stack-size|unhandled-rejections|"
     r"dns-result-order|title)=[\w.-]+|"
     r"-W[0-2:]?\w*|-w|--(?:disable|enable)[=-][\w,-]+|--y?jit)$")
-_OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT"})
+OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT"})
+_SUBSTITUTED = lazy_pattern(r"^\$\((.*)\)$", re.S)
+_LINE_FILTERS = frozenset({"-v", "-F", "-E", "-x", "-w", "-i", "--invert-match"})
 
 
 def assignments(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
@@ -103,16 +107,18 @@ class CommandVariable(Validator):
         if not cmd.assignments and cmd.program not in _DECLARERS:
             return Verdict.passthrough()
         for name, value in assignments(cmd):
-            if name in _RUNNERS and value.value is not None and harmless_command(value.value):
-                continue  # PAGER=cat, GIT_EDITOR=vim: an everyday program (see CG-ESC-007)
+            if name in _RUNNERS and value.value is not None and (
+                    harmless_command(value.value) or value.value == ""):
+                continue  # PAGER=cat, GIT_EDITOR=vim, an empty PAGER= (see CG-ESC-007)
             if name == "IFS" and cmd.program in _SPLITTERS and _prefix(cmd, name):
                 continue  # IFS=. read -r a b: how read splits its input, nothing more
-            if name in _OPTION_VARIABLES and _switches_only(value, ctx):
+            if name in OPTION_VARIABLES and switches_only(value, ctx):
                 continue
             if name in _RUNNERS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
-            if name in _SEARCH_PATHS and not _inside(value, ctx):
+            if name in _SEARCH_PATHS and not _inside(value, ctx, appended=name == "PATH") and (
+                    not _filtered_self(value.shown.strip("\"'"), name)):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
         return Verdict.passthrough()
@@ -122,12 +128,12 @@ def _prefix(cmd: SimpleCommand, name: str) -> bool:
     return any(a.name == name for a in cmd.assignments)
 
 
-def _switches_only(value: Word, ctx: Context) -> bool:
+def switches_only(value: Word, ctx: Context) -> bool:
     """Every option of ``NODE_OPTIONS``/``RUBYOPT`` is a switch that loads nothing, or a
     RUBYOPT ``-IDIR`` inside the workspace."""
     if value.value is None:
         return False
-    options = value.value.split()
+    options = [_v8_spelling(o) for o in value.value.split()]
     for option in options:
         if option.startswith("-I") and len(option) > 2:
             if not _inside(Word(option[2:], option[2:]), ctx):
@@ -137,10 +143,58 @@ def _switches_only(value: Word, ctx: Context) -> bool:
     return bool(options)
 
 
-def _inside(value: Word, ctx: Context) -> bool:
-    """Every entry of a ``:`` list is inside the workspace or the variable's old value."""
-    for entry in value.shown.strip("\"'").split(":"):
+def _filtered_self(text: str, name: str) -> bool:
+    """``PATH="$(echo "$PATH" | tr ':' '\\n' | grep -v '\\.nvm' | tr '\\n' ':')"``: the old
+    value with entries left out and nothing added (``grep`` drops lines, ``tr`` only swaps
+    ``:`` and newlines)."""
+    found = _SUBSTITUTED.match(text)
+    if found is None:
+        return False
+    try:
+        commands = parse(found.group(1)).commands
+    except ValueError:
+        return False
+    if not commands or any(c.assignments or c.redirects or c.nesting or c.stage != i
+                           for i, c in enumerate(commands)):
+        return False
+    head = commands[0]
+    if head.program != "echo" or [w.text.strip('"') for w in head.words[1:]] not in (
+            [f"${name}"], [f"${{{name}}}"]):
+        return False
+    return all(_drops_entries(c) for c in commands[1:])
+
+
+def _drops_entries(cmd: SimpleCommand) -> bool:
+    values = [w.value for w in cmd.words[1:]]
+    if any(v is None for v in values):
+        return False
+    words = [v for v in values if v is not None]
+    if cmd.program == "tr":
+        return len(words) == 2 and all(w in (":", "\\n") for w in words)
+    if cmd.program == "grep":
+        options = [w for w in words if w.startswith("-")]
+        return len(words) - len(options) == 1 and all(o in _LINE_FILTERS for o in options)
+    return False
+
+
+def _v8_spelling(option: str) -> str:
+    """Node reads ``--max_old_space_size`` as ``--max-old-space-size``: judge one spelling."""
+    name, eq, rest = option.partition("=")
+    return name.replace("_", "-") + eq + rest if name.startswith("--") else option
+
+
+def _inside(value: Word, ctx: Context, *, appended: bool = False) -> bool:
+    """Every entry of a ``:`` list is inside the workspace or the variable's old value. With
+    ``appended`` (PATH), entries after the old value count too: a program is taken from the
+    first directory that has it, so they only add programs, never replace one
+    (``PATH="$PATH:$(go env GOROOT)/lib/wasm"``). PYTHONPATH, RUBYLIB and the like are read
+    before the installed libraries wherever their entries stand, so not for them."""
+    text = value.shown.strip("\"'").replace("$(pwd)", "$PWD").replace("`pwd`", "$PWD")
+    entries = text.split(":")
+    for index, entry in enumerate(entries):
         if not entry or _SELF.match(entry) or _SYSTEM_BIN.match(entry):
+            continue
+        if appended and any(_SELF.match(e) for e in entries[:index]):
             continue
         path = resolve(Word(entry, None if "$" in entry else entry), ctx).path
         if path is None or not under(path, ctx.workspace):

@@ -12,7 +12,7 @@ import re
 from clawgate import programs
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand
+from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.payloads import SYSTEM_DIRS, command_text, payload_verdict
 from clawgate.validators.programs import (
@@ -59,6 +59,8 @@ _UNSAFE = {
 _TEX = words_of("tex latex pdflatex xelatex lualatex latexmk pdftex luatex xetex etex context "
                 "mpost lilypond")
 _PRIVILEGED_TAIL = lazy_pattern(r"\s+-[a-oq-z]*p")
+_RECIPE_RUNNERS = frozenset({"make", "gmake", "bmake", "remake"})
+STANDARD_SHELL = lazy_pattern(r"^(?:/(?:usr/)?(?:local/)?bin/)?(?:sh|bash|dash|ksh|zsh)$")
 _TEX_ESCAPE = frozenset({"--shell-escape", "-shell-escape", "--enable-write18",
                          "-enable-write18", "-shell-restricted"})
 
@@ -83,9 +85,10 @@ class ShellArgument(Validator):
         if "sh" not in text and "bin/" not in text and "../" not in text:
             return Verdict.passthrough()
         words = cmd.words
-        for word in words[1:]:
+        options = (programs.entry(program) or {}).get("options", {})
+        for i, word in enumerate(words[1:], start=1):
             found = SHELL_REFERENCE.search(word.shown)
-            if found is None:
+            if found is None or _names_only(program, words, i, options):
                 continue
             if program in NET_TOOLS:
                 return Verdict.deny(self.id, f"{program} connects a shell to the network",
@@ -102,14 +105,30 @@ class ShellArgument(Validator):
         return Verdict.passthrough()
 
 
+def _names_only(program: str, words: tuple[Word, ...], i: int, options: dict[str, str]
+                ) -> bool:
+    """The shell is named, not run: the value of an option the catalog says has no effect
+    (``shellcheck -s bash``: a dialect), or make's recipe shell set to a standard one
+    (``make SHELL=bash``: the recipes run in a shell whichever it is)."""
+    text = words[i].shown
+    name, eq, value = text.partition("=")
+    if eq and options.get(name) == "value":
+        return True
+    if options.get(words[i - 1].shown) == "value" and "=" not in words[i - 1].shown:
+        return True
+    return program in _RECIPE_RUNNERS and name == "SHELL" and bool(STANDARD_SHELL.match(value))
+
+
 def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | None, bool]]:
     """(option, value, declared by the catalog) for every option of ``cmd`` whose value is a
     command to run: those the program catalog declares (every spelling and abbreviation),
     and long options of any program whose name says so (``--pre-hook``,
     ``--password-command``)."""
+    ran = programs.runs(cmd)
     found = [(e.option or "", e.word.value if e.word is not None else _NO_VALUE, True)
-             for e in programs.runs(cmd) if e.kind == "run"]
-    declared = (programs.entry(program) or {}).get("options", {})
+             for e in ran if e.kind == "run"]
+    # options the catalog knows (a subcommand's too: `cargo watch --shell` is a wrapper's)
+    declared = set((programs.entry(program) or {}).get("options", {})) | {e.option for e in ran}
     words = cmd.words
     for i, word in enumerate(words[1:], start=1):
         text = word.shown
@@ -218,7 +237,8 @@ class PipeValue(Validator):
 class LibraryLoad(Validator):
     """A shared library handed to a program that loads it (``openssl -engine ./x.so``,
     ``ssh-keygen -D x.so``, ``enable -f x.so``, ``ladspa=file=x.so``): native code runs in the
-    program. ASK. Building, copying and inspecting libraries is not loading them.
+    program. ASK. Building, copying and inspecting libraries is not loading them, and a
+    command handed to a wrapper or shell is judged as the command it is.
 
     Bad: ``openssl req -engine ./lib.so``. Harmless: ``gcc -shared -o libx.so x.c``.
     """
@@ -230,9 +250,11 @@ class LibraryLoad(Validator):
         if program is None or program in INSPECTORS or program in _BUILDERS:
             return Verdict.passthrough()
         words = cmd.words
+        runs_commands = program in FRONTENDS  # `sh -c "rm lib/*.so"`: the inner rm is judged
         for i, word in enumerate(words[1:], start=1):
             text = word.shown
-            if (".so" in text or ".dylib" in text) and _LIBRARY.search(text):
+            if not runs_commands and (".so" in text or ".dylib" in text) and (
+                    _LIBRARY.search(text)):
                 return Verdict.ask(self.id, f"{program} loads the library {text!r}")
             if text in _LIBRARY_OPTIONS.get(program, ()) and i + 1 < len(words):
                 return Verdict.ask(self.id, f"{program} {text} loads native code")

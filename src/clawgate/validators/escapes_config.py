@@ -11,7 +11,9 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.escapes import harmless_helper
+from clawgate.validators.envvars import OPTION_VARIABLES, switches_only
+from clawgate.validators.escapes import STANDARD_SHELL, harmless_helper
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.payloads import payload_verdict
 from clawgate.validators.programs import (
     COMMAND_VARIABLE,
@@ -22,7 +24,8 @@ from clawgate.validators.programs import (
 _COMMAND_KEY = lazy_pattern(
     r"(?i)pager|editor|command|cmd\b|proxycommand|localcommand|helper|hook|exec|program|"
     r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
-    r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack")
+    r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack|"
+    r"runner|linker|\.rustc$|\.rustdoc$|credential-provider")
 # Programs that take KEY=VALUE settings on the command line: which options give them is the
 # program catalog's ``setting`` kind (git -c, ssh -o, apt -o, hg --config, cargo --config);
 # this set is for dispatch only (a test holds it to the catalog).
@@ -34,11 +37,17 @@ _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "c
             ("pnpm", "config"), ("hg", "config")}
 
 
-def _settings(cmd: SimpleCommand, program: str) -> list[tuple[str, str]]:
-    """(key, value) of every setting given on the command line."""
+def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str, str]]:
+    """(key, value) of every setting given on the command line. A cargo ``--config`` without
+    ``=`` names a file to read settings from: one in the workspace is like the project's own
+    ``.cargo/config.toml``; one from elsewhere (or only known at run time) may say anything."""
     found: list[tuple[str, str]] = []
     for effect in programs.effects(cmd) if program in SETTERS else ():
         if effect.kind == "setting" and effect.word is not None:
+            if program == "cargo" and "=" not in effect.word.shown:
+                if not _in_workspace(effect.word, ctx):
+                    found.append(("config-file", ""))
+                continue
             key, _, value = effect.word.shown.partition("=")
             found.append((key.strip(), _unquote(value.strip())))
     words = cmd.words
@@ -85,6 +94,11 @@ def _git_direct(cmd: SimpleCommand, flags: frozenset[str]) -> tuple[str, str | N
     return None
 
 
+def _in_workspace(word: Word, ctx: Context) -> bool:
+    path = resolve(word, ctx).path if word.value is not None else None
+    return path is not None and under(path, ctx.workspace)
+
+
 def _value_after(words: tuple[Word, ...], word: Word) -> str:
     if "=" in word.shown:
         return word.shown.partition("=")[2]
@@ -120,7 +134,10 @@ class ConfigCommand(Validator):
             if direct is not None:
                 flag, value = direct
                 return payload_verdict([value], self.id, f"git {flag} runs another program")
-        for key, value in _settings(cmd, program):
+        for key, value in _settings(cmd, program, ctx):
+            if key == "config-file":
+                return Verdict.ask(self.id, f"{program} reads its settings from a file outside "
+                                   "the workspace, which may make it run anything")
             alias = key.lower().startswith("alias.")
             if not alias and harmless_helper(value):
                 continue
@@ -161,8 +178,14 @@ class CommandEnvironment(Validator):
             value = word.value
             if name == "PATH":
                 continue  # search paths are CG-ENV-002's: inside the workspace is fine
+            if name in OPTION_VARIABLES and switches_only(word, ctx):
+                continue  # NODE_OPTIONS=--experimental-vm-modules, RUBYOPT=-Ilib: load nothing
             if name in LOADER_VARIABLES:
                 return Verdict.ask(self.id, f"{name} loads code into the programs that run")
+            if value == "" and name not in LOADER_VARIABLES:
+                continue  # PAGER= git log: no pager at all
+            if name == "SHELL" and value is not None and STANDARD_SHELL.match(value):
+                continue  # SHELL=/bin/bash: programs that start a shell would start one anyway
             if COMMAND_VARIABLE.search(name):
                 if value is None:
                     return Verdict.ask(self.id, f"{name} names a program only known at run time")

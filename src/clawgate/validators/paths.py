@@ -30,11 +30,14 @@ QUIET_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"
 class PathArg:
     """``path``: absolute and normalised, None when it depends on something unknown.
     ``if_unset``: the path when every unknown variable expands to nothing.
-    ``contents``: a glob stood in place of a component; ``path`` is the directory before it."""
+    ``contents``: a glob stood in place of a component; ``path`` is the directory before it.
+    ``pattern``: then the last component, when the glob is in it (``bins-*`` of
+    ``"$src"/bins-*``: only names that start with ``bins-``); None when a glob is higher up."""
 
     path: str | None
     if_unset: str | None = None
     contents: bool = False
+    pattern: str | None = None
 
 
 _UNKNOWN = PathArg(None)
@@ -125,11 +128,16 @@ def _with_defaults(text: str, ctx: Context) -> str:
 
 def _finish(raw: str | None, unset: str | None, ctx: Context, *, glob: bool) -> PathArg:
     contents = False
+    pattern = None
     if glob:
+        given = raw if raw is not None else unset
+        last = given.rstrip("/").rsplit("/", 1)[-1] if given else ""
         raw, cut = _before_glob(raw)
         unset, cut_unset = _before_glob(unset)
         contents = cut or cut_unset
-    return PathArg(_absolute(raw, ctx.cwd), _absolute(unset, ctx.cwd), contents)
+        head = given.rstrip("/")[: -len(last) or None] if given else ""
+        pattern = last if contents and last and not _GLOB_CHARS & set(head) else None
+    return PathArg(_absolute(raw, ctx.cwd), _absolute(unset, ctx.cwd), contents, pattern)
 
 
 def _before_glob(raw: str | None) -> tuple[str | None, bool]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand
+from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
-from clawgate.validators.paths import resolve
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.systempaths import is_vital
+from clawgate.validators.xargsfeed import ITEM as XARGS_ITEM
 
 _CHANGERS = frozenset({"chmod", "chown", "chgrp"})
 _SETID_SYMBOLIC = lazy_pattern(r"^[ugoa]*[+=][rwxXt]*s")
@@ -44,7 +45,10 @@ class OwnershipOfSystemPaths(Validator):
 @register
 class SetuidBit(Validator):
     """Setting the setuid or setgid bit makes a program run as its owner (often root) for
-    anyone: the classic way to keep root.
+    anyone: the classic way to keep root. DENY; only the setgid bit on files of the workspace
+    (or on items ``xargs`` hands over) is ASK: on a directory it only makes new files inherit
+    the group (``find build -type d | xargs chmod g+s``), and on a file it lends a group, not
+    an owner.
 
     Bad: ``chmod u+s /tmp/sh``, ``chmod 4755 ./tool``. Harmless: ``chmod 755 ./tool``.
     """
@@ -59,10 +63,35 @@ class SetuidBit(Validator):
         if options.has("--reference") or not options.operands:
             return Verdict.passthrough()
         mode = options.operands[0].shown
+        if _is_setid(mode) and _setgid_only(mode) and all(
+                _workspace_or_fed(word, ctx) for word in options.operands[1:]):
+            return Verdict.ask(self.id, f"chmod {mode} sets the setgid bit in the workspace",
+                               hint="on directories it makes new files inherit the group")
         if _is_setid(mode):
             return Verdict.deny(self.id, f"chmod {mode} sets the setuid/setgid bit",
                                 hint="ask an administrator")
         return Verdict.passthrough()
+
+
+def _setgid_only(mode: str) -> bool:
+    """Every part that sets an id bit sets only setgid: ``g+s``, ``2775`` (not ``u+s``,
+    ``+s``, ``6755``)."""
+    for part in mode.split(","):
+        if _SETID_OCTAL.match(part) and part.lstrip("0")[:1] not in ("2", ""):
+            return False
+        who = _SETID_SYMBOLIC.match(part)
+        if who is not None and (part[: part.find("+") if "+" in part else part.find("=")]
+                                != "g"):
+            return False
+    return True
+
+
+def _workspace_or_fed(word: Word, ctx: Context) -> bool:
+    if XARGS_ITEM in word.text:  # an item xargs hands over, under the feeder's root
+        root = word.text.split(XARGS_ITEM, 1)[0].strip("'\"") or "."
+        word = Word(root, None if root.startswith("~") or "$" in root else root)
+    path = resolve(word, ctx).path if word.value is not None else None
+    return path is not None and under(path, ctx.workspace)
 
 
 def _is_setid(mode: str) -> bool:

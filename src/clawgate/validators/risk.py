@@ -23,6 +23,9 @@ from clawgate.validators.writes import may_write, write_targets
 _LOOPBACK = lazy_pattern(r"^(\w+://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
 _NAME_FROM_HOME = lazy_pattern(r"^(\$HOME|\$\{HOME\}|~)/[\w./-]+$")
 _TIERS = {"low": Risk.LOW, "medium": Risk.MEDIUM, "high": Risk.HIGH, "network": Risk.HIGH}
+# (A bare ``version`` operand is left to the catalog: ``yarn version`` bumps the version.)
+_ASKS_ITSELF = frozenset({("--version",), ("--help",), ("-version",), ("-help",)})
+_ONLY_PRINTS = frozenset({"--version", "-V", "--help", "version"})
 _ACTING = frozenset({"write", "run", "code", "config", "runs", "deletes"})
 
 
@@ -53,6 +56,8 @@ def _program_tier(program: str, cmd: SimpleCommand) -> Risk:
     found = programs.tier(cmd, program)
     if found is None:
         return Risk.MEDIUM
+    if cmd.args in _ASKS_ITSELF and "/" not in cmd.words[0].shown:
+        return Risk.LOW  # aws --version, terraform -help: the tool describes itself
     name, rule = found
     if rule is not None:
         return RULES[rule](cmd, _TIERS[name])
@@ -65,7 +70,9 @@ def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
     """The network is high, loopback included (a request to a local service can act on it:
     the docker API, a database, an admin port), except probing this machine (``ping
     localhost``, ``nc -z localhost 8080``: no data sent) and local copies (``rsync -a src/
-    build/``)."""
+    build/``), and asking a client which version it is (``curl --version``: no address)."""
+    if cmd.args and all(a in _ONLY_PRINTS for a in cmd.args):
+        return Risk.LOW
     if (programs.entry(program) or {}).get("loopback") and _probe(program, cmd):
         targets = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
         if targets and all(_LOOPBACK.match(t) for t in targets if _looks_like_host(t)) and any(

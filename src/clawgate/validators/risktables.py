@@ -105,12 +105,25 @@ _SYSTEM_QUERIES = frozenset({"list", "search", "show", "info", "policy", "depend
                              "config", "doctor", "find", "-l", "-L", "-s", "-S", "-q", "-Q",
                              "-Qi", "-Ql", "-Qs", "-Ss", "-Si", "-qa", "-qi", "-ql", "--list",
                              "--status", "--search", "--listfiles", "--get-selections",
-                             "--version", "status", "list-units", "list-unit-files",
+                             "--version", "version", "status", "list-units", "list-unit-files",
                              "list-timers", "is-active", "is-enabled", "is-failed", "cat",
                              "get-default", "get", "describe", "explain", "top",
                              "api-resources", "api-versions", "cluster-info", "view", "diff",
                              "checks", "plan", "validate", "fmt", "output", "providers",
                              "graph", "template", "lint", "history", "-h", "--help"})
+
+
+_SYSCTL_WRITES = frozenset({"-w", "--write", "-p", "--load", "-f", "--system"})
+
+
+def _sysctl(cmd: SimpleCommand) -> Risk:
+    """``sysctl -n hw.ncpu`` and ``sysctl -a`` read kernel settings; ``-w``, a ``name=value``
+    operand (procps and BSD alike), ``-p``/``--system`` (load files) change them."""
+    if any(a in _SYSCTL_WRITES or "=" in a or (a[:1] == "-" and a[1:2] != "-" and
+                                               set(a[1:]) & {"w", "p", "f"})
+           for a in cmd.args):
+        return _HIGH
+    return _LOW
 
 
 def _system_packages(cmd: SimpleCommand) -> Risk:
@@ -172,6 +185,15 @@ _NODE_LOW = frozenset({"ls", "list", "view", "info", "outdated", "why", "explain
 _PUBLISH = frozenset({"publish", "unpublish", "login", "adduser", "owner", "yank", "deprecate"})
 
 Rule = Callable[[SimpleCommand, Risk], Risk]
+_HELP = frozenset({"--help", "-h"})
+
+
+def _help_is_low(cmd: SimpleCommand, base: Risk) -> Risk:
+    """The catalog's tier by subcommand, except that asking any subcommand for its help
+    (``gem nexus --help``: a plugin's) only prints."""
+    if not cmd.args or cmd.args in (("--version",), ("-v",), ("-V",)):
+        return _LOW
+    return _LOW if _HELP & set(cmd.args) else base
 
 
 def _plain(tier: Callable[[SimpleCommand], Risk]) -> Rule:
@@ -198,8 +220,8 @@ RULES: dict[str, Rule] = {
                            frozenset())),
     "openssl": _plain(_openssl),
     "text-tool": _plain(_text_tool),
-    "gem": _plain(_tiered(frozenset({"list", "search", "info", "env", "which", "contents"}),
-                          frozenset({"push", "yank", "owner", "signin"}), default=_HIGH)),
+    "gem": _help_is_low,
     "system-packages": _plain(_system_packages),
+    "sysctl": _plain(_sysctl),
     "status-only": _plain(_status_only),
 }
