@@ -1,0 +1,96 @@
+"""``policy serve``: one decision service and approval console for a fleet of agents.
+
+``build_app(settings)`` makes the ASGI application (FastAPI): the ``/v1`` API, the console at
+``/``, ``/healthz`` and ``/metrics``, over a database (SQLite by default, PostgreSQL for
+replicas). It needs the ``serve`` extra.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response
+
+from clawgate.serve import api, console
+from clawgate.serve.auth import Authority
+from clawgate.serve.chain import Chain
+from clawgate.serve.db import connect, migrate
+from clawgate.serve.queue import Queue
+from clawgate.serve.ratelimit import AgentLimiter
+from clawgate.serve.service import Service
+
+
+def default_database() -> str:
+    from clawgate.statedir import state_root
+
+    root = state_root()
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return f"sqlite:///{root / 'serve.db'}"
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    policies: tuple[str, ...] = ()
+    database: str = field(default_factory=default_database)
+    approval_ttl_s: float = 600.0
+    agent_rate_per_s: int = 200
+    tls: bool = False
+    workspace: str | None = None
+    key_file: Path | None = None
+
+
+def _key(settings: ServeSettings) -> bytes:
+    from clawgate.statedir import state_key
+
+    if settings.key_file is not None:
+        data = settings.key_file.read_bytes()
+        if len(data) < 32:
+            raise ValueError(f"{settings.key_file}: a key needs at least 32 bytes")
+        return data
+    return state_key("serve")
+
+
+def build_app(settings: ServeSettings) -> FastAPI:
+    """The application; migrations are applied before it answers anything."""
+    from clawgate.policy.loader import load_policy
+
+    policy = load_policy(*settings.policies)
+    engine = connect(settings.database)
+    migrate(engine)
+    key = _key(settings)
+    service = Service(policy, Chain(engine, key), Queue(engine, key, settings.approval_ttl_s),
+                      workspace=settings.workspace)
+    state = api.App(service, Authority(engine, key), AgentLimiter(engine,
+                                                                  settings.agent_rate_per_s))
+    state.tls = settings.tls
+    app = FastAPI(title="clawgate", version=_version(),
+                  description="One policy, one approval queue and one audit trail for every "
+                              "agent a team runs.")
+    api.install(app, state)
+    app.include_router(console.router(state))
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: object) -> Response:
+        response: Response = await call_next(request)  # type: ignore[operator]
+        response.headers["Content-Security-Policy"] = console.CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Frame-Options"] = "DENY"
+        return response
+
+    app.state.service = service
+    app.add_event_handler("shutdown", service.close)
+    return app
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("clawgate")
+    except PackageNotFoundError:
+        return "0"
+
+
+__all__ = ["ServeSettings", "build_app", "default_database"]
