@@ -4,6 +4,7 @@ pytester, which drives the clawgate pytest plugin in its tests."""
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -12,6 +13,10 @@ from clawgate.engine import Engine
 from clawgate.validators.base import Context
 
 pytest_plugins = ["pytester"]
+
+# The guard's own state (keys, audit anchors, approvals) goes to a directory of this run, never
+# the user's: subprocesses the tests start inherit it.
+os.environ["CLAWGATE_STATE_HOME"] = tempfile.mkdtemp(prefix="clawgate-state-")
 
 # The suite is derandomised, so a run on a fresh clone is the run that passed here; the random
 # exploration is `policy fuzz` and bench/bench_fuzz.py. CLAWGATE_HYPOTHESIS=explore lifts it.

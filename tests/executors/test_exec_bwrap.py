@@ -138,3 +138,27 @@ def test_output_flood_is_capped(bwrap: BwrapExecutor) -> None:
     assert result.truncated
     assert len(result.stdout) == 1024 * 1024
     assert result.exit_code == 0
+
+
+def test_the_guard_state_is_hidden_even_inside_the_workspace(
+        workspace: Path, limiter: SpawnLimiter, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A workspace of ``~`` holds the state root: the sandbox sees an empty, read-only tmpfs
+    there, so neither the keys nor the approvals can be read or written from inside."""
+    from clawgate.approval import ApprovalRequest, ApprovalStore
+    from clawgate.statedir import state_key
+
+    state = workspace / ".local" / "state" / "clawgate"
+    monkeypatch.setenv("CLAWGATE_STATE_HOME", str(state))
+    monkeypatch.delenv("CLAWGATE_STATE_DIR", raising=False)
+    state_key("audit")
+    ApprovalStore(workspace).remember(ApprovalRequest("exec_shell", {"command": "make"}))
+    before = sorted(p.name for p in state.rglob("*"))
+    sandbox = BwrapExecutor(workspace=workspace, limiter=limiter)
+    result = sandbox.run(ExecRequest(
+        f"ls -A {state}; cat {state}/keys/audit.key; echo forged > {state}/keys/audit.key;"
+        f" mkdir -p {state}/approvals && echo x > {state}/approvals/x.json; echo done"))
+    assert result.stdout.splitlines()[-1] == "done"
+    assert "No such file" in result.stderr
+    assert "Read-only file system" in result.stderr
+    assert sorted(p.name for p in state.rglob("*")) == before
+    assert len((state / "keys" / "audit.key").read_bytes()) == 32

@@ -101,7 +101,8 @@ def test_only_safe_names_pass_from_the_environment(monkeypatch: pytest.MonkeyPat
     assert env["LANG"] == "C.UTF-8"
     assert env["MINE"] == "1"
     narrow = FakeExecutor(workspace=workspace, safe_env_names=())
-    assert narrow.prepare(ExecRequest("env")).env == {}
+    assert {k for k in narrow.prepare(ExecRequest("env")).env
+            if not k.startswith("GIT_CONFIG_")} == set()
 
 
 @pytest.mark.parametrize("cwd", ["..", "/", "../..", "sub/../../x"])

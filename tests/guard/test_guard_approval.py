@@ -214,8 +214,10 @@ def test_seek_approval(tmp_path: Path) -> None:
     assert seek_approval(REQ, person(ApprovalAnswer.DENY), store) is ApprovalAnswer.DENY
     assert seek_approval(REQ, person(ApprovalAnswer.ALLOW_ALWAYS), store).allowed
     assert len(asked) == 3
-    assert seek_approval(REQ, DenyAllApprover(), store) is ApprovalAnswer.ALLOW_ALWAYS
+    assert seek_approval(REQ, person(ApprovalAnswer.DENY), store) is ApprovalAnswer.ALLOW_ALWAYS
     assert len(asked) == 3  # remembered: nobody was asked
+    # nobody who could say yes is there: a remembered grant is no way around that
+    assert seek_approval(REQ, DenyAllApprover(), store) is ApprovalAnswer.DENY
     assert seek_approval(REQ, DenyAllApprover()) is ApprovalAnswer.DENY
 
 

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from clawgate.audit import GENESIS, AuditLog, AuditRecord, VerifyResult, line_hash, verify
+from clawgate.audit import GENESIS, AuditLog, AuditRecord, VerifyResult, verify
+from clawgate.audit import line_hash as keyed_hash
 from clawgate.cli import main
 from clawgate.decision import Reason
+from clawgate.statedir import state_key
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -24,6 +26,10 @@ def record(n: int = 0, **extra: object) -> AuditRecord:
                        args={"command": f"echo {n}", **extra}, outcome="allow",
                        reasons=(Reason("CG-TEST-001", "fine"),),
                        result={"exit_code": 0, "bytes": 2}, duration_ms=1.23456)
+
+
+def line_hash(line: bytes) -> str:
+    return keyed_hash(state_key("audit"), line)
 
 
 def lines_of(path: Path) -> list[bytes]:
@@ -45,6 +51,7 @@ def test_lines_are_chained_and_complete(tmp_path: Path) -> None:
         "decision": {"outcome": "allow", "reasons": [{"rule_id": "CG-TEST-001",
                      "message": "fine", "hint": None, "command": None}]},
         "result": {"exit_code": 0, "bytes": 2}, "duration_ms": 1.235, "prev": GENESIS,
+        "mac": entries[0]["mac"],
     }
     assert verify(path) == VerifyResult(True, 3, None, "3 lines, chain intact")
     assert oct(path.stat().st_mode & 0o777) == "0o600"
@@ -143,7 +150,7 @@ def tampered(path: Path, change: str) -> list[bytes]:
 
 
 @pytest.mark.parametrize(("change", "bad_line"), [
-    ("edit", 3), ("delete", 2), ("swap", 2), ("insert", 3), ("first-prev", 1), ("garbage", 3),
+    ("edit", 2), ("delete", 2), ("swap", 2), ("insert", 3), ("first-prev", 1), ("garbage", 3),
 ])
 def test_tampering_is_detected(tmp_path: Path, change: str, bad_line: int) -> None:
     path = tmp_path / "audit.jsonl"
@@ -170,8 +177,8 @@ def test_cli_verify_and_tail(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     path.write_bytes(b"\n".join(tampered(path, "edit")) + b"\n")
     assert main(["audit", "verify", "--json", str(path)]) == 4
     captured = capsys.readouterr()
-    assert f"{path}:3: does not chain to line 2" in captured.err
-    assert json.loads(captured.out)["first_bad_line"] == 3
+    assert f"{path}:2: its mac does not match" in captured.err
+    assert json.loads(captured.out)["first_bad_line"] == 2
 
     assert main(["audit", "verify", str(tmp_path / "missing.jsonl")]) == 2
     assert main(["audit", "tail", str(tmp_path / "missing.jsonl")]) == 2

@@ -59,7 +59,8 @@ def test_mcp_proxy_example(tmp_path: Path) -> None:
             "--workspace", str(here / "notes"), "--",
             sys.executable, str(here / "notes_server.py"), str(here / "notes")]
     params = StdioServerParameters(command=sys.executable, args=args, env={
-        "PYTHONPATH": str(ROOT / "src"), "CLAWGATE_STATE_DIR": str(tmp_path)})
+        "PYTHONPATH": str(ROOT / "src"), "CLAWGATE_STATE_DIR": str(tmp_path),
+        "CLAWGATE_STATE_HOME": str(tmp_path / "home-state")})
 
     async def session() -> dict[str, types.CallToolResult | list[str]]:
         with anyio.fail_after(25):

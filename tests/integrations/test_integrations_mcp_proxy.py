@@ -30,7 +30,8 @@ def proxy(tmp_path: Path, policy: Path, workspace: Path, *upstream: str) -> Stdi
     """The proxy as an MCP client would launch it."""
     args = ["-m", "clawgate", "mcp-proxy", "--name", "demo", "--policy", str(policy),
             "--workspace", str(workspace), "--audit", str(tmp_path / "audit.jsonl"), *upstream]
-    env = {"PYTHONPATH": SRC, "CLAWGATE_STATE_DIR": str(tmp_path / "state")}
+    env = {"PYTHONPATH": SRC, "CLAWGATE_STATE_DIR": str(tmp_path / "state"),
+           "CLAWGATE_STATE_HOME": os.environ["CLAWGATE_STATE_HOME"]}
     return StdioServerParameters(command=sys.executable, args=args, env=env)
 
 

@@ -66,8 +66,16 @@ class Approver(Protocol):
     def approve(self, request: ApprovalRequest) -> ApprovalAnswer: ...
 
 
+def can_approve(approver: Approver) -> bool:
+    """Whether ``approver`` could answer yes now. An approver says it cannot with a false
+    ``can_approve`` attribute or property; one that does not say is taken to be able."""
+    return bool(getattr(approver, "can_approve", True))
+
+
 class DenyAllApprover:
-    """For unattended runs: every ASK becomes a deny."""
+    """For unattended runs: every ASK becomes a deny, remembered grants included."""
+
+    can_approve = False
 
     def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         return ApprovalAnswer.DENY

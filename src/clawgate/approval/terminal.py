@@ -36,6 +36,18 @@ class TerminalApprover:
         self.device = device
         self._lock = threading.Lock()
 
+    @property
+    def can_approve(self) -> bool:
+        """A person can answer only where the terminal device opens as a terminal."""
+        try:
+            fd = os.open(self.device, os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            return os.isatty(fd)
+        finally:
+            os.close(fd)
+
     def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         deadline = time.monotonic() + self.timeout_s
         if not self._lock.acquire(timeout=self.timeout_s):

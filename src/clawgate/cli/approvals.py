@@ -26,13 +26,17 @@ def list_(workspace: str, as_json: bool) -> int:
     store = ApprovalStore(workspace)
     try:
         entries = store.list()
+        forged = store.forged()
     except ClawgateError as exc:
         say(str(exc))
         return ExitCode.INTERNAL
+    if forged:
+        say(f"warning: {forged} entr{'y' if forged == 1 else 'ies'} in {store.path} fail their "
+            "mac (written without the key): ignored")
     if as_json:
-        emit_json({"workspace": store.workspace, "store": str(store.path), "approvals": [
-            {"id": e.id, "tool": e.tool, "summary": e.summary, "created": e.created}
-            for e in entries]})
+        emit_json({"workspace": store.workspace, "store": str(store.path), "forged": forged,
+                   "approvals": [{"id": e.id, "tool": e.tool, "summary": e.summary,
+                                  "created": e.created} for e in entries]})
         return ExitCode.OK
     for e in entries:
         click.echo(f"{e.id}  {e.created}  {e.tool}  {e.summary}")

@@ -1,4 +1,5 @@
-"""``policy audit verify FILE`` (exit 0 intact, 4 broken) and ``policy audit tail [-n N] FILE``."""
+"""``policy audit verify FILE`` (exit 0 intact, 4 broken), ``policy audit anchor FILE`` and
+``policy audit tail [-n N] FILE``."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from collections import deque
 
 import click
 
+from clawgate.audit import Anchor, anchor_path, head_of, read_anchor
 from clawgate.audit import verify as verify_log
 from clawgate.cli.common import emit_json, say
 from clawgate.cli.exitcodes import ExitCode
+from clawgate.errors import ClawgateError
 
 
 @click.group()
@@ -21,22 +24,59 @@ def audit() -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--start", type=click.IntRange(min=1), default=1,
               help="Check the chain from this line on (after an inspected torn line).")
+@click.option("--anchor", "anchor_text", metavar="N:HEAD|FILE",
+              help="Check against an anchor kept apart (`policy audit anchor` printed it); by "
+                   "default the anchor the writers keep under the state directory, if any.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def verify(file: str, start: int, as_json: bool) -> int:
+def verify(file: str, start: int, anchor_text: str | None, as_json: bool) -> int:
     """Exit 0 if FILE is intact, 4 if broken (the first bad line is named on stderr)."""
     try:
-        result = verify_log(file, start=start)
+        anchor = _anchor(file, anchor_text)
+        result = verify_log(file, start=start, anchor=anchor)
     except OSError as exc:
         say(f"policy audit verify: {file}: {exc.strerror or exc}")
         return ExitCode.USAGE
+    except (ValueError, ClawgateError) as exc:
+        say(f"policy audit verify: {exc}")
+        return ExitCode.USAGE
     if as_json:
         emit_json({"ok": result.ok, "lines": result.lines,
-                   "first_bad_line": result.first_bad_line, "why": result.why})
+                   "first_bad_line": result.first_bad_line, "why": result.why,
+                   "anchor": anchor.as_dict() if anchor else None})
     if result.ok:
-        say(f"{file}: intact ({result.why})")
+        say(f"{file}: intact ({result.why}{', anchor holds' if anchor else ''})")
         return ExitCode.OK
     say(f"{file}:{result.first_bad_line}: {result.why}")
     return ExitCode.DENY
+
+
+def _anchor(file: str, text: str | None) -> Anchor | None:
+    if text is None:
+        return read_anchor(anchor_path(file))
+    if ":" in text and not text.lstrip().startswith("{"):
+        return Anchor.parse(text)
+    with open(text, encoding="utf-8") as handle:
+        return Anchor.parse(handle.read())
+
+
+@audit.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+def anchor(file: str) -> int:
+    """Print FILE's anchor (line count and last chain value) as JSON, to keep somewhere else;
+    exit 4 if the log is broken (an anchor of a broken log anchors nothing)."""
+    try:
+        result = verify_log(file)
+    except OSError as exc:
+        say(f"policy audit anchor: {file}: {exc.strerror or exc}")
+        return ExitCode.USAGE
+    except ClawgateError as exc:
+        say(f"policy audit anchor: {exc}")
+        return ExitCode.USAGE
+    if not result.ok:
+        say(f"{file}:{result.first_bad_line}: {result.why}")
+        return ExitCode.DENY
+    emit_json(Anchor(result.lines, head_of(file)).as_dict())
+    return ExitCode.OK
 
 
 @audit.command()

@@ -50,9 +50,10 @@ class Limits:
     queue_timeout_s: float | None = None  # None: over the cap fail at once; else wait this long
     output_cap: int = 1 * MiB  # bytes kept per stream; the rest is dropped, `truncated` set
     kill_grace_s: float = 2.0  # between SIGTERM and SIGKILL of a timed-out process group
-    memory: int = 512 * MiB  # sandbox memory limit in bytes (Docker)
-    pids: int = 256  # sandbox process limit (Docker)
+    memory: int = 512 * MiB  # sandbox memory limit in bytes (Docker, bubblewrap)
+    pids: int = 256  # process limit of one run (Docker, bubblewrap, host where cgroups allow)
     cpus: float = 1.0  # sandbox CPU share (Docker)
+    repo_programs: bool = False  # let git run what a repository configures (hooks, fsmonitor)
 
     def __post_init__(self) -> None:
         positive = ("timeout_s", "max_timeout_s", "max_concurrent", "output_cap", "memory",
@@ -165,10 +166,12 @@ class Executor(ABC):
                    request=request)
 
     def environment(self, request: ExecRequest) -> dict[str, str]:
-        """Only ``safe_env_names`` pass from the caller's environment; ``request.env`` on top."""
+        """Only ``safe_env_names`` pass from the caller's environment; ``request.env`` on top;
+        then, unless ``Limits.repo_programs``, git told not to run what a repository
+        configures (``git_safe_env``)."""
         env = {name: os.environ[name] for name in self.safe_env_names if name in os.environ}
         env.update(request.env or {})
-        return env
+        return env if self.limits.repo_programs else git_safe_env(env)
 
     def _resolve_cwd(self, cwd: str | os.PathLike[str] | None) -> Path:
         path = self.workspace if cwd is None else (self.workspace / cwd).resolve()
@@ -193,6 +196,30 @@ class Executor(ABC):
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self.close()
+
+
+# What a repository's own .git/config or hooks could make git run, switched off by config given
+# in the environment (it outranks every config file): a file write is not code execution.
+GIT_SAFE_CONFIG: tuple[tuple[str, str], ...] = (
+    ("core.fsmonitor", "false"),  # a program git runs on every status
+    ("core.hooksPath", "/dev/null"),  # no hooks: pre-commit, post-checkout, ...
+    ("protocol.ext.allow", "never"),  # ext:: URLs run a command
+)
+
+
+def git_safe_env(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` with ``GIT_SAFE_CONFIG`` appended after any ``GIT_CONFIG_*`` pairs it holds
+    (the later pair wins)."""
+    out = dict(env)
+    try:
+        count = int(out.get("GIT_CONFIG_COUNT", "0"))
+    except ValueError:
+        count = 0
+    for index, (key, value) in enumerate(GIT_SAFE_CONFIG, start=max(count, 0)):
+        out[f"GIT_CONFIG_KEY_{index}"] = key
+        out[f"GIT_CONFIG_VALUE_{index}"] = value
+    out["GIT_CONFIG_COUNT"] = str(max(count, 0) + len(GIT_SAFE_CONFIG))
+    return out
 
 
 async def _in_thread(func: Callable[[Job], T], job: Job, done: Callable[[], None]) -> T:

@@ -10,6 +10,7 @@ bwrap kills every process inside its pid namespace, including ones that called `
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ from typing import Any
 
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
+from clawgate.executors.cgroups import Containment
 from clawgate.executors.process import run_process
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt")
@@ -52,13 +54,22 @@ class BwrapExecutor(Executor):
         argv += _system_binds()
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         workspace = os.fspath(self.workspace)
-        argv += ["--bind", workspace, workspace, "--chdir", os.fspath(job.cwd), "--"]
+        argv += ["--bind", workspace, workspace]
+        argv += _hide_state(workspace)
+        argv += ["--chdir", os.fspath(job.cwd), "--"]
         return argv + job.argv
 
     def _execute(self, job: Job) -> ExecResult:
-        return run_process(self.sandbox_argv(job), cwd=job.cwd, env=job.env,
-                           timeout_s=job.timeout_s, output_cap=job.output_cap,
-                           kill_grace_s=job.kill_grace_s)
+        """In a control group limited to ``Limits.pids`` processes and ``Limits.memory`` bytes
+        where the machine lets us make one (a fork loop or a memory hog stays inside); bwrap's
+        pid namespace already ends every process when the command does."""
+        with contextlib.ExitStack() as stack:
+            containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
+            if containment is not None:
+                stack.enter_context(containment)
+            return run_process(self.sandbox_argv(job), cwd=job.cwd, env=job.env,
+                               timeout_s=job.timeout_s, output_cap=job.output_cap,
+                               kill_grace_s=job.kill_grace_s, containment=containment)
 
     def _probe(self) -> None:
         """Run ``true`` in the sandbox once: user namespaces may be disabled on this machine."""
@@ -71,6 +82,19 @@ class BwrapExecutor(Executor):
         if done.returncode != 0:
             raise SandboxUnavailable(f"bubblewrap cannot create its sandbox here: "
                                      f"{done.stderr.strip() or done.returncode}")
+
+
+def _hide_state(workspace: str) -> list[str]:
+    """The guard's state root (keys, anchors, approvals) is never mounted; where it lies inside
+    the workspace (a workspace of ``~``), an empty tmpfs covers it in the sandbox."""
+    from clawgate.statedir import state_root
+
+    state = os.path.realpath(state_root())
+    real = os.path.realpath(workspace)
+    inside = state == real or state.startswith(real.rstrip("/") + "/")
+    if not inside or not os.path.isdir(state):
+        return []
+    return ["--tmpfs", state, "--remount-ro", state]
 
 
 def _system_binds() -> list[str]:

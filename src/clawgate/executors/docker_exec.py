@@ -6,8 +6,11 @@ capabilities dropped, ``no-new-privileges``, memory, CPU and pid limits, a small
 
 - warm (the default): one container per executor — per session — started on first use and
   reused with ``exec`` (tens of milliseconds instead of a container start). Each exec runs in a
-  process group of its own that is killed when the command ends, so nothing it left running
-  survives into the next call.
+  process group of its own that is killed when the command ends, and everything the command
+  started carries a mark of that exec in its environment: what left the group (``setsid``) is
+  found by the mark and killed too, so nothing it left running survives into the next call,
+  while commands of other calls running in the same container are left alone. The container
+  is removed by ``close()`` (or ``with``), and at interpreter exit for executors never closed.
 - per call: a fresh container per command, removed afterwards.
 
 A timeout kills the container. Errors of the SDK become clawgate errors in ``docker_engine``.
@@ -15,10 +18,12 @@ A timeout kills the container. Errors of the SDK become clawgate errors in ``doc
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import threading
 import time
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -35,10 +40,19 @@ from clawgate.executors.docker_stream import collect, result_of
 
 WORKSPACE = "/workspace"
 KEEPALIVE = ["sleep", "2147483647"]
-# Runs the command in a process group of its own, then kills that group: a `sleep 1000 &` dies
-# with its command, and the exec's output stream closes as soon as the command is over.
-GROUP_WRAPPER = ('if command -v setsid >/dev/null 2>&1; then setsid "$@" & else "$@" & fi; '
-                 'p=$!; wait "$p"; r=$?; kill -9 -"$p" 2>/dev/null; exit "$r"')
+# Runs the command in a process group of its own with the exec's mark in its environment (not
+# in the wrapper's), then kills that group and, until none is left, every process carrying the
+# mark: a `sleep 1000 &` and a `setsid sleep 1000 &` die with their command, and the exec's
+# output stream closes as soon as the command is over.
+GROUP_WRAPPER = (
+    'm=$1; shift; '
+    'if command -v setsid >/dev/null 2>&1; then CLAWGATE_RUN=$m setsid "$@" & '
+    'else CLAWGATE_RUN=$m "$@" & fi; '
+    'p=$!; wait "$p"; r=$?; kill -9 -"$p" 2>/dev/null; n=0; '
+    'while [ "$n" -lt 50 ]; do f=0; for e in /proc/[0-9]*/environ; do '
+    'if tr "\\000" "\\n" < "$e" 2>/dev/null | grep -qxF "CLAWGATE_RUN=$m"; then '
+    'q=${e#/proc/}; kill -9 "${q%/environ}" 2>/dev/null; f=1; fi; done; '
+    '[ "$f" = 0 ] && break; n=$((n+1)); done; exit "$r"')
 DOCKER_ENV_NAMES = ("LANG", "LC_ALL", "TERM", "TZ")  # the image sets PATH; the host's HOME is moot
 API_TIMEOUT_S = 60.0  # any one API call; an output stream gets its command's timeout + margin
 
@@ -113,7 +127,7 @@ class DockerExecutor(Executor):
     def _create_exec(self, job: Job) -> tuple[Any, str]:
         """An exec in the warm container; a container that died since (OOM, removed by hand)
         is replaced once."""
-        argv = ["sh", "-c", GROUP_WRAPPER, "clawgate", *job.argv]
+        argv = ["sh", "-c", GROUP_WRAPPER, "clawgate", os.urandom(8).hex(), *job.argv]
         for attempt in (1, 2):
             container = self._warm_container()
             try:
@@ -154,6 +168,7 @@ class DockerExecutor(Executor):
             if self._warm is None:
                 config = self.container_config() | {"command": KEEPALIVE}
                 self._warm = self._client.containers.run(**config)
+                _LEFT_RUNNING.add(self)
             return self._warm
 
     def _kill_warm(self, container: Any) -> None:
@@ -164,9 +179,21 @@ class DockerExecutor(Executor):
     def close(self) -> None:
         with self._lock:
             warm, self._warm = self._warm, None
+        _LEFT_RUNNING.discard(self)
         if warm is not None:
             _remove(warm)
         self._client.close()
+
+
+_LEFT_RUNNING: weakref.WeakSet[DockerExecutor] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_left_running() -> None:
+    """Warm containers of executors nobody closed do not outlive the interpreter."""
+    for executor in list(_LEFT_RUNNING):
+        with contextlib.suppress(Exception):
+            executor.close()
 
 
 def _kill(container: Any) -> None:

@@ -1,16 +1,28 @@
 """The host executor: ``sh -c`` in the workspace, no sandbox, a process group per command.
 
 Use it only where the machine itself is disposable or every command is trusted by policy: the
-command sees the host's filesystem and network. It gets the allowed environment only, its own
-process group (killed on timeout: SIGTERM, then SIGKILL), and no process of its group outlives
-it. A process that leaves the group on purpose (``setsid``) is beyond what the host can catch;
-the bubblewrap and Docker executors contain that too.
+command sees the host's filesystem and network and runs with the guard's own privileges. It
+gets the allowed environment only, its own process group (killed on timeout: SIGTERM, then
+SIGKILL), and no process of its group outlives it. Where the machine lets us make control
+groups (root, or a delegated subtree), each run also gets one with ``Limits.pids`` as its
+process limit, and everything in it dies when the call returns: a process that left the group
+with ``setsid`` too. Elsewhere, each run's processes carry ``CLAWGATE_RUN`` in their
+environment and a sweep of ``/proc`` kills those left behind; a process that also empties its
+environment (``setsid env -i …``) escapes that sweep, a documented host-only limit.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+from pathlib import Path
+
 from clawgate.executors.base import ExecResult, Executor, Job
+from clawgate.executors.cgroups import Containment
 from clawgate.executors.process import run_process
+
+RUN_MARK = "CLAWGATE_RUN"
 
 
 class HostExecutor(Executor):
@@ -19,5 +31,28 @@ class HostExecutor(Executor):
     name = "host"
 
     def _execute(self, job: Job) -> ExecResult:
-        return run_process(job.argv, cwd=job.cwd, env=job.env, timeout_s=job.timeout_s,
-                           output_cap=job.output_cap, kill_grace_s=job.kill_grace_s)
+        mark = os.urandom(8).hex()
+        env = {**job.env, RUN_MARK: mark}
+        with contextlib.ExitStack() as stack:
+            containment = Containment.create(pids=self.limits.pids)
+            if containment is not None:
+                stack.enter_context(containment)
+            else:
+                stack.callback(sweep, mark)
+            return run_process(job.argv, cwd=job.cwd, env=env, timeout_s=job.timeout_s,
+                               output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
+                               containment=containment)
+
+
+def sweep(mark: str) -> int:
+    """Kill every process of ours whose environment carries ``CLAWGATE_RUN=mark``; how many."""
+    needle = f"{RUN_MARK}={mark}".encode()
+    killed = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if needle in (entry / "environ").read_bytes().split(b"\0"):
+                os.kill(int(entry.name), signal.SIGKILL)
+                killed += 1
+    return killed

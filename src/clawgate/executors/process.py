@@ -4,7 +4,9 @@ Shared by the host and bubblewrap executors. Both pipes and a pidfd for the chil
 one selector on the calling thread, so nothing deadlocks on a full pipe and no reader thread is
 needed. At most ``output_cap`` bytes per stream are kept; the rest is read and dropped (the
 command keeps its exit code). When the child exits, whatever it left running in its group is
-killed; on timeout the group gets SIGTERM, then SIGKILL after a grace period.
+killed; on timeout the group gets SIGTERM, then SIGKILL after a grace period. Given a
+``Containment`` (a control group per run), the child joins it before it runs anything, and
+everything in it is killed with the group: what left the group with ``setsid`` too.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clawgate.executors.base import TIMEOUT_EXIT, ExecResult
+from clawgate.executors.cgroups import Containment
 
 CHUNK = 64 * 1024
 DRAIN_S = 1.0  # after the group is dead, how long a pipe may stay open (held by an escapee)
@@ -50,6 +53,7 @@ class _State:
 
     deadline: float
     kill_grace_s: float
+    containment: Containment | None = None
     timed_out: bool = False
     phase: str = "running"  # running -> terminating -> draining
 
@@ -66,13 +70,19 @@ class _State:
 
     def drain(self, now: float, pgid: int) -> None:
         _signal_group(pgid, signal.SIGKILL)
+        if self.containment is not None:
+            self.containment.kill_all()
         self.phase, self.deadline = "draining", now + DRAIN_S
 
 
 def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: float,
-                output_cap: int, kill_grace_s: float) -> ExecResult:
-    """Run ``argv`` to its end or its deadline; never leaves a process of its group behind."""
+                output_cap: int, kill_grace_s: float,
+                containment: Containment | None = None) -> ExecResult:
+    """Run ``argv`` to its end or its deadline; never leaves a process of its group (or of its
+    control group, given one) behind."""
     start = time.monotonic()
+    if containment is not None:
+        argv = containment.wrap(argv)
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -84,11 +94,13 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
     assert proc.stdout is not None
     assert proc.stderr is not None
     out, err = _Capture(output_cap), _Capture(output_cap)
-    state = _State(start + timeout_s, kill_grace_s)
+    state = _State(start + timeout_s, kill_grace_s, containment)
     try:
         _pump(proc, {proc.stdout.fileno(): out, proc.stderr.fileno(): err}, state)
     finally:
         _signal_group(proc.pid, signal.SIGKILL)  # whatever happened above, nothing survives
+        if containment is not None:
+            containment.kill_all()
         proc.stdout.close()
         proc.stderr.close()
         proc.wait()

@@ -4,6 +4,11 @@ Each has a kind, compiled patterns, the group of a match that is the secret, and
 lowercase substrings one of which every match contains, so the patterns are skipped on text
 that cannot match. Detectors look for the shapes providers give their keys (``ghp_``, ``AKIA``)
 rather than for entropy, so that lock-file hashes, UUIDs, git SHAs and base64 images pass.
+
+Every pattern runs in time linear in the text: a pattern that starts with a repeated class is
+anchored by a look-behind that refuses to start inside a run of that class (else each position
+of a long run would rescan the run), and repeats that cannot give anything back are possessive.
+A test feeds each detector adversarial text, in a subprocess with a CPU limit.
 """
 
 from __future__ import annotations
@@ -54,25 +59,33 @@ class Detector:
 class AnthropicKey(Detector):
     kind = "anthropic-key"
     needles = ("sk-ant-",)
-    patterns = (re.compile(r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}"),)
+    patterns = (re.compile(r"(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}+"),)
 
 
 class OpenAIKey(Detector):
+    """``sk-proj-…``, ``sk-svcacct-…``, and the plain ``sk-`` keys of 32 characters and more
+    (older keys had 48; the form with ``T3BlbkFJ`` in the middle is covered by the same)."""
+
     kind = "openai-key"
     needles = ("sk-",)
     patterns = (
-        re.compile(r"\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}"),
-        re.compile(r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"),
-        re.compile(r"\bsk-[A-Za-z0-9]{48}\b"),
+        re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}+"),
+        re.compile(r"(?<![A-Za-z0-9_-])sk-(?!ant-)[A-Za-z0-9_]{32,}+(?![A-Za-z0-9-])"),
     )
 
 
 class GitHubToken(Detector):
+    """Fine-grained and prefixed tokens; a classic 40-hex token only where its place says so
+    (as the user of a URL, after ``token``), since alone it looks like a git SHA."""
+
     kind = "github-token"
-    needles = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")
+    needles = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "@", "token")
+    group = "secret"
     patterns = (
-        re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
-        re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,255}\b"),
+        re.compile(r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{36,255})\b"),
+        re.compile(r"\b(?P<secret>github_pat_[A-Za-z0-9_]{60,255})\b"),
+        re.compile(r"://(?:[^:/\s@]*:)?(?P<secret>[0-9a-f]{40})@"),
+        re.compile(r"(?i:\btoken)[\"']?\s*[:= ]\s*[\"']?(?P<secret>[0-9a-f]{40})\b"),
     )
 
 
@@ -125,9 +138,12 @@ class AwsSecretKey(Detector):
 
 
 class JsonWebToken(Detector):
+    """Signed and unsigned (``alg: none``, an empty third part) tokens."""
+
     kind = "jwt"
     needles = ("eyj",)
-    patterns = (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),)
+    patterns = (re.compile(
+        r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*+"),)
 
 
 class PrivateKeyBlock(Detector):
@@ -140,6 +156,41 @@ class PrivateKeyBlock(Detector):
         r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\Z)", re.DOTALL),)
 
 
+class PrivateKeyBody(Detector):
+    """A private key's base64 body seen without its BEGIN line (a read from line 2, ``grep
+    ^MII``, a ``file:`` prefix before it): a run opening a DER sequence (``MII…``, ``MHc…``
+    for EC) or an OpenSSH key (``b3BlbnNzaC1rZXktdjE``), with the base64 lines after it.
+    Certificate bodies open the same way and are redacted too: the price of not knowing which
+    it is."""
+
+    kind = "private-key"
+    needles = ("mii", "mhccaq", "b3blbnnzac1rzxktdje")
+    patterns = (re.compile(
+        r"(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{40,}+|MHcCAQEE[A-Za-z0-9+/]{40,}+|"
+        r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{20,}+)={0,2}+"
+        r"(?:\r?\n[ \t]*+[A-Za-z0-9+/]{16,}+={0,2}+)*+"),)
+
+
+class PuttyPrivateKey(Detector):
+    """The private part of a PuTTY ``.ppk`` file: from ``Private-Lines:`` to ``Private-MAC:``."""
+
+    kind = "private-key"
+    needles = ("private-lines:",)
+    patterns = (re.compile(
+        r"Private-Lines: \d++(?:\r?\n[A-Za-z0-9+/=]++)*+(?:\r?\nPrivate-(?:MAC|Hash): "
+        r"[0-9a-fA-F]++)?"),)
+
+
+class AwsConsoleCsv(Detector):
+    """The credentials CSV the AWS console hands out: an access key id, then its secret."""
+
+    kind = "aws-secret-key"
+    needles = ("akia", "asia")
+    group = "secret"
+    patterns = (re.compile(
+        r"\b(?:AKIA|ASIA)[A-Z0-9]{16},\s*+\"?(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"),)
+
+
 class DatabaseUrl(Detector):
     """The password in ``postgres://user:password@host``; user and host are kept."""
 
@@ -150,7 +201,7 @@ class DatabaseUrl(Detector):
     patterns = (re.compile(
         r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|"
         r"sqlserver|oracle|clickhouse|cockroachdb|jdbc:[a-z]+)(?:\+[a-z0-9]+)?://"
-        r"[^:/\s@]*:(?P<secret>[^@\s/]+)@"),)
+        r"[^:/\s@]*:(?P<secret>[^@\s]+)@"),)
 
 
 class UrlPassword(Detector):
@@ -160,7 +211,13 @@ class UrlPassword(Detector):
     needles = ("://",)
     group = "secret"
     lowercase = True
-    patterns = (re.compile(r"\b[a-z][a-z0-9+.-]*://[^:/\s@]+:(?P<secret>[^@\s/]+)@"),)
+    patterns = (re.compile(
+        r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^:/\s@]*+:(?P<secret>[^@\s]+)@"),)
+
+    def keep(self, secret: str) -> bool:
+        # ``host:8080/path@x`` is a port and a path, not a password with a slash in it
+        port, slash, _ = secret.partition("/")
+        return not (slash and port.isdigit())
 
 
 class AuthorizationHeader(Detector):
@@ -175,8 +232,9 @@ class AuthorizationHeader(Detector):
 
 
 _SECRET_NAME = (
-    r"(?:secret|token|passw(?:or)?d|passphrase|[_.-]pwd|api[_-]?key|apikey|"
-    r"access[_-]?key|private[_-]?key|secret[_-]?key|client[_-]?secret|credentials?|auth)"
+    r"(?:secret|token|passw(?:or)?d|passphrase|[_.-]pwd|[_.-]pass|api[_-]?key|apikey|"
+    r"access[_-]?key|private[_-]?key|secret[_-]?key|[_.-]key|client[_-]?secret|credentials?|"
+    r"auth)"
 )
 PLACEHOLDERS = frozenset({"", "true", "false", "null", "none", "nil", "undefined", "redacted",
                            "changeme", "xxx", "***", "<redacted>", "bearer", "basic"})
@@ -212,8 +270,51 @@ class KeyValueSecret(Detector):
         )
 
 
+class CommandLinePassword(Detector):
+    """A password on a command line: ``--password x``/``--password=x`` (and ``--passwd``,
+    ``--token``, ``--api-key``, ``--secret``), ``curl -u user:pw``, ``mysql -pX``,
+    ``sshpass -p X``."""
+
+    kind = "command-line-password"
+    needles = ("--pass", "--token", "--api-key", "--apikey", "--secret", "-u", "--user", "-p")
+    group = "secret"
+    patterns = (
+        re.compile(r"(?<![\w-])--(?:password|passwd|token|api-?key|secret|client-secret)"
+                   r"(?:=|\s++)(?P<secret>[^\s\"'-][^\s\"']*+|\"[^\"\n]++\"|'[^'\n]++')"),
+        re.compile(r"(?<![\w-])(?:-u|--user)(?:=|\s++)[^\s:]++:(?P<secret>[^\s\"']++)"),
+        re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?"
+                   r"(?<=\s)-p(?P<secret>[^\s-]\S*+)"),
+        re.compile(r"\bsshpass\s++-p\s*+(?P<secret>\S++)"),
+    )
+
+    def keep(self, secret: str) -> bool:
+        value = secret.strip("\"'")
+        return value.lower() not in PLACEHOLDERS and not value.startswith(("$", "[REDACTED"))
+
+
+class CookieHeader(Detector):
+    """Each value of a ``Cookie:`` or ``Set-Cookie:`` header (session ids are credentials);
+    names and attributes (``Path``, ``HttpOnly``) are kept."""
+
+    kind = "cookie"
+    needles = ("cookie",)
+    lowercase = True
+    patterns = (re.compile(r"\b(?:set-)?cookie[\"']?\s*:[ \t]*+(?P<pairs>[^\r\n\"']++)"),)
+    _pair = re.compile(r"[^=;\s]++=(?P<value>[^;\s]{4,}+)")
+
+    def find(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
+        subject = text.lower() if lowered is None or len(lowered) != len(text) else lowered
+        for header in self.patterns[0].finditer(subject):
+            start = header.start("pairs")
+            for pair in self._pair.finditer(text, start, header.end("pairs")):
+                value_start, value_end = pair.span("value")
+                if text[value_start:value_end].lower() not in PLACEHOLDERS:
+                    yield value_start, value_end
+
+
 DETECTORS: tuple[Detector, ...] = (
-    PrivateKeyBlock(), AnthropicKey(), OpenAIKey(), GitHubToken(), GitLabToken(), SlackToken(),
-    StripeKey(), GoogleKey(), AwsAccessKey(), AwsSecretKey(), JsonWebToken(), DatabaseUrl(),
-    UrlPassword(), AuthorizationHeader(), KeyValueSecret(),
+    PrivateKeyBlock(), PrivateKeyBody(), PuttyPrivateKey(), AnthropicKey(), OpenAIKey(),
+    GitHubToken(), GitLabToken(), SlackToken(), StripeKey(), GoogleKey(), AwsConsoleCsv(),
+    AwsAccessKey(), AwsSecretKey(), JsonWebToken(), DatabaseUrl(), UrlPassword(),
+    AuthorizationHeader(), CommandLinePassword(), CookieHeader(), KeyValueSecret(),
 )

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import os
 import re
+import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -105,15 +108,16 @@ class ListDirectory(_FileTool):
         "properties": {"path": {**_PATH, "default": "."}}}
 
     def execute(self, args: dict[str, Any]) -> Result:
-        target = self.workspace.resolve(args.get("path", "."))
-        if not target.is_dir():
-            raise ToolError(ToolErrorKind.FILE_NOT_FOUND, f"{args.get('path', '.')}: "
-                            "no such directory")
+        shown = args.get("path", ".")
+        target = self.workspace.resolve(shown)
         entries = []
-        with os.scandir(target) as scan:
+        with _directory(self.workspace, shown) as fd, os.scandir(fd) as scan:
             for entry in scan:
                 is_dir = entry.is_dir(follow_symlinks=False)
-                size = 0 if is_dir else entry.stat(follow_symlinks=False).st_size
+                try:
+                    size = 0 if is_dir else entry.stat(follow_symlinks=False).st_size
+                except FileNotFoundError:
+                    continue  # removed while we listed: it is not there
                 entries.append({"name": entry.name, "is_dir": is_dir, "size": size})
         entries.sort(key=lambda e: str(e["name"]))
         return {"path": self._relative(target), "entries": entries}
@@ -133,7 +137,7 @@ class Glob(_FileTool):
             raise ToolError(ToolErrorKind.INVALID_PATH, f"{pattern}: patterns are relative "
                             "to the workspace and may not climb out of it")
         base = self.workspace.resolve(args.get("path", "."))
-        found = sorted(self._relative(p) for p in _walk(base) if p.match(pattern)
+        found = sorted(self._relative(p) for p in _walk(self.workspace, base) if p.match(pattern)
                        or fnmatch.fnmatch(str(p.relative_to(base)), pattern))
         return {"matches": found[:MAX_MATCHES], "truncated": len(found) > MAX_MATCHES}
 
@@ -154,9 +158,15 @@ class Grep(_FileTool):
             regex = re.compile(args["pattern"])
         except re.error as exc:
             raise _invalid(f"pattern: not a regular expression ({exc})") from exc
+        from clawgate.policy.redos import catastrophic
+
+        risk = catastrophic(args["pattern"])
+        if risk:  # Python's engine backtracks: (a+)+$ on one line of a's runs for hours
+            raise _invalid(f"pattern: can backtrack catastrophically ({risk}); rewrite it "
+                           "without a repeat inside a repeat")
         limit = args.get("max_results", 100)
         base = self.workspace.resolve(args.get("path", "."))
-        files = [base] if base.is_file() else _walk(base)
+        files = [base] if base.is_file() else _walk(self.workspace, base)
         matches: list[dict[str, Any]] = []
         for path in files:
             if args.get("glob") and not fnmatch.fnmatch(path.name, args["glob"]):
@@ -180,15 +190,38 @@ class Grep(_FileTool):
         return found
 
 
-def _walk(base: Path) -> list[Path]:
-    """Regular files under ``base``, without following symlinks, hidden VCS folders skipped."""
+_SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "node_modules", "__pycache__"})
+
+
+@contextlib.contextmanager
+def _directory(workspace: Workspace, path: str) -> Iterator[int]:
+    try:
+        with workspace.open_dir(path) as fd:
+            yield fd
+    except ToolError as exc:
+        if exc.kind is ToolErrorKind.INVALID_PATH:
+            raise
+        raise ToolError(ToolErrorKind.FILE_NOT_FOUND, f"{path}: no such directory") from exc
+
+
+def _walk(workspace: Workspace, base: Path) -> list[Path]:
+    """Regular files under ``base``, hidden VCS folders skipped. The walk holds a descriptor on
+    each directory, reached without following symlinks (``os.fwalk`` from a no-follow descriptor
+    on ``base``): a directory swapped for a symlink mid-walk is not entered."""
     found: list[Path] = []
-    for root, dirs, names in os.walk(base, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d not in {".git", ".hg", ".svn", ".venv",
-                                                      "node_modules", "__pycache__"})
-        found.extend(Path(root) / n for n in sorted(names)
-                     if not os.path.islink(os.path.join(root, n)))
-    return found
+    with _directory(workspace, str(base.relative_to(workspace.root))) as top:
+        for root, dirs, names, dir_fd in os.fwalk(".", dir_fd=top, follow_symlinks=False):
+            dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
+            here = base / root
+            found.extend(here / n for n in sorted(names) if _regular(n, dir_fd))
+    return [Path(os.path.normpath(p)) for p in found]
+
+
+def _regular(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def file_tools(workspace: Workspace) -> list[Any]:

@@ -5,11 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from clawgate.errors import ToolError
+from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.tools.base import Result
+from clawgate.tools.files import MAX_READ_BYTES
 from clawgate.tools.paths import Workspace
 
 MEMORY_FILE = "memory/MEMORY.md"
+
+
+def _too_large(size: int) -> ToolError:
+    return ToolError(ToolErrorKind.INVALID_ARGS, f"{MEMORY_FILE}: {size} bytes or more, over "
+                     f"the {MAX_READ_BYTES}-byte cap of every file tool; trim it")
 
 
 @dataclass
@@ -19,7 +25,10 @@ class _Memory:
     def _text(self) -> str:
         try:
             with self.workspace.open_for_read(MEMORY_FILE) as handle:
-                return handle.read().decode("utf-8", "replace")
+                data = handle.read(MAX_READ_BYTES + 1)
+            if len(data) > MAX_READ_BYTES:
+                raise _too_large(len(data))
+            return data.decode("utf-8", "replace")
         except ToolError as exc:
             if exc.kind.value == "FileNotFound":
                 return ""
@@ -57,6 +66,8 @@ class MemoryWrite(_Memory):
             existing = self._text().rstrip("\n")
             content = f"{existing}\n\n{content}" if existing else content
         data = (content + "\n").encode("utf-8", "surrogatepass")
+        if len(data) > MAX_READ_BYTES:
+            raise _too_large(len(data))
         self.workspace.write_bytes(MEMORY_FILE, data, make_parents=True)
         return {"path": MEMORY_FILE, "bytes": len(data)}
 

@@ -24,6 +24,7 @@ from typing import BinaryIO
 from clawgate.errors import ToolError, ToolErrorKind
 
 _MAX_LINKS = 40  # the kernel's own limit on symlinks followed in one lookup
+PATH_MAX = 4096  # the kernel refuses longer paths (ENAMETOOLONG); so do we, before any work
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 DEFAULT_FORBIDDEN: tuple[str, ...] = (
@@ -49,12 +50,13 @@ def _canonical(path: str) -> str:
     """Resolve ``path`` (absolute) component by component as the kernel would.
 
     Missing components are kept as they are; a ``..`` after a missing component is refused,
-    because the kernel would fail there while a lexical resolution would not.
+    because the kernel would fail there while a lexical resolution would not. The components
+    wait on a stack, last first, so each step costs the same however long the path is.
     """
-    parts = [p for p in path.split("/") if p not in ("", ".")]
+    parts = [p for p in reversed(path.split("/")) if p not in ("", ".")]
     current, links, missing = "/", 0, False
     while parts:
-        name = parts.pop(0)
+        name = parts.pop()
         if name == "..":
             if missing:
                 raise _refuse(path, "'..' after a directory that does not exist")
@@ -81,7 +83,7 @@ def _canonical(path: str) -> str:
             target = os.readlink(candidate)
         except OSError as exc:
             raise _refuse(path, f"changed while resolving ({exc.strerror})") from exc
-        parts = [p for p in target.split("/") if p not in ("", ".")] + parts
+        parts.extend(p for p in reversed(target.split("/")) if p not in ("", "."))
         if target.startswith("/"):
             current = "/"
     return current
@@ -124,6 +126,8 @@ def resolve_in_workspace(
         raise _refuse(ascii(raw), "is not valid Unicode text") from exc
     if not raw:
         raise _refuse("''", "empty path")
+    if len(raw.encode("utf-8")) >= PATH_MAX:
+        raise _refuse(raw[:60] + "…", f"is {PATH_MAX} bytes or longer (the kernel's PATH_MAX)")
     home = home if home is not None else os.path.expanduser("~")
     root = _canonical(os.path.abspath(os.fspath(workspace)))
     joined = os.path.join(root, _expand_home(raw, home))
@@ -170,6 +174,23 @@ class Workspace:
         return list(resolved.relative_to(self.root).parts)
 
     @contextlib.contextmanager
+    def open_dir(self, path: str | os.PathLike[str]) -> Iterator[int]:
+        """An fd on the directory ``path`` inside the workspace, reached one component at a time
+        without following symlinks: listing through it lists what was checked, even if a
+        directory on the way is swapped for a symlink meanwhile."""
+        resolved = self.resolve(path)
+        parts = list(resolved.relative_to(self.root).parts)
+        if not parts:
+            fd = os.open(self.root, _DIR_FLAGS)
+        else:
+            with self._parent_fd(parts, create=False) as parent:
+                fd = _openat(parts[-1], _DIR_FLAGS, parent, "/".join(parts))
+        try:
+            yield fd
+        finally:
+            os.close(fd)
+
+    @contextlib.contextmanager
     def _parent_fd(self, parts: Sequence[str], *, create: bool) -> Iterator[int]:
         """An fd on the directory holding ``parts[-1]``, reached without following symlinks."""
         fd = os.open(self.root, _DIR_FLAGS)
@@ -191,9 +212,14 @@ class Workspace:
         with self._parent_fd(parts, create=False) as parent:
             flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
             fd = _openat(parts[-1], flags, parent, "/".join(parts))
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             os.close(fd)
             raise _refuse(path, "is not a regular file")
+        if info.st_nlink > 1:
+            os.close(fd)
+            raise _refuse(path, f"has {info.st_nlink} hard links; another name may lie outside "
+                          "the workspace, so it is not read through this one")
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
 

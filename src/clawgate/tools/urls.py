@@ -13,10 +13,12 @@ is no switch that turns the check off. Metadata endpoints stay blocked even then
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -239,17 +241,25 @@ def _read_capped(response: http.client.HTTPResponse, limit: int, deadline: float
 
 def _request(checked: CheckedUrl, policy: UrlPolicy, deadline: float,
              out: Outgoing = Outgoing()) -> FetchResult:
+    """One request. The deadline covers everything, connecting and slow headers included: a
+    timer shuts the socket down when it passes, so a server that drips its status line or its
+    headers a byte at a time (each read well within ``timeout_s``) cannot hold the fetch."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise TimeoutError("the fetch took longer than its deadline")
     conn: http.client.HTTPConnection
     if checked.scheme == "https":
-        conn = _PinnedHTTPS(checked, policy.timeout_s, policy.ca_file)
+        conn = _PinnedHTTPS(checked, min(policy.timeout_s, remaining), policy.ca_file)
     else:
-        conn = _PinnedHTTP(checked, policy.timeout_s)
+        conn = _PinnedHTTP(checked, min(policy.timeout_s, remaining))
+    cutter = _Cutter(conn, remaining)
     try:
         headers = {"Accept-Encoding": "identity", "User-Agent": "clawgate-web-fetch/1",
                    **dict(out.headers)}
         conn.request(out.method, checked.target, body=out.body, headers=headers)
         with conn.getresponse() as response:
             body = _read_capped(response, policy.max_bytes, deadline)
+            cutter.check()
             return FetchResult(
                 status=response.status,
                 headers=tuple(response.getheaders()),
@@ -257,8 +267,38 @@ def _request(checked: CheckedUrl, policy: UrlPolicy, deadline: float,
                 final_url=checked.url,
                 truncated=len(body) > policy.max_bytes,
             )
+    except (OSError, http.client.HTTPException):
+        cutter.check()
+        raise
     finally:
+        cutter.cancel()
         conn.close()
+
+
+class _Cutter:
+    """Shuts a connection's socket down when its time is up; ``check`` raises TimeoutError if
+    it did (what the cut made look like an error or an early end was the deadline)."""
+
+    def __init__(self, conn: http.client.HTTPConnection, after_s: float) -> None:
+        self._conn = conn
+        self._fired = threading.Event()
+        self._timer = threading.Timer(after_s, self._cut)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _cut(self) -> None:
+        self._fired.set()
+        sock = self._conn.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def check(self) -> None:
+        if self._fired.is_set():
+            raise TimeoutError("the fetch took longer than its deadline")
+
+    def cancel(self) -> None:
+        self._timer.cancel()
 
 
 def fetch(url: str, policy: UrlPolicy | None = None, *, method: str = "GET",

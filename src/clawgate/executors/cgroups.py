@@ -1,0 +1,121 @@
+"""A control group per run: everything a command starts is counted, limited and killed.
+
+A process group does not hold a command that calls ``setsid``; a control group does: every
+descendant stays in it whatever it does with sessions and groups. Each run gets its own group
+under the machine's cgroup v1 ``pids`` (and, when asked, ``memory``) hierarchies, or a cgroup v2
+directory, with ``pids.max`` (and a memory limit) set. The child joins it before it runs
+anything (a two-line shell shim writes its own pid into ``cgroup.procs``, then ``exec``s the
+command), and when the call returns every process still in the group is killed and the group
+removed.
+
+Creating groups needs write access to the hierarchy (root, or a delegated subtree). Where that
+is missing, ``Containment.create`` returns None and the caller falls back to what it can do
+without (see the executors).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+SHIM = 'for f in "$@"; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; ' \
+       'shift; exec "$@"'
+_KILL_ROUNDS = 200
+
+
+class Containment:
+    """One run's control groups (one directory per hierarchy); a context manager."""
+
+    def __init__(self, dirs: list[Path]) -> None:
+        self.dirs = dirs
+
+    @classmethod
+    def create(cls, *, pids: int, memory: int | None = None) -> Containment | None:
+        """New groups limited to ``pids`` processes (and ``memory`` bytes), or None where this
+        machine lets us make none."""
+        name = f"clawgate-{os.getpid()}-{os.urandom(4).hex()}"
+        made: list[Path] = []
+        try:
+            for directory, limits in _layout(name, pids, memory):
+                directory.mkdir()
+                made.append(directory)
+                for file, value in limits.items():
+                    (directory / file).write_text(str(value))
+        except OSError:
+            Containment(made).close()
+            return None
+        return cls(made) if made else None
+
+    def wrap(self, argv: list[str]) -> list[str]:
+        """``argv`` run by a shim that first moves itself into every group."""
+        procs = [str(d / "cgroup.procs") for d in self.dirs]
+        return ["/bin/sh", "-c", SHIM, "clawgate-cgroup", *procs, "--", *argv]
+
+    def members(self) -> list[int]:
+        """The pids still in the groups."""
+        found: set[int] = set()
+        for directory in self.dirs:
+            with contextlib.suppress(OSError):
+                found.update(int(p) for p in (directory / "cgroup.procs").read_text().split())
+        return sorted(found)
+
+    def kill_all(self) -> None:
+        """SIGKILL every member until none is left (the pid limit bounds a fork loop)."""
+        kill_file = self.dirs[0] / "cgroup.kill" if self.dirs else None
+        if kill_file is not None and kill_file.exists():
+            with contextlib.suppress(OSError):
+                kill_file.write_text("1")
+        for _ in range(_KILL_ROUNDS):
+            members = self.members()
+            if not members:
+                return
+            for pid in members:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.005)
+
+    def close(self) -> None:
+        """Kill what is left and remove the groups."""
+        self.kill_all()
+        for directory in reversed(self.dirs):
+            for _ in range(50):
+                try:
+                    directory.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # a member not yet reaped by the kernel
+                    time.sleep(0.01)
+
+    def __enter__(self) -> Containment:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _layout(name: str, pids: int, memory: int | None) -> list[tuple[Path, dict[str, int]]]:
+    """Where the groups go and what is written in each: cgroup v2 where the unified hierarchy
+    is mounted at the root with the pids controller; else the v1 hierarchies."""
+    if "pids" in _read(ROOT / "cgroup.controllers").split():
+        limits = {"pids.max": pids} | ({"memory.max": memory} if memory else {})
+        return [(ROOT / name, limits)]
+    layout: list[tuple[Path, dict[str, int]]] = []
+    if (ROOT / "pids" / "cgroup.procs").exists():
+        layout.append((ROOT / "pids" / name, {"pids.max": pids}))
+    if memory and (ROOT / "memory" / "cgroup.procs").exists():
+        layout.append((ROOT / "memory" / name, {"memory.limit_in_bytes": memory}))
+    if memory and not any(d.parent.name == "memory" for d, _ in layout):
+        return []  # a memory limit was asked for and cannot be given: no half containment
+    return layout
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
