@@ -7,6 +7,8 @@ replicas). It needs the ``serve`` extra.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +49,7 @@ def _key(settings: ServeSettings) -> bytes:
         data = settings.key_file.read_bytes()
         if len(data) < 32:
             raise ValueError(f"{settings.key_file}: a key needs at least 32 bytes")
-        return data
+        return bytes(data)
     return state_key("serve")
 
 
@@ -64,7 +66,12 @@ def build_app(settings: ServeSettings) -> FastAPI:
     state = api.App(service, Authority(engine, key), AgentLimiter(engine,
                                                                   settings.agent_rate_per_s))
     state.tls = settings.tls
-    app = FastAPI(title="clawgate", version=_version(),
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        service.close()
+
+    app = FastAPI(title="clawgate", version=_version(), lifespan=lifespan,
                   description="One policy, one approval queue and one audit trail for every "
                               "agent a team runs.")
     api.install(app, state)
@@ -80,7 +87,6 @@ def build_app(settings: ServeSettings) -> FastAPI:
         return response
 
     app.state.service = service
-    app.add_event_handler("shutdown", service.close)
     return app
 
 

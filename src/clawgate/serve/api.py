@@ -5,12 +5,11 @@ the audit; approvers answer; admins list and revoke grants. A database that does
 a 503 (clients fail closed on it), never an answer made up without the audit.
 """
 
-from __future__ import annotations
 
 import json
 import time
 import uuid
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response
@@ -93,10 +92,10 @@ class App:
 
 def router(app: App) -> APIRouter:
     api = APIRouter(prefix="/v1")
-    who = Depends(app.who)
+    Who = Annotated[Principal, Depends(app.who)]
 
     @api.post("/check")
-    async def check(body: CheckIn, principal: Principal = who) -> dict[str, Any]:
+    async def check(body: CheckIn, principal: Who) -> dict[str, Any]:
         """Decide a shell command: the ``policy check --json`` object, plus ``approval_id``
         when it asks (wait on it with ``GET /v1/approvals/{id}?wait=S``)."""
         started = time.perf_counter()
@@ -105,7 +104,7 @@ def router(app: App) -> APIRouter:
         return app.answered(verdict, started, {})
 
     @api.post("/calls")
-    async def calls(body: CallIn, principal: Principal = who) -> dict[str, Any]:
+    async def calls(body: CallIn, principal: Who) -> dict[str, Any]:
         """Decide a tool call as the adapters do (tool policy, engine, paths, URLs)."""
         started = time.perf_counter()
         ctx = body.context
@@ -115,14 +114,15 @@ def router(app: App) -> APIRouter:
         return app.answered(verdict, started, {"call_id": uuid.uuid4().hex})
 
     @api.get("/approvals")
-    async def pending(principal: Principal = who) -> dict[str, Any]:
+    async def pending(principal: Who) -> dict[str, Any]:
         """Requests waiting for a person (viewers and up)."""
         need(principal, "viewer")
         return {"pending": app.service.approvals.pending()}
 
     @api.get("/approvals/{request_id}")
-    async def approval(request_id: str, principal: Principal = who,
-                       wait: float = Query(0.0, ge=0.0, le=MAX_WAIT_S)) -> dict[str, Any]:
+    async def approval(request_id: str, principal: Who,
+                       wait: Annotated[float, Query(ge=0.0, le=MAX_WAIT_S)] = 0.0,
+                       ) -> dict[str, Any]:
         """A request; with ``wait``, long-polls until it is answered or expires."""
         shown = await app.service.approvals.wait(request_id, wait)
         if shown is None or (principal.role == "agent" and shown["agent"] != principal.agent):
@@ -131,7 +131,7 @@ def router(app: App) -> APIRouter:
 
     @api.post("/approvals/{request_id}")
     async def answer(request_id: str, body: AnswerIn,
-                     principal: Principal = who) -> dict[str, Any]:
+                     principal: Who) -> dict[str, Any]:
         """Answer a request (approvers and admins): allow or deny, once or always."""
         need(principal, "approver")
         shown = app.service.approvals.answer(request_id, body.answer == "allow",
@@ -143,7 +143,7 @@ def router(app: App) -> APIRouter:
         return shown
 
     @api.get("/grants")
-    async def grant_list(principal: Principal = who) -> dict[str, Any]:
+    async def grant_list(principal: Who) -> dict[str, Any]:
         need(principal, "admin")
         with app.service.chain.engine.connect() as conn:
             rows = conn.execute(sa.select(grants).order_by(grants.c.created)).all()
@@ -151,7 +151,7 @@ def router(app: App) -> APIRouter:
                             "created": r.created, "created_by": r.created_by} for r in rows]}
 
     @api.delete("/grants/{digest}")
-    async def grant_revoke(digest: str, principal: Principal = who) -> dict[str, Any]:
+    async def grant_revoke(digest: str, principal: Who) -> dict[str, Any]:
         need(principal, "admin")
         with app.service.chain.engine.begin() as conn:
             done = conn.execute(grants.delete().where(grants.c.digest == digest))
@@ -160,16 +160,17 @@ def router(app: App) -> APIRouter:
         return {"revoked": digest}
 
     @api.get("/audit")
-    async def audit_list(principal: Principal = who, agent: str | None = None,
+    async def audit_list(principal: Who, agent: str | None = None,
                          session: str | None = None, outcome: str | None = None,
                          since: float | None = None, until: float | None = None,
-                         limit: int = Query(100, ge=1, le=1000)) -> dict[str, Any]:
+                         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+                         ) -> dict[str, Any]:
         """Audit records, newest first, filtered (viewers and up)."""
         need(principal, "viewer")
         return {"records": audit_rows(app, agent, session, outcome, since, until, limit)}
 
     @api.get("/audit/verify")
-    async def audit_verify(principal: Principal = who) -> dict[str, Any]:
+    async def audit_verify(principal: Who) -> dict[str, Any]:
         need(principal, "viewer")
         return app.service.chain.verify()
 
@@ -207,7 +208,7 @@ def install(fastapi: FastAPI, app: App) -> None:
         return JSONResponse({"ok": True, "database": "ok"})
 
     @fastapi.get("/metrics")
-    async def metrics(principal: Principal = Depends(app.who)) -> Response:
+    async def metrics(principal: Annotated[Principal, Depends(app.who)]) -> Response:
         need(principal, "viewer")
         return PlainTextResponse(app.metrics.text(),
                                  media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from html import escape
 from importlib import resources
 from typing import Any
@@ -131,6 +131,14 @@ def router(app: App) -> APIRouter:
         await app.service.record_answer(shown, principal.agent or principal.token_id)
         return RedirectResponse("/", status_code=303)
 
+    _pages(console, app, signed_in)
+    return console
+
+
+def _pages(console: APIRouter, app: App,
+           signed_in: Callable[[Request], tuple[Principal, str] | None]) -> None:
+    auth = app.authority
+
     @console.get("/events")
     async def events(request: Request) -> Response:
         session = signed_in(request)
@@ -172,8 +180,6 @@ def router(app: App) -> APIRouter:
         text = resources.files("clawgate.serve").joinpath("static", name).read_text()
         kind = "text/javascript" if name.endswith(".js") else "text/css"
         return Response(text, media_type=f"{kind}; charset=utf-8")
-
-    return console
 
 
 def login_page(message: str = "", status: int = 200) -> HTMLResponse:

@@ -3,8 +3,8 @@
 Tables are SQLAlchemy Core (no ORM): tokens (hashed), approval requests, allow-always grants,
 audit records and rate-limit counters. Migrations are versioned: ``schema_version`` holds the
 number of the last one applied, each migration is a list of statements, and ``migrate`` applies
-the missing ones at start, in one transaction, under a lock (an advisory lock on PostgreSQL; SQLite serves one
-process), so replicas starting together apply each one once.
+the missing ones at start, in one transaction, under a lock (an advisory lock on PostgreSQL;
+SQLite serves one process), so replicas starting together apply each one once.
 """
 
 from __future__ import annotations

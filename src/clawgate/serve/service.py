@@ -52,8 +52,12 @@ def call_of(tool: str, args: Mapping[str, Any], cwd: str | None) -> Call:
         return mcp_call(tool, args)
     field, key = known
     value = args.get(key)
-    values = (value,) if isinstance(value, str) else ()
-    return Call(tool, args, kind=Kind.TOOL, cwd=cwd, **{field: values})
+    values: tuple[str, ...] = (value,) if isinstance(value, str) else ()
+    return Call(tool, args, kind=Kind.TOOL, cwd=cwd,
+                commands=values if field == "commands" else (),
+                reads=values if field == "reads" else (),
+                writes=values if field == "writes" else (),
+                urls=values if field == "urls" else ())
 
 
 @dataclass(frozen=True, slots=True)
