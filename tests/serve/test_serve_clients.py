@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import httpx
@@ -92,3 +93,31 @@ def _policy(tmp_path: Path) -> Path:
     path = tmp_path / "guard-policy.yaml"
     path.write_text(POLICY)
     return path
+
+
+class _Unavailable(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        self.send_response(503)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    do_GET = do_POST
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet."""
+
+
+def test_a_service_answering_503_is_a_deny() -> None:
+    httpd = HTTPServer(("127.0.0.1", 0), _Unavailable)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        approver = ServerApprover(f"http://127.0.0.1:{httpd.server_address[1]}", "cg_x_y",
+                                  timeout_s=5)
+        answer = approver.approve(ApprovalRequest("exec_shell", {"command": "deploy-prod"}))
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert answer is ApprovalAnswer.DENY
+    assert approver.last_error is not None and "503" in approver.last_error
