@@ -68,13 +68,14 @@ def make_token(env: dict[str, str], database: str, role: str, agent: str) -> str
 
 
 def start(tmp: Path, database: str, env: dict[str, str], ttl: float = 600.0,
-          port: int | None = None) -> tuple[str, subprocess.Popen[bytes]]:
+          port: int | None = None, *extra: str) -> tuple[str, subprocess.Popen[bytes]]:
     policy = tmp / "policy.yaml"
     policy.write_text(POLICY)
     port = port or free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "clawgate", "serve", "--policy", str(policy), "--database",
-         database, "--port", str(port), "--approval-ttl", str(ttl), "--workspace", str(tmp)],
+         database, "--port", str(port), "--approval-ttl", str(ttl), "--workspace", str(tmp),
+         *extra],
         env=env)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):

@@ -10,7 +10,7 @@ import time
 
 import httpx
 import pytest
-from servekit import Server, make_token
+from servekit import Server, make_token, server_env, start, stop
 
 from clawgate.serve.auth import CACHE_S
 
@@ -135,3 +135,23 @@ def test_metrics_and_openapi(server: Server) -> None:
     assert "clawgate_pending_approvals " in text
     assert "clawgate_decision_seconds_bucket" in text
     assert {"/v1/check", "/v1/calls", "/v1/approvals/{request_id}"} <= set(spec["paths"])
+
+
+def test_one_agent_flooding_is_refused_and_others_are_not(tmp_path_factory: pytest.TempPathFactory,
+                                                          ) -> None:
+    tmp = tmp_path_factory.mktemp("flood")
+    env = server_env(tmp)
+    database = f"sqlite:///{tmp / 'serve.db'}"
+    url, process = start(tmp, database, env, 600.0, None, "--agent-rate", "20")
+    try:
+        server = Server(url, database, env, process, {})
+        with server.client("agent", "flooder") as flooder, server.client("agent", "calm") as calm:
+            flood = [flooder.post("/v1/check", json={"command": "ls"}) for _ in range(150)]
+            others = [calm.post("/v1/check", json={"command": "ls"}).status_code
+                      for _ in range(5)]
+    finally:
+        stop(process)
+    refused = [r for r in flood if r.status_code == 429]
+    assert refused and refused[0].headers["retry-after"] == "1"
+    assert {r.status_code for r in flood} == {200, 429}
+    assert others == [200] * 5

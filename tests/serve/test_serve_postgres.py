@@ -26,8 +26,8 @@ pytestmark = pytest.mark.postgres
 def replicas(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
     database = fresh_database()
     env = server_env(tmp_path)  # one state directory: the replicas share their key
-    first_url, first = start(tmp_path, database, env)
-    second_url, second = start(tmp_path, database, env)
+    first_url, first = start(tmp_path, database, env, 600.0, None, "--agent-rate", "100000")
+    second_url, second = start(tmp_path, database, env, 600.0, None, "--agent-rate", "100000")
     try:
         yield (Server(first_url, database, env, first, {}),
                Server(second_url, database, env, second, {}))
@@ -99,7 +99,7 @@ def test_the_replica_an_agent_waits_on_is_killed(replicas: tuple[Server, Server]
         one.process.wait(10)
         c.post(f"/v1/approvals/{pending[0]['id']}", json={"answer": "allow"})
     waiter.join(90)
-    assert box == [ApprovalAnswer.ALLOW_ONCE]
+    assert box == [ApprovalAnswer.ALLOW_ONCE], approver.last_error
 
 
 def test_a_postgres_restart_under_load_fails_closed_and_loses_nothing(

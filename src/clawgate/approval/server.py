@@ -13,6 +13,7 @@ queue lives in the shared database).
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
 import urllib.error
@@ -95,7 +96,7 @@ class ServerApprover:
             try:
                 return _exchange(url.rstrip("/") + path, method, body, self._token,
                                  self.request_timeout_s + extra_s)
-            except (OSError, ValueError, urllib.error.HTTPError) as exc:
+            except (OSError, ValueError, http.client.HTTPException) as exc:
                 problems.append(f"{url}: {exc}")
         raise ServiceUnreachable("; ".join(problems))
 

@@ -46,10 +46,12 @@ def _loopback(host: str) -> bool:
                                                    "expires (as a deny).")
 @click.option("--workspace", type=click.Path(file_okay=False, exists=True),
               help="The workspace checks assume when a request names none.")
+@click.option("--agent-rate", default=200, show_default=True, type=click.IntRange(min=1),
+              help="Requests a second one agent token may make (over it: 429).")
 @click.pass_context
 def serve(ctx: click.Context, policies: tuple[str, ...], database: str | None, host: str,
           port: int, tls_cert: str | None, tls_key: str | None, insecure: bool,
-          approval_ttl: float, workspace: str | None) -> int:
+          approval_ttl: float, workspace: str | None, agent_rate: int) -> int:
     """Run the decision service and approval console (needs the 'serve' extra)."""
     if ctx.invoked_subcommand is not None:
         return ExitCode.OK
@@ -67,7 +69,7 @@ def serve(ctx: click.Context, policies: tuple[str, ...], database: str | None, h
 
     settings = ServeSettings(policies=policies, database=database or default_database(),
                              approval_ttl_s=approval_ttl, tls=bool(tls_cert),
-                             workspace=workspace)
+                             workspace=workspace, agent_rate_per_s=agent_rate)
     app = build_app(settings)
     say(f"policy serve: http{'s' if tls_cert else ''}://{host}:{port}/ "
         f"(database {settings.database.split('://', 1)[0]})")

@@ -12,7 +12,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from clawgate.serve import api, console
 from clawgate.serve.auth import Authority
@@ -63,12 +64,13 @@ def build_app(settings: ServeSettings) -> FastAPI:
     key = _key(settings)
     service = Service(policy, Chain(engine, key), Queue(engine, key, settings.approval_ttl_s),
                       workspace=settings.workspace)
-    state = api.App(service, Authority(engine, key), AgentLimiter(engine,
-                                                                  settings.agent_rate_per_s))
+    limiter = AgentLimiter(engine, settings.agent_rate_per_s)
+    state = api.App(service, Authority(engine, key), limiter)
     state.tls = settings.tls
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
+        limiter.close()
         service.close()
 
     app = FastAPI(title="clawgate", version=_version(), lifespan=lifespan,
@@ -77,17 +79,34 @@ def build_app(settings: ServeSettings) -> FastAPI:
     api.install(app, state)
     app.include_router(console.router(state))
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: object) -> Response:
-        response: Response = await call_next(request)  # type: ignore[operator]
-        response.headers["Content-Security-Policy"] = console.CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["X-Frame-Options"] = "DENY"
-        return response
-
+    app.add_middleware(SecurityHeaders)
     app.state.service = service
     return app
+
+
+HEADERS = [(b"content-security-policy", console.CSP.encode()),
+           (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+           (b"x-frame-options", b"DENY")]
+
+
+class SecurityHeaders:
+    """A strict CSP and friends on every response (a plain ASGI middleware: no task group per
+    request, unlike Starlette's ``BaseHTTPMiddleware``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 def _version() -> str:

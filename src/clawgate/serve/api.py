@@ -94,24 +94,24 @@ def router(app: App) -> APIRouter:
     api = APIRouter(prefix="/v1")
     Who = Annotated[Principal, Depends(app.who)]
 
-    @api.post("/check")
-    async def check(body: CheckIn, principal: Who) -> dict[str, Any]:
+    @api.post("/check", response_model=None)
+    async def check(body: CheckIn, principal: Who) -> JSONResponse:
         """Decide a shell command: the ``policy check --json`` object, plus ``approval_id``
         when it asks (wait on it with ``GET /v1/approvals/{id}?wait=S``)."""
         started = time.perf_counter()
         agent = app.acting_agent(principal, body.agent)
         verdict = await app.service.check(body.command, body.cwd, agent, body.session or "")
-        return app.answered(verdict, started, {})
+        return JSONResponse(app.answered(verdict, started, {}))
 
-    @api.post("/calls")
-    async def calls(body: CallIn, principal: Who) -> dict[str, Any]:
+    @api.post("/calls", response_model=None)
+    async def calls(body: CallIn, principal: Who) -> JSONResponse:
         """Decide a tool call as the adapters do (tool policy, engine, paths, URLs)."""
         started = time.perf_counter()
         ctx = body.context
         agent = app.acting_agent(principal, ctx.agent)
         verdict = await app.service.call(body.tool, body.args, agent, ctx.session or "",
                                          ctx.workspace, ctx.cwd)
-        return app.answered(verdict, started, {"call_id": uuid.uuid4().hex})
+        return JSONResponse(app.answered(verdict, started, {"call_id": uuid.uuid4().hex}))
 
     @api.get("/approvals")
     async def pending(principal: Who) -> dict[str, Any]:
