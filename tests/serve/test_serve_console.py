@@ -16,12 +16,16 @@ import httpx
 import pytest
 from servekit import Server, in_process_token, server_env, start, stop
 
-playwright = pytest.importorskip("playwright.sync_api")
+REQUIRED = os.environ.get("CLAWGATE_REQUIRE_BROWSER") == "1"
+if REQUIRED:  # CI: a missing Playwright is a failure, not a skip
+    import playwright.sync_api as playwright
+else:
+    playwright = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "console"
-pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CLAWGATE_REQUIRE_BROWSER"),
-                                reason="no chromium on this machine")
+pytestmark = pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
+                                reason="no chromium on this machine (scripts/serve-parts.sh)")
 
 
 @pytest.fixture(scope="module")
