@@ -1,6 +1,7 @@
 """Throughput and latency of ``policy serve`` on loopback, every decision audited.
 
     python bench/bench_serve.py [--clients 50] [--seconds 10] [--postgres URL] [--flood]
+    python bench/bench_serve.py --console [--rounds 10]
 
 Starts the service under uvicorn on 127.0.0.1 (SQLite in a temporary directory; with
 ``--postgres URL``, two replicas on that database), and drives ``POST /v1/check`` with ``wrk``
@@ -10,6 +11,11 @@ decisions per second, the median and p99 latency wrk measured, and the audit rec
 holds afterwards (which must equal the decisions answered 200). With ``--flood``, one more agent
 token floods the service (10,000 requests as fast as wrk sends them, rate-limited to 429) while
 the measured clients run, and their p99 is compared with the run without it.
+
+With ``--console``, an approver signed in to the console in a real headless Chromium (Debian's,
+driven by Playwright) and an agent waiting on its request: the time from the agent's ASK to the
+request shown on the page (a MutationObserver stamps its arrival), and from the click on "Allow
+once" to the agent's long poll returning, over ``--rounds`` requests (median and worst).
 """
 
 from __future__ import annotations
@@ -78,7 +84,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--postgres", help="a PostgreSQL URL: two replicas on it")
     parser.add_argument("--flood", action="store_true")
+    parser.add_argument("--console", action="store_true")
+    parser.add_argument("--rounds", type=int, default=10)
     args = parser.parse_args()
+    if args.console:
+        return console(args.rounds)
     if shutil.which("wrk") is None:
         print("bench_serve: needs wrk (apt-get install wrk); skipped")
         return 0
@@ -109,10 +119,14 @@ def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
     rate = sum((r["requests"] - r["non2xx"]) / r["seconds"] for r in results)
     rows = audited(urls[0], viewer) - before
     kind = "postgresql, 2 replicas" if len(urls) > 1 else "sqlite"
+    # A request wrk sent but had no answer for when it stopped (one per connection at most)
+    # is decided and audited all the same: rows - answered is at most the connections.
     print(f"{kind}: {args.clients} clients, {rate:,.0f} decisions/s, median "
           f"{max(r['median_ms'] for r in results):.1f} ms, p99 "
           f"{max(r['p99_ms'] for r in results):.1f} ms, answered {answered}, audit records "
-          f"written {rows}")
+          f"written {rows} (in flight at the end: {rows - answered})")
+    if rows < answered:
+        raise RuntimeError(f"{answered - rows} answered decisions have no audit record")
     if args.flood:
         flood(args, tmp, env)
 
@@ -177,6 +191,89 @@ async def _paced(url: str, tokens: list[str], seconds: float) -> float:
     await asyncio.gather(*(agent(t) for t in tokens))
     ordered = sorted(latencies)
     return ordered[int(len(ordered) * 0.99) - 1] * 1000
+
+
+# Installed in every page load (the answer is a form post: the page loads again after it).
+OBSERVE = """
+window.__seen = {};
+new MutationObserver(() => {
+  for (const card of document.querySelectorAll('article[data-id]')) {
+    window.__seen[card.dataset.id] ??= Date.now();
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def console(rounds: int) -> int:
+    """ASK to the console showing it, and the click to the agent released, in milliseconds."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        print("bench_serve --console: needs chromium (scripts/serve-parts.sh); skipped")
+        return 0
+    from playwright.sync_api import sync_playwright
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-console-"))
+    env = server_env(tmp)
+    database = f"sqlite:///{tmp / 'serve.db'}"
+    url, process = start(tmp, database, env)
+    server = Server(url, database, env, process, {})
+    try:
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=chromium, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu"])
+            shown, released = _rounds(browser, server, rounds)
+            browser.close()
+    finally:
+        stop(process)
+        shutil.rmtree(tmp, ignore_errors=True)
+    for name, values in (("ASK -> shown in the console", shown),
+                         ("click -> agent released", released)):
+        ordered = sorted(values)
+        print(f"{name}: median {ordered[len(ordered) // 2]:.0f} ms, worst {ordered[-1]:.0f} ms "
+              f"({len(ordered)} rounds)")
+    return 0
+
+
+def _rounds(browser: object, server: Server, rounds: int) -> tuple[list[float], list[float]]:
+    import threading
+    import time
+
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.add_init_script(OBSERVE)
+    page.goto(server.url + "/")
+    page.get_by_label("Token").fill(in_process_token(server, "approver", "bench-person"))
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_selector("#queue")
+    token = in_process_token(server, "agent", "bench-agent")
+    client = httpx.Client(base_url=server.url, timeout=60,
+                          headers={"Authorization": f"Bearer {token}"})
+    shown: list[float] = []
+    released: list[float] = []
+    for n in range(rounds):
+        asked_at = time.time() * 1000
+        request_id = client.post("/v1/check", json={"command": f"deploy-prod --n {n}"}
+                                 ).json()["approval_id"]
+        card = page.locator(f'article[data-id="{request_id}"]')
+        card.wait_for(timeout=30_000)
+        shown.append(page.evaluate(f"() => window.__seen[{request_id!r}]") - asked_at)
+        box: list[float] = []
+
+        def agent(request_id: str = request_id, box: list[float] = box) -> None:
+            client.get(f"/v1/approvals/{request_id}", params={"wait": 30})
+            box.append(time.time() * 1000)
+
+        waiter = threading.Thread(target=agent)
+        waiter.start()
+        time.sleep(0.2)  # the agent's long poll is waiting
+        clicked_at = time.time() * 1000
+        card.get_by_role("button", name="Allow once").click()
+        waiter.join(60)
+        released.append(box[0] - clicked_at)
+        card.wait_for(state="detached", timeout=30_000)
+        page.wait_for_load_state()
+    client.close()
+    page.close()
+    return shown, released
 
 
 if __name__ == "__main__":
