@@ -19,6 +19,7 @@ from clawgate.serve import api, console
 from clawgate.serve.auth import Authority
 from clawgate.serve.chain import Chain
 from clawgate.serve.db import connect, migrate
+from clawgate.serve.fast import FastCheck
 from clawgate.serve.queue import Queue
 from clawgate.serve.ratelimit import AgentLimiter
 from clawgate.serve.service import Service
@@ -79,6 +80,7 @@ def build_app(settings: ServeSettings) -> FastAPI:
     api.install(app, state)
     app.include_router(console.router(state))
 
+    app.add_middleware(FastCheck, state=state)  # inside the security headers
     app.add_middleware(SecurityHeaders)
     app.state.service = service
     return app

@@ -123,6 +123,34 @@ class AuditWriter:
         self._thread.join(10)
 
 
+class MemoScrubber(Scrubber):
+    """A scrubber that remembers what it made of short strings: agents check the same commands
+    again and again, and the audit body of each decision (its reasons, hints, command) is
+    scrubbed before it is written. Scrubbing is a pure function of the text here (the detectors
+    and the environment are fixed when the service starts); the memory is bounded."""
+
+    MAX_TEXT = 4096
+    MAX_ENTRIES = 8192
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        super().__init__(env=env)
+        self._memo: OrderedDict[str, str] = OrderedDict()
+        self._memo_lock = threading.Lock()
+
+    def scrub(self, text: str) -> str:
+        if len(text) > self.MAX_TEXT:
+            return super().scrub(text)
+        with self._memo_lock:
+            done = self._memo.get(text)
+        if done is None:
+            done = super().scrub(text)
+            with self._memo_lock:
+                self._memo[text] = done
+                if len(self._memo) > self.MAX_ENTRIES:
+                    self._memo.popitem(last=False)
+        return done
+
+
 class Service:
     """One policy, one database: decisions, the approval queue and the audit chain."""
 
@@ -134,7 +162,7 @@ class Service:
         self.workspace = os.path.abspath(workspace or policy.engine_settings().workspace
                                          or os.getcwd())
         self.engine = Engine(policy.engine_settings())
-        self.scrubber = Scrubber(env=os.environ)
+        self.scrubber = MemoScrubber(env=os.environ)
         self.audit = AuditWriter(chain)
         self._gates: OrderedDict[str, Gate] = OrderedDict()
         self._lock = threading.Lock()
