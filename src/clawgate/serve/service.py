@@ -14,7 +14,6 @@ commit, not one per request.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import os
 import queue
 import threading
@@ -75,21 +74,27 @@ class Verdict:
         return self.decision.outcome.label
 
 
+Waiter = tuple[Entry, asyncio.AbstractEventLoop, "asyncio.Future[int]"]
+
+
 class AuditWriter:
-    """One writer thread that commits whatever audit entries arrived, in one transaction."""
+    """One writer thread that commits whatever audit entries arrived, in one transaction, and
+    then wakes every request of the batch with one call into its event loop (not one per
+    request: a wake-up is a system call and a turn of the loop)."""
 
     def __init__(self, chain: Chain, batch: int = 500) -> None:
         self.chain = chain
         self.batch = batch
-        self._inbox: queue.Queue[tuple[Entry, concurrent.futures.Future[int]] | None] = \
-            queue.Queue()
+        self._inbox: queue.SimpleQueue[Waiter | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="clawgate-audit", daemon=True)
         self._thread.start()
 
     async def write(self, entry: Entry) -> int:
-        future: concurrent.futures.Future[int] = concurrent.futures.Future()
-        self._inbox.put((entry, future))
-        return await asyncio.wrap_future(future)
+        """The record's sequence number once it is committed (the database's error if not)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
+        self._inbox.put((entry, loop, future))
+        return await future
 
     def _run(self) -> None:
         while True:
@@ -106,21 +111,39 @@ class AuditWriter:
                     self._inbox.put(None)
                     break
                 items.append(more)
-            self._commit([i for i in items if i is not None])
+            self._commit(items)
 
-    def _commit(self, items: list[tuple[Entry, concurrent.futures.Future[int]]]) -> None:
+    def _commit(self, items: list[Waiter]) -> None:
+        outcome: list[int] | BaseException
         try:
-            last = self.chain.append([entry for entry, _ in items])
+            last = self.chain.append([entry for entry, _, _ in items])
+            outcome = [last - len(items) + 1 + offset for offset in range(len(items))]
         except Exception as exc:  # the database is down: every waiting request fails closed
-            for _, future in items:
-                future.set_exception(exc)
-            return
-        for offset, (_, future) in enumerate(items):
-            future.set_result(last - len(items) + 1 + offset)
+            outcome = exc
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[int], int]]] = {}
+        for offset, (_, loop, future) in enumerate(items):
+            seq = -1 if isinstance(outcome, BaseException) else outcome[offset]
+            by_loop.setdefault(loop, []).append((future, seq))
+        for loop, waiting in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_settle, waiting, outcome)
+            except RuntimeError:  # that loop is closed: nobody waits any more
+                continue
 
     def close(self) -> None:
         self._inbox.put(None)
         self._thread.join(10)
+
+
+def _settle(waiting: list[tuple[asyncio.Future[int], int]],
+            outcome: list[int] | BaseException) -> None:
+    for future, seq in waiting:
+        if future.done():  # the request was cancelled (its client went away)
+            continue
+        if isinstance(outcome, BaseException):
+            future.set_exception(outcome)
+        else:
+            future.set_result(seq)
 
 
 class MemoScrubber(Scrubber):
