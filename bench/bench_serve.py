@@ -82,7 +82,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--postgres", help="a PostgreSQL URL: two replicas on it")
+    parser.add_argument("--postgres", help="a PostgreSQL cluster's URL (scripts/postgres.sh "
+                        "prints it): two replicas on a fresh database there")
     parser.add_argument("--flood", action="store_true")
     parser.add_argument("--console", action="store_true")
     parser.add_argument("--rounds", type=int, default=10)
@@ -94,7 +95,8 @@ def main() -> int:
         return 0
     tmp = Path(tempfile.mkdtemp(prefix="bench-serve-"))
     env = server_env(tmp)
-    database = args.postgres or f"sqlite:///{tmp / 'serve.db'}"
+    database = _fresh(args.postgres, "create") if args.postgres \
+        else f"sqlite:///{tmp / 'serve.db'}"
     replicas = [start(tmp, database, env, 600.0, None, "--agent-rate", "100000")
                 for _ in range(2 if args.postgres else 1)]
     try:
@@ -103,7 +105,29 @@ def main() -> int:
         for _, process in replicas:
             stop(process)
         shutil.rmtree(tmp, ignore_errors=True)
+        if args.postgres:
+            _fresh(database, "drop")
     return 0
+
+
+def _fresh(url: str, action: str) -> str:
+    """A new database on the cluster at ``url`` (its URL), or ``url``'s database dropped: each
+    run's service makes its own audit key, so it needs a chain of its own."""
+    import secrets
+
+    import sqlalchemy as sa
+
+    base, _, name = url.rpartition("/")
+    if action == "create":
+        name = f"cg_bench_{secrets.token_hex(4)}"
+    admin = sa.create_engine(f"{base}/postgres", isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            verb = "CREATE" if action == "create" else "DROP"
+            conn.execute(sa.text(f'{verb} DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    return f"{base}/{name}"
 
 
 def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
