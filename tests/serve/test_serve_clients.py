@@ -121,3 +121,16 @@ def test_a_service_answering_503_is_a_deny() -> None:
         httpd.server_close()
     assert answer is ApprovalAnswer.DENY
     assert approver.last_error is not None and "503" in approver.last_error
+
+
+def test_a_request_sent_again_with_its_key_is_the_same_request(server: Server) -> None:
+    call = {"tool": "exec_shell", "args": {"command": "deploy-prod --twice"},
+            "context": {"request_key": "k-0123456789abcdef"}}
+    with server.client("agent", "retrier") as one, server.client("agent", "other") as two:
+        first = one.post("/v1/calls", json=call).json()
+        again = one.post("/v1/calls", json=call).json()
+        someone_else = two.post("/v1/calls", json=call).json()
+        fresh = one.post("/v1/calls", json={**call, "context": {}}).json()
+    assert first["outcome"] == again["outcome"] == "ask"
+    assert first["approval_id"] == again["approval_id"]
+    assert len({first["approval_id"], someone_else["approval_id"], fresh["approval_id"]}) == 3

@@ -81,8 +81,8 @@ def test_concurrent_writers_on_both_replicas_make_one_chain(
 def test_the_replica_an_agent_waits_on_is_killed(replicas: tuple[Server, Server]) -> None:
     """The agent's long poll is on replica one when it is SIGKILLed; the person answers on
     two. Under load the kill may instead tear the agent's opening POST after replica one
-    queued the request: the client then opens it again on two (a second request: the API has
-    no idempotency key yet), so the person answers every request of the agent's."""
+    queued the request: the client then sends it again to two with the same request key and
+    waits on the same request (the person answers whatever of the agent's is pending)."""
     one, two = replicas
     approver = ServerApprover([one.url, two.url], in_process_token(one, "agent", "survivor"),
                               timeout_s=60)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import secrets
 import time
 import urllib.error
 import urllib.parse
@@ -66,7 +67,9 @@ class ServerApprover:
     def _open(self, request: ApprovalRequest) -> str | ApprovalAnswer:
         """The id of the request a person will answer, or the service's answer outright (a
         grant it holds allows; its policy may deny)."""
-        context = {"session": request.session or "", "workspace": self.workspace}
+        # One key for this request: a retry on another replica finds the same request.
+        context = {"session": request.session or "", "workspace": self.workspace,
+                   "request_key": secrets.token_hex(16)}
         answer = self._send("POST", "/v1/calls", {"tool": request.tool,
                                                   "args": dict(request.args),
                                                   "context": context})

@@ -43,6 +43,9 @@ class CallContextIn(_Strict):
     session: str | None = None
     workspace: str | None = None
     cwd: str | None = None
+    # The client's own name for this call: sent again (to another replica, after a torn
+    # exchange), it gets the same approval request, not a second one.
+    request_key: str | None = Field(default=None, min_length=8, max_length=200)
 
 
 class CallIn(_Strict):
@@ -110,7 +113,7 @@ def router(app: App) -> APIRouter:
         ctx = body.context
         agent = app.acting_agent(principal, ctx.agent)
         verdict = await app.service.call(body.tool, body.args, agent, ctx.session or "",
-                                         ctx.workspace, ctx.cwd)
+                                         ctx.workspace, ctx.cwd, request_key=ctx.request_key)
         return JSONResponse(app.answered(verdict, started, {"call_id": uuid.uuid4().hex}))
 
     @api.get("/approvals")

@@ -40,6 +40,7 @@ class Asked:
     tool: str
     args: dict[str, Any]
     decision: Decision
+    key: str | None = None  # the client's request key (the same key: the same request)
 
 
 class Queue:
@@ -62,9 +63,21 @@ class Queue:
             hmac.compare_digest(row.mac, self._mac(digest, asked.workspace, row.summary))
 
     def open(self, asked: Asked) -> str:
-        """A new pending request; its id."""
+        """A new pending request; its id. With a request key, the id is an HMAC of the agent
+        and the key: the same agent sending the same key again (its client retrying on another
+        replica) gets the request already queued."""
         now = time.time()
-        request_id = secrets.token_hex(8)
+        request_id = secrets.token_hex(8) if asked.key is None else hmac.new(
+            self.key, f"request\0{asked.agent}\0{asked.key}".encode(),
+            hashlib.sha256).hexdigest()[:16]
+        try:
+            self._insert(asked, request_id, now)
+        except sa.exc.IntegrityError:
+            if asked.key is None or self.get(request_id) is None:
+                raise
+        return request_id
+
+    def _insert(self, asked: Asked, request_id: str, now: float) -> None:
         decision = asked.decision
         with self.engine.begin() as conn:
             conn.execute(approvals.insert().values(
@@ -73,7 +86,6 @@ class Queue:
                 tool=asked.tool, summary=decision.command, risk=decision.risk.label,
                 reasons=json.dumps([r.as_dict() for r in decision.reasons]),
                 digest=self.digest(asked)))
-        return request_id
 
     def get(self, request_id: str) -> dict[str, Any] | None:
         """The request as the API shows it (expired when its time is up)."""

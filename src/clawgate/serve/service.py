@@ -210,11 +210,12 @@ class Service:
         return await self._conclude(asked, {"command": command, "cwd": cwd})
 
     async def call(self, tool: str, args: dict[str, Any], agent: str, session: str,
-                   workspace: str | None, cwd: str | None) -> Verdict:
+                   workspace: str | None, cwd: str | None, *,
+                   request_key: str | None = None) -> Verdict:
         where = os.path.abspath(workspace or self.workspace)
         ctx = CallContext(session=session, agent=agent)
         decision = self.gate(where).decide(call_of(tool, args, cwd), ctx)
-        asked = Asked(agent, session, where, tool, args, decision)
+        asked = Asked(agent, session, where, tool, args, decision, request_key)
         return await self._conclude(asked, {"tool": tool, "args": args})
 
     async def _conclude(self, asked: Asked, shown: dict[str, Any]) -> Verdict:
