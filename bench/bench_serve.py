@@ -1,6 +1,7 @@
 """Throughput and latency of ``policy serve`` on loopback, every decision audited.
 
-    python bench/bench_serve.py [--clients 50] [--seconds 10] [--postgres URL] [--flood]
+    python bench/bench_serve.py [--clients 50] [--seconds 10] [--postgres URL [--workers N]]
+                                [--flood]
     python bench/bench_serve.py --console [--rounds 10]
 
 Starts the service under uvicorn on 127.0.0.1 (SQLite in a temporary directory; with
@@ -85,6 +86,8 @@ def main() -> int:
     parser.add_argument("--postgres", help="a PostgreSQL cluster's URL (scripts/postgres.sh "
                         "prints it): two replicas on a fresh database there")
     parser.add_argument("--flood", action="store_true")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="uvicorn workers per replica (PostgreSQL only)")
     parser.add_argument("--console", action="store_true")
     parser.add_argument("--rounds", type=int, default=10)
     args = parser.parse_args()
@@ -97,7 +100,8 @@ def main() -> int:
     env = server_env(tmp)
     database = _fresh(args.postgres, "create") if args.postgres \
         else f"sqlite:///{tmp / 'serve.db'}"
-    replicas = [start(tmp, database, env, 600.0, None, "--agent-rate", "100000")
+    replicas = [start(tmp, database, env, 600.0, None, "--agent-rate", "100000",
+                      "--workers", str(args.workers))
                 for _ in range(2 if args.postgres else 1)]
     try:
         run(args, tmp, database, env, [url for url, _ in replicas], replicas[0][1])
@@ -143,6 +147,7 @@ def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
     rate = sum((r["requests"] - r["non2xx"]) / r["seconds"] for r in results)
     rows = audited(urls[0], viewer) - before
     kind = "postgresql, 2 replicas" if len(urls) > 1 else "sqlite"
+    kind += f", {args.workers} workers each" if args.workers > 1 else ""
     # A request wrk sent but had no answer for when it stopped (one per connection at most)
     # is decided and audited all the same: rows - answered is at most the connections.
     print(f"{kind}: {args.clients} clients, {rate:,.0f} decisions/s, median "

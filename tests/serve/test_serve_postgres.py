@@ -150,3 +150,38 @@ def test_a_postgres_restart_under_load_fails_closed_and_loses_nothing(
         verified = c.get("/v1/audit/verify").json()
     assert verified["ok"], verified
     assert verified["records"] == statuses.count(200)
+
+
+def test_workers_share_one_chain(tmp_path: Path) -> None:
+    """``--workers 2``: two service processes behind one port write one audit chain."""
+    database = fresh_database()
+    env = server_env(tmp_path)
+    url, process = start(tmp_path, database, env, 600.0, None, "--workers", "2")
+    server = Server(url, database, env, process, {})
+    try:
+        agent = in_process_token(server, "agent", "worker-agent")
+
+        def burst(_: int) -> int:
+            with client(server, agent) as c:
+                return sum(c.post("/v1/check", json={"command": f"echo {n}"}).status_code == 200
+                           for n in range(40))
+
+        with ThreadPoolExecutor(6) as pool:
+            answered = sum(pool.map(burst, range(6)))
+        with client(server, in_process_token(server, "viewer", "v")) as c:
+            verified = c.get("/v1/audit/verify").json()
+    finally:
+        stop(process)
+    assert answered == 240
+    assert verified["ok"] and verified["records"] == 240, verified
+
+
+def test_workers_need_postgres(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "clawgate", "serve", "--workers", "2",
+                           "--database", f"sqlite:///{tmp_path / 's.db'}"],
+                          env=server_env(tmp_path), capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert "--workers needs --database postgresql" in done.stderr

@@ -12,6 +12,8 @@ tokens and session cookies would cross the network in clear text.
 from __future__ import annotations
 
 import ipaddress
+import os
+from typing import Any
 
 import click
 
@@ -50,10 +52,12 @@ def _loopback(host: str) -> bool:
               help="The workspace checks assume when a request names none.")
 @click.option("--agent-rate", default=200, show_default=True, type=click.IntRange(min=1),
               help="Requests a second one agent token may make (over it: 429).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1, max=64),
+              help="Service processes (PostgreSQL only: SQLite's chain has one writer).")
 @click.pass_context
 def serve(ctx: click.Context, policies: tuple[str, ...], database: str | None, host: str,
           port: int, tls_cert: str | None, tls_key: str | None, insecure: bool,
-          approval_ttl: float, workspace: str | None, agent_rate: int) -> int:
+          approval_ttl: float, workspace: str | None, agent_rate: int, workers: int) -> int:
     """Run the decision service and approval console (needs the 'serve' extra)."""
     try:
         for module in ("uvicorn", "clawgate.serve"):
@@ -71,18 +75,32 @@ def serve(ctx: click.Context, policies: tuple[str, ...], database: str | None, h
                                    "text: give --tls-cert/--tls-key, or --insecure")
         say(f"WARNING: serving on {host} WITHOUT TLS (--insecure): tokens and session cookies "
             "cross the network in clear text")
+    if workers > 1 and not (database or "").startswith("postgresql"):
+        raise click.UsageError("--workers needs --database postgresql://... (SQLite's audit "
+                               "chain has one writer process)")
     import uvicorn
 
-    from clawgate.serve import ServeSettings, build_app, default_database
+    from clawgate.serve import ServeSettings, build_app, default_database, settings_env
 
-    settings = ServeSettings(policies=policies, database=database or default_database(),
+    settings = ServeSettings(policies=tuple(os.path.abspath(p) for p in policies),
+                             database=database or default_database(),
                              approval_ttl_s=approval_ttl, tls=bool(tls_cert),
-                             workspace=workspace, agent_rate_per_s=agent_rate)
-    app = build_app(settings)
+                             workspace=os.path.abspath(workspace) if workspace else None,
+                             agent_rate_per_s=agent_rate)
+    app = build_app(settings)  # migrations run once, and a bad policy stops here
     say(f"policy serve: http{'s' if tls_cert else ''}://{host}:{port}/ "
-        f"(database {settings.database.split('://', 1)[0]})")
-    uvicorn.run(app, host=host, port=port, ssl_certfile=tls_cert, ssl_keyfile=tls_key,
-                log_level="warning", access_log=False)
+        f"(database {settings.database.split('://', 1)[0]}"
+        f"{f', {workers} workers' if workers > 1 else ''})")
+    common: dict[str, Any] = {"host": host, "port": port, "ssl_certfile": tls_cert,
+                              "ssl_keyfile": tls_key, "log_level": "warning",
+                              "access_log": False}
+    if workers == 1:
+        uvicorn.run(app, **common)
+        return ExitCode.OK
+    app.state.limiter.close()  # the workers build their own
+    app.state.service.close()
+    os.environ.update(settings_env(settings))
+    uvicorn.run("clawgate.serve:from_environment", factory=True, workers=workers, **common)
     return ExitCode.OK
 
 

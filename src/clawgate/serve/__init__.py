@@ -8,6 +8,8 @@ replicas). It needs the ``serve`` extra.
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,6 +85,7 @@ def build_app(settings: ServeSettings) -> FastAPI:
     app.add_middleware(FastCheck, state=state)  # inside the security headers
     app.add_middleware(SecurityHeaders)
     app.state.service = service
+    app.state.limiter = limiter
     return app
 
 
@@ -111,6 +114,27 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+SETTINGS_ENV = "CLAWGATE_SERVE_SETTINGS"
+
+
+def settings_env(settings: ServeSettings) -> dict[str, str]:
+    """The environment that hands ``settings`` to uvicorn's worker processes."""
+    return {SETTINGS_ENV: json.dumps({
+        "policies": list(settings.policies), "database": settings.database,
+        "approval_ttl_s": settings.approval_ttl_s, "agent_rate_per_s": settings.agent_rate_per_s,
+        "tls": settings.tls, "workspace": settings.workspace})}
+
+
+def from_environment() -> FastAPI:
+    """The application in one of ``policy serve --workers N``'s processes (uvicorn's factory),
+    from the settings the command put in the environment."""
+    raw = json.loads(os.environ[SETTINGS_ENV])
+    return build_app(ServeSettings(
+        policies=tuple(raw["policies"]), database=raw["database"],
+        approval_ttl_s=float(raw["approval_ttl_s"]), agent_rate_per_s=int(raw["agent_rate_per_s"]),
+        tls=bool(raw["tls"]), workspace=raw["workspace"]))
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -120,4 +144,5 @@ def _version() -> str:
         return "0"
 
 
-__all__ = ["ServeSettings", "build_app", "default_database"]
+__all__ = ["ServeSettings", "build_app", "default_database", "from_environment",
+           "settings_env"]
