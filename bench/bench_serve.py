@@ -13,6 +13,8 @@ holds afterwards (which must equal the decisions answered 200). With ``--flood``
 token floods the service (10,000 requests as fast as wrk sends them, rate-limited to 429) while
 the measured clients run, and their p99 is compared with the run without it.
 
+Corpora: none; eight fixed command lines (``COMMANDS``).
+
 With ``--console``, an approver signed in to the console in a real headless Chromium (Debian's,
 driven by Playwright) and an agent waiting on its request: the time from the agent's ASK to the
 request shown on the page (a MutationObserver stamps its arrival), and from the click on "Allow
