@@ -17,9 +17,12 @@ $(VENV)/.installed: pyproject.toml $(LOCK) | $(BIN)/python
 
 venv: $(VENV)/.installed
 
-# Docker and bubblewrap tests run where the machine allows it; CI requires them.
+# Docker, bubblewrap, PostgreSQL and Chromium tests run where the machine allows it; CI
+# requires them (a cluster started here keeps running: bash scripts/postgres.sh stop).
 test: venv
 	-bash scripts/docker-engine.sh
+	-bash scripts/serve-parts.sh
+	-bash scripts/postgres.sh >/dev/null
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
@@ -48,6 +51,7 @@ bench: venv
 	$(BIN)/python bench/bench_decisions.py
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_executors.py
+	$(BIN)/python bench/bench_serve.py
 
 clean:
 	rm -rf $(VENV) .venv-lock dist build

@@ -20,7 +20,8 @@ from clawgate.extras import require
 
 # What the extras bring (and what comes only with them).
 EXTRA_PACKAGES = ("docker", "requests", "mcp", "mcp_types", "anyio", "httpx2", "starlette",
-                  "uvicorn", "hypothesis")
+                  "uvicorn", "hypothesis", "fastapi", "sqlalchemy", "psycopg",
+                  "prometheus_client")
 REFUSE = f"""
 import sys
 BLOCKED = {set(EXTRA_PACKAGES)!r}
@@ -51,7 +52,9 @@ def test_check_needs_no_extra() -> None:
     (["run", "--executor", "docker", "--", "true"], "docker"),
     (["fuzz", "--examples", "5"], "testing"),
     (["mcp-proxy", "--name", "demo", "--", "true"], "mcp"),
-], ids=["run-docker", "fuzz", "mcp-proxy"])
+    (["serve", "--port", "0"], "serve"),
+    (["serve", "token", "list"], "serve"),
+], ids=["run-docker", "fuzz", "mcp-proxy", "serve", "serve-token"])
 def test_a_subcommand_without_its_extra_says_which_in_one_line(args: list[str],
                                                                extra: str) -> None:
     done = _policy(*args)

@@ -179,6 +179,9 @@ class CallPath:
             return replace(decision, outcome=Outcome.ALLOW)
         why = "a person must approve and did not" if self.approver is not None else \
             "a person must approve, and no approver is configured"
+        detail = getattr(self.approver, "last_error", None)  # ServerApprover says why
+        if isinstance(detail, str) and detail:
+            why = f"{why}: {detail}"
         return replace(decision, outcome=Outcome.DENY, reasons=(
             Reason(APPROVAL_ID, why, hint, decision.command), *decision.reasons))
 

@@ -6,6 +6,8 @@ executors need. The rest comes with an extra:
     docker    the Docker executor (the Docker SDK)
     mcp       the MCP proxy (``policy mcp-proxy``: the MCP SDK, stdio and streamable HTTP)
     testing   the property-based harness (hypothesis: ``policy fuzz``, the pytest plugin's options)
+    serve     the decision service and console (``policy serve``: FastAPI, uvicorn, SQLAlchemy,
+              psycopg, prometheus-client); its client, ``ServerApprover``, needs no extra
     all       every extra above
 
 An import site asks ``require(extra, module, what)``: the module, or ``MissingExtra`` with one
@@ -24,7 +26,7 @@ TYPE_CHECKING = False  # no runtime ``typing`` import on the check path
 if TYPE_CHECKING:
     from types import ModuleType
 
-EXTRAS = ("docker", "mcp", "testing")
+EXTRAS = ("docker", "mcp", "testing", "serve")
 
 
 def require(extra: str, module: str, what: str) -> ModuleType:

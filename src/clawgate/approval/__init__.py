@@ -3,7 +3,7 @@
 An ``Approver`` answers an ``ApprovalRequest`` with allow-once, allow-always or deny; every
 failure to get an answer (no terminal, a timeout, a broken callback) is a deny.
 ``ApprovalStore`` keeps one workspace's allow-always answers; ``seek_approval`` puts the two
-together.
+together. ``ServerApprover`` asks the person at a ``policy serve`` console.
 """
 
 from clawgate.approval.model import (
@@ -14,6 +14,7 @@ from clawgate.approval.model import (
     DenyAllApprover,
     request_digest,
 )
+from clawgate.approval.server import ServerApprover
 from clawgate.approval.store import ApprovalEntry, ApprovalStore, default_state_dir, seek_approval
 from clawgate.approval.terminal import TerminalApprover, printable
 
@@ -25,6 +26,7 @@ __all__ = [
     "Approver",
     "CallbackApprover",
     "DenyAllApprover",
+    "ServerApprover",
     "TerminalApprover",
     "default_state_dir",
     "printable",

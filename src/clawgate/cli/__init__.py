@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, str] = {
     "mcp-proxy": "clawgate.cli.mcp_proxy:mcp_proxy",
     "run": "clawgate.cli.run:run",
     "schema": "clawgate.cli.schema:schema",
+    "serve": "clawgate.cli.serve:serve",
     "tools": "clawgate.cli.tools:tools",
 }
 

@@ -4,6 +4,7 @@ exit 0 even on failure, which is a deny); ``policy hook install``: their setting
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,10 @@ def _options(function: Any) -> Any:
                      help="Append every decision to this hash-chained audit log."),
         click.option("--approver", type=click.Choice(["none", "terminal"]), default="none",
                      help="Who answers an ASK: nobody (default), or a person on /dev/tty."),
+        click.option("--server", "servers", multiple=True, metavar="URL",
+                     help="Send an ASK to the `policy serve` console at URL and wait for the "
+                     "answer (repeatable: replicas in turn; the token comes from "
+                     "$CLAWGATE_SERVER_TOKEN). Unreachable: deny."),
     ]
     for decorate in reversed(decorators):
         function = decorate(function)
@@ -63,8 +68,13 @@ def gemini(**options: Any) -> int:
 def _run(adapter: Any, agent: str, provider: str, options: dict[str, Any]) -> int:
     from clawgate.integrations.hooks import MAX_INPUT_BYTES, HookOptions, answer
 
-    approver = None
-    if options["approver"] == "terminal":
+    approver: Any = None
+    if options["servers"]:
+        if options["approver"] == "terminal":
+            raise click.UsageError("--server and --approver terminal name two approvers: "
+                                   "give one")
+        approver = server_approver(options["servers"], options["workspace"])
+    elif options["approver"] == "terminal":
         from clawgate.approval import TerminalApprover
 
         approver = TerminalApprover()
@@ -74,6 +84,16 @@ def _run(adapter: Any, agent: str, provider: str, options: dict[str, Any]) -> in
     raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     emit_json(answer(adapter, raw, opts))
     return ExitCode.OK
+
+
+def server_approver(servers: tuple[str, ...], workspace: str | None) -> Any:
+    """A ``ServerApprover`` for ``--server`` (its token from the environment, never argv)."""
+    from clawgate.approval.server import TOKEN_ENV, ServerApprover
+
+    for url in servers:
+        if not url.startswith(("http://", "https://")):
+            raise click.BadParameter(f"{url!r} is not an http(s) URL", param_hint="--server")
+    return ServerApprover(servers, os.environ.get(TOKEN_ENV, ""), workspace=workspace)
 
 
 @hook.command("install")

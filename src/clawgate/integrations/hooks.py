@@ -129,7 +129,7 @@ def _scrubbed(value: Any, scrubber: Scrubber, limit: int) -> Any:
 
 
 def _gate(payload: Payload, options: HookOptions) -> Gate:
-    from clawgate.approval import ApprovalStore
+    from clawgate.approval import ApprovalStore, ServerApprover
     from clawgate.policy.discovery import policy_paths
     from clawgate.policy.loader import load_policy
 
@@ -139,6 +139,8 @@ def _gate(payload: Payload, options: HookOptions) -> Gate:
                 audit_log=options.audit)
     if options.approver is not None:  # allow-always answers are remembered per workspace
         gate.approvals = ApprovalStore(gate.root)
+    if isinstance(options.approver, ServerApprover) and options.approver.workspace is None:
+        options.approver.workspace = gate.root  # the service judges it in the hook's workspace
     return gate
 
 

@@ -21,7 +21,14 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
 
-from clawgate.approval import ApprovalStore, Approver, DenyAllApprover, TerminalApprover
+from clawgate.approval import (
+    ApprovalStore,
+    Approver,
+    DenyAllApprover,
+    ServerApprover,
+    TerminalApprover,
+)
+from clawgate.approval.server import TOKEN_ENV
 from clawgate.guard import CallContext
 from clawgate.integrations.gate import Gate
 from clawgate.integrations.mcp_proxy.guarded import GuardedTools
@@ -44,6 +51,7 @@ class ProxyOptions:
     provider: str | None = None
     session: str = "mcp-proxy"
     timeout_s: float = 300.0
+    servers: tuple[str, ...] = ()  # ``policy serve`` URLs that answer an ASK (the approver)
 
     def upstream(self) -> StdioServerParameters | str:
         if (self.url is None) == (not self.command):
@@ -62,10 +70,15 @@ def build_gate(options: ProxyOptions) -> Gate:
 
     approver: Approver = TerminalApprover() if options.approver == "terminal" \
         else DenyAllApprover()
+    if options.servers:  # the token from the environment: never on a command line
+        approver = ServerApprover(options.servers, os.environ.get(TOKEN_ENV, ""),
+                                  workspace=options.workspace)
     paths = policy_paths(options.policies, options.workspace or os.getcwd())
     gate = Gate(load_policy(*paths), workspace=options.workspace,
                 fallback_workspace=os.getcwd(), approver=approver, audit_log=options.audit)
     gate.approvals = ApprovalStore(gate.root)
+    if isinstance(approver, ServerApprover) and approver.workspace is None:
+        approver.workspace = gate.root  # the service judges the call in the proxy's workspace
     return gate
 
 

@@ -1,0 +1,222 @@
+"""The HTTP API of ``policy serve``, ``/v1/...``, with an OpenAPI document at ``/openapi.json``.
+
+Agent tokens check commands and calls and wait on their own requests; viewers read the queue and
+the audit; approvers answer; admins list and revoke grants. A database that does not answer is
+a 503 (clients fail closed on it), never an answer made up without the audit.
+"""
+
+
+import json
+import time
+import uuid
+from typing import Annotated, Any, Literal
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
+
+from clawgate.serve.auth import Authority, need
+from clawgate.serve.db import audit, grants
+from clawgate.serve.metrics import Metrics
+from clawgate.serve.ratelimit import AgentLimiter
+from clawgate.serve.service import Service, Verdict
+from clawgate.serve.tokens import Principal
+
+MAX_WAIT_S = 60.0
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CheckIn(_Strict):
+    command: str = Field(max_length=1 << 20)
+    cwd: str | None = None
+    agent: str | None = None
+    session: str | None = None
+
+
+class CallContextIn(_Strict):
+    agent: str | None = None
+    session: str | None = None
+    workspace: str | None = None
+    cwd: str | None = None
+    # The client's own name for this call: sent again (to another replica, after a torn
+    # exchange), it gets the same approval request, not a second one.
+    request_key: str | None = Field(default=None, min_length=8, max_length=200)
+
+
+class CallIn(_Strict):
+    tool: str = Field(min_length=1, max_length=200)
+    args: dict[str, Any] = Field(default_factory=dict)
+    context: CallContextIn = Field(default_factory=CallContextIn)
+
+
+class AnswerIn(_Strict):
+    answer: Literal["allow", "deny"]
+    scope: Literal["once", "always"] = "once"
+    note: str | None = Field(default=None, max_length=2000)
+
+
+class App:
+    """The pieces every route needs."""
+
+    def __init__(self, service: Service, authority: Authority, limiter: AgentLimiter) -> None:
+        self.service = service
+        self.authority = authority
+        self.limiter = limiter
+        self.tls = False
+        self.metrics = Metrics(lambda: len(service.approvals.pending(limit=10_000)))
+
+    def who(self, request: Request) -> Principal:
+        return self.authority.principal(request)
+
+    def acting_agent(self, principal: Principal, claimed: str | None) -> str:
+        """An agent token acts as its own agent; others may name one (or are themselves)."""
+        if principal.role == "agent":
+            if claimed not in (None, principal.agent):
+                raise HTTPException(403, "an agent token acts only as its own agent")
+            if not self.limiter.admit(principal.agent):
+                raise HTTPException(429, "rate limit reached for this agent",
+                                    headers={"Retry-After": "1"})
+            return principal.agent
+        return claimed or principal.agent
+
+    def answered(self, verdict: Verdict, started: float, extra: dict[str, Any]) -> dict[str, Any]:
+        decision = verdict.decision
+        rule = decision.reasons[0].rule_id if decision.reasons else ""
+        self.metrics.decisions.labels(verdict.outcome, rule).inc()
+        self.metrics.latency.observe(time.perf_counter() - started)
+        return {**decision.as_dict(), "outcome": verdict.outcome,
+                "approval_id": verdict.approval_id, **extra}
+
+
+def router(app: App) -> APIRouter:
+    api = APIRouter(prefix="/v1")
+    Who = Annotated[Principal, Depends(app.who)]
+
+    @api.post("/check", response_model=None)
+    async def check(body: CheckIn, principal: Who) -> JSONResponse:
+        """Decide a shell command: the ``policy check --json`` object, plus ``approval_id``
+        when it asks (wait on it with ``GET /v1/approvals/{id}?wait=S``)."""
+        started = time.perf_counter()
+        agent = app.acting_agent(principal, body.agent)
+        verdict = await app.service.check(body.command, body.cwd, agent, body.session or "")
+        return JSONResponse(app.answered(verdict, started, {}))
+
+    @api.post("/calls", response_model=None)
+    async def calls(body: CallIn, principal: Who) -> JSONResponse:
+        """Decide a tool call as the adapters do (tool policy, engine, paths, URLs)."""
+        started = time.perf_counter()
+        ctx = body.context
+        agent = app.acting_agent(principal, ctx.agent)
+        verdict = await app.service.call(body.tool, body.args, agent, ctx.session or "",
+                                         ctx.workspace, ctx.cwd, request_key=ctx.request_key)
+        return JSONResponse(app.answered(verdict, started, {"call_id": uuid.uuid4().hex}))
+
+    @api.get("/approvals")
+    async def pending(principal: Who) -> dict[str, Any]:
+        """Requests waiting for a person (viewers and up)."""
+        need(principal, "viewer")
+        return {"pending": app.service.approvals.pending()}
+
+    @api.get("/approvals/{request_id}")
+    async def approval(request_id: str, principal: Who,
+                       wait: Annotated[float, Query(ge=0.0, le=MAX_WAIT_S)] = 0.0,
+                       ) -> dict[str, Any]:
+        """A request; with ``wait``, long-polls until it is answered or expires."""
+        shown = await app.service.approvals.wait(request_id, wait)
+        if shown is None or (principal.role == "agent" and shown["agent"] != principal.agent):
+            raise HTTPException(404, "no such request")
+        return shown
+
+    @api.post("/approvals/{request_id}")
+    async def answer(request_id: str, body: AnswerIn,
+                     principal: Who) -> dict[str, Any]:
+        """Answer a request (approvers and admins): allow or deny, once or always."""
+        need(principal, "approver")
+        shown = app.service.approvals.answer(request_id, body.answer == "allow",
+                                             body.scope == "always", principal.agent,
+                                             body.note)
+        if shown is None:
+            raise HTTPException(404, "no such request")
+        await app.service.record_answer(shown, principal.agent or principal.token_id)
+        return shown
+
+    @api.get("/grants")
+    async def grant_list(principal: Who) -> dict[str, Any]:
+        need(principal, "admin")
+        with app.service.chain.engine.connect() as conn:
+            rows = conn.execute(sa.select(grants).order_by(grants.c.created)).all()
+        return {"grants": [{"digest": r.digest, "workspace": r.workspace, "summary": r.summary,
+                            "created": r.created, "created_by": r.created_by} for r in rows]}
+
+    @api.delete("/grants/{digest}")
+    async def grant_revoke(digest: str, principal: Who) -> dict[str, Any]:
+        need(principal, "admin")
+        with app.service.chain.engine.begin() as conn:
+            done = conn.execute(grants.delete().where(grants.c.digest == digest))
+        if not done.rowcount:
+            raise HTTPException(404, "no such grant")
+        return {"revoked": digest}
+
+    @api.get("/audit")
+    async def audit_list(principal: Who, agent: str | None = None,
+                         session: str | None = None, outcome: str | None = None,
+                         since: float | None = None, until: float | None = None,
+                         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+                         ) -> dict[str, Any]:
+        """Audit records, newest first, filtered (viewers and up)."""
+        need(principal, "viewer")
+        return {"records": audit_rows(app, agent, session, outcome, since, until, limit)}
+
+    @api.get("/audit/verify")
+    async def audit_verify(principal: Who) -> dict[str, Any]:
+        need(principal, "viewer")
+        return app.service.chain.verify()
+
+    return api
+
+
+def audit_rows(app: App, agent: str | None, session: str | None, outcome: str | None,
+               since: float | None, until: float | None, limit: int) -> list[dict[str, Any]]:
+    query = sa.select(audit).order_by(audit.c.seq.desc()).limit(limit)
+    for column, value in ((audit.c.agent, agent), (audit.c.session, session),
+                          (audit.c.outcome, outcome)):
+        if value:
+            query = query.where(column == value)
+    if since is not None:
+        query = query.where(audit.c.time >= since)
+    if until is not None:
+        query = query.where(audit.c.time <= until)
+    with app.service.chain.engine.connect() as conn:
+        rows = conn.execute(query).all()
+    return [{"seq": r.seq, "time": r.time, "agent": r.agent, "session": r.session,
+             "tool": r.tool, "outcome": r.outcome, "rule": r.rule, "body": json.loads(r.body)}
+            for r in rows]
+
+
+def install(fastapi: FastAPI, app: App) -> None:
+    fastapi.include_router(router(app))
+
+    @fastapi.get("/healthz")
+    async def healthz() -> Response:
+        try:
+            with app.service.chain.engine.connect() as conn:
+                conn.execute(sa.text("SELECT 1"))
+        except SQLAlchemyError:
+            return JSONResponse({"ok": False, "database": "unreachable"}, status_code=503)
+        return JSONResponse({"ok": True, "database": "ok"})
+
+    @fastapi.get("/metrics")
+    async def metrics(principal: Annotated[Principal, Depends(app.who)]) -> Response:
+        need(principal, "viewer")
+        return PlainTextResponse(app.metrics.text(),
+                                 media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    @fastapi.exception_handler(SQLAlchemyError)
+    async def database_down(_request: Request, exc: SQLAlchemyError) -> Response:
+        return JSONResponse({"detail": f"the database did not answer ({type(exc).__name__}); "
+                             "nothing was decided"}, status_code=503)

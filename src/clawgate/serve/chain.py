@@ -1,0 +1,126 @@
+"""The service's audit trail: one hash chain in the database, keyed, with no gaps.
+
+Each record has a sequence number, the chain value of the record before (``prev``) and its own
+``mac``: HMAC-SHA256, under the audit key, of the record's canonical JSON with ``seq`` and
+``prev`` in it. Writers take the chain's write lock (an advisory lock on PostgreSQL, a process
+lock on SQLite), read the head, and insert ``seq + 1`` in the same transaction, so concurrent
+writers on several replicas make one chain: a unique ``seq`` and a ``prev`` that matches.
+``verify`` walks the chain in order and reports the first gap, break or forged record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from clawgate.serve.db import audit, write_lock
+
+GENESIS = "0" * 64
+_SQLITE_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    agent: str
+    session: str
+    tool: str
+    outcome: str
+    rule: str
+    body: Mapping[str, Any]
+
+
+def _canonical(seq: int, when: float, entry: Entry, prev: str) -> bytes:
+    return json.dumps({"seq": seq, "time": round(when, 6), "agent": entry.agent,
+                       "session": entry.session, "tool": entry.tool, "outcome": entry.outcome,
+                       "rule": entry.rule, "body": entry.body, "prev": prev},
+                      sort_keys=True, separators=(",", ":"), default=str).encode()
+
+
+class Chain:
+    """Appends to and verifies the audit chain of one database under one key."""
+
+    def __init__(self, engine: Engine, key: bytes) -> None:
+        self.engine = engine
+        self.key = key
+        self.sqlite = engine.dialect.name == "sqlite"
+
+    def append(self, entries: list[Entry]) -> int:
+        """Write ``entries`` in order, in one transaction; the last sequence number."""
+        if self.sqlite:
+            with _SQLITE_LOCK:
+                return self._append(entries)
+        return self._append(entries)
+
+    def _append(self, entries: list[Entry]) -> int:
+        with self.engine.begin() as conn:
+            write_lock(conn)
+            seq, prev = self._head(conn)
+            rows = []
+            for entry in entries:
+                seq += 1
+                when = time.time()
+                mac = hmac.new(self.key, _canonical(seq, when, entry, prev),
+                               hashlib.sha256).hexdigest()
+                rows.append({"seq": seq, "time": when, "agent": entry.agent,
+                             "session": entry.session, "tool": entry.tool,
+                             "outcome": entry.outcome, "rule": entry.rule,
+                             "body": json.dumps(entry.body, default=str), "prev": prev,
+                             "mac": mac})
+                prev = mac
+            if rows:
+                conn.execute(audit.insert(), rows)
+            return seq
+
+    @staticmethod
+    def _head(conn: Connection) -> tuple[int, str]:
+        row = conn.execute(sa.select(audit.c.seq, audit.c.mac)
+                           .order_by(audit.c.seq.desc()).limit(1)).first()
+        return (0, GENESIS) if row is None else (int(row.seq), str(row.mac))
+
+    def count(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(audit)).scalar_one())
+
+    def rows(self, batch: int = 5000) -> Iterator[Any]:
+        last = 0
+        while True:
+            with self.engine.connect() as conn:
+                page = conn.execute(sa.select(audit).where(audit.c.seq > last)
+                                    .order_by(audit.c.seq).limit(batch)).all()
+            if not page:
+                return
+            yield from page
+            last = int(page[-1].seq)
+
+    def verify(self) -> dict[str, object]:
+        """``{"ok", "records", "first_bad", "why"}`` over the whole chain."""
+        expected_seq, prev, count = 1, GENESIS, 0
+        for row in self.rows():
+            problem = self._problem(row, expected_seq, prev)
+            if problem:
+                return {"ok": False, "records": count, "first_bad": row.seq, "why": problem}
+            expected_seq, prev, count = row.seq + 1, row.mac, count + 1
+        return {"ok": True, "records": count, "first_bad": None,
+                "why": f"{count} records, chain intact"}
+
+    def _problem(self, row: Any, expected_seq: int, prev: str) -> str | None:
+        if row.seq != expected_seq:
+            return f"record {expected_seq} is missing (the next is {row.seq})"
+        if row.prev != prev:
+            return f"does not chain to record {row.seq - 1}"
+        entry = Entry(row.agent, row.session, row.tool, row.outcome, row.rule,
+                      json.loads(row.body))
+        mac = hmac.new(self.key, _canonical(row.seq, row.time, entry, row.prev),
+                       hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(mac, row.mac):
+            return "its mac does not match: altered, or written without the key"
+        return None

@@ -1,0 +1,163 @@
+"""Approval requests and allow-always grants, in the database so that every replica sees them.
+
+An ASK becomes a pending request with an expiry (10 minutes by default); a person answers it
+allow or deny, once or always; a request nobody answered by its expiry is ``expired``, which
+counts as a deny. Waiting is a poll of the row (every 100 ms), so an answer given on one replica
+releases an agent waiting on another. A grant (an allow-always answer) is bound to the request's
+digest (tool and normalised arguments) and the workspace, and carries an HMAC under the service's
+key: a row written into the table by anyone without the key is ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from clawgate.approval.model import ApprovalRequest, request_digest
+from clawgate.decision import Decision
+from clawgate.serve.db import approvals, grants
+
+PENDING, ALLOWED, DENIED, EXPIRED = "pending", "allowed", "denied", "expired"
+POLL_S = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What a request is about: who asks, where, and the decision that asked."""
+
+    agent: str
+    session: str
+    workspace: str
+    tool: str
+    args: dict[str, Any]
+    decision: Decision
+    key: str | None = None  # the client's request key (the same key: the same request)
+
+
+class Queue:
+    """The approval queue and the grants of one database."""
+
+    def __init__(self, engine: Engine, key: bytes, ttl_s: float = 600.0) -> None:
+        self.engine = engine
+        self.key = key
+        self.ttl_s = ttl_s
+
+    def digest(self, asked: Asked) -> str:
+        return request_digest(ApprovalRequest(tool=asked.tool, args=asked.args))
+
+    def granted(self, asked: Asked) -> bool:
+        """True when an allow-always grant with a valid mac covers ``asked``."""
+        digest = self.digest(asked)
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(grants).where(grants.c.digest == digest)).first()
+        return row is not None and row.workspace == asked.workspace and \
+            hmac.compare_digest(row.mac, self._mac(digest, asked.workspace, row.summary))
+
+    def open(self, asked: Asked) -> str:
+        """A new pending request; its id. With a request key, the id is an HMAC of the agent
+        and the key: the same agent sending the same key again (its client retrying on another
+        replica) gets the request already queued."""
+        now = time.time()
+        request_id = secrets.token_hex(8) if asked.key is None else hmac.new(
+            self.key, f"request\0{asked.agent}\0{asked.key}".encode(),
+            hashlib.sha256).hexdigest()[:16]
+        try:
+            self._insert(asked, request_id, now)
+        except sa.exc.IntegrityError:
+            if asked.key is None or self.get(request_id) is None:
+                raise
+        return request_id
+
+    def _insert(self, asked: Asked, request_id: str, now: float) -> None:
+        decision = asked.decision
+        with self.engine.begin() as conn:
+            conn.execute(approvals.insert().values(
+                id=request_id, created=now, expires=now + self.ttl_s, status=PENDING,
+                agent=asked.agent, session=asked.session, workspace=asked.workspace,
+                tool=asked.tool, summary=decision.command, risk=decision.risk.label,
+                reasons=json.dumps([r.as_dict() for r in decision.reasons]),
+                digest=self.digest(asked)))
+
+    def get(self, request_id: str) -> dict[str, Any] | None:
+        """The request as the API shows it (expired when its time is up)."""
+        self.expire()
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(approvals).where(approvals.c.id == request_id)).first()
+        return None if row is None else _shown(row)
+
+    def pending(self, limit: int = 200) -> list[dict[str, Any]]:
+        self.expire()
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(approvals).where(approvals.c.status == PENDING)
+                                .order_by(approvals.c.created).limit(limit)).all()
+        return [_shown(r) for r in rows]
+
+    def recent(self, limit: int = 50) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(approvals).order_by(approvals.c.created.desc())
+                                .limit(limit)).all()
+        return [_shown(r) for r in rows]
+
+    def answer(self, request_id: str, allow: bool, always: bool, by: str,
+               note: str | None) -> dict[str, Any] | None:
+        """Answer a pending request; None if there is none. An answer to a request that is
+        no longer pending changes nothing (the first answer stands)."""
+        self.expire()
+        status = ALLOWED if allow else DENIED
+        with self.engine.begin() as conn:
+            done = conn.execute(approvals.update().where(
+                (approvals.c.id == request_id) & (approvals.c.status == PENDING)).values(
+                status=status, scope="always" if always and allow else "once",
+                answered_by=by, note=note, answered=time.time()))
+            row = conn.execute(sa.select(approvals).where(approvals.c.id == request_id)).first()
+            if row is not None and done.rowcount and allow and always:
+                self._grant(conn, row.digest, row.workspace, row.summary, by)
+        return None if row is None else _shown(row)
+
+    def _grant(self, conn: sa.Connection, digest: str, workspace: str, summary: str,
+               by: str) -> None:
+        conn.execute(grants.delete().where(grants.c.digest == digest))
+        conn.execute(grants.insert().values(digest=digest, workspace=workspace,
+                                            summary=summary, created=time.time(),
+                                            created_by=by,
+                                            mac=self._mac(digest, workspace, summary)))
+
+    def _mac(self, digest: str, workspace: str, summary: str) -> str:
+        message = "\0".join((digest, workspace, summary)).encode("utf-8", "surrogatepass")
+        return hmac.new(self.key, message, hashlib.sha256).hexdigest()
+
+    def expire(self) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(approvals.update().where(
+                (approvals.c.status == PENDING) & (approvals.c.expires <= time.time()))
+                .values(status=EXPIRED))
+
+    async def wait(self, request_id: str, seconds: float) -> dict[str, Any] | None:
+        """The request once it is no longer pending, or as it is after ``seconds``."""
+        deadline = time.monotonic() + max(seconds, 0.0)
+        while True:
+            shown = await asyncio.to_thread(self.get, request_id)
+            if shown is None or shown["status"] != PENDING or time.monotonic() >= deadline:
+                return shown
+            await asyncio.sleep(min(POLL_S, max(deadline - time.monotonic(), 0.0)))
+
+
+def _shown(row: Any) -> dict[str, Any]:
+    return {"id": row.id, "status": row.status, "scope": row.scope, "agent": row.agent,
+            "session": row.session, "workspace": row.workspace, "tool": row.tool,
+            "summary": row.summary, "risk": row.risk, "reasons": json.loads(row.reasons),
+            "created": row.created, "expires": row.expires, "answered_by": row.answered_by,
+            "note": row.note, "outcome": _outcome(row.status)}
+
+
+def _outcome(status: str) -> str:
+    return {PENDING: "ask", ALLOWED: "allow"}.get(status, "deny")

@@ -1,0 +1,83 @@
+"""Per-agent rate limits, counted in the database so that replicas share one budget.
+
+A fixed one-second window per agent. Admission never waits on the database: each replica counts
+what it admitted in memory and, every ``FLUSH_S``, adds its counts to the agent's row of the
+window in the database and reads back the total of every replica. A request is admitted while
+the last total read plus what this replica admitted since stays under ``per_second``; over it,
+429 with a Retry-After. Replicas may together overshoot a window by what they admit between two
+flushes (a bounded, documented slack). One agent's flood touches only that agent's counters, so
+other agents are not slowed by it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from clawgate.serve.db import rates
+
+FLUSH_S = 0.05
+
+
+class AgentLimiter:
+    def __init__(self, engine: Engine, per_second: int) -> None:
+        self.engine = engine
+        self.per_second = per_second
+        self._lock = threading.Lock()
+        self._pending: defaultdict[tuple[str, int], int] = defaultdict(int)
+        self._shared: dict[tuple[str, int], int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="clawgate-rates", daemon=True)
+        self._thread.start()
+
+    def admit(self, agent: str) -> bool:
+        """Count one request of ``agent``; False when its window is full."""
+        key = (agent, int(time.time()))
+        with self._lock:
+            if self._shared.get(key, 0) + self._pending[key] >= self.per_second:
+                return False
+            self._pending[key] += 1
+            return True
+
+    def _run(self) -> None:
+        while not self._stop.wait(FLUSH_S):
+            try:
+                self.flush()
+            except Exception:  # the database is away: counts wait in memory for the next flush
+                continue
+
+    def flush(self) -> None:
+        with self._lock:
+            pending, self._pending = dict(self._pending), defaultdict(int)
+        window = int(time.time())
+        try:
+            totals = self._store(pending, window)
+        except Exception:
+            with self._lock:  # nothing was counted: keep it for the next flush
+                for key, count in pending.items():
+                    self._pending[key] += count
+            raise
+        with self._lock:
+            self._shared = {k: v for k, v in {**self._shared, **totals}.items()
+                            if k[1] >= window - 1}
+
+    def _store(self, pending: dict[tuple[str, int], int], window: int,
+               ) -> dict[tuple[str, int], int]:
+        with self.engine.begin() as conn:
+            for (agent, second), count in pending.items():
+                where = (rates.c.agent == agent) & (rates.c.window == second)
+                done = conn.execute(rates.update().where(where)
+                                    .values(count=rates.c.count + count))
+                if not done.rowcount:
+                    conn.execute(rates.insert().values(agent=agent, window=second, count=count))
+            rows = conn.execute(sa.select(rates).where(rates.c.window >= window - 1)).all()
+            conn.execute(rates.delete().where(rates.c.window < window - 60))
+        return {(r.agent, int(r.window)): int(r._mapping["count"]) for r in rows}
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)

@@ -1,0 +1,249 @@
+"""What ``policy serve`` does behind its HTTP API: decide, queue what must be asked, audit.
+
+No second implementation of any check: a command goes through the same ``Engine`` as
+``policy check``, a tool call through the same ``Gate`` as the hooks and the MCP proxy. What is
+added is where the state lives: approvals, grants, audit records and rate counters are in the
+database (``clawgate.serve.db``), so several replicas act as one.
+
+Every decision is audited before it is answered. Audit records are written by one writer
+thread per process in batches (one transaction for whatever arrived meanwhile), and each
+request waits until its record is committed: the chain stays one, and a burst costs one
+commit, not one per request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from clawgate.decision import Decision, Outcome
+from clawgate.engine import Engine
+from clawgate.guard import CallContext
+from clawgate.integrations.calls import Call, Kind
+from clawgate.integrations.gate import Gate
+from clawgate.policy.policy import Policy
+from clawgate.serve.chain import Chain, Entry
+from clawgate.serve.queue import Asked, Queue
+from clawgate.tools.scrub import Scrubber
+
+_BUILTIN_KEYS: dict[str, tuple[str, str]] = {
+    "exec_shell": ("commands", "command"), "spawn": ("commands", "command"),
+    "read_file": ("reads", "path"), "list_directory": ("reads", "path"),
+    "glob": ("reads", "path"), "grep": ("reads", "path"), "memory_read": ("reads", "path"),
+    "write_file": ("writes", "path"), "edit_file": ("writes", "path"),
+    "memory_write": ("writes", "path"), "web_fetch": ("urls", "url"),
+}
+
+
+def call_of(tool: str, args: Mapping[str, Any], cwd: str | None) -> Call:
+    """A built-in tool's Call from its documented argument; anything else read as an MCP
+    tool's arguments (commands, paths and URLs found by key and value)."""
+    known = _BUILTIN_KEYS.get(tool)
+    if known is None:
+        from clawgate.integrations.arguments import mcp_call
+
+        return mcp_call(tool, args)
+    field, key = known
+    value = args.get(key)
+    values: tuple[str, ...] = (value,) if isinstance(value, str) else ()
+    return Call(tool, args, kind=Kind.TOOL, cwd=cwd,
+                commands=values if field == "commands" else (),
+                reads=values if field == "reads" else (),
+                writes=values if field == "writes" else (),
+                urls=values if field == "urls" else ())
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the API answers: the decision, and the request a person must answer, if any."""
+
+    decision: Decision
+    approval_id: str | None = None
+    granted: bool = False
+
+    @property
+    def outcome(self) -> str:
+        if self.granted:
+            return "allow"
+        return self.decision.outcome.label
+
+
+Waiter = tuple[Entry, asyncio.AbstractEventLoop, "asyncio.Future[int]"]
+
+
+class AuditWriter:
+    """One writer thread that commits whatever audit entries arrived, in one transaction, and
+    then wakes every request of the batch with one call into its event loop (not one per
+    request: a wake-up is a system call and a turn of the loop)."""
+
+    def __init__(self, chain: Chain, batch: int = 500) -> None:
+        self.chain = chain
+        self.batch = batch
+        self._inbox: queue.SimpleQueue[Waiter | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="clawgate-audit", daemon=True)
+        self._thread.start()
+
+    async def write(self, entry: Entry) -> int:
+        """The record's sequence number once it is committed (the database's error if not)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
+        self._inbox.put((entry, loop, future))
+        return await future
+
+    def _run(self) -> None:
+        while True:
+            first = self._inbox.get()
+            if first is None:
+                return
+            items = [first]
+            while len(items) < self.batch:
+                try:
+                    more = self._inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._inbox.put(None)
+                    break
+                items.append(more)
+            self._commit(items)
+
+    def _commit(self, items: list[Waiter]) -> None:
+        outcome: list[int] | BaseException
+        try:
+            last = self.chain.append([entry for entry, _, _ in items])
+            outcome = [last - len(items) + 1 + offset for offset in range(len(items))]
+        except Exception as exc:  # the database is down: every waiting request fails closed
+            outcome = exc
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[int], int]]] = {}
+        for offset, (_, loop, future) in enumerate(items):
+            seq = -1 if isinstance(outcome, BaseException) else outcome[offset]
+            by_loop.setdefault(loop, []).append((future, seq))
+        for loop, waiting in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_settle, waiting, outcome)
+            except RuntimeError:  # that loop is closed: nobody waits any more
+                continue
+
+    def close(self) -> None:
+        self._inbox.put(None)
+        self._thread.join(10)
+
+
+def _settle(waiting: list[tuple[asyncio.Future[int], int]],
+            outcome: list[int] | BaseException) -> None:
+    for future, seq in waiting:
+        if future.done():  # the request was cancelled (its client went away)
+            continue
+        if isinstance(outcome, BaseException):
+            future.set_exception(outcome)
+        else:
+            future.set_result(seq)
+
+
+class MemoScrubber(Scrubber):
+    """A scrubber that remembers what it made of short strings: agents check the same commands
+    again and again, and the audit body of each decision (its reasons, hints, command) is
+    scrubbed before it is written. Scrubbing is a pure function of the text here (the detectors
+    and the environment are fixed when the service starts); the memory is bounded."""
+
+    MAX_TEXT = 4096
+    MAX_ENTRIES = 8192
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        super().__init__(env=env)
+        self._memo: OrderedDict[str, str] = OrderedDict()
+        self._memo_lock = threading.Lock()
+
+    def scrub(self, text: str) -> str:
+        if len(text) > self.MAX_TEXT:
+            return super().scrub(text)
+        with self._memo_lock:
+            done = self._memo.get(text)
+        if done is None:
+            done = super().scrub(text)
+            with self._memo_lock:
+                self._memo[text] = done
+                if len(self._memo) > self.MAX_ENTRIES:
+                    self._memo.popitem(last=False)
+        return done
+
+
+class Service:
+    """One policy, one database: decisions, the approval queue and the audit chain."""
+
+    def __init__(self, policy: Policy, chain: Chain, approvals: Queue,
+                 workspace: str | None = None) -> None:
+        self.policy = policy
+        self.chain = chain
+        self.approvals = approvals
+        self.workspace = os.path.abspath(workspace or policy.engine_settings().workspace
+                                         or os.getcwd())
+        self.engine = Engine(policy.engine_settings())
+        self.scrubber = MemoScrubber(env=os.environ)
+        self.audit = AuditWriter(chain)
+        self._gates: OrderedDict[str, Gate] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def gate(self, workspace: str) -> Gate:
+        """A gate per workspace (a bounded cache)."""
+        with self._lock:
+            gate = self._gates.get(workspace)
+            if gate is None:
+                gate = Gate(self.policy, workspace=workspace)
+                self._gates[workspace] = gate
+                if len(self._gates) > 64:
+                    self._gates.popitem(last=False)
+            self._gates.move_to_end(workspace)
+            return gate
+
+    async def check(self, command: str, cwd: str | None, agent: str,
+                    session: str) -> Verdict:
+        decision = self.engine.check(command, cwd=cwd or self.workspace)
+        asked = Asked(agent, session, cwd or self.workspace, "exec_shell",
+                      {"command": command}, decision)
+        return await self._conclude(asked, {"command": command, "cwd": cwd})
+
+    async def call(self, tool: str, args: dict[str, Any], agent: str, session: str,
+                   workspace: str | None, cwd: str | None, *,
+                   request_key: str | None = None) -> Verdict:
+        where = os.path.abspath(workspace or self.workspace)
+        ctx = CallContext(session=session, agent=agent)
+        decision = self.gate(where).decide(call_of(tool, args, cwd), ctx)
+        asked = Asked(agent, session, where, tool, args, decision, request_key)
+        return await self._conclude(asked, {"tool": tool, "args": args})
+
+    async def _conclude(self, asked: Asked, shown: dict[str, Any]) -> Verdict:
+        decision = asked.decision
+        verdict = Verdict(decision)
+        if decision.outcome is Outcome.ASK:
+            if await asyncio.to_thread(self.approvals.granted, asked):
+                verdict = Verdict(decision, granted=True)
+            else:
+                verdict = Verdict(decision, await asyncio.to_thread(self.approvals.open, asked))
+        rule = decision.reasons[0].rule_id if decision.reasons else ""
+        body = self.scrubber.scrub_value({**shown, "risk": decision.risk.label,
+                                          "reasons": [r.as_dict() for r in decision.reasons],
+                                          "approval": verdict.approval_id,
+                                          "granted": verdict.granted})
+        assert isinstance(body, dict)
+        await self.audit.write(Entry(asked.agent, asked.session, asked.tool, verdict.outcome,
+                                     rule, body))
+        return verdict
+
+    async def record_answer(self, request: dict[str, Any], by: str) -> None:
+        """An answer is audited like a decision."""
+        body = self.scrubber.scrub_value({"approval": request["id"], "status": request["status"],
+                                          "scope": request["scope"], "note": request["note"],
+                                          "summary": request["summary"]})
+        assert isinstance(body, dict)
+        await self.audit.write(Entry(by, request["session"], "approval", request["outcome"],
+                                     "", body))
+
+    def close(self) -> None:
+        self.audit.close()

@@ -1,0 +1,106 @@
+"""Starting the service under uvicorn on 127.0.0.1 for the tests, with tokens made by the real
+CLI."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+POLICY = """\
+version: 1
+shell:
+  rules:
+    - id: deploys-ask
+      command: [deploy-prod]
+      decision: ask
+      why: deploys need a person
+      examples: {match: [deploy-prod --now], not_match: [deploy-staging]}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    database: str
+    env: dict[str, str]
+    process: subprocess.Popen[bytes]
+    tokens: dict[str, str] = field(repr=False)
+
+    def client(self, role: str, agent: str = "") -> httpx.Client:
+        """A client with a new token of ``role`` (for ``agent``) on this service."""
+        token = in_process_token(self, role, agent or f"{role}-{secrets.token_hex(3)}")
+        return httpx.Client(base_url=self.url, timeout=30,
+                            headers={"Authorization": f"Bearer {token}"})
+
+
+def in_process_token(server: Server, role: str, agent: str) -> str:
+    from clawgate.serve import tokens
+    from clawgate.serve.db import connect
+
+    engine = connect(server.database)
+    try:
+        return tokens.create(engine, role, agent)
+    finally:
+        engine.dispose()
+
+
+def make_token(env: dict[str, str], database: str, role: str, agent: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "clawgate", "serve", "token", "create",
+                           "--role", role, "--agent", agent, "--database", database],
+                          env=env, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def start(tmp: Path, database: str, env: dict[str, str], ttl: float = 600.0,
+          port: int | None = None, *extra: str) -> tuple[str, subprocess.Popen[bytes]]:
+    policy = tmp / "policy.yaml"
+    policy.write_text(POLICY)
+    port = port or free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "clawgate", "serve", "--policy", str(policy), "--database",
+         database, "--port", str(port), "--approval-ttl", str(ttl), "--workspace", str(tmp),
+         *extra],
+        env=env)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                return url, process
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None:
+            raise RuntimeError(f"policy serve exited with {process.returncode}")
+        time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("policy serve did not answer /healthz")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def server_env(tmp: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": SRC, "CLAWGATE_STATE_HOME": str(tmp / "state")}
+
+
