@@ -35,7 +35,7 @@ from clawgate.validators.payloads import payload_danger, payload_verdict
     ("hg log '--config=alias.log=\"!touch /tmp/foo\"'", DENY, "CG-ESC-006"),
     # literal, harmless-looking helpers: ASK
     ("man -P mypager ls", ASK, "CG-ESC-002"),
-    ("man -P mypager ls", ASK, "CG-ESC-002"),  # a literal helper through a side door
+    ("rg --pre mypre x src", ASK, "CG-ESC-002"),  # a literal helper through a side door
     ("ssh -o 'ProxyCommand=nc -X 5 -x proxy:1080 %h %p' host", ASK, "CG-ESC-006"),
     ("git -c diff.external=difft diff --ext-diff", ASK, "CG-ESC-006"),
     ("split --filter='gzip > $FILE.gz' big.txt", ASK, "CG-ESC-002"),
