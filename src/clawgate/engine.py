@@ -76,6 +76,10 @@ class Engine:
         commands: list[Validator] = _of_kind(validators, Validator)
         self._dispatch = Dispatch(commands, exhaustive=exhaustive)
         self._line_resolved = [v for v in self._line if not v.spelling]
+        # Bound once: the loops over them run for every line.
+        self._raw_checks = [(v, v.check_text) for v in self._raw]
+        self._line_checks_all = [(v, v.check_line) for v in self._line]
+        self._resolved_checks = [(v, v.check_line) for v in self._line_resolved]
         self._cache: OrderedDict[tuple[str, str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
         self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
@@ -162,9 +166,9 @@ class Engine:
 
         A resolved line is text the engine wrote: what it runs is checked, not how it is
         spelled (the line it came from was, raw and spelling validators included)."""
-        for raw in self._raw if resolve else ():  # inline: this runs for every line
+        for raw, check_text in self._raw_checks if resolve else ():  # inline: every line
             try:
-                verdict = raw.check_text(line, ctx)
+                verdict = check_text(line, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it
                 verdict = _failed(raw, exc)
             if verdict is not _NO_OPINION:
@@ -172,9 +176,9 @@ class Engine:
                 if verdict.misparsing:
                     return None
         parsed = parse(line)
-        for validator in self._line if resolve else self._line_resolved:
+        for validator, check_line in self._line_checks_all if resolve else self._resolved_checks:
             try:
-                verdict = validator.check_line(parsed, ctx)
+                verdict = check_line(parsed, ctx)
             except Exception as exc:
                 verdict = _failed(validator, exc)
             if verdict is not _NO_OPINION:
@@ -192,9 +196,9 @@ class Engine:
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        for validator in self._dispatch.for_program(cmd.program):
+        for validator, check in self._dispatch.checks(cmd.program):
             try:  # inline rather than through _verdict: this loop runs for every validator
-                verdict = validator.check(cmd, ctx)
+                verdict = check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it
                 verdict = _failed(validator, exc)
             if verdict is _NO_OPINION:

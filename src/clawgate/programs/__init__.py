@@ -90,18 +90,23 @@ def _scan(cmd: SimpleCommand, spec: dict[str, Any]) -> tuple[list[Effect], str]:
     after the other, and the same simple commands recur across lines (``git status``), so
     answers are kept by the words' text (the parser makes the same words of the same text),
     a bounded number of them."""
-    key = tuple(w.text for w in cmd.words)
+    last = _last[0]  # one read: another thread may replace it meanwhile
+    if last[0] is cmd and last[1] is spec:
+        return last[2]  # the same command object asked again, as it is: no key to build
+    key = tuple([w.text for w in cmd.words])
     found = _memo.get(key)
     if found is None:
         found = scan(cmd.words, spec)
         if len(_memo) >= _MEMO_SIZE:
             _memo.clear()
         _memo[key] = found
+    _last[0] = (cmd, spec, found)  # holding cmd keeps its id from being reused meanwhile
     return found
 
 
 _MEMO_SIZE = 2048
 _memo: dict[tuple[str, ...], tuple[list[Effect], str]] = {}
+_last: list[tuple[Any, Any, tuple[list[Effect], str]]] = [(None, None, ([], ""))]
 
 
 def effects(cmd: SimpleCommand) -> list[Effect]:

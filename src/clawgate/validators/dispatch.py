@@ -8,9 +8,13 @@ every validator were asked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from clawgate.validators.base import Validator
+from clawgate.decision import Verdict
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator
+
+Check = Callable[[SimpleCommand, Context], Verdict]
 
 _VERSION_CHARS = "0123456789."
 MAX_PROGRAMS = 4096  # distinct programs remembered; the table is rebuilt past that
@@ -24,6 +28,7 @@ class Dispatch:
         self.exhaustive = exhaustive
         self._always = tuple(v for v in self.validators if v.programs is None)
         self._by_program: dict[str, tuple[Validator, ...]] = {}
+        self._checks: dict[str | None, tuple[tuple[Validator, Check], ...]] = {}
 
     def for_program(self, program: str | None) -> tuple[Validator, ...]:
         """The validators that may have an opinion on a command running ``program``."""
@@ -37,6 +42,17 @@ class Dispatch:
             if len(self._by_program) >= MAX_PROGRAMS:
                 self._by_program.clear()
             self._by_program[program] = found
+        return found
+
+    def checks(self, program: str | None) -> tuple[tuple[Validator, Check], ...]:
+        """``for_program(program)`` with each validator's bound ``check``: the engine's loop,
+        which runs for every command, then looks no method up."""
+        found = self._checks.get(program)
+        if found is None:
+            found = tuple((v, v.check) for v in self.for_program(program))
+            if len(self._checks) >= MAX_PROGRAMS:
+                self._checks.clear()
+            self._checks[program] = found
         return found
 
     def _select(self, program: str) -> tuple[Validator, ...]:

@@ -37,8 +37,23 @@ def may_write(cmd: SimpleCommand) -> bool:
         "--" in cmd.text and "=" in cmd.text)
 
 
-def write_targets(cmd: SimpleCommand) -> Iterator[Word]:
-    """Every word a command writes to as a path, redirections included."""
+def write_targets(cmd: SimpleCommand) -> tuple[Word, ...]:
+    """Every word a command writes to as a path, redirections included.
+
+    Several validators and the risk tier ask this about the same command one after the other:
+    the latest answer is kept by the command object (frozen, so it holds)."""
+    last = _last[0]  # one read: another thread may replace it meanwhile
+    if last[0] is cmd:
+        return last[1]
+    found = tuple(_write_targets(cmd))
+    _last[0] = (cmd, found)  # holding cmd keeps its id from being reused meanwhile
+    return found
+
+
+_last: list[tuple[SimpleCommand | None, tuple[Word, ...]]] = [(None, ())]
+
+
+def _write_targets(cmd: SimpleCommand) -> Iterator[Word]:
     if cmd.redirects:
         yield from redirect_targets(cmd)
     program = cmd.program
