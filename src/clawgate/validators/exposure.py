@@ -8,12 +8,17 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.secrets import SENDERS
 
 _ENV_OPTIONS = opts("uCS", "unset chdir split-string")
 _ASSIGNMENT = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _DECLARERS = frozenset({"export", "declare", "typeset", "set", "readonly"})
 _PS_BSD_ENV = lazy_pattern(r"^[a-zA-Z]{0,16}e[a-zA-Z]{0,16}$")  # ps e, ps auxe, ps eww (no dash)
 _PS_ENV = lazy_pattern(r"^-[a-zA-Z]{0,16}E[a-zA-Z]{0,16}$")  # ps -E (BSD, macOS)
+_PS_VALUED = frozenset("CGgOopqstUuN")  # -p PID, -o FORMAT ...: the next word is a value
+_PS_LONG_VALUED = frozenset({"pid", "ppid", "user", "User", "group", "Group", "format", "sort",
+                             "tty", "sid", "cols", "columns", "lines", "rows", "width",
+                             "quick-pid", "context"})
 _HINT = "print only the variable you need (printenv NAME)"
 
 
@@ -34,16 +39,36 @@ def _dumps_environment(cmd: SimpleCommand) -> bool:
         names = [f for f in flags if not f.startswith(("-", "+"))]
         return not names and (not flags or any(f in ("-p", "-x", "-px", "-xp") for f in flags))
     if program == "ps":
-        return bool(args) and (_PS_BSD_ENV.match(args[0].shown) is not None or any(
-            _PS_ENV.match(w.shown) for w in args))
+        return _ps_shows_environment([w.shown for w in args])
+    return False
+
+
+def _ps_shows_environment(args: list[str]) -> bool:
+    """procps takes BSD options (``e``, ``eww``) anywhere on the line, not only first:
+    ``ps -p 1 e`` prints the environment too. A word that is the value of an option
+    (``-p 1``, ``-o comm``) is not one."""
+    takes_value = False
+    for arg in args:
+        if takes_value:
+            takes_value = False
+            continue
+        if _PS_ENV.match(arg):
+            return True
+        if arg.startswith("--"):
+            takes_value = "=" not in arg and arg[2:] in _PS_LONG_VALUED
+        elif arg.startswith("-"):
+            takes_value = arg[-1:] in _PS_VALUED
+        elif _PS_BSD_ENV.match(arg):
+            return True
     return False
 
 
 @register
 class EnvironmentDump(Validator):
     """The whole environment printed into the agent's context (``env``, ``printenv``,
-    ``export -p``, ``declare -x``, ``set``, ``ps e``): API keys and tokens travel with it into
-    the transcript. ASK; one named variable stays ALLOW.
+    ``export -p``, ``declare -x``, ``set``, ``ps e``, ``ps -p 1 eww``): API keys and tokens
+    travel with it into the transcript. ASK; DENY when piped into a program that sends it
+    anywhere (``ps eww | base64 | curl -d @- …``); one named variable stays ALLOW.
 
     Bad: ``env``, ``printenv | sort``. Harmless: ``printenv HOME``, ``env FOO=1 make``.
     """
@@ -53,6 +78,9 @@ class EnvironmentDump(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program in self.programs and _dumps_environment(cmd):
+            if cmd.pipes_into(SENDERS):
+                return Verdict.deny(self.id, f"{cmd.text[:40]} sends every environment "
+                                    f"variable, secrets included, to {', '.join(cmd.downstream)}")
             return Verdict.ask(self.id, f"{cmd.text[:40]} prints every environment variable, "
                                "secrets included", hint=_HINT)
         return Verdict.passthrough()

@@ -12,6 +12,7 @@ from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.procfs import reads_environ
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash",
                     "busybox"})
@@ -29,6 +30,7 @@ _SOCKET = lazy_pattern(r"socket|fsockopen|TCPSocket|IO::Socket|net\.(connect|Soc
 _SPAWN = lazy_pattern(r"subprocess|pty\.spawn|dup2|\bexec|spawn|\bsystem\b|popen|/bin/\w*sh\b|"
                       r"child_process|proc_open|shell_exec|passthru|/inet/(tcp|udp)/|\bsh\b")
 _ENVIRON = lazy_pattern(r"/proc/[^/\s]+/(task/[^/\s]+/)?environ\b")
+_GLOB_CHARS = frozenset("*?[")
 _INVOLVED = SHELLS | RELAYS
 _TALKERS = frozenset({"echo", "printf", "ls", "stat", "test", "["})
 
@@ -128,19 +130,21 @@ class InterpreterReverseShell(Validator):
 @register
 class ProcessEnvironment(Validator):
     """Reading ``/proc/<pid>/environ``: the variables a process started with, API keys
-    included. Bad: ``cat /proc/1/environ``. Harmless: ``cat /proc/cpuinfo``.
+    included, however the path is spelt (``/proc/self/../$PPID/environ``, ``/proc//1/./environ``,
+    ``/proc/1/env*``, a symlink into ``/proc``; see ``procfs``).
+    Bad: ``cat /proc/1/environ``. Harmless: ``cat /proc/cpuinfo``.
     """
 
     id = "CG-CAT-011"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if "environ" not in cmd.text and not cmd.redirects:
+        if "env" not in cmd.text and not _GLOB_CHARS & set(cmd.text) and not cmd.redirects:
             return Verdict.passthrough()
         if cmd.program in _TALKERS:
             return Verdict.passthrough()
         words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
         for word in words:
-            if "environ" in word.text and _ENVIRON.search(word.text):
+            if _ENVIRON.search(word.text) or reads_environ(word.text, ctx.cwd):
                 return Verdict.deny(self.id, f"reads a process environment ({word.text})",
                                     hint="print only the variable you need with printenv NAME")
         return Verdict.passthrough()
