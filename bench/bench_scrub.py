@@ -4,7 +4,7 @@ ruleset ... measure both").
     pip install detect-secrets==1.5.0      # not a dependency of clawgate; only this bench
     python bench/bench_scrub.py [--rounds 3]
 
-Corpora (written here; fake secrets assembled at run time, never printed):
+Corpora: written here (fake secrets assembled at run time, never printed):
 
 - planted: one secret each, in the context tools print it (a config line, an env dump, a
   URL, a command line, a PEM body read from line 2, a JWT, provider keys ...). Recall: the
