@@ -104,6 +104,7 @@ def test_under_bubblewrap_a_command_cannot_read_the_keys_or_rewrite_the_audit_lo
 SPELLINGS = [
     "cat /proc/self/../$PPID/environ",
     "cat /proc//$PPID/./environ",
+    "cat /proc/$PPID/task/$PPID/environ",
     "cat /proc/thread-self/../../environ",
     "cd /proc/$PPID && cat environ",
     "cat /proc/$PPID/env*",
