@@ -1,7 +1,8 @@
-"""Paths that reach a process's environment, however they are spelt.
+"""Paths that reach a process's environment (or its memory), however they are spelt.
 
 ``/proc/self/../$PPID/environ``, ``/proc//1/./environ``, ``/proc/thread-self/../../environ``,
-``/proc/1/env*`` and ``cd /proc/1 && cat environ`` all read ``/proc/<pid>/environ``. A path is
+``/proc/1/env*`` and ``cd /proc/1 && cat environ`` all read ``/proc/<pid>/environ``;
+``grep -r KEY /proc/$PPID`` reads it too, and ``/proc/<pid>/mem`` holds the same secrets. A path is
 made absolute against the directory the command runs in, unknown variables stand for one
 component, ``self`` and ``thread-self`` are replaced by what they link to (``<pid>`` and
 ``<pid>/task/<tid>``) before ``..`` is folded, and the last component is compared with
@@ -21,11 +22,13 @@ _VARIABLE = lazy_pattern(r"\$(?:\{[^}/]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9$!?#@*-])"
 _TOKEN = lazy_pattern(r"[^\s'\"();,`<>|&=]+")
 _GLOB = frozenset("*?[")
 _PROC = "/proc"
+# what a process's directory holds that is its secrets: its environment and its memory
+_SECRET_FILES = ("environ", "mem")
 
 
 def reads_environ(text: str, cwd: str) -> bool:
     """Whether ``text`` (a word as written, or a token of code) names a process environment."""
-    if "env" not in text and not _GLOB & set(text):
+    if "env" not in text and "mem" not in text and not _GLOB & set(text):
         return False
     plain = text.replace('"', "").replace("'", "").replace("\\", "")
     candidates = {plain, *_TOKEN.findall(plain)}
@@ -83,6 +86,21 @@ def proc_directory(text: str, cwd: str) -> str | None:
 
 
 def _matches_environ(component: str) -> bool:
-    if component == "environ":
+    if component in _SECRET_FILES:
         return True
-    return bool(_GLOB & set(component)) and fnmatch.fnmatchcase("environ", component)
+    return bool(_GLOB & set(component)) and any(fnmatch.fnmatchcase(name, component)
+                                                for name in _SECRET_FILES)
+
+
+def process_tree(text: str, cwd: str) -> bool:
+    """Whether ``text`` names ``/proc`` or a process's directory (``/proc/$PPID``, its
+    ``task/<tid>``, anything under its ``root``): a recursive read of it reads ``environ``."""
+    path = _VARIABLE.sub("_", text.replace('"', "").replace("'", ""))
+    if "$" in path or "`" in path:
+        return False
+    parts = canonical_proc_path(path, cwd).strip("/").split("/")
+    if parts[0] != "proc":
+        return False
+    rest = parts[1:]
+    return (len(rest) <= 1 or rest[1] == "root" or
+            (rest[1] == "task" and len(rest) <= 3))
