@@ -47,7 +47,8 @@ def classify(host: str) -> str | None:
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
-        ip = _inet_aton(host)
+        # 127.1, 0x7f000001; a bare number is one only in a URL (else it is a port)
+        ip = _inet_aton(host) if "." in host or host[:2].lower() == "0x" else None
         if ip is None:
             return None
     mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
@@ -83,7 +84,9 @@ def _targets(cmd: SimpleCommand) -> list[str]:
                                   or found.group("host").startswith("[")
                                   or found.group("host").lower() in _LOCAL_NAMES
                                   | _METADATA_NAMES):
-            hosts.append(found.group("host"))
+            host = found.group("host")
+            dotted = _inet_aton(host) if "://" in text and host.isdigit() else None
+            hosts.append(host if dotted is None else str(dotted))  # http://2130706433/
     return hosts
 
 
