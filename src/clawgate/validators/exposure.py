@@ -3,7 +3,7 @@ served to the network (a listener bound beyond loopback, a tunnel): ASK."""
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import command_start, opts
@@ -225,3 +225,38 @@ class Tunnel(Validator):
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"{program} publishes this machine on the internet",
                            hint="share a build artefact instead")
+
+
+_SHORT_P = lazy_pattern(r"^-[a-zA-Z]{0,8}p\d*$")  # -p, -p1, -fp 1 (strace)
+_ATTACHERS = {"gdb": ("-p", "--pid"), "lldb": ("-p", "--attach-pid"), "strace": ("-p",),
+              "ltrace": ("-p",), "gcore": (), "py-spy": ("-p", "--pid"), "pyrasite": (),
+              "perf": ("-p", "--pid"), "bpftrace": ("-p",)}
+
+
+@register
+class AttachToProcess(Validator):
+    """Attaching a debugger or tracer to a running process (``gdb -p``, ``strace -p``,
+    ``gcore``, ``py-spy dump --pid``): its memory, environment and every string it handles
+    (the guard's own keys, when the pid is the guard's) come out. ASK, high.
+
+    Bad: ``gdb -p $PPID -batch -ex 'info proc'``. Harmless: ``gdb ./a.out``, ``strace ls``.
+    """
+
+    id = "CG-EXPO-004"
+    programs = frozenset(_ATTACHERS)
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program or ""
+        options = _ATTACHERS.get(program)
+        if options is None:
+            return Verdict.passthrough()
+        words = [w.shown for w in cmd.words[1:]]
+        attaches = (not options and bool(words)) or any(
+            w in options or any(w.startswith(o + "=") for o in options)
+            or ("-p" in options and _SHORT_P.match(w) is not None) for w in words
+        ) or (program in ("gdb", "lldb") and any("attach" in w for w in words))
+        if not attaches:
+            return Verdict.passthrough()
+        return Verdict.of(Outcome.ASK, self.id, f"{program} attaches to a running process "
+                          "and reads its memory", hint="debug a process you start yourself",
+                          risk=Risk.HIGH)
