@@ -136,3 +136,44 @@ def test_ps_e_of_the_guard_asks_and_the_deny_all_approver_refuses(
         guard.call("exec_shell", {"command": "ps eww -p $PPID"})
     assert refused.value.kind is ToolErrorKind.PERMISSION_DENIED
     guard.close()
+
+
+PEEK = """\
+import os, sys
+pid, needle = sys.argv[1], sys.argv[2].encode()
+seen = False
+for name in ("environ", "mem"):
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as handle:
+            if name == "environ":
+                seen = seen or needle in handle.read()
+            else:
+                maps = open(f"/proc/{pid}/maps").read().splitlines()
+                for line in maps:
+                    start, end = (int(x, 16) for x in line.split()[0].split("-"))
+                    if "rw" not in line.split()[1] or end - start > 1 << 26:
+                        continue
+                    try:
+                        handle.seek(start)
+                        seen = seen or needle in handle.read(end - start)
+                    except OSError:
+                        continue
+    except OSError:
+        continue
+print("seen" if seen else "absent")
+"""
+
+
+@pytest.mark.bwrap
+def test_under_bubblewrap_a_script_cannot_read_the_guards_environment_or_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script file the checks cannot see into looks for a planted value in the guard's
+    /proc/<pid>/environ and memory: under bubblewrap the guard's pid is not there. (On the
+    host the same script finds it: the README's host limit.)"""
+    planted = "redteam-" + os.urandom(8).hex()
+    monkeypatch.setenv("REDTEAM_API_TOKEN", planted)
+    guard = guard_for(tmp_path, EXECUTORS["bwrap"])
+    (tmp_path / "ws" / "peek.py").write_text(PEEK)
+    result = guard.call("exec_shell", {"command": f"python3 peek.py {os.getpid()} {planted}"})
+    assert result["stdout"] == "absent\n"
+    guard.close()
