@@ -103,3 +103,25 @@ def test_an_environment_dump_sent_anywhere_is_denied(line: str) -> None:
                                   "ps -o pid,comm -p 1", "ps -C node"])
 def test_ps_without_e_is_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+@pytest.mark.parametrize("line", [
+    "p=/proc/$PPID; cat $p/environ",
+    "cat /proc/$(echo $PPID)/environ",
+    "f=environ; cat /proc/$PPID/$f",
+    "cat /proc/$PPID/${X:-environ}",
+    "cat /proc/$PPID/envir$(echo on)",
+    "python3 -c 'import os,pathlib; print(pathlib.Path(\"/proc\", str(os.getppid()), "
+    "\"environ\").read_bytes())'",
+])
+def test_a_path_known_only_at_run_time_that_may_be_an_environment_asks(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome in (ASK, DENY)
+    assert "CG-CAT-011" in rules
+
+
+@pytest.mark.parametrize("line", ["cat $DIR/README.md", "ls /proc/$PPID/$f",
+                                  "cat /proc/$PPID/status", "cat $X/environment.yml",
+                                  "cat src/$NAME.py"])
+def test_dynamic_paths_elsewhere_pass(line: str) -> None:
+    assert "CG-CAT-011" not in decide(line)[1]

@@ -21,6 +21,8 @@ from clawgate.lazyre import lazy_pattern
 _VARIABLE = lazy_pattern(r"\$(?:\{[^}/]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9$!?#@*-])")
 _TOKEN = lazy_pattern(r"[^\s'\"();,`<>|&=]+")
 _GLOB = frozenset("*?[")
+_SUBSTITUTION = lazy_pattern(r"\$\([^()]{0,256}\)|`[^`]{0,256}`")
+_DYNAMIC = "\x01"  # a component known only when the command runs
 _PROC = "/proc"
 # what a process's directory holds that is its secrets: its environment and its memory
 _SECRET_FILES = ("environ", "mem")
@@ -52,6 +54,28 @@ def _names_environ(path: str, cwd: str) -> bool:
     except (OSError, ValueError):
         return False
     return real.startswith(_PROC + "/")
+
+
+def may_read_environ(text: str, cwd: str) -> bool:
+    """Whether ``text`` may name a process environment, depending on values known only at run
+    time: a dynamic last component in a process's directory (``/proc/$PPID/$f``,
+    ``/proc/1/envir$(echo on)``), or ``environ``/``mem`` below a directory that is all dynamic
+    (``$p/environ`` after ``p=/proc/$PPID``, ``/proc/$(echo $PPID)/environ``)."""
+    if "$" not in text and "`" not in text:
+        return False
+    path = _SUBSTITUTION.sub(_DYNAMIC, text.replace('"', "").replace("'", ""))
+    path = _VARIABLE.sub(_DYNAMIC, path)
+    if "$" in path or "`" in path:
+        return False
+    directory, _, last = path.rstrip("/").rpartition("/")
+    if _DYNAMIC in last:
+        parts = canonical_proc_path(directory or ".", cwd).strip("/").split("/")
+        return parts[0] == "proc" and (len(parts) == 2 or parts[2:3] == ["task"])
+    if not _matches_environ(last):
+        return False
+    head = directory.split("/")
+    return _DYNAMIC in directory and (head[0].startswith(_DYNAMIC) or
+                                      canonical_proc_path(directory, cwd).startswith(_PROC))
 
 
 def canonical_proc_path(path: str, cwd: str) -> str:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.procfs import process_tree, reads_environ
+from clawgate.validators.procfs import may_read_environ, process_tree, reads_environ
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash",
                     "busybox"})
@@ -33,6 +33,8 @@ _ENVIRON = lazy_pattern(r"/proc/[^/\s]+/(task/[^/\s]+/)?environ\b")
 _GLOB_CHARS = frozenset("*?[")
 _ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack", "ugrep", "tar", "bsdtar", "rsync", "7z", "zip"})
 _RECURSIVE_WITH_FLAG = frozenset({"grep", "egrep", "fgrep", "zgrep", "cp", "scp"})
+# code that builds the path from parts: pathlib.Path("/proc", pid, "environ")
+_CODE_ENVIRON = lazy_pattern(r"/proc\b[^\n]{0,200}?[\"'](?:environ|mem)[\"']")
 _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _INVOLVED = SHELLS | RELAYS
 _TALKERS = frozenset({"echo", "printf", "ls", "stat", "test", "["})
@@ -153,6 +155,11 @@ class ProcessEnvironment(Validator):
             if _ENVIRON.search(word.text) or reads_environ(word.text, ctx.cwd):
                 return Verdict.deny(self.id, f"reads a process environment ({word.text})",
                                     hint="print only the variable you need with printenv NAME")
+        for word in words:
+            if _CODE_ENVIRON.search(word.text) or may_read_environ(word.text, ctx.cwd):
+                return Verdict.of(Outcome.ASK, self.id, f"{word.text} may be a process "
+                                  "environment: where it points is known only when it runs",
+                                  hint="name the file plainly", risk=Risk.HIGH)
         if _recursive(cmd) and "proc" in cmd.text:
             for word in cmd.words[1:]:
                 if process_tree(word.text, ctx.cwd):
