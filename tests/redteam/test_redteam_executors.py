@@ -120,3 +120,29 @@ def test_an_executable_hook_planted_by_write_file_is_refused(tmp_path: Path, kin
     guard.call("exec_shell", {"command": "git checkout -q -b feature"})
     assert not (workspace / "pwned").exists()
     guard.close()
+
+
+@pytest.mark.parametrize("kind", ["host", pytest.param("bwrap", marks=pytest.mark.bwrap)])
+def test_git_reached_through_a_symlink_is_still_protected(tmp_path: Path, kind: str) -> None:
+    """``ln -s .git g`` then ``printf … > g/config``: the link asks, and a link made anyway
+    (a clone, the user) does not make the write through it an ordinary one."""
+    guard = guard_for(tmp_path, EXECUTORS[kind], approver=DenyAllApprover())
+    workspace = tmp_path / "ws"
+    repository(workspace)
+    with pytest.raises(ToolError) as refused:
+        guard.call("exec_shell", {"command": "ln -s .git g"})
+    assert refused.value.kind is ToolErrorKind.PERMISSION_DENIED
+    (workspace / "g").symlink_to(".git")
+    (workspace / "h").symlink_to(".git/hooks")
+    before = (workspace / ".git" / "config").read_text()
+    for line in (f"printf '{POISON}' >> g/config", "printf '#!/bin/sh\\ntouch pwned\\n' > "
+                 "h/pre-commit", "cp payload.sh h/post-checkout"):
+        with pytest.raises(ToolError) as refused:
+            guard.call("exec_shell", {"command": line})
+        assert refused.value.kind is ToolErrorKind.PERMISSION_DENIED
+    for path in ("g/config", "h/pre-commit"):
+        with pytest.raises(ToolError):
+            guard.call("write_file", {"path": path, "content": POISON})
+    assert (workspace / ".git" / "config").read_text() == before
+    assert not (workspace / ".git" / "hooks" / "pre-commit").exists()
+    guard.close()
