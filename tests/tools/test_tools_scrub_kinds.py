@@ -51,6 +51,8 @@ SECRETS = [
     ("password-env-before-command", "PASSWORD={s} make deploy", "hunter2x"),
     ("password-quoted-prose-like", 'password: "{s}"', "correct horse"),
     ("password-after-path-word", "config/db.yml password: {s}", "hunter2x"),
+    ("password-then-words", "Password: {s} Username: admin", "Hunter2x"),
+    ("password-then-paren", "passwd: {s} (rotated)", "s3cretvalue"),
 ]
 
 

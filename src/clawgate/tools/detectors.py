@@ -260,7 +260,7 @@ class KeyValueSecret(Detector):
         rf"{_QUOTED_OR_BARE})"),)
     _name_char = re.compile(r"[A-Za-z0-9_.-]")
     _path_value = re.compile(r"(?:~|\.{1,2})?/[^\s/]++(?:/[^\s/]*+)*+")
-    _prose_after = re.compile(r"[ \t]++[A-Za-z(]")
+    _prose_after = re.compile(r"[ \t]++[A-Za-z]")
 
     def find(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
         lowered = text.lower() if lowered is None else lowered
@@ -283,7 +283,8 @@ class KeyValueSecret(Detector):
         value = text[match.start("value"):match.end("value")]
         if value[:1] not in "\"'" and self._path_value.fullmatch(value):
             return True  # the file a secret is in, not the secret
-        return (match.group("sep") == ":" and value[:1] not in "\"'"
+        # prose: a lowercase word, then more words (a value with a digit or a capital is not)
+        return (match.group("sep") == ":" and value.isalpha() and value.islower()
                 and self._prose_after.match(text, match.end("value")) is not None)
 
     def keep(self, secret: str) -> bool:
