@@ -247,7 +247,7 @@ class KeyValueSecret(Detector):
     references, numbers, booleans or already redacted are left alone. So is what only looks
     like a key: the last part of a path (``/etc/passwd: leaves the workspace``), a path as the
     value (``private_key: ~/.ssh/id_rsa``), and prose after a colon (``passwd: changing
-    password for dev``: a bare word followed by more words on the line), while ``passwd:
+    password for dev``: a lowercase word followed by more words on the line), while ``passwd:
     hunter2x`` in a config file and ``PASSWORD=x make`` stay secrets.
     """
 
