@@ -3,14 +3,13 @@ metadata endpoint: the same address ranges ``web_fetch`` refuses (``tools/urls.p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from clawgate import programs as catalog
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
+TYPE_CHECKING = False  # no runtime ``typing`` import (CLI start-up)
 if TYPE_CHECKING:
     import ipaddress
 
