@@ -122,6 +122,7 @@ def test_a_path_known_only_at_run_time_that_may_be_an_environment_asks(line: str
 
 @pytest.mark.parametrize("line", ["cat $DIR/README.md", "ls /proc/$PPID/$f",
                                   "cat /proc/$PPID/status", "cat $X/environment.yml",
-                                  "cat src/$NAME.py"])
+                                  "cat src/$NAME.py", 'rm -rf "${OUT:?}/"*', "cat $DIR/*",
+                                  "ls $HOME/*"])
 def test_dynamic_paths_elsewhere_pass(line: str) -> None:
     assert "CG-CAT-011" not in decide(line)[1]

@@ -73,9 +73,12 @@ def may_read_environ(text: str, cwd: str) -> bool:
         return parts[0] == "proc" and (len(parts) == 2 or parts[2:3] == ["task"])
     if not _matches_environ(last):
         return False
-    head = directory.split("/")
-    return _DYNAMIC in directory and (head[0].startswith(_DYNAMIC) or
-                                      canonical_proc_path(directory, cwd).startswith(_PROC))
+    if _DYNAMIC not in directory:
+        return False
+    if canonical_proc_path(directory or ".", cwd).startswith(_PROC):
+        return True
+    # $p/environ: a directory all unknown; a glob there ($OUT/*) is every file, not this one
+    return directory.split("/")[0].startswith(_DYNAMIC) and not _GLOB & set(last)
 
 
 def canonical_proc_path(path: str, cwd: str) -> str:
