@@ -42,7 +42,10 @@ def snapshot(dirs: tuple[Path, ...]) -> dict[str, tuple[int, int]]:
     found: dict[str, tuple[int, int]] = {}
     for top in dirs:
         for path in top.rglob("*") if top.is_dir() else ():
-            info = path.lstat()
+            try:  # another process's temporary file may go between listing and reading
+                info = path.lstat()
+            except FileNotFoundError:
+                continue
             found[str(path)] = (info.st_size, info.st_mtime_ns)
     return found
 

@@ -45,6 +45,14 @@ SECRETS = [
     ("openai-plain", "OPENAI {s}", "sk-" + "Ab3d" * 12),
     ("openai-proj", "{s}", "sk-proj-" + "Q1w2E3r4" * 5),
     ("anthropic-short-form", "{s}", "sk-ant-" + "a1B2c3D4e5" * 4),
+    ("passwd-config", "passwd: {s}", "hunter2x"),
+    ("passwd-config-comment", "passwd: {s}  # production", "hunter2x"),
+    ("passwd-config-indented", "db:\n  passwd: {s}\n  host: db", "hunter2x"),
+    ("password-env-before-command", "PASSWORD={s} make deploy", "hunter2x"),
+    ("password-quoted-prose-like", 'password: "{s}"', "correct horse"),
+    ("password-after-path-word", "config/db.yml password: {s}", "hunter2x"),
+    ("password-then-words", "Password: {s} Username: admin", "Hunter2x"),
+    ("password-then-paren", "passwd: {s} (rotated)", "s3cretvalue"),
 ]
 
 
@@ -68,6 +76,14 @@ HARMLESS = [
     ("env-password-option", "tool --password $PW"),
     ("short-base64", "MIIx"),
     ("sklearn", "sk-learn"),
+    ("etc-passwd-prose", "/etc/passwd: leaves the workspace"),
+    ("etc-passwd-error", "cat: /etc/passwd: Permission denied"),
+    ("passwd-program", "passwd: password updated successfully"),
+    ("passwd-changing", "passwd: changing password for dev."),
+    ("token-prose", "token: the value is read from the environment"),
+    ("key-file-path", "private_key: ~/.ssh/id_rsa"),
+    ("credentials-path", "credentials_file: /home/dev/.aws/credentials"),
+    ("windows-path", "C:\\Users\\dev\\passwd: missing"),
 ]
 
 
@@ -78,7 +94,8 @@ def test_look_alikes_stay(text: str) -> None:
 
 
 ADVERSARIAL = ["eyJ-", "eyJa.", "a.", "a-", "a:", "x://", "sk-", "token ", "MII", "-p", "=a",
-               "cookie: a=", "Private-Lines: 1\n", "AKIA" + "A" * 16 + ",", "--password "]
+               "cookie: a=", "Private-Lines: 1\n", "/passwd: a ", "a_passwd",
+               "passwd:/a/", "AKIA" + "A" * 16 + ",", "--password "]
 PROBE = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_CPU, (20, 20))

@@ -40,6 +40,12 @@ from vtables import ASK, assert_allowed, assert_caught
     ("npx localtunnel --port 8000", "CG-EXPO-003"),
     ("bore local 8000 --to bore.pub", "CG-EXPO-003"),
     ("tailscale funnel 8080", "CG-EXPO-003"),
+    ("gdb -p $PPID -batch -ex 'info proc'", "CG-EXPO-004"),
+    ("gdb -batch -ex 'attach 1'", "CG-EXPO-004"),
+    ("strace -p 1", "CG-EXPO-004"),
+    ("strace -fp1", None),
+    ("gcore 1234", "CG-EXPO-004"),
+    ("py-spy dump --pid 1 --locals", "CG-EXPO-004"),
 ])
 def test_exposure_asks(line: str, rule: str) -> None:
     assert_caught(line, ASK, rule)
@@ -61,6 +67,8 @@ def test_exposure_asks(line: str, rule: str) -> None:
     "./configure --host=x86_64-linux-gnu",
     "ngrok version",
     "code .",
+    "gdb ./a.out",
+    "strace ls",
 ])
 def test_named_values_and_loopback_are_allowed(line: str) -> None:
     assert_allowed(line)

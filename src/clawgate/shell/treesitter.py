@@ -159,6 +159,7 @@ class _Walker:
         words: list[m.Word] = []
         assignments: list[m.Assignment] = []
         own: list[m.Redirect] = []
+        word_end = -1
         for child in node.named_children:
             if child.type == "variable_assignment":
                 assignments.append(self.assignment(child))
@@ -167,7 +168,14 @@ class _Walker:
             elif child.type in _REDIRECTS:
                 own.append(self.redirect(child))
             elif child.type != "comment":
-                words.append(word_of(child, self.src))
+                word = word_of(child, self.src)
+                if words and child.start_byte == word_end:
+                    words[-1] = joined(words[-1], word)  # one word the grammar cut in two
+                else:
+                    words.append(word)
+                word_end = child.end_byte
+                continue
+            word_end = -1
         self.emit(node, nesting, words, assignments, [*redirects, *own], background)
         self.parts(node, nesting, depth)
 
@@ -287,6 +295,18 @@ class _Walker:
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
                     cmd.pipeline, cmd.stage = names, i
+
+
+def joined(first: m.Word, second: m.Word) -> m.Word:
+    """Two argument nodes with nothing between them are one shell word. tree-sitter-bash cuts
+    ``/x/$A/y/$A/z`` after a bare ``$`` (``/x/$A/y/$`` and ``A/z``); bash reads one word, with
+    the second ``$A`` expanded, so a ``$`` at the cut that a name follows is an expansion."""
+    expansions = first.expansions | second.expansions
+    value = None if first.value is None or second.value is None else first.value + second.value
+    if first.text.endswith("$") and (second.text[:1].isalnum() or second.text[:1] in "_{"):
+        value = None
+        expansions |= {m.VARIABLE}
+    return m.Word(first.text + second.text, value, first.quoted or second.quoted, expansions)
 
 
 def parse_tree(line: str) -> m.ParsedLine:

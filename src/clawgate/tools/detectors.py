@@ -244,7 +244,11 @@ class KeyValueSecret(Detector):
     """``password=...``, ``"api_key": "..."``, ``GITHUB_TOKEN: ...``: the value is redacted.
 
     The name must *end* in a secret word (``max_tokens`` does not); values that are variable
-    references, numbers, booleans or already redacted are left alone.
+    references, numbers, booleans or already redacted are left alone. So is what only looks
+    like a key: the last part of a path (``/etc/passwd: leaves the workspace``), a path as the
+    value (``private_key: ~/.ssh/id_rsa``), and prose after a colon (``passwd: changing
+    password for dev``: a lowercase word followed by more words on the line), while ``passwd:
+    hunter2x`` in a config file and ``PASSWORD=x make`` stay secrets.
     """
 
     kind = "key-value-secret"
@@ -252,13 +256,36 @@ class KeyValueSecret(Detector):
     group = "value"
     lowercase = True
     patterns = (re.compile(
-        rf"{_SECRET_NAME}[\"']?\s*(?::|=|:=)\s*(?P<value>"
+        rf"{_SECRET_NAME}[\"']?\s*(?P<sep>:=|:|=)\s*(?P<value>"
         rf"{_QUOTED_OR_BARE})"),)
+    _name_char = re.compile(r"[A-Za-z0-9_.-]")
+    _path_value = re.compile(r"(?:~|\.{1,2})?/[^\s/]++(?:/[^\s/]*+)*+")
+    _prose_after = re.compile(r"[ \t]++[A-Za-z]")
 
     def find(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
-        for start, end in super().find(text, lowered):
+        lowered = text.lower() if lowered is None else lowered
+        pattern, subject = self.patterns[0], lowered
+        if len(lowered) != len(text):  # lowering moved the spans (İ): match the text itself
+            pattern, subject = re.compile(pattern.pattern, re.IGNORECASE), text
+        for match in pattern.finditer(subject):
+            start, end = match.span("value")
+            if not self.keep(text[start:end]) or self._looks_like_key_only(text, match):
+                continue
             quoted = text[start] in "\"'" and end - start >= 2
             yield (start + 1, end - 1) if quoted else (start, end)
+
+    def _looks_like_key_only(self, text: str, match: re.Match[str]) -> bool:
+        name_start = match.start()
+        while name_start > 0 and self._name_char.match(text, name_start - 1):
+            name_start -= 1  # back to the start of the whole name (db_password)
+        if name_start > 0 and text[name_start - 1] in "/\\":
+            return True  # /etc/passwd: ... is a path, not a key
+        value = text[match.start("value"):match.end("value")]
+        if value[:1] not in "\"'" and self._path_value.fullmatch(value):
+            return True  # the file a secret is in, not the secret
+        # prose: a lowercase word, then more words (a value with a digit or a capital is not)
+        return (match.group("sep") == ":" and value.isalpha() and value.islower()
+                and self._prose_after.match(text, match.end("value")) is not None)
 
     def keep(self, secret: str) -> bool:
         value = secret.strip("\"'")

@@ -93,7 +93,9 @@ def credential_in(cmd: SimpleCommand, ctx: Context,
     for word in named_paths(cmd, skip_values_of):
         if id(word) in skip:
             continue
-        path = resolve(word, ctx).path
+        found = resolve(word, ctx)
+        # ~/.ssh/$K: whatever K is, the file lies in the key directory (read with K unset)
+        path = found.path if found.path is not None else found.if_unset
         if path is not None and is_credential(path, ctx):
             return path
     return None

@@ -12,10 +12,13 @@ from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
 from clawgate.validators.files import WriteOutsideWorkspace, WritePersistence
 from clawgate.validators.paths import resolve
 from clawgate.validators.permissions import OwnershipOfSystemPaths
+from clawgate.validators.procfs import proc_directory
+from clawgate.validators.revshells import ProcessEnvironment
 
 _CHANGERS = frozenset({"cd", "pushd"})
 _RECHECKS: tuple[Validator, ...] = (RecursiveDeleteOfVitalPath(), OwnershipOfSystemPaths(),
-                                    WritePersistence(), WriteOutsideWorkspace())
+                                    WritePersistence(), WriteOutsideWorkspace(),
+                                    ProcessEnvironment())
 
 
 @register
@@ -54,6 +57,8 @@ def _target(cmd: SimpleCommand, ctx: Context, here: str | None) -> str | None:
     if here is None or operands[0].shown == "-":
         return None
     found = resolve(operands[0], replace(ctx, cwd=here))
+    if found.path is None and (proc := proc_directory(operands[0].text, here)) is not None:
+        return proc  # cd /proc/$PPID: some process's directory, whichever it is
     if found.path is not None or found.if_unset is None:
         return found.path
     return ctx.home if found.if_unset == here else found.if_unset  # unset: `cd` alone

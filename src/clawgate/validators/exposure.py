@@ -3,17 +3,22 @@ served to the network (a listener bound beyond loopback, a tunnel): ASK."""
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.secrets import SENDERS
 
 _ENV_OPTIONS = opts("uCS", "unset chdir split-string")
 _ASSIGNMENT = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _DECLARERS = frozenset({"export", "declare", "typeset", "set", "readonly"})
 _PS_BSD_ENV = lazy_pattern(r"^[a-zA-Z]{0,16}e[a-zA-Z]{0,16}$")  # ps e, ps auxe, ps eww (no dash)
 _PS_ENV = lazy_pattern(r"^-[a-zA-Z]{0,16}E[a-zA-Z]{0,16}$")  # ps -E (BSD, macOS)
+_PS_VALUED = frozenset("CGgOopqstUuN")  # -p PID, -o FORMAT ...: the next word is a value
+_PS_LONG_VALUED = frozenset({"pid", "ppid", "user", "User", "group", "Group", "format", "sort",
+                             "tty", "sid", "cols", "columns", "lines", "rows", "width",
+                             "quick-pid", "context"})
 _HINT = "print only the variable you need (printenv NAME)"
 
 
@@ -34,16 +39,36 @@ def _dumps_environment(cmd: SimpleCommand) -> bool:
         names = [f for f in flags if not f.startswith(("-", "+"))]
         return not names and (not flags or any(f in ("-p", "-x", "-px", "-xp") for f in flags))
     if program == "ps":
-        return bool(args) and (_PS_BSD_ENV.match(args[0].shown) is not None or any(
-            _PS_ENV.match(w.shown) for w in args))
+        return _ps_shows_environment([w.shown for w in args])
+    return False
+
+
+def _ps_shows_environment(args: list[str]) -> bool:
+    """procps takes BSD options (``e``, ``eww``) anywhere on the line, not only first:
+    ``ps -p 1 e`` prints the environment too. A word that is the value of an option
+    (``-p 1``, ``-o comm``) is not one."""
+    takes_value = False
+    for arg in args:
+        if takes_value:
+            takes_value = False
+            continue
+        if _PS_ENV.match(arg):
+            return True
+        if arg.startswith("--"):
+            takes_value = "=" not in arg and arg[2:] in _PS_LONG_VALUED
+        elif arg.startswith("-"):
+            takes_value = arg[-1:] in _PS_VALUED
+        elif _PS_BSD_ENV.match(arg):
+            return True
     return False
 
 
 @register
 class EnvironmentDump(Validator):
     """The whole environment printed into the agent's context (``env``, ``printenv``,
-    ``export -p``, ``declare -x``, ``set``, ``ps e``): API keys and tokens travel with it into
-    the transcript. ASK; one named variable stays ALLOW.
+    ``export -p``, ``declare -x``, ``set``, ``ps e``, ``ps -p 1 eww``): API keys and tokens
+    travel with it into the transcript. ASK; DENY when piped into a program that sends it
+    anywhere (``ps eww | base64 | curl -d @- …``); one named variable stays ALLOW.
 
     Bad: ``env``, ``printenv | sort``. Harmless: ``printenv HOME``, ``env FOO=1 make``.
     """
@@ -53,6 +78,9 @@ class EnvironmentDump(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program in self.programs and _dumps_environment(cmd):
+            if cmd.pipes_into(SENDERS):
+                return Verdict.deny(self.id, f"{cmd.text[:40]} sends every environment "
+                                    f"variable, secrets included, to {', '.join(cmd.downstream)}")
             return Verdict.ask(self.id, f"{cmd.text[:40]} prints every environment variable, "
                                "secrets included", hint=_HINT)
         return Verdict.passthrough()
@@ -197,3 +225,38 @@ class Tunnel(Validator):
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"{program} publishes this machine on the internet",
                            hint="share a build artefact instead")
+
+
+_SHORT_P = lazy_pattern(r"^-[a-zA-Z]{0,8}p\d*$")  # -p, -p1, -fp 1 (strace)
+_ATTACHERS = {"gdb": ("-p", "--pid"), "lldb": ("-p", "--attach-pid"), "strace": ("-p",),
+              "ltrace": ("-p",), "gcore": (), "py-spy": ("-p", "--pid"), "pyrasite": (),
+              "perf": ("-p", "--pid"), "bpftrace": ("-p",)}
+
+
+@register
+class AttachToProcess(Validator):
+    """Attaching a debugger or tracer to a running process (``gdb -p``, ``strace -p``,
+    ``gcore``, ``py-spy dump --pid``): its memory, environment and every string it handles
+    (the guard's own keys, when the pid is the guard's) come out. ASK, high.
+
+    Bad: ``gdb -p $PPID -batch -ex 'info proc'``. Harmless: ``gdb ./a.out``, ``strace ls``.
+    """
+
+    id = "CG-EXPO-004"
+    programs = frozenset(_ATTACHERS)
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program or ""
+        options = _ATTACHERS.get(program)
+        if options is None:
+            return Verdict.passthrough()
+        words = [w.shown for w in cmd.words[1:]]
+        attaches = (not options and bool(words)) or any(
+            w in options or any(w.startswith(o + "=") for o in options)
+            or ("-p" in options and _SHORT_P.match(w) is not None) for w in words
+        ) or (program in ("gdb", "lldb") and any("attach" in w for w in words))
+        if not attaches:
+            return Verdict.passthrough()
+        return Verdict.of(Outcome.ASK, self.id, f"{program} attaches to a running process "
+                          "and reads its memory", hint="debug a process you start yourself",
+                          risk=Risk.HIGH)

@@ -12,13 +12,20 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import Outcome, Reason, Risk, Verdict
 from clawgate.inline.langtables import LANGUAGES
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.indirection import stdin_program
 from clawgate.validators.interpreters import INLINE, inline_code, python_own
 from clawgate.validators.programs import family_name
+
+# "http://127.0.0.1:2375/..." and socket addresses written as quoted strings ("10.0.0.5", 80)
+_ADDRESS_LITERAL = lazy_pattern(
+    r"[a-zA-Z][\w+.-]{0,15}+://(?:[^@/\s'\"]{0,256}+@)?(?P<host>\[[0-9a-fA-F:.]{1,64}+\]|"
+    r"[\w.-]{1,253}+)|[\"'](?P<quoted>[0-9][0-9a-fA-Fx.]{0,40}+|\[?[0-9a-fA-F:.]{2,64}+\]?|"
+    r"localhost|metadata(?:\.google\.internal)?)[\"']")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,6 +76,20 @@ def _each(cmd: SimpleCommand, python_only: bool = False) -> list[Effects]:
     argv = _python_argv(cmd) if family_name(cmd.program) in _PYTHONS else ()
     return [code_effects(code, lang, argv) for lang, code in inline_sources(cmd)
             if code is not None and (lang == "python" or not python_only)]
+
+
+def _internal_address(cmd: SimpleCommand) -> tuple[str, str] | None:
+    """The first URL or quoted address literal in inline code that is a metadata endpoint or
+    a loopback, private or link-local address (as ``curl`` to it is judged), or None."""
+    from clawgate.validators.netaddr import classify
+
+    for _lang, code in inline_sources(cmd):
+        for found in _ADDRESS_LITERAL.finditer(code or ""):
+            host = found.group("host") or found.group("quoted")
+            kind = classify(host)
+            if kind is not None:
+                return kind, host
+    return None
 
 
 def _python_argv(cmd: SimpleCommand) -> tuple[str | None, ...]:
@@ -176,7 +197,8 @@ class UnreadablePython(Validator):
 @register
 class InlineReach(Validator):
     """Inline code that opens sockets or fetches URLs (``socket``, ``urllib``, ``net.connect``,
-    ``fsockopen``, ``IO::Socket``, ``TCPSocket``): ASK (high risk, as ``curl`` is); Python with
+    ``fsockopen``, ``IO::Socket``, ``TCPSocket``): ASK (high risk, as ``curl`` is; a literal
+    metadata address, as ``curl`` to it: DENY); Python with
     files it reads checked as sent (``curl -T F``: credentials DENY); Python with
     a process or rewired descriptors as well (a remote or bind shell), or a process started
     after changing user ids: DENY. Native code loaded (``ctypes``): ASK.
@@ -199,8 +221,14 @@ class InlineReach(Validator):
             if found.network:  # files it reads may be what it sends
                 from clawgate.inline.effects import upload
 
-                return Verdict.unwrap(*(upload(r) for r in found.reads), outcome=Outcome.ASK,
-                                      rule_id=self.id, message="inline code reaches the network")
+                reached = _internal_address(cmd)
+                if reached is not None and reached[0] == "metadata":
+                    return Verdict.of(Outcome.DENY, self.id, f"inline code reaches the cloud "
+                                      f"metadata endpoint {reached[1]}", risk=Risk.HIGH)
+                message = "inline code reaches the network" if reached is None else (
+                    f"inline code reaches {reached[1]}, a {reached[0]} address")
+                return Verdict(Outcome.ASK, (Reason(self.id, message),), risk=Risk.HIGH,
+                               nested=tuple(upload(r) for r in found.reads))
             if found.native:
                 return Verdict.ask(self.id, "inline python loads native code")
         return Verdict.passthrough()

@@ -9,6 +9,10 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
+TYPE_CHECKING = False  # no runtime ``typing`` import (CLI start-up)
+if TYPE_CHECKING:
+    import ipaddress
+
 _HOST = lazy_pattern(r"^(?:[a-z][\w+.-]*://)?(?:[^@/\s]*@)?(?P<host>\[[0-9a-fA-F:.]+\]|"
                      r"[\w.-]+)(?::\d+)?(?:[/?#]|$)")
 # The catalog's network-tier programs, for dispatch (tests/programs holds the two equal).
@@ -17,6 +21,8 @@ aria2c autossh curl dig ftp host http httpie https lftp masscan mosh mtr mutt nc
 nmap nslookup ping ping6 rlogin rsync scp sendmail sftp smbclient socat socket ssh ssh-keyscan sshfs
 telnet tftp tracepath traceroute wget whois xh
 """.split())
+_INET_ATON = lazy_pattern(r"^(?:0[xX][0-9a-fA-F]{1,8}|[0-9]{1,12})(?:\.(?:0[xX][0-9a-fA-F]{1,8}|"
+                          r"[0-9]{1,12})){0,3}$")
 _LOCAL_NAMES = frozenset({"localhost", "ip6-localhost", "ip6-loopback"})
 _METADATA_NAMES = frozenset({"metadata.google.internal", "metadata", "instance-data",
                              "metadata.azure.internal"})
@@ -36,15 +42,34 @@ def classify(host: str) -> str | None:
     # web_fetch's ranges; imported only for a literal address (the module is heavy)
     from clawgate.tools.urls import BLOCKED_NETWORKS, METADATA_ADDRESSES
 
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
-        return None
+        # 127.1, 0x7f000001; a bare number is one only in a URL (else it is a port)
+        ip = _inet_aton(host) if "." in host or host[:2].lower() == "0x" else None
+        if ip is None:
+            return None
     mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
     if ip in METADATA_ADDRESSES or mapped in METADATA_ADDRESSES:
         return "metadata"
     return next((why for net, why in BLOCKED_NETWORKS
                  if ip.version == net.version and ip in net), None)
+
+
+def _inet_aton(host: str) -> ipaddress.IPv4Address | None:
+    """The address curl, wget and Python's sockets connect to for the other IPv4 spellings
+    (``127.1``, ``0x7f000001``, ``2130706433``, ``0251.0376.0251.0376``, ``0``), as the C
+    library's inet_aton reads them."""
+    import ipaddress
+    import socket
+
+    if len(host) > 40 or not _INET_ATON.match(host):
+        return None
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
 
 
 def _targets(cmd: SimpleCommand) -> list[str]:
@@ -58,7 +83,9 @@ def _targets(cmd: SimpleCommand) -> list[str]:
                                   or found.group("host").startswith("[")
                                   or found.group("host").lower() in _LOCAL_NAMES
                                   | _METADATA_NAMES):
-            hosts.append(found.group("host"))
+            host = found.group("host")
+            dotted = _inet_aton(host) if "://" in text and host.isdigit() else None
+            hosts.append(host if dotted is None else str(dotted))  # http://2130706433/
     return hosts
 
 

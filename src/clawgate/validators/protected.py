@@ -3,6 +3,7 @@ DENY when what is written is itself code that fetches or runs something."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from clawgate.decision import Verdict
@@ -41,14 +42,48 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
         return None
     look = not ctx.protected and not may_be_protected(ctx.cwd)
     for word in write_targets(cmd):
-        if look and not may_be_protected(word.text):
-            continue
         path = resolve(word, ctx).path
         if path is None:
             continue
-        why = protected_reason(path, ctx.workspace, ctx.protected)
+        if not look or may_be_protected(word.text):
+            why = protected_reason(path, ctx.workspace, ctx.protected)
+            if why is not None:
+                return path, why
+        real = _through_links(path, ctx.workspace)  # g/config, after ln -s .git g
+        if real is not None:
+            why = protected_reason(real, ctx.workspace, ctx.protected)
+            if why is not None:
+                return real, why
+    return _linked_source(cmd, ctx) if cmd.program == "ln" else None
+
+
+def _through_links(path: str, workspace: str) -> str | None:
+    """Where a write to ``path`` inside the workspace lands when a directory on the way is a
+    symlink (made by an earlier command), if that differs; None otherwise."""
+    if not (path + "/").startswith(workspace.rstrip("/") + "/"):
+        return None
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+    base = os.path.realpath(workspace)
+    if real == path or not (real + "/").startswith(base + "/"):
+        return None
+    return workspace.rstrip("/") + real[len(base):]
+
+
+def _linked_source(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None:
+    """``ln -s .git g``: a link to a protected path makes every later write through the link
+    a write to it."""
+    operands = [w for w in cmd.words[1:] if not w.shown.startswith("-")]
+    for word in operands[:-1] if len(operands) > 1 else operands:
+        path = resolve(word, ctx).path
+        if path is None:
+            continue
+        why = protected_reason(path, ctx.workspace, ctx.protected) or protected_reason(
+            path + "/x", ctx.workspace, ctx.protected)
         if why is not None:
-            return path, why
+            return path, f"a link to it lets later writes reach it ({why})"
     return None
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.procfs import may_read_environ, process_tree, reads_environ
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash",
                     "busybox"})
@@ -29,6 +30,12 @@ _SOCKET = lazy_pattern(r"socket|fsockopen|TCPSocket|IO::Socket|net\.(connect|Soc
 _SPAWN = lazy_pattern(r"subprocess|pty\.spawn|dup2|\bexec|spawn|\bsystem\b|popen|/bin/\w*sh\b|"
                       r"child_process|proc_open|shell_exec|passthru|/inet/(tcp|udp)/|\bsh\b")
 _ENVIRON = lazy_pattern(r"/proc/[^/\s]+/(task/[^/\s]+/)?environ\b")
+_GLOB_CHARS = frozenset("*?[")
+_ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack", "ugrep", "tar", "bsdtar", "rsync", "7z", "zip"})
+_RECURSIVE_WITH_FLAG = frozenset({"grep", "egrep", "fgrep", "zgrep", "cp", "scp"})
+# code that builds the path from parts: pathlib.Path("/proc", pid, "environ")
+_CODE_ENVIRON = lazy_pattern(r"/proc\b[^\n]{0,200}?[\"'](?:environ|mem)[\"']")
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _INVOLVED = SHELLS | RELAYS
 _TALKERS = frozenset({"echo", "printf", "ls", "stat", "test", "["})
 
@@ -128,19 +135,46 @@ class InterpreterReverseShell(Validator):
 @register
 class ProcessEnvironment(Validator):
     """Reading ``/proc/<pid>/environ``: the variables a process started with, API keys
-    included. Bad: ``cat /proc/1/environ``. Harmless: ``cat /proc/cpuinfo``.
+    included, however the path is spelt (``/proc/self/../$PPID/environ``, ``/proc//1/./environ``,
+    ``/proc/1/env*``, a symlink into ``/proc``; see ``procfs``), or its memory
+    (``/proc/<pid>/mem``), or a process's directory read recursively (``grep -r KEY /proc/1``).
+    Bad: ``cat /proc/1/environ``. Harmless: ``cat /proc/cpuinfo``.
     """
 
     id = "CG-CAT-011"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if "environ" not in cmd.text and not cmd.redirects:
+        text = cmd.text
+        if not ("env" in text or "mem" in text or "proc" in text or _GLOB_CHARS & set(text)
+                or cmd.redirects):
             return Verdict.passthrough()
         if cmd.program in _TALKERS:
             return Verdict.passthrough()
         words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
         for word in words:
-            if "environ" in word.text and _ENVIRON.search(word.text):
+            if _ENVIRON.search(word.text) or reads_environ(word.text, ctx.cwd):
                 return Verdict.deny(self.id, f"reads a process environment ({word.text})",
                                     hint="print only the variable you need with printenv NAME")
+        for word in words:
+            if _CODE_ENVIRON.search(word.text) or may_read_environ(word.text, ctx.cwd):
+                return Verdict.of(Outcome.ASK, self.id, f"{word.text} may be a process "
+                                  "environment: where it points is known only when it runs",
+                                  hint="name the file plainly", risk=Risk.HIGH)
+        if _recursive(cmd) and "proc" in cmd.text:
+            for word in cmd.words[1:]:
+                if process_tree(word.text, ctx.cwd):
+                    return Verdict.deny(self.id, f"reads {word.text} recursively, the "
+                                        "environment of every process in it included")
         return Verdict.passthrough()
+
+
+def _recursive(cmd: SimpleCommand) -> bool:
+    """A program that reads what a directory holds, all the way down."""
+    program = cmd.program or ""
+    flags = [w.shown for w in cmd.words[1:] if w.shown.startswith("-")]
+    if program in _ALWAYS_RECURSIVE:
+        return True
+    if program in _RECURSIVE_WITH_FLAG:
+        return any(f in ("--recursive", "--dereference-recursive", "-a", "--archive")
+                   or (not f.startswith("--") and ("r" in f or "R" in f)) for f in flags)
+    return program == "find" and any(f in _FIND_ACTIONS for f in flags)
