@@ -111,3 +111,18 @@ def test_a_subshell_tree_sitter_does_not_see_whole_is_read_as_a_line(engine: Eng
 ])
 def test_subshell_bodies_leave_clean_lines_alone(engine: Engine, line: str) -> None:
     assert subshell_bodies(parse(line)) == []
+
+
+def test_a_keyword_tree_sitter_reads_as_a_command_is_a_disagreement(engine: Engine) -> None:
+    # tree-sitter cuts the if at '&' (no error); 'case' elsewhere keeps bashlex off the whole
+    line = ("echo `case $x in a) ls;; esac`\n"
+            "! if $\"a\" 2>/dev/null & PATH=~root '--'; then :; else x=1; fi")
+    found = compare_by_statement(parse(line), _always)
+    assert found is not None and "keyword" in found.detail
+    assert engine.check(line).outcome is Outcome.DENY
+
+
+def test_process_substitution_gets_a_second_opinion(engine: Engine) -> None:
+    line = "case $x in a) ls;; esac\n'' -rf<( echo >> log )"
+    assert engine.check("'' -rf<( echo >> log )").outcome is Outcome.DENY
+    assert engine.check(line).outcome is Outcome.DENY

@@ -45,6 +45,9 @@ MAX_ASKED = 64  # statements asked about in one line (bashlex costs ~0.2 ms a st
 MAX_BODIES = 4  # subshell bodies read again as lines of their own, per line
 MAX_DEPTH = 2  # and within those, bodies of bodies
 _OPENER_PARENTS = frozenset({"subshell", "ERROR"})
+# Words bash reads as keywords wherever a command may start: never a command's name to bash.
+_KEYWORDS = frozenset("if then else elif fi case esac for select while until do done in "
+                      "function time coproc".split())
 
 
 class _Statement:
@@ -110,11 +113,13 @@ def compare_by_statement(parsed: m.ParsedLine, needs: Callable[[str], bool],
     asked about (the others read alike). On a line tree-sitter cannot parse cleanly, only the
     statements it parsed cleanly are compared: a broken part does not switch the comparison off
     for the rest. Text of a statement list that tree-sitter puts in no statement is itself a
-    disagreement; so is one in a subshell's body read as a line of its own
+    disagreement, and so is a command tree-sitter names with a keyword that bashlex rejects
+    alone (``_keyword_command``); so is one in a subshell's body read as a line of its own
     (``subshell_bodies``)."""
     walk = _Walk(parsed)
     views: list[CommandView] = []
     covered: list[tuple[int, int]] = []
+    misread: Disagreement | None = None
     for statement in walk:
         if statement.node.has_error:
             walk.split(statement)
@@ -128,13 +133,17 @@ def compare_by_statement(parsed: m.ParsedLine, needs: Callable[[str], bool],
             view = bashlex_view(statement.text)
         except GaveUp:
             raise  # no second opinion where one was needed: the caller asks
-        except (Unavailable, Rejected):
+        except Rejected:
+            misread = misread or _keyword_command(statement)
+            walk.split(statement)
+            continue
+        except Unavailable:
             walk.split(statement)
             continue
         views.extend((offset + statement.start, words) for offset, words in view)
         covered.append((statement.start, statement.end))
-    if walk.dropped is not None:
-        return walk.dropped
+    if walk.dropped is not None or misread is not None:
+        return walk.dropped or misread
     found = compare(parsed, views, within=covered) if covered else None
     if found is None and depth < MAX_DEPTH:
         for offset, body in subshell_bodies(parsed):
@@ -142,6 +151,19 @@ def compare_by_statement(parsed: m.ParsedLine, needs: Callable[[str], bool],
             if inner is not None:
                 return Disagreement(offset + inner.offset, inner.detail)
     return found
+
+
+def _keyword_command(statement: _Statement) -> Disagreement | None:
+    """A simple command tree-sitter names with a keyword (``fi``, ``then :``, ``if x`` cut
+    from its ``then``), which bashlex rejects alone: bash never runs a command of that name,
+    so tree-sitter has cut a compound command where bash does not (``! if a & b; then :; fi``
+    read as ``! if a``, ``b``, ``then :``, ``fi``)."""
+    node = statement.node
+    name = node.child_by_field_name("name") if node.type == "command" else None
+    if name is None or statement.text[: name.end_byte - node.start_byte] not in _KEYWORDS:
+        return None
+    return Disagreement(statement.start, "tree-sitter reads the keyword "
+                        f"{statement.text.split()[0]!r} as a command")
 
 
 def compare_line(parsed: m.ParsedLine, needs: Callable[[str], bool],

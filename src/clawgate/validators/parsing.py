@@ -78,8 +78,9 @@ class ParserDisagreement(LineValidator):
 
 # Where tree-sitter-bash has been known to read a line differently from bash: escapes,
 # backticks, comments, braces, history and negation marks, line breaks, ANSI-C and locale
-# quoting, command substitution. Lines of plain words and plain quotes read alike in both.
-_SECOND_OPINION = lazy_pattern(r"""[\\`#{}!\n^]|\$['"(]""")
+# quoting, command and process substitution (``-rf<( … )`` is one word to bash, two to
+# tree-sitter). Lines of plain words and plain quotes read alike in both.
+_SECOND_OPINION = lazy_pattern(r"""[\\`#{}!\n^]|\$['"(]|[<>]\(""")
 
 
 def _needs_second_opinion(source: str) -> bool:
