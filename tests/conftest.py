@@ -38,7 +38,9 @@ os.environ["CLAWGATE_STATE_HOME"] = str(SANDBOX / "clawgate-state")
 
 
 def snapshot(dirs: tuple[Path, ...]) -> dict[str, tuple[int, int]]:
-    """Every file under ``dirs``: (size, modification time in ns)."""
+    """Every file under ``dirs``: (size, modification time in ns). Other processes write there
+    meanwhile (a temporary file renamed into place between listing and ``lstat``): a file
+    gone by then is not there."""
     found: dict[str, tuple[int, int]] = {}
     for top in dirs:
         for path in top.rglob("*") if top.is_dir() else ():

@@ -10,7 +10,7 @@ import pytest
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
 from clawgate.shell import parse
-from clawgate.shell.bystatement import compare_by_statement
+from clawgate.shell.bystatement import compare_by_statement, subshell_bodies
 from clawgate.shell.differential import Rejected, Unavailable, bashlex_view, tree_view
 
 
@@ -89,3 +89,40 @@ def _spin_under(deadline: AbstractContextManager[None]) -> None:
     with deadline:
         while True:
             pass
+
+
+@pytest.mark.parametrize("line", [
+    # tree-sitter closes the subshell at the case pattern's ')' (issue 12's family)
+    "rm -rf /tmp/x | ( ! case $x in a|b) :;; esac && python3 - <<END\nx\nEND\n)",
+    "ls && ( ! case $x in a|b) :;; esac && python3 - <<END\nx\nEND\n)",
+])
+def test_a_subshell_tree_sitter_does_not_see_whole_is_read_as_a_line(engine: Engine,
+                                                                      line: str) -> None:
+    body = line[line.index("( ") + 1 : line.rindex(")")]
+    assert engine.check(body).outcome is Outcome.DENY
+    assert engine.check(line).outcome is Outcome.DENY
+
+
+@pytest.mark.parametrize("line", [
+    "x=$(a && b)",
+    "( cd build && make ) | tee log",
+    "f() ( ls )",
+    "case $x in a|b) ls;; esac",
+])
+def test_subshell_bodies_leave_clean_lines_alone(engine: Engine, line: str) -> None:
+    assert subshell_bodies(parse(line)) == []
+
+
+def test_a_keyword_tree_sitter_reads_as_a_command_is_a_disagreement(engine: Engine) -> None:
+    # tree-sitter cuts the if at '&' (no error); 'case' elsewhere keeps bashlex off the whole
+    line = ("echo `case $x in a) ls;; esac`\n"
+            "! if $\"a\" 2>/dev/null & PATH=~root '--'; then :; else x=1; fi")
+    found = compare_by_statement(parse(line), _always)
+    assert found is not None and "keyword" in found.detail
+    assert engine.check(line).outcome is Outcome.DENY
+
+
+def test_process_substitution_gets_a_second_opinion(engine: Engine) -> None:
+    line = "case $x in a) ls;; esac\n'' -rf<( echo >> log )"
+    assert engine.check("'' -rf<( echo >> log )").outcome is Outcome.DENY
+    assert engine.check(line).outcome is Outcome.DENY

@@ -1,8 +1,8 @@
 """The harness's tests run its invariants with a hang detector of a minute.
 
-The harness's own watchdog (``invariants.HANG_S``, one second of wall time) is what ``policy
-fuzz`` reports a hang by; on a loaded machine it also fires on a check that is merely slow, and
-a test would then fail on the clock. Tests that hang a checker on purpose keep the real
+The harness's own watchdog (``invariants.HANG_S``, one second of CPU time) is what ``policy
+fuzz`` reports a hang by; a check that is merely slow (a first parse, a collection) must not
+make a test fail on that bound either. Tests that hang a checker on purpose keep the real
 watchdog (the ``real_watchdog`` marker): their check never ends, so no load can change what
 they see.
 """

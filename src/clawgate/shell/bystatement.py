@@ -4,7 +4,10 @@ bashlex has no opinion on a line holding a construct it does not implement (``$(
 ``[[ ]]``, some here-documents): asked about the whole line, that one part would hide every
 other part's disagreement. Each top-level statement is asked alone instead, and a compound one
 that bashlex cannot take (a subshell, a group, a list, a loop) is split into its statements in
-turn, so that wrapping a line in ``( … )`` or ``{ …; }`` hides nothing either.
+turn, so that wrapping a line in ``( … )`` or ``{ …; }`` hides nothing either. Where
+tree-sitter's error recovery does not see the subshell that a broken statement ends with (it
+closes it early, at a ``case`` pattern's ``)``, or makes one error of the whole), the subshell's
+body is read again as a line of its own: what it would be without the ``( … )`` around it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Callable, Iterator
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
+from clawgate.shell import parse
 from clawgate.shell.differential import (
     CommandView,
     Disagreement,
@@ -38,6 +42,12 @@ _UNREADABLE = lazy_pattern(r"\(\(|\[\[")  # arithmetic and [[ ]]: bashlex implem
 _LISTS = frozenset({"program", "list", "pipeline", "compound_statement", "subshell"})
 _BETWEEN = " \t\n;&|(){}!"
 MAX_ASKED = 64  # statements asked about in one line (bashlex costs ~0.2 ms a statement)
+MAX_BODIES = 4  # subshell bodies read again as lines of their own, per line
+MAX_DEPTH = 2  # and within those, bodies of bodies
+_OPENER_PARENTS = frozenset({"subshell", "ERROR"})
+# Words bash reads as keywords wherever a command may start: never a command's name to bash.
+_KEYWORDS = frozenset("if then else elif fi case esac for select while until do done in "
+                      "function time coproc".split())
 
 
 class _Statement:
@@ -96,17 +106,20 @@ class _Walk:
                                                "every command")
 
 
-def compare_by_statement(parsed: m.ParsedLine,
-                         needs: Callable[[str], bool]) -> Disagreement | None:
+def compare_by_statement(parsed: m.ParsedLine, needs: Callable[[str], bool],
+                         depth: int = 0) -> Disagreement | None:
     """``compare`` over the statements bashlex can read, or None when it reads none (GaveUp
     when it runs out of time on one). Only statements for which ``needs(text)`` is true are
     asked about (the others read alike). On a line tree-sitter cannot parse cleanly, only the
     statements it parsed cleanly are compared: a broken part does not switch the comparison off
     for the rest. Text of a statement list that tree-sitter puts in no statement is itself a
-    disagreement."""
+    disagreement, and so is a command tree-sitter names with a keyword that bashlex rejects
+    alone (``_keyword_command``); so is one in a subshell's body read as a line of its own
+    (``subshell_bodies``)."""
     walk = _Walk(parsed)
     views: list[CommandView] = []
     covered: list[tuple[int, int]] = []
+    misread: Disagreement | None = None
     for statement in walk:
         if statement.node.has_error:
             walk.split(statement)
@@ -120,14 +133,95 @@ def compare_by_statement(parsed: m.ParsedLine,
             view = bashlex_view(statement.text)
         except GaveUp:
             raise  # no second opinion where one was needed: the caller asks
-        except (Unavailable, Rejected):
+        except Rejected:
+            misread = misread or _keyword_command(statement)
+            walk.split(statement)
+            continue
+        except Unavailable:
             walk.split(statement)
             continue
         views.extend((offset + statement.start, words) for offset, words in view)
         covered.append((statement.start, statement.end))
-    if walk.dropped is not None:
-        return walk.dropped
-    return compare(parsed, views, within=covered) if covered else None
+    if walk.dropped is not None or misread is not None:
+        return walk.dropped or misread
+    found = compare(parsed, views, within=covered) if covered else None
+    if found is None and depth < MAX_DEPTH:
+        for offset, body in subshell_bodies(parsed):
+            inner = compare_line(parse(body), needs, depth + 1)
+            if inner is not None:
+                return Disagreement(offset + inner.offset, inner.detail)
+    return found
+
+
+def _keyword_command(statement: _Statement) -> Disagreement | None:
+    """A simple command tree-sitter names with a keyword (``fi``, ``then :``, ``if x`` cut
+    from its ``then``), which bashlex rejects alone: bash never runs a command of that name,
+    so tree-sitter has cut a compound command where bash does not (``! if a & b; then :; fi``
+    read as ``! if a``, ``b``, ``then :``, ``fi``)."""
+    node = statement.node
+    name = node.child_by_field_name("name") if node.type == "command" else None
+    if name is None or statement.text[: name.end_byte - node.start_byte] not in _KEYWORDS:
+        return None
+    return Disagreement(statement.start, "tree-sitter reads the keyword "
+                        f"{statement.text.split()[0]!r} as a command")
+
+
+def compare_line(parsed: m.ParsedLine, needs: Callable[[str], bool],
+                 depth: int = 0) -> Disagreement | None:
+    """The parser differential on a whole line: bashlex asked about the line (its lines
+    apart where they stand apart), or statement by statement where tree-sitter cannot parse
+    it or bashlex cannot take it whole. Raises GaveUp where bashlex runs out of time."""
+    from clawgate.shell.segments import bashlex_view_by_lines
+
+    if not needs(parsed.source):
+        return None
+    if parsed.has_error:  # compare the statements tree-sitter did parse
+        return compare_by_statement(parsed, needs, depth)
+    try:
+        return compare(parsed, bashlex_view_by_lines(parsed, needs))
+    except GaveUp:
+        raise  # it loops on this text: asking again part by part would loop again
+    except (Unavailable, Rejected):
+        # bashlex has no opinion on the whole line: ask it about each statement, so that
+        # one part it cannot read does not hide another part's disagreement.
+        return compare_by_statement(parsed, needs, depth)
+
+
+def subshell_bodies(parsed: m.ParsedLine) -> list[tuple[int, str]]:
+    """(offset, text) of the subshells a top-level statement that tree-sitter cannot parse
+    opens and ends with: from each ``(`` that opens one to the statement's last ``)``, where
+    tree-sitter's own subshell ends elsewhere or is not there. ``a | ( ! case $x in a|b) :;;
+    esac )`` is such a line: tree-sitter closes the subshell at ``b)``, and its broken
+    statements are not those of the body alone."""
+    walk = _Walk(parsed)
+    found: list[tuple[int, str]] = []
+    for statement in walk:  # the top level only: nothing is split
+        text = statement.text.rstrip()
+        if not statement.node.has_error or not text.endswith(")"):
+            continue
+        close = statement.start + len(text) - 1
+        for opener in _openers(statement.node):
+            start = walk.chars.at(opener.start_byte) + 1
+            parent = opener.parent
+            own_end = walk.chars.at(parent.end_byte) - 1 if parent is not None else -1
+            if start < close and (parent is None or parent.type != "subshell"
+                                  or own_end != close):
+                found.append((start, parsed.source[start:close]))
+            if len(found) >= MAX_BODIES:
+                return found
+    return found
+
+
+def _openers(node: Node) -> Iterator[Node]:
+    """The ``(`` tokens under ``node`` that open a subshell (or may: in an error)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        for child in reversed(current.children):
+            if child.type == "(" and current.type in _OPENER_PARENTS:
+                yield child
+            elif child.child_count:
+                stack.append(child)
 
 
 def _with_bodies(source: str, start: int, end: int) -> int:
@@ -155,10 +249,25 @@ class _Chars:
         return len(self.src[:byte].decode("utf-8", "surrogateescape"))
 
 
-def rejected_by_statement(parsed: m.ParsedLine) -> bool:
+def rejected(parsed: m.ParsedLine, depth: int = 0) -> bool:
+    """bashlex rejects the line, or, where it has no opinion on the whole, a statement of it
+    that tree-sitter cannot parse (``rejected_by_statement``)."""
+    try:
+        bashlex_view(parsed.source)
+    except Rejected:
+        return True
+    except GaveUp:
+        return False
+    except Unavailable:  # no opinion on the whole: ask about the broken parts
+        return rejected_by_statement(parsed, depth)
+    return False
+
+
+def rejected_by_statement(parsed: m.ParsedLine, depth: int = 0) -> bool:
     """Some statement tree-sitter cannot parse is rejected by bashlex too, asked on its own:
     for a line bashlex has no opinion on as a whole (``(( ))`` or ``[[ ]]`` elsewhere in it),
-    so that such a part cannot soften "neither parser accepts it" for the rest."""
+    so that such a part cannot soften "neither parser accepts it" for the rest. A subshell's
+    body that tree-sitter does not see whole is asked about as a line of its own."""
     walk = _Walk(parsed)
     for statement in walk:
         if not statement.node.has_error:
@@ -174,4 +283,10 @@ def rejected_by_statement(parsed: m.ParsedLine) -> bool:
             return False
         except Unavailable:
             walk.split(statement)
+    if depth >= MAX_DEPTH:
+        return False
+    for _, body in subshell_bodies(parsed):
+        inner = parse(body)
+        if inner.has_error and rejected(inner, depth + 1):
+            return True
     return False

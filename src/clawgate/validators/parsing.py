@@ -5,24 +5,11 @@ from __future__ import annotations
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import differential
-from clawgate.shell.bystatement import compare_by_statement, rejected_by_statement
+from clawgate.shell.bystatement import compare_line, rejected
 from clawgate.shell.model import ParsedLine
-from clawgate.shell.segments import bashlex_view_by_lines
 from clawgate.validators.base import Context, LineValidator, register
 
 MAX_COMMANDS = 512
-
-
-def _bashlex_rejects(parsed: ParsedLine) -> bool:
-    try:
-        differential.bashlex_view(parsed.source)
-    except differential.Rejected:
-        return True
-    except differential.GaveUp:
-        return False
-    except differential.Unavailable:  # no opinion on the whole: ask about the broken parts
-        return rejected_by_statement(parsed)
-    return False
 
 
 @register
@@ -37,7 +24,7 @@ class Unparseable(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not parsed.has_error:
             return Verdict.passthrough()
-        if _bashlex_rejects(parsed):
+        if rejected(parsed):
             return Verdict.deny(self.id, "neither shell parser accepts this line",
                                 hint="fix the quoting or the syntax")
         return Verdict.ask(self.id, "the line does not parse cleanly",
@@ -79,10 +66,7 @@ class ParserDisagreement(LineValidator):
         if parsed.too_deep or not _needs_second_opinion(parsed.source):
             return Verdict.passthrough()
         try:
-            if parsed.has_error:  # compare the statements tree-sitter did parse
-                found = compare_by_statement(parsed, _needs_second_opinion)
-            else:
-                found = self._whole_line(parsed)
+            found = compare_line(parsed, _needs_second_opinion)
         except differential.GaveUp:  # fail closed: the second opinion was needed, not had
             return Verdict.ask(self.id, "the second shell parser ran out of time on this line",
                                hint="simplify the quoting")
@@ -91,23 +75,12 @@ class ParserDisagreement(LineValidator):
         return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
                                 hint="simplify the quoting")
 
-    @staticmethod
-    def _whole_line(parsed: ParsedLine) -> differential.Disagreement | None:
-        try:
-            return differential.compare(parsed, bashlex_view_by_lines(parsed,
-                                                                      _needs_second_opinion))
-        except differential.GaveUp:
-            raise  # it loops on this text: asking again part by part would loop again
-        except (differential.Unavailable, differential.Rejected):
-            # bashlex has no opinion on the whole line: ask it about each statement, so that
-            # one part it cannot read does not hide another part's disagreement.
-            return compare_by_statement(parsed, _needs_second_opinion)
-
 
 # Where tree-sitter-bash has been known to read a line differently from bash: escapes,
 # backticks, comments, braces, history and negation marks, line breaks, ANSI-C and locale
-# quoting, command substitution. Lines of plain words and plain quotes read alike in both.
-_SECOND_OPINION = lazy_pattern(r"""[\\`#{}!\n^]|\$['"(]""")
+# quoting, command and process substitution (``-rf<( … )`` is one word to bash, two to
+# tree-sitter). Lines of plain words and plain quotes read alike in both.
+_SECOND_OPINION = lazy_pattern(r"""[\\`#{}!\n^]|\$['"(]|[<>]\(""")
 
 
 def _needs_second_opinion(source: str) -> bool:
