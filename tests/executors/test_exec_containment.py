@@ -97,3 +97,20 @@ def test_containment_removes_its_groups() -> None:
     assert done.stdout == "inside\n"
     group.close()
     assert not any(d.exists() for d in dirs)
+
+
+@pytest.mark.bwrap
+def test_without_cgroups_bubblewrap_falls_back_to_rlimits(
+        workspace: Path, limiter: SpawnLimiter, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no control group can be made (here: CLAWGATE_CGROUPS=off), the memory limit is
+    RLIMIT_DATA under prlimit: a hog gets MemoryError instead of the machine's memory."""
+    monkeypatch.setenv("CLAWGATE_CGROUPS", "off")
+    assert Containment.create(pids=8) is None
+    sandbox = BwrapExecutor(workspace=workspace, limiter=limiter,
+                            limits=Limits(memory=64 * 1024 * 1024))
+    hog = "python3 -c 'b = bytearray(512 * 1024 * 1024)'"
+    result = sandbox.run(ExecRequest(f"{hog}; echo status $?", timeout_s=60))
+    assert result.stdout.strip() == "status 1"
+    assert "MemoryError" in result.stderr
+    small = sandbox.run(ExecRequest("python3 -c 'print(len(bytearray(8 * 1024 * 1024)))'"))
+    assert small.stdout.strip() == str(8 * 1024 * 1024)

@@ -69,15 +69,21 @@ class BwrapExecutor(Executor):
 
     def _execute(self, job: Job) -> ExecResult:
         """In a control group limited to ``Limits.pids`` processes and ``Limits.memory`` bytes
-        where the machine lets us make one (a fork loop or a memory hog stays inside); bwrap's
-        pid namespace already ends every process when the command does."""
+        where the machine lets us make one (a fork loop or a memory hog stays inside); else
+        under ``prlimit`` (``RLIMIT_NPROC``, which does not bind root, and ``RLIMIT_DATA``, the
+        heap and private writable mappings: unlike ``RLIMIT_AS`` it leaves the address space
+        runtimes reserve alone). bwrap's pid namespace already ends every process when the
+        command does."""
         with contextlib.ExitStack() as stack:
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
+            argv = self.sandbox_argv(job)
             if containment is not None:
                 stack.enter_context(containment)
-            return run_process(self.sandbox_argv(job), cwd=job.cwd, env=job.env,
-                               timeout_s=job.timeout_s, output_cap=job.output_cap,
-                               kill_grace_s=job.kill_grace_s, containment=containment)
+            else:
+                argv = _rlimited(argv, self.limits.pids, self.limits.memory)
+            return run_process(argv, cwd=job.cwd, env=job.env, timeout_s=job.timeout_s,
+                               output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
+                               containment=containment)
 
     def _probe(self) -> None:
         """Run ``true`` in a sandbox once: user namespaces may be disabled on this machine.
@@ -106,6 +112,15 @@ def inside_workspace(paths: Iterable[str | os.PathLike[str]], workspace: Path
         if real.exists() and real != workspace and real.is_relative_to(workspace):
             found.append(os.fspath(real))
     return tuple(dict.fromkeys(found))
+
+
+def _rlimited(argv: list[str], pids: int, memory: int) -> list[str]:
+    """``argv`` under ``prlimit`` with the process and data limits (util-linux; without it
+    the command runs with the pid namespace's containment only, as the README says)."""
+    prlimit = shutil.which("prlimit")
+    if prlimit is None:
+        return argv
+    return [prlimit, f"--nproc={pids}", f"--data={memory}", "--", *argv]
 
 
 def _hide_state(workspace: str) -> list[str]:

@@ -9,8 +9,8 @@ command), and when the call returns every process still in the group is killed a
 removed.
 
 Creating groups needs write access to the hierarchy (root, or a delegated subtree). Where that
-is missing, ``Containment.create`` returns None and the caller falls back to what it can do
-without (see the executors).
+is missing, or ``CLAWGATE_CGROUPS=off`` says not to use them, ``Containment.create`` returns
+None and the caller falls back to what it can do without (see the executors).
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ class Containment:
     def create(cls, *, pids: int, memory: int | None = None) -> Containment | None:
         """New groups limited to ``pids`` processes (and ``memory`` bytes), or None where this
         machine lets us make none."""
+        if os.environ.get("CLAWGATE_CGROUPS", "").lower() == "off":
+            return None
         name = f"clawgate-{os.getpid()}-{os.urandom(4).hex()}"
         made: list[Path] = []
         try:
