@@ -52,9 +52,21 @@ def test_shared_limiter_is_one_per_cap() -> None:
 
 def test_over_the_cap_fails_at_once_naming_it(workspace: Path, limiter: SpawnLimiter,
                                               counter: Any) -> None:
-    fake = FakeExecutor(sleeper(counter, 0.3), workspace=workspace, limiter=limiter)
+    release = threading.Event()
+
+    def held(request: ExecRequest) -> ExecResult:
+        counter.enter()
+        try:
+            release.wait(120)  # the five running hold their slots until every refusal is in
+        finally:
+            counter.leave()
+        return ExecResult(0)
+
+    fake = FakeExecutor(held, workspace=workspace, limiter=limiter)
     with ThreadPoolExecutor(50) as pool:
         futures = [pool.submit(fake.run, ExecRequest("x")) for _ in range(50)]
+        _until(lambda: sum(f.done() for f in futures) == 45)
+        release.set()
         errors = [f.exception() for f in futures]
     refused = [e for e in errors if e is not None]
     assert counter.peak == 5
