@@ -20,6 +20,7 @@ from hypothesis import settings
 
 from clawgate.engine import Engine
 from clawgate.validators.base import Context
+from sandboxes import require
 
 pytest_plugins = ["pytester"]
 
@@ -95,3 +96,10 @@ def engine() -> Engine:
 @pytest.fixture(scope="session")
 def ctx() -> Context:
     return Context(cwd="/work/project", workspace="/work/project", home="/home/agent")
+
+
+@pytest.fixture(autouse=True)
+def _real_sandbox(request: pytest.FixtureRequest) -> None:
+    """A test marked ``docker`` or ``bwrap`` skips where that sandbox is missing, and fails
+    instead where CI requires it (``tests/sandboxes.py``)."""
+    require(request)

@@ -1,67 +1,17 @@
-"""Markers for the real sandboxes, and shared fixtures.
-
-A test marked ``docker`` needs a Docker engine that answers and holds the image
-``clawgate-sandbox:busybox`` (``scripts/docker-engine.sh`` provides both); one marked ``bwrap``
-needs a working bubblewrap. Where they are missing such tests skip, unless
-``CLAWGATE_REQUIRE_DOCKER=1`` / ``CLAWGATE_REQUIRE_BWRAP=1`` (set by ``.ci/run``) make the
-absence a failure.
-"""
+"""Shared fixtures of the executor tests (the ``docker``/``bwrap`` markers are handled for the
+whole suite: ``tests/sandboxes.py``)."""
 
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
-from collections.abc import Callable, Iterator
-from functools import cache
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from clawgate.errors import SandboxUnavailable
-from clawgate.executors import BwrapExecutor, DockerExecutor, DockerSettings, SpawnLimiter
-
-IMAGE = "clawgate-sandbox:busybox"
-
-
-@cache
-def bwrap_problem() -> str | None:
-    """Why bubblewrap cannot be used here, or None."""
-    try:
-        BwrapExecutor(workspace=tempfile.gettempdir())
-    except SandboxUnavailable as exc:
-        return str(exc)
-    return None
-
-
-@cache
-def docker_problem() -> str | None:
-    """Why no Docker engine with the image can be used here, or None."""
-    try:
-        DockerExecutor(DockerSettings(image=IMAGE), workspace=tempfile.gettempdir()).close()
-    except SandboxUnavailable as exc:
-        return str(exc)
-    return None
-
-
-REQUIREMENTS: dict[str, tuple[str, Callable[[], str | None]]] = {
-    "docker": ("CLAWGATE_REQUIRE_DOCKER", docker_problem),
-    "bwrap": ("CLAWGATE_REQUIRE_BWRAP", bwrap_problem),
-}
-
-
-@pytest.fixture(autouse=True)
-def _real_sandbox(request: pytest.FixtureRequest) -> None:
-    """Skip, or fail when required, a test whose sandbox is missing."""
-    for marker, (variable, problem_of) in REQUIREMENTS.items():
-        if request.node.get_closest_marker(marker) is None:
-            continue
-        problem = problem_of()
-        if problem is None:
-            continue
-        if os.environ.get(variable) == "1":
-            pytest.fail(f"{variable}=1 but {marker} is unavailable: {problem}")
-        pytest.skip(f"{marker} unavailable: {problem}")
+from clawgate.executors import DockerExecutor, DockerSettings, SpawnLimiter
+from sandboxes import IMAGE, docker_problem
 
 
 @pytest.fixture

@@ -4,42 +4,13 @@ real sandboxes, and the process table."""
 from __future__ import annotations
 
 import random
-import tempfile
 import time
-from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 from clawgate.approval import ApprovalStore, Approver
-from clawgate.errors import SandboxUnavailable
-from clawgate.executors import BwrapExecutor, DockerExecutor, DockerSettings
 from clawgate.guard import Guard
+from sandboxes import IMAGE
 
-IMAGE = "clawgate-sandbox:busybox"
-
-
-@cache
-def bwrap_problem() -> str | None:
-    try:
-        BwrapExecutor(workspace=tempfile.gettempdir())
-    except SandboxUnavailable as exc:
-        return str(exc)
-    return None
-
-
-@cache
-def docker_problem() -> str | None:
-    try:
-        DockerExecutor(DockerSettings(image=IMAGE), workspace=tempfile.gettempdir()).close()
-    except SandboxUnavailable as exc:
-        return str(exc)
-    return None
-
-
-REQUIREMENTS: dict[str, tuple[str, Callable[[], str | None]]] = {
-    "docker": ("CLAWGATE_REQUIRE_DOCKER", docker_problem),
-    "bwrap": ("CLAWGATE_REQUIRE_BWRAP", bwrap_problem),
-}
 EXECUTORS = {
     "host": "executor: {kind: host}\n",
     "bwrap": "executor: {kind: bwrap}\n",

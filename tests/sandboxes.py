@@ -1,6 +1,11 @@
-"""The real sandboxes for the Guard's tests: a test marked ``bwrap`` or ``docker`` skips where
-that sandbox is missing, and fails instead under ``CLAWGATE_REQUIRE_BWRAP=1`` /
-``CLAWGATE_REQUIRE_DOCKER=1`` (as in ``tests/executors``)."""
+"""The real sandboxes the suite runs against, and the rule for a test that needs one.
+
+A test marked ``docker`` needs a Docker engine that answers and holds the image
+``clawgate-sandbox:busybox`` (``scripts/docker-engine.sh`` provides both); one marked ``bwrap``
+needs a working bubblewrap. Where they are missing such tests skip, unless
+``CLAWGATE_REQUIRE_DOCKER=1`` / ``CLAWGATE_REQUIRE_BWRAP=1`` (set by ``.ci/run``) make the
+absence a failure. ``tests/conftest.py`` applies ``require`` to every test.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ IMAGE = "clawgate-sandbox:busybox"
 
 @cache
 def bwrap_problem() -> str | None:
+    """Why bubblewrap cannot be used here, or None."""
     try:
         BwrapExecutor(workspace=tempfile.gettempdir())
     except SandboxUnavailable as exc:
@@ -28,6 +34,7 @@ def bwrap_problem() -> str | None:
 
 @cache
 def docker_problem() -> str | None:
+    """Why no Docker engine with the image can be used here, or None."""
     try:
         DockerExecutor(DockerSettings(image=IMAGE), workspace=tempfile.gettempdir()).close()
     except SandboxUnavailable as exc:
@@ -41,8 +48,8 @@ REQUIREMENTS: dict[str, tuple[str, Callable[[], str | None]]] = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _real_sandbox(request: pytest.FixtureRequest) -> None:
+def require(request: pytest.FixtureRequest) -> None:
+    """Skip, or fail when required, a test whose sandbox is missing."""
     for marker, (variable, problem_of) in REQUIREMENTS.items():
         if request.node.get_closest_marker(marker) is None:
             continue
