@@ -30,7 +30,7 @@ from clawgate.policy.visibility import ToolContext
 from clawgate.records import replace
 from clawgate.tools.checks import READONLY_ID, WRITE_TOOLS, decide_call, describe
 from clawgate.tools.paths import Workspace
-from clawgate.tools.scrub import Scrubber, truncate
+from clawgate.tools.scrub import Scrubber, cap_strings, truncate
 from clawgate.tools.urls import UrlPolicy, check_url
 
 if TYPE_CHECKING:
@@ -189,7 +189,7 @@ class CallPath:
 
     def clean(self, value: Any) -> Any:
         """Credentials scrubbed from every string, each string capped (head and tail)."""
-        return _capped(self.scrubber.scrub_value(value), self.max_result_bytes)
+        return cap_strings(self.scrubber.scrub_value(value), self.max_result_bytes)
 
     def clean_error(self, error: ToolError) -> ToolError:
         """``error`` with its message and reasons scrubbed and its message capped: an
@@ -235,16 +235,6 @@ def state_files(policy: Policy, workspace: str | os.PathLike[str]) -> tuple[str,
     root = os.path.realpath(workspace)
     found = (os.path.realpath(layer.path) for layer in policy.layers if layer.path)
     return tuple(p for p in found if p != root and p.startswith(root.rstrip("/") + "/"))
-
-
-def _capped(value: Any, limit: int) -> Any:
-    if isinstance(value, str):
-        return truncate(value, limit)
-    if isinstance(value, dict):
-        return {k: _capped(v, limit) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_capped(v, limit) for v in value]
-    return value
 
 
 class ContainerEngine(Engine):

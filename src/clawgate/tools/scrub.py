@@ -118,3 +118,15 @@ def truncate(text: str, limit: int = 65536) -> str:
     cut = len(data) - len(head.encode("utf-8", "surrogatepass")) - len(
         tail.encode("utf-8", "surrogatepass"))
     return f"{head}\n[... {cut} bytes truncated ...]\n{tail}"
+
+
+def cap_strings(value: object, limit: int) -> object:
+    """Every string inside a JSON-like value cut to ``limit`` bytes (``truncate``: head and
+    tail kept)."""
+    if isinstance(value, str):
+        return truncate(value, limit)
+    if isinstance(value, dict):
+        return {k: cap_strings(v, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        return [cap_strings(v, limit) for v in value]
+    return value

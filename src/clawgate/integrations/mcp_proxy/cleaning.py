@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import mcp_types as types
 from pydantic import BaseModel
 
-from clawgate.tools.scrub import Scrubber, truncate
+from clawgate.tools.scrub import Scrubber, cap_strings, truncate
 
 M = TypeVar("M", bound=BaseModel)
 MARKER_ROOM = 200
@@ -71,26 +71,18 @@ def clean_result(result: types.CallToolResult, scrubber: Scrubber, limit: int,
     content = cap_blocks([scrub_model(b, scrubber) for b in result.content], limit)
     structured, is_error = scrubber.scrub_value(result.structured_content), result.is_error
     if structured is not None:
-        structured = _capped(structured, limit)
+        structured = cap_strings(structured, limit)
         size = text_bytes(structured)
         if size > limit:
             structured = None
             content.append(types.TextContent(text=f"[clawgate: structured content of {size} "
                                                   f"bytes cut; the cap is {limit} bytes]"))
             is_error = is_error or output_schema
-    meta = None if result.meta is None else scrubber.scrub_value(_capped(result.meta, limit))
+    meta = None if result.meta is None else scrubber.scrub_value(cap_strings(result.meta, limit))
     return result.model_copy(update={"content": content, "structured_content": structured,
                                      "is_error": is_error, "meta": meta})
 
 
-def _capped(value: Any, limit: int) -> Any:
-    if isinstance(value, str):
-        return truncate(value, limit)
-    if isinstance(value, dict):
-        return {k: _capped(v, limit) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_capped(v, limit) for v in value]
-    return value
 
 
 def text_bytes(value: Any) -> int:
