@@ -156,7 +156,8 @@ def test_workers_share_one_chain(tmp_path: Path) -> None:
     """``--workers 2``: two service processes behind one port write one audit chain."""
     database = fresh_database()
     env = server_env(tmp_path)
-    url, process = start(tmp_path, database, env, 600.0, None, "--workers", "2")
+    url, process = start(tmp_path, database, env, 600.0, None, "--workers", "2",
+                         "--agent-rate", "100000")  # 240 checks in a burst: not a flood
     server = Server(url, database, env, process, {})
     try:
         agent = in_process_token(server, "agent", "worker-agent")

@@ -123,6 +123,11 @@ def test_a_keyword_tree_sitter_reads_as_a_command_is_a_disagreement(engine: Engi
 
 
 def test_process_substitution_gets_a_second_opinion(engine: Engine) -> None:
+    """Seed 11: ``-rf<( … )`` is one word to bash. It was DENY alone (tree-sitter cut it in two,
+    a parser disagreement) and ASK after a ``case`` statement. Now tree-sitter's words are
+    joined as bash joins them, the parsers agree and the line is judged by what it runs: never
+    ALLOW, and never lowered by a statement added before it."""
     line = "case $x in a) ls;; esac\n'' -rf<( echo >> log )"
-    assert engine.check("'' -rf<( echo >> log )").outcome is Outcome.DENY
-    assert engine.check(line).outcome is Outcome.DENY
+    alone = engine.check("'' -rf<( echo >> log )").outcome
+    assert alone is not Outcome.ALLOW
+    assert engine.check(line).outcome >= alone
