@@ -1,7 +1,7 @@
 """Throughput and latency of ``policy serve`` on loopback, every decision audited.
 
-    python bench/bench_serve.py [--clients 50] [--seconds 10] [--postgres URL [--workers N]]
-                                [--flood]
+    python bench/bench_serve.py [--clients 50] [--seconds 10] [--rate R]
+                                [--postgres URL [--workers N]] [--flood]
     python bench/bench_serve.py --console [--rounds 10]
 
 Starts the service under uvicorn on 127.0.0.1 (SQLite in a temporary directory; with
@@ -9,7 +9,12 @@ Starts the service under uvicorn on 127.0.0.1 (SQLite in a temporary directory; 
 (a C load generator, Debian's ``wrk``: it leaves the CPU to the service) from ``--clients``
 connections for ``--seconds``, cycling through everyday and dangerous commands. It prints
 decisions per second, the median and p99 latency wrk measured, and the audit records the chain
-holds afterwards (which must equal the decisions answered 200). With ``--flood``, one more agent
+holds afterwards (which must equal the decisions answered 200). Without ``--rate`` every
+connection sends its next request as soon as the last is answered: the service's most, and the
+latency of a saturated service. ``--rate R`` offers R decisions a second in all (each
+connection waits ``clients / R`` seconds between requests, wrk's ``delay``): the latency at that
+load, which is what a target like "1,500 a second with p99 under 25 ms" asks. With ``--flood``,
+one more agent
 token floods the service (10,000 requests as fast as wrk sends them, rate-limited to 429) while
 the measured clients run, and their p99 is compared with the run without it.
 
@@ -50,6 +55,7 @@ request = function()
   return wrk.format("POST", "/v1/check", {["Authorization"] = "Bearer %(token)s",
     ["Content-Type"] = "application/json"}, bodies[(n %% #bodies) + 1])
 end
+%(delay)s
 done = function(summary, latency, requests)
   io.write(string.format("RESULT %%d %%d %%d %%.0f %%.0f\\n", summary.requests,
     summary.errors.status, summary.duration, latency:percentile(50), latency:percentile(99)))
@@ -58,11 +64,14 @@ end
 
 
 def wrk(url: str, token: str, clients: int, seconds: float, tmp: Path,
-        name: str) -> dict[str, float]:
-    """One wrk run; requests, non-2xx, seconds, median and p99 in ms."""
+        name: str, rate: float | None = None) -> dict[str, float]:
+    """One wrk run (``rate``: decisions a second offered over all ``clients``); requests,
+    non-2xx, seconds, median and p99 in ms."""
     bodies = ", ".join(json.dumps(json.dumps({"command": c})) for c in COMMANDS)
     script = tmp / f"{name}.lua"
-    script.write_text(SCRIPT % {"bodies": bodies, "token": token})
+    delay = "" if rate is None else (
+        f"delay = function() return {1000.0 * clients / rate:.3f} end")
+    script.write_text(SCRIPT % {"bodies": bodies, "token": token, "delay": delay})
     out = subprocess.run(["wrk", "-t2", f"-c{clients}", f"-d{int(seconds)}s", "-s", str(script),
                           f"{url}/v1/check"], capture_output=True, text=True, check=True).stdout
     found = re.search(r"RESULT (\d+) (\d+) (\d+) (\d+) (\d+)", out)
@@ -85,6 +94,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--rate", type=float, help="decisions a second offered in all")
     parser.add_argument("--postgres", help="a PostgreSQL cluster's URL (scripts/postgres.sh "
                         "prints it): two replicas on a fresh database there")
     parser.add_argument("--flood", action="store_true")
@@ -143,16 +153,19 @@ def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
     viewer = in_process_token(server, "viewer", "bench-viewer")
     before = audited(urls[0], viewer)
     per = max(args.clients // len(urls), 1)
-    results = [wrk(url, token, per, args.seconds, tmp, f"r{i}") for i, url in enumerate(urls)] \
-        if len(urls) == 1 else _parallel(urls, token, per, args.seconds, tmp)
+    rate = None if args.rate is None else args.rate / len(urls)
+    results = [wrk(url, token, per, args.seconds, tmp, f"r{i}", rate)
+               for i, url in enumerate(urls)] \
+        if len(urls) == 1 else _parallel(urls, token, per, args.seconds, tmp, rate)
     answered = sum(r["requests"] - r["non2xx"] for r in results)
-    rate = sum((r["requests"] - r["non2xx"]) / r["seconds"] for r in results)
+    served = sum((r["requests"] - r["non2xx"]) / r["seconds"] for r in results)
     rows = audited(urls[0], viewer) - before
     kind = "postgresql, 2 replicas" if len(urls) > 1 else "sqlite"
     kind += f", {args.workers} workers each" if args.workers > 1 else ""
     # A request wrk sent but had no answer for when it stopped (one per connection at most)
     # is decided and audited all the same: rows - answered is at most the connections.
-    print(f"{kind}: {args.clients} clients, {rate:,.0f} decisions/s, median "
+    offered = "as fast as answered" if args.rate is None else f"{args.rate:,.0f}/s offered"
+    print(f"{kind}: {args.clients} clients ({offered}), {served:,.0f} decisions/s, median "
           f"{max(r['median_ms'] for r in results):.1f} ms, p99 "
           f"{max(r['p99_ms'] for r in results):.1f} ms, answered {answered}, audit records "
           f"written {rows} (in flight at the end: {rows - answered})")
@@ -162,13 +175,14 @@ def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
         flood(args, tmp, env)
 
 
-def _parallel(urls: list[str], token: str, per: int, seconds: float,
-              tmp: Path) -> list[dict[str, float]]:
+def _parallel(urls: list[str], token: str, per: int, seconds: float, tmp: Path,
+              rate: float | None) -> list[dict[str, float]]:
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(len(urls)) as pool:
-        return list(pool.map(lambda pair: wrk(pair[1], token, per, seconds, tmp, f"p{pair[0]}"),
-                             enumerate(urls)))
+        return list(pool.map(
+            lambda pair: wrk(pair[1], token, per, seconds, tmp, f"p{pair[0]}", rate),
+            enumerate(urls)))
 
 
 def flood(args: argparse.Namespace, tmp: Path, env: dict[str, str]) -> None:
