@@ -11,12 +11,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from redteam_support import EXECUTORS, alive_with, gone, guard_for, unique_sleep
+from redteam_support import EXECUTORS, guard_for
 
 from clawgate.approval import DenyAllApprover
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.executors import ExecRequest
 from clawgate.executors.cgroups import Containment
+from proctable import alive_with, gone, unique_sleep
 
 _PROBE = Containment.create(pids=8)
 if _PROBE is not None:

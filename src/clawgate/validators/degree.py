@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from clawgate.decision import Verdict
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.deletes import find_start_points
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
@@ -50,14 +51,7 @@ def _find_roots(cmd: SimpleCommand) -> tuple[Word, ...] | None:
         and values[i + 1].rsplit("/", 1)[-1] in _FIND_DELETERS for i, v in enumerate(values))
     if not deletes:
         return None
-    roots: list[Word] = []
-    for word, value in zip(cmd.words[1:], values, strict=True):
-        if value in ("-L", "-P", "-H") and not roots:
-            continue
-        if value.startswith(("-", "(", "!")):
-            break
-        roots.append(word)
-    return tuple(roots) or (Word(".", "."),)
+    return find_start_points(cmd.words[1:])
 
 
 def _find_patterns(cmd: SimpleCommand) -> Iterator[str]:

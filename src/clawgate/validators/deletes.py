@@ -87,8 +87,15 @@ def _find_roots(cmd: SimpleCommand) -> tuple[Word, ...] | None:
         return None
     if any(v.startswith("-") and v not in _FIND_NEUTRAL for v in values[:action]):
         return None
+    return find_start_points(words)
+
+
+def find_start_points(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """The start points of ``find``'s arguments ``words`` (after ``-L``/``-P``/``-H``, up to the
+    first test or action); ``.`` when none is given, as find does."""
     roots: list[Word] = []
-    for word, value in zip(words, values, strict=True):
+    for word in words:
+        value = word.shown
         if value in ("-L", "-P", "-H") and not roots:
             continue
         if value.startswith(("-", "(", "!")):
