@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from proctable import gone, unique_sleep
 
 from clawgate.executors import BwrapExecutor, ExecRequest, Limits, SpawnLimiter
+from proctable import gone, unique_sleep
 
 pytestmark = pytest.mark.bwrap
 

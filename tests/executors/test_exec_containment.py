@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from proctable import alive_with, gone, unique_sleep
 
 from clawgate.executors import BwrapExecutor, ExecRequest, HostExecutor, Limits, SpawnLimiter
 from clawgate.executors.cgroups import Containment
 from clawgate.executors.host import RUN_MARK, sweep
+from proctable import alive_with, gone, unique_sleep
 
 CGROUPS = Containment.create(pids=8)
 if CGROUPS is not None:

@@ -14,7 +14,6 @@ from pathlib import Path
 import docker
 import pytest
 from enginetunnel import ENGINE_SOCKET, Tunnel, make_certificates, server_context
-from proctable import gone, unique_sleep
 
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors import (
@@ -24,6 +23,7 @@ from clawgate.executors import (
     Limits,
     SpawnLimiter,
 )
+from proctable import gone, unique_sleep
 
 pytestmark = pytest.mark.docker
 IMAGE = "clawgate-sandbox:busybox"

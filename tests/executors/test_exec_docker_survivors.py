@@ -11,9 +11,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from proctable import unique_sleep
 
 from clawgate.executors import DockerExecutor, DockerSettings, ExecRequest
+from proctable import unique_sleep
 
 pytestmark = pytest.mark.docker
 IMAGE = "clawgate-sandbox:busybox"

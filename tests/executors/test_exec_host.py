@@ -7,9 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from proctable import gone, unique_sleep
 
 from clawgate.executors import ExecRequest, HostExecutor, Limits, SpawnLimiter
+from proctable import gone, unique_sleep
 
 
 @pytest.fixture
