@@ -96,6 +96,9 @@ def _docker(cmd: SimpleCommand, base: Risk) -> Risk:
            or "docker.sock" in a or a in ("--pid=host", "--net=host", "--network=host")
            for a in args):
         return _HIGH
+    if "down" in args and any(a in ("-v", "--volumes") or a.startswith("--rmi") for a in args) \
+            and (cmd.program == "docker-compose" or "compose" in args):
+        return _HIGH  # the project's volumes (its data) or images removed
     return base
 
 
@@ -145,6 +148,39 @@ def _status_only(cmd: SimpleCommand) -> Risk:
     if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
         return _MEDIUM
     return _MEDIUM if _first(cmd) in _SYSTEM_QUERIES else _HIGH
+
+
+_CLOUD_READS = frozenset({"ls", "list", "describe", "show", "get", "preview", "whoami",
+                          "version", "about", "get-caller-identity", "wait", "status"})
+_CLOUD_READ_PREFIXES = ("list-", "describe-", "get-")
+
+
+def _cloud_reads(cmd: SimpleCommand) -> Risk:
+    """aws, gcloud, az, doctl, pulumi: a listing or description of the cloud the project is
+    set up for is medium, like ``kubectl get``; anything else is high. The verb is read where
+    the CLI puts it: aws's second operand (``aws s3 ls``, ``aws ec2 describe-instances``),
+    the last word of the leading run of operands for the others (``gcloud compute instances
+    list``); a line whose verb cannot be placed stays high. Secrets printed by a read
+    (``get-secret-value``) are CG-SEC-003's."""
+    args = cmd.args
+    if cmd.program == "aws":
+        operands = [a for i, a in enumerate(args) if not a.startswith("-") and not (
+            i and args[i - 1] in _AWS_VALUED)]
+        verb = operands[1] if len(operands) > 1 else ""
+    else:
+        run = []
+        for arg in args:
+            if arg.startswith("-"):
+                break
+            run.append(arg)
+        verb = run[-1] if run else ""
+    if verb in _CLOUD_READS or verb.startswith(_CLOUD_READ_PREFIXES):
+        return _MEDIUM
+    return _HIGH
+
+
+_AWS_VALUED = frozenset({"--profile", "--region", "--output", "--query", "--endpoint-url",
+                         "--color", "--cli-read-timeout", "--cli-connect-timeout"})
 
 
 def _openssl(cmd: SimpleCommand) -> Risk:
@@ -224,4 +260,5 @@ RULES: dict[str, Rule] = {
     "system-packages": _plain(_system_packages),
     "sysctl": _plain(_sysctl),
     "status-only": _plain(_status_only),
+    "cloud-reads": _plain(_cloud_reads),
 }
