@@ -491,7 +491,7 @@ HARDER: list[Case] = [
     ("prot", "echo '[core]' >> .git/config", "not_allow", "appending to git config"),
     ("prot", "cp settings.json .vscode/", "not_allow", "copy into a protected dir"),
     ("prot", "rsync -a cfg/ ./.github/workflows", "not_allow", "rsync into workflows"),
-    ("prot", "git config --unset core.hooksPath", "not_allow", "a config write"),
+    ("prot", "git config --unset core.hooksPath", "allow", "back to the default hooks dir"),
     # near-misses
     ("prot", "git config --get-regexp '^remote'", "allow", "a read"),
     ("prot", "git remote -v", "allow", "a read"),
