@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from vtables import ASK, DENY, assert_allowed, assert_caught
+from vtables import ASK, DENY, assert_allowed, assert_caught, decide
 
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
@@ -53,3 +53,27 @@ def test_agent_launches(line: str, expected: object, rule: str) -> None:
 ])
 def test_namesakes_and_queries_are_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+@pytest.mark.parametrize("line", [
+    "claude --settings '{\"permissions\":{\"defaultMode\":\"bypassPermissions\"}}'",
+    "codex -c 'approval_policy=\"never\"' exec x",
+    "node ~/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js "
+    "--dangerously-skip-permissions",
+    "node node_modules/@google/gemini-cli/dist/index.js --yolo",
+])
+def test_bypass_through_settings_text_and_scripts_is_denied(line: str) -> None:
+    assert_caught(line, DENY, "CG-AGENT-001")
+
+
+@pytest.mark.parametrize("line", [
+    "claude --version",
+    "codex --version",
+    "aider --help",
+    "node scripts/claude-helper.js",
+    "node node_modules/.bin/vite build",
+    "claude -p 'what does --yolo do in gemini?' --help",
+])
+def test_version_help_and_unrelated_scripts_are_not_denied(line: str) -> None:
+    outcome, rules = decide(line)
+    assert "CG-AGENT-001" not in rules, (line, rules)
