@@ -75,5 +75,5 @@ def test_bypass_through_settings_text_and_scripts_is_denied(line: str) -> None:
     "claude -p 'what does --yolo do in gemini?' --help",
 ])
 def test_version_help_and_unrelated_scripts_are_not_denied(line: str) -> None:
-    outcome, rules = decide(line)
+    _, rules = decide(line)
     assert "CG-AGENT-001" not in rules, (line, rules)

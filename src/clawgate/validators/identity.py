@@ -140,10 +140,10 @@ class AliasedName(LineValidator):
                         aliases[name] = body
                         shadowing = shadowing or _shadows(name, body)
                 continue
-            name = cmd.name_word
-            if name is not None and not name.quoted and name.value in aliases:
+            used = cmd.name_word
+            if used is not None and not used.quoted and used.value in aliases:
                 rest = " ".join(w.text for w in cmd.words[1:])
-                uses.append(f"{aliases[name.value]} {rest}".strip())
+                uses.append(f"{aliases[used.value]} {rest}".strip())
         if shadowing is not None:
             return Verdict.unwrap(*uses, outcome=Outcome.ASK, rule_id=self.id,
                                   message=shadowing)

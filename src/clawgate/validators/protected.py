@@ -134,7 +134,7 @@ class ProtectedPathWrite(Validator):
         if found is None:
             return Verdict.passthrough()
         path, why = found
-        if cmd.program in _DOWNLOADERS and cmd.program != "rsync" or (
+        if (cmd.program in _DOWNLOADERS and cmd.program != "rsync") or (
                 cmd.program == "rsync" and any(":" in w for w in cmd.args[:-1])):
             return Verdict.deny(self.id, f"writes what it downloads into {why}",
                                 hint="download elsewhere, read it, then copy it by hand")

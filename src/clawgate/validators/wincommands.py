@@ -5,6 +5,7 @@ takes the words as written (quotes removed) and returns (outcome, why) or None."
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 from clawgate.decision import Outcome
 from clawgate.validators.winpaths import is_absolute, is_system, regenerable
@@ -166,7 +167,7 @@ def piped_delete(script: str) -> Judgement:
     if "|" not in low or not any(d in low for d in ("remove-item", "ri ", "rm ", "del ")):
         return None
     pieces = [p.split() for p in low.split("|")]
-    for left, right in zip(pieces, pieces[1:], strict=False):
+    for left, right in pairwise(pieces):
         if left and right and left[0] in ("get-childitem", "gci", "ls", "dir") and \
                 right[0] in ("remove-item", "ri", "rm", "del", "erase"):
             targets = [w for w in left[1:] if not w.startswith("-")] or ["."]

@@ -9,15 +9,15 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.wincommands import (
-    FILE_READERS,
     DELETERS,
+    FILE_READERS,
     READERS,
     Judgement,
-    piped_delete,
     deletes,
     disks,
     fetchers,
     name,
+    piped_delete,
     registry,
 )
 from clawgate.validators.winpaths import PS_DANGER, decode_powershell, statements, unquote
@@ -100,8 +100,9 @@ def _unix(word: str) -> str:
     shell-quoted."""
     import shlex
 
-    text = word.replace("\\", "/") if not word[1:3] == ":\\" else word
-    return text if text.startswith("~/") and shlex.quote(text[2:]) == text[2:] else shlex.quote(text)
+    text = word.replace("\\", "/") if word[1:3] != ":\\" else word
+    plain = text.startswith("~/") and shlex.quote(text[2:]) == text[2:]
+    return text if plain else shlex.quote(text)
 
 
 def _verdict(rule: str, found: Judgement) -> Verdict:
