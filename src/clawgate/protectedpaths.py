@@ -103,6 +103,20 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
     return None
 
 
+def holds_protected(path: str, workspace: str) -> str | None:
+    """Why a tree copied into the directory ``path`` may land in a protected path below it
+    (``.github`` holds ``.github/workflows``), or None."""
+    inside = workspace != "/" and path.startswith(workspace + "/")
+    shown = path[len(workspace) + 1 :] if inside else path
+    lowered = tuple(p.lower() for p in shown.split("/") if p)
+    if not lowered:
+        return None
+    for parts, why in _BY_FIRST.get(lowered[-1], ()):
+        if len(parts) > 1:
+            return f"{shown} holds {'/'.join(parts)}, {why}"
+    return None
+
+
 def _globbed(part: str) -> list[tuple[tuple[str, ...], str]]:
     """The default patterns whose first component the glob ``part`` may expand to."""
     return [entry for first, entries in _BY_FIRST.items() if _glob_may_be(part, first)

@@ -77,3 +77,17 @@ def test_bypass_through_settings_text_and_scripts_is_denied(line: str) -> None:
 def test_version_help_and_unrelated_scripts_are_not_denied(line: str) -> None:
     _, rules = decide(line)
     assert "CG-AGENT-001" not in rules, (line, rules)
+
+
+@pytest.mark.parametrize("line", [
+    "export GOOSE_MODE=auto; goose run -t x",
+    "export GOOSE_MODE=auto",
+    "declare -x OPENCODE_YOLO=true",
+])
+def test_exporting_a_bypass_setting_is_denied(line: str) -> None:
+    assert_caught(line, DENY, "CG-AGENT-001")
+
+
+def test_exporting_other_settings_passes() -> None:
+    assert_allowed("export GOOSE_MODE=approve")
+    assert_allowed("export NODE_ENV=production")

@@ -151,3 +151,11 @@ def test_deletes_by_other_means(line: str, expected: object) -> None:
 def test_copies_and_archives_that_keep_their_sources_pass(line: str) -> None:
     outcome, rules = decide(line)
     assert "CG-DEG-001" not in rules and "CG-DEG-002" not in rules, (line, outcome, rules)
+
+
+def test_git_rm_recursive_is_a_recursive_delete() -> None:
+    """CG-DEG-004: git rm -r removes the files from the worktree; --cached only the index."""
+    assert_caught("git rm -rf .", ASK, None)
+    assert_caught("git rm -r src", ASK, None)
+    assert_allowed("git rm -r --cached .")
+    assert_allowed("git rm -r build")

@@ -128,3 +128,9 @@ def test_values_computed_through_more_spellings(line: str) -> None:
 def test_computed_harmless_values_are_not_denied(line: str) -> None:
     outcome, _ = decide(line)
     assert outcome is not Outcome.DENY, line
+
+
+def test_printf_formats_of_characters_are_computed() -> None:
+    assert_caught("$(printf '%c%c' r m) -rf ~", DENY, None)
+    assert_caught("$(printf '%s%s' r m) -rf ~", DENY, None)
+    assert computed("$(printf '%c' xyz)") == ["x"]

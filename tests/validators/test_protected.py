@@ -135,3 +135,10 @@ def test_globs_downloads_scripts_and_package_settings(line: str, expected: objec
 ])
 def test_package_reads_and_plain_globs_are_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+def test_a_tree_copied_over_a_directory_holding_protected_paths_asks() -> None:
+    assert_caught("cp -a /tmp/payload/. .github/", ASK, "CG-PROT-001")
+    assert_caught("rsync -a /tmp/payload/ .github", ASK, "CG-PROT-001")
+    assert_allowed("cp .github/CODEOWNERS /home/dev/project/docs/")
+    assert_allowed("cp notes.md .github/")  # one file, not a tree

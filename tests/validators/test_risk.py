@@ -120,6 +120,10 @@ from clawgate.validators.risk import risk_of
     ("gh pr create --fill", Risk.HIGH),
     ("aws s3 ls", Risk.MEDIUM),  # a listing of the cloud the project uses, as kubectl get
     ("aws s3 cp notes.txt s3://b/notes.txt", Risk.HIGH),
+    ("gcloud compute instances describe vm1", Risk.MEDIUM),
+    ("gcloud compute instances delete list", Risk.HIGH),  # the first verb decides
+    ("docker compose rm -f -s -v", Risk.HIGH),
+    ("docker compose down", Risk.MEDIUM),
     ("docker run --privileged alpine", Risk.HIGH),
     ("docker run -v /:/host alpine", Risk.HIGH),
     ("$EDITOR notes.txt", Risk.HIGH),

@@ -98,3 +98,9 @@ def test_fetchers_piped_deletes_and_reads(line: str, expected: object, rule: str
 ])
 def test_reading_powershell_and_harmless_tools_are_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+def test_blocks_aliases_and_the_firewall() -> None:
+    assert_caught("pwsh -Command \"& {rm -r -fo C:\\}\"", DENY, "CG-WIN-004")
+    assert_caught("netsh advfirewall set allprofiles state off", ASK, "CG-WIN-003")
+    assert_allowed("netsh interface show interface")

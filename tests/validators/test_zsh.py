@@ -4,7 +4,7 @@ as execution, their code checked."""
 from __future__ import annotations
 
 import pytest
-from vtables import ASK, DENY, assert_allowed, assert_caught, decide
+from vtables import ALLOW, ASK, DENY, assert_allowed, assert_caught, decide
 
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
@@ -130,3 +130,13 @@ def test_glob_qualifiers_that_only_narrow_parse_and_are_allowed(line: str) -> No
 ])
 def test_what_qualifiers_and_file_builtins_run_is_checked(line: str, expected: object) -> None:
     assert_caught(line, expected, None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("line", ["ls *(mh-1)", "ls *(.Lk+100)", "print -rl -- **/*(.)"])
+def test_time_and_size_qualifiers_parse(line: str) -> None:
+    assert_allowed(line)
+
+
+def test_a_function_qualifier_is_never_taken_out() -> None:
+    outcome, _ = decide("ls *(+evil)")
+    assert outcome is not ALLOW

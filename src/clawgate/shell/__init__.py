@@ -52,7 +52,8 @@ def _without_zsh_qualifiers(line: str) -> ParsedLine | None:
 # A glob word closed by a parenthesised run of safe qualifier characters: no e, +, P, quotes.
 _ZSH_QUALIFIER = lazy_pattern(r"(?<![^\s;|&(])"
                               r"([^\s()'\"=<>|&;$`]{0,64}[*?\]][^\s()'\"<>|&;$`]{0,64}?)"
-                              r"\([/.@=p*%rwxRWXAIEstfduagMmcLNnoODFTYl^\-,:\[\]0-9]{1,32}\)"
+                              r"\((?:[/.@=p*%rwxRWXAIEstfduagMmcLNnoODFTYlhk^\-,:\[\]0-9]|\+(?=\d))"
+                              r"{1,32}\)"
                               r"(?=$|[\s;|&)])")
 
 

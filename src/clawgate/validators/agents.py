@@ -141,6 +141,25 @@ def bypass(cmd: SimpleCommand, agent: str, start: int) -> str | None:
     return None
 
 
+_EXPORTERS = frozenset({"export", "declare", "typeset", "setenv", "launchctl"})
+
+
+def _exported_bypass(cmd: SimpleCommand, rule: str) -> Verdict:
+    """``export GOOSE_MODE=auto``: every agent started later in this shell runs unguarded."""
+    if "=" not in cmd.text and cmd.program not in ("setenv", "launchctl"):
+        return Verdict.passthrough()
+    words = [w.shown for w in cmd.words[1:]]
+    pairs = [w.partition("=")[::2] for w in words if "=" in w]
+    if cmd.program in ("setenv", "launchctl"):  # csh setenv NAME VALUE; launchctl setenv …
+        names = [w for w in words if w != "setenv"]
+        pairs += [(names[0], names[1])] if len(names) > 1 else []
+    for name, value in pairs:
+        if value.strip("'\"").lower() in _BYPASS_ENV.get(name, ()):
+            return Verdict.deny(rule, f"{name}={value} switches an agent's approvals off for "
+                                "every later launch", hint="leave the agent's checks on")
+    return Verdict.passthrough()
+
+
 @register
 class AgentWithoutGuards(Validator):
     """A coding agent started with its approvals or sandbox switched off
@@ -153,9 +172,11 @@ class AgentWithoutGuards(Validator):
 
     id = "CG-AGENT-001"
     programs = frozenset(AGENT_NAMES) | _LAUNCHERS | frozenset(_RUNNERS) | _SCRIPT_RUNNERS | {
-        "agent"}
+        "agent"} | _EXPORTERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program in _EXPORTERS:
+            return _exported_bypass(cmd, self.id)
         found = agent_of(cmd) or (("cursor", 1) if cmd.program == "agent" else None)
         if found is None:
             return Verdict.passthrough()

@@ -39,7 +39,8 @@ def _mass(program: str, args: list[str], verb: str) -> str | None:
             verb == "rm" and "stack" in args and "--force" in flags)  # pulumi stack rm --force
         return "destroys every resource without review" if destroying and flags & _AUTO \
             else None
-    nouns = [a for a in args if not a.startswith("-")]
+    nouns = [a.split("/", 1)[0] if "://" not in a else a  # kubectl delete ns/prod
+             for a in args if not a.startswith("-")]
     if any(_MASS_TARGETS.match(n) for n in nouns[:4]) or _MASS_TARGETS.match(verb):
         return "deletes an account, namespace, group, project or whole bucket"
     if program in ("kubectl", "oc") and flags & {"--all", "--all-namespaces", "-A"}:

@@ -196,7 +196,7 @@ _TAR_VALUED = frozenset({"-f", "--file", "-C", "--directory", "-T", "--files-fro
                          "--blocking-factor", "-H", "--format", "-V", "--label", "-g",
                          "--listed-incremental", "--owner", "--group", "--mode", "--mtime"})
 _DELETE_EQUIVALENTS = frozenset({"rsync", "mv", "tar", "bsdtar", "gtar", "zip", "7z", "7za",
-                                 "7zz"})
+                                 "7zz", "git"})
 
 
 def _operands(words: tuple[Word, ...], valued: frozenset[str]) -> list[Word]:
@@ -218,7 +218,15 @@ def deleted_by(cmd: SimpleCommand) -> list[Word]:
     tree's extra files, ``rsync --remove-source-files`` the sources, ``mv X /dev/null`` X,
     ``tar --remove-files`` and ``zip -m`` (``7z -sdel``) the files archived."""
     program = cmd.program
+    if program == "git" and (len(cmd.words) < 2 or cmd.words[1].shown != "rm"):
+        return []  # every git command comes here: the cheap look first
     args = [w.shown for w in cmd.words[1:]]
+    if program == "git":  # git rm -r PATHS removes them from the worktree (not with --cached)
+        if "--cached" in args or not any(
+                a == "-r" or (a.startswith("-") and not a.startswith("--") and "r" in a)
+                for a in args[1:]):
+            return []
+        return [w for w in cmd.words[2:] if not w.shown.startswith("-")]
     if program == "rsync":
         operands = _operands(cmd.words[1:], _RSYNC_VALUED)
         if len(operands) < 2:
@@ -250,6 +258,7 @@ def deleted_by(cmd: SimpleCommand) -> list[Word]:
 class DeleteByOtherMeans(Validator):
     """Commands that delete as a side of what they do: ``rsync --delete`` (the receiving tree
     loses what the source lacks: an empty source empties it), ``--remove-source-files``,
+    ``git rm -r`` (not ``--cached``),
     ``mv X /dev/null``, ``tar --remove-files``, ``zip -m``, ``7z a -sdel``. Checked as the
     recursive delete of those paths, so the degrees of CG-DEG-001..002 apply.
 

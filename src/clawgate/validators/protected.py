@@ -8,7 +8,7 @@ import re
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.protectedpaths import may_be_protected, protected_reason
+from clawgate.protectedpaths import holds_protected, may_be_protected, protected_reason
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
@@ -33,6 +33,7 @@ ESCALATES = lazy_pattern(
     r"|enableallprojectmcpservers|trust-all-tools|danger-full-access|approval_policy\W+never"
     r"|approval-mode\W+yolo|\"allow\"\s*:\s*\[\s*\"(\*|bash(\(\*\))?)\"", re.IGNORECASE)
 _PRINTERS = frozenset({"echo", "printf"})
+_TREE_COPIERS = frozenset({"cp", "rsync", "ditto", "unzip", "tar", "bsdtar"})
 # Programs whose arguments carry the text they put into the file (sed -i '1i …', perl -pi -e).
 _SCRIPTED = frozenset({"sed", "gsed", "perl", "awk", "gawk", "ruby"})
 # Programs that write what they fetch: a download into a protected path is fetched code.
@@ -61,12 +62,24 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
             why = protected_reason(path, ctx.workspace, ctx.protected)
             if why is not None:
                 return path, why
+        if cmd.program in _TREE_COPIERS and _copies_trees(cmd):
+            why = holds_protected(path.rstrip("/"), ctx.workspace)
+            if why is not None:
+                return path, why  # cp -a payload/. .github/: workflows may land below
         real = _through_links(path, ctx.workspace)  # g/config, after ln -s .git g
         if real is not None:
             why = protected_reason(real, ctx.workspace, ctx.protected)
             if why is not None:
                 return real, why
     return _linked_source(cmd, ctx) if cmd.program == "ln" else None
+
+
+def _copies_trees(cmd: SimpleCommand) -> bool:
+    """A copy that brings whole trees (``cp -r``/``-a``, rsync, an archive extracted)."""
+    if cmd.program != "cp":
+        return True
+    return any((a.startswith("-") and not a.startswith("--") and bool(set(a) & set("rRa")))
+               or a in ("--recursive", "--archive") for a in cmd.args)
 
 
 def _through_links(path: str, workspace: str) -> str | None:

@@ -96,7 +96,9 @@ def _docker(cmd: SimpleCommand, base: Risk) -> Risk:
            or "docker.sock" in a or a in ("--pid=host", "--net=host", "--network=host")
            for a in args):
         return _HIGH
-    if "down" in args and any(a in ("-v", "--volumes") or a.startswith("--rmi") for a in args) \
+    if ("down" in args or "rm" in args) and any(
+            a in ("-v", "--volumes") or a.startswith("--rmi") or (
+                a.startswith("-") and not a.startswith("--") and "v" in a) for a in args) \
             and (cmd.program == "docker-compose" or "compose" in args):
         return _HIGH  # the project's volumes (its data) or images removed
     return base
@@ -153,6 +155,10 @@ def _status_only(cmd: SimpleCommand) -> Risk:
 _CLOUD_READS = frozenset({"ls", "list", "describe", "show", "get", "preview", "whoami",
                           "version", "about", "get-caller-identity", "wait", "status"})
 _CLOUD_READ_PREFIXES = ("list-", "describe-", "get-")
+_CLOUD_VERB = lazy_pattern(r"^(?:create|delete|update|set|unset|add|remove|deploy|apply|put|patch"
+                           r"|start|stop|restart|reset|import|export|attach|detach|ssh|scp|exec"
+                           r"|run|invoke|copy|cp|mv|rm|sync|login|activate|enable|disable|resize"
+                           r"|move|rename|upload|download|access|destroy|up|print-[\w-]+)$")
 
 
 def _cloud_reads(cmd: SimpleCommand) -> Risk:
@@ -168,12 +174,14 @@ def _cloud_reads(cmd: SimpleCommand) -> Risk:
             i and args[i - 1] in _AWS_VALUED)]
         verb = operands[1] if len(operands) > 1 else ""
     else:
-        run = []
-        for arg in args:
+        verb = ""
+        for arg in args:  # the first verb of the leading run: gcloud compute instances list
             if arg.startswith("-"):
                 break
-            run.append(arg)
-        verb = run[-1] if run else ""
+            if arg in _CLOUD_READS or arg.startswith(_CLOUD_READ_PREFIXES) or \
+                    _CLOUD_VERB.match(arg):
+                verb = arg
+                break
     if verb in _CLOUD_READS or verb.startswith(_CLOUD_READ_PREFIXES):
         return _MEDIUM
     return _HIGH

@@ -120,7 +120,13 @@ _PRINTERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "podman": (("inspect",),),
 }
 _SECRET_NAME = lazy_pattern(r"(?i)(?:token|secret|passw(?:or)?d|api_?key|private_?key|"
-                            r"credential|access_?key|auth)")
+                            r"credential|access_?key|auth_?token)")
+# A variable named like a secret, expanded in what echo/printf print, or read by inline code.
+_SECRET_EXPANSION = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
+_SECRET_LOOKUP = lazy_pattern(r"(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env"
+                              r"(?:\.|\[\s*)|ENV\[\s*|ENV\.fetch\(\s*)[\"']?([A-Za-z_]\w*)")
+_ECHOES = frozenset({"echo", "printf"})
+_CODE_RUNNERS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "deno", "bun"})
 _SHOWS_VALUES = frozenset({"-o", "--output", "-w", "-g", "--template", "--reveal"})
 
 
@@ -128,6 +134,19 @@ def _operands(cmd: SimpleCommand) -> list[str]:
     """The words after the program that are not options (an option's value may slip in:
     only the first few are compared)."""
     return [a for a in cmd.args if not a.startswith("-")]
+
+
+def _secret_printed(cmd: SimpleCommand, shell: bool) -> str | None:
+    """A variable named like a secret that ``echo``/``printf`` print (``echo $GITHUB_TOKEN``)
+    or inline code reads (``os.environ["AWS_SECRET_ACCESS_KEY"]``); not when the output goes
+    to a file or a program (``echo "$TOKEN" | docker login --password-stdin``)."""
+    text = cmd.text
+    if ("$" not in text) if shell else ("env" not in text.lower()):
+        return None
+    if (cmd.redirects or cmd.downstream) and not cmd.pipes_into(SENDERS):
+        return None
+    found = (_SECRET_EXPANSION if shell else _SECRET_LOOKUP).findall(text)
+    return next((n for n in found if _SECRET_NAME.search(n)), None)
 
 
 def _printed_secret(cmd: SimpleCommand) -> str | None:
@@ -157,30 +176,34 @@ class CredentialPrinted(Validator):
     get``), a cloud secret (``aws secretsmanager get-secret-value``), a cluster secret's data
     (``kubectl get secret -o yaml``), git's stored password (``git credential fill``), a
     container's environment, or one environment variable named like a secret (``printenv
-    GITHUB_TOKEN``). It lands in the agent's context and transcript: ASK.
+    GITHUB_TOKEN``, ``echo $NPM_TOKEN``, ``os.environ["AWS_SECRET_ACCESS_KEY"]`` in inline code;
+    not when the value goes to a file or a program). It lands in the agent's context and transcript: ASK.
 
     Bad: ``op read op://vault/item/password``. Harmless: ``kubectl get secrets``.
     """
 
     id = "CG-SEC-003"
-    programs = frozenset({*_PRINTERS, "printenv"})
+    programs = frozenset({*_PRINTERS, "printenv", *_ECHOES, *_CODE_RUNNERS})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in self.programs:
             return Verdict.passthrough()
-        if program == "printenv":
+        found: str | None
+        if program in _ECHOES or (program or "").rstrip("0123456789.") in _CODE_RUNNERS:
+            name = _secret_printed(cmd, program in _ECHOES)
+            found = None if name is None else f"{program} ${name}"
+        elif program == "printenv":
             names = [a for a in cmd.args if not a.startswith("-")]
-            what = next((n for n in names if _SECRET_NAME.search(n)), None)
-            if what is None:
-                return Verdict.passthrough()
-            what = f"printenv {what}"
+            name = next((n for n in names if _SECRET_NAME.search(n)), None)
+            found = None if name is None else f"printenv {name}"
         elif not any(start[0] in cmd.text for start in _PRINTERS[program]):
             return Verdict.passthrough()  # the cheap look first: git, docker and aws are common
         else:
-            what = _printed_secret(cmd)
-            if what is None:
-                return Verdict.passthrough()
+            found = _printed_secret(cmd)
+        if found is None:
+            return Verdict.passthrough()
+        what = found
         if cmd.pipes_into(SENDERS):
             return Verdict.deny(self.id, f"{what} sends a stored secret to "
                                 f"{', '.join(cmd.downstream)}")

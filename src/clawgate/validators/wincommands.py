@@ -109,6 +109,9 @@ def registry(words: list[str]) -> Judgement:
             args) else (_ASK, "powercat opens a network connection")
     if program in ("takeown", "icacls") and any(is_system(w) for w in words[1:]):
         return _DENY, f"{program} changes ownership or access of a system path"
+    if program == "netsh" and any("firewall" in a for a in args) and any(
+            a in ("off", "disable", "state=off", "mode=disable") for a in args):
+        return _ASK, "netsh switches the firewall off"
     if program == "net" and args[:1] in (["user"], ["localgroup"]) and (
             "/add" in args or "/delete" in args):
         return _ASK, f"net {args[0]} changes the machine's accounts"

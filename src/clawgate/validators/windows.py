@@ -28,7 +28,7 @@ _NAMES = DELETERS | _SHELLS | {"cmd", "format", "cipher", "vssadmin", "wbadmin",
                                "initialize-disk", "remove-partition", "stop-computer",
                                "restart-computer", "reg", "schtasks", "powercat", "takeown",
                                "icacls", "net", "mshta", "regsvr32", "rundll32", "certutil",
-                               "bitsadmin", "wsl"}
+                               "bitsadmin", "wsl", "netsh"}
 # Dispatch keys: the spellings agents write (cmd, CMD, Cmd, cmd.exe, Remove-Item, remove-item).
 PROGRAMS = frozenset(spelled + suffix for n in _NAMES
                      for spelled in (n, n.upper(), n.capitalize(), n.title())
@@ -59,6 +59,12 @@ def judge_script(script: str, depth: int = 0) -> Judgement:
 
 
 def _judge_words(words: list[str], depth: int) -> Judgement:
+    words = [w for w in (words[0].lstrip("{("), *words[1:-1], words[-1].rstrip("})"))
+             if w] if len(words) > 1 else [words[0].strip("{}()")]
+    if not words:
+        return None
+    if name(words[0]) in ("rm", "rmdir", "erase"):
+        words = ["remove-item", *words[1:]]  # PowerShell's aliases of Remove-Item
     program = name(words[0])
     if program in _SHELLS or program == "cmd":
         inner = _inner(words)
