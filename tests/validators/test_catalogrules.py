@@ -111,3 +111,9 @@ def test_scratch_directories_and_dd_targets() -> None:
     write to a place known only at run time like any other."""
     assert_allowed('cat > "$(mktemp -d)/x" < notes.txt')
     assert_caught("dd if=/dev/zero of=$DISK bs=1M", ASK, "CG-PROG-002")
+
+
+def test_a_default_expansion_is_no_remote_host() -> None:
+    """cp's destination ``${D:-x}/y`` holds a colon, but no ``host:path``: it is written."""
+    assert_caught('cp config.yml "${XDG_CONFIG_HOME:-$HOME/.config}/app/config.yml"', ASK,
+                  "CG-PROG-002")

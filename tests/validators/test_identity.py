@@ -71,3 +71,9 @@ def test_aliases_loaders_and_places(line: str, expected: object, rule: str | Non
 ])
 def test_harmless_aliases_loaders_and_places(line: str) -> None:
     assert_allowed(line)
+
+
+def test_sourcing_from_downloads_and_programs_after_pushd() -> None:
+    assert_caught(". ~/Downloads/setup.sh", ASK, "CG-IDENT-001")
+    assert_caught("pushd /tmp/x; ./run.sh", ASK, "CG-IDENT-003")
+    assert_allowed("source ~/.nvm/nvm.sh")

@@ -160,3 +160,26 @@ def test_a_secret_by_name_sent_away_is_denied() -> None:
 def test_secrets_used_not_printed_are_not_flagged(line: str) -> None:
     _, rules = decide(line)
     assert "CG-SEC-003" not in rules, (line, rules)
+
+
+@pytest.mark.parametrize("line", [
+    "cat ~/.claude/.credentials.json",
+    "cat ~/.codex/auth.json",
+    "cat ~/.gemini/oauth_creds.json",
+])
+def test_coding_agents_logins_are_credentials(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.ASK and "CG-SEC-001" in rules, (line, rules)
+
+
+@pytest.mark.parametrize(("line", "flagged"), [
+    ("gh auth status --show-token", True),
+    ("gh auth status", False),
+    ("kubectl config view --raw", True),
+    ("kubectl config view", False),
+    ("kubectl create token default", True),
+    ("aws sts get-session-token", True),
+])
+def test_tokens_shown_only_on_request(line: str, flagged: bool) -> None:
+    _, rules = decide(line)
+    assert ("CG-SEC-003" in rules) is flagged, (line, rules)

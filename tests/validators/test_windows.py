@@ -104,3 +104,18 @@ def test_blocks_aliases_and_the_firewall() -> None:
     assert_caught("pwsh -Command \"& {rm -r -fo C:\\}\"", DENY, "CG-WIN-004")
     assert_caught("netsh advfirewall set allprofiles state off", ASK, "CG-WIN-003")
     assert_allowed("netsh interface show interface")
+
+
+@pytest.mark.parametrize("line", [
+    "gci env:",
+    "powershell -c \"Get-ChildItem Env:\"",
+    "sc stop WinDefend",
+    "sc create evil binPath= C:\\evil.exe",
+    "wevtutil cl Security",
+])
+def test_environment_drive_services_and_logs_ask(line: str) -> None:
+    assert_caught(line, ASK, None)
+
+
+def test_service_queries_pass() -> None:
+    assert_allowed("sc query WinDefend")

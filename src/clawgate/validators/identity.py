@@ -77,8 +77,8 @@ class PathQualifiedProgram(Validator):
 
     def _loaded(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         """``hash -p FILE name`` makes ``name`` run FILE; ``. FILE``/``source FILE`` runs it in
-        this shell: a file from beyond the workspace, the home directory and the system's
-        program directories (``/tmp``, ``/dev/shm``) is high."""
+        this shell: a file from beyond the workspace, the home directory's dot directories and
+        the system's program directories (``/tmp``, ``/dev/shm``, ``~/Downloads``) is high."""
         words = cmd.words[1:]
         if cmd.program == "hash":
             at = next((i for i, w in enumerate(words) if w.value == "-p"), None)
@@ -89,8 +89,8 @@ class PathQualifiedProgram(Validator):
             word = words[0]
         path = resolve(word, ctx).path if word.value is not None else None
         if path is None or installed(path, ctx) or under(path, ctx.workspace) or (
-                under(path, ctx.home)):
-            return Verdict.passthrough()
+                under(path, ctx.home) and path[len(ctx.home) + 1 :].startswith(".")):
+            return Verdict.passthrough()  # ~/.bashrc, ~/.nvm/nvm.sh: the user's own set-up
         return Verdict.of(Outcome.ASK, self.id, f"{cmd.program} runs {path}, outside the "
                           "workspace and the system's program directories",
                           hint="run the installed program by name", risk=Risk.HIGH)
@@ -176,7 +176,7 @@ class ProgramAfterCd(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
-        if "cd" not in source or "/" not in source:
+        if ("cd" not in source and "pushd" not in source) or "/" not in source:
             return Verdict.passthrough()
         commands = parsed.commands
         if not any(c.program in ("cd", "pushd") for c in commands) or not any(

@@ -93,7 +93,7 @@ class CredentialSent(Validator):
 # Commands whose output is a stored secret: (program, the words that start its operands), and
 # the options that make a listing print values where a plain one does not.
 _PRINTERS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "gh": (("auth", "token"),),
+    "gh": (("auth", "token"), ("auth", "status")),
     "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get")),
     "security": (("find-generic-password",), ("find-internet-password",),
                  ("dump-keychain",), ("export",)),
@@ -108,13 +108,16 @@ _PRINTERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "aws": (("secretsmanager", "get-secret-value"), ("ssm", "get-parameter"),
             ("ssm", "get-parameters"), ("ssm", "get-parameters-by-path"),
             ("configure", "get"), ("configure", "export-credentials"),
-            ("ecr", "get-login-password")),
+            ("ecr", "get-login-password"), ("sts", "get-session-token"),
+            ("sts", "assume-role"), ("sts", "get-federation-token"),
+            ("sts", "assume-role-with-web-identity")),
     "gcloud": (("auth", "print-access-token"), ("auth", "print-identity-token"),
                ("secrets", "versions", "access")),
     "az": (("account", "get-access-token"), ("keyvault", "secret", "show"),
            ("keyvault", "secret", "download")),
     "heroku": (("auth:token",), ("config",)),
-    "kubectl": (("get", "secret"), ("get", "secrets"), ("view-secret",)),
+    "kubectl": (("get", "secret"), ("get", "secrets"), ("view-secret",), ("config", "view"),
+                ("create", "token")),
     "oc": (("get", "secret"), ("get", "secrets"), ("extract", "secret")),
     "docker": (("inspect",),),
     "podman": (("inspect",),),
@@ -161,6 +164,9 @@ def _printed_secret(cmd: SimpleCommand) -> str | None:
                     a.split("=", 1)[0] in _SHOWS_VALUES or a.startswith("-o")
                     for a in cmd.args):
                 return None  # names and ages only
+            if start in (("auth", "status"), ("config", "view")) and not {
+                    "--show-token", "-t", "--raw"} & set(cmd.args):
+                return None  # gh auth status, kubectl config view: tokens redacted
             if program == "security" and start[0].startswith("find") and not any(
                     a.startswith("-") and ("w" in a or "g" in a) for a in cmd.args):
                 return None  # the item's attributes, not its password
@@ -177,7 +183,8 @@ class CredentialPrinted(Validator):
     (``kubectl get secret -o yaml``), git's stored password (``git credential fill``), a
     container's environment, or one environment variable named like a secret (``printenv
     GITHUB_TOKEN``, ``echo $NPM_TOKEN``, ``os.environ["AWS_SECRET_ACCESS_KEY"]`` in inline code;
-    not when the value goes to a file or a program). It lands in the agent's context and transcript: ASK.
+    not when the value goes to a file or a program). It lands in the agent's context and
+    transcript: ASK.
 
     Bad: ``op read op://vault/item/password``. Harmless: ``kubectl get secrets``.
     """

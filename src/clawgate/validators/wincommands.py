@@ -146,6 +146,28 @@ def fetchers(words: list[str]) -> Judgement:
     return None
 
 
+_LISTERS = frozenset({"get-childitem", "gci", "dir", "ls", "get-item", "gi", "get-content",
+                      "gc", "type", "cat"})
+_SERVICE_VERBS = frozenset({"create", "delete", "config", "stop", "failure", "sdset",
+                            "privs"})
+
+
+def services(words: list[str]) -> Judgement:
+    """The environment drive listed (``gci env:``: every variable, as ``env``), services
+    created, changed or stopped (``sc create``, ``sc stop WinDefend``), event logs cleared
+    (``wevtutil cl``, ``Clear-EventLog``): ASK."""
+    program = name(words[0])
+    args = [w.lower() for w in words[1:]]
+    if program in _LISTERS and any(a.rstrip("\\/") in ("env:", "env:*") for a in args):
+        return _ASK, f"{program} env: prints every environment variable, secrets included"
+    if program == "sc" and args[:1] and args[0] in _SERVICE_VERBS:
+        return _ASK, f"sc {args[0]} changes the machine's services"
+    if (program == "wevtutil" and args[:1] in (["cl"], ["clear-log"])) or (
+            program in ("clear-eventlog", "remove-eventlog")):
+        return _ASK, "clears the event logs"
+    return None
+
+
 # PowerShell cmdlets (and their aliases) that only read or format: a -Command made of these
 # alone is judged as its Unix twins (a read), not asked about.
 READERS = frozenset({
@@ -182,4 +204,5 @@ def piped_delete(script: str) -> Judgement:
     return None
 
 
-JUDGES: tuple[Callable[[list[str]], Judgement], ...] = (deletes, disks, registry, fetchers)
+JUDGES: tuple[Callable[[list[str]], Judgement], ...] = (deletes, disks, registry, fetchers,
+                                                        services)

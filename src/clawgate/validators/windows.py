@@ -19,6 +19,7 @@ from clawgate.validators.wincommands import (
     name,
     piped_delete,
     registry,
+    services,
 )
 from clawgate.validators.winpaths import PS_DANGER, decode_powershell, statements, unquote
 
@@ -28,7 +29,8 @@ _NAMES = DELETERS | _SHELLS | {"cmd", "format", "cipher", "vssadmin", "wbadmin",
                                "initialize-disk", "remove-partition", "stop-computer",
                                "restart-computer", "reg", "schtasks", "powercat", "takeown",
                                "icacls", "net", "mshta", "regsvr32", "rundll32", "certutil",
-                               "bitsadmin", "wsl", "netsh"}
+                               "bitsadmin", "wsl", "netsh", "sc", "wevtutil", "gci",
+                               "get-childitem", "clear-eventlog"}
 # Dispatch keys: the spellings agents write (cmd, CMD, Cmd, cmd.exe, Remove-Item, remove-item).
 PROGRAMS = frozenset(spelled + suffix for n in _NAMES
                      for spelled in (n, n.upper(), n.capitalize(), n.title())
@@ -71,7 +73,7 @@ def _judge_words(words: list[str], depth: int) -> Judgement:
         if inner is None or depth >= 3:
             return Outcome.ASK, f"{program} runs code that cannot be seen here"
         return judge_script(inner, depth + 1) or (Outcome.ASK, f"{program} runs a script")
-    for judge in (deletes, disks, registry, fetchers):
+    for judge in (deletes, disks, registry, fetchers, services):
         found = judge(words)
         if found is not None:
             return found
@@ -170,7 +172,7 @@ class WindowsPersistence(Validator):
         words = words_of(cmd)
         if not words:
             return Verdict.passthrough()
-        return _verdict(self.id, registry(words) or fetchers(words))
+        return _verdict(self.id, registry(words) or fetchers(words) or services(words))
 
 
 @register
