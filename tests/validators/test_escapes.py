@@ -67,6 +67,13 @@ from clawgate.validators.staged import StagedPayload
     ("fzf --bind 'enter:execute(id)'", ASK, "CG-ESC-009"),
     ("ansible-test shell", ASK, "CG-ESC-010"),
     ("code tunnel --name x", ASK, "CG-ESC-010"),
+    ("cursor .", ASK, "CG-ESC-014"),
+    ("code", ASK, "CG-ESC-014"),
+    ("/usr/bin/code --new-window src", ASK, "CG-ESC-014"),
+    ("windsurf project.code-workspace", ASK, "CG-ESC-014"),
+    ("codium --install-extension ./x.vsix", ASK, "CG-ESC-014"),
+    ("code serve-web --host 0.0.0.0", ASK, "CG-EXPO-003"),
+    ("cursor tunnel", ASK, "CG-EXPO-003"),
     ("dpkg -i x_1.0_all.deb", ASK, "CG-ESC-012"),
     ("snap install xxxx_1.0_all.snap --dangerous", ASK, "CG-ESC-012"),
     ("dnf install -y ./x-1.0-1.noarch.rpm", ASK, "CG-ESC-012"),
@@ -118,6 +125,10 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "tar -I zstd -cf out.tar.zst dir/",
     "git config core.editor 'code --wait'",  # --global is high risk (outside the workspace)
     "git -c core.editor=vim commit",
+    "code --version",
+    "cursor --list-extensions --show-versions",
+    "code --help",
+    "GIT_EDITOR='code --wait' git commit",
     "docker exec app ls",
 ])
 def test_harmless_lookalikes(line: str) -> None:
@@ -141,3 +152,12 @@ def test_command_option_unwraps_the_value() -> None:
 def test_staged_payload_needs_a_later_use() -> None:
     alone = parse("echo 'exec /bin/sh' > /tmp/f")
     assert StagedPayload().check_line(alone, CTX).outcome is Outcome.PASSTHROUGH
+
+
+def test_editor_launchers_are_the_catalogs_editors() -> None:
+    from clawgate import programs
+    from clawgate.validators.launchers import EDITORS
+
+    editors = {name for name in programs.names()
+               if (programs.entry(name) or {}).get("rule") == "editor"}
+    assert editors == EDITORS

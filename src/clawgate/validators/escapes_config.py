@@ -33,6 +33,9 @@ SETTERS = frozenset({"git", "hg", "ssh", "scp", "sftp", "sshfs", "autossh", "apt
                      "apt-cache", "cargo", "mount"})
 _GIT_DIRECT = frozenset({"--exec-path", "--upload-pack", "--receive-pack"})
 _GIT_U_IS_UPLOAD_PACK = frozenset({"clone", "ls-remote"})  # `git push -u` sets an upstream
+# Loader variables whose value is a command line (``GIT_EXTERNAL_DIFF='…'`` is run by the shell
+# with the files appended), unlike a library or a directory: ASK, and the command is checked.
+_LOADED_COMMANDS = frozenset({"GIT_EXTERNAL_DIFF"})
 _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "config"),
             ("pnpm", "config"), ("hg", "config")}
 
@@ -180,6 +183,10 @@ class CommandEnvironment(Validator):
                 continue  # search paths are CG-ENV-002's: inside the workspace is fine
             if name in OPTION_VARIABLES and switches_only(word, ctx):
                 continue  # NODE_OPTIONS=--experimental-vm-modules, RUBYOPT=-Ilib: load nothing
+            if name in _LOADED_COMMANDS and value:
+                # a command line git runs through the shell: what it runs is checked too
+                return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=self.id,
+                                      message=f"{name} makes git run {value!r}")
             if name in LOADER_VARIABLES:
                 return Verdict.ask(self.id, f"{name} loads code into the programs that run")
             if value == "" and name not in LOADER_VARIABLES:

@@ -8,6 +8,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import words_of
+from clawgate.validators.risktables import editor_reads
 
 _SCHEDULERS = {"at": {"-l", "-r", "-d", "-c"}, "batch": set(), "crontab": {"-l"},
                "run-parts": {"--test", "--list"}, "atq": None, "atrm": None}
@@ -23,6 +24,10 @@ _PACKAGE_MANAGERS = words_of("dpkg rpm yum dnf zypper apt apt-get snap pkg opkg 
                              "flatpak installer gdebi")
 _PACKAGE_FILE = lazy_pattern(r"\.(?:deb|rpm|snap|txz|tbz|pkg|ipk|apk|flatpak|flatpakref|"
                              r"pkg\.tar(?:\.\w+)?)$")
+# The program catalog's editors with ``tier_rule: editor`` (VS Code and its forks), for
+# dispatch; tests/validators/test_escapes.py holds the two equal.
+EDITORS = words_of("code code-insiders code-oss codium cursor windsurf")
+_EXPOSING = frozenset({"tunnel", "serve-web"})  # CG-EXPO-003's
 _FZF_RUN = lazy_pattern(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
 
 
@@ -93,6 +98,37 @@ class ShellSubcommand(Validator):
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"{program} {sub} opens an interactive session",
                            hint="run the command you need directly")
+
+
+@register
+class EditorWorkspace(Validator):
+    """VS Code and its forks (``code``, ``cursor``, ``windsurf``, ``codium``) opening a
+    window: a folder opened runs its tasks (``.vscode/tasks.json`` with ``runOn:
+    folderOpen``, where workspace trust is off or granted, as in Cursor by default) and its
+    recommended extensions; ``--install-extension`` installs code that runs with the user's
+    rights. ASK, whatever the autonomy. Printing what it is and has stays ALLOW; tunnels and
+    ``serve-web`` are CG-EXPO-003's.
+
+    Bad: ``cursor .``, ``code --install-extension ./x.vsix``. Harmless: ``code --version``,
+    ``code --list-extensions``.
+    """
+
+    id = "CG-ESC-014"
+    programs = EDITORS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program not in EDITORS or editor_reads(cmd):
+            return Verdict.passthrough()
+        if len(cmd.words) > 1 and cmd.words[1].value in _EXPOSING:
+            return Verdict.passthrough()
+        if any(a.partition("=")[0] == "--install-extension" for a in cmd.args):
+            return Verdict.ask(self.id, f"{program} --install-extension installs code that "
+                               "runs in the editor with your rights",
+                               hint="install extensions yourself")
+        return Verdict.ask(self.id, f"{program} opens an editor window, which runs the "
+                           "opened folder's tasks (runOn: folderOpen) and its extensions",
+                           hint="open the editor yourself")
 
 
 @register

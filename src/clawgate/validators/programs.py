@@ -122,9 +122,10 @@ BARE_SHELL_WORD = lazy_pattern(rf"(?:{_BARE})(?:\s|$)")
 def harmless_command(value: str) -> bool:
     """A pager or editor setting that names an everyday program (``PAGER=cat``, ``EDITOR=vim``,
     ``LESSOPEN='|lesspipe %s'``) and nothing else: no shell syntax, no other program."""
-    head = value.lstrip("|").split()
-    if not head or any(ch in value for ch in ";&`$()<>#"):
-        return False
+    body = value.lstrip("|")  # LESSOPEN='|lesspipe %s': the leading bar says "read its output"
+    head = body.split()
+    if not head or any(ch in body for ch in ";&|`$()<>#\n"):
+        return False  # a pipeline, a list, a substitution: shell code, not one program
     if "/" in head[0] and not head[0].startswith(("/usr/", "/bin/")):
         return False  # ./less runs the file at that place, not the pager (program identity)
     return head[0].rsplit("/", 1)[-1] in HARMLESS_PAGERS | {"lesspipe", "lesspipe.sh", "lessfile"}
