@@ -137,16 +137,22 @@ class ConfigCommand(Validator):
             if direct is not None:
                 flag, value = direct
                 return payload_verdict([value], self.id, f"git {flag} runs another program")
+        commands: list[str | None] = []  # every one, not the first (PermitLocalCommand=yes)
+        first = ""
         for key, value in _settings(cmd, program, ctx):
             if key == "config-file":
                 return Verdict.ask(self.id, f"{program} reads its settings from a file outside "
                                    "the workspace, which may make it run anything")
+            if key.lower().startswith("permit"):
+                continue  # ssh's PermitLocalCommand=yes switches LocalCommand on: no command
             alias = key.lower().startswith("alias.")
             if not alias and harmless_helper(value):
                 continue
             if (alias and value.startswith("!")) or (not alias and _COMMAND_KEY.search(key)):
-                return payload_verdict([_unquote(value)], self.id,
-                                       f"{program} setting {key} runs a command")
+                commands.append(_unquote(value))
+                first = first or key
+        if commands:
+            return payload_verdict(commands, self.id, f"{program} setting {first} runs a command")
         return Verdict.passthrough()
 
 

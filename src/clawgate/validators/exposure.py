@@ -192,9 +192,11 @@ class ServesTheMachine(Validator):
 _TUNNELS = {"ngrok": None, "cloudflared": frozenset({"tunnel", "access"}), "lt": None,
             "localtunnel": None, "bore": frozenset({"local"}), "frpc": None, "zrok": None,
             "tailscale": frozenset({"funnel", "serve"}), "devtunnel": frozenset({"host"}),
+            "loclx": None, "expose": None, "pagekite": None, "pagekite.py": None,
+            "telebit": None, "tunnelto": None,
+            # VS Code and its forks: a tunnel, or the editor (terminal included) as a web page
             **dict.fromkeys(("code", "code-insiders", "code-oss", "codium", "cursor",
-                             "windsurf"), frozenset({"tunnel", "serve-web"})), "loclx": None, "expose": None, "pagekite": None,
-            "pagekite.py": None, "telebit": None, "tunnelto": None}
+                             "windsurf"), frozenset({"tunnel", "serve-web"}))}
 _QUERIES = frozenset({"version", "--version", "-v", "help", "--help", "-h", "status", "list"})
 
 

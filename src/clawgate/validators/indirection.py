@@ -7,10 +7,11 @@ and text decoded at run time (``base64 -d``, ``xxd -r``) that becomes part of a 
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand
+from clawgate.shell.substitute import evaluate
 from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.interpreters import INLINE, inline_code, judge
@@ -19,6 +20,7 @@ from clawgate.validators.shells import DECODED, FETCHED, shell_call
 
 STDIN_RUNNERS = frozenset({"at", "batch", "crontab", "m4"})
 _SCRIPT_READERS = frozenset({"source", "."})
+_MAKES = frozenset({"make", "gmake", "bmake", "remake"})
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FETCH = lazy_pattern(r"\b(?:curl|wget|fetch|nc|ncat|socat|aria2c|lynx|links|http|https)\b")
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "-u"})
@@ -55,9 +57,41 @@ def decodes(cmd: SimpleCommand) -> bool:
                                       and program.startswith("base")) for a in args)
 
 
+def makefile_from_stdin(cmd: SimpleCommand) -> bool:
+    """``make -f -``, ``make --file=/dev/stdin``: the makefile is standard input."""
+    if cmd.program not in _MAKES:
+        return False
+    words = [w.shown for w in cmd.words[1:]]
+    for i, text in enumerate(words):
+        name, eq, value = text.partition("=")
+        if text == "-f" or name in ("--file", "--makefile"):
+            value = value if eq else (words[i + 1] if i + 1 < len(words) else "")
+        elif text.startswith("-f"):
+            value = text[2:]
+        else:
+            continue
+        if value in _STDIN_FILES:
+            return True
+    return False
+
+
+def recipes(makefile: str) -> list[str]:
+    """The shell command lines of a makefile's rules: tab-led recipe lines and the part of
+    ``target: prerequisites ; command`` after the semicolon, without ``@``/``-``/``+``."""
+    found: list[str] = []
+    for line in makefile.split("\n"):
+        if line.startswith("\t"):
+            found.append(line[1:])
+        elif ":" in line and ";" in line.partition(":")[2] and not line.lstrip().startswith("#"):
+            found.append(line.partition(":")[2].partition(";")[2])
+    return [c.lstrip().lstrip("@-+").strip() for c in found if c.strip()]
+
+
 def stdin_program(cmd: SimpleCommand) -> bool:
     """``cmd`` reads the program it runs from standard input (also as a file that is
-    standard input: ``source /dev/stdin``, ``bash /dev/fd/0``)."""
+    standard input: ``source /dev/stdin``, ``bash /dev/fd/0``, ``make -f -``)."""
+    if makefile_from_stdin(cmd):
+        return True
     operand = next((w.value for w in cmd.words[1:] if not w.shown.startswith("-")), None)
     if operand in _STDIN_FILES and (cmd.program in _SCRIPT_READERS or cmd.program in SHELLS
                                     or family_name(cmd.program) in INLINE):
@@ -111,7 +145,8 @@ class PipedIntoInterpreter(Validator):
 @register
 class FedByDocument(Validator):
     """A here-document or here-string given to a shell or interpreter is its program: the text
-    is checked as a command line (shells) or read as code (interpreters). A program read from
+    is checked as a command line (shells) or read as code (interpreters); a makefile fed to
+    ``make -f -`` asks, and its recipes are checked as command lines. A program read from
     a redirected file (``sh -s < script.txt``) is not read here: ASK.
 
     Bad: ``bash <<< 'rm -rf ~'``. Harmless: ``cat <<EOF`` … (not a shell), ``sh <<< 'ls'``.
@@ -138,6 +173,10 @@ class FedByDocument(Validator):
         if shell_call(cmd) is not None or cmd.program in _SCRIPT_READERS or (
                 cmd.program in SHELLS):
             return Verdict.unwrap(*texts)
+        if makefile_from_stdin(cmd):
+            return Verdict.unwrap(*(r for t in texts for r in recipes(t)), outcome=Outcome.ASK,
+                                  rule_id=self.id, message=f"{program} runs the recipes of the "
+                                  "makefile it is fed")
         spec = INLINE.get(program)
         if spec is None:
             return Verdict.ask(self.id, f"{program} runs the text it is fed")
@@ -199,6 +238,14 @@ class EvalOrSource(Validator):
         if m.PROCESS in operand.expansions and _FETCH.search(operand.text):
             return Verdict.deny(self.id, "a script fetched from the network is run unreviewed",
                                 hint="download it, read it, then run it")
+        if m.PROCESS in operand.expansions:
+            text = operand.text
+            body = text[2:-1] if text.startswith("<(") and text.endswith(")") else None
+            script = evaluate(body) if body is not None else None
+            if script is not None:  # <(echo '…'): the text printed is the script
+                return Verdict.unwrap(script, outcome=Outcome.ASK, rule_id=self.id,
+                                      message=f"{cmd.program} runs a script printed by a "
+                                      "process substitution")
         if cmd.program in _SCRIPT_READERS or m.PROCESS in operand.expansions:
             return Verdict.ask(self.id, f"{cmd.program} runs a script only known at run time")
         return Verdict.passthrough()

@@ -143,11 +143,20 @@ class ParallelOrWatch(Validator):
         end = next((i for i, w in enumerate(cmd.words) if w.shown in (":::", "::::", ":::+")),
                    len(cmd.words))
         if start is None or start >= end:
-            return Verdict.ask(self.id, "parallel runs commands read from its input")
+            return self._commands(cmd, end)
         code = joined_code(cmd.words[start:end])
         if code is None:
             return Verdict.ask(self.id, "parallel runs code only known at run time")
         return Verdict.unwrap(code, *parallel_lines(code, cmd.words[end:]))
+
+    def _commands(self, cmd: SimpleCommand, end: int) -> Verdict:
+        """No command template: each input line, or each argument after one ``:::``
+        (``parallel ::: 'make a' 'make b'``), is a command line of its own."""
+        rest = cmd.words[end + 1:]
+        if end >= len(cmd.words) or cmd.words[end].shown != ":::" or not rest or any(
+                w.value is None or w.shown in (":::", "::::", ":::+", "::::+") for w in rest):
+            return Verdict.ask(self.id, "parallel runs commands read from its input")
+        return Verdict.unwrap(*(w.value for w in rest if w.value))
 
     def _watch(self, cmd: SimpleCommand) -> Verdict:
         start = command_start(cmd.words, 1, _WATCH)

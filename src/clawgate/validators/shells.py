@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.records import record
+from clawgate.records import record, replace
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import opts
 from clawgate.validators.base import Context, Validator, register
@@ -20,6 +20,8 @@ _NET_DEVICES = ("/dev/tcp/", "/dev/udp/")
 # A substitution that downloads: its output, run as code, is remote code.
 DECODED = lazy_pattern(r"(?:\$\(|`)[^)`]*\b(?:base(?:64|32)\s+(?:-\w*d|--decode)|xxd\s+-\w*r|"
                        r"openssl\s+(?:enc|base64)|rev\b|gunzip|zcat|uudecode)")
+# The user's shell named by its variable (``"$SHELL" -c …``, ``${SHELL:-sh} <<< …``).
+_SHELL_VARIABLE = lazy_pattern(r'^"?\$(?:SHELL|BASH|\{(?:SHELL|BASH)(?::?-[\w./-]*)?\})"?$')
 FETCHED = lazy_pattern(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
 
 
@@ -168,3 +170,23 @@ class PrivilegedOrNetworkShell(Validator):
             return Verdict.deny(self.id, f"a shell wired to the network ({target})",
                                 hint="this is a reverse shell")
         return Verdict.passthrough()
+
+
+@register
+class ShellVariable(Validator):
+    """``$SHELL`` (or ``$BASH``, ``${SHELL:-sh}``) as the program is the user's shell: its
+    arguments and input are read as a shell's (``-c CODE``, a here-string), by checking the
+    command again as ``sh``. The name itself stays CG-INJ-001's ASK.
+
+    Bad: ``"$SHELL" -c 'rm -rf ~'``. Harmless: ``echo "$SHELL"``.
+    """
+
+    id = "CG-WRAP-013"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program is not None or not cmd.words or "SH" not in cmd.words[0].text or (
+                not _SHELL_VARIABLE.match(cmd.words[0].text)):
+            return Verdict.passthrough()
+        words = (Word("sh", "sh"), *cmd.words[1:])
+        text = " ".join(w.text for w in words)
+        return Verdict.unwrap(replace(cmd, words=words, text=text, depth=cmd.depth + 1))

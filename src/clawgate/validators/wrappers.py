@@ -35,6 +35,8 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
     for _, _, value in codes:
         return (value if value is not None else ""), False
     if spec.shell_flags and any(w.value in spec.shell_flags for w in own[start:]):
+        if index is not None and index < len(words):
+            return inner(cmd, index), False  # sudo -s CMD: the shell runs CMD (-c) and exits
         return None, True
     while index is not None and index < len(words) and _ASSIGNMENT.match(words[index].shown):
         index += 1  # env A=b cmd

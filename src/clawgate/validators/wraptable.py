@@ -59,6 +59,7 @@ PLAIN: dict[str, Wrap] = {
     "logsave": _w("", "", skip=1), "grc": _w(), "pexec": _w("nr", "number"),
     "softlimit": _w("mdsalofcrtp"), "setlock": _w("", "", skip=1),
     "sshpass": _w("pfdP"), "ssh-agent": _w("aEtP"), "catchsegv": _w(), "dbus-launch": _w(),
+    "dbus-run-session": _w("", "config-file dbus-daemon"),
     "fakeroot": _w("ls"), "eatmydata": _w(), "chronic": _w(), "nocache": _w(), "unbuffer": _w(),
     "caffeinate": _w("tw"), "xvfb-run": _w("nsfep", "server-num server-args error-file auth-file"),
     "faketime": _w("", "", skip=1), "envdir": _w("", "", skip=1),
