@@ -97,6 +97,24 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("doas sh -c", "doas sh -c '{p}'", ASK, False),
     ("watch", "watch -n 5 '{p}'", ALLOW, False),
     ("watch -x sh -c", "watch -x sh -c '{p}'", ALLOW, False),
+    # env -S splits its string by env's own rules (``\\_`` is a space there): a shell handed
+    # over that way is refused whatever it runs (CG-PROG-001's payload rule)
+    ("env -S", "env -S 'bash -c \"{p}\"'", Outcome.DENY, False),
+    ("eval --", "eval -- '{p}'", ALLOW, False),
+    ("command --", "command -- sh -c '{p}'", ALLOW, False),
+    ("sh -c \"$@\" _ argv", "sh -c '\"$@\"' _ {p}", ASK, True),
+    ("bash -c 'eval \"$1\"' _", "bash -c 'eval \"$1\"' _ '{p}'", ASK, False),
+    ("runuser -l USER -c", "runuser -l nobody -c '{p}'", ASK, False),
+    ("sudo -E bash -c", "sudo -E bash -c '{p}'", ASK, False),
+    # terminals and multiplexers that run a command
+    ("xterm -e", "xterm -e '{p}'", ASK, False),
+    ("gnome-terminal --", "gnome-terminal -- sh -c '{p}'", ASK, False),
+    ("kitty CMD", "kitty sh -c '{p}'", ASK, False),
+    ("alacritty -e", "alacritty -e bash -c '{p}'", ASK, False),
+    ("tmux new -d", "tmux new -d '{p}'", ASK, False),
+    ("tmux split-window", "tmux split-window -h -t main '{p}'", ASK, False),
+    ("tmux send-keys Enter", "tmux send-keys -t main '{p}' Enter", ASK, False),
+    ("screen -dm", "screen -dmS job sh -c '{p}'", ASK, False),
     # iterators
     ("xargs sh -c", "echo x | xargs sh -c '{p}' _", ALLOW, False),
     ("xargs -I sh -c <<<", "xargs -I{{}} sh -c '{p}' <<< x", ALLOW, False),
@@ -117,6 +135,9 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("git -c diff.external", "git -c diff.external='{p}' diff", ASK, False),
     ("git -c sequence.editor", "git -c sequence.editor='{p}' rebase -i HEAD~2", ASK, False),
     ("git -c credential.helper !", "git -c credential.helper='!{p}' fetch", ASK, False),
+    ("git filter-branch", "git filter-branch --tree-filter '{p}' HEAD", ASK, False),
+    ("GIT_CONFIG_KEY_0", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager "
+     "GIT_CONFIG_VALUE_0='{p}' git log", ASK, False),
     ("GIT_SSH_COMMAND=", "GIT_SSH_COMMAND='{p}' git fetch", ASK, False),
     ("GIT_PAGER=", "GIT_PAGER='{p}' git log", ASK, False),
     ("GIT_EXTERNAL_DIFF=", "GIT_EXTERNAL_DIFF='{p}' git diff", ASK, False),
@@ -157,6 +178,10 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("node - <<EOF", "node - <<'EOF'\nrequire(\"child_process\").execSync(\"{p}\")\nEOF",
      ASK, False),
     ("perl <<EOF", "perl <<'EOF'\nsystem(\"{p}\");\nEOF", ASK, False),
+    ("osascript do shell script", "osascript -e 'do shell script \"{p}\"'", ASK, False),
+    ("emacs shell-command", "emacs --batch --eval '(shell-command \"{p}\")'", ASK, False),
+    ("julia run(`…`)", "julia -e 'run(`{p}`)'", ASK, True),
+    ("printf | xargs -0 bash -c", "printf '%s' '{p}' | xargs -0 bash -c", ASK, False),
     ("ruby <<<", "ruby <<< 'system(\"{p}\")'", ASK, False),
     # editors and consoles that run commands
     ("vim -c :!", "vim -c ':!{p}' -c ':qa!'", ASK, False),

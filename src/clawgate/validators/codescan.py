@@ -28,6 +28,7 @@ _EXEC = lazy_pattern(r"""
   | \bopen\s*\([^;"']{0,80}["']\s*\|
   | \bopen\s*\(?[^;|]{0,200}\|\s*["'] | ["']-\|["'] | ["']\|-["'] | \bshell\s*\( | \bunix\s*\(
   | \bos\s*\.\s*(?:remove|unlink|rmdir)\b | \bshutil\s*\.\s*rmtree\b
+  | \bdo\s+shell\s+script\b
 """, re.X)
 # Bare process calls (``system "id"``, ``exec("sh")``), looked for outside string literals so
 # that prose such as ``print("system ready")`` is not one.
@@ -61,7 +62,8 @@ _QUOTED_COMMAND = lazy_pattern(r"(?<![\w$@%])(?:qx|%x)\s*(?:\((?P<p>[^()]*)\)|\{
 # String literals handed to a process-starting call: ``system("...")``, ``exec "..."``.
 _CALLED = lazy_pattern(
     r"\b(?:system|popen|shell_exec|passthru|exec|execute|spawn|execSync|check_output|getoutput|"
-    r"check_call|call|run|Popen|callCommand|run-shell-command|esyscmd|syscmd|proc_open)"
+    r"check_call|call|run|Popen|callCommand|(?:run-|async-)?shell-command|esyscmd|syscmd|"
+    r"proc_open|do\s+shell\s+script)"
     r"\s*\(?\s*\[?\s*(?P<q>[\"'])(?P<s>(?:\\.|(?!(?P=q)).){1,400}?)(?P=q)")
 
 

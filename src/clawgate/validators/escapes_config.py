@@ -53,6 +53,7 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
                 continue
             key, _, value = effect.word.shown.partition("=")
             found.append((key.strip(), _unquote(value.strip())))
+    found += _environment_settings(cmd)
     words = cmd.words
     sub = words[1].value if len(words) > 1 else None
     if (program, sub or "") in _PERSIST:
@@ -68,6 +69,16 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
         if option_editor is not None:
             found.append(("editor", _value_after(words, option_editor)))
     return found
+
+
+def _environment_settings(cmd: SimpleCommand) -> list[tuple[str, str]]:
+    """git's settings given by the environment: ``GIT_CONFIG_KEY_<n>`` with
+    ``GIT_CONFIG_VALUE_<n>`` (as ``-c KEY=VALUE``)."""
+    if not cmd.assignments or cmd.program != "git":
+        return []
+    values = {a.name: a.value.shown for a in cmd.assignments}
+    return [(key, values.get("GIT_CONFIG_VALUE_" + name[15:], ""))
+            for name, key in values.items() if name.startswith("GIT_CONFIG_KEY_")]
 
 
 def _unquote(value: str) -> str:
@@ -128,6 +139,7 @@ class ConfigCommand(Validator):
             return Verdict.passthrough()
         if program == "git":
             if "-c" not in cmd.text and "config" not in cmd.text and "-u" not in cmd.text and (
+                    "GIT_CONFIG_KEY_" not in cmd.text) and (
                     "exec-path" not in cmd.text and "-pack" not in cmd.text and (
                         "ext::" not in cmd.text)):
                 return Verdict.passthrough()

@@ -211,6 +211,8 @@ class EvalOrSource(Validator):
                 family_name(program) not in INLINE):
             return Verdict.passthrough()
         words = cmd.words[1:]
+        if program in ("eval", "command") and words and words[0].shown == "--":
+            words = words[1:]  # the end of options, which bash's builtins accept
         if program == "eval" or (program == "trap" and len(words) > 1):
             code = joined_code(words[:1] if program == "trap" else words)
             if code is None and any(FETCHED.search(w.text) or DECODED.search(w.text)
@@ -221,10 +223,10 @@ class EvalOrSource(Validator):
                 return Verdict.ask(self.id, f"{program} runs text only known at run time")
             return Verdict.unwrap(code)
         if program == "command" and words and words[0].shown not in ("-v", "-V"):
-            start = 1 if words[0].shown == "-p" else 0
+            start = (1 if words[0].shown == "-p" else 0) + len(cmd.words) - 1 - len(words)
             from clawgate.validators.argv import inner
 
-            return Verdict.unwrap(inner(cmd, start + 1)) if len(words) > start else (
+            return Verdict.unwrap(inner(cmd, start + 1)) if len(cmd.words) > start + 1 else (
                 Verdict.passthrough())
         if program in _SCRIPT_READERS or shell_call(cmd) is not None or (
                 family_name(program) in INLINE):

