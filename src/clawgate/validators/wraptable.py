@@ -60,6 +60,8 @@ PLAIN: dict[str, Wrap] = {
     "softlimit": _w("mdsalofcrtp"), "setlock": _w("", "", skip=1),
     "sshpass": _w("pfdP"), "ssh-agent": _w("aEtP"), "catchsegv": _w(), "dbus-launch": _w(),
     "dbus-run-session": _w("", "config-file dbus-daemon"),
+    "wsl": _w("du", "distribution user cd shell-type unregister export import set-default "
+              "set-version install terminate", bare_shell=True),
     "fakeroot": _w("ls"), "eatmydata": _w(), "chronic": _w(), "nocache": _w(), "unbuffer": _w(),
     "caffeinate": _w("tw"), "xvfb-run": _w("nsfep", "server-num server-args error-file auth-file"),
     "faketime": _w("", "", skip=1), "envdir": _w("", "", skip=1),
