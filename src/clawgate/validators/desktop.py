@@ -74,7 +74,7 @@ class TerminalEmulator(Validator):
 class OpenByAssociation(Validator):
     """A file opened with whatever its type is associated with (``xdg-open``, ``open``,
     ``gio open``, ``kioclient exec``) runs it when it is a program: a ``.desktop`` entry's
-    ``Exec=``, a ``.command`` or ``.app``, a script, an installer; ``open -a Terminal X``,
+    ``Exec=``, a ``.command`` or ``.app``, a script, a ``.jar``; ``open -a Terminal X``,
     ``gtk-launch``, ``gio launch`` start programs outright. ASK.
 
     Bad: ``xdg-open ./evil.desktop``, ``open -a Terminal run.sh``. Harmless: ``xdg-open
@@ -103,10 +103,11 @@ class OpenByAssociation(Validator):
 class EditorWorkspace(Validator):
     """VS Code and its forks (``code``, ``cursor``, ``windsurf``, ``codium``) opening a
     window: a folder opened runs its tasks (``.vscode/tasks.json`` with ``runOn:
-    folderOpen``, where workspace trust is off or granted, as in Cursor by default) and its
-    recommended extensions; ``--install-extension`` installs code that runs with the user's
-    rights. ASK, whatever the autonomy. Printing what it is and has stays ALLOW; tunnels and
-    ``serve-web`` are CG-EXPO-003's.
+    folderOpen``, where workspace trust is off or granted, as in Cursor by default) and
+    loads the workspace settings its extensions obey (an interpreter or formatter path);
+    ``--install-extension`` installs code that runs with the user's rights. ASK, whatever
+    the autonomy. Printing what it is and has stays ALLOW; tunnels and ``serve-web`` are
+    CG-EXPO-003's.
 
     Bad: ``cursor .``, ``code --install-extension ./x.vsix``. Harmless: ``code --version``,
     ``code --list-extensions``.
@@ -126,5 +127,5 @@ class EditorWorkspace(Validator):
                                "runs in the editor with your rights",
                                hint="install extensions yourself")
         return Verdict.ask(self.id, f"{program} opens an editor window, which runs the "
-                           "opened folder's tasks (runOn: folderOpen) and its extensions",
+                           "opened folder's tasks (runOn: folderOpen) and extensions",
                            hint="open the editor yourself")

@@ -28,7 +28,7 @@ DECODED = lazy_pattern(r"(?:\$\(|`)[^)`]*\b(?:base(?:64|32)\s+(?:-\w*d|--decode)
 _SHELL_VARIABLE = lazy_pattern(r'^"?\$(?:SHELL|BASH|\{(?:SHELL|BASH)(?::?-[\w./-]*)?\})"?$')
 # Positional parameters in ``sh -c`` code, quoted whole (``"$@"``) or bare (``$1``, ``${2}``).
 _POSITIONAL = lazy_pattern(r'"\$\{?([0-9@*])\}?"|\$\{?([0-9@*])\}?')
-_TILDE_WORD = lazy_pattern(r"~(?:/[\w./-]*)?")
+_PASTABLE = frozenset({m.TILDE, m.VARIABLE})
 FETCHED = lazy_pattern(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
 
 
@@ -131,10 +131,12 @@ def with_arguments(code: str, args: tuple[Word, ...]) -> str | None:
         return None
     texts: list[str] = []
     for word in args:
-        if m.TILDE in word.expansions and _TILDE_WORD.fullmatch(word.text):
-            texts.append(word.text)  # ~ was expanded by the outer shell: the home directory
-        elif word.value is not None and not word.expansions:
+        if word.value is not None and not word.expansions:
             texts.append(shlex.quote(word.value))
+        elif word.expansions <= _PASTABLE and "$(" not in word.text and "`" not in word.text:
+            # ~ and $HOME were expanded by the outer shell; pasted as written, the inner
+            # shell expands them alike
+            texts.append(word.text)
         else:
             return None
 
