@@ -65,6 +65,9 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("busybox sh <<<", "busybox sh <<< '{p}'", ALLOW, False),
     ("dash -s <<<", "dash -s <<< '{p}'", ALLOW, False),
     ("bash <<EOF", "bash <<'EOF'\n{p}\nEOF", ALLOW, False),
+    # a body whose first line starts with a backslash (an escaped name runs the same
+    # program; the escape itself asks)
+    ("bash <<EOF \\name", "bash <<'EOF'\n\\{p}\nEOF", ASK, False),
     ("/bin/ksh <<-EOF", "/bin/ksh <<-EOF\n\t{p}\n\tEOF", ALLOW, False),
     ("bash /dev/stdin <<<", "bash /dev/stdin <<< '{p}'", ALLOW, False),
     ("source /dev/stdin <<<", "source /dev/stdin <<< '{p}'", ALLOW, False),
@@ -211,6 +214,17 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("bash --rcfile <(echo)", "bash --rcfile <(echo '{p}') -i", ASK, False),
     ("entr -s", "entr -s '{p}' <<< README.md", ALLOW, False),
     ("entr argv", "ls *.c | entr {p}", ALLOW, True),
+    # consoles and editors reading their commands from a here-string or here-document
+    ("psql <<<", "psql <<< '\\! {p}'", ASK, False),
+    ("mysql <<EOF", "mysql -u root <<'EOF'\n\\! {p}\nEOF", ASK, False),
+    ("sqlite3 <<< .shell", "sqlite3 db.sqlite <<< '.shell {p}'", ASK, False),
+    ("gdb -batch <<EOF", "gdb -batch <<'EOF'\nshell {p}\nEOF", ASK, False),
+    ("gdb -x /dev/stdin", "gdb -batch -x /dev/stdin <<< 'shell {p}'", ASK, False),
+    ("ed <<<", "ed -s notes.txt <<< '!{p}'", ASK, False),
+    ("ex -s <<<", "ex -s notes.txt <<< '!{p}'", ASK, False),
+    ("vim -es <<<", "vim -es notes.txt <<< '!{p}'", ASK, False),
+    ("ghci <<< :!", "ghci <<< ':! {p}'", ASK, False),
+    ("MAKEFLAGS=--eval", "MAKEFLAGS='--eval=x:;{p}' make x", ASK, False),
     # make reading its makefile from a here-document
     ("make -f /dev/stdin", "make -f /dev/stdin <<'EOF'\nall:\n\t{p}\nEOF", ASK, False),
     ("make -f -", "make -f - all <<'EOF'\nall:\n\t{p}\nEOF", ASK, False),
@@ -273,6 +287,9 @@ NEAR_MISSES = [
     "xdg-open README.md", "open .", "open target/release/osx/App.dmg",
     "open https://example.com", "xterm -version", "wsl -l -v", "wsl --status",
     "git.exe status", "python.exe -c 'print(1)'", "entr -c make test <<< x.c",
+    "psql <<< 'select 1'", "sqlite3 db.sqlite <<< 'select 1;'", "psql -f schema.sql",
+    "mysql -u root app < dump.sql", "ed -s notes.txt <<< ',p'", "MAKEFLAGS=-j4 make",
+    "MAKEFLAGS='--no-print-directory' make all", "vim -es notes.txt <<< '%s/a/b/g|wq'",
     "sh -c 'echo \"$1\"' _ hello", "find . -name '*.txt' -exec sh -c 'wc -l \"$1\"' _ {} \\;",
 ]
 

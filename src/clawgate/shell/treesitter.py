@@ -32,6 +32,7 @@ _NESTING_TAGS = {
 }
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"})
 _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
@@ -268,7 +269,7 @@ class _Walker:
             delim = text_of(start, self.src) if start is not None else ""
             return m.Redirect(
                 ops[0] if ops else "<<", m.Word(delim, delim), fd,
-                heredoc=text_of(body, self.src) if body is not None else "",
+                heredoc=self._heredoc_text(node, start, body),
                 heredoc_expands=not any(q in delim for q in "'\"\\"),
             )
         dest = node.child_by_field_name("destination")
@@ -278,6 +279,24 @@ class _Walker:
         target = word_of(dest, self.src) if dest is not None else None
         op = "<<<" if node.type == "herestring_redirect" else (ops[0] if ops else ">")
         return m.Redirect(op, target, fd)
+
+    def _heredoc_text(self, node: Node, start: Node | None, body: Node | None) -> str:
+        """The body of a here-document. tree-sitter-bash reads a body whose first line starts
+        with a backslash (``\\rm -rf ~``) as words after the start and leaves the body node
+        empty or short: the lines between the start's line and the end delimiter are the
+        body, as bash reads them."""
+        text = text_of(body, self.src) if body is not None else ""
+        end = next((c for c in node.named_children if c.type == "heredoc_end"), None)
+        if start is None or end is None:
+            return text
+        newline = self.src.find(b"\n", start.end_byte, end.start_byte)
+        if newline < 0:
+            return text
+        stray = any(c.end_byte > newline and c.type not in _HEREDOC_PARTS
+                    for c in node.named_children)  # body lines read as words
+        if not stray:
+            return text
+        return self.src[newline + 1 : end.start_byte].decode("utf-8", "surrogateescape")
 
     def pipeline(self, stages: list[Node], nesting: tuple[str, ...], depth: int,
                  redirects: tuple[m.Redirect, ...], background: bool,

@@ -24,22 +24,35 @@ _VIM_BANG = lazy_pattern(r"^[\s:]*(?:sil(?:ent)?!?\s+)?[%.$\d,'<>]*\s*"
                          r"(?:(?:r(?:ead)?|w(?:rite)?)\s+)?!(.+)$", re.S)
 _VIM_SYSTEM = lazy_pattern(r"\bsystem(?:list)?\s*\(\s*(['\"])(.+?)\1")
 _CONSOLE_ESCAPE = lazy_pattern(
-    r"(?:^|[;\n])\s*(?:!|\\!|shell\b|pipe\b|\|)|\bpython\b|\bsystem\b|^\s*\.(?:shell|system|"
+    r"(?:^|[;\n])\s*(?:!|\\!|:!|~!|~\||shell\b|pipe\b|\|)|\bpython\b|\bsystem\b|^\s*\.(?:shell|system|"
     r"load|once\s*\||output\s*\||sh\b)|\\o\s*\||\bPROGRAM\b|\bplatform\s+shell\b|"
     r"\bscript\b|\bsys_exec\b|\bsys_eval\b|\bload_file\b|\bINTO\s+(?:OUT|DUMP)FILE\b|"
     r"\bedit\s*\(|\bfts3_tokenizer\b|\bload_extension\b", re.I | re.M)
 # The shell command line of a console's escape (``!CMD``, ``\\! CMD``, ``shell CMD``,
 # sqlite's ``.shell CMD``).
-_CONSOLE_SHELL = lazy_pattern(r"^[ \t]*(?:\\?!|\.?(?:shell|system)[ \t]+|platform[ \t]+shell[ \t]+)"
-                              r"[ \t]*(\S.*)$", re.M)
+_CONSOLE_SHELL = lazy_pattern(r"^[ \t]*(?:[:~\\]?!|~\||\.?(?:shell|system)[ \t]+|"
+                              r"platform[ \t]+shell[ \t]+)[ \t]*(\S.*)$", re.M)
 _CONSOLES: dict[str, tuple[str, frozenset[str]]] = {
     "gdb": ("", frozenset({"-ex", "-iex", "--eval-command", "--init-eval-command"})),
     "lldb": ("o", frozenset({"--one-line", "-O", "--one-line-before-file"})),
     "mysql": ("e", frozenset({"--execute"})), "mariadb": ("e", frozenset({"--execute"})),
     "psql": ("c", frozenset({"--command"})), "dc": ("e", frozenset({"--expression"})),
     "sqlite3": ("", frozenset({"-cmd"})), "redis-cli": ("", frozenset()),
-    "duckdb": ("c", frozenset({"-cmd"})),
+    "duckdb": ("c", frozenset({"-cmd"})), "ghci": ("e", frozenset()),
+    **dict.fromkeys(("mail", "mailx", "s-nail"), ("", frozenset())),
 }
+
+
+def fed_text(cmd: SimpleCommand) -> list[str]:
+    """The here-strings and here-documents a program reads as its commands, as written (a
+    variable in an unquoted here-document is left as it stands)."""
+    found: list[str] = []
+    for redirect in cmd.redirects:
+        if redirect.op == "<<<" and redirect.target is not None:
+            found.append(redirect.target.shown)
+        elif redirect.feeds_input and redirect.heredoc is not None:
+            found.append(redirect.heredoc)
+    return found
 
 
 def shell_commands(command: str) -> list[str]:
@@ -50,6 +63,18 @@ def shell_commands(command: str) -> list[str]:
 
 
 def _vim_commands(cmd: SimpleCommand) -> list[str | None]:
+    if cmd.program in ("ed", "red") or (cmd.redirects and (cmd.program == "ex" or any(
+            w.shown[:1] == "-" and w.shown[1:2] != "-" and set(w.shown[1:]) & {"e", "E"}
+            for w in cmd.words[1:]))):
+        # ed, and vim in Ex mode, read their commands from standard input: each line is one
+        lines = [line for text in fed_text(cmd) for line in text.split("\n")]
+        if cmd.program in ("ed", "red"):
+            return list(lines)
+        return [*lines, *_vim_options(cmd)]
+    return _vim_options(cmd)
+
+
+def _vim_options(cmd: SimpleCommand) -> list[str | None]:
     if cmd.program == "less":  # less '+!CMD' file: an initial command, as if typed
         return [w.value.lstrip("+") if w.value is not None else None for w in cmd.words[1:]
                 if w.shown.startswith("+") and "!" in w.shown]
@@ -75,7 +100,7 @@ class EditorCommands(Validator):
     """
 
     id = "CG-INTERP-006"
-    programs = _VIMS | {"less"}
+    programs = _VIMS | {"less", "ed", "red"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:
@@ -121,6 +146,7 @@ class ConsoleCommands(Validator):
                 texts.append(word.shown.partition("=")[2])
         if program in ("sqlite3", "duckdb", "redis-cli"):
             texts += [w.value for w in words[2:] if not w.shown.startswith("-")]
+        texts += fed_text(cmd)  # psql <<< '\! …', gdb -batch <<EOF … EOF: commands typed in
         lines: list[str] = []
         message = ""
         for text in texts:

@@ -20,6 +20,7 @@ from clawgate.validators.programs import (
     LOADER_VARIABLES,
     harmless_command,
 )
+from clawgate.validators.scriptfiles import recipes
 
 _COMMAND_KEY = lazy_pattern(
     r"(?i)pager|editor|command|cmd\b|proxycommand|localcommand|helper|hook|exec|program|"
@@ -36,6 +37,10 @@ _GIT_U_IS_UPLOAD_PACK = frozenset({"clone", "ls-remote"})  # `git push -u` sets 
 # Loader variables whose value is a command line (``GIT_EXTERNAL_DIFF='…'`` is run by the shell
 # with the files appended), unlike a library or a directory: ASK, and the command is checked.
 _LOADED_COMMANDS = frozenset({"GIT_EXTERNAL_DIFF"})
+# make's flags from the environment: ``--eval``/``-E`` code and ``-f`` makefiles among them.
+_MAKE_FLAGS = frozenset({"MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"})
+_MAKE_CODE = lazy_pattern(r"(?:^|\s)-(?:-eval\b|-file\b|-makefile\b|E|f|[a-zA-Z]*[fE])")
+_MAKE_EVAL = lazy_pattern(r"--eval[= ]'?([^']*)'?|(?:^|\s)-E[ ]?'?([^']*)'?")
 _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "config"),
             ("pnpm", "config"), ("hg", "config")}
 
@@ -201,6 +206,12 @@ class CommandEnvironment(Validator):
                 continue  # search paths are CG-ENV-002's: inside the workspace is fine
             if name in OPTION_VARIABLES and switches_only(word, ctx):
                 continue  # NODE_OPTIONS=--experimental-vm-modules, RUBYOPT=-Ilib: load nothing
+            if name in _MAKE_FLAGS and value and _MAKE_CODE.search(value):
+                evals = [found.group(1) or found.group(2) or ""
+                         for found in _MAKE_EVAL.finditer(value)]
+                return Verdict.unwrap(*(r for e in evals for r in recipes(e)),
+                                      outcome=Outcome.ASK, rule_id=self.id,
+                                      message=f"{name} gives make code or a makefile")
             if name in _LOADED_COMMANDS and value:
                 # a command line git runs through the shell: what it runs is checked too
                 return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=self.id,
