@@ -61,6 +61,7 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     # here-strings, here-documents, stdin files, process substitutions
     ("bash <<<", "bash <<< '{p}'", ALLOW, False),
     ("/bin/sh <<<", "/bin/sh <<< '{p}'", ALLOW, False),
+    ("bash 0<<<", "bash 0<<< '{p}'", ALLOW, False),
     ("/usr/bin/env zsh <<<", "/usr/bin/env zsh <<< '{p}'", ALLOW, False),
     ("busybox sh <<<", "busybox sh <<< '{p}'", ALLOW, False),
     ("dash -s <<<", "dash -s <<< '{p}'", ALLOW, False),

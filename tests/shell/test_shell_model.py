@@ -93,6 +93,12 @@ def test_here_documents_keep_their_body() -> None:
     assert not parse_one("bash <<'EOF'\nx\nEOF").redirects[0].heredoc_expands
 
 
+def test_here_string_descriptor_is_not_a_word() -> None:
+    cmd = parse_one("bash 0<<<'rm -rf ~'")
+    assert [w.text for w in cmd.words] == ["bash"]
+    assert [(r.op, r.fd) for r in cmd.redirects] == [("<<<", 0)]
+
+
 @pytest.mark.parametrize("line", [
     "bash <<'EOF'\n\\rm -rf ~\nEOF", "bash <<EOF\n\\rm -rf ~\nls\nEOF",
     "cat <<'EOF' | sh\n\\rm -rf ~\nEOF",

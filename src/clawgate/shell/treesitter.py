@@ -167,7 +167,12 @@ class _Walker:
             elif child.type == "command_name":
                 words.extend(word_of(c, self.src) for c in child.named_children[:1])
             elif child.type in _REDIRECTS:
-                own.append(self.redirect(child))
+                redirect = self.redirect(child)
+                if (child.type == "herestring_redirect" and redirect.fd is None and words
+                        and child.start_byte == word_end and words[-1].text.isdigit()):
+                    # ``0<<<'…'``: the grammar reads the descriptor as a word before it
+                    redirect = replace(redirect, fd=int(words.pop().text))
+                own.append(redirect)
             elif child.type != "comment":
                 word = word_of(child, self.src)
                 if words and child.start_byte == word_end:
