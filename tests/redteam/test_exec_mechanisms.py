@@ -149,6 +149,10 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("git -c diff.external", "git -c diff.external='{p}' diff", ASK, False),
     ("git -c sequence.editor", "git -c sequence.editor='{p}' rebase -i HEAD~2", ASK, False),
     ("git -c credential.helper !", "git -c credential.helper='!{p}' fetch", ASK, False),
+    ("git -c core.gitProxy", "git -c core.gitProxy='{p}' fetch git://host/repo", ASK, False),
+    ("git -c merge.x.driver", "git -c merge.x.driver='{p}' merge topic", ASK, False),
+    ("git -c submodule.x.update !", "git -c submodule.m.update='!{p}' submodule update",
+     ASK, False),
     ("git filter-branch", "git filter-branch --tree-filter '{p}' HEAD", ASK, False),
     ("GIT_CONFIG_KEY_0", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager "
      "GIT_CONFIG_VALUE_0='{p}' git log", ASK, False),

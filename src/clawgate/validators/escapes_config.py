@@ -25,6 +25,7 @@ from clawgate.validators.scriptfiles import recipes
 _COMMAND_KEY = lazy_pattern(
     r"(?i)pager|editor|command|cmd\b|proxycommand|localcommand|helper|hook|exec|program|"
     r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
+    r"gitproxy|\.driver$|"
     r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack|"
     r"runner|linker|\.rustc$|\.rustdoc$|credential-provider")
 # Programs that take KEY=VALUE settings on the command line: which options give them is the
@@ -162,7 +163,9 @@ class ConfigCommand(Validator):
                                    "the workspace, which may make it run anything")
             if key.lower().startswith("permit"):
                 continue  # ssh's PermitLocalCommand=yes switches LocalCommand on: no command
-            alias = key.lower().startswith("alias.")
+            # an alias, or a submodule's update mode, whose value runs when it starts with !
+            alias = key.lower().startswith("alias.") or (
+                key.lower().startswith("submodule.") and key.lower().endswith(".update"))
             if not alias and harmless_helper(value):
                 continue
             if (alias and value.startswith("!")) or (not alias and _COMMAND_KEY.search(key)):
