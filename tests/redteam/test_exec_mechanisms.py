@@ -156,6 +156,13 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("git filter-branch", "git filter-branch --tree-filter '{p}' HEAD", ASK, False),
     ("GIT_CONFIG_KEY_0", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager "
      "GIT_CONFIG_VALUE_0='{p}' git log", ASK, False),
+    ("RSYNC_RSH=", "RSYNC_RSH='{p}' rsync -a src/ host:dst/", ASK, False),
+    ("RSYNC_CONNECT_PROG=", "RSYNC_CONNECT_PROG='{p}' rsync rsync://host/mod/ dst/", ASK,
+     False),
+    ("CARGO_TARGET_*_RUNNER=", "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='{p}' cargo run",
+     ASK, False),
+    ("SVN_SSH=", "SVN_SSH='{p}' svn update", ASK, False),
+    ("TAR_OPTIONS=--to-command", "TAR_OPTIONS=\"--to-command='{p}'\" tar -xf a.tar", ASK, False),
     ("GIT_SSH_COMMAND=", "GIT_SSH_COMMAND='{p}' git fetch", ASK, False),
     ("GIT_PAGER=", "GIT_PAGER='{p}' git log", ASK, False),
     ("GIT_EXTERNAL_DIFF=", "GIT_EXTERNAL_DIFF='{p}' git diff", ASK, False),
@@ -240,7 +247,9 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
 # Julia's backticks run no shell (``~`` stays a file name) and interpolate ``$HOME`` as a
 # Julia variable. What runs is only known at run time: at least ASK.
 CHANGED = {("perl qx", "keys"): ASK, ("perl qx", "scp-key"): ASK, ("perl qx", "home-var"): ASK,
-           ("julia run(`…`)", "scp-key"): ASK, ("julia run(`…`)", "home-var"): ASK}
+           ("julia run(`…`)", "scp-key"): ASK, ("julia run(`…`)", "home-var"): ASK,
+           # a variable inside the double-quoted TAR_OPTIONS: its value is not read
+           ("TAR_OPTIONS=--to-command", "home-var"): ASK}
 
 CASES = [
     pytest.param(template.format(p=payload), CHANGED.get((mechanism, name), expected),
@@ -294,7 +303,8 @@ NEAR_MISSES = [
     "git.exe status", "python.exe -c 'print(1)'", "entr -c make test <<< x.c",
     "psql <<< 'select 1'", "sqlite3 db.sqlite <<< 'select 1;'", "psql -f schema.sql",
     "mysql -u root app < dump.sql", "ed -s notes.txt <<< ',p'", "MAKEFLAGS=-j4 make",
-    "MAKEFLAGS='--no-print-directory' make all", "vim -es notes.txt <<< '%s/a/b/g|wq'",
+    "MAKEFLAGS='--no-print-directory' make all", "TAR_OPTIONS=--no-same-owner tar -xf a.tar",
+    "RSYNC_RSH='ssh -p 2222' rsync -a src/ build/", "vim -es notes.txt <<< '%s/a/b/g|wq'",
     "sh -c 'echo \"$1\"' _ hello", "find . -name '*.txt' -exec sh -c 'wc -l \"$1\"' _ {} \\;",
 ]
 

@@ -215,6 +215,11 @@ class CommandEnvironment(Validator):
                 return Verdict.unwrap(*(r for e in evals for r in recipes(e)),
                                       outcome=Outcome.ASK, rule_id=self.id,
                                       message=f"{name} gives make code or a makefile")
+            if name == "TAR_OPTIONS":  # options every tar run takes: --to-command=…
+                if value is None:
+                    return Verdict.ask(self.id, "TAR_OPTIONS known only at run time")
+                return Verdict.unwrap(f"tar {value} -tf archive.tar") if value else (
+                    Verdict.passthrough())
             if name in _LOADED_COMMANDS and value:
                 # a command line git runs through the shell: what it runs is checked too
                 return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=self.id,
@@ -228,8 +233,16 @@ class CommandEnvironment(Validator):
             if COMMAND_VARIABLE.search(name):
                 if value is None:
                     return Verdict.ask(self.id, f"{name} names a program only known at run time")
-                if not harmless_command(value):
+                if not harmless_command(value) and not (
+                        name.endswith(("_RSH", "_SSH")) and _plain_ssh(value)):
                     return Verdict.unwrap(value.lstrip("|"), outcome=Outcome.ASK,
                                           rule_id=self.id,
                                           message=f"{name} makes programs run {value!r}")
         return Verdict.passthrough()
+
+
+def _plain_ssh(value: str) -> bool:
+    """``RSYNC_RSH='ssh -p 2222'``: the remote shell such variables exist to name."""
+    words = value.split()
+    return bool(words) and words[0] in ("ssh", "/usr/bin/ssh") and not any(
+        ch in value for ch in ";&|`$()<>\n") and "command" not in value.lower()
