@@ -116,7 +116,8 @@ def pypi(args: argparse.Namespace) -> None:
     months = sorted({s[0][:7] for s in snapshots if s[0]})
     head = _git(Path(args.top_pypi), "rev-parse", "HEAD").strip()
     _write("pypi.txt", [
-        "The most-downloaded PyPI projects, most downloaded first, names normalised as PEP 503 says.",
+        "The most-downloaded PyPI projects, most downloaded first, names normalised as PEP 503 "
+        "says.",
         f"Sources: hugovk/top-pypi-packages@{head}: every project among the most downloaded in "
         f"any of its {len({s[0] for s in snapshots})} dated snapshots",
         f"  ({months[0]} to {months[-1]}; 4,000 to 15,000 projects each by 30-day or 365-day "
