@@ -190,8 +190,42 @@ def _upstream(version: str) -> str:
 _DOC = re.compile(r"-(?:doc|dbg|dev|common|data|tests?)$")
 
 
-def _gems(packages: list[dict[str, str]], sources: list[dict[str, str]]) -> set[str]:
-    gems: set[str] = set()
+_RELATIONS = ("Depends", "Pre-Depends", "Recommends")
+_BUILD = ("Build-Depends", "Build-Depends-Indep", "Build-Depends-Arch")
+
+
+def _dependents(packages: list[dict[str, str]],
+                sources: list[dict[str, str]]) -> dict[str, set[str]]:
+    """Each package name (and virtual one) to the source packages that depend on it or build
+    with it: how much of Debian relies on it, the popularity Debian shows."""
+    found: dict[str, set[str]] = {}
+    for stanza in packages:
+        source = stanza.get("Source", stanza.get("Package", "")).split(" ", 1)[0]
+        for field in _RELATIONS:
+            for name in _relations(stanza.get(field, "")):
+                found.setdefault(name, set()).add(source)
+    for stanza in sources:
+        for field in _BUILD:
+            for name in _relations(stanza.get(field, "")):
+                found.setdefault(name, set()).add(stanza.get("Package", ""))
+    return found
+
+
+def _ranked(names: dict[str, set[str]], dependents: dict[str, set[str]],
+            own: dict[str, str]) -> list[tuple[int, str]]:
+    """(dependents, name), most depended on first: ``names`` maps each name to its Debian
+    package names, ``own`` a package name to its source (its own source does not count)."""
+    ranked = []
+    for name, debs in names.items():
+        users: set[str] = set()
+        for deb in debs:
+            users |= dependents.get(deb, set()) - {own.get(deb, "")}
+        ranked.append((len(users), name))
+    return sorted(ranked, key=lambda r: (-r[0], r[1]))
+
+
+def _gems(packages: list[dict[str, str]], sources: list[dict[str, str]]) -> dict[str, set[str]]:
+    gems: dict[str, set[str]] = {}
     for stanza in packages:
         name = stanza.get("Package", "")
         ruby = stanza.get("Section", "") == "ruby" or name.startswith("libruby")
@@ -199,27 +233,30 @@ def _gems(packages: list[dict[str, str]], sources: list[dict[str, str]]) -> set[
             continue
         for provided in [name, *_relations(stanza.get("Provides", ""))]:
             if provided.startswith("ruby-") and not _DOC.search(provided):
-                gems.add(provided[len("ruby-"):])
+                gems.setdefault(provided[len("ruby-"):].replace("_", "-"), set()).add(provided)
     for stanza in sources:
         build = stanza.get("Build-Depends", "") + "," + stanza.get("Build-Depends-Indep", "")
         source = stanza.get("Package", "")
         if "gem2deb" in _relations(build) and not source.startswith("ruby-") \
                 and source in _relations(stanza.get("Binary", "")):
-            gems.add(source)  # rails, rake, puma: the program under its gem's name
+            gems.setdefault(source, set()).add(source)  # rails, rake: the program, as the gem
     return gems
 
 
-def _crates(packages: list[dict[str, str]], sources: list[dict[str, str]]) -> set[str]:
-    crates: set[str] = set()
+def _crates(packages: list[dict[str, str]], sources: list[dict[str, str]]
+            ) -> dict[str, set[str]]:
+    crates: dict[str, set[str]] = {}
     for stanza in packages:
         name = stanza.get("Package", "")
         if not (name.startswith("librust-") and name.endswith("-dev")):
             continue
         version = _upstream(stanza.get("Version", ""))
         suffix = f"-{version}-dev"
-        for provided in [name, *_relations(stanza.get("Provides", ""))]:
+        provides = [name, *_relations(stanza.get("Provides", ""))]
+        for provided in provides:
             if provided.endswith(suffix) and "+" not in provided:
-                crates.add(provided[len("librust-"):-len(suffix)])
+                crate = provided[len("librust-"):-len(suffix)].replace("_", "-")
+                crates.setdefault(crate, set()).update(provides)
     for stanza in sources:
         source = stanza.get("Package", "")
         build = stanza.get("Build-Depends", "")
@@ -230,56 +267,60 @@ def _crates(packages: list[dict[str, str]], sources: list[dict[str, str]]) -> se
         major = re.match(r"^(.*)-(\d+(?:\.\d+)?)$", crate)
         if major and version.startswith(major.group(2) + "."):
             crate = major.group(1)  # rust-clap-2 at 2.34.0: the crate clap
-        crates.add(crate)
+        crates.setdefault(crate.replace("_", "-"), set()).update(
+            _relations(stanza.get("Binary", "")))
     return crates
 
 
-def _modules(sources: list[dict[str, str]]) -> set[str]:
-    modules: set[str] = set()
+def _modules(sources: list[dict[str, str]]) -> dict[str, set[str]]:
+    modules: dict[str, set[str]] = {}
     for stanza in sources:
         for path in re.split(r"[\s,]+", stanza.get("Go-Import-Path", "")):
             if "/" in path and "." in path.split("/", 1)[0]:
-                modules.add(path.lower())
+                modules.setdefault(path.lower(), set()).update(
+                    _relations(stanza.get("Binary", "")))
     return modules
 
 
 def debian(args: argparse.Namespace) -> None:
     packages = list(_stanzas(args.packages))
     sources = list(_stanzas(args.sources))
+    dependents = _dependents(packages, sources)
+    own = {s.get("Package", ""): s.get("Source", s.get("Package", "")).split(" ", 1)[0]
+           for s in packages}
     where = f"Source: {args.release}, Packages and Sources indexes of {args.date}."
+    order = ("Most depended on first: by how many Debian source packages depend on or build "
+             "with it (Debian's own measure of use).")
     rebuild = ("Rebuild: scripts/package_lists.py debian. clawgate reads it lazily "
                "(clawgate.packages): installing a name not in it asks;")
-    deny = ("a name one edit from one of them without being one is denied (a digit for a "
-            "digit is a version, not a typo).")
-    gems = sorted(g.replace("_", "-") for g in _gems(packages, sources))
-    _write("rubygems.txt", [
-        "Ruby gems established enough for Debian to package them (no RubyGems download "
-        "ranking is reachable here), sorted;",
-        "names in lower case with '_' read as '-' (Debian's spelling of gem names).",
-        where,
-        "  The ruby-NAME packages and provides of the ruby section and libruby's default gems, "
-        "and the programs gem2deb builds (rails, rake).",
-        rebuild, deny,
-    ], gems)
-    crates = sorted({c.replace("_", "-") for c in _crates(packages, sources)})
-    _write("crates.txt", [
-        "Rust crates established enough for Debian to package them (no crates.io download "
-        "ranking is reachable here), sorted;",
-        "names in lower case with '_' read as '-' (crates.io holds one crate for both spellings).",
-        where,
-        "  The crate names the librust-*-dev packages provide, and programs dh-cargo builds "
-        "from rust-NAME sources (ripgrep).",
-        rebuild, deny,
-    ], crates)
-    modules = sorted(_modules(sources))
-    _write("go.txt", [
-        "Go module paths established enough for Debian to package them (no Go download "
-        "ranking is reachable here), sorted, in lower case.",
-        where,
-        "  The Go-Import-Path of every source package; a package path inside one of them "
-        "(golang.org/x/tools/cmd/goimports) is known.",
-        rebuild, deny,
-    ], modules)
+    deny = ("a name one edit from one of its first 500 entries without being one is denied (a "
+            "digit for a digit is a version, not a typo).")
+    for registry, what, how, names in (
+        ("rubygems", "Ruby gems", [
+            "names in lower case with '_' read as '-' (Debian's spelling of gem names).",
+            "  The ruby-NAME packages and provides of the ruby section and libruby's default "
+            "gems, and the programs gem2deb builds (rails, rake)."],
+         _gems(packages, sources)),
+        ("crates", "Rust crates", [
+            "names in lower case with '_' read as '-' (crates.io holds one crate for both "
+            "spellings).",
+            "  The crate names the librust-*-dev packages provide, and programs dh-cargo builds "
+            "from rust-NAME sources (ripgrep)."],
+         _crates(packages, sources)),
+        ("go", "Go module paths", [
+            "names in lower case.",
+            "  The Go-Import-Path of every source package; a package path inside one of them "
+            "(golang.org/x/tools/cmd/goimports) is known."],
+         _modules(sources)),
+    ):
+        ranked = _ranked(names, dependents, own)
+        _write(f"{registry}.txt", [
+            f"{what} established enough for Debian to package them (no download ranking of "
+            "that registry is reachable here);",
+            how[0], where, how[1], order,
+            f"  ({sum(1 for n, _ in ranked if n >= 5):,} of them have 5 dependents or more.)",
+            rebuild, deny,
+        ], [name for _, name in ranked])
 
 
 def main() -> None:

@@ -59,7 +59,8 @@ from clawgate.validators.risk import risk_of
     ("gem build bundler.gemspec", Risk.MEDIUM),
     ("gem rdoc rdoc", Risk.MEDIUM),
     ("gem nexus", Risk.HIGH),  # a plugin's subcommand: unknown, so high
-    ("gem install rails", Risk.MEDIUM),  # its name is read by the supply-chain rules
+    ("gem install rails", Risk.HIGH),
+    ("gem install -i vendor rails", Risk.MEDIUM),
     ("gem push x.gem", Risk.HIGH),
     ("gem cleanup", Risk.HIGH),
     ("echo hi > out.txt", Risk.MEDIUM),

@@ -25,7 +25,7 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("bundle add rspce", DENY, "CG-PKG-001"),
     ("cargo add serde-jsno", DENY, "CG-PKG-001"),
     ("cargo add toikio@1 -F full", DENY, "CG-PKG-001"),
-    ("cargo install ripgerp", DENY, "CG-PKG-001"),
+    ("cargo install ripgerp", ASK, "CG-PKG-002"),  # a program: not among the targets
     ("go install github.com/spf31/cobra-cli@latest", DENY, "CG-PKG-001"),
     ("go run golang.org/x/tolls/cmd/stringer@v0.20.0 -type=T", DENY, "CG-PKG-001"),
     ("go get githb.com/spf13/cobra@v1.8.0", DENY, "CG-PKG-001"),
@@ -37,19 +37,16 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("cargo install made-up-rust-tool", ASK, "CG-PKG-002"),
     ("cargo install --git https://example.com/x/tool.git", ASK, "CG-PKG-002"),
     ("go install github.com/someone/made-up-tool@v1.2.3", ASK, "CG-PKG-002"),
-    ("go get github.com/someone/made-up-lib@v1.2.3", ASK, "CG-PKG-002"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str) -> None:
     assert_caught(line, expected, rule)
 
 
 @pytest.mark.parametrize("line", [
-    "gem install rails",
     "gem install rspec --version 3.13.0 --install-dir foo",
-    "gem install bundler:2.5.0",
+    "gem install -i vendor/gems bundler:2.5.0",
     "gem exec rails new app --minimal",
     "gem exec rubocop --version",
-    "gem install -g Gemfile",
     "bundle add rspec-rails --group test",
     "bundle add puma -v 6.4",
     "bundle install",
@@ -62,6 +59,7 @@ def test_caught(line: str, expected: Outcome, rule: str) -> None:
     "go run golang.org/x/tools/cmd/stringer@v0.20.0 -type=Pill",
     "go get github.com/spf13/cobra@v1.8.0",
     "go get -u ./...",
+    "go get github.com/someone/made-up-lib@v1.2.3",  # go.mod changes: typos only
     "go mod download",
     "go install ./cmd/server",
 ])
@@ -70,6 +68,7 @@ def test_established_and_own_installs_are_allowed(line: str) -> None:
 
 
 @pytest.mark.parametrize("line", [
+    "gem install rails",  # into the Ruby's own gems, for every project
     "cargo install ripgrep",  # a tool installed for the user: high, whatever its name
     "go install golang.org/x/tools/cmd/goimports@latest",
 ])

@@ -6,9 +6,11 @@ misspellings of popular ones (``reqeusts``, ``expresss``). The names ship as dat
 source and date (``pypi.txt``, ``npm.txt``, ``rubygems.txt``, ``crates.txt``, ``go.txt`` beside
 this module, rebuilt by ``scripts/package_lists.py``), read only when an install or run-by-name
 command is seen. PyPI's and npm's are ranked by downloads; the gems, crates and Go modules are
-those a Debian release packages (no ranking of those registries is reachable), a much smaller
-set with many real packages close to its names: there a typo is one edit, and a digit put for
-another digit (``blake2``/``blake3``, ``crc32fast``/``crc64fast``) is a version, not a typo.
+those a Debian release packages (no ranking of those registries is reachable), most depended
+on within Debian first: a much smaller set, with many real packages close to its names (``faker``
+beside ``ffaker``, ``cargo-edit`` beside ``cargo-emit``), so a typo there is one edit from one
+of the ``DEBIAN_TARGETS`` most depended on, and a digit put for another digit
+(``blake2``/``blake3``) is a version, not a typo.
 
 Near names are found with a deletion neighbourhood: every popular name among the first
 ``TARGETS`` of a registry and each of its one-character deletions map to the name; a typed
@@ -28,6 +30,7 @@ from pathlib import Path
 from clawgate.lazyre import lazy_pattern
 
 TARGETS = 5_000  # typosquatters copy the most-installed names; less popular ones collide more
+DEBIAN_TARGETS = 500  # of Debian's lists, ranked by dependents: the registries hold far more
 SHORTEST = 5  # shorter names are one edit from too many others to tell a typo from a name
 TWO_EDITS_FROM = 9  # names this long or longer may be two edits off
 _PEP503 = lazy_pattern(r"[-_.]+")
@@ -59,7 +62,7 @@ class Index:
         self.edits = 2 if registry in RANKED else 1  # the most edits a typo may take
         self.names = frozenset(names)
         self._targets: dict[int, list[str]] = {}
-        for name in names[:TARGETS]:
+        for name in names[:TARGETS if registry in RANKED else DEBIAN_TARGETS]:
             if len(name) >= SHORTEST:
                 self._targets.setdefault(len(name), []).append(name)
         self._buckets: dict[int, dict[str, list[str]]] = {}

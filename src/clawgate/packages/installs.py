@@ -24,6 +24,7 @@ class Named:
     registry: str  # "pypi", "npm", "rubygems", "crates" or "go"
     names: tuple[str, ...]
     remote: tuple[str, ...] = ()  # URLs and git references, from no index
+    asks: bool = True  # an unknown name asks; False: only a typosquat is judged (go get)
 
 
 # Options that take a value, per tool (the value is never a package name, except --from,
@@ -210,7 +211,9 @@ _GO_VALUES = frozenset("""-C -exec -tags -ldflags -gcflags -asmflags -mod -modfi
 
 def _go(args: list[str | None]) -> Named | None:
     """``go run|install MODULE@VERSION``: the package path (a package of the project's own
-    module graph, without ``@``, names nothing); ``go get PATH[@V]``: each module path."""
+    module graph, without ``@``, names nothing); ``go get PATH[@V]``: each module path, judged
+    for typosquats only (it adds a requirement to go.mod, reviewed with the change, and Go's
+    modules are far more than the ones Debian packages)."""
     verb = args[0] if args else None
     if verb not in ("run", "install", "get"):
         return None
@@ -224,7 +227,7 @@ def _go(args: list[str | None]) -> Named | None:
             continue  # ./cmd/x, all, std, go@1.22 and toolchain@…: no module path
         if at or verb == "get":
             names.append(path)
-    return Named("go", tuple(names)) if names else None
+    return Named("go", tuple(names), asks=verb != "get") if names else None
 
 
 _GEM_VALUES = frozenset("""-v --version -i --install-dir -n --bindir --build-root --platform

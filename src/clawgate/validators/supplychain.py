@@ -18,13 +18,15 @@ _PROGRAMS = frozenset({"pip", "python", "uv", "uvx", "poetry", "pipx", "npm", "n
                        "pnpx", "yarn", "bun", "bunx", "go", "gem", "bundle", "cargo"})
 
 
-def _unknown(cmd: SimpleCommand, ctx: Context) -> tuple[str, list[str], list[str]] | None:
-    """(registry, names that are neither popular nor declared nor local, remote sources)."""
+def _unknown(cmd: SimpleCommand, ctx: Context, *,
+             asking: bool = False) -> tuple[str, list[str], list[str]] | None:
+    """(registry, names that are neither popular nor declared nor local, remote sources);
+    ``asking``: None for a command whose unknown names do not ask (``go get``)."""
     from clawgate.packages import index
     from clawgate.packages.installs import named
 
     found = named([w.value for w in cmd.words])
-    if found is None:
+    if found is None or (asking and not found.asks):
         return None
     # A name known only at run time (``pip install "$PKG"``) is not judged here: one set
     # literally earlier on the line is put in first (same-line constants).
@@ -101,7 +103,7 @@ class UnknownPackage(Validator):
     programs = _PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        found = _unknown(cmd, ctx)
+        found = _unknown(cmd, ctx, asking=True)
         if found is None:
             return Verdict.passthrough()
         from clawgate.packages import index
