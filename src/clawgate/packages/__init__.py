@@ -67,7 +67,7 @@ class Index:
                 self._targets.setdefault(len(name), []).append(name)
         self._buckets: dict[int, dict[str, list[str]]] = {}
         # npm scopes are owned: only the owner publishes under @types/ or @babel/
-        self._scopes = frozenset(n.split("/", 1)[0] for n in names if n.startswith("@"))
+        self._scopes: frozenset[str] | None = None  # built when a scoped name needs them
 
     def _bucket(self, length: int) -> dict[str, list[str]]:
         """The deletion index of the popular names of one length, built when a typed name
@@ -88,9 +88,14 @@ class Index:
         typed = normalise(self.registry, name)
         if typed in self.names or len(typed) < SHORTEST:
             return None
-        if typed.startswith("@") and typed.split("/", 1)[0] in self._scopes:
+        if typed.startswith("@") and typed.split("/", 1)[0] in self._npm_scopes():
             return None  # a scope of popular packages: nobody else can publish in it
         return self._nearest(typed)
+
+    def _npm_scopes(self) -> frozenset[str]:
+        if self._scopes is None:
+            self._scopes = frozenset(n.split("/", 1)[0] for n in self.names if n[:1] == "@")
+        return self._scopes
 
     def _nearest(self, typed: str) -> str | None:
         limit = 2 if len(typed) >= TWO_EDITS_FROM and self.edits > 1 else 1
