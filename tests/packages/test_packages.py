@@ -78,7 +78,9 @@ def test_near_names(typed: str, target: str | None) -> None:
     ("crates", "serde-jsonnn", None),  # two edits: Debian's lists take one
     ("go", "github.com/spf31/cobra", "github.com/spf13/cobra"),
     ("go", "githb.com/spf13/cobra/cobra", "github.com/spf13/cobra"),
-    ("go", "golang.org/x/tolls/cmd/goimports", "golang.org/x/tools"),
+    ("go", "golang.org/x/tolls/cmd/goimports", None),  # only golang.org can publish there
+    ("go", "github.com/spf13/cobar", None),  # only spf13 can open that repository
+    ("go", "gopkg.in/yamll.v3", "gopkg.in/yaml.v2"),  # the first of its versions
     ("go", "github.com/spf13/cobra/v2", None),  # known: a package path inside it
     ("go", "gopkg.in/yaml.v9", None),  # another major version
     ("go", "github.com/lip/pq", None),  # a short segment

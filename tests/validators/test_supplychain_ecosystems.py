@@ -27,7 +27,7 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("cargo add toikio@1 -F full", DENY, "CG-PKG-001"),
     ("cargo install ripgerp", ASK, "CG-PKG-002"),  # a program: not among the targets
     ("go install github.com/spf31/cobra-cli@latest", DENY, "CG-PKG-001"),
-    ("go run golang.org/x/tolls/cmd/stringer@v0.20.0 -type=T", DENY, "CG-PKG-001"),
+    ("go run golang.org/x/tolls/cmd/stringer@v0.20.0 -type=T", ASK, "CG-PKG-002"),
     ("go get githb.com/spf13/cobra@v1.8.0", DENY, "CG-PKG-001"),
     # names nobody established: ask, with the hint
     ("gem install made-up-ruby-helper", ASK, "CG-PKG-002"),

@@ -114,9 +114,12 @@ class Index:
 
 class ModuleIndex(Index):
     """Go module paths: a package path inside a known module is known
-    (``golang.org/x/tools/cmd/goimports``); a typo is one edit in one segment of at least
-    ``SHORTEST`` characters of a module's path (``github.com/spf31/cobra``), the others equal;
-    another major version of a known module (``/v2``, ``gopkg.in/yaml.v2``) is no typo."""
+    (``golang.org/x/tools/cmd/goimports``). A typo is one edit in one segment of at least
+    ``SHORTEST`` characters of a module's path, the others equal, where someone else can
+    register it: the host (``githb.com/spf13/cobra``) or the account on a shared forge
+    (``github.com/spf31/cobra``). Paths below a domain or an account are its owner's alone
+    (``golang.org/x/tolls`` can only fail to resolve), as npm scopes are; another major version
+    of a known module (``/v2``, ``gopkg.in/yaml.v2``) is no typo."""
 
     def __init__(self, names: list[str]) -> None:
         super().__init__("go", names)
@@ -139,8 +142,8 @@ class ModuleIndex(Index):
             if len(root) < size:
                 continue
             for i, segment in enumerate(root):
-                if len(segment) < SHORTEST:
-                    continue
+                if len(segment) < SHORTEST or i > 1 or (i == 1 and root[0] not in _FORGES):
+                    continue  # not a name a stranger can register
                 key = "/".join([*root[:i], "*", *root[i + 1:]])
                 for target_segment, target in wild.get(key, ()):
                     if osa_distance(segment, target_segment, 1) <= 1 \
@@ -160,6 +163,8 @@ class ModuleIndex(Index):
         return self._wild
 
 
+_FORGES = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitee.com",
+                     "git.sr.ht", "gopkg.in"})  # hosts where anyone may open an account
 _MAJOR = lazy_pattern(r"(?:/v\d+|\.v\d+)(?=/|$)")
 
 
