@@ -24,13 +24,18 @@ registry's packages with the columns ``name``, ``version``, ``downloads_a_month`
 
 RubyGems, crates.io and Go modules (``rubygems.txt``, ``crates.txt``, ``go.txt``): no download
 ranking of those registries is reachable from where clawgate is built, so the lists are the gems,
-crates and modules a Debian release packages (established enough for a distribution to carry
-them): fetch the release's ``main`` Packages and Sources indexes with apt into a private
-directory (``Types: deb deb-src``, ``Suites: trixie``, ``Components: main``, apt-get update with
-``-o Dir::State::Lists=DIR -o Dir::Etc::SourceParts=...``), decompress them, then::
+crates and modules Debian packages (established enough for a distribution to carry them), in its
+stable release and in unstable (where new packages enter once Debian's archive team accepted
+them), most depended on within Debian first: fetch each suite's ``main`` Packages and Sources
+indexes with apt into a private directory (``Types: deb deb-src``, ``Suites: trixie`` or
+``sid``, ``Components: main``; ``apt-get update -o Dir::State::Lists=DIR -o
+Dir::Etc::SourceParts=DIR2 -o Dir::Etc::SourceList=/dev/null``), decompress them (``lz4
+-dc``), then::
 
-    python scripts/package_lists.py debian --packages Packages --sources Sources \\
-        --release "Debian 13.8 (trixie) main" --date 2026-11-21
+    python scripts/package_lists.py debian \\
+        --packages trixie/Packages --sources trixie/Sources \\
+        --packages sid/Packages --sources sid/Sources \\
+        --release "Debian 13.8 (trixie, 2026-11-21) and unstable (sid, 2026-10-30)"
 
 Gems: the ``ruby-NAME`` packages and provides of the Ruby sections (and ``libruby``'s default
 gems), and the programs gem2deb builds under their gem's name (``rails``, ``rake``). Crates: the
@@ -283,12 +288,12 @@ def _modules(sources: list[dict[str, str]]) -> dict[str, set[str]]:
 
 
 def debian(args: argparse.Namespace) -> None:
-    packages = list(_stanzas(args.packages))
-    sources = list(_stanzas(args.sources))
+    packages = [s for path in args.packages for s in _stanzas(path)]
+    sources = [s for path in args.sources for s in _stanzas(path)]
     dependents = _dependents(packages, sources)
     own = {s.get("Package", ""): s.get("Source", s.get("Package", "")).split(" ", 1)[0]
            for s in packages}
-    where = f"Source: {args.release}, Packages and Sources indexes of {args.date}."
+    where = f"Source: {args.release}: their main Packages and Sources indexes."
     order = ("Most depended on first: by how many Debian source packages depend on or build "
              "with it (Debian's own measure of use).")
     rebuild = ("Rebuild: scripts/package_lists.py debian. clawgate reads it lazily "
@@ -337,10 +342,9 @@ def main() -> None:
     two.add_argument("--date", required=True)
     two.set_defaults(run=npm)
     three = sub.add_parser("debian")
-    three.add_argument("--packages", required=True)
-    three.add_argument("--sources", required=True)
-    three.add_argument("--release", required=True)
-    three.add_argument("--date", required=True)
+    three.add_argument("--packages", required=True, action="append", help="repeatable")
+    three.add_argument("--sources", required=True, action="append", help="repeatable")
+    three.add_argument("--release", required=True, help="the releases and their dates")
     three.set_defaults(run=debian)
     args = parser.parse_args()
     args.run(args)

@@ -72,8 +72,8 @@ def test_near_names(typed: str, target: str | None) -> None:
     ("rubygems", "pg", None),  # too short
     ("crates", "serde-jsno", "serde-json"),
     ("crates", "ripgerp", None),  # ripgrep: a program no package depends on, no target
-    ("crates", "cargo-edit", None),  # beside cargo-emit, depended on by few: no target
-    ("rubygems", "faker", None),  # beside ffaker, likewise
+    ("crates", "rustfmt", None),  # beside rustfft, depended on by few: no target
+    ("crates", "cargo-edti", None),  # likewise (cargo-edit: a program)
     ("crates", "crc64fast", None),  # a digit for a digit: a version, not a typo
     ("crates", "serde-jsonnn", None),  # two edits: Debian's lists take one
     ("go", "github.com/spf31/cobra", "github.com/spf13/cobra"),

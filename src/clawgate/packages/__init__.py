@@ -7,8 +7,8 @@ source and date (``pypi.txt``, ``npm.txt``, ``rubygems.txt``, ``crates.txt``, ``
 this module, rebuilt by ``scripts/package_lists.py``), read only when an install or run-by-name
 command is seen. PyPI's and npm's are ranked by downloads; the gems, crates and Go modules are
 those a Debian release packages (no ranking of those registries is reachable), most depended
-on within Debian first: a much smaller set, with many real packages close to its names (``faker``
-beside ``ffaker``, ``cargo-edit`` beside ``cargo-emit``), so a typo there is one edit from one
+on within Debian first: a much smaller set, with many real packages close to its names (``rustfmt``
+beside ``rustfft``, ``cargo-edit`` beside ``cargo-emit``), so a typo there is one edit from one
 of the ``DEBIAN_TARGETS`` most depended on, and a digit put for another digit
 (``blake2``/``blake3``) is a version, not a typo.
 
