@@ -23,6 +23,17 @@ MAX_PROGRAMS = 4096  # distinct programs remembered; the table is rebuilt past t
 MAX_SHAPES = 256  # distinct shapes remembered per program, likewise
 
 
+class _Shaped:
+    """A program's validators with the shapes each is asked about, the shape bits any of them
+    needs (``shape_of`` computes only those), and the validators for each shape met."""
+
+    __slots__ = ("by_shape", "needed", "wanted")
+
+    def __init__(self, wanted: tuple[tuple[Validator, Check, int], ...], needed: int,
+                 by_shape: dict[int, tuple[tuple[Validator, Check], ...]]) -> None:
+        self.wanted, self.needed, self.by_shape = wanted, needed, by_shape
+
+
 class Dispatch:
     """Command validators by program, computed once per program and remembered."""
 
@@ -32,8 +43,7 @@ class Dispatch:
         self._always = tuple(v for v in self.validators if v.programs is None)
         self._by_program: dict[str, tuple[Validator, ...]] = {}
         self._checks: dict[str | None, tuple[tuple[Validator, Check], ...]] = {}
-        self._shaped: dict[str | None, tuple[tuple[tuple[Validator, Check, int], ...],
-                                             dict[int, tuple[tuple[Validator, Check], ...]]]] = {}
+        self._shaped: dict[str | None, _Shaped] = {}
 
     def for_program(self, program: str | None) -> tuple[Validator, ...]:
         """The validators that may have an opinion on a command running ``program``."""
@@ -68,17 +78,21 @@ class Dispatch:
             return self.checks(program)
         entry = self._shaped.get(program)
         if entry is None:
-            entry = (tuple((v, c, v.shapes(program)) for v, c in self.checks(program)), {})
+            wanted = tuple((v, c, v.shapes(program)) for v, c in self.checks(program))
+            needed = 0
+            for *_, shapes in wanted:
+                needed |= shapes
+            entry = _Shaped(wanted, needed, {})
             if len(self._shaped) >= MAX_PROGRAMS:
                 self._shaped.clear()
             self._shaped[program] = entry
-        shape = shape_of(cmd)
-        found = entry[1].get(shape)
+        shape = shape_of(cmd, entry.needed)
+        found = entry.by_shape.get(shape)
         if found is None:
-            found = tuple((v, c) for v, c, wanted in entry[0] if wanted & shape)
-            if len(entry[1]) >= MAX_SHAPES:
-                entry[1].clear()
-            entry[1][shape] = found
+            found = tuple((v, c) for v, c, shapes in entry.wanted if shapes & shape)
+            if len(entry.by_shape) >= MAX_SHAPES:
+                entry.by_shape.clear()
+            entry.by_shape[shape] = found
         return found
 
     def _select(self, program: str) -> tuple[Validator, ...]:

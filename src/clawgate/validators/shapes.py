@@ -30,8 +30,9 @@ ODD_NAME = 1 << 12  # the command word: dynamic, quoted, expanded, non-ASCII, wi
 _GLOB = frozenset("*?[")
 
 
-def shape_of(cmd: SimpleCommand) -> int:
-    """The shape bits of ``cmd``: a superset of what each bit's validators test first."""
+def shape_of(cmd: SimpleCommand, needed: int = ~0) -> int:
+    """The shape bits of ``cmd`` among ``needed`` (the others may be left unset): a superset
+    of what each bit's validators test first."""
     shape = ANY
     if cmd.redirects:
         shape |= REDIRECT
@@ -50,13 +51,14 @@ def shape_of(cmd: SimpleCommand) -> int:
         shape |= PAREN
     if "/dev/" in text:
         shape |= DEV
-    if "sh" in text or "bin/" in text or "../" in text:
+    if needed & SHELLISH and ("sh" in text or "bin/" in text or "../" in text):
         shape |= SHELLISH
-    if "--" in text or "xec" in text or "XEC" in text:
+    if needed & OPTIONS and ("--" in text or "xec" in text or "XEC" in text):
         shape |= OPTIONS
-    if "env" in text or "mem" in text or "proc" in text or not _GLOB.isdisjoint(text):
+    if needed & PROCISH and ("env" in text or "mem" in text or "proc" in text
+                             or not _GLOB.isdisjoint(text)):
         shape |= PROCISH
-    if cmd.words:
+    if needed & ODD_NAME and cmd.words:
         name = cmd.words[0]
         value = name.value
         text = name.text
