@@ -196,7 +196,7 @@ class Engine:
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        for validator, check in self._dispatch.checks(cmd.program):
+        for validator, check in self._dispatch.for_command(cmd):
             try:  # inline rather than through _verdict: this loop runs for every validator
                 verdict = check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it

@@ -62,12 +62,23 @@ _MASK = "\ufffd_".encode()
 
 
 def tree_of(src: bytes) -> Tree:
-    """tree-sitter's tree of ``src`` (UTF-8), with the characters it crashes on masked."""
+    """tree-sitter's tree of ``src`` (UTF-8), with the characters it crashes on masked.
+
+    The parse, the parser differential's walk by statement and its subshell bodies and the
+    count of statement lines ask for the tree of the same line in turn: this thread's last
+    tree is kept and handed out again for the same bytes (nothing edits a tree)."""
+    local = _threads()
+    last: tuple[bytes, Tree] | None = getattr(local, "last", None)
+    if last is not None and last[0] == src:
+        return last[1]
+    key = src
     if src and max(src) >= 0xF0:
         import re  # rare: compiled (and cached by re) only for such lines
 
         src = re.sub(_CRASHING_CHARS, _MASK, src)
-    return parser().parse(src)
+    tree = parser().parse(src)
+    local.last = (key, tree)
+    return tree
 
 
 def parser() -> Parser:

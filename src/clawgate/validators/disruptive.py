@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clawgate.decision import Risk, Verdict
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.risk import risk_of
@@ -88,6 +89,9 @@ class Detached(Validator):
     """
 
     id = "CG-DEST-008"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _DETACH_PROGRAMS else sh.BACKGROUND
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

@@ -11,6 +11,7 @@ from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators import shapes as sh
 from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.interpreters import INLINE, inline_code, judge
@@ -88,6 +89,9 @@ class PipedIntoInterpreter(Validator):
 
     id = "CG-INJ-008"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.PIPED
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.downstream and (cmd.program in NETWORK or cmd.program in (
                 "nc", "ncat", "socat") or decodes(cmd)) and cmd.pipes_into(SHELLS):
@@ -118,6 +122,9 @@ class FedByDocument(Validator):
     """
 
     id = "CG-INJ-009"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.REDIRECT
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.redirects:
@@ -214,6 +221,9 @@ class DecodedSubstitution(Validator):
     """
 
     id = "CG-INJ-011"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.NESTED
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.nesting or not _SUBSTITUTIONS.intersection(cmd.nesting):
