@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from clawgate.decision import Risk, Verdict
-from clawgate.shell.model import SimpleCommand
-from clawgate.validators.base import Context, Validator, register
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.risk import risk_of
 
@@ -18,6 +18,7 @@ _INDEX_OPTIONS = frozenset({"--index-url", "--extra-index-url", "--trusted-host"
 # openvt starts its command on another virtual console, out of the agent's session.
 _DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon", "openvt"})
 _DETACH_PROGRAMS = _DETACHERS | {"screen", "tmux", "docker", "podman"}
+_LAST_JOB = frozenset({"$!", '"$!"', "${!}", '"${!}"'})
 
 
 @register
@@ -78,23 +79,20 @@ class CustomPackageIndex(Validator):
 
 @register
 class Detached(Validator):
-    """Background and detached processes (``&``, ``nohup``, ``setsid``, ``openvt``,
-    ``screen -dm``, ``tmux new -d``, ``docker run -d``) outlive the agent's command and escape
-    its timeout.
+    """Detached processes (``nohup``, ``setsid``, ``openvt``, ``screen -dm``, ``tmux new -d``,
+    ``docker run -d``) are made to outlive the agent's command, its session and its timeout.
+    (A job started with ``&`` is CG-DEST-010's.)
 
-    A read in the background (``ls &``) finishes on its own and is left alone.
-
-    Bad: ``nohup ./server &``. Harmless: ``./server --port 8080`` (runs in the foreground).
+    Bad: ``nohup ./server``. Harmless: ``./server --port 8080`` (runs in the foreground).
     """
 
     id = "CG-DEST-008"
+    programs = _DETACH_PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
-        if not cmd.background and program not in _DETACH_PROGRAMS:
+        if program not in _DETACH_PROGRAMS:
             return Verdict.passthrough()
-        if cmd.background and risk_of(cmd) is not Risk.LOW:
-            return self._ask(f"{program or 'the command'} runs in the background")
         if program in _DETACHERS:
             return self._ask(f"{program} detaches a process from the session")
         args = cmd.args
@@ -109,3 +107,85 @@ class Detached(Validator):
 
     def _ask(self, message: str) -> Verdict:
         return Verdict.ask(self.id, message, hint="run it in the foreground with a timeout")
+
+
+
+@register
+class BackgroundJob(LineValidator):
+    """A program started in the background with ``&`` outlives the command: ASK, unless the
+    line bounds the job itself: it waits for every job (``wait``), ends this one (``kill $!``,
+    ``kill %1``, ``kill "$pid"`` after ``pid=$!``, a ``trap`` that does so), or runs it under
+    ``timeout``. A read in the background (``ls &``) ends on its own and is left alone.
+
+    Why not more: clawgate's own executors end whatever a command leaves in its process group
+    (and control group) when the command ends, so there a job cannot outlive its call; but an
+    adapter only decides, and the agent's host may keep such a job running past the call, its
+    timeout and the session (a server still listening, a worker still writing). The CI shape
+    (start a server, run the tests against it, stop it) bounds its job and is ALLOW; a job
+    left behind is asked about. Detaching on purpose (``nohup``, ``setsid``, ``screen -dm``)
+    is CG-DEST-008's.
+
+    Bad: ``./server --port 8080 &``. Harmless: ``node server.js & pid=$!; npm test; kill
+    $pid``, ``make serve & sleep 2; curl -s localhost:8000; wait``.
+    """
+
+    id = "CG-DEST-010"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if "&" not in parsed.source:
+            return Verdict.passthrough()
+        commands = parsed.commands
+        for i, cmd in enumerate(commands):
+            if not cmd.background or risk_of(cmd) is Risk.LOW or _bounded(commands, i):
+                continue
+            return Verdict.ask(self.id, f"{cmd.program or 'the command'} runs in the background",
+                               hint="run it in the foreground with a timeout, or wait for it "
+                               "or kill it in the same command").about(cmd.text)
+        return Verdict.passthrough()
+
+
+def _bounded(commands: tuple[SimpleCommand, ...], index: int) -> bool:
+    """The job started by ``commands[index]`` is waited for or ended later in the line."""
+    job = commands[index]
+    if job.program == "timeout" or any(c.program == "trap" and len(c.words) > 2 and
+                                       _trap_ends_all(c.words[1]) for c in commands):
+        return True
+    names: set[str] = set()  # variables holding this job's process id
+    own = True  # whether ``$!`` still names this job
+    for cmd in commands[index + 1 :]:
+        if cmd.background and cmd.offset > job.offset:
+            own = False  # a later job: ``$!`` names that one now
+        for assignment in cmd.assignments:
+            if own and assignment.value.text in _LAST_JOB:
+                names.add(assignment.name)
+        program = cmd.program
+        if program == "wait" and len(cmd.words) == 1:
+            return True
+        if program in ("wait", "kill") and any(_names(w, names, own) for w in cmd.words[1:]):
+            return True
+        if program == "trap" and len(cmd.words) > 2 and _trap_ends(cmd.words[1], names, own):
+            return True
+    return False
+
+
+def _names(word: Word, names: set[str], own: bool) -> bool:
+    text = word.text
+    if text.startswith("%"):
+        return True  # a job specification
+    if own and text in _LAST_JOB:
+        return True
+    bare = text.strip('"').removeprefix("$").strip("{}")
+    return text.strip('"').startswith("$") and bare in names
+
+
+def _trap_ends(code: Word, names: set[str], own: bool) -> bool:
+    """``trap 'kill $pid' EXIT``: the code kills this job when the shell ends."""
+    text = code.value or code.text
+    return "kill" in text and any(_names(Word(w, w), names, own)
+                                  for w in text.replace(";", " ").split())
+
+
+def _trap_ends_all(code: Word) -> bool:
+    """``trap 'kill $(jobs -p)' EXIT`` (or ``kill 0``: the whole group), wherever it stands."""
+    text = " ".join((code.value or code.text).replace(";", " ").split())
+    return any(f" kill {whom} " in f" {text} " for whom in ("$(jobs -p)", "0", "-- -$$"))
