@@ -6,6 +6,7 @@ from clawgate.decision import Risk, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.flags import parse_options
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.risk import risk_of
 
 _FIREWALLS = frozenset({"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables"})
@@ -16,6 +17,7 @@ _INDEX_OPTIONS = frozenset({"--index-url", "--extra-index-url", "--trusted-host"
                             "--registry", "--source", "--index", "--default-index", "--pre-index",
                             "-i", "-f"})
 # openvt starts its command on another virtual console, out of the agent's session.
+_LOCAL_LINKS = frozenset({"--find-links", "-f"})
 _DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon", "openvt"})
 _DETACH_PROGRAMS = _DETACHERS | {"screen", "tmux", "docker", "podman"}
 _LAST_JOB = frozenset({"$!", '"$!"', "${!}", '"${!}"'})
@@ -65,9 +67,14 @@ class CustomPackageIndex(Validator):
             return Verdict.passthrough()
         if not any(w.value in ("install", "add", "i") for w in cmd.words[1:3]):
             return Verdict.passthrough()
-        for word in cmd.words[1:]:
+        words = cmd.words
+        for i, word in enumerate(words[1:], 1):
             text = word.shown
             name = text.split("=", 1)[0]
+            if name in _LOCAL_LINKS and program in _PIP and _local_dir(
+                    text.split("=", 1)[1] if "=" in text else
+                    (words[i + 1].value if i + 1 < len(words) else None), ctx):
+                continue  # wheels from a folder of the workspace (``-f dist``): no index
             if name in _INDEX_OPTIONS and (name not in ("-i", "-f") or program in _PIP):
                 return Verdict.ask(self.id, f"{program} installs from a custom index ({text})",
                                    hint="install from the project's configured index")
@@ -75,6 +82,14 @@ class CustomPackageIndex(Validator):
                 return Verdict.ask(self.id, f"{program} installs straight from {text}",
                                    hint="pin the package in the project's requirements")
         return Verdict.passthrough()
+
+
+def _local_dir(value: str | None, ctx: Context) -> bool:
+    """A ``--find-links`` value naming a folder in the workspace, not an address."""
+    if not value or "://" in value or value.startswith(("~", "$")):
+        return False
+    path = resolve(Word(value, value), ctx).path
+    return path is not None and under(path, ctx.workspace)
 
 
 @register
