@@ -29,6 +29,8 @@ SAME = [
     ("<<'EOF' cat >test.sh\nrun # it's a body\nEOF",
      "cat <<'EOF' >test.sh\nrun # it's a body\nEOF"),
     ("<<EOF >out cat\nhello\nEOF", "cat <<EOF >out\nhello\nEOF"),
+    ("<<'X' cat > f\nit's\nX", "cat <<'X' > f\nit's\nX"),  # a quote in the body
+    ("<<EOF cat\nit's\nEOF\necho 'x'", "cat <<EOF\nit's\nEOF\necho 'x'"),
     (">out <<EOF cat\nhello\nEOF", "cat >out <<EOF\nhello\nEOF"),
     ("2>&1 <<EOF cat\nhello\nEOF", "cat 2>&1 <<EOF\nhello\nEOF"),
     ("FOO=1 <<EOF cat\nhello\nEOF", "FOO=1 cat <<EOF\nhello\nEOF"),

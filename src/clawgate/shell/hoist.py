@@ -60,8 +60,8 @@ def reordered(line: str) -> str | None:
 def misplaced(root: Node, src: bytes) -> list[int]:
     """Where simple commands start whose here-document tree-sitter read before a name: a lone
     ``<`` error (``<<EOF cat``: it read ``<`` and ``<EOF``), a redirection holding one
-    (``2<<EOF cat``), or a here-document with words after it and no command before it
-    (``>out <<EOF cat``)."""
+    (``2<<EOF cat``) or made of it alone (a quote in the body reads ``<`` with no word), or
+    a here-document with words after it and no command before it (``>out <<EOF cat``)."""
     found: set[int] = set()
     stack, seen = [root], 0
     while stack and seen < MAX_NODES:
@@ -70,10 +70,11 @@ def misplaced(root: Node, src: bytes) -> list[int]:
         kind = node.type
         if kind == "ERROR" and src[node.start_byte : node.end_byte] == b"<":
             found.add(node.start_byte)
-        elif kind == "file_redirect" and node.parent is not None and any(
-                c.type == "ERROR" and src[c.start_byte : c.end_byte] == b"<"
-                for c in node.children):
-            found.add(node.parent.start_byte)
+        elif kind == "file_redirect" and node.parent is not None and (
+                src[node.start_byte : node.end_byte] == b"<" or any(
+                    c.type == "ERROR" and src[c.start_byte : c.end_byte] == b"<"
+                    for c in node.children)):
+            found.add(node.parent.start_byte)  # ``<`` with no word: ``<<'X' cat``
         elif kind == "heredoc_redirect" and node.parent is not None:
             body = node.parent.child_by_field_name("body")
             if node.children_by_field_name("argument") and (
