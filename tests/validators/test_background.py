@@ -20,6 +20,10 @@ from clawgate.validators.disruptive import BackgroundJob
     "./server & wait 123",  # some other process
     "./server & trap 'kill 0123' EXIT",
     "bash -c './server &'",  # a line inside a line
+    "(./server &); kill $!",  # a job of the subshell: $! outside names none
+    "(./server &); wait",
+    "./server & wait | cat",  # wait in a pipeline runs in a subshell
+    "./server & (trap 'kill $(jobs -p)' EXIT)",
 ])
 def test_unbounded_jobs_ask(line: str) -> None:
     assert_caught(line, ASK, "CG-DEST-010")

@@ -21,6 +21,8 @@ _LOCAL_LINKS = frozenset({"--find-links", "-f"})
 _DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon", "openvt"})
 _DETACH_PROGRAMS = _DETACHERS | {"screen", "tmux", "docker", "podman"}
 _LAST_JOB = frozenset({"$!", '"$!"', "${!}", '"${!}"'})
+# Constructs that run in a shell of their own: its jobs and traps are not the line's.
+_SEPARATE = frozenset({"subshell", "command_substitution", "process_substitution"})
 
 
 @register
@@ -162,20 +164,27 @@ class BackgroundJob(LineValidator):
 def _bounded(commands: tuple[SimpleCommand, ...], index: int) -> bool:
     """The job started by ``commands[index]`` is waited for or ended later in the line."""
     job = commands[index]
-    if job.program == "timeout" or any(c.program == "trap" and len(c.words) > 2 and
-                                       _trap_ends_all(c.words[1]) for c in commands):
+    if job.program == "timeout":
+        return True
+    if _SEPARATE.intersection(job.nesting):
+        return False  # ``(./server &)``: a job of another shell, which nothing here can reach
+    shell = [c for c in commands if not _SEPARATE.intersection(c.nesting)]
+    if any(c.program == "trap" and len(c.words) > 2 and _trap_ends_all(c.words[1])
+           for c in shell):
         return True
     names: set[str] = set()  # variables holding this job's process id
     own = True  # whether ``$!`` still names this job
-    for cmd in commands[index + 1 :]:
-        if cmd.background and cmd.offset > job.offset:
+    for cmd in shell:
+        if cmd.offset <= job.offset:
+            continue
+        if cmd.background:
             own = False  # a later job: ``$!`` names that one now
         for assignment in cmd.assignments:
             if own and assignment.value.text in _LAST_JOB:
                 names.add(assignment.name)
         program = cmd.program
-        if program == "wait" and len(cmd.words) == 1:
-            return True
+        if program == "wait" and len(cmd.words) == 1 and not cmd.pipeline:
+            return True  # (in a pipeline, ``wait`` runs in a subshell: it has no jobs)
         if program in ("wait", "kill") and any(_names(w, names, own) for w in cmd.words[1:]):
             return True
         if program == "trap" and len(cmd.words) > 2 and _trap_ends(cmd.words[1], names, own):
