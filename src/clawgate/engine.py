@@ -181,7 +181,8 @@ class Engine:
                 verdict = check_line(parsed, ctx)
             except Exception as exc:
                 verdict = _failed(validator, exc)
-            if verdict is not _NO_OPINION:
+            if verdict is not _NO_OPINION and not (self.settings.unsafe
+                                                   and _destructive_ask(verdict)):
                 run.add(verdict, line)
                 if verdict.misparsing:
                     return None

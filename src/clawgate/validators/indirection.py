@@ -130,7 +130,7 @@ class FedByDocument(Validator):
         if not cmd.redirects:
             return Verdict.passthrough()
         docs = [r for r in cmd.redirects if r.feeds_input]
-        if not docs and _script_from_file(cmd):
+        if _script_from_file(cmd):  # beside a document too: the last input given wins
             return Verdict.ask(self.id, f"{cmd.program} runs a program it reads from a file "
                                "that is not read here", hint="read the script first")
         if not docs or not stdin_program(cmd):
