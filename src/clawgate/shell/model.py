@@ -141,3 +141,6 @@ class ParsedLine:
     has_error: bool = False
     too_deep: bool = False
     comments: tuple[str, ...] = ()
+    # The line as written, where ``source`` is it written again for tree-sitter (a here-document
+    # before the command name: ``shell/hoist.py``); bashlex is asked about this one.
+    written: str | None = None

@@ -10,6 +10,7 @@ from clawgate import programs
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.envvars import OPTION_VARIABLES, switches_only
 from clawgate.validators.escapes import STANDARD_SHELL, harmless_helper
@@ -125,6 +126,7 @@ def _value_after(words: tuple[Word, ...], word: Word) -> str:
     index = words.index(word)
     return words[index + 1].shown if index + 1 < len(words) else ""
 
+_ENVIRONMENT_SETTERS = frozenset({"env", "export", "declare", "typeset", "readonly", "local"})
 
 @register
 class ConfigCommand(Validator):
@@ -199,9 +201,11 @@ class CommandEnvironment(Validator):
 
     id = "CG-ESC-007"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _ENVIRONMENT_SETTERS else sh.ASSIGN
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if not cmd.assignments and cmd.program not in ("env", "export", "declare", "typeset",
-                                                         "readonly", "local"):
+        if not cmd.assignments and cmd.program not in _ENVIRONMENT_SETTERS:
             return Verdict.passthrough()
         for name, word in _assignments(cmd):
             value = word.value

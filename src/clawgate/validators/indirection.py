@@ -12,6 +12,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand
 from clawgate.shell.substitute import evaluate
+from clawgate.validators import shapes as sh
 from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.interpreters import INLINE, inline_code, judge
@@ -92,6 +93,9 @@ class PipedIntoInterpreter(Validator):
 
     id = "CG-INJ-008"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.PIPED
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.downstream and (cmd.program in NETWORK or cmd.program in (
                 "nc", "ncat", "socat") or decodes(cmd)) and cmd.pipes_into(SHELLS):
@@ -123,11 +127,14 @@ class FedByDocument(Validator):
 
     id = "CG-INJ-009"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.REDIRECT
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.redirects:
             return Verdict.passthrough()
         docs = [r for r in cmd.redirects if r.feeds_input]
-        if not docs and _script_from_file(cmd):
+        if _script_from_file(cmd):  # beside a document too: the last input given wins
             return Verdict.ask(self.id, f"{cmd.program} runs a program it reads from a file "
                                "that is not read here", hint="read the script first")
         if not docs or not stdin_program(cmd) or script_from_stdin(cmd):
@@ -228,6 +235,9 @@ class DecodedSubstitution(Validator):
     """
 
     id = "CG-INJ-011"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.NESTED
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.nesting or not _SUBSTITUTIONS.intersection(cmd.nesting):

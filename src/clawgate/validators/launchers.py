@@ -6,6 +6,7 @@ from __future__ import annotations
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators import shapes as sh
 from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import words_of
@@ -114,6 +115,9 @@ class ShellSubcommand(Validator):
     """
 
     id = "CG-ESC-010"
+
+    def shapes(self, program: str | None) -> int:
+        return 0 if program is None or program in _SUBCOMMAND_READERS else sh.ANY
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

@@ -225,6 +225,16 @@ def _editor(cmd: SimpleCommand, base: Risk) -> Risk:
     return _LOW if editor_reads(cmd) else base
 
 
+def _gem(cmd: SimpleCommand, base: Risk) -> Risk:
+    """``gem install`` installs into the Ruby's own gems (every project's) unless
+    ``--install-dir`` puts them in a directory of the project's."""
+    tier = _help_is_low(cmd, base)
+    if tier is _MEDIUM and _first(cmd) == "install" and not (
+            {"-i", "--install-dir"} & {a.split("=", 1)[0] for a in cmd.args}):
+        return _HIGH
+    return tier
+
+
 def _plain(tier: Callable[[SimpleCommand], Risk]) -> Rule:
     return lambda cmd, base: tier(cmd)
 
@@ -249,7 +259,7 @@ RULES: dict[str, Rule] = {
                            frozenset())),
     "openssl": _plain(_openssl),
     "text-tool": _plain(_text_tool),
-    "gem": _help_is_low,
+    "gem": _gem,
     "system-packages": _plain(_system_packages),
     "sysctl": _plain(_sysctl),
     "status-only": _plain(_status_only),

@@ -14,6 +14,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.records import record, replace
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.argv import opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import NET_TOOLS, SHELLS
@@ -217,6 +218,9 @@ class ShellVariable(Validator):
     """
 
     id = "CG-WRAP-013"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.DOLLAR if program is None else 0
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program is not None or not cmd.words or "SH" not in cmd.words[0].text or (

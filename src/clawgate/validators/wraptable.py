@@ -119,6 +119,12 @@ PRIVILEGED: dict[str, Wrap] = {
                   "setuid setgid root wd", bare_shell=True),
     "proot": _w("rbqwkmRvp", "rootfs bind mount qemu cwd kernel-release verbose",
                 bare_shell=True),
+    # containers and chroots as root: a shell in the tree when given no command
+    "systemd-nspawn": _w("DMuSEi", "directory machine user slice setenv image bind bind-ro "
+                         "overlay overlay-ro tmpfs network-interface network-veth-extra "
+                         "capability drop-capability private-users chdir", bare_shell=True),
+    "arch-nspawn": _w("CMcf", "", skip=1, bare_shell=True),
+    "arch-chroot": _w("u", "", skip=1, bare_shell=True),
 }
 
 # Programs whose subcommand runs the command that follows (``npm exec``, ``uv run``).
