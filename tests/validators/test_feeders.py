@@ -30,7 +30,7 @@ from clawgate.validators.xargsfeed import ITEM, fed_lines, parallel_lines
     # a file that is standard input names the here-string or the pipe as the script
     ('source /dev/stdin <<< "rm -rf ~"', DENY, "CG-DEG-001"),
     ("bash /dev/fd/0 <<< 'rm -rf ~'", DENY, "CG-DEG-001"),
-    ('echo "rm -rf ~" | source /dev/stdin', ASK, "CG-INJ-008"),
+    ('echo "rm -rf ~" | source /dev/stdin', DENY, "CG-DEG-001"),  # as with | sh
     # parallel
     ("parallel rm -rf ::: /", DENY, "CG-CAT-001"),
     ("parallel rm -rf {} ::: build /", DENY, "CG-CAT-001"),

@@ -32,6 +32,7 @@ _NESTING_TAGS = {
 }
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"})
 _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
@@ -177,7 +178,12 @@ class _Walker:
             elif child.type == "command_name":
                 words.extend(word_of(c, self.src) for c in child.named_children[:1])
             elif child.type in _REDIRECTS:
-                own.append(self.redirect(child))
+                redirect = self.redirect(child)
+                if (child.type == "herestring_redirect" and redirect.fd is None and words
+                        and child.start_byte == word_end and words[-1].text.isdigit()):
+                    # ``0<<<'…'``: the grammar reads the descriptor as a word before it
+                    redirect = replace(redirect, fd=int(words.pop().text))
+                own.append(redirect)
             elif child.type != "comment":
                 word = word_of(child, self.src)
                 if words and child.start_byte == word_end:
@@ -233,7 +239,7 @@ class _Walker:
             if child.type != "heredoc_redirect":
                 bodies.append(child)
                 continue
-            arguments = child.children_by_field_name("argument")
+            arguments = _same_line(child, child.children_by_field_name("argument"), self.src)
             words_after_heredoc = words_after_heredoc or bool(arguments)
             # tree-sitter-bash hangs what follows a here-document's start inside it.
             for part in child.named_children:
@@ -244,7 +250,7 @@ class _Walker:
                     bodies.append(part)
                 elif part in arguments:
                     after_heredoc.append(part)
-                elif part.type not in ("heredoc_start", "heredoc_end"):
+                elif part.type not in _HEREDOC_PARTS and not _body_line(child, part, self.src):
                     followers.append(part)
         if words_after_heredoc and (body is None or body.type != "command"):
             self.has_error = True  # ``>out <<EOF cat``: a name tree-sitter would drop
@@ -289,7 +295,7 @@ class _Walker:
             delim = text_of(start, self.src) if start is not None else ""
             return m.Redirect(
                 ops[0] if ops else "<<", m.Word(delim, delim), fd,
-                heredoc=text_of(body, self.src) if body is not None else "",
+                heredoc=self._heredoc_text(node, start, body),
                 heredoc_expands=not any(q in delim for q in "'\"\\"),
             )
         dest = node.child_by_field_name("destination")
@@ -299,6 +305,24 @@ class _Walker:
         target = word_of(dest, self.src) if dest is not None else None
         op = "<<<" if node.type == "herestring_redirect" else (ops[0] if ops else ">")
         return m.Redirect(op, target, fd)
+
+    def _heredoc_text(self, node: Node, start: Node | None, body: Node | None) -> str:
+        """The body of a here-document. tree-sitter-bash reads a body whose first line starts
+        with a backslash (``\\rm -rf ~``) as words after the start and leaves the body node
+        empty or short: the lines between the start's line and the end delimiter are the
+        body, as bash reads them."""
+        text = text_of(body, self.src) if body is not None else ""
+        end = next((c for c in node.named_children if c.type == "heredoc_end"), None)
+        if start is None or end is None:
+            return text
+        newline = self.src.find(b"\n", start.end_byte, end.start_byte)
+        if newline < 0:
+            return text
+        stray = any(c.end_byte > newline and c.type not in _HEREDOC_PARTS
+                    for c in node.named_children)  # body lines read as words
+        if not stray:
+            return text
+        return self.src[newline + 1 : end.start_byte].decode("utf-8", "surrogateescape")
 
     def pipeline(self, stages: list[Node], nesting: tuple[str, ...], depth: int,
                  redirects: tuple[m.Redirect, ...], background: bool,
@@ -316,6 +340,21 @@ class _Walker:
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
                     cmd.pipeline, cmd.stage = names, i
+
+
+def _body_line(heredoc: Node, part: Node, src: bytes) -> bool:
+    """``part`` lies past the line of the here-document's start: a body line tree-sitter-bash
+    read as words (a first line starting with a backslash), not the command's."""
+    start = next((c for c in heredoc.named_children if c.type == "heredoc_start"), None)
+    if start is None:
+        return False
+    newline = src.find(b"\n", start.end_byte)
+    return 0 <= newline <= part.start_byte
+
+
+def _same_line(heredoc: Node, parts: list[Node], src: bytes) -> list[Node]:
+    """The words after a here-document's start on its own line (``cat <<EOF arg``)."""
+    return [p for p in parts if not _body_line(heredoc, p, src)]
 
 
 def joined(first: m.Word, second: m.Word) -> m.Word:
