@@ -2,7 +2,8 @@
 
     python bench/bench_decisions.py [--misses] [--rounds N]
 
-Per corpus (the shared files, ``devcmds``/``devcmds_beyond`` and ``tests/corpus/bypasses``):
+Per corpus (the shared files, ``devcmds``/``devcmds_beyond``, ``tests/corpus/devcmds_unseen``
+and ``tests/corpus/bypasses``):
 allow rate (share of all lines that come out ALLOW), block rate (ASK or DENY), deny rate, the
 share of ``allow`` lines that got DENY, and the share of lines meeting their label (``allow``:
 ALLOW; ``not_allow``: not ALLOW; ``deny``: DENY). For the bypass corpus also: clear attacks
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
-from corpus import DEVCMDS, FILES, OWN, available, load, require_corpus
+from corpus import DEVCMDS, FILES, OWN, UNSEEN, available, load, require_corpus
 
 
 def _meets(label: str, outcome: Outcome) -> bool:
@@ -78,7 +79,7 @@ def corpus_table(engine: Engine, name: str, show_misses: bool) -> dict[str, floa
 
 
 def print_corpora(engine: Engine, show_misses: bool) -> None:
-    names = [n for n in (*FILES, *DEVCMDS, *OWN) if available(n)]
+    names = [n for n in (*FILES, *DEVCMDS, *UNSEEN, *OWN) if available(n)]
     print("| corpus | lines | allow | block | deny | benign lines DENY | label met |")
     print("|---|---|---|---|---|---|---|")
     found = {name: corpus_table(engine, name, show_misses) for name in names}

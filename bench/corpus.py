@@ -18,6 +18,8 @@ from pathlib import Path
 FILES = ("benign", "escapes", "injections")  # the latency set, as measured since the start
 DEVCMDS = ("devcmds", "devcmds_beyond")  # everyday commands from CI files, and the consequential
 OWN = ("bypasses",)  # real reported bypasses of agent command checks (tests/corpus/README.md)
+# everyday CI commands of projects none of the shared files draws on (tests/corpus/README.md)
+UNSEEN = ("devcmds_unseen",)
 
 
 def corpus_dir() -> Path:
@@ -46,12 +48,12 @@ def own_dir() -> Path:
 
 
 def load(name: str) -> list[dict[str, str]]:
-    base = own_dir() if name in OWN else corpus_dir()
+    base = own_dir() if name in OWN + UNSEEN else corpus_dir()
     path = base / f"{name}.jsonl"
     with path.open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 
 def available(name: str) -> bool:
-    base = own_dir() if name in OWN else corpus_dir()
+    base = own_dir() if name in OWN + UNSEEN else corpus_dir()
     return (base / f"{name}.jsonl").is_file()

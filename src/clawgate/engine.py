@@ -181,7 +181,8 @@ class Engine:
                 verdict = check_line(parsed, ctx)
             except Exception as exc:
                 verdict = _failed(validator, exc)
-            if verdict is not _NO_OPINION:
+            if verdict is not _NO_OPINION and not (self.settings.unsafe
+                                                   and _destructive_ask(verdict)):
                 run.add(verdict, line)
                 if verdict.misparsing:
                     return None
@@ -196,7 +197,7 @@ class Engine:
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        for validator, check in self._dispatch.checks(cmd.program):
+        for validator, check in self._dispatch.for_command(cmd):
             try:  # inline rather than through _verdict: this loop runs for every validator
                 verdict = check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it

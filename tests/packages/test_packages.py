@@ -27,18 +27,30 @@ def test_pep503_and_npm_names() -> None:
     assert normalise("npm", "@Types/Node") == "@types/node"
 
 
-def test_shipped_data_has_its_source_and_popular_names() -> None:
-    for registry, names in (("pypi", ("requests", "numpy", "boto3")),
-                            ("npm", ("react", "express", "@types/node"))):
-        found = index(registry)
-        assert found.size > 10_000
-        assert all(found.known(n) for n in names)
+def test_gem_crate_and_go_names() -> None:
+    assert normalise("rubygems", "Ahoy_Matey") == "ahoy-matey"
+    assert normalise("crates", "serde_json") == "serde-json"
+    assert normalise("go", "github.com/Sirupsen/logrus") == "github.com/sirupsen/logrus"
+
+
+@pytest.mark.parametrize(("registry", "least", "names"), [
+    ("pypi", 30_000, ("requests", "numpy", "boto3", "pypi-attestations")),
+    ("npm", 40_000, ("react", "express", "@types/node", "weak-napi")),
+    ("rubygems", 1_000, ("rails", "rspec", "rake", "nokogiri", "psych", "fileutils")),
+    ("crates", 2_000, ("serde", "serde_json", "tokio", "ripgrep", "md-5", "clap")),
+    ("go", 2_000, ("github.com/spf13/cobra", "golang.org/x/tools/cmd/goimports",
+                   "gopkg.in/yaml.v3")),
+])
+def test_shipped_data_has_its_source_and_popular_names(registry: str, least: int,
+                                                       names: tuple[str, ...]) -> None:
+    found = index(registry)
+    assert found.size > least
+    assert all(found.known(n) for n in names)
     from pathlib import Path
 
     import clawgate.packages as pkg
-    for name in ("pypi.txt", "npm.txt"):
-        head = (Path(pkg.__file__).parent / name).read_text(encoding="utf-8")[:800]
-        assert "Source" in head and "2026" in head
+    head = (Path(pkg.__file__).parent / f"{registry}.txt").read_text(encoding="utf-8")[:1200]
+    assert "Source" in head and "2026" in head and "scripts/package_lists.py" in head
 
 
 @pytest.mark.parametrize(("typed", "target"), [
@@ -51,6 +63,31 @@ def test_shipped_data_has_its_source_and_popular_names() -> None:
 ])
 def test_near_names(typed: str, target: str | None) -> None:
     assert index("pypi").near(typed) == target
+
+
+@pytest.mark.parametrize(("registry", "typed", "target"), [
+    ("rubygems", "rials", "rails"),
+    ("rubygems", "nokogiry", "nokogiri"),
+    ("rubygems", "rspec_core", None),  # the same name as Debian spells it
+    ("rubygems", "pg", None),  # too short
+    ("crates", "serde-jsno", "serde-json"),
+    ("crates", "ripgerp", None),  # ripgrep: a program no package depends on, no target
+    ("crates", "rustfmt", None),  # beside rustfft, depended on by few: no target
+    ("crates", "cargo-edti", None),  # likewise (cargo-edit: a program)
+    ("crates", "crc64fast", None),  # a digit for a digit: a version, not a typo
+    ("crates", "serde-jsonnn", None),  # two edits: Debian's lists take one
+    ("go", "github.com/spf31/cobra", "github.com/spf13/cobra"),
+    ("go", "githb.com/spf13/cobra/cobra", "github.com/spf13/cobra"),
+    ("go", "golang.org/x/tolls/cmd/goimports", None),  # only golang.org can publish there
+    ("go", "github.com/spf13/cobar", None),  # only spf13 can open that repository
+    ("go", "gopkg.in/yamll.v3", "gopkg.in/yaml.v2"),  # the first of its versions
+    ("go", "github.com/spf13/cobra/v2", None),  # known: a package path inside it
+    ("go", "gopkg.in/yaml.v9", None),  # another major version
+    ("go", "github.com/lip/pq", None),  # a short segment
+    ("go", "github.com/someone/tool", None),
+])
+def test_near_names_of_debians_lists(registry: str, typed: str, target: str | None) -> None:
+    assert index(registry).near(typed) == target
 
 
 def test_near_finds_two_edits_only_on_long_names() -> None:
@@ -81,13 +118,41 @@ def test_near_finds_two_edits_only_on_long_names() -> None:
     ("yarn global add a", Named("npm", ("a",))),
     ("bun add ./local-pkg", None),
     ("npm i x@npm:lodash@4", Named("npm", ("lodash",))),
-    ("cargo add serde", None),
+    ("cargo add serde", Named("crates", ("serde",))),
+    ("cargo add serde@1 -F derive -p core", Named("crates", ("serde",))),
+    ("cargo +nightly install --locked cargo-edit", Named("crates", ("cargo-edit",))),
+    ("cargo install --path .", None),
+    ("cargo add --registry corp internal-crate", None),
+    ("cargo install --git https://x.example/t.git tool",
+     Named("crates", (), ("https://x.example/t.git",))),
+    ("cargo build --release", None),
+    ("go install golang.org/x/tools/cmd/goimports@latest",
+     Named("go", ("golang.org/x/tools/cmd/goimports",))),
+    ("go install ./cmd/x", None),
+    ("go install", None),
+    ("go get github.com/a/b@v1 golang.org/x/net",
+     Named("go", ("github.com/a/b", "golang.org/x/net"), asks=False)),
+    ("go get -u ./...", None),
+    ("go get go@1.22 toolchain@go1.22.1", None),
+    ("go mod download", None),
     ("go run golang.org/x/tools/cmd/stringer@v0.1.0 -type=T",
      Named("go", ("golang.org/x/tools/cmd/stringer",))),
     ("go run -tags x example.com/m@latest", Named("go", ("example.com/m",))),
     ("go run ./cmd/x", None),
     ("go run main.go -debug", None),
-    ("gem install rails", None),
+    ("gem install rails", Named("rubygems", ("rails",))),
+    ("gem install rspec:3.13 -v 3.13.0 --install-dir foo", Named("rubygems", ("rspec",))),
+    ("gem install -g Gemfile", None),
+    ("gem install ./pkg/x-1.0.gem", None),
+    ("gem install x-1.0.gem", None),
+    ("gem exec rails new app --minimal", Named("rubygems", ("rails",))),
+    ("gem exec -g railties rails new app", Named("rubygems", ("railties",))),
+    ("gem list", None),
+    ("bundle add rspec-rails sqlite3 --group test", Named("rubygems", ("rspec-rails",
+                                                                      "sqlite3"))),
+    ("bundle add fileutils --git https://x.example/fileutils", None),
+    ("bundle install", None),
+    ("bundle exec rake", None),
     ("python app.py", None),
 ])
 def test_named(argv: str, expected: Named | None) -> None:

@@ -93,6 +93,23 @@ def test_here_documents_keep_their_body() -> None:
     assert not parse_one("bash <<'EOF'\nx\nEOF").redirects[0].heredoc_expands
 
 
+def test_here_string_descriptor_is_not_a_word() -> None:
+    cmd = parse_one("bash 0<<<'rm -rf ~'")
+    assert [w.text for w in cmd.words] == ["bash"]
+    assert [(r.op, r.fd) for r in cmd.redirects] == [("<<<", 0)]
+
+
+@pytest.mark.parametrize("line", [
+    "bash <<'EOF'\n\\rm -rf ~\nEOF", "bash <<EOF\n\\rm -rf ~\nls\nEOF",
+    "cat <<'EOF' | sh\n\\rm -rf ~\nEOF",
+])
+def test_heredoc_body_starting_with_a_backslash_is_kept(line: str) -> None:
+    """tree-sitter-bash reads such a first line as words after the start: the body is the
+    lines up to the end delimiter all the same."""
+    heredoc = next(r.heredoc for c in parse(line).commands for r in c.redirects if r.heredoc)
+    assert heredoc.startswith("\\rm -rf ~\n")
+
+
 def test_pipeline_neighbours() -> None:
     curl, sudo, tee = parse("curl -s x | sudo bash | tee log").commands
     assert curl.downstream == ("sudo", "tee")

@@ -63,9 +63,11 @@ from clawgate.policy.settings import EngineSettings
     ("pip install git+https://github.com/someone/pkg", "CG-DEST-007"),
     ("npm install --registry https://registry.example.net left-pad", "CG-DEST-007"),
     ("uv pip install --index-url https://x.example/simple pkg", "CG-DEST-007"),
+    ("pip install --no-index --find-links ../wheels pkg", "CG-DEST-007"),  # outside
+    ("pip install -f https://x.example/wheels pkg", "CG-DEST-007"),
     ("nohup ./server", "CG-DEST-008"),
-    ("./server --port 8080 &", "CG-DEST-008"),
-    ("npm run dev &", "CG-DEST-008"),
+    ("./server --port 8080 &", "CG-DEST-010"),
+    ("npm run dev &", "CG-DEST-010"),
     ("setsid ./worker", "CG-DEST-008"),
     ("openvt -- ./worker", "CG-DEST-008"),
     ("screen -dmS job ./long.sh", "CG-DEST-008"),
@@ -83,6 +85,8 @@ def test_destructive_asks(line: str, rule: str) -> None:
 
 
 @pytest.mark.parametrize("line", [
+    "uv pip install requests --no-index --no-deps --find-links dist",  # the project's wheels
+    "pip install --find-links=./wheels requests",
     "git reset HEAD file.py",
     "git reset --soft HEAD~1",
     "git clean -n",

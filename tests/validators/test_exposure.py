@@ -66,7 +66,7 @@ def test_exposure_asks(line: str, rule: str) -> None:
     "uvicorn app:app --host 127.0.0.1",
     "./configure --host=x86_64-linux-gnu",
     "ngrok version",
-    "code .",
+    "code --list-extensions",  # (code . opens a folder: CG-ESC-014 asks)
     "gdb ./a.out",
     "strace ls",
 ])

@@ -30,7 +30,7 @@ from clawgate.validators.xargsfeed import ITEM, fed_lines, parallel_lines
     # a file that is standard input names the here-string or the pipe as the script
     ('source /dev/stdin <<< "rm -rf ~"', DENY, "CG-DEG-001"),
     ("bash /dev/fd/0 <<< 'rm -rf ~'", DENY, "CG-DEG-001"),
-    ('echo "rm -rf ~" | source /dev/stdin', ASK, "CG-INJ-008"),
+    ('echo "rm -rf ~" | source /dev/stdin', DENY, "CG-DEG-001"),  # as with | sh
     # parallel
     ("parallel rm -rf ::: /", DENY, "CG-CAT-001"),
     ("parallel rm -rf {} ::: build /", DENY, "CG-CAT-001"),
@@ -53,6 +53,12 @@ from clawgate.validators.xargsfeed import ITEM, fed_lines, parallel_lines
     ("proot -0 ls", ASK, "CG-WRAP-002"),
     ("proot -r /mnt rm -rf /", DENY, "CG-CAT-001"),
     ("chroot /mnt ls", ASK, "CG-WRAP-002"),
+    ("systemd-nspawn -D /srv/tree ls", ASK, "CG-WRAP-002"),
+    ("systemd-nspawn -D /srv/tree", DENY, "CG-WRAP-002"),  # a shell in the tree
+    ("arch-nspawn -C pacman.conf build ls", ASK, "CG-WRAP-002"),
+    ("arch-nspawn .", DENY, "CG-WRAP-002"),
+    ("arch-chroot /mnt", DENY, "CG-WRAP-002"),
+    ("fail2ban-client set x action x actionban ./run.sh", ASK, "CG-RISK-001"),
     ("doas ls", ASK, "CG-WRAP-002"),
     ("run0 ls", ASK, "CG-WRAP-002"),
     ("systemd-run --user ls", ASK, "CG-WRAP-002"),

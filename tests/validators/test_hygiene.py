@@ -183,13 +183,16 @@ def test_invisible_in_value(line: str, expected: Outcome, ctx: Context) -> None:
 
 
 def test_an_escaped_paren_in_a_test_is_no_command_name(ctx: Context) -> None:
-    """tree-sitter cannot parse ``[ \\( … \\) ]`` and its recovery makes ``\\(`` a command;
-    bashlex reads the line as bash does, a test. The line still asks (CG-PARSE-001)."""
+    """tree-sitter cannot parse ``[ \\( … \\) ]`` (its recovery made ``\\(`` a command): the
+    line is read in tree-sitter's spelling of the test (``shell/testparens.py``), a test as to
+    bash. It asks for its ``rm -rf b`` (CG-DEG-002), not for its parsing."""
     line = 'if [ \\( ! -L b \\) -o \\( "x$(readlink b)" != "xv" \\) ]; then rm -rf b; fi'
     parsed = parse(line)
-    assert parsed.has_error
+    assert not parsed.has_error and parsed.written == line
     assert EscapedCommandName().check_line(parsed, ctx).outcome is Outcome.PASSTHROUGH
-    assert Engine().check(line, cwd=ctx.cwd).outcome is Outcome.ASK
+    decision = Engine().check(line, cwd=ctx.cwd)
+    assert decision.outcome is Outcome.ASK
+    assert {r.rule_id for r in decision.reasons if r.rule_id.startswith("CG-")} == {"CG-DEG-002"}
 
 
 def test_an_escaped_name_bashlex_also_reads_is_no_artefact() -> None:

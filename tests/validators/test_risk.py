@@ -60,6 +60,7 @@ from clawgate.validators.risk import risk_of
     ("gem rdoc rdoc", Risk.MEDIUM),
     ("gem nexus", Risk.HIGH),  # a plugin's subcommand: unknown, so high
     ("gem install rails", Risk.HIGH),
+    ("gem install -i vendor rails", Risk.MEDIUM),
     ("gem push x.gem", Risk.HIGH),
     ("gem cleanup", Risk.HIGH),
     ("echo hi > out.txt", Risk.MEDIUM),

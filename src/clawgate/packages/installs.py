@@ -1,13 +1,14 @@
 """The package names a command installs or runs by name, as the registry will read them.
 
 ``pip install -U 'requests[socks]>=2' ./local`` names ``requests``; ``npm i -D express@4``
-names ``express``; ``npx cowsay hi`` names ``cowsay``. Installs from the project's manifests and
-lockfiles (``npm ci``, bare ``npm install``, ``pip install -r …``, ``pip install -e .``) name
-nothing. Paths and archives are local; URLs and git references are named as such (they are not
-the index's packages). ``go run MODULE@VERSION`` names its module (``registry`` ``go``): it
-fetches and runs it at once, and no download ranking of Go modules ships. crates.io and RubyGems
-are not read (``cargo add`` only declares a dependency in the manifest; ``cargo install``,
-``gem install`` and ``go install`` keep their risk tier, which asks for global installs).
+names ``express``; ``npx cowsay hi`` names ``cowsay``; ``gem exec rails new app`` names the gem
+``rails``; ``cargo add serde@1 -F derive`` the crate ``serde``; ``go install
+golang.org/x/tools/cmd/goimports@latest`` the Go package path. Installs from the project's
+manifests and lockfiles (``npm ci``, bare ``npm install``, ``pip install -r …``, ``pip install
+-e .``, ``bundle install``, ``gem install -g``, ``cargo build``, ``go mod download``, ``go
+install`` of the project's own packages) name nothing. Paths and archives are local; URLs and
+git references are named as such (they are not the index's packages). ``bundle add --git`` and
+``cargo add --registry`` name a source outside the index: nothing is read.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from clawgate.records import record
 class Named:
     """What one command installs or runs: the registry and each name as written."""
 
-    registry: str  # "pypi", "npm" or "go"
+    registry: str  # "pypi", "npm", "rubygems", "crates" or "go"
     names: tuple[str, ...]
     remote: tuple[str, ...] = ()  # URLs and git references, from no index
+    asks: bool = True  # an unknown name asks; False: only a typosquat is judged (go get)
 
 
 # Options that take a value, per tool (the value is never a package name, except --from,
@@ -208,15 +210,91 @@ _GO_VALUES = frozenset("""-C -exec -tags -ldflags -gcflags -asmflags -mod -modfi
 
 
 def _go(args: list[str | None]) -> Named | None:
-    """``go run MODULE@VERSION args…``: the module path; a package of the project's own
-    module graph (no ``@``) names nothing."""
-    if args[:1] != ["run"]:
+    """``go run|install MODULE@VERSION``: the package path (a package of the project's own
+    module graph, without ``@``, names nothing); ``go get PATH[@V]``: each module path, judged
+    for typosquats only (it adds a requirement to go.mod, reviewed with the change, and Go's
+    modules are far more than the ones Debian packages)."""
+    verb = args[0] if args else None
+    if verb not in ("run", "install", "get"):
         return None
     operands, _ = _operands(args[1:], _GO_VALUES)
-    first = operands[0] if operands else ""
-    if "@" not in first or _LOCAL.search(first):
+    if verb == "run":
+        operands = operands[:1]
+    names = []
+    for spec in operands:
+        path, at, _ = spec.partition("@")
+        if _LOCAL.search(spec) or "." not in path.split("/", 1)[0] or "/" not in path:
+            continue  # ./cmd/x, all, std, go@1.22 and toolchain@…: no module path
+        if at or verb == "get":
+            names.append(path)
+    return Named("go", tuple(names), asks=verb != "get") if names else None
+
+
+_GEM_VALUES = frozenset("""-v --version -i --install-dir -n --bindir --build-root --platform
+-s --source -P --trust-policy --document --without --target-rbconfig --config-file
+-g --gem""".split())
+_GEM_MANIFEST = frozenset({"-g", "--file"})
+
+
+def _gem(args: list[str | None]) -> Named | None:
+    """``gem install NAME[:VERSION]…`` and ``gem exec [-g NAME] COMMAND`` (a gem's program run
+    by name, fetching the gem first as ``npx`` does); ``gem install -g`` reads the Gemfile."""
+    verb = args[0] if args else None
+    rest = args[1:]
+    if verb == "install":
+        if any((a or "").split("=", 1)[0] in _GEM_MANIFEST for a in rest):
+            return None
+        operands, _ = _operands(rest, _GEM_VALUES)
+    elif verb == "exec":
+        given = [rest[i + 1] or "" for i, a in enumerate(rest[:-1]) if a in ("-g", "--gem")]
+        given += [(a or "")[len("--gem="):] for a in rest if (a or "").startswith("--gem=")]
+        operands = given or _operands(rest, _GEM_VALUES)[0][:1]
+    else:
         return None
-    return Named("go", (first.split("@", 1)[0],))
+    names = [spec.split(":", 1)[0] for spec in operands
+             if not (spec and (_LOCAL.search(spec) or spec.endswith(".gem") or "/" in spec))]
+    return Named("rubygems", tuple(names)) if names else None
+
+
+_BUNDLE_VALUES = frozenset("""-v --version -g --group -s --source -r --require --branch --ref
+--glob --gemfile""".split())
+
+
+def _bundle(args: list[str | None]) -> Named | None:
+    """``bundle add NAME…`` (resolves and installs them); with ``--git``, ``--github`` or
+    ``--path`` the gem comes from that source, not the index: nothing is read."""
+    if args[:1] != ["add"]:
+        return None
+    if any((a or "").split("=", 1)[0] in ("--git", "--github", "--path") for a in args):
+        return None
+    operands, _ = _operands(args[1:], _BUNDLE_VALUES)
+    return Named("rubygems", tuple(operands)) if operands else None
+
+
+_CARGO_VALUES = frozenset("""--version --vers --branch --tag --rev --root --index -F --features
+--bin --example --target --target-dir --profile -j --jobs --config --color -Z --rename
+--manifest-path --lockfile-path -p --package --install-path""".split())
+
+
+def _cargo(args: list[str | None]) -> Named | None:
+    """``cargo add NAME[@V]…``, ``cargo install NAME…``, ``cargo binstall NAME…``: crates.io
+    crates (``-p`` picks the project's own member, not a crate); ``--path`` installs a local
+    one, ``--registry``/``--index`` another registry's (nothing read); ``--git`` a remote."""
+    while args and (args[0] or "").startswith("+"):
+        args = args[1:]  # cargo +nightly install …
+    if not args or args[0] not in ("add", "install", "binstall"):
+        return None
+    rest = args[1:]
+    options = {(a or "").split("=", 1)[0] for a in rest}
+    if options & {"--path", "--registry", "--index"}:
+        return None
+    git = [rest[i + 1] or "" for i, a in enumerate(rest[:-1]) if a == "--git"]
+    git += [(a or "")[len("--git="):] for a in rest if (a or "").startswith("--git=")]
+    if git:
+        return Named("crates", (), tuple(git))
+    operands, _ = _operands(rest, _CARGO_VALUES)
+    names = [spec.split("@", 1)[0] for spec in operands if not (spec and _LOCAL.search(spec))]
+    return Named("crates", tuple(names)) if names else None
 
 
 _NPM_ADD = frozenset({"install", "i", "add", "isntall", "in", "ins", "inst", "insta",
@@ -240,5 +318,8 @@ _READERS: dict[str, _Reader] = {
                       or _sub(frozenset({"add", "a", "install", "i"}), False, "npm")(a)),
     "bunx": _runner("npm"),
     "go": _go,
+    "gem": _gem,
+    "bundle": _bundle,
+    "cargo": _cargo,
 }
 PROGRAMS = frozenset({*_READERS, "python"})

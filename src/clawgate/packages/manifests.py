@@ -1,5 +1,6 @@
 """The package names a project declares itself: ``package.json``, ``pyproject.toml``,
-``requirements*.txt`` in the directory a command runs in and at the workspace's root.
+``requirements*.txt``, ``Gemfile``, ``Gemfile.lock``, ``*.gemspec``, ``Cargo.toml``,
+``Cargo.lock``, ``go.mod`` in the directory a command runs in and at the workspace's root.
 
 A name the project already depends on is no hallucination, popular or not. Read only when a
 command names a package that is not among the popular ones; each file at most ``MAX_BYTES``
@@ -14,7 +15,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.packages import normalise
 
 MAX_BYTES = 512 * 1024
-MAX_REQUIREMENTS = 16  # requirements*.txt files read in one directory
+MAX_REQUIREMENTS = 16  # requirements*.txt (or *.gemspec) files read in one directory
 _REQUIREMENT = lazy_pattern(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies",
                  "optionalDependencies", "bundleDependencies", "bundledDependencies")
@@ -29,6 +30,12 @@ def declared(registry: str, directories: list[str]) -> frozenset[str]:
             found |= _package_json(base / "package.json")
         elif registry == "go":
             found |= _go_mod(base / "go.mod")
+        elif registry == "rubygems":
+            found |= _gemfile(base / "Gemfile") | _gemfile_lock(base / "Gemfile.lock")
+            for path in sorted(base.glob("*.gemspec"))[:MAX_REQUIREMENTS]:
+                found |= _gemspec(path)
+        elif registry == "crates":
+            found |= _cargo_toml(base / "Cargo.toml") | _cargo_lock(base / "Cargo.lock")
         else:
             found |= _pyproject(base / "pyproject.toml")
             for path in sorted(base.glob("requirements*.txt"))[:MAX_REQUIREMENTS]:
@@ -93,6 +100,65 @@ def _go_mod(path: Path) -> set[str]:
     """Module paths ``go.mod`` requires (single ``require`` lines and ``require ( … )``)."""
     text = _text(path) or ""
     return {m.group(1) for line in text.splitlines() if (m := _GO_REQUIRE.match(line))}
+
+
+_GEM = lazy_pattern(r"""^\s*gem\s*\(?\s*["']([^"']+)["']""")
+_GEMSPEC_DEPENDENCY = lazy_pattern(
+    r"""\badd_(?:runtime_|development_)?dependency\s*\(?\s*["']([^"']+)["']""")
+_LOCKED_GEM = lazy_pattern(r"^    ([A-Za-z0-9][\w.-]*) \(")
+
+
+def _gemfile(path: Path) -> set[str]:
+    """``gem "name", …`` lines of a Gemfile (its Ruby is not run)."""
+    text = _text(path) or ""
+    return {m.group(1) for line in text.splitlines() if (m := _GEM.match(line))}
+
+
+def _gemspec(path: Path) -> set[str]:
+    text = _text(path) or ""
+    return {m.group(1) for m in _GEMSPEC_DEPENDENCY.finditer(text)}
+
+
+def _gemfile_lock(path: Path) -> set[str]:
+    """The gems a Gemfile.lock resolved (``    name (version)`` under ``specs:``)."""
+    text = _text(path) or ""
+    return {m.group(1) for line in text.splitlines() if (m := _LOCKED_GEM.match(line))}
+
+
+_CARGO_SECTIONS = ("dependencies", "dev-dependencies", "build-dependencies")
+
+
+def _cargo_toml(path: Path) -> set[str]:
+    """Crates of ``[dependencies]`` and its kin, per target and the workspace's (a renamed
+    one by its ``package``)."""
+    import tomllib
+
+    text = _text(path)
+    try:
+        data = tomllib.loads(text) if text else {}
+    except tomllib.TOMLDecodeError:
+        return set()
+    tables = [data, _dict(data.get("workspace")), *map(_dict, _dict(data.get("target")).values())]
+    names: set[str] = set()
+    for table in tables:
+        for section in _CARGO_SECTIONS:
+            for key, value in _dict(table.get(section)).items():
+                real = _dict(value).get("package")
+                names.add(real if isinstance(real, str) else key)
+    return names
+
+
+def _cargo_lock(path: Path) -> set[str]:
+    import tomllib
+
+    text = _text(path)
+    try:
+        data = tomllib.loads(text) if text else {}
+    except tomllib.TOMLDecodeError:
+        return set()
+    packages = data.get("package")
+    return {p["name"] for p in _list(packages) if isinstance(p, dict)
+            and isinstance(p.get("name"), str)}
 
 
 def _requirements(path: Path) -> set[str]:

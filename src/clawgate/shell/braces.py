@@ -156,6 +156,8 @@ def braces(text: str, budget: int = 64) -> list[str] | None:
 
 def _brace_at(text: str) -> tuple[int, list[int], int] | None:
     """The first unquoted ``{`` with its matching ``}``, and its top-level commas."""
+    if "{" not in text:
+        return None  # the words of a line with a brace elsewhere: no scan
     i, depth, start, commas = 0, 0, -1, []
     quote = ""
     while i < len(text):

@@ -123,8 +123,13 @@ class SimpleCommand:
 
 @lru_cache(maxsize=4096)
 def _program_of(value: str | None) -> str | None:
-    """Every validator asks for the program of every command: remember the basenames."""
-    return None if value is None else value.rsplit("/", 1)[-1]
+    """Every validator asks for the program of every command: remember the basenames. A
+    Windows spelling names the same program (``bash.exe``, ``rm.EXE`` of Git for Windows,
+    WSL, MSYS2): without its suffix."""
+    if value is None:
+        return None
+    base = value.rsplit("/", 1)[-1]
+    return base[:-4] if len(base) > 4 and base[-4:].lower() == ".exe" else base
 
 
 @record(frozen=True, slots=True)
@@ -136,3 +141,6 @@ class ParsedLine:
     has_error: bool = False
     too_deep: bool = False
     comments: tuple[str, ...] = ()
+    # The line as written, where ``source`` is it written again for tree-sitter (a here-document
+    # before the command name: ``shell/hoist.py``); bashlex is asked about this one.
+    written: str | None = None

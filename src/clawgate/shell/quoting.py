@@ -7,6 +7,9 @@ from __future__ import annotations
 from clawgate.lazyre import lazy_pattern
 
 _WORD_BREAKS = frozenset(" \t\n;|&()<>")
+# The characters ``single_quoted`` acts on; a run of any others it passes over in one step.
+_LOUD = frozenset("\\\n$()\"<#'")
+_QUIET_RUN = lazy_pattern(r"[^\\\n$()\"<#']+")
 HEREDOC = lazy_pattern(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
 
 
@@ -37,6 +40,8 @@ def single_quoted(line: str) -> list[tuple[int, int]]:
     and here-document bodies are skipped: a quote in them opens nothing; inside a double-quoted
     ``"$( … )"`` quotes open again."""
     spans: list[tuple[int, int]] = []
+    if "'" not in line:
+        return spans  # a span opens only at a quote
     pending: list[str] = []  # here-document delimiters whose bodies start at the next newline
     double = False
     outer: list[tuple[bool, int]] = []  # (double, parens) outside each "$( ... )" entered
@@ -44,6 +49,9 @@ def single_quoted(line: str) -> list[tuple[int, int]]:
     i = 0
     while i < len(line):
         ch = line[i]
+        if ch not in _LOUD:  # a run of characters that change nothing here: skipped at once
+            i = _QUIET_RUN.match(line, i).end()  # type: ignore[union-attr]
+            continue
         if ch == "\\":
             i += 2
             continue
@@ -96,6 +104,9 @@ def after_bodies(line: str, start: int, delimiters: list[str]) -> int:
 
 
 def _closing_quote(line: str, start: int, ansi: bool) -> int:
+    if not ansi:
+        end = line.find("'", start)
+        return len(line) if end < 0 else end
     i = start
     while i < len(line):
         if ansi and line[i] == "\\":

@@ -29,6 +29,9 @@ _WORD_ENDS = _COMMENT_STARTS
 # ``$(tty)`` or ``${HOME}`` inside double quotes: nothing inside that quotes or nests.
 _SIMPLE_SUBSTITUTION = lazy_pattern(r"""\$\([^()"'`\\\n${}]*\)|\$\{[^()"'`\\\n${}]*\}""")
 _CONTINUES = ("|", "&&", "||", "|&")  # a line ending or starting so goes on across the break
+# Runs of characters that ``_Scan`` steps over one by one without a change, by the quote it is in.
+_QUIET = {"": lazy_pattern(r"[^\\\n<#'\"`({\[)}\]]+"), "'": lazy_pattern(r"[^']+"),
+          "$'": lazy_pattern(r"[^\\']+"), '"': lazy_pattern(r'[^\\`$\n"]+')}
 
 
 def separate_lines(line: str) -> list[tuple[int, int]] | None:
@@ -55,9 +58,16 @@ def _top_level_breaks(line: str) -> list[int] | None:
     when quoting nests in a way this scan does not follow (substitutions in double quotes).
     Here-document bodies belong to the line that opens them."""
     scan = _Scan(line)
+    size = len(line)
     try:
-        while scan.i < len(line):
-            scan.i = scan.quoted() if scan.quote else scan.unquoted()
+        while scan.i < size:
+            # A run of characters that change nothing in the current quoting is passed over
+            # in one step; the others are taken one at a time.
+            quiet = _QUIET[scan.quote].match(line, scan.i)
+            if quiet is not None:
+                scan.i = quiet.end()
+            else:
+                scan.i = scan.quoted() if scan.quote else scan.unquoted()
     except _Unsure:
         return None
     return None if scan.quote else scan.breaks

@@ -19,7 +19,7 @@ MAX_OUTPUT = 4096
 
 def evaluate(body: str) -> str | None:
     """The output of ``$(body)`` with trailing newlines removed, or None when unknown."""
-    if "$" in body or "`" in body or len(body) > MAX_OUTPUT:
+    if len(body) > MAX_OUTPUT or (("$" in body or "`" in body) and _expands(body)):
         return None
     try:
         lexer = shlex.shlex(body, posix=True, punctuation_chars="|<>;&()")
@@ -41,6 +41,27 @@ def evaluate(body: str) -> str | None:
         if text is None:
             return None
     return None if text is None else text.rstrip("\n")
+
+
+def _expands(body: str) -> bool:
+    """Whether ``body`` has a ``$`` or a backtick outside single quotes: text the shell
+    expands (``echo 'rm -rf $HOME'`` prints ``$HOME`` as it stands)."""
+    single = double = False
+    i = 0
+    while i < len(body):
+        char = body[i]
+        if single:
+            single = char != "'"
+        elif char == "\\":
+            i += 1
+        elif char == "'" and not double:
+            single = True
+        elif char == '"':
+            double = not double
+        elif char in "$`":
+            return True
+        i += 1
+    return False
 
 
 def _stage(argv: list[str], stdin: str | None) -> str | None:

@@ -32,6 +32,7 @@ _NESTING_TAGS = {
 }
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"})
 _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
@@ -62,12 +63,23 @@ _MASK = "\ufffd_".encode()
 
 
 def tree_of(src: bytes) -> Tree:
-    """tree-sitter's tree of ``src`` (UTF-8), with the characters it crashes on masked."""
+    """tree-sitter's tree of ``src`` (UTF-8), with the characters it crashes on masked.
+
+    The parse, the parser differential's walk by statement and its subshell bodies and the
+    count of statement lines ask for the tree of the same line in turn: this thread's last
+    tree is kept and handed out again for the same bytes (nothing edits a tree)."""
+    local = _threads()
+    last: tuple[bytes, Tree] | None = getattr(local, "last", None)
+    if last is not None and last[0] == src:
+        return last[1]
+    key = src
     if src and max(src) >= 0xF0:
         import re  # rare: compiled (and cached by re) only for such lines
 
         src = re.sub(_CRASHING_CHARS, _MASK, src)
-    return parser().parse(src)
+    tree = parser().parse(src)
+    local.last = (key, tree)
+    return tree
 
 
 def parser() -> Parser:
@@ -166,7 +178,12 @@ class _Walker:
             elif child.type == "command_name":
                 words.extend(word_of(c, self.src) for c in child.named_children[:1])
             elif child.type in _REDIRECTS:
-                own.append(self.redirect(child))
+                redirect = self.redirect(child)
+                if (child.type == "herestring_redirect" and redirect.fd is None and words
+                        and child.start_byte == word_end and words[-1].text.isdigit()):
+                    # ``0<<<'…'``: the grammar reads the descriptor as a word before it
+                    redirect = replace(redirect, fd=int(words.pop().text))
+                own.append(redirect)
             elif child.type != "comment":
                 word = word_of(child, self.src)
                 if words and child.start_byte == word_end:
@@ -213,6 +230,8 @@ class _Walker:
         own: list[m.Redirect] = []
         followers: list[Node] = []
         bodies: list[Node] = []
+        words_after_heredoc = False
+        after_heredoc: list[Node] = []
         for child in node.named_children:
             if child.type not in _REDIRECTS:
                 continue
@@ -220,6 +239,8 @@ class _Walker:
             if child.type != "heredoc_redirect":
                 bodies.append(child)
                 continue
+            arguments = _same_line(child, child.children_by_field_name("argument"), self.src)
+            words_after_heredoc = words_after_heredoc or bool(arguments)
             # tree-sitter-bash hangs what follows a here-document's start inside it.
             for part in child.named_children:
                 if part.type in _REDIRECTS:
@@ -227,8 +248,12 @@ class _Walker:
                     bodies.append(part)
                 elif part.type == "heredoc_body":
                     bodies.append(part)
-                elif part.type not in ("heredoc_start", "heredoc_end"):
+                elif part in arguments:
+                    after_heredoc.append(part)
+                elif part.type not in _HEREDOC_PARTS and not _body_line(child, part, self.src):
                     followers.append(part)
+        if words_after_heredoc and (body is None or body.type != "command"):
+            self.has_error = True  # ``>out <<EOF cat``: a name tree-sitter would drop
         stages = [body] if body is not None else []
         if followers and followers[0].type == "pipeline":
             stages += list(followers.pop(0).named_children)
@@ -238,7 +263,9 @@ class _Walker:
                           first_redirects=True)
         if body is not None and body.type == "command" and start < len(self.out):
             self._recover_gap(node, body, self.out[start])
-        for part in bodies:
+            # ``cat <<EOF arg``: words after a here-document's start are the command's
+            self.out[start].words.extend(word_of(w, self.src) for w in after_heredoc)
+        for part in [*after_heredoc, *bodies]:  # the commands nested in them
             self.walk(part, nesting, depth + 1)
         for follower in followers:
             self.walk(follower, nesting, depth + 1, (), background)
@@ -268,7 +295,7 @@ class _Walker:
             delim = text_of(start, self.src) if start is not None else ""
             return m.Redirect(
                 ops[0] if ops else "<<", m.Word(delim, delim), fd,
-                heredoc=text_of(body, self.src) if body is not None else "",
+                heredoc=self._heredoc_text(node, start, body),
                 heredoc_expands=not any(q in delim for q in "'\"\\"),
             )
         dest = node.child_by_field_name("destination")
@@ -278,6 +305,24 @@ class _Walker:
         target = word_of(dest, self.src) if dest is not None else None
         op = "<<<" if node.type == "herestring_redirect" else (ops[0] if ops else ">")
         return m.Redirect(op, target, fd)
+
+    def _heredoc_text(self, node: Node, start: Node | None, body: Node | None) -> str:
+        """The body of a here-document. tree-sitter-bash reads a body whose first line starts
+        with a backslash (``\\rm -rf ~``) as words after the start and leaves the body node
+        empty or short: the lines between the start's line and the end delimiter are the
+        body, as bash reads them."""
+        text = text_of(body, self.src) if body is not None else ""
+        end = next((c for c in node.named_children if c.type == "heredoc_end"), None)
+        if start is None or end is None:
+            return text
+        newline = self.src.find(b"\n", start.end_byte, end.start_byte)
+        if newline < 0:
+            return text
+        stray = any(c.end_byte > newline and c.type not in _HEREDOC_PARTS
+                    for c in node.named_children)  # body lines read as words
+        if not stray:
+            return text
+        return self.src[newline + 1 : end.start_byte].decode("utf-8", "surrogateescape")
 
     def pipeline(self, stages: list[Node], nesting: tuple[str, ...], depth: int,
                  redirects: tuple[m.Redirect, ...], background: bool,
@@ -297,6 +342,21 @@ class _Walker:
                     cmd.pipeline, cmd.stage = names, i
 
 
+def _body_line(heredoc: Node, part: Node, src: bytes) -> bool:
+    """``part`` lies past the line of the here-document's start: a body line tree-sitter-bash
+    read as words (a first line starting with a backslash), not the command's."""
+    start = next((c for c in heredoc.named_children if c.type == "heredoc_start"), None)
+    if start is None:
+        return False
+    newline = src.find(b"\n", start.end_byte)
+    return 0 <= newline <= part.start_byte
+
+
+def _same_line(heredoc: Node, parts: list[Node], src: bytes) -> list[Node]:
+    """The words after a here-document's start on its own line (``cat <<EOF arg``)."""
+    return [p for p in parts if not _body_line(heredoc, p, src)]
+
+
 def joined(first: m.Word, second: m.Word) -> m.Word:
     """Two argument nodes with nothing between them are one shell word. tree-sitter-bash cuts
     ``/x/$A/y/$A/z`` after a bare ``$`` (``/x/$A/y/$`` and ``A/z``); bash reads one word, with
@@ -310,10 +370,38 @@ def joined(first: m.Word, second: m.Word) -> m.Word:
 
 
 def parse_tree(line: str) -> m.ParsedLine:
-    """Every simple command of ``line`` as tree-sitter-bash reads it. It can join the lines
-    before a here-document that ends the input (``ls | ls | ls | ls``, ``rm -rf /``, ``cat <<EOF``
-    read as ``ls rm -rf / cat``), not when a statement follows: such a line is read again with
-    ``:`` after it, and that ``:`` dropped."""
+    """Every simple command of ``line`` as tree-sitter-bash reads it. Two forms bash reads and
+    tree-sitter cannot are written again in a spelling it reads, with the same meaning and
+    length: a here-document before a command's name (``hoist.py``) and escaped parentheses in
+    ``[ … ]`` (``testparens.py``). The line read is then that one, and ``written`` keeps the
+    line as given (the parser differential asks bashlex about it)."""
+    parsed = _read(line)
+    if parsed.has_error and ("<<" in line or "\\(" in line or "\\)" in line):
+        text = _mended(line)
+        again = _read(text) if text is not None else None
+        if again is not None and not again.has_error:
+            return replace(again, written=line)
+    return parsed
+
+
+def _mended(line: str) -> str | None:
+    text = line
+    if "[" in line and ("\\(" in line or "\\)" in line):
+        from clawgate.shell.testparens import unescaped
+
+        text = unescaped(line) or line
+    if "<<" in text:
+        from clawgate.shell.hoist import reordered
+
+        text = reordered(text) or text
+    return None if text == line else text
+
+
+def _read(line: str) -> m.ParsedLine:
+    """tree-sitter's reading of ``line``. It can join the lines before a here-document that
+    ends the input (``ls | ls | ls | ls``, ``rm -rf /``, ``cat <<EOF`` read as ``ls rm -rf /
+    cat``), not when a statement follows: such a line is read again with ``:`` after it, and
+    that ``:`` dropped."""
     parsed = _parse_tree(line, line)
     if "<<" in line and any(_spans_lines(c) for c in parsed.commands):
         again = _parse_tree(line + "\n:", line)

@@ -28,6 +28,12 @@ MAX_ITEMS = 16  # commands spelled out for ``xargs -I``; the rest add nothing ne
 STDIN_CODE = {"sh": "-c", "bash": "-c", "dash": "-c", "zsh": "-c", "ksh": "-c", "mksh": "-c",
               "ash": "-c", "yash": "-c", "posh": "-c", "python": "-c", "python3": "-c",
               "python2": "-c", "perl": "-e", "ruby": "-e", "node": "-e"}
+# Files that are standard input, as a program operand (``bash /dev/stdin``).
+STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_STDIN_OPERAND = [[f] for f in STDIN_FILES]
+# Consumers that run each line they read as a command line: ``source``/``.`` of standard
+# input, and ``parallel`` with no command template.
+_LINE_RUNNERS = frozenset({"source", ".", "parallel"})
 _RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
                       "function time coproc { } ! [[ ]]".split())
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
@@ -50,10 +56,16 @@ def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str,
     if text is None or right is None:
         return None
     if consumer.program != "xargs":
-        flag = STDIN_CODE.get(consumer.program or "")
-        if flag is None or any(not a.startswith("-") or "c" in a or "e" in a for a in right[1:]):
-            return None
         code = text.replace(_HOME, "~").rstrip("\n")  # as code, ~ is expanded where it runs
+        if consumer.program in _LINE_RUNNERS:  # source /dev/stdin, parallel: lines are commands
+            if right[1:] != ([] if consumer.program == "parallel" else right[1:2]) or (
+                    consumer.program != "parallel" and right[1:] not in _STDIN_OPERAND):
+                return None
+            return feeder.offset, end, "eval " + quote(code)
+        flag = STDIN_CODE.get(consumer.program or "")
+        if flag is None or any(a not in STDIN_FILES and (
+                not a.startswith("-") or "c" in a or "e" in a) for a in right[1:]):
+            return None
         return feeder.offset, end, " ".join([quote(right[0]), flag, quote(code)])
     run = _xargs_run(right)
     items = _items(text, null=run[1], lines=run[2] is not None) if run else None
@@ -78,7 +90,8 @@ def _pair(commands: tuple[m.SimpleCommand, ...], index: int,
     feeder, consumer = commands[index], commands[index + 1]
     if (feeder.pipeline, feeder.stage, consumer.stage) != (consumer.pipeline, 0, 1) or \
             len(feeder.pipeline) != 2 or feeder.program not in _FEEDERS or (
-            consumer.program != "xargs" and consumer.program not in STDIN_CODE) or (
+            consumer.program != "xargs" and consumer.program not in STDIN_CODE
+            and consumer.program not in _LINE_RUNNERS) or (
             consumer.redirects and consumer.program != "xargs"):
         return None
     end = consumer.offset + len(encode(consumer.text) or b"")

@@ -9,6 +9,7 @@ from clawgate.errors import RegistryError
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators.shapes import ANY
 
 TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
@@ -70,6 +71,13 @@ class Validator(_Base):
 
     @abstractmethod
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict: ...
+
+    def shapes(self, program: str | None) -> int:
+        """The command shapes (``validators/shapes.py``) of commands running ``program`` this
+        validator may have an opinion on: it is asked about a command only when the command
+        has one of them. ``ANY``: every command; 0: none. Each shape must be implied by the
+        validator's own first test, which ``tests/validators/test_shapes.py`` holds it to."""
+        return ANY
 
 
 AnyValidator = RawValidator | LineValidator | Validator

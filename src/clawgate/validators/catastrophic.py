@@ -5,6 +5,7 @@ from __future__ import annotations
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import resolve
@@ -28,6 +29,11 @@ class FormatDisk(Validator):
     """
 
     id = "CG-CAT-002"
+
+    def shapes(self, program: str | None) -> int:
+        if program is not None and (program.startswith("mkfs") or program in _FORMATTERS):
+            return sh.ANY
+        return 0
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -54,6 +60,9 @@ class BlockDeviceWrite(Validator):
 
     id = "CG-CAT-003"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.DEV | sh.REDIRECT
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if "/dev/" not in cmd.text and not any(
                 r.target is not None and "/dev/" in r.target.text for r in cmd.redirects):
@@ -75,6 +84,9 @@ class ForkBomb(Validator):
     """
 
     id = "CG-CAT-004"
+
+    def shapes(self, program: str | None) -> int:
+        return 0 if program is None else sh.NESTED
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.inside("function") or cmd.program is None:

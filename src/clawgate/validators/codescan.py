@@ -28,6 +28,7 @@ _EXEC = lazy_pattern(r"""
   | \bopen\s*\([^;"']{0,80}["']\s*\|
   | \bopen\s*\(?[^;|]{0,200}\|\s*["'] | ["']-\|["'] | ["']\|-["'] | \bshell\s*\( | \bunix\s*\(
   | \bos\s*\.\s*(?:remove|unlink|rmdir)\b | \bshutil\s*\.\s*rmtree\b
+  | \bdo\s+shell\s+script\b
 """, re.X)
 # Bare process calls (``system "id"``, ``exec("sh")``), looked for outside string literals so
 # that prose such as ``print("system ready")`` is not one.
@@ -54,10 +55,15 @@ _NATIVE = lazy_pattern(r"\b(?:ctypes|cdll|CDLL|LoadLibrary|dlopen|Fiddle|ffi\s*\
                        r"\.so(?:\.\d+)*['\"]")
 _BACKTICKS = lazy_pattern(r"`[^`]+`")
 _INTERPOLATED = lazy_pattern(r"[$@]|#\{")
+# Perl's qx and Ruby's %x: backticks by another spelling (``qx(cmd)``, ``qx{cmd}``, ``%x!cmd!``).
+_QUOTED_COMMAND = lazy_pattern(r"(?<![\w$@%])(?:qx|%x)\s*(?:\((?P<p>[^()]*)\)|\{(?P<b>[^{}]*)\}|"
+                               r"\[(?P<k>[^\[\]]*)\]|<(?P<a>[^<>]*)>|"
+                               r"(?P<d>[^\w\s({\[<])(?P<s>(?:(?!(?P=d)).)*)(?P=d))")
 # String literals handed to a process-starting call: ``system("...")``, ``exec "..."``.
 _CALLED = lazy_pattern(
     r"\b(?:system|popen|shell_exec|passthru|exec|execute|spawn|execSync|check_output|getoutput|"
-    r"check_call|call|run|Popen|callCommand|run-shell-command|esyscmd|syscmd|proc_open)"
+    r"check_call|call|run|Popen|callCommand|(?:run-|async-)?shell-command|esyscmd|syscmd|"
+    r"proc_open|do\s+shell\s+script)"
     r"\s*\(?\s*\[?\s*(?P<q>[\"'])(?P<s>(?:\\.|(?!(?P=q)).){1,400}?)(?P=q)")
 
 
@@ -88,6 +94,9 @@ def scan(code: str, backticks: bool = False) -> Findings:
     called = [m.group("s") for m in _CALLED.finditer(code)] if runs else []
     if backticks:  # `cmd` runs cmd; a literal one (no interpolation) can be read
         called += [b[1:-1] for b in _BACKTICKS.findall(code) if not _INTERPOLATED.search(b)]
+        quoted = (next(g for g in m.group("p", "b", "k", "a", "s") if g is not None)
+                  for m in _QUOTED_COMMAND.finditer(code))
+        called += [q for q in quoted if q.strip() and not _INTERPOLATED.search(q)]
     commands = tuple(dict.fromkeys(called))[:MAX_COMMANDS]
     return Findings(
         exec=runs,

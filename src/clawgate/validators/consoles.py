@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import option_values
@@ -18,22 +18,66 @@ _VIM_ESCAPE = lazy_pattern(
     r"pyx?\b|py3do|pydo|lua\w*\b|perl\w*\b|rub(?:y)?\w*\b|mz(?:scheme)?\b|tcl\w*\b|"
     r"exe(?:cute)?\b|so(?:urce)?\b|(?:r(?:ead)?|w(?:rite)?)\s+!)|"
     r"\bsystem(?:list)?\s*\(|\bjob_?start|\btermopen|\blibcall|\bset?\s+shell")
+# The shell command of ``:!CMD``, ``:silent !CMD``, ``:r !CMD``, ``:w !CMD`` (to the end of
+# the line: a bar belongs to the shell there), and of ``system('CMD')``.
+_VIM_BANG = lazy_pattern(r"^[\s:]*(?:sil(?:ent)?!?\s+)?[%.$\d,'<>]*\s*"
+                         r"(?:(?:r(?:ead)?|w(?:rite)?)\s+)?!(.+)$", re.S)
+_VIM_SYSTEM = lazy_pattern(r"\bsystem(?:list)?\s*\(\s*(['\"])(.+?)\1")
 _CONSOLE_ESCAPE = lazy_pattern(
-    r"(?:^|[;\n])\s*(?:!|\\!|shell\b|pipe\b|\|)|\bpython\b|\bsystem\b|^\s*\.(?:shell|system|"
+    r"(?:^|[;\n])\s*(?:!|\\!|:!|~!|~\||shell\b|pipe\b|\|)|\bpython\b|\bsystem\b|^\s*\.(?:shell|system|"
     r"load|once\s*\||output\s*\||sh\b)|\\o\s*\||\bPROGRAM\b|\bplatform\s+shell\b|"
     r"\bscript\b|\bsys_exec\b|\bsys_eval\b|\bload_file\b|\bINTO\s+(?:OUT|DUMP)FILE\b|"
     r"\bedit\s*\(|\bfts3_tokenizer\b|\bload_extension\b", re.I | re.M)
+# The shell command line of a console's escape (``!CMD``, ``\\! CMD``, ``shell CMD``,
+# sqlite's ``.shell CMD``).
+_CONSOLE_SHELL = lazy_pattern(r"^[ \t]*(?:[:~\\]?!|~\||\.?(?:shell|system)[ \t]+|"
+                              r"platform[ \t]+shell[ \t]+)[ \t]*(\S.*)$", re.M)
 _CONSOLES: dict[str, tuple[str, frozenset[str]]] = {
     "gdb": ("", frozenset({"-ex", "-iex", "--eval-command", "--init-eval-command"})),
     "lldb": ("o", frozenset({"--one-line", "-O", "--one-line-before-file"})),
     "mysql": ("e", frozenset({"--execute"})), "mariadb": ("e", frozenset({"--execute"})),
     "psql": ("c", frozenset({"--command"})), "dc": ("e", frozenset({"--expression"})),
     "sqlite3": ("", frozenset({"-cmd"})), "redis-cli": ("", frozenset()),
-    "duckdb": ("c", frozenset({"-cmd"})),
+    "duckdb": ("c", frozenset({"-cmd"})), "ghci": ("e", frozenset()),
+    **dict.fromkeys(("mail", "mailx", "s-nail"), ("", frozenset())),
 }
 
 
+def fed_text(cmd: SimpleCommand) -> list[str]:
+    """The here-strings and here-documents a program reads as its commands, as written (a
+    variable in an unquoted here-document is left as it stands)."""
+    found: list[str] = []
+    for redirect in cmd.redirects:
+        if redirect.op == "<<<" and redirect.target is not None:
+            found.append(redirect.target.shown)
+        elif redirect.feeds_input and redirect.heredoc is not None:
+            found.append(redirect.heredoc)
+    return found
+
+
+def shell_commands(command: str) -> list[str]:
+    """The shell command lines an editor command runs, where they can be read."""
+    found = [m.group(2) for m in _VIM_SYSTEM.finditer(command)]
+    bang = _VIM_BANG.match(command)
+    return [bang.group(1), *found] if bang is not None else found
+
+
 def _vim_commands(cmd: SimpleCommand) -> list[str | None]:
+    if cmd.program in ("ed", "red") or (cmd.redirects and (cmd.program == "ex" or any(
+            w.shown[:1] == "-" and w.shown[1:2] != "-" and set(w.shown[1:]) & {"e", "E"}
+            for w in cmd.words[1:]))):
+        # ed, and vim in Ex mode, read their commands from standard input: each line is one
+        lines = [line for text in fed_text(cmd) for line in text.split("\n")]
+        if cmd.program in ("ed", "red"):
+            return list(lines)
+        return [*lines, *_vim_options(cmd)]
+    return _vim_options(cmd)
+
+
+def _vim_options(cmd: SimpleCommand) -> list[str | None]:
+    if cmd.program == "less":  # less '+!CMD' file: an initial command, as if typed
+        return [w.value.lstrip("+") if w.value is not None else None for w in cmd.words[1:]
+                if w.shown.startswith("+") and "!" in w.shown]
     found: list[str | None] = [v for _, _, v in option_values(
         cmd.words, 1, "c", frozenset({"cmd"}))]
     for word in cmd.words[1:]:
@@ -49,28 +93,37 @@ class EditorCommands(Validator):
     shell commands (``:!``, ``:sh``, ``:terminal``, ``:r !``, ``system()``) or scripting
     languages (``:py``, ``:lua``): ASK.
 
+    The shell command lines they name (``:!CMD``, ``system('CMD')``, less's ``+!CMD``) are
+    checked as commands too.
+
     Bad: ``vi -c ':!/bin/sh' /dev/null``. Harmless: ``vim -c 'set nu' +10 notes.txt``.
     """
 
     id = "CG-INTERP-006"
-    programs = _VIMS
+    programs = _VIMS | {"less", "ed", "red"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.program not in _VIMS:
+        if cmd.program not in self.programs:
             return Verdict.passthrough()
+        lines: list[str] = []
+        message = ""
         for command in _vim_commands(cmd):
             if command is None:
                 return Verdict.ask(self.id, "an editor command only known at run time")
             if _VIM_ESCAPE.search(command):
-                return Verdict.ask(self.id, f"the editor command {command!r} runs programs")
-        return Verdict.passthrough()
+                lines += shell_commands(command)
+                message = message or f"the editor command {command!r} runs programs"
+        if not message:
+            return Verdict.passthrough()
+        return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id, message=message)
 
 
 @register
 class ConsoleCommands(Validator):
     """Commands given to debuggers and database consoles (``gdb -ex``, ``lldb -o``,
     ``mysql -e``, ``psql -c``, ``sqlite3 DB SQL``, ``dc -e``) that escape to a shell (``!``,
-    ``\\!``, ``shell``, ``.shell``, ``COPY … PROGRAM``) or load code: ASK.
+    ``\\!``, ``shell``, ``.shell``, ``COPY … PROGRAM``) or load code: ASK; the shell command
+    lines of ``!``/``shell`` escapes are checked as commands too.
 
     Bad: ``gdb -nx -ex '!sh' -ex quit``. Harmless: ``psql -c 'select 1'``.
     """
@@ -93,10 +146,15 @@ class ConsoleCommands(Validator):
                 texts.append(word.shown.partition("=")[2])
         if program in ("sqlite3", "duckdb", "redis-cli"):
             texts += [w.value for w in words[2:] if not w.shown.startswith("-")]
+        texts += fed_text(cmd)  # psql <<< '\! …', gdb -batch <<EOF … EOF: commands typed in
+        lines: list[str] = []
+        message = ""
         for text in texts:
             if text is None:
                 return Verdict.ask(self.id, f"{program} runs commands only known at run time")
             if _CONSOLE_ESCAPE.search(text) or (program == "dc" and "!" in text):
-                return Verdict.ask(self.id, f"{program} command {text!r} runs programs or "
-                                   "loads code")
-        return Verdict.passthrough()
+                lines += [m.group(1) for m in _CONSOLE_SHELL.finditer(text)]
+                message = message or f"{program} command {text!r} runs programs or loads code"
+        if not message:
+            return Verdict.passthrough()
+        return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id, message=message)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from clawgate.decision import Risk, Verdict
-from clawgate.shell.model import SimpleCommand
-from clawgate.validators.base import Context, Validator, register
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.flags import parse_options
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.risk import risk_of
 
 _FIREWALLS = frozenset({"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables"})
@@ -16,8 +17,12 @@ _INDEX_OPTIONS = frozenset({"--index-url", "--extra-index-url", "--trusted-host"
                             "--registry", "--source", "--index", "--default-index", "--pre-index",
                             "-i", "-f"})
 # openvt starts its command on another virtual console, out of the agent's session.
+_LOCAL_LINKS = frozenset({"--find-links", "-f"})
 _DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon", "openvt"})
 _DETACH_PROGRAMS = _DETACHERS | {"screen", "tmux", "docker", "podman"}
+_LAST_JOB = frozenset({"$!", '"$!"', "${!}", '"${!}"'})
+# Constructs that run in a shell of their own: its jobs and traps are not the line's.
+_SEPARATE = frozenset({"subshell", "command_substitution", "process_substitution"})
 
 
 @register
@@ -64,9 +69,14 @@ class CustomPackageIndex(Validator):
             return Verdict.passthrough()
         if not any(w.value in ("install", "add", "i") for w in cmd.words[1:3]):
             return Verdict.passthrough()
-        for word in cmd.words[1:]:
+        words = cmd.words
+        for i, word in enumerate(words[1:], 1):
             text = word.shown
             name = text.split("=", 1)[0]
+            if name in _LOCAL_LINKS and program in _PIP and _local_dir(
+                    text.split("=", 1)[1] if "=" in text else
+                    (words[i + 1].value if i + 1 < len(words) else None), ctx):
+                continue  # wheels from a folder of the workspace (``-f dist``): no index
             if name in _INDEX_OPTIONS and (name not in ("-i", "-f") or program in _PIP):
                 return Verdict.ask(self.id, f"{program} installs from a custom index ({text})",
                                    hint="install from the project's configured index")
@@ -76,25 +86,30 @@ class CustomPackageIndex(Validator):
         return Verdict.passthrough()
 
 
+def _local_dir(value: str | None, ctx: Context) -> bool:
+    """A ``--find-links`` value naming a folder in the workspace, not an address."""
+    if not value or "://" in value or value.startswith(("~", "$")):
+        return False
+    path = resolve(Word(value, value), ctx).path
+    return path is not None and under(path, ctx.workspace)
+
+
 @register
 class Detached(Validator):
-    """Background and detached processes (``&``, ``nohup``, ``setsid``, ``openvt``,
-    ``screen -dm``, ``tmux new -d``, ``docker run -d``) outlive the agent's command and escape
-    its timeout.
+    """Detached processes (``nohup``, ``setsid``, ``openvt``, ``screen -dm``, ``tmux new -d``,
+    ``docker run -d``) are made to outlive the agent's command, its session and its timeout.
+    (A job started with ``&`` is CG-DEST-010's.)
 
-    A read in the background (``ls &``) finishes on its own and is left alone.
-
-    Bad: ``nohup ./server &``. Harmless: ``./server --port 8080`` (runs in the foreground).
+    Bad: ``nohup ./server``. Harmless: ``./server --port 8080`` (runs in the foreground).
     """
 
     id = "CG-DEST-008"
+    programs = _DETACH_PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
-        if not cmd.background and program not in _DETACH_PROGRAMS:
+        if program not in _DETACH_PROGRAMS:
             return Verdict.passthrough()
-        if cmd.background and risk_of(cmd) is not Risk.LOW:
-            return self._ask(f"{program or 'the command'} runs in the background")
         if program in _DETACHERS:
             return self._ask(f"{program} detaches a process from the session")
         args = cmd.args
@@ -109,3 +124,92 @@ class Detached(Validator):
 
     def _ask(self, message: str) -> Verdict:
         return Verdict.ask(self.id, message, hint="run it in the foreground with a timeout")
+
+
+
+@register
+class BackgroundJob(LineValidator):
+    """A program started in the background with ``&`` outlives the command: ASK, unless the
+    line bounds the job itself: it waits for every job (``wait``), ends this one (``kill $!``,
+    ``kill %1``, ``kill "$pid"`` after ``pid=$!``, a ``trap`` that does so), or runs it under
+    ``timeout``. A read in the background (``ls &``) ends on its own and is left alone.
+
+    Why not more: clawgate's own executors end whatever a command leaves in its process group
+    (and control group) when the command ends, so there a job cannot outlive its call; but an
+    adapter only decides, and the agent's host may keep such a job running past the call, its
+    timeout and the session (a server still listening, a worker still writing). The CI shape
+    (start a server, run the tests against it, stop it) bounds its job and is ALLOW; a job
+    left behind is asked about. Detaching on purpose (``nohup``, ``setsid``, ``screen -dm``)
+    is CG-DEST-008's.
+
+    Bad: ``./server --port 8080 &``. Harmless: ``node server.js & pid=$!; npm test; kill
+    $pid``, ``make serve & sleep 2; curl -s localhost:8000; wait``.
+    """
+
+    id = "CG-DEST-010"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if "&" not in parsed.source:
+            return Verdict.passthrough()
+        commands = parsed.commands
+        for i, cmd in enumerate(commands):
+            if not cmd.background or risk_of(cmd) is Risk.LOW or _bounded(commands, i):
+                continue
+            return Verdict.ask(self.id, f"{cmd.program or 'the command'} runs in the background",
+                               hint="run it in the foreground with a timeout, or wait for it "
+                               "or kill it in the same command").about(cmd.text)
+        return Verdict.passthrough()
+
+
+def _bounded(commands: tuple[SimpleCommand, ...], index: int) -> bool:
+    """The job started by ``commands[index]`` is waited for or ended later in the line."""
+    job = commands[index]
+    if job.program == "timeout":
+        return True
+    if _SEPARATE.intersection(job.nesting):
+        return False  # ``(./server &)``: a job of another shell, which nothing here can reach
+    shell = [c for c in commands if not _SEPARATE.intersection(c.nesting)]
+    if any(c.program == "trap" and len(c.words) > 2 and _trap_ends_all(c.words[1])
+           for c in shell):
+        return True
+    names: set[str] = set()  # variables holding this job's process id
+    own = True  # whether ``$!`` still names this job
+    for cmd in shell:
+        if cmd.offset <= job.offset:
+            continue
+        if cmd.background:
+            own = False  # a later job: ``$!`` names that one now
+        for assignment in cmd.assignments:
+            if own and assignment.value.text in _LAST_JOB:
+                names.add(assignment.name)
+        program = cmd.program
+        if program == "wait" and len(cmd.words) == 1 and not cmd.pipeline:
+            return True  # (in a pipeline, ``wait`` runs in a subshell: it has no jobs)
+        if program in ("wait", "kill") and any(_names(w, names, own) for w in cmd.words[1:]):
+            return True
+        if program == "trap" and len(cmd.words) > 2 and _trap_ends(cmd.words[1], names, own):
+            return True
+    return False
+
+
+def _names(word: Word, names: set[str], own: bool) -> bool:
+    text = word.text
+    if text.startswith("%"):
+        return True  # a job specification
+    if own and text in _LAST_JOB:
+        return True
+    bare = text.strip('"').removeprefix("$").strip("{}")
+    return text.strip('"').startswith("$") and bare in names
+
+
+def _trap_ends(code: Word, names: set[str], own: bool) -> bool:
+    """``trap 'kill $pid' EXIT``: the code kills this job when the shell ends."""
+    text = code.value or code.text
+    return "kill" in text and any(_names(Word(w, w), names, own)
+                                  for w in text.replace(";", " ").split())
+
+
+def _trap_ends_all(code: Word) -> bool:
+    """``trap 'kill $(jobs -p)' EXIT`` (or ``kill 0``: the whole group), wherever it stands."""
+    text = " ".join((code.value or code.text).replace(";", " ").split())
+    return any(f" kill {whom} " in f" {text} " for whom in ("$(jobs -p)", "0", "-- -$$"))

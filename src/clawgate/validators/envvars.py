@@ -13,6 +13,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.programs import harmless_command
@@ -82,6 +83,9 @@ class CodeLoadingVariable(Validator):
 
     id = "CG-ENV-001"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _DECLARERS else sh.ASSIGN
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _DECLARERS:
             return Verdict.passthrough()
@@ -102,6 +106,9 @@ class CommandVariable(Validator):
     """
 
     id = "CG-ENV-002"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _DECLARERS else sh.ASSIGN
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _DECLARERS:

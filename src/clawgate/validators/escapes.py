@@ -13,6 +13,7 @@ from clawgate import programs
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.payloads import SYSTEM_DIRS, command_text, payload_verdict
 from clawgate.validators.programs import (
@@ -76,6 +77,11 @@ class ShellArgument(Validator):
     """
 
     id = "CG-ESC-001"
+
+    def shapes(self, program: str | None) -> int:
+        if program is None or program in INSPECTORS or program in FRONTENDS:
+            return 0
+        return sh.SHELLISH
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -159,6 +165,11 @@ class CommandOption(Validator):
 
     id = "CG-ESC-002"
 
+    def shapes(self, program: str | None) -> int:
+        if program is None or program in FRONTENDS:
+            return 0
+        return sh.ANY if program in _runners() else sh.OPTIONS
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program is None or program in FRONTENDS or len(cmd.words) < 2:
@@ -220,6 +231,9 @@ class PipeValue(Validator):
 
     id = "CG-ESC-003"
 
+    def shapes(self, program: str | None) -> int:
+        return 0 if program is None or program in INSPECTORS else sh.ANY
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program is None or program in INSPECTORS:
@@ -245,6 +259,9 @@ class LibraryLoad(Validator):
     """
 
     id = "CG-ESC-004"
+
+    def shapes(self, program: str | None) -> int:
+        return 0 if program is None or program in INSPECTORS or program in _BUILDERS else sh.ANY
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

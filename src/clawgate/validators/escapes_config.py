@@ -10,6 +10,7 @@ from clawgate import programs
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.envvars import OPTION_VARIABLES, switches_only
 from clawgate.validators.escapes import STANDARD_SHELL, harmless_helper
@@ -20,10 +21,12 @@ from clawgate.validators.programs import (
     LOADER_VARIABLES,
     harmless_command,
 )
+from clawgate.validators.scriptfiles import recipes
 
 _COMMAND_KEY = lazy_pattern(
     r"(?i)pager|editor|command|cmd\b|proxycommand|localcommand|helper|hook|exec|program|"
     r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
+    r"gitproxy|\.driver$|"
     r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack|"
     r"runner|linker|\.rustc$|\.rustdoc$|credential-provider")
 # Programs that take KEY=VALUE settings on the command line: which options give them is the
@@ -33,6 +36,13 @@ SETTERS = frozenset({"git", "hg", "ssh", "scp", "sftp", "sshfs", "autossh", "apt
                      "apt-cache", "cargo", "mount"})
 _GIT_DIRECT = frozenset({"--exec-path", "--upload-pack", "--receive-pack"})
 _GIT_U_IS_UPLOAD_PACK = frozenset({"clone", "ls-remote"})  # `git push -u` sets an upstream
+# Loader variables whose value is a command line (``GIT_EXTERNAL_DIFF='…'`` is run by the shell
+# with the files appended), unlike a library or a directory: ASK, and the command is checked.
+_LOADED_COMMANDS = frozenset({"GIT_EXTERNAL_DIFF"})
+# make's flags from the environment: ``--eval``/``-E`` code and ``-f`` makefiles among them.
+_MAKE_FLAGS = frozenset({"MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"})
+_MAKE_CODE = lazy_pattern(r"(?:^|\s)-(?:-eval\b|-file\b|-makefile\b|E|f|[a-zA-Z]*[fE])")
+_MAKE_EVAL = lazy_pattern(r"--eval[= ]'?([^']*)'?|(?:^|\s)-E[ ]?'?([^']*)'?")
 _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "config"),
             ("pnpm", "config"), ("hg", "config")}
 
@@ -50,6 +60,7 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
                 continue
             key, _, value = effect.word.shown.partition("=")
             found.append((key.strip(), _unquote(value.strip())))
+    found += _environment_settings(cmd)
     words = cmd.words
     sub = words[1].value if len(words) > 1 else None
     if (program, sub or "") in _PERSIST:
@@ -65,6 +76,16 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
         if option_editor is not None:
             found.append(("editor", _value_after(words, option_editor)))
     return found
+
+
+def _environment_settings(cmd: SimpleCommand) -> list[tuple[str, str]]:
+    """git's settings given by the environment: ``GIT_CONFIG_KEY_<n>`` with
+    ``GIT_CONFIG_VALUE_<n>`` (as ``-c KEY=VALUE``)."""
+    if not cmd.assignments or cmd.program != "git":
+        return []
+    values = {a.name: a.value.shown for a in cmd.assignments}
+    return [(key, values.get("GIT_CONFIG_VALUE_" + name[15:], ""))
+            for name, key in values.items() if name.startswith("GIT_CONFIG_KEY_")]
 
 
 def _unquote(value: str) -> str:
@@ -105,6 +126,7 @@ def _value_after(words: tuple[Word, ...], word: Word) -> str:
     index = words.index(word)
     return words[index + 1].shown if index + 1 < len(words) else ""
 
+_ENVIRONMENT_SETTERS = frozenset({"env", "export", "declare", "typeset", "readonly", "local"})
 
 @register
 class ConfigCommand(Validator):
@@ -125,6 +147,7 @@ class ConfigCommand(Validator):
             return Verdict.passthrough()
         if program == "git":
             if "-c" not in cmd.text and "config" not in cmd.text and "-u" not in cmd.text and (
+                    "GIT_CONFIG_KEY_" not in cmd.text) and (
                     "exec-path" not in cmd.text and "-pack" not in cmd.text and (
                         "ext::" not in cmd.text)):
                 return Verdict.passthrough()
@@ -134,16 +157,24 @@ class ConfigCommand(Validator):
             if direct is not None:
                 flag, value = direct
                 return payload_verdict([value], self.id, f"git {flag} runs another program")
+        commands: list[str | None] = []  # every one, not the first (PermitLocalCommand=yes)
+        first = ""
         for key, value in _settings(cmd, program, ctx):
             if key == "config-file":
                 return Verdict.ask(self.id, f"{program} reads its settings from a file outside "
                                    "the workspace, which may make it run anything")
-            alias = key.lower().startswith("alias.")
+            if key.lower().startswith("permit"):
+                continue  # ssh's PermitLocalCommand=yes switches LocalCommand on: no command
+            # an alias, or a submodule's update mode, whose value runs when it starts with !
+            alias = key.lower().startswith("alias.") or (
+                key.lower().startswith("submodule.") and key.lower().endswith(".update"))
             if not alias and harmless_helper(value):
                 continue
             if (alias and value.startswith("!")) or (not alias and _COMMAND_KEY.search(key)):
-                return payload_verdict([_unquote(value)], self.id,
-                                       f"{program} setting {key} runs a command")
+                commands.append(_unquote(value))
+                first = first or key
+        if commands:
+            return payload_verdict(commands, self.id, f"{program} setting {first} runs a command")
         return Verdict.passthrough()
 
 
@@ -170,9 +201,11 @@ class CommandEnvironment(Validator):
 
     id = "CG-ESC-007"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _ENVIRONMENT_SETTERS else sh.ASSIGN
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if not cmd.assignments and cmd.program not in ("env", "export", "declare", "typeset",
-                                                         "readonly", "local"):
+        if not cmd.assignments and cmd.program not in _ENVIRONMENT_SETTERS:
             return Verdict.passthrough()
         for name, word in _assignments(cmd):
             value = word.value
@@ -180,6 +213,21 @@ class CommandEnvironment(Validator):
                 continue  # search paths are CG-ENV-002's: inside the workspace is fine
             if name in OPTION_VARIABLES and switches_only(word, ctx):
                 continue  # NODE_OPTIONS=--experimental-vm-modules, RUBYOPT=-Ilib: load nothing
+            if name in _MAKE_FLAGS and value and _MAKE_CODE.search(value):
+                evals = [found.group(1) or found.group(2) or ""
+                         for found in _MAKE_EVAL.finditer(value)]
+                return Verdict.unwrap(*(r for e in evals for r in recipes(e)),
+                                      outcome=Outcome.ASK, rule_id=self.id,
+                                      message=f"{name} gives make code or a makefile")
+            if name == "TAR_OPTIONS":  # options every tar run takes: --to-command=…
+                if value is None:
+                    return Verdict.ask(self.id, "TAR_OPTIONS known only at run time")
+                return Verdict.unwrap(f"tar {value} -tf archive.tar") if value else (
+                    Verdict.passthrough())
+            if name in _LOADED_COMMANDS and value:
+                # a command line git runs through the shell: what it runs is checked too
+                return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=self.id,
+                                      message=f"{name} makes git run {value!r}")
             if name in LOADER_VARIABLES:
                 return Verdict.ask(self.id, f"{name} loads code into the programs that run")
             if value == "" and name not in LOADER_VARIABLES:
@@ -189,8 +237,16 @@ class CommandEnvironment(Validator):
             if COMMAND_VARIABLE.search(name):
                 if value is None:
                     return Verdict.ask(self.id, f"{name} names a program only known at run time")
-                if not harmless_command(value):
+                if not harmless_command(value) and not (
+                        name.endswith(("_RSH", "_SSH")) and _plain_ssh(value)):
                     return Verdict.unwrap(value.lstrip("|"), outcome=Outcome.ASK,
                                           rule_id=self.id,
                                           message=f"{name} makes programs run {value!r}")
         return Verdict.passthrough()
+
+
+def _plain_ssh(value: str) -> bool:
+    """``RSYNC_RSH='ssh -p 2222'``: the remote shell such variables exist to name."""
+    words = value.split()
+    return bool(words) and words[0] in ("ssh", "/usr/bin/ssh") and not any(
+        ch in value for ch in ";&|`$()<>\n") and "command" not in value.lower()

@@ -205,8 +205,11 @@ class ServesTheMachine(Validator):
 _TUNNELS = {"ngrok": None, "cloudflared": frozenset({"tunnel", "access"}), "lt": None,
             "localtunnel": None, "bore": frozenset({"local"}), "frpc": None, "zrok": None,
             "tailscale": frozenset({"funnel", "serve"}), "devtunnel": frozenset({"host"}),
-            "code": frozenset({"tunnel"}), "loclx": None, "expose": None, "pagekite": None,
-            "pagekite.py": None, "telebit": None, "tunnelto": None}
+            "loclx": None, "expose": None, "pagekite": None, "pagekite.py": None,
+            "telebit": None, "tunnelto": None,
+            # VS Code and its forks: a tunnel, or the editor (terminal included) as a web page
+            **dict.fromkeys(("code", "code-insiders", "code-oss", "codium", "cursor",
+                             "windsurf"), frozenset({"tunnel", "serve-web"}))}
 _QUERIES = frozenset({"version", "--version", "-v", "help", "--help", "-h", "status", "list"})
 
 
@@ -214,7 +217,7 @@ _QUERIES = frozenset({"version", "--version", "-v", "help", "--help", "-h", "sta
 class Tunnel(Validator):
     """A tunnel that publishes a local port or the machine itself on the internet (``ngrok``,
     ``cloudflared tunnel``, ``ssh -R``, ``lt``, ``bore local``, ``tailscale funnel``,
-    ``code tunnel``). ASK.
+    ``code tunnel``, ``code serve-web``: an editor with a terminal served as a web page). ASK.
 
     Bad: ``ngrok http 8000``, ``ssh -R 80:localhost:3000 serveo.net``. Harmless: ``ngrok version``.
     """

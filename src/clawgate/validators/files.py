@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import TILDE, SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_scratch, resolve, under
-from clawgate.validators.writes import may_write, write_targets
+from clawgate.validators.writes import may_write, write_shapes, write_targets
 
 _HOME_PERSISTENCE = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
                      ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".kshrc", ".cshrc",
@@ -49,6 +50,9 @@ class WriteOutsideWorkspace(Validator):
 
     id = "CG-FS-001"
 
+    def shapes(self, program: str | None) -> int:
+        return write_shapes(program)
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not may_write(cmd):
             return Verdict.passthrough()
@@ -70,6 +74,9 @@ class WritePersistence(Validator):
     """
 
     id = "CG-FS-002"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program == "crontab" else write_shapes(program)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program == "crontab" and _installs_crontab(cmd):

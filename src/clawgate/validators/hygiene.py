@@ -8,6 +8,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.quoting import single_quoted
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import (
     Context,
     LineValidator,
@@ -128,6 +129,9 @@ class WrappedNonAsciiProgram(Validator):
     """
 
     id = "CG-HYG-009"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ODD_NAME
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve, under
 
@@ -57,6 +58,9 @@ class PathQualifiedProgram(Validator):
     """
 
     id = "CG-IDENT-001"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _LOADERS else sh.ODD_NAME | sh.ASSIGN
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.words:

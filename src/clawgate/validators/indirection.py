@@ -7,14 +7,17 @@ and text decoded at run time (``base64 -d``, ``xxd -r``) that becomes part of a 
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand
+from clawgate.shell.substitute import evaluate
+from clawgate.validators import shapes as sh
 from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.interpreters import INLINE, inline_code, judge
 from clawgate.validators.programs import DECODERS, NETWORK, SHELLS, family_name
+from clawgate.validators.scriptfiles import script_from_stdin
 from clawgate.validators.shells import DECODED, FETCHED, shell_call
 
 STDIN_RUNNERS = frozenset({"at", "batch", "crontab", "m4"})
@@ -57,7 +60,9 @@ def decodes(cmd: SimpleCommand) -> bool:
 
 def stdin_program(cmd: SimpleCommand) -> bool:
     """``cmd`` reads the program it runs from standard input (also as a file that is
-    standard input: ``source /dev/stdin``, ``bash /dev/fd/0``)."""
+    standard input: ``source /dev/stdin``, ``bash /dev/fd/0``, ``awk -f -``)."""
+    if script_from_stdin(cmd):
+        return True
     operand = next((w.value for w in cmd.words[1:] if not w.shown.startswith("-")), None)
     if operand in _STDIN_FILES and (cmd.program in _SCRIPT_READERS or cmd.program in SHELLS
                                     or family_name(cmd.program) in INLINE):
@@ -87,6 +92,9 @@ class PipedIntoInterpreter(Validator):
     """
 
     id = "CG-INJ-008"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.PIPED
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.downstream and (cmd.program in NETWORK or cmd.program in (
@@ -119,15 +127,18 @@ class FedByDocument(Validator):
 
     id = "CG-INJ-009"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.REDIRECT
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.redirects:
             return Verdict.passthrough()
         docs = [r for r in cmd.redirects if r.feeds_input]
-        if not docs and _script_from_file(cmd):
+        if _script_from_file(cmd):  # beside a document too: the last input given wins
             return Verdict.ask(self.id, f"{cmd.program} runs a program it reads from a file "
                                "that is not read here", hint="read the script first")
-        if not docs or not stdin_program(cmd):
-            return Verdict.passthrough()
+        if not docs or not stdin_program(cmd) or script_from_stdin(cmd):
+            return Verdict.passthrough()  # a script file fed this way: CG-INJ-017's
         texts: list[str] = []
         for doc in docs:
             text = doc.heredoc if doc.op != "<<<" else (doc.target.value if doc.target else None)
@@ -172,6 +183,8 @@ class EvalOrSource(Validator):
                 family_name(program) not in INLINE):
             return Verdict.passthrough()
         words = cmd.words[1:]
+        if program in ("eval", "command") and words and words[0].shown == "--":
+            words = words[1:]  # the end of options, which bash's builtins accept
         if program == "eval" or (program == "trap" and len(words) > 1):
             code = joined_code(words[:1] if program == "trap" else words)
             if code is None and any(FETCHED.search(w.text) or DECODED.search(w.text)
@@ -182,10 +195,10 @@ class EvalOrSource(Validator):
                 return Verdict.ask(self.id, f"{program} runs text only known at run time")
             return Verdict.unwrap(code)
         if program == "command" and words and words[0].shown not in ("-v", "-V"):
-            start = 1 if words[0].shown == "-p" else 0
+            start = (1 if words[0].shown == "-p" else 0) + len(cmd.words) - 1 - len(words)
             from clawgate.validators.argv import inner
 
-            return Verdict.unwrap(inner(cmd, start + 1)) if len(words) > start else (
+            return Verdict.unwrap(inner(cmd, start + 1)) if len(cmd.words) > start + 1 else (
                 Verdict.passthrough())
         if program in _SCRIPT_READERS or shell_call(cmd) is not None or (
                 family_name(program) in INLINE):
@@ -199,6 +212,14 @@ class EvalOrSource(Validator):
         if m.PROCESS in operand.expansions and _FETCH.search(operand.text):
             return Verdict.deny(self.id, "a script fetched from the network is run unreviewed",
                                 hint="download it, read it, then run it")
+        if m.PROCESS in operand.expansions:
+            text = operand.text
+            body = text[2:-1] if text.startswith("<(") and text.endswith(")") else None
+            script = evaluate(body) if body is not None else None
+            if script is not None:  # <(echo '…'): the text printed is the script
+                return Verdict.unwrap(script, outcome=Outcome.ASK, rule_id=self.id,
+                                      message=f"{cmd.program} runs a script printed by a "
+                                      "process substitution")
         if cmd.program in _SCRIPT_READERS or m.PROCESS in operand.expansions:
             return Verdict.ask(self.id, f"{cmd.program} runs a script only known at run time")
         return Verdict.passthrough()
@@ -214,6 +235,9 @@ class DecodedSubstitution(Validator):
     """
 
     id = "CG-INJ-011"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.NESTED
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.nesting or not _SUBSTITUTIONS.intersection(cmd.nesting):

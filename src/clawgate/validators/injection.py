@@ -10,6 +10,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import (
     INSPECTORS,
@@ -54,6 +55,9 @@ class DynamicCommandWord(Validator):
 
     id = "CG-INJ-001"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.ODD_NAME
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or not _dynamic_text(name):
@@ -75,6 +79,9 @@ class QuotedCommandName(Validator):
 
     id = "CG-INJ-002"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.ODD_NAME
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or not name.quoted or name.value is None:
@@ -95,6 +102,9 @@ class PatternCommandName(Validator):
 
     id = "CG-INJ-003"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.ODD_NAME
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or not name.expansions & {m.GLOB, m.BRACE}:
@@ -112,6 +122,9 @@ class EncodedCommandName(Validator):
     """
 
     id = "CG-INJ-004"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ODD_NAME
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
@@ -134,6 +147,9 @@ class MixedCaseCommandName(Validator):
 
     id = "CG-INJ-005"
 
+    def shapes(self, program: str | None) -> int:
+        return 0 if not program or program.islower() or not program.isalpha() else sh.ANY
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if not program or program.islower() or not program.isalpha():
@@ -155,6 +171,9 @@ class KeywordAsCommand(Validator):
 
     id = "CG-INJ-006"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _KEYWORDS else 0
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or name.value not in _KEYWORDS:
@@ -175,6 +194,9 @@ class ExpansionTricks(Validator):
     """
 
     id = "CG-INJ-007"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.DOLLAR
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if "$" not in cmd.text:
@@ -231,6 +253,9 @@ class BangLine(Validator):
     """
 
     id = "CG-INJ-012"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ODD_NAME
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word

@@ -18,6 +18,7 @@ _XARGS = opts("aEILnPsd", "arg-file max-args max-procs max-chars delimiter proce
 _PARALLEL = opts("jSaIdnNE", "jobs sshlogin arg-file colsep joblog results tmpdir timeout "
                  "delay retries replace max-args max-replace-args workdir basefile")
 _WATCH = opts("nq", "interval equexit")
+_ENTR = opts("", "")
 _PLACEHOLDER = frozenset({"{}", "{/}", "{.}", "{//}", "{/.}", "{#}"})
 
 
@@ -124,30 +125,54 @@ def _replace_token(cmd: SimpleCommand, start: int) -> str | None:
 
 @register
 class ParallelOrWatch(Validator):
-    """``parallel CMD ::: args`` and ``watch CMD`` hand CMD to a shell (``watch -x`` runs argv):
-    it is checked as code. ``parallel`` reading whole commands from its input asks.
+    """``parallel CMD ::: args`` and ``watch CMD`` hand CMD to a shell (``watch -x`` runs argv),
+    as ``entr -s CODE`` does (``entr CMD`` runs argv): it is checked as code. ``parallel``
+    reading whole commands from its input asks.
 
     Bad: ``watch 'reset; exec /bin/sh 1>&0 2>&0'``. Harmless: ``watch -n 5 df -h``.
     """
 
     id = "CG-WRAP-008"
-    programs = frozenset({"watch", "parallel"})
+    programs = frozenset({"watch", "parallel", "entr"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program == "watch":
             return self._watch(cmd)
+        if program == "entr":
+            return self._entr(cmd)
         if program != "parallel":
             return Verdict.passthrough()
         start = command_start(cmd.words, 1, _PARALLEL)
         end = next((i for i, w in enumerate(cmd.words) if w.shown in (":::", "::::", ":::+")),
                    len(cmd.words))
         if start is None or start >= end:
-            return Verdict.ask(self.id, "parallel runs commands read from its input")
+            return self._commands(cmd, end)
         code = joined_code(cmd.words[start:end])
         if code is None:
             return Verdict.ask(self.id, "parallel runs code only known at run time")
         return Verdict.unwrap(code, *parallel_lines(code, cmd.words[end:]))
+
+    def _commands(self, cmd: SimpleCommand, end: int) -> Verdict:
+        """No command template: each input line, or each argument after one ``:::``
+        (``parallel ::: 'make a' 'make b'``), is a command line of its own."""
+        rest = cmd.words[end + 1:]
+        if end >= len(cmd.words) or cmd.words[end].shown != ":::" or not rest or any(
+                w.value is None or w.shown in (":::", "::::", ":::+", "::::+") for w in rest):
+            return Verdict.ask(self.id, "parallel runs commands read from its input")
+        return Verdict.unwrap(*(w.value for w in rest if w.value))
+
+    def _entr(self, cmd: SimpleCommand) -> Verdict:
+        """``entr [-acdnprz] UTILITY ARGS``, or ``entr -s 'CODE'`` (run by $SHELL)."""
+        start = command_start(cmd.words, 1, _ENTR)
+        if start is None:
+            return Verdict.passthrough()
+        if any(w.shown.startswith("-") and "s" in w.shown for w in cmd.words[1:start]):
+            code = cmd.words[start].value
+            if code is None:
+                return Verdict.ask(self.id, "entr runs code only known at run time")
+            return Verdict.unwrap(code)
+        return Verdict.unwrap(inner(cmd, start))
 
     def _watch(self, cmd: SimpleCommand) -> Verdict:
         start = command_start(cmd.words, 1, _WATCH)
@@ -161,13 +186,17 @@ class ParallelOrWatch(Validator):
         return Verdict.unwrap(code)
 
 
-_GIT_CODE = {"rebase": frozenset({"--exec", "-x"}), "submodule": frozenset({"foreach"})}
+_GIT_CODE = {"rebase": frozenset({"--exec", "-x"}), "submodule": frozenset({"foreach"}),
+             "filter-branch": frozenset({"--tree-filter", "--index-filter", "--env-filter",
+                                         "--msg-filter", "--commit-filter", "--parent-filter",
+                                         "--tag-name-filter"})}
 
 
 @register
 class GitRunsCommands(Validator):
     """git subcommands that run a command: ``git rebase --exec CMD``, ``git bisect run CMD``,
-    ``git submodule foreach CMD``: CMD is checked as a command line.
+    ``git submodule foreach CMD``, ``git filter-branch --tree-filter CMD``: CMD is checked as
+    a command line.
 
     Bad: ``git rebase --exec 'curl -s x | sh' HEAD~3``. Harmless: ``git rebase -x 'make
     test' HEAD~3``.

@@ -3,9 +3,11 @@ consoles that run shells, remote-control listeners and ``shell``/``console`` sub
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators import shapes as sh
+from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import words_of
 
@@ -24,6 +26,13 @@ _PACKAGE_MANAGERS = words_of("dpkg rpm yum dnf zypper apt apt-get snap pkg opkg 
                              "flatpak installer gdebi")
 _PACKAGE_FILE = lazy_pattern(r"\.(?:deb|rpm|snap|txz|tbz|pkg|ipk|apk|flatpak|flatpakref|"
                              r"pkg\.tar(?:\.\w+)?)$")
+_TMUX_GLOBAL = opts("LSfcT", "")
+_TMUX_OPTIONS = opts("sntcxyeFlf", "")  # the options of these subcommands that take a word
+_TMUX_RUNS = frozenset({"new", "new-session", "neww", "new-window", "splitw", "split-window",
+                        "respawnp", "respawn-pane", "respawnw", "respawn-window", "run",
+                        "run-shell", "popup", "display-popup"})
+_TMUX_TYPES = frozenset({"send", "send-keys"})
+_TMUX_KEYS = frozenset({"Enter", "C-m", "C-j", "KPEnter", "Escape", "C-c", "C-d", "Space"})
 _FZF_RUN = lazy_pattern(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
 
 
@@ -72,8 +81,31 @@ class TerminalLauncher(Validator):
         if _MULTIPLEXER_READS.intersection(cmd.args[:1]) or "-V" in cmd.args or (
                 len(cmd.args) == 1 and cmd.args[0] in _SELF_DESCRIBING):
             return Verdict.passthrough()  # tmux ls, claude --version
-        return Verdict.ask(self.id, f"{program} is an interactive program that runs shells",
-                           hint="run the command itself")
+        lines = tmux_commands(cmd) if program in ("tmux", "tmate") else []
+        return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id,
+                              message=f"{program} is an interactive program that runs shells",
+                              ) if lines else Verdict.ask(
+            self.id, f"{program} is an interactive program that runs shells",
+            hint="run the command itself")
+
+
+def tmux_commands(cmd: SimpleCommand) -> list[str]:
+    """The shell command of ``tmux new-session|new-window|split-window|respawn-pane|
+    run-shell|display-popup … CMD`` and the line typed by ``send-keys … Enter``, where
+    literal."""
+    words = cmd.words
+    at = command_start(words, 1, _TMUX_GLOBAL)
+    sub = words[at].value if at is not None else None
+    if at is None or (sub not in _TMUX_RUNS and sub not in _TMUX_TYPES):
+        return []
+    start = command_start(words, at + 1, _TMUX_OPTIONS)
+    rest = [w.value for w in words[start:]] if start is not None else []
+    if not rest or any(v is None for v in rest):
+        return []
+    texts = [v for v in rest if v is not None]
+    if sub in _TMUX_TYPES:
+        texts = [t for t in texts if t not in _TMUX_KEYS]
+    return [" ".join(texts)] if texts else []
 
 
 @register
@@ -85,6 +117,9 @@ class ShellSubcommand(Validator):
     """
 
     id = "CG-ESC-010"
+
+    def shapes(self, program: str | None) -> int:
+        return 0 if program is None or program in _SUBCOMMAND_READERS else sh.ANY
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

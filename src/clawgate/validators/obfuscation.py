@@ -16,6 +16,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.injection import spells_text
 from clawgate.validators.programs import SHELLS
@@ -64,6 +65,9 @@ class ObfuscatedProgram(Validator):
     """
 
     id = "CG-OBF-001"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ODD_NAME
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word

@@ -63,6 +63,8 @@ class ParserDisagreement(LineValidator):
     spelling = True
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if parsed.written is not None:
+            return self._written_again(parsed, parsed.written)
         if parsed.too_deep or not _needs_second_opinion(parsed.source):
             return Verdict.passthrough()
         try:
@@ -74,6 +76,25 @@ class ParserDisagreement(LineValidator):
             return Verdict.passthrough()
         return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
                                 hint="simplify the quoting")
+
+    def _written_again(self, parsed: ParsedLine, written: str) -> Verdict:
+        """A line tree-sitter read only once written again (a here-document before the
+        command name, ``shell/hoist.py``): bashlex must read the line as written, whole, as
+        tree-sitter read it again; without that reading it asks."""
+        try:
+            found = differential.compare(parsed, differential.bashlex_view(written))
+        except differential.Unavailable:  # GaveUp included
+            return Verdict.ask(self.id, "a here-document before the command name, and the "
+                               "second shell parser has no reading of the line",
+                               hint="put the here-document after the command name")
+        except differential.Rejected:
+            return Verdict.ask(self.id, "a here-document before the command name, and the "
+                               "second shell parser rejects the line",
+                               hint="put the here-document after the command name")
+        if found is None:
+            return Verdict.passthrough()
+        return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
+                                hint="put the here-document after the command name")
 
 
 # Where tree-sitter-bash has been known to read a line differently from bash: escapes,

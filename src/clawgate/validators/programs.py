@@ -72,15 +72,16 @@ ed ex vi vim nvim view rvim emacs nano pico joe jed mg micro mcedit
 
 # Environment variables that name a program other programs will run.
 COMMAND_VARIABLE = lazy_pattern(
-    r"(?:PAGER|EDITOR|VISUAL|_COMMAND|_CMD|_EXEC|_PROGRAM|_SHELL|_HELPER|_ASKPASS|_LAUNCHER|"
-    r"_WRAPPER|_HOOK|LESSOPEN|LESSCLOSE|^SHELL|^BROWSER|^TERMINAL|^DIFFTOOL)$")
+    r"(?:PAGER|EDITOR|VISUAL|_COMMAND|_CMD|_EXEC|_PROGRAM|_PROG|_SHELL|_HELPER|_ASKPASS|"
+    r"_LAUNCHER|_WRAPPER|_HOOK|_RUNNER|_RSH|_SSH|LESSOPEN|LESSCLOSE|^SHELL|^BROWSER|^TERMINAL|"
+    r"^DIFFTOOL|^FCEDIT)$")
 # Variables that load code into programs whatever their value says.
 LOADER_VARIABLES = words_of("""
 LD_PRELOAD LD_AUDIT DYLD_INSERT_LIBRARIES BASH_ENV ENV
 PROMPT_COMMAND PERL5OPT PERL5DB RUBYOPT NODE_OPTIONS PYTHONSTARTUP
 PYTHONINSPECT GIT_EXEC_PATH GIT_CONFIG_PARAMETERS GIT_CONFIG_GLOBAL
 GIT_CONFIG GIT_TEMPLATE_DIR GROFF_BIN_PATH AUTOM4TE AUTOCONF AUTOMAKE M4 GCONV_PATH
-JAVA_TOOL_OPTIONS _JAVA_OPTIONS PATH GIT_EXTERNAL_DIFF GIT_SSH LESSKEY MANOPT
+JAVA_TOOL_OPTIONS _JAVA_OPTIONS PATH GIT_EXTERNAL_DIFF GIT_SSH LESSKEY MANOPT ZDOTDIR
 """)
 # Values of command variables that are everyday pagers and editors.
 HARMLESS_PAGERS = words_of("""
@@ -122,9 +123,10 @@ BARE_SHELL_WORD = lazy_pattern(rf"(?:{_BARE})(?:\s|$)")
 def harmless_command(value: str) -> bool:
     """A pager or editor setting that names an everyday program (``PAGER=cat``, ``EDITOR=vim``,
     ``LESSOPEN='|lesspipe %s'``) and nothing else: no shell syntax, no other program."""
-    head = value.lstrip("|").split()
-    if not head or any(ch in value for ch in ";&`$()<>#"):
-        return False
+    body = value.lstrip("|")  # LESSOPEN='|lesspipe %s': the leading bar says "read its output"
+    head = body.split()
+    if not head or any(ch in body for ch in ";&|`$()<>#\n"):
+        return False  # a pipeline, a list, a substitution: shell code, not one program
     if "/" in head[0] and not head[0].startswith(("/usr/", "/bin/")):
         return False  # ./less runs the file at that place, not the pager (program identity)
     return head[0].rsplit("/", 1)[-1] in HARMLESS_PAGERS | {"lesspipe", "lesspipe.sh", "lessfile"}

@@ -13,7 +13,7 @@ from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve
-from clawgate.validators.writes import may_write, write_targets
+from clawgate.validators.writes import may_write, write_shapes, write_targets
 
 # Text that fetches or runs something: a downloader, a socket, a shell handed code, decoding.
 RUNS_CODE = lazy_pattern(
@@ -141,6 +141,9 @@ class ProtectedPathWrite(Validator):
     """
 
     id = "CG-PROT-001"
+
+    def shapes(self, program: str | None) -> int:
+        return write_shapes(program)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         found = protected_target(cmd, ctx)

@@ -11,6 +11,7 @@ import re
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.procfs import may_read_environ, process_tree, reads_environ
 
@@ -48,6 +49,9 @@ class NetworkDeviceRedirect(Validator):
     """
 
     id = "CG-CAT-008"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.REDIRECT if program in _TALKERS else sh.REDIRECT | sh.DEV
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         for redirect in cmd.redirects:
@@ -142,6 +146,9 @@ class ProcessEnvironment(Validator):
     """
 
     id = "CG-CAT-011"
+
+    def shapes(self, program: str | None) -> int:
+        return 0 if program in _TALKERS else sh.PROCISH | sh.REDIRECT
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         text = cmd.text

@@ -240,6 +240,45 @@ def _help_is_low(cmd: SimpleCommand, base: Risk) -> Risk:
     return _LOW if _HELP & set(cmd.args) else base
 
 
+# What an editor CLI prints without opening anything: its version, help, extensions.
+EDITOR_READS = frozenset({"--version", "-v", "--help", "-h", "--list-extensions",
+                          "--show-versions", "--status", "--telemetry"})
+_EDITOR_VALUED = frozenset({"--category", "--locate-shell-integration-path",
+                            "--locate-extension"})
+
+
+def editor_reads(cmd: SimpleCommand) -> bool:
+    """``code --version``, ``cursor --list-extensions --show-versions``: the editor prints
+    and exits; anything else opens a window, a folder, a tunnel or installs code."""
+    args = cmd.args
+    if not args:
+        return False
+    i = 0
+    while i < len(args):
+        name = args[i].partition("=")[0]
+        if name in _EDITOR_VALUED:
+            i += 1 if "=" in args[i] else 2
+        elif name in EDITOR_READS:
+            i += 1
+        else:
+            return False
+    return True
+
+
+def _editor(cmd: SimpleCommand, base: Risk) -> Risk:
+    return _LOW if editor_reads(cmd) else base
+
+
+def _gem(cmd: SimpleCommand, base: Risk) -> Risk:
+    """``gem install`` installs into the Ruby's own gems (every project's) unless
+    ``--install-dir`` puts them in a directory of the project's."""
+    tier = _help_is_low(cmd, base)
+    if tier is _MEDIUM and _first(cmd) == "install" and not (
+            {"-i", "--install-dir"} & {a.split("=", 1)[0] for a in cmd.args}):
+        return _HIGH
+    return tier
+
+
 def _plain(tier: Callable[[SimpleCommand], Risk]) -> Rule:
     return lambda cmd, base: tier(cmd)
 
@@ -264,9 +303,10 @@ RULES: dict[str, Rule] = {
                            frozenset())),
     "openssl": _plain(_openssl),
     "text-tool": _plain(_text_tool),
-    "gem": _help_is_low,
+    "gem": _gem,
     "system-packages": _plain(_system_packages),
     "sysctl": _plain(_sysctl),
     "status-only": _plain(_status_only),
     "cloud-reads": _plain(_cloud_reads),
+    "editor": _editor,
 }

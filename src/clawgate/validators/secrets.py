@@ -5,6 +5,7 @@ from __future__ import annotations
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.credentials import HINT, credential_in
 from clawgate.validators.writes import write_targets
@@ -46,6 +47,11 @@ class CredentialRead(Validator):
     """
 
     id = "CG-SEC-001"
+
+    def shapes(self, program: str | None) -> int:
+        if program == "getent":
+            return sh.ANY
+        return 0 if program in _NON_READERS or program in SENDERS else sh.ANY
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

@@ -6,10 +6,15 @@ which judges shells fed by pipes, here-documents and process substitutions.
 
 from __future__ import annotations
 
+import re
+import shlex
+
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.records import record
+from clawgate.records import record, replace
+from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.argv import opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import NET_TOOLS, SHELLS
@@ -20,6 +25,11 @@ _NET_DEVICES = ("/dev/tcp/", "/dev/udp/")
 # A substitution that downloads: its output, run as code, is remote code.
 DECODED = lazy_pattern(r"(?:\$\(|`)[^)`]*\b(?:base(?:64|32)\s+(?:-\w*d|--decode)|xxd\s+-\w*r|"
                        r"openssl\s+(?:enc|base64)|rev\b|gunzip|zcat|uudecode)")
+# The user's shell named by its variable (``"$SHELL" -c …``, ``${SHELL:-sh} <<< …``).
+_SHELL_VARIABLE = lazy_pattern(r'^"?\$(?:SHELL|BASH|\{(?:SHELL|BASH)(?::?-[\w./-]*)?\})"?$')
+# Positional parameters in ``sh -c`` code, quoted whole (``"$@"``) or bare (``$1``, ``${2}``).
+_POSITIONAL = lazy_pattern(r'"\$\{?([0-9@*])\}?"|\$\{?([0-9@*])\}?')
+_PASTABLE = frozenset({m.TILDE, m.VARIABLE})
 FETCHED = lazy_pattern(r"(?:\$\(|`|<\()[^)`]*\b(?:curl|wget|fetch|nc|ncat|aria2c|http)\b")
 
 
@@ -109,7 +119,35 @@ class ShellCode(Validator):
                                     hint="decode it, read it, then run it")
             return Verdict.ask(self.id, "the shell runs code only known at run time",
                                hint="write the code out literally")
-        return Verdict.unwrap(call.code.value)
+        rest = cmd.words[cmd.words.index(call.code) + 1:]
+        given = with_arguments(call.code.value, rest) if rest else None
+        return Verdict.unwrap(call.code.value, *(() if given is None else (given,)))
+
+
+def with_arguments(code: str, args: tuple[Word, ...]) -> str | None:
+    """``sh -c CODE NAME ARG…``: CODE with ``$0``, ``$1`` …, ``"$@"`` and ``$*`` replaced by
+    the literal words given (``sh -c '"$@"' _ rm -rf ~`` runs ``rm -rf ~``); None when CODE
+    uses none of them or a word is only known at run time. Checked beside CODE itself."""
+    if "$" not in code or not _POSITIONAL.search(code):
+        return None
+    texts: list[str] = []
+    for word in args:
+        if word.value is not None and not word.expansions:
+            texts.append(shlex.quote(word.value))
+        elif word.expansions <= _PASTABLE and "$(" not in word.text and "`" not in word.text:
+            # ~ and $HOME were expanded by the outer shell; pasted as written, the inner
+            # shell expands them alike
+            texts.append(word.text)
+        else:
+            return None
+
+    def value(found: re.Match[str]) -> str:
+        key = found.group(1) or found.group(2)
+        if key in "@*":
+            return " ".join(texts[1:])
+        return texts[int(key)] if int(key) < len(texts) else "''"
+
+    return _POSITIONAL.sub(value, code)
 
 
 @register
@@ -170,3 +208,26 @@ class PrivilegedOrNetworkShell(Validator):
             return Verdict.deny(self.id, f"a shell wired to the network ({target})",
                                 hint="this is a reverse shell")
         return Verdict.passthrough()
+
+
+@register
+class ShellVariable(Validator):
+    """``$SHELL`` (or ``$BASH``, ``${SHELL:-sh}``) as the program is the user's shell: its
+    arguments and input are read as a shell's (``-c CODE``, a here-string), by checking the
+    command again as ``sh``. The name itself stays CG-INJ-001's ASK.
+
+    Bad: ``"$SHELL" -c 'rm -rf ~'``. Harmless: ``echo "$SHELL"``.
+    """
+
+    id = "CG-WRAP-013"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.DOLLAR if program is None else 0
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program is not None or not cmd.words or "SH" not in cmd.words[0].text or (
+                not _SHELL_VARIABLE.match(cmd.words[0].text)):
+            return Verdict.passthrough()
+        words = (Word("sh", "sh"), *cmd.words[1:])
+        text = " ".join(w.text for w in words)
+        return Verdict.unwrap(replace(cmd, words=words, text=text, depth=cmd.depth + 1))

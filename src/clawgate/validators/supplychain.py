@@ -1,10 +1,11 @@
 """Installing or running packages by name: hallucinated names and typosquats.
 
 Agents invent package names, and attackers register the names agents invent and misspellings
-of popular packages. A name among the most-downloaded packages of PyPI or npm
-(``clawgate/packages/*.txt``, with their source and date), declared in the project's own
-manifest, or a local path keeps the command's risk tier (medium); any other name asks; a name
-one or two edits from a popular package without being one is denied.
+of popular packages. A name among the most-downloaded packages of PyPI or npm, or among the
+gems, crates and Go modules Debian packages (``clawgate/packages/*.txt``, with their source and
+date), declared in the project's own manifest, or a local path keeps the command's risk tier
+(medium; global tool installs stay high); any other name asks; a name one or two edits from a
+popular package without being one is denied.
 """
 
 from __future__ import annotations
@@ -14,23 +15,23 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
 _PROGRAMS = frozenset({"pip", "python", "uv", "uvx", "poetry", "pipx", "npm", "npx", "pnpm",
-                       "pnpx", "yarn", "bun", "bunx", "go"})
+                       "pnpx", "yarn", "bun", "bunx", "go", "gem", "bundle", "cargo"})
 
 
-def _unknown(cmd: SimpleCommand, ctx: Context) -> tuple[str, list[str], list[str]] | None:
-    """(registry, names that are neither popular nor declared nor local, remote sources)."""
+def _unknown(cmd: SimpleCommand, ctx: Context, *,
+             asking: bool = False) -> tuple[str, list[str], list[str]] | None:
+    """(registry, names that are neither popular nor declared nor local, remote sources);
+    ``asking``: None for a command whose unknown names do not ask (``go get``)."""
     from clawgate.packages import index
     from clawgate.packages.installs import named
 
     found = named([w.value for w in cmd.words])
-    if found is None:
+    if found is None or (asking and not found.asks):
         return None
     # A name known only at run time (``pip install "$PKG"``) is not judged here: one set
     # literally earlier on the line is put in first (same-line constants).
-    names = [n for n in found.names if n]
-    if found.registry != "go":  # no download ranking of Go modules ships
-        popular = index(found.registry)
-        names = [n for n in names if not popular.known(n)]
+    popular = index(found.registry)
+    names = [n for n in found.names if n and not popular.known(n)]
     if names:
         from clawgate.packages.manifests import declared
 
@@ -78,13 +79,13 @@ class Typosquat(Validator):
         from clawgate.packages import index
 
         registry, names, _ = found
-        if registry == "go":
-            return Verdict.passthrough()  # no ranking to be near to
         for name in names:
-            target = index(registry).near(name)
+            popular = index(registry)
+            target = popular.near(name)
             if target is not None:
-                return Verdict.deny(self.id, f"{name!r} is one or two letters away from the "
-                                    f"popular {registry} package {target!r}",
+                edits = "one or two letters" if popular.edits > 1 else "one letter"
+                return Verdict.deny(self.id, f"{name!r} is {edits} away from {target!r}, "
+                                    f"one of the {popular.what}",
                                     hint=f"did you mean {target!r}? check the spelling")
         return Verdict.passthrough()
 
@@ -102,24 +103,25 @@ class UnknownPackage(Validator):
     programs = _PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        found = _unknown(cmd, ctx)
+        found = _unknown(cmd, ctx, asking=True)
         if found is None:
             return Verdict.passthrough()
         from clawgate.packages import index
 
         registry, names, remote = found
-        if registry == "go":
-            return _high(self.id, f"go run fetches and runs {names[0]!r}, which the "
-                         "project's go.mod does not require",
-                         "add it to go.mod (a tools dependency), or review it first")
         if names:
             shown = ", ".join(repr(n) for n in names)
-            size = index(registry).size
-            return _high(self.id, f"{shown} is not among the {size:,} most-downloaded "
-                         f"{registry} packages nor declared by the project",
-                         "check that the package exists and is the one meant")
+            return _high(self.id, f"{shown} is not among the {index(registry).what} nor "
+                         f"declared by the project ({_MANIFESTS[registry]})",
+                         "check that the package exists and is the one meant, or declare "
+                         "it in the project's manifest")
         return _high(self.id, f"installs from {remote[0]!r}, not from the {registry} index",
                      "install a published release, or review the source first")
+
+
+_MANIFESTS = {"pypi": "pyproject.toml, requirements*.txt", "npm": "package.json",
+              "rubygems": "Gemfile, Gemfile.lock, *.gemspec", "crates": "Cargo.toml, Cargo.lock",
+              "go": "go.mod"}
 
 
 def _high(rule_id: str, message: str, hint: str) -> Verdict:

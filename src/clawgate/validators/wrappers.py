@@ -20,7 +20,8 @@ _ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 _SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
 # Flags with which a wrapper only reports and runs nothing.
 _QUERIES = {"screen": frozenset({"-ls", "-list", "-wipe", "-v", "--version"}),
-            "script": frozenset({"-V", "--version", "-h", "--help"})}
+            "script": frozenset({"-V", "--version", "-h", "--help"}),
+            "wsl": frozenset({"-l", "--list", "--status", "--version", "-v", "--help"})}
 _SHELL_MODE_FLAGS = frozenset({"-i", "-p", "-l", "--login", "-s", "-pi", "-ip", "-li", "-il"})
 
 
@@ -35,6 +36,8 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
     for _, _, value in codes:
         return (value if value is not None else ""), False
     if spec.shell_flags and any(w.value in spec.shell_flags for w in own[start:]):
+        if index is not None and index < len(words):
+            return inner(cmd, index), False  # sudo -s CMD: the shell runs CMD (-c) and exits
         return None, True
     while index is not None and index < len(words) and _ASSIGNMENT.match(words[index].shown):
         index += 1  # env A=b cmd
@@ -112,6 +115,8 @@ class PrivilegedWrapper(Validator):
         if spec is None:
             return Verdict.passthrough()
         words = tuple(w for w in cmd.words if w.shown != "-")
+        if program == "runuser" and not any(w.shown.startswith(("-u", "--user")) for w in words):
+            spec = PRIVILEGED["su"]  # runuser [-l] USER -c CMD: su's form, a user operand
         if program == "capsh":
             return self._capsh(cmd, words)
         target, shell = _unwrapped(cmd if words == cmd.words else _with(cmd, words), spec, 1)

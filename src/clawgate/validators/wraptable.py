@@ -59,6 +59,9 @@ PLAIN: dict[str, Wrap] = {
     "logsave": _w("", "", skip=1), "grc": _w(), "pexec": _w("nr", "number"),
     "softlimit": _w("mdsalofcrtp"), "setlock": _w("", "", skip=1),
     "sshpass": _w("pfdP"), "ssh-agent": _w("aEtP"), "catchsegv": _w(), "dbus-launch": _w(),
+    "dbus-run-session": _w("", "config-file dbus-daemon"),
+    "wsl": _w("du", "distribution user cd shell-type unregister export import set-default "
+              "set-version install terminate", bare_shell=True),
     "fakeroot": _w("ls"), "eatmydata": _w(), "chronic": _w(), "nocache": _w(), "unbuffer": _w(),
     "caffeinate": _w("tw"), "xvfb-run": _w("nsfep", "server-num server-args error-file auth-file"),
     "faketime": _w("", "", skip=1), "envdir": _w("", "", skip=1),
@@ -71,7 +74,7 @@ PLAIN: dict[str, Wrap] = {
                                                         code_long="split-string"),
     "script": _w("IOTBEo", "log-in log-out log-timing", skip=1, code="c",
                  code_long="command", bare_shell=True),
-    "screen": _w("SpcdhelTtx", "", bare_shell=True),
+    "screen": _w("SpcheTtrxRD", "", bare_shell=True),  # -d -m -l: flags; -r -x: a session
     "dtach": _w("", "", skip=1), "abduco": _w("", "", skip=1),
     "setcap-exec": _w(),
     "openvt": _w("cfsuvwe", "console"), "perf": _w("eoCptrGcF", "event output", skip=1),
@@ -116,6 +119,12 @@ PRIVILEGED: dict[str, Wrap] = {
                   "setuid setgid root wd", bare_shell=True),
     "proot": _w("rbqwkmRvp", "rootfs bind mount qemu cwd kernel-release verbose",
                 bare_shell=True),
+    # containers and chroots as root: a shell in the tree when given no command
+    "systemd-nspawn": _w("DMuSEi", "directory machine user slice setenv image bind bind-ro "
+                         "overlay overlay-ro tmpfs network-interface network-veth-extra "
+                         "capability drop-capability private-users chdir", bare_shell=True),
+    "arch-nspawn": _w("CMcf", "", skip=1, bare_shell=True),
+    "arch-chroot": _w("u", "", skip=1, bare_shell=True),
 }
 
 # Programs whose subcommand runs the command that follows (``npm exec``, ``uv run``).

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from clawgate import programs
 from clawgate.shell.model import Redirect, SimpleCommand, Word
 from clawgate.validators.flags import parse_options
+from clawgate.validators.shapes import ANY, OPTIONS, REDIRECT
 
 _OUTPUT_OPTIONS = ("--output=", "--output-file=", "--outfile=", "--output-document=",
                    "--log-file=", "--target-directory=")
@@ -31,10 +32,20 @@ def redirect_targets(cmd: SimpleCommand) -> Iterator[Word]:
 
 def may_write(cmd: SimpleCommand) -> bool:
     """A cheap first look: False means ``write_targets`` would find nothing."""
+    return bool(cmd.redirects) or cmd.program in _writer_programs() or (
+        "--" in cmd.text and "=" in cmd.text)
+
+
+def write_shapes(program: str | None) -> int:
+    """The shapes (``shapes.py``) of commands running ``program`` that ``may_write``: every
+    one for a program that writes, else a redirection or a ``--opt=`` in the text."""
+    return ANY if program in _writer_programs() else REDIRECT | OPTIONS
+
+
+def _writer_programs() -> frozenset[str]:
     if not _writers:
         _writers.append(programs.writers() | frozenset(_HANDLERS))
-    return bool(cmd.redirects) or cmd.program in _writers[0] or (
-        "--" in cmd.text and "=" in cmd.text)
+    return _writers[0]
 
 
 def write_targets(cmd: SimpleCommand) -> tuple[Word, ...]:

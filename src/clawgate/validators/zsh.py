@@ -8,6 +8,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
 
@@ -122,6 +123,11 @@ class ZshCodeExpansion(Validator):
     """
 
     id = "CG-ZSH-003"
+
+    def shapes(self, program: str | None) -> int:
+        if program and program[0] == "=" and len(program) > 1 and program[1] != "(":
+            return sh.ANY
+        return sh.PAREN
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

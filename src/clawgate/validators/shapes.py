@@ -1,0 +1,69 @@
+"""Command shapes: cheap facts about a simple command that say which validators may have an
+opinion on it, the second dispatch key beside the program.
+
+A validator that looks at every program usually stops at once unless the command has some
+shape: a redirection, an assignment, a ``$`` in its text, a program name that is not a plain
+word. ``Validator.shapes(program)`` names those shapes (or ``ANY``); the engine asks it about
+a command only when the command has one of them (``Dispatch.for_command``). Each bit is the
+validator's own first test, computed once per command instead of once per validator; a bit
+set where the validator then finds nothing costs only the call.
+"""
+
+from __future__ import annotations
+
+from clawgate.shell.model import SimpleCommand
+
+ANY = 1  # every command has it: a validator asked about every command of a program
+REDIRECT = 1 << 1  # cmd.redirects
+ASSIGN = 1 << 2  # cmd.assignments
+BACKGROUND = 1 << 3  # cmd.background
+NESTED = 1 << 4  # cmd.nesting: inside a function, a substitution, a subshell ...
+PIPED = 1 << 5  # cmd.upstream or cmd.downstream may name a program
+DOLLAR = 1 << 6  # "$" in cmd.text
+PAREN = 1 << 7  # "(" in cmd.text
+DEV = 1 << 8  # "/dev/" in cmd.text
+SHELLISH = 1 << 9  # "sh", "bin/" or "../" in cmd.text
+OPTIONS = 1 << 10  # "--", "xec" or "XEC" in cmd.text
+PROCISH = 1 << 11  # "env", "mem", "proc" or a glob character in cmd.text
+ODD_NAME = 1 << 12  # the command word: dynamic, quoted, expanded, non-ASCII, with "/" ...
+
+_GLOB = frozenset("*?[")
+
+
+def shape_of(cmd: SimpleCommand, needed: int = ~0) -> int:
+    """The shape bits of ``cmd`` among ``needed`` (the others may be left unset): a superset
+    of what each bit's validators test first."""
+    shape = ANY
+    if cmd.redirects:
+        shape |= REDIRECT
+    if cmd.assignments:
+        shape |= ASSIGN
+    if cmd.background:
+        shape |= BACKGROUND
+    if cmd.nesting:
+        shape |= NESTED
+    if len(cmd.pipeline) > 1 or (cmd.pipeline and cmd.stage):
+        shape |= PIPED
+    text = cmd.text
+    if "$" in text:
+        shape |= DOLLAR
+    if "(" in text:
+        shape |= PAREN
+    if "/dev/" in text:
+        shape |= DEV
+    if needed & SHELLISH and ("sh" in text or "bin/" in text or "../" in text):
+        shape |= SHELLISH
+    if needed & OPTIONS and ("--" in text or "xec" in text or "XEC" in text):
+        shape |= OPTIONS
+    if needed & PROCISH and ("env" in text or "mem" in text or "proc" in text
+                             or not _GLOB.isdisjoint(text)):
+        shape |= PROCISH
+    if needed & ODD_NAME and cmd.words:
+        name = cmd.words[0]
+        value = name.value
+        text = name.text
+        if (value is None or name.quoted or name.expansions or "/" in value or "%" in text
+                or "`" in text or "$(" in text or text.startswith(("!", "^"))
+                or not text.isascii()):
+            shape |= ODD_NAME
+    return shape

@@ -1,0 +1,101 @@
+"""Dispatch by shape skips only validators with nothing to say: every command the engine asks
+about (nested and resolved ones included), over the corpora, the fuzz regressions, every
+validator's docstring examples and generated lines, gets no opinion from any validator whose
+``shapes(program)`` the command does not have. The engine-level comparison (the dispatched
+engine decides as the exhaustive one) is ``test_dispatch.py``'s."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_dispatch import CWD, _corpus_lines, _declared_commands, _example_lines, _regression_lines
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from clawgate.shell.model import ParsedLine, Redirect, SimpleCommand, Word
+from clawgate.testing.strategies import any_input, lines
+from clawgate.validators import Validator, load_all
+from clawgate.validators import shapes as sh
+from clawgate.validators.base import Context
+from clawgate.validators.dispatch import Dispatch
+
+VALIDATORS = [v for v in load_all().instances() if isinstance(v, Validator)]
+
+
+class _Recording(Dispatch):
+    """Asks every validator (exhaustive) and keeps each command it was asked about."""
+
+    def __init__(self) -> None:
+        super().__init__(VALIDATORS, exhaustive=True)
+        self.seen: list[SimpleCommand] = []
+
+    def for_command(self, cmd: SimpleCommand) -> tuple[tuple[Validator, object], ...]:  # type: ignore[override]
+        self.seen.append(cmd)
+        return super().for_command(cmd)
+
+
+def _commands(line: str) -> tuple[list[SimpleCommand], Context]:
+    engine = Engine(cache_size=0, exhaustive=True)
+    recording = _Recording()
+    engine._dispatch = recording
+    engine.check(line, cwd=CWD)
+    return recording.seen, engine._context(CWD)
+
+
+def _assert_skipped_are_silent(line: str) -> None:
+    commands, ctx = _commands(line)
+    for cmd in commands:
+        shape = sh.shape_of(cmd)
+        for validator in VALIDATORS:
+            if validator.shapes(cmd.program) & shape:
+                continue
+            verdict = validator.check(cmd, ctx)
+            assert verdict.outcome is Outcome.PASSTHROUGH and not verdict.nested, (
+                line, cmd.text, validator.id)
+
+
+def test_corpus_commands() -> None:
+    found = _corpus_lines()
+    if not found:
+        pytest.skip("no shared corpus")
+    for line in found:
+        _assert_skipped_are_silent(line)
+
+
+def test_regression_and_example_commands() -> None:
+    for line in [*_regression_lines(), *_example_lines()]:
+        _assert_skipped_are_silent(line)
+        _assert_skipped_are_silent(f"sudo {line}")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_declared_commands(), lines(), any_input()))
+def test_generated_commands(line: str) -> None:
+    _assert_skipped_are_silent(line)
+
+
+@pytest.mark.parametrize(("cmd", "bit"), [
+    (SimpleCommand("ls > x", (Word("ls", "ls"),), redirects=(Redirect(">", Word("x", "x")),)),
+     sh.REDIRECT),
+    (SimpleCommand("echo $x", (Word("echo", "echo"), Word("$x", None))), sh.DOLLAR),
+    (SimpleCommand("x", (Word("x", "x"),), pipeline=("x",), stage=1), sh.PIPED),
+    (SimpleCommand("'l's", (Word("'l's", "ls", quoted=True),)), sh.ODD_NAME),
+    (SimpleCommand("./run", (Word("./run", "./run"),)), sh.ODD_NAME),
+    (SimpleCommand("sleep 1", (Word("sleep", "sleep"), Word("1", "1")), background=True),
+     sh.BACKGROUND),
+])
+def test_shape_bits(cmd: SimpleCommand, bit: int) -> None:
+    assert sh.shape_of(cmd) & bit
+    assert sh.shape_of(SimpleCommand("ls -l", (Word("ls", "ls"), Word("-l", "-l")))) == sh.ANY
+
+
+def test_a_plain_command_skips_the_every_command_validators_keyed_on_shape() -> None:
+    dispatch = Dispatch(VALIDATORS)
+    cmd = ParsedLine("ls -l", (SimpleCommand("ls -l", (Word("ls", "ls"), Word("-l", "-l"))),))
+    asked = dispatch.for_command(cmd.commands[0])
+    every = dispatch.checks("ls")
+    assert len(asked) < len(every)
+    assert [v for v, _ in every if any(v is w for w, _ in asked)] == [v for v, _ in asked]
+    assert Dispatch(VALIDATORS, exhaustive=True).for_command(cmd.commands[0]) == tuple(
+        (v, v.check) for v in VALIDATORS)
