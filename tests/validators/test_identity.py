@@ -77,3 +77,4 @@ def test_sourcing_from_downloads_and_programs_after_pushd() -> None:
     assert_caught(". ~/Downloads/setup.sh", ASK, "CG-IDENT-001")
     assert_caught("pushd /tmp/x; ./run.sh", ASK, "CG-IDENT-003")
     assert_allowed("source ~/.nvm/nvm.sh")
+    assert_allowed("source /dev/stdin <<< 'echo hi'")  # the text given is what is read

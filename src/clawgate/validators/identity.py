@@ -18,6 +18,7 @@ _SYSTEM_PREFIXES = tuple(tree + "/" for tree in SYSTEM_TREES)
 _TOOL_DIRS = frozenset({"bin", "sbin", "shims", "toolchains", "libexec"})
 _MEDIUM = Verdict(Outcome.PASSTHROUGH, risk=Risk.MEDIUM)
 _LOADERS = frozenset({"hash", ".", "source"})
+_STDIN = ("/dev/stdin", "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/")
 _TILDE = frozenset({TILDE})
 
 
@@ -92,6 +93,8 @@ class PathQualifiedProgram(Validator):
         else:
             word = words[0]
         path = resolve(word, ctx).path if word.value is not None else None
+        if path is not None and path.startswith(_STDIN):
+            return Verdict.passthrough()  # . /dev/stdin <<< '…': the text given is read itself
         if path is None or installed(path, ctx) or under(path, ctx.workspace) or (
                 under(path, ctx.home) and path[len(ctx.home) + 1 :].startswith(".")):
             return Verdict.passthrough()  # ~/.bashrc, ~/.nvm/nvm.sh: the user's own set-up
