@@ -127,6 +127,8 @@ def test_globs_downloads_scripts_and_package_settings(line: str, expected: objec
 @pytest.mark.parametrize("line", [
     "sed -i 's/foo/bar/' *.md",  # a glob starting with * is not taken for CLAUDE.md
     "npm config get registry",
+    "npm config set loglevel error",  # nothing redirected, nothing run
+    "pip config set global.timeout 60",
     "npm config list",
     "pip config list",
     "yarn config get npmRegistryServer",

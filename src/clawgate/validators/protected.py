@@ -228,6 +228,10 @@ _CONFIG_SETTERS: dict[str, tuple[tuple[str, ...], ...]] = {
 # Settings that make the package manager run a program of the setter's choosing.
 _RUNNING_SETTINGS = lazy_pattern(r"(?i)^(?:script-shell|shell|node-options|onload-script|git"
                                  r"|editor|browser|yarnpath|prefix)\b")
+# Settings that redirect where packages come from, how they are trusted, or what runs.
+_REDIRECTING = lazy_pattern(r"(?i)registry|index|trusted-host|find-links|proxy|^ca|cafile|cert"
+                            r"|ssl|scripts|auth|token|userconfig|globalconfig|prefix|mirror"
+                            r"|unsafe|scopes|plugin|source|repositor|^git$|channel|key")
 _INSTALL_SCRIPTS = lazy_pattern(r"^scripts\.(?:pre|post)?(?:install|prepare|prepublish|pack"
                                 r"|dependencies|publish)\b")
 
@@ -274,6 +278,9 @@ class PackageConfigSet(Validator):
                 RUNS_CODE.search(v) for v in values):
             return Verdict.deny(self.id, f"{what} saves a setting that runs a program",
                                 hint="change this setting by hand")
+        if what.endswith(("config set", "config delete", "config rm", "config unset", " set",
+                          "config --set")) and values and not _REDIRECTING.search(values[0]):
+            return Verdict.passthrough()  # npm config set loglevel error: nothing redirected
         return Verdict.ask(self.id, f"{what} writes {_PACKAGE_WHY}",
                            hint="confirm the setting")
 
