@@ -64,7 +64,24 @@ def may_be_protected(text: str) -> bool:
     """A cheap look at a path's text (or a directory) before it is resolved: no default
     pattern matches a path none of whose components is a pattern's first one."""
     plain = text.lower().replace('"', "").replace("'", "").replace("\\", "")
-    return any(part in _BY_FIRST for part in plain.split("/"))
+    return any(part in _BY_FIRST or (_GLOB & set(part) and _glob_names_one(part))
+               for part in plain.split("/"))
+
+
+def _glob_names_one(part: str) -> bool:
+    """A glob component (``.gi?``, ``.vs*``) that the shell may expand to a pattern's first
+    component."""
+    return any(_glob_may_be(part, first) for first in _BY_FIRST)
+
+
+def _glob_may_be(glob: str, name: str) -> bool:
+    """The shell may expand ``glob`` to ``name``: its first character is literal and equal
+    (``*.md`` is not taken for CLAUDE.md: every project's markdown would be), and it matches."""
+    if not glob or glob[0] in "*?[" or glob[0] != name[0]:
+        return False
+    from fnmatch import fnmatchcase
+
+    return fnmatchcase(name, glob)
 
 
 def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> str | None:
@@ -75,7 +92,7 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
     shown = path[len(workspace) + 1 :] if inside else path
     lowered = tuple(p.lower() for p in shown.split("/") if p)
     for start, part in enumerate(lowered):
-        for parts, why in _BY_FIRST.get(part, ()):
+        for parts, why in _BY_FIRST.get(part, ()) if not _GLOB & set(part) else _globbed(part):
             if _run_at(parts, lowered, start):
                 return f"{shown} is {why}"
     for pattern in extra:
@@ -84,6 +101,26 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
         if not pattern.startswith("/") and _matches(pattern.lower().strip("/"), lowered):
             return f"{shown} is {_USER}"
     return None
+
+
+def holds_protected(path: str, workspace: str) -> str | None:
+    """Why a tree copied into the directory ``path`` may land in a protected path below it
+    (``.github`` holds ``.github/workflows``), or None."""
+    inside = workspace != "/" and path.startswith(workspace + "/")
+    shown = path[len(workspace) + 1 :] if inside else path
+    lowered = tuple(p.lower() for p in shown.split("/") if p)
+    if not lowered:
+        return None
+    for parts, why in _BY_FIRST.get(lowered[-1], ()):
+        if len(parts) > 1:
+            return f"{shown} holds {'/'.join(parts)}, {why}"
+    return None
+
+
+def _globbed(part: str) -> list[tuple[tuple[str, ...], str]]:
+    """The default patterns whose first component the glob ``part`` may expand to."""
+    return [entry for first, entries in _BY_FIRST.items() if _glob_may_be(part, first)
+            for entry in entries]
 
 
 def _run_at(wanted: tuple[str, ...], parts: tuple[str, ...], start: int) -> bool:
@@ -101,6 +138,8 @@ def _matches(pattern: str, parts: tuple[str, ...]) -> bool:
 def _component(wanted: str, part: str) -> bool:
     if wanted == part:
         return True
+    if _GLOB & set(part) and not _GLOB & set(wanted):
+        return _glob_may_be(part, wanted)  # .gi?/hooks: the shell expands it to .git
     if not _GLOB & set(wanted):
         return False
     from fnmatch import fnmatchcase  # only policies and a few defaults use globs

@@ -121,8 +121,10 @@ def custom_call(world: World, extra: str, args: dict[str, Any] | None = None,
 def _custom_env(world: World) -> None:
     os.environ["CLAWGATE_PROBE_SECRET"] = "s3"
     try:
-        said = custom_call(world, "command: 'echo $TOKEN', env: {TOKEN: CLAWGATE_PROBE_SECRET}")
-        assert said["stdout"] == "s3\n"
+        # compared, not printed: echoing a secret is itself asked about (CG-SEC-003)
+        said = custom_call(world, "command: 'test \"$TOKEN\" = s3 && echo same', "
+                                  "env: {TOKEN: CLAWGATE_PROBE_SECRET}")
+        assert said["stdout"] == "same\n"
     finally:
         del os.environ["CLAWGATE_PROBE_SECRET"]
 

@@ -92,9 +92,17 @@ def test_brace_expansion(line: str, expanded: str | None) -> None:
     ('""', {}, [""]),
     ("$a", {"a": ""}, []),
     ("$1", {}, None),
-    ("${a:-x}", {"a": "1"}, None),
+    ("${a:-x}", {"a": "1"}, ["1"]),
+    ("${a:-x}", {"a": ""}, ["x"]),
+    ("${a-x}", {"a": ""}, []),
+    ("${a:-x}", {}, ["x"]),  # one of its values: the line is checked as it too
+    ("${a:-$b}", {}, None),
+    ("${@:-rm}", {}, ["rm"]),
+    ("$1", {"1": "rm"}, ["rm"]),
     ("`ls`", {}, None),
     ("$a", {"a": "*"}, None),
+    ("$a", {"a": "rm,-rf,/", "IFS": ","}, ["rm", "-rf", "/"]),
+    ("$a", {"a": "a, b", "IFS": ", "}, ["a", "b"]),
 ])
 def test_expand(text: str, env: dict[str, str], fields: list[str] | None) -> None:
     assert expand(text, {"IFS": " \t\n", **env}) == fields

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from vtables import ASK, DENY, assert_allowed, assert_caught
+from vtables import ASK, DENY, assert_allowed, assert_caught, decide
 
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
@@ -53,3 +53,41 @@ def test_agent_launches(line: str, expected: object, rule: str) -> None:
 ])
 def test_namesakes_and_queries_are_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+@pytest.mark.parametrize("line", [
+    "claude --settings '{\"permissions\":{\"defaultMode\":\"bypassPermissions\"}}'",
+    "codex -c 'approval_policy=\"never\"' exec x",
+    "node ~/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js "
+    "--dangerously-skip-permissions",
+    "node node_modules/@google/gemini-cli/dist/index.js --yolo",
+])
+def test_bypass_through_settings_text_and_scripts_is_denied(line: str) -> None:
+    assert_caught(line, DENY, "CG-AGENT-001")
+
+
+@pytest.mark.parametrize("line", [
+    "claude --version",
+    "codex --version",
+    "aider --help",
+    "node scripts/claude-helper.js",
+    "node node_modules/.bin/vite build",
+    "claude -p 'what does --yolo do in gemini?' --help",
+])
+def test_version_help_and_unrelated_scripts_are_not_denied(line: str) -> None:
+    _, rules = decide(line)
+    assert "CG-AGENT-001" not in rules, (line, rules)
+
+
+@pytest.mark.parametrize("line", [
+    "export GOOSE_MODE=auto; goose run -t x",
+    "export GOOSE_MODE=auto",
+    "declare -x OPENCODE_YOLO=true",
+])
+def test_exporting_a_bypass_setting_is_denied(line: str) -> None:
+    assert_caught(line, DENY, "CG-AGENT-001")
+
+
+def test_exporting_other_settings_passes() -> None:
+    assert_allowed("export GOOSE_MODE=approve")
+    assert_allowed("export NODE_ENV=production")

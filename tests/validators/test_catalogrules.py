@@ -104,3 +104,16 @@ def test_local_and_metadata_addresses(line: str, expected: Outcome) -> None:
 @pytest.mark.parametrize("line", ["nc -zv localhost 8080", "ping -c1 127.0.0.1"])
 def test_probing_this_machine_stays_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+def test_scratch_directories_and_dd_targets() -> None:
+    """CG-PROG-002: a file inside a fresh ``$(mktemp -d)`` is known enough; ``dd of=$X`` is a
+    write to a place known only at run time like any other."""
+    assert_allowed('cat > "$(mktemp -d)/x" < notes.txt')
+    assert_caught("dd if=/dev/zero of=$DISK bs=1M", ASK, "CG-PROG-002")
+
+
+def test_a_default_expansion_is_no_remote_host() -> None:
+    """cp's destination ``${D:-x}/y`` holds a colon, but no ``host:path``: it is written."""
+    assert_caught('cp config.yml "${XDG_CONFIG_HOME:-$HOME/.config}/app/config.yml"', ASK,
+                  "CG-PROG-002")

@@ -4,7 +4,7 @@ or forced delete is DENY; inside, non-regenerable trees ASK; build output goes f
 from __future__ import annotations
 
 import pytest
-from vtables import ASK, DENY, WS, assert_allowed, assert_caught
+from vtables import ASK, DENY, WS, assert_allowed, assert_caught, decide
 
 from clawgate.validators.regenerable import regenerable
 
@@ -122,3 +122,40 @@ def test_the_line_check_follows_cd(line: str, expected: str | None) -> None:
     verdict = DeleteByDegreeInLine().check_line(parse(line), CTX)
     found = verdict.reasons[0].rule_id if verdict.reasons else None
     assert found == expected
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("rsync -a --delete /tmp/empty/ ~/", DENY),
+    ("rsync -r --delete-before emptydir/ /home/dev/", DENY),
+    ("rsync -a --delete empty/ src/", ASK),
+    ("rsync -a --remove-source-files src/ /tmp/out/", ASK),
+    ("mv ~/.ssh /dev/null", DENY),
+    ("mv src /dev/null", ASK),
+    ("tar --remove-files -cf x.tar src", ASK),
+    ("tar czf x.tgz --remove-files docs", ASK),
+    ("zip -rm x.zip src", ASK),
+    ("7z a -sdel x.7z src", ASK),
+])
+def test_deletes_by_other_means(line: str, expected: object) -> None:
+    """CG-DEG-004 hands each on as the recursive delete it amounts to."""
+    assert_caught(line, expected, None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("line", [
+    "rsync -a --delete src/ build/",
+    "rsync -av --delete dist/ deploy@example.com:/srv/app/",  # the remote side is not here
+    "tar czf x.tgz src",
+    "zip -r x.zip src",
+    "mv notes.txt old-notes.txt",
+])
+def test_copies_and_archives_that_keep_their_sources_pass(line: str) -> None:
+    outcome, rules = decide(line)
+    assert "CG-DEG-001" not in rules and "CG-DEG-002" not in rules, (line, outcome, rules)
+
+
+def test_git_rm_recursive_is_a_recursive_delete() -> None:
+    """CG-DEG-004: git rm -r removes the files from the worktree; --cached only the index."""
+    assert_caught("git rm -rf .", ASK, None)
+    assert_caught("git rm -r src", ASK, None)
+    assert_allowed("git rm -r --cached .")
+    assert_allowed("git rm -r build")

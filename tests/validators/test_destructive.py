@@ -134,3 +134,11 @@ def test_unsafe_lifts_destructive_asks_but_nothing_else() -> None:
     assert decide("git reset --hard", unsafe)[0] is Outcome.ALLOW
     assert decide("rm -rf /", unsafe)[0] is Outcome.DENY
     assert decide("cp a /etc/app.conf", unsafe)[0] is Outcome.ASK
+
+
+def test_kubectl_kind_slash_name_is_the_kind() -> None:
+    """CG-NET-001 reads kubectl's kind/name spelling as the kind."""
+    outcome, rules = decide("kubectl delete ns/prod")
+    assert outcome.name == "DENY" and "CG-NET-001" in rules
+    outcome, rules = decide("kubectl delete pod/web-0")
+    assert outcome.name == "ASK" and "CG-NET-001" in rules

@@ -78,3 +78,13 @@ def test_program_variables_that_change_no_program(line: str) -> None:
     """CG-ENV-002 has no opinion (another family may: CG-ESC-007 on NODE_OPTIONS today)."""
     verdict = CommandVariable().check(parse_one(line), CTX)
     assert verdict.outcome is Outcome.PASSTHROUGH
+
+
+def test_git_configuration_through_the_environment_is_judged_as_git_c() -> None:
+    """CG-ENV-002 hands GIT_CONFIG_KEY_n/VALUE_n pairs on as ``git -c KEY=VALUE``."""
+    outcome, rules = decide("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager "
+                            "GIT_CONFIG_VALUE_0='sh -c id' git log")
+    assert outcome.name == "DENY", rules
+    outcome, rules = decide("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=color.ui "
+                            "GIT_CONFIG_VALUE_0=always git log")
+    assert outcome.name == "ASK" and "CG-ENV-002" in rules

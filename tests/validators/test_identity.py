@@ -44,3 +44,37 @@ def test_a_project_file_named_like_a_reader_is_not_a_read(line: str) -> None:
     readonly = Engine(EngineSettings(autonomy=Autonomy.READONLY))
     assert decision(line, readonly).outcome is DENY
     assert decision("cat x", readonly).risk is Risk.LOW
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("alias ls=rm; ls -rf ~", DENY, None),  # the later ls is checked as rm -rf ~
+    ("unalias ls; alias ls=rm; ls -rf ~", DENY, None),
+    ("alias g=git; g push --force", ASK, None),
+    ("alias cat=curl", ASK, "CG-IDENT-002"),
+    ("hash -p /tmp/x/evil ls; ls", ASK, "CG-IDENT-001"),
+    (". /tmp/x.sh", ASK, "CG-IDENT-001"),
+    ("source /dev/shm/env.sh", ASK, "CG-IDENT-001"),
+    ("PATH=~/Downloads:$PATH node app.js", ASK, "CG-IDENT-001"),
+    ("cd /tmp/x && ./git status", ASK, "CG-IDENT-003"),
+])
+def test_aliases_loaders_and_places(line: str, expected: object, rule: str | None) -> None:
+    assert_caught(line, expected, rule)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("line", [
+    "alias ll='ls -la'; ll",
+    "alias gs='git status'; gs",
+    "source .venv/bin/activate",
+    "hash -r",
+    "cd tools && ./build.sh",
+    "cd /home/dev/project/sub && ../gradlew test",
+])
+def test_harmless_aliases_loaders_and_places(line: str) -> None:
+    assert_allowed(line)
+
+
+def test_sourcing_from_downloads_and_programs_after_pushd() -> None:
+    assert_caught(". ~/Downloads/setup.sh", ASK, "CG-IDENT-001")
+    assert_caught("pushd /tmp/x; ./run.sh", ASK, "CG-IDENT-003")
+    assert_allowed("source ~/.nvm/nvm.sh")
+    assert_allowed("source /dev/stdin <<< 'echo hi'")  # the text given is what is read

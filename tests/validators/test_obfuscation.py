@@ -106,3 +106,31 @@ def test_globs_match_a_fixed_list_of_programs() -> None:
     assert glob_programs("/???/?m") == ["/bin/rm"]
     assert "/usr/bin/cat" in glob_programs("/usr/bin/c?t")
     assert glob_programs("?m") == []
+
+
+@pytest.mark.parametrize("line", [
+    "`echo rm` -rf ~",  # backticks are $( ) too
+    "${x:-rm} -rf ~",  # the default is one of the values it can have
+    "\"${@:-rm}\" -rf ~",
+    "set -- rm; \"$@\" -rf ~",  # a positional parameter set on the line
+    "IFS=,; x=rm,-rf,/; $x",  # split on a custom IFS
+])
+def test_values_computed_through_more_spellings(line: str) -> None:
+    outcome, _ = decide(line)
+    assert outcome is Outcome.DENY, line
+
+
+@pytest.mark.parametrize("line", [
+    "`echo ls` -la",
+    "${PAGER:-less} notes.txt",
+    "set -- a b; echo \"$@\"",
+])
+def test_computed_harmless_values_are_not_denied(line: str) -> None:
+    outcome, _ = decide(line)
+    assert outcome is not Outcome.DENY, line
+
+
+def test_printf_formats_of_characters_are_computed() -> None:
+    assert_caught("$(printf '%c%c' r m) -rf ~", DENY, None)
+    assert_caught("$(printf '%s%s' r m) -rf ~", DENY, None)
+    assert computed("$(printf '%c' xyz)") == ["x"]

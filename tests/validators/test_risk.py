@@ -44,7 +44,7 @@ from clawgate.validators.risk import risk_of
     ("yarn version", Risk.MEDIUM),  # yarn 1 bumps the version: not a question
     ("kubectl version --client", Risk.MEDIUM),  # a query, as kubectl get is
     ("terraform -help", Risk.LOW),
-    ("aws s3 ls --version", Risk.HIGH),
+    ("aws s3 cp x s3://b --version", Risk.HIGH),
     ("/tmp/x/aws --version", Risk.HIGH),  # a file from elsewhere runs, whatever it is asked
     ("terraform version -json", Risk.MEDIUM),  # a query: not only --version, still no change
     ("sysctl -n hw.logicalcpu", Risk.LOW),
@@ -119,7 +119,12 @@ from clawgate.validators.risk import risk_of
     ("kubectl apply -f deploy.yaml", Risk.HIGH),
     ("terraform apply", Risk.HIGH),
     ("gh pr create --fill", Risk.HIGH),
-    ("aws s3 ls", Risk.HIGH),
+    ("aws s3 ls", Risk.MEDIUM),  # a listing of the cloud the project uses, as kubectl get
+    ("aws s3 cp notes.txt s3://b/notes.txt", Risk.HIGH),
+    ("gcloud compute instances describe vm1", Risk.MEDIUM),
+    ("gcloud compute instances delete list", Risk.HIGH),  # the first verb decides
+    ("docker compose rm -f -s -v", Risk.HIGH),
+    ("docker compose down", Risk.MEDIUM),
     ("docker run --privileged alpine", Risk.HIGH),
     ("docker run -v /:/host alpine", Risk.HIGH),
     ("$EDITOR notes.txt", Risk.HIGH),

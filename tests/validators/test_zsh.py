@@ -4,7 +4,7 @@ as execution, their code checked."""
 from __future__ import annotations
 
 import pytest
-from vtables import ASK, DENY, assert_allowed, assert_caught, decide
+from vtables import ALLOW, ASK, DENY, assert_allowed, assert_caught, decide
 
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
@@ -105,3 +105,38 @@ def test_hostile_text_is_read_in_bounded_time() -> None:
     cmd = SimpleCommand(text, (Word("ls", "ls"), Word(text[3:], None)))
     verdict = ZshCodeExpansion().check(cmd, CTX)
     assert verdict.outcome is ASK and verdict.reasons[0].rule_id == "CG-ZSH-003"
+
+
+@pytest.mark.parametrize("line", [
+    "print -l *(.)",
+    "ls -d *(/)",
+    "ls **/*.py(.)",
+    "ls *(.om[1,3])",
+    "echo src/*(N)",
+    "ls *(.) | wc -l",
+    "emulate -L zsh",
+    "repeat 3 echo hi",
+])
+def test_glob_qualifiers_that_only_narrow_parse_and_are_allowed(line: str) -> None:
+    assert_allowed(line)
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("rm -rf ~/*(N)", DENY),  # read as rm -rf ~/*
+    ("repeat 3 rm -rf ~", DENY),
+    ("zmodload -F zsh/files b:zf_rm; zf_rm -rf ~", DENY),
+    ("zf_ln -sf /tmp/evil .git/hooks/pre-commit", ASK),
+    ("ls *(e:'rm -rf ~':)", DENY),  # a qualifier that runs code is never taken out
+])
+def test_what_qualifiers_and_file_builtins_run_is_checked(line: str, expected: object) -> None:
+    assert_caught(line, expected, None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("line", ["ls *(mh-1)", "ls *(.Lk+100)", "print -rl -- **/*(.)"])
+def test_time_and_size_qualifiers_parse(line: str) -> None:
+    assert_allowed(line)
+
+
+def test_a_function_qualifier_is_never_taken_out() -> None:
+    outcome, _ = decide("ls *(+evil)")
+    assert outcome is not ALLOW

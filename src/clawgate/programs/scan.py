@@ -10,9 +10,12 @@ the one with the strongest effect is taken: reading more into a word is the safe
 
 from __future__ import annotations
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.programs.languages import script_effects
 from clawgate.records import record
 from clawgate.shell.model import Word
+
+_BRACED = lazy_pattern(r"\$\{[^}]*\}")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -184,7 +187,8 @@ class _Walk:
         elif kind == "write-last" and len(operands) >= 2 and not any(
                 e.kind == "write" and e.option for e in self.effects):
             last = operands[-1]
-            if ":" not in last.shown.split("/", 1)[0]:
+            head = _BRACED.sub("", last.shown).split("/", 1)[0]
+            if ":" not in head:  # host:path is remote; ${D:-x}/y is not
                 self.effects.append(Effect("write", "(destination)", last))
 
     def _raise_tier(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import (
     Assignment,
     ParsedLine,
@@ -28,7 +29,32 @@ def parse(line: str) -> ParsedLine:
         return parse_plain(line)
     from clawgate.shell.treesitter import parse_tree
 
-    return parse_tree(line)
+    parsed = parse_tree(line)
+    if parsed.has_error and "(" in line:
+        return _without_zsh_qualifiers(line) or parsed
+    return parsed
+
+
+def _without_zsh_qualifiers(line: str) -> ParsedLine | None:
+    """zsh's glob qualifiers (``*(.)``, ``**/*.py(om[1,3])``, ``*(/N)``) are no bash syntax:
+    a line that parses once they are taken out is read without them. They only narrow what the
+    glob matches, so the line without them reaches at least as much. Qualifiers that run code
+    (``e:…:``, ``+func``) or add words (``P:…:``) are left in: that line stays unparsed."""
+    from clawgate.shell.treesitter import parse_tree
+
+    stripped = _ZSH_QUALIFIER.sub(r"\1", line)
+    if stripped == line:
+        return None
+    parsed = parse_tree(stripped)
+    return None if parsed.has_error else parsed
+
+
+# A glob word closed by a parenthesised run of safe qualifier characters: no e, +, P, quotes.
+_ZSH_QUALIFIER = lazy_pattern(r"(?<![^\s;|&(])"
+                              r"([^\s()'\"=<>|&;$`]{0,64}[*?\]][^\s()'\"<>|&;$`]{0,64}?)"
+                              r"\((?:[/.@=p*%rwxRWXAIEstfduagMmcLNnoODFTYlhk^\-,:\[\]0-9]|\+(?=\d))"
+                              r"{1,32}\)"
+                              r"(?=$|[\s;|&)])")
 
 
 def join_continuations(line: str) -> str:

@@ -33,7 +33,7 @@ _IDENT = lazy_pattern(r"[A-Za-z_]\w*")
 _NAME_ARG = lazy_pattern(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
 _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
 
-_HINTS = lazy_pattern(r"[$\\'\"]|xargs")
+_HINTS = lazy_pattern(r"[$\\'\"`]|xargs")
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
 
@@ -103,6 +103,8 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool) -> str | None:
         if cmd.assignments and not cmd.words:
             _assign(cmd, env, clobbered)
             continue
+        if cmd.program == "set" and cmd.args[:1] == ("--",):
+            _positional(cmd, env, source)
         feed = xargs_feed(commands, index, env, src, _argv)
         if feed is not None:
             edits.append((*feed, True))
@@ -112,6 +114,18 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool) -> str | None:
     if not edits or not (respell or any(resolved for *_, resolved in edits)):
         return None
     return _apply(src, [(a, b, r) for a, b, r, _ in edits])
+
+
+def _positional(cmd: m.SimpleCommand, env: dict[str, str], source: str) -> None:
+    """``set -- rm``: one literal positional parameter, followed when nothing shifts it and
+    the assignment is seen by what follows; otherwise they are unknown."""
+    for name in ("@", "*", "1"):
+        env.pop(name, None)
+    rest = cmd.words[2:]
+    if len(rest) == 1 and rest[0].value is not None and _sequential(cmd) and \
+            "shift" not in source and "function" not in cmd.nesting:
+        for name in ("@", "*", "1"):
+            env[name] = rest[0].value
 
 
 def _clobbered(parsed: m.ParsedLine) -> frozenset[str]:

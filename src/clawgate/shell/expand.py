@@ -13,7 +13,9 @@ from clawgate.shell.words import decode_ansi_c
 
 DEFAULT_IFS = " \t\n"
 _NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
-_BRACED = lazy_pattern(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*)\}")
+# ${x}, ${!x}, and ${x:-word} / ${x-word} with a plain word: a value not known on the line
+# takes the word (one of the values it can have: the line is checked as it too, never instead)
+_BRACED = lazy_pattern(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*|[@*]|\d)(?:(:?-)([^}$`\"'\\]*))?\}")
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
 
 # One character of the expanded word: (character, produced by an unquoted expansion).
@@ -33,11 +35,37 @@ def expand(text: str, env: dict[str, str], *, split: bool = True) -> list[str] |
         return None
     if not split:
         return ["".join(c for c, _ in chars)]
-    if any(loose for _, loose in chars) and env.get("IFS", DEFAULT_IFS) != DEFAULT_IFS:
-        return None  # splitting on a custom IFS is not modelled
     if any(loose and c in "*?[" for c, loose in chars):
         return None  # the field would be a glob pattern
+    ifs = env.get("IFS", DEFAULT_IFS)
+    if ifs != DEFAULT_IFS and any(loose for _, loose in chars):
+        return _split_on(chars, quoted, ifs)
     return _split(chars, quoted)
+
+
+def _split_on(chars: _Chars, quoted: bool, ifs: str) -> list[str] | None:
+    """Fields split on a custom ``$IFS`` (``IFS=,; x=rm,-rf,/; $x``): each of its characters
+    that is not white space ends a field; white space ones run together as usual."""
+    if not ifs:
+        return ["".join(c for c, _ in chars)]
+    fields: list[str] = []
+    current: list[str] = []
+    started = quoted
+    for char, loose in chars:
+        if loose and char in ifs:
+            if char in " \t\n":
+                if current or started:
+                    fields.append("".join(current))
+                current, started = [], False
+            else:
+                fields.append("".join(current))
+                current, started = [], False
+            continue
+        current.append(char)
+        started = True
+    if current or started:
+        fields.append("".join(current))
+    return fields
 
 
 def _split(chars: _Chars, quoted: bool) -> list[str]:
@@ -136,12 +164,23 @@ class _Expander:
     def _dollar(self, *, quoted: bool) -> None:
         rest = self.text[self.i + 1 :]
         braced = _BRACED.match(rest)
-        if braced:
+        if braced and braced.group(3):
+            if braced.group(1):
+                raise Unknown
+            name, default = braced.group(2), braced.group(4)
+            known = self.env.get(name)
+            value = default if known is None or (not known and braced.group(3) == ":-") \
+                else known
+            self.i += 1 + braced.end()
+        elif braced:
             value = self._lookup(braced.group(2), indirect=bool(braced.group(1)))
             self.i += 1 + braced.end()
         elif (plain := _NAME.match(rest)) is not None:
             value = self._lookup(plain.group(0), indirect=False)
             self.i += 1 + plain.end()
+        elif rest[:1] in ("@", "*") or rest[:1].isdigit():
+            value = self._get(rest[0])  # a positional parameter set on the line (set -- x)
+            self.i += 2
         elif not rest or rest[0] in " \t\n" or (quoted and rest[0] == '"'):
             value, quoted = "$", True  # a lone dollar stands for itself
             self.i += 1

@@ -155,9 +155,10 @@ def computed(text: str, env: dict[str, str] | None = None, *,
             out.append(text[i:i + 2])
             i += 2
             continue
-        elif text.startswith("$(", i) and not text.startswith("$((", i):
-            end = _closing(text, i + 2)
-            value = evaluate(text[i + 2:end]) if end > 0 else None
+        elif (text.startswith("$(", i) and not text.startswith("$((", i)) or text[i] == "`":
+            tick = text[i] == "`"  # `echo rm`: the older spelling of $(echo rm)
+            end = text.find("`", i + 1) if tick else _closing(text, i + 2)
+            value = evaluate(text[i + (1 if tick else 2):end]) if end > 0 else None
             if value is None:
                 return None
             if not quoted and len(value.split()) > 1:  # split into words: whole word only

@@ -196,9 +196,36 @@ def printed(argv: list[str]) -> str | None:
     fmt, args = argv[1], argv[2:]
     if "%" not in fmt.replace("%%", ""):
         return decode_ansi_c(fmt.replace("%%", "%")) if "\\" in fmt else fmt.replace("%%", "%")
-    if not fmt.startswith("%s") or fmt[2:] not in _PRINTF_SEP or not args:
+    if fmt.startswith("%s") and fmt[2:] in _PRINTF_SEP and args:
+        return "".join(a + _PRINTF_SEP[fmt[2:]] for a in args)
+    return _formatted(fmt, args)
+
+
+_SPEC = lazy_pattern(r"%(.)")
+
+
+def _formatted(fmt: str, args: list[str]) -> str | None:
+    """``printf '%c%c' r m``: formats of %s, %c and %b only (no widths, no escapes in the
+    format), reused while arguments remain, as printf does."""
+    if "\\" in fmt or not all(s.group(1) in "scb%" for s in _SPEC.finditer(fmt)):
         return None
-    return "".join(a + _PRINTF_SEP[fmt[2:]] for a in args)
+    out: list[str] = []
+    queue = list(args)
+    for _ in range(max(1, len(args))):
+        pos = 0
+        for found in _SPEC.finditer(fmt):
+            out.append(fmt[pos:found.start()])
+            pos = found.end()
+            kind = found.group(1)
+            if kind == "%":
+                out.append("%")
+                continue
+            arg = queue.pop(0) if queue else ""
+            out.append(arg[:1] if kind == "c" else decode_ansi_c(arg) if kind == "b" else arg)
+        out.append(fmt[pos:])
+        if not queue:
+            break
+    return "".join(out)
 
 
 def _xargs_run(argv: list[str]) -> tuple[list[str], bool, str | None] | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from clawgate.decision import Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.protected import ESCALATES
 
 # Program (or package) name -> the agent it starts.
 AGENT_NAMES = {
@@ -40,6 +41,8 @@ _BYPASS_VALUES = {"--permission-mode": {"bypasspermissions"}, "--approval-mode":
                   "-a": {"never"}, "--auto": {"high"}}
 _BYPASS_ENV = {"GOOSE_MODE": {"auto"}, "OPENCODE_YOLO": {"true", "1"},
                "CLAUDE_CODE_DANGEROUSLY_SKIP_PERMISSIONS": {"true", "1"}}
+# Options whose value is settings text: read for the settings that switch approvals off.
+_SETTINGS_OPTIONS = frozenset({"--settings", "--config", "-c", "--mcp-config", "--profile"})
 _INFO = frozenset({"--version", "-v", "-V", "--help", "-h", "help", "version", "doctor",
                    "login", "logout", "auth", "update", "upgrade", "config", "mcp"})
 # Launchers by package name: a versioned name (gemini-cli@latest) escapes dispatch once run.
@@ -69,6 +72,8 @@ def agent_of(cmd: SimpleCommand) -> tuple[str, int] | None:
         start += 1
     elif program is not None and ("@" in program or program.endswith(".exe")):
         program = _package(cmd.words[0].value)
+    elif program in _SCRIPT_RUNNERS:
+        program, start = _script_agent(cmd)
     agent = AGENT_NAMES.get(program or "")
     if agent is None:
         return None
@@ -77,6 +82,24 @@ def agent_of(cmd: SimpleCommand) -> tuple[str, int] | None:
     if operand not in _ONLY_WHEN.get(agent, (operand,)) or operand in _NOT_AGENT.get(agent, ()):
         return None
     return agent, start
+
+
+_SCRIPT_RUNNERS = frozenset({"node", "nodejs", "deno", "tsx"})
+
+
+def _script_agent(cmd: SimpleCommand) -> tuple[str | None, int]:
+    """``node …/node_modules/@anthropic-ai/claude-code/cli.js``: an agent's package run by its
+    script. (The package, and the index of the script's first argument.)"""
+    index = next((i for i, w in enumerate(cmd.words[1:], start=1)
+                  if not w.shown.startswith("-")), None)
+    if index is None:
+        return None, 1
+    parts = (cmd.words[index].value or "").split("/")
+    for at, part in enumerate(parts[:-1]):
+        if part in AGENT_NAMES and at and (parts[at - 1].startswith("@") or
+                                           parts[at - 1] == "node_modules"):
+            return part, index + 1
+    return None, 1
 
 
 def _launched(cmd: SimpleCommand, index: int) -> int:
@@ -112,7 +135,29 @@ def bypass(cmd: SimpleCommand, agent: str, start: int) -> str | None:
             return f"{name} {value}"
         if name in ("-c", "--config") and "danger-full-access" in value:
             return f"{name} {value}"
+        if name in _SETTINGS_OPTIONS and ESCALATES.search(value):
+            return f"{name} {value[:60]}"  # --settings '{"permissions":{"defaultMode":…}}'
+
     return None
+
+
+_EXPORTERS = frozenset({"export", "declare", "typeset", "setenv", "launchctl"})
+
+
+def _exported_bypass(cmd: SimpleCommand, rule: str) -> Verdict:
+    """``export GOOSE_MODE=auto``: every agent started later in this shell runs unguarded."""
+    if "=" not in cmd.text and cmd.program not in ("setenv", "launchctl"):
+        return Verdict.passthrough()
+    words = [w.shown for w in cmd.words[1:]]
+    pairs = [w.partition("=")[::2] for w in words if "=" in w]
+    if cmd.program in ("setenv", "launchctl"):  # csh setenv NAME VALUE; launchctl setenv …
+        names = [w for w in words if w != "setenv"]
+        pairs += [(names[0], names[1])] if len(names) > 1 else []
+    for name, value in pairs:
+        if value.strip("'\"").lower() in _BYPASS_ENV.get(name, ()):
+            return Verdict.deny(rule, f"{name}={value} switches an agent's approvals off for "
+                                "every later launch", hint="leave the agent's checks on")
+    return Verdict.passthrough()
 
 
 @register
@@ -126,9 +171,12 @@ class AgentWithoutGuards(Validator):
     """
 
     id = "CG-AGENT-001"
-    programs = frozenset(AGENT_NAMES) | _LAUNCHERS | frozenset(_RUNNERS) | {"agent"}
+    programs = frozenset(AGENT_NAMES) | _LAUNCHERS | frozenset(_RUNNERS) | _SCRIPT_RUNNERS | {
+        "agent"} | _EXPORTERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program in _EXPORTERS:
+            return _exported_bypass(cmd, self.id)
         found = agent_of(cmd) or (("cursor", 1) if cmd.program == "agent" else None)
         if found is None:
             return Verdict.passthrough()
@@ -149,7 +197,7 @@ class AgentLaunch(Validator):
     """
 
     id = "CG-AGENT-002"
-    programs = frozenset(AGENT_NAMES) | _LAUNCHERS | frozenset(_RUNNERS)
+    programs = frozenset(AGENT_NAMES) | _LAUNCHERS | frozenset(_RUNNERS) | _SCRIPT_RUNNERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         found = agent_of(cmd)

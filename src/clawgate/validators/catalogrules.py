@@ -103,6 +103,9 @@ def content_targets(cmd: SimpleCommand) -> list[Word]:
     """Words ``cmd`` writes new content to: redirections, output options, ``tee``'s files,
     a copy's destination, sed and awk script targets."""
     found = list(redirect_targets(cmd)) if cmd.redirects else []
+    if cmd.program == "dd":  # of=FILE, an operand of its own syntax
+        found += [Word(w.text[3:], w.value[3:] if w.value is not None else None, w.quoted,
+                       w.expansions) for w in cmd.words[1:] if w.text.startswith("of=")]
     if not cmd.redirects and not (catalog.entry(cmd.program) or {}).get("acts"):
         return found
     found += [e.word for e in catalog.effects(cmd)
@@ -163,6 +166,8 @@ def _unknowable(word: Word, known: set[str]) -> bool:
     head = text.split("/", 1)[0]
     if "/" in text and head not in ("", "..", ".") and not head.startswith(("$", "~", "`")):
         return False  # build/$name: somewhere under a directory of the workspace
+    if "/" in text and _SCRATCH.match(head):
+        return False  # "$(mktemp -d)/x": inside a fresh scratch directory
     if "$(" in text.replace("$((", "") or "`" in text:
         return True
     names = _VAR.findall(text)

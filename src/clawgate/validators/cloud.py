@@ -11,10 +11,12 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
 _CLOUDS = frozenset({"aws", "gcloud", "gsutil", "az", "kubectl", "oc", "helm", "terraform",
-                     "tofu", "pulumi", "doctl", "eksctl"})
+                     "tofu", "terragrunt", "pulumi", "doctl", "eksctl", "rclone", "s3cmd",
+                     "supabase", "fly", "flyctl", "heroku"})
+_IAC = frozenset({"terraform", "tofu", "terragrunt", "pulumi"})
 _VERB = lazy_pattern(r"^(?:delete|remove|rm|rb|destroy|terminate|purge|uninstall|drain|"
                      r"deregister|disable|revoke|detach|wipe|erase|drop|cancel|reset|"
-                     r"scale|replace|taint|stop|kill)(?:-[\w-]+)?$")
+                     r"scale|replace|taint|stop|kill|del|rmdirs)(?:-[\w-]+)?$")
 _MASS_FLAGS = frozenset({"--recursive", "-r", "-R", "--all", "--all-namespaces", "-A",
                          "--force", "-a", "--yes", "-y", "--purge"})
 _MASS_TARGETS = lazy_pattern(r"^(?:ns|namespaces?|projects?|groups?|users?|user-pool|"
@@ -22,7 +24,7 @@ _MASS_TARGETS = lazy_pattern(r"^(?:ns|namespaces?|projects?|groups?|users?|user-
                              r"resource-groups?|subscriptions?|rb|stack)$|^delete-(?:user|"
                              r"group|account|organization|bucket|cluster|stack)\b")
 _AUTO = frozenset({"-auto-approve", "--auto-approve", "--yes", "-y", "--skip-preview",
-                   "--force"})
+                   "--force", "--terragrunt-non-interactive", "--non-interactive"})
 
 
 def _words(cmd: SimpleCommand) -> list[str]:
@@ -32,11 +34,13 @@ def _words(cmd: SimpleCommand) -> list[str]:
 def _mass(program: str, args: list[str], verb: str) -> str | None:
     """Why the deletion is a mass deletion, or None."""
     flags = {a.split("=", 1)[0] for a in args if a.startswith("-")}
-    if program in ("terraform", "tofu", "pulumi"):
-        destroying = verb == "destroy" or "-destroy" in flags
+    if program in _IAC:
+        destroying = verb == "destroy" or "-destroy" in flags or (
+            verb == "rm" and "stack" in args and "--force" in flags)  # pulumi stack rm --force
         return "destroys every resource without review" if destroying and flags & _AUTO \
             else None
-    nouns = [a for a in args if not a.startswith("-")]
+    nouns = [a.split("/", 1)[0] if "://" not in a else a  # kubectl delete ns/prod
+             for a in args if not a.startswith("-")]
     if any(_MASS_TARGETS.match(n) for n in nouns[:4]) or _MASS_TARGETS.match(verb):
         return "deletes an account, namespace, group, project or whole bucket"
     if program in ("kubectl", "oc") and flags & {"--all", "--all-namespaces", "-A"}:
@@ -65,8 +69,11 @@ class CloudDestruction(Validator):
         if cmd.program not in _CLOUDS or len(cmd.words) < 2:
             return Verdict.passthrough()
         args = _words(cmd)
-        verb = next((a for a in args[:4] if _VERB.match(a)), None)
-        if verb is None and cmd.program in ("terraform", "tofu") and "-destroy" in args:
+        # heroku and its kin spell topic:verb (apps:destroy, pg:reset)
+        verb = next((a for a in args[:4] if _VERB.match(a.rsplit(":", 1)[-1])), None)
+        if verb is not None and ":" in verb and "://" not in verb:
+            verb = verb.rsplit(":", 1)[-1]
+        if verb is None and cmd.program in _IAC and "-destroy" in args:
             verb = "destroy"
         if verb is None and "sync" in args[:3] and ("--delete" in args or (
                 cmd.program == "gsutil" and "-d" in args)):

@@ -13,12 +13,17 @@ from clawgate.validators.paths import resolve, under
 # A cheap first look: a word without any of these cannot name a credential file.
 HINT = lazy_pattern(r"\.ssh|\.aws|\.env|netrc|\.docker|kube|credentials|id_|pgpass|shadow|\.key"
                     r"|gcloud|\.npmrc|\.pypirc|\.gnupg|hosts\.yml|\.azure|vault-token|my\.cnf"
-                    r"|\.p12|\.pfx|secret|\.jks|ssh_host")
+                    r"|\.p12|\.pfx|secret|\.jks|ssh_host|auth\.json|oauth|\.claude|\.codex"
+                    r"|\.gemini|token")
 _HOME_FILES = (".aws/credentials", ".aws/sso", ".netrc", ".docker/config.json", ".kube",
                ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".npmrc", ".gnupg",
                ".config/gh/hosts.yml", ".config/gcloud", ".azure", ".vault-token",
                ".terraform.d/credentials.tfrc.json", ".cargo/credentials",
-               ".cargo/credentials.toml", ".password-store", ".local/share/keyrings")
+               ".cargo/credentials.toml", ".password-store", ".local/share/keyrings",
+               # coding agents' own logins
+               ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+               ".config/github-copilot", ".local/share/opencode/auth.json",
+               ".config/gcloud/access_tokens.db", ".config/gcloud/credentials.db")
 _HOME_KEY_DIRS = frozenset({".ssh", ".aws", ".docker", ".config/gh"})  # the whole directory
 _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credentials", "id_rsa",
                        "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",

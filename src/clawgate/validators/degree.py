@@ -182,3 +182,96 @@ class DeleteInsideWorkspace(Validator):
         if cmd.depth == 0:
             return Verdict.passthrough()
         return inside(cmd, ctx) or Verdict.passthrough()
+
+
+_RSYNC_VALUED = frozenset({"-e", "--rsh", "--exclude", "--include", "--filter", "-f",
+                           "--exclude-from", "--include-from", "--files-from", "--chmod",
+                           "--chown", "--rsync-path", "--password-file", "--log-file", "-T",
+                           "--temp-dir", "--partial-dir", "--backup-dir", "--suffix",
+                           "--compare-dest", "--copy-dest", "--link-dest", "--timeout",
+                           "--port", "--bwlimit", "--max-size", "--min-size", "-B",
+                           "--block-size", "-M", "--remote-option", "--usermap", "--groupmap"})
+_TAR_VALUED = frozenset({"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X",
+                         "--exclude-from", "--exclude", "-I", "--use-compress-program", "-b",
+                         "--blocking-factor", "-H", "--format", "-V", "--label", "-g",
+                         "--listed-incremental", "--owner", "--group", "--mode", "--mtime"})
+_DELETE_EQUIVALENTS = frozenset({"rsync", "mv", "tar", "bsdtar", "gtar", "zip", "7z", "7za",
+                                 "7zz", "git"})
+
+
+def _operands(words: tuple[Word, ...], valued: frozenset[str]) -> list[Word]:
+    found: list[Word] = []
+    skip = False
+    for word in words:
+        text = word.shown
+        if skip:
+            skip = False
+        elif text.startswith("-") and len(text) > 1:
+            skip = "=" not in text and text in valued
+        else:
+            found.append(word)
+    return found
+
+
+def deleted_by(cmd: SimpleCommand) -> list[Word]:
+    """What a command deletes as a side of what it does: ``rsync --delete`` the receiving
+    tree's extra files, ``rsync --remove-source-files`` the sources, ``mv X /dev/null`` X,
+    ``tar --remove-files`` and ``zip -m`` (``7z -sdel``) the files archived."""
+    program = cmd.program
+    if program == "git" and (len(cmd.words) < 2 or cmd.words[1].shown != "rm"):
+        return []  # every git command comes here: the cheap look first
+    args = [w.shown for w in cmd.words[1:]]
+    if program == "git":  # git rm -r PATHS removes them from the worktree (not with --cached)
+        if "--cached" in args or not any(
+                a == "-r" or (a.startswith("-") and not a.startswith("--") and "r" in a)
+                for a in args[1:]):
+            return []
+        return [w for w in cmd.words[2:] if not w.shown.startswith("-")]
+    if program == "rsync":
+        operands = _operands(cmd.words[1:], _RSYNC_VALUED)
+        if len(operands) < 2:
+            return []
+        out: list[Word] = []
+        if any(a.startswith("--delete") or a.startswith("--del") for a in args):
+            out.append(operands[-1])  # what the receiving tree holds beyond the source
+        if "--remove-source-files" in args:
+            out.extend(operands[:-1])
+        return [w for w in out if ":" not in (w.value or "")]  # a remote side is not here
+    if program == "mv":
+        operands = [w for w in cmd.words[1:] if not w.shown.startswith("-")]
+        return operands[:-1] if len(operands) > 1 and operands[-1].value == "/dev/null" else []
+    if program in ("tar", "bsdtar", "gtar") and "--remove-files" in args:
+        words = cmd.words[1:]
+        if words and not words[0].shown.startswith("-") and "f" in words[0].shown:
+            words = words[2:]  # tar cf ARCHIVE files: the old bundled form
+        return _operands(words, _TAR_VALUED)
+    if program == "zip" and any(a in ("--move", "-m") or (
+            a.startswith("-") and not a.startswith("--") and "m" in a) for a in args):
+        return _operands(cmd.words[1:], frozenset({"-b", "-t", "-tt", "-x", "-i", "-n",
+                                                   "-P", "-Z", "-s", "-O"}))[1:]
+    if program in ("7z", "7za", "7zz") and "-sdel" in args:
+        return [w for w in cmd.words[1:] if not w.shown.startswith("-")][2:]
+    return []
+
+
+@register
+class DeleteByOtherMeans(Validator):
+    """Commands that delete as a side of what they do: ``rsync --delete`` (the receiving tree
+    loses what the source lacks: an empty source empties it), ``--remove-source-files``,
+    ``git rm -r`` (not ``--cached``),
+    ``mv X /dev/null``, ``tar --remove-files``, ``zip -m``, ``7z a -sdel``. Checked as the
+    recursive delete of those paths, so the degrees of CG-DEG-001..002 apply.
+
+    Bad: ``rsync -a --delete /tmp/empty/ ~/``. Harmless: ``rsync -a --delete src/ build/``.
+    """
+
+    id = "CG-DEG-004"
+    programs = _DELETE_EQUIVALENTS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in _DELETE_EQUIVALENTS:
+            return Verdict.passthrough()
+        targets = deleted_by(cmd)
+        if not targets:
+            return Verdict.passthrough()
+        return Verdict.unwrap(f"rm -rf -- {' '.join(w.text for w in targets)}")

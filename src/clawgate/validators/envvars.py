@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
@@ -114,14 +114,18 @@ class CommandVariable(Validator):
         if not cmd.assignments and cmd.program not in _DECLARERS:
             return Verdict.passthrough()
         for name, value in assignments(cmd):
-            if name in _RUNNERS and value.value is not None and (
+            if name in _RUNNERS and not name.startswith("GIT_CONFIG_COUNT") and (
+                    value.value is not None) and (
                     harmless_command(value.value) or value.value == ""):
                 continue  # PAGER=cat, GIT_EDITOR=vim, an empty PAGER= (see CG-ESC-007)
             if name == "IFS" and cmd.program in _SPLITTERS and _prefix(cmd, name):
                 continue  # IFS=. read -r a b: how read splits its input, nothing more
             if name in OPTION_VARIABLES and switches_only(value, ctx):
                 continue
-            if name in _RUNNERS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
+            if name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_CONFIG_COUNT")):
+                return Verdict.unwrap(*_as_git_c(cmd), outcome=Outcome.ASK, rule_id=self.id,
+                                      message=f"{name}={value.text} sets git configuration")
+            if name in _RUNNERS:
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
             if name in _SEARCH_PATHS and not _inside(value, ctx, appended=name == "PATH") and (
@@ -129,6 +133,24 @@ class CommandVariable(Validator):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
         return Verdict.passthrough()
+
+
+def _as_git_c(cmd: SimpleCommand) -> list[str]:
+    """``GIT_CONFIG_KEY_0=k GIT_CONFIG_VALUE_0=v git log`` is ``git -c k=v log``: handed on so
+    the rules on ``git -c`` settings judge the pairs (a pager, an fsmonitor ...)."""
+    import shlex
+
+    pairs: dict[str, dict[str, str]] = {}
+    for name, value in assignments(cmd):
+        kind, _, index = name.removeprefix("GIT_CONFIG_").partition("_")
+        if kind in ("KEY", "VALUE") and value.value is not None:
+            pairs.setdefault(index, {})[kind] = value.value
+    settings = [f"-c {shlex.quote(p['KEY'] + '=' + p['VALUE'])}" for p in pairs.values()
+                if "KEY" in p and "VALUE" in p]
+    if not settings or cmd.program != "git":
+        return []
+    rest = " ".join(w.text for w in cmd.words[1:])
+    return [f"git {' '.join(settings)} {rest}".strip()]
 
 
 def _prefix(cmd: SimpleCommand, name: str) -> bool:

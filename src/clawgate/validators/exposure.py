@@ -19,6 +19,8 @@ _PS_VALUED = frozenset("CGgOopqstUuN")  # -p PID, -o FORMAT ...: the next word i
 _PS_LONG_VALUED = frozenset({"pid", "ppid", "user", "User", "group", "Group", "format", "sort",
                              "tty", "sid", "cols", "columns", "lines", "rows", "width",
                              "quick-pid", "context"})
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
+_AWK_ENV_LOOP = lazy_pattern(r"\bin\s+ENVIRON\b")
 _HINT = "print only the variable you need (printenv NAME)"
 
 
@@ -40,6 +42,8 @@ def _dumps_environment(cmd: SimpleCommand) -> bool:
         return not names and (not flags or any(f in ("-p", "-x", "-px", "-xp") for f in flags))
     if program == "ps":
         return _ps_shows_environment([w.shown for w in args])
+    if program in _AWKS:  # for (k in ENVIRON): every variable
+        return "ENVIRON" in cmd.text and _AWK_ENV_LOOP.search(cmd.text) is not None
     return False
 
 
@@ -74,7 +78,7 @@ class EnvironmentDump(Validator):
     """
 
     id = "CG-EXPO-001"
-    programs = frozenset({"env", "printenv", "ps", *_DECLARERS})
+    programs = frozenset({"env", "printenv", "ps", *_DECLARERS, *_AWKS})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program in self.programs and _dumps_environment(cmd):
@@ -113,6 +117,10 @@ _SERVERS = frozenset({
 _WEB_TERMINALS = frozenset({"ttyd", "gotty", "wetty"})
 _SOCAT_LISTEN = lazy_pattern(r"(?i)^(tcp[46]?|udp[46]?|openssl|sctp|unix|ssl)-listen:")
 _NETCATS = frozenset({"nc", "ncat", "netcat", "pwncat"})
+# Static file servers that bind every interface unless told an address (http-server, serve).
+_WIDE_BY_DEFAULT = frozenset({"http-server", "serve", "live-server", "miniserve",
+                              "simple-http-server", "static-web-server", "darkhttpd"})
+_LOOPBACK_IN = lazy_pattern(r"(?:^|[=/@\[])(?:localhost|127\.\d+\.\d+\.\d+|::1)\b")
 
 
 def _binds_wide(cmd: SimpleCommand) -> str | None:
@@ -141,6 +149,11 @@ def _server(cmd: SimpleCommand) -> str | None:
     stem = program.rstrip("0123456789.")
     if program in _WEB_TERMINALS:
         return f"{program} (a shell in a web page)"
+    if program in _WIDE_BY_DEFAULT:
+        wide = _binds_wide(cmd)
+        if wide is not None or not any(_LOOPBACK_IN.search(w.shown) for w in cmd.words[1:]):
+            return f"{program} bound to {wide or 'every interface'}"
+        return None
     if program not in _SPECIFIC and stem not in ("python", "pypy"):
         wide = _binds_wide(cmd)
         return None if wide is None else f"{program} bound to {wide}"

@@ -120,10 +120,27 @@ class InlineActions(Validator):
         for found in _each(cmd):
             commands.extend(found.commands)
             opaque.extend(found.opaque)
+        if commands and any(c.startswith(": >") for c in commands):
+            commands = _with_written_text(commands, cmd)
         if opaque:
             return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
                                   message=f"inline code: {opaque[0]}")
         return Verdict.unwrap(*commands) if commands else Verdict.passthrough()
+
+
+def _with_written_text(commands: list[str], cmd: SimpleCommand) -> list[str]:
+    """Writes as ``printf %s CODE > F`` when the code itself holds text that fetches or runs
+    something (``open(".git/hooks/pre-commit", "w").write("curl x|sh")``): what lands in the
+    file is drawn from that code, so the rules on code written into protected paths see it."""
+    import shlex
+
+    from clawgate.validators.protected import RUNS_CODE
+
+    code = " ".join(w.shown for w in cmd.words[1:] if not w.shown.startswith("-"))
+    if not RUNS_CODE.search(code):
+        return commands
+    return [f"printf %s {shlex.quote(code)} {c[2:]}" if c.startswith(": >") else c
+            for c in commands]
 
 
 @register

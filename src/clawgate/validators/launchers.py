@@ -19,6 +19,7 @@ _MULTIPLEXER_READS = frozenset({"ls", "list-sessions", "list-windows", "list-pan
 _TERMINAL_APPS = words_of("""
 tmux tmate byobu ranger mc nnn lf vifm ncdu minicom picocom opencode aider claude codex
 """)
+_SELF_DESCRIBING = frozenset({"--version", "-v", "--help", "-h", "version", "help"})
 _SHELL_SUBCOMMANDS = frozenset({"shell", "console", "repl", "tunnel", "attach", "debug"})
 _SUBCOMMAND_READERS = words_of("man help tldr info git cargo go pip npm echo printf")
 _PACKAGE_MANAGERS = words_of("dpkg rpm yum dnf zypper apt apt-get snap pkg opkg apk pacman "
@@ -77,8 +78,9 @@ class TerminalLauncher(Validator):
             return Verdict.passthrough()
         if program not in _TERMINAL_APPS:
             return Verdict.passthrough()
-        if _MULTIPLEXER_READS.intersection(cmd.args[:1]) or "-V" in cmd.args:
-            return Verdict.passthrough()
+        if _MULTIPLEXER_READS.intersection(cmd.args[:1]) or "-V" in cmd.args or (
+                len(cmd.args) == 1 and cmd.args[0] in _SELF_DESCRIBING):
+            return Verdict.passthrough()  # tmux ls, claude --version
         lines = tmux_commands(cmd) if program in ("tmux", "tmate") else []
         return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{program} is an interactive program that runs shells",

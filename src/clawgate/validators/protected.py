@@ -8,7 +8,7 @@ import re
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.protectedpaths import may_be_protected, protected_reason
+from clawgate.protectedpaths import holds_protected, may_be_protected, protected_reason
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
@@ -33,6 +33,12 @@ ESCALATES = lazy_pattern(
     r"|enableallprojectmcpservers|trust-all-tools|danger-full-access|approval_policy\W+never"
     r"|approval-mode\W+yolo|\"allow\"\s*:\s*\[\s*\"(\*|bash(\(\*\))?)\"", re.IGNORECASE)
 _PRINTERS = frozenset({"echo", "printf"})
+_TREE_COPIERS = frozenset({"cp", "rsync", "ditto", "unzip", "tar", "bsdtar"})
+# Programs whose arguments carry the text they put into the file (sed -i '1i …', perl -pi -e).
+_SCRIPTED = frozenset({"sed", "gsed", "perl", "awk", "gawk", "ruby"})
+# Programs that write what they fetch: a download into a protected path is fetched code.
+_DOWNLOADERS = frozenset({"curl", "wget", "aria2c", "http", "https", "httpie", "xh", "lftp",
+                          "ftp", "tftp", "scp", "sftp", "rsync"})
 _CHANGERS = frozenset({"cd", "pushd"})
 
 
@@ -43,18 +49,37 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
     look = not ctx.protected and not may_be_protected(ctx.cwd)
     for word in write_targets(cmd):
         path = resolve(word, ctx).path
+        if "glob" in word.expansions and word.value and (
+                not look or may_be_protected(word.value)):
+            # .gi?/hooks/x resolves to the directory before the glob: judge the glob itself
+            spelled = os.path.normpath(os.path.join(ctx.cwd, os.path.expanduser(word.value)))
+            why = protected_reason(spelled, ctx.workspace, ctx.protected)
+            if why is not None:
+                return spelled, why
         if path is None:
             continue
         if not look or may_be_protected(word.text):
             why = protected_reason(path, ctx.workspace, ctx.protected)
             if why is not None:
                 return path, why
+        if cmd.program in _TREE_COPIERS and _copies_trees(cmd):
+            why = holds_protected(path.rstrip("/"), ctx.workspace)
+            if why is not None:
+                return path, why  # cp -a payload/. .github/: workflows may land below
         real = _through_links(path, ctx.workspace)  # g/config, after ln -s .git g
         if real is not None:
             why = protected_reason(real, ctx.workspace, ctx.protected)
             if why is not None:
                 return real, why
     return _linked_source(cmd, ctx) if cmd.program == "ln" else None
+
+
+def _copies_trees(cmd: SimpleCommand) -> bool:
+    """A copy that brings whole trees (``cp -r``/``-a``, rsync, an archive extracted)."""
+    if cmd.program != "cp":
+        return True
+    return any((a.startswith("-") and not a.startswith("--") and bool(set(a) & set("rRa")))
+               or a in ("--recursive", "--archive") for a in cmd.args)
 
 
 def _through_links(path: str, workspace: str) -> str | None:
@@ -125,7 +150,14 @@ class ProtectedPathWrite(Validator):
         if found is None:
             return Verdict.passthrough()
         path, why = found
-        if _is_code(written_text(cmd), path):
+        if (cmd.program in _DOWNLOADERS and cmd.program != "rsync") or (
+                cmd.program == "rsync" and any(":" in w for w in cmd.args[:-1])):
+            return Verdict.deny(self.id, f"writes what it downloads into {why}",
+                                hint="download elsewhere, read it, then copy it by hand")
+        text = written_text(cmd)
+        if cmd.program in _SCRIPTED:
+            text = "\n".join((text, *cmd.args))
+        if _is_code(text, path):
             return Verdict.deny(self.id, f"writes code that fetches or runs something into {why}",
                                 hint="edit this file by hand")
         return Verdict.ask(self.id, f"writes {why}", hint="confirm the change to this file")
@@ -177,3 +209,96 @@ class CodePipedIntoProtectedPath(LineValidator):
                 return Verdict.deny(self.id, f"pipes code that fetches or runs something into "
                                     f"{found[1]}", hint="edit this file by hand")
         return Verdict.passthrough()
+
+
+# Package-manager commands that save a setting into their configuration file (the user's
+# ~/.npmrc, pip.conf, .yarnrc.yml, or the project's): (program, leading words).
+_CONFIG_SETTERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "npm": (("config", "set"), ("config", "delete"), ("config", "rm"), ("config", "edit"),
+            ("c", "set"), ("set",)),
+    "pnpm": (("config", "set"), ("config", "delete"), ("set",)),
+    "yarn": (("config", "set"), ("config", "unset"), ("config", "delete")),
+    "pip": (("config", "set"), ("config", "unset"), ("config", "edit")),
+    "bundle": (("config", "set"),),
+    "gem": (("sources", "--add"), ("sources", "-a")),
+    "conda": (("config", "--add"), ("config", "--set"), ("config", "--prepend"),
+              ("config", "--append")),
+    "poetry": (("config", "repositories"), ("source", "add")),
+}
+# Settings that make the package manager run a program of the setter's choosing.
+_RUNNING_SETTINGS = lazy_pattern(r"(?i)^(?:script-shell|shell|node-options|onload-script|git"
+                                 r"|editor|browser|yarnpath|prefix)\b")
+# Settings that redirect where packages come from, how they are trusted, or what runs.
+_REDIRECTING = lazy_pattern(r"(?i)registry|index|trusted-host|find-links|proxy|^ca|cafile|cert"
+                            r"|ssl|scripts|auth|token|userconfig|globalconfig|prefix|mirror"
+                            r"|unsafe|scopes|plugin|source|repositor|^git$|channel|key")
+_INSTALL_SCRIPTS = lazy_pattern(r"^scripts\.(?:pre|post)?(?:install|prepare|prepublish|pack"
+                                r"|dependencies|publish)\b")
+
+
+def _setter(cmd: SimpleCommand) -> str | None:
+    program = (cmd.program or "").rstrip("0123456789.")
+    starts = _CONFIG_SETTERS.get(program)
+    if starts is None:
+        return None
+    args = [a for a in cmd.args if not a.startswith("--location") and a not in ("-g", "--global")]
+    for start in starts:
+        if tuple(args[: len(start)]) == start:
+            return " ".join((program, *start))
+    if program == "poetry" and args[:1] == ["config"] and any(
+            a.startswith(("repositories.", "http-basic.", "pypi-token.", "certificates."))
+            for a in args[1:2]):
+        return "poetry config"
+    return None
+
+
+@register
+class PackageConfigSet(Validator):
+    """A package manager told to save a setting (``npm config set``, ``pip config set``,
+    ``yarn config set``, ``gem sources --add``, ``poetry config repositories.x``): the file it
+    writes (~/.npmrc, pip.conf, .yarnrc.yml) redirects later downloads or runs code, as a
+    write to those files does. ASK; DENY for a setting that names a program to run
+    (``script-shell``, ``node-options``, ``yarnPath``) or a value that fetches or runs code.
+    ``npm pkg set scripts.postinstall=…`` (a script every install runs) is judged the same way.
+
+    Bad: ``npm config set registry http://evil.example/``. Harmless: ``npm config get registry``.
+    """
+
+    id = "CG-PROT-004"
+    programs = frozenset({*_CONFIG_SETTERS, "pip3", "npm"})
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program == "npm" and cmd.args[:2] == ("pkg", "set"):
+            return _package_script(cmd)
+        what = _setter(cmd)
+        if what is None:
+            return Verdict.passthrough()
+        values = [a for a in cmd.args if not a.startswith("-")][len(what.split()) - 1:]
+        if any(_RUNNING_SETTINGS.match(v) for v in values[:1]) or any(
+                RUNS_CODE.search(v) for v in values):
+            return Verdict.deny(self.id, f"{what} saves a setting that runs a program",
+                                hint="change this setting by hand")
+        if what.endswith(("config set", "config delete", "config rm", "config unset", " set",
+                          "config --set")) and values and not _REDIRECTING.search(values[0]):
+            return Verdict.passthrough()  # npm config set loglevel error: nothing redirected
+        return Verdict.ask(self.id, f"{what} writes {_PACKAGE_WHY}",
+                           hint="confirm the setting")
+
+
+_PACKAGE_WHY = "package-manager configuration, which redirects downloads or runs code"
+
+
+def _package_script(cmd: SimpleCommand) -> Verdict:
+    """``npm pkg set scripts.NAME=VALUE``: code every install runs (ASK), code that fetches or
+    runs something (DENY)."""
+    for arg in cmd.args[2:]:
+        key, _, value = arg.partition("=")
+        if not key.startswith("scripts."):
+            continue
+        if RUNS_CODE.search(value):
+            return Verdict.deny("CG-PROT-004", f"npm pkg set {key}: a script that fetches or "
+                                "runs code", hint="edit package.json by hand")
+        if _INSTALL_SCRIPTS.match(key):
+            return Verdict.ask("CG-PROT-004", f"npm pkg set {key}: a script every install runs",
+                               hint="confirm the script")
+    return Verdict.passthrough()

@@ -96,6 +96,11 @@ def _docker(cmd: SimpleCommand, base: Risk) -> Risk:
            or "docker.sock" in a or a in ("--pid=host", "--net=host", "--network=host")
            for a in args):
         return _HIGH
+    if ("down" in args or "rm" in args) and any(
+            a in ("-v", "--volumes") or a.startswith("--rmi") or (
+                a.startswith("-") and not a.startswith("--") and "v" in a) for a in args) \
+            and (cmd.program == "docker-compose" or "compose" in args):
+        return _HIGH  # the project's volumes (its data) or images removed
     return base
 
 
@@ -145,6 +150,45 @@ def _status_only(cmd: SimpleCommand) -> Risk:
     if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
         return _MEDIUM
     return _MEDIUM if _first(cmd) in _SYSTEM_QUERIES else _HIGH
+
+
+_CLOUD_READS = frozenset({"ls", "list", "describe", "show", "get", "preview", "whoami",
+                          "version", "about", "get-caller-identity", "wait", "status"})
+_CLOUD_READ_PREFIXES = ("list-", "describe-", "get-")
+_CLOUD_VERB = lazy_pattern(r"^(?:create|delete|update|set|unset|add|remove|deploy|apply|put|patch"
+                           r"|start|stop|restart|reset|import|export|attach|detach|ssh|scp|exec"
+                           r"|run|invoke|copy|cp|mv|rm|sync|login|activate|enable|disable|resize"
+                           r"|move|rename|upload|download|access|destroy|up|print-[\w-]+)$")
+
+
+def _cloud_reads(cmd: SimpleCommand) -> Risk:
+    """aws, gcloud, az, doctl, pulumi: a listing or description of the cloud the project is
+    set up for is medium, like ``kubectl get``; anything else is high. The verb is read where
+    the CLI puts it: aws's second operand (``aws s3 ls``, ``aws ec2 describe-instances``),
+    the last word of the leading run of operands for the others (``gcloud compute instances
+    list``); a line whose verb cannot be placed stays high. Secrets printed by a read
+    (``get-secret-value``) are CG-SEC-003's."""
+    args = cmd.args
+    if cmd.program == "aws":
+        operands = [a for i, a in enumerate(args) if not a.startswith("-") and not (
+            i and args[i - 1] in _AWS_VALUED)]
+        verb = operands[1] if len(operands) > 1 else ""
+    else:
+        verb = ""
+        for arg in args:  # the first verb of the leading run: gcloud compute instances list
+            if arg.startswith("-"):
+                break
+            if arg in _CLOUD_READS or arg.startswith(_CLOUD_READ_PREFIXES) or \
+                    _CLOUD_VERB.match(arg):
+                verb = arg
+                break
+    if verb in _CLOUD_READS or verb.startswith(_CLOUD_READ_PREFIXES):
+        return _MEDIUM
+    return _HIGH
+
+
+_AWS_VALUED = frozenset({"--profile", "--region", "--output", "--query", "--endpoint-url",
+                         "--color", "--cli-read-timeout", "--cli-connect-timeout"})
 
 
 def _openssl(cmd: SimpleCommand) -> Risk:
@@ -263,5 +307,6 @@ RULES: dict[str, Rule] = {
     "system-packages": _plain(_system_packages),
     "sysctl": _plain(_sysctl),
     "status-only": _plain(_status_only),
+    "cloud-reads": _plain(_cloud_reads),
     "editor": _editor,
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
@@ -93,3 +94,132 @@ class CredentialSent(Validator):
                 return Verdict.deny(self.id, f"the credential file {path} is piped into "
                                     f"{', '.join(cmd.downstream)}")
         return Verdict.passthrough()
+
+
+# Commands whose output is a stored secret: (program, the words that start its operands), and
+# the options that make a listing print values where a plain one does not.
+_PRINTERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "gh": (("auth", "token"), ("auth", "status")),
+    "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get")),
+    "security": (("find-generic-password",), ("find-internet-password",),
+                 ("dump-keychain",), ("export",)),
+    "secret-tool": (("lookup",), ("search",)),
+    "op": (("read",), ("item", "get"), ("inject",), ("signin",)),
+    "vault": (("kv", "get"), ("read",), ("kv", "list")),
+    "pass": (("show",),),
+    "gopass": (("show",), ("cat",)),
+    "bw": (("get",), ("list", "items")),
+    "lpass": (("show",),),
+    "doppler": (("secrets",),),
+    "aws": (("secretsmanager", "get-secret-value"), ("ssm", "get-parameter"),
+            ("ssm", "get-parameters"), ("ssm", "get-parameters-by-path"),
+            ("configure", "get"), ("configure", "export-credentials"),
+            ("ecr", "get-login-password"), ("sts", "get-session-token"),
+            ("sts", "assume-role"), ("sts", "get-federation-token"),
+            ("sts", "assume-role-with-web-identity")),
+    "gcloud": (("auth", "print-access-token"), ("auth", "print-identity-token"),
+               ("secrets", "versions", "access")),
+    "az": (("account", "get-access-token"), ("keyvault", "secret", "show"),
+           ("keyvault", "secret", "download")),
+    "heroku": (("auth:token",), ("config",)),
+    "kubectl": (("get", "secret"), ("get", "secrets"), ("view-secret",), ("config", "view"),
+                ("create", "token")),
+    "oc": (("get", "secret"), ("get", "secrets"), ("extract", "secret")),
+    "docker": (("inspect",),),
+    "podman": (("inspect",),),
+}
+_SECRET_NAME = lazy_pattern(r"(?i)(?:token|secret|passw(?:or)?d|api_?key|private_?key|"
+                            r"credential|access_?key|auth_?token)")
+# A variable named like a secret, expanded in what echo/printf print, or read by inline code.
+_SECRET_EXPANSION = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
+_SECRET_LOOKUP = lazy_pattern(r"(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env"
+                              r"(?:\.|\[\s*)|ENV\[\s*|ENV\.fetch\(\s*)[\"']?([A-Za-z_]\w*)")
+_ECHOES = frozenset({"echo", "printf"})
+_CODE_RUNNERS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "deno", "bun"})
+_SHOWS_VALUES = frozenset({"-o", "--output", "-w", "-g", "--template", "--reveal"})
+
+
+def _operands(cmd: SimpleCommand) -> list[str]:
+    """The words after the program that are not options (an option's value may slip in:
+    only the first few are compared)."""
+    return [a for a in cmd.args if not a.startswith("-")]
+
+
+def _secret_printed(cmd: SimpleCommand, shell: bool) -> str | None:
+    """A variable named like a secret that ``echo``/``printf`` print (``echo $GITHUB_TOKEN``)
+    or inline code reads (``os.environ["AWS_SECRET_ACCESS_KEY"]``); not when the output goes
+    to a file or a program (``echo "$TOKEN" | docker login --password-stdin``)."""
+    text = cmd.text
+    if ("$" not in text) if shell else ("env" not in text.lower()):
+        return None
+    if (cmd.redirects or cmd.downstream) and not cmd.pipes_into(SENDERS):
+        return None
+    found = (_SECRET_EXPANSION if shell else _SECRET_LOOKUP).findall(text)
+    return next((n for n in found if _SECRET_NAME.search(n)), None)
+
+
+def _printed_secret(cmd: SimpleCommand) -> str | None:
+    program = cmd.program or ""
+    words = _operands(cmd)
+    if program in ("docker", "podman"):  # the environment of a container
+        return "a container's environment" if words[:1] == ["inspect"] and "Env" in \
+            cmd.text else None
+    for start in _PRINTERS.get(program, ()):
+        if tuple(words[: len(start)]) == start:
+            if program in ("kubectl", "oc") and start[0] == "get" and not any(
+                    a.split("=", 1)[0] in _SHOWS_VALUES or a.startswith("-o")
+                    for a in cmd.args):
+                return None  # names and ages only
+            if start in (("auth", "status"), ("config", "view")) and not {
+                    "--show-token", "-t", "--raw"} & set(cmd.args):
+                return None  # gh auth status, kubectl config view: tokens redacted
+            if program == "security" and start[0].startswith("find") and not any(
+                    a.startswith("-") and ("w" in a or "g" in a) for a in cmd.args):
+                return None  # the item's attributes, not its password
+            return " ".join((program, *start))
+    return None
+
+
+@register
+class CredentialPrinted(Validator):
+    """A command that prints a stored secret: a token (``gh auth token``, ``gcloud auth
+    print-access-token``), a keychain or password-manager entry (``security
+    find-generic-password -w``, ``secret-tool lookup``, ``op read``, ``pass show``, ``vault kv
+    get``), a cloud secret (``aws secretsmanager get-secret-value``), a cluster secret's data
+    (``kubectl get secret -o yaml``), git's stored password (``git credential fill``), a
+    container's environment, or one environment variable named like a secret (``printenv
+    GITHUB_TOKEN``, ``echo $NPM_TOKEN``, ``os.environ["AWS_SECRET_ACCESS_KEY"]`` in inline code;
+    not when the value goes to a file or a program). It lands in the agent's context and
+    transcript: ASK.
+
+    Bad: ``op read op://vault/item/password``. Harmless: ``kubectl get secrets``.
+    """
+
+    id = "CG-SEC-003"
+    programs = frozenset({*_PRINTERS, "printenv", *_ECHOES, *_CODE_RUNNERS})
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program not in self.programs:
+            return Verdict.passthrough()
+        found: str | None
+        if program in _ECHOES or (program or "").rstrip("0123456789.") in _CODE_RUNNERS:
+            name = _secret_printed(cmd, program in _ECHOES)
+            found = None if name is None else f"{program} ${name}"
+        elif program == "printenv":
+            names = [a for a in cmd.args if not a.startswith("-")]
+            name = next((n for n in names if _SECRET_NAME.search(n)), None)
+            found = None if name is None else f"printenv {name}"
+        elif not any(start[0] in cmd.text for start in _PRINTERS[program]):
+            return Verdict.passthrough()  # the cheap look first: git, docker and aws are common
+        else:
+            found = _printed_secret(cmd)
+        if found is None:
+            return Verdict.passthrough()
+        what = found
+        if cmd.pipes_into(SENDERS):
+            return Verdict.deny(self.id, f"{what} sends a stored secret to "
+                                f"{', '.join(cmd.downstream)}")
+        return Verdict.of(Outcome.ASK, self.id, f"{what} prints a stored secret into the "
+                          "transcript", hint="use the secret without printing it, or ask the "
+                          "user", risk=Risk.HIGH)

@@ -162,6 +162,8 @@ class InteractiveShell(Validator):
     programs = SHELLS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if (cmd.program or "").lower().startswith(("powershell", "pwsh")):
+            return Verdict.passthrough()  # -NoProfile is no -i: CG-WIN-004 reads PowerShell
         call = shell_call(cmd)
         if call is None or call.code is not None or "c" in call.flags or (
                 _INFO & call.flags):

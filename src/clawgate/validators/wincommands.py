@@ -5,6 +5,7 @@ takes the words as written (quotes removed) and returns (outcome, why) or None."
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 from clawgate.decision import Outcome
 from clawgate.validators.winpaths import is_absolute, is_system, regenerable
@@ -108,10 +109,100 @@ def registry(words: list[str]) -> Judgement:
             args) else (_ASK, "powercat opens a network connection")
     if program in ("takeown", "icacls") and any(is_system(w) for w in words[1:]):
         return _DENY, f"{program} changes ownership or access of a system path"
+    if program == "netsh" and any("firewall" in a for a in args) and any(
+            a in ("off", "disable", "state=off", "mode=disable") for a in args):
+        return _ASK, "netsh switches the firewall off"
     if program == "net" and args[:1] in (["user"], ["localgroup"]) and (
             "/add" in args or "/delete" in args):
         return _ASK, f"net {args[0]} changes the machine's accounts"
     return None
 
 
-JUDGES: tuple[Callable[[list[str]], Judgement], ...] = (deletes, disks, registry)
+_REMOTE = ("http:", "https:", "\\\\", "ftp:", "javascript:", "vbscript:")
+
+
+def fetchers(words: list[str]) -> Judgement:
+    """Windows programs that fetch and run code or files (the "living off the land" ones):
+    ``mshta URL``, ``regsvr32 /i:URL scrobj.dll``, ``rundll32 javascript:…`` DENY (as ``curl |
+    sh``); ``certutil -urlcache``/``-decode``, ``bitsadmin /transfer`` ASK (a download or a
+    decode written to disk); ``wsl --unregister`` ASK (a distribution and its files deleted)."""
+    program = name(words[0])
+    args = [w.lower() for w in words[1:]]
+    remote = any(r in a for a in args for r in _REMOTE)
+    if program == "mshta" and args:
+        return _DENY, "mshta runs an HTML application, which is code"
+    if program == "regsvr32" and (remote or any("scrobj" in a for a in args)):
+        return _DENY, "regsvr32 loads a script component from a remote place"
+    if program == "rundll32" and (remote or any("url.dll" in a or "advpack" in a
+                                                for a in args)):
+        return _DENY, "rundll32 runs script or a remote file"
+    if program == "certutil" and any(a.lstrip("-/") in ("urlcache", "decode", "decodehex",
+                                                        "verifyctl") for a in args):
+        return _ASK, "certutil downloads or decodes a file"
+    if program == "bitsadmin" and any(a in ("/transfer", "/addfile", "/create") for a in args):
+        return _ASK, "bitsadmin downloads a file"
+    if program == "wsl" and any(a in ("--unregister", "--uninstall") for a in args):
+        return _ASK, "wsl --unregister deletes a distribution and every file in it"
+    return None
+
+
+_LISTERS = frozenset({"get-childitem", "gci", "dir", "ls", "get-item", "gi", "get-content",
+                      "gc", "type", "cat"})
+_SERVICE_VERBS = frozenset({"create", "delete", "config", "stop", "failure", "sdset",
+                            "privs"})
+
+
+def services(words: list[str]) -> Judgement:
+    """The environment drive listed (``gci env:``: every variable, as ``env``), services
+    created, changed or stopped (``sc create``, ``sc stop WinDefend``), event logs cleared
+    (``wevtutil cl``, ``Clear-EventLog``): ASK."""
+    program = name(words[0])
+    args = [w.lower() for w in words[1:]]
+    if program in _LISTERS and any(a.rstrip("\\/") in ("env:", "env:*") for a in args):
+        return _ASK, f"{program} env: prints every environment variable, secrets included"
+    if program == "sc" and args[:1] and args[0] in _SERVICE_VERBS:
+        return _ASK, f"sc {args[0]} changes the machine's services"
+    if (program == "wevtutil" and args[:1] in (["cl"], ["clear-log"])) or (
+            program in ("clear-eventlog", "remove-eventlog")):
+        return _ASK, "clears the event logs"
+    return None
+
+
+# PowerShell cmdlets (and their aliases) that only read or format: a -Command made of these
+# alone is judged as its Unix twins (a read), not asked about.
+READERS = frozenset({
+    "get-childitem", "gci", "dir", "ls", "get-content", "gc", "type", "cat", "get-item", "gi",
+    "get-itemproperty", "gp", "get-location", "gl", "pwd", "get-process", "gps", "ps",
+    "get-service", "gsv", "test-path", "resolve-path", "rvpa", "select-string", "sls",
+    "measure-object", "measure", "write-output", "echo", "write", "write-host", "get-date",
+    "get-command", "gcm", "get-help", "format-table", "ft", "format-list", "fl",
+    "select-object", "select", "where-object", "where", "?", "sort-object", "sort",
+    "out-string", "convertto-json", "convertfrom-json", "get-host", "get-psdrive", "gdr",
+    "get-filehash", "get-acl", "get-member", "gm", "group-object", "group", "get-unique",
+    "split-path", "join-path", "get-variable", "gv", "get-culture", "get-uiculture",
+    "get-executionpolicy", "get-module", "gmo", "get-computerinfo", "get-volume", "ver",
+    "hostname", "whoami", "where.exe", "findstr", "more", "tree"})
+FILE_READERS = frozenset({"get-content", "gc", "type", "cat", "select-string", "sls",
+                           "findstr", "more", "get-filehash"})
+
+
+def piped_delete(script: str) -> Judgement:
+    """``Get-ChildItem C:\\ -Recurse | Remove-Item -Force``: what the listing names is deleted."""
+    low = script.lower()
+    if "|" not in low or not any(d in low for d in ("remove-item", "ri ", "rm ", "del ")):
+        return None
+    pieces = [p.split() for p in low.split("|")]
+    for left, right in pairwise(pieces):
+        if left and right and left[0] in ("get-childitem", "gci", "ls", "dir") and \
+                right[0] in ("remove-item", "ri", "rm", "del", "erase"):
+            targets = [w for w in left[1:] if not w.startswith("-")] or ["."]
+            recursive = any(w.startswith("-r") for w in left[1:])
+            found = deletes(["remove-item", *targets, *(["-recurse"] if recursive else []),
+                             "-force"])
+            if found is not None:
+                return found
+    return None
+
+
+JUDGES: tuple[Callable[[list[str]], Judgement], ...] = (deletes, disks, registry, fetchers,
+                                                        services)

@@ -8,7 +8,19 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.wincommands import DELETERS, Judgement, deletes, disks, name, registry
+from clawgate.validators.wincommands import (
+    DELETERS,
+    FILE_READERS,
+    READERS,
+    Judgement,
+    deletes,
+    disks,
+    fetchers,
+    name,
+    piped_delete,
+    registry,
+    services,
+)
 from clawgate.validators.winpaths import PS_DANGER, decode_powershell, statements, unquote
 
 _SHELLS = frozenset({"powershell", "pwsh", "powershell_ise"})
@@ -16,7 +28,9 @@ _NAMES = DELETERS | _SHELLS | {"cmd", "format", "cipher", "vssadmin", "wbadmin",
                                "bcdedit", "diskpart", "format-volume", "clear-disk",
                                "initialize-disk", "remove-partition", "stop-computer",
                                "restart-computer", "reg", "schtasks", "powercat", "takeown",
-                               "icacls", "net"}
+                               "icacls", "net", "mshta", "regsvr32", "rundll32", "certutil",
+                               "bitsadmin", "wsl", "netsh", "sc", "wevtutil", "gci",
+                               "get-childitem", "clear-eventlog"}
 # Dispatch keys: the spellings agents write (cmd, CMD, Cmd, cmd.exe, Remove-Item, remove-item).
 PROGRAMS = frozenset(spelled + suffix for n in _NAMES
                      for spelled in (n, n.upper(), n.capitalize(), n.title())
@@ -38,7 +52,7 @@ def judge_script(script: str, depth: int = 0) -> Judgement:
     """The strictest judgement over a cmd or PowerShell script's statements."""
     if PS_DANGER.search(script):
         return Outcome.DENY, "the script downloads or runs code, or destroys disks or backups"
-    worst: Judgement = None
+    worst: Judgement = piped_delete(script)
     for words in statements(script):
         found = _judge_words(words, depth)
         if found is not None and (worst is None or found[0] > worst[0]):
@@ -47,13 +61,19 @@ def judge_script(script: str, depth: int = 0) -> Judgement:
 
 
 def _judge_words(words: list[str], depth: int) -> Judgement:
+    words = [w for w in (words[0].lstrip("{("), *words[1:-1], words[-1].rstrip("})"))
+             if w] if len(words) > 1 else [words[0].strip("{}()")]
+    if not words:
+        return None
+    if name(words[0]) in ("rm", "rmdir", "erase"):
+        words = ["remove-item", *words[1:]]  # PowerShell's aliases of Remove-Item
     program = name(words[0])
     if program in _SHELLS or program == "cmd":
         inner = _inner(words)
         if inner is None or depth >= 3:
             return Outcome.ASK, f"{program} runs code that cannot be seen here"
         return judge_script(inner, depth + 1) or (Outcome.ASK, f"{program} runs a script")
-    for judge in (deletes, disks, registry):
+    for judge in (deletes, disks, registry, fetchers, services):
         found = judge(words)
         if found is not None:
             return found
@@ -69,6 +89,28 @@ def _inner(words: list[str]) -> str | None:
         if low in _COMMAND:
             return " ".join(words[index + 1 :])
     return None
+
+
+_PS_CODE = lazy_pattern(r"[$`@{}()\[\]<>]|&")
+
+
+def _only_reads(script: str) -> bool:
+    """A PowerShell script whose statements are all reading cmdlets, with no variables,
+    sub-expressions, script blocks, redirections or call operators."""
+    if _PS_CODE.search(script):
+        return False
+    found = statements(script)
+    return bool(found) and all(name(words[0]) in READERS for words in found)
+
+
+def _unix(word: str) -> str:
+    """A PowerShell path as the Unix checks read it (``~\\.ssh\\id_rsa`` -> ``~/.ssh/id_rsa``),
+    shell-quoted."""
+    import shlex
+
+    text = word.replace("\\", "/") if word[1:3] != ":\\" else word
+    plain = text.startswith("~/") and shlex.quote(text[2:]) == text[2:]
+    return text if plain else shlex.quote(text)
 
 
 def _verdict(rule: str, found: Judgement) -> Verdict:
@@ -115,7 +157,9 @@ class WindowsDiskWipe(Validator):
 class WindowsPersistence(Validator):
     """The registry, scheduled tasks, ownership of system paths, accounts, ``powercat``:
     ``reg add …\\Run`` and ``schtasks /create`` DENY (as cron), ``reg delete HKLM`` DENY,
-    other registry and account changes ASK.
+    other registry and account changes ASK. Programs that fetch and run code (``mshta``,
+    ``regsvr32 /i:URL``, ``rundll32 javascript:``) DENY; downloads and decodes (``certutil
+    -urlcache``, ``bitsadmin /transfer``) and ``wsl --unregister`` ASK.
 
     Bad: ``reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d evil.exe``.
     Harmless: ``reg query HKCU\\Environment``.
@@ -126,7 +170,9 @@ class WindowsPersistence(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = words_of(cmd)
-        return _verdict(self.id, registry(words)) if words else Verdict.passthrough()
+        if not words:
+            return Verdict.passthrough()
+        return _verdict(self.id, registry(words) or fetchers(words) or services(words))
 
 
 @register
@@ -161,5 +207,9 @@ class WindowsShellCode(Validator):
         if program == "cmd":  # handed on as a line: cmd's lone & runs in sequence, as ;
             verdict = _verdict(self.id, found)
             return Verdict(verdict.outcome, verdict.reasons, nested=(_SEQUENCE.sub(";", inner),))
+        if found is None and _only_reads(inner):
+            reads = [f"cat {' '.join(_unix(a) for a in w[1:] if not a.startswith('-'))}"
+                     for w in statements(inner) if name(w[0]) in FILE_READERS and len(w) > 1]
+            return Verdict.unwrap(*reads)  # Get-Content ~/.ssh/id_rsa: as cat of it
         return _verdict(self.id, found or (Outcome.ASK, f"{program} runs PowerShell that "
                                            "cannot be checked statement by statement here"))

@@ -17,6 +17,9 @@ _BUILTINS = frozenset({"zmodload", "zpty", "ztcp", "zsocket", "sysopen", "syswri
 _LISTING = {"zmodload": frozenset({"-L", "-l", "-e"}), "fc": frozenset({"-l"}),
             "zle": frozenset({"-l", "-L"}), "sched": frozenset()}
 _MODIFIERS = frozenset({"noglob", "nocorrect", "-"})
+# zsh/files builtins: zf_rm is rm, zf_ln is ln ... (zmodload -F zsh/files b:zf_rm)
+_FILE_BUILTINS = frozenset({"zf_rm", "zf_rmdir", "zf_ln", "zf_mv", "zf_mkdir", "zf_chmod",
+                            "zf_chown", "zf_chgrp", "zf_sync"})
 # A glob qualifier running code: e:code: e'code' e{code} (any delimiter), or +name; the
 # parenthesised group ends a word (*(e:…:)), and what precedes e holds only qualifier letters.
 # (Bounded repeats: hostile text with thousands of "(e:" must not take quadratic time.)
@@ -87,17 +90,24 @@ def _running(cmd: SimpleCommand, words: tuple[Word, ...]) -> Verdict:
 
 @register
 class ZshPrecommandModifier(Validator):
-    """The precommand modifiers ``noglob``, ``nocorrect`` and ``-`` run the rest of the line:
-    the command is checked as what runs.
+    """The precommand modifiers ``noglob``, ``nocorrect`` and ``-`` run the rest of the line,
+    ``repeat N`` runs it N times, and the zsh/files builtins (``zf_rm``, ``zf_ln`` ...) are the
+    programs they are named after: the command is checked as what runs.
 
     Bad: ``noglob rm -rf ~``. Harmless: ``noglob git log``.
     """
 
     id = "CG-ZSH-002"
-    programs = _MODIFIERS
+    programs = _MODIFIERS | _FILE_BUILTINS | {"repeat"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.program not in _MODIFIERS:
+        program = cmd.program
+        if program in _FILE_BUILTINS and program is not None:
+            name = program[3:]
+            return _running(cmd, (Word(name, name), *cmd.words[1:]))
+        if program == "repeat":  # repeat N command
+            return _running(cmd, cmd.words[2:])
+        if program not in _MODIFIERS:
             return Verdict.passthrough()
         return _running(cmd, cmd.words[1:])
 
