@@ -18,7 +18,7 @@ from collections import defaultdict
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from clawgate.serve.db import rates
+from clawgate.serve.db import rates, writing
 
 FLUSH_S = 0.05
 
@@ -67,7 +67,7 @@ class AgentLimiter:
 
     def _store(self, pending: dict[tuple[str, int], int], window: int,
                ) -> dict[tuple[str, int], int]:
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             for (agent, second), count in pending.items():
                 where = (rates.c.agent == agent) & (rates.c.window == second)
                 done = conn.execute(rates.update().where(where)
