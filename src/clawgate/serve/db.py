@@ -94,9 +94,15 @@ def _initial(conn: Connection) -> None:
         table.create(conn, checkfirst=True)
 
 
+# Made once: an Index joins its table's metadata, and one made at each migration would be
+# created twice by the next database's ``_initial`` in the same process.
+INDEXES = (sa.Index("approvals_status", approvals.c.status, approvals.c.created),
+           sa.Index("audit_agent", audit.c.agent, audit.c.seq))
+
+
 def _indexes(conn: Connection) -> None:
-    sa.Index("approvals_status", approvals.c.status, approvals.c.created).create(conn, True)
-    sa.Index("audit_agent", audit.c.agent, audit.c.seq).create(conn, True)
+    for index in INDEXES:
+        index.create(conn, checkfirst=True)
 
 
 MIGRATIONS: tuple[Migration, ...] = (_initial, _indexes)
