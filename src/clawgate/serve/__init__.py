@@ -17,7 +17,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from clawgate.serve import api, console
+from clawgate.serve import api, console, heap
 from clawgate.serve.auth import Authority
 from clawgate.serve.chain import Chain
 from clawgate.serve.db import connect, migrate
@@ -72,9 +72,11 @@ def build_app(settings: ServeSettings) -> FastAPI:
     state.tls = settings.tls
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        heap.settle(service.warm)  # no full collection walks the start-up heap again
         yield
         limiter.close()
         service.close()
+        heap.release()
 
     app = FastAPI(title="clawgate", version=_version(), lifespan=lifespan,
                   description="One policy, one approval queue and one audit trail for every "

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from clawgate.serve.auth import Authority, need
-from clawgate.serve.db import audit, grants
+from clawgate.serve.db import audit, grants, writing
 from clawgate.serve.metrics import Metrics
 from clawgate.serve.ratelimit import AgentLimiter
 from clawgate.serve.service import Service, Verdict
@@ -156,7 +156,7 @@ def router(app: App) -> APIRouter:
     @api.delete("/grants/{digest}")
     async def grant_revoke(digest: str, principal: Who) -> dict[str, Any]:
         need(principal, "admin")
-        with app.service.chain.engine.begin() as conn:
+        with writing(app.service.chain.engine) as conn:
             done = conn.execute(grants.delete().where(grants.c.digest == digest))
         if not done.rowcount:
             raise HTTPException(404, "no such grant")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import threading
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -22,10 +21,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from clawgate.serve.db import audit, write_lock
+from clawgate.serve.db import audit, write_lock, writing
 
 GENESIS = "0" * 64
-_SQLITE_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +49,10 @@ class Chain:
     def __init__(self, engine: Engine, key: bytes) -> None:
         self.engine = engine
         self.key = key
-        self.sqlite = engine.dialect.name == "sqlite"
 
     def append(self, entries: list[Entry]) -> int:
         """Write ``entries`` in order, in one transaction; the last sequence number."""
-        if self.sqlite:
-            with _SQLITE_LOCK:
-                return self._append(entries)
-        return self._append(entries)
-
-    def _append(self, entries: list[Entry]) -> int:
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             write_lock(conn)
             seq, prev = self._head(conn)
             rows = []

@@ -24,7 +24,7 @@ from sqlalchemy.engine import Engine
 
 from clawgate.approval.model import ApprovalRequest, request_digest
 from clawgate.decision import Decision
-from clawgate.serve.db import approvals, grants
+from clawgate.serve.db import approvals, grants, writing
 
 PENDING, ALLOWED, DENIED, EXPIRED = "pending", "allowed", "denied", "expired"
 POLL_S = 0.1
@@ -79,7 +79,7 @@ class Queue:
 
     def _insert(self, asked: Asked, request_id: str, now: float) -> None:
         decision = asked.decision
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             conn.execute(approvals.insert().values(
                 id=request_id, created=now, expires=now + self.ttl_s, status=PENDING,
                 agent=asked.agent, session=asked.session, workspace=asked.workspace,
@@ -113,7 +113,7 @@ class Queue:
         no longer pending changes nothing (the first answer stands)."""
         self.expire()
         status = ALLOWED if allow else DENIED
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             done = conn.execute(approvals.update().where(
                 (approvals.c.id == request_id) & (approvals.c.status == PENDING)).values(
                 status=status, scope="always" if always and allow else "once",
@@ -136,7 +136,7 @@ class Queue:
         return hmac.new(self.key, message, hashlib.sha256).hexdigest()
 
     def expire(self) -> None:
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             conn.execute(approvals.update().where(
                 (approvals.c.status == PENDING) & (approvals.c.expires <= time.time()))
                 .values(status=EXPIRED))

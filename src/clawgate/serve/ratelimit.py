@@ -18,7 +18,7 @@ from collections import defaultdict
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from clawgate.serve.db import rates
+from clawgate.serve.db import rates, writing
 
 FLUSH_S = 0.05
 
@@ -30,6 +30,7 @@ class AgentLimiter:
         self._lock = threading.Lock()
         self._pending: defaultdict[tuple[str, int], int] = defaultdict(int)
         self._shared: dict[tuple[str, int], int] = {}
+        self._swept = -1  # the window whose flush last swept old rows
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="clawgate-rates", daemon=True)
         self._thread.start()
@@ -55,27 +56,39 @@ class AgentLimiter:
             pending, self._pending = dict(self._pending), defaultdict(int)
         window = int(time.time())
         try:
-            totals = self._store(pending, window)
+            self._add(pending, window)
         except Exception:
             with self._lock:  # nothing was counted: keep it for the next flush
                 for key, count in pending.items():
                     self._pending[key] += count
             raise
+        totals = self._read(window)
         with self._lock:
             self._shared = {k: v for k, v in {**self._shared, **totals}.items()
                             if k[1] >= window - 1}
 
-    def _store(self, pending: dict[tuple[str, int], int], window: int,
-               ) -> dict[tuple[str, int], int]:
-        with self.engine.begin() as conn:
+    def _add(self, pending: dict[tuple[str, int], int], window: int) -> None:
+        """This replica's counts into the shared rows, in one short write transaction (the
+        audit writer queues behind it on SQLite): nothing when nothing was admitted, and the
+        rows of old windows swept once a second, not at every flush."""
+        sweep = window != self._swept
+        if not pending and not sweep:
+            return
+        with writing(self.engine) as conn:
             for (agent, second), count in pending.items():
                 where = (rates.c.agent == agent) & (rates.c.window == second)
                 done = conn.execute(rates.update().where(where)
                                     .values(count=rates.c.count + count))
                 if not done.rowcount:
                     conn.execute(rates.insert().values(agent=agent, window=second, count=count))
+            if sweep:
+                conn.execute(rates.delete().where(rates.c.window < window - 60))
+        self._swept = window
+
+    def _read(self, window: int) -> dict[tuple[str, int], int]:
+        """Every replica's totals of the current and the last window (a read: no write lock)."""
+        with self.engine.connect() as conn:
             rows = conn.execute(sa.select(rates).where(rates.c.window >= window - 1)).all()
-            conn.execute(rates.delete().where(rates.c.window < window - 60))
         return {(r.agent, int(r.window)): int(r._mapping["count"]) for r in rows}
 
     def close(self) -> None:

@@ -174,6 +174,9 @@ class MemoScrubber(Scrubber):
         return done
 
 
+WARM = ("git status", "ls -la src | head -20", "make test > /dev/null 2>&1")
+
+
 class Service:
     """One policy, one database: decisions, the approval queue and the audit chain."""
 
@@ -189,6 +192,14 @@ class Service:
         self.audit = AuditWriter(chain)
         self._gates: OrderedDict[str, Gate] = OrderedDict()
         self._lock = threading.Lock()
+
+    def warm(self) -> None:
+        """Build what the first decision would build lazily (the parser, the program catalog,
+        the scrubber's detectors), so that it is part of the start-up heap."""
+        for command in WARM:
+            decision = self.engine.check(command, cwd=self.workspace)
+            self.scrubber.scrub_value({"command": command,
+                                       "reasons": [r.as_dict() for r in decision.reasons]})
 
     def gate(self, workspace: str) -> Gate:
         """A gate per workspace (a bounded cache)."""
