@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.validators.vtables import ASK, DENY, assert_allowed, assert_caught, decide
+from vtables import ASK, DENY, assert_allowed, assert_caught, decide
 
 from clawgate.decision import Outcome
 

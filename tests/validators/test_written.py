@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.validators.vtables import ASK, DENY, assert_allowed, assert_caught
+from vtables import ASK, DENY, assert_allowed, assert_caught
 
 from clawgate.decision import Outcome
 from clawgate.validators.written import _echo, _printf
