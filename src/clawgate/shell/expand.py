@@ -37,17 +37,16 @@ def expand(text: str, env: dict[str, str], *, split: bool = True) -> list[str] |
         return ["".join(c for c, _ in chars)]
     if any(loose and c in "*?[" for c, loose in chars):
         return None  # the field would be a glob pattern
-    ifs = env.get("IFS", DEFAULT_IFS)
-    if ifs != DEFAULT_IFS and any(loose for _, loose in chars):
-        return _split_on(chars, quoted, ifs)
-    return _split(chars, quoted)
+    return _split_on(chars, quoted, env.get("IFS", DEFAULT_IFS))
 
 
-def _split_on(chars: _Chars, quoted: bool, ifs: str) -> list[str] | None:
-    """Fields split on a custom ``$IFS`` (``IFS=,; x=rm,-rf,/; $x``): each of its characters
-    that is not white space ends a field; white space ones run together as usual."""
+def _split_on(chars: _Chars, quoted: bool, ifs: str) -> list[str]:
+    """Fields split on ``$IFS`` (``IFS=,; x=rm,-rf,/; $x``): each of its characters that is
+    not white space ends a field; white space ones run together; an unquoted empty result is
+    no field at all."""
     if not ifs:
-        return ["".join(c for c, _ in chars)]
+        text = "".join(c for c, _ in chars)
+        return [text] if text or quoted else []
     fields: list[str] = []
     current: list[str] = []
     started = quoted
@@ -60,23 +59,6 @@ def _split_on(chars: _Chars, quoted: bool, ifs: str) -> list[str] | None:
             else:
                 fields.append("".join(current))
                 current, started = [], False
-            continue
-        current.append(char)
-        started = True
-    if current or started:
-        fields.append("".join(current))
-    return fields
-
-
-def _split(chars: _Chars, quoted: bool) -> list[str]:
-    fields: list[str] = []
-    current: list[str] = []
-    started = quoted  # a quoted empty string is still a field
-    for char, loose in chars:
-        if loose and char in DEFAULT_IFS:
-            if current or started:
-                fields.append("".join(current))
-            current, started = [], False
             continue
         current.append(char)
         started = True
