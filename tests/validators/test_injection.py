@@ -21,7 +21,7 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     # quoting and escaping in the program name
     ("w'h'o'am'i", ASK, "CG-INJ-002"),
     ('"wh"oami', ASK, "CG-INJ-002"),
-    ("\\rm -rf build", ASK, "CG-INJ-002"),
+    ("c\\at notes.txt", ASK, "CG-INJ-002"),
     ("r''m notes.txt", ASK, "CG-INJ-002"),
     # patterns and encodings
     ("/???/??t /???/p??s??", DENY, "CG-OBF-001"),
