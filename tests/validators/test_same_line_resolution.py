@@ -37,6 +37,8 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("x=rm; $x -rf ~", DENY),
     ("c='rm -rf'; $c ~", DENY),
     ("p=/; rm -rf $p", DENY),
+    ('D=~; rm -rf "$D"', DENY),  # tilde expansion happens in an assignment
+    ("D=~/; rm -rf $D", DENY),
     ("a=ls; ( a=rm; $a -rf ~ )", DENY),
     ("a=ls; $a; a=rm; $a -rf ~", DENY),
     ("a='rm -rf ~'; eval \"$a\"", DENY),
@@ -64,6 +66,8 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("a=ls; b=a; ${!b}", DENY),  # indirection: CG-OBF-001 as before
     ("D=build; rm -rf $D/*", DENY),  # a glob: CG-CAT-001 as before
     ("set -- ls; $1", ASK),
+    ('HOME=/tmp; D=~; rm -rf "$D"', ASK),
+    ('D=~root; rm -rf "$D"', ASK),
     ("a=ls; declare -n b=a; b=rm; $a x", ASK),  # a nameref assigns a through b
     ("read IFS; c='rm -rf'; $c x", ASK),
 ])

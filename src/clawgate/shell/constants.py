@@ -14,6 +14,7 @@ less strict.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 
@@ -35,6 +36,7 @@ _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
 
 _HINTS = lazy_pattern(r"[$\\'\"`]|xargs")
 _GROUP = lazy_pattern(r"(?<![$\\])\{|#")
+_HOME_TILDE = lazy_pattern(r"~(?:/[\w./-]*)?")
 _REFERENCED = lazy_pattern(r"\$\{?[#!]?(\w+|[@*#?$!-])")
 _GLOB_CHARS = lazy_pattern(r"[*?\[]")
 _JOINERS = ("&", "|", "\\", ";;")  # what continues a list over a newline (and ;; ends a case)
@@ -238,8 +240,11 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
         name, word = assignment.name, assignment.value
         value: str | None = None
         appends = f"{name}+=" in cmd.text
-        if name not in clobbered and not appends and m.TILDE not in word.expansions and \
-                not word.text.startswith("("):
+        if name in clobbered or appends:
+            pass
+        elif m.TILDE in word.expansions:
+            value = _home_path(word.text, env, clobbered)
+        elif not word.text.startswith("("):
             value = word.value
             if value is None:
                 fields = _assigned(word, env)
@@ -248,6 +253,17 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
             env.pop(name, None)
         else:
             env[name] = value
+
+
+def _home_path(text: str, env: dict[str, str], clobbered: frozenset[str]) -> str | None:
+    """``D=~`` or ``D=~/x`` (tilde expansion happens in an assignment): the home directory of
+    the moment, unless the line sets HOME itself."""
+    if _HOME_TILDE.fullmatch(text) is None or "HOME" in env or "HOME" in clobbered:
+        return None
+    home = os.path.expanduser("~")
+    if not home.startswith("/"):
+        return None
+    return home if text == "~" else home.rstrip("/") + text[1:]
 
 
 def _assigned(word: m.Word, env: dict[str, str]) -> list[str] | None:
