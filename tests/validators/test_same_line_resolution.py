@@ -69,6 +69,16 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ('HOME=/tmp; D=~; rm -rf "$D"', ASK),
     ('D=~root; rm -rf "$D"', ASK),
     ("a=ls; declare -n b=a; b=rm; $a x", ASK),  # a nameref assigns a through b
+    ("a=ls; a[0]=rm; $a -rf ~", DENY),  # the element is $a: as rm -rf ~
+    ("a=ls; a[0]=cat; $a x", ASK),
+    ("a=ls; exec {a}>x; $a y", ASK),
+    ("a=ls; wait -p a; $a x", ASK),
+    ("a=ls; trap 'a=cat' DEBUG; $a x", ASK),
+    ("a=ls; builtin read a; $a x", ASK),
+    ("a=ls; command printf -v a cat; $a x", ASK),
+    ("a=ls; ((a=1)); $a x", ASK),
+    ("a=ls; : ${a:=x}; $a y", ASK),
+    ("a=ls; a+=x; $a y", ASK),
     ("read IFS; c='rm -rf'; $c x", ASK),
 ])
 def test_resolution(line: str, expected: Outcome, tmp_path: Path) -> None:

@@ -42,8 +42,11 @@ _GLOB_CHARS = lazy_pattern(r"[*?\[]")
 _JOINERS = ("&", "|", "\\", ";;")  # what continues a list over a newline (and ;; ends a case)
 # Computed rather than assigned: a value built this way stays a disguise of its own.
 _DISGUISING = frozenset({m.INDIRECT, m.COMMAND})
-# What may change any variable (a nameref set by declare -n assigns through another name).
-_REREADERS = frozenset({"source", ".", "eval", "declare", "typeset", "local"})
+# What may change any variable: a nameref set by declare -n assigns through another name,
+# a trap runs code before commands, builtin/command run a setter (builtin read a), wait -p ...
+_REREADERS = frozenset({"source", ".", "eval", "declare", "typeset", "local", "trap", "wait",
+                        "builtin", "command", "enable", "coproc", "exec"})
+_FD_NAME = lazy_pattern(r"\{[A-Za-z_]\w*\}[<>]")  # exec {fd}>file sets $fd
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
 
@@ -120,8 +123,9 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     src = source.encode("utf-8", "surrogateescape")
     clobbered = _clobbered(parsed)
     env = {"IFS": DEFAULT_IFS}
-    known: dict[str, str] | None = (None if exact is None or "IFS" in clobbered
-                                    else dict(env))  # the values known exactly
+    known: dict[str, str] | None = (
+        None if exact is None or "IFS" in clobbered or _FD_NAME.search(source)
+        else dict(env))  # the values known exactly
     edits: list[tuple[int, int, str, bool]] = []
     commands = parsed.commands
     fed = -1
@@ -160,7 +164,9 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
     certain = not cmd.nesting and _sequential(cmd) and _unconditional(source, cmd.offset)
     for assignment in cmd.assignments:
         name = assignment.name
-        if certain and name in env and not assignment.value.expansions & _DISGUISING and all(
+        if "[" in name:  # a[0]=rm is $a too: an element is not followed
+            known.pop(name.partition("[")[0], None)
+        elif certain and name in env and not assignment.value.expansions & _DISGUISING and all(
                 used in known for used in _REFERENCED.findall(assignment.value.text)):
             known[name] = env[name]
         elif name == "IFS":
@@ -249,6 +255,8 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
             if value is None:
                 fields = _assigned(word, env)
                 value = fields[0] if fields else None
+        if name.endswith("[0]"):  # a[0]=rm sets $a too
+            name = name[:-3]
         if value is None:
             env.pop(name, None)
         else:
