@@ -8,8 +8,10 @@ substitutions that can be computed by reading (``$(echo rm)``, ``shell/substitut
 writes plainly the
 words spelled to hide their value (``\\r\\m``, ``$'\\x2f'``), and turns ``printf``/``echo``
 literals piped into ``xargs`` into the command xargs runs. The engine checks the rewritten line
-*in addition to* the line: what cannot be known exactly is left as written, so nothing becomes
-less strict.
+*in addition to* the line: what cannot be known exactly is left as written. ``resolution`` also
+names the commands whose every expansion was put in exactly (as bash would, see there): for
+those, the engine lets the asks that only say "known at run time" give way to the resolved
+reading.
 """
 
 from __future__ import annotations
