@@ -11,7 +11,7 @@ from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdi
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.records import field, record
 from clawgate.shell import MAX_LINE_BYTES, parse
-from clawgate.shell.constants import resolved_line, respelled
+from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
@@ -149,11 +149,13 @@ class Engine:
         parsed = self._line_checks(line, ctx, run, resolve, depth)
         if parsed is None:
             return  # misparsing: the pipeline stops at once
-        for cmd in parsed.commands:
-            self._check_command(cmd, ctx, run, depth)
+        resolved, exact = resolution(parsed) if resolve else (None, frozenset())
+        if depth >= MAX_NESTING:
+            exact = frozenset()  # no resolved reading is checked: nothing gives way to it
+        for index, cmd in enumerate(parsed.commands):
+            self._check_command(cmd, ctx, run, depth, exact=index in exact)
         if not resolve:
             return
-        resolved = resolved_line(parsed)
         if resolved is not None and depth < MAX_NESTING:  # x=/; rm -rf "$x": as rm -rf / too
             self._check_line(resolved, ctx, run, depth + 1, resolve=False)
         elif resolved is None:
@@ -191,7 +193,11 @@ class Engine:
                         self._check_line(inner, ctx, run, depth + 1)
         return parsed
 
-    def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int) -> None:
+    def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int,
+                       exact: bool = False) -> None:
+        """``exact``: every dynamic word of ``cmd`` is put in exactly by the line's resolved
+        reading, which is checked too; the asks that only say a value is unknown before run
+        time (and the risk of an unknown program) give way to that reading."""
         if depth > MAX_NESTING:
             run.add(Verdict.deny(NESTING_ID, f"wrapped more than {MAX_NESTING} levels deep"),
                     cmd.text)
@@ -210,12 +216,15 @@ class Engine:
                     self._check_line(inner, ctx, run, depth + 1)
                 else:
                     self._check_command(inner, ctx, run, depth + 1)
-        for verdict in self._with_policy(cmd, verdicts, run):
+        if exact:
+            verdicts = [v for v in verdicts if not _run_time_ask(v)]
+        for verdict in self._with_policy(cmd, verdicts, run, exact):
             run.add(verdict, cmd.text)
 
-    def _with_policy(self, cmd: SimpleCommand, verdicts: list[Verdict], run: _Run) -> list[Verdict]:
+    def _with_policy(self, cmd: SimpleCommand, verdicts: list[Verdict], run: _Run,
+                     exact: bool = False) -> list[Verdict]:
         """Validator verdicts, the policy's rule and the autonomy verdict, as they combine."""
-        risk = risk_of(cmd)
+        risk = Risk.LOW if exact else risk_of(cmd)
         for verdict in verdicts:
             if verdict.risk is not None and verdict.risk > risk:
                 risk = verdict.risk
@@ -264,6 +273,12 @@ class Engine:
 
 
 _NO_OPINION = Verdict.passthrough()
+# The validators that ask because a program, target, script or code is only known at run time.
+RUN_TIME_IDS = frozenset({
+    "CG-INJ-001", "CG-INJ-009", "CG-INJ-010", "CG-DEST-009", "CG-WRAP-001", "CG-WRAP-002",
+    "CG-WRAP-003", "CG-WRAP-008", "CG-WRAP-009", "CG-WRAP-011", "CG-INTERP-001",
+    "CG-INTERP-003", "CG-INTERP-004", "CG-INTERP-005", "CG-INTERP-006", "CG-INTERP-007",
+    "CG-ZSH-001", "CG-ESC-007", "CG-CODE-003"})
 _ALLOWED = {risk: Verdict(Outcome.ALLOW, risk=risk) for risk in Risk}  # verdicts are immutable
 _RISK_NOTES = {risk: f"{risk.label} risk" for risk in Risk}
 # Where a process whose directory was deleted stands: inside no workspace, so nothing it
@@ -294,6 +309,12 @@ def _destructive_ask(verdict: Verdict) -> bool:
     """ASKs of the destructive-command family, which ``permissions.unsafe`` lifts."""
     return verdict.outcome is Outcome.ASK and all(
         r.rule_id.startswith(DESTRUCTIVE_PREFIX) for r in verdict.reasons)
+
+
+def _run_time_ask(verdict: Verdict) -> bool:
+    """An ASK only because a value is not known before run time."""
+    return verdict.outcome is Outcome.ASK and bool(verdict.reasons) and all(
+        r.rule_id in RUN_TIME_IDS for r in verdict.reasons)
 
 
 def _dedupe(reasons: Iterable[Reason]) -> tuple[Reason, ...]:

@@ -67,8 +67,9 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("dash -s <<<", "dash -s <<< '{p}'", ALLOW, False),
     ("bash <<EOF", "bash <<'EOF'\n{p}\nEOF", ALLOW, False),
     # a body whose first line starts with a backslash (an escaped name runs the same
-    # program; the escape itself asks)
-    ("bash <<EOF \\name", "bash <<'EOF'\n\\{p}\nEOF", ASK, False),
+    # program; a leading backslash on a plain name is the idiom that skips alias expansion,
+    # judged as the program it names)
+    ("bash <<EOF \\name", "bash <<'EOF'\n\\{p}\nEOF", ALLOW, False),
     ("/bin/ksh <<-EOF", "/bin/ksh <<-EOF\n\t{p}\n\tEOF", ALLOW, False),
     ("bash /dev/stdin <<<", "bash /dev/stdin <<< '{p}'", ALLOW, False),
     ("source /dev/stdin <<<", "source /dev/stdin <<< '{p}'", ALLOW, False),

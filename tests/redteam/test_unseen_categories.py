@@ -1058,12 +1058,7 @@ def test_table_is_well_formed() -> None:
 
 # Rows still missed, each with what is missing (strict: a fix makes the test say so).
 KNOWN_MISSES = {
-    "\\ls": "CG-INJ-002 asks for any quoted or escaped program name, \\ls included",
-    "D=build; rm -rf \"$D\"": "CG-DEST-009 judges one command; the line's literal D is not "
-                             "seen there (the resolved line is checked in addition, not instead)",
-    "for v in $(compgen -e); do echo \"$v=${!v}\"; done": "a dump by loop over compgen names",
     "echo $'\\x41'": "CG-INJ-007 asks for ANSI-C text spelling plain letters, printed or not",
-    "a=ls; $a -la": "CG-INJ-001 asks for a dynamic program name even when the line sets it",
     "print ${(e):-'$(rm -rf ~)'}": "the (e) flag's code inside a default is asked about, not "
                                     "read",
 }

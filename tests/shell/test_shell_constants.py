@@ -114,9 +114,12 @@ def test_expand(text: str, env: dict[str, str], fields: list[str] | None) -> Non
     ("printf su | xargs -0 sudo", Outcome.DENY),
     ("{mkfs.ext4,/dev/sda1}", Outcome.DENY),
     ("\\d\\d \\i\\f\\=\\/\\d\\e\\v\\/\\z\\e\\r\\o \\o\\f\\=\\/\\d\\e\\v\\/\\s\\d\\a", Outcome.DENY),
-    # the resolved reading only adds checks: a value the engine thinks it knows may be changed
-    # by a function, eval, source or a branch before the command runs (CG-DEST-009 asks)
-    ('x=build; rm -rf "./$x"', Outcome.ASK),
+    # a value put in exactly is judged as what it is (tests/validators/
+    # test_same_line_resolution.py); one a function, eval, source or a branch may change before
+    # the command runs only adds checks (CG-DEST-009 asks)
+    ('x=build; rm -rf "./$x"', Outcome.ALLOW),
+    ('x=build; source ./env.sh; rm -rf "./$x"', Outcome.ASK),
+    ('true || x=build; rm -rf "./$x"', Outcome.ASK),
     ('x=build; f(){ rm -rf "$x"; }; x=/; f', Outcome.ASK),
     ('msg="fix it"; git commit -m "$msg"', Outcome.ALLOW),
 ])

@@ -11,6 +11,10 @@ from vtables import ASK, assert_allowed, assert_caught
     ("env", "CG-EXPO-001"),
     ("printenv", "CG-EXPO-001"),
     ("printenv | sort", "CG-EXPO-001"),
+    ("compgen -e", "CG-EXPO-001"),
+    ("compgen -v", "CG-EXPO-001"),
+    ("compgen -A export", "CG-EXPO-001"),
+    ('for v in $(compgen -e); do echo "$v=${!v}"; done', "CG-EXPO-001"),
     ("env -u X", "CG-EXPO-001"),
     ("export -p", "CG-EXPO-001"),
     ("export", "CG-EXPO-001"),
@@ -53,6 +57,9 @@ def test_exposure_asks(line: str, rule: str) -> None:
 
 @pytest.mark.parametrize("line", [
     "printenv HOME",
+    "compgen -c git",
+    "compgen -f src",
+    'compgen -W "start stop" st',
     "env FOO=1 make",
     "env -u GITHUB_ACTIONS make test",
     "export NODE_ENV=production",

@@ -21,7 +21,10 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     # quoting and escaping in the program name
     ("w'h'o'am'i", ASK, "CG-INJ-002"),
     ('"wh"oami', ASK, "CG-INJ-002"),
-    ("\\rm -rf build", ASK, "CG-INJ-002"),
+    ("c\\at notes.txt", ASK, "CG-INJ-002"),
+    ("r\"\"m notes.txt", ASK, "CG-INJ-002"),
+    ("\\r\\m notes.txt", ASK, "CG-INJ-002"),
+    ("\\rm -rf ~", DENY, "CG-CAT-001"),  # the alias-skipping backslash: judged as rm -rf ~
     ("r''m notes.txt", ASK, "CG-INJ-002"),
     # patterns and encodings
     ("/???/??t /???/p??s??", DENY, "CG-OBF-001"),
@@ -153,6 +156,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "case \"$x\" in\n  a) make a;;\n  *) make all;;\nesac",
     "cat < notes.txt",
     "make&&ls",
+    # a leading backslash skips alias expansion: the program it names
+    "\\ls", "\\ls -la", "\\cp -f a.txt b.txt", "\\rm notes.txt", "\\grep -r TODO src",
     "cat /etc/passwd",
     "echo $(cat /etc/hostname)",
     "git tag $(cat VERSION)",

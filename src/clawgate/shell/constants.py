@@ -8,12 +8,15 @@ substitutions that can be computed by reading (``$(echo rm)``, ``shell/substitut
 writes plainly the
 words spelled to hide their value (``\\r\\m``, ``$'\\x2f'``), and turns ``printf``/``echo``
 literals piped into ``xargs`` into the command xargs runs. The engine checks the rewritten line
-*in addition to* the line: what cannot be known exactly is left as written, so nothing becomes
-less strict.
+*in addition to* the line: what cannot be known exactly is left as written. ``resolution`` also
+names the commands whose every expansion was put in exactly (as bash would, see there): for
+those, the engine lets the asks that only say "known at run time" give way to the resolved
+reading.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 
@@ -34,20 +37,46 @@ _NAME_ARG = lazy_pattern(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
 _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
 
 _HINTS = lazy_pattern(r"[$\\'\"`]|xargs")
+_GROUP = lazy_pattern(r"(?<![$\\])\{|#")
+_HOME_TILDE = lazy_pattern(r"~(?:/[\w./-]*)?")
+_REFERENCED = lazy_pattern(r"\$\{?[#!]?(\w+|[@*#?$!-])")
+_GLOB_CHARS = lazy_pattern(r"[*?\[]")
+_JOINERS = ("&", "|", "\\", ";;")  # what continues a list over a newline (and ;; ends a case)
+# Computed rather than assigned: a value built this way stays a disguise of its own.
+_DISGUISING = frozenset({m.INDIRECT, m.COMMAND})
+# What may change any variable: a nameref set by declare -n assigns through another name,
+# a trap runs code before commands, builtin/command run a setter (builtin read a), wait -p ...
+_REREADERS = frozenset({"source", ".", "eval", "declare", "typeset", "local", "trap", "wait",
+                        "builtin", "command", "enable", "coproc", "exec"})
+_FD_NAME = lazy_pattern(r"\{[A-Za-z_]\w*\}[<>]")  # exec {fd}>file sets $fd
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
 
 def resolved_line(parsed: m.ParsedLine) -> str | None:
     """``parsed``'s line with same-line constants put in, or None when nothing changes."""
+    return resolution(parsed)[0]
+
+
+def resolution(parsed: m.ParsedLine) -> tuple[str | None, frozenset[int]]:
+    """``resolved_line``, and the indexes (in ``parsed.commands``) of the commands whose every
+    dynamic word it put in exactly, as bash would: each from values assigned literally before
+    it in the same shell and unconditionally (not in a subshell, branch, pipeline stage or
+    function; not after ``&&``/``||`` or inside a ``{ }`` group; nothing that ``source`` or
+    ``eval`` could have changed since). Such a command is what its resolved reading says it is;
+    any other is also judged as written."""
     source = parsed.source
     expanded = expand_line(source)
+    exact: set[int] = set()
     if expanded is not None:
         from clawgate.shell import parse
 
         parsed = parse(expanded)
-    substituted = _substituted(parsed, respell=expanded is not None)
+    substituted = _substituted(parsed, respell=expanded is not None,
+                               exact=exact if expanded is None else None)
     found = substituted if substituted is not None else expanded
-    return None if found == source else found
+    if found == source or found is None:
+        return None, frozenset()
+    return found, frozenset(exact)
 
 
 def respelled(parsed: m.ParsedLine) -> list[m.SimpleCommand]:
@@ -84,16 +113,21 @@ def _plain_target(redirect: m.Redirect) -> m.Redirect:
     return replace(redirect, target=_plain(redirect.target))
 
 
-def _substituted(parsed: m.ParsedLine, *, respell: bool) -> str | None:
+def _substituted(parsed: m.ParsedLine, *, respell: bool,
+                 exact: set[int] | None = None) -> str | None:
     """The line with variables put in and xargs feeds inlined (disguised words written plainly
     along with them), or None when there is neither; ``respell``: a new line is made anyway
-    (braces were expanded), so write its disguised words plainly too."""
+    (braces were expanded), so write its disguised words plainly too. ``exact`` collects the
+    indexes of the commands put in exactly (``resolution``)."""
     source = parsed.source
     if not _HINTS.search(source):
         return None
     src = source.encode("utf-8", "surrogateescape")
     clobbered = _clobbered(parsed)
     env = {"IFS": DEFAULT_IFS}
+    known: dict[str, str] | None = (
+        None if exact is None or "IFS" in clobbered or _FD_NAME.search(source)
+        else dict(env))  # the values known exactly
     edits: list[tuple[int, int, str, bool]] = []
     commands = parsed.commands
     fed = -1
@@ -102,18 +136,77 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool) -> str | None:
             continue
         if cmd.assignments and not cmd.words:
             _assign(cmd, env, clobbered)
+            if known is not None:
+                known = _assign_known(cmd, env, known, source)
             continue
         if cmd.program == "set" and cmd.args[:1] == ("--",):
             _positional(cmd, env, source)
+            known = None  # positional parameters: not followed exactly
         feed = xargs_feed(commands, index, env, src, _argv)
         if feed is not None:
             edits.append((*feed, True))
             fed = index + 1
             continue
-        edits.extend(_word_edits(cmd, env, src))
+        found = _word_edits(cmd, env, src)
+        edits.extend(found)
+        if known is not None and exact is not None:
+            if found and _put_in_exactly(cmd, known, found):
+                exact.add(index)
+            if cmd.program in _REREADERS or cmd.program is None:
+                known = None  # source x, eval, declare -n ...: any variable may change
     if not edits or not (respell or any(resolved for *_, resolved in edits)):
         return None
     return _apply(src, [(a, b, r) for a, b, r, _ in edits])
+
+
+def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, str],
+                  source: str) -> dict[str, str] | None:
+    """``known`` after ``cmd``'s assignments: a value is exact where the assignment always runs
+    before what follows, in the same shell; None once IFS is not known exactly."""
+    certain = not cmd.nesting and _sequential(cmd) and _unconditional(source, cmd.offset)
+    for assignment in cmd.assignments:
+        name = assignment.name
+        if "[" in name:  # a[0]=rm is $a too: an element is not followed
+            known.pop(name.partition("[")[0], None)
+        elif certain and name in env and not assignment.value.expansions & _DISGUISING and all(
+                used in known for used in _REFERENCED.findall(assignment.value.text)):
+            known[name] = env[name]
+        elif name == "IFS":
+            return None
+        else:
+            known.pop(name, None)
+    return known
+
+
+def _unconditional(source: str, offset: int) -> bool:
+    """The command at ``offset`` (a byte offset) starts a list that always runs: nothing before
+    it on its list (no ``&&``/``||``), and no ``{ }`` group before it that could be a branch."""
+    before = source.encode("utf-8", "surrogateescape")[:offset].decode("utf-8", "replace")
+    ends = before.rstrip(" \t")
+    tail = ends.rstrip(" \t\n")
+    return (not tail or (ends.endswith((";", "\n")) and not tail.endswith(_JOINERS))) and \
+        _GROUP.search(before) is None
+
+
+def _put_in_exactly(cmd: m.SimpleCommand, known: dict[str, str],
+                    edits: list[tuple[int, int, str, bool]]) -> bool:
+    """Every dynamic word and target of ``cmd`` has its value from ``known`` alone, with no
+    field a glob could still change, and the command assigns nothing dynamic."""
+    if "function" in cmd.nesting or any(a.value.value is None for a in cmd.assignments):
+        return False
+    dynamic = [w for w in cmd.words if w.value is None]
+    dynamic += [r.target for r in cmd.redirects if r.target is not None and
+                r.target.value is None and r.heredoc is None]
+    if sum(1 for *_, resolved in edits if resolved) != len(dynamic):
+        return False
+    for word in dynamic:
+        if word.expansions & _DISGUISING or any(
+                name not in known for name in _REFERENCED.findall(word.text)):
+            return False  # ${a:-rm} with a from elsewhere, ${!a}, $1, who$(echo am)i ...
+        fields = _fields(word, known)
+        if fields is None or any(_GLOB_CHARS.search(f) for f in fields):
+            return False
+    return True
 
 
 def _positional(cmd: m.SimpleCommand, env: dict[str, str], source: str) -> None:
@@ -155,16 +248,32 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
         name, word = assignment.name, assignment.value
         value: str | None = None
         appends = f"{name}+=" in cmd.text
-        if name not in clobbered and not appends and m.TILDE not in word.expansions and \
-                not word.text.startswith("("):
+        if name in clobbered or appends:
+            pass
+        elif m.TILDE in word.expansions:
+            value = _home_path(word.text, env, clobbered)
+        elif not word.text.startswith("("):
             value = word.value
             if value is None:
                 fields = _assigned(word, env)
                 value = fields[0] if fields else None
+        if name.endswith("[0]"):  # a[0]=rm sets $a too
+            name = name[:-3]
         if value is None:
             env.pop(name, None)
         else:
             env[name] = value
+
+
+def _home_path(text: str, env: dict[str, str], clobbered: frozenset[str]) -> str | None:
+    """``D=~`` or ``D=~/x`` (tilde expansion happens in an assignment): the home directory of
+    the moment, unless the line sets HOME itself."""
+    if _HOME_TILDE.fullmatch(text) is None or "HOME" in env or "HOME" in clobbered:
+        return None
+    home = os.path.expanduser("~")
+    if not home.startswith("/"):
+        return None
+    return home if text == "~" else home.rstrip("/") + text[1:]
 
 
 def _assigned(word: m.Word, env: dict[str, str]) -> list[str] | None:

@@ -42,8 +42,27 @@ def _dumps_environment(cmd: SimpleCommand) -> bool:
         return not names and (not flags or any(f in ("-p", "-x", "-px", "-xp") for f in flags))
     if program == "ps":
         return _ps_shows_environment([w.shown for w in args])
+    if program == "compgen":  # the names of every (exported) variable, to loop over with ${!v}
+        return _compgen_lists_variables([w.shown for w in args])
     if program in _AWKS:  # for (k in ENVIRON): every variable
         return "ENVIRON" in cmd.text and _AWK_ENV_LOOP.search(cmd.text) is not None
+    return False
+
+
+def _compgen_lists_variables(args: list[str]) -> bool:
+    """``compgen -e``, ``compgen -v``, ``compgen -A export``/``-A variable`` (before any word
+    to complete): every variable name, which ``${!v}`` turns into every value."""
+    for index, arg in enumerate(args):
+        if arg == "--" or not arg.startswith("-"):
+            return False
+        if arg == "-A" and index + 1 < len(args):
+            if args[index + 1] in ("export", "variable"):
+                return True
+        elif arg.startswith("-A"):
+            if arg[2:] in ("export", "variable"):
+                return True
+        elif "e" in arg[1:] or "v" in arg[1:]:
+            return True
     return False
 
 
@@ -70,7 +89,8 @@ def _ps_shows_environment(args: list[str]) -> bool:
 @register
 class EnvironmentDump(Validator):
     """The whole environment printed into the agent's context (``env``, ``printenv``,
-    ``export -p``, ``declare -x``, ``set``, ``ps e``, ``ps -p 1 eww``): API keys and tokens
+    ``export -p``, ``declare -x``, ``set``, ``ps e``, ``ps -p 1 eww``; ``compgen -e``, whose
+    names a loop prints with ``${!v}``): API keys and tokens
     travel with it into the transcript. ASK; DENY when piped into a program that sends it
     anywhere (``ps eww | base64 | curl -d @- …``); one named variable stays ALLOW.
 
@@ -78,7 +98,7 @@ class EnvironmentDump(Validator):
     """
 
     id = "CG-EXPO-001"
-    programs = frozenset({"env", "printenv", "ps", *_DECLARERS, *_AWKS})
+    programs = frozenset({"env", "printenv", "ps", "compgen", *_DECLARERS, *_AWKS})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program in self.programs and _dumps_environment(cmd):

@@ -45,6 +45,9 @@ def _dynamic_text(word: Word) -> bool:
     return word.value is None or "`" in word.text or "$(" in word.text
 
 
+_PLAIN_NAME = lazy_pattern(r"[A-Za-z_][\w.+-]*")
+
+
 @register
 class DynamicCommandWord(Validator):
     """The program is only known at run time: a variable, an indirect expansion, or the output
@@ -74,7 +77,11 @@ class QuotedCommandName(Validator):
     """Quotes or backslashes inside a program name that needs none: a classic way past filters
     that match names (``w'h'o'am'i``, ``\\rm``, ``"rm"``). ASK.
 
-    Bad: ``r''m -rf ~``. Harmless: ``"./my script.sh"`` (the space needs the quotes).
+    A single leading backslash on a plain name (``\\ls``, ``\\cp -f a b``) is the POSIX idiom
+    that skips alias expansion: it is judged as the program it names, like any other.
+
+    Bad: ``r''m -rf ~``, ``c\\at``. Harmless: ``"./my script.sh"`` (the space needs the quotes),
+    ``\\cp -f a b``.
     """
 
     id = "CG-INJ-002"
@@ -86,6 +93,9 @@ class QuotedCommandName(Validator):
         name = cmd.name_word
         if name is None or not name.quoted or name.value is None:
             return Verdict.passthrough()
+        if name.text[:1] == "\\" and name.text[1:] == name.value and \
+                _PLAIN_NAME.fullmatch(name.value):
+            return Verdict.passthrough()  # \ls: alias expansion skipped
         if m.ANSI_C in name.expansions or not _NEEDS_QUOTING.search(name.value):
             return Verdict.ask(self.id, f"the program name {name.text!r} is disguised by quoting "
                                f"(it runs {name.value!r})", hint="write the name plainly")
