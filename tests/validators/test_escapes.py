@@ -26,7 +26,7 @@ from clawgate.validators.staged import StagedPayload
     # options whose value is a command
     ("tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=id", ASK, "CG-ESC-002"),
     ("certbot renew --pre-hook 'touch /tmp/x'", ASK, "CG-ESC-002"),
-    ("chrome '--gpu-launcher=\"id>/tmp/foo\"'", ASK, "CG-ESC-002"),
+    ("chrome '--gpu-launcher=\"id>/tmp/foo\"'", DENY, "CG-ESC-002"),
     ("restic --password-command='/opt/x' backup", ASK, "CG-ESC-002"),
     ("rsync -e 'sh -c id' a b:", DENY, "CG-ESC-001"),
     ("unison -sshcmd x --rsh='/opt/x' a b", ASK, "CG-ESC-002"),
