@@ -55,8 +55,7 @@ def test_catalog_rules_catch(line: str, expected: Outcome, rule: str | None) -> 
     "echo hi > build/\"$name\".txt",
     "rm -f \"$LOG\"",
     "sort -o sorted.txt data.txt",
-    "git log -p",  # -p after the subcommand: the patch, no pager
-    "git show -p HEAD",
+    "git show -p HEAD",  # -p after the subcommand: the patch, no pager
     "git --no-pager log -p",
     "git -P diff --stat",
     "chromium --headless --dump-dom https://example.com",

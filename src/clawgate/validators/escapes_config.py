@@ -109,8 +109,8 @@ def _npm_options(program: str, words: tuple[Word, ...]) -> list[tuple[str, str]]
         if not eq:
             value = words[i + 1].shown if i + 1 < len(words) else ""
         value = _unquote(value)
-        if value in ("", "true", "false") or value.rsplit("/", 1)[-1] in SHELLS and (
-                "/" not in value or value.startswith(("/bin/", "/usr/bin/"))):
+        if value in ("", "true", "false") or (value.rsplit("/", 1)[-1] in SHELLS and (
+                "/" not in value or value.startswith(("/bin/", "/usr/bin/")))):
             continue
         found.append((name, value))
     return found
