@@ -62,6 +62,9 @@ from clawgate.validators.regenerable import regenerable
     ("npx rimraf ../other-project", DENY, "CG-DEG-001"),
     ("pnpm dlx del-cli /opt/app/data", DENY, "CG-DEG-001"),
     ("bunx premove $HOME/.npm", DENY, "CG-DEG-001"),
+    ("npx rimraf@latest ~/.config/app", DENY, "CG-DEG-001"),  # a package spec runs its bin
+    ("npm exec --yes -- del-cli@5 ../other-project", DENY, "CG-DEG-001"),
+    ("find /srv -exec command -p rm -rf {} +", DENY, "CG-DEG-001"),
 ])
 def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     assert_caught(line, expected, rule)  # type: ignore[arg-type]
@@ -104,6 +107,8 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     "npx rimraf node_modules",
     "rimraf -g './src/**/fixtures/**/snapshots'",  # a project's own clean script
     "rimraf /tmp/build-cache",
+    "npx rimraf@5 dist",
+    "find . -name x -exec command -v {} +",  # command -v only names the program
 ])
 def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     assert_allowed(line)

@@ -169,6 +169,13 @@ def program_through_wrappers(words: tuple[Word, ...], index: int) -> str | None:
         if value is None:
             return None
         name = value.rsplit("/", 1)[-1]
+        if name == "command":  # /usr/bin/command of POSIX: runs its operand (-v only names it)
+            index += 1
+            while index < len(words) and words[index].value in ("-p", "--"):
+                index += 1
+            if index < len(words) and words[index].value in ("-v", "-V"):
+                return name
+            continue
         spec = PLAIN.get(name) or PRIVILEGED.get(name)
         if spec is None:
             return name
