@@ -25,6 +25,17 @@ from clawgate.decision import Outcome
     ("cp x \"$DEST\"", ASK, "CG-PROG-002"),
     ("sort -o \"$OUT\" a.txt", ASK, "CG-PROG-002"),
     ("awk '{print > $1}' data.txt", ASK, "CG-PROG-002"),
+    # git's global -p/--paginate starts the configured pager (core.pager, GIT_PAGER, PAGER)
+    ("git -p status", ASK, "CG-PROG-001"),
+    ("git --paginate show HEAD", ASK, "CG-PROG-001"),
+    ("git --pagin log", ASK, "CG-PROG-001"),  # an abbreviation
+    ("git -C sub -p diff", ASK, "CG-PROG-001"),
+    # Chromium-family switches that name the program its child processes start with
+    ("chromium --renderer-cmd-prefix='sh -c id'", DENY, "CG-ESC-002"),
+    ("google-chrome-stable --utility-cmd-prefix='rm -rf ~' about:blank", DENY, None),
+    ("msedge -gpu-launcher=mylauncher", ASK, "CG-ESC-002"),  # one dash, as Chromium reads it
+    ("electron --browser-subprocess-path=./helper .", DENY, "CG-ESC-002"),
+    ("brave-browser --plugin-launcher=mylauncher", ASK, "CG-ESC-002"),
 ])
 def test_catalog_rules_catch(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
@@ -44,6 +55,12 @@ def test_catalog_rules_catch(line: str, expected: Outcome, rule: str | None) -> 
     "echo hi > build/\"$name\".txt",
     "rm -f \"$LOG\"",
     "sort -o sorted.txt data.txt",
+    "git show -p HEAD",  # -p after the subcommand: the patch, no pager
+    "git --no-pager log -p",
+    "git -P diff --stat",
+    "chromium --headless --dump-dom https://example.com",
+    "google-chrome --version",
+    "msedge --headless --no-sandbox --disable-gpu --user-data-dir=/tmp/p https://example.com",
 ])
 def test_catalog_rules_leave_everyday_work(line: str) -> None:
     assert_allowed(line)

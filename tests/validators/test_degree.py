@@ -51,6 +51,20 @@ from clawgate.validators.regenerable import regenerable
     ("echo ~/.config | xargs rm -rf", DENY, "CG-DEG-001"),
     ("cd; rm -rf .config", DENY, "CG-DEG-001"),
     ("if true; then cd ~; fi; rm -rf .config", DENY, "CG-DEG-001"),
+    # find -exec through a wrapper runs the same delete (env, nice, timeout, sudo ...)
+    ("find . -name important-file -exec env rm -f {} \\;", ASK, "CG-DEG-002"),
+    ("find src -type f -exec nice -n 5 rm {} +", ASK, "CG-DEG-002"),
+    ("find . -exec timeout 5 rm {} \\;", ASK, "CG-DEG-002"),
+    ("find ~/Documents -exec env A=1 /bin/rm -f {} +", DENY, "CG-DEG-001"),
+    ("find /srv -execdir sudo -u www rm -rf {} +", DENY, "CG-DEG-001"),
+    # rimraf and its kind are rm -rf beyond the workspace, run directly or by a package runner
+    ("rimraf ~/.config/app", DENY, "CG-DEG-001"),
+    ("npx rimraf ../other-project", DENY, "CG-DEG-001"),
+    ("pnpm dlx del-cli /opt/app/data", DENY, "CG-DEG-001"),
+    ("bunx premove $HOME/.npm", DENY, "CG-DEG-001"),
+    ("npx rimraf@latest ~/.config/app", DENY, "CG-DEG-001"),  # a package spec runs its bin
+    ("npm exec --yes -- del-cli@5 ../other-project", DENY, "CG-DEG-001"),
+    ("find /srv -exec command -p rm -rf {} +", DENY, "CG-DEG-001"),
 ])
 def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     assert_caught(line, expected, rule)  # type: ignore[arg-type]
@@ -87,6 +101,14 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     "find . -name '*.pyc' | xargs rm -f",
     "echo build dist | xargs rm -rf",
     "printf 'build\\ndist\\n' | xargs rm -rf",
+    "find . -name '*.pyc' -exec env LC_ALL=C rm -f {} +",
+    "find . -name '*.log' -exec nice echo {} +",  # the wrapped program deletes nothing
+    "rimraf dist coverage",
+    "npx rimraf node_modules",
+    "rimraf -g './src/**/fixtures/**/snapshots'",  # a project's own clean script
+    "rimraf /tmp/build-cache",
+    "npx rimraf@5 dist",
+    "find . -name x -exec command -v {} +",  # command -v only names the program
 ])
 def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     assert_allowed(line)

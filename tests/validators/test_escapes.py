@@ -26,7 +26,7 @@ from clawgate.validators.staged import StagedPayload
     # options whose value is a command
     ("tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=id", ASK, "CG-ESC-002"),
     ("certbot renew --pre-hook 'touch /tmp/x'", ASK, "CG-ESC-002"),
-    ("chrome '--gpu-launcher=\"id>/tmp/foo\"'", ASK, "CG-ESC-002"),
+    ("chrome '--gpu-launcher=\"id>/tmp/foo\"'", DENY, "CG-ESC-002"),
     ("restic --password-command='/opt/x' backup", ASK, "CG-ESC-002"),
     ("rsync -e 'sh -c id' a b:", DENY, "CG-ESC-001"),
     ("unison -sshcmd x --rsh='/opt/x' a b", ASK, "CG-ESC-002"),
@@ -54,6 +54,12 @@ from clawgate.validators.staged import StagedPayload
     ("hg --config alias.x='!id' x", ASK, "CG-ESC-006"),
     ("ssh '-oProxyCommand=\"touch /tmp/foo\"' foo@foo", DENY, "CG-ESC-006"),
     ("apt-get update -o APT::Update::Pre-Invoke::=id", ASK, "CG-ESC-006"),
+    # npm and pnpm read any configuration key from an option: the keys that start a program
+    ("npm install --script-shell=/tmp/x", DENY, "CG-ESC-006"),
+    ("npm test --script-shell /tmp/x", DENY, "CG-ESC-006"),
+    ("npm run build --editor=mytool", ASK, "CG-ESC-006"),
+    ("npx --shell=/tmp/x jest", DENY, "CG-ESC-006"),
+    ("pnpm --script-shell=./x.sh run build", DENY, "CG-ESC-006"),
     ("PAGER='sh -c \"exec sh 0<&1\"' git -p help", ASK, None),
     ("LESSOPEN='|/tmp/x %s' less notes.txt", ASK, "CG-ESC-007"),
     ("LD_PRELOAD=./x.so ls", DENY, "CG-ENV-001"),  # CG-ESC-007 asks too; the deny wins
@@ -113,6 +119,11 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "git -c color.ui=always log",
     "git -c user.name=x commit -m msg",
     "git -c core.autocrlf=false status",
+    "npm run test --script-shell=bash",
+    "npm run build --browser=false",
+    "npm run lint -- --shell=foo",  # after --: the script's own
+    "npx jest --shell",  # after the package: the package's own
+    "pnpm run build --script-shell=./x.sh",  # after the script: passed to it
     "cut -d'|' -f1 data.txt",
     "tr '|' ',' < data.txt",
     "gcc -shared -o libx.so x.c",

@@ -24,6 +24,9 @@ enscript env g++ gawk gcc gdb gem genie git go gsed javac ksu latexmk make man m
 nawk nmap nvim openssl pandoc perl perlbug pidstat psql rg rlogin rpm rpmbuild rpmdb
 rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
 tmate tmux vi vim wget zic zip
+brave brave-browser chrome chrome-headless-shell chromium chromium-browser electron google-chrome
+google-chrome-beta google-chrome-stable google-chrome-unstable microsoft-edge microsoft-edge-stable
+msedge opera vivaldi
 """.split())
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
 _SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")

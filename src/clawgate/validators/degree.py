@@ -9,18 +9,19 @@ from collections.abc import Iterator
 from clawgate.decision import Verdict
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.deletes import find_start_points
+from clawgate.validators.deletes import TREE_DELETERS, find_start_points
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
 from clawgate.validators.winpaths import is_drive_path, unquote
+from clawgate.validators.wraptable import program_through_wrappers
 from clawgate.validators.xargsfeed import ITEM
 
 _RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
 _FIND_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
 _FIND_DELETERS = frozenset({"rm", "shred", "unlink"})
 _ERASERS = frozenset({"shred", "truncate", "srm", "wipe"})
-PROGRAMS = frozenset({"rm", "find", "unlink", *_ERASERS})
+PROGRAMS = frozenset({"rm", "find", "unlink", *_ERASERS, *TREE_DELETERS})
 OUTSIDE, INSIDE = "CG-DEG-001", "CG-DEG-002"
 _TILDE = frozenset({TILDE})
 
@@ -36,6 +37,8 @@ def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
         return None if roots is None else (roots, True, True)
     if program == "unlink":
         return cmd.words[1:], False, False
+    if program in TREE_DELETERS:
+        return parse_options(cmd.words[1:]).operands, True, True
     if program in _ERASERS:
         options = parse_options(cmd.words[1:], takes_value=frozenset(
             {"s", "r", "o", "n", "--size", "--reference", "--iterations"}))
@@ -45,10 +48,12 @@ def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
 
 def _find_roots(cmd: SimpleCommand) -> tuple[Word, ...] | None:
     """Start points of ``find … -delete`` (or ``-exec rm``), None when it deletes nothing."""
-    values = [w.shown for w in cmd.words[1:]]
+    words = cmd.words[1:]
+    values = [w.shown for w in words]
     deletes = "-delete" in values or any(
         v in ("-exec", "-execdir", "-ok", "-okdir") and i + 1 < len(values)
-        and values[i + 1].rsplit("/", 1)[-1] in _FIND_DELETERS for i, v in enumerate(values))
+        and program_through_wrappers(words, i + 1) in _FIND_DELETERS
+        for i, v in enumerate(values))
     if not deletes:
         return None
     return find_start_points(cmd.words[1:])
@@ -129,8 +134,10 @@ def anchor(word: Word, ctx: Context) -> str | None:
 
 
 def inside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
-    """ASK for a recursive delete, ``shred`` or ``truncate`` of what no build brings back."""
-    found = _targets(cmd) if cmd.program in PROGRAMS else None
+    """ASK for a recursive delete, ``shred`` or ``truncate`` of what no build brings back.
+    (``rimraf`` and its kind are left to their projects inside the workspace: they are the
+    clean scripts of package.json, ``rimraf dist src/generated``; beyond it they are ``rm -rf``.)"""
+    found = _targets(cmd) if cmd.program in PROGRAMS and cmd.program not in TREE_DELETERS else None
     if found is None or not (found[1] or cmd.program in _ERASERS):
         return None
     for word in found[0]:

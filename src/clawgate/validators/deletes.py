@@ -11,6 +11,7 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import PathArg, resolve
 from clawgate.validators.systempaths import is_vital, may_hit_vital
+from clawgate.validators.wraptable import program_through_wrappers
 
 _RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
 _MV_ALIASES = {"--target-directory": "t"}
@@ -18,6 +19,9 @@ _FIND_NEUTRAL = frozenset({"-depth", "-mindepth", "-maxdepth", "-xdev", "-mount"
                            "-H", "-ignore_readdir_race", "-noleaf"})
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 _DELETERS = frozenset({"rm", "shred", "unlink", "rmdir"})
+# Programs whose whole job is `rm -rf` of their operands, for scripts that must also run on
+# Windows: rimraf (npm), del-cli, premove.
+TREE_DELETERS = frozenset({"rimraf", "del-cli", "premove"})
 _BRACE = lazy_pattern(r"\{([^{}]*,[^{}]*)\}")
 
 
@@ -31,7 +35,7 @@ class RecursiveDeleteOfVitalPath(Validator):
     """
 
     id = "CG-CAT-001"
-    programs = frozenset({"rm", "mv", "find"})
+    programs = frozenset({"rm", "mv", "find"}) | TREE_DELETERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         targets = delete_targets(cmd)
@@ -71,6 +75,8 @@ def delete_targets(cmd: SimpleCommand) -> tuple[Word, ...] | None:
         return operands if options.has("t") else operands[:-1]
     if program == "find":
         return _find_roots(cmd)
+    if program in TREE_DELETERS:
+        return parse_options(cmd.words[1:]).operands
     return None
 
 
@@ -83,7 +89,8 @@ def _find_roots(cmd: SimpleCommand) -> tuple[Word, ...] | None:
     if action is None:
         return None
     if values[action] != "-delete" and (action + 1 >= len(values) or
-                                        values[action + 1].rsplit("/", 1)[-1] not in _DELETERS):
+                                        program_through_wrappers(words, action + 1)
+                                        not in _DELETERS):
         return None
     if any(v.startswith("-") and v not in _FIND_NEUTRAL for v in values[:action]):
         return None

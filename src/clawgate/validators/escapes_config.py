@@ -19,6 +19,7 @@ from clawgate.validators.payloads import payload_verdict
 from clawgate.validators.programs import (
     COMMAND_VARIABLE,
     LOADER_VARIABLES,
+    SHELLS,
     harmless_command,
 )
 from clawgate.validators.scriptfiles import recipes
@@ -45,6 +46,12 @@ _MAKE_CODE = lazy_pattern(r"(?:^|\s)-(?:-eval\b|-file\b|-makefile\b|E|f|[a-zA-Z]
 _MAKE_EVAL = lazy_pattern(r"--eval[= ]'?([^']*)'?|(?:^|\s)-E[ ]?'?([^']*)'?")
 _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "config"),
             ("pnpm", "config"), ("hg", "config")}
+# npm and pnpm take any configuration key as an option of any command (``npm test
+# --script-shell=X``, ``npx --shell X``): the keys whose value is a program they start.
+_NPM_LIKE = frozenset({"npm", "pnpm", "npx"})
+_NPM_RUNNING_KEYS = frozenset({"script-shell", "shell", "editor", "browser", "viewer",
+                               "onload-script"})
+_NPM_OWN_OPERANDS = {"npx": 1, "pnpm": 2}  # the words after these are another program's
 
 
 def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str, str]]:
@@ -62,6 +69,8 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
             found.append((key.strip(), _unquote(value.strip())))
     found += _environment_settings(cmd)
     words = cmd.words
+    if program in _NPM_LIKE:
+        found += _npm_options(program, words)
     sub = words[1].value if len(words) > 1 else None
     if (program, sub or "") in _PERSIST:
         rest = [w.shown for w in words[2:] if not w.shown.startswith("-")]
@@ -75,6 +84,35 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
         option_editor = next((w for w in words if w.shown.startswith("--editor")), None)
         if option_editor is not None:
             found.append(("editor", _value_after(words, option_editor)))
+    return found
+
+
+def _npm_options(program: str, words: tuple[Word, ...]) -> list[tuple[str, str]]:
+    """(key, value) of the program-starting configuration keys given as options, ``--key=V``
+    or ``--key V``: npm reads them up to a ``--``; npx before the package it runs, pnpm before
+    the script or command after its own subcommand (later words are theirs). A plain shell
+    (``--script-shell=bash``) is only a choice of shell, ``--browser=false`` none."""
+    found: list[tuple[str, str]] = []
+    operands, last = 0, _NPM_OWN_OPERANDS.get(program)
+    for i, word in enumerate(words[1:], start=1):
+        text = word.shown
+        if text == "--":
+            break
+        if not text.startswith("-"):
+            operands += 1
+            if last is not None and operands >= last:
+                break
+            continue
+        name, eq, value = text[2:].partition("=") if text.startswith("--") else ("", "", "")
+        if name not in _NPM_RUNNING_KEYS:
+            continue
+        if not eq:
+            value = words[i + 1].shown if i + 1 < len(words) else ""
+        value = _unquote(value)
+        if value in ("", "true", "false") or (value.rsplit("/", 1)[-1] in SHELLS and (
+                "/" not in value or value.startswith(("/bin/", "/usr/bin/")))):
+            continue
+        found.append((name, value))
     return found
 
 
@@ -139,7 +177,7 @@ class ConfigCommand(Validator):
     """
 
     id = "CG-ESC-006"
-    programs = SETTERS | {"yarn", "pip", "pnpm", "npm", "rclone"}
+    programs = SETTERS | {"yarn", "pip", "pnpm", "npm", "npx", "rclone"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

@@ -18,6 +18,9 @@ from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND, Wrap
 
 _ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 _SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
+# Wrappers whose command is a package spec (``name@version``), fetched and then run.
+_PACKAGE_RUNNERS = frozenset({("npx", ""), ("npm", "exec"), ("pnpm", "dlx"), ("pnpm", "exec"),
+                              ("yarn", "dlx"), ("bunx", ""), ("bun", "x"), ("uvx", "")})
 # Flags with which a wrapper only reports and runs nothing.
 _QUERIES = {"screen": frozenset({"-ls", "-list", "-wipe", "-v", "--version"}),
             "script": frozenset({"-V", "--version", "-h", "--help"}),
@@ -44,6 +47,17 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
     if index is None or index >= len(words):
         return None, spec.bare_shell
     return inner(cmd, index), False
+
+
+def _without_version(target: SimpleCommand) -> SimpleCommand:
+    """A package runner's command named by a package spec runs that package's program:
+    ``npx rimraf@5 dist`` runs ``rimraf``, ``npx @scope/tool@latest`` runs ``tool``."""
+    first = target.words[0] if target.words else None
+    value = first.value if first is not None else None
+    if first is None or value is None or "@" not in value[1:]:
+        return target
+    name = value[: value.rindex("@")] if value.rindex("@") > 0 else value
+    return replace(target, words=(replace(first, text=name, value=name), *target.words[1:]))
 
 
 def starts_shell(target: SimpleCommand | str | None) -> bool:
@@ -92,6 +106,9 @@ class ArgvWrapper(Validator):
         if shell:
             return Verdict.ask(self.id, f"{program} with no command starts an interactive shell",
                                hint="give the command to run")
+        if isinstance(target, SimpleCommand) and (program or "", cmd.words[start - 1].value
+                                                  if start == 2 else "") in _PACKAGE_RUNNERS:
+            target = _without_version(target)
         if target == "":
             return Verdict.ask(self.id, f"{program} runs code only known at run time")
         return _verdict(self.id, target, Outcome.PASSTHROUGH, "")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
-from clawgate.validators.argv import NO_OPTIONS, Options, opts
+from clawgate.shell.model import Word
+from clawgate.validators.argv import NO_OPTIONS, Options, command_start, opts
+
+_ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 @record(frozen=True, slots=True)
@@ -152,3 +156,31 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("op", "run"): _w("", "env-file"), ("aws-vault", "exec"): _w("", "", skip=1),
     ("heroku", "run"): _w("a", "app"),
 }
+
+
+def program_through_wrappers(words: tuple[Word, ...], index: int) -> str | None:
+    """The basename of the program ``words[index:]`` ends up running, looking through the
+    wrappers in front of it with their own options (``env A=b nice -n 5 rm`` runs ``rm``): what
+    ``find -exec`` and ``xargs`` hand a command to. None when the command is not known."""
+    for _ in range(8):  # wrappers nest; a deeper chain is not known here
+        while index < len(words) and _ASSIGNMENT.match(words[index].shown):
+            index += 1
+        value = words[index].value if index < len(words) else None
+        if value is None:
+            return None
+        name = value.rsplit("/", 1)[-1]
+        if name == "command":  # /usr/bin/command of POSIX: runs its operand (-v only names it)
+            index += 1
+            while index < len(words) and words[index].value in ("-p", "--"):
+                index += 1
+            if index < len(words) and words[index].value in ("-v", "-V"):
+                return name
+            continue
+        spec = PLAIN.get(name) or PRIVILEGED.get(name)
+        if spec is None:
+            return name
+        found = command_start(words, index + 1, spec.options)
+        if found is None:
+            return name
+        index = found
+    return None
