@@ -46,7 +46,7 @@ from clawgate.inline.python import analyse
     ("python3 -c 'import os; os.rename(\"a\", \"/etc/cron.d/x\")'", DENY, None),
     ("python3 -c 'open(\"/home/other/x\", \"w\")'", ASK, "CG-FS-001"),
     ("python3 -c 'print(open(\".env\").read())'", ASK, "CG-SEC-001"),
-    ("python3 -c 'print(open(\"/home/dev/.ssh/id_rsa\").read())'", ASK, "CG-SEC-001"),
+    ("python3 -c 'print(open(\"/home/dev/.ssh/id_rsa\").read())'", DENY, "CG-SEC-001"),
     ("python3 -c 'print(open(\"/proc/self/environ\").read())'", DENY, None),
     ("python3 -c \"import glob; print(open(glob.glob('/home/*/.ssh/id_rsa')[0]).read())\"",
      ASK, "CG-SEC-001"),

@@ -9,8 +9,6 @@ from clawgate.decision import Outcome
 
 
 @pytest.mark.parametrize("line", [
-    "cat ~/.ssh/id_rsa",
-    "cat $HOME/.ssh/id_ed25519",
     "head -n 3 ${HOME}/.aws/credentials",
     "cat .env",
     "less config/.env.production",
@@ -19,21 +17,51 @@ from clawgate.decision import Outcome
     "jq . ~/.docker/config.json",
     "cat ~/.kube/config",
     "yq . /home/dev/.kube/config",
-    "cp ~/.ssh/id_rsa ./key",
     "cp .env /tmp/env.bak",
-    "base64 ~/.ssh/id_ecdsa",
     "cat ~/.git-credentials",
     "cat deploy/kubeconfig",
     "cat certs/server.key",
+    "cat tests/fixtures/id_rsa",
     "cat < .env",
-    "sudo cat /etc/shadow",
-    "getent shadow",
-    "getent gshadow root",
 ])
 def test_credential_reads_ask(line: str) -> None:
     outcome, rules = decide(line)
     assert outcome is Outcome.ASK, rules
     assert "CG-SEC-001" in rules
+
+
+@pytest.mark.parametrize("line", [
+    "cat ~/.ssh/id_rsa",
+    "cat $HOME/.ssh/id_ed25519",
+    "cp ~/.ssh/id_rsa ./key",
+    "base64 ~/.ssh/id_ecdsa",
+    "tail -n 5 ~/.ssh/id_ed25519_sk",
+    "xxd ${HOME}/.ssh/id_dsa",
+    "tar czf k.tgz ~/.ssh/id_rsa",
+    "cat ~/.gnupg/private-keys-v1.d/ABCD.key",
+    "sudo cat /etc/shadow",
+    "cat /etc/gshadow",
+    "sudo cat /etc/ssh/ssh_host_ed25519_key",
+    "getent shadow",
+    "getent gshadow root",
+])
+def test_showing_private_key_material_is_denied(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.DENY, rules
+    assert "CG-SEC-001" in rules
+
+
+@pytest.mark.parametrize("line", [
+    "ssh-add ~/.ssh/id_ed25519",
+    "ssh -i ~/.ssh/id_rsa host uptime",
+    "ssh-keygen -y -f ~/.ssh/id_rsa",
+    "cat ~/.ssh/id_rsa.pub",
+    "chmod 600 ~/.ssh/id_rsa",
+    "ls -l ~/.ssh",
+])
+def test_using_or_naming_a_key_is_not_showing_it(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is not Outcome.DENY, rules
 
 
 @pytest.mark.parametrize("line", [

