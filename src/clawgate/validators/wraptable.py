@@ -136,7 +136,8 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("npm", "exec"): _w("c", "package call", code="c", code_long="call"),
     ("npx", ""): _w("pc", "package call", code="c", code_long="call"),
     ("pnpm", "exec"): _w(), ("pnpm", "dlx"): _w(), ("yarn", "exec"): _w(),
-    ("yarn", "dlx"): _w(), ("bunx", ""): _w(), ("bun", "x"): _w(), ("bun", "exec"): _w(),
+    ("yarn", "dlx"): _w(), ("yarn", "run"): _w(),  # yarn run X: a script, or else the bin X
+    ("bunx", ""): _w(), ("bun", "x"): _w(), ("bun", "exec"): _w(),
     ("uv", "run"): _w("p", "python with with-requirements project directory"),
     ("uvx", ""): _w("p", "python with from"), ("poetry", "run"): _w(),
     ("pipenv", "run"): _w(), ("pdm", "run"): _w(), ("hatch", "run"): _w(), ("rye", "run"): _w(),
