@@ -10,6 +10,7 @@ command names a package that is not among the popular ones; each file at most ``
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.packages import normalise
@@ -71,12 +72,8 @@ def _package_json(path: Path) -> set[str]:
 
 
 def _pyproject(path: Path) -> set[str]:
-    import tomllib
-
-    text = _text(path)
-    try:
-        data = tomllib.loads(text) if text else {}
-    except tomllib.TOMLDecodeError:
+    data = _toml(path)
+    if data is None:
         return set()
     specs: list[object] = []
     project = data.get("project", {})
@@ -131,12 +128,8 @@ _CARGO_SECTIONS = ("dependencies", "dev-dependencies", "build-dependencies")
 def _cargo_toml(path: Path) -> set[str]:
     """Crates of ``[dependencies]`` and its kin, per target and the workspace's (a renamed
     one by its ``package``)."""
-    import tomllib
-
-    text = _text(path)
-    try:
-        data = tomllib.loads(text) if text else {}
-    except tomllib.TOMLDecodeError:
+    data = _toml(path)
+    if data is None:
         return set()
     tables = [data, _dict(data.get("workspace")), *map(_dict, _dict(data.get("target")).values())]
     names: set[str] = set()
@@ -149,12 +142,8 @@ def _cargo_toml(path: Path) -> set[str]:
 
 
 def _cargo_lock(path: Path) -> set[str]:
-    import tomllib
-
-    text = _text(path)
-    try:
-        data = tomllib.loads(text) if text else {}
-    except tomllib.TOMLDecodeError:
+    data = _toml(path)
+    if data is None:
         return set()
     packages = data.get("package")
     return {p["name"] for p in _list(packages) if isinstance(p, dict)
@@ -165,6 +154,18 @@ def _requirements(path: Path) -> set[str]:
     text = _text(path) or ""
     return {m.group(1) for line in text.splitlines()
             if not line.lstrip().startswith(("#", "-")) and (m := _REQUIREMENT.match(line))}
+
+
+def _toml(path: Path) -> dict[str, Any] | None:
+    """The TOML document of ``path`` ({} when it is missing or empty); None when it does not
+    parse (tomllib is imported only when a project has such a file)."""
+    import tomllib
+
+    text = _text(path)
+    try:
+        return tomllib.loads(text) if text else {}
+    except tomllib.TOMLDecodeError:
+        return None
 
 
 def _list(value: object) -> list[object]:

@@ -45,7 +45,7 @@ def is_credential(path: str, ctx: Context) -> bool:
         return True
     if under(path, ctx.home) and path != ctx.home:
         rel = path[len(ctx.home) + 1 :]
-        if rel.startswith(".ssh/id_") and not rel.endswith(".pub"):
+        if _ssh_private_key(rel):
             return True
         if rel in _HOME_KEY_DIRS:
             return True
@@ -66,10 +66,14 @@ def is_key_material(path: str, ctx: Context) -> bool:
     if not under(path, ctx.home) or path == ctx.home:
         return False
     rel = path[len(ctx.home) + 1 :]
-    if (rel.startswith(".ssh/id_") and len(rel) > len(".ssh/id_")  # id_$K: may be a .pub
-            and not rel.endswith(".pub") and "/" not in rel[5:]):
+    if _ssh_private_key(rel) and rel != ".ssh/id_" and "/" not in rel[5:]:  # id_$K: a .pub?
         return True
     return rel == _HOME_KEY_MATERIAL[1] or rel.startswith(_HOME_KEY_MATERIAL[0])
+
+
+def _ssh_private_key(rel: str) -> bool:
+    """``rel`` (from the home directory) names one of the user's SSH keys, not its ``.pub``."""
+    return rel.startswith(".ssh/id_") and not rel.endswith(".pub")
 
 
 def named_paths(cmd: SimpleCommand, skip_values_of: frozenset[str] = frozenset()
