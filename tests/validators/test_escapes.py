@@ -103,6 +103,8 @@ from clawgate.validators.staged import StagedPayload
     ("echo '{\"scripts\":{\"preinstall\":\"id\"}}' > package.json; npm i", ASK, "CG-ESC-011"),
     ("printf 'make\\n' > run.sh && chmod +x run.sh && ./run.sh", ASK, "CG-ESC-011"),
     ("echo id > groff; chmod +x groff; GROFF_BIN_PATH=. nroff", ASK, None),
+    ("echo id > groff; chmod 755 ./groff; GROFF_BIN_PATH=. nroff", ASK, None),
+    ("cp \"$(command -v sh)\" x; chmod +x x; ./x", ASK, None),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
@@ -159,6 +161,10 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "code --help",
     "GIT_EDITOR='code --wait' git commit",
     "docker exec app ls",
+    # the checkout's own script made executable, then run: as running it alone
+    "chmod +x ./scripts/test.sh && ./scripts/test.sh",
+    "chmod u+x gradlew; ./gradlew build",
+    "chmod 755 tools/gen.sh && bash tools/gen.sh",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     assert_allowed(line)

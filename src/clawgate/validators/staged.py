@@ -30,7 +30,7 @@ _AUTORUN = lazy_pattern(r"(?:^|/)(?:package\.json|Gemfile|composer\.json|CMakeLi
 
 @record()
 class _Stage:
-    """Files the line has written with code in them, or made executable so far."""
+    """Files the line has written so far, and whether each holds code (or was made executable)."""
 
     loaded: dict[str, bool] = field(default_factory=dict)  # path -> holds a payload
 
@@ -65,16 +65,21 @@ def _written(cmd: SimpleCommand) -> list[tuple[str, bool]]:
             sources = " ".join(operands[:-1])
             found.append((operands[-1], bool(SHELL_REFERENCE.search(sources)) or any(
                 s.startswith(("/bin/", "/usr/bin/", "/path/to/command")) for s in operands[:-1])))
-    elif program == "chmod" and len(cmd.args) >= 2 and _EXECUTABLE_MODE.match(cmd.args[0]):
-        found.extend((path, True) for path in cmd.args[1:] if not path.startswith("-"))
     return found
+
+
+def _made_executable(cmd: SimpleCommand) -> list[str]:
+    """The files ``cmd`` makes executable (``chmod +x f``, ``chmod 755 f``)."""
+    if cmd.program != "chmod" or len(cmd.args) < 2 or not _EXECUTABLE_MODE.match(cmd.args[0]):
+        return []
+    return [path for path in cmd.args[1:] if not path.startswith("-")]
 
 
 @register
 class StagedPayload(LineValidator):
-    """A file written with shell code or an exec payload, a shell copied or a file made
-    executable, then used by a later command of the same line (run, or handed over as a
-    config, hook or directory); or code written into a file that runs by itself
+    """A file written with shell code or an exec payload, a shell copied, or a file written
+    on the line and made executable, then used by a later command of the same line (run, or
+    handed over as a config, hook or directory); or code written into a file that runs by itself
     (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``). ASK. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
     ``echo '…' > x.py; python x.py``) is checked as the command or inline code it is; a run
@@ -116,6 +121,15 @@ class StagedPayload(LineValidator):
                     return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload
+            for path in _made_executable(cmd):
+                # A file this line wrote, made executable: whatever it holds is now a
+                # program (``echo id > groff; chmod +x groff; GROFF_BIN_PATH=. nroff``). A
+                # file the line did not write is the checkout's own: ``chmod +x
+                # scripts/test.sh && scripts/test.sh`` runs it as ``scripts/test.sh`` alone
+                # would, and program identity judges that run.
+                written_as = {posixpath.normpath(p): p for p in stage.loaded}
+                if posixpath.normpath(path) in written_as:
+                    stage.loaded[written_as[posixpath.normpath(path)]] = True
         return Verdict.passthrough()
 
 
