@@ -38,6 +38,9 @@ EVERYDAY = [
     '[ -f x ] && echo "$(date)"\nls -la\n[ -d y ] || echo "$(pwd)"',
     '[ $((1+1)) -eq 2 ] && echo "$(date)"',
     'if [[ -n $x ]]; then\n  [ -f y ] && echo "$(date)"\nfi',
+    # a declaration builtin's assignment with escaped quotes: both read X={"a":1}
+    'export X="{\\"a\\":1}"',
+    'local -r msg="say \\"hi\\"" && echo "$msg"',
 ]
 
 

@@ -43,6 +43,9 @@ def test_every_simple_command_is_found(line: str, programs: list[str | None]) ->
         ("echo 'a b' \"c d\" e\\ f", ("echo", "a b", "c d", "e f")),
         ('echo "a \\"q\\" $"', ("echo", 'a "q" $')),
         ("/usr/bin/rm x", ("/usr/bin/rm", "x")),
+        # a declaration builtin's assignments, as bash hands them over
+        ('export X="a \\"b\\"" Y=\'c d\' Z+=e B=', ("export", 'X=a "b"', "Y=c d", "Z+=e", "B=")),
+        ('declare -r J="{\\"a\\": 1}"', ("declare", "-r", 'J={"a": 1}')),
     ],
 )
 def test_quote_removal(line: str, argv: tuple[str, ...]) -> None:
@@ -73,6 +76,9 @@ def test_dynamic_words_have_no_value() -> None:
     cmd = parse_one('"$(which rm)" -rf x')
     assert cmd.program is None
     assert cmd.words[0].value is None
+    export = parse_one('export PAGER="$(fetch)" P="/x:$PATH"')
+    assert [w.value for w in export.words[1:]] == [None, None]
+    assert export.words[1].expansions == {m.COMMAND}
 
 
 def test_assignments_and_redirects() -> None:
