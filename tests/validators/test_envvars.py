@@ -28,6 +28,8 @@ from clawgate.validators.envvars import CommandVariable
     ("export EDITOR=/tmp/evil", Outcome.ASK, "CG-ENV-002"),
     ("PATH=/tmp/evil:$PATH ls", Outcome.ASK, "CG-ENV-002"),
     ("export PATH=/tmp:$PATH", Outcome.ASK, "CG-ENV-002"),
+    ('PATH="$TOOLS:$PATH" git status', Outcome.ASK, "CG-ENV-002"),  # another variable: unknown
+    ("export PYTHONPATH=$PYTHONPATH:$EXTRA", Outcome.ASK, "CG-ENV-002"),  # before the stdlib
     ("NODE_OPTIONS='--require /tmp/x.js' node app.js", Outcome.ASK, "CG-ENV-002"),
     ("PYTHONPATH=/tmp/evil python app.py", Outcome.ASK, "CG-ENV-002"),
     ("GIT_CONFIG_KEY_0=core.pager git log", Outcome.ASK, "CG-ENV-002"),

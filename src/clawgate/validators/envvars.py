@@ -34,7 +34,6 @@ _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLL
                            "CLASSPATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
 _NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
-_SELF = lazy_pattern(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
 # Where installed programs live: putting these on PATH runs nothing new.
 _SYSTEM_BIN = lazy_pattern(r"^(?:/(?:usr/)?(?:local/)?s?bin|/opt/[\w.-]+/bin|/snap/bin|"
                            r"(?:~|\$\{?HOME\}?)/(?:\.local|\.cargo|go|\.npm-global|"
@@ -128,7 +127,7 @@ class CommandVariable(Validator):
             if name in _RUNNERS:
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
-            if name in _SEARCH_PATHS and not _inside(value, ctx, appended=name == "PATH") and (
+            if name in _SEARCH_PATHS and not _inside(value, ctx, name) and (
                     not _filtered_self(value.shown.strip("\"'"), name)):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
@@ -212,18 +211,20 @@ def _v8_spelling(option: str) -> str:
     return name.replace("_", "-") + eq + rest if name.startswith("--") else option
 
 
-def _inside(value: Word, ctx: Context, *, appended: bool = False) -> bool:
-    """Every entry of a ``:`` list is inside the workspace or the variable's old value. With
-    ``appended`` (PATH), entries after the old value count too: a program is taken from the
-    first directory that has it, so they only add programs, never replace one
+def _inside(value: Word, ctx: Context, name: str = "") -> bool:
+    """Every entry of a ``:`` list is inside the workspace or the variable ``name``'s old
+    value (``$PATH`` in ``PATH=…``; another variable, ``PATH="$TOOLS:$PATH"``, is an entry known
+    only at run time). For PATH, entries after the old value count too: a program is taken from
+    the first directory that has it, so they only add programs, never replace one
     (``PATH="$PATH:$(go env GOROOT)/lib/wasm"``). PYTHONPATH, RUBYLIB and the like are read
     before the installed libraries wherever their entries stand, so not for them."""
     text = value.shown.strip("\"'").replace("$(pwd)", "$PWD").replace("`pwd`", "$PWD")
     entries = text.split(":")
+    own = {f"${name}", f"${{{name}}}"} if name else set()
     for index, entry in enumerate(entries):
-        if not entry or _SELF.match(entry) or _SYSTEM_BIN.match(entry):
+        if not entry or entry in own or _SYSTEM_BIN.match(entry):
             continue
-        if appended and any(_SELF.match(e) for e in entries[:index]):
+        if name == "PATH" and any(e in own for e in entries[:index]):
             continue
         path = resolve(Word(entry, None if "$" in entry else entry), ctx).path
         if path is None or not under(path, ctx.workspace):
