@@ -36,6 +36,7 @@ from clawgate.validators import (  # noqa: F401
     protected,
     remote,
     revshells,
+    runnerfiles,
     scriptfiles,
     secrets,
     shells,

@@ -39,7 +39,7 @@ def _unescape(text: str) -> str:
     return "".join(out)
 
 
-def _printf(values: list[str]) -> str:
+def printf_output(values: list[str]) -> str:
     """printf's output: the format's escapes processed, directives filled from the arguments
     in turn (``%b`` arguments with escapes too), the format reused while arguments remain."""
     fmt, args = values[0], values[1:]
@@ -95,7 +95,7 @@ def _content(cmd: SimpleCommand) -> str | None:
     if cmd.program == "echo":
         return _echo(values)
     if cmd.program == "printf" and values:
-        return _printf(values)
+        return printf_output(values)
     if cmd.program == "tee" or not [v for v in values if not v.startswith("-") or v == "-"]:
         return _fed(cmd)  # tee FILE <<<'…', cat <<EOF … EOF (no file operands)
     return None
