@@ -18,6 +18,7 @@ from clawgate.validators import (  # noqa: F401
     escapes,
     escapes_config,
     exposure,
+    fetchedcode,
     files,
     gitconfig,
     gitops,
