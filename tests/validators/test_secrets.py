@@ -23,6 +23,13 @@ from clawgate.decision import Outcome
     "cat certs/server.key",
     "cat tests/fixtures/id_rsa",
     "cat < .env",
+    # histories, browser stores, keychains
+    "cat ~/.bash_history",
+    "grep -i token ~/.zsh_history",
+    "tail -n 50 ~/.local/share/fish/fish_history",
+    "sqlite3 ~/.config/google-chrome/Default/Cookies .dump",
+    "cp ~/.mozilla/firefox/abc.default/logins.json .",
+    "cat ~/Library/Keychains/login.keychain-db",
 ])
 def test_credential_reads_ask(line: str) -> None:
     outcome, rules = decide(line)
