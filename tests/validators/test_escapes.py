@@ -96,6 +96,10 @@ from clawgate.validators.staged import StagedPayload
     ("dpkg -i x_1.0_all.deb", ASK, "CG-ESC-012"),
     ("snap install xxxx_1.0_all.snap --dangerous", ASK, "CG-ESC-012"),
     ("dnf install -y ./x-1.0-1.noarch.rpm", ASK, "CG-ESC-012"),
+    # a shell after words that look like a completion or init verb, but are not one
+    ("screen -S init bash", ASK, None),
+    ("aa-exec -p completion-x /bin/sh", ASK, None),
+    ("newtool run init --as root hook bash", ASK, "CG-ESC-001"),
     ("less notes.txt\n!/bin/sh", ASK, None),
     ("ed\n!id", ASK, None),
     # staged payloads
@@ -159,6 +163,15 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "code --help",
     "GIT_EDITOR='code --wait' git commit",
     "docker exec app ls",
+    # the shell a completion script or init snippet is printed for: named, not run
+    "./golangci-lint completion bash --no-descriptions",
+    "rustup completions fish cargo",
+    "just --completions zsh",
+    "bat --completion=bash",
+    "uv generate-shell-completion bash",
+    "starship init bash --print-full-init",
+    "direnv hook zsh",
+    "mise activate bash",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     assert_allowed(line)
@@ -166,6 +179,9 @@ def test_harmless_lookalikes(line: str) -> None:
 
 def test_shell_argument_direct() -> None:
     assert ShellArgument().check(parse_one("agetty -l /bin/sh tty"), CTX).outcome is ASK
+    assert ShellArgument().check(parse_one("mytool -S init bash"), CTX).outcome is ASK
+    for named in ("kubectl completion zsh", "gh completion -s bash", "t completion --shell=fish"):
+        assert ShellArgument().check(parse_one(named), CTX).outcome is Outcome.PASSTHROUGH
     assert ShellArgument().check(parse_one("ls /bin/sh"), CTX).outcome is Outcome.PASSTHROUGH
 
 

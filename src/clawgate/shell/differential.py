@@ -291,7 +291,7 @@ def _in_parameter_expansion(source: str, offset: int, quoted: list[tuple[int, in
             stack.append(")")
         elif ch == "{" and stack and stack[-1] == "${":
             stack.append("}")
-        elif stack and (ch == ")" == stack[-1] or ch == "}" and stack[-1] in ("}", "${")):
+        elif stack and (ch == ")" == stack[-1] or (ch == "}" and stack[-1] in ("}", "${"))):
             stack.pop()
         i += 1
     return "${" in stack

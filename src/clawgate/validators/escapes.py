@@ -112,16 +112,51 @@ class ShellArgument(Validator):
         return Verdict.passthrough()
 
 
+# Subcommands and options that print shell code for the shell they name (completion scripts,
+# init/hook snippets): ``golangci-lint completion bash``, ``rustup completions zsh``,
+# ``just --completions fish``, ``starship init bash``, ``direnv hook zsh``.
+_CODE_FOR_SHELL = frozenset({
+    "completion", "completions", "--completion", "--completions", "-completion",
+    "gen-completion", "gen-completions", "generate-completion", "generate-completions",
+    "generate-shell-completion", "shell-completion", "shell-completions", "completion-script",
+    "--generate-completion", "--generate-completions", "--gen-completions",
+})
+_SNIPPET_VERBS = frozenset({"init", "hook", "activate"})
+_SHELL_OPTION = frozenset({"-s", "--shell"})
+_SUBCOMMAND = lazy_pattern(r"^[a-z][a-z0-9-]*$")
+
+
+def _code_for_shell(words: tuple[Word, ...], i: int) -> bool:
+    """The shell is the one a completion script or an init snippet is printed for: the word
+    after a completion subcommand or option (or its ``-s``/``--shell``), or after ``init``,
+    ``hook`` or ``activate`` reached by subcommand words alone (``screen -S init bash`` is
+    not: ``init`` is an option's value there)."""
+    name, eq, _ = words[i].shown.partition("=")
+    if eq:
+        return name in _CODE_FOR_SHELL or (
+            name in _SHELL_OPTION and any(w.shown in _CODE_FOR_SHELL for w in words[1:i]))
+    before = words[i - 1].shown
+    if before in _CODE_FOR_SHELL:
+        return True
+    if before in _SHELL_OPTION:
+        return any(w.shown in _CODE_FOR_SHELL for w in words[1:i - 1])
+    return before in _SNIPPET_VERBS and i <= 3 and all(
+        _SUBCOMMAND.match(w.shown) for w in words[1:i])
+
+
 def _names_only(program: str, words: tuple[Word, ...], i: int, options: dict[str, str]
                 ) -> bool:
     """The shell is named, not run: the value of an option the catalog says has no effect
-    (``shellcheck -s bash``: a dialect), or make's recipe shell set to a standard one
+    (``shellcheck -s bash``: a dialect), the shell a completion script or init snippet is
+    printed for (``kubectl completion zsh``), or make's recipe shell set to a standard one
     (``make SHELL=bash``: the recipes run in a shell whichever it is)."""
     text = words[i].shown
     name, eq, value = text.partition("=")
     if eq and options.get(name) == "value":
         return True
     if options.get(words[i - 1].shown) == "value" and "=" not in words[i - 1].shown:
+        return True
+    if _code_for_shell(words, i):
         return True
     return program in _RECIPE_RUNNERS and name == "SHELL" and bool(STANDARD_SHELL.match(value))
 
