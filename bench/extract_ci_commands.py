@@ -8,9 +8,10 @@ recipe lines of Makefiles and justfiles (a recipe with a ``#!`` line other than 
 skipped, one with a sh/bash ``#!`` line is read as a script), and the top-level simple lines of
 shell scripts under ``scripts/``, ``script/``, ``ci/``, ``tools/`` and ``hack/`` (lines inside a
 compound command or a function are not taken; the ``#!`` and ``set`` lines neither), with
-``git --git-dir=… show HEAD:path``. Continuations are joined,
-comments and blank lines dropped; a step holding a compound command (``if``, ``for``,
-``while``, ``case``, a function) or a here-document stays whole. ``${{ }}`` expressions take an
+``git --git-dir=… show HEAD:path``. Continuations (and lines ending in ``&&``, ``||``,
+``|``) are joined, comments and blank lines dropped; a step holding a compound command
+(``if``, ``for``, ``while``, ``case``, a brace group or subshell opened at a line's end, a
+function) or a here-document stays whole. ``${{ }}`` expressions take an
 ``env:`` value or the first matrix value; a line with any other expression is skipped, and so is
 a Makefile line that still holds a make reference, and a justfile line that still holds a
 ``{{ }}`` interpolation. Lines with an effect beyond the checkout
@@ -34,7 +35,8 @@ from typing import Any
 import yaml
 
 CAP = 90
-_COMPOUND = re.compile(r"(^|[;&|\s])(if|for|while|until|case|function)\s|<<-?\s*['\"]?\w|\(\)\s*\{")
+_COMPOUND = re.compile(r"(^|[;&|\s])(if|for|while|until|case|function)\s|<<-?\s*['\"]?\w|\(\)\s*\{|"
+                       r"(^|[;&|\s])[{(]\s*$", re.M)
 _EXPR = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
 _BEYOND = re.compile(
     r"\bsudo\b|\bdoas\b|\bsu\s|\bapt(-get)?\b|\bbrew\b|\bdnf\b|\byum\b|\bapk\b|\bpacman\b|"
@@ -64,6 +66,11 @@ def files(git_dir: str) -> list[str]:
     return out.stdout.splitlines()
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    """An ``env:`` block, or nothing when it is an expression (``env: ${{ fromJSON(…) }}``)."""
+    return value if isinstance(value, dict) else {}
+
+
 def _first(value: Any) -> Any:
     return value[0] if isinstance(value, list) and value else value
 
@@ -91,8 +98,11 @@ def _substitute(text: str, env: dict[str, Any], matrix: dict[str, Any]) -> str |
     return None if missing else done
 
 
+_OPEN_OPERATOR = re.compile(r"(&&|\|\|?)[ \t]*\n\s*")  # a line ending in && || | goes on
+
+
 def logical_lines(script: str) -> list[str]:
-    script = script.replace("\\\n", " ")
+    script = _OPEN_OPERATOR.sub(r"\1 ", script.replace("\\\n", " "))
     if _COMPOUND.search(script):
         kept = [ln for ln in script.splitlines() if ln.strip() and not ln.strip().startswith("#")]
         return ["\n".join(kept).strip()] if kept else []
@@ -108,7 +118,7 @@ def workflow_lines(text: str) -> Iterator[str]:
     doc = yaml.safe_load(text)
     if not isinstance(doc, dict):
         return
-    top_env = doc.get("env") or {}
+    top_env = _mapping(doc.get("env"))
     for job in (doc.get("jobs") or {}).values():
         if not isinstance(job, dict):
             continue
@@ -117,7 +127,7 @@ def workflow_lines(text: str) -> Iterator[str]:
         matrix = strategy.get("matrix") if isinstance(strategy, dict) else {}
         matrix = matrix if isinstance(matrix, dict) else {}
         shell = ((job.get("defaults") or {}).get("run") or {}).get("shell", "bash")
-        env = {**top_env, **(job.get("env") or {})}
+        env = {**top_env, **_mapping(job.get("env"))}
         for step in job.get("steps") or []:
             if not isinstance(step, dict) or "run" not in step:
                 continue
@@ -127,7 +137,7 @@ def workflow_lines(text: str) -> Iterator[str]:
             cond = str(step.get("if", ""))
             if "windows" in runs_on.lower() or "windows" in cond.lower():
                 continue
-            run = _substitute(str(step["run"]), {**env, **(step.get("env") or {})}, matrix)
+            run = _substitute(str(step["run"]), {**env, **_mapping(step.get("env"))}, matrix)
             if run is not None:
                 yield from logical_lines(run)
 

@@ -36,7 +36,7 @@ REGENERABLE_GLOBS = ("*.log", "*.egg-info", "*.pyc", "*.pyo", "*.o", "*.obj", "*
                      ".ds_store", "cmake-build-*", "bazel-*", ".coverage.*", "*.profraw", "*.dsym",
                      # compiled objects and libraries of C, Erlang and Haskell builds
                      "*.so", "*.dylib", "*.a", "*.lo", "*.la", "*.gch", "*.pch", "*.beam",
-                     "*.hi", "*.dyn_o", "*.dyn_hi")
+                     "*.hi", "*.dyn_o", "*.dyn_hi", ".ghc.environment.*")
 
 
 def regenerable(path: str, workspace: str, extra: tuple[str, ...] = ()) -> bool:
