@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import Options, operands, option_values, opts
 from clawgate.validators.base import Context, Validator, register
@@ -35,11 +36,34 @@ _JQ_REACH = lazy_pattern(r"\$ENV\b|(?<![\w$.])env\b|\$__loc__|\binput_filename\b
 
 def _scripts(cmd: SimpleCommand, long: str, spec: Options) -> list[str | None]:
     """Program texts: every ``-e`` value, else the first operand (None when dynamic)."""
-    given = [v for _, _, v in option_values(cmd.words, 1, "e", frozenset(long.split()))]
+    given = [v if v is not None or w is None else numbers_only(w)
+             for _, w, v in option_values(cmd.words, 1, "e", frozenset(long.split()))]
     if given:
         return given
     found = operands(cmd.words, 1, spec)
-    return [cmd.words[found[0]].value] if found else []
+    if not found:
+        return []
+    word = cmd.words[found[0]]
+    return [word.value if word.value is not None else numbers_only(word)]
+
+
+_ARITHMETIC = lazy_pattern(r"\$\(\((?:[^()$`]|\([^()$`]*\))*\)\)")
+_ONLY_ARITHMETIC = frozenset({m.ARITHMETIC})
+
+
+def numbers_only(word: Word) -> str | None:
+    """The text of a word whose only run-time parts are ``$(( ))`` expansions, each standing
+    for the integer it becomes (``"s/0.1.0/0.1.$((patch + 1))/g"``: a number adds no command
+    to a script); None for any other dynamic word."""
+    if word.expansions != _ONLY_ARITHMETIC:
+        return None
+    text = word.text
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1]
+    elif any(ch in text for ch in "'\"\\"):
+        return None
+    text = _ARITHMETIC.sub("0", text)
+    return None if any(ch in text for ch in "$`\"\\") else text
 
 
 @register
