@@ -114,6 +114,7 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     "rm -rf lib/elixir/test/ebin/",
     "rm -rf zig-out .zig-cache",
     "rm -rf .build",
+    "rm -rf autom4te.cache libvterm/.libs src/.deps",
     "rm -f *.so *.a *.lo",
     "find . -name '*.beam' -delete",
     "find . -name '*.hi' -o -name '*.dyn_o' -delete",

@@ -81,6 +81,8 @@ from clawgate.validators.staged import StagedPayload
     ("code serve-web --host 0.0.0.0", ASK, "CG-EXPO-003"),
     ("cursor tunnel", ASK, "CG-EXPO-003"),
     ("xterm", ASK, "CG-ESC-015"),
+    ("ghostty +new-window", ASK, "CG-ESC-015"),  # an action that opens a window
+    ("kitty +runpy 'print(1)'", ASK, "CG-ESC-015"),
     ("git -c core.gitProxy=proxy.sh fetch git://h/r", ASK, "CG-ESC-006"),
     ("git -c merge.x.driver='sh -c id' merge topic", DENY, "CG-ESC-006"),
     ("git -c submodule.m.update='!make' submodule update", ASK, "CG-ESC-006"),
@@ -155,6 +157,9 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "git -c core.editor=vim commit",
     "code --version",
     "xterm -version",
+    "result/bin/ghostty +version",  # ghostty's actions that only print
+    "ghostty +list-fonts",
+    "ghostty +show-config --default",
     "git -c submodule.m.update=rebase submodule update",
     "xdg-open README.md",
     "open -a Preview diagram.png",

@@ -14,6 +14,7 @@ REGENERABLE_NAMES = frozenset({
     "build", "dist", "target", "out", "_build", "obj", "cmakefiles", "dist-newstyle",
     "storybook-static", "_site", "site", ".output", "lib-cov", "bin-debug", "bin-release",
     "ebin", "zig-out", "zig-cache", ".zig-cache", ".build", "deriveddata", "nimcache",
+    "autom4te.cache", ".libs", ".deps",  # autoconf's cache, libtool's and automake's output
     # caches
     "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".pytype", ".pyre",
     ".hypothesis", ".cache", ".parcel-cache", ".turbo", ".eslintcache", ".sass-cache",

@@ -34,11 +34,13 @@ _JQ_PAIRS = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
 _JQ_REACH = lazy_pattern(r"\$ENV\b|(?<![\w$.])env\b|\$__loc__|\binput_filename\b|\$__prog_args")
 
 
-def _scripts(cmd: SimpleCommand, long: str, spec: Options) -> list[str | None]:
-    """Program texts: every ``-e`` value, else the first operand (None when dynamic)."""
+def _scripts(cmd: SimpleCommand, long: str, spec: Options, operand: bool = True
+             ) -> list[str | None]:
+    """Program texts: every ``-e`` value, else the first operand (None when dynamic); with
+    ``operand`` false (``sed -f script.sed file``: the script is a file) only ``-e`` values."""
     given = [v if v is not None or w is None else numbers_only(w)
              for _, w, v in option_values(cmd.words, 1, "e", frozenset(long.split()))]
-    if given:
+    if given or not operand:
         return given
     found = operands(cmd.words, 1, spec)
     if not found:
@@ -114,7 +116,8 @@ def _awk_commands(program: str) -> list[str] | None:
 @register
 class SedCommands(Validator):
     """sed scripts with the ``e`` command or the ``s///e`` flag (run a command) or ``w``/``W``
-    (write a file): ASK, and check the command of ``e``.
+    (write a file): ASK, and check the command of ``e``. A script in a file (``-f``) is a
+    local script, as awk's is; its operands are the files edited.
 
     Bad: ``sed -n '1e id' /etc/hosts``. Harmless: ``sed -n '1,5p' notes.txt``.
     """
@@ -125,7 +128,8 @@ class SedCommands(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("sed", "gsed"):
             return Verdict.passthrough()
-        for script in _scripts(cmd, "expression", _SED):
+        from_file = bool(option_values(cmd.words, 1, "f", frozenset({"file"})))
+        for script in _scripts(cmd, "expression", _SED, operand=not from_file):
             if script is None:
                 return Verdict.ask(self.id, "the sed script is only known at run time")
             verdict = self._script(script)
