@@ -36,6 +36,8 @@ from clawgate.validators.staged import StagedPayload
     ("rg --pre ./x TODO", DENY, "CG-ESC-002"),
     ("split --filter='gzip > $FILE.gz' notes.txt", ASK, "CG-ESC-002"),
     ("busctl --address=unixexec:path=/usr/bin/id", ASK, "CG-ESC-002"),
+    ("mytool 'exec:/tmp/x'", ASK, "CG-ESC-002"),
+    ("mytool 'target=EXECUTE(id)'", ASK, "CG-ESC-002"),
     ("rpm --eval '%(id)'", ASK, "CG-ESC-002"),
     ("service ../../usr/bin/id", ASK, "CG-ESC-001"),
     ("psql -o'|id>/tmp/foo'", DENY, "CG-ESC-003"),
@@ -158,6 +160,10 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "code --version",
     "xterm -version",
     "result/bin/ghostty +version",  # ghostty's actions that only print
+    # prose that reads like an exec directive, and printers that only print one
+    'echo "Execute: afl-fuzz -i fuzz-testing/testcases -o out fuzz-testing/fuzzer"',
+    "printf '%s\\n' 'exec:/bin/sh is what socat takes'",
+    "make lint MSG='Execute: make fix'",
     "ghostty +list-fonts",
     "ghostty +show-config --default",
     "git -c submodule.m.update=rebase submodule update",

@@ -38,7 +38,10 @@ _STRONG = lazy_pattern(r"^--?(?:[\w-]+-)?(?:exec|execute|command|cmd|program|hoo
 _WEAK = lazy_pattern(r"^--?(?:[\w-]+-)?(?:filter|editor|pager|shell|browser|ssh|viewer|opener)$")
 # A value that is itself an exec directive (``exec=CMD``, ``unixexec:path=``, ``EXEC:cmd``,
 # ``execute(cmd)``), whatever the option is called.
-_EXEC_VALUE = lazy_pattern(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
+_EXEC_VALUE = lazy_pattern(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]"
+                           r"(?!\s)")  # "Execute: make" is prose: a directive names its command
+# Programs that only print their arguments: an exec directive among them is text.
+_PRINTERS = frozenset({"echo", "printf"})
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
 _CLIMB = lazy_pattern(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
 _COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
@@ -207,7 +210,8 @@ class CommandOption(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
-        if program is None or program in FRONTENDS or len(cmd.words) < 2:
+        if program is None or program in FRONTENDS or program in _PRINTERS or len(
+                cmd.words) < 2:
             return Verdict.passthrough()
         text = cmd.text
         if program not in _runners() and "--" not in text and (
