@@ -159,3 +159,23 @@ def test_fast_path_refuses_anything_special(line: str) -> None:
 def test_a_word_tree_sitter_drops_before_a_here_document_is_put_back() -> None:
     cmd = parse_one("python3 - <<EOF\nprint(1)\nEOF")
     assert cmd.argv == ("python3", "-")
+
+
+@pytest.mark.parametrize(("line", "argv"), [
+    ("echo >&2 hi there", ("echo", "hi", "there")),
+    ("rm 2>/dev/null -rf build", ("rm", "-rf", "build")),
+    ("rm >/dev/null -r 2>&1 -f build", ("rm", "-r", "-f", "build")),
+    ("FOO=1 make >build.log 2>&1 test", ("make", "test")),
+])
+def test_words_after_a_redirection_target_are_arguments(line: str, argv: tuple[str, ...]
+                                                        ) -> None:
+    """tree-sitter-bash hangs them on the redirection as more targets; bash passes them on."""
+    cmd = parse_one(line)
+    assert cmd.argv == argv
+    assert cmd.text.endswith(argv[-1])  # the text the validators search runs to them too
+
+
+def test_words_after_a_redirection_of_a_list_go_to_its_last_command() -> None:
+    parsed = parse("true && rm 2>/dev/null -rf build | cat")
+    assert [c.argv for c in parsed.commands] == [("true",), ("rm", "-rf", "build"), ("cat",)]
+    assert parse("{ ls; } >out.txt more").has_error  # bash: a syntax error

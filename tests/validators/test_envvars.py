@@ -40,6 +40,11 @@ from clawgate.validators.envvars import CommandVariable
     ("RUBYOPT=-revil rake -T", Outcome.ASK, "CG-ENV-002"),
     ("IFS=/ ls", Outcome.ASK, "CG-ENV-002"),
     ("export IFS=.", Outcome.ASK, "CG-ENV-002"),
+    # IFS set alone: the later expansions it splits anew
+    ("IFS=,; cmd=rm,-rf,build; $cmd", Outcome.ASK, "CG-ENV-003"),
+    ("IFS=,; f=build,src; rm -rf $f", Outcome.ASK, "CG-ENV-003"),
+    ("IFS=,; for x in a,src; do rm -rf $x; done", Outcome.ASK, "CG-ENV-003"),
+    ("IFS=/; $x", Outcome.ASK, "CG-ENV-003"),
 ])
 def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
     outcome, rules = decide(line)
@@ -62,6 +67,11 @@ def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
     "RUST_LOG=debug cargo run",
     'export PATH="$PWD/node_modules/.bin:$PATH"',
     "PATH=./bin:$PATH make",
+    # IFS set alone, later expansions quoted or none
+    "IFS=$'\\n'; for f in $(git ls-files '*.sh'); do shellcheck \"$f\"; done",
+    "x=$(IFS=-; echo \"${parts[*]}\")",
+    "OLDIFS=$IFS; IFS=:; for d in $PATH; do ls \"$d\"; done; IFS=$OLDIFS",
+    "IFS=,; f=a,b; echo \"$f\"",
 ])
 def test_harmless_variables_are_allowed(line: str) -> None:
     assert_allowed(line)

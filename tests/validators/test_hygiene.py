@@ -90,6 +90,14 @@ def test_escaped_command_name(line: str, expected: Outcome, ctx: Context) -> Non
     ("ls # $(id)", ASK),
     ("ls  # list files", P),
     ("echo '#not a comment'", P),
+    ("ls # it's", ASK),  # a quote left open
+    ('ls # "a" ; "b"', ASK),  # command syntax between the quotes
+    ("ls # `id`", ASK),
+    ("ls # 'a' > x", ASK),
+    # prose quoted and closed within the comment
+    ('declare -r X="cherry-pick-of-${Y}" # "Required" portion for tools.', P),
+    ("git diff --exit-code # check no changes in 'go.sum'", P),
+    ('make lint # see "docs/lint.md" (or the wiki)', P),
 ])
 def test_comment_quote_desync(line: str, expected: Outcome, ctx: Context) -> None:
     assert CommentQuoteDesync().check_line(parse(line), ctx).outcome is expected

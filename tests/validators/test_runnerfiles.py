@@ -1,4 +1,4 @@
-"""CG-ENV-003: a write to ``$GITHUB_ENV``/``$GITHUB_PATH`` is the ``export`` every later step
+"""CG-ENV-004: a write to ``$GITHUB_ENV``/``$GITHUB_PATH`` is the ``export`` every later step
 of the job runs under, and is judged as that export."""
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ('echo "/tmp/evil" >> $GITHUB_PATH', ASK, "CG-ENV-002"),
     ('echo "$TOOLS" >> "$GITHUB_PATH"', ASK, "CG-ENV-002"),
     # names known only at run time
-    ('echo "$LINE" >> $GITHUB_ENV', ASK, "CG-ENV-003"),
-    ('echo "${NAME}=1" >> $GITHUB_ENV', ASK, "CG-ENV-003"),
-    ("cat vars.env >> $GITHUB_ENV", ASK, "CG-ENV-003"),
-    ('printf "%s\\n" "$A" >> $GITHUB_ENV', ASK, "CG-ENV-003"),
+    ('echo "$LINE" >> $GITHUB_ENV', ASK, "CG-ENV-004"),
+    ('echo "${NAME}=1" >> $GITHUB_ENV', ASK, "CG-ENV-004"),
+    ("cat vars.env >> $GITHUB_ENV", ASK, "CG-ENV-004"),
+    ('printf "%s\\n" "$A" >> $GITHUB_ENV', ASK, "CG-ENV-004"),
     ("env >> $GITHUB_ENV", ASK, None),
-    ('echo "BASH_ENV=./x" | tee -a $GITHUB_ENV', ASK, "CG-ENV-003"),
+    ('echo "BASH_ENV=./x" | tee -a $GITHUB_ENV', ASK, "CG-ENV-004"),
 ])
 def test_runner_files_are_exports(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)

@@ -43,6 +43,8 @@ def _encoded(script: str) -> str:
      DENY, "CG-WIN-004"),
     ("pwsh -c 'Set-Content x.txt hi'", ASK, "CG-WIN-004"),  # not a reader: at least ASK
     ("powershell", ASK, "CG-WIN-004"),
+    ("pwsh -NoProfile", ASK, "CG-WIN-004"),  # options alone: still a bare shell
+    ("pwsh -enc SQBFAFgA ./x.ps1", DENY, "CG-WIN-004"),
     ("cmd.exe /c \"del /f /s /q %USERPROFILE%\"", DENY, "CG-WIN-004"),
     ("cmd /c 'rm -rf /'", DENY, "CG-CAT-001"),
     ("cmd /c 'powershell -c Stop-Computer'", DENY, "CG-WIN-004"),
@@ -61,6 +63,10 @@ def test_windows_lines(line: str, expected: object, rule: str) -> None:
     "cmd /c dir",
     'cmd /c "echo a & echo b"',
     'cmd /c "dir 2>&1"',
+    # a script file as pwsh's first operand is its -File: the project's script runs
+    "pwsh ./test/direnv-test.ps1",
+    "pwsh -NoProfile -File ./build.ps1",
+    "pwsh -NoLogo scripts/Check.PS1",
 ])
 def test_everyday_windows_lines_are_allowed(line: str) -> None:
     assert_allowed(line)

@@ -232,12 +232,16 @@ class _Walker:
         bodies: list[Node] = []
         words_after_heredoc = False
         after_heredoc: list[Node] = []
+        after_target: list[Node] = []
         for child in node.named_children:
             if child.type not in _REDIRECTS:
                 continue
             own.append(self.redirect(child))
             if child.type != "heredoc_redirect":
                 bodies.append(child)
+                # tree-sitter-bash hangs the words after a redirection's target on it as
+                # more targets (``rm 2>/dev/null -rf ~``); bash takes them as arguments
+                after_target += child.children_by_field_name("destination")[1:]
                 continue
             arguments = _same_line(child, child.children_by_field_name("argument"), self.src)
             words_after_heredoc = words_after_heredoc or bool(arguments)
@@ -265,10 +269,29 @@ class _Walker:
             self._recover_gap(node, body, self.out[start])
             # ``cat <<EOF arg``: words after a here-document's start are the command's
             self.out[start].words.extend(word_of(w, self.src) for w in after_heredoc)
+            if after_target:
+                self._append(self.out[start], after_target)
+        elif after_target:
+            # ``a && rm 2>/dev/null -rf ~``: the grammar hangs the redirection on the list,
+            # bash on its last command, whose arguments the words are
+            last = _last_command(body)
+            cmd = next((c for c in self.out[start:] if last is not None
+                        and c.start == last.start_byte), None)
+            if cmd is None:
+                self.has_error = True  # ``{ ls; } >x y``: words after a group's redirection
+            else:
+                self._append(cmd, after_target)
         for part in [*after_heredoc, *bodies]:  # the commands nested in them
             self.walk(part, nesting, depth + 1)
         for follower in followers:
             self.walk(follower, nesting, depth + 1, (), background)
+
+    def _append(self, cmd: _Cmd, nodes: list[Node]) -> None:
+        """Words the grammar hung on a redirection, put back at the end of their command (its
+        text then runs to the last of them, redirection included)."""
+        ordered = sorted(nodes, key=_start)
+        cmd.words.extend(word_of(w, self.src) for w in ordered)
+        cmd.text = self.src[cmd.start : ordered[-1].end_byte].decode("utf-8", "surrogateescape")
 
     def _recover_gap(self, node: Node, body: Node, cmd: _Cmd) -> None:
         """tree-sitter-bash drops a lone word between a command and its here-document
@@ -444,3 +467,15 @@ def _parse_tree(text: str, line: str) -> m.ParsedLine:
 
 def with_depth(cmd: m.SimpleCommand, depth: int) -> m.SimpleCommand:
     return replace(cmd, depth=depth)
+
+
+def _start(node: Node) -> int:
+    return node.start_byte
+
+
+def _last_command(node: Node | None) -> Node | None:
+    """The simple command a list or pipeline ends with (None when it ends otherwise)."""
+    while node is not None and node.type in ("list", "pipeline"):
+        node = node.named_children[-1] if node.named_children else None
+    return node if node is not None and node.type == "command" else None
+

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
-from clawgate.shell.model import SimpleCommand, Word
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import shapes as sh
-from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.programs import harmless_command
 
@@ -119,6 +119,8 @@ class CommandVariable(Validator):
                 continue  # PAGER=cat, GIT_EDITOR=vim, an empty PAGER= (see CG-ESC-007)
             if name == "IFS" and cmd.program in _SPLITTERS and _prefix(cmd, name):
                 continue  # IFS=. read -r a b: how read splits its input, nothing more
+            if name == "IFS" and not cmd.words:
+                continue  # IFS=$'\n' alone: CG-ENV-003 reads the commands after it
             if name in OPTION_VARIABLES and switches_only(value, ctx):
                 continue
             if name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_CONFIG_COUNT")):
@@ -132,6 +134,49 @@ class CommandVariable(Validator):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
         return Verdict.passthrough()
+
+
+@register
+class SplittingChange(LineValidator):
+    """``IFS=…`` set on its own changes how every later unquoted expansion of the line splits:
+    a program name built from one (``IFS=,; $cmd``), or an unquoted variable the line set
+    (``IFS=,; f=a,~; rm -rf $f`` removes ``~``), is no longer what it reads as. ASK. Later
+    commands that quote their expansions (the loop idiom) are unchanged by it.
+
+    Bad: ``IFS=,; cmd=rm,-rf,build; $cmd``. Harmless:
+    ``IFS=$'\n'; for f in $(git ls-files); do shellcheck "$f"; done``.
+    """
+
+    id = "CG-ENV-003"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if "IFS=" not in parsed.source:
+            return Verdict.passthrough()
+        commands = parsed.commands
+        starts = [c.offset for c in commands if not c.words and _prefix(c, "IFS")]
+        if not starts:
+            return Verdict.passthrough()
+        assigned = {a.name for c in commands for a in c.assignments}
+        for found in _LOOP_NAMES.finditer(parsed.source):  # for x in a,~: x is set here too
+            assigned.update((found.group(1) or found.group(2) or "").split())
+        for cmd in commands:
+            if cmd.offset <= starts[0] or not cmd.words:
+                continue
+            name = cmd.words[0]
+            if name.value is None or name.expansions:
+                return Verdict.ask(self.id, f"IFS set on the line splits the program name "
+                                   f"{name.text!r} anew", hint="leave IFS alone")
+            split = next((w.text for w in cmd.words[1:] if '"' not in w.text and
+                          set(_VARIABLE.findall(w.text)) & assigned), None)
+            if split is not None:
+                return Verdict.ask(self.id, f"IFS set on the line splits {split!r} anew",
+                                   hint="quote the expansion or leave IFS alone")
+        return Verdict.passthrough()
+
+
+_VARIABLE = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
+_LOOP_NAMES = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*"
+                           r"((?:[A-Za-z_]\w*\s*)+)")
 
 
 def _as_git_c(cmd: SimpleCommand) -> list[str]:

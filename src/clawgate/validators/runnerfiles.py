@@ -36,7 +36,7 @@ class RunnerEnvironmentFile(Validator):
     "VERSION=1.2" >> "$GITHUB_ENV"``, ``echo "$HOME/.local/bin" >> $GITHUB_PATH``.
     """
 
-    id = "CG-ENV-003"
+    id = "CG-ENV-004"
 
     def shapes(self, program: str | None) -> int:
         return sh.ANY if program == "tee" else sh.REDIRECT

@@ -198,7 +198,10 @@ class WindowsShellCode(Validator):
                                 hint="run the script as plain text")
         inner = _inner(words)
         if inner is None:
-            runs_file = any(w.lower() in ("-file", "-f") for w in words[1:])
+            # pwsh's first operand is its -File (powershell's runs as a command: the same),
+            # so a script path after the options is a file run: pwsh ./test/x.ps1
+            runs_file = any(w.lower() in ("-file", "-f") or (
+                w.lower().endswith(".ps1") and not w.startswith("-")) for w in words[1:])
             if runs_file or (program == "cmd" and len(words) > 1 and
                              not words[1].startswith("/")):
                 return Verdict.passthrough()
