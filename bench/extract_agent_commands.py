@@ -2,6 +2,9 @@
 
     python bench/extract_agent_commands.py OWNER/NAME=GIT_DIR ... > tests/corpus/agentcmds.jsonl
 
+(the corpus: SWE-agent/mini-swe-agent, SWE-agent/SWE-agent, All-Hands-AI/OpenHands,
+gruckion/mini-swe-agent, in that order; a line written for an earlier one is not repeated)
+
 Reads, at each repository's HEAD (``git --git-dir=… show HEAD:path``), the trajectory files of
 three agent frameworks and keeps the plain shell commands the agent sent:
 
@@ -63,10 +66,11 @@ _BEYOND = re.compile(
     r"\bchmod\b|\bchown\b|\bcrontab\b|\bsystemctl\b|\bmount\b|\bdd\s|\bmkfs\b|\bshred\b|"
     r"\btruncate\b|\bfind\b.*\s-(delete|exec\w*|ok\w*)\b|\bxargs\b.*\brm\b")
 # a path from the root or home left after the rewrite; /dev/null and programs of /usr/bin are fine
-_ABSOLUTE = re.compile(r"(^|[\s=:'\"(<>|;&,])(~|\$HOME|\$\{HOME\}|\.\./|/(?!dev/(null|std(out|err|in))\b)"
-                       r"(?!usr/bin/\w+(\s|$))(?!bin/\w+(\s|$))[\w.~-])")
-_PROTECTED = re.compile(r"\.git/|\.github/|\.gitlab-ci|\.gitmodules|\.claude\b|\.gemini\b|\.codex\b|"
-                        r"\.cursor\b|\.vscode\b|\.idea\b|\.mcp\.json|CLAUDE\.md|AGENTS\.md|GEMINI\.md|"
+_ABSOLUTE = re.compile(r"(^|[\s=:'\"(<>|;&,])(~|\$HOME|\$\{HOME\}|\.\./|"
+                       r"/(?!dev/(null|std(out|err|in))\b)(?!usr/bin/\w+(\s|$))(?!bin/\w+(\s|$))"
+                       r"[\w.~-])")
+_PROTECTED = re.compile(r"\.git/|\.github/|\.gitlab-ci|\.gitmodules|\.claude\b|\.gemini\b|"
+                        r"\.codex\b|\.cursor\b|\.vscode\b|\.idea\b|\.mcp\.json|CLAUDE\.md|AGENTS\.md|GEMINI\.md|"
                         r"\.cursorrules|\.npmrc|\.yarnrc|\.pypirc|pip\.conf|\.cargo/config|\.envrc")
 _BUILD = re.compile(r"^(\./)?(build|dist|target|out|node_modules|__pycache__|\.pytest_cache|\.tox|"
                     r"\.venv|coverage|htmlcov|\.mypy_cache|[\w.-]*\.egg-info|_build)(/.*)?/?$")
