@@ -90,11 +90,12 @@ class StagedPayload(LineValidator):
         if len(parsed.commands) < 2 and not any(
                 r.writes for c in parsed.commands for r in c.redirects):
             return Verdict.passthrough()
-        ran = _written_then_run(parsed) if len(parsed.commands) > 1 else []
+        checked: set[tuple[int, str]] = set()
+        ran = _written_then_run(parsed, checked) if len(parsed.commands) > 1 else []
         if None in ran:
             return Verdict.ask(self.id, "runs a file written on this line with text that "
                                "cannot be known before it runs", hint="run the steps separately")
-        found = self._staged(parsed)
+        found = self._staged(parsed, checked)
         nested = tuple(line for line in ran if line is not None)
         if not nested:
             return found
@@ -103,11 +104,17 @@ class StagedPayload(LineValidator):
         return Verdict.unwrap(*nested, outcome=found.outcome, rule_id=self.id,
                               message=found.reasons[0].message if found.reasons else "")
 
-    def _staged(self, parsed: ParsedLine) -> Verdict:
+    def _staged(self, parsed: ParsedLine, checked: set[tuple[int, str]]) -> Verdict:
+        """``checked``: (command, file) pairs where the command runs the file's known text,
+        which is checked as the command or code it is (the payload guess does not apply)."""
         stage = _Stage()
-        for cmd in parsed.commands:
+        made: set[str] = set()  # made executable or copied from a program: not mere text
+        for index, cmd in enumerate(parsed.commands):
             reader = cmd.program in INSPECTORS  # reading a file back runs nothing
             used = stage.mentioned_in(cmd) if stage.loaded and not reader else None
+            if used is not None and used not in made and (
+                    index, posixpath.normpath(used)) in checked:
+                used = None
             if used is not None and stage.loaded[used]:
                 return Verdict.ask(self.id, f"{used!r} is prepared with a payload and then used "
                                    "by a later command", hint="run the steps separately")
@@ -116,20 +123,25 @@ class StagedPayload(LineValidator):
                     return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload
+                if cmd.program not in _WRITERS:
+                    made.add(path)
         return Verdict.passthrough()
 
 
-def _written_then_run(parsed: ParsedLine) -> list[str | None]:
+def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list[str | None]:
     """The command lines that run text the line wrote into a file (None for a file whose text
-    cannot be known), in the order they run."""
+    cannot be known), in the order they run; ``checked`` gets (command, file) for each run of
+    known text."""
     files: dict[str, str | None] = {}
     found: list[str | None] = []
     before: SimpleCommand | None = None
-    for cmd in parsed.commands:
+    for index, cmd in enumerate(parsed.commands):
         for path, text in files.items():
             how = run_as(cmd, path, text)
             if how is not None:
                 found.append(None if text is None else as_line(how, text))
+                if text is not None:
+                    checked.add((index, path))
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
         for path, text in written(cmd, piped):
