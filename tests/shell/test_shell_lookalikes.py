@@ -24,6 +24,8 @@ ENGINE = Engine()
     ("cat <<X\nXs = 1\nX", "cat <<X\nxs = 1\nX"),
     ("cat <<-EOF\n\tEOF", None),  # <<- ends at a tabbed delimiter
     ("cat <<EOF\nhello\nEOF", None),
+    ("cat <<t\ntime ls\nt", None),  # a reserved word keeps its letter
+    ("cat <<do\ndo ls\ndo", None),
     ("ls", None),
 ])
 def test_lookalike_lines_get_another_letter(line: str, shaped: str | None) -> None:
