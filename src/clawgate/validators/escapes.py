@@ -39,6 +39,10 @@ _WEAK = lazy_pattern(r"^--?(?:[\w-]+-)?(?:filter|editor|pager|shell|browser|ssh|
 # A value that is itself an exec directive (``exec=CMD``, ``unixexec:path=``, ``EXEC:cmd``,
 # ``execute(cmd)``), whatever the option is called.
 _EXEC_VALUE = lazy_pattern(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
+# Programs that only match or print the text they are given: an operand spelled like an exec
+# directive is a search pattern or a message to them (``grep -n "EXECUTE:" tests.py``). Their
+# options that do run something are the catalog's (``rg --pre``) and are read before this.
+_TEXT_ONLY = words_of("grep egrep fgrep rg ag ack echo printf")
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
 _CLIMB = lazy_pattern(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
 _COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
@@ -179,6 +183,8 @@ class CommandOption(Validator):
                 "xec" not in text and "XEC" not in text):
             return Verdict.passthrough()
         found = _command_options(cmd, program)
+        if not found and program in _TEXT_ONLY:
+            return Verdict.passthrough()
         if not found:
             directive = next((w.shown for w in cmd.words[1:] if _EXEC_VALUE.search(w.shown)),
                              None)
