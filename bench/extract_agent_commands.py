@@ -15,10 +15,12 @@ three agent frameworks and keeps the plain shell commands the agent sent:
   coding work): ``trajectory[].action``, except the framework's own tool commands
   (``open``, ``edit``, ``str_replace_editor``, ``find_file``, ``submit``, … listed in
   ``_SWE_AGENT_TOOLS``), which are not shell.
-- OpenHands (``tests/runtime/trajs/*.json``): ``args.command`` of each ``run`` action.
+- OpenHands (``tests/runtime/trajs/*.json``, and the example evaluation outputs
+  ``evaluation/**/examples/output.jsonl``): ``args.command`` of each ``run`` action.
 
 The agents ran in containers with the repository at an absolute root (``/testbed``,
-``/workspace``, ``/owner__name``); that root is rewritten to the relative path it names
+``/workspace``, ``/owner__name``, ``/workspace/owner__name__version``, and then ``/workspace``
+is the folder above it); that root is rewritten to the relative path it names
 (``cd /testbed && `` is dropped, ``/testbed/x`` becomes ``x``), since the benchmark checks from
 the workspace. Lines are then labelled by the rules of ``tests/corpus/README.md``, decided per
 line before any measurement: a line whose effect goes beyond the checkout (``_BEYOND``, an
@@ -82,6 +84,15 @@ def git(git_dir: str, *args: str) -> bytes:
 
 
 def _relative(command: str, roots: list[str]) -> str:
+    """``command`` with its container root written relative, or "" when the root is named after
+    a ``cd`` elsewhere (relative to that folder, the root has another spelling)."""
+    for root in roots:
+        named = [m.start() for m in re.finditer(  # where the root is named, but as cd's folder
+            rf"(?<![\w.-])(?<!cd )(?<!cd  ){re.escape(root)}(?![\w.-])", command)]
+        moves = [m.start() for m in re.finditer(rf"(?:^|[\s;&|(])cd\s+(?!{re.escape(root)}/?"
+                                                rf"(?:\s|$|[;&|]))", command)]
+        if moves and any(at > min(moves) for at in named):
+            return ""
     for root in roots:
         command = re.sub(rf"(^|(?<=[\s;&|(]))cd {re.escape(root)}/? *(&&|;|\n) *", "", command)
         command = re.sub(rf"(?<![\w.-]){re.escape(root)}/", "", command)
@@ -136,6 +147,20 @@ def _openhands(data: Any) -> Iterator[str]:
             yield str(event.get("args", {}).get("command", ""))
 
 
+def _load(git_dir: str, path: str) -> Any:
+    """The JSON of a file, or of each line of a JSON Lines file as a list of its events'
+    histories joined (OpenHands' evaluation outputs: one run a line, ``history`` its events)."""
+    text = git(git_dir, "show", f"HEAD:{path}")
+    if not path.endswith(".jsonl"):
+        return json.loads(text)
+    events: list[Any] = []
+    for line in text.decode("utf-8", "replace").splitlines():
+        if line.strip():
+            run = json.loads(line)
+            events += run.get("history", []) if isinstance(run, dict) else []
+    return events
+
+
 def trajectories(git_dir: str) -> Iterator[tuple[str, str, list[str]]]:
     names = git(git_dir, "ls-tree", "-r", "--name-only", "HEAD").decode().splitlines()
     for path in names:
@@ -143,12 +168,13 @@ def trajectories(git_dir: str) -> Iterator[tuple[str, str, list[str]]]:
             kind = "mini-swe-agent"
         elif path.endswith(".traj") and "/ctf/" not in path:
             kind = "swe-agent"
-        elif path.startswith("tests/runtime/trajs/") and path.endswith(".json"):
+        elif (path.startswith("tests/runtime/trajs/") and path.endswith(".json")) or (
+                path.startswith("evaluation/") and path.endswith("/examples/output.jsonl")):
             kind = "openhands"
         else:
             continue
         try:
-            data = json.loads(git(git_dir, "show", f"HEAD:{path}"))
+            data = _load(git_dir, path)
         except (json.JSONDecodeError, subprocess.CalledProcessError):
             continue
         reader = {"openhands": _openhands, "swe-agent": _swe_agent}.get(kind, _mini_swe)
@@ -168,8 +194,11 @@ def extract(repo: str, git_dir: str) -> list[dict[str, str]]:
     commit = git(git_dir, "rev-parse", "HEAD").decode().strip()
     seen: dict[str, dict[str, str]] = {}
     for path, kind, commands in trajectories(git_dir):
-        named = re.findall(r"(?<![\w.-])/[\w.-]+__[\w.-]+(?=/|\s|$)", " ".join(commands))
-        roots = ["/testbed", "/workspace", *sorted(set(named), key=len, reverse=True)]
+        named = re.findall(r"(?<![\w.-])(?:/workspace)?/[\w.-]+__[\w.-]+(?=/|\s|$)",
+                           " ".join(commands))
+        roots = [*sorted(set(named), key=len, reverse=True), "/testbed"]
+        if not any(root.startswith("/workspace/") for root in named):
+            roots.append("/workspace")  # else /workspace is the folder above the checkout
         for raw in commands:
             command = _relative(raw, roots)
             if not command or command in seen or beyond(command):
