@@ -12,7 +12,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
-from clawgate.validators.written import as_line, run_as, written
+from clawgate.validators.written import appends, as_line, run_as, written
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
 _COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
@@ -92,11 +92,15 @@ class StagedPayload(LineValidator):
             return Verdict.passthrough()
         checked: set[tuple[int, str]] = set()
         ran = _written_then_run(parsed, checked) if len(parsed.commands) > 1 else []
-        if None in ran:
-            return Verdict.ask(self.id, "runs a file written on this line with text that "
-                               "cannot be known before it runs", hint="run the steps separately")
-        found = self._staged(parsed, checked)
         nested = tuple(line for line in ran if line is not None)
+        if None in ran:  # what is known of the text (a tail appended) is checked as well
+            message = "runs a file written on this line with text that cannot be known before " \
+                      "it runs"
+            if nested:
+                return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
+                                      message=message)
+            return Verdict.ask(self.id, message, hint="run the steps separately")
+        found = self._staged(parsed, checked)
         if not nested:
             return found
         if found.outcome is Outcome.PASSTHROUGH:
@@ -145,6 +149,9 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
         for path, text in written(cmd, piped):
-            files[path] = text
+            if path in files and appends(cmd, path):  # the text written before stays
+                earlier = files[path]
+                text = None if text is None or earlier is None else earlier + text
+            files[path] = text  # (appended to a file from before the line: as running it)
         before = cmd
     return found
