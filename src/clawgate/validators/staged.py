@@ -12,6 +12,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
+from clawgate.validators.writes import may_write, write_targets
 from clawgate.validators.written import appends, as_line, run_as, written
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
@@ -132,6 +133,23 @@ class StagedPayload(LineValidator):
         return Verdict.passthrough()
 
 
+_METADATA = frozenset({"chmod", "chown", "chgrp", "touch", "chattr", "setfacl"})
+
+
+def _changed(cmd: SimpleCommand, files: dict[str, str | None], filled: set[str]) -> None:
+    """Files of the line whose text ``cmd`` changes by other means than filling them with a
+    stream (``sed -i``, ``cp``/``mv`` over them, a target only known at run time): from then on
+    their text is unknown."""
+    for word in write_targets(cmd):
+        if word.value is None:
+            for path in files:
+                files[path] = None
+            return
+        path = posixpath.normpath(word.value)
+        if path in files and path not in filled:
+            files[path] = None
+
+
 def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list[str | None]:
     """The command lines that run text the line wrote into a file (None for a file whose text
     cannot be known), in the order they run; ``checked`` gets (command, file) for each run of
@@ -148,7 +166,10 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                     checked.add((index, path))
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
-        for path, text in written(cmd, piped):
+        filled = written(cmd, piped)
+        if files and cmd.program not in _METADATA and may_write(cmd):
+            _changed(cmd, files, {path for path, _ in filled})
+        for path, text in filled:
             if path in files and appends(cmd, path):  # the text written before stays
                 earlier = files[path]
                 text = None if text is None or earlier is None else earlier + text
