@@ -38,6 +38,8 @@ from clawgate.validators.staged import StagedPayload
     ("busctl --address=unixexec:path=/usr/bin/id", ASK, "CG-ESC-002"),
     ("mytool 'exec:/tmp/x'", ASK, "CG-ESC-002"),
     ("mytool 'target=EXECUTE(id)'", ASK, "CG-ESC-002"),
+    ("rg --pre='sh -c id' -n exec= src/", DENY, None),  # the catalog's run option is read first
+    ("grep -r EXEC: . | sh", ASK, "CG-INJ-008"),
     ("rpm --eval '%(id)'", ASK, "CG-ESC-002"),
     ("service ../../usr/bin/id", ASK, "CG-ESC-001"),
     ("psql -o'|id>/tmp/foo'", DENY, "CG-ESC-003"),
@@ -189,6 +191,10 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "starship init bash --print-full-init",
     "direnv hook zsh",
     "mise activate bash",
+    # an exec-directive spelling that is a search pattern or a message: text, no directive
+    'grep -n "EXECUTE:" tests/admin_scripts/tests.py',
+    "rg -n 'exec=' src/",
+    "echo 'use --checkpoint-action=exec=CMD with care'",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     assert_allowed(line)

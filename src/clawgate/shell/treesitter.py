@@ -399,6 +399,13 @@ def parse_tree(line: str) -> m.ParsedLine:
     ``[ … ]`` (``testparens.py``). The line read is then that one, and ``written`` keeps the
     line as given (the parser differential asks bashlex about it)."""
     parsed = _read(line)
+    if parsed.has_error and "<<" in line:  # a body line tree-sitter takes for its end
+        from clawgate.shell.quoting import delimiter_lookalikes
+
+        shape = delimiter_lookalikes(line)
+        again = _read(line, shape) if shape is not None else None
+        if again is not None and not again.has_error:
+            return replace(again, shape=shape)
     if parsed.has_error and ("<<" in line or "\\(" in line or "\\)" in line):
         text = _mended(line)
         again = _read(text) if text is not None else None
@@ -420,14 +427,15 @@ def _mended(line: str) -> str | None:
     return None if text == line else text
 
 
-def _read(line: str) -> m.ParsedLine:
+def _read(line: str, shape: str | None = None) -> m.ParsedLine:
     """tree-sitter's reading of ``line``. It can join the lines before a here-document that
     ends the input (``ls | ls | ls | ls``, ``rm -rf /``, ``cat <<EOF`` read as ``ls rm -rf /
     cat``), not when a statement follows: such a line is read again with ``:`` after it, and
-    that ``:`` dropped."""
-    parsed = _parse_tree(line, line)
+    that ``:`` dropped. ``shape``: a text of the same length for tree-sitter to parse in its
+    place (``delimiter_lookalikes``); the words are read from ``line``."""
+    parsed = _parse_tree(line, line, shape)
     if "<<" in line and any(_spans_lines(c) for c in parsed.commands):
-        again = _parse_tree(line + "\n:", line)
+        again = _parse_tree(line + "\n:", line, None if shape is None else shape + "\n:")
         if not again.has_error and not any(_spans_lines(c) for c in again.commands):
             return again
     return parsed
@@ -446,10 +454,10 @@ def _spans_lines(cmd: m.SimpleCommand) -> bool:
     return False
 
 
-def _parse_tree(text: str, line: str) -> m.ParsedLine:
+def _parse_tree(text: str, line: str, shape: str | None = None) -> m.ParsedLine:
     src = text.encode("utf-8", "surrogateescape")
     limit = len(line.encode("utf-8", "surrogateescape"))
-    tree = tree_of(src)
+    tree = tree_of(src if shape is None else shape.encode("utf-8", "surrogateescape"))
     walker = _Walker(src)
     walker.walk(tree.root_node, (), 0)
     cmds = sorted((c for c in walker.out if c.start < limit), key=lambda c: c.start)

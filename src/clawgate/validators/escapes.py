@@ -42,6 +42,10 @@ _EXEC_VALUE = lazy_pattern(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-s
                            r"(?!\s)")  # "Execute: make" is prose: a directive names its command
 # Programs that only print their arguments: an exec directive among them is text.
 _PRINTERS = frozenset({"echo", "printf"})
+# Programs that only match or print the text they are given: an operand spelled like an exec
+# directive is a search pattern or a message to them (``grep -n "EXECUTE:" tests.py``). Their
+# options that do run something are the catalog's (``rg --pre``) and are read before this.
+_TEXT_ONLY = words_of("grep egrep fgrep rg ag ack echo printf")
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
 _CLIMB = lazy_pattern(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
 _COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
@@ -218,6 +222,8 @@ class CommandOption(Validator):
                 "xec" not in text and "XEC" not in text):
             return Verdict.passthrough()
         found = _command_options(cmd, program)
+        if not found and program in _TEXT_ONLY:
+            return Verdict.passthrough()
         if not found:
             directive = next((w.shown for w in cmd.words[1:] if _EXEC_VALUE.search(w.shown)),
                              None)

@@ -12,7 +12,8 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
-from clawgate.validators.written import as_line, run_as, written
+from clawgate.validators.writes import may_write, write_targets
+from clawgate.validators.written import appends, as_line, run_as, written
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
 _COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
@@ -95,12 +96,17 @@ class StagedPayload(LineValidator):
         if len(parsed.commands) < 2 and not any(
                 r.writes for c in parsed.commands for r in c.redirects):
             return Verdict.passthrough()
-        ran = _written_then_run(parsed) if len(parsed.commands) > 1 else []
-        if None in ran:
-            return Verdict.ask(self.id, "runs a file written on this line with text that "
-                               "cannot be known before it runs", hint="run the steps separately")
-        found = self._staged(parsed)
+        checked: set[tuple[int, str]] = set()
+        ran = _written_then_run(parsed, checked) if len(parsed.commands) > 1 else []
         nested = tuple(line for line in ran if line is not None)
+        if None in ran:  # what is known of the text (a tail appended) is checked as well
+            message = "runs a file written on this line with text that cannot be known before " \
+                      "it runs"
+            if nested:
+                return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
+                                      message=message)
+            return Verdict.ask(self.id, message, hint="run the steps separately")
+        found = self._staged(parsed, checked)
         if not nested:
             return found
         if found.outcome is Outcome.PASSTHROUGH:
@@ -108,11 +114,17 @@ class StagedPayload(LineValidator):
         return Verdict.unwrap(*nested, outcome=found.outcome, rule_id=self.id,
                               message=found.reasons[0].message if found.reasons else "")
 
-    def _staged(self, parsed: ParsedLine) -> Verdict:
+    def _staged(self, parsed: ParsedLine, checked: set[tuple[int, str]]) -> Verdict:
+        """``checked``: (command, file) pairs where the command runs the file's known text,
+        which is checked as the command or code it is (the payload guess does not apply)."""
         stage = _Stage()
-        for cmd in parsed.commands:
+        made: set[str] = set()  # made executable or copied from a program: not mere text
+        for index, cmd in enumerate(parsed.commands):
             reader = cmd.program in INSPECTORS  # reading a file back runs nothing
             used = stage.mentioned_in(cmd) if stage.loaded and not reader else None
+            if used is not None and used not in made and (
+                    index, posixpath.normpath(used)) in checked:
+                used = None
             if used is not None and stage.loaded[used]:
                 return Verdict.ask(self.id, f"{used!r} is prepared with a payload and then used "
                                    "by a later command", hint="run the steps separately")
@@ -121,6 +133,8 @@ class StagedPayload(LineValidator):
                     return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload
+                if cmd.program not in _WRITERS:
+                    made.add(path)
             for path in _made_executable(cmd):
                 # A file this line wrote, made executable: whatever it holds is now a
                 # program (``echo id > groff; chmod +x groff; GROFF_BIN_PATH=. nroff``). A
@@ -130,23 +144,50 @@ class StagedPayload(LineValidator):
                 written_as = {posixpath.normpath(p): p for p in stage.loaded}
                 if posixpath.normpath(path) in written_as:
                     stage.loaded[written_as[posixpath.normpath(path)]] = True
+                    made.add(written_as[posixpath.normpath(path)])
         return Verdict.passthrough()
 
 
-def _written_then_run(parsed: ParsedLine) -> list[str | None]:
+_METADATA = frozenset({"chmod", "chown", "chgrp", "touch", "chattr", "setfacl"})
+
+
+def _changed(cmd: SimpleCommand, files: dict[str, str | None], filled: set[str]) -> None:
+    """Files of the line whose text ``cmd`` changes by other means than filling them with a
+    stream (``sed -i``, ``cp``/``mv`` over them, a target only known at run time): from then on
+    their text is unknown."""
+    for word in write_targets(cmd):
+        if word.value is None:
+            for path in files:
+                files[path] = None
+            return
+        path = posixpath.normpath(word.value)
+        if path in files and path not in filled:
+            files[path] = None
+
+
+def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list[str | None]:
     """The command lines that run text the line wrote into a file (None for a file whose text
-    cannot be known), in the order they run."""
+    cannot be known), in the order they run; ``checked`` gets (command, file) for each run of
+    known text."""
     files: dict[str, str | None] = {}
     found: list[str | None] = []
     before: SimpleCommand | None = None
-    for cmd in parsed.commands:
+    for index, cmd in enumerate(parsed.commands):
         for path, text in files.items():
             how = run_as(cmd, path, text)
             if how is not None:
                 found.append(None if text is None else as_line(how, text))
+                if text is not None:
+                    checked.add((index, path))
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
-        for path, text in written(cmd, piped):
-            files[path] = text
+        filled = written(cmd, piped)
+        if files and cmd.program not in _METADATA and may_write(cmd):
+            _changed(cmd, files, {path for path, _ in filled})
+        for path, text in filled:
+            if path in files and appends(cmd, path):  # the text written before stays
+                earlier = files[path]
+                text = None if text is None or earlier is None else earlier + text
+            files[path] = text  # (appended to a file from before the line: as running it)
         before = cmd
     return found

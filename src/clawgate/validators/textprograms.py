@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.programs.languages import sed_without_text
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import Options, operands, option_values, opts
@@ -138,6 +139,7 @@ class SedCommands(Validator):
         return Verdict.passthrough()
 
     def _script(self, script: str) -> Verdict:
+        script = sed_without_text(script)  # a/i/c text is written out, never run
         found = _SED_EXEC.search(script)
         if found is not None:
             inner = (found.group("cmd") or "").strip()

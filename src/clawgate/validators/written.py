@@ -121,6 +121,18 @@ def written(cmd: SimpleCommand, piped: SimpleCommand | None = None
     return [(_norm(w.value), text) for w in targets if w.value is not None]
 
 
+def appends(cmd: SimpleCommand, path: str) -> bool:
+    """``cmd`` adds to the end of ``path`` (``>>``, ``tee -a``) rather than filling it: what the
+    file then holds is its earlier text and this one."""
+    if any(r.op.endswith(">>") and r.target is not None and r.target.value is not None and
+           _norm(r.target.value) == path for r in cmd.redirects):
+        return True
+    if cmd.program != "tee":
+        return False
+    flags = [w.value or "" for w in cmd.words[1:] if (w.value or "").startswith("-")]
+    return any(f == "--append" or (not f.startswith("--") and "a" in f) for f in flags)
+
+
 def _norm(path: str) -> str:
     return posixpath.normpath(path)
 
