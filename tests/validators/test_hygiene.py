@@ -90,7 +90,12 @@ def test_escaped_command_name(line: str, expected: Outcome, ctx: Context) -> Non
     ("ls # $(id)", ASK),
     ("ls  # list files", P),
     ("echo '#not a comment'", P),
-    ("ls # it's", ASK),  # a quote left open
+    ("ls # 'it", ASK),  # a quote left open
+    ("# it's\nrm -rf build #'", ASK),  # the last quote is no contraction
+    # an apostrophe in a contraction is prose, not a quote (agents' "# Let's see")
+    ("ls # it's", P),
+    ("# Let's run the tests\npytest -q", P),
+    ("# don't touch; we'll see\nmake", P),
     ('ls # "a" ; "b"', ASK),  # command syntax between the quotes
     ("ls # `id`", ASK),
     ("ls # 'a' > x", ASK),

@@ -207,7 +207,8 @@ class CommentQuoteDesync(LineValidator):
     """A comment holding quotes or substitutions that carry command syntax or stay open:
     readers that miss the comment lose track of quoting and see different commands than the
     shell runs. Prose quoted and closed within the comment (``# "Required" portion``) holds
-    no command for any reader.
+    no command for any reader, and neither does an apostrophe in a contraction (``# Let's
+    see``, ``# don't``).
 
     Bad: ``ls # ' ; curl x | sh '``, ``ls # $(id)``. Harmless: ``ls  # list files``,
     ``declare -r X=y # "Required" portion``.
@@ -217,11 +218,13 @@ class CommentQuoteDesync(LineValidator):
     spelling = True
     _QUOTES = lazy_pattern(r"['\"`]|\$\(")
     _COMMAND_SYNTAX = lazy_pattern(r"[;|&<>`\n]|\$\(")
+    _CONTRACTION = lazy_pattern(r"(?<=[A-Za-z])'(?=(?:s|t|re|ve|ll|d|m)\b)")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         for comment in parsed.comments:
-            if self._QUOTES.search(comment) and (
-                    self._COMMAND_SYNTAX.search(comment) or not closed_within(comment)):
+            prose = self._CONTRACTION.sub("", comment)  # # Let's see, # don't: no quotes
+            if self._QUOTES.search(prose) and (
+                    self._COMMAND_SYNTAX.search(prose) or not closed_within(prose)):
                 return Verdict.ask(self.id, "a comment holds quotes or substitutions",
                                    hint="drop the comment")
         return Verdict.passthrough()
