@@ -1,0 +1,209 @@
+"""Red team, GTFOBins: every documented way an ordinary program runs shells and commands,
+writes and reads files, moves data or loads libraries, decided by the engine.
+
+``gtfobins.jsonl`` is generated from a GTFOBins snapshot by ``bench/gtfobins_cases.py``
+(its ``source`` field names the commit). Each judged case must not be ALLOW: a shell, a
+command, a reverse or bind shell, a library load, a transfer over the network, a write whose
+target is ``~/.bashrc`` (or another startup file), a read of ``~/.ssh/id_rsa`` (or another
+secret), and every ``sudo`` form. Cases that need an interactive step after the command
+(``less f`` then ``!/bin/sh`` typed at its prompt) are kept in the data with the reason they
+are skipped, and counted here.
+
+The near-misses are ordinary uses of the same programs, which stay ALLOW.
+
+These lines are data: they are decided by the engine, never run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+
+CWD = "/tmp/workspace"
+DATA = Path(__file__).with_name("gtfobins.jsonl")
+ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text("utf-8").splitlines()]
+
+# (binary, function, example, context) -> the written cause of a remaining miss
+XFAIL: dict[tuple[str, str, int, str], str] = {
+    ('ab', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('ab', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('arj', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('aws', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('bash', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('cancel', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('check_log', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('cpio', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('cpio', 'file-read', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('cpio', 'file-read', 1, 'sudo-code'): "ALLOW on main aea4b21: not yet analysed",
+    ('csvtool', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('dd', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('dmidecode', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('dos2unix', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('dosbox', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('dosbox', 'file-read', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('dosbox', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('exiftool', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('exiftool', 'file-write', 3, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('file', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('file', 'file-read', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('find', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('finger', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('finger', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('gdb', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('git', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('go', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('go', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('gtester', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('hping3', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('jrunscript', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('jrunscript', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('jrunscript', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('julia', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('julia', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('julia', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('latex', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('latexmk', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('logrotate', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('lp', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('ltrace', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('lwp-download', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('lwp-download', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('lwp-download', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('lwp-download', 'file-write', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('lwp-request', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('mypy', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('nginx', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('nginx', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('octave', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('octave', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('openssl', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('pdflatex', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('php', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('puppet', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('python', 'upload', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('restic', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('rlwrap', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('rustdoc', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('screen', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('script', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('sqlite3', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('ssh-copy-id', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('ssh-copy-id', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('strace', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('tar', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('tar', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('tar', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('varnishncsa', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('virsh', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('virsh', 'file-write', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('wc', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('yelp', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('zsh', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('zsh', 'file-read', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
+}
+
+
+def _key(row: dict[str, Any]) -> tuple[str, str, int, str]:
+    return (row["binary"], row["function"], row["example"], row["context"])
+
+
+def _params() -> list[Any]:
+    out = []
+    for row in ROWS:
+        if row["skipped"]:
+            continue
+        marks = []
+        cause = XFAIL.get(_key(row))
+        if cause is not None:
+            marks.append(pytest.mark.xfail(strict=True, reason=cause))
+        ident = f"{row['binary']}-{row['function']}-{row['example']}-{row['context']}"
+        out.append(pytest.param(row["code"], id=ident, marks=marks))
+    return out
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine()
+
+
+def test_data_shape() -> None:
+    """Every case names its source commit; the skipped ones say why, and stay a minority."""
+    assert ROWS
+    assert all(row["source"].startswith("GTFOBins/GTFOBins.github.io@") for row in ROWS)
+    assert all(row["expect"] == "not_allow" for row in ROWS)
+    skipped = Counter(row["function"] for row in ROWS if row["skipped"])
+    judged = Counter(row["function"] for row in ROWS if not row["skipped"])
+    assert sum(judged.values()) > 2 * sum(skipped.values())
+    for function in ("shell", "command", "reverse-shell", "bind-shell", "library-load",
+                     "file-write", "file-read", "upload", "download"):
+        assert judged[function] > 0, function
+    keys = [_key(row) for row in ROWS if not row["skipped"]]
+    assert len(keys) == len(set(keys))
+    assert set(XFAIL) <= set(keys), "an XFAIL entry names no judged case"
+
+
+@pytest.mark.parametrize("line", _params())
+def test_gtfobins_case_is_not_allow(engine: Engine, line: str) -> None:
+    assert engine.check(line, cwd=CWD).outcome is not Outcome.ALLOW
+
+
+# ordinary uses of the same programs: they read, build and list inside the workspace
+NEAR_MISSES = [
+    "tar -czf out.tgz src",
+    "tar -xzf vendor.tgz -C build",
+    "tar -tvf release.tar",
+    "awk '{print $1}' data.txt",
+    "awk -F, 'NR > 1 {s += $3} END {print s}' sales.csv",
+    "find . -name '*.py'",
+    "find src -type f -newer Makefile -print",
+    "sed -n '1,20p' README.md",
+    "sed -i 's/foo/bar/g' src/app.py",
+    "cpio -t < archive.cpio",
+    "split -l 1000 big.csv part_",
+    "csplit -f chunk_ notes.txt '/^##/' '{*}'",
+    "file src/app.py",
+    "wc -l src/app.py",
+    "dd if=disk.img of=copy.img bs=1M",
+    "openssl enc -aes-256-cbc -pbkdf2 -in notes.txt -out notes.enc -pass pass:x",
+    "openssl dgst -sha256 dist/app.tar.gz",
+    "diff -ru old/ new/",
+    "gcc -O2 -o build/app src/main.c",
+    "gdb -batch -ex bt ./build/app core",
+    "git apply fix.patch",
+    "git diff --stat",
+    "mypy src --junit-xml reports/mypy.xml",
+    "exiftool photo.jpg",
+    "dos2unix -n win.txt unix.txt",
+    "strace -o trace.log ./build/app",
+    "ltrace -o ltrace.log ./build/app",
+    "script -q -c 'make test' build/session.log",
+    "screen -ls",
+    "zip -r out.zip src",
+    "unzip -l dist/app.zip",
+    "sqlite3 app.db 'select count(*) from users'",
+    "python3 -c 'import json; print(json.dumps([1]))'",
+    "node -e 'console.log(1+1)'",
+    "perl -ne 'print if /TODO/' src/app.py",
+    "jq '.name' package.json",
+    "xargs -n1 echo < names.txt",
+    "make -C build all",
+    "latex paper.tex",
+    "pdflatex -interaction=nonstopmode paper.tex",
+    "base64 -d notes.b64 > notes.txt",
+    "sort -o sorted.txt data.txt",
+    "cat $(< files.txt)",
+    "rustdoc src/lib.rs -o target/doc",
+    "csvtool col 1 data.csv -o cols.csv",
+]
+
+
+@pytest.mark.parametrize("line", NEAR_MISSES)
+def test_gtfobins_near_miss_is_allow(engine: Engine, line: str) -> None:
+    assert engine.check(line, cwd=CWD).outcome is Outcome.ALLOW
