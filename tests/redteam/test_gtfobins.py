@@ -32,81 +32,78 @@ ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text("utf-8
 
 # (binary, function, example, context) -> the written cause of a remaining miss
 XFAIL: dict[tuple[str, str, int, str], str] = {
-    ('ab', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('ab', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('arj', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('aws', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('bash', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('cancel', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('check_log', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('cpio', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('cpio', 'file-read', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('cpio', 'file-read', 1, 'sudo-code'): "ALLOW on main aea4b21: not yet analysed",
-    ('csvtool', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('dd', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('dmidecode', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('dos2unix', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('dosbox', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('dosbox', 'file-read', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('dosbox', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('exiftool', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('exiftool', 'file-write', 3, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('file', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('file', 'file-read', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('find', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('finger', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('finger', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('gdb', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('git', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('go', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('go', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('gtester', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('hping3', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('jrunscript', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('jrunscript', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('jrunscript', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('julia', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('julia', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('julia', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('latex', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('latexmk', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('logrotate', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('lp', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('ltrace', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('lwp-download', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('lwp-download', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('lwp-download', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('lwp-download', 'file-write', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('lwp-request', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('mypy', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('nginx', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('nginx', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('octave', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('octave', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('openssl', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('pdflatex', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('php', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('puppet', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('python', 'upload', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('restic', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('rlwrap', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('rustdoc', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('screen', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('script', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('sqlite3', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('ssh-copy-id', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('ssh-copy-id', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('strace', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('tar', 'download', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('tar', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('tar', 'upload', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('varnishncsa', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('virsh', 'file-write', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('virsh', 'file-write', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('wc', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('yelp', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('zsh', 'file-read', 0, 'any'): "ALLOW on main aea4b21: not yet analysed",
-    ('zsh', 'file-read', 1, 'any'): "ALLOW on main aea4b21: not yet analysed",
+    ('aws', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('bash', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('cpio', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('cpio', 'file-read', 1, 'any'):
+        "open: not yet analysed",
+    ('cpio', 'file-read', 1, 'sudo-code'):
+        "open: not yet analysed",
+    ('dd', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('file', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('file', 'file-read', 1, 'any'):
+        "open: not yet analysed",
+    ('find', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('gdb', 'file-write', 0, 'any'):
+        "open: not yet analysed",
+    ('git', 'file-write', 0, 'any'):
+        "open: not yet analysed",
+    ('go', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('go', 'file-write', 0, 'any'):
+        "open: not yet analysed",
+    ('jrunscript', 'download', 0, 'any'):
+        "open: not yet analysed",
+    ('jrunscript', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('jrunscript', 'file-write', 0, 'any'):
+        "open: not yet analysed",
+    ('julia', 'download', 0, 'any'):
+        "open: not yet analysed",
+    ('julia', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('julia', 'file-write', 0, 'any'):
+        "open: not yet analysed",
+    ('latex', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('latexmk', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('octave', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('octave', 'file-write', 0, 'any'):
+        "open: not yet analysed",
+    ('openssl', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('pdflatex', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('php', 'download', 0, 'any'):
+        "open: not yet analysed",
+    ('python', 'upload', 1, 'any'):
+        "open: not yet analysed",
+    ('restic', 'upload', 0, 'any'):
+        "open: not yet analysed",
+    ('sqlite3', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('tar', 'download', 0, 'any'):
+        "open: not yet analysed",
+    ('tar', 'file-write', 0, 'any'):
+        "open: not yet analysed",
+    ('tar', 'upload', 0, 'any'):
+        "open: not yet analysed",
+    ('wc', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('yelp', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('zsh', 'file-read', 0, 'any'):
+        "open: not yet analysed",
+    ('zsh', 'file-read', 1, 'any'):
+        "open: not yet analysed",
 }
 
 

@@ -27,6 +27,7 @@ tmate tmux vi vim wget zic zip
 brave brave-browser chrome chrome-headless-shell chromium chromium-browser electron google-chrome
 google-chrome-beta google-chrome-stable google-chrome-unstable microsoft-edge microsoft-edge-stable
 msedge opera vivaldi
+dosbox exiftool logrotate nginx screen
 """.split())
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
 _SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
