@@ -32,21 +32,11 @@ ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text("utf-8
 
 # (binary, function, example, context) -> the written cause of a remaining miss
 XFAIL: dict[tuple[str, str, int, str], str] = {
-    ('aws', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('bash', 'file-read', 0, 'any'):
-        "open: not yet analysed",
     ('cpio', 'file-read', 0, 'any'):
         "open: not yet analysed",
     ('cpio', 'file-read', 1, 'any'):
         "open: not yet analysed",
     ('cpio', 'file-read', 1, 'sudo-code'):
-        "open: not yet analysed",
-    ('dd', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('file', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('file', 'file-read', 1, 'any'):
         "open: not yet analysed",
     ('find', 'file-read', 0, 'any'):
         "open: not yet analysed",
@@ -78,31 +68,15 @@ XFAIL: dict[tuple[str, str, int, str], str] = {
         "open: not yet analysed",
     ('octave', 'file-write', 0, 'any'):
         "open: not yet analysed",
-    ('openssl', 'file-read', 0, 'any'):
-        "open: not yet analysed",
     ('pdflatex', 'file-read', 0, 'any'):
         "open: not yet analysed",
     ('php', 'download', 0, 'any'):
         "open: not yet analysed",
     ('python', 'upload', 1, 'any'):
         "open: not yet analysed",
-    ('restic', 'upload', 0, 'any'):
-        "open: not yet analysed",
     ('sqlite3', 'file-read', 0, 'any'):
         "open: not yet analysed",
-    ('tar', 'download', 0, 'any'):
-        "open: not yet analysed",
     ('tar', 'file-write', 0, 'any'):
-        "open: not yet analysed",
-    ('tar', 'upload', 0, 'any'):
-        "open: not yet analysed",
-    ('wc', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('yelp', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('zsh', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('zsh', 'file-read', 1, 'any'):
         "open: not yet analysed",
 }
 
