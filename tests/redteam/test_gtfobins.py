@@ -48,31 +48,11 @@ XFAIL: dict[tuple[str, str, int, str], str] = {
         "open: not yet analysed",
     ('go', 'file-write', 0, 'any'):
         "open: not yet analysed",
-    ('jrunscript', 'download', 0, 'any'):
-        "open: not yet analysed",
-    ('jrunscript', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('jrunscript', 'file-write', 0, 'any'):
-        "open: not yet analysed",
-    ('julia', 'download', 0, 'any'):
-        "open: not yet analysed",
-    ('julia', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('julia', 'file-write', 0, 'any'):
-        "open: not yet analysed",
     ('latex', 'file-read', 0, 'any'):
         "open: not yet analysed",
     ('latexmk', 'file-read', 0, 'any'):
         "open: not yet analysed",
-    ('octave', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('octave', 'file-write', 0, 'any'):
-        "open: not yet analysed",
     ('pdflatex', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('php', 'download', 0, 'any'):
-        "open: not yet analysed",
-    ('python', 'upload', 1, 'any'):
         "open: not yet analysed",
     ('sqlite3', 'file-read', 0, 'any'):
         "open: not yet analysed",
