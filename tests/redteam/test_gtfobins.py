@@ -40,8 +40,6 @@ XFAIL: dict[tuple[str, str, int, str], str] = {
         "open: not yet analysed",
     ('find', 'file-read', 0, 'any'):
         "open: not yet analysed",
-    ('gdb', 'file-write', 0, 'any'):
-        "open: not yet analysed",
     ('git', 'file-write', 0, 'any'):
         "open: not yet analysed",
     ('go', 'file-read', 0, 'any'):
@@ -53,8 +51,6 @@ XFAIL: dict[tuple[str, str, int, str], str] = {
     ('latexmk', 'file-read', 0, 'any'):
         "open: not yet analysed",
     ('pdflatex', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('sqlite3', 'file-read', 0, 'any'):
         "open: not yet analysed",
     ('tar', 'file-write', 0, 'any'):
         "open: not yet analysed",
