@@ -46,11 +46,7 @@ XFAIL: dict[tuple[str, str, int, str], str] = {
         "open: not yet analysed",
     ('go', 'file-write', 0, 'any'):
         "open: not yet analysed",
-    ('latex', 'file-read', 0, 'any'):
-        "open: not yet analysed",
     ('latexmk', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('pdflatex', 'file-read', 0, 'any'):
         "open: not yet analysed",
     ('tar', 'file-write', 0, 'any'):
         "open: not yet analysed",
