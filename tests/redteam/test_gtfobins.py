@@ -32,14 +32,6 @@ ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text("utf-8
 
 # (binary, function, example, context) -> the written cause of a remaining miss
 XFAIL: dict[tuple[str, str, int, str], str] = {
-    ('cpio', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('cpio', 'file-read', 1, 'any'):
-        "open: not yet analysed",
-    ('cpio', 'file-read', 1, 'sudo-code'):
-        "open: not yet analysed",
-    ('find', 'file-read', 0, 'any'):
-        "open: not yet analysed",
     ('git', 'file-write', 0, 'any'):
         "open: not yet analysed",
     ('go', 'file-read', 0, 'any'):

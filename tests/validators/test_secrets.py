@@ -134,8 +134,36 @@ def test_a_credential_read_by_a_substitution(line: str, outcome: Outcome) -> Non
     assert "CG-SEC-004" in rules
 
 
+# cpio, pax and afio read the files whose names come on standard input
+@pytest.mark.parametrize(("line", "outcome"), [
+    ("echo ~/.ssh/id_rsa | cpio -o", Outcome.DENY),
+    ("printf '%s\\n' ~/.aws/credentials | cpio -o > creds.cpio", Outcome.ASK),
+    ("echo ~/.ssh/id_ed25519 | pax -w", Outcome.DENY),
+])
+def test_names_fed_to_an_archiver_are_read(line: str, outcome: Outcome) -> None:
+    found, rules = decide(line)
+    assert found is outcome, rules
+    assert "CG-SEC-001" in rules
+
+
+# find hands what it finds under a credential to the command of -exec/-ok
+@pytest.mark.parametrize(("line", "outcome"), [
+    ("find ~/.ssh/id_rsa -exec cat {} \\;", Outcome.DENY),
+    ("find ~/.ssh -name 'id_*' -exec base64 {} +", Outcome.ASK),
+    ("find ~/.aws -type f -execdir head {} \\;", Outcome.ASK),
+])
+def test_files_found_under_a_credential_are_read(line: str, outcome: Outcome) -> None:
+    found, rules = decide(line)
+    assert found is outcome, rules
+    assert "CG-SEC-001" in rules
+
+
 @pytest.mark.parametrize("line", [
     'v="$(< VERSION)"; echo "$v"',
+    "find . -name '*.py' -exec cat {} +",
+    "find ~/.ssh -name 'id_*' -exec ls -l {} +",
+    "echo src/app.py | cpio -o > src.cpio",
+    "echo ~/.ssh/id_rsa | wc -c",
     'echo "$(<package.json)"',
     "wc --files0-from files.txt",
     "file -f list.txt",

@@ -66,6 +66,10 @@ class CredentialRead(Validator):
     def shapes(self, program: str | None) -> int:
         if program == "getent" or program in _option_readers():
             return sh.ANY
+        if program in _NAMERS:
+            return sh.PIPED  # echo F | cpio -o: the names of the files cpio reads
+        if program == "find":
+            return sh.ANY  # find F -exec cat {} ;: the files found are read by the command
         return 0 if program in _NON_READERS or program in SENDERS else sh.ANY
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
@@ -73,6 +77,16 @@ class CredentialRead(Validator):
         if program == "getent" and _PASSWORD_DATABASES & set(cmd.args):
             return Verdict.deny(self.id, "prints the password hash database",
                                 hint=_KEY_HINT)
+        if program in _NAMERS and cmd.pipes_into(_NAME_LIST_READERS) and _mentions_secret(cmd):
+            path = credential_in(cmd, ctx)  # echo ~/.ssh/id_rsa | cpio -o: cpio reads it
+            if path is not None:
+                return _read_verdict(self.id, f"{', '.join(cmd.downstream)} reads", path, ctx,
+                                     shows=True)
+        if program == "find" and "{}" in cmd.text and _mentions_secret(cmd):
+            reader, path = _found_and_read(cmd, ctx)
+            if path is not None:
+                return _read_verdict(self.id, f"find runs {reader} on", path, ctx,
+                                     shows=reader in _SHOWERS)
         if program in _NON_READERS or program in SENDERS:
             if program not in _option_readers() or not _mentions_secret(cmd):
                 return Verdict.passthrough()
@@ -95,6 +109,48 @@ class CredentialRead(Validator):
         return Verdict.of(Outcome.ASK, self.id, f"reads the credential file "
                           f"{path}", hint="read only the value you need, or ask the user",
                           risk=Risk.HIGH)
+
+
+# Programs that read the names of the files to act on from standard input (cpio -o/-p, pax
+# -w, afio -o), and the programs that print names for them.
+_NAME_LIST_READERS = frozenset({"cpio", "pax", "afio"})
+_NAMERS = frozenset({"echo", "printf"})
+
+
+def _read_verdict(rule: str, who: str, path: str, ctx: Context, *, shows: bool) -> Verdict:
+    if shows and is_key_material(path, ctx):
+        return Verdict.deny(rule, f"{who} the private key material {path}: once in a "
+                            "transcript it cannot be taken back", hint=_KEY_HINT)
+    return Verdict.of(Outcome.ASK, rule, f"{who} the credential file {path}",
+                      hint="read only the value you need, or ask the user", risk=Risk.HIGH)
+
+
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _found_and_read(cmd: SimpleCommand, ctx: Context) -> tuple[str, str | None]:
+    """(reader, credential) when ``find`` starts at a credential file or directory and hands
+    what it finds (``{}``) to a program that reads it (``find ~/.ssh -exec cat {} +``)."""
+    words = [w.shown for w in cmd.words]
+    starts: list[Word] = []
+    for word in cmd.words[1:]:
+        if word.shown.startswith(("-", "(", "!")):
+            break
+        starts.append(word)
+    for i, text in enumerate(words):
+        if text not in _FIND_RUNS or i + 1 >= len(words):
+            continue
+        reader = words[i + 1].rsplit("/", 1)[-1]
+        tail = words[i + 2:]
+        end = next((j for j, w in enumerate(tail) if w in (";", "\\;", "+")), len(tail))
+        if reader in _NON_READERS or "{}" not in tail[:end]:
+            continue
+        for start in starts:
+            found = resolve(start, ctx)
+            path = found.path if found.path is not None else found.if_unset
+            if path is not None and is_credential(path, ctx):
+                return reader, path
+    return "", None
 
 
 _option_reader_names: list[frozenset[str]] = []
