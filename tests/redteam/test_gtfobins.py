@@ -32,15 +32,11 @@ ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text("utf-8
 
 # (binary, function, example, context) -> the written cause of a remaining miss
 XFAIL: dict[tuple[str, str, int, str], str] = {
-    ('git', 'file-write', 0, 'any'):
-        "open: not yet analysed",
     ('go', 'file-read', 0, 'any'):
         "open: not yet analysed",
     ('go', 'file-write', 0, 'any'):
         "open: not yet analysed",
     ('latexmk', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('tar', 'file-write', 0, 'any'):
         "open: not yet analysed",
 }
 

@@ -117,6 +117,53 @@ def content_targets(cmd: SimpleCommand) -> list[Word]:
     return found
 
 
+# Programs with a switch after which the input (an archive, a patch) names the files
+# written, anywhere (tests/programs holds this equal to the catalog's).
+UNCONFINED = frozenset({"tar", "unzip", "git"})
+_TAR_BUNDLE = lazy_pattern(r"^[A-Za-z]+$")
+
+
+@register
+class UnconfinedWrite(Validator):
+    """A switch that lets the input name the files written, anywhere: ``tar -xP`` (absolute
+    member names kept), ``unzip -:`` (``../`` kept), ``git apply --unsafe-paths``. Where the
+    writes land is decided by the archive or patch, not the command line: ASK.
+
+    Bad: ``tar -xPf a.tar``. Harmless: ``tar -xf a.tar``, ``tar -cPf a.tar /srv/x``.
+    """
+
+    id = "CG-PROG-003"
+    programs = UNCONFINED
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in UNCONFINED:
+            return Verdict.passthrough()
+        found = next((e.option for e in catalog.effects(cmd) if e.kind == "unconfined"), None)
+        if cmd.program == "tar":
+            bundle = cmd.words[1].value if len(cmd.words) > 1 else None
+            old_style = bundle is not None and _TAR_BUNDLE.match(bundle) is not None
+            if found is None and old_style and "P" in (bundle or ""):
+                found = "P"
+            if found is None or not _tar_extracts(cmd, bundle if old_style else None):
+                return Verdict.passthrough()
+        if found is None:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{cmd.program} {found} writes the files its input names, "
+                           "wherever they are", hint="extract or apply without it, into a "
+                           "directory of the workspace")
+
+
+def _tar_extracts(cmd: SimpleCommand, bundle: str | None) -> bool:
+    if bundle is not None and "x" in bundle:
+        return True
+    for word in cmd.words[1:]:
+        text = word.shown
+        if text in ("--extract", "--get") or (
+                text.startswith("-") and not text.startswith("--") and "x" in text):
+            return True
+    return False
+
+
 @register
 class RuntimeTarget(LineValidator):
     """A write whose target is a variable or a substitution the engine cannot know
