@@ -36,8 +36,6 @@ XFAIL: dict[tuple[str, str, int, str], str] = {
         "open: not yet analysed",
     ('go', 'file-write', 0, 'any'):
         "open: not yet analysed",
-    ('latexmk', 'file-read', 0, 'any'):
-        "open: not yet analysed",
 }
 
 

@@ -26,6 +26,16 @@ def test_tex_code_is_read_for_what_it_does(line: str, expected: Outcome) -> None
 
 
 @pytest.mark.parametrize("line", [
+    "echo '\\input{/etc/shadow}' > t.tex; pdflatex t.tex",
+    "printf '%s' '\\verbatiminput{/etc/shadow}' > t.tex && latexmk -pdf t.tex",
+])
+def test_tex_written_then_compiled_is_read_as_code(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is DENY, rules
+
+
+@pytest.mark.parametrize("line", [
+    "echo '\\section{Intro}' > intro.tex; pdflatex intro.tex",
     "pdflatex paper.tex",
     "pdflatex -interaction=nonstopmode -output-directory=build paper.tex",
     "latex '\\input{chapters/intro}'",

@@ -20,7 +20,10 @@ from clawgate.validators.writes import redirect_targets
 # How an interpreter takes code on its command line.
 INLINE = {"python": "-c", "python3": "-c", "python2": "-c", "pypy3": "-c", "node": "-e",
           "nodejs": "-e", "bun": "-e", "deno": "eval", "perl": "-e", "ruby": "-e",
-          "php": "-r", "lua": "-e", "Rscript": "-e"}
+          "php": "-r", "lua": "-e", "Rscript": "-e",
+          # TeX engines take their code as an operand; latexmk hands the file to latex
+          **dict.fromkeys(("tex", "latex", "pdflatex", "xelatex", "lualatex", "latexmk"), "")}
+_RUNS_AS = {"latexmk": "latex"}  # the program that reads the code
 _SOURCERS = frozenset({"source", "."})
 _PRINTF_DIRECTIVE = lazy_pattern(r"%(?:%|[-+ #0]*\d*(?:\.\d+)?[sbdiouxXcqfeEgG])")
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "", "r": "", "0": "", "e": "", "'": "'",
@@ -164,4 +167,5 @@ def as_line(how: str, text: str) -> str:
     """The command line that runs ``text`` the way ``how`` says."""
     if how == "shell":
         return text
-    return f"{how} {INLINE[how]} {shlex.quote(text)}"
+    flag = f" {INLINE[how]}" if INLINE[how] else ""
+    return f"{_RUNS_AS.get(how, how)}{flag} {shlex.quote(text)}"
