@@ -31,12 +31,7 @@ DATA = Path(__file__).with_name("gtfobins.jsonl")
 ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text("utf-8").splitlines()]
 
 # (binary, function, example, context) -> the written cause of a remaining miss
-XFAIL: dict[tuple[str, str, int, str], str] = {
-    ('go', 'file-read', 0, 'any'):
-        "open: not yet analysed",
-    ('go', 'file-write', 0, 'any'):
-        "open: not yet analysed",
-}
+XFAIL: dict[tuple[str, str, int, str], str] = {}
 
 
 def _key(row: dict[str, Any]) -> tuple[str, str, int, str]:

@@ -70,6 +70,35 @@ def test_network_is_seen(code: str, lang: str) -> None:
     assert analyse(code, lang).network
 
 
+# Go source written on a line and then run with go run: its file actions and processes are
+# checked as the commands doing the same; the network asks
+@pytest.mark.parametrize(("line", "expected"), [
+    ("printf 'package main\\nimport \"os\"\\nfunc main() { b, _ := os.ReadFile(\"/etc/shadow\");"
+     " os.Stdout.Write(b) }\\n' > t.go && go run t.go", Outcome.DENY),
+    ("echo -e 'package main\\nimport \"os\"\\nfunc main(){\\n\\tf, _ := "
+     "os.OpenFile(\"/etc/profile\", os.O_RDWR|os.O_CREATE, 0644)\\n\\tf.Close()\\n}' > w.go;"
+     " go run w.go", Outcome.DENY),
+    ("echo 'package main\nimport \"os/exec\"\nfunc main() { exec.Command(\"rm\", \"-rf\", \"/\")"
+     ".Run() }' > x.go; go run x.go", Outcome.DENY),
+    ("echo 'package main\nimport \"net\"\nfunc main() { net.Dial(\"tcp\", \"example.com:80\") }'"
+     " > n.go; go run n.go", Outcome.ASK),
+])
+def test_go_written_then_run(line: str, expected: Outcome) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, rules
+
+
+@pytest.mark.parametrize("line", [
+    "echo 'package main\nimport \"fmt\"\nfunc main() { fmt.Println(1) }' > m.go && go run m.go",
+    "printf 'package main\\nimport \"os\"\\nfunc main() { os.ReadFile(\"go.mod\") }\\n' > r.go;"
+    " go run r.go",
+    "go run ./cmd/server",
+])
+def test_ordinary_go_runs_are_allowed(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.ALLOW, rules
+
+
 def test_a_file_url_is_a_local_file() -> None:
     found = analyse('file_get_contents("file:///etc/hostname")', "php")
     assert not found.network

@@ -67,10 +67,18 @@ _OCTAVE_FILES = {"fopen": ("read", 0), "fileread": ("read", 0), "textread": ("re
                  "copyfile": ("copy", 0), "movefile": ("move", 0), "rename": ("move", 0),
                  "csvwrite": ("write", 0), "dlmwrite": ("write", 0), "urlwrite": ("write", 1),
                  "websave": ("write", 0)}
+_GO_FILES = {"ReadFile": ("read", 0), "Open": ("read", 0), "OpenFile": ("read", 0),
+             "Create": ("write", 0), "WriteFile": ("write", 0), "Remove": ("delete", 0),
+             "RemoveAll": ("rmtree", 0), "Rename": ("move", 0), "Symlink": ("symlink", 0),
+             "Link": ("link", 0), "Mkdir": ("mkdir", 0), "MkdirAll": ("mkdir", 0)}
+# Go's os.OpenFile writes when its flags say so
+GO_WRITE_FLAGS = frozenset({"O_WRONLY", "O_RDWR", "O_CREATE", "O_APPEND", "O_TRUNC"})
+GO_SPAWNS = frozenset({"exec.Command", "exec.CommandContext", "syscall.Exec",
+                       "syscall.ForkExec", "os.StartProcess"})
 FILE_CALLS: dict[str, dict[str, tuple[str, int]]] = {
     "js": _JS_FILES, "ruby": _RUBY_FILES, "perl": _PERL_FILES, "php": _PHP_FILES,
     "lua": _LUA_FILES, "r": _R_FILES, "jvmjs": _JVM_JS_FILES, "julia": _JULIA_FILES,
-    "octave": _OCTAVE_FILES,
+    "octave": _OCTAVE_FILES, "go": _GO_FILES,
 }
 # Calls whose second argument is an fopen-style mode ("w", "a", "r+").
 MODE_OPENERS = frozenset({"open", "new", "fopen", "openSync"})
@@ -105,6 +113,10 @@ NETWORK: dict[str, frozenset[str]] = {
                         "listen", "Sockets.listen", "HTTP.get", "HTTP.post", "HTTP.request"}),
     "octave": frozenset({"urlread", "urlwrite", "webread", "webwrite", "websave", "tcpclient",
                          "tcpserver", "tcp", "udpport", "socket"}),
+    "go": frozenset({"net.Dial", "net.DialTimeout", "net.DialTCP", "net.DialUDP", "net.Listen",
+                     "net.ListenTCP", "net.ListenPacket", "http.Get", "http.Post",
+                     "http.PostForm", "http.Head", "http.NewRequest", "http.ListenAndServe",
+                     "syscall.Socket", "syscall.Connect", "syscall.Bind", "syscall.Listen"}),
 }
 # Interpreter family -> the token language its code is read as.
 LANGUAGES = {"node": "js", "nodejs": "js", "bun": "js", "deno": "js", "perl": "perl",
@@ -124,7 +136,7 @@ QUALIFIERS: dict[str, tuple[str, ...]] = {
     "perl": ("", "File.Path", "File.Copy", "CORE"),
     "php": ("",), "lua": ("io", "os"), "r": ("", "base", "fs"),
     "jvmjs": ("", "fs", "java.io", "java.nio.file.Files", "Files"), "julia": ("", "Base"),
-    "octave": ("",),
+    "octave": ("",), "go": ("os", "ioutil"),
 }
 # Modules whose loading says the code reaches the network.
 NETWORK_MODULES = frozenset({"net", "dgram", "tls", "http", "https", "node:net", "node:http",

@@ -29,7 +29,7 @@ def tokenize(code: str, lang: str) -> list[Token]:
     out: list[Token] = []
     i, n = 0, len(code)
     hash_comments = lang in ("perl", "ruby", "php", "r", "julia", "octave")
-    slash_comments = lang in ("js", "php", "jvmjs")
+    slash_comments = lang in ("js", "php", "jvmjs", "go")
     while i < n and len(out) < MAX_TOKENS:
         ch = code[i]
         if ch.isspace():
@@ -181,7 +181,8 @@ def analyse(code: str, lang: str) -> Effects:
                 flags.add("network")
         elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0], hidden):
             flags.add("decoded")
-        if last in lt.SPAWNS and (last != "execute" or prefix == "os"):  # not db.execute
+        if (last in lt.SPAWNS and lang != "go" and (last != "execute" or prefix == "os")) or (
+                lang == "go" and tok.text in lt.GO_SPAWNS):  # not db.execute
             argv = _spawned(arguments(tokens, at)[0])
             if argv:
                 commands.append(argv[0] if len(argv) == 1 else line(argv))
@@ -229,6 +230,9 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
         where = 1  # open(f -> read(f, String), "path"[, "w"]): the function comes first
     if any(_URL.match(literal(a) or "") for a in args[:where + 1]):
         return True
+    if lang == "go" and last == "OpenFile" and len(args) > 1 and any(
+            t.kind == NAME and t.text.rsplit(".", 1)[-1] in lt.GO_WRITE_FLAGS for t in args[1]):
+        verb = "write"
     if lang == "perl" and last == "open":
         verb, path = _perl_open(args)
     elif lang in lt.MODE_LANGUAGES and last in lt.MODE_OPENERS:

@@ -12,7 +12,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
-from clawgate.validators.written import as_line, run_as, written
+from clawgate.validators.written import COMPILE_AND_RUN, as_line, run_as, written
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
 _COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
@@ -133,6 +133,19 @@ class StagedPayload(LineValidator):
         return Verdict.passthrough()
 
 
+def _source_actions(lang: str, text: str | None) -> list[str | None]:
+    """The shell commands doing what source code compiled and run does (its file actions and
+    literal processes); None (ask) when it reaches the network or its text is unknown."""
+    if text is None:
+        return [None]
+    from clawgate.inline.tokens import analyse
+
+    found = analyse(text, lang)
+    if found.network or found.opaque:
+        return [None, *found.commands]
+    return list(found.commands)
+
+
 def _written_then_run(parsed: ParsedLine) -> list[str | None]:
     """The command lines that run text the line wrote into a file (None for a file whose text
     cannot be known), in the order they run."""
@@ -142,7 +155,9 @@ def _written_then_run(parsed: ParsedLine) -> list[str | None]:
     for cmd in parsed.commands:
         for path, text in files.items():
             how = run_as(cmd, path, text)
-            if how is not None:
+            if how in COMPILE_AND_RUN:  # source read through its tokens: its actions
+                found.extend(_source_actions(COMPILE_AND_RUN[how][1], text))
+            elif how is not None:
                 found.append(None if text is None else as_line(how, text))
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None

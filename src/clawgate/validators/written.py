@@ -138,9 +138,20 @@ def _first_operand(words: tuple[Word, ...]) -> str | None:
     return None
 
 
+# Programs that compile and run source files named after a subcommand (``go run x.go``):
+# program -> (subcommand, the token language of the source)
+COMPILE_AND_RUN = {"go": ("run", "go")}
+
+
 def run_as(cmd: SimpleCommand, path: str, text: str | None) -> str | None:
     """How ``cmd`` runs the file ``path``: ``"shell"``, an interpreter's name, or None."""
     program, head = cmd.program, cmd.words[0].value if cmd.words else None
+    if program in COMPILE_AND_RUN:
+        sub = _first_operand(cmd.words)
+        operands = [w.value for w in cmd.words[2:] if w.value and not w.value.startswith("-")]
+        if sub == COMPILE_AND_RUN[program][0] and any(_norm(o) == path for o in operands):
+            return program
+        return None
     if head is not None and "/" in head and _norm(head) == path:
         return _by_shebang(text)
     if program in SHELLS or program in _SOURCERS:
