@@ -134,6 +134,20 @@ def test_dispatch_sets_are_the_catalogs() -> None:
     assert runners == RUNNERS, runners ^ RUNNERS
 
 
+def test_unconfined_set_is_the_catalogs() -> None:
+    from clawgate.validators.catalogrules import UNCONFINED
+
+    def unconfined(spec: dict[str, object]) -> bool:
+        options = spec.get("options", {})
+        subs = spec.get("subcommands", {})
+        assert isinstance(options, dict) and isinstance(subs, dict)
+        return "unconfined" in options.values() or any(
+            isinstance(sub, dict) and unconfined(sub) for sub in subs.values())
+
+    found = {n for n in programs.names() if unconfined(programs.entry(n) or {})}
+    assert found == UNCONFINED, found ^ UNCONFINED
+
+
 @pytest.mark.parametrize(("line", "outcome"), [
     ("sort$IFS-o$IFS~/.profile data.txt", Outcome.DENY),
     ("sort${IFS}-o${IFS}~/.bashrc data.txt", Outcome.DENY),

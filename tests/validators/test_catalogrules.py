@@ -136,6 +136,33 @@ def test_scratch_directories_and_dd_targets() -> None:
     assert_caught("dd if=/dev/zero of=$DISK bs=1M", ASK, "CG-PROG-002")
 
 
+@pytest.mark.parametrize("line", [
+    "tar -xPf backup.tar",
+    "tar Pxf backup.tar --xform 's@.*@/etc/profile@'",
+    "tar --extract --absolute-names -f backup.tar",
+    "tar -x --absolute-n -f backup.tar",
+    "unzip -: bundle.zip",
+    "git apply --unsafe-paths fix.patch",
+])
+def test_writes_named_by_the_input_anywhere_ask(line: str) -> None:
+    assert_caught(line, ASK, "CG-PROG-003")
+
+
+@pytest.mark.parametrize("line", [
+    "tar -xf backup.tar",
+    "tar -cPf out.tar src",
+    "unzip -o bundle.zip -d build",
+    "git apply fix.patch",
+    "git apply --directory=vendor/lib fix.patch",
+])
+def test_confined_extraction_is_allowed(line: str) -> None:
+    assert_allowed(line)
+
+
+def test_git_apply_directory_outside_the_workspace_is_caught() -> None:
+    assert decide("git apply --directory=/etc fix.patch")[0] is not Outcome.ALLOW
+
+
 def test_a_default_expansion_is_no_remote_host() -> None:
     """cp's destination ``${D:-x}/y`` holds a colon, but no ``host:path``: it is written."""
     assert_caught('cp config.yml "${XDG_CONFIG_HOME:-$HOME/.config}/app/config.yml"', ASK,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from vtables import ASK, CTX, DENY, assert_allowed, assert_caught
+from vtables import ALLOW, ASK, CTX, DENY, assert_allowed, assert_caught, decide
 
 from clawgate.decision import Outcome
 from clawgate.shell import parse_one
@@ -142,3 +142,31 @@ def test_scan_reports_each_finding() -> None:
 def test_sed_e_command_carries_the_command() -> None:
     verdict = SedCommands().check(parse_one("sed -n '1e exec id' notes.txt"), CTX)
     assert verdict.nested == ("exec id",)
+
+
+# Console commands that write or read the files they name, judged as the shell commands
+# doing the same: a write outside the workspace or a read of a credential is caught
+@pytest.mark.parametrize("line", [
+    "gdb -nx -ex 'dump value ~/.bashrc 1' -ex quit",
+    "gdb -batch -ex 'append binary memory /etc/profile 0 8'",
+    "gdb -batch -ex 'set logging file ~/.profile' -ex 'set logging on'",
+    "sqlite3 x.db '.import ~/.ssh/id_rsa t'",
+    "sqlite3 x.db '.output /etc/cron.d/job'",
+    "sqlite3 x.db \"select writefile('/etc/profile', 'x')\"",
+    "sqlite3 x.db \"select readfile('/root/.ssh/id_rsa')\"",
+    "psql -c '\\o /etc/profile'",
+    "mysql -e 'tee /etc/profile'",
+])
+def test_console_file_commands_are_judged_as_file_actions(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is not ALLOW, rules
+
+
+@pytest.mark.parametrize("line", [
+    "gdb -batch -ex 'dump memory build/mem.bin 0 16' ./a.out",
+    "sqlite3 app.db '.output reports/users.csv'",
+    "sqlite3 app.db '.import data/users.csv users'",
+    "psql -c '\\o out.txt'",
+])
+def test_console_file_commands_in_the_workspace_are_allowed(line: str) -> None:
+    assert_allowed(line)

@@ -129,6 +129,18 @@ from clawgate.validators.risk import risk_of
     ("docker run -v /:/host alpine", Risk.HIGH),
     ("$EDITOR notes.txt", Risk.HIGH),
     ("crontab jobs.txt", Risk.HIGH),
+    # an option value or an archive name that is another machine
+    ("restic -r rest:https://backup.example.com/repo backup src", Risk.HIGH),
+    ("restic -r sftp:user@host:/srv/restic backup src", Risk.HIGH),
+    ("restic -r /srv/restic backup src", Risk.MEDIUM),
+    ("restic -r rest:http://localhost:8000/ snapshots", Risk.MEDIUM),
+    ("tar xvf user@backup.example.com:/srv/a.tar --rsh-command=/usr/bin/ssh", Risk.HIGH),
+    ("tar -cf host:/dev/st0 src", Risk.HIGH),
+    ("tar --file=backup.example.com:/x.tar -x", Risk.HIGH),
+    ("cpio -o -F user@host:/x.cpio", Risk.HIGH),
+    ("tar --force-local -cf a:b.tar src", Risk.MEDIUM),
+    ("tar -czf out.tgz src", Risk.MEDIUM),
+    ("tar --xform s@^@pkg/@ -czf out.tgz src", Risk.MEDIUM),
 ])
 def test_risk_tier(line: str, tier: Risk) -> None:
     assert risk_of(parse_one(line)) is tier

@@ -28,7 +28,8 @@ _KINDS = {"write": "writes the file it is given", "read": "reads the file it is 
           "flag": "a switch", "runs": "runs a helper configured elsewhere",
           "deletes": "deletes what it matches",
           "publishes": "sends the result to a remote (high)",
-          "in-place": "rewrites the files it is given"}
+          "in-place": "rewrites the files it is given",
+          "unconfined": "writes the files its input names, wherever they are (asks)"}
 
 
 def _grouped(options: dict[str, str]) -> dict[str, list[str]]:

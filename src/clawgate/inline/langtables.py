@@ -46,12 +46,43 @@ _R_FILES = {"writeLines": ("write", 1), "file.remove": ("delete", 0), "unlink": 
             "file.rename": ("move", 0), "file.copy": ("copy", 0), "readLines": ("read", 0),
             "saveRDS": ("write", 1), "readRDS": ("read", 0), "remove": ("delete", 0),
             "copy": ("copy", 0), "rename": ("move", 0)}
+# Java's file classes, as JavaScript on the JVM (jrunscript, jjs: Nashorn/Rhino) reaches them
+# (``new java.io.FileWriter(p)``), and jrunscript's shell-like built-ins (``cp(a, b)``)
+_JAVA_FILES = {
+    **dict.fromkeys(("FileReader", "FileInputStream", "readAllBytes", "readAllLines",
+                     "readString"), ("read", 0)),
+    **dict.fromkeys(("FileWriter", "FileOutputStream", "PrintWriter", "PrintStream",
+                     "writeString"), ("write", 0)),
+}
+_JVM_JS_FILES = {**_JS_FILES, **_JAVA_FILES, "cat": ("read", 0), "rm": ("delete", 0),
+                 "mv": ("move", 0), "cp": ("copy", 0), "mkdir": ("mkdir", 0)}
+_JULIA_FILES = {"open": ("read", 0), "read": ("read", 0), "readlines": ("read", 0),
+                "readline": ("read", 0), "eachline": ("read", 0),
+                "rm": ("rmtree", 0), "mv": ("move", 0), "cp": ("copy", 0),
+                "symlink": ("symlink", 0), "mkdir": ("mkdir", 0), "mkpath": ("mkdir", 0),
+                "touch": ("touch", 0), "download": ("write", 1)}
+_OCTAVE_FILES = {"fopen": ("read", 0), "fileread": ("read", 0), "textread": ("read", 0),
+                 "csvread": ("read", 0), "dlmread": ("read", 0), "delete": ("delete", 0),
+                 "unlink": ("delete", 0), "rmdir": ("rmdir", 0), "mkdir": ("mkdir", 0),
+                 "copyfile": ("copy", 0), "movefile": ("move", 0), "rename": ("move", 0),
+                 "csvwrite": ("write", 0), "dlmwrite": ("write", 0), "urlwrite": ("write", 1),
+                 "websave": ("write", 0)}
+_GO_FILES = {"ReadFile": ("read", 0), "Open": ("read", 0), "OpenFile": ("read", 0),
+             "Create": ("write", 0), "WriteFile": ("write", 0), "Remove": ("delete", 0),
+             "RemoveAll": ("rmtree", 0), "Rename": ("move", 0), "Symlink": ("symlink", 0),
+             "Link": ("link", 0), "Mkdir": ("mkdir", 0), "MkdirAll": ("mkdir", 0)}
+# Go's os.OpenFile writes when its flags say so
+GO_WRITE_FLAGS = frozenset({"O_WRONLY", "O_RDWR", "O_CREATE", "O_APPEND", "O_TRUNC"})
+GO_SPAWNS = frozenset({"exec.Command", "exec.CommandContext", "syscall.Exec",
+                       "syscall.ForkExec", "os.StartProcess"})
 FILE_CALLS: dict[str, dict[str, tuple[str, int]]] = {
     "js": _JS_FILES, "ruby": _RUBY_FILES, "perl": _PERL_FILES, "php": _PHP_FILES,
-    "lua": _LUA_FILES, "r": _R_FILES,
+    "lua": _LUA_FILES, "r": _R_FILES, "jvmjs": _JVM_JS_FILES, "julia": _JULIA_FILES,
+    "octave": _OCTAVE_FILES, "go": _GO_FILES,
 }
 # Calls whose second argument is an fopen-style mode ("w", "a", "r+").
 MODE_OPENERS = frozenset({"open", "new", "fopen", "openSync"})
+MODE_LANGUAGES = frozenset({"js", "ruby", "php", "lua", "octave", "julia"})
 EVALUATORS = frozenset({"eval", "Function", "exec", "instance_eval", "class_eval",
                         "module_eval", "assert", "create_function", "loadstring", "load",
                         "evalq", "parse", "runInThisContext", "runInNewContext", "system",
@@ -75,11 +106,23 @@ NETWORK: dict[str, frozenset[str]] = {
                       "http.request"}),
     "r": frozenset({"socketConnection", "url", "download.file", "curl_download",
                     "make.socket"}),
+    "jvmjs": frozenset({"java.net.URL", "java.net.Socket", "java.net.ServerSocket",
+                        "java.net.HttpURLConnection", "java.net.http.HttpClient", "URL",
+                        "Socket", "ServerSocket"}),
+    "julia": frozenset({"download", "Downloads.download", "Sockets.connect", "connect",
+                        "listen", "Sockets.listen", "HTTP.get", "HTTP.post", "HTTP.request"}),
+    "octave": frozenset({"urlread", "urlwrite", "webread", "webwrite", "websave", "tcpclient",
+                         "tcpserver", "tcp", "udpport", "socket"}),
+    "go": frozenset({"net.Dial", "net.DialTimeout", "net.DialTCP", "net.DialUDP", "net.Listen",
+                     "net.ListenTCP", "net.ListenPacket", "http.Get", "http.Post",
+                     "http.PostForm", "http.Head", "http.NewRequest", "http.ListenAndServe",
+                     "syscall.Socket", "syscall.Connect", "syscall.Bind", "syscall.Listen"}),
 }
 # Interpreter family -> the token language its code is read as.
 LANGUAGES = {"node": "js", "nodejs": "js", "bun": "js", "deno": "js", "perl": "perl",
              "ruby": "ruby", "php": "php", "lua": "lua", "luajit": "lua", "R": "r",
-             "Rscript": "r"}
+             "Rscript": "r", "jrunscript": "jvmjs", "jjs": "jvmjs", "julia": "julia",
+             "octave": "octave", "octave-cli": "octave"}
 # Names too common to be taken for file calls unless qualified by a file module
 # (``fs.rm``, ``FileUtils.mv``, ``io.open``, ``os.remove``); other names of FILE_CALLS are
 # distinctive (``writeFileSync``, ``file_put_contents``, Perl's ``unlink`` builtin).
@@ -92,6 +135,8 @@ QUALIFIERS: dict[str, tuple[str, ...]] = {
     "ruby": ("File", "FileUtils", "IO", "Dir", "Pathname", "FileUtils.Verbose"),
     "perl": ("", "File.Path", "File.Copy", "CORE"),
     "php": ("",), "lua": ("io", "os"), "r": ("", "base", "fs"),
+    "jvmjs": ("", "fs", "java.io", "java.nio.file.Files", "Files"), "julia": ("", "Base"),
+    "octave": ("",), "go": ("os", "ioutil"),
 }
 # Modules whose loading says the code reaches the network.
 NETWORK_MODULES = frozenset({"net", "dgram", "tls", "http", "https", "node:net", "node:http",
@@ -103,4 +148,4 @@ NETWORK_MODULES = frozenset({"net", "dgram", "tls", "http", "https", "node:net",
 SPAWNS = frozenset({"system", "exec", "spawn", "spawnSync", "execFile", "execFileSync",
                     "execSync", "execvp", "execv", "pcntl_exec", "popen", "passthru",
                     "shell_exec", "proc_open", "capture2", "capture2e", "capture3", "popen3",
-                    "execute", "system2"})
+                    "execute", "system2", "shell_cmd", "ProcessBuilder"})

@@ -32,7 +32,8 @@ NETWORK_PREFIXES = ("socket.", "urllib.request.", "urllib.urlopen", "urllib.urlr
                     "urllib2.", "http.client.", "requests.", "httpx.", "aiohttp.", "ftplib.",
                     "smtplib.", "telnetlib.", "paramiko.", "websocket.", "websockets.",
                     "xmlrpc.client.", "asyncio.open_connection", "asyncio.start_server",
-                    "ssl.wrap_socket", "pycurl.", "http.server.")
+                    "ssl.wrap_socket", "pycurl.", "http.server.", "socketserver.",
+                    "SocketServer.", "SimpleHTTPServer.", "BaseHTTPServer.")
 NETWORK_QUERIES = frozenset({"socket.gethostname", "socket.getfqdn", "socket.gethostbyname",
                              "socket.inet_aton", "socket.inet_ntoa", "socket.htons",
                              "socket.ntohs", "socket.has_ipv6", "requests.__version__",

@@ -28,21 +28,22 @@ def tokenize(code: str, lang: str) -> list[Token]:
     """The tokens of ``code`` in ``lang`` (``js`` ``perl`` ``ruby`` ``php`` ``lua`` ``r``)."""
     out: list[Token] = []
     i, n = 0, len(code)
-    hash_comments = lang in ("perl", "ruby", "php", "r")
+    hash_comments = lang in ("perl", "ruby", "php", "r", "julia", "octave")
+    slash_comments = lang in ("js", "php", "jvmjs", "go")
     while i < n and len(out) < MAX_TOKENS:
         ch = code[i]
         if ch.isspace():
             i += 1
-        elif (hash_comments and ch == "#") or (code.startswith("//", i) and lang in ("js", "php")) \
-                or (code.startswith("--", i) and lang == "lua"):
+        elif (hash_comments and ch == "#") or (code.startswith("//", i) and slash_comments) \
+                or (code.startswith("--", i) and lang == "lua") or (ch == "%" and lang == "octave"):
             end = code.find("\n", i)
             i = n if end < 0 else end
-        elif code.startswith("/*", i) and lang in ("js", "php"):
+        elif code.startswith("/*", i) and slash_comments:
             end = code.find("*/", i + 2)
             i = n if end < 0 else end + 2
         elif ch in "'\"`":
             i = _string(code, i, lang, out)
-        elif ch == "/" and lang in ("perl", "ruby", "js") and _regex_may_start(out):
+        elif ch == "/" and lang in ("perl", "ruby", "js", "jvmjs") and _regex_may_start(out):
             i = _regex(code, i, out)
         elif ch.isalnum() or (ch in "_$@%" and i + 1 < n and (code[i + 1].isalnum() or
                                                               code[i + 1] in "_{")):
@@ -66,8 +67,9 @@ def _string(code: str, start: int, lang: str, out: list[Token]) -> int:
     text = "".join(chars)
     interpolates = quote != "'" and (
         (lang in ("perl", "php") and ("$" in text or "@" in text))
+        or (lang == "julia" and "$" in text)
         or (lang == "ruby" and "#{" in text) or (lang == "js" and quote == "`" and "${" in text))
-    kind = CMD if quote == "`" and lang in ("perl", "ruby", "php") else (
+    kind = CMD if quote == "`" and lang in ("perl", "ruby", "php", "julia") else (
         DYN if interpolates else STR)
     out.append(Token(kind, text))
     return i + 1
@@ -175,10 +177,12 @@ def analyse(code: str, lang: str) -> Effects:
             if sites > MAX_SITES:
                 opaque.append("more file actions than are read here")
                 break
-            _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque, reads)
+            if _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque, reads):
+                flags.add("network")
         elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0], hidden):
             flags.add("decoded")
-        if last in lt.SPAWNS and (last != "execute" or prefix == "os"):  # not db.execute
+        if (last in lt.SPAWNS and lang != "go" and (last != "execute" or prefix == "os")) or (
+                lang == "go" and tok.text in lt.GO_SPAWNS):  # not db.execute
             argv = _spawned(arguments(tokens, at)[0])
             if argv:
                 commands.append(argv[0] if len(argv) == 1 else line(argv))
@@ -217,11 +221,21 @@ def _loads_network(tokens: list[Token], at: int) -> bool:
 
 
 def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: list[str],
-          opaque: list[str], reads: list[str]) -> None:
+          opaque: list[str], reads: list[str]) -> bool:
+    """Record what a file call does; True when the "file" it names is a URL (PHP's
+    ``file_get_contents("https://…")``, Julia's ``download``): the call reaches the network."""
     verb, where = lt.FILE_CALLS[lang][last]
+    if lang == "julia" and last == "open" and len(args) > 1 and any(
+            t.kind == PUNCT and t.text == ">" for t in args[0]):
+        where = 1  # open(f -> read(f, String), "path"[, "w"]): the function comes first
+    if any(_URL.match(literal(a) or "") for a in args[:where + 1]):
+        return True
+    if lang == "go" and last == "OpenFile" and len(args) > 1 and any(
+            t.kind == NAME and t.text.rsplit(".", 1)[-1] in lt.GO_WRITE_FLAGS for t in args[1]):
+        verb = "write"
     if lang == "perl" and last == "open":
         verb, path = _perl_open(args)
-    elif lang in ("js", "ruby", "php", "lua") and last in lt.MODE_OPENERS:
+    elif lang in lt.MODE_LANGUAGES and last in lt.MODE_OPENERS:
         path = literal(args[where]) if len(args) > where else None
         mode = literal(args[where + 1]) if len(args) > where + 1 else "r"
         verb = "append" if "a" in (mode or "w") else "write" if set(mode or "w") & set(
@@ -234,7 +248,7 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
         other = literal(args[1])
         if other is not None:
             commands.append(action(verb, path, other))
-            return
+            return False
         path = None
     if path is not None:
         commands.append(action(verb, path))
@@ -242,6 +256,10 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
             reads.append(word(path))
     elif verb != "read" and args:
         opaque.append(f"{name} acts on a file named only at run time")
+    return False
+
+
+_URL = lazy_pattern(r"^(?!file:)[a-zA-Z][\w+.-]*://")
 
 
 # Names and interpolations that stand for the home directory, and the strings that are only

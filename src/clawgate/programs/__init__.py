@@ -8,6 +8,7 @@ checking that it was made from the ``catalog.yaml`` beside it (size and CRC-32).
     entry("sort")                    -> the compiled entry, or None
     effects(cmd)                     -> every Effect of a SimpleCommand, words as received
     writes(cmd) / runs(cmd)          -> the words it writes / the command texts it runs
+    reads(cmd)                       -> the files its options name to read
     tier(cmd)                        -> (tier name, tier rule or None) from the catalog
 """
 
@@ -24,8 +25,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Effect", "effects", "entry", "names", "runners", "runs", "tier", "writers",
-           "writes"]
+__all__ = ["Effect", "effects", "entry", "names", "reads", "runners", "runs", "tier",
+           "writers", "writes"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _index: dict[str, Any] = {}  # program -> compiled entry, filled on first use
@@ -65,10 +66,11 @@ def _load() -> dict[str, Any]:
 
 
 def _acts(spec: dict[str, Any]) -> bool:
-    """Whether any word can make the program do more than read (write, run, delete)."""
+    """Whether any word can make the program do more than read (write, run, delete, name
+    another machine)."""
     if spec.get("operands") in WRITE_KINDS or spec.get("language") in ("sed", "awk"):
         return True
-    if set(spec.get("options", {}).values()) - {"flag", "value", "read", "network"} or (
+    if set(spec.get("options", {}).values()) - {"flag", "value", "read"} or (
             "tasks" in spec):
         return True
     return any(isinstance(sub, dict) and _acts(sub)
@@ -120,6 +122,15 @@ def effects(cmd: SimpleCommand) -> list[Effect]:
 def writes(cmd: SimpleCommand) -> list[Word]:
     """The words ``cmd`` writes to as files, by its options, operands and scripts."""
     return [e.word for e in effects(cmd) if e.kind == "write" and e.word is not None]
+
+
+def reads(cmd: SimpleCommand) -> list[Word]:
+    """The words ``cmd``'s options name as files it reads (``wc --files0-from F``), by the
+    catalog; operands are not counted."""
+    spec = entry(cmd.program)
+    if spec is None or len(cmd.words) < 2 or "read" not in spec.get("options", {}).values():
+        return []
+    return [e.word for e in _scan(cmd, spec)[0] if e.kind == "read" and e.word is not None]
 
 
 def runs(cmd: SimpleCommand) -> list[Effect]:

@@ -10,14 +10,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 Tier = Literal["low", "medium", "high", "network"]
 OptionKind = Literal["write", "read", "run", "code", "config", "setting", "network", "value",
                      "run-argv", "wrap",
-                     "flag", "runs", "deletes", "publishes", "in-place"]
+                     "flag", "runs", "deletes", "publishes", "in-place", "unconfined"]
 OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
                       "read-then-write"]
 Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",
                         "gem", "crontab", "command", "sysctl", "cloud-reads",
-                        "editor"})
+                        "editor", "archive"})
 
 
 class _Strict(BaseModel):

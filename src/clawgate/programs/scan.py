@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "setting", "network",
                          "value", "wrap"})
-_STRENGTH = ("flag", "value", "read", "network", "setting", "publishes", "deletes", "in-place",
+_STRENGTH = ("flag", "value", "read", "network", "setting", "publishes", "deletes", "unconfined",
+             "in-place",
              "write", "wrap", "code", "config", "runs", "run", "run-argv")
 _TIER_ORDER = {"low": 0, "medium": 1, "network": 2, "high": 3}
 _ARGV_END = frozenset({";", "+", "\\;"})

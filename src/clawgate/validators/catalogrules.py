@@ -27,6 +27,7 @@ tmate tmux vi vim wget zic zip
 brave brave-browser chrome chrome-headless-shell chromium chromium-browser electron google-chrome
 google-chrome-beta google-chrome-stable google-chrome-unstable microsoft-edge microsoft-edge-stable
 msedge opera vivaldi
+dosbox exiftool logrotate nginx screen
 """.split())
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
 _SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
@@ -114,6 +115,53 @@ def content_targets(cmd: SimpleCommand) -> list[Word]:
     found += [e.word for e in catalog.effects(cmd)
               if e.kind == "write" and e.option is not None and e.word is not None]
     return found
+
+
+# Programs with a switch after which the input (an archive, a patch) names the files
+# written, anywhere (tests/programs holds this equal to the catalog's).
+UNCONFINED = frozenset({"tar", "unzip", "git"})
+_TAR_BUNDLE = lazy_pattern(r"^[A-Za-z]+$")
+
+
+@register
+class UnconfinedWrite(Validator):
+    """A switch that lets the input name the files written, anywhere: ``tar -xP`` (absolute
+    member names kept), ``unzip -:`` (``../`` kept), ``git apply --unsafe-paths``. Where the
+    writes land is decided by the archive or patch, not the command line: ASK.
+
+    Bad: ``tar -xPf a.tar``. Harmless: ``tar -xf a.tar``, ``tar -cPf a.tar /srv/x``.
+    """
+
+    id = "CG-PROG-003"
+    programs = UNCONFINED
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program not in UNCONFINED:
+            return Verdict.passthrough()
+        found = next((e.option for e in catalog.effects(cmd) if e.kind == "unconfined"), None)
+        if cmd.program == "tar":
+            bundle = cmd.words[1].value if len(cmd.words) > 1 else None
+            old_style = bundle is not None and _TAR_BUNDLE.match(bundle) is not None
+            if found is None and old_style and "P" in (bundle or ""):
+                found = "P"
+            if found is None or not _tar_extracts(cmd, bundle if old_style else None):
+                return Verdict.passthrough()
+        if found is None:
+            return Verdict.passthrough()
+        return Verdict.ask(self.id, f"{cmd.program} {found} writes the files its input names, "
+                           "wherever they are", hint="extract or apply without it, into a "
+                           "directory of the workspace")
+
+
+def _tar_extracts(cmd: SimpleCommand, bundle: str | None) -> bool:
+    if bundle is not None and "x" in bundle:
+        return True
+    for word in cmd.words[1:]:
+        text = word.shown
+        if text in ("--extract", "--get") or (
+                text.startswith("-") and not text.startswith("--") and "x" in text):
+            return True
+    return False
 
 
 @register

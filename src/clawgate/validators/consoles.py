@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from clawgate.decision import Outcome, Verdict
+from clawgate.inline.effects import action
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import option_values
@@ -155,6 +156,48 @@ class ConsoleCommands(Validator):
             if _CONSOLE_ESCAPE.search(text) or (program == "dc" and "!" in text):
                 lines += [m.group(1) for m in _CONSOLE_SHELL.finditer(text)]
                 message = message or f"{program} command {text!r} runs programs or loads code"
+            lines += file_actions(text)
         if not message:
-            return Verdict.passthrough()
+            return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
         return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id, message=message)
+
+
+# Console commands that write or read a file they name, as (verb, pattern of the path): gdb's
+# dump/append/save/core files and logging, sqlite's dot-commands and file functions, psql's
+# \o \w \i \copy, mysql's tee and source. Checked as the shell command doing the same
+# (``: > PATH``, ``cat PATH``), so the rules on paths decide.
+_PATH = r"""(?:'([^']+)'|"([^"]+)"|([^\s'";|]+))"""
+_FILE_COMMANDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (verb, re.compile(pattern, re.I | re.M)) for verb, pattern in (
+        ("write", rf"^\s*(?:dump|append)\s+(?:binary\s+|verilog\s+|ihex\s+|srec\s+|tekhex\s+)?"
+                  rf"(?:memory|value)\s+{_PATH}"),
+        ("write", rf"^\s*(?:set\s+logging\s+file|save\s+(?:breakpoints|gdb-index)|"
+                  rf"generate-core-file|gcore)\s+{_PATH}"),
+        ("write", rf"^\s*\.(?:output|once|log|backup|save|excel)\s+(?:-\S+\s+)*{_PATH}"),
+        ("read", rf"^\s*\.(?:import|read|restore|open)\s+(?:-\S+\s+)*{_PATH}"),
+        ("write", rf"\bwritefile\s*\(\s*{_PATH}"),
+        ("read", rf"\breadfile\s*\(\s*{_PATH}"),
+        ("write", rf"\bVACUUM\s+INTO\s+{_PATH}"),
+        ("write", rf"^\s*\\(?:o|out|w|write|g)\s+{_PATH}"),
+        ("read", rf"^\s*\\(?:i|include|ir|include_relative)\s+{_PATH}"),
+        ("write", rf"\\copy\s.*\bto\s+{_PATH}"),
+        ("read", rf"\\copy\s.*\bfrom\s+{_PATH}"),
+        ("write", rf"^\s*tee\s+{_PATH}"),
+        ("read", rf"^\s*(?:source|\\\.)\s+{_PATH}"),
+    ))
+
+
+def file_actions(text: str) -> list[str]:
+    """The shell commands that do what a console's commands do to the files they name."""
+    if not any(c in text for c in ".\\"):
+        cheap = text.lower()
+        if not any(k in cheap for k in ("dump", "append", "logging", "save", "core", "tee",
+                                        "source", "file(", "vacuum")):
+            return []
+    found: list[str] = []
+    for verb, pattern in _FILE_COMMANDS:
+        for match in pattern.finditer(text):
+            path = next(g for g in match.groups() if g)
+            if path not in ("stdout", "stderr", "-") and not path.startswith("|"):
+                found.append(action(verb, path))
+    return found

@@ -111,14 +111,21 @@ def named_paths(cmd: SimpleCommand, skip_values_of: frozenset[str] = frozenset()
             yield target
 
 
+_KEY_VALUE = lazy_pattern(r"^[A-Za-z_][\w.-]*=")  # dd if=FILE, a key=value operand
+_LOCAL_URI = lazy_pattern(r"^(?:file://|[a-z]+:(?=/[^/]))")  # file:///x, man:/x: a local path
+
+
 def _path_part(word: Word) -> Word:
     text = word.shown
     if "@" in text:
         text = text.rsplit("@", 1)[1]
-    elif text.startswith("-") and "=" in text:
+    elif "=" in text and (text.startswith("-") or _KEY_VALUE.match(text)):
         text = text.split("=", 1)[1]
-    else:
+    elif not _LOCAL_URI.match(text):
         return word
+    uri = _LOCAL_URI.match(text)
+    if uri is not None:
+        text = text[uri.end():]
     kinds = frozenset({TILDE}) if text.startswith("~") else frozenset()
     return Word(text, text if word.value is not None else None, word.quoted, kinds)
 

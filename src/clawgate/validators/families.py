@@ -44,6 +44,7 @@ from clawgate.validators import (  # noqa: F401
     smuggling,
     staged,
     supplychain,
+    texcode,
     textprograms,
     windows,
     wrappers,

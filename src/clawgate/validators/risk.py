@@ -37,10 +37,27 @@ def risk_of(cmd: SimpleCommand) -> Risk:
     if program is None:
         return Risk.HIGH
     tier = _program_tier(program, cmd)
-    if tier is Risk.LOW and (_writes(cmd) or any(e.kind in _ACTING
-                                                 for e in programs.effects(cmd))):
+    if tier is Risk.HIGH:
+        return tier
+    found = programs.effects(cmd)
+    if any(e.kind == "network" and e.word is not None and _remote(e.word.shown)
+           for e in found):
+        return Risk.HIGH  # restic -r rest:https://h/x: an option names another machine
+    if tier is Risk.LOW and (_writes(cmd) or any(e.kind in _ACTING for e in found)):
         return Risk.MEDIUM  # a reader that writes, deletes or runs something
     return tier
+
+
+_SCHEME = lazy_pattern(r"^(?:[\w.+-]+@)?[A-Za-z][\w.+-]+:")
+
+
+def _remote(address: str) -> bool:
+    """An option value that names another machine: a URL, ``[user@]host:path``, a backend
+    spelled ``scheme:…`` (``sftp:h:/x``, ``s3:bucket``); not ``file:`` or loopback."""
+    if address.startswith("file:") or not _SCHEME.match(address):
+        return False
+    rest = address.split("://", 1)[-1] if "://" in address else address.split(":", 1)[-1]
+    return not _LOOPBACK.match(rest.split("@", 1)[-1])
 
 
 def _static_name(cmd: SimpleCommand) -> str | None:

@@ -279,6 +279,23 @@ def _gem(cmd: SimpleCommand, base: Risk) -> Risk:
     return tier
 
 
+# GNU tar, cpio and mt take an archive named ``[user@]host:file`` as one on another machine,
+# reached through rsh/ssh (``--rsh-command``), unless ``--force-local`` says otherwise.
+_REMOTE_ARCHIVE = lazy_pattern(r"^(?:[\w.+-]+@)?[A-Za-z0-9][\w.-]+:(?!//)")
+
+
+def _archive(cmd: SimpleCommand, base: Risk) -> Risk:
+    """An archive on another machine (``tar xf user@host:a.tar``) is the network."""
+    args = cmd.args
+    if "--force-local" in args or ":" not in cmd.text:
+        return base
+    for arg in args:
+        value = arg.split("=", 1)[1] if arg.startswith("--file=") else arg
+        if not value.startswith("-") and _REMOTE_ARCHIVE.match(value):
+            return _HIGH
+    return base
+
+
 def _plain(tier: Callable[[SimpleCommand], Risk]) -> Rule:
     return lambda cmd, base: tier(cmd)
 
@@ -309,4 +326,5 @@ RULES: dict[str, Rule] = {
     "status-only": _plain(_status_only),
     "cloud-reads": _plain(_cloud_reads),
     "editor": _editor,
+    "archive": _archive,
 }

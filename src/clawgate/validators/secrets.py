@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from clawgate import programs as catalog
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.credentials import HINT, credential_in, is_key_material
+from clawgate.validators.credentials import HINT, credential_in, is_credential, is_key_material
+from clawgate.validators.paths import resolve
 from clawgate.validators.writes import write_targets
 
 SENDERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
@@ -62,8 +64,12 @@ class CredentialRead(Validator):
     id = "CG-SEC-001"
 
     def shapes(self, program: str | None) -> int:
-        if program == "getent":
+        if program == "getent" or program in _option_readers():
             return sh.ANY
+        if program in _NAMERS:
+            return sh.PIPED  # echo F | cpio -o: the names of the files cpio reads
+        if program == "find":
+            return sh.ANY  # find F -exec cat {} ;: the files found are read by the command
         return 0 if program in _NON_READERS or program in SENDERS else sh.ANY
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
@@ -71,7 +77,26 @@ class CredentialRead(Validator):
         if program == "getent" and _PASSWORD_DATABASES & set(cmd.args):
             return Verdict.deny(self.id, "prints the password hash database",
                                 hint=_KEY_HINT)
-        if program in _NON_READERS or program in SENDERS or not _mentions_secret(cmd):
+        if program in _NAMERS and cmd.pipes_into(_NAME_LIST_READERS) and _mentions_secret(cmd):
+            path = credential_in(cmd, ctx)  # echo ~/.ssh/id_rsa | cpio -o: cpio reads it
+            if path is not None:
+                return _read_verdict(self.id, f"{', '.join(cmd.downstream)} reads", path, ctx,
+                                     shows=True)
+        if program == "find" and "{}" in cmd.text and _mentions_secret(cmd):
+            reader, path = _found_and_read(cmd, ctx)
+            if path is not None:
+                return _read_verdict(self.id, f"find runs {reader} on", path, ctx,
+                                     shows=reader in _SHOWERS)
+        if program in _NON_READERS or program in SENDERS:
+            if program not in _option_readers() or not _mentions_secret(cmd):
+                return Verdict.passthrough()
+            path = _read_by_option(cmd, ctx)  # file -f LIST, wc --files0-from, openssl -in
+            if path is None:
+                return Verdict.passthrough()
+            return Verdict.of(Outcome.ASK, self.id, f"{program} reads the credential file "
+                              f"{path}", hint="read only the value you need, or ask the user",
+                              risk=Risk.HIGH)
+        if not _mentions_secret(cmd):
             return Verdict.passthrough()
         written = frozenset(id(w) for w in write_targets(cmd))  # cp x .env writes .env
         path = credential_in(cmd, ctx, skip=written)
@@ -84,6 +109,112 @@ class CredentialRead(Validator):
         return Verdict.of(Outcome.ASK, self.id, f"reads the credential file "
                           f"{path}", hint="read only the value you need, or ask the user",
                           risk=Risk.HIGH)
+
+
+# Programs that read the names of the files to act on from standard input (cpio -o/-p, pax
+# -w, afio -o), and the programs that print names for them.
+_NAME_LIST_READERS = frozenset({"cpio", "pax", "afio"})
+_NAMERS = frozenset({"echo", "printf"})
+
+
+def _read_verdict(rule: str, who: str, path: str, ctx: Context, *, shows: bool) -> Verdict:
+    if shows and is_key_material(path, ctx):
+        return Verdict.deny(rule, f"{who} the private key material {path}: once in a "
+                            "transcript it cannot be taken back", hint=_KEY_HINT)
+    return Verdict.of(Outcome.ASK, rule, f"{who} the credential file {path}",
+                      hint="read only the value you need, or ask the user", risk=Risk.HIGH)
+
+
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _found_and_read(cmd: SimpleCommand, ctx: Context) -> tuple[str, str | None]:
+    """(reader, credential) when ``find`` starts at a credential file or directory and hands
+    what it finds (``{}``) to a program that reads it (``find ~/.ssh -exec cat {} +``)."""
+    words = [w.shown for w in cmd.words]
+    starts: list[Word] = []
+    for word in cmd.words[1:]:
+        if word.shown.startswith(("-", "(", "!")):
+            break
+        starts.append(word)
+    for i, text in enumerate(words):
+        if text not in _FIND_RUNS or i + 1 >= len(words):
+            continue
+        reader = words[i + 1].rsplit("/", 1)[-1]
+        tail = words[i + 2:]
+        end = next((j for j, w in enumerate(tail) if w in (";", "\\;", "+")), len(tail))
+        if reader in _NON_READERS or "{}" not in tail[:end]:
+            continue
+        for start in starts:
+            found = resolve(start, ctx)
+            path = found.path if found.path is not None else found.if_unset
+            if path is not None and is_credential(path, ctx):
+                return reader, path
+    return "", None
+
+
+_option_reader_names: list[frozenset[str]] = []
+
+
+def _option_readers() -> frozenset[str]:
+    """Programs that otherwise only name files (``file``, ``wc``) or only use keys
+    (``openssl``) but read the file an option names, by the catalog; the network clients
+    among the senders are CG-SEC-002's."""
+    if not _option_reader_names:
+        found = set()
+        for name in (_NON_READERS | SENDERS) & catalog.names():
+            spec = catalog.entry(name) or {}
+            if spec.get("tier") != "network" and "read" in spec.get("options", {}).values():
+                found.add(name)
+        _option_reader_names.append(frozenset(found))
+    return _option_reader_names[0]
+
+
+def _read_by_option(cmd: SimpleCommand, ctx: Context) -> str | None:
+    for word in catalog.reads(cmd):
+        found = resolve(word, ctx)
+        path = found.path if found.path is not None else found.if_unset
+        if path is not None and is_credential(path, ctx):
+            return path
+    return None
+
+
+# ``$(< FILE)`` is ``$(cat FILE)`` in bash, and a command of nothing but ``< FILE`` pages the
+# file in zsh (READNULLCMD): both read FILE into the output.
+_BARE_READ = lazy_pattern(r"(?:^|[;&|({\n]|\$\()\s*<(?![<&(])\s*(['\"]?)([^\s;&|)'\"<>]+)\1"
+                          r"\s*(?=$|[;&|)\n])")
+
+
+@register
+class SubstitutionRead(LineValidator):
+    """A file read into the output with no program named: ``"$(< ~/.ssh/id_rsa)"`` (bash's
+    ``cat`` shorthand), or a bare ``< FILE`` (zsh pages it). A credential read this way is
+    read as CG-SEC-001 reads one: private key material DENY, other credentials ASK.
+
+    Bad: ``echo "$(<~/.aws/credentials)"``. Harmless: ``v="$(< VERSION)"``.
+    """
+
+    id = "CG-SEC-004"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        source = parsed.source
+        if "<" not in source or HINT.search(source) is None:
+            return Verdict.passthrough()
+        for match in _BARE_READ.finditer(source):
+            text = match.group(2)
+            kinds = frozenset({TILDE}) if text.startswith("~") else frozenset()
+            found = resolve(Word(text, text, bool(match.group(1)), kinds), ctx)
+            path = found.path if found.path is not None else found.if_unset
+            if path is None or not is_credential(path, ctx):
+                continue
+            if is_key_material(path, ctx):
+                return Verdict.deny(self.id, f"reads the private key material {path} into "
+                                    "the output: once in a transcript it cannot be taken back",
+                                    hint=_KEY_HINT)
+            return Verdict.of(Outcome.ASK, self.id, f"reads the credential file {path}",
+                              hint="read only the value you need, or ask the user",
+                              risk=Risk.HIGH)
+        return Verdict.passthrough()
 
 
 @register

@@ -13,7 +13,7 @@ from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
 from clawgate.validators.writes import may_write, write_targets
-from clawgate.validators.written import appends, as_line, run_as, written
+from clawgate.validators.written import COMPILE_AND_RUN, appends, as_line, run_as, written
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
 _COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
@@ -165,6 +165,19 @@ def _changed(cmd: SimpleCommand, files: dict[str, str | None], filled: set[str])
             files[path] = None
 
 
+def _source_actions(lang: str, text: str | None) -> list[str | None]:
+    """The shell commands doing what source code compiled and run does (its file actions and
+    literal processes); None (ask) when it reaches the network or its text is unknown."""
+    if text is None:
+        return [None]
+    from clawgate.inline.tokens import analyse
+
+    found = analyse(text, lang)
+    if found.network or found.opaque:
+        return [None, *found.commands]
+    return list(found.commands)
+
+
 def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list[str | None]:
     """The command lines that run text the line wrote into a file (None for a file whose text
     cannot be known), in the order they run; ``checked`` gets (command, file) for each run of
@@ -175,7 +188,9 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
     for index, cmd in enumerate(parsed.commands):
         for path, text in files.items():
             how = run_as(cmd, path, text)
-            if how is not None:
+            if how in COMPILE_AND_RUN:  # source read through its tokens: its actions
+                found.extend(_source_actions(COMPILE_AND_RUN[how][1], text))
+            elif how is not None:
                 found.append(None if text is None else as_line(how, text))
                 if text is not None:
                     checked.add((index, path))

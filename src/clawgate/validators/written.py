@@ -20,7 +20,10 @@ from clawgate.validators.writes import redirect_targets
 # How an interpreter takes code on its command line.
 INLINE = {"python": "-c", "python3": "-c", "python2": "-c", "pypy3": "-c", "node": "-e",
           "nodejs": "-e", "bun": "-e", "deno": "eval", "perl": "-e", "ruby": "-e",
-          "php": "-r", "lua": "-e", "Rscript": "-e"}
+          "php": "-r", "lua": "-e", "Rscript": "-e",
+          # TeX engines take their code as an operand; latexmk hands the file to latex
+          **dict.fromkeys(("tex", "latex", "pdflatex", "xelatex", "lualatex", "latexmk"), "")}
+_RUNS_AS = {"latexmk": "latex"}  # the program that reads the code
 _SOURCERS = frozenset({"source", "."})
 _PRINTF_DIRECTIVE = lazy_pattern(r"%(?:%|[-+ #0]*\d*(?:\.\d+)?[sbdiouxXcqfeEgG])")
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "", "r": "", "0": "", "e": "", "'": "'",
@@ -147,9 +150,20 @@ def _first_operand(words: tuple[Word, ...]) -> str | None:
     return None
 
 
+# Programs that compile and run source files named after a subcommand (``go run x.go``):
+# program -> (subcommand, the token language of the source)
+COMPILE_AND_RUN = {"go": ("run", "go")}
+
+
 def run_as(cmd: SimpleCommand, path: str, text: str | None) -> str | None:
     """How ``cmd`` runs the file ``path``: ``"shell"``, an interpreter's name, or None."""
     program, head = cmd.program, cmd.words[0].value if cmd.words else None
+    if program in COMPILE_AND_RUN:
+        sub = _first_operand(cmd.words)
+        operands = [w.value for w in cmd.words[2:] if w.value and not w.value.startswith("-")]
+        if sub == COMPILE_AND_RUN[program][0] and any(_norm(o) == path for o in operands):
+            return program
+        return None
     if head is not None and "/" in head and _norm(head) == path:
         return _by_shebang(text)
     if program in SHELLS or program in _SOURCERS:
@@ -176,4 +190,5 @@ def as_line(how: str, text: str) -> str:
     """The command line that runs ``text`` the way ``how`` says."""
     if how == "shell":
         return text
-    return f"{how} {INLINE[how]} {shlex.quote(text)}"
+    flag = f" {INLINE[how]}" if INLINE[how] else ""
+    return f"{_RUNS_AS.get(how, how)}{flag} {shlex.quote(text)}"
