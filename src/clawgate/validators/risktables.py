@@ -199,8 +199,10 @@ def _openssl(cmd: SimpleCommand) -> Risk:
     return _OPENSSL_BASE(cmd)
 
 
-_OPENSSL_BASE = _tiered(frozenset({"version", "help", "list"}),
-                        frozenset({"s_client", "s_server", "s_time", "ocsp"}))
+# openssl's subcommands that reach the network (a client, a server, an OCSP query); the others
+# are local crypto on local files. secrets.py reads it: only these can send a file.
+OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
+_OPENSSL_BASE = _tiered(frozenset({"version", "help", "list"}), OPENSSL_NETWORK)
 _AWK_EFFECTS = lazy_pattern(r"system|getline|[|>]|/inet/|ENVIRON|close|fflush")
 _SED_ADDRESS = r"(/[^/]*/|\d+|\$)?(,(/[^/]*/|\d+|\$))?\s*!?\s*"
 _SED_READ = lazy_pattern(rf"^\s*{_SED_ADDRESS}[pdqnN=]?\s*$"
