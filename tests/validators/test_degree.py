@@ -109,6 +109,10 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     "rimraf /tmp/build-cache",
     "npx rimraf@5 dist",
     "find . -name x -exec command -v {} +",  # command -v only names the program
+    "find . -name '*.swo' -exec rm -f {} +",  # vim's swap files, .swp to .swa
+    "find . -name '.#*' -delete",  # emacs's lock files
+    "rm -fr build dist .eggs requests.egg-info dist/requests-1.0-py3.12.egg",
+    "rm -rf .phpunit.cache .php-cs-fixer.cache .kotlin .yardoc",
 ])
 def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     assert_allowed(line)
@@ -119,6 +123,8 @@ def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     (f"{WS}/pkg/__pycache__", True),
     (f"{WS}/pkg.egg-info", True),
     (f"{WS}/src", False),
+    (f"{WS}/notes.bak", False),  # a backup is kept on purpose
+    (f"{WS}/src/.main.py.swo", True),
     (f"{WS}/.git", False),
     (WS, False),
     ("/home/dev/build", False),
