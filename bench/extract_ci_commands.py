@@ -89,12 +89,12 @@ def _substitute(text: str, env: dict[str, Any], matrix: dict[str, Any]) -> str |
 
 def _spans_lines(script: str) -> bool:
     """A line that bash continues onto the next one: a quote left open, or a trailing ``&&``,
-    ``||`` or ``|``."""
+    ``||``, ``|`` or ``(``."""
     for line in script.splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        if re.search(r"(&&|\|\||\|)$", line):
+        if re.search(r"(&&|\|\||\||\()$", line):
             return True
         try:
             shlex.split(line, comments=True)
@@ -116,11 +116,17 @@ def logical_lines(script: str) -> list[str]:
     return lines
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    """An ``env:`` block; one given as an expression (``env: ${{ fromJSON(…) }}``) holds no
+    value known here."""
+    return value if isinstance(value, dict) else {}
+
+
 def workflow_lines(text: str) -> Iterator[str]:
     doc = yaml.safe_load(text)
     if not isinstance(doc, dict):
         return
-    top_env = doc.get("env") or {}
+    top_env = _mapping(doc.get("env"))
     for job in (doc.get("jobs") or {}).values():
         if not isinstance(job, dict):
             continue
@@ -129,7 +135,7 @@ def workflow_lines(text: str) -> Iterator[str]:
         matrix = strategy.get("matrix") if isinstance(strategy, dict) else {}
         matrix = matrix if isinstance(matrix, dict) else {}
         shell = ((job.get("defaults") or {}).get("run") or {}).get("shell", "bash")
-        env = {**top_env, **(job.get("env") or {})}
+        env = {**top_env, **_mapping(job.get("env"))}
         for step in job.get("steps") or []:
             if not isinstance(step, dict) or "run" not in step:
                 continue
@@ -139,7 +145,7 @@ def workflow_lines(text: str) -> Iterator[str]:
             cond = str(step.get("if", ""))
             if "windows" in runs_on.lower() or "windows" in cond.lower():
                 continue
-            run = _substitute(str(step["run"]), {**env, **(step.get("env") or {})}, matrix)
+            run = _substitute(str(step["run"]), {**env, **_mapping(step.get("env"))}, matrix)
             if run is not None:
                 yield from logical_lines(run)
 
