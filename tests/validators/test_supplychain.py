@@ -37,6 +37,7 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("npx totally-real-helper-cli", ASK, "CG-PKG-002"),
     ("pip install flask-jwt-session-helperz", ASK, "CG-PKG-002"),
     ("uvx made-up-linter-tool check .", ASK, "CG-PKG-002"),
+    ("uv tool run made-up-linter-tool check .", ASK, "CG-PKG-002"),
     ("pipx run made-up-linter-tool", ASK, "CG-PKG-002"),
     ("pnpm dlx made-up-scaffolder", ASK, "CG-PKG-002"),
     ("yarn dlx made-up-scaffolder", ASK, "CG-PKG-002"),

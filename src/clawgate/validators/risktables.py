@@ -79,6 +79,9 @@ def _packages(low: frozenset[str], high: frozenset[str], global_flags: frozenset
             return _HIGH
         if cmd.program == "cargo" and _first(cmd) == "binstall":
             return _HIGH  # a prebuilt binary from the network, installed for the user
+        if cmd.program == "uv" and [a for a in cmd.args if not a.startswith("-")][:2] in (
+                ["tool", "run"], ["tool", "list"], ["tool", "dir"]):
+            return _MEDIUM  # uv tool run is uvx: run from uv's cache, nothing installed
         if _first(cmd) == "install" and (
                 (cmd.program == "cargo" and "--path" not in cmd.args)
                 or (cmd.program == "go" and any("@" in a for a in cmd.args))):
