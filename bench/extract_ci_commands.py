@@ -41,7 +41,9 @@ _EXPR = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
 _BEYOND = re.compile(
     r"\bsudo\b|\bdoas\b|\bsu\s|\bapt(-get)?\b|\bbrew\b|\bdnf\b|\byum\b|\bapk\b|\bpacman\b|"
     r"\bchoco\b|\bsnap\b|\bgit\s+(push|fetch|clone|pull|config\s+--global|remote)\b|"
-    r"\bpublish\b|\bdeploy\b|\brelease\b|\bupload\b|\btwine\b|\bcurl\b|\bwget\b|\bdocker\b|"
+    r"\bpublish\b|publishTo|\bdeploy\b|\brelease\b|[a-z]Release|(^|\s)push\b|(^|[\s/])push_|"
+    r"--user\b|\bupload\b|\btwine\b|"
+    r"\bcurl\b|\bwget\b|\bdocker\b|"
     r"\bpodman\b|\bgh\s|\bsecrets?\b|TOKEN|PASSWORD|\bGITHUB_[A-Z_]+|\bRUNNER_|::\w+|"
     r"\bcargo\s+(install|login|publish)\b|\bgo\s+install\b|\bgem\s+(install|push)\b|"
     r"\bnpm\s+(i|install|link)\s+(-g|--global)|\s-g\b|--global\b|\bpipx\b|\btool\s+install\b|"
@@ -101,9 +103,25 @@ def _substitute(text: str, env: dict[str, Any], matrix: dict[str, Any]) -> str |
 _OPEN_OPERATOR = re.compile(r"(&&|\|\|?)[ \t]*\n\s*")  # a line ending in && || | goes on
 
 
+def _spans_lines(script: str) -> bool:
+    """A line that bash continues onto the next one: a quote left open, or a trailing ``&&``,
+    ``||``, ``|`` or ``(``."""
+    for line in script.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if re.search(r"(&&|\|\||\||\()$", line):
+            return True
+        try:
+            shlex.split(line, comments=True)
+        except ValueError:
+            return True
+    return False
+
+
 def logical_lines(script: str) -> list[str]:
     script = _OPEN_OPERATOR.sub(r"\1 ", script.replace("\\\n", " "))
-    if _COMPOUND.search(script):
+    if _COMPOUND.search(script) or _spans_lines(script):
         kept = [ln for ln in script.splitlines() if ln.strip() and not ln.strip().startswith("#")]
         return ["\n".join(kept).strip()] if kept else []
     lines = []
@@ -112,6 +130,12 @@ def logical_lines(script: str) -> list[str]:
         if line and not line.startswith("#"):
             lines.append(line)
     return lines
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    """An ``env:`` block; one given as an expression (``env: ${{ fromJSON(…) }}``) holds no
+    value known here."""
+    return value if isinstance(value, dict) else {}
 
 
 def workflow_lines(text: str) -> Iterator[str]:

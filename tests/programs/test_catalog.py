@@ -177,3 +177,14 @@ def test_an_edited_yaml_is_never_read_stale(tmp_path: object, monkeypatch: pytes
     monkeypatch.setattr(catalog, "_HERE", str(tmp_path))
     assert str(tmp_path / "catalog.yaml") != build.SOURCE
     assert "zz-new-tool" in catalog._compiled()["programs"]
+
+
+def test_a_remembered_answer_names_the_asking_commands_words() -> None:
+    """Answers are kept by the words' text; validators match the written words by identity
+    (``cp .env.example .env`` writes ``.env``, it does not read it), so an answer given to an
+    earlier command of the same text must point at this command's own words."""
+    line = "openssl genrsa -out fresh-ca.key 2048"
+    first, second = parse_one(line), parse_one(line)
+    assert programs.writes(first)[0] is first.words[3]
+    assert programs.writes(second)[0] is second.words[3]
+    assert ENGINE.check(line, cwd="/tmp/workspace").outcome is Outcome.ALLOW

@@ -27,6 +27,10 @@ def _always(text: str) -> bool:
     "true; \\ ls; [[ 1 ]]",
     "{ [[ 1 ]]; \\ ls; }",
     "(( x > 1 )) && \\ ls",
+    # the words a loop runs over are asked about as words: their substitutions still are
+    "for f in $(\\ ls); do [[ -f $f ]] && echo; done",
+    "for f in \"$(\\ ls)\"; do\n  if [[ -f $f ]]; then echo; fi\ndone",
+    "case $(\\ ls) in a) [[ 1 ]];; esac",
 ])
 def test_a_part_bashlex_cannot_read_hides_no_disagreement(engine: Engine, line: str) -> None:
     with pytest.raises((Unavailable, Rejected)):  # no opinion on the whole line
@@ -43,6 +47,10 @@ def test_a_part_bashlex_cannot_read_hides_no_disagreement(engine: Engine, line: 
     "cat <<EOF | grep x\nbody\nEOF\n[[ -f x ]] && ls",
     "ls # note\n[[ -f x ]]; ls |& cat",
     "(( ${#arr[@]} > 2 )) && echo many",  # (( )) holds expressions, not commands
+    # a loop's variable and words, a case's word and patterns, are no statements
+    'for f in "${files[@]}"; do\n  if ! [[ "$f" =~ $re ]]; then\n    bad+=("$f")\n  fi\ndone',
+    'for f in "$(git ls-files)" "${x}"; do [[ -f $f ]] && echo "$f"; done',
+    'case "${x}" in "${y}"|b) [[ 1 ]] && ls;; esac',
 ])
 def test_statements_both_parsers_read_alike(line: str) -> None:
     assert compare_by_statement(parse(line), _always) is None

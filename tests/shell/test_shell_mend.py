@@ -128,3 +128,25 @@ def test_reordered(line: str, expected: str | None) -> None:
 ])
 def test_unescaped(line: str, expected: str | None) -> None:
     assert unescaped(line) == expected
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    # an @ inside a command's name, which tree-sitter fails on where the line needs its parse
+    ("poetry@build --version | grep $(poetry version --short)",
+     [["poetry@build", "--version"], ["grep", None], ["poetry", "version", "--short"]]),
+    ("node@18 x.js && echo $(date)", [["node@18", "x.js"], ["echo", None], ["date"]]),
+])
+def test_an_at_inside_a_name_is_read_from_the_line(line: str, words: list[list[str | None]]
+                                                    ) -> None:
+    parsed = parse(line)
+    assert not parsed.has_error
+    assert [[w.value for w in c.words] for c in parsed.commands] == words
+    assert Engine().check(line).outcome is ALLOW
+
+
+@pytest.mark.parametrize("line", [
+    "rm@x -rf ~ | cat $(rm -rf ~)",  # what runs is judged as before
+    "a@b=1 rm -rf ~ | cat $(x)",  # not an assignment to bash: left as tree-sitter reads it
+])
+def test_an_at_inside_a_name_lowers_nothing(line: str) -> None:
+    assert Engine().check(line).outcome is not ALLOW

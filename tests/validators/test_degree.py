@@ -118,6 +118,10 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     "rm -f *.so *.a *.lo",
     "find . -name '*.beam' -delete",
     "find . -name '*.hi' -o -name '*.dyn_o' -delete",
+    "find . -name '*.swo' -exec rm -f {} +",  # vim's swap files, .swp to .swa
+    "find . -name '.#*' -delete",  # emacs's lock files
+    "rm -fr build dist .eggs requests.egg-info dist/requests-1.0-py3.12.egg",
+    "rm -rf .phpunit.cache .php-cs-fixer.cache .kotlin .yardoc",
 ])
 def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     assert_allowed(line)
@@ -128,6 +132,8 @@ def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     (f"{WS}/pkg/__pycache__", True),
     (f"{WS}/pkg.egg-info", True),
     (f"{WS}/src", False),
+    (f"{WS}/notes.bak", False),  # a backup is kept on purpose
+    (f"{WS}/src/.main.py.swo", True),
     (f"{WS}/.git", False),
     (f"{WS}/lib/mix/ebin", True),
     (f"{WS}/src/redis.so", True),

@@ -112,6 +112,19 @@ from clawgate.validators.staged import StagedPayload
     ("echo 'exec /bin/sh' > /tmp/f\nchmod +x /tmp/f\ntool --hook /tmp/f", ASK, "CG-ESC-011"),
     ("echo '{\"scripts\":{\"preinstall\":\"id\"}}' > package.json; npm i", ASK, "CG-ESC-011"),
     ("printf 'make\\n' > run.sh && chmod +x run.sh && ./run.sh", ASK, "CG-ESC-011"),
+    # a JSON manifest runs by itself through scripts, plugins, a package manager it names and
+    # dependencies from anywhere but the registry; written in part or unknown, it may
+    ("echo '{\"name\": \"x\", \"dependencies\": {\"a\": \"git+https://h/a.git\"}}' > package.json",
+     ASK, "CG-ESC-011"),
+    ("echo '{\"name\": \"x\", \"dependencies\": {\"a\": \"file:../a\"}}' > package.json",
+     ASK, "CG-ESC-011"),
+    ("echo '{\"packageManager\": \"yarn@4.0.0\"}' > package.json", ASK, "CG-ESC-011"),
+    ("echo '{\"config\": {\"allow-plugins\": true}}' > composer.json", ASK, "CG-ESC-011"),
+    ("echo '{\"name\": \"x\"}' >> package.json", ASK, "CG-ESC-011"),
+    ("echo \"{\\\"name\\\": \\\"$NAME\\\"}\" > package.json", ASK, "CG-ESC-011"),
+    ("cat > package.json <<'EOF'\n{\"scripts\": {\"preinstall\": \"sh i.sh\"}}\nEOF", ASK,
+     "CG-ESC-011"),
+    ("echo '{\"name\": \"x\"}' > Gemfile", ASK, "CG-ESC-011"),  # Ruby: code
     ("echo id > groff; chmod +x groff; GROFF_BIN_PATH=. nroff", ASK, None),
     ("echo id > groff; chmod 755 ./groff; GROFF_BIN_PATH=. nroff", ASK, None),
     ("cp \"$(command -v sh)\" x; chmod +x x; ./x", ASK, None),
@@ -122,6 +135,13 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
 
 @pytest.mark.parametrize("line", [
     "ls -l /bin/sh",
+    # a JSON manifest whose literal text declares data only (test fixtures, workspaces)
+    "echo '{\"type\": \"commonjs\", \"private\": true, \"devDependencies\": "
+    "{\"@babel/runtime\": \"workspace:^\"}}' > packages/package.json",
+    "echo '{\"name\": \"f\", \"version\": \"1.0.0\", \"dependencies\": {\"lodash\": \"^4.17\"}}'"
+    " > package.json",
+    "echo '{\"require\": {\"php\": \">=8.1\", \"guzzlehttp/psr7\": \"^2.0@dev\"}}' > composer.json",
+    "cat > package.json <<'EOF'\n{\"name\": \"x\", \"private\": true}\nEOF",
     "file /bin/bash",
     "grep -r /bin/sh scripts",
     "which zsh",

@@ -110,8 +110,16 @@ def test_comment_quote_desync(line: str, expected: Outcome, ctx: Context) -> Non
 
 @pytest.mark.parametrize(("line", "expected"), [
     ('echo "x"#"; rm -rf ~"', DENY),
-    ("echo $x#y", DENY),
-    ("echo ${x}#y", DENY),
+    ("echo $x#y; id", DENY),
+    ("echo ${x}#y z", DENY),
+    ("echo $x#'y'", DENY),
+    ("echo \"$x\"#y\nid", DENY),
+    ("echo $x#y$(id)", DENY),
+    ("echo $x#y; rm -rf ~; echo $x#y", DENY),  # the first '#' would hide the rm
+    # a plain fragment ending the line hides nothing from a comment-reading parser
+    ("echo $x#y", P),
+    ("pip install -e file://$PWD#egg=pkg[test]", P),
+    ("pip install -e \"git+https://h/r.git@$REV\"#egg=pkg", P),
     ("curl https://h/page#top", P),
     ("echo a#b", P),
     ("echo '#x'", P),

@@ -76,6 +76,8 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ("cat `xxd -r -p <<< 2f6574632f706173737764`", ASK, "CG-INJ-011"),
     ("cat $(echo . | tr '!-0' '\"-1')etc", ASK, "CG-INJ-011"),
     ("cat `echo -e '\\x2f\\x65\\x74\\x63'`", ASK, "CG-INJ-011"),
+    ("cat $(echo 'dwssap/cte/' | rev)", ASK, "CG-INJ-011"),
+    ("cat $(echo 'dwssap/cte/' | rev | rev | rev)", ASK, "CG-INJ-011"),  # still reversed
     ("less notes.txt\n!id", ASK, "CG-INJ-012"),
     ("cat /e\"t\"c/sha''dow", DENY, "CG-SEC-001"),  # seen through: password hashes
     ("cat /e\"t\"c/pass''wd", ASK, "CG-INJ-013"),

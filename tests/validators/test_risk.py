@@ -74,6 +74,10 @@ from clawgate.validators.risk import risk_of
     ("npm run build", Risk.MEDIUM),
     ("pip install -r requirements.txt", Risk.MEDIUM),
     ("uv pip install -e .", Risk.MEDIUM),
+    ("uv tool run --with tox-uv tox r -e py", Risk.MEDIUM),  # uvx spelled long: nothing installed
+    ("uv tool list", Risk.MEDIUM),
+    ("uv tool install ruff", Risk.HIGH),  # installed for the user, outside the workspace
+    ("uv tool upgrade --all", Risk.HIGH),
     ("cargo build --release", Risk.MEDIUM),
     ("cargo install --path .", Risk.MEDIUM),
     ("go test ./...", Risk.MEDIUM),

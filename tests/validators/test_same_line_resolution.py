@@ -41,6 +41,16 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("D=~/; rm -rf $D", DENY),
     ("a=ls; ( a=rm; $a -rf ~ )", DENY),
     ("a=ls; $a; a=rm; $a -rf ~", DENY),
+    # a redirection's target is put in too: the write-then-run is seen
+    ("t=/tmp/t.sh; echo 'rm -rf ~' > \"$t\"; sh \"$t\"", DENY),
+    ("t=$(mktemp); echo 'rm -rf ~' > \"$t\"; sh \"$t\"", DENY),
+    ("t=$(mktemp -d); rm -rf \"$t\" ~", DENY),
+    ("t=$(mktemp ~/.bashrcXXX); mv \"$t\" ~/.bashrc", DENY),
+    # mktemp prints a name it has just made: a fresh path, known exactly
+    ("tmp=$(mktemp)\njq '.a = 1' f.json > \"$tmp\"\nmv \"$tmp\" f.json", ALLOW),
+    ("tmp=$(mktemp) && jq . f.json > \"$tmp\" && mv \"$tmp\" f.json", ALLOW),
+    ("T=\"$(mktemp -d)\"; cp a \"$T\"/; rm -rf \"$T\"", ALLOW),
+    ("T=$(mktemp -d -t ci.XXXXXX); rm -rf \"$T\"", ALLOW),
     ("a='rm -rf ~'; eval \"$a\"", DENY),
     # not known exactly: asks as written
     ("a=ls | $a", ASK),
@@ -61,6 +71,8 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("for a in ls; do $a; done", ASK),
     ("a=$(cmd); $a", ASK),
     ("a=$(echo ls); $a", ASK),  # computed, not assigned literally: a disguise of its own
+    ("t=$(mktemp \"$HOME/x.XXXX\"); mv \"$t\" a", ASK),  # a template only known at run time
+    ("t=$(mktemp); \"$t\"", ASK),  # a program from the temporary directory
     ("who$(echo am)i", ASK),
     ("a=ls; source ./env.sh; $a", ASK),
     ("a=ls; b=a; ${!b}", DENY),  # indirection: CG-OBF-001 as before

@@ -37,6 +37,7 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("npx totally-real-helper-cli", ASK, "CG-PKG-002"),
     ("pip install flask-jwt-session-helperz", ASK, "CG-PKG-002"),
     ("uvx made-up-linter-tool check .", ASK, "CG-PKG-002"),
+    ("uv tool run made-up-linter-tool check .", ASK, "CG-PKG-002"),
     ("pipx run made-up-linter-tool", ASK, "CG-PKG-002"),
     ("pnpm dlx made-up-scaffolder", ASK, "CG-PKG-002"),
     ("yarn dlx made-up-scaffolder", ASK, "CG-PKG-002"),
@@ -45,6 +46,9 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("pip install git+https://example.com/x/y.git", ASK, "CG-PKG-002"),
     ("npm install someone/some-repo", ASK, "CG-PKG-002"),
     ("go run github.com/someone/tool@v1.2.3", ASK, "CG-PKG-002"),
+    ("npx -p made-up-scaffolder tsc -p tsconfig.json", ASK, "CG-PKG-002"),
+    ("uvx --from made-up-linter-tool lint -p 3", ASK, "CG-PKG-002"),
+    ("uv pip install --resolution lowest reqeusts", DENY, "CG-PKG-001"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str) -> None:
     assert_caught(line, expected, rule)
@@ -86,6 +90,9 @@ def test_caught(line: str, expected: Outcome, rule: str) -> None:
     "bundle install",
     "pip list",
     "pip install tox",
+    "npx tsc -p tests/lib/types/tsconfig.json",
+    "uv pip install . --group test --resolution lowest-direct",
+    "uvx -p 3.12 ruff check .",
 ])
 def test_popular_and_own_installs_are_allowed(line: str) -> None:
     assert_allowed(line)

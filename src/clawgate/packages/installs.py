@@ -36,10 +36,18 @@ _PIP_VALUES = frozenset("""-r --requirement -c --constraint -e --editable -i --i
 --proxy --retries --timeout --exists-action --cert --client-cert --python -p --group --extra
 --optional --index --default-index --package --rev --tag --branch --directory --project -m
 --marker --source -E --extras -G --python-preference --constraints --overrides --pip-args
---suffix --with-editable --python-platform""".split())
+--suffix --with-editable --python-platform --resolution --prerelease --index-strategy
+--keyring-provider --link-mode --exclude-newer --exclude-newer-package --reinstall-package
+--upgrade-package -P --refresh-package --no-build-isolation-package --no-build-package
+--no-binary-package --build-constraints --build-constraint -b --torch-backend --config-file
+--color --allow-insecure-host --override --config-setting --config-settings-package
+--fork-strategy --use-feature --use-deprecated --resume-retries --uploaded-prior-to --bounds
+--script --markers""".split())
 _NPM_VALUES = frozenset("""--registry --prefix --tag --workspace -w --omit --include --cache
 --install-strategy --userconfig --globalconfig --filter -F --dir -C --cwd --loglevel
---save-prefix -c --call""".split())
+--save-prefix -c --call --before --scope --lockfile-version --cpu --os --libc --node-options
+--reporter --workspace-concurrency --lockfile-dir --modules-dir --store-dir --backend
+--cache-dir --mode""".split())
 # Positional names that are the project's own, not packages: ``pip install .``.
 _MANIFEST_OPTIONS = frozenset({"-r", "--requirement", "-e", "--editable"})
 _PY_SPEC_END = lazy_pattern(r"\s*(?:\[|[=<>!~;@(]|$)")
@@ -160,31 +168,47 @@ def _runner(reader: str) -> _Reader:
 
 
 def _read(reader: str, args: list[str | None], first_only: bool) -> Named | None:
-    given = _given_packages(args)
     if reader == "pypi":
+        given = _given_packages(args, _PYPI_PACKAGE_OPTIONS, _PIP_VALUES)
         if given:
             return _python_names(list(given), 0)
         return _python_names(args, 1 if first_only else 0)
     operands, _ = _operands(args, _NPM_VALUES)
+    given = _given_packages(args, _NPM_PACKAGE_OPTIONS, _NPM_VALUES)
     if given:
         return _npm_names(given)
     return _npm_names(operands[:1] if first_only else operands)
 
 
-_PACKAGE_OPTIONS = frozenset({"-p", "--package", "--from", "--with", "--spec"})
+# The options by which a runner is told which packages to fetch (``npx -p typescript tsc``,
+# ``uvx --from httpie http``, ``pipx run --spec …``); uvx's ``-p`` is the Python to use.
+_NPM_PACKAGE_OPTIONS = frozenset({"-p", "--package"})
+_PYPI_PACKAGE_OPTIONS = frozenset({"--from", "--with", "--spec"})
 
 
-def _given_packages(args: list[str | None]) -> list[str]:
-    """Values of ``--package X``, ``--from X``, ``--with X``, ``--spec X``."""
+def _given_packages(args: list[str | None], options: frozenset[str],
+                    values: frozenset[str]) -> list[str]:
+    """Values of the package options among the tool's own options: those before its first
+    operand. After it the words are the command's (``npx tsc -p tsconfig.json``: tsc's
+    project file, not a package)."""
     found = []
+    skip = False
     for i, arg in enumerate(args):
+        if skip:
+            skip = False
+            continue
         text = arg or ""
-        name, _, value = text.partition("=")
-        if name in _PACKAGE_OPTIONS:
-            if value:
+        if not text.startswith("-") or text == "--":
+            break
+        name, eq, value = text.partition("=")
+        if name in options:
+            if eq:
                 found.append(value)
             elif i + 1 < len(args):
                 found.append(args[i + 1] or "")
+                skip = True
+        elif name in values and not eq:
+            skip = True
     return found
 
 

@@ -96,18 +96,33 @@ def _scan(cmd: SimpleCommand, spec: dict[str, Any]) -> tuple[list[Effect], str]:
     if last[0] is cmd and last[1] is spec:
         return last[2]  # the same command object asked again, as it is: no key to build
     key = tuple([w.text for w in cmd.words])
-    found = _memo.get(key)
-    if found is None:
+    kept = _memo.get(key)
+    if kept is None:
         found = scan(cmd.words, spec)
         if len(_memo) >= _MEMO_SIZE:
             _memo.clear()
-        _memo[key] = found
+        _memo[key] = (found, cmd.words)
+    else:
+        found = _rebind(kept[0], kept[1], cmd.words)
     _last[0] = (cmd, spec, found)  # holding cmd keeps its id from being reused meanwhile
     return found
 
 
+def _rebind(found: tuple[list[Effect], str], origin: tuple[Word, ...],
+            words: tuple[Word, ...]) -> tuple[list[Effect], str]:
+    """A remembered answer, its effects pointing at this command's own words: callers match
+    words by identity (``cp x .env`` writes, not reads, this ``.env``), and an answer kept from
+    an earlier command of the same text holds that command's words."""
+    effects, rest = found
+    if origin is words or not any(e.word is not None for e in effects):
+        return found
+    where = {id(w): i for i, w in enumerate(origin)}
+    return ([e if e.word is None or id(e.word) not in where
+             else Effect(e.kind, e.option, words[where[id(e.word)]]) for e in effects], rest)
+
+
 _MEMO_SIZE = 2048
-_memo: dict[tuple[str, ...], tuple[list[Effect], str]] = {}
+_memo: dict[tuple[str, ...], tuple[tuple[list[Effect], str], tuple[Word, ...]]] = {}
 _last: list[tuple[Any, Any, tuple[list[Effect], str]]] = [(None, None, ([], ""))]
 
 

@@ -50,13 +50,36 @@ _KEYWORDS = frozenset("if then else elif fi case esac for select while until do 
                       "function time coproc".split())
 
 
+# Parts of a compound command that are words, not statements: a loop's variable and the
+# words it runs over, the word a ``case`` tests and its patterns (by tree-sitter's field names).
+_WORD_FIELDS = frozenset({"variable", "value"})
+_WORD_PARENTS = frozenset({"for_statement", "case_statement", "case_item"})
+_SUBSTITUTION = lazy_pattern(r"\$\(|`|[<>]\(")
+_AS_WORD = ": "  # bashlex is asked about a word as the operand of ``:``
+
+
 class _Statement:
-    """One statement of the walk: its node and its text (with its here-document bodies)."""
+    """One statement of the walk: its node and its text (with its here-document bodies).
+    ``word``: a word of a compound command (``for f in WORDS``), not a statement."""
 
-    __slots__ = ("end", "node", "start", "text")
+    __slots__ = ("end", "node", "start", "text", "word")
 
-    def __init__(self, node: Node, start: int, end: int, text: str) -> None:
+    def __init__(self, node: Node, start: int, end: int, text: str, word: bool = False) -> None:
         self.node, self.start, self.end, self.text = node, start, end, text
+        self.word = word
+
+    def asked(self) -> str | None:
+        """The text bashlex is asked about: the statement, or a word as ``: WORD`` when it
+        holds a substitution (whose commands are compared; a bare word holds none)."""
+        if not self.word:
+            return self.text
+        return _AS_WORD + self.text if _SUBSTITUTION.search(self.text) else None
+
+    def view(self, text: str) -> list[CommandView]:
+        """bashlex's commands of the statement, placed in the line; a word's ``:`` left out."""
+        shift = self.start - (len(_AS_WORD) if self.word else 0)
+        return [(offset + shift, words) for offset, words in bashlex_view(text)
+                if not (self.word and offset == 0)]
 
 
 class _Walk:
@@ -81,14 +104,18 @@ class _Walk:
             node = self.pending.pop()
             # where the text between siblings starts (the line's start for the line itself)
             after = 0 if node.parent is None else self.chars.at(node.start_byte)
-            for child in node.named_children:
+            words = node.type in _WORD_PARENTS
+            for index, child in enumerate(node.children):
+                if not child.is_named:
+                    continue
                 start = self.chars.at(child.start_byte)
                 end = _with_bodies(self.source, start, self.chars.at(child.end_byte))
                 if node.type in _LISTS and self.dropped is None:
                     self._look_between(after, start)
                 after = max(after, end)
                 if child.type not in _SKIP:
-                    yield _Statement(child, start, end, self.source[start:end])
+                    word = words and node.field_name_for_child(index) in _WORD_FIELDS
+                    yield _Statement(child, start, end, self.source[start:end], word)
 
     def split(self, statement: _Statement) -> bool:
         """Queue ``statement``'s parts; False when it has none to ask about. tree-sitter reads
@@ -122,16 +149,17 @@ def compare_by_statement(parsed: m.ParsedLine, needs: Callable[[str], bool],
     covered: list[tuple[int, int]] = []
     misread: Disagreement | None = None
     for statement in walk:
-        if statement.node.has_error:
+        if statement.node.has_error and not statement.word:
             walk.split(statement)
             continue
-        if not needs(statement.text):
+        text = statement.asked()
+        if text is None or not needs(statement.text):
             continue
         if _UNREADABLE.search(statement.text) and walk.split(statement):
             continue  # bashlex would refuse it: ask about its parts
         walk.asked += 1
         try:
-            view = bashlex_view(statement.text)
+            view = statement.view(text)
         except GaveUp:
             raise  # no second opinion where one was needed: the caller asks
         except Rejected:
@@ -141,7 +169,7 @@ def compare_by_statement(parsed: m.ParsedLine, needs: Callable[[str], bool],
         except Unavailable:
             walk.split(statement)
             continue
-        views.extend((offset + statement.start, words) for offset, words in view)
+        views.extend(view)
         covered.append((statement.start, statement.end))
     if walk.dropped is not None or misread is not None:
         return walk.dropped or misread
@@ -271,13 +299,14 @@ def rejected_by_statement(parsed: m.ParsedLine, depth: int = 0) -> bool:
     body that tree-sitter does not see whole is asked about as a line of its own."""
     walk = _Walk(parsed)
     for statement in walk:
-        if not statement.node.has_error:
+        text = statement.asked()
+        if not statement.node.has_error or text is None:
             continue
         if _UNREADABLE.search(statement.text) and walk.split(statement):
             continue
         walk.asked += 1
         try:
-            bashlex_view(statement.text)
+            bashlex_view(text)
         except Rejected:
             return True
         except GaveUp:

@@ -47,6 +47,8 @@ _GLOB_CHARS = lazy_pattern(r"[*?\[]")
 _JOINERS = ("&", "|", "\\", ";;")  # what continues a list over a newline (and ;; ends a case)
 # Computed rather than assigned: a value built this way stays a disguise of its own.
 _DISGUISING = frozenset({m.INDIRECT, m.COMMAND})
+# Except the name mktemp made (tmp=$(mktemp -d)): a fresh path, no text of anyone's choosing.
+_FRESH_NAME = lazy_pattern(r"(\"?)\$\(\s*mktemp(?:\s+[\w./=+-]+)*\s*\)\1")
 # What may change any variable: a nameref set by declare -n assigns through another name,
 # a trap runs code before commands, builtin/command run a setter (builtin read a), wait -p ...
 _REREADERS = frozenset({"source", ".", "eval", "declare", "typeset", "local", "trap", "wait",
@@ -171,7 +173,9 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
         name = assignment.name
         if "[" in name:  # a[0]=rm is $a too: an element is not followed
             known.pop(name.partition("[")[0], None)
-        elif certain and name in env and not assignment.value.expansions & _DISGUISING and all(
+        elif certain and name in env and (
+                not assignment.value.expansions & _DISGUISING
+                or _FRESH_NAME.fullmatch(assignment.value.text)) and all(
                 used in known for used in _REFERENCED.findall(assignment.value.text)):
             known[name] = env[name]
         elif name == "IFS":
@@ -316,19 +320,38 @@ def _word_edits(cmd: m.SimpleCommand, env: dict[str, str],
         return []
     edits: list[tuple[int, int, str, bool]] = []  # and whether a value was put in
     cursor = 0
-    for word, target in [*((w, False) for w in cmd.words), *((t, True) for t in targets)]:
+    for word in cmd.words:
         found = _find(text, word.text, cursor)
         if found < 0:
             continue
         cursor = found + len(encode(word.text) or b"")
-        if not _rewritable(word):
-            continue
-        fields = _fields(word, env)
-        if fields is None or (target and len(fields) != 1):
-            continue
-        edits.append((base + found, base + cursor, " ".join(quote(f) for f in fields),
-                      word.value is None))
+        if _rewritable(word):
+            _edit(edits, word, env, base + found, base + cursor, target=False)
+    # A command's text ends with its words: its redirections follow it in the line, each
+    # target after its operator (``echo x > "$t"``); one found anywhere else is left alone.
+    at = base + cursor
+    for redirect in cmd.redirects if targets else ():
+        target = redirect.target
+        if target is None or redirect.heredoc is not None:
+            break
+        found = _find(src, target.text, at)
+        if found < 0 or not _BEFORE_TARGET.fullmatch(src[at:found]):
+            break
+        at = found + len(encode(target.text) or b"")
+        if _rewritable(target):
+            _edit(edits, target, env, found, at, target=True)
     return edits
+
+
+_BEFORE_TARGET = re.compile(rb"[ \t\d<>&|]*")
+
+
+def _edit(edits: list[tuple[int, int, str, bool]], word: m.Word, env: dict[str, str],
+          start: int, end: int, *, target: bool) -> None:
+    fields = _fields(word, env)
+    if fields is None or (target and len(fields) != 1):
+        return
+    edits.append((start, end, " ".join(quote(f) for f in fields), word.value is None))
 
 
 def _rewritable(word: m.Word) -> bool:

@@ -2,7 +2,8 @@
 '\\x72\\x6d')``, ``$(rev <<< mr)``, ``$(echo cm0= | base64 -d)``, ``$(printf rm | tr a-z A-Z)``.
 
 A substitution is computed only when every stage is a printer of literal text (``echo``,
-``printf``) or a here-string, followed by filters modelled exactly (``rev``, ``base64 -d``,
+``printf``; ``mktemp``, which prints the fresh name it made: ``shell/mktemp.py``) or a
+here-string, followed by filters modelled exactly (``rev``, ``base64 -d``,
 ``base32 -d``, ``xxd -r -p``, ``tr`` of plain sets, ``cat``); anything else -- a variable, a
 nested substitution, another program -- leaves it unknown (None).
 """
@@ -75,6 +76,10 @@ def _stage(argv: list[str], stdin: str | None) -> str | None:
     if argv[0] in ("echo", "printf"):
         return printed(argv)
     if stdin is None:
+        if argv[0] == "mktemp":
+            from clawgate.shell.mktemp import fresh_path
+
+            return fresh_path(argv)
         return None
     return _filter(argv, stdin)
 

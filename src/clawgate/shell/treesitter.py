@@ -411,7 +411,27 @@ def parse_tree(line: str) -> m.ParsedLine:
         again = _read(text) if text is not None else None
         if again is not None and not again.has_error:
             return replace(again, written=line)
+    if parsed.has_error and "@" in line:
+        return _without_mid_word_at(line) or parsed
     return parsed
+
+
+# An ``@`` inside a plain word (``poetry@build``, the name ``pipx install --suffix=@build``
+# gives): tree-sitter-bash fails on such a word where a command's name stands when the line
+# needs its full parse (``poetry@build --version | grep $(poetry version --short)``). To bash it
+# is a literal there; only ``${x@Q}`` gives it a meaning, and that reads alike with ``_``.
+# (Not where a ``=`` follows in the word: ``a@b=1 x`` is a command to bash, not an assignment.)
+_MID_WORD_AT = lazy_pattern(r"(?<=[A-Za-z0-9_])@(?=[A-Za-z0-9_.-])(?![^\s=]*=)")
+
+
+def _without_mid_word_at(line: str) -> m.ParsedLine | None:
+    """The line's reading with such ``@`` handed to tree-sitter as ``_`` (the same length:
+    every offset holds) and every word read from the line itself, when that parses cleanly."""
+    masked = _MID_WORD_AT.sub("_", line)
+    if masked == line:
+        return None
+    again = _parse_tree(line, line, shape=masked)
+    return None if again.has_error else replace(again, shape=masked)
 
 
 def _mended(line: str) -> str | None:
@@ -455,6 +475,8 @@ def _spans_lines(cmd: m.SimpleCommand) -> bool:
 
 
 def _parse_tree(text: str, line: str, shape: str | None = None) -> m.ParsedLine:
+    """``shape``: a text of the same length for tree-sitter to parse in place of ``text``;
+    the words are read from ``text``."""
     src = text.encode("utf-8", "surrogateescape")
     limit = len(line.encode("utf-8", "surrogateescape"))
     tree = tree_of(src if shape is None else shape.encode("utf-8", "surrogateescape"))

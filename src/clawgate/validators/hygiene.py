@@ -259,25 +259,31 @@ def closed_within(text: str) -> bool:
 @register
 class MidWordHash(LineValidator):
     """A ``#`` glued to a quote or expansion inside a word: a comment to some parsers, a literal
-    to bash. Bad: ``echo "x"#"; rm -rf ~"``. Harmless: ``curl https://h/page#top``.
+    to bash. Bad: ``echo "x"#"; rm -rf ~"``. Harmless: ``curl https://h/page#top``, and a
+    plain fragment ending the line, its only ``#`` (``pip install -e file://$PWD#egg=pkg``):
+    read as a comment it would hide only those literal characters.
     """
 
     id = "CG-HYG-007"
     spelling = True
     _EXPANSION_END = lazy_pattern(r"(\$\w+|\$[@*#?$!-]|[}'\"])$")
+    _PLAIN_FRAGMENT = lazy_pattern(r"[\w./:=@%+,\[\]-]*")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "#" not in parsed.source:
             return Verdict.passthrough()
+        end = parsed.source.rstrip()
         for cmd in parsed.commands:
             for word in cmd.words:
-                if "#" in word.text[1:] and self._glued(word.text):
+                if "#" in word.text[1:] and self._glued(word.text, end):
                     return Verdict.misparse(self.id, f"'#' glued to a quote or expansion in "
                                             f"{word.text!r}", hint="quote the '#'")
         return Verdict.passthrough()
 
-    def _glued(self, text: str) -> bool:
+    def _glued(self, text: str, end: str) -> bool:
         return any(ch == "#" and index and self._EXPANSION_END.search(text[:index])
+                   and not (end.endswith(text) and end.count("#") == 1 and
+                            self._PLAIN_FRAGMENT.fullmatch(text[index + 1:]))
                    for index, ch in unquoted(text))
 
 

@@ -36,15 +36,15 @@ _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 
 def decodes(cmd: SimpleCommand) -> bool:
     """``cmd`` turns encoded or scrambled text into plain text (base64 -d, xxd -r, printf '\\x..',
-    rev, tr with symbol ranges)."""
+    rev an odd number of times in its pipeline, tr with symbol ranges)."""
     program = cmd.program
     if program not in DECODERS and program not in ("echo", "printf"):
         return False
     args = cmd.args
     if program in ("echo", "printf"):
         return any(_ESCAPED_BYTES.search(a) for a in args)
-    if program == "rev":
-        return True
+    if program == "rev":  # reversed again further on (rev | cut -c 2- | rev): not scrambled
+        return cmd.pipeline.count("rev") % 2 == 1 if cmd.pipeline else True
     if program == "tr":
         return any(_SYMBOL_RANGE.search(a) for a in args)
     if program == "openssl":

@@ -21,6 +21,9 @@ REGENERABLE_NAMES = frozenset({
     ".gradle", ".next", ".nuxt", ".svelte-kit", ".angular", ".docusaurus", ".expo",
     ".ccls-cache", ".clangd", ".stack-work", "elm-stuff", ".cpcache", ".benchmarks",
     ".nyc_output", "coverage", "htmlcov", ".coverage", ".dart_tool", ".terraform",
+    ".kotlin", ".phpunit.cache", ".phpunit.result.cache", ".php-cs-fixer.cache",
+    ".php_cs.cache", ".yardoc", ".rspec_status", ".vite", ".rollup.cache", ".stylelintcache",
+    ".prettiercache", ".jest-cache",
     # installed dependencies and environments
     "node_modules", ".venv", "venv", ".tox", ".nox", ".eggs", "bower_components",
     ".pnpm-store", ".yarn-cache", "_opam", ".cabal-sandbox", ".elixir_ls",
@@ -32,9 +35,11 @@ REGENERABLE_NAMES = frozenset({
     "gemfile.lock", "composer.lock",
 })
 # (Logs are not rebuilt, but they are written to be thrown away: truncate -s 0 app.log.)
-REGENERABLE_GLOBS = ("*.log", "*.egg-info", "*.pyc", "*.pyo", "*.o", "*.obj", "*.class", "*.gcda",
-                     "*.gcno", "*.gcov", "*.tsbuildinfo", "*.orig", "*.rej", "*~", "*.swp",
-                     ".ds_store", "cmake-build-*", "bazel-*", ".coverage.*", "*.profraw", "*.dsym",
+# Editors' swap and lock files: vim's .swp, .swo … .swa, emacs's #name# and .#name.
+REGENERABLE_GLOBS = ("*.log", "*.egg-info", "*.egg", "*.pyc", "*.pyo", "*.o", "*.obj", "*.class",
+                     "*.gcda", "*.gcno", "*.gcov", "*.tsbuildinfo", "*.orig", "*.rej", "*~",
+                     "*.sw[a-p]", "#*#", ".#*", ".ds_store", "cmake-build-*", "bazel-*",
+                     ".coverage.*", "*.profraw", "*.dsym",
                      # compiled objects and libraries of C, Erlang and Haskell builds
                      "*.so", "*.dylib", "*.a", "*.lo", "*.la", "*.gch", "*.pch", "*.beam",
                      "*.hi", "*.dyn_o", "*.dyn_hi", ".ghc.environment.*")

@@ -79,6 +79,9 @@ def _packages(low: frozenset[str], high: frozenset[str], global_flags: frozenset
             return _HIGH
         if cmd.program == "cargo" and _first(cmd) == "binstall":
             return _HIGH  # a prebuilt binary from the network, installed for the user
+        if cmd.program == "uv" and [a for a in cmd.args if not a.startswith("-")][:2] in (
+                ["tool", "run"], ["tool", "list"], ["tool", "dir"]):
+            return _MEDIUM  # uv tool run is uvx: run from uv's cache, nothing installed
         if _first(cmd) == "install" and (
                 (cmd.program == "cargo" and "--path" not in cmd.args)
                 or (cmd.program == "go" and any("@" in a for a in cmd.args))):
@@ -199,8 +202,10 @@ def _openssl(cmd: SimpleCommand) -> Risk:
     return _OPENSSL_BASE(cmd)
 
 
-_OPENSSL_BASE = _tiered(frozenset({"version", "help", "list"}),
-                        frozenset({"s_client", "s_server", "s_time", "ocsp"}))
+# openssl's subcommands that reach the network (a client, a server, an OCSP query); the others
+# are local crypto on local files. secrets.py reads it: only these can send a file.
+OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
+_OPENSSL_BASE = _tiered(frozenset({"version", "help", "list"}), OPENSSL_NETWORK)
 _AWK_EFFECTS = lazy_pattern(r"system|getline|[|>]|/inet/|ENVIRON|close|fflush")
 _SED_ADDRESS = r"(/[^/]*/|\d+|\$)?(,(/[^/]*/|\d+|\$))?\s*!?\s*"
 _SED_READ = lazy_pattern(rf"^\s*{_SED_ADDRESS}[pdqnN=]?\s*$"

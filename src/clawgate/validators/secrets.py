@@ -10,6 +10,7 @@ from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.credentials import HINT, credential_in, is_credential, is_key_material
 from clawgate.validators.paths import resolve
+from clawgate.validators.risktables import OPENSSL_NETWORK
 from clawgate.validators.writes import write_targets
 
 SENDERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
@@ -28,6 +29,22 @@ _IDENTITY_OPTIONS = {
     "curl": frozenset({"--netrc-file", "--cert", "--key", "-E", "--cacert", "--config", "-K"}),
     "openssl": frozenset({"-key", "-cert", "-CAfile", "-in"}),
 }
+# Options whose file a local tool uses as a key or certificate to sign, verify or derive with:
+# the key does its job, its bytes are neither shown nor sent (``openssl x509 -CAkey ca.key``).
+_KEY_USE_OPTIONS = {
+    "openssl": frozenset({"-key", "-CAkey", "-signkey", "-inkey", "-keyfile", "-cert", "-CA",
+                          "-CAfile", "-certfile", "-untrusted", "-trusted", "-verifyCAfile",
+                          "-chainCAfile", "-sign", "-verify", "-prverify", "-recip"}),
+}
+
+
+def _sends(cmd: SimpleCommand) -> bool:
+    """A program that can carry a file to another host, in the role it has on this line:
+    openssl does only as a client or server (``s_client``), not as local crypto (``x509``,
+    ``genrsa``, ``enc``), which reads and writes local files."""
+    if cmd.program == "openssl":
+        return bool(cmd.args) and cmd.args[0] in OPENSSL_NETWORK
+    return cmd.program in SENDERS
 
 
 def _mentions_secret(cmd: SimpleCommand) -> bool:
@@ -46,7 +63,7 @@ _SHOWERS = frozenset({"cat", "tac", "nl", "head", "tail", "less", "more", "most"
                       "base32", "basenc", "uuencode", "cp", "install", "dd", "tee", "sort",
                       "uniq", "cut", "paste", "rev", "fold", "grep", "egrep", "fgrep", "rg",
                       "awk", "gawk", "mawk", "sed", "diff", "jq", "yq", "column", "pr", "expand",
-                      "iconv", "gzip", "zcat", "tar", "zip", "7z"})
+                      "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl"})
 _KEY_HINT = "use the key through the tool that needs it (ssh -i, ssh-add), never print it"
 
 
@@ -64,7 +81,7 @@ class CredentialRead(Validator):
     id = "CG-SEC-001"
 
     def shapes(self, program: str | None) -> int:
-        if program == "getent" or program in _option_readers():
+        if program in ("getent", "openssl") or program in _option_readers():
             return sh.ANY
         if program in _NAMERS:
             return sh.PIPED  # echo F | cpio -o: the names of the files cpio reads
@@ -87,7 +104,7 @@ class CredentialRead(Validator):
             if path is not None:
                 return _read_verdict(self.id, f"find runs {reader} on", path, ctx,
                                      shows=reader in _SHOWERS)
-        if program in _NON_READERS or program in SENDERS:
+        if program in _NON_READERS or _sends(cmd):
             if program not in _option_readers() or not _mentions_secret(cmd):
                 return Verdict.passthrough()
             path = _read_by_option(cmd, ctx)  # file -f LIST, wc --files0-from, openssl -in
@@ -99,7 +116,8 @@ class CredentialRead(Validator):
         if not _mentions_secret(cmd):
             return Verdict.passthrough()
         written = frozenset(id(w) for w in write_targets(cmd))  # cp x .env writes .env
-        path = credential_in(cmd, ctx, skip=written)
+        path = credential_in(cmd, ctx, _KEY_USE_OPTIONS.get(program or "", frozenset()),
+                             skip=written)
         if path is None:
             return Verdict.passthrough()
         if program in _SHOWERS and is_key_material(path, ctx):
@@ -232,8 +250,8 @@ class CredentialSent(Validator):
         program = cmd.program
         if not _mentions_secret(cmd):
             return Verdict.passthrough()
-        if program in SENDERS:
-            path = credential_in(cmd, ctx, _IDENTITY_OPTIONS.get(program, frozenset()))
+        if _sends(cmd):
+            path = credential_in(cmd, ctx, _IDENTITY_OPTIONS.get(program or "", frozenset()))
             if path is not None:
                 return Verdict.deny(self.id, f"{program} sends the credential file {path}")
         elif program not in _NON_READERS and cmd.pipes_into(SENDERS):

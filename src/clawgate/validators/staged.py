@@ -11,6 +11,7 @@ from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
+from clawgate.validators.inertmanifest import inert_manifest
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
 from clawgate.validators.writes import may_write, write_targets
 from clawgate.validators.written import COMPILE_AND_RUN, appends, as_line, run_as, written
@@ -81,7 +82,8 @@ class StagedPayload(LineValidator):
     """A file written with shell code or an exec payload, a shell copied, or a file written
     on the line and made executable, then used by a later command of the same line (run, or
     handed over as a config, hook or directory); or code written into a file that runs by itself
-    (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``). ASK. Literal text
+    (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``; not a JSON manifest whose
+    literal text declares data only: inertmanifest.py). ASK. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
     ``echo '…' > x.py; python x.py``) is checked as the command or inline code it is; a run
     of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK.
@@ -129,7 +131,7 @@ class StagedPayload(LineValidator):
                 return Verdict.ask(self.id, f"{used!r} is prepared with a payload and then used "
                                    "by a later command", hint="run the steps separately")
             for path, payload in _written(cmd):
-                if _AUTORUN.search(path):
+                if _AUTORUN.search(path) and not inert_manifest(cmd, path):
                     return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload

@@ -20,12 +20,22 @@ _ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 _SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
 # Wrappers whose command is a package spec (``name@version``), fetched and then run.
 _PACKAGE_RUNNERS = frozenset({("npx", ""), ("npm", "exec"), ("pnpm", "dlx"), ("pnpm", "exec"),
-                              ("yarn", "dlx"), ("bunx", ""), ("bun", "x"), ("uvx", "")})
+                              ("yarn", "dlx"), ("bunx", ""), ("bun", "x"), ("uvx", ""),
+                              ("uv", "tool run"), ("pipx", "run")})
 # Flags with which a wrapper only reports and runs nothing.
 _QUERIES = {"screen": frozenset({"-ls", "-list", "-wipe", "-v", "--version"}),
             "script": frozenset({"-V", "--version", "-h", "--help"}),
             "wsl": frozenset({"-l", "--list", "--status", "--version", "-v", "--help"})}
 _SHELL_MODE_FLAGS = frozenset({"-i", "-p", "-l", "--login", "-s", "-pi", "-ip", "-li", "-il"})
+
+
+def _subcommand(cmd: SimpleCommand) -> tuple[str, int]:
+    """(the subcommand, where the wrapper's own options start): two words where the table
+    has them (``uv tool run``), else one."""
+    words = [w.value or "" for w in cmd.words[1:3]]
+    if len(words) == 2 and (cmd.program, " ".join(words)) in SUBCOMMAND:
+        return " ".join(words), 3
+    return (words[0] if words else ""), 2
 
 
 def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand | str | None,
@@ -94,10 +104,12 @@ class ArgvWrapper(Validator):
         program = cmd.program
         spec = PLAIN.get(program) if program else None
         start = 1
+        sub = ""
         if spec is None and program in _SUBCOMMAND_PROGRAMS:
-            sub = cmd.words[1].value if len(cmd.words) > 1 else None
-            spec = SUBCOMMAND.get((program, sub or "")) or SUBCOMMAND.get((program, ""))
-            start = 2 if (program, sub or "") in SUBCOMMAND else 1
+            sub, start = _subcommand(cmd)
+            spec = SUBCOMMAND.get((program, sub)) or SUBCOMMAND.get((program, ""))
+            if (program, sub) not in SUBCOMMAND:
+                sub, start = "", 1
         if spec is None:
             return Verdict.passthrough()
         if _QUERIES.get(program or "", frozenset()).intersection(cmd.args):
@@ -106,8 +118,7 @@ class ArgvWrapper(Validator):
         if shell:
             return Verdict.ask(self.id, f"{program} with no command starts an interactive shell",
                                hint="give the command to run")
-        if isinstance(target, SimpleCommand) and (program or "", cmd.words[start - 1].value
-                                                  if start == 2 else "") in _PACKAGE_RUNNERS:
+        if isinstance(target, SimpleCommand) and (program or "", sub) in _PACKAGE_RUNNERS:
             target = _without_version(target)
         if target == "":
             return Verdict.ask(self.id, f"{program} runs code only known at run time")

@@ -131,15 +131,25 @@ PRIVILEGED: dict[str, Wrap] = {
     "arch-chroot": _w("u", "", skip=1, bare_shell=True),
 }
 
+# uv's options that take a value, shared by ``uv run`` and ``uvx`` (resolver, index, cache).
+_UV_VALUES = ("python with with-editable with-requirements project directory env-file index "
+              "default-index index-url extra-index-url find-links index-strategy resolution "
+              "prerelease exclude-newer link-mode config-file config-setting cache-dir color "
+              "keyring-provider python-platform refresh-package reinstall-package "
+              "upgrade-package build-constraints constraints overrides allow-insecure-host "
+              "fork-strategy no-binary-package no-build-package no-build-isolation-package")
+
 # Programs whose subcommand runs the command that follows (``npm exec``, ``uv run``).
 SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("npm", "exec"): _w("c", "package call", code="c", code_long="call"),
     ("npx", ""): _w("pc", "package call", code="c", code_long="call"),
-    ("pnpm", "exec"): _w(), ("pnpm", "dlx"): _w(), ("yarn", "exec"): _w(),
-    ("yarn", "dlx"): _w(), ("yarn", "run"): _w(),  # yarn run X: a script, or else the bin X
+    ("pnpm", "exec"): _w(), ("pnpm", "dlx"): _w("", "package"), ("yarn", "exec"): _w(),
+    ("yarn", "dlx"): _w("p", "package"), ("yarn", "run"): _w(),  # yarn run X: or the bin X
+    ("pipx", "run"): _w("", "spec python pip-args index-url backend"),
     ("bunx", ""): _w(), ("bun", "x"): _w(), ("bun", "exec"): _w(),
-    ("uv", "run"): _w("p", "python with with-requirements project directory"),
-    ("uvx", ""): _w("p", "python with from"), ("poetry", "run"): _w(),
+    ("uv", "run"): _w("pifCPbc", _UV_VALUES + " group only-group no-group extra no-extra package"),
+    ("uvx", ""): _w("pifCPbc", _UV_VALUES + " from"), ("poetry", "run"): _w(),
+    ("uv", "tool run"): _w("pifCPbc", _UV_VALUES + " from"),  # uvx spelled long
     ("pipenv", "run"): _w(), ("pdm", "run"): _w(), ("hatch", "run"): _w(), ("rye", "run"): _w(),
     ("bundle", "exec"): _w(), ("cabal", "exec"): _w(), ("stack", "exec"): _w(),
     ("conda", "run"): _w("np", "name prefix"), ("mamba", "run"): _w("np", "name prefix"),
