@@ -1,4 +1,5 @@
-"""CG-DEST-010: a job left in the background asks; one the line waits for or ends does not."""
+"""CG-DEST-010: a background job the line takes out of its shell's reach (a subshell's job,
+``disown``) asks; a plain ``cmd &``, or one the line waits for or ends, does not."""
 
 from __future__ import annotations
 
@@ -12,18 +13,12 @@ from clawgate.validators.disruptive import BackgroundJob
 
 
 @pytest.mark.parametrize("line", [
-    "node integration/server.js &",
-    "./server --port 8080 &",
-    "./server & ./other & kill $pid",  # $pid names no job of this line
-    "./a & PID=$!; ./b & kill $PID",  # ./b is left running
-    "./a & ./b & kill $!",  # $! is ./b: ./a is left running
-    "./server & wait 123",  # some other process
-    "./server & trap 'kill 0123' EXIT",
-    "bash -c './server &'",  # a line inside a line
-    "(./server &); kill $!",  # a job of the subshell: $! outside names none
+    "(./server &)",  # a job of a subshell: no job of this shell
+    "(./server &); kill $!",  # $! outside names none
     "(./server &); wait",
-    "./server & wait | cat",  # wait in a pipeline runs in a subshell
-    "./server & (trap 'kill $(jobs -p)' EXIT)",
+    "./worker & disown",  # out of the job table
+    "./a & ./b & disown %1",
+    "x=$(./server &)",
 ])
 def test_unbounded_jobs_ask(line: str) -> None:
     assert_caught(line, ASK, "CG-DEST-010")
@@ -41,6 +36,13 @@ def test_unbounded_jobs_ask(line: str) -> None:
     "./server &\ntrap 'kill $(jobs -p)' EXIT\nnpm test",
     "./server & pid=$!\ntrap 'kill $pid' EXIT\nnpm test",
     "ls &",  # a read ends on its own
+    # plain jobs of this shell: its process group, which the executors end with the call
+    "node integration/server.js &",
+    "./server --port 8080 &",
+    "npm run dev &",
+    "./a & ./b & kill $!",
+    "bash -c './server &'",
+    "node tests/server.js &> /dev/null &",
 ])
 def test_bounded_jobs_are_allowed(line: str) -> None:
     assert_allowed(line)
@@ -61,4 +63,4 @@ def test_unsafe_lifts_it_as_the_other_destructive_asks() -> None:
     from clawgate.policy.settings import EngineSettings
 
     unsafe = Engine(EngineSettings(unsafe=True))
-    assert unsafe.check("./server --port 8080 &").outcome is Outcome.ALLOW
+    assert unsafe.check("(./server --port 8080 &)").outcome is Outcome.ALLOW

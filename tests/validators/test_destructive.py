@@ -66,8 +66,8 @@ from clawgate.policy.settings import EngineSettings
     ("pip install --no-index --find-links ../wheels pkg", "CG-DEST-007"),  # outside
     ("pip install -f https://x.example/wheels pkg", "CG-DEST-007"),
     ("nohup ./server", "CG-DEST-008"),
-    ("./server --port 8080 &", "CG-DEST-010"),
-    ("npm run dev &", "CG-DEST-010"),
+    ("(./server --port 8080 &)", "CG-DEST-010"),
+    ("npm run dev & disown", "CG-DEST-010"),
     ("setsid ./worker", "CG-DEST-008"),
     ("openvt -- ./worker", "CG-DEST-008"),
     ("screen -dmS job ./long.sh", "CG-DEST-008"),

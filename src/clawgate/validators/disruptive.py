@@ -129,21 +129,21 @@ class Detached(Validator):
 
 @register
 class BackgroundJob(LineValidator):
-    """A program started in the background with ``&`` outlives the command: ASK, unless the
-    line bounds the job itself: it waits for every job (``wait``), ends this one (``kill $!``,
-    ``kill %1``, ``kill "$pid"`` after ``pid=$!``, a ``trap`` that does so), or runs it under
-    ``timeout``. A read in the background (``ls &``) ends on its own and is left alone.
+    """A job the line starts in the background and then takes out of its shell's reach: one
+    started by a subshell (``(./server &)``, the double-fork idiom: no job of this shell, so
+    nothing here can wait for it or end it) or handed over with ``disown``. ASK, unless the
+    line bounds it itself (``wait``, ``kill $!``/``%1``/``"$pid"`` after ``pid=$!``, a
+    ``trap`` that ends it, ``timeout``).
 
-    Why not more: clawgate's own executors end whatever a command leaves in its process group
-    (and control group) when the command ends, so there a job cannot outlive its call; but an
-    adapter only decides, and the agent's host may keep such a job running past the call, its
-    timeout and the session (a server still listening, a worker still writing). The CI shape
-    (start a server, run the tests against it, stop it) bounds its job and is ALLOW; a job
-    left behind is asked about. Detaching on purpose (``nohup``, ``setsid``, ``screen -dm``)
-    is CG-DEST-008's.
+    A plain ``cmd &`` is left alone: it runs the program that would be judged in the
+    foreground, stays in the shell's job table and process group, and clawgate's executors
+    end what a call leaves in its process group (and control group) when the call ends; a
+    background server is an everyday shape of CI scripts and of agents' sessions (every
+    corpus of everyday commands here has it). Detaching with ``nohup``, ``setsid`` or
+    ``screen -dm`` is CG-DEST-008's.
 
-    Bad: ``./server --port 8080 &``. Harmless: ``node server.js & pid=$!; npm test; kill
-    $pid``, ``make serve & sleep 2; curl -s localhost:8000; wait``.
+    Bad: ``(./server --port 8080 &)``, ``./worker & disown``. Harmless: ``node server.js &``,
+    ``make serve & sleep 2; curl -s localhost:8000; wait``.
     """
 
     id = "CG-DEST-010"
@@ -153,12 +153,24 @@ class BackgroundJob(LineValidator):
             return Verdict.passthrough()
         commands = parsed.commands
         for i, cmd in enumerate(commands):
-            if not cmd.background or risk_of(cmd) is Risk.LOW or _bounded(commands, i):
+            if not cmd.background or risk_of(cmd) is Risk.LOW or not _detached(commands, i) \
+                    or _bounded(commands, i):
                 continue
-            return Verdict.ask(self.id, f"{cmd.program or 'the command'} runs in the background",
+            return Verdict.ask(self.id, f"{cmd.program or 'the command'} runs in the background, "
+                               "out of this shell's reach",
                                hint="run it in the foreground with a timeout, or wait for it "
                                "or kill it in the same command").about(cmd.text)
         return Verdict.passthrough()
+
+
+def _detached(commands: tuple[SimpleCommand, ...], index: int) -> bool:
+    """The job is started by a subshell or a nested line, or a later ``disown`` of this shell
+    takes it out of the job table."""
+    job = commands[index]
+    if _SEPARATE.intersection(job.nesting) or job.depth:
+        return True
+    return any(c.program == "disown" and c.offset > job.offset
+               and not _SEPARATE.intersection(c.nesting) for c in commands)
 
 
 def _bounded(commands: tuple[SimpleCommand, ...], index: int) -> bool:
