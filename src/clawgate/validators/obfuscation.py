@@ -22,11 +22,14 @@ from clawgate.validators.injection import spells_text
 from clawgate.validators.programs import SHELLS
 
 _NAME = r"[A-Za-z_]\w*(?:\[[^]]*\])?"
+# A variable, or a special or positional parameter (``${0/x/r}``, ``${_^^}``, ``${1:0:1}``):
+# the tricks work on any of them.
+_PARAM = rf"(?:{_NAME}|\d+|[#?$!-])"  # not $@/$*: "${@:2}" is every argument but the first
 _TRICK = lazy_pattern(
-    rf"\$\{{{_NAME}(?:,,?|\^\^?|~~?)\}}"  # case flips
-    rf"|\$\{{{_NAME}:(?:\d|\s+-?\d|\(\s*-?\d)"  # substrings
+    rf"\$\{{{_PARAM}(?:,,?|\^\^?|~~?)\}}"  # case flips
+    rf"|\$\{{{_PARAM}:(?:\d|\s+-?\d|\(\s*-?\d)"  # substrings
     r"|\$\{![A-Za-z_]\w*\}"  # indirection
-    rf"|\$\{{{_NAME}/"  # pattern edits
+    rf"|\$\{{{_PARAM}/"  # pattern edits
     r"|\w\$(?:[@*]|\{[@*]\})|\$(?:[@*]|\{[@*]\})\w")  # empty $@ glued into a word
 _INDEXED = lazy_pattern(r"\$\{[A-Za-z_]\w*\[[^]@*]+\]\}")
 _EXPANSION = lazy_pattern(r"\$(?:\{[^}]*\}|[A-Za-z_]\w*|\()")
@@ -57,9 +60,9 @@ def obfuscation(word: Word) -> str | None:
 @register
 class ObfuscatedProgram(Validator):
     """A program name built with obfuscation (``${x,,} -rf /``, ``$(rev <<< mr)``,
-    ``${a[3]}${a[7]}``, ``$'\\162\\155'``, ``c$@at``) or spelled as a glob (``/???/?m``,
-    ``/b?n/r[m]``): nothing but hiding needs it. DENY; a glob matching exactly one well-known
-    system program is checked as that program too.
+    ``${a[3]}${a[7]}``, ``$'\\162\\155'``, ``c$@at``, ``${0/x/r}m``) or spelled as a glob
+    (``/???/?m``, ``/b?n/r[m]``, ``/usr/bin/su*o``): nothing but hiding needs it. DENY; a
+    glob matching exactly one well-known system program is checked as that program too.
 
     Bad: ``$(echo cm0= | base64 -d) -rf /``. Harmless: ``"$PYTHON" -m pytest``, ``$EDITOR x``.
     """
@@ -75,11 +78,15 @@ class ObfuscatedProgram(Validator):
             return Verdict.passthrough()
         why = obfuscation(name)
         candidates: list[str] = []
-        if why is None and m.GLOB in name.expansions and _GLOB.search(name.text):
+        if why is None and m.GLOB in name.expansions:
             from clawgate.validators.sysbins import glob_programs
 
             candidates = glob_programs(name.text)
-            why = f"the program {name.text!r} is spelled as a glob"
+            # ``?`` and ``[…]`` spell letters; a ``*`` is a glob spelling too once it can
+            # match a well-known program in a system directory (``/usr/bin/su*o``,
+            # ``/bin/r*``). ``./dist/*.AppImage`` matches none: CG-INJ-003 asks.
+            if _GLOB.search(name.text) or candidates:
+                why = f"the program {name.text!r} is spelled as a glob"
         if why is None:
             return Verdict.passthrough()
         rest = " ".join(w.text for w in cmd.words[1:])
