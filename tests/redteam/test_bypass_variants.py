@@ -85,6 +85,46 @@ CASES: list[Case] = [
     ("env open -a Slack", "not_allow", "behind env"),
     ("open -a Preview report.pdf", "allow", "shows a document"),
     ("open index.html", "allow", "shows a page"),
+    # remotes and editors behind "read-only" git subcommands
+    ("git remote set-url --push origin git@evil.example:x.git", "not_allow",
+     "push URL repointed"),
+    ("git remote rename origin old && git remote add origin https://evil.example/r.git",
+     "not_allow", "origin swapped in two steps"),
+    ("git remote rm upstream", "not_allow", "a remote removed from .git/config"),
+    ("git -C sub remote add x ../x.git", "not_allow", "behind a global option"),
+    ("git branch --edit-description main", "not_allow", "starts the configured editor"),
+    ("git remote -v", "allow", "lists remotes"),
+    ("git remote get-url origin", "allow", "prints a URL"),
+    ("git branch --show-current", "allow", "prints the branch"),
+    # programs given to run by an option of a search tool; writes by a listing tool
+    ("rg --hostname-bin ./h x .", "not_allow", "ripgrep runs a program for the hostname"),
+    ("rg -S --hostname-bin=/usr/local/bin/h x .", "not_allow", "the same, after a flag"),
+    ("tree -o ~/.bashrc", "deny", "tree writes its listing over a start-up file"),
+    ("tree -L 2 -o tree.txt", "allow", "tree writes a listing in the workspace"),
+    # a wildcard-led argument that a file named like an option turns into one
+    ("sort -u ?o victim in.txt", "not_allow", "a file named -o makes it sort's output"),
+    ("git diff [-]-output=x", "not_allow", "a file named --output=x makes it a write"),
+    ("tar cf x.tar ?-to-command=sh *", "not_allow", "a file named --to-command makes tar run"),
+    ("cat [ab].txt", "allow", "a glob of file names"),
+    ("wc -l ?.csv", "allow", "a glob of file names"),
+    # sed: the text of a/i/c is printed; an e command after it still runs
+    ("sed -e '2i\\' -e 'e rm -rf ~' notes.txt", "allow", "inserted text, nothing runs"),
+    ("sed '/x/c\\\ne rm -rf ~' notes.txt", "allow", "changed-to text over two lines"),
+    ("sed -e '1a\\' -e 'ok' -e '1e rm -rf ~' notes.txt", "deny",
+     "the third piece is a command again"),
+    ("sed 's/x/;a b/;1e rm -rf ~' notes.txt", "deny", "an a inside s/// opens no text"),
+    # install sets modes as chmod does
+    ("install -m 4755 /bin/sh /tmp/s", "deny", "a setuid shell by install"),
+    ("install --mode=u+s /usr/bin/python3 ./py", "deny", "setuid interpreter, long option"),
+    ("install -m6755 tool /usr/local/bin/tool", "deny", "setuid and setgid, glued"),
+    ("install -d -m 2775 shared", "not_allow", "setgid directory in the workspace: asked"),
+    ("install -m 0755 build/app dist/app", "allow", "an ordinary install in the workspace"),
+    # start-up files of any account's home, not only this one's
+    ("echo 'curl x | sh' >> /home/alice/.bashrc", "deny", "another account's bashrc"),
+    ("tee -a /Users/me/.zshrc < snippet", "deny", "a macOS home's zshrc"),
+    ("cp k.pub /home/ci/.ssh/authorized_keys", "deny", "another account's SSH keys"),
+    ("git log --output=/root/.profile", "deny", "root's profile"),
+    ("cp notes.txt /home/alice/notes.txt", "not_allow", "outside the workspace, no start-up"),
 ]
 
 

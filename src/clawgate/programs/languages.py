@@ -38,9 +38,50 @@ def _effect(kind: str, text: str | None, known: bool = True) -> Effect:
     return Effect(kind, "(script)", Word(text, text if known else None))
 
 
+# Only a command that opens its line: after ``;`` an ``a`` may as well sit inside an s///
+# (``s/x/;a b/;1e cmd``), and a line after an odd backslash continues whatever came before.
+_SED_TEXT = lazy_pattern(rf"^\s*(?:{_ADDRESS})?\s*!?\s*(?P<op>[aic])(?=\\|\s|$)")
+
+
+def text_spans(script: str) -> list[tuple[int, int]]:
+    """Where the text of ``a``, ``i`` and ``c`` commands lies: the rest of the line (GNU's
+    one-line form) and, after a trailing backslash, the lines that follow. That text is
+    printed, never read as commands (``1a\\`` then ``e rm x`` appends a line)."""
+    if "a" not in script and "i" not in script and "c" not in script:
+        return []
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    lines = script.split("\n")
+    i = 0
+    continued = False
+    while i < len(lines):
+        line = lines[i]
+        match = None if continued else _SED_TEXT.match(line)
+        begin = offset + (match.start("op") if match else 0)
+        offset += len(line) + 1
+        i += 1
+        continued = _continues(line)
+        if match is None:
+            continue
+        while continued and i < len(lines):
+            continued = _continues(lines[i])
+            offset += len(lines[i]) + 1
+            i += 1
+        spans.append((begin, offset))
+    return spans
+
+
+def _continues(line: str) -> bool:
+    """The line ends with an odd number of backslashes: the next one continues it."""
+    return (len(line) - len(line.rstrip("\\"))) % 2 == 1
+
+
 def sed_effects(script: str) -> list[Effect]:
     found = []
+    text = text_spans(script)  # s///'s flags are read everywhere: a; may be its delimiter
     for match in _SED_COMMAND.finditer(script):
+        if any(a <= match.start("op") < b for a, b in text):
+            continue
         op, arg = match.group("op"), (match.group("arg") or "").strip()
         if op in "wW" and arg:
             found.append(_effect("write", arg))

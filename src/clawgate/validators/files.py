@@ -36,11 +36,28 @@ _KEY_TOOLS = frozenset({"ssh-keygen", "gpg", "gpg2", "ssh-add", "passwd", "chpas
 
 
 def persistence_target(path: str, ctx: Context) -> bool:
-    """A shell start-up file, an SSH key list, a scheduler or a service definition."""
-    if not path.startswith((ctx.home + "/.", *_SYSTEM_ROOTS)):
+    """A shell start-up file, an SSH key list, a scheduler or a service definition: of this
+    user, or of any account's home (``/home/alice/.bashrc``, ``/Users/me/.zshrc``,
+    ``/root/.profile``: the agent's account may not be the one this check runs as)."""
+    home = _home_of(path, ctx)
+    if home is None and not path.startswith(_SYSTEM_ROOTS):
         return False
-    return any(under(path, f"{ctx.home}/{name}") for name in _HOME_PERSISTENCE) or any(
-        under(path, name) for name in _SYSTEM_PERSISTENCE)
+    if home is not None and any(under(path, f"{home}/{name}") for name in _HOME_PERSISTENCE):
+        return True
+    return any(under(path, name) for name in _SYSTEM_PERSISTENCE)
+
+
+def _home_of(path: str, ctx: Context) -> str | None:
+    """The home directory ``path`` lies in, when it names a dot-file or dot-folder of it."""
+    if path.startswith(ctx.home + "/."):
+        return ctx.home
+    if path.startswith("/root/."):
+        return "/root"
+    if path.startswith(("/home/", "/Users/")):
+        parts = path.split("/", 4)
+        if len(parts) > 3 and parts[2] and parts[3].startswith("."):
+            return f"/{parts[1]}/{parts[2]}"
+    return None
 
 
 @register

@@ -94,6 +94,59 @@ class ObfuscatedProgram(Validator):
         return Verdict.unwrap(*nested, outcome=Outcome.DENY, rule_id=self.id, message=why)
 
 
+_INERT_KINDS = frozenset({"flag", "value", "read", "network"})
+
+
+def _effect_options(spec: dict[str, object]) -> dict[str, str]:
+    """Every option spelling of ``spec`` (its subcommands' too) that does more than read."""
+    found: dict[str, str] = {}
+    options = spec.get("options")
+    if isinstance(options, dict):
+        found.update({k: v for k, v in options.items() if v not in _INERT_KINDS})
+    subcommands = spec.get("subcommands")
+    if isinstance(subcommands, dict):
+        for sub in subcommands.values():
+            if isinstance(sub, dict):
+                found.update(_effect_options(sub))
+    return found
+
+
+@register
+class GlobSpelledOption(Validator):
+    """An argument spelled as a glob that starts with a wildcard and can match an option that
+    writes or runs (``sort ?o victim``: a file named ``-o`` makes it ``sort -o victim``;
+    ``tar cf x.tar [-]-checkpoint-action=exec=sh``): the files on disk decide whether the
+    option is given, and no file glob is written that way. ASK. A glob of file names
+    (``ls *.txt``, ``cat ?.log``) matches no such option and is left alone.
+
+    Bad: ``cat f | sort ?o victim``. Harmless: ``sort *.csv``.
+    """
+
+    id = "CG-OBF-004"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.PROCISH
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        guessed = [w for w in cmd.words[1:] if w.text[:1] in "?[" and m.GLOB in w.expansions]
+        if not guessed:
+            return Verdict.passthrough()
+        from fnmatch import fnmatchcase  # rare: only a wildcard-led argument gets here
+
+        from clawgate import programs as catalog
+
+        spec = catalog.entry(cmd.program)
+        options = _effect_options(spec) if spec is not None and spec.get("acts") else {}
+        for word in guessed:
+            pattern = word.text.partition("=")[0]
+            hit = next((o for o in options if fnmatchcase(o, pattern)), None)
+            if hit is not None:
+                return Verdict.ask(self.id, f"{word.text!r} is a glob that a file named {hit} "
+                                   f"turns into {cmd.program}'s {hit} option ({options[hit]})",
+                                   hint="write the option, or the file names, plainly")
+        return Verdict.passthrough()
+
+
 @register
 class ObfuscatedPayload(Validator):
     """Code for ``eval``, ``sh -c``/``bash -c``, a shell's here-string or script, or ``source``

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.programs.languages import text_spans
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import Options, operands, option_values, opts
 from clawgate.validators.base import Context, Validator, register
@@ -87,6 +88,11 @@ def _awk_commands(program: str) -> list[str] | None:
     return found
 
 
+def _opening(script: str, at: int) -> int:
+    """Where a match that may begin with its separator (``;``, a newline, a brace) begins."""
+    return at + 1 if script[at:at + 1] in (";", "\n", "{", "}") else at
+
+
 @register
 class SedCommands(Validator):
     """sed scripts with the ``e`` command or the ``s///e`` flag (run a command) or ``w``/``W``
@@ -101,7 +107,10 @@ class SedCommands(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("sed", "gsed"):
             return Verdict.passthrough()
-        for script in _scripts(cmd, "expression", _SED):
+        scripts = _scripts(cmd, "expression", _SED)
+        if len(scripts) > 1 and None not in scripts:  # sed joins -e pieces with newlines
+            scripts = ["\n".join(s or "" for s in scripts)]
+        for script in scripts:
             if script is None:
                 return Verdict.ask(self.id, "the sed script is only known at run time")
             verdict = self._script(script)
@@ -110,7 +119,9 @@ class SedCommands(Validator):
         return Verdict.passthrough()
 
     def _script(self, script: str) -> Verdict:
-        found = _SED_EXEC.search(script)
+        text = text_spans(script)  # the text of a/i/c is printed, not run
+        found = next((m for m in _SED_EXEC.finditer(script)
+                      if not any(a <= _opening(script, m.start()) < b for a, b in text)), None)
         if found is not None:
             inner = (found.group("cmd") or "").strip()
             return Verdict.unwrap(*([inner] if inner else []), outcome=Outcome.ASK,
