@@ -125,6 +125,15 @@ CASES: list[Case] = [
     ("cp k.pub /home/ci/.ssh/authorized_keys", "deny", "another account's SSH keys"),
     ("git log --output=/root/.profile", "deny", "root's profile"),
     ("cp notes.txt /home/alice/notes.txt", "not_allow", "outside the workspace, no start-up"),
+    # python's own options as CPython reads them: the module -m names
+    ("python3 -mpip install reqeusts", "deny", "typosquat through a glued -m"),
+    ("python -Im pip install colourama", "deny", "typosquat through a cluster ending in m"),
+    ("python3 -X utf8 -m pip install djnago", "deny", "typosquat after a valued option"),
+    ("python3 -mhttp.server 8080", "not_allow", "a server on every interface, glued -m"),
+    ("python3 -Bm http.server", "not_allow", "a server on every interface, clustered"),
+    ("python3 -mpip install requests", "allow", "a popular package, glued -m"),
+    ("python3 -mhttp.server -b 127.0.0.1", "allow", "bound to loopback"),
+    ("python3 -Bm pytest -q", "allow", "tests, clustered"),
 ]
 
 
