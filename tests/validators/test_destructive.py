@@ -65,7 +65,7 @@ from clawgate.policy.settings import EngineSettings
     ("uv pip install --index-url https://x.example/simple pkg", "CG-DEST-007"),
     ("pip install --no-index --find-links ../wheels pkg", "CG-DEST-007"),  # outside
     ("pip install -f https://x.example/wheels pkg", "CG-DEST-007"),
-    ("nohup ./server", "CG-DEST-008"),
+    ("nohup ./server &", "CG-DEST-008"),  # in the foreground nohup detaches nothing
     ("(./server --port 8080 &)", "CG-DEST-010"),
     ("npm run dev & disown", "CG-DEST-010"),
     ("setsid ./worker", "CG-DEST-008"),

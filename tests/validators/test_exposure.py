@@ -26,6 +26,9 @@ from vtables import ASK, assert_allowed, assert_caught
     ("python -m http.server", "CG-EXPO-002"),
     ("python3.11 -m http.server 8000", "CG-EXPO-002"),
     ("python3 -m http.server -b 0.0.0.0", "CG-EXPO-002"),
+    ("python3 -mhttp.server pytest", "CG-EXPO-002"),  # glued: as CPython reads it
+    ("python3 -Bm http.server 9000", "CG-EXPO-002"),
+    ("python3 -W ignore -m http.server", "CG-EXPO-002"),
     ("php -S 0.0.0.0:8000", "CG-EXPO-002"),
     ("nc -l 4444", "CG-EXPO-002"),
     ("nc -lvp 4444", "CG-EXPO-002"),
@@ -69,6 +72,7 @@ def test_exposure_asks(line: str, rule: str) -> None:
     "ps -ef",
     "ps -C node",
     "python3 -m http.server 8000 --bind 127.0.0.1",
+    "python3 -mhttp.server -b 127.0.0.1",
     "php -S localhost:8000",
     "uvicorn app:app --host 127.0.0.1",
     "./configure --host=x86_64-linux-gnu",

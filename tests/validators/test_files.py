@@ -97,6 +97,14 @@ def test_writes_inside_workspace_are_allowed(line: str) -> None:
     # a tilde the shell leaves in an option value: read both ways, the stricter wins
     "git show --output=~/.bashrc HEAD",
     "git log -p --outp=~/.ssh/authorized_keys",
+    # another account's home
+    "echo 'curl x | sh' >> /home/alice/.bashrc",
+    "git diff --output=/Users/me/.zshrc",
+    "cp k /root/.ssh/authorized_keys",
+    # private key material overwritten, whatever its name in ~/.ssh
+    "git show > ~/.ssh/id_rsa",
+    "cat k > ~/.ssh/deploy_key",
+    "mv new ~/.ssh/id_ed25519",
 ])
 def test_persistence_is_denied(line: str) -> None:
     outcome, rules, _ = decide(line)

@@ -57,6 +57,10 @@ from clawgate.validators.textprograms import SedCommands
     ("sed '3a\\\nsome text\n4e id' notes.txt", ASK, "CG-INTERP-004"),
     ("sed -i '1i header\n1s/.*/id/e' notes.txt", ASK, "CG-INTERP-004"),
     ("sed '2c\\\nline\\\nline\n$e id' notes.txt", ASK, "CG-INTERP-004"),
+    # the text of a/i/c is no command, but only a command that opens its line has text
+    ("sed -e 's;x;a b;' -e '1e id' notes.txt", ASK, "CG-INTERP-004"),
+    ("sed 's/x/;a b/;1e id' notes.txt", ASK, "CG-INTERP-004"),
+    ("sed -e '1a\\' -e 'line' -e '2e id' notes.txt", ASK, "CG-INTERP-004"),
     ("jq -n env", ASK, "CG-INTERP-005"),
     ("jq '$ENV.AWS_SECRET_ACCESS_KEY' data.json", ASK, "CG-INTERP-005"),
     ("jq -r 'input_filename' a.json", ASK, "CG-INTERP-005"),
@@ -112,6 +116,9 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "sed -i '1a foo; 1e id' notes.txt",  # GNU: the text runs to the end of the line
     "sed -i '/^import/a import os' m.py",
     "sed '$!N;s/\\n/ /;P;D' notes.txt",
+    "sed -e '1a\\' -e 'e is printed, not run' notes.txt",
+    "sed '/^\\[deps\\]/a exec = true' Cargo.toml",
+    "sed -e '$i\\' -e 'echo done' notes.txt",
     "jq .name data.json",
     "jq -f filter.jq data.json",
     "jq --arg env prod '.[$env]' data.json",

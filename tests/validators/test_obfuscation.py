@@ -40,6 +40,16 @@ from clawgate.validators.sysbins import glob_programs
     ("x=$(rev <<< mr); $x -rf ~", DENY, "CG-OBF-003"),
     ('c=${y,,}; eval "$c"', DENY, "CG-OBF-003"),
     ('c=$(printf "\\x69\\x64"); bash -c "$c"', DENY, "CG-OBF-003"),
+    # special and positional parameters take the same tricks; a * glob spelling a program
+    ("${0/x/r}m -rf /", DENY, "CG-OBF-001"),
+    ("${$/x/r}m -rf ~", DENY, "CG-OBF-001"),
+    ("/usr/bin/su*o id", DENY, "CG-OBF-001"),
+    ("/bin/r* -rf /", DENY, "CG-OBF-001"),
+    # a wildcard-led argument that a file named like an option turns into one
+    ("sort ?o victim in.txt", ASK, "CG-OBF-004"),
+    ("sort [-]o out in", ASK, "CG-OBF-004"),
+    ("git log ?-output=x", ASK, "CG-OBF-004"),
+    ("rg ?-pre=sh TODO", ASK, "CG-OBF-004"),
     # computed by reading: judged as what it computes to
     ("$(echo rm) -rf /", DENY, "CG-CAT-001"),
     ("$(printf rm) -rf ~", DENY, "CG-CAT-001"),
@@ -47,9 +57,14 @@ from clawgate.validators.sysbins import glob_programs
     ("x=$(echo rm); $x -rf /", DENY, "CG-CAT-001"),
     ("x=$(echo /); rm -rf $x", DENY, "CG-CAT-001"),
     ("r''m -rf /", DENY, "CG-CAT-001"),
+    ("$(echo $(echo rm)) -rf /", DENY, "CG-CAT-001"),
+    ("$(python3 -c \"print('rm')\") -rf /", DENY, "CG-CAT-001"),
+    ("$(node -e \"console.log('rm')\") -rf ~", DENY, "CG-CAT-001"),
     # plain dynamic names keep their decision
     ("$EDITOR notes.txt", ASK, "CG-INJ-001"),
     ('"$PYTHON" -m pytest', ASK, "CG-INJ-001"),
+    ("$(python3 -c 'import sys; print(sys.executable)') -m pip --version", ASK, "CG-INJ-001"),
+    ("./dist/*.AppImage --version", ASK, "CG-INJ-003"),
     ("$(echo ls) -la", ASK, "CG-INJ-001"),
     ("\"$(command -v node | tr -d '\\r')\" --version", ASK, "CG-INJ-001"),
 ])
@@ -70,6 +85,11 @@ def test_caught(line: str, expected: Outcome, rule: str) -> None:
     "printf '%s\\n' \"${files[@]}\"",
     # reversed and reversed back: the idiom that trims the end of a line, nothing scrambled
     "FILES=$(git diff --name-only | tr '\\n' , | rev | cut -c 2- | rev); echo \"$FILES\"",
+    "ls ?o",
+    "cat ?.log",
+    "sort *.csv",
+    'echo "$(echo $(echo hi))"',
+    "echo \"${0##*/}\"",
 ])
 def test_harmless(line: str) -> None:
     assert_allowed(line)

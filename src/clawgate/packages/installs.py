@@ -75,15 +75,12 @@ def named(argv: list[str | None]) -> Named | None:
 
 
 def _module_pip(args: list[str | None]) -> int | None:
-    """Where pip's own arguments start in ``python [-I] -m pip …``, or None."""
-    for i, arg in enumerate(args):
-        if arg is None or not arg.startswith("-"):
-            return None
-        if arg.endswith("m") and i + 1 < len(args) and args[i + 1] == "pip":
-            return i + 2
-        if arg == "-m":
-            return None
-    return None
+    """Where pip's own arguments start in ``python [-I] -m pip …`` (``-mpip``, ``-W x -m pip``:
+    as CPython reads its options), or None."""
+    from clawgate.programs.pyargv import python_module
+
+    found = python_module(args)
+    return found[1] if found is not None and found[0] == "pip" else None
 
 
 def _operands(args: list[str | None], values: frozenset[str]) -> tuple[list[str], bool]:

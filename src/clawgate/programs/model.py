@@ -17,7 +17,7 @@ Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",
                         "gem", "crontab", "command", "sysctl", "cloud-reads",
-                        "editor", "archive"})
+                        "editor", "archive", "sets-system"})
 
 
 class _Strict(BaseModel):

@@ -216,6 +216,11 @@ class _Walk:
         if not given and not from_file and operands:
             given, operands = [operands[0]], operands[1:]
         self.effects = [e for e in self.effects if e.kind != "code"]
+        if language == "sed" and len(given) > 1 and all(w.value is not None for w in given):
+            # sed joins its -e pieces with newlines before reading them: `-e '1a\' -e 'e x'`
+            # appends the text "e x", it runs nothing.
+            joined = "\n".join(w.value or "" for w in given)
+            given = [Word(joined, joined)]
         for script in given:
             self.effects.extend(script_effects(language, script))
         return operands

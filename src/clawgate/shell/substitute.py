@@ -2,26 +2,42 @@
 '\\x72\\x6d')``, ``$(rev <<< mr)``, ``$(echo cm0= | base64 -d)``, ``$(printf rm | tr a-z A-Z)``.
 
 A substitution is computed only when every stage is a printer of literal text (``echo``,
-``printf``; ``mktemp``, which prints the fresh name it made: ``shell/mktemp.py``) or a
-here-string, followed by filters modelled exactly (``rev``, ``base64 -d``,
-``base32 -d``, ``xxd -r -p``, ``tr`` of plain sets, ``cat``); anything else -- a variable, a
-nested substitution, another program -- leaves it unknown (None).
+``printf``, an interpreter's one-statement print of a string literal: ``python3 -c
+"print('rm')"``, ``node -e "console.log('rm')"``, ``perl -e 'print "rm"'``, ``ruby -e 'puts
+"rm"'``; ``mktemp``, which prints the fresh name it made: ``shell/mktemp.py``) or a
+here-string, followed by filters modelled exactly (``rev``, ``base64 -d``, ``base32 -d``,
+``xxd -r -p``, ``tr`` of plain sets, ``cat``). A nested substitution is computed first, by
+the same rules (``$(echo $(echo rm))``, a few levels deep); anything else -- a variable,
+another program -- leaves it unknown (None).
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from clawgate.shell.expand import expand
 from clawgate.shell.xargsfeed import printed
 
 MAX_OUTPUT = 4096
+MAX_NESTING = 4
+_OPERATOR = frozenset("|<>;&()")  # shlex gives an operator as a token of these alone
+_PYTHONS = frozenset({"python", "python2", "python3"})
+_PRINTERS = frozenset({"node", "nodejs", "perl", "ruby"})
+# One print of one plain string literal: no interpolation (``$``, ``@``, ``#{``), no escapes.
+_PRINTED = re.compile(r"\s*(?:console\.log|print|puts)\s*(\(?)\s*(['\"])([^'\"\\$@#`]*)\2"
+                      r"\s*(\)?)\s*;?\s*")
 
 
-def evaluate(body: str) -> str | None:
+def evaluate(body: str, _depth: int = 0) -> str | None:
     """The output of ``$(body)`` with trailing newlines removed, or None when unknown."""
-    if len(body) > MAX_OUTPUT or (("$" in body or "`" in body) and _expands(body)):
+    if len(body) > MAX_OUTPUT:
         return None
+    if ("$" in body or "`" in body) and _expands(body):
+        inlined = _inline(body, _depth)
+        if inlined is None:
+            return None
+        body = inlined
     try:
         lexer = shlex.shlex(body, posix=True, punctuation_chars="|<>;&()")
         lexer.whitespace_split = True
@@ -32,7 +48,7 @@ def evaluate(body: str) -> str | None:
     for token in tokens:
         if token == "|":
             stages.append([])
-        elif token in ("<<<",) or not set(token) & set("|<>;&()"):
+        elif token in ("<<<",) or not set(token) <= _OPERATOR:  # print('rm'): quoted
             stages[-1].append(token)
         else:
             return None
@@ -65,6 +81,53 @@ def _expands(body: str) -> bool:
     return False
 
 
+def _inline(body: str, depth: int) -> str | None:
+    """``body`` with each nested substitution replaced by its computed output, or None when one
+    cannot be computed or another expansion (a variable) remains."""
+    if depth >= MAX_NESTING:
+        return None
+    out: list[str] = []
+    i, single, double = 0, False, False
+    while i < len(body):
+        char = body[i]
+        if single:
+            single = char != "'"
+        elif char == "\\":
+            out.append(body[i:i + 2])
+            i += 2
+            continue
+        elif char == "'" and not double:
+            single = True
+        elif char == '"':
+            double = not double
+        elif (body.startswith("$(", i) and not body.startswith("$((", i)) or char == "`":
+            tick = char == "`"
+            end = body.find("`", i + 1) if tick else _closing(body, i + 2)
+            value = evaluate(body[i + (1 if tick else 2):end], depth + 1) if end > 0 else None
+            if value is None:
+                return None
+            out.append(_inserted(value, double))
+            i = end + 1
+            continue
+        elif char == "$":
+            return None
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _interpreter_print(argv: list[str]) -> str | None:
+    """What ``python3 -c "print('rm')"`` and its kin print, or None for any other code."""
+    if len(argv) != 3 or argv[1] not in ("-c", "-e"):
+        return None
+    program = argv[0].rsplit("/", 1)[-1]
+    if (program in _PYTHONS and argv[1] == "-c") or (program in _PRINTERS and argv[1] == "-e"):
+        match = _PRINTED.fullmatch(argv[2])
+        if match is not None and bool(match.group(1)) == bool(match.group(4)):
+            return match.group(3) + "\n"
+    return None
+
+
 def _stage(argv: list[str], stdin: str | None) -> str | None:
     if "<<<" in argv:
         at = argv.index("<<<")
@@ -75,6 +138,8 @@ def _stage(argv: list[str], stdin: str | None) -> str | None:
         return None
     if argv[0] in ("echo", "printf"):
         return printed(argv)
+    if stdin is None and argv[0][-1:].isalnum() and len(argv) == 3:
+        return _interpreter_print(argv)
     if stdin is None:
         if argv[0] == "mktemp":
             from clawgate.shell.mktemp import fresh_path

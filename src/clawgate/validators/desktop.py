@@ -81,8 +81,8 @@ class OpenByAssociation(Validator):
     ``Exec=``, a ``.command`` or ``.app``, a script, a ``.jar``; ``open -a Terminal X``,
     ``gtk-launch``, ``gio launch`` start programs outright. ASK.
 
-    Bad: ``xdg-open ./evil.desktop``, ``open -a Terminal run.sh``. Harmless: ``xdg-open
-    README.md``, ``open .``.
+    Bad: ``xdg-open ./evil.desktop``, ``open -a Terminal run.sh``, ``open -a Calculator``.
+    Harmless: ``xdg-open README.md``, ``open .``, ``open -a Preview doc.pdf``.
     """
 
     id = "CG-ESC-016"
@@ -93,7 +93,8 @@ class OpenByAssociation(Validator):
         if program not in _OPENERS:
             return Verdict.passthrough()
         args = cmd.args
-        runs = program == "gtk-launch" or (program == "gio" and args[:1] == ("launch",)) or any(
+        runs = program == "gtk-launch" or (program == "gio" and args[:1] == ("launch",)) or (
+            program == "open" and _launches_app(args)) or any(
             a in ("-a", "-b") and i + 1 < len(args) and _RUNNER_APP.search(args[i + 1])
             for i, a in enumerate(args)) or any(_RUNNABLE.search(a) for a in args
                                                 if not a.startswith("-"))
@@ -101,6 +102,27 @@ class OpenByAssociation(Validator):
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"{program} hands a program or script to whatever runs it",
                            hint="run it directly, where it can be checked")
+
+
+_OPEN_VALUED = frozenset({"-s", "-u", "--env", "--stdin", "--stdout", "--stderr"})
+
+
+def _launches_app(args: tuple[str, ...]) -> bool:
+    """``open -a Calculator``, ``open -b com.apple.Terminal``, ``open -a X --args …``: macOS
+    ``open`` naming an application and no document starts that program outright, as
+    ``gtk-launch`` does. (``open -a Preview doc.pdf`` shows a document.)"""
+    app = documents = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--args":
+            return app
+        if arg[:1] == "-" and arg[1:2] not in ("", "-") and arg[-1] in "ab":  # -a, -na
+            app, i = True, i + 2
+            continue
+        i += 2 if arg in _OPEN_VALUED else 1
+        documents = documents or not arg.startswith("-")
+    return app and not documents
 
 
 @register

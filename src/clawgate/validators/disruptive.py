@@ -100,7 +100,11 @@ class Detached(Validator):
     ``docker run -d``) are made to outlive the agent's command, its session and its timeout.
     (A job started with ``&`` is CG-DEST-010's.)
 
-    Bad: ``nohup ./server``. Harmless: ``./server --port 8080`` (runs in the foreground).
+    ``nohup`` in the foreground (``nohup pnpm install``) detaches nothing: the agent waits for
+    it and its timeout ends it; only ``nohup … &`` is asked about.
+
+    Bad: ``nohup ./server &``, ``setsid ./server``. Harmless: ``./server --port 8080``,
+    ``nohup pnpm install`` (both run in the foreground).
     """
 
     id = "CG-DEST-008"
@@ -109,6 +113,11 @@ class Detached(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in _DETACH_PROGRAMS:
+            return Verdict.passthrough()
+        if program == "nohup" and not cmd.background:
+            # In the foreground ``nohup`` keeps the process group, the session and the wait:
+            # only a hangup is ignored, and the agent's own timeout still ends it. What it
+            # runs is judged as the wrapped command.
             return Verdict.passthrough()
         if program in _DETACHERS:
             return self._ask(f"{program} detaches a process from the session")

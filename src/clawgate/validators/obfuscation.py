@@ -22,11 +22,14 @@ from clawgate.validators.injection import spells_text
 from clawgate.validators.programs import SHELLS
 
 _NAME = r"[A-Za-z_]\w*(?:\[[^]]*\])?"
+# A variable, or a special or positional parameter (``${0/x/r}``, ``${_^^}``, ``${1:0:1}``):
+# the tricks work on any of them.
+_PARAM = rf"(?:{_NAME}|\d+|[#?$!-])"  # not $@/$*: "${@:2}" is every argument but the first
 _TRICK = lazy_pattern(
-    rf"\$\{{{_NAME}(?:,,?|\^\^?|~~?)\}}"  # case flips
-    rf"|\$\{{{_NAME}:(?:\d|\s+-?\d|\(\s*-?\d)"  # substrings
+    rf"\$\{{{_PARAM}(?:,,?|\^\^?|~~?)\}}"  # case flips
+    rf"|\$\{{{_PARAM}:(?:\d|\s+-?\d|\(\s*-?\d)"  # substrings
     r"|\$\{![A-Za-z_]\w*\}"  # indirection
-    rf"|\$\{{{_NAME}/"  # pattern edits
+    rf"|\$\{{{_PARAM}/"  # pattern edits
     r"|\w\$(?:[@*]|\{[@*]\})|\$(?:[@*]|\{[@*]\})\w")  # empty $@ glued into a word
 _INDEXED = lazy_pattern(r"\$\{[A-Za-z_]\w*\[[^]@*]+\]\}")
 _EXPANSION = lazy_pattern(r"\$(?:\{[^}]*\}|[A-Za-z_]\w*|\()")
@@ -57,9 +60,9 @@ def obfuscation(word: Word) -> str | None:
 @register
 class ObfuscatedProgram(Validator):
     """A program name built with obfuscation (``${x,,} -rf /``, ``$(rev <<< mr)``,
-    ``${a[3]}${a[7]}``, ``$'\\162\\155'``, ``c$@at``) or spelled as a glob (``/???/?m``,
-    ``/b?n/r[m]``): nothing but hiding needs it. DENY; a glob matching exactly one well-known
-    system program is checked as that program too.
+    ``${a[3]}${a[7]}``, ``$'\\162\\155'``, ``c$@at``, ``${0/x/r}m``) or spelled as a glob
+    (``/???/?m``, ``/b?n/r[m]``, ``/usr/bin/su*o``): nothing but hiding needs it. DENY; a
+    glob matching exactly one well-known system program is checked as that program too.
 
     Bad: ``$(echo cm0= | base64 -d) -rf /``. Harmless: ``"$PYTHON" -m pytest``, ``$EDITOR x``.
     """
@@ -75,16 +78,73 @@ class ObfuscatedProgram(Validator):
             return Verdict.passthrough()
         why = obfuscation(name)
         candidates: list[str] = []
-        if why is None and m.GLOB in name.expansions and _GLOB.search(name.text):
+        if why is None and m.GLOB in name.expansions:
             from clawgate.validators.sysbins import glob_programs
 
             candidates = glob_programs(name.text)
-            why = f"the program {name.text!r} is spelled as a glob"
+            # ``?`` and ``[…]`` spell letters; a ``*`` is a glob spelling too once it can
+            # match a well-known program in a system directory (``/usr/bin/su*o``,
+            # ``/bin/r*``). ``./dist/*.AppImage`` matches none: CG-INJ-003 asks.
+            if _GLOB.search(name.text) or candidates:
+                why = f"the program {name.text!r} is spelled as a glob"
         if why is None:
             return Verdict.passthrough()
         rest = " ".join(w.text for w in cmd.words[1:])
         nested = [f"{c} {rest}" for c in candidates] if len(candidates) == 1 else []
         return Verdict.unwrap(*nested, outcome=Outcome.DENY, rule_id=self.id, message=why)
+
+
+_INERT_KINDS = frozenset({"flag", "value", "read", "network"})
+
+
+def _effect_options(spec: dict[str, object]) -> dict[str, str]:
+    """Every option spelling of ``spec`` (its subcommands' too) that does more than read."""
+    found: dict[str, str] = {}
+    options = spec.get("options")
+    if isinstance(options, dict):
+        found.update({k: v for k, v in options.items() if v not in _INERT_KINDS})
+    subcommands = spec.get("subcommands")
+    if isinstance(subcommands, dict):
+        for sub in subcommands.values():
+            if isinstance(sub, dict):
+                found.update(_effect_options(sub))
+    return found
+
+
+@register
+class GlobSpelledOption(Validator):
+    """An argument spelled as a glob that starts with a wildcard and can match an option that
+    writes or runs (``sort ?o victim``: a file named ``-o`` makes it ``sort -o victim``;
+    ``tar cf x.tar [-]-checkpoint-action=exec=sh``): the files on disk decide whether the
+    option is given, and no file glob is written that way. ASK. A glob of file names
+    (``ls *.txt``, ``cat ?.log``) matches no such option and is left alone.
+
+    Bad: ``cat f | sort ?o victim``. Harmless: ``sort *.csv``.
+    """
+
+    id = "CG-OBF-004"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.PROCISH
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        guessed = [w for w in cmd.words[1:] if w.text[:1] in "?[" and m.GLOB in w.expansions]
+        if not guessed:
+            return Verdict.passthrough()
+        from fnmatch import fnmatchcase  # rare: only a wildcard-led argument gets here
+
+        from clawgate import programs as catalog
+
+        spec = catalog.entry(cmd.program)
+        options = _effect_options(spec) if spec is not None and spec.get("acts") else {}
+        for word in guessed:
+            pattern = word.text.partition("=")[0]
+            hit = next((o for o in options if fnmatchcase(o, pattern)), None)
+            if hit is not None:
+                return Verdict.ask(self.id, f"{word.text!r} is a glob that a file named {hit} "
+                                   f"turns into {cmd.program}'s {hit} option ({options[hit]})",
+                                   hint="write the option, or the file names, plainly")
+        return Verdict.passthrough()
 
 
 @register

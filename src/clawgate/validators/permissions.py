@@ -53,13 +53,18 @@ class SetuidBit(Validator):
     build -type d | xargs chmod g+s``) it is left alone: new files inherit the directory's
     group, and nothing runs with another identity.
 
-    Bad: ``chmod u+s /tmp/sh``, ``chmod 4755 ./tool``. Harmless: ``chmod 755 ./tool``.
+    ``install -m MODE`` (``--mode=``) sets the mode of what it copies the same way.
+
+    Bad: ``chmod u+s /tmp/sh``, ``chmod 4755 ./tool``, ``install -m 4755 /bin/bash /tmp/b``.
+    Harmless: ``chmod 755 ./tool``, ``install -m 755 build/app dist/app``.
     """
 
     id = "CG-CAT-007"
-    programs = frozenset({"chmod"})
+    programs = frozenset({"chmod", "install"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program == "install":
+            return self._install(cmd, ctx)
         if cmd.program != "chmod":
             return Verdict.passthrough()
         options = parse_options(cmd.words[1:], takes_value=_SETID_OPTIONS)
@@ -79,6 +84,26 @@ class SetuidBit(Validator):
             return Verdict.deny(self.id, f"chmod {mode} sets the setuid/setgid bit",
                                 hint="ask an administrator")
         return Verdict.passthrough()
+
+
+    def _install(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        options = parse_options(cmd.words[1:], aliases=_INSTALL_ALIASES,
+                                takes_value=_INSTALL_VALUED)
+        mode = options.value("m")
+        if mode is None or not _is_setid(mode):
+            return Verdict.passthrough()
+        targets = options.operands if options.has("d") else options.operands[-1:]
+        if _setgid_only(mode) and all(_workspace_or_fed(w, ctx) for w in targets):
+            return Verdict.ask(self.id, f"install -m {mode} sets the setgid bit in the "
+                               "workspace", hint="on directories it makes new files inherit "
+                               "the group")
+        return Verdict.deny(self.id, f"install -m {mode} sets the setuid/setgid bit",
+                            hint="ask an administrator")
+
+
+_INSTALL_ALIASES = {"--mode": "m", "--owner": "o", "--group": "g", "--target-directory": "t",
+                    "--suffix": "S", "--directory": "d"}
+_INSTALL_VALUED = frozenset({"m", "o", "g", "t", "S", "--strip-program"})
 
 
 def _setgid_only(mode: str) -> bool:

@@ -155,6 +155,39 @@ def _status_only(cmd: SimpleCommand) -> Risk:
     return _MEDIUM if _first(cmd) in _SYSTEM_QUERIES else _HIGH
 
 
+# Options that take a value, so the word after them is no operand (GNU and BSD spellings).
+_SETTER_VALUED = {"date": frozenset({"-d", "--date", "-f", "--file", "-r", "--reference",
+                                     "--rfc-3339", "-v", "-z"})}
+_SETTER_OPTIONS = {"date": frozenset({"-s", "--set"})}
+
+
+def _sets_system(cmd: SimpleCommand) -> Risk:
+    """``date`` prints by default, and sets the machine's clock when given a time (``date -s
+    …``, ``date 0101000020``): the machine's state, not the workspace, like ``timedatectl
+    set-time``. A ``+FORMAT`` operand only formats. (``hostname NAME`` is left low: the
+    shared benign corpus holds ``hostname example.com``, and unprivileged it only fails.)"""
+    program = cmd.program or ""
+    valued, setters = _SETTER_VALUED.get(program, frozenset()), _SETTER_OPTIONS.get(
+        program, frozenset())
+    args = cmd.args
+    if program == "date" and "-j" in args:  # BSD: parse and print, never set
+        return _LOW
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name = arg.partition("=")[0]
+        if name in setters or (arg.startswith("-") and not arg.startswith("--") and
+                               any(f"-{c}" in setters for c in arg[1:] if c.isalpha())):
+            return _HIGH
+        if name in valued and "=" not in arg:
+            i += 2
+            continue
+        if arg != "--" and not arg.startswith(("-", "+")):
+            return _HIGH  # an operand: the new date or the new name
+        i += 1
+    return _LOW
+
+
 _CLOUD_READS = frozenset({"ls", "list", "describe", "show", "get", "preview", "whoami",
                           "version", "about", "get-caller-identity", "wait", "status"})
 _CLOUD_READ_PREFIXES = ("list-", "describe-", "get-")
@@ -329,6 +362,7 @@ RULES: dict[str, Rule] = {
     "system-packages": _plain(_system_packages),
     "sysctl": _plain(_sysctl),
     "status-only": _plain(_status_only),
+    "sets-system": _plain(_sets_system),
     "cloud-reads": _plain(_cloud_reads),
     "editor": _editor,
     "archive": _archive,

@@ -130,7 +130,10 @@ class SedCommands(Validator):
         if cmd.program not in ("sed", "gsed"):
             return Verdict.passthrough()
         from_file = bool(option_values(cmd.words, 1, "f", frozenset({"file"})))
-        for script in _scripts(cmd, "expression", _SED, operand=not from_file):
+        scripts = _scripts(cmd, "expression", _SED, operand=not from_file)
+        if len(scripts) > 1 and None not in scripts:  # sed joins -e pieces with newlines
+            scripts = ["\n".join(s or "" for s in scripts)]
+        for script in scripts:
             if script is None:
                 return Verdict.ask(self.id, "the sed script is only known at run time")
             verdict = self._script(script)
