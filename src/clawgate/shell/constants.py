@@ -17,23 +17,16 @@ reading.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
+from clawgate.shell import clobbers
 from clawgate.shell import model as m
 from clawgate.shell.braces import expand_line
 from clawgate.shell.expand import DEFAULT_IFS, expand
 from clawgate.shell.xargsfeed import encode, quote, xargs_feed
 
-_SETTERS = frozenset("read mapfile readarray declare typeset local export readonly unset "
-                     "getopts let printf eval source . set shift".split())
-_LOOP_VAR = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)")
-_DEFAULTING = lazy_pattern(r"\$\{([A-Za-z_]\w*):?=")
-_ARITHMETIC = lazy_pattern(r"\(\((.*?)\)\)", re.S)
-_IDENT = lazy_pattern(r"[A-Za-z_]\w*")
-_NAME_ARG = lazy_pattern(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
 _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
 
 _HINTS = lazy_pattern(r"[$\\'\"`]|xargs")
@@ -46,8 +39,10 @@ _JOINERS = ("&", "|", "\\", ";;")  # what continues a list over a newline (and ;
 _DISGUISING = frozenset({m.INDIRECT, m.COMMAND})
 # What may change any variable: a nameref set by declare -n assigns through another name,
 # a trap runs code before commands, builtin/command run a setter (builtin read a), wait -p ...
+# an alias changes what the words of later lines mean.
 _REREADERS = frozenset({"source", ".", "eval", "declare", "typeset", "local", "trap", "wait",
-                        "builtin", "command", "enable", "coproc", "exec"})
+                        "builtin", "command", "enable", "coproc", "exec", "alias"})
+_DECLARING = frozenset({"export", "readonly", "declare", "typeset"})
 _FD_NAME = lazy_pattern(r"\{[A-Za-z_]\w*\}[<>]")  # exec {fd}>file sets $fd
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
@@ -123,17 +118,25 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     if not _HINTS.search(source):
         return None
     src = source.encode("utf-8", "surrogateescape")
-    clobbered = _clobbered(parsed)
+    clobbered = clobbers.clobbered(parsed)
     env = {"IFS": DEFAULT_IFS}
     known: dict[str, str] | None = (
-        None if exact is None or "IFS" in clobbered or _FD_NAME.search(source)
-        else dict(env))  # the values known exactly
+        None if exact is None or "IFS" in clobbered or clobbers.EVERY in clobbered
+        or _FD_NAME.search(source) else dict(env))  # the values known exactly
     edits: list[tuple[int, int, str, bool]] = []
     commands = parsed.commands
     fed = -1
+    locked: frozenset[str] = frozenset()  # readonly names
     for index, cmd in enumerate(commands):
         if index == fed:
             continue
+        if cmd.program in _DECLARING and (assigned := clobbers.declared(cmd)) is not None:
+            locked |= clobbers.readonly(cmd)
+            if not assigned:
+                continue  # export D: D keeps its value
+            cmd = replace(cmd, words=(), assignments=assigned)  # export D=build: D=build
+        if locked and any(a.name in locked for a in cmd.assignments):
+            break  # assigning a readonly name stops the shell: nothing after it runs
         if cmd.assignments and not cmd.words:
             _assign(cmd, env, clobbered)
             if known is not None:
@@ -147,7 +150,8 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
             edits.append((*feed, True))
             fed = index + 1
             continue
-        found = _word_edits(cmd, env, src)
+        later = [c.offset for c in commands[index + 1 :] if c.offset > cmd.offset]
+        found = _word_edits(cmd, env, src, min(later, default=len(src)))
         edits.extend(found)
         if known is not None and exact is not None:
             if found and _put_in_exactly(cmd, known, found):
@@ -221,22 +225,6 @@ def _positional(cmd: m.SimpleCommand, env: dict[str, str], source: str) -> None:
             env[name] = rest[0].value
 
 
-def _clobbered(parsed: m.ParsedLine) -> frozenset[str]:
-    """Names set in ways not followed (loops, ``read``, arithmetic, nested assignments ...):
-    their values are never taken as known."""
-    source = parsed.source
-    names = set(_LOOP_VAR.findall(source)) | set(_DEFAULTING.findall(source))
-    for body in _ARITHMETIC.findall(source):
-        names.update(_IDENT.findall(body))
-    for cmd in parsed.commands:
-        if cmd.words and cmd.program in _SETTERS:
-            names.update(mt.group(1) for w in cmd.words[1:]
-                         if (mt := _NAME_ARG.match(w.shown)) is not None)
-        elif cmd.assignments and not cmd.words and not _sequential(cmd):
-            names.update(a.name for a in cmd.assignments)
-    return frozenset(names)
-
-
 def _sequential(cmd: m.SimpleCommand) -> bool:
     """Assignments that later commands of the line see (inside a subshell or a branch, they
     may not: taking them as known can only add a check, never drop one)."""
@@ -300,8 +288,11 @@ def _fields(word: m.Word, env: dict[str, str]) -> list[str] | None:
     return expand(word.text, env)
 
 
-def _word_edits(cmd: m.SimpleCommand, env: dict[str, str],
-                src: bytes) -> list[tuple[int, int, str, bool]]:
+def _word_edits(cmd: m.SimpleCommand, env: dict[str, str], src: bytes,
+                limit: int | None = None) -> list[tuple[int, int, str, bool]]:
+    """Edits putting in ``cmd``'s words and redirection targets; ``limit``: where in ``src``
+    a target may still be found (the text of a command leaves out some of its redirections,
+    and a compound command's follow its end), else only within the command's text."""
     dynamic = [w for w in cmd.words if _rewritable(w)]
     targets = [r.target for r in cmd.redirects
                if r.target is not None and _rewritable(r.target) and r.heredoc is None]
@@ -315,6 +306,10 @@ def _word_edits(cmd: m.SimpleCommand, env: dict[str, str],
     cursor = 0
     for word, target in [*((w, False) for w in cmd.words), *((t, True) for t in targets)]:
         found = _find(text, word.text, cursor)
+        if found < 0 and target and limit is not None:
+            found = _find(src[:limit], word.text, base + cursor) - base
+            if found < 0:
+                found = _find(src[:limit], word.text, base) - base
         if found < 0:
             continue
         cursor = found + len(encode(word.text) or b"")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from clawgate import programs as catalog
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.shell.clobbers import EVERY, clobbered
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.escapes import FRONTENDS
@@ -153,11 +154,15 @@ class RuntimeTarget(LineValidator):
 
 
 def _known_names(parsed: ParsedLine) -> set[str]:
+    """Names assigned literally (and set in no other way: ``printf -v f``, ``unset f``), the
+    runner's files, loop and ``read`` variables."""
     names = set(_RUNNER_FILES)
+    other = clobbered(parsed)
     for cmd in parsed.commands:
         for assignment in cmd.assignments:
             value = assignment.value
-            if value.value is not None or _SCRATCH.match(value.text.strip('"')):
+            if (value.value is not None or _SCRATCH.match(value.text.strip('"'))) and \
+                    assignment.name not in other and EVERY not in other:
                 names.add(assignment.name)
     for match in _LOOP.finditer(parsed.source):
         names.update((match.group(1) or match.group(2) or "").split())
