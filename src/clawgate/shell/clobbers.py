@@ -96,7 +96,7 @@ def _setter(cmd: m.SimpleCommand, names: set[str]) -> None:
     for index, word in enumerate(words):
         before = words[index - 1].value or "" if index else ""
         takes_value = before[:1] == "-" and before[-1:] in valued
-        if word.value is None:
+        if _dynamic(word):
             head = word.text.partition("=")[0]
             if takes_value:
                 continue  # read -p "$prompt"
@@ -107,7 +107,7 @@ def _setter(cmd: m.SimpleCommand, names: set[str]) -> None:
                 continue
             names.add(EVERY)
             return
-        text = word.value
+        text = word.value or ""
         if text.startswith(("-", "+")) and program != "let":
             letters = text[1:]
             names.update(letters[i:] for i in range(len(letters))
@@ -119,6 +119,12 @@ def _setter(cmd: m.SimpleCommand, names: set[str]) -> None:
         found = _NAME.match(_QUOTING.sub("", text))
         if found is not None:
             names.add(found.group(0))
+
+
+def _dynamic(word: m.Word) -> bool:
+    """Known only when it runs (a word spelled with ``$`` or a backquote counts: the parser
+    gives ``export X="$(…)"`` a static value)."""
+    return word.value is None or "$" in word.text or "`" in word.text
 
 
 def _printf_names(words: tuple[m.Word, ...]) -> tuple[m.Word, ...]:
@@ -144,7 +150,7 @@ def declared(cmd: m.SimpleCommand) -> tuple[m.Assignment, ...] | None:
     found: list[m.Assignment] = []
     for word in cmd.words[1:]:
         value = word.value
-        if value is None or "~" in value or word.expansions:
+        if value is None or _dynamic(word) or "~" in value or word.expansions:
             return None
         if value[:1] == "-" and value != "--":
             if not value[1:] or not set(value[1:]) <= set(allowed):

@@ -4,6 +4,7 @@ when ``build`` is missing, so it is judged from both places."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from clawgate.decision import Outcome, Verdict
@@ -12,10 +13,18 @@ from clawgate.records import replace
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators.argv import inner
 from clawgate.validators.base import Context, LineValidator, register
-from clawgate.validators.degree import INSIDE, PROGRAMS, fed_targets_spared, inside, outside
+from clawgate.validators.degree import (
+    INSIDE,
+    PROGRAMS,
+    deletes_relative,
+    fed_targets_spared,
+    inside,
+    outside,
+)
 from clawgate.validators.paths import resolve
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
+UNKNOWN = "\0unknown"  # a directory known only at run time
 _WATCHED = PROGRAMS | {"xargs"}
 _FED_DELETERS = frozenset({"rm", "shred"})
 _TILDE = frozenset({TILDE})
@@ -40,30 +49,58 @@ def _chained(source: bytes, commands: tuple[SimpleCommand, ...], cd: int, at: in
     return _ONLY_AND.match(text) is not None
 
 
-def places(parsed: ParsedLine, ctx: Context) -> Iterator[tuple[SimpleCommand, tuple[str, ...]]]:
+def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
+           ) -> Iterator[tuple[SimpleCommand, tuple[str, ...]]]:
     """Every command with the directories it may run in (more than one when a ``cd`` may have
-    failed or only applied inside a construct)."""
+    failed or only applied inside a construct). A directory not known here (``cd -``,
+    ``popd``, ``cd "$X"``, a ``cd`` that ``CDPATH`` may send elsewhere, one inside ``eval``)
+    is ``unknown`` when given, else left out."""
     source = parsed.source.encode("utf-8", "surrogateescape")
     commands = parsed.commands
     moved: tuple[int, str | None, bool] | None = None  # (index of the cd, where, for sure)
+    cdpath = "CDPATH" in parsed.source or bool(os.environ.get("CDPATH"))
     for index, cmd in enumerate(commands):
-        if cmd.program in _CHANGERS:
-            moved = (index, _target(cmd, ctx), not cmd.nesting and cmd.program != "popd")
+        changer = _changer(cmd)
+        if changer is not None:
+            moved = (index, _target(changer, ctx, cdpath),
+                     not cmd.nesting and changer.program != "popd")
             continue
         if moved is None:
             yield cmd, (ctx.cwd,)
         elif moved[1] is not None and moved[2] and _chained(source, commands, moved[0], index):
             yield cmd, (moved[1],)
         else:
-            yield cmd, tuple(p for p in (ctx.cwd, moved[1]) if p is not None)
+            where = moved[1] if moved[1] is not None else unknown
+            yield cmd, tuple(p for p in (ctx.cwd, where) if p is not None)
 
 
-def _target(cmd: SimpleCommand, ctx: Context) -> str | None:
+def _changer(cmd: SimpleCommand) -> SimpleCommand | None:
+    """``cmd`` as the ``cd``/``pushd``/``popd`` it runs (``builtin cd``, ``command cd``; an
+    ``eval`` with one in its words goes nowhere known), else None."""
+    program = cmd.program
+    if program in _CHANGERS:
+        return cmd
+    if program in ("builtin", "command") and len(cmd.words) > 1 and (
+            cmd.words[1].value in _CHANGERS):
+        return inner(cmd, 1)
+    if program == "eval" and any(_CHANGERS.intersection((w.value or "$").split())
+                                 or w.value is None for w in cmd.words[1:]):
+        return replace(cmd, words=(Word("cd", "cd"), Word("-", "-")))
+    return None
+
+
+def _target(cmd: SimpleCommand, ctx: Context, cdpath: bool) -> str | None:
     """Where ``cd``/``pushd`` goes: home without an operand, None when not known here."""
     operands = [w for w in cmd.words[1:] if not w.shown.startswith("-") or w.shown == "-"]
     if cmd.program == "popd" or (operands and operands[0].shown == "-"):
         return None
-    return resolve(operands[0], ctx).path if operands else ctx.home
+    if not operands:
+        return ctx.home
+    value = operands[0].value
+    if cdpath and (value is None or (not value.startswith(("/", "./", "../")) and
+                   value not in (".", ".."))):
+        return None  # CDPATH is searched first
+    return resolve(operands[0], ctx).path
 
 
 def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context) -> Verdict | None:
@@ -125,7 +162,7 @@ class DeleteByDegreeInLine(LineValidator):
                 return worst
         elif _WATCHED.isdisjoint([cmd.program for cmd in commands]):
             return worst
-        for cmd, dirs in places(parsed, ctx):
+        for cmd, dirs in places(parsed, ctx, UNKNOWN):
             if cmd.program == "xargs":
                 found = _xargs_delete(parsed, cmd, ctx)
                 if found is not None and found.outcome > worst.outcome:
@@ -133,6 +170,12 @@ class DeleteByDegreeInLine(LineValidator):
             if cmd.program not in PROGRAMS:
                 continue
             for here in dirs:
+                if here == UNKNOWN:
+                    if deletes_relative(cmd):
+                        return Verdict.ask(INSIDE, f"{cmd.program} deletes from a directory "
+                                           "known only at run time", hint="cd to a literal "
+                                           "directory joined by &&, or name absolute paths")
+                    continue
                 where = ctx if here == ctx.cwd else replace(ctx, cwd=here)
                 found = outside(cmd, where) or inside(cmd, where)
                 if found is not None and found.outcome > worst.outcome:
