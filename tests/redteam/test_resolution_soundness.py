@@ -234,6 +234,15 @@ CWD: list[Case] = [  # the directory a later command runs in
     ("cwd", "cd build && rm -rf *", "not_deny", "emptying build"),
     ("cwd", "cd src && make", "allow", "an everyday build"),
     ("cwd", "ln -s / up && cd up && rm -rf build", "not_allow", "a link made on the line"),
+    # round 2, after the first fixes
+    ("cwd", "X=$(cd / && pwd); rm -rf build", "allow", "a cd inside a substitution stays there"),
+    ("cwd", 'DIR=$(cd "$(dirname "$0")" && pwd); rm -rf build', "allow",
+     "the script-directory idiom"),
+    ("cwd", "(cd /tmp && ls); rm -rf build", "allow", "a cd inside a subshell stays there"),
+    ("cwd", "(cd / && rm -rf build)", "deny", "a delete in the subshell that moved"),
+    ("cwd", "cd /; (cd /tmp); rm -rf build", "deny", "the subshell's cd does not undo the first"),
+    ("cwd", 'cd "$TARGET" && rm -rf build', "not_allow", "a directory known only at run time"),
+    ("cwd", 'eval "$STEP"; rm -rf build', "not_allow", "eval may change directory"),
 ]
 
 SCOPING: list[Case] = [  # subshells, pipelines, loops and branches
@@ -266,6 +275,17 @@ SCOPING: list[Case] = [  # subshells, pipelines, loops and branches
     ("scope", 'D=/ rm -rf "$D"', "not_deny", "a prefix is not seen by its own words"),
     ("scope", '_=build; rm -rf "${_:-/}"', "not_allow", "$_ is the last argument, not build"),
     ("scope", 'echo /; rm -rf "$_"', "not_allow", "$_ is /"),
+    # round 2, after the first fixes
+    ("scope", 'D=build; time D=/; rm -rf "$D"', "not_allow", "time of an assignment, in this shell"),
+    ("scope", 'D=build; time -p ! D=/; rm -rf "$D"', "not_allow", "the same, negated"),
+    ("scope", 'D=build; ! D=/; rm -rf "$D"', "deny", "a negated assignment, in this shell"),
+    ("scope", 'D=build; x=D; declare "$x=/"; rm -rf "$D"', "not_allow",
+     "declare of a name held by a variable"),
+    ("scope", 'D=build; export -- D=/; rm -rf "$D"', "not_allow", "export after --"),
+    ("scope", 'D=build; declare -g D=/; rm -rf "$D"', "deny", "declare -g assigns"),
+    ("scope", 'x=ls; export x=rm; $x -rf ~', "deny", "export assigns the program"),
+    ("scope", 'D=build; function D { :; }; rm -rf "$D"', "allow",
+     "a function of the same name is not the variable"),
 ]
 
 VALUES: list[Case] = [  # what the value becomes at the point of use

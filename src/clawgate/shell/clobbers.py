@@ -58,6 +58,8 @@ def clobbered(parsed: m.ParsedLine) -> frozenset[str]:
     for cmd in parsed.commands:
         if cmd.words and cmd.program in SETTERS and declared(cmd) is None:
             _setter(cmd, names)
+        elif cmd.program == "time":
+            _timed(cmd, names)
         if cmd.assignments and (cmd.program in _SPECIAL if cmd.words else not _sequential(cmd)):
             names.update(a.name.partition("[")[0] for a in cmd.assignments)
     return frozenset(names)
@@ -119,6 +121,19 @@ def _setter(cmd: m.SimpleCommand, names: set[str]) -> None:
         found = _NAME.match(_QUOTING.sub("", text))
         if found is not None:
             names.add(found.group(0))
+
+
+def _timed(cmd: m.SimpleCommand, names: set[str]) -> None:
+    """``time D=/`` (``time -p ! D=/``): the parser reads a program ``time``; bash times an
+    assignment made in this shell."""
+    for word in cmd.words[1:]:
+        text = word.text
+        if text in ("-p", "--", "!"):
+            continue
+        head, equals, _ = text.partition("=")
+        if not equals or not _NAME.fullmatch(head.partition("[")[0]):
+            return
+        names.add(head.partition("[")[0])
 
 
 def _dynamic(word: m.Word) -> bool:

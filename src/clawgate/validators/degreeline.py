@@ -25,6 +25,7 @@ from clawgate.validators.paths import resolve
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
 UNKNOWN = "\0unknown"  # a directory known only at run time
+_SCOPES = frozenset({"subshell", "command_substitution", "process_substitution"})
 _WATCHED = PROGRAMS | {"xargs"}
 _FED_DELETERS = frozenset({"rm", "shred"})
 _TILDE = frozenset({TILDE})
@@ -57,14 +58,17 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
     is ``unknown`` when given, else left out."""
     source = parsed.source.encode("utf-8", "surrogateescape")
     commands = parsed.commands
-    moved: tuple[int, str | None, bool] | None = None  # (index of the cd, where, for sure)
+    # (the subshell it is confined to, (index of the cd, where, for sure)), in order
+    moves: list[tuple[tuple[str, ...] | None, tuple[int, str | None, bool]]] = []
     cdpath = "CDPATH" in parsed.source or bool(os.environ.get("CDPATH"))
     for index, cmd in enumerate(commands):
         changer = _changer(cmd)
         if changer is not None:
-            moved = (index, _target(changer, ctx, cdpath),
-                     not cmd.nesting and changer.program != "popd")
+            moves.append((scope(cmd.nesting), (index, _target(changer, ctx, cdpath),
+                                                not cmd.nesting and changer.program != "popd")))
             continue
+        moved = next((mv for scope, mv in reversed(moves)
+                      if scope is None or cmd.nesting[: len(scope)] == scope), None)
         if moved is None:
             yield cmd, (ctx.cwd,)
         elif moved[1] is not None and moved[2] and _chained(source, commands, moved[0], index):
@@ -72,6 +76,15 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
         else:
             where = moved[1] if moved[1] is not None else unknown
             yield cmd, tuple(p for p in (ctx.cwd, where) if p is not None)
+
+
+def scope(nesting: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The innermost subshell a ``cd`` at ``nesting`` is confined to (``X=$(cd d && pwd)``,
+    ``(cd d; make)``): commands outside it do not move; None when it is this shell's."""
+    for depth in range(len(nesting), 0, -1):
+        if nesting[depth - 1] in _SCOPES:
+            return nesting[:depth]
+    return None
 
 
 def _changer(cmd: SimpleCommand) -> SimpleCommand | None:
