@@ -276,7 +276,8 @@ SCOPING: list[Case] = [  # subshells, pipelines, loops and branches
     ("scope", '_=build; rm -rf "${_:-/}"', "not_allow", "$_ is the last argument, not build"),
     ("scope", 'echo /; rm -rf "$_"', "not_allow", "$_ is /"),
     # round 2, after the first fixes
-    ("scope", 'D=build; time D=/; rm -rf "$D"', "not_allow", "time of an assignment, in this shell"),
+    ("scope", 'D=build; time D=/; rm -rf "$D"', "not_allow",
+     "time of an assignment, in this shell"),
     ("scope", 'D=build; time -p ! D=/; rm -rf "$D"', "not_allow", "the same, negated"),
     ("scope", 'D=build; ! D=/; rm -rf "$D"', "deny", "a negated assignment, in this shell"),
     ("scope", 'D=build; x=D; declare "$x=/"; rm -rf "$D"', "not_allow",
