@@ -287,6 +287,15 @@ SCOPING: list[Case] = [  # subshells, pipelines, loops and branches
     ("scope", 'x=ls; export x=rm; $x -rf ~', "deny", "export assigns the program"),
     ("scope", 'D=build; function D { :; }; rm -rf "$D"', "allow",
      "a function of the same name is not the variable"),
+    # round 3: values assigned in a subshell stay there
+    ("scope", 'D=build; (X=1); D=/; rm -rf "$D"', "deny", "a later plain assignment after a "
+     "subshell's"),
+    ("scope", 'D=/; (D=build; rm -rf "$D"); rm -rf "$D"', "deny",
+     "the subshell's value inside, the line's after"),
+    ("scope", 'D=build; X=$(D=/; echo hi); rm -rf "$D"', "not_deny",
+     "a substitution's assignment stays there"),
+    ("scope", 'D=/; X=$(D=build); rm -rf "$D"', "deny", "the substitution does not change /"),
+    ("scope", 'D=build; (D=/; (rm -rf "$D"))', "deny", "a nested subshell sees its parent's"),
 ]
 
 VALUES: list[Case] = [  # what the value becomes at the point of use

@@ -186,3 +186,16 @@ def readonly(cmd: m.SimpleCommand) -> frozenset[str]:
             w.startswith("-") and "r" in w for w in words):
         return frozenset()
     return frozenset(w.partition("=")[0] for w in words if not w.startswith("-"))
+
+
+_SUBSHELLS = frozenset({"subshell", "command_substitution", "process_substitution"})
+
+
+def subshell_of(nesting: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The innermost subshell (as its nesting) a command at ``nesting`` runs in: what it
+    assigns or where it moves stays there (``(D=x)``, ``X=$(cd d && pwd)``); None when it runs
+    in the line's own shell."""
+    for depth in range(len(nesting), 0, -1):
+        if nesting[depth - 1] in _SUBSHELLS:
+            return nesting[:depth]
+    return None

@@ -127,9 +127,13 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     commands = parsed.commands
     fed = -1
     locked: frozenset[str] = frozenset()  # readonly names
+    # values a subshell assigns, by the subshell (as its nesting): seen only inside it
+    layers: dict[tuple[str, ...], dict[str, str | None]] = {}
+    outer = env
     for index, cmd in enumerate(commands):
         if index == fed:
             continue
+        env = _layered(outer, layers, cmd.nesting) if layers else outer
         if cmd.program in _DECLARING and (assigned := clobbers.declared(cmd)) is not None:
             locked |= clobbers.readonly(cmd)
             if not assigned:
@@ -138,7 +142,7 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
         if locked and any(a.name in locked for a in cmd.assignments):
             break  # assigning a readonly name stops the shell: nothing after it runs
         if cmd.assignments and not cmd.words:
-            _assign(cmd, env, clobbered)
+            env = _assign_in(cmd, outer, env, layers, clobbered)
             if known is not None:
                 known = _assign_known(cmd, env, known, source)
             continue
@@ -161,6 +165,38 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     if not edits or not (respell or any(resolved for *_, resolved in edits)):
         return None
     return _apply(src, [(a, b, r) for a, b, r, _ in edits])
+
+
+def _assign_in(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
+               layers: dict[tuple[str, ...], dict[str, str | None]],
+               clobbered: frozenset[str]) -> dict[str, str]:
+    """``cmd``'s assignments made in the line's values ``outer``, or, inside a subshell, in
+    a copy of what it sees (``env``) kept as that subshell's layer (``(D=x)``: D is x in that
+    subshell only); the values after."""
+    inside = clobbers.subshell_of(cmd.nesting)
+    if inside is None:  # no subshell's layer applies here: env is outer's values
+        _assign(cmd, outer, clobbered)
+        return outer
+    after = dict(env)
+    _assign(cmd, after, clobbered)
+    layers.setdefault(inside, {}).update(
+        {k: after.get(k) for k in {*env, *after} if env.get(k) != after.get(k)})
+    return after
+
+
+def _layered(outer: dict[str, str], layers: dict[tuple[str, ...], dict[str, str | None]],
+             nesting: tuple[str, ...]) -> dict[str, str]:
+    """The values a command at ``nesting`` sees: the line's, then those of the subshells it is
+    in (two subshells of the same kind are not told apart: each sees what either assigns)."""
+    env = dict(outer)
+    for inside in sorted(layers, key=len):
+        if nesting[: len(inside)] == inside:
+            for name, value in layers[inside].items():
+                if value is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = value
+    return env
 
 
 def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, str],

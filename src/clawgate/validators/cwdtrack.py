@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.records import replace
+from clawgate.shell.clobbers import subshell_of
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.degreeline import scope
 from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
 from clawgate.validators.files import WriteOutsideWorkspace, WritePersistence
 from clawgate.validators.paths import resolve
@@ -40,7 +40,7 @@ class AfterChangeDirectory(LineValidator):
             here = next((where for inside, where in reversed(moves)
                          if inside is None or cmd.nesting[: len(inside)] == inside), ctx.cwd)
             if cmd.program in _CHANGERS:
-                moves.append((scope(cmd.nesting), _target(cmd, ctx, here)))
+                moves.append((subshell_of(cmd.nesting), _target(cmd, ctx, here)))
                 continue
             if here is None or here == ctx.cwd:
                 continue

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
+from clawgate.shell.clobbers import subshell_of
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators.argv import inner
 from clawgate.validators.base import Context, LineValidator, register
@@ -25,7 +26,6 @@ from clawgate.validators.paths import resolve
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
 UNKNOWN = "\0unknown"  # a directory known only at run time
-_SCOPES = frozenset({"subshell", "command_substitution", "process_substitution"})
 _WATCHED = PROGRAMS | {"xargs"}
 _FED_DELETERS = frozenset({"rm", "shred"})
 _TILDE = frozenset({TILDE})
@@ -64,7 +64,7 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
     for index, cmd in enumerate(commands):
         changer = _changer(cmd)
         if changer is not None:
-            moves.append((scope(cmd.nesting), (index, _target(changer, ctx, cdpath),
+            moves.append((subshell_of(cmd.nesting), (index, _target(changer, ctx, cdpath),
                                                 not cmd.nesting and changer.program != "popd")))
             continue
         moved = next((mv for scope, mv in reversed(moves)
@@ -76,15 +76,6 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
         else:
             where = moved[1] if moved[1] is not None else unknown
             yield cmd, tuple(p for p in (ctx.cwd, where) if p is not None)
-
-
-def scope(nesting: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The innermost subshell a ``cd`` at ``nesting`` is confined to (``X=$(cd d && pwd)``,
-    ``(cd d; make)``): commands outside it do not move; None when it is this shell's."""
-    for depth in range(len(nesting), 0, -1):
-        if nesting[depth - 1] in _SCOPES:
-            return nesting[:depth]
-    return None
 
 
 def _changer(cmd: SimpleCommand) -> SimpleCommand | None:
