@@ -243,6 +243,14 @@ CWD: list[Case] = [  # the directory a later command runs in
     ("cwd", "cd /; (cd /tmp); rm -rf build", "deny", "the subshell's cd does not undo the first"),
     ("cwd", 'cd "$TARGET" && rm -rf build', "not_allow", "a directory known only at run time"),
     ("cwd", 'eval "$STEP"; rm -rf build', "not_allow", "eval may change directory"),
+    # round 3: links made on the line
+    ("cwd", "ln -sfn ~ h; cd h/x && rm -rf build", "not_allow", "below a link to home"),
+    ("cwd", "ln -s -t tools /; cd tools && rm -rf build", "not_allow",
+     "a link made into a directory"),
+    ("cwd", "ln -s ../shared/src src2; cd src && rm -rf build", "allow",
+     "a cd that passes no link made on the line"),
+    ("cwd", "ln -s notes.md README2.md && cd build && rm -rf out", "allow",
+     "a link to a file, a cd elsewhere"),
 ]
 
 SCOPING: list[Case] = [  # subshells, pipelines, loops and branches
@@ -362,7 +370,11 @@ def test_table_is_well_formed() -> None:
 
 
 # Rows still missed, each with what is missing (strict: a fix makes the test say so).
-KNOWN_MISSES: dict[str, str] = {}
+KNOWN_MISSES: dict[str, str] = {
+    'D=build; rm -rf "${D:-/}"': "CG-CAT-001 judges the command as written by its fallback "
+                                 "(/ if D were unset); an exact reading lifts only the asks "
+                                 "that say a value is known at run time, never a DENY",
+}
 
 
 def _marked(case: Case) -> object:

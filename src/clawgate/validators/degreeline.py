@@ -61,12 +61,19 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
     # (the subshell it is confined to, (index of the cd, where, for sure)), in order
     moves: list[tuple[tuple[str, ...] | None, tuple[int, str | None, bool]]] = []
     cdpath = "CDPATH" in parsed.source or bool(os.environ.get("CDPATH"))
+    links: list[str] = []  # symbolic links the line makes: a cd through one goes elsewhere
     for index, cmd in enumerate(commands):
         changer = _changer(cmd)
         if changer is not None:
-            moves.append((subshell_of(cmd.nesting), (index, _target(changer, ctx, cdpath),
+            where = _target(changer, ctx, cdpath)
+            if where is not None and any(not link or where == link or where.startswith(
+                    link.rstrip("/") + "/") for link in links):
+                where = None
+            moves.append((subshell_of(cmd.nesting), (index, where,
                                                 not cmd.nesting and changer.program != "popd")))
             continue
+        if cmd.program == "ln":
+            links += _links(cmd, ctx)
         moved = next((mv for scope, mv in reversed(moves)
                       if scope is None or cmd.nesting[: len(scope)] == scope), None)
         if moved is None:
@@ -76,6 +83,25 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
         else:
             where = moved[1] if moved[1] is not None else unknown
             yield cmd, tuple(p for p in (ctx.cwd, where) if p is not None)
+
+
+def _links(cmd: SimpleCommand, ctx: Context) -> list[str]:
+    """The paths at which ``ln -s`` may make a link (``ln -s / up``: up; into a directory
+    operand: also DIR/NAME); "" when not known here (any path)."""
+    values = [w.value for w in cmd.words[1:]]
+    flags = [v for v in values if v is not None and v.startswith("-")]
+    if not any(f == "--symbolic" or (not f.startswith("--") and "s" in f) for f in flags):
+        return []
+    operands = [w for w in cmd.words[1:] if not (w.value or "").startswith("-")]
+    named = [os.path.basename((w.value or "").rstrip("/")) for w in operands]
+    dirs = [resolve(w, ctx).path for w in operands[-1:]] if len(operands) > 1 else [ctx.cwd]
+    if any(v is None for v in values) or None in dirs or any(
+            f in ("-t", "--target-directory") or f.startswith("--target-directory=")
+            for f in flags):
+        return [""]  # not known here: any cd may go through it
+    paths = [d for d in dirs if d is not None and len(operands) > 1]
+    paths += [os.path.join(d, n) for d in dirs if d is not None for n in named if n]
+    return paths
 
 
 def _changer(cmd: SimpleCommand) -> SimpleCommand | None:
