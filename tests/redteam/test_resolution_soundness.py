@@ -304,6 +304,20 @@ SCOPING: list[Case] = [  # subshells, pipelines, loops and branches
      "a substitution's assignment stays there"),
     ("scope", 'D=/; X=$(D=build); rm -rf "$D"', "deny", "the substitution does not change /"),
     ("scope", 'D=build; (D=/; (rm -rf "$D"))', "deny", "a nested subshell sees its parent's"),
+    # round 4: loops and functions run their commands again, from elsewhere
+    ("scope", 'D=build; while true; do rm -rf "$D"; D=/; done', "not_allow",
+     "the next round sees the assignment after the use"),
+    ("scope", 'D=build; for i in 1 2; do rm -rf "$D"; D=/etc; done', "not_allow",
+     "the same in a for loop"),
+    ("scope", 'D=build; f() { rm -rf "$D"; }; f; D=/; f', "not_allow",
+     "a function sees the value of its call"),
+    ("cwd", "for i in 1 2; do rm -rf build; cd /; done", "deny",
+     "the next round runs from /"),
+    ("cwd", "cd build; for i in 1 2; do rm -rf out; cd ~; done", "deny",
+     "the next round runs from home"),
+    ("cwd", "f() { rm -rf build; }; cd /; f", "deny", "a function called after a cd"),
+    ("cwd", "for d in a b; do (cd \"$d\" && make); done", "allow",
+     "a cd confined to a subshell in a loop"),
 ]
 
 VALUES: list[Case] = [  # what the value becomes at the point of use

@@ -60,7 +60,9 @@ def clobbered(parsed: m.ParsedLine) -> frozenset[str]:
             _setter(cmd, names)
         elif cmd.program == "time":
             _timed(cmd, names)
-        if cmd.assignments and (cmd.program in _SPECIAL if cmd.words else not _sequential(cmd)):
+        if cmd.assignments and (cmd.program in _SPECIAL if cmd.words else (
+                not _sequential(cmd) or "loop" in cmd.nesting)):
+            # in a loop, an assignment after a use is seen by the use's next round
             names.update(a.name.partition("[")[0] for a in cmd.assignments)
     return frozenset(names)
 

@@ -62,6 +62,7 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
     moves: list[tuple[tuple[str, ...] | None, tuple[int, str | None, bool]]] = []
     cdpath = "CDPATH" in parsed.source or bool(os.environ.get("CDPATH"))
     links: list[str] = []  # symbolic links the line makes: a cd through one goes elsewhere
+    changers = [c for c in map(_changer, commands) if c is not None]
     for index, cmd in enumerate(commands):
         changer = _changer(cmd)
         if changer is not None:
@@ -77,12 +78,33 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
         moved = next((mv for scope, mv in reversed(moves)
                       if scope is None or cmd.nesting[: len(scope)] == scope), None)
         if moved is None:
-            yield cmd, (ctx.cwd,)
+            dirs: tuple[str | None, ...] = (ctx.cwd,)
         elif moved[1] is not None and moved[2] and _chained(source, commands, moved[0], index):
-            yield cmd, (moved[1],)
+            dirs = (moved[1],)
         else:
-            where = moved[1] if moved[1] is not None else unknown
-            yield cmd, tuple(p for p in (ctx.cwd, where) if p is not None)
+            dirs = (ctx.cwd, moved[1] if moved[1] is not None else unknown)
+        if "loop" in cmd.nesting and (
+                later := _next_round(commands, index, ctx, cdpath)) is not None:
+            dirs = (*dirs, later or unknown)
+        if "function" in cmd.nesting:  # a function runs from wherever it is called
+            dirs = (*dirs, *((_target(c, ctx, cdpath) or unknown) for c in changers))
+        yield cmd, tuple(dict.fromkeys(p for p in dirs if p is not None))
+
+
+def _next_round(commands: tuple[SimpleCommand, ...], index: int, ctx: Context,
+                cdpath: bool) -> str | None:
+    """Where a ``cd`` later in the same loop as command ``index`` sends its next round
+    (``for …; do rm -rf build; cd /; done``): the directory, "" when not known here, None
+    when no cd follows in the loop."""
+    nesting = commands[index].nesting
+    loop = nesting[: len(nesting) - nesting[::-1].index("loop")]
+    for cmd in commands[index + 1 :]:
+        if cmd.nesting[: len(loop)] != loop:
+            continue
+        changer = _changer(cmd)
+        if changer is not None:
+            return _target(changer, ctx, cdpath) or ""
+    return None
 
 
 def _links(cmd: SimpleCommand, ctx: Context) -> list[str]:
