@@ -318,6 +318,16 @@ SCOPING: list[Case] = [  # subshells, pipelines, loops and branches
     ("cwd", "f() { rm -rf build; }; cd /; f", "deny", "a function called after a cd"),
     ("cwd", "for d in a b; do (cd \"$d\" && make); done", "allow",
      "a cd confined to a subshell in a loop"),
+    # round 5: the directory stack and cdable_vars
+    ("cwd", "pushd /; pushd /home/dev/project; pushd +1; rm -rf build", "not_allow",
+     "pushd +1 rotates the stack to /"),
+    ("cwd", "pushd / >/dev/null; pushd /home/dev/project; pushd; rm -rf build", "not_allow",
+     "pushd alone swaps back to /"),
+    ("cwd", "shopt -s cdable_vars; D=/; cd D && rm -rf build", "not_allow",
+     "cdable_vars: cd D goes to $D"),
+    ("cwd", "pushd src && make && popd", "allow", "an everyday pushd"),
+    ("cwd", "alias up='cd /'\nup; rm -rf build", "not_allow", "an alias that changes directory"),
+    ("cwd", "alias ll='ls -la'\nll; rm -rf build", "allow", "an alias that does not"),
 ]
 
 VALUES: list[Case] = [  # what the value becomes at the point of use

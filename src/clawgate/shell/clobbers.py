@@ -53,7 +53,7 @@ def clobbered(parsed: m.ParsedLine) -> frozenset[str]:
     names = set(DYNAMIC) | set(_LOOP_VAR.findall(source))
     for indirect, name in _DEFAULTING.findall(source):
         names.add(EVERY if indirect else name)  # ${!r:=x} assigns whatever r names
-    if "(" in source or "[" in source or ":" in source:
+    if "[" in source or "((" in source or "${" in source:
         _arithmetic(source, names)
     for cmd in parsed.commands:
         if cmd.words and cmd.program in SETTERS and declared(cmd) is None:
@@ -74,16 +74,19 @@ def _sequential(cmd: m.SimpleCommand) -> bool:
 def _arithmetic(source: str, names: set[str]) -> None:
     """Every name in an arithmetic text that assigns (``D=1``, ``D++``): ``(( ))``, ``$[ ]``,
     subscripts, ``[[ … -eq … ]]`` operands, substring offsets."""
-    for groups in _ARITHMETIC.findall(source):
-        for body in groups:
-            names.update(_IDENT.findall(body))
-    for pattern in (_SUBSCRIPT, _OFFSET):
-        for body in pattern.findall(source):
-            if _ASSIGNS.search(body):
+    if "((" in source or "$[" in source:
+        for groups in _ARITHMETIC.findall(source):
+            for body in groups:
                 names.update(_IDENT.findall(body))
-    for body in _DOUBLE_BRACKET.findall(source):
-        if _ARITH_TEST.search(body):
-            names.update(_IDENT.findall(body))
+    for needle, pattern in (("[", _SUBSCRIPT), ("${", _OFFSET)):
+        if needle in source:
+            for body in pattern.findall(source):
+                if _ASSIGNS.search(body):
+                    names.update(_IDENT.findall(body))
+    if "[[" in source:
+        for body in _DOUBLE_BRACKET.findall(source):
+            if _ARITH_TEST.search(body):
+                names.update(_IDENT.findall(body))
 
 
 def _setter(cmd: m.SimpleCommand, names: set[str]) -> None:

@@ -154,8 +154,9 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
             edits.append((*feed, True))
             fed = index + 1
             continue
-        later = [c.offset for c in commands[index + 1 :] if c.offset > cmd.offset]
-        found = _word_edits(cmd, env, src, min(later, default=len(src)))
+        limit = min((c.offset for c in commands[index + 1 :] if c.offset > cmd.offset),
+                    default=len(src)) if cmd.redirects else None
+        found = _word_edits(cmd, env, src, limit)
         edits.extend(found)
         if known is not None and exact is not None:
             if found and _put_in_exactly(cmd, known, found):

@@ -26,6 +26,8 @@ from clawgate.validators.paths import resolve
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
 UNKNOWN = "\0unknown"  # a directory known only at run time
+_STACK_PLACE = lazy_pattern(r"^[+-]\d+$")
+_WORDS = lazy_pattern(r"[\w-]+")
 _WATCHED = PROGRAMS | {"xargs"}
 _FED_DELETERS = frozenset({"rm", "shred"})
 _TILDE = frozenset({TILDE})
@@ -60,7 +62,9 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
     commands = parsed.commands
     # (the subshell it is confined to, (index of the cd, where, for sure)), in order
     moves: list[tuple[tuple[str, ...] | None, tuple[int, str | None, bool]]] = []
-    cdpath = "CDPATH" in parsed.source or bool(os.environ.get("CDPATH"))
+    # CDPATH is searched first; with cdable_vars a name is also a variable's value
+    cdpath = "CDPATH" in parsed.source or "cdable_vars" in parsed.source or bool(
+        os.environ.get("CDPATH"))
     links: list[str] = []  # symbolic links the line makes: a cd through one goes elsewhere
     changers = [c for c in map(_changer, commands) if c is not None]
     for index, cmd in enumerate(commands):
@@ -128,23 +132,29 @@ def _links(cmd: SimpleCommand, ctx: Context) -> list[str]:
 
 def _changer(cmd: SimpleCommand) -> SimpleCommand | None:
     """``cmd`` as the ``cd``/``pushd``/``popd`` it runs (``builtin cd``, ``command cd``; an
-    ``eval`` with one in its words goes nowhere known), else None."""
+    ``eval`` with one in its words, or an alias defined to one, goes nowhere known), else
+    None."""
     program = cmd.program
     if program in _CHANGERS:
         return cmd
     if program in ("builtin", "command") and len(cmd.words) > 1 and (
             cmd.words[1].value in _CHANGERS):
         return inner(cmd, 1)
-    if program == "eval" and any(_CHANGERS.intersection((w.value or "$").split())
-                                 or w.value is None for w in cmd.words[1:]):
+    if program in ("eval", "alias") and any(
+            _CHANGERS.intersection(_WORDS.findall(w.value or "$")) or w.value is None
+            for w in cmd.words[1:]):  # eval cd /; alias x='cd /' (then x)
         return replace(cmd, words=(Word("cd", "cd"), Word("-", "-")))
     return None
 
 
 def _target(cmd: SimpleCommand, ctx: Context, cdpath: bool) -> str | None:
-    """Where ``cd``/``pushd`` goes: home without an operand, None when not known here."""
+    """Where ``cd``/``pushd`` goes: home without an operand, None when not known here
+    (``cd -``, ``popd``, ``pushd`` alone or ``pushd +1``: a place on the directory stack)."""
     operands = [w for w in cmd.words[1:] if not w.shown.startswith("-") or w.shown == "-"]
     if cmd.program == "popd" or (operands and operands[0].shown == "-"):
+        return None
+    if cmd.program == "pushd" and (not operands or _STACK_PLACE.match(operands[0].shown) or any(
+            _STACK_PLACE.match(w.shown) for w in cmd.words[1:])):
         return None
     if not operands:
         return ctx.home
