@@ -4,6 +4,9 @@ when the line runs."""
 
 from __future__ import annotations
 
+import os
+import shlex
+
 from clawgate import programs as catalog
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
@@ -11,7 +14,7 @@ from clawgate.shell.clobbers import EVERY, clobbered
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.escapes import FRONTENDS
-from clawgate.validators.paths import resolve
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.payloads import payload_verdict
 from clawgate.validators.writes import redirect_targets
 
@@ -31,6 +34,7 @@ msedge opera vivaldi
 """.split())
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
 _SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
+_LOOP_LIST = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*)")
 _LOOP = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*"
                      r"((?:[A-Za-z_]\w*\s*)+)")
 # Files the CI runner hands a step to write to, and the scratch directories it names.
@@ -146,16 +150,17 @@ class RuntimeTarget(LineValidator):
                 if shell and resolve(word, ctx).path is not None:
                     continue
                 if known is None:
-                    known = _known_names(parsed)
+                    known = _known_names(parsed, ctx)
                 if not shell or _unknowable(word, known):
                     return Verdict.ask(self.id, f"writes to {word.text}, known only when the "
                                        "line runs", hint="write to a literal path")
         return Verdict.passthrough()
 
 
-def _known_names(parsed: ParsedLine) -> set[str]:
+def _known_names(parsed: ParsedLine, ctx: Context) -> set[str]:
     """Names assigned literally (and set in no other way: ``printf -v f``, ``unset f``), the
-    runner's files, loop and ``read`` variables."""
+    runner's files, loop and ``read`` variables, except a loop's over a literal value outside
+    the workspace (``for f in ~/.bashrc``: its writes are judged nowhere else)."""
     names = set(_RUNNER_FILES)
     other = clobbered(parsed)
     for cmd in parsed.commands:
@@ -166,7 +171,27 @@ def _known_names(parsed: ParsedLine) -> set[str]:
                 names.add(assignment.name)
     for match in _LOOP.finditer(parsed.source):
         names.update((match.group(1) or match.group(2) or "").split())
+    for match in _LOOP_LIST.finditer(parsed.source):
+        if _leaves_workspace(match.group(2), ctx):
+            names.discard(match.group(1))
     return names
+
+
+def _leaves_workspace(listed: str, ctx: Context) -> bool:
+    """A literal word of a loop's list names a path outside the workspace (or the list does
+    not split)."""
+    try:
+        words = shlex.split(listed)
+    except ValueError:
+        return True
+    for word in words:
+        if "$" in word or "`" in word:
+            continue  # known only when the line runs: as before
+        path = os.path.normpath(os.path.join(ctx.cwd, word.replace("~", ctx.home, 1)
+                                             if word.startswith("~") else word))
+        if not under(path, ctx.workspace):
+            return True
+    return False
 
 
 def _unknowable(word: Word, known: set[str]) -> bool:
