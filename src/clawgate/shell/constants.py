@@ -57,7 +57,8 @@ def resolution(parsed: m.ParsedLine) -> tuple[str | None, frozenset[int]]:
     dynamic word it put in exactly, as bash would: each from values assigned literally before
     it in the same shell and unconditionally (not in a subshell, branch, pipeline stage or
     function; not after ``&&``/``||`` or inside a ``{ }`` group; nothing that ``source`` or
-    ``eval`` could have changed since). Such a command is what its resolved reading says it is;
+    ``eval`` could have changed since; no name the line sets in any other way, as
+    ``shell/clobbers.py`` reads them). Such a command is what its resolved reading says it is;
     any other is also judged as written."""
     source = parsed.source
     expanded = expand_line(source)
