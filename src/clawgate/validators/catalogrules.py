@@ -35,8 +35,7 @@ msedge opera vivaldi
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
 _SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
 _LOOP_LIST = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*)")
-_LOOP = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*"
-                     r"((?:[A-Za-z_]\w*\s*)+)")
+_LOOP = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b")
 # Files the CI runner hands a step to write to, and the scratch directories it names.
 _RUNNER_FILES = frozenset({"GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_STEP_SUMMARY", "GITHUB_PATH",
                            "GITHUB_STATE", "RUNNER_TEMP", "TMPDIR", "TMP", "TEMP"})
@@ -126,8 +125,9 @@ class RuntimeTarget(LineValidator):
     """A write whose target is a variable or a substitution the engine cannot know
     (``> "$OUT"``, ``tee "$(pick)"``, ``cp x "$DEST"``): where it lands is decided when the
     line runs. ASK. A variable set earlier on the line (literally, or to a ``mktemp`` result),
-    a loop or ``read`` variable, the files a CI runner hands a step (``$GITHUB_OUTPUT``) and a
-    name under a literal workspace directory (``build/$name``) are known enough.
+    a loop variable over workspace paths, the files a CI runner hands a step
+    (``$GITHUB_OUTPUT``) and a name under a literal workspace directory (``build/$name``) are
+    known enough; a ``read`` variable is what some input says, known only at run time.
 
     Bad: ``curl -s https://x.example/cfg > "$TARGET"``. Harmless:
     ``tmp=$(mktemp); echo hi > "$tmp"``.
@@ -159,8 +159,8 @@ class RuntimeTarget(LineValidator):
 
 def _known_names(parsed: ParsedLine, ctx: Context) -> set[str]:
     """Names assigned literally (and set in no other way: ``printf -v f``, ``unset f``), the
-    runner's files, loop and ``read`` variables, except a loop's over a literal value outside
-    the workspace (``for f in ~/.bashrc``: its writes are judged nowhere else)."""
+    runner's files, loop variables, except a loop's over a literal value outside the
+    workspace (``for f in ~/.bashrc``: its writes are judged nowhere else)."""
     names = set(_RUNNER_FILES)
     other = clobbered(parsed)
     for cmd in parsed.commands:
@@ -170,7 +170,7 @@ def _known_names(parsed: ParsedLine, ctx: Context) -> set[str]:
                     assignment.name not in other and EVERY not in other:
                 names.add(assignment.name)
     for match in _LOOP.finditer(parsed.source):
-        names.update((match.group(1) or match.group(2) or "").split())
+        names.add(match.group(1))
     for match in _LOOP_LIST.finditer(parsed.source):
         if _leaves_workspace(match.group(2), ctx):
             names.discard(match.group(1))
