@@ -8,8 +8,9 @@ from collections.abc import Iterable, Sequence
 from contextlib import suppress
 
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
+from clawgate.lazyre import lazy_pattern
 from clawgate.policy.settings import Autonomy, EngineSettings
-from clawgate.records import field, record
+from clawgate.records import field, record, replace
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
@@ -37,7 +38,7 @@ class _Run:
     risk: Risk = Risk.LOW
     trace: list[TraceEntry] = field(default_factory=list)
     misparsing: bool = False
-    seen: dict[tuple[str, bool], int] = field(default_factory=dict)  # least depth checked at
+    seen: dict[tuple[str, bool, str], int] = field(default_factory=dict)  # least depth checked at
 
     def add(self, verdict: Verdict, about: str) -> None:
         if verdict.outcome is Outcome.PASSTHROUGH:
@@ -139,9 +140,10 @@ class Engine:
                     resolve: bool = True) -> None:
         """``resolve``: the line came from the agent (or a payload), not from the engine's own
         resolved reading of one."""
-        if run.seen.get((line, resolve), depth + 1) <= depth:
+        seen = (line, resolve, ctx.cwd)
+        if run.seen.get(seen, depth + 1) <= depth:
             return  # checked already, as deep or less (a payload met again after resolving)
-        run.seen[line, resolve] = depth
+        run.seen[seen] = depth
         if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
@@ -152,8 +154,10 @@ class Engine:
         resolved, exact = resolution(parsed) if resolve else (None, frozenset())
         if depth >= MAX_NESTING:
             exact = frozenset()  # no resolved reading is checked: nothing gives way to it
+        moved = _moved(parsed, ctx) if _MAY_MOVE.search(line) else None
         for index, cmd in enumerate(parsed.commands):
-            self._check_command(cmd, ctx, run, depth, exact=index in exact)
+            for where in moved.get(index, (ctx,)) if moved else (ctx,):
+                self._check_command(cmd, where, run, depth, exact=index in exact)
         if not resolve:
             return
         if resolved is not None and depth < MAX_NESTING:  # x=/; rm -rf "$x": as rm -rf / too
@@ -273,6 +277,7 @@ class Engine:
 
 
 _NO_OPINION = Verdict.passthrough()
+_MAY_MOVE = lazy_pattern(r"\b(?:cd|pushd|popd)\b")
 # The validators that ask because a program, target, script or code is only known at run time.
 RUN_TIME_IDS = frozenset({
     "CG-INJ-001", "CG-INJ-009", "CG-INJ-010", "CG-DEST-009", "CG-WRAP-001", "CG-WRAP-002",
@@ -284,6 +289,21 @@ _RISK_NOTES = {risk: f"{risk.label} risk" for risk in Risk}
 # Where a process whose directory was deleted stands: inside no workspace, so nothing it
 # writes counts as a write inside one.
 UNKNOWN_CWD = "/nonexistent/clawgate-unknown-cwd"
+
+
+def _moved(parsed: ParsedLine, ctx: Context) -> dict[int, tuple[Context, ...]]:
+    """The contexts of the line's commands that run elsewhere after a ``cd`` (by index): each
+    is checked from every directory it may run in, wrappers and payloads included (``cd / &&
+    env rm -rf build``, ``cd ~ && bash -c '…'``)."""
+    from clawgate.validators.degreeline import places
+
+    index = {id(cmd): i for i, cmd in enumerate(parsed.commands)}
+    found: dict[int, tuple[Context, ...]] = {}
+    for cmd, dirs in places(parsed, ctx):
+        if dirs != (ctx.cwd,):
+            found[index[id(cmd)]] = tuple(ctx if d == ctx.cwd else replace(ctx, cwd=d)
+                                          for d in dirs)
+    return found
 
 
 def _forbidden_in(workspace: str, paths: tuple[str, ...]) -> tuple[str, ...]:

@@ -33,6 +33,13 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("a=ls; ( $a )", ALLOW),
     ("cd sub || exit; D=build; rm -rf \"$D\"", ALLOW),
     ("a=ls; a=rm $a", ALLOW),  # the prefix assignment applies after the words expand
+    ("export a=ls; $a", ALLOW),  # a declaration of literal values assigns them
+    ("declare a=ls; $a", ALLOW),
+    ("declare -x a=ls; $a", ALLOW),
+    ("a=ls; export a; $a", ALLOW),
+    ("declare -l a=ls; $a", ASK),  # an attribute changes the values assigned
+    ("declare -n a=b; b=ls; $a", ASK),
+    ("readonly a=ls; a=rm; $a", ASK),  # the shell stops at a=rm: what follows as written
     # dangerous resolved values stay blocked
     ("x=rm; $x -rf ~", DENY),
     ("c='rm -rf'; $c ~", DENY),
@@ -62,12 +69,10 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("${a:-ls}", ASK),
     ("a=${X:-ls}; $a", ASK),
     ("a=(ls); $a", ASK),
-    ("declare a=ls; $a", ASK),
     ("f() { local a=ls; $a; }", ASK),
     ("a=ls; f() { $a; }; f", ASK),
     ("read a; $a", ASK),
     ("a=ls; read a; $a", ASK),
-    ("export a=ls; $a", ASK),
     ("for a in ls; do $a; done", ASK),
     ("a=$(cmd); $a", ASK),
     ("a=$(echo ls); $a", ASK),  # computed, not assigned literally: a disguise of its own

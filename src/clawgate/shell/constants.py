@@ -22,18 +22,12 @@ import shlex
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
+from clawgate.shell import clobbers
 from clawgate.shell import model as m
 from clawgate.shell.braces import expand_line
 from clawgate.shell.expand import DEFAULT_IFS, expand
 from clawgate.shell.xargsfeed import encode, quote, xargs_feed
 
-_SETTERS = frozenset("read mapfile readarray declare typeset local export readonly unset "
-                     "getopts let printf eval source . set shift".split())
-_LOOP_VAR = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)")
-_DEFAULTING = lazy_pattern(r"\$\{([A-Za-z_]\w*):?=")
-_ARITHMETIC = lazy_pattern(r"\(\((.*?)\)\)", re.S)
-_IDENT = lazy_pattern(r"[A-Za-z_]\w*")
-_NAME_ARG = lazy_pattern(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
 _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
 
 # A line with nothing to put in: no expansion, quote or escape, no xargs and no text piped
@@ -51,8 +45,10 @@ _DISGUISING = frozenset({m.INDIRECT, m.COMMAND})
 _FRESH_NAME = lazy_pattern(r"(\"?)\$\(\s*mktemp(?:\s+[\w./=+-]+)*\s*\)\1")
 # What may change any variable: a nameref set by declare -n assigns through another name,
 # a trap runs code before commands, builtin/command run a setter (builtin read a), wait -p ...
+# an alias changes what the words of later lines mean.
 _REREADERS = frozenset({"source", ".", "eval", "declare", "typeset", "local", "trap", "wait",
-                        "builtin", "command", "enable", "coproc", "exec"})
+                        "builtin", "command", "enable", "coproc", "exec", "alias"})
+_DECLARING = frozenset({"export", "readonly", "declare", "typeset"})
 _FD_NAME = lazy_pattern(r"\{[A-Za-z_]\w*\}[<>]")  # exec {fd}>file sets $fd
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
@@ -67,7 +63,8 @@ def resolution(parsed: m.ParsedLine) -> tuple[str | None, frozenset[int]]:
     dynamic word it put in exactly, as bash would: each from values assigned literally before
     it in the same shell and unconditionally (not in a subshell, branch, pipeline stage or
     function; not after ``&&``/``||`` or inside a ``{ }`` group; nothing that ``source`` or
-    ``eval`` could have changed since). Such a command is what its resolved reading says it is;
+    ``eval`` could have changed since; no name the line sets in any other way, as
+    ``shell/clobbers.py`` reads them). Such a command is what its resolved reading says it is;
     any other is also judged as written."""
     source = parsed.source
     expanded = expand_line(source)
@@ -128,19 +125,31 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     if not _HINTS.search(source):
         return None
     src = source.encode("utf-8", "surrogateescape")
-    clobbered = _clobbered(parsed)
+    clobbered = clobbers.clobbered(parsed)
     env = {"IFS": DEFAULT_IFS}
     known: dict[str, str] | None = (
-        None if exact is None or "IFS" in clobbered or _FD_NAME.search(source)
-        else dict(env))  # the values known exactly
+        None if exact is None or "IFS" in clobbered or clobbers.EVERY in clobbered
+        or _FD_NAME.search(source) else dict(env))  # the values known exactly
     edits: list[tuple[int, int, str, bool]] = []
     commands = parsed.commands
     fed = -1
+    locked: frozenset[str] = frozenset()  # readonly names
+    # values a subshell assigns, by the subshell (as its nesting): seen only inside it
+    layers: dict[tuple[str, ...], dict[str, str | None]] = {}
+    outer = env
     for index, cmd in enumerate(commands):
         if index == fed:
             continue
+        env = _layered(outer, layers, cmd.nesting) if layers else outer
+        if cmd.program in _DECLARING and (assigned := clobbers.declared(cmd)) is not None:
+            locked |= clobbers.readonly(cmd)
+            if not assigned:
+                continue  # export D: D keeps its value
+            cmd = replace(cmd, words=(), assignments=assigned)  # export D=build: D=build
+        if locked and any(a.name in locked for a in cmd.assignments):
+            break  # assigning a readonly name stops the shell: nothing after it runs
         if cmd.assignments and not cmd.words:
-            _assign(cmd, env, clobbered)
+            env = _assign_in(cmd, outer, env, layers, clobbered)
             if known is not None:
                 known = _assign_known(cmd, env, known, source)
             continue
@@ -152,7 +161,9 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
             edits.append((*feed, True))
             fed = index + 1
             continue
-        found = _word_edits(cmd, env, src)
+        limit = min((c.offset for c in commands[index + 1 :] if c.offset > cmd.offset),
+                    default=len(src)) if cmd.redirects else None
+        found = _word_edits(cmd, env, src, limit)
         edits.extend(found)
         if known is not None and exact is not None:
             if found and _put_in_exactly(cmd, known, found):
@@ -162,6 +173,38 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     if not edits or not (respell or any(resolved for *_, resolved in edits)):
         return None
     return _apply(src, [(a, b, r) for a, b, r, _ in edits])
+
+
+def _assign_in(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
+               layers: dict[tuple[str, ...], dict[str, str | None]],
+               clobbered: frozenset[str]) -> dict[str, str]:
+    """``cmd``'s assignments made in the line's values ``outer``, or, inside a subshell, in
+    a copy of what it sees (``env``) kept as that subshell's layer (``(D=x)``: D is x in that
+    subshell only); the values after."""
+    inside = clobbers.subshell_of(cmd.nesting)
+    if inside is None:  # no subshell's layer applies here: env is outer's values
+        _assign(cmd, outer, clobbered)
+        return outer
+    after = dict(env)
+    _assign(cmd, after, clobbered)
+    layers.setdefault(inside, {}).update(
+        {k: after.get(k) for k in {*env, *after} if env.get(k) != after.get(k)})
+    return after
+
+
+def _layered(outer: dict[str, str], layers: dict[tuple[str, ...], dict[str, str | None]],
+             nesting: tuple[str, ...]) -> dict[str, str]:
+    """The values a command at ``nesting`` sees: the line's, then those of the subshells it is
+    in (two subshells of the same kind are not told apart: each sees what either assigns)."""
+    env = dict(outer)
+    for inside in sorted(layers, key=len):
+        if nesting[: len(inside)] == inside:
+            for name, value in layers[inside].items():
+                if value is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = value
+    return env
 
 
 def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, str],
@@ -228,22 +271,6 @@ def _positional(cmd: m.SimpleCommand, env: dict[str, str], source: str) -> None:
             env[name] = rest[0].value
 
 
-def _clobbered(parsed: m.ParsedLine) -> frozenset[str]:
-    """Names set in ways not followed (loops, ``read``, arithmetic, nested assignments ...):
-    their values are never taken as known."""
-    source = parsed.source
-    names = set(_LOOP_VAR.findall(source)) | set(_DEFAULTING.findall(source))
-    for body in _ARITHMETIC.findall(source):
-        names.update(_IDENT.findall(body))
-    for cmd in parsed.commands:
-        if cmd.words and cmd.program in _SETTERS:
-            names.update(mt.group(1) for w in cmd.words[1:]
-                         if (mt := _NAME_ARG.match(w.shown)) is not None)
-        elif cmd.assignments and not cmd.words and not _sequential(cmd):
-            names.update(a.name for a in cmd.assignments)
-    return frozenset(names)
-
-
 def _sequential(cmd: m.SimpleCommand) -> bool:
     """Assignments that later commands of the line see (inside a subshell or a branch, they
     may not: taking them as known can only add a check, never drop one)."""
@@ -307,8 +334,11 @@ def _fields(word: m.Word, env: dict[str, str]) -> list[str] | None:
     return expand(word.text, env)
 
 
-def _word_edits(cmd: m.SimpleCommand, env: dict[str, str],
-                src: bytes) -> list[tuple[int, int, str, bool]]:
+def _word_edits(cmd: m.SimpleCommand, env: dict[str, str], src: bytes,
+                limit: int | None = None) -> list[tuple[int, int, str, bool]]:
+    """Edits putting in ``cmd``'s words and redirection targets; ``limit``: where in ``src``
+    a target may still be found (the text of a command leaves out some of its redirections,
+    and a compound command's follow its end), else only within the command's text."""
     dynamic = [w for w in cmd.words if _rewritable(w)]
     targets = [r.target for r in cmd.redirects
                if r.target is not None and _rewritable(r.target) and r.heredoc is None]
@@ -335,7 +365,11 @@ def _word_edits(cmd: m.SimpleCommand, env: dict[str, str],
         if target is None or redirect.heredoc is not None:
             break
         found = _find(src, target.text, at)
-        if found < 0 or not _BEFORE_TARGET.fullmatch(src[at:found]):
+        if (found < 0 or not _BEFORE_TARGET.fullmatch(src[at:found])) and limit is not None:
+            found = _find(src[:limit], target.text, at)  # a compound command's, after its end
+        elif found >= 0 and not _BEFORE_TARGET.fullmatch(src[at:found]):
+            found = -1
+        if found < 0:
             break
         at = found + len(encode(target.text) or b"")
         if _rewritable(target):

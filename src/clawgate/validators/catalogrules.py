@@ -4,13 +4,17 @@ when the line runs."""
 
 from __future__ import annotations
 
+import os
+import shlex
+
 from clawgate import programs as catalog
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.shell.clobbers import EVERY, clobbered
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.escapes import FRONTENDS
-from clawgate.validators.paths import resolve
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.payloads import payload_verdict
 from clawgate.validators.writes import redirect_targets
 
@@ -31,8 +35,8 @@ dosbox exiftool logrotate nginx screen
 """.split())
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
 _SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
-_LOOP = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*"
-                     r"((?:[A-Za-z_]\w*\s*)+)")
+_LOOP_LIST = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*)")
+_LOOP = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b")
 # Files the CI runner hands a step to write to, and the scratch directories it names.
 _RUNNER_FILES = frozenset({"GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_STEP_SUMMARY", "GITHUB_PATH",
                            "GITHUB_STATE", "RUNNER_TEMP", "TMPDIR", "TMP", "TEMP"})
@@ -169,8 +173,9 @@ class RuntimeTarget(LineValidator):
     """A write whose target is a variable or a substitution the engine cannot know
     (``> "$OUT"``, ``tee "$(pick)"``, ``cp x "$DEST"``): where it lands is decided when the
     line runs. ASK. A variable set earlier on the line (literally, or to a ``mktemp`` result),
-    a loop or ``read`` variable, the files a CI runner hands a step (``$GITHUB_OUTPUT``) and a
-    name under a literal workspace directory (``build/$name``) are known enough.
+    a loop variable over workspace paths, the files a CI runner hands a step
+    (``$GITHUB_OUTPUT``) and a name under a literal workspace directory (``build/$name``) are
+    known enough; a ``read`` variable is what some input says, known only at run time.
 
     A process substitution (``tee >(cat >&2)``) is a pipe into a command the line judges.
 
@@ -195,7 +200,7 @@ class RuntimeTarget(LineValidator):
                 if shell and resolve(word, ctx).path is not None:
                     continue
                 if known is None:
-                    known = _known_names(parsed)
+                    known = _known_names(parsed, ctx)
                 if not shell or _unknowable(word, known):
                     return Verdict.ask(self.id, f"writes to {word.text}, known only when the "
                                        "line runs", hint="write to a literal path")
@@ -216,16 +221,41 @@ def _process_substitution(word: Word) -> bool:
     return False
 
 
-def _known_names(parsed: ParsedLine) -> set[str]:
+def _known_names(parsed: ParsedLine, ctx: Context) -> set[str]:
+    """Names assigned literally (and set in no other way: ``printf -v f``, ``unset f``), the
+    runner's files, loop variables, except a loop's over a literal value outside the
+    workspace (``for f in ~/.bashrc``: its writes are judged nowhere else)."""
     names = set(_RUNNER_FILES)
+    other = clobbered(parsed)
     for cmd in parsed.commands:
         for assignment in cmd.assignments:
             value = assignment.value
-            if value.value is not None or _SCRATCH.match(value.text.strip('"')):
+            if (value.value is not None or _SCRATCH.match(value.text.strip('"'))) and \
+                    assignment.name not in other and EVERY not in other:
                 names.add(assignment.name)
     for match in _LOOP.finditer(parsed.source):
-        names.update((match.group(1) or match.group(2) or "").split())
+        names.add(match.group(1))
+    for match in _LOOP_LIST.finditer(parsed.source):
+        if _leaves_workspace(match.group(2), ctx):
+            names.discard(match.group(1))
     return names
+
+
+def _leaves_workspace(listed: str, ctx: Context) -> bool:
+    """A literal word of a loop's list names a path outside the workspace (or the list does
+    not split)."""
+    try:
+        words = shlex.split(listed)
+    except ValueError:
+        return True
+    for word in words:
+        if "$" in word or "`" in word:
+            continue  # known only when the line runs: as before
+        path = os.path.normpath(os.path.join(ctx.cwd, word.replace("~", ctx.home, 1)
+                                             if word.startswith("~") else word))
+        if not under(path, ctx.workspace):
+            return True
+    return False
 
 
 def _unknowable(word: Word, known: set[str]) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.records import replace
+from clawgate.shell.clobbers import subshell_of
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
@@ -34,10 +35,12 @@ class AfterChangeDirectory(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not any(cmd.program in _CHANGERS for cmd in parsed.commands):
             return Verdict.passthrough()
-        here: str | None = ctx.cwd
+        moves: list[tuple[tuple[str, ...] | None, str | None]] = []  # (confined to, where)
         for cmd in parsed.commands:
+            here = next((where for inside, where in reversed(moves)
+                         if inside is None or cmd.nesting[: len(inside)] == inside), ctx.cwd)
             if cmd.program in _CHANGERS:
-                here = _target(cmd, ctx, here)
+                moves.append((subshell_of(cmd.nesting), _target(cmd, ctx, here)))
                 continue
             if here is None or here == ctx.cwd:
                 continue

@@ -46,6 +46,15 @@ def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
     return None
 
 
+def deletes_relative(cmd: SimpleCommand) -> bool:
+    """A recursive delete (or an eraser) of a target named from where it runs (``build``,
+    ``./x``, a variable): what it removes depends on the working directory."""
+    found = _targets(cmd) if cmd.program in PROGRAMS else None
+    if found is None or not (found[1] or cmd.program in _ERASERS):
+        return False
+    return any(w.value is None or not w.value.startswith(("/", "~")) for w in found[0])
+
+
 def _find_roots(cmd: SimpleCommand) -> tuple[Word, ...] | None:
     """Start points of ``find … -delete`` (or ``-exec rm``), None when it deletes nothing."""
     words = cmd.words[1:]

@@ -4,18 +4,30 @@ when ``build`` is missing, so it is judged from both places."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
+from clawgate.shell.clobbers import subshell_of
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators.argv import inner
 from clawgate.validators.base import Context, LineValidator, register
-from clawgate.validators.degree import INSIDE, PROGRAMS, fed_targets_spared, inside, outside
+from clawgate.validators.degree import (
+    INSIDE,
+    PROGRAMS,
+    deletes_relative,
+    fed_targets_spared,
+    inside,
+    outside,
+)
 from clawgate.validators.paths import resolve
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
+UNKNOWN = "\0unknown"  # a directory known only at run time
+_STACK_PLACE = lazy_pattern(r"^[+-]\d+$")
+_WORDS = lazy_pattern(r"[\w-]+")
 _WATCHED = PROGRAMS | {"xargs"}
 _FED_DELETERS = frozenset({"rm", "shred"})
 _TILDE = frozenset({TILDE})
@@ -40,30 +52,117 @@ def _chained(source: bytes, commands: tuple[SimpleCommand, ...], cd: int, at: in
     return _ONLY_AND.match(text) is not None
 
 
-def places(parsed: ParsedLine, ctx: Context) -> Iterator[tuple[SimpleCommand, tuple[str, ...]]]:
+def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
+           ) -> Iterator[tuple[SimpleCommand, tuple[str, ...]]]:
     """Every command with the directories it may run in (more than one when a ``cd`` may have
-    failed or only applied inside a construct)."""
+    failed or only applied inside a construct). A directory not known here (``cd -``,
+    ``popd``, ``cd "$X"``, a ``cd`` that ``CDPATH`` may send elsewhere, one inside ``eval``)
+    is ``unknown`` when given, else left out."""
     source = parsed.source.encode("utf-8", "surrogateescape")
     commands = parsed.commands
-    moved: tuple[int, str | None, bool] | None = None  # (index of the cd, where, for sure)
+    # (the subshell it is confined to, (index of the cd, where, for sure)), in order
+    moves: list[tuple[tuple[str, ...] | None, tuple[int, str | None, bool]]] = []
+    # CDPATH is searched first; with cdable_vars a name is also a variable's value
+    cdpath = "CDPATH" in parsed.source or "cdable_vars" in parsed.source or bool(
+        os.environ.get("CDPATH"))
+    links: list[str] = []  # symbolic links the line makes: a cd through one goes elsewhere
+    changers = [c for c in map(_changer, commands) if c is not None]
     for index, cmd in enumerate(commands):
-        if cmd.program in _CHANGERS:
-            moved = (index, _target(cmd, ctx), not cmd.nesting and cmd.program != "popd")
+        changer = _changer(cmd)
+        if changer is not None:
+            where = _target(changer, ctx, cdpath)
+            if where is not None and any(not link or where == link or where.startswith(
+                    link.rstrip("/") + "/") for link in links):
+                where = None
+            moves.append((subshell_of(cmd.nesting), (index, where,
+                                                not cmd.nesting and changer.program != "popd")))
             continue
+        if cmd.program == "ln":
+            links += _links(cmd, ctx)
+        moved = next((mv for scope, mv in reversed(moves)
+                      if scope is None or cmd.nesting[: len(scope)] == scope), None)
         if moved is None:
-            yield cmd, (ctx.cwd,)
+            dirs: tuple[str | None, ...] = (ctx.cwd,)
         elif moved[1] is not None and moved[2] and _chained(source, commands, moved[0], index):
-            yield cmd, (moved[1],)
+            dirs = (moved[1],)
         else:
-            yield cmd, tuple(p for p in (ctx.cwd, moved[1]) if p is not None)
+            dirs = (ctx.cwd, moved[1] if moved[1] is not None else unknown)
+        if "loop" in cmd.nesting and (
+                later := _next_round(commands, index, ctx, cdpath)) is not None:
+            dirs = (*dirs, later or unknown)
+        if "function" in cmd.nesting:  # a function runs from wherever it is called
+            dirs = (*dirs, *((_target(c, ctx, cdpath) or unknown) for c in changers))
+        yield cmd, tuple(dict.fromkeys(p for p in dirs if p is not None))
 
 
-def _target(cmd: SimpleCommand, ctx: Context) -> str | None:
-    """Where ``cd``/``pushd`` goes: home without an operand, None when not known here."""
+def _next_round(commands: tuple[SimpleCommand, ...], index: int, ctx: Context,
+                cdpath: bool) -> str | None:
+    """Where a ``cd`` later in the same loop as command ``index`` sends its next round
+    (``for …; do rm -rf build; cd /; done``): the directory, "" when not known here, None
+    when no cd follows in the loop."""
+    nesting = commands[index].nesting
+    loop = nesting[: len(nesting) - nesting[::-1].index("loop")]
+    for cmd in commands[index + 1 :]:
+        if cmd.nesting[: len(loop)] != loop:
+            continue
+        changer = _changer(cmd)
+        if changer is not None:
+            return _target(changer, ctx, cdpath) or ""
+    return None
+
+
+def _links(cmd: SimpleCommand, ctx: Context) -> list[str]:
+    """The paths at which ``ln -s`` may make a link (``ln -s / up``: up; into a directory
+    operand: also DIR/NAME); "" when not known here (any path)."""
+    values = [w.value for w in cmd.words[1:]]
+    flags = [v for v in values if v is not None and v.startswith("-")]
+    if not any(f == "--symbolic" or (not f.startswith("--") and "s" in f) for f in flags):
+        return []
+    operands = [w for w in cmd.words[1:] if not (w.value or "").startswith("-")]
+    named = [os.path.basename((w.value or "").rstrip("/")) for w in operands]
+    dirs = [resolve(w, ctx).path for w in operands[-1:]] if len(operands) > 1 else [ctx.cwd]
+    if any(v is None for v in values) or None in dirs or any(
+            f in ("-t", "--target-directory") or f.startswith("--target-directory=")
+            for f in flags):
+        return [""]  # not known here: any cd may go through it
+    paths = [d for d in dirs if d is not None and len(operands) > 1]
+    paths += [os.path.join(d, n) for d in dirs if d is not None for n in named if n]
+    return paths
+
+
+def _changer(cmd: SimpleCommand) -> SimpleCommand | None:
+    """``cmd`` as the ``cd``/``pushd``/``popd`` it runs (``builtin cd``, ``command cd``; an
+    ``eval`` with one in its words, or an alias defined to one, goes nowhere known), else
+    None."""
+    program = cmd.program
+    if program in _CHANGERS:
+        return cmd
+    if program in ("builtin", "command") and len(cmd.words) > 1 and (
+            cmd.words[1].value in _CHANGERS):
+        return inner(cmd, 1)
+    if program in ("eval", "alias") and any(
+            _CHANGERS.intersection(_WORDS.findall(w.value or "$")) or w.value is None
+            for w in cmd.words[1:]):  # eval cd /; alias x='cd /' (then x)
+        return replace(cmd, words=(Word("cd", "cd"), Word("-", "-")))
+    return None
+
+
+def _target(cmd: SimpleCommand, ctx: Context, cdpath: bool) -> str | None:
+    """Where ``cd``/``pushd`` goes: home without an operand, None when not known here
+    (``cd -``, ``popd``, ``pushd`` alone or ``pushd +1``: a place on the directory stack)."""
     operands = [w for w in cmd.words[1:] if not w.shown.startswith("-") or w.shown == "-"]
     if cmd.program == "popd" or (operands and operands[0].shown == "-"):
         return None
-    return resolve(operands[0], ctx).path if operands else ctx.home
+    if cmd.program == "pushd" and (not operands or _STACK_PLACE.match(operands[0].shown) or any(
+            _STACK_PLACE.match(w.shown) for w in cmd.words[1:])):
+        return None
+    if not operands:
+        return ctx.home
+    value = operands[0].value
+    if cdpath and (value is None or (not value.startswith(("/", "./", "../")) and
+                   value not in (".", ".."))):
+        return None  # CDPATH is searched first
+    return resolve(operands[0], ctx).path
 
 
 def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context) -> Verdict | None:
@@ -126,7 +225,7 @@ class DeleteByDegreeInLine(LineValidator):
                 return worst
         elif _WATCHED.isdisjoint([cmd.program for cmd in commands]):
             return worst
-        for cmd, dirs in places(parsed, ctx):
+        for cmd, dirs in places(parsed, ctx, UNKNOWN):
             if cmd.program == "xargs":
                 found = _xargs_delete(parsed, cmd, ctx)
                 if found is not None and found.outcome > worst.outcome:
@@ -134,6 +233,12 @@ class DeleteByDegreeInLine(LineValidator):
             if cmd.program not in PROGRAMS:
                 continue
             for here in dirs:
+                if here == UNKNOWN:
+                    if deletes_relative(cmd):
+                        return Verdict.ask(INSIDE, f"{cmd.program} deletes from a directory "
+                                           "known only at run time", hint="cd to a literal "
+                                           "directory joined by &&, or name absolute paths")
+                    continue
                 where = ctx if here == ctx.cwd else replace(ctx, cwd=here)
                 found = outside(cmd, where) or inside(cmd, where)
                 if found is not None and found.outcome > worst.outcome:

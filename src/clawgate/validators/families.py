@@ -2,6 +2,7 @@
 
 from clawgate.validators import (  # noqa: F401
     agents,
+    arithcode,
     catalogrules,
     catastrophic,
     cloud,
