@@ -40,6 +40,8 @@ def test_every_simple_command_is_found(line: str, programs: list[str | None]) ->
     [
         ('r"m" -rf \\/', ("rm", "-rf", "/")),
         ("$'\\x72\\x6d' -r", ("rm", "-r")),
+        ("echo $'\\xc3\\xa9' $'\\303\\251' $'\\u00e9'", ("echo", "é", "é", "é")),  # bytes, UTF-8
+        ("echo $'\\xff'", ("echo", "\udcff")),  # no UTF-8 character: the byte's escape
         ("echo 'a b' \"c d\" e\\ f", ("echo", "a b", "c d", "e f")),
         ('echo "a \\"q\\" $"', ("echo", 'a "q" $')),
         ("/usr/bin/rm x", ("/usr/bin/rm", "x")),

@@ -87,6 +87,9 @@ def _bashlex_view(line: str) -> list[CommandView]:
     import bashlex
     from bashlex import ast, errors
 
+    from clawgate.shell import bashlexfix
+
+    bashlexfix.apply()
     found: list[CommandView] = []
 
     class Visitor(ast.nodevisitor):  # type: ignore[misc]

@@ -73,13 +73,38 @@ def tree_of(src: bytes) -> Tree:
     if last is not None and last[0] == src:
         return last[1]
     key = src
-    if src and max(src) >= 0xF0:
+    top = max(src) if src else 0
+    if top >= 0xF0:
         import re  # rare: compiled (and cached by re) only for such lines
 
         src = re.sub(_CRASHING_CHARS, _MASK, src)
     tree = parser().parse(src)
+    if tree.root_node.has_error and b"$" in src:
+        tree = _dollar_masked(src) or tree
     local.last = (key, tree)
     return tree
+
+
+# tree-sitter-bash takes a "$" that starts no expansion for the start of one, and fails on
+# what follows: a non-ASCII character (``$é``), or punctuation (``$/``, ``$%``) in a word or at
+# the start of a here-document's body. Then it loses the command or the here-document (its
+# body is read as commands, or the whole line is one error). bash reads such a "$" as itself.
+# A line that does not parse is read again with it masked, the same bytes long: before
+# punctuation the "$" is "_" (a literal, as to bash); before a non-ASCII character (a name to
+# zsh, whose names may be non-ASCII) the character is "_"s, so that "$é" is the variable
+# "$__": an unknown value, the stricter reading. Words are still read from the line.
+_DOLLAR_NON_ASCII = rb"\$[\xc2-\xf4][\x80-\xbf]{0,3}"
+_DOLLAR_LITERAL = rb"\$(?=[%+,./:=\]}^~)&;|<>])"
+
+
+def _dollar_masked(src: bytes) -> Tree | None:
+    import re
+
+    masked = re.sub(_DOLLAR_LITERAL, b"_", src)
+    if max(src) >= 0x80:
+        masked = re.sub(_DOLLAR_NON_ASCII, lambda found: b"$" + b"_" * (len(found[0]) - 1),
+                        masked)
+    return parser().parse(masked) if masked != src else None
 
 
 def parser() -> Parser:
