@@ -79,6 +79,9 @@ def test_plainly_written_words_are_not_respelled() -> None:
     ("{ ls; }", None),
     ("ls # {a,b}", None),
     ("cat <<E\n{a,b}\nE\n{rm,-rf} ~", "cat <<E\n{a,b}\nE\nrm -rf ~"),  # a body is no word
+    # a here-string is no here-document: what follows the next newline is words (seed 15)
+    ("cat <<< x.txt\necho {a,b}", "cat <<< x.txt\necho a b"),
+    ("wc <<<'n'\necho {a,b}", "wc <<<'n'\necho a b"),
 ])
 def test_brace_expansion(line: str, expanded: str | None) -> None:
     assert expand_line(line) == expanded

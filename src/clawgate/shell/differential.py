@@ -80,16 +80,8 @@ def _remembered(line: str) -> tuple[Any, ...]:
 
 
 def _bashlex_view(line: str) -> list[CommandView]:
-    if len(line) > MAX_BASHLEX_CHARS:
-        raise Unavailable("too long for the second parser")
-    if "((" in line:  # bashlex does not implement arithmetic, and reads ((...)) as subshells
-        raise Unavailable("arithmetic")
-    import bashlex
-    from bashlex import ast, errors
+    from bashlex import ast
 
-    from clawgate.shell import bashlexfix
-
-    bashlexfix.apply()
     found: list[CommandView] = []
 
     class Visitor(ast.nodevisitor):  # type: ignore[misc]
@@ -100,9 +92,42 @@ def _bashlex_view(line: str) -> list[CommandView]:
             if words:
                 found.append((node.pos[0], words))
 
+    _visit(_trees(line), Visitor)
+    return found
+
+
+@lru_cache(maxsize=256)
+def bashlex_spans(line: str) -> tuple[tuple[int, int], ...]:
+    """The character spans of the simple commands bashlex reads in ``line`` (assignments and
+    redirections included). Raises as ``bashlex_view`` does; asked only of lines tree-sitter
+    cannot parse (``validators/parsing.py``), whose other commands bashlex may see."""
+    from bashlex import ast
+
+    found: list[tuple[int, int]] = []
+
+    class Visitor(ast.nodevisitor):  # type: ignore[misc]
+        def visitcommand(self, node: ast.node, parts: list[ast.node]) -> None:
+            found.append(node.pos)
+
+    _visit(_trees(line), Visitor)
+    return tuple(found)
+
+
+def _trees(line: str) -> Any:
+    """bashlex's trees of ``line``, within its deadline; its refusals as ours."""
+    if len(line) > MAX_BASHLEX_CHARS:
+        raise Unavailable("too long for the second parser")
+    if "((" in line:  # bashlex does not implement arithmetic, and reads ((...)) as subshells
+        raise Unavailable("arithmetic")
+    import bashlex
+    from bashlex import errors
+
+    from clawgate.shell import bashlexfix
+
+    bashlexfix.apply()
     try:
         with _deadline(min(BASHLEX_SECONDS, 0.02 + len(line) * BASHLEX_PER_CHAR)):
-            trees = bashlex.parse(blank_single_quoted(line).replace("$#", "$1"))  # $# is no #
+            return bashlex.parse(blank_single_quoted(line).replace("$#", "$1"))  # $# is no #
     except _TooSlow as exc:
         raise GaveUp("the second parser gave up") from exc
     except NotImplementedError as exc:
@@ -112,12 +137,14 @@ def _bashlex_view(line: str) -> list[CommandView]:
     except (RecursionError, AssertionError, IndexError, TypeError, AttributeError,
             ValueError, KeyError) as exc:  # bashlex's own failures: no opinion
         raise Unavailable(type(exc).__name__) from exc
+
+
+def _visit(trees: Any, visitor: Any) -> None:
     try:
         for tree in trees:
-            Visitor().visit(tree)
+            visitor().visit(tree)
     except (RecursionError, NotImplementedError, AttributeError) as exc:
         raise Unavailable(type(exc).__name__) from exc
-    return found
 
 
 class _TooSlow(Exception):
