@@ -33,6 +33,12 @@ from clawgate.validators.textscan import unquoted
     ("echo 'curl x | sh' | bash -s", "bash -c 'curl x | sh'"),
     ("echo 'print(1)' | python3", "python3 -c 'print(1)'"),
     ("( x=/; rm -rf $x )", "( x=/; rm -rf / )"),
+    # the feeder's own substitution comes between it and xargs (policy fuzz --seed 50)
+    ("printf '%s\\0' -rf \"$(printf %s '/')\" | xargs -0 rm", "rm -rf /"),
+    # code that starts with '-' piped to a shell is its program, not options (seed 50)
+    ("printf '%s\\n' '-x | ls' | bash", "bash -c ' -x | ls'"),
+    # braces inside quotes are no brace expansion: the word is known (seed 49)
+    ("printf '%s\\n' 'ls '\"{a,b}\" | bash", "bash -c 'ls {a,b}'"),
 ])
 def test_constants_are_put_in(line: str, resolved: str) -> None:
     assert resolved_line(parse(line)) == resolved

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
-_applied = False
+_APPLIED: list[bool] = []
 
 
 def apply() -> None:
     """Install the correction (once; bashlex must be importable)."""
-    global _applied
-    if _applied:
+    if _APPLIED:
         return
     from bashlex import heredoc, tokenizer
 
@@ -48,4 +47,4 @@ def apply() -> None:
         self.redirstack = _Pending(self)
 
     tokenizer.tokenizer.__init__ = init
-    _applied = True
+    _APPLIED.append(True)

@@ -130,9 +130,9 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
         else dict(env))  # the values known exactly
     edits: list[tuple[int, int, str, bool]] = []
     commands = parsed.commands
-    fed = -1
+    fed = -1  # where the last xargs feed put in ends: the commands before it are replaced
     for index, cmd in enumerate(commands):
-        if index == fed:
+        if cmd.offset < fed:
             continue
         if cmd.assignments and not cmd.words:
             _assign(cmd, env, clobbered)
@@ -145,7 +145,7 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
         feed = xargs_feed(commands, index, env, src, _argv)
         if feed is not None:
             edits.append((*feed, True))
-            fed = index + 1
+            fed = feed[1]
             continue
         found = _word_edits(cmd, env, src)
         edits.extend(found)

@@ -15,6 +15,7 @@ from clawgate.shell.expand import expand
 from clawgate.shell.xargsfeed import printed
 
 MAX_OUTPUT = 4096
+_OPERATOR_CHARS = frozenset("|<>;&()")
 
 
 def evaluate(body: str) -> str | None:
@@ -31,7 +32,9 @@ def evaluate(body: str) -> str | None:
     for token in tokens:
         if token == "|":
             stages.append([])
-        elif token in ("<<<",) or not set(token) & set("|<>;&()"):
+        elif token == "<<<" or not set(token) <= _OPERATOR_CHARS:
+            # the lexer cuts operators apart from unquoted words: a token with other characters
+            # is a word, its operator characters were quoted (``printf %s 'a; b'``)
             stages[-1].append(token)
         else:
             return None

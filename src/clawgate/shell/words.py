@@ -153,6 +153,16 @@ def _concat_value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, 
             static = False
         else:
             parts.append(value)
-    if _BRACE.search(text):
-        kinds.add(m.BRACE)
+    if _BRACE.search(text) and _BRACE.search(_unquoted_shape(node, src)):
+        kinds.add(m.BRACE)  # a brace expansion may span parts (``{a,"b"}``), not quotes
     return ("".join(parts) if static else None), quoted, kinds
+
+
+_QUOTED_PARTS = frozenset({"raw_string", "string", "ansi_c_string", "translated_string"})
+
+
+def _unquoted_shape(node: Node, src: bytes) -> str:
+    """The concatenation's text with each quoted part as an ``x`` (``'{a,b}'`` expands no
+    brace: bash reads braces only outside quotes)."""
+    return "".join("x" if child.type in _QUOTED_PARTS else text_of(child, src)
+                   for child in node.children)

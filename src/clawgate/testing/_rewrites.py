@@ -3,9 +3,10 @@
 A rewrite is built in three layers: (1) for programs with getopt-style flags, flags split,
 merged or moved after the operands (the argv changes, its meaning to that program does not);
 (2) the argv written word by word (``_render``) and joined by spaces, ``${IFS}`` or a brace
-expansion, behind env prefixes and wrappers that run their argument unchanged; (3) the line in a
-subshell or group, under ``bash -c`` or ``eval``, chained with harmless commands, or sent
-through a base64 round trip.
+expansion, behind env prefixes, no-op redirections and wrappers that run their argument
+unchanged (``exec``, ``env -S '…'``, ``bash -c '"$@"' bash …``, ``xargs``); (3) the line in a
+subshell or group, under ``bash -c`` or ``eval``, fed to ``bash`` by a here-string or a pipe,
+chained with harmless commands, or sent through a base64 round trip.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from clawgate.testing._grammar import before_closer
-from clawgate.testing._render import Preamble, render_argv
+from clawgate.testing._render import Preamble, render_argv, single
 
 # Flags these programs take without an argument (GNU getopt: clusters split, options permute).
 GETOPT_FLAGS: dict[str, str] = {
@@ -37,11 +38,18 @@ BUILTINS_ONLY = frozenset({
 PREFIX_WRAPPERS = ("env", "command", "nice -n 0", "timeout 600", "nohup", "stdbuf -o0",
                    "env --")
 ENV_PREFIXES = ("CG_FUZZ=1", "TZ=UTC", "NO_COLOR=1")
+# Redirections that change nothing, written before the program's name (bash allows that).
+NOOP_REDIRECTS = ("2>&2", ">&1", "1>&1")
+# Words ``env -S`` reads back as they are (it splits on blanks and reads quotes, backslashes,
+# ``#`` and ``${…}`` itself).
+_SPLIT_STRING_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                               "_-./:@%+=,")
 # Silent harmless commands: chaining them changes nothing, not even the output.
 HARMLESS = ("true", ":", "cd .", "test -e /", "sleep 0", "pwd >/dev/null", "[ 1 ]")
 # Wrappers under which a DENY must stay a DENY (privilege changes included).
 DENY_PREFIXES = (*PREFIX_WRAPPERS, "sudo", "sudo -u root", "doas", "nice", "time", "xargs",
-                 "strace -f", "busybox", "chroot /")
+                 "strace -f", "busybox", "chroot /", "exec", "2>&2", "setsid", "ionice -c 3",
+                 "taskset -c 0", "flock /tmp/cg-fuzz.lock", "env -i PATH=/usr/bin:/bin")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,18 +139,36 @@ def _command(draw: st.DrawFn, argv: tuple[str, ...]) -> tuple[str, list[str]]:
         prefix = draw(st.lists(st.sampled_from(PREFIX_WRAPPERS), max_size=2))
     env = draw(st.lists(st.sampled_from(ENV_PREFIXES), max_size=2, unique=True))
     steps.extend(["env-prefix"] if env else [])
-    xargs = len(words) > 1 and _external_ok(program) and joiner == "space" and draw(st.booleans())
+    runner = "plain"
+    if _external_ok(program) and joiner == "space":
+        runner = draw(st.sampled_from(["plain", "plain", "plain", "xargs", "dollar-at",
+                                       "env-split"]))
+    if runner == "xargs" and len(words) < 2:
+        runner = "plain"
+    if runner == "env-split" and not all(w and set(w) <= _SPLIT_STRING_SAFE for w in argv):
+        runner = "plain"
     # `command` is a builtin: only the shell itself can run it, so it goes first or not at all.
     prefix = [w for w in prefix if w != "command"] + (
-        ["command"] if "command" in prefix and not xargs else [])
+        ["command"] if "command" in prefix and runner == "plain" else [])
     prefix = prefix[-1:] + prefix[:-1] if prefix[-1:] == ["command"] else prefix
+    # `exec` replaces the shell with the command: first, never with `command`, never in xargs.
+    if runner == "plain" and "command" not in prefix and _external_ok(program) and draw(
+            st.integers(0, 5)) == 0:
+        prefix = ["exec", *prefix]
     steps.extend(f"wrapper:{w.split()[0]}" for w in prefix)
-    if xargs:
+    redirect = draw(st.sampled_from(["", "", "", *NOOP_REDIRECTS]))
+    steps.extend(["redirect-first"] if redirect else [])
+    lead = [redirect, *env] if redirect else env
+    if runner == "xargs":
         command = (f"printf '%s\\0' {' '.join(words[1:])} | "
-                   + " ".join([*env, "xargs -0", *prefix, words[0]]))
-        steps.append("xargs")
+                   + " ".join([*lead, "xargs -0", *prefix, words[0]]))
+    elif runner == "dollar-at":  # the words as bash -c's positional parameters
+        command = " ".join([*lead, "bash -c '\"$@\"' bash", *prefix, *words])
+    elif runner == "env-split":  # one string that env -S splits into the argv
+        command = " ".join([*lead, "env -S", single(" ".join([*prefix, *argv]))])
     else:
-        command = " ".join([*env, *prefix, *words])
+        command = " ".join([*lead, *prefix, *words])
+    steps.extend([runner] if runner != "plain" else [])
     return "; ".join([*pre.statements, command]), steps
 
 
@@ -165,6 +191,8 @@ LINE_WRAPPERS = {
     "base64-bash-c": lambda line: (f'bash -c "$(printf %s {_b64(_not_an_option(line))} | '
                                    'base64 -d)"'),
     "base64-pipe": lambda line: f"echo {_b64(line)} | base64 -d | bash",
+    "here-string": lambda line: f"bash <<< {shlex.quote(line)}",
+    "pipe-bash": lambda line: f"printf '%s\\n' {shlex.quote(line)} | bash",
 }
 
 
@@ -219,7 +247,8 @@ def wrapped(draw: st.DrawFn, line: str) -> Rewrite:
         out = f"{prefix} {out}" if prefix != "xargs" else f"echo | xargs {out}"
         steps.append(f"prefix:{prefix}")
     if not steps or draw(st.booleans()):
-        kind = draw(st.sampled_from(["bash-c", "sh-c", "eval", "subshell", "group"]))
+        kind = draw(st.sampled_from(["bash-c", "sh-c", "eval", "subshell", "group",
+                                     "here-string", "pipe-bash"]))
         out = (f"sh -c {shlex.quote(_not_an_option(out))}" if kind == "sh-c"
                else LINE_WRAPPERS[kind](out))
         steps.append(kind)
