@@ -107,6 +107,10 @@ def test_brace_expansion(line: str, expanded: str | None) -> None:
     ("${a:-x}", {}, ["x"]),  # one of its values: the line is checked as it too
     ("${a:-$b}", {}, None),
     ("${@:-rm}", {}, ["rm"]),
+    ("${a:=x}", {}, ["x"]),  # assigning defaults too (the harness's "${_cg1:=rm}")
+    ("${a:=x}", {"a": ""}, ["x"]),
+    ("${a=x}", {"a": ""}, []),
+    ("${a=x}", {"a": "1"}, ["1"]),
     ("$1", {"1": "rm"}, ["rm"]),
     ("`ls`", {}, None),
     ("$a", {"a": "*"}, None),

@@ -109,7 +109,7 @@ def test_flag_rewrites_happen() -> None:
     collect()
     assert {"flag-split", "flag-merge", "flag-reorder", "flag-last"} <= seen
     assert {"words:ifs", "words:brace", "variables", "xargs", "absolute-path"} <= seen
-    assert {"dollar-at", "env-split", "redirect-first", "wrapper:exec"} <= seen
+    assert {"dollar-at", "env-split", "find-exec", "redirect-first", "wrapper:exec"} <= seen
 
 
 @pytest.mark.parametrize(("line", "argv"), [

@@ -13,9 +13,10 @@ from clawgate.shell.words import decode_ansi_c
 
 DEFAULT_IFS = " \t\n"
 _NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
-# ${x}, ${!x}, and ${x:-word} / ${x-word} with a plain word: a value not known on the line
-# takes the word (one of the values it can have: the line is checked as it too, never instead)
-_BRACED = lazy_pattern(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*|[@*]|\d)(?:(:?-)([^}$`\"'\\]*))?\}")
+# ${x}, ${!x}, and ${x:-word} / ${x-word} / ${x:=word} / ${x=word} with a plain word: a value
+# not known on the line takes the word (one of the values it can have: the line is checked as
+# it too, never instead)
+_BRACED = lazy_pattern(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*|[@*]|\d)(?:(:?[-=])([^}$`\"'\\]*))?\}")
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
 
 # One character of the expanded word: (character, produced by an unquoted expansion).
@@ -151,7 +152,7 @@ class _Expander:
                 raise Unknown
             name, default = braced.group(2), braced.group(4)
             known = self.env.get(name)
-            value = default if known is None or (not known and braced.group(3) == ":-") \
+            value = default if known is None or (not known and braced.group(3)[0] == ":") \
                 else known
             self.i += 1 + braced.end()
         elif braced:

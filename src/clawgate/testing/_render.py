@@ -109,7 +109,7 @@ def render_word(draw: st.DrawFn, value: str, style: str, pre: Preamble, *,
         style = "plain"  # a "${…}" or "$(…)" inside a brace expansion: not followed here
     if style == "default" and set(value) <= _DEFAULT_SAFE:
         # the default of a variable no one sets (the harness's own names): its value
-        return f'"${{{pre.fresh()}{draw(st.sampled_from([":-", "-"]))}{value}}}"'
+        return f'"${{{pre.fresh()}{draw(st.sampled_from([":-", "-", ":=", "="]))}{value}}}"'
     if style == "substitution" and not value.endswith("\n"):
         # computed by a command substitution (which drops trailing newlines only)
         return f'"$(printf %s {single(value)})"'

@@ -4,9 +4,10 @@ A rewrite is built in three layers: (1) for programs with getopt-style flags, fl
 merged or moved after the operands (the argv changes, its meaning to that program does not);
 (2) the argv written word by word (``_render``) and joined by spaces, ``${IFS}`` or a brace
 expansion, behind env prefixes, no-op redirections and wrappers that run their argument
-unchanged (``exec``, ``env -S '…'``, ``bash -c '"$@"' bash …``, ``xargs``); (3) the line in a
-subshell or group, under ``bash -c`` or ``eval``, fed to ``bash`` by a here-string or a pipe,
-chained with harmless commands, or sent through a base64 round trip.
+unchanged (``exec``, ``env -S '…'``, ``bash -c '"$@"' bash …``, ``xargs``, ``find . -maxdepth 0 -exec …``); (3) the line in a
+subshell, group, function, one-pass loop or ``if true``, under ``bash -c`` or ``eval``, fed to
+``bash`` by a here-string, a pipe or a process substitution (or sourced from one), chained with
+harmless commands, or sent through a base64 round trip.
 """
 
 from __future__ import annotations
@@ -142,9 +143,11 @@ def _command(draw: st.DrawFn, argv: tuple[str, ...]) -> tuple[str, list[str]]:
     runner = "plain"
     if _external_ok(program) and joiner == "space":
         runner = draw(st.sampled_from(["plain", "plain", "plain", "xargs", "dollar-at",
-                                       "env-split"]))
+                                       "env-split", "find-exec"]))
     if runner == "xargs" and len(words) < 2:
         runner = "plain"
+    if runner == "find-exec" and any(w in (";", "+") or "{}" in w for w in argv):
+        runner = "plain"  # find would end -exec there, or put its path in
     if runner == "env-split" and not all(w and set(w) <= _SPLIT_STRING_SAFE for w in argv):
         runner = "plain"
     # `command` is a builtin: only the shell itself can run it, so it goes first or not at all.
@@ -164,6 +167,8 @@ def _command(draw: st.DrawFn, argv: tuple[str, ...]) -> tuple[str, list[str]]:
                    + " ".join([*lead, "xargs -0", *prefix, words[0]]))
     elif runner == "dollar-at":  # the words as bash -c's positional parameters
         command = " ".join([*lead, "bash -c '\"$@\"' bash", *prefix, *words])
+    elif runner == "find-exec":  # find runs it once, for the one path it finds
+        command = " ".join([*lead, "find . -maxdepth 0 -exec", *prefix, *words, "\\;"])
     elif runner == "env-split":  # one string that env -S splits into the argv
         command = " ".join([*lead, "env -S", single(" ".join([*prefix, *argv]))])
     else:
@@ -193,6 +198,13 @@ LINE_WRAPPERS = {
     "base64-pipe": lambda line: f"echo {_b64(line)} | base64 -d | bash",
     "here-string": lambda line: f"bash <<< {shlex.quote(line)}",
     "pipe-bash": lambda line: f"printf '%s\\n' {shlex.quote(line)} | bash",
+    "process-substitution": lambda line: f"bash <(printf '%s\\n' {shlex.quote(line)})",
+    "source": lambda line: f"source <(printf '%s\\n' {shlex.quote(line)})",
+    "function": lambda line: (f"_cg_fn() {{ {line}{before_closer(line).replace(' ', '; ')}}}"
+                              "; _cg_fn"),
+    "loop-once": lambda line: (f"for _cg in 1; do {line}"
+                               f"{before_closer(line).replace(' ', '; ')}done"),
+    "if-true": lambda line: f"if true; then {line}{before_closer(line).replace(' ', '; ')}fi",
 }
 
 
@@ -248,7 +260,8 @@ def wrapped(draw: st.DrawFn, line: str) -> Rewrite:
         steps.append(f"prefix:{prefix}")
     if not steps or draw(st.booleans()):
         kind = draw(st.sampled_from(["bash-c", "sh-c", "eval", "subshell", "group",
-                                     "here-string", "pipe-bash"]))
+                                     "here-string", "pipe-bash", "process-substitution",
+                                     "source", "function", "loop-once", "if-true"]))
         out = (f"sh -c {shlex.quote(_not_an_option(out))}" if kind == "sh-c"
                else LINE_WRAPPERS[kind](out))
         steps.append(kind)
