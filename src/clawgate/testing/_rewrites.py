@@ -4,8 +4,8 @@ A rewrite is built in three layers: (1) for programs with getopt-style flags, fl
 merged or moved after the operands (the argv changes, its meaning to that program does not);
 (2) the argv written word by word (``_render``) and joined by spaces, ``${IFS}`` or a brace
 expansion, behind env prefixes, no-op redirections and wrappers that run their argument
-unchanged (``exec``, ``env -S '…'``, ``bash -c '"$@"' bash …``, ``xargs``, ``find . -maxdepth 0 -exec …``); (3) the line in a
-subshell, group, function, one-pass loop or ``if true``, under ``bash -c`` or ``eval``, fed to
+unchanged (``exec``, ``env -S '…'``, ``bash -c '"$@"' bash …``, ``xargs``,
+``find . -maxdepth 0 -exec …``); (3) the line in a subshell, group, function, one-pass loop or ``if true``, under ``bash -c`` or ``eval``, fed to
 ``bash`` by a here-string, a pipe or a process substitution (or sourced from one), chained with
 harmless commands, or sent through a base64 round trip.
 """
