@@ -5,9 +5,10 @@ merged or moved after the operands (the argv changes, its meaning to that progra
 (2) the argv written word by word (``_render``) and joined by spaces, ``${IFS}`` or a brace
 expansion, behind env prefixes, no-op redirections and wrappers that run their argument
 unchanged (``exec``, ``env -S '…'``, ``bash -c '"$@"' bash …``, ``xargs``,
-``find . -maxdepth 0 -exec …``); (3) the line in a subshell, group, function, one-pass loop or ``if true``, under ``bash -c`` or ``eval``, fed to
-``bash`` by a here-string, a pipe or a process substitution (or sourced from one), chained with
-harmless commands, or sent through a base64 round trip.
+``find . -maxdepth 0 -exec …``); (3) the line in a subshell, group, function, one-pass loop
+or ``if true``, under ``bash -c`` or ``eval``, fed to ``bash`` by a here-string, a pipe or a
+process substitution (or sourced from one), chained with harmless commands, or sent through a
+base64 round trip.
 """
 
 from __future__ import annotations
