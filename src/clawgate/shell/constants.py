@@ -24,7 +24,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell import model as m
 from clawgate.shell.braces import expand_line
-from clawgate.shell.expand import DEFAULT_IFS, expand
+from clawgate.shell.expand import ARRAY_SEP, DEFAULT_IFS, expand
 from clawgate.shell.xargsfeed import encode, quote, xargs_feed
 
 _SETTERS = frozenset("read mapfile readarray declare typeset local export readonly unset "
@@ -166,8 +166,8 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
     certain = not cmd.nesting and _sequential(cmd) and _unconditional(source, cmd.offset)
     for assignment in cmd.assignments:
         name = assignment.name
-        if "[" in name:  # a[0]=rm is $a too: an element is not followed
-            known.pop(name.partition("[")[0], None)
+        if "[" in name or assignment.value.text.startswith("("):
+            known.pop(name.partition("[")[0], None)  # arrays: read, but not followed exactly
         elif certain and name in env and not assignment.value.expansions & _DISGUISING and all(
                 used in known for used in _REFERENCED.findall(assignment.value.text)):
             known[name] = env[name]
@@ -210,15 +210,19 @@ def _put_in_exactly(cmd: m.SimpleCommand, known: dict[str, str],
 
 
 def _positional(cmd: m.SimpleCommand, env: dict[str, str], source: str) -> None:
-    """``set -- rm``: one literal positional parameter, followed when nothing shifts it and
-    the assignment is seen by what follows; otherwise they are unknown."""
-    for name in ("@", "*", "1"):
-        env.pop(name, None)
+    """``set -- rm -rf /``: literal positional parameters, followed when nothing shifts them
+    and the assignment is seen by what follows; otherwise they are unknown."""
+    for name in [k for k in env if k in ("@", "*", "@[@]") or k.isdigit()]:
+        del env[name]
     rest = cmd.words[2:]
-    if len(rest) == 1 and rest[0].value is not None and _sequential(cmd) and \
+    if rest and all(w.value is not None and not w.expansions & {m.GLOB, m.BRACE, m.TILDE}
+                    for w in rest) and _sequential(cmd) and \
             "shift" not in source and "function" not in cmd.nesting:
-        for name in ("@", "*", "1"):
-            env[name] = rest[0].value
+        values = [w.value for w in rest if w.value is not None]
+        env["@[@]"] = ARRAY_SEP.join(values)  # "$@" and "$*" (expand.py)
+        env.update({str(i): v for i, v in enumerate(values, start=1)})
+        if len(values) == 1:
+            env["@"] = env["*"] = values[0]
 
 
 def _clobbered(parsed: m.ParsedLine) -> frozenset[str]:
@@ -238,9 +242,10 @@ def _clobbered(parsed: m.ParsedLine) -> frozenset[str]:
 
 
 def _sequential(cmd: m.SimpleCommand) -> bool:
-    """Assignments that later commands of the line see (inside a subshell or a branch, they
-    may not: taking them as known can only add a check, never drop one)."""
-    return not cmd.pipeline and not cmd.background and "function" not in cmd.nesting
+    """Assignments that later commands of the line see (inside a subshell, a branch or a
+    function's body, they may not: taking them as known can only add a check, never drop one;
+    the commands after them in the same body do see them)."""
+    return not cmd.pipeline and not cmd.background
 
 
 def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]) -> None:
@@ -248,10 +253,19 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
         name, word = assignment.name, assignment.value
         value: str | None = None
         appends = f"{name}+=" in cmd.text
+        base = name.partition("[")[0]
+        for key in [k for k in env if k.startswith(base + "[")]:
+            del env[key]  # any assignment to a name or an element: its array is not followed
         if name in clobbered or appends:
             pass
         elif m.TILDE in word.expansions:
             value = _home_path(word.text, env, clobbered)
+        elif word.text.startswith("(") and name == base:
+            elements = _array(word.text, env, clobbered)
+            if elements is not None:
+                env[f"{name}[@]"] = ARRAY_SEP.join(elements)
+                env.update({f"{name}[{i}]": e for i, e in enumerate(elements)})
+                value = elements[0] if elements else ""  # $a is ${a[0]}
         elif not word.text.startswith("("):
             value = word.value
             if value is None:
@@ -263,6 +277,33 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
             env.pop(name, None)
         else:
             env[name] = value
+
+
+def _array(text: str, env: dict[str, str], clobbered: frozenset[str]) -> list[str] | None:
+    """The elements of ``(w1 w2 …)`` when every one is a static word (``~`` and ``~/x``
+    expanded as in ``D=~``); else None (expansions, globs, ``[i]=v`` elements, comments)."""
+    if not text.endswith(")") or "\n" in text:
+        return None
+    from clawgate.shell import parse
+
+    parsed = parse(": " + text[1:-1])
+    if parsed.has_error or parsed.comments or len(parsed.commands) != 1:
+        return None
+    cmd = parsed.commands[0]
+    if cmd.assignments or cmd.redirects or not cmd.words:
+        return None
+    elements: list[str] = []
+    for word in cmd.words[1:]:
+        if m.TILDE in word.expansions and not word.expansions - {m.TILDE}:
+            value = _home_path(word.text, env, clobbered)
+        elif word.expansions & {m.GLOB, m.BRACE, m.TILDE}:
+            return None
+        else:
+            value = word.value
+        if value is None:
+            return None
+        elements.append(value)
+    return elements
 
 
 def _home_path(text: str, env: dict[str, str], clobbered: frozenset[str]) -> str | None:

@@ -5,7 +5,7 @@ merged or moved after the operands (the argv changes, its meaning to that progra
 (2) the argv written word by word (``_render``) and joined by spaces, ``${IFS}`` or a brace
 expansion, behind env prefixes, no-op redirections and wrappers that run their argument
 unchanged (``exec``, ``env -S '…'``, ``bash -c '"$@"' bash …``, ``xargs``,
-``find . -maxdepth 0 -exec …``); (3) the line in a subshell, group, function, one-pass loop
+``find . -maxdepth 0 -exec …``), or set as an array or the positional parameters first; (3) the line in a subshell, group, function, one-pass loop
 or ``if true``, under ``bash -c`` or ``eval``, fed to ``bash`` by a here-string, a pipe or a
 process substitution (or sourced from one), chained with harmless commands, or sent through a
 base64 round trip.
@@ -40,6 +40,8 @@ BUILTINS_ONLY = frozenset({
 PREFIX_WRAPPERS = ("env", "command", "nice -n 0", "timeout 600", "nohup", "stdbuf -o0",
                    "env --")
 ENV_PREFIXES = ("CG_FUZZ=1", "TZ=UTC", "NO_COLOR=1")
+# What runs the argv other than the shell itself (see ``_command``).
+RUNNERS = ("xargs", "array", "set-args", "dollar-at", "env-split", "find-exec")
 # Redirections that change nothing, written before the program's name (bash allows that).
 NOOP_REDIRECTS = ("2>&2", ">&1", "1>&1")
 # Words ``env -S`` reads back as they are (it splits on blanks and reads quotes, backslashes,
@@ -143,12 +145,13 @@ def _command(draw: st.DrawFn, argv: tuple[str, ...]) -> tuple[str, list[str]]:
     steps.extend(["env-prefix"] if env else [])
     runner = "plain"
     if _external_ok(program) and joiner == "space":
-        runner = draw(st.sampled_from(["plain", "plain", "plain", "xargs", "dollar-at",
-                                       "env-split", "find-exec"]))
+        runner = draw(st.sampled_from(RUNNERS)) if draw(st.booleans()) else "plain"
     if runner == "xargs" and len(words) < 2:
         runner = "plain"
     if runner == "find-exec" and any(w in (";", "+") or "{}" in w for w in argv):
         runner = "plain"  # find would end -exec there, or put its path in
+    if runner in ("array", "set-args") and any("\n" in w for w in argv):
+        runner = "plain"
     if runner == "env-split" and not all(w and set(w) <= _SPLIT_STRING_SAFE for w in argv):
         runner = "plain"
     # `command` is a builtin: only the shell itself can run it, so it goes first or not at all.
@@ -157,7 +160,7 @@ def _command(draw: st.DrawFn, argv: tuple[str, ...]) -> tuple[str, list[str]]:
     prefix = prefix[-1:] + prefix[:-1] if prefix[-1:] == ["command"] else prefix
     # `exec` replaces the shell with the command: first, never with `command`, never in xargs.
     if runner == "plain" and "command" not in prefix and _external_ok(program) and draw(
-            st.integers(0, 5)) == 0:
+            st.sampled_from([False, False, False, True])):
         prefix = ["exec", *prefix]
     steps.extend(f"wrapper:{w.split()[0]}" for w in prefix)
     redirect = draw(st.sampled_from(["", "", "", *NOOP_REDIRECTS]))
@@ -168,6 +171,13 @@ def _command(draw: st.DrawFn, argv: tuple[str, ...]) -> tuple[str, list[str]]:
                    + " ".join([*lead, "xargs -0", *prefix, words[0]]))
     elif runner == "dollar-at":  # the words as bash -c's positional parameters
         command = " ".join([*lead, "bash -c '\"$@\"' bash", *prefix, *words])
+    elif runner == "array":  # the argv as the elements of an array set before it
+        name = pre.fresh()
+        pre.statements.append(f"{name}=({shlex.join(argv)})")
+        command = " ".join([*lead, *prefix, f'"${{{name}[@]}}"'])
+    elif runner == "set-args":  # the argv as the positional parameters
+        pre.statements.append(f"set -- {shlex.join(argv)}")
+        command = " ".join([*lead, *prefix, '"$@"'])
     elif runner == "find-exec":  # find runs it once, for the one path it finds
         command = " ".join([*lead, "find . -maxdepth 0 -exec", *prefix, *words, "\\;"])
     elif runner == "env-split":  # one string that env -S splits into the argv
