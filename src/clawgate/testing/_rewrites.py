@@ -5,10 +5,10 @@ merged or moved after the operands (the argv changes, its meaning to that progra
 (2) the argv written word by word (``_render``) and joined by spaces, ``${IFS}`` or a brace
 expansion, behind env prefixes, no-op redirections and wrappers that run their argument
 unchanged (``exec``, ``env -S '…'``, ``bash -c '"$@"' bash …``, ``xargs``,
-``find . -maxdepth 0 -exec …``), or set as an array or the positional parameters first; (3) the line in a subshell, group, function, one-pass loop
-or ``if true``, under ``bash -c`` or ``eval``, fed to ``bash`` by a here-string, a pipe or a
-process substitution (or sourced from one), chained with harmless commands, or sent through a
-base64 round trip.
+``find . -maxdepth 0 -exec …``), or set as an array or the positional parameters first;
+(3) the line in a subshell, group, function, one-pass loop or ``if true``, under ``bash -c``
+or ``eval``, fed to ``bash`` by a here-string, a pipe or a process substitution (or sourced
+from one), chained with harmless commands, or sent through a base64 round trip.
 """
 
 from __future__ import annotations
@@ -144,16 +144,8 @@ def _command(draw: st.DrawFn, argv: tuple[str, ...]) -> tuple[str, list[str]]:
     env = draw(st.lists(st.sampled_from(ENV_PREFIXES), max_size=2, unique=True))
     steps.extend(["env-prefix"] if env else [])
     runner = "plain"
-    if _external_ok(program) and joiner == "space":
-        runner = draw(st.sampled_from(RUNNERS)) if draw(st.booleans()) else "plain"
-    if runner == "xargs" and len(words) < 2:
-        runner = "plain"
-    if runner == "find-exec" and any(w in (";", "+") or "{}" in w for w in argv):
-        runner = "plain"  # find would end -exec there, or put its path in
-    if runner in ("array", "set-args") and any("\n" in w for w in argv):
-        runner = "plain"
-    if runner == "env-split" and not all(w and set(w) <= _SPLIT_STRING_SAFE for w in argv):
-        runner = "plain"
+    if _external_ok(program) and joiner == "space" and draw(st.booleans()):
+        runner = _runner(draw(st.sampled_from(RUNNERS)), argv)
     # `command` is a builtin: only the shell itself can run it, so it goes first or not at all.
     prefix = [w for w in prefix if w != "command"] + (
         ["command"] if "command" in prefix and runner == "plain" else [])
@@ -166,26 +158,41 @@ def _command(draw: st.DrawFn, argv: tuple[str, ...]) -> tuple[str, list[str]]:
     redirect = draw(st.sampled_from(["", "", "", *NOOP_REDIRECTS]))
     steps.extend(["redirect-first"] if redirect else [])
     lead = [redirect, *env] if redirect else env
-    if runner == "xargs":
-        command = (f"printf '%s\\0' {' '.join(words[1:])} | "
-                   + " ".join([*lead, "xargs -0", *prefix, words[0]]))
-    elif runner == "dollar-at":  # the words as bash -c's positional parameters
-        command = " ".join([*lead, "bash -c '\"$@\"' bash", *prefix, *words])
-    elif runner == "array":  # the argv as the elements of an array set before it
-        name = pre.fresh()
-        pre.statements.append(f"{name}=({shlex.join(argv)})")
-        command = " ".join([*lead, *prefix, f'"${{{name}[@]}}"'])
-    elif runner == "set-args":  # the argv as the positional parameters
-        pre.statements.append(f"set -- {shlex.join(argv)}")
-        command = " ".join([*lead, *prefix, '"$@"'])
-    elif runner == "find-exec":  # find runs it once, for the one path it finds
-        command = " ".join([*lead, "find . -maxdepth 0 -exec", *prefix, *words, "\\;"])
-    elif runner == "env-split":  # one string that env -S splits into the argv
-        command = " ".join([*lead, "env -S", single(" ".join([*prefix, *argv]))])
-    else:
-        command = " ".join([*lead, *prefix, *words])
+    command = _run(runner, argv, words, lead, prefix, pre)
     steps.extend([runner] if runner != "plain" else [])
     return "; ".join([*pre.statements, command]), steps
+
+
+def _runner(runner: str, argv: tuple[str, ...]) -> str:
+    """``runner``, or "plain" where it cannot run ``argv`` unchanged."""
+    if (runner == "xargs" and len(argv) < 2) or (
+            runner == "find-exec" and any(w in (";", "+") or "{}" in w for w in argv)) or (
+            runner in ("array", "set-args") and any("\n" in w for w in argv)) or (
+            runner == "env-split" and not all(w and set(w) <= _SPLIT_STRING_SAFE for w in argv)):
+        return "plain"  # find would end -exec at ";", put its path in "{}" ...
+    return runner
+
+
+def _run(runner: str, argv: tuple[str, ...], words: list[str], lead: list[str],
+         prefix: list[str], pre: Preamble) -> str:
+    """The command that runs the argv (written as ``words``) by way of ``runner``."""
+    if runner == "xargs":
+        return (f"printf '%s\\0' {' '.join(words[1:])} | "
+                + " ".join([*lead, "xargs -0", *prefix, words[0]]))
+    if runner == "dollar-at":  # the words as bash -c's positional parameters
+        return " ".join([*lead, "bash -c '\"$@\"' bash", *prefix, *words])
+    if runner == "array":  # the argv as the elements of an array set before it
+        name = pre.fresh()
+        pre.statements.append(f"{name}=({shlex.join(argv)})")
+        return " ".join([*lead, *prefix, f'"${{{name}[@]}}"'])
+    if runner == "set-args":  # the argv as the positional parameters
+        pre.statements.append(f"set -- {shlex.join(argv)}")
+        return " ".join([*lead, *prefix, '"$@"'])
+    if runner == "find-exec":  # find runs it once, for the one path it finds
+        return " ".join([*lead, "find . -maxdepth 0 -exec", *prefix, *words, "\\;"])
+    if runner == "env-split":  # one string that env -S splits into the argv
+        return " ".join([*lead, "env -S", single(" ".join([*prefix, *argv]))])
+    return " ".join([*lead, *prefix, *words])
 
 
 def _b64(line: str) -> str:
