@@ -155,3 +155,17 @@ def test_fast_path_refuses_anything_special(line: str) -> None:
 def test_a_word_tree_sitter_drops_before_a_here_document_is_put_back() -> None:
     cmd = parse_one("python3 - <<EOF\nprint(1)\nEOF")
     assert cmd.argv == ("python3", "-")
+
+
+@pytest.mark.parametrize(("line", "redirected"), [
+    # tree-sitter hangs these on the whole pipeline or list; bash on its last command
+    ("a | b > x", ["b"]),
+    ("a && b | c > x", ["c"]),
+    ("ls || pwd >/dev/null", ["pwd"]),
+    ("a | b <<EOF\nx\nEOF", ["b"]),
+    ("a | (b; c) > x", ["b", "c"]),
+    ("{ a && b; } > x", ["a", "b"]),  # a group is redirected whole
+    ("cat <<EOF | grep x\nx\nEOF", ["cat"]),
+])
+def test_redirections_belong_to_the_last_command(line: str, redirected: list[str]) -> None:
+    assert [c.program for c in parse(line).commands if c.redirects] == redirected

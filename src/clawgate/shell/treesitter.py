@@ -33,6 +33,7 @@ _NESTING_TAGS = {
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"})
+_UNREDIRECTABLE = frozenset({"list", "pipeline"})  # no redirection applies to them whole
 _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
@@ -81,8 +82,26 @@ def tree_of(src: bytes) -> Tree:
     tree = parser().parse(src)
     if tree.root_node.has_error and b"$" in src:
         tree = _dollar_masked(src) or tree
+    if tree.root_node.has_error and (b"%" in src or b"@" in src or b"?" in src):
+        tree = _name_masked(src) or tree
     local.last = (key, tree)
     return tree
+
+
+# tree-sitter-bash reads a command name that starts with a name and goes on with "%", "@" or
+# "?" (``1%``, ``x@y``, ``a?b``) as a variable name cut short, an error that its recovery
+# resolves by dropping or merging the commands around it. bash runs such a word as a program.
+# A line that does not parse is read again with the mark as "_" (the same bytes long), kept
+# only where that reading has no error; words are still read from the line (``a?b`` is a glob).
+_NAME_THEN_MARK = rb"(?<![\w${])[A-Za-z0-9_]+[%@?]"
+
+
+def _name_masked(src: bytes) -> Tree | None:
+    import re
+
+    masked = re.sub(_NAME_THEN_MARK, lambda found: found[0][:-1] + b"_", src)
+    tree = parser().parse(masked) if masked != src else None
+    return tree if tree is not None and not tree.root_node.has_error else None
 
 
 # tree-sitter-bash takes a "$" that starts no expansion for the start of one, and fails on
@@ -279,6 +298,11 @@ class _Walker:
                     followers.append(part)
         if words_after_heredoc and (body is None or body.type != "command"):
             self.has_error = True  # ``>out <<EOF cat``: a name tree-sitter would drop
+        if body is not None and body.type in _UNREDIRECTABLE and not followers:
+            self._redirect_last(body, own, nesting, depth, redirects, background)
+            for part in bodies:  # the commands nested in them
+                self.walk(part, nesting, depth + 1)
+            return
         stages = [body] if body is not None else []
         if followers and followers[0].type == "pipeline":
             stages += list(followers.pop(0).named_children)
@@ -294,6 +318,20 @@ class _Walker:
             self.walk(part, nesting, depth + 1)
         for follower in followers:
             self.walk(follower, nesting, depth + 1, (), background)
+
+    def _redirect_last(self, body: Node, own: list[m.Redirect], nesting: tuple[str, ...],
+                       depth: int, redirects: tuple[m.Redirect, ...], background: bool) -> None:
+        """tree-sitter-bash hangs the redirections after the last command of a pipeline or an
+        ``&&``/``||`` list on the whole of it (``a | b > x``, ``a || b 2>/dev/null``); bash
+        has no such redirection: they are the last command's (``a | (b > x)``)."""
+        last = body
+        while last.type in _UNREDIRECTABLE and last.named_children:
+            last = last.named_children[-1]
+        start = len(self.out)
+        self.walk(body, nesting, depth + 1, redirects, background)
+        for cmd in self.out[start:]:
+            if last.start_byte <= cmd.start < last.end_byte:
+                cmd.redirects = [*cmd.redirects, *own]
 
     def _recover_gap(self, node: Node, body: Node, cmd: _Cmd) -> None:
         """tree-sitter-bash drops a lone word between a command and its here-document
