@@ -19,7 +19,7 @@ FILES = ("benign", "escapes", "injections")  # the latency set, as measured sinc
 DEVCMDS = ("devcmds", "devcmds_beyond")  # everyday commands from CI files, and the consequential
 OWN = ("bypasses",)  # real reported bypasses of agent command checks (tests/corpus/README.md)
 # everyday CI commands of projects none of the shared files draws on (tests/corpus/README.md)
-UNSEEN = ("devcmds_unseen",)
+UNSEEN = ("devcmds_unseen", "devcmds_unseen3", "agentcmds")
 
 
 def corpus_dir() -> Path:

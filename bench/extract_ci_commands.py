@@ -3,12 +3,18 @@
     python bench/extract_ci_commands.py OWNER/NAME=GIT_DIR ... > tests/corpus/devcmds_unseen.jsonl
 
 Reads, at each repository's HEAD, the ``run:`` steps of ``.github/workflows/*.yml`` (POSIX
-shells only: ``pwsh``, ``cmd`` and ``python`` steps and Windows-only jobs are skipped) and the
-recipe lines of Makefiles, with ``git --git-dir=… show HEAD:path``. Continuations are joined,
-comments and blank lines dropped; a step holding a compound command (``if``, ``for``,
-``while``, ``case``, a function) or a here-document stays whole. ``${{ }}`` expressions take an
+shells only: ``pwsh``, ``cmd`` and ``python`` steps and Windows-only jobs are skipped), the
+recipe lines of Makefiles and justfiles (a recipe with a ``#!`` line other than sh/bash is
+skipped, one with a sh/bash ``#!`` line is read as a script), and the top-level simple lines of
+shell scripts under ``scripts/``, ``script/``, ``ci/``, ``tools/`` and ``hack/`` (lines inside a
+compound command or a function are not taken; the ``#!`` and ``set`` lines neither), with
+``git --git-dir=… show HEAD:path``. Continuations (and lines ending in ``&&``, ``||``,
+``|``) are joined, comments and blank lines dropped; a step holding a compound command
+(``if``, ``for``, ``while``, ``case``, a brace group or subshell opened at a line's end, a
+function) or a here-document stays whole. ``${{ }}`` expressions take an
 ``env:`` value or the first matrix value; a line with any other expression is skipped, and so is
-a Makefile line that still holds a make reference. Lines with an effect beyond the checkout
+a Makefile line that still holds a make reference, and a justfile line that still holds a
+``{{ }}`` interpolation. Lines with an effect beyond the checkout
 (sudo, system or global installs, pushes, publishing, deploys, network fetches, containers,
 secrets, CI plumbing) are left out: what is kept is labelled ``allow``, as in
 ``devcmds.jsonl``. Each line: ``command``, ``label``, ``source`` (``owner/repo@commit:path``),
@@ -20,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -28,7 +35,8 @@ from typing import Any
 import yaml
 
 CAP = 90
-_COMPOUND = re.compile(r"(^|[;&|\s])(if|for|while|until|case|function)\s|<<-?\s*['\"]?\w|\(\)\s*\{")
+_COMPOUND = re.compile(r"(^|[;&|\s])(if|for|while|until|case|function)\s|<<-?\s*['\"]?\w|\(\)\s*\{|"
+                       r"(^|[;&|\s])[{(]\s*$", re.M)
 _EXPR = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
 _BEYOND = re.compile(
     r"\bsudo\b|\bdoas\b|\bsu\s|\bapt(-get)?\b|\bbrew\b|\bdnf\b|\byum\b|\bapk\b|\bpacman\b|"
@@ -37,7 +45,8 @@ _BEYOND = re.compile(
     r"\bpodman\b|\bgh\s|\bsecrets?\b|TOKEN|PASSWORD|\bGITHUB_[A-Z_]+|\bRUNNER_|::\w+|"
     r"\bcargo\s+(install|login|publish)\b|\bgo\s+install\b|\bgem\s+(install|push)\b|"
     r"\bnpm\s+(i|install|link)\s+(-g|--global)|\s-g\b|--global\b|\bpipx\b|\btool\s+install\b|"
-    r"\brustup\b|\bcorepack\b|\bcodecov\b|\bcoveralls\b|~/|\$HOME|/usr/|/etc/|/opt/|/tmp/|"
+    r"\brustup\b|\bghcup\b|\bmix\s+local\.|\baws\s|\bgcloud\b|\bkubectl\b|\bcorepack\b|"
+    r"\bcodecov\b|\bcoveralls\b|~/|\$HOME|/usr/|/etc/|/opt/|/tmp/|"
     r"\bssh\b|\bscp\b|\brsync\b|\bkill\b|\bchown\b|\bsetup-\w+|\bnix\b|\bsnapcraft\b|"
     r"\b(add-)?apt-repository\b|\bupdate-alternatives\b|\bsystemctl\b|\bservice\b|\bxcode|"
     r"\bcodesign\b|\bsecurity\b|\bgpg\b|\bcosign\b|\bminisign\b|\bln\s+-s\S*\s+/|"
@@ -55,6 +64,11 @@ def files(git_dir: str) -> list[str]:
     out = subprocess.run(["git", "--git-dir", git_dir, "ls-tree", "-r", "--name-only", "HEAD"],
                          capture_output=True, check=True, text=True)
     return out.stdout.splitlines()
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    """An ``env:`` block, or nothing when it is an expression (``env: ${{ fromJSON(…) }}``)."""
+    return value if isinstance(value, dict) else {}
 
 
 def _first(value: Any) -> Any:
@@ -84,8 +98,11 @@ def _substitute(text: str, env: dict[str, Any], matrix: dict[str, Any]) -> str |
     return None if missing else done
 
 
+_OPEN_OPERATOR = re.compile(r"(&&|\|\|?)[ \t]*\n\s*")  # a line ending in && || | goes on
+
+
 def logical_lines(script: str) -> list[str]:
-    script = script.replace("\\\n", " ")
+    script = _OPEN_OPERATOR.sub(r"\1 ", script.replace("\\\n", " "))
     if _COMPOUND.search(script):
         kept = [ln for ln in script.splitlines() if ln.strip() and not ln.strip().startswith("#")]
         return ["\n".join(kept).strip()] if kept else []
@@ -101,7 +118,7 @@ def workflow_lines(text: str) -> Iterator[str]:
     doc = yaml.safe_load(text)
     if not isinstance(doc, dict):
         return
-    top_env = doc.get("env") or {}
+    top_env = _mapping(doc.get("env"))
     for job in (doc.get("jobs") or {}).values():
         if not isinstance(job, dict):
             continue
@@ -110,7 +127,7 @@ def workflow_lines(text: str) -> Iterator[str]:
         matrix = strategy.get("matrix") if isinstance(strategy, dict) else {}
         matrix = matrix if isinstance(matrix, dict) else {}
         shell = ((job.get("defaults") or {}).get("run") or {}).get("shell", "bash")
-        env = {**top_env, **(job.get("env") or {})}
+        env = {**top_env, **_mapping(job.get("env"))}
         for step in job.get("steps") or []:
             if not isinstance(step, dict) or "run" not in step:
                 continue
@@ -120,22 +137,97 @@ def workflow_lines(text: str) -> Iterator[str]:
             cond = str(step.get("if", ""))
             if "windows" in runs_on.lower() or "windows" in cond.lower():
                 continue
-            run = _substitute(str(step["run"]), {**env, **(step.get("env") or {})}, matrix)
+            run = _substitute(str(step["run"]), {**env, **_mapping(step.get("env"))}, matrix)
             if run is not None:
                 yield from logical_lines(run)
 
 
+_MAKE_SYNTAX = re.compile(r"(ifn?eq|ifn?def|else|endif|include|override|export|unexport)\b|"
+                          r"[A-Za-z_][\w.]*\s*(\+=|\?=|::?=|!=|\s=)")
+
+
 def makefile_lines(text: str) -> Iterator[str]:
     text = text.replace("\\\n", " ")
+    in_define = False
     for line in text.splitlines():
+        if re.match(r"\s*define\b", line):
+            in_define = True
+        if in_define:
+            in_define = not re.match(r"\s*endef\b", line)
+            continue  # a make variable's text, not a recipe line
         if not line.startswith("\t"):
             continue
         line = line.strip().lstrip("@-+").strip()
-        if not line or line.startswith("#"):
-            continue
+        if not line or line.startswith("#") or _MAKE_SYNTAX.match(line):
+            continue  # blank, a comment, or make's own syntax indented inside a conditional
         if re.search(r"(?<!\$)\$[({]|(?<!\$)\$[A-Za-z@<^*?%]", line):
             continue  # a make reference: its value is not known here
         yield line.replace("$$", "$")
+
+
+_RECIPE = re.compile(r"^@?[A-Za-z_][\w-]*(\s+[^:=]*)?:(?!=)")
+_JUST_REF = re.compile(r"\{\{")
+
+
+def justfile_lines(text: str) -> Iterator[str]:
+    """The recipe lines of a justfile: each line of a recipe is run by its own shell."""
+    text = text.replace("\\\n", " ")
+    body: list[str] = []
+    in_recipe = False
+
+    def flush() -> Iterator[str]:
+        if not body:
+            return
+        first = body[0].strip()
+        if first.startswith("#!"):
+            if re.search(r"\b(ba)?sh\b", first) and not any(_JUST_REF.search(b) for b in body):
+                yield from logical_lines("\n".join(body[1:]))
+            return
+        for line in body:
+            line = line.strip().lstrip("@-").strip()
+            if line and not line.startswith("#") and not _JUST_REF.search(line):
+                yield line
+
+    for line in text.splitlines():
+        if line[:1] in (" ", "\t") and in_recipe:
+            body.append(line)
+            continue
+        yield from flush()
+        body = []
+        in_recipe = bool(_RECIPE.match(line)) and not line.startswith(("set ", "export ", "alias "))
+    yield from flush()
+
+
+_OPENERS = re.compile(r"^(if|for|while|until|case|select)\b|^(function\s+)?[\w-]+\s*\(\)\s*\{?|\{$|"
+                      r"\($|\bthen$|\bdo$")
+_CLOSERS = re.compile(r"^(fi|done|esac|\}|\))\b")
+
+
+def script_lines(text: str) -> Iterator[str]:
+    """The top-level simple lines of a shell script (nothing inside a compound command)."""
+    text = text.replace("\\\n", " ")
+    if re.search(r"^\s*(source|\.)\s", text, flags=re.M):
+        return  # its lines call functions of a library read at run time
+    if re.search(r"<<-?\s*['\"]?\w", text):
+        text = re.sub(r"<<-?\s*['\"]?(\w+)['\"]?.*?\n\1\n", "\n", text, flags=re.S)
+    depth = 0
+    in_string = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        try:
+            shlex.split(line)
+        except ValueError:
+            in_string = not in_string  # a quoted string opens or closes on this line
+            continue
+        if in_string or not line or line.startswith("#"):
+            continue
+        opens = bool(_OPENERS.search(line)) and not re.search(r"\b(fi|done|esac)\s*;?$|\}\s*;?$",
+                                                              line)
+        closes = bool(_CLOSERS.match(line))
+        if depth == 0 and not opens and not closes and not re.match(
+                r"(set|shopt|trap|exit|return|source|\.)\b|[\w-]+=\S*$|.*\$[0-9#@*]", line):
+            yield line
+        depth = max(0, depth + opens - closes)
 
 
 def extract(repo: str, git_dir: str) -> list[dict[str, str]]:
@@ -146,8 +238,13 @@ def extract(repo: str, git_dir: str) -> list[dict[str, str]]:
         if re.match(r"\.github/workflows/[^/]+\.ya?ml$", path):
             origin, reader = "workflow", workflow_lines
         elif re.search(r"(^|/)(GNU)?[Mm]akefile$", path) and not re.search(
-                r"(^|/)(vendor|third_party|node_modules|testdata|fixtures?)/", path):
+                r"(^|/)(vendor|third_party|deps|node_modules|testdata|fixtures?|syntax-tests)/",
+                path):
             origin, reader = "makefile", makefile_lines
+        elif re.search(r"(^|/)\.?[Jj]ustfile$", path):
+            origin, reader = "justfile", justfile_lines
+        elif re.match(r"(scripts?|ci|tools|hack)/[^/]+\.sh$", path):
+            origin, reader = "script", script_lines
         else:
             continue
         try:

@@ -103,6 +103,9 @@ def test_near_finds_two_edits_only_on_long_names() -> None:
     ("python3.11 -m pip install requests==2.31 ./local", Named("pypi", ("requests",))),
     ("pip install requests[socks]>=2", Named("pypi", ("requests",))),
     ("pip install -r r.txt -e .", None),
+    ("python -m pip install .[colorama] --group pyinstaller", None),  # the project, extras
+    ("pip install ..[test,docs] ./sub[x]", None),
+    ("pip install .[test] reqeusts", Named("pypi", ("reqeusts",))),
     ("pip install git+https://x.example/a.git", Named("pypi", (), ("git+https://x.example/a.git",))),
     ("uv add --dev pytest", Named("pypi", ("pytest",))),
     ("uvx --from black==24 black .", Named("pypi", ("black",))),

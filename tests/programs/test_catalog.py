@@ -99,6 +99,18 @@ def test_subcommand_tiers_come_from_the_catalog() -> None:
     assert programs.tier(parse_one("unknown-tool x")) is None
 
 
+@pytest.mark.parametrize(("line", "kinds"), [
+    ("git -p status", ["runs"]),  # git's own -p (--paginate), before the subcommand
+    ("git -c core.pager=cat -p log", ["setting", "runs"]),
+    ("git stash show -p", []),  # after a subcommand the catalog does not list: its own -p
+    ("git add -p", []),
+    ("git checkout -p -- src", []),
+    ("docker compose -c x up", []),  # docker's -c (--context) only before the subcommand
+])
+def test_global_options_stand_only_before_the_subcommand(line: str, kinds: list[str]) -> None:
+    assert [e.kind for e in programs.effects(parse_one(line))] == kinds
+
+
 def test_dispatch_sets_cover_the_catalog() -> None:
     from clawgate.validators.escapes_config import SETTERS
 

@@ -49,6 +49,9 @@ EVERYDAY = [
     # a "$" that starts no expansion (tree-sitter failed on it; bash reads it as itself)
     'cat <<EOF\n$/ and $% stay as written\nEOF',
     '{ cat <<EOF\n$é\nEOF\n}',
+    # a declaration builtin's assignment with escaped quotes: both read X={"a":1}
+    'export X="{\\"a\\":1}"',
+    'local -r msg="say \\"hi\\"" && echo "$msg"',
 ]
 
 

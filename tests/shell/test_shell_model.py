@@ -45,6 +45,9 @@ def test_every_simple_command_is_found(line: str, programs: list[str | None]) ->
         ("echo 'a b' \"c d\" e\\ f", ("echo", "a b", "c d", "e f")),
         ('echo "a \\"q\\" $"', ("echo", 'a "q" $')),
         ("/usr/bin/rm x", ("/usr/bin/rm", "x")),
+        # a declaration builtin's assignments, as bash hands them over
+        ('export X="a \\"b\\"" Y=\'c d\' Z+=e B=', ("export", 'X=a "b"', "Y=c d", "Z+=e", "B=")),
+        ('declare -r J="{\\"a\\": 1}"', ("declare", "-r", 'J={"a": 1}')),
     ],
 )
 def test_quote_removal(line: str, argv: tuple[str, ...]) -> None:
@@ -75,6 +78,9 @@ def test_dynamic_words_have_no_value() -> None:
     cmd = parse_one('"$(which rm)" -rf x')
     assert cmd.program is None
     assert cmd.words[0].value is None
+    export = parse_one('export PAGER="$(fetch)" P="/x:$PATH"')
+    assert [w.value for w in export.words[1:]] == [None, None]
+    assert export.words[1].expansions == {m.COMMAND}
 
 
 def test_assignments_and_redirects() -> None:
@@ -169,3 +175,23 @@ def test_a_word_tree_sitter_drops_before_a_here_document_is_put_back() -> None:
 ])
 def test_redirections_belong_to_the_last_command(line: str, redirected: list[str]) -> None:
     assert [c.program for c in parse(line).commands if c.redirects] == redirected
+
+
+@pytest.mark.parametrize(("line", "argv"), [
+    ("echo >&2 hi there", ("echo", "hi", "there")),
+    ("rm 2>/dev/null -rf build", ("rm", "-rf", "build")),
+    ("rm >/dev/null -r 2>&1 -f build", ("rm", "-r", "-f", "build")),
+    ("FOO=1 make >build.log 2>&1 test", ("make", "test")),
+])
+def test_words_after_a_redirection_target_are_arguments(line: str, argv: tuple[str, ...]
+                                                        ) -> None:
+    """tree-sitter-bash hangs them on the redirection as more targets; bash passes them on."""
+    cmd = parse_one(line)
+    assert cmd.argv == argv
+    assert cmd.text.endswith(argv[-1])  # the text the validators search runs to them too
+
+
+def test_words_after_a_redirection_of_a_list_go_to_its_last_command() -> None:
+    parsed = parse("true && rm 2>/dev/null -rf build | cat")
+    assert [c.argv for c in parsed.commands] == [("true",), ("rm", "-rf", "build"), ("cat",)]
+    assert parse("{ ls; } >out.txt more").has_error  # bash: a syntax error

@@ -25,6 +25,8 @@ from clawgate.decision import Outcome
     ("cp x \"$DEST\"", ASK, "CG-PROG-002"),
     ("sort -o \"$OUT\" a.txt", ASK, "CG-PROG-002"),
     ("awk '{print > $1}' data.txt", ASK, "CG-PROG-002"),
+    ("echo hi | tee >(cat)$(pick)", ASK, "CG-PROG-002"),  # a substitution glued after it
+    ("echo hi | tee >(cat > \"$OUT\")", ASK, "CG-PROG-002"),  # the inner write is judged
     # git's global -p/--paginate starts the configured pager (core.pager, GIT_PAGER, PAGER)
     ("git -p status", ASK, "CG-PROG-001"),
     ("git --paginate show HEAD", ASK, "CG-PROG-001"),
@@ -56,6 +58,10 @@ def test_catalog_rules_catch(line: str, expected: Outcome, rule: str | None) -> 
     "rm -f \"$LOG\"",
     "sort -o sorted.txt data.txt",
     "git show -p HEAD",  # -p after the subcommand: the patch, no pager
+    "git stash show -p",  # after a subcommand the catalog does not list, too
+    # a process substitution is a pipe into a command the line judges, no file
+    "test -z \"$(git status --porcelain | tee >(cat 1>&2))\"",
+    "make test 2>&1 | tee >(grep -c FAIL > fails.txt)",
     "git --no-pager log -p",
     "git -P diff --stat",
     "chromium --headless --dump-dom https://example.com",

@@ -44,6 +44,9 @@ from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
     ("rm -rf /home/someone", "CG-CAT-001"),
     ("mkfs.ext4 /dev/sda1", "CG-CAT-002"),
     ("mkfs -t xfs /dev/nvme0n1p2", "CG-CAT-002"),
+    ("mkfs -V /dev/sdb", "CG-CAT-002"),  # verbose, with a device: formats
+    ("mkfs.ext4 --version /dev/sda", "CG-CAT-002"),
+    ("parted", "CG-CAT-002"),  # interactive on the first disk
     ("wipefs -a /dev/sdb", "CG-CAT-002"),
     ("dd if=/dev/zero of=/dev/sda bs=1M", "CG-CAT-003"),
     ("cat image.iso > /dev/sdb", "CG-CAT-003"),
@@ -108,6 +111,11 @@ def test_catastrophic_is_denied(line: str, rule: str) -> None:
     "rm -rf {build,dist}",
     "lsblk",
     "fdisk -l",
+    # asking a formatter for its version or usage names no device
+    "mkfs.erofs --version",
+    "mkfs.ext4 -V",
+    "wipefs --version",
+    "parted --help",
     "dd if=/dev/zero of=./disk.img bs=1M count=1",
     "ls /dev/sda",
     "man shutdown",

@@ -109,6 +109,15 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     "rimraf /tmp/build-cache",
     "npx rimraf@5 dist",
     "find . -name x -exec command -v {} +",  # command -v only names the program
+    # the build output of other ecosystems: Erlang/Elixir ebin, Zig, Swift, GHC and C objects
+    "rm -rf lib/*/ebin",
+    "rm -rf lib/elixir/test/ebin/",
+    "rm -rf zig-out .zig-cache",
+    "rm -rf .build",
+    "rm -rf autom4te.cache libvterm/.libs src/.deps",
+    "rm -f *.so *.a *.lo",
+    "find . -name '*.beam' -delete",
+    "find . -name '*.hi' -o -name '*.dyn_o' -delete",
 ])
 def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     assert_allowed(line)
@@ -120,6 +129,10 @@ def test_regenerable_and_scratch_deletes_are_allowed(line: str) -> None:
     (f"{WS}/pkg.egg-info", True),
     (f"{WS}/src", False),
     (f"{WS}/.git", False),
+    (f"{WS}/lib/mix/ebin", True),
+    (f"{WS}/src/redis.so", True),
+    (f"{WS}/src/redis.c", False),
+    (f"{WS}/lib/sources", False),
     (WS, False),
     ("/home/dev/build", False),
 ])

@@ -28,6 +28,8 @@ from clawgate.validators.envvars import CommandVariable
     ("export EDITOR=/tmp/evil", Outcome.ASK, "CG-ENV-002"),
     ("PATH=/tmp/evil:$PATH ls", Outcome.ASK, "CG-ENV-002"),
     ("export PATH=/tmp:$PATH", Outcome.ASK, "CG-ENV-002"),
+    ('PATH="$TOOLS:$PATH" git status', Outcome.ASK, "CG-ENV-002"),  # another variable: unknown
+    ("export PYTHONPATH=$PYTHONPATH:$EXTRA", Outcome.ASK, "CG-ENV-002"),  # before the stdlib
     ("NODE_OPTIONS='--require /tmp/x.js' node app.js", Outcome.ASK, "CG-ENV-002"),
     ("PYTHONPATH=/tmp/evil python app.py", Outcome.ASK, "CG-ENV-002"),
     ("GIT_CONFIG_KEY_0=core.pager git log", Outcome.ASK, "CG-ENV-002"),
@@ -38,6 +40,11 @@ from clawgate.validators.envvars import CommandVariable
     ("RUBYOPT=-revil rake -T", Outcome.ASK, "CG-ENV-002"),
     ("IFS=/ ls", Outcome.ASK, "CG-ENV-002"),
     ("export IFS=.", Outcome.ASK, "CG-ENV-002"),
+    # IFS set alone: the later expansions it splits anew
+    ("IFS=,; cmd=rm,-rf,build; $cmd", Outcome.ASK, "CG-ENV-003"),
+    ("IFS=,; f=build,src; rm -rf $f", Outcome.ASK, "CG-ENV-003"),
+    ("IFS=,; for x in a,src; do rm -rf $x; done", Outcome.ASK, "CG-ENV-003"),
+    ("IFS=/; $x", Outcome.ASK, "CG-ENV-003"),
 ])
 def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
     outcome, rules = decide(line)
@@ -60,6 +67,11 @@ def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
     "RUST_LOG=debug cargo run",
     'export PATH="$PWD/node_modules/.bin:$PATH"',
     "PATH=./bin:$PATH make",
+    # IFS set alone, later expansions quoted or none
+    "IFS=$'\\n'; for f in $(git ls-files '*.sh'); do shellcheck \"$f\"; done",
+    "x=$(IFS=-; echo \"${parts[*]}\")",
+    "OLDIFS=$IFS; IFS=:; for d in $PATH; do ls \"$d\"; done; IFS=$OLDIFS",
+    "IFS=,; f=a,b; echo \"$f\"",
 ])
 def test_harmless_variables_are_allowed(line: str) -> None:
     assert_allowed(line)

@@ -36,6 +36,10 @@ from clawgate.validators.staged import StagedPayload
     ("rg --pre ./x TODO", DENY, "CG-ESC-002"),
     ("split --filter='gzip > $FILE.gz' notes.txt", ASK, "CG-ESC-002"),
     ("busctl --address=unixexec:path=/usr/bin/id", ASK, "CG-ESC-002"),
+    ("mytool 'exec:/tmp/x'", ASK, "CG-ESC-002"),
+    ("mytool 'target=EXECUTE(id)'", ASK, "CG-ESC-002"),
+    ("rg --pre='sh -c id' -n exec= src/", DENY, None),  # the catalog's run option is read first
+    ("grep -r EXEC: . | sh", ASK, "CG-INJ-008"),
     ("rpm --eval '%(id)'", ASK, "CG-ESC-002"),
     ("service ../../usr/bin/id", ASK, "CG-ESC-001"),
     ("psql -o'|id>/tmp/foo'", DENY, "CG-ESC-003"),
@@ -81,6 +85,8 @@ from clawgate.validators.staged import StagedPayload
     ("code serve-web --host 0.0.0.0", ASK, "CG-EXPO-003"),
     ("cursor tunnel", ASK, "CG-EXPO-003"),
     ("xterm", ASK, "CG-ESC-015"),
+    ("ghostty +new-window", ASK, "CG-ESC-015"),  # an action that opens a window
+    ("kitty +runpy 'print(1)'", ASK, "CG-ESC-015"),
     ("git -c core.gitProxy=proxy.sh fetch git://h/r", ASK, "CG-ESC-006"),
     ("git -c merge.x.driver='sh -c id' merge topic", DENY, "CG-ESC-006"),
     ("git -c submodule.m.update='!make' submodule update", ASK, "CG-ESC-006"),
@@ -96,6 +102,10 @@ from clawgate.validators.staged import StagedPayload
     ("dpkg -i x_1.0_all.deb", ASK, "CG-ESC-012"),
     ("snap install xxxx_1.0_all.snap --dangerous", ASK, "CG-ESC-012"),
     ("dnf install -y ./x-1.0-1.noarch.rpm", ASK, "CG-ESC-012"),
+    # a shell after words that look like a completion or init verb, but are not one
+    ("screen -S init bash", ASK, None),
+    ("aa-exec -p completion-x /bin/sh", ASK, None),
+    ("newtool run init --as root hook bash", ASK, "CG-ESC-001"),
     ("less notes.txt\n!/bin/sh", ASK, None),
     ("ed\n!id", ASK, None),
     # staged payloads
@@ -103,6 +113,8 @@ from clawgate.validators.staged import StagedPayload
     ("echo '{\"scripts\":{\"preinstall\":\"id\"}}' > package.json; npm i", ASK, "CG-ESC-011"),
     ("printf 'make\\n' > run.sh && chmod +x run.sh && ./run.sh", ASK, "CG-ESC-011"),
     ("echo id > groff; chmod +x groff; GROFF_BIN_PATH=. nroff", ASK, None),
+    ("echo id > groff; chmod 755 ./groff; GROFF_BIN_PATH=. nroff", ASK, None),
+    ("cp \"$(command -v sh)\" x; chmod +x x; ./x", ASK, None),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
@@ -151,6 +163,13 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "git -c core.editor=vim commit",
     "code --version",
     "xterm -version",
+    "result/bin/ghostty +version",  # ghostty's actions that only print
+    # prose that reads like an exec directive, and printers that only print one
+    'echo "Execute: afl-fuzz -i fuzz-testing/testcases -o out fuzz-testing/fuzzer"',
+    "printf '%s\\n' 'exec:/bin/sh is what socat takes'",
+    "make lint MSG='Execute: make fix'",
+    "ghostty +list-fonts",
+    "ghostty +show-config --default",
     "git -c submodule.m.update=rebase submodule update",
     "xdg-open README.md",
     "open -a Preview diagram.png",
@@ -159,6 +178,23 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "code --help",
     "GIT_EDITOR='code --wait' git commit",
     "docker exec app ls",
+    # the checkout's own script made executable, then run: as running it alone
+    "chmod +x ./scripts/test.sh && ./scripts/test.sh",
+    "chmod u+x gradlew; ./gradlew build",
+    "chmod 755 tools/gen.sh && bash tools/gen.sh",
+    # the shell a completion script or init snippet is printed for: named, not run
+    "./golangci-lint completion bash --no-descriptions",
+    "rustup completions fish cargo",
+    "just --completions zsh",
+    "bat --completion=bash",
+    "uv generate-shell-completion bash",
+    "starship init bash --print-full-init",
+    "direnv hook zsh",
+    "mise activate bash",
+    # an exec-directive spelling that is a search pattern or a message: text, no directive
+    'grep -n "EXECUTE:" tests/admin_scripts/tests.py',
+    "rg -n 'exec=' src/",
+    "echo 'use --checkpoint-action=exec=CMD with care'",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     assert_allowed(line)
@@ -166,6 +202,9 @@ def test_harmless_lookalikes(line: str) -> None:
 
 def test_shell_argument_direct() -> None:
     assert ShellArgument().check(parse_one("agetty -l /bin/sh tty"), CTX).outcome is ASK
+    assert ShellArgument().check(parse_one("mytool -S init bash"), CTX).outcome is ASK
+    for named in ("kubectl completion zsh", "gh completion -s bash", "t completion --shell=fish"):
+        assert ShellArgument().check(parse_one(named), CTX).outcome is Outcome.PASSTHROUGH
     assert ShellArgument().check(parse_one("ls /bin/sh"), CTX).outcome is Outcome.PASSTHROUGH
 
 

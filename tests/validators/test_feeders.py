@@ -31,6 +31,10 @@ from clawgate.validators.xargsfeed import ITEM, fed_lines, parallel_lines
     ('source /dev/stdin <<< "rm -rf ~"', DENY, "CG-DEG-001"),
     ("bash /dev/fd/0 <<< 'rm -rf ~'", DENY, "CG-DEG-001"),
     ('echo "rm -rf ~" | source /dev/stdin', DENY, "CG-DEG-001"),  # as with | sh
+    # unquoted words printed into a shell or an interpreter are the program it runs
+    ("echo rm -rf ~ | bash", DENY, "CG-DEG-001"),
+    ("echo rm -rf / | /bin/sh", DENY, "CG-CAT-001"),
+    ("printf rm\\ -rf\\ ~ | sh -s", DENY, None),
     # parallel
     ("parallel rm -rf ::: /", DENY, "CG-CAT-001"),
     ("parallel rm -rf {} ::: build /", DENY, "CG-CAT-001"),

@@ -94,6 +94,19 @@ def test_escaped_command_name(line: str, expected: Outcome, ctx: Context) -> Non
     ("ls # $(id)", ASK),
     ("ls  # list files", P),
     ("echo '#not a comment'", P),
+    ("ls # 'it", ASK),  # a quote left open
+    ("# it's\nrm -rf build #'", ASK),  # the last quote is no contraction
+    # an apostrophe in a contraction is prose, not a quote (agents' "# Let's see")
+    ("ls # it's", P),
+    ("# Let's run the tests\npytest -q", P),
+    ("# don't touch; we'll see\nmake", P),
+    ('ls # "a" ; "b"', ASK),  # command syntax between the quotes
+    ("ls # `id`", ASK),
+    ("ls # 'a' > x", ASK),
+    # prose quoted and closed within the comment
+    ('declare -r X="cherry-pick-of-${Y}" # "Required" portion for tools.', P),
+    ("git diff --exit-code # check no changes in 'go.sum'", P),
+    ('make lint # see "docs/lint.md" (or the wiki)', P),
 ])
 def test_comment_quote_desync(line: str, expected: Outcome, ctx: Context) -> None:
     assert CommentQuoteDesync().check_line(parse(line), ctx).outcome is expected

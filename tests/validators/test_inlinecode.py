@@ -107,6 +107,17 @@ from clawgate.inline.python import analyse
      DENY, "CG-CAT-001"),
     ("lua -e 'os.execute(\"rm -rf ~\")'", DENY, "CG-CAT-001"),
     ("Rscript -e 'print(Sys.getenv())'", ASK, "CG-CODE-002"),
+    # a path built from an expression for the home directory and literal parts
+    ("node -e \"console.log(require('fs').readFileSync(process.env.HOME+'/.ssh/id_rsa'))\"",
+     DENY, "CG-SEC-001"),
+    ("node -e \"require('fs').readFileSync(require('path').join(require('os').homedir(), "
+     "'.ssh', 'id_ed25519'))\"", DENY, "CG-SEC-001"),
+    ("node -e \"fs.readFileSync(os.homedir() + '/.aws/credentials')\"", ASK, "CG-SEC-001"),
+    ("ruby -e 'puts File.read(Dir.home + \"/.ssh/id_rsa\")'", DENY, "CG-SEC-001"),
+    ("ruby -e 'puts File.read(\"#{Dir.home}/.netrc\")'", ASK, "CG-SEC-001"),
+    ("perl -e 'open(F, \"$ENV{HOME}/.ssh/id_rsa\"); print <F>'", DENY, "CG-SEC-001"),
+    ("php -r 'echo file_get_contents(getenv(\"HOME\").\"/.ssh/id_rsa\");'", DENY, "CG-SEC-001"),
+    ("node -e \"fs.writeFileSync(os.homedir() + '/.bashrc', 'x')\"", DENY, None),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
@@ -144,6 +155,9 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "php -r 'echo file_get_contents(\"composer.json\");'",
     "node -e 'console.log(/a/.test(\"a\"))'",
     "php -r '$x = 1; if ($x == 1) { echo \"ok\"; }'",
+    "node -e \"console.log(require('fs').readFileSync(require('path').join(__dirname, "
+    "'package.json'), 'utf8'))\"",
+    "ruby -e 'puts File.read(File.join(Dir.pwd, \"Gemfile\"))'",
 ])
 def test_harmless(line: str) -> None:
     assert_allowed(line)

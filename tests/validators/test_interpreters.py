@@ -47,6 +47,16 @@ from clawgate.validators.textprograms import SedCommands
     ("sed e", ASK, "CG-INTERP-004"),
     ("sed 's/.*/id/e' notes.txt", ASK, "CG-INTERP-004"),
     ("sed -n 'w /tmp/out' notes.txt", ASK, "CG-INTERP-004"),
+    # an arithmetic expansion is a number: the commands around it are still read
+    ('sed "$((n))e id" notes.txt', ASK, "CG-INTERP-004"),
+    ('sed "s/x/$((n))/w out.txt" notes.txt', ASK, "CG-INTERP-004"),
+    ('sed "s/x/$y/" notes.txt', ASK, "CG-INTERP-004"),  # a variable may hold commands
+    ('sed "s/x/$(($y))/" notes.txt', ASK, "CG-INTERP-004"),
+    ("sed -f x.sed -e '1e id' notes.txt", ASK, "CG-INTERP-004"),  # -e beside -f: read
+    # a/i/c text ends at an unescaped newline: what follows is commands again
+    ("sed '3a\\\nsome text\n4e id' notes.txt", ASK, "CG-INTERP-004"),
+    ("sed -i '1i header\n1s/.*/id/e' notes.txt", ASK, "CG-INTERP-004"),
+    ("sed '2c\\\nline\\\nline\n$e id' notes.txt", ASK, "CG-INTERP-004"),
     ("jq -n env", ASK, "CG-INTERP-005"),
     ("jq '$ENV.AWS_SECRET_ACCESS_KEY' data.json", ASK, "CG-INTERP-005"),
     ("jq -r 'input_filename' a.json", ASK, "CG-INTERP-005"),
@@ -89,6 +99,19 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "sed -e 's/a/b/' -e 's/c/d/' notes.txt",
     "sed '/^$/d' notes.txt",
     "sed -n 'p' notes.txt",
+    'sed -i "s/0.1.0/0.1.$((patch_version + 1))/g" pyproject.toml',
+    'sed -e "$((n + 1))d" notes.txt',
+    'awk "NR==$((n + 1))" notes.txt',
+    # a script in a file: the operands are the files edited, not a script
+    'sed -i.bak -f ci/config.mk.sed src/auto/config.mk',
+    "sed -nf scripts/filter.sed notes.txt",
+    # the text of a, i and c is written into the file, never run (agents edit code this way)
+    "sed -i '99i\\    print(f\"DEBUG: sys.path[0]={sys.path[0]!r}, cwd={os.getcwd()!r}\")' m.py",
+    "sed -i '925c\\    log_reg = LogisticRegression(solver=solver, penalty=penalty)' m.py",
+    "sed -i '669a\\        elif (x.startswith(\"sympy\") and y):' m.py",
+    "sed -i '1a foo; 1e id' notes.txt",  # GNU: the text runs to the end of the line
+    "sed -i '/^import/a import os' m.py",
+    "sed '$!N;s/\\n/ /;P;D' notes.txt",
     "jq .name data.json",
     "jq -f filter.jq data.json",
     "jq --arg env prod '.[$env]' data.json",

@@ -82,6 +82,11 @@ def test_too_complex(line: str, expected: Outcome, ctx: Context) -> None:
     ("case x in a) ls;; esac", P),
     ("find . -name '*.py' -exec grep -l 'x' {} \\;", P),
     ("git log --format='%H %s' | head", P),
+    # bashlex keeps ${ … } whole and never reads the substitutions in it: no disagreement
+    ('ARTIFACTS="${ARTIFACTS:-build-artifacts-$(date +%s)}"', P),
+    ("OUT=${OUT:-$(mktemp -d)}", P),
+    ('echo "${REV:+$(git rev-parse HEAD)}"', P),
+    ('echo "${A:-${B:-$(date)}}"', P),
 ])
 def test_parsers_agree(line: str, expected: Outcome, ctx: Context) -> None:
     assert ParserDisagreement().check_line(parse(line), ctx).outcome is expected
@@ -160,3 +165,14 @@ def test_a_second_parser_out_of_time_asks(monkeypatch: pytest.MonkeyPatch, ctx: 
     verdict = ParserDisagreement().check_line(parse("echo \\ ls"), ctx)
     assert verdict.outcome is ASK
     assert "ran out of time" in verdict.reasons[0].message
+
+
+@pytest.mark.parametrize("line", [
+    "echo ${A:-x} $(date)",  # the substitution is outside the expansion
+    "echo '${A:-' $(date)",  # a single-quoted ${ opens nothing
+    "echo ${A:-x}; echo $(date)",
+])
+def test_substitution_outside_an_expansion_still_compared(line: str) -> None:
+    parsed = parse(line)
+    without = [v for v in differential.tree_view(parsed) if v[1][0] != "date"]
+    assert differential.compare(parsed, without) is not None

@@ -56,6 +56,12 @@ def test_the_qualifier_code_is_checked() -> None:
     "=ls -l",
     "fc -l",
     'echo "$(date)"',
+    # parentheses inside quotes, here-documents or comments are no glob qualifier
+    'python -c "from sympy import S; print(type(S(False))); print(S(False))"',
+    "python3 -c 'print(Poly(x*(x+y)).sqf_list())'",
+    "cat <<'EOF' > check.py\nprint(Poly(x*(x+y)).sqf_list())\nprint(f(False))\nEOF",
+    "cat <<EOF > check.py\nprint(f(False))\nEOF",
+    "ls  # keep f(e:x:)",
 ])
 def test_everyday_zsh_is_allowed(line: str) -> None:
     assert_allowed(line)
@@ -140,3 +146,15 @@ def test_time_and_size_qualifiers_parse(line: str) -> None:
 def test_a_function_qualifier_is_never_taken_out() -> None:
     outcome, _ = decide("ls *(+evil)")
     assert outcome is not ALLOW
+
+
+@pytest.mark.parametrize("line", [
+    # a qualifier outside quotes still runs, beside quoted text or in a substitution
+    "ls \"notes\" *(e:'rm -rf ~':)",
+    "echo \"$(ls *(e:'rm -rf ~':))\"",
+    "cat <<EOF\n$(ls *(e:'rm -rf ~':))\nEOF",
+    "echo 'x' `ls *(e:'rm -rf ~':)`",
+])
+def test_qualifiers_beside_quotes_are_still_read(line: str) -> None:
+    outcome, _ = decide(line)
+    assert outcome in (ASK, DENY), line

@@ -76,6 +76,7 @@ def describe(name: str) -> dict[str, Any] | None:
     return {"program": canonical, "aliases": found.aliases, "summary": found.summary,
             "tier": found.tier, "tier_rule": found.tier_rule, "style": found.style,
             "long_prefixes": found.long_prefixes, "loopback": found.loopback,
+            "options_before_subcommand": found.options_before_subcommand,
             "options": _grouped(dict(found.options)), "operands": found.operands,
             "language": found.language,
             "subcommands": {k: _sub_json(v) for k, v in found.subcommands.items()},
@@ -90,7 +91,9 @@ def _text(info: dict[str, Any]) -> list[str]:
     rule = f" (tier rule: {info['tier_rule']})" if info["tier_rule"] else ""
     lines.append(f"  tier: {info['tier']}{rule}")
     lines.append(f"  options: {info['style']} style; unique prefixes of long options "
-                 f"{'accepted' if info['long_prefixes'] else 'not accepted'}")
+                 f"{'accepted' if info['long_prefixes'] else 'not accepted'}"
+                 + ("; its own options only before the subcommand"
+                    if info["options_before_subcommand"] else ""))
     for kind, spellings in info["options"].items():
         lines.append(f"    {' '.join(spellings)}: {_KINDS[kind]}")
     if info["operands"]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from clawgate.inline import langtables as lt
 from clawgate.inline.effects import Effects, action, line, word
+from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 
 NAME, STR, DYN, CMD, PUNCT = "name", "str", "dyn", "cmd", "punct"
@@ -227,6 +228,8 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
             "wx+") else "read"
     else:
         path = literal(args[where]) if len(args) > where else None
+    if path is None and len(args) > where:
+        path = home_path(args[where])
     if verb in ("move", "copy", "symlink", "link") and path is not None and len(args) > 1:
         other = literal(args[1])
         if other is not None:
@@ -239,6 +242,41 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
             reads.append(word(path))
     elif verb != "read" and args:
         opaque.append(f"{name} acts on a file named only at run time")
+
+
+# Names and interpolations that stand for the home directory, and the strings that are only
+# the names of modules or variables around them (``require('os').homedir()``, ``getenv("HOME")``).
+_HOME_EXPRESSION = lazy_pattern(r"(?i)(?:^|[.:$_{])(?:home(?:dir)?|userprofile|expanduser|"
+                                r"expand_path|get_home)\b|\bHOME\b")
+_NOT_A_PART = frozenset({"HOME", "USERPROFILE", "os", "path", "fs", "node:os", "node:path",
+                         "node:fs", "utf8", "utf-8"})
+
+
+def home_path(arg: list[Token]) -> str | None:
+    """A path under the home directory built from an expression for it and literal parts:
+    ``process.env.HOME + '/.ssh/id_rsa'``, ``path.join(os.homedir(), '.ssh', 'id_rsa')``,
+    ``Dir.home + "/.x"``, ``"#{Dir.home}/.x"``, ``getenv("HOME")."/.x"``, ``"$ENV{HOME}/.x"``
+    are ``~/.ssh/id_rsa`` and ``~/.x``; None when the argument is anything else."""
+    home = False
+    parts: list[str] = []
+    for tok in arg:
+        if tok.kind == NAME and _HOME_EXPRESSION.search(tok.text):
+            home = True
+        elif tok.kind == DYN:
+            found = _HOME_EXPRESSION.search(tok.text)
+            if found is None or "/" not in tok.text:
+                return None
+            home = True
+            parts.append(tok.text[tok.text.index("/", found.end() - 1):])
+        elif tok.kind == STR and tok.text in ("HOME", "USERPROFILE"):
+            home = True  # ENV['HOME'], getenv("HOME")
+        elif tok.kind == STR and tok.text not in _NOT_A_PART:
+            home = home or tok.text.startswith("~/")
+            parts.append(tok.text.removeprefix("~"))
+        elif tok.kind == CMD:
+            return None
+    joined = "/".join(p.strip("/") for p in parts if p.strip("/"))
+    return "~/" + joined if home and joined else None
 
 
 def _spawned(args: list[list[Token]]) -> list[str] | None:

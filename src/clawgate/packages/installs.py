@@ -114,8 +114,8 @@ def _python_names(args: list[str | None], first_only: int) -> Named | None:
     for spec in operands:
         if spec and _REMOTE.match(spec):
             remote.append(spec)
-        elif spec and (_LOCAL.search(spec) or "/" in spec):
-            continue  # pip reads a name holding a slash as a path
+        elif spec and (_LOCAL.search(path := spec.split("[", 1)[0]) or "/" in path):
+            continue  # pip reads a name holding a slash as a path; ``.[test]`` is ``.``
         else:
             end = _PY_SPEC_END.search(spec)
             names.append(spec[: end.start()] if end else spec)

@@ -58,6 +58,8 @@ def _program(entry: Program) -> dict[str, Any]:
         out["loopback"] = True
     if entry.long_prefixes:
         out["prefixes"] = True
+    if entry.options_before_subcommand:
+        out["globals_first"] = True
     if entry.style != "getopt":
         out["style"] = entry.style
     if entry.options:

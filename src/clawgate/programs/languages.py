@@ -38,7 +38,121 @@ def _effect(kind: str, text: str | None, known: bool = True) -> Effect:
     return Effect(kind, "(script)", Word(text, text if known else None))
 
 
+_SED_PLAIN = frozenset("=dDgGhHxnNpPzF")  # commands without an argument
+_SED_TO_EOL = frozenset("rRwWe")  # a file name or command: the rest of the line
+_SED_LABEL = frozenset(":bTtvlLqQ")  # a label or number: up to ``;`` or the line's end
+
+
+def _sed_address(script: str, i: int) -> int:
+    """Where an address that starts at ``i`` ends (``i`` when there is none, -1 when it does
+    not close)."""
+    n = len(script)
+    if i < n and script[i] in "/\\":
+        delimiter = "/" if script[i] == "/" else script[i + 1: i + 2]
+        j = i + (1 if script[i] == "/" else 2)
+        while j < n and script[j] != delimiter:
+            j += 2 if script[j] == "\\" else 1
+        if not delimiter or j >= n:
+            return -1
+        j += 1
+        while j < n and script[j] in "IM":
+            j += 1
+        return j
+    j = i
+    while j < n and (script[j].isdigit() or script[j] in "$~+"):
+        j += 1
+    return j
+
+
+def _sed_addresses(script: str, i: int) -> int:
+    """Where the address or address range (and ``!``) before a command ends; -1 if it does
+    not close."""
+    n = len(script)
+    for part in range(2):
+        i = _sed_address(script, i)
+        if i < 0:
+            return -1
+        while i < n and script[i] in " \t":
+            i += 1
+        if part or i >= n or script[i] != ",":
+            break
+        i += 1
+        while i < n and script[i] in " \t":
+            i += 1
+    while i < n and script[i] in "! \t":
+        i += 1
+    return i
+
+
+def _sed_operands_end(script: str, i: int, op: str) -> int:
+    """Where the command ``op`` at ``i`` ends; -1 for one this reader cannot follow."""
+    n = len(script)
+    if op in "aic" or op in _SED_TO_EOL or op == "#":  # a/i/c: past escaped newlines
+        j = i + 1
+        while j < n and script[j] != "\n":
+            j += 2 if script[j] == "\\" and op in "aic" else 1
+        return min(j, n)
+    if op in "sy":
+        delimiter = script[i + 1: i + 2]
+        if delimiter in ("", "\n", "\\"):
+            return -1
+        j, parts = i + 2, 0
+        while j < n and parts < 2:
+            if script[j] == "\\":
+                j += 2
+                continue
+            parts += script[j] == delimiter
+            j += 1
+        if parts < 2:
+            return -1
+        while op == "s" and j < n and script[j] in "gpiImMe0123456789":
+            j += 1
+        if op == "s" and j < n and script[j] == "w":
+            end = script.find("\n", j)
+            j = n if end < 0 else end
+        return j
+    if op in _SED_LABEL:
+        j = i + 1
+        while j < n and script[j] not in ";\n}":
+            j += 1
+        return j
+    return i + 1 if op in _SED_PLAIN else -1
+
+
+def sed_without_text(script: str) -> str:
+    """The script with the text of its ``a``, ``i`` and ``c`` commands left out: that text is
+    written out, never run (``99i\\    print(f"{x!r}")`` is a line of Python to insert, no
+    ``s///e``). The text runs to the first newline not escaped by a backslash, as GNU sed reads
+    it. A script this reader cannot follow is returned whole."""
+    if not any(op in script for op in "aic"):
+        return script
+    cuts: list[tuple[int, int]] = []
+    n = len(script)
+    i = 0
+    while i < n:
+        while i < n and script[i] in " \t\n;{}":
+            i += 1
+        if i >= n:
+            break
+        i = _sed_addresses(script, i)
+        if i < 0 or i >= n:
+            return script
+        end = _sed_operands_end(script, i, script[i])
+        if end < 0:
+            return script
+        if script[i] in "aic":
+            cuts.append((i + 1, end))
+        i = end
+    kept, start = [], 0
+    for begin, end in cuts:
+        kept.append(script[start:begin])
+        start = end
+    kept.append(script[start:])
+    return "".join(kept)
+
+
 def sed_effects(script: str) -> list[Effect]:
+    script = sed_without_text(script)
     found = []
     for match in _SED_COMMAND.finditer(script):
         op, arg = match.group("op"), (match.group("arg") or "").strip()

@@ -62,6 +62,9 @@ class Program(_Strict):
     tier_rule: str | None = None
     loopback: bool = False
     long_prefixes: bool = False
+    # the program's own options stand only before its subcommand (git, docker): after a
+    # subcommand the catalog does not list, the options are that subcommand's, not these
+    options_before_subcommand: bool = False
     style: Literal["getopt", "single"] = "getopt"
     options: dict[str, OptionKind] = Field(default_factory=dict)
     operands: OperandKind | None = None

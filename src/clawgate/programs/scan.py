@@ -104,6 +104,8 @@ class _Walk:
             self.operand_kind = sub.get("operands")
             self.subs = sub.get("subcommands")
             return
+        if self.subs is not None and not self.operands and self.spec.get("globals_first"):
+            self.options = {}  # git diff-files -p: -p is the subcommand's, not git's -p
         self.subs = None
         self.operands.append(word)
 

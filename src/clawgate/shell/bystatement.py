@@ -70,7 +70,8 @@ class _Walk:
         self.source = parsed.source
         src = self.source.encode("utf-8", "surrogateescape")
         self.chars = _Chars(src, len(src) == len(self.source))
-        self.tree = tree_of(src)  # held while its nodes are walked: they need it alive
+        shape = src if parsed.shape is None else parsed.shape.encode("utf-8", "surrogateescape")
+        self.tree = tree_of(shape)  # held while its nodes are walked: they need it alive
         self.pending = [self.tree.root_node]
         self.asked = 0
         self.dropped: Disagreement | None = None

@@ -36,7 +36,10 @@ _IDENT = lazy_pattern(r"[A-Za-z_]\w*")
 _NAME_ARG = lazy_pattern(r"([A-Za-z_]\w*)(?:\[[^]]*\])?\+?(?:=|$)")
 _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
 
-_HINTS = lazy_pattern(r"[$\\'\"`]|xargs")
+# A line with nothing to put in: no expansion, quote or escape, no xargs and no text piped
+# into a shell or an interpreter (``echo rm -rf ~ | bash``).
+_HINTS = lazy_pattern(r"[$\\'\"`]|xargs|\|\s*(?:\S*/)?(?:(?:ba|da|z|k|mk|a|ya|po)?sh|"
+                      r"python[\d.]*|perl|ruby|node|source|parallel|\.)(?:\s|$)")
 _GROUP = lazy_pattern(r"(?<![$\\])\{|#")
 _HOME_TILDE = lazy_pattern(r"~(?:/[\w./-]*)?")
 _REFERENCED = lazy_pattern(r"\$\{?[#!]?(\w+|[@*#?$!-])")

@@ -254,6 +254,9 @@ def compare(parsed: m.ParsedLine, other: list[CommandView],
         mine = {k: v for k, v in mine.items() if any(a <= k < b for a, b in within)}
     quoted = single_quoted(parsed.source)
     theirs = {k: v for k, v in other if not (k not in mine and _inside(k, quoted))}
+    if "${" in parsed.source:  # bashlex keeps ``${ … }`` whole: no opinion on what is inside
+        mine = {k: v for k, v in mine.items()
+                if k in theirs or not _in_parameter_expansion(parsed.source, k, quoted)}
     for offset in sorted(set(mine) ^ set(theirs)):
         side = "tree-sitter" if offset in mine else "bashlex"
         return Disagreement(offset, f"only {side} sees a command starting at character {offset}")
@@ -291,3 +294,33 @@ def _bashlex_bug(tree: str, bashlex: str) -> bool:
 def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:
     """bashlex finds ``$( )`` inside single quotes that start mid-word; bash does not."""
     return any(a < offset < b for a, b in spans)
+
+
+def _in_parameter_expansion(source: str, offset: int, quoted: list[tuple[int, int]]) -> bool:
+    """Whether the command at ``offset`` sits inside a ``${ … }`` parameter expansion, as in
+    ``${OUT:-$(mktemp -d)}``: bashlex keeps such an expansion as one word and never reads the
+    substitutions in it, so a command only tree-sitter sees there is no disagreement (and
+    tree-sitter's command is the one the validators judge)."""
+    stack: list[str] = []  # the closers of the ``${``, ``$(`` and ``(`` entered so far
+    i = 0
+    while i < offset:
+        if _inside(i, quoted):
+            i += 1
+            continue
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if source.startswith("${", i):
+            stack.append("${")
+            i += 2
+            continue
+        if ch == "(":
+            stack.append(")")
+        elif ch == "{" and stack and stack[-1] == "${":
+            stack.append("}")
+        elif stack and (ch == ")" == stack[-1] or (ch == "}" and stack[-1] in ("}", "${"))):
+            stack.pop()
+        i += 1
+    return "${" in stack
+

@@ -144,3 +144,7 @@ class ParsedLine:
     # The line as written, where ``source`` is it written again for tree-sitter (a here-document
     # before the command name: ``shell/hoist.py``); bashlex is asked about this one.
     written: str | None = None
+    # The text tree-sitter parsed in place of ``source``, of the same length, where a here-
+    # document body holds a line it would take for the delimiter (``quoting.
+    # delimiter_lookalikes``); the words are read from ``source``. Re-parses use this one.
+    shape: str | None = None

@@ -116,3 +116,39 @@ def _closing_quote(line: str, start: int, ansi: bool) -> int:
             return i
         i += 1
     return len(line)
+
+
+_FIRST_WORD = lazy_pattern(r"[^\s;&|()<>]*")
+# A reserved word given another letter would be a command name: such a line keeps its letter.
+_RESERVED = frozenset("case coproc do done elif else esac fi for function if in select then "
+                      "time until while".split())
+
+
+def delimiter_lookalikes(line: str) -> str | None:
+    """``line`` with each line that starts like a here-document's delimiter without being
+    it (``    EOF = "end"``, ``EOFX``, ``EOF `` in a body ended by ``EOF``) given another first
+    letter, or None when there is none. tree-sitter-bash ends a body at such a line; bash ends
+    it only at the delimiter itself (after leading tabs for ``<<-``). A letter for a letter,
+    never in a reserved word: every line splits into the same words and statements as before,
+    the length is kept."""
+    starts = list(HEREDOC.finditer(line))
+    if not starts:
+        return None
+    exact = {m.group(2) for m in starts}
+    tabbed = {m.group(2) for m in starts if line[m.start(): m.start() + 3] == "<<-"}
+    chars: list[str] | None = None
+    offset = line.find("\n", starts[0].end())
+    while 0 <= offset < len(line):
+        begin = offset + 1
+        end = line.find("\n", begin)
+        end = len(line) if end < 0 else end
+        text = line[begin:end]
+        first = text.lstrip(" \t")
+        if first and (first[0].isalnum() or first[0] == "_") and text not in exact and (
+                text.lstrip("\t") not in tabbed) and any(first.startswith(d) for d in exact) and (
+                _FIRST_WORD.match(first).group(0) not in _RESERVED):  # type: ignore[union-attr]
+            chars = chars if chars is not None else list(line)
+            at = begin + len(text) - len(first)
+            chars[at] = "y" if chars[at] == "x" else "x"
+        offset = end if end < len(line) else -1
+    return None if chars is None else "".join(chars)

@@ -276,12 +276,16 @@ class _Walker:
         bodies: list[Node] = []
         words_after_heredoc = False
         after_heredoc: list[Node] = []
+        after_target: list[Node] = []
         for child in node.named_children:
             if child.type not in _REDIRECTS:
                 continue
             own.append(self.redirect(child))
             if child.type != "heredoc_redirect":
                 bodies.append(child)
+                # tree-sitter-bash hangs the words after a redirection's target on it as
+                # more targets (``rm 2>/dev/null -rf ~``); bash takes them as arguments
+                after_target += child.children_by_field_name("destination")[1:]
                 continue
             arguments = _same_line(child, child.children_by_field_name("argument"), self.src)
             words_after_heredoc = words_after_heredoc or bool(arguments)
@@ -299,7 +303,10 @@ class _Walker:
         if words_after_heredoc and (body is None or body.type != "command"):
             self.has_error = True  # ``>out <<EOF cat``: a name tree-sitter would drop
         if body is not None and body.type in _UNREDIRECTABLE and not followers:
+            start = len(self.out)
             self._redirect_last(body, own, nesting, depth, redirects, background)
+            if after_target:  # ``a && rm 2>/dev/null -rf ~``: the last command's arguments
+                self._append_to_last(body, start, after_target)
             for part in bodies:  # the commands nested in them
                 self.walk(part, nesting, depth + 1)
             return
@@ -314,6 +321,10 @@ class _Walker:
             self._recover_gap(node, body, self.out[start])
             # ``cat <<EOF arg``: words after a here-document's start are the command's
             self.out[start].words.extend(word_of(w, self.src) for w in after_heredoc)
+            if after_target:
+                self._append(self.out[start], after_target)
+        elif after_target:
+            self._append_to_last(body, start, after_target)
         for part in [*after_heredoc, *bodies]:  # the commands nested in them
             self.walk(part, nesting, depth + 1)
         for follower in followers:
@@ -332,6 +343,24 @@ class _Walker:
         for cmd in self.out[start:]:
             if last.start_byte <= cmd.start < last.end_byte:
                 cmd.redirects = [*cmd.redirects, *own]
+
+    def _append_to_last(self, body: Node | None, start: int, nodes: list[Node]) -> None:
+        """``a && rm 2>/dev/null -rf ~``: the grammar hangs the redirection on the list, bash
+        on its last command, whose arguments the words are."""
+        last = _last_command(body)
+        cmd = next((c for c in self.out[start:] if last is not None
+                    and c.start == last.start_byte), None)
+        if cmd is None:
+            self.has_error = True  # ``{ ls; } >x y``: words after a group's redirection
+        else:
+            self._append(cmd, nodes)
+
+    def _append(self, cmd: _Cmd, nodes: list[Node]) -> None:
+        """Words the grammar hung on a redirection, put back at the end of their command (its
+        text then runs to the last of them, redirection included)."""
+        ordered = sorted(nodes, key=_start)
+        cmd.words.extend(word_of(w, self.src) for w in ordered)
+        cmd.text = self.src[cmd.start : ordered[-1].end_byte].decode("utf-8", "surrogateescape")
 
     def _recover_gap(self, node: Node, body: Node, cmd: _Cmd) -> None:
         """tree-sitter-bash drops a lone word between a command and its here-document
@@ -439,6 +468,13 @@ def parse_tree(line: str) -> m.ParsedLine:
     ``[ … ]`` (``testparens.py``). The line read is then that one, and ``written`` keeps the
     line as given (the parser differential asks bashlex about it)."""
     parsed = _read(line)
+    if parsed.has_error and "<<" in line:  # a body line tree-sitter takes for its end
+        from clawgate.shell.quoting import delimiter_lookalikes
+
+        shape = delimiter_lookalikes(line)
+        again = _read(line, shape) if shape is not None else None
+        if again is not None and not again.has_error:
+            return replace(again, shape=shape)
     if parsed.has_error and ("<<" in line or "\\(" in line or "\\)" in line):
         text = _mended(line)
         again = _read(text) if text is not None else None
@@ -460,14 +496,15 @@ def _mended(line: str) -> str | None:
     return None if text == line else text
 
 
-def _read(line: str) -> m.ParsedLine:
+def _read(line: str, shape: str | None = None) -> m.ParsedLine:
     """tree-sitter's reading of ``line``. It can join the lines before a here-document that
     ends the input (``ls | ls | ls | ls``, ``rm -rf /``, ``cat <<EOF`` read as ``ls rm -rf /
     cat``), not when a statement follows: such a line is read again with ``:`` after it, and
-    that ``:`` dropped."""
-    parsed = _parse_tree(line, line)
+    that ``:`` dropped. ``shape``: a text of the same length for tree-sitter to parse in its
+    place (``delimiter_lookalikes``); the words are read from ``line``."""
+    parsed = _parse_tree(line, line, shape)
     if "<<" in line and any(_spans_lines(c) for c in parsed.commands):
-        again = _parse_tree(line + "\n:", line)
+        again = _parse_tree(line + "\n:", line, None if shape is None else shape + "\n:")
         if not again.has_error and not any(_spans_lines(c) for c in again.commands):
             return again
     return parsed
@@ -486,10 +523,10 @@ def _spans_lines(cmd: m.SimpleCommand) -> bool:
     return False
 
 
-def _parse_tree(text: str, line: str) -> m.ParsedLine:
+def _parse_tree(text: str, line: str, shape: str | None = None) -> m.ParsedLine:
     src = text.encode("utf-8", "surrogateescape")
     limit = len(line.encode("utf-8", "surrogateescape"))
-    tree = tree_of(src)
+    tree = tree_of(src if shape is None else shape.encode("utf-8", "surrogateescape"))
     walker = _Walker(src)
     walker.walk(tree.root_node, (), 0)
     cmds = sorted((c for c in walker.out if c.start < limit), key=lambda c: c.start)
@@ -507,3 +544,15 @@ def _parse_tree(text: str, line: str) -> m.ParsedLine:
 
 def with_depth(cmd: m.SimpleCommand, depth: int) -> m.SimpleCommand:
     return replace(cmd, depth=depth)
+
+
+def _start(node: Node) -> int:
+    return node.start_byte
+
+
+def _last_command(node: Node | None) -> Node | None:
+    """The simple command a list or pipeline ends with (None when it ends otherwise)."""
+    while node is not None and node.type in ("list", "pipeline"):
+        node = node.named_children[-1] if node.named_children else None
+    return node if node is not None and node.type == "command" else None
+

@@ -117,7 +117,20 @@ def _value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, set[str
         return None, False, found
     if kind == "concatenation":
         return _concat_value(node, src, text)
+    if kind == "variable_assignment":
+        return _assignment_value(node, src, text)
     return text, False, set()
+
+
+def _assignment_value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, set[str]]:
+    """``X="a b"`` as a declaration builtin's argument (``export X="a b"``): the name, the
+    ``=``, and the value as bash hands it over (``X=a b``), unknown when the value expands."""
+    value = node.child_by_field_name("value")
+    if value is None:
+        return text, False, set()  # ``B=``: set to nothing
+    head = src[node.start_byte : value.start_byte].decode("utf-8", "surrogateescape")
+    inner, quoted, kinds = _value(value, src, text_of(value, src))
+    return (None if inner is None else head + inner), quoted, kinds
 
 
 def _string_value(node: Node, src: bytes, translated: bool) -> tuple[str | None, bool, set[str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from itertools import pairwise
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
@@ -113,8 +114,24 @@ def _found_items(feeder: m.SimpleCommand, consumer: m.SimpleCommand, end: int,
     """``find ROOT … | xargs CMD``: the items are paths under each ROOT, names unknown:
     ``find / … | xargs rm -rf`` runs ``rm -rf /"$XARGS_ITEM"``."""
     run = _xargs_run(right) if right is not None else None
+    roots = find_roots(feeder.words)
+    if run is None or roots is None:
+        return None
+    tail = "/" if only_directories(feeder.words) else ""
+    items = [_RAW + r.rstrip("/") + '/"$XARGS_ITEM"' + tail for r in roots]
+    head = [quote(f) for f in run[0]]
+    if run[2] is None:
+        return feeder.offset, end, " ".join([*head, *(_item(i) for i in items)])
+    return feeder.offset, end, "; ".join(
+        " ".join(_replaced(f, run[2], item) for f in run[0]) for item in items[:MAX_ITEMS])
+
+
+def find_roots(words: tuple[m.Word, ...]) -> list[str] | None:
+    """The starting points of ``find`` (its words up to the first option or test), as shell
+    text (``~`` kept as written, ``.`` when none is given); None when one is known only at run
+    time or is a pattern."""
     roots: list[str] = []
-    for word in feeder.words[1:]:
+    for word in words[1:]:
         if word.value is None or word.expansions & {m.GLOB, m.BRACE}:
             return None
         if word.value.startswith(("-", "(", "!", ")")):
@@ -123,14 +140,16 @@ def _found_items(feeder: m.SimpleCommand, consumer: m.SimpleCommand, end: int,
             continue
         tilde = m.TILDE in word.expansions and _TILDE.fullmatch(word.text)
         roots.append(word.text if tilde else shlex.quote(word.value.rstrip("/") or "/"))
-    if run is None:
-        return None
-    items = [_RAW + r.rstrip("/") + '/"$XARGS_ITEM"' for r in roots or ["."]]
-    head = [quote(f) for f in run[0]]
-    if run[2] is None:
-        return feeder.offset, end, " ".join([*head, *(_item(i) for i in items)])
-    return feeder.offset, end, "; ".join(
-        " ".join(_replaced(f, run[2], item) for f in run[0]) for item in items[:MAX_ITEMS])
+    return roots or ["."]
+
+
+def only_directories(words: tuple[m.Word, ...]) -> bool:
+    """``find`` selects directories only: a ``-type d`` test in an expression without ``-o``,
+    ``,`` or negation (each item it hands on is then a directory)."""
+    values = [w.value for w in words[1:]]
+    if any(v is None or v in ("-o", "-or", ",", "!", "-not") for v in values):
+        return False
+    return any(a == "-type" and b == "d" for a, b in pairwise(values))
 
 
 def _document(feeder: m.SimpleCommand, consumer: m.SimpleCommand) -> str | None:
@@ -254,6 +273,8 @@ def _xargs_run(argv: list[str]) -> tuple[list[str], bool, str | None] | None:
         elif arg.startswith(("-I", "--replace=", "-i")) or arg == "--replace":
             token = arg.partition("=")[2] if arg.startswith("--") else arg[2:]
             token = token or "{}"
+        elif len(arg) > 2 and arg[0] == "-" and set(arg[1:]) <= set("0rtx"):
+            null = null or "0" in arg  # a cluster of flags: -0r
         elif arg not in _XARGS_FLAGS and not _XARGS_VALUED.fullmatch(arg):
             if arg.startswith("-") and arg != "-":
                 return None

@@ -124,6 +124,8 @@ class RuntimeTarget(LineValidator):
     a loop or ``read`` variable, the files a CI runner hands a step (``$GITHUB_OUTPUT``) and a
     name under a literal workspace directory (``build/$name``) are known enough.
 
+    A process substitution (``tee >(cat >&2)``) is a pipe into a command the line judges.
+
     Bad: ``curl -s https://x.example/cfg > "$TARGET"``. Harmless:
     ``tmp=$(mktemp); echo hi > "$tmp"``.
     """
@@ -139,7 +141,7 @@ class RuntimeTarget(LineValidator):
         known: set[str] | None = None
         for cmd in parsed.commands:
             for word in content_targets(cmd):
-                if word.value is not None:
+                if word.value is not None or _process_substitution(word):
                     continue
                 shell = "$" in word.text or "`" in word.text  # else an awk expression
                 if shell and resolve(word, ctx).path is not None:
@@ -150,6 +152,20 @@ class RuntimeTarget(LineValidator):
                     return Verdict.ask(self.id, f"writes to {word.text}, known only when the "
                                        "line runs", hint="write to a literal path")
         return Verdict.passthrough()
+
+
+def _process_substitution(word: Word) -> bool:
+    """``tee >(grep x >&2)``: the "file" is a pipe into a command of the line, which is
+    parsed and judged as one; nothing lands on disk by this word."""
+    text = word.text
+    if not text.startswith(">(") or not text.endswith(")"):
+        return False
+    depth = 0
+    for index, ch in enumerate(text[1:], start=1):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return index == len(text) - 1  # the substitution is the whole word
+    return False
 
 
 def _known_names(parsed: ParsedLine) -> set[str]:

@@ -41,8 +41,20 @@ class FormatDisk(Validator):
             return Verdict.passthrough()
         if program in {"fdisk", "sfdisk", "parted", "gdisk", "sgdisk"} and _only_lists(cmd):
             return Verdict.passthrough()
+        if _only_asks_about_itself(cmd):
+            return Verdict.passthrough()
         return Verdict.deny(self.id, f"{program} formats or wipes a disk",
                             hint="do this by hand, outside the agent")
+
+
+_SELF_INFO = frozenset({"--version", "-V", "--help", "-h", "-?", "--usage"})
+
+
+def _only_asks_about_itself(cmd: SimpleCommand) -> bool:
+    """``mkfs.ext4 -V``, ``wipefs --version``: every word asks for the version or the usage,
+    and no device is named, so nothing can be formatted (``mkfs -V /dev/sda`` is verbose)."""
+    return len(cmd.words) > 1 and not cmd.redirects and all(
+        w.value in _SELF_INFO for w in cmd.words[1:])
 
 
 def _only_lists(cmd: SimpleCommand) -> bool:

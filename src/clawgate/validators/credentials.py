@@ -14,7 +14,8 @@ from clawgate.validators.paths import resolve, under
 HINT = lazy_pattern(r"\.ssh|\.aws|\.env|netrc|\.docker|kube|credentials|id_|pgpass|shadow|\.key"
                     r"|gcloud|\.npmrc|\.pypirc|\.gnupg|hosts\.yml|\.azure|vault-token|my\.cnf"
                     r"|\.p12|\.pfx|secret|\.jks|ssh_host|auth\.json|oauth|\.claude|\.codex"
-                    r"|\.gemini|token")
+                    r"|\.gemini|token|history|Keychains|chrom|Chrome|BraveSoftware|"
+                    r"microsoft-edge|mozilla|Firefox|Cookies")
 _HOME_FILES = (".aws/credentials", ".aws/sso", ".netrc", ".docker/config.json", ".kube",
                ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".npmrc", ".gnupg",
                ".config/gh/hosts.yml", ".config/gcloud", ".azure", ".vault-token",
@@ -23,7 +24,16 @@ _HOME_FILES = (".aws/credentials", ".aws/sso", ".netrc", ".docker/config.json", 
                # coding agents' own logins
                ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
                ".config/github-copilot", ".local/share/opencode/auth.json",
-               ".config/gcloud/access_tokens.db", ".config/gcloud/credentials.db")
+               ".config/gcloud/access_tokens.db", ".config/gcloud/credentials.db",
+               # shell and console histories: tokens and passwords typed on command lines
+               ".bash_history", ".zsh_history", ".zhistory", ".histfile", ".sh_history",
+               ".local/share/fish/fish_history", ".python_history", ".psql_history",
+               ".mysql_history", ".node_repl_history", ".sqlite_history", ".rediscli_history",
+               # browsers' cookie and password stores, and the macOS keychains
+               ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+               ".config/microsoft-edge", ".mozilla/firefox", "snap/firefox",
+               "Library/Application Support/Google/Chrome",
+               "Library/Application Support/Firefox", "Library/Cookies", "Library/Keychains")
 _HOME_KEY_DIRS = frozenset({".ssh", ".aws", ".docker", ".config/gh"})  # the whole directory
 _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credentials", "id_rsa",
                        "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",

@@ -141,7 +141,7 @@ def inside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
     if found is None or not (found[1] or cmd.program in _ERASERS):
         return None
     for word in found[0]:
-        if word.value == "{}":
+        if word.value in ("{}", "{}/"):
             continue  # find -exec rm {}: the find command was judged with its tests
         path = resolve(word, ctx).path
         if path is None or not under(path, ctx.workspace) or _spared(cmd, word, path, ctx):

@@ -75,7 +75,8 @@ def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context) -> Verdi
     if start is None:
         return None
     deleter = inner(cmd, start)
-    operands = [w for w in deleter.words[1:] if not w.shown.startswith("-") and w.shown != "{}"]
+    operands = [w for w in deleter.words[1:]
+                if not w.shown.startswith("-") and w.shown not in ("{}", "{}/")]
     if operands:
         return None  # named targets are judged as the command they are
     feeder = next((c for c in reversed(parsed.commands[: parsed.commands.index(cmd)])

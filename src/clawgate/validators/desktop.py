@@ -26,7 +26,11 @@ _TERMINAL_MARKERS = frozenset({"-e", "-x", "--command", "--execute", "--exec", "
 _POSITIONAL_TERMINALS = frozenset({"kitty", "foot", "ghostty"})
 _TERMINAL_OPTIONS = opts("oTdcaw", "title directory config override class name session "
                          "working-directory app-id")
-_TERMINAL_INFO = frozenset({"--version", "-version", "-v", "-V", "--help", "-help", "-h"})
+_TERMINAL_INFO = frozenset({"--version", "-version", "-v", "-V", "--help", "-help", "-h",
+                            # ghostty's (and kitty's +list-fonts) actions that only print
+                            "+version", "+help", "+list-fonts", "+list-keybinds",
+                            "+list-themes", "+list-colors", "+list-actions", "+show-config",
+                            "+show-face", "+validate-config", "+explain-config"})
 # Openers by file type, and the files they run rather than show.
 _OPENERS = words_of("open xdg-open gio gnome-open kde-open kde-open5 exo-open gtk-launch "
                     "kioclient kioclient5 mimeopen run-mailcap")

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
-from clawgate.shell.model import SimpleCommand, Word
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import shapes as sh
-from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.programs import harmless_command
 
@@ -34,7 +34,6 @@ _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLL
                            "CLASSPATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
 _NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
-_SELF = lazy_pattern(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
 # Where installed programs live: putting these on PATH runs nothing new.
 _SYSTEM_BIN = lazy_pattern(r"^(?:/(?:usr/)?(?:local/)?s?bin|/opt/[\w.-]+/bin|/snap/bin|"
                            r"(?:~|\$\{?HOME\}?)/(?:\.local|\.cargo|go|\.npm-global|"
@@ -120,6 +119,8 @@ class CommandVariable(Validator):
                 continue  # PAGER=cat, GIT_EDITOR=vim, an empty PAGER= (see CG-ESC-007)
             if name == "IFS" and cmd.program in _SPLITTERS and _prefix(cmd, name):
                 continue  # IFS=. read -r a b: how read splits its input, nothing more
+            if name == "IFS" and not cmd.words:
+                continue  # IFS=$'\n' alone: CG-ENV-003 reads the commands after it
             if name in OPTION_VARIABLES and switches_only(value, ctx):
                 continue
             if name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_CONFIG_COUNT")):
@@ -128,11 +129,54 @@ class CommandVariable(Validator):
             if name in _RUNNERS:
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
-            if name in _SEARCH_PATHS and not _inside(value, ctx, appended=name == "PATH") and (
+            if name in _SEARCH_PATHS and not _inside(value, ctx, name) and (
                     not _filtered_self(value.shown.strip("\"'"), name)):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
         return Verdict.passthrough()
+
+
+@register
+class SplittingChange(LineValidator):
+    """``IFS=…`` set on its own changes how every later unquoted expansion of the line splits:
+    a program name built from one (``IFS=,; $cmd``), or an unquoted variable the line set
+    (``IFS=,; f=a,~; rm -rf $f`` removes ``~``), is no longer what it reads as. ASK. Later
+    commands that quote their expansions (the loop idiom) are unchanged by it.
+
+    Bad: ``IFS=,; cmd=rm,-rf,build; $cmd``. Harmless:
+    ``IFS=$'\n'; for f in $(git ls-files); do shellcheck "$f"; done``.
+    """
+
+    id = "CG-ENV-003"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if "IFS=" not in parsed.source:
+            return Verdict.passthrough()
+        commands = parsed.commands
+        starts = [c.offset for c in commands if not c.words and _prefix(c, "IFS")]
+        if not starts:
+            return Verdict.passthrough()
+        assigned = {a.name for c in commands for a in c.assignments}
+        for found in _LOOP_NAMES.finditer(parsed.source):  # for x in a,~: x is set here too
+            assigned.update((found.group(1) or found.group(2) or "").split())
+        for cmd in commands:
+            if cmd.offset <= starts[0] or not cmd.words:
+                continue
+            name = cmd.words[0]
+            if name.value is None or name.expansions:
+                return Verdict.ask(self.id, f"IFS set on the line splits the program name "
+                                   f"{name.text!r} anew", hint="leave IFS alone")
+            split = next((w.text for w in cmd.words[1:] if '"' not in w.text and
+                          set(_VARIABLE.findall(w.text)) & assigned), None)
+            if split is not None:
+                return Verdict.ask(self.id, f"IFS set on the line splits {split!r} anew",
+                                   hint="quote the expansion or leave IFS alone")
+        return Verdict.passthrough()
+
+
+_VARIABLE = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
+_LOOP_NAMES = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*"
+                           r"((?:[A-Za-z_]\w*\s*)+)")
 
 
 def _as_git_c(cmd: SimpleCommand) -> list[str]:
@@ -212,18 +256,20 @@ def _v8_spelling(option: str) -> str:
     return name.replace("_", "-") + eq + rest if name.startswith("--") else option
 
 
-def _inside(value: Word, ctx: Context, *, appended: bool = False) -> bool:
-    """Every entry of a ``:`` list is inside the workspace or the variable's old value. With
-    ``appended`` (PATH), entries after the old value count too: a program is taken from the
-    first directory that has it, so they only add programs, never replace one
+def _inside(value: Word, ctx: Context, name: str = "") -> bool:
+    """Every entry of a ``:`` list is inside the workspace or the variable ``name``'s old
+    value (``$PATH`` in ``PATH=…``; another variable, ``PATH="$TOOLS:$PATH"``, is an entry known
+    only at run time). For PATH, entries after the old value count too: a program is taken from
+    the first directory that has it, so they only add programs, never replace one
     (``PATH="$PATH:$(go env GOROOT)/lib/wasm"``). PYTHONPATH, RUBYLIB and the like are read
     before the installed libraries wherever their entries stand, so not for them."""
     text = value.shown.strip("\"'").replace("$(pwd)", "$PWD").replace("`pwd`", "$PWD")
     entries = text.split(":")
+    own = {f"${name}", f"${{{name}}}"} if name else set()
     for index, entry in enumerate(entries):
-        if not entry or _SELF.match(entry) or _SYSTEM_BIN.match(entry):
+        if not entry or entry in own or _SYSTEM_BIN.match(entry):
             continue
-        if appended and any(_SELF.match(e) for e in entries[:index]):
+        if name == "PATH" and any(e in own for e in entries[:index]):
             continue
         path = resolve(Word(entry, None if "$" in entry else entry), ctx).path
         if path is None or not under(path, ctx.workspace):

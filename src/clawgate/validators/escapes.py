@@ -38,7 +38,14 @@ _STRONG = lazy_pattern(r"^--?(?:[\w-]+-)?(?:exec|execute|command|cmd|program|hoo
 _WEAK = lazy_pattern(r"^--?(?:[\w-]+-)?(?:filter|editor|pager|shell|browser|ssh|viewer|opener)$")
 # A value that is itself an exec directive (``exec=CMD``, ``unixexec:path=``, ``EXEC:cmd``,
 # ``execute(cmd)``), whatever the option is called.
-_EXEC_VALUE = lazy_pattern(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]")
+_EXEC_VALUE = lazy_pattern(r"(?i)(?:^|[=:,'\"])(?:unix|system)?exec(?:ute)?(?:-silent)?[:=(]"
+                           r"(?!\s)")  # "Execute: make" is prose: a directive names its command
+# Programs that only print their arguments: an exec directive among them is text.
+_PRINTERS = frozenset({"echo", "printf"})
+# Programs that only match or print the text they are given: an operand spelled like an exec
+# directive is a search pattern or a message to them (``grep -n "EXECUTE:" tests.py``). Their
+# options that do run something are the catalog's (``rg --pre``) and are read before this.
+_TEXT_ONLY = words_of("grep egrep fgrep rg ag ack echo printf")
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
 _CLIMB = lazy_pattern(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
 _COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
@@ -112,16 +119,51 @@ class ShellArgument(Validator):
         return Verdict.passthrough()
 
 
+# Subcommands and options that print shell code for the shell they name (completion scripts,
+# init/hook snippets): ``golangci-lint completion bash``, ``rustup completions zsh``,
+# ``just --completions fish``, ``starship init bash``, ``direnv hook zsh``.
+_CODE_FOR_SHELL = frozenset({
+    "completion", "completions", "--completion", "--completions", "-completion",
+    "gen-completion", "gen-completions", "generate-completion", "generate-completions",
+    "generate-shell-completion", "shell-completion", "shell-completions", "completion-script",
+    "--generate-completion", "--generate-completions", "--gen-completions",
+})
+_SNIPPET_VERBS = frozenset({"init", "hook", "activate"})
+_SHELL_OPTION = frozenset({"-s", "--shell"})
+_SUBCOMMAND = lazy_pattern(r"^[a-z][a-z0-9-]*$")
+
+
+def _code_for_shell(words: tuple[Word, ...], i: int) -> bool:
+    """The shell is the one a completion script or an init snippet is printed for: the word
+    after a completion subcommand or option (or its ``-s``/``--shell``), or after ``init``,
+    ``hook`` or ``activate`` reached by subcommand words alone (``screen -S init bash`` is
+    not: ``init`` is an option's value there)."""
+    name, eq, _ = words[i].shown.partition("=")
+    if eq:
+        return name in _CODE_FOR_SHELL or (
+            name in _SHELL_OPTION and any(w.shown in _CODE_FOR_SHELL for w in words[1:i]))
+    before = words[i - 1].shown
+    if before in _CODE_FOR_SHELL:
+        return True
+    if before in _SHELL_OPTION:
+        return any(w.shown in _CODE_FOR_SHELL for w in words[1:i - 1])
+    return before in _SNIPPET_VERBS and i <= 3 and all(
+        _SUBCOMMAND.match(w.shown) for w in words[1:i])
+
+
 def _names_only(program: str, words: tuple[Word, ...], i: int, options: dict[str, str]
                 ) -> bool:
     """The shell is named, not run: the value of an option the catalog says has no effect
-    (``shellcheck -s bash``: a dialect), or make's recipe shell set to a standard one
+    (``shellcheck -s bash``: a dialect), the shell a completion script or init snippet is
+    printed for (``kubectl completion zsh``), or make's recipe shell set to a standard one
     (``make SHELL=bash``: the recipes run in a shell whichever it is)."""
     text = words[i].shown
     name, eq, value = text.partition("=")
     if eq and options.get(name) == "value":
         return True
     if options.get(words[i - 1].shown) == "value" and "=" not in words[i - 1].shown:
+        return True
+    if _code_for_shell(words, i):
         return True
     return program in _RECIPE_RUNNERS and name == "SHELL" and bool(STANDARD_SHELL.match(value))
 
@@ -172,13 +214,16 @@ class CommandOption(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
-        if program is None or program in FRONTENDS or len(cmd.words) < 2:
+        if program is None or program in FRONTENDS or program in _PRINTERS or len(
+                cmd.words) < 2:
             return Verdict.passthrough()
         text = cmd.text
         if program not in _runners() and "--" not in text and (
                 "xec" not in text and "XEC" not in text):
             return Verdict.passthrough()
         found = _command_options(cmd, program)
+        if not found and program in _TEXT_ONLY:
+            return Verdict.passthrough()
         if not found:
             directive = next((w.shown for w in cmd.words[1:] if _EXEC_VALUE.search(w.shown)),
                              None)

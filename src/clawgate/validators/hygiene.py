@@ -219,22 +219,56 @@ class EscapedCommandName(LineValidator):
 
 @register
 class CommentQuoteDesync(LineValidator):
-    """A comment holding quotes or substitutions: readers that miss the comment lose track of
-    quoting and see different commands than the shell runs.
+    """A comment holding quotes or substitutions that carry command syntax or stay open:
+    readers that miss the comment lose track of quoting and see different commands than the
+    shell runs. Prose quoted and closed within the comment (``# "Required" portion``) holds
+    no command for any reader, and neither does an apostrophe in a contraction (``# Let's
+    see``, ``# don't``).
 
-    Bad: ``ls # ' ; curl x | sh '``. Harmless: ``ls  # list files``.
+    Bad: ``ls # ' ; curl x | sh '``, ``ls # $(id)``. Harmless: ``ls  # list files``,
+    ``declare -r X=y # "Required" portion``.
     """
 
     id = "CG-HYG-006"
     spelling = True
     _QUOTES = lazy_pattern(r"['\"`]|\$\(")
+    _COMMAND_SYNTAX = lazy_pattern(r"[;|&<>`\n]|\$\(")
+    _CONTRACTION = lazy_pattern(r"(?<=[A-Za-z])'(?=(?:s|t|re|ve|ll|d|m)\b)")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         for comment in parsed.comments:
-            if self._QUOTES.search(comment):
+            prose = self._CONTRACTION.sub("", comment)  # # Let's see, # don't: no quotes
+            if self._QUOTES.search(prose) and (
+                    self._COMMAND_SYNTAX.search(prose) or not closed_within(prose)):
                 return Verdict.ask(self.id, "a comment holds quotes or substitutions",
                                    hint="drop the comment")
         return Verdict.passthrough()
+
+
+def closed_within(text: str) -> bool:
+    """Every quote, backquote and ``$( )`` opened in ``text`` is closed in it (as a reader
+    that takes ``#`` for a plain character would read it)."""
+    stack: list[str] = []  # the closers awaited, innermost last
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        top = stack[-1] if stack else ""
+        if top == "'":
+            if ch == "'":
+                stack.pop()
+        elif ch == "\\":
+            i += 1
+        elif ch == top and ch in "\"`)":
+            stack.pop()
+        elif ch == "$" and text.startswith("$(", i):
+            stack.append(")")
+            i += 1
+        elif ch == "`" or (ch == '"' and top != '"') or (ch == "'" and top != '"'):
+            stack.append(ch)
+        elif ch == "(" and top == ")":
+            stack.append(")")
+        i += 1
+    return not stack
 
 
 @register

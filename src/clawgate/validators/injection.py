@@ -19,6 +19,7 @@ from clawgate.validators.programs import (
     SHELLS,
     words_of,
 )
+from clawgate.validators.textscan import quote_marks
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED
 
 _NEEDS_QUOTING = lazy_pattern(r"[\s'\"\\$`;&|<>(){}*?\[\]#~!]")
@@ -279,6 +280,17 @@ _SPLIT_QUOTES = lazy_pattern(r"[A-Za-z0-9/](?:\"[A-Za-z0-9/.]*\"|'[A-Za-z0-9/.]*
 _SPLIT_ESCAPE = lazy_pattern(r"[A-Za-z0-9]\\[A-Za-z]")
 
 
+def _split_by_quotes(text: str) -> bool:
+    """Quotes that open and close around a piece of a word and change nothing. Quote characters
+    that are themselves quoted (``'s/"a"/"b"/'``) split nothing: the program receives them."""
+    found = _SPLIT_QUOTES.search(text)
+    if found is None or "$(" in text or "`" in text:
+        return found is not None
+    marks = quote_marks(text)
+    plain = "".join(ch if ch not in "'\"" or i in marks else "_" for i, ch in enumerate(text))
+    return _SPLIT_QUOTES.search(plain) is not None
+
+
 @register
 class SplitWord(Validator):
     """An argument split by quotes or backslashes that change nothing (``/e"t"c/pa''sswd``,
@@ -294,7 +306,7 @@ class SplitWord(Validator):
             if not word.quoted or word.value is None:
                 continue
             text = word.text
-            if _SPLIT_QUOTES.search(text) or (
+            if _split_by_quotes(text) or (
                     "'" not in text and '"' not in text and _SPLIT_ESCAPE.search(text)):
                 return Verdict.ask(self.id, f"{text!r} is split by quoting that changes nothing "
                                    f"(it reads {word.value!r})", hint="write the word plainly")

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
-from clawgate.shell.model import SimpleCommand
+from clawgate.records import replace
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.shell.xargsfeed import find_roots, only_directories
 from clawgate.validators.argv import command_start, inner, joined_code, option_values, opts
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.shells import shell_call
-from clawgate.validators.xargsfeed import fed_lines, here_items, parallel_lines
+from clawgate.validators.xargsfeed import fed_lines, found_lines, here_items, parallel_lines
 
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
@@ -72,10 +75,45 @@ class PerItemExec(Validator):
             return Verdict.passthrough()
         if _placeholder_program(templates):
             return Verdict.ask(self.id, f"{program} runs the files it finds as programs")
+        rooted: list[str] = []
+        if program == "find":
+            if only_directories(cmd.words):  # each {} is a directory: say so, as {}/
+                templates = [_as_directories(t) for t in templates]
+            rooted = _rooted(cmd, templates, ctx)
         if any(_pasted_into_code(t, _PLACEHOLDER) for t in templates):
-            return Verdict.unwrap(*templates, outcome=Outcome.ASK, rule_id=self.id,
+            return Verdict.unwrap(*templates, *rooted, outcome=Outcome.ASK, rule_id=self.id,
                                   message="file names are pasted into shell code")
-        return Verdict.unwrap(*templates) if templates else Verdict.passthrough()
+        return Verdict.unwrap(*templates, *rooted) if templates else Verdict.passthrough()
+
+
+def _holds_placeholder(template: SimpleCommand) -> bool:
+    return any("{}" in (w.value or "") for w in template.words)
+
+
+def _as_directories(template: SimpleCommand) -> SimpleCommand:
+    words = tuple(Word("{}/", "{}/") if w.value == "{}" else w for w in template.words)
+    return replace(template, words=words, text=" ".join(w.text for w in words))
+
+
+def _rooted(cmd: SimpleCommand, templates: list[SimpleCommand], ctx: Context) -> list[str]:
+    """Each template with ``{}`` put in as an item under each of find's starting points that
+    lies outside the workspace (``find ~/.ssh -exec cat {} +`` reads ``~/.ssh/"$ITEM"``).
+    Inside it, the template's own ``{}``, a path of the workspace, says as much."""
+    roots = find_roots(cmd.words)
+    if roots is None:
+        return []
+    outside = [r for r in roots if not _in_workspace(r, ctx)]
+    directories = only_directories(cmd.words)
+    return [line for t in templates if _holds_placeholder(t)
+            for line in found_lines(t.words, outside, directories)]
+
+
+def _in_workspace(root: str, ctx: Context) -> bool:
+    if root.startswith("~"):
+        return False
+    value = root.strip("'")
+    path = resolve(Word(value, value), ctx).path
+    return path is not None and under(path, ctx.workspace)
 
 
 @register

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand, Word
-from clawgate.validators.base import Context, Validator, register
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.shell.xargsfeed import find_roots, only_directories
+from clawgate.validators.argv import command_start, inner, opts
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.systempaths import is_vital
@@ -46,9 +48,10 @@ class OwnershipOfSystemPaths(Validator):
 class SetuidBit(Validator):
     """Setting the setuid or setgid bit makes a program run as its owner (often root) for
     anyone: the classic way to keep root. DENY; only the setgid bit on files of the workspace
-    (or on items ``xargs`` hands over) is ASK: on a directory it only makes new files inherit
-    the group (``find build -type d | xargs chmod g+s``), and on a file it lends a group, not
-    an owner.
+    (or on items ``xargs`` hands over) is ASK, as on a file it lends a group, not an owner;
+    and on what can only be a directory of the workspace (``build/``, the items of ``find
+    build -type d | xargs chmod g+s``) it is left alone: new files inherit the directory's
+    group, and nothing runs with another identity.
 
     Bad: ``chmod u+s /tmp/sh``, ``chmod 4755 ./tool``. Harmless: ``chmod 755 ./tool``.
     """
@@ -63,8 +66,13 @@ class SetuidBit(Validator):
         if options.has("--reference") or not options.operands:
             return Verdict.passthrough()
         mode = options.operands[0].shown
+        targets = options.operands[1:]
         if _is_setid(mode) and _setgid_only(mode) and all(
-                _workspace_or_fed(word, ctx) for word in options.operands[1:]):
+                _workspace_or_fed(word, ctx) for word in targets):
+            if targets and all(_directory(word) for word in targets):
+                return Verdict.passthrough()  # new files inherit the group: nothing runs
+            if all(word.text == XARGS_ITEM for word in targets):
+                return Verdict.passthrough()  # xargs' items: CG-CAT-013 reads their feeder
             return Verdict.ask(self.id, f"chmod {mode} sets the setgid bit in the workspace",
                                hint="on directories it makes new files inherit the group")
         if _is_setid(mode):
@@ -86,6 +94,13 @@ def _setgid_only(mode: str) -> bool:
     return True
 
 
+def _directory(word: Word) -> bool:
+    """A path that can only name a directory: it ends in ``/`` or ``/.`` (``build/``, an item
+    of ``find -type d``, which stands as ``ROOT/"$XARGS_ITEM"/``)."""
+    text = word.text.strip("'\"")
+    return text.endswith(("/", "/.")) or text in (".", "..")
+
+
 def _workspace_or_fed(word: Word, ctx: Context) -> bool:
     if XARGS_ITEM in word.text:  # an item xargs hands over, under the feeder's root
         root = word.text.split(XARGS_ITEM, 1)[0].strip("'\"") or "."
@@ -97,3 +112,56 @@ def _workspace_or_fed(word: Word, ctx: Context) -> bool:
 def _is_setid(mode: str) -> bool:
     return any(_SETID_SYMBOLIC.match(part) or _SETID_OCTAL.match(part)
                for part in mode.split(","))
+
+
+_XARGS = opts("aEILnPsd", "arg-file max-args max-procs max-chars delimiter process-slot-var")
+
+
+@register
+class SetgidOnFedItems(LineValidator):
+    """``xargs chmod g+s``: the setgid bit on the items xargs is fed. Where a ``find`` of the
+    workspace that hands on directories only feeds it (``find build -type d | xargs chmod
+    g+s``), the items are directories of the workspace (each stands as ``build/"$ITEM"/`` in
+    the line's resolved reading, judged by CG-CAT-007); from any other feeder they may be
+    files: ASK, as for files of the workspace.
+
+    Bad: ``cat list | xargs chmod g+s``. Harmless: ``find build -type d -print0 | xargs -0
+    chmod g+s``.
+    """
+
+    id = "CG-CAT-013"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        source = parsed.source
+        if "xargs" not in source or "chmod" not in source:
+            return Verdict.passthrough()
+        commands = parsed.commands
+        for index, cmd in enumerate(commands):
+            if cmd.program != "xargs":
+                continue
+            start = command_start(cmd.words, 1, _XARGS)
+            template = inner(cmd, start) if start is not None else None
+            if template is None or template.program != "chmod" or len(template.words) < 2:
+                continue
+            mode = template.words[1].shown
+            if not (_is_setid(mode) and _setgid_only(mode)):
+                continue  # another mode, or setuid: CG-CAT-007 judges the fed commands
+            feeder = commands[index - 1] if index else None
+            if feeder is not None and feeder.program == "find" and (
+                    feeder.pipeline == cmd.pipeline and feeder.stage == cmd.stage - 1 == 0) and (
+                    _directories_of_workspace(feeder, ctx)):
+                continue
+            return Verdict.ask(self.id, f"xargs chmod {mode} sets the setgid bit on items "
+                               "that may be files", hint="feed it `find DIR -type d`")
+        return Verdict.passthrough()
+
+
+def _directories_of_workspace(find: SimpleCommand, ctx: Context) -> bool:
+    roots = find_roots(find.words)
+    if roots is None or not only_directories(find.words):
+        return False
+    for root in roots:
+        path = resolve(Word(root, None if root.startswith("~") else root.strip("'")), ctx).path
+        if path is None or not under(path, ctx.workspace):
+            return False
+    return True

@@ -13,6 +13,8 @@ REGENERABLE_NAMES = frozenset({
     # build output
     "build", "dist", "target", "out", "_build", "obj", "cmakefiles", "dist-newstyle",
     "storybook-static", "_site", "site", ".output", "lib-cov", "bin-debug", "bin-release",
+    "ebin", "zig-out", "zig-cache", ".zig-cache", ".build", "deriveddata", "nimcache",
+    "autom4te.cache", ".libs", ".deps",  # autoconf's cache, libtool's and automake's output
     # caches
     "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".pytype", ".pyre",
     ".hypothesis", ".cache", ".parcel-cache", ".turbo", ".eslintcache", ".sass-cache",
@@ -21,7 +23,7 @@ REGENERABLE_NAMES = frozenset({
     ".nyc_output", "coverage", "htmlcov", ".coverage", ".dart_tool", ".terraform",
     # installed dependencies and environments
     "node_modules", ".venv", "venv", ".tox", ".nox", ".eggs", "bower_components",
-    ".pnpm-store", ".yarn-cache",
+    ".pnpm-store", ".yarn-cache", "_opam", ".cabal-sandbox", ".elixir_ls",
     # scratch
     "tmp", ".tmp", "temp",
     # lockfiles: the package manager writes them again (rm -rf node_modules package-lock.json)
@@ -32,7 +34,10 @@ REGENERABLE_NAMES = frozenset({
 # (Logs are not rebuilt, but they are written to be thrown away: truncate -s 0 app.log.)
 REGENERABLE_GLOBS = ("*.log", "*.egg-info", "*.pyc", "*.pyo", "*.o", "*.obj", "*.class", "*.gcda",
                      "*.gcno", "*.gcov", "*.tsbuildinfo", "*.orig", "*.rej", "*~", "*.swp",
-                     ".ds_store", "cmake-build-*", "bazel-*", ".coverage.*", "*.profraw", "*.dsym")
+                     ".ds_store", "cmake-build-*", "bazel-*", ".coverage.*", "*.profraw", "*.dsym",
+                     # compiled objects and libraries of C, Erlang and Haskell builds
+                     "*.so", "*.dylib", "*.a", "*.lo", "*.la", "*.gch", "*.pch", "*.beam",
+                     "*.hi", "*.dyn_o", "*.dyn_hi", ".ghc.environment.*")
 
 
 def regenerable(path: str, workspace: str, extra: tuple[str, ...] = ()) -> bool:

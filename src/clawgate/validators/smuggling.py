@@ -84,7 +84,7 @@ class SeveralCommandLines(LineValidator):
         if busy is None:
             return Verdict.passthrough()
         if _SPANS_LINES.search(parsed.source):  # otherwise each line's commands stand alone
-            lines = _statement_lines(parsed.source)
+            lines = _statement_lines(parsed.shape or parsed.source)
         if lines < 2:
             return Verdict.passthrough()
         return Verdict.ask(self.id, f"statements on {lines} lines, and "

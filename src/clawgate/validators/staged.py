@@ -12,7 +12,8 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
-from clawgate.validators.written import as_line, run_as, written
+from clawgate.validators.writes import may_write, write_targets
+from clawgate.validators.written import appends, as_line, run_as, written
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
 _COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
@@ -30,7 +31,7 @@ _AUTORUN = lazy_pattern(r"(?:^|/)(?:package\.json|Gemfile|composer\.json|CMakeLi
 
 @record()
 class _Stage:
-    """Files the line has written with code in them, or made executable so far."""
+    """Files the line has written so far, and whether each holds code (or was made executable)."""
 
     loaded: dict[str, bool] = field(default_factory=dict)  # path -> holds a payload
 
@@ -65,16 +66,21 @@ def _written(cmd: SimpleCommand) -> list[tuple[str, bool]]:
             sources = " ".join(operands[:-1])
             found.append((operands[-1], bool(SHELL_REFERENCE.search(sources)) or any(
                 s.startswith(("/bin/", "/usr/bin/", "/path/to/command")) for s in operands[:-1])))
-    elif program == "chmod" and len(cmd.args) >= 2 and _EXECUTABLE_MODE.match(cmd.args[0]):
-        found.extend((path, True) for path in cmd.args[1:] if not path.startswith("-"))
     return found
+
+
+def _made_executable(cmd: SimpleCommand) -> list[str]:
+    """The files ``cmd`` makes executable (``chmod +x f``, ``chmod 755 f``)."""
+    if cmd.program != "chmod" or len(cmd.args) < 2 or not _EXECUTABLE_MODE.match(cmd.args[0]):
+        return []
+    return [path for path in cmd.args[1:] if not path.startswith("-")]
 
 
 @register
 class StagedPayload(LineValidator):
-    """A file written with shell code or an exec payload, a shell copied or a file made
-    executable, then used by a later command of the same line (run, or handed over as a
-    config, hook or directory); or code written into a file that runs by itself
+    """A file written with shell code or an exec payload, a shell copied, or a file written
+    on the line and made executable, then used by a later command of the same line (run, or
+    handed over as a config, hook or directory); or code written into a file that runs by itself
     (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``). ASK. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
     ``echo '…' > x.py; python x.py``) is checked as the command or inline code it is; a run
@@ -90,12 +96,17 @@ class StagedPayload(LineValidator):
         if len(parsed.commands) < 2 and not any(
                 r.writes for c in parsed.commands for r in c.redirects):
             return Verdict.passthrough()
-        ran = _written_then_run(parsed) if len(parsed.commands) > 1 else []
-        if None in ran:
-            return Verdict.ask(self.id, "runs a file written on this line with text that "
-                               "cannot be known before it runs", hint="run the steps separately")
-        found = self._staged(parsed)
+        checked: set[tuple[int, str]] = set()
+        ran = _written_then_run(parsed, checked) if len(parsed.commands) > 1 else []
         nested = tuple(line for line in ran if line is not None)
+        if None in ran:  # what is known of the text (a tail appended) is checked as well
+            message = "runs a file written on this line with text that cannot be known before " \
+                      "it runs"
+            if nested:
+                return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
+                                      message=message)
+            return Verdict.ask(self.id, message, hint="run the steps separately")
+        found = self._staged(parsed, checked)
         if not nested:
             return found
         if found.outcome is Outcome.PASSTHROUGH:
@@ -103,11 +114,17 @@ class StagedPayload(LineValidator):
         return Verdict.unwrap(*nested, outcome=found.outcome, rule_id=self.id,
                               message=found.reasons[0].message if found.reasons else "")
 
-    def _staged(self, parsed: ParsedLine) -> Verdict:
+    def _staged(self, parsed: ParsedLine, checked: set[tuple[int, str]]) -> Verdict:
+        """``checked``: (command, file) pairs where the command runs the file's known text,
+        which is checked as the command or code it is (the payload guess does not apply)."""
         stage = _Stage()
-        for cmd in parsed.commands:
+        made: set[str] = set()  # made executable or copied from a program: not mere text
+        for index, cmd in enumerate(parsed.commands):
             reader = cmd.program in INSPECTORS  # reading a file back runs nothing
             used = stage.mentioned_in(cmd) if stage.loaded and not reader else None
+            if used is not None and used not in made and (
+                    index, posixpath.normpath(used)) in checked:
+                used = None
             if used is not None and stage.loaded[used]:
                 return Verdict.ask(self.id, f"{used!r} is prepared with a payload and then used "
                                    "by a later command", hint="run the steps separately")
@@ -116,23 +133,61 @@ class StagedPayload(LineValidator):
                     return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload
+                if cmd.program not in _WRITERS:
+                    made.add(path)
+            for path in _made_executable(cmd):
+                # A file this line wrote, made executable: whatever it holds is now a
+                # program (``echo id > groff; chmod +x groff; GROFF_BIN_PATH=. nroff``). A
+                # file the line did not write is the checkout's own: ``chmod +x
+                # scripts/test.sh && scripts/test.sh`` runs it as ``scripts/test.sh`` alone
+                # would, and program identity judges that run.
+                written_as = {posixpath.normpath(p): p for p in stage.loaded}
+                if posixpath.normpath(path) in written_as:
+                    stage.loaded[written_as[posixpath.normpath(path)]] = True
+                    made.add(written_as[posixpath.normpath(path)])
         return Verdict.passthrough()
 
 
-def _written_then_run(parsed: ParsedLine) -> list[str | None]:
+_METADATA = frozenset({"chmod", "chown", "chgrp", "touch", "chattr", "setfacl"})
+
+
+def _changed(cmd: SimpleCommand, files: dict[str, str | None], filled: set[str]) -> None:
+    """Files of the line whose text ``cmd`` changes by other means than filling them with a
+    stream (``sed -i``, ``cp``/``mv`` over them, a target only known at run time): from then on
+    their text is unknown."""
+    for word in write_targets(cmd):
+        if word.value is None:
+            for path in files:
+                files[path] = None
+            return
+        path = posixpath.normpath(word.value)
+        if path in files and path not in filled:
+            files[path] = None
+
+
+def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list[str | None]:
     """The command lines that run text the line wrote into a file (None for a file whose text
-    cannot be known), in the order they run."""
+    cannot be known), in the order they run; ``checked`` gets (command, file) for each run of
+    known text."""
     files: dict[str, str | None] = {}
     found: list[str | None] = []
     before: SimpleCommand | None = None
-    for cmd in parsed.commands:
+    for index, cmd in enumerate(parsed.commands):
         for path, text in files.items():
             how = run_as(cmd, path, text)
             if how is not None:
                 found.append(None if text is None else as_line(how, text))
+                if text is not None:
+                    checked.add((index, path))
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
-        for path, text in written(cmd, piped):
-            files[path] = text
+        filled = written(cmd, piped)
+        if files and cmd.program not in _METADATA and may_write(cmd):
+            _changed(cmd, files, {path for path, _ in filled})
+        for path, text in filled:
+            if path in files and appends(cmd, path):  # the text written before stays
+                earlier = files[path]
+                text = None if text is None or earlier is None else earlier + text
+            files[path] = text  # (appended to a file from before the line: as running it)
         before = cmd
     return found

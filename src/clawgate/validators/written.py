@@ -39,7 +39,7 @@ def _unescape(text: str) -> str:
     return "".join(out)
 
 
-def _printf(values: list[str]) -> str:
+def printf_output(values: list[str]) -> str:
     """printf's output: the format's escapes processed, directives filled from the arguments
     in turn (``%b`` arguments with escapes too), the format reused while arguments remain."""
     fmt, args = values[0], values[1:]
@@ -95,7 +95,7 @@ def _content(cmd: SimpleCommand) -> str | None:
     if cmd.program == "echo":
         return _echo(values)
     if cmd.program == "printf" and values:
-        return _printf(values)
+        return printf_output(values)
     if cmd.program == "tee" or not [v for v in values if not v.startswith("-") or v == "-"]:
         return _fed(cmd)  # tee FILE <<<'…', cat <<EOF … EOF (no file operands)
     return None
@@ -119,6 +119,18 @@ def written(cmd: SimpleCommand, piped: SimpleCommand | None = None
             piped.program in ("echo", "printf")) and not _fed(cmd):
         text = _content(piped)
     return [(_norm(w.value), text) for w in targets if w.value is not None]
+
+
+def appends(cmd: SimpleCommand, path: str) -> bool:
+    """``cmd`` adds to the end of ``path`` (``>>``, ``tee -a``) rather than filling it: what the
+    file then holds is its earlier text and this one."""
+    if any(r.op.endswith(">>") and r.target is not None and r.target.value is not None and
+           _norm(r.target.value) == path for r in cmd.redirects):
+        return True
+    if cmd.program != "tee":
+        return False
+    flags = [w.value or "" for w in cmd.words[1:] if (w.value or "").startswith("-")]
+    return any(f == "--append" or (not f.startswith("--") and "a" in f) for f in flags)
 
 
 def _norm(path: str) -> str:

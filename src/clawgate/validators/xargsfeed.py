@@ -30,6 +30,16 @@ def fed_lines(template: tuple[Word, ...], token: str | None,
     return [" ".join(_put(w, token, text) for w in template) for text in texts]
 
 
+def found_lines(template: tuple[Word, ...], roots: list[str], directories: bool) -> list[str]:
+    """``find ROOT … -exec CMD {} +``: CMD once per root, ``{}`` put in as an item under it
+    (``ROOT/"$XARGS_ITEM"``, with a trailing ``/`` when find hands on directories only):
+    ``find ~/.ssh -exec cat {} +`` reads ``~/.ssh/"$XARGS_ITEM"``."""
+    tail = "/" if directories else ""
+    items = [f"{root.rstrip('/')}/{ITEM}{tail}" for root in roots[:MAX_ITEMS]]
+    return [" ".join(_put(w, "{}/" if w.value == "{}/" else "{}", item) for w in template)
+            for item in items]
+
+
 def _put(word: Word, token: str, item: str) -> str:
     value = word.value
     if value is None or token not in value:

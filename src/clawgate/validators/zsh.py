@@ -11,6 +11,7 @@ from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.textscan import inside, literal_spans
 
 _BUILTINS = frozenset({"zmodload", "zpty", "ztcp", "zsocket", "sysopen", "syswrite", "emulate",
                        "fc", "autoload", "sched", "zcompile", "zle"})
@@ -140,8 +141,11 @@ class ZshCodeExpansion(Validator):
         if len(text) > _LONGEST:
             return Verdict.ask(self.id, "a command too long to read for zsh expansions that run "
                                "code") if _MAYBE.search(text) else Verdict.passthrough()
-        codes = [next((g for g in m.groups()[1:] if g is not None), "")
-                 for m in _QUALIFIER.finditer(text)]
+        matches = list(_QUALIFIER.finditer(text))
+        if matches:  # a qualifier works only where the shell globs: not inside quotes
+            literal = literal_spans(text)
+            matches = [m for m in matches if not inside(literal, m.start())]
+        codes = [next((g for g in m.groups()[1:] if g is not None), "") for m in matches]
         if _EVAL_FLAG.search(text):
             codes += [m.group(1) for m in _SUBST.finditer(text)] or [""]
         if not codes:
