@@ -49,6 +49,7 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ('a=(rm -rf /); "${a[0]}" "${a[1]}" "${a[2]}"', DENY),
     ('a=(rm "-rf" /); "${a[*]}"', ASK),  # one word: the program "rm -rf /", not found
     ('set -- rm -rf /; "$@"', DENY),
+    ('f() { set -- rm -rf /; "$@"; }; f', DENY),  # (policy fuzz --seeds 60, 62)
     ('"${_x:=rm}" -rf ~', DENY),
     ("f() { a=-rf; b=a; rm \"${!b}\" /; }; f", DENY),
     ("a=(rm -rf /); a[0]=ls; \"${a[@]}\"", ASK),  # an element changed: not followed

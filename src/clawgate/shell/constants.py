@@ -220,7 +220,7 @@ def _positional(cmd: m.SimpleCommand, env: dict[str, str], source: str) -> None:
     rest = cmd.words[2:]
     if rest and all(w.value is not None and not w.expansions & {m.GLOB, m.BRACE, m.TILDE}
                     for w in rest) and _sequential(cmd) and \
-            "shift" not in source and "function" not in cmd.nesting:
+            "shift" not in source:
         values = [w.value for w in rest if w.value is not None]
         env["@[@]"] = ARRAY_SEP.join(values)  # "$@" and "$*" (expand.py)
         env.update({str(i): v for i, v in enumerate(values, start=1)})
