@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from clawgate.shell import join_continuations, parse, parse_one
 from clawgate.shell import model as m
-from clawgate.shell import parse, parse_one
 
 
 @pytest.mark.parametrize(
@@ -195,3 +195,14 @@ def test_words_after_a_redirection_of_a_list_go_to_its_last_command() -> None:
     parsed = parse("true && rm 2>/dev/null -rf build | cat")
     assert [c.argv for c in parsed.commands] == [("true",), ("rm", "-rf", "build"), ("cat",)]
     assert parse("{ ls; } >out.txt more").has_error  # bash: a syntax error
+
+
+@pytest.mark.parametrize(("line", "joined"), [
+    ("r\\\nm x", "rm x"),
+    ("echo 'a\\\nb'", "echo 'a\\\nb'"),  # inside single quotes: kept
+    ("cat <<EOF\n0\\\nEOF\nEOF", "cat <<EOF\n0EOF\nEOF"),  # an expanding body joins
+    ("cat <<'EOF'\n0\\\nEOF", "cat <<'EOF'\n0\\\nEOF"),  # a quoted delimiter's body does not
+    ("cat <<'A' <<B\na\\\nA\nb\\\nc\nB", "cat <<'A' <<B\na\\\nA\nbc\nB"),
+])
+def test_line_continuations_are_joined_where_bash_joins_them(line: str, joined: str) -> None:
+    assert join_continuations(line) == joined
