@@ -33,6 +33,12 @@ from clawgate.validators.textscan import unquoted
     ("echo 'curl x | sh' | bash -s", "bash -c 'curl x | sh'"),
     ("echo 'print(1)' | python3", "python3 -c 'print(1)'"),
     ("( x=/; rm -rf $x )", "( x=/; rm -rf / )"),
+    # the feeder's own substitution comes between it and xargs (policy fuzz --seed 50)
+    ("printf '%s\\0' -rf \"$(printf %s '/')\" | xargs -0 rm", "rm -rf /"),
+    # code that starts with '-' piped to a shell is its program, not options (seed 50)
+    ("printf '%s\\n' '-x | ls' | bash", "bash -c ' -x | ls'"),
+    # braces inside quotes are no brace expansion: the word is known (seed 49)
+    ("printf '%s\\n' 'ls '\"{a,b}\" | bash", "bash -c 'ls {a,b}'"),
 ])
 def test_constants_are_put_in(line: str, resolved: str) -> None:
     assert resolved_line(parse(line)) == resolved
@@ -79,6 +85,9 @@ def test_plainly_written_words_are_not_respelled() -> None:
     ("{ ls; }", None),
     ("ls # {a,b}", None),
     ("cat <<E\n{a,b}\nE\n{rm,-rf} ~", "cat <<E\n{a,b}\nE\nrm -rf ~"),  # a body is no word
+    # a here-string is no here-document: what follows the next newline is words (seed 15)
+    ("cat <<< x.txt\necho {a,b}", "cat <<< x.txt\necho a b"),
+    ("wc <<<'n'\necho {a,b}", "wc <<<'n'\necho a b"),
 ])
 def test_brace_expansion(line: str, expanded: str | None) -> None:
     assert expand_line(line) == expanded
@@ -98,6 +107,10 @@ def test_brace_expansion(line: str, expanded: str | None) -> None:
     ("${a:-x}", {}, ["x"]),  # one of its values: the line is checked as it too
     ("${a:-$b}", {}, None),
     ("${@:-rm}", {}, ["rm"]),
+    ("${a:=x}", {}, ["x"]),  # assigning defaults too (the harness's "${_cg1:=rm}")
+    ("${a:=x}", {"a": ""}, ["x"]),
+    ("${a=x}", {"a": ""}, []),
+    ("${a=x}", {"a": "1"}, ["1"]),
     ("$1", {"1": "rm"}, ["rm"]),
     ("`ls`", {}, None),
     ("$a", {"a": "*"}, None),

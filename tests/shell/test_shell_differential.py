@@ -38,6 +38,17 @@ EVERYDAY = [
     '[ -f x ] && echo "$(date)"\nls -la\n[ -d y ] || echo "$(pwd)"',
     '[ $((1+1)) -eq 2 ] && echo "$(date)"',
     'if [[ -n $x ]]; then\n  [ -f y ] && echo "$(date)"\nfi',
+    # here-documents inside compound commands (bashlex read their bodies one line late)
+    '{ cat <<x\nhello\nx\n}',
+    '( cat <<EOF\nhello $USER\nEOF\n)',
+    'if true; then\n  cat <<EOF > notes.txt\nline one\nEOF\nfi',
+    'for f in a b; do\n  cat <<EOF | grep -c x\n$f\nEOF\ndone',
+    'while read -r l; do\n  cat <<EOF\n$l\nEOF\ndone < list.txt',
+    'f() { cat <<x # a comment\nhello\nx\n}',
+    '{ cat <<-EOF\n\thello\n\tEOF\n} > out.txt',
+    # a "$" that starts no expansion (tree-sitter failed on it; bash reads it as itself)
+    'cat <<EOF\n$/ and $% stay as written\nEOF',
+    '{ cat <<EOF\n$é\nEOF\n}',
     # a declaration builtin's assignment with escaped quotes: both read X={"a":1}
     'export X="{\\"a\\":1}"',
     'local -r msg="say \\"hi\\"" && echo "$msg"',

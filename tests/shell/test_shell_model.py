@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from clawgate.shell import join_continuations, parse, parse_one
 from clawgate.shell import model as m
-from clawgate.shell import parse, parse_one
 
 
 @pytest.mark.parametrize(
@@ -40,6 +40,8 @@ def test_every_simple_command_is_found(line: str, programs: list[str | None]) ->
     [
         ('r"m" -rf \\/', ("rm", "-rf", "/")),
         ("$'\\x72\\x6d' -r", ("rm", "-r")),
+        ("echo $'\\xc3\\xa9' $'\\303\\251' $'\\u00e9'", ("echo", "é", "é", "é")),  # bytes, UTF-8
+        ("echo $'\\xff'", ("echo", "\udcff")),  # no UTF-8 character: the byte's escape
         ("echo 'a b' \"c d\" e\\ f", ("echo", "a b", "c d", "e f")),
         ('echo "a \\"q\\" $"', ("echo", 'a "q" $')),
         ("/usr/bin/rm x", ("/usr/bin/rm", "x")),
@@ -161,6 +163,20 @@ def test_a_word_tree_sitter_drops_before_a_here_document_is_put_back() -> None:
     assert cmd.argv == ("python3", "-")
 
 
+@pytest.mark.parametrize(("line", "redirected"), [
+    # tree-sitter hangs these on the whole pipeline or list; bash on its last command
+    ("a | b > x", ["b"]),
+    ("a && b | c > x", ["c"]),
+    ("ls || pwd >/dev/null", ["pwd"]),
+    ("a | b <<EOF\nx\nEOF", ["b"]),
+    ("a | (b; c) > x", ["b", "c"]),
+    ("{ a && b; } > x", ["a", "b"]),  # a group is redirected whole
+    ("cat <<EOF | grep x\nx\nEOF", ["cat"]),
+])
+def test_redirections_belong_to_the_last_command(line: str, redirected: list[str]) -> None:
+    assert [c.program for c in parse(line).commands if c.redirects] == redirected
+
+
 @pytest.mark.parametrize(("line", "argv"), [
     ("echo >&2 hi there", ("echo", "hi", "there")),
     ("rm 2>/dev/null -rf build", ("rm", "-rf", "build")),
@@ -179,3 +195,14 @@ def test_words_after_a_redirection_of_a_list_go_to_its_last_command() -> None:
     parsed = parse("true && rm 2>/dev/null -rf build | cat")
     assert [c.argv for c in parsed.commands] == [("true",), ("rm", "-rf", "build"), ("cat",)]
     assert parse("{ ls; } >out.txt more").has_error  # bash: a syntax error
+
+
+@pytest.mark.parametrize(("line", "joined"), [
+    ("r\\\nm x", "rm x"),
+    ("echo 'a\\\nb'", "echo 'a\\\nb'"),  # inside single quotes: kept
+    ("cat <<EOF\n0\\\nEOF\nEOF", "cat <<EOF\n0EOF\nEOF"),  # an expanding body joins
+    ("cat <<'EOF'\n0\\\nEOF", "cat <<'EOF'\n0\\\nEOF"),  # a quoted delimiter's body does not
+    ("cat <<'A' <<B\na\\\nA\nb\\\nc\nB", "cat <<'A' <<B\na\\\nA\nbc\nB"),
+])
+def test_line_continuations_are_joined_where_bash_joins_them(line: str, joined: str) -> None:
+    assert join_continuations(line) == joined

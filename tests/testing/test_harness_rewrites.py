@@ -109,6 +109,8 @@ def test_flag_rewrites_happen() -> None:
     collect()
     assert {"flag-split", "flag-merge", "flag-reorder", "flag-last"} <= seen
     assert {"words:ifs", "words:brace", "variables", "xargs", "absolute-path"} <= seen
+    assert {"dollar-at", "env-split", "find-exec", "array", "set-args", "redirect-first",
+            "wrapper:exec"} <= seen
 
 
 @pytest.mark.parametrize(("line", "argv"), [

@@ -69,6 +69,10 @@ def test_invisible_unicode(text: str, expected: Outcome, ctx: Context) -> None:
     ("cat résumé.txt", P),
     ("echo 日本語", P),
     ("ls", P),
+    ("$'\\xc2\\xb2'", DENY),  # the look-alike of 2 as escaped UTF-8 bytes: its value is judged
+    ("$'\\uff52\\uff4d' -rf x", DENY),
+    ("ls $'\\xc3\\xa9t\\xc3\\xa9'", P),  # été: no look-alike
+    ("printf $'\\xff'", P),  # a byte that is no UTF-8 character
 ])
 def test_lookalike_words(line: str, expected: Outcome, ctx: Context) -> None:
     assert LookalikeWords().check_line(parse(line), ctx).outcome is expected

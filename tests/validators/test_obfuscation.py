@@ -112,6 +112,11 @@ def test_plain_dynamic_names_are_not_obfuscation() -> None:
     ("pwd", None),
     ("echo $HOME", None),
     ("curl -s x", None),
+    # operator characters inside quotes are text (policy fuzz --seed 48)
+    ("printf %s 'import os; os.system(1)'", "import os; os.system(1)"),
+    ("echo 'a|b' | rev", "b|a"),
+    ("echo a; echo b", None),  # an operator outside quotes: not computed
+    ("printf %s ';'", None),  # a quoted operator alone reads as one: left unknown
 ])
 def test_substitutions_computed_by_reading(body: str, value: str | None) -> None:
     assert evaluate(body) == value

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clawgate.decision import Outcome
+from clawgate.engine import Engine
 from clawgate.shell import differential, parse
 from clawgate.validators.base import Context
 from clawgate.validators.parsing import (
@@ -29,6 +30,41 @@ P, ASK, DENY = Outcome.PASSTHROUGH, Outcome.ASK, Outcome.DENY
 ])
 def test_unparseable(line: str, expected: Outcome, ctx: Context) -> None:
     assert Unparseable().check_line(parse(line), ctx).outcome is expected
+
+
+# tree-sitter's error recovery on "1%%" (or "a#z") swallows the next command's assignment (it
+# reads the command "$'' ls"); bashlex reads the line, and its commands tree-sitter does not
+# see start are checked as lines of their own (policy fuzz --seed 22, whose "1%" tree-sitter
+# now reads, masked: shell/treesitter.py).
+@pytest.mark.parametrize(("line", "nested"), [
+    ("( ls | ls | 1%% )\nLD_PRELOAD=$'' ls", ("1%%", "LD_PRELOAD=$'' ls")),
+    ("( ls | ls | a#z ); LD_PRELOAD=$'' ls", ("a#z", "LD_PRELOAD=$'' ls")),
+    ("( ls | 1%% ); LD_PRELOAD=/tmp/x.so ls", ("1%%",)),  # tree-sitter sees this one start
+    ("{l,-lh}s", ()),  # the line itself: nothing more to read
+    ("echo $(rm -rf ~", ()),  # bashlex rejects it: DENY without nested lines
+])
+def test_unparseable_lines_read_as_bashlex_reads_them(line: str, nested: tuple[str, ...],
+                                                      ctx: Context) -> None:
+    assert Unparseable().check_line(parse(line), ctx).nested == nested
+
+
+@pytest.mark.parametrize("line", [
+    "( ls | 1% )", "x@y | wc -l", "a?b x",  # a name then % @ ?: a program to bash
+    "case $x in a|b) ( 1% );; *) :;; esac",  # (policy fuzz --seed 53)
+])
+def test_names_tree_sitter_cut_short_parse(line: str, ctx: Context) -> None:
+    assert not parse(line).has_error
+    assert Unparseable().check_line(parse(line), ctx).outcome is P
+
+
+@pytest.mark.parametrize("line", [
+    "( ls | ls | 1% )\nLD_PRELOAD=$'' ls",
+    "( ls | ls | 1%% )\nLD_PRELOAD=$'' ls",
+    "( ls | ls | 1%% ); LD_PRELOAD=$'' ls",
+    "ls; cat <<EOF\nEOF\n( ls | ls | 1%% )\nLD_PRELOAD=$'' ls  # done",
+])
+def test_a_command_error_recovery_swallows_is_still_judged(line: str) -> None:
+    assert Engine().check(line, cwd="/tmp/workspace").outcome is DENY
 
 
 @pytest.mark.parametrize(("line", "expected"), [

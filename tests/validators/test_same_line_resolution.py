@@ -59,6 +59,19 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("T=\"$(mktemp -d)\"; cp a \"$T\"/; rm -rf \"$T\"", ALLOW),
     ("T=$(mktemp -d -t ci.XXXXXX); rm -rf \"$T\"", ALLOW),
     ("a='rm -rf ~'; eval \"$a\"", DENY),
+    # arrays, positional parameters, defaults that assign, function bodies (the fuzz's
+    # "array", "set-args", "default" and "function" rewrites)
+    ('a=(rm -rf ~); "${a[@]}"', DENY),
+    ("a=(rm -rf /); ${a[@]}", DENY),
+    ('a=(rm -rf /); "${a[0]}" "${a[1]}" "${a[2]}"', DENY),
+    ('a=(rm "-rf" /); "${a[*]}"', ASK),  # one word: the program "rm -rf /", not found
+    ('set -- rm -rf /; "$@"', DENY),
+    ('f() { set -- rm -rf /; "$@"; }; f', DENY),  # (policy fuzz --seeds 60, 62)
+    ('"${_x:=rm}" -rf ~', DENY),
+    ("f() { a=-rf; b=a; rm \"${!b}\" /; }; f", DENY),
+    ("a=(rm -rf /); a[0]=ls; \"${a[@]}\"", ASK),  # an element changed: not followed
+    ("a=(rm -rf /); unset a; \"${a[@]}\"", ASK),
+    ("a=(ls -la); \"${a[@]}\"", ASK),  # read, but arrays are not followed exactly
     # not known exactly: asks as written
     ("a=ls | $a", ASK),
     ("true || a=ls; $a", ASK),

@@ -58,12 +58,28 @@ _ZSH_QUALIFIER = lazy_pattern(r"(?<![^\s;|&(])"
 
 
 def join_continuations(line: str) -> str:
-    """``line`` without the backslash-newline pairs bash removes (those outside '...')."""
+    """``line`` without the backslash-newline pairs bash removes (those outside '...' and
+    outside the bodies of here-documents whose delimiter is quoted: ``<<'EOF'`` bodies are
+    read as they stand, a backslash at a line's end included)."""
     out: list[str] = []
     quote = ""
+    pending: list[tuple[str, bool]] = []  # here-documents whose bodies start at the next newline
     i = 0
     while i < len(line):
         ch = line[i]
+        if not quote and ch == "<" and line.startswith("<<", i):
+            from clawgate.shell.quoting import HEREDOC
+
+            found = HEREDOC.match(line, i)
+            if found is not None:
+                pending.append((found.group(2), bool(found.group(1))))
+                out.append(found.group(0))
+                i = found.end()
+                continue
+        if not quote and ch == "\n" and pending:
+            i = _literal_bodies(line, i, pending, out)
+            pending = []
+            continue
         if quote == "'":
             quote = "" if ch == "'" else quote
         elif ch == "\\" and line.startswith("\n", i + 1):
@@ -80,6 +96,23 @@ def join_continuations(line: str) -> str:
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+def _literal_bodies(line: str, i: int, pending: list[tuple[str, bool]], out: list[str]) -> int:
+    """At the newline ``i`` that here-document bodies follow: copy those of quoted delimiters
+    as they stand (in order, up to the first unquoted one, whose body is joined as any text);
+    where the scan goes on."""
+    from clawgate.shell.quoting import after_bodies
+
+    out.append("\n")
+    position = i + 1
+    for delimiter, quoted in pending:
+        if not quoted:
+            break
+        end = min(after_bodies(line, position, [delimiter]), len(line))
+        out.append(line[position:end])
+        position = end
+    return position
 
 
 def parse_one(line: str) -> SimpleCommand:

@@ -25,7 +25,7 @@ from clawgate.records import replace
 from clawgate.shell import clobbers
 from clawgate.shell import model as m
 from clawgate.shell.braces import expand_line
-from clawgate.shell.expand import DEFAULT_IFS, expand
+from clawgate.shell.expand import ARRAY_SEP, DEFAULT_IFS, expand
 from clawgate.shell.xargsfeed import encode, quote, xargs_feed
 
 _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
@@ -132,13 +132,13 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
         or _FD_NAME.search(source) else dict(env))  # the values known exactly
     edits: list[tuple[int, int, str, bool]] = []
     commands = parsed.commands
-    fed = -1
+    fed = -1  # where the last xargs feed put in ends: the commands before it are replaced
     locked: frozenset[str] = frozenset()  # readonly names
     # values a subshell assigns, by the subshell (as its nesting): seen only inside it
     layers: dict[tuple[str, ...], dict[str, str | None]] = {}
     outer = env
     for index, cmd in enumerate(commands):
-        if index == fed:
+        if cmd.offset < fed:
             continue
         env = _layered(outer, layers, cmd.nesting) if layers else outer
         if cmd.program in _DECLARING and (assigned := clobbers.declared(cmd)) is not None:
@@ -154,12 +154,12 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
                 known = _assign_known(cmd, env, known, source)
             continue
         if cmd.program == "set" and cmd.args[:1] == ("--",):
-            _positional(cmd, env, source)
+            env = _set_positional(cmd, outer, env, layers, source)
             known = None  # positional parameters: not followed exactly
         feed = xargs_feed(commands, index, env, src, _argv)
         if feed is not None:
             edits.append((*feed, True))
-            fed = index + 1
+            fed = feed[1]
             continue
         limit = min((c.offset for c in commands[index + 1 :] if c.offset > cmd.offset),
                     default=len(src)) if cmd.redirects else None
@@ -181,15 +181,55 @@ def _assign_in(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
     """``cmd``'s assignments made in the line's values ``outer``, or, inside a subshell, in
     a copy of what it sees (``env``) kept as that subshell's layer (``(D=x)``: D is x in that
     subshell only); the values after."""
-    inside = clobbers.subshell_of(cmd.nesting)
+    inside = _scope(cmd.nesting)
     if inside is None:  # no subshell's layer applies here: env is outer's values
         _assign(cmd, outer, clobbered)
         return outer
+    if inside[-1] in _BODIES:
+        # a function's or a loop's body: what it assigns is followed for the commands after
+        # it in the same body (every call or round runs them in that order); elsewhere the
+        # name is unknown (the call may come at any point, the next round sees the value
+        # before the assignment), and nothing in a body is read as exact
+        clobbered = clobbered - {a.name.partition("[")[0] for a in cmd.assignments}
     after = dict(env)
     _assign(cmd, after, clobbered)
-    layers.setdefault(inside, {}).update(
-        {k: after.get(k) for k in {*env, *after} if env.get(k) != after.get(k)})
+    _keep(layers, inside, env, after)
     return after
+
+
+_BODIES = frozenset({"function", "loop"})  # bodies that run again: their own layers
+
+
+def _set_positional(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
+                    layers: dict[tuple[str, ...], dict[str, str | None]],
+                    source: str) -> dict[str, str]:
+    """``set -- …``: in the line's own shell, or in a function's body or a subshell (seen
+    there only); the values after."""
+    scope = _scope(cmd.nesting)
+    if scope is None:
+        _positional(cmd, outer, source)
+        return outer
+    after = dict(env)
+    _positional(cmd, after, source)
+    _keep(layers, scope, env, after)
+    return after
+
+
+def _scope(nesting: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The innermost subshell, function body or loop body (as its nesting) a command at
+    ``nesting`` is in, or None in the line's own shell."""
+    inside = clobbers.subshell_of(nesting)
+    bodies = [i for i, kind in enumerate(nesting) if kind in _BODIES]
+    if bodies and (inside is None or bodies[-1] + 1 > len(inside)):
+        return nesting[: bodies[-1] + 1]
+    return inside
+
+
+def _keep(layers: dict[tuple[str, ...], dict[str, str | None]], scope: tuple[str, ...],
+          env: dict[str, str], after: dict[str, str]) -> None:
+    """The values ``after`` changes from ``env``, kept as ``scope``'s layer."""
+    layers.setdefault(scope, {}).update(
+        {k: after.get(k) for k in {*env, *after} if env.get(k) != after.get(k)})
 
 
 def _layered(outer: dict[str, str], layers: dict[tuple[str, ...], dict[str, str | None]],
@@ -214,8 +254,8 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
     certain = not cmd.nesting and _sequential(cmd) and _unconditional(source, cmd.offset)
     for assignment in cmd.assignments:
         name = assignment.name
-        if "[" in name:  # a[0]=rm is $a too: an element is not followed
-            known.pop(name.partition("[")[0], None)
+        if "[" in name or assignment.value.text.startswith("("):
+            known.pop(name.partition("[")[0], None)  # arrays: read, but not followed exactly
         elif certain and name in env and (
                 not assignment.value.expansions & _DISGUISING
                 or _FRESH_NAME.fullmatch(assignment.value.text)) and all(
@@ -260,21 +300,26 @@ def _put_in_exactly(cmd: m.SimpleCommand, known: dict[str, str],
 
 
 def _positional(cmd: m.SimpleCommand, env: dict[str, str], source: str) -> None:
-    """``set -- rm``: one literal positional parameter, followed when nothing shifts it and
-    the assignment is seen by what follows; otherwise they are unknown."""
-    for name in ("@", "*", "1"):
-        env.pop(name, None)
+    """``set -- rm -rf /``: literal positional parameters, followed when nothing shifts them
+    and the assignment is seen by what follows; otherwise they are unknown."""
+    for name in [k for k in env if k in ("@", "*", "@[@]") or k.isdigit()]:
+        del env[name]
     rest = cmd.words[2:]
-    if len(rest) == 1 and rest[0].value is not None and _sequential(cmd) and \
-            "shift" not in source and "function" not in cmd.nesting:
-        for name in ("@", "*", "1"):
-            env[name] = rest[0].value
+    if rest and all(w.value is not None and not w.expansions & {m.GLOB, m.BRACE, m.TILDE}
+                    for w in rest) and _sequential(cmd) and \
+            "shift" not in source:
+        values = [w.value for w in rest if w.value is not None]
+        env["@[@]"] = ARRAY_SEP.join(values)  # "$@" and "$*" (expand.py)
+        env.update({str(i): v for i, v in enumerate(values, start=1)})
+        if len(values) == 1:
+            env["@"] = env["*"] = values[0]
 
 
 def _sequential(cmd: m.SimpleCommand) -> bool:
-    """Assignments that later commands of the line see (inside a subshell or a branch, they
-    may not: taking them as known can only add a check, never drop one)."""
-    return not cmd.pipeline and not cmd.background and "function" not in cmd.nesting
+    """Assignments that later commands of the line see (inside a subshell, a branch or a
+    function's body, they may not: taking them as known can only add a check, never drop one;
+    the commands after them in the same body do see them)."""
+    return not cmd.pipeline and not cmd.background
 
 
 def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]) -> None:
@@ -282,10 +327,19 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
         name, word = assignment.name, assignment.value
         value: str | None = None
         appends = f"{name}+=" in cmd.text
+        base = name.partition("[")[0]
+        for key in [k for k in env if k.startswith(base + "[")]:
+            del env[key]  # any assignment to a name or an element: its array is not followed
         if name in clobbered or appends:
             pass
         elif m.TILDE in word.expansions:
             value = _home_path(word.text, env, clobbered)
+        elif word.text.startswith("(") and name == base:
+            elements = _array(word.text, env, clobbered)
+            if elements is not None:
+                env[f"{name}[@]"] = ARRAY_SEP.join(elements)
+                env.update({f"{name}[{i}]": e for i, e in enumerate(elements)})
+                value = elements[0] if elements else ""  # $a is ${a[0]}
         elif not word.text.startswith("("):
             value = word.value
             if value is None:
@@ -297,6 +351,33 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
             env.pop(name, None)
         else:
             env[name] = value
+
+
+def _array(text: str, env: dict[str, str], clobbered: frozenset[str]) -> list[str] | None:
+    """The elements of ``(w1 w2 …)`` when every one is a static word (``~`` and ``~/x``
+    expanded as in ``D=~``); else None (expansions, globs, ``[i]=v`` elements, comments)."""
+    if not text.endswith(")") or "\n" in text:
+        return None
+    from clawgate.shell import parse
+
+    parsed = parse(": " + text[1:-1])
+    if parsed.has_error or parsed.comments or len(parsed.commands) != 1:
+        return None
+    cmd = parsed.commands[0]
+    if cmd.assignments or cmd.redirects or not cmd.words:
+        return None
+    elements: list[str] = []
+    for word in cmd.words[1:]:
+        if m.TILDE in word.expansions and not word.expansions - {m.TILDE}:
+            value = _home_path(word.text, env, clobbered)
+        elif word.expansions & {m.GLOB, m.BRACE, m.TILDE}:
+            return None
+        else:
+            value = word.value
+        if value is None:
+            return None
+        elements.append(value)
+    return elements
 
 
 def _home_path(text: str, env: dict[str, str], clobbered: frozenset[str]) -> str | None:

@@ -59,10 +59,23 @@ class GaveUp(Unavailable):
 def bashlex_view(line: str) -> list[CommandView]:
     """bashlex's commands of ``line``, or ``Unavailable`` (no opinion) or ``Rejected``; kept for
     the last lines asked (a line's statements come back in lines made of it)."""
+    return list(_reading(line)[0])
+
+
+def bashlex_spans(line: str) -> tuple[tuple[int, int], ...]:
+    """The character spans of the simple commands bashlex reads in ``line`` (assignments and
+    redirections included), from the same reading as ``bashlex_view``; raises as it does."""
+    return _reading(line)[1]
+
+
+Reading = tuple[tuple[CommandView, ...], tuple[tuple[int, int], ...]]
+
+
+def _reading(line: str) -> Reading:
     found = _remembered(line)
-    if isinstance(found, tuple) and found and found[0] in _FAILURES:
+    if found[0] in _FAILURES:
         raise _FAILURES[found[0]](found[1])
-    return list(found)
+    return found[1], found[2]
 
 
 @lru_cache(maxsize=2048)
@@ -70,7 +83,7 @@ def _remembered(line: str) -> tuple[Any, ...]:
     """Readings and refusals are remembered; running out of time is not (it raises, uncached:
     a deadline missed on a busy machine must not stand for the line afterwards)."""
     try:
-        return tuple(_bashlex_view(line))
+        return ("read", *_bashlex_view(line))
     except GaveUp:
         raise
     except Unavailable as exc:
@@ -79,27 +92,40 @@ def _remembered(line: str) -> tuple[Any, ...]:
         return ("rejected", str(exc))
 
 
-def _bashlex_view(line: str) -> list[CommandView]:
-    if len(line) > MAX_BASHLEX_CHARS:
-        raise Unavailable("too long for the second parser")
-    if "((" in line:  # bashlex does not implement arithmetic, and reads ((...)) as subshells
-        raise Unavailable("arithmetic")
-    import bashlex
-    from bashlex import ast, errors
+def _bashlex_view(line: str) -> Reading:
+    from bashlex import ast
 
     found: list[CommandView] = []
+    spans: list[tuple[int, int]] = []
 
     class Visitor(ast.nodevisitor):  # type: ignore[misc]
         def visitcommand(self, node: ast.node, parts: list[ast.node]) -> None:
+            spans.append(node.pos)
             words = tuple(
                 None if getattr(p, "parts", None) else p.word for p in parts if p.kind == "word"
             )
             if words:
                 found.append((node.pos[0], words))
 
+    _visit(_trees(line), Visitor)
+    return tuple(found), tuple(spans)
+
+
+def _trees(line: str) -> Any:
+    """bashlex's trees of ``line``, within its deadline; its refusals as ours."""
+    if len(line) > MAX_BASHLEX_CHARS:
+        raise Unavailable("too long for the second parser")
+    if "((" in line:  # bashlex does not implement arithmetic, and reads ((...)) as subshells
+        raise Unavailable("arithmetic")
+    import bashlex
+    from bashlex import errors
+
+    from clawgate.shell import bashlexfix
+
+    bashlexfix.apply()
     try:
         with _deadline(min(BASHLEX_SECONDS, 0.02 + len(line) * BASHLEX_PER_CHAR)):
-            trees = bashlex.parse(blank_single_quoted(line).replace("$#", "$1"))  # $# is no #
+            return bashlex.parse(blank_single_quoted(line).replace("$#", "$1"))  # $# is no #
     except _TooSlow as exc:
         raise GaveUp("the second parser gave up") from exc
     except NotImplementedError as exc:
@@ -109,12 +135,14 @@ def _bashlex_view(line: str) -> list[CommandView]:
     except (RecursionError, AssertionError, IndexError, TypeError, AttributeError,
             ValueError, KeyError) as exc:  # bashlex's own failures: no opinion
         raise Unavailable(type(exc).__name__) from exc
+
+
+def _visit(trees: Any, visitor: Any) -> None:
     try:
         for tree in trees:
-            Visitor().visit(tree)
+            visitor().visit(tree)
     except (RecursionError, NotImplementedError, AttributeError) as exc:
         raise Unavailable(type(exc).__name__) from exc
-    return found
 
 
 class _TooSlow(Exception):

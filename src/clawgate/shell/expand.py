@@ -13,10 +13,15 @@ from clawgate.shell.words import decode_ansi_c
 
 DEFAULT_IFS = " \t\n"
 _NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
-# ${x}, ${!x}, and ${x:-word} / ${x-word} with a plain word: a value not known on the line
-# takes the word (one of the values it can have: the line is checked as it too, never instead)
-_BRACED = lazy_pattern(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*|[@*]|\d)(?:(:?-)([^}$`\"'\\]*))?\}")
+# ${x}, ${!x}, and ${x:-word} / ${x-word} / ${x:=word} / ${x=word} with a plain word: a value
+# not known on the line takes the word (one of the values it can have: the line is checked as
+# it too, never instead)
+_BRACED = lazy_pattern(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*|[@*]|\d)(?:(:?[-=])([^}$`\"'\\]*))?\}")
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
+# ${a[@]}, ${a[*]}, ${a[N]} of an array set literally on the line (``constants.py`` keeps its
+# elements under "a[@]", joined by ARRAY_SEP, and each under "a[N]").
+_SUBSCRIPT = lazy_pattern(r"\{([A-Za-z_][A-Za-z0-9_]*)\[(@|\*|\d+)\]\}")
+ARRAY_SEP = "\x00"  # no shell value holds a NUL
 
 # One character of the expanded word: (character, produced by an unquoted expansion).
 _Chars = list[tuple[str, bool]]
@@ -33,8 +38,8 @@ def expand(text: str, env: dict[str, str], *, split: bool = True) -> list[str] |
         chars, quoted = _Expander(text, env).run()
     except Unknown:
         return None
-    if not split:
-        return ["".join(c for c, _ in chars)]
+    if not split:  # an assignment: "${a[@]}" is joined by spaces there
+        return ["".join(" " if loose and c == ARRAY_SEP else c for c, loose in chars)]
     if any(loose and c in "*?[" for c, loose in chars):
         return None  # the field would be a glob pattern
     return _split_on(chars, quoted, env.get("IFS", DEFAULT_IFS))
@@ -44,13 +49,17 @@ def _split_on(chars: _Chars, quoted: bool, ifs: str) -> list[str]:
     """Fields split on ``$IFS`` (``IFS=,; x=rm,-rf,/; $x``): each of its characters that is
     not white space ends a field; white space ones run together; an unquoted empty result is
     no field at all."""
-    if not ifs:
+    if not ifs and not any(loose and c == ARRAY_SEP for c, loose in chars):
         text = "".join(c for c, _ in chars)
         return [text] if text or quoted else []
     fields: list[str] = []
     current: list[str] = []
     started = quoted
     for char, loose in chars:
+        if loose and char == ARRAY_SEP:  # between the elements of "${a[@]}": always a break
+            fields.append("".join(current))
+            current, started = [], True
+            continue
         if loose and char in ifs:
             if char in " \t\n":
                 if current or started:
@@ -145,13 +154,18 @@ class _Expander:
 
     def _dollar(self, *, quoted: bool) -> None:
         rest = self.text[self.i + 1 :]
+        element = _SUBSCRIPT.match(rest) if rest[:1] == "{" else None
+        if element is not None:
+            self.i += 1 + element.end()
+            self._element(element.group(1), element.group(2), quoted=quoted)
+            return
         braced = _BRACED.match(rest)
         if braced and braced.group(3):
             if braced.group(1):
                 raise Unknown
             name, default = braced.group(2), braced.group(4)
             known = self.env.get(name)
-            value = default if known is None or (not known and braced.group(3) == ":-") \
+            value = default if known is None or (not known and braced.group(3)[0] == ":") \
                 else known
             self.i += 1 + braced.end()
         elif braced:
@@ -160,6 +174,10 @@ class _Expander:
         elif (plain := _NAME.match(rest)) is not None:
             value = self._lookup(plain.group(0), indirect=False)
             self.i += 1 + plain.end()
+        elif rest[:1] in ("@", "*") and "@[@]" in self.env:  # set -- a b c; "$@"
+            self.i += 2
+            self._element("@", rest[0], quoted=quoted)
+            return
         elif rest[:1] in ("@", "*") or rest[:1].isdigit():
             value = self._get(rest[0])  # a positional parameter set on the line (set -- x)
             self.i += 2
@@ -169,6 +187,26 @@ class _Expander:
         else:
             raise Unknown  # $( $(( ${x:-…} $1 $@ $# …
         self.out.extend((c, not quoted) for c in value)
+
+    def _element(self, name: str, index: str, *, quoted: bool) -> None:
+        """``${a[N]}`` as a variable; ``"${a[@]}"`` one field an element (a field break
+        between them), ``"${a[*]}"`` one field joined by IFS's first character; unquoted,
+        each element is split as any expansion is."""
+        if index.isdigit():
+            value = self._get(f"{name}[{int(index)}]")
+            self.out.extend((c, not quoted) for c in value)
+            return
+        elements = self._get(f"{name}[@]").split(ARRAY_SEP)
+        ifs = self.env.get("IFS", DEFAULT_IFS)
+        for number, value in enumerate(elements):
+            if number:
+                if quoted and index == "*":
+                    self.out.extend((c, False) for c in ifs[:1])
+                elif quoted or " " in ifs:
+                    self.out.append((ARRAY_SEP if quoted else " ", True))
+                else:
+                    raise Unknown
+            self.out.extend((c, not quoted) for c in value)
 
     def _lookup(self, name: str, *, indirect: bool) -> str:
         if indirect:

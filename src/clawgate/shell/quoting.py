@@ -10,7 +10,7 @@ _WORD_BREAKS = frozenset(" \t\n;|&()<>")
 # The characters ``single_quoted`` acts on; a run of any others it passes over in one step.
 _LOUD = frozenset("\\\n$()\"<#'")
 _QUIET_RUN = lazy_pattern(r"[^\\\n$()\"<#']+")
-HEREDOC = lazy_pattern(r"<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
+HEREDOC = lazy_pattern(r"(?<!<)<<-?\s*(['\"]?)([A-Za-z0-9_.-]+)\1")
 
 
 def blank_single_quoted(line: str) -> str:

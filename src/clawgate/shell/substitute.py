@@ -48,7 +48,9 @@ def evaluate(body: str, _depth: int = 0) -> str | None:
     for token in tokens:
         if token == "|":
             stages.append([])
-        elif token in ("<<<",) or not set(token) <= _OPERATOR:  # print('rm'): quoted
+        elif token == "<<<" or not set(token) <= _OPERATOR:
+            # the lexer cuts operators apart from unquoted words: a token with other characters
+            # is a word, its operator characters were quoted (``printf %s 'a; b'``, print('rm'))
             stages[-1].append(token)
         else:
             return None

@@ -33,6 +33,7 @@ _NESTING_TAGS = {
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"})
+_UNREDIRECTABLE = frozenset({"list", "pipeline"})  # no redirection applies to them whole
 _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
@@ -73,13 +74,56 @@ def tree_of(src: bytes) -> Tree:
     if last is not None and last[0] == src:
         return last[1]
     key = src
-    if src and max(src) >= 0xF0:
+    top = max(src) if src else 0
+    if top >= 0xF0:
         import re  # rare: compiled (and cached by re) only for such lines
 
         src = re.sub(_CRASHING_CHARS, _MASK, src)
     tree = parser().parse(src)
+    if tree.root_node.has_error and b"$" in src:
+        tree = _dollar_masked(src) or tree
+    if tree.root_node.has_error and (b"%" in src or b"@" in src or b"?" in src):
+        tree = _name_masked(src) or tree
     local.last = (key, tree)
     return tree
+
+
+# tree-sitter-bash reads a command name that starts with a name and goes on with "%", "@" or
+# "?" (``1%``, ``x@y``, ``a?b``) as a variable name cut short, an error that its recovery
+# resolves by dropping or merging the commands around it. bash runs such a word as a program.
+# A line that does not parse is read again with the mark as "_" (the same bytes long), kept
+# only where that reading has no error; words are still read from the line (``a?b`` is a glob).
+_NAME_THEN_MARK = rb"(?<![\w${])[A-Za-z0-9_]+[%@?]"
+
+
+def _name_masked(src: bytes) -> Tree | None:
+    import re
+
+    masked = re.sub(_NAME_THEN_MARK, lambda found: found[0][:-1] + b"_", src)
+    tree = parser().parse(masked) if masked != src else None
+    return tree if tree is not None and not tree.root_node.has_error else None
+
+
+# tree-sitter-bash takes a "$" that starts no expansion for the start of one, and fails on
+# what follows: a non-ASCII character (``$é``), or punctuation (``$/``, ``$%``) in a word or at
+# the start of a here-document's body. Then it loses the command or the here-document (its
+# body is read as commands, or the whole line is one error). bash reads such a "$" as itself.
+# A line that does not parse is read again with it masked, the same bytes long: before
+# punctuation the "$" is "_" (a literal, as to bash); before a non-ASCII character (a name to
+# zsh, whose names may be non-ASCII) the character is "_"s, so that "$é" is the variable
+# "$__": an unknown value, the stricter reading. Words are still read from the line.
+_DOLLAR_NON_ASCII = rb"\$[\xc2-\xf4][\x80-\xbf]{0,3}"
+_DOLLAR_LITERAL = rb"\$(?=[%+,./:=\]}^~)&;|<>])"
+
+
+def _dollar_masked(src: bytes) -> Tree | None:
+    import re
+
+    masked = re.sub(_DOLLAR_LITERAL, b"_", src)
+    if max(src) >= 0x80:
+        masked = re.sub(_DOLLAR_NON_ASCII, lambda found: b"$" + b"_" * (len(found[0]) - 1),
+                        masked)
+    return parser().parse(masked) if masked != src else None
 
 
 def parser() -> Parser:
@@ -258,6 +302,14 @@ class _Walker:
                     followers.append(part)
         if words_after_heredoc and (body is None or body.type != "command"):
             self.has_error = True  # ``>out <<EOF cat``: a name tree-sitter would drop
+        if body is not None and body.type in _UNREDIRECTABLE and not followers:
+            start = len(self.out)
+            self._redirect_last(body, own, nesting, depth, redirects, background)
+            if after_target:  # ``a && rm 2>/dev/null -rf ~``: the last command's arguments
+                self._append_to_last(body, start, after_target)
+            for part in bodies:  # the commands nested in them
+                self.walk(part, nesting, depth + 1)
+            return
         stages = [body] if body is not None else []
         if followers and followers[0].type == "pipeline":
             stages += list(followers.pop(0).named_children)
@@ -272,19 +324,36 @@ class _Walker:
             if after_target:
                 self._append(self.out[start], after_target)
         elif after_target:
-            # ``a && rm 2>/dev/null -rf ~``: the grammar hangs the redirection on the list,
-            # bash on its last command, whose arguments the words are
-            last = _last_command(body)
-            cmd = next((c for c in self.out[start:] if last is not None
-                        and c.start == last.start_byte), None)
-            if cmd is None:
-                self.has_error = True  # ``{ ls; } >x y``: words after a group's redirection
-            else:
-                self._append(cmd, after_target)
+            self._append_to_last(body, start, after_target)
         for part in [*after_heredoc, *bodies]:  # the commands nested in them
             self.walk(part, nesting, depth + 1)
         for follower in followers:
             self.walk(follower, nesting, depth + 1, (), background)
+
+    def _redirect_last(self, body: Node, own: list[m.Redirect], nesting: tuple[str, ...],
+                       depth: int, redirects: tuple[m.Redirect, ...], background: bool) -> None:
+        """tree-sitter-bash hangs the redirections after the last command of a pipeline or an
+        ``&&``/``||`` list on the whole of it (``a | b > x``, ``a || b 2>/dev/null``); bash
+        has no such redirection: they are the last command's (``a | (b > x)``)."""
+        last = body
+        while last.type in _UNREDIRECTABLE and last.named_children:
+            last = last.named_children[-1]
+        start = len(self.out)
+        self.walk(body, nesting, depth + 1, redirects, background)
+        for cmd in self.out[start:]:
+            if last.start_byte <= cmd.start < last.end_byte:
+                cmd.redirects = [*cmd.redirects, *own]
+
+    def _append_to_last(self, body: Node | None, start: int, nodes: list[Node]) -> None:
+        """``a && rm 2>/dev/null -rf ~``: the grammar hangs the redirection on the list, bash
+        on its last command, whose arguments the words are."""
+        last = _last_command(body)
+        cmd = next((c for c in self.out[start:] if last is not None
+                    and c.start == last.start_byte), None)
+        if cmd is None:
+            self.has_error = True  # ``{ ls; } >x y``: words after a group's redirection
+        else:
+            self._append(cmd, nodes)
 
     def _append(self, cmd: _Cmd, nodes: list[Node]) -> None:
         """Words the grammar hung on a redirection, put back at the end of their command (its

@@ -48,20 +48,38 @@ def _escaped(match: re.Match[str]) -> str:
 
 
 def decode_ansi_c(body: str) -> str:
-    """The value of ``$'...'`` (body without the quotes)."""
+    """The value of ``$'...'`` (body without the quotes). ``\\xHH`` and octal escapes are
+    bytes, as in bash: ``$'\\xc2\\xb2'`` is the UTF-8 character ``²``, not ``Â²``. Bytes that
+    form no UTF-8 character stay as surrogate escapes (as the line's own invalid bytes do)."""
+    raw = False
+
+    def byte(value: int) -> str:
+        nonlocal raw
+        if value < 0x80:
+            return chr(value)
+        raw = True
+        return chr(0xDC00 + value)  # the surrogate escape of that byte
 
     def one(match: re.Match[str]) -> str:
         esc = match.group(1)
         head = esc[0]
-        if head in "xuU":  # bash keeps ``\x`` without hex digits as written
+        if head == "x":  # bash keeps ``\x`` without hex digits as written
+            return byte(int(esc[1:], 16)) if len(esc) > 1 else "\\" + esc
+        if head in "uU":
             return chr(min(int(esc[1:], 16), 0x10FFFF)) if len(esc) > 1 else "\\" + esc
         if head in "01234567":
-            return chr(int(esc, 8) & 0xFF)
+            return byte(int(esc, 8) & 0xFF)
         if head == "c" and len(esc) == 2:
             return chr(ord(esc[1]) & 0x1F)
         return _ANSI_SIMPLE.get(esc, "\\" + esc)
 
-    return _ANSI.sub(one, body)
+    value = _ANSI.sub(one, body)
+    if raw:
+        try:
+            return value.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a character no UTF-8 holds (a lone surrogate): as it is
+            return value
+    return value
 
 
 def _indirect(text: str) -> bool:
@@ -148,6 +166,16 @@ def _concat_value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, 
             static = False
         else:
             parts.append(value)
-    if _BRACE.search(text):
-        kinds.add(m.BRACE)
+    if _BRACE.search(text) and _BRACE.search(_unquoted_shape(node, src)):
+        kinds.add(m.BRACE)  # a brace expansion may span parts (``{a,"b"}``), not quotes
     return ("".join(parts) if static else None), quoted, kinds
+
+
+_QUOTED_PARTS = frozenset({"raw_string", "string", "ansi_c_string", "translated_string"})
+
+
+def _unquoted_shape(node: Node, src: bytes) -> str:
+    """The concatenation's text with each quoted part as an ``x`` (``'{a,b}'`` expands no
+    brace: bash reads braces only outside quotes)."""
+    return "".join("x" if child.type in _QUOTED_PARTS else text_of(child, src)
+                   for child in node.children)

@@ -67,6 +67,9 @@ def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str,
         if flag is None or any(a not in STDIN_FILES and (
                 not a.startswith("-") or "c" in a or "e" in a) for a in right[1:]):
             return None
+        if flag == "-c" and code.startswith(("-", "+")) and not (consumer.program or "").startswith(
+                "python"):  # a shell reading its program runs it; -c would take it for options
+            code = " " + code
         return feeder.offset, end, " ".join([quote(right[0]), flag, quote(code)])
     run = _xargs_run(right)
     items = _items(text, null=run[1], lines=run[2] is not None) if run else None
@@ -86,9 +89,14 @@ def _pair(commands: tuple[m.SimpleCommand, ...], index: int,
           src: bytes) -> tuple[m.SimpleCommand, m.SimpleCommand, int] | None:
     """(feeder, consumer, end of the consumer in ``src``) for a two-stage pipeline from a
     printer into xargs, a shell or an interpreter."""
-    if index + 1 >= len(commands):
+    feeder = commands[index]
+    inside = feeder.offset + len(encode(feeder.text) or b"")
+    after = index + 1  # the commands of the feeder's own substitutions come first: passed over
+    while after < len(commands) and commands[after].offset < inside:
+        after += 1
+    if after >= len(commands):
         return None
-    feeder, consumer = commands[index], commands[index + 1]
+    consumer = commands[after]
     if (feeder.pipeline, feeder.stage, consumer.stage) != (consumer.pipeline, 0, 1) or \
             len(feeder.pipeline) != 2 or feeder.program not in _FEEDERS or (
             consumer.program != "xargs" and consumer.program not in STDIN_CODE

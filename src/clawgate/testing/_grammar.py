@@ -235,7 +235,10 @@ def heredocs(draw: st.DrawFn) -> str:
     dash = draw(_HEREDOC_DASH)
     head = draw(_HEREDOC_HEADS)
     tail = draw(_HEREDOC_TAILS)
-    body = [b for b in draw(_body_lines) if b.strip("\t") != delim]
+    # A body line ending in a backslash joins the next line in an expanding here-document:
+    # with the delimiter's line it leaves the here-document open (the line is not complete).
+    body = [b for b in draw(_body_lines) if b.strip("\t") != delim
+            and (quoted or not b.endswith("\\"))]
     indent = "\t" if dash else ""
     lines = [f"{head} <<{dash}{quoted}{delim}{quoted}{tail}", *body, f"{indent}{delim}"]
     return "\n".join(lines)

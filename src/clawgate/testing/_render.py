@@ -1,8 +1,10 @@
 """Writing one argv word as shell text in many ways that bash reads back as the same value.
 
 Every renderer here is exact under bash (not ``sh``): quote splitting, backslashes, ``$'…'``
-escapes, empty quotes, line continuations and variables -- plain or indirect -- set in a
-preamble. ``tests/testing/test_harness_rewrites.py`` runs them through a real ``bash -c`` with
+escapes, empty quotes, line continuations, variables -- plain or indirect -- set in a
+preamble, the default of a variable nobody sets (``"${_cg1:-rm}"``) and a command
+substitution that prints the value (``"$(printf %s rm)"``).
+``tests/testing/test_harness_rewrites.py`` runs them through a real ``bash -c`` with
 ``printf '%s\\n'`` as the program and compares the argv it prints.
 """
 
@@ -18,7 +20,9 @@ from clawgate.testing._grammar import RESERVED
 
 _SAFE_ASCII = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+=,")
 STYLES = ("plain", "backslash", "split", "ansi-c", "empty-quotes", "continuation", "variable",
-          "indirect")
+          "indirect", "default", "substitution")
+# Characters a value may hold to stand as the default of ``"${name:-value}"`` unchanged.
+_DEFAULT_SAFE = _SAFE_ASCII - frozenset("%")
 
 
 @dataclass
@@ -101,6 +105,20 @@ def render_word(draw: st.DrawFn, value: str, style: str, pre: Preamble, *,
         return "".join("'\n'" if c == "\n" else "\\" + c for c in value)
     if style == "ansi-c":
         return ansi_c(value)
+    if style in ("default", "substitution") and "{" in unsafe:
+        style = "plain"  # a "${…}" or "$(…)" inside a brace expansion: not followed here
+    if style == "default" and set(value) <= _DEFAULT_SAFE:
+        # the default of a variable no one sets (the harness's own names): its value
+        return f'"${{{pre.fresh()}{draw(st.sampled_from([":-", "-", ":=", "="]))}{value}}}"'
+    if style == "substitution" and not value.endswith("\n"):
+        # computed by a command substitution (which drops trailing newlines only)
+        return f'"$(printf %s {single(value)})"'
+    if style in ("default", "substitution"):
+        return single(value)
+    if style == "plain":
+        quoted = shlex.quote(value)
+        clean = quoted.startswith("'") or not any(c in quoted for c in unsafe)
+        return quoted if clean else single(value)
     pieces = _cut(draw, value)
     if style == "split":
         return "".join(_piece(draw, p, unsafe) for p in pieces)

@@ -3,9 +3,12 @@
 A rewrite is built in three layers: (1) for programs with getopt-style flags, flags split,
 merged or moved after the operands (the argv changes, its meaning to that program does not);
 (2) the argv written word by word (``_render``) and joined by spaces, ``${IFS}`` or a brace
-expansion, behind env prefixes and wrappers that run their argument unchanged; (3) the line in a
-subshell or group, under ``bash -c`` or ``eval``, chained with harmless commands, or sent
-through a base64 round trip.
+expansion, behind env prefixes, no-op redirections and wrappers that run their argument
+unchanged (``exec``, ``env -S '…'``, ``bash -c '"$@"' bash …``, ``xargs``,
+``find . -maxdepth 0 -exec …``), or set as an array or the positional parameters first;
+(3) the line in a subshell, group, function, one-pass loop or ``if true``, under ``bash -c``
+or ``eval``, fed to ``bash`` by a here-string, a pipe or a process substitution (or sourced
+from one), chained with harmless commands, or sent through a base64 round trip.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from clawgate.testing._grammar import before_closer
-from clawgate.testing._render import Preamble, render_argv
+from clawgate.testing._render import Preamble, render_argv, single
 
 # Flags these programs take without an argument (GNU getopt: clusters split, options permute).
 GETOPT_FLAGS: dict[str, str] = {
@@ -37,11 +40,20 @@ BUILTINS_ONLY = frozenset({
 PREFIX_WRAPPERS = ("env", "command", "nice -n 0", "timeout 600", "nohup", "stdbuf -o0",
                    "env --")
 ENV_PREFIXES = ("CG_FUZZ=1", "TZ=UTC", "NO_COLOR=1")
+# What runs the argv other than the shell itself (see ``_command``).
+RUNNERS = ("xargs", "array", "set-args", "dollar-at", "env-split", "find-exec")
+# Redirections that change nothing, written before the program's name (bash allows that).
+NOOP_REDIRECTS = ("2>&2", ">&1", "1>&1")
+# Words ``env -S`` reads back as they are (it splits on blanks and reads quotes, backslashes,
+# ``#`` and ``${…}`` itself).
+_SPLIT_STRING_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                               "_-./:@%+=,")
 # Silent harmless commands: chaining them changes nothing, not even the output.
 HARMLESS = ("true", ":", "cd .", "test -e /", "sleep 0", "pwd >/dev/null", "[ 1 ]")
 # Wrappers under which a DENY must stay a DENY (privilege changes included).
 DENY_PREFIXES = (*PREFIX_WRAPPERS, "sudo", "sudo -u root", "doas", "nice", "time", "xargs",
-                 "strace -f", "busybox", "chroot /")
+                 "strace -f", "busybox", "chroot /", "exec", "2>&2", "setsid", "ionice -c 3",
+                 "taskset -c 0", "flock /tmp/cg-fuzz.lock", "env -i PATH=/usr/bin:/bin")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,19 +143,56 @@ def _command(draw: st.DrawFn, argv: tuple[str, ...]) -> tuple[str, list[str]]:
         prefix = draw(st.lists(st.sampled_from(PREFIX_WRAPPERS), max_size=2))
     env = draw(st.lists(st.sampled_from(ENV_PREFIXES), max_size=2, unique=True))
     steps.extend(["env-prefix"] if env else [])
-    xargs = len(words) > 1 and _external_ok(program) and joiner == "space" and draw(st.booleans())
+    runner = "plain"
+    if _external_ok(program) and joiner == "space" and draw(st.booleans()):
+        runner = _runner(draw(st.sampled_from(RUNNERS)), argv)
     # `command` is a builtin: only the shell itself can run it, so it goes first or not at all.
     prefix = [w for w in prefix if w != "command"] + (
-        ["command"] if "command" in prefix and not xargs else [])
+        ["command"] if "command" in prefix and runner == "plain" else [])
     prefix = prefix[-1:] + prefix[:-1] if prefix[-1:] == ["command"] else prefix
+    # `exec` replaces the shell with the command: first, never with `command`, never in xargs.
+    if runner == "plain" and "command" not in prefix and _external_ok(program) and draw(
+            st.sampled_from([False, False, False, True])):
+        prefix = ["exec", *prefix]
     steps.extend(f"wrapper:{w.split()[0]}" for w in prefix)
-    if xargs:
-        command = (f"printf '%s\\0' {' '.join(words[1:])} | "
-                   + " ".join([*env, "xargs -0", *prefix, words[0]]))
-        steps.append("xargs")
-    else:
-        command = " ".join([*env, *prefix, *words])
+    redirect = draw(st.sampled_from(["", "", "", *NOOP_REDIRECTS]))
+    steps.extend(["redirect-first"] if redirect else [])
+    lead = [redirect, *env] if redirect else env
+    command = _run(runner, argv, words, lead, prefix, pre)
+    steps.extend([runner] if runner != "plain" else [])
     return "; ".join([*pre.statements, command]), steps
+
+
+def _runner(runner: str, argv: tuple[str, ...]) -> str:
+    """``runner``, or "plain" where it cannot run ``argv`` unchanged."""
+    if (runner == "xargs" and len(argv) < 2) or (
+            runner == "find-exec" and any(w in (";", "+") or "{}" in w for w in argv)) or (
+            runner in ("array", "set-args") and any("\n" in w for w in argv)) or (
+            runner == "env-split" and not all(w and set(w) <= _SPLIT_STRING_SAFE for w in argv)):
+        return "plain"  # find would end -exec at ";", put its path in "{}" ...
+    return runner
+
+
+def _run(runner: str, argv: tuple[str, ...], words: list[str], lead: list[str],
+         prefix: list[str], pre: Preamble) -> str:
+    """The command that runs the argv (written as ``words``) by way of ``runner``."""
+    if runner == "xargs":
+        return (f"printf '%s\\0' {' '.join(words[1:])} | "
+                + " ".join([*lead, "xargs -0", *prefix, words[0]]))
+    if runner == "dollar-at":  # the words as bash -c's positional parameters
+        return " ".join([*lead, "bash -c '\"$@\"' bash", *prefix, *words])
+    if runner == "array":  # the argv as the elements of an array set before it
+        name = pre.fresh()
+        pre.statements.append(f"{name}=({shlex.join(argv)})")
+        return " ".join([*lead, *prefix, f'"${{{name}[@]}}"'])
+    if runner == "set-args":  # the argv as the positional parameters
+        pre.statements.append(f"set -- {shlex.join(argv)}")
+        return " ".join([*lead, *prefix, '"$@"'])
+    if runner == "find-exec":  # find runs it once, for the one path it finds
+        return " ".join([*lead, "find . -maxdepth 0 -exec", *prefix, *words, "\\;"])
+    if runner == "env-split":  # one string that env -S splits into the argv
+        return " ".join([*lead, "env -S", single(" ".join([*prefix, *argv]))])
+    return " ".join([*lead, *prefix, *words])
 
 
 def _b64(line: str) -> str:
@@ -165,6 +214,15 @@ LINE_WRAPPERS = {
     "base64-bash-c": lambda line: (f'bash -c "$(printf %s {_b64(_not_an_option(line))} | '
                                    'base64 -d)"'),
     "base64-pipe": lambda line: f"echo {_b64(line)} | base64 -d | bash",
+    "here-string": lambda line: f"bash <<< {shlex.quote(line)}",
+    "pipe-bash": lambda line: f"printf '%s\\n' {shlex.quote(line)} | bash",
+    "process-substitution": lambda line: f"bash <(printf '%s\\n' {shlex.quote(line)})",
+    "source": lambda line: f"source <(printf '%s\\n' {shlex.quote(line)})",
+    "function": lambda line: (f"_cg_fn() {{ {line}{before_closer(line).replace(' ', '; ')}}}"
+                              "; _cg_fn"),
+    "loop-once": lambda line: (f"for _cg in 1; do {line}"
+                               f"{before_closer(line).replace(' ', '; ')}done"),
+    "if-true": lambda line: f"if true; then {line}{before_closer(line).replace(' ', '; ')}fi",
 }
 
 
@@ -219,7 +277,9 @@ def wrapped(draw: st.DrawFn, line: str) -> Rewrite:
         out = f"{prefix} {out}" if prefix != "xargs" else f"echo | xargs {out}"
         steps.append(f"prefix:{prefix}")
     if not steps or draw(st.booleans()):
-        kind = draw(st.sampled_from(["bash-c", "sh-c", "eval", "subshell", "group"]))
+        kind = draw(st.sampled_from(["bash-c", "sh-c", "eval", "subshell", "group",
+                                     "here-string", "pipe-bash", "process-substitution",
+                                     "source", "function", "loop-once", "if-true"]))
         out = (f"sh -c {shlex.quote(_not_an_option(out))}" if kind == "sh-c"
                else LINE_WRAPPERS[kind](out))
         steps.append(kind)

@@ -98,7 +98,8 @@ class LookalikeWords(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.source.isascii():
-            return Verdict.passthrough()
+            # ``$'\xc2\xb2'`` is the word ``²`` written in ASCII: its value is judged
+            return self._escaped(parsed) if "$'" in parsed.source else Verdict.passthrough()
         if parsed.has_error:  # error recovery may have dropped commands: read the raw words
             for token in parsed.source.split():
                 folded = unicodedata.normalize("NFKC", token)
@@ -118,6 +119,20 @@ class LookalikeWords(LineValidator):
                     unusual = Verdict.ask(self.id, f"non-ASCII program name {word.text!r}",
                                           hint="check which program this really is")
         return unusual
+
+    def _escaped(self, parsed: ParsedLine) -> Verdict:
+        """Look-alikes among the values of words written in ASCII (ANSI-C escapes)."""
+        for cmd in parsed.commands:
+            for word in cmd.words:
+                value = word.value
+                if value is None or value.isascii():
+                    continue
+                folded = unicodedata.normalize("NFKC", value)
+                if folded != value and folded.isascii():
+                    return Verdict.misparse(self.id, f"{word.text!r} is {value!r}, which looks "
+                                            f"like {folded!r}", hint="type the command in plain "
+                                            "ASCII")
+        return Verdict.passthrough()
 
 
 @register

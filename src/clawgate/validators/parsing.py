@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import differential
 from clawgate.shell.bystatement import compare_line, rejected
@@ -27,8 +27,28 @@ class Unparseable(LineValidator):
         if rejected(parsed):
             return Verdict.deny(self.id, "neither shell parser accepts this line",
                                 hint="fix the quoting or the syntax")
-        return Verdict.ask(self.id, "the line does not parse cleanly",
-                           hint="fix the quoting or the syntax")
+        return Verdict(Outcome.ASK, (Reason(self.id, "the line does not parse cleanly",
+                                            hint="fix the quoting or the syntax"),),
+                       nested=_only_bashlex_reads(parsed))
+
+
+def _only_bashlex_reads(parsed: ParsedLine) -> tuple[str, ...]:
+    """The commands bashlex reads in a line tree-sitter cannot parse, where tree-sitter sees
+    none start: each is checked as a line of its own. tree-sitter's error recovery can swallow
+    a command's first words into an error (``( ls | 1% )`` then ``LD_PRELOAD=$'' ls`` is read
+    as the command ``$'' ls``, without its assignment) or drop a command whole."""
+    line = parsed.source
+    try:
+        spans = differential.bashlex_spans(line)
+    except (differential.Unavailable, differential.Rejected):  # GaveUp included
+        return ()
+    seen = {start for start, _ in differential.tree_view(parsed)}
+    found = []
+    for start, end in spans:
+        text = line[start:end].strip()
+        if start not in seen and text and text != line.strip():
+            found.append(text)
+    return tuple(found)
 
 
 @register
