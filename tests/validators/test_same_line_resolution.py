@@ -71,6 +71,7 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("f() { a=-rf; b=a; rm \"${!b}\" /; }; f", DENY),
     # a body's assignments are followed after them in that body (a function, a loop round)
     ("for i in 1; do a=-rf; rm \"$a\" /; done", DENY),
+    ("f() { ( a=-rf; b=a; rm \"${!b}\" / ); }; f", DENY),  # a subshell in a body
     ("while true; do c='rm -rf ~'; eval \"$c\"; break; done", DENY),
     ("a=(rm -rf /); a[0]=ls; \"${a[@]}\"", ASK),  # an element changed: not followed
     ("a=(rm -rf /); unset a; \"${a[@]}\"", ASK),

@@ -185,7 +185,7 @@ def _assign_in(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
     if inside is None:  # no subshell's layer applies here: env is outer's values
         _assign(cmd, outer, clobbered)
         return outer
-    if inside[-1] in _BODIES:
+    if _BODIES.intersection(cmd.nesting):
         # a function's or a loop's body: what it assigns is followed for the commands after
         # it in the same body (every call or round runs them in that order); elsewhere the
         # name is unknown (the call may come at any point, the next round sees the value
