@@ -1,7 +1,7 @@
-"""The docs are executable: the README's Python runs as a doctest, its risk-tier examples are
-the engine's tiers, and every ``policy ...`` command the README and docs/ show names a real
-subcommand with real options (and the runnable ``policy check`` lines do what they say); the
-same for the commands docs/ and examples/*/README.md show."""
+"""The docs are executable: the library page's Python runs as a doctest, the risk-tier
+examples are the engine's tiers, and every ``policy ...`` command the README and docs/ show
+names a real subcommand with real options (and the runnable ``policy check`` lines do what they
+say); the same for the commands examples/*/README.md show."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from clawgate.cli.app import group
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS_DIR = ROOT / "docs"
 DOCS = {path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
         for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
                      *sorted((ROOT / "examples").glob("*/README.md"))]}
@@ -32,25 +33,32 @@ def _blocks(text: str, *languages: str) -> list[str]:
     return [body for language, body in FENCE.findall(text) if language in languages]
 
 
-def _section(title: str) -> str:
-    start = README.index(title)
-    end = README.find("\n#", start + len(title))
-    return README[start:] if end < 0 else README[start:end]
+def _page(name: str) -> str:
+    return (DOCS_DIR / name).read_text(encoding="utf-8")
+
+
+def _section(page: str, title: str) -> str:
+    """From ``title`` to the next heading of ``page`` (a docs/ file name)."""
+    text = _page(page)
+    start = text.index(title)
+    end = text.find("\n#", start + len(title))
+    return text[start:] if end < 0 else text[start:end]
 
 
 def test_the_library_example_runs_as_shown(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run in a directory holding the manifest shown under Policies as ``project.yaml``."""
-    (manifest,) = _blocks(_section("## Policies"), "yaml")
+    """Run in a directory holding the manifest shown first in docs/policies.md as
+    ``project.yaml``."""
+    (manifest,) = _blocks(_section("policies.md", "# Policies"), "yaml")
     (tmp_path / "project.yaml").write_text(manifest, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    examples = _blocks(README, "pycon")
-    assert examples, "the README shows no Python session"
+    examples = _blocks(_page("library.md"), "pycon")
+    assert examples, "docs/library.md shows no Python session"
     parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(
         optionflags=doctest.ELLIPSIS, verbose=False)
     for number, text in enumerate(examples):
-        test = parser.get_doctest(text, {"clawgate": clawgate}, f"README[{number}]",
-                                  "README.md", 0)
+        test = parser.get_doctest(text, {"clawgate": clawgate}, f"library.md[{number}]",
+                                  "docs/library.md", 0)
         assert test.examples
         result = runner.run(test, out=_Failures().write)
         assert result.failed == 0, _Failures.text
@@ -64,7 +72,7 @@ class _Failures:
 
 
 def _tier_rows() -> list[tuple[str, str]]:
-    rows = re.findall(r"^\| `([^`]+)` \| (low|medium|high) \|$", _section("### Risk tiers"),
+    rows = re.findall(r"^\| `([^`]+)` \| (low|medium|high) \|$", _section("decisions.md", "## Risk tiers"),
                       re.M)
     assert len(rows) >= 20
     return rows
@@ -136,3 +144,12 @@ def test_every_command_the_docs_show_exists_with_its_options(doc: str, shown: st
     and not re.search(r"[\[\]|<>]|\.\.\.|FILE|DIR|WORD|COMMAND", line)])
 def test_runnable_check_lines_decide(line: str) -> None:
     assert main(shlex.split(line)[1:]) in (0, 3, 4), line
+
+
+@pytest.mark.parametrize(("doc", "number"), [
+    (name, number) for name, text in DOCS.items()
+    for number, block in enumerate(_blocks(text, "yaml")) if block.startswith("version:")])
+def test_every_manifest_the_docs_show_loads(doc: str, number: int, tmp_path: Path) -> None:
+    block = _blocks(DOCS[doc], "yaml")[number]
+    (tmp_path / "shown.yaml").write_text(block, encoding="utf-8")
+    clawgate.Engine.from_files(tmp_path / "shown.yaml")

@@ -1,4 +1,4 @@
-"""The README's exit-code table is ``ExitCode``, row for row, and each code is what the CLI
+"""The exit-code table of docs/cli.md is ``ExitCode``, row for row, and each code is what the CLI
 returns in the case the table names."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from clawgate.cli import main
 from clawgate.cli.exitcodes import ExitCode, for_outcome
 from clawgate.decision import Outcome
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-TABLE = README[README.index("### Exit codes"):]
+PAGE = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+TABLE = PAGE[PAGE.index("## Exit codes"):]
 TABLE = TABLE[:TABLE.index("\n\n", TABLE.index("| code |"))]
 ROWS = {int(code): (check, other) for code, check, other in
         re.findall(r"^\| (\d+) \| (.*?) \| (.*?) \|$", TABLE, re.M)}
