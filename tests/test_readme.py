@@ -72,8 +72,8 @@ class _Failures:
 
 
 def _tier_rows() -> list[tuple[str, str]]:
-    rows = re.findall(r"^\| `([^`]+)` \| (low|medium|high) \|$", _section("decisions.md", "## Risk tiers"),
-                      re.M)
+    rows = re.findall(r"^\| `([^`]+)` \| (low|medium|high) \|$",
+                      _section("decisions.md", "## Risk tiers"), re.M)
     assert len(rows) >= 20
     return rows
 

@@ -31,3 +31,17 @@ def test_json_by_alias(capsys: pytest.CaptureFixture[str]) -> None:
 def test_unknown_program(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain-program", "no-such-tool"]) == ExitCode.USAGE
     assert "does not know" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("line", "code", "rule"), [
+    ("rm -rf /", ExitCode.DENY, "CG-"),
+    ("git push -f origin main", ExitCode.ASK, "policy:default.yaml#git-force-push"),
+    ("ls -la", ExitCode.OK, "final"),
+])
+def test_explain_is_check_with_its_trace(line: str, code: ExitCode, rule: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "--json", line]) == code
+    shown = json.loads(capsys.readouterr().out)
+    assert main(["check", "--explain", "--json", line]) == code
+    assert json.loads(capsys.readouterr().out) == shown
+    assert any(entry["rule_id"].startswith(rule) for entry in shown["trace"])

@@ -168,7 +168,7 @@ def test_cli_verify_and_tail(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         for n in range(4):
             log.append(record(n))
     assert main(["audit", "verify", str(path)]) == 0
-    assert "intact" in capsys.readouterr().err
+    assert capsys.readouterr().out == f"{path}: intact (4 lines, chain intact, anchor holds)\n"
 
     assert main(["audit", "tail", "-n", "2", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -179,6 +179,8 @@ def test_cli_verify_and_tail(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     captured = capsys.readouterr()
     assert f"{path}:2: its mac does not match" in captured.err
     assert json.loads(captured.out)["first_bad_line"] == 2
+    assert main(["audit", "verify", str(path)]) == 4
+    assert capsys.readouterr().out.startswith(f"{path}:2: its mac does not match")
 
     assert main(["audit", "verify", str(tmp_path / "missing.jsonl")]) == 2
     assert main(["audit", "tail", str(tmp_path / "missing.jsonl")]) == 2

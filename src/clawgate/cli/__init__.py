@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, str] = {
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check_command:check",
     "config": "clawgate.cli.config:config",
+    "explain": "clawgate.cli.check_command:explain",
     "explain-program": "clawgate.cli.explain:explain_program",
     "fuzz": "clawgate.cli.fuzz:fuzz",
     "hook": "clawgate.cli.hook:hook",

@@ -29,7 +29,8 @@ def audit() -> None:
                    "default the anchor the writers keep under the state directory, if any.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def verify(file: str, start: int, anchor_text: str | None, as_json: bool) -> int:
-    """Exit 0 if FILE is intact, 4 if broken (the first bad line is named on stderr)."""
+    """Exit 0 if FILE is intact, 4 if broken; the verdict (the first bad line, when broken)
+    is printed on stdout, or as one JSON object with --json."""
     try:
         anchor = _anchor(file, anchor_text)
         result = verify_log(file, start=start, anchor=anchor)
@@ -43,11 +44,14 @@ def verify(file: str, start: int, anchor_text: str | None, as_json: bool) -> int
         emit_json({"ok": result.ok, "lines": result.lines,
                    "first_bad_line": result.first_bad_line, "why": result.why,
                    "anchor": anchor.as_dict() if anchor else None})
-    if result.ok:
-        say(f"{file}: intact ({result.why}{', anchor holds' if anchor else ''})")
-        return ExitCode.OK
-    say(f"{file}:{result.first_bad_line}: {result.why}")
-    return ExitCode.DENY
+    verdict = (f"{file}: intact ({result.why}{', anchor holds' if anchor else ''})"
+               if result.ok else f"{file}:{result.first_bad_line}: {result.why}")
+    if as_json:
+        if not result.ok:
+            say(verdict)  # the object is on stdout; the person reads the bad line here
+    else:
+        sys.stdout.write(verdict + "\n")
+    return ExitCode.OK if result.ok else ExitCode.DENY
 
 
 def _anchor(file: str, text: str | None) -> Anchor | None:
@@ -82,15 +86,23 @@ def anchor(file: str) -> int:
 @audit.command()
 @click.option("-n", "count", type=click.IntRange(min=0), default=10, show_default=True,
               help="How many lines.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the JSON lines as they are, on a terminal too.")
 @click.argument("file", type=click.Path(dir_okay=False))
-def tail(count: int, file: str) -> int:
-    """Print the last N lines of FILE as they are (JSON lines) on stdout."""
+def tail(count: int, as_json: bool, file: str) -> int:
+    """Print the last N records of FILE: a table on a terminal, the JSON lines as they are
+    when piped or with --json."""
     try:
         with open(file, "rb") as handle:
             last = deque(handle, maxlen=count)
     except OSError as exc:
         say(f"policy audit tail: {file}: {exc.strerror or exc}")
         return ExitCode.USAGE
+    if sys.stdout.isatty() and not as_json:
+        from clawgate.cli.audit_table import show_records
+
+        show_records(last)
+        return ExitCode.OK
     out = sys.stdout.buffer
     for line in last:
         out.write(line if line.endswith(b"\n") else line + b"\n")

@@ -1,4 +1,5 @@
-"""``policy check`` as a click command, built from the option table in ``check_options``."""
+"""``policy check`` as a click command, built from the option table in ``check_options``, and
+``policy explain``: the same check with its whole trace."""
 
 from __future__ import annotations
 
@@ -40,4 +41,21 @@ def _run(**given: object) -> int:
 check = click.Command(
     "check", callback=_run, help=HELP, short_help="Decide ALLOW (0), ASK (3) or DENY (4).",
     params=[*(_option(*spec) for spec in OPTIONS),
+            click.Argument(["words"], nargs=-1, metavar="[--] COMMAND...")])
+
+
+EXPLAIN_HELP = """Print why COMMAND would be allowed, asked about or denied: each simple command it
+runs, every rule that had an opinion, and the winner (the same as `policy check --explain`).
+
+Exit codes: 0 ALLOW, 3 ASK, 4 DENY, 2 usage error or bad policy file, 1 internal error."""
+
+
+def _run_explain(**given: object) -> int:
+    return _run(**given, explain=True)
+
+
+explain = click.Command(
+    "explain", callback=_run_explain, help=EXPLAIN_HELP,
+    short_help="Why COMMAND is allowed, asked about or denied (the whole trace).",
+    params=[*(_option(*spec) for spec in OPTIONS if spec[0] != "--explain"),
             click.Argument(["words"], nargs=-1, metavar="[--] COMMAND...")])
