@@ -3,7 +3,7 @@ the pytest plugin (a usage error only when its options are used).
 
 The missing packages are really missing to the subprocess: a meta-path finder refuses to import
 them (the same ModuleNotFoundError an install without the extra gives); nothing of clawgate is
-replaced. ``tests/test_wheel.py`` checks the same on a wheel installed without extras.
+replaced. ``tests/test_wheel.py`` checks what the wheel ships.
 """
 
 from __future__ import annotations
