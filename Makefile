@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # pip's own configuration may hold constraints too (/etc/xdg/pip here): -c adds to them.
 LOCK := requirements/dev.lock
 
-.PHONY: test lint typecheck fuzz bench venv lock clean
+.PHONY: test lint typecheck fuzz bench venv lock clean docs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -40,6 +40,11 @@ lock:
 	  echo "# make venv installs with -c this file; refresh with: make lock"; \
 	  .venv-lock/bin/python -m pip freeze --exclude-editable | grep -v '^-e'; } > $(LOCK)
 	rm -rf .venv-lock
+
+# The documentation site, into build/site (the tests build it too, warnings as errors).
+docs: venv
+	$(BIN)/python scripts/rules_reference.py
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 lint: venv
 	$(BIN)/ruff check src tests bench
