@@ -91,3 +91,30 @@ def test_shipped_policies_are_clean_wherever_they_are_read_from(tmp_path, capsys
         shutil.copyfile(source, copies[-1])
     assert len(copies) == 4
     assert main(["lint", *copies]) == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("command", "missed"), [
+    ('[git, push, "*", main]', ["git push origin HEAD:main", "git push origin +main",
+                                "git push origin refs/heads/main",
+                                "git push origin HEAD:refs/heads/main"]),
+    ("[git, push, origin, release]", ["git push origin HEAD:release",
+                                      "git push origin +release",
+                                      "git push origin refs/heads/release",
+                                      "git push origin HEAD:refs/heads/release"]),
+    ("[git, push, \"*\", {re: '\\\\+?(.*:)?(refs/heads/)?main'}]", []),
+    ('[git, push, "*", "*main"]', []),  # a glob that takes every spelling
+    ("[git, push, origin]", []),
+    ("[git, log, origin, main]", []),
+])
+def test_rules_that_miss_spellings_of_their_own_operands(write, command, missed):
+    """A push to main written as a refspec is still a push to main: each spelling is put
+    through the rule itself, and lint names the ones it misses."""
+    text = f"version: 1\nshell:\n  rules:\n    - id: r\n      command: {command}\n" \
+           "      decision: deny\n      why: w\n"
+    found = [f.message for f in lint_file(str(write(text))) if "mean the same" in f.message]
+    if not missed:
+        assert found == []
+        return
+    (message,) = found
+    assert all(f"`{line}`" in message for line in missed[:3])
+    assert f"and {len(missed) - 3} more" in message

@@ -42,9 +42,23 @@ def rule(command, decision="deny", **extra):
     (["git", "commit", "--no-verify"], "git commit -m -n", False),
     (["find", "-delete"], "find . -name x -type d", False),
     (["find", "-delete"], "find . -delete", True),
+    # a unique prefix of a long option is that option to the program
+    (["git", "push", ["--force", "-f"]], "git push --forc origin main", True),
+    (["git", "push", ["--force", "-f"]], "git push --fo origin main", True),
+    (["rm", "-rf"], "rm --recur --forc build", True),
+    (["rm", "-rf"], "rm --recur build", False),
+    (["git", "commit", "--no-verify"], "git commit --no-ver -m x", True),
 ])
 def test_pattern_matching(pattern, line, expected):
     assert rule(pattern).matches(parse_one(line)) is expected
+
+
+@pytest.mark.parametrize(("decision", "expected"), [("deny", True), ("ask", True),
+                                                    ("allow", False)])
+def test_only_stricter_rules_read_a_prefix_as_its_option(decision, expected):
+    """An allow asks for the option as written: a prefix it reads wrongly would widen it."""
+    pattern = ["git", "push", "--dry-run"]
+    assert rule(pattern, decision).matches(parse_one("git push --dry origin")) is expected
 
 
 def test_exact_rules_refuse_more_words_and_flags():

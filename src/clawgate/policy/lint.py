@@ -7,7 +7,9 @@ such a name stops loading); a regex that can backtrack catastrophically.
 Warnings (exit 3): an MCP ``server__tool`` name (no server is asked whether it has the tool);
 a rule that can never decide (a stricter rule matches everything it does) or
 that repeats an earlier one; an allow rule as broad as a program that runs anything (``bash``,
-``python3``, ``*``); ``alsoAllow`` re-adding a tool a deny list removes; an empty allow list.
+``python3``, ``*``); a deny or ask rule that misses other spellings of its own operands
+(``HEAD:main`` for a push to ``main``: ``lint_spellings``); ``alsoAllow`` re-adding a tool a
+deny list removes; an empty allow list.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from clawgate.decision import Outcome
 from clawgate.errors import PolicyError
 from clawgate.policy.catalog import BUILTIN_TOOLS, is_glob, is_group, is_mcp_tool
 from clawgate.policy.layers import Layer
+from clawgate.policy.lint_spellings import advice, missed_spellings
 from clawgate.policy.matching import Position, Rule, compile_rule
 from clawgate.policy.yamlload import line_of
 
@@ -156,6 +159,9 @@ def _rule_findings(layer: Layer, default: Layer) -> list[Finding]:
                     if problem:
                         out.append(_at(layer, where, "error",
                                        f"rule {rule.local_id}: regex {item['re']!r}: {problem}"))
+        missed = missed_spellings(rule)
+        if missed and rule.decision is not Outcome.ALLOW:
+            out.append(_at(layer, where, "warning", advice(rule, missed)))
         if rule.decision is Outcome.ALLOW and _broad(rule):
             out.append(_at(layer, where, "warning", f"rule {rule.local_id}: an allow as broad "
                            "as a program that can run anything; name the subcommand"))

@@ -87,13 +87,27 @@ class Rule(NamedTuple):
         for alternatives in self.flags:
             hit = next((names for names in (_flag_names(program, argv.context, alt)
                                             for alt in alternatives)
-                        if names <= argv.flags), None)
+                        if self._present(names, argv.flags)), None)
             if hit is None:
                 return False
             wanted |= hit
         if self.exact:
             return len(argv.positionals) == len(self.positions) and argv.flags <= wanted
         return True
+
+    def _present(self, names: frozenset[str], flags: frozenset[str]) -> bool:
+        """Whether every option of ``names`` is among ``flags``. Programs with long options
+        take a unique prefix of one (``git push --forc``, ``rm --recur``): for a deny or ask
+        rule a long flag word that begins one of its names counts (reading more into a word is
+        the safe side; an ambiguous prefix is an error to the program and runs nothing); an
+        allow rule wants the names as written."""
+        if names <= flags:
+            return True
+        if self.decision is Outcome.ALLOW:
+            return False
+        return all(name in flags or (name.startswith("--") and any(
+            flag.startswith("--") and len(flag) > 2 and name.startswith(flag) for flag in flags))
+            for name in names)
 
     def reason(self) -> Reason:
         return Reason(self.rule_id, self.why, self.hint)
