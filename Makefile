@@ -55,6 +55,7 @@ typecheck: venv
 bench: venv
 	$(BIN)/python bench/bench_decisions.py
 	$(BIN)/python bench/bench_startup.py
+	$(BIN)/python bench/bench_daemon.py
 	$(BIN)/python bench/bench_executors.py
 	$(BIN)/python bench/bench_serve.py
 

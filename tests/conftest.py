@@ -36,6 +36,9 @@ for _var in ("CLAWGATE_STATE_DIR", "CLAWGATE_POLICY"):  # the user's own, never 
 # The guard's own state (keys, audit anchors, approvals), named for subprocesses that are given
 # an environment of their own.
 os.environ["CLAWGATE_STATE_HOME"] = str(SANDBOX / "clawgate-state")
+# The suite's `policy` subprocesses decide in process: no resident decider is started behind
+# a test's back (tests/daemon/ start their own, each under its own state directory, and stop it).
+os.environ["CLAWGATE_NO_DAEMON"] = "1"
 
 
 def snapshot(dirs: tuple[Path, ...]) -> dict[str, tuple[int, int]]:

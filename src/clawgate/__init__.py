@@ -13,16 +13,16 @@ Names are imported on first use, so that ``import clawgate`` (and the CLI) start
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from functools import lru_cache
-from importlib import import_module
 
 TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Sequence
+    from typing import Any, TypeAlias
 
     from clawgate.decision import Decision
     from clawgate.engine import Engine
+
+    PolicyArg: TypeAlias = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
 
 _LAZY = {
     "CallContext": "clawgate.guard",
@@ -42,8 +42,6 @@ _LAZY = {
     "ToolRegistry": "clawgate.tools.base",
     "Verdict": "clawgate.decision",
 }
-
-PolicyArg = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
 
 
 def check(command: str, *, policy: PolicyArg = None, cwd: str | None = None) -> Decision:
@@ -70,11 +68,24 @@ def _paths(policy: PolicyArg) -> tuple[str, ...]:
     return tuple(os.fspath(p) for p in policy)
 
 
-@lru_cache(maxsize=8)
-def _engine(paths: tuple[str, ...], stamps: tuple[int, ...]) -> Engine:
-    from clawgate.engine import Engine
+# The engines ``check`` built, by manifest paths and their modification times; the oldest goes
+# first past eight. (A dict, not functools.lru_cache: ``import clawgate`` stays lean for the
+# resident decider's client, which imports this package and nothing else of it.)
+_ENGINES: dict[tuple[tuple[str, ...], tuple[int, ...]], Engine] = {}
+_ENGINES_MAX = 8
 
-    return Engine.from_files(*paths)
+
+def _engine(paths: tuple[str, ...], stamps: tuple[int, ...]) -> Engine:
+    key = (paths, stamps)
+    found = _ENGINES.get(key)
+    if found is None:
+        from clawgate.engine import Engine
+
+        found = Engine.from_files(*paths)
+        while len(_ENGINES) >= _ENGINES_MAX:
+            del _ENGINES[next(iter(_ENGINES))]
+        _ENGINES[key] = found
+    return found
 
 
 def __getattr__(name: str) -> Any:
@@ -85,6 +96,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'clawgate' has no attribute {name!r}")
+    from importlib import import_module
+
     return getattr(import_module(module), name)
 
 

@@ -9,9 +9,10 @@ click's reading by a test), so that the command an agent runs before every other
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
-from clawgate.cli.exitcodes import ExitCode
+TYPE_CHECKING = False  # the decider's client runs before anything else is imported
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # name -> "module:attribute" of a click command; imported on demand. One line a subcommand.
 SUBCOMMANDS: dict[str, str] = {
@@ -19,6 +20,7 @@ SUBCOMMANDS: dict[str, str] = {
     "audit": "clawgate.cli.audit:audit",
     "check": "clawgate.cli.check_command:check",
     "config": "clawgate.cli.config:config",
+    "daemon": "clawgate.cli.daemon:daemon",
     "explain": "clawgate.cli.check_command:explain",
     "explain-program": "clawgate.cli.explain:explain_program",
     "fuzz": "clawgate.cli.fuzz:fuzz",
@@ -35,17 +37,33 @@ SUBCOMMANDS: dict[str, str] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code (never raise). A reader of stdout that goes away
-    does not change it."""
+    does not change it. Run as the process's own command line (``argv`` None), a check or a
+    hook goes to the resident decider first (``clawgate.daemon``), which runs this same
+    function in a warm fork; without its answer the call is decided here."""
+    start_decider = False
+    if argv is None:
+        from clawgate.daemon.client import forward
+
+        answered, start_decider = forward(sys.argv[1:])
+        if answered is not None:
+            return answered
     from clawgate.cli.streams import pipe_safe
 
     args = list(sys.argv[1:] if argv is None else argv)
-    return pipe_safe(lambda: _guarded(args))
+    code = pipe_safe(lambda: _guarded(args))
+    if start_decider:
+        from clawgate.daemon.client import start_server
+
+        start_server()
+    return code
 
 
 def _guarded(args: list[str]) -> int:
     try:
         return _dispatch(args)
     except Exception as exc:  # the contract: exit 1 with one line on stderr, never a traceback
+        from clawgate.cli.exitcodes import ExitCode
+
         sys.stderr.write(f"policy: internal error: {type(exc).__name__}: {exc}\n")
         return ExitCode.INTERNAL
 

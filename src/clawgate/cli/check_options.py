@@ -28,6 +28,9 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--explain", "explain", FLAG, "",
      "Print each simple command with every opinion and the winner; with --json or --jsonl, "
      "add them to each object as \"trace\"."),
+    ("--no-daemon", "no_daemon", FLAG, "",
+     "Decide in this process, not through the resident decider (also: "
+     "CLAWGATE_NO_DAEMON=1)."),
 )
 
 
@@ -40,6 +43,7 @@ class CheckArgs:
     as_json: bool = False
     jsonl: bool = False
     explain: bool = False
+    no_daemon: bool = False
     words: tuple[str, ...] = ()
 
 

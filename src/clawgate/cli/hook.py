@@ -36,6 +36,9 @@ def _options(function: Any) -> Any:
                      help="Send an ASK to the `policy serve` console at URL and wait for the "
                      "answer (repeatable: replicas in turn; the token comes from "
                      "$CLAWGATE_SERVER_TOKEN). Unreachable: deny."),
+        click.option("--no-daemon", is_flag=True,
+                     help="Decide in this process, not through the resident decider (also: "
+                     "CLAWGATE_NO_DAEMON=1)."),
     ]
     for decorate in reversed(decorators):
         function = decorate(function)

@@ -1,0 +1,81 @@
+"""One call, answered in a fork of the warm decider: the call's working directory,
+environment and standard input put in place, the ``policy`` command line run in process
+(``clawgate.cli.main``, the same code a fresh process runs), its stdout, stderr and exit code
+sent back. A fork that fails in any way closes the connection unanswered, and the client then
+decides in process: never an answer made up here."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+
+from clawgate.daemon import wire
+from clawgate.daemon.client import ANSWER_SECONDS, APPROVAL_SECONDS, taken
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+WIRE_SECONDS = 30.0  # to read a request, and to hand back an answer
+
+
+def answer_in_fork(conn: socket.socket, identity: str) -> NoReturn:
+    """Run in the forked child; never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the parent's auto-reaping is its own
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        conn.settimeout(WIRE_SECONDS)
+        reader = wire.Reader(conn.recv)
+        if reader.exactly(len(wire.MAGIC)) != wire.MAGIC:
+            os._exit(2)
+        who, cwd, argv_raw, env_raw, stdin = (reader.field() for _ in range(5))
+        argv = [os.fsdecode(w) for w in argv_raw.split(b"\0")]
+        if who.decode(errors="replace") != identity or not argv or not taken(argv[1:]):
+            conn.sendall(wire.STALE)
+            os._exit(0)
+        conn.sendall(wire.ACCEPTED)
+        signal.alarm(int(APPROVAL_SECONDS if "--server" in argv else ANSWER_SECONDS))
+        code, out, err = _run(argv, os.fsdecode(cwd), env_raw, stdin)
+        conn.sendall(wire.answer(code, out, err))
+    except BaseException:  # the client decides in process: nothing is answered from here
+        os._exit(1)
+    os._exit(0)
+
+
+def _run(argv: list[str], cwd: str, env_raw: bytes, stdin: bytes) -> tuple[int, bytes, bytes]:
+    os.chdir(cwd)
+    os.environb.clear()
+    for item in env_raw.split(b"\0") if env_raw else ():
+        name, sep, value = item.partition(b"=")
+        if sep and name:
+            os.environb[name] = value
+    fds = [_memfd("stdin", stdin), _memfd("stdout", b""), _memfd("stderr", b"")]
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+    sys.argv = argv
+    from clawgate.cli import main
+
+    code = main(argv[1:])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return code, _contents(fds[1]), _contents(fds[2])
+
+
+def _memfd(name: str, data: bytes) -> int:
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _contents(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
