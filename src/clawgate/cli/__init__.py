@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, str] = {
     "check": "clawgate.cli.check_command:check",
     "config": "clawgate.cli.config:config",
     "daemon": "clawgate.cli.daemon:daemon",
+    "doctor": "clawgate.cli.doctor:doctor",
     "explain": "clawgate.cli.check_command:explain",
     "explain-program": "clawgate.cli.explain:explain_program",
     "fuzz": "clawgate.cli.fuzz:fuzz",
