@@ -119,7 +119,8 @@ NETWORK: dict[str, frozenset[str]] = {
                      "syscall.Socket", "syscall.Connect", "syscall.Bind", "syscall.Listen"}),
 }
 # Interpreter family -> the token language its code is read as.
-LANGUAGES = {"node": "js", "nodejs": "js", "bun": "js", "deno": "js", "perl": "perl",
+LANGUAGES = {"node": "js", "nodejs": "js", "bun": "js", "deno": "js", "ts-node": "js",
+             "tsx": "js", "perl": "perl",
              "ruby": "ruby", "php": "php", "lua": "lua", "luajit": "lua", "R": "r",
              "Rscript": "r", "jrunscript": "jvmjs", "jjs": "jvmjs", "julia": "julia",
              "octave": "octave", "octave-cli": "octave"}

@@ -68,7 +68,8 @@ def _load() -> dict[str, Any]:
 def _acts(spec: dict[str, Any]) -> bool:
     """Whether any word can make the program do more than read (write, run, delete, name
     another machine)."""
-    if spec.get("operands") in WRITE_KINDS or spec.get("language") in ("sed", "awk"):
+    if spec.get("operands") in WRITE_KINDS or spec.get("operands") == "wrap" or spec.get(
+            "language") in ("sed", "awk"):
         return True
     if set(spec.get("options", {}).values()) - {"flag", "value", "read"} or (
             "tasks" in spec):
@@ -175,7 +176,7 @@ def runners() -> frozenset[str]:
 
 
 def _may_run(spec: dict[str, Any]) -> bool:
-    if RUN_KINDS & set(spec.get("options", {}).values()):
+    if RUN_KINDS & set(spec.get("options", {}).values()) or spec.get("operands") == "wrap":
         return True
     return any(isinstance(sub, dict) and _may_run(sub)
                for sub in spec.get("subcommands", {}).values())

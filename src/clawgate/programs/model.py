@@ -12,7 +12,7 @@ OptionKind = Literal["write", "read", "run", "code", "config", "setting", "netwo
                      "run-argv", "wrap",
                      "flag", "runs", "deletes", "publishes", "in-place", "unconfined"]
 OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
-                      "read-then-write"]
+                      "read-then-write", "wrap"]
 Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",

@@ -183,6 +183,8 @@ class _Walk:
             self.effects.extend(Effect("write", "(in place)", w) for w in operands)
         elif kind in ("write", "output"):
             self.effects.extend(Effect("write", _OPERAND[kind], w) for w in operands)
+        elif kind == "wrap":  # each operand a command line the program exists to run
+            self.effects.extend(Effect("wrap", "(command)", w) for w in operands)
         elif kind == "write-after-first":
             self.effects.extend(Effect("write", None, w) for w in operands[1:])
         elif kind == "read-then-write" and len(operands) >= 2:

@@ -47,6 +47,7 @@ from clawgate.validators import (  # noqa: F401
     supplychain,
     texcode,
     textprograms,
+    unknownwords,
     windows,
     wrappers,
     zsh,

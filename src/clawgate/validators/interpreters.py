@@ -36,6 +36,7 @@ def _i(short: str = "", long: str = "", exact: str = "", attached: str = "",
 INLINE: dict[str, Inline] = {
     "python": _i("c", attached="WXmQ"), "pypy": _i("c", attached="WXmQ"),
     "node": _i("ep", "eval print"), "nodejs": _i("ep", "eval print"), "bun": _i("e", "eval"),
+    "ts-node": _i("ep", "eval print"), "tsx": _i("ep", "eval print"),
     "deno": _i("", "eval"), "perl": _i("eE", attached="MmIilx0CdD", backticks=True),
     "ruby": _i("e", attached="rIEFKTWx0", backticks=True), "php": _i("rRBE", backticks=True),
     "lua": _i("e"), "luajit": _i("e"), "R": _i("e"), "Rscript": _i("e"),

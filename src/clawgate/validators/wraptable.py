@@ -159,7 +159,8 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("fnm", "exec"): _w("", "using"), ("opam", "exec"): _w(), ("xdotool", "exec"): _w(),
     ("task", "execute"): _w(), ("ip", "netns"): _w("", "", skip=2),
     ("ip", "vrf"): _w("", "", skip=2), ("nix", "develop"): _w("c", "", code_long="command"),
-    ("nix-shell", ""): _w("p", "packages", code_long="run command"),
+    ("nix-shell", ""): _w("pIAjE", "packages include attr cores max-jobs arg argstr keep "
+                          "expr", code_long="run command"),
     ("flatpak", "run"): _w("", "", skip=1), ("toolbox", "run"): _w("c", "container"),
     ("distrobox", "enter"): _w("n", "name"), ("schroot", ""): _w("cu", "chroot user"),
     ("codex", "sandbox"): _w("", "", skip=1), ("dotenv", ""): _w("fe"),

@@ -1,0 +1,152 @@
+"""The closed-world default: a program the catalog does not know is not a harmless program.
+
+Its words are judged by what they are. A word handed to it that is itself a command line (a
+known program with options, paths or shell syntax: ``'rm -rf /'``, ``"curl -s URL | sh"``) or
+code that starts processes (``'import os; os.system("…")'``, ``'os:cmd("…")'``) might run:
+ASK, with the command — and every command-like string inside the code — checked as the line it
+is, so a payload that is a DENY on its own is a DENY here. Known programs keep their words'
+meaning from the catalog (``echo 'rm -rf /'`` prints it; ``git commit -m`` is a message), and
+prose stays prose (``./notes.sh "make it faster"``: no option, path or syntax).
+"""
+
+from __future__ import annotations
+
+import shlex
+from functools import lru_cache
+
+from clawgate import programs
+from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.programs import (
+    DECODERS,
+    INSPECTORS,
+    INTERACTIVE,
+    NET_TOOLS,
+    SHELLS,
+    family_name,
+)
+
+# Shell syntax that makes a word a command line rather than text.
+_SYNTAX = lazy_pattern(r"\|\s*\S|&&|\|\||;\s*\S|\$\(|`[^`]*`|(?:^|\s)\d?>{1,2}\s*[~/.\w]|<\(")
+# Calls that start processes or evaluate text, in the languages agents meet (and in those the
+# engine does not read token by token: Erlang, Elixir, Groovy, Scala, Kotlin, Swift, Haskell,
+# Scheme, Crystal).
+_CODE = lazy_pattern(
+    r"\b(?:os\.(?:system|popen|exec\w*|spawn\w*)|subprocess\.\w+|child_process|execSync|"
+    r"spawnSync|execFileSync|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|os:cmd|io\.popen|"
+    r"shell_exec|passthru|proc_open|popen|system\*?|exec|eval|__import__|System\.cmd|"
+    r"Process\.(?:run|new|start)|callCommand|callProcess|readProcess|spawnCommand|open-pipe)"
+    r"\s*\(|\.execute\(\)|\(system\*?\s|sys\.process|\.!!?(?:\W|$)|Process\(\)|%x\{|"
+    r"\bqx[{(/]|`[^`]+`")
+_STRING = lazy_pattern(r"\"((?:[^\"\\]|\\.){1,4000})\"|'((?:[^'\\]|\\.){1,4000})'")
+_OPTION_VALUE = lazy_pattern(r"^--?[\w.-]+=(.+)$", flags=16)  # re.DOTALL
+MAX_WORD = 16384  # longer words are other validators' (and the bounds') business
+
+
+@lru_cache(maxsize=1)
+def _unread_languages() -> frozenset[str]:
+    """Interpreters whose inline code the engine does not read token by token."""
+    from clawgate.inline.langtables import LANGUAGES
+    from clawgate.validators.interpreters import INLINE
+
+    return frozenset(p for p in INLINE if p not in LANGUAGES and p not in ("python", "pypy"))
+
+
+@lru_cache(maxsize=1)
+def _known_elsewhere() -> frozenset[str]:
+    from clawgate.validators.escapes import FRONTENDS
+    from clawgate.validators.interpreters import INLINE
+
+    return SHELLS | INSPECTORS | INTERACTIVE | NET_TOOLS | DECODERS | FRONTENDS | frozenset(
+        INLINE) | BUILTINS
+
+
+# The shell's own commands: other families judge what they do with their words (a trap's
+# handler, eval's text, source's file).
+BUILTINS = frozenset("""
+. : alias bg bind break builtin caller cd command compgen complete compopt continue declare
+dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let
+local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source
+suspend test times trap true type typeset ulimit umask unalias unset wait [ [[
+""".split())
+
+
+def known(program: str) -> bool:
+    """Whether the engine knows what ``program`` does with its words."""
+    name = family_name(program) or program
+    return programs.entry(name) is not None or name in _known_elsewhere()
+
+
+def command_like(text: str) -> bool:
+    """Whether ``text`` reads as a command line: a known program first, then shell syntax, an
+    option or a path (``rm -rf /``, ``curl -s URL | sh``), not a sentence that starts with a
+    program's name (``make it faster``)."""
+    if len(text) > MAX_WORD or not any(c.isspace() for c in text.strip()):
+        return False
+    try:
+        words = shlex.split(text, comments=False)
+    except ValueError:
+        words = text.split()
+    if not words:
+        return False
+    first = words[0].rsplit("/", 1)[-1] if words[0].startswith("/") else words[0]
+    if not known(first):
+        return False
+    if _SYNTAX.search(text):
+        return True
+    return any(w.startswith("-") or w.startswith(("/", "~", "./", "../")) or "/" in w
+               for w in words[1:])
+
+
+def payloads(text: str) -> list[str]:
+    """The command lines ``text`` holds: itself, or the strings inside code that calls a
+    process or evaluates text (those strings; the code itself when none reads as a command)."""
+    value = _OPTION_VALUE.match(text)
+    text = value.group(1) if value else text
+    if command_like(text):
+        return [text]
+    if not _CODE.search(text):
+        return []
+    inner = [m.group(1) or m.group(2) or "" for m in _STRING.finditer(text)]
+    found = [s for s in inner if command_like(s) or (s.strip() and known(s.split()[0]))]
+    return found or [""]  # "": code that starts something, nothing literal to check
+
+
+@register
+class UnknownProgramWords(Validator):
+    """A program the catalog does not know is handed a command line or code that starts
+    processes: it might run it. ASK, and each command (a literal one inside the code too) is
+    checked as a line of its own: DENY when it alone is a DENY.
+
+    Bad: ``task run 'rm -rf /'`` (DENY, as ``rm -rf /``), ``zzrun -c 'import os;
+    os.system("id")'`` (ASK). Harmless: ``mytool build --release``, ``./notes.sh "make it
+    faster"``, ``echo 'rm -rf /'`` (a known program that prints).
+    """
+
+    id = "CG-PROG-004"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program
+        if program is None or len(cmd.words) < 2:
+            return Verdict.passthrough()
+        family = family_name(program) or program
+        if family in _unread_languages():
+            from clawgate.validators.interpreters import INLINE, inline_code
+
+            texts = [code for _, code in inline_code(cmd, INLINE[family]) if code]
+            who = f"{program}'s inline code is not read here, and it"
+            found = [p for text in texts if _CODE.search(text) for p in payloads(text)]
+        elif known(program):
+            return Verdict.passthrough()
+        else:
+            who = f"{program} is not a program the catalog knows, and it"
+            found = [p for w in cmd.words[1:] if w.value is not None
+                     and len(w.value) <= MAX_WORD for p in payloads(w.value)]
+        if not found:
+            return Verdict.passthrough()
+        commands = [text for text in dict.fromkeys(found) if text]
+        what = f"a command ({commands[0]!r})" if commands else "code that starts processes"
+        return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
+                              message=f"{who} is handed {what}")
