@@ -17,7 +17,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from clawgate.tools.detectors import DETECTORS, PLACEHOLDERS, Detector
+from clawgate.tools.detectors import PLACEHOLDERS, Detector
+from clawgate.tools.ruleset import DETECTORS
 
 
 @dataclass(frozen=True, slots=True)
