@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 _QUOTED_OR_BARE = r"(\"[^\"\n]{0,1024}\"|'[^'\n]{0,1024}'|[^\s\"',;]{1,1024})"
-MAX_WIDTH = 16384  # the most one attempt of any pattern may read
+MAX_WIDTH = 1 << 15  # the most one attempt of any pattern may read: a long JWT or key line
 
 
 class Detector:
@@ -244,8 +244,8 @@ class DatabaseUrl(Detector):
     lowercase = True
     patterns = (re.compile(
         r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|"
-        r"sqlserver|oracle|clickhouse|cockroachdb|jdbc:[a-z]{1,32})(?:\+[a-z0-9]+)?://"
-        r"[^:/\s@]{0,256}:(?P<secret>[^@\s]{1,256})@"),)
+        r"sqlserver|oracle|clickhouse|cockroachdb|jdbc:[a-z]{1,32})(?:\+[a-z0-9]{1,32})?://"
+        r"[^:/\s@]{0,256}:(?P<secret>[^@\s]{1,256}+)@"),)
 
 
 class UrlPassword(Detector):
@@ -256,7 +256,7 @@ class UrlPassword(Detector):
     group = "secret"
     lowercase = True
     patterns = (re.compile(
-        r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,32}+://[^:/\s@]{0,256}+:(?P<secret>[^@\s]{1,256})@"),)
+        r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,32}+://[^:/\s@]{0,256}+:(?P<secret>[^@\s]{1,256}+)@"),)
 
     def keep(self, secret: str) -> bool:
         # ``host:8080/path@x`` is a port and a path, not a password with a slash in it
@@ -305,7 +305,7 @@ class KeyValueSecret(Detector):
         rf"{_SECRET_NAME}[\"']?\s{{0,16}}(?P<sep>:=|:|=)\s{{0,16}}(?P<value>"
         rf"{_QUOTED_OR_BARE})"),)
     _name_char = re.compile(r"[A-Za-z0-9_.-]")
-    _path_value = re.compile(r"(?:~|\.{1,2})?/[^\s/]{1,1024}+(?:/[^\s/]{0,1024}+){0,1024}+")
+    _path_value = re.compile(r"(?:~|\.{1,2})?/[^\s/][^\s]{0,1024}+")
     _call = re.compile(r"[A-Za-z_][\w.]{0,256}+\(")  # token = read_token(): code, not a value
     _prose_after = re.compile(r"[ \t]{1,64}+[A-Za-z]")
 
