@@ -261,7 +261,7 @@ class UrlPassword(Detector):
     def keep(self, secret: str) -> bool:
         # ``host:8080/path@x`` is a port and a path, not a password with a slash in it
         port, slash, _ = secret.partition("/")
-        return not (slash and port.isdigit())
+        return not (slash and port.isdigit()) and secret.lower() not in PLACEHOLDERS
 
 
 class AuthorizationHeader(Detector):
@@ -281,7 +281,7 @@ _SECRET_NAME = (
     r"auth|authorization|bearer)"
 )
 PLACEHOLDERS = frozenset({"", "true", "false", "null", "none", "nil", "undefined", "redacted",
-                           "changeme", "xxx", "***", "<redacted>",
+                           "changeme", "xxx", "***", "<redacted>", "x-oauth-basic",
                            # the schemes of an Authorization header: its credentials follow
                            "bearer", "basic", "token", "bot", "digest", "negotiate", "ntlm"})
 
@@ -306,6 +306,8 @@ class KeyValueSecret(Detector):
         rf"{_QUOTED_OR_BARE})"),)
     _name_char = re.compile(r"[A-Za-z0-9_.-]")
     _path_value = re.compile(r"(?:~|\.{1,2})?/[^\s/][^\s]{0,1024}+")
+    # "Authorization": "token …": the header's detectors redact the credentials after the scheme
+    _scheme = re.compile(r"(?i:bearer|basic|token|bot)[ \t]")
     _call = re.compile(r"[A-Za-z_][\w.]{0,256}+\(")  # token = read_token(): code, not a value
     _prose_after = re.compile(r"[ \t]{1,64}+[A-Za-z]")
 
@@ -342,6 +344,7 @@ class KeyValueSecret(Detector):
             or value.isdigit()
             or len(value) < 4
             or (secret[:1] not in "\"'" and self._call.match(secret) is not None)
+            or self._scheme.match(value) is not None
         )
 
 

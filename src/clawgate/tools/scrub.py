@@ -45,13 +45,23 @@ def secret_env_name(name: str) -> bool:
     return bool(words & _SECRET_ENV_WORDS)
 
 
+def address_pattern(address: str) -> re.Pattern[str]:
+    """``address`` where it stands alone: not inside a longer number, name or address."""
+    return re.compile(rf"(?<![\w.:]){re.escape(address)}(?!\w|\.\w)")
+
+
 class Scrubber:
-    """Redact every detector's findings and the values of secret-named environment variables."""
+    """Redact every detector's findings and the values of secret-named environment variables.
+
+    ``addresses`` is an opt-in profile: the server's own IP addresses (or any other values)
+    redacted wherever they stand alone, as ``[REDACTED:server-ip:<hash>]``; other addresses
+    stay readable."""
 
     def __init__(
         self,
         detectors: Sequence[Detector] = DETECTORS,
         env: Mapping[str, str] | None = None,
+        addresses: Sequence[str] = (),
     ) -> None:
         self.detectors = tuple(detectors)
         values = {
@@ -59,6 +69,7 @@ class Scrubber:
         }
         # longest first, so that a value containing another is redacted whole
         self._env = sorted(values.items(), key=lambda item: -len(item[0]))
+        self._addresses = tuple(address_pattern(a) for a in dict.fromkeys(addresses) if a)
 
     def findings(self, text: str) -> list[Finding]:
         """Non-overlapping findings in order; an earlier, then a longer match wins."""
@@ -70,6 +81,8 @@ class Scrubber:
             spans.extend((s, e, detector.kind) for s, e in detector.find(text, lowered))
         for value, _name in self._env:
             spans.extend((m.start(), m.end(), "env") for m in re.finditer(re.escape(value), text))
+        for address in self._addresses:
+            spans.extend((m.start(), m.end(), "server-ip") for m in address.finditer(text))
         spans.sort(key=lambda span: (span[0], -span[1]))
         out: list[Finding] = []
         last = 0
