@@ -159,3 +159,16 @@ def test_every_rule_names_its_source_and_the_file_is_checked() -> None:
         load_rules("[[rules]]\nkind = 'x'\nsource = 'clawgate'\nregex = 'a'\nkeywords = ['A']\n")
     with pytest.raises(ValueError, match="rule 1"):
         load_rules("[[rules]]\nkind = 'x'\nsource = 'clawgate'\nregex = '('\n")
+
+
+@pytest.mark.parametrize("sample", PLANTED, ids=[s.name for s in PLANTED])
+def test_scrubbing_twice_leaves_the_first_redaction_as_it_is(sample: Sample) -> None:
+    """A result is scrubbed, then its audit line: the marker (and so its hash) must survive."""
+    scrubber = Scrubber()
+    once = scrubber.scrub(sample.text)
+    assert scrubber.scrub(once) == once
+
+
+def test_a_value_that_runs_into_a_marker_is_still_redacted() -> None:
+    out = Scrubber().scrub("password=hunter2x[REDACTED:env:abcdef]")
+    assert out == f"password=[REDACTED:key-value-secret:{digest('hunter2x')}][REDACTED:env:abcdef]"

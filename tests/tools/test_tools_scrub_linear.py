@@ -27,7 +27,7 @@ import pytest
 from clawgate.policy.redos import catastrophic
 from clawgate.tools.detectors import MAX_WIDTH, Detector
 from clawgate.tools.ruleset import DETECTORS
-from clawgate.tools.scrub import Scrubber
+from clawgate.tools.scrub import Finding, Scrubber, truncate
 
 _parser: Any = import_module("re._parser")
 
@@ -95,3 +95,51 @@ def test_findings_on_a_long_adversarial_text_are_all_kept() -> None:
     out = Scrubber().scrub(text)
     assert secret not in out
     assert out.count("[REDACTED:") == 4000
+
+
+class CountingScrubber(Scrubber):
+    """Records how many characters the detectors are run on."""
+
+    scanned = 0
+
+    def findings(self, text: str) -> list[Finding]:
+        self.scanned += len(text)
+        return super().findings(text)
+
+
+LIMIT = 4096
+
+
+@pytest.mark.parametrize("size", [1 << 20, 1 << 22], ids=["1MiB", "4MiB"])
+def test_a_capped_scrub_reads_a_bounded_part_whatever_the_length(size: int) -> None:
+    scrubber = CountingScrubber()
+    out = scrubber.scrub_capped("a://" * (size // 4), LIMIT)
+    assert len(out.encode()) <= LIMIT
+    assert scrubber.scanned <= 2 * (LIMIT + 2 * scrubber.margin)
+
+
+SECRET = "ghp_" + "Zq9" * 12
+
+
+def test_a_capped_scrub_sees_a_secret_across_every_cut_whole() -> None:
+    scrubber = Scrubber()
+    reach = LIMIT + scrubber.margin
+    length = 3 * (reach + scrubber.margin)
+    edges = [reach, reach + scrubber.margin, length - reach, length - reach - scrubber.margin,
+             LIMIT // 2, length - LIMIT // 2]
+    for edge in edges:
+        for shift in (-len(SECRET) - 1, -len(SECRET), -len(SECRET) // 2, -1, 0, 1):
+            at = edge + shift
+            text = "x" * at + " " + SECRET + " " + "y" * (length - at)
+            out = scrubber.scrub_capped(text, LIMIT)
+            assert SECRET not in out, (edge, shift)
+            assert len(out.encode()) <= LIMIT
+
+
+def test_a_capped_scrub_equals_scrub_then_truncate() -> None:
+    scrubber = Scrubber()
+    body = "line of ordinary build output\n" * 20_000
+    text = f"token {SECRET}\n{body}Authorization: token {SECRET}\n"
+    assert scrubber.scrub_capped(text, LIMIT) == truncate(scrubber.scrub(text), LIMIT)
+    short = f"token {SECRET}\n"
+    assert scrubber.scrub_capped(short, LIMIT) == scrubber.scrub(short)
