@@ -18,7 +18,9 @@ import string
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 import pytest
 from redteam_support import EXECUTORS, guard_for
@@ -199,3 +201,19 @@ def test_the_audit_log_scrubs_arguments_and_results(tmp_path: Path, guard: Guard
     assert records[-1]["args"]["command"].count("[REDACTED:") >= len(values)
     # the log scrubs what was scrubbed already: each redaction stays one, its hash kept
     assert re.findall(r"\[REDACTED:[a-z0-9-]+:\[", log) == []
+
+
+def test_a_url_prefix_repeated_is_scrubbed_in_bounded_work(tmp_path: Path, guard: Guard) -> None:
+    """256 KiB of ``a://`` took 79 s to scrub: a password pattern rescanned the rest of the
+    line from every ``a://``. Shown without a clock: every pattern of the Guard's scrubber
+    reads at most 32 KiB in one attempt (its width), so the work is linear in the output; then
+    the same output, through a real command, comes back capped."""
+    parse: Any = import_module("re._parser").parse
+    widths = {p.pattern: parse(p.pattern, p.flags).getwidth()[1]
+              for d in guard.setup.scrubber.detectors for p in d.patterns}
+    assert [p for p, width in widths.items() if width > 1 << 15] == []
+    out = guard.call("exec_shell", {"command": "python3 -c \"print('a://' * 65536)\""})
+    assert isinstance(out, dict)
+    assert out["exit_code"] == 0
+    assert out["stdout"].startswith("a://a://")
+    assert len(out["stdout"].encode()) <= 65536
