@@ -65,6 +65,11 @@ class Scrubber:
         addresses: Sequence[str] = (),
     ) -> None:
         self.detectors = tuple(detectors)
+        # each needle once per text, whatever the number of detectors that share it
+        self._needles: dict[str, list[int]] = {}
+        for index, detector in enumerate(self.detectors):
+            for needle in detector.needles or ("",):
+                self._needles.setdefault(needle, []).append(index)
         values = {
             v: k for k, v in (env or {}).items() if secret_env_name(k) and len(v) >= MIN_ENV_VALUE
         }
@@ -78,9 +83,9 @@ class Scrubber:
         """Non-overlapping findings in order; an earlier, then a longer match wins."""
         spans: list[tuple[int, int, str]] = []
         lowered = text.lower()
-        for detector in self.detectors:
-            if not detector.may_match(lowered):
-                continue
+        active = sorted({i for needle, indices in self._needles.items() if needle in lowered
+                         for i in indices})
+        for detector in (self.detectors[i] for i in active):
             spans.extend((s, e, detector.kind) for s, e in detector.find(text, lowered))
         for value, _name in self._env:
             spans.extend((m.start(), m.end(), "env") for m in re.finditer(re.escape(value), text))
