@@ -104,6 +104,15 @@ def kinds(scrubber: Scrubber) -> None:
           f"{'  (not: ' + ', '.join(wrong) + ')' if wrong else ''}")
 
 
+def capped(scrubber: Scrubber) -> None:
+    log = log_mib()
+    start = time.perf_counter()
+    scrubber.scrub_capped(log, 65536)
+    took = time.perf_counter() - start
+    print(f"{'':34} 1 MiB log as the Guard scrubs a result (head and tail of 64 KiB): "
+          f"{took * 1000:.1f} ms")
+
+
 def adversarial(scrubber: Scrubber) -> None:
     print("clawgate on adversarial text (seconds; linear work grows 4x per column):")
     print(f"  {'fragment':26}{'64 KiB':>10}{'256 KiB':>10}{'1 MiB':>10}")
@@ -129,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
 
     measure("clawgate Scrubber", clawgate, args.rounds)
     kinds(scrubber)
+    capped(scrubber)
     adversarial(scrubber)
     try:
         import detect_secrets  # noqa: F401
