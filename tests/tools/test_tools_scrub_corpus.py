@@ -65,6 +65,8 @@ GIT_OUTPUT = [
     ("show-ref", f"{HEX40} refs/heads/fix-token-refresh\n"),
     ("log-format", f"{HEX40} Rotate the deploy token\n"),
     ("for-each-ref", f"{HEX40} commit\trefs/tags/v1.0\n"),
+    ("subject-then-hash", f"Rotate the deploy token\n{HEX40}\n"),
+    ("log-body", f"commit {HEX40}\n\n    Refresh the token\n\ncommit {HEX40}\n"),
 ]
 
 

@@ -93,7 +93,7 @@ class GitHubToken(Detector):
         re.compile(r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{36,255})\b"),
         re.compile(r"\b(?P<secret>github_pat_[A-Za-z0-9_]{60,255})\b"),
         re.compile(r"://(?:[^:/\s@]{0,256}:)?(?P<secret>[0-9a-f]{40})(?::[^@\s/]{0,256})?@"),
-        re.compile(r"(?i:token|(?<![a-z])pat)[\"']?[ \t]{0,16}[:=\s][ \t]{0,16}(?:<<<[ \t]{0,16})?"
+        re.compile(r"(?i:token|(?<![a-z])pat)[\"']?[ \t]{0,16}[:= \t][ \t]{0,16}(?:<<<[ \t]{0,16})?"
                    r"[\"']?(?P<secret>[0-9a-f]{40})\b"),
         re.compile(r"(?i:authorization)[\"']?[ \t]{0,16}[:=][ \t]{0,16}[\"']?(?i:token|bearer)"
                    r"[ \t]{1,16}(?P<secret>[0-9a-f]{40})\b"),
