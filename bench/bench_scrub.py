@@ -1,19 +1,22 @@
-"""clawgate's scrubber against detect-secrets on the same texts (issue 14: "prefer a maintained
-ruleset ... measure both").
+"""clawgate's scrubber against detect-secrets on the same texts, and its time on adversarial
+input.
 
     pip install detect-secrets==1.5.0      # not a dependency of clawgate; only this bench
     python bench/bench_scrub.py [--rounds 3]
 
-Corpora: written here (fake secrets assembled at run time, never printed):
+Corpora: ``clawgate.testing.secret_corpus`` (fake credentials drawn at run time, never printed):
 
-- planted: one secret each, in the context tools print it (a config line, an env dump, a
-  URL, a command line, a PEM body read from line 2, a JWT, provider keys ...). Recall: the
-  share whose secret no longer appears in the output (clawgate) or that detect-secrets reports
-  a finding on the text for (its own filters on: the way ``detect-secrets scan`` runs).
-- harmless: lock-file integrity hashes, UUIDs, git SHAs and ``git log`` lines, base64 image
-  data, ``/etc/passwd`` lines and error messages, package versions, prose. False positives:
-  the share of texts changed (clawgate) or reported (detect-secrets).
-- speed: median wall time of one pass over both corpora, and of a 1 MiB build log.
+- planted: one credential per format (85 formats, 79 kinds: provider keys and tokens, URL and
+  command-line passwords, ``.netrc``, kubeconfig, PEM bodies ...) in the context a tool prints
+  it. Recall: the share whose secret no longer appears in the output (clawgate) or that
+  detect-secrets reports a finding on the text for (its own filters on: the way
+  ``detect-secrets scan`` runs). clawgate's redaction must also name the expected kind.
+- ordinary: git logs, ``rev-parse``, ``ls-remote``, object names, hashes, UUIDs, base64 of
+  plain data, lock-file integrity hashes, ``ls``/``ps``/``kubectl`` output, prose. False
+  positives: the share of texts changed (clawgate) or reported (detect-secrets).
+- speed: median wall time of one pass over both corpora, and of a 1 MiB build log; then
+  clawgate alone on adversarial text (``a://`` and others repeated) at 64 KiB, 256 KiB and
+  1 MiB, where linear work grows four times per step.
 
 detect-secrets runs twice: with its default plugins, and without its two entropy plugins
 (which account for most of its false positives on hashes).
@@ -22,7 +25,6 @@ detect-secrets runs twice: with its default plugins, and without its two entropy
 from __future__ import annotations
 
 import argparse
-import base64
 import statistics
 import sys
 import tempfile
@@ -32,80 +34,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from clawgate.tools.scrub import Scrubber
+from clawgate.testing.secret_corpus import ordinary, planted
+from clawgate.tools.scrub import Scrubber, digest
 
-B64 = base64.b64encode(bytes(range(7, 55))).decode()
-
-
-def planted() -> list[tuple[str, str, str]]:
-    """(name, text, secret): the texts a tool would print, each holding one secret."""
-    hex40 = "9fceb02d0ae598e95dc970b74767f19372d61a" + "f8"
-    cases = [
-        ("aws-access-key", "aws_access_key_id = {s}", "AKIA" + "IOSFODNN7" + "QX4MPLE"),
-        ("aws-secret", "aws_secret_access_key = {s}", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY"
-         + "Q8xA91zzK3"),
-        ("github-pat", "GITHUB_TOKEN={s}", "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2),
-        ("github-40hex-url", "https://{s}@github.com/o/r.git", hex40),
-        ("gitlab-pat", "token: {s}", "glpat-" + "Xy7Q2m9Kp4Lw8Rt3Zb1V"),
-        ("slack-bot", "SLACK={s}", "xoxb-" + "123456789012-1234567890123-"
-         + "AbCdEfGhIjKlMnOpQrStUvWx"),
-        ("stripe-live", "stripe.api_key = '{s}'", "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"),
-        ("google-api", "key={s}", "AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"),
-        ("openai-proj", "OPENAI_API_KEY={s}", "sk-proj-" + "Q1w2E3r4T5y6" * 4),
-        ("anthropic", "export ANTHROPIC_API_KEY={s}", "sk-ant-api03-" + "a1B2c3D4e5" * 5),
-        ("jwt", "Authorization: Bearer {s}",
-         "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0."
-         + "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
-        ("jwt-unsigned", "token {s}", "eyJhbGciOiJub25lIn0." + "eyJzdWIiOiJhZG1pbiJ9."),
-        ("pem-block", "{s}", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + B64
-         + "\n-----END RSA PRIVATE KEY-----"),
-        ("pem-body-line-2", "{s}\n-----END RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA" + B64),
-        ("postgres-url", "DATABASE_URL=postgres://app:{s}@db:5432/app", "pa55word99xq"),
-        ("https-password", "git clone https://bob:{s}@git.example.com/r", "S3cretPw9x"),
-        ("password-yaml", "db:\n  password: {s}\n", "hunter2hunter2"),
-        ("passwd-config", "passwd: {s}", "hunter2x"),
-        ("smtp-pass", "SMTP_PASS={s}", "hunter2hunter2"),
-        ("password-option", "mysql --password {s} app", "hunter2hunter2"),
-        ("mysql-p", "mysql -uroot -p{s} app", "S3cretPw"),
-        ("curl-u", "curl -u admin:{s} https://h.example/", "S3cretPw"),
-        ("cookie", "Cookie: sessionid={s}; theme=dark", "a8f5f167f44f4964e6c998dee827110c"),
-        ("npm-token", "//registry.npmjs.org/:_authToken={s}", "npm_"
-         + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"),
-        ("pypi-token", "password = {s}", "pypi-AgEIcHlwaS5vcmcC" + "JGExYjJjM2Q0" * 4),
-        ("json-api-key", '{{"api_key": "{s}"}}', "Zx81kq0Plm55Tr0Q"),
-    ]
-    return [(name, template.format(s=secret), secret) for name, template, secret in cases]
-
-
-def harmless() -> list[str]:
-    """Texts tools print every day that hold no secret."""
-    sha512 = base64.b64encode(bytes(range(64))).decode()
-    return [
-        f'"integrity": "sha512-{sha512}"',
-        "resolved \"https://registry.yarnpkg.com/lodash/-/lodash-4.17.21.tgz#679591c564c3bffaae\"",
-        "requests==2.31.0 --hash=sha256:"
-        "58cd2187c01e70e6e26505bca751777aa9f2ee0b7f4300988b709f44e013003f",
-        "id: 3f2504e0-4f89-11d3-9a0c-0305e82c3301",
-        "commit 9fceb02d0ae598e95dc970b74767f19372d61af8\nAuthor: Dev <dev@example.com>",
-        "a1b2c3d (HEAD -> main) Merge branch 'fix'",
-        f"data:image/png;base64,{B64}{B64}",
-        "root:x:0:0:root:/root:/bin/bash",
-        "/etc/passwd: leaves the workspace",
-        "cat: /etc/passwd: Permission denied",
-        "passwd: password updated successfully",
-        "token: the value is read from the environment",
-        "private_key: ~/.ssh/id_ed25519",
-        "password_reset_url = '/accounts/reset/'",
-        "max_tokens=4096",
-        "secret_santa.py  tokenizer.json  keyboard.c",
-        "the password: is never logged",
-        "docker pull python@sha256:"
-        "4e2b2b1a5f2b9fa6f4b7a7c1c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192",
-        "Successfully installed numpy-1.26.4 pandas-2.2.1",
-        "listening on http://localhost:8080/api@v2",
-        "mysql -u root -p app",
-        "export PATH=$HOME/.local/bin:$PATH",
-    ]
+ADVERSARIAL = ["a://", "x://a:", "token ", "cookie: a=", "user:\n token: ", "MII", "sig=",
+               "machine a password ", "authorization: token "]
 
 
 def log_mib() -> str:
@@ -140,17 +73,17 @@ class DetectSecrets:
 
 
 def measure(name: str, hits: Callable[[str, str | None], bool], rounds: int) -> None:
-    cases, clean = planted(), harmless()
-    recall = sum(hits(text, secret) for _, text, secret in cases)
-    false = sum(hits(text, None) for text in clean)
-    missed = [n for n, text, secret in cases if not hits(text, secret)]
-    flagged = [text.split("\n")[0][:24] for text in clean if hits(text, None)]
+    cases, clean = planted(), ordinary()
+    recall = sum(hits(c.text, c.secret) for c in cases)
+    false = sum(hits(text, None) for _, text in clean)
+    missed = [c.name for c in cases if not hits(c.text, c.secret)]
+    flagged = [n for n, text in clean if hits(text, None)]
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
-        for _, text, secret in cases:
-            hits(text, secret)
-        for text in clean:
+        for c in cases:
+            hits(c.text, c.secret)
+        for _, text in clean:
             hits(text, None)
         times.append(time.perf_counter() - start)
     log = log_mib()
@@ -160,7 +93,37 @@ def measure(name: str, hits: Callable[[str, str | None], bool], rounds: int) -> 
     print(f"{name:34} recall {recall}/{len(cases)}  false positives {false}/{len(clean)}  "
           f"pass {statistics.median(times) * 1000:7.1f} ms  1 MiB log {big * 1000:8.1f} ms")
     print(f"{'':34} missed: {', '.join(missed) or '-'}")
-    print(f"{'':34} flagged: {' | '.join(flagged) or '-'}")
+    print(f"{'':34} flagged: {', '.join(flagged) or '-'}")
+
+
+def kinds(scrubber: Scrubber) -> None:
+    cases = planted()
+    wrong = [c.name for c in cases
+             if f"[REDACTED:{c.kind}:{digest(c.secret)}]" not in scrubber.scrub(c.text)]
+    print(f"{'':34} redacted under the expected kind: {len(cases) - len(wrong)}/{len(cases)}"
+          f"{'  (not: ' + ', '.join(wrong) + ')' if wrong else ''}")
+
+
+def capped(scrubber: Scrubber) -> None:
+    log = log_mib()
+    start = time.perf_counter()
+    scrubber.scrub_capped(log, 65536)
+    took = time.perf_counter() - start
+    print(f"{'':34} 1 MiB log as the Guard scrubs a result (head and tail of 64 KiB): "
+          f"{took * 1000:.1f} ms")
+
+
+def adversarial(scrubber: Scrubber) -> None:
+    print("clawgate on adversarial text (seconds; linear work grows 4x per column):")
+    print(f"  {'fragment':26}{'64 KiB':>10}{'256 KiB':>10}{'1 MiB':>10}")
+    for fragment in ADVERSARIAL:
+        row = []
+        for size in (1 << 16, 1 << 18, 1 << 20):
+            text = fragment * (size // len(fragment))
+            start = time.perf_counter()
+            scrubber.scrub(text)
+            row.append(time.perf_counter() - start)
+        print(f"  {fragment!r:26}" + "".join(f"{t:10.3f}" for t in row))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
         return out != text if secret is None else secret not in out
 
     measure("clawgate Scrubber", clawgate, args.rounds)
+    kinds(scrubber)
+    capped(scrubber)
+    adversarial(scrubber)
     try:
         import detect_secrets  # noqa: F401
     except ImportError:

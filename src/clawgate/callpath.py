@@ -30,7 +30,7 @@ from clawgate.policy.visibility import ToolContext
 from clawgate.records import replace
 from clawgate.tools.checks import READONLY_ID, WRITE_TOOLS, decide_call, describe
 from clawgate.tools.paths import Workspace
-from clawgate.tools.scrub import Scrubber, cap_strings, truncate
+from clawgate.tools.scrub import Scrubber, cap_strings
 from clawgate.tools.urls import UrlPolicy, check_url
 
 if TYPE_CHECKING:
@@ -189,13 +189,14 @@ class CallPath:
 
     def clean(self, value: Any) -> Any:
         """Credentials scrubbed from every string, each string capped (head and tail)."""
-        return cap_strings(self.scrubber.scrub_value(value), self.max_result_bytes)
+        limit = self.max_result_bytes
+        return cap_strings(self.scrubber.scrub_value(value, limit), limit)
 
     def clean_error(self, error: ToolError) -> ToolError:
         """``error`` with its message and reasons scrubbed and its message capped: an
         exception's text (a tool's, a schema validator's echo of the input) reaches the model
         too. The same object, so its class and kind stay."""
-        message = truncate(self.scrubber.scrub(error.message), self.max_result_bytes)
+        message = self.scrubber.scrub_capped(error.message, self.max_result_bytes)
         error.message = message
         error.args = (f"{error.kind.value}: {message}",)
         error.reasons = tuple(self._scrub_reason(r) for r in error.reasons)

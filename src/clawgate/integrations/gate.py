@@ -35,7 +35,6 @@ from clawgate.integrations.webaddr import url_problem
 from clawgate.policy.catalog import BUILTIN_TOOLS
 from clawgate.protected import PROTECTED_ID, protected_reason
 from clawgate.tools.checks import combine, describe
-from clawgate.tools.scrub import truncate
 
 if TYPE_CHECKING:
     from clawgate.policy.policy import Policy
@@ -167,7 +166,7 @@ class Gate:
 
     def say(self, message: str) -> str:
         """A message for the model or a person (an error, a reason): scrubbed and capped."""
-        return truncate(self.scrubber.scrub(message), self.max_result_bytes)
+        return self.scrubber.scrub_capped(message, self.max_result_bytes)
 
     def record(self, call: Call, ctx: CallContext, decision: Decision,
                result: Mapping[str, Any] | None = None, started: float | None = None,

@@ -19,7 +19,7 @@ from clawgate.decision import Decision
 from clawgate.guard import CallContext
 from clawgate.integrations.calls import BadInput, Call
 from clawgate.integrations.gate import INTERNAL_ID, MALFORMED_ID, Gate, refused
-from clawgate.tools.scrub import Scrubber, truncate
+from clawgate.tools.scrub import Scrubber
 
 MAX_INPUT_BYTES = 4 << 20  # a hook payload larger than 4 MiB is refused unread
 MAX_REASON_BYTES = 65536  # a reason's cap before a policy (and its budget) is loaded
@@ -120,7 +120,7 @@ def _decide(adapter: HookAdapter, raw: bytes | str, options: HookOptions
 
 def _scrubbed(value: Any, scrubber: Scrubber, limit: int) -> Any:
     if isinstance(value, str):
-        return truncate(scrubber.scrub(value), limit)
+        return scrubber.scrub_capped(value, limit)
     if isinstance(value, dict):
         return {k: _scrubbed(v, scrubber, limit) for k, v in value.items()}
     if isinstance(value, list):

@@ -5,6 +5,8 @@
 ``clawgate.testing.invariants``  the properties a policy must keep, each a plain function
 ``clawgate.testing.fuzz``        runs every invariant under hypothesis (``policy fuzz``)
 ``clawgate.testing.plugin``      the pytest plugin (``pytest --clawgate-policy my.yaml``)
+``clawgate.testing.secret_corpus``  credential formats (one fake per format, with its kind) and
+                                 ordinary output, to measure a scrubber on
 
 Nothing is imported here: the pytest plugin loads this package in every pytest run that has
 clawgate installed, and must cost nothing there.

@@ -5,10 +5,13 @@ lowercase substrings one of which every match contains, so the patterns are skip
 that cannot match. Detectors look for the shapes providers give their keys (``ghp_``, ``AKIA``)
 rather than for entropy, so that lock-file hashes, UUIDs, git SHAs and base64 images pass.
 
-Every pattern runs in time linear in the text: a pattern that starts with a repeated class is
-anchored by a look-behind that refuses to start inside a run of that class (else each position
-of a long run would rescan the run), and repeats that cannot give anything back are possessive.
-A test feeds each detector adversarial text, in a subprocess with a CPU limit.
+Every pattern runs in time linear in the text, by its structure: each repeat has an upper
+bound, so one attempt reads at most a bounded stretch of text (the pattern's width) whatever the
+text's length, and no repeat sits inside another or over alternatives that start alike
+(``policy.redos``), so an attempt's work is bounded too; ``finditer`` makes at most one attempt
+per position. What a secret spans beyond one bounded stretch (a PEM block, the lines of a key
+body) is followed by a loop that moves forward only. ``tests/tools/test_tools_scrub_linear.py``
+checks the widths and counts the loops' work on n and 4n characters.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import re
 from collections.abc import Iterator
 from typing import ClassVar
 
-_QUOTED_OR_BARE = r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)"
+_QUOTED_OR_BARE = r"(\"[^\"\n]{0,1024}\"|'[^'\n]{0,1024}'|[^\s\"',;]{1,1024})"
+MAX_WIDTH = 1 << 15  # the most one attempt of any pattern may read: a long JWT or key line
 
 
 class Detector:
@@ -59,7 +63,7 @@ class Detector:
 class AnthropicKey(Detector):
     kind = "anthropic-key"
     needles = ("sk-ant-",)
-    patterns = (re.compile(r"(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}+"),)
+    patterns = (re.compile(r"(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,512}+"),)
 
 
 class OpenAIKey(Detector):
@@ -69,45 +73,52 @@ class OpenAIKey(Detector):
     kind = "openai-key"
     needles = ("sk-",)
     patterns = (
-        re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}+"),
-        re.compile(r"(?<![A-Za-z0-9_-])sk-(?!ant-)[A-Za-z0-9_]{32,}+(?![A-Za-z0-9-])"),
+        re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,512}+"),
+        re.compile(r"(?<![A-Za-z0-9_-])sk-(?!ant-)[A-Za-z0-9_]{32,512}+(?![A-Za-z0-9-])"),
     )
 
 
 class GitHubToken(Detector):
-    """Fine-grained and prefixed tokens; a classic 40-hex token only where its place says so
-    (as the user of a URL, after ``token``), since alone it looks like a git SHA."""
+    """Fine-grained and prefixed tokens; a classic 40-hex token only where its place names it,
+    since alone it is the shape of a git object name (``git log``, ``rev-parse``, ``ls-remote``
+    print those, and they stay): as the user or password of a URL, after a name that ends in
+    ``token`` (``token:``, ``GITHUB_TOKEN=``, ``--token``, ``GH_TOKEN <<<``) or ``pat``, and in
+    an ``Authorization: token|bearer`` header."""
 
     kind = "github-token"
-    needles = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "@", "token")
+    needles = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "@", "token", "pat",
+               "authorization")
     group = "secret"
     patterns = (
         re.compile(r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{36,255})\b"),
         re.compile(r"\b(?P<secret>github_pat_[A-Za-z0-9_]{60,255})\b"),
-        re.compile(r"://(?:[^:/\s@]*:)?(?P<secret>[0-9a-f]{40})@"),
-        re.compile(r"(?i:\btoken)[\"']?\s*[:= ]\s*[\"']?(?P<secret>[0-9a-f]{40})\b"),
+        re.compile(r"://(?:[^:/\s@]{0,256}:)?(?P<secret>[0-9a-f]{40})(?::[^@\s/]{0,256})?@"),
+        re.compile(r"(?i:token|(?<![a-z])pat)[\"']?[ \t]{0,16}[:= \t][ \t]{0,16}(?:<<<[ \t]{0,16})?"
+                   r"[\"']?(?P<secret>[0-9a-f]{40})\b"),
+        re.compile(r"(?i:authorization)[\"']?[ \t]{0,16}[:=][ \t]{0,16}[\"']?(?i:token|bearer)"
+                   r"[ \t]{1,16}(?P<secret>[0-9a-f]{40})\b"),
     )
 
 
 class GitLabToken(Detector):
     kind = "gitlab-token"
     needles = ("gl",)
-    patterns = (re.compile(r"\bgl(?:pat|dt|rt|ptt|ft|oas|cbt|imt|agent)-[A-Za-z0-9_-]{20,}"),)
+    patterns = (re.compile(r"\bgl(?:pat|dt|rt|ptt|ft|oas|cbt|imt|agent)-[A-Za-z0-9_-]{20,256}"),)
 
 
 class SlackToken(Detector):
     kind = "slack-token"
     needles = ("xox", "hooks.slack.com")
     patterns = (
-        re.compile(r"\bxox[abposre]-(?:\d+-)?[A-Za-z0-9-]{10,}"),
-        re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}"),
+        re.compile(r"\bxox[abposre]-(?:\d{1,20}-)?[A-Za-z0-9-]{10,256}"),
+        re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,256}"),
     )
 
 
 class StripeKey(Detector):
     kind = "stripe-key"
     needles = ("_live_", "_test_")
-    patterns = (re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b"),)
+    patterns = (re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,256}\b"),)
 
 
 class GoogleKey(Detector):
@@ -116,7 +127,7 @@ class GoogleKey(Detector):
     patterns = (
         re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
         re.compile(r"\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])"),
-        re.compile(r"\bya29\.[0-9A-Za-z_-]{20,}"),
+        re.compile(r"\bya29\.[0-9A-Za-z_-]{20,4096}"),
     )
 
 
@@ -134,7 +145,7 @@ class AwsSecretKey(Detector):
     group = "secret"
     lowercase = True
     patterns = (re.compile(
-        r"aws_?secret(?:_?access)?_?key[\"']?\s*[:=]\s*[\"']?(?P<secret>[a-z0-9/+]{40})\b"),)
+        r"aws_?secret(?:_?access)?_?key[\"']?\s{0,16}[:=]\s{0,16}[\"']?(?P<secret>[a-z0-9/+]{40})\b"),)
 
 
 class JsonWebToken(Detector):
@@ -143,20 +154,51 @@ class JsonWebToken(Detector):
     kind = "jwt"
     needles = ("eyj",)
     patterns = (re.compile(
-        r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*+"),)
+        r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}+\.eyJ[A-Za-z0-9_-]{8,8192}+\.[A-Za-z0-9_-]{0,8192}+"),)
+
+
+class LineRun(Detector):
+    """A secret that opens with its pattern and goes on over what ``more`` matches, piece after
+    piece (the lines of a key body), then what ``closing`` matches. Each piece is matched once,
+    moving forward, so a long key costs what its length does."""
+
+    more: ClassVar[re.Pattern[str]]
+    closing: ClassVar[re.Pattern[str] | None] = None
+
+    def find(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
+        pos = 0
+        while (opening := self.patterns[0].search(text, pos)) is not None:
+            end = opening.end()
+            while (piece := self.more.match(text, end)) is not None and piece.end() > end:
+                end = piece.end()
+            if self.closing is not None and (close := self.closing.match(text, end)):
+                end = close.end()
+            yield opening.start(), end
+            pos = max(end, opening.start() + 1)
 
 
 class PrivateKeyBlock(Detector):
-    """A PEM private key; an unterminated block (cut output) is redacted to the end."""
+    """A PEM private key, BEGIN line to END line; an unterminated block (cut output) is
+    redacted to the end. Each stretch of text is searched once for a BEGIN and once for an
+    END."""
 
     kind = "private-key"
     needles = ("private key",)
-    patterns = (re.compile(
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-        r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\Z)", re.DOTALL),)
+    patterns = (re.compile(r"-----BEGIN (?:[A-Z0-9]{1,16} ){0,4}PRIVATE KEY(?: BLOCK)?-----"),)
+    _end = re.compile(r"-----END (?:[A-Z0-9]{1,16} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
+
+    def find(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
+        pos = 0
+        while (begin := self.patterns[0].search(text, pos)) is not None:
+            end = self._end.search(text, begin.end())
+            if end is None:
+                yield begin.start(), len(text)
+                return
+            yield begin.start(), end.end()
+            pos = end.end()
 
 
-class PrivateKeyBody(Detector):
+class PrivateKeyBody(LineRun):
     """A private key's base64 body seen without its BEGIN line (a read from line 2, ``grep
     ^MII``, a ``file:`` prefix before it): a run opening a DER sequence (``MII…``, ``MHc…``
     for EC) or an OpenSSH key (``b3BlbnNzaC1rZXktdjE``), with the base64 lines after it.
@@ -166,19 +208,20 @@ class PrivateKeyBody(Detector):
     kind = "private-key"
     needles = ("mii", "mhccaq", "b3blbnnzac1rzxktdje")
     patterns = (re.compile(
-        r"(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{40,}+|MHcCAQEE[A-Za-z0-9+/]{40,}+|"
-        r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{20,}+)={0,2}+"
-        r"(?:\r?\n[ \t]*+[A-Za-z0-9+/]{16,}+={0,2}+)*+"),)
+        r"(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{40,16384}+|MHcCAQEE[A-Za-z0-9+/]{40,16384}+|"
+        r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{20,16384}+)={0,2}+"),)
+    more = re.compile(r"(?:[A-Za-z0-9+/]{1,16384}+|\r?\n[ \t]{0,16}+[A-Za-z0-9+/]{16,16384}+)"
+                      r"={0,2}+")
 
 
-class PuttyPrivateKey(Detector):
+class PuttyPrivateKey(LineRun):
     """The private part of a PuTTY ``.ppk`` file: from ``Private-Lines:`` to ``Private-MAC:``."""
 
     kind = "private-key"
     needles = ("private-lines:",)
-    patterns = (re.compile(
-        r"Private-Lines: \d++(?:\r?\n[A-Za-z0-9+/=]++)*+(?:\r?\nPrivate-(?:MAC|Hash): "
-        r"[0-9a-fA-F]++)?"),)
+    patterns = (re.compile(r"Private-Lines: \d{1,6}+"),)
+    more = re.compile(r"\r?\n[A-Za-z0-9+/=]{1,16384}+(?=\r?\n|\Z)")
+    closing = re.compile(r"\r?\nPrivate-(?:MAC|Hash): [0-9a-fA-F]{1,256}+")
 
 
 class AwsConsoleCsv(Detector):
@@ -188,7 +231,8 @@ class AwsConsoleCsv(Detector):
     needles = ("akia", "asia")
     group = "secret"
     patterns = (re.compile(
-        r"\b(?:AKIA|ASIA)[A-Z0-9]{16},\s*+\"?(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"),)
+        r"\b(?:AKIA|ASIA)[A-Z0-9]{16},[ \t]{0,16}+\"?"
+        r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"),)
 
 
 class DatabaseUrl(Detector):
@@ -200,8 +244,8 @@ class DatabaseUrl(Detector):
     lowercase = True
     patterns = (re.compile(
         r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|"
-        r"sqlserver|oracle|clickhouse|cockroachdb|jdbc:[a-z]+)(?:\+[a-z0-9]+)?://"
-        r"[^:/\s@]*:(?P<secret>[^@\s]+)@"),)
+        r"sqlserver|oracle|clickhouse|cockroachdb|jdbc:[a-z]{1,32})(?:\+[a-z0-9]{1,32})?://"
+        r"[^:/\s@]{0,256}:(?P<secret>[^@\s]{1,256}+)@"),)
 
 
 class UrlPassword(Detector):
@@ -212,12 +256,12 @@ class UrlPassword(Detector):
     group = "secret"
     lowercase = True
     patterns = (re.compile(
-        r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^:/\s@]*+:(?P<secret>[^@\s]+)@"),)
+        r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,32}+://[^:/\s@]{0,256}+:(?P<secret>[^@\s]{1,256}+)@"),)
 
     def keep(self, secret: str) -> bool:
         # ``host:8080/path@x`` is a port and a path, not a password with a slash in it
         port, slash, _ = secret.partition("/")
-        return not (slash and port.isdigit())
+        return not (slash and port.isdigit()) and secret.lower() not in PLACEHOLDERS
 
 
 class AuthorizationHeader(Detector):
@@ -227,17 +271,19 @@ class AuthorizationHeader(Detector):
     needles = ("authorization",)
     group = "secret"
     lowercase = True
-    patterns = (re.compile(r"\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?"
-                           r"(?:bearer|basic|token|bot)\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})"),)
+    patterns = (re.compile(r"\b(?:proxy-)?authorization[\"']?\s{0,16}[:=]\s{0,16}[\"']?"
+                           r"(?:bearer|basic|token|bot)\s{1,16}(?P<secret>[A-Za-z0-9._~+/=-]{8,4096})"),)
 
 
 _SECRET_NAME = (
     r"(?:secret|token|passw(?:or)?d|passphrase|[_.-]pwd|[_.-]pass|api[_-]?key|apikey|"
     r"access[_-]?key|private[_-]?key|secret[_-]?key|[_.-]key|client[_-]?secret|credentials?|"
-    r"auth)"
+    r"auth|authorization|bearer)"
 )
 PLACEHOLDERS = frozenset({"", "true", "false", "null", "none", "nil", "undefined", "redacted",
-                           "changeme", "xxx", "***", "<redacted>", "bearer", "basic"})
+                           "changeme", "xxx", "***", "<redacted>", "x-oauth-basic",
+                           # the schemes of an Authorization header: its credentials follow
+                           "bearer", "basic", "token", "bot", "digest", "negotiate", "ntlm"})
 
 
 class KeyValueSecret(Detector):
@@ -252,15 +298,18 @@ class KeyValueSecret(Detector):
     """
 
     kind = "key-value-secret"
-    needles = ("secret", "token", "pass", "pwd", "key", "credential", "auth")
+    needles = ("secret", "token", "pass", "pwd", "key", "credential", "auth", "bearer")
     group = "value"
     lowercase = True
     patterns = (re.compile(
-        rf"{_SECRET_NAME}[\"']?\s*(?P<sep>:=|:|=)\s*(?P<value>"
+        rf"{_SECRET_NAME}[\"']?\s{{0,16}}(?P<sep>:=|:|=)\s{{0,16}}(?P<value>"
         rf"{_QUOTED_OR_BARE})"),)
     _name_char = re.compile(r"[A-Za-z0-9_.-]")
-    _path_value = re.compile(r"(?:~|\.{1,2})?/[^\s/]++(?:/[^\s/]*+)*+")
-    _prose_after = re.compile(r"[ \t]++[A-Za-z]")
+    _path_value = re.compile(r"(?:~|\.{1,2})?/[^\s/][^\s]{0,1024}+")
+    # "Authorization": "token …": the header's detectors redact the credentials after the scheme
+    _scheme = re.compile(r"(?i:bearer|basic|token|bot)[ \t]")
+    _call = re.compile(r"[A-Za-z_][\w.]{0,256}+\(")  # token = read_token(): code, not a value
+    _prose_after = re.compile(r"[ \t]{1,64}+[A-Za-z]")
 
     def find(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
         lowered = text.lower() if lowered is None else lowered
@@ -294,6 +343,8 @@ class KeyValueSecret(Detector):
             or value.startswith(("$", "[REDACTED", "%(", "{{", "<"))
             or value.isdigit()
             or len(value) < 4
+            or (secret[:1] not in "\"'" and self._call.match(secret) is not None)
+            or self._scheme.match(value) is not None
         )
 
 
@@ -307,11 +358,11 @@ class CommandLinePassword(Detector):
     group = "secret"
     patterns = (
         re.compile(r"(?<![\w-])--(?:password|passwd|token|api-?key|secret|client-secret)"
-                   r"(?:=|\s++)(?P<secret>[^\s\"'-][^\s\"']*+|\"[^\"\n]++\"|'[^'\n]++')"),
-        re.compile(r"(?<![\w-])(?:-u|--user)(?:=|\s++)[^\s:]++:(?P<secret>[^\s\"']++)"),
-        re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?"
-                   r"(?<=\s)-p(?P<secret>[^\s-]\S*+)"),
-        re.compile(r"\bsshpass\s++-p\s*+(?P<secret>\S++)"),
+                   r"(?:=|\s{1,16}+)(?P<secret>[^\s\"'-][^\s\"']{0,256}+|\"[^\"\n]{1,256}+\"|'[^'\n]{1,256}+')"),
+        re.compile(r"(?<![\w-])(?:-u|--user)(?:=|\s{1,16}+)[^\s:]{1,256}+:(?P<secret>[^\s\"']{1,256}+)"),
+        re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,1024}?"
+                   r"(?<=\s)-p(?P<secret>[^\s-]\S{0,256}+)"),
+        re.compile(r"\bsshpass\s{1,16}+-p\s{0,16}+(?P<secret>\S{1,256}+)"),
     )
 
     def keep(self, secret: str) -> bool:
@@ -326,8 +377,9 @@ class CookieHeader(Detector):
     kind = "cookie"
     needles = ("cookie",)
     lowercase = True
-    patterns = (re.compile(r"\b(?:set-)?cookie[\"']?\s*:[ \t]*+(?P<pairs>[^\r\n\"']++)"),)
-    _pair = re.compile(r"[^=;\s]++=(?P<value>[^;\s]{4,}+)")
+    patterns = (re.compile(
+        r"\b(?:set-)?cookie[\"']?\s{0,16}:[ \t]{0,16}+(?P<pairs>[^\r\n\"']{1,8192}+)"),)
+    _pair = re.compile(r"[^=;\s]{1,256}+=(?P<value>[^;\s]{4,4096}+)")
 
     def find(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
         subject = text.lower() if lowered is None or len(lowered) != len(text) else lowered
@@ -339,9 +391,14 @@ class CookieHeader(Detector):
                     yield value_start, value_end
 
 
-DETECTORS: tuple[Detector, ...] = (
+# Detectors that know a provider's shape or a file format; the ruleset's provider rules come
+# after them (``ruleset.DETECTORS``), then these, which go by a key's name or a header only.
+SPECIFIC: tuple[Detector, ...] = (
     PrivateKeyBlock(), PrivateKeyBody(), PuttyPrivateKey(), AnthropicKey(), OpenAIKey(),
     GitHubToken(), GitLabToken(), SlackToken(), StripeKey(), GoogleKey(), AwsConsoleCsv(),
-    AwsAccessKey(), AwsSecretKey(), JsonWebToken(), DatabaseUrl(), UrlPassword(),
-    AuthorizationHeader(), CommandLinePassword(), CookieHeader(), KeyValueSecret(),
+    AwsAccessKey(), AwsSecretKey(), JsonWebToken(),
+)
+GENERIC: tuple[Detector, ...] = (
+    DatabaseUrl(), UrlPassword(), AuthorizationHeader(), CommandLinePassword(), CookieHeader(),
+    KeyValueSecret(),
 )
