@@ -359,3 +359,152 @@ def test_the_mcp_proxy_says_who_denied_and_why(service: Service, tmp_path: Path)
     with person(service, "proxy-note", "deny"):
         said = anyio.run(session)
     assert f"denied by alice: {NOTE}" in said
+
+
+# -- item 20: what a wrapped MCP server may send the proxy ----------------------------------
+
+FLOOD = '''\
+"""An MCP server over stdio written by hand, as a server in another language would answer
+(the result first, the id last, as the TypeScript SDK writes it): MODE says how it floods."""
+import json
+import sys
+
+MODE = sys.argv[1]
+
+
+def tool(i, extra=""):
+    return {"name": f"t{i}", "description": "a tool" + extra, "inputSchema": {"type": "object"}}
+
+
+def answer(method, params):
+    if method == "initialize":
+        return {"protocolVersion": params["protocolVersion"], "capabilities": {"tools": {}},
+                "serverInfo": {"name": "flood", "version": "1"}}
+    if method == "tools/list" and MODE == "many":
+        return {"tools": [tool(i) for i in range(5000)]}
+    if method == "tools/list" and MODE == "endless":
+        page = int((params or {}).get("cursor") or 0)
+        return {"tools": [tool(page * 10 + i) for i in range(10)], "nextCursor": str(page + 1)}
+    if method == "tools/list" and MODE == "huge":
+        return {"tools": [tool(0), tool(1, "x" * 1_000_000)]}
+    if method == "tools/list":
+        return {"tools": [tool(0)]}
+    if method == "tools/call":
+        return {"content": [{"type": "text", "text": "z" * 50_000_000}]}
+    return None
+
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message or "method" not in message:
+        continue
+    result = answer(message["method"], message.get("params"))
+    said = {"result": result} if result is not None else {
+        "error": {"code": -32601, "message": "no such method"}}
+    sys.stdout.write(json.dumps({**said, "jsonrpc": "2.0", "id": message["id"]}) + "\\n")
+    sys.stdout.flush()
+'''
+
+
+def proxied(tmp_path: Path, *server: str) -> Any:
+    from mcp import StdioServerParameters
+
+    return StdioServerParameters(command=sys.executable, args=[
+        "-m", "clawgate", "mcp-proxy", "--name", "up", "--workspace", str(tmp_path), "--",
+        *server], env=client_env(tmp_path))
+
+
+def flood(tmp_path: Path, mode: str) -> Any:
+    script = tmp_path / "flood_server.py"
+    script.write_text(FLOOD)
+    return proxied(tmp_path, sys.executable, str(script), mode)
+
+
+def talk(params: Any, tool: str, args: dict[str, Any]) -> tuple[str, str]:
+    """(what tools/list said, what the call said) through the real proxy; errors marked."""
+    import anyio
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
+
+    async def session() -> tuple[str, str]:
+        with anyio.fail_after(600):  # a hang guard only
+            async with Client(params) as client:
+                try:
+                    listed = f"{len((await client.list_tools()).tools)} tools"
+                except MCPError as exc:
+                    listed = f"error: {exc}"
+                result = await client.call_tool(tool, args)
+        said = "\n".join(getattr(c, "text", "") for c in result.content)
+        return listed, f"error: {said}" if result.is_error else f"{len(said)} characters"
+
+    return anyio.run(session)
+
+
+MESSAGE_BOUND = "the bound is 8388608 bytes (hooks.budgets.max_message_bytes)"
+
+
+def test_a_50_mb_result_is_refused_with_the_bound(tmp_path: Path) -> None:
+    """The MCP SDK's own reader joins every chunk to what came before: 50 MB took about a
+    minute and then went through. Now it is refused as it is read, naming the bound."""
+    listed, said = talk(proxied(tmp_path, sys.executable, DEMO), "big",
+                        {"count": 1, "size": 50_000_000})
+    assert listed == "18 tools"
+    assert said.startswith("error: the wrapped server 'up' failed during big: ")
+    assert MESSAGE_BOUND in said
+
+
+def test_a_50_mb_result_whose_id_comes_last_is_refused_with_the_bound(tmp_path: Path) -> None:
+    listed, said = talk(flood(tmp_path, "one"), "t0", {})
+    assert listed == "1 tools"
+    assert said.startswith("error: the wrapped server 'up' failed during t0: ")
+    assert "a message of 50000" in said and MESSAGE_BOUND in said
+
+
+@pytest.mark.parametrize(("mode", "bound"), [
+    ("many", "it lists more than 500 tools; the bound is 500 (hooks.budgets.max_listed_tools)"),
+    ("endless", "it lists more than 500 tools; the bound is 500 "
+                "(hooks.budgets.max_listed_tools)"),
+    ("huge", "its tool 't1' is defined in 1000"),
+])
+def test_a_tool_list_over_the_bounds_is_an_error_naming_them(mode: str, bound: str,
+                                                             tmp_path: Path) -> None:
+    listed, said = talk(flood(tmp_path, mode), "t0", {})
+    for text in (listed, said):
+        assert text.startswith("error: ") and "failed to list its tools: " in text, text[:300]
+        assert bound in text
+    if mode == "huge":
+        assert "the bound is 65536 bytes (hooks.budgets.max_tool_bytes)" in listed
+
+
+@pytest.fixture
+def demo_over_http() -> Iterator[str]:
+    """The demo server on streamable HTTP at 127.0.0.1, until the test ends."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, DEMO, "--http", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(2400):  # a hang guard: it goes on once the port answers
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None:
+                    pytest.fail("the demo HTTP server did not start")
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_a_50_mb_result_over_http_is_refused_with_the_bound(tmp_path: Path,
+                                                            demo_over_http: str) -> None:
+    from mcp import StdioServerParameters
+
+    params = StdioServerParameters(command=sys.executable, args=[
+        "-m", "clawgate", "mcp-proxy", "--name", "up", "--workspace", str(tmp_path), "--url",
+        demo_over_http], env=client_env(tmp_path))
+    listed, said = talk(params, "big", {"count": 1, "size": 50_000_000})
+    assert listed == "18 tools"
+    assert said.startswith("error: the wrapped server 'up' failed during big: ")
+    assert MESSAGE_BOUND in said
