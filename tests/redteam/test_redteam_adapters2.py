@@ -508,3 +508,36 @@ def test_a_50_mb_result_over_http_is_refused_with_the_bound(tmp_path: Path,
     assert listed == "18 tools"
     assert said.startswith("error: the wrapped server 'up' failed during big: ")
     assert MESSAGE_BOUND in said
+
+
+@pytest.mark.parametrize("agent", sorted(EVENTS))
+def test_installing_again_replaces_the_bare_entry_an_earlier_install_wrote(
+        agent: str, project: Path, tmp_path: Path) -> None:
+    event, _, folder = EVENTS[agent]
+    settings = project / folder / "settings.json"
+    settings.parent.mkdir()
+    bare = {"type": "command", "command": f"policy hook {agent}"}
+    lint = {"type": "command", "command": "./lint.sh"}
+    settings.write_text(json.dumps({"hooks": {event: [{"matcher": "Bash", "hooks": [lint]},
+                                                      {"matcher": "*", "hooks": [bare]}]}}))
+    install(sys.executable, agent, project)
+    groups = json.loads(settings.read_text())["hooks"][event]
+    assert [len(g["hooks"]) for g in groups] == [1, 1]
+    assert groups[0]["hooks"] == [lint]
+    done = as_client(groups[1]["hooks"][0]["command"], payload(agent, project, "rm -rf /"),
+                     client_env(tmp_path))
+    assert done.returncode == 0, done.stderr[-400:]
+    assert decision(agent, done.stdout)[0] == "deny"
+
+
+@pytest.mark.parametrize("agent", sorted(EVENTS))
+def test_the_hook_program_itself_blocks_on_a_failure_of_its_own(agent: str,
+                                                                tmp_path: Path) -> None:
+    """Without the installed wrapper too: a hook that cannot even read its input (stdin
+    closed) exits 2 with the reason, never 1 (which both agents read as "go on")."""
+    done = subprocess.run(["sh", "-c", 'exec "$0" -m clawgate hook "$1" <&-', sys.executable,
+                           agent], env=client_env(tmp_path), capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 2
+    assert "clawgate: the hook failed (AttributeError: " in done.stderr
+    assert "the call is blocked" in done.stderr

@@ -73,6 +73,18 @@ def gemini(**options: Any) -> int:
 
 
 def _run(adapter: Any, agent: str, provider: str, options: dict[str, Any]) -> int:
+    """The hook's answer on stdout; any failure of the hook itself is exit 2 with the reason
+    on stderr, which Claude Code and Gemini CLI read as "block" (any other code: "go on")."""
+    try:
+        return _answer(adapter, agent, provider, options)
+    except click.ClickException:
+        raise  # a usage error: exit 2 as well, with click's message
+    except Exception as exc:
+        say(f"clawgate: the hook failed ({type(exc).__name__}: {exc}); the call is blocked")
+        return ExitCode.USAGE
+
+
+def _answer(adapter: Any, agent: str, provider: str, options: dict[str, Any]) -> int:
     from clawgate.integrations.deadline import answer_in_time
     from clawgate.integrations.hooks import MAX_INPUT_BYTES, HookOptions, approval_wait
 

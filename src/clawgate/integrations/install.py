@@ -94,6 +94,24 @@ def fail_closed(command: str) -> str:
             'blocked" >&2; exit 2')
 
 
+def is_ours(command: str, agent: str) -> bool:
+    """Whether ``command`` is clawgate's hook for ``agent`` as an install wrote it: ``policy
+    hook AGENT ...`` (any path to ``policy`` or ``clawgate``, or ``PYTHON -m clawgate``),
+    bare or wrapped by ``fail_closed``."""
+    head, tail = fail_closed("\0").split("\0")
+    inner = command
+    if command.startswith(head) and command.endswith(tail):
+        inner = command[len(head):len(command) - len(tail)]
+    try:
+        words = shlex.split(inner)
+    except ValueError:
+        return False
+    if words[1:3] == ["-m", "clawgate"]:
+        words = ["clawgate", *words[3:]]
+    return len(words) >= 3 and os.path.basename(words[0]) in ("policy", "clawgate") \
+        and words[1:3] == ["hook", agent]
+
+
 def entry(target: Target, command: str, deadline_s: float = HOOK_DEADLINE_S
           ) -> dict[str, Any]:
     """The settings fragment for ``target``: ``{"hooks": {event: [matcher group]}}``."""
@@ -103,8 +121,10 @@ def entry(target: Target, command: str, deadline_s: float = HOOK_DEADLINE_S
 
 def merge(settings: dict[str, Any], target: Target, command: str,
           deadline_s: float = HOOK_DEADLINE_S) -> tuple[dict[str, Any], bool]:
-    """``settings`` with the hook added (or its timeout raised to ours), and whether anything
-    changed. Raises ClawgateError when the existing ``hooks`` are not shaped as documented."""
+    """``settings`` with the hook added, and whether anything changed. clawgate's own entry
+    for this agent, as an earlier install wrote it (a bare ``policy hook AGENT``, which exits
+    127 where ``policy`` is not on the agent's PATH, or another timeout), is replaced in place.
+    Raises ClawgateError when the existing ``hooks`` are not shaped as documented."""
     merged = copy.deepcopy(settings)
     timeout = target.timeout(deadline_s)
     hooks = merged.setdefault("hooks", {})
@@ -118,10 +138,12 @@ def merge(settings: dict[str, Any], target: Target, command: str,
         if not isinstance(inner, list):
             raise ClawgateError(f"an entry of 'hooks.{target.event}' has no 'hooks' list")
         for hook in inner:
-            if isinstance(hook, dict) and hook.get("command") == command:
-                if hook.get("timeout") == timeout:
-                    return settings, False
-                hook["timeout"] = timeout
+            if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+                continue
+            if hook["command"] == command and hook.get("timeout") == timeout:
+                return settings, False
+            if hook["command"] == command or is_ours(hook["command"], target.agent):
+                hook.update(command=command, timeout=timeout)
                 return merged, True
     groups.append(entry(target, command, deadline_s)["hooks"][target.event][0])
     return merged, True
