@@ -98,7 +98,8 @@ def _answer(adapter: Any, agent: str, provider: str, options: dict[str, Any]) ->
     elif options["approver"] == "terminal":
         from clawgate.approval import TerminalApprover
 
-        approver = TerminalApprover(timeout_s=min(TerminalApprover().timeout_s, wait_s))
+        approver = TerminalApprover()
+        approver.timeout_s = min(approver.timeout_s, wait_s)  # within the hook's deadline
     opts = HookOptions(tuple(options["policies"]), options["agent"] or agent,
                        options["provider"] or provider, options["audit"], approver,
                        options["workspace"])
