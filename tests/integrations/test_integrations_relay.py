@@ -22,6 +22,8 @@ BIG = "y" * 3 * EDGE
     ('{"result":{"text":"BIG","id":5}}', None),  # an id inside the result is not the message's
     ('{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"BIG"}}', None),
     ('{"result":{"text":"BIG"},"id":7', None),  # cut: no closing brace
+    ('{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"m":"BIG"}}', None),
+    ('{"method":"roots/list","params":{"m":"BIG"},"jsonrpc":"2.0","id":3}', None),
 ])
 def test_the_id_of_a_cut_message(message: str, expected: object) -> None:
     raw = message.replace("BIG", BIG).encode()

@@ -30,12 +30,18 @@ SERVER_ERROR = -32000  # JSON-RPC: an implementation-defined server error
 _ID = rb'(-?\d+|"(?:[^"\\]|\\.)*")'
 HEAD_ID = re.compile(rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*' + _ID)
 TAIL_ID = re.compile(rb'[,{]\s*"id"\s*:\s*' + _ID + rb'\s*\}\s*\Z')
+# A top-level "method" before any nested value opens: a request or a notification of the
+# server's, never an answer to the client (answering it would fail another request).
+SERVER_SENT = re.compile(rb'\A\s*\{[^{}\[\]]*"method"\s*:')
 BOUND_KEY = "hooks.budgets.max_message_bytes"
 
 
 def request_id(head: bytes, tail: bytes) -> object | None:
-    """The JSON-RPC ``id`` a cut message answers, read at its start or its end; None if it
-    cannot be read there (a notification has none)."""
+    """The JSON-RPC ``id`` of the client's request a cut message answers, read at its start or
+    its end; None if it cannot be read there, or the message is the server's own request or
+    notification."""
+    if SERVER_SENT.search(head):
+        return None
     found = HEAD_ID.search(head) or TAIL_ID.search(tail)
     if found is None:
         return None
