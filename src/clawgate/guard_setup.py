@@ -142,8 +142,9 @@ class Setup:
         """DENY refuses; ASK needs a yes from the approver (or a remembered allow-always)."""
         if decision.outcome is Outcome.DENY:
             raise refusal(decision, f"{name} denied")
-        if self.path.approve(name, args, ctx, decision).outcome is Outcome.DENY:
-            raise refusal(decision, f"{name} needs approval and was not approved")
+        settled = self.path.approve(name, args, ctx, decision)
+        if settled.outcome is Outcome.DENY:  # its first reason says who refused, and why
+            raise refusal(settled, f"{name} needs approval and was not approved")
 
     # -- steps 8 and 9 ----------------------------------------------------------------------
 

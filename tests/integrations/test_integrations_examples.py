@@ -15,7 +15,7 @@ import mcp_types as types
 import pytest
 from mcp import Client, StdioServerParameters
 
-from clawgate.integrations.install import TARGETS, entry
+from clawgate.integrations.install import TARGETS, entry, fail_closed
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -49,7 +49,9 @@ def test_hook_settings_are_what_install_writes(agent: str, folder: str) -> None:
     settings = json.loads((EXAMPLES / folder / "settings.json").read_text())
     target = TARGETS[agent]
     command = settings["hooks"][target.event][0]["hooks"][0]["command"]
-    assert command.startswith(f"policy hook {agent} --policy ")
+    inner = command.removeprefix("out=$(").split(")", 1)[0]
+    assert inner.startswith("/") and f" hook {agent} --policy " in inner
+    assert command == fail_closed(inner)
     assert settings == entry(target, command)
 
 

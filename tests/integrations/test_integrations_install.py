@@ -4,27 +4,50 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
+import sys
 from pathlib import Path
 
 import pytest
 
 from clawgate.cli import main
+from clawgate.integrations.install import fail_closed
+
+HERE = shlex.quote(sys.executable)  # the Python running the install, by absolute path
+
+
+def claude_hook(command: str) -> dict[str, object]:
+    return {"type": "command", "command": fail_closed(command), "timeout": 330}
 
 
 def test_prints_the_claude_code_entry(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hook", "install", "claude-code"]) == 0
     assert json.loads(capsys.readouterr().out) == {"hooks": {"PreToolUse": [
-        {"matcher": "*", "hooks": [{"type": "command", "command": "policy hook claude-code"}]}]}}
+        {"matcher": "*", "hooks": [claude_hook(f"{HERE} -m clawgate hook claude-code")]}]}}
 
 
 def test_prints_the_gemini_entry_with_a_policy(capsys: pytest.CaptureFixture[str],
                                                tmp_path: Path) -> None:
     policy = tmp_path / "my policy.yaml"
     assert main(["hook", "install", "gemini", "--policy", str(policy)]) == 0
-    command = f"policy hook gemini --policy '{policy}'"
+    command = fail_closed(f"{HERE} -m clawgate hook gemini --policy '{policy}'")
     assert json.loads(capsys.readouterr().out) == {"hooks": {"BeforeTool": [
-        {"matcher": ".*", "hooks": [{"type": "command", "command": command}]}]}}
+        {"matcher": ".*", "hooks": [{"type": "command", "command": command,
+                                     "timeout": 330_000}]}]}}
+
+
+def test_a_program_is_named_by_absolute_path_and_a_longer_deadline_raises_the_timeout(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["hook", "install", "claude-code", "--program", "sh", "--deadline",
+                 "900"]) == 0
+    hook = json.loads(capsys.readouterr().out)["hooks"]["PreToolUse"][0]["hooks"][0]
+    program = shlex.split(hook["command"].removeprefix("out=$(").split(")", 1)[0])[0]
+    assert os.path.isabs(program) and os.path.basename(program) == "sh"
+    assert "--deadline 900" in hook["command"]
+    assert hook["timeout"] == 930
+    assert main(["hook", "install", "claude-code", "--program", "no-such-clawgate-x"]) == 2
+    assert "'no-such-clawgate-x' is not on PATH" in capsys.readouterr().err
 
 
 def test_write_merges_keeps_other_keys_and_does_not_duplicate(tmp_path: Path) -> None:
@@ -45,7 +68,7 @@ def test_write_merges_keeps_other_keys_and_does_not_duplicate(tmp_path: Path) ->
     assert merged["hooks"]["Stop"] == existing["hooks"]["Stop"]
     assert merged["hooks"]["PreToolUse"] == [
         existing["hooks"]["PreToolUse"][0],
-        {"matcher": "*", "hooks": [{"type": "command", "command": "policy hook claude-code"}]}]
+        {"matcher": "*", "hooks": [claude_hook(f"{HERE} -m clawgate hook claude-code")]}]
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
     assert [p.name for p in settings.parent.iterdir()] == ["settings.json"]
 
@@ -53,7 +76,8 @@ def test_write_merges_keeps_other_keys_and_does_not_duplicate(tmp_path: Path) ->
 def test_write_creates_the_gemini_settings(tmp_path: Path) -> None:
     assert main(["hook", "install", "gemini", "--write", "--project", str(tmp_path)]) == 0
     written = json.loads((tmp_path / ".gemini" / "settings.json").read_text())
-    assert written["hooks"]["BeforeTool"][0]["hooks"][0]["command"] == "policy hook gemini"
+    assert written["hooks"]["BeforeTool"][0]["hooks"][0]["command"] == fail_closed(
+        f"{HERE} -m clawgate hook gemini")
 
 
 @pytest.mark.parametrize(("content", "why"), [

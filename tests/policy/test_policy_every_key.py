@@ -54,6 +54,7 @@ from every_key_special import (
     run_env,
     times_out,
 )
+from every_key_wrapped import PROBES as WRAPPED
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
@@ -241,6 +242,7 @@ ROWS: dict[str, dict[str, Probe]] = {
     "web.blocked_domains": agent_side(fetches("web: {blocked_domains: [93.184.216.34]}",
                                               PUBLIC_URL, (False, True))),
     "web.search_endpoint": on(guard=guard_only(_search_endpoint)),
+    **WRAPPED,
 }
 
 

@@ -76,7 +76,7 @@ def test_gemini_hook_gets_the_console_s_deny(server: Server, tmp_path: Path) -> 
     said, _ = hook(tmp_path, "gemini", [server.url], token, gemini(tmp_path, "deploy-prod x"))
     person.join(30)
     assert said["decision"] == "deny"
-    assert "CG-ADAPT-007: a person must approve and did not: the request was denied" \
+    assert "CG-ADAPT-007: a person must approve and did not: denied by approver-" \
         in said["reason"]
 
 
@@ -148,7 +148,7 @@ def test_the_mcp_proxy_asks_the_console(server: Server, tmp_path: Path, choice: 
         assert not result.is_error and _text(result) == "would run deploy-prod --now"
     else:
         assert result.is_error
-        assert "a person must approve and did not: the request was denied" in _text(result)
+        assert "a person must approve and did not: denied by approver-" in _text(result)
 
 
 def test_the_mcp_proxy_denies_when_the_service_is_down(tmp_path: Path) -> None:

@@ -66,6 +66,13 @@ class Approver(Protocol):
     def approve(self, request: ApprovalRequest) -> ApprovalAnswer: ...
 
 
+def keeps_grants(approver: Approver) -> bool:
+    """Whether ``approver`` keeps allow-always grants itself (the approval service does): then
+    no local grant file answers for it, and none is written for its answers. An approver says
+    so with a true ``keeps_grants`` attribute."""
+    return bool(getattr(approver, "keeps_grants", False))
+
+
 def can_approve(approver: Approver) -> bool:
     """Whether ``approver`` could answer yes now. An approver says it cannot with a false
     ``can_approve`` attribute or property; one that does not say is taken to be able."""

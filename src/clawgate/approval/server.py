@@ -3,8 +3,13 @@
 ``ServerApprover(url, token)`` sends each ASK to the service as a tool call
 (``POST /v1/calls``), then long-polls ``GET /v1/approvals/{id}?wait=S`` until a person answers
 or the request expires. It fails closed: a service that cannot be reached, answers an error, or
-says anything but *allowed* is a deny, and ``last_error`` says why. Only the standard library
-is used, so the client needs no extra.
+says anything but *allowed* is a deny, and ``last_error`` says why: a person's deny as
+``denied by alice: <their note>``, which the Guard, the hooks and the MCP proxy pass on to the
+agent. Only the standard library is used, so the client needs no extra.
+
+The service is the authority on allow-always grants (it keeps them, and an admin revokes them
+there): ``keeps_grants`` tells ``seek_approval`` never to answer from, nor write to, a local
+grant file for this approver.
 
 Several service URLs may be given (replicas behind no load balancer): a request that fails on
 one is tried on the next, and a wait interrupted by a replica's death goes on at another (the
@@ -26,6 +31,7 @@ from typing import Any
 from clawgate.approval.model import ApprovalAnswer, ApprovalRequest
 
 WAIT_STEP_S = 25.0  # one long poll; the whole wait is ``timeout_s``
+MAX_NOTE_CHARS = 500  # of a person's note, passed on to the agent
 TOKEN_ENV = "CLAWGATE_SERVER_TOKEN"  # where the CLI clients read their token (never a flag)
 
 
@@ -35,6 +41,8 @@ class ServiceUnreachable(Exception):
 
 class ServerApprover:
     """An approver whose person is at the ``policy serve`` console."""
+
+    keeps_grants = True  # allow-always grants live in the service, never in a local file
 
     def __init__(self, url: str | Sequence[str], token: str, *, timeout_s: float = 600.0,
                  request_timeout_s: float = 10.0, workspace: str | None = None) -> None:
@@ -92,7 +100,7 @@ class ServerApprover:
                 return ApprovalAnswer.ALLOW_ALWAYS if shown.get("scope") == "always" \
                     else ApprovalAnswer.ALLOW_ONCE
             if status != "pending":
-                self.last_error = f"the request was {status}"
+                self.last_error = _refusal(shown)
                 return ApprovalAnswer.DENY
         self.last_error = "nobody answered in time"
         return ApprovalAnswer.DENY
@@ -119,6 +127,25 @@ def _exchange(url: str, method: str, body: dict[str, Any] | None, token: str,
     if not isinstance(answer, dict):
         raise ValueError("the service did not answer a JSON object")
     return answer
+
+
+def _refusal(shown: dict[str, Any]) -> str:
+    """Why a request that is no longer pending was not allowed: ``denied by alice: <note>``
+    for a person's deny (the note on one line, capped), else its status."""
+    status = shown.get("status")
+    if status != "denied":
+        return f"the request was {status}"
+    who, note = shown.get("answered_by"), shown.get("note")
+    said = f"denied by {_one_line(who) if isinstance(who, str) and who else 'a person'}"
+    if isinstance(note, str) and note.strip():
+        said += f": {_one_line(note)}"
+    return said
+
+
+def _one_line(text: str) -> str:
+    """``text`` with control characters as spaces, runs of spaces as one, capped."""
+    flat = " ".join("".join(" " if not c.isprintable() else c for c in text).split())
+    return flat if len(flat) <= MAX_NOTE_CHARS else flat[:MAX_NOTE_CHARS - 1] + "…"
 
 
 def _said(exc: Exception) -> str:

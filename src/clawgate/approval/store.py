@@ -9,7 +9,9 @@ appends JSON to the file) is ignored and reported, never honoured.
 
 ``seek_approval`` consults the store only when the approver could say yes itself: with a
 ``DenyAllApprover``, or a terminal approver without a terminal, a remembered grant is not a way
-around the person who is not there.
+around the person who is not there. Nor does it for an approver that keeps its grants itself
+(``ServerApprover``: the service is the authority, and a grant revoked there must not live on in
+a local file): such an approver is always asked, and its allow-always is not written here.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from clawgate.approval.model import (
     ApprovalRequest,
     Approver,
     can_approve,
+    keeps_grants,
     request_digest,
 )
 from clawgate.errors import ClawgateError
@@ -163,7 +166,10 @@ class ApprovalStore:
 def seek_approval(request: ApprovalRequest, approver: Approver,
                   store: ApprovalStore | None = None) -> ApprovalAnswer:
     """A remembered allow-always, else the approver's answer (remembered if allow-always). The
-    store is consulted only when the approver could say yes itself."""
+    store is consulted only when the approver could say yes itself, and never for an approver
+    that keeps its own grants."""
+    if keeps_grants(approver):
+        store = None
     if store is not None and can_approve(approver) and store.allows(request):
         return ApprovalAnswer.ALLOW_ALWAYS
     answer = approver.approve(request)

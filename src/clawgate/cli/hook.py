@@ -1,5 +1,7 @@
 """``policy hook claude-code|gemini``: agent hooks (JSON in on stdin, a decision out on stdout,
-exit 0 even on failure, which is a deny); ``policy hook install``: their settings entries."""
+exit 0 even on failure, which is a deny, and a deny past the hook's ``--deadline``);
+``policy hook install``: their settings entries (absolute program, failing closed, a timeout
+above the deadline)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import click
 from clawgate.cli.common import emit_json, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.errors import ClawgateError
+from clawgate.integrations.hooks import HOOK_DEADLINE_S
 
 AGENTS = ("claude-code", "gemini")
 
@@ -36,6 +39,10 @@ def _options(function: Any) -> Any:
                      help="Send an ASK to the `policy serve` console at URL and wait for the "
                      "answer (repeatable: replicas in turn; the token comes from "
                      "$CLAWGATE_SERVER_TOKEN). Unreachable: deny."),
+        click.option("--deadline", "deadline_s", type=click.FloatRange(min=1.0),
+                     default=HOOK_DEADLINE_S, show_default=True,
+                     help="Seconds the hook may take in all, a person's answer included; "
+                     "past them it answers deny."),
         click.option("--no-daemon", is_flag=True,
                      help="Decide in this process, not through the resident decider (also: "
                      "CLAWGATE_NO_DAEMON=1)."),
@@ -69,34 +76,51 @@ def gemini(**options: Any) -> int:
 
 
 def _run(adapter: Any, agent: str, provider: str, options: dict[str, Any]) -> int:
-    from clawgate.integrations.hooks import MAX_INPUT_BYTES, HookOptions, answer
+    """The hook's answer on stdout; any failure of the hook itself is exit 2 with the reason
+    on stderr, which Claude Code and Gemini CLI read as "block" (any other code: "go on")."""
+    try:
+        return _answer(adapter, agent, provider, options)
+    except click.ClickException:
+        raise  # a usage error: exit 2 as well, with click's message
+    except Exception as exc:
+        say(f"clawgate: the hook failed ({type(exc).__name__}: {exc}); the call is blocked")
+        return ExitCode.USAGE
+
+
+def _answer(adapter: Any, agent: str, provider: str, options: dict[str, Any]) -> int:
+    from clawgate.integrations.deadline import answer_in_time
+    from clawgate.integrations.hooks import MAX_INPUT_BYTES, HookOptions, approval_wait
 
     approver: Any = None
+    wait_s = approval_wait(options["deadline_s"])
     if options["servers"]:
         if options["approver"] == "terminal":
             raise click.UsageError("--server and --approver terminal name two approvers: "
                                    "give one")
-        approver = server_approver(options["servers"], options["workspace"])
+        approver = server_approver(options["servers"], options["workspace"], wait_s)
     elif options["approver"] == "terminal":
         from clawgate.approval import TerminalApprover
 
         approver = TerminalApprover()
+        approver.timeout_s = min(approver.timeout_s, wait_s)  # within the hook's deadline
     opts = HookOptions(tuple(options["policies"]), options["agent"] or agent,
                        options["provider"] or provider, options["audit"], approver,
                        options["workspace"])
-    raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-    emit_json(answer(adapter, raw, opts))
+    answer_in_time(adapter, lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), opts,
+                   options["deadline_s"], emit_json)
     return ExitCode.OK
 
 
-def server_approver(servers: tuple[str, ...], workspace: str | None) -> Any:
+def server_approver(servers: tuple[str, ...], workspace: str | None,
+                    wait_s: float = 600.0) -> Any:
     """A ``ServerApprover`` for ``--server`` (its token from the environment, never argv)."""
     from clawgate.approval.server import TOKEN_ENV, ServerApprover
 
     for url in servers:
         if not url.startswith(("http://", "https://")):
             raise click.BadParameter(f"{url!r} is not an http(s) URL", param_hint="--server")
-    return ServerApprover(servers, os.environ.get(TOKEN_ENV, ""), workspace=workspace)
+    return ServerApprover(servers, os.environ.get(TOKEN_ENV, ""), timeout_s=wait_s,
+                          workspace=workspace)
 
 
 @hook.command("install")
@@ -107,18 +131,25 @@ def server_approver(servers: tuple[str, ...], workspace: str | None) -> Any:
               help="The project directory (its .claude/ or .gemini/ settings).")
 @click.option("--policy", "policies", multiple=True, type=click.Path(dir_okay=False),
               help="A manifest the hook should layer (made absolute in the command).")
-@click.option("--program", default="policy", help="How the agent should invoke clawgate.")
+@click.option("--program", default=None,
+              help="The clawgate program the agent runs (a path, or a name on PATH now; "
+              "written as an absolute path). Default: this Python, as `PYTHON -m clawgate`.")
+@click.option("--deadline", "deadline_s", type=click.FloatRange(min=1.0),
+              default=HOOK_DEADLINE_S, show_default=True,
+              help="The hook's --deadline; the entry's timeout is set above it.")
 def install(agent: str, write: bool, project: str, policies: tuple[str, ...],
-            program: str) -> int:
-    """Print the hook entry for AGENT's settings, or merge it in with --write."""
+            program: str | None, deadline_s: float) -> int:
+    """Print the hook entry for AGENT's settings, or merge it in with --write. The command
+    names clawgate by absolute path and blocks the call (exit 2) if the hook itself fails."""
     from clawgate.integrations import install as setup
 
-    command = setup.hook_command(agent, policies, program)
-    if not write:
-        sys.stdout.write(json.dumps(setup.entry(setup.TARGETS[agent], command), indent=2) + "\n")
-        return ExitCode.OK
     try:
-        path, changed = setup.install(Path(project), agent, command)
+        command = setup.hook_command(agent, policies, program, deadline_s)
+        if not write:
+            fragment = setup.entry(setup.TARGETS[agent], command, deadline_s)
+            sys.stdout.write(json.dumps(fragment, indent=2) + "\n")
+            return ExitCode.OK
+        path, changed = setup.install(Path(project), agent, command, deadline_s)
     except ClawgateError as exc:
         say(f"policy hook install: {exc}")
         return ExitCode.USAGE

@@ -12,7 +12,7 @@ import socket
 import sys
 
 from clawgate.daemon import wire
-from clawgate.daemon.client import ANSWER_SECONDS, APPROVAL_SECONDS, taken
+from clawgate.daemon.client import answer_seconds, taken
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def answer_in_fork(conn: socket.socket, identity: str) -> NoReturn:
             conn.sendall(wire.STALE)
             os._exit(0)
         conn.sendall(wire.ACCEPTED)
-        signal.alarm(int(APPROVAL_SECONDS if "--server" in argv else ANSWER_SECONDS))
+        signal.alarm(int(answer_seconds(argv[1:])))
         code, out, err = _run(argv, os.fsdecode(cwd), env_raw, stdin)
         conn.sendall(wire.answer(code, out, err))
     except BaseException:  # the client decides in process: nothing is answered from here

@@ -23,8 +23,8 @@ from clawgate.daemon import location, wire
 NO_DAEMON_ENV = "CLAWGATE_NO_DAEMON"
 NO_DAEMON_FLAG = "--no-daemon"
 ACK_SECONDS = 5.0  # a fork must have the call by then
-ANSWER_SECONDS = 120.0  # a decision; a person's answer through --server may take longer
-APPROVAL_SECONDS = 3600.0
+ANSWER_SECONDS = 120.0  # a check
+APPROVAL_SECONDS = 3600.0  # a hook: it bounds itself by its --deadline
 HOOKS = (["hook", "claude-code"], ["hook", "gemini"])
 HOOK_INPUT_BYTES = (4 << 20) + 1  # integrations.hooks.MAX_INPUT_BYTES + 1, as it reads
 
@@ -87,7 +87,7 @@ def _exchange(sock: _socket.socket, argv: list[str]) -> int | None:
     reader = wire.Reader(sock.recv)
     if reader.exactly(1) != wire.ACCEPTED:
         return None  # another installation's decider, or stale code: in process
-    sock.settimeout(APPROVAL_SECONDS if "--server" in argv else ANSWER_SECONDS)
+    sock.settimeout(answer_seconds(argv))
     code = reader.exactly(1)[0]
     out, err = reader.field(), reader.field()
     sys.stdout.buffer.write(out)
@@ -95,6 +95,12 @@ def _exchange(sock: _socket.socket, argv: list[str]) -> int | None:
     sys.stderr.buffer.write(err)
     sys.stderr.flush()
     return code
+
+
+def answer_seconds(argv: list[str]) -> float:
+    """How long the call may take in the decider: a check, ``ANSWER_SECONDS``; a hook, which
+    answers deny by its own ``--deadline`` whatever it waits for, ``APPROVAL_SECONDS``."""
+    return APPROVAL_SECONDS if argv[:1] == ["hook"] else ANSWER_SECONDS
 
 
 def _stdin(argv: list[str]) -> bytes:

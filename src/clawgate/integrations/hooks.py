@@ -23,6 +23,13 @@ from clawgate.tools.scrub import Scrubber
 
 MAX_INPUT_BYTES = 4 << 20  # a hook payload larger than 4 MiB is refused unread
 MAX_REASON_BYTES = 65536  # a reason's cap before a policy (and its budget) is loaded
+HOOK_DEADLINE_S = 300.0  # a hook answers within this, whatever it waits for; past it: deny
+APPROVAL_RESERVE_S = 30.0  # of the deadline, kept for loading, deciding and auditing
+
+
+def approval_wait(deadline_s: float) -> float:
+    """How long a hook with ``deadline_s`` in all may wait for a person's answer."""
+    return max(deadline_s - APPROVAL_RESERVE_S, deadline_s / 2)
 
 
 @dataclass(frozen=True, slots=True)

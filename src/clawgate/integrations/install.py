@@ -1,5 +1,15 @@
 """The settings entries that wire the hooks into Claude Code and Gemini CLI, merged safely.
 
+The installed command names clawgate by absolute path (by default the Python running the
+install, ``<python> -m clawgate``): an agent's ``PATH`` need not hold ``policy``. Both agents
+treat a hook that exits with any code but 0 or 2 (127 for a missing program, 1 for a Python
+that cannot import clawgate) as "not blocked", so the command is wrapped in a few lines of
+``sh`` that turn every failure of the hook itself (a non-zero exit, or no answer on stdout)
+into exit 2 with the reason on stderr, which both agents read as a block. The entry's
+``timeout`` is set above the hook's own deadline (``hooks.HOOK_DEADLINE_S``), so that the
+agent never kills a hook that is still waiting for a person: a hook killed by its agent's
+timeout counts as not blocked too.
+
 ``merge`` adds clawgate's hook to a settings object without touching any other key and
 without adding it twice; ``write_settings`` replaces the file atomically (a temporary file in
 the same directory, fsynced, renamed), keeping its permission bits. A settings file that is not
@@ -14,13 +24,18 @@ import copy
 import json
 import os
 import shlex
+import shutil
 import stat
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clawgate.errors import ClawgateError
+from clawgate.integrations.hooks import HOOK_DEADLINE_S
+
+CLIENT_MARGIN_S = 30.0  # the interpreter's start-up and slack, above the hook's own deadline
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,32 +46,87 @@ class Target:
     settings: str  # relative to the project directory
     event: str
     matcher: str
+    timeout_unit: float  # the settings' ``timeout`` unit in seconds
+
+    def timeout(self, deadline_s: float = HOOK_DEADLINE_S) -> int:
+        """The entry's ``timeout``, in the agent's unit: above the hook's own deadline."""
+        return int((deadline_s + CLIENT_MARGIN_S) / self.timeout_unit)
 
 
-TARGETS = {
-    "claude-code": Target("claude-code", ".claude/settings.json", "PreToolUse", "*"),
-    "gemini": Target("gemini", ".gemini/settings.json", "BeforeTool", ".*"),
+TARGETS = {  # Claude Code counts a hook's timeout in seconds, Gemini CLI in milliseconds
+    "claude-code": Target("claude-code", ".claude/settings.json", "PreToolUse", "*", 1.0),
+    "gemini": Target("gemini", ".gemini/settings.json", "BeforeTool", ".*", 0.001),
 }
 
 
-def hook_command(agent: str, policies: Sequence[str] = (), program: str = "policy") -> str:
-    """The command line the agent runs: ``policy hook claude-code --policy /abs/p.yaml``."""
-    words = [program, "hook", agent]
+def program_words(program: str | None = None) -> list[str]:
+    """How the agent starts clawgate, by absolute path: ``program`` (a path, or a name looked
+    up on this ``PATH`` now), else this very Python with ``-m clawgate``. Raises
+    ClawgateError for a name that is not on ``PATH``."""
+    if program is None:
+        return [sys.executable, "-m", "clawgate"]
+    if os.sep in program:
+        return [os.path.abspath(program)]
+    found = shutil.which(program)
+    if found is None:
+        raise ClawgateError(f"{program!r} is not on PATH; give its absolute path")
+    return [os.path.abspath(found)]
+
+
+def hook_command(agent: str, policies: Sequence[str] = (), program: str | None = None,
+                 deadline_s: float = HOOK_DEADLINE_S) -> str:
+    """The command line the agent runs (``sh -c``): ``/abs/python -m clawgate hook AGENT
+    --policy /abs/p.yaml``, wrapped so that any failure of its own blocks (``fail_closed``)."""
+    words = [*program_words(program), "hook", agent]
     for policy in policies:
         words += ["--policy", os.path.abspath(policy)]
-    return shlex.join(words)
+    if deadline_s != HOOK_DEADLINE_S:
+        words += ["--deadline", f"{deadline_s:g}"]
+    return fail_closed(shlex.join(words))
 
 
-def entry(target: Target, command: str) -> dict[str, Any]:
+def fail_closed(command: str) -> str:
+    """``command`` for ``sh -c``: its answer passed on when it exits 0 with one; otherwise
+    exit 2 (the agents' "block") with the reason on stderr, whatever went wrong."""
+    return (f"out=$({command}); s=$?; "
+            'if [ "$s" -eq 0 ] && [ -n "$out" ]; then printf \'%s\\n\' "$out"; exit 0; fi; '
+            'echo "clawgate: the hook failed (exit $s) and gave no decision; the call is '
+            'blocked" >&2; exit 2')
+
+
+def is_ours(command: str, agent: str) -> bool:
+    """Whether ``command`` is clawgate's hook for ``agent`` as an install wrote it: ``policy
+    hook AGENT ...`` (any path to ``policy`` or ``clawgate``, or ``PYTHON -m clawgate``),
+    bare or wrapped by ``fail_closed``."""
+    head, tail = fail_closed("\0").split("\0")
+    inner = command
+    if command.startswith(head) and command.endswith(tail):
+        inner = command[len(head):len(command) - len(tail)]
+    try:
+        words = shlex.split(inner)
+    except ValueError:
+        return False
+    if words[1:3] == ["-m", "clawgate"]:
+        words = ["clawgate", *words[3:]]
+    return len(words) >= 3 and os.path.basename(words[0]) in ("policy", "clawgate") \
+        and words[1:3] == ["hook", agent]
+
+
+def entry(target: Target, command: str, deadline_s: float = HOOK_DEADLINE_S
+          ) -> dict[str, Any]:
     """The settings fragment for ``target``: ``{"hooks": {event: [matcher group]}}``."""
-    return {"hooks": {target.event: [
-        {"matcher": target.matcher, "hooks": [{"type": "command", "command": command}]}]}}
+    hook = {"type": "command", "command": command, "timeout": target.timeout(deadline_s)}
+    return {"hooks": {target.event: [{"matcher": target.matcher, "hooks": [hook]}]}}
 
 
-def merge(settings: dict[str, Any], target: Target, command: str) -> tuple[dict[str, Any], bool]:
-    """``settings`` with the hook added, and whether anything changed. Raises ClawgateError
-    when the existing ``hooks`` are not shaped as documented."""
+def merge(settings: dict[str, Any], target: Target, command: str,
+          deadline_s: float = HOOK_DEADLINE_S) -> tuple[dict[str, Any], bool]:
+    """``settings`` with the hook added, and whether anything changed. clawgate's own entry
+    for this agent, as an earlier install wrote it (a bare ``policy hook AGENT``, which exits
+    127 where ``policy`` is not on the agent's PATH, or another timeout), is replaced in place.
+    Raises ClawgateError when the existing ``hooks`` are not shaped as documented."""
     merged = copy.deepcopy(settings)
+    timeout = target.timeout(deadline_s)
     hooks = merged.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise ClawgateError("'hooks' is not an object; not touching it")
@@ -67,9 +137,15 @@ def merge(settings: dict[str, Any], target: Target, command: str) -> tuple[dict[
         inner = group.get("hooks") if isinstance(group, dict) else None
         if not isinstance(inner, list):
             raise ClawgateError(f"an entry of 'hooks.{target.event}' has no 'hooks' list")
-        if any(isinstance(h, dict) and h.get("command") == command for h in inner):
-            return settings, False
-    groups.append(entry(target, command)["hooks"][target.event][0])
+        for hook in inner:
+            if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+                continue
+            if hook["command"] == command and hook.get("timeout") == timeout:
+                return settings, False
+            if hook["command"] == command or is_ours(hook["command"], target.agent):
+                hook.update(command=command, timeout=timeout)
+                return merged, True
+    groups.append(entry(target, command, deadline_s)["hooks"][target.event][0])
     return merged, True
 
 
@@ -115,12 +191,13 @@ def write_settings(path: Path, settings: dict[str, Any]) -> None:
         raise
 
 
-def install(project: Path, agent: str, command: str) -> tuple[Path, bool]:
+def install(project: Path, agent: str, command: str, deadline_s: float = HOOK_DEADLINE_S
+            ) -> tuple[Path, bool]:
     """Merge the hook into ``project``'s settings for ``agent``; the file and whether it
     changed."""
     target = TARGETS[agent]
     path = project / target.settings
-    merged, changed = merge(read_settings(path), target, command)
+    merged, changed = merge(read_settings(path), target, command, deadline_s)
     if changed:
         write_settings(path, merged)
     return path, changed

@@ -178,6 +178,10 @@ class RateLimit(Strict):
                            default=20, ge=1)
 
 
+MCP_ONLY = ("check, run, guard, claude-code, gemini",
+            "only the MCP proxy relays what a wrapped MCP server sends")
+
+
 class Budgets(Strict):
     max_tool_iterations: int = described(
         "Tool calls per turn (Guard.new_turn starts one).", GUARD_ONLY,
@@ -187,6 +191,17 @@ class Budgets(Strict):
         "check, run, claude-code, gemini", "no tool result passes through them (a hook "
         "decides before the call; policy run prints the command's own output)",
         default=65_536, ge=1024)
+    max_message_bytes: int = described(
+        "Bytes of one message a wrapped MCP server may send (a tool result, a page of its "
+        "tool list); a longer one is not relayed, and the call fails with an error naming "
+        "this bound.", *MCP_ONLY, default=8 << 20, ge=16_384)
+    max_listed_tools: int = described(
+        "Tools a wrapped MCP server may list; a longer list is an error naming this bound.",
+        *MCP_ONLY, default=500, ge=1)
+    max_tool_bytes: int = described(
+        "Bytes of one tool's definition (its name, description and schemas) a wrapped MCP "
+        "server may list; a larger one is an error naming the tool and this bound.",
+        *MCP_ONLY, default=65_536, ge=256)
 
 
 UNSUPPORTED_HOOK_KEYS = ("before_tool", "after_tool")  # accepted once, never applied: refused

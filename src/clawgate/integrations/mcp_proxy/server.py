@@ -2,19 +2,23 @@
 wrapped server (a command over stdio, or a URL over streamable HTTP).
 
 Only tools are proxied. Resources and prompts are not forwarded: clawgate cannot check what
-they read, so a client of the proxy does not see them.
+they read, so a client of the proxy does not see them. What the wrapped server sends is bounded
+by the policy (``bounds.py``): each message, the number of tools it lists and each tool's size.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import httpx2
 import mcp_types as types
 from mcp import Client, StdioServerParameters
+from mcp.client import Transport
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
@@ -31,7 +35,9 @@ from clawgate.approval import (
 from clawgate.approval.server import TOKEN_ENV
 from clawgate.guard import CallContext
 from clawgate.integrations.gate import Gate
+from clawgate.integrations.mcp_proxy.bounds import BoundedBodies, check_count, check_tools, relayed
 from clawgate.integrations.mcp_proxy.guarded import GuardedTools
+from clawgate.policy.models import Budgets
 
 MAX_PAGES = 100  # a wrapped server that paginates forever cannot hang tools/list
 
@@ -53,15 +59,21 @@ class ProxyOptions:
     timeout_s: float = 300.0
     servers: tuple[str, ...] = ()  # ``policy serve`` URLs that answer an ASK (the approver)
 
-    def upstream(self) -> StdioServerParameters | str:
+    def upstream(self, max_bytes: int, stack: AsyncExitStack) -> StdioServerParameters | Transport:
+        """How to reach the wrapped server, each of its messages within ``max_bytes`` (an
+        HTTP client, if one is needed, is closed with ``stack``)."""
         if (self.url is None) == (not self.command):
             raise ValueError("give the wrapped server as a command or as --url, not both")
         if self.url is not None:
-            return self.url
+            client = httpx2.AsyncClient(
+                timeout=httpx2.Timeout(30.0, read=300.0),
+                transport=BoundedBodies(httpx2.AsyncHTTPTransport(), max_bytes))
+            stack.push_async_callback(client.aclose)
+            return streamable_http_client(self.url, http_client=client,
+                                          max_sse_event_size=max_bytes)
         # The wrapped server gets the proxy's whole environment: the client configured it
         # for that server (its tokens included); scrubbing keeps their values out of results.
-        return StdioServerParameters(command=self.command[0], args=list(self.command[1:]),
-                                     env=dict(os.environ))
+        return relayed(self.command, dict(os.environ), max_bytes)
 
 
 def build_gate(options: ProxyOptions) -> Gate:
@@ -87,7 +99,10 @@ async def connected(options: ProxyOptions) -> AsyncIterator[tuple[Server[Any], C
     """The client-facing server, wired to a live session with the wrapped server."""
     guarded = GuardedTools(build_gate(options), options.name, CallContext(
         session=options.session, agent=options.agent, provider=options.provider))
-    async with Client(options.upstream(), cache=None) as upstream:
+    budgets: Budgets = guarded.gate.policy.hooks.budgets
+    async with AsyncExitStack() as stack:
+        upstream = await stack.enter_async_context(Client(
+            options.upstream(budgets.max_message_bytes, stack), cache=None))
 
         async def upstream_tools() -> list[types.Tool]:
             tools: list[types.Tool] = []
@@ -95,9 +110,11 @@ async def connected(options: ProxyOptions) -> AsyncIterator[tuple[Server[Any], C
             for _ in range(MAX_PAGES):
                 page = await upstream.list_tools(cursor=cursor)
                 tools.extend(page.tools)
+                check_count(len(tools), budgets)  # before another page is asked for
                 cursor = page.next_cursor
                 if not cursor:
                     break
+            check_tools(tools, budgets)
             guarded.learn(tools)
             return tools
 
