@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, str] = {
     "fuzz": "clawgate.cli.fuzz:fuzz",
     "hook": "clawgate.cli.hook:hook",
     "import": "clawgate.cli.importer:import_rules",
+    "init": "clawgate.cli.init:init",
     "lint": "clawgate.cli.lint:lint",
     "mcp-proxy": "clawgate.cli.mcp_proxy:mcp_proxy",
     "run": "clawgate.cli.run:run",
