@@ -49,13 +49,14 @@ class Server:
                             headers={"Authorization": f"Bearer {token}"})
 
 
-def in_process_token(server: Server, role: str, agent: str) -> str:
+def in_process_token(server: Server, role: str, agent: str,
+                     workspace: Path | None = None) -> str:
     from clawgate.serve import tokens
     from clawgate.serve.db import connect
 
     engine = connect(server.database)
     try:
-        return tokens.create(engine, role, agent)
+        return tokens.create(engine, role, agent, None if workspace is None else str(workspace))
     finally:
         engine.dispose()
 
