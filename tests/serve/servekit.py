@@ -56,7 +56,8 @@ def in_process_token(server: Server, role: str, agent: str,
 
     engine = connect(server.database)
     try:
-        return tokens.create(engine, role, agent, None if workspace is None else str(workspace))
+        named = {} if workspace is None else {"workspace": str(workspace)}
+        return tokens.create(engine, role, agent, **named)
     finally:
         engine.dispose()
 
