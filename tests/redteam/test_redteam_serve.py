@@ -9,6 +9,7 @@ The service's workspace is ``ws``; its state (keys, database) lies beside it, ou
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from collections.abc import Iterator
@@ -23,7 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "serve"))  # the se
 from servekit import Server, in_process_token, server_env, start, stop
 
 from clawgate import Guard
-from clawgate.approval import ApprovalStore, ServerApprover
+from clawgate.approval import (
+    ApprovalAnswer,
+    ApprovalRequest,
+    ApprovalStore,
+    ServerApprover,
+)
 from clawgate.errors import ToolError
 from clawgate.executors import ExecRequest, ExecResult, FakeExecutor
 
@@ -329,6 +335,39 @@ def test_a_second_answer_is_a_conflict_and_is_audited_as_one(served: Served) -> 
         ("bob", "conflict", "deny"), ("alice", "allow", "allow")]
 
 
+def console(served: Served, agent: str) -> tuple[httpx.Client, str]:
+    """A person signed in to the console (same-origin form posts); their CSRF token."""
+    person = httpx.Client(base_url=served.server.url, timeout=60,
+                          headers={"Origin": served.server.url})
+    token = in_process_token(served.server, "approver", agent)
+    signed = person.post("/login", data={"token": token}).status_code
+    found = re.search(r'data-csrf="([0-9a-f]+)"', person.get("/").text)
+    if signed != 303 or found is None:
+        person.close()
+        raise AssertionError(f"the console did not sign {agent} in ({signed})")
+    return person, found.group(1)
+
+
+def test_a_second_answer_at_the_console_is_a_conflict(served: Served) -> None:
+    with served.client("agent", "console-twice") as agent:
+        request = call(agent, "exec_shell", {"command": "deploy-prod --console"})["approval_id"]
+        alice, alice_csrf = console(served, "carol")
+        bob, bob_csrf = console(served, "dave")
+        try:
+            first = alice.post(f"/approvals/{request}",
+                               data={"csrf": alice_csrf, "choice": "deny"})
+            second = bob.post(f"/approvals/{request}",
+                              data={"csrf": bob_csrf, "choice": "allow-always"})
+        finally:
+            alice.close()
+            bob.close()
+        shown = agent.get(f"/v1/approvals/{request}").json()
+        again = call(agent, "exec_shell", {"command": "deploy-prod --console"})
+    assert (first.status_code, second.status_code) == (303, 409)
+    assert (shown["status"], shown["answered_by"], shown["scope"]) == ("denied", "carol", "once")
+    assert again["outcome"] == "ask"  # no grant came of the refused allow-always
+
+
 # -- item: a viewer cannot act as an agent -------------------------------------------------------
 
 @pytest.mark.parametrize("role", ["viewer", "approver", "admin"])
@@ -368,3 +407,28 @@ def test_an_unreadable_mcp_call_is_a_deny_with_its_audit_line(served: Served,
     assert len(after) == len(before) + 1
     assert (after[0]["tool"], after[0]["outcome"], after[0]["rule"]) == (
         "files__find", "deny", "CG-ADAPT-001")
+
+
+def test_arguments_nested_too_deep_are_a_deny_with_its_audit_line(served: Served) -> None:
+    depth = 900
+    body = '{"tool": "files__find", "args": {"k": ' + '{"a": ' * depth + '"x"' + \
+        "}" * depth + "}}"
+    with served.client("agent", "nester") as agent, \
+            served.client("viewer", "watcher") as viewer:
+        response = agent.post("/v1/calls", content=body,
+                              headers={"Content-Type": "application/json"})
+        records = viewer.get("/v1/audit", params={"agent": "nester"}).json()["records"]
+    assert response.status_code == 200, response.text[:200]
+    assert response.json()["outcome"] == "deny"
+    assert [(r["tool"], r["outcome"], r["rule"]) for r in records] == [
+        ("files__find", "deny", "CG-ADAPT-001")]
+
+
+def test_a_client_naming_another_workspace_is_told_why_it_is_refused(served: Served) -> None:
+    approver = ServerApprover(served.server.url, served.token("widener"), timeout_s=30,
+                              workspace=str(served.state))
+    answer = approver.approve(ApprovalRequest("read_file", {"path": "keys/serve.key"}))
+    assert answer is ApprovalAnswer.DENY
+    assert approver.last_error is not None
+    assert approver.last_error.startswith("the service decided 'deny': CG-ADAPT-005: the "
+                                          "workspace of agent 'widener' is ")

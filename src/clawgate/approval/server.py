@@ -78,7 +78,7 @@ class ServerApprover:
             return ApprovalAnswer.ALLOW_ONCE
         if outcome == "ask" and answer.get("approval_id"):
             return str(answer["approval_id"])
-        self.last_error = f"the service decided {outcome!r}"
+        self.last_error = f"the service decided {outcome!r}{_why(answer.get('reasons'))}"
         return ApprovalAnswer.DENY
 
     def _wait(self, request_id: str) -> ApprovalAnswer:
@@ -119,6 +119,13 @@ def _exchange(url: str, method: str, body: dict[str, Any] | None, token: str,
     if not isinstance(answer, dict):
         raise ValueError("the service did not answer a JSON object")
     return answer
+
+
+def _why(reasons: Any) -> str:
+    """The service's reasons, as ``: RULE: message; ...`` (nothing when it gave none)."""
+    said = [f"{r.get('rule_id')}: {r.get('message')}" for r in
+            (reasons if isinstance(reasons, list) else [])[:3] if isinstance(r, dict)]
+    return f": {'; '.join(said)}" if said else ""
 
 
 def _said(exc: Exception) -> str:

@@ -14,9 +14,10 @@ input under ``exec_shell``, with ``description`` beside ``command``). They are r
 as an MCP tool's are (``integrations.arguments``), and never allowed without a person: at least
 ASK. Any other tool is an MCP tool, read by meaning through the adapters' ``Gate``.
 
-Nothing here raises: input that cannot be read is a DENY naming ``CG-ADAPT-001``, a failure of
-the machinery a DENY naming ``CG-ADAPT-002``. Nothing here runs anything either: the tools are
-wired to an executor that refuses to.
+Nothing here raises: input that cannot be read (arguments nested deeper than ``MAX_NESTING``
+levels among them: scrubbing and summing them up for the audit line would recurse as deep) is a
+DENY naming ``CG-ADAPT-001``, a failure of the machinery a DENY naming ``CG-ADAPT-002``.
+Nothing here runs anything either: the tools are wired to an executor that refuses to.
 """
 
 from __future__ import annotations
@@ -48,10 +49,30 @@ if TYPE_CHECKING:
     from clawgate.policy.policy import Policy
 
 SHAPE_ID = "CG-ADAPT-009"
+MAX_NESTING = 32  # levels of objects and lists in a call's arguments
 
 # What a refusal raised by the Guard's step 4 is, as a rule.
 _RULES = {ToolErrorKind.INVALID_PATH: PATH_ID, ToolErrorKind.FILE_NOT_FOUND: PATH_ID,
           ToolErrorKind.PERMISSION_DENIED: URL_ID, ToolErrorKind.INVALID_ARGS: MALFORMED_ID}
+
+
+def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
+    """Whether ``value`` nests objects and lists deeper than ``limit`` (walked without
+    recursion, so that no depth can exhaust the stack here)."""
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, Mapping | list | tuple):
+            if depth >= limit:
+                return True
+            children = item.values() if isinstance(item, Mapping) else item
+            todo.extend((child, depth + 1) for child in children)
+    return False
+
+
+def too_deep_refusal(tool: str) -> Decision:
+    return refused(f"{tool}(…)", MALFORMED_ID, f"the arguments nest deeper than {MAX_NESTING} "
+                   "levels of objects and lists")
 
 
 class DecideOnly(Executor):

@@ -30,7 +30,7 @@ from clawgate.guard import CallContext
 from clawgate.integrations.gate import INTERNAL_ID, PATH_ID, refused
 from clawgate.policy.policy import Policy
 from clawgate.serve.chain import Chain, Entry
-from clawgate.serve.decide import Decider
+from clawgate.serve.decide import Decider, too_deep, too_deep_refusal
 from clawgate.serve.queue import Answered, Asked, Queue
 from clawgate.tools.checks import describe
 from clawgate.tools.scrub import Scrubber
@@ -213,6 +213,10 @@ class Service:
         service's); ``workspace`` is what the request said, refused unless it is the same."""
         root = self.home(home)
         place = os.path.normpath(os.path.join(root, cwd)) if cwd else root
+        if too_deep(args):  # answered and audited without them: they cannot be shown
+            asked = Asked(agent, session, root, tool, {}, too_deep_refusal(tool), cwd=place)
+            return await self._conclude(asked, {"tool": tool, "args": "(too deep)", "cwd": cwd,
+                                                "workspace": workspace})
         decision = self._misplaced(tool, args, agent, root, workspace, place) or \
             self.decider(root).decide(tool, args, CallContext(session=session, agent=agent),
                                       place)
