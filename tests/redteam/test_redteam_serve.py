@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "serve"))  # the service's kit
-from servekit import Server, in_process_token, server_env, start, stop
+from servekit import POLICY, Server, in_process_token, server_env, start, stop
 
 from clawgate import Guard
 from clawgate.approval import (
@@ -161,6 +161,66 @@ def test_the_three_spawns_of_the_report_are_not_allowed(served: Served) -> None:
             {"command": "dd", "args": ["if=/dev/zero", "of=/dev/sda"]},
             {"command": "git", "args": ["push", "--force", "origin", "main"]})]
     assert outcomes == ["deny", "deny", "ask"]
+
+
+CUSTOM = POLICY + """\
+tools:
+  custom:
+    - name: ship
+      description: deploy a target
+      command: 'deploy-prod {{target}}'
+      env: {DEPLOY_TOKEN: CLAWGATE_TEST_UNSET_SOURCE}
+      parameters: {type: object, required: [target], properties: {target: {type: string}},
+                   additionalProperties: false}
+    - name: wipe
+      command: 'rm -rf {{target}}'
+      parameters: {type: object, properties: {target: {type: string}}}
+    - name: lister
+      command: 'ls {{where}}'
+      parameters: {type: object, properties: {where: {type: string}}}
+"""
+CUSTOM_SHAPES: list[tuple[str, dict[str, Any]]] = [
+    ("ship", {"target": "prod"}),
+    ("ship", {"target": "prod; rm -rf /"}),
+    ("wipe", {"target": "/"}),
+    ("wipe", {"target": "build"}),
+    ("lister", {"where": "src"}),
+    ("lister", {}),
+]
+
+
+@pytest.fixture(scope="module")
+def custom_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A service whose policy adds command tools (one names a secret its environment lacks)."""
+    base = tmp_path_factory.mktemp("redteam-serve-custom")
+    workspace = base / "ws"
+    workspace.mkdir()
+    env = server_env(base)
+    database = f"sqlite:///{base / 'serve.db'}"
+    url, process = start(workspace, database, env, policy_text=CUSTOM)
+    try:
+        yield Served(Server(url, database, env, process, {}), workspace, base / "state", base)
+    finally:
+        stop(process)
+
+
+@pytest.mark.parametrize(("tool", "args"), CUSTOM_SHAPES,
+                         ids=[f"{t}-{i}" for i, (t, _) in enumerate(CUSTOM_SHAPES)])
+def test_the_service_decides_the_policy_s_command_tools_as_the_guard_does(
+        custom_served: Served, tool: str, args: dict[str, Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAWGATE_TEST_UNSET_SOURCE", "not-a-real-deploy-token")
+    workspace = custom_served.workspace
+    guard = Guard.from_files(workspace / "policy.yaml", workspace=workspace,
+                             executor=FakeExecutor(lambda r: ExecResult(0), workspace=workspace),
+                             approval_store=ApprovalStore(workspace,
+                                                          state_dir=custom_served.base / "g"))
+    with guard, custom_served.client("agent", "custom-agent") as agent:
+        answer = call(agent, tool, args)
+        outcome, rules = guard_says(guard, tool, args)
+    assert answer["outcome"] == outcome, answer
+    if rules is not None:
+        assert [r["rule_id"] for r in answer["reasons"]] == rules
 
 
 # Shapes the Guard's schemas refuse (a Guard never sends them; an adapter sends its agent's own):
