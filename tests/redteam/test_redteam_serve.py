@@ -322,6 +322,21 @@ def test_a_cwd_outside_the_workspace_is_refused(served: Served) -> None:
     assert answer["reasons"][0]["rule_id"] == "CG-ADAPT-005"
 
 
+@pytest.mark.parametrize("command", ["rm -rf /opt/data/*", "cat ../serve.db", "ls -la",
+                                     "git push --force origin main", "rm -rf build"])
+def test_a_check_is_judged_in_the_agent_s_workspace_as_the_guard_judges_it(
+        served: Served, guard: Guard, command: str) -> None:
+    with served.client("agent", "checker") as agent:
+        checked = agent.post("/v1/check", json={"command": command}).json()
+        rooted = agent.post("/v1/check", json={"command": command, "cwd": "/"}).json()
+        called = call(agent, "exec_shell", {"command": command})
+    outcome, rules = guard_says(guard, "exec_shell", {"command": command})
+    assert (checked["outcome"], called["outcome"]) == (outcome, outcome)
+    assert [r["rule_id"] for r in checked["reasons"]] == rules
+    assert rooted["outcome"] == "deny"
+    assert rooted["reasons"][0]["rule_id"] == "CG-ADAPT-005"
+
+
 def test_a_token_s_workspace_is_the_agent_s(served: Served) -> None:
     own = served.base / "own-ws"
     own.mkdir(exist_ok=True)

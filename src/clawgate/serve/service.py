@@ -164,11 +164,15 @@ class Service:
         self.approvals = approvals
         self.workspace = os.path.realpath(workspace or policy.engine_settings().workspace
                                           or os.getcwd())
-        self.engine = Engine(policy.engine_settings())
         self.scrubber = MemoScrubber(env=os.environ)
         self.audit = AuditWriter(chain)
         self._deciders: OrderedDict[str, Decider] = OrderedDict()
         self._lock = threading.Lock()
+
+    @property
+    def engine(self) -> Engine:
+        """The engine of the service's own workspace (an agent's whose token names none)."""
+        return self.decider(self.workspace).setup.engine
 
     def warm(self) -> None:
         """Build what the first decision would build lazily (the parser, the program catalog,
@@ -190,15 +194,18 @@ class Service:
             return decider
 
     def home(self, token_workspace: str | None) -> str:
-        """An agent's workspace: its token's, else the service's."""
-        return os.path.realpath(token_workspace) if token_workspace else self.workspace
+        """An agent's workspace: its token's (kept as a real path), else the service's."""
+        return token_workspace or self.workspace
 
     async def check(self, command: str, cwd: str | None, agent: str,
                     session: str, home: str | None = None) -> Verdict:
+        """Decide a command of ``agent`` in its workspace, judged as the Guard judges
+        ``exec_shell``'s (the engine of that workspace; ``cwd`` inside it)."""
         root = self.home(home)
         place = os.path.normpath(os.path.join(root, cwd)) if cwd else root
         try:
-            decision = self.engine.check(command, cwd=place)
+            decision = self._misplaced(command, agent, root, None, place) or \
+                self.decider(root).setup.engine.check(command, cwd=place)
         except Exception as exc:  # fail closed, answered and audited like any decision
             decision = refused(command, INTERNAL_ID, f"clawgate failed ({type(exc).__name__}: "
                                f"{exc}); failing closed")
@@ -217,22 +224,23 @@ class Service:
             asked = Asked(agent, session, root, tool, {}, too_deep_refusal(tool), cwd=place)
             return await self._conclude(asked, {"tool": tool, "args": "(too deep)", "cwd": cwd,
                                                 "workspace": workspace})
-        decision = self._misplaced(tool, args, agent, root, workspace, place) or \
+        decision = self._misplaced(describe(tool, args), agent, root, workspace, place) or \
             self.decider(root).decide(tool, args, CallContext(session=session, agent=agent),
                                       place)
         asked = Asked(agent, session, root, tool, args, decision, request_key, cwd=place)
         return await self._conclude(asked, {"tool": tool, "args": args, "cwd": cwd,
                                             "workspace": workspace})
 
-    def _misplaced(self, tool: str, args: dict[str, Any], agent: str, root: str,
-                   workspace: str | None, place: str) -> Decision | None:
+    def _misplaced(self, summary: str, agent: str, root: str, workspace: str | None,
+                   place: str) -> Decision | None:
         """A DENY for a request that names a workspace other than the agent's, or a ``cwd``
         outside it: where an agent works is the service's to say, never the request's."""
-        summary = describe(tool, args)
         if workspace is not None and os.path.realpath(workspace) != root:
             return refused(summary, PATH_ID, f"the workspace of agent {agent!r} is {root}; a "
                            f"request cannot choose another ({workspace!r})",
                            hint="leave context.workspace out")
+        if place == root:
+            return None
         real = os.path.realpath(place)
         if real != root and not real.startswith(root.rstrip("/") + "/"):
             return refused(summary, PATH_ID, f"cwd {place!r} is outside the workspace {root}",
