@@ -110,15 +110,16 @@ class CallPath:
 
     # -- step 4: the checks -----------------------------------------------------------------
 
-    def decide_tool(self, tool: Any, name: str, args: Mapping[str, Any]) -> Decision:
-        """A Guard tool's call: its commands through the engine, its path through
-        containment, its URL through the SSRF check (a refused path or URL raises). A write
-        to one of the policy's own files is a DENY."""
+    def decide_tool(self, tool: Any, name: str, args: Mapping[str, Any],
+                    cwd: str | None = None) -> Decision:
+        """A Guard tool's call: its commands through the engine (run in ``cwd``, the
+        workspace by default), its path through containment, its URL through the SSRF check
+        (a refused path or URL raises). A write to one of the policy's own files is a DENY."""
         path = args.get("path")
         if name in WRITE_TOOLS and isinstance(path, str) and self.writes_state(path):
             return self._state_refusal(describe(name, args))
         return decide_call(tool, name, args, engine=self.engine, workspace=self.workspace,
-                           urls=self.urls, readonly=self.readonly)
+                           urls=self.urls, readonly=self.readonly, cwd=cwd)
 
     def decide_effects(self, call: Effects, summary: str) -> Iterator[Decision]:
         """One decision per thing an adapter's call would touch; refusals are DENYs."""

@@ -60,13 +60,17 @@ class Setup:
     def build(cls, policy: Policy, *, workspace: str | os.PathLike[str] | None,
               executor: Executor | None, approver: Approver | None,
               audit_log: AuditLog | str | os.PathLike[str] | bool | None,
-              approval_store: ApprovalStore | None, message_bus: MessageBus | None) -> Setup:
+              approval_store: ApprovalStore | None, message_bus: MessageBus | None,
+              in_container: bool | None = None, secrets: bool = True) -> Setup:
+        """``in_container``: judge commands as the Docker executor runs them (None: when
+        ``executor`` is one). ``secrets`` False: custom tools get no secret values (a guard that
+        only decides, which runs nothing)."""
         settings = policy.engine_settings()
         root = os.path.abspath(os.fspath(workspace or settings.workspace or "."))
         log = audit_log_for(audit_log, root)
         runner = executor or executor_for(policy, root)
-        path = CallPath(policy, root,
-                        engine=engine_for(settings, root, in_container=_in_container(runner)),
+        contained = _in_container(runner) if in_container is None else in_container
+        path = CallPath(policy, root, engine=engine_for(settings, root, in_container=contained),
                         approver=approver or DenyAllApprover(),
                         approvals=approval_store if approval_store is not None
                         else ApprovalStore(root), audit_log=log)
@@ -74,7 +78,7 @@ class Setup:
         env = {n: os.environ[n] for n in policy.hooks.safe_env_names if n in os.environ}
         registry = ToolRegistry(builtin_tools(path.workspace, runner, path.urls, message_bus,
                                               search_endpoint=web.search_endpoint))
-        for tool in custom_tools(policy, runner, root, env):
+        for tool in custom_tools(policy, runner, root, env, secrets=secrets):
             registry.register(tool)
         # A burst above the per-minute rate would let more commands run in a minute than the
         # rate says: exec_per_minute: 2 means two.
@@ -134,8 +138,9 @@ class Setup:
 
     # -- steps 4 and 5 ----------------------------------------------------------------------
 
-    def decide(self, tool: Tool, name: str, args: Mapping[str, Any]) -> Decision:
-        return self.path.decide_tool(tool, name, args)
+    def decide(self, tool: Tool, name: str, args: Mapping[str, Any],
+               cwd: str | None = None) -> Decision:
+        return self.path.decide_tool(tool, name, args, cwd)
 
     def settle(self, name: str, args: Mapping[str, Any], ctx: CallContext,
                decision: Decision) -> None:

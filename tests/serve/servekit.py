@@ -49,13 +49,15 @@ class Server:
                             headers={"Authorization": f"Bearer {token}"})
 
 
-def in_process_token(server: Server, role: str, agent: str) -> str:
+def in_process_token(server: Server, role: str, agent: str,
+                     workspace: Path | None = None) -> str:
     from clawgate.serve import tokens
     from clawgate.serve.db import connect
 
     engine = connect(server.database)
     try:
-        return tokens.create(engine, role, agent)
+        named = {} if workspace is None else {"workspace": str(workspace)}
+        return tokens.create(engine, role, agent, **named)
     finally:
         engine.dispose()
 
@@ -68,9 +70,10 @@ def make_token(env: dict[str, str], database: str, role: str, agent: str) -> str
 
 
 def start(tmp: Path, database: str, env: dict[str, str], ttl: float = 600.0,
-          port: int | None = None, *extra: str) -> tuple[str, subprocess.Popen[bytes]]:
+          port: int | None = None, *extra: str, policy_text: str = POLICY,
+          ) -> tuple[str, subprocess.Popen[bytes]]:
     policy = tmp / "policy.yaml"
-    policy.write_text(POLICY)
+    policy.write_text(policy_text)
     port = port or free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "clawgate", "serve", "--policy", str(policy), "--database",

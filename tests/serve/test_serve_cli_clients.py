@@ -1,6 +1,8 @@
 """The CLI clients of the service: ``policy hook claude-code|gemini --server URL`` and ``policy
 mcp-proxy --server URL`` send an ASK to the service, wait for the person at the console, and
-fail closed (a deny that says why) when the service cannot be reached or no token is set. Real
+fail closed (a deny that says why) when the service cannot be reached or no token is set. Each
+agent's token names the workspace its hook or proxy works in (the service judges a call there,
+and refuses a request that names another one). Real
 processes only: the hook and the proxy run as the agent would start them, the service under
 uvicorn, the wrapped MCP server is tests/integrations/mcp_demo_server.py."""
 
@@ -61,7 +63,7 @@ def gemini(cwd: Path, command: str) -> dict[str, Any]:
 
 def test_claude_code_hook_waits_for_the_console_and_allows(server: Server,
                                                             tmp_path: Path) -> None:
-    token = in_process_token(server, "agent", "claude-hook")
+    token = in_process_token(server, "agent", "claude-hook", tmp_path)
     person = answer_next(server, "allow")
     said, done = hook(tmp_path, "claude-code", [server.url], token,
                       claude(tmp_path, "deploy-prod --now"))
@@ -71,7 +73,7 @@ def test_claude_code_hook_waits_for_the_console_and_allows(server: Server,
 
 
 def test_gemini_hook_gets_the_console_s_deny(server: Server, tmp_path: Path) -> None:
-    token = in_process_token(server, "agent", "gemini-hook")
+    token = in_process_token(server, "agent", "gemini-hook", tmp_path)
     person = answer_next(server, "deny")
     said, _ = hook(tmp_path, "gemini", [server.url], token, gemini(tmp_path, "deploy-prod x"))
     person.join(30)
@@ -99,7 +101,7 @@ def test_a_hook_with_no_token_denies_and_names_the_variable(server: Server,
 
 def test_a_hook_tries_the_next_replica(server: Server, tmp_path: Path) -> None:
     dead = f"http://127.0.0.1:{free_port()}"
-    token = in_process_token(server, "agent", "hook-failover")
+    token = in_process_token(server, "agent", "hook-failover", tmp_path)
     person = answer_next(server, "allow")
     said, _ = hook(tmp_path, "claude-code", [dead, server.url], token,
                    claude(tmp_path, "deploy-prod --later"))
@@ -140,7 +142,7 @@ def _text(result: types.CallToolResult) -> str:
 @pytest.mark.parametrize(("choice", "allowed"), [("allow", True), ("deny", False)])
 def test_the_mcp_proxy_asks_the_console(server: Server, tmp_path: Path, choice: str,
                                         allowed: bool) -> None:
-    token = in_process_token(server, "agent", f"proxy-{choice}")
+    token = in_process_token(server, "agent", f"proxy-{choice}", tmp_path)
     person = answer_next(server, choice)
     result = _call(_proxy(tmp_path, [server.url], token), "deploy-prod --now")
     person.join(30)

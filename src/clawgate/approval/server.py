@@ -86,7 +86,7 @@ class ServerApprover:
             return ApprovalAnswer.ALLOW_ONCE
         if outcome == "ask" and answer.get("approval_id"):
             return str(answer["approval_id"])
-        self.last_error = f"the service decided {outcome!r}"
+        self.last_error = f"the service decided {outcome!r}{_why(answer.get('reasons'))}"
         return ApprovalAnswer.DENY
 
     def _wait(self, request_id: str) -> ApprovalAnswer:
@@ -146,6 +146,13 @@ def _one_line(text: str) -> str:
     """``text`` with control characters as spaces, runs of spaces as one, capped."""
     flat = " ".join("".join(" " if not c.isprintable() else c for c in text).split())
     return flat if len(flat) <= MAX_NOTE_CHARS else flat[:MAX_NOTE_CHARS - 1] + "…"
+
+
+def _why(reasons: Any) -> str:
+    """The service's reasons, as ``: RULE: message; ...`` (nothing when it gave none)."""
+    said = [f"{r.get('rule_id')}: {r.get('message')}" for r in
+            (reasons if isinstance(reasons, list) else [])[:3] if isinstance(r, dict)]
+    return f": {'; '.join(said)}" if said else ""
 
 
 def _said(exc: Exception) -> str:

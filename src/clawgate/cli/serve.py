@@ -3,6 +3,7 @@
     policy serve [--policy F]... [--database URL] [--host H] [--port P]
                  [--tls-cert F --tls-key F] [--insecure]
     policy serve token create --role agent|viewer|approver|admin [--agent NAME]
+                              [--workspace DIR]
     policy serve token list | revoke ID
 
 Serving on anything but loopback without TLS needs ``--insecure`` (and says so loudly): bearer
@@ -122,14 +123,19 @@ def token() -> None:
 @click.option("--role", required=True,
               type=click.Choice(["agent", "viewer", "approver", "admin"]))
 @click.option("--agent", "agent", default="", help="The agent (or person) the token is for.")
+@click.option("--workspace", type=click.Path(file_okay=False, exists=True),
+              help="An agent token's workspace (default: the service's --workspace).")
 @_DATABASE
-def create(role: str, agent: str, database: str | None) -> int:
+def create(role: str, agent: str, workspace: str | None, database: str | None) -> int:
     """Print a new token on stdout (the only time it is shown)."""
     from clawgate.serve import tokens
 
     if role == "agent" and not agent:
         raise click.UsageError("an agent token needs --agent NAME")
-    click.echo(tokens.create(_engine(database), role, agent))  # type: ignore[arg-type]
+    if workspace is not None and role != "agent":
+        raise click.UsageError("--workspace is for agent tokens")
+    click.echo(tokens.create(_engine(database), role, agent,  # type: ignore[arg-type]
+                             workspace))
     return ExitCode.OK
 
 

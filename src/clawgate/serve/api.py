@@ -1,7 +1,8 @@
 """The HTTP API of ``policy serve``, ``/v1/...``, with an OpenAPI document at ``/openapi.json``.
 
-Agent tokens check commands and calls and wait on their own requests; viewers read the queue and
-the audit; approvers answer; admins list and revoke grants. A database that does not answer is
+Agent tokens check commands and calls, as the agent the token names, and wait on their own
+requests; viewers read the queue and the audit; approvers answer; admins list and revoke grants.
+Only an agent token submits, and only as its own agent. A database that does not answer is
 a 503 (clients fail closed on it), never an answer made up without the audit.
 """
 
@@ -20,6 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from clawgate.serve.auth import Authority, need
 from clawgate.serve.db import audit, grants, writing
 from clawgate.serve.metrics import Metrics
+from clawgate.serve.queue import Answered
 from clawgate.serve.ratelimit import AgentLimiter
 from clawgate.serve.service import Service, Verdict
 from clawgate.serve.tokens import Principal
@@ -74,15 +76,17 @@ class App:
         return self.authority.principal(request)
 
     def acting_agent(self, principal: Principal, claimed: str | None) -> str:
-        """An agent token acts as its own agent; others may name one (or are themselves)."""
-        if principal.role == "agent":
-            if claimed not in (None, principal.agent):
-                raise HTTPException(403, "an agent token acts only as its own agent")
-            if not self.limiter.admit(principal.agent):
-                raise HTTPException(429, "rate limit reached for this agent",
-                                    headers={"Retry-After": "1"})
-            return principal.agent
-        return claimed or principal.agent
+        """The agent a submission acts for: the one its agent token names, never another.
+        Other tokens (viewers, approvers, admins) do not act for agents."""
+        if principal.role != "agent":
+            raise HTTPException(403, f"only an agent token submits checks and calls; the token "
+                                     f"is {principal.role}")
+        if claimed not in (None, principal.agent):
+            raise HTTPException(403, "an agent token acts only as its own agent")
+        if not self.limiter.admit(principal.agent):
+            raise HTTPException(429, "rate limit reached for this agent",
+                                headers={"Retry-After": "1"})
+        return principal.agent
 
     def answered(self, verdict: Verdict, started: float, extra: dict[str, Any]) -> dict[str, Any]:
         decision = verdict.decision
@@ -103,7 +107,8 @@ def router(app: App) -> APIRouter:
         when it asks (wait on it with ``GET /v1/approvals/{id}?wait=S``)."""
         started = time.perf_counter()
         agent = app.acting_agent(principal, body.agent)
-        verdict = await app.service.check(body.command, body.cwd, agent, body.session or "")
+        verdict = await app.service.check(body.command, body.cwd, agent, body.session or "",
+                                          principal.workspace)
         return JSONResponse(app.answered(verdict, started, {}))
 
     @api.post("/calls", response_model=None)
@@ -113,7 +118,8 @@ def router(app: App) -> APIRouter:
         ctx = body.context
         agent = app.acting_agent(principal, ctx.agent)
         verdict = await app.service.call(body.tool, body.args, agent, ctx.session or "",
-                                         ctx.workspace, ctx.cwd, request_key=ctx.request_key)
+                                         ctx.workspace, ctx.cwd, request_key=ctx.request_key,
+                                         home=principal.workspace)
         return JSONResponse(app.answered(verdict, started, {"call_id": uuid.uuid4().hex}))
 
     @api.get("/approvals")
@@ -135,15 +141,13 @@ def router(app: App) -> APIRouter:
     @api.post("/approvals/{request_id}")
     async def answer(request_id: str, body: AnswerIn,
                      principal: Who) -> dict[str, Any]:
-        """Answer a request (approvers and admins): allow or deny, once or always."""
+        """Answer a request (approvers and admins): allow or deny, once or always. The first
+        answer counts; a request answered already (or expired) is a 409."""
         need(principal, "approver")
-        shown = app.service.approvals.answer(request_id, body.answer == "allow",
-                                             body.scope == "always", principal.agent,
-                                             body.note)
-        if shown is None:
-            raise HTTPException(404, "no such request")
-        await app.service.record_answer(shown, principal.agent or principal.token_id)
-        return shown
+        answered = await app.service.answer(request_id, body.answer == "allow",
+                                            body.scope == "always",
+                                            principal.agent or principal.token_id, body.note)
+        return settled(answered)
 
     @api.get("/grants")
     async def grant_list(principal: Who) -> dict[str, Any]:
@@ -178,6 +182,19 @@ def router(app: App) -> APIRouter:
         return app.service.chain.verify()
 
     return api
+
+
+def settled(answered: Answered | None) -> dict[str, Any]:
+    """The request an answer was given to: 404 if there is none, 409 if it was answered
+    before (its first answer stands)."""
+    if answered is None:
+        raise HTTPException(404, "no such request")
+    shown = answered.request
+    if not answered.first:
+        by = f" by {shown['answered_by']}" if shown["answered_by"] else ""
+        raise HTTPException(409, f"the request is {shown['status']}{by} already; the first "
+                                 "answer stands")
+    return shown
 
 
 def audit_rows(app: App, agent: str | None, session: str | None, outcome: str | None,

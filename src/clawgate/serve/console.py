@@ -22,7 +22,7 @@ from typing import Any
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
-from clawgate.serve.api import App, audit_rows
+from clawgate.serve.api import App, audit_rows, settled
 from clawgate.serve.auth import COOKIE, SESSION_S, need
 from clawgate.serve.tokens import Principal
 
@@ -123,12 +123,8 @@ def router(app: App) -> APIRouter:
         need(principal, "approver")
         if choice not in ("allow-once", "allow-always", "deny"):
             raise HTTPException(422, "choice is allow-once, allow-always or deny")
-        shown = app.service.approvals.answer(request_id, choice != "deny",
-                                             choice == "allow-always", principal.agent,
-                                             note or None)
-        if shown is None:
-            raise HTTPException(404, "no such request")
-        await app.service.record_answer(shown, principal.agent or principal.token_id)
+        settled(await app.service.answer(request_id, choice != "deny", choice == "allow-always",
+                                         principal.agent or principal.token_id, note or None))
         return RedirectResponse("/", status_code=303)
 
     _pages(console, app, signed_in)

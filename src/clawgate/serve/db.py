@@ -26,6 +26,7 @@ tokens = sa.Table(
     sa.Column("agent", sa.String(200), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("revoked", sa.Boolean, nullable=False, default=False),
+    sa.Column("workspace", sa.Text),  # an agent token's workspace (None: the service's)
 )
 
 approvals = sa.Table(
@@ -105,7 +106,12 @@ def _indexes(conn: Connection) -> None:
         index.create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_initial, _indexes)
+def _token_workspace(conn: Connection) -> None:
+    if "workspace" not in {c["name"] for c in sa.inspect(conn).get_columns("tokens")}:
+        conn.execute(sa.text("ALTER TABLE tokens ADD COLUMN workspace TEXT"))
+
+
+MIGRATIONS: tuple[Migration, ...] = (_initial, _indexes, _token_workspace)
 
 
 def connect(url: str) -> Engine:

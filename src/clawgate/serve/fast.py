@@ -58,13 +58,14 @@ class FastCheck:
             agent = self.state.acting_agent(principal, checked.agent)
         except (ValidationError, HTTPException):
             return None
-        return self._decide(checked, agent)
+        return self._decide(checked, agent, principal.workspace)
 
-    async def _decide(self, checked: CheckIn, agent: str) -> tuple[int, dict[str, Any]]:
+    async def _decide(self, checked: CheckIn, agent: str,
+                      home: str | None) -> tuple[int, dict[str, Any]]:
         started = time.perf_counter()
         try:
             verdict = await self.state.service.check(checked.command, checked.cwd, agent,
-                                                     checked.session or "")
+                                                     checked.session or "", home)
         except SQLAlchemyError as exc:
             return 503, {"detail": f"the database did not answer ({type(exc).__name__}); "
                                    "nothing was decided"}

@@ -2,10 +2,15 @@
 
 An ASK becomes a pending request with an expiry (10 minutes by default); a person answers it
 allow or deny, once or always; a request nobody answered by its expiry is ``expired``, which
-counts as a deny. Waiting is a poll of the row (every 100 ms), so an answer given on one replica
-releases an agent waiting on another. A grant (an allow-always answer) is bound to the request's
-digest (tool and normalised arguments) and the workspace, and carries an HMAC under the service's
-key: a row written into the table by anyone without the key is ignored.
+counts as a deny. Only the first answer counts: a later one changes nothing (``Answered.first``
+says which it was). Waiting is a poll of the row (every 100 ms), so an answer given on one
+replica releases an agent waiting on another.
+
+A request is bound to exactly the call it shows: a client's request key names the same request
+again only for the same agent, session, tool, arguments and ``cwd``. A grant (an allow-always
+answer) is bound to the agent it was given for, the tool, the normalised arguments, the ``cwd``
+and the workspace (any session of that agent), and carries an HMAC under the service's key: a
+row written into the table by anyone without the key is ignored.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from clawgate.approval.model import ApprovalRequest, request_digest
+from clawgate.approval.model import ApprovalRequest
 from clawgate.decision import Decision
 from clawgate.serve.db import approvals, grants, writing
 
@@ -40,7 +45,16 @@ class Asked:
     tool: str
     args: dict[str, Any]
     decision: Decision
-    key: str | None = None  # the client's request key (the same key: the same request)
+    key: str | None = None  # the client's request key (with the same call: the same request)
+    cwd: str = ""  # where the call runs (absolute)
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """A request after an answer, and whether that answer was the first (the one that counts)."""
+
+    request: dict[str, Any]
+    first: bool
 
 
 class Queue:
@@ -52,7 +66,25 @@ class Queue:
         self.ttl_s = ttl_s
 
     def digest(self, asked: Asked) -> str:
-        return request_digest(ApprovalRequest(tool=asked.tool, args=asked.args))
+        """What an allow-always grant covers: this agent's call (tool, normalised arguments,
+        ``cwd``), in any of its sessions."""
+        call = ApprovalRequest(tool=asked.tool, args=asked.args).key
+        bound = json.dumps({"agent": asked.agent, "call": call, "cwd": asked.cwd},
+                           sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(bound.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def request_id(self, asked: Asked) -> str:
+        """A new request's id. With a request key, an HMAC of the key and of exactly the call
+        (agent, session, tool, arguments as sent, ``cwd``): the same call sent again with its
+        key (a retry on another replica) finds the request already queued; another call under
+        the same key is another request."""
+        if asked.key is None:
+            return secrets.token_hex(8)
+        call = json.dumps({"agent": asked.agent, "session": asked.session, "tool": asked.tool,
+                           "args": asked.args, "cwd": asked.cwd, "key": asked.key},
+                          sort_keys=True, ensure_ascii=False, default=repr)
+        return hmac.new(self.key, f"request\0{call}".encode("utf-8", "surrogatepass"),
+                        hashlib.sha256).hexdigest()[:32]
 
     def granted(self, asked: Asked) -> bool:
         """True when an allow-always grant with a valid mac covers ``asked``."""
@@ -63,13 +95,9 @@ class Queue:
             hmac.compare_digest(row.mac, self._mac(digest, asked.workspace, row.summary))
 
     def open(self, asked: Asked) -> str:
-        """A new pending request; its id. With a request key, the id is an HMAC of the agent
-        and the key: the same agent sending the same key again (its client retrying on another
-        replica) gets the request already queued."""
+        """A new pending request; its id (``request_id``)."""
         now = time.time()
-        request_id = secrets.token_hex(8) if asked.key is None else hmac.new(
-            self.key, f"request\0{asked.agent}\0{asked.key}".encode(),
-            hashlib.sha256).hexdigest()[:16]
+        request_id = self.request_id(asked)
         try:
             self._insert(asked, request_id, now)
         except sa.exc.IntegrityError:
@@ -108,9 +136,9 @@ class Queue:
         return [_shown(r) for r in rows]
 
     def answer(self, request_id: str, allow: bool, always: bool, by: str,
-               note: str | None) -> dict[str, Any] | None:
+               note: str | None) -> Answered | None:
         """Answer a pending request; None if there is none. An answer to a request that is
-        no longer pending changes nothing (the first answer stands)."""
+        no longer pending changes nothing (the first answer stands: ``first`` is False)."""
         self.expire()
         status = ALLOWED if allow else DENIED
         with writing(self.engine) as conn:
@@ -121,7 +149,7 @@ class Queue:
             row = conn.execute(sa.select(approvals).where(approvals.c.id == request_id)).first()
             if row is not None and done.rowcount and allow and always:
                 self._grant(conn, row.digest, row.workspace, row.summary, by)
-        return None if row is None else _shown(row)
+        return None if row is None else Answered(_shown(row), bool(done.rowcount))
 
     def _grant(self, conn: sa.Connection, digest: str, workspace: str, summary: str,
                by: str) -> None:

@@ -1,9 +1,11 @@
 """What ``policy serve`` does behind its HTTP API: decide, queue what must be asked, audit.
 
 No second implementation of any check: a command goes through the same ``Engine`` as
-``policy check``, a tool call through the same ``Gate`` as the hooks and the MCP proxy. What is
-added is where the state lives: approvals, grants, audit records and rate counters are in the
-database (``clawgate.serve.db``), so several replicas act as one.
+``policy check``, a tool call through the Guard's own steps (``serve.decide``). The workspace of
+an agent is its token's, else the service's (``--workspace``, else the policy's): a request
+cannot name another one, nor a ``cwd`` outside it. What is added is where the state lives:
+approvals, grants, audit records and rate counters are in the database (``clawgate.serve.db``),
+so several replicas act as one.
 
 Every decision is audited before it is answered. Audit records are written by one writer
 thread per process in batches (one transaction for whatever arrived meanwhile), and each
@@ -25,38 +27,13 @@ from typing import Any
 from clawgate.decision import Decision, Outcome
 from clawgate.engine import Engine
 from clawgate.guard import CallContext
-from clawgate.integrations.calls import Call, Kind
-from clawgate.integrations.gate import Gate
+from clawgate.integrations.gate import INTERNAL_ID, PATH_ID, refused
 from clawgate.policy.policy import Policy
 from clawgate.serve.chain import Chain, Entry
-from clawgate.serve.queue import Asked, Queue
+from clawgate.serve.decide import Decider, too_deep, too_deep_refusal
+from clawgate.serve.queue import Answered, Asked, Queue
+from clawgate.tools.checks import describe
 from clawgate.tools.scrub import Scrubber
-
-_BUILTIN_KEYS: dict[str, tuple[str, str]] = {
-    "exec_shell": ("commands", "command"), "spawn": ("commands", "command"),
-    "read_file": ("reads", "path"), "list_directory": ("reads", "path"),
-    "glob": ("reads", "path"), "grep": ("reads", "path"), "memory_read": ("reads", "path"),
-    "write_file": ("writes", "path"), "edit_file": ("writes", "path"),
-    "memory_write": ("writes", "path"), "web_fetch": ("urls", "url"),
-}
-
-
-def call_of(tool: str, args: Mapping[str, Any], cwd: str | None) -> Call:
-    """A built-in tool's Call from its documented argument; anything else read as an MCP
-    tool's arguments (commands, paths and URLs found by key and value)."""
-    known = _BUILTIN_KEYS.get(tool)
-    if known is None:
-        from clawgate.integrations.arguments import mcp_call
-
-        return mcp_call(tool, args)
-    field, key = known
-    value = args.get(key)
-    values: tuple[str, ...] = (value,) if isinstance(value, str) else ()
-    return Call(tool, args, kind=Kind.TOOL, cwd=cwd,
-                commands=values if field == "commands" else (),
-                reads=values if field == "reads" else (),
-                writes=values if field == "writes" else (),
-                urls=values if field == "urls" else ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,13 +162,17 @@ class Service:
         self.policy = policy
         self.chain = chain
         self.approvals = approvals
-        self.workspace = os.path.abspath(workspace or policy.engine_settings().workspace
-                                         or os.getcwd())
-        self.engine = Engine(policy.engine_settings())
+        self.workspace = os.path.realpath(workspace or policy.engine_settings().workspace
+                                          or os.getcwd())
         self.scrubber = MemoScrubber(env=os.environ)
         self.audit = AuditWriter(chain)
-        self._gates: OrderedDict[str, Gate] = OrderedDict()
+        self._deciders: OrderedDict[str, Decider] = OrderedDict()
         self._lock = threading.Lock()
+
+    @property
+    def engine(self) -> Engine:
+        """The engine of the service's own workspace (an agent's whose token names none)."""
+        return self.decider(self.workspace).setup.engine
 
     def warm(self) -> None:
         """Build what the first decision would build lazily (the parser, the program catalog,
@@ -201,33 +182,70 @@ class Service:
             self.scrubber.scrub_value({"command": command,
                                        "reasons": [r.as_dict() for r in decision.reasons]})
 
-    def gate(self, workspace: str) -> Gate:
-        """A gate per workspace (a bounded cache)."""
+    def decider(self, workspace: str) -> Decider:
+        """The decider of a workspace (a bounded cache)."""
         with self._lock:
-            gate = self._gates.get(workspace)
-            if gate is None:
-                gate = Gate(self.policy, workspace=workspace)
-                self._gates[workspace] = gate
-                if len(self._gates) > 64:
-                    self._gates.popitem(last=False)
-            self._gates.move_to_end(workspace)
-            return gate
+            decider = self._deciders.get(workspace)
+            if decider is None:
+                decider = self._deciders[workspace] = Decider(self.policy, workspace)
+                if len(self._deciders) > 64:
+                    self._deciders.popitem(last=False)
+            self._deciders.move_to_end(workspace)
+            return decider
+
+    def home(self, token_workspace: str | None) -> str:
+        """An agent's workspace: its token's (kept as a real path), else the service's."""
+        return token_workspace or self.workspace
 
     async def check(self, command: str, cwd: str | None, agent: str,
-                    session: str) -> Verdict:
-        decision = self.engine.check(command, cwd=cwd or self.workspace)
-        asked = Asked(agent, session, cwd or self.workspace, "exec_shell",
-                      {"command": command}, decision)
+                    session: str, home: str | None = None) -> Verdict:
+        """Decide a command of ``agent`` in its workspace, judged as the Guard judges
+        ``exec_shell``'s (the engine of that workspace; ``cwd`` inside it)."""
+        root = self.home(home)
+        place = os.path.normpath(os.path.join(root, cwd)) if cwd else root
+        try:
+            decision = self._misplaced(command, agent, root, None, place) or \
+                self.decider(root).setup.engine.check(command, cwd=place)
+        except Exception as exc:  # fail closed, answered and audited like any decision
+            decision = refused(command, INTERNAL_ID, f"clawgate failed ({type(exc).__name__}: "
+                               f"{exc}); failing closed")
+        asked = Asked(agent, session, root, "exec_shell", {"command": command}, decision,
+                      cwd=place)
         return await self._conclude(asked, {"command": command, "cwd": cwd})
 
     async def call(self, tool: str, args: dict[str, Any], agent: str, session: str,
                    workspace: str | None, cwd: str | None, *,
-                   request_key: str | None = None) -> Verdict:
-        where = os.path.abspath(workspace or self.workspace)
-        ctx = CallContext(session=session, agent=agent)
-        decision = self.gate(where).decide(call_of(tool, args, cwd), ctx)
-        asked = Asked(agent, session, where, tool, args, decision, request_key)
-        return await self._conclude(asked, {"tool": tool, "args": args})
+                   request_key: str | None = None, home: str | None = None) -> Verdict:
+        """Decide a tool call of ``agent`` in its workspace (``home``, its token's, else the
+        service's); ``workspace`` is what the request said, refused unless it is the same."""
+        root = self.home(home)
+        place = os.path.normpath(os.path.join(root, cwd)) if cwd else root
+        if too_deep(args):  # answered and audited without them: they cannot be shown
+            asked = Asked(agent, session, root, tool, {}, too_deep_refusal(tool), cwd=place)
+            return await self._conclude(asked, {"tool": tool, "args": "(too deep)", "cwd": cwd,
+                                                "workspace": workspace})
+        decision = self._misplaced(describe(tool, args), agent, root, workspace, place) or \
+            self.decider(root).decide(tool, args, CallContext(session=session, agent=agent),
+                                      place)
+        asked = Asked(agent, session, root, tool, args, decision, request_key, cwd=place)
+        return await self._conclude(asked, {"tool": tool, "args": args, "cwd": cwd,
+                                            "workspace": workspace})
+
+    def _misplaced(self, summary: str, agent: str, root: str, workspace: str | None,
+                   place: str) -> Decision | None:
+        """A DENY for a request that names a workspace other than the agent's, or a ``cwd``
+        outside it: where an agent works is the service's to say, never the request's."""
+        if workspace is not None and os.path.realpath(workspace) != root:
+            return refused(summary, PATH_ID, f"the workspace of agent {agent!r} is {root}; a "
+                           f"request cannot choose another ({workspace!r})",
+                           hint="leave context.workspace out")
+        if place == root:
+            return None
+        real = os.path.realpath(place)
+        if real != root and not real.startswith(root.rstrip("/") + "/"):
+            return refused(summary, PATH_ID, f"cwd {place!r} is outside the workspace {root}",
+                           hint=f"stay inside the workspace {root}")
+        return None
 
     async def _conclude(self, asked: Asked, shown: dict[str, Any]) -> Verdict:
         decision = asked.decision
@@ -247,14 +265,29 @@ class Service:
                                      rule, body))
         return verdict
 
-    async def record_answer(self, request: dict[str, Any], by: str) -> None:
-        """An answer is audited like a decision."""
-        body = self.scrubber.scrub_value({"approval": request["id"], "status": request["status"],
-                                          "scope": request["scope"], "note": request["note"],
-                                          "summary": request["summary"]})
+    async def answer(self, request_id: str, allow: bool, always: bool, by: str,
+                     note: str | None) -> Answered | None:
+        """Answer a request and audit the answer; None if there is no such request. Only
+        the first answer counts: a later one changes nothing, and is audited as refused
+        (outcome ``conflict``) with what it said and what stands."""
+        answered = await asyncio.to_thread(self.approvals.answer, request_id, allow, always,
+                                           by, note)
+        if answered is None:
+            return None
+        request = answered.request
+        said: dict[str, Any] = {"approval": request["id"], "answer": "allow" if allow else "deny",
+                                "scope": "always" if always and allow else "once",
+                                "note": note, "status": request["status"],
+                                "summary": request["summary"]}
+        outcome = request["outcome"]
+        if not answered.first:
+            said.update(refused="the request was answered already; the first answer stands",
+                        answered_by=request["answered_by"])
+            outcome = "conflict"
+        body = self.scrubber.scrub_value(said)
         assert isinstance(body, dict)
-        await self.audit.write(Entry(by, request["session"], "approval", request["outcome"],
-                                     "", body))
+        await self.audit.write(Entry(by, request["session"], "approval", outcome, "", body))
+        return answered
 
     def close(self) -> None:
         self.audit.close()

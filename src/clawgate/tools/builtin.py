@@ -37,15 +37,16 @@ def builtin_tools(workspace: Workspace, executor: Executor, urls: UrlPolicy,
 
 
 def custom_tools(policy: Policy, executor: Executor, root: str,
-                 env: dict[str, str]) -> list[CustomCommand]:
+                 env: dict[str, str], *, secrets: bool = True) -> list[CustomCommand]:
     """``tools.custom`` from the manifests. Secret values come from the environment variables
-    the manifest names (``env: {TOKEN: MY_TOKEN_VAR}``), never from the manifest text."""
+    the manifest names (``env: {TOKEN: MY_TOKEN_VAR}``), never from the manifest text; with
+    ``secrets`` False none are looked up (tools that are only judged, never run)."""
     made = []
     for name, spec in policy.tools.custom.items():
         if spec.command is None:
             continue
         values = dict(env)
-        for key, source in spec.env.items():
+        for key, source in spec.env.items() if secrets else ():
             if source not in os.environ:
                 raise PolicyError("tools.custom", name, f"env {key}: environment variable "
                                   f"{source} is not set")

@@ -41,13 +41,18 @@ def combine(summary: str, decisions: Iterable[Decision]) -> Decision:
 
 
 def decide_call(tool: Any, name: str, args: Mapping[str, Any], *, engine: Engine,
-                workspace: Workspace, urls: UrlPolicy, readonly: bool) -> Decision:
-    """The decision for one validated call. Raises ToolError for a path or URL refused."""
+                workspace: Workspace, urls: UrlPolicy, readonly: bool,
+                cwd: str | None = None) -> Decision:
+    """The decision for one validated call. Raises ToolError for a path, pattern or URL
+    refused. Command lines are judged as run in ``cwd`` (the workspace by default)."""
     commands = getattr(tool, "commands", None)
     if callable(commands):
         lines = commands(dict(args))
         return combine(describe(name, args),
-                       (engine.check(line, cwd=str(workspace.root)) for line in lines))
+                       (engine.check(line, cwd=cwd or str(workspace.root)) for line in lines))
+    refuses = getattr(tool, "refuses", None)  # what the tool would refuse to run anyway
+    if callable(refuses):
+        refuses(dict(args))
     for key in PATH_KEYS:
         if isinstance(args.get(key), str):
             workspace.resolve(args[key])

@@ -143,11 +143,17 @@ class Glob(_FileTool):
         "properties": {"pattern": {"type": "string", "minLength": 1},
                        "path": {**_PATH, "default": "."}}}
 
-    def execute(self, args: dict[str, Any]) -> Result:
+    def refuses(self, args: dict[str, Any]) -> None:
+        """Raise for a pattern that is absolute or climbs out (checked when the call is
+        decided, and again when it runs)."""
         pattern = args["pattern"]
         if pattern.startswith("/") or ".." in Path(pattern).parts:
             raise ToolError(ToolErrorKind.INVALID_PATH, f"{pattern}: patterns are relative "
                             "to the workspace and may not climb out of it")
+
+    def execute(self, args: dict[str, Any]) -> Result:
+        self.refuses(args)
+        pattern = args["pattern"]
         base = self.workspace.resolve(args.get("path", "."))
         found = sorted(self._relative(p) for p in _walk(self.workspace, base) if p.match(pattern)
                        or fnmatch.fnmatch(str(p.relative_to(base)), pattern))
