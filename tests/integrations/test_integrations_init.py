@@ -94,3 +94,23 @@ def test_init_mcp_proxy_never_replaces_someone_s_server(tmp_path: Path) -> None:
                  "srv"]) == ExitCode.USAGE
     assert json.loads((project / ".mcp.json").read_text()) == {
         "mcpServers": {"notes": {"command": "x"}}}
+
+
+def test_init_serve_makes_a_team_policy_and_tokens_that_resolve(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from clawgate.serve import default_database, tokens
+    from clawgate.serve.db import connect
+
+    project = _project(tmp_path)
+    assert main(["init", "serve", "--project", str(project), "--approver", "alice",
+                 "--agent", "ci-bot"]) == ExitCode.OK
+    said = capsys.readouterr().out
+    made = [line.rsplit(": ", 1)[1] for line in said.splitlines() if "token for" in line]
+    assert len(made) == 2
+    engine = connect(default_database())
+    approver, agent = (tokens.resolve(engine, token) for token in made)
+    assert approver is not None and agent is not None
+    assert (approver.role, approver.agent) == ("approver", "alice")
+    assert (agent.role, agent.agent) == ("agent", "ci-bot")
+    assert lint_file(str(project / "clawgate-team.yaml")) == []
+    assert f"policy serve --policy {project / 'clawgate-team.yaml'}" in said

@@ -7,6 +7,9 @@ in one step.
 - ``mcp-proxy``: an MCP server entry for the client's project configuration (Claude Code's
   ``.mcp.json``, Gemini CLI's ``.gemini/settings.json``) that runs the server behind
   ``policy mcp-proxy``, and the starter policy.
+- ``serve``: a starter team policy (``clawgate-team.yaml``), an approver token for the person
+  answering at the console and, when an agent is named, an agent token bound to the project as
+  its workspace, in the service's database (tokens are shown once, on stdout).
 
 Each step says what it wrote; ``undo`` removes exactly what these steps add (clawgate's hook
 entries, the proxy entry it wrote, the starter policy while it is still as written).
@@ -31,6 +34,7 @@ from clawgate.integrations.install import (
 )
 
 POLICY_FILE = ".clawgate.yaml"
+TEAM_FILE = "clawgate-team.yaml"
 MCP_FILES = {"claude-code": ".mcp.json", "gemini": ".gemini/settings.json"}
 STARTER = """\
 # This project's clawgate policy, layered over the embedded default (policy config shows the
@@ -160,3 +164,41 @@ def _remove_server(project: Path, client: str, name: str) -> Step:
     del servers[name]  # type: ignore[union-attr]
     write_settings(path, settings)
     return Step(path, f"removed the server {name!r}")
+
+
+def init_serve(project: Path, approver: str, agent: str | None,
+               database: str | None = None) -> tuple[list[Step], list[str]]:
+    """The team policy and the tokens; the steps and the lines that show each token once."""
+    from clawgate.extras import require
+
+    for module in ("sqlalchemy", "fastapi"):
+        require("serve", module, "policy init serve")
+    from clawgate.serve import default_database, tokens
+    from clawgate.serve.db import connect, migrate
+
+    url = database or default_database()
+    engine = connect(url)
+    migrate(engine)
+    steps = [*_team_policy(project)]
+    shown = [f"approver token for {approver} (sign in at the console with it): "
+             f"{tokens.create(engine, 'approver', approver)}"]
+    if agent:
+        made = tokens.create(engine, "agent", agent, str(project))
+        shown.append(f"agent token for {agent}, workspace {project} (CLAWGATE_SERVER_TOKEN "
+                     f"of its hooks or proxy): {made}")
+    steps.append(Step(Path(url.removeprefix("sqlite:///")), f"{len(shown)} token"
+                      f"{'s' if len(shown) > 1 else ''} made (shown below, once; "
+                      "policy serve token list / revoke ID)"))
+    return steps, shown
+
+
+def _team_policy(project: Path) -> list[Step]:
+    path = project / TEAM_FILE
+    if path.exists():
+        return [Step(path, "kept (a team policy is there already)")]
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(STARTER.replace("This project's clawgate policy", "The team's clawgate "
+                                     "policy for policy serve").replace(
+            "policy lint .clawgate.yaml", f"policy lint {TEAM_FILE}"))
+    return [Step(path, "wrote a starter team policy")]
