@@ -28,3 +28,10 @@ from clawgate.daemon.client import taken
 ])
 def test_taken(argv: list[str], expected: bool) -> None:
     assert taken(argv) is expected
+
+
+def test_the_client_reads_a_hook_s_input_as_the_hook_does() -> None:
+    from clawgate.daemon.client import HOOK_INPUT_BYTES
+    from clawgate.integrations.hooks import MAX_INPUT_BYTES
+
+    assert HOOK_INPUT_BYTES == MAX_INPUT_BYTES + 1

@@ -6,8 +6,8 @@ claude-code|gemini`` run first. It imports no part of the engine: only ``_socket
 the decider's stdout and stderr; or None, and the caller decides in process: when the call is
 not one the decider takes, when ``--no-daemon`` or ``CLAWGATE_NO_DAEMON`` says not to, when no
 decider listens (the caller starts one for the next call once it has decided this one), or
-when it gives no answer in time. Never an
-answer of its own: no answer means the in-process path, which is the same implementation.
+when it gives no answer in time. Never an answer of its own: no answer means the in-process
+path, which is the same implementation.
 """
 
 from __future__ import annotations
