@@ -234,3 +234,39 @@ def test_the_client_finds_the_state_root_as_the_guard_does(
     for name, value in variables.items():
         monkeypatch.setenv(name, value)
     assert location.state_root() == str(state_root())
+
+
+@pytest.mark.slow
+def test_a_hook_past_its_deadline_answers_deny_through_the_decider(tmp_path: Path) -> None:
+    """The hook's own deadline ends its process at once (a deny written first): through the
+    decider, that deny is still what comes back."""
+    slow = tmp_path / "slow.yaml"
+    slow.write_text("version: 1\n")
+    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": "/",
+                          "session_id": "s", "tool_input": {"command": "ls"}}).encode()
+    with running(tmp_path / "state") as env:
+        done = run(["hook", "claude-code", "--deadline", "1", "--approver", "none"], env,
+                   stdin=payload, importtime=True)
+    assert ENGINE not in imported(done.stderr)
+    assert done.returncode == 0
+    said = json.loads(done.stdout)["hookSpecificOutput"]
+    assert said["permissionDecision"] in ("allow", "deny")  # decided in time, or past it
+
+
+def test_a_hook_whose_input_never_ends_is_decided_in_process(tmp_path: Path) -> None:
+    """The client does not wait for input that does not end: the call goes in process, where
+    the hook's deadline answers deny."""
+    with running(tmp_path / "state") as env:
+        reader, writer = os.pipe()
+        try:
+            os.write(writer, b'{"hook_event_name": "PreToolUse", ')
+            done = subprocess.run([sys.executable, "-X", "importtime", "-m", "clawgate", "hook",
+                                   "claude-code", "--deadline", "3"], stdin=reader, env=env,
+                                  capture_output=True, check=False, timeout=300)
+        finally:
+            os.close(reader)
+            os.close(writer)
+    assert ENGINE in imported(done.stderr)  # in process
+    said = json.loads(done.stdout)["hookSpecificOutput"]
+    assert said["permissionDecision"] == "deny"
+    assert "deadline" in said["permissionDecisionReason"]

@@ -1,8 +1,10 @@
 """One call, answered in a fork of the warm decider: the call's working directory,
 environment and standard input put in place, the ``policy`` command line run in process
 (``clawgate.cli.main``, the same code a fresh process runs), its stdout, stderr and exit code
-sent back. A fork that fails in any way closes the connection unanswered, and the client then
-decides in process: never an answer made up here."""
+sent back. The command line runs in a fork of its own, so that however it ends — returning,
+``os._exit`` (a hook past its deadline answers deny and exits at once), a crash — what it wrote
+and its exit code are what is sent. A call that fails in any other way closes the connection
+unanswered, and the client then decides in process: never an answer made up here."""
 
 from __future__ import annotations
 
@@ -23,7 +25,6 @@ WIRE_SECONDS = 30.0  # to read a request, and to hand back an answer
 
 def answer_in_fork(conn: socket.socket, identity: str) -> NoReturn:
     """Run in the forked child; never returns."""
-    code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the parent's auto-reaping is its own
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -37,31 +38,44 @@ def answer_in_fork(conn: socket.socket, identity: str) -> NoReturn:
             conn.sendall(wire.STALE)
             os._exit(0)
         conn.sendall(wire.ACCEPTED)
-        signal.alarm(int(answer_seconds(argv[1:])))
-        code, out, err = _run(argv, os.fsdecode(cwd), env_raw, stdin)
-        conn.sendall(wire.answer(code, out, err))
+        limit = int(answer_seconds(argv[1:]))
+        fds = [_memfd("stdin", stdin), _memfd("stdout", b""), _memfd("stderr", b"")]
+        runner = os.fork()
+        if runner == 0:
+            signal.alarm(limit)
+            os._exit(_run(argv, os.fsdecode(cwd), env_raw, fds))
+        signal.alarm(limit + 5)
+        _, status = os.waitpid(runner, 0)
+        if not os.WIFEXITED(status):
+            os._exit(1)  # killed: no answer, the client decides in process
+        conn.sendall(wire.answer(os.WEXITSTATUS(status), _contents(fds[1]),
+                                 _contents(fds[2])))
     except BaseException:  # the client decides in process: nothing is answered from here
         os._exit(1)
     os._exit(0)
 
 
-def _run(argv: list[str], cwd: str, env_raw: bytes, stdin: bytes) -> tuple[int, bytes, bytes]:
-    os.chdir(cwd)
-    os.environb.clear()
-    for item in env_raw.split(b"\0") if env_raw else ():
-        name, sep, value = item.partition(b"=")
-        if sep and name:
-            os.environb[name] = value
-    fds = [_memfd("stdin", stdin), _memfd("stdout", b""), _memfd("stderr", b"")]
-    for target, fd in enumerate(fds):
-        os.dup2(fd, target)
-    sys.argv = argv
-    from clawgate.cli import main
+def _run(argv: list[str], cwd: str, env_raw: bytes, fds: list[int]) -> int:
+    """In the runner's fork: the call's place, environment and streams, then the command
+    line; its exit code (what it wrote stays in the memory files ``fds``)."""
+    try:
+        os.chdir(cwd)
+        os.environb.clear()
+        for item in env_raw.split(b"\0") if env_raw else ():
+            name, sep, value = item.partition(b"=")
+            if sep and name:
+                os.environb[name] = value
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+        sys.argv = argv
+        from clawgate.cli import main
 
-    code = main(argv[1:])
-    sys.stdout.flush()
-    sys.stderr.flush()
-    return code, _contents(fds[1]), _contents(fds[2])
+        code = main(argv[1:])
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return code & 0xFF
+    except BaseException:
+        return 1
 
 
 def _memfd(name: str, data: bytes) -> int:

