@@ -28,6 +28,7 @@ from clawgate.errors import ToolError
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.policy.visibility import ToolContext
 from clawgate.records import replace
+from clawgate.statedir import check_state_home
 from clawgate.tools.checks import READONLY_ID, WRITE_TOOLS, decide_call, describe
 from clawgate.tools.paths import Workspace
 from clawgate.tools.scrub import Scrubber, cap_strings, truncate
@@ -80,10 +81,12 @@ class CallPath:
                  audit_log: AuditLog | str | os.PathLike[str] | None = None,
                  env: Mapping[str, str] | None = None) -> None:
         settings = policy.engine_settings()
+        check_state_home(root)
         self.policy = policy
         self.root = root
         self.engine = engine or engine_for(settings, root, in_container=False)
-        self.workspace = Workspace(root, forbidden=settings.forbidden_paths)
+        self.workspace = Workspace(root, forbidden=settings.forbidden_paths,
+                                   guarded=_own_state(approvals, audit_log))
         self.readonly = settings.autonomy is Autonomy.READONLY
         self.urls = UrlPolicy(allowed_domains=tuple(policy.web.allowed_domains),
                               blocked_domains=tuple(policy.web.blocked_domains))
@@ -226,6 +229,20 @@ class CallPath:
             session=ctx.session, agent=ctx.agent or "", tool=tool, args=shown,
             outcome=outcome, reasons=tuple(self._scrub_reason(r) for r in reasons),
             result=summary, duration_ms=round(elapsed, 3)))
+
+
+def _own_state(approvals: ApprovalStore | None,
+               audit_log: AuditLog | str | os.PathLike[str] | None) -> tuple[str, ...]:
+    """Where this call path keeps state of its own beyond the state root: its approval store's
+    directory, its audit log and the log's anchor."""
+    found: list[str] = []
+    if approvals is not None:
+        found.append(os.fspath(approvals.path.parent))
+    if isinstance(audit_log, AuditLog):
+        found += [os.fspath(audit_log.path), os.fspath(audit_log.anchor_path)]
+    elif audit_log is not None:
+        found.append(os.fspath(audit_log))
+    return tuple(found)
 
 
 def state_files(policy: Policy, workspace: str | os.PathLike[str]) -> tuple[str, ...]:

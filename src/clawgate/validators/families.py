@@ -23,6 +23,7 @@ from clawgate.validators import (  # noqa: F401
     files,
     gitconfig,
     gitops,
+    guardstate,
     hygiene,
     identity,
     indirection,
