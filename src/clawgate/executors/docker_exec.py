@@ -3,7 +3,9 @@
 Every container gets no network (unless the policy allows it), a read-only root, all
 capabilities dropped, ``no-new-privileges``, memory, CPU and pid limits, a small private
 ``/tmp``, an init that reaps orphans, and the workspace at ``/workspace``; the files given as
-``read_only`` (the loaded policy files inside the workspace) are mounted read-only over it.
+``read_only`` (the loaded policy files inside the workspace) are mounted read-only over it, the
+directories on the way to each pinned, and the guard's state directories inside it covered by
+an empty read-only tmpfs (``mounts.py``).
 Two modes:
 
 - warm (the default): one container per executor — per session — started on first use and
@@ -32,7 +34,6 @@ from typing import Any
 
 from clawgate.errors import ExecutorError
 from clawgate.executors.base import TIMEOUT_EXIT, ExecRequest, ExecResult, Executor, Job
-from clawgate.executors.bwrap import inside_workspace
 from clawgate.executors.docker_engine import (
     DockerSettings,
     connect,
@@ -41,6 +42,7 @@ from clawgate.executors.docker_engine import (
     sdk_failures,
 )
 from clawgate.executors.docker_stream import collect, result_of
+from clawgate.executors.mounts import hidden_state, inside_workspace, pinned_dirs
 
 WORKSPACE = "/workspace"
 KEEPALIVE = ["sleep", "2147483647"]
@@ -96,7 +98,7 @@ class DockerExecutor(Executor):
             "cap_drop": ["ALL"], "security_opt": ["no-new-privileges"],
             "mem_limit": limits.memory, "memswap_limit": limits.memory,
             "pids_limit": limits.pids, "nano_cpus": int(limits.cpus * 1e9),
-            "tmpfs": {"/tmp": "rw,nosuid,nodev,size=64m"},
+            "tmpfs": {"/tmp": "rw,nosuid,nodev,size=64m", **self._state_masks()},
             "volumes": self._volumes(),
             "working_dir": WORKSPACE, "labels": {"org.clawgate.sandbox": self.name},
             "user": self.settings.user or f"{os.getuid()}:{os.getgid()}",
@@ -107,12 +109,23 @@ class DockerExecutor(Executor):
         return config
 
     def _volumes(self) -> dict[str, dict[str, str]]:
-        """The workspace read-write at ``/workspace``, the ``read_only`` files over it."""
+        """The workspace read-write at ``/workspace``, the directories on the way to each
+        ``read_only`` file bound onto themselves (unrenameable), the files read-only."""
         volumes = {os.fspath(self.workspace): {"bind": WORKSPACE, "mode": "rw"}}
+        for folder in pinned_dirs(self.read_only, self.workspace):
+            volumes[folder] = {"bind": self._inside(folder), "mode": "rw"}
         for path in self.read_only:
-            relative = Path(path).relative_to(self.workspace).as_posix()
-            volumes[path] = {"bind": f"{WORKSPACE}/{relative}", "mode": "ro"}
+            volumes[path] = {"bind": self._inside(path), "mode": "ro"}
         return volumes
+
+    def _state_masks(self) -> dict[str, str]:
+        """An empty read-only tmpfs over each state directory of the guard's in the workspace."""
+        return {self._inside(folder): "ro,nosuid,nodev,noexec,size=4k,mode=0500"
+                for folder in hidden_state(self.workspace)}
+
+    def _inside(self, path: str) -> str:
+        """A host path inside the workspace, as the container sees it."""
+        return f"{WORKSPACE}/{Path(path).relative_to(self.workspace).as_posix()}"
 
     def _execute(self, job: Job) -> ExecResult:
         with sdk_errors(self.settings, "running a command"):

@@ -5,6 +5,7 @@ from clawgate.validators import (  # noqa: F401
     arithcode,
     catalogrules,
     catastrophic,
+    cgroupwrites,
     cloud,
     confirm,
     consoles,

@@ -36,7 +36,10 @@ class GuardState(Validator):
         if not ctx.guarded:
             return Verdict.passthrough()
         words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
+        near = any(under(ctx.cwd, f) or under(f, ctx.cwd) for f in ctx.guarded)
         for word in words:
+            if not near and "/" not in word.text and not word.text.startswith(("~", "..")):
+                continue  # a bare name in a directory far from the state names nothing in it
             inside, holds = _reach(resolve(word, ctx), ctx.guarded)
             if inside is not None:
                 return Verdict.deny(self.id, f"{inside} is {STATE_WHY}: no command may read "
