@@ -30,7 +30,7 @@ from clawgate.policy.visibility import ToolContext
 from clawgate.records import replace
 from clawgate.statedir import check_state_home
 from clawgate.tools.checks import READONLY_ID, WRITE_TOOLS, decide_call, describe
-from clawgate.tools.paths import Workspace
+from clawgate.tools.paths import STATE_REFUSAL, Workspace
 from clawgate.tools.scrub import Scrubber, cap_strings, truncate
 from clawgate.tools.urls import UrlPolicy, check_url
 
@@ -129,8 +129,8 @@ class CallPath:
             try:
                 self.workspace.resolve(path)
             except ToolError as exc:
-                yield refused(summary, PATH_ID, exc.message,
-                              hint=f"stay inside the workspace {self.root}")
+                yield refused(summary, PATH_ID, exc.message, hint=None if STATE_REFUSAL in
+                              exc.message else f"stay inside the workspace {self.root}")
         if any(self.writes_state(path) for path in call.writes):
             yield self._state_refusal(summary)
         if call.writes and self.readonly:

@@ -41,11 +41,13 @@ if TYPE_CHECKING:
     from clawgate.policy.policy import Policy
 
 __all__ = ["APPROVAL_ID", "INTERNAL_ID", "MALFORMED_ID", "PATH_ID", "TOOL_POLICY_ID",
-           "TRUSTED_ID", "UNKNOWN_TOOL_ID", "URL_ID", "Gate", "reason_text", "refused"]
+           "TRUSTED_ID", "UNKNOWN_ARG_ID", "UNKNOWN_TOOL_ID", "URL_ID", "Gate", "reason_text",
+           "refused"]
 
 MALFORMED_ID = "CG-ADAPT-001"
 UNKNOWN_TOOL_ID = "CG-ADAPT-003"
 TOOL_POLICY_ID = "CG-ADAPT-004"
+UNKNOWN_ARG_ID = "CG-ADAPT-009"
 
 
 class Gate:
@@ -135,6 +137,11 @@ class Gate:
                            f"clawgate failed ({type(exc).__name__}: {exc}); failing closed")
 
     def _checks(self, call: Call, summary: str) -> Iterator[Decision]:
+        if call.unknown_keys:  # read by meaning already; what else they do, a person judges
+            shown = ", ".join(repr(k) for k in call.unknown_keys)
+            yield Decision(summary, Outcome.ASK, Risk.MEDIUM, (Reason(
+                UNKNOWN_ARG_ID, f"{call.agent_tool or call.tool} was given arguments "
+                f"clawgate does not know ({shown}); a person must approve", command=summary),))
         yield from self._protected(call, summary)
         for url in call.urls:
             problem = url_problem(url.strip())

@@ -25,6 +25,7 @@ from typing import BinaryIO
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.protectedpaths import state_paths, state_reason
 
+STATE_REFUSAL = "no tool may read or write it"  # what a path in the guard's state is told
 _MAX_LINKS = 40  # the kernel's own limit on symlinks followed in one lookup
 PATH_MAX = 4096  # the kernel refuses longer paths (ENAMETOOLONG); so do we, before any work
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -145,7 +146,7 @@ def resolve_in_workspace(
     state = tuple(state_paths() if guarded is None else guarded)
     why = state_reason(resolved, state) or state_reason(lexical, state)
     if why is not None:
-        raise _refuse(raw, f"no tool may read or write it: {why.split(' is ', 1)[1]}")
+        raise _refuse(raw, f"{STATE_REFUSAL}: {why.split(' is ', 1)[1]}")
     for bad in canonical_forbidden(forbidden, home, root):
         if _inside(resolved, bad) or _inside(lexical, bad):
             raise _refuse(raw, f"is under the forbidden path {bad}")
