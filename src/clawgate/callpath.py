@@ -234,10 +234,13 @@ class CallPath:
 def _own_state(approvals: ApprovalStore | None,
                audit_log: AuditLog | str | os.PathLike[str] | None) -> tuple[str, ...]:
     """Where this call path keeps state of its own beyond the state root: its approval store's
-    directory, its audit log and the log's anchor."""
+    file, lock and keys (not the whole directory, which may hold the workspace), its audit log
+    and the log's anchor."""
     found: list[str] = []
     if approvals is not None:
-        found.append(os.fspath(approvals.path.parent))
+        store = approvals.path
+        found += [os.fspath(store), os.fspath(store.with_suffix(".lock")),
+                  os.fspath(store.parent / "keys")]
     if isinstance(audit_log, AuditLog):
         found += [os.fspath(audit_log.path), os.fspath(audit_log.anchor_path)]
     elif audit_log is not None:

@@ -66,6 +66,18 @@ def state_paths() -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def state_below(path: str, state: tuple[str, ...]) -> str | None:
+    """The state directory a recursive search from the directory ``path`` (absolute,
+    normalised) walks into: one below it with no hidden component between (searches skip
+    those by default, as ripgrep does), or None."""
+    for folder in state:
+        if folder.startswith(path.rstrip("/") + "/"):
+            between = folder[len(path.rstrip("/")) + 1:].split("/")
+            if not any(part.startswith(".") for part in between):
+                return folder
+    return None
+
+
 def state_reason(path: str, state: tuple[str, ...]) -> str | None:
     """Why ``path`` (absolute, normalised) is out of reach: it is one of the ``state``
     directories (``state_paths``) or inside one. None otherwise."""

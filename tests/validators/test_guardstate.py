@@ -21,7 +21,7 @@ def _state_under_home(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", f"{HOME}/.local/state")
 
 
-@pytest.mark.parametrize("line, expected", [
+@pytest.mark.parametrize(("line", "expected"), [
     (f"cat {STATE}/keys/approvals.key", DENY),
     ("cat ~/.local/state/clawgate/keys/approvals.key", DENY),
     ("cat $HOME/.local/state/clawgate/keys/audit.key", DENY),
