@@ -36,6 +36,8 @@ def _state_under_home(monkeypatch: pytest.MonkeyPatch) -> None:
     ("x=~/.local/state/clawgate; cat $x/keys/a", DENY),
     ("rm -rf ~/.local/state/clawgate", DENY),
     ("mv ~/.local/state /tmp/elsewhere", ASK),
+    ("rm -f ~/.local/state", ALLOW),
+    ("rm -rf ~/.local", ASK),
     ("cp -r ~/.local /tmp/copy", ASK),
     ("tar czf /tmp/home.tgz ~", ASK),
     ("ls ~/.local/state", ALLOW),

@@ -18,9 +18,10 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import PathArg, resolve, under
 
-# Programs that carry a whole directory along (or away): given one that holds the state.
-_CARRIERS = frozenset({"mv", "rename", "rm", "rmdir", "cp", "rsync", "tar", "zip", "7z", "scp",
-                       "chmod", "chown", "chgrp", "ln", "find", "shred", "srm", "cpio"})
+# Programs that carry a whole directory along (or away), given one that holds the state; the
+# second set only when told to recurse (``rm -r``, ``cp -a``, ``chmod -R``).
+_CARRIERS = frozenset({"mv", "rename", "rsync", "tar", "zip", "7z", "scp", "cpio", "find", "ln"})
+_RECURSING = frozenset({"rm", "cp", "chmod", "chown", "chgrp", "setfacl"})
 
 
 @register
@@ -45,21 +46,32 @@ class GuardState(Validator):
                 return Verdict.deny(self.id, f"{inside} is {STATE_WHY}: no command may read "
                                     "or write it", hint="a grant is a person's answer to an "
                                     "ask; it is never written by a command")
-            if holds is not None and cmd.program in _CARRIERS:
+            if holds is not None and _carries(cmd):
                 return Verdict.ask(self.id, f"{cmd.program} {holds} carries {STATE_WHY} "
                                    "along")
         return Verdict.passthrough()
 
 
+def _carries(cmd: SimpleCommand) -> bool:
+    if cmd.program in _CARRIERS:
+        return True
+    if cmd.program not in _RECURSING:
+        return False
+    flags = [w.value for w in cmd.words[1:] if w.value and w.value.startswith("-")]
+    return any(f in ("--recursive", "--archive") or (
+        not f.startswith("--") and bool(set(f[1:]) & {"r", "R", "a"})) for f in flags)
+
+
 def _reach(arg: PathArg, state: tuple[str, ...]) -> tuple[str | None, str | None]:
-    """(the path when it is in the state, the path when it holds the state)."""
+    """(the path when it is in the state, the path when it holds the state). Where an unset
+    variable decides (``"$X"/keys``), the reading with it unset counts for the first."""
     for path in (arg.path, arg.if_unset):
         if path is None:
             continue
         for folder in state:
             if under(path, folder):
                 return path, None
-            if under(folder, path):
+            if under(folder, path) and path is arg.path:
                 if arg.contents and _glob_reaches(folder, path, arg.pattern):
                     return folder, None
                 return None, path
