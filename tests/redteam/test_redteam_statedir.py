@@ -254,6 +254,19 @@ def test_a_child_moved_to_the_root_control_group_dies_with_the_call(
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.docker
+def test_in_the_warm_container_a_process_that_left_its_group_and_mark_dies_with_the_call(
+        tmp_path: Path) -> None:
+    n = int.from_bytes(os.urandom(2), "big") + 40000
+    with DockerExecutor(DockerSettings(image=IMAGE), workspace=tmp_path) as sandbox:
+        ran = sandbox.run(ExecRequest(f"setsid env -i sleep {n} & (setsid env -i sleep "
+                                      f"{n + 1} &); sleep 1; echo started", timeout_s=120))
+        left = sandbox.run(ExecRequest("ps -o args", timeout_s=120))
+    assert ran.stdout == "started\n"
+    assert [line for line in left.stdout.splitlines() if line.startswith("sleep ")] == [
+        "sleep 2147483647"]  # the container's keep-alive, nothing else
+
+
 def test_the_checker_denies_moving_a_process_out_of_its_control_group(tmp_path: Path) -> None:
     policy = tmp_path / "policy.yaml"
     policy.write_text("version: 1\nexecutor: {kind: host}\n")

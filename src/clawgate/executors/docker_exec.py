@@ -12,8 +12,10 @@ Two modes:
   reused with ``exec`` (tens of milliseconds instead of a container start). Each exec runs in a
   process group of its own that is killed when the command ends, and everything the command
   started carries a mark of that exec in its environment: what left the group (``setsid``) is
-  found by the mark and killed too, so nothing it left running survives into the next call,
-  while commands of other calls running in the same container are left alone. The container
+  found by the mark and killed too, and so is an orphan that left the group and emptied its
+  environment (``setsid env -i …``: it carries no exec's mark), so nothing it left running
+  survives into the next call, while commands of other calls running in the same container
+  (and their orphans, which carry their mark) are left alone. The container
   is removed by ``close()`` (or ``with``), and at interpreter exit for executors never closed.
 - per call: a fresh container per command, removed afterwards.
 
@@ -49,15 +51,26 @@ KEEPALIVE = ["sleep", "2147483647"]
 # Runs the command in a process group of its own with the exec's mark in its environment (not
 # in the wrapper's), then kills that group and, until none is left, every process carrying the
 # mark: a `sleep 1000 &` and a `setsid sleep 1000 &` die with their command, and the exec's
-# output stream closes as soon as the command is over.
+# output stream closes as soon as the command is over. An orphan (its parent is the init,
+# pid 1) that carries no exec's mark at all left its group and emptied its environment
+# (`setsid env -i sleep 1000 &`): it dies too. The keep-alive, the init's first child, stays;
+# so do the orphans of other execs still running, which carry their own exec's mark.
 GROUP_WRAPPER = (
     'm=$1; shift; '
     'if command -v setsid >/dev/null 2>&1; then CLAWGATE_RUN=$m setsid "$@" & '
     'else CLAWGATE_RUN=$m "$@" & fi; '
-    'p=$!; wait "$p"; r=$?; kill -9 -"$p" 2>/dev/null; n=0; '
-    'while [ "$n" -lt 50 ]; do f=0; for e in /proc/[0-9]*/environ; do '
+    'p=$!; wait "$p"; r=$?; kill -9 -"$p" 2>/dev/null; '
+    'o() { grep -q "^PPid:[[:space:]]*1$" "$1" 2>/dev/null '
+    '&& ! grep -q "^State:[[:space:]]*Z" "$1" 2>/dev/null; }; '
+    'k=; for s in /proc/[0-9]*/status; do q=${s#/proc/}; q=${q%/status}; '
+    'if o "$s" && { [ -z "$k" ] || [ "$q" -lt "$k" ]; }; then k=$q; fi; done; n=0; '
+    'while [ "$n" -lt 50 ]; do f=0; for s in /proc/[0-9]*/status; do '
+    'q=${s#/proc/}; q=${q%/status}; e=/proc/$q/environ; '
+    '{ [ "$q" = 1 ] || [ "$q" = "$k" ]; } && continue; '
     'if tr "\\000" "\\n" < "$e" 2>/dev/null | grep -qxF "CLAWGATE_RUN=$m"; then '
-    'q=${e#/proc/}; kill -9 "${q%/environ}" 2>/dev/null; f=1; fi; done; '
+    'kill -9 "$q" 2>/dev/null; f=1; '
+    'elif o "$s" && ! tr "\\000" "\\n" < "$e" 2>/dev/null | grep -q "^CLAWGATE_RUN="; then '
+    'kill -9 "$q" 2>/dev/null; f=1; fi; done; '
     '[ "$f" = 0 ] && break; n=$((n+1)); done; exit "$r"')
 DOCKER_ENV_NAMES = ("LANG", "LC_ALL", "TERM", "TZ")  # the image sets PATH; the host's HOME is moot
 API_TIMEOUT_S = 60.0  # any one API call; an output stream gets its command's timeout + margin
