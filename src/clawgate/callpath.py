@@ -84,7 +84,8 @@ class CallPath:
         check_state_home(root)
         self.policy = policy
         self.root = root
-        self.engine = engine or engine_for(settings, root, in_container=False)
+        self.engine = engine or engine_for(settings, root, in_container=False,
+                                           policy_files=state_files(policy, root))
         self.workspace = Workspace(root, forbidden=settings.forbidden_paths,
                                    guarded=_own_state(approvals, audit_log))
         self.readonly = settings.autonomy is Autonomy.READONLY
@@ -283,10 +284,25 @@ class ContainerEngine(Engine):
         return super().check(command, cwd=self.inside(cwd))
 
 
-def engine_for(settings: EngineSettings, root: str, *, in_container: bool) -> Engine:
-    """The engine for a workspace: as the host sees it, or as a Docker container does."""
+def engine_for(settings: EngineSettings, root: str, *, in_container: bool,
+               policy_files: Sequence[str] = ()) -> Engine:
+    """The engine for a workspace: as the host sees it, or as a Docker container does.
+    ``policy_files``: the loaded policy files inside the workspace (``state_files``), added to
+    the protected paths, so a command that writes one, or writes a new file where a renamed
+    one was, needs a person (the file tools may not write them at all)."""
+    mount: str | None = None
     if in_container:
         from clawgate.executors.docker_exec import WORKSPACE
 
-        return ContainerEngine(settings, root, WORKSPACE)
+        mount = WORKSPACE
+    if policy_files:
+        import glob
+
+        real = os.path.realpath(root)  # policy_files are real paths inside it (state_files)
+        seen = [os.path.join(mount, os.path.relpath(p, real)) if mount else p
+                for p in policy_files]
+        pinned = tuple(glob.escape(p) for p in seen)
+        settings = replace(settings, protected_paths=(*settings.protected_paths, *pinned))
+    if mount is not None:
+        return ContainerEngine(settings, root, mount)
     return Engine(replace(settings, workspace=root))

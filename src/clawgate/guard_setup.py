@@ -66,7 +66,8 @@ class Setup:
         log = audit_log_for(audit_log, root)
         runner = executor or executor_for(policy, root)
         path = CallPath(policy, root,
-                        engine=engine_for(settings, root, in_container=_in_container(runner)),
+                        engine=engine_for(settings, root, in_container=_in_container(runner),
+                                          policy_files=state_files(policy, root)),
                         approver=approver or DenyAllApprover(),
                         approvals=approval_store if approval_store is not None
                         else ApprovalStore(root), audit_log=log)

@@ -202,6 +202,23 @@ def test_a_loaded_policy_cannot_be_replaced_by_renaming_its_directory(
         and p != workspace)
 
 
+@pytest.mark.parametrize("attack", RENAMES, ids=["its-directory", "a-parent"])
+def test_on_the_host_a_new_file_at_a_loaded_policys_path_needs_a_person(
+        tmp_path: Path, attack: str) -> None:
+    workspace = tmp_path / "ws"
+    folder = workspace / "team" / "conf" if "team" in attack else workspace / "conf"
+    folder.mkdir(parents=True)
+    policy = folder / "project.yaml"
+    policy.write_text(POLICY.replace("readonly", "supervised") + EXECUTORS["host"])
+    before = policy.read_bytes()
+    guard = Guard.from_files(policy, workspace=workspace, approver=DenyAllApprover())
+    with pytest.raises(ToolError) as refused:
+        guard.call("exec_shell", {"command": attack})
+    guard.close()
+    assert "CG-PROT-001" in refused.value.message
+    assert policy.read_bytes() == before
+
+
 # -- 9: nothing a command starts outlives it ---------------------------------------------------
 
 def root_procs() -> Path:
