@@ -18,7 +18,7 @@ from clawgate.validators.shapes import ANY
 from clawgate.validators.writes import may_write, write_shapes, write_targets
 
 CGROUP_FS = "/sys/fs/cgroup"
-_MOVERS = frozenset({"cgexec", "cgclassify", "cgcreate", "cgset", "cgdelete", "systemd-run"})
+_MOVERS = frozenset({"cgexec", "cgclassify", "cgcreate", "cgset", "cgdelete"})
 
 
 @register
