@@ -32,7 +32,7 @@ def _policy(tmp_path: Path) -> Path:
 
 def _env(tmp_path: Path, token: str | None) -> dict[str, str]:
     env = {"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin",
-           "CLAWGATE_STATE_HOME": str(tmp_path / "state")}
+           "CLAWGATE_STATE_HOME": str(tmp_path.parent / f"{tmp_path.name}-state")}
     if token is not None:
         env[TOKEN_ENV] = token
     return env

@@ -60,6 +60,7 @@ def _key(settings: ServeSettings) -> bytes:
 def build_app(settings: ServeSettings) -> FastAPI:
     """The application; migrations are applied before it answers anything."""
     from clawgate.policy.loader import load_policy
+    from clawgate.statedir import check_state_home
 
     policy = load_policy(*settings.policies)
     engine = connect(settings.database)
@@ -67,6 +68,7 @@ def build_app(settings: ServeSettings) -> FastAPI:
     key = _key(settings)
     service = Service(policy, Chain(engine, key), Queue(engine, key, settings.approval_ttl_s),
                       workspace=settings.workspace)
+    check_state_home(service.workspace)  # refused at start, not on every call
     limiter = AgentLimiter(engine, settings.agent_rate_per_s)
     state = api.App(service, Authority(engine, key), limiter)
     state.tls = settings.tls
