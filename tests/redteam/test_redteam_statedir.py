@@ -139,6 +139,22 @@ def test_a_state_home_inside_the_workspace_is_refused(
         Guard.from_files(policy, workspace=workspace)
 
 
+def test_policy_serve_refuses_a_state_home_inside_its_workspace(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from clawgate.serve import ServeSettings, build_app
+
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    monkeypatch.setenv("CLAWGATE_STATE_HOME", str(workspace / ".state"))
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("version: 1\n")
+    settings = ServeSettings(policies=(str(policy),), workspace=str(workspace),
+                             database=f"sqlite:///{tmp_path / 'serve.db'}")
+    with pytest.raises(ClawgateError, match=r"\$CLAWGATE_STATE_HOME is .*inside the workspace"):
+        build_app(settings)
+    assert not (workspace / ".state").exists()  # refused before any key was made there
+
+
 @pytest.mark.bwrap
 def test_bubblewrap_never_lets_a_command_plant_a_key_in_a_state_root_not_made_yet(
         home: Path) -> None:

@@ -63,12 +63,13 @@ def build_app(settings: ServeSettings) -> FastAPI:
     from clawgate.statedir import check_state_home
 
     policy = load_policy(*settings.policies)
+    # refused at start (before any key or database is made there), not on every call
+    check_state_home(settings.workspace or policy.engine_settings().workspace or os.getcwd())
     engine = connect(settings.database)
     migrate(engine)
     key = _key(settings)
     service = Service(policy, Chain(engine, key), Queue(engine, key, settings.approval_ttl_s),
                       workspace=settings.workspace)
-    check_state_home(service.workspace)  # refused at start, not on every call
     limiter = AgentLimiter(engine, settings.agent_rate_per_s)
     state = api.App(service, Authority(engine, key), limiter)
     state.tls = settings.tls
