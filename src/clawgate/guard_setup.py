@@ -70,7 +70,9 @@ class Setup:
         log = audit_log_for(audit_log, root)
         runner = executor or executor_for(policy, root)
         contained = _in_container(runner) if in_container is None else in_container
-        path = CallPath(policy, root, engine=engine_for(settings, root, in_container=contained),
+        path = CallPath(policy, root,
+                        engine=engine_for(settings, root, in_container=contained,
+                                          policy_files=state_files(policy, root)),
                         approver=approver or DenyAllApprover(),
                         approvals=approval_store if approval_store is not None
                         else ApprovalStore(root), audit_log=log)

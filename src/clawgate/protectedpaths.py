@@ -2,7 +2,11 @@
 
 One list for every channel (shell commands now; file tools, hooks and the MCP proxy can ask the
 same function): agent configuration and instruction files, git internals, package-manager and
-tool configuration that redirects or runs code, CI definitions, clawgate's own state.
+tool configuration that redirects or runs code, CI definitions, clawgate's own policy files.
+
+The guard's own state directory (allow-always grants, audit anchors, keys: ``state_paths``) is
+on the list too, and stricter: no channel may read or write anything in it, whatever the
+workspace is (a workspace of ``~`` holds the default one), and a sandbox never mounts it.
 
 A pattern is a ``/``-separated run of path components (shell globs allowed in a component)
 matched case-insensitively, at any depth, against the path relative to the workspace (or the
@@ -13,6 +17,7 @@ everything below it. Policies extend the list with ``paths.protected`` (see the 
 
 from __future__ import annotations
 
+import os
 import posixpath
 
 _AGENT = "agent configuration or instructions, which steer what an agent does next"
@@ -46,6 +51,40 @@ DEFAULT_PROTECTED: tuple[tuple[str, str], ...] = (
 )
 
 _GLOB = frozenset("*?[")
+STATE_WHY = "clawgate's own state (allow-always grants, audit anchors, keys)"
+
+
+def state_paths() -> tuple[str, ...]:
+    """The guard's state directories, each as written (absolute, normalised) and as its real
+    path: the state root and, where ``$CLAWGATE_STATE_DIR`` moves them, the approvals."""
+    from clawgate.statedir import state_dirs
+
+    found: list[str] = []
+    for folder in state_dirs():
+        written = os.path.normpath(os.path.abspath(folder))
+        found += [written, os.path.realpath(written)]
+    return tuple(dict.fromkeys(found))
+
+
+def state_below(path: str, state: tuple[str, ...]) -> str | None:
+    """The state directory a recursive search from the directory ``path`` (absolute,
+    normalised) walks into: one below it with no hidden component between (searches skip
+    those by default, as ripgrep does), or None."""
+    for folder in state:
+        if folder.startswith(path.rstrip("/") + "/"):
+            between = folder[len(path.rstrip("/")) + 1:].split("/")
+            if not any(part.startswith(".") for part in between):
+                return folder
+    return None
+
+
+def state_reason(path: str, state: tuple[str, ...]) -> str | None:
+    """Why ``path`` (absolute, normalised) is out of reach: it is one of the ``state``
+    directories (``state_paths``) or inside one. None otherwise."""
+    for folder in state:
+        if path == folder or path.startswith(folder.rstrip("/") + "/"):
+            return f"{path} is {STATE_WHY}"
+    return None
 
 
 def _index() -> dict[str, list[tuple[tuple[str, ...], str]]]:

@@ -1,10 +1,13 @@
 """Where the guard keeps its own state, and the keys that make that state unforgeable.
 
 The state root is ``$CLAWGATE_STATE_HOME``, else ``$XDG_STATE_HOME/clawgate``, else
-``~/.local/state/clawgate``: outside every workspace, so a command the guard runs in a workspace
-cannot write it by writing the workspace. Under bubblewrap the root is hidden from the sandbox;
-on the host executor a command runs as the guard's own user and can reach it (a documented
-host-only limit).
+``~/.local/state/clawgate``. No tool reaches it whatever the workspace is (the file tools, the
+hooks and the MCP proxy refuse its paths, the command checker denies them: see
+``protectedpaths.state_paths``), a ``$CLAWGATE_STATE_HOME`` inside the workspace is refused
+(``check_state_home``), and the sandboxes never mount it: bubblewrap and Docker cover it with an
+empty read-only tmpfs where it lies inside the workspace (a workspace of ``~``). On the host
+executor a command runs as the guard's own user; what the checker cannot see there can reach
+it (a documented host-only limit).
 
 A key is 32 random bytes in ``keys/<name>.key``, created once (``O_EXCL``, mode 0600, in a
 0700 directory) and refused when anyone but its owner may read or write it: a key others can
@@ -30,6 +33,38 @@ def state_root() -> Path:
         return Path(env)
     base = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
     return Path(base) / "clawgate"
+
+
+def state_dirs() -> tuple[Path, ...]:
+    """Every directory the guard keeps state in: the state root, and the approvals directory
+    when ``$CLAWGATE_STATE_DIR`` puts it elsewhere."""
+    moved = os.environ.get("CLAWGATE_STATE_DIR")
+    return (state_root(), *((Path(moved),) if moved else ()))
+
+
+def check_state_home(workspace: str | os.PathLike[str]) -> None:
+    """Refuse a state directory named by the environment that lies inside ``workspace`` (what
+    the guard runs there could rewrite its grants and keys) or that holds the workspace (every
+    path of it would be out of reach). Raises ClawgateError."""
+    root = os.path.realpath(workspace)
+    for name in ("CLAWGATE_STATE_HOME", "CLAWGATE_STATE_DIR"):
+        value = os.environ.get(name)
+        if not value:
+            continue
+        real = os.path.realpath(value)
+        if _within(real, root):
+            raise ClawgateError(
+                f"${name} is {value}, inside the workspace {root}: commands and file tools "
+                "run there could rewrite clawgate's grants and keys; put it outside the "
+                "workspace (the default is ~/.local/state/clawgate)")
+        if _within(root, real):
+            raise ClawgateError(
+                f"the workspace {root} lies inside ${name} ({value}), clawgate's own state, "
+                "which no tool may touch; choose a workspace outside it")
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
 
 
 def state_key(name: str, root: Path | None = None, *, create: bool = True) -> bytes:

@@ -104,6 +104,8 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def server_env(tmp: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": SRC, "CLAWGATE_STATE_HOME": str(tmp / "state")}
+    """The service's environment; its state directory lies beside ``tmp`` (its workspace)."""
+    return {**os.environ, "PYTHONPATH": SRC,
+            "CLAWGATE_STATE_HOME": str(tmp.parent / f"{tmp.name}-state")}
 
 

@@ -34,7 +34,8 @@ def _policy(tmp_path: Path) -> Path:
 
 def _env(tmp_path: Path, token: str | None) -> dict[str, str]:
     env = {"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin",
-           "CLAWGATE_STATE_HOME": str(tmp_path / "state"), "CLAWGATE_NO_DAEMON": "1"}
+           "CLAWGATE_STATE_HOME": str(tmp_path.parent / f"{tmp_path.name}-state"),
+           "CLAWGATE_NO_DAEMON": "1"}
     if token is not None:
         env[TOKEN_ENV] = token
     return env

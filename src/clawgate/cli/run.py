@@ -75,7 +75,8 @@ def run(
         say(f"policy run: {exc}" if isinstance(exc, UsageProblem) else str(exc))
         return ExitCode.USAGE
     engine = engine_for(policy.engine_settings(), os.fspath(root),
-                        in_container=settings["kind"] == "docker")
+                        in_container=settings["kind"] == "docker",
+                        policy_files=state_files(policy, root))
     decision = engine.check(line, cwd=os.fspath(here))
     refusal = _refusal(decision, yes)
     if refusal is not None:

@@ -6,10 +6,11 @@ password hashes masked), the workspace read-write at its own path, a private ``/
 only loopback). All namespaces are unshared, capabilities dropped, the session is new (no
 TIOCSTI into the caller's terminal) and the sandbox dies with its parent: a timeout that kills
 bwrap kills every process inside its pid namespace, including ones that called ``setsid``.
-The guard's state is out of reach: the state root is not mounted (a tmpfs covers it where it
-lies inside the workspace), and the files given as ``read_only`` (the loaded policy files that
-lie inside the workspace) are bound read-only over the writable workspace, so a command can
-neither change nor replace them.
+The guard's state is out of reach: its directories are not mounted (an empty read-only tmpfs
+covers one that lies inside the workspace), and the files given as ``read_only`` (the loaded
+policy files that lie inside the workspace) are bound read-only over the writable workspace,
+the directories on the way to each pinned (``mounts.py``), so a command can neither change nor
+replace them, nor put another file at their path.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment
+from clawgate.executors.mounts import hidden_state, inside_workspace, pinned_dirs
 from clawgate.executors.process import run_process
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt")
@@ -61,9 +63,12 @@ class BwrapExecutor(Executor):
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         workspace = os.fspath(self.workspace)
         argv += ["--bind", workspace, workspace]
+        for folder in pinned_dirs(self.read_only, self.workspace):  # mount points: no rename
+            argv += ["--bind", folder, folder]
         for path in self.read_only:  # after the workspace bind, which they cover
             argv += ["--ro-bind", path, path]
-        argv += _hide_state(workspace)
+        for state in hidden_state(self.workspace):
+            argv += ["--tmpfs", state, "--remount-ro", state]
         argv += ["--chdir", os.fspath(job.cwd), "--"]
         return argv + job.argv
 
@@ -102,18 +107,6 @@ class BwrapExecutor(Executor):
                                      f"{done.stderr.strip() or done.returncode}")
 
 
-def inside_workspace(paths: Iterable[str | os.PathLike[str]], workspace: Path
-                     ) -> tuple[str, ...]:
-    """The real paths among ``paths`` that exist inside ``workspace`` (the others are not
-    mounted at all, or lie in the read-only system)."""
-    found: list[str] = []
-    for path in paths:
-        real = Path(os.path.realpath(path))
-        if real.exists() and real != workspace and real.is_relative_to(workspace):
-            found.append(os.fspath(real))
-    return tuple(dict.fromkeys(found))
-
-
 def _rlimited(argv: list[str], pids: int, memory: int) -> list[str]:
     """``argv`` under ``prlimit`` with the process and data limits (util-linux; without it
     the command runs with the pid namespace's containment only, as the README says)."""
@@ -121,19 +114,6 @@ def _rlimited(argv: list[str], pids: int, memory: int) -> list[str]:
     if prlimit is None:
         return argv
     return [prlimit, f"--nproc={pids}", f"--data={memory}", "--", *argv]
-
-
-def _hide_state(workspace: str) -> list[str]:
-    """The guard's state root (keys, anchors, approvals) is never mounted; where it lies inside
-    the workspace (a workspace of ``~``), an empty tmpfs covers it in the sandbox."""
-    from clawgate.statedir import state_root
-
-    state = os.path.realpath(state_root())
-    real = os.path.realpath(workspace)
-    inside = state == real or state.startswith(real.rstrip("/") + "/")
-    if not inside or not os.path.isdir(state):
-        return []
-    return ["--tmpfs", state, "--remount-ro", state]
 
 
 def _system_binds() -> list[str]:

@@ -3,15 +3,19 @@
 Every container gets no network (unless the policy allows it), a read-only root, all
 capabilities dropped, ``no-new-privileges``, memory, CPU and pid limits, a small private
 ``/tmp``, an init that reaps orphans, and the workspace at ``/workspace``; the files given as
-``read_only`` (the loaded policy files inside the workspace) are mounted read-only over it.
+``read_only`` (the loaded policy files inside the workspace) are mounted read-only over it, the
+directories on the way to each pinned, and the guard's state directories inside it covered by
+an empty read-only tmpfs (``mounts.py``).
 Two modes:
 
 - warm (the default): one container per executor — per session — started on first use and
   reused with ``exec`` (tens of milliseconds instead of a container start). Each exec runs in a
   process group of its own that is killed when the command ends, and everything the command
   started carries a mark of that exec in its environment: what left the group (``setsid``) is
-  found by the mark and killed too, so nothing it left running survives into the next call,
-  while commands of other calls running in the same container are left alone. The container
+  found by the mark and killed too, and so is an orphan that left the group and emptied its
+  environment (``setsid env -i …``: it carries no exec's mark), so nothing it left running
+  survives into the next call, while commands of other calls running in the same container
+  (and their orphans, which carry their mark) are left alone. The container
   is removed by ``close()`` (or ``with``), and at interpreter exit for executors never closed.
 - per call: a fresh container per command, removed afterwards.
 
@@ -32,7 +36,6 @@ from typing import Any
 
 from clawgate.errors import ExecutorError
 from clawgate.executors.base import TIMEOUT_EXIT, ExecRequest, ExecResult, Executor, Job
-from clawgate.executors.bwrap import inside_workspace
 from clawgate.executors.docker_engine import (
     DockerSettings,
     connect,
@@ -41,21 +44,33 @@ from clawgate.executors.docker_engine import (
     sdk_failures,
 )
 from clawgate.executors.docker_stream import collect, result_of
+from clawgate.executors.mounts import hidden_state, inside_workspace, pinned_dirs
 
 WORKSPACE = "/workspace"
 KEEPALIVE = ["sleep", "2147483647"]
 # Runs the command in a process group of its own with the exec's mark in its environment (not
 # in the wrapper's), then kills that group and, until none is left, every process carrying the
 # mark: a `sleep 1000 &` and a `setsid sleep 1000 &` die with their command, and the exec's
-# output stream closes as soon as the command is over.
+# output stream closes as soon as the command is over. An orphan (its parent is the init,
+# pid 1) that carries no exec's mark at all left its group and emptied its environment
+# (`setsid env -i sleep 1000 &`): it dies too. The keep-alive, the init's first child, stays;
+# so do the orphans of other execs still running, which carry their own exec's mark.
 GROUP_WRAPPER = (
     'm=$1; shift; '
     'if command -v setsid >/dev/null 2>&1; then CLAWGATE_RUN=$m setsid "$@" & '
     'else CLAWGATE_RUN=$m "$@" & fi; '
-    'p=$!; wait "$p"; r=$?; kill -9 -"$p" 2>/dev/null; n=0; '
-    'while [ "$n" -lt 50 ]; do f=0; for e in /proc/[0-9]*/environ; do '
+    'p=$!; wait "$p"; r=$?; kill -9 -"$p" 2>/dev/null; '
+    'o() { grep -q "^PPid:[[:space:]]*1$" "$1" 2>/dev/null '
+    '&& ! grep -q "^State:[[:space:]]*Z" "$1" 2>/dev/null; }; '
+    'k=; for s in /proc/[0-9]*/status; do q=${s#/proc/}; q=${q%/status}; '
+    'if o "$s" && { [ -z "$k" ] || [ "$q" -lt "$k" ]; }; then k=$q; fi; done; n=0; '
+    'while [ "$n" -lt 50 ]; do f=0; for s in /proc/[0-9]*/status; do '
+    'q=${s#/proc/}; q=${q%/status}; e=/proc/$q/environ; '
+    '{ [ "$q" = 1 ] || [ "$q" = "$k" ]; } && continue; '
     'if tr "\\000" "\\n" < "$e" 2>/dev/null | grep -qxF "CLAWGATE_RUN=$m"; then '
-    'q=${e#/proc/}; kill -9 "${q%/environ}" 2>/dev/null; f=1; fi; done; '
+    'kill -9 "$q" 2>/dev/null; f=1; '
+    'elif o "$s" && ! tr "\\000" "\\n" < "$e" 2>/dev/null | grep -q "^CLAWGATE_RUN="; then '
+    'kill -9 "$q" 2>/dev/null; f=1; fi; done; '
     '[ "$f" = 0 ] && break; n=$((n+1)); done; exit "$r"')
 DOCKER_ENV_NAMES = ("LANG", "LC_ALL", "TERM", "TZ")  # the image sets PATH; the host's HOME is moot
 API_TIMEOUT_S = 60.0  # any one API call; an output stream gets its command's timeout + margin
@@ -96,7 +111,7 @@ class DockerExecutor(Executor):
             "cap_drop": ["ALL"], "security_opt": ["no-new-privileges"],
             "mem_limit": limits.memory, "memswap_limit": limits.memory,
             "pids_limit": limits.pids, "nano_cpus": int(limits.cpus * 1e9),
-            "tmpfs": {"/tmp": "rw,nosuid,nodev,size=64m"},
+            "tmpfs": {"/tmp": "rw,nosuid,nodev,size=64m", **self._state_masks()},
             "volumes": self._volumes(),
             "working_dir": WORKSPACE, "labels": {"org.clawgate.sandbox": self.name},
             "user": self.settings.user or f"{os.getuid()}:{os.getgid()}",
@@ -107,12 +122,23 @@ class DockerExecutor(Executor):
         return config
 
     def _volumes(self) -> dict[str, dict[str, str]]:
-        """The workspace read-write at ``/workspace``, the ``read_only`` files over it."""
+        """The workspace read-write at ``/workspace``, the directories on the way to each
+        ``read_only`` file bound onto themselves (unrenameable), the files read-only."""
         volumes = {os.fspath(self.workspace): {"bind": WORKSPACE, "mode": "rw"}}
+        for folder in pinned_dirs(self.read_only, self.workspace):
+            volumes[folder] = {"bind": self._inside(folder), "mode": "rw"}
         for path in self.read_only:
-            relative = Path(path).relative_to(self.workspace).as_posix()
-            volumes[path] = {"bind": f"{WORKSPACE}/{relative}", "mode": "ro"}
+            volumes[path] = {"bind": self._inside(path), "mode": "ro"}
         return volumes
+
+    def _state_masks(self) -> dict[str, str]:
+        """An empty read-only tmpfs over each state directory of the guard's in the workspace."""
+        return {self._inside(folder): "ro,nosuid,nodev,noexec,size=4k,mode=0500"
+                for folder in hidden_state(self.workspace)}
+
+    def _inside(self, path: str) -> str:
+        """A host path inside the workspace, as the container sees it."""
+        return f"{WORKSPACE}/{Path(path).relative_to(self.workspace).as_posix()}"
 
     def _execute(self, job: Job) -> ExecResult:
         with sdk_errors(self.settings, "running a command"):

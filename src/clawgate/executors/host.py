@@ -6,9 +6,11 @@ gets the allowed environment only, its own process group (killed on timeout: SIG
 SIGKILL), and no process of its group outlives it. Where the machine lets us make control
 groups (root, or a delegated subtree), each run also gets one with ``Limits.pids`` as its
 process limit, and everything in it dies when the call returns: a process that left the group
-with ``setsid`` too. Elsewhere, each run's processes carry ``CLAWGATE_RUN`` in their
-environment and a sweep of ``/proc`` kills those left behind; a process that also empties its
-environment (``setsid env -i …``) escapes that sweep, a documented host-only limit.
+with ``setsid`` too. Every run's processes also carry ``CLAWGATE_RUN`` in their environment,
+and after the run a sweep of ``/proc`` kills those left behind, wherever they went: one that
+moved itself to another control group (the checker denies writes there, ``CG-FS-006``, but a
+script can hide one) dies too. A process that leaves the control group *and* empties its
+environment (``setsid env -i …``) escapes both, a documented host-only limit.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from clawgate.executors.cgroups import Containment
 from clawgate.executors.process import run_process
 
 RUN_MARK = "CLAWGATE_RUN"
+_SWEEP_ROUNDS = 50
 
 
 class HostExecutor(Executor):
@@ -34,25 +37,30 @@ class HostExecutor(Executor):
         mark = os.urandom(8).hex()
         env = {**job.env, RUN_MARK: mark}
         with contextlib.ExitStack() as stack:
+            stack.callback(sweep, mark)  # last: after the control group is emptied
             containment = Containment.create(pids=self.limits.pids)
             if containment is not None:
                 stack.enter_context(containment)
-            else:
-                stack.callback(sweep, mark)
             return run_process(job.argv, cwd=job.cwd, env=env, timeout_s=job.timeout_s,
                                output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
                                containment=containment)
 
 
 def sweep(mark: str) -> int:
-    """Kill every process of ours whose environment carries ``CLAWGATE_RUN=mark``; how many."""
+    """Kill every process of ours whose environment carries ``CLAWGATE_RUN=mark``, round after
+    round until a round finds none (one may fork while the last is killed); how many."""
     needle = f"{RUN_MARK}={mark}".encode()
     killed = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            if needle in (entry / "environ").read_bytes().split(b"\0"):
-                os.kill(int(entry.name), signal.SIGKILL)
-                killed += 1
+    for _ in range(_SWEEP_ROUNDS):
+        found = 0
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            with contextlib.suppress(OSError):
+                if needle in (entry / "environ").read_bytes().split(b"\0"):
+                    os.kill(int(entry.name), signal.SIGKILL)
+                    found += 1
+        killed += found
+        if not found:
+            break
     return killed

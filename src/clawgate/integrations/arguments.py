@@ -19,8 +19,9 @@ string or a list of them, each checked; a number, null or bool under ``path``, `
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -207,6 +208,24 @@ def _url_or_path(value: str, found: _Found) -> None:
         found.paths.append(unquote(parts.path) or "/")
     elif scheme in WEB_SCHEMES or not scheme:
         found.urls.append(stripped)
+
+
+def with_unknown(call: Call, known: Collection[str], place: Callable[[str], str]) -> Call:
+    """``call`` with the arguments outside ``known`` (the keys the agent documents for the
+    tool) read by meaning, as an MCP tool's are: the commands, paths (made absolute by
+    ``place``) and URLs in them join the call's checks, and their names are kept, for the
+    gate to ask a person about (an argument clawgate does not know may change what runs)."""
+    unknown = tuple(sorted(str(k) for k in call.args if str(k) not in known))
+    if not unknown:
+        return call
+    found = _Found()
+    _walk({k: call.args[k] for k in call.args if str(k) in unknown}, found, _Where(None, None, 0))
+    paths = tuple(place(p) for p in found.paths)
+    return dataclasses.replace(
+        call, commands=tuple(dict.fromkeys((*call.commands, *found.commands))),
+        reads=tuple(dict.fromkeys((*call.reads, *paths))),
+        writes=tuple(dict.fromkeys((*call.writes, *paths))) if call.writes else call.writes,
+        urls=tuple(dict.fromkeys((*call.urls, *found.urls))), unknown_keys=unknown)
 
 
 def commands_of(args: Mapping[str, Any], key: str) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ class Call:
     kind: Kind = Kind.TOOL
     agent_tool: str = ""  # the name the agent used (Bash, run_shell_command ...), for reasons
     opaque_paths: bool = False  # an MCP tool: any path it is given may be written
+    unknown_keys: tuple[str, ...] = ()  # arguments the agent does not document for the tool
 
     def written(self) -> tuple[str, ...]:
         """The paths this call may write (an opaque tool's reads too)."""

@@ -7,7 +7,9 @@ through the tool policy (as ``<server>__<tool>``) and the argument checks of the
 Each Claude Code tool is governed by the built-in tool the policy knows (``Bash`` is
 ``exec_shell``, ``Read`` is ``read_file`` ...), so ``tools.deny: [exec_shell]`` removes ``Bash``.
 Claude Code's own bookkeeping (``TodoWrite``, ``Task`` ...) is allowed; a tool clawgate does not
-know is ASK.
+know is ASK. An argument Claude Code does not document for a tool (``ARGUMENTS``) is read by
+meaning, like an MCP tool's (a command, path or URL in it is checked), and the call is at least
+ASK: it may change what runs in a way clawgate cannot see.
 
 The answer::
 
@@ -22,7 +24,13 @@ from typing import Any
 
 from clawgate.decision import Decision, Outcome
 from clawgate.guard import CallContext
-from clawgate.integrations.arguments import commands_of, mcp_call, one_path, paths_of
+from clawgate.integrations.arguments import (
+    commands_of,
+    mcp_call,
+    one_path,
+    paths_of,
+    with_unknown,
+)
 from clawgate.integrations.calls import Call, Kind, text
 from clawgate.integrations.gate import Gate, reason_text
 from clawgate.integrations.globs import glob_roots
@@ -33,6 +41,18 @@ READS = {"Read": ("read_file", "file_path"), "NotebookRead": ("read_file", "note
          "LS": ("list_directory", "path")}
 WRITES = {"Write": ("write_file", "file_path"), "Edit": ("edit_file", "file_path"),
           "MultiEdit": ("edit_file", "file_path"), "NotebookEdit": ("edit_file", "notebook_path")}
+# The arguments Claude Code documents for each tool it has: any other is an unknown key.
+ARGUMENTS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, keys in {
+    "Bash": "command description timeout run_in_background dangerouslyDisableSandbox",
+    "Read": "file_path offset limit pages", "NotebookRead": "notebook_path cell_id",
+    "LS": "path ignore", "Write": "file_path content",
+    "Edit": "file_path old_string new_string replace_all", "MultiEdit": "file_path edits",
+    "NotebookEdit": "notebook_path new_source cell_id cell_type edit_mode",
+    "Glob": "pattern path",
+    "Grep": "pattern path glob type output_mode -A -B -C -n -i context multiline head_limit "
+            "offset",
+    "WebFetch": "url prompt", "WebSearch": "query allowed_domains blocked_domains",
+}.items()}
 PASSIVE = frozenset({"Task", "TodoWrite", "ExitPlanMode", "BashOutput", "KillShell", "KillBash",
                      "AskUserQuestion"})
 
@@ -43,6 +63,13 @@ class ClaudeCode:
     event = EVENT
 
     def to_call(self, payload: Payload) -> Call:
+        call = self._call(payload)
+        known = ARGUMENTS.get(payload.tool_name)
+        if known is None:
+            return call
+        return with_unknown(call, known, lambda path: at(payload.cwd, path))
+
+    def _call(self, payload: Payload) -> Call:
         name, args, cwd = payload.tool_name, payload.tool_input, payload.cwd
         if name == "Bash":
             return Call("exec_shell", args, commands=commands_of(args, "command"), cwd=cwd,

@@ -34,17 +34,21 @@ from clawgate.integrations.calls import Call, Kind
 from clawgate.integrations.webaddr import url_problem
 from clawgate.policy.catalog import BUILTIN_TOOLS
 from clawgate.protected import PROTECTED_ID, protected_reason
+from clawgate.protectedpaths import STATE_WHY, state_below
 from clawgate.tools.checks import combine, describe
 
 if TYPE_CHECKING:
     from clawgate.policy.policy import Policy
 
 __all__ = ["APPROVAL_ID", "INTERNAL_ID", "MALFORMED_ID", "PATH_ID", "TOOL_POLICY_ID",
-           "TRUSTED_ID", "UNKNOWN_TOOL_ID", "URL_ID", "Gate", "reason_text", "refused"]
+           "TRUSTED_ID", "UNKNOWN_ARG_ID", "UNKNOWN_TOOL_ID", "URL_ID", "Gate", "reason_text",
+           "refused"]
 
 MALFORMED_ID = "CG-ADAPT-001"
 UNKNOWN_TOOL_ID = "CG-ADAPT-003"
 TOOL_POLICY_ID = "CG-ADAPT-004"
+UNKNOWN_ARG_ID = "CG-ADAPT-009"
+SEARCH_TOOLS = frozenset({"glob", "grep"})
 
 
 class Gate:
@@ -134,7 +138,13 @@ class Gate:
                            f"clawgate failed ({type(exc).__name__}: {exc}); failing closed")
 
     def _checks(self, call: Call, summary: str) -> Iterator[Decision]:
+        if call.unknown_keys:  # read by meaning already; what else they do, a person judges
+            shown = ", ".join(repr(k) for k in call.unknown_keys)
+            yield Decision(summary, Outcome.ASK, Risk.MEDIUM, (Reason(
+                UNKNOWN_ARG_ID, f"{call.agent_tool or call.tool} was given arguments "
+                f"clawgate does not know ({shown}); a person must approve", command=summary),))
         yield from self._protected(call, summary)
+        yield from self._searches(call, summary)
         for url in call.urls:
             problem = url_problem(url.strip())
             if problem is not None:
@@ -149,6 +159,21 @@ class Gate:
             if why is not None:
                 yield Decision(summary, Outcome.ASK, Risk.HIGH, (Reason(
                     PROTECTED_ID, why, "a person must approve writes to this path", summary),))
+
+    def _searches(self, call: Call, summary: str) -> Iterator[Decision]:
+        """A search (an agent's own ``Glob`` or ``Grep``) from a directory above clawgate's
+        state would read the grants and keys the file tools may not."""
+        if call.tool not in SEARCH_TOOLS:
+            return
+        for path in call.reads:
+            where = os.path.normpath(os.path.join(self.root, os.path.expanduser(path)))
+            for spelling in dict.fromkeys((where, os.path.realpath(where))):
+                found = state_below(spelling, self.workspace.guarded)
+                if found is not None:
+                    yield refused(summary, PATH_ID, f"{path}: a search there walks into "
+                                  f"{found}, {STATE_WHY}", hint="search a directory below it "
+                                  "or beside it")
+                    return
 
     # -- step 5 -----------------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ the URL rules for every URL in its prompt; MCP tools (``mcp__<server>__<tool>``,
 
 Gemini CLI hooks cannot ask a person, so an ASK is answered ``deny`` with a reason saying a
 person must approve, unless ``--approver terminal`` is given (then clawgate asks on the
-terminal, and allow-always answers are remembered for the workspace). The answer::
+terminal, and allow-always answers are remembered for the workspace). An argument Gemini CLI
+does not document for its tool (``ARGUMENTS``) is read by meaning and makes the call ASK. The
+answer::
 
     {"decision": "allow" | "deny", "reason": "<rule and why>"}
 """
@@ -20,7 +22,13 @@ from typing import Any
 
 from clawgate.decision import Decision, Outcome
 from clawgate.guard import CallContext
-from clawgate.integrations.arguments import commands_of, mcp_call, one_path, paths_of
+from clawgate.integrations.arguments import (
+    commands_of,
+    mcp_call,
+    one_path,
+    paths_of,
+    with_unknown,
+)
 from clawgate.integrations.calls import BadInput, Call, Kind, text, texts
 from clawgate.integrations.gate import Gate, reason_text
 from clawgate.integrations.globs import glob_roots
@@ -30,6 +38,23 @@ from clawgate.integrations.webaddr import prompt_urls
 EVENT = "BeforeTool"
 GREP_TOOLS = frozenset({"search_file_content", "grep", "grep_search"})
 PASSIVE = frozenset({"save_memory", "write_todos"})
+_EDITED = "modified_by_user ai_proposed_content"  # set by Gemini CLI when a person edits
+_SEARCH = "pattern dir_path path include case_sensitive respect_git_ignore " \
+          "respect_gemini_ignore file_filtering_options"
+# The arguments Gemini CLI documents for each tool it has (old and new spellings): any other
+# is an unknown key.
+ARGUMENTS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, keys in {
+    "run_shell_command": "command description dir_path directory is_background",
+    "read_file": "file_path absolute_path path offset limit",
+    "write_file": f"file_path absolute_path content {_EDITED}",
+    "replace": f"file_path absolute_path old_string new_string expected_replacements "
+               f"instruction {_EDITED}",
+    "list_directory": "dir_path path ignore file_filtering_options respect_git_ignore",
+    "glob": _SEARCH, "search_file_content": _SEARCH, "grep": _SEARCH, "grep_search": _SEARCH,
+    "read_many_files": "paths include exclude recursive useDefaultExcludes "
+                       "file_filtering_options respect_git_ignore",
+    "web_fetch": "prompt url", "google_web_search": "query",
+}.items()}
 NO_APPROVER_HINT = "Gemini CLI hooks cannot ask; run the hook with --approver terminal to be asked"
 
 
@@ -39,6 +64,13 @@ class Gemini:
     event = EVENT
 
     def to_call(self, payload: Payload) -> Call:
+        call = self._call(payload)
+        known = ARGUMENTS.get(payload.tool_name)
+        if known is None:
+            return call
+        return with_unknown(call, known, lambda path: at(payload.cwd, path))
+
+    def _call(self, payload: Payload) -> Call:
         name, args, cwd = payload.tool_name, payload.tool_input, payload.cwd
         if name == "run_shell_command":
             where = one_path(args, "dir_path", "directory")

@@ -60,8 +60,11 @@ def _key(settings: ServeSettings) -> bytes:
 def build_app(settings: ServeSettings) -> FastAPI:
     """The application; migrations are applied before it answers anything."""
     from clawgate.policy.loader import load_policy
+    from clawgate.statedir import check_state_home
 
     policy = load_policy(*settings.policies)
+    # refused at start (before any key or database is made there), not on every call
+    check_state_home(settings.workspace or policy.engine_settings().workspace or os.getcwd())
     engine = connect(settings.database)
     migrate(engine)
     key = _key(settings)

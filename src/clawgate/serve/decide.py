@@ -37,6 +37,7 @@ from clawgate.integrations.gate import (
     MALFORMED_ID,
     PATH_ID,
     TOOL_POLICY_ID,
+    UNKNOWN_ARG_ID,
     URL_ID,
     Gate,
     refused,
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from clawgate.guard import CallContext
     from clawgate.policy.policy import Policy
 
-SHAPE_ID = "CG-ADAPT-009"
+SHAPE_ID = UNKNOWN_ARG_ID  # arguments not in the shape the tool documents: one rule
 MAX_NESTING = 32  # levels of objects and lists in a call's arguments
 
 # What a refusal raised by the Guard's step 4 is, as a rule.

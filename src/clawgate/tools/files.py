@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from clawgate.decision import Reason
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.protected import PROTECTED_ID, protected_reason
+from clawgate.protectedpaths import state_reason
 from clawgate.tools.base import Result
 from clawgate.tools.paths import Workspace
 
@@ -223,14 +224,16 @@ def _directory(workspace: Workspace, path: str) -> Iterator[int]:
 
 
 def _walk(workspace: Workspace, base: Path) -> list[Path]:
-    """Regular files under ``base``, hidden VCS folders skipped. The walk holds a descriptor on
-    each directory, reached without following symlinks (``os.fwalk`` from a no-follow descriptor
-    on ``base``): a directory swapped for a symlink mid-walk is not entered."""
+    """Regular files under ``base``, hidden VCS folders and the guard's own state skipped. The
+    walk holds a descriptor on each directory, reached without following symlinks
+    (``os.fwalk`` from a no-follow descriptor on ``base``): a directory swapped for a symlink
+    mid-walk is not entered."""
     found: list[Path] = []
     with _directory(workspace, str(base.relative_to(workspace.root))) as top:
         for root, dirs, names, dir_fd in os.fwalk(".", dir_fd=top, follow_symlinks=False):
-            dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
             here = base / root
+            dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and state_reason(
+                os.path.normpath(here / d), workspace.guarded) is None)
             found.extend(here / n for n in sorted(names) if _regular(n, dir_fd))
     return [Path(os.path.normpath(p)) for p in found]
 

@@ -3,7 +3,8 @@
 A path is joined to the workspace, canonicalised (``..`` and symlinks resolved, as the kernel
 would) and must land inside the canonical workspace; for a file that does not exist yet, the
 deepest existing ancestor is resolved and checked. NUL bytes, ``~user`` and forbidden paths
-(``~/.ssh``, ``~/.aws``, ...) are refused with ``ToolError(InvalidPath)``.
+(``~/.ssh``, ``~/.aws``, ...) are refused with ``ToolError(InvalidPath)``, and so is anything in
+the guard's own state directory (``protectedpaths.state_paths``), whatever the workspace is.
 
 Checking a path and then opening it by name leaves a window in which a directory could be
 swapped for a symlink. ``open_for_read`` and ``open_for_write`` therefore walk from the
@@ -22,7 +23,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from clawgate.errors import ToolError, ToolErrorKind
+from clawgate.protectedpaths import state_paths, state_reason
 
+STATE_REFUSAL = "no tool may read or write it"  # what a path in the guard's state is told
 _MAX_LINKS = 40  # the kernel's own limit on symlinks followed in one lookup
 PATH_MAX = 4096  # the kernel refuses longer paths (ENAMETOOLONG); so do we, before any work
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -111,11 +114,13 @@ def resolve_in_workspace(
     *,
     forbidden: Sequence[str] = DEFAULT_FORBIDDEN,
     home: str | None = None,
+    guarded: Sequence[str] | None = None,
 ) -> Path:
     """The canonical absolute path of ``path`` if it stays inside ``workspace``.
 
     Raises ``ToolError(InvalidPath)`` for NUL bytes, ``~user``, a path that leaves the
-    workspace (directly, by ``..`` or through a symlink) and anything under a forbidden path.
+    workspace (directly, by ``..`` or through a symlink), anything under a forbidden path and
+    anything in the guard's state (``guarded``: ``state_paths()`` unless given).
     """
     raw = os.fspath(path)
     if "\x00" in raw or "\x00" in os.fspath(workspace):
@@ -138,6 +143,10 @@ def resolve_in_workspace(
     if not _inside(_canonical(anchor), root):
         raise _refuse(raw, f"its existing ancestor {anchor} leaves the workspace")
     lexical = os.path.normpath(joined)
+    state = tuple(state_paths() if guarded is None else guarded)
+    why = state_reason(resolved, state) or state_reason(lexical, state)
+    if why is not None:
+        raise _refuse(raw, f"{STATE_REFUSAL}: {why.split(' is ', 1)[1]}")
     for bad in canonical_forbidden(forbidden, home, root):
         if _inside(resolved, bad) or _inside(lexical, bad):
             raise _refuse(raw, f"is under the forbidden path {bad}")
@@ -151,7 +160,10 @@ def _deepest_existing(path: str) -> str:
 
 
 class Workspace:
-    """A workspace root with its forbidden paths; resolves and opens paths safely inside it."""
+    """A workspace root with its forbidden paths; resolves and opens paths safely inside it.
+
+    ``guarded``: more paths of the guard's own state (an approval store or audit log kept
+    somewhere of the caller's choosing), out of reach like the state root."""
 
     def __init__(
         self,
@@ -159,13 +171,18 @@ class Workspace:
         *,
         forbidden: Sequence[str] = DEFAULT_FORBIDDEN,
         home: str | None = None,
+        guarded: Sequence[str | os.PathLike[str]] = (),
     ) -> None:
         self.root = Path(_canonical(os.path.abspath(os.fspath(root))))
         self.forbidden = tuple(forbidden)
         self.home = home if home is not None else os.path.expanduser("~")
+        extra = (os.path.normpath(os.path.abspath(os.fspath(p))) for p in guarded)
+        self.guarded = tuple(dict.fromkeys(
+            (*state_paths(), *(q for p in extra for q in (p, os.path.realpath(p))))))
 
     def resolve(self, path: str | os.PathLike[str]) -> Path:
-        return resolve_in_workspace(path, self.root, forbidden=self.forbidden, home=self.home)
+        return resolve_in_workspace(path, self.root, forbidden=self.forbidden, home=self.home,
+                                    guarded=self.guarded)
 
     def _relative_parts(self, path: str | os.PathLike[str]) -> list[str]:
         resolved = self.resolve(path)

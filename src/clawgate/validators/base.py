@@ -29,6 +29,7 @@ class Context:
     forbidden_paths: tuple[str, ...] = ()
     protected: tuple[str, ...] = ()  # the policy's extra protected-path patterns
     regenerable: tuple[str, ...] = ()  # the policy's extra regenerable names
+    guarded: tuple[str, ...] = ()  # the guard's own state directories (protectedpaths.py)
 
 
 class _Base(ABC):

@@ -1,0 +1,55 @@
+"""What a sandbox must not show or let change inside the writable workspace it mounts.
+
+- The guard's own state directories (``protectedpaths.state_paths``) that lie inside the
+  workspace (a workspace of ``~`` holds the default one) are covered by an empty read-only
+  tmpfs. A missing one is made first (mode 0700), so that a command cannot plant a key or a
+  grant there for the guard to read later.
+- The loaded policy files inside the workspace are mounted read-only, and every directory on
+  the way from the workspace to one is *pinned*: bound onto itself, so it is a mount point in
+  the sandbox, which the kernel refuses to rename or remove (EBUSY). Protecting the file alone
+  protects an inode: ``mv conf conf.old`` and a new ``conf/project.yaml`` would put another
+  file at the path the next load reads.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+
+def inside_workspace(paths: Iterable[str | os.PathLike[str]], workspace: Path
+                     ) -> tuple[str, ...]:
+    """The real paths among ``paths`` that exist inside ``workspace`` (the others are not
+    mounted at all, or lie in the read-only system)."""
+    found: list[str] = []
+    for path in paths:
+        real = Path(os.path.realpath(path))
+        if real.exists() and real != workspace and real.is_relative_to(workspace):
+            found.append(os.fspath(real))
+    return tuple(dict.fromkeys(found))
+
+
+def pinned_dirs(files: Iterable[str], workspace: Path) -> tuple[str, ...]:
+    """The directories strictly between ``workspace`` and each of ``files`` (real paths inside
+    it), parents first: binding each onto itself makes it unrenameable in the sandbox."""
+    found: list[str] = []
+    for file in files:
+        relative = Path(file).relative_to(workspace)
+        for depth in range(1, len(relative.parts)):
+            found.append(os.fspath(workspace.joinpath(*relative.parts[:depth])))
+    return tuple(sorted(dict.fromkeys(found), key=lambda p: (p.count("/"), p)))
+
+
+def hidden_state(workspace: Path) -> tuple[str, ...]:
+    """The guard's state directories that lie inside ``workspace`` (real paths), made if
+    missing: the sandbox covers each with an empty read-only tmpfs."""
+    from clawgate.protectedpaths import state_paths
+
+    real = os.path.realpath(workspace)
+    found: list[str] = []
+    for folder in state_paths():
+        if folder.startswith(real.rstrip("/") + "/"):
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            found.append(os.path.realpath(folder))
+    return tuple(dict.fromkeys(found))

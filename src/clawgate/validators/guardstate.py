@@ -1,0 +1,90 @@
+"""The guard's own state directory (``protectedpaths.state_paths``): no command touches it.
+
+Its allow-always grants, audit anchors and keys decide what later calls may do; a command that
+reads a key can sign a grant, one that writes a grant gives itself approval. The checker sees
+the directory wherever it lies, in the workspace too (a workspace of ``~`` holds the default
+one). A path in it, by any spelling the checker resolves (``~``, ``$HOME``, ``..``, the cwd, a
+glob that reaches into it), is DENY; moving, copying, archiving or deleting a directory that
+holds it is ASK (the state goes with it).
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+from clawgate.decision import Verdict
+from clawgate.protectedpaths import STATE_WHY
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.paths import PathArg, resolve, under
+
+# Programs that carry a whole directory along (or away), given one that holds the state; the
+# second set only when told to recurse (``rm -r``, ``cp -a``, ``chmod -R``).
+_CARRIERS = frozenset({"mv", "rename", "rsync", "tar", "zip", "7z", "scp", "cpio", "find", "ln"})
+_RECURSING = frozenset({"rm", "cp", "chmod", "chown", "chgrp", "setfacl"})
+
+
+@register
+class GuardState(Validator):
+    """A path in clawgate's own state directory, or a directory holding it carried away.
+
+    Bad: ``cat ~/.local/state/clawgate/keys/approvals.key``. Harmless: ``ls ~/.local/share``.
+    """
+
+    id = "CG-FS-005"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not ctx.guarded:
+            return Verdict.passthrough()
+        words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
+        near = any(under(ctx.cwd, f) or under(f, ctx.cwd) for f in ctx.guarded)
+        for word in words:
+            if not near and "/" not in word.text and not word.text.startswith(("~", "..")):
+                continue  # a bare name in a directory far from the state names nothing in it
+            inside, holds = _reach(resolve(word, ctx), ctx.guarded)
+            if inside is not None:
+                return Verdict.deny(self.id, f"{inside} is {STATE_WHY}: no command may read "
+                                    "or write it", hint="a grant is a person's answer to an "
+                                    "ask; it is never written by a command")
+            if holds is not None and _carries(cmd):
+                return Verdict.ask(self.id, f"{cmd.program} {holds} carries {STATE_WHY} "
+                                   "along")
+        return Verdict.passthrough()
+
+
+def _carries(cmd: SimpleCommand) -> bool:
+    if cmd.program in _CARRIERS:
+        return True
+    if cmd.program not in _RECURSING:
+        return False
+    flags = [w.value for w in cmd.words[1:] if w.value and w.value.startswith("-")]
+    return any(f in ("--recursive", "--archive") or (
+        not f.startswith("--") and bool(set(f[1:]) & {"r", "R", "a"})) for f in flags)
+
+
+def _reach(arg: PathArg, state: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """(the path when it is in the state, the path when it holds the state). Where an unset
+    variable decides (``"$X"/keys``), the reading with it unset counts for the first."""
+    for path in (arg.path, arg.if_unset):
+        if path is None:
+            continue
+        for folder in state:
+            if under(path, folder):
+                return path, None
+            if under(folder, path) and path is arg.path:
+                if arg.contents and _glob_reaches(folder, path, arg.pattern):
+                    return folder, None
+                return None, path
+    return None, None
+
+
+def _glob_reaches(folder: str, parent: str, pattern: str | None) -> bool:
+    """Whether a glob standing in the component after ``parent`` may name the next component
+    toward ``folder`` (``*`` skips dot-names, as the shell does)."""
+    rest = folder[len(parent.rstrip("/")) + 1:]
+    name = rest.split("/", 1)[0]
+    if pattern is None:
+        return True
+    if name.startswith(".") and not pattern.startswith("."):
+        return False
+    return fnmatchcase(name, pattern)

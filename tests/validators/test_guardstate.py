@@ -1,0 +1,59 @@
+"""CG-FS-005: clawgate's own state directory is out of reach of every command, whatever the
+workspace is, by every spelling the checker resolves; carrying away a directory that holds it
+asks."""
+
+from __future__ import annotations
+
+import pytest
+from vtables import ALLOW, ASK, DENY, HOME, decide
+
+from clawgate.engine import Engine
+from clawgate.policy.settings import EngineSettings
+
+STATE = f"{HOME}/.local/state/clawgate"
+AT_HOME = Engine(EngineSettings(workspace=HOME))  # a workspace of ~ holds the state root
+
+
+@pytest.fixture(autouse=True)
+def _state_under_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLAWGATE_STATE_HOME")
+    monkeypatch.delenv("CLAWGATE_STATE_DIR", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", f"{HOME}/.local/state")
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    (f"cat {STATE}/keys/approvals.key", DENY),
+    ("cat ~/.local/state/clawgate/keys/approvals.key", DENY),
+    ("cat $HOME/.local/state/clawgate/keys/audit.key", DENY),
+    ("cat .local/state/clawgate/keys/audit.key", DENY),
+    ("cat ./.local/state/../state/clawgate/approvals/x.json", DENY),
+    ("echo '{}' > ~/.local/state/clawgate/approvals/abc.json", DENY),
+    ("cp forged.json ~/.local/state/clawgate/approvals/", DENY),
+    ("cat ~/.local/state/*/keys/*", DENY),
+    ("cat ~/.local/*/clawgate/keys/x", DENY),
+    ("cd ~/.local/state/clawgate && cat keys/approvals.key", DENY),
+    ("cd ~/.local/state && cat clawgate/keys/approvals.key", DENY),
+    ("x=~/.local/state/clawgate; cat $x/keys/a", DENY),
+    ("rm -rf ~/.local/state/clawgate", DENY),
+    ("mv ~/.local/state /tmp/elsewhere", ASK),
+    ("rm -f ~/.local/state", ALLOW),
+    ("rm -rf ~/.local", ASK),
+    ("cp -r ~/.local /tmp/copy", ASK),
+    ("tar czf /tmp/home.tgz ~", ASK),
+    ("ls ~/.local/state", ALLOW),
+    ("ls ~/*", ALLOW),
+    ("cat ~/.local/share/notes.txt", ALLOW),
+    ("grep -r TODO src", ALLOW),
+])
+def test_the_state_directory_in_a_workspace_of_home(line: str, expected: object) -> None:
+    outcome, rules = decide(line, AT_HOME, cwd=HOME)
+    assert outcome is expected, (line, rules)
+    if expected is not ALLOW:
+        assert "CG-FS-005" in rules, (line, rules)
+
+
+def test_a_state_home_named_elsewhere_is_followed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAWGATE_STATE_HOME", "/srv/guard-state")
+    assert decide("cat /srv/guard-state/keys/audit.key", AT_HOME, cwd=HOME) == (
+        DENY, {"CG-FS-005"})
+    assert decide("cat ~/.local/state/clawgate/notes.txt", AT_HOME, cwd=HOME)[0] is ALLOW
