@@ -122,7 +122,7 @@ def test_cli_anchor_and_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["audit", "verify", str(path)]) == 0  # nothing to compare with
     capsys.readouterr()
     assert main(["audit", "verify", "--anchor", str(kept), str(path)]) == 4
-    assert "cut off" in capsys.readouterr().err
+    assert "cut off" in capsys.readouterr().out
     assert main(["audit", "verify", "--anchor", f"4:{printed['head']}", str(path)]) == 4
     assert main(["audit", "verify", "--anchor", "bogus:x", str(path)]) == 2
 
@@ -133,4 +133,4 @@ def test_cli_verify_uses_the_stored_anchor(tmp_path: Path,
     write_log(path)
     path.write_bytes(b"")
     assert main(["audit", "verify", str(path)]) == 4
-    assert "emptied" in capsys.readouterr().err
+    assert "emptied" in capsys.readouterr().out

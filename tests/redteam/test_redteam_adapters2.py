@@ -78,7 +78,7 @@ def install(python: str, agent: str, project: Path, *extra: str,
 
 def client_env(tmp_path: Path, pythonpath: str = SRC) -> dict[str, str]:
     return {"PATH": CLIENT_PATH, "HOME": str(tmp_path), "PYTHONPATH": pythonpath,
-            "CLAWGATE_STATE_HOME": str(tmp_path / "state")}
+            "CLAWGATE_STATE_HOME": str(tmp_path.parent / f"{tmp_path.name}-state")}
 
 
 def as_client(command: str, stdin: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -203,13 +203,15 @@ class Service:
     database: str
 
 
-def token(service: Service, role: str, agent: str) -> str:
+def token(service: Service, role: str, agent: str, workspace: Path | None = None) -> str:
+    """A token of ``role``; an agent's names the workspace its hook or proxy works in (the
+    service judges every call of the agent there)."""
     from clawgate.serve import tokens
     from clawgate.serve.db import connect
 
     engine = connect(service.database)
     try:
-        return tokens.create(engine, role, agent)
+        return tokens.create(engine, role, agent, None if workspace is None else str(workspace))
     finally:
         engine.dispose()
 
@@ -225,7 +227,8 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     process = subprocess.Popen(
         [sys.executable, "-m", "clawgate", "serve", "--policy", str(policy), "--database",
          database, "--port", str(port), "--workspace", str(tmp / "ws")],
-        env={**os.environ, "PYTHONPATH": SRC, "CLAWGATE_STATE_HOME": str(tmp / "state")})
+        env={**os.environ, "PYTHONPATH": SRC,
+             "CLAWGATE_STATE_HOME": str(tmp.parent / f"{tmp.name}-state")})
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(600):
@@ -330,7 +333,7 @@ def test_the_hooks_say_who_denied_and_why(agent: str, service: Service,
         done = subprocess.run(
             [sys.executable, "-m", "clawgate", "hook", agent, "--policy", str(policy),
              "--server", service.url], input=payload(agent, tmp_path, "touch made.txt"),
-            env={**client_env(tmp_path), TOKEN_ENV: token(service, "agent", name)},
+            env={**client_env(tmp_path), TOKEN_ENV: token(service, "agent", name, tmp_path)},
             capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-400:]
     verdict, reason = decision(agent, done.stdout)
@@ -347,7 +350,8 @@ def test_the_mcp_proxy_says_who_denied_and_why(service: Service, tmp_path: Path)
     params = StdioServerParameters(command=sys.executable, args=[
         "-m", "clawgate", "mcp-proxy", "--name", "demo", "--policy", str(policy),
         "--workspace", str(tmp_path), "--server", service.url, "--", sys.executable, DEMO],
-        env={**client_env(tmp_path), TOKEN_ENV: token(service, "agent", "proxy-note")})
+        env={**client_env(tmp_path), TOKEN_ENV: token(service, "agent", "proxy-note",
+                                                          tmp_path)})
 
     async def session() -> str:
         with anyio.fail_after(120):

@@ -56,11 +56,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     workspace = base / "ws"
     workspace.mkdir()
     (workspace / "notes.txt").write_text("a\n")
-    env = server_env(base)  # the state directory is base/state: beside the workspace
+    env = server_env(base)  # the state directory lies beside base, never in the workspace
     url, process = start(workspace, f"sqlite:///{base / 'serve.db'}", env)
     try:
         yield Served(Server(url, f"sqlite:///{base / 'serve.db'}", env, process, {}),
-                     workspace, base / "state", base)
+                     workspace, Path(env["CLAWGATE_STATE_HOME"]), base)
     finally:
         stop(process)
 
@@ -199,7 +199,8 @@ def custom_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     database = f"sqlite:///{base / 'serve.db'}"
     url, process = start(workspace, database, env, policy_text=CUSTOM)
     try:
-        yield Served(Server(url, database, env, process, {}), workspace, base / "state", base)
+        yield Served(Server(url, database, env, process, {}), workspace,
+                     Path(env["CLAWGATE_STATE_HOME"]), base)
     finally:
         stop(process)
 
