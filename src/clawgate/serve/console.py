@@ -18,8 +18,9 @@ from collections.abc import AsyncIterator, Callable
 from html import escape
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
 from clawgate.serve.api import App, audit_rows
@@ -29,6 +30,7 @@ from clawgate.serve.tokens import Principal
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
        "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 EVENT_POLL_S = 0.25
+PAGE = 50  # requests on one page of the queue
 
 
 def page(title: str, body: str, principal: Principal | None = None) -> HTMLResponse:
@@ -79,24 +81,23 @@ def router(app: App) -> APIRouter:
         return None if found is None or cookie is None else (found, cookie)
 
     @console.get("/")
-    async def home(request: Request) -> Response:
+    async def home(request: Request, page_number: int = Query(1, alias="page", ge=1)) -> Response:
         session = signed_in(request)
         if session is None:
             return login_page()
         principal, cookie = session
         need(principal, "viewer")
         csrf = auth.csrf(cookie)
-        items = app.service.approvals.pending()
         can = principal.at_least("approver")
-        cards = "".join(request_card(i, csrf, can) for i in items)
-        empty = '<p id="empty">Nothing is waiting.</p>' if not items else ""
+        shown = await asyncio.to_thread(queue_page, app, page_number, csrf, can)
         return page("Approvals", f'<h2>Waiting for a person</h2><section id="queue" '
                     f'aria-live="polite" data-csrf="{escape(csrf)}" '
-                    f'data-answer="{"yes" if can else "no"}">{cards}{empty}</section>',
+                    f'data-answer="{"yes" if can else "no"}">{shown["html"]}</section>',
                     principal)
 
     @console.post("/login")
-    async def login(token: str = Form(...)) -> Response:
+    async def login(request: Request, token: str = Form(...)) -> Response:
+        same_origin(request)
         principal = auth.bearer(token.strip())
         if principal is None or not principal.at_least("viewer"):
             return login_page("That token is not valid for the console.", status=401)
@@ -106,7 +107,11 @@ def router(app: App) -> APIRouter:
         return response
 
     @console.post("/logout")
-    async def logout() -> Response:
+    async def logout(request: Request) -> Response:
+        same_origin(request)
+        cookie = request.cookies.get(COOKIE)
+        if cookie:
+            auth.end_session(cookie)
         response = RedirectResponse("/", status_code=303)
         response.delete_cookie(COOKIE, path="/")
         return response
@@ -114,6 +119,7 @@ def router(app: App) -> APIRouter:
     @console.post("/approvals/{request_id}")
     async def answer(request: Request, request_id: str, csrf: str = Form(""),
                      choice: str = Form(...), note: str = Form("")) -> Response:
+        same_origin(request)
         session = signed_in(request)
         if session is None:
             raise HTTPException(401, "sign in first")
@@ -140,14 +146,15 @@ def _pages(console: APIRouter, app: App,
     auth = app.authority
 
     @console.get("/events")
-    async def events(request: Request) -> Response:
+    async def events(request: Request,
+                     page_number: int = Query(1, alias="page", ge=1)) -> Response:
         session = signed_in(request)
         if session is None:
             raise HTTPException(401, "sign in first")
         principal, cookie = session
         need(principal, "viewer")
         csrf, can = auth.csrf(cookie), principal.at_least("approver")
-        return StreamingResponse(_stream(app, request, csrf, can),
+        return StreamingResponse(_stream(app, request, page_number, csrf, can),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
 
@@ -182,6 +189,31 @@ def _pages(console: APIRouter, app: App,
         return Response(text, media_type=f"{kind}; charset=utf-8")
 
 
+def same_origin(request: Request) -> None:
+    """403 unless a form post comes from the console's own pages. A browser says where a
+    request comes from (``Sec-Fetch-Site``, ``Origin``, ``Referer``; the console's referrer
+    policy is ``same-origin``, so its own posts carry their origin); a post another site makes
+    a person's browser send is refused. A client that is no browser sends none of them and
+    cannot be made to post by another site."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        if site not in ("same-origin", "none"):
+            raise HTTPException(403, "a form of another site cannot post to the console")
+        return
+    own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+    origin = request.headers.get("origin")
+    referer = request.headers.get("referer")
+    if origin is not None:
+        came_from = origin
+    elif referer is not None:
+        parts = urlsplit(referer)
+        came_from = f"{parts.scheme}://{parts.netloc}"
+    else:
+        return
+    if came_from != own:
+        raise HTTPException(403, "a form of another site cannot post to the console")
+
+
 def login_page(message: str = "", status: int = 200) -> HTMLResponse:
     note = f'<p role="alert">{escape(message)}</p>' if message else ""
     response = page("Sign in", f'<h2>Sign in</h2>{note}<form method="post" action="/login">'
@@ -192,17 +224,38 @@ def login_page(message: str = "", status: int = 200) -> HTMLResponse:
     return response
 
 
-async def _stream(app: App, request: Request, csrf: str, can: bool) -> AsyncIterator[bytes]:
-    """The queue's cards whenever the set of pending requests changes."""
+async def _stream(app: App, request: Request, page_number: int, csrf: str,
+                  can: bool) -> AsyncIterator[bytes]:
+    """The queue's page whenever it changes, for as long as the session lasts (signing out,
+    on any replica, ends the stream)."""
     last = None
     while not await request.is_disconnected():
-        items = await asyncio.to_thread(app.service.approvals.pending)
-        shape = [i["id"] for i in items]
-        if shape != last:
-            last = shape
-            html = "".join(request_card(i, csrf, can) for i in items)
-            yield f"data: {json.dumps({'html': html, 'count': len(items)})}\n\n".encode()
+        cookie = request.cookies.get(COOKIE, "")
+        if await asyncio.to_thread(app.authority.from_cookie, cookie) is None:
+            yield b"event: signed-out\ndata: {}\n\n"
+            return
+        shown = await asyncio.to_thread(queue_page, app, page_number, csrf, can)
+        if shown != last:
+            last = shown
+            yield f"data: {json.dumps(shown)}\n\n".encode()
         await asyncio.sleep(EVENT_POLL_S)
+
+
+def queue_page(app: App, page_number: int, csrf: str, can: bool) -> dict[str, Any]:
+    """One page of the queue as HTML, with how many wait in all and links to the pages
+    around it (one agent's many requests cannot hide the others')."""
+    approvals = app.service.approvals
+    items = approvals.pending(PAGE, (page_number - 1) * PAGE)
+    total = approvals.total()
+    cards = "".join(request_card(i, csrf, can) for i in items)
+    pages = max((total + PAGE - 1) // PAGE, 1)
+    links = "".join(f'<a href="/?page={n}" rel="{rel}">{label}</a> ' for n, rel, label in (
+        (page_number - 1, "prev", "Previous page"),
+        (page_number + 1, "next", "Next page")) if 1 <= n <= pages)
+    head = (f'<p id="total" role="status">{total} waiting · page {page_number} of {pages}</p>'
+            + (f'<nav aria-label="Pages" class="pages">{links}</nav>' if links else ""))
+    empty = '<p id="empty">Nothing is waiting.</p>' if not items else ""
+    return {"html": head + cards + empty, "count": total}
 
 
 def _audit_html(rows: list[dict[str, Any]], state: dict[str, Any], agent: str, outcome: str,

@@ -6,6 +6,11 @@ counts as a deny. Waiting is a poll of the row (every 100 ms), so an answer give
 releases an agent waiting on another. A grant (an allow-always answer) is bound to the request's
 digest (tool and normalised arguments) and the workspace, and carries an HMAC under the service's
 key: a row written into the table by anyone without the key is ignored.
+
+One agent cannot bury the others' requests: a request identical to one of the same agent still
+pending (same session, workspace and digest) is that request, not a second one; an agent has at
+most ``max_per_agent`` pending requests (``QueueFull`` past it, which the service answers as a
+deny); and the queue is read in pages with its total.
 """
 
 from __future__ import annotations
@@ -28,6 +33,11 @@ from clawgate.serve.db import approvals, grants, writing
 
 PENDING, ALLOWED, DENIED, EXPIRED = "pending", "allowed", "denied", "expired"
 POLL_S = 0.1
+MAX_PER_AGENT = 20
+
+
+class QueueFull(Exception):
+    """The agent already has as many pending requests as it may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +56,12 @@ class Asked:
 class Queue:
     """The approval queue and the grants of one database."""
 
-    def __init__(self, engine: Engine, key: bytes, ttl_s: float = 600.0) -> None:
+    def __init__(self, engine: Engine, key: bytes, ttl_s: float = 600.0,
+                 max_per_agent: int = MAX_PER_AGENT) -> None:
         self.engine = engine
         self.key = key
         self.ttl_s = ttl_s
+        self.max_per_agent = max_per_agent
 
     def digest(self, asked: Asked) -> str:
         return request_digest(ApprovalRequest(tool=asked.tool, args=asked.args))
@@ -63,29 +75,45 @@ class Queue:
             hmac.compare_digest(row.mac, self._mac(digest, asked.workspace, row.summary))
 
     def open(self, asked: Asked) -> str:
-        """A new pending request; its id. With a request key, the id is an HMAC of the agent
-        and the key: the same agent sending the same key again (its client retrying on another
-        replica) gets the request already queued."""
+        """A pending request for ``asked``; its id: the one already pending for the same
+        call of the same agent, or a new one (``QueueFull`` when the agent has its maximum).
+        With a request key, the id is an HMAC of the agent and the key: the same agent sending
+        the same key again (its client retrying on another replica) gets the request already
+        queued."""
+        self.expire()
         now = time.time()
         request_id = secrets.token_hex(8) if asked.key is None else hmac.new(
             self.key, f"request\0{asked.agent}\0{asked.key}".encode(),
             hashlib.sha256).hexdigest()[:16]
         try:
-            self._insert(asked, request_id, now)
+            return self._insert(asked, request_id, now)
         except sa.exc.IntegrityError:
             if asked.key is None or self.get(request_id) is None:
                 raise
         return request_id
 
-    def _insert(self, asked: Asked, request_id: str, now: float) -> None:
+    def _insert(self, asked: Asked, request_id: str, now: float) -> str:
         decision = asked.decision
+        digest = self.digest(asked)
+        mine = (approvals.c.status == PENDING) & (approvals.c.agent == asked.agent)
         with writing(self.engine) as conn:
+            same = conn.execute(sa.select(approvals.c.id).where(
+                mine & (approvals.c.session == asked.session)
+                & (approvals.c.workspace == asked.workspace) & (approvals.c.digest == digest)
+                & (approvals.c.expires > now)).order_by(approvals.c.created).limit(1)).first()
+            if same is not None:
+                return str(same.id)
+            waiting = conn.execute(sa.select(sa.func.count()).select_from(approvals)
+                                   .where(mine)).scalar_one()
+            if waiting >= self.max_per_agent:
+                raise QueueFull(f"{waiting} requests of this agent already wait for a person")
             conn.execute(approvals.insert().values(
                 id=request_id, created=now, expires=now + self.ttl_s, status=PENDING,
                 agent=asked.agent, session=asked.session, workspace=asked.workspace,
                 tool=asked.tool, summary=decision.command, risk=decision.risk.label,
                 reasons=json.dumps([r.as_dict() for r in decision.reasons]),
-                digest=self.digest(asked)))
+                digest=digest))
+        return request_id
 
     def get(self, request_id: str) -> dict[str, Any] | None:
         """The request as the API shows it (expired when its time is up)."""
@@ -94,12 +122,21 @@ class Queue:
             row = conn.execute(sa.select(approvals).where(approvals.c.id == request_id)).first()
         return None if row is None else _shown(row)
 
-    def pending(self, limit: int = 200) -> list[dict[str, Any]]:
+    def pending(self, limit: int = 200, offset: int = 0,
+                agent: str | None = None) -> list[dict[str, Any]]:
+        """A page of the pending requests, oldest first (of one agent, if given)."""
         self.expire()
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(approvals).where(approvals.c.status == PENDING)
-                                .order_by(approvals.c.created).limit(limit)).all()
+            rows = conn.execute(sa.select(approvals).where(_waiting(agent))
+                                .order_by(approvals.c.created, approvals.c.id)
+                                .offset(offset).limit(limit)).all()
         return [_shown(r) for r in rows]
+
+    def total(self, agent: str | None = None) -> int:
+        """How many requests are pending (of one agent, if given)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(approvals)
+                                    .where(_waiting(agent))).scalar_one())
 
     def recent(self, limit: int = 50) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -149,6 +186,11 @@ class Queue:
             if shown is None or shown["status"] != PENDING or time.monotonic() >= deadline:
                 return shown
             await asyncio.sleep(min(POLL_S, max(deadline - time.monotonic(), 0.0)))
+
+
+def _waiting(agent: str | None) -> Any:
+    pending = approvals.c.status == PENDING
+    return pending if agent is None else pending & (approvals.c.agent == agent)
 
 
 def _shown(row: Any) -> dict[str, Any]:

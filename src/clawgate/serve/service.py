@@ -5,10 +5,12 @@ No second implementation of any check: a command goes through the same ``Engine`
 added is where the state lives: approvals, grants, audit records and rate counters are in the
 database (``clawgate.serve.db``), so several replicas act as one.
 
-Every decision is audited before it is answered. Audit records are written by one writer
+Every decision is made off the event loop under a time limit (``clawgate.serve.deciders``: past
+it, a DENY) and audited before it is answered. Audit records are written by one writer
 thread per process in batches (one transaction for whatever arrived meanwhile), and each
 request waits until its record is committed: the chain stays one, and a burst costs one
-commit, not one per request.
+commit, not one per request. A batch the database refuses is written again one record at a
+time, so that one request's bad record fails that request only.
 """
 
 from __future__ import annotations
@@ -18,18 +20,19 @@ import os
 import queue
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from clawgate.decision import Decision, Outcome
+from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.engine import Engine
 from clawgate.guard import CallContext
 from clawgate.integrations.calls import Call, Kind
 from clawgate.integrations.gate import Gate
 from clawgate.policy.policy import Policy
 from clawgate.serve.chain import Chain, Entry
-from clawgate.serve.queue import Asked, Queue
+from clawgate.serve.deciders import Deciders, TooSlow
+from clawgate.serve.queue import Asked, Queue, QueueFull
 from clawgate.tools.scrub import Scrubber
 
 _BUILTIN_KEYS: dict[str, tuple[str, str]] = {
@@ -39,6 +42,8 @@ _BUILTIN_KEYS: dict[str, tuple[str, str]] = {
     "write_file": ("writes", "path"), "edit_file": ("writes", "path"),
     "memory_write": ("writes", "path"), "web_fetch": ("urls", "url"),
 }
+SLOW_ID = "CG-SERVE-001"
+QUEUE_FULL_ID = "CG-SERVE-002"
 
 
 def call_of(tool: str, args: Mapping[str, Any], cwd: str | None) -> Call:
@@ -114,12 +119,24 @@ class AuditWriter:
             self._commit(items)
 
     def _commit(self, items: list[Waiter]) -> None:
+        if len(items) > 1:
+            try:
+                last = self.chain.append([entry for entry, _, _ in items])
+            except Exception:  # one record may be at fault: each on its own, in order
+                for item in items:
+                    self._commit([item])
+                return
+            self._wake(items, [last - len(items) + 1 + offset for offset in range(len(items))])
+            return
         outcome: list[int] | BaseException
         try:
-            last = self.chain.append([entry for entry, _, _ in items])
-            outcome = [last - len(items) + 1 + offset for offset in range(len(items))]
-        except Exception as exc:  # the database is down: every waiting request fails closed
+            outcome = [self.chain.append([items[0][0]])]
+        except Exception as exc:  # the database refused it: its request fails closed
             outcome = exc
+        self._wake(items, outcome)
+
+    @staticmethod
+    def _wake(items: list[Waiter], outcome: list[int] | BaseException) -> None:
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[int], int]]] = {}
         for offset, (_, loop, future) in enumerate(items):
             seq = -1 if isinstance(outcome, BaseException) else outcome[offset]
@@ -181,7 +198,7 @@ class Service:
     """One policy, one database: decisions, the approval queue and the audit chain."""
 
     def __init__(self, policy: Policy, chain: Chain, approvals: Queue,
-                 workspace: str | None = None) -> None:
+                 workspace: str | None = None, deciders: Deciders | None = None) -> None:
         self.policy = policy
         self.chain = chain
         self.approvals = approvals
@@ -190,6 +207,7 @@ class Service:
         self.engine = Engine(policy.engine_settings())
         self.scrubber = MemoScrubber(env=os.environ)
         self.audit = AuditWriter(chain)
+        self.deciders = deciders or Deciders()
         self._gates: OrderedDict[str, Gate] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -215,7 +233,8 @@ class Service:
 
     async def check(self, command: str, cwd: str | None, agent: str,
                     session: str) -> Verdict:
-        decision = self.engine.check(command, cwd=cwd or self.workspace)
+        decision = await self._decide(agent, command, lambda: self.engine.check(
+            command, cwd=cwd or self.workspace))
         asked = Asked(agent, session, cwd or self.workspace, "exec_shell",
                       {"command": command}, decision)
         return await self._conclude(asked, {"command": command, "cwd": cwd})
@@ -225,9 +244,19 @@ class Service:
                    request_key: str | None = None) -> Verdict:
         where = os.path.abspath(workspace or self.workspace)
         ctx = CallContext(session=session, agent=agent)
-        decision = self.gate(where).decide(call_of(tool, args, cwd), ctx)
+        decision = await self._decide(agent, tool, lambda: self.gate(where).decide(
+            call_of(tool, args, cwd), ctx))
         asked = Asked(agent, session, where, tool, args, decision, request_key)
         return await self._conclude(asked, {"tool": tool, "args": args})
+
+    async def _decide(self, agent: str, what: str,
+                      decide: Callable[[], Decision]) -> Decision:
+        """``decide()`` on a worker thread; a DENY past the time limit."""
+        try:
+            return await self.deciders.run(agent, decide)
+        except TooSlow as exc:
+            return _refused(what, Reason(SLOW_ID, f"{exc}; failing closed",
+                                               hint="split the work into smaller commands"))
 
     async def _conclude(self, asked: Asked, shown: dict[str, Any]) -> Verdict:
         decision = asked.decision
@@ -236,7 +265,14 @@ class Service:
             if await asyncio.to_thread(self.approvals.granted, asked):
                 verdict = Verdict(decision, granted=True)
             else:
-                verdict = Verdict(decision, await asyncio.to_thread(self.approvals.open, asked))
+                try:
+                    verdict = Verdict(decision,
+                                      await asyncio.to_thread(self.approvals.open, asked))
+                except QueueFull as exc:
+                    decision = _refused(decision.command, Reason(
+                        QUEUE_FULL_ID, f"not queued for a person: {exc}",
+                        hint="wait for the answers to this agent's requests"), decision)
+                    verdict = Verdict(decision)
         rule = decision.reasons[0].rule_id if decision.reasons else ""
         body = self.scrubber.scrub_value({**shown, "risk": decision.risk.label,
                                           "reasons": [r.as_dict() for r in decision.reasons],
@@ -258,3 +294,10 @@ class Service:
 
     def close(self) -> None:
         self.audit.close()
+        self.deciders.close()
+
+
+def _refused(command: str, reason: Reason, was: Decision | None = None) -> Decision:
+    """A DENY for a reason of the service's own, before the reasons of what was decided."""
+    return Decision(command, Outcome.DENY, was.risk if was is not None else Risk.HIGH,
+                    (reason, *(was.reasons if was is not None else ())))
