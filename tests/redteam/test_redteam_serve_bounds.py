@@ -354,3 +354,16 @@ def test_one_caller_holds_a_few_long_polls_at_once(served: Running) -> None:
         waiter.join(HANG_S)
     assert sorted(statuses) == [200] * 8 + [429] * 4
 
+
+
+def test_a_decision_past_the_time_limit_is_a_deny(tmp_path: Path) -> None:
+    running = launch(tmp_path, "--decision-timeout", "0.5")
+    try:
+        with running.client("agent", "patient") as agent, running.client("viewer") as viewer:
+            answer = agent.post("/v1/check", json={"command": SLOW_LINE}).json()
+            audited = viewer.get("/v1/audit", params={"agent": "patient"}).json()["records"]
+    finally:
+        finish(running.process)
+    assert answer["outcome"] == "deny"
+    assert answer["reasons"][0]["rule_id"] == "CG-SERVE-001"
+    assert [(r["outcome"], r["rule"]) for r in audited] == [("deny", "CG-SERVE-001")]
