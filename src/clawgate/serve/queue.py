@@ -189,7 +189,7 @@ class Queue:
 
 
 def _waiting(agent: str | None) -> Any:
-    pending = approvals.c.status == PENDING
+    pending = (approvals.c.status == PENDING) & (approvals.c.expires > time.time())
     return pending if agent is None else pending & (approvals.c.agent == agent)
 
 
