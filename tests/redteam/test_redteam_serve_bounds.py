@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ import pytest
 from clawgate.approval import ApprovalAnswer, ApprovalRequest, ServerApprover
 from clawgate.serve import tokens
 from clawgate.serve.db import connect
+from serve.pgkit import fresh_database
 from serve.servekit import POLICY, free_port, server_env
 
 HANG_S = 120.0  # a hang guard only: nothing here is timed
@@ -55,11 +57,12 @@ class Running:
                             headers={"Authorization": f"Bearer {self.token(role, agent)}"})
 
 
-def launch(tmp: Path, *extra: str) -> Running:
-    """``policy serve`` on 127.0.0.1 with its stderr kept in a file."""
+def launch(tmp: Path, *extra: str, database: str | None = None) -> Running:
+    """``policy serve`` on 127.0.0.1 with its stderr kept in a file (SQLite in ``tmp`` unless
+    ``database`` is given)."""
     (tmp / "policy.yaml").write_text(POLICY)
     env = server_env(tmp)
-    database = f"sqlite:///{tmp / 'serve.db'}"
+    database = database or f"sqlite:///{tmp / 'serve.db'}"
     port = free_port()
     stderr = tmp / "serve.stderr"
     with stderr.open("wb") as sink:
@@ -229,6 +232,26 @@ def test_every_field_is_validated_and_others_are_unaffected(served: Running, rou
         fine = calm.post("/v1/check", json={"command": "ls", "session": "s" * 200})
     assert refused.status_code == 422
     assert fine.status_code == 200 and fine.json()["outcome"] == "allow"
+
+
+@pytest.mark.postgres
+def test_names_postgresql_cannot_keep_fail_no_other_agent(tmp_path: Path) -> None:
+    running = launch(tmp_path, "--agent-rate", "100000", database=fresh_database())
+    try:
+        with running.client("agent", "odd-names") as odd, running.client("agent", "calm") as calm:
+            def burst(n: int) -> int:
+                return calm.post("/v1/check", json={"command": f"ls {n}"}).status_code
+
+            with ThreadPoolExecutor(8) as pool:
+                others = pool.map(burst, range(200))
+                odd_answers = [odd.post("/v1/check", json=body).status_code for body in (
+                    {"command": "ls", "session": "s" * 201}, {"command": "ls", "session": "\x00"},
+                    {"command": "ls", "agent": "odd-names", "session": "a\x00b"})]
+                calm_answers = list(others)
+    finally:
+        finish(running.process)
+    assert odd_answers == [422, 422, 422]
+    assert calm_answers == [200] * 200
 
 
 # --- the database under the service ----------------------------------------------------
