@@ -9,8 +9,8 @@ Every decision is made off the event loop under a time limit (``clawgate.serve.d
 it, a DENY) and audited before it is answered. Audit records are written by one writer
 thread per process in batches (one transaction for whatever arrived meanwhile), and each
 request waits until its record is committed: the chain stays one, and a burst costs one
-commit, not one per request. A batch the database refuses is written again one record at a
-time, so that one request's bad record fails that request only.
+commit, not one per request. A batch with a value the database refuses is written again one
+record at a time, so that one request's bad record fails that request only.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy import exc as sa_exc
 
 from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.engine import Engine
@@ -119,19 +121,15 @@ class AuditWriter:
             self._commit(items)
 
     def _commit(self, items: list[Waiter]) -> None:
-        if len(items) > 1:
-            try:
-                last = self.chain.append([entry for entry, _, _ in items])
-            except Exception:  # one record may be at fault: each on its own, in order
-                for item in items:
-                    self._commit([item])
-                return
-            self._wake(items, [last - len(items) + 1 + offset for offset in range(len(items))])
-            return
         outcome: list[int] | BaseException
         try:
-            outcome = [self.chain.append([items[0][0]])]
-        except Exception as exc:  # the database refused it: its request fails closed
+            last = self.chain.append([entry for entry, _, _ in items])
+            outcome = [last - len(items) + 1 + offset for offset in range(len(items))]
+        except Exception as exc:  # the database is down: every waiting request fails closed
+            if len(items) > 1 and _about_a_record(exc):
+                for item in items:  # one record it cannot keep fails its own request only
+                    self._commit([item])
+                return
             outcome = exc
         self._wake(items, outcome)
 
@@ -150,6 +148,13 @@ class AuditWriter:
     def close(self) -> None:
         self._inbox.put(None)
         self._thread.join(10)
+
+
+def _about_a_record(exc: Exception) -> bool:
+    """The database refused a value (too long, a NUL), not the connection: the rest of the
+    batch can still be written (a connection's failure is never retried: a commit whose answer
+    was lost may have been made)."""
+    return isinstance(exc, sa_exc.DataError) or type(exc) is sa_exc.StatementError
 
 
 def _settle(waiting: list[tuple[asyncio.Future[int], int]],
