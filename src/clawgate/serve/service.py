@@ -45,6 +45,7 @@ _BUILTIN_KEYS: dict[str, tuple[str, str]] = {
     "memory_write": ("writes", "path"), "web_fetch": ("urls", "url"),
 }
 SLOW_ID = "CG-SERVE-001"
+RECENT = 4096  # decisions of command lines remembered on the event loop
 QUEUE_FULL_ID = "CG-SERVE-002"
 
 
@@ -214,6 +215,7 @@ class Service:
         self.audit = AuditWriter(chain)
         self.deciders = deciders or Deciders()
         self._gates: OrderedDict[str, Gate] = OrderedDict()
+        self._recent: OrderedDict[tuple[str, str], Decision] = OrderedDict()  # the loop's own
         self._lock = threading.Lock()
 
     def warm(self) -> None:
@@ -238,8 +240,7 @@ class Service:
 
     async def check(self, command: str, cwd: str | None, agent: str,
                     session: str) -> Verdict:
-        decision = await self._decide(agent, command, lambda: self.engine.check(
-            command, cwd=cwd or self.workspace))
+        decision = await self._command(agent, command, cwd or self.workspace)
         asked = Asked(agent, session, cwd or self.workspace, "exec_shell",
                       {"command": command}, decision)
         return await self._conclude(asked, {"command": command, "cwd": cwd})
@@ -253,6 +254,23 @@ class Service:
             call_of(tool, args, cwd), ctx))
         asked = Asked(agent, session, where, tool, args, decision, request_key)
         return await self._conclude(asked, {"tool": tool, "args": args})
+
+    async def _command(self, agent: str, command: str, cwd: str) -> Decision:
+        """The engine's decision: one made already is answered at once (agents send the same
+        lines again and again, and a hand-over to a thread costs more than such an answer);
+        any other is made on a worker thread under the time limit."""
+        key = (command, cwd)
+        known = self._recent.get(key)
+        if known is not None:
+            self._recent.move_to_end(key)
+            return known
+        decision = await self._decide(agent, command, lambda: self.engine.check(command,
+                                                                                 cwd=cwd))
+        if not any(r.rule_id == SLOW_ID for r in decision.reasons):
+            self._recent[key] = decision
+            if len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
+        return decision
 
     async def _decide(self, agent: str, what: str,
                       decide: Callable[[], Decision]) -> Decision:
