@@ -147,7 +147,7 @@ def router(app: App) -> APIRouter:
     @api.get("/approvals")
     async def pending(principal: Who, agent: Name | None = None,
                       limit: Annotated[int, Query(ge=1, le=500)] = 100,
-                      offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+                      offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> dict[str, Any]:
         """Requests waiting for a person, oldest first, a page at a time, with how many wait
         in all (viewers and up)."""
         need(principal, "viewer")

@@ -31,6 +31,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'se
        "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 EVENT_POLL_S = 0.25
 PAGE = 50  # requests on one page of the queue
+PAGE_NUMBER = Query(1, alias="page", ge=1, le=100_000)
 
 
 def page(title: str, body: str, principal: Principal | None = None) -> HTMLResponse:
@@ -81,7 +82,7 @@ def router(app: App) -> APIRouter:
         return None if found is None or cookie is None else (found, cookie)
 
     @console.get("/")
-    async def home(request: Request, page_number: int = Query(1, alias="page", ge=1)) -> Response:
+    async def home(request: Request, page_number: int = PAGE_NUMBER) -> Response:
         session = signed_in(request)
         if session is None:
             return login_page()
@@ -147,7 +148,7 @@ def _pages(console: APIRouter, app: App,
 
     @console.get("/events")
     async def events(request: Request,
-                     page_number: int = Query(1, alias="page", ge=1)) -> Response:
+                     page_number: int = PAGE_NUMBER) -> Response:
         session = signed_in(request)
         if session is None:
             raise HTTPException(401, "sign in first")
