@@ -11,9 +11,9 @@ import pytest
 from pgkit import fresh_database
 from sqlalchemy.exc import DataError
 
+from clawgate.serve.auditwriter import AuditWriter
 from clawgate.serve.chain import Chain, Entry
 from clawgate.serve.db import connect, migrate
-from clawgate.serve.service import AuditWriter
 
 pytestmark = pytest.mark.postgres
 

@@ -4,7 +4,8 @@ A console session lives in the database, so that it holds on every replica and s
 ends it everywhere: the cookie is a random session id and an HMAC of it under the service key
 (``HttpOnly``, ``SameSite=Strict``, ``Secure`` under TLS); the table keeps the id's SHA-256, the
 token it was opened with and its expiry. The CSRF token of a form is an HMAC of the session
-cookie. Looked-up tokens are cached for a few seconds (a revoked token stops working within
+cookie, and a form post another site makes a browser send is refused (``same_origin``).
+Looked-up tokens are cached for a few seconds (a revoked token stops working within
 ``CACHE_S``).
 """
 
@@ -15,6 +16,7 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 from fastapi import HTTPException, Request
@@ -106,6 +108,31 @@ class Authority:
             raise HTTPException(401, "a valid bearer token is required",
                                 headers={"WWW-Authenticate": "Bearer"})
         return found
+
+
+def same_origin(request: Request) -> None:
+    """403 unless a form post comes from the console's own pages. A browser says where a
+    request comes from (``Sec-Fetch-Site``, ``Origin``, ``Referer``; the console's referrer
+    policy is ``same-origin``, so its own posts carry their origin); a post another site makes
+    a person's browser send is refused. A client that is no browser sends none of them and
+    cannot be made to post by another site."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        if site not in ("same-origin", "none"):
+            raise HTTPException(403, "a form of another site cannot post to the console")
+        return
+    own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+    origin = request.headers.get("origin")
+    referer = request.headers.get("referer")
+    if origin is not None:
+        came_from = origin
+    elif referer is not None:
+        parts = urlsplit(referer)
+        came_from = f"{parts.scheme}://{parts.netloc}"
+    else:
+        return
+    if came_from != own:
+        raise HTTPException(403, "a form of another site cannot post to the console")
 
 
 def _digest(text: str) -> str:

@@ -3,9 +3,11 @@
 Pages: the queue (pending requests arriving live over server-sent events, each with the command
 or call, agent, workspace, risk, every reason with its rule id and hint, and Allow once / Allow
 always / Deny buttons), the audit trail (filters, the chain's verification state) and the
-effective policy (layers, visible tools per agent). Sign-in takes a token and sets a session
-cookie (``HttpOnly``, ``SameSite=Strict``); every form carries a CSRF token; every response a
-strict Content-Security-Policy (no inline script or style). Labels, headings and buttons are
+effective policy (layers, visible tools per agent). The queue is shown a page at a time with
+how many wait in all. Sign-in takes a token and opens a session (cookie ``HttpOnly``,
+``SameSite=Strict``), signing out ends it on the server; every form carries a CSRF token and
+a post from another site is refused; every response a strict Content-Security-Policy (no
+inline script or style). Labels, headings and buttons are
 real elements, usable by keyboard and on a phone-sized screen.
 """
 
@@ -18,13 +20,12 @@ from collections.abc import AsyncIterator, Callable
 from html import escape
 from importlib import resources
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
 from clawgate.serve.api import App, audit_rows
-from clawgate.serve.auth import COOKIE, SESSION_S, need
+from clawgate.serve.auth import COOKIE, SESSION_S, need, same_origin
 from clawgate.serve.tokens import Principal
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -188,31 +189,6 @@ def _pages(console: APIRouter, app: App,
         text = resources.files("clawgate.serve").joinpath("static", name).read_text()
         kind = "text/javascript" if name.endswith(".js") else "text/css"
         return Response(text, media_type=f"{kind}; charset=utf-8")
-
-
-def same_origin(request: Request) -> None:
-    """403 unless a form post comes from the console's own pages. A browser says where a
-    request comes from (``Sec-Fetch-Site``, ``Origin``, ``Referer``; the console's referrer
-    policy is ``same-origin``, so its own posts carry their origin); a post another site makes
-    a person's browser send is refused. A client that is no browser sends none of them and
-    cannot be made to post by another site."""
-    site = request.headers.get("sec-fetch-site")
-    if site is not None:
-        if site not in ("same-origin", "none"):
-            raise HTTPException(403, "a form of another site cannot post to the console")
-        return
-    own = f"{request.url.scheme}://{request.headers.get('host', '')}"
-    origin = request.headers.get("origin")
-    referer = request.headers.get("referer")
-    if origin is not None:
-        came_from = origin
-    elif referer is not None:
-        parts = urlsplit(referer)
-        came_from = f"{parts.scheme}://{parts.netloc}"
-    else:
-        return
-    if came_from != own:
-        raise HTTPException(403, "a form of another site cannot post to the console")
 
 
 def login_page(message: str = "", status: int = 200) -> HTMLResponse:
