@@ -7,8 +7,8 @@ effective policy (layers, visible tools per agent). The queue is shown a page at
 how many wait in all. Sign-in takes a token and opens a session (cookie ``HttpOnly``,
 ``SameSite=Strict``), signing out ends it on the server; every form carries a CSRF token and
 a post from another site is refused; every response a strict Content-Security-Policy (no
-inline script or style). Labels, headings and buttons are
-real elements, usable by keyboard and on a phone-sized screen.
+inline script or style). Labels, headings and buttons are real elements, usable by keyboard
+and on a phone-sized screen.
 """
 
 from __future__ import annotations
