@@ -131,7 +131,9 @@ def test_a_request_sent_again_with_its_key_is_the_same_request(server: Server) -
         first = one.post("/v1/calls", json=call).json()
         again = one.post("/v1/calls", json=call).json()
         someone_else = two.post("/v1/calls", json=call).json()
-        fresh = one.post("/v1/calls", json={**call, "context": {}}).json()
+        # without the key, in another session: not the same request (in the same session, an
+        # identical request still pending is merged with it)
+        fresh = one.post("/v1/calls", json={**call, "context": {"session": "s2"}}).json()
     assert first["outcome"] == again["outcome"] == "ask"
     assert first["approval_id"] == again["approval_id"]
     assert len({first["approval_id"], someone_else["approval_id"], fresh["approval_id"]}) == 3

@@ -53,12 +53,19 @@ def _loopback(host: str) -> bool:
               help="The workspace checks assume when a request names none.")
 @click.option("--agent-rate", default=200, show_default=True, type=click.IntRange(min=1),
               help="Requests a second one agent token may make (over it: 429).")
+@click.option("--decision-timeout", default=10.0, show_default=True,
+              type=click.FloatRange(min=0.01), help="Seconds one decision may take (past it: "
+                                                    "DENY).")
+@click.option("--max-pending", default=20, show_default=True, type=click.IntRange(min=1),
+              help="Requests of one agent that may wait for a person at once (past it: "
+                   "DENY).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1, max=64),
               help="Service processes (PostgreSQL only: SQLite's chain has one writer).")
 @click.pass_context
 def serve(ctx: click.Context, policies: tuple[str, ...], database: str | None, host: str,
           port: int, tls_cert: str | None, tls_key: str | None, insecure: bool,
-          approval_ttl: float, workspace: str | None, agent_rate: int, workers: int) -> int:
+          approval_ttl: float, workspace: str | None, agent_rate: int, decision_timeout: float,
+          max_pending: int, workers: int) -> int:
     """Run the decision service and approval console (needs the 'serve' extra)."""
     try:
         for module in ("uvicorn", "clawgate.serve"):
@@ -87,7 +94,9 @@ def serve(ctx: click.Context, policies: tuple[str, ...], database: str | None, h
                              database=database or default_database(),
                              approval_ttl_s=approval_ttl, tls=bool(tls_cert),
                              workspace=os.path.abspath(workspace) if workspace else None,
-                             agent_rate_per_s=agent_rate)
+                             agent_rate_per_s=agent_rate,
+                             decision_timeout_s=decision_timeout,
+                             max_pending_per_agent=max_pending)
     app = build_app(settings)  # migrations run once, and a bad policy stops here
     say(f"policy serve: http{'s' if tls_cert else ''}://{host}:{port}/ "
         f"(database {settings.database.split('://', 1)[0]}"

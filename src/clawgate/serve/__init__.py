@@ -19,10 +19,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from clawgate.serve import api, console, heap
 from clawgate.serve.auth import Authority
+from clawgate.serve.bodylimit import BodyLimit
 from clawgate.serve.chain import Chain
 from clawgate.serve.db import connect, migrate
+from clawgate.serve.deciders import LIMIT_S, Deciders
 from clawgate.serve.fast import FastCheck
-from clawgate.serve.queue import Queue
+from clawgate.serve.queue import MAX_PER_AGENT, Queue
 from clawgate.serve.ratelimit import AgentLimiter
 from clawgate.serve.service import Service
 
@@ -44,6 +46,8 @@ class ServeSettings:
     tls: bool = False
     workspace: str | None = None
     key_file: Path | None = None
+    decision_timeout_s: float = LIMIT_S
+    max_pending_per_agent: int = MAX_PER_AGENT
 
 
 def _key(settings: ServeSettings) -> bytes:
@@ -68,8 +72,11 @@ def build_app(settings: ServeSettings) -> FastAPI:
     engine = connect(settings.database)
     migrate(engine)
     key = _key(settings)
-    service = Service(policy, Chain(engine, key), Queue(engine, key, settings.approval_ttl_s),
-                      workspace=settings.workspace)
+    service = Service(policy, Chain(engine, key),
+                      Queue(engine, key, settings.approval_ttl_s,
+                            max_per_agent=settings.max_pending_per_agent),
+                      workspace=settings.workspace,
+                      deciders=Deciders(limit_s=settings.decision_timeout_s))
     limiter = AgentLimiter(engine, settings.agent_rate_per_s)
     state = api.App(service, Authority(engine, key), limiter)
     state.tls = settings.tls
@@ -88,6 +95,7 @@ def build_app(settings: ServeSettings) -> FastAPI:
     app.include_router(console.router(state))
 
     app.add_middleware(FastCheck, state=state)  # inside the security headers
+    app.add_middleware(BodyLimit)  # before anything reads a body
     app.add_middleware(SecurityHeaders)
     app.state.service = service
     app.state.limiter = limiter
@@ -95,7 +103,7 @@ def build_app(settings: ServeSettings) -> FastAPI:
 
 
 HEADERS = [(b"content-security-policy", console.CSP.encode()),
-           (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+           (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
            (b"x-frame-options", b"DENY")]
 
 
@@ -127,7 +135,9 @@ def settings_env(settings: ServeSettings) -> dict[str, str]:
     return {SETTINGS_ENV: json.dumps({
         "policies": list(settings.policies), "database": settings.database,
         "approval_ttl_s": settings.approval_ttl_s, "agent_rate_per_s": settings.agent_rate_per_s,
-        "tls": settings.tls, "workspace": settings.workspace})}
+        "tls": settings.tls, "workspace": settings.workspace,
+        "decision_timeout_s": settings.decision_timeout_s,
+        "max_pending_per_agent": settings.max_pending_per_agent})}
 
 
 def from_environment() -> FastAPI:
@@ -137,7 +147,9 @@ def from_environment() -> FastAPI:
     return build_app(ServeSettings(
         policies=tuple(raw["policies"]), database=raw["database"],
         approval_ttl_s=float(raw["approval_ttl_s"]), agent_rate_per_s=int(raw["agent_rate_per_s"]),
-        tls=bool(raw["tls"]), workspace=raw["workspace"]))
+        tls=bool(raw["tls"]), workspace=raw["workspace"],
+        decision_timeout_s=float(raw["decision_timeout_s"]),
+        max_pending_per_agent=int(raw["max_pending_per_agent"])))
 
 
 def _version() -> str:

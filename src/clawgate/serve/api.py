@@ -7,6 +7,7 @@ a 503 (clients fail closed on it), never an answer made up without the audit.
 """
 
 
+import asyncio
 import json
 import time
 import uuid
@@ -14,19 +15,27 @@ from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response
+from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from clawgate.serve.auth import Authority, need
-from clawgate.serve.db import audit, grants, writing
+from clawgate.serve.db import Alarm, alive, audit, grants, writing
 from clawgate.serve.metrics import Metrics
 from clawgate.serve.queue import Answered
-from clawgate.serve.ratelimit import AgentLimiter
+from clawgate.serve.ratelimit import AgentLimiter, Concurrent
 from clawgate.serve.service import Service, Verdict
 from clawgate.serve.tokens import Principal
 
 MAX_WAIT_S = 60.0
+WAITS_PER_CALLER = 8  # long polls one token may hold open at once
+
+# Names and paths are stored and shown: bounded to what the database keeps, without control
+# characters (a NUL is refused by PostgreSQL, and would fail a whole batch of audit records).
+_PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
+Name = Annotated[str, Field(max_length=200, pattern=_PRINTABLE)]
+PathText = Annotated[str, Field(max_length=4096, pattern=_PRINTABLE)]
 
 
 class _Strict(BaseModel):
@@ -35,23 +44,24 @@ class _Strict(BaseModel):
 
 class CheckIn(_Strict):
     command: str = Field(max_length=1 << 20)
-    cwd: str | None = None
-    agent: str | None = None
-    session: str | None = None
+    cwd: PathText | None = None
+    agent: Name | None = None
+    session: Name | None = None
 
 
 class CallContextIn(_Strict):
-    agent: str | None = None
-    session: str | None = None
-    workspace: str | None = None
-    cwd: str | None = None
+    agent: Name | None = None
+    session: Name | None = None
+    workspace: PathText | None = None
+    cwd: PathText | None = None
     # The client's own name for this call: sent again (to another replica, after a torn
     # exchange), it gets the same approval request, not a second one.
-    request_key: str | None = Field(default=None, min_length=8, max_length=200)
+    request_key: str | None = Field(default=None, min_length=8, max_length=200,
+                                    pattern=_PRINTABLE)
 
 
 class CallIn(_Strict):
-    tool: str = Field(min_length=1, max_length=200)
+    tool: str = Field(min_length=1, max_length=200, pattern=_PRINTABLE)
     args: dict[str, Any] = Field(default_factory=dict)
     context: CallContextIn = Field(default_factory=CallContextIn)
 
@@ -59,7 +69,7 @@ class CallIn(_Strict):
 class AnswerIn(_Strict):
     answer: Literal["allow", "deny"]
     scope: Literal["once", "always"] = "once"
-    note: str | None = Field(default=None, max_length=2000)
+    note: str | None = Field(default=None, max_length=2000, pattern=r"^[^\x00]*$")
 
 
 class App:
@@ -70,7 +80,9 @@ class App:
         self.authority = authority
         self.limiter = limiter
         self.tls = False
-        self.metrics = Metrics(lambda: len(service.approvals.pending(limit=10_000)))
+        self.metrics = Metrics(service.approvals.total)
+        self.alarm = Alarm()
+        self.waits = Concurrent(WAITS_PER_CALLER)
 
     def who(self, request: Request) -> Principal:
         return self.authority.principal(request)
@@ -87,6 +99,22 @@ class App:
             raise HTTPException(429, "rate limit reached for this agent",
                                 headers={"Retry-After": "1"})
         return principal.agent
+
+    async def wait(self, principal: Principal, request_id: str,
+                   seconds: float) -> dict[str, Any] | None:
+        """The long poll of ``principal``: within its rate (an agent's is its agent's) and
+        ``WAITS_PER_CALLER`` polls open at once, else 429."""
+        caller = principal.agent if principal.role == "agent" else f"token:{principal.token_id}"
+        if not self.limiter.admit(caller):
+            raise HTTPException(429, "rate limit reached for this caller",
+                                headers={"Retry-After": "1"})
+        if not self.waits.enter(caller):
+            raise HTTPException(429, f"{WAITS_PER_CALLER} waits of this caller are already "
+                                     "open", headers={"Retry-After": "1"})
+        try:
+            return await self.service.approvals.wait(request_id, seconds)
+        finally:
+            self.waits.leave(caller)
 
     def answered(self, verdict: Verdict, started: float, extra: dict[str, Any]) -> dict[str, Any]:
         decision = verdict.decision
@@ -123,17 +151,24 @@ def router(app: App) -> APIRouter:
         return JSONResponse(app.answered(verdict, started, {"call_id": uuid.uuid4().hex}))
 
     @api.get("/approvals")
-    async def pending(principal: Who) -> dict[str, Any]:
-        """Requests waiting for a person (viewers and up)."""
+    async def pending(principal: Who, agent: Name | None = None,
+                      limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                      offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> dict[str, Any]:
+        """Requests waiting for a person, oldest first, a page at a time, with how many wait
+        in all (viewers and up)."""
         need(principal, "viewer")
-        return {"pending": app.service.approvals.pending()}
+        queue = app.service.approvals
+        page = await asyncio.to_thread(queue.pending, limit, offset, agent)
+        return {"pending": page, "total": await asyncio.to_thread(queue.total, agent),
+                "offset": offset, "limit": limit}
 
     @api.get("/approvals/{request_id}")
-    async def approval(request_id: str, principal: Who,
+    async def approval(request_id: Annotated[str, PathParam(max_length=64)], principal: Who,
                        wait: Annotated[float, Query(ge=0.0, le=MAX_WAIT_S)] = 0.0,
                        ) -> dict[str, Any]:
-        """A request; with ``wait``, long-polls until it is answered or expires."""
-        shown = await app.service.approvals.wait(request_id, wait)
+        """A request; with ``wait``, long-polls until it is answered or expires (each caller
+        within its rate and a few polls at once)."""
+        shown = await app.wait(principal, request_id, wait)
         if shown is None or (principal.role == "agent" and shown["agent"] != principal.agent):
             raise HTTPException(404, "no such request")
         return shown
@@ -221,9 +256,9 @@ def install(fastapi: FastAPI, app: App) -> None:
     @fastapi.get("/healthz")
     async def healthz() -> Response:
         try:
-            with app.service.chain.engine.connect() as conn:
-                conn.execute(sa.text("SELECT 1"))
-        except SQLAlchemyError:
+            await asyncio.to_thread(alive, app.service.chain.engine)
+        except SQLAlchemyError as exc:
+            app.alarm.say(exc)
             return JSONResponse({"ok": False, "database": "unreachable"}, status_code=503)
         return JSONResponse({"ok": True, "database": "ok"})
 
@@ -235,5 +270,6 @@ def install(fastapi: FastAPI, app: App) -> None:
 
     @fastapi.exception_handler(SQLAlchemyError)
     async def database_down(_request: Request, exc: SQLAlchemyError) -> Response:
+        app.alarm.say(exc)
         return JSONResponse({"detail": f"the database did not answer ({type(exc).__name__}); "
                              "nothing was decided"}, status_code=503)

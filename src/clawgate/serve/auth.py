@@ -1,22 +1,30 @@
 """Who is asking: a bearer token, or the console's session cookie; and the console's CSRF token.
 
-A console session is stateless, so that it holds on every replica: the cookie is the token's id,
-an expiry and an HMAC of both under the service key (``HttpOnly``, ``SameSite=Strict``, ``Secure``
-under TLS). The CSRF token of a form is an HMAC of the session cookie. Looked-up tokens are
-cached for a few seconds (a revoked token stops working within ``CACHE_S``).
+A console session lives in the database, so that it holds on every replica and signing out
+ends it everywhere: the cookie is a random session id and an HMAC of it under the service key
+(``HttpOnly``, ``SameSite=Strict``, ``Secure`` under TLS); the table keeps the id's SHA-256, the
+token it was opened with and its expiry. The CSRF token of a form is an HMAC of the session
+cookie, and a form post another site makes a browser send is refused (``same_origin``).
+Looked-up tokens are cached for a few seconds (a revoked token stops working within
+``CACHE_S``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 import time
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
+import sqlalchemy as sa
 from fastapi import HTTPException, Request
 from sqlalchemy.engine import Engine
 
 from clawgate.serve import tokens
+from clawgate.serve.db import sessions, writing
+from clawgate.serve.db import tokens as token_rows
 from clawgate.serve.tokens import Principal
 
 COOKIE = "clawgate_session"
@@ -53,19 +61,37 @@ class Authority:
         return hmac.new(self.key, text.encode(), hashlib.sha256).hexdigest()
 
     def session_cookie(self, principal: Principal) -> str:
-        text = f"{principal.token_id}.{int(time.time()) + SESSION_S}"
-        return f"{text}.{self._sign(text)}"
+        """Open a console session for ``principal``; its cookie."""
+        session_id = secrets.token_urlsafe(24)
+        now = time.time()
+        with writing(self.engine) as conn:
+            conn.execute(sessions.delete().where(sessions.c.expires < now))
+            conn.execute(sessions.insert().values(id=_digest(session_id),
+                                                  token_id=principal.token_id, created=now,
+                                                  expires=now + SESSION_S))
+        return f"{session_id}.{self._sign(session_id)}"
 
     def from_cookie(self, cookie: str) -> Principal | None:
-        text, _, mac = cookie.rpartition(".")
-        token_id, _, expiry = text.partition(".")
-        if not hmac.compare_digest(self._sign(text), mac) or not expiry.isdigit() \
-                or int(expiry) < time.time():
+        """The principal of a live session: signed, opened, not signed out, not expired, and
+        its token not revoked."""
+        session_id, _, mac = cookie.rpartition(".")
+        if not session_id or not hmac.compare_digest(self._sign(session_id), mac):
             return None
-        for row in tokens.listing(self.engine):
-            if row["id"] == token_id and not row["revoked"]:
-                return Principal(token_id, str(row["role"]), str(row["agent"]))
-        return None
+        query = (sa.select(token_rows).join(sessions, sessions.c.token_id == token_rows.c.id)
+                 .where((sessions.c.id == _digest(session_id))
+                        & (sessions.c.expires > time.time())))
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        if row is None or row.revoked:
+            return None
+        return Principal(row.id, row.role, row.agent)
+
+    def end_session(self, cookie: str) -> None:
+        """Sign out: the session is gone from the database, on every replica at once."""
+        session_id, _, mac = cookie.rpartition(".")
+        if session_id and hmac.compare_digest(self._sign(session_id), mac):
+            with writing(self.engine) as conn:
+                conn.execute(sessions.delete().where(sessions.c.id == _digest(session_id)))
 
     def csrf(self, cookie: str) -> str:
         return self._sign(f"csrf:{cookie}")
@@ -82,6 +108,35 @@ class Authority:
             raise HTTPException(401, "a valid bearer token is required",
                                 headers={"WWW-Authenticate": "Bearer"})
         return found
+
+
+def same_origin(request: Request) -> None:
+    """403 unless a form post comes from the console's own pages. A browser says where a
+    request comes from (``Sec-Fetch-Site``, ``Origin``, ``Referer``; the console's referrer
+    policy is ``same-origin``, so its own posts carry their origin); a post another site makes
+    a person's browser send is refused. A client that is no browser sends none of them and
+    cannot be made to post by another site."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        if site not in ("same-origin", "none"):
+            raise HTTPException(403, "a form of another site cannot post to the console")
+        return
+    own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+    origin = request.headers.get("origin")
+    referer = request.headers.get("referer")
+    if origin is not None:
+        came_from = origin
+    elif referer is not None:
+        parts = urlsplit(referer)
+        came_from = f"{parts.scheme}://{parts.netloc}"
+    else:
+        return
+    if came_from != own:
+        raise HTTPException(403, "a form of another site cannot post to the console")
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def need(principal: Principal, role: str) -> None:

@@ -3,10 +3,12 @@
 Pages: the queue (pending requests arriving live over server-sent events, each with the command
 or call, agent, workspace, risk, every reason with its rule id and hint, and Allow once / Allow
 always / Deny buttons), the audit trail (filters, the chain's verification state) and the
-effective policy (layers, visible tools per agent). Sign-in takes a token and sets a session
-cookie (``HttpOnly``, ``SameSite=Strict``); every form carries a CSRF token; every response a
-strict Content-Security-Policy (no inline script or style). Labels, headings and buttons are
-real elements, usable by keyboard and on a phone-sized screen.
+effective policy (layers, visible tools per agent). The queue is shown a page at a time with
+how many wait in all. Sign-in takes a token and opens a session (cookie ``HttpOnly``,
+``SameSite=Strict``), signing out ends it on the server; every form carries a CSRF token and
+a post from another site is refused; every response a strict Content-Security-Policy (no
+inline script or style). Labels, headings and buttons are real elements, usable by keyboard
+and on a phone-sized screen.
 """
 
 from __future__ import annotations
@@ -19,16 +21,18 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
 from clawgate.serve.api import App, audit_rows, settled
-from clawgate.serve.auth import COOKIE, SESSION_S, need
+from clawgate.serve.auth import COOKIE, SESSION_S, need, same_origin
 from clawgate.serve.tokens import Principal
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
        "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 EVENT_POLL_S = 0.25
+PAGE = 50  # requests on one page of the queue
+PAGE_NUMBER = Query(1, alias="page", ge=1, le=100_000)
 
 
 def page(title: str, body: str, principal: Principal | None = None) -> HTMLResponse:
@@ -79,24 +83,23 @@ def router(app: App) -> APIRouter:
         return None if found is None or cookie is None else (found, cookie)
 
     @console.get("/")
-    async def home(request: Request) -> Response:
+    async def home(request: Request, page_number: int = PAGE_NUMBER) -> Response:
         session = signed_in(request)
         if session is None:
             return login_page()
         principal, cookie = session
         need(principal, "viewer")
         csrf = auth.csrf(cookie)
-        items = app.service.approvals.pending()
         can = principal.at_least("approver")
-        cards = "".join(request_card(i, csrf, can) for i in items)
-        empty = '<p id="empty">Nothing is waiting.</p>' if not items else ""
+        shown = await asyncio.to_thread(queue_page, app, page_number, csrf, can)
         return page("Approvals", f'<h2>Waiting for a person</h2><section id="queue" '
                     f'aria-live="polite" data-csrf="{escape(csrf)}" '
-                    f'data-answer="{"yes" if can else "no"}">{cards}{empty}</section>',
+                    f'data-answer="{"yes" if can else "no"}">{shown["html"]}</section>',
                     principal)
 
     @console.post("/login")
-    async def login(token: str = Form(...)) -> Response:
+    async def login(request: Request, token: str = Form(...)) -> Response:
+        same_origin(request)
         principal = auth.bearer(token.strip())
         if principal is None or not principal.at_least("viewer"):
             return login_page("That token is not valid for the console.", status=401)
@@ -106,7 +109,11 @@ def router(app: App) -> APIRouter:
         return response
 
     @console.post("/logout")
-    async def logout() -> Response:
+    async def logout(request: Request) -> Response:
+        same_origin(request)
+        cookie = request.cookies.get(COOKIE)
+        if cookie:
+            auth.end_session(cookie)
         response = RedirectResponse("/", status_code=303)
         response.delete_cookie(COOKIE, path="/")
         return response
@@ -114,6 +121,7 @@ def router(app: App) -> APIRouter:
     @console.post("/approvals/{request_id}")
     async def answer(request: Request, request_id: str, csrf: str = Form(""),
                      choice: str = Form(...), note: str = Form("")) -> Response:
+        same_origin(request)
         session = signed_in(request)
         if session is None:
             raise HTTPException(401, "sign in first")
@@ -136,14 +144,15 @@ def _pages(console: APIRouter, app: App,
     auth = app.authority
 
     @console.get("/events")
-    async def events(request: Request) -> Response:
+    async def events(request: Request,
+                     page_number: int = PAGE_NUMBER) -> Response:
         session = signed_in(request)
         if session is None:
             raise HTTPException(401, "sign in first")
         principal, cookie = session
         need(principal, "viewer")
         csrf, can = auth.csrf(cookie), principal.at_least("approver")
-        return StreamingResponse(_stream(app, request, csrf, can),
+        return StreamingResponse(_stream(app, request, page_number, csrf, can),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
 
@@ -188,17 +197,38 @@ def login_page(message: str = "", status: int = 200) -> HTMLResponse:
     return response
 
 
-async def _stream(app: App, request: Request, csrf: str, can: bool) -> AsyncIterator[bytes]:
-    """The queue's cards whenever the set of pending requests changes."""
+async def _stream(app: App, request: Request, page_number: int, csrf: str,
+                  can: bool) -> AsyncIterator[bytes]:
+    """The queue's page whenever it changes, for as long as the session lasts (signing out,
+    on any replica, ends the stream)."""
     last = None
     while not await request.is_disconnected():
-        items = await asyncio.to_thread(app.service.approvals.pending)
-        shape = [i["id"] for i in items]
-        if shape != last:
-            last = shape
-            html = "".join(request_card(i, csrf, can) for i in items)
-            yield f"data: {json.dumps({'html': html, 'count': len(items)})}\n\n".encode()
+        cookie = request.cookies.get(COOKIE, "")
+        if await asyncio.to_thread(app.authority.from_cookie, cookie) is None:
+            yield b"event: signed-out\ndata: {}\n\n"
+            return
+        shown = await asyncio.to_thread(queue_page, app, page_number, csrf, can)
+        if shown != last:
+            last = shown
+            yield f"data: {json.dumps(shown)}\n\n".encode()
         await asyncio.sleep(EVENT_POLL_S)
+
+
+def queue_page(app: App, page_number: int, csrf: str, can: bool) -> dict[str, Any]:
+    """One page of the queue as HTML, with how many wait in all and links to the pages
+    around it (one agent's many requests cannot hide the others')."""
+    approvals = app.service.approvals
+    items = approvals.pending(PAGE, (page_number - 1) * PAGE)
+    total = approvals.total()
+    cards = "".join(request_card(i, csrf, can) for i in items)
+    pages = max((total + PAGE - 1) // PAGE, 1)
+    links = "".join(f'<a href="/?page={n}" rel="{rel}">{label}</a> ' for n, rel, label in (
+        (page_number - 1, "prev", "Previous page"),
+        (page_number + 1, "next", "Next page")) if 1 <= n <= pages)
+    head = (f'<p id="total" role="status">{total} waiting · page {page_number} of {pages}</p>'
+            + (f'<nav aria-label="Pages" class="pages">{links}</nav>' if links else ""))
+    empty = '<p id="empty">Nothing is waiting.</p>' if not items else ""
+    return {"html": head + cards + empty, "count": total}
 
 
 def _audit_html(rows: list[dict[str, Any]], state: dict[str, Any], agent: str, outcome: str,

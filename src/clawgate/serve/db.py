@@ -5,16 +5,29 @@ audit records and rate-limit counters. Migrations are versioned: ``schema_versio
 number of the last one applied, each migration is a list of statements, and ``migrate`` applies
 the missing ones at start, in one transaction, under a lock (an advisory lock on PostgreSQL;
 SQLite serves one process), so replicas starting together apply each one once.
+
+A SQLite file deleted or replaced under a running service would take every later write with it
+(its connections write on into the unlinked file): each commit checks that the file is still
+the one the service opened and fails with ``DatabaseLost`` if not, and a connection never
+creates the file again. Failures are said on the ``clawgate.serve`` logger.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import os
+import sqlite3
 import threading
+import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+LOG = logging.getLogger("clawgate.serve")
 
 metadata = sa.MetaData()
 
@@ -87,6 +100,14 @@ schema_version = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
 )
 
+sessions = sa.Table(
+    "sessions", metadata,
+    sa.Column("id", sa.String(64), primary_key=True),  # sha256 of the cookie's session id
+    sa.Column("token_id", sa.String(16), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
 Migration = Callable[[Connection], None]
 
 
@@ -111,13 +132,96 @@ def _token_workspace(conn: Connection) -> None:
         conn.execute(sa.text("ALTER TABLE tokens ADD COLUMN workspace TEXT"))
 
 
-MIGRATIONS: tuple[Migration, ...] = (_initial, _indexes, _token_workspace)
+def _console_sessions(conn: Connection) -> None:
+    sessions.create(conn, checkfirst=True)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_initial, _indexes, _token_workspace, _console_sessions)
+
+
+class DatabaseLost(SQLAlchemyError):
+    """The SQLite file the service opened is gone or was replaced: nothing can be kept."""
+
+
+class _SqliteFile:
+    """The identity (device, inode) of the file a SQLite engine opened, checked at each
+    commit."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        if not os.path.exists(path):
+            sqlite3.connect(path).close()
+            LOG.warning("policy serve: created a new, empty database at %s", path)
+        self.identity = self._identity()
+        self.lost = False
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def check(self) -> None:
+        if self._identity() == self.identity:
+            return
+        if not self.lost:
+            self.lost = True
+            LOG.error("policy serve: the database %s was deleted or replaced while the service "
+                      "ran: every request now fails closed (503); restore the file and "
+                      "restart", self.path)
+        raise DatabaseLost(f"the database file {self.path} is gone or was replaced")
+
+    def open(self) -> sqlite3.Connection:
+        """A connection that never creates the file (``mode=rw``)."""
+        return sqlite3.connect(f"file:{urllib.parse.quote(self.path)}?mode=rw", uri=True,
+                               timeout=30, check_same_thread=False)
+
+
+def _file_of(url: str) -> str | None:
+    database = sa.engine.make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return os.path.abspath(database)
+
+
+def alive(engine: Engine) -> None:
+    """Raise unless the database answers and (SQLite) is still the file first opened."""
+    with engine.begin() as conn:  # the commit runs the file check
+        conn.execute(sa.text("SELECT 1"))
+
+
+class Alarm:
+    """Says on the log that the database failed a request: at once, then at most every
+    ``every_s`` per kind of error (a database that is down fails every request)."""
+
+    def __init__(self, every_s: float = 10.0) -> None:
+        self.every_s = every_s
+        self._last: dict[str, float] = {}
+
+    def say(self, exc: SQLAlchemyError) -> None:
+        kind = type(exc).__name__
+        now = time.monotonic()
+        last = self._last.get(kind)
+        if last is not None and now - last < self.every_s:
+            return
+        self._last[kind] = now
+        first = str(exc).splitlines()[0][:300] if str(exc) else ""
+        LOG.error("policy serve: the database failed (%s: %s); answering 503, nothing decided",
+                  kind, first)
 
 
 def connect(url: str) -> Engine:
     """An engine for ``url``. SQLite gets WAL and a busy timeout, so readers never wait."""
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        path = _file_of(url)
+        if path is None:
+            engine = sa.create_engine(url, connect_args={"timeout": 30,
+                                                         "check_same_thread": False})
+        else:
+            file = _SqliteFile(path)
+            engine = sa.create_engine(url, creator=file.open)
+            sa.event.listen(engine, "commit", lambda _conn: file.check())
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi: object, _record: object) -> None:

@@ -67,6 +67,7 @@ class FastCheck:
             verdict = await self.state.service.check(checked.command, checked.cwd, agent,
                                                      checked.session or "", home)
         except SQLAlchemyError as exc:
+            self.state.alarm.say(exc)
             return 503, {"detail": f"the database did not answer ({type(exc).__name__}); "
                                    "nothing was decided"}
         return 200, self.state.answered(verdict, started, {})

@@ -11,6 +11,11 @@ again only for the same agent, session, tool, arguments and ``cwd``. A grant (an
 answer) is bound to the agent it was given for, the tool, the normalised arguments, the ``cwd``
 and the workspace (any session of that agent), and carries an HMAC under the service's key: a
 row written into the table by anyone without the key is ignored.
+
+One agent cannot bury the others' requests: a request identical to one of the same agent still
+pending (same session, workspace and call) is that request, not a second one; an agent has at
+most ``max_per_agent`` pending requests (``QueueFull`` past it, which the service answers as a
+deny); and the queue is read in pages with its total.
 """
 
 from __future__ import annotations
@@ -33,6 +38,11 @@ from clawgate.serve.db import approvals, grants, writing
 
 PENDING, ALLOWED, DENIED, EXPIRED = "pending", "allowed", "denied", "expired"
 POLL_S = 0.1
+MAX_PER_AGENT = 20
+
+
+class QueueFull(Exception):
+    """The agent already has as many pending requests as it may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +70,12 @@ class Answered:
 class Queue:
     """The approval queue and the grants of one database."""
 
-    def __init__(self, engine: Engine, key: bytes, ttl_s: float = 600.0) -> None:
+    def __init__(self, engine: Engine, key: bytes, ttl_s: float = 600.0,
+                 max_per_agent: int = MAX_PER_AGENT) -> None:
         self.engine = engine
         self.key = key
         self.ttl_s = ttl_s
+        self.max_per_agent = max_per_agent
 
     def digest(self, asked: Asked) -> str:
         """What an allow-always grant covers: this agent's call (tool, normalised arguments,
@@ -95,25 +107,41 @@ class Queue:
             hmac.compare_digest(row.mac, self._mac(digest, asked.workspace, row.summary))
 
     def open(self, asked: Asked) -> str:
-        """A new pending request; its id (``request_id``)."""
+        """A pending request for ``asked``; its id: the one already pending for the same
+        call of the same agent and session, or a new one (``request_id``; ``QueueFull`` when
+        the agent has its maximum)."""
+        self.expire()
         now = time.time()
         request_id = self.request_id(asked)
         try:
-            self._insert(asked, request_id, now)
+            return self._insert(asked, request_id, now)
         except sa.exc.IntegrityError:
             if asked.key is None or self.get(request_id) is None:
                 raise
         return request_id
 
-    def _insert(self, asked: Asked, request_id: str, now: float) -> None:
+    def _insert(self, asked: Asked, request_id: str, now: float) -> str:
         decision = asked.decision
+        digest = self.digest(asked)
+        mine = (approvals.c.status == PENDING) & (approvals.c.agent == asked.agent)
         with writing(self.engine) as conn:
+            same = conn.execute(sa.select(approvals.c.id).where(
+                mine & (approvals.c.session == asked.session)
+                & (approvals.c.workspace == asked.workspace) & (approvals.c.digest == digest)
+                & (approvals.c.expires > now)).order_by(approvals.c.created).limit(1)).first()
+            if same is not None:
+                return str(same.id)
+            waiting = conn.execute(sa.select(sa.func.count()).select_from(approvals)
+                                   .where(mine)).scalar_one()
+            if waiting >= self.max_per_agent:
+                raise QueueFull(f"{waiting} requests of this agent already wait for a person")
             conn.execute(approvals.insert().values(
                 id=request_id, created=now, expires=now + self.ttl_s, status=PENDING,
                 agent=asked.agent, session=asked.session, workspace=asked.workspace,
                 tool=asked.tool, summary=decision.command, risk=decision.risk.label,
                 reasons=json.dumps([r.as_dict() for r in decision.reasons]),
-                digest=self.digest(asked)))
+                digest=digest))
+        return request_id
 
     def get(self, request_id: str) -> dict[str, Any] | None:
         """The request as the API shows it (expired when its time is up)."""
@@ -122,12 +150,21 @@ class Queue:
             row = conn.execute(sa.select(approvals).where(approvals.c.id == request_id)).first()
         return None if row is None else _shown(row)
 
-    def pending(self, limit: int = 200) -> list[dict[str, Any]]:
+    def pending(self, limit: int = 200, offset: int = 0,
+                agent: str | None = None) -> list[dict[str, Any]]:
+        """A page of the pending requests, oldest first (of one agent, if given)."""
         self.expire()
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(approvals).where(approvals.c.status == PENDING)
-                                .order_by(approvals.c.created).limit(limit)).all()
+            rows = conn.execute(sa.select(approvals).where(_waiting(agent))
+                                .order_by(approvals.c.created, approvals.c.id)
+                                .offset(offset).limit(limit)).all()
         return [_shown(r) for r in rows]
+
+    def total(self, agent: str | None = None) -> int:
+        """How many requests are pending (of one agent, if given)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(approvals)
+                                    .where(_waiting(agent))).scalar_one())
 
     def recent(self, limit: int = 50) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -177,6 +214,11 @@ class Queue:
             if shown is None or shown["status"] != PENDING or time.monotonic() >= deadline:
                 return shown
             await asyncio.sleep(min(POLL_S, max(deadline - time.monotonic(), 0.0)))
+
+
+def _waiting(agent: str | None) -> Any:
+    pending = (approvals.c.status == PENDING) & (approvals.c.expires > time.time())
+    return pending if agent is None else pending & (approvals.c.agent == agent)
 
 
 def _shown(row: Any) -> dict[str, Any]:

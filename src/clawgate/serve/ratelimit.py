@@ -94,3 +94,28 @@ class AgentLimiter:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(5)
+
+
+class Concurrent:
+    """How many of something (long polls) each caller holds open in this process, capped."""
+
+    def __init__(self, per_caller: int) -> None:
+        self.per_caller = per_caller
+        self._open: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def enter(self, caller: str) -> bool:
+        with self._lock:
+            held = self._open.get(caller, 0)
+            if held >= self.per_caller:
+                return False
+            self._open[caller] = held + 1
+            return True
+
+    def leave(self, caller: str) -> None:
+        with self._lock:
+            held = self._open.get(caller, 1) - 1
+            if held > 0:
+                self._open[caller] = held
+            else:
+                self._open.pop(caller, None)

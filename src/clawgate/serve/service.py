@@ -7,33 +7,39 @@ cannot name another one, nor a ``cwd`` outside it. What is added is where the st
 approvals, grants, audit records and rate counters are in the database (``clawgate.serve.db``),
 so several replicas act as one.
 
-Every decision is audited before it is answered. Audit records are written by one writer
+Every decision is made off the event loop under a time limit (``clawgate.serve.deciders``: past
+it, a DENY) and audited before it is answered. Audit records are written by one writer
 thread per process in batches (one transaction for whatever arrived meanwhile), and each
 request waits until its record is committed: the chain stays one, and a burst costs one
-commit, not one per request.
+commit, not one per request (``clawgate.serve.auditwriter``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import queue
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from clawgate.decision import Decision, Outcome
+from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.engine import Engine
 from clawgate.guard import CallContext
 from clawgate.integrations.gate import INTERNAL_ID, PATH_ID, refused
 from clawgate.policy.policy import Policy
+from clawgate.serve.auditwriter import AuditWriter
 from clawgate.serve.chain import Chain, Entry
 from clawgate.serve.decide import Decider, too_deep, too_deep_refusal
-from clawgate.serve.queue import Answered, Asked, Queue
+from clawgate.serve.deciders import Deciders, TooSlow
+from clawgate.serve.queue import Answered, Asked, Queue, QueueFull
 from clawgate.tools.checks import describe
 from clawgate.tools.scrub import Scrubber
+
+SLOW_ID = "CG-SERVE-001"
+RECENT = 4096  # decisions of command lines remembered on the event loop
+QUEUE_FULL_ID = "CG-SERVE-002"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,78 +55,6 @@ class Verdict:
         if self.granted:
             return "allow"
         return self.decision.outcome.label
-
-
-Waiter = tuple[Entry, asyncio.AbstractEventLoop, "asyncio.Future[int]"]
-
-
-class AuditWriter:
-    """One writer thread that commits whatever audit entries arrived, in one transaction, and
-    then wakes every request of the batch with one call into its event loop (not one per
-    request: a wake-up is a system call and a turn of the loop)."""
-
-    def __init__(self, chain: Chain, batch: int = 500) -> None:
-        self.chain = chain
-        self.batch = batch
-        self._inbox: queue.SimpleQueue[Waiter | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="clawgate-audit", daemon=True)
-        self._thread.start()
-
-    async def write(self, entry: Entry) -> int:
-        """The record's sequence number once it is committed (the database's error if not)."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[int] = loop.create_future()
-        self._inbox.put((entry, loop, future))
-        return await future
-
-    def _run(self) -> None:
-        while True:
-            first = self._inbox.get()
-            if first is None:
-                return
-            items = [first]
-            while len(items) < self.batch:
-                try:
-                    more = self._inbox.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._inbox.put(None)
-                    break
-                items.append(more)
-            self._commit(items)
-
-    def _commit(self, items: list[Waiter]) -> None:
-        outcome: list[int] | BaseException
-        try:
-            last = self.chain.append([entry for entry, _, _ in items])
-            outcome = [last - len(items) + 1 + offset for offset in range(len(items))]
-        except Exception as exc:  # the database is down: every waiting request fails closed
-            outcome = exc
-        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[int], int]]] = {}
-        for offset, (_, loop, future) in enumerate(items):
-            seq = -1 if isinstance(outcome, BaseException) else outcome[offset]
-            by_loop.setdefault(loop, []).append((future, seq))
-        for loop, waiting in by_loop.items():
-            try:
-                loop.call_soon_threadsafe(_settle, waiting, outcome)
-            except RuntimeError:  # that loop is closed: nobody waits any more
-                continue
-
-    def close(self) -> None:
-        self._inbox.put(None)
-        self._thread.join(10)
-
-
-def _settle(waiting: list[tuple[asyncio.Future[int], int]],
-            outcome: list[int] | BaseException) -> None:
-    for future, seq in waiting:
-        if future.done():  # the request was cancelled (its client went away)
-            continue
-        if isinstance(outcome, BaseException):
-            future.set_exception(outcome)
-        else:
-            future.set_result(seq)
 
 
 class MemoScrubber(Scrubber):
@@ -158,7 +92,7 @@ class Service:
     """One policy, one database: decisions, the approval queue and the audit chain."""
 
     def __init__(self, policy: Policy, chain: Chain, approvals: Queue,
-                 workspace: str | None = None) -> None:
+                 workspace: str | None = None, deciders: Deciders | None = None) -> None:
         self.policy = policy
         self.chain = chain
         self.approvals = approvals
@@ -166,7 +100,9 @@ class Service:
                                           or os.getcwd())
         self.scrubber = MemoScrubber(env=os.environ)
         self.audit = AuditWriter(chain)
-        self._deciders: OrderedDict[str, Decider] = OrderedDict()
+        self.deciders = deciders or Deciders()  # the worker threads decisions are made on
+        self._by_workspace: OrderedDict[str, Decider] = OrderedDict()
+        self._recent: OrderedDict[tuple[str, str, str], Decision] = OrderedDict()  # the loop's
         self._lock = threading.Lock()
 
     @property
@@ -185,12 +121,12 @@ class Service:
     def decider(self, workspace: str) -> Decider:
         """The decider of a workspace (a bounded cache)."""
         with self._lock:
-            decider = self._deciders.get(workspace)
+            decider = self._by_workspace.get(workspace)
             if decider is None:
-                decider = self._deciders[workspace] = Decider(self.policy, workspace)
-                if len(self._deciders) > 64:
-                    self._deciders.popitem(last=False)
-            self._deciders.move_to_end(workspace)
+                decider = self._by_workspace[workspace] = Decider(self.policy, workspace)
+                if len(self._by_workspace) > 64:
+                    self._by_workspace.popitem(last=False)
+            self._by_workspace.move_to_end(workspace)
             return decider
 
     def home(self, token_workspace: str | None) -> str:
@@ -205,7 +141,7 @@ class Service:
         place = os.path.normpath(os.path.join(root, cwd)) if cwd else root
         try:
             decision = self._misplaced(command, agent, root, None, place) or \
-                self.decider(root).setup.engine.check(command, cwd=place)
+                await self._command(agent, command, place, root)
         except Exception as exc:  # fail closed, answered and audited like any decision
             decision = refused(command, INTERNAL_ID, f"clawgate failed ({type(exc).__name__}: "
                                f"{exc}); failing closed")
@@ -224,9 +160,10 @@ class Service:
             asked = Asked(agent, session, root, tool, {}, too_deep_refusal(tool), cwd=place)
             return await self._conclude(asked, {"tool": tool, "args": "(too deep)", "cwd": cwd,
                                                 "workspace": workspace})
+        ctx = CallContext(session=session, agent=agent)
         decision = self._misplaced(describe(tool, args), agent, root, workspace, place) or \
-            self.decider(root).decide(tool, args, CallContext(session=session, agent=agent),
-                                      place)
+            await self._decide(agent, describe(tool, args), lambda: self.decider(root).decide(
+                tool, args, ctx, place))
         asked = Asked(agent, session, root, tool, args, decision, request_key, cwd=place)
         return await self._conclude(asked, {"tool": tool, "args": args, "cwd": cwd,
                                             "workspace": workspace})
@@ -247,6 +184,32 @@ class Service:
                            hint=f"stay inside the workspace {root}")
         return None
 
+    async def _command(self, agent: str, command: str, cwd: str, root: str) -> Decision:
+        """The engine's decision: one made already is answered at once (agents send the same
+        lines again and again, and a hand-over to a thread costs more than such an answer);
+        any other is made on a worker thread under the time limit."""
+        key = (command, cwd, root)
+        known = self._recent.get(key)
+        if known is not None:
+            self._recent.move_to_end(key)
+            return known
+        engine = self.decider(root).setup.engine
+        decision = await self._decide(agent, command, lambda: engine.check(command, cwd=cwd))
+        if not any(r.rule_id == SLOW_ID for r in decision.reasons):
+            self._recent[key] = decision
+            if len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
+        return decision
+
+    async def _decide(self, agent: str, what: str,
+                      decide: Callable[[], Decision]) -> Decision:
+        """``decide()`` on a worker thread; a DENY past the time limit."""
+        try:
+            return await self.deciders.run(agent, decide)
+        except TooSlow as exc:
+            return _refused(what, Reason(SLOW_ID, f"{exc}; failing closed",
+                                         hint="split the work into smaller commands"))
+
     async def _conclude(self, asked: Asked, shown: dict[str, Any]) -> Verdict:
         decision = asked.decision
         verdict = Verdict(decision)
@@ -254,7 +217,14 @@ class Service:
             if await asyncio.to_thread(self.approvals.granted, asked):
                 verdict = Verdict(decision, granted=True)
             else:
-                verdict = Verdict(decision, await asyncio.to_thread(self.approvals.open, asked))
+                try:
+                    verdict = Verdict(decision,
+                                      await asyncio.to_thread(self.approvals.open, asked))
+                except QueueFull as exc:
+                    decision = _refused(decision.command, Reason(
+                        QUEUE_FULL_ID, f"not queued for a person: {exc}",
+                        hint="wait for the answers to this agent's requests"), decision)
+                    verdict = Verdict(decision)
         rule = decision.reasons[0].rule_id if decision.reasons else ""
         body = self.scrubber.scrub_value({**shown, "risk": decision.risk.label,
                                           "reasons": [r.as_dict() for r in decision.reasons],
@@ -291,3 +261,10 @@ class Service:
 
     def close(self) -> None:
         self.audit.close()
+        self.deciders.close()
+
+
+def _refused(command: str, reason: Reason, was: Decision | None = None) -> Decision:
+    """A DENY for a reason of the service's own, before the reasons of what was decided."""
+    return Decision(command, Outcome.DENY, was.risk if was is not None else Risk.HIGH,
+                    (reason, *(was.reasons if was is not None else ())))

@@ -3,7 +3,11 @@
   "use strict";
   var queue = document.getElementById("queue");
   if (!queue || !window.EventSource) { return; }
-  var source = new EventSource("/events");
+  var source = new EventSource("/events" + window.location.search);
+  source.addEventListener("signed-out", function () {
+    source.close();
+    window.location.reload();
+  });
   source.onmessage = function (event) {
     var data = JSON.parse(event.data);
     var focused = document.activeElement && document.activeElement.id;

@@ -1,0 +1,46 @@
+"""The audit writer on a real PostgreSQL: a record the database cannot keep (a session name
+longer than its column) fails its own request only, never the others committed in the same
+batch, and the chain stays whole."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+from pgkit import fresh_database
+from sqlalchemy.exc import DataError
+
+from clawgate.serve.auditwriter import AuditWriter
+from clawgate.serve.chain import Chain, Entry
+from clawgate.serve.db import connect, migrate
+
+pytestmark = pytest.mark.postgres
+
+
+def test_a_record_the_database_refuses_fails_only_its_own_request() -> None:
+    engine = connect(fresh_database())
+    migrate(engine)
+    chain = Chain(engine, secrets.token_bytes(32))
+    writer = AuditWriter(chain)
+
+    def entry(session: str) -> Entry:
+        return Entry("agent", session, "exec_shell", "allow", "", {"command": "ls"})
+
+    async def burst() -> list[int | BaseException]:
+        entries = [entry(f"s{n}") for n in range(40)]
+        entries.insert(20, entry("s" * 201))
+        return await asyncio.gather(*(writer.write(e) for e in entries),
+                                    return_exceptions=True)
+
+    try:
+        results = asyncio.run(burst())
+        verified = chain.verify()
+    finally:
+        writer.close()
+        engine.dispose()
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(refused) == 1 and isinstance(refused[0], DataError)
+    assert isinstance(results[20], DataError)
+    assert sorted(r for r in results if isinstance(r, int)) == list(range(1, 41))
+    assert verified["ok"] and verified["records"] == 40
