@@ -1,0 +1,133 @@
+"""``Shadow``: runs a line in real bash in the sandbox and reads back what bash started."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+import weakref
+from collections.abc import Iterable
+from pathlib import Path
+
+from clawgate.shell.shadow.recorder import PRELUDE, prelude_text, recorder_text
+from clawgate.shell.shadow.records import ShadowRun, Status, read_trace
+from clawgate.shell.shadow.sandbox import Limits, bwrap_argv, run_limited
+from clawgate.shell.shadow.tools import SEARCH_PATH, real_programs, stub_names
+
+PROBE_TIMEOUT_S = 10.0
+MAX_DEPTH = 3  # shells inside shells followed (sh -c 'bash -c "…"')
+
+
+class Shadow:
+    """Shadow runs under one set of limits. The stub directory is made at the first run and
+    removed with the object; each run has its own trace and scratch directories. Thread-safe.
+    """
+
+    def __init__(self, limits: Limits | None = None, *, bwrap: str = "bwrap",
+                 max_depth: int = MAX_DEPTH, names: Iterable[str] = ()) -> None:
+        """``names``: programs that get a stub even where they are not installed here (a
+        shell without ``command_not_found_handle``, dash, records only what it finds)."""
+        self.limits = limits or Limits()
+        self._names = frozenset(n for n in names if n and "/" not in n and n not in (".", ".."))
+        self.max_depth = max_depth
+        self._bwrap_name = bwrap
+        self._lock = threading.RLock()
+        self._base: Path | None = None
+        self._problem: str | None = None
+        self._probed = False
+
+    def problem(self) -> str | None:
+        """Why shadow runs cannot happen here (no bwrap, no namespaces), or None. Probed once
+        (a run of ``true`` with a generous deadline)."""
+        with self._lock:
+            if not self._probed:
+                self._problem = self._probe()
+                self._probed = True
+            return self._problem
+
+    def run(self, line: str, *, cwd: str, home: str) -> ShadowRun:
+        """Every execution bash attempts for ``line`` run in ``cwd`` with ``home`` as its
+        home directory (both as paths: nothing of their contents is read but the names in
+        ``cwd``)."""
+        problem = self.problem()
+        if problem is not None:
+            return ShadowRun(Status.UNAVAILABLE, detail=problem)
+        return self._run(line, cwd, home, self.limits)
+
+    def _run(self, line: str, cwd: str, home: str, limits: Limits) -> ShadowRun:
+        base = self._setup()
+        run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=base))
+        try:
+            (run_dir / "trace").mkdir()
+            argv = bwrap_argv(self._bwrap, base, run_dir, cwd, home, limits)
+            argv += [f"{self._bin}/bash", "-c", line]
+            try:
+                done = run_limited(argv, self._environment(home, cwd), limits,
+                                   run_dir / "stderr")
+            except OSError as exc:
+                return ShadowRun(Status.FAILED, detail=f"bubblewrap did not start: {exc}")
+            executions = read_trace(os.fspath(run_dir / "trace"), hide=os.fspath(base))
+        finally:
+            shutil.rmtree(run_dir, ignore_errors=True)
+        if done.timed_out:
+            return ShadowRun(Status.TIMEOUT, executions, f"killed after {limits.timeout_s} s")
+        if done.stderr.startswith("bwrap:"):
+            return ShadowRun(Status.FAILED, executions, done.stderr.strip())
+        return ShadowRun(Status.OK, executions)
+
+    @property
+    def _bin(self) -> str:
+        from clawgate.shell.shadow.recorder import REAL
+
+        return REAL
+
+    @property
+    def _bwrap(self) -> str:
+        return shutil.which(self._bwrap_name) or self._bwrap_name
+
+    def _environment(self, home: str, cwd: str) -> dict[str, str]:
+        return {**self._base_env(home), "PWD": cwd, "BASH_ENV": PRELUDE, "__CG_HOME": home}
+
+    def _base_env(self, home: str) -> dict[str, str]:
+        return {"PATH": SEARCH_PATH, "HOME": home, "LANG": "C.UTF-8", "USER": "user",
+                "TERM": "dumb"}
+
+    def _setup(self) -> Path:
+        """The stub directory, the recorder and the start-up file (once)."""
+        with self._lock:
+            if self._base is not None:
+                return self._base
+            base = Path(tempfile.mkdtemp(prefix="clawgate-shadow-"))
+            weakref.finalize(self, shutil.rmtree, base, True)
+            root = base / "root"
+            (root / "real").mkdir(parents=True)
+            (root / "trace").mkdir()  # where each run's own trace directory is bound
+            for name, path in real_programs().items():  # copies: one bind for all of them
+                shutil.copy2(path, root / "real" / name)
+            # one recorder for every run: the home each run starts with is in __CG_HOME
+            env = {k: v for k, v in self._base_env("").items() if k != "HOME"}
+            (root / "recorder").write_text(recorder_text(env, self.max_depth))
+            (root / "recorder").chmod(0o755)
+            (root / "prelude").write_text(prelude_text())
+            stubs = base / "stubs"
+            stubs.mkdir()
+            from clawgate.shell.shadow.recorder import RECORDER
+
+            for name in stub_names() | self._names:
+                os.symlink(RECORDER, stubs / name)
+            self._base = base
+            return base
+
+    def _probe(self) -> str | None:
+        if shutil.which(self._bwrap_name) is None:
+            return f"bubblewrap ({self._bwrap_name!r}) is not installed"
+        missing = [n for n in ("bash", "find") if n not in real_programs()]
+        if missing:
+            return f"the shadow needs {' and '.join(missing)}, not found here"
+        probe = Limits(timeout_s=PROBE_TIMEOUT_S)
+        root = tempfile.gettempdir()
+        found = self._run("true", root, root, probe)
+        if found.status is not Status.OK:
+            return f"bubblewrap cannot create the shadow's sandbox here: {found.detail}"
+        return None
