@@ -78,6 +78,10 @@ class SecondOpinion:
             trace.append(TraceEntry(line, SHADOW_NOTE_ID, Outcome.PASSTHROUGH,
                                     f"shadow run {found.status.value} ({found.detail}); the "
                                     "static reading stands"))
+        else:
+            trace.append(TraceEntry(line, SHADOW_NOTE_ID, Outcome.PASSTHROUGH,
+                                    f"shadow run: bash started {len(found.executions)} "
+                                    "program(s)"))
         from clawgate.shell.shadow import requote
 
         written = dict.fromkeys((requote(e), e.cwd) for e in found.executions)
@@ -102,6 +106,8 @@ class SecondOpinion:
         if shadow is None:
             return None
         found = shadow.run(line, cwd=ctx.cwd, home=ctx.home)
+        if shadow.problem() is not None:  # the first run found no sandbox can be made here
+            self._ready()
         if found.status.value in ("ok", "timeout"):  # a failure is not remembered
             self._cache[key] = found
             if len(self._cache) > self._cache_size:

@@ -15,7 +15,6 @@ from clawgate.shell.shadow.records import ShadowRun, Status, read_trace
 from clawgate.shell.shadow.sandbox import Limits, bwrap_argv, run_limited
 from clawgate.shell.shadow.tools import SEARCH_PATH, real_programs, stub_names
 
-PROBE_TIMEOUT_S = 10.0
 MAX_DEPTH = 3  # shells inside shells followed (sh -c 'bash -c "…"')
 
 
@@ -38,8 +37,8 @@ class Shadow:
         self._probed = False
 
     def problem(self) -> str | None:
-        """Why shadow runs cannot happen here (no bwrap, no namespaces), or None. Probed once
-        (a run of ``true`` with a generous deadline)."""
+        """Why shadow runs cannot happen here, or None: bubblewrap or bash missing (looked
+        for once), or a sandbox bubblewrap could not create (known after the first run)."""
         with self._lock:
             if not self._probed:
                 self._problem = self._probe()
@@ -73,7 +72,11 @@ class Shadow:
         if done.timed_out:
             return ShadowRun(Status.TIMEOUT, executions, f"killed after {limits.timeout_s} s")
         if done.stderr.startswith("bwrap:"):
-            return ShadowRun(Status.FAILED, executions, done.stderr.strip())
+            detail = done.stderr.strip()
+            if not executions:  # no sandbox at all: namespaces refused here
+                with self._lock:
+                    self._problem = f"bubblewrap cannot create the shadow's sandbox: {detail}"
+            return ShadowRun(Status.FAILED, executions, detail)
         return ShadowRun(Status.OK, executions)
 
     @property
@@ -125,9 +128,4 @@ class Shadow:
         missing = [n for n in ("bash", "find") if n not in real_programs()]
         if missing:
             return f"the shadow needs {' and '.join(missing)}, not found here"
-        probe = Limits(timeout_s=PROBE_TIMEOUT_S)
-        root = tempfile.gettempdir()
-        found = self._run("true", root, root, probe)
-        if found.status is not Status.OK:
-            return f"bubblewrap cannot create the shadow's sandbox here: {found.detail}"
         return None

@@ -6,7 +6,7 @@ their text on), a stub for a shell runs the real shell over the same words (so t
 text and scripts piped into a shell are shadowed too, to a bounded depth), and every other
 stub exits 0 having printed nothing.
 
-The text tools read and write only standard streams and files inside the sandbox (a scratch
+The tools read and write only standard streams and files inside the sandbox (a scratch
 copy of the workspace's names, an empty home, the read-only system): what they may read or
 write is nothing of the caller's. ``sed`` runs with ``--sandbox`` (its ``e``, ``r`` and ``w``
 commands refused) and never in place; ``awk`` runs only when its program text names none of
@@ -18,10 +18,13 @@ from __future__ import annotations
 import os
 import shutil
 
-# stdin-to-stdout text tools: decoders, translators, cutters, sorters, printers
+# stdin-to-stdout text tools (decoders, translators, cutters, sorters, printers), and the few
+# programs whose output lines compute names from (mktemp, basename, date …): stubs that print
+# nothing would make ``rm -rf "$(mktemp -d)"/*`` read as ``rm -rf /*``.
 TEXT_TOOLS = frozenset("""
 base64 base32 basenc xxd od hexdump tr rev printf echo cut head tail sort uniq tac fold paste
 cat sed awk gawk mawk nawk expr seq wc nl column iconv zcat gunzip gzip bzcat xzcat true false
+grep mktemp basename dirname realpath date uname nproc md5sum sha1sum sha256sum
 """.split())
 # The shells a stub hands its words to: the program that reads them, and for ``sh -c`` text
 # the second reader that reads it too (``sh`` is dash on some systems and bash in posix mode on
