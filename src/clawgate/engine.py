@@ -94,7 +94,8 @@ class Engine:
         if self.settings.shadow:
             from clawgate.shadowing import SecondOpinion
 
-            self._second = SecondOpinion(lambda: shadow or _default_shadow(self.settings))
+            self._second = SecondOpinion(lambda: shadow or _default_shadow(self.settings),
+                                         cache_size=min(cache_size, 256))
 
     @classmethod
     def from_files(cls, *paths: str | os.PathLike[str], embedded_default: bool = True) -> Engine:

@@ -15,6 +15,10 @@ descriptor's target.
 
 ``command_not_found_handle``, defined in the start-up file every non-interactive bash of the
 shadow reads (``BASH_ENV``), records the programs that no system directory holds.
+
+The trace directory is writable by the line (the recorder runs as the line's own user): a
+line that empties or forges records there can only lose the shadow's opinion or make itself
+stricter, never change the static reading the opinion is added to.
 """
 
 from __future__ import annotations

@@ -10,7 +10,13 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
-from clawgate.shell.shadow.recorder import PRELUDE, prelude_text, recorder_text
+from clawgate.shell.shadow.recorder import (
+    PRELUDE,
+    REAL,
+    RECORDER,
+    prelude_text,
+    recorder_text,
+)
 from clawgate.shell.shadow.records import ShadowRun, Status, read_trace
 from clawgate.shell.shadow.sandbox import Limits, bwrap_argv, run_limited
 from clawgate.shell.shadow.tools import SEARCH_PATH, real_programs, stub_names
@@ -52,7 +58,10 @@ class Shadow:
         problem = self.problem()
         if problem is not None:
             return ShadowRun(Status.UNAVAILABLE, detail=problem)
-        return self._run(line, cwd, home, self.limits)
+        try:
+            return self._run(line, cwd, home, self.limits)
+        except (OSError, ValueError) as exc:  # no room for the trace, a NUL in the line
+            return ShadowRun(Status.FAILED, detail=f"the shadow could not run it: {exc}")
 
     def _run(self, line: str, cwd: str, home: str, limits: Limits) -> ShadowRun:
         base = self._setup()
@@ -60,12 +69,8 @@ class Shadow:
         try:
             (run_dir / "trace").mkdir()
             argv = bwrap_argv(self._bwrap, base, run_dir, cwd, home, limits)
-            argv += [f"{self._bin}/bash", "-c", line]
-            try:
-                done = run_limited(argv, self._environment(home, cwd), limits,
-                                   run_dir / "stderr")
-            except OSError as exc:
-                return ShadowRun(Status.FAILED, detail=f"bubblewrap did not start: {exc}")
+            argv += [f"{REAL}/bash", "-c", line]
+            done = run_limited(argv, self._environment(home, cwd), limits, run_dir / "stderr")
             executions = read_trace(os.fspath(run_dir / "trace"), hide=os.fspath(base))
         finally:
             shutil.rmtree(run_dir, ignore_errors=True)
@@ -78,12 +83,6 @@ class Shadow:
                     self._problem = f"bubblewrap cannot create the shadow's sandbox: {detail}"
             return ShadowRun(Status.FAILED, executions, detail)
         return ShadowRun(Status.OK, executions)
-
-    @property
-    def _bin(self) -> str:
-        from clawgate.shell.shadow.recorder import REAL
-
-        return REAL
 
     @property
     def _bwrap(self) -> str:
@@ -115,8 +114,6 @@ class Shadow:
             (root / "prelude").write_text(prelude_text())
             stubs = base / "stubs"
             stubs.mkdir()
-            from clawgate.shell.shadow.recorder import RECORDER
-
             for name in stub_names() | self._names:
                 os.symlink(RECORDER, stubs / name)
             self._base = base
