@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clawgate.decision import Decision, Outcome
 from clawgate.engine import Engine
 from clawgate.policy.settings import EngineSettings
-from clawgate.shadowing import SHADOW_NOTE_ID
+from clawgate.shadowtriggers import SHADOW_NOTE_ID
 from corpus import DEVCMDS, FILES, OWN, UNSEEN, available, load, require_corpus
 from shadow_lines import HIDDEN_LINES
 

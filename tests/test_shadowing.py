@@ -14,7 +14,7 @@ from clawgate.cli import main
 from clawgate.decision import Outcome, Reason
 from clawgate.engine import Engine
 from clawgate.policy.settings import EngineSettings
-from clawgate.shadowing import SHADOW_ID, SHADOW_NOTE_ID, hides_what_it_runs
+from clawgate.shadowtriggers import SHADOW_ID, SHADOW_NOTE_ID, hides_what_it_runs
 from clawgate.shell.shadow import Limits, Shadow, ShadowRun
 
 HANG_GUARD = Limits(timeout_s=20)  # a bound against hangs only: no test depends on speed

@@ -90,12 +90,8 @@ class Engine:
         self._cache: OrderedDict[tuple[str, str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
         self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
-        self._second: SecondOpinion | None = None
-        if self.settings.shadow:
-            from clawgate.shadowing import SecondOpinion
-
-            self._second = SecondOpinion(lambda: shadow or _default_shadow(self.settings),
-                                         cache_size=min(cache_size, 256))
+        self._shadow = shadow
+        self._second: SecondOpinion | None = None  # made at the first line that needs it
 
     @classmethod
     def from_files(cls, *paths: str | os.PathLike[str], embedded_default: bool = True) -> Engine:
@@ -143,7 +139,8 @@ class Engine:
                                  "running commands (permissions without shell)"), command)
         try:
             self._check_line(command, ctx, run, depth=0)
-            if self._second is not None:
+            if self.settings.shadow and not run.misparsing and (
+                    strictest(run.verdicts) is Outcome.ASK):  # DENY cannot get stricter
                 self._second_opinion(command, ctx, run)
         except Exception as exc:  # fail closed: the machinery itself broke
             run.add(Verdict.deny(CRASH_ID, f"the checker failed ({type(exc).__name__}); "
@@ -152,12 +149,15 @@ class Engine:
 
     def _second_opinion(self, command: str, ctx: Context, run: _Run) -> None:
         """What bash runs for a line that hides it, judged as if written out."""
-        from clawgate.shadowing import hides_what_it_runs
+        from clawgate.shadowtriggers import hides_what_it_runs
 
-        assert self._second is not None
-        outcome = Outcome.DENY if run.misparsing else strictest(run.verdicts)
-        if not hides_what_it_runs((r for v in run.verdicts for r in v.reasons), outcome):
+        if not hides_what_it_runs((r for v in run.verdicts for r in v.reasons), Outcome.ASK):
             return
+        if self._second is None:
+            from clawgate.shadowing import SecondOpinion
+
+            self._second = SecondOpinion(lambda: self._shadow or _default_shadow(self.settings),
+                                         cache_size=min(self._cache_size, 256))
         verdicts, trace = self._second.opinion(command, ctx, self._written_out)
         run.trace.extend(trace)
         for verdict in verdicts:

@@ -2,10 +2,8 @@
 is run in the shadow (``shell/shadow``), and every program bash started there is judged as if
 it had been written out; the strictest outcome wins.
 
-Triggered by the reasons the static reading gives (``SHADOW_TRIGGERS``): a program known only
-at run time, ``eval``/``source`` or a shell fed text known only at run time, text piped or fed
-into a shell, decoded or obfuscated text, a wrapper whose command is computed, a line the
-parsers cannot read alike. A line already DENY is not shadowed (nothing can be stricter).
+Triggered by the reasons the static reading gives (``shadowtriggers.py``). This module is
+imported at the first such line only (``logging`` and ``threading`` cost the CLI's start-up).
 
 The shadow only adds strictness: its recorded programs are checked by the same engine
 (``judge``, never shadowed again) and their outcomes join the line's; a shadow run that failed,
@@ -18,11 +16,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from contextlib import suppress
 
 from clawgate.decision import Decision, Outcome, Reason, TraceEntry, Verdict
 from clawgate.records import replace
+from clawgate.shadowtriggers import SHADOW_ID, SHADOW_NOTE_ID
 from clawgate.validators.base import Context
 
 TYPE_CHECKING = False
@@ -30,27 +29,8 @@ if TYPE_CHECKING:
     from clawgate.shell.shadow import Shadow, ShadowRun
 
 LOG = logging.getLogger("clawgate.engine")
-SHADOW_ID = "CG-SHADOW-001"
-SHADOW_NOTE_ID = "CG-SHADOW-002"
 MAX_JUDGED = 64  # recorded programs judged per line
-SHADOW_TRIGGERS = frozenset({
-    "CG-INJ-001",  # the program is known only at run time ($x args, "$@", ${cmd})
-    "CG-INJ-008",  # text piped into a shell or interpreter
-    "CG-INJ-009",  # a here-document or here-string fed to a shell
-    "CG-INJ-010",  # eval / source / trap of text known only at run time
-    "CG-INJ-011",  # text decoded at run time inside a substitution
-    "CG-WRAP-001", "CG-WRAP-002", "CG-WRAP-003",  # a wrapper or sh -c whose command is computed
-    "CG-OBF-001", "CG-OBF-002", "CG-OBF-003",  # obfuscated names and payloads
-    "CG-PARSE-001", "CG-DIFF-001",  # the readers cannot read it, or read it apart
-})
-
 Judge = Callable[[str, Context], Decision]
-
-
-def hides_what_it_runs(reasons: Iterable[Reason], outcome: Outcome) -> bool:
-    """The trigger: the static reading is not DENY and one of its reasons says that what
-    runs is computed, fed, decoded, obfuscated or misread."""
-    return outcome is not Outcome.DENY and any(r.rule_id in SHADOW_TRIGGERS for r in reasons)
 
 
 class SecondOpinion:
