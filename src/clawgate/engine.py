@@ -67,12 +67,13 @@ class Engine:
     programs include its program; ``exhaustive=True`` puts it to every one (same decisions,
     slower: the dispatch test compares the two). A line that hides what it runs gets a second
     opinion from a shadow run (``shadowing.py``) unless the policy turns it off; ``shadow``
-    gives the shadow to use (its limits), else one is made at the first such line."""
+    gives the shadow to use (its limits), else one is made at the first such line; its runs
+    are remembered per line in a bounded cache of their own (``shadow_cache_size``)."""
 
     def __init__(self, settings: EngineSettings | None = None,
                  validators: Sequence[AnyValidator] | None = None,
                  cache_size: int = 4096, *, exhaustive: bool = False,
-                 shadow: Shadow | None = None) -> None:
+                 shadow: Shadow | None = None, shadow_cache_size: int = 256) -> None:
         if validators is None:
             from clawgate.validators import load_all
 
@@ -91,6 +92,7 @@ class Engine:
         self._cache_size = cache_size
         self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
         self._shadow = shadow
+        self._shadow_cache_size = shadow_cache_size
         self._second: SecondOpinion | None = None  # made at the first line that needs it
 
     @classmethod
@@ -157,7 +159,7 @@ class Engine:
             from clawgate.shadowing import SecondOpinion
 
             self._second = SecondOpinion(lambda: self._shadow or _default_shadow(self.settings),
-                                         cache_size=min(self._cache_size, 256))
+                                         cache_size=self._shadow_cache_size)
         verdicts, trace = self._second.opinion(command, ctx, self._written_out)
         run.trace.extend(trace)
         for verdict in verdicts:
