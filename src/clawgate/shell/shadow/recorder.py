@@ -32,6 +32,7 @@ RECORDER = f"{ROOT}/recorder"
 PRELUDE = f"{ROOT}/prelude"
 REAL = f"{ROOT}/real"
 TRACE = f"{ROOT}/trace"
+_NAME_STARTS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
 IGNORED_ENV = ("PWD", "OLDPWD", "SHLVL", "_", "BASH_ENV", "__CG_DEPTH", "__CG_NF", "__CG_HOME")
 
 _TEMPLATE = r"""#!@REAL@/bash -p
@@ -51,7 +52,8 @@ declare -A __cg_base=(@BASE@)
 __cg_base[HOME]=${__CG_HOME-}
 __cg_out=("d:${__CG_DEPTH:-0}" "c:$PWD" "p:$__cg_name")
 for __cg_a in "$@"; do __cg_out+=("a:$__cg_a"); done
-for __cg_v in $(compgen -e); do
+for __cg_v in @EVERY_NAME@; do  # every variable, no subshell; the exported ones kept
+  [[ ${!__cg_v@a} == *x* ]] || continue
   case $__cg_v in @IGNORED@) continue ;; esac
   if [[ ${__cg_base[$__cg_v]+set} == set && ${__cg_base[$__cg_v]} == "${!__cg_v}" ]]; then
     continue
@@ -109,6 +111,7 @@ def recorder_text(base_env: Mapping[str, str], max_depth: int) -> str:
     text = (_TEMPLATE.replace("@STUB_GLOBS@", "|".join(f"{d}/*" for d in STUB_DIRS))
             .replace("@BASE@", base)
             .replace("@IGNORED@", "|".join(IGNORED_ENV))
+            .replace("@EVERY_NAME@", " ".join(f"${{!{c}*}}" for c in _NAME_STARTS))
             .replace("@SHELLS@", _shell_cases(max_depth))
             .replace("@TOOLS@", "|".join(sorted(TEXT_TOOLS - {"sed", "awk", "gawk", "mawk",
                                                               "nawk"}))))
