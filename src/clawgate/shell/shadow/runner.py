@@ -10,24 +10,18 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
-from clawgate.shell.shadow.recorder import (
-    PRELUDE,
-    REAL,
-    RECORDER,
-    prelude_text,
-    recorder_text,
-)
+from clawgate.shell.shadow.recorder import PRELUDE, REAL, prelude_text, recorder_text
 from clawgate.shell.shadow.records import ShadowRun, Status, read_trace
 from clawgate.shell.shadow.sandbox import Limits, bwrap_argv, run_limited
+from clawgate.shell.shadow.stubdir import stub_directory
 from clawgate.shell.shadow.tools import SEARCH_PATH, real_programs, stub_names
 
 MAX_DEPTH = 3  # shells inside shells followed (sh -c 'bash -c "…"')
 
 
 class Shadow:
-    """Shadow runs under one set of limits. The stub directory is made at the first run and
-    removed with the object; each run has its own trace and scratch directories. Thread-safe.
-    """
+    """Shadow runs under one set of limits. The stub directory is found (or made) at the
+    first run (``stubdir.py``); each run has its own trace directory. Thread-safe."""
 
     def __init__(self, limits: Limits | None = None, *, bwrap: str = "bwrap",
                  max_depth: int = MAX_DEPTH, names: Iterable[str] = ()) -> None:
@@ -65,13 +59,13 @@ class Shadow:
 
     def _run(self, line: str, cwd: str, home: str, limits: Limits) -> ShadowRun:
         base = self._setup()
-        run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=base))
+        run_dir = Path(tempfile.mkdtemp(prefix="clawgate-shadow-run-"))
         try:
             (run_dir / "trace").mkdir()
             argv = bwrap_argv(self._bwrap, base, run_dir, cwd, home, limits)
             argv += [f"{REAL}/bash", "-c", line]
             done = run_limited(argv, self._environment(home, cwd), limits, run_dir / "stderr")
-            executions = read_trace(os.fspath(run_dir / "trace"), hide=os.fspath(base))
+            executions = read_trace(os.fspath(run_dir / "trace"), hide=os.fspath(run_dir))
         finally:
             shutil.rmtree(run_dir, ignore_errors=True)
         if done.timed_out:
@@ -96,26 +90,16 @@ class Shadow:
                 "TERM": "dumb"}
 
     def _setup(self) -> Path:
-        """The stub directory, the recorder and the start-up file (once)."""
+        """The stub directory, the recorder and the start-up file (``stubdir.py``)."""
         with self._lock:
             if self._base is not None:
                 return self._base
-            base = Path(tempfile.mkdtemp(prefix="clawgate-shadow-"))
-            weakref.finalize(self, shutil.rmtree, base, True)
-            root = base / "root"
-            (root / "real").mkdir(parents=True)
-            (root / "trace").mkdir()  # where each run's own trace directory is bound
-            for name, path in real_programs().items():  # copies: one bind for all of them
-                shutil.copy2(path, root / "real" / name)
             # one recorder for every run: the home each run starts with is in __CG_HOME
             env = {k: v for k, v in self._base_env("").items() if k != "HOME"}
-            (root / "recorder").write_text(recorder_text(env, self.max_depth))
-            (root / "recorder").chmod(0o755)
-            (root / "prelude").write_text(prelude_text())
-            stubs = base / "stubs"
-            stubs.mkdir()
-            for name in stub_names() | self._names:
-                os.symlink(RECORDER, stubs / name)
+            base, private = stub_directory(stub_names() | self._names, real_programs(),
+                                           recorder_text(env, self.max_depth), prelude_text())
+            if private:
+                weakref.finalize(self, shutil.rmtree, base, True)
             self._base = base
             return base
 
