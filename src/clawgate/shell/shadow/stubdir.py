@@ -42,17 +42,21 @@ def stub_directory(names: Iterable[str], real: Mapping[str, str], recorder: str,
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         building = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
     except OSError:
-        private = Path(tempfile.mkdtemp(prefix="clawgate-shadow-"))
-        _fill(private, names, real, recorder, prelude)
-        return private, True
+        return _private(names, real, recorder, prelude), True
     try:
         _fill(building, names, real, recorder, prelude)
         os.rename(building, target)
-    except OSError:  # another process renamed its copy first
+    except OSError:  # another process renamed its copy first, or a foreign one is there
         shutil.rmtree(building, ignore_errors=True)
         if not _ours(target):
-            raise
+            return _private(names, real, recorder, prelude), True
     return target, False
+
+
+def _private(names: list[str], real: Mapping[str, str], recorder: str, prelude: str) -> Path:
+    path = Path(tempfile.mkdtemp(prefix="clawgate-shadow-"))
+    _fill(path, names, real, recorder, prelude)
+    return path
 
 
 def _key(names: list[str], real: Mapping[str, str], recorder: str, prelude: str) -> str:
