@@ -3,7 +3,8 @@ is run in the shadow (``shell/shadow``), and every program bash started there is
 it had been written out; the strictest outcome wins.
 
 Triggered by the reasons the static reading gives (``shadowtriggers.py``). This module is
-imported at the first such line only (``logging`` and ``threading`` cost the CLI's start-up).
+imported at the first such line only (``threading`` costs the CLI's start-up); the shadow's
+own modules and files are prepared on a thread of its own, once.
 
 The shadow only adds strictness: its recorded programs are checked by the same engine
 (``judge``, never shadowed again) and their outcomes join the line's; a shadow run that failed,
@@ -13,7 +14,6 @@ missing one warning is logged (``clawgate.engine``) and the engine stays static.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -26,9 +26,11 @@ from clawgate.validators.base import Context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _T = TypeVar("_T")
     from clawgate.shell.shadow import Shadow, ShadowRun
 
-LOG = logging.getLogger("clawgate.engine")
 MAX_JUDGED = 64  # recorded programs judged per line
 Judge = Callable[[str, Context], Decision]
 
@@ -99,14 +101,44 @@ class SecondOpinion:
         """The shadow, or None (warned once) where it cannot run here."""
         with self._lock:
             if self._shadow is None:
-                self._shadow = self._make()
+                self._shadow = _on_a_thread(self._prepared)
             problem = self._shadow.problem()
             if problem is not None and not self._warned:
                 self._warned = True
-                LOG.warning("clawgate: no shadow runs here (%s); lines that hide what they "
-                            "run are judged by their static reading alone (set shell.shadow: "
-                            "false to accept that silently)", problem)
+                import logging
+
+                logging.getLogger("clawgate.engine").warning(
+                    "clawgate: no shadow runs here (%s); lines that hide what they run are "
+                    "judged by their static reading alone (set shell.shadow: false to accept "
+                    "that silently)", problem)
             return None if problem is not None else self._shadow
+
+    def _prepared(self) -> Shadow:
+        shadow = self._make()
+        shadow.prepare()
+        return shadow
+
+
+def _on_a_thread(make: Callable[[], _T]) -> _T:
+    """``make()`` on a thread of its own, waited for. The shadow's preparation (its modules,
+    the stub directory with its some 1,600 links) is a one-time cost of the process or the
+    machine, not CPU time of the decision that first needs it, which ``policy fuzz``'s
+    ``decides`` bounds per thread."""
+    found: list[_T] = []
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            found.append(make())
+        except BaseException as exc:  # handed to the caller below
+            failed.append(exc)
+
+    worker = threading.Thread(target=work, name="clawgate-shadow-setup", daemon=True)
+    worker.start()
+    worker.join()
+    if failed:
+        raise failed[0]
+    return found[0]
 
 
 def _verdict(text: str, decision: Decision) -> Verdict:

@@ -36,6 +36,17 @@ class Shadow:
         self._problem: str | None = None
         self._probed = False
 
+    def prepare(self) -> str | None:
+        """What every run needs made once (the stub directory), made now; the problem, if
+        shadow runs cannot happen here."""
+        problem = self.problem()
+        if problem is None:
+            try:
+                self._setup()
+            except OSError as exc:  # run() says so for each line
+                return f"the shadow could not be set up: {exc}"
+        return problem
+
     def problem(self) -> str | None:
         """Why shadow runs cannot happen here, or None: bubblewrap or bash missing (looked
         for once), or a sandbox bubblewrap could not create (known after the first run)."""
