@@ -12,6 +12,12 @@ cache off: a warm process deciding a line it has not decided before) and warm (t
 bounded cache holds the line), median and p99; and first sight taking each line's fastest
 round, which leaves out the time slices a loaded machine takes from random samples.
 
+The shadow run (a second opinion from real bash for lines that hide what they run): the share
+of each everyday corpus's lines that get one (``devcmds``, the unseen CI sets, ``agentcmds``),
+the first-sight latency of the latency set's lines apart for those shadowed and the rest, and
+how many of ``shadow_lines.py``'s decode-into-shell and computed-name lines are DENY with the
+shadow off and on.
+
 Corpora: ``../shared/corpus/{benign,escapes,injections}.jsonl`` beside the checkout (or
 ``$CLAWGATE_CORPUS``), labelled command lines collected for this project (see that folder's
 README). Without them this prints one line and exits 0.
@@ -28,9 +34,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from clawgate.decision import Outcome
+from clawgate.decision import Decision, Outcome
 from clawgate.engine import Engine
+from clawgate.policy.settings import EngineSettings
+from clawgate.shadowtriggers import SHADOW_NOTE_ID
 from corpus import DEVCMDS, FILES, OWN, UNSEEN, available, load, require_corpus
+from shadow_lines import HIDDEN_LINES
 
 
 def _meets(label: str, outcome: Outcome) -> bool:
@@ -94,13 +103,48 @@ def print_corpora(engine: Engine, show_misses: bool) -> None:
                   f"benign near-misses ALLOW {t['near_allow']:.3f}")
 
 
-def latencies(commands: list[str], engine: Engine) -> list[float]:
+def latencies(commands: list[str], engine: Engine, shadowed: set[str] | None = None
+              ) -> list[float]:
+    """Each line's time in µs; the lines that got a shadow run are added to ``shadowed``."""
     times: list[float] = []
     for command in commands:
         start = time.perf_counter_ns()
-        engine.check(command, cwd="/tmp/workspace")
+        decision = engine.check(command, cwd="/tmp/workspace")
         times.append((time.perf_counter_ns() - start) / 1000)
+        if shadowed is not None and _shadowed(decision):
+            shadowed.add(command)
     return times
+
+
+def _shadowed(decision: Decision) -> bool:
+    return any(t.rule_id == SHADOW_NOTE_ID for t in decision.trace)
+
+
+EVERYDAY = ("devcmds", "devcmds_unseen", "devcmds_unseen2", "devcmds_unseen3", "agentcmds")
+
+
+def print_shadow_share(engine: Engine) -> None:
+    """The share of everyday lines that get a shadow run."""
+    print("\n| everyday corpus | lines | shadow runs | share |")
+    print("|---|---|---|---|")
+    total = runs = 0
+    for name in (n for n in EVERYDAY if available(n)):
+        rows = load(name)
+        hits = sum(_shadowed(engine.check(r["command"], cwd="/tmp/workspace")) for r in rows)
+        total, runs = total + len(rows), runs + hits
+        print(f"| {name}.jsonl | {len(rows)} | {hits} | {_share(hits, len(rows)):.3f} |")
+    print(f"| all everyday lines | {total} | {runs} | {_share(runs, total):.3f} |")
+
+
+def print_hidden_lines(engine: Engine) -> None:
+    """How many decode-into-shell and computed-name lines are DENY, static and shadowed."""
+    static = Engine(EngineSettings(shadow=False))
+    before = sum(static.check(c, cwd="/tmp/workspace").outcome is Outcome.DENY
+                 for c in HIDDEN_LINES)
+    after = sum(engine.check(c, cwd="/tmp/workspace").outcome is Outcome.DENY
+                for c in HIDDEN_LINES)
+    print(f"\ndecode-into-shell and computed-name lines (bench/shadow_lines.py): DENY "
+          f"{before}/{len(HIDDEN_LINES)} static, {after}/{len(HIDDEN_LINES)} with the shadow")
 
 
 def summary(label: str, times: list[float]) -> str:
@@ -124,12 +168,16 @@ def main() -> None:
     print(f"| injections.jsonl | block rate | {found['injections']:.3f} |")
     print()
     print_corpora(engine, args.misses)
+    print_shadow_share(engine)
+    print_hidden_lines(engine)
     commands = [row["command"] for name in FILES for row in load(name)]
-    uncached = Engine(cache_size=0)  # a warm process that has never seen these lines
+    # a warm process that has never seen these lines (nor shadow-run them)
+    uncached = Engine(cache_size=0, shadow_cache_size=0)
     latencies(commands[:50], uncached)
     cold: list[float] = []
+    shadowed: set[str] = set()
     for _ in range(args.rounds):
-        cold += latencies(commands, uncached)
+        cold += latencies(commands, uncached, shadowed)
     warm_engine = Engine()
     latencies(commands, warm_engine)
     warm: list[float] = []
@@ -142,6 +190,12 @@ def main() -> None:
     # (~4 ms) lands on random samples and sets the p99 above; this row leaves those out.
     best = [min(cold[i::len(commands)]) for i in range(len(commands))]
     print(summary("first sight, best round", best))
+    marks = [c in shadowed for c in commands] * args.rounds
+    static = [t for t, hit in zip(cold, marks, strict=True) if not hit]
+    print(summary("first sight, not shadowed", static))
+    if shadowed:
+        print(summary(f"first sight, shadowed ({len(shadowed)})",
+                      [t for t, hit in zip(cold, marks, strict=True) if hit]))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,9 @@ TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
     from typing import Any
 
+    from clawgate.shadowing import SecondOpinion
+    from clawgate.shell.shadow import Shadow
+
 MAX_NESTING = 8  # unwrappings (sudo, bash -c, eval ...) followed before giving up
 CRASH_ID = "CG-ENGINE-001"
 NESTING_ID = "CG-ENGINE-002"
@@ -63,11 +66,15 @@ class Engine:
     """Decides ALLOW, ASK or DENY for command lines under one policy. Thread-safe reads; the
     bounded cache is per engine. Each simple command is put to the validators whose declared
     programs include its program; ``exhaustive=True`` puts it to every one (same decisions,
-    slower: the dispatch test compares the two)."""
+    slower: the dispatch test compares the two). A line that hides what it runs gets a second
+    opinion from a shadow run (``shadowing.py``) unless the policy turns it off; ``shadow``
+    gives the shadow to use (its limits), else one is made at the first such line; its runs
+    are remembered per line in a bounded cache of their own (``shadow_cache_size``)."""
 
     def __init__(self, settings: EngineSettings | None = None,
                  validators: Sequence[AnyValidator] | None = None,
-                 cache_size: int = 4096, *, exhaustive: bool = False) -> None:
+                 cache_size: int = 4096, *, exhaustive: bool = False,
+                 shadow: Shadow | None = None, shadow_cache_size: int = 256) -> None:
         if validators is None:
             from clawgate.validators import load_all
 
@@ -86,6 +93,9 @@ class Engine:
             OrderedDict()
         self._cache_size = cache_size
         self._contexts: dict[tuple[str | None, ...], Context] = {}
+        self._shadow = shadow
+        self._shadow_cache_size = shadow_cache_size
+        self._second: SecondOpinion | None = None  # made at the first line that needs it
 
     @classmethod
     def from_files(cls, *paths: str | os.PathLike[str], embedded_default: bool = True) -> Engine:
@@ -137,10 +147,40 @@ class Engine:
                                  "running commands (permissions without shell)"), command)
         try:
             self._check_line(command, ctx, run, depth=0)
+            if self.settings.shadow and not run.misparsing and (
+                    strictest(run.verdicts) is Outcome.ASK):  # DENY cannot get stricter
+                self._second_opinion(command, ctx, run)
         except Exception as exc:  # fail closed: the machinery itself broke
             run.add(Verdict.deny(CRASH_ID, f"the checker failed ({type(exc).__name__}); "
                                  "failing closed"), command)
         return self._combine(command, run)
+
+    def _second_opinion(self, command: str, ctx: Context, run: _Run) -> None:
+        """What bash runs for a line that hides it, judged as if written out."""
+        from clawgate.shadowtriggers import hides_what_it_runs
+
+        if not hides_what_it_runs((r for v in run.verdicts for r in v.reasons), Outcome.ASK):
+            return
+        if self._second is None:
+            from clawgate.shadowing import SecondOpinion
+
+            self._second = SecondOpinion(lambda: self._shadow or _default_shadow(self.settings),
+                                         cache_size=self._shadow_cache_size)
+        verdicts, trace = self._second.opinion(command, ctx, self._written_out)
+        run.trace.extend(trace)
+        for verdict in verdicts:
+            run.add(verdict, command)
+            run.risk = max(run.risk, verdict.risk or run.risk)
+
+    def _written_out(self, line: str, ctx: Context) -> Decision:
+        """The decision for a line the shadow recorded: the static reading only."""
+        run = _Run()
+        try:
+            self._check_line(line, ctx, run, depth=1)
+        except Exception as exc:
+            run.add(Verdict.deny(CRASH_ID, f"the checker failed ({type(exc).__name__}); "
+                                 "failing closed"), line)
+        return self._combine(line, run)
 
     def _check_line(self, line: str, ctx: Context, run: _Run, depth: int,
                     resolve: bool = True) -> None:
@@ -314,6 +354,17 @@ def _moved(parsed: ParsedLine, ctx: Context) -> dict[int, tuple[Context, ...]]:
 
 # What the home and the state directories are read from (statedir.state_root).
 _STATE_ENV = ("HOME", "CLAWGATE_STATE_HOME", "XDG_STATE_HOME", "CLAWGATE_STATE_DIR")
+
+
+def _default_shadow(settings: EngineSettings) -> Shadow:
+    """A shadow under the policy's time limit whose stubs include every program the catalog
+    and the wrapper table name (a stub answers for them where they are not installed)."""
+    from clawgate import programs
+    from clawgate.shell.shadow import Limits, Shadow
+    from clawgate.validators.wraptable import PLAIN, PRIVILEGED
+
+    return Shadow(Limits(timeout_s=settings.shadow_timeout_s),
+                  names=programs.names() | set(PLAIN) | set(PRIVILEGED))
 
 
 def _forbidden_in(workspace: str, paths: tuple[str, ...]) -> tuple[str, ...]:

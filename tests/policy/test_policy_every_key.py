@@ -103,6 +103,10 @@ PUBLIC_URL = "https://93.184.216.34/x"  # an address literal: decided without DN
 RULE = "shell: {{rules: [{{id: probe-rule, command: [make, deploy], decision: {d}, why: " \
        "the probe says so, hint: use the pipeline{extra}}}]}}"
 
+# a line that hides what it runs: ASK read statically, DENY once bash shows it runs rm -rf ~
+HIDDEN = 'set -- rm -rf ~; "$@"'
+SHADOW_KEYS = frozenset({"shell.shadow", "shell.shadow_timeout_ms"})  # need bubblewrap
+
 ROWS: dict[str, dict[str, Probe]] = {
     "version": everywhere(refuses(["version: 2\n"], "version")),
     "locked": everywhere(changes(
@@ -201,6 +205,12 @@ ROWS: dict[str, dict[str, Probe]] = {
     "shell.rules[].examples.not_match": everywhere(refuses(
         [RULE.format(d="deny", extra=", examples: {not_match: [make deploy]}")],
         "probe-rule")),
+    "shell.shadow": everywhere(changes(
+        HIDDEN, ["shell: {shadow_timeout_ms: 10000}"], ["shell: {shadow: false}"],
+        ("deny", "ask"))),
+    "shell.shadow_timeout_ms": everywhere(changes(
+        HIDDEN, ["shell: {shadow_timeout_ms: 10000}"], ["shell: {shadow_timeout_ms: 1}"],
+        ("deny", "ask"))),
     "executor.kind": executor_has("executor: {kind: host}",  # the default, auto, sandboxes
                                   lambda ex: type(ex).__name__ == "HostExecutor"),
     "executor.repo_programs": executor_has("executor: {repo_programs: true}",
@@ -269,8 +279,8 @@ def test_every_surface_is_probed_or_excused(key: str) -> None:
         assert re.search(r"Not applied by: [a-z, -]+ — .+\.$", LEAVES[key].description or "")
 
 
-CASES = [(key, surface) for key in sorted(ROWS) for surface in SURFACES
-         if surface in ROWS[key]]
+CASES = [pytest.param(key, surface, marks=[pytest.mark.bwrap] if key in SHADOW_KEYS else [])
+         for key in sorted(ROWS) for surface in SURFACES if surface in ROWS[key]]
 
 
 @pytest.mark.parametrize(("key", "surface"), CASES)

@@ -106,3 +106,17 @@ def test_same_basename_layers_get_distinct_labels(tmp_path):
     decision = Engine(policy.engine_settings()).check("make x")
     assert {r.rule_id for r in decision.reasons} == {"policy:policy.yaml#r",
                                                      "policy:policy.yaml[2]#r"}
+
+
+@pytest.mark.parametrize(("layers", "shadow", "timeout_s"), [
+    ((), True, 0.2),  # the default: on, 200 ms
+    (("shell: {shadow: false, shadow_timeout_ms: 50}",), False, 0.05),
+    # under a lock, turning the shadow off or giving it less time would widen: not taken
+    (("locked: true", "shell: {shadow: false, shadow_timeout_ms: 50}"), True, 0.2),
+    (("locked: true\nshell: {shadow: false}", "shell: {shadow: true}"), True, 0.2),
+    (("locked: true", "shell: {shadow_timeout_ms: 500}"), True, 0.5),
+])
+def test_the_shadow_keys_layer_and_narrow(load, layers: tuple[str, ...], shadow: bool,
+                                          timeout_s: float) -> None:
+    settings = load(*(f"version: 1\n{text}\n" for text in layers)).engine_settings()
+    assert (settings.shadow, settings.shadow_timeout_s) == (shadow, timeout_s)

@@ -42,7 +42,8 @@ INTERSECT = (("tools", "allow"), ("tools", "byProvider", "*", "allow"),
 WHOLE = (("tools", "custom", "*"), ("tools", "groups", "*"), ("shell", "rules"))
 AUTONOMY_ORDER = {"readonly": 0, "supervised": 1, "full": 2}
 NARROW_WHEN_TRUE = frozenset({("require_approval_for_medium_risk",),
-                              ("block_high_risk_commands",)})
+                              ("block_high_risk_commands",), ("shell", "shadow")})
+NARROW_WHEN_LARGER = frozenset({("shell", "shadow_timeout_ms")})  # more time: more is seen
 NARROW_WHEN_FALSE = frozenset({("permissions", "write"), ("permissions", "shell"),
                                ("permissions", "unsafe"), ("hooks", "trusted")})
 
@@ -107,6 +108,8 @@ def narrower(path: P, old: Any, new: Any) -> bool:
         return bool(new)
     if path in NARROW_WHEN_FALSE:
         return not new
+    if path in NARROW_WHEN_LARGER:
+        return bool(new > old)
     if isinstance(new, int | float) and isinstance(old, int | float) \
             and not isinstance(new, bool):
         return bool(new < old)

@@ -98,6 +98,14 @@ class ShellRule(Strict):
 
 class ShellPolicy(Strict):
     rules: tuple[ShellRule, ...] = ()
+    shadow: bool = described(
+        "Run a line that hides what it runs (a computed program name, eval or a shell fed "
+        "computed or decoded text, obfuscation, a line the parsers read apart) in real bash "
+        "inside a sandbox where every program is a recorder, and judge each program it "
+        "starts as if written out; it only adds strictness. Needs bubblewrap.", default=True)
+    shadow_timeout_ms: int = described(
+        "Milliseconds a shadow run gets before it is killed (the static reading then "
+        "stands).", default=200, ge=1, le=10_000)
 
     @field_validator("rules")
     @classmethod

@@ -77,6 +77,8 @@ class Policy:
             rules=self.rules,
             shell_allowed=shell,
             shell_denied_by=f"policy:{label}#permissions.shell",
+            shadow=bool(m.value("shell", "shadow", default=True)),
+            shadow_timeout_s=int(m.value("shell", "shadow_timeout_ms", default=200)) / 1000,
         )
 
     def visible_tools(self, all_tool_names: Iterable[str],

@@ -46,3 +46,5 @@ class EngineSettings:
     rules: CommandRules = field(default_factory=NoRules)
     shell_allowed: bool = True  # False: `permissions` without `shell`; every command is DENY
     shell_denied_by: str = "policy:permissions.shell"  # the rule id that DENY names
+    shadow: bool = True  # shell.shadow: a second opinion from bash for lines that hide what runs
+    shadow_timeout_s: float = 0.2  # shell.shadow_timeout_ms, in seconds

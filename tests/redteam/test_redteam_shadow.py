@@ -1,0 +1,53 @@
+"""Lines that hide what they run, decided by what bash runs: each was ASK before the shadow
+run, and is DENY now because bash, run in the shadow, starts a program that is DENY written
+out (the reason names CG-SHADOW-001). Real bash, real bubblewrap."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+
+pytestmark = pytest.mark.bwrap
+
+HIDDEN = [
+    # positional parameters, arrays and name references set on the line
+    'set -- rm -rf ~; "$@"',
+    'f() { "$@"; }; f rm -rf ~',
+    "rm_fn() { $1 -rf ~; }; rm_fn rm",
+    'curl_like() { "$@"; }; curl_like sudo shutdown now',
+    "declare -n r=c; c=rm; $r -rf ~",
+    "let i=0; a=(rm); ${a[i]} -rf ~",
+    "t=$(( 1 + 1 )); a=(ls x rm); ${a[t]} -rf ~",
+    "c=r; c+=m; $c -rf ~",
+    "for c in rm; do $c -rf ~; done",
+    # builtins that assign: printf -v, read, mapfile / readarray
+    "printf -v c 'r%s' m; $c -rf ~",
+    "x=rm; printf -v y '%s' \"$x\"; $y -rf ~",
+    "read -r a b <<< 'rm -rf'; $a $b ~",
+    "read c <<< rm; $c -rf ~",
+    "IFS=: read -r p q <<< 'rm:-rf'; $p $q ~",
+    "mapfile -t a <<< 'rm'; ${a[0]} -rf ~",
+    "mapfile -t cmd < <(printf '%s\\n' rm -rf /); \"${cmd[@]}\"",
+    "readarray -t w <<< $'sudo\\nrm\\n-rf\\n/'; \"${w[@]}\"",
+    # names computed by text tools, and eval of text built at run time
+    "x=$(cut -c1-2 <<< rmdir); $x -rf ~",
+    "x=$(head -c2 <<< rmx); $x -rf ~",
+    "x=$(sort <<< rm); $x -rf ~",
+    'v=rm; eval "\\$v -rf ~"',
+]
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    from clawgate.shell.shadow import Limits, Shadow
+
+    return Engine(shadow=Shadow(Limits(timeout_s=20)))  # the bound is a hang guard only
+
+
+@pytest.mark.parametrize("line", HIDDEN)
+def test_what_bash_runs_decides(engine: Engine, line: str) -> None:
+    decision = engine.check(line, cwd="/tmp/workspace")
+    assert decision.outcome is Outcome.DENY, decision.trace
+    assert "CG-SHADOW-001" in {r.rule_id for r in decision.reasons}
