@@ -13,6 +13,7 @@ from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.inertmanifest import inert_manifest
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
+from clawgate.validators.runfiles import reader_for
 from clawgate.validators.writes import may_write, write_targets
 from clawgate.validators.written import COMPILE_AND_RUN, appends, as_line, run_as, written
 
@@ -195,6 +196,11 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
             elif how is not None:
                 found.append(None if text is None else as_line(how, text))
                 if text is not None:
+                    checked.add((index, path))
+            elif (reader := reader_for(cmd, path)) is not None:  # run without being named
+                lines = None if text is None else reader(text)
+                found.extend([None] if lines is None else lines)
+                if lines is not None:
                     checked.add((index, path))
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
