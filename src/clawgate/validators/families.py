@@ -15,6 +15,7 @@ from clawgate.validators import (  # noqa: F401
     desktop,
     destructive,
     disruptive,
+    envpayload,
     envvars,
     escapes,
     escapes_config,

@@ -123,9 +123,10 @@ def _tox(text: str) -> list[str] | None:
 
 def _yaml(text: str) -> object | None:
     try:
-        return yaml.safe_load(text)
+        data: object = yaml.safe_load(text)
     except yaml.YAMLError:
         return None
+    return data
 
 
 def _pre_commit(text: str) -> list[str] | None:

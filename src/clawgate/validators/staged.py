@@ -11,6 +11,7 @@ from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
+from clawgate.validators.envvars import assignments
 from clawgate.validators.inertmanifest import inert_manifest
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
 from clawgate.validators.runfiles import reader_for
@@ -151,6 +152,7 @@ class StagedPayload(LineValidator):
         return Verdict.passthrough()
 
 
+_EXPORTERS = frozenset({"export", "declare", "typeset"})
 _METADATA = frozenset({"chmod", "chown", "chgrp", "touch", "chattr", "setfacl"})
 
 
@@ -188,9 +190,10 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
     files: dict[str, str | None] = {}
     found: list[str | None] = []
     before: SimpleCommand | None = None
+    exported: dict[str, str] = {}  # export NODE_OPTIONS=…; npm test
     for index, cmd in enumerate(parsed.commands):
         for path, text in files.items():
-            how = run_as(cmd, path, text)
+            how = run_as(cmd, path, text, exported)
             if how in COMPILE_AND_RUN:  # source read through its tokens: its actions
                 found.extend(_source_actions(COMPILE_AND_RUN[how][1], text))
             elif how is not None:
@@ -202,6 +205,8 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                 found.extend([None] if lines is None else lines)
                 if lines is not None:
                     checked.add((index, path))
+        if cmd.program in _EXPORTERS:
+            exported.update((name, value.value or "") for name, value in assignments(cmd))
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
         filled = written(cmd, piped)
