@@ -231,3 +231,16 @@ def reader_for(cmd: SimpleCommand, path: str) -> Reader | None:
                 continue
             return entry.reader
     return None
+
+
+_CODE_READERS = frozenset({_python, _node, _ruby, _unknown})
+
+
+def commands_of(path: str) -> Reader | None:
+    """How the text of ``path`` reads when it holds command lines (recipes, scripts, tox
+    commands, credential plugins), whichever program runs it: such lines written to it are
+    judged when written, since the project's ordinary commands run them later. Files that are
+    code of a language are judged only when the line runs them: a test or config module is
+    everyday writing, and its code is judged by what runs it."""
+    return next((e.reader for e in TABLE if e.pattern.search(path)
+                 and e.reader not in _CODE_READERS), None)

@@ -14,7 +14,7 @@ from clawgate.validators.codescan import scan
 from clawgate.validators.envvars import assignments
 from clawgate.validators.inertmanifest import inert_manifest
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
-from clawgate.validators.runfiles import reader_for
+from clawgate.validators.runfiles import commands_of, reader_for
 from clawgate.validators.writes import may_write, write_targets
 from clawgate.validators.written import COMPILE_AND_RUN, appends, as_line, run_as, written
 
@@ -101,7 +101,7 @@ class StagedPayload(LineValidator):
                 r.writes for c in parsed.commands for r in c.redirects):
             return Verdict.passthrough()
         checked: set[tuple[int, str]] = set()
-        ran = _written_then_run(parsed, checked) if len(parsed.commands) > 1 else []
+        ran = _written_then_run(parsed, checked)
         nested = tuple(line for line in ran if line is not None)
         if None in ran:  # what is known of the text (a tail appended) is checked as well
             message = "runs a file written on this line with text that cannot be known before " \
@@ -191,6 +191,7 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
     found: list[str | None] = []
     before: SimpleCommand | None = None
     exported: dict[str, str] = {}  # export NODE_OPTIONS=…; npm test
+    judged: set[tuple[str, str | None]] = set()  # table files whose written text was judged
     for index, cmd in enumerate(parsed.commands):
         for path, text in files.items():
             how = run_as(cmd, path, text, exported)
@@ -202,7 +203,8 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                     checked.add((index, path))
             elif (reader := reader_for(cmd, path)) is not None:  # run without being named
                 lines = None if text is None else reader(text)
-                found.extend([None] if lines is None else lines)
+                if lines is None or (path, text) not in judged:
+                    found.extend([None] if lines is None else lines)
                 if lines is not None:
                     checked.add((index, path))
         if cmd.program in _EXPORTERS:
@@ -217,5 +219,9 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                 earlier = files[path]
                 text = None if text is None or earlier is None else earlier + text
             files[path] = text  # (appended to a file from before the line: as running it)
+            table_reader = commands_of(path) if text is not None else None
+            if table_reader is not None and text is not None and (path, text) not in judged:
+                judged.add((path, text))  # what the project's own commands run later
+                found.extend(table_reader(text) or [])
         before = cmd
     return found
