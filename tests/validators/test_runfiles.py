@@ -99,3 +99,9 @@ def test_commands_of(path: str, holds_commands: bool) -> None:
 ])
 def test_written_alone(line: str, expected: Outcome) -> None:
     assert_caught(line, expected, None)
+
+
+@pytest.mark.parametrize("line", ["pip install -e .", "pip install '.[dev]'",
+                                  "uv pip install ./", "python -m build"])
+def test_setup_py_run_by_project_installs(line: str) -> None:
+    assert runfiles.reader_for(parse(line).commands[0], "setup.py") is not None

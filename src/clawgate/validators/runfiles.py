@@ -226,8 +226,7 @@ def reader_for(cmd: SimpleCommand, path: str) -> Reader | None:
     names = invoked(cmd)
     for entry in TABLE:
         if names & entry.runners and entry.pattern.search(path):
-            if entry.local and not _LOCAL_OPERANDS & {w.value for w in cmd.words[1:]} and (
-                    "build" not in names):
+            if entry.local and not _names_project(cmd) and "build" not in names:
                 continue
             return entry.reader
     return None
@@ -244,3 +243,10 @@ def commands_of(path: str) -> Reader | None:
     everyday writing, and its code is judged by what runs it."""
     return next((e.reader for e in TABLE if e.pattern.search(path)
                  and e.reader not in _CODE_READERS), None)
+
+
+def _names_project(cmd: SimpleCommand) -> bool:
+    """``pip install -e .``, ``pip install '.[dev]'``, ``uv pip install ./``: the project itself,
+    whose ``setup.py`` is run to build it."""
+    return any(w.value in _LOCAL_OPERANDS or (w.value or "").startswith((".[", "./"))
+               for w in cmd.words[1:])

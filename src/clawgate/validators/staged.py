@@ -87,8 +87,11 @@ class StagedPayload(LineValidator):
     (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``; not a JSON manifest whose
     literal text declares data only: inertmanifest.py). ASK. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
-    ``echo '…' > x.py; python x.py``) is checked as the command or inline code it is; a run
-    of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK.
+    ``echo '…' > x.py; python x.py``, ``echo '…' > conftest.py && pytest``, a file
+    ``NODE_OPTIONS=--require`` names) is checked as the command or inline code it is; a run
+    of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK. Command lines
+    written to a file the project's tools run (Makefile recipes, ``package.json`` scripts, a
+    kubeconfig's ``exec`` plugin: runfiles.py) are checked when written.
 
     Bad: ``echo 'exec /bin/sh' > f; chmod +x f; tool -c f``. Harmless:
     ``echo hello > notes.txt && cat notes.txt``.
