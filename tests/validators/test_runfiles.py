@@ -80,17 +80,18 @@ def test_ordinary_written_then_run(line: str) -> None:
     assert_allowed(line)
 
 
-@pytest.mark.parametrize(("path", "holds_commands"), [
-    ("Makefile", True),
-    ("sub/package.json", True),
-    ("tox.ini", True),
-    ("/home/dev/.kube/config", True),
-    ("conftest.py", False),  # code: judged when the line runs it
-    ("jest.config.js", False),
-    ("README.md", False),
+@pytest.mark.parametrize(("path", "text", "expected"), [
+    ("Makefile", "all:\n\tgcc a.c\n", ["gcc a.c"]),
+    ("sub/package.json", '{"scripts":{"test":"jest"}}', ["jest"]),
+    ("/home/dev/.kube/config", "exec: {command: gcloud, args: [auth]}", ["gcloud auth"]),
+    ("conftest.py", "import os\nos.system('make db')\n", ["make db"]),
+    ("conftest.py", "import pytest\n", []),
+    ("jest.config.js", "module.exports = {}", []),
+    ("build.gradle", "task x { }", []),  # no reader: judged when run (ASK)
+    ("README.md", "make all", []),
 ])
-def test_commands_of(path: str, holds_commands: bool) -> None:
-    assert (runfiles.commands_of(path) is not None) is holds_commands
+def test_written_actions(path: str, text: str, expected: list[str]) -> None:
+    assert runfiles.written_actions(path, text) == expected
 
 
 @pytest.mark.parametrize(("line", "expected"), [

@@ -232,17 +232,25 @@ def reader_for(cmd: SimpleCommand, path: str) -> Reader | None:
     return None
 
 
-_CODE_READERS = frozenset({_python, _node, _ruby, _unknown})
+_LANGUAGE = {_python: "python", _node: "js", _ruby: "ruby"}
 
 
-def commands_of(path: str) -> Reader | None:
-    """How the text of ``path`` reads when it holds command lines (recipes, scripts, tox
-    commands, credential plugins), whichever program runs it: such lines written to it are
-    judged when written, since the project's ordinary commands run them later. Files that are
-    code of a language are judged only when the line runs them: a test or config module is
-    everyday writing, and its code is judged by what runs it."""
-    return next((e.reader for e in TABLE if e.pattern.search(path)
-                 and e.reader not in _CODE_READERS), None)
+def written_actions(path: str, text: str) -> list[str]:
+    """What text written to ``path`` will do when the project's ordinary commands run it
+    later, judged when it is written: the command lines a file of command lines holds
+    (recipes, scripts, tox commands, credential plugins); for a file of code, the literal
+    actions of that code (the processes it starts, the files it deletes, as shell lines: the
+    inline-code readers' ``commands``). What such code reaches or leaves to run time is judged
+    when the line runs the file: a test or config module is everyday writing."""
+    entry = next((e for e in TABLE if e.pattern.search(path)), None)
+    if entry is None or entry.reader is _unknown:
+        return []
+    language = _LANGUAGE.get(entry.reader)
+    if language is None:
+        return entry.reader(text) or []
+    from clawgate.validators.inlinecode import code_effects
+
+    return list(code_effects(text, language).commands)
 
 
 def _names_project(cmd: SimpleCommand) -> bool:

@@ -14,7 +14,7 @@ from clawgate.validators.codescan import scan
 from clawgate.validators.envvars import assignments
 from clawgate.validators.inertmanifest import inert_manifest
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
-from clawgate.validators.runfiles import commands_of, reader_for
+from clawgate.validators.runfiles import reader_for, written_actions
 from clawgate.validators.writes import may_write, write_targets
 from clawgate.validators.written import COMPILE_AND_RUN, appends, as_line, run_as, written
 
@@ -206,8 +206,7 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                     checked.add((index, path))
             elif (reader := reader_for(cmd, path)) is not None:  # run without being named
                 lines = None if text is None else reader(text)
-                if lines is None or (path, text) not in judged:
-                    found.extend([None] if lines is None else lines)
+                found.extend([None] if lines is None else lines)
                 if lines is not None:
                     checked.add((index, path))
         if cmd.program in _EXPORTERS:
@@ -222,9 +221,8 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                 earlier = files[path]
                 text = None if text is None or earlier is None else earlier + text
             files[path] = text  # (appended to a file from before the line: as running it)
-            table_reader = commands_of(path) if text is not None else None
-            if table_reader is not None and text is not None and (path, text) not in judged:
+            if text is not None and (path, text) not in judged:
                 judged.add((path, text))  # what the project's own commands run later
-                found.extend(table_reader(text) or [])
+                found.extend(written_actions(path, text))
         before = cmd
     return found
