@@ -232,7 +232,7 @@ def reader_for(cmd: SimpleCommand, path: str) -> Reader | None:
     return None
 
 
-_LANGUAGE = {_python: "python", _node: "js", _ruby: "ruby"}
+_LANGUAGE: dict[Reader, str] = {_python: "python", _node: "js", _ruby: "ruby"}
 
 
 def written_actions(path: str, text: str) -> list[str]:
