@@ -117,7 +117,20 @@ class PayloadVariable(Validator):
                 self.id, f"PYTHONWARNINGS makes Python import {module!r} at start-up")
         if upper in JVM_VARIABLES:
             return self._jvm(name, value, ctx)
+        if upper == "NODE_OPTIONS" and value is not None and "data:" in value:
+            return self._inline_module(value)
         return _NONE
+
+    def _inline_module(self, value: str) -> Verdict:
+        """``--import=data:text/javascript,CODE``: code given in the value, checked as
+        ``node -e CODE``."""
+        import shlex
+
+        found = _DATA_MODULE.search(value)
+        if found is None:
+            return Verdict.ask(self.id, "NODE_OPTIONS loads a data: module")
+        return Verdict.unwrap(f"node -e {shlex.quote(found.group(1))}", outcome=Outcome.ASK,
+                              rule_id=self.id, message="NODE_OPTIONS loads code it holds")
 
     def _index(self, name: str, value: str | None) -> Verdict:
         if value is None:
@@ -154,6 +167,7 @@ class PayloadVariable(Validator):
 
 
 _NONE = Verdict.passthrough()
+_DATA_MODULE = lazy_pattern(r"data:(?:text|application)/(?:java|ecma)script,(.*)$", re.S)
 
 
 def imported_module(value: str | None, own: frozenset[str] = frozenset()) -> str | None:
