@@ -55,6 +55,19 @@ def test_not_run(line: str, path: str) -> None:
      ["aws eks get-token"]),
     ("aws s3 ls", "/home/dev/.aws/config", "[default]\nregion = eu-west-1\n", []),
     ("./gradlew build", "build.gradle", "plugins { id 'java' }", None),
+    ("honcho start", "Procfile", "web: gunicorn app:app\nworker: celery -A app worker\n",
+     ["gunicorn app:app", "celery -A app worker"]),
+    ("task build", "Taskfile.yml",
+     "version: 3\ntasks:\n  build:\n    cmds:\n      - go build\n      - cmd: go vet\n",
+     ["go build", "go vet"]),
+    ("deno task dev", "deno.json", '{"tasks":{"dev":"deno run main.ts"}}', ["deno run main.ts"]),
+    ("composer install", "composer.json", '{"scripts":{"test":["phpunit","phpstan"]}}',
+     ["phpunit", "phpstan"]),
+    ("cmake -B build", "CMakeLists.txt",
+     "execute_process(COMMAND git describe OUTPUT_VARIABLE v)\n"
+     "add_custom_target(fmt COMMAND clang-format -i a.c)\n",
+     ["git describe", "clang-format -i a.c"]),
+    ("cmake -B build", "CMakeLists.txt", "execute_process(COMMAND ${TOOL} x)", None),
 ])
 def test_readers(line: str, path: str, text: str, expected: list[str] | None) -> None:
     assert _reads(line, path, text) == expected

@@ -168,6 +168,85 @@ def _kubeconfig(text: str) -> list[str] | None:
     return list(_exec_plugins(data))
 
 
+def _procfile(text: str) -> list[str] | None:
+    """``name: command`` lines of a Procfile."""
+    return [line.partition(":")[2].strip() for line in text.split("\n")
+            if ":" in line and not line.lstrip().startswith("#") and line.partition(":")[2].strip()]
+
+
+def _taskfile(text: str) -> list[str] | None:
+    """go-task's ``cmds`` of every task: strings, or ``{cmd: …}``."""
+    data = _yaml(text)
+    tasks = data.get("tasks") if isinstance(data, dict) else None
+    if not isinstance(tasks, dict):
+        return None
+    found: list[str] = []
+    for task in tasks.values():
+        commands = (task.get("cmds") or []) if isinstance(task, dict) else (
+            task if isinstance(task, list) else [])
+        for command in commands:
+            line = command.get("cmd") if isinstance(command, dict) else command
+            if isinstance(line, str):
+                found.append(line)
+            elif isinstance(command, dict) and "task" not in command:
+                return None
+    return found
+
+
+def _json_commands(key: str) -> Reader:
+    """The string values (or lists of strings) under ``key`` of a JSON file: deno's
+    ``tasks``, composer's ``scripts``."""
+    def read(text: str) -> list[str] | None:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        table = data.get(key, {}) if isinstance(data, dict) else None
+        if not isinstance(table, dict):
+            return None
+        found: list[str] = []
+        for value in table.values():
+            for line in value if isinstance(value, list) else [value]:
+                if not isinstance(line, str):
+                    return None
+                found.append(line)
+        return found
+    return read
+
+
+_CMAKE_COMMAND = lazy_pattern(r"(?i)\b(?:execute_process|add_custom_command|add_custom_target)"
+                              r"\s*\(([^)]*)\)")
+_CMAKE_KEYWORD = lazy_pattern(r"^[A-Z_]{3,}$")
+
+
+def _cmake(text: str) -> list[str] | None:
+    """The ``COMMAND`` lines of ``execute_process`` (run while CMake configures) and of custom
+    commands and targets (run by the build)."""
+    found: list[str] = []
+    for call in _CMAKE_COMMAND.findall(text):
+        try:
+            words = shlex.split(call, comments=False)
+        except ValueError:
+            return None
+        current: list[str] | None = None
+        for word in words:
+            if word == "COMMAND":
+                if current:
+                    found.append(shlex.join(current))
+                current = []
+            elif _CMAKE_KEYWORD.match(word) and word not in ("ALL",):
+                if current:
+                    found.append(shlex.join(current))
+                current = None
+            elif current is not None:
+                current.append(word)
+        if current:
+            found.append(shlex.join(current))
+    if "${" in " ".join(found):
+        return None  # a variable only CMake knows
+    return found
+
+
 _CREDENTIAL_PROCESS = lazy_pattern(r"(?m)^\s*credential_process\s*=\s*(.+)$")
 
 
@@ -209,6 +288,19 @@ TABLE: tuple[RunFile, ...] = (
     _file(r"Gemfile", {"bundle", "bundler"}, _ruby),
     _file(r"(?:build|settings)\.gradle(?:\.kts)?", {"gradle", "gradlew"}, _unknown),
     _file(r"build\.rs", {"cargo"}, _unknown),
+    _file(r"Vagrantfile", {"vagrant"}, _ruby),
+    _file(r"Fastfile", {"fastlane"}, _ruby),
+    _file(r"Podfile", {"pod"}, _ruby),
+    _file(r"Brewfile", {"brew"}, _ruby),
+    _file(r"Guardfile", {"guard"}, _ruby),
+    _file(r"Capfile", {"cap"}, _ruby),
+    _file(r"Dangerfile", {"danger"}, _ruby),
+    _file(r"CMakeLists\.txt|[\w-]+\.cmake", {"cmake", "ccmake"}, _cmake),
+    _file(r"Procfile(?:\.\w+)?", {"honcho", "foreman", "heroku", "overmind", "hivemind"},
+          _procfile),
+    _file(r"[Tt]askfile\.ya?ml", {"task", "go-task"}, _taskfile),
+    _file(r"deno\.jsonc?", {"deno"}, _json_commands("tasks")),
+    _file(r"composer\.json", {"composer"}, _json_commands("scripts")),
     _file(r"\.envrc", {"direnv"}, _shell),
     _file(r"tox\.ini", {"tox"}, _tox),
     _file(r"\.pre-commit-config\.yaml", {"pre-commit"}, _pre_commit),
