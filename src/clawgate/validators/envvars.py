@@ -51,7 +51,15 @@ _SWITCHES = lazy_pattern(
     r"--(?:max-old-space-size|max-semi-space-size|stack-size|unhandled-rejections|"
     r"dns-result-order|title)=[\w.-]+|"
     r"-W[0-2:]?\w*|-w|--(?:disable|enable)[=-][\w,-]+|--y?jit)$")
-OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT"})
+# JVM options that load and run nothing: heap and GC settings, properties, module access
+# (``-javaagent:``, ``-agentpath:`` and ``-XX:OnError=`` are judged by CG-ENV-005).
+JVM_OPTION_VARIABLES = frozenset({"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"})
+_JVM_SWITCH = lazy_pattern(r"^-(?:X(?!X:On|bootclasspath)[\w:+=.,/-]*|D[\w.-]+(?:=[\w.,:/@-]*)?|"
+                           r"ea|da|esa|dsa|server|client|verbose(?::\w+)?|"
+                           r"-add-(?:opens|exports|modules|reads)=[\w./=,-]+|-enable-preview)$")
+OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT"}) | JVM_OPTION_VARIABLES
+# Variables naming the ssh a program runs: a plain ``ssh`` with options is what they are for.
+SSH_VARIABLES = frozenset({"GIT_SSH_COMMAND", "RSYNC_RSH", "BORG_RSH", "CVS_RSH"})
 _SUBSTITUTED = lazy_pattern(r"^\$\((.*)\)$", re.S)
 _LINE_FILTERS = frozenset({"-v", "-F", "-E", "-x", "-w", "-i", "--invert-match"})
 
@@ -121,8 +129,10 @@ class CommandVariable(Validator):
                 continue  # IFS=. read -r a b: how read splits its input, nothing more
             if name == "IFS" and not cmd.words:
                 continue  # IFS=$'\n' alone: CG-ENV-003 reads the commands after it
-            if name in OPTION_VARIABLES and switches_only(value, ctx):
+            if name in OPTION_VARIABLES and switches_only(value, ctx, name):
                 continue
+            if name in SSH_VARIABLES and value.value is not None and plain_ssh(value.value):
+                continue  # GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy_key'
             if name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_CONFIG_COUNT")):
                 return Verdict.unwrap(*_as_git_c(cmd), outcome=Outcome.ASK, rule_id=self.id,
                                       message=f"{name}={value.text} sets git configuration")
@@ -201,11 +211,15 @@ def _prefix(cmd: SimpleCommand, name: str) -> bool:
     return any(a.name == name for a in cmd.assignments)
 
 
-def switches_only(value: Word, ctx: Context) -> bool:
+def switches_only(value: Word, ctx: Context, name: str = "") -> bool:
     """Every option of ``NODE_OPTIONS``/``RUBYOPT`` is a switch that loads nothing, or a
-    RUBYOPT ``-IDIR`` inside the workspace."""
+    RUBYOPT ``-IDIR`` inside the workspace; every JVM option of ``JAVA_TOOL_OPTIONS`` and the
+    like a heap, GC, property or module-access setting."""
     if value.value is None:
         return False
+    if name in JVM_OPTION_VARIABLES:
+        words = value.value.split()
+        return bool(words) and all(_JVM_SWITCH.match(w) for w in words)
     options = [_v8_spelling(o) for o in value.value.split()]
     for option in options:
         if option.startswith("-I") and len(option) > 2:
@@ -275,3 +289,21 @@ def _inside(value: Word, ctx: Context, name: str = "") -> bool:
         if path is None or not under(path, ctx.workspace):
             return False
     return True
+
+
+def inside_workspace(value: Word, ctx: Context) -> bool:
+    """Every entry of the ``:`` list ``value`` is inside the workspace."""
+    return _inside(value, ctx)
+
+
+_SSH_UNSAFE = lazy_pattern(r"(?i)command|\bexec\b|include|(?:^|\s)-F|(?:^|\s)-[a-zA-Z]*[FEo]?\S*"
+                           r"(?:PKCS11|SecurityKeyProvider)")
+
+
+def plain_ssh(value: str) -> bool:
+    """``ssh -p 2222``, ``ssh -i ~/.ssh/deploy -o StrictHostKeyChecking=no``: the remote shell
+    such variables exist to name, with no option that runs a command or reads another
+    configuration (``ProxyCommand``, ``LocalCommand``, ``-F FILE``, a PKCS#11 library)."""
+    words = value.split()
+    return bool(words) and words[0] in ("ssh", "/usr/bin/ssh") and not any(
+        ch in value for ch in ";&|`$()<>\n") and not _SSH_UNSAFE.search(value)

@@ -12,7 +12,12 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.envvars import OPTION_VARIABLES, switches_only
+from clawgate.validators.envvars import (
+    OPTION_VARIABLES,
+    SSH_VARIABLES,
+    plain_ssh,
+    switches_only,
+)
 from clawgate.validators.escapes import STANDARD_SHELL, harmless_helper
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.payloads import payload_verdict
@@ -249,7 +254,7 @@ class CommandEnvironment(Validator):
             value = word.value
             if name == "PATH":
                 continue  # search paths are CG-ENV-002's: inside the workspace is fine
-            if name in OPTION_VARIABLES and switches_only(word, ctx):
+            if name in OPTION_VARIABLES and switches_only(word, ctx, name):
                 continue  # NODE_OPTIONS=--experimental-vm-modules, RUBYOPT=-Ilib: load nothing
             if name in _MAKE_FLAGS and value and _MAKE_CODE.search(value):
                 evals = [found.group(1) or found.group(2) or ""
@@ -266,7 +271,8 @@ class CommandEnvironment(Validator):
                 # a command line git runs through the shell: what it runs is checked too
                 return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=self.id,
                                       message=f"{name} makes git run {value!r}")
-            if name in LOADER_VARIABLES:
+            if name in LOADER_VARIABLES and not (name in SSH_VARIABLES and value is not None
+                                                 and plain_ssh(value)):
                 return Verdict.ask(self.id, f"{name} loads code into the programs that run")
             if value == "" and name not in LOADER_VARIABLES:
                 continue  # PAGER= git log: no pager at all
@@ -276,7 +282,8 @@ class CommandEnvironment(Validator):
                 if value is None:
                     return Verdict.ask(self.id, f"{name} names a program only known at run time")
                 if not harmless_command(value) and not (
-                        name.endswith(("_RSH", "_SSH")) and _plain_ssh(value)):
+                        name.endswith(("_RSH", "_SSH")) and _plain_ssh(value)) and not (
+                        name in SSH_VARIABLES and plain_ssh(value)):
                     return Verdict.unwrap(value.lstrip("|"), outcome=Outcome.ASK,
                                           rule_id=self.id,
                                           message=f"{name} makes programs run {value!r}")

@@ -16,6 +16,7 @@ from clawgate.validators import (  # noqa: F401
     desktop,
     destructive,
     disruptive,
+    envpayload,
     envvars,
     escapes,
     escapes_config,

@@ -11,8 +11,10 @@ from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
+from clawgate.validators.envvars import assignments
 from clawgate.validators.inertmanifest import inert_manifest
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
+from clawgate.validators.runfiles import reader_for, written_actions
 from clawgate.validators.writes import may_write, write_targets
 from clawgate.validators.written import COMPILE_AND_RUN, appends, as_line, run_as, written
 
@@ -85,8 +87,11 @@ class StagedPayload(LineValidator):
     (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``; not a JSON manifest whose
     literal text declares data only: inertmanifest.py). ASK. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
-    ``echo '…' > x.py; python x.py``) is checked as the command or inline code it is; a run
-    of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK.
+    ``echo '…' > x.py; python x.py``, ``echo '…' > conftest.py && pytest``, a file
+    ``NODE_OPTIONS=--require`` names) is checked as the command or inline code it is; a run
+    of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK. Command lines
+    written to a file the project's tools run (Makefile recipes, ``package.json`` scripts, a
+    kubeconfig's ``exec`` plugin: runfiles.py) are checked when written.
 
     Bad: ``echo 'exec /bin/sh' > f; chmod +x f; tool -c f``. Harmless:
     ``echo hello > notes.txt && cat notes.txt``.
@@ -99,7 +104,7 @@ class StagedPayload(LineValidator):
                 r.writes for c in parsed.commands for r in c.redirects):
             return Verdict.passthrough()
         checked: set[tuple[int, str]] = set()
-        ran = _written_then_run(parsed, checked) if len(parsed.commands) > 1 else []
+        ran = _written_then_run(parsed, checked)
         nested = tuple(line for line in ran if line is not None)
         if None in ran:  # what is known of the text (a tail appended) is checked as well
             message = "runs a file written on this line with text that cannot be known before " \
@@ -150,6 +155,7 @@ class StagedPayload(LineValidator):
         return Verdict.passthrough()
 
 
+_EXPORTERS = frozenset({"export", "declare", "typeset"})
 _METADATA = frozenset({"chmod", "chown", "chgrp", "touch", "chattr", "setfacl"})
 
 
@@ -187,15 +193,24 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
     files: dict[str, str | None] = {}
     found: list[str | None] = []
     before: SimpleCommand | None = None
+    exported: dict[str, str] = {}  # export NODE_OPTIONS=…; npm test
+    judged: set[tuple[str, str | None]] = set()  # table files whose written text was judged
     for index, cmd in enumerate(parsed.commands):
         for path, text in files.items():
-            how = run_as(cmd, path, text)
+            how = run_as(cmd, path, text, exported)
             if how in COMPILE_AND_RUN:  # source read through its tokens: its actions
                 found.extend(_source_actions(COMPILE_AND_RUN[how][1], text))
             elif how is not None:
                 found.append(None if text is None else as_line(how, text))
                 if text is not None:
                     checked.add((index, path))
+            elif (reader := reader_for(cmd, path)) is not None:  # run without being named
+                lines = None if text is None else reader(text)
+                found.extend([None] if lines is None else lines)
+                if lines is not None:
+                    checked.add((index, path))
+        if cmd.program in _EXPORTERS:
+            exported.update((name, value.value or "") for name, value in assignments(cmd))
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
         filled = written(cmd, piped)
@@ -206,5 +221,8 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                 earlier = files[path]
                 text = None if text is None or earlier is None else earlier + text
             files[path] = text  # (appended to a file from before the line: as running it)
+            if text is not None and (path, text) not in judged:
+                judged.add((path, text))  # what the project's own commands run later
+                found.extend(written_actions(path, text))
         before = cmd
     return found

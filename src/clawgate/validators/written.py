@@ -155,8 +155,45 @@ def _first_operand(words: tuple[Word, ...]) -> str | None:
 COMPILE_AND_RUN = {"go": ("run", "go")}
 
 
-def run_as(cmd: SimpleCommand, path: str, text: str | None) -> str | None:
-    """How ``cmd`` runs the file ``path``: ``"shell"``, an interpreter's name, or None."""
+# Variables whose value names files the next program loads first, and which interpreter
+# reads them: NODE_OPTIONS='--require ./x.js', PYTHONSTARTUP=x.py, RUBYOPT=-r./x.rb.
+_PRELOAD_OPTIONS = {"NODE_OPTIONS": ("node", ("--require", "-r", "--import", "--loader",
+                                              "--experimental-loader")),
+                    "RUBYOPT": ("ruby", ("-r",)), "PYTHONSTARTUP": ("python3", ("",)),
+                    "BASH_ENV": ("shell", ("",)), "ENV": ("shell", ("",))}
+
+
+def preloaded(env: dict[str, str], path: str) -> str | None:
+    """The interpreter that loads ``path`` before anything else because a variable of ``env``
+    names it, or None. A ``PYTHONWARNINGS`` category ``x.Warn`` imports ``x.py``."""
+    for entry in env.get("PYTHONWARNINGS", "").split(","):
+        fields = entry.split(":")
+        module = fields[2].strip().rpartition(".")[0] if len(fields) > 2 else ""
+        if module and path in (module.replace(".", "/") + ".py",
+                               module.replace(".", "/") + "/__init__.py"):
+            return "python3"
+    for name, (how, options) in _PRELOAD_OPTIONS.items():
+        words = env.get(name, "").split()
+        for i, word in enumerate(words):
+            for option in options:
+                given = word if not option else (
+                    word[len(option) + 1:] if word.startswith(option + "=") else
+                    word[len(option):] if word.startswith(option) and option == "-r"
+                    and len(word) > 2 else
+                    words[i + 1] if word == option and i + 1 < len(words) else None)
+                if given and _norm(given) == path:
+                    return how
+    return None
+
+
+def run_as(cmd: SimpleCommand, path: str, text: str | None,
+           env: dict[str, str] | None = None) -> str | None:
+    """How ``cmd`` runs the file ``path``: ``"shell"``, an interpreter's name, or None.
+    ``env``: variables exported earlier on the line."""
+    own = {**(env or {}), **{a.name: a.value.value or "" for a in cmd.assignments}}
+    loaded = preloaded(own, path) if own else None
+    if loaded is not None:
+        return loaded
     program, head = cmd.program, cmd.words[0].value if cmd.words else None
     if program in COMPILE_AND_RUN:
         sub = _first_operand(cmd.words)
