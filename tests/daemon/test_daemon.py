@@ -197,11 +197,11 @@ def _as_nobody(path: Path) -> int:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
                 sock.settimeout(60)
                 sock.connect(str(path))
-                sock.sendall(wire.request(location.identity(), b"/",
-                                          [b"policy", b"check", b"ls"], [], b""))
                 try:
+                    sock.sendall(wire.request(location.identity(), b"/",
+                                              [b"policy", b"check", b"ls"], [], b""))
                     os._exit(0 if sock.recv(16) == b"" else 3)
-                except ConnectionResetError:  # closed with the request unread
+                except (ConnectionResetError, BrokenPipeError):  # closed, the request unread
                     os._exit(0)
         except BaseException as exc:
             os.write(2, f"as nobody: {exc!r}\n".encode())

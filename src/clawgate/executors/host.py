@@ -50,7 +50,7 @@ def sweep(mark: str) -> int:
     """Kill every process of ours whose environment carries ``CLAWGATE_RUN=mark``, round after
     round until a round finds none (one may fork while the last is killed); how many."""
     needle = f"{RUN_MARK}={mark}".encode()
-    killed = 0
+    killed: set[int] = set()
     for _ in range(_SWEEP_ROUNDS):
         found = 0
         for entry in Path("/proc").iterdir():
@@ -58,9 +58,9 @@ def sweep(mark: str) -> int:
                 continue
             with contextlib.suppress(OSError):
                 if needle in (entry / "environ").read_bytes().split(b"\0"):
-                    os.kill(int(entry.name), signal.SIGKILL)
-                    found += 1
-        killed += found
-        if not found:
+                    os.kill(int(entry.name), signal.SIGKILL)  # again, if still dying: harmless
+                    found += int(entry.name) not in killed
+                    killed.add(int(entry.name))
+        if not found:  # a round that found no process it had not killed already
             break
-    return killed
+    return len(killed)
