@@ -8,6 +8,8 @@ from clawgate.validators import (  # noqa: F401
     cloud,
     confirm,
     consoles,
+    datastores,
+    datatasks,
     cwdtrack,
     degree,
     degreeline,
