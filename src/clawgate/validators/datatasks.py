@@ -32,6 +32,9 @@ _TASKS: dict[str, re.Pattern[str]] = {name: re.compile(pattern) for names, patte
     (("knex",), r"^migrate:rollback\s.*--all(?=\s|$)"),
     (("diesel", "sqlx"), r"^database\s+(?:reset|drop)(?=\s|$)"),
 ) for name in names}
+# Tasks that build a database from the schema: on an empty one (a new checkout, CI) they only
+# create, so they are judged only when the line names production or a remote database.
+_LOADS = lazy_pattern(r"^db:(?:schema:load|structure:load|setup)(?::\w+)*$")
 _ENV_OPTIONS = frozenset({"e", "env", "environment", "settings", "database", "url", "db-url",
                          "database-url", "connection", "schema", "profile"})
 _ASSIGNMENT = lazy_pattern(r"^([A-Za-z_]\w*)=(.*)$", re.S)
@@ -46,9 +49,9 @@ def _task(cmd: SimpleCommand) -> tuple[int, str] | None:
     for i, word in enumerate(argv):
         pattern = _TASKS.get(word.rsplit("/", 1)[-1])
         if pattern is not None:
-            found = pattern.search(" ".join(argv[i + 1:]))
-            if found is not None:
-                return i, found.group(0).strip()
+            tasks = [m.group(0).strip() for m in pattern.finditer(" ".join(argv[i + 1:]))]
+            if tasks:  # a wiping task before one that only loads the schema
+                return i, min(tasks, key=lambda t: _LOADS.match(t) is not None)
     return None
 
 
@@ -96,5 +99,7 @@ class DatabaseResetTask(Validator):
         if signs & _PRODUCTION_SIGNS or (cmd.argv[start].endswith("artisan")
                                          and "--force" in cmd.argv):
             target = Target.PRODUCTION
+        if _LOADS.match(task) and target < Target.REMOTE:
+            return Verdict.passthrough()
         return verdict(self.id, f"{task} drops or empties the database", target,
                        hint="run it against the test environment, or back the data up first")

@@ -9,6 +9,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.consoles import fed_text
 from clawgate.validators.dataclients import client_target
 from clawgate.validators.datatargets import verdict
 from clawgate.validators.degree import fed_targets_spared
@@ -49,8 +50,7 @@ class DestructiveSql(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _SQL_CLIENTS:
             return Verdict.passthrough()
-        texts = [w.shown for w in cmd.words[1:]] + [r.heredoc for r in cmd.redirects
-                                                     if r.heredoc]
+        texts = [w.shown for w in cmd.words[1:]] + fed_text(cmd)
         for text in texts:
             statement = _destructive(text)
             if statement is not None:
