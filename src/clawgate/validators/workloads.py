@@ -1,8 +1,9 @@
 """Containers and pods given the host's powers (CG-INFRA-003): privileged mode, the host's
 process, IPC or user namespace, SYS_ADMIN, no confinement, the host's devices or system
-directories. A privileged container started for a job of its own (``docker run --privileged
-tonistiigi/binfmt --install all``) stays CG-WRAP-010's ASK; one handed a shell, ``nsenter``,
-``chroot`` or a second host power, and a pod asking for them, is the host: DENY."""
+directories. A host system directory mounted writable is DENY. A privileged container started
+for a job of its own (``docker run --privileged tonistiigi/binfmt --install all``) stays
+CG-WRAP-010's ASK; one handed a shell, ``nsenter``, ``chroot`` or a second host power, and a
+pod asking for them, is the host: DENY."""
 
 from __future__ import annotations
 
@@ -50,9 +51,11 @@ def _container(cmd: SimpleCommand) -> str | None:
     words = _joined([w.shown for w in cmd.words[1:]])
     if not {"run", "create", "exec"} & set(words[:2]):
         return None
+    mounts = [m for i, m in enumerate(words) if i and words[i - 1] in ("-v", "--volume")
+              and _SYSTEM_MOUNT.match(m)]
+    if mounts:  # the host's /etc, /root, /proc... writable: its users, cron, kernel, disks
+        return f"the host's {mounts[0].split(':', 1)[0]} mounted writable"
     powers = [w for w in words if _POWERS.match(w)]
-    powers += [m for i, m in enumerate(words) if i and words[i - 1] in ("-v", "--volume")
-               and _SYSTEM_MOUNT.match(m)]
     interactive = any(w in ("-it", "-ti", "-i", "--interactive") for w in words)
     # a shell that reads its commands from the person (``bash``, not ``bash -c SCRIPT``)
     into = [w for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in _INTO_HOST or (
