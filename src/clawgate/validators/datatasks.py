@@ -31,6 +31,7 @@ _TASKS: dict[str, re.Pattern[str]] = {name: re.compile(pattern) for names, patte
     (("alembic", "flask"), r"^(?:db\s+)?downgrade\s+base(?=\s|$)"),
     (("knex",), r"^migrate:rollback\s.*--all(?=\s|$)"),
     (("diesel", "sqlx"), r"^database\s+(?:reset|drop)(?=\s|$)"),
+    (("supabase",), r"^db\s+reset(?=\s|$)"),
 ) for name in names}
 # Tasks that build a database from the schema: on an empty one (a new checkout, CI) they only
 # create, so they are judged only when the line names production or a remote database.
@@ -59,7 +60,8 @@ def _names(cmd: SimpleCommand, start: int) -> tuple[list[str], list[tuple[str, s
     """The environment and connection names the options give, and the line's assignments."""
     argv = cmd.argv
     assignments = [(a.name, a.value.value or a.value.text) for a in cmd.assignments]
-    assignments += [(m.group(1), m.group(2)) for w in argv[:start] if (m := _ASSIGNMENT.match(w))]
+    # ``env RAILS_ENV=production rails …`` before the tool, ``rake db:drop RAILS_ENV=…`` after
+    assignments += [(m.group(1), m.group(2)) for w in argv if (m := _ASSIGNMENT.match(w))]
     names: list[str] = [w for w in argv if "://" in w]
     for i, word in enumerate(argv[start:], start=start):
         name, eq, value = word.lstrip("-").partition("=")
