@@ -91,6 +91,9 @@ class DatabaseResetTask(Validator):
                                     "php", "env", "npm", "uv", "poetry", "pipenv"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        program = cmd.program or ""
+        if program not in self.programs and program.rstrip("0123456789.") not in self.programs:
+            return Verdict.passthrough()  # ``sudo rails …``: the inner command is checked
         found = _task(cmd)
         if found is None:
             return Verdict.passthrough()

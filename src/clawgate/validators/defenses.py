@@ -59,8 +59,7 @@ def _what(cmd: SimpleCommand) -> str | None:
             ["0"], ["Permissive"], ["permissive"]) else None
     if program in ("aa-teardown", "aa-disable", "aa-complain"):
         return f"{program} turns AppArmor confinement off"
-    if (program in SECURITY_AGENTS or program.removesuffix(".service") in SECURITY_AGENTS) \
-            and operands[:1] == ["stop"]:
+    if program in SECURITY_AGENTS and operands[:1] == ["stop"]:
         return f"stops {program}"  # /etc/init.d/auditd stop
     for name, words in _CLOUD:
         if program == name and _within(operands, words):
@@ -90,8 +89,7 @@ class SecurityControlsOff(Validator):
         "az"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.program not in self.programs and (cmd.program or "").removesuffix(
-                ".service") not in SECURITY_AGENTS:
+        if cmd.program not in self.programs:
             return Verdict.passthrough()
         what = _what(cmd)
         if what is None:
