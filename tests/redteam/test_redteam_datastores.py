@@ -42,6 +42,8 @@ DATA: list[Case] = [
     ("mongosh 'mongodb+srv://u@cluster0.abcd.mongodb.net/app' --eval "
      "'db.users.deleteMany({})'", DENY, "every document of an Atlas collection deleted"),
     ("mongo app --eval 'db.users.deleteMany({})'", ASK, "local collection emptied: asked"),
+    ("mongosh --quiet --eval \"require('child_process').execSync('id')\"", ASK,
+     "mongosh's script runs in Node"),
     ("etcdctl --endpoints=https://etcd-prod.example.com:2379 del --prefix ''", DENY,
      "a production etcd emptied"),
     ("etcdctl del --prefix /", ASK, "the local etcd emptied: asked"),

@@ -6,6 +6,7 @@ local one, nothing on a test one. SQL statements are CG-DEST-004's."""
 from __future__ import annotations
 
 import re
+import shlex
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
@@ -30,9 +31,14 @@ def _redis(cmd: SimpleCommand) -> str | None:
     return found.group(1).upper() if found else None
 
 
-def _mongo(cmd: SimpleCommand) -> str | None:
+def _mongo_scripts(cmd: SimpleCommand) -> list[str]:
+    """The JavaScript mongosh is given on the line: ``--eval`` values and fed text."""
     texts = [v or "" for _, _, v in option_values(cmd.words, 1, "", frozenset({"eval"}))]
-    for text in [*texts, *fed_text(cmd)]:
+    return [t for t in [*texts, *fed_text(cmd)] if t.strip()]
+
+
+def _mongo(cmd: SimpleCommand) -> str | None:
+    for text in _mongo_scripts(cmd):
         found = _MONGO_WIPE.search(text)
         if found:
             return next(g for g in found.groups() if g) + "()"
@@ -64,7 +70,8 @@ class DataStoreWipe(Validator):
     ``db.dropDatabase()``, ``.drop()``, ``deleteMany({})``, ``etcdctl del --prefix``,
     ``influx delete``, ``dropdb``, ``mysqladmin drop``): DENY on a production or remote host
     (``-h prod-cache.internal``, ``mongodb://db.example.com/app``), ASK on this machine, left
-    alone on a test database (``dropdb app_test``).
+    alone on a test database (``dropdb app_test``). mongosh's scripts run in Node, so they are
+    checked as ``node -e`` too.
 
     Bad: ``redis-cli -h prod-cache.internal FLUSHALL``. Harmless: ``redis-cli ping``.
     """
@@ -84,7 +91,11 @@ class DataStoreWipe(Validator):
             what = _other(cmd)
         else:
             return Verdict.passthrough()
+        # mongosh runs its scripts in Node: ``--eval "require('child_process')…"`` is node -e
+        scripts = tuple(f"node -e {shlex.quote(t)}" for t in _mongo_scripts(cmd)) \
+            if program in _MONGO else ()
         if what is None:
-            return Verdict.passthrough()
-        return verdict(self.id, f"{program}: {what} wipes stored data", client_target(cmd),
-                       hint="name a local or test instance, or back it up first")
+            return Verdict.unwrap(*scripts) if scripts else Verdict.passthrough()
+        found = verdict(self.id, f"{program}: {what} wipes stored data", client_target(cmd),
+                        hint="name a local or test instance, or back it up first")
+        return Verdict(found.outcome, found.reasons, nested=scripts) if scripts else found
