@@ -48,6 +48,9 @@ DATA: list[Case] = [
      "a production etcd emptied"),
     ("etcdctl del --prefix /", ASK, "the local etcd emptied: asked"),
     ("dropdb prod", DENY, "the production database dropped"),
+    ("heroku pg:reset DATABASE_URL --confirm app", DENY, "a hosted database reset"),
+    ("sqlcmd -S tcp:sql.prod.example.com,1433 -Q \"DROP DATABASE app\"", DENY,
+     "SQL Server's transport prefix does not hide the host"),
     ("dropdb -h db.example.com app", DENY, "a remote database dropped"),
     ("cqlsh cassandra.prod.example.com -e 'DROP KEYSPACE app'", DENY,
      "a production keyspace dropped"),
@@ -88,6 +91,14 @@ INFRA: list[Case] = [
     ("sudo systemctl stop falcon-sensor", DENY, "the EDR sensor stopped"),
     ("systemctl stop osqueryd", DENY, "osquery stopped"),
     ("pkill -9 osqueryd", DENY, "osquery killed"),
+    ("sudo auditctl -a never,task", DENY, "every task excluded from auditing"),
+    ("sudo /opt/sentinelone/bin/sentinelctl control stop", DENY, "the EDR's own off switch"),
+    ("kubectl label ns default pod-security.kubernetes.io/enforce=privileged --overwrite", DENY,
+     "pod security admission switched off"),
+    ("kubectl patch clusterrolebinding cluster-admin --type=json -p '[{\"op\":\"add\","
+     "\"path\":\"/subjects/-\",\"value\":{\"kind\":\"User\",\"name\":\"me\"}}]'", DENY,
+     "a subject added to cluster-admin"),
+    ("kubectl debug node/worker-1 -it --image=ubuntu", DENY, "a shell in the node's namespaces"),
     ("aws iam attach-user-policy --user-name bob --policy-arn "
      "arn:aws:iam::aws:policy/AdministratorAccess", DENY, "administrator policy attached"),
     ("gcloud projects add-iam-policy-binding proj --member=user:x@example.com "

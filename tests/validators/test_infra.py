@@ -50,6 +50,16 @@ def _check(validator: Validator, line: str) -> Outcome:
     ("aws ec2 delete-flow-logs --flow-log-ids fl-1", DENY),
     ("gcloud logging sinks delete audit-export", DENY),
     ("az monitor diagnostic-settings delete --name audit --resource r", DENY),
+    ("auditctl -a never,task", DENY),
+    ("auditctl -a exit,never -F arch=b64 -S all", DENY),
+    ("sentinelctl control stop", DENY),
+    ("mdatp config real-time-protection --value disabled", DENY),
+    ("kubectl label ns default pod-security.kubernetes.io/enforce=privileged --overwrite", DENY),
+    ("kubectl label ns prod pod-security.kubernetes.io/enforce-", DENY),
+    ("auditctl -a always,exit -F arch=b64 -S execve", PASS),
+    ("mdatp health", PASS),
+    ("kubectl label ns dev team=web", PASS),
+    ("kubectl label ns dev pod-security.kubernetes.io/enforce=restricted", PASS),
     ("auditctl -l", PASS),
     ("auditctl -e 1", PASS),
     ("systemctl status auditd", PASS),
@@ -84,6 +94,12 @@ def test_security_controls_off(line: str, expected: Outcome) -> None:
     ("kubectl create rolebinding x --clusterrole admin --user=me -n prod", DENY),
     ("kubectl apply -f - <<EOF\nkind: ClusterRoleBinding\nroleRef:\n  kind: ClusterRole\n"
      "  name: cluster-admin\nEOF", DENY),
+    ("kubectl patch clusterrolebinding cluster-admin --type=json -p "
+     "'[{\"op\":\"add\",\"path\":\"/subjects/-\",\"value\":{\"kind\":\"User\","
+     "\"name\":\"me\"}}]'", DENY),
+    ("aws iam create-policy-version --policy-arn arn:aws:iam::1:policy/ci --policy-document "
+     "'{\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"*\",\"Resource\":\"*\"}]}' "
+     "--set-as-default", DENY),
     ("usermod -aG sudo bob", DENY),
     ("usermod -a -G docker,video bob", DENY),
     ("gpasswd -a bob wheel", DENY),
@@ -95,6 +111,7 @@ def test_security_controls_off(line: str, expected: Outcome) -> None:
     ("az role assignment create --assignee bob --role Reader", PASS),
     ("kubectl create rolebinding x --clusterrole=view --user=me", PASS),
     ("kubectl apply -f - <<EOF\nkind: RoleBinding\nroleRef:\n  name: view\nEOF", PASS),
+    ("kubectl patch clusterrolebinding ci-view -p '{\"subjects\":[]}'", PASS),
     ("usermod -aG video bob", PASS),
     ("adduser bob", PASS),
     ("aws iam list-users", PASS),
@@ -120,7 +137,9 @@ def test_admin_grant(line: str, expected: Outcome) -> None:
     ("kubectl apply -f - <<EOF\nkind: Pod\nspec:\n  hostIPC: true\nEOF", DENY),
     ("kubectl create -f - <<EOF\nkind: Pod\nspec:\n  volumes:\n  - hostPath:\n"
      "      path: /etc\nEOF", DENY),
+    ("kubectl debug node/worker-1 -it --image=ubuntu", DENY),
     ("docker run --rm --privileged multiarch/qemu-user-static --reset -p yes", PASS),
+    ("kubectl debug pod/web-1 -it --image=busybox --target=web", PASS),
     ("docker run --privileged -d docker:dind", PASS),
     ("docker run --rm -v $PWD:/src img", PASS),
     ("docker run -v /etc/localtime:/etc/localtime:ro alpine date", PASS),

@@ -22,7 +22,7 @@ _HOSTS: dict[str, tuple[str, frozenset[str], bool]] = {
 }
 _URL_SHORT = {"redis-cli": "u", "valkey-cli": "u", "keydb-cli": "u"}
 # Clients of stores that only live in someone's cloud.
-_CLOUD_ONLY = frozenset({"bq", "snowsql", "athena"})
+_CLOUD_ONLY = frozenset({"bq", "snowsql", "athena", "heroku"})
 
 
 def client_target(cmd: SimpleCommand, objects: tuple[str, ...] = ()) -> Target:

@@ -61,6 +61,8 @@ def _other(cmd: SimpleCommand) -> str | None:
         return f"dropdb {args[-1]}"
     if cmd.program == "mysqladmin" and "drop" in args:
         return "mysqladmin drop"
+    if cmd.program == "heroku" and args[:1] == ["pg:reset"]:
+        return "heroku pg:reset"
     return None
 
 
@@ -68,16 +70,16 @@ def _other(cmd: SimpleCommand) -> str | None:
 class DataStoreWipe(Validator):
     """A store's client told to wipe it (``redis-cli FLUSHALL``/``FLUSHDB``, mongosh
     ``db.dropDatabase()``, ``.drop()``, ``deleteMany({})``, ``etcdctl del --prefix``,
-    ``influx delete``, ``dropdb``, ``mysqladmin drop``): DENY on a production or remote host
-    (``-h prod-cache.internal``, ``mongodb://db.example.com/app``), ASK on this machine, left
-    alone on a test database (``dropdb app_test``). mongosh's scripts run in Node, so they are
-    checked as ``node -e`` too.
+    ``influx delete``, ``dropdb``, ``mysqladmin drop``, ``heroku pg:reset``): DENY on a
+    production or remote host (``-h prod-cache.internal``, ``mongodb://db.example.com/app``),
+    ASK on this machine, left alone on a test database (``dropdb app_test``). mongosh's
+    scripts run in Node, so they are checked as ``node -e`` too.
 
     Bad: ``redis-cli -h prod-cache.internal FLUSHALL``. Harmless: ``redis-cli ping``.
     """
 
     id = "CG-DATA-001"
-    programs = _REDIS | _MONGO | _DROPPERS | {"etcdctl", "influx"}
+    programs = _REDIS | _MONGO | _DROPPERS | {"etcdctl", "influx", "heroku"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

@@ -17,6 +17,7 @@ throwaway one (a test database is rebuilt by every test run).
 from __future__ import annotations
 
 import ipaddress
+import re
 from enum import IntEnum
 
 from clawgate.decision import Verdict
@@ -93,13 +94,18 @@ def classify(hosts: list[str], names: list[str], objects: tuple[str, ...] = ()) 
 
 
 def _bare_host(text: str) -> str:
-    """The host of ``host``, ``host:port``, ``[::1]:port`` or a URL."""
+    """The host of ``host``, ``host:port``, ``[::1]:port``, sqlcmd's ``tcp:host,port`` or a
+    URL."""
     parts = url_parts(text)
     if parts is not None:
         return parts[0]
+    text = _TRANSPORT.sub("", text).partition(",")[0]
     if text.startswith("[") and "]" in text:
         return text[1:text.index("]")]
     return text.rpartition(":")[0] if text.count(":") == 1 else text
+
+
+_TRANSPORT = lazy_pattern(r"^(?:tcp|np|lpc|admin|unix):", re.I)
 
 
 _WHERE = {Target.PRODUCTION: "a production target", Target.REMOTE: "a remote host",

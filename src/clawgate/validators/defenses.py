@@ -21,6 +21,12 @@ SECURITY_AGENTS = frozenset({
 _WORDS = lazy_pattern(r"[a-z0-9]+(?:_agent)?")
 _STOPS = frozenset({"stop", "disable", "mask", "kill", "unload", "bootout", "remove",
                     "delete", "uninstall", "scale"})
+# Agents' own control tools, and the operands that turn them off.
+_AGENT_CONTROLS = frozenset({"sentinelctl", "falconctl", "osqueryctl", "mdatp", "wazuh-control",
+                             "ossec-control", "cbagentd", "taniumclient", "elastic-agent"})
+_OFF = frozenset({"stop", "disable", "disabled", "unload", "uninstall", "off", "false"})
+_PSA_OFF = lazy_pattern(r"^pod-security\.kubernetes\.io/(?:enforce(?:=privileged|-)$|"
+                        r"enforce-version=|audit-$|warn-$)")
 _SERVICE_MANAGERS = frozenset({"systemctl", "service", "rc-service", "launchctl", "sv",
                                "rc-update", "chkconfig", "update-rc.d", "pkill", "killall",
                                "kubectl", "oc", "helm", "docker", "podman"})
@@ -53,7 +59,14 @@ def _what(cmd: SimpleCommand) -> str | None:
     operands = [a for a in args if not a.startswith("-")]
     if program == "auditctl":
         values = {v for _, _, v in option_values(cmd.words, 1, "e", frozenset())}
-        return "auditctl turns audit rules off" if "-D" in args or "0" in values else None
+        rules = [v or "" for _, _, v in option_values(cmd.words, 1, "aA", frozenset())]
+        off = "-D" in args or "0" in values or any("never" in r.split(",") for r in rules)
+        return "auditctl turns audit rules off" if off else None
+    if program in _AGENT_CONTROLS and set(operands) & _OFF:
+        return f"{program} turns the security agent off"
+    if program in ("kubectl", "oc") and operands[:1] == ["label"] and any(
+            _PSA_OFF.match(a) for a in operands):
+        return "turns the namespace's pod security admission off"
     if program == "setenforce":
         return "setenforce turns SELinux enforcement off" if operands[:1] in (
             ["0"], ["Permissive"], ["permissive"]) else None
@@ -78,7 +91,9 @@ class SecurityControlsOff(Validator):
     ``setenforce 0``, ``aa-teardown``, stopping or removing an EDR, audit or log agent
     (``systemctl disable --now falcon-sensor``, ``kubectl delete daemonset falco -n falco``),
     ``aws cloudtrail stop-logging``, ``aws guardduty delete-detector``, ``gcloud logging sinks
-    delete``: DENY. It is how an intrusion hides itself; no coding task needs it.
+    delete``, ``auditctl -a never,task``, an agent's own ``sentinelctl control stop``,
+    a namespace labelled ``pod-security.kubernetes.io/enforce=privileged``: DENY. It is how
+    an intrusion hides itself; no coding task needs it.
 
     Bad: ``systemctl stop auditd``. Harmless: ``systemctl status auditd``, ``auditctl -l``.
     """
@@ -86,7 +101,7 @@ class SecurityControlsOff(Validator):
     id = "CG-INFRA-001"
     programs = _SERVICE_MANAGERS | SECURITY_AGENTS | {
         "auditctl", "setenforce", "aa-teardown", "aa-disable", "aa-complain", "aws", "gcloud",
-        "az"}
+        "az"} | _AGENT_CONTROLS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:

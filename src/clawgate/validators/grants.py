@@ -22,7 +22,8 @@ ADMIN_ROLE = lazy_pattern(
 _GRANT_VERBS = frozenset({"attach-user-policy", "attach-role-policy", "attach-group-policy",
                           "put-user-policy", "put-role-policy", "put-group-policy",
                           "add-iam-policy-binding", "set-iam-policy", "create", "add",
-                          "clusterrolebinding", "rolebinding", "add-user-to-group"})
+                          "clusterrolebinding", "rolebinding", "add-user-to-group",
+                          "create-policy", "create-policy-version"})
 _BINDING = lazy_pattern(r"[\"']?kind[\"']?\s*:\s*[\"']?(?:Cluster)?RoleBinding\b")
 _CLUSTER_ADMIN = lazy_pattern(r"[\"']?name[\"']?\s*:\s*[\"']?cluster-admin\b")
 
@@ -67,7 +68,8 @@ class AdminGrant(Validator):
     """An administrator's role granted: ``aws iam attach-user-policy … AdministratorAccess``,
     a policy allowing ``"Action": "*"``, ``gcloud … add-iam-policy-binding --role=roles/owner``,
     ``az role assignment create --role Owner``, ``kubectl create clusterrolebinding
-    --clusterrole=cluster-admin``, ``usermod -aG sudo``/``docker``: DENY. Whoever holds it can
+    --clusterrole=cluster-admin`` (or a patch of the cluster-admin binding), ``usermod -aG
+    sudo``/``docker``: DENY. Whoever holds it can
     undo every other control; granting it is for an administrator to do by hand.
 
     Bad: ``kubectl create clusterrolebinding x --clusterrole=cluster-admin --user=me``.
@@ -88,6 +90,12 @@ class AdminGrant(Validator):
         if cmd.program in ("kubectl", "oc") and any(
                 _binds_admin(t) for t in fed_text(cmd)):
             return Verdict.deny(self.id, f"{cmd.program} applies a binding to cluster-admin",
+                                hint="bind the narrowest role the task needs, by hand")
+        operands = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
+        if cmd.program in ("kubectl", "oc") and operands[:1] == ["patch"] and \
+                {"clusterrolebinding", "rolebinding"} & set(operands) and any(
+                o.rsplit("/", 1)[-1] == "cluster-admin" for o in operands):
+            return Verdict.deny(self.id, f"{cmd.program} adds subjects to cluster-admin",
                                 hint="bind the narrowest role the task needs, by hand")
         if not _GRANT_VERBS & {w.shown for w in cmd.words[1:6]}:
             return Verdict.passthrough()

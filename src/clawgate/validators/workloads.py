@@ -79,7 +79,8 @@ class HostPowersWorkload(Validator):
     """A container or pod given the host: ``docker run --privileged -it ubuntu bash``,
     ``--pid=host … nsenter -t 1``, ``-v /etc:/host/etc``, ``kubectl run --overrides`` or a
     manifest on the line with ``privileged: true``, ``hostPID: true`` or a ``hostPath`` of
-    ``/``: DENY. From there every file and process of the node is reachable.
+    ``/``, ``kubectl debug node/NAME``: DENY. From there every file and process of the node
+    is reachable.
 
     Bad: ``docker run --rm -it --pid=host --privileged alpine nsenter -t 1 -m sh``.
     Harmless: ``docker run --rm -v "$PWD":/src -w /src node:20 npm test``.
@@ -91,6 +92,9 @@ class HostPowersWorkload(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program in _ENGINES:
             what = _container(cmd)
+        elif cmd.program in ("kubectl", "oc") and "debug" in cmd.args[:3] and any(
+                a.startswith(("node/", "nodes/")) for a in cmd.args):
+            what = "a debugging pod in the node's namespaces with its root mounted"
         elif cmd.program in ("kubectl", "oc") and {"run", "apply", "create", "replace",
                                                    "patch"} & set(cmd.args[:3]):
             what = _pod(cmd)
