@@ -126,7 +126,7 @@ def test_admin_grant(line: str, expected: Outcome) -> None:
     ("docker run --pid host --cap-add SYS_ADMIN alpine ps", DENY),
     ("podman run --privileged alpine chroot /mnt", DENY),
     ("docker run --cap-add=ALL -ti debian", DENY),
-    ("docker run --security-opt apparmor=unconfined --cap-add=SYS_PTRACE -it img", DENY),
+    ("docker run --security-opt apparmor=unconfined --cap-add=SYS_ADMIN img", DENY),
     ("docker exec --privileged -it app bash", DENY),
     ("docker run -v /etc:/host/etc alpine true", DENY),
     ("docker run -v /proc:/host/proc img", DENY),
@@ -146,6 +146,10 @@ def test_admin_grant(line: str, expected: Outcome) -> None:
     ("docker run -v /etc:/host/etc:ro alpine cat /host/etc/os-release", PASS),
     ("docker run --rm -it alpine sh", PASS),
     ("docker run --net=host nginx", PASS),
+    ("docker run -it --rm --cap-add=SYS_PTRACE --security-opt seccomp=unconfined img gdb ./a",
+     PASS),  # the debugging recipe: confinement loosened, no host power
+    ("kubectl apply -f - <<EOF\nkind: Pod\nspec:\n  containers:\n  - securityContext:\n"
+     "      allowPrivilegeEscalation: true\nEOF", PASS),
     ("docker ps --all", PASS),
     ("kubectl run x --image=alpine --restart=Never -- echo hi", PASS),
     ("kubectl apply -f - <<EOF\nkind: Pod\nspec:\n  containers:\n  - name: x\nEOF", PASS),

@@ -16,12 +16,17 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.consoles import fed_text
 
 _ENGINES = frozenset({"docker", "podman", "nerdctl"})
+# Powers that reach the host by themselves: privileged mode, the host's processes, kernel
+# modules and raw devices, mounting filesystems.
 _POWERS = lazy_pattern(
-    r"^(?:--privileged(?:=true)?|--(?:pid|ipc|userns|uts|cgroupns)[= ]host|--cap-add[= ]"
-    r"(?:ALL|(?:CAP_)?SYS_(?:ADMIN|PTRACE|MODULE|RAWIO)|(?:CAP_)?DAC_READ_SEARCH)|"
+    r"^(?:--privileged(?:=true)?|--pid[= ]host|--cap-add[= ](?:ALL|(?:CAP_)?SYS_(?:ADMIN|MODULE|"
+    r"RAWIO)|(?:CAP_)?DAC_READ_SEARCH)|--device[= ]/dev/(?:sd|nvme|mem|kmem|port|xvd|vd))", re.I)
+# Looser confinement that only helps a power above (alone it is the everyday debugging recipe:
+# ``--cap-add=SYS_PTRACE --security-opt seccomp=unconfined``).
+_LOOSER = lazy_pattern(
+    r"^(?:--(?:ipc|userns|uts|cgroupns)[= ]host|--cap-add[= ](?:CAP_)?SYS_PTRACE|"
     r"--security-opt[= ](?:apparmor|seccomp|systempaths)[=:]unconfined|"
-    r"--security-opt[= ]label[=:]disable|--device[= ]/dev/(?:sd|nvme|mem|kmem|port|xvd|vd))",
-    re.I)
+    r"--security-opt[= ]label[=:]disable)", re.I)
 # A whole system directory of the host mounted writable (``-v /etc:/x``, ``-v /proc:/host``).
 _SYSTEM_MOUNT = lazy_pattern(r"^(?:/(?:etc|root|boot|home|usr|bin|sbin|lib\w*|var|proc|sys|"
                              r"dev|run))/?:[^:]+(?::(?!ro\b)\w+)?$")
@@ -29,7 +34,7 @@ _SHELLS = frozenset({"sh", "bash", "ash", "zsh", "dash"})
 _INTO_HOST = frozenset({"nsenter", "chroot", "mount", "insmod", "modprobe", "debugfs", "fdisk"})
 # Pod fields that hand a pod the node: privileged, host namespaces, host paths of the system.
 _POD_POWERS = lazy_pattern(
-    r"[\"']?(privileged|hostPID|hostIPC|allowPrivilegeEscalation)[\"']?\s*:\s*[\"']?true\b|"
+    r"[\"']?(privileged|hostPID|hostIPC)[\"']?\s*:\s*[\"']?true\b|"
     r"[\"']?(hostPath)[\"']?\s*:\s*\{?\s*[\"']?path[\"']?\s*:\s*[\"']?/(?:etc|root|var/run|"
     r"proc|sys|dev|boot|home)?/?[\"',}\s]|[\"']?add[\"']?\s*:\s*\[?\s*[\"']?(SYS_ADMIN|ALL)\b",
     re.I)
@@ -60,7 +65,8 @@ def _container(cmd: SimpleCommand) -> str | None:
     # a shell that reads its commands from the person (``bash``, not ``bash -c SCRIPT``)
     into = [w for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in _INTO_HOST or (
         w.rsplit("/", 1)[-1] in _SHELLS and words[i + 1:i + 2] != ["-c"])]
-    if powers and (len(powers) > 1 or interactive or into):
+    looser = [w for w in words if _LOOSER.match(w)]
+    if powers and (len(powers) + len(looser) > 1 or interactive or into):
         return f"a container with {', '.join(powers[:2])}{' and a shell' if into else ''}"
     return None
 
