@@ -22,6 +22,9 @@ _MONGO = frozenset({"mongosh", "mongo"})
 _REDIS_WIPE = lazy_pattern(r"(?:^|\s)(flushall|flushdb|(?:function|script)\s+flush)\b", re.I)
 _MONGO_WIPE = lazy_pattern(r"\.(dropDatabase|dropAllUsers|dropAllRoles)\s*\(|\.(drop)\s*\(\s*\)|"
                            r"\.(deleteMany|remove)\s*\(\s*(?:\{\s*\})?\s*[,)]")
+_REACHES_NODE = lazy_pattern(r"\b(?:require|import)\s*\(|\bprocess\s*\.|\bglobalThis\b|"
+                             r"\beval\s*\(|\bFunction\s*\(")
+_RUNS_PROGRAM = lazy_pattern(r"\b_?run(?:Mongo)?Program\s*\(|(?<![.\w])run\s*\(")
 _DROPPERS = frozenset({"dropdb", "mysqladmin"})
 
 
@@ -73,7 +76,8 @@ class DataStoreWipe(Validator):
     ``influx delete``, ``dropdb``, ``mysqladmin drop``, ``heroku pg:reset``): DENY on a
     production or remote host (``-h prod-cache.internal``, ``mongodb://db.example.com/app``),
     ASK on this machine, left alone on a test database (``dropdb app_test``). mongosh's
-    scripts run in Node, so they are checked as ``node -e`` too.
+    scripts run in Node: one that reaches Node's modules is checked as ``node -e`` too, and
+    the legacy shell's ``runProgram()`` is ASK.
 
     Bad: ``redis-cli -h prod-cache.internal FLUSHALL``. Harmless: ``redis-cli ping``.
     """
@@ -93,9 +97,14 @@ class DataStoreWipe(Validator):
             what = _other(cmd)
         else:
             return Verdict.passthrough()
-        # mongosh runs its scripts in Node: ``--eval "require('child_process')…"`` is node -e
-        scripts = tuple(f"node -e {shlex.quote(t)}" for t in _mongo_scripts(cmd)) \
-            if program in _MONGO else ()
+        # mongosh runs its scripts in Node: one that reaches Node's modules or process
+        # (``require('child_process')``) is checked as ``node -e``; the legacy shell's
+        # ``runProgram()`` starts a program itself.
+        scripts = tuple(f"node -e {shlex.quote(t)}" for t in _mongo_scripts(cmd)
+                        if _REACHES_NODE.search(t)) if program in _MONGO else ()
+        if what is None and program in _MONGO and any(
+                _RUNS_PROGRAM.search(t) for t in _mongo_scripts(cmd)):
+            return Verdict.ask(self.id, f"{program} script starts a program")
         if what is None:
             return Verdict.unwrap(*scripts) if scripts else Verdict.passthrough()
         found = verdict(self.id, f"{program}: {what} wipes stored data", client_target(cmd),
