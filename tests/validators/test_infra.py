@@ -37,6 +37,9 @@ def _check(validator: Validator, line: str) -> Outcome:
     ("systemctl disable --now crowdstrike-falcon-sensor", DENY),
     ("launchctl unload /Library/LaunchDaemons/com.crowdstrike.falcond.plist", DENY),
     ("killall falcon-sensor", DENY),
+    ("kill -9 $(pgrep falcon-sensor)", DENY),
+    ("kill -9 1234", PASS),
+    ("kill $(cat server.pid)", PASS),
     ("systemctl stop wazuh-agent", DENY),
     ("systemctl stop rsyslog", DENY),
     ("kubectl delete daemonset falco -n falco", DENY),
@@ -89,6 +92,8 @@ def test_security_controls_off(line: str, expected: Outcome) -> None:
     ("gcloud organizations add-iam-policy-binding 1 --member=user:x@example.com "
      "--role roles/resourcemanager.organizationAdmin", DENY),
     ("az role assignment create --assignee bob --role Owner", DENY),
+    ("gcloud iam service-accounts add-iam-policy-binding sa@p.iam.gserviceaccount.com "
+     "--member=user:me@example.com --role=roles/iam.serviceAccountTokenCreator", DENY),
     ("az role assignment create --assignee bob --role 'User Access Administrator'", DENY),
     ("kubectl create clusterrolebinding x --clusterrole=cluster-admin --user=me", DENY),
     ("kubectl create rolebinding x --clusterrole admin --user=me -n prod", DENY),

@@ -5,6 +5,9 @@ database or file it names, and the line's ``PGHOST=``/``DATABASE_URL=``-style as
 
 from __future__ import annotations
 
+import re
+
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import option_values
 from clawgate.validators.datatargets import Target, line_target
@@ -20,6 +23,8 @@ _HOSTS: dict[str, tuple[str, frozenset[str], bool]] = {
                     ("", frozenset({"host", "url", "server"}), False)),
     "etcdctl": ("", frozenset({"endpoints"}), False),
 }
+_CONNINFO = lazy_pattern(r"(?:^|[\s;])(host|hostaddr|server|dbname|database)\s*=\s*"
+                         r"['\"]?([^\s;'\"]+)", re.I)
 _URL_SHORT = {"redis-cli": "u", "valkey-cli": "u", "keydb-cli": "u"}
 # Clients of stores that only live in someone's cloud.
 _CLOUD_ONLY = frozenset({"bq", "snowsql", "athena", "heroku"})
@@ -46,5 +51,9 @@ def client_target(cmd: SimpleCommand, objects: tuple[str, ...] = ()) -> Target:
             names.append(text)
     if positional and names:
         hosts.append(names.pop(0))
+    for word in words[1:]:  # libpq's "host=h dbname=d", ODBC's "Server=h;Database=d"
+        text = word.value or word.shown
+        for key, value in _CONNINFO.findall(text):
+            (hosts if key.lower() in ("host", "server", "hostaddr") else names).append(value)
     assignments = [(a.name, a.value.value or a.value.text) for a in cmd.assignments]
     return line_target(hosts, names, assignments, objects)

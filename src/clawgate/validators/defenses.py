@@ -28,7 +28,7 @@ _OFF = frozenset({"stop", "disable", "disabled", "unload", "uninstall", "off", "
 _PSA_OFF = lazy_pattern(r"^pod-security\.kubernetes\.io/(?:enforce(?:=privileged|-)$|"
                         r"enforce-version=|audit-$|warn-$)")
 _SERVICE_MANAGERS = frozenset({"systemctl", "service", "rc-service", "launchctl", "sv",
-                               "rc-update", "chkconfig", "update-rc.d", "pkill", "killall",
+                               "rc-update", "chkconfig", "update-rc.d", "kill", "pkill", "killall",
                                "kubectl", "oc", "helm", "docker", "podman"})
 # (program, words among its first operands) that turn a cloud's audit or detection off.
 _CLOUD: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -77,7 +77,8 @@ def _what(cmd: SimpleCommand) -> str | None:
     for name, words in _CLOUD:
         if program == name and _within(operands, words):
             return f"{program} {' '.join(words)} turns audit logging or detection off"
-    if program in _SERVICE_MANAGERS and (program in ("pkill", "killall") or _STOPS & set(
+    # (``kill $(pgrep falcon-sensor)``: the agent is named in the substitution)
+    if program in _SERVICE_MANAGERS and (program in ("kill", "pkill", "killall") or _STOPS & set(
             operands[:3])):
         agent = _agent(operands + [v for a in args if (v := a.partition("=")[2])])
         if agent is not None:

@@ -12,11 +12,13 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.consoles import fed_text
 
 # A role, policy or group that is an administrator's: AWS's AdministratorAccess and
-# IAMFullAccess, GCP's owner, editor and *Admin roles, Azure's Owner, Contributor and access
-# administrators, Kubernetes' cluster-admin and admin, a policy document allowing "*".
+# IAMFullAccess, GCP's owner, editor and *Admin roles (and acting as a service account),
+# Azure's Owner, Contributor and access administrators, Kubernetes' cluster-admin and admin,
+# a policy document allowing "*".
 ADMIN_ROLE = lazy_pattern(
     r"AdministratorAccess|IAMFullAccess|(?:^|[/=\s'\"])roles/(?:owner|editor)\b|"
-    r"roles/[\w.]*admin\b|^(?:Owner|Contributor|User Access Administrator|Role Based Access "
+    r"roles/[\w.]*admin\b|roles/iam\.serviceAccount(?:TokenCreator|User|KeyAdmin)\b|"
+    r"^(?:Owner|Contributor|User Access Administrator|Role Based Access "
     r"Control Administrator)$|^(?:cluster-)?admins?$|^administrators?$|"
     r"\"Action\"\s*:\s*(?:\[\s*)?\"\*\"", re.I)
 _GRANT_VERBS = frozenset({"attach-user-policy", "attach-role-policy", "attach-group-policy",
