@@ -83,7 +83,7 @@ def hook(manifest: Path, workspace: Path, tool: str, tool_input: dict[str, objec
     ("settings.json", CLAUDE, [
         ("npm run test --watch", Outcome.ALLOW), ("git status", Outcome.ALLOW),
         ("git diff HEAD", Outcome.ALLOW), ("lsof", Outcome.ALLOW),
-        ("git push origin main", Outcome.ASK), ("docker run -it --privileged x", Outcome.ASK),
+        ("git push origin main", Outcome.ASK), ("docker run --rm --privileged x", Outcome.ASK),
         ("rm -rf build", Outcome.DENY), ("rm -fr build", Outcome.DENY)]),
     ("settings.json", CLAUDE_DENY_ALL, [
         ("git status", Outcome.DENY), ("ls", Outcome.DENY), ("echo hi", Outcome.DENY)]),

@@ -41,7 +41,7 @@ from clawgate.policy.settings import EngineSettings
     ('mysql -u root -e "use app; delete from users;"', "CG-DEST-004"),
     ('sqlite3 app.db "DROP TABLE t"', "CG-DEST-004"),
     ("psql --command='UPDATE accounts SET balance = 0'", "CG-DEST-004"),
-    ("psql -c\"DROP DATABASE prod\"", "CG-DEST-004"),
+    ("psql -c\"DROP DATABASE app\"", "CG-DEST-004"),
     ("kubectl delete pod web-1", "CG-DEST-005"),
     ("kubectl -n prod delete deployment api", "CG-DEST-005"),
     ("terraform destroy", "CG-DEST-005"),  # with -auto-approve: DENY (CG-NET-001)

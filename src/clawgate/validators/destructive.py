@@ -9,15 +9,21 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.consoles import fed_text
+from clawgate.validators.dataclients import client_target
+from clawgate.validators.datatargets import verdict
 from clawgate.validators.degree import fed_targets_spared
 from clawgate.validators.deletes import delete_targets
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.xargsfeed import ITEM as XARGS_ITEM
 
-_SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client"})
+_SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client",
+                          "pgcli", "mycli", "litecli", "usql", "sqlcmd", "cqlsh", "cockroach",
+                          "mysqlsh", "influx", "trino", "bq", "snowsql"})
 _OPTION_PREFIX = lazy_pattern(r"^(--[A-Za-z-]+=|-[A-Za-z])")
 _DROP = lazy_pattern(r"\b(drop\s+(table|database|schema|index|view|user|role|owned|"
-                     r"materialized|sequence|function|type|extension)|truncate)\b", re.IGNORECASE)
+                     r"materialized|sequence|function|type|extension|keyspace|measurement|"
+                     r"series|retention|collection)|truncate)\b", re.IGNORECASE)
 _UNBOUNDED = lazy_pattern(r"^\s*(delete\s+from|update\s+\S+\s+set)\b", re.IGNORECASE)
 _WHERE = lazy_pattern(r"\bwhere\b", re.IGNORECASE)
 # A path whose directory is a variable or a substitution (``$src/x``, ``"${D}"/*``, ``$(pwd)``):
@@ -29,9 +35,13 @@ _SUBSTITUTION = lazy_pattern(r"^(?:`([^`]*)`|\$\(([^()]*)\))$")
 @register
 class DestructiveSql(Validator):
     """``DROP``, ``TRUNCATE``, and ``DELETE``/``UPDATE`` without ``WHERE`` handed to a database
-    client: the rows are gone unless there is a backup.
+    client: the rows are gone unless there is a backup. Judged by the target
+    (``datatargets``): DENY on a production or remote database (``psql -h db.prod.example``,
+    ``postgresql://u@prod/app``, ``DROP DATABASE app_prod``), ASK on this machine's, left alone
+    on a local test database (``psql -d app_test``, ``sqlite3 test.db``).
 
-    Bad: ``psql -c 'DROP TABLE users'``. Harmless: ``psql -c 'DELETE FROM t WHERE id = 3'``.
+    Bad: ``psql -h db.prod.example -c 'DROP DATABASE app'``.
+    Harmless: ``psql -c 'DELETE FROM t WHERE id = 3'``.
     """
 
     id = "CG-DEST-004"
@@ -40,13 +50,13 @@ class DestructiveSql(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _SQL_CLIENTS:
             return Verdict.passthrough()
-        texts = [w.shown for w in cmd.words[1:]] + [r.heredoc for r in cmd.redirects
-                                                     if r.heredoc]
+        texts = [w.shown for w in cmd.words[1:]] + fed_text(cmd)
         for text in texts:
             statement = _destructive(text)
             if statement is not None:
-                return Verdict.ask(self.id, f"destructive SQL: {statement[:60]}",
-                                   hint="add a WHERE clause, or back the table up first")
+                target = client_target(cmd, objects=(statement,))
+                return verdict(self.id, f"destructive SQL: {statement[:60]}", target,
+                               hint="add a WHERE clause, or back the table up first")
         return Verdict.passthrough()
 
 

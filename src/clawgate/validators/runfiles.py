@@ -19,7 +19,6 @@ import re
 import shlex
 from collections.abc import Callable, Iterator
 
-
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell.model import SimpleCommand
