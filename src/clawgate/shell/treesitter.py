@@ -34,6 +34,9 @@ _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"})
 _UNREDIRECTABLE = frozenset({"list", "pipeline"})  # no redirection applies to them whole
+# Leaves an expansion's operand may be read as, text and all (``${x#$(id)}``: a regex).
+_OPERAND_LEAVES = frozenset({"regex", "word"})
+_OPERAND_PREFIX = b": "
 _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
@@ -188,8 +191,30 @@ class _Walker:
             self.children(node, inner, depth)
         elif kind == "comment":
             self.comments.append(text_of(node, self.src))
+        elif kind in _OPERAND_LEAVES and node.parent is not None and \
+                node.parent.type == "expansion":
+            self.operand(node, nesting, depth)
         else:
             self.children(node, inner, depth, redirects, background)
+
+    def operand(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """tree-sitter-bash reads the operand of ``${x#…}``, ``${x%…}``, ``${x^…}``,
+        ``${x,…}`` and ``${x/…/…}`` as one leaf, and a ``${x:-`…`}`` default too: the
+        substitutions in it, which bash runs when it expands the word, are read from its
+        text as the words of a command of their own, at its place in the line."""
+        text = self.src[node.start_byte:node.end_byte]
+        if b"$(" not in text and b"`" not in text and b"<(" not in text and b">(" not in text:
+            return
+        sub = _Walker(_OPERAND_PREFIX + text)
+        tree = parser().parse(sub.src)
+        sub.walk(tree.root_node, nesting, depth + 1)
+        self.has_error = self.has_error or sub.has_error or tree.root_node.has_error
+        self.too_deep = self.too_deep or sub.too_deep
+        shift = node.start_byte - len(_OPERAND_PREFIX)
+        for cmd in sub.out:
+            if cmd.start >= len(_OPERAND_PREFIX):  # not the ``:`` that carries the words
+                cmd.start += shift
+                self.out.append(cmd)
 
     def children(self, node: Node, nesting: tuple[str, ...], depth: int,
                  redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:

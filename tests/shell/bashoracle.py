@@ -1,0 +1,110 @@
+"""Real bash as the judge of what a line runs, for tests: every program is a recorder stub.
+
+``ran(line)`` runs ``line`` with ``bash -c`` inside bubblewrap and returns the argv of every
+program bash executed, in order. Nothing real runs and nothing of the machine is reachable:
+
+- the system is read-only, ``/tmp`` and the home are empty tmpfs, the cwd is a scratch
+  directory on that tmpfs, every namespace is unshared (no network);
+- every directory of ``PATH`` (``/usr/bin``, ``/usr/sbin``, ``/usr/local/bin``,
+  ``/usr/local/sbin``; ``/bin`` and ``/sbin`` link into ``/usr``) is replaced by a directory
+  holding one recorder stub for each name it held, so a program named by its name or by its
+  absolute path runs the stub; a name found nowhere is recorded by bash's
+  ``command_not_found_handle``;
+- a stub appends its argv to a log and exits 0, reading nothing; builtins (``eval``,
+  ``source``, functions, arithmetic, ``exec`` of a stub) run as bash runs them;
+- a run that does not end within its bound is killed with its sandbox (a hang guard).
+
+Bash and the stubs' interpreter (dash) are bound in at ``/tmp/.oracle`` before the
+directories are replaced. The argv's first word is the basename of the program as run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import cache
+from pathlib import Path
+
+ORACLE = "/tmp/.oracle"
+LOG = f"{ORACLE}/log"
+_BIN_DIRS = ("/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin")
+_FIELD, _RECORD = "\x1f", "\x1e"
+# One write per execution (O_APPEND), so that the stages of a pipeline do not interleave.
+_RECORDER = f"""#!{ORACLE}/dash
+r=$(printf '%s\\037' "${{0##*/}}" "$@"; printf x)
+printf '%s\\036' "${{r%x}}" >> {LOG}
+"""
+_NOT_FOUND = ("() { r=$(printf '%s\\037' \"$@\"; printf x); "
+              f"printf '%s\\036' \"${{r%x}}\" >> {LOG}; return 0; }}")
+_HANG_GUARD_S = 20.0
+
+
+def available() -> str | None:
+    """Why the oracle cannot run here, or None."""
+    for program in ("bwrap", "bash", "dash"):
+        if shutil.which(program) is None:
+            return f"{program} is missing"
+    try:
+        ran("true")
+    except OracleError as exc:
+        return str(exc)
+    return None
+
+
+class OracleError(RuntimeError):
+    """The sandbox did not start or bash could not be run."""
+
+
+@cache
+def _stubs() -> Path:
+    """A directory per bin directory, each holding a stub for every name the real one holds."""
+    root = Path(tempfile.mkdtemp(prefix="clawgate-bashoracle-"))
+    recorder = root / "recorder"
+    recorder.write_text(_RECORDER)
+    recorder.chmod(0o755)
+    for directory in _BIN_DIRS:
+        mirror = root / directory.strip("/").replace("/", "_")
+        mirror.mkdir()
+        names = os.listdir(directory) if os.path.isdir(directory) else []
+        for name in names:
+            (mirror / name).symlink_to(f"{ORACLE}/recorder")
+    return root
+
+
+def _command(line: str, log: Path) -> list[str]:
+    root = _stubs()
+    argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--tmpfs", "/tmp", "--tmpfs", "/home", "--tmpfs", "/root",
+            "--dir", "/home/oracle", "--dir", "/tmp/work", "--dir", ORACLE,
+            "--ro-bind", os.path.realpath(shutil.which("bash") or "bash"), f"{ORACLE}/bash",
+            "--ro-bind", os.path.realpath(shutil.which("dash") or "dash"), f"{ORACLE}/dash",
+            "--ro-bind", str(root / "recorder"), f"{ORACLE}/recorder",
+            "--bind", str(log), LOG]
+    for directory in _BIN_DIRS:
+        if os.path.isdir(directory):
+            argv += ["--ro-bind", str(root / directory.strip("/").replace("/", "_")), directory]
+    argv += ["--unshare-all", "--die-with-parent", "--new-session", "--chdir", "/tmp/work",
+             "--clearenv", "--setenv", "HOME", "/home/oracle",
+             "--setenv", "PATH", ":".join(_BIN_DIRS),
+             "--setenv", "BASH_FUNC_command_not_found_handle%%", _NOT_FOUND,
+             f"{ORACLE}/bash", "--noprofile", "--norc", "-c", line]
+    return argv
+
+
+def ran(line: str) -> list[tuple[str, ...]]:
+    """The argv of every program bash ran for ``line``, in order (stubs and names not found)."""
+    with tempfile.NamedTemporaryFile(prefix="clawgate-oracle-log-") as log:
+        try:
+            done = subprocess.run(_command(line, Path(log.name)), capture_output=True,
+                                  timeout=_HANG_GUARD_S, check=False)
+        except subprocess.TimeoutExpired:
+            done = None
+        except OSError as exc:
+            raise OracleError(f"bwrap could not start: {exc}") from exc
+        if done is not None and done.returncode != 0 and b"bwrap:" in done.stderr:
+            raise OracleError(done.stderr.decode(errors="replace").strip())
+        text = Path(log.name).read_bytes().decode("utf-8", "surrogateescape")
+    records = [r for r in text.split(_RECORD) if r]
+    return [tuple(r.split(_FIELD)[:-1]) for r in records]
