@@ -26,6 +26,12 @@ import subprocess
 import tempfile
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+from clawgate.engine import Engine
+from clawgate.policy.settings import EngineSettings
+from clawgate.shell.model import BRACE, GLOB, TILDE, SimpleCommand
+from clawgate.validators.base import Context
 
 ORACLE = "/tmp/.oracle"
 LOG = f"{ORACLE}/log"
@@ -39,6 +45,7 @@ printf '%s\\036' "${{r%x}}" >> {LOG}
 _NOT_FOUND = ("() { r=$(printf '%s\\037' \"$@\"; printf x); "
               f"printf '%s\\036' \"${{r%x}}\" >> {LOG}; return 0; }}")
 _HANG_GUARD_S = 20.0
+_ANY_WORDS = frozenset({GLOB, BRACE, TILDE})
 
 
 def available() -> str | None:
@@ -94,7 +101,10 @@ def _command(line: str, log: Path) -> list[str]:
 
 
 def ran(line: str) -> list[tuple[str, ...]]:
-    """The argv of every program bash ran for ``line``, in order (stubs and names not found)."""
+    """The argv of every program bash ran for ``line``, in order (stubs and names not found).
+    A line holding a NUL cannot be handed to ``bash -c``: OracleError."""
+    if "\0" in line:
+        raise OracleError("a NUL cannot be passed to bash -c")
     with tempfile.NamedTemporaryFile(prefix="clawgate-oracle-log-") as log:
         try:
             done = subprocess.run(_command(line, Path(log.name)), capture_output=True,
@@ -108,3 +118,40 @@ def ran(line: str) -> list[tuple[str, ...]]:
         text = Path(log.name).read_bytes().decode("utf-8", "surrogateescape")
     records = [r for r in text.split(_RECORD) if r]
     return [tuple(r.split(_FIELD)[:-1]) for r in records]
+
+
+def unjudged(line: str, engine: Engine | None = None) -> list[tuple[str, ...]]:
+    """The argv bash ran for ``line`` that the engine judged no command for: none whose
+    program is the one bash ran and whose known words are the words bash passed (a word known
+    only at run time, a glob, a brace or a tilde stands for any words)."""
+    seen = _judged(line, engine or Engine())
+    return [argv for argv in ran(line) if not any(_matches(argv, cmd) for cmd in seen)]
+
+
+def _judged(line: str, engine: Engine) -> list[SimpleCommand]:
+    """Every simple command the engine put to its validators while deciding ``line``."""
+    seen: list[SimpleCommand] = []
+    recording = _Recording(engine.settings, seen)
+    recording.check(line, cwd="/tmp/work")
+    return seen
+
+
+class _Recording(Engine):
+    """An engine that notes each simple command it judges (the real one; nothing replaced)."""
+
+    def __init__(self, settings: EngineSettings, seen: list[SimpleCommand]) -> None:
+        super().__init__(settings, cache_size=0)
+        self._seen = seen
+
+    def _check_command(self, cmd: SimpleCommand, ctx: Context, run: Any, depth: int,
+                       exact: bool = False) -> None:
+        self._seen.append(cmd)
+        super()._check_command(cmd, ctx, run, depth, exact)
+
+
+def _matches(argv: tuple[str, ...], cmd: SimpleCommand) -> bool:
+    if not cmd.words or (cmd.program is not None and cmd.program != argv[0]):
+        return False
+    if any(w.value is None or w.expansions & _ANY_WORDS for w in cmd.words):
+        return True
+    return tuple(w.value for w in cmd.words[1:]) == argv[1:]
