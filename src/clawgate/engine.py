@@ -210,7 +210,7 @@ class Engine:
                 continue  # prose, or text in another language: no command to any reader
             alone = _Run()
             self._check_line(piece, ctx, alone, depth + 1)
-            if not alone.misparsing and any(v.outcome is Outcome.DENY for v in alone.verdicts):
+            if not alone.misparsing and any(_judged_deny(v) for v in alone.verdicts):
                 run.add(Verdict.ask(SET_ASIDE_ID, f"{kind} reads as a command that would be "
                                     "denied; a shell that reads it otherwise runs it",
                                     hint="leave the command out of the comment or text"),
@@ -337,6 +337,13 @@ def _process_cwd() -> str:
         return os.getcwd()
     except OSError:
         return UNKNOWN_CWD
+
+
+def _judged_deny(verdict: Verdict) -> bool:
+    """A DENY a validator gave about what a command does, not one of the machinery's own
+    (nesting too deep, a crash, a length): those say nothing of text set aside."""
+    return verdict.outcome is Outcome.DENY and any(
+        not r.rule_id.startswith("CG-ENGINE-") for r in verdict.reasons)
 
 
 def _failed(validator: AnyValidator, exc: Exception) -> Verdict:
