@@ -2,7 +2,8 @@
 
 Each row was ALLOW: the parser set the program aside (a comment that a backslash seemed to
 continue), kept it inside a leaf it never read (the operand of ``${x#…}``), or took it for
-text (a quoted subscript that a builtin or arithmetic evaluates). Each asserts the outcome
+text (a quoted subscript that a builtin or arithmetic evaluates), or spelled a word otherwise
+than bash (``r$"m"`` is ``rm``). Each asserts the outcome
 now, and real bash, run with recorder stubs in a sandbox (``tests/bashoracle.py``), confirms
 that it runs the payload.
 """
@@ -27,6 +28,9 @@ ATTACKS = [
     ("make test # run tests \\\nsudo rm -rf /", DENY, SUDO_RM),
     ("echo $(ls # x \\\nsudo rm -rf /\n)", DENY, SUDO_RM),
     ("for f in *.py; do wc -l \"$f\" # count \\\nrm -rf ~\ndone", DENY, RM_HOME),
+    # $"…" inside a word: tree-sitter-bash hands out its $ apart, bash drops it.
+    ("r$\"m\" -rf /", DENY, ("rm", "-rf", "/")),
+    ("sudo$\"\" rm -rf /", DENY, SUDO_RM),
     # Substitutions in the operand of a parameter expansion run.
     ("x=1; echo ${x#$(sudo rm -rf /)}", DENY, SUDO_RM),
     ("x=1; echo \"${x%%$(sudo rm -rf /)}\"", DENY, SUDO_RM),

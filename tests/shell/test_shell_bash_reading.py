@@ -26,6 +26,8 @@ FAMILIES = [
     ("comment inside $( )", "echo $(ls # x \\\nid -u\n)", ("id", "-u")),
     ("comment in a loop body", "for f in a; do ls # x \\\nid -u\ndone", ("id", "-u")),
     ("comment after ANSI-C quoting", "echo $'a\\'b' # x \\\nid -u", ("id", "-u")),
+    ("locale quoting inside a word", "r$\"m\" -rf build", ("rm", "-rf", "build")),
+    ("locale quoting after a name", "whoami$\";;$\"", ("whoami;;$",)),
     ("expansion operand #", "x=ab; echo ${x#$(id -u)}", ("id", "-u")),
     ("expansion operand %%", "x=ab; echo \"${x%%$(id -u)*}\"", ("id", "-u")),
     ("expansion operand ^^ with backquotes", "x=ab; echo ${x^^`id -u`}", ("id", "-u")),
