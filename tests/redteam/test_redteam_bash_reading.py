@@ -17,7 +17,7 @@ from clawgate.decision import Outcome
 from clawgate.engine import Engine
 
 ENGINE = Engine()
-DENY = Outcome.DENY
+ASK, DENY = Outcome.ASK, Outcome.DENY
 SUDO_RM = ("sudo", "rm", "-rf", "/")
 RM_HOME = ("rm", "-rf", "/home/oracle")  # ~ in the oracle's sandbox
 
@@ -31,6 +31,10 @@ ATTACKS = [
     # $"…" inside a word: tree-sitter-bash hands out its $ apart, bash drops it.
     ("r$\"m\" -rf /", DENY, ("rm", "-rf", "/")),
     ("sudo$\"\" rm -rf /", DENY, SUDO_RM),
+    ("git $\"p\"$\"us\"h --force", ASK, ("git", "push", "--force")),
+    # A word glued to an array assignment is part of it: the command is the word after.
+    ("a=(1)x sudo rm -rf /", DENY, SUDO_RM),
+    ("a=()x rm -rf ~", DENY, RM_HOME),
     # Substitutions in the operand of a parameter expansion run.
     ("x=1; echo ${x#$(sudo rm -rf /)}", DENY, SUDO_RM),
     ("x=1; echo \"${x%%$(sudo rm -rf /)}\"", DENY, SUDO_RM),

@@ -241,9 +241,25 @@ class _Walker:
         assignments: list[m.Assignment] = []
         own: list[m.Redirect] = []
         word_end = -1
-        for child in node.named_children:
+        assigned_to = -1  # where the last assignment ends
+        for child in node.children:
+            if not child.is_named and child.type != "$":
+                continue
+            if child.type == "$":  # ``-r$"f"``: a word tree-sitter-bash ends with a bare $
+                word = _dollar_word(child, self.src)
+                if words and child.start_byte == word_end:
+                    words[-1] = joined(words[-1], word)
+                else:
+                    words.append(word)
+                word_end = child.end_byte
+                continue
             if child.type == "variable_assignment":
                 assignments.append(self.assignment(child))
+                assigned_to = child.end_byte
+            elif child.type == "command_name" and child.start_byte == assigned_to:
+                # ``a=(1)x sudo …``: bash reads the word glued to an array assignment as part
+                # of it; the command's name is the word after it
+                pass
             elif child.type == "command_name":
                 words.extend(word_of(c, self.src) for c in child.named_children[:1])
             elif child.type in _REDIRECTS:
@@ -457,6 +473,19 @@ class _Walker:
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
                     cmd.pipeline, cmd.stage = names, i
+
+
+def _dollar_word(token: Node, src: bytes) -> m.Word:
+    """The text of a ``$`` token tree-sitter-bash hands out with the word before it
+    (``-r$``): before a double-quoted string right after it, the ``$`` of a ``$"…"``, which
+    bash drops (``-r$"f"`` is ``-rf``); else a literal ``$``."""
+    text = text_of(token, src)
+    after = token.next_sibling
+    if after is not None and after.type == "concatenation" and after.children:
+        after = after.children[0]  # ``$"-"$"rf"``: the string begins a concatenation
+    if after is not None and after.type == "string" and after.start_byte == token.end_byte:
+        return m.Word(text, text[:-1], False, frozenset({m.LOCALE}))
+    return m.Word(text, text)
 
 
 def _body_line(heredoc: Node, part: Node, src: bytes) -> bool:
