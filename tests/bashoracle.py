@@ -11,7 +11,9 @@ program bash executed, in order. Nothing real runs and nothing of the machine is
   absolute path runs the stub; a name found nowhere is recorded by bash's
   ``command_not_found_handle``;
 - a stub appends its argv to a log and exits 0, reading nothing; builtins (``eval``,
-  ``source``, functions, arithmetic, ``exec`` of a stub) run as bash runs them;
+  ``source``, functions, arithmetic, ``exec`` of a stub) run as bash runs them; bash waits
+  for its background jobs and coprocesses before it exits (an EXIT trap set through
+  ``BASH_ENV``, which a line that sets its own EXIT trap replaces);
 - a run that does not end within its bound is killed with its sandbox (a hang guard).
 
 Bash and the stubs' interpreter (dash) are bound in at ``/tmp/.oracle`` before the
@@ -71,6 +73,7 @@ def _stubs() -> Path:
     recorder = root / "recorder"
     recorder.write_text(_RECORDER)
     recorder.chmod(0o755)
+    (root / "env").write_text("trap wait EXIT\n")  # background jobs run to their end too
     for directory in _BIN_DIRS:
         mirror = root / directory.strip("/").replace("/", "_")
         mirror.mkdir()
@@ -88,6 +91,7 @@ def _command(line: str, log: Path) -> list[str]:
             "--ro-bind", os.path.realpath(shutil.which("bash") or "bash"), f"{ORACLE}/bash",
             "--ro-bind", os.path.realpath(shutil.which("dash") or "dash"), f"{ORACLE}/dash",
             "--ro-bind", str(root / "recorder"), f"{ORACLE}/recorder",
+            "--ro-bind", str(root / "env"), f"{ORACLE}/env",
             "--bind", str(log), LOG]
     for directory in _BIN_DIRS:
         if os.path.isdir(directory):
@@ -96,6 +100,7 @@ def _command(line: str, log: Path) -> list[str]:
              "--clearenv", "--setenv", "HOME", "/home/oracle",
              "--setenv", "PATH", ":".join(_BIN_DIRS),
              "--setenv", "BASH_FUNC_command_not_found_handle%%", _NOT_FOUND,
+             "--setenv", "BASH_ENV", f"{ORACLE}/env",
              f"{ORACLE}/bash", "--noprofile", "--norc", "-c", line]
     return argv
 

@@ -31,6 +31,7 @@ FAMILIES = [
     ("locale quoting after a word's $", "rm -r$\"f\" build", ("rm", "-rf", "build")),
     ("locale quoting in a concatenation", "rm $\"-\"$\"rf\" build", ("rm", "-rf", "build")),
     ("word glued to an array assignment", "a=(1)x rm -rf build", ("rm", "-rf", "build")),
+    ("an empty command substitution inside a word", "r` `m -rf build", ("rm", "-rf", "build")),
     ("expansion operand #", "x=ab; echo ${x#$(id -u)}", ("id", "-u")),
     ("expansion operand %%", "x=ab; echo \"${x%%$(id -u)*}\"", ("id", "-u")),
     ("expansion operand ^^ with backquotes", "x=ab; echo ${x^^`id -u`}", ("id", "-u")),

@@ -106,6 +106,8 @@ def _value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, set[str
         return unescape_unquoted(text), "\\" in text, kinds
     if kind == "raw_string":
         return text[1:-1], True, set()
+    if kind == "``":  # a command substitution of blanks only (``r` `m``): it adds nothing
+        return "", True, set()
     if kind == "ansi_c_string":
         return decode_ansi_c(text[2:-1]), True, {m.ANSI_C}
     if kind in ("string", "translated_string"):
