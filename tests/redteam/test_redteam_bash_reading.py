@@ -38,6 +38,16 @@ ATTACKS = [
     # A trap's code after the end of its options runs.
     ("trap -- 'sudo rm -rf /' EXIT", DENY, SUDO_RM),
     ("trap -- 'rm -rf ~' DEBUG; :", DENY, RM_HOME),
+    # Backquotes in the body of a here-document whose delimiter is not quoted run.
+    ("cat <<EOF\n`sudo rm -rf /`\nEOF", DENY, SUDO_RM),
+    ("cat > notes.txt <<EOF\nsee `rm -rf ~`\nEOF", DENY, RM_HOME),
+    ("cat <<EOF\n\\\\`rm -rf ~`\nEOF", DENY, RM_HOME),
+    # A body line starting with an escaped backslash: its $( ) runs.
+    ("cat <<EOF\n\\\\$(sudo rm -rf /)\nEOF", DENY, SUDO_RM),
+    # Backquotes nested in backquotes (\`…\`) run.
+    ("echo `echo \\`sudo rm -rf /\\``", DENY, SUDO_RM),
+    ("x=`echo \\`rm -rf ~\\``", DENY, RM_HOME),
+    ("cat <<EOF\n`echo \\`sudo rm -rf /\\``\nEOF", DENY, SUDO_RM),
     # Substitutions in the operand of a parameter expansion run.
     ("x=1; echo ${x#$(sudo rm -rf /)}", DENY, SUDO_RM),
     ("x=1; echo \"${x%%$(sudo rm -rf /)}\"", DENY, SUDO_RM),

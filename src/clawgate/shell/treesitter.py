@@ -11,6 +11,7 @@ from clawgate.shell import model as m
 from clawgate.shell.words import text_of, word_of
 
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
     from tree_sitter import Language, Node, Parser, Tree
@@ -37,6 +38,14 @@ _UNREDIRECTABLE = frozenset({"list", "pipeline"})  # no redirection applies to t
 # Leaves an expansion's operand may be read as, text and all (``${x#$(id)}``: a regex).
 _OPERAND_LEAVES = frozenset({"regex", "word"})
 _OPERAND_PREFIX = b": "
+
+
+@cache
+def _backquoted_escapes() -> re.Pattern[bytes]:
+    """What a backslash escapes inside backquotes: it is removed before the body is read."""
+    import re
+
+    return re.compile(rb"\\([$`\\])")
 _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
@@ -194,6 +203,13 @@ class _Walker:
         elif kind in _OPERAND_LEAVES and node.parent is not None and \
                 node.parent.type == "expansion":
             self.operand(node, nesting, depth)
+        elif kind == "heredoc_body" and b"`" in self.src[node.start_byte:node.end_byte] and \
+                _expands(node, self.src):
+            self.body_backquotes(node, inner, depth)
+            self.children(node, inner, depth, redirects, background)
+        elif kind == "command_substitution" and self.src[node.start_byte] == 96 and \
+                _backquoted_escapes().search(self.src, node.start_byte, node.end_byte):
+            self.backquoted(node, inner, depth)
         else:
             self.children(node, inner, depth, redirects, background)
 
@@ -215,6 +231,38 @@ class _Walker:
             if cmd.start >= len(_OPERAND_PREFIX):  # not the ``:`` that carries the words
                 cmd.start += shift
                 self.out.append(cmd)
+
+    def body_backquotes(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """tree-sitter-bash reads ``$( )`` in the body of a here-document whose delimiter is
+        not quoted, but not backquotes (a body line ``see `rm -rf ~` now``), which bash runs.
+        Each is read as the commands of a line of its own, at its place in the body."""
+        start, end = node.start_byte, node.end_byte
+        for opening, closing in _backquote_spans(self.src, start, end):
+            body = self.src[opening + 1:closing]
+            self._read_apart(_backquoted_escapes().sub(rb"\1", body), opening + 1, len(body),
+                             (*nesting, "command_substitution"), depth)
+
+    def _read_apart(self, text: bytes, at: int, length: int, nesting: tuple[str, ...],
+                    depth: int) -> None:
+        """The commands of ``text`` read as a line, placed at ``at`` (within ``length``)."""
+        sub = _Walker(text)
+        tree = parser().parse(text)
+        sub.walk(tree.root_node, nesting, depth + 1)
+        self.has_error = self.has_error or sub.has_error or tree.root_node.has_error
+        self.too_deep = self.too_deep or sub.too_deep
+        for cmd in sub.out:
+            cmd.start = at + min(cmd.start, length)
+            self.out.append(cmd)
+        self.comments.extend(sub.comments)
+
+    def backquoted(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """Inside backquotes a backslash before a dollar, a backquote or a backslash is removed
+        before the text is read as commands (``echo`` of a nested, escaped ``id`` runs ``id``;
+        tree-sitter-bash reads the escaped backquotes as a word): the body is read again so, as
+        the commands of a line of their own, at the substitution's place."""
+        body = self.src[node.start_byte + 1:node.end_byte - 1]
+        self._read_apart(_backquoted_escapes().sub(rb"\1", body), node.start_byte + 1,
+                         len(body), nesting, depth)
 
     def children(self, node: Node, nesting: tuple[str, ...], depth: int,
                  redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:
@@ -341,6 +389,10 @@ class _Walker:
                     after_heredoc.append(part)
                 elif part.type not in _HEREDOC_PARTS and not _body_line(child, part, self.src):
                     followers.append(part)
+                elif part.type not in _HEREDOC_PARTS and own[-1].heredoc_expands:
+                    # a body line tree-sitter-bash read as words (``\\$(cmd)``): the
+                    # substitutions in it run
+                    bodies.append(part)
         if words_after_heredoc and (body is None or body.type != "command"):
             self.has_error = True  # ``>out <<EOF cat``: a name tree-sitter would drop
         if body is not None and body.type in _UNREDIRECTABLE and not followers:
@@ -473,6 +525,37 @@ class _Walker:
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
                     cmd.pipeline, cmd.stage = names, i
+
+
+def _expands(body: Node, src: bytes) -> bool:
+    """The here-document of ``body`` has an unquoted delimiter: its body is expanded."""
+    parent = body.parent
+    start = next((c for c in parent.named_children if c.type == "heredoc_start"), None) if (
+        parent is not None) else None
+    return start is not None and not any(q in text_of(start, src) for q in "'\"\\")
+
+
+def _backquote_spans(src: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """The (opening, closing) offsets of each backquoted substitution in ``src[start:end]``,
+    a backslash escaping the character after it; an unclosed one runs to ``end``."""
+    spans: list[tuple[int, int]] = []
+    opening = -1
+    i = start
+    while i < end:
+        ch = src[i]
+        if ch == 92:  # a backslash
+            i += 2
+            continue
+        if ch == 96:  # a backquote
+            if opening < 0:
+                opening = i
+            else:
+                spans.append((opening, i))
+                opening = -1
+        i += 1
+    if opening >= 0:
+        spans.append((opening, end))
+    return spans
 
 
 def _dollar_word(token: Node, src: bytes) -> m.Word:
