@@ -35,6 +35,7 @@ ATTACKS = [
     # A word glued to an array assignment is part of it: the command is the word after.
     ("a=(1)x sudo rm -rf /", DENY, SUDO_RM),
     ("a=()x rm -rf ~", DENY, RM_HOME),
+    ("a=(1)#x sudo rm -rf /", DENY, SUDO_RM),  # a # glued to it too: no comment
     # A trap's code after the end of its options runs.
     ("trap -- 'sudo rm -rf /' EXIT", DENY, SUDO_RM),
     ("trap -- 'rm -rf ~' DEBUG; :", DENY, RM_HOME),

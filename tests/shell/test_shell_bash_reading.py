@@ -37,6 +37,8 @@ FAMILIES = [
     ("nested backquotes", "echo `echo \\`id -u\\``", ("id", "-u")),
     ("nested backquotes in a body", "cat <<EOF\n`echo \\`id -u\\``\nEOF", ("id", "-u")),
     ("a body line starting with \\\\", "cat <<EOF\n\\\\$(id -u)\nEOF", ("id", "-u")),
+    ("a # glued to an array assignment", "a=(1)#x rm -rf build", ("rm", "-rf", "build")),
+    ("a # glued to an array assignment, then ;", "a=(1)#x; id -u", ("id", "-u")),
     ("expansion operand #", "x=ab; echo ${x#$(id -u)}", ("id", "-u")),
     ("expansion operand %%", "x=ab; echo \"${x%%$(id -u)*}\"", ("id", "-u")),
     ("expansion operand ^^ with backquotes", "x=ab; echo ${x^^`id -u`}", ("id", "-u")),

@@ -38,6 +38,7 @@ _UNREDIRECTABLE = frozenset({"list", "pipeline"})  # no redirection applies to t
 # Leaves an expansion's operand may be read as, text and all (``${x#$(id)}``: a regex).
 _OPERAND_LEAVES = frozenset({"regex", "word"})
 _OPERAND_PREFIX = b": "
+_WORD_ENDS = frozenset(b" \t;&|<>()")
 
 
 @cache
@@ -198,6 +199,8 @@ class _Walker:
         elif kind == "test_command":
             self.emit(node, nesting, [m.Word("[[", "[[")], [], list(redirects), background)
             self.children(node, inner, depth)
+        elif kind == "comment" and _glued_to_assignment(node):
+            self.after_glued(node, nesting, depth)
         elif kind == "comment":
             self.comments.append(text_of(node, self.src))
         elif kind in _OPERAND_LEAVES and node.parent is not None and \
@@ -242,15 +245,31 @@ class _Walker:
             self._read_apart(_backquoted_escapes().sub(rb"\1", body), opening + 1, len(body),
                              (*nesting, "command_substitution"), depth)
 
+    def after_glued(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """``a=(1)#x sudo rm -rf /``: tree-sitter-bash takes a ``#`` right after an array
+        assignment's ``)`` for a comment; to bash it is inside the word, and the line goes on
+        after the word: read from there as a line of its own."""
+        text = self.src[node.start_byte:node.end_byte]
+        cut = next((i for i, ch in enumerate(text) if ch in _WORD_ENDS), len(text))
+        rest = text[cut:]
+        if rest[:1] in (b" ", b"\t"):
+            self._read_apart(rest, node.start_byte + cut, len(rest), nesting, depth)
+        elif rest:  # an operator follows the word: it joins the next command to it
+            self._read_apart(b":" + rest, node.start_byte + cut - 1, len(rest) + 1, nesting,
+                             depth, skip_first=True)
+
     def _read_apart(self, text: bytes, at: int, length: int, nesting: tuple[str, ...],
-                    depth: int) -> None:
-        """The commands of ``text`` read as a line, placed at ``at`` (within ``length``)."""
+                    depth: int, skip_first: bool = False) -> None:
+        """The commands of ``text`` read as a line, placed at ``at`` (within ``length``);
+        ``skip_first``: without the command at its start (a ``:`` put there to carry it)."""
         sub = _Walker(text)
         tree = parser().parse(text)
         sub.walk(tree.root_node, nesting, depth + 1)
         self.has_error = self.has_error or sub.has_error or tree.root_node.has_error
         self.too_deep = self.too_deep or sub.too_deep
         for cmd in sub.out:
+            if skip_first and cmd.start == 0:
+                continue
             cmd.start = at + min(cmd.start, length)
             self.out.append(cmd)
         self.comments.extend(sub.comments)
@@ -525,6 +544,12 @@ class _Walker:
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
                     cmd.pipeline, cmd.stage = names, i
+
+
+def _glued_to_assignment(comment: Node) -> bool:
+    before = comment.prev_sibling
+    return (before is not None and before.type == "variable_assignment"
+            and before.end_byte == comment.start_byte)
 
 
 def _expands(body: Node, src: bytes) -> bool:
