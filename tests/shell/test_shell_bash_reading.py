@@ -39,6 +39,7 @@ FAMILIES = [
     ("a body line starting with \\\\", "cat <<EOF\n\\\\$(id -u)\nEOF", ("id", "-u")),
     ("a # glued to an array assignment", "a=(1)#x rm -rf build", ("rm", "-rf", "build")),
     ("a # glued to an array assignment, then ;", "a=(1)#x; id -u", ("id", "-u")),
+    ("a # glued to a declared array", "declare a=(1)#x; id -u", ("id", "-u")),
     ("expansion operand #", "x=ab; echo ${x#$(id -u)}", ("id", "-u")),
     ("expansion operand %%", "x=ab; echo \"${x%%$(id -u)*}\"", ("id", "-u")),
     ("expansion operand ^^ with backquotes", "x=ab; echo ${x^^`id -u`}", ("id", "-u")),

@@ -547,7 +547,10 @@ class _Walker:
 
 
 def _glued_to_assignment(comment: Node) -> bool:
+    """``comment`` starts right where an assignment ends (``a=(1)#x``, ``local a=(1)#x``)."""
     before = comment.prev_sibling
+    if before is not None and before.type == "declaration_command" and before.named_children:
+        before = before.named_children[-1]
     return (before is not None and before.type == "variable_assignment"
             and before.end_byte == comment.start_byte)
 
