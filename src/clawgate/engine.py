@@ -204,12 +204,14 @@ class Engine:
     def _set_aside(self, parsed: ParsedLine, ctx: Context, run: _Run, depth: int) -> None:
         """Every byte accounted for: a comment or a here-document body that, read as a line of
         its own, is a command the engine would deny makes the line ASK at least (bash may read
-        it otherwise than the parser did). One that does not parse adds nothing."""
+        it otherwise than the parser did). One that does not parse adds nothing. The piece is
+        judged for what it runs, as text the engine wrote (no spelling checks, no
+        resolution): how it is written says nothing about a line it was never meant to be."""
         for kind, piece in set_aside(parsed):
             if parse(piece).has_error:
                 continue  # prose, or text in another language: no command to any reader
             alone = _Run()
-            self._check_line(piece, ctx, alone, depth + 1)
+            self._check_line(piece, ctx, alone, depth + 1, resolve=False)
             if not alone.misparsing and any(_judged_deny(v) for v in alone.verdicts):
                 run.add(Verdict.ask(SET_ASIDE_ID, f"{kind} reads as a command that would be "
                                     "denied; a shell that reads it otherwise runs it",
