@@ -38,6 +38,7 @@ ATTACKS = [
     ("a=(1)#x sudo rm -rf /", DENY, SUDO_RM),  # a # glued to it too: no comment
     ("a=(1)#x; rm -rf ~", DENY, RM_HOME),
     ("declare a=(1)#x; sudo rm -rf /", DENY, SUDO_RM),
+    ("make test && a=(1)#x sudo rm -rf /", DENY, SUDO_RM),
     # A trap's code after the end of its options runs.
     ("trap -- 'sudo rm -rf /' EXIT", DENY, SUDO_RM),
     ("trap -- 'rm -rf ~' DEBUG; :", DENY, RM_HOME),

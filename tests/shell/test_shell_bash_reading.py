@@ -40,6 +40,7 @@ FAMILIES = [
     ("a # glued to an array assignment", "a=(1)#x rm -rf build", ("rm", "-rf", "build")),
     ("a # glued to an array assignment, then ;", "a=(1)#x; id -u", ("id", "-u")),
     ("a # glued to a declared array", "declare a=(1)#x; id -u", ("id", "-u")),
+    ("a # glued to an array assignment ending a list", "ls && a=(1)#x id -u", ("id", "-u")),
     ("expansion operand #", "x=ab; echo ${x#$(id -u)}", ("id", "-u")),
     ("expansion operand %%", "x=ab; echo \"${x%%$(id -u)*}\"", ("id", "-u")),
     ("expansion operand ^^ with backquotes", "x=ab; echo ${x^^`id -u`}", ("id", "-u")),
@@ -82,6 +83,11 @@ MUTATIONS = [
     "{c} &>/dev/null # \\\n{p}",
     "echo $({c} # \\\n{p}\n)",
     "n='a[$({p})]'; {c}; echo $((n))",
+    "{c}\ncat <<EOF\n`{p}`\nEOF",
+    "{c} && a=(1)#x {p}",
+    "{c}; su$\"do\" rm -rf /",
+    "echo `echo \\`{p}\\``; {c}",
+    "{c}; trap -- '{p}' EXIT",
 ]
 _CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "devcmds.jsonl"
 

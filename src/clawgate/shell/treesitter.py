@@ -547,10 +547,12 @@ class _Walker:
 
 
 def _glued_to_assignment(comment: Node) -> bool:
-    """``comment`` starts right where an assignment ends (``a=(1)#x``, ``local a=(1)#x``)."""
+    """``comment`` starts right where an assignment ends (``a=(1)#x``, ``local a=(1)#x``,
+    ``ls && a=(1)#x``)."""
     before = comment.prev_sibling
-    if before is not None and before.type == "declaration_command" and before.named_children:
-        before = before.named_children[-1]
+    while before is not None and before.end_byte == comment.start_byte and (
+            before.type != "variable_assignment" and before.named_children):
+        before = before.named_children[-1]  # the last of a list, a pipeline, a declaration
     return (before is not None and before.type == "variable_assignment"
             and before.end_byte == comment.start_byte)
 
