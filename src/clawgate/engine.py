@@ -15,6 +15,7 @@ from clawgate.records import field, record, replace
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.shell.setaside import set_aside
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.risk import risk_of
@@ -30,6 +31,7 @@ MAX_NESTING = 8  # unwrappings (sudo, bash -c, eval ...) followed before giving 
 CRASH_ID = "CG-ENGINE-001"
 NESTING_ID = "CG-ENGINE-002"
 LENGTH_ID = "CG-ENGINE-003"
+SET_ASIDE_ID = "CG-ENGINE-004"
 AUTONOMY_ID = "CG-RISK-001"
 DESTRUCTIVE_PREFIX = "CG-DEST-"
 
@@ -241,7 +243,26 @@ class Engine:
                 for inner in verdict.nested:  # text the line writes and then runs
                     if isinstance(inner, str) and depth < MAX_NESTING:
                         self._check_line(inner, ctx, run, depth + 1)
+        if resolve and depth < MAX_NESTING and (parsed.comments or "<<" in line):
+            self._set_aside(parsed, ctx, run, depth)
         return parsed
+
+    def _set_aside(self, parsed: ParsedLine, ctx: Context, run: _Run, depth: int) -> None:
+        """Every byte accounted for: a comment or a here-document body that, read as a line of
+        its own, is a command the engine would deny makes the line ASK at least (bash may read
+        it otherwise than the parser did). One that does not parse adds nothing. The piece is
+        judged for what it runs, as text the engine wrote (no spelling checks, no
+        resolution): how it is written says nothing about a line it was never meant to be."""
+        for kind, piece in set_aside(parsed):
+            if parse(piece).has_error:
+                continue  # prose, or text in another language: no command to any reader
+            alone = _Run()
+            self._check_line(piece, ctx, alone, depth + 1, resolve=False)
+            if not alone.misparsing and any(_judged_deny(v) for v in alone.verdicts):
+                run.add(Verdict.ask(SET_ASIDE_ID, f"{kind} reads as a command that would be "
+                                    "denied; a shell that reads it otherwise runs it",
+                                    hint="leave the command out of the comment or text"),
+                        piece[:80])
 
     def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int,
                        exact: bool = False) -> None:
@@ -379,6 +400,13 @@ def _process_cwd() -> str:
         return os.getcwd()
     except OSError:
         return UNKNOWN_CWD
+
+
+def _judged_deny(verdict: Verdict) -> bool:
+    """A DENY a validator gave about what a command does, not one of the machinery's own
+    (nesting too deep, a crash, a length): those say nothing of text set aside."""
+    return verdict.outcome is Outcome.DENY and any(
+        not r.rule_id.startswith("CG-ENGINE-") for r in verdict.reasons)
 
 
 def _failed(validator: AnyValidator, exc: Exception) -> Verdict:

@@ -60,13 +60,21 @@ _ZSH_QUALIFIER = lazy_pattern(r"(?<![^\s;|&(])"
 def join_continuations(line: str) -> str:
     """``line`` without the backslash-newline pairs bash removes (those outside '...' and
     outside the bodies of here-documents whose delimiter is quoted: ``<<'EOF'`` bodies are
-    read as they stand, a backslash at a line's end included)."""
+    read as they stand, a backslash at a line's end included). A comment runs to the end of
+    its line whatever it ends with: a backslash in it continues nothing (``ls # note \\``
+    and a newline: the next line is a command of its own)."""
     out: list[str] = []
     quote = ""
     pending: list[tuple[str, bool]] = []  # here-documents whose bodies start at the next newline
     i = 0
     while i < len(line):
         ch = line[i]
+        if not quote and ch == "#" and _starts_word(out):
+            end = line.find("\n", i)
+            end = len(line) if end < 0 else end
+            out.append(line[i:end])
+            i = end
+            continue
         if not quote and ch == "<" and line.startswith("<<", i):
             from clawgate.shell.quoting import HEREDOC
 
@@ -82,6 +90,13 @@ def join_continuations(line: str) -> str:
             continue
         if quote == "'":
             quote = "" if ch == "'" else quote
+        elif quote == "$'" and ch in "\\'":  # ANSI-C quoting: a backslash escapes a quote
+            quote = "" if ch == "'" else quote
+            out.append(line[i : i + (1 if ch == "'" else 2)])
+            i += 1 if ch == "'" else 2
+            continue
+        elif quote == "$'":
+            pass
         elif ch == "\\" and line.startswith("\n", i + 1):
             i += 2
             continue
@@ -92,10 +107,23 @@ def join_continuations(line: str) -> str:
         elif ch == '"':
             quote = "" if quote == '"' else '"'
         elif ch == "'" and not quote:
-            quote = "'"
+            quote = "$'" if out and out[-1] == "$" else "'"
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+# What a ``#`` must follow to start a comment: the start of a word (bash's metacharacters).
+_COMMENT_AFTER = frozenset(" \t\n;&|()<>")
+
+
+def _starts_word(out: list[str]) -> bool:
+    """Whether what ``out`` ends with leaves the next character at the start of a word (not
+    after an escaped blank: ``\\ #`` is inside one)."""
+    if not out:
+        return True
+    last = out[-1]
+    return last[-1:] in _COMMENT_AFTER and not (len(last) == 2 and last[0] == "\\")
 
 
 def _literal_bodies(line: str, i: int, pending: list[tuple[str, bool]], out: list[str]) -> int:

@@ -239,8 +239,9 @@ def tree_view(parsed: m.ParsedLine) -> list[CommandView]:
         if cmd.program == "[[":  # tree-sitter's test_command: ``[ … ]``
             found.append((start, TEST_COMMAND))
             continue
-        values = tuple(None if w.expansions & _UNCOMPARABLE_WORD or "'" in w.text else w.value
-                       for w in cmd.words)
+        # bashlex keeps an empty ``` `` ``` in a word's value (``wh``oami``); bash drops it
+        values = tuple(None if w.expansions & _UNCOMPARABLE_WORD or "'" in w.text
+                       or "`" in w.text else w.value for w in cmd.words)
         found.append((start, values))
     return found
 

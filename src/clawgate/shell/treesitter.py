@@ -11,6 +11,7 @@ from clawgate.shell import model as m
 from clawgate.shell.words import text_of, word_of
 
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
     from tree_sitter import Language, Node, Parser, Tree
@@ -34,6 +35,18 @@ _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"})
 _UNREDIRECTABLE = frozenset({"list", "pipeline"})  # no redirection applies to them whole
+# Leaves an expansion's operand may be read as, text and all (``${x#$(id)}``: a regex).
+_OPERAND_LEAVES = frozenset({"regex", "word"})
+_OPERAND_PREFIX = b": "
+_WORD_ENDS = frozenset(b" \t;&|<>()")
+
+
+@cache
+def _backquoted_escapes() -> re.Pattern[bytes]:
+    """What a backslash escapes inside backquotes: it is removed before the body is read."""
+    import re
+
+    return re.compile(rb"\\([$`\\])")
 _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
@@ -186,10 +199,89 @@ class _Walker:
         elif kind == "test_command":
             self.emit(node, nesting, [m.Word("[[", "[[")], [], list(redirects), background)
             self.children(node, inner, depth)
+        elif kind == "comment" and _glued_to_assignment(node):
+            self.after_glued(node, nesting, depth)
         elif kind == "comment":
             self.comments.append(text_of(node, self.src))
+        elif kind in _OPERAND_LEAVES and node.parent is not None and \
+                node.parent.type == "expansion":
+            self.operand(node, nesting, depth)
+        elif kind == "heredoc_body" and b"`" in self.src[node.start_byte:node.end_byte] and \
+                _expands(node, self.src):
+            self.body_backquotes(node, inner, depth)
+            self.children(node, inner, depth, redirects, background)
+        elif kind == "command_substitution" and self.src[node.start_byte] == 96 and \
+                _backquoted_escapes().search(self.src, node.start_byte, node.end_byte):
+            self.backquoted(node, inner, depth)
         else:
             self.children(node, inner, depth, redirects, background)
+
+    def operand(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """tree-sitter-bash reads the operand of ``${x#…}``, ``${x%…}``, ``${x^…}``,
+        ``${x,…}`` and ``${x/…/…}`` as one leaf, and a ``${x:-`…`}`` default too: the
+        substitutions in it, which bash runs when it expands the word, are read from its
+        text as the words of a command of their own, at its place in the line."""
+        text = self.src[node.start_byte:node.end_byte]
+        if b"$(" not in text and b"`" not in text and b"<(" not in text and b">(" not in text:
+            return
+        sub = _Walker(_OPERAND_PREFIX + text)
+        tree = parser().parse(sub.src)
+        sub.walk(tree.root_node, nesting, depth + 1)
+        self.has_error = self.has_error or sub.has_error or tree.root_node.has_error
+        self.too_deep = self.too_deep or sub.too_deep
+        shift = node.start_byte - len(_OPERAND_PREFIX)
+        for cmd in sub.out:
+            if cmd.start >= len(_OPERAND_PREFIX):  # not the ``:`` that carries the words
+                cmd.start += shift
+                self.out.append(cmd)
+
+    def body_backquotes(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """tree-sitter-bash reads ``$( )`` in the body of a here-document whose delimiter is
+        not quoted, but not backquotes (a body line ``see `rm -rf ~` now``), which bash runs.
+        Each is read as the commands of a line of its own, at its place in the body."""
+        start, end = node.start_byte, node.end_byte
+        for opening, closing in _backquote_spans(self.src, start, end):
+            body = self.src[opening + 1:closing]
+            self._read_apart(_backquoted_escapes().sub(rb"\1", body), opening + 1, len(body),
+                             (*nesting, "command_substitution"), depth)
+
+    def after_glued(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """``a=(1)#x sudo rm -rf /``: tree-sitter-bash takes a ``#`` right after an array
+        assignment's ``)`` for a comment; to bash it is inside the word, and the line goes on
+        after the word: read from there as a line of its own."""
+        text = self.src[node.start_byte:node.end_byte]
+        cut = next((i for i, ch in enumerate(text) if ch in _WORD_ENDS), len(text))
+        rest = text[cut:]
+        if rest[:1] in (b" ", b"\t"):
+            self._read_apart(rest, node.start_byte + cut, len(rest), nesting, depth)
+        elif rest:  # an operator follows the word: it joins the next command to it
+            self._read_apart(b":" + rest, node.start_byte + cut - 1, len(rest) + 1, nesting,
+                             depth, skip_first=True)
+
+    def _read_apart(self, text: bytes, at: int, length: int, nesting: tuple[str, ...],
+                    depth: int, skip_first: bool = False) -> None:
+        """The commands of ``text`` read as a line, placed at ``at`` (within ``length``);
+        ``skip_first``: without the command at its start (a ``:`` put there to carry it)."""
+        sub = _Walker(text)
+        tree = parser().parse(text)
+        sub.walk(tree.root_node, nesting, depth + 1)
+        self.has_error = self.has_error or sub.has_error or tree.root_node.has_error
+        self.too_deep = self.too_deep or sub.too_deep
+        for cmd in sub.out:
+            if skip_first and cmd.start == 0:
+                continue
+            cmd.start = at + min(cmd.start, length)
+            self.out.append(cmd)
+        self.comments.extend(sub.comments)
+
+    def backquoted(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """Inside backquotes a backslash before a dollar, a backquote or a backslash is removed
+        before the text is read as commands (``echo`` of a nested, escaped ``id`` runs ``id``;
+        tree-sitter-bash reads the escaped backquotes as a word): the body is read again so, as
+        the commands of a line of their own, at the substitution's place."""
+        body = self.src[node.start_byte + 1:node.end_byte - 1]
+        self._read_apart(_backquoted_escapes().sub(rb"\1", body), node.start_byte + 1,
+                         len(body), nesting, depth)
 
     def children(self, node: Node, nesting: tuple[str, ...], depth: int,
                  redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:
@@ -216,9 +308,25 @@ class _Walker:
         assignments: list[m.Assignment] = []
         own: list[m.Redirect] = []
         word_end = -1
-        for child in node.named_children:
+        assigned_to = -1  # where the last assignment ends
+        for child in node.children:
+            if not child.is_named and child.type != "$":
+                continue
+            if child.type == "$":  # ``-r$"f"``: a word tree-sitter-bash ends with a bare $
+                word = _dollar_word(child, self.src)
+                if words and child.start_byte == word_end:
+                    words[-1] = joined(words[-1], word)
+                else:
+                    words.append(word)
+                word_end = child.end_byte
+                continue
             if child.type == "variable_assignment":
                 assignments.append(self.assignment(child))
+                assigned_to = child.end_byte
+            elif child.type == "command_name" and child.start_byte == assigned_to:
+                # ``a=(1)x sudo …``: bash reads the word glued to an array assignment as part
+                # of it; the command's name is the word after it
+                pass
             elif child.type == "command_name":
                 words.extend(word_of(c, self.src) for c in child.named_children[:1])
             elif child.type in _REDIRECTS:
@@ -300,6 +408,10 @@ class _Walker:
                     after_heredoc.append(part)
                 elif part.type not in _HEREDOC_PARTS and not _body_line(child, part, self.src):
                     followers.append(part)
+                elif part.type not in _HEREDOC_PARTS and own[-1].heredoc_expands:
+                    # a body line tree-sitter-bash read as words (``\\$(cmd)``): the
+                    # substitutions in it run
+                    bodies.append(part)
         if words_after_heredoc and (body is None or body.type != "command"):
             self.has_error = True  # ``>out <<EOF cat``: a name tree-sitter would drop
         if body is not None and body.type in _UNREDIRECTABLE and not followers:
@@ -432,6 +544,61 @@ class _Walker:
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
                     cmd.pipeline, cmd.stage = names, i
+
+
+def _glued_to_assignment(comment: Node) -> bool:
+    """``comment`` starts right where an assignment ends (``a=(1)#x``, ``local a=(1)#x``,
+    ``ls && a=(1)#x``)."""
+    before = comment.prev_sibling
+    while before is not None and before.end_byte == comment.start_byte and (
+            before.type != "variable_assignment" and before.named_children):
+        before = before.named_children[-1]  # the last of a list, a pipeline, a declaration
+    return (before is not None and before.type == "variable_assignment"
+            and before.end_byte == comment.start_byte)
+
+
+def _expands(body: Node, src: bytes) -> bool:
+    """The here-document of ``body`` has an unquoted delimiter: its body is expanded."""
+    parent = body.parent
+    start = next((c for c in parent.named_children if c.type == "heredoc_start"), None) if (
+        parent is not None) else None
+    return start is not None and not any(q in text_of(start, src) for q in "'\"\\")
+
+
+def _backquote_spans(src: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """The (opening, closing) offsets of each backquoted substitution in ``src[start:end]``,
+    a backslash escaping the character after it; an unclosed one runs to ``end``."""
+    spans: list[tuple[int, int]] = []
+    opening = -1
+    i = start
+    while i < end:
+        ch = src[i]
+        if ch == 92:  # a backslash
+            i += 2
+            continue
+        if ch == 96:  # a backquote
+            if opening < 0:
+                opening = i
+            else:
+                spans.append((opening, i))
+                opening = -1
+        i += 1
+    if opening >= 0:
+        spans.append((opening, end))
+    return spans
+
+
+def _dollar_word(token: Node, src: bytes) -> m.Word:
+    """The text of a ``$`` token tree-sitter-bash hands out with the word before it
+    (``-r$``): before a double-quoted string right after it, the ``$`` of a ``$"…"``, which
+    bash drops (``-r$"f"`` is ``-rf``); else a literal ``$``."""
+    text = text_of(token, src)
+    after = token.next_sibling
+    if after is not None and after.type == "concatenation" and after.children:
+        after = after.children[0]  # ``$"-"$"rf"``: the string begins a concatenation
+    if after is not None and after.type == "string" and after.start_byte == token.end_byte:
+        return m.Word(text, text[:-1], False, frozenset({m.LOCALE}))
+    return m.Word(text, text)
 
 
 def _body_line(heredoc: Node, part: Node, src: bytes) -> bool:

@@ -106,6 +106,8 @@ def _value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, set[str
         return unescape_unquoted(text), "\\" in text, kinds
     if kind == "raw_string":
         return text[1:-1], True, set()
+    if kind == "``":  # a command substitution of blanks only (``r` `m``): it adds nothing
+        return "", True, set()
     if kind == "ansi_c_string":
         return decode_ansi_c(text[2:-1]), True, {m.ANSI_C}
     if kind in ("string", "translated_string"):
@@ -158,7 +160,11 @@ def _concat_value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, 
     quoted = False
     kinds: set[str] = set()
     static = True
-    for child in node.children:
+    children = node.children
+    for index, child in enumerate(children):
+        if _locale_mark(children, index):
+            kinds.add(m.LOCALE)  # ``r$"m"``: tree-sitter-bash cuts ``$"m"`` into $ and "m"
+            continue
         value, q, inner = _value(child, src, text_of(child, src))
         quoted = quoted or q
         kinds |= inner
@@ -169,6 +175,15 @@ def _concat_value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, 
     if _BRACE.search(text) and _BRACE.search(_unquoted_shape(node, src)):
         kinds.add(m.BRACE)  # a brace expansion may span parts (``{a,"b"}``), not quotes
     return ("".join(parts) if static else None), quoted, kinds
+
+
+def _locale_mark(children: list[Node], index: int) -> bool:
+    """The ``$`` of a ``$"…"`` inside a word, which tree-sitter-bash hands out as a ``$`` of
+    its own before the string: bash drops it (``r$"m"`` is ``rm``)."""
+    child = children[index]
+    following = children[index + 1] if index + 1 < len(children) else None
+    return (child.type == "$" and not child.is_named and following is not None
+            and following.type == "string" and following.start_byte == child.end_byte)
 
 
 _QUOTED_PARTS = frozenset({"raw_string", "string", "ansi_c_string", "translated_string"})

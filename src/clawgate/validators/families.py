@@ -53,6 +53,7 @@ from clawgate.validators import (  # noqa: F401
     shells,
     smuggling,
     staged,
+    subscripts,
     supplychain,
     texcode,
     textprograms,

@@ -183,7 +183,7 @@ class EvalOrSource(Validator):
                 family_name(program) not in INLINE):
             return Verdict.passthrough()
         words = cmd.words[1:]
-        if program in ("eval", "command") and words and words[0].shown == "--":
+        if program in ("eval", "command", "trap") and words and words[0].shown == "--":
             words = words[1:]  # the end of options, which bash's builtins accept
         if program == "eval" or (program == "trap" and len(words) > 1):
             code = joined_code(words[:1] if program == "trap" else words)

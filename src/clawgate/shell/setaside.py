@@ -1,0 +1,33 @@
+"""The text a reading sets aside as no command: comments and here-document bodies.
+
+Were the reading wrong about such text (a comment bash ends sooner, a body bash never takes
+for one), what it holds would run unjudged. The engine judges each piece as a line of its own
+and asks about the line when a piece reads as a command it would deny: a misreading then costs
+a question, never a silent run. Plain prose (``# run the tests``, ``# Let's see``) reads as no
+denied command and costs nothing.
+"""
+
+from __future__ import annotations
+
+from clawgate.shell.model import ParsedLine
+
+_MAX_PIECES = 16  # pieces judged per line; the rest are not (each is a whole check)
+_MAX_CHARS = 4096  # longer pieces are judged by their first characters
+
+
+COMMENT = "a comment"
+BODY = "a here-document body"
+
+
+def set_aside(parsed: ParsedLine) -> tuple[tuple[str, str], ...]:
+    """(``COMMENT`` or ``BODY``, text) for the comments (without their ``#``) and
+    here-document bodies of ``parsed``, each text once, in order, those holding more than
+    blanks."""
+    pieces = [(COMMENT, comment.lstrip("#").strip()) for comment in parsed.comments]
+    pieces += [(BODY, redirect.heredoc.strip()) for cmd in parsed.commands
+               for redirect in cmd.redirects if redirect.heredoc]
+    seen: dict[str, str] = {}
+    for kind, piece in pieces:
+        if piece and piece[:_MAX_CHARS] not in seen:
+            seen[piece[:_MAX_CHARS]] = kind
+    return tuple((kind, piece) for piece, kind in seen.items())[:_MAX_PIECES]

@@ -1,0 +1,120 @@
+"""The reading against bash's: a table row per family of lines the readers once misread, and
+a differential over corpus lines carrying those families, with real bash as the judge
+(``tests/bashoracle.py``): any program bash runs that the engine did not judge, on a line
+that comes out ALLOW, is a failure."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import bashoracle
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from clawgate.shell import join_continuations, parse
+
+ENGINE = Engine()
+
+# (family, line, an argv the reading must hold)
+FAMILIES = [
+    ("comment ending in a backslash", "ls # note \\\nrm -rf build", ("rm", "-rf", "build")),
+    ("comment after an operator", "ls;# x \\\nid -u", ("id", "-u")),
+    ("comment after a here-document's start", "cat <<EOF # c \\\nbody\nEOF\nid -u",
+     ("id", "-u")),
+    ("comment inside $( )", "echo $(ls # x \\\nid -u\n)", ("id", "-u")),
+    ("comment in a loop body", "for f in a; do ls # x \\\nid -u\ndone", ("id", "-u")),
+    ("comment after ANSI-C quoting", "echo $'a\\'b' # x \\\nid -u", ("id", "-u")),
+    ("locale quoting inside a word", "r$\"m\" -rf build", ("rm", "-rf", "build")),
+    ("locale quoting after a name", "whoami$\";;$\"", ("whoami;;$",)),
+    ("locale quoting after a word's $", "rm -r$\"f\" build", ("rm", "-rf", "build")),
+    ("locale quoting in a concatenation", "rm $\"-\"$\"rf\" build", ("rm", "-rf", "build")),
+    ("word glued to an array assignment", "a=(1)x rm -rf build", ("rm", "-rf", "build")),
+    ("an empty command substitution inside a word", "r` `m -rf build", ("rm", "-rf", "build")),
+    ("backquotes in an expanding here-document body", "cat <<EOF\nsee `id -u`\nEOF",
+     ("id", "-u")),
+    ("nested backquotes", "echo `echo \\`id -u\\``", ("id", "-u")),
+    ("nested backquotes in a body", "cat <<EOF\n`echo \\`id -u\\``\nEOF", ("id", "-u")),
+    ("a body line starting with \\\\", "cat <<EOF\n\\\\$(id -u)\nEOF", ("id", "-u")),
+    ("a # glued to an array assignment", "a=(1)#x rm -rf build", ("rm", "-rf", "build")),
+    ("a # glued to an array assignment, then ;", "a=(1)#x; id -u", ("id", "-u")),
+    ("a # glued to a declared array", "declare a=(1)#x; id -u", ("id", "-u")),
+    ("a # glued to an array assignment ending a list", "ls && a=(1)#x id -u", ("id", "-u")),
+    ("expansion operand #", "x=ab; echo ${x#$(id -u)}", ("id", "-u")),
+    ("expansion operand %%", "x=ab; echo \"${x%%$(id -u)*}\"", ("id", "-u")),
+    ("expansion operand ^^ with backquotes", "x=ab; echo ${x^^`id -u`}", ("id", "-u")),
+    ("expansion operand ,", "x=ab; echo ${x,$(id -u)}", ("id", "-u")),
+    ("expansion replacement", "x=ab; echo ${x/a/`id -u`}", ("id", "-u")),
+    ("expansion default with backquotes", "echo ${x:-`id -u`}", ("id", "-u")),
+    ("expansion nested in an operand", "x=ab; echo ${x#${y:-$(id -u)}}", ("id", "-u")),
+]
+
+
+@pytest.mark.parametrize(("family", "line", "argv"), FAMILIES)
+def test_the_reading_holds_what_bash_runs(family: str, line: str,
+                                          argv: tuple[str, ...]) -> None:
+    parsed = parse(line)
+    assert argv in [c.argv for c in parsed.commands], family
+    assert not parsed.has_error
+
+
+@pytest.mark.parametrize(("line", "joined"), [
+    ("ls # note \\\nrm x", "ls # note \\\nrm x"),  # a comment: the newline ends it
+    ("ls;#x\\\ny", "ls;#x\\\ny"),
+    ("a#b\\\nc", "a#bc"),  # inside a word: no comment
+    ("echo \\ #x\\\ny", "echo \\ #xy"),  # after an escaped blank: inside a word
+    ("echo $'a\\'b' # x\\\ny", "echo $'a\\'b' # x\\\ny"),  # \\' does not end $'…'
+    ("cat <<EOF # c \\\nbody\\\nEOF\nz", "cat <<EOF # c \\\nbodyEOF\nz"),
+])
+def test_a_comment_continues_nothing(line: str, joined: str) -> None:
+    assert join_continuations(line) == joined
+
+
+# A derandomised slice of the corpora as carriers, and the families as mutations.
+PAYLOAD = "sudo rm -rf /"
+MUTATIONS = [
+    "{c} # note \\\n{p}",
+    "{c} #\\\n{p}",
+    "{c} <<EOF # \\\n{p}\nEOF",
+    "{c}; x=1; echo ${{x#$({p})}}",
+    "{c} && printf -v 'a[$({p})]' x",
+    "{c} \\\n# x\n{p}",
+    "{c} &>/dev/null # \\\n{p}",
+    "echo $({c} # \\\n{p}\n)",
+    "n='a[$({p})]'; {c}; echo $((n))",
+    "{c}\ncat <<EOF\n`{p}`\nEOF",
+    "{c} && a=(1)#x {p}",
+    "{c}; su$\"do\" rm -rf /",
+    "echo `echo \\`{p}\\``; {c}",
+    "{c}; trap -- '{p}' EXIT",
+]
+_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "devcmds.jsonl"
+
+
+def _carriers() -> list[str]:
+    if not _CORPUS.exists():
+        return ["ls -la", "git status", "make test", "npm ci", "pytest -q tests"]
+    rows = [json.loads(line)["command"] for line in _CORPUS.read_text().splitlines()]
+    return [r for r in rows if "\n" not in r and "#" not in r][::97][:12]
+
+
+@pytest.mark.bwrap
+@pytest.mark.parametrize("line", [m.format(c=c, p=PAYLOAD) for c in _carriers()
+                                  for m in MUTATIONS])
+def test_no_program_bash_runs_goes_unjudged_on_an_allowed_line(line: str) -> None:
+    missing = bashoracle.unjudged(line, ENGINE)
+    outcome = ENGINE.check(line, cwd="/tmp/work").outcome
+    assert not (missing and outcome is Outcome.ALLOW), missing
+
+
+@pytest.mark.bwrap
+@pytest.mark.parametrize(("family", "line", "argv"), FAMILIES)
+def test_bash_runs_what_each_family_row_says(family: str, line: str,
+                                             argv: tuple[str, ...]) -> None:
+    assert argv in bashoracle.ran(line), family
+    missing = bashoracle.unjudged(line, ENGINE)
+    # bashlex still reads a comment ending in a backslash inside $( ) as continued: the
+    # readers disagree and the line is DENY, judged no further (a misreading that costs a
+    # refusal, not a run)
+    assert missing == [] or ENGINE.check(line).outcome is Outcome.DENY, missing
