@@ -7,6 +7,15 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 
+from clawgate.bounds import (
+    MAX_CPU_SECONDS,
+    MAX_STEPS,
+    Budget,
+    OverBudget,
+    bounded,
+    charge,
+    charge_text,
+)
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.lazyre import lazy_pattern
 from clawgate.policy.settings import Autonomy, EngineSettings
@@ -26,6 +35,7 @@ MAX_NESTING = 8  # unwrappings (sudo, bash -c, eval ...) followed before giving 
 CRASH_ID = "CG-ENGINE-001"
 NESTING_ID = "CG-ENGINE-002"
 LENGTH_ID = "CG-ENGINE-003"
+BOUND_ID = "CG-ENGINE-004"  # the work of one decision ran past its bound (bounds.py)
 AUTONOMY_ID = "CG-RISK-001"
 DESTRUCTIVE_PREFIX = "CG-DEST-"
 
@@ -62,11 +72,13 @@ class Engine:
     """Decides ALLOW, ASK or DENY for command lines under one policy. Thread-safe reads; the
     bounded cache is per engine. Each simple command is put to the validators whose declared
     programs include its program; ``exhaustive=True`` puts it to every one (same decisions,
-    slower: the dispatch test compares the two)."""
+    slower: the dispatch test compares the two). Each decision is bounded: past ``max_steps``
+    steps of work or ``max_cpu_seconds`` of CPU time it is DENY naming the bound."""
 
     def __init__(self, settings: EngineSettings | None = None,
                  validators: Sequence[AnyValidator] | None = None,
-                 cache_size: int = 4096, *, exhaustive: bool = False) -> None:
+                 cache_size: int = 4096, *, exhaustive: bool = False,
+                 max_steps: int = MAX_STEPS, max_cpu_seconds: float = MAX_CPU_SECONDS) -> None:
         if validators is None:
             from clawgate.validators import load_all
 
@@ -83,6 +95,7 @@ class Engine:
         self._resolved_checks = [(v, v.check_line) for v in self._line_resolved]
         self._cache: OrderedDict[tuple[str, str, str], Decision] = OrderedDict()
         self._cache_size = cache_size
+        self._bounds = (max_steps, max_cpu_seconds)
         self._contexts: dict[tuple[str | None, str | None, str], Context] = {}
 
     @classmethod
@@ -130,7 +143,12 @@ class Engine:
             run.add(Verdict.deny(self.settings.shell_denied_by, "the policy does not permit "
                                  "running commands (permissions without shell)"), command)
         try:
-            self._check_line(command, ctx, run, depth=0)
+            with bounded(Budget(*self._bounds)):
+                self._check_line(command, ctx, run, depth=0)
+        except OverBudget as over:  # fail closed: a check that would run on is refused
+            run.add(Verdict.deny(BOUND_ID, f"checking the line took {over.what}; failing closed",
+                                 hint="split the line, or write a script file and review it"),
+                    command[:80])
         except Exception as exc:  # fail closed: the machinery itself broke
             run.add(Verdict.deny(CRASH_ID, f"the checker failed ({type(exc).__name__}); "
                                  "failing closed"), command)
@@ -144,6 +162,7 @@ class Engine:
         if run.seen.get(seen, depth + 1) <= depth:
             return  # checked already, as deep or less (a payload met again after resolving)
         run.seen[seen] = depth
+        charge_text(len(line))
         if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
@@ -207,7 +226,9 @@ class Engine:
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        for validator, check in self._dispatch.for_command(cmd):
+        checks = self._dispatch.for_command(cmd)
+        charge(len(checks) + 1)
+        for validator, check in checks:
             try:  # inline rather than through _verdict: this loop runs for every validator
                 verdict = check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it

@@ -4,14 +4,19 @@ Only what can be done exactly is done: quotes, backslashes, ``$'…'``, ``$name`
 ``${!name}`` (indirection) and word splitting of unquoted expansions on the default ``$IFS``.
 Anything else -- command substitution, parameter operators, special parameters, an unknown
 variable, a glob character produced by an unquoted expansion -- makes the word unknown (None).
+So does a value longer than ``MAX_VALUE`` characters (``x=$x$x`` twenty times is four million):
+an unknown word is judged as written, strictly, and building it is work charged to the
+decision's budget (``clawgate/bounds.py``).
 """
 
 from __future__ import annotations
 
+from clawgate.bounds import charge_text
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.words import decode_ansi_c
 
 DEFAULT_IFS = " \t\n"
+MAX_VALUE = 65_536  # characters of one expanded word or value; a longer one is unknown
 _NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
 # ${x}, ${!x}, and ${x:-word} / ${x-word} / ${x:=word} / ${x=word} with a plain word: a value
 # not known on the line takes the word (one of the values it can have: the line is checked as
@@ -111,8 +116,15 @@ class _Expander:
                 self.i += 1
         return self.out, self.quoted
 
+    def _grow(self, size: int) -> None:
+        """Room for ``size`` more characters, charged; Unknown past ``MAX_VALUE``."""
+        if len(self.out) + size > MAX_VALUE:
+            raise Unknown
+        charge_text(size)
+
     def _literal(self, value: str) -> None:
         self.quoted = True
+        self._grow(len(value))
         self.out.extend((c, False) for c in value)
 
     def _closing(self, quote: str, start: int) -> int:
@@ -186,6 +198,7 @@ class _Expander:
             self.i += 1
         else:
             raise Unknown  # $( $(( ${x:-…} $1 $@ $# …
+        self._grow(len(value))
         self.out.extend((c, not quoted) for c in value)
 
     def _element(self, name: str, index: str, *, quoted: bool) -> None:
@@ -194,6 +207,7 @@ class _Expander:
         each element is split as any expansion is."""
         if index.isdigit():
             value = self._get(f"{name}[{int(index)}]")
+            self._grow(len(value))
             self.out.extend((c, not quoted) for c in value)
             return
         elements = self._get(f"{name}[@]").split(ARRAY_SEP)
@@ -206,6 +220,7 @@ class _Expander:
                     self.out.append((ARRAY_SEP if quoted else " ", True))
                 else:
                     raise Unknown
+            self._grow(len(value))
             self.out.extend((c, not quoted) for c in value)
 
     def _lookup(self, name: str, *, indirect: bool) -> str:
