@@ -18,7 +18,7 @@ from contextvars import ContextVar
 
 MAX_STEPS = 2_000_000  # a validator run, a command, or eight characters a resolution builds
 MAX_CPU_SECONDS = 5.0  # CPU time of the deciding thread (a loaded machine does not shorten it)
-_CLOCK_EVERY = 64  # charges between two looks at the clock (and every large charge)
+_CLOCK_EVERY = 64  # charges between two looks at the clock (the first, and every large one)
 
 
 class OverBudget(BaseException):
@@ -47,8 +47,8 @@ class Budget:
         if self.left < 0:
             raise OverBudget(f"more than {self.steps:,} steps of work")
         self.ticks += 1
-        if (steps > _CLOCK_EVERY or self.ticks % _CLOCK_EVERY == 0) and \
-                time.thread_time() > self.deadline:
+        if (steps > _CLOCK_EVERY or self.ticks % _CLOCK_EVERY == 1) and \
+                time.thread_time() >= self.deadline:
             raise OverBudget(f"more than {self.cpu_seconds:g} s of CPU time")
 
     @property
