@@ -27,7 +27,7 @@ from clawgate.shell import parse
 from clawgate.shell.constants import resolved_line
 from clawgate.shell.expand import MAX_VALUE, expand
 
-HANG_GUARD_S = 600  # a hang detector: the lines below take well under a second of CPU
+HANG_GUARD_S = 120  # a hang detector: each line takes under a second of CPU here
 
 ENGINE = Engine(cache_size=0)
 SED_100K = "sed " + " ".join(f"-e 's/a{i}/b/'" for i in range(7_200))
@@ -49,10 +49,10 @@ def _policy_check(line: str, tmp_path: Path) -> tuple[int, dict[str, object]]:
     ("sed '" + " " * 50_000 + "p' notes.txt", "allow"),
     ("sed '" + "\n" * 2_000 + "1e id' notes.txt", "ask"),  # still read: e runs a command
     ("sed '" + ";" * 20_000 + "w /etc/cron.d/x' notes.txt", "deny"),  # a start-up file
-    ("psql -c '" + "\n " * 20_000 + "select 1'", "allow"),  # 12,000 lines took 11 s
+    ("psql -c '" + "\n " * 100_000 + "select 1'", "allow"),  # 12,000 lines took 11 s
     ("vim -c '" + " " * 50_000 + "wq' notes.txt", "allow"),
     ("sqlite3 db '" + "\n" * 50_000 + ".shell id'", "ask"),
-    ("pip install '" + " " * 50_000 + "requests'", "ask"),  # 10,000 blanks took 2.5 s
+    ("pip install '" + " " * 200_000 + "requests'", "ask"),  # 10,000 blanks took 2.5 s
     (DOUBLED + "echo $x", "allow"),  # the value is unknown past 64 KiB: echo of anything
     ("x=/; " + "x=$x$x; " * 22 + "rm -rf $x", "ask"),  # unknown: never ALLOW
 ])
