@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-MAX_STEPS = 2_000_000  # a validator run, a command, or eight characters a resolution builds
+MAX_STEPS = 500_000  # a validator run, a command, 8 characters read or built (1 MiB: 131,073)
 MAX_CPU_SECONDS = 5.0  # CPU time of the deciding thread (a loaded machine does not shorten it)
 _CLOCK_EVERY = 64  # charges between two looks at the clock (the first, and every large one)
 
