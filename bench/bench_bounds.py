@@ -8,7 +8,8 @@ thousand pipes, ...) the thread CPU time and the wall time of a check on an engi
 cache, over ``--rounds`` rounds: median and p99 (the largest of few rounds). Then the same over
 ``--random`` random strings (printable text, shell punctuation, bytes decoded as
 ``policy check --jsonl`` does). Target: every line under 1 s of CPU. The tests bound the same
-lines by counting the work (Python calls), which a loaded machine does not change.
+lines by counting the work (Python calls), which a loaded machine does not change; each check
+also runs under the engine's own budget (``clawgate/bounds.py``), past which it is DENY.
 
 Corpora: none; the lines are written here and generated from ``--seed``.
 """
@@ -35,6 +36,10 @@ PATHOLOGICAL = {
     "50k &&": "a && " * 50_000 + "b",
     "10k braces": "{" * 10_000,
     "1 MiB then !": "x" * (1 << 20) + "!",
+    "100 kB of sed -e": "sed " + " ".join(f"-e 's/a{i}/b/'" for i in range(7_200)),
+    "sed, 2,000 newlines": "sed '" + "\n" * 2_000 + "p' notes.txt",
+    "22 doublings of $x": "x=a; " + "x=$x$x; " * 22 + "echo $x",
+    "400 words of a 60 kB $x": f"x={'a' * 60_000}; echo " + "$x " * 400,
 }
 SHELLISH = "ab $(){}[]<>|&;'\"`\\#!*?~=\n\t-/.0"
 

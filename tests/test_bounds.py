@@ -90,6 +90,9 @@ def test_random_bytes_get_a_decision(raw: bytes) -> None:
     "a && " * 50_000 + "b",
     "{" * 10_000,
     "x" * (1 << 20) + "!",
+    "sed " + " ".join(f"-e 's/a{i}/b/'" for i in range(7_200)),  # 100 kB
+    "sed '" + "\n" * 2_000 + "p' notes.txt",
+    "x=a; " + "x=$x$x; " * 22 + "echo $x",  # 4 MB built by doubling: capped at 64 KiB
 ])
 def test_pathological_lines_take_work_linear_in_their_length(line: str) -> None:
     assert _bounded(line)

@@ -7,6 +7,15 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 
+from clawgate.bounds import (
+    MAX_CPU_SECONDS,
+    MAX_STEPS,
+    Budget,
+    OverBudget,
+    bounded,
+    charge,
+    charge_text,
+)
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
 from clawgate.lazyre import lazy_pattern
 from clawgate.policy.settings import Autonomy, EngineSettings
@@ -32,6 +41,7 @@ CRASH_ID = "CG-ENGINE-001"
 NESTING_ID = "CG-ENGINE-002"
 LENGTH_ID = "CG-ENGINE-003"
 SET_ASIDE_ID = "CG-ENGINE-004"
+BOUND_ID = "CG-ENGINE-005"  # the work of one decision ran past its bound (bounds.py)
 AUTONOMY_ID = "CG-RISK-001"
 DESTRUCTIVE_PREFIX = "CG-DEST-"
 
@@ -68,15 +78,18 @@ class Engine:
     """Decides ALLOW, ASK or DENY for command lines under one policy. Thread-safe reads; the
     bounded cache is per engine. Each simple command is put to the validators whose declared
     programs include its program; ``exhaustive=True`` puts it to every one (same decisions,
-    slower: the dispatch test compares the two). A line that hides what it runs gets a second
-    opinion from a shadow run (``shadowing.py``) unless the policy turns it off; ``shadow``
-    gives the shadow to use (its limits), else one is made at the first such line; its runs
-    are remembered per line in a bounded cache of their own (``shadow_cache_size``)."""
+    slower: the dispatch test compares the two). Each decision is bounded: past ``max_steps``
+    steps of work or ``max_cpu_seconds`` of CPU time it is DENY naming the bound. A line that
+    hides what it runs gets a second opinion from a shadow run (``shadowing.py``) unless the
+    policy turns it off; ``shadow`` gives the shadow to use (its limits), else one is made at
+    the first such line; its runs are remembered per line in a bounded cache of their own
+    (``shadow_cache_size``)."""
 
     def __init__(self, settings: EngineSettings | None = None,
                  validators: Sequence[AnyValidator] | None = None,
                  cache_size: int = 4096, *, exhaustive: bool = False,
-                 shadow: Shadow | None = None, shadow_cache_size: int = 256) -> None:
+                 shadow: Shadow | None = None, shadow_cache_size: int = 256,
+                 max_steps: int = MAX_STEPS, max_cpu_seconds: float = MAX_CPU_SECONDS) -> None:
         if validators is None:
             from clawgate.validators import load_all
 
@@ -94,6 +107,7 @@ class Engine:
         self._cache: OrderedDict[tuple[str, str, str, tuple[str, ...]], Decision] = \
             OrderedDict()
         self._cache_size = cache_size
+        self._bounds = (max_steps, max_cpu_seconds)
         self._contexts: dict[tuple[str | None, ...], Context] = {}
         self._shadow = shadow
         self._shadow_cache_size = shadow_cache_size
@@ -148,10 +162,15 @@ class Engine:
             run.add(Verdict.deny(self.settings.shell_denied_by, "the policy does not permit "
                                  "running commands (permissions without shell)"), command)
         try:
-            self._check_line(command, ctx, run, depth=0)
+            with bounded(Budget(*self._bounds)):
+                self._check_line(command, ctx, run, depth=0)
             if self.settings.shadow and not run.misparsing and (
                     strictest(run.verdicts) is Outcome.ASK):  # DENY cannot get stricter
                 self._second_opinion(command, ctx, run)
+        except OverBudget as over:  # fail closed: a check that would run on is refused
+            run.add(Verdict.deny(BOUND_ID, f"checking the line took {over.what}; failing closed",
+                                 hint="split the line, or write a script file and review it"),
+                    command[:80])
         except Exception as exc:  # fail closed: the machinery itself broke
             run.add(Verdict.deny(CRASH_ID, f"the checker failed ({type(exc).__name__}); "
                                  "failing closed"), command)
@@ -178,8 +197,9 @@ class Engine:
         """The decision for a line the shadow recorded: the static reading only."""
         run = _Run()
         try:
-            self._check_line(line, ctx, run, depth=1)
-        except Exception as exc:
+            with bounded(Budget(*self._bounds)):
+                self._check_line(line, ctx, run, depth=1)
+        except Exception as exc:  # a bound passed included: failing closed
             run.add(Verdict.deny(CRASH_ID, f"the checker failed ({type(exc).__name__}); "
                                  "failing closed"), line)
         return self._combine(line, run)
@@ -192,6 +212,7 @@ class Engine:
         if run.seen.get(seen, depth + 1) <= depth:
             return  # checked already, as deep or less (a payload met again after resolving)
         run.seen[seen] = depth
+        charge_text(len(line))
         if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
@@ -274,7 +295,9 @@ class Engine:
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        for validator, check in self._dispatch.for_command(cmd):
+        checks = self._dispatch.for_command(cmd)
+        charge(len(checks) + 1)
+        for validator, check in checks:
             try:  # inline rather than through _verdict: this loop runs for every validator
                 verdict = check(cmd, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it

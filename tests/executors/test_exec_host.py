@@ -75,7 +75,9 @@ def test_timeout_escalates_to_sigkill(host: HostExecutor) -> None:
 
 
 def test_output_before_a_timeout_is_kept(host: HostExecutor) -> None:
-    result = host.run(ExecRequest("echo partial; sleep 5", timeout_s=0.2))
+    # the timeout must come after the echo: 0.2 s did not always leave sh time to start
+    # beside CPU-bound processes; the sleep is killed with the group whenever it comes
+    result = host.run(ExecRequest("echo partial; sleep 600", timeout_s=3))
     assert result.timed_out
     assert result.stdout == "partial\n"
 

@@ -104,7 +104,9 @@ def read_until(fd: int, marker: bytes, timeout: float = 60.0) -> bytes:
 
 
 def answer_on(pty: tuple[int, str], reply: bytes | None, request: ApprovalRequest = REQ,
-              timeout: float = 5.0) -> tuple[ApprovalAnswer, bytes]:
+              timeout: float = 120.0) -> tuple[ApprovalAnswer, bytes]:
+    """The approver's answer with a person replying at the terminal: it returns as soon as the
+    reply is read, so ``timeout`` is a hang guard (5 s ran out beside CPU-bound processes)."""
     master, device = pty
     shown: list[bytes] = []
 

@@ -23,7 +23,7 @@ from clawgate.audit import verify
 HERE = Path(__file__).resolve().parent
 SRC = str(HERE.parents[1] / "src")
 SERVER = str(HERE / "mcp_demo_server.py")
-DEADLINE_S = 25
+DEADLINE_S = 120  # a hang guard: the proxy, the wrapped server and a session beside load
 DEMO_TOOLS = ["batch", "big", "copy", "crash", "echo", "fetch_page", "leak", "peek", "plant",
               "read_note", "read_notes", "redeem", "run", "run_argv", "save_as", "stall",
               "weather"]  # the demo server's tools but `hidden`, which the test policy denies
@@ -101,7 +101,9 @@ def test_stdio_list_deny_ask_allow_and_scrub(tmp_path: Path, policy_file: Path,
 
 def test_a_hung_or_crashing_server_gives_error_results(tmp_path: Path, policy_file: Path,
                                                        workspace: Path) -> None:
-    params = proxy(tmp_path, policy_file, workspace, "--timeout", "1", "--", sys.executable,
+    # The per-call timeout must cut the stall but not the echo after it: 1 s was less than an
+    # echo's round trip beside CPU-bound processes.
+    params = proxy(tmp_path, policy_file, workspace, "--timeout", "5", "--", sys.executable,
                    SERVER)
 
     async def session() -> list[types.CallToolResult]:

@@ -9,11 +9,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 
+T = TypeVar("T")
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 POLICY = """\
@@ -26,6 +29,23 @@ shell:
       why: deploys need a person
       examples: {match: [deploy-prod --now], not_match: [deploy-staging]}
 """
+
+
+# Hang guards, not expectations: on a loaded machine (the suite beside two CPU-bound
+# processes) starting the service, or a person's answer reaching it, can take many seconds.
+STARTUP_S = 180.0
+ANSWER_S = 180.0
+
+
+def until(found: Callable[[], T], seconds: float = ANSWER_S, every: float = 0.05) -> T:
+    """Poll ``found`` until it returns something truthy (returned), for at most ``seconds``
+    (then its last falsy result): waiting on the event itself, never on a fixed sleep."""
+    deadline = time.monotonic() + seconds
+    while True:
+        result = found()
+        if result or time.monotonic() >= deadline:
+            return result
+        time.sleep(every)
 
 
 def free_port() -> int:
@@ -81,9 +101,10 @@ def start(tmp: Path, database: str, env: dict[str, str], ttl: float = 600.0,
          *extra],
         env=env)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
+    deadline = time.monotonic() + STARTUP_S
+    while time.monotonic() < deadline:
         try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+            if httpx.get(f"{url}/healthz", timeout=10).status_code == 200:
                 return url, process
         except httpx.TransportError:
             pass
@@ -91,7 +112,7 @@ def start(tmp: Path, database: str, env: dict[str, str], ttl: float = 600.0,
             raise RuntimeError(f"policy serve exited with {process.returncode}")
         time.sleep(0.1)
     process.kill()
-    raise RuntimeError("policy serve did not answer /healthz")
+    raise RuntimeError(f"policy serve did not answer /healthz within {STARTUP_S} s")
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

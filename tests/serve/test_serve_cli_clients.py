@@ -18,7 +18,7 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp import Client, StdioServerParameters
-from servekit import POLICY, SRC, Server, free_port, in_process_token
+from servekit import ANSWER_S, POLICY, SRC, Server, free_port, in_process_token
 from test_serve_clients import answer_next
 
 from clawgate.approval.server import TOKEN_ENV
@@ -68,7 +68,7 @@ def test_claude_code_hook_waits_for_the_console_and_allows(server: Server,
     person = answer_next(server, "allow")
     said, done = hook(tmp_path, "claude-code", [server.url], token,
                       claude(tmp_path, "deploy-prod --now"))
-    person.join(30)
+    person.join(ANSWER_S)
     assert said["hookSpecificOutput"]["permissionDecision"] == "allow"
     assert token not in done.stdout + done.stderr
 
@@ -77,7 +77,7 @@ def test_gemini_hook_gets_the_console_s_deny(server: Server, tmp_path: Path) -> 
     token = in_process_token(server, "agent", "gemini-hook", tmp_path)
     person = answer_next(server, "deny")
     said, _ = hook(tmp_path, "gemini", [server.url], token, gemini(tmp_path, "deploy-prod x"))
-    person.join(30)
+    person.join(ANSWER_S)
     assert said["decision"] == "deny"
     assert "CG-ADAPT-007: a person must approve and did not: denied by approver-" \
         in said["reason"]
@@ -106,7 +106,7 @@ def test_a_hook_tries_the_next_replica(server: Server, tmp_path: Path) -> None:
     person = answer_next(server, "allow")
     said, _ = hook(tmp_path, "claude-code", [dead, server.url], token,
                    claude(tmp_path, "deploy-prod --later"))
-    person.join(30)
+    person.join(ANSWER_S)
     assert said["hookSpecificOutput"]["permissionDecision"] == "allow"
 
 
@@ -146,7 +146,7 @@ def test_the_mcp_proxy_asks_the_console(server: Server, tmp_path: Path, choice: 
     token = in_process_token(server, "agent", f"proxy-{choice}", tmp_path)
     person = answer_next(server, choice)
     result = _call(_proxy(tmp_path, [server.url], token), "deploy-prod --now")
-    person.join(30)
+    person.join(ANSWER_S)
     if allowed:
         assert not result.is_error and _text(result) == "would run deploy-prod --now"
     else:

@@ -4,12 +4,11 @@ closed when the service cannot be reached."""
 from __future__ import annotations
 
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import httpx
-from servekit import Server, free_port
+from servekit import ANSWER_S, Server, free_port, until
 
 from clawgate import Guard
 from clawgate.approval import ApprovalAnswer, ApprovalRequest, ServerApprover
@@ -20,13 +19,10 @@ def answer_next(server: Server, choice: str, scope: str = "once") -> threading.T
     """A person at the console: answers the first request that shows up."""
     def person() -> None:
         with server.client("approver") as approver:
-            for _ in range(300):
-                pending = approver.get("/v1/approvals").json()["pending"]
-                if pending:
-                    approver.post(f"/v1/approvals/{pending[0]['id']}",
-                                  json={"answer": choice, "scope": scope})
-                    return
-                time.sleep(0.05)
+            pending = until(lambda: approver.get("/v1/approvals").json()["pending"])
+            if pending:
+                approver.post(f"/v1/approvals/{pending[0]['id']}",
+                              json={"answer": choice, "scope": scope})
 
     thread = threading.Thread(target=person)
     thread.start()
@@ -48,22 +44,22 @@ def test_a_guard_waits_for_the_console_and_runs_what_a_person_allowed(
         return ExecResult(0, "deployed\n")
 
     executor = FakeExecutor(run, workspace=tmp_path)
-    approver = ServerApprover(server.url, agent_token(server, "guarded"), timeout_s=30)
+    approver = ServerApprover(server.url, agent_token(server, "guarded"), timeout_s=ANSWER_S)
     guard = Guard.from_files(_policy(tmp_path), workspace=tmp_path,
                              executor=executor, approver=approver,
                              audit_log=tmp_path.parent / f"{tmp_path.name}-audit.jsonl")
     person = answer_next(server, "allow")
     result = guard.call("exec_shell", {"command": "deploy-prod --now"})
-    person.join(30)
+    person.join(ANSWER_S)
     assert ran == ["deploy-prod --now"]
     assert "deployed" in str(result)
 
 
 def test_a_deny_at_the_console_stops_the_guard(server: Server, tmp_path: Path) -> None:
-    approver = ServerApprover(server.url, agent_token(server, "denied"), timeout_s=30)
+    approver = ServerApprover(server.url, agent_token(server, "denied"), timeout_s=ANSWER_S)
     person = answer_next(server, "deny")
     answer = approver.approve(ApprovalRequest("exec_shell", {"command": "deploy-prod x"}))
-    person.join(30)
+    person.join(ANSWER_S)
     assert answer is ApprovalAnswer.DENY
     assert approver.last_error is not None
     assert approver.last_error.startswith("denied by approver-")  # who; no note was given
@@ -80,10 +76,11 @@ def test_an_unreachable_service_is_a_deny_that_says_so() -> None:
 
 def test_a_second_url_is_tried_when_the_first_is_down(server: Server) -> None:
     dead = f"http://127.0.0.1:{free_port()}"
-    approver = ServerApprover([dead, server.url], agent_token(server, "failover"), timeout_s=30)
+    approver = ServerApprover([dead, server.url], agent_token(server, "failover"),
+                              timeout_s=ANSWER_S)
     person = answer_next(server, "allow")
     answer = approver.approve(ApprovalRequest("exec_shell", {"command": "deploy-prod y"}))
-    person.join(30)
+    person.join(ANSWER_S)
     assert answer is ApprovalAnswer.ALLOW_ONCE
     assert httpx.get(f"{server.url}/healthz").json()["ok"]
 

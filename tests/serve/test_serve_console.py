@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from servekit import Server, in_process_token, server_env, start, stop
+from servekit import ANSWER_S, Server, in_process_token, server_env, start, stop
 
 REQUIRED = os.environ.get("CLAWGATE_REQUIRE_BROWSER") == "1"
 if REQUIRED:  # CI: a missing Playwright is a failure, not a skip
@@ -24,6 +24,7 @@ else:
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "console"
+UI_MS = int(ANSWER_S * 1000)  # a hang guard for what the page shows, as for the service
 pytestmark = pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
                                 reason="no chromium on this machine (scripts/serve-parts.sh)")
 
@@ -43,6 +44,7 @@ def browser() -> Iterator[Any]:
 
 def signed_in(browser: Any, server: Server, role: str) -> Any:
     page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone-sized screen
+    page.set_default_timeout(UI_MS)
     page.goto(server.url + "/")
     page.get_by_label("Token").fill(in_process_token(server, role, f"{role}-person"))
     page.get_by_role("button", name="Sign in").click()
@@ -76,7 +78,7 @@ def test_an_ask_appears_live_and_allow_once_releases_the_agent(browser: Any,
     shot(page, "01-empty-queue")
     asked = ask(server, "console-agent", "deploy-prod --now")
     card = page.locator(f'article[data-id="{asked["id"]}"]')
-    card.wait_for(timeout=10_000)  # arrived over server-sent events, no reload
+    card.wait_for(timeout=UI_MS)  # arrived over server-sent events, no reload
     assert "deploy-prod --now" in card.inner_text()
     assert "deploys need a person" in card.inner_text()
     shot(page, "02-request-arrived")
@@ -84,9 +86,9 @@ def test_an_ask_appears_live_and_allow_once_releases_the_agent(browser: Any,
     waiter = threading.Thread(target=wait_for_answer, args=(server, asked, box))
     waiter.start()
     card.get_by_role("button", name="Allow once").click()
-    waiter.join(60)
+    waiter.join(ANSWER_S)
     assert box and box[0]["status"] == "allowed"
-    card.wait_for(state="detached", timeout=10_000)
+    card.wait_for(state="detached", timeout=UI_MS)
     shot(page, "03-answered")
     page.close()
 
@@ -95,10 +97,10 @@ def test_deny_from_the_console(browser: Any, server: Server) -> None:
     page = signed_in(browser, server, "approver")
     asked = ask(server, "denied-agent", "deploy-prod --force")
     card = page.locator(f'article[data-id="{asked["id"]}"]')
-    card.wait_for(timeout=10_000)
+    card.wait_for(timeout=UI_MS)
     card.get_by_label("Note").fill("not today")
     card.get_by_role("button", name="Deny").click()
-    card.wait_for(state="detached", timeout=10_000)
+    card.wait_for(state="detached", timeout=UI_MS)
     box: list[dict[str, Any]] = []
     wait_for_answer(server, asked, box)
     assert (box[0]["status"], box[0]["note"], box[0]["outcome"]) == ("denied", "not today", "deny")
@@ -109,7 +111,7 @@ def test_a_viewer_sees_but_cannot_answer(browser: Any, server: Server) -> None:
     page = signed_in(browser, server, "viewer")
     asked = ask(server, "viewed-agent", "deploy-prod --viewer")
     card = page.locator(f'article[data-id="{asked["id"]}"]')
-    card.wait_for(timeout=10_000)
+    card.wait_for(timeout=UI_MS)
     assert card.get_by_role("button").count() == 0
     shot(page, "04-viewer")
     forged = page.request.post(f"{server.url}/approvals/{asked['id']}",
@@ -161,7 +163,7 @@ def test_an_unanswered_request_expires_as_a_deny(browser: Any,
         wait_for_answer(server, asked, box)
         assert (box[0]["status"], box[0]["outcome"]) == ("expired", "deny")
         page.locator(f'article[data-id="{asked["id"]}"]').wait_for(state="detached",
-                                                                  timeout=10_000)
+                                                                  timeout=UI_MS)
         page.close()
     finally:
         stop(process)

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from pgkit import fresh_database, restart_cluster
-from servekit import Server, in_process_token, server_env, start, stop
+from servekit import ANSWER_S, Server, in_process_token, server_env, start, stop, until
 
 from clawgate.approval import ApprovalAnswer, ApprovalRequest, ServerApprover
 
@@ -54,7 +54,7 @@ def test_an_answer_on_one_replica_releases_a_wait_on_the_other(
         waiter.start()
         with client(one, approver) as person:
             person.post(f"/v1/approvals/{asked['approval_id']}", json={"answer": "allow"})
-        waiter.join(60)
+        waiter.join(ANSWER_S)
     assert box and box[0]["status"] == "allowed"
 
 
@@ -92,29 +92,23 @@ def test_the_replica_an_agent_waits_on_is_killed(replicas: tuple[Server, Server]
     waiter.start()
     person = in_process_token(two, "approver", "bob")
     with client(two, person) as c:
-        assert _pending(c, 200)
+        assert until(lambda: _pending(c))
         threading.Event().wait(0.5)  # the agent's POST answered, its long poll begun
         one.process.send_signal(signal.SIGKILL)  # the replica the agent's long poll is on
-        one.process.wait(10)
-        for _ in range(300):
-            for request in _pending(c, 1):
+        one.process.wait(ANSWER_S)
+
+        def answered() -> bool:
+            for request in _pending(c):
                 c.post(f"/v1/approvals/{request['id']}", json={"answer": "allow"})
-            if box:
-                break
-            threading.Event().wait(0.1)
-    waiter.join(90)
+            return bool(box)
+
+        until(answered, every=0.1)
+    waiter.join(ANSWER_S)
     assert box == [ApprovalAnswer.ALLOW_ONCE], approver.last_error
 
 
-def _pending(c: httpx.Client, tries: int) -> list[dict[str, Any]]:
-    pending: list[dict[str, Any]] = []
-    for _ in range(tries):
-        pending = [p for p in c.get("/v1/approvals").json()["pending"]
-                   if p["agent"] == "survivor"]
-        if pending:
-            break
-        threading.Event().wait(0.05)
-    return pending
+def _pending(c: httpx.Client) -> list[dict[str, Any]]:
+    return [p for p in c.get("/v1/approvals").json()["pending"] if p["agent"] == "survivor"]
 
 
 def test_a_postgres_restart_under_load_fails_closed_and_loses_nothing(
@@ -137,12 +131,14 @@ def test_a_postgres_restart_under_load_fails_closed_and_loses_nothing(
     workers = [threading.Thread(target=load) for _ in range(4)]
     for worker in workers:
         worker.start()
-    threading.Event().wait(1.0)
+    assert until(lambda: statuses.count(200) >= 8)  # the load is flowing (not a fixed sleep)
     restart_cluster()
-    threading.Event().wait(2.0)
+    restarted = len(statuses)
+    # the service is answering again after the restart: a 200 after it, however slow
+    until(lambda: 200 in statuses[restarted:])
     stop_load.set()
     for worker in workers:
-        worker.join(60)
+        worker.join(ANSWER_S)
     assert set(statuses) <= {200, 503}
     assert 503 in statuses  # the restart was seen: answered 503, nothing made up
     viewer = in_process_token(one, "viewer", "auditor")

@@ -99,9 +99,13 @@ class Index:
 
     def _nearest(self, typed: str) -> str | None:
         limit = 2 if len(typed) >= TWO_EDITS_FROM and self.edits > 1 else 1
+        lengths = [n for n in range(len(typed) - limit, len(typed) + limit + 1)
+                   if n in self._targets]
+        if not lengths:  # no popular name that long: nor its deletions (quadratic in a long
+            return None  # word's length: a 20,000-character one took seconds and 400 MB)
         best: tuple[int, str] | None = None
         variants = _deletions(typed, limit)
-        for length in range(len(typed) - limit, len(typed) + limit + 1):
+        for length in lengths:
             bucket = self._bucket(length)
             for variant in variants:
                 for target in bucket.get(variant, ()):

@@ -50,7 +50,9 @@ _NPM_VALUES = frozenset("""--registry --prefix --tag --workspace -w --omit --inc
 --cache-dir --mode""".split())
 # Positional names that are the project's own, not packages: ``pip install .``.
 _MANIFEST_OPTIONS = frozenset({"-r", "--requirement", "-e", "--editable"})
-_PY_SPEC_END = lazy_pattern(r"\s*(?:\[|[=<>!~;@(]|$)")
+# Starts only where no blank precedes (the same first match): each blank of a long run was a
+# start that read the rest of the run again.
+_PY_SPEC_END = lazy_pattern(r"(?<!\s)\s*+(?:\[|[=<>!~;@(]|$)")
 _NPM_SPEC = lazy_pattern(r"^((?:@[^/@\s]+/)?[^/@\s]+)(?:@.*)?$")
 _REMOTE = lazy_pattern(r"(?i)^(?:[a-z][a-z0-9+.-]*://|git@)")
 _URLISH = lazy_pattern(r"(?i)^(?:[a-z][a-z0-9+.-]*:|git@|[\w.-]+/[\w.-]+(?:#.*)?$)")

@@ -15,13 +15,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clawgate.programs.scan import Effect
 
+# Blanks within a command never include a newline, which ends one: with ``\s`` there, every
+# newline of a long run was a start whose blanks the next ones re-read (cubic work).
+_BLANKS = r"[^\S\n]*+"
 _ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\\n])*/|\\(?P<c>.)(?:\\.|(?!(?P=c)).)*(?P=c))" \
-           r"(?:\s*[,~]\s*(?:\d+|\$|/(?:\\.|[^/\\\n])*/))?"
-_SED_COMMAND = lazy_pattern(rf"(?:^|[;\n{{}}])\s*(?:{_ADDRESS})?\s*!?\s*(?P<op>[wWrRe])"
-                            r"(?:\s+(?P<arg>[^\n]*?))?\s*(?=$|\n|;(?!.*[wWrR]\s)|})")
+           rf"(?:{_BLANKS}[,~]{_BLANKS}(?:\d+|\$|/(?:\\.|[^/\\\n])*/))?"
+_SED_COMMAND = lazy_pattern(rf"(?:^|[;\n{{}}]){_BLANKS}(?:{_ADDRESS})?{_BLANKS}!?{_BLANKS}"
+                            r"(?P<op>[wWrRe])(?:[^\S\n]++(?P<arg>[^\n]*?))?[^\S\n]*"
+                            r"(?=$|\n|;(?!.*[wWrR]\s)|})")
 _SED_SUBST = lazy_pattern(r"(?:^|[;\n{}]|\s|\d|\$|/)s(?P<d>[^\w\s\\\n])(?:\\.|(?!(?P=d)).)*"
                           r"(?P=d)(?:\\.|(?!(?P=d)).)*(?P=d)(?P<flags>[gpiImMe\d]*)"
-                          r"(?:w\s*(?P<file>[^\n]*))?")
+                          r"(?:w[^\S\n]*(?P<file>[^\n]*))?")
 _AWK_STRING = r'"(?:\\.|[^"\\])*"'
 _AWK_OUT = lazy_pattern(rf"\bprintf?\b[^;{{}}\n]*?(?<![<>=!])>>?(?!=)\s*(?P<t>{_AWK_STRING}|"
                         r"[^;}\n]+)")
@@ -38,6 +42,7 @@ def _effect(kind: str, text: str | None, known: bool = True) -> Effect:
     return Effect(kind, "(script)", Word(text, text if known else None))
 
 
+MAX_UNREAD_SCRIPT = 4096  # characters of a script the reader cannot follow matched by patterns
 _SED_PLAIN = frozenset("=dDgGhHxnNpPzF")  # commands without an argument
 _SED_TO_EOL = frozenset("rRwWe")  # a file name or command: the rest of the line
 _SED_LABEL = frozenset(":bTtvlLqQ")  # a label or number: up to ``;`` or the line's end
@@ -119,14 +124,17 @@ def _sed_operands_end(script: str, i: int, op: str) -> int:
     return i + 1 if op in _SED_PLAIN else -1
 
 
-def sed_without_text(script: str) -> str:
-    """The script with the text of its ``a``, ``i`` and ``c`` commands left out: that text is
-    written out, never run (``99i\\    print(f"{x!r}")`` is a line of Python to insert, no
-    ``s///e``). The text runs to the first newline not escaped by a backslash, as GNU sed reads
-    it. A script this reader cannot follow is returned whole."""
-    if not any(op in script for op in "aic"):
-        return script
-    cuts: list[tuple[int, int]] = []
+def sed_commands(script: str) -> list[str] | None:
+    """The commands of a sed script, each from its command letter to its end (addresses,
+    ``!`` and separators left out), in order; None for a script this reader cannot follow.
+    One pass: the work is linear in the script's length."""
+    spans = _sed_spans(script)
+    return None if spans is None else [script[start:end] for start, end in spans]
+
+
+def _sed_spans(script: str) -> list[tuple[int, int]] | None:
+    """Where each command of the script starts (its letter) and ends; None when unreadable."""
+    spans: list[tuple[int, int]] = []
     n = len(script)
     i = 0
     while i < n:
@@ -136,23 +144,79 @@ def sed_without_text(script: str) -> str:
             break
         i = _sed_addresses(script, i)
         if i < 0 or i >= n:
-            return script
+            return None
         end = _sed_operands_end(script, i, script[i])
         if end < 0:
-            return script
-        if script[i] in "aic":
-            cuts.append((i + 1, end))
+            return None
+        spans.append((i, end))
         i = end
+    return spans
+
+
+def sed_subst_flags(command: str) -> tuple[str, str | None]:
+    """The flags of an ``s`` command read by ``sed_commands`` and the file of its ``w`` flag
+    (None without one)."""
+    delimiter, j, parts = command[1:2], 2, 0
+    while j < len(command) and parts < 2:
+        if command[j] == "\\":
+            j += 2
+            continue
+        parts += command[j] == delimiter
+        j += 1
+    start = j
+    while j < len(command) and command[j] in "gpiImMe0123456789":
+        j += 1
+    flags = command[start:j]
+    return flags, (command[j + 1:].strip() if command[j:j + 1] == "w" else None)
+
+
+def sed_without_text(script: str) -> str:
+    """The script with the text of its ``a``, ``i`` and ``c`` commands left out: that text is
+    written out, never run (``99i\\    print(f"{x!r}")`` is a line of Python to insert, no
+    ``s///e``). The text runs to the first newline not escaped by a backslash, as GNU sed reads
+    it. A script this reader cannot follow is returned whole."""
+    if not any(op in script for op in "aic"):
+        return script
+    spans = _sed_spans(script)
+    if spans is None:
+        return script
     kept, start = [], 0
-    for begin, end in cuts:
-        kept.append(script[start:begin])
-        start = end
+    for begin, end in spans:
+        if script[begin] in "aic":
+            kept.append(script[start:begin + 1])
+            start = end
     kept.append(script[start:])
     return "".join(kept)
 
 
 def sed_effects(script: str) -> list[Effect]:
-    script = sed_without_text(script)
+    """What a sed script writes, reads and runs, read command by command; a script the reader
+    cannot follow is matched by patterns up to ``MAX_UNREAD_SCRIPT`` characters and past that
+    said to run a command not known (the patterns' work grows faster than the script)."""
+    commands = sed_commands(script)
+    if commands is None:
+        if len(script) > MAX_UNREAD_SCRIPT:
+            return [_effect("run", None)]
+        return _sed_effects_by_pattern(script)
+    found = []
+    for command in commands:
+        op, arg = command[0], command[1:].strip()
+        if op in "wW" and arg:
+            found.append(_effect("write", arg))
+        elif op in "rR" and arg:
+            found.append(_effect("read", arg))
+        elif op == "e":
+            found.append(_effect("run", arg or None))
+        elif op == "s":
+            flags, written = sed_subst_flags(command)
+            if written:
+                found.append(_effect("write", written))
+            if "e" in flags:
+                found.append(_effect("run", None))
+    return found
+
+
+def _sed_effects_by_pattern(script: str) -> list[Effect]:
     found = []
     for match in _SED_COMMAND.finditer(script):
         op, arg = match.group("op"), (match.group("arg") or "").strip()

@@ -46,9 +46,10 @@ _NAME = lazy_pattern(r"[A-Za-z_]\w*")
 _QUOTING = lazy_pattern(r"[\"'\\]")
 
 
-def clobbered(parsed: m.ParsedLine) -> frozenset[str]:
+def clobbered(parsed: m.ParsedLine, *, stages: bool = True) -> frozenset[str]:
     """Names whose values are never taken as known on this line (``EVERY`` among them: none
-    is)."""
+    is). ``stages=False``: a name a pipeline stage assigns is not among them for that alone
+    (the caller keeps such a value to its stage, which runs in a subshell of its own)."""
     source = parsed.source
     names = set(DYNAMIC) | set(_LOOP_VAR.findall(source))
     for indirect, name in _DEFAULTING.findall(source):
@@ -61,14 +62,14 @@ def clobbered(parsed: m.ParsedLine) -> frozenset[str]:
         elif cmd.program == "time":
             _timed(cmd, names)
         if cmd.assignments and (cmd.program in _SPECIAL if cmd.words else (
-                not _sequential(cmd) or "loop" in cmd.nesting)):
+                not _sequential(cmd, stages) or "loop" in cmd.nesting)):
             # in a loop, an assignment after a use is seen by the use's next round
             names.update(a.name.partition("[")[0] for a in cmd.assignments)
     return frozenset(names)
 
 
-def _sequential(cmd: m.SimpleCommand) -> bool:
-    return not cmd.pipeline and not cmd.background and "function" not in cmd.nesting
+def _sequential(cmd: m.SimpleCommand, stages: bool = True) -> bool:
+    return not (stages and cmd.pipeline) and not cmd.background and "function" not in cmd.nesting
 
 
 def _arithmetic(source: str, names: set[str]) -> None:

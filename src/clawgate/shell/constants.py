@@ -125,7 +125,7 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     if not _HINTS.search(source):
         return None
     src = source.encode("utf-8", "surrogateescape")
-    clobbered = clobbers.clobbered(parsed)
+    clobbered = clobbers.clobbered(parsed, stages=False)
     env = {"IFS": DEFAULT_IFS}
     known: dict[str, str] | None = (
         None if exact is None or "IFS" in clobbered or clobbers.EVERY in clobbered
@@ -140,7 +140,7 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     for index, cmd in enumerate(commands):
         if cmd.offset < fed:
             continue
-        env = _layered(outer, layers, cmd.nesting) if layers else outer
+        env = _layered(outer, layers, _path(cmd)) if layers else outer
         if cmd.program in _DECLARING and (assigned := clobbers.declared(cmd)) is not None:
             locked |= clobbers.readonly(cmd)
             if not assigned:
@@ -181,7 +181,7 @@ def _assign_in(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
     """``cmd``'s assignments made in the line's values ``outer``, or, inside a subshell, in
     a copy of what it sees (``env``) kept as that subshell's layer (``(D=x)``: D is x in that
     subshell only); the values after."""
-    inside = _scope(cmd.nesting)
+    inside = _path(cmd) if cmd.pipeline else _scope(cmd.nesting)
     if inside is None:  # no subshell's layer applies here: env is outer's values
         _assign(cmd, outer, clobbered)
         return outer
@@ -198,6 +198,23 @@ def _assign_in(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
 
 
 _BODIES = frozenset({"function", "loop"})  # bodies that run again: their own layers
+
+
+def _within(path: tuple[str, ...], scope: tuple[str, ...]) -> bool:
+    """A command at ``path`` is in ``scope``: a prefix of it, or for a pipeline stage's scope
+    the same stage, deeper subshells of the stage included (``ls | ( x=/; (rm -rf "$x") )``)."""
+    if scope and scope[-1].startswith("|"):
+        return bool(path) and path[-1] == scope[-1] and path[: len(scope) - 1] == scope[:-1]
+    return path[: len(scope)] == scope
+
+
+def _path(cmd: m.SimpleCommand) -> tuple[str, ...]:
+    """Where ``cmd`` stands for the layers: its nesting, and in a pipeline its stage, which
+    runs in a subshell of its own (``ls | { x=/; rm -rf "$x"; }``: x is / in that stage only;
+    two pipelines of the same programs are not told apart: each sees what either assigns)."""
+    if not cmd.pipeline:
+        return cmd.nesting
+    return (*cmd.nesting, f"|{cmd.stage}|" + "\x1f".join(cmd.pipeline))
 
 
 def _set_positional(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
@@ -238,7 +255,7 @@ def _layered(outer: dict[str, str], layers: dict[tuple[str, ...], dict[str, str 
     in (two subshells of the same kind are not told apart: each sees what either assigns)."""
     env = dict(outer)
     for inside in sorted(layers, key=len):
-        if nesting[: len(inside)] == inside:
+        if _within(nesting, inside):
             for name, value in layers[inside].items():
                 if value is None:
                     env.pop(name, None)

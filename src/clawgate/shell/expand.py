@@ -4,14 +4,22 @@ Only what can be done exactly is done: quotes, backslashes, ``$'…'``, ``$name`
 ``${!name}`` (indirection) and word splitting of unquoted expansions on the default ``$IFS``.
 Anything else -- command substitution, parameter operators, special parameters, an unknown
 variable, a glob character produced by an unquoted expansion -- makes the word unknown (None).
+So does a value longer than ``MAX_VALUE`` characters (``x=$x$x`` twenty times is four million):
+an unknown word is judged as written, strictly, and building it is work charged to the
+decision's budget (``clawgate/bounds.py``).
 """
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import itemgetter
+
+from clawgate.bounds import charge_text
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.words import decode_ansi_c
 
 DEFAULT_IFS = " \t\n"
+MAX_VALUE = 65_536  # characters of one expanded word or value; a longer one is unknown
 _NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
 # ${x}, ${!x}, and ${x:-word} / ${x-word} / ${x:=word} / ${x=word} with a plain word: a value
 # not known on the line takes the word (one of the values it can have: the line is checked as
@@ -34,23 +42,30 @@ class Unknown(Exception):
 def expand(text: str, env: dict[str, str], *, split: bool = True) -> list[str] | None:
     """The fields ``text`` expands to under ``env``, or None when that is not known exactly.
     ``split=False`` (an assignment's value): one field, no word splitting."""
+    expander = _Expander(text, env)
     try:
-        chars, quoted = _Expander(text, env).run()
+        chars, quoted = expander.run()
     except Unknown:
         return None
     if not split:  # an assignment: "${a[@]}" is joined by spaces there
+        if not expander.separated:
+            return ["".join(map(_CHAR, chars))]
         return ["".join(" " if loose and c == ARRAY_SEP else c for c, loose in chars)]
-    if any(loose and c in "*?[" for c, loose in chars):
+    if expander.globbing:
         return None  # the field would be a glob pattern
-    return _split_on(chars, quoted, env.get("IFS", DEFAULT_IFS))
+    return _split_on(chars, quoted, env.get("IFS", DEFAULT_IFS), expander.separated)
 
 
-def _split_on(chars: _Chars, quoted: bool, ifs: str) -> list[str]:
+_CHAR = itemgetter(0)
+_GLOB_CHARS = frozenset("*?[")
+
+
+def _split_on(chars: _Chars, quoted: bool, ifs: str, separated: bool = True) -> list[str]:
     """Fields split on ``$IFS`` (``IFS=,; x=rm,-rf,/; $x``): each of its characters that is
     not white space ends a field; white space ones run together; an unquoted empty result is
     no field at all."""
-    if not ifs and not any(loose and c == ARRAY_SEP for c, loose in chars):
-        text = "".join(c for c, _ in chars)
+    if not ifs and not separated:
+        text = "".join(map(_CHAR, chars))
         return [text] if text or quoted else []
     fields: list[str] = []
     current: list[str] = []
@@ -83,6 +98,8 @@ class _Expander:
         self.i = 0
         self.out: _Chars = []
         self.quoted = False
+        self.globbing = False  # an unquoted expansion put in a glob character
+        self.separated = False  # an array's elements were put in with ARRAY_SEP between
 
     def run(self) -> tuple[_Chars, bool]:
         text = self.text
@@ -111,9 +128,23 @@ class _Expander:
                 self.i += 1
         return self.out, self.quoted
 
+    def _grow(self, size: int) -> None:
+        """Room for ``size`` more characters, charged; Unknown past ``MAX_VALUE``."""
+        if len(self.out) + size > MAX_VALUE:
+            raise Unknown
+        charge_text(size)
+
+    def _put(self, value: str, loose: bool) -> None:
+        """``value``'s characters, ``loose`` when an unquoted expansion produced them (zip and
+        repeat: no Python frame a character)."""
+        self._grow(len(value))
+        self.out.extend(zip(value, repeat(loose)))
+        if loose and not self.globbing and not _GLOB_CHARS.isdisjoint(value):
+            self.globbing = True
+
     def _literal(self, value: str) -> None:
         self.quoted = True
-        self.out.extend((c, False) for c in value)
+        self._put(value, False)
 
     def _closing(self, quote: str, start: int) -> int:
         end = self.text.find(quote, start)
@@ -186,7 +217,7 @@ class _Expander:
             self.i += 1
         else:
             raise Unknown  # $( $(( ${x:-…} $1 $@ $# …
-        self.out.extend((c, not quoted) for c in value)
+        self._put(value, not quoted)
 
     def _element(self, name: str, index: str, *, quoted: bool) -> None:
         """``${a[N]}`` as a variable; ``"${a[@]}"`` one field an element (a field break
@@ -194,7 +225,7 @@ class _Expander:
         each element is split as any expansion is."""
         if index.isdigit():
             value = self._get(f"{name}[{int(index)}]")
-            self.out.extend((c, not quoted) for c in value)
+            self._put(value, not quoted)
             return
         elements = self._get(f"{name}[@]").split(ARRAY_SEP)
         ifs = self.env.get("IFS", DEFAULT_IFS)
@@ -204,9 +235,10 @@ class _Expander:
                     self.out.extend((c, False) for c in ifs[:1])
                 elif quoted or " " in ifs:
                     self.out.append((ARRAY_SEP if quoted else " ", True))
+                    self.separated = self.separated or quoted
                 else:
                     raise Unknown
-            self.out.extend((c, not quoted) for c in value)
+            self._put(value, not quoted)
 
     def _lookup(self, name: str, *, indirect: bool) -> str:
         if indirect:

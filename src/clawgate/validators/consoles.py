@@ -15,17 +15,18 @@ from clawgate.validators.base import Context, Validator, register
 
 _VIMS = frozenset({"vi", "vim", "nvim", "ex", "view", "rvim", "gvim", "vimdiff", "evim"})
 _VIM_ESCAPE = lazy_pattern(
-    r"(?:^|[|:]|\s)\s*[%.$\d,'<>]*\s*(?:!|sh(?:ell)?\b|ter(?:m(?:inal)?)?\b|py(?:thon)?3?\b|"
+    r"(?:^|(?<=[|:\s]))(?!\s)[%.$\d,'<>]*+\s*+(?:!|sh(?:ell)?\b|ter(?:m(?:inal)?)?\b|py(?:thon)?3?\b|"
     r"pyx?\b|py3do|pydo|lua\w*\b|perl\w*\b|rub(?:y)?\w*\b|mz(?:scheme)?\b|tcl\w*\b|"
     r"exe(?:cute)?\b|so(?:urce)?\b|(?:r(?:ead)?|w(?:rite)?)\s+!)|"
     r"\bsystem(?:list)?\s*\(|\bjob_?start|\btermopen|\blibcall|\bset?\s+shell")
 # The shell command of ``:!CMD``, ``:silent !CMD``, ``:r !CMD``, ``:w !CMD`` (to the end of
 # the line: a bar belongs to the shell there), and of ``system('CMD')``.
-_VIM_BANG = lazy_pattern(r"^[\s:]*(?:sil(?:ent)?!?\s+)?[%.$\d,'<>]*\s*"
+_VIM_BANG = lazy_pattern(r"^[\s:]*+(?:sil(?:ent)?!?\s+)?[%.$\d,'<>]*+\s*+"
                          r"(?:(?:r(?:ead)?|w(?:rite)?)\s+)?!(.+)$", re.S)
 _VIM_SYSTEM = lazy_pattern(r"\bsystem(?:list)?\s*\(\s*(['\"])(.+?)\1")
 _CONSOLE_ESCAPE = lazy_pattern(
-    r"(?:^|[;\n])\s*(?:!|\\!|:!|~!|~\||shell\b|pipe\b|\|)|\bpython\b|\bsystem\b|^\s*\.(?:shell|system|"
+    r"(?:^|[;\n])[^\S\n]*+(?:!|\\!|:!|~!|~\||shell\b|pipe\b|\|)|\bpython\b|\bsystem\b|"
+    r"^[^\S\n]*+\.(?:shell|system|"
     r"load|once\s*\||output\s*\||sh\b)|\\o\s*\||\bPROGRAM\b|\bplatform\s+shell\b|"
     r"\bscript\b|\bsys_exec\b|\bsys_eval\b|\bload_file\b|\bINTO\s+(?:OUT|DUMP)FILE\b|"
     r"\bedit\s*\(|\bfts3_tokenizer\b|\bload_extension\b", re.I | re.M)
@@ -169,21 +170,21 @@ class ConsoleCommands(Validator):
 _PATH = r"""(?:'([^']+)'|"([^"]+)"|([^\s'";|]+))"""
 _FILE_COMMANDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (verb, re.compile(pattern, re.I | re.M)) for verb, pattern in (
-        ("write", rf"^\s*(?:dump|append)\s+(?:binary\s+|verilog\s+|ihex\s+|srec\s+|tekhex\s+)?"
-                  rf"(?:memory|value)\s+{_PATH}"),
-        ("write", rf"^\s*(?:set\s+logging\s+file|save\s+(?:breakpoints|gdb-index)|"
+        ("write", rf"^[^\S\n]*+(?:dump|append)\s+"
+                  rf"(?:binary\s+|verilog\s+|ihex\s+|srec\s+|tekhex\s+)?(?:memory|value)\s+{_PATH}"),
+        ("write", rf"^[^\S\n]*+(?:set\s+logging\s+file|save\s+(?:breakpoints|gdb-index)|"
                   rf"generate-core-file|gcore)\s+{_PATH}"),
-        ("write", rf"^\s*\.(?:output|once|log|backup|save|excel)\s+(?:-\S+\s+)*{_PATH}"),
-        ("read", rf"^\s*\.(?:import|read|restore|open)\s+(?:-\S+\s+)*{_PATH}"),
+        ("write", rf"^[^\S\n]*+\.(?:output|once|log|backup|save|excel)\s+(?:-\S+\s+)*{_PATH}"),
+        ("read", rf"^[^\S\n]*+\.(?:import|read|restore|open)\s+(?:-\S+\s+)*{_PATH}"),
         ("write", rf"\bwritefile\s*\(\s*{_PATH}"),
         ("read", rf"\breadfile\s*\(\s*{_PATH}"),
         ("write", rf"\bVACUUM\s+INTO\s+{_PATH}"),
-        ("write", rf"^\s*\\(?:o|out|w|write|g)\s+{_PATH}"),
-        ("read", rf"^\s*\\(?:i|include|ir|include_relative)\s+{_PATH}"),
+        ("write", rf"^[^\S\n]*+\\(?:o|out|w|write|g)\s+{_PATH}"),
+        ("read", rf"^[^\S\n]*+\\(?:i|include|ir|include_relative)\s+{_PATH}"),
         ("write", rf"\\copy\s.*\bto\s+{_PATH}"),
         ("read", rf"\\copy\s.*\bfrom\s+{_PATH}"),
-        ("write", rf"^\s*tee\s+{_PATH}"),
-        ("read", rf"^\s*(?:source|\\\.)\s+{_PATH}"),
+        ("write", rf"^[^\S\n]*+tee\s+{_PATH}"),
+        ("read", rf"^[^\S\n]*+(?:source|\\\.)\s+{_PATH}"),
     ))
 
 

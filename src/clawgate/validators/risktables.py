@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from clawgate.decision import Risk
 from clawgate.lazyre import lazy_pattern
+from clawgate.programs.languages import sed_commands, sed_subst_flags
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.flags import git_subcommand, parse_options
 
@@ -240,10 +241,27 @@ def _openssl(cmd: SimpleCommand) -> Risk:
 OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
 _OPENSSL_BASE = _tiered(frozenset({"version", "help", "list"}), OPENSSL_NETWORK)
 _AWK_EFFECTS = lazy_pattern(r"system|getline|[|>]|/inet/|ENVIRON|close|fflush")
-_SED_ADDRESS = r"(/[^/]*/|\d+|\$)?(,(/[^/]*/|\d+|\$))?\s*!?\s*"
-_SED_READ = lazy_pattern(rf"^\s*{_SED_ADDRESS}[pdqnN=]?\s*$"
-                         rf"|^\s*{_SED_ADDRESS}s(?P<d>.)(?:(?!(?P=d)).)*(?P=d)"
-                         r"(?:(?!(?P=d)).)*(?P=d)[gpiI0-9]*\s*$")
+_SED_READING = frozenset("pdnNq=")  # commands that only print, drop or read the next line
+
+
+def _sed_reads(script: str) -> bool:
+    """Every command of the script only prints, drops or substitutes (no ``w``/``e`` flag),
+    read by the sed reader in one pass (a pattern whose blanks spanned newlines took minutes
+    on a script of a few thousand)."""
+    commands = sed_commands(script)
+    if not commands:
+        return commands is not None and not script.strip(" \t\n;")
+    for command in commands:
+        if command[0] == "s":
+            flags, written = sed_subst_flags(command)
+            if written is not None or not set(flags) <= _SED_READ_FLAGS:
+                return False
+        elif command not in _SED_READING:
+            return False
+    return True
+
+
+_SED_READ_FLAGS = frozenset("gpiI0123456789")
 
 
 def _text_tool(cmd: SimpleCommand) -> Risk:
@@ -254,7 +272,7 @@ def _text_tool(cmd: SimpleCommand) -> Risk:
         return _MEDIUM  # a script from a file, an in-place edit, or gawk's -i library
     scripts = list(options.values.get("e", ())) or [w.shown for w in options.operands[:1]]
     if cmd.program == "sed":
-        ok = all(_SED_READ.match(part) for s in scripts for part in s.split(";"))
+        ok = all(_sed_reads(script) for script in scripts)
     else:
         ok = not any(_AWK_EFFECTS.search(s) for s in scripts)
     return _LOW if scripts and ok else _MEDIUM

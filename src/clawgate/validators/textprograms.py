@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.programs.languages import sed_without_text
+from clawgate.programs.languages import (
+    MAX_UNREAD_SCRIPT,
+    sed_commands,
+    sed_subst_flags,
+    sed_without_text,
+)
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import Options, operands, option_values, opts
@@ -23,12 +28,15 @@ _AWK_SITES = lazy_pattern(rf"\bsystem\s*\(\s*(?:{_AWK_STRING}\s*\))?|"
                           r"(?=\s*[;}\n)]|\s*$)|\|&")
 _AWK_NET = lazy_pattern(r"/inet\d?/")
 _SED = opts("efl", "expression file line-length")
-_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\])*/)(?:\s*[,~]\s*(?:\d+|\$|/(?:\\.|[^/\\])*/))?"
-_SED_EXEC = lazy_pattern(rf"(?:^|[;\n{{}}])\s*(?:{_ADDRESS})?\s*!?\s*e(?:\s+(?P<cmd>[^;\n}}]*))?"
-                         r"\s*(?:$|[;\n}])")
-_SED_WRITE = lazy_pattern(rf"(?:^|[;\n{{}}])\s*(?:{_ADDRESS})?\s*!?\s*[wW]\s+(?P<file>\S+)")
+_BLANKS = r"[^\S\n]*+"  # never a newline, which ends a command (with \s: cubic work)
+_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\\n])*/)" \
+           rf"(?:{_BLANKS}[,~]{_BLANKS}(?:\d+|\$|/(?:\\.|[^/\\\n])*/))?"
+_SED_EXEC = lazy_pattern(rf"(?:^|[;\n{{}}]){_BLANKS}(?:{_ADDRESS})?{_BLANKS}!?{_BLANKS}e"
+                         r"(?:[^\S\n]++(?P<cmd>[^;\n}]*))?[^\S\n]*(?:$|[;\n}])")
+_SED_WRITE = lazy_pattern(rf"(?:^|[;\n{{}}]){_BLANKS}(?:{_ADDRESS})?{_BLANKS}!?{_BLANKS}[wW]"
+                          r"[^\S\n]++(?P<file>\S+)")
 _SED_SUBST = lazy_pattern(r"s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?:\\.|(?!(?P=d)).)*"
-                          r"(?P=d)(?P<flags>[gpiImMew\d]*)(?:\s*(?P<file>\S+))?")
+                          r"(?P=d)(?P<flags>[gpiImMew\d]*)(?:[^\S\n]*(?P<file>\S+))?")
 _STD_STREAMS = frozenset({"/dev/stdout", "/dev/stderr"})
 _JQ = opts("L", "indent from-file")
 _JQ_PAIRS = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
@@ -142,6 +150,31 @@ class SedCommands(Validator):
         return Verdict.passthrough()
 
     def _script(self, script: str) -> Verdict:
+        commands = sed_commands(script)
+        if commands is None:
+            if len(script) > MAX_UNREAD_SCRIPT:
+                return Verdict.ask(self.id, "the sed script could not be read (longer than "
+                                   f"{MAX_UNREAD_SCRIPT} characters and not well formed)")
+            return self._by_pattern(script)
+        for command in commands:
+            if command[0] == "e":
+                inner = command[1:].strip()
+                return Verdict.unwrap(*([inner] if inner else []), outcome=Outcome.ASK,
+                                      rule_id=self.id, message="the sed e command runs a command")
+        for command in commands:
+            if command[0] == "s":
+                flags, written = sed_subst_flags(command)
+                if "e" in flags:
+                    return Verdict.ask(self.id, "the s///e flag runs the result as a command")
+                if written is not None and written not in _STD_STREAMS:
+                    return Verdict.ask(self.id, "the s///w flag writes a file")
+            elif command[0] in "wW" and command[1:].strip() not in ("", *_STD_STREAMS):
+                return Verdict.ask(self.id, f"the sed w command writes {command[1:].strip()!r}")
+        return Verdict.passthrough()
+
+    def _by_pattern(self, script: str) -> Verdict:
+        """A script the reader cannot follow (short: the patterns' work grows faster than it),
+        matched by patterns."""
         script = sed_without_text(script)  # a/i/c text is written out, never run
         found = _SED_EXEC.search(script)
         if found is not None:
