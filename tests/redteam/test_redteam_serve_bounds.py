@@ -34,7 +34,8 @@ from serve.pgkit import fresh_database
 from serve.servekit import POLICY, free_port, server_env
 
 HANG_S = 120.0  # a hang guard only: nothing here is timed
-SLOW_LINE = "x=a; " + "x=$x$x; " * 20 + "echo $x"  # seconds of the checker's time
+# Hundreds of milliseconds of the checker's time (it runs to the engine's step bound: DENY).
+SLOW_LINE = "x=" + "a" * 60000 + "; echo " + " ".join(["$x"] * 400)
 
 
 @dataclass
@@ -380,7 +381,7 @@ def test_one_caller_holds_a_few_long_polls_at_once(served: Running) -> None:
 
 
 def test_a_decision_past_the_time_limit_is_a_deny(tmp_path: Path) -> None:
-    running = launch(tmp_path, "--decision-timeout", "0.5")
+    running = launch(tmp_path, "--decision-timeout", "0.02")
     try:
         with running.client("agent", "patient") as agent, running.client("viewer") as viewer:
             answer = agent.post("/v1/check", json={"command": SLOW_LINE}).json()
