@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -72,12 +73,26 @@ def test_memory_under_bubblewrap_is_bounded(workspace: Path, limiter: SpawnLimit
     assert result.stdout.strip() == f"status {128 + signal.SIGKILL}"  # the OOM killer's
 
 
+def _wait_for_exec(pid: int, needle: bytes) -> None:
+    """Until the child runs its program with its own environment (before its exec, /proc shows
+    the parent's): a hang guard, not a clock."""
+    for _ in range(12000):
+        try:
+            if needle in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
+                return
+        except OSError:
+            pass
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} never showed its environment")
+
+
 def test_the_fallback_sweep_finds_a_marked_escapee() -> None:
     marker = unique_sleep()
     mark = os.urandom(8).hex()
     child = subprocess.Popen(["sleep", marker], env={**os.environ, RUN_MARK: mark},
                              start_new_session=True)  # a session of its own, as setsid gives
     try:
+        _wait_for_exec(child.pid, f"{RUN_MARK}={mark}".encode())
         assert sweep(mark) == 1
         assert child.wait(timeout=10) == -signal.SIGKILL
     finally:

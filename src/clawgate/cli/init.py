@@ -1,5 +1,5 @@
-"""``policy init claude-code|gemini|mcp-proxy``: write a working, fail-closed set-up for the
-project, say what was written and how to undo it (``--undo``)."""
+"""``policy init claude-code|gemini|mcp-proxy|serve``: write a working, fail-closed set-up for
+the project, say what was written and how to undo it (``--undo``)."""
 
 from __future__ import annotations
 
