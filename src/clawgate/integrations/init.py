@@ -95,13 +95,17 @@ def init_mcp_proxy(project: Path, client: str, name: str, server: list[str]) -> 
 
 
 def starter_policy(project: Path) -> list[Step]:
-    path = project / POLICY_FILE
+    return [_write_new(project / POLICY_FILE, STARTER, "project")]
+
+
+def _write_new(path: Path, text: str, whose: str) -> Step:
+    """Write ``text`` to ``path`` unless a file is there (never overwritten)."""
     if path.exists():
-        return [Step(path, "kept (a project policy is there already)")]
+        return Step(path, f"kept (a {whose} policy is there already)")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(STARTER)
-    return [Step(path, "wrote a starter project policy")]
+        handle.write(text)
+    return Step(path, f"wrote a starter {whose} policy")
 
 
 def undo(project: Path, kind: str, client: str = "claude-code",
@@ -193,12 +197,7 @@ def init_serve(project: Path, approver: str, agent: str | None,
 
 
 def _team_policy(project: Path) -> list[Step]:
-    path = project / TEAM_FILE
-    if path.exists():
-        return [Step(path, "kept (a team policy is there already)")]
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(STARTER.replace("This project's clawgate policy", "The team's clawgate "
-                                     "policy for policy serve").replace(
-            "policy lint .clawgate.yaml", f"policy lint {TEAM_FILE}"))
-    return [Step(path, "wrote a starter team policy")]
+    text = STARTER.replace("This project's clawgate policy", "The team's clawgate policy for "
+                           "policy serve").replace("policy lint .clawgate.yaml",
+                                                   f"policy lint {TEAM_FILE}")
+    return [_write_new(project / TEAM_FILE, text, "team")]
