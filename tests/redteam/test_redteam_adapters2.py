@@ -78,7 +78,8 @@ def install(python: str, agent: str, project: Path, *extra: str,
 
 def client_env(tmp_path: Path, pythonpath: str = SRC) -> dict[str, str]:
     return {"PATH": CLIENT_PATH, "HOME": str(tmp_path), "PYTHONPATH": pythonpath,
-            "CLAWGATE_STATE_HOME": str(tmp_path.parent / f"{tmp_path.name}-state")}
+            "CLAWGATE_STATE_HOME": str(tmp_path.parent / f"{tmp_path.name}-state"),
+            "CLAWGATE_NO_DAEMON": "1"}  # no resident decider left behind by a test
 
 
 def as_client(command: str, stdin: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
