@@ -40,9 +40,10 @@ _CODE = lazy_pattern(
     r"Process\.(?:run|new|start)|callCommand|callProcess|readProcess|spawnCommand|open-pipe)"
     r"\s*\(|\.execute\(\)|\(system\*?\s|sys\.process|\.!!?(?:\W|$)|Process\(\)|%x\{|"
     r"\bqx[{(/]|`[^`]+`")
-_STRING = lazy_pattern(r"\"((?:[^\"\\]|\\.){1,4000})\"|'((?:[^'\\]|\\.){1,4000})'")
+_STRING = lazy_pattern(r"\"((?:[^\"\\]|\\.){1,1000})\"|'((?:[^'\\]|\\.){1,1000})'")
 _OPTION_VALUE = lazy_pattern(r"^--?[\w.-]+=(.+)$", flags=16)  # re.DOTALL
 MAX_WORD = 16384  # longer words are other validators' (and the bounds') business
+MAX_CODE = 4096  # code scanned for its strings (a string read is at most 1,000 characters)
 
 
 @lru_cache(maxsize=1)
@@ -107,8 +108,8 @@ def payloads(text: str) -> list[str]:
     text = value.group(1) if value else text
     if command_like(text):
         return [text]
-    if not _CODE.search(text):
-        return []
+    if len(text) > MAX_CODE or not _CODE.search(text):
+        return []  # code past MAX_CODE: the inline readers and the engine's bounds judge it
     inner = [m.group(1) or m.group(2) or "" for m in _STRING.finditer(text)]
     found = [s for s in inner if command_like(s) or (s.strip() and known(s.split()[0]))]
     return found or [""]  # "": code that starts something, nothing literal to check
