@@ -67,7 +67,10 @@ class SecondOpinion:
         from clawgate.shell.shadow import requote
 
         written = dict.fromkeys((requote(e), e.cwd) for e in found.executions)
-        for text, cwd in list(written)[:MAX_JUDGED]:
+        # The first MAX_JUDGED in the order bash started them, judged in a fixed order: the
+        # stages of a pipeline start together, in either order, and a trace must not depend
+        # on which one the scheduler ran first.
+        for text, cwd in sorted(list(written)[:MAX_JUDGED]):
             decision = judge(text, ctx if cwd == ctx.cwd else replace(ctx, cwd=cwd))
             trace.append(TraceEntry(line, SHADOW_ID, decision.outcome,
                                     f"bash would run: {text}"))
