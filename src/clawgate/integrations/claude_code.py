@@ -29,12 +29,11 @@ from clawgate.integrations.arguments import (
     mcp_call,
     one_path,
     paths_of,
-    with_unknown,
 )
 from clawgate.integrations.calls import Call, Kind, text
 from clawgate.integrations.gate import Gate, reason_text
 from clawgate.integrations.globs import glob_roots
-from clawgate.integrations.hooks import Payload, at, mcp_name
+from clawgate.integrations.hooks import Payload, at, documented, mcp_name
 
 EVENT = "PreToolUse"
 READS = {"Read": ("read_file", "file_path"), "NotebookRead": ("read_file", "notebook_path"),
@@ -63,11 +62,7 @@ class ClaudeCode:
     event = EVENT
 
     def to_call(self, payload: Payload) -> Call:
-        call = self._call(payload)
-        known = ARGUMENTS.get(payload.tool_name)
-        if known is None:
-            return call
-        return with_unknown(call, known, lambda path: at(payload.cwd, path))
+        return documented(self._call(payload), payload, ARGUMENTS)
 
     def _call(self, payload: Payload) -> Call:
         name, args, cwd = payload.tool_name, payload.tool_input, payload.cwd

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -167,3 +167,16 @@ def mcp_name(tool_name: str) -> str | None:
         return None
     server, sep, tool = tool_name[5:].partition("__")
     return f"{server}__{tool}" if sep and server and tool else None
+
+
+def documented(call: Call, payload: Payload,
+               arguments: Mapping[str, Collection[str]]) -> Call:
+    """``call`` with the arguments its agent does not document for the tool (``arguments``:
+    tool name -> keys) read by meaning (``arguments.with_unknown``); an undocumented tool's
+    call as it is."""
+    from clawgate.integrations.arguments import with_unknown
+
+    known = arguments.get(payload.tool_name)
+    if known is None:
+        return call
+    return with_unknown(call, known, lambda path: at(payload.cwd, path))
