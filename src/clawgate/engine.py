@@ -120,6 +120,16 @@ class Engine:
 
         return cls(load_policy(*paths, embedded_default=embedded_default).engine_settings())
 
+    def forget(self) -> None:
+        """Drop every remembered decision, shadow run and reading: the next check of any line
+        costs what its first sight costs (for timing a line, ``policy fuzz``)."""
+        from clawgate.preload import forget_lines
+
+        self._cache.clear()
+        if self._second is not None:
+            self._second.forget()
+        forget_lines()
+
     def check(self, command: str, *, cwd: str | None = None) -> Decision:
         """The decision for one command line. Never raises for any input string."""
         ctx = self._context(cwd)

@@ -17,6 +17,7 @@ import re
 # What a compiled pattern offers; the stand-in takes each of them over at first use.
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split",
             "scanner", "groups", "groupindex")
+_MADE: list[_LazyPattern] = []  # every stand-in, for compile_all()
 
 
 class _LazyPattern:
@@ -41,4 +42,14 @@ class _LazyPattern:
 
 def lazy_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """A pattern usable like ``re.compile(pattern, flags)``, compiled on first use."""
-    return _LazyPattern(pattern, flags)  # type: ignore[return-value]
+    made = _LazyPattern(pattern, flags)
+    _MADE.append(made)
+    return made  # type: ignore[return-value]
+
+
+def compile_all() -> int:
+    """Compile every stand-in made so far (a long-lived process's warm-up: its first calls then
+    pay no compilation); how many there are."""
+    for made in _MADE:
+        made.search  # noqa: B018 -- the first attribute read compiles it
+    return len(_MADE)

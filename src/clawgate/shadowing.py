@@ -80,6 +80,10 @@ class SecondOpinion:
                 verdicts.append(_verdict(text, decision))
         return verdicts, trace
 
+    def forget(self) -> None:
+        """Drop the remembered shadow runs."""
+        self._cache.clear()
+
     def _shadow_run(self, line: str, ctx: Context) -> ShadowRun | None:
         key = (line, ctx.cwd, ctx.home)
         cached = self._cache.get(key)

@@ -69,6 +69,24 @@ class Slow(Validator):
         return Verdict.passthrough()
 
 
+class SlowOnce(Validator):
+    """Burns 30 ms of CPU on the first ``slow`` only: a one-off cost, as noise on a shared
+    machine is, not a slow checker."""
+
+    id = "CG-TEST-007"
+
+    def __init__(self) -> None:
+        self.burnt = False
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program == "slow" and not self.burnt:
+            self.burnt = True
+            end = time.thread_time() + 0.03
+            while time.thread_time() < end:
+                pass
+        return Verdict.passthrough()
+
+
 class Hang(Validator):
     """Never returns on ``hang``: a checker that loops, burning CPU (as bashlex does on some
     lines), which is what the harness's watchdog counts."""

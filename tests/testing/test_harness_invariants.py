@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 
 import pytest
-from harness_policies import FirstCommandOnly, Hang, Slow, blind, unwrapping
+from harness_policies import FirstCommandOnly, Hang, Slow, SlowOnce, blind, unwrapping
 
 from clawgate.decision import Decision, Outcome
 from clawgate.engine import Engine
@@ -28,7 +28,29 @@ def test_decides_catches_a_slow_checker() -> None:
         inv.decides_in_time(engine, "slow x", deadline_ms=10)
     assert caught.value.invariant == "decides"
     assert caught.value.lines() == ("slow x",)
+    if "deadline" in str(caught.value):  # every try timed, each as a first sight
+        assert str(caught.value).count(", ") >= inv.CONFIRMATIONS
     inv.decides_in_time(Engine(validators=[Slow()]), "slow x", deadline_ms=2000)
+
+
+def test_decides_allows_a_long_line_as_much_per_256_characters() -> None:
+    # 30 ms of CPU: over 10 ms for a short line, within the 80 ms of a line of 2,048 characters
+    engine = Engine(validators=[Slow()])
+    long_line = "slow " + "x" * (8 * inv.DEADLINE_CHARS - 5)
+    assert inv.decides_in_time(engine, long_line, deadline_ms=10).outcome is Outcome.ALLOW
+    with pytest.raises(inv.InvariantViolation, match=r"over its 15\.0 ms deadline \(10 ms per "
+                       r"256 characters\)|the checker hangs"):
+        inv.decides_in_time(engine, "slow " + "x" * (384 - 5), deadline_ms=10)
+
+
+def test_decides_confirms_a_miss_before_it_fails() -> None:
+    # One slow first sight (a neighbour's noise) is timed again, as a first sight: the
+    # remembered decision is dropped, so the line is really checked again, and meets it.
+    validator = SlowOnce()
+    engine = Engine(validators=[validator])
+    decision = inv.decides_in_time(engine, "slow x", deadline_ms=10)
+    assert validator.burnt
+    assert decision.outcome is Outcome.ALLOW
 
 
 @pytest.mark.real_watchdog

@@ -33,7 +33,8 @@ _NAMES = ("decides", "rewrites", "adding", "wrappers", "paths", "audit")
               help="Generated examples per invariant.")
 @click.option("--seed", type=int, default=None, help="Random seed (default: derandomised).")
 @click.option("--deadline-ms", default=50.0, show_default=True, type=click.FloatRange(0.1),
-              help="Time bound for one decision, in CPU milliseconds.")
+              help="Time bound for one decision, in CPU milliseconds (per 256 characters "
+                   "of a longer line).")
 @click.option("--invariant", "only", multiple=True, type=click.Choice(_NAMES),
               help="Run only this invariant (repeatable).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,

@@ -58,7 +58,9 @@ def warm() -> None:
     from clawgate.integrations.claude_code import ClaudeCode
     from clawgate.integrations.gemini import Gemini
     from clawgate.integrations.hooks import HookOptions, answer
+    from clawgate.preload import preload
 
+    preload()
     with tempfile.TemporaryDirectory(prefix="clawgate-warm-") as where:
         engine = load_engine([], where)
         for line in WARM_LINES:

@@ -113,6 +113,9 @@ class Service:
     def warm(self) -> None:
         """Build what the first decision would build lazily (the parser, the program catalog,
         the scrubber's detectors), so that it is part of the start-up heap."""
+        from clawgate.preload import preload
+
+        preload()
         for command in WARM:
             decision = self.engine.check(command, cwd=self.workspace)
             self.scrubber.scrub_value({"command": command,

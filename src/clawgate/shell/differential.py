@@ -92,6 +92,11 @@ def _remembered(line: str) -> tuple[Any, ...]:
         return ("rejected", str(exc))
 
 
+def forget() -> None:
+    """Drop the remembered readings (a line is then read as on first sight)."""
+    _remembered.cache_clear()
+
+
 def _bashlex_view(line: str) -> Reading:
     from bashlex import ast
 

@@ -21,6 +21,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import FlakyFailure
 
+from clawgate.preload import preload
 from clawgate.testing import invariants as inv
 from clawgate.testing import strategies as s
 
@@ -193,7 +194,9 @@ BUILDERS: dict[str, Callable[[Engine, FuzzConfig, Result, ExitStack], Built | st
 
 
 def warm_up(engine: Engine) -> None:
-    """Load the parsers once, so that the first timed example does not pay for it."""
+    """Load the check path (every module, every pattern) and the parsers once, so that no
+    timed example pays for a first use."""
+    preload()
     for line in ("echo $(ls) | grep 'x' && cat <<EOF\nx\nEOF", "a=1; b \"$a\"", *s.TRICKY_LINES):
         engine.check(line)
 

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from clawgate.engine import Engine
 
 HANG_FACTOR = 10  # the watchdog on ``decides``, in deadlines of CPU time
+CONFIRMATIONS = 2  # more first-sight timings of a line over the deadline before it fails
+DEADLINE_CHARS = 256  # the length of line ``decides``' deadline is for (longer: as much per)
 HANG_S = 1.0  # the watchdog on checks made by the other invariants, in seconds of CPU time
 # A check blocked without using CPU is a hang too: real time, this many watchdog periods (a
 # loaded machine stretches real time several-fold, never thirty-fold).
@@ -122,9 +124,37 @@ def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
     do not inflate, with the garbage collector paused (a collection costs what the whole
     process's heap costs -- a test runner's -- not what the checker does); a watchdog
     interrupts a check still running after ``HANG_FACTOR`` deadlines of CPU time. Real time is
-    no bound: on a loaded machine it measures the neighbours.
+    no bound: on a loaded machine it measures the neighbours. Even CPU time is noisy on a
+    shared virtual machine (the same first sight of a line measured 33 to 61 ms here), and
+    noise only ever adds: a miss is timed ``CONFIRMATIONS`` more times, each as a first sight
+    (``Engine.forget``), and only a line over the deadline every time fails.
+
+    The deadline is for a line of up to ``DEADLINE_CHARS`` characters; a longer one has as
+    much per ``DEADLINE_CHARS`` characters (the checker's work grows with the text it reads:
+    what must not happen is that it grows faster, or without bound).
     """
     args = {"line": line, "deadline_ms": deadline_ms}
+    allowed = deadline_ms * max(1.0, len(line) / DEADLINE_CHARS)
+    decision, cpu_ms, wall_ms = _timed_check(engine, line, cwd, allowed, args)
+    tries = [cpu_ms]
+    while cpu_ms > allowed and len(tries) <= CONFIRMATIONS:
+        engine.forget()
+        decision, cpu_ms, wall_ms = _timed_check(engine, line, cwd, allowed, args)
+        tries.append(cpu_ms)
+    if cpu_ms > allowed:
+        each = ", ".join(f"{t:.1f}" for t in tries)
+        bound = (f"the {deadline_ms:g} ms deadline" if allowed == deadline_ms else
+                 f"its {allowed:.1f} ms deadline ({deadline_ms:g} ms per {DEADLINE_CHARS} "
+                 "characters)")
+        raise InvariantViolation("decides", f"took {min(tries):.1f} ms of CPU at best ({each} "
+                                 f"ms, each a first sight; {wall_ms:.1f} ms wall the last "
+                                 f"time), over {bound}", args)
+    return decision
+
+
+def _timed_check(engine: Engine, line: str, cwd: str | None, deadline_ms: float,
+                 args: Mapping[str, Any]) -> tuple[Decision, float, float]:
+    """One check: its final decision, its CPU and wall milliseconds."""
     collecting = gc.isenabled()
     gc.disable()
     wall, cpu = time.perf_counter(), time.thread_time()
@@ -144,10 +174,7 @@ def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
             gc.enable()
     if not isinstance(decision, Decision) or decision.outcome not in _FINAL:
         raise InvariantViolation("decides", f"not a final decision: {decision!r}", args)
-    if cpu_ms > deadline_ms:
-        raise InvariantViolation("decides", f"took {cpu_ms:.1f} ms of CPU ({wall_ms:.1f} ms "
-                                 f"wall), over the {deadline_ms:g} ms deadline", args)
-    return decision
+    return decision, cpu_ms, wall_ms
 
 
 def rewrite_not_weaker(engine: Engine, original: str, rewritten: str, *,
