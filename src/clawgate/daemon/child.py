@@ -1,10 +1,11 @@
 """One call, answered in a fork of the warm decider: the call's working directory,
 environment and standard input put in place, the ``policy`` command line run in process
 (``clawgate.cli.main``, the same code a fresh process runs), its stdout, stderr and exit code
-sent back. The command line runs in a fork of its own, so that however it ends — returning,
-``os._exit`` (a hook past its deadline answers deny and exits at once), a crash — what it wrote
-and its exit code are what is sent. A call that fails in any other way closes the connection
-unanswered, and the client then decides in process: never an answer made up here."""
+sent back. The worker is the call's own fork (it answers one call and exits), so the command
+line runs in it: a hook past its deadline, which writes its deny and ends its process at
+once, hands the answer back first (``deadline.before_ending``). A call that fails in any other
+way (a crash, a signal, the time limit) closes the connection unanswered, and the client then
+decides in process: never an answer made up here."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import sys
 
 from clawgate.daemon import wire
 from clawgate.daemon.client import answer_seconds, taken
+from clawgate.integrations import deadline
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,21 +42,17 @@ def answer_in_fork(conn: socket.socket, identity: str) -> NoReturn:
         conn.sendall(wire.ACCEPTED)
         limit = int(answer_seconds(argv[1:]))
         fds = [_memfd("stdin", stdin), _memfd("stdout", b""), _memfd("stderr", b"")]
-        if argv[1:2] != ["hook"]:  # a check returns: no fork of its own needed
-            signal.alarm(limit)
-            code = _run(argv, os.fsdecode(cwd), env_raw, fds)
+
+        def hand_back(code: int) -> None:
+            sys.stdout.flush()
+            sys.stderr.flush()
             conn.sendall(wire.answer(code, _contents(fds[1]), _contents(fds[2])))
-            os._exit(0)
-        runner = os.fork()  # a hook may end its process at its deadline (os._exit)
-        if runner == 0:
-            signal.alarm(limit)
-            os._exit(_run(argv, os.fsdecode(cwd), env_raw, fds))
-        signal.alarm(limit + 5)
-        _, status = os.waitpid(runner, 0)
-        if not os.WIFEXITED(status):
-            os._exit(1)  # killed: no answer, the client decides in process
-        conn.sendall(wire.answer(os.WEXITSTATUS(status), _contents(fds[1]),
-                                 _contents(fds[2])))
+
+        # A hook past its deadline writes its deny and ends the process at once: the answer
+        # is handed back first (exit 0: the deny is the answer).
+        deadline.before_ending(lambda: hand_back(0))
+        signal.alarm(limit)  # past it the worker dies unanswered: the client decides itself
+        hand_back(_run(argv, os.fsdecode(cwd), env_raw, fds))
     except BaseException:  # the client decides in process: nothing is answered from here
         os._exit(1)
     os._exit(0)

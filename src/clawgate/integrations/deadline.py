@@ -21,6 +21,15 @@ from clawgate.integrations.hooks import HookAdapter, HookOptions, answer
 
 Emit = Callable[[dict[str, Any]], None]
 
+# Run before the process ends at the deadline, once the deny is written (the resident decider
+# hands the answer back from here: the hook runs in its worker, with no process of its own).
+_BEFORE_ENDING: list[Callable[[], None]] = []
+
+
+def before_ending(then: Callable[[], None]) -> None:
+    """Call ``then()`` after the deadline's deny is written, before the process ends."""
+    _BEFORE_ENDING.append(then)
+
 
 def answer_in_time(adapter: HookAdapter, read: Callable[[], bytes], options: HookOptions,
                    deadline_s: float, emit: Emit) -> None:
@@ -34,6 +43,8 @@ def answer_in_time(adapter: HookAdapter, read: Callable[[], bytes], options: Hoo
         try:
             emit(late(adapter, deadline_s))
             sys.stdout.flush()
+            for then in _BEFORE_ENDING:
+                then()
         finally:
             os._exit(0)
 
