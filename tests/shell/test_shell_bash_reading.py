@@ -48,6 +48,12 @@ FAMILIES = [
     ("expansion replacement", "x=ab; echo ${x/a/`id -u`}", ("id", "-u")),
     ("expansion default with backquotes", "echo ${x:-`id -u`}", ("id", "-u")),
     ("expansion nested in an operand", "x=ab; echo ${x#${y:-$(id -u)}}", ("id", "-u")),
+    ("a loop after !", "! for f in a; do id -u; done", ("id", "-u")),
+    ("a group after time", "time { id -u; }", ("id", "-u")),
+    ("an if after time -p !", "time -p ! if true; then id -u; fi", ("id", "-u")),
+    ("a case after ! in a list", "ls && ! case x in x) id -u;; esac", ("id", "-u")),
+    ("a loop after ! in a condition", "if ! while false; do :; done; then :; else id -u; fi",
+     ("id", "-u")),
 ]
 
 
@@ -88,6 +94,9 @@ MUTATIONS = [
     "{c}; su$\"do\" rm -rf /",
     "echo `echo \\`{p}\\``; {c}",
     "{c}; trap -- '{p}' EXIT",
+    "{c} && ! {{ {p}; }}",
+    "time {{ {c}; {p}; }}",
+    "! for x in 1; do {c}; {p}; done",
 ]
 _CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "devcmds.jsonl"
 

@@ -19,9 +19,9 @@ def _always(text: str) -> bool:
 
 
 @pytest.mark.parametrize("line", [
-    "! ! ls; [[ -f x ]] && ls",  # [[ ]]: bashlex refuses the whole line
-    "( ! ! ls; [[ -f x ]] && ls  # done\n)",  # and the subshell: its statements are asked
-    "{ ! ! ls; x=$((1+2)); }",  # $(( )): no opinion on the whole line
+    "x; \\ ls; [[ -f x ]] && ls",  # [[ ]]: bashlex refuses the whole line
+    "( x; \\ ls; [[ -f x ]] && ls  # done\n)",  # and the subshell: its statements are asked
+    "{ x; \\ ls; x=$((1+2)); }",  # $(( )): no opinion on the whole line
     # text tree-sitter puts in no statement: bash runs a command named " ls"
     "((1)); \\ ls",
     "true; \\ ls; [[ 1 ]]",
@@ -100,15 +100,31 @@ def _spin_under(deadline: AbstractContextManager[None]) -> None:
 
 
 @pytest.mark.parametrize("line", [
-    # tree-sitter closes the subshell at the case pattern's ')' (issue 12's family)
-    "rm -rf /tmp/x | ( ! case $x in a|b) :;; esac && python3 - <<END\nx\nEND\n)",
-    "ls && ( ! case $x in a|b) :;; esac && python3 - <<END\nx\nEND\n)",
+    # tree-sitter closes the subshell at the case pattern's ')': a function whose body is a
+    # case command, which it does not read
+    "rm -rf /tmp/x | ( f() case $x in a|b) :;; esac && python3 - <<END\nx\nEND\n)",
+    "ls && ( f() case $x in a|b) :;; esac && python3 - <<END\nx\nEND\n)",
 ])
 def test_a_subshell_tree_sitter_does_not_see_whole_is_read_as_a_line(engine: Engine,
                                                                       line: str) -> None:
+    assert subshell_bodies(parse(line))
     body = line[line.index("( ") + 1 : line.rindex(")")]
     assert engine.check(body).outcome is Outcome.DENY
     assert engine.check(line).outcome is Outcome.DENY
+
+
+@pytest.mark.parametrize("line", [
+    # once the same family, through '! case' (tree-sitter takes '!' before simple commands
+    # only): now read whole, as bash reads it (shell/reserved.py)
+    "rm -rf /tmp/x | ( ! case $x in a|b) :;; esac && python3 - <<END\nx\nEND\n)",
+    "ls && ( ! case $x in a|b) :;; esac && python3 - <<END\nx\nEND\n)",
+])
+def test_a_negated_case_in_a_subshell_is_read_whole(engine: Engine, line: str) -> None:
+    parsed = parse(line)
+    assert not parsed.has_error
+    assert [c.program for c in parsed.commands][-2:] == [":", "python3"]
+    # '!' changes no command that runs: the line is decided as it is without it
+    assert engine.check(line).outcome is engine.check(line.replace("! ", "", 1)).outcome
 
 
 @pytest.mark.parametrize("line", [
@@ -122,12 +138,22 @@ def test_subshell_bodies_leave_clean_lines_alone(engine: Engine, line: str) -> N
 
 
 def test_a_keyword_tree_sitter_reads_as_a_command_is_a_disagreement(engine: Engine) -> None:
-    # tree-sitter cuts the if at '&' (no error); 'case' elsewhere keeps bashlex off the whole
-    line = ("echo `case $x in a) ls;; esac`\n"
-            "! if $\"a\" 2>/dev/null & PATH=~root '--'; then :; else x=1; fi")
+    # after an assignment bash takes 'if' as a command's name, and 'then' is then out of
+    # place; tree-sitter reads 'then' as a command; 'case' elsewhere keeps bashlex off the whole
+    line = "echo `case $x in a) ls;; esac`\nx=1 if a; then :; fi"
     found = compare_by_statement(parse(line), _always)
     assert found is not None and "keyword" in found.detail
-    assert engine.check(line).outcome is Outcome.DENY
+    assert engine.check(line).outcome is not Outcome.ALLOW
+
+
+def test_a_negated_if_cut_at_an_ampersand_is_read_as_bash_reads_it(engine: Engine) -> None:
+    # once tree-sitter cut the if at '&' (it takes '!' before simple commands only); read
+    # whole now, the commands are the ones bash runs
+    line = ("echo `case $x in a) ls;; esac`\n"
+            "! if $\"a\" 2>/dev/null & PATH=~root '--'; then :; else x=1; fi")
+    assert compare_by_statement(parse(line), _always) is None
+    assert [c.program for c in parse(line).commands][-4:] == [None, "--", ":", None]
+    assert engine.check(line).outcome is not Outcome.ALLOW
 
 
 def test_process_substitution_gets_a_second_opinion(engine: Engine) -> None:

@@ -649,7 +649,29 @@ def parse_tree(line: str) -> m.ParsedLine:
             return replace(again, written=line)
     if parsed.has_error and "@" in line:
         return _without_mid_word_at(line) or parsed
+    if ("!" in line or "time" in line) and any(c.program in _MISNAMED for c in parsed.commands):
+        return _compound_after_prefix(line) or parsed
     return parsed
+
+
+# The names of the simple commands tree-sitter makes of a compound command after ``!`` or
+# ``time`` (``reserved.py``): its keywords, and ``time`` or ``!`` themselves.
+_MISNAMED = frozenset({"for", "while", "until", "if", "case", "select", "coproc", "function",
+                       "do", "done", "then", "elif", "else", "fi", "esac", "{", "}", "!", "time"})
+
+
+def _compound_after_prefix(line: str) -> m.ParsedLine | None:
+    """The line's reading with the ``!`` and ``time`` before its compound commands blanked
+    (``reserved.py``), when that reading is clean and names no command after a keyword."""
+    from clawgate.shell.reserved import KEYWORDS, blanked
+
+    shape = blanked(line)
+    if shape is None:
+        return None
+    again = _parse_tree(line, line, shape=shape)
+    if again.has_error or any(c.program in KEYWORDS for c in again.commands):
+        return None
+    return replace(again, shape=shape)
 
 
 # An ``@`` inside a plain word (``poetry@build``, the name ``pipx install --suffix=@build``
