@@ -33,7 +33,9 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ("cat%20/et%5C%0Ac/pa%5C%0Asswd", ASK, "CG-HYG-008"),  # a continuation splits a word
     ("ls%20-la", ASK, "CG-INJ-004"),
     ("wHoAmi", ASK, "CG-INJ-005"),
-    ("time if [ $(whoami|cut -c 1) == s ]; then sleep 5; fi", ASK, "CG-INJ-006"),
+    ("time if [ $(whoami|cut -c 1) == s ]; then sleep 5; fi", ASK, "CG-INJ-018"),
+    ("x=1 if a; then :; fi", ASK, "CG-INJ-006"),  # after an assignment 'if' is a name
+    ("do echo hi", ASK, "CG-INJ-006"),
     # expansions that build words
     ("cat${IFS}/etc/passwd", ASK, "CG-INJ-007"),
     ("ls${IFS}-la", ASK, "CG-INJ-007"),

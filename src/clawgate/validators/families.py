@@ -4,6 +4,7 @@ from clawgate.validators import (  # noqa: F401
     agents,
     arithcode,
     backups,
+    blindoracle,
     catalogrules,
     catastrophic,
     cgroupwrites,

@@ -176,8 +176,9 @@ class KeywordAsCommand(Validator):
     """A shell keyword where a program should be (``then``, ``fi``, ``if`` as a command): the
     parsers read the line differently from the shell. ASK.
 
-    Bad: ``time if [ $(whoami|cut -c1) = r ]; then sleep 5; fi``. Harmless: ``if true; then
-    ls; fi`` (read correctly, no keyword runs as a program).
+    Bad: ``x=1 if a; then :; fi`` (after an assignment ``if`` is a command's name, and
+    ``then`` is out of place). Harmless: ``if true; then ls; fi``, ``time { make; }`` (read
+    correctly, no keyword runs as a program).
     """
 
     id = "CG-INJ-006"
