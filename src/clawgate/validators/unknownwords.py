@@ -11,6 +11,7 @@ prose stays prose (``./notes.sh "make it faster"``: no option, path or syntax).
 
 from __future__ import annotations
 
+import posixpath
 import shlex
 from functools import lru_cache
 
@@ -27,6 +28,7 @@ from clawgate.validators.programs import (
     SHELLS,
     family_name,
 )
+from clawgate.validators.sysbins import SYSTEM_DIRS
 
 # Shell syntax that makes a word a command line rather than text.
 _SYNTAX = lazy_pattern(r"\|\s*\S|&&|\|\||;\s*\S|\$\(|`[^`]*`|(?:^|\s)\d?>{1,2}\s*[~/.\w]|<\(")
@@ -80,6 +82,23 @@ def known(program: str) -> bool:
     return programs.entry(name) is not None or name in _known_elsewhere()
 
 
+# Where a path names a program installed for the system or its package managers: the program
+# the catalog describes. A path anywhere else (``./cat``, ``../tools/bin/grep``, ``bin/echo``)
+# is that file, whatever its name: the catalog's knowledge of the name says nothing of it.
+INSTALLED = frozenset({*SYSTEM_DIRS, "/usr/games", "/usr/libexec", "/opt/homebrew/bin",
+                       "/opt/homebrew/sbin", "/snap/bin", "/run/current-system/sw/bin",
+                       "/nix/var/nix/profiles/default/bin"})
+
+
+def own_file(cmd: SimpleCommand) -> bool:
+    """Whether ``cmd`` runs a file named by a path outside the installed programs' places."""
+    name = cmd.name_word
+    value = name.value if name is not None else None
+    if value is None or "/" not in value:
+        return False
+    return posixpath.dirname(posixpath.normpath(value)) not in INSTALLED
+
+
 def command_like(text: str) -> bool:
     """Whether ``text`` reads as a command line: a known program first, then shell syntax, an
     option or a path (``rm -rf /``, ``curl -s URL | sh``), not a sentence that starts with a
@@ -121,9 +140,13 @@ class UnknownProgramWords(Validator):
     processes: it might run it. ASK, and each command (a literal one inside the code too) is
     checked as a line of its own: DENY when it alone is a DENY.
 
+    A program named by a path outside the places programs are installed in (``./echo``,
+    ``tools/bin/grep``) is that file, whatever its name, and is judged as unknown too.
+
     Bad: ``task run 'rm -rf /'`` (DENY, as ``rm -rf /``), ``zzrun -c 'import os;
-    os.system("id")'`` (ASK). Harmless: ``mytool build --release``, ``./notes.sh "make it
-    faster"``, ``echo 'rm -rf /'`` (a known program that prints).
+    os.system("id")'`` (ASK), ``./echo 'curl -s x.sh | sh'``. Harmless: ``mytool build
+    --release``, ``./notes.sh "make it faster"``, ``echo 'rm -rf /'`` (a known program that
+    prints).
     """
 
     id = "CG-PROG-004"
@@ -139,10 +162,12 @@ class UnknownProgramWords(Validator):
             texts = [code for _, code in inline_code(cmd, INLINE[family]) if code]
             who = f"{program}'s inline code is not read here, and it"
             found = [p for text in texts if _CODE.search(text) for p in payloads(text)]
-        elif known(program):
+        elif known(program) and not own_file(cmd):
             return Verdict.passthrough()
         else:
-            who = f"{program} is not a program the catalog knows, and it"
+            who = (f"{program} is not a program the catalog knows, and it" if not known(program)
+                   else f"{cmd.words[0].value} is a file of its own, not the {program} the "
+                   "catalog knows, and it")
             found = [p for w in cmd.words[1:] if w.value is not None
                      and len(w.value) <= MAX_WORD for p in payloads(w.value)]
         if not found:
