@@ -57,6 +57,10 @@ def _shadowed(decision: Decision) -> bool:
     return any(t.rule_id == SHADOW_NOTE_ID for t in decision.trace)
 
 
+def _timed_out(decision: Decision) -> bool:
+    return any(t.rule_id == SHADOW_NOTE_ID and "timeout" in t.message for t in decision.trace)
+
+
 def _counts(outcomes: list[Outcome]) -> str:
     found = Counter(outcomes)
     return " / ".join(str(found[o]) for o in (Outcome.DENY, Outcome.ASK, Outcome.ALLOW))
@@ -70,12 +74,14 @@ def decide(rows: list[Row], show_misses: bool) -> None:
     on: dict[str, list[Outcome]] = defaultdict(list)
     inert: dict[str, list[Outcome]] = defaultdict(list)
     times: list[float] = []
+    late = 0
     for row in rows:
         start = time.perf_counter()
         decision = shadow.check(row["line"], cwd=CWD)
         elapsed = (time.perf_counter() - start) * 1000
         if _shadowed(decision):
             times.append(elapsed)
+            late += _timed_out(decision)
         name = family(row)
         if not row["runs"]:
             inert[name].append(decision.outcome)
@@ -89,8 +95,9 @@ def decide(rows: list[Row], show_misses: bool) -> None:
     if times:
         ordered = sorted(times)
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-        print(f"\nshadowed lines: {len(times)}; first-sight latency median "
-              f"{statistics.median(ordered):.0f} ms, p99 {p99:.0f} ms")
+        print(f"\nshadowed lines: {len(times)} ({late} shadow runs cut at their time limit); "
+              f"first-sight latency median {statistics.median(ordered):.0f} ms, "
+              f"p99 {p99:.0f} ms")
 
 
 def _table(off: dict[str, list[Outcome]], on: dict[str, list[Outcome]]) -> None:

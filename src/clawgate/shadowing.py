@@ -1,6 +1,8 @@
 """The second opinion at decision time: a line whose static reading says it hides what it runs
 is run in the shadow (``shell/shadow``), and every program bash started there is judged as if
-it had been written out; the strictest outcome wins.
+it had been written out, so is every pipeline those programs formed and the text of every
+command that redirected output or named ``/dev/tcp`` (a builtin starts no program); the
+strictest outcome wins.
 
 Triggered by the reasons the static reading gives (``shadowtriggers.py``). This module is
 imported at the first such line only (``threading`` costs the CLI's start-up); the shadow's

@@ -10,7 +10,7 @@ from enum import Enum
 from clawgate.records import record
 
 MAX_RECORDS = 256  # a line that starts more programs than this is not read further
-MAX_TEXTS = 64  # command texts read per run
+MAX_TEXTS = 32  # command texts read per run (and recorded per process)
 TEXT_SUFFIX = ".t"  # a record of a command's text, not of an execution
 MAX_RECORD_BYTES = 1 << 16
 O_ACCMODE, O_WRONLY, O_RDWR, O_APPEND = 0o3, 0o1, 0o2, 0o2000
