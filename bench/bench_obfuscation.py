@@ -14,6 +14,9 @@ how many come out ALLOW, which must be none.
 ``--misses`` prints each line that runs its dangerous command and is not DENY with the shadow;
 ``--check-labels`` runs every line again in real bash (``obfuscation_oracle.py``, bubblewrap)
 and reports labels that no longer hold.
+
+Corpora: ``bench/bashfuscator/corpus.jsonl``, in this repository: Bashfuscator's output (MIT)
+of 30 dangerous commands, labelled by what real bash runs (``bench/bashfuscator/README.md``).
 """
 
 from __future__ import annotations
