@@ -52,6 +52,9 @@ def test_the_trigger(rule_ids: tuple[str, ...], outcome: Outcome, expected: bool
 @pytest.mark.parametrize(("line", "expected", "shadowed"), [
     ("printf -v c 'r%s' m; $c -rf ~", Outcome.DENY, True),
     ('set -- ls -l; "$@"', Outcome.ASK, True),  # the static ASK stands: never lowered
+    # a harmless pipeline and a harmless redirection bash ran add nothing stricter
+    ("${*,} eval \"$(${*,} rev <<< 'l- cw | gol.ppa tac')\"", Outcome.ASK, True),
+    ("${*,} eval \"$(${*,} rev <<< 'txt.gnitsil > l- sl')\"", Outcome.ASK, True),
     ("ls -l", Outcome.ALLOW, False),  # nothing hidden: no shadow run
     ("rm -rf ~", Outcome.DENY, False),  # DENY already: no shadow run
 ])
