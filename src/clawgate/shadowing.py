@@ -1,6 +1,8 @@
 """The second opinion at decision time: a line whose static reading says it hides what it runs
 is run in the shadow (``shell/shadow``), and every program bash started there is judged as if
-it had been written out; the strictest outcome wins.
+it had been written out, so is every pipeline those programs formed and the text of every
+command that redirected output or named ``/dev/tcp`` (a builtin starts no program); the
+strictest outcome wins.
 
 Triggered by the reasons the static reading gives (``shadowtriggers.py``). This module is
 imported at the first such line only (``threading`` costs the CLI's start-up); the shadow's
@@ -64,20 +66,14 @@ class SecondOpinion:
             trace.append(TraceEntry(line, SHADOW_NOTE_ID, Outcome.PASSTHROUGH,
                                     f"shadow run: bash started {len(found.executions)} "
                                     "program(s)"))
-        from clawgate.shell.shadow import requote
-
-        written = dict.fromkeys((requote(e), e.cwd) for e in found.executions)
-        # The first MAX_JUDGED in the order bash started them, judged in a fixed order: the
-        # stages of a pipeline start together, in either order, and a trace must not depend
-        # on which one the scheduler ran first.
-        for text, cwd in sorted(list(written)[:MAX_JUDGED]):
+        for text, cwd, said in _written(found):
             decision = judge(text, ctx if cwd == ctx.cwd else replace(ctx, cwd=cwd))
             trace.append(TraceEntry(line, SHADOW_ID, decision.outcome,
-                                    f"bash would run: {text}"))
+                                    f"bash would {'read' if said else 'run'}: {text}"))
             trace.extend(TraceEntry(f"{text} (shadow)", t.rule_id, t.outcome, t.message)
                          for t in decision.trace if t.rule_id not in ("risk", "final"))
             if decision.outcome > Outcome.ALLOW:
-                verdicts.append(_verdict(text, decision))
+                verdicts.append(_verdict(text, decision, "read" if said else "run"))
         return verdicts, trace
 
     def forget(self) -> None:
@@ -148,10 +144,29 @@ def _on_a_thread(make: Callable[[], _T]) -> _T:
     return found[0]
 
 
-def _verdict(text: str, decision: Decision) -> Verdict:
+def _written(found: ShadowRun) -> list[tuple[str, str, bool]]:
+    """What bash ran, as lines with their working directories and whether bash read the line
+    as text (a command whose redirections matter, not an execution): each execution, each
+    pipeline the executions formed (a download piped into a shell is judged as one), each
+    such command text."""
+    from clawgate.shell.shadow import requote
+    from clawgate.shell.shadow.pipes import pipelines, requote_pipeline
+
+    written = dict.fromkeys((requote(e), e.cwd, False) for e in found.executions)
+    joined = dict.fromkeys((requote_pipeline(p), p[0].cwd, False)
+                           for p in pipelines(found.executions[:MAX_JUDGED]))
+    said = dict.fromkeys((t.text, t.cwd, True) for t in found.texts)
+    # The first MAX_JUDGED in the order bash started them, judged in a fixed order: the
+    # stages of a pipeline start together, in either order, and a trace must not depend
+    # on which one the scheduler ran first.
+    return (sorted(list(written)[:MAX_JUDGED]) + sorted(joined)
+            + sorted(list(said)[:MAX_JUDGED]))
+
+
+def _verdict(text: str, decision: Decision, verb: str) -> Verdict:
     first = next(iter(decision.reasons), None)
     why = f": {first.rule_id} {first.message}" if first is not None else ""
     return Verdict(decision.outcome, (Reason(
-        SHADOW_ID, f"bash would run {text!r}{why}",
+        SHADOW_ID, f"bash would {verb} {text!r}{why}",
         hint="write out what the line runs" if first is None or first.hint is None
         else first.hint),), risk=decision.risk)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from clawgate.shell.shadow.records import MAX_TEXTS, TEXT_SUFFIX
 from clawgate.shell.shadow.tools import SHELL_READERS, STUB_DIRS, TEXT_TOOLS
 
 ROOT = "/.clawgate-shadow"
@@ -132,9 +133,31 @@ def _shell_cases(max_depth: int) -> str:
     return "\n".join(cases)
 
 
+# Every simple command a shadow's bash runs passes this DEBUG trap (inherited by functions,
+# substitutions and subshells: ``set -T``). Builtins start no program for the recorder to
+# see, so a command whose text redirects output or names /dev/tcp or /dev/udp has its text
+# recorded, once per text and process, at most MAX_TEXTS times; ``$_`` is kept (the trap's
+# last word restores it) and ``$?`` bash keeps itself.
+_PRELUDE = r"""command_not_found_handle() { __CG_NF=1 @RECORDER@ "$@"; }
+declare -A __cg_said=()
+__cg_note() {
+  [[ $BASH_COMMAND == *'>'* || $BASH_COMMAND == */dev/[tu][cd]p/* ]] || return 0
+  [[ -z ${__cg_said[$BASH_COMMAND]+x} ]] && (( ${#__cg_said[@]} < @MAX@ )) || return 0
+  __cg_said[$BASH_COMMAND]=1
+  builtin printf '%s\0' "d:${__CG_DEPTH:-0}" "c:$PWD" "t:$BASH_COMMAND" \
+    > "@TRACE@/${EPOCHREALTIME/./}.$BASHPID@SUFFIX@" 2>/dev/null
+  return 0
+}
+set -T
+trap '__cg_u=$_; __cg_note; : "$__cg_u"' DEBUG
+"""
+
+
 def prelude_text() -> str:
-    """What every non-interactive bash of the shadow reads first (``BASH_ENV``)."""
-    return f"command_not_found_handle() {{ __CG_NF=1 {RECORDER} \"$@\"; }}\n"
+    """What every non-interactive bash of the shadow reads first (``BASH_ENV``): the handler
+    that records programs found nowhere, and the trap that records command texts."""
+    return (_PRELUDE.replace("@RECORDER@", RECORDER).replace("@TRACE@", TRACE)
+            .replace("@MAX@", str(MAX_TEXTS)).replace("@SUFFIX@", TEXT_SUFFIX))
 
 
 def _quote(text: str) -> str:

@@ -1,4 +1,6 @@
-"""What a shadow run returns: each execution bash attempted, read from the recorder's files."""
+"""What a shadow run returns: each execution bash attempted, and the text of each command
+whose redirections write or connect (``SourceText``: a builtin's ``echo … >> ~/.bashrc`` or
+a ``/dev/tcp`` connection starts no program), read from the recorder's files."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from enum import Enum
 from clawgate.records import record
 
 MAX_RECORDS = 256  # a line that starts more programs than this is not read further
+MAX_TEXTS = 32  # command texts read per run (and recorded per process)
+TEXT_SUFFIX = ".t"  # a record of a command's text, not of an execution
 MAX_RECORD_BYTES = 1 << 16
 O_ACCMODE, O_WRONLY, O_RDWR, O_APPEND = 0o3, 0o1, 0o2, 0o2000
 
@@ -43,10 +47,22 @@ class Execution:
 
 
 @record(frozen=True, slots=True)
+class SourceText:
+    """A simple command bash ran whose text redirects output or names ``/dev/tcp`` or
+    ``/dev/udp``, as bash read it (before expansion; ``eval``'s and decoded text's too), in
+    the working directory it ran in."""
+
+    text: str
+    cwd: str
+    depth: int = 0
+
+
+@record(frozen=True, slots=True)
 class ShadowRun:
     status: Status
     executions: tuple[Execution, ...] = ()
     detail: str = ""
+    texts: tuple[SourceText, ...] = ()
 
 
 def read_trace(directory: str, hide: str = "") -> tuple[Execution, ...]:
@@ -57,20 +73,56 @@ def read_trace(directory: str, hide: str = "") -> tuple[Execution, ...]:
     except OSError:
         return ()
     found = []
-    for name in sorted(names, key=_order)[:MAX_RECORDS]:
-        try:
-            with open(os.path.join(directory, name), "rb") as handle:
-                data = handle.read(MAX_RECORD_BYTES)
-        except OSError:
-            continue
+    for data in _records(directory, [n for n in names if not n.endswith(TEXT_SUFFIX)],
+                         MAX_RECORDS):
         execution = parse_record(data, hide)
         if execution is not None:
             found.append(execution)
     return tuple(found)
 
 
+def read_texts(directory: str) -> tuple[SourceText, ...]:
+    """The command texts recorded in ``directory``, in the order they ran."""
+    try:
+        names = [n for n in os.listdir(directory) if n.endswith(TEXT_SUFFIX)]
+    except OSError:
+        return ()
+    found = []
+    for data in _records(directory, names, MAX_TEXTS):
+        text = parse_text(data)
+        if text is not None:
+            found.append(text)
+    return tuple(found)
+
+
+def _records(directory: str, names: list[str], most: int) -> list[bytes]:
+    found = []
+    for name in sorted(names, key=_order)[:most]:
+        try:
+            with open(os.path.join(directory, name), "rb") as handle:
+                found.append(handle.read(MAX_RECORD_BYTES))
+        except OSError:
+            continue
+    return found
+
+
+def parse_text(data: bytes) -> SourceText | None:
+    """One command-text record's fields; None when it holds no text (cut off)."""
+    text: str | None = None
+    cwd, depth = "/", 0
+    for item in data.decode("utf-8", "surrogateescape").split("\0"):
+        tag, value = item[:2], item[2:]
+        if tag == "t:":
+            text = value
+        elif tag == "c:":
+            cwd = value
+        elif tag == "d:" and value.isdigit():
+            depth = int(value)
+    return None if text is None else SourceText(text, cwd, depth)
+
+
 def _order(name: str) -> tuple[int, int, str]:
-    stamp, _, pid = name.partition(".")
+    stamp, _, pid = name.removesuffix(TEXT_SUFFIX).partition(".")
     return (int(stamp) if stamp.isdigit() else 0, int(pid) if pid.isdigit() else 0, name)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from clawgate.shell.shadow.recorder import PRELUDE, REAL, prelude_text, recorder_text
-from clawgate.shell.shadow.records import ShadowRun, Status, read_trace
+from clawgate.shell.shadow.records import ShadowRun, Status, read_texts, read_trace
 from clawgate.shell.shadow.sandbox import Limits, bwrap_argv, run_limited
 from clawgate.shell.shadow.stubdir import stub_directory
 from clawgate.shell.shadow.tools import SEARCH_PATH, real_programs, stub_names
@@ -77,17 +77,19 @@ class Shadow:
             argv += [f"{REAL}/bash", "-c", line]
             done = run_limited(argv, self._environment(home, cwd), limits, run_dir / "stderr")
             executions = read_trace(os.fspath(run_dir / "trace"), hide=os.fspath(run_dir))
+            texts = read_texts(os.fspath(run_dir / "trace"))
         finally:
             shutil.rmtree(run_dir, ignore_errors=True)
         if done.timed_out:
-            return ShadowRun(Status.TIMEOUT, executions, f"killed after {limits.timeout_s} s")
+            return ShadowRun(Status.TIMEOUT, executions, f"killed after {limits.timeout_s} s",
+                             texts)
         if done.stderr.startswith("bwrap:"):
             detail = done.stderr.strip()
             if not executions:  # no sandbox at all: namespaces refused here
                 with self._lock:
                     self._problem = f"bubblewrap cannot create the shadow's sandbox: {detail}"
-            return ShadowRun(Status.FAILED, executions, detail)
-        return ShadowRun(Status.OK, executions)
+            return ShadowRun(Status.FAILED, executions, detail, texts)
+        return ShadowRun(Status.OK, executions, texts=texts)
 
     @property
     def _bwrap(self) -> str:

@@ -23,7 +23,8 @@ import shutil
 # nothing would make ``rm -rf "$(mktemp -d)"/*`` read as ``rm -rf /*``.
 TEXT_TOOLS = frozenset("""
 base64 base32 basenc xxd od hexdump tr rev printf echo cut head tail sort uniq tac fold paste
-cat sed awk gawk mawk nawk expr seq wc nl column iconv zcat gunzip gzip bzcat xzcat true false
+cat sed awk gawk mawk nawk expr seq wc nl column iconv zcat gunzip gzip bzcat bunzip2 bzip2 xzcat
+unxz xz true false
 grep mktemp basename dirname realpath date uname nproc md5sum sha1sum sha256sum
 """.split())
 # The shells a stub hands its words to: the program that reads them, and for ``sh -c`` text
