@@ -63,13 +63,13 @@ def run(executor: Executor, line: str) -> tuple[int, str, str]:
 
 def test_the_credential_stores_of_home_are_unreadable(box: Executor, home: Path) -> None:
     reads = "; ".join(f'cat "$HOME/{rel}"' for rel in HOME_SECRETS)
-    code, out, err = run(box, f"{reads}; ls -A \"$HOME/.ssh\"; ls -A \"$HOME/.aws\"; echo done")
+    _code, out, err = run(box, f"{reads}; ls -A \"$HOME/.ssh\"; ls -A \"$HOME/.aws\"; echo done")
     assert CANARY not in out + err
     assert out == "done\n"
 
 
 def test_the_rest_of_home_is_visible_read_only(box: Executor, home: Path) -> None:
-    code, out, err = run(box, 'cat "$HOME/.cargo/bin/tool"; touch "$HOME/made" '
+    _code, out, _err = run(box, 'cat "$HOME/.cargo/bin/tool"; touch "$HOME/made" '
                               '"$HOME/.cargo/bin/tool"; echo $?')
     assert out == "toolchain\n1\n"
     assert not (home / "made").exists()
@@ -83,7 +83,7 @@ def test_the_guard_state_under_home_is_hidden(tmp_path: Path, home: Path, repo: 
     (state / "keys" / "audit.key").write_text(CANARY)
     monkeypatch.setenv("CLAWGATE_STATE_HOME", str(state))
     with sandbox("bwrap", repo) as executor:
-        code, out, err = run(executor, f'cat {state}/keys/audit.key; ls -A {state}; echo end')
+        _code, out, err = run(executor, f'cat {state}/keys/audit.key; ls -A {state}; echo end')
     assert (CANARY in out + err, out) == (False, "end\n")
 
 
@@ -163,7 +163,7 @@ def test_an_active_venv_outside_the_workspace_runs(tmp_path: Path, repo: Path, h
     venv = make_venv(tmp_path / "elsewhere" / "env")
     monkeypatch.setenv("VIRTUAL_ENV", str(venv))
     with sandbox("bwrap", repo) as executor:
-        code, out, err = run(executor, '"$VIRTUAL_ENV/bin/python" -c "import sys; '
+        _code, out, err = run(executor, '"$VIRTUAL_ENV/bin/python" -c "import sys; '
                                        'print(sys.prefix)"; touch "$VIRTUAL_ENV/x"')
     assert (out, err.count("Read-only file system")) == (f"{venv}\n", 1)
     assert not (venv / "x").exists()
@@ -174,7 +174,7 @@ def test_the_toolchain_cache_is_the_workspaces_own(sandboxed: str, repo: Path,
                                                    home: Path) -> None:
     users = snapshot(home / ".cache" / "pip")
     with sandbox(sandboxed, repo) as executor:
-        code, out, err = run(executor, 'mkdir -p "$PIP_CACHE_DIR" "$CARGO_HOME/registry" && '
+        _code, out, err = run(executor, 'mkdir -p "$PIP_CACHE_DIR" "$CARGO_HOME/registry" && '
                                        'echo wheel > "$PIP_CACHE_DIR/probe" && '
                                        'echo crate > "$CARGO_HOME/registry/c" && echo ok; '
                                        'echo x > "$HOME/.cache/pip/wheel.txt"')
@@ -214,7 +214,7 @@ def test_policy_mounts_of_each_mode_take_effect(sandboxed: str, tmp_path: Path, 
               {"path": str(scratch), "mode": "read-write", "reason": "scratch space"},
               {"path": "fixtures", "mode": "hidden", "reason": "recorded tokens"}]
     with sandbox(sandboxed, repo, mounts) as executor:
-        code, out, err = run(executor, f"cat {data}/set.csv; echo x > {data}/new; "
+        _code, out, err = run(executor, f"cat {data}/set.csv; echo x > {data}/new; "
                                        f"echo kept > {scratch}/out; cat fixtures/token.txt; "
                                        "ls -A fixtures; echo end")
     assert CANARY not in out + err
@@ -240,5 +240,5 @@ def test_a_policy_mount_inside_the_guard_state_is_refused(tmp_path: Path, repo: 
 def test_an_unknown_mode_or_key_is_an_error(repo: Path) -> None:
     for entry in ({"path": "/srv", "mode": "writable", "reason": "x"},
                   {"path": "/srv", "mode": "hidden", "reason": "x", "extra": "y"}):
-        with pytest.raises(ValueError, match="executor.mounts"):
+        with pytest.raises(ValueError, match=r"executor\.mounts"):
             executor_from_settings({"kind": "host", "mounts": [entry]}, workspace=repo)
