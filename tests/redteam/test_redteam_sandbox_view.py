@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from redteam_support import EXECUTORS, guard_for
 
+from clawgate import check
 from clawgate.approval import DenyAllApprover
+from clawgate.decision import Outcome
 from sandboxview import CANARY, HOME_SECRETS, fake_home
 
 KINDS = [pytest.param("bwrap", marks=pytest.mark.bwrap),
@@ -72,3 +74,17 @@ def test_a_script_cannot_plant_a_hook_a_git_config_or_a_workflow(
     assert not (workspace / ".git" / "hooks-old").exists()
     assert (workspace / ".git" / "config").read_text() == config
     assert list((workspace / ".github" / "workflows").iterdir()) == []
+
+
+# stores of the one list (clawgate.secretpaths) as a command names them
+STORES = [".ssh", ".aws", ".config/gh", ".password-store", ".histfile", ".netrc",
+          ".gnupg", ".local/share/keyrings", ".config/gcloud", ".bash_history"]
+
+
+@pytest.mark.parametrize("store", STORES)
+def test_every_store_the_sandbox_hides_the_checker_will_not_let_a_command_read(
+        store: str) -> None:
+    """One list, two guards: on the host, where nothing hides the store, the checker asks
+    (``~/.password-store``, ``~/.config/gh`` and ``~/.histfile`` were read without a word)."""
+    decision = check(f"tar czf /tmp/out.tgz ~/{store}")
+    assert decision.outcome >= Outcome.ASK, (store, decision.outcome)

@@ -165,16 +165,15 @@ def build_view(workspace: Path, *, base: Sequence[Mount] = (), private: Sequence
     builder = _Builder(base)
     if home != "/" and os.path.isdir(home):
         builder.add(home, "read-only", HOME_WHY)
-        for store in home_secret_stores():
-            builder.add(os.path.realpath(os.path.join(home, store)), "hidden", SECRET_WHY)
     cache = cache_dir(workspace, environ)
     os.makedirs(cache, mode=0o700, exist_ok=True)
     builder.add(os.path.realpath(cache), "read-write", CACHE_WHY)
     builder.add(os.fspath(workspace), "read-write", WORKSPACE_WHY)
     _add_workspace_protection(builder, workspace, read_only)
     for prefix, why in venv_prefixes(workspace, environ):
-        if builder.mode(prefix) is None:  # never over a hidden store: only what is unmounted
+        if builder.mode(prefix) is None:  # only what nothing shows yet
             builder.add(prefix, "read-only", why)
+    _hide_secrets(builder, home)
     for spec in extra:
         _add_spec(builder, spec, workspace, home)
     _hide_state(builder)
@@ -201,6 +200,17 @@ def _add_workspace_protection(builder: _Builder, workspace: Path, read_only: Ite
         builder.add(path, "read-only", f"a protected path: {why}")
     for path in files:
         builder.add(path, "read-only", POLICY_FILE_WHY)
+
+
+def _hide_secrets(builder: _Builder, home: str) -> None:
+    """Each credential store of the home that the view would show (through the home, the
+    workspace, a venv's mount, or where a link in the home points) is hidden."""
+    for store in home_secret_stores():
+        path = os.path.join(home, store)
+        if os.path.lexists(path):
+            real = os.path.realpath(path)
+            if builder.mode(real) in ("read-only", "read-write"):
+                builder.add(real, "hidden", SECRET_WHY)
 
 
 def _add_spec(builder: _Builder, spec: MountSpec, workspace: Path, home: str) -> None:

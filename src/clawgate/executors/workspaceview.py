@@ -24,12 +24,23 @@ MAX_SUBDIRS = 256  # directories below the top looked into: a bound on the work 
 SKIPPED = frozenset({"node_modules", "target", "build", "dist", "__pycache__"})
 
 
+def _by_first() -> dict[str, list[tuple[str, str]]]:
+    found: dict[str, list[tuple[str, str]]] = {}
+    for pattern, why in DEFAULT_PROTECTED:
+        found.setdefault(pattern.split("/")[0], []).append((pattern, why))
+    return found
+
+
+_BY_FIRST = _by_first()
+
+
 def workspace_protected(workspace: Path) -> list[tuple[str, str]]:
     """(real path, why) of each protected path that exists in ``workspace``, inside it."""
     listing = _Listing()
     found: dict[str, str] = {}
     for root in [os.fspath(workspace), *_subdirs(workspace, listing)]:
-        for pattern, why in DEFAULT_PROTECTED:
+        present = [entry for name in listing.names(root) for entry in _BY_FIRST.get(name, ())]
+        for pattern, why in present:
             for path in _expanded(root, pattern, listing):
                 real = os.path.realpath(path)
                 if Path(real).is_relative_to(workspace) and real != os.fspath(workspace):
@@ -55,7 +66,7 @@ class _Listing:
     def find(self, root: str, parts: list[str]) -> str | None:
         path = root
         for part in parts:
-            name = self.names(path).get(part) if os.path.isdir(path) else None
+            name = self.names(path).get(part)  # a file lists as empty
             if name is None:
                 return None
             path = os.path.join(path, name)

@@ -16,7 +16,8 @@ HINT = lazy_pattern(r"\.ssh|\.aws|\.env|netrc|\.docker|kube|credentials|id_|pgpa
                     r"|gcloud|\.npmrc|\.pypirc|\.gnupg|hosts\.yml|\.azure|vault-token|my\.cnf"
                     r"|\.p12|\.pfx|secret|\.jks|ssh_host|auth\.json|oauth|\.claude|\.codex"
                     r"|\.gemini|token|history|Keychains|chrom|Chrome|BraveSoftware|"
-                    r"microsoft-edge|mozilla|[Ff]irefox|Cookies|password-store|keyrings|copilot|\.histfile")
+                    r"microsoft-edge|mozilla|[Ff]irefox|Cookies|password-store|keyrings|copilot"
+                    r"|\.histfile|\.config/gh")
 _HOME_FILES = HOME_SECRETS  # the one list: clawgate.secretpaths
 _HOME_KEY_DIRS = frozenset(HOME_KEY_DIRS)  # the whole directory
 _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credentials", "id_rsa",
