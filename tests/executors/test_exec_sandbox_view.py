@@ -157,6 +157,18 @@ def test_a_venv_whose_interpreter_links_outside_runs(repo: Path, home: Path) -> 
     assert view[base_prefix()] == "read-only"
 
 
+@pytest.mark.docker
+def test_docker_shows_a_venvs_interpreter_where_its_links_point(repo: Path, home: Path) -> None:
+    """The image cannot run the host's interpreter (another C library), but the links resolve:
+    the environment and the installation it links to are bound at their host paths."""
+    make_venv(repo / ".venv")
+    prefix = base_prefix()
+    with sandbox("docker", repo) as executor:
+        code, out, err = run(executor, f"test -f .venv/bin/python && test -d {prefix}/lib && "
+                                       f"echo seen; touch {prefix}/x")
+    assert (code, out, err.count("Read-only file system")) == (1, "seen\n", 1), err
+
+
 @pytest.mark.bwrap
 def test_an_active_venv_outside_the_workspace_runs(tmp_path: Path, repo: Path, home: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -73,13 +73,17 @@ class MountSpec:
     mode: Mode
     reason: str
 
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"executor.mounts: mode {self.mode!r}: use one of "
+                             f"{', '.join(MODES)}")
+        if not self.path or "\0" in self.path or not self.reason:
+            raise ValueError(f"executor.mounts: {self.path!r} needs a path and a reason")
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> MountSpec:
-        spec = from_known_fields(cls, values, "executor.mounts entry")
-        if spec.mode not in MODES:
-            raise ValueError(f"executor.mounts: mode {spec.mode!r}: use one of "
-                             f"{', '.join(MODES)}")
-        return spec
+        """An entry from a manifest's ``executor.mounts``; an unknown key is an error."""
+        return from_known_fields(cls, values, "executor.mounts entry")
 
     def resolved(self, workspace: Path, home: str) -> str:
         """The real absolute path this entry names."""
@@ -166,7 +170,7 @@ def build_view(workspace: Path, *, base: Sequence[Mount] = (), private: Sequence
     if home != "/" and os.path.isdir(home):
         builder.add(home, "read-only", HOME_WHY)
     cache = cache_dir(workspace, environ)
-    os.makedirs(cache, mode=0o700, exist_ok=True)
+    _make(cache, "the workspace's toolchain cache (set $XDG_CACHE_HOME elsewhere)")
     builder.add(os.path.realpath(cache), "read-write", CACHE_WHY)
     builder.add(os.fspath(workspace), "read-write", WORKSPACE_WHY)
     _add_workspace_protection(builder, workspace, read_only)
@@ -222,6 +226,14 @@ def _add_spec(builder: _Builder, spec: MountSpec, workspace: Path, home: str) ->
     builder.add(path, spec.mode, f"policy: {spec.reason}")
 
 
+def _make(folder: str, what: str) -> None:
+    """``mkdir -p`` with mode 0700; a failure is the run's: ExecutorError naming the folder."""
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise ExecutorError(f"cannot make {folder}, {what}: {exc.strerror}") from exc
+
+
 def _hide_state(builder: _Builder) -> None:
     """Each state directory that would be visible is hidden; one missing where commands may
     write is made first (mode 0700), so none can be planted for the guard to read later."""
@@ -230,5 +242,5 @@ def _hide_state(builder: _Builder) -> None:
         if mode is None or mode == "hidden":
             continue
         if mode == "read-write":
-            os.makedirs(state, mode=0o700, exist_ok=True)
+            _make(state, STATE_WHY)
         builder.add(state, "hidden", STATE_WHY)

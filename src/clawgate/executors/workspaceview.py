@@ -14,6 +14,7 @@ the checker still judges every path a command names.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -88,7 +89,8 @@ def _expanded(root: str, pattern: str, listing: _Listing) -> list[str]:
         return [] if found is None else [found]
     hooks = os.path.join(git, "hooks")
     if not os.path.lexists(hooks):
-        os.makedirs(hooks, mode=0o755, exist_ok=True)
+        with contextlib.suppress(OSError):  # a read-only checkout: nothing can plant one either
+            os.makedirs(hooks, mode=0o755, exist_ok=True)
         listing.seen.pop(git, None)
     return [p for p in (listing.find(root, rel.split("/")) for rel in GIT_NARROWED)
             if p is not None]
