@@ -116,3 +116,16 @@ def test_a_venv_outside_everything_is_shown_with_its_interpreter(tmp_path: Path)
     assert view.mode_of(str(venv / "bin" / "python")) == "read-only"
     assert view.mode_of(str(tools / "py" / "lib" / "python3.12" / "os.py")) == "read-only"
     assert dict(view.env)["VIRTUAL_ENV"] == str(venv)
+
+
+def test_nothing_automatic_shows_a_path_under_a_hidden_one(tmp_path: Path) -> None:
+    """A protected file inside a folder the policy hides is not bound again (a bind's source
+    is the host's path); the policy's own entry below a hidden one is."""
+    home, ws = tmp_path / "home", tmp_path / "ws"
+    home.mkdir()
+    tree(ws, "fixtures/.npmrc", "fixtures/AGENTS.md", "fixtures/public/readme.txt")
+    view = view_of(ws, home, MountSpec("fixtures", "hidden", "recorded tokens"),
+                   MountSpec("fixtures/public", "read-only", "the public part"))
+    assert [m.path for m in view.mounts if m.path.startswith(str(ws / "fixtures"))] == [
+        str(ws / "fixtures"), str(ws / "fixtures" / "public")]
+    assert view.mode_of(str(ws / "fixtures" / ".npmrc")) == "hidden"

@@ -132,16 +132,30 @@ class _Builder:
     def __init__(self, base: Sequence[Mount]) -> None:
         self.base = tuple(base)
         self.entries: dict[str, Mount] = {}
+        self.explicit: set[str] = set()  # the policy's own entries
 
-    def add(self, path: str, mode: Mode, reason: str) -> None:
+    def add(self, path: str, mode: Mode, reason: str, *, explicit: bool = False) -> None:
         if os.path.lexists(path):
             self.entries[path] = Mount(path, mode, reason, os.path.isdir(path))
+            if explicit:
+                self.explicit.add(path)
+            else:
+                self.explicit.discard(path)
+
+    def shown(self) -> list[Mount]:
+        """The entries, less those the view would show from inside a hidden one (a bind's
+        source is the host's path: a protected file under a hidden folder would be seen
+        again); only the policy's own entries may show a path under a hidden one."""
+        hidden = [m.path for m in self.entries.values() if m.mode == "hidden"]
+        return [m for m in self.entries.values()
+                if m.mode == "hidden" or m.path in self.explicit
+                or not any(m.path.startswith(h.rstrip("/") + "/") for h in hidden)]
 
     def mode(self, path: str) -> Mode | None:
         return _mode_of(path, (*self.base, *self.entries.values()))
 
     def view(self, env: Mapping[str, str], private: Sequence[str]) -> SandboxView:
-        ordered = sorted(self.entries.values(), key=lambda m: m.path.rstrip("/").count("/"))
+        ordered = sorted(self.shown(), key=lambda m: m.path.rstrip("/").count("/"))
         return SandboxView(tuple(ordered), self.base, tuple(sorted(env.items())),
                            tuple(private))
 
@@ -223,7 +237,7 @@ def _add_spec(builder: _Builder, spec: MountSpec, workspace: Path, home: str) ->
         if _within(path, os.path.realpath(state)):
             raise ExecutorError(f"executor.mounts: {spec.path} lies in {STATE_WHY}, which no "
                                 "sandbox shows")
-    builder.add(path, spec.mode, f"policy: {spec.reason}")
+    builder.add(path, spec.mode, f"policy: {spec.reason}", explicit=True)
 
 
 def _make(folder: str, what: str) -> None:
