@@ -129,3 +129,13 @@ def test_nothing_automatic_shows_a_path_under_a_hidden_one(tmp_path: Path) -> No
     assert [m.path for m in view.mounts if m.path.startswith(str(ws / "fixtures"))] == [
         str(ws / "fixtures"), str(ws / "fixtures" / "public")]
     assert view.mode_of(str(ws / "fixtures" / ".npmrc")) == "hidden"
+
+
+def test_a_workspace_inside_a_hidden_store_is_still_the_workspace(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    ws = home / ".config" / "gcloud" / "project"
+    tree(ws, ".git/config", "main.tf")
+    view = view_of(ws, home)
+    assert view.mode_of(str(home / ".config" / "gcloud")) == "hidden"
+    assert view.mode_of(str(ws / "main.tf")) == "read-write"
+    assert view.mode_of(str(ws / ".git" / "config")) == "read-only"

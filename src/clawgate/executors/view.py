@@ -118,6 +118,12 @@ def _within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
+def _depth(path: str, folders: Iterable[str]) -> int:
+    """The length of the deepest of ``folders`` that holds ``path`` (-1: none; an anchor that
+    is the path itself counts, a hidden folder that is the path itself is not above it)."""
+    return max((len(f) for f in folders if _within(path, f)), default=-1)
+
+
 def _mode_of(path: str, mounts: Iterable[Mount]) -> Mode | None:
     best: Mount | None = None
     for mount in mounts:
@@ -133,6 +139,7 @@ class _Builder:
         self.base = tuple(base)
         self.entries: dict[str, Mount] = {}
         self.explicit: set[str] = set()  # the policy's own entries
+        self.workspace: list[str] = []
 
     def add(self, path: str, mode: Mode, reason: str, *, explicit: bool = False) -> None:
         if os.path.lexists(path):
@@ -145,11 +152,16 @@ class _Builder:
     def shown(self) -> list[Mount]:
         """The entries, less those the view would show from inside a hidden one (a bind's
         source is the host's path: a protected file under a hidden folder would be seen
-        again); only the policy's own entries may show a path under a hidden one."""
+        again). Only the policy's own entries and the workspace may show a path under a
+        hidden one, and what lies below them."""
         hidden = [m.path for m in self.entries.values() if m.mode == "hidden"]
-        return [m for m in self.entries.values()
-                if m.mode == "hidden" or m.path in self.explicit
-                or not any(m.path.startswith(h.rstrip("/") + "/") for h in hidden)]
+        anchors = [*self.explicit, *self.workspace]
+        kept: list[Mount] = []
+        for mount in self.entries.values():
+            above = _depth(mount.path, hidden)  # -1: no hidden folder holds it
+            if mount.mode == "hidden" or above < 0 or _depth(mount.path, anchors) > above:
+                kept.append(mount)
+        return kept
 
     def mode(self, path: str) -> Mode | None:
         return _mode_of(path, (*self.base, *self.entries.values()))
@@ -187,6 +199,7 @@ def build_view(workspace: Path, *, base: Sequence[Mount] = (), private: Sequence
     _make(cache, "the workspace's toolchain cache (set $XDG_CACHE_HOME elsewhere)")
     builder.add(os.path.realpath(cache), "read-write", CACHE_WHY)
     builder.add(os.fspath(workspace), "read-write", WORKSPACE_WHY)
+    builder.workspace.append(os.fspath(workspace))
     _add_workspace_protection(builder, workspace, read_only)
     for prefix, why in venv_prefixes(workspace, environ):
         if builder.mode(prefix) is None:  # only what nothing shows yet
