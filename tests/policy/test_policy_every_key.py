@@ -106,6 +106,15 @@ RULE = "shell: {{rules: [{{id: probe-rule, command: [make, deploy], decision: {d
 # a line that hides what it runs: ASK read statically, DENY once bash shows it runs rm -rf ~
 HIDDEN = 'set -- rm -rf ~; "$@"'
 SHADOW_KEYS = frozenset({"shell.shadow", "shell.shadow_timeout_ms"})  # need bubblewrap
+MOUNT_KEYS = frozenset({"executor.mounts[].path", "executor.mounts[].mode",
+                        "executor.mounts[].reason"})  # bubblewrap's view
+MOUNT = "executor: {{kind: bwrap, mounts: [{{path: /usr/share, mode: {mode}, reason: {why}}}]}}"
+
+
+def _shown(mode: str, why: str) -> Any:
+    """The sandbox's view holds the entry as written: its path, its mode, its reason."""
+    return lambda ex: any((m.path, m.mode, m.reason) == ("/usr/share", mode, f"policy: {why}")
+                          for m in ex.view().mounts)
 
 ROWS: dict[str, dict[str, Probe]] = {
     "version": everywhere(refuses(["version: 2\n"], "version")),
@@ -222,6 +231,12 @@ ROWS: dict[str, dict[str, Probe]] = {
                                             lambda ex: ex.limiter.capacity == 3),
     "executor.queue_timeout_s": executor_has("executor: {queue_timeout_s: 4}",
                                              lambda ex: ex.limits.queue_timeout_s == 4),
+    "executor.mounts[].path": executor_has(MOUNT.format(mode="hidden", why="probe"),
+                                           _shown("hidden", "probe")),
+    "executor.mounts[].mode": executor_has(MOUNT.format(mode="read-write", why="probe"),
+                                           _shown("read-write", "probe")),
+    "executor.mounts[].reason": executor_has(MOUNT.format(mode="hidden", why="datasets"),
+                                             _shown("hidden", "datasets")),
     "executor.docker.image": docker("image", "clawgate-sandbox:busybox",
                                     lambda c: c["image"] == "clawgate-sandbox:busybox"),
     "executor.docker.base_url": dict.fromkeys(("guard", "run"), _unreachable_engine),
@@ -279,7 +294,8 @@ def test_every_surface_is_probed_or_excused(key: str) -> None:
         assert re.search(r"Not applied by: [a-z, -]+ — .+\.$", LEAVES[key].description or "")
 
 
-CASES = [pytest.param(key, surface, marks=[pytest.mark.bwrap] if key in SHADOW_KEYS else [])
+CASES = [pytest.param(key, surface,
+                      marks=[pytest.mark.bwrap] if key in SHADOW_KEYS | MOUNT_KEYS else [])
          for key in sorted(ROWS) for surface in SURFACES if surface in ROWS[key]]
 
 

@@ -23,6 +23,7 @@ import click
 
 from clawgate.cli.common import command_line, emit_json, load_cli_policy, say
 from clawgate.cli.exitcodes import ExitCode
+from clawgate.cli.sandboxview import explain
 from clawgate.decision import Decision, Outcome
 from clawgate.errors import ClawgateError, MissingExtra, PolicyError
 from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_settings
@@ -56,16 +57,19 @@ class UsageProblem(Exception):
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the decision "
               "and the result.")
 @click.option("--yes", is_flag=True, help="Approve a command the policy would ask about.")
-@click.argument("command", nargs=-1, required=True)
+@click.option("--explain-sandbox", is_flag=True, help="Print what the sandbox shows of the "
+              "file system (each path, its mode, why) and exit without running anything.")
+@click.argument("command", nargs=-1, required=False)
 def run(
         policies: tuple[str, ...], kind: str | None, timeout_s: float | None,
         workspace: str | None, cwd: str | None, network: bool, image: str | None,
-        as_json: bool, yes: bool, command: tuple[str, ...]) -> int:
+        as_json: bool, yes: bool, explain_sandbox: bool, command: tuple[str, ...]) -> int:
     """Decide on COMMAND and run it if allowed. One argument is a shell line; several are
     quoted and joined into one. The executor, its timeouts and limits come from the policy's
     executor section; the flags override them only within it."""
-    line = command_line(command)
     try:
+        if not command and not explain_sandbox:
+            raise UsageProblem("missing COMMAND (or --explain-sandbox)")
         start = Path(workspace or os.getcwd()).resolve()
         policy = load_cli_policy(policies, os.fspath(start / cwd if cwd else start))
         root, here = _places(workspace or policy.engine_settings().workspace, cwd)
@@ -74,6 +78,9 @@ def run(
     except (PolicyError, UsageProblem) as exc:
         say(f"policy run: {exc}" if isinstance(exc, UsageProblem) else str(exc))
         return ExitCode.USAGE
+    if explain_sandbox:
+        return explain(settings, root, state_files(policy, root), as_json)
+    line = command_line(command)
     engine = engine_for(policy.engine_settings(), os.fspath(root),
                         in_container=settings["kind"] == "docker",
                         policy_files=state_files(policy, root))

@@ -1,16 +1,14 @@
 """The bubblewrap executor: the host executor's command inside a ``bwrap`` namespace sandbox.
 
 The sandbox sees the system read-only (``/usr`` and its usual symlinks, ``/etc`` with the
-password hashes masked), the workspace read-write at its own path, a private ``/tmp``, fresh
-``/proc`` and ``/dev``, and no network unless the policy allows it (a network namespace holding
-only loopback). All namespaces are unshared, capabilities dropped, the session is new (no
-TIOCSTI into the caller's terminal) and the sandbox dies with its parent: a timeout that kills
-bwrap kills every process inside its pid namespace, including ones that called ``setsid``.
-The guard's state is out of reach: its directories are not mounted (an empty read-only tmpfs
-covers one that lies inside the workspace), and the files given as ``read_only`` (the loaded
-policy files that lie inside the workspace) are bound read-only over the writable workspace,
-the directories on the way to each pinned (``mounts.py``), so a command can neither change nor
-replace them, nor put another file at their path.
+password hashes masked), a private ``/tmp``, fresh ``/proc`` and ``/dev``, and no network unless
+the policy allows it (a network namespace holding only loopback); over that, the view of
+``view.py``: the home directory read-only minus the credential stores, the workspace writable
+minus its protected paths, a per-workspace toolchain cache, the active virtual environment's
+interpreter, the policy's ``executor.mounts``, and never the guard's state. All namespaces are
+unshared, capabilities dropped, the session is new (no TIOCSTI into the caller's terminal) and
+the sandbox dies with its parent: a timeout that kills bwrap kills every process inside its pid
+namespace, including ones that called ``setsid``.
 """
 
 from __future__ import annotations
@@ -19,15 +17,16 @@ import contextlib
 import os
 import shutil
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment
-from clawgate.executors.mounts import hidden_state, inside_workspace, pinned_dirs
+from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.process import run_process
+from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt")
 MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
@@ -42,16 +41,32 @@ class BwrapExecutor(Executor):
 
     def __init__(self, *, network: bool = False, bwrap: str = "bwrap",
                  safe_env_names: Iterable[str] = SAFE_ENV_NAMES,
-                 read_only: Iterable[str | os.PathLike[str]] = (), **kwargs: Any) -> None:
+                 read_only: Iterable[str | os.PathLike[str]] = (),
+                 mounts: Sequence[MountSpec] = (), **kwargs: Any) -> None:
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.network = network
         self.read_only = inside_workspace(read_only, self.workspace)
+        self.mounts = tuple(mounts)
         found = shutil.which(bwrap)
         if found is None:
             raise SandboxUnavailable(f"bubblewrap ({bwrap!r}) is not installed; install the "
                                      "'bubblewrap' package or choose another executor")
         self.bwrap = found
         self._probe()
+
+    def view(self) -> SandboxView:
+        """What a command started now would see (``view.py``)."""
+        return build_view(self.workspace, base=system_view(), private=PRIVATE,
+                          read_only=self.read_only, extra=self.mounts)
+
+    def environment(self, request: ExecRequest) -> dict[str, str]:
+        """As for every executor, with the toolchains pointed at the view's cache (the
+        request's own values win)."""
+        env = super().environment(request)
+        for name, value in sandbox_env(self.workspace).items():
+            if name not in (request.env or {}):
+                env[name] = value
+        return env
 
     def sandbox_argv(self, job: Job) -> list[str]:
         """The bwrap command line that runs ``job.argv`` in the sandbox."""
@@ -61,14 +76,7 @@ class BwrapExecutor(Executor):
             argv.append("--share-net")
         argv += _system_binds()
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-        workspace = os.fspath(self.workspace)
-        argv += ["--bind", workspace, workspace]
-        for folder in pinned_dirs(self.read_only, self.workspace):  # mount points: no rename
-            argv += ["--bind", folder, folder]
-        for path in self.read_only:  # after the workspace bind, which they cover
-            argv += ["--ro-bind", path, path]
-        for state in hidden_state(self.workspace):
-            argv += ["--tmpfs", state, "--remount-ro", state]
+        argv += view_args(self.view())
         argv += ["--chdir", os.fspath(job.cwd), "--"]
         return argv + job.argv
 
@@ -114,6 +122,38 @@ def _rlimited(argv: list[str], pids: int, memory: int) -> list[str]:
     if prlimit is None:
         return argv
     return [prlimit, f"--nproc={pids}", f"--data={memory}", "--", *argv]
+
+
+PRIVATE = ("/tmp (empty, private to the run)", "/proc (the sandbox's own processes)",
+           "/dev (a minimal set of devices)")
+
+
+def system_view() -> tuple[Mount, ...]:
+    """The system directories ``_system_binds`` shows, as view entries."""
+    shown = [Mount(os.path.realpath(f"/{name}"), "read-only", "the system")
+             for name in SYSTEM_DIRS if Path("/", name).is_dir()
+             and not Path("/", name).is_symlink()]
+    return (*shown, *(Mount(masked, "hidden", "the system's password hashes and sudo rules",
+                            is_dir=False) for masked in MASKED_FILES if Path(masked).exists()))
+
+
+def view_args(view: SandboxView) -> list[str]:
+    """bwrap arguments for ``view``'s mounts, parents first. A hidden directory is an empty
+    tmpfs made read-only at the end (once what lies below it is mounted), a hidden file an
+    empty read-only one."""
+    args: list[str] = []
+    remount: list[str] = []
+    for mount in view.mounts:
+        if mount.mode == "read-only":
+            args += ["--ro-bind", mount.path, mount.path]
+        elif mount.mode == "read-write":
+            args += ["--bind", mount.path, mount.path]
+        elif mount.is_dir:
+            args += ["--tmpfs", mount.path]
+            remount += ["--remount-ro", mount.path]
+        else:
+            args += ["--ro-bind", "/dev/null", mount.path]
+    return args + remount
 
 
 def _system_binds() -> list[str]:

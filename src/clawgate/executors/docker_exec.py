@@ -2,10 +2,12 @@
 
 Every container gets no network (unless the policy allows it), a read-only root, all
 capabilities dropped, ``no-new-privileges``, memory, CPU and pid limits, a small private
-``/tmp``, an init that reaps orphans, and the workspace at ``/workspace``; the files given as
-``read_only`` (the loaded policy files inside the workspace) are mounted read-only over it, the
-directories on the way to each pinned, and the guard's state directories inside it covered by
-an empty read-only tmpfs (``mounts.py``).
+``/tmp``, an init that reaps orphans, the workspace at ``/workspace``, and the rest of the
+sandbox's view (``view.py``) bound at the same paths as on the host: the home directory
+read-only minus the credential stores (each an empty read-only tmpfs or an empty file), the
+workspace's protected paths and loaded policy files read-only, a per-workspace toolchain
+cache, the active virtual environment's interpreter, the policy's ``executor.mounts``; never
+the guard's state. The system is the image's: the view's system entries are bubblewrap's.
 Two modes:
 
 - warm (the default): one container per executor — per session — started on first use and
@@ -30,7 +32,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +46,8 @@ from clawgate.executors.docker_engine import (
     sdk_failures,
 )
 from clawgate.executors.docker_stream import collect, result_of
-from clawgate.executors.mounts import hidden_state, inside_workspace, pinned_dirs
+from clawgate.executors.mounts import inside_workspace
+from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
 
 WORKSPACE = "/workspace"
 KEEPALIVE = ["sleep", "2147483647"]
@@ -72,7 +75,10 @@ GROUP_WRAPPER = (
     'elif o "$s" && ! tr "\\000" "\\n" < "$e" 2>/dev/null | grep -q "^CLAWGATE_RUN="; then '
     'kill -9 "$q" 2>/dev/null; f=1; fi; done; '
     '[ "$f" = 0 ] && break; n=$((n+1)); done; exit "$r"')
-DOCKER_ENV_NAMES = ("LANG", "LC_ALL", "TERM", "TZ")  # the image sets PATH; the host's HOME is moot
+DOCKER_ENV_NAMES = ("LANG", "LC_ALL", "TERM", "TZ")  # the image sets PATH; HOME: the view's
+PRIVATE = ("/ (the image, read-only)", "/tmp (empty, private to the container)")
+HIDDEN_DIR = "ro,nosuid,nodev,noexec,size=4k,mode=0500"
+HIDDEN_DIR_HOLDING = "rw,nosuid,nodev,noexec,size=4k,mode=0755"  # something is mounted below
 API_TIMEOUT_S = 60.0  # any one API call; an output stream gets its command's timeout + margin
 
 
@@ -85,11 +91,13 @@ class DockerExecutor(Executor):
 
     def __init__(self, settings: DockerSettings | None = None, *, network: bool = False,
                  safe_env_names: Iterable[str] = DOCKER_ENV_NAMES,
-                 read_only: Iterable[str | os.PathLike[str]] = (), **kwargs: Any) -> None:
+                 read_only: Iterable[str | os.PathLike[str]] = (),
+                 mounts: Sequence[MountSpec] = (), **kwargs: Any) -> None:
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.settings = settings or DockerSettings()
         self.network = network
         self.read_only = inside_workspace(read_only, self.workspace)
+        self.mounts = tuple(mounts)
         self._client = connect(self.settings, API_TIMEOUT_S)
         self._lock = threading.Lock()
         self._warm: Any = None
@@ -101,18 +109,29 @@ class DockerExecutor(Executor):
         env = super().environment(request)
         if "PATH" not in (request.env or {}):
             env.pop("PATH", None)
+        home = os.environ.get("HOME")
+        extra = {**({"HOME": home} if home else {}), **sandbox_env(self.workspace)}
+        for name, value in extra.items():
+            if name not in (request.env or {}):
+                env[name] = self._inside(value)
         return env
+
+    def view(self) -> SandboxView:
+        """What a container started now sees of the host (``view.py``), at the host's paths
+        (the workspace's at ``/workspace``)."""
+        return build_view(self.workspace, private=PRIVATE, read_only=self.read_only,
+                          extra=self.mounts)
 
     def container_config(self) -> dict[str, Any]:
         """What every container gets, as keyword arguments of ``containers.create``."""
         limits = self.limits
+        binds, tmpfs = self._view_config()
         config: dict[str, Any] = {
             "image": self.settings.image, "detach": True, "init": True, "read_only": True,
             "cap_drop": ["ALL"], "security_opt": ["no-new-privileges"],
             "mem_limit": limits.memory, "memswap_limit": limits.memory,
             "pids_limit": limits.pids, "nano_cpus": int(limits.cpus * 1e9),
-            "tmpfs": {"/tmp": "rw,nosuid,nodev,size=64m", **self._state_masks()},
-            "volumes": self._volumes(),
+            "tmpfs": {"/tmp": "rw,nosuid,nodev,size=64m", **tmpfs}, "mounts": binds,
             "working_dir": WORKSPACE, "labels": {"org.clawgate.sandbox": self.name},
             "user": self.settings.user or f"{os.getuid()}:{os.getgid()}",
             "log_config": {"type": "none"},
@@ -121,24 +140,32 @@ class DockerExecutor(Executor):
             config["network_mode"] = "none"
         return config
 
-    def _volumes(self) -> dict[str, dict[str, str]]:
-        """The workspace read-write at ``/workspace``, the directories on the way to each
-        ``read_only`` file bound onto themselves (unrenameable), the files read-only."""
-        volumes = {os.fspath(self.workspace): {"bind": WORKSPACE, "mode": "rw"}}
-        for folder in pinned_dirs(self.read_only, self.workspace):
-            volumes[folder] = {"bind": self._inside(folder), "mode": "rw"}
-        for path in self.read_only:
-            volumes[path] = {"bind": self._inside(path), "mode": "ro"}
-        return volumes
-
-    def _state_masks(self) -> dict[str, str]:
-        """An empty read-only tmpfs over each state directory of the guard's in the workspace."""
-        return {self._inside(folder): "ro,nosuid,nodev,noexec,size=4k,mode=0500"
-                for folder in hidden_state(self.workspace)}
+    def _view_config(self) -> tuple[list[Any], dict[str, str]]:
+        """The view as Docker ``mounts`` (binds; a hidden file is ``/dev/null`` read-only) and
+        ``tmpfs`` entries (a hidden directory: empty, read-only unless something is mounted
+        below it). The engine applies them parents first."""
+        types = sdk().types
+        view = self.view()
+        binds: list[Any] = []
+        tmpfs: dict[str, str] = {}
+        for mount in view.mounts:
+            target = self._inside(mount.path)
+            if mount.mode != "hidden":
+                binds.append(types.Mount(target, mount.path, type="bind",
+                                         read_only=mount.mode == "read-only"))
+            elif mount.is_dir:
+                tmpfs[target] = HIDDEN_DIR_HOLDING if _holds(mount, view) else HIDDEN_DIR
+            else:
+                binds.append(types.Mount(target, "/dev/null", type="bind", read_only=True))
+        return binds, tmpfs
 
     def _inside(self, path: str) -> str:
-        """A host path inside the workspace, as the container sees it."""
-        return f"{WORKSPACE}/{Path(path).relative_to(self.workspace).as_posix()}"
+        """A host path as the container sees it: the workspace's under ``/workspace``, the
+        others where they are."""
+        if not Path(path).is_relative_to(self.workspace):
+            return path
+        relative = Path(path).relative_to(self.workspace).as_posix()
+        return WORKSPACE if relative == "." else f"{WORKSPACE}/{relative}"
 
     def _execute(self, job: Job) -> ExecResult:
         with sdk_errors(self.settings, "running a command"):
@@ -234,6 +261,11 @@ def _close_left_running() -> None:
     for executor in list(_LEFT_RUNNING):
         with contextlib.suppress(Exception):
             executor.close()
+
+
+def _holds(hidden: Mount, view: SandboxView) -> bool:
+    """Whether anything of ``view`` is mounted below the hidden directory."""
+    return any(m.path.startswith(hidden.path.rstrip("/") + "/") for m in view.mounts)
 
 
 def _kill(container: Any) -> None:

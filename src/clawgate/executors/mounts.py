@@ -1,9 +1,6 @@
-"""What a sandbox must not show or let change inside the writable workspace it mounts.
+"""What a sandbox must not let change inside the writable workspace it mounts (the whole view,
+the guard's hidden state included, is ``view.py``'s).
 
-- The guard's own state directories (``protectedpaths.state_paths``) that lie inside the
-  workspace (a workspace of ``~`` holds the default one) are covered by an empty read-only
-  tmpfs. A missing one is made first (mode 0700), so that a command cannot plant a key or a
-  grant there for the guard to read later.
 - The loaded policy files inside the workspace are mounted read-only, and every directory on
   the way from the workspace to one is *pinned*: bound onto itself, so it is a mount point in
   the sandbox, which the kernel refuses to rename or remove (EBUSY). Protecting the file alone
@@ -39,17 +36,3 @@ def pinned_dirs(files: Iterable[str], workspace: Path) -> tuple[str, ...]:
         for depth in range(1, len(relative.parts)):
             found.append(os.fspath(workspace.joinpath(*relative.parts[:depth])))
     return tuple(sorted(dict.fromkeys(found), key=lambda p: (p.count("/"), p)))
-
-
-def hidden_state(workspace: Path) -> tuple[str, ...]:
-    """The guard's state directories that lie inside ``workspace`` (real paths), made if
-    missing: the sandbox covers each with an empty read-only tmpfs."""
-    from clawgate.protectedpaths import state_paths
-
-    real = os.path.realpath(workspace)
-    found: list[str] = []
-    for folder in state_paths():
-        if folder.startswith(real.rstrip("/") + "/"):
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            found.append(os.path.realpath(folder))
-    return tuple(dict.fromkeys(found))

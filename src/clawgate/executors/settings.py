@@ -2,7 +2,8 @@
 layer having to know the executors' constructors.
 
 The section's shape is the policy model's: ``kind``, ``timeout_s``, ``max_timeout_s``,
-``max_concurrent``, ``queue_timeout_s``, ``repo_programs`` and ``docker: {image, base_url,
+``max_concurrent``, ``queue_timeout_s``, ``repo_programs``, ``mounts: [{path, mode, reason}]``
+(what a sandbox shows besides its default view: ``view.py``) and ``docker: {image, base_url,
 memory, pids, cpus, network}``; a pydantic model is accepted as it is (through ``model_dump``).
 
 ``kind: auto`` (the embedded default's) is bubblewrap where ``bwrap`` works on this machine,
@@ -22,6 +23,7 @@ from typing import Any
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import Executor, Limits
 from clawgate.executors.docker_engine import DockerSettings
+from clawgate.executors.view import MountSpec
 
 KINDS = ("auto", "host", "bwrap", "docker")
 LIMIT_KEYS = ("timeout_s", "max_timeout_s", "max_concurrent", "queue_timeout_s", "output_cap",
@@ -97,7 +99,8 @@ def executor_from_settings(section: Mapping[str, Any] | Any, *, kind: str | None
     common: dict[str, Any] = {"workspace": workspace, "limits": limits_from_settings(values)}
     if safe_env_names is not None:
         common["safe_env_names"] = tuple(safe_env_names)
-    sandbox: dict[str, Any] = {"network": network_allowed(values), "read_only": tuple(read_only)}
+    sandbox: dict[str, Any] = {"network": network_allowed(values), "read_only": tuple(read_only),
+                               "mounts": mounts_from_settings(values)}
     if chosen == "auto":
         try:
             return BwrapExecutor(**sandbox, **common)
@@ -109,6 +112,13 @@ def executor_from_settings(section: Mapping[str, Any] | Any, *, kind: str | None
     if chosen == "bwrap":
         return BwrapExecutor(**sandbox, **common)
     return DockerExecutor(docker_settings_from(values), **sandbox, **common)
+
+
+def mounts_from_settings(section: Mapping[str, Any] | Any) -> tuple[MountSpec, ...]:
+    """The ``mounts`` entries of an executor section (what a policy adds to a sandbox's
+    view); an unknown key or mode is an error."""
+    entries = _as_mapping(section).get("mounts") or ()
+    return tuple(MountSpec.from_mapping(_as_mapping(entry)) for entry in entries)
 
 
 def host_warning(exc: Exception) -> str:

@@ -1,5 +1,6 @@
 """How layers combine: the embedded default, then each ``--policy`` file in order.
 
+- ``executor.mounts`` concatenate (under a lock, only locked layers' and hidden entries).
 - Deny lists concatenate (``tools.deny``, agents' ``deny``, subagent ``deny``/``leafDeny``,
   ``forbidden_paths``, ``hooks.deny_tools``/``deny_tool_prefixes``, ``web.blocked_domains``).
 - ``alsoAllow`` lists concatenate too.
@@ -30,7 +31,8 @@ else:
 
 
 P = tuple[str, ...]
-CONCAT = (("forbidden_paths",), ("paths", "protected"), ("paths", "regenerable"),
+CONCAT = (("forbidden_paths",), ("executor", "mounts"), ("paths", "protected"),
+          ("paths", "regenerable"),
           ("tools", "deny"), ("tools", "alsoAllow"),
           ("tools", "agents", "*", "deny"), ("tools", "agents", "*", "alsoAllow"),
           ("tools", "subagents", "deny"), ("tools", "subagents", "leafDeny"),

@@ -28,8 +28,8 @@ from clawgate.policy.toolmodels import (
 
 __all__ = ["AgentProviderTools", "AgentTools", "CustomTool", "DockerSettings",
            "ExecutorSettings", "GroupTools", "Hooks", "Manifest", "Permissions",
-           "ProviderTools", "RateLimit", "ShellPolicy", "ShellRule", "SubagentTools",
-           "ToolsPolicy", "Web"]
+           "ProviderTools", "RateLimit", "SandboxMount", "ShellPolicy", "ShellRule",
+           "SubagentTools", "ToolsPolicy", "Web"]
 
 RuleDecision = Literal["allow", "ask", "deny"]
 AutonomyName = Literal["readonly", "supervised", "full"]
@@ -147,6 +147,34 @@ class DockerSettings(Strict):
                                                    *RUNS, default="none")
 
 
+class SandboxMount(Strict):
+    """A path a policy adds to the sandbox's view (``executor.mounts``)."""
+
+    path: str = described("An absolute path, ~/... or a path relative to the workspace.",
+                          *RUNS, min_length=1, max_length=4096)
+    mode: Literal["read-only", "read-write", "hidden"] = described(
+        "read-only, read-write, or hidden (an empty read-only directory or file in its "
+        "place).", *RUNS)
+    reason: str = described("Why: shown by policy run --explain-sandbox.", *RUNS,
+                            min_length=1, max_length=500)
+
+    @field_validator("path")
+    @classmethod
+    def _a_path(cls, value: str) -> str:
+        if "\0" in value or "\n" in value:
+            raise ValueError("a path cannot hold a NUL byte or a newline")
+        if value.startswith("~") and value != "~" and not value.startswith("~/"):
+            raise ValueError(f"{value}: ~user paths are not allowed; use ~/... or a full path")
+        parts = [p for p in value.split("/") if p not in ("", ".")]
+        if not parts:
+            raise ValueError(f"{value}: the whole file system cannot be one mount")
+        if value.startswith("/") and parts[0] in ("proc", "dev", "sys"):
+            raise ValueError(f"{value}: /{parts[0]} is the sandbox's own")
+        if ".." in parts:
+            raise ValueError(f"{value}: '..' is not allowed; name the path itself")
+        return value
+
+
 class ExecutorSettings(Strict):
     kind: Literal["auto", "host", "bwrap", "docker"] = described(
         "Where commands run: auto is bwrap where it works here, else the host with a one-line "
@@ -162,6 +190,11 @@ class ExecutorSettings(Strict):
     repo_programs: bool = described(
         "Let git run what a repository configures (hooks, core.fsmonitor, ext:: URLs); off, "
         "a file write cannot become code execution through git.", *RUNS, default=False)
+    mounts: tuple[SandboxMount, ...] = described(
+        "Paths the bwrap or docker sandbox shows besides its default view (home read-only "
+        "minus credential stores, workspace writable minus protected paths); each layer's "
+        "entries add to the others', a later entry at the same path wins. Under a locked "
+        "layer only its own entries and hidden ones apply.", *RUNS, default=())
     docker: DockerSettings = DockerSettings()
 
     @model_validator(mode="after")

@@ -108,7 +108,12 @@ class Policy:
     def executor(self) -> ExecutorSettings:
         from clawgate.policy.models import ExecutorSettings
 
-        return ExecutorSettings.model_validate(self.section("executor"))
+        section = self.section("executor")
+        if "mounts" in section:  # under a lock, unlocked layers may only hide more
+            section["mounts"] = [e.value for e in self.merged.lists[("executor", "mounts")]
+                                 if e.locked or not self.merged.locked
+                                 or e.value.get("mode") == "hidden"]
+        return ExecutorSettings.model_validate(section)
 
     @cached_property
     def rate_limit(self) -> RateLimit:

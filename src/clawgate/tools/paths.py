@@ -24,16 +24,16 @@ from typing import BinaryIO
 
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.protectedpaths import state_paths, state_reason
+from clawgate.secretpaths import SYSTEM_SECRETS, home_secret_stores
 
 STATE_REFUSAL = "no tool may read or write it"  # what a path in the guard's state is told
 _MAX_LINKS = 40  # the kernel's own limit on symlinks followed in one lookup
 PATH_MAX = 4096  # the kernel refuses longer paths (ENAMETOOLONG); so do we, before any work
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
+# The user's credential stores (the one list: ``clawgate.secretpaths``) and the system's.
 DEFAULT_FORBIDDEN: tuple[str, ...] = (
-    "~/.ssh", "~/.aws", "~/.gnupg", "~/.kube", "~/.docker", "~/.config/gcloud",
-    "~/.azure", "~/.netrc", "~/.pgpass", "~/.git-credentials", "/etc/shadow", "/etc/sudoers",
-)
+    *(f"~/{store}" for store in home_secret_stores()), *SYSTEM_SECRETS)
 
 
 def _refuse(path: object, why: str) -> ToolError:

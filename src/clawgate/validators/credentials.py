@@ -6,6 +6,7 @@ import posixpath
 from collections.abc import Iterator
 
 from clawgate.lazyre import lazy_pattern
+from clawgate.secretpaths import HOME_KEY_DIRS, HOME_SECRETS
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context
 from clawgate.validators.paths import resolve, under
@@ -15,26 +16,10 @@ HINT = lazy_pattern(r"\.ssh|\.aws|\.env|netrc|\.docker|kube|credentials|id_|pgpa
                     r"|gcloud|\.npmrc|\.pypirc|\.gnupg|hosts\.yml|\.azure|vault-token|my\.cnf"
                     r"|\.p12|\.pfx|secret|\.jks|ssh_host|auth\.json|oauth|\.claude|\.codex"
                     r"|\.gemini|token|history|Keychains|chrom|Chrome|BraveSoftware|"
-                    r"microsoft-edge|mozilla|Firefox|Cookies")
-_HOME_FILES = (".aws/credentials", ".aws/sso", ".netrc", ".docker/config.json", ".kube",
-               ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".npmrc", ".gnupg",
-               ".config/gh/hosts.yml", ".config/gcloud", ".azure", ".vault-token",
-               ".terraform.d/credentials.tfrc.json", ".cargo/credentials",
-               ".cargo/credentials.toml", ".password-store", ".local/share/keyrings",
-               # coding agents' own logins
-               ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
-               ".config/github-copilot", ".local/share/opencode/auth.json",
-               ".config/gcloud/access_tokens.db", ".config/gcloud/credentials.db",
-               # shell and console histories: tokens and passwords typed on command lines
-               ".bash_history", ".zsh_history", ".zhistory", ".histfile", ".sh_history",
-               ".local/share/fish/fish_history", ".python_history", ".psql_history",
-               ".mysql_history", ".node_repl_history", ".sqlite_history", ".rediscli_history",
-               # browsers' cookie and password stores, and the macOS keychains
-               ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
-               ".config/microsoft-edge", ".mozilla/firefox", "snap/firefox",
-               "Library/Application Support/Google/Chrome",
-               "Library/Application Support/Firefox", "Library/Cookies", "Library/Keychains")
-_HOME_KEY_DIRS = frozenset({".ssh", ".aws", ".docker", ".config/gh"})  # the whole directory
+                    r"microsoft-edge|mozilla|[Ff]irefox|Cookies|password-store|keyrings|copilot"
+                    r"|\.histfile|\.config/gh")
+_HOME_FILES = HOME_SECRETS  # the one list: clawgate.secretpaths
+_HOME_KEY_DIRS = frozenset(HOME_KEY_DIRS)  # the whole directory
 _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credentials", "id_rsa",
                        "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
                        "credentials.json", "secrets.json", "secrets.yaml", "secrets.yml",

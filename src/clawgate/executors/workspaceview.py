@@ -1,0 +1,96 @@
+"""The protected paths of a workspace that a sandbox mounts read-only over the writable workspace.
+
+The list is the checker's own (``protectedpaths.DEFAULT_PROTECTED``: agent configuration, git
+internals, package-manager configuration, CI definitions, clawgate's policy files), found at
+the top of the workspace and at the top of each directory directly inside it (a monorepo's
+packages, a vendored repository). One pattern is narrowed: of ``.git`` only what makes git
+run something (``hooks``, ``config``) is read-only, since git must write the rest to commit;
+a ``.git`` *file* (a worktree's or a submodule's pointer) is read-only itself. A ``.git``
+directory without ``hooks`` gets an empty one, so that no hook can be planted there.
+
+What does not exist when a command starts can be created by it (a mount point must exist):
+the checker still judges every path a command names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from clawgate.protectedpaths import DEFAULT_PROTECTED
+
+GIT_NARROWED = (".git/hooks", ".git/config")  # the parts of .git that run code
+MAX_SUBDIRS = 256  # directories below the top looked into: a bound on the work per run
+SKIPPED = frozenset({"node_modules", "target", "build", "dist", "__pycache__"})
+
+
+def _by_first() -> dict[str, list[tuple[str, str]]]:
+    found: dict[str, list[tuple[str, str]]] = {}
+    for pattern, why in DEFAULT_PROTECTED:
+        found.setdefault(pattern.split("/")[0], []).append((pattern, why))
+    return found
+
+
+_BY_FIRST = _by_first()
+
+
+def workspace_protected(workspace: Path) -> list[tuple[str, str]]:
+    """(real path, why) of each protected path that exists in ``workspace``, inside it."""
+    listing = _Listing()
+    found: dict[str, str] = {}
+    for root in [os.fspath(workspace), *_subdirs(workspace, listing)]:
+        present = [entry for name in listing.names(root) for entry in _BY_FIRST.get(name, ())]
+        for pattern, why in present:
+            for path in _expanded(root, pattern, listing):
+                real = os.path.realpath(path)
+                if Path(real).is_relative_to(workspace) and real != os.fspath(workspace):
+                    found.setdefault(real, why)
+    return sorted(found.items())
+
+
+class _Listing:
+    """Directory listings by lower-cased name, read once per run."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, dict[str, str]] = {}
+
+    def names(self, folder: str) -> dict[str, str]:
+        if folder not in self.seen:
+            try:
+                entries = os.listdir(folder)
+            except OSError:
+                entries = []
+            self.seen[folder] = {name.lower(): name for name in sorted(entries)}
+        return self.seen[folder]
+
+    def find(self, root: str, parts: list[str]) -> str | None:
+        path = root
+        for part in parts:
+            name = self.names(path).get(part)  # a file lists as empty
+            if name is None:
+                return None
+            path = os.path.join(path, name)
+        return path
+
+
+def _subdirs(workspace: Path, listing: _Listing) -> list[str]:
+    names = listing.names(os.fspath(workspace)).values()
+    found = [os.path.join(workspace, n) for n in names
+             if not n.startswith(".") and n not in SKIPPED]
+    return [p for p in found if os.path.isdir(p) and not os.path.islink(p)][:MAX_SUBDIRS]
+
+
+def _expanded(root: str, pattern: str, listing: _Listing) -> list[str]:
+    """The paths ``pattern`` names under ``root`` (``.git`` narrowed to what runs code)."""
+    git = listing.find(root, [".git"]) if pattern == ".git" else None
+    if git is None or not os.path.isdir(git) or os.path.islink(git):
+        found = listing.find(root, pattern.split("/"))
+        return [] if found is None else [found]
+    hooks = os.path.join(git, "hooks")
+    if not os.path.lexists(hooks):
+        with contextlib.suppress(OSError):  # a read-only checkout: nothing can plant one either
+            os.makedirs(hooks, mode=0o755, exist_ok=True)
+        listing.seen.pop(git, None)
+    return [p for p in (listing.find(root, rel.split("/")) for rel in GIT_NARROWED)
+            if p is not None]

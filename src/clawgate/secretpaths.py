@@ -1,0 +1,52 @@
+"""The user's credential stores: the one list of what holds keys, tokens and passwords in a home
+directory, for every channel that must keep them unread.
+
+- The command checker (``validators/credentials.py``) asks when a command reads one.
+- The file tools (``tools/paths.py``) refuse every path under one.
+- The sandboxes (``executors/view.py``) mount the home directory read-only *minus* these: each
+  one that exists is covered by an empty read-only directory or an empty file.
+
+Paths are relative to the home directory. ``HOME_SECRETS`` are stores whose whole content is
+secret (a directory covers everything below it). ``HOME_KEY_DIRS`` are the directories keys
+live in: the checker reads their key files (``~/.ssh/id_*``) and the directory as a whole as
+secret, not ``~/.ssh/known_hosts``; a sandbox hides them whole.
+"""
+
+from __future__ import annotations
+
+HOME_KEY_DIRS: tuple[str, ...] = (".ssh", ".aws", ".docker", ".config/gh")
+
+HOME_SECRETS: tuple[str, ...] = (
+    # cloud, cluster, registry and forge logins
+    ".aws/credentials", ".aws/sso", ".netrc", ".docker/config.json", ".kube",
+    ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".npmrc", ".gnupg",
+    ".config/gh/hosts.yml", ".config/gcloud", ".azure", ".vault-token",
+    ".terraform.d/credentials.tfrc.json", ".cargo/credentials", ".cargo/credentials.toml",
+    ".password-store", ".local/share/keyrings",
+    # coding agents' own logins
+    ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+    ".config/github-copilot", ".local/share/opencode/auth.json",
+    ".config/gcloud/access_tokens.db", ".config/gcloud/credentials.db",
+    # shell and console histories: tokens and passwords typed on command lines
+    ".bash_history", ".zsh_history", ".zhistory", ".histfile", ".sh_history",
+    ".local/share/fish/fish_history", ".python_history", ".psql_history",
+    ".mysql_history", ".node_repl_history", ".sqlite_history", ".rediscli_history",
+    # browsers' cookie and password stores, and the macOS keychains
+    ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+    ".config/microsoft-edge", ".mozilla/firefox", "snap/firefox",
+    "Library/Application Support/Google/Chrome",
+    "Library/Application Support/Firefox", "Library/Cookies", "Library/Keychains",
+)
+
+# System files of the same kind, outside any home directory.
+SYSTEM_SECRETS: tuple[str, ...] = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
+
+SECRET_WHY = "a credential store (keys, tokens, passwords, cookies or a shell history)"
+
+
+def home_secret_stores() -> tuple[str, ...]:
+    """Every store a sandbox hides and the file tools refuse, relative to the home directory:
+    the key directories whole, then the other stores not already inside one."""
+    below = tuple(f"{folder}/" for folder in HOME_KEY_DIRS)
+    rest = (p for p in HOME_SECRETS if not p.startswith(below))
+    return tuple(dict.fromkeys((*HOME_KEY_DIRS, *rest)))
