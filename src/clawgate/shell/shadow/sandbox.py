@@ -109,15 +109,24 @@ def mirror(cwd: str) -> list[str]:
 
 def run_limited(argv: list[str], env: Mapping[str, str], limits: Limits,
                 stderr_path: Path) -> Finished:
-    """Run ``argv`` under the limits; on the deadline, kill its process group."""
+    """Run ``argv`` under the limits; on the deadline, kill its process group. Where a control
+    group can be made (root, or a delegated hierarchy), the run is in one of its own holding
+    at most ``extra_processes`` processes: ``RLIMIT_NPROC`` does not bind root, and a fork
+    loop the line hides would otherwise fill the machine until the deadline."""
     from shutil import which
+
+    from clawgate.executors.cgroups import Containment
 
     prlimit = which("prlimit")
     if prlimit is not None:
         argv = [prlimit, f"--nproc={_tasks() + limits.extra_processes}",
                 f"--as={limits.address_space}", f"--cpu={limits.cpu_s}",
                 f"--fsize={limits.file_size}", "--", *argv]
-    with stderr_path.open("wb") as err:
+    with contextlib.ExitStack() as stack, stderr_path.open("wb") as err:
+        group = Containment.create(pids=limits.extra_processes)
+        if group is not None:
+            stack.enter_context(group)  # what is left in it is killed at the end
+            argv = group.wrap(argv)
         process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=err, env=dict(env), start_new_session=True)
         timed_out = not _ended_within(process, limits.timeout_s)
