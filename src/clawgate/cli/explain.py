@@ -129,8 +129,11 @@ def explain_program(name: str, as_json: bool) -> int:
     """Print what the engine knows of program NAME: options, effects, tiers, examples."""
     info = describe(name)
     if info is None:
-        click.echo(f"policy: the program catalog does not know {name!r} (an unknown program "
-                   "is medium risk)", err=True)
+        click.echo(f"policy: the program catalog does not know {name!r}: an unknown program "
+                   "is medium risk, and a word handed to it that is a command line or code that "
+                   "starts processes is judged as one (CG-PROG-004); so is a known program's "
+                   "name run from a path outside the installed programs' places (./grep)",
+                   err=True)
         return ExitCode.USAGE
     if as_json:
         click.echo(json.dumps(info, indent=2, sort_keys=True))
