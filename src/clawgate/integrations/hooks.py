@@ -2,7 +2,8 @@
 
 A hook answers every input with a decision on stdout and exit code 0. Input that is not the
 documented JSON, a policy that does not load, or any other failure is a DENY naming the
-problem, because an agent whose hook crashes may go on without asking.
+problem, because an agent whose hook crashes may go on without asking. With ``sandbox`` an
+allowed shell call also comes back rewritten to run confined (``confine``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from clawgate.approval import Approver
-from clawgate.decision import Decision
+from clawgate.decision import Decision, Outcome
 from clawgate.guard import CallContext
 from clawgate.integrations.calls import BadInput, Call
 from clawgate.integrations.gate import INTERNAL_ID, MALFORMED_ID, Gate, refused
@@ -42,6 +43,7 @@ class HookOptions:
     audit: str | None = None
     approver: Approver | None = None
     workspace: str | None = None
+    sandbox: bool = False  # an allowed shell call is rewritten to run in the sandbox
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,33 +98,73 @@ def answer(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> dict
     """The hook's JSON answer for ``raw``. Never raises (but for KeyboardInterrupt). Every
     text in it is scrubbed of credentials (and of the values of secret-named environment
     variables) and capped: a reason echoes the command or path it is about."""
-    decision, gate = _decide(adapter, raw, options)
+    decided = _decide(adapter, raw, options)
+    decision, gate = decided.decision, decided.gate
+    rewrite: dict[str, Any] | None = None
+    if options.sandbox and decision.outcome is Outcome.ALLOW:
+        try:
+            rewrite = _confined(decided, options)
+        except Exception as exc:  # fail closed: an allow that cannot be confined is a deny
+            decision = refused(decision.command, INTERNAL_ID, f"clawgate cannot run this call "
+                               f"in the sandbox ({exc}); failing closed")
     scrubber = gate.scrubber if gate is not None else Scrubber(env=os.environ)
     limit = gate.max_result_bytes if gate is not None else MAX_REASON_BYTES
     said: dict[str, Any] = _scrubbed(adapter.render(decision), scrubber, limit)
+    if rewrite is not None:  # after scrubbing: a scrubbed or capped command would run changed
+        from clawgate.integrations.confine import with_rewrite
+
+        said = with_rewrite(adapter.event, said, rewrite)
     return said
 
 
-def _decide(adapter: HookAdapter, raw: bytes | str, options: HookOptions
-            ) -> tuple[Decision, Gate | None]:
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    decision: Decision
+    gate: Gate | None = None
+    payload: Payload | None = None
+    call: Call | None = None
+    settled: bool = False  # an ASK the hook itself turned into its answer (a person, trust)
+
+
+def _decide(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> _Decided:
     started = time.monotonic()
     try:
         payload = parse(raw, adapter.event)
         call = adapter.to_call(payload)
     except BadInput as exc:
-        return refused("(hook input)", MALFORMED_ID, f"malformed hook input: {exc}"), None
+        return _Decided(refused("(hook input)", MALFORMED_ID, f"malformed hook input: {exc}"))
     except Exception as exc:
-        return _crashed(exc), None
+        return _Decided(_crashed(exc))
     gate: Gate | None = None
     try:
         gate = _gate(payload, options)
         ctx = CallContext(session=payload.session_id, agent=options.agent,
                           provider=options.provider)
-        decision = adapter.finish(gate, call, ctx, gate.decide(call, ctx))
+        first = gate.decide(call, ctx)
+        decision = adapter.finish(gate, call, ctx, first)
         gate.record(call, ctx, decision, started=started)
     except Exception as exc:  # a policy that does not load, an audit log that cannot be written
-        return _crashed(exc), gate
-    return decision, gate
+        return _Decided(_crashed(exc), gate)
+    return _Decided(decision, gate, payload, call, first.outcome is not decision.outcome)
+
+
+def _confined(decided: _Decided, options: HookOptions) -> dict[str, Any] | None:
+    """The tool input that runs an allowed shell call in the sandbox; None for another call
+    (the agent's file tools, MCP tools: the agent runs those as they are). Raises."""
+    from clawgate.integrations.confine import SHELL_TOOLS, rewritten_input, sandboxed_command
+
+    payload, call, gate = decided.payload, decided.call, decided.gate
+    if payload is None or call is None or gate is None:
+        return None
+    key = SHELL_TOOLS.get(payload.tool_name)
+    if key is None or call.tool != "exec_shell":
+        return None
+    line = payload.tool_input.get(key)
+    if not isinstance(line, str):
+        raise BadInput(f"{payload.tool_name}'s {key!r} is not a string")
+    command = sandboxed_command(line, root=gate.root, cwd=call.cwd or payload.cwd,
+                                policies=options.policies, approved=decided.settled)
+    return rewritten_input(payload.tool_input, key, command)
 
 
 def _scrubbed(value: Any, scrubber: Scrubber, limit: int) -> Any:

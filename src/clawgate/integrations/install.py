@@ -74,14 +74,17 @@ def program_words(program: str | None = None) -> list[str]:
 
 
 def hook_command(agent: str, policies: Sequence[str] = (), program: str | None = None,
-                 deadline_s: float = HOOK_DEADLINE_S) -> str:
+                 deadline_s: float = HOOK_DEADLINE_S, *, sandbox: bool = False) -> str:
     """The command line the agent runs (``sh -c``): ``/abs/python -m clawgate hook AGENT
-    --policy /abs/p.yaml``, wrapped so that any failure of its own blocks (``fail_closed``)."""
+    --policy /abs/p.yaml``, wrapped so that any failure of its own blocks (``fail_closed``).
+    ``sandbox``: the hook rewrites the shell calls it allows to run in the sandbox."""
     words = [*program_words(program), "hook", agent]
     for policy in policies:
         words += ["--policy", os.path.abspath(policy)]
     if deadline_s != HOOK_DEADLINE_S:
         words += ["--deadline", f"{deadline_s:g}"]
+    if sandbox:
+        words.append("--sandbox")
     return fail_closed(shlex.join(words))
 
 
