@@ -8,8 +8,8 @@ import os
 import shlex
 import subprocess
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from clawgate.cli import main
 from clawgate.integrations.confine import sandboxed_command
+
 HookRunner = Callable[..., dict[str, Any]]  # the run_hook fixture (conftest.py)
 HANG_GUARD_S = 120  # a hang guard only
 
