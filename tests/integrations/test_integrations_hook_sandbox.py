@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clawgate.cli import main
-from clawgate.integrations.confine import sandboxed_command
+from clawgate.integrations.confine import agent_timeout, sandboxed_command
 
 HookRunner = Callable[..., dict[str, Any]]  # the run_hook fixture (conftest.py)
 HANG_GUARD_S = 120  # a hang guard only
@@ -61,6 +61,7 @@ def test_an_allowed_line_runs_in_bubblewrap_with_its_own_output_and_exit_code(
     words = shlex.split(new["command"])
     assert words[-2:] == ["--", line]
     assert words[words.index("--policy") + 1] == str(policy_file)
+    assert words[words.index("--timeout") + 1] == "60"  # Claude Code's milliseconds
     assert "--yes" not in words
     done = as_the_agent(new["command"], workspace)
     assert done.returncode == 7
@@ -137,11 +138,25 @@ def test_gemini_gets_the_rewrite_as_tool_input(run_hook: HookRunner, workspace: 
     assert (done.returncode, done.stdout) == (3, f"{workspace / 'src'}\n")
 
 
+@pytest.mark.parametrize(("tool", "tool_input", "seconds"), [
+    ("Bash", {"timeout": 60000}, 60.0),
+    ("Bash", {"timeout": 9_000_000}, 300.0),  # capped at the policy's executor.max_timeout_s
+    ("Bash", {"timeout": 0}, None),
+    ("Bash", {"timeout": "600000"}, None),
+    ("Bash", {"timeout": True}, None),
+    ("Bash", {}, None),
+    ("run_shell_command", {"timeout": 60000}, None),  # Gemini CLI's tool has no timeout
+])
+def test_the_agents_own_timeout_is_kept_within_the_policy(
+        tool: str, tool_input: dict[str, Any], seconds: float | None) -> None:
+    assert agent_timeout(tool, tool_input, 300.0) == seconds
+
+
 # The quoting: the line reaches `policy run` as one argument, byte for byte, whatever it holds.
 LAST_ARGUMENT = ["bash", "-c", 'printf %s "${@: -1}"', "argv0"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.text(alphabet="ab '\"$\\\n\t`;&|(){}*?!#~=%", max_size=40))
 def test_any_line_reaches_policy_run_exactly_as_written(line: str) -> None:
     command = sandboxed_command(line, root="/w s", cwd="/w s/d'q", program=LAST_ARGUMENT)

@@ -5,11 +5,13 @@ The hooks only decide; the agent then runs what was allowed itself, on the host.
 ``run_shell_command``) also replaces the call's command with::
 
     /abs/python -m clawgate run --sandboxed --shell bash --policy /abs/p.yaml \\
-        --workspace ROOT --cwd CWD [--yes] -- 'THE ORIGINAL LINE'
+        --workspace ROOT --cwd CWD [--timeout S] [--yes] -- 'THE ORIGINAL LINE'
 
 so the line runs in the policy's sandbox (bubblewrap where the policy names none), under the
 same policy files, in the same workspace and directory the hook judged it in, by bash as the
-agent's tool would run it; where no sandbox works, ``policy run --sandboxed`` fails and runs
+agent's tool would run it, with the agent's own ``timeout`` (Claude Code's, in milliseconds)
+when the call gives one, capped at the policy's ``executor.max_timeout_s`` (else the policy's
+``executor.timeout_s``); where no sandbox works, ``policy run --sandboxed`` fails and runs
 nothing. The line is one shell-quoted word: it reaches ``policy run`` byte for byte. ``--yes``
 is passed only when the hook itself settled an ASK (a person, or a trusted policy, said yes):
 ``policy run`` decides the line again and, for a line the policy allows, asks nobody.
@@ -28,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 SHELL_TOOLS = {"Bash": "command", "run_shell_command": "command"}
+TIMEOUT_MS = {"Bash": "timeout"}  # the tool's own timeout field, in milliseconds
 
 
 class CannotConfine(Exception):
@@ -35,9 +38,11 @@ class CannotConfine(Exception):
 
 
 def sandboxed_command(line: str, *, root: str, cwd: str, policies: Sequence[str] = (),
-                      approved: bool = False, program: Sequence[str] | None = None) -> str:
-    """The command line that runs ``line`` through ``policy run --sandboxed``. Raises
-    CannotConfine for a line no argv can carry."""
+                      approved: bool = False, timeout_s: float | None = None,
+                      program: Sequence[str] | None = None) -> str:
+    """The command line that runs ``line`` through ``policy run --sandboxed`` (``timeout_s``
+    None: the policy's ``executor.timeout_s``). Raises CannotConfine for a line no argv can
+    carry."""
     from clawgate.integrations.install import program_words
 
     if "\0" in line:
@@ -46,9 +51,22 @@ def sandboxed_command(line: str, *, root: str, cwd: str, policies: Sequence[str]
     for policy in policies:
         words += ["--policy", os.path.abspath(policy)]
     words += ["--workspace", root, "--cwd", cwd]
+    if timeout_s is not None:
+        words += ["--timeout", f"{timeout_s:g}"]
     if approved:
         words.append("--yes")
     return shlex.join([*words, "--", line])
+
+
+def agent_timeout(tool: str, tool_input: Mapping[str, Any], ceiling_s: float) -> float | None:
+    """The seconds the agent's own ``timeout`` field asks for, at most ``ceiling_s`` (the
+    policy's ``executor.max_timeout_s``); None when the tool has no such field or it is not a
+    positive number."""
+    key = TIMEOUT_MS.get(tool)
+    value = tool_input.get(key) if key is not None else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        return None
+    return min(value / 1000.0, ceiling_s)
 
 
 def rewritten_input(tool_input: Mapping[str, Any], key: str, command: str) -> dict[str, Any]:

@@ -151,7 +151,12 @@ def _decide(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> _De
 def _confined(decided: _Decided, options: HookOptions) -> dict[str, Any] | None:
     """The tool input that runs an allowed shell call in the sandbox; None for another call
     (the agent's file tools, MCP tools: the agent runs those as they are). Raises."""
-    from clawgate.integrations.confine import SHELL_TOOLS, rewritten_input, sandboxed_command
+    from clawgate.integrations.confine import (
+        SHELL_TOOLS,
+        agent_timeout,
+        rewritten_input,
+        sandboxed_command,
+    )
 
     payload, call, gate = decided.payload, decided.call, decided.gate
     if payload is None or call is None or gate is None:
@@ -162,8 +167,11 @@ def _confined(decided: _Decided, options: HookOptions) -> dict[str, Any] | None:
     line = payload.tool_input.get(key)
     if not isinstance(line, str):
         raise BadInput(f"{payload.tool_name}'s {key!r} is not a string")
+    ceiling = float(gate.policy.executor.max_timeout_s)
     command = sandboxed_command(line, root=gate.root, cwd=call.cwd or payload.cwd,
-                                policies=options.policies, approved=decided.settled)
+                                policies=options.policies, approved=decided.settled,
+                                timeout_s=agent_timeout(payload.tool_name, payload.tool_input,
+                                                        ceiling))
     return rewritten_input(payload.tool_input, key, command)
 
 
