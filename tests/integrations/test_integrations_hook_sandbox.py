@@ -205,7 +205,7 @@ def test_install_writes_the_sandbox_option_and_undo_removes_it(
         written = json.loads((project / settings_file).read_text())
         command = written["hooks"][event][0]["hooks"][0]["command"]
         inner = shlex.split(command.removeprefix("out=$(").split(")", 1)[0])
-        assert inner == [sys.executable, "-m", "clawgate", "hook", agent, "--sandbox"]
+        assert inner == [sys.executable, "-P", "-m", "clawgate", "hook", agent, "--sandbox"]
         assert main(["init", agent, "--undo", "--project", str(project)]) == 0
         assert "hooks" not in json.loads((project / settings_file).read_text())
     capsys.readouterr()

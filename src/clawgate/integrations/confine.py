@@ -4,7 +4,7 @@ The hooks only decide; the agent then runs what was allowed itself, on the host.
 ``--sandbox`` the hook's allow for a shell call (Claude Code's ``Bash``, Gemini CLI's
 ``run_shell_command``) also replaces the call's command with::
 
-    /abs/python -m clawgate run --sandboxed --shell bash --policy /abs/p.yaml \\
+    /abs/python -P -m clawgate run --sandboxed --shell bash --policy /abs/p.yaml \\
         --workspace ROOT --cwd CWD [--timeout S] [--yes] -- 'THE ORIGINAL LINE'
 
 so the line runs in the policy's sandbox (bubblewrap where the policy names none), under the
