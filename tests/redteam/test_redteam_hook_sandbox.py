@@ -94,3 +94,24 @@ def test_the_installed_hook_does_not_run_a_workspace_clawgate_package(tmp_path: 
                           timeout=HANG_GUARD_S, check=False)
     assert done.returncode == 0
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_the_mcp_proxy_entry_does_not_run_a_workspace_clawgate_package(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`policy init mcp-proxy` writes an entry the MCP client starts in the project directory;
+    a ``clawgate/`` package there must not start in place of the proxy."""
+    project = tmp_path / "project"
+    (project / "clawgate").mkdir(parents=True)
+    (project / "clawgate" / "__init__.py").write_text("")
+    escaped = tmp_path / "escaped"
+    (project / "clawgate" / "__main__.py").write_text(
+        f"open({str(escaped)!r}, 'w').write('ran in place of the proxy')\n")
+    assert main(["init", "mcp-proxy", "--name", "notes", "--project", str(project), "--",
+                 "python3", "server.py"]) == 0
+    capsys.readouterr()
+    entry = json.loads((project / ".mcp.json").read_text())["mcpServers"]["notes"]
+    start = [entry["command"], *entry["args"][:entry["args"].index("mcp-proxy")], "--version"]
+    done = subprocess.run(start, cwd=project, capture_output=True, text=True,
+                          timeout=HANG_GUARD_S, check=False)
+    assert done.returncode == 0
+    assert not escaped.exists()
