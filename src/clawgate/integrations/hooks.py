@@ -99,14 +99,7 @@ def answer(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> dict
     text in it is scrubbed of credentials (and of the values of secret-named environment
     variables) and capped: a reason echoes the command or path it is about."""
     decided = _decide(adapter, raw, options)
-    decision, gate = decided.decision, decided.gate
-    rewrite: dict[str, Any] | None = None
-    if options.sandbox and decision.outcome is Outcome.ALLOW:
-        try:
-            rewrite = _confined(decided, options)
-        except Exception as exc:  # fail closed: an allow that cannot be confined is a deny
-            decision = refused(decision.command, INTERNAL_ID, f"clawgate cannot run this call "
-                               f"in the sandbox ({exc}); failing closed")
+    decision, gate, rewrite = decided.decision, decided.gate, decided.rewrite
     scrubber = gate.scrubber if gate is not None else Scrubber(env=os.environ)
     limit = gate.max_result_bytes if gate is not None else MAX_REASON_BYTES
     said: dict[str, Any] = _scrubbed(adapter.render(decision), scrubber, limit)
@@ -121,9 +114,7 @@ def answer(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> dict
 class _Decided:
     decision: Decision
     gate: Gate | None = None
-    payload: Payload | None = None
-    call: Call | None = None
-    settled: bool = False  # an ASK the hook itself turned into its answer (a person, trust)
+    rewrite: dict[str, Any] | None = None  # the tool input that runs the call confined
 
 
 def _decide(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> _Decided:
@@ -142,15 +133,25 @@ def _decide(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> _De
                           provider=options.provider)
         first = gate.decide(call, ctx)
         decision = adapter.finish(gate, call, ctx, first)
+        rewrite = None
+        if options.sandbox and decision.outcome is Outcome.ALLOW:
+            try:
+                rewrite = _confined(gate, payload, call, options,
+                                    settled=first.outcome is not Outcome.ALLOW)
+            except Exception as exc:  # fail closed: an allow that cannot be confined is a deny
+                decision = refused(decision.command, INTERNAL_ID, "clawgate cannot run this "
+                                   f"call in the sandbox ({exc}); failing closed")
         gate.record(call, ctx, decision, started=started)
     except Exception as exc:  # a policy that does not load, an audit log that cannot be written
         return _Decided(_crashed(exc), gate)
-    return _Decided(decision, gate, payload, call, first.outcome is not decision.outcome)
+    return _Decided(decision, gate, rewrite)
 
 
-def _confined(decided: _Decided, options: HookOptions) -> dict[str, Any] | None:
+def _confined(gate: Gate, payload: Payload, call: Call, options: HookOptions, *,
+              settled: bool) -> dict[str, Any] | None:
     """The tool input that runs an allowed shell call in the sandbox; None for another call
-    (the agent's file tools, MCP tools: the agent runs those as they are). Raises."""
+    (the agent's file tools, MCP tools: the agent runs those as they are). ``settled``: the
+    hook turned an ASK into this allow itself (a person, a trusted policy). Raises."""
     from clawgate.integrations.confine import (
         SHELL_TOOLS,
         agent_timeout,
@@ -158,9 +159,6 @@ def _confined(decided: _Decided, options: HookOptions) -> dict[str, Any] | None:
         sandboxed_command,
     )
 
-    payload, call, gate = decided.payload, decided.call, decided.gate
-    if payload is None or call is None or gate is None:
-        return None
     key = SHELL_TOOLS.get(payload.tool_name)
     if key is None or call.tool != "exec_shell":
         return None
@@ -169,7 +167,7 @@ def _confined(decided: _Decided, options: HookOptions) -> dict[str, Any] | None:
         raise BadInput(f"{payload.tool_name}'s {key!r} is not a string")
     ceiling = float(gate.policy.executor.max_timeout_s)
     command = sandboxed_command(line, root=gate.root, cwd=call.cwd or payload.cwd,
-                                policies=options.policies, approved=decided.settled,
+                                policies=options.policies, approved=settled,
                                 timeout_s=agent_timeout(payload.tool_name, payload.tool_input,
                                                         ceiling))
     return rewritten_input(payload.tool_input, key, command)
