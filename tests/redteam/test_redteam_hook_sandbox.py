@@ -7,7 +7,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -114,4 +117,43 @@ def test_the_mcp_proxy_entry_does_not_run_a_workspace_clawgate_package(
     done = subprocess.run(start, cwd=project, capture_output=True, text=True,
                           timeout=HANG_GUARD_S, check=False)
     assert done.returncode == 0
+    assert not escaped.exists()
+
+
+def test_a_workspace_clawgate_package_does_not_become_the_resident_decider(
+        tmp_path: Path) -> None:
+    """A hook that finds no decider starts one after answering, from the agent's directory:
+    with ``-m`` alone a ``clawgate/daemon/`` package written there would be started instead,
+    and would answer every later hook."""
+    project = tmp_path / "project"
+    fake = project / "clawgate" / "daemon"
+    fake.mkdir(parents=True)
+    (project / "clawgate" / "__init__.py").write_text("")
+    (fake / "__init__.py").write_text("")
+    escaped = tmp_path / "escaped"
+    (fake / "__main__.py").write_text(f"open({str(escaped)!r}, 'w').write('the decider')\n")
+    env = {**os.environ, "CLAWGATE_STATE_HOME": str(tmp_path / "state")}
+    env.pop("CLAWGATE_NO_DAEMON", None)
+    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project),
+               "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    policy = str(Path(sys.executable).parent / "policy")  # the console script
+    done = subprocess.run([policy, "hook", "claude-code"], cwd=project, env=env,
+                          input=json.dumps(payload), capture_output=True, text=True,
+                          timeout=HANG_GUARD_S, check=False)
+    assert done.returncode == 0
+    status = [sys.executable, "-P", "-m", "clawgate", "daemon", "status", "--json"]
+
+    def decider() -> dict[str, Any]:
+        shown = subprocess.run(status, env=env, capture_output=True, text=True,
+                               timeout=HANG_GUARD_S, check=True)
+        found: dict[str, Any] = json.loads(shown.stdout)
+        return found
+
+    deadline = time.monotonic() + HANG_GUARD_S  # a hang guard only
+    while not escaped.exists() and not decider().get("running"):
+        assert time.monotonic() < deadline, "neither decider started"
+        time.sleep(0.1)
+    pid = decider().get("pid")
+    if isinstance(pid, int):
+        os.kill(pid, signal.SIGTERM)
     assert not escaped.exists()
