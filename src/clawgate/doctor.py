@@ -156,7 +156,7 @@ def sandbox_finding() -> Finding:
 
 def decider_finding(project: Path) -> Finding:
     env = {k: v for k, v in os.environ.items() if k != "CLAWGATE_NO_DAEMON"}
-    done = subprocess.run([sys.executable, "-m", "clawgate", "daemon", "status", "--json"],
+    done = subprocess.run([sys.executable, "-P", "-m", "clawgate", "daemon", "status", "--json"],
                           capture_output=True, text=True, env=env, check=False, timeout=60)
     try:
         state = json.loads(done.stdout)
@@ -166,7 +166,7 @@ def decider_finding(project: Path) -> Finding:
     if not state.get("running"):
         return Finding("decider", INFO, "not running: the next check or hook decides in "
                        "process and starts one", "policy daemon start")
-    check = subprocess.run([sys.executable, "-m", "clawgate", "check", "ls"], env=env,
+    check = subprocess.run([sys.executable, "-P", "-m", "clawgate", "check", "ls"], env=env,
                            cwd=project, capture_output=True, check=False, timeout=120)
     if check.returncode != 0:
         return Finding("decider", FAIL, f"a check of `ls` through it exited {check.returncode}",

@@ -81,7 +81,7 @@ def test_init_mcp_proxy_writes_the_server_behind_the_proxy(tmp_path: Path) -> No
     config = json.loads((project / ".mcp.json").read_text())
     assert config["mcpServers"]["notes"] == {
         "command": sys.executable,
-        "args": ["-m", "clawgate", "mcp-proxy", "--name", "notes", "--", *server]}
+        "args": ["-P", "-m", "clawgate", "mcp-proxy", "--name", "notes", "--", *server]}
     assert main(["init", "mcp-proxy", "--name", "notes", "--undo", "--project",
                  str(project)]) == ExitCode.OK
     assert json.loads((project / ".mcp.json").read_text()) == {"mcpServers": {}}

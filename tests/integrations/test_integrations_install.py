@@ -24,14 +24,14 @@ def claude_hook(command: str) -> dict[str, object]:
 def test_prints_the_claude_code_entry(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hook", "install", "claude-code"]) == 0
     assert json.loads(capsys.readouterr().out) == {"hooks": {"PreToolUse": [
-        {"matcher": "*", "hooks": [claude_hook(f"{HERE} -m clawgate hook claude-code")]}]}}
+        {"matcher": "*", "hooks": [claude_hook(f"{HERE} -P -m clawgate hook claude-code")]}]}}
 
 
 def test_prints_the_gemini_entry_with_a_policy(capsys: pytest.CaptureFixture[str],
                                                tmp_path: Path) -> None:
     policy = tmp_path / "my policy.yaml"
     assert main(["hook", "install", "gemini", "--policy", str(policy)]) == 0
-    command = fail_closed(f"{HERE} -m clawgate hook gemini --policy '{policy}'")
+    command = fail_closed(f"{HERE} -P -m clawgate hook gemini --policy '{policy}'")
     assert json.loads(capsys.readouterr().out) == {"hooks": {"BeforeTool": [
         {"matcher": ".*", "hooks": [{"type": "command", "command": command,
                                      "timeout": 330_000}]}]}}
@@ -68,7 +68,7 @@ def test_write_merges_keeps_other_keys_and_does_not_duplicate(tmp_path: Path) ->
     assert merged["hooks"]["Stop"] == existing["hooks"]["Stop"]
     assert merged["hooks"]["PreToolUse"] == [
         existing["hooks"]["PreToolUse"][0],
-        {"matcher": "*", "hooks": [claude_hook(f"{HERE} -m clawgate hook claude-code")]}]
+        {"matcher": "*", "hooks": [claude_hook(f"{HERE} -P -m clawgate hook claude-code")]}]
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
     assert [p.name for p in settings.parent.iterdir()] == ["settings.json"]
 
@@ -77,7 +77,7 @@ def test_write_creates_the_gemini_settings(tmp_path: Path) -> None:
     assert main(["hook", "install", "gemini", "--write", "--project", str(tmp_path)]) == 0
     written = json.loads((tmp_path / ".gemini" / "settings.json").read_text())
     assert written["hooks"]["BeforeTool"][0]["hooks"][0]["command"] == fail_closed(
-        f"{HERE} -m clawgate hook gemini")
+        f"{HERE} -P -m clawgate hook gemini")
 
 
 @pytest.mark.parametrize(("content", "why"), [

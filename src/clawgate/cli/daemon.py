@@ -33,7 +33,8 @@ def start(idle: float) -> int:
     if _pid() is not None:
         say(f"policy daemon: already running ({location.socket_path()})")
         return ExitCode.OK
-    subprocess.Popen([sys.executable, "-m", "clawgate.daemon", "serve", "--idle", str(idle)],
+    subprocess.Popen([sys.executable, "-P", "-m", "clawgate.daemon", "serve", "--idle",
+                      str(idle)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
     deadline = time.monotonic() + START_WAIT

@@ -43,6 +43,10 @@ def _options(function: Any) -> Any:
                      default=HOOK_DEADLINE_S, show_default=True,
                      help="Seconds the hook may take in all, a person's answer included; "
                      "past them it answers deny."),
+        click.option("--sandbox", is_flag=True,
+                     help="Answer an allowed shell call with its command rewritten to run "
+                     "through `policy run --sandboxed` (the policy's sandbox, else bubblewrap; "
+                     "never the host) under the same --policy files."),
         click.option("--no-daemon", is_flag=True,
                      help="Decide in this process, not through the resident decider (also: "
                      "CLAWGATE_NO_DAEMON=1)."),
@@ -105,7 +109,7 @@ def _answer(adapter: Any, agent: str, provider: str, options: dict[str, Any]) ->
         approver.timeout_s = min(approver.timeout_s, wait_s)  # within the hook's deadline
     opts = HookOptions(tuple(options["policies"]), options["agent"] or agent,
                        options["provider"] or provider, options["audit"], approver,
-                       options["workspace"])
+                       options["workspace"], sandbox=options["sandbox"])
     answer_in_time(adapter, lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), opts,
                    options["deadline_s"], emit_json)
     return ExitCode.OK
@@ -133,18 +137,21 @@ def server_approver(servers: tuple[str, ...], workspace: str | None,
               help="A manifest the hook should layer (made absolute in the command).")
 @click.option("--program", default=None,
               help="The clawgate program the agent runs (a path, or a name on PATH now; "
-              "written as an absolute path). Default: this Python, as `PYTHON -m clawgate`.")
+              "written as an absolute path). Default: this Python, as `PYTHON -P -m clawgate`.")
 @click.option("--deadline", "deadline_s", type=click.FloatRange(min=1.0),
               default=HOOK_DEADLINE_S, show_default=True,
               help="The hook's --deadline; the entry's timeout is set above it.")
+@click.option("--sandbox", is_flag=True,
+              help="The hook rewrites every shell call it allows to run in the sandbox "
+              "(`policy run --sandboxed`); where no sandbox works, those calls fail.")
 def install(agent: str, write: bool, project: str, policies: tuple[str, ...],
-            program: str | None, deadline_s: float) -> int:
+            program: str | None, deadline_s: float, sandbox: bool) -> int:
     """Print the hook entry for AGENT's settings, or merge it in with --write. The command
     names clawgate by absolute path and blocks the call (exit 2) if the hook itself fails."""
     from clawgate.integrations import install as setup
 
     try:
-        command = setup.hook_command(agent, policies, program, deadline_s)
+        command = setup.hook_command(agent, policies, program, deadline_s, sandbox=sandbox)
         if not write:
             fragment = setup.entry(setup.TARGETS[agent], command, deadline_s)
             sys.stdout.write(json.dumps(fragment, indent=2) + "\n")

@@ -10,6 +10,13 @@ DENY exits 4 without running. ASK asks on a terminal (a "no" exits 4); without a
 not run and exits 3, unless ``--yes`` approves it. ALLOW runs it and exits with the command's
 exit code, 124 on timeout. A missing sandbox, a full spawn cap or a broken executor exit 1 with
 the reason on stderr: nothing falls back to the host.
+
+``--sandboxed`` requires a sandbox whatever the policy's ``executor.kind``: the policy's own
+sandbox (bwrap or docker), else bubblewrap (``auto`` then never falls back to the host, and
+``host`` is raised to bwrap); where none works it exits 1 saying so, having run nothing.
+``--shell bash`` runs the line with ``bash -c`` (as an agent's Bash tool does) instead of
+``sh -c``; either way the line is decided as it is written. The hooks' ``--sandbox`` rewrites
+an allowed Bash call into ``policy run --sandboxed --shell bash -- LINE``.
 """
 
 from __future__ import annotations
@@ -25,11 +32,13 @@ from clawgate.cli.common import command_line, emit_json, load_cli_policy, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.cli.sandboxview import explain
 from clawgate.decision import Decision, Outcome
-from clawgate.errors import ClawgateError, MissingExtra, PolicyError
+from clawgate.errors import ClawgateError, MissingExtra, PolicyError, SandboxUnavailable
 from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_settings
 from clawgate.guard_setup import engine_for, state_files
 
 KIND_ISOLATION = {"host": 0, "auto": 1, "bwrap": 2, "docker": 2}  # a flag may not pick less
+SANDBOXES = ("bwrap", "docker")
+SHELLS = {"sh": "sh", "bash": "bash"}
 
 
 class UsageProblem(Exception):
@@ -43,6 +52,11 @@ class UsageProblem(Exception):
               default=None, help="Where an allowed command runs (default: the policy's "
               "executor.kind). Never less isolated than the policy's: host under a policy "
               "that asks for bwrap or docker is refused.")
+@click.option("--sandboxed", is_flag=True, help="Run only in a sandbox: the policy's "
+              "(bwrap or docker), else bubblewrap; where none works, fail (exit 1) without "
+              "running anything.")
+@click.option("--shell", type=click.Choice(sorted(SHELLS)), default="sh", show_default=True,
+              help="The shell that runs the line (bash: as an agent's Bash tool does).")
 @click.option("--timeout", "timeout_s", type=float, default=None,
               help="Seconds before the command is killed (default: the policy's "
               "executor.timeout_s; at most its executor.max_timeout_s).")
@@ -61,7 +75,8 @@ class UsageProblem(Exception):
               "file system (each path, its mode, why) and exit without running anything.")
 @click.argument("command", nargs=-1, required=False)
 def run(
-        policies: tuple[str, ...], kind: str | None, timeout_s: float | None,
+        policies: tuple[str, ...], kind: str | None, sandboxed: bool, shell: str,
+        timeout_s: float | None,
         workspace: str | None, cwd: str | None, network: bool, image: str | None,
         as_json: bool, yes: bool, explain_sandbox: bool, command: tuple[str, ...]) -> int:
     """Decide on COMMAND and run it if allowed. One argument is a shell line; several are
@@ -74,7 +89,7 @@ def run(
         policy = load_cli_policy(policies, os.fspath(start / cwd if cwd else start))
         root, here = _places(workspace or policy.engine_settings().workspace, cwd)
         settings, applied = executor_plan(policy.executor.model_dump(), kind, timeout_s,
-                                          network, image)
+                                          network, image, sandboxed=sandboxed)
     except (PolicyError, UsageProblem) as exc:
         say(f"policy run: {exc}" if isinstance(exc, UsageProblem) else str(exc))
         return ExitCode.USAGE
@@ -89,7 +104,8 @@ def run(
     if refusal is not None:
         _report(decision, None, as_json)
         return refusal
-    request = ExecRequest(line, cwd=here, timeout_s=applied)
+    request = ExecRequest(line if shell == "sh" else [SHELLS[shell], "-c", line], cwd=here,
+                          timeout_s=applied)
     try:
         with executor_from_settings(settings, workspace=root,
                                     safe_env_names=policy.hooks.safe_env_names,
@@ -98,6 +114,11 @@ def run(
     except MissingExtra as exc:  # a configuration error: one line naming the extra
         say(str(exc))
         return ExitCode.USAGE
+    except SandboxUnavailable as exc:
+        why = (f"--sandboxed: no {settings['kind']} sandbox works here ({exc}); nothing was run"
+               if sandboxed else str(exc))
+        _report(decision, None, as_json, error=why)
+        return ExitCode.INTERNAL
     except ClawgateError as exc:
         _report(decision, None, as_json, error=str(exc))
         return ExitCode.INTERNAL
@@ -120,11 +141,17 @@ def _places(workspace: str | None, cwd: str | None) -> tuple[Path, Path]:
 
 
 def executor_plan(section: dict[str, Any], kind: str | None, timeout_s: float | None,
-                  network: bool, image: str | None) -> tuple[dict[str, Any], float]:
+                  network: bool, image: str | None, *, sandboxed: bool = False
+                  ) -> tuple[dict[str, Any], float]:
     """The executor settings to run with (the policy's section, the flags applied where they
-    stay within it) and the timeout that applies. Raises UsageProblem."""
+    stay within it) and the timeout that applies. ``sandboxed``: a sandbox only (the policy's,
+    else bwrap). Raises UsageProblem."""
     asked = section["kind"]
     chosen = kind or asked
+    if sandboxed and kind == "host":
+        raise UsageProblem("--executor host --sandboxed: the host is not a sandbox")
+    if sandboxed and chosen not in SANDBOXES:
+        chosen = "bwrap"  # auto would fall back to the host; host is what --sandboxed refuses
     if KIND_ISOLATION[chosen] < KIND_ISOLATION[asked]:
         raise UsageProblem(f"--executor {chosen}: the policy runs commands in {asked}; a flag "
                            "cannot run them with less isolation (change executor.kind in a "

@@ -170,6 +170,8 @@ def start_server() -> None:
     import subprocess
 
     with contextlib.suppress(OSError):
-        subprocess.Popen([sys.executable, "-m", "clawgate.daemon", "serve"],
+        # -P: the caller's directory (a hook's: the agent's workspace) stays off sys.path,
+        # or a clawgate/ package written there would become the decider
+        subprocess.Popen([sys.executable, "-P", "-m", "clawgate.daemon", "serve"],
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)

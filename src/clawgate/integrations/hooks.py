@@ -2,7 +2,8 @@
 
 A hook answers every input with a decision on stdout and exit code 0. Input that is not the
 documented JSON, a policy that does not load, or any other failure is a DENY naming the
-problem, because an agent whose hook crashes may go on without asking.
+problem, because an agent whose hook crashes may go on without asking. With ``sandbox`` an
+allowed shell call also comes back rewritten to run confined (``confine``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from clawgate.approval import Approver
-from clawgate.decision import Decision
+from clawgate.decision import Decision, Outcome
 from clawgate.guard import CallContext
 from clawgate.integrations.calls import BadInput, Call
 from clawgate.integrations.gate import INTERNAL_ID, MALFORMED_ID, Gate, refused
@@ -42,6 +43,7 @@ class HookOptions:
     audit: str | None = None
     approver: Approver | None = None
     workspace: str | None = None
+    sandbox: bool = False  # an allowed shell call is rewritten to run in the sandbox
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,33 +98,79 @@ def answer(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> dict
     """The hook's JSON answer for ``raw``. Never raises (but for KeyboardInterrupt). Every
     text in it is scrubbed of credentials (and of the values of secret-named environment
     variables) and capped: a reason echoes the command or path it is about."""
-    decision, gate = _decide(adapter, raw, options)
+    decided = _decide(adapter, raw, options)
+    decision, gate, rewrite = decided.decision, decided.gate, decided.rewrite
     scrubber = gate.scrubber if gate is not None else Scrubber(env=os.environ)
     limit = gate.max_result_bytes if gate is not None else MAX_REASON_BYTES
     said: dict[str, Any] = _scrubbed(adapter.render(decision), scrubber, limit)
+    if rewrite is not None:  # after scrubbing: a scrubbed or capped command would run changed
+        from clawgate.integrations.confine import with_rewrite
+
+        said = with_rewrite(adapter.event, said, rewrite)
     return said
 
 
-def _decide(adapter: HookAdapter, raw: bytes | str, options: HookOptions
-            ) -> tuple[Decision, Gate | None]:
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    decision: Decision
+    gate: Gate | None = None
+    rewrite: dict[str, Any] | None = None  # the tool input that runs the call confined
+
+
+def _decide(adapter: HookAdapter, raw: bytes | str, options: HookOptions) -> _Decided:
     started = time.monotonic()
     try:
         payload = parse(raw, adapter.event)
         call = adapter.to_call(payload)
     except BadInput as exc:
-        return refused("(hook input)", MALFORMED_ID, f"malformed hook input: {exc}"), None
+        return _Decided(refused("(hook input)", MALFORMED_ID, f"malformed hook input: {exc}"))
     except Exception as exc:
-        return _crashed(exc), None
+        return _Decided(_crashed(exc))
     gate: Gate | None = None
     try:
         gate = _gate(payload, options)
         ctx = CallContext(session=payload.session_id, agent=options.agent,
                           provider=options.provider)
-        decision = adapter.finish(gate, call, ctx, gate.decide(call, ctx))
+        first = gate.decide(call, ctx)
+        decision = adapter.finish(gate, call, ctx, first)
+        rewrite = None
+        if options.sandbox and decision.outcome is Outcome.ALLOW:
+            try:
+                rewrite = _confined(gate, payload, call, options,
+                                    settled=first.outcome is not Outcome.ALLOW)
+            except Exception as exc:  # fail closed: an allow that cannot be confined is a deny
+                decision = refused(decision.command, INTERNAL_ID, "clawgate cannot run this "
+                                   f"call in the sandbox ({exc}); failing closed")
         gate.record(call, ctx, decision, started=started)
     except Exception as exc:  # a policy that does not load, an audit log that cannot be written
-        return _crashed(exc), gate
-    return decision, gate
+        return _Decided(_crashed(exc), gate)
+    return _Decided(decision, gate, rewrite)
+
+
+def _confined(gate: Gate, payload: Payload, call: Call, options: HookOptions, *,
+              settled: bool) -> dict[str, Any] | None:
+    """The tool input that runs an allowed shell call in the sandbox; None for another call
+    (the agent's file tools, MCP tools: the agent runs those as they are). ``settled``: the
+    hook turned an ASK into this allow itself (a person, a trusted policy). Raises."""
+    from clawgate.integrations.confine import (
+        SHELL_TOOLS,
+        agent_timeout,
+        rewritten_input,
+        sandboxed_command,
+    )
+
+    key = SHELL_TOOLS.get(payload.tool_name)
+    if key is None or call.tool != "exec_shell":
+        return None
+    line = payload.tool_input.get(key)
+    if not isinstance(line, str):
+        raise BadInput(f"{payload.tool_name}'s {key!r} is not a string")
+    ceiling = float(gate.policy.executor.max_timeout_s)
+    command = sandboxed_command(line, root=gate.root, cwd=call.cwd or payload.cwd,
+                                policies=options.policies, approved=settled,
+                                timeout_s=agent_timeout(payload.tool_name, payload.tool_input,
+                                                        ceiling))
+    return rewritten_input(payload.tool_input, key, command)
 
 
 def _scrubbed(value: Any, scrubber: Scrubber, limit: int) -> Any:

@@ -25,6 +25,7 @@ from typing import Any
 
 from clawgate.errors import ClawgateError
 from clawgate.integrations.install import (
+    SAFE_MODULE,
     TARGETS,
     hook_command,
     install,
@@ -80,8 +81,8 @@ def init_mcp_proxy(project: Path, client: str, name: str, server: list[str]) -> 
     servers = settings.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
         raise ClawgateError(f"{path}: 'mcpServers' is not an object; not touching it")
-    wanted = {"command": sys.executable,
-              "args": ["-m", "clawgate", "mcp-proxy", "--name", name, "--", *server]}
+    wanted = {"command": sys.executable,  # -P: never a clawgate/ package in the project
+              "args": [*SAFE_MODULE, "clawgate", "mcp-proxy", "--name", name, "--", *server]}
     if servers.get(name) == wanted:
         return [Step(path, f"already had the server {name!r} behind policy mcp-proxy"),
                 *starter_policy(project)]
@@ -162,8 +163,10 @@ def _remove_server(project: Path, client: str, name: str) -> Step:
     settings = read_settings(path)
     servers = settings.get("mcpServers")
     entry = servers.get(name) if isinstance(servers, dict) else None
-    if not isinstance(entry, dict) or entry.get("args", [])[:3] != ["-m", "clawgate",
-                                                                    "mcp-proxy"]:
+    args = entry.get("args") if isinstance(entry, dict) else None
+    ours = isinstance(args, list) and (args[:4] == [*SAFE_MODULE, "clawgate", "mcp-proxy"]
+                                       or args[:3] == ["-m", "clawgate", "mcp-proxy"])
+    if not ours:
         return Step(path, f"no server {name!r} behind policy mcp-proxy to remove")
     del servers[name]  # type: ignore[union-attr]
     write_settings(path, settings)

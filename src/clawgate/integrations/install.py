@@ -1,10 +1,12 @@
 """The settings entries that wire the hooks into Claude Code and Gemini CLI, merged safely.
 
 The installed command names clawgate by absolute path (by default the Python running the
-install, ``<python> -m clawgate``): an agent's ``PATH`` need not hold ``policy``. Both agents
-treat a hook that exits with any code but 0 or 2 (127 for a missing program, 1 for a Python
-that cannot import clawgate) as "not blocked", so the command is wrapped in a few lines of
-``sh`` that turn every failure of the hook itself (a non-zero exit, or no answer on stdout)
+install, ``<python> -P -m clawgate``): an agent's ``PATH`` need not hold ``policy``. ``-P``
+keeps the directory the agent runs the hook in off ``sys.path``: ``-m`` alone would put it
+first, and a ``clawgate/`` package written into the workspace would run in the hook's place.
+Both agents treat a hook that exits with any code but 0 or 2 (127 for a missing program, 1
+for a Python that cannot import clawgate) as "not blocked", so the command is wrapped in a few
+lines of ``sh`` that turn every failure of the hook itself (a non-zero exit, or no answer on stdout)
 into exit 2 with the reason on stderr, which both agents read as a block. The entry's
 ``timeout`` is set above the hook's own deadline (``hooks.HOOK_DEADLINE_S``), so that the
 agent never kills a hook that is still waiting for a person: a hook killed by its agent's
@@ -35,6 +37,7 @@ from typing import Any
 from clawgate.errors import ClawgateError
 from clawgate.integrations.hooks import HOOK_DEADLINE_S
 
+SAFE_MODULE = ("-P", "-m")  # run a module without the current directory on sys.path
 CLIENT_MARGIN_S = 30.0  # the interpreter's start-up and slack, above the hook's own deadline
 
 
@@ -61,10 +64,11 @@ TARGETS = {  # Claude Code counts a hook's timeout in seconds, Gemini CLI in mil
 
 def program_words(program: str | None = None) -> list[str]:
     """How the agent starts clawgate, by absolute path: ``program`` (a path, or a name looked
-    up on this ``PATH`` now), else this very Python with ``-m clawgate``. Raises
+    up on this ``PATH`` now), else this very Python with ``-P -m clawgate`` (never the
+    current directory's ``clawgate``: the agent's workspace is not clawgate). Raises
     ClawgateError for a name that is not on ``PATH``."""
     if program is None:
-        return [sys.executable, "-m", "clawgate"]
+        return [sys.executable, *SAFE_MODULE, "clawgate"]
     if os.sep in program:
         return [os.path.abspath(program)]
     found = shutil.which(program)
@@ -74,14 +78,17 @@ def program_words(program: str | None = None) -> list[str]:
 
 
 def hook_command(agent: str, policies: Sequence[str] = (), program: str | None = None,
-                 deadline_s: float = HOOK_DEADLINE_S) -> str:
+                 deadline_s: float = HOOK_DEADLINE_S, *, sandbox: bool = False) -> str:
     """The command line the agent runs (``sh -c``): ``/abs/python -m clawgate hook AGENT
-    --policy /abs/p.yaml``, wrapped so that any failure of its own blocks (``fail_closed``)."""
+    --policy /abs/p.yaml``, wrapped so that any failure of its own blocks (``fail_closed``).
+    ``sandbox``: the hook rewrites the shell calls it allows to run in the sandbox."""
     words = [*program_words(program), "hook", agent]
     for policy in policies:
         words += ["--policy", os.path.abspath(policy)]
     if deadline_s != HOOK_DEADLINE_S:
         words += ["--deadline", f"{deadline_s:g}"]
+    if sandbox:
+        words.append("--sandbox")
     return fail_closed(shlex.join(words))
 
 
@@ -96,7 +103,7 @@ def fail_closed(command: str) -> str:
 
 def is_ours(command: str, agent: str) -> bool:
     """Whether ``command`` is clawgate's hook for ``agent`` as an install wrote it: ``policy
-    hook AGENT ...`` (any path to ``policy`` or ``clawgate``, or ``PYTHON -m clawgate``),
+    hook AGENT ...`` (any path to ``policy`` or ``clawgate``, or ``PYTHON [-P] -m clawgate``),
     bare or wrapped by ``fail_closed``."""
     head, tail = fail_closed("\0").split("\0")
     inner = command
@@ -106,7 +113,9 @@ def is_ours(command: str, agent: str) -> bool:
         words = shlex.split(inner)
     except ValueError:
         return False
-    if words[1:3] == ["-m", "clawgate"]:
+    if words[1:4] == [*SAFE_MODULE, "clawgate"]:
+        words = ["clawgate", *words[4:]]
+    elif words[1:3] == ["-m", "clawgate"]:  # as earlier versions wrote it
         words = ["clawgate", *words[3:]]
     return len(words) >= 3 and os.path.basename(words[0]) in ("policy", "clawgate") \
         and words[1:3] == ["hook", agent]
