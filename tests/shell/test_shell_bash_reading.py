@@ -102,18 +102,19 @@ def _carriers() -> list[str]:
 @pytest.mark.bwrap
 @pytest.mark.parametrize("line", [m.format(c=c, p=PAYLOAD) for c in _carriers()
                                   for m in MUTATIONS])
-def test_no_program_bash_runs_goes_unjudged_on_an_allowed_line(line: str) -> None:
-    missing = bashoracle.unjudged(line, ENGINE)
+def test_no_program_bash_runs_goes_unjudged_on_an_allowed_line(
+        line: str, bash_oracle: bashoracle.Oracle) -> None:
+    missing = bashoracle.unjudged(line, ENGINE, bash_oracle)
     outcome = ENGINE.check(line, cwd="/tmp/work").outcome
     assert not (missing and outcome is Outcome.ALLOW), missing
 
 
 @pytest.mark.bwrap
 @pytest.mark.parametrize(("family", "line", "argv"), FAMILIES)
-def test_bash_runs_what_each_family_row_says(family: str, line: str,
-                                             argv: tuple[str, ...]) -> None:
-    assert argv in bashoracle.ran(line), family
-    missing = bashoracle.unjudged(line, ENGINE)
+def test_bash_runs_what_each_family_row_says(family: str, line: str, argv: tuple[str, ...],
+                                             bash_oracle: bashoracle.Oracle) -> None:
+    assert argv in bash_oracle.run(line).argvs, family
+    missing = bashoracle.unjudged(line, ENGINE, bash_oracle)
     # bashlex still reads a comment ending in a backslash inside $( ) as continued: the
     # readers disagree and the line is DENY, judged no further (a misreading that costs a
     # refusal, not a run)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record, replace
 from clawgate.shell import model as m
+from clawgate.shell.timekeyword import keyword_dropped
 from clawgate.shell.words import text_of, word_of
 
 if TYPE_CHECKING:
@@ -162,10 +163,18 @@ class _Cmd:
     pipeline: tuple[str, ...] = ()
     stage: int = 0
 
-    @property
-    def program(self) -> str:
-        first = self.words[0].value if self.words else None
+    def program_at(self, stage: int) -> str:
+        """The program bash runs when the command stands at ``stage`` of its pipeline."""
+        words = self.run_words(stage)
+        first = words[0].value if words else None
         return "" if first is None else first.rsplit("/", 1)[-1]
+
+    def run_words(self, stage: int) -> tuple[m.Word, ...]:
+        """The words bash runs: without a ``time`` keyword where one starts the pipeline."""
+        words = tuple(self.words)
+        if stage or self.assignments or not words or words[0].text != "time":
+            return words
+        return keyword_dropped(words)
 
 
 class _Walker:
@@ -539,7 +548,8 @@ class _Walker:
             groups.append(self.out[start:])
         if len(groups) < 2:
             return
-        names = tuple(next((c.program for c in g if c.nesting == nesting), "") for g in groups)
+        names = tuple(next((c.program_at(i) for c in g if c.nesting == nesting), "")
+                      for i, g in enumerate(groups))
         for i, group in enumerate(groups):
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
@@ -721,7 +731,7 @@ def _parse_tree(text: str, line: str, shape: str | None = None) -> m.ParsedLine:
     cmds = sorted((c for c in walker.out if c.start < limit), key=lambda c: c.start)
     commands = tuple(
         m.SimpleCommand(
-            text=c.text, words=tuple(c.words), assignments=tuple(c.assignments),
+            text=c.text, words=c.run_words(c.stage), assignments=tuple(c.assignments),
             redirects=tuple(c.redirects), pipeline=c.pipeline, stage=c.stage,
             nesting=c.nesting, background=c.background, offset=c.start,
         )
