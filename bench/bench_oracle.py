@@ -62,6 +62,7 @@ class Found:
     line: str
     missing: list[list[str]]
     outcome: str
+    rules: list[str] = field(default_factory=list)  # the decision's first rule ids
     minimal: str = ""
     minimal_outcome: str = ""
     minimal_missing: list[list[str]] = field(default_factory=list)
@@ -87,11 +88,13 @@ class Bench:
         self.tally = Tally()
         self._shrunk: dict[tuple[str, ...], tuple[str, str, list[list[str]]]] = {}
         self._keys: Counter[tuple[str, ...]] = Counter()
+        self.rules: list[str] = []
 
     def compare(self, line: str) -> tuple[str, list[list[str]]] | None:
         """The engine's outcome and the argvs bash ran unjudged; None if bash could not run
         it."""
         decision, seen = self.judge.judged(line)
+        self.rules = list(dict.fromkeys(r.rule_id for r in decision.reasons))[:3]
         try:
             run = self.oracle.run(line)
         except OracleError:
@@ -112,7 +115,7 @@ class Bench:
         outcome, unjudged = compared
         self.tally.outcomes[outcome] += 1
         if unjudged:
-            found = self._shrink(Found(family, line, unjudged, outcome))
+            found = self._shrink(Found(family, line, unjudged, outcome, self.rules))
             self.tally.found.append(found)
             if journal is not None:  # a long run's findings survive its interruption
                 journal.write(json.dumps(found.__dict__) + "\n")
@@ -254,10 +257,11 @@ def report(tally: Tally, wall_s: float, argv: list[str]) -> None:
     for number, (_, members) in enumerate(sorted(groups.items(),
                                                  key=lambda g: (-len(g[1]), g[0])), 1):
         first = members[0]
-        outcomes = Counter(f.outcome for f in members)
+        outcomes = Counter(f.outcome + (f" ({', '.join(f.rules)})" if f.rules else "")
+                           for f in members)
         families = Counter(f.family for f in members)
         print(f"\nfamily {number}: {len(members)} lines; engine on them: "
-              + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+              + ", ".join(f"{k} {v}" for k, v in outcomes.most_common(4)))
         print(f"  minimal form: {first.minimal!r} -> engine {first.minimal_outcome}, "
               f"unjudged {first.minimal_missing[:3]}")
         print(f"  e.g. {first.line[:200]!r}")
@@ -273,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every disagreement here (and, as "
                         "they are found, to PATH.jobN, one JSON object a line)")
     args = parser.parse_args(argv)
-    os.environ.setdefault("CLAWGATE_STATE_HOME", tempfile.mkdtemp(prefix="clawgate-state-"))
+    scratch = tempfile.mkdtemp(prefix="clawgate-bench-oracle-")
+    os.environ.setdefault("CLAWGATE_STATE_HOME", os.path.join(scratch, "state"))
+    os.environ.setdefault("XDG_CACHE_HOME", os.path.join(scratch, "cache"))  # shadow stubs
     start = time.perf_counter()
     tasks = plan(args.lines, args.seed, args.jobs, args.bound,
                  str(args.json) if args.json else None)

@@ -5,7 +5,7 @@ not judge), under the names the tests use."""
 from __future__ import annotations
 
 from clawgate.testing.bashoracle import Oracle, OracleError, Run, available, ran
-from clawgate.testing.unjudged import judged, matches, missing, unjudged
+from clawgate.testing.unjudged import Judge, judged, matches, missing, unjudged
 
-__all__ = ["Oracle", "OracleError", "Run", "available", "judged", "matches", "missing", "ran",
-           "unjudged"]
+__all__ = ["Judge", "Oracle", "OracleError", "Run", "available", "judged", "matches", "missing",
+           "ran", "unjudged"]

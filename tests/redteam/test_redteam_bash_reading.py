@@ -70,6 +70,16 @@ ATTACKS = [
     ("n='a[$(sudo rm -rf /)]'; echo $((n))", DENY, SUDO_RM),
     ("n='a[$(sudo rm -rf /)]'; [[ n -eq 1 ]]", DENY, SUDO_RM),
     ("read x <<< 'a[$(sudo rm -rf /)]'; (( x ))", DENY, SUDO_RM),
+    # A here-document in an alias's text takes its body from the input after the line the
+    # alias is used on: the text's further lines are commands.
+    ("shopt -s expand_aliases; alias x='cat <<EOF\nsudo rm -rf /\nEOF'\nx", DENY, SUDO_RM),
+    ("shopt -s expand_aliases; alias x='cat <<EOF\ngit push --force\nEOF'\nx", ASK,
+     ("git", "push", "--force")),
+    # A bracket glob is a word, not a test (`[` stands alone only with a blank after it): in
+    # a workspace holding a file `reboot`, bash runs reboot (here, in an empty one, the glob
+    # itself). Read as a broken test these were ASK, and `[rm]` alone ALLOW.
+    ("[r]eboot", DENY, ("[r]eboot",)),
+    ("make test && [s]hutdown", DENY, ("[s]hutdown",)),
 ]
 
 

@@ -206,7 +206,8 @@ class _Walker:
         elif kind in ("variable_assignment", "variable_assignments"):
             self.assignment_only(node, nesting, depth, redirects, background)
         elif kind == "test_command":
-            self.emit(node, nesting, [m.Word("[[", "[[")], [], list(redirects), background)
+            self.emit(node, nesting, [_test_or_glob(node, self.src)], [], list(redirects),
+                      background)
             self.children(node, inner, depth)
         elif kind == "comment" and _glued_to_assignment(node):
             self.after_glued(node, nesting, depth)
@@ -554,6 +555,19 @@ class _Walker:
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
                     cmd.pipeline, cmd.stage = names, i
+
+
+def _test_or_glob(node: Node, src: bytes) -> m.Word:
+    """The word a ``test_command`` stands for: ``[[`` for a test. tree-sitter-bash reads
+    ``[x]`` too as a test, where bash sees no ``[`` word (none stands alone: a blank must
+    follow it) but a glob, the program it runs (``[Install]``, ``echo; [rm]``)."""
+    text = src[node.start_byte:node.end_byte]
+    if text[:1] != b"[" or text[1:2] in (b"[", b" ", b"\t", b"\n", b""):
+        return m.Word("[[", "[[")
+    word = text.decode("utf-8", "surrogateescape")
+    if b"$" in text or b"`" in text:  # a substitution in it: its value is known at run time
+        return m.Word(word, None, expansions=frozenset({m.GLOB, m.COMMAND}))
+    return m.Word(word, word, expansions=frozenset({m.GLOB}))
 
 
 def _glued_to_assignment(comment: Node) -> bool:

@@ -60,7 +60,10 @@ def unjudged(line: str, engine: Engine | None = None,
 
 def matches(argv: tuple[str, ...], cmd: SimpleCommand) -> bool:
     """Whether ``cmd``, as the engine read it, stands for the ``argv`` bash ran."""
-    if not cmd.words or (cmd.program is not None and cmd.program != argv[0]):
+    if not cmd.words:
+        return False
+    first = cmd.words[0]  # a program named by a glob or a brace is any program
+    if cmd.program != argv[0] and first.value is not None and not first.expansions & _ANY_WORDS:
         return False
     if any(w.value is None or w.expansions & _ANY_WORDS for w in cmd.words):
         return True
