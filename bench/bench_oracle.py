@@ -31,12 +31,12 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
@@ -198,23 +198,60 @@ def work(task: Task) -> Tally:
     index, items, chunks, seed, bound_s, journal_path = task
     started = time.perf_counter()
     bench = Bench(bound_s)
-    todo = list(items)
-    for chunk, size in chunks:
-        todo += [("generated", g) for g in oracle_lines.generated(size, seed * 100_003 + chunk)]
+    total = len(items) + sum(size for _, size in chunks)
     journal = open(f"{journal_path}.job{index}", "w") if journal_path else None  # noqa: SIM115
     try:
-        for done, (family, line) in enumerate(todo, 1):
+        for done, (family, line) in enumerate(_lines(items, chunks, seed), 1):
             bench.one(family, line, journal)
             if done % 1000 == 0:
                 rate = done / (time.perf_counter() - started)
-                print(f"[job {index}] {done}/{len(todo)} lines, {len(bench.tally.found)} "
+                print(f"[job {index}] {done}/{total} lines, {len(bench.tally.found)} "
                       f"disagreements, {rate:.0f} lines/s", file=sys.stderr, flush=True)
+                if journal is not None:
+                    journal.write(json.dumps({"tally": _counts(bench.tally, started)}) + "\n")
     finally:
         bench.oracle.close()
         if journal is not None:
+            journal.write(json.dumps({"tally": _counts(bench.tally, started)}) + "\n")
             journal.close()
     bench.tally.seconds = time.perf_counter() - started
     return bench.tally
+
+
+def _lines(items: list[tuple[str, str]], chunks: list[tuple[int, int]], seed: int
+           ) -> Iterator[tuple[str, str]]:
+    """The job's mutated lines, then its generated ones, each chunk drawn when it is reached."""
+    yield from items
+    for chunk, size in chunks:
+        for line in oracle_lines.generated(size, seed * 100_003 + chunk):
+            yield "generated", line
+
+
+def _counts(tally: Tally, started: float) -> dict[str, object]:
+    return {"lines": tally.lines, "timed_out": tally.timed_out,
+            "oracle_errors": tally.oracle_errors, "excluded": dict(tally.excluded),
+            "outcomes": dict(tally.outcomes), "seconds": time.perf_counter() - started}
+
+
+def from_journals(prefix: str) -> Tally:
+    """A run's tally from its journals (``--json PATH`` writes ``PATH.jobN`` as it goes): what
+    an interrupted run had done."""
+    out = Tally()
+    for path in sorted(Path(prefix).parent.glob(Path(prefix).name + ".job*")):
+        last: dict[str, Any] = {}
+        for row in path.read_text().splitlines():
+            record = json.loads(row)
+            if "tally" in record:
+                last = record["tally"]
+            else:
+                out.found.append(Found(**record))
+        out.lines += last.get("lines", 0)
+        out.timed_out += last.get("timed_out", 0)
+        out.oracle_errors += last.get("oracle_errors", 0)
+        out.excluded += Counter(last.get("excluded", {}))
+        out.outcomes += Counter(last.get("outcomes", {}))
+        out.seconds = max(out.seconds, last.get("seconds", 0.0))
+    return out
 
 
 def plan(total: int, seed: int, jobs: int, bound_s: float, journal: str | None = None
@@ -276,7 +313,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bound", type=float, default=2.0, help="seconds per line in bash")
     parser.add_argument("--json", type=Path, help="write every disagreement here (and, as "
                         "they are found, to PATH.jobN, one JSON object a line)")
+    parser.add_argument("--summarize", metavar="PATH", help="print the summary of the run "
+                        "whose journals are PATH.jobN (one that was interrupted), run nothing")
     args = parser.parse_args(argv)
+    if args.summarize:
+        tally = from_journals(args.summarize)
+        report(tally, tally.seconds, ["--summarize", args.summarize])
+        return 0
     scratch = tempfile.mkdtemp(prefix="clawgate-bench-oracle-")
     os.environ.setdefault("CLAWGATE_STATE_HOME", os.path.join(scratch, "state"))
     os.environ.setdefault("XDG_CACHE_HOME", os.path.join(scratch, "cache"))  # shadow stubs

@@ -15,6 +15,7 @@ import bashoracle
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
 from clawgate.shell import join_continuations, parse
+from clawgate.shell.differential import bashlex_view, compare
 from clawgate.testing.strategies import lines
 
 ENGINE = Engine()
@@ -67,6 +68,18 @@ def test_the_reading_holds_what_bash_runs(family: str, line: str,
     parsed = parse(line)
     assert argv in [c.argv for c in parsed.commands], family
     assert not parsed.has_error
+
+
+# Lines the two readers must agree on, as bash reads them: a disagreement is a DENY
+# ("the parsers disagree") where bash runs what both read.
+@pytest.mark.parametrize("line", [
+    "a[$(date +%s)]=1",  # bashlex takes an array element's assignment for a word
+    "declare -A m; m[$(id -u)]=x",
+    "m[`id -u`]+=x; ls",
+    "a[$(id -u)]=1 ls -la",
+])
+def test_the_readers_agree_where_bash_reads_one_way(line: str) -> None:
+    assert compare(parse(line), bashlex_view(line)) is None
 
 
 @pytest.mark.parametrize(("line", "joined"), [

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell import model as m
 from clawgate.shell.quoting import blank_single_quoted, single_quoted
@@ -28,6 +29,8 @@ BASHLEX_PER_CHAR = 50e-6  # most this; ~10x what it needs) where a signal can be
 BASHLEX_CALLS = 150_000  # and a budget of traced lines and calls where one cannot
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
 _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
+# An assignment to an array element, as a leading word of a command: ``a[$(id)]=1``.
+_SUBSCRIPT_ASSIGNMENT = lazy_pattern(r"(?s)[A-Za-z_][A-Za-z0-9_]*\[.*\]\+?=")
 
 CommandView = tuple[int, tuple[str | None, ...]]  # (start offset in characters, word values)
 # A ``[ … ]`` test as tree-sitter reads it: an expression, not words (``-z "$v"`` is a unary
@@ -106,9 +109,10 @@ def _bashlex_view(line: str) -> Reading:
     class Visitor(ast.nodevisitor):  # type: ignore[misc]
         def visitcommand(self, node: ast.node, parts: list[ast.node]) -> None:
             spans.append(node.pos)
-            words = tuple(
-                None if getattr(p, "parts", None) else p.word for p in parts if p.kind == "word"
-            )
+            kept = [p for p in parts if p.kind == "word"]
+            while kept and _SUBSCRIPT_ASSIGNMENT.match(kept[0].word):
+                kept.pop(0)  # bashlex takes ``a[…]=v`` for a word; bash, an assignment
+            words = tuple(None if getattr(p, "parts", None) else p.word for p in kept)
             if words:
                 found.append((node.pos[0], words))
 
