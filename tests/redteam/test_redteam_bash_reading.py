@@ -15,6 +15,7 @@ import pytest
 import bashoracle
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
+from clawgate.policy.settings import EngineSettings
 
 ENGINE = Engine()
 ASK, DENY = Outcome.ASK, Outcome.DENY
@@ -81,6 +82,31 @@ ATTACKS = [
     ("[r]eboot", DENY, ("[r]eboot",)),
     ("make test && [s]hutdown", DENY, ("[s]hutdown",)),
 ]
+
+
+# The static reading alone (no shadow run: bubblewrap missing, or the policy turns it off).
+# A backquote ends at the next one: tree-sitter-bash read `ls` `rm …` as one substitution
+# running `lsrm`.
+STATIC_ATTACKS = [
+    ("echo $((1)) `ls` `sudo rm -rf /`", DENY, SUDO_RM),
+    ("echo $((1)) `:``rm -rf ~`", DENY, RM_HOME),
+]
+STATIC = Engine(EngineSettings(shadow=False))
+
+
+@pytest.mark.parametrize(("line", "expected", "payload"), STATIC_ATTACKS)
+def test_what_bash_runs_is_judged_by_the_static_reading(line: str, expected: Outcome,
+                                                        payload: tuple[str, ...]) -> None:
+    decision = STATIC.check(line, cwd="/home/dev/project")
+    assert decision.outcome is expected, [r.rule_id for r in decision.reasons]
+
+
+@pytest.mark.bwrap
+@pytest.mark.parametrize(("line", "expected", "payload"), STATIC_ATTACKS)
+def test_bash_runs_the_payload_the_static_reading_judges(
+        line: str, expected: Outcome, payload: tuple[str, ...],
+        bash_oracle: bashoracle.Oracle) -> None:
+    assert payload in bash_oracle.run(line).argvs
 
 
 @pytest.mark.parametrize(("line", "expected", "payload"), ATTACKS)

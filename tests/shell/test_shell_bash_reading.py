@@ -57,6 +57,9 @@ FAMILIES = [
     ("the time keyword after !", "! time -f x", ("-f", "x")),
     ("the time keyword in a pipeline's first stage", "time -o f ls | wc", ("-o", "f", "ls")),
     ("time after a pipe is the program", "ls | time -f x ls", ("time", "-f", "x", "ls")),
+    ("two backquoted substitutions side by side", "echo `ls``id -u`", ("id", "-u")),
+    ("two backquoted substitutions, two words", "echo `ls` `id -u`", ("id", "-u")),
+    ("two backquoted substitutions in an assignment", "x=`ls``id -u`", ("id", "-u")),
     ("a glob where a test would stand", "[Install]", ("[Install]",)),
     ("a glob where a test would stand, after a list", "ls && [rm]", ("[rm]",)),
 ]
@@ -77,6 +80,8 @@ def test_the_reading_holds_what_bash_runs(family: str, line: str,
     "declare -A m; m[$(id -u)]=x",
     "m[`id -u`]+=x; ls",
     "a[$(id -u)]=1 ls -la",
+    "echo `date` `whoami`",  # tree-sitter-bash read one substitution holding an empty one
+    "echo `ls``id -u`",
 ])
 def test_the_readers_agree_where_bash_reads_one_way(line: str) -> None:
     assert compare(parse(line), bashlex_view(line)) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from clawgate.lazyre import lazy_pattern
@@ -221,6 +222,9 @@ class _Walker:
             self.body_backquotes(node, inner, depth)
             self.children(node, inner, depth, redirects, background)
         elif kind == "command_substitution" and self.src[node.start_byte] == 96 and \
+                len(_backquote_spans(self.src, node.start_byte, node.end_byte)) > 1:
+            self.backquotes_apart(node, inner, depth)
+        elif kind == "command_substitution" and self.src[node.start_byte] == 96 and \
                 _backquoted_escapes().search(self.src, node.start_byte, node.end_byte):
             self.backquoted(node, inner, depth)
         else:
@@ -293,6 +297,15 @@ class _Walker:
         self._read_apart(_backquoted_escapes().sub(rb"\1", body), node.start_byte + 1,
                          len(body), nesting, depth)
 
+    def backquotes_apart(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """A backquote ends at the next one that is not escaped: tree-sitter-bash reads
+        ``ls``id`` and `` `ls` `id` `` as one substitution holding an empty one (running
+        ``lsid``); bash runs ``ls``, then ``id``. Each substitution's body is read apart."""
+        for opening, closing in _backquote_spans(self.src, node.start_byte, node.end_byte):
+            body = self.src[opening + 1:closing]
+            self._read_apart(_backquoted_escapes().sub(rb"\1", body), opening + 1, len(body),
+                             nesting, depth)
+
     def children(self, node: Node, nesting: tuple[str, ...], depth: int,
                  redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:
         kids = node.children
@@ -346,6 +359,11 @@ class _Walker:
                     # ``0<<<'…'``: the grammar reads the descriptor as a word before it
                     redirect = replace(redirect, fd=int(words.pop().text))
                 own.append(redirect)
+            elif child.type == "command_substitution" and self.src[child.start_byte] == 96 \
+                    and child.start_byte != word_end:
+                words.extend(_backquoted_words(child, self.src))
+                word_end = child.end_byte
+                continue
             elif child.type != "comment":
                 word = word_of(child, self.src)
                 if words and child.start_byte == word_end:
@@ -610,6 +628,25 @@ def _backquote_spans(src: bytes, start: int, end: int) -> list[tuple[int, int]]:
     if opening >= 0:
         spans.append((opening, end))
     return spans
+
+
+def _backquoted_words(node: Node, src: bytes) -> list[m.Word]:
+    """The words of a backquoted substitution tree-sitter-bash read as one: bash ends each at
+    the next unescaped backquote, so `` `a` `b` `` is two words (split at the blanks between
+    the substitutions), each known only at run time."""
+    spans = _backquote_spans(src, node.start_byte, node.end_byte)
+    if len(spans) < 2:
+        return [word_of(node, src)]
+    pieces: list[tuple[int, int]] = []
+    start = node.start_byte
+    for (_, closing), (opening, _) in pairwise(spans):
+        gap = src[closing + 1:opening]
+        if gap and not gap.strip(b" \t"):  # blanks only between two substitutions
+            pieces.append((start, closing + 1))
+            start = opening
+    pieces.append((start, node.end_byte))
+    return [m.Word(src[a:b].decode("utf-8", "surrogateescape"), None,
+                   expansions=frozenset({m.COMMAND})) for a, b in pieces]
 
 
 def _dollar_word(token: Node, src: bytes) -> m.Word:
