@@ -76,6 +76,9 @@ ATTACKS = [
     ("shopt -s expand_aliases; alias x='cat <<EOF\nsudo rm -rf /\nEOF'\nx", DENY, SUDO_RM),
     ("shopt -s expand_aliases; alias x='cat <<EOF\ngit push --force\nEOF'\nx", ASK,
      ("git", "push", "--force")),
+    # A tilde-prefix expands whatever quoting follows its slash.
+    ("rm -rf ~/''", DENY, ("rm", "-rf", "/home/oracle/")),
+    ("cat ~/.ssh/\"id_rsa\"", DENY, ("cat", "/home/oracle/.ssh/id_rsa")),
     # A bracket glob is a word, not a test (`[` stands alone only with a blank after it): in
     # a workspace holding a file `reboot`, bash runs reboot (here, in an empty one, the glob
     # itself). Read as a broken test these were ASK, and `[rm]` alone ALLOW.

@@ -16,6 +16,7 @@ from clawgate.decision import Outcome
 from clawgate.engine import Engine
 from clawgate.shell import join_continuations, parse
 from clawgate.shell.differential import bashlex_view, compare
+from clawgate.shell.model import TILDE
 from clawgate.testing.strategies import lines
 
 ENGINE = Engine()
@@ -85,6 +86,22 @@ def test_the_reading_holds_what_bash_runs(family: str, line: str,
 ])
 def test_the_readers_agree_where_bash_reads_one_way(line: str) -> None:
     assert compare(parse(line), bashlex_view(line)) is None
+
+
+# A tilde-prefix (up to the first unquoted slash) expands when none of it is quoted, whatever
+# quoting follows the slash.
+@pytest.mark.parametrize(("word", "expands"), [
+    ("~/.ssh/id_rsa", True),
+    ("~/''.ssh/id_rsa", True),
+    ("~/.ssh/\"id_rsa\"", True),
+    ("~/a\\ b", True),
+    ("~root/x", True),
+    ("~''", False),
+    ("~\"/\"", False),
+    ("'~'/x", False),
+])
+def test_a_tilde_expands_as_bash_expands_it(word: str, expands: bool) -> None:
+    assert (TILDE in parse(f"cat {word}").commands[0].words[1].expansions) is expands
 
 
 @pytest.mark.parametrize(("line", "joined"), [
