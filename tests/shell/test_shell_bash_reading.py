@@ -61,6 +61,9 @@ FAMILIES = [
     ("two backquoted substitutions side by side", "echo `ls``id -u`", ("id", "-u")),
     ("two backquoted substitutions, two words", "echo `ls` `id -u`", ("id", "-u")),
     ("two backquoted substitutions in an assignment", "x=`ls``id -u`", ("id", "-u")),
+    ("the descriptor 0 before a redirection", "cat 0<&1 x", ("cat", "x")),
+    ("the descriptor 0 before a redirection, in a list", "ls && cat -n 0</dev/null",
+     ("cat", "-n")),
     ("a glob where a test would stand", "[Install]", ("[Install]",)),
     ("a glob where a test would stand, after a list", "ls && [rm]", ("[rm]",)),
 ]

@@ -185,6 +185,7 @@ class _Walker:
         self.comments: list[str] = []
         self.has_error = False
         self.too_deep = False
+        self.descriptors: dict[int, int] = {}  # a ``0`` read as a word: its offset, its fd
 
     def walk(self, node: Node, nesting: tuple[str, ...], depth: int,
              redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:
@@ -335,6 +336,9 @@ class _Walker:
         for child in node.children:
             if not child.is_named and child.type != "$":
                 continue
+            if child.type in ("number", "command_name") and child.end_byte > child.start_byte \
+                    and child.start_byte in self.descriptors:
+                continue  # a redirection's descriptor (``_with_descriptor``)
             if child.type == "$":  # ``-r$"f"``: a word tree-sitter-bash ends with a bare $
                 word = _dollar_word(child, self.src)
                 if words and child.start_byte == word_end:
@@ -416,7 +420,7 @@ class _Walker:
         for child in node.named_children:
             if child.type not in _REDIRECTS:
                 continue
-            own.append(self.redirect(child))
+            own.append(self._with_descriptor(self.redirect(child), body, child))
             if child.type != "heredoc_redirect":
                 bodies.append(child)
                 # tree-sitter-bash hangs the words after a redirection's target on it as
@@ -469,6 +473,22 @@ class _Walker:
             self.walk(part, nesting, depth + 1)
         for follower in followers:
             self.walk(follower, nesting, depth + 1, (), background)
+
+    def _with_descriptor(self, redirect: m.Redirect, body: Node | None, node: Node
+                         ) -> m.Redirect:
+        """tree-sitter-bash takes the descriptor ``0`` glued to a redirection (``cat 0<f``,
+        ``eval x 0<&1``) for the command's last word; bash, for the descriptor. It is taken
+        off the words (``command`` skips it) and put on the redirection."""
+        if redirect.fd is not None or body is None or node.type != "file_redirect":
+            return redirect
+        last = body
+        while last.named_children:
+            last = last.named_children[-1]
+        text = self.src[last.start_byte:last.end_byte]
+        if last.type != "number" or last.end_byte != node.start_byte or not text.isdigit():
+            return redirect
+        self.descriptors[last.start_byte] = int(text)
+        return replace(redirect, fd=int(text))
 
     def _redirect_last(self, body: Node, own: list[m.Redirect], nesting: tuple[str, ...],
                        depth: int, redirects: tuple[m.Redirect, ...], background: bool) -> None:
