@@ -267,6 +267,9 @@ def compare(parsed: m.ParsedLine, other: list[CommandView],
     if "${" in parsed.source:  # bashlex keeps ``${ … }`` whole: no opinion on what is inside
         mine = {k: v for k, v in mine.items()
                 if k in theirs or not _in_parameter_expansion(parsed.source, k, quoted)}
+    if "\n" in parsed.source:  # bashlex drops what follows a newline inside $( ): no opinion
+        blind = _after_a_newline_in_a_substitution(parsed)
+        mine = {k: v for k, v in mine.items() if k in theirs or k not in blind}
     for offset in sorted(set(mine) ^ set(theirs)):
         side = "tree-sitter" if offset in mine else "bashlex"
         return Disagreement(offset, f"only {side} sees a command starting at character {offset}")
@@ -285,6 +288,22 @@ def compare(parsed: m.ParsedLine, other: list[CommandView],
             if a is not None and b is not None and a != b and not _bashlex_bug(a, b):
                 return Disagreement(offset, f"the parsers read a word as {a!r} and {b!r}")
     return None
+
+
+def _after_a_newline_in_a_substitution(parsed: m.ParsedLine) -> set[int]:
+    """The character offsets of the commands that a newline inside their own substitution
+    precedes (``echo $(ls⏎id -u)``: bashlex sees ``ls`` and drops ``id -u``)."""
+    source = parsed.source
+    encoded = source.encode("utf-8", "surrogateescape")
+    found: set[int] = set()
+    for cmd in parsed.commands:
+        if not {"command_substitution", "process_substitution"} & set(cmd.nesting):
+            continue
+        at = len(encoded[:cmd.offset].decode("utf-8", "surrogateescape"))
+        opening = max(source.rfind(o, 0, at) for o in ("$(", "<(", ">(", "`"))
+        if opening >= 0 and "\n" in source[opening:at]:
+            found.add(at)
+    return found
 
 
 def _a_test(words: tuple[str | None, ...]) -> bool:
