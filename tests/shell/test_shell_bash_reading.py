@@ -64,6 +64,9 @@ FAMILIES = [
     ("the descriptor 0 before a redirection", "cat 0<&1 x", ("cat", "x")),
     ("the descriptor 0 before a redirection, in a list", "ls && cat -n 0</dev/null",
      ("cat", "-n")),
+    ("coproc before an if", "coproc if id -u; then :; fi", ("id", "-u")),
+    ("coproc before a while, after a list", "ls; coproc while id -u; do break; done",
+     ("id", "-u")),
     ("a glob where a test would stand", "[Install]", ("[Install]",)),
     ("a glob where a test would stand, after a list", "ls && [rm]", ("[rm]",)),
 ]

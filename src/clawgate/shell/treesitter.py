@@ -715,6 +715,13 @@ def parse_tree(line: str) -> m.ParsedLine:
     length: a here-document before a command's name (``hoist.py``) and escaped parentheses in
     ``[ … ]`` (``testparens.py``). The line read is then that one, and ``written`` keeps the
     line as given (the parser differential asks bashlex about it)."""
+    if "coproc" in line:  # before a compound command, which tree-sitter-bash reads as words
+        from clawgate.shell.coproc import masked
+
+        shape = masked(line)
+        again = _read(line, shape) if shape is not None else None
+        if again is not None and not again.has_error:
+            return replace(again, shape=shape)
     parsed = _read(line)
     if parsed.has_error and "<<" in line:  # a body line tree-sitter takes for its end
         from clawgate.shell.quoting import delimiter_lookalikes
