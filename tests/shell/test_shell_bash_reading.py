@@ -87,6 +87,7 @@ def test_the_reading_holds_what_bash_runs(family: str, line: str,
     "declare -A m; m[$(id -u)]=x",
     "m[`id -u`]+=x; ls",
     "a[$(id -u)]=1 ls -la",
+    "who`echo am`i",  # tree-sitter-bash ended the name before the glued backquote
     "echo $(ls\nid -u)",  # bashlex drops what follows a newline inside $( )
     "x=$(cd src\ngit status) make",
     "echo `date` `whoami`",  # tree-sitter-bash read one substitution holding an empty one

@@ -356,6 +356,10 @@ class _Walker:
                 pass
             elif child.type == "command_name":
                 words.extend(word_of(c, self.src) for c in child.named_children[:1])
+                # ``who`echo am`i``: the grammar can end the name before a backquote glued to
+                # it; what follows with no blank is the same word to bash
+                word_end = child.end_byte
+                continue
             elif child.type in _REDIRECTS:
                 redirect = self.redirect(child)
                 if (child.type == "herestring_redirect" and redirect.fd is None and words
