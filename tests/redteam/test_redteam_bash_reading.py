@@ -98,6 +98,12 @@ STATIC_ATTACKS = [
     ("echo $((1)) `ls` `sudo rm -rf /`", DENY, SUDO_RM),
     ("echo $((1)) `:``rm -rf ~`", DENY, RM_HOME),
 ]
+# An escaped word starting a line is a command of its own: tree-sitter-bash glued it to the
+# line before (`ls⏎rm`), and where bashlex has no reading (`$(( ))`) nothing caught it.
+ATTACKS_LINE_START = [
+    ("echo $((1))\n\\rm -rf ~", DENY, RM_HOME),
+    ("ls $((1))\n\\sudo rm -rf /", DENY, SUDO_RM),
+]
 STATIC = Engine(EngineSettings(shadow=False))
 
 
@@ -116,7 +122,7 @@ def test_bash_runs_the_payload_the_static_reading_judges(
     assert payload in bash_oracle.run(line).argvs
 
 
-@pytest.mark.parametrize(("line", "expected", "payload"), ATTACKS)
+@pytest.mark.parametrize(("line", "expected", "payload"), [*ATTACKS, *ATTACKS_LINE_START])
 def test_what_bash_runs_is_judged(line: str, expected: Outcome,
                                   payload: tuple[str, ...]) -> None:
     decision = ENGINE.check(line, cwd="/home/dev/project")
@@ -124,7 +130,7 @@ def test_what_bash_runs_is_judged(line: str, expected: Outcome,
 
 
 @pytest.mark.bwrap
-@pytest.mark.parametrize(("line", "expected", "payload"), ATTACKS)
+@pytest.mark.parametrize(("line", "expected", "payload"), [*ATTACKS, *ATTACKS_LINE_START])
 def test_bash_runs_the_payload(line: str, expected: Outcome, payload: tuple[str, ...],
                                bash_oracle: bashoracle.Oracle) -> None:
     assert payload in bash_oracle.run(line).argvs

@@ -719,12 +719,10 @@ def parse_tree(line: str) -> m.ParsedLine:
     length: a here-document before a command's name (``hoist.py``) and escaped parentheses in
     ``[ … ]`` (``testparens.py``). The line read is then that one, and ``written`` keeps the
     line as given (the parser differential asks bashlex about it)."""
-    if "coproc" in line:  # before a compound command, which tree-sitter-bash reads as words
-        from clawgate.shell.coproc import masked
-
-        shape = masked(line)
-        again = _read(line, shape) if shape is not None else None
-        if again is not None and not again.has_error:
+    shape = _shaped(line)
+    if shape is not None:
+        again = _read(line, shape)
+        if not again.has_error:
             return replace(again, shape=shape)
     parsed = _read(line)
     if parsed.has_error and "<<" in line:  # a body line tree-sitter takes for its end
@@ -742,6 +740,22 @@ def parse_tree(line: str) -> m.ParsedLine:
     if parsed.has_error and "@" in line:
         return _without_mid_word_at(line) or parsed
     return parsed
+
+
+def _shaped(line: str) -> str | None:
+    """A text of the same length for tree-sitter to parse in place of ``line``, where it
+    would read a form otherwise than bash: ``coproc`` before a compound command
+    (``coproc.py``), an escaped character starting a line (``linestart.py``). None if none."""
+    shape = line
+    if "coproc" in shape:
+        from clawgate.shell import coproc
+
+        shape = coproc.masked(shape) or shape
+    if "\n\\" in shape:
+        from clawgate.shell import linestart
+
+        shape = linestart.masked(shape) or shape
+    return None if shape == line else shape
 
 
 # An ``@`` inside a plain word (``poetry@build``, the name ``pipx install --suffix=@build``
