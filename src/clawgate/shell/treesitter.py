@@ -719,11 +719,11 @@ def parse_tree(line: str) -> m.ParsedLine:
     length: a here-document before a command's name (``hoist.py``) and escaped parentheses in
     ``[ … ]`` (``testparens.py``). The line read is then that one, and ``written`` keeps the
     line as given (the parser differential asks bashlex about it)."""
-    shape = _shaped(line)
-    if shape is not None:
-        again = _read(line, shape)
-        if not again.has_error:
-            return replace(again, shape=shape)
+    reshaped = _shaped(line)
+    if reshaped is not None:
+        read = _read(line, reshaped)
+        if not read.has_error:
+            return replace(read, shape=reshaped)
     parsed = _read(line)
     if parsed.has_error and "<<" in line:  # a body line tree-sitter takes for its end
         from clawgate.shell.quoting import delimiter_lookalikes
