@@ -76,12 +76,10 @@ ATTACKS = [
     ("shopt -s expand_aliases; alias x='cat <<EOF\nsudo rm -rf /\nEOF'\nx", DENY, SUDO_RM),
     ("shopt -s expand_aliases; alias x='cat <<EOF\ngit push --force\nEOF'\nx", ASK,
      ("git", "push", "--force")),
-    # coproc (or time) before a compound command runs it (tree-sitter-bash read its words as
+    # coproc before a compound command runs it (tree-sitter-bash read its words as
     # arguments of a command named coproc).
     ("coproc if sudo rm -rf /; then :; fi", DENY, SUDO_RM),
     ("make test; coproc while rm -rf ~; do break; done", DENY, RM_HOME),
-    ("time if sudo rm -rf /; then :; fi", DENY, SUDO_RM),  # time too
-    ("time { rm -rf ~; }", DENY, RM_HOME),
     # A tilde-prefix expands whatever quoting follows its slash.
     ("rm -rf ~/''", DENY, ("rm", "-rf", "/home/oracle/")),
     ("cat ~/.ssh/\"id_rsa\"", DENY, ("cat", "/home/oracle/.ssh/id_rsa")),

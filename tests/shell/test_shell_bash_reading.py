@@ -67,8 +67,6 @@ FAMILIES = [
     ("coproc before an if", "coproc if id -u; then :; fi", ("id", "-u")),
     ("coproc before a while, after a list", "ls; coproc while id -u; do break; done",
      ("id", "-u")),
-    ("time before an if", "time if id -u; then :; fi", ("id", "-u")),
-    ("time -p before a group", "time -p { id -u; }", ("id", "-u")),
     ("an escaped word starting a line", "ls\n\\rm -rf build", ("rm", "-rf", "build")),
     ("an escaped ! starting a line", "ls x\n\\! y", ("!", "y")),
     ("a glob where a test would stand", "[Install]", ("[Install]",)),

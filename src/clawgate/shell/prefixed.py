@@ -1,20 +1,24 @@
-"""A keyword before a compound command: ``coproc if …; fi``, ``coproc { …; }``, ``coproc NAME
-{ …; }``, ``time while …``, ``time -p { …; }``. Bash runs the compound command (as a
-coprocess, or timed); tree-sitter-bash knows these keywords only before a simple command and
-reads the compound's words as arguments of a command named ``coproc`` or ``time``.
-``masked`` gives a text of the same length for tree-sitter to parse in its place, the keyword
-(with coproc's name, time's ``-p`` and ``--``) blanked: the compound command is read as what it
-is, and its commands are judged (words are read from the line itself).
+"""``coproc`` before a compound command: ``coproc if …; fi``, ``coproc { …; }``, ``coproc NAME
+{ …; }``, ``coproc while …``. Bash runs the compound command as a coprocess; tree-sitter-bash
+knows ``coproc`` only before a simple command and reads the compound's words as arguments of a
+command named ``coproc``. ``masked`` gives a text of the same length for tree-sitter to parse
+in its place, the keyword (and its name) blanked: the compound command is read as what it is,
+and its commands are judged (words are read from the line itself).
+
+``time`` before a compound command (``time if …``) is left to be read as words, a keyword
+standing as a command (ASK): read as bash reads it, the timing probes that leak a command's
+output one character at a time (``time if [ $(whoami|cut -c1) = r ]; then sleep 5; fi``)
+would be ALLOW.
 """
 
 from __future__ import annotations
 
 from clawgate.lazyre import lazy_pattern
 
-# At a command's start: the keyword and what belongs to it, then what opens a compound command.
+# At a command's start: coproc, an optional NAME, then what opens a compound command.
 _BEFORE_COMPOUND = lazy_pattern(
     r"(?:^|(?<=[;&|(\n!]))([ \t]*)"
-    r"(coproc(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*)?|time(?:[ \t]+-p)?(?:[ \t]+--)?)"
+    r"(coproc(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*)?)"
     r"(?=[ \t]+(?:(?:if|while|until|for|case|select)[ \t\n]|\{[ \t\n]|\[\[[ \t]|\(\())")
 
 

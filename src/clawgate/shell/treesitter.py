@@ -744,10 +744,10 @@ def parse_tree(line: str) -> m.ParsedLine:
 
 def _shaped(line: str) -> str | None:
     """A text of the same length for tree-sitter to parse in place of ``line``, where it
-    would read a form otherwise than bash: ``coproc`` or ``time`` before a compound command
+    would read a form otherwise than bash: ``coproc`` before a compound command
     (``prefixed.py``), an escaped character starting a line (``linestart.py``). None if none."""
     shape = line
-    if "coproc" in shape or "time" in shape:
+    if "coproc" in shape:
         from clawgate.shell import prefixed
 
         shape = prefixed.masked(shape) or shape
