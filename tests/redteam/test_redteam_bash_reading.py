@@ -76,6 +76,10 @@ ATTACKS = [
     ("shopt -s expand_aliases; alias x='cat <<EOF\nsudo rm -rf /\nEOF'\nx", DENY, SUDO_RM),
     ("shopt -s expand_aliases; alias x='cat <<EOF\ngit push --force\nEOF'\nx", ASK,
      ("git", "push", "--force")),
+    # After the time keyword, assignments then the program (the words after time are no
+    # program of their own).
+    ("time x=1 sudo rm -rf /", DENY, SUDO_RM),
+    ("time -p LD_PRELOAD=/tmp/x.so rm -rf ~", DENY, RM_HOME),
     # coproc before a compound command runs it (tree-sitter-bash read its words as
     # arguments of a command named coproc).
     ("coproc if sudo rm -rf /; then :; fi", DENY, SUDO_RM),

@@ -57,6 +57,7 @@ FAMILIES = [
     ("the time keyword's -p and --", "time -p -- -o f ls", ("-o", "f", "ls")),
     ("the time keyword after !", "! time -f x", ("-f", "x")),
     ("the time keyword in a pipeline's first stage", "time -o f ls | wc", ("-o", "f", "ls")),
+    ("an assignment after the time keyword", "time x=1 ls -la", ("ls", "-la")),
     ("time after a pipe is the program", "ls | time -f x ls", ("time", "-f", "x", "ls")),
     ("two backquoted substitutions side by side", "echo `ls``id -u`", ("id", "-u")),
     ("two backquoted substitutions, two words", "echo `ls` `id -u`", ("id", "-u")),

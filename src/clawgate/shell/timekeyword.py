@@ -10,6 +10,7 @@ tree-sitter-bash reads the keyword as a command's first word: ``keyword_dropped`
 
 from __future__ import annotations
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 
 
@@ -26,3 +27,22 @@ def keyword_dropped(words: tuple[m.Word, ...]) -> tuple[m.Word, ...]:
         if rest and rest[0].text == "!":
             rest = rest[1:]
     return rest
+
+
+_ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+
+
+def leading_assignments(words: tuple[m.Word, ...]
+                        ) -> tuple[tuple[m.Assignment, ...], tuple[m.Word, ...]]:
+    """The assignments that start ``words`` (``time x=1 ls``: after the keyword, ``x=1`` is an
+    assignment to bash, and ``ls`` the program), and the words after them."""
+    found: list[m.Assignment] = []
+    rest = words
+    while rest and (head := _ASSIGNMENT.match(rest[0].text)) is not None:
+        word = rest[0]
+        name = head.group().rstrip("+=")
+        text = word.text[head.end():]
+        value = None if word.value is None else word.value.partition("=")[2]
+        found.append(m.Assignment(name, m.Word(text, value, word.quoted, word.expansions)))
+        rest = rest[1:]
+    return tuple(found), rest

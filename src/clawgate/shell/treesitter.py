@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record, replace
 from clawgate.shell import model as m
-from clawgate.shell.timekeyword import keyword_dropped
+from clawgate.shell.timekeyword import keyword_dropped, leading_assignments
 from clawgate.shell.words import text_of, word_of
 
 if TYPE_CHECKING:
@@ -827,11 +827,14 @@ def _parse_tree(text: str, line: str, shape: str | None = None) -> m.ParsedLine:
     cmds = sorted((c for c in walker.out if c.start < limit), key=lambda c: c.start)
     commands = tuple(
         m.SimpleCommand(
-            text=c.text, words=c.run_words(c.stage), assignments=tuple(c.assignments),
+            text=c.text, words=words, assignments=(*c.assignments, *assigned),
             redirects=tuple(c.redirects), pipeline=c.pipeline, stage=c.stage,
             nesting=c.nesting, background=c.background, offset=c.start,
         )
         for c in cmds
+        for assigned, words in (leading_assignments(c.run_words(c.stage))
+                                if c.words and c.words[0].text == "time" else
+                                ((), tuple(c.words)),)
     )
     return m.ParsedLine(line, commands, walker.has_error or tree.root_node.has_error,
                         walker.too_deep, tuple(walker.comments))
