@@ -13,12 +13,14 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from clawgate.engine import Engine
+from clawgate.testing.bashoracle import Oracle
 from clawgate.validators.base import Context
 from sandboxes import require
 
@@ -99,6 +101,13 @@ def engine() -> Engine:
 @pytest.fixture(scope="session")
 def ctx() -> Context:
     return Context(cwd="/work/project", workspace="/work/project", home="/home/agent")
+
+
+@pytest.fixture(scope="session")
+def bash_oracle() -> Iterator[Oracle]:
+    """One sandbox of real bash for the session's oracle tests (started at the first line)."""
+    with Oracle() as oracle:
+        yield oracle
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ Each row was ALLOW: the parser set the program aside (a comment that a backslash
 continue), kept it inside a leaf it never read (the operand of ``${x#…}``), or took it for
 text (a quoted subscript that a builtin or arithmetic evaluates), or spelled a word otherwise
 than bash (``r$"m"`` is ``rm``). Each asserts the outcome
-now, and real bash, run with recorder stubs in a sandbox (``tests/bashoracle.py``), confirms
+now, and real bash, run with recorder stubs in a sandbox (``clawgate.testing.bashoracle``), confirms
 that it runs the payload.
 """
 
@@ -15,6 +15,7 @@ import pytest
 import bashoracle
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
+from clawgate.policy.settings import EngineSettings
 
 ENGINE = Engine()
 ASK, DENY = Outcome.ASK, Outcome.DENY
@@ -70,10 +71,62 @@ ATTACKS = [
     ("n='a[$(sudo rm -rf /)]'; echo $((n))", DENY, SUDO_RM),
     ("n='a[$(sudo rm -rf /)]'; [[ n -eq 1 ]]", DENY, SUDO_RM),
     ("read x <<< 'a[$(sudo rm -rf /)]'; (( x ))", DENY, SUDO_RM),
+    # A here-document in an alias's text takes its body from the input after the line the
+    # alias is used on: the text's further lines are commands.
+    ("shopt -s expand_aliases; alias x='cat <<EOF\nsudo rm -rf /\nEOF'\nx", DENY, SUDO_RM),
+    ("shopt -s expand_aliases; alias x='cat <<EOF\ngit push --force\nEOF'\nx", ASK,
+     ("git", "push", "--force")),
+    # After the time keyword, assignments then the program (the words after time are no
+    # program of their own).
+    ("time x=1 sudo rm -rf /", DENY, SUDO_RM),
+    ("time -p LD_PRELOAD=/tmp/x.so rm -rf ~", DENY, RM_HOME),
+    # coproc before a compound command runs it (tree-sitter-bash read its words as
+    # arguments of a command named coproc).
+    ("coproc if sudo rm -rf /; then :; fi", DENY, SUDO_RM),
+    ("make test; coproc while rm -rf ~; do break; done", DENY, RM_HOME),
+    # A tilde-prefix expands whatever quoting follows its slash.
+    ("rm -rf ~/''", DENY, ("rm", "-rf", "/home/oracle/")),
+    ("cat ~/.ssh/\"id_rsa\"", DENY, ("cat", "/home/oracle/.ssh/id_rsa")),
+    # A bracket glob is a word, not a test (`[` stands alone only with a blank after it): in
+    # a workspace holding a file `reboot`, bash runs reboot (here, in an empty one, the glob
+    # itself). Read as a broken test these were ASK, and `[rm]` alone ALLOW.
+    ("[r]eboot", DENY, ("[r]eboot",)),
+    ("make test && [s]hutdown", DENY, ("[s]hutdown",)),
 ]
 
 
-@pytest.mark.parametrize(("line", "expected", "payload"), ATTACKS)
+# The static reading alone (no shadow run: bubblewrap missing, or the policy turns it off).
+# A backquote ends at the next one: tree-sitter-bash read `ls` `rm …` as one substitution
+# running `lsrm`.
+STATIC_ATTACKS = [
+    ("echo $((1)) `ls` `sudo rm -rf /`", DENY, SUDO_RM),
+    ("echo $((1)) `:``rm -rf ~`", DENY, RM_HOME),
+]
+# An escaped word starting a line is a command of its own: tree-sitter-bash glued it to the
+# line before (`ls⏎rm`), and where bashlex has no reading (`$(( ))`) nothing caught it.
+ATTACKS_LINE_START = [
+    ("echo $((1))\n\\rm -rf ~", DENY, RM_HOME),
+    ("ls $((1))\n\\sudo rm -rf /", DENY, SUDO_RM),
+]
+STATIC = Engine(EngineSettings(shadow=False))
+
+
+@pytest.mark.parametrize(("line", "expected", "payload"), STATIC_ATTACKS)
+def test_what_bash_runs_is_judged_by_the_static_reading(line: str, expected: Outcome,
+                                                        payload: tuple[str, ...]) -> None:
+    decision = STATIC.check(line, cwd="/home/dev/project")
+    assert decision.outcome is expected, [r.rule_id for r in decision.reasons]
+
+
+@pytest.mark.bwrap
+@pytest.mark.parametrize(("line", "expected", "payload"), STATIC_ATTACKS)
+def test_bash_runs_the_payload_the_static_reading_judges(
+        line: str, expected: Outcome, payload: tuple[str, ...],
+        bash_oracle: bashoracle.Oracle) -> None:
+    assert payload in bash_oracle.run(line).argvs
+
+
+@pytest.mark.parametrize(("line", "expected", "payload"), [*ATTACKS, *ATTACKS_LINE_START])
 def test_what_bash_runs_is_judged(line: str, expected: Outcome,
                                   payload: tuple[str, ...]) -> None:
     decision = ENGINE.check(line, cwd="/home/dev/project")
@@ -81,6 +134,7 @@ def test_what_bash_runs_is_judged(line: str, expected: Outcome,
 
 
 @pytest.mark.bwrap
-@pytest.mark.parametrize(("line", "expected", "payload"), ATTACKS)
-def test_bash_runs_the_payload(line: str, expected: Outcome, payload: tuple[str, ...]) -> None:
-    assert payload in bashoracle.ran(line)
+@pytest.mark.parametrize(("line", "expected", "payload"), [*ATTACKS, *ATTACKS_LINE_START])
+def test_bash_runs_the_payload(line: str, expected: Outcome, payload: tuple[str, ...],
+                               bash_oracle: bashoracle.Oracle) -> None:
+    assert payload in bash_oracle.run(line).argvs

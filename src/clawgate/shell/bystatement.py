@@ -91,9 +91,9 @@ class _Walk:
         from clawgate.shell.treesitter import tree_of
 
         self.source = parsed.source
-        # what tree-sitter read (a shape has the line's length): the text it leaves between
-        # statements is looked at there (a ``time`` it was handed blanked is no dropped text)
-        self.read = parsed.shape if parsed.shape is not None else parsed.source
+        # what tree-sitter parsed: a keyword the reading blanked in it (``time`` or ``coproc``
+        # before a compound command, ``prefixed.py``) is no text it left out
+        self.parsed_text = parsed.shape or parsed.source
         src = self.source.encode("utf-8", "surrogateescape")
         self.chars = _Chars(src, len(src) == len(self.source))
         shape = src if parsed.shape is None else parsed.shape.encode("utf-8", "surrogateescape")
@@ -131,7 +131,7 @@ class _Walk:
         return False
 
     def _look_between(self, after: int, start: int) -> None:
-        between = self.read[after:start].replace("\\\n", "")  # continuations join lines
+        between = self.parsed_text[after:start].replace("\\\n", "")  # continuations join lines
         if between.strip(_BETWEEN):
             self.dropped = Disagreement(after, f"tree-sitter leaves {between.strip()!r} out of "
                                                "every command")

@@ -52,6 +52,10 @@ def clobbered(parsed: m.ParsedLine, *, stages: bool = True) -> frozenset[str]:
     (the caller keeps such a value to its stage, which runs in a subshell of its own)."""
     source = parsed.source
     names = set(DYNAMIC) | set(_LOOP_VAR.findall(source))
+    if parsed.shape is not None and "coproc" in source:
+        # a coproc before a compound command, blanked for tree-sitter (``prefixed.py``): its
+        # NAME (COPROC by default) becomes an array of descriptors
+        names.add(EVERY)
     for indirect, name in _DEFAULTING.findall(source):
         names.add(EVERY if indirect else name)  # ${!r:=x} assigns whatever r names
     if "[" in source or "((" in source or "${" in source:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell import model as m
 from clawgate.shell.quoting import blank_single_quoted, single_quoted
@@ -28,6 +29,8 @@ BASHLEX_PER_CHAR = 50e-6  # most this; ~10x what it needs) where a signal can be
 BASHLEX_CALLS = 150_000  # and a budget of traced lines and calls where one cannot
 _UNCOMPARABLE_WORD = frozenset({m.ANSI_C, m.LOCALE, m.GLOB, m.BRACE, m.TILDE})
 _SKIP_NESTING = frozenset({"heredoc", "arithmetic"})
+# An assignment to an array element, as a leading word of a command: ``a[$(id)]=1``.
+_SUBSCRIPT_ASSIGNMENT = lazy_pattern(r"(?s)[A-Za-z_][A-Za-z0-9_]*\[.*\]\+?=")
 
 CommandView = tuple[int, tuple[str | None, ...]]  # (start offset in characters, word values)
 # A ``[ … ]`` test as tree-sitter reads it: an expression, not words (``-z "$v"`` is a unary
@@ -106,9 +109,10 @@ def _bashlex_view(line: str) -> Reading:
     class Visitor(ast.nodevisitor):  # type: ignore[misc]
         def visitcommand(self, node: ast.node, parts: list[ast.node]) -> None:
             spans.append(node.pos)
-            words = tuple(
-                None if getattr(p, "parts", None) else p.word for p in parts if p.kind == "word"
-            )
+            kept = [p for p in parts if p.kind == "word"]
+            while kept and _SUBSCRIPT_ASSIGNMENT.match(kept[0].word):
+                kept.pop(0)  # bashlex takes ``a[…]=v`` for a word; bash, an assignment
+            words = tuple(None if getattr(p, "parts", None) else p.word for p in kept)
             if words:
                 found.append((node.pos[0], words))
 
@@ -263,6 +267,9 @@ def compare(parsed: m.ParsedLine, other: list[CommandView],
     if "${" in parsed.source:  # bashlex keeps ``${ … }`` whole: no opinion on what is inside
         mine = {k: v for k, v in mine.items()
                 if k in theirs or not _in_parameter_expansion(parsed.source, k, quoted)}
+    if "\n" in parsed.source:  # bashlex drops what follows a newline inside $( ): no opinion
+        blind = _after_a_newline_in_a_substitution(parsed)
+        mine = {k: v for k, v in mine.items() if k in theirs or k not in blind}
     for offset in sorted(set(mine) ^ set(theirs)):
         side = "tree-sitter" if offset in mine else "bashlex"
         return Disagreement(offset, f"only {side} sees a command starting at character {offset}")
@@ -281,6 +288,22 @@ def compare(parsed: m.ParsedLine, other: list[CommandView],
             if a is not None and b is not None and a != b and not _bashlex_bug(a, b):
                 return Disagreement(offset, f"the parsers read a word as {a!r} and {b!r}")
     return None
+
+
+def _after_a_newline_in_a_substitution(parsed: m.ParsedLine) -> set[int]:
+    """The character offsets of the commands that a newline inside their own substitution
+    precedes (``echo $(ls⏎id -u)``: bashlex sees ``ls`` and drops ``id -u``)."""
+    source = parsed.source
+    encoded = source.encode("utf-8", "surrogateescape")
+    found: set[int] = set()
+    for cmd in parsed.commands:
+        if not {"command_substitution", "process_substitution"} & set(cmd.nesting):
+            continue
+        at = len(encoded[:cmd.offset].decode("utf-8", "surrogateescape"))
+        opening = max(source.rfind(o, 0, at) for o in ("$(", "<(", ">(", "`"))
+        if opening >= 0 and "\n" in source[opening:at]:
+            found.add(at)
+    return found
 
 
 def _a_test(words: tuple[str | None, ...]) -> bool:

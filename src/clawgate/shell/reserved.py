@@ -18,7 +18,8 @@ from clawgate.lazyre import lazy_pattern
 # before a compound command's first word, or before another such ``!``.
 _PREFIX = lazy_pattern(
     r"(?<![^\s;&|(){}`])(?:!|time(?:[ \t]+-p)?)"
-    r"(?=[ \t]+(?:(?:for|while|until|if|case|select|coproc|function|!)(?=[\s;]|$)|\{(?=\s)))")
+    r"(?=[ \t]+(?:(?:for|while|until|if|case|select|coproc|function|!|time)(?=[\s;]|$)|"
+    r"\{(?=\s)))")
 # The names tree-sitter gives the simple commands it makes of such a line (``time`` before a
 # simple command is one of its commands, and stays one).
 KEYWORDS = frozenset({"for", "while", "until", "if", "case", "select", "coproc", "function",

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record, replace
 from clawgate.shell import model as m
+from clawgate.shell.timekeyword import keyword_dropped, leading_assignments
 from clawgate.shell.words import text_of, word_of
 
 if TYPE_CHECKING:
@@ -162,10 +164,18 @@ class _Cmd:
     pipeline: tuple[str, ...] = ()
     stage: int = 0
 
-    @property
-    def program(self) -> str:
-        first = self.words[0].value if self.words else None
+    def program_at(self, stage: int) -> str:
+        """The program bash runs when the command stands at ``stage`` of its pipeline."""
+        words = self.run_words(stage)
+        first = words[0].value if words else None
         return "" if first is None else first.rsplit("/", 1)[-1]
+
+    def run_words(self, stage: int) -> tuple[m.Word, ...]:
+        """The words bash runs: without a ``time`` keyword where one starts the pipeline."""
+        words = tuple(self.words)
+        if stage or self.assignments or not words or words[0].text != "time":
+            return words
+        return keyword_dropped(words)
 
 
 class _Walker:
@@ -175,6 +185,7 @@ class _Walker:
         self.comments: list[str] = []
         self.has_error = False
         self.too_deep = False
+        self.descriptors: dict[int, int] = {}  # a ``0`` read as a word: its offset, its fd
 
     def walk(self, node: Node, nesting: tuple[str, ...], depth: int,
              redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:
@@ -197,7 +208,8 @@ class _Walker:
         elif kind in ("variable_assignment", "variable_assignments"):
             self.assignment_only(node, nesting, depth, redirects, background)
         elif kind == "test_command":
-            self.emit(node, nesting, [m.Word("[[", "[[")], [], list(redirects), background)
+            self.emit(node, nesting, [_test_or_glob(node, self.src)], [], list(redirects),
+                      background)
             self.children(node, inner, depth)
         elif kind == "comment" and _glued_to_assignment(node):
             self.after_glued(node, nesting, depth)
@@ -210,6 +222,9 @@ class _Walker:
                 _expands(node, self.src):
             self.body_backquotes(node, inner, depth)
             self.children(node, inner, depth, redirects, background)
+        elif kind == "command_substitution" and self.src[node.start_byte] == 96 and \
+                len(_backquote_spans(self.src, node.start_byte, node.end_byte)) > 1:
+            self.backquotes_apart(node, inner, depth)
         elif kind == "command_substitution" and self.src[node.start_byte] == 96 and \
                 _backquoted_escapes().search(self.src, node.start_byte, node.end_byte):
             self.backquoted(node, inner, depth)
@@ -283,6 +298,15 @@ class _Walker:
         self._read_apart(_backquoted_escapes().sub(rb"\1", body), node.start_byte + 1,
                          len(body), nesting, depth)
 
+    def backquotes_apart(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
+        """A backquote ends at the next one that is not escaped: tree-sitter-bash reads
+        ``ls``id`` and `` `ls` `id` `` as one substitution holding an empty one (running
+        ``lsid``); bash runs ``ls``, then ``id``. Each substitution's body is read apart."""
+        for opening, closing in _backquote_spans(self.src, node.start_byte, node.end_byte):
+            body = self.src[opening + 1:closing]
+            self._read_apart(_backquoted_escapes().sub(rb"\1", body), opening + 1, len(body),
+                             nesting, depth)
+
     def children(self, node: Node, nesting: tuple[str, ...], depth: int,
                  redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:
         kids = node.children
@@ -312,6 +336,9 @@ class _Walker:
         for child in node.children:
             if not child.is_named and child.type != "$":
                 continue
+            if child.type in ("number", "command_name") and child.end_byte > child.start_byte \
+                    and child.start_byte in self.descriptors:
+                continue  # a redirection's descriptor (``_with_descriptor``)
             if child.type == "$":  # ``-r$"f"``: a word tree-sitter-bash ends with a bare $
                 word = _dollar_word(child, self.src)
                 if words and child.start_byte == word_end:
@@ -329,6 +356,10 @@ class _Walker:
                 pass
             elif child.type == "command_name":
                 words.extend(word_of(c, self.src) for c in child.named_children[:1])
+                # ``who`echo am`i``: the grammar can end the name before a backquote glued to
+                # it; what follows with no blank is the same word to bash
+                word_end = child.end_byte
+                continue
             elif child.type in _REDIRECTS:
                 redirect = self.redirect(child)
                 if (child.type == "herestring_redirect" and redirect.fd is None and words
@@ -336,6 +367,11 @@ class _Walker:
                     # ``0<<<'…'``: the grammar reads the descriptor as a word before it
                     redirect = replace(redirect, fd=int(words.pop().text))
                 own.append(redirect)
+            elif child.type == "command_substitution" and self.src[child.start_byte] == 96 \
+                    and child.start_byte != word_end:
+                words.extend(_backquoted_words(child, self.src))
+                word_end = child.end_byte
+                continue
             elif child.type != "comment":
                 word = word_of(child, self.src)
                 if words and child.start_byte == word_end:
@@ -388,7 +424,7 @@ class _Walker:
         for child in node.named_children:
             if child.type not in _REDIRECTS:
                 continue
-            own.append(self.redirect(child))
+            own.append(self._with_descriptor(self.redirect(child), body, child))
             if child.type != "heredoc_redirect":
                 bodies.append(child)
                 # tree-sitter-bash hangs the words after a redirection's target on it as
@@ -441,6 +477,22 @@ class _Walker:
             self.walk(part, nesting, depth + 1)
         for follower in followers:
             self.walk(follower, nesting, depth + 1, (), background)
+
+    def _with_descriptor(self, redirect: m.Redirect, body: Node | None, node: Node
+                         ) -> m.Redirect:
+        """tree-sitter-bash takes the descriptor ``0`` glued to a redirection (``cat 0<f``,
+        ``eval x 0<&1``) for the command's last word; bash, for the descriptor. It is taken
+        off the words (``command`` skips it) and put on the redirection."""
+        if redirect.fd is not None or body is None or node.type != "file_redirect":
+            return redirect
+        last = body
+        while last.named_children:
+            last = last.named_children[-1]
+        text = self.src[last.start_byte:last.end_byte]
+        if last.type != "number" or last.end_byte != node.start_byte or not text.isdigit():
+            return redirect
+        self.descriptors[last.start_byte] = int(text)
+        return replace(redirect, fd=int(text))
 
     def _redirect_last(self, body: Node, own: list[m.Redirect], nesting: tuple[str, ...],
                        depth: int, redirects: tuple[m.Redirect, ...], background: bool) -> None:
@@ -539,11 +591,25 @@ class _Walker:
             groups.append(self.out[start:])
         if len(groups) < 2:
             return
-        names = tuple(next((c.program for c in g if c.nesting == nesting), "") for g in groups)
+        names = tuple(next((c.program_at(i) for c in g if c.nesting == nesting), "")
+                      for i, g in enumerate(groups))
         for i, group in enumerate(groups):
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
                     cmd.pipeline, cmd.stage = names, i
+
+
+def _test_or_glob(node: Node, src: bytes) -> m.Word:
+    """The word a ``test_command`` stands for: ``[[`` for a test. tree-sitter-bash reads
+    ``[x]`` too as a test, where bash sees no ``[`` word (none stands alone: a blank must
+    follow it) but a glob, the program it runs (``[Install]``, ``echo; [rm]``)."""
+    text = src[node.start_byte:node.end_byte]
+    if text[:1] != b"[" or text[1:2] in (b"[", b" ", b"\t", b"\n", b""):
+        return m.Word("[[", "[[")
+    word = text.decode("utf-8", "surrogateescape")
+    if b"$" in text or b"`" in text:  # a substitution in it: its value is known at run time
+        return m.Word(word, None, expansions=frozenset({m.GLOB, m.COMMAND}))
+    return m.Word(word, word, expansions=frozenset({m.GLOB}))
 
 
 def _glued_to_assignment(comment: Node) -> bool:
@@ -586,6 +652,25 @@ def _backquote_spans(src: bytes, start: int, end: int) -> list[tuple[int, int]]:
     if opening >= 0:
         spans.append((opening, end))
     return spans
+
+
+def _backquoted_words(node: Node, src: bytes) -> list[m.Word]:
+    """The words of a backquoted substitution tree-sitter-bash read as one: bash ends each at
+    the next unescaped backquote, so `` `a` `b` `` is two words (split at the blanks between
+    the substitutions), each known only at run time."""
+    spans = _backquote_spans(src, node.start_byte, node.end_byte)
+    if len(spans) < 2:
+        return [word_of(node, src)]
+    pieces: list[tuple[int, int]] = []
+    start = node.start_byte
+    for (_, closing), (opening, _) in pairwise(spans):
+        gap = src[closing + 1:opening]
+        if gap and not gap.strip(b" \t"):  # blanks only between two substitutions
+            pieces.append((start, closing + 1))
+            start = opening
+    pieces.append((start, node.end_byte))
+    return [m.Word(src[a:b].decode("utf-8", "surrogateescape"), None,
+                   expansions=frozenset({m.COMMAND})) for a, b in pieces]
 
 
 def _dollar_word(token: Node, src: bytes) -> m.Word:
@@ -634,6 +719,11 @@ def parse_tree(line: str) -> m.ParsedLine:
     length: a here-document before a command's name (``hoist.py``) and escaped parentheses in
     ``[ … ]`` (``testparens.py``). The line read is then that one, and ``written`` keeps the
     line as given (the parser differential asks bashlex about it)."""
+    reshaped = _shaped(line)
+    if reshaped is not None:
+        read = _read(line, reshaped)
+        if not read.has_error:
+            return _with_prefixes_read(line, read, reshaped)
     parsed = _read(line)
     if parsed.has_error and "<<" in line:  # a body line tree-sitter takes for its end
         from clawgate.shell.quoting import delimiter_lookalikes
@@ -648,10 +738,8 @@ def parse_tree(line: str) -> m.ParsedLine:
         if again is not None and not again.has_error:
             return replace(again, written=line)
     if parsed.has_error and "@" in line:
-        return _without_mid_word_at(line) or parsed
-    if ("!" in line or "time" in line) and any(c.program in _MISNAMED for c in parsed.commands):
-        return _compound_after_prefix(line) or parsed
-    return parsed
+        return _without_mid_word_at(line) or _with_prefixes_read(line, parsed, None)
+    return _with_prefixes_read(line, parsed, None)
 
 
 # The names of the simple commands tree-sitter makes of a compound command after ``!`` or
@@ -660,18 +748,36 @@ _MISNAMED = frozenset({"for", "while", "until", "if", "case", "select", "coproc"
                        "do", "done", "then", "elif", "else", "fi", "esac", "{", "}", "!", "time"})
 
 
-def _compound_after_prefix(line: str) -> m.ParsedLine | None:
-    """The line's reading with the ``!`` and ``time`` before its compound commands blanked
-    (``reserved.py``), when that reading is clean and names no command after a keyword."""
-    from clawgate.shell.reserved import KEYWORDS, blanked
+def _with_prefixes_read(line: str, parsed: m.ParsedLine, shape: str | None) -> m.ParsedLine:
+    """``parsed`` (read from ``shape`` when given), or, where tree-sitter named a command after
+    a keyword and the line holds ``!`` or ``time``, its reading with the ``!`` and ``time``
+    before compound commands blanked (``reserved.py``) when that one is clean and names no
+    command after a keyword."""
+    if ("!" in line or "time" in line) and any(c.program in _MISNAMED for c in parsed.commands):
+        from clawgate.shell.reserved import KEYWORDS, blanked
 
-    shape = blanked(line)
-    if shape is None:
-        return None
-    again = _parse_tree(line, line, shape=shape)
-    if again.has_error or any(c.program in KEYWORDS for c in again.commands):
-        return None
-    return replace(again, shape=shape)
+        blank = blanked(shape or line)
+        again = _read(line, blank) if blank is not None else None
+        if again is not None and not again.has_error and not any(
+                c.program in KEYWORDS for c in again.commands):
+            return replace(again, shape=blank)
+    return parsed if shape is None else replace(parsed, shape=shape)
+
+
+def _shaped(line: str) -> str | None:
+    """A text of the same length for tree-sitter to parse in place of ``line``, where it
+    would read a form otherwise than bash: ``coproc`` before a compound command
+    (``prefixed.py``), an escaped character starting a line (``linestart.py``). None if none."""
+    shape = line
+    if "coproc" in shape:
+        from clawgate.shell import prefixed
+
+        shape = prefixed.masked(shape) or shape
+    if "\n\\" in shape:
+        from clawgate.shell import linestart
+
+        shape = linestart.masked(shape) or shape
+    return None if shape == line else shape
 
 
 # An ``@`` inside a plain word (``poetry@build``, the name ``pipx install --suffix=@build``
@@ -743,11 +849,14 @@ def _parse_tree(text: str, line: str, shape: str | None = None) -> m.ParsedLine:
     cmds = sorted((c for c in walker.out if c.start < limit), key=lambda c: c.start)
     commands = tuple(
         m.SimpleCommand(
-            text=c.text, words=tuple(c.words), assignments=tuple(c.assignments),
+            text=c.text, words=words, assignments=(*c.assignments, *assigned),
             redirects=tuple(c.redirects), pipeline=c.pipeline, stage=c.stage,
             nesting=c.nesting, background=c.background, offset=c.start,
         )
         for c in cmds
+        for assigned, words in (leading_assignments(c.run_words(c.stage))
+                                if c.words and c.words[0].text == "time" else
+                                ((), tuple(c.words)),)
     )
     return m.ParsedLine(line, commands, walker.has_error or tree.root_node.has_error,
                         walker.too_deep, tuple(walker.comments))

@@ -90,9 +90,15 @@ def word_of(node: Node, src: bytes) -> m.Word:
     """The Word for any argument-like node."""
     text = text_of(node, src)
     value, quoted, kinds = _value(node, src, text)
-    if value is not None and not quoted and text.startswith("~"):
+    if value is not None and _TILDE_PREFIX.match(text):
         kinds.add(m.TILDE)
     return m.Word(text, value, quoted, frozenset(kinds))
+
+
+# Bash expands a tilde-prefix: a leading ``~`` and what follows it up to the first unquoted
+# slash, none of it quoted (``~/''.ssh`` and ``~/.ssh/"id_rsa"`` expand; ``~''`` and ``~"/"``
+# do not). Quotes after the slash leave it so.
+_TILDE_PREFIX = lazy_pattern(r"~[A-Za-z0-9._+-]*(?:/|$)")
 
 
 def _value(node: Node, src: bytes, text: str) -> tuple[str | None, bool, set[str]]:

@@ -5,6 +5,9 @@
 ``clawgate.testing.invariants``  the properties a policy must keep, each a plain function
 ``clawgate.testing.fuzz``        runs every invariant under hypothesis (``policy fuzz``)
 ``clawgate.testing.plugin``      the pytest plugin (``pytest --clawgate-policy my.yaml``)
+``clawgate.testing.bashoracle``  real bash as the judge of what a line runs: every program a
+                                 recorder stub, in one bubblewrap sandbox for many lines
+``clawgate.testing.unjudged``    what bash ran for a line that an engine did not judge
 ``clawgate.testing.secret_corpus``  credential formats (one fake per format, with its kind) and
                                  ordinary output, to measure a scrubber on
 

@@ -210,5 +210,14 @@ class AliasBody(Validator):
                                    "time", hint="write the alias body literally")
             name, equals, body = word.value.partition("=")
             if equals and not name.startswith("-"):
-                bodies.append(body)
+                bodies += [body, *_heredoc_lines(body)]
         return Verdict.unwrap(*bodies) if bodies else Verdict.passthrough()
+
+
+def _heredoc_lines(body: str) -> list[str]:
+    """An alias's text is read where the alias is used, but a here-document it starts takes
+    its body from the input after that line, not from the alias text: every further line of
+    the text is a command (``alias x='cat <<EOF⏎rm -rf ~⏎EOF'`` runs ``rm -rf ~``)."""
+    if "\n" not in body or "<<" not in body.replace("<<<", ""):
+        return []
+    return [line for line in body.split("\n")[1:] if line.strip()]
