@@ -65,6 +65,8 @@ FAMILIES = [
     ("the time keyword in a pipeline's first stage", "time -o f ls | wc", ("-o", "f", "ls")),
     ("an assignment after the time keyword", "time x=1 ls -la", ("ls", "-la")),
     ("time after a pipe is the program", "ls | time -f x ls", ("time", "-f", "x", "ls")),
+    ("the time keyword in a group after a pipe", "ls | { time x=1 id -u; }", ("id", "-u")),
+    ("the time keyword in a subshell after a pipe", "ls | ( time -p id -u )", ("id", "-u")),
     ("two backquoted substitutions side by side", "echo `ls``id -u`", ("id", "-u")),
     ("two backquoted substitutions, two words", "echo `ls` `id -u`", ("id", "-u")),
     ("two backquoted substitutions in an assignment", "x=`ls``id -u`", ("id", "-u")),

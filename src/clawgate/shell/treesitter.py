@@ -163,17 +163,20 @@ class _Cmd:
     background: bool = False
     pipeline: tuple[str, ...] = ()
     stage: int = 0
+    after_pipe: bool = False  # the command is itself a stage after a pipe (not inside one)
 
-    def program_at(self, stage: int) -> str:
-        """The program bash runs when the command stands at ``stage`` of its pipeline."""
-        words = self.run_words(stage)
+    def program_at(self, after_pipe: bool) -> str:
+        """The program bash runs, the command standing after a pipe or not."""
+        words = self.run_words(after_pipe)
         first = words[0].value if words else None
         return "" if first is None else first.rsplit("/", 1)[-1]
 
-    def run_words(self, stage: int) -> tuple[m.Word, ...]:
-        """The words bash runs: without a ``time`` keyword where one starts the pipeline."""
+    def run_words(self, after_pipe: bool) -> tuple[m.Word, ...]:
+        """The words bash runs: without a ``time`` keyword where one starts a pipeline (any
+        command but one standing after a pipe: ``ls | { time x; }`` times ``x``, ``ls | time
+        x`` runs the program ``time``)."""
         words = tuple(self.words)
-        if stage or self.assignments or not words or words[0].text != "time":
+        if after_pipe or self.assignments or not words or words[0].text != "time":
             return words
         return keyword_dropped(words)
 
@@ -591,12 +594,14 @@ class _Walker:
             groups.append(self.out[start:])
         if len(groups) < 2:
             return
-        names = tuple(next((c.program_at(i) for c in g if c.nesting == nesting), "")
+        names = tuple(next((c.program_at(i > 0 and c.start == stages[i].start_byte)
+                            for c in g if c.nesting == nesting), "")
                       for i, g in enumerate(groups))
         for i, group in enumerate(groups):
             for cmd in group:
                 if not cmd.pipeline:  # the innermost pipeline wins
                     cmd.pipeline, cmd.stage = names, i
+                    cmd.after_pipe = i > 0 and cmd.start == stages[i].start_byte
 
 
 def _test_or_glob(node: Node, src: bytes) -> m.Word:
@@ -854,7 +859,7 @@ def _parse_tree(text: str, line: str, shape: str | None = None) -> m.ParsedLine:
             nesting=c.nesting, background=c.background, offset=c.start,
         )
         for c in cmds
-        for assigned, words in (leading_assignments(c.run_words(c.stage))
+        for assigned, words in (leading_assignments(c.run_words(c.after_pipe))
                                 if c.words and c.words[0].text == "time" else
                                 ((), tuple(c.words)),)
     )
