@@ -19,6 +19,9 @@ refusal or a question, not an unjudged run).
 
 Excluded, with the count: lines holding a NUL (``bash -c`` cannot be handed one) or the
 recorder's separators U+001E/U+001F (an argv holding one is not told apart from two).
+
+Corpora: ``../shared/corpus/*.jsonl``, ``tests/corpus/*.jsonl`` and ``shadow_lines.py`` as the
+carriers of the mutations; the rest is generated.
 """
 
 from __future__ import annotations
