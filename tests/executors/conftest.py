@@ -12,6 +12,7 @@ import pytest
 
 from clawgate.executors import DockerExecutor, DockerSettings, SpawnLimiter
 from sandboxes import IMAGE, docker_problem
+from sandboxview import fake_home, git_workspace
 
 
 @pytest.fixture
@@ -19,6 +20,18 @@ def workspace(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
     root.mkdir()
     return root
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fake home directory (``sandboxview.fake_home``): the real one's secrets stay out."""
+    return fake_home(tmp_path, monkeypatch)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, home: Path) -> Path:
+    """A git checkout to run in, under the fake home."""
+    return git_workspace(tmp_path)
 
 
 @pytest.fixture

@@ -11,17 +11,7 @@ import pytest
 
 from clawgate.cli import main
 from clawgate.policy.loader import load_policy
-from sandboxview import CANARY, fake_home, git_workspace, make_venv
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return fake_home(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def repo(tmp_path: Path, home: Path) -> Path:
-    return git_workspace(tmp_path)
+from sandboxview import CANARY, make_venv
 
 
 def manifest(tmp_path: Path, text: str) -> str:

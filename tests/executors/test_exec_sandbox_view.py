@@ -20,8 +20,6 @@ from sandboxview import (
     CANARY,
     HOME_SECRETS,
     base_prefix,
-    fake_home,
-    git_workspace,
     make_venv,
     snapshot,
 )
@@ -36,16 +34,6 @@ def sandbox(kind: str, workspace: Path, mounts: list[dict[str, str]] | None = No
     if kind == "docker":
         section["docker"] = {"image": IMAGE}
     return executor_from_settings(section, workspace=workspace)
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return fake_home(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def repo(tmp_path: Path, home: Path) -> Path:
-    return git_workspace(tmp_path)
 
 
 @pytest.fixture(params=SANDBOXES)

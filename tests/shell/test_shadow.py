@@ -217,7 +217,7 @@ def test_a_fork_loop_is_held_by_a_control_group(tmp_path: Path) -> None:
     probe.close()
     before = set(os.listdir("/sys/fs/cgroup"))
     done = run_limited(["bash", "-c", "for i in $(seq 100); do sleep 0.2 & done; wait"],
-                       {"PATH": os.environ["PATH"]}, Limits(timeout_s=1.0, extra_processes=8),
+                       {"PATH": os.environ["PATH"]}, Limits(timeout_s=10.0, extra_processes=8),
                        tmp_path / "stderr")
-    assert "fork: " in done.stderr  # the ninth process was refused
+    assert "fork: " in done.stderr  # the ninth process was refused (10 s: a hang guard only)
     assert set(os.listdir("/sys/fs/cgroup")) - before == set()
