@@ -1,6 +1,7 @@
 """Bash as the judge, on many lines: does bash ever run a program the engine did not judge?
 
     python bench/bench_oracle.py [--lines 200000] [--seed 1] [--jobs 1] [--bound 2]
+                                 [--json PATH] [--summarize PATH] [--recheck PATH]
 
 Half the lines are corpus lines under mutations (``oracle_lines.py``: comments, continuations,
 re-quoting, here-documents, arithmetic, subscripts, functions, traps, ``case``, process
@@ -76,6 +77,7 @@ class Tally:
     lines: int = 0
     timed_out: int = 0
     oracle_errors: int = 0
+    crashes: list[str] = field(default_factory=list)  # "line -> exception", kept going
     excluded: Counter[str] = field(default_factory=Counter)
     outcomes: Counter[str] = field(default_factory=Counter)
     found: list[Found] = field(default_factory=list)
@@ -205,7 +207,16 @@ def work(task: Task) -> Tally:
     journal = open(f"{journal_path}.job{index}", "w") if journal_path else None  # noqa: SIM115
     try:
         for done, (family, line) in enumerate(_lines(items, chunks, seed), 1):
-            bench.one(family, line, journal)
+            try:
+                bench.one(family, line, journal)
+            except Exception as exc:  # a long run records the line and goes on
+                crash = f"{line!r} -> {type(exc).__name__}: {exc}"
+                bench.tally.crashes.append(crash)
+                print(f"[job {index}] crashed on {crash}", file=sys.stderr, flush=True)
+                if journal is not None:
+                    journal.write(json.dumps({"crash": crash}) + "\n")
+                bench.oracle.close()  # a fresh sandbox for the lines after it
+                bench.oracle = Oracle(bound_s=bound_s)
             if done % 1000 == 0:
                 rate = done / (time.perf_counter() - started)
                 print(f"[job {index}] {done}/{total} lines, {len(bench.tally.found)} "
@@ -246,6 +257,8 @@ def from_journals(prefix: str) -> Tally:
             record = json.loads(row)
             if "tally" in record:
                 last = record["tally"]
+            elif "crash" in record:
+                out.crashes.append(record["crash"])
             else:
                 out.found.append(Found(**record))
         out.lines += last.get("lines", 0)
@@ -255,6 +268,19 @@ def from_journals(prefix: str) -> Tally:
         out.outcomes += Counter(last.get("outcomes", {}))
         out.seconds = max(out.seconds, last.get("seconds", 0.0))
     return out
+
+
+def recheck(prefix: str, bound_s: float) -> tuple[int, Tally]:
+    """The disagreements a run recorded (journals ``PATH.jobN``), each line run again on the
+    tree as it is now: how many lines were rechecked, and those that still disagree."""
+    bench = Bench(bound_s)
+    lines = list(dict.fromkeys((f.family, f.line) for f in from_journals(prefix).found))
+    try:
+        for family, line in lines:
+            bench.one(family, line)
+    finally:
+        bench.oracle.close()
+    return len(lines), bench.tally
 
 
 def plan(total: int, seed: int, jobs: int, bound_s: float, journal: str | None = None
@@ -274,6 +300,7 @@ def merge(tallies: list[Tally]) -> Tally:
         out.lines += t.lines
         out.timed_out += t.timed_out
         out.oracle_errors += t.oracle_errors
+        out.crashes += t.crashes
         out.excluded += t.excluded
         out.outcomes += t.outcomes
         out.found += t.found
@@ -289,6 +316,9 @@ def report(tally: Tally, wall_s: float, argv: list[str]) -> None:
     print(f"still running at the bound (killed, compared on what they ran): {tally.timed_out}; "
           f"oracle errors: {tally.oracle_errors}; excluded: "
           + (", ".join(f"{v} holding {k}" for k, v in tally.excluded.items()) or "none"))
+    print(f"lines the bench itself failed on (recorded, run went on): {len(tally.crashes)}")
+    for crash in tally.crashes[:10]:
+        print(f"  {crash[:300]}")
     severe = sum(f.outcome == "ALLOW" for f in tally.found)
     print(f"disagreements: {len(tally.found)} (on lines the engine ALLOWs: {severe})")
     groups: dict[str, list[Found]] = defaultdict(list)
@@ -318,7 +348,16 @@ def main(argv: list[str] | None = None) -> int:
                         "they are found, to PATH.jobN, one JSON object a line)")
     parser.add_argument("--summarize", metavar="PATH", help="print the summary of the run "
                         "whose journals are PATH.jobN (one that was interrupted), run nothing")
+    parser.add_argument("--recheck", metavar="PATH", help="run again, on this tree, every "
+                        "line on which the run with journals PATH.jobN disagreed; print those "
+                        "that still do")
     args = parser.parse_args(argv)
+    if args.recheck:
+        start = time.perf_counter()
+        count, tally = recheck(args.recheck, args.bound)
+        print(f"rechecked: {count} distinct lines that disagreed in {args.recheck}.job*")
+        report(tally, time.perf_counter() - start, ["--recheck", args.recheck])
+        return 0
     if args.summarize:
         tally = from_journals(args.summarize)
         report(tally, tally.seconds, ["--summarize", args.summarize])
