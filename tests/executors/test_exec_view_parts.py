@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clawgate.executors.view import MountSpec, SandboxView, build_view
-from clawgate.executors.workspaceview import workspace_protected
+from clawgate.executors.workspaceview import MAX_SUBDIRS, workspace_protected
 from clawgate.secretpaths import home_secret_stores
 from clawgate.tools.paths import DEFAULT_FORBIDDEN
 from clawgate.validators.base import Context
@@ -76,14 +76,26 @@ def test_a_policy_entry_replaces_the_default_at_its_path(tmp_path: Path) -> None
     ((".git/HEAD", ".git/config", ".git/objects/x"), [".git/config", ".git/hooks"]),
     ((".github/workflows/ci.yml", ".github/README.md"), [".github/workflows"]),
     (("CLAUDE.md", ".Claude/settings.json", "src/a.py"), [".Claude", "CLAUDE.md"]),
-    (("pkg/.npmrc", "pkg/AGENTS.md", "pkg/src/.envrc"), ["pkg/.npmrc", "pkg/AGENTS.md"]),
-    (("node_modules/x/.git/config", ".hidden/.npmrc"), []),
+    (("pkg/.npmrc", "pkg/AGENTS.md", "pkg/src/x.py"), ["pkg/.npmrc", "pkg/AGENTS.md"]),
+    (("a/b/.claude/settings.json", "a/b/c/.git/config", "a/b/c/d/.npmrc"),
+     ["a/b/.claude", "a/b/c/.git/config", "a/b/c/.git/hooks"]),
+    (("node_modules/x/.git/config", ".hidden/.npmrc", "a/build/.npmrc"), []),
 ])
-def test_protected_paths_are_found_at_the_top_and_one_below(
+def test_protected_paths_are_found_at_the_top_and_below_it(
         tmp_path: Path, files: tuple[str, ...], protected: list[str]) -> None:
     tree(tmp_path, *files)
     found = [os.path.relpath(p, tmp_path) for p, _ in workspace_protected(tmp_path)]
     assert found == protected
+
+
+def test_the_directories_looked_into_are_bounded(tmp_path: Path) -> None:
+    for index in range(MAX_SUBDIRS + 10):
+        (tmp_path / f"d{index:04}").mkdir()
+    (tmp_path / "zz" / ".git").mkdir(parents=True)  # past the bound, breadth first
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "workflows").mkdir()
+    found = [os.path.relpath(p, tmp_path) for p, _ in workspace_protected(tmp_path)]
+    assert found == [".github/workflows"]
 
 
 def test_a_git_file_is_read_only_itself(tmp_path: Path) -> None:

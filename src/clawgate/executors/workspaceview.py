@@ -2,8 +2,10 @@
 
 The list is the checker's own (``protectedpaths.DEFAULT_PROTECTED``: agent configuration, git
 internals, package-manager configuration, CI definitions, clawgate's policy files), found at
-the top of the workspace and at the top of each directory directly inside it (a monorepo's
-packages, a vendored repository). One pattern is narrowed: of ``.git`` only what makes git
+the top of the workspace and in the directories below it, breadth first, down to
+``MAX_DEPTH`` levels and at most ``MAX_SUBDIRS`` directories (a monorepo's packages, a
+vendored repository, a nested project's ``.git``); hidden directories and build or dependency
+output (``SKIPPED``) are not looked into. One pattern is narrowed: of ``.git`` only what makes git
 run something (``hooks``, ``config``) is read-only, since git must write the rest to commit;
 a ``.git`` *file* (a worktree's or a submodule's pointer) is read-only itself. A ``.git``
 directory without ``hooks`` gets an empty one, so that no hook can be planted there.
@@ -21,7 +23,8 @@ from pathlib import Path
 from clawgate.protectedpaths import DEFAULT_PROTECTED
 
 GIT_NARROWED = (".git/hooks", ".git/config")  # the parts of .git that run code
-MAX_SUBDIRS = 256  # directories below the top looked into: a bound on the work per run
+MAX_SUBDIRS = 512  # directories below the top looked into: a bound on the work per run
+MAX_DEPTH = 3  # levels below the top looked into
 SKIPPED = frozenset({"node_modules", "target", "build", "dist", "__pycache__"})
 
 
@@ -75,10 +78,23 @@ class _Listing:
 
 
 def _subdirs(workspace: Path, listing: _Listing) -> list[str]:
-    names = listing.names(os.fspath(workspace)).values()
-    found = [os.path.join(workspace, n) for n in names
-             if not n.startswith(".") and n not in SKIPPED]
-    return [p for p in found if os.path.isdir(p) and not os.path.islink(p)][:MAX_SUBDIRS]
+    """The directories below ``workspace`` to look into, breadth first, within the bounds."""
+    found: list[str] = []
+    level = [os.fspath(workspace)]
+    for _ in range(MAX_DEPTH):
+        below: list[str] = []
+        for folder in level:
+            for name in listing.names(folder).values():
+                path = os.path.join(folder, name)
+                if name.startswith(".") or name in SKIPPED or os.path.islink(path) or \
+                        not os.path.isdir(path):
+                    continue
+                if len(found) >= MAX_SUBDIRS:
+                    return found
+                found.append(path)
+                below.append(path)
+        level = below
+    return found
 
 
 def _expanded(root: str, pattern: str, listing: _Listing) -> list[str]:
