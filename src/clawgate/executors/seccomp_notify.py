@@ -34,7 +34,6 @@ NOTIF_SIZE, RESP_SIZE = 80, 24
 IOCTL_NOTIF_RECV = 0xC0000000 | (NOTIF_SIZE << 16) | (ord("!") << 8) | 0
 IOCTL_NOTIF_SEND = 0xC0000000 | (RESP_SIZE << 16) | (ord("!") << 8) | 1
 KEEP = 64
-HANDSHAKE_S = 30.0  # how long the loader may take to report (it starts a Python)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +111,10 @@ class SyscallWatch:
 
     def _handshake(self) -> int | None:
         """The listener the loader sends, or None (its failure noted) if none comes."""
-        ready, _, _ = select.select([self._parent, self._stop_r], [], [], HANDSHAKE_S)
-        if self._parent not in ready:
+        # No deadline of its own: the run's timeout ends the wait (the loader starts a Python,
+        # which may be slow on a busy machine, and a listener nobody reads would hang it).
+        ready, _, _ = select.select([self._parent.fileno(), self._stop_r], [], [])
+        if self._parent.fileno() not in ready:
             self.report.failure = "the sandbox did not report its system-call filter"
             return None
         try:
