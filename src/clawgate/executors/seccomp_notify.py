@@ -68,12 +68,13 @@ class WatchReport:
 
 
 class SyscallWatch:
-    """Use as a context manager around the run; pass ``child_fd`` to the sandbox and
-    ``loader_argv(fd)`` before the command. ``report`` is complete after the ``with``."""
+    """Use as a context manager around the run: the sandbox gets ``child_fd`` (inherited) and
+    runs the loader with it before the command. ``report`` is complete after the ``with``.
+    ``program``: the filter (``build_program()`` unless given)."""
 
-    def __init__(self) -> None:
+    def __init__(self, program: bytes | None = None) -> None:
         self._parent, self._child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self._parent.send(build_program())
+        self._parent.send(build_program() if program is None else program)
         self._stop_r, self._stop_w = os.pipe()
         self.report = WatchReport()
         self._thread = threading.Thread(target=self._serve, name="clawgate-seccomp",
@@ -86,10 +87,6 @@ class SyscallWatch:
     def __enter__(self) -> SyscallWatch:
         self._thread.start()
         return self
-
-    def started(self) -> None:
-        """The sandbox holds its end now: drop ours, so a loader that dies is seen at once."""
-        self._child.close()
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  traceback: TracebackType | None) -> None:
