@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from clawgate.errors import SandboxUnavailable
-from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
+from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter, seccomp_notify
 from clawgate.executors import bwrap as bwrap_module
-from clawgate.executors import seccomp_notify
 from clawgate.executors.seccomp_filter import DENIED, build_program
 from clawgate.executors.seccomp_notify import KEEP, SyscallWatch
 from clawgate.executors.settings import executor_from_settings
@@ -110,7 +109,7 @@ def test_strace_p_cannot_attach(sandbox: BwrapExecutor) -> None:
 def test_an_unknown_call_gets_enosys_and_is_recorded_as_unknown(
         sandbox: BwrapExecutor, command: str, stdout: str) -> None:
     done = sandbox.run(ExecRequest(command))
-    number = int(command.split()[-1])
+    number = int(command.rsplit(maxsplit=1)[-1])
     assert done.stdout == stdout, done.stderr
     assert done.refusal_counts == ((f"syscall#{number}", "unknown", 1),)
 
@@ -183,7 +182,7 @@ def test_the_policy_can_turn_the_filter_off(workspace: Path) -> None:
 def test_a_machine_the_filter_is_not_written_for_refuses_to_run(
         workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bwrap_module, "supported_machine", lambda: False)
-    with pytest.raises(SandboxUnavailable, match="x86_64.*seccomp.enabled: false"):
+    with pytest.raises(SandboxUnavailable, match=r"x86_64.*seccomp\.enabled: false"):
         BwrapExecutor(workspace=workspace)
     assert BwrapExecutor(workspace=workspace, seccomp=False).seccomp is False
 
@@ -192,7 +191,7 @@ def test_a_filter_that_cannot_be_installed_runs_nothing(
         workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sandbox = BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5))
     monkeypatch.setattr(seccomp_notify, "build_program", lambda: b"not bpf")
-    with pytest.raises(SandboxUnavailable, match="could not be installed: .*whole BPF"):
+    with pytest.raises(SandboxUnavailable, match=r"could not be installed: .*whole BPF"):
         sandbox.run(ExecRequest("touch ran"))
     assert not (workspace / "ran").exists()
 
