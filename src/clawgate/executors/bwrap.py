@@ -42,6 +42,7 @@ from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, s
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt")
 MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
 PROBE_TIMEOUT_S = 10.0
+SYSTEM_PYTHON = "/usr/bin/python3"
 _LOADER = Path(__file__).with_name("seccomp_loader.py")
 
 
@@ -94,6 +95,8 @@ class BwrapExecutor(Executor):
         if self.network:
             argv.append("--share-net")
         argv += _system_binds()
+        if channel is not None:
+            argv += _python_binds(self._loader[0])
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         argv += view_args(self.view())
         argv += ["--chdir", os.fspath(job.cwd), "--"]
@@ -139,19 +142,15 @@ class BwrapExecutor(Executor):
                                      f"{done.stderr.strip() or done.returncode}")
 
     def _loader_argv(self) -> list[str]:
-        """The interpreter and source that install the filter inside the sandbox: this
-        Python where the sandbox shows it, else the system's."""
+        """The interpreter and source that install the filter inside the sandbox: the
+        system's Python (which the sandbox shows), else this one (its installation is then
+        mounted read-only: ``_python_binds``)."""
         if not supported_machine():
             raise SandboxUnavailable("the sandbox's system-call filter is written for x86_64; "
                                      "set executor.seccomp.enabled: false to run without it")
-        view = self.view()
-        for python in (os.path.realpath(sys.executable), "/usr/bin/python3"):
-            if os.access(python, os.X_OK) and view.mode_of(python) in ("read-only",
-                                                                       "read-write"):
-                return [python, "-I", "-S", "-c", _LOADER.read_text(encoding="utf-8")]
-        raise SandboxUnavailable("no Python the sandbox shows can install its system-call "
-                                 "filter; set executor.seccomp.enabled: false to run without "
-                                 "it")
+        python = SYSTEM_PYTHON if os.access(SYSTEM_PYTHON, os.X_OK) \
+            else os.path.realpath(sys.executable)
+        return [python, "-I", "-S", "-c", _LOADER.read_text(encoding="utf-8")]
 
     def _probe_filter(self) -> None:
         """Run ``true`` under the filter once: the kernel may lack seccomp or its user
@@ -175,8 +174,8 @@ class BwrapExecutor(Executor):
 
 
 def _python_binds(python: str) -> list[str]:
-    """For the probe, which runs before the workspace need exist: the installation the
-    loader's Python lives in, where the system binds do not show it already."""
+    """The installation the loader's Python lives in, read-only, where the system binds do
+    not show it already (before the view: a hidden path of the view stays hidden)."""
     root = os.path.realpath(sys.base_prefix)
     if python.startswith("/usr/") or not python.startswith(root + "/"):
         return []

@@ -10,11 +10,13 @@ filter has not seen. When the filter cannot be installed (a kernel without secco
 user notification, a filter with a listener already above us), the reason goes to the
 supervisor and to stderr and the command is not run: exit 125.
 
-Standard library only, and no clawgate import: this file runs under ``-I -S`` in the sandbox.
+Standard library only, and no clawgate import: this file runs under ``-I -S`` in the sandbox,
+on the system's Python where there is one (of any version since 3.7).
 """
 
 from __future__ import annotations
 
+import array
 import ctypes
 import os
 import socket
@@ -61,7 +63,8 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"clawgate: the sandbox's system-call filter could not be installed: "
                          f"{why}; the command was not run\n")
         return NOT_INSTALLED
-    socket.send_fds(channel, [b"ok"], [listener])
+    channel.sendmsg([b"ok"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+                               array.array("i", [listener]))])
     os.close(listener)
     channel.close()
     try:
