@@ -68,10 +68,11 @@ class BwrapExecutor(Executor):
                                      "'bubblewrap' package or choose another executor")
         self.bwrap = found
         self._loader: list[str] = []
-        self._probe()
         if seccomp:
             self._loader = self._loader_argv()
             self._probe_filter()
+        else:
+            self._probe()
 
     def view(self) -> SandboxView:
         """What a command started now would see (``view.py``)."""
@@ -153,8 +154,8 @@ class BwrapExecutor(Executor):
         return [python, "-I", "-S", "-c", _LOADER.read_text(encoding="utf-8")]
 
     def _probe_filter(self) -> None:
-        """Run ``true`` under the filter once: the kernel may lack seccomp or its user
-        notification (Linux 5.0), or a filter above us may already have a listener."""
+        """``_probe``, under the filter: the kernel may lack seccomp or its user notification
+        (Linux 5.0), or a filter above us may already have a listener."""
         with SyscallWatch() as watch:
             argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
                     "--cap-drop", "ALL", *_system_binds(), *_python_binds(self._loader[0]),
@@ -166,11 +167,13 @@ class BwrapExecutor(Executor):
                                       env=self.environment(ExecRequest(["true"])))
             except (OSError, subprocess.TimeoutExpired) as exc:
                 raise SandboxUnavailable(f"bubblewrap cannot start: {exc}") from exc
-        if watch.report.failure is not None or not watch.report.installed:
-            why = watch.report.failure or done.stderr.strip() or f"exit {done.returncode}"
+        if watch.report.failure is not None:
             raise SandboxUnavailable(f"the sandbox's system-call filter cannot be installed "
-                                     f"here: {why}; set executor.seccomp.enabled: false to run "
-                                     "without it")
+                                     f"here: {watch.report.failure}; set "
+                                     "executor.seccomp.enabled: false to run without it")
+        if done.returncode != 0 or not watch.report.installed:
+            raise SandboxUnavailable(f"bubblewrap cannot create its sandbox here: "
+                                     f"{done.stderr.strip() or done.returncode}")
 
 
 def _python_binds(python: str) -> list[str]:

@@ -16,10 +16,10 @@ on the system's Python where there is one (of any version since 3.7).
 
 from __future__ import annotations
 
+import _socket  # not ``socket``: its imports (enum, selectors) would double the start-up
 import array
 import ctypes
 import os
-import socket
 import sys
 
 SYS_SECCOMP, SYS_PRCTL = 317, 157
@@ -53,7 +53,7 @@ def install(program: bytes) -> int:
 
 
 def main(argv: list[str]) -> int:
-    channel = socket.socket(fileno=int(argv[1]))
+    channel = _socket.socket(fileno=int(argv[1]))
     command = argv[2:]
     try:
         listener = install(channel.recv(MAX_PROGRAM))
@@ -63,7 +63,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"clawgate: the sandbox's system-call filter could not be installed: "
                          f"{why}; the command was not run\n")
         return NOT_INSTALLED
-    channel.sendmsg([b"ok"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+    channel.sendmsg([b"ok"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS,
                                array.array("i", [listener]))])
     os.close(listener)
     channel.close()
