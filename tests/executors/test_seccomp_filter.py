@@ -27,6 +27,12 @@ SYSCALL = ("import ctypes, sys; l = ctypes.CDLL(None, use_errno=True); "
 LOADER = Path(seccomp_notify.__file__).with_name("seccomp_loader.py")
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sandbox's toolchain cache in the test's directory, not the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
 def syscall(*numbers: int) -> str:
     return shlex.join(["python3", "-c", SYSCALL, *map(str, numbers)])
 

@@ -22,6 +22,12 @@ from clawgate.guard import CallContext, Guard
 pytestmark = pytest.mark.bwrap
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sandbox's toolchain cache in the test's directory, not the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
 def guard(tmp_path: Path, seccomp: str = "{}") -> Guard:
     """A Guard on bubblewrap whose approver says yes: the sandbox is what holds here."""
     policy = tmp_path / "policy.yaml"

@@ -21,6 +21,12 @@ CTYPES = "import ctypes, sys; l = ctypes.CDLL(None, use_errno=True); "
 EPERM_LINE = "-1 1\n"  # the call's result and errno, as the snippets print them
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sandbox's toolchain cache in the test's directory, not the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
 def snippet(body: str) -> str:
     return "python3 -c " + shlex.quote(CTYPES + body)
 
