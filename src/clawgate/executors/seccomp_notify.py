@@ -107,12 +107,12 @@ class SyscallWatch:
             os.close(listener)
 
     def _handshake(self) -> int | None:
-        """The listener the loader sends, or None (its failure noted) if none comes."""
+        """The listener the loader sends, or None: the loader's own error noted as the
+        failure; nothing noted when the loader never ran (bwrap failed: its exit says so)."""
         # No deadline of its own: the run's timeout ends the wait (the loader starts a Python,
         # which may be slow on a busy machine, and a listener nobody reads would hang it).
         ready, _, _ = select.select([self._parent.fileno(), self._stop_r], [], [])
         if self._parent.fileno() not in ready:
-            self.report.failure = "the sandbox did not report its system-call filter"
             return None
         try:
             message, fds, _flags, _addr = socket.recv_fds(self._parent, 4096, 1)
@@ -124,8 +124,10 @@ class SyscallWatch:
             return fds[0]
         for fd in fds:
             os.close(fd)
-        self.report.failure = message.decode("utf-8", "replace").removeprefix("error: ") or \
-            "the sandbox ended before its system-call filter was installed"
+        if message.startswith(b"error: "):
+            self.report.failure = message.decode("utf-8", "replace").removeprefix("error: ")
+        else:
+            self.report.failure = f"the sandbox's loader sent {message[:80]!r}"
         return None
 
     def _answer_all(self, listener: int) -> None:
