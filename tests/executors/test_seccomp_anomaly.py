@@ -3,11 +3,14 @@ refusals of runs (a clock of the test's own: the windows are read, never timed).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.executors import ExecResult
 from clawgate.executors.seccomp_notify import SyscallRefusal
+from clawgate.policy.loader import load_policy
 from clawgate.syscall_anomaly import (
     AnomalyKind,
     AnomalyLimits,
@@ -150,3 +153,21 @@ def test_the_refusals_of_a_result_are_read_back() -> None:
         Refused("unshare", "denied", 3, "unshare(0x10000000, 0x0) pid 7"),
         Refused("syscall#500", "unknown", 1, "")]
     assert refused_in({"exit_code": 0}) == []
+
+
+@pytest.mark.parametrize(("locked", "later", "expected"), [
+    ("{enabled: true}", "{enabled: false}", ("enabled", True)),
+    ("{on_anomaly: end-session}", "{on_anomaly: record}", ("on_anomaly", "end-session")),
+    ("{on_anomaly: record}", "{on_anomaly: end-session}", ("on_anomaly", "end-session")),
+    ("{max_denied_per_minute: 5}", "{max_denied_per_minute: 50}",
+     ("max_denied_per_minute", 5)),
+    ("{max_denied_per_minute: 5}", "{max_denied_per_minute: 1}",
+     ("max_denied_per_minute", 1)),
+])
+def test_a_locked_layer_takes_only_a_stricter_setting(tmp_path: Path, locked: str, later: str,
+                                                       expected: tuple[str, object]) -> None:
+    admin, project = tmp_path / "admin.yaml", tmp_path / "project.yaml"
+    admin.write_text(f"version: 1\nlocked: true\nexecutor: {{seccomp: {locked}}}\n")
+    project.write_text(f"version: 1\nexecutor: {{seccomp: {later}}}\n")
+    seccomp = load_policy(admin, project).executor.seccomp
+    assert getattr(seccomp, expected[0]) == expected[1]
