@@ -2,7 +2,8 @@
 
     python bench/bench_executors.py [--quick] [--skip-docker] [--skip-bwrap]
 
-Prints medians and p99 of host and bubblewrap overhead over a bare ``subprocess.run(["true"])``,
+Prints medians and p99 of host and bubblewrap overhead over a bare ``subprocess.run(["true"])``
+(bubblewrap with and without its system-call filter, and the filter's one-off probe),
 Docker warm exec and cold run, the 50 x ``sleep 0.2`` run with a queue (total time and the most
 commands seen running at once in the process table), and the peak RSS growth while a command
 prints 1 GiB. Targets (issue 5): host <= 5 ms, bwrap <= 30 ms, warm exec <= 150 ms, cold <= 1 s,
@@ -89,7 +90,9 @@ def overheads(workspace: Path, runs: int, bwrap: bool, docker: bool) -> None:
     }
     if bwrap:
         box = BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5))
+        bare_box = BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5), seccomp=False)
         funcs["bwrap ExecRequest('true')"] = lambda: box.run(ExecRequest("true"))
+        funcs["bwrap 'true' without the filter"] = lambda: bare_box.run(ExecRequest("true"))
     results = interleaved(funcs, runs)
     bare = results.pop("bare subprocess.run(['true'])")
     line("bare subprocess.run(['true'])", bare)
@@ -105,6 +108,17 @@ def overheads(workspace: Path, runs: int, bwrap: bool, docker: bool) -> None:
                             limiter=SpawnLimiter(5)) as cold:
             line("docker cold run 'true'", timings(lambda: cold.run(ExecRequest("true")),
                                                    max(runs // 20, 5)))
+
+
+def filter_start(workspace: Path, runs: int) -> None:
+    """What the system-call filter costs once: building a BwrapExecutor (its probes: a
+    sandboxed ``true``, and with the filter a second one under it), with and without."""
+    results = interleaved({
+        "bwrap executor built (filter)": lambda: BwrapExecutor(workspace=workspace),
+        "bwrap executor built (no filter)": lambda: BwrapExecutor(workspace=workspace,
+                                                                  seccomp=False)}, runs)
+    for name, values in results.items():
+        line(name, values)
 
 
 def count_running(marker: str) -> int:
@@ -177,6 +191,8 @@ def main() -> None:
         workspace = Path(tmp)
         bwrap, docker = available(workspace, not args.skip_bwrap, not args.skip_docker)
         overheads(workspace, runs, bwrap, docker)
+        if bwrap:
+            filter_start(workspace, max(runs // 10, 5))
         queue_run(workspace)
         flood("host", HostExecutor(workspace=workspace, limiter=SpawnLimiter(5)))
         if bwrap:

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import os
+import shlex
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, overload
 
 from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.errors import ToolError, ToolErrorKind
+from clawgate.syscall_anomaly import AnomalyLimits, SyscallAnomalyDetector, refused_in
 from clawgate.tools.base import FunctionTool, Result, Tool, ToolRegistry, validate_arguments
 
 if TYPE_CHECKING:
@@ -86,6 +89,8 @@ class Guard:
         self.executor = setup.executor
         self._iterations: dict[str, int] = {}
         self._budget_lock = threading.Lock()
+        self.anomalies = SyscallAnomalyDetector(
+            AnomalyLimits.from_settings(policy.executor.seccomp))
 
     @property
     def audit_path(self) -> str | None:
@@ -152,7 +157,7 @@ class Guard:
             value = tool.execute(checked)
             if inspect.isawaitable(value):
                 value = _run_coroutine(value)
-            return self._finish(name, checked, ctx, decision, value, started)
+            return self._finish(name, tool, checked, ctx, decision, value, started)
         except BaseException as exc:
             raise self._failed(name, args, ctx, exc, started) from None
 
@@ -168,7 +173,7 @@ class Guard:
                 value = await value
             else:
                 value = await asyncio.to_thread(lambda: value)
-            return self._finish(name, checked, ctx, decision, value, started)
+            return self._finish(name, tool, checked, ctx, decision, value, started)
         except BaseException as exc:
             raise self._failed(name, args, ctx, exc, started) from None
 
@@ -187,6 +192,7 @@ class Guard:
 
     def _prepare(self, name: str, args: Mapping[str, Any] | None, ctx: CallContext
                  ) -> tuple[Tool, dict[str, Any], Decision]:
+        self.anomalies.require_open(ctx.session)  # an anomaly may have ended the session
         tool = self.registry.get(name)                                    # 1
         self.setup.require_visible(name, self.registry.names(), ctx)      # 2
         checked = validate_arguments(tool.parameters, args or {})         # 3
@@ -210,12 +216,27 @@ class Guard:
                                 "start a new turn (Guard.new_turn)")
             self._iterations[session] = used + 1
 
-    def _finish(self, name: str, args: dict[str, Any], ctx: CallContext, decision: Decision,
-                value: Any, started: float) -> Result:
+    def _finish(self, name: str, tool: Tool, args: dict[str, Any], ctx: CallContext,
+                decision: Decision, value: Any, started: float) -> Result:
         result = self.setup.clean(name, value)                            # 8
+        if callable(getattr(tool, "commands", None)) and isinstance(value, Mapping):
+            self._audit_anomalies(name, args, ctx, value)
         self.setup.record(name, args, ctx, decision.outcome.label, decision.reasons,
                           result, started)                                # 9
         return result
+
+    def _audit_anomalies(self, name: str, args: dict[str, Any], ctx: CallContext,
+                         value: Mapping[str, Any]) -> None:
+        """One audit line per anomaly the run's refused system calls raise (the detector's
+        cooldown and cap applied); under ``on_anomaly: end-session`` the call then fails."""
+        refused = refused_in(value)
+        command = _command_of(args)
+        found = self.anomalies.observe(ctx.session, command, refused)
+        for anomaly in found:
+            self.setup.record(name, {"command": command}, ctx, "anomaly",
+                              (anomaly.reason,), anomaly.as_dict(), time.monotonic())
+        if found:
+            self.anomalies.require_open(ctx.session)
 
     def _failed(self, name: str, args: Mapping[str, Any] | None, ctx: CallContext,
                 exc: BaseException, started: float) -> BaseException:
@@ -236,6 +257,15 @@ class Guard:
         self.setup.record(name, shown, ctx, outcome, error.reasons,
                           {"error": error.kind.value, "message": error.message}, started)
         return error
+
+
+def _command_of(args: Mapping[str, Any]) -> str:
+    """The command line a call ran, for the anomaly lines (exec_shell, spawn, custom tools)."""
+    command = args.get("command")
+    extra = args.get("args")
+    if isinstance(command, str) and isinstance(extra, list):
+        return shlex.join([command, *map(str, extra)])
+    return command if isinstance(command, str) else json.dumps(dict(args), default=str)[:200]
 
 
 def _run_coroutine(value: Any) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +107,8 @@ RULE = "shell: {{rules: [{{id: probe-rule, command: [make, deploy], decision: {d
 HIDDEN = 'set -- rm -rf ~; "$@"'
 SHADOW_KEYS = frozenset({"shell.shadow", "shell.shadow_timeout_ms"})  # need bubblewrap
 MOUNT_KEYS = frozenset({"executor.mounts[].path", "executor.mounts[].mode",
-                        "executor.mounts[].reason"})  # bubblewrap's view
+                        "executor.mounts[].reason",
+                        "executor.seccomp.enabled"})  # bubblewrap's view and filter
 MOUNT = "executor: {{kind: bwrap, mounts: [{{path: /usr/share, mode: {mode}, reason: {why}}}]}}"
 
 
@@ -115,6 +116,14 @@ def _shown(mode: str, why: str) -> Any:
     """The sandbox's view holds the entry as written: its path, its mode, its reason."""
     return lambda ex: any((m.path, m.mode, m.reason) == ("/usr/share", mode, f"policy: {why}")
                           for m in ex.view().mounts)
+
+
+def _anomalies(setting: str, check: Callable[[Any], bool]) -> dict[str, Probe]:
+    """An ``executor.seccomp`` key the Guard's syscall-anomaly detector reads, as written."""
+    def probe(world: World) -> None:
+        with world.guard([f"executor: {{seccomp: {{{setting}}}}}"]) as guard:
+            assert check(guard.anomalies.limits), setting
+    return on(guard=guard_only(probe))
 
 ROWS: dict[str, dict[str, Probe]] = {
     "version": everywhere(refuses(["version: 2\n"], "version")),
@@ -237,6 +246,18 @@ ROWS: dict[str, dict[str, Probe]] = {
                                            _shown("read-write", "probe")),
     "executor.mounts[].reason": executor_has(MOUNT.format(mode="hidden", why="datasets"),
                                              _shown("hidden", "datasets")),
+    "executor.seccomp.enabled": executor_has(
+        "executor: {kind: bwrap, seccomp: {enabled: false}}",
+        lambda ex: type(ex).__name__ == "BwrapExecutor" and ex.seccomp is False),
+    "executor.seccomp.on_anomaly": _anomalies("on_anomaly: end-session",
+                                              lambda lim: lim.end_session is True),
+    "executor.seccomp.max_denied_per_minute": _anomalies(
+        "max_denied_per_minute: 2", lambda lim: lim.max_denied_per_minute == 2),
+    "executor.seccomp.max_events_per_minute": _anomalies(
+        "max_events_per_minute: 7", lambda lim: lim.max_events_per_minute == 7),
+    "executor.seccomp.max_alerts_per_minute": _anomalies(
+        "max_alerts_per_minute: 3", lambda lim: lim.max_alerts_per_minute == 3),
+    "executor.seccomp.cooldown_s": _anomalies("cooldown_s: 4", lambda lim: lim.cooldown_s == 4),
     "executor.docker.image": docker("image", "clawgate-sandbox:busybox",
                                     lambda c: c["image"] == "clawgate-sandbox:busybox"),
     "executor.docker.base_url": dict.fromkeys(("guard", "run"), _unreachable_engine),

@@ -1,5 +1,6 @@
 """``policy audit tail`` on a terminal: one row a record (time, agent, tool, what was asked,
-outcome, the deciding rules), through rich. Lines that are not records are shown as such."""
+outcome, the deciding rules), through rich; a syscall anomaly's row names its kind and the
+system call. Lines that are not records are shown as such."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from rich.text import Text
 from clawgate.cli.pretty import show_table, styled
 
 HEADERS = ("time", "agent", "tool", "call", "outcome", "rules")
-STYLES = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red", "error": "bold red"}
+STYLES = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red", "error": "bold red",
+          "anomaly": "bold magenta"}
 WIDTH = 80  # of the call column: the whole call is in the JSON lines
 
 
@@ -32,8 +34,13 @@ def _row(line: bytes) -> tuple[str | Text, ...]:
     reasons = decision.get("reasons")
     rules = sorted({str(r.get("rule_id")) for r in reasons if isinstance(r, Mapping)}
                    if isinstance(reasons, list) else set())
+    call = _call(record.get("args"))
+    result = record.get("result")
+    if outcome == "anomaly" and isinstance(result, Mapping):
+        what = " ".join(str(result.get(k)) for k in ("kind", "syscall") if result.get(k))
+        call = f"{what}: {call}"
     return (str(record.get("time", "")), str(record.get("agent", "")),
-            str(record.get("tool", "")), _call(record.get("args")),
+            str(record.get("tool", "")), call,
             styled(outcome, STYLES.get(outcome, "")), ", ".join(rules))
 
 

@@ -20,6 +20,7 @@ from typing import Any, Self, TypeVar
 
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.executors.limiter import SpawnLimiter, shared_limiter
+from clawgate.executors.seccomp_notify import SyscallRefusal
 
 _D = TypeVar("_D")
 
@@ -106,12 +107,25 @@ class ExecResult:
     duration_ms: float = 0.0
     timed_out: bool = False
     truncated: bool = False  # a stream went over the output cap and was cut
+    refusals: tuple[SyscallRefusal, ...] = ()  # system calls the sandbox's filter refused
+    refusal_counts: tuple[tuple[str, str, int], ...] = ()  # (name, kind, count) of all of them
 
     def as_dict(self) -> dict[str, object]:
-        """The stable JSON shape of ``policy run --json``'s ``result``."""
-        return {"exit_code": self.exit_code, "stdout": self.stdout, "stderr": self.stderr,
-                "duration_ms": round(self.duration_ms, 3), "timed_out": self.timed_out,
-                "truncated": self.truncated}
+        """The stable JSON shape of ``policy run --json``'s ``result`` (``refused_syscalls``
+        only when the sandbox's filter refused a call)."""
+        shown: dict[str, object] = {
+            "exit_code": self.exit_code, "stdout": self.stdout, "stderr": self.stderr,
+            "duration_ms": round(self.duration_ms, 3), "timed_out": self.timed_out,
+            "truncated": self.truncated}
+        if self.refusal_counts:
+            shown["refused_syscalls"] = self.refused_syscalls()
+        return shown
+
+    def refused_syscalls(self) -> dict[str, object]:
+        """What the filter refused: each kept call, and every refused call's count."""
+        return {"calls": [r.as_dict() for r in self.refusals],
+                "counts": [{"syscall": name, "kind": kind, "count": count}
+                           for name, kind, count in self.refusal_counts]}
 
 
 @dataclass(frozen=True, slots=True)

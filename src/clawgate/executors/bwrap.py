@@ -9,6 +9,13 @@ interpreter, the policy's ``executor.mounts``, and never the guard's state. All 
 unshared, capabilities dropped, the session is new (no TIOCSTI into the caller's terminal) and
 the sandbox dies with its parent: a timeout that kills bwrap kills every process inside its pid
 namespace, including ones that called ``setsid``.
+
+Unless ``seccomp=False``, the first program run in the sandbox (once bwrap, which needs
+``mount``, ``unshare`` and ``pivot_root`` to build it, is done) installs the system-call filter
+of ``seccomp_filter.py`` and hands its listener out, and each refused call is recorded
+(``seccomp_notify.py``) and returned in ``ExecResult.refusals``. A machine where the filter
+cannot be installed makes the executor raise SandboxUnavailable: a sandbox that was asked for
+a filter never runs without one.
 """
 
 from __future__ import annotations
@@ -17,7 +24,9 @@ import contextlib
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +35,15 @@ from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Exe
 from clawgate.executors.cgroups import Containment
 from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.process import run_process
+from clawgate.executors.seccomp_filter import supported_machine
+from clawgate.executors.seccomp_notify import SyscallWatch, WatchReport
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt")
 MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
 PROBE_TIMEOUT_S = 10.0
+SYSTEM_PYTHON = "/usr/bin/python3"
+_LOADER = Path(__file__).with_name("seccomp_loader.py")
 
 
 class BwrapExecutor(Executor):
@@ -42,9 +55,11 @@ class BwrapExecutor(Executor):
     def __init__(self, *, network: bool = False, bwrap: str = "bwrap",
                  safe_env_names: Iterable[str] = SAFE_ENV_NAMES,
                  read_only: Iterable[str | os.PathLike[str]] = (),
-                 mounts: Sequence[MountSpec] = (), **kwargs: Any) -> None:
+                 mounts: Sequence[MountSpec] = (), seccomp: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.network = network
+        self.seccomp = seccomp
         self.read_only = inside_workspace(read_only, self.workspace)
         self.mounts = tuple(mounts)
         found = shutil.which(bwrap)
@@ -52,7 +67,12 @@ class BwrapExecutor(Executor):
             raise SandboxUnavailable(f"bubblewrap ({bwrap!r}) is not installed; install the "
                                      "'bubblewrap' package or choose another executor")
         self.bwrap = found
-        self._probe()
+        self._loader: list[str] = []
+        if seccomp:
+            self._loader = self._loader_argv()
+            self._probe_filter()
+        else:
+            self._probe()
 
     def view(self) -> SandboxView:
         """What a command started now would see (``view.py``)."""
@@ -68,16 +88,21 @@ class BwrapExecutor(Executor):
                 env[name] = value
         return env
 
-    def sandbox_argv(self, job: Job) -> list[str]:
-        """The bwrap command line that runs ``job.argv`` in the sandbox."""
+    def sandbox_argv(self, job: Job, channel: int | None = None) -> list[str]:
+        """The bwrap command line that runs ``job.argv`` in the sandbox; given the fd of a
+        ``SyscallWatch``'s channel, under the system-call filter."""
         argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
                 "--cap-drop", "ALL"]
         if self.network:
             argv.append("--share-net")
         argv += _system_binds()
+        if channel is not None:
+            argv += _python_binds(self._loader[0])
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         argv += view_args(self.view())
         argv += ["--chdir", os.fspath(job.cwd), "--"]
+        if channel is not None:
+            argv += [*self._loader, str(channel)]
         return argv + job.argv
 
     def _execute(self, job: Job) -> ExecResult:
@@ -88,15 +113,18 @@ class BwrapExecutor(Executor):
         runtimes reserve alone). bwrap's pid namespace already ends every process when the
         command does."""
         with contextlib.ExitStack() as stack:
+            watch = stack.enter_context(SyscallWatch()) if self.seccomp else None
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
-            argv = self.sandbox_argv(job)
+            argv = self.sandbox_argv(job, None if watch is None else watch.child_fd)
             if containment is not None:
                 stack.enter_context(containment)
             else:
                 argv = _rlimited(argv, self.limits.pids, self.limits.memory)
-            return run_process(argv, cwd=job.cwd, env=job.env, timeout_s=job.timeout_s,
-                               output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
-                               containment=containment)
+            result = run_process(argv, cwd=job.cwd, env=job.env, timeout_s=job.timeout_s,
+                                 output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
+                                 containment=containment,
+                                 pass_fds=() if watch is None else (watch.child_fd,))
+        return result if watch is None else _with_refusals(result, watch.report)
 
     def _probe(self) -> None:
         """Run ``true`` in a sandbox once: user namespaces may be disabled on this machine.
@@ -113,6 +141,61 @@ class BwrapExecutor(Executor):
         if done.returncode != 0:
             raise SandboxUnavailable(f"bubblewrap cannot create its sandbox here: "
                                      f"{done.stderr.strip() or done.returncode}")
+
+    def _loader_argv(self) -> list[str]:
+        """The interpreter and source that install the filter inside the sandbox: the
+        system's Python (which the sandbox shows), else this one (its installation is then
+        mounted read-only: ``_python_binds``)."""
+        if not supported_machine():
+            raise SandboxUnavailable("the sandbox's system-call filter is written for x86_64; "
+                                     "set executor.seccomp.enabled: false to run without it")
+        python = SYSTEM_PYTHON if os.access(SYSTEM_PYTHON, os.X_OK) \
+            else os.path.realpath(sys.executable)
+        return [python, "-I", "-S", "-c", _LOADER.read_text(encoding="utf-8")]
+
+    def _probe_filter(self) -> None:
+        """``_probe``, under the filter: the kernel may lack seccomp or its user notification
+        (Linux 5.0), or a filter above us may already have a listener."""
+        with SyscallWatch() as watch:
+            argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
+                    "--cap-drop", "ALL", *_system_binds(), *_python_binds(self._loader[0]),
+                    "--proc", "/proc", "--dev", "/dev", "--chdir", "/", "--",
+                    *self._loader, str(watch.child_fd), "true"]
+            try:
+                done = subprocess.run(argv, capture_output=True, text=True, check=False,
+                                      timeout=PROBE_TIMEOUT_S, pass_fds=(watch.child_fd,),
+                                      env=self.environment(ExecRequest(["true"])))
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise SandboxUnavailable(f"bubblewrap cannot start: {exc}") from exc
+        if watch.report.failure is not None:
+            raise SandboxUnavailable(f"the sandbox's system-call filter cannot be installed "
+                                     f"here: {watch.report.failure}; set "
+                                     "executor.seccomp.enabled: false to run without it")
+        if done.returncode != 0 or not watch.report.installed:
+            raise SandboxUnavailable(f"bubblewrap cannot create its sandbox here: "
+                                     f"{done.stderr.strip() or done.returncode}")
+
+
+def _python_binds(python: str) -> list[str]:
+    """The installation the loader's Python lives in, read-only, where the system binds do
+    not show it already (before the view: a hidden path of the view stays hidden)."""
+    root = os.path.realpath(sys.base_prefix)
+    if python.startswith("/usr/") or not python.startswith(root + "/"):
+        return []
+    return ["--ro-bind", root, root]
+
+
+def _with_refusals(result: ExecResult, report: WatchReport) -> ExecResult:
+    """The run's result with what its filter refused. A loader that could not install the
+    filter ran nothing: that is the sandbox failing, not the command."""
+    if report.failure is not None:
+        raise SandboxUnavailable(f"the sandbox's system-call filter could not be installed: "
+                                 f"{report.failure}")
+    if not report.counts:
+        return result
+    return replace(result, refusals=tuple(report.refusals),
+                   refusal_counts=tuple((name, kind, count)
+                                        for (name, kind), count in report.counts.items()))
 
 
 def _rlimited(argv: list[str], pids: int, memory: int) -> list[str]:

@@ -77,16 +77,18 @@ class _State:
 
 def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: float,
                 output_cap: int, kill_grace_s: float,
-                containment: Containment | None = None) -> ExecResult:
+                containment: Containment | None = None,
+                pass_fds: tuple[int, ...] = ()) -> ExecResult:
     """Run ``argv`` to its end or its deadline; never leaves a process of its group (or of its
-    control group, given one) behind."""
+    control group, given one) behind. ``pass_fds`` stay open in the child (the sandbox's
+    channel to its system-call supervisor)."""
     start = time.monotonic()
     if containment is not None:
         argv = containment.wrap(argv)
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
+                                start_new_session=True, pass_fds=pass_fds)
     except OSError as exc:  # not found, not executable: what a shell would say, exit 127/126
         code = 127 if isinstance(exc, FileNotFoundError) else 126
         return ExecResult(code, "", f"{argv[0]}: {exc.strerror}\n",

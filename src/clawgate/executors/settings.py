@@ -3,8 +3,10 @@ layer having to know the executors' constructors.
 
 The section's shape is the policy model's: ``kind``, ``timeout_s``, ``max_timeout_s``,
 ``max_concurrent``, ``queue_timeout_s``, ``repo_programs``, ``mounts: [{path, mode, reason}]``
-(what a sandbox shows besides its default view: ``view.py``) and ``docker: {image, base_url,
-memory, pids, cpus, network}``; a pydantic model is accepted as it is (through ``model_dump``).
+(what a sandbox shows besides its default view: ``view.py``), ``seccomp: {enabled, ...}`` (the
+bubblewrap sandbox's system-call filter; the rest of it is the Guard's) and ``docker: {image,
+base_url, memory, pids, cpus, network}``; a pydantic model is accepted as it is (through
+``model_dump``).
 
 ``kind: auto`` (the embedded default's) is bubblewrap where ``bwrap`` works on this machine,
 else the host, with one warning line logged (``clawgate.executors``, which Python prints on
@@ -101,17 +103,23 @@ def executor_from_settings(section: Mapping[str, Any] | Any, *, kind: str | None
         common["safe_env_names"] = tuple(safe_env_names)
     sandbox: dict[str, Any] = {"network": network_allowed(values), "read_only": tuple(read_only),
                                "mounts": mounts_from_settings(values)}
+    seccomp = seccomp_enabled(values)
     if chosen == "auto":
         try:
-            return BwrapExecutor(**sandbox, **common)
+            return BwrapExecutor(**sandbox, seccomp=seccomp, **common)
         except SandboxUnavailable as exc:
             LOG.warning(host_warning(exc))
             return HostExecutor(**common)
     if chosen == "host":
         return HostExecutor(**common)
     if chosen == "bwrap":
-        return BwrapExecutor(**sandbox, **common)
+        return BwrapExecutor(**sandbox, seccomp=seccomp, **common)
     return DockerExecutor(docker_settings_from(values), **sandbox, **common)
+
+
+def seccomp_enabled(section: Mapping[str, Any] | Any) -> bool:
+    """``executor.seccomp.enabled``: the bubblewrap sandbox's system-call filter (default on)."""
+    return bool(_as_mapping(_as_mapping(section).get("seccomp")).get("enabled", True))
 
 
 def mounts_from_settings(section: Mapping[str, Any] | Any) -> tuple[MountSpec, ...]:

@@ -44,8 +44,11 @@ INTERSECT = (("tools", "allow"), ("tools", "byProvider", "*", "allow"),
 WHOLE = (("tools", "custom", "*"), ("tools", "groups", "*"), ("shell", "rules"))
 AUTONOMY_ORDER = {"readonly": 0, "supervised": 1, "full": 2}
 NARROW_WHEN_TRUE = frozenset({("require_approval_for_medium_risk",),
-                              ("block_high_risk_commands",), ("shell", "shadow")})
-NARROW_WHEN_LARGER = frozenset({("shell", "shadow_timeout_ms")})  # more time: more is seen
+                              ("block_high_risk_commands",), ("shell", "shadow"),
+                              ("executor", "seccomp", "enabled")})
+# more time: more is seen; more anomaly lines: more is recorded
+NARROW_WHEN_LARGER = frozenset({("shell", "shadow_timeout_ms"),
+                                ("executor", "seccomp", "max_alerts_per_minute")})
 NARROW_WHEN_FALSE = frozenset({("permissions", "write"), ("permissions", "shell"),
                                ("permissions", "unsafe"), ("hooks", "trusted")})
 
@@ -98,6 +101,8 @@ def narrower(path: P, old: Any, new: Any) -> bool:
         return AUTONOMY_ORDER[new] < AUTONOMY_ORDER[old]
     if path == ("executor", "kind"):
         return EXECUTOR_ISOLATION[new] >= EXECUTOR_ISOLATION[old]
+    if path == ("executor", "seccomp", "on_anomaly"):
+        return bool(new == "end-session")
     if path[0] == "tools" and path[-1] == "profile":
         from clawgate.policy.catalog import BUILTIN_TOOLS, Groups
 

@@ -28,7 +28,8 @@ from clawgate.policy.toolmodels import (
 
 __all__ = ["AgentProviderTools", "AgentTools", "CustomTool", "DockerSettings",
            "ExecutorSettings", "GroupTools", "Hooks", "Manifest", "Permissions",
-           "ProviderTools", "RateLimit", "SandboxMount", "ShellPolicy", "ShellRule",
+           "ProviderTools", "RateLimit", "SandboxMount", "SeccompSettings", "ShellPolicy",
+           "ShellRule",
            "SubagentTools", "ToolsPolicy", "Web"]
 
 RuleDecision = Literal["allow", "ask", "deny"]
@@ -175,6 +176,37 @@ class SandboxMount(Strict):
         return value
 
 
+ANOMALIES = (GUARD_ONLY, "only the Guard keeps a session whose anomalies it audits")
+
+
+class SeccompSettings(Strict):
+    """The bubblewrap sandbox's system-call filter and what the Guard makes of its refusals
+    (``executor.seccomp``; docs/sandbox.md)."""
+
+    enabled: bool = described(
+        "Run bwrap commands under the system-call filter (ptrace, mount, unshare/setns and "
+        "namespace clones, kexec, bpf, the keyring, modules, raw and packet sockets, ... are "
+        "refused and recorded). A machine that cannot install it refuses to run; false runs "
+        "without it.", *RUNS, default=True)
+    on_anomaly: Literal["record", "end-session"] = described(
+        "What an anomaly does beyond its audit line: record, or end-session (the call fails "
+        "and the Guard refuses every later call of that session).", *ANOMALIES,
+        default="record")
+    max_denied_per_minute: int = described(
+        "Denied system calls a session may make in a rolling minute before a "
+        "denied_rate_exceeded anomaly.", *ANOMALIES, default=5, ge=0)
+    max_events_per_minute: int = described(
+        "Refused system calls of any kind (denied and unknown) a session may make in a "
+        "rolling minute before an event_rate_exceeded anomaly.", *ANOMALIES, default=120,
+        ge=0)
+    max_alerts_per_minute: int = described(
+        "Anomaly lines a session writes in a rolling minute at most.", *ANOMALIES,
+        default=30, ge=1)
+    cooldown_s: float = described(
+        "Seconds during which the same anomaly (kind, system call, program) is not written "
+        "again: a loop does not flood the audit.", *ANOMALIES, default=20, ge=0)
+
+
 class ExecutorSettings(Strict):
     kind: Literal["auto", "host", "bwrap", "docker"] = described(
         "Where commands run: auto is bwrap where it works here, else the host with a one-line "
@@ -196,6 +228,7 @@ class ExecutorSettings(Strict):
         "entries add to the others', a later entry at the same path wins. Under a locked "
         "layer only its own entries and hidden ones apply.", *RUNS, default=())
     docker: DockerSettings = DockerSettings()
+    seccomp: SeccompSettings = SeccompSettings()
 
     @model_validator(mode="after")
     def _coherent(self) -> ExecutorSettings:

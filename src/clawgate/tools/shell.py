@@ -31,8 +31,12 @@ def _result(executor: Executor, request: ExecRequest) -> Result:
     if done.timed_out:  # the timeout that applied: after the executor's default and clamp
         applied = executor.limits.clamp(request.timeout_s)
         raise ToolError(ToolErrorKind.TIMEOUT, f"the command timed out after {applied:g} s")
-    return {"exit_code": done.exit_code, "stdout": done.stdout, "stderr": done.stderr,
-            "duration_ms": done.duration_ms, "truncated": done.truncated}
+    result: Result = {"exit_code": done.exit_code, "stdout": done.stdout,
+                      "stderr": done.stderr, "duration_ms": done.duration_ms,
+                      "truncated": done.truncated}
+    if done.refusal_counts:  # the sandbox's filter refused calls: the Guard audits them
+        result["refused_syscalls"] = done.refused_syscalls()
+    return result
 
 
 @dataclass

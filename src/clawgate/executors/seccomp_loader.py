@@ -1,0 +1,78 @@
+"""Run inside the sandbox, after bubblewrap has built it: install the system-call filter, hand
+its listener to the supervisor outside, then exec the command.
+
+    python -I -S seccomp_loader.py FD COMMAND [ARG]...
+
+FD is this end of a Unix socket pair the supervisor made. The filter program comes over it (the
+supervisor builds it: ``seccomp_filter.py``), the listener of ``SECCOMP_FILTER_FLAG_NEW_LISTENER``
+goes back over it (``SCM_RIGHTS``), and only then does the command run: it can make no call the
+filter has not seen. When the filter cannot be installed (a kernel without seccomp or without
+user notification, a filter with a listener already above us), the reason goes to the
+supervisor and to stderr and the command is not run: exit 125.
+
+Standard library only, and no clawgate import: this file runs under ``-I -S`` in the sandbox,
+on the system's Python where there is one (of any version since 3.7).
+"""
+
+from __future__ import annotations
+
+import _socket  # not ``socket``: its imports (enum, selectors) would double the start-up
+import array
+import ctypes
+import os
+import sys
+
+SYS_SECCOMP, SYS_PRCTL = 317, 157
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_FILTER_FLAG_NEW_LISTENER = 1 << 3
+PR_SET_NO_NEW_PRIVS = 38
+NOT_INSTALLED = 125
+MAX_PROGRAM = 65536
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def install(program: bytes) -> int:
+    """Install ``program`` on this process (inherited by all it starts) and return the
+    listener fd. Raises OSError."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    if libc.syscall(SYS_PRCTL, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if not program or len(program) % 8:
+        raise OSError(22, "the filter program is not whole BPF instructions")
+    code = ctypes.create_string_buffer(program, len(program))
+    prog = SockFprog(len(program) // 8, ctypes.addressof(code))
+    fd = libc.syscall(SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                      ctypes.byref(prog))
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER, NEW_LISTENER)")
+    return int(fd)
+
+
+def main(argv: list[str]) -> int:
+    channel = _socket.socket(fileno=int(argv[1]))
+    command = argv[2:]
+    try:
+        listener = install(channel.recv(MAX_PROGRAM))
+    except OSError as exc:
+        why = f"{exc.strerror or exc} ({exc.filename})" if exc.filename else str(exc)
+        channel.send(f"error: {why}".encode())
+        sys.stderr.write(f"clawgate: the sandbox's system-call filter could not be installed: "
+                         f"{why}; the command was not run\n")
+        return NOT_INSTALLED
+    channel.sendmsg([b"ok"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS,
+                               array.array("i", [listener]))])
+    os.close(listener)
+    channel.close()
+    try:
+        os.execvp(command[0], command)
+    except OSError as exc:  # what a shell says: 127 not found, 126 not executable
+        sys.stderr.write(f"{command[0]}: {exc.strerror}\n")
+        return 127 if isinstance(exc, FileNotFoundError) else 126
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
