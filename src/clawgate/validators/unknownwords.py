@@ -134,6 +134,28 @@ def payloads(text: str) -> list[str]:
     return found or [""]  # "": code that starts something, nothing literal to check
 
 
+def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
+    """A program known only from data: its options say which words are commands. A value of
+    an option that takes a command is CG-ESC-002's (the catalog's ``run`` kind: at least ASK,
+    DENY when the payload is); operands that are a command line (``entr make``) are checked
+    as the command they are; every other word is judged as for an unknown program, since the
+    data does not say what a value or an operand is for."""
+    ran = [e.word.value for e in programs.runs(cmd) if e.word is not None and e.word.value]
+    start = programs.learned_command(cmd)
+    judged = cmd.words[1:start]
+    wrapped = None if start is None else " ".join(w.shown for w in cmd.words[start:])
+    found = [p for w in judged if w.value is not None and len(w.value) <= MAX_WORD
+             and not any(w.value.endswith(r) for r in ran) for p in payloads(w.value)]
+    commands = [text for text in dict.fromkeys(found) if text]
+    nested = (*commands, wrapped) if wrapped is not None else tuple(commands)
+    if not found:
+        return Verdict.unwrap(*nested) if nested else Verdict.passthrough()
+    what = f"a command ({commands[0]!r})" if commands else "code that starts processes"
+    return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=rule_id,
+                          message=f"{cmd.program} is known only from data (which of its "
+                          f"options take a value), and it is handed {what}")
+
+
 @register
 class UnknownProgramWords(Validator):
     """A program the catalog does not know is handed a command line or code that starts
@@ -164,6 +186,8 @@ class UnknownProgramWords(Validator):
             found = [p for text in texts if _CODE.search(text) for p in payloads(text)]
         elif known(program) and not own_file(cmd):
             return Verdict.passthrough()
+        elif not own_file(cmd) and programs.learned_entry(family) is not None:
+            return _learned(cmd, self.id)
         else:
             who = (f"{program} is not a program the catalog knows, and it" if not known(program)
                    else f"{cmd.words[0].value} is a file of its own, not the {program} the "
