@@ -29,6 +29,7 @@ switch (the word after it is then judged as an operand).
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import re
 import subprocess
@@ -38,10 +39,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import catalog_man  # noqa: E402
+
+MAN = Path("/usr/share/man")
+# programs whose subcommands have pages of their own (git-commit.1, docker-run.1,
+# gcloud_compute_...): those pages describe the subcommand, not a program
+_PARENTS = frozenset({"git", "docker", "gcloud", "podman", "dpkg", "systemd", "perf", "lvm",
+                      "npm", "cargo", "apt", "debconf", "ip"})
 OUT = ROOT / "src" / "clawgate" / "programs" / "data" / "options.tsv"
 FISH = {"project": "fish-shell", "repository": "https://github.com/fish-shell/fish-shell",
         "path": "share/completions", "licence": "GPL-2.0-only (option facts: names and "
-        "arity; see NOTICE-program-data.txt)"}
+        "arity; see data/NOTICE-program-data.txt)"}
+MANUALS = {"project": "Debian manual pages", "repository": "https://manpages.debian.org",
+           "path": "/usr/share/man/man1, /usr/share/man/man8 (each entry names its package "
+           "and version)", "licence": "each page under its package's licence "
+           "(/usr/share/doc/<package>/copyright); option names and arity only"}
 TLDR = {"project": "tldr-pages", "repository": "https://github.com/tldr-pages/tldr",
         "path": "pages/common, pages/linux", "licence": "CC-BY-4.0"}
 EXAMPLES = 2
@@ -179,6 +193,7 @@ def learn(files: dict[str, str]) -> dict[str, dict[str, object]]:
     operands are a command line."""
     seen: dict[str, dict[str, set[str]]] = {}
     wraps: set[str] = set()
+    where: dict[str, str] = {}
     for filename, text in sorted(files.items()):
         default = filename.rsplit("/", 1)[-1].removesuffix(".fish")
         for words in statements(text):
@@ -192,14 +207,15 @@ def learn(files: dict[str, str]) -> dict[str, dict[str, object]]:
             spellings = _spellings(spec)
             kind = _kind(spec)
             for name in names:
+                where.setdefault(name, filename)
                 options = seen.setdefault(name, {})
                 if not spellings and kind == "run" and "__fish_complete_subcommand" in " ".join(
                         spec.get("arguments", [])) and "condition" not in spec:
                     wraps.add(name)
                 for spelling in spellings:
                     options.setdefault(spelling, set()).add(kind)
-    return {name: _entry(options, name in wraps) for name, options in sorted(seen.items())
-            if options or name in wraps}
+    return {name: {**_entry(options, name in wraps), "from": "fish", "path": where[name]}
+            for name, options in sorted(seen.items()) if options or name in wraps}
 
 
 def _entry(options: dict[str, set[str]], wraps: bool) -> dict[str, object]:
@@ -217,12 +233,14 @@ def _entry(options: dict[str, set[str]], wraps: bool) -> dict[str, object]:
 
 
 _PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
+_ALTERNATIVES = re.compile(r"\[(-[^|\]\s]+)\|--[^\]\s]+\]")
 
 
 def tldr_examples(page: str) -> list[str]:
     """The first commands of a tldr page, placeholders filled with their own text."""
     found = re.findall(r"^`([^`\n]+)`$", page, flags=re.M)
-    return [_PLACEHOLDER.sub(lambda m: m.group(1).replace(" ", "_") or "x", c)
+    found = [_ALTERNATIVES.sub(r"\1", c) for c in found]  # [-o|--output]: -o
+    return [_PLACEHOLDER.sub(lambda m: m.group(1) or "x", c)
             for c in found[:EXAMPLES]]
 
 
@@ -267,16 +285,72 @@ def excluded(fish_dir: str) -> frozenset[str]:
             | _FISH_ONLY | frozenset(builtins))
 
 
+def _packages(folders: tuple[str, ...]) -> dict[str, str]:
+    """Which installed Debian package (``name version``) ships each manual page."""
+    versions = dict(line.split(" ", 1) for line in subprocess.run(
+        ["dpkg-query", "-W", "-f", "${Package} ${Version}\n"], check=True, capture_output=True,
+        text=True).stdout.splitlines() if " " in line)
+    owners: dict[str, str] = {}
+    for listing in sorted(Path("/var/lib/dpkg/info").glob("*.list")):
+        package = listing.stem.split(":", 1)[0]
+        for line in listing.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith(folders):
+                owners[line] = f"{package} {versions.get(package, '?')}"
+    return owners
+
+
+def _page(path: Path, seen: int = 0) -> str:
+    with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
+        text = handle.read()
+    first = text.lstrip().split("\n", 1)[0]
+    if first.startswith(".so ") and seen < 3:  # .so man1/other.1: that page's text
+        target = MAN / first[4:].strip()
+        target = target if target.suffix == ".gz" else target.with_name(target.name + ".gz")
+        return _page(target, seen + 1) if target.exists() else ""
+    return text
+
+
+def learn_man(hand: frozenset[str]) -> dict[str, dict[str, object]]:
+    """Per program with a manual page in sections 1 and 8 (one of its own, not a
+    subcommand's page such as ``git-commit.1``), its options' kinds and the package."""
+    folders = tuple(str(MAN / f"man{s}") + "/" for s in "18")
+    owners = _packages(folders)
+    found: dict[str, dict[str, object]] = {}
+    for folder in folders:
+        for path in sorted(Path(folder).glob("*.[18].gz")):
+            name = path.name[:-5]
+            if not _NAME.match(name) or any(name.startswith((h + "-", h + "_")) for h in
+                                              _PARENTS & hand):
+                continue
+            try:
+                kinds = catalog_man.options(_page(path))
+            except (OSError, EOFError, ValueError):
+                continue
+            if not kinds or name in found:
+                continue
+            entry = _entry(kinds, False)
+            entry["from"] = "man"
+            entry["path"] = str(path)
+            entry["package"] = owners.get(str(path), "?")
+            found[name] = entry
+    return found
+
+
 def generate(fish_dir: str, tldr_dir: str) -> str:
     fish_files = _read_tree(fish_dir, "share/completions", ".fish")
     learned = learn(fish_files)
     skip = excluded(fish_dir)
+    for name, entry in learn_man(skip).items():
+        learned.setdefault(name, entry)  # fish's completions win over a manual page
     pages = {}
     for folder in ("pages/linux", "pages/common"):  # common wins where both have a page
         for name, text in _read_tree(tldr_dir, folder, ".md").items():
             pages[name.rsplit("/", 1)[-1].removesuffix(".md")] = text
     rows = []
-    kept = {n: e for n, e in learned.items() if n not in skip and not n.startswith("fish")}
+    from clawgate.validators.programs import family_name
+
+    kept = {n: e for n, e in learned.items() if n not in skip and family_name(n) not in skip
+            and not n.startswith("fish")}
     for name, entry in kept.items():
         examples = tldr_examples(pages[name]) if name in pages else []
         if examples:
@@ -284,7 +358,7 @@ def generate(fish_dir: str, tldr_dir: str) -> str:
         rows.append(f"{name}\t{json.dumps(entry, sort_keys=True, separators=(',', ':'))}")
     header = {"format": 1, "sources": [
         {**FISH, "commit": _git(fish_dir, "rev-parse", "HEAD").strip()},
-        {**TLDR, "commit": _git(tldr_dir, "rev-parse", "HEAD").strip()}],
+        {**TLDR, "commit": _git(tldr_dir, "rev-parse", "HEAD").strip()}, MANUALS],
         "generator": "scripts/catalog_data.py", "programs": len(rows)}
     return "#\t" + json.dumps(header, sort_keys=True) + "\n" + "".join(r + "\n" for r in rows)
 
