@@ -37,11 +37,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from catalog_coverage import print_size, print_unknown
 from clawgate.decision import Decision, Outcome
 from clawgate.engine import Engine
 from clawgate.policy.settings import EngineSettings
 from clawgate.shadowtriggers import SHADOW_NOTE_ID
-from catalog_coverage import print_size, print_unknown
 from corpus import DEVCMDS, FILES, OWN, UNSEEN, available, load, require_corpus
 from shadow_lines import HIDDEN_LINES
 

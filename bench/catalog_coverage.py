@@ -47,7 +47,7 @@ def print_size() -> None:
 def _programs(line: str) -> list[str]:
     try:
         parsed = parse(line)
-    except Exception:  # noqa: BLE001 - a line the parser refuses names no program here
+    except Exception:  # a line the parser refuses names no program here
         return []
     return [c.program for c in parsed.commands if c.program]
 

@@ -103,17 +103,23 @@ def _mdoc(args: str) -> list[tuple[str, str | None]]:
 def _tag(text: str) -> list[tuple[str, str | None]]:
     """(spelling, value name or None) for every option a tag line lists."""
     out: list[tuple[str, str | None]] = []
+    optional: set[str] = set()
     for found in _OPTION.finditer(text):
         spelling, joiner, value = found.group(1), found.group(2) or "", found.group(3)
         if spelling.endswith(("-", ".")) or not re.match(r"^-{1,2}[\w?#@]", spelling):
             continue
         if joiner.startswith("["):
             value = None  # an optional value: glued or absent
+            optional.add(spelling)
         elif joiner == "=" and value is None:
             rest = text[found.end():].split()
             value = rest[0] if rest else None
         out.append((spelling, value.strip("«»<> ").lower() if value else None))
-    return out
+    # ``-o, --output=FILE``: the spellings of one tag take the value one of them shows
+    shared = next((v for _, v in out if v), None)
+    if shared is None or optional:
+        return out
+    return [(spelling, value or shared) for spelling, value in out]
 
 
 def kind_of(value: str | None, description: str) -> str:

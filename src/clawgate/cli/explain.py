@@ -97,7 +97,7 @@ def _learned(name: str) -> dict[str, Any] | None:
              "licence": source["licence"]}
     where.update({k: v for k, v in (("commit", source.get("commit")),
                                      ("package", spec.get("package"))) if v})
-    examples = [{"command": c, **{k: v for k, v in _decided(c).items()}}
+    examples = [{"command": c, **_decided(c)}
                 for c in spec.get("examples", [])]
     return {"program": name, "aliases": [], "summary": None, "tier": spec["tier"],
             "tier_rule": None, "style": "getopt", "long_prefixes": False, "loopback": False,
