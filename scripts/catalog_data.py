@@ -79,6 +79,7 @@ _RUNS = re.compile(
     r"arbitrary )?(?:shell )?(?:command|program|executable|script)(?: line)?s?\b(?! on)"
     r"|^(?:shell )?command(?: line)?(?: to| that|$)", re.I)
 _NAME = re.compile(r"^[A-Za-z0-9][\w.+-]*$")
+_VALUE_NAME = re.compile(r"<([A-Za-z][\w -]{0,30})>")
 _SPELLING = re.compile(r"^-{1,2}[\w][\w.+-]*$")
 _ORDER = ("flag", "value", "read", "write", "run")
 
@@ -167,11 +168,18 @@ def parse_complete(args: list[str]) -> dict[str, list[str]] | None:
 
 
 def _kind(spec: dict[str, list[str]]) -> str:
-    takes = "r" in spec or "x" in spec
     arguments = " ".join(spec.get("arguments", []))
     description = " ".join(spec.get("description", []))
-    if _COMMAND.search(arguments) or (takes and _RUNS.search(description)):
+    placeholder = _VALUE_NAME.search(description)  # 'Write output to <file>'
+    takes = "r" in spec or "x" in spec or placeholder is not None
+    if _COMMAND.search(arguments) or (takes and _RUNS.search(description)) or (
+            placeholder and placeholder.group(1).lower() in ("command", "cmd", "program")):
         return "run"
+    if placeholder is not None and "r" not in spec and "x" not in spec:
+        name = placeholder.group(1).lower()
+        if not re.search(r"file|path", name) or "dir" in name:
+            return "value"
+        return "write" if _WRITES.search(description) else "read"
     if not takes and "F" not in spec:
         return "flag"
     files = "F" in spec or _FILES.search(arguments) or (

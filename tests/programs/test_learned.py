@@ -100,6 +100,10 @@ def test_the_catalog_describes_well_over_a_thousand_programs() -> None:
     ("complete -c zz -l rsh -xa '(__fish_complete_command)'", "zz", {"--rsh": "run"}, None),
     ("complete -c zz -s e -x -d 'Command to run'", "zz", {"-e": "run"}, None),
     ("complete -c zz -s v -l verbose -d 'Say more'", "zz", {}, None),
+    # a value named in the description only: fish offers no completion for it
+    ("complete -c zz -s m -l max-time -d 'Stop after <seconds>'", "zz",
+     {"-m": "value", "--max-time": "value"}, None),
+    ("complete -c zz -s c -d 'Write cookies to <file>'", "zz", {"-c": "write"}, None),
     ("complete -c zz -xa '(__fish_complete_subcommand)'", "zz", {}, "command"),
     # a value in one place, a switch in another: a switch; a file stays a file
     ("complete -c zz -s q -x\ncomplete -c zz -s q", "zz", {}, None),
