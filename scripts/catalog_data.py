@@ -252,6 +252,13 @@ def tldr_examples(page: str) -> list[str]:
             for c in found[:EXAMPLES]]
 
 
+def _runs_program(example: str, name: str) -> bool:
+    """An example that is a command line running ``name`` (not a key binding such as
+    ``<i>`` from a page on an interactive program)."""
+    return not example.startswith("<") and re.search(
+        rf"(?:^|[\s|;&(]){re.escape(name)}(?![\w.-])", example) is not None
+
+
 def _git(git_dir: str, *args: str) -> str:
     return subprocess.run(["git", "--git-dir", git_dir, *args], check=True,
                           capture_output=True, text=True).stdout
@@ -360,7 +367,8 @@ def generate(fish_dir: str, tldr_dir: str) -> str:
     kept = {n: e for n, e in learned.items() if n not in skip and family_name(n) not in skip
             and not n.startswith("fish")}
     for name, entry in kept.items():
-        examples = tldr_examples(pages[name]) if name in pages else []
+        examples = [e for e in (tldr_examples(pages[name]) if name in pages else [])
+                    if _runs_program(e, name)]
         if examples:
             entry["examples"] = examples
         rows.append(f"{name}\t{json.dumps(entry, sort_keys=True, separators=(',', ':'))}")

@@ -172,3 +172,22 @@ def test_the_closed_world_judges_a_data_known_program_by_its_options(
     assert decision.outcome is expected, (line, decision.reasons)
     if rules is not None:
         assert rules in {r.rule_id for r in decision.reasons}
+
+
+def _examples() -> list[tuple[str, str]]:
+    return [(name, example) for name, entry in _rows()
+            for example in entry.get("examples", [])]  # type: ignore[attr-defined]
+
+
+def test_every_example_runs_its_program_and_reads_as_a_command_line() -> None:
+    """The tldr examples explain-program decides: each names its program and parses (a
+    line that does not parse is DENY by CG-PARSE-001)."""
+    from clawgate.policy.settings import EngineSettings
+
+    engine = Engine(EngineSettings(shadow=False))
+    examples = _examples()
+    assert len(examples) >= 700
+    for name, example in examples:
+        assert name in example, (name, example)
+        rules = {r.rule_id for r in engine.check(example, cwd=WORKSPACE).reasons}
+        assert "CG-PARSE-001" not in rules, example
