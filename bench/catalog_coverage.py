@@ -23,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clawgate import programs
 from clawgate.programs import learned
 from clawgate.shell import parse
-from clawgate.validators.programs import family_name
 from clawgate.validators.unknownwords import known
 from corpus import available, load
 
@@ -60,7 +59,7 @@ def print_unknown() -> None:
         seen = Counter(p for row in load(name) for p in _programs(row["command"]))
         hand = {p for p in seen if known(p)}
         data = {p for p in seen if p not in hand
-                and programs.learned_entry(family_name(p) or p) is not None}
+                and programs.learned_entry(p) is not None}
         unknown = Counter({p: n for p, n in seen.items() if p not in hand and p not in data})
         top = ", ".join(f"{p} ({n})" for p, n in unknown.most_common(TOP))
         print(f"| {name}.jsonl | {len(seen)} | {len(hand)} | {len(data)} | {len(unknown)} | "

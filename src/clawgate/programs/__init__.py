@@ -32,8 +32,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["Effect", "effects", "entry", "learned_command", "learned_entry", "learned_runners",
-           "names", "reads",
-           "runners", "runs", "tier", "writers", "writes"]
+           "names", "reads", "runners", "runs", "tier", "writers", "writes"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _index: dict[str, Any] = {}  # program -> compiled entry, filled on first use

@@ -194,7 +194,7 @@ class UnknownProgramWords(Validator):
             found = [p for text in texts if _CODE.search(text) for p in payloads(text)]
         elif known(program) and not own_file(cmd):
             return Verdict.passthrough()
-        elif not own_file(cmd) and programs.learned_entry(family) is not None:
+        elif not own_file(cmd) and programs.learned_entry(program) is not None:
             return _learned(cmd, self.id)
         else:
             who = (f"{program} is not a program the catalog knows, and it" if not known(program)
