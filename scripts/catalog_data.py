@@ -235,6 +235,8 @@ def _entry(options: dict[str, set[str]], wraps: bool) -> dict[str, object]:
         if strongest != "flag":
             out[spelling] = strongest
     entry: dict[str, object] = {"options": out}
+    if any(len(s) > 2 and s[1] != "-" for s in options):
+        entry["style"] = "single"  # -version, -name: single-dash long options, no clusters
     if wraps:
         entry["operands"] = "command"
     return entry

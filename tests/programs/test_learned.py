@@ -59,7 +59,9 @@ def test_the_header_records_each_source_with_its_commit_and_licence() -> None:
 def test_every_entry_is_well_formed_and_names_where_it_came_from() -> None:
     for name, entry in _rows():
         assert re.fullmatch(r"[A-Za-z0-9][\w.+-]*", name), name
-        assert set(entry) <= {"options", "operands", "examples", "from", "path", "package"}
+        assert set(entry) <= {"options", "operands", "examples", "from", "path", "package",
+                              "style"}
+        assert entry.get("style", "single") == "single"
         assert entry["from"] in ("fish", "man"), name
         assert isinstance(entry["path"], str) and entry["path"], name
         if entry["from"] == "man":
@@ -111,6 +113,9 @@ def test_the_catalog_describes_well_over_a_thousand_programs() -> None:
     # quoting, continuations, and a statement after `;`
     ("complete -c zz \\\n  -l 'log-file' -r -d \"Write a log\"; complete -c zz -o name -x",
      "zz", {"--log-file": "write", "-name": "value"}, None),
+    # -version is one word, not -v -e rsion
+    ("complete -c zz -o version\ncomplete -c zz -s e -xa '(__fish_complete_command)'", "zz",
+     {"-e": "run"}, None),
 ])
 def test_the_generator_reads_fish_completions(fish: str, program: str,
                                               options: dict[str, str],
@@ -191,3 +196,11 @@ def test_every_example_runs_its_program_and_reads_as_a_command_line() -> None:
         assert name in example, (name, example)
         rules = {r.rule_id for r in engine.check(example, cwd=WORKSPACE).reasons}
         assert "CG-PARSE-001" not in rules, example
+
+
+def test_single_dash_long_options_are_words_of_their_own() -> None:
+    fish = "complete -c zz -o version\ncomplete -c zz -s e -xa '(__fish_complete_command)'"
+    assert _script("catalog_data").learn({"zz.fish": fish})["zz"]["style"] == "single"
+    assert programs.runs(parse_one("xterm -version")) == []
+    assert [e.word.value for e in programs.runs(parse_one("xterm -hold -e make"))
+            if e.word is not None] == ["make"]
