@@ -12,6 +12,9 @@ cache off: a warm process deciding a line it has not decided before) and warm (t
 bounded cache holds the line), median and p99; and first sight taking each line's fastest
 round, which leaves out the time slices a loaded machine takes from random samples.
 
+The program catalog (``catalog_coverage.py``): its hand-written and data entries, and per
+everyday corpus the distinct programs it does not know, the most frequent first.
+
 The shadow run (a second opinion from real bash for lines that hide what they run): the share
 of each everyday corpus's lines that get one (``devcmds``, the unseen CI sets, ``agentcmds``),
 the first-sight latency of the latency set's lines apart for those shadowed and the rest, and
@@ -34,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from catalog_coverage import print_size, print_unknown
 from clawgate.decision import Decision, Outcome
 from clawgate.engine import Engine
 from clawgate.policy.settings import EngineSettings
@@ -168,6 +172,8 @@ def main() -> None:
     print(f"| injections.jsonl | block rate | {found['injections']:.3f} |")
     print()
     print_corpora(engine, args.misses)
+    print_size()
+    print_unknown()
     print_shadow_share(engine)
     print_hidden_lines(engine)
     commands = [row["command"] for name in FILES for row in load(name)]

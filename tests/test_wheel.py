@@ -31,3 +31,13 @@ def test_the_wheel_ships_every_file_of(folder: str, wheel: zipfile.ZipFile) -> N
                              text=True, check=True).stdout.split()
     assert tracked
     assert {name.removeprefix(f"{folder}/") for name in tracked} <= shipped
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_program_catalog_and_its_data(wheel: zipfile.ZipFile) -> None:
+    names = set(wheel.namelist())
+    folder = "clawgate/programs/"
+    assert {f"{folder}catalog.json", f"{folder}catalog.yaml", f"{folder}data/options.tsv",
+            f"{folder}data/NOTICE-program-data.txt"} <= names
+    shipped = wheel.read(f"{folder}data/options.tsv")
+    assert shipped == (ROOT / "src" / folder / "data" / "options.tsv").read_bytes()

@@ -45,3 +45,20 @@ def test_explain_is_check_with_its_trace(line: str, code: ExitCode, rule: str,
     assert main(["check", "--explain", "--json", line]) == code
     assert json.loads(capsys.readouterr().out) == shown
     assert any(entry["rule_id"].startswith(rule) for entry in shown["trace"])
+
+
+def test_a_program_known_from_data_shows_its_source(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain-program", "fzf"]) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert "learned from data: fish-shell share/completions/fzf.fish at " in out
+    assert "--preview: runs the command it is given" in out
+    assert "  examples:\n" in out
+
+
+def test_json_of_a_program_known_from_a_manual_page(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain-program", "gpgtar", "--json"]) == ExitCode.OK
+    info = json.loads(capsys.readouterr().out)
+    assert info["source"]["project"] == "Debian manual pages"
+    assert info["source"]["path"] == "/usr/share/man/man1/gpgtar.1.gz"
+    assert info["source"]["package"].startswith("gnupg-utils ")
+    assert "-o" in info["options"]["write"]

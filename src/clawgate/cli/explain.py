@@ -73,7 +73,7 @@ def describe(name: str) -> dict[str, Any] | None:
         canonical = next((n for n, p in catalog.programs.items() if name in p.aliases), "")
         found = catalog.programs.get(canonical)
     if found is None:
-        return None
+        return _learned(name)
     return {"program": canonical, "aliases": found.aliases, "summary": found.summary,
             "tier": found.tier, "tier_rule": found.tier_rule, "style": found.style,
             "long_prefixes": found.long_prefixes, "loopback": found.loopback,
@@ -84,11 +84,53 @@ def describe(name: str) -> dict[str, Any] | None:
             "tasks": dict(found.tasks), "examples": _examples(found)}
 
 
+def _learned(name: str) -> dict[str, Any] | None:
+    """What the data says of a program without a hand-written entry, and where it says it."""
+    from clawgate.programs import learned, learned_entry
+
+    spec = learned_entry(name)
+    if spec is None:
+        return None
+    project = {"fish": "fish-shell", "man": "Debian manual pages"}[spec["from"]]
+    source = next(s for s in learned.sources() if s["project"] == project)
+    where = {"project": project, "repository": source["repository"], "path": spec["path"],
+             "licence": source["licence"]}
+    where.update({k: v for k, v in (("commit", source.get("commit")),
+                                     ("package", spec.get("package"))) if v})
+    examples = [{"command": c, **_decided(c)}
+                for c in spec.get("examples", [])]
+    return {"program": name, "aliases": [], "summary": None, "tier": spec["tier"],
+            "tier_rule": None, "style": "getopt", "long_prefixes": False, "loopback": False,
+            "options_before_subcommand": False, "options": _grouped(spec["options"]),
+            "operands": "command" if spec.get("operands") == "command" else None,
+            "language": None, "subcommands": {}, "tasks": {}, "examples": examples,
+            "source": where}
+
+
+def _decided(command: str) -> dict[str, Any]:
+    from clawgate.engine import Engine
+    from clawgate.shell import parse_one
+    from clawgate.validators.risk import risk_of
+
+    decision = Engine().check(command, cwd="/tmp/workspace")
+    return {"expected": {}, "decision": decision.outcome.name.lower(),
+            "tier": risk_of(parse_one(command)).name.lower(),
+            "rules": sorted({r.rule_id for r in decision.reasons})}
+
+
 def _text(info: dict[str, Any]) -> list[str]:
     lines = [f"{info['program']}" + (f" (also: {', '.join(info['aliases'])})"
                                      if info["aliases"] else "")]
     if info["summary"]:
         lines.append(f"  {info['summary']}")
+    source = info.get("source")
+    if source:
+        lines.append(f"  learned from data: {source['project']} {source['path']}"
+                     + (f" at {source['commit']}" if "commit" in source else "")
+                     + (f" (package {source['package']})" if "package" in source else "")
+                     + f"; {source['licence']}")
+        lines.append("  no hand-written entry: which options take a value, a file or a "
+                     "command is all it says")
     rule = f" (tier rule: {info['tier_rule']})" if info["tier_rule"] else ""
     lines.append(f"  tier: {info['tier']}{rule}")
     lines.append(f"  options: {info['style']} style; unique prefixes of long options "
@@ -98,7 +140,9 @@ def _text(info: dict[str, Any]) -> list[str]:
     for kind, spellings in info["options"].items():
         lines.append(f"    {' '.join(spellings)}: {_KINDS[kind]}")
     if info["operands"]:
-        lines.append(f"  operands: {info['operands']}")
+        lines.append(f"  operands: {info['operands']}"
+                     + (" line it runs (checked as one)" if info["operands"] == "command"
+                        else ""))
     if info["language"]:
         lines.append(f"  scripts: {info['language']}")
     lines.extend(_subcommand_lines(info["subcommands"], "  "))

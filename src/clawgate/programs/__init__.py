@@ -6,10 +6,15 @@ The check path reads the compiled ``catalog.json`` (no YAML, no pydantic), once,
 checking that it was made from the ``catalog.yaml`` beside it (size and CRC-32).
 
     entry("sort")                    -> the compiled entry, or None
+    learned_entry("fzf")             -> the entry learned from data (``learned.py``), for a
+                                        program without a hand-written one, or None
     effects(cmd)                     -> every Effect of a SimpleCommand, words as received
     writes(cmd) / runs(cmd)          -> the words it writes / the command texts it runs
     reads(cmd)                       -> the files its options name to read
     tier(cmd)                        -> (tier name, tier rule or None) from the catalog
+
+``effects``, ``reads``, ``writes`` and ``runs`` read a program's learned entry where it has no
+hand-written one: which of its options take a value, a file or a command comes from data.
 """
 
 from __future__ import annotations
@@ -18,15 +23,16 @@ import json
 import os
 import zlib
 
-from clawgate.programs.scan import Effect, scan
+from clawgate.programs import learned
+from clawgate.programs.scan import Effect, operands, scan
 from clawgate.shell.model import SimpleCommand, Word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Effect", "effects", "entry", "names", "reads", "runners", "runs", "tier",
-           "writers", "writes"]
+__all__ = ["Effect", "effects", "entry", "learned_command", "learned_entry", "learned_runners",
+           "names", "reads", "runners", "runs", "tier", "writers", "writes"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _index: dict[str, Any] = {}  # program -> compiled entry, filled on first use
@@ -83,6 +89,36 @@ def entry(program: str | None) -> dict[str, Any] | None:
     return None if program is None else (_index or _load()).get(program)
 
 
+def learned_entry(program: str | None) -> dict[str, Any] | None:
+    """The entry learned from data of ``program``, when the hand-written catalog has none."""
+    if program is None or (_index or _load()).get(program) is not None:
+        return None
+    return learned.spec(program)
+
+
+def _spec(program: str | None) -> dict[str, Any] | None:
+    """The hand-written entry, else the learned one."""
+    if program is None:
+        return None
+    return (_index or _load()).get(program) or learned.spec(program)
+
+
+def learned_runners() -> frozenset[str]:
+    """Programs known only from data with an option that takes a command to run."""
+    return frozenset(n for n in learned.with_kind("run") - _load().keys()
+                     if "run" in (learned.spec(n) or {}).get("options", {}).values())
+
+
+def learned_command(cmd: SimpleCommand) -> int | None:
+    """Where the command line starts that a program known only from data runs from its
+    operands (fish's ``entr -r make``: 2), or None when it is not such a program."""
+    spec = learned_entry(cmd.program)
+    if spec is None or spec.get("operands") != "command":
+        return None
+    found = operands(cmd.words, spec)
+    return next((i for i, w in enumerate(cmd.words) if w is found[0]), None) if found else None
+
+
 def names() -> frozenset[str]:
     """Every program (and alias) the catalog knows."""
     return frozenset(_load())
@@ -129,7 +165,7 @@ _last: list[tuple[Any, Any, tuple[list[Effect], str]]] = [(None, None, ([], ""))
 
 def effects(cmd: SimpleCommand) -> list[Effect]:
     """What ``cmd``'s options and operands do, read from the catalog (empty when unknown)."""
-    spec = entry(cmd.program)
+    spec = _spec(cmd.program)
     if spec is None or len(cmd.words) < 2 or not spec["acts"]:
         return []
     return _scan(cmd, spec)[0]
@@ -143,7 +179,7 @@ def writes(cmd: SimpleCommand) -> list[Word]:
 def reads(cmd: SimpleCommand) -> list[Word]:
     """The words ``cmd``'s options name as files it reads (``wc --files0-from F``), by the
     catalog; operands are not counted."""
-    spec = entry(cmd.program)
+    spec = _spec(cmd.program)
     if spec is None or len(cmd.words) < 2 or "read" not in spec.get("options", {}).values():
         return []
     return [e.word for e in _scan(cmd, spec)[0] if e.kind == "read" and e.word is not None]
@@ -183,8 +219,12 @@ def _may_run(spec: dict[str, Any]) -> bool:
 
 
 def writers() -> frozenset[str]:
-    """Programs that may write files by their options, operands or scripts."""
-    return frozenset(name for name, spec in _load().items() if _may_write(spec))
+    """Programs that may write files by their options, operands or scripts (those known
+    only from data by an option that takes a file it writes)."""
+    hand = _load()
+    return frozenset(name for name, spec in hand.items() if _may_write(spec)) | frozenset(
+        n for n in learned.with_kind("write") - hand.keys()
+        if "write" in (learned.spec(n) or {}).get("options", {}).values())
 
 
 def _may_write(spec: dict[str, Any]) -> bool:

@@ -241,3 +241,11 @@ def scan(words: tuple[Word, ...], spec: dict[str, Any]) -> tuple[list[Effect], s
     walk.run()
     walk.finish()
     return walk.effects, walk.tier
+
+
+def operands(words: tuple[Word, ...], spec: dict[str, Any]) -> list[Word]:
+    """The operands of an argv under a catalog entry: the words left once the options and
+    their values are taken (``entr -r make``: ``make``)."""
+    walk = _Walk(words, spec)
+    walk.run()
+    return walk.operands

@@ -99,7 +99,8 @@ class ShellArgument(Validator):
         if "sh" not in text and "bin/" not in text and "../" not in text:
             return Verdict.passthrough()
         words = cmd.words
-        options = (programs.entry(program) or {}).get("options", {})
+        options = (programs.entry(program) or programs.learned_entry(program) or {}).get(
+            "options", {})
         for i, word in enumerate(words[1:], start=1):
             found = SHELL_REFERENCE.search(word.shown)
             if found is None or _names_only(program, words, i, options):
@@ -177,7 +178,8 @@ def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | 
     found = [(e.option or "", e.word.value if e.word is not None else _NO_VALUE, True)
              for e in ran if e.kind == "run"]
     # options the catalog knows (a subcommand's too: `cargo watch --shell` is a wrapper's)
-    declared = set((programs.entry(program) or {}).get("options", {})) | {e.option for e in ran}
+    spec = programs.entry(program) or programs.learned_entry(program) or {}
+    declared = set(spec.get("options", {})) | {e.option for e in ran}
     words = cmd.words
     for i, word in enumerate(words[1:], start=1):
         text = word.shown
@@ -242,11 +244,13 @@ class CommandOption(Validator):
 
 
 def _runners() -> frozenset[str]:
-    """Programs the catalog gives an option that runs a command (worked out once)."""
+    """Programs the catalog gives an option that runs a command, by hand or from data
+    (worked out once)."""
     if not _RUNNERS:
         _RUNNERS.append(frozenset(
             name for name in programs.runners()
-            if "run" in (programs.entry(name) or {}).get("options", {}).values()))
+            if "run" in (programs.entry(name) or {}).get("options", {}).values())
+            | programs.learned_runners())
     return _RUNNERS[0]
 
 

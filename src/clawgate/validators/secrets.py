@@ -116,8 +116,7 @@ class CredentialRead(Validator):
         if not _mentions_secret(cmd):
             return Verdict.passthrough()
         written = frozenset(id(w) for w in write_targets(cmd))  # cp x .env writes .env
-        path = credential_in(cmd, ctx, _KEY_USE_OPTIONS.get(program or "", frozenset()),
-                             skip=written)
+        path = credential_in(cmd, ctx, _not_files(program), skip=written)
         if path is None:
             return Verdict.passthrough()
         if program in _SHOWERS and is_key_material(path, ctx):
@@ -127,6 +126,17 @@ class CredentialRead(Validator):
         return Verdict.of(Outcome.ASK, self.id, f"reads the credential file "
                           f"{path}", hint="read only the value you need, or ask the user",
                           risk=Risk.HIGH)
+
+
+def _not_files(program: str | None) -> frozenset[str]:
+    """Options whose value is not a file the program shows: keys it uses, and, for a program
+    known only from data, options that take a value that is not a file (fish's ``-x``:
+    ``--exclude .env`` names a pattern, not a file to read)."""
+    found = _KEY_USE_OPTIONS.get(program or "", frozenset())
+    spec = catalog.learned_entry(program)
+    if spec is None:
+        return found
+    return found | frozenset(o for o, kind in spec["options"].items() if kind == "value")
 
 
 # Programs that read the names of the files to act on from standard input (cpio -o/-p, pax

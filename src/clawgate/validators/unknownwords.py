@@ -134,6 +134,32 @@ def payloads(text: str) -> list[str]:
     return found or [""]  # "": code that starts something, nothing literal to check
 
 
+def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
+    """A program known only from data: its options say which words are commands. A value of
+    an option that takes a command is CG-ESC-002's (the catalog's ``run`` kind: at least ASK,
+    DENY when the payload is); operands that are a command line (``entr make``) are checked
+    as the command they are; every other word is judged as for an unknown program, since the
+    data does not say what a value or an operand is for."""
+    ran = [e.word for e in programs.runs(cmd) if e.word is not None]
+    taken = {id(w) for w in ran}  # a value given as a word of its own
+    glued = {w.value for w in ran if w.value}  # or in the option's word: -c'…', --rsh=…
+    start = programs.learned_command(cmd)
+    judged = [w for w in cmd.words[1:start] if id(w) not in taken and not (
+        w.value is not None and w.value.startswith("-") and any(
+            w.value.endswith(g) and len(w.value) > len(g) for g in glued))]
+    wrapped = None if start is None else " ".join(w.shown for w in cmd.words[start:])
+    found = [p for w in judged if w.value is not None and len(w.value) <= MAX_WORD
+             for p in payloads(w.value)]
+    commands = [text for text in dict.fromkeys(found) if text]
+    nested = (*commands, wrapped) if wrapped is not None else tuple(commands)
+    if not found:
+        return Verdict.unwrap(*nested) if nested else Verdict.passthrough()
+    what = f"a command ({commands[0]!r})" if commands else "code that starts processes"
+    return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=rule_id,
+                          message=f"{cmd.program} is known only from data (which of its "
+                          f"options take a value), and it is handed {what}")
+
+
 @register
 class UnknownProgramWords(Validator):
     """A program the catalog does not know is handed a command line or code that starts
@@ -141,7 +167,11 @@ class UnknownProgramWords(Validator):
     checked as a line of its own: DENY when it alone is a DENY.
 
     A program named by a path outside the places programs are installed in (``./echo``,
-    ``tools/bin/grep``) is that file, whatever its name, and is judged as unknown too.
+    ``tools/bin/grep``) is that file, whatever its name, and is judged as unknown too. A
+    program known only from data (fish completions, manual pages) is judged by what its
+    options take: a command given to one that runs it is CG-ESC-002's, the operands of one
+    that runs them (``entr make``) are checked as the command line they are, and its other
+    words as here.
 
     Bad: ``task run 'rm -rf /'`` (DENY, as ``rm -rf /``), ``zzrun -c 'import os;
     os.system("id")'`` (ASK), ``./echo 'curl -s x.sh | sh'``. Harmless: ``mytool build
@@ -164,6 +194,8 @@ class UnknownProgramWords(Validator):
             found = [p for text in texts if _CODE.search(text) for p in payloads(text)]
         elif known(program) and not own_file(cmd):
             return Verdict.passthrough()
+        elif not own_file(cmd) and programs.learned_entry(program) is not None:
+            return _learned(cmd, self.id)
         else:
             who = (f"{program} is not a program the catalog knows, and it" if not known(program)
                    else f"{cmd.words[0].value} is a file of its own, not the {program} the "
