@@ -5,7 +5,13 @@ password hashes masked), a private ``/tmp``, fresh ``/proc`` and ``/dev``, and n
 the policy allows it (a network namespace holding only loopback); over that, the view of
 ``view.py``: the home directory read-only minus the credential stores, the workspace writable
 minus its protected paths, a per-workspace toolchain cache, the active virtual environment's
-interpreter, the policy's ``executor.mounts``, and never the guard's state. All namespaces are
+interpreter, the policy's ``executor.mounts``, and never the guard's state.
+
+The network: none of its own. Unless the policy shares the host's (``network=True``), the
+command runs behind the egress bridge (``egress/bridge.py``), which forwards connections to
+127.0.0.1:3128 inside the sandbox to this executor's egress proxy (``egress/proxy.py``) over a
+Unix socket bind-mounted in for the run; the proxy judges each by host name against
+``executor.network`` and reports it to ``egress_audit``. All namespaces are
 unshared, capabilities dropped, the session is new (no TIOCSTI into the caller's terminal) and
 the sandbox dies with its parent: a timeout that kills bwrap kills every process inside its pid
 namespace, including ones that called ``setsid``.
@@ -15,8 +21,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +32,9 @@ from typing import Any
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment
+from clawgate.executors.egress import inside
+from clawgate.executors.egress.proxy import EgressProxy, Lane, Resolver, Sink, system_resolver
+from clawgate.executors.egress.rules import EgressRules
 from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.process import run_process
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
@@ -42,9 +53,16 @@ class BwrapExecutor(Executor):
     def __init__(self, *, network: bool = False, bwrap: str = "bwrap",
                  safe_env_names: Iterable[str] = SAFE_ENV_NAMES,
                  read_only: Iterable[str | os.PathLike[str]] = (),
-                 mounts: Sequence[MountSpec] = (), **kwargs: Any) -> None:
+                 mounts: Sequence[MountSpec] = (), egress: EgressRules | None = None,
+                 egress_resolver: Resolver = system_resolver,
+                 egress_audit: Sink | None = None, **kwargs: Any) -> None:
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.network = network
+        self.egress = egress if egress is not None else EgressRules()
+        self.egress_audit = egress_audit
+        self._resolver = egress_resolver
+        self._proxy: EgressProxy | None = None
+        self._proxy_lock = threading.Lock()
         self.read_only = inside_workspace(read_only, self.workspace)
         self.mounts = tuple(mounts)
         found = shutil.which(bwrap)
@@ -63,22 +81,51 @@ class BwrapExecutor(Executor):
         """As for every executor, with the toolchains pointed at the view's cache (the
         request's own values win)."""
         env = super().environment(request)
-        for name, value in sandbox_env(self.workspace).items():
+        extra = {**sandbox_env(self.workspace), **({} if self.network else inside.proxy_env())}
+        for name, value in extra.items():
             if name not in (request.env or {}):
                 env[name] = value
         return env
 
-    def sandbox_argv(self, job: Job) -> list[str]:
-        """The bwrap command line that runs ``job.argv`` in the sandbox."""
+    def sandbox_argv(self, job: Job, lane: Lane | None = None) -> list[str]:
+        """The bwrap command line that runs ``job.argv`` in the sandbox (behind the egress
+        bridge when ``lane``, the run's proxy socket, is given)."""
         argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
                 "--cap-drop", "ALL"]
         if self.network:
             argv.append("--share-net")
         argv += _system_binds()
+        command = job.argv
+        if lane is not None:
+            python, prefix = inside.interpreter()
+            argv += ["--ro-bind", prefix, prefix]
+            command = inside.bridged(job.argv, python)
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         argv += view_args(self.view())
+        if lane is not None:
+            argv += ["--ro-bind", os.fspath(inside.BRIDGE_SOURCE), inside.INSIDE_BRIDGE,
+                     "--ro-bind", lane.directory, inside.INSIDE_DIR]
         argv += ["--chdir", os.fspath(job.cwd), "--"]
-        return argv + job.argv
+        return argv + command
+
+    def proxy(self) -> EgressProxy:
+        """This executor's egress proxy, started on first use."""
+        with self._proxy_lock:
+            if self._proxy is None:
+                self._proxy = EgressProxy(self.egress, resolve=self._resolver,
+                                          sink=self._report)
+            return self._proxy
+
+    def _report(self, connection: Any) -> None:
+        if self.egress_audit is not None:
+            self.egress_audit(connection)
+
+    def close(self) -> None:
+        """Stop the egress proxy (a run may not be under way)."""
+        with self._proxy_lock:
+            proxy, self._proxy = self._proxy, None
+        if proxy is not None:
+            proxy.close()
 
     def _execute(self, job: Job) -> ExecResult:
         """In a control group limited to ``Limits.pids`` processes and ``Limits.memory`` bytes
@@ -88,8 +135,10 @@ class BwrapExecutor(Executor):
         runtimes reserve alone). bwrap's pid namespace already ends every process when the
         command does."""
         with contextlib.ExitStack() as stack:
+            lane = None if self.network else stack.enter_context(
+                self.proxy().lane(shlex.join(job.argv)))
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
-            argv = self.sandbox_argv(job)
+            argv = self.sandbox_argv(job, lane)
             if containment is not None:
                 stack.enter_context(containment)
             else:
