@@ -29,12 +29,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from clawgate.egressrules import EgressRules
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment
 from clawgate.executors.egress import inside
 from clawgate.executors.egress.proxy import EgressProxy, Lane, Resolver, Sink, system_resolver
-from clawgate.executors.egress.rules import EgressRules
 from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.process import run_process
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env

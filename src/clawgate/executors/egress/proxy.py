@@ -1,9 +1,9 @@
 """The egress proxy: the only way out of a sandbox. It listens on a Unix socket in a private
 (0700) directory, one socket per run (a *lane*), speaks HTTP CONNECT, plain HTTP with an
 absolute URI and SOCKS5, judges each connection by the host name the program gave
-(``rules.py``: the sandbox resolves nothing itself), connects out from the host, pipes the
-bytes and reports every connection — host, port, bytes each way, the decision — to an audit
-sink. A refusal answers at once: HTTP 403 whose status line and body name the host and the
+(``clawgate.egressrules``: the sandbox resolves nothing itself), connects out from the host,
+pipes the bytes and reports every connection — host, port, bytes each way, the decision — to
+an audit sink. A refusal answers at once: HTTP 403 whose status line and body name the host and the
 policy key, or SOCKS5 reply 0x02.
 
 The server runs an asyncio loop on a thread of its own, started with the proxy; the executor
@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from clawgate.egressrules import EgressRules, Verdict, normal_host
 from clawgate.executors.egress.protocols import (
     SOCKS_HOST_UNREACHABLE,
     SOCKS_NOT_ALLOWED,
@@ -35,7 +36,6 @@ from clawgate.executors.egress.protocols import (
     refusal,
     socks_reply,
 )
-from clawgate.executors.egress.rules import EgressRules, Verdict, normal_host
 
 CHUNK = 256 * 1024
 HEAD_TIMEOUT_S = 30.0  # a program that opens a connection and says nothing

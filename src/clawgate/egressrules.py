@@ -1,5 +1,7 @@
 """Which connections a sandboxed command may make: a host name and a port against the policy's
-``executor.network`` lists. Pure data, no sockets: ``proxy.py`` asks, and connects.
+``executor.network`` lists. Pure data, no sockets: ``executors/egress/proxy.py`` asks, and
+connects. A leaf module, as ``protectedpaths`` is: the policy models check their entries with
+it and the proxy decides with it.
 
 A listed name covers itself and its subdomains at a label boundary (``pypi.org`` covers
 ``files.pypi.org``, never ``evilpypi.org`` or ``pypi.org.evil.test``); ``*`` covers every
