@@ -108,7 +108,15 @@ HIDDEN = 'set -- rm -rf ~; "$@"'
 SHADOW_KEYS = frozenset({"shell.shadow", "shell.shadow_timeout_ms"})  # need bubblewrap
 MOUNT_KEYS = frozenset({"executor.mounts[].path", "executor.mounts[].mode",
                         "executor.mounts[].reason"})  # bubblewrap's view
+NETWORK_KEYS = frozenset({"executor.network.allowed_domains", "executor.network.denied_domains",
+                          "executor.network.allow_loopback_ports"})  # bubblewrap's egress
+NETWORK = "executor: {{kind: bwrap, network: {{{body}}}}}"
 MOUNT = "executor: {{kind: bwrap, mounts: [{{path: /usr/share, mode: {mode}, reason: {why}}}]}}"
+
+
+def _lets(host: str, port: int, allowed: bool) -> Any:
+    """The bubblewrap executor's egress proxy would decide ``host:port`` so."""
+    return lambda ex: ex.egress.decide(host, port).allowed is allowed
 
 
 def _shown(mode: str, why: str) -> Any:
@@ -237,6 +245,16 @@ ROWS: dict[str, dict[str, Probe]] = {
                                            _shown("read-write", "probe")),
     "executor.mounts[].reason": executor_has(MOUNT.format(mode="hidden", why="datasets"),
                                              _shown("hidden", "datasets")),
+    "executor.network.allowed_domains": executor_has(
+        NETWORK.format(body="allowed_domains: [example.org]"),
+        lambda ex: _lets("www.example.org", 443, True)(ex) and _lets("pypi.org", 443, False)(ex)),
+    "executor.network.denied_domains": executor_has(
+        NETWORK.format(body="denied_domains: [files.pythonhosted.org]"),
+        lambda ex: _lets("files.pythonhosted.org", 443, False)(ex)
+        and _lets("pypi.org", 443, True)(ex)),
+    "executor.network.allow_loopback_ports": executor_has(
+        NETWORK.format(body="allow_loopback_ports: [8731]"),
+        lambda ex: _lets("localhost", 8731, True)(ex) and _lets("127.0.0.1", 8732, False)(ex)),
     "executor.docker.image": docker("image", "clawgate-sandbox:busybox",
                                     lambda c: c["image"] == "clawgate-sandbox:busybox"),
     "executor.docker.base_url": dict.fromkeys(("guard", "run"), _unreachable_engine),
@@ -295,7 +313,7 @@ def test_every_surface_is_probed_or_excused(key: str) -> None:
 
 
 CASES = [pytest.param(key, surface,
-                      marks=[pytest.mark.bwrap] if key in SHADOW_KEYS | MOUNT_KEYS else [])
+                      marks=[pytest.mark.bwrap] if key in SHADOW_KEYS | MOUNT_KEYS | NETWORK_KEYS else [])
          for key in sorted(ROWS) for surface in SURFACES if surface in ROWS[key]]
 
 

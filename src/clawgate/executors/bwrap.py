@@ -25,6 +25,7 @@ import shlex
 import shutil
 import subprocess
 import threading
+import weakref
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,8 @@ class BwrapExecutor(Executor):
             if self._proxy is None:
                 self._proxy = EgressProxy(self.egress, resolve=self._resolver,
                                           sink=self._report)
+                # an executor dropped without close() does not leave the thread behind
+                weakref.finalize(self, self._proxy.close)
             return self._proxy
 
     def _report(self, connection: Any) -> None:
