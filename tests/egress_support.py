@@ -4,14 +4,16 @@ datagrams (a resolver an attacker would name), and the Python a sandbox can run.
 from __future__ import annotations
 
 import http.server
+import os
 import socket
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from clawgate.executors.egress.inside import interpreter
-
-PYTHON = interpreter()[0]  # the sandbox shows its installation read-only
+# The interpreter this suite runs on, outside its virtual environment: a bubblewrap sandbox
+# shows its installation read-only (for the egress bridge).
+PYTHON = os.path.realpath(sys.executable)
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):

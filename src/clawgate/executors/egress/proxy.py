@@ -299,7 +299,8 @@ def _is_address(name: str) -> bool:
 def _refused(target: Target, verdict: Verdict) -> bytes:
     if target.via == "socks5":
         return socks_reply(SOCKS_NOT_ALLOWED)
-    where = f"{target.host}:{target.port}"
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    where = f"{host}:{target.port}"
     body = (f"clawgate: the sandbox's network policy refused {where}: {verdict.why}.\n"
             f"policy key: {verdict.key}\n")
     return refusal(403, f"clawgate refused {where} ({verdict.key})", body, verdict.key)
