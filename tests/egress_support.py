@@ -21,7 +21,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     protocol_version = "HTTP/1.0"
 
-    def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+    def do_GET(self) -> None:
         if self.path.startswith("/bytes/"):
             size = int(self.path.rsplit("/", 1)[1])
             self.send_response(200)

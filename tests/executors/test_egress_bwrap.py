@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from egress_support import PYTHON, http_server, urlopen_script
 
 from clawgate.audit import verify
 from clawgate.cli import main
@@ -22,6 +21,7 @@ from clawgate.executors.egress.proxy import Connection
 from clawgate.guard import Guard
 from clawgate.guard_setup import default_audit_path
 from clawgate.policy.loader import load_policy
+from egress_support import PYTHON, http_server, urlopen_script
 
 pytestmark = pytest.mark.bwrap
 TEST_DOMAIN = "pkg.test"
@@ -76,7 +76,7 @@ def test_denied_domain_fails_fast_and_readably(sandbox: BwrapExecutor, port: int
 
 
 @pytest.mark.skipif(CURL is None, reason="curl is not installed")
-@pytest.mark.parametrize("flags, expect", [
+@pytest.mark.parametrize(("flags", "expect"), [
     ("", "hello {d}:{p} /c"),  # HTTP_PROXY
     ("-p", "hello {d}:{p} /c"),  # CONNECT
     ("--socks5-hostname 127.0.0.1:3128", "hello {d}:{p} /c"),

@@ -9,10 +9,10 @@ import struct
 from collections.abc import Iterator
 
 import pytest
-from egress_support import http_server
 
 from clawgate.egressrules import ALLOWED_KEY, LOOPBACK_KEY, EgressRules
 from clawgate.executors.egress.proxy import Connection, EgressProxy, Lane
+from egress_support import http_server
 
 TEST_DOMAIN = "pkg.test"
 
@@ -81,7 +81,7 @@ def test_socks5_with_a_domain_name(lane: Lane, port: int) -> None:
     assert answer.endswith(b" /s\n")
 
 
-@pytest.mark.parametrize("target, why", [
+@pytest.mark.parametrize(("target", "why"), [
     ("evil.test:443", "evil.test is not covered by executor.network.allowed_domains"),
     ("pypi.org.evil.test:443", "not covered"),
     ("127.0.0.1:1", "port 1 is not listed in executor.network.allow_loopback_ports"),
@@ -107,7 +107,7 @@ def test_a_name_resolving_to_metadata_is_refused(lane: Lane) -> None:
     assert "169.254.169.254, a link-local" in answer
 
 
-@pytest.mark.parametrize("request_bytes, status", [
+@pytest.mark.parametrize(("request_bytes", "status"), [
     (b"GET /relative HTTP/1.1\r\nHost: pkg.test\r\n\r\n", b"HTTP/1.1 400"),
     (b"GET https://pkg.test/ HTTP/1.1\r\n\r\n", b"HTTP/1.1 400"),
     (b"CONNECT pkg.test HTTP/1.1\r\n\r\n", b"HTTP/1.1 400"),

@@ -17,7 +17,7 @@ OPEN = EgressRules(allowed_domains=("*",), denied_domains=("evil.test",),
                    allow_loopback_ports=(8080,))
 
 
-@pytest.mark.parametrize("rules, host, port, allowed, key", [
+@pytest.mark.parametrize(("rules", "host", "port", "allowed", "key"), [
     (DEFAULT, "pypi.org", 443, True, ALLOWED_KEY),
     (DEFAULT, "files.pythonhosted.org", 443, True, ALLOWED_KEY),
     (DEFAULT, "PyPI.org.", 443, True, ALLOWED_KEY),  # case and the root dot
@@ -60,7 +60,7 @@ def test_decide(rules: EgressRules, host: str, port: int, allowed: bool, key: st
     assert (verdict.allowed, verdict.key) == (allowed, key), verdict.why
 
 
-@pytest.mark.parametrize("address, port, refused", [
+@pytest.mark.parametrize(("address", "port", "refused"), [
     ("151.101.0.223", 443, False),
     ("10.0.0.7", 443, False),  # a listed name may live on a private network
     ("127.0.0.1", 443, True),  # a name that resolves to loopback: only on a listed port

@@ -312,8 +312,8 @@ def test_every_surface_is_probed_or_excused(key: str) -> None:
         assert re.search(r"Not applied by: [a-z, -]+ — .+\.$", LEAVES[key].description or "")
 
 
-CASES = [pytest.param(key, surface,
-                      marks=[pytest.mark.bwrap] if key in SHADOW_KEYS | MOUNT_KEYS | NETWORK_KEYS else [])
+BWRAP_KEYS = SHADOW_KEYS | MOUNT_KEYS | NETWORK_KEYS
+CASES = [pytest.param(key, surface, marks=[pytest.mark.bwrap] if key in BWRAP_KEYS else [])
          for key in sorted(ROWS) for surface in SURFACES if surface in ROWS[key]]
 
 

