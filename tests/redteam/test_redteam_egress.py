@@ -52,7 +52,10 @@ def _inside(executor: Any, code: str) -> str:
 RAW = """import socket
 s = socket.create_connection({bridge!r}, timeout=20)
 s.sendall({data!r})
-print(s.recv(200)[:{cut}])
+got = b''
+while chunk := s.recv(4096):
+    got += chunk
+print(got[:{cut}])
 """
 
 

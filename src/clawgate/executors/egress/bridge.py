@@ -6,21 +6,23 @@ connection made to that port to the egress proxy's Unix socket (bind-mounted int
 sandbox), byte for byte, until COMMAND exits; it exits with COMMAND's status (128+N when
 killed by signal N). The port listens before COMMAND starts, so the first connection finds it.
 
-It imports nothing of clawgate's (the sandbox runs it with the interpreter in isolated mode)
-and decides nothing: the proxy judges each connection.
+It imports nothing of clawgate's and decides nothing: the proxy judges each connection. It
+starts on every sandboxed run, so it imports only built-in modules (``posix``, ``_socket``,
+``_thread``, ``_signal``): ``os``, ``socket`` and ``threading`` would triple its start-up.
 """
 
-import os
-import signal
-import socket
+import _signal  # type: ignore[import-not-found]  # no stub: signal.py's own import
+import _socket
+import _thread
+import posix
 import sys
-import threading
 
 CHUNK = 256 * 1024
-FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
+FORWARDED = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP, _signal.SIGQUIT)
+RESTORED = (_signal.SIGPIPE, _signal.SIGXFSZ, *FORWARDED)  # Python ignores SIGPIPE; exec keeps it
 
 
-def _pump(source: socket.socket, sink: socket.socket) -> None:
+def _pump(source: _socket.socket, sink: _socket.socket, done: object) -> None:
     try:
         while True:
             data = source.recv(CHUNK)
@@ -29,73 +31,81 @@ def _pump(source: socket.socket, sink: socket.socket) -> None:
             sink.sendall(data)
     except OSError:
         pass
-    try:  # noqa: SIM105 - contextlib would add to every sandboxed run's start-up
-        sink.shutdown(socket.SHUT_WR)
+    try:  # noqa: SIM105 - contextlib is not a built-in module
+        sink.shutdown(_socket.SHUT_WR)
     except OSError:
         pass
+    if done is not None:
+        done.release()  # type: ignore[attr-defined]
 
 
-def _carry(client: socket.socket, path: str) -> None:
-    upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+def _carry(fd: int, path: str) -> None:
+    client = _socket.socket(fileno=fd)
+    upstream = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         upstream.connect(path)
     except OSError:
         client.close()
         upstream.close()
         return
-    back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
-    back.start()
-    _pump(client, upstream)
-    back.join()
+    back = _thread.allocate_lock()
+    back.acquire()
+    _thread.start_new_thread(_pump, (upstream, client, back))
+    _pump(client, upstream, None)
+    back.acquire()
     client.close()
     upstream.close()
 
 
-def _serve(listener: socket.socket, path: str) -> None:
+def _serve(listener: _socket.socket, path: str) -> None:
     while True:
         try:
-            client, _ = listener.accept()
+            fd, _ = listener._accept()  # type: ignore[attr-defined]  # C-level accept
         except OSError:
             return
-        threading.Thread(target=_carry, args=(client, path), daemon=True).start()
+        _thread.start_new_thread(_carry, (fd, path))
+
+
+def _which(name: str) -> str:
+    if "/" in name:
+        return name
+    for directory in posix.environ.get(b"PATH", b"/usr/bin:/bin").decode().split(":"):
+        candidate = f"{directory or '.'}/{name}"
+        if posix.access(candidate, posix.X_OK):
+            return candidate
+    return name
 
 
 def _start(argv: list[str]) -> int:
-    pid = os.fork()
+    pid = posix.fork()
     if pid == 0:
-        for number in (signal.SIGPIPE, signal.SIGXFSZ, *FORWARDED):
-            signal.signal(number, signal.SIG_DFL)  # Python ignores SIGPIPE; exec keeps that
+        for number in RESTORED:
+            _signal.signal(number, _signal.SIG_DFL)
         try:
-            os.execvp(argv[0], argv)
+            posix.execv(_which(argv[0]), argv)
         except OSError as exc:
-            os.write(2, f"{argv[0]}: {exc.strerror}\n".encode())
-            os._exit(127 if isinstance(exc, FileNotFoundError) else 126)
+            posix.write(2, f"{argv[0]}: {exc.strerror}\n".encode())
+            posix._exit(127 if isinstance(exc, FileNotFoundError) else 126)
     return pid
 
 
 def main(args: list[str]) -> int:
     if len(args) < 4 or args[2] != "--":
-        os.write(2, b"usage: bridge.py PORT SOCKET -- COMMAND...\n")
+        posix.write(2, b"usage: bridge.py PORT SOCKET -- COMMAND...\n")
         return 2
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+    listener.setsockopt(_socket.SOL_SOCKET, _socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", int(args[0])))
     listener.listen(128)
     child = _start(args[3:])
     for number in FORWARDED:
-        signal.signal(number, lambda received, _frame: os.kill(child, received))
-    threading.Thread(target=_serve, args=(listener, args[1]), daemon=True).start()
-    while True:
-        try:
-            _, status = os.waitpid(child, 0)
-            break
-        except InterruptedError:
-            continue
-    if os.WIFSIGNALED(status):
-        return 128 + os.WTERMSIG(status)
-    return os.WEXITSTATUS(status)
+        _signal.signal(number, lambda received, _frame: posix.kill(child, received))
+    _thread.start_new_thread(_serve, (listener, args[1]))
+    _, status = posix.waitpid(child, 0)
+    if posix.WIFSIGNALED(status):
+        return 128 + posix.WTERMSIG(status)
+    return posix.WEXITSTATUS(status)
 
 
 if __name__ == "__main__":
-    sys.stdout.flush()
-    os._exit(main(sys.argv[1:]))
+    posix._exit(main(sys.argv[1:]))
