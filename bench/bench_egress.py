@@ -58,11 +58,12 @@ def timings(func: Callable[[], object], runs: int, warm: int = 1) -> list[float]
 
 def fetch(sock: socket.socket, request: bytes, size: int) -> None:
     """Send ``request``, read the response to its end; it must carry ``size`` body bytes."""
+    buffer = bytearray(CHUNK)
     with sock:
         sock.sendall(request)
         got = 0
-        while chunk := sock.recv(CHUNK):
-            got += len(chunk)
+        while received := sock.recv_into(buffer):
+            got += received
         if got < size:
             raise RuntimeError(f"short read: {got} < {size}")
 
@@ -84,7 +85,7 @@ def downloads(port: int, size: int, runs: int, workspace: str) -> None:
         with proxy.lane("bench") as lane:
             def through() -> None:
                 sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                sock.connect(lane.socket)
+                sock.connect(lane.socket_path)
                 fetch(sock, absolute, size)
             report("through the proxy from the host", timings(through, runs), size)
     finally:

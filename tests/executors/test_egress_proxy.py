@@ -45,7 +45,7 @@ def _talk(lane: Lane, data: bytes) -> bytes:
     """Send ``data``, half-close, read everything back."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
         client.settimeout(30)
-        client.connect(lane.socket)
+        client.connect(lane.socket_path)
         client.sendall(data)
         client.shutdown(socket.SHUT_WR)
         chunks = []

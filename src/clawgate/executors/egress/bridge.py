@@ -17,18 +17,19 @@ import _thread
 import posix
 import sys
 
-CHUNK = 256 * 1024
+CHUNK = 1024 * 1024
 FORWARDED = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP, _signal.SIGQUIT)
 RESTORED = (_signal.SIGPIPE, _signal.SIGXFSZ, *FORWARDED)  # Python ignores SIGPIPE; exec keeps it
 
 
 def _pump(source: _socket.socket, sink: _socket.socket, done: object) -> None:
+    buffer = memoryview(bytearray(CHUNK))
     try:
         while True:
-            data = source.recv(CHUNK)
-            if not data:
+            received = source.recv_into(buffer)
+            if not received:
                 break
-            sink.sendall(data)
+            sink.sendall(buffer[:received])
     except OSError:
         pass
     try:  # noqa: SIM105 - contextlib is not a built-in module

@@ -7,10 +7,10 @@ read for CONNECT and is replaced by the URI's host for a plain request.
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import re
-from dataclasses import dataclass
+import socket
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 HEAD_LIMIT = 64 * 1024
@@ -29,8 +29,40 @@ SOCKS_COMMAND = 0x07
 SOCKS_ADDRESS_TYPE = 0x08
 
 
+class Incoming:
+    """A program's connection to the proxy, read through a buffer: what is read past a
+    request head (a TLS hello sent right after CONNECT, a body) stays in ``pending``."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.pending = bytearray()
+
+    def _fill(self) -> None:
+        data = self.sock.recv(65536)
+        if not data:
+            raise BadRequest("the connection closed inside the request")
+        self.pending += data
+
+    def read_until(self, end: bytes, limit: int) -> bytes:
+        while (at := self.pending.find(end)) < 0:
+            if len(self.pending) > limit:
+                raise BadRequest("the request head is too long")
+            self._fill()
+        head = bytes(self.pending[:at + len(end)])
+        del self.pending[:at + len(end)]
+        return head
+
+    def read_exactly(self, count: int) -> bytes:
+        while len(self.pending) < count:
+            self._fill()
+        data = bytes(self.pending[:count])
+        del self.pending[:count]
+        return data
+
+
 class BadRequest(Exception):
-    """The program's request is not one the proxy speaks; the message says why."""
+    """The program's request is not one the proxy speaks; the message says why
+    (``socks_reply``: the SOCKS5 reply to send, -1 when one was sent already)."""
 
     def __init__(self, message: str, socks_reply: int = SOCKS_FAILURE) -> None:
         super().__init__(message)
@@ -44,7 +76,7 @@ class Target:
     host: str
     port: int
     via: str  # "connect", "http" or "socks5"
-    head: bytes = b""  # plain HTTP: the rewritten request head, sent upstream first
+    head: bytes = field(default=b"", repr=False)  # plain HTTP: the rewritten head, sent first
 
 
 def printable(text: str, limit: int = 200) -> str:
@@ -70,15 +102,9 @@ def split_host_port(text: str, default: int | None) -> tuple[str, int]:
     return host, int(port_text)
 
 
-async def read_http(first: bytes, reader: asyncio.StreamReader) -> Target:
-    """The target of an HTTP proxy request whose first byte was ``first``."""
-    try:
-        rest = await reader.readuntil(b"\r\n\r\n")
-    except asyncio.LimitOverrunError as exc:
-        raise BadRequest("the request head is too long") from exc
-    except asyncio.IncompleteReadError as exc:
-        raise BadRequest("the connection closed inside the request head") from exc
-    head = (first + rest).decode("latin-1")
+def read_http(incoming: Incoming) -> Target:
+    """The target of an HTTP proxy request."""
+    head = incoming.read_until(b"\r\n\r\n", HEAD_LIMIT).decode("latin-1")
     request_line, *header_lines = head[:-4].split("\r\n")
     parts = request_line.split(" ")
     if len(parts) != 3 or not parts[2].startswith("HTTP/"):
@@ -103,21 +129,18 @@ async def read_http(first: bytes, reader: asyncio.StreamReader) -> Target:
     return Target(url.hostname, port, "http", ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
 
 
-async def read_socks5(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Target:
-    """The target of a SOCKS5 request (the version byte already read); answers the method
-    negotiation (no authentication) on the way."""
-    try:
-        count = (await reader.readexactly(1))[0]
-        methods = await reader.readexactly(count)
-        if 0 not in methods:
-            writer.write(b"\x05\xff")
-            raise BadRequest("SOCKS5 without the no-authentication method")
-        writer.write(b"\x05\x00")
-        version, command, _reserved, kind = await reader.readexactly(4)
-        host = await _socks_address(reader, kind)
-        port = int.from_bytes(await reader.readexactly(2), "big")
-    except asyncio.IncompleteReadError as exc:
-        raise BadRequest("the connection closed inside the SOCKS5 request") from exc
+def read_socks5(incoming: Incoming) -> Target:
+    """The target of a SOCKS5 request; answers the method negotiation (no authentication)
+    on the way."""
+    _version, count = incoming.read_exactly(2)
+    methods = incoming.read_exactly(count)
+    if 0 not in methods:
+        incoming.sock.sendall(b"\x05\xff")
+        raise BadRequest("SOCKS5 without the no-authentication method", socks_reply=-1)
+    incoming.sock.sendall(b"\x05\x00")
+    version, command, _reserved, kind = incoming.read_exactly(4)
+    host = _socks_address(incoming, kind)
+    port = int.from_bytes(incoming.read_exactly(2), "big")
     if version != 5:
         raise BadRequest("not a SOCKS5 request")
     if command != 1:
@@ -125,14 +148,14 @@ async def read_socks5(reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     return Target(host, port, "socks5")
 
 
-async def _socks_address(reader: asyncio.StreamReader, kind: int) -> str:
+def _socks_address(incoming: Incoming, kind: int) -> str:
     if kind == 1:
-        return str(ipaddress.IPv4Address(await reader.readexactly(4)))
+        return str(ipaddress.IPv4Address(incoming.read_exactly(4)))
     if kind == 4:
-        return str(ipaddress.IPv6Address(await reader.readexactly(16)))
+        return str(ipaddress.IPv6Address(incoming.read_exactly(16)))
     if kind == 3:
-        length = (await reader.readexactly(1))[0]
-        return (await reader.readexactly(length)).decode("latin-1")
+        length = incoming.read_exactly(1)[0]
+        return incoming.read_exactly(length).decode("latin-1")
     raise BadRequest(f"SOCKS5 address type {kind}", SOCKS_ADDRESS_TYPE)
 
 

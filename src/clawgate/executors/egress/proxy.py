@@ -6,14 +6,14 @@ pipes the bytes and reports every connection — host, port, bytes each way, the
 an audit sink. A refusal answers at once: HTTP 403 whose status line and body name the host and the
 policy key, or SOCKS5 reply 0x02.
 
-The server runs an asyncio loop on a thread of its own, started with the proxy; the executor
-opens a lane per run and closes it when the run ends, which waits (briefly) for the run's
-connections to finish and for their audit records to be written.
+Each lane accepts on a thread of its own and serves each connection on another (a run makes
+few connections; blocking sockets move bytes with the least work per byte). Closing a lane,
+when its run has ended, waits briefly for the run's connections to finish, cuts those that do
+not, and returns once every one of them is in the audit.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import shutil
@@ -30,6 +30,7 @@ from clawgate.executors.egress.protocols import (
     SOCKS_NOT_ALLOWED,
     SOCKS_OK,
     BadRequest,
+    Incoming,
     Target,
     read_http,
     read_socks5,
@@ -37,11 +38,11 @@ from clawgate.executors.egress.protocols import (
     socks_reply,
 )
 
-CHUNK = 256 * 1024
+CHUNK = 1024 * 1024
 HEAD_TIMEOUT_S = 30.0  # a program that opens a connection and says nothing
 CONNECT_TIMEOUT_S = 15.0
 DRAIN_S = 1.0  # after a run ends, how long its connections may take to finish
-START_TIMEOUT_S = 10.0
+JOIN_S = 10.0  # then, how long a cut connection may take to be recorded
 SOCKET_NAME = "proxy.sock"
 
 Resolver = Callable[[str, int], Sequence[str]]
@@ -103,19 +104,31 @@ class _Progress:
 @dataclass
 class Lane:
     """One run's socket: its directory (bind-mounted into the sandbox), its id, its
-    connections in flight and the audit writes not yet done."""
+    connections (their threads and sockets) and what they did."""
 
     directory: str
     run: str
     command: str
-    server: asyncio.AbstractServer | None = None
-    tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    writes: list[asyncio.Future[None]] = field(default_factory=list)
+    listener: socket.socket | None = None
+    threads: list[threading.Thread] = field(default_factory=list)
+    sockets: set[socket.socket] = field(default_factory=set)
     seen: list[Connection] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
-    def socket(self) -> str:
+    def socket_path(self) -> str:
         return os.path.join(self.directory, SOCKET_NAME)
+
+    def hold(self, sock: socket.socket) -> None:
+        with self.lock:
+            self.sockets.add(sock)
+
+    def cut(self) -> None:
+        """End every connection still open (the run is over)."""
+        with self.lock:
+            for sock in self.sockets:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
 
 
 class EgressProxy:
@@ -128,152 +141,147 @@ class EgressProxy:
         self.rules = rules
         self.resolve = resolve
         self.sink = sink
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name="clawgate-egress")
-        self._thread.start()
-        self._closed = False
 
     def close(self) -> None:
-        """Stop the loop and its thread. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(START_TIMEOUT_S)
-        if not self._thread.is_alive():
-            self._loop.close()
+        """Nothing outlives a lane; kept for the executors' ``close``."""
 
     @contextlib.contextmanager
     def lane(self, command: str) -> Iterator[Lane]:
-        """A socket for one run, listening until the block ends."""
-        if self._closed:
-            raise RuntimeError("the egress proxy is closed")
+        """A socket for one run, accepting until the block ends."""
         directory = tempfile.mkdtemp(prefix="clawgate-egress-")  # 0700
         lane = Lane(directory, os.path.basename(directory).rsplit("-", 1)[-1], command)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            asyncio.run_coroutine_threadsafe(self._open(lane), self._loop).result(
-                START_TIMEOUT_S)
+            listener.bind(lane.socket_path)
+            listener.listen(128)
+            lane.listener = listener
+            accepting = threading.Thread(target=self._accept, args=(lane, listener),
+                                         name="clawgate-egress", daemon=True)
+            accepting.start()
             yield lane
         finally:
-            with contextlib.suppress(Exception):
-                asyncio.run_coroutine_threadsafe(self._shut(lane), self._loop).result(
-                    DRAIN_S + START_TIMEOUT_S)
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+            listener.close()
+            self._finish(lane)
             shutil.rmtree(directory, ignore_errors=True)
 
-    async def _open(self, lane: Lane) -> None:
-        def track(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            task = asyncio.ensure_future(self._serve(lane, reader, writer))
-            lane.tasks.add(task)
-            task.add_done_callback(lane.tasks.discard)
+    def _accept(self, lane: Lane, listener: socket.socket) -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            thread = threading.Thread(target=self._serve, args=(lane, conn), daemon=True,
+                                      name="clawgate-egress-conn")
+            with lane.lock:
+                lane.threads.append(thread)
+                lane.sockets.add(conn)
+            thread.start()
 
-        lane.server = await asyncio.start_unix_server(track, path=lane.socket, limit=CHUNK)
+    def _finish(self, lane: Lane) -> None:
+        deadline = time.monotonic() + DRAIN_S
+        for thread in list(lane.threads):
+            thread.join(max(0.0, deadline - time.monotonic()))
+        lane.cut()
+        for thread in list(lane.threads):
+            thread.join(JOIN_S)
 
-    async def _shut(self, lane: Lane) -> None:
-        if lane.server is not None:
-            lane.server.close()
-        if lane.tasks:
-            _done, pending = await asyncio.wait(set(lane.tasks), timeout=DRAIN_S)
-            for task in pending:
-                task.cancel()
-            await asyncio.gather(*pending, return_exceptions=True)
-        if lane.writes:
-            await asyncio.gather(*lane.writes, return_exceptions=True)
-
-    async def _serve(self, lane: Lane, reader: asyncio.StreamReader,
-                     writer: asyncio.StreamWriter) -> None:
+    def _serve(self, lane: Lane, conn: socket.socket) -> None:
         started = time.monotonic()
         record = _Progress()
         try:
-            await self._handle(lane, reader, writer, record)
-        except asyncio.CancelledError:
-            record.error = record.error or "the run ended"
-        except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:
+            conn.settimeout(HEAD_TIMEOUT_S)
+            self._handle(lane, Incoming(conn), record)
+        except OSError as exc:
             record.error = record.error or f"{type(exc).__name__}: {exc}"
         finally:
-            writer.close()
+            conn.close()
             if record.allowed is not None:
                 self._report(lane, record, started)
 
-    async def _handle(self, lane: Lane, reader: asyncio.StreamReader,
-                      writer: asyncio.StreamWriter, record: _Progress) -> None:
-        first = await asyncio.wait_for(reader.read(1), HEAD_TIMEOUT_S)
-        if not first:
-            return
+    def _handle(self, lane: Lane, incoming: Incoming, record: _Progress) -> None:
+        try:
+            first = incoming.read_exactly(1)
+        except BadRequest:
+            return  # connected and closed without a word: nothing was asked
+        incoming.pending[:0] = first
         socks = first == b"\x05"
         try:
-            target = await asyncio.wait_for(
-                read_socks5(reader, writer) if socks else read_http(first, reader),
-                HEAD_TIMEOUT_S)
+            target = read_socks5(incoming) if socks else read_http(incoming)
         except BadRequest as exc:
             record.via = "socks5" if socks else "http"
             record.decided(Verdict(False, "executor.network", str(exc)))
-            writer.write(socks_reply(exc.socks_reply) if socks else refusal(
-                400, "Bad Request", f"clawgate: {exc}\n", None))
+            if not socks:
+                incoming.sock.sendall(refusal(400, "Bad Request", f"clawgate: {exc}\n", None))
+            elif exc.socks_reply >= 0:
+                incoming.sock.sendall(socks_reply(exc.socks_reply))
             return
         record.via, record.host, record.port = target.via, target.host, target.port
         verdict = self.rules.decide(target.host, target.port)
         record.decided(verdict)
         if not verdict.allowed:
-            writer.write(_refused(target, verdict))
-            await writer.drain()
+            incoming.sock.sendall(_refused(target, verdict))
             return
-        await self._relay(target, verdict, reader, writer, record)
+        self._relay(lane, target, verdict, incoming, record)
 
-    async def _relay(self, target: Target, verdict: Verdict, reader: asyncio.StreamReader,
-                     writer: asyncio.StreamWriter, record: _Progress) -> None:
+    def _relay(self, lane: Lane, target: Target, verdict: Verdict, incoming: Incoming,
+               record: _Progress) -> None:
+        conn = incoming.sock
         try:
-            up_reader, up_writer, address = await self._connect(target, verdict)
+            upstream, address = self._connect(target, verdict)
         except Refused as exc:
             record.decided(exc.verdict)
-            writer.write(_refused(target, exc.verdict))
+            conn.sendall(_refused(target, exc.verdict))
             return
-        except (TimeoutError, OSError) as exc:
-            record.error = f"could not connect: {exc or type(exc).__name__}"
-            writer.write(socks_reply(SOCKS_HOST_UNREACHABLE) if target.via == "socks5"
+        except OSError as exc:
+            record.error = f"could not connect: {exc}"
+            conn.sendall(socks_reply(SOCKS_HOST_UNREACHABLE) if target.via == "socks5"
                          else refusal(502, "Bad Gateway", f"clawgate: could not connect to "
                                       f"{target.host}:{target.port}: {exc}\n", None))
             return
+        lane.hold(upstream)
         record.address = address
-        counts = [len(target.head), 0]
-        try:
+        counts = [0, 0]
+        with upstream:
+            conn.settimeout(None)
             if target.via == "connect":
-                writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                conn.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
             elif target.via == "socks5":
-                writer.write(socks_reply(SOCKS_OK))
-            else:
-                up_writer.write(target.head)
-            await asyncio.gather(_pump(reader, up_writer, counts, 0),
-                                 _pump(up_reader, writer, counts, 1))
-        finally:
-            record.bytes_up, record.bytes_down = counts
-            up_writer.close()
+                conn.sendall(socks_reply(SOCKS_OK))
+            early = target.head + bytes(incoming.pending)
+            upstream.sendall(early)
+            counts[0] = len(early)
+            back = threading.Thread(target=_pump, args=(upstream, conn, counts, 1), daemon=True,
+                                    name="clawgate-egress-pump")
+            back.start()
+            _pump(conn, upstream, counts, 0)
+            back.join()
+        record.bytes_up, record.bytes_down = counts
 
-    async def _connect(self, target: Target, verdict: Verdict
-                       ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, str]:
+    def _connect(self, target: Target, verdict: Verdict) -> tuple[socket.socket, str]:
         name = normal_host(target.host) or target.host
         if verdict.loopback:
             addresses = [name] if _is_address(name) else ["127.0.0.1"]
         elif _is_address(name):
             addresses = [name]
         else:
-            found = await asyncio.get_running_loop().run_in_executor(
-                None, self.resolve, name, target.port)
+            found = self.resolve(name, target.port)
             refusals = [self.rules.address_allowed(a, target.port) for a in found]
             addresses = [a for a, r in zip(found, refusals, strict=True) if r is None]
             if not addresses:
                 raise Refused(next((r for r in refusals if r is not None), Verdict(
                     False, verdict.key, f"{name} has no address")))
-        last: BaseException = OSError(f"{name} has no address")
+        last = OSError(f"{name} has no address")
         for address in addresses:
             try:
-                up_reader, up_writer = await asyncio.wait_for(
-                    asyncio.open_connection(address, target.port, limit=CHUNK),
-                    CONNECT_TIMEOUT_S)
-            except (TimeoutError, OSError) as exc:
+                upstream = socket.create_connection((address, target.port),
+                                                    timeout=CONNECT_TIMEOUT_S)
+            except OSError as exc:
                 last = exc
                 continue
-            return up_reader, up_writer, address
+            upstream.settimeout(None)
+            return upstream, address
         raise last
 
     def _report(self, lane: Lane, record: _Progress, started: float) -> None:
@@ -282,10 +290,10 @@ class EgressProxy:
             port=record.port, allowed=bool(record.allowed), key=record.key, why=record.why,
             address=record.address, bytes_up=record.bytes_up, bytes_down=record.bytes_down,
             duration_ms=round((time.monotonic() - started) * 1000, 3), error=record.error)
-        lane.seen.append(connection)
+        with lane.lock:
+            lane.seen.append(connection)
         if self.sink is not None:
-            lane.writes.append(asyncio.get_running_loop().run_in_executor(
-                None, self.sink, connection))
+            self.sink(connection)
 
 
 def _is_address(name: str) -> bool:
@@ -306,16 +314,14 @@ def _refused(target: Target, verdict: Verdict) -> bytes:
     return refusal(403, f"clawgate refused {where} ({verdict.key})", body, verdict.key)
 
 
-async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                counts: list[int], index: int) -> None:
+def _pump(source: socket.socket, sink: socket.socket, counts: list[int], index: int) -> None:
     """Copy until end of stream, counting; then pass the end on (half-close)."""
+    buffer = memoryview(bytearray(CHUNK))
     try:
-        while data := await reader.read(CHUNK):
-            counts[index] += len(data)
-            writer.write(data)
-            await writer.drain()
+        while received := source.recv_into(buffer):
+            sink.sendall(buffer[:received])
+            counts[index] += received
     except OSError:
-        return
-    with contextlib.suppress(OSError, RuntimeError):
-        if writer.can_write_eof():
-            writer.write_eof()
+        pass
+    with contextlib.suppress(OSError):
+        sink.shutdown(socket.SHUT_WR)
