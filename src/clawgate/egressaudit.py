@@ -39,18 +39,19 @@ def sink_for(log: AuditLog) -> Callable[[Connection], None]:
 
 
 class LazySink:
-    """A sink that opens the audit log at ``path`` on the first connection (a run that
-    connects nowhere creates no log and no key). Close it when the runs are done."""
+    """A sink that opens the audit log at ``where()`` on the first connection (a run that
+    connects nowhere creates no log, no directory and no key). Close it when the runs are
+    done."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = path
+    def __init__(self, where: Callable[[], str | os.PathLike[str]]) -> None:
+        self.where = where
         self._log: AuditLog | None = None
         self._lock = threading.Lock()
 
     def __call__(self, connection: Connection) -> None:
         with self._lock:
             if self._log is None:
-                self._log = AuditLog(self.path)
+                self._log = AuditLog(self.where())
             log = self._log
         log.append(connection_record(connection))
 

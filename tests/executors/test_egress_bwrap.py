@@ -169,3 +169,16 @@ def test_policy_run_audits_and_explains(tmp_path: Path, workspace: Path, port: i
     network = json.loads(capsys.readouterr().out)["network"]
     assert (network["mode"], network["allowed_domains"], network["allow_loopback_ports"]) == (
         "proxy", ["pypi.org"], [port])
+
+
+def test_a_run_that_times_out_mid_connection_is_recorded(sandbox: BwrapExecutor, port: int,
+                                                         seen: list[Connection]) -> None:
+    code = ("import socket, time\ns = socket.create_connection(('127.0.0.1', 3128))\n"
+            f"s.sendall(b'CONNECT {TEST_DOMAIN}:{port} HTTP/1.1\\r\\n\\r\\n')\n"
+            "print(s.recv(100), flush=True)\ntime.sleep(60)\n")
+    result = sandbox.run(ExecRequest([PYTHON, "-I", "-c", code], timeout_s=3))
+    assert result.timed_out
+    assert "200 Connection established" in result.stdout
+    (record,) = seen
+    assert (record.host, record.allowed, record.bytes_up, record.bytes_down) == (
+        TEST_DOMAIN, True, 0, 0)

@@ -4,7 +4,9 @@ audit sink receives."""
 
 from __future__ import annotations
 
+import os
 import socket
+import stat
 import struct
 from collections.abc import Iterator
 
@@ -34,11 +36,8 @@ def lane(port: int, seen: list[Connection]) -> Iterator[Lane]:
     resolved = {TEST_DOMAIN: ["127.0.0.1"], "link.test": ["169.254.169.254"]}
     proxy = EgressProxy(rules, resolve=lambda host, _port: resolved.get(host, []),
                         sink=seen.append)
-    try:
-        with proxy.lane("probe") as opened:
-            yield opened
-    finally:
-        proxy.close()
+    with proxy.lane("probe") as opened:
+        yield opened
 
 
 def _talk(lane: Lane, data: bytes) -> bytes:
@@ -122,12 +121,9 @@ def test_every_connection_is_reported(port: int) -> None:
     seen: list[Connection] = []
     proxy = EgressProxy(EgressRules(allowed_domains=(), allow_loopback_ports=(port,)),
                         sink=seen.append)
-    try:
-        with proxy.lane("sh -c probe") as lane:
-            _talk(lane, f"GET http://localhost:{port}/bytes/1000 HTTP/1.1\r\n\r\n".encode())
-            _talk(lane, b"CONNECT example.test:443 HTTP/1.1\r\n\r\n")
-    finally:
-        proxy.close()
+    with proxy.lane("sh -c probe") as lane:
+        _talk(lane, f"GET http://localhost:{port}/bytes/1000 HTTP/1.1\r\n\r\n".encode())
+        _talk(lane, b"CONNECT example.test:443 HTTP/1.1\r\n\r\n")
     allowed, refused = seen
     assert (allowed.host, allowed.port, allowed.via, allowed.allowed, allowed.key,
             allowed.address) == ("localhost", port, "http", True, LOOPBACK_KEY, "127.0.0.1")
@@ -137,3 +133,22 @@ def test_every_connection_is_reported(port: int) -> None:
         "example.test", 443, "connect", False, ALLOWED_KEY, 0, 0)
     assert allowed.run == refused.run
     assert allowed.command == "sh -c probe"
+
+
+def test_the_lane_is_private_and_gone_after(port: int) -> None:
+    proxy = EgressProxy(EgressRules())
+    with proxy.lane("x") as lane:
+        assert stat.S_IMODE(os.stat(lane.directory).st_mode) == 0o700
+    assert not os.path.exists(lane.directory)
+
+
+def test_an_audit_failure_is_said_not_swallowed(port: int,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    def broken(connection: Connection) -> None:
+        raise OSError("disk full")
+
+    proxy = EgressProxy(EgressRules(allowed_domains=()), sink=broken)
+    with proxy.lane("x") as lane:
+        answer = _talk(lane, b"CONNECT example.test:443 HTTP/1.1\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 403")
+    assert "example.test:443 could not be written to the audit log" in caplog.text

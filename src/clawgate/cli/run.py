@@ -111,7 +111,7 @@ def run(
         return refusal
     request = ExecRequest(line if shell == "sh" else [SHELLS[shell], "-c", line], cwd=here,
                           timeout_s=applied)
-    sink = LazySink(default_audit_path(os.fspath(root)))
+    sink = LazySink(lambda: default_audit_path(os.fspath(root)))
     try:
         with executor_from_settings(settings, workspace=root,
                                     safe_env_names=policy.hooks.safe_env_names,

@@ -24,8 +24,6 @@ import os
 import shlex
 import shutil
 import subprocess
-import threading
-import weakref
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,7 +33,14 @@ from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment
 from clawgate.executors.egress import inside
-from clawgate.executors.egress.proxy import EgressProxy, Lane, Resolver, Sink, system_resolver
+from clawgate.executors.egress.proxy import (
+    Connection,
+    EgressProxy,
+    Lane,
+    Resolver,
+    Sink,
+    system_resolver,
+)
 from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.process import run_process
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
@@ -61,9 +66,7 @@ class BwrapExecutor(Executor):
         self.network = network
         self.egress = egress if egress is not None else EgressRules()
         self.egress_audit = egress_audit
-        self._resolver = egress_resolver
-        self._proxy: EgressProxy | None = None
-        self._proxy_lock = threading.Lock()
+        self.proxy = EgressProxy(self.egress, resolve=egress_resolver, sink=self._report)
         self.read_only = inside_workspace(read_only, self.workspace)
         self.mounts = tuple(mounts)
         found = shutil.which(bwrap)
@@ -109,26 +112,10 @@ class BwrapExecutor(Executor):
         argv += ["--chdir", os.fspath(job.cwd), "--"]
         return argv + command
 
-    def proxy(self) -> EgressProxy:
-        """This executor's egress proxy, started on first use."""
-        with self._proxy_lock:
-            if self._proxy is None:
-                self._proxy = EgressProxy(self.egress, resolve=self._resolver,
-                                          sink=self._report)
-                # an executor dropped without close() does not leave the thread behind
-                weakref.finalize(self, self._proxy.close)
-            return self._proxy
-
-    def _report(self, connection: Any) -> None:
+    def _report(self, connection: Connection) -> None:
+        """Hand a connection to ``egress_audit`` (the Guard sets it to its audit log)."""
         if self.egress_audit is not None:
             self.egress_audit(connection)
-
-    def close(self) -> None:
-        """Stop the egress proxy (a run may not be under way)."""
-        with self._proxy_lock:
-            proxy, self._proxy = self._proxy, None
-        if proxy is not None:
-            proxy.close()
 
     def _execute(self, job: Job) -> ExecResult:
         """In a control group limited to ``Limits.pids`` processes and ``Limits.memory`` bytes
@@ -139,7 +126,7 @@ class BwrapExecutor(Executor):
         command does."""
         with contextlib.ExitStack() as stack:
             lane = None if self.network else stack.enter_context(
-                self.proxy().lane(shlex.join(job.argv)))
+                self.proxy.lane(shlex.join(job.argv)))
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
             argv = self.sandbox_argv(job, lane)
             if containment is not None:

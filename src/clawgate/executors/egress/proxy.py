@@ -15,6 +15,7 @@ not, and returns once every one of them is in the audit.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
 import socket
@@ -44,6 +45,7 @@ CONNECT_TIMEOUT_S = 15.0
 DRAIN_S = 1.0  # after a run ends, how long its connections may take to finish
 JOIN_S = 10.0  # then, how long a cut connection may take to be recorded
 SOCKET_NAME = "proxy.sock"
+LOG = logging.getLogger("clawgate.executors")
 
 Resolver = Callable[[str, int], Sequence[str]]
 
@@ -141,9 +143,6 @@ class EgressProxy:
         self.rules = rules
         self.resolve = resolve
         self.sink = sink
-
-    def close(self) -> None:
-        """Nothing outlives a lane; kept for the executors' ``close``."""
 
     @contextlib.contextmanager
     def lane(self, command: str) -> Iterator[Lane]:
@@ -292,8 +291,13 @@ class EgressProxy:
             duration_ms=round((time.monotonic() - started) * 1000, 3), error=record.error)
         with lane.lock:
             lane.seen.append(connection)
-        if self.sink is not None:
+        if self.sink is None:
+            return
+        try:
             self.sink(connection)
+        except Exception:  # the connection happened: say loudly that it went unrecorded
+            LOG.exception("clawgate: a sandboxed connection to %s:%s could not be written "
+                          "to the audit log", connection.host, connection.port)
 
 
 def _is_address(name: str) -> bool:
