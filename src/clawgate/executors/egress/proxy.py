@@ -23,9 +23,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 
 from clawgate.egressrules import EgressRules, Verdict, normal_host
+from clawgate.executors.egress.lane import Connection, Lane, Progress, Sink
 from clawgate.executors.egress.protocols import (
     SOCKS_HOST_UNREACHABLE,
     SOCKS_NOT_ALLOWED,
@@ -44,32 +44,10 @@ HEAD_TIMEOUT_S = 30.0  # a program that opens a connection and says nothing
 CONNECT_TIMEOUT_S = 15.0
 DRAIN_S = 1.0  # after a run ends, how long its connections may take to finish
 JOIN_S = 10.0  # then, how long a cut connection may take to be recorded
-SOCKET_NAME = "proxy.sock"
 LOG = logging.getLogger("clawgate.executors")
 
 Resolver = Callable[[str, int], Sequence[str]]
-
-
-@dataclass(frozen=True, slots=True)
-class Connection:
-    """One connection a sandboxed program asked for, as the audit records it."""
-
-    run: str  # the lane's id: every connection of one run shares it
-    command: str
-    via: str  # connect, http, socks5
-    host: str
-    port: int
-    allowed: bool
-    key: str  # the policy key that decided
-    why: str
-    address: str = ""  # what the proxy connected to
-    bytes_up: int = 0  # from the sandbox
-    bytes_down: int = 0  # to the sandbox
-    duration_ms: float = 0.0
-    error: str = ""
-
-
-Sink = Callable[[Connection], None]
+__all__ = ["Connection", "EgressProxy", "Lane", "Resolver", "Sink", "system_resolver"]
 
 
 def system_resolver(host: str, port: int) -> list[str]:
@@ -82,55 +60,6 @@ class Refused(Exception):
     def __init__(self, verdict: Verdict) -> None:
         super().__init__(verdict.why)
         self.verdict = verdict
-
-
-@dataclass
-class _Progress:
-    """What is known of a connection so far (it becomes a ``Connection`` at its end)."""
-
-    via: str = "unknown"
-    host: str = ""
-    port: int = 0
-    allowed: bool | None = None  # None: nothing was asked (the program sent nothing)
-    key: str = ""
-    why: str = ""
-    address: str = ""
-    bytes_up: int = 0
-    bytes_down: int = 0
-    error: str = ""
-
-    def decided(self, verdict: Verdict) -> None:
-        self.allowed, self.key, self.why = verdict.allowed, verdict.key, verdict.why
-
-
-@dataclass
-class Lane:
-    """One run's socket: its directory (bind-mounted into the sandbox), its id, its
-    connections (their threads and sockets) and what they did."""
-
-    directory: str
-    run: str
-    command: str
-    listener: socket.socket | None = None
-    threads: list[threading.Thread] = field(default_factory=list)
-    sockets: set[socket.socket] = field(default_factory=set)
-    seen: list[Connection] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def socket_path(self) -> str:
-        return os.path.join(self.directory, SOCKET_NAME)
-
-    def hold(self, sock: socket.socket) -> None:
-        with self.lock:
-            self.sockets.add(sock)
-
-    def cut(self) -> None:
-        """End every connection still open (the run is over)."""
-        with self.lock:
-            for sock in self.sockets:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
 
 
 class EgressProxy:
@@ -188,7 +117,7 @@ class EgressProxy:
 
     def _serve(self, lane: Lane, conn: socket.socket) -> None:
         started = time.monotonic()
-        record = _Progress()
+        record = Progress()
         try:
             conn.settimeout(HEAD_TIMEOUT_S)
             self._handle(lane, Incoming(conn), record)
@@ -199,7 +128,7 @@ class EgressProxy:
             if record.allowed is not None:
                 self._report(lane, record, started)
 
-    def _handle(self, lane: Lane, incoming: Incoming, record: _Progress) -> None:
+    def _handle(self, lane: Lane, incoming: Incoming, record: Progress) -> None:
         try:
             first = incoming.read_exactly(1)
         except BadRequest:
@@ -225,7 +154,7 @@ class EgressProxy:
         self._relay(lane, target, verdict, incoming, record)
 
     def _relay(self, lane: Lane, target: Target, verdict: Verdict, incoming: Incoming,
-               record: _Progress) -> None:
+               record: Progress) -> None:
         conn = incoming.sock
         try:
             upstream, address = self._connect(target, verdict)
@@ -283,7 +212,7 @@ class EgressProxy:
             return upstream, address
         raise last
 
-    def _report(self, lane: Lane, record: _Progress, started: float) -> None:
+    def _report(self, lane: Lane, record: Progress, started: float) -> None:
         connection = Connection(
             run=lane.run, command=lane.command, via=record.via, host=record.host,
             port=record.port, allowed=bool(record.allowed), key=record.key, why=record.why,
