@@ -18,6 +18,7 @@ machine). The sandboxed parts need bubblewrap.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import socket
 import statistics
@@ -121,6 +122,8 @@ def main() -> None:
     args = parser.parse_args()
     size = args.mb * MIB
     workspace = tempfile.mkdtemp(prefix="clawgate-bench-egress-")
+    scratch = tempfile.mkdtemp(prefix="clawgate-bench-egress-cache-")
+    os.environ["XDG_CACHE_HOME"] = scratch  # the sandbox's toolchain cache: left nowhere
     try:
         print(f"downloads of {args.mb} MiB from 127.0.0.1, {args.runs} runs each")
         with http_server() as port:
@@ -129,6 +132,7 @@ def main() -> None:
         startup(args.runs * 2, workspace)
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
