@@ -8,12 +8,13 @@ import os
 import socket
 import stat
 import struct
+import time
 from collections.abc import Iterator
 
 import pytest
 
 from clawgate.egressrules import ALLOWED_KEY, LOOPBACK_KEY, EgressRules
-from clawgate.executors.egress.proxy import Connection, EgressProxy, Lane
+from clawgate.executors.egress.proxy import MAX_CONNECTIONS, Connection, EgressProxy, Lane
 from egress_support import http_server
 
 TEST_DOMAIN = "pkg.test"
@@ -152,3 +153,29 @@ def test_an_audit_failure_is_said_not_swallowed(port: int,
         answer = _talk(lane, b"CONNECT example.test:443 HTTP/1.1\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 403")
     assert "example.test:443 could not be written to the audit log" in caplog.text
+
+
+def test_a_connection_flood_is_capped() -> None:
+    """A run holding MAX_CONNECTIONS open (saying nothing) gets a 503 for the next one, at
+    once and recorded; the guard's process does not grow a thread per connection."""
+    seen: list[Connection] = []
+    proxy = EgressProxy(EgressRules(), sink=seen.append)
+    held: list[socket.socket] = []
+    with proxy.lane("flood") as lane:
+        for _ in range(MAX_CONNECTIONS):
+            client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            client.connect(lane.socket_path)
+            held.append(client)
+        deadline = time.monotonic() + 30  # a hang guard: the threads start as they are accepted
+        while len([t for t in lane.threads if t.is_alive()]) < MAX_CONNECTIONS \
+                and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as late:
+            late.settimeout(30)
+            late.connect(lane.socket_path)
+            answer = late.recv(65536)
+    for client in held:
+        client.close()
+    assert answer.startswith(b"HTTP/1.1 503")
+    assert [(c.allowed, c.why) for c in seen] == [
+        (False, f"more than {MAX_CONNECTIONS} connections of one run at once")]

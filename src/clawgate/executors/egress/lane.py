@@ -75,9 +75,23 @@ class Lane:
     def socket_path(self) -> str:
         return os.path.join(self.directory, SOCKET_NAME)
 
+    def admit(self, thread: threading.Thread, conn: socket.socket, cap: int) -> bool:
+        """Take a new connection and its thread, unless ``cap`` are open already."""
+        with self.lock:
+            self.threads = [t for t in self.threads if t.is_alive()]
+            if len(self.threads) >= cap:
+                return False
+            self.threads.append(thread)
+            self.sockets.add(conn)
+            return True
+
     def hold(self, sock: socket.socket) -> None:
         with self.lock:
             self.sockets.add(sock)
+
+    def release(self, sock: socket.socket) -> None:
+        with self.lock:
+            self.sockets.discard(sock)
 
     def cut(self) -> None:
         """End every connection still open (the run is over)."""

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from clawgate.egressrules import EgressRules, Verdict, normal_host
 from clawgate.executors.egress.lane import Connection, Lane, Progress, Sink
 from clawgate.executors.egress.protocols import (
+    HEAD_LIMIT,
     SOCKS_HOST_UNREACHABLE,
     SOCKS_NOT_ALLOWED,
     SOCKS_OK,
@@ -44,6 +45,7 @@ HEAD_TIMEOUT_S = 30.0  # a program that opens a connection and says nothing
 CONNECT_TIMEOUT_S = 15.0
 DRAIN_S = 1.0  # after a run ends, how long its connections may take to finish
 JOIN_S = 10.0  # then, how long a cut connection may take to be recorded
+MAX_CONNECTIONS = 128  # open at once per run: each holds two threads of the guard's process
 LOG = logging.getLogger("clawgate.executors")
 
 Resolver = Callable[[str, int], Sequence[str]]
@@ -79,17 +81,19 @@ class EgressProxy:
         directory = tempfile.mkdtemp(prefix="clawgate-egress-")  # 0700
         lane = Lane(directory, os.path.basename(directory).rsplit("-", 1)[-1], command)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        accepting = threading.Thread(target=self._accept, args=(lane, listener),
+                                     name="clawgate-egress", daemon=True)
         try:
             listener.bind(lane.socket_path)
             listener.listen(128)
             lane.listener = listener
-            accepting = threading.Thread(target=self._accept, args=(lane, listener),
-                                         name="clawgate-egress", daemon=True)
             accepting.start()
             yield lane
         finally:
             with contextlib.suppress(OSError):
                 listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+            if accepting.is_alive():
+                accepting.join(JOIN_S)
             listener.close()
             self._finish(lane)
             shutil.rmtree(directory, ignore_errors=True)
@@ -102,17 +106,34 @@ class EgressProxy:
                 return
             thread = threading.Thread(target=self._serve, args=(lane, conn), daemon=True,
                                       name="clawgate-egress-conn")
-            with lane.lock:
-                lane.threads.append(thread)
-                lane.sockets.add(conn)
-            thread.start()
+            if lane.admit(thread, conn, MAX_CONNECTIONS):
+                thread.start()
+            else:
+                self._overflow(lane, conn)
+
+    def _overflow(self, lane: Lane, conn: socket.socket) -> None:
+        """A connection over the cap: refused at once, and recorded."""
+        record = Progress()
+        record.decided(Verdict(False, "executor.network", f"more than {MAX_CONNECTIONS} "
+                               "connections of one run at once"))
+        with contextlib.suppress(OSError):
+            conn.setblocking(False)
+            conn.recv(HEAD_LIMIT)  # what the program sent already: unread, it would reset
+        with contextlib.suppress(OSError):
+            conn.settimeout(1.0)
+            conn.sendall(refusal(503, "Too many connections", f"clawgate: {record.why}\n",
+                                 None))
+        conn.close()
+        self._report(lane, record, time.monotonic())
 
     def _finish(self, lane: Lane) -> None:
+        with lane.lock:
+            threads = list(lane.threads)
         deadline = time.monotonic() + DRAIN_S
-        for thread in list(lane.threads):
+        for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))
         lane.cut()
-        for thread in list(lane.threads):
+        for thread in threads:
             thread.join(JOIN_S)
 
     def _serve(self, lane: Lane, conn: socket.socket) -> None:
@@ -124,6 +145,7 @@ class EgressProxy:
         except OSError as exc:
             record.error = record.error or f"{type(exc).__name__}: {exc}"
         finally:
+            lane.release(conn)
             conn.close()
             if record.allowed is not None:
                 self._report(lane, record, started)
@@ -185,6 +207,7 @@ class EgressProxy:
             back.start()
             _pump(conn, upstream, counts, 0)
             back.join()
+            lane.release(upstream)
         record.bytes_up, record.bytes_down = counts
 
     def _connect(self, target: Target, verdict: Verdict) -> tuple[socket.socket, str]:
