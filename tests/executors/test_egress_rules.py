@@ -9,7 +9,7 @@ import pytest
 
 from clawgate.egressrules import ALLOWED_KEY, DENIED_KEY, LOOPBACK_KEY, EgressRules
 from clawgate.errors import PolicyError
-from clawgate.executors.settings import egress_from_settings
+from clawgate.executors.settings import egress_from_settings, network_allowed
 from clawgate.policy.loader import load_policy
 
 DEFAULT = EgressRules()
@@ -129,3 +129,16 @@ def test_a_locked_layer_is_not_widened(tmp_path: Path) -> None:
                       "[pypi.org, github.com]}}",
                       "executor: {network: {allowed_domains: [github.com]}}")
     assert narrowed.allowed_domains == ("github.com",)
+
+
+@pytest.mark.parametrize(("section", "shared"), [
+    ({"network": True}, True),  # the spelling from before the egress proxy
+    ({"share_network": True}, True),  # policy run --network
+    ({"docker": {"network": "bridge"}}, True),
+    ({"network": {"allowed_domains": ["pypi.org"]}}, False),
+    ({}, False),
+])
+def test_what_shares_the_host_network(section: dict[str, object], shared: bool) -> None:
+    assert network_allowed(section) is shared
+    listed = ("pypi.org",) if isinstance(section.get("network"), dict) else DEFAULT.allowed_domains
+    assert egress_from_settings(section).allowed_domains == listed

@@ -7,7 +7,8 @@ The section's shape is the policy model's: ``kind``, ``timeout_s``, ``max_timeou
 denied_domains, allow_loopback_ports}`` (what the egress proxy lets a bubblewrap sandbox reach:
 ``egress/``) and ``docker: {image, base_url, memory, pids, cpus, network}``; a pydantic model is
 accepted as it is (through ``model_dump``). ``share_network: true`` (``policy run --network``)
-shares the host's network with the sandbox, as ``docker.network: bridge`` does.
+shares the host's network with the sandbox, as ``docker.network: bridge`` does (and
+``network: true``, the spelling from before the egress proxy).
 
 ``kind: auto`` (the embedded default's) is bubblewrap where ``bwrap`` works on this machine,
 else the host, with one warning line logged (``clawgate.executors``, which Python prints on
@@ -80,14 +81,16 @@ def docker_settings_from(section: Mapping[str, Any] | Any) -> DockerSettings:
 def network_allowed(section: Mapping[str, Any] | Any) -> bool:
     """Whether the sandbox shares the host's network, around the egress proxy."""
     values = _as_mapping(section)
-    if values.get("share_network"):
+    if values.get("share_network") or values.get("network") is True:  # True: the old spelling
         return True
     return _as_mapping(values.get("docker")).get("network", "none") not in (None, "none", False)
 
 
 def egress_from_settings(section: Mapping[str, Any] | Any) -> EgressRules:
     """The egress rules of an executor section's ``network`` part (defaults where unset)."""
-    return EgressRules.from_mapping(dict(_as_mapping(_as_mapping(section).get("network"))))
+    network = _as_mapping(section).get("network")
+    return EgressRules.from_mapping(dict(_as_mapping(network)) if isinstance(
+        network, Mapping) or hasattr(network, "model_dump") else None)
 
 
 def executor_from_settings(section: Mapping[str, Any] | Any, *, kind: str | None = None,
