@@ -76,6 +76,7 @@ class Setup:
                         approver=approver or DenyAllApprover(),
                         approvals=approval_store if approval_store is not None
                         else ApprovalStore(root), audit_log=log)
+        _audit_egress(runner, path.audit)
         web, limits = policy.web, policy.rate_limit
         env = {n: os.environ[n] for n in policy.hooks.safe_env_names if n in os.environ}
         registry = ToolRegistry(builtin_tools(path.workspace, runner, path.urls, message_bus,
@@ -208,6 +209,16 @@ def _inside(path: Path, root: str) -> bool:
     """Whether ``path`` (which may not exist yet) resolves inside ``root``."""
     real = Path(os.path.realpath(path))
     return real.is_relative_to(os.path.realpath(root))
+
+
+def _audit_egress(executor: Executor, log: AuditLog | None) -> None:
+    """Send a bubblewrap executor's connections to the audit log, unless its caller chose
+    where they go."""
+    from clawgate.egressaudit import sink_for
+    from clawgate.executors import BwrapExecutor
+
+    if log is not None and isinstance(executor, BwrapExecutor) and executor.egress_audit is None:
+        executor.egress_audit = sink_for(log)
 
 
 def _in_container(executor: Executor) -> bool:

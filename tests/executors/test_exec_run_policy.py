@@ -145,5 +145,5 @@ def test_network_flag_is_said_out_loud(capsys: pytest.CaptureFixture[str]) -> No
     section = {"kind": "bwrap", "timeout_s": 30, "max_timeout_s": 300,
                "docker": {"network": "none"}}
     settings, _ = executor_plan(section, None, None, True, None)
-    assert settings["network"] is True
+    assert settings["share_network"] is True
     assert "may reach the network" in capsys.readouterr().err

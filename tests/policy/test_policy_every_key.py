@@ -109,7 +109,15 @@ SHADOW_KEYS = frozenset({"shell.shadow", "shell.shadow_timeout_ms"})  # need bub
 MOUNT_KEYS = frozenset({"executor.mounts[].path", "executor.mounts[].mode",
                         "executor.mounts[].reason",
                         "executor.seccomp.enabled"})  # bubblewrap's view and filter
+NETWORK_KEYS = frozenset({"executor.network.allowed_domains", "executor.network.denied_domains",
+                          "executor.network.allow_loopback_ports"})  # bubblewrap's egress
+NETWORK = "executor: {{kind: bwrap, network: {{{body}}}}}"
 MOUNT = "executor: {{kind: bwrap, mounts: [{{path: /usr/share, mode: {mode}, reason: {why}}}]}}"
+
+
+def _lets(host: str, port: int, allowed: bool) -> Any:
+    """The bubblewrap executor's egress proxy would decide ``host:port`` so."""
+    return lambda ex: ex.egress.decide(host, port).allowed is allowed
 
 
 def _shown(mode: str, why: str) -> Any:
@@ -258,6 +266,16 @@ ROWS: dict[str, dict[str, Probe]] = {
     "executor.seccomp.max_alerts_per_minute": _anomalies(
         "max_alerts_per_minute: 3", lambda lim: lim.max_alerts_per_minute == 3),
     "executor.seccomp.cooldown_s": _anomalies("cooldown_s: 4", lambda lim: lim.cooldown_s == 4),
+    "executor.network.allowed_domains": executor_has(
+        NETWORK.format(body="allowed_domains: [example.org]"),
+        lambda ex: _lets("www.example.org", 443, True)(ex) and _lets("pypi.org", 443, False)(ex)),
+    "executor.network.denied_domains": executor_has(
+        NETWORK.format(body="denied_domains: [files.pythonhosted.org]"),
+        lambda ex: _lets("files.pythonhosted.org", 443, False)(ex)
+        and _lets("pypi.org", 443, True)(ex)),
+    "executor.network.allow_loopback_ports": executor_has(
+        NETWORK.format(body="allow_loopback_ports: [8731]"),
+        lambda ex: _lets("localhost", 8731, True)(ex) and _lets("127.0.0.1", 8732, False)(ex)),
     "executor.docker.image": docker("image", "clawgate-sandbox:busybox",
                                     lambda c: c["image"] == "clawgate-sandbox:busybox"),
     "executor.docker.base_url": dict.fromkeys(("guard", "run"), _unreachable_engine),
@@ -315,8 +333,8 @@ def test_every_surface_is_probed_or_excused(key: str) -> None:
         assert re.search(r"Not applied by: [a-z, -]+ — .+\.$", LEAVES[key].description or "")
 
 
-CASES = [pytest.param(key, surface,
-                      marks=[pytest.mark.bwrap] if key in SHADOW_KEYS | MOUNT_KEYS else [])
+BWRAP_KEYS = SHADOW_KEYS | MOUNT_KEYS | NETWORK_KEYS
+CASES = [pytest.param(key, surface, marks=[pytest.mark.bwrap] if key in BWRAP_KEYS else [])
          for key in sorted(ROWS) for surface in SURFACES if surface in ROWS[key]]
 
 

@@ -8,8 +8,10 @@ exits 2 with one line.
 
 DENY exits 4 without running. ASK asks on a terminal (a "no" exits 4); without a terminal it is
 not run and exits 3, unless ``--yes`` approves it. ALLOW runs it and exits with the command's
-exit code, 124 on timeout. A missing sandbox, a full spawn cap or a broken executor exit 1 with
-the reason on stderr: nothing falls back to the host.
+exit code, 124 on timeout. Under bubblewrap every connection the command makes through the
+egress proxy is written to the workspace's audit log under the state directory. A missing
+sandbox, a full spawn cap or a broken executor exit 1 with the reason on stderr: nothing falls
+back to the host.
 
 ``--sandboxed`` requires a sandbox whatever the policy's ``executor.kind``: the policy's own
 sandbox (bwrap or docker), else bubblewrap (``auto`` then never falls back to the host, and
@@ -32,9 +34,11 @@ from clawgate.cli.common import command_line, emit_json, load_cli_policy, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.cli.sandboxview import explain
 from clawgate.decision import Decision, Outcome
+from clawgate.egressaudit import LazySink
 from clawgate.errors import ClawgateError, MissingExtra, PolicyError, SandboxUnavailable
 from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_settings
-from clawgate.guard_setup import engine_for, state_files
+from clawgate.executors.bwrap import BwrapExecutor
+from clawgate.guard_setup import default_audit_path, engine_for, state_files
 
 KIND_ISOLATION = {"host": 0, "auto": 1, "bwrap": 2, "docker": 2}  # a flag may not pick less
 SANDBOXES = ("bwrap", "docker")
@@ -65,7 +69,8 @@ class UsageProblem(Exception):
               "else the current one).")
 @click.option("--cwd", type=click.Path(file_okay=False), default=None,
               help="Where the command runs, inside the workspace.")
-@click.option("--network", is_flag=True, help="Let a bwrap or docker sandbox use the network.")
+@click.option("--network", is_flag=True, help="Let a bwrap or docker sandbox share the host's "
+              "network, around the egress proxy (no domain decisions, no connection audit).")
 @click.option("--image", default=None, help="The Docker image (default: the policy's "
               "executor.docker.image).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the decision "
@@ -106,10 +111,13 @@ def run(
         return refusal
     request = ExecRequest(line if shell == "sh" else [SHELLS[shell], "-c", line], cwd=here,
                           timeout_s=applied)
+    sink = LazySink(lambda: default_audit_path(os.fspath(root)))
     try:
         with executor_from_settings(settings, workspace=root,
                                     safe_env_names=policy.hooks.safe_env_names,
                                     read_only=state_files(policy, root)) as executor:
+            if isinstance(executor, BwrapExecutor):
+                executor.egress_audit = sink
             result = executor.run(request)
     except MissingExtra as exc:  # a configuration error: one line naming the extra
         say(str(exc))
@@ -122,6 +130,8 @@ def run(
     except ClawgateError as exc:
         _report(decision, None, as_json, error=str(exc))
         return ExitCode.INTERNAL
+    finally:
+        sink.close()
     _report(decision, result, as_json, timeout_s=applied)
     return result.exit_code
 
@@ -166,7 +176,7 @@ def executor_plan(section: dict[str, Any], kind: str | None, timeout_s: float | 
     if image:
         settings["docker"]["image"] = image
     if network:
-        settings["network"] = True
+        settings["share_network"] = True
         if section["docker"]["network"] == "none" and chosen != "host":
             say(f"policy run: --network: the {chosen} sandbox may reach the network, which "
                 "the policy's executor.docker.network does not allow")

@@ -1,6 +1,8 @@
-"""``policy run --explain-sandbox``: the file system as the policy's sandbox shows it, without
-running anything. Each line: the mode (read-only, read-write, hidden, private), the path, why;
-``--json`` prints ``{"executor": ..., "mounts": [{path, mode, reason}], "env": {...}}``."""
+"""``policy run --explain-sandbox``: the file system and the network as the policy's sandbox
+shows them, without running anything. Each line: the mode (read-only, read-write, hidden,
+private), the path, why; then the network: the egress proxy and what it lets through.
+``--json`` prints ``{"executor": ..., "mounts": [{path, mode, reason}], "env": {...},
+"network": {"mode": ...}}``."""
 
 from __future__ import annotations
 
@@ -13,6 +15,13 @@ from typing import Any
 from clawgate.cli.common import emit_json, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.errors import ClawgateError
+from clawgate.executors.egress.inside import (
+    INSIDE_DIR,
+    PROXY_URL,
+    SOCKS_URL,
+    interpreter,
+    proxy_env,
+)
 
 HOST_NOTE = ("the host executor: no sandbox; a command sees and may change everything your "
              "user can")
@@ -35,9 +44,13 @@ def explain(settings: dict[str, Any], workspace: Path, read_only: Iterable[str],
         mounts = [] if view is None else [
             {"path": m.path, "mode": m.mode, "reason": m.reason}
             for m in (*view.base, *view.mounts)]
+        net = network_view(kind, settings)
+        env = {} if view is None else dict(view.env)
+        if net["mode"] == "proxy":
+            env.update(proxy_env())
         emit_json({"executor": kind, "workspace": os.fspath(workspace), "mounts": mounts,
                    "private": [] if view is None else list(view.private),
-                   "env": {} if view is None else dict(view.env)})
+                   "env": env, "network": net})
         return ExitCode.OK
     if view is None:
         say(f"policy run: {HOST_NOTE}")
@@ -45,7 +58,53 @@ def explain(settings: dict[str, Any], workspace: Path, read_only: Iterable[str],
     where = " (the workspace appears at /workspace)" if kind == "docker" else ""
     say(f"policy run: the {kind} sandbox shows{where}:")
     sys.stdout.write("".join(f"{line}\n" for line in view.lines()))
+    sys.stdout.write("".join(f"{line}\n" for line in network_lines(network_view(kind,
+                                                                                 settings))))
     return ExitCode.OK
+
+
+def network_view(kind: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """What the sandbox can reach: ``mode`` proxy (only through the egress proxy, by
+    domain), shared (the host's network: ``--network`` or ``docker.network: bridge``), none
+    (Docker's: no network at all) or host (no sandbox)."""
+    from clawgate.executors.settings import egress_from_settings, network_allowed
+
+    if kind == "host":
+        return {"mode": "host"}
+    if network_allowed(settings):
+        return {"mode": "shared"}
+    if kind == "docker":
+        return {"mode": "none"}
+    rules = egress_from_settings(settings)
+    python, prefix = interpreter()
+    return {"mode": "proxy", "proxy": PROXY_URL, "socks": SOCKS_URL,
+            "bridge": {"python": python, "read_only": prefix, "socket_dir": INSIDE_DIR},
+            "allowed_domains": list(rules.allowed_domains),
+            "denied_domains": list(rules.denied_domains),
+            "allow_loopback_ports": list(rules.allow_loopback_ports)}
+
+
+def network_lines(net: dict[str, Any]) -> list[str]:
+    """The network part of the text view."""
+    if net["mode"] == "shared":
+        return ["network     the host's, shared (--network or executor.docker.network: "
+                "bridge): no domain decisions, no connection audit"]
+    if net["mode"] == "none":
+        return ["network     none (the container has no network)"]
+    if net["mode"] != "proxy":
+        return []
+    listed = ", ".join(net["allowed_domains"]) or "none: every connection is refused"
+    ports = ", ".join(str(p) for p in net["allow_loopback_ports"]) or "none"
+    return ["network     only through clawgate's egress proxy, at "
+            f"{net['proxy']} (HTTP, CONNECT) and {net['socks']} (SOCKS5); "
+            "names are resolved by the proxy, none inside; every connection is audited",
+            f"  allowed   executor.network.allowed_domains (and their subdomains): {listed}",
+            "  denied    executor.network.denied_domains: "
+            f"{', '.join(net['denied_domains']) or 'none'}",
+            f"  loopback  executor.network.allow_loopback_ports: {ports}",
+            f"  bridge    {net['bridge']['python']} forwards them to the proxy's socket in "
+            f"{net['bridge']['socket_dir']} (its installation {net['bridge']['read_only']} "
+            "read-only)"]
 
 
 def _sandbox_kind(kind: str) -> str:

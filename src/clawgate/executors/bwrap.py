@@ -5,7 +5,13 @@ password hashes masked), a private ``/tmp``, fresh ``/proc`` and ``/dev``, and n
 the policy allows it (a network namespace holding only loopback); over that, the view of
 ``view.py``: the home directory read-only minus the credential stores, the workspace writable
 minus its protected paths, a per-workspace toolchain cache, the active virtual environment's
-interpreter, the policy's ``executor.mounts``, and never the guard's state. All namespaces are
+interpreter, the policy's ``executor.mounts``, and never the guard's state.
+
+The network: none of its own. Unless the policy shares the host's (``network=True``), the
+command runs behind the egress bridge (``egress/bridge.py``), which forwards connections to
+127.0.0.1:3128 inside the sandbox to this executor's egress proxy (``egress/proxy.py``) over a
+Unix socket bind-mounted in for the run; the proxy judges each by host name against
+``executor.network`` and reports it to ``egress_audit``. All namespaces are
 unshared, capabilities dropped, the session is new (no TIOCSTI into the caller's terminal) and
 the sandbox dies with its parent: a timeout that kills bwrap kills every process inside its pid
 namespace, including ones that called ``setsid``.
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -30,9 +37,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from clawgate.egressrules import EgressRules
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment
+from clawgate.executors.egress import inside
+from clawgate.executors.egress.proxy import (
+    Connection,
+    EgressProxy,
+    Lane,
+    Resolver,
+    Sink,
+    system_resolver,
+)
 from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.process import run_process
 from clawgate.executors.seccomp_filter import supported_machine
@@ -56,10 +73,15 @@ class BwrapExecutor(Executor):
                  safe_env_names: Iterable[str] = SAFE_ENV_NAMES,
                  read_only: Iterable[str | os.PathLike[str]] = (),
                  mounts: Sequence[MountSpec] = (), seccomp: bool = True,
-                 **kwargs: Any) -> None:
+                 egress: EgressRules | None = None,
+                 egress_resolver: Resolver = system_resolver,
+                 egress_audit: Sink | None = None, **kwargs: Any) -> None:
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.network = network
         self.seccomp = seccomp
+        self.egress = egress if egress is not None else EgressRules()
+        self.egress_audit = egress_audit
+        self.proxy = EgressProxy(self.egress, resolve=egress_resolver, sink=self._report)
         self.read_only = inside_workspace(read_only, self.workspace)
         self.mounts = tuple(mounts)
         found = shutil.which(bwrap)
@@ -83,14 +105,17 @@ class BwrapExecutor(Executor):
         """As for every executor, with the toolchains pointed at the view's cache (the
         request's own values win)."""
         env = super().environment(request)
-        for name, value in sandbox_env(self.workspace).items():
+        extra = {**sandbox_env(self.workspace), **({} if self.network else inside.proxy_env())}
+        for name, value in extra.items():
             if name not in (request.env or {}):
                 env[name] = value
         return env
 
-    def sandbox_argv(self, job: Job, channel: int | None = None) -> list[str]:
+    def sandbox_argv(self, job: Job, channel: int | None = None,
+                     lane: Lane | None = None) -> list[str]:
         """The bwrap command line that runs ``job.argv`` in the sandbox; given the fd of a
-        ``SyscallWatch``'s channel, under the system-call filter."""
+        ``SyscallWatch``'s channel, under the system-call filter; behind the egress bridge
+        when ``lane``, the run's proxy socket, is given (the filter covers the bridge too)."""
         argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
                 "--cap-drop", "ALL"]
         if self.network:
@@ -98,12 +123,25 @@ class BwrapExecutor(Executor):
         argv += _system_binds()
         if channel is not None:
             argv += _python_binds(self._loader[0])
+        command = job.argv
+        if lane is not None:
+            python, prefix = inside.interpreter()
+            argv += ["--ro-bind", prefix, prefix]
+            command = inside.bridged(job.argv, python)
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         argv += view_args(self.view())
+        if lane is not None:
+            argv += ["--ro-bind", os.fspath(inside.BRIDGE_SOURCE), inside.INSIDE_BRIDGE,
+                     "--ro-bind", lane.directory, inside.INSIDE_DIR]
         argv += ["--chdir", os.fspath(job.cwd), "--"]
         if channel is not None:
-            argv += [*self._loader, str(channel)]
-        return argv + job.argv
+            command = [*self._loader, str(channel), *command]
+        return argv + command
+
+    def _report(self, connection: Connection) -> None:
+        """Hand a connection to ``egress_audit`` (the Guard sets it to its audit log)."""
+        if self.egress_audit is not None:
+            self.egress_audit(connection)
 
     def _execute(self, job: Job) -> ExecResult:
         """In a control group limited to ``Limits.pids`` processes and ``Limits.memory`` bytes
@@ -114,8 +152,10 @@ class BwrapExecutor(Executor):
         command does."""
         with contextlib.ExitStack() as stack:
             watch = stack.enter_context(SyscallWatch()) if self.seccomp else None
+            lane = None if self.network else stack.enter_context(
+                self.proxy.lane(shlex.join(job.argv)))
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
-            argv = self.sandbox_argv(job, None if watch is None else watch.child_fd)
+            argv = self.sandbox_argv(job, None if watch is None else watch.child_fd, lane)
             if containment is not None:
                 stack.enter_context(containment)
             else:

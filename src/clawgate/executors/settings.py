@@ -4,9 +4,13 @@ layer having to know the executors' constructors.
 The section's shape is the policy model's: ``kind``, ``timeout_s``, ``max_timeout_s``,
 ``max_concurrent``, ``queue_timeout_s``, ``repo_programs``, ``mounts: [{path, mode, reason}]``
 (what a sandbox shows besides its default view: ``view.py``), ``seccomp: {enabled, ...}`` (the
-bubblewrap sandbox's system-call filter; the rest of it is the Guard's) and ``docker: {image,
-base_url, memory, pids, cpus, network}``; a pydantic model is accepted as it is (through
-``model_dump``).
+bubblewrap sandbox's system-call filter; the rest of it is the Guard's), ``network:
+{allowed_domains, denied_domains, allow_loopback_ports}`` (what the egress proxy lets a
+bubblewrap sandbox reach: ``egress/``) and ``docker: {image, base_url, memory, pids, cpus,
+network}``; a pydantic model is accepted as it is (through ``model_dump``).
+``share_network: true`` (``policy run --network``) shares the host's network with the
+sandbox, as ``docker.network: bridge`` does (and ``network: true``, the spelling from before
+the egress proxy).
 
 ``kind: auto`` (the embedded default's) is bubblewrap where ``bwrap`` works on this machine,
 else the host, with one warning line logged (``clawgate.executors``, which Python prints on
@@ -22,6 +26,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from clawgate.egressrules import EgressRules
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import Executor, Limits
 from clawgate.executors.docker_engine import DockerSettings
@@ -76,10 +81,18 @@ def docker_settings_from(section: Mapping[str, Any] | Any) -> DockerSettings:
 
 
 def network_allowed(section: Mapping[str, Any] | Any) -> bool:
+    """Whether the sandbox shares the host's network, around the egress proxy."""
     values = _as_mapping(section)
-    if "network" in values:
-        return bool(values["network"])
+    if values.get("share_network") or values.get("network") is True:  # True: the old spelling
+        return True
     return _as_mapping(values.get("docker")).get("network", "none") not in (None, "none", False)
+
+
+def egress_from_settings(section: Mapping[str, Any] | Any) -> EgressRules:
+    """The egress rules of an executor section's ``network`` part (defaults where unset)."""
+    network = _as_mapping(section).get("network")
+    return EgressRules.from_mapping(dict(_as_mapping(network)) if isinstance(
+        network, Mapping) or hasattr(network, "model_dump") else None)
 
 
 def executor_from_settings(section: Mapping[str, Any] | Any, *, kind: str | None = None,
@@ -103,17 +116,18 @@ def executor_from_settings(section: Mapping[str, Any] | Any, *, kind: str | None
         common["safe_env_names"] = tuple(safe_env_names)
     sandbox: dict[str, Any] = {"network": network_allowed(values), "read_only": tuple(read_only),
                                "mounts": mounts_from_settings(values)}
-    seccomp = seccomp_enabled(values)
+    bwrap = {**sandbox, "egress": egress_from_settings(values),
+             "seccomp": seccomp_enabled(values)}
     if chosen == "auto":
         try:
-            return BwrapExecutor(**sandbox, seccomp=seccomp, **common)
+            return BwrapExecutor(**bwrap, **common)
         except SandboxUnavailable as exc:
             LOG.warning(host_warning(exc))
             return HostExecutor(**common)
     if chosen == "host":
         return HostExecutor(**common)
     if chosen == "bwrap":
-        return BwrapExecutor(**sandbox, seccomp=seccomp, **common)
+        return BwrapExecutor(**bwrap, **common)
     return DockerExecutor(docker_settings_from(values), **sandbox, **common)
 
 

@@ -2,7 +2,8 @@
 
 - ``executor.mounts`` concatenate (under a lock, only locked layers' and hidden entries).
 - Deny lists concatenate (``tools.deny``, agents' ``deny``, subagent ``deny``/``leafDeny``,
-  ``forbidden_paths``, ``hooks.deny_tools``/``deny_tool_prefixes``, ``web.blocked_domains``).
+  ``forbidden_paths``, ``hooks.deny_tools``/``deny_tool_prefixes``, ``web.blocked_domains``,
+  ``executor.network.denied_domains``).
 - ``alsoAllow`` lists concatenate too.
 - Allow lists intersect: each layer's ``allow`` narrows what the previous layers let through.
 - Every other value (autonomy, ``hooks.trusted``, executor fields, profiles, a custom tool, ...)
@@ -36,7 +37,8 @@ CONCAT = (("forbidden_paths",), ("executor", "mounts"), ("paths", "protected"),
           ("tools", "deny"), ("tools", "alsoAllow"),
           ("tools", "agents", "*", "deny"), ("tools", "agents", "*", "alsoAllow"),
           ("tools", "subagents", "deny"), ("tools", "subagents", "leafDeny"),
-          ("hooks", "deny_tools"), ("hooks", "deny_tool_prefixes"), ("web", "blocked_domains"))
+          ("hooks", "deny_tools"), ("hooks", "deny_tool_prefixes"), ("web", "blocked_domains"),
+          ("executor", "network", "denied_domains"))
 INTERSECT = (("tools", "allow"), ("tools", "byProvider", "*", "allow"),
              ("tools", "agents", "*", "allow"),
              ("tools", "agents", "*", "byProvider", "*", "allow"),

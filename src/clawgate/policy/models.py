@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from clawgate.egressrules import DEFAULT_ALLOWED_DOMAINS, entries
 from clawgate.lazyre import lazy_pattern
 from clawgate.policy.modelbase import GUARD_ONLY, RUNS, TOOL_CALLS, Names, Strict, described
 from clawgate.policy.toolmodels import (
@@ -27,7 +28,7 @@ from clawgate.policy.toolmodels import (
 )
 
 __all__ = ["AgentProviderTools", "AgentTools", "CustomTool", "DockerSettings",
-           "ExecutorSettings", "GroupTools", "Hooks", "Manifest", "Permissions",
+           "ExecutorSettings", "GroupTools", "Hooks", "Manifest", "NetworkSettings", "Permissions",
            "ProviderTools", "RateLimit", "SandboxMount", "SeccompSettings", "ShellPolicy",
            "ShellRule",
            "SubagentTools", "ToolsPolicy", "Web"]
@@ -144,8 +145,10 @@ class DockerSettings(Strict):
                             pattern=r"^[0-9]+[bkmg]?$")
     pids: int = described("Process limit.", *RUNS, default=256, ge=1)
     cpus: float = described("CPU share.", *RUNS, default=1.0, gt=0)
-    network: Literal["none", "bridge"] = described("Network for the bwrap or docker sandbox.",
-                                                   *RUNS, default="none")
+    network: Literal["none", "bridge"] = described(
+        "bridge: the bwrap or docker sandbox shares the host's network, around the egress "
+        "proxy (no domain decisions, no connection audit); none: the only way out is the "
+        "proxy (executor.network).", *RUNS, default="none")
 
 
 class SandboxMount(Strict):
@@ -207,6 +210,38 @@ class SeccompSettings(Strict):
         "again: a loop does not flood the audit.", *ANOMALIES, default=20, ge=0)
 
 
+class NetworkSettings(Strict):
+    """What a sandboxed command may connect to (``executor.network``): through clawgate's
+    egress proxy, by host name; the sandbox has no network of its own."""
+
+    allowed_domains: Names = described(
+        "Host names a sandboxed command may connect to through clawgate's proxy: a name "
+        "covers its subdomains (pypi.org covers files.pypi.org, never evilpypi.org); * covers "
+        "every name; an IP address only as written here. The default: the package registries, "
+        "GitHub and the toolchains' download hosts. Empty: no connection at all.", *RUNS,
+        default=DEFAULT_ALLOWED_DOMAINS)
+    denied_domains: Names = described(
+        "Host names (and IP addresses) refused even where allowed_domains covers them; each "
+        "layer's entries add to the others'.", *RUNS, default=())
+    allow_loopback_ports: tuple[int, ...] = described(
+        "Ports of the host's loopback (localhost, 127.0.0.0/8, ::1) a sandboxed command may "
+        "reach through the proxy (a local registry mirror); none by default.", *RUNS,
+        default=())
+
+    @field_validator("allowed_domains", "denied_domains")
+    @classmethod
+    def _hosts(cls, value: Names) -> Names:
+        return entries(value)
+
+    @field_validator("allow_loopback_ports")
+    @classmethod
+    def _ports(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        bad = [p for p in value if not 0 < p < 65536]
+        if bad:
+            raise ValueError(f"{bad[0]} is not a port (1-65535)")
+        return value
+
+
 class ExecutorSettings(Strict):
     kind: Literal["auto", "host", "bwrap", "docker"] = described(
         "Where commands run: auto is bwrap where it works here, else the host with a one-line "
@@ -227,6 +262,7 @@ class ExecutorSettings(Strict):
         "minus credential stores, workspace writable minus protected paths); each layer's "
         "entries add to the others', a later entry at the same path wins. Under a locked "
         "layer only its own entries and hidden ones apply.", *RUNS, default=())
+    network: NetworkSettings = NetworkSettings()
     docker: DockerSettings = DockerSettings()
     seccomp: SeccompSettings = SeccompSettings()
 

@@ -1,0 +1,184 @@
+"""Egress from a real bubblewrap sandbox: no network of its own, a real HTTP server on
+127.0.0.1 reached only through the proxy by name (a test domain the proxy's resolver maps to
+127.0.0.1, on a loopback port the policy names), refusals the program can read, no resolver
+inside, and every connection in the audit log (the Guard's and ``policy run``'s)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clawgate.audit import verify
+from clawgate.cli import main
+from clawgate.egressrules import EgressRules
+from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
+from clawgate.executors.egress.proxy import Connection
+from clawgate.guard import Guard
+from clawgate.guard_setup import default_audit_path
+from clawgate.policy.loader import load_policy
+from egress_support import PYTHON, http_server, urlopen_script
+
+pytestmark = pytest.mark.bwrap
+TEST_DOMAIN = "pkg.test"
+CURL = shutil.which("curl")
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    with http_server() as bound:
+        yield bound
+
+
+@pytest.fixture
+def seen() -> list[Connection]:
+    return []
+
+
+@pytest.fixture
+def sandbox(workspace: Path, limiter: SpawnLimiter, port: int,
+            seen: list[Connection]) -> Iterator[BwrapExecutor]:
+    rules = EgressRules(allowed_domains=(TEST_DOMAIN,), allow_loopback_ports=(port,))
+    with BwrapExecutor(workspace=workspace, limiter=limiter, egress=rules,
+                       egress_resolver=lambda host, _p: ["127.0.0.1"] if host == TEST_DOMAIN
+                       else [], egress_audit=seen.append) as executor:
+        yield executor
+
+
+def _run(executor: BwrapExecutor, argv: list[str] | str) -> tuple[int, str]:
+    result = executor.run(ExecRequest(argv, timeout_s=60))
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_allowed_domain_through_the_proxy(sandbox: BwrapExecutor, port: int,
+                                          seen: list[Connection]) -> None:
+    code, out = _run(sandbox, urlopen_script(f"http://{TEST_DOMAIN}:{port}/x"))
+    assert (code, out) == (0, f"200 hello {TEST_DOMAIN}:{port} /x\n\n")
+    (record,) = seen
+    assert (record.host, record.port, record.via, record.allowed, record.address) == (
+        TEST_DOMAIN, port, "http", True, "127.0.0.1")
+    assert record.bytes_up > 0 and record.bytes_down > 0
+
+
+def test_denied_domain_fails_fast_and_readably(sandbox: BwrapExecutor, port: int,
+                                               seen: list[Connection]) -> None:
+    code, out = _run(sandbox, urlopen_script(f"http://pypi.org:{port}/simple/"))
+    assert code == 3
+    assert out.startswith("403 clawgate: the sandbox's network policy refused pypi.org:")
+    assert "policy key: executor.network.allowed_domains" in out
+    (record,) = seen
+    assert (record.host, record.allowed, record.key) == (
+        "pypi.org", False, "executor.network.allowed_domains")
+
+
+@pytest.mark.skipif(CURL is None, reason="curl is not installed")
+@pytest.mark.parametrize(("flags", "expect"), [
+    ("", "hello {d}:{p} /c"),  # HTTP_PROXY
+    ("-p", "hello {d}:{p} /c"),  # CONNECT
+    ("--socks5-hostname 127.0.0.1:3128", "hello {d}:{p} /c"),
+    ("-x \"$ALL_PROXY\"", "hello {d}:{p} /c"),
+])
+def test_curl_every_way(sandbox: BwrapExecutor, port: int, flags: str, expect: str) -> None:
+    code, out = _run(sandbox, f"curl -sS {flags} http://{TEST_DOMAIN}:{port}/c")
+    assert (code, out) == (0, expect.format(d=TEST_DOMAIN, p=port) + "\n")
+
+
+@pytest.mark.skipif(CURL is None, reason="curl is not installed")
+def test_curl_tunnel_refusal(sandbox: BwrapExecutor) -> None:
+    code, out = _run(sandbox, "curl -sS -p http://evil.test/")
+    assert code == 56
+    assert "CONNECT tunnel failed, response 403" in out
+
+
+def test_no_way_around_the_proxy(sandbox: BwrapExecutor, port: int) -> None:
+    code, out = _run(sandbox, urlopen_script(f"http://127.0.0.1:{port}/", proxy=False))
+    assert code == 4
+    assert "Connection refused" in out
+
+
+def test_nothing_resolves_inside(sandbox: BwrapExecutor) -> None:
+    script = ("import socket\ntry:\n    print(socket.getaddrinfo('pypi.org', 443))\n"
+              "except OSError as e:\n    print('unresolved', type(e).__name__)\n")
+    assert _run(sandbox, [PYTHON, "-I", "-c", script]) == (0, "unresolved gaierror\n")
+
+
+def test_a_loopback_port_not_named_is_refused(sandbox: BwrapExecutor, port: int,
+                                              seen: list[Connection]) -> None:
+    with http_server() as other:
+        code, out = _run(sandbox, urlopen_script(f"http://localhost:{other}/"))
+    assert code == 3
+    assert f"port {other} is not listed in executor.network.allow_loopback_ports" in out
+    assert [(r.host, r.port, r.allowed) for r in seen] == [("localhost", other, False)]
+
+
+def test_the_command_keeps_its_exit_code_and_output(sandbox: BwrapExecutor) -> None:
+    result = sandbox.run(ExecRequest("echo out; echo err >&2; exit 7"))
+    assert (result.exit_code, result.stdout, result.stderr) == (7, "out\n", "err\n")
+    assert sandbox.run(ExecRequest("kill -TERM $$")).exit_code == 128 + 15
+
+
+def test_a_shared_network_has_no_proxy(workspace: Path, limiter: SpawnLimiter) -> None:
+    with BwrapExecutor(workspace=workspace, limiter=limiter, network=True) as shared:
+        assert _run(shared, "echo ${HTTPS_PROXY:-none}") == (0, "none\n")
+
+
+def _policy(tmp_path: Path, port: int) -> Path:
+    path = tmp_path / "policy.yaml"
+    path.write_text(f"version: 1\nexecutor:\n  kind: bwrap\n  network:\n"
+                    f"    allowed_domains: [pypi.org]\n    allow_loopback_ports: [{port}]\n",
+                    encoding="utf-8")
+    return path
+
+
+def test_the_guard_audits_each_connection(tmp_path: Path, workspace: Path, port: int) -> None:
+    """The Guard hands its audit log to its executor: what the sandbox connects to is there
+    (run through the executor the Guard built, as exec_shell runs it)."""
+    log = tmp_path / "audit.jsonl"
+    with Guard(load_policy(_policy(tmp_path, port)), workspace=workspace,
+               audit_log=log) as guard:
+        out = guard.executor.run(ExecRequest(urlopen_script(f"http://localhost:{port}/g")))
+        refused = guard.executor.run(ExecRequest(urlopen_script("http://evil.test/h")))
+    assert (out.exit_code, refused.exit_code) == (0, 3)
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    network = [(e["args"]["host"], e["decision"]["outcome"],
+                e["decision"]["reasons"][0]["rule_id"]) for e in lines if e["tool"] == "network"]
+    assert network == [("localhost", "allow", "executor.network.allow_loopback_ports"),
+                       ("evil.test", "deny", "executor.network.allowed_domains")]
+    assert verify(log).ok
+
+
+def test_policy_run_audits_and_explains(tmp_path: Path, workspace: Path, port: int,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    policy = _policy(tmp_path, port)
+    line = shlex.join(urlopen_script(f"http://localhost:{port}/r"))
+    code = main(["run", "--policy", str(policy), "--workspace", str(workspace), "--yes",
+                 "--", line])
+    assert code == 0
+    assert f"hello localhost:{port} /r" in capsys.readouterr().out
+    log = default_audit_path(str(workspace))
+    (entry,) = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    assert (entry["tool"], entry["args"]["host"], entry["args"]["port"],
+            entry["decision"]["outcome"]) == ("network", "localhost", port, "allow")
+    assert entry["result"]["bytes_down"] > 0
+    assert main(["run", "--policy", str(policy), "--workspace", str(workspace),
+                 "--explain-sandbox", "--json"]) == 0
+    network = json.loads(capsys.readouterr().out)["network"]
+    assert (network["mode"], network["allowed_domains"], network["allow_loopback_ports"]) == (
+        "proxy", ["pypi.org"], [port])
+
+
+def test_a_run_that_times_out_mid_connection_is_recorded(sandbox: BwrapExecutor, port: int,
+                                                         seen: list[Connection]) -> None:
+    code = ("import socket, time\ns = socket.create_connection(('127.0.0.1', 3128))\n"
+            f"s.sendall(b'CONNECT {TEST_DOMAIN}:{port} HTTP/1.1\\r\\n\\r\\n')\n"
+            "print(s.recv(100), flush=True)\ntime.sleep(60)\n")
+    result = sandbox.run(ExecRequest([PYTHON, "-I", "-c", code], timeout_s=3))
+    assert result.timed_out
+    assert "200 Connection established" in result.stdout
+    (record,) = seen
+    assert (record.host, record.allowed, record.bytes_up, record.bytes_down) == (
+        TEST_DOMAIN, True, 0, 0)
