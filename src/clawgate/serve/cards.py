@@ -102,11 +102,11 @@ def confirmation(item: dict[str, Any] | None, me: str) -> str:
                                                                 item["status"]))
     by = item["answered_by"]
     who = "nobody answered it" if by is None else (
-        "by you" if by == me else f"by {escape(by)}, whose answer came first and stands")
+        f"by you ({escape(me)})" if by == me else f"by {escape(by)}")
     at = f' at {stamp(item["answered"])}' if item["answered"] else ""
-    grant = ""
+    grant = "" if by in (None, me) else " That answer came first and stands; yours changed nothing."
     if item["scope"] == "always" and item["status"] == "allowed":
-        grant = " " + always_covers(item).replace("Allow always adds a rule", "Rule added", 1)
+        grant += " " + always_covers(item).replace("Allow always adds a rule", "Rule added", 1)
     return (f'<div id="confirmation" class="confirm {escape(item["status"])}" role="status">'
             f'<p><strong>{escape(said.capitalize())}</strong>: '
             f'<code>{escape(item["summary"])}</code> of agent {agent_link(item["agent"])}, '
