@@ -315,7 +315,10 @@ def test_every_page_lays_out_is_not_blank_and_passes_axe(browser: Any, server: S
         agent.post("/v1/check", json={"command": "rm -rf / --shown"})
     page = sign_in(browser, server, "approver", f"ivy-{size}", size)
     fetched: list[str] = []
+    errors: list[str] = []  # a refused inline script or style (CSP) is an error here
     page.on("request", lambda r: fetched.append(r.url))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
     problems: dict[str, list[str]] = {}
     for path in PAGES:
         page.goto(server.url + path)
@@ -325,6 +328,7 @@ def test_every_page_lays_out_is_not_blank_and_passes_axe(browser: Any, server: S
         problems[path] = layout_problems(page) + serious_violations(page)
     assert problems == {path: [] for path in PAGES}
     assert [u for u in fetched if not u.startswith(server.url + "/")] == []
+    assert errors == []
     page.context.close()
 
 

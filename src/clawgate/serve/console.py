@@ -67,7 +67,8 @@ def router(app: App) -> APIRouter:
         people = await asyncio.to_thread(auth.signed_in)
         return page("Approvals", f'{confirmation(done, name_of(principal))}'
                     f'<h2>Waiting for a person</h2><section id="queue" aria-live="polite" '
-                    f'aria-label="Pending requests">'
+                    f'aria-label="Pending requests" data-csrf="{escape(csrf)}" '
+                    f'data-answer="{"yes" if can else "no"}">'
                     f'{shown["html"]}</section>{people_html(people)}', principal)
 
     @console.post("/login")
@@ -110,6 +111,12 @@ def router(app: App) -> APIRouter:
                                             note or None)
         if answered is None:
             raise HTTPException(404, "no such request")
+        if not answered.first:  # 409, as the API says it, and whose answer stands
+            late = page("Answered already", '<h2>Answered already</h2>'
+                        + confirmation(answered.request, name_of(principal))
+                        + '<p><a href="/">Back to the queue</a></p>', principal)
+            late.status_code = 409
+            return late
         return RedirectResponse(f"/?answered={answered.request['id']}", status_code=303)
 
     _pages(console, app, signed_in)
