@@ -120,3 +120,27 @@ def serious_violations(page: Any) -> list[str]:
 def skip_without_browser() -> Any:
     return pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
                               reason="no chromium on this machine (scripts/serve-parts.sh)")
+
+
+def landmark_problems(page: Any) -> list[str]:
+    """Everything on the page inside a landmark: one banner (the header, with the sections'
+    navigation), one main; nothing else in the body but the script."""
+    found: list[str] = page.evaluate("""() => {
+      const out = [];
+      for (const e of document.body.children)
+        if (!['HEADER', 'MAIN', 'SCRIPT'].includes(e.tagName)) out.push('outside: ' + e.tagName);
+      if (document.querySelectorAll('body > header').length !== 1) out.push('no one header');
+      if (document.querySelectorAll('main').length !== 1) out.push('no one main');
+      if (!document.querySelector('header nav[aria-label]')) out.push('no labelled nav');
+      return out;
+    }""")
+    return found
+
+
+def reach_by_tab(page: Any, target: Any, presses: int = 300) -> None:
+    """Press Tab until ``target`` has the focus (a hang guard of ``presses``)."""
+    for _ in range(presses):
+        if target.evaluate("e => e === document.activeElement"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {target}")

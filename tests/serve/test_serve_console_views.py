@@ -22,8 +22,10 @@ from consolekit import (
     WIDTHS,
     agent_client,
     ask,
+    landmark_problems,
     launch,
     layout_problems,
+    reach_by_tab,
     screenshot_checked,
     serious_violations,
     sign_in,
@@ -165,6 +167,32 @@ def test_deny_is_confirmed_and_a_late_answer_says_whose_answer_stands(
     assert said.endswith(" UTC. That answer came first and stands; yours changed nothing.")
     first.context.close()
     late.context.close()
+
+
+def test_a_person_answers_by_keyboard_alone_and_a_live_update_keeps_their_note(
+        browser: Any, server: Server) -> None:
+    page = sign_in(browser, server, "approver", "kim")
+    with agent_client(server, "keyboard-agent") as agent, \
+            agent_client(server, "arriving-agent") as arriving:
+        asked = ask(agent, "deploy-prod --keyboard")
+        card = card_of(page, asked)
+        note = card.get_by_label("Note")
+        reach_by_tab(page, note)
+        page.keyboard.type("typed before the update")
+        card_of(page, ask(arriving, "deploy-prod --arriving"))  # the queue was redrawn
+        assert note.input_value() == "typed before the update"
+        assert note.evaluate("e => e === document.activeElement")
+        page.keyboard.press("Tab")
+        once = card.get_by_role("button", name="Allow once")
+        assert once.evaluate("e => e === document.activeElement")
+        assert once.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"  # visible
+        page.keyboard.press("Enter")
+        assert page.locator("#confirmation").inner_text().startswith(
+            "Allowed once: deploy-prod --keyboard of agent keyboard-agent, by you (kim) at ")
+        shown = agent.get(f"/v1/approvals/{asked['id']}").json()
+    assert (shown["status"], shown["answered_by"], shown["note"]) == (
+        "allowed", "kim", "typed before the update")
+    page.context.close()
 
 
 def test_who_is_signed_in(browser: Any, server: Server) -> None:
@@ -325,7 +353,8 @@ def test_every_page_lays_out_is_not_blank_and_passes_axe(browser: Any, server: S
         page.wait_for_selector("main h2")
         name = path.strip("/").replace("/", "-") or "queue"
         screenshot_checked(page, f"{size}-{name}")
-        problems[path] = layout_problems(page) + serious_violations(page)
+        problems[path] = (layout_problems(page) + landmark_problems(page)
+                          + serious_violations(page))
     assert problems == {path: [] for path in PAGES}
     assert [u for u in fetched if not u.startswith(server.url + "/")] == []
     assert errors == []

@@ -55,10 +55,11 @@ def request_card(item: dict[str, Any], csrf: str, can_answer: bool, now: float) 
                    f'<input type="hidden" name="csrf" value="{escape(csrf)}">'
                    f'<label for="note-{key}">Note</label>'
                    f'<input id="note-{key}" name="note" maxlength="2000">'
-                   '<button name="choice" value="allow-once">Allow once</button>'
-                   f'<button name="choice" value="allow-always" aria-describedby="covers-{key}"'
-                   '>Allow always</button>'
-                   '<button name="choice" value="deny" class="deny">Deny</button></form>')
+                   f'<button id="once-{key}" name="choice" value="allow-once">Allow once'
+                   f'</button><button id="always-{key}" name="choice" value="allow-always" '
+                   f'aria-describedby="covers-{key}">Allow always</button>'
+                   f'<button id="deny-{key}" name="choice" value="deny" class="deny">Deny'
+                   '</button></form>')
     return (f'<article class="request risk-{escape(item["risk"])}" data-id="{key}"'
             f' aria-labelledby="t-{key}">'
             f'<h3 id="t-{key}"><code>{escape(item["summary"])}</code></h3>'

@@ -42,11 +42,19 @@
     source.close();
     window.location.reload();
   });
+  // A new page of the queue replaces the old one: what a person was typing (a note) and
+  // where the focus was (by id) are carried over to the same request's card.
   source.onmessage = function (event) {
     var data = JSON.parse(event.data);
     var focused = document.activeElement && document.activeElement.id;
+    var typed = {}, inputs = queue.querySelectorAll("input[id]"), i;
+    for (i = 0; i < inputs.length; i++) { typed[inputs[i].id] = inputs[i].value; }
     setClock(data.now);
     queue.innerHTML = data.html || '<p id="empty">Nothing is waiting.</p>';
+    inputs = queue.querySelectorAll("input[id]");
+    for (i = 0; i < inputs.length; i++) {
+      if (typed[inputs[i].id]) { inputs[i].value = typed[inputs[i].id]; }
+    }
     tick();
     document.title = (data.count ? "(" + data.count + ") " : "") + "Approvals · clawgate";
     if (focused) {
