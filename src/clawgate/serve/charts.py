@@ -1,10 +1,10 @@
 """Charts of the decisions in the audit trail: by outcome and by rule, over a window of time.
 
-The counting is done by the database (records grouped by time bucket and outcome or rule;
-times to the second) and drawn here as plain SVG stacked bars, each chart with a title and a
-description for screen readers, a legend in text and the numbers in a table beside it:
-nothing is fetched from anywhere, no script draws anything. Answers to approval requests are
-not decisions and are not counted.
+The counting is done by the database (records grouped by time bucket and outcome or rule) and
+drawn here as plain SVG stacked bars, each chart with a title and a description for screen
+readers, a legend in text and the numbers in a table beside it: nothing is fetched from
+anywhere, no script draws anything. Answers to approval requests are not decisions and are not
+counted.
 """
 
 from __future__ import annotations
@@ -59,7 +59,9 @@ def counted(engine: Engine, frame: Buckets, column: sa.Column[str],
             agent: str | None = None) -> dict[str, list[int]]:
     """Decisions per value of ``column`` per bucket of ``frame``."""
     start = frame.starts[0]
-    index = (sa.cast(audit.c.time, sa.BigInteger) - start) // frame.width
+    # whole seconds, rounded down: SQLite's CAST truncates, PostgreSQL's rounds
+    seconds = audit.c.time if engine.dialect.name == "sqlite" else sa.func.floor(audit.c.time)
+    index = (sa.cast(seconds, sa.BigInteger) - start) // frame.width
     query = (sa.select(index.label("i"), column.label("v"), sa.func.count().label("n"))
              .where((audit.c.time >= start) & (audit.c.tool != "approval"))
              .group_by(index, column))
