@@ -233,8 +233,10 @@ def settled(answered: Answered | None) -> dict[str, Any]:
 
 
 def audit_rows(app: App, agent: str | None, session: str | None, outcome: str | None,
-               since: float | None, until: float | None, limit: int) -> list[dict[str, Any]]:
-    query = sa.select(audit).order_by(audit.c.seq.desc()).limit(limit)
+               since: float | None, until: float | None, limit: int,
+               offset: int = 0) -> list[dict[str, Any]]:
+    """Audit records, newest first, filtered; ``limit`` of them after the first ``offset``."""
+    query = sa.select(audit).order_by(audit.c.seq.desc()).offset(offset).limit(limit)
     for column, value in ((audit.c.agent, agent), (audit.c.session, session),
                           (audit.c.outcome, outcome)):
         if value:

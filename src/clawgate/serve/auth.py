@@ -93,6 +93,24 @@ class Authority:
             with writing(self.engine) as conn:
                 conn.execute(sessions.delete().where(sessions.c.id == _digest(session_id)))
 
+    def signed_in(self) -> list[dict[str, object]]:
+        """Who has a console session open now (not signed out, not expired, token not
+        revoked): name, role, when the earliest of their open sessions began, and how many
+        they have open. A browser closed without signing out keeps its session until it
+        expires (``SESSION_S``)."""
+        query = (sa.select(token_rows.c.agent, token_rows.c.role,
+                           sa.func.min(sessions.c.created).label("since"),
+                           sa.func.count().label("open"))
+                 .join(sessions, sessions.c.token_id == token_rows.c.id)
+                 .where((sessions.c.expires > time.time())
+                        & (token_rows.c.revoked == sa.false()))
+                 .group_by(token_rows.c.agent, token_rows.c.role)
+                 .order_by(token_rows.c.agent, token_rows.c.role))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [{"name": r.agent, "role": r.role, "since": float(r.since), "open": int(r.open)}
+                for r in rows]
+
     def csrf(self, cookie: str) -> str:
         return self._sign(f"csrf:{cookie}")
 

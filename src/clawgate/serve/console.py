@@ -1,14 +1,16 @@
 """The approval console at ``/``: server-rendered HTML, one small script, no build step.
 
-Pages: the queue (pending requests arriving live over server-sent events, each with the command
-or call, agent, workspace, risk, every reason with its rule id and hint, and Allow once / Allow
-always / Deny buttons), the audit trail (filters, the chain's verification state) and the
-effective policy (layers, visible tools per agent). The queue is shown a page at a time with
-how many wait in all. Sign-in takes a token and opens a session (cookie ``HttpOnly``,
-``SameSite=Strict``), signing out ends it on the server; every form carries a CSRF token and
-a post from another site is refused; every response a strict Content-Security-Policy (no
-inline script or style). Labels, headings and buttons are real elements, usable by keyboard
-and on a phone-sized screen.
+Pages: the queue (pending requests arriving live over server-sent events; each with the
+command or call, agent, session, working directory, workspace, risk, every reason with its rule
+id and hint, when it was asked and a live countdown to its expiry, what "Allow always" would
+add, and Allow once / Allow always / Deny buttons; after an answer, what was decided and by
+whom; who has the console open), the audit trail (newest first, a page at a time, filters, the
+chain's state), a page per agent (its pending requests and recent decisions), charts of the
+decisions by outcome and by rule, and the effective policy. Sign-in takes a token and opens a
+session (cookie ``HttpOnly``, ``SameSite=Strict``), signing out ends it on the server; every
+form carries a CSRF token and a post from another site is refused; every response a strict
+Content-Security-Policy (no inline script or style). Labels, headings and buttons are real
+elements, usable by keyboard and on a phone-sized screen.
 """
 
 from __future__ import annotations
@@ -16,74 +18,43 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 from html import escape
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
-from clawgate.serve.api import App, audit_rows, settled
+from clawgate.serve.agentsview import RECENT, agent_html, agents_html
+from clawgate.serve.api import App, audit_rows
+from clawgate.serve.auditview import PER_PAGE, audit_html
 from clawgate.serve.auth import COOKIE, SESSION_S, need, same_origin
+from clawgate.serve.cards import PAGE, confirmation, people_html, queue_html
+from clawgate.serve.charts import charts_html
+from clawgate.serve.html import name_of, page
 from clawgate.serve.tokens import Principal
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
        "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 EVENT_POLL_S = 0.25
-PAGE = 50  # requests on one page of the queue
 PAGE_NUMBER = Query(1, alias="page", ge=1, le=100_000)
-
-
-def page(title: str, body: str, principal: Principal | None = None) -> HTMLResponse:
-    nav = ""
-    if principal is not None:
-        nav = ('<nav aria-label="Sections"><a href="/">Approvals</a> <a href="/audit">Audit</a> '
-               '<a href="/policy">Policy</a> <form method="post" action="/logout" class="inline">'
-               f'<button type="submit">Sign out ({escape(principal.role)})</button></form></nav>')
-    html = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{escape(title)} · clawgate</title>'
-            f'<link rel="stylesheet" href="/static/console.css"></head><body>'
-            f'<header><h1>clawgate</h1>{nav}</header><main>{body}</main>'
-            f'<script src="/static/console.js"></script></body></html>')
-    return HTMLResponse(html)
-
-
-def request_card(item: dict[str, Any], csrf: str, can_answer: bool) -> str:
-    reasons = "".join(
-        f'<li><code>{escape(r["rule_id"])}</code> {escape(r["message"])}'
-        + (f' <em>hint: {escape(r["hint"])}</em>' if r.get("hint") else "") + "</li>"
-        for r in item["reasons"])
-    buttons = ""
-    if can_answer:
-        buttons = (f'<form method="post" action="/approvals/{escape(item["id"])}" '
-                   f'class="answer"><input type="hidden" name="csrf" value="{escape(csrf)}">'
-                   '<label for="note-' + escape(item["id"]) + '">Note</label>'
-                   f'<input id="note-{escape(item["id"])}" name="note" maxlength="2000">'
-                   '<button name="choice" value="allow-once">Allow once</button>'
-                   '<button name="choice" value="allow-always">Allow always</button>'
-                   '<button name="choice" value="deny" class="deny">Deny</button></form>')
-    return (f'<article class="request risk-{escape(item["risk"])}" data-id="{escape(item["id"])}"'
-            f' aria-labelledby="t-{escape(item["id"])}">'
-            f'<h3 id="t-{escape(item["id"])}"><code>{escape(item["summary"])}</code></h3>'
-            f'<p>agent <strong>{escape(item["agent"] or "?")}</strong> · tool '
-            f'{escape(item["tool"])} · risk <strong>{escape(item["risk"])}</strong> · '
-            f'workspace <code>{escape(item["workspace"])}</code></p>'
-            f'<ul class="reasons">{reasons}</ul>{buttons}</article>')
+Session = tuple[Principal, str]
 
 
 def router(app: App) -> APIRouter:
     console = APIRouter(include_in_schema=False)
     auth = app.authority
 
-    def signed_in(request: Request) -> tuple[Principal, str] | None:
+    def signed_in(request: Request) -> Session | None:
         cookie = request.cookies.get(COOKIE)
         found = auth.from_cookie(cookie) if cookie else None
         return None if found is None or cookie is None else (found, cookie)
 
     @console.get("/")
-    async def home(request: Request, page_number: int = PAGE_NUMBER) -> Response:
+    async def home(request: Request, page_number: int = PAGE_NUMBER,
+                   answered: str = Query("", max_length=64)) -> Response:
         session = signed_in(request)
         if session is None:
             return login_page()
@@ -92,10 +63,13 @@ def router(app: App) -> APIRouter:
         csrf = auth.csrf(cookie)
         can = principal.at_least("approver")
         shown = await asyncio.to_thread(queue_page, app, page_number, csrf, can)
-        return page("Approvals", f'<h2>Waiting for a person</h2><section id="queue" '
-                    f'aria-live="polite" data-csrf="{escape(csrf)}" '
-                    f'data-answer="{"yes" if can else "no"}">{shown["html"]}</section>',
-                    principal)
+        done = await asyncio.to_thread(app.service.approvals.get, answered) if answered else None
+        people = await asyncio.to_thread(auth.signed_in)
+        return page("Approvals", f'{confirmation(done, name_of(principal))}'
+                    f'<h2>Waiting for a person</h2><section id="queue" aria-live="polite" '
+                    f'aria-label="Pending requests" data-csrf="{escape(csrf)}" '
+                    f'data-answer="{"yes" if can else "no"}">'
+                    f'{shown["html"]}</section>{people_html(people)}', principal)
 
     @console.post("/login")
     async def login(request: Request, token: str = Form(...)) -> Response:
@@ -121,6 +95,7 @@ def router(app: App) -> APIRouter:
     @console.post("/approvals/{request_id}")
     async def answer(request: Request, request_id: str, csrf: str = Form(""),
                      choice: str = Form(...), note: str = Form("")) -> Response:
+        """Answer, then show what stands: this answer, or an earlier one that came first."""
         same_origin(request)
         session = signed_in(request)
         if session is None:
@@ -131,16 +106,24 @@ def router(app: App) -> APIRouter:
         need(principal, "approver")
         if choice not in ("allow-once", "allow-always", "deny"):
             raise HTTPException(422, "choice is allow-once, allow-always or deny")
-        settled(await app.service.answer(request_id, choice != "deny", choice == "allow-always",
-                                         principal.agent or principal.token_id, note or None))
-        return RedirectResponse("/", status_code=303)
+        answered = await app.service.answer(request_id, choice != "deny",
+                                            choice == "allow-always", name_of(principal),
+                                            note or None)
+        if answered is None:
+            raise HTTPException(404, "no such request")
+        if not answered.first:  # 409, as the API says it, and whose answer stands
+            late = page("Answered already", '<h2>Answered already</h2>'
+                        + confirmation(answered.request, name_of(principal))
+                        + '<p><a href="/">Back to the queue</a></p>', principal)
+            late.status_code = 409
+            return late
+        return RedirectResponse(f"/?answered={answered.request['id']}", status_code=303)
 
     _pages(console, app, signed_in)
     return console
 
 
-def _pages(console: APIRouter, app: App,
-           signed_in: Callable[[Request], tuple[Principal, str] | None]) -> None:
+def _pages(console: APIRouter, app: App, signed_in: Callable[[Request], Session | None]) -> None:
     auth = app.authority
 
     @console.get("/events")
@@ -158,24 +141,55 @@ def _pages(console: APIRouter, app: App,
 
     @console.get("/audit")
     async def audit_page(request: Request, agent: str = "", outcome: str = "",
-                         session_id: str = "") -> Response:
+                         session_id: str = "", page_number: int = PAGE_NUMBER,
+                         limit: int = Query(PER_PAGE, ge=5, le=200)) -> Response:
+        principal = viewer(request)
+        if principal is None:
+            return login_page()
+        rows = await asyncio.to_thread(audit_rows, app, agent or None, session_id or None,
+                                       outcome or None, None, None, limit + 1,
+                                       (page_number - 1) * limit)
+        state = await asyncio.to_thread(app.service.chain.verify)
+        query = {"agent": agent, "outcome": outcome, "session_id": session_id, "limit": limit}
+        return page("Audit", audit_html(rows[:limit], len(rows) > limit, state, query,
+                                        page_number), principal)
+
+    @console.get("/agents")
+    async def agents_page(request: Request) -> Response:
+        principal = viewer(request)
+        if principal is None:
+            return login_page()
+        engine = app.service.chain.engine
+        return page("Agents", await asyncio.to_thread(agents_html, engine), principal)
+
+    @console.get("/agents/{agent:path}")
+    async def agent_page(request: Request, agent: str) -> Response:
         session = signed_in(request)
         if session is None:
             return login_page()
-        principal, _ = session
+        principal, cookie = session
         need(principal, "viewer")
-        rows = audit_rows(app, agent or None, session_id or None, outcome or None, None, None,
-                          200)
-        state = app.service.chain.verify()
-        return page("Audit", _audit_html(rows, state, agent, outcome, session_id), principal)
+        queue = app.service.approvals
+        pending = await asyncio.to_thread(queue.pending, PAGE, 0, agent)
+        total = await asyncio.to_thread(queue.total, agent)
+        recent = await asyncio.to_thread(audit_rows, app, agent, None, None, None, None, RECENT)
+        return page(f"Agent {agent}", agent_html(agent, pending, total, recent, auth.csrf(cookie),
+                                                 principal.at_least("approver")), principal)
+
+    @console.get("/charts")
+    async def charts_page(request: Request,
+                          window: Literal["1h", "24h", "7d"] = "24h") -> Response:
+        principal = viewer(request)
+        if principal is None:
+            return login_page()
+        html = await asyncio.to_thread(charts_html, app.service.chain.engine, window, time.time())
+        return page("Charts", html, principal)
 
     @console.get("/policy")
     async def policy_page(request: Request) -> Response:
-        session = signed_in(request)
-        if session is None:
+        principal = viewer(request)
+        if principal is None:
             return login_page()
-        principal, _ = session
-        need(principal, "viewer")
         return page("Policy", _policy_html(app), principal)
 
     @console.get("/static/{name}")
@@ -185,6 +199,14 @@ def _pages(console: APIRouter, app: App,
         text = resources.files("clawgate.serve").joinpath("static", name).read_text()
         kind = "text/javascript" if name.endswith(".js") else "text/css"
         return Response(text, media_type=f"{kind}; charset=utf-8")
+
+    def viewer(request: Request) -> Principal | None:
+        """The signed-in person (403 below viewer), or None: the page is the sign-in form."""
+        session = signed_in(request)
+        if session is None:
+            return None
+        need(session[0], "viewer")
+        return session[0]
 
 
 def login_page(message: str = "", status: int = 200) -> HTMLResponse:
@@ -200,7 +222,8 @@ def login_page(message: str = "", status: int = 200) -> HTMLResponse:
 async def _stream(app: App, request: Request, page_number: int, csrf: str,
                   can: bool) -> AsyncIterator[bytes]:
     """The queue's page whenever it changes, for as long as the session lasts (signing out,
-    on any replica, ends the stream)."""
+    on any replica, ends the stream). Each message carries the service's clock, so that the
+    countdowns count from it, not from the browser's."""
     last = None
     while not await request.is_disconnected():
         cookie = request.cookies.get(COOKIE, "")
@@ -210,52 +233,16 @@ async def _stream(app: App, request: Request, page_number: int, csrf: str,
         shown = await asyncio.to_thread(queue_page, app, page_number, csrf, can)
         if shown != last:
             last = shown
-            yield f"data: {json.dumps(shown)}\n\n".encode()
+            yield f"data: {json.dumps({**shown, 'now': time.time()})}\n\n".encode()
         await asyncio.sleep(EVENT_POLL_S)
 
 
 def queue_page(app: App, page_number: int, csrf: str, can: bool) -> dict[str, Any]:
-    """One page of the queue as HTML, with how many wait in all and links to the pages
-    around it (one agent's many requests cannot hide the others')."""
+    """One page of the queue as HTML, and how many wait in all."""
     approvals = app.service.approvals
     items = approvals.pending(PAGE, (page_number - 1) * PAGE)
     total = approvals.total()
-    cards = "".join(request_card(i, csrf, can) for i in items)
-    pages = max((total + PAGE - 1) // PAGE, 1)
-    links = "".join(f'<a href="/?page={n}" rel="{rel}">{label}</a> ' for n, rel, label in (
-        (page_number - 1, "prev", "Previous page"),
-        (page_number + 1, "next", "Next page")) if 1 <= n <= pages)
-    head = (f'<p id="total" role="status">{total} waiting · page {page_number} of {pages}</p>'
-            + (f'<nav aria-label="Pages" class="pages">{links}</nav>' if links else ""))
-    empty = '<p id="empty">Nothing is waiting.</p>' if not items else ""
-    return {"html": head + cards + empty, "count": total}
-
-
-def _audit_html(rows: list[dict[str, Any]], state: dict[str, Any], agent: str, outcome: str,
-                session_id: str) -> str:
-    verified = (f'<p class="{"ok" if state["ok"] else "broken"}" role="status">Chain: '
-                f'{escape(str(state["why"]))}</p>')
-    form = ('<form method="get" action="/audit" class="filters">'
-            f'<label for="f-agent">Agent</label><input id="f-agent" name="agent" '
-            f'value="{escape(agent)}"><label for="f-outcome">Outcome</label>'
-            f'<input id="f-outcome" name="outcome" value="{escape(outcome)}">'
-            f'<label for="f-session">Session</label><input id="f-session" name="session_id" '
-            f'value="{escape(session_id)}"><button type="submit">Filter</button></form>')
-    body = "".join(
-        f'<tr><td>{r["seq"]}</td><td>{escape(r["agent"])}</td><td>{escape(r["tool"])}</td>'
-        f'<td>{escape(r["outcome"])}</td><td><code>{escape(r["rule"])}</code></td>'
-        f'<td><code>{escape(_what(r["body"]))}</code></td></tr>' for r in rows)
-    return (f'<h2>Audit trail</h2>{verified}{form}<table><caption>Newest first</caption>'
-            '<thead><tr><th scope="col">#</th><th scope="col">Agent</th><th scope="col">Tool'
-            '</th><th scope="col">Outcome</th><th scope="col">Rule</th><th scope="col">What'
-            f'</th></tr></thead><tbody>{body}</tbody></table>')
-
-
-def _what(body: dict[str, Any]) -> str:
-    for key in ("command", "summary"):
-        if isinstance(body.get(key), str):
-            return str(body[key])[:200]
-    return json.dumps(body.get("args", ""))[:200]
+    return {"html": queue_html(items, total, page_number, csrf, can), "count": total}
 
 
 def _policy_html(app: App) -> str:

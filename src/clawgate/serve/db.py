@@ -60,6 +60,7 @@ approvals = sa.Table(
     sa.Column("answered_by", sa.String(200)),
     sa.Column("note", sa.Text),
     sa.Column("answered", sa.Float),
+    sa.Column("cwd", sa.Text),  # where the call runs (absolute); None in older rows
 )
 
 grants = sa.Table(
@@ -136,7 +137,13 @@ def _console_sessions(conn: Connection) -> None:
     sessions.create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_initial, _indexes, _token_workspace, _console_sessions)
+def _approval_cwd(conn: Connection) -> None:
+    if "cwd" not in {c["name"] for c in sa.inspect(conn).get_columns("approvals")}:
+        conn.execute(sa.text("ALTER TABLE approvals ADD COLUMN cwd TEXT"))
+
+
+MIGRATIONS: tuple[Migration, ...] = (_initial, _indexes, _token_workspace, _console_sessions,
+                                     _approval_cwd)
 
 
 class DatabaseLost(SQLAlchemyError):

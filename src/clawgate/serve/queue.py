@@ -140,7 +140,7 @@ class Queue:
                 agent=asked.agent, session=asked.session, workspace=asked.workspace,
                 tool=asked.tool, summary=decision.command, risk=decision.risk.label,
                 reasons=json.dumps([r.as_dict() for r in decision.reasons]),
-                digest=digest))
+                digest=digest, cwd=asked.cwd or asked.workspace))
         return request_id
 
     def get(self, request_id: str) -> dict[str, Any] | None:
@@ -226,7 +226,8 @@ def _shown(row: Any) -> dict[str, Any]:
             "session": row.session, "workspace": row.workspace, "tool": row.tool,
             "summary": row.summary, "risk": row.risk, "reasons": json.loads(row.reasons),
             "created": row.created, "expires": row.expires, "answered_by": row.answered_by,
-            "note": row.note, "outcome": _outcome(row.status)}
+            "note": row.note, "answered": row.answered, "cwd": row.cwd or row.workspace,
+            "outcome": _outcome(row.status)}
 
 
 def _outcome(status: str) -> str:

@@ -251,7 +251,7 @@ class Service:
         said: dict[str, Any] = {"approval": request["id"], "answer": "allow" if allow else "deny",
                                 "scope": "always" if always and allow else "once",
                                 "note": note, "status": request["status"],
-                                "summary": request["summary"]}
+                                "summary": request["summary"], "agent": request["agent"]}
         outcome = request["outcome"]
         if not answered.first:
             said.update(refused="the request was answered already; the first answer stands",
