@@ -53,6 +53,7 @@ from clawgate.executors.egress.proxy import (
 from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.process import run_process
 from clawgate.executors.seccomp_filter import supported_machine
+from clawgate.executors.seccomp_loader import PYTHON_FILE
 from clawgate.executors.seccomp_notify import SyscallWatch, WatchReport
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
 
@@ -124,7 +125,7 @@ class BwrapExecutor(Executor):
         if channel is not None:
             argv += _python_binds(self._loader[0])
         command = job.argv
-        if lane is not None:
+        if lane is not None and channel is None:  # else the loader's interpreter runs it
             python, prefix = inside.interpreter()
             argv += ["--ro-bind", prefix, prefix]
             command = inside.bridged(job.argv, python)
@@ -134,7 +135,9 @@ class BwrapExecutor(Executor):
             argv += ["--ro-bind", os.fspath(inside.BRIDGE_SOURCE), inside.INSIDE_BRIDGE,
                      "--ro-bind", lane.directory, inside.INSIDE_DIR]
         argv += ["--chdir", os.fspath(job.cwd), "--"]
-        if channel is not None:
+        if channel is not None and lane is not None:  # one interpreter: filter, then bridge
+            command = [*self._loader, str(channel), PYTHON_FILE, *inside.bridge_args(job.argv)]
+        elif channel is not None:
             command = [*self._loader, str(channel), *command]
         return argv + command
 

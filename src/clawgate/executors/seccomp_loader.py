@@ -2,13 +2,17 @@
 its listener to the supervisor outside, then exec the command.
 
     python -I -S seccomp_loader.py FD COMMAND [ARG]...
+    python -I -S seccomp_loader.py FD --python-file FILE [ARG]...
+
 
 FD is this end of a Unix socket pair the supervisor made. The filter program comes over it (the
 supervisor builds it: ``seccomp_filter.py``), the listener of ``SECCOMP_FILTER_FLAG_NEW_LISTENER``
 goes back over it (``SCM_RIGHTS``), and only then does the command run: it can make no call the
 filter has not seen. When the filter cannot be installed (a kernel without seccomp or without
 user notification, a filter with a listener already above us), the reason goes to the
-supervisor and to stderr and the command is not run: exit 125.
+supervisor and to stderr and the command is not run: exit 125. With ``--python-file``, FILE
+runs in this interpreter once the filter is on (the egress bridge: one interpreter start-up
+for both, not two).
 
 Standard library only, and no clawgate import: this file runs under ``-I -S`` in the sandbox,
 on the system's Python where there is one (of any version since 3.7).
@@ -28,6 +32,7 @@ SECCOMP_FILTER_FLAG_NEW_LISTENER = 1 << 3
 PR_SET_NO_NEW_PRIVS = 38
 NOT_INSTALLED = 125
 MAX_PROGRAM = 65536
+PYTHON_FILE = "--python-file"
 
 
 class SockFprog(ctypes.Structure):
@@ -67,11 +72,23 @@ def main(argv: list[str]) -> int:
                                array.array("i", [listener]))])
     os.close(listener)
     channel.close()
+    if command[:1] == [PYTHON_FILE]:
+        return run_python(command[1:])
     try:
         os.execvp(command[0], command)
     except OSError as exc:  # what a shell says: 127 not found, 126 not executable
         sys.stderr.write(f"{command[0]}: {exc.strerror}\n")
         return 127 if isinstance(exc, FileNotFoundError) else 126
+
+
+def run_python(argv: list[str]) -> int:
+    """Run the Python file ``argv[0]`` here, as its own ``__main__`` with ``argv`` as
+    ``sys.argv``; its exit status is what it exits with (0 if it returns)."""
+    sys.argv = argv
+    with open(argv[0], "rb") as source:
+        code = compile(source.read(), argv[0], "exec")
+    exec(code, {"__name__": "__main__", "__file__": argv[0]})  # clawgate's own file
+    return 0
 
 
 if __name__ == "__main__":

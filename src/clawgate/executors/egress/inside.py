@@ -45,7 +45,11 @@ def interpreter() -> tuple[str, str]:
     return binary, prefix
 
 
+def bridge_args(argv: list[str]) -> list[str]:
+    """The bridge's file and arguments in front of ``argv``, for an interpreter to run."""
+    return [INSIDE_BRIDGE, str(BRIDGE_PORT), f"{INSIDE_DIR}/proxy.sock", "--", *argv]
+
+
 def bridged(argv: list[str], python: str) -> list[str]:
-    """``argv`` behind the bridge (``bridge.py``)."""
-    return [python, "-I", "-S", "-B", INSIDE_BRIDGE, str(BRIDGE_PORT),
-            f"{INSIDE_DIR}/proxy.sock", "--", *argv]
+    """``argv`` behind the bridge (``bridge.py``), on its own interpreter."""
+    return [python, "-I", "-S", "-B", *bridge_args(argv)]
