@@ -59,8 +59,10 @@ _BEYOND = re.compile(
 
 # With --extended, also beyond the checkout: what changes a cluster, a device, a user account or
 # another machine (helm install, kind create cluster, terraform apply, ansible-playbook, adb,
-# useradd), a path from the root or home (a container's /build, ${HOME}), git hooks, a script
-# fed to a shell (``bash < install.sh``), cloud consoles, and docs' placeholders (``<version>``).
+# useradd, dpkg), a path from the root or home (a container's /build, ${HOME}), git hooks, a
+# script fed to a shell (``bash < install.sh``), cloud consoles; and what is not a command line:
+# docs' placeholders (``<version>``), a directory tree drawn in a shell block (``├── src``), a
+# line cut out of a multi-line construct (its parentheses do not pair).
 _BEYOND_MORE = re.compile(
     r"\bhelm\s+(install|upgrade|uninstall|delete|rollback|test|repo\s+(add|update)|plugin\s+"
     r"install|push|registry|dependency\s+(update|build))\b|\bkind\s+(create|delete|load|export)\b|"
@@ -69,7 +71,7 @@ _BEYOND_MORE = re.compile(
     r"\bavdmanager\b|\bxcrun\s+simctl\b|\bfastlane\b|\bpod\s+(trunk|repo)\b|\bwrangler\b|"
     r"\bvercel\b|\bnetlify\b|\bfirebase\b|\bdeployctl\b|\bheroku\b|\baz\s|\$AWS_CLI|"
     r"\buser(add|mod|del)\b|\bgroupadd\b|\$\{HOME\}|(^|[\s/\"'])hooks/|(^|[;&|]\s*)(ba)?sh\s*<|"
-    r"(^|[\s=\"'])/(?!dev/null)[A-Za-z]|<[A-Za-z][\w .-]*>")
+    r"(^|[\s=\"'])/(?!dev/null)[A-Za-z]|<[A-Za-z][\w .-]*>|\bdpkg\b|[\u2500-\u257f]")
 
 
 def git_show(git_dir: str, path: str) -> str:
@@ -401,7 +403,8 @@ def extract(repo: str, git_dir: str) -> list[dict[str, str]]:
             continue
         for line in lines:
             if _BEYOND.search(line) or (EXTENDED and _BEYOND_MORE.search(line)) or (
-                    EXTENDED and _spans_lines(line) and "\n" not in line) or \
+                    EXTENDED and "\n" not in line and (
+                        _spans_lines(line) or line.count("(") != line.count(")"))) or \
                     not line.strip("{}()[]; ") or (
                     "=" in line.split()[0] and len(line.split()) == 1):
                 continue  # beyond the checkout, punctuation alone, or an assignment alone
