@@ -148,8 +148,10 @@ def _status_only(cmd: SimpleCommand) -> Risk:
         return _LOW
     if cmd.program == "service" and cmd.args[-1:] == ("status",):
         return _LOW
-    if cmd.program in ("terraform", "tofu") and _first(cmd) in {"init", "plan", "validate",
-                                                                 "fmt", "show", "output"}:
+    if cmd.program in ("terraform", "tofu") and (_first(cmd) in {
+            "init", "plan", "validate", "fmt", "show", "output", "get", "version"} or tuple(
+            a for a in cmd.args if not a.startswith("-"))[:2] in (
+            ("workspace", "list"), ("workspace", "show"))):
         return _MEDIUM
     if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
         return _MEDIUM
