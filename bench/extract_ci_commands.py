@@ -62,7 +62,8 @@ _BEYOND = re.compile(
 # useradd, dpkg), a path from the root or home (a container's /build, ${HOME}), git hooks, a
 # script fed to a shell (``bash < install.sh``), cloud consoles; and what is not a command line:
 # docs' placeholders (``<version>``), a directory tree drawn in a shell block (``├── src``), a
-# line cut out of a multi-line construct (its parentheses do not pair).
+# line cut out of a multi-line construct (its parentheses do not pair), a template's text
+# (``{% if … %}``, ``{{ cookiecutter.x }}``: a project generator's, not the project's).
 _BEYOND_MORE = re.compile(
     r"\bhelm\s+(install|upgrade|uninstall|delete|rollback|test|repo\s+(add|update)|plugin\s+"
     r"install|push|registry|dependency\s+(update|build))\b|\bkind\s+(create|delete|load|export)\b|"
@@ -71,7 +72,7 @@ _BEYOND_MORE = re.compile(
     r"\bavdmanager\b|\bxcrun\s+simctl\b|\bfastlane\b|\bpod\s+(trunk|repo)\b|\bwrangler\b|"
     r"\bvercel\b|\bnetlify\b|\bfirebase\b|\bdeployctl\b|\bheroku\b|\baz\s|\$AWS_CLI|"
     r"\buser(add|mod|del)\b|\bgroupadd\b|\$\{HOME\}|(^|[\s/\"'])hooks/|(^|[;&|]\s*)(ba)?sh\s*<|"
-    r"(^|[\s=\"'])/(?!dev/null)[A-Za-z]|<[A-Za-z][\w .-]*>|\bdpkg\b|[\u2500-\u257f]")
+    r"(^|[\s=\"'])/(?!dev/null)[A-Za-z]|<[A-Za-z][\w .-]*>|\bdpkg\b|[\u2500-\u257f]|\{%|\{\{\s*cookiecutter")
 
 
 def git_show(git_dir: str, path: str) -> str:
