@@ -32,6 +32,7 @@ REGENERABLE_NAMES = frozenset({
     ".swiftpm", "xcuserdata", ".flutter-plugins", ".flutter-plugins-dependencies", ".cxx",
     ".externalnativebuild", "testresults", ".terragrunt-cache", ".ipynb_checkpoints",
     ".bloop", ".metals", ".bsp", ".shadow-cljs", ".ansible",
+    "jupyter_execute",  # notebooks executed into the docs build (myst-nb, jupyter-sphinx)
     "generated",  # code or docs a generator writes (src/generated, sphinx's generated/)
     # scratch
     "tmp", ".tmp", "temp",
