@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from clawgate.decision import Verdict
-from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.deletes import TREE_DELETERS, find_start_points
+from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
@@ -25,8 +24,6 @@ _ERASERS = frozenset({"shred", "truncate", "srm", "wipe"})
 PROGRAMS = frozenset({"rm", "find", "unlink", *_ERASERS, *TREE_DELETERS})
 OUTSIDE, INSIDE = "CG-DEG-001", "CG-DEG-002"
 _TILDE = frozenset({TILDE})
-# An in-place edit that keeps a backup with a suffix: sed -i.bak, --in-place=.orig, perl -pi.bak
-_BACKUP = lazy_pattern(r"^(?:--in-place=|-[a-zA-Z]*i)(\.[\w.~-]+)$")
 
 
 def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
@@ -105,7 +102,7 @@ def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
         return regenerable(f"{path}/{last}", ctx.workspace, ctx.regenerable)
     if cmd.program == "find":
         patterns = list(_find_patterns(cmd))
-        deleted = _deleted_names(cmd)
+        deleted = deleted_names(cmd, _FIND_DELETERS)
         if not deleted:
             return True  # only the backups it made itself
         names = [t.replace("{}", p) for t in deleted for p in patterns]
@@ -113,29 +110,6 @@ def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
             regenerable(f"{path}/{n}", ctx.workspace, ctx.regenerable) for n in names)
     return False
 
-
-def _deleted_names(finder: SimpleCommand) -> set[str]:
-    """What ``find``'s deletes name, with ``{}`` for the file found: ``{}`` for ``-delete``
-    and ``-exec rm {}``, ``{}.x`` for ``-exec rm {}.x`` (only the last part of a path counts).
-    A backup an earlier ``-exec`` of the same find just made (``-exec sed -i.bak … {} +
-    -exec rm {}.bak +``) is left out: it did not exist before the line ran."""
-    values = [w.shown for w in finder.words]
-    names = {"{}"} if "-delete" in values else set()
-    made: set[str] = set()
-    deleting = False
-    for index, value in enumerate(values[1:], start=1):
-        if value in ("-exec", "-execdir", "-ok", "-okdir"):
-            deleting = index + 1 < len(values) and program_through_wrappers(
-                finder.words, index + 1) in _FIND_DELETERS
-        elif value in (";", "+"):
-            deleting = False
-        elif not deleting and (found := _BACKUP.match(value)) is not None:
-            made.add("{}" + found.group(1))
-        elif deleting and "{}" in value:
-            name = value.rstrip("/").rsplit("/", 1)[-1] or "{}"
-            if name not in made:
-                names.add(name)
-    return names
 
 def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
     """DENY for a recursive or forced delete outside the workspace and the temp directories."""
