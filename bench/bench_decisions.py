@@ -2,8 +2,10 @@
 
     python bench/bench_decisions.py [--misses] [--rounds N]
 
-Per corpus (the shared files, ``devcmds``/``devcmds_beyond``, ``tests/corpus/devcmds_unseen``
-and ``tests/corpus/bypasses``):
+Per corpus (the shared files, ``devcmds``/``devcmds_beyond``, ``tests/corpus/devcmds_unseen*``,
+``agentcmds``, ``ecosystems`` and ``ecosystems_heldout`` (everyday commands of ecosystems the
+others do not draw on, split by project; the held-out half is measured, never tuned on) and
+``tests/corpus/bypasses``):
 allow rate (share of all lines that come out ALLOW), block rate (ASK or DENY), deny rate, the
 share of ``allow`` lines that got DENY, and the share of lines meeting their label (``allow``:
 ALLOW; ``not_allow``: not ALLOW; ``deny``: DENY). For the bypass corpus also: clear attacks
@@ -16,7 +18,8 @@ The program catalog (``catalog_coverage.py``): its hand-written and data entries
 everyday corpus the distinct programs it does not know, the most frequent first.
 
 The shadow run (a second opinion from real bash for lines that hide what they run): the share
-of each everyday corpus's lines that get one (``devcmds``, the unseen CI sets, ``agentcmds``),
+of each everyday corpus's lines that get one (``devcmds``, the unseen CI sets, ``agentcmds``,
+the two ecosystem sets),
 the first-sight latency of the latency set's lines apart for those shadowed and the rest, and
 how many of ``shadow_lines.py``'s decode-into-shell and computed-name lines are DENY with the
 shadow off and on.
@@ -124,7 +127,8 @@ def _shadowed(decision: Decision) -> bool:
     return any(t.rule_id == SHADOW_NOTE_ID for t in decision.trace)
 
 
-EVERYDAY = ("devcmds", "devcmds_unseen", "devcmds_unseen2", "devcmds_unseen3", "agentcmds")
+EVERYDAY = ("devcmds", "devcmds_unseen", "devcmds_unseen2", "devcmds_unseen3", "agentcmds",
+            "ecosystems", "ecosystems_heldout")
 
 
 def print_shadow_share(engine: Engine) -> None:

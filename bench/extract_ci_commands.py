@@ -35,6 +35,7 @@ from typing import Any
 import yaml
 
 CAP = 90
+EXTENDED = "--extended" in sys.argv  # also package.json, Taskfiles, Dockerfiles, tox, nox, docs
 _COMPOUND = re.compile(r"(^|[;&|\s])(if|for|while|until|case|function)\s|<<-?\s*['\"]?\w|\(\)\s*\{|"
                        r"(^|[;&|\s])[{(]\s*$", re.M)
 _EXPR = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
@@ -54,6 +55,24 @@ _BEYOND = re.compile(
     r"\bcodesign\b|\bsecurity\b|\bgpg\b|\bcosign\b|\bminisign\b|\bln\s+-s\S*\s+/|"
     r"--system\b|git\+https?:|install-packages|\./install\b|\bgit\s+(reset\s+--hard|clean)\b|"
     r"\$\{\{")
+
+
+# With --extended, also beyond the checkout: what changes a cluster, a device, a user account or
+# another machine (helm install, kind create cluster, terraform apply, ansible-playbook, adb,
+# useradd, dpkg), a path from the root or home (a container's /build, ${HOME}), git hooks, a
+# script fed to a shell (``bash < install.sh``), cloud consoles; and what is not a command line:
+# docs' placeholders (``<version>``), a directory tree drawn in a shell block (``├── src``), a
+# line cut out of a multi-line construct (its parentheses do not pair), a template's text
+# (``{% if … %}``, ``{{ cookiecutter.x }}``: a project generator's, not the project's).
+_BEYOND_MORE = re.compile(
+    r"\bhelm\s+(install|upgrade|uninstall|delete|rollback|test|repo\s+(add|update)|plugin\s+"
+    r"install|push|registry|dependency\s+(update|build))\b|\bkind\s+(create|delete|load|export)\b|"
+    r"\bminikube\b|\bk3d\b|\bterra(form|grunt)\s+(apply|destroy|import|login|init)\b|"
+    r"\bansible-playbook\b|\bmolecule\b|\bvagrant\b|\badb\b|\bemulator\b|\bsdkmanager\b|"
+    r"\bavdmanager\b|\bxcrun\s+simctl\b|\bfastlane\b|\bpod\s+(trunk|repo)\b|\bwrangler\b|"
+    r"\bvercel\b|\bnetlify\b|\bfirebase\b|\bdeployctl\b|\bheroku\b|\baz\s|\$AWS_CLI|"
+    r"\buser(add|mod|del)\b|\bgroupadd\b|\$\{HOME\}|(^|[\s/\"'])hooks/|(^|[;&|]\s*)(ba)?sh\s*<|"
+    r"(^|[\s=\"'])/(?!dev/null)[A-Za-z]|<[A-Za-z][\w .-]*>|\bdpkg\b|[\u2500-\u257f]|\{%|\{\{\s*cookiecutter")
 
 
 def git_show(git_dir: str, path: str) -> str:
@@ -254,6 +273,112 @@ def script_lines(text: str) -> Iterator[str]:
         depth = max(0, depth + opens - closes)
 
 
+def package_json_lines(text: str) -> Iterator[str]:
+    """The ``scripts`` of a ``package.json``: npm, yarn, pnpm and bun run each with ``sh -c``."""
+    doc = json.loads(text)
+    scripts = doc.get("scripts") if isinstance(doc, dict) else None
+    for value in (scripts or {}).values() if isinstance(scripts, dict) else ():
+        if isinstance(value, str):
+            yield from logical_lines(value)
+
+
+def taskfile_lines(text: str) -> Iterator[str]:
+    """The ``cmds`` of a Taskfile's tasks (a line holding a ``{{ }}`` template is skipped)."""
+    doc = yaml.safe_load(text)
+    tasks = doc.get("tasks") if isinstance(doc, dict) else None
+    for task in (tasks or {}).values() if isinstance(tasks, dict) else ():
+        cmds = task.get("cmds") if isinstance(task, dict) else None
+        for cmd in cmds or []:
+            line = cmd.get("cmd") if isinstance(cmd, dict) else cmd
+            if isinstance(line, str) and not _JUST_REF.search(line):
+                yield from logical_lines(line)
+
+
+def dockerfile_lines(text: str) -> Iterator[str]:
+    """The shell-form ``RUN`` lines of a Dockerfile (the exec form ``RUN ["…"]`` is skipped)."""
+    text = text.replace("\\\n", " ")
+    for line in text.splitlines():
+        found = re.match(r"\s*RUN\s+(?!\[)(?:--\S+\s+)*(.*)", line, flags=re.I)
+        if found and found.group(1).strip() and "$" not in found.group(1):
+            yield re.sub(r"\s+", " ", found.group(1)).strip()
+
+
+def tox_lines(text: str) -> Iterator[str]:
+    """The ``commands`` of tox's ``[testenv…]`` sections (``{posargs}`` is empty; a line with
+    any other substitution is skipped; a leading ``-`` only ignores the exit status)."""
+    section = ""
+    in_commands = False
+    for raw in text.replace("\\\n", " ").splitlines():
+        line = raw.strip()
+        if line.startswith("["):
+            section, in_commands = line, False
+            continue
+        if not section.startswith("[testenv"):
+            continue
+        key = re.match(r"(\w[\w_-]*)\s*=\s*(.*)", raw)
+        if key and not raw[:1].isspace():
+            in_commands = key.group(1) in ("commands", "commands_pre")
+            line = key.group(2).strip()
+        if not in_commands or not line or line.startswith("#"):
+            continue
+        line = re.sub(r"\s*\[?\{posargs(:[^}]*)?\}\]?", "", line).lstrip("-! ").strip()
+        line = re.sub(r"^\w[\w,-]*:\s+", "", line)  # a factor-conditional line: ``py39: cmd``
+        if line and "{" not in line:
+            yield line
+
+
+def noxfile_lines(text: str) -> Iterator[str]:
+    """The ``session.run(…)`` calls of a noxfile whose words are all string literals."""
+    import ast
+    for node in ast.walk(ast.parse(text)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "run" and node.args
+                and all(isinstance(a, ast.Constant) and isinstance(a.value, str)
+                        for a in node.args)):
+            yield shlex.join(str(a.value) for a in node.args)  # type: ignore[attr-defined]
+
+
+_FENCED = re.compile(r"^```(bash|sh|shell|console|shell-session)\s*\n(.*?)^```", re.M | re.S)
+
+
+def doc_lines(text: str) -> Iterator[str]:
+    """The shell blocks of contributor docs: a ``console`` block's ``$ `` lines, every line of
+    a ``bash``/``sh``/``shell`` block."""
+    for kind, body in _FENCED.findall(text):
+        if kind in ("console", "shell-session"):
+            body = "\n".join(_PROMPT.sub("", ln.strip()) for ln in body.splitlines()
+                             if _PROMPT.match(ln.strip()))
+        else:
+            body = "\n".join(_PROMPT.sub("", ln.strip()) for ln in body.splitlines())
+        yield from logical_lines(body)
+
+
+_PROMPT = re.compile(r"^(\([\w.-]+\)\s*)?\$ ")  # ``$ `` or a virtualenv's ``(venv) $ ``
+_DOCS = re.compile(r"(^|/)(CONTRIBUTING|DEVELOPMENT|DEVELOPING|HACKING|contributing|"
+                   r"development)(\.[\w-]+)?\.md$")
+
+
+def _reader(path: str) -> tuple[str, Any] | None:
+    """The origin name and reader of a file the corpus draws on, or None."""
+    if re.search(r"(^|/)(vendor|third_party|deps|node_modules|testdata|fixtures?|"
+                 r"syntax-tests|__fixtures__|templates?)/", path):
+        return None
+    name = path.rsplit("/", 1)[-1]
+    if name == "package.json":
+        return "package.json", package_json_lines
+    if re.fullmatch(r"Taskfile(\.dist)?\.ya?ml", name):
+        return "taskfile", taskfile_lines
+    if re.fullmatch(r"(\w+\.)?Dockerfile(\.\w+)?|Containerfile", name):
+        return "dockerfile", dockerfile_lines
+    if name == "tox.ini":
+        return "tox", tox_lines
+    if name == "noxfile.py":
+        return "noxfile", noxfile_lines
+    if _DOCS.search(path) and path.count("/") <= 2:
+        return "docs", doc_lines
+    return None
+
+
 def extract(repo: str, git_dir: str) -> list[dict[str, str]]:
     commit = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", "HEAD"],
                             capture_output=True, check=True, text=True).stdout.strip()
@@ -269,14 +394,19 @@ def extract(repo: str, git_dir: str) -> list[dict[str, str]]:
             origin, reader = "justfile", justfile_lines
         elif re.match(r"(scripts?|ci|tools|hack)/[^/]+\.sh$", path):
             origin, reader = "script", script_lines
+        elif EXTENDED and (found_reader := _reader(path)) is not None:
+            origin, reader = found_reader
         else:
             continue
         try:
             lines = list(reader(git_show(git_dir, path)))
-        except (yaml.YAMLError, subprocess.CalledProcessError):
+        except (yaml.YAMLError, subprocess.CalledProcessError, ValueError, SyntaxError):
             continue
         for line in lines:
-            if _BEYOND.search(line) or not line.strip("{}()[]; ") or (
+            if _BEYOND.search(line) or (EXTENDED and _BEYOND_MORE.search(line)) or (
+                    EXTENDED and "\n" not in line and (
+                        _spans_lines(line) or line.count("(") != line.count(")"))) or \
+                    not line.strip("{}()[]; ") or (
                     "=" in line.split()[0] and len(line.split()) == 1):
                 continue  # beyond the checkout, punctuation alone, or an assignment alone
             found.setdefault(line, {"command": line, "label": "allow",
@@ -289,6 +419,8 @@ def extract(repo: str, git_dir: str) -> list[dict[str, str]]:
 def main(argv: list[str]) -> int:
     seen: set[str] = set()
     for arg in argv:
+        if arg == "--extended":
+            continue
         repo, git_dir = arg.split("=", 1)
         for row in extract(repo, git_dir):
             if row["command"] not in seen:

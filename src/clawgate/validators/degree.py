@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from clawgate.decision import Verdict
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.deletes import TREE_DELETERS, find_start_points
+from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
@@ -102,8 +102,12 @@ def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
         return regenerable(f"{path}/{last}", ctx.workspace, ctx.regenerable)
     if cmd.program == "find":
         patterns = list(_find_patterns(cmd))
+        deleted = deleted_names(cmd, _FIND_DELETERS)
+        if not deleted:
+            return True  # only the backups it made itself
+        names = [t.replace("{}", p) for t in deleted for p in patterns]
         return bool(patterns) and all(
-            regenerable(f"{path}/{p}", ctx.workspace, ctx.regenerable) for p in patterns)
+            regenerable(f"{path}/{n}", ctx.workspace, ctx.regenerable) for n in names)
     return False
 
 

@@ -122,3 +122,31 @@ def _alternatives(word: Word) -> Iterator[Word]:
     for choice in found.group(1).split(","):
         text = word.value[: found.start()] + choice + word.value[found.end() :]
         yield Word(text, text, word.quoted, word.expansions - {BRACE})
+
+
+# An in-place edit that keeps a backup with a suffix: sed -i.bak, --in-place=.orig, perl -pi.bak
+_BACKUP = lazy_pattern(r"^(?:--in-place=|-[a-zA-Z]*i)(\.[\w.~-]+)$")
+
+
+def deleted_names(finder: SimpleCommand, deleters: frozenset[str]) -> set[str]:
+    """What ``find``'s deletes name, with ``{}`` for the file found: ``{}`` for ``-delete``
+    and ``-exec rm {}``, ``{}.x`` for ``-exec rm {}.x`` (only the last part of a path counts).
+    A backup an earlier ``-exec`` of the same find just made (``-exec sed -i.bak … {} +
+    -exec rm {}.bak +``) is left out: it did not exist before the line ran."""
+    values = [w.shown for w in finder.words]
+    names = {"{}"} if "-delete" in values else set()
+    made: set[str] = set()
+    deleting = False
+    for index, value in enumerate(values[1:], start=1):
+        if value in ("-exec", "-execdir", "-ok", "-okdir"):
+            deleting = index + 1 < len(values) and program_through_wrappers(
+                finder.words, index + 1) in deleters
+        elif value in (";", "+"):
+            deleting = False
+        elif not deleting and (found := _BACKUP.match(value)) is not None:
+            made.add("{}" + found.group(1))
+        elif deleting and "{}" in value:
+            name = value.rstrip("/").rsplit("/", 1)[-1] or "{}"
+            if name not in made:
+                names.add(name)
+    return names

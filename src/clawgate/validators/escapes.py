@@ -137,8 +137,8 @@ _SUBCOMMAND = lazy_pattern(r"^[a-z][a-z0-9-]*$")
 def _code_for_shell(words: tuple[Word, ...], i: int) -> bool:
     """The shell is the one a completion script or an init snippet is printed for: the word
     after a completion subcommand or option (or its ``-s``/``--shell``), or after ``init``,
-    ``hook`` or ``activate`` reached by subcommand words alone (``screen -S init bash`` is
-    not: ``init`` is an option's value there)."""
+    ``hook`` or ``activate`` reached by subcommand words alone, ``-`` between them (``rbenv
+    init - bash``; ``screen -S init bash`` is not: ``init`` is an option's value there)."""
     name, eq, _ = words[i].shown.partition("=")
     if eq:
         return name in _CODE_FOR_SHELL or (
@@ -148,6 +148,8 @@ def _code_for_shell(words: tuple[Word, ...], i: int) -> bool:
         return True
     if before in _SHELL_OPTION:
         return any(w.shown in _CODE_FOR_SHELL for w in words[1:i - 1])
+    if before == "-" and i >= 3:  # ``rbenv init - bash``: ``-`` asks for the snippet on stdout
+        i, before = i - 1, words[i - 2].shown
     return before in _SNIPPET_VERBS and i <= 3 and all(
         _SUBCOMMAND.match(w.shown) for w in words[1:i])
 

@@ -15,6 +15,7 @@ from clawgate.shell.substitute import evaluate
 from clawgate.validators import shapes as sh
 from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.envprinters import prints_shell_setup
 from clawgate.validators.interpreters import INLINE, inline_code, judge
 from clawgate.validators.programs import DECODERS, NETWORK, SHELLS, family_name
 from clawgate.validators.scriptfiles import script_from_stdin
@@ -185,6 +186,8 @@ class EvalOrSource(Validator):
         words = cmd.words[1:]
         if program in ("eval", "command", "trap") and words and words[0].shown == "--":
             words = words[1:]  # the end of options, which bash's builtins accept
+        if program == "eval" and prints_shell_setup(words):
+            return Verdict.passthrough()  # the printer is judged as the command it is
         if program == "eval" or (program == "trap" and len(words) > 1):
             code = joined_code(words[:1] if program == "trap" else words)
             if code is None and any(FETCHED.search(w.text) or DECODED.search(w.text)

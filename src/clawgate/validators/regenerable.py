@@ -27,19 +27,28 @@ REGENERABLE_NAMES = frozenset({
     # installed dependencies and environments
     "node_modules", ".venv", "venv", ".tox", ".nox", ".eggs", "bower_components",
     ".pnpm-store", ".yarn-cache", "_opam", ".cabal-sandbox", ".elixir_ls",
+    "pods",  # CocoaPods' installed pods (ios/Pods): pod install brings them back
+    # build output and caches of mobile, Apple, .NET, JVM, infrastructure and notebook tools
+    ".swiftpm", "xcuserdata", ".flutter-plugins", ".flutter-plugins-dependencies", ".cxx",
+    ".externalnativebuild", "testresults", ".terragrunt-cache", ".ipynb_checkpoints",
+    ".bloop", ".metals", ".bsp", ".shadow-cljs", ".ansible",
+    "jupyter_execute",  # notebooks executed into the docs build (myst-nb, jupyter-sphinx)
+    "generated",  # code or docs a generator writes (src/generated, sphinx's generated/)
     # scratch
     "tmp", ".tmp", "temp",
     # lockfiles: the package manager writes them again (rm -rf node_modules package-lock.json)
     "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb",
     "bun.lock", "poetry.lock", "pdm.lock", "uv.lock", "pipfile.lock", "cargo.lock",
-    "gemfile.lock", "composer.lock",
+    "gemfile.lock", "composer.lock", "package.resolved", "podfile.lock", "pubspec.lock",
+    "packages.lock.json", "deno.lock", "mix.lock", ".terraform.lock.hcl",
 })
 # (Logs are not rebuilt, but they are written to be thrown away: truncate -s 0 app.log.)
+# Profiler output (perf.data), R CMD check's output (pkg.Rcheck).
 # Editors' swap and lock files: vim's .swp, .swo … .swa, emacs's #name# and .#name.
 REGENERABLE_GLOBS = ("*.log", "*.egg-info", "*.egg", "*.pyc", "*.pyo", "*.o", "*.obj", "*.class",
                      "*.gcda", "*.gcno", "*.gcov", "*.tsbuildinfo", "*.orig", "*.rej", "*~",
                      "*.sw[a-p]", "#*#", ".#*", ".ds_store", "cmake-build-*", "bazel-*",
-                     ".coverage.*", "*.profraw", "*.dsym",
+                     ".coverage.*", "*.profraw", "*.dsym", "perf.data*", "*.rcheck",
                      # compiled objects and libraries of C, Erlang and Haskell builds
                      "*.so", "*.dylib", "*.a", "*.lo", "*.la", "*.gch", "*.pch", "*.beam",
                      "*.hi", "*.dyn_o", "*.dyn_hi", ".ghc.environment.*")

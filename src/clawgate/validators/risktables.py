@@ -148,12 +148,31 @@ def _status_only(cmd: SimpleCommand) -> Risk:
         return _LOW
     if cmd.program == "service" and cmd.args[-1:] == ("status",):
         return _LOW
-    if cmd.program in ("terraform", "tofu") and _first(cmd) in {"init", "plan", "validate",
-                                                                 "fmt", "show", "output"}:
+    if cmd.program in ("terraform", "tofu") and (_first(cmd) in {
+            "init", "plan", "validate", "fmt", "show", "output", "get", "version"} or tuple(
+            a for a in cmd.args if not a.startswith("-"))[:2] in (
+            ("workspace", "list"), ("workspace", "show"))):
         return _MEDIUM
     if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
         return _MEDIUM
+    if cmd.program == "helm" and (_first(cmd) in _HELM_LOCAL or tuple(cmd.args[:2]) in (
+            ("plugin", "list"), ("repo", "list"))):
+        return _MEDIUM
+    if cmd.program in ("kubectl", "oc") and (_first(cmd) in _KUBECTL_LOCAL or (
+            _first(cmd) in ("apply", "create", "delete", "patch", "replace")
+            and "--dry-run=client" in cmd.args)):
+        return _MEDIUM
     return _MEDIUM if _first(cmd) in _SYSTEM_QUERIES else _HIGH
+
+
+# helm's verbs that work on the charts in the workspace (package, unittest, scaffold) or fetch
+# the dependencies a chart declares (dependency build: as a package manager's install); the
+# verbs that reach a cluster or change helm's own configuration stay high.
+_HELM_LOCAL = frozenset({"package", "unittest", "create", "dependency", "dep", "verify", "env",
+                         "completion"})
+# kubectl's verbs that render or convert local files without a cluster (and a client-side dry
+# run, which sends nothing).
+_KUBECTL_LOCAL = frozenset({"kustomize", "completion"})
 
 
 # Options that take a value, so the word after them is no operand (GNU and BSD spellings).

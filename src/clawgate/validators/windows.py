@@ -228,6 +228,17 @@ _PS_FETCH = frozenset({"iwr", "irm", "invoke-webrequest", "invoke-restmethod",
                        "start-bitstransfer"})
 
 
+# Switches of Elixir's interactive shell ``iex`` (``iex -S mix``), none of which
+# Invoke-Expression has: an ``iex`` given one first is Elixir's, judged as the program it is.
+_IEX_SWITCHES = frozenset({"-S", "--sname", "--name", "--cookie", "--remsh", "--dot-iex",
+                           "--erl", "--no-pry", "--werl", "--hidden", "--vm-args", "--boot",
+                           "-r", "-pa", "-pz"})  # not -v: PowerShell takes it for -Verbose
+
+
+def _elixir_iex(cmd: SimpleCommand) -> bool:
+    return cmd.program == "iex" and len(cmd.words) > 1 and cmd.words[1].shown in _IEX_SWITCHES
+
+
 @register
 class PowerShellStatements(LineValidator):
     """A line of PowerShell sent as it is (the agent's shell is PowerShell, or a line copied
@@ -241,7 +252,7 @@ class PowerShellStatements(LineValidator):
     id = "CG-WIN-005"
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        names = [(c.program or "").lower() for c in parsed.commands]
+        names = [(c.program or "").lower() for c in parsed.commands if not _elixir_iex(c)]
         if not any(n in _PS_ALIASES or _CMDLET.match(n) for n in names):
             return Verdict.passthrough()
         found = judge_script(parsed.source)

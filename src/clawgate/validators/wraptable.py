@@ -152,8 +152,10 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("uv", "tool run"): _w("pifCPbc", _UV_VALUES + " from"),  # uvx spelled long
     ("pipenv", "run"): _w(), ("pdm", "run"): _w(), ("hatch", "run"): _w(), ("rye", "run"): _w(),
     ("bundle", "exec"): _w(), ("cabal", "exec"): _w(), ("stack", "exec"): _w(),
-    ("conda", "run"): _w("np", "name prefix"), ("mamba", "run"): _w("np", "name prefix"),
-    ("micromamba", "run"): _w("np", "name prefix"), ("pixi", "run"): _w(),
+    ("conda", "run"): _w("np", "name prefix cwd"), ("mamba", "run"): _w("np", "name prefix cwd"),
+    ("micromamba", "run"): _w("np", "name prefix cwd"),
+    ("pixi", "run"): _w("e", "manifest-path environment auth-file pypi-keyring-provider "
+                        "concurrent-solves concurrent-downloads"),
     ("direnv", "exec"): _w("", "", skip=1), ("mise", "exec"): _w(), ("mise", "x"): _w(),
     ("asdf", "exec"): _w(), ("rbenv", "exec"): _w(), ("pyenv", "exec"): _w(),
     ("fnm", "exec"): _w("", "using"), ("opam", "exec"): _w(), ("xdotool", "exec"): _w(),

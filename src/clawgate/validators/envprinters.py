@@ -1,0 +1,67 @@
+"""Programs whose documented output is shell setup for the caller's own shell: ``eval "$(opam
+env)"``, ``eval "$(pyenv init -)"``, ``eval "$(brew shellenv)"``. What they print is variable
+settings (and a version manager's shell function) drawn from the tool's own installation; the
+tool itself runs as the command it is and is judged as one. Evaluating that output adds nothing
+the tool could not do by running, so ``eval`` of exactly such a substitution is not text only
+known at run time.
+
+Left out on purpose: printers whose output runs the project's own files (``direnv hook``
+evaluates ``.envrc`` at every prompt, ``mise activate`` a project's tasks and templates),
+printers that start a daemon holding credentials (``ssh-agent``, ``gpg-agent``), and any
+printer given an operand or an option outside the short list below (``opam env
+--root=/elsewhere`` would put another tree's programs first on ``PATH``).
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from clawgate.shell.model import Word
+
+# (program, subcommand words): the invocation that prints the setup
+_PRINTERS = frozenset({
+    ("opam", "env"), ("opam", "config", "env"),
+    ("pyenv", "init"), ("pyenv", "virtualenv-init"), ("rbenv", "init"), ("nodenv", "init"),
+    ("goenv", "init"), ("jenv", "init"), ("plenv", "init"), ("phpenv", "init"),
+    ("fnm", "env"), ("brew", "shellenv"), ("luarocks", "path"), ("dircolors",),
+    ("conda", "shell.bash", "hook"), ("conda", "shell.zsh", "hook"),
+    ("conda", "shell.posix", "hook"),
+})
+_SHELLS = frozenset({"bash", "zsh", "sh", "fish", "ksh"})
+# words after the invocation that only pick the shell or the form of the output
+_PLAIN = frozenset({"-", "-b", "-s", "--sh", "--bourne-shell", "--bin", "--lr-path",
+                    "--lr-cpath", "--no-rehash", "--path", "--set-switch", "--readonly"}
+                   ) | _SHELLS | frozenset(f"--shell={s}" for s in _SHELLS)
+
+
+def _plain(word: str) -> bool:
+    """A word that picks the shell or the output's form, or an installed switch by name
+    (``--switch=default``; a path would name a tree elsewhere)."""
+    name = word.removeprefix("--switch=")
+    return word in _PLAIN or (name != word and name.replace("-", "").replace(".", "").isalnum())
+
+
+def _substitution(word: Word) -> str | None:
+    """The command inside a word that is one command substitution and nothing else."""
+    text = word.text
+    if text.startswith('"') and text.endswith('"') and len(text) > 1:
+        text = text[1:-1]
+    if text.startswith("$(") and text.endswith(")") and not text.startswith("$(("):
+        return text[2:-1]
+    if text.startswith("`") and text.endswith("`") and text.count("`") == 2:
+        return text[1:-1]
+    return None
+
+
+def prints_shell_setup(words: tuple[Word, ...]) -> bool:
+    """``words`` (what ``eval`` is given) are one substitution running a setup printer."""
+    if len(words) != 1:
+        return False
+    inner = _substitution(words[0])
+    if inner is None or any(c in inner for c in "$`;&|<>()\n\\'\""):
+        return False  # one plain command: nothing in it is only known at run time
+    argv = shlex.split(inner)
+    for printer in _PRINTERS:
+        if tuple(argv[: len(printer)]) == printer:
+            return all(_plain(a) for a in argv[len(printer):])
+    return False

@@ -1,0 +1,56 @@
+"""The ecosystem corpora are well formed (every line a command labelled ``allow``, a source in a
+public repository at a commit, an origin the extractor reads), split by project (no project
+in both the tuning and the held-out file), and the extractor's exclusions leave out what goes
+beyond the checkout (tests/corpus/README.md). Their figures are the bench's."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parents[1] / "bench"))
+from extract_ci_commands import _BEYOND, _BEYOND_MORE, CAP  # noqa: E402
+
+ORIGINS = {"workflow", "makefile", "justfile", "script", "package.json", "taskfile",
+           "dockerfile", "tox", "noxfile", "docs"}
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    text = (HERE / f"{name}.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _projects(rows: list[dict[str, str]]) -> set[str]:
+    return {row["source"].split("@")[0] for row in rows}
+
+
+@pytest.mark.parametrize("name", ["ecosystems", "ecosystems_heldout"])
+def test_every_line_is_well_formed(name: str) -> None:
+    rows = _rows(name)
+    assert len(rows) >= 500
+    for row in rows:
+        assert set(row) == {"command", "label", "source", "origin"}, row
+        assert row["command"].strip() and row["label"] == "allow"
+        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
+        assert row["origin"] in ORIGINS, row
+    assert len({row["command"] for row in rows}) == len(rows)
+    assert max(Counter(row["source"].split("@")[0] for row in rows).values()) <= CAP
+
+
+def test_split_by_project() -> None:
+    tuning, held = _projects(_rows("ecosystems")), _projects(_rows("ecosystems_heldout"))
+    assert not tuning & held
+    assert len(tuning | held) >= 40
+
+
+@pytest.mark.parametrize("name", ["ecosystems", "ecosystems_heldout"])
+def test_nothing_beyond_the_checkout_is_kept(name: str) -> None:
+    for row in _rows(name):
+        assert not _BEYOND.search(row["command"]), row
+        assert not _BEYOND_MORE.search(row["command"]), row
