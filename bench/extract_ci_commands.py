@@ -72,7 +72,8 @@ _BEYOND_MORE = re.compile(
     r"\bavdmanager\b|\bxcrun\s+simctl\b|\bfastlane\b|\bpod\s+(trunk|repo)\b|\bwrangler\b|"
     r"\bvercel\b|\bnetlify\b|\bfirebase\b|\bdeployctl\b|\bheroku\b|\baz\s|\$AWS_CLI|"
     r"\buser(add|mod|del)\b|\bgroupadd\b|\$\{HOME\}|(^|[\s/\"'])hooks/|(^|[;&|]\s*)(ba)?sh\s*<|"
-    r"(^|[\s=\"'])/(?!dev/null)[A-Za-z]|<[A-Za-z][\w .-]*>|\bdpkg\b|[\u2500-\u257f]|\{%|\{\{\s*cookiecutter")
+    r"(^|[\s=\"'])/(?!dev/null)[A-Za-z]|<[A-Za-z][\w .-]*>|\bdpkg\b|[\u2500-\u257f]|"
+    r"\{%|\{\{\s*cookiecutter")
 
 
 def git_show(git_dir: str, path: str) -> str:
