@@ -1,0 +1,158 @@
+"""The audit chain's writes on PostgreSQL: two round trips a batch, and the chain's lock never
+held through a flush of the disk.
+
+Written through SQLAlchemy, a batch cost nine round trips (the pool's ping, ``BEGIN``, the
+lock, the head, the insert, the commit, ...), and its commit waited for PostgreSQL to flush its
+WAL to disk while it still held the chain's advisory lock: every other writer of the chain, on
+this replica or another, waited through that flush as well, so one replica answered about 900
+decisions a second at 20 clients whatever the CPU could do.
+
+Here a batch is one simple-protocol message (``BEGIN``, ``SET LOCAL synchronous_commit TO off``,
+the lock, the head), then the insert (one statement: the batch as arrays) and ``COMMIT`` in one
+pipeline. The commit does not wait for the disk, so the lock passes on at once. ``settle`` makes
+every commit made before it durable: a transaction that writes a WAL record (a transactional
+logical-decoding message, which nothing reads unless a decoder is set up) and commits at the
+server's ``synchronous_commit`` flushes the WAL up to its own commit record, past every commit
+before it; settles of several writers at once share one flush (PostgreSQL's group commit). A
+request is answered only after the settle that follows its batch (``AuditWriter``), so every
+answered decision is on disk, as before. The WAL is written and replayed in order: a crash
+between a commit and its settle loses the end of the chain (records nobody was answered for,
+and any written on top of them), never a record in the middle.
+
+A batch whose connection fails after its ``COMMIT`` was sent may or may not be committed: that
+is ``Unsure``, with the head the batch would have made, for the caller to look up once the
+database answers again (``Chain.kept``).
+
+Each ``Link`` holds one connection of its own (autocommit: the transactions are spelled out),
+made again after it fails; errors are raised as SQLAlchemy's, as everywhere else.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import psycopg
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import Engine
+
+from clawgate.serve.db import CHAIN_LOCK
+
+T = TypeVar("T")
+
+LOCK_AND_HEAD = (f"BEGIN; SET LOCAL synchronous_commit TO off; "
+                 f"SELECT pg_advisory_xact_lock({CHAIN_LOCK}); "
+                 "SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1").encode()
+COLUMNS = ("seq", "time", "agent", "session", "tool", "outcome", "rule", "body", "prev", "mac")
+INSERT = ("INSERT INTO audit (seq, time, agent, session, tool, outcome, rule, body, prev, mac) "
+          "SELECT * FROM unnest(%s::bigint[], %s::float8[], %s::text[], %s::text[], %s::text[], "
+          "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[])")
+SETTLE = b"BEGIN; SELECT pg_logical_emit_message(true, 'clawgate', 'audit'); COMMIT"
+
+
+class Unsure(Exception):
+    """A batch's connection failed after its commit was sent: it may have been committed."""
+
+    def __init__(self, cause: Exception, head: tuple[int, str]) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+        self.head = head
+
+
+class Link:
+    """One connection of its own to the database, for one kind of work at a time."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()
+
+    def run(self, work: Callable[[psycopg.Connection[Any]], T], what: str) -> T:
+        with self._lock:
+            try:
+                conn = self._connection()
+            except psycopg.Error as exc:  # the pool's connect raises the driver's own errors
+                raise sa_exc.DBAPIError.instance(what, None, exc, psycopg.Error) from exc
+            try:
+                return work(conn)
+            except psycopg.Error as exc:
+                self._recover(conn)
+                raise sa_exc.DBAPIError.instance(what, None, exc, psycopg.Error) from exc
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        if self._conn is None or self._conn.closed:
+            raw = self.engine.raw_connection()
+            conn = raw.driver_connection
+            raw.detach()  # never handed back to the pool: it stays in autocommit
+            assert isinstance(conn, psycopg.Connection)
+            conn.autocommit = True
+            self._conn = conn
+        return self._conn
+
+    def _recover(self, conn: psycopg.Connection[Any]) -> None:
+        """After a failure: end the transaction, or drop the connection if it is broken."""
+        try:
+            if not conn.closed and not conn.broken:
+                conn.execute(b"ROLLBACK")
+                return
+        except psycopg.Error:
+            pass
+        conn.close()
+        self._conn = None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+
+class PgChainLog:
+    """The chain's two kinds of writes on PostgreSQL, each on its own link."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._writes = Link(engine)
+        self._settles = Link(engine)
+
+    def write(self, build: Callable[[tuple[int, str] | None], list[dict[str, Any]]],
+              ) -> tuple[int, str] | None:
+        """Under the chain's lock, the rows ``build(head)`` makes after the head (its ``seq``
+        and ``mac``; None for an empty chain), committed (durable after the next ``settle``);
+        the new head."""
+        sent: list[tuple[int, str]] = []
+
+        def work(conn: psycopg.Connection[Any]) -> tuple[int, str] | None:
+            cur = conn.execute(LOCK_AND_HEAD)
+            while cur.nextset():
+                pass
+            row = cur.fetchone()
+            head = None if row is None else (int(row[0]), str(row[1]))
+            rows = build(head)
+            if not rows:
+                conn.execute(b"COMMIT")
+                return head
+            sent.append((int(rows[-1]["seq"]), str(rows[-1]["mac"])))
+            with conn.pipeline():
+                conn.execute(INSERT, _arrays(rows))
+                conn.execute(b"COMMIT")
+            return sent[0]
+
+        try:
+            return self._writes.run(work, "INSERT INTO audit")
+        except sa_exc.DBAPIError as exc:
+            if sent and not isinstance(exc, sa_exc.DataError | sa_exc.IntegrityError):
+                raise Unsure(exc, sent[0]) from exc
+            raise
+
+    def settle(self) -> None:
+        """Every commit made before this call is on disk."""
+        self._settles.run(lambda conn: conn.execute(SETTLE), "settle the audit chain")
+
+    def close(self) -> None:
+        self._writes.close()
+        self._settles.close()
+
+
+def _arrays(rows: Sequence[dict[str, Any]]) -> list[list[Any]]:
+    return [[row[column] for row in rows] for column in COLUMNS]
