@@ -41,13 +41,18 @@ from clawgate.serve.db import CHAIN_LOCK
 
 T = TypeVar("T")
 
-LOCK_AND_HEAD = (f"BEGIN; SET LOCAL synchronous_commit TO off; "
-                 f"SELECT pg_advisory_xact_lock({CHAIN_LOCK}); "
-                 "SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1").encode()
+LAZY = b"SET LOCAL synchronous_commit TO off"
+LOCK = f"SELECT pg_advisory_xact_lock({CHAIN_LOCK})".encode()
+LOCK_AND_HEAD = (b"BEGIN; " + LAZY + b"; " + LOCK
+                 + b"; SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1")
 COLUMNS = ("seq", "time", "agent", "session", "tool", "outcome", "rule", "body", "prev", "mac")
 INSERT = ("INSERT INTO audit (seq, time, agent, session, tool, outcome, rule, body, prev, mac) "
           "SELECT * FROM unnest(%s::bigint[], %s::float8[], %s::text[], %s::text[], %s::text[], "
           "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[])")
+# The same, only if (seq, mac) is still the head: the lock is taken by the statement before,
+# so this statement's snapshot sees every commit made before the lock was had.
+INSERT_AFTER = (INSERT + " WHERE EXISTS (SELECT 1 FROM audit WHERE seq = %s AND mac = %s) "
+                "AND NOT EXISTS (SELECT 1 FROM audit WHERE seq > %s)")
 SETTLE = b"BEGIN; SELECT pg_logical_emit_message(true, 'clawgate', 'audit'); COMMIT"
 
 
@@ -114,6 +119,7 @@ class PgChainLog:
     def __init__(self, engine: Engine) -> None:
         self._writes = Link(engine)
         self._settles = Link(engine)
+        self._last: tuple[int, str] | None = None  # the head this process wrote last
 
     def write(self, build: Callable[[tuple[int, str] | None], list[dict[str, Any]]],
               ) -> tuple[int, str] | None:
@@ -123,27 +129,56 @@ class PgChainLog:
         sent: list[tuple[int, str]] = []
 
         def work(conn: psycopg.Connection[Any]) -> tuple[int, str] | None:
-            cur = conn.execute(LOCK_AND_HEAD)
-            while cur.nextset():
-                pass
-            row = cur.fetchone()
-            head = None if row is None else (int(row[0]), str(row[1]))
-            rows = build(head)
-            if not rows:
-                conn.execute(b"COMMIT")
-                return head
-            sent.append((int(rows[-1]["seq"]), str(rows[-1]["mac"])))
-            with conn.pipeline():
-                conn.execute(INSERT, _arrays(rows))
-                conn.execute(b"COMMIT")
-            return sent[0]
+            last, self._last = self._last, None  # known again only once this commits
+            done = self._after_own(conn, last, build, sent) if last is not None else None
+            self._last = done or self._after_head(conn, build, sent)
+            return self._last
 
         try:
             return self._writes.run(work, "INSERT INTO audit")
         except sa_exc.DBAPIError as exc:
             if sent and not isinstance(exc, sa_exc.DataError | sa_exc.IntegrityError):
-                raise Unsure(exc, sent[0]) from exc
+                raise Unsure(exc, sent[-1]) from exc
             raise
+
+    @staticmethod
+    def _after_own(conn: psycopg.Connection[Any], last: tuple[int, str],
+                   build: Callable[[tuple[int, str] | None], list[dict[str, Any]]],
+                   sent: list[tuple[int, str]]) -> tuple[int, str] | None:
+        """One round trip: the rows after the head this process wrote last, inserted only if
+        that is still the head once the lock is held (another replica may have written
+        since); the new head, or None if it was not (nothing written)."""
+        rows = build(last)
+        if not rows:
+            return None
+        sent.append((int(rows[-1]["seq"]), str(rows[-1]["mac"])))
+        with conn.pipeline():  # the extended protocol: one statement a message
+            conn.execute(b"BEGIN")
+            conn.execute(LAZY)
+            conn.execute(LOCK)
+            inserted = conn.execute(INSERT_AFTER, [*_arrays(rows), last[0], last[1], last[0]])
+            conn.execute(b"COMMIT")
+        return sent[-1] if inserted.rowcount == len(rows) else None
+
+    @staticmethod
+    def _after_head(conn: psycopg.Connection[Any],
+                    build: Callable[[tuple[int, str] | None], list[dict[str, Any]]],
+                    sent: list[tuple[int, str]]) -> tuple[int, str] | None:
+        """Two round trips: the lock and the head, then the rows after it."""
+        cur = conn.execute(LOCK_AND_HEAD)
+        while cur.nextset():
+            pass
+        row = cur.fetchone()
+        head = None if row is None else (int(row[0]), str(row[1]))
+        rows = build(head)
+        if not rows:
+            conn.execute(b"COMMIT")
+            return head
+        sent.append((int(rows[-1]["seq"]), str(rows[-1]["mac"])))
+        with conn.pipeline():
+            conn.execute(INSERT, _arrays(rows))
+            conn.execute(b"COMMIT")
+        return sent[-1]
 
     def settle(self) -> None:
         """Every commit made before this call is on disk."""
