@@ -34,7 +34,7 @@ Waiter = tuple[Entry, asyncio.AbstractEventLoop, "asyncio.Future[int]"]
 Outcome = list[int] | BaseException
 Written = tuple[list[Waiter], Outcome, Head | None]  # the head: for a look-up if in doubt
 T = TypeVar("T")
-RECOVER_S = 10.0
+RECOVER_S = 60.0  # a database restarting under load took 12 s to shut down
 
 
 class AuditWriter:

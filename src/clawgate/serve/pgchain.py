@@ -1,5 +1,5 @@
-"""The audit chain's writes on PostgreSQL: two round trips a batch, and the chain's lock never
-held through a flush of the disk.
+"""The audit chain's writes on PostgreSQL: one round trip a batch (two at most), and the
+chain's lock never held through a flush of the disk.
 
 Written through SQLAlchemy, a batch cost nine round trips (the pool's ping, ``BEGIN``, the
 lock, the head, the insert, the commit, ...), and its commit waited for PostgreSQL to flush its
@@ -7,10 +7,13 @@ WAL to disk while it still held the chain's advisory lock: every other writer of
 this replica or another, waited through that flush as well, so one replica answered about 900
 decisions a second at 20 clients whatever the CPU could do.
 
-Here a batch is one simple-protocol message (``BEGIN``, ``SET LOCAL synchronous_commit TO off``,
-the lock, the head), then the insert (one statement: the batch as arrays) and ``COMMIT`` in one
-pipeline. The commit does not wait for the disk, so the lock passes on at once. ``settle`` makes
-every commit made before it durable: a transaction that writes a WAL record (a transactional
+Here a batch is one round trip: a pipeline of ``BEGIN``, ``SET LOCAL synchronous_commit TO
+off``, the lock, the insert (one statement: the batch as arrays) after the head this process
+wrote last, made only if that is still the head once the lock is held, the head, and
+``COMMIT``. If another replica wrote meanwhile, the same again after the head it saw; after
+``TRIES`` such misses (or with no head known) the lock and the head are read first and the
+insert follows: two round trips. The commit does not wait for the disk, so the lock passes on
+at once. ``settle`` makes every commit made before it durable: a transaction that writes a WAL record (a transactional
 logical-decoding message, which nothing reads unless a decoder is set up) and commits at the
 server's ``synchronous_commit`` flushes the WAL up to its own commit record, past every commit
 before it; settles of several writers at once share one flush (PostgreSQL's group commit). A
@@ -43,8 +46,9 @@ T = TypeVar("T")
 
 LAZY = b"SET LOCAL synchronous_commit TO off"
 LOCK = f"SELECT pg_advisory_xact_lock({CHAIN_LOCK})".encode()
-LOCK_AND_HEAD = (b"BEGIN; " + LAZY + b"; " + LOCK
-                 + b"; SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1")
+HEAD = b"SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1"
+LOCK_AND_HEAD = b"BEGIN; " + LAZY + b"; " + LOCK + b"; " + HEAD
+TRIES = 2  # inserts after a head known, before the head is read under the lock
 COLUMNS = ("seq", "time", "agent", "session", "tool", "outcome", "rule", "body", "prev", "mac")
 INSERT = ("INSERT INTO audit (seq, time, agent, session, tool, outcome, rule, body, prev, mac) "
           "SELECT * FROM unnest(%s::bigint[], %s::float8[], %s::text[], %s::text[], %s::text[], "
@@ -114,7 +118,8 @@ class Link:
 
 
 class PgChainLog:
-    """The chain's two kinds of writes on PostgreSQL, each on its own link."""
+    """The chain's two kinds of writes on PostgreSQL, each on its own link (``write`` from
+    one thread at a time: the audit writer's)."""
 
     def __init__(self, engine: Engine) -> None:
         self._writes = Link(engine)
@@ -130,8 +135,14 @@ class PgChainLog:
 
         def work(conn: psycopg.Connection[Any]) -> tuple[int, str] | None:
             last, self._last = self._last, None  # known again only once this commits
-            done = self._after_own(conn, last, build, sent) if last is not None else None
-            self._last = done or self._after_head(conn, build, sent)
+            for _ in range(TRIES):
+                if last is None:
+                    break
+                done, last = self._after(conn, last, build, sent)
+                if done is not None:
+                    self._last = done
+                    return done
+            self._last = self._after_head(conn, build, sent)
             return self._last
 
         try:
@@ -142,23 +153,28 @@ class PgChainLog:
             raise
 
     @staticmethod
-    def _after_own(conn: psycopg.Connection[Any], last: tuple[int, str],
-                   build: Callable[[tuple[int, str] | None], list[dict[str, Any]]],
-                   sent: list[tuple[int, str]]) -> tuple[int, str] | None:
-        """One round trip: the rows after the head this process wrote last, inserted only if
-        that is still the head once the lock is held (another replica may have written
-        since); the new head, or None if it was not (nothing written)."""
+    def _after(conn: psycopg.Connection[Any], last: tuple[int, str],
+               build: Callable[[tuple[int, str] | None], list[dict[str, Any]]],
+               sent: list[tuple[int, str]],
+               ) -> tuple[tuple[int, str] | None, tuple[int, str] | None]:
+        """One round trip: the rows after ``last`` (the head this process wrote or saw last),
+        inserted only if that is still the head once the lock is held (another replica may
+        have written since). The new head, or None and the head there was instead."""
         rows = build(last)
         if not rows:
-            return None
+            return last, last
         sent.append((int(rows[-1]["seq"]), str(rows[-1]["mac"])))
         with conn.pipeline():  # the extended protocol: one statement a message
             conn.execute(b"BEGIN")
             conn.execute(LAZY)
             conn.execute(LOCK)
             inserted = conn.execute(INSERT_AFTER, [*_arrays(rows), last[0], last[1], last[0]])
+            head = conn.execute(HEAD)
             conn.execute(b"COMMIT")
-        return sent[-1] if inserted.rowcount == len(rows) else None
+        if inserted.rowcount == len(rows):
+            return sent[-1], None
+        row = head.fetchone()
+        return None, None if row is None else (int(row[0]), str(row[1]))
 
     @staticmethod
     def _after_head(conn: psycopg.Connection[Any],
