@@ -13,10 +13,11 @@ wrote last, made only if that is still the head once the lock is held, the head,
 ``COMMIT``. If another replica wrote meanwhile, the same again after the head it saw; after
 ``TRIES`` such misses (or with no head known) the lock and the head are read first and the
 insert follows: two round trips. The commit does not wait for the disk, so the lock passes on
-at once. ``settle`` makes every commit made before it durable: a transaction that writes a WAL record (a transactional
-logical-decoding message, which nothing reads unless a decoder is set up) and commits at the
-server's ``synchronous_commit`` flushes the WAL up to its own commit record, past every commit
-before it; settles of several writers at once share one flush (PostgreSQL's group commit). A
+at once. ``settle`` makes every commit made before it durable: a transaction that writes a WAL
+record (a transactional logical-decoding message, which nothing reads unless a decoder is set
+up) and commits at the server's ``synchronous_commit`` flushes the WAL up to its own commit
+record, past every commit before it; settles of several writers at once share one flush
+(PostgreSQL's group commit). A
 request is answered only after the settle that follows its batch (``AuditWriter``), so every
 answered decision is on disk, as before. The WAL is written and replayed in order: a crash
 between a commit and its settle loses the end of the chain (records nobody was answered for,
@@ -50,9 +51,11 @@ HEAD = b"SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1"
 LOCK_AND_HEAD = b"BEGIN; " + LAZY + b"; " + LOCK + b"; " + HEAD
 TRIES = 2  # inserts after a head known, before the head is read under the lock
 COLUMNS = ("seq", "time", "agent", "session", "tool", "outcome", "rule", "body", "prev", "mac")
+# The arrays go in binary (%b): in text, each string of each array is escaped by a regular
+# expression in Python, which cost more than the rest of the batch's work.
 INSERT = ("INSERT INTO audit (seq, time, agent, session, tool, outcome, rule, body, prev, mac) "
-          "SELECT * FROM unnest(%s::bigint[], %s::float8[], %s::text[], %s::text[], %s::text[], "
-          "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[])")
+          "SELECT * FROM unnest(%b::bigint[], %b::float8[], %b::text[], %b::text[], %b::text[], "
+          "%b::text[], %b::text[], %b::text[], %b::text[], %b::text[])")
 # The same, only if (seq, mac) is still the head: the lock is taken by the statement before,
 # so this statement's snapshot sees every commit made before the lock was had.
 INSERT_AFTER = (INSERT + " WHERE EXISTS (SELECT 1 FROM audit WHERE seq = %s AND mac = %s) "
