@@ -7,21 +7,22 @@ WAL to disk while it still held the chain's advisory lock: every other writer of
 this replica or another, waited through that flush as well, so one replica answered about 900
 decisions a second at 20 clients whatever the CPU could do.
 
-Here a batch is one round trip: a pipeline of ``BEGIN``, ``SET LOCAL synchronous_commit TO
-off``, the lock, the insert (one statement: the batch as arrays) after the head this process
-wrote last, made only if that is still the head once the lock is held, the head, and
-``COMMIT``. If another replica wrote meanwhile, the same again after the head it saw; after
-``TRIES`` such misses (or with no head known) the lock and the head are read first and the
-insert follows: two round trips. The commit does not wait for the disk, so the lock passes on
-at once. ``settle`` makes every commit made before it durable: a transaction that writes a WAL
-record (a transactional logical-decoding message, which nothing reads unless a decoder is set
-up) and commits at the server's ``synchronous_commit`` flushes the WAL up to its own commit
-record, past every commit before it; settles of several writers at once share one flush
-(PostgreSQL's group commit). A
-request is answered only after the settle that follows its batch (``AuditWriter``), so every
-answered decision is on disk, as before. The WAL is written and replayed in order: a crash
-between a commit and its settle loses the end of the chain (records nobody was answered for,
-and any written on top of them), never a record in the middle.
+Here a batch is one round trip: a pipeline of ``BEGIN``, ``synchronous_commit`` off for the
+transaction with the lock, the insert (one statement: the batch as arrays) after the head this
+process wrote last, made only if that is still the head once the lock is held (it answers the
+head it found), and ``COMMIT``. If another replica wrote meanwhile, the same again after the
+head it saw; after ``TRIES`` such misses (or with no head known) the lock and the head are read
+first and the insert follows: two round trips. The commit does not wait for the disk, so the
+lock passes on at once.
+
+``settle`` makes every commit made before it durable: a transaction that writes a WAL record (a
+transactional logical-decoding message, which nothing reads unless a decoder is set up) and
+commits at the server's ``synchronous_commit`` flushes the WAL up to its own commit record,
+past every commit before it; settles of several writers at once share one flush (PostgreSQL's
+group commit). A request is answered only after the settle that follows its batch
+(``AuditWriter``), so every answered decision is on disk, as before. The WAL is written and
+replayed in order: a crash between a commit and its settle loses the end of the chain (records
+nobody was answered for, and any written on top of them), never a record in the middle.
 
 A batch whose connection fails after its ``COMMIT`` was sent may or may not be committed: that
 is ``Unsure``, with the head the batch would have made, for the caller to look up once the
@@ -47,6 +48,8 @@ T = TypeVar("T")
 
 LAZY = b"SET LOCAL synchronous_commit TO off"
 LOCK = f"SELECT pg_advisory_xact_lock({CHAIN_LOCK})".encode()
+LAZY_LOCK = ("SELECT set_config('synchronous_commit', 'off', true), "
+             f"pg_advisory_xact_lock({CHAIN_LOCK})").encode()
 HEAD = b"SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1"
 LOCK_AND_HEAD = b"BEGIN; " + LAZY + b"; " + LOCK + b"; " + HEAD
 TRIES = 2  # inserts after a head known, before the head is read under the lock
@@ -57,9 +60,13 @@ INSERT = ("INSERT INTO audit (seq, time, agent, session, tool, outcome, rule, bo
           "SELECT * FROM unnest(%b::bigint[], %b::float8[], %b::text[], %b::text[], %b::text[], "
           "%b::text[], %b::text[], %b::text[], %b::text[], %b::text[])")
 # The same, only if (seq, mac) is still the head: the lock is taken by the statement before,
-# so this statement's snapshot sees every commit made before the lock was had.
-INSERT_AFTER = (INSERT + " WHERE EXISTS (SELECT 1 FROM audit WHERE seq = %s AND mac = %s) "
-                "AND NOT EXISTS (SELECT 1 FROM audit WHERE seq > %s)")
+# so this statement's snapshot sees every commit made before the lock was had. It answers how
+# many rows it inserted and the head before them (one snapshot: the insert is not seen).
+INSERT_AFTER = ("WITH added AS (" + INSERT
+                + " WHERE EXISTS (SELECT 1 FROM audit WHERE seq = %s AND mac = %s) "
+                "AND NOT EXISTS (SELECT 1 FROM audit WHERE seq > %s) RETURNING 1) "
+                "SELECT (SELECT count(*) FROM added), head.seq, head.mac FROM (SELECT 1) one "
+                "LEFT JOIN (SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1) head ON true")
 SETTLE = b"BEGIN; SELECT pg_logical_emit_message(true, 'clawgate', 'audit'); COMMIT"
 
 
@@ -167,17 +174,18 @@ class PgChainLog:
         if not rows:
             return last, last
         sent.append((int(rows[-1]["seq"]), str(rows[-1]["mac"])))
-        with conn.pipeline():  # the extended protocol: one statement a message
+        # The extended protocol takes one statement a message, and each costs the writer a
+        # wait on the socket (the GIL given up and taken again): four statements.
+        with conn.pipeline():
             conn.execute(b"BEGIN")
-            conn.execute(LAZY)
-            conn.execute(LOCK)
-            inserted = conn.execute(INSERT_AFTER, [*_arrays(rows), last[0], last[1], last[0]])
-            head = conn.execute(HEAD)
+            conn.execute(LAZY_LOCK)
+            found = conn.execute(INSERT_AFTER, [*_arrays(rows), last[0], last[1], last[0]])
             conn.execute(b"COMMIT")
-        if inserted.rowcount == len(rows):
+        row = found.fetchone()
+        assert row is not None  # one row, always
+        if int(row[0]) == len(rows):
             return sent[-1], None
-        row = head.fetchone()
-        return None, None if row is None else (int(row[0]), str(row[1]))
+        return None, None if row[1] is None else (int(row[1]), str(row[2]))
 
     @staticmethod
     def _after_head(conn: psycopg.Connection[Any],
