@@ -1,15 +1,19 @@
 """Throughput and latency of ``policy serve`` on loopback, every decision audited.
 
     python bench/bench_serve.py [--clients 50] [--seconds 10] [--rate R]
-                                [--postgres URL [--workers N]] [--flood]
+                                [--postgres URL [--replicas 1|2] [--workers N]] [--flood]
     python bench/bench_serve.py --console [--rounds 10]
 
 Starts the service under uvicorn on 127.0.0.1 (SQLite in a temporary directory; with
-``--postgres URL``, two replicas on that database), and drives ``POST /v1/check`` with ``wrk``
-(a C load generator, Debian's ``wrk``: it leaves the CPU to the service) from ``--clients``
-connections for ``--seconds``, cycling through everyday and dangerous commands. It prints
-decisions per second, the median and p99 latency wrk measured, and the audit records the chain
-holds afterwards (which must equal the decisions answered 200). Without ``--rate`` every
+``--postgres URL``, ``--replicas`` replicas, two unless told, on a fresh database there), and
+drives ``POST /v1/check`` with ``wrk`` (a C load generator, Debian's ``wrk``: it leaves the CPU
+to the service) from ``--clients`` connections in all (shared out among the replicas) for
+``--seconds``, cycling through everyday and dangerous commands. It prints decisions per second,
+the median and p99 latency wrk measured, the decisions the replicas answered 200 (their own
+count, ``/metrics``), and the records the chain gained, which must be exactly those: wrk's
+count of 200s is lower by the requests still in flight when it stopped (at most one per
+connection), which were decided and audited all the same. The chain is verified afterwards
+(``GET /v1/audit/verify``, what ``policy audit verify`` does). Without ``--rate`` every
 connection sends its next request as soon as the last is answered: the service's most, and the
 latency of a saturated service. ``--rate R`` offers R decisions a second in all (each
 connection waits ``clients / R`` seconds between requests, wrk's ``delay``): the latency at that
@@ -96,7 +100,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rate", type=float, help="decisions a second offered in all")
     parser.add_argument("--postgres", help="a PostgreSQL cluster's URL (scripts/postgres.sh "
-                        "prints it): two replicas on a fresh database there")
+                        "prints it): the replicas on a fresh database there")
+    parser.add_argument("--replicas", type=int, choices=(1, 2),
+                        help="service processes on the one PostgreSQL database (default 2; "
+                             "SQLite: 1)")
     parser.add_argument("--flood", action="store_true")
     parser.add_argument("--workers", type=int, default=1,
                         help="uvicorn workers per replica (PostgreSQL only)")
@@ -105,6 +112,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.console:
         return console(args.rounds)
+    replicas = args.replicas or (2 if args.postgres else 1)
+    if replicas > 1 and not args.postgres:
+        parser.error("--replicas 2 needs --postgres (SQLite's chain has one writer process)")
     if shutil.which("wrk") is None:
         print("bench_serve: needs wrk (apt-get install wrk); skipped")
         return 0
@@ -112,18 +122,26 @@ def main() -> int:
     env = server_env(tmp)
     database = _fresh(args.postgres, "create") if args.postgres \
         else f"sqlite:///{tmp / 'serve.db'}"
-    replicas = [start(tmp, database, env, 600.0, None, "--agent-rate", "100000",
-                      "--workers", str(args.workers))
-                for _ in range(2 if args.postgres else 1)]
+    started = [start(tmp, database, env, 600.0, None, "--agent-rate", "100000",
+                     "--workers", str(args.workers))
+               for _ in range(replicas)]
     try:
-        run(args, tmp, database, env, [url for url, _ in replicas], replicas[0][1])
+        run(args, tmp, database, env, [url for url, _ in started], started[0][1])
     finally:
-        for _, process in replicas:
+        for _, process in started:
             stop(process)
         shutil.rmtree(tmp, ignore_errors=True)
         if args.postgres:
             _fresh(database, "drop")
     return 0
+
+
+def decided(url: str, viewer: str) -> int:
+    """The decisions the service at ``url`` answered (its ``clawgate_decisions`` counter)."""
+    text = httpx.get(f"{url}/metrics", timeout=60,
+                     headers={"Authorization": f"Bearer {viewer}"}).text
+    return int(sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                   if line.startswith("clawgate_decisions_total{")))
 
 
 def _fresh(url: str, action: str) -> str:
@@ -152,6 +170,7 @@ def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
     token = in_process_token(server, "agent", "bench")
     viewer = in_process_token(server, "viewer", "bench-viewer")
     before = audited(urls[0], viewer)
+    counted_before = sum(decided(url, viewer) for url in urls)
     per = max(args.clients // len(urls), 1)
     rate = None if args.rate is None else args.rate / len(urls)
     results = [wrk(url, token, per, args.seconds, tmp, f"r{i}", rate)
@@ -160,17 +179,26 @@ def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
     answered = sum(r["requests"] - r["non2xx"] for r in results)
     served = sum((r["requests"] - r["non2xx"]) / r["seconds"] for r in results)
     rows = audited(urls[0], viewer) - before
-    kind = "postgresql, 2 replicas" if len(urls) > 1 else "sqlite"
+    # The replicas' own count of the checks they answered 200 (one process each: with
+    # --workers, /metrics is one worker's).
+    sent = sum(decided(url, viewer) for url in urls) - counted_before \
+        if args.workers == 1 else None
+    kind = f"postgresql, {len(urls)} replica{'s' if len(urls) > 1 else ''}" \
+        if args.postgres else "sqlite"
     kind += f", {args.workers} workers each" if args.workers > 1 else ""
-    # A request wrk sent but had no answer for when it stopped (one per connection at most)
-    # is decided and audited all the same: rows - answered is at most the connections.
     offered = "as fast as answered" if args.rate is None else f"{args.rate:,.0f}/s offered"
     print(f"{kind}: {args.clients} clients ({offered}), {served:,.0f} decisions/s, median "
           f"{max(r['median_ms'] for r in results):.1f} ms, p99 "
-          f"{max(r['p99_ms'] for r in results):.1f} ms, answered {answered}, audit records "
-          f"written {rows} (in flight at the end: {rows - answered})")
+          f"{max(r['p99_ms'] for r in results):.1f} ms; answered 200: {answered} received by "
+          f"wrk, {'?' if sent is None else sent} sent by the service; audit records written "
+          f"{rows}, the chain verifies")
     if rows < answered:
         raise RuntimeError(f"{answered - rows} answered decisions have no audit record")
+    if sent is not None and rows != sent:
+        raise RuntimeError(f"the service answered {sent} checks and the chain gained {rows}")
+    if rows - answered > args.clients:
+        raise RuntimeError(f"{rows - answered} records more than wrk's answers: more than one "
+                           "request in flight per connection")
     if args.flood:
         flood(args, tmp, env)
 

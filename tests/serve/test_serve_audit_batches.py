@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from pgkit import fresh_database
@@ -44,3 +45,30 @@ def test_a_record_the_database_refuses_fails_only_its_own_request() -> None:
     assert isinstance(results[20], DataError)
     assert sorted(r for r in results if isinstance(r, int)) == list(range(1, 41))
     assert verified["ok"] and verified["records"] == 40
+
+
+def test_two_writers_each_remembering_its_own_head_make_one_chain() -> None:
+    """Each writer inserts after the head it wrote last only if that is still the head under
+    the lock; after the other's write it is not, and it reads the head again."""
+    database = fresh_database()
+    key = secrets.token_bytes(32)
+    engines = [connect(database), connect(database)]
+    migrate(engines[0])
+    chains = [Chain(engine, key) for engine in engines]
+
+    def entry(n: int) -> Entry:
+        return Entry(f"agent-{n}", "s", "exec_shell", "allow", "", {"n": n})
+
+    try:
+        lasts = [chains[n % 2].append([entry(n)] * (n % 3 + 1)) for n in range(8)]
+        again = chains[1].append([entry(99)])  # after its own write: the one-trip way
+        with ThreadPoolExecutor(4) as pool:  # both at once, through the lock
+            list(pool.map(lambda n: chains[n % 2].append([entry(n), entry(n)]), range(40)))
+        verified = chains[0].verify()
+    finally:
+        for chain, engine in zip(chains, engines, strict=True):
+            chain.close()
+            engine.dispose()
+    assert lasts == [1, 3, 6, 7, 9, 12, 13, 15]
+    assert again == 16
+    assert verified["ok"] and verified["records"] == 16 + 80, verified

@@ -78,13 +78,15 @@ def build_app(settings: ServeSettings) -> FastAPI:
                       workspace=settings.workspace,
                       deciders=Deciders(limit_s=settings.decision_timeout_s))
     limiter = AgentLimiter(engine, settings.agent_rate_per_s)
-    state = api.App(service, Authority(engine, key), limiter)
+    authority = Authority(engine, key)
+    state = api.App(service, authority, limiter)
     state.tls = settings.tls
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         heap.settle(service.warm)  # no full collection walks the start-up heap again
         yield
         limiter.close()
+        authority.close()
         service.close()
         heap.release()
 

@@ -1,11 +1,21 @@
-"""The audit writer of a service process: one thread that commits audit records in batches.
+"""The audit writer of a service process: one thread that commits audit records in batches,
+and on PostgreSQL a second that makes them durable.
 
-Each request waits until its record is committed (the database's error if it is not, and the
-request fails closed). Whatever arrived while the last batch was written goes in one
-transaction, and the requests of a batch are woken with one call into their event loop. A batch
-with a value the database refuses (too long, a NUL) is written again one record at a time, so
-that one request's bad record fails that request only; a lost connection is never retried (a
-commit whose answer was lost may have been made).
+Each request waits until its record is committed and durable (the database's error if it is
+not, and the request fails closed). Whatever arrived while the last batch was written goes in
+one transaction, and the requests of a batch are woken with one call into their event loop. On
+PostgreSQL a commit does not wait for the disk (``clawgate.serve.pgchain``): the writer goes on
+to the next batch while the second thread settles (one flush of the WAL for every batch
+committed meanwhile) and only then wakes their requests.
+
+A batch with a value the database refuses (too long, a NUL) is written again one record at a
+time, so that one request's bad record fails that request only; a lost connection is never
+retried. A batch whose commit or settle is in doubt (the connection failed after the commit was
+sent: the database restarting) is looked up once the database answers again, within
+``recover_s``: answered if its records are in the chain and durable, failed closed if they are
+not, so that the chain holds exactly the decisions answered. Past ``recover_s`` its requests
+fail closed, and the records may still be there (audited, never answered: as a request whose
+client went away).
 """
 
 from __future__ import annotations
@@ -13,12 +23,18 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+import time
+from typing import TypeVar
 
 from sqlalchemy import exc as sa_exc
 
-from clawgate.serve.chain import Chain, Entry
+from clawgate.serve.chain import Chain, Entry, Head, Unsure
 
 Waiter = tuple[Entry, asyncio.AbstractEventLoop, "asyncio.Future[int]"]
+Outcome = list[int] | BaseException
+Written = tuple[list[Waiter], Outcome, Head | None]  # the head: for a look-up if in doubt
+T = TypeVar("T")
+RECOVER_S = 60.0  # a database restarting under load took 12 s to shut down
 
 
 class AuditWriter:
@@ -26,12 +42,19 @@ class AuditWriter:
     then wakes every request of the batch with one call into its event loop (not one per
     request: a wake-up is a system call and a turn of the loop)."""
 
-    def __init__(self, chain: Chain, batch: int = 500) -> None:
+    def __init__(self, chain: Chain, batch: int = 500, recover_s: float = RECOVER_S) -> None:
         self.chain = chain
         self.batch = batch
+        self.recover_s = recover_s
         self._inbox: queue.SimpleQueue[Waiter | None] = queue.SimpleQueue()
+        self._written: queue.SimpleQueue[Written | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="clawgate-audit", daemon=True)
         self._thread.start()
+        self._settler: threading.Thread | None = None
+        if chain.settles:
+            self._settler = threading.Thread(target=self._settling, name="clawgate-audit-settle",
+                                             daemon=True)
+            self._settler.start()
 
     async def write(self, entry: Entry) -> int:
         """The record's sequence number once it is committed (the database's error if not)."""
@@ -42,36 +65,65 @@ class AuditWriter:
 
     def _run(self) -> None:
         while True:
-            first = self._inbox.get()
-            if first is None:
+            items = _take(self._inbox, self.batch)
+            if items is None:
                 return
-            items = [first]
-            while len(items) < self.batch:
-                try:
-                    more = self._inbox.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._inbox.put(None)
-                    break
-                items.append(more)
             self._commit(items)
 
     def _commit(self, items: list[Waiter]) -> None:
-        outcome: list[int] | BaseException
+        outcome: Outcome
+        head: Head | None = None
         try:
-            last = self.chain.append([entry for entry, _, _ in items])
-            outcome = [last - len(items) + 1 + offset for offset in range(len(items))]
+            head = self.chain.write([entry for entry, _, _ in items])
+            outcome = _seqs(head, len(items))
+        except Unsure as exc:  # settled and looked up by the settler
+            head, outcome = exc.head, exc
         except Exception as exc:  # the database is down: every waiting request fails closed
             if len(items) > 1 and _about_a_record(exc):
                 for item in items:  # one record it cannot keep fails its own request only
                     self._commit([item])
                 return
             outcome = exc
-        self._wake(items, outcome)
+        if self._settler is None or (isinstance(outcome, BaseException)
+                                     and not isinstance(outcome, Unsure)):
+            self._wake(items, outcome)
+        else:
+            self._written.put((items, outcome, head))
+
+    def _settling(self) -> None:
+        """Make whatever was committed durable (one flush for every batch written meanwhile),
+        then wake its requests."""
+        while True:
+            batches = _take(self._written, None)
+            if batches is None:
+                return
+            for items, outcome in self._settled(batches):
+                self._wake(items, outcome)
+
+    def _settled(self, batches: list[Written]) -> list[tuple[list[Waiter], Outcome]]:
+        """Each batch with its outcome once the chain is settled; a batch in doubt (its commit
+        or the settle failed) is answered only if the chain holds it."""
+        doubt: BaseException | None = None
+        deadline = time.monotonic() + self.recover_s
+        pause = 0.05
+        while True:
+            try:
+                self.chain.settle()
+                if doubt is None and not any(isinstance(o, Unsure) for _, o, _ in batches):
+                    return [(items, outcome) for items, outcome, _ in batches]
+                kept = self.chain.kept([h for _, _, h in batches if h is not None])
+                return [(items, _seqs(head, len(items)) if head in kept
+                         else (outcome.cause if isinstance(outcome, Unsure) else doubt or outcome))
+                        for items, outcome, head in batches]
+            except Exception as exc:  # the database is away: look again until recover_s
+                doubt = exc
+                if time.monotonic() + pause > deadline:
+                    return [(items, exc) for items, _, _ in batches]
+                time.sleep(pause)
+                pause = min(pause * 2, 1.0)
 
     @staticmethod
-    def _wake(items: list[Waiter], outcome: list[int] | BaseException) -> None:
+    def _wake(items: list[Waiter], outcome: Outcome) -> None:
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[int], int]]] = {}
         for offset, (_, loop, future) in enumerate(items):
             seq = -1 if isinstance(outcome, BaseException) else outcome[offset]
@@ -85,6 +137,32 @@ class AuditWriter:
     def close(self) -> None:
         self._inbox.put(None)
         self._thread.join(10)
+        if self._settler is not None:
+            self._written.put(None)
+            self._settler.join(10)
+        self.chain.close()
+
+
+def _take(inbox: queue.SimpleQueue[T | None], most: int | None) -> list[T] | None:
+    """What is waiting (the first waited for; at most ``most``); None once closed."""
+    first = inbox.get()
+    if first is None:
+        return None
+    items = [first]
+    while most is None or len(items) < most:
+        try:
+            more = inbox.get_nowait()
+        except queue.Empty:
+            break
+        if more is None:
+            inbox.put(None)
+            break
+        items.append(more)
+    return items
+
+
+def _seqs(head: Head, count: int) -> list[int]:
+    return [head[0] - count + 1 + offset for offset in range(count)]
 
 
 def _about_a_record(exc: Exception) -> bool:
@@ -94,8 +172,7 @@ def _about_a_record(exc: Exception) -> bool:
     return isinstance(exc, sa_exc.DataError) or type(exc) is sa_exc.StatementError
 
 
-def _settle(waiting: list[tuple[asyncio.Future[int], int]],
-            outcome: list[int] | BaseException) -> None:
+def _settle(waiting: list[tuple[asyncio.Future[int], int]], outcome: Outcome) -> None:
     for future, seq in waiting:
         if future.done():  # the request was cancelled (its client went away)
             continue

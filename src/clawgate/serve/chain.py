@@ -5,7 +5,10 @@ Each record has a sequence number, the chain value of the record before (``prev`
 ``prev`` in it. Writers take the chain's write lock (an advisory lock on PostgreSQL, a process
 lock on SQLite), read the head, and insert ``seq + 1`` in the same transaction, so concurrent
 writers on several replicas make one chain: a unique ``seq`` and a ``prev`` that matches.
-``verify`` walks the chain in order and reports the first gap, break or forged record.
+``append`` returns once the records are durable; ``write`` once they are committed, and
+``settle`` then makes them durable (on PostgreSQL the two are apart, so that the chain's lock
+is not held through a flush of the disk: ``clawgate.serve.pgchain``; on SQLite a commit is
+both). ``verify`` walks the chain in order and reports the first gap, break or forged record.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from clawgate.serve.db import audit, write_lock, writing
+from clawgate.serve.pgchain import PgChainLog, Unsure
 
 GENESIS = "0" * 64
+Head = tuple[int, str]  # a record's seq and mac
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,33 +48,78 @@ def _canonical(seq: int, when: float, entry: Entry, prev: str) -> bytes:
                       sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
+__all__ = ["GENESIS", "Chain", "Entry", "Head", "Unsure"]
+
+
 class Chain:
     """Appends to and verifies the audit chain of one database under one key."""
 
     def __init__(self, engine: Engine, key: bytes) -> None:
         self.engine = engine
         self.key = key
+        self._pg = PgChainLog(engine) if engine.dialect.name == "postgresql" else None
+
+    @property
+    def settles(self) -> bool:
+        """Whether a ``write`` needs a ``settle`` to be durable (PostgreSQL)."""
+        return self._pg is not None
 
     def append(self, entries: list[Entry]) -> int:
-        """Write ``entries`` in order, in one transaction; the last sequence number."""
+        """Write ``entries`` in order, in one transaction, durably; the last sequence number."""
+        last, _ = self.write(entries)
+        self.settle()
+        return last
+
+    def write(self, entries: list[Entry]) -> Head:
+        """Commit ``entries`` in order, in one transaction; the last record's ``seq`` and
+        ``mac``. Durable once ``settle`` has returned after it. On PostgreSQL, a failure after
+        the commit was sent is ``Unsure`` (``kept`` tells, once the database answers again)."""
+        if self._pg is not None:
+            return self._pg.write(lambda head: self._rows(head, entries)) or (0, GENESIS)
         with writing(self.engine) as conn:
             write_lock(conn)
-            seq, prev = self._head(conn)
-            rows = []
-            for entry in entries:
-                seq += 1
-                when = time.time()
-                mac = hmac.new(self.key, _canonical(seq, when, entry, prev),
-                               hashlib.sha256).hexdigest()
-                rows.append({"seq": seq, "time": when, "agent": entry.agent,
-                             "session": entry.session, "tool": entry.tool,
-                             "outcome": entry.outcome, "rule": entry.rule,
-                             "body": json.dumps(entry.body, default=str), "prev": prev,
-                             "mac": mac})
-                prev = mac
+            rows = self._rows(self._head(conn), entries)
             if rows:
                 conn.execute(audit.insert(), rows)
-            return seq
+            return (int(rows[-1]["seq"]), str(rows[-1]["mac"])) if rows else self._head(conn)
+
+    def settle(self) -> None:
+        """Every record written before this call is durable."""
+        if self._pg is not None:
+            self._pg.settle()
+
+    def kept(self, records: list[Head]) -> set[Head]:
+        """Which of ``records`` (``seq``, ``mac``) the chain holds: after a ``settle`` that
+        returned, those are durable, and the others are lost for good (never committed, or
+        lost with a crash of the database)."""
+        if not records:
+            return set()
+        query = sa.select(audit.c.seq, audit.c.mac).where(
+            audit.c.seq.in_([seq for seq, _ in records]))
+        with self.engine.connect() as conn:
+            found = {(int(row.seq), str(row.mac)) for row in conn.execute(query)}
+        return found & set(records)
+
+    def close(self) -> None:
+        if self._pg is not None:
+            self._pg.close()
+
+    def _rows(self, head: Head | None, entries: list[Entry]) -> list[dict[str, Any]]:
+        """The records of ``entries`` after ``head`` (seq and mac; None: the chain is empty)."""
+        seq, prev = head or (0, GENESIS)
+        rows = []
+        for entry in entries:
+            seq += 1
+            when = time.time()
+            mac = hmac.new(self.key, _canonical(seq, when, entry, prev),
+                           hashlib.sha256).hexdigest()
+            rows.append({"seq": seq, "time": when, "agent": entry.agent,
+                         "session": entry.session, "tool": entry.tool,
+                         "outcome": entry.outcome, "rule": entry.rule,
+                         "body": json.dumps(entry.body, default=str), "prev": prev,
+                         "mac": mac})
+            prev = mac
+        return rows
 
     @staticmethod
     def _head(conn: Connection) -> tuple[int, str]:

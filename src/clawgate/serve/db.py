@@ -260,10 +260,13 @@ def writing(engine: Engine) -> Iterator[Connection]:
             yield conn
 
 
+CHAIN_LOCK = 7324110  # the advisory lock's key
+
+
 def write_lock(conn: Connection) -> None:
     """Serialise writers of the chain and the migrations across replicas (PostgreSQL)."""
     if conn.dialect.name == "postgresql":
-        conn.execute(sa.text("SELECT pg_advisory_xact_lock(7324110)"))
+        conn.execute(sa.text(f"SELECT pg_advisory_xact_lock({CHAIN_LOCK})"))
 
 
 def migrate(engine: Engine) -> int:

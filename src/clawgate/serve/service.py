@@ -103,6 +103,8 @@ class Service:
         self.deciders = deciders or Deciders()  # the worker threads decisions are made on
         self._by_workspace: OrderedDict[str, Decider] = OrderedDict()
         self._recent: OrderedDict[tuple[str, str, str], Decision] = OrderedDict()  # the loop's
+        self._bodies: OrderedDict[tuple[object, ...], tuple[Decision, dict[str, Any]]] = \
+            OrderedDict()  # audit bodies of the decisions remembered
         self._lock = threading.Lock()
 
     @property
@@ -229,14 +231,35 @@ class Service:
                         hint="wait for the answers to this agent's requests"), decision)
                     verdict = Verdict(decision)
         rule = decision.reasons[0].rule_id if decision.reasons else ""
+        await self.audit.write(Entry(asked.agent, asked.session, asked.tool, verdict.outcome,
+                                     rule, self._audit_body(verdict, shown)))
+        return verdict
+
+    def _audit_body(self, verdict: Verdict, shown: dict[str, Any]) -> dict[str, Any]:
+        """The scrubbed audit body of a decision. Agents send the same lines again and again,
+        and the engine answers a line it decided with the very same ``Decision``: the body of
+        a decision that opened no request, shown as plain text, is kept (bounded) and not
+        scrubbed again; scrubbing is a pure function of the text here."""
+        decision = verdict.decision
+        plain = verdict.approval_id is None and not verdict.granted and all(
+            value is None or isinstance(value, str) for value in shown.values())
+        key = (id(decision), *shown.items()) if plain else None
+        if key is not None:
+            with self._lock:
+                known = self._bodies.get(key)
+            if known is not None and known[0] is decision:
+                return known[1]
         body = self.scrubber.scrub_value({**shown, "risk": decision.risk.label,
                                           "reasons": [r.as_dict() for r in decision.reasons],
                                           "approval": verdict.approval_id,
                                           "granted": verdict.granted})
         assert isinstance(body, dict)
-        await self.audit.write(Entry(asked.agent, asked.session, asked.tool, verdict.outcome,
-                                     rule, body))
-        return verdict
+        if key is not None:
+            with self._lock:
+                self._bodies[key] = (decision, body)  # the decision held: its id stays its own
+                if len(self._bodies) > RECENT:
+                    self._bodies.popitem(last=False)
+        return body
 
     async def answer(self, request_id: str, allow: bool, always: bool, by: str,
                      note: str | None) -> Answered | None:

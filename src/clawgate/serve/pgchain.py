@@ -1,0 +1,220 @@
+"""The audit chain's writes on PostgreSQL: one round trip a batch (two at most), and the
+chain's lock never held through a flush of the disk.
+
+Written through SQLAlchemy, a batch cost nine round trips (the pool's ping, ``BEGIN``, the
+lock, the head, the insert, the commit, ...), and its commit waited for PostgreSQL to flush its
+WAL to disk while it still held the chain's advisory lock: every other writer of the chain, on
+this replica or another, waited through that flush as well, so one replica answered about 900
+decisions a second at 20 clients whatever the CPU could do.
+
+Here a batch is one round trip: a pipeline of ``BEGIN``, ``synchronous_commit`` off for the
+transaction with the lock, the insert (one statement: the batch as arrays) after the head this
+process wrote last, made only if that is still the head once the lock is held (it answers the
+head it found), and ``COMMIT``. If another replica wrote meanwhile, the same again after the
+head it saw; after ``TRIES`` such misses (or with no head known) the lock and the head are read
+first and the insert follows: two round trips. The commit does not wait for the disk, so the
+lock passes on at once.
+
+``settle`` makes every commit made before it durable: a transaction that writes a WAL record (a
+transactional logical-decoding message, which nothing reads unless a decoder is set up) and
+commits at the server's ``synchronous_commit`` flushes the WAL up to its own commit record,
+past every commit before it; settles of several writers at once share one flush (PostgreSQL's
+group commit). A request is answered only after the settle that follows its batch
+(``AuditWriter``), so every answered decision is on disk, as before. The WAL is written and
+replayed in order: a crash between a commit and its settle loses the end of the chain (records
+nobody was answered for, and any written on top of them), never a record in the middle.
+
+A batch whose connection fails after its ``COMMIT`` was sent may or may not be committed: that
+is ``Unsure``, with the head the batch would have made, for the caller to look up once the
+database answers again (``Chain.kept``).
+
+Each ``Link`` holds one connection of its own (autocommit: the transactions are spelled out),
+made again after it fails; errors are raised as SQLAlchemy's, as everywhere else.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import psycopg
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import Engine
+
+from clawgate.serve.db import CHAIN_LOCK
+
+T = TypeVar("T")
+
+LAZY = b"SET LOCAL synchronous_commit TO off"
+LOCK = f"SELECT pg_advisory_xact_lock({CHAIN_LOCK})".encode()
+LAZY_LOCK = ("SELECT set_config('synchronous_commit', 'off', true), "
+             f"pg_advisory_xact_lock({CHAIN_LOCK})").encode()
+HEAD = b"SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1"
+LOCK_AND_HEAD = b"BEGIN; " + LAZY + b"; " + LOCK + b"; " + HEAD
+TRIES = 2  # inserts after a head known, before the head is read under the lock
+COLUMNS = ("seq", "time", "agent", "session", "tool", "outcome", "rule", "body", "prev", "mac")
+# The arrays go in binary (%b): in text, each string of each array is escaped by a regular
+# expression in Python, which cost more than the rest of the batch's work.
+INSERT = ("INSERT INTO audit (seq, time, agent, session, tool, outcome, rule, body, prev, mac) "
+          "SELECT * FROM unnest(%b::bigint[], %b::float8[], %b::text[], %b::text[], %b::text[], "
+          "%b::text[], %b::text[], %b::text[], %b::text[], %b::text[])")
+# The same, only if (seq, mac) is still the head: the lock is taken by the statement before,
+# so this statement's snapshot sees every commit made before the lock was had. It answers how
+# many rows it inserted and the head before them (one snapshot: the insert is not seen).
+INSERT_AFTER = ("WITH added AS (" + INSERT
+                + " WHERE EXISTS (SELECT 1 FROM audit WHERE seq = %s AND mac = %s) "
+                "AND NOT EXISTS (SELECT 1 FROM audit WHERE seq > %s) RETURNING 1) "
+                "SELECT (SELECT count(*) FROM added), head.seq, head.mac FROM (SELECT 1) one "
+                "LEFT JOIN (SELECT seq, mac FROM audit ORDER BY seq DESC LIMIT 1) head ON true")
+SETTLE = b"BEGIN; SELECT pg_logical_emit_message(true, 'clawgate', 'audit'); COMMIT"
+
+
+class Unsure(Exception):
+    """A batch's connection failed after its commit was sent: it may have been committed."""
+
+    def __init__(self, cause: Exception, head: tuple[int, str]) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+        self.head = head
+
+
+class Link:
+    """One connection of its own to the database, for one kind of work at a time."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()
+
+    def run(self, work: Callable[[psycopg.Connection[Any]], T], what: str) -> T:
+        with self._lock:
+            try:
+                conn = self._connection()
+            except psycopg.Error as exc:  # the pool's connect raises the driver's own errors
+                raise sa_exc.DBAPIError.instance(what, None, exc, psycopg.Error) from exc
+            try:
+                return work(conn)
+            except psycopg.Error as exc:
+                self._recover(conn)
+                raise sa_exc.DBAPIError.instance(what, None, exc, psycopg.Error) from exc
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        if self._conn is None or self._conn.closed:
+            raw = self.engine.raw_connection()
+            conn = raw.driver_connection
+            raw.detach()  # never handed back to the pool: it stays in autocommit
+            assert isinstance(conn, psycopg.Connection)
+            conn.autocommit = True
+            self._conn = conn
+        return self._conn
+
+    def _recover(self, conn: psycopg.Connection[Any]) -> None:
+        """After a failure: end the transaction, or drop the connection if it is broken."""
+        try:
+            if not conn.closed and not conn.broken:
+                conn.execute(b"ROLLBACK")
+                return
+        except psycopg.Error:
+            pass
+        conn.close()
+        self._conn = None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+
+class PgChainLog:
+    """The chain's two kinds of writes on PostgreSQL, each on its own link (``write`` from
+    one thread at a time: the audit writer's)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._writes = Link(engine)
+        self._settles = Link(engine)
+        self._last: tuple[int, str] | None = None  # the head this process wrote last
+
+    def write(self, build: Callable[[tuple[int, str] | None], list[dict[str, Any]]],
+              ) -> tuple[int, str] | None:
+        """Under the chain's lock, the rows ``build(head)`` makes after the head (its ``seq``
+        and ``mac``; None for an empty chain), committed (durable after the next ``settle``);
+        the new head."""
+        sent: list[tuple[int, str]] = []
+
+        def work(conn: psycopg.Connection[Any]) -> tuple[int, str] | None:
+            last, self._last = self._last, None  # known again only once this commits
+            for _ in range(TRIES):
+                if last is None:
+                    break
+                done, last = self._after(conn, last, build, sent)
+                if done is not None:
+                    self._last = done
+                    return done
+            self._last = self._after_head(conn, build, sent)
+            return self._last
+
+        try:
+            return self._writes.run(work, "INSERT INTO audit")
+        except sa_exc.DBAPIError as exc:
+            if sent and not isinstance(exc, sa_exc.DataError | sa_exc.IntegrityError):
+                raise Unsure(exc, sent[-1]) from exc
+            raise
+
+    @staticmethod
+    def _after(conn: psycopg.Connection[Any], last: tuple[int, str],
+               build: Callable[[tuple[int, str] | None], list[dict[str, Any]]],
+               sent: list[tuple[int, str]],
+               ) -> tuple[tuple[int, str] | None, tuple[int, str] | None]:
+        """One round trip: the rows after ``last`` (the head this process wrote or saw last),
+        inserted only if that is still the head once the lock is held (another replica may
+        have written since). The new head, or None and the head there was instead."""
+        rows = build(last)
+        if not rows:
+            return last, last
+        sent.append((int(rows[-1]["seq"]), str(rows[-1]["mac"])))
+        # The extended protocol takes one statement a message, and each costs the writer a
+        # wait on the socket (the GIL given up and taken again): four statements.
+        with conn.pipeline():
+            conn.execute(b"BEGIN")
+            conn.execute(LAZY_LOCK)
+            found = conn.execute(INSERT_AFTER, [*_arrays(rows), last[0], last[1], last[0]])
+            conn.execute(b"COMMIT")
+        row = found.fetchone()
+        assert row is not None  # one row, always
+        if int(row[0]) == len(rows):
+            return sent[-1], None
+        return None, None if row[1] is None else (int(row[1]), str(row[2]))
+
+    @staticmethod
+    def _after_head(conn: psycopg.Connection[Any],
+                    build: Callable[[tuple[int, str] | None], list[dict[str, Any]]],
+                    sent: list[tuple[int, str]]) -> tuple[int, str] | None:
+        """Two round trips: the lock and the head, then the rows after it."""
+        cur = conn.execute(LOCK_AND_HEAD)
+        while cur.nextset():
+            pass
+        row = cur.fetchone()
+        head = None if row is None else (int(row[0]), str(row[1]))
+        rows = build(head)
+        if not rows:
+            conn.execute(b"COMMIT")
+            return head
+        sent.append((int(rows[-1]["seq"]), str(rows[-1]["mac"])))
+        with conn.pipeline():
+            conn.execute(INSERT, _arrays(rows))
+            conn.execute(b"COMMIT")
+        return sent[-1]
+
+    def settle(self) -> None:
+        """Every commit made before this call is on disk."""
+        self._settles.run(lambda conn: conn.execute(SETTLE), "settle the audit chain")
+
+    def close(self) -> None:
+        self._writes.close()
+        self._settles.close()
+
+
+def _arrays(rows: Sequence[dict[str, Any]]) -> list[list[Any]]:
+    return [[row[column] for row in rows] for column in COLUMNS]
