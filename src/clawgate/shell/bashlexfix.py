@@ -12,6 +12,12 @@ At the top level bashlex gathers again when it reduces the list, which hides the
 The correction: a here-document registered while the lookahead token is that newline has its
 body read at once, from just after the newline, where the tokenizer stands (it has read nothing
 since). That is where bash reads it.
+
+A second correction: inside ``$( … )`` and ``<( … )`` bash (5.2) ends a here-document at a body
+line that starts with the delimiter and holds the closing parenthesis after it (``$(cat <<EOF``
+/ ``hi`` / ``EOF)``), with a warning, and reads the rest of that line as the text after the
+body. bashlex wanted the delimiter alone on its line and rejected every such line; it now ends
+the body there too.
 """
 
 from __future__ import annotations
@@ -47,4 +53,40 @@ def apply() -> None:
         self.redirstack = _Pending(self)
 
     tokenizer.tokenizer.__init__ = init
+    heredoc.makeheredoc = _make_heredoc
     _APPLIED.append(True)
+
+
+def _make_heredoc(tok: Any, redirnode: Any, lineno: int, killleading: bool) -> str:
+    """bashlex's ``heredoc.makeheredoc``, ending a body inside a substitution as bash does."""
+    from bashlex import ast, errors
+
+    delimiter = redirnode.output.word
+    closing = getattr(tok._shell_eof_token, "value", None) == ")"
+    document: list[str] = []
+    startpos = tok._shell_input_line_index
+    line_start = tok._shell_input_line_index
+    line = tok.readline(False)
+    while line:
+        tabs = len(line) - len(line.lstrip("\t")) if killleading else 0
+        line = line[tabs:]
+        if line[:-1] == delimiter and line[len(delimiter)] == "\n":
+            document.append(line[:-1])
+            break
+        if closing and line.startswith(delimiter) and ")" in line[len(delimiter):]:
+            # the rest of the line, from just after the delimiter, is read again as text
+            tok._shell_input_line_index = line_start + tabs + len(delimiter)
+            break
+        document.append(line)
+        line_start = tok._shell_input_line_index
+        line = tok.readline(False)
+    if not line:
+        raise errors.ParsingError(f"here-document at line {lineno} delimited by end-of-file "
+                                  f"(wanted {delimiter!r})", tok._shell_input_line,
+                                  tok._shell_input_line_index)
+    text = "".join(document)
+    endpos = tok._shell_input_line_index - 1
+    redirnode.heredoc = ast.node(kind="heredoc", value=text, pos=(startpos, endpos))
+    if redirnode.pos[1] + 1 == startpos:  # the body right after the redirection: it ends there
+        redirnode.pos = (redirnode.pos[0], endpos)
+    return text
