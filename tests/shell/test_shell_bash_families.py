@@ -91,6 +91,7 @@ LINE_START_ESCAPES: list[Row] = [
     ("ls\n\\~ a", [("ls",), ("~", "a")], ALLOW),
     ("ls\n\\{ a", [("ls",), ("{", "a")], ASK),
     ("ls\n\\é a", [("ls",), ("é", "a")], ASK),
+    ("ls\n\\\" a", [("ls",), ('"', "a")], ALLOW),
 ]
 
 # coproc before a compound command wherever a command starts: the body's commands are commands.

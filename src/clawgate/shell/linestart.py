@@ -5,8 +5,10 @@ newline and the escape into the last word of the line before (one command, ``lsâ
 backslash made ``_``, and the character it escapes too where that is no word's character (an
 operator, a blank, ``$``, ``#``, a brace, a glob): the escaped pair is one word where it stands
 either way, and its value is read from the line itself (``\\rm`` is ``rm``, ``\\;`` is ``;``).
-Not before a quote: inside single quotes a backslash is no escape and the quote ends the
-string, so writing it otherwise could move where a string ends; such a line keeps its reading.
+Not before a single quote: inside single quotes a backslash is no escape and that quote ends
+the string, so writing it otherwise could move where a string ends; such a line keeps its
+reading. A double quote after a backslash is a literal in every context (escaped outside
+quotes and inside double quotes, plain inside single quotes), and so is the ``_`` it becomes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
 
-_LINE_START_ESCAPE = lazy_pattern(r"(?<=\n)\\([^\n'\"])")
+_LINE_START_ESCAPE = lazy_pattern(r"(?<=\n)\\([^\n'])")
 _WORD_CHARACTER = lazy_pattern(r"[A-Za-z0-9_!.,:/@%+=-]|[^\x00-\x7f]")
 
 
