@@ -94,6 +94,15 @@ LINE_START_ESCAPES: list[Row] = [
     ("ls\n\\\" a", [("ls",), ('"', "a")], ALLOW),
 ]
 
+# An escaped blank starting a word is the word's first character (tree-sitter-bash dropped it).
+BLANK_STARTS: list[Row] = [
+    ("echo \\ \\ a", [("echo", "  a")], ALLOW),
+    ("echo x \\  y", [("echo", "x", " ", "y")], ALLOW),
+    ("echo\t\\\ta", [("echo", "\ta")], ALLOW),
+    ("git commit -m \\ fix", [("git", "commit", "-m", " fix")], ALLOW),
+    ("ls; \\ rm -rf ~", [("ls",), (" rm", "-rf", "~")], DENY),
+]
+
 # coproc before a compound command wherever a command starts: the body's commands are commands.
 COPROCS: list[Row] = [
     ("if true; then coproc X { rm -rf ~; }; fi", [("true",), ("rm", "-rf", "~")], DENY),
@@ -108,7 +117,8 @@ COPROCS: list[Row] = [
 
 FAMILIES = [pytest.param(*row, id=f"{name}:{row[0]!r}") for name, rows in (
     ("nameless", NAMELESS), ("heredoc in a substitution", SUBSTITUTED_HEREDOCS),
-    ("escape at a line's start", LINE_START_ESCAPES), ("coproc", COPROCS)) for row in rows]
+    ("escape at a line's start", LINE_START_ESCAPES), ("escaped blank", BLANK_STARTS),
+    ("coproc", COPROCS)) for row in rows]
 
 
 @pytest.mark.parametrize(("line", "commands", "outcome"), FAMILIES)

@@ -797,7 +797,8 @@ def _with_prefixes_read(line: str, parsed: m.ParsedLine, shape: str | None) -> m
 def _shaped(line: str) -> str | None:
     """A text of the same length for tree-sitter to parse in place of ``line``, where it
     would read a form otherwise than bash: ``coproc`` before a compound command
-    (``prefixed.py``), an escaped character starting a line (``linestart.py``), a command of
+    (``prefixed.py``), an escaped character starting a line or an escaped blank starting a
+    word (``linestart.py``), a command of
     assignments and redirections alone that tree-sitter would run on into the next line
     (``nameless.py``). None if none."""
     shape = line
@@ -809,6 +810,10 @@ def _shaped(line: str) -> str | None:
         from clawgate.shell import linestart
 
         shape = linestart.masked(shape) or shape
+    if ("\\ " in shape or "\\\t" in shape) and "<<" not in shape:
+        from clawgate.shell import linestart
+
+        shape = linestart.blank_starts(shape) or shape
     if "=" in shape or "<" in shape or ">" in shape:
         from clawgate.shell import nameless
 
