@@ -71,6 +71,13 @@ SUBSTITUTED_HEREDOCS: list[Row] = [
                                                ("cat",)], ALLOW),
     ("echo $(cat <<'EOF'\n# title\nEOF\n)", [("echo", "$(cat <<'EOF'\n# title\nEOF\n)"),
                                              ("cat",)], ALLOW),
+    # a quoted delimiter's body is literal, its $( ) too; and after a blank or a redirection
+    ("x=$(cat <<'EOF'\nA=\"$(dirname x)\"\nEOF\n) ls", [("ls",), ("cat",)], ALLOW),
+    ("x=$(cat <<'EOF' >f\nA=\"$(dirname x)\"\nEOF\n) ls", [("ls",), ("cat",)], ALLOW),
+    ("echo $(cat <<EOF >f\n$(id -u)\nEOF\n)",
+     [("echo", "$(cat <<EOF >f\n$(id -u)\nEOF\n)"), ("cat",), ("id", "-u")], ALLOW),
+    ("echo $(cat <<EOF >f\n$(rm -rf ~)\nEOF\n)",
+     [("echo", "$(cat <<EOF >f\n$(rm -rf ~)\nEOF\n)"), ("cat",), ("rm", "-rf", "~")], DENY),
     # and a body fed to a shell is still judged as commands
     ("x=$(<<EOF sh\nrm -rf ~\nEOF) ls", [("ls",), ("sh",)], DENY),
     ("cat <(<<EOF bash\nsudo rm -rf /\nEOF)", [("cat", "<(bash <<EOF\nsudo rm -rf /\nEOF)"),
