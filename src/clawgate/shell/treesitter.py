@@ -798,9 +798,9 @@ def _shaped(line: str) -> str | None:
     """A text of the same length for tree-sitter to parse in place of ``line``, where it
     would read a form otherwise than bash: ``coproc`` before a compound command
     (``prefixed.py``), an escaped character starting a line or an escaped blank starting a
-    word (``linestart.py``), a command of
-    assignments and redirections alone that tree-sitter would run on into the next line
-    (``nameless.py``). None if none."""
+    word (``linestart.py``), a command of assignments and redirections alone that tree-sitter
+    would run on into the next line or cannot end before an operator (``nameless.py``). None
+    if none."""
     shape = line
     if "coproc" in shape:
         from clawgate.shell import prefixed
