@@ -24,9 +24,11 @@ as it is), so a placeholder only ends a command where bash ends it.
 
 from __future__ import annotations
 
+from functools import cache
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from tree_sitter import Node, Tree
+    from tree_sitter import Node, Query, Tree
 
 MAX_NODES = 20_000  # nodes looked at per line; a larger tree is left as it is
 MAX_ROUNDS = 4  # readings of the line, each writing the prefixes the last one showed
@@ -107,26 +109,37 @@ def only_missing_names(root: Node, nameless: set[int]) -> bool:
 
 
 def _spans(root: Node, src: bytes) -> list[tuple[int, int]]:
-    """The (start, end) of each prefix to write as a placeholder, outermost only."""
+    """The (start, end) of each prefix to write as a placeholder, outermost only. The
+    ``command`` nodes are found by a query (in C: a line's tree can hold thousands of nodes);
+    only those over more than one line, or holding an error, are looked into."""
+    from tree_sitter import QueryCursor
+
+    cursor = QueryCursor(_commands(), match_limit=MAX_NODES)
     found: list[tuple[int, int]] = []
-    pending = [root]
-    seen = 0
-    while pending and seen < MAX_NODES:
-        node = pending.pop()
-        seen += 1
-        span = _prefix_span(node, src) if node.type == "command" else None
-        if span is not None:
-            found.append(span)
-        else:
-            pending.extend(node.named_children)
-    return sorted(found)
+    for node in cursor.captures(root).get("c", []):
+        if node.has_error or node.start_point[0] != node.end_point[0]:
+            span = _prefix_span(node, src)
+            if span is not None:
+                found.append(span)
+    outermost: list[tuple[int, int]] = []
+    for span in sorted(found):
+        if not outermost or span[0] >= outermost[-1][1]:
+            outermost.append(span)
+    return outermost
+
+
+@cache
+def _commands() -> Query:
+    from tree_sitter import Query
+
+    from clawgate.shell.treesitter import language
+
+    return Query(language(), "(command) @c")
 
 
 def _prefix_span(node: Node, src: bytes) -> tuple[int, int] | None:
     """Where the prefix of the command ``node`` lies, when tree-sitter read its parts on past
     a newline after assignments and redirections alone."""
-    if not node.has_error and b"\n" not in src[node.start_byte:node.end_byte]:
-        return None
     last_end = -1  # where the last part (not a comment) ends
     for child in node.children:
         if child.type == "comment":

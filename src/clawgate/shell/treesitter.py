@@ -54,7 +54,8 @@ _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
 @cache
-def _language() -> Language:
+def language() -> Language:
+    """The tree-sitter-bash grammar (loaded once)."""
     import tree_sitter_bash
     from tree_sitter import Language
 
@@ -149,7 +150,7 @@ def parser() -> Parser:
     if found is None:
         from tree_sitter import Parser
 
-        found = local.parser = Parser(_language())
+        found = local.parser = Parser(language())
     return found
 
 
