@@ -101,6 +101,15 @@ ATTACKS = [
 STATIC_ATTACKS = [
     ("echo $((1)) `ls` `sudo rm -rf /`", DENY, SUDO_RM),
     ("echo $((1)) `:``rm -rf ~`", DENY, RM_HOME),
+    # A command of assignments and redirections alone ends at its newline: tree-sitter-bash
+    # took the next line's words as its name (`x=1 >f time LD_PRELOAD=… ls`, the program
+    # `time` with arguments; bash runs ls with LD_PRELOAD set by the time keyword's prefix).
+    ("x=1 >f\ntime LD_PRELOAD=/tmp/x.so ls", DENY, ("ls",)),
+    # coproc before a compound command after then, do, { or time: its body's commands run.
+    ("if true; then coproc X { sudo rm -rf /; }; fi", DENY, SUDO_RM),
+    ("{ coproc X { rm -rf ~; }; }", DENY, RM_HOME),
+    ("for f in a; do coproc X { sudo rm -rf /; }; done", DENY, SUDO_RM),
+    ("time coproc X { rm -rf ~; }", DENY, RM_HOME),
 ]
 # An escaped word starting a line is a command of its own: tree-sitter-bash glued it to the
 # line before (`ls⏎rm`), and where bashlex has no reading (`$(( ))`) nothing caught it.

@@ -47,6 +47,13 @@ RECORDED = [
     ("/bin/rm -rf /; /usr/bin/sudo ls", [("rm", "-rf", "/"), ("sudo", "ls")]),
     ("clawgate-no-such-program --flag", [("clawgate-no-such-program", "--flag")]),
     ("echo x | sed 'e rm -rf /'", [("sed", "e rm -rf /")]),  # sed --sandbox refuses e
+    # sh -c and dash -c text, read by dash and by bash in POSIX mode: a program found nowhere
+    # is recorded by the bash (dash records nothing of its own), which is in POSIX mode
+    ("sh -c 'clawgate-no-such-program --flag'",
+     [("sh", "-c", "clawgate-no-such-program --flag"), ("clawgate-no-such-program", "--flag")]),
+    ("dash -c 'rm -rf /'", [("dash", "-c", "rm -rf /"), ("rm", "-rf", "/"), ("rm", "-rf", "/")]),
+    ("sh -c 'shopt -qo posix && ls posix'", [("sh", "-c", "shopt -qo posix && ls posix"),
+                                             ("ls", "posix")]),
 ]
 
 
@@ -170,6 +177,10 @@ TEXTS = [
     ("for i in 1 2 3; do : > f; done", [": > f"]),
     ("bash -i >& /dev/tcp/127.0.0.1/9 0>&1", ["bash -i >&/dev/tcp/127.0.0.1/9 0>&1"]),
     ("echo plain; ls -l", []),
+    # sh -c and dash -c text: the builtins' redirections in it too
+    ("sh -c 'echo k >> ~/.ssh/authorized_keys'",
+     ["echo k >> ~/.ssh/authorized_keys", "sh -c 'echo k >> ~/.ssh/authorized_keys'"]),
+    ("dash -c ': > f'", [": > f", "dash -c ': > f'"]),
 ]
 
 

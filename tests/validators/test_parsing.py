@@ -137,8 +137,8 @@ def test_known_bashlex_bugs_are_not_disagreements(line: str, ctx: Context) -> No
 
 
 def test_a_real_disagreement_is_caught(ctx: Context) -> None:
-    # tree-sitter-bash takes the newline and the escaped ; into the word before
-    verdict = ParserDisagreement().check_line(parse("echo a\n\\; x"), ctx)
+    # tree-sitter-bash takes the newline and an escaped single quote into the word before
+    verdict = ParserDisagreement().check_line(parse("echo a\n\\' x"), ctx)
     assert verdict.outcome is DENY and verdict.misparsing
 
 

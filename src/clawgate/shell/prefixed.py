@@ -1,5 +1,6 @@
 """``coproc`` before a compound command: ``coproc if …; fi``, ``coproc { …; }``, ``coproc NAME
-{ …; }``, ``coproc while …``. Bash runs the compound command as a coprocess; tree-sitter-bash
+{ …; }``, ``coproc NAME ( … )``, ``coproc while …``, wherever a command starts (``then coproc
+X { …; }``). Bash runs the compound command as a coprocess; tree-sitter-bash
 knows ``coproc`` only before a simple command and reads the compound's words as arguments of a
 command named ``coproc``. ``masked`` gives a text of the same length for tree-sitter to parse
 in its place, the keyword (and its name) blanked: the compound command is read as what it is,
@@ -15,14 +16,23 @@ from __future__ import annotations
 
 from clawgate.lazyre import lazy_pattern
 
-# At a command's start: coproc, an optional NAME, then what opens a compound command.
+# coproc, an optional NAME, then what opens a compound command (where a command starts: see
+# ``masked``).
 _BEFORE_COMPOUND = lazy_pattern(
-    r"(?:^|(?<=[;&|(\n!]))([ \t]*)"
+    r"(?<![^\s;&|(){}`!])"
     r"(coproc(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*)?)"
-    r"(?=[ \t]+(?:(?:if|while|until|for|case|select)[ \t\n]|\{[ \t\n]|\[\[[ \t]|\(\())")
+    r"(?=[ \t]+(?:(?:if|while|until|for|case|select)[ \t\n]|\{[ \t\n]|\[\[[ \t]|\())")
 
 
 def masked(line: str) -> str | None:
-    """``line`` with each such keyword before a compound command blanked, or None."""
-    shape = _BEFORE_COMPOUND.sub(lambda found: found.group(1) + " " * len(found.group(2)), line)
-    return None if shape == line else shape
+    """``line`` with each such keyword before a compound command blanked, or None. Only where
+    a command starts: after the line's start, an operator, or a word after which one does
+    (``then``, ``do``, ``else``, ``!``, ``time``: ``if a; then coproc X { b; }; fi``)."""
+    from clawgate.shell.reserved import at_command_start
+
+    shape = list(line)
+    for found in _BEFORE_COMPOUND.finditer(line):
+        if at_command_start(line, found.start()):
+            shape[found.start():found.end()] = " " * (found.end() - found.start())
+    written = "".join(shape)
+    return None if written == line else written

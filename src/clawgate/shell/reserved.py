@@ -38,13 +38,13 @@ def blanked(line: str) -> str | None:
     shape, changed = list(line), False
     for found in _PREFIX.finditer(line):
         charge(MAX_WORDS)  # the words looked back over
-        if _at_command_start(line, found.start()):
+        if at_command_start(line, found.start()):
             shape[found.start():found.end()] = " " * (found.end() - found.start())
             changed = True
     return "".join(shape) if changed else None
 
 
-def _at_command_start(line: str, start: int) -> bool:
+def at_command_start(line: str, start: int) -> bool:
     """Whether a command starts at ``start``: after the line's start, an operator, or words
     after which one does (``then``, ``do``, ``!``, ``time``, ``time -p``), themselves at one.
     At most ``MAX_WORDS`` words are looked back over (a longer run is not blanked: tree-sitter's

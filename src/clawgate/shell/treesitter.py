@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record, replace
 from clawgate.shell import model as m
+from clawgate.shell.nameless import missing_name, only_missing_names, placeholder, prefix_tree
 from clawgate.shell.timekeyword import keyword_dropped, leading_assignments
 from clawgate.shell.words import text_of, word_of
 
@@ -53,7 +54,8 @@ _PLAIN_WORD = lazy_pattern(r"[A-Za-z0-9_./:=,@%+-]+")
 
 
 @cache
-def _language() -> Language:
+def language() -> Language:
+    """The tree-sitter-bash grammar (loaded once)."""
     import tree_sitter_bash
     from tree_sitter import Language
 
@@ -148,7 +150,7 @@ def parser() -> Parser:
     if found is None:
         from tree_sitter import Parser
 
-        found = local.parser = Parser(_language())
+        found = local.parser = Parser(language())
     return found
 
 
@@ -182,13 +184,15 @@ class _Cmd:
 
 
 class _Walker:
-    def __init__(self, src: bytes) -> None:
+    def __init__(self, src: bytes, shape: bytes | None = None) -> None:
         self.src = src
+        self.shape = shape  # what tree-sitter parsed in place of ``src``, when not ``src``
         self.out: list[_Cmd] = []
         self.comments: list[str] = []
         self.has_error = False
         self.too_deep = False
         self.descriptors: dict[int, int] = {}  # a ``0`` read as a word: its offset, its fd
+        self.nameless: set[int] = set()  # where a command of prefixes alone has its MISSING name
 
     def walk(self, node: Node, nesting: tuple[str, ...], depth: int,
              redirects: tuple[m.Redirect, ...] = (), background: bool = False) -> None:
@@ -200,7 +204,9 @@ class _Walker:
             self.has_error = True
         tag = _NESTING_TAGS.get(kind)
         inner = (*nesting, tag) if tag else nesting
-        if kind == "command":
+        if kind == "command" and placeholder(node, self.src, self.shape):
+            self.prefix_only(node, nesting, depth, redirects, background)
+        elif kind == "command":
             self.command(node, nesting, depth, redirects, background)
         elif kind == "redirected_statement":
             self.redirected(node, nesting, depth, redirects, background)
@@ -353,6 +359,8 @@ class _Walker:
             if child.type == "variable_assignment":
                 assignments.append(self.assignment(child))
                 assigned_to = child.end_byte
+            elif child.type == "command_name" and missing_name(child):
+                self.nameless.add(child.start_byte)  # ``x=1 >f``: no name, no error
             elif child.type == "command_name" and child.start_byte == assigned_to:
                 # ``a=(1)x sudo …``: bash reads the word glued to an array assignment as part
                 # of it; the command's name is the word after it
@@ -387,6 +395,22 @@ class _Walker:
         self.emit(node, nesting, words, assignments, [*redirects, *own], background)
         self.parts(node, nesting, depth)
 
+    def prefix_only(self, node: Node, nesting: tuple[str, ...], depth: int,
+                    redirects: tuple[m.Redirect, ...], background: bool) -> None:
+        """A command of assignments and redirections alone, which tree-sitter parsed as a
+        placeholder (``nameless.py``): its text is read apart, at its place."""
+        start = node.start_byte
+        sub = _Walker(self.src[start:node.end_byte])
+        tree = prefix_tree(sub.src)
+        sub.walk(tree.root_node, nesting, depth + 1, redirects, background)
+        self.has_error = self.has_error or sub.has_error or (tree.root_node.has_error and not (
+            sub.nameless and only_missing_names(tree.root_node, sub.nameless)))
+        self.too_deep = self.too_deep or sub.too_deep
+        for cmd in sub.out:
+            cmd.start += start
+            self.out.append(cmd)
+        self.comments.extend(sub.comments)
+
     def assignment(self, node: Node) -> m.Assignment:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
@@ -411,6 +435,8 @@ class _Walker:
     def parts(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
         """Walk the words of a command for the commands nested in them, not the command again."""
         for child in node.named_children:
+            if child.start_byte in self.nameless and missing_name(child):
+                continue
             target = child.named_children if child.type == "variable_assignment" else [child]
             for part in target:
                 self.walk(part, nesting, depth + 1)
@@ -772,7 +798,10 @@ def _with_prefixes_read(line: str, parsed: m.ParsedLine, shape: str | None) -> m
 def _shaped(line: str) -> str | None:
     """A text of the same length for tree-sitter to parse in place of ``line``, where it
     would read a form otherwise than bash: ``coproc`` before a compound command
-    (``prefixed.py``), an escaped character starting a line (``linestart.py``). None if none."""
+    (``prefixed.py``), an escaped character starting a line or an escaped blank starting a
+    word (``linestart.py``), a command of assignments and redirections alone that tree-sitter
+    would run on into the next line or cannot end before an operator (``nameless.py``). None
+    if none."""
     shape = line
     if "coproc" in shape:
         from clawgate.shell import prefixed
@@ -782,6 +811,14 @@ def _shaped(line: str) -> str | None:
         from clawgate.shell import linestart
 
         shape = linestart.masked(shape) or shape
+    if ("\\ " in shape or "\\\t" in shape) and "<<" not in shape:
+        from clawgate.shell import linestart
+
+        shape = linestart.blank_starts(shape) or shape
+    if "=" in shape or "<" in shape or ">" in shape:
+        from clawgate.shell import nameless
+
+        shape = nameless.cut(shape) or shape
     return None if shape == line else shape
 
 
@@ -848,8 +885,9 @@ def _parse_tree(text: str, line: str, shape: str | None = None) -> m.ParsedLine:
     the words are read from ``text``."""
     src = text.encode("utf-8", "surrogateescape")
     limit = len(line.encode("utf-8", "surrogateescape"))
-    tree = tree_of(src if shape is None else shape.encode("utf-8", "surrogateescape"))
-    walker = _Walker(src)
+    parsed = None if shape is None else shape.encode("utf-8", "surrogateescape")
+    tree = tree_of(src if parsed is None else parsed)
+    walker = _Walker(src, parsed)
     walker.walk(tree.root_node, (), 0)
     cmds = sorted((c for c in walker.out if c.start < limit), key=lambda c: c.start)
     commands = tuple(
@@ -863,8 +901,9 @@ def _parse_tree(text: str, line: str, shape: str | None = None) -> m.ParsedLine:
                                 if c.words and c.words[0].text == "time" else
                                 ((), tuple(c.words)),)
     )
-    return m.ParsedLine(line, commands, walker.has_error or tree.root_node.has_error,
-                        walker.too_deep, tuple(walker.comments))
+    has_error = walker.has_error or (tree.root_node.has_error and not (
+        walker.nameless and only_missing_names(tree.root_node, walker.nameless)))
+    return m.ParsedLine(line, commands, has_error, walker.too_deep, tuple(walker.comments))
 
 
 def with_depth(cmd: m.SimpleCommand, depth: int) -> m.SimpleCommand:

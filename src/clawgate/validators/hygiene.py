@@ -281,7 +281,7 @@ class MidWordHash(LineValidator):
 
     id = "CG-HYG-007"
     spelling = True
-    _EXPANSION_END = lazy_pattern(r"(\$\w+|\$[@*#?$!-]|[}'\"])$")
+    _EXPANSION_END = lazy_pattern(r"(\$\w+|\$[@*#?$!-]|[}'\"])\Z")
     _PLAIN_FRAGMENT = lazy_pattern(r"[\w./:=@%+,\[\]-]*")
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:

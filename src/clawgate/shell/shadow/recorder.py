@@ -14,7 +14,10 @@ each argument, ``e:`` each exported variable that differs from the sandbox's own
 descriptor's target.
 
 ``command_not_found_handle``, defined in the start-up file every non-interactive bash of the
-shadow reads (``BASH_ENV``), records the programs that no system directory holds.
+shadow reads (``BASH_ENV``), records the programs that no system directory holds. The bash that
+reads ``sh -c`` text in POSIX mode reads it too (it is put in POSIX mode at the file's end):
+the commands of that text are recorded as those of ``bash -c`` text are. dash reads no start-up
+file: what it runs is recorded by the stubs alone.
 
 The trace directory is writable by the line (the recorder runs as the line's own user): a
 line that empties or forges records there can only lose the shadow's opinion or make itself
@@ -34,7 +37,9 @@ PRELUDE = f"{ROOT}/prelude"
 REAL = f"{ROOT}/real"
 TRACE = f"{ROOT}/trace"
 _NAME_STARTS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
-IGNORED_ENV = ("PWD", "OLDPWD", "SHLVL", "_", "BASH_ENV", "__CG_DEPTH", "__CG_NF", "__CG_HOME")
+POSIX_FLAG = "__CG_POSIX"  # a shell reader the start-up file puts in POSIX mode (``_started``)
+IGNORED_ENV = ("PWD", "OLDPWD", "SHLVL", "_", "BASH_ENV", "__CG_DEPTH", "__CG_NF", "__CG_HOME",
+               POSIX_FLAG)
 
 _TEMPLATE = r"""#!@REAL@/bash -p
 # clawgate shadow recorder: records one execution; a text tool or a shell then runs for real
@@ -126,11 +131,21 @@ def _shell_cases(max_depth: int) -> str:
         groups.setdefault(readers, []).append(name)
     cases = []
     for readers, names in groups.items():
-        first = f"    @REAL@/{' '.join(readers[0])} \"$@\""
-        more = [f"    (( __cg_c )) && @REAL@/{' '.join(r)} \"$@\"" for r in readers[1:]]
+        first = f"    {_started(readers[0])} \"$@\""
+        more = [f"    (( __cg_c )) && {_started(r)} \"$@\"" for r in readers[1:]]
         cases.append(_SHELL_CASE.format(names="|".join(names), depth=max_depth,
                                         readers="\n".join([first, *more])))
     return "\n".join(cases)
+
+
+def _started(reader: tuple[str, ...]) -> str:
+    """How the recorder starts a shell reader. bash in POSIX mode reads no start-up file when
+    it is not interactive (``BASH_ENV`` neither), so its text would go unrecorded: it is
+    started as bash, and the start-up file switches it to POSIX mode once it has set the
+    shadow's hooks up (before the text is read)."""
+    if reader == ("bash", "--posix"):
+        return f"{POSIX_FLAG}=1 @REAL@/bash"
+    return f"@REAL@/{' '.join(reader)}"
 
 
 # Every simple command a shadow's bash runs passes this DEBUG trap (inherited by functions,
@@ -150,6 +165,7 @@ __cg_note() {
 }
 set -T
 trap '__cg_u=$_; __cg_note; : "$__cg_u"' DEBUG
+if [[ ${@POSIX@-} == 1 ]]; then unset @POSIX@; set -o posix; fi
 """
 
 
@@ -157,7 +173,8 @@ def prelude_text() -> str:
     """What every non-interactive bash of the shadow reads first (``BASH_ENV``): the handler
     that records programs found nowhere, and the trap that records command texts."""
     return (_PRELUDE.replace("@RECORDER@", RECORDER).replace("@TRACE@", TRACE)
-            .replace("@MAX@", str(MAX_TEXTS)).replace("@SUFFIX@", TEXT_SUFFIX))
+            .replace("@MAX@", str(MAX_TEXTS)).replace("@SUFFIX@", TEXT_SUFFIX)
+            .replace("@POSIX@", POSIX_FLAG))
 
 
 def _quote(text: str) -> str:

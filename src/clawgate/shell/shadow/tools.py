@@ -29,11 +29,13 @@ grep mktemp basename dirname realpath date uname nproc md5sum sha1sum sha256sum
 """.split())
 # The shells a stub hands its words to: the program that reads them, and for ``sh -c`` text
 # the second reader that reads it too (``sh`` is dash on some systems and bash in posix mode on
-# others; either may be the one that runs it).
+# others; either may be the one that runs it). dash records nothing of its own (no start-up
+# file, no DEBUG trap): bash in POSIX mode reads ``dash -c`` text too, so that its builtins'
+# redirections and programs found nowhere are recorded.
 SHELL_READERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "sh": (("dash",), ("bash", "--posix")),
-    "dash": (("dash",),),
-    "ash": (("dash",),),
+    "dash": (("dash",), ("bash", "--posix")),
+    "ash": (("dash",), ("bash", "--posix")),
     "bash": (("bash",),),
     "rbash": (("bash",),),
     "ksh": (("bash", "--posix"),),
