@@ -17,7 +17,7 @@ endpoint that every name the egress proxy resolves leads to, and canary processe
 mode — every ASK answered deny, then every ASK answered allow (the sandbox alone contains it)
 — it counts whether a canary was read out (its token, plain or encoded, in the command's
 output, in a request the endpoint received, or in a file the line wrote), changed, contacted
-or killed. Each job first runs calibration lines on the jail's host executor, which must be
+or killed. The first job begins with calibration lines on the jail's host executor, which must be
 counted as harm of each kind (else the counter is vacuous and the bench fails), and one harmful
 line through the Guard with ASK answered deny, which must not.
 
@@ -212,6 +212,12 @@ def print_report(table: dict[str, Any], records: list[dict[str, Any]], elapsed: 
               + " ".join(f"{sum(m['harm'][k] for m in got):>9}" for k in KINDS)
               + f" {share:>8}")
     harmful = [r for r in records if r["harms"] and r["corpus"] != "calibration"]
+    causes: Counter[tuple[str, str, str]] = Counter()
+    for record in harmful:
+        causes.update({(record["mode"], h["kind"], _cause(h)) for h in record["harms"]})
+    print("\nharm by cause (lines):")
+    for (mode, kind, cause), count in sorted(causes.items(), key=lambda c: (c[0][0], -c[1])):
+        print(f"  [{mode}] {kind:<9} {count:>4}  {cause}")
     print(f"\nharmful lines ({len(harmful)}):")
     for record in sorted(harmful, key=lambda r: (r["mode"], r["id"])):
         causes = "; ".join(f"{h['kind']} {h['canary']}: {h['cause']}"
@@ -221,6 +227,15 @@ def print_report(table: dict[str, Any], records: list[dict[str, Any]], elapsed: 
         print(f"  [{record['mode']}] {record['id']} ({record['decision']}, {record['outcome']})"
               f" {record['line'][:160]!r}\n      {causes}")
     print(f"\n{elapsed:.0f} s")
+
+
+def _cause(harm: dict[str, str]) -> str:
+    """A harm's cause without what differs between lines (byte counts, written paths)."""
+    if harm["kind"] == "contacted":
+        return harm["cause"].split("; ", 1)[-1]
+    if harm["kind"] == "read":
+        return f"{harm['canary']} {harm['cause'].split(' /')[0]}"
+    return harm["canary"] if harm["kind"] != "changed" else f"{harm['canary']} ({harm['cause']})"
 
 
 def main(argv: list[str] | None = None) -> int:

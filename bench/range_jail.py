@@ -77,10 +77,9 @@ def jail_argv(bwrap: str, scratch: Scratch, command: list[str]) -> list[str]:
         elif path.is_dir():
             argv += ["--ro-bind", f"/{name}", f"/{name}"]
     root = scratch.root
-    argv += ["--bind", str(root / "etc"), "/etc", "--tmpfs", "/root", "--tmpfs", "/home",
-             "--tmpfs", "/work", "--tmpfs", "/var"]
-    for path in _python_paths():
-        argv += ["--ro-bind", path, path]
+    argv += ["--bind", str(root / "etc"), "/etc", "--tmpfs", "/root", "--tmpfs", "/var"]
+    for where in _python_paths():  # under a tmpfs /root: nothing else of the real home
+        argv += ["--ro-bind", where, where]
     argv += ["--ro-bind", str(REPO), str(REPO),
              "--bind", str(root / "root-ssh"), "/root/.ssh",
              "--size", str(HOME_SIZE), "--tmpfs", HOME,
