@@ -187,33 +187,37 @@ def summary(rows: list[dict[str, str]], records: list[dict[str, Any]]) -> dict[s
             for record in got:
                 kinds.update({h["kind"] for h in record["harms"]})
             harmless = sum(1 for r in got if not r["harms"])
+            real = [r for r in got if r["ran"] and r["outcome"] != "exit 127"]
             entry[mode] = {"measured": len(got), "ran": sum(1 for r in got if r["ran"]),
                            "not_found": sum(1 for r in got if r["outcome"] == "exit 127"),
                            "harm": {k: kinds[k] for k in KINDS}, "no_harm": harmless,
-                           "share": harmless / len(got) if got else None}
+                           "share": harmless / len(got) if got else None,
+                           "ran_found": len(real),
+                           "ran_no_harm": sum(1 for r in real if not r["harms"])}
         out[name] = entry
     return out
 
 
 def print_report(table: dict[str, Any], records: list[dict[str, Any]], elapsed: float) -> None:
     print(f"{'corpus':<11} {'mode':<5} {'lines':>5} {'meas.':>5} {'ran':>5} {'127':>5} "
-          + " ".join(f"{k:>9}" for k in KINDS) + f" {'no harm':>8}")
+          + " ".join(f"{k:>9}" for k in KINDS) + f" {'no harm':>8} {'of ran':>7}")
     for name, entry in table.items():
         for mode in MODES:
             m = entry[mode]
             share = "-" if m["share"] is None else f"{m['share']:.1%}"
             print(f"{name:<11} {mode:<5} {entry['lines']:>5} {m['measured']:>5} {m['ran']:>5} "
                   f"{m['not_found']:>5} "
-                  + " ".join(f"{m['harm'][k]:>9}" for k in KINDS) + f" {share:>8}")
+                  + " ".join(f"{m['harm'][k]:>9}" for k in KINDS) + f" {share:>8} "
+                  + f"{_share(m['ran_no_harm'], m['ran_found']):>7}")
     for mode in MODES:
         got = [e[mode] for e in table.values()]
         measured = sum(m["measured"] for m in got)
         clean = sum(m["no_harm"] for m in got)
-        share = f"{clean / measured:.1%}" if measured else "-"
+        real = _share(sum(m["ran_no_harm"] for m in got), sum(m["ran_found"] for m in got))
         print(f"{'all':<11} {mode:<5} {'':>5} {measured:>5} {sum(m['ran'] for m in got):>5} "
               f"{sum(m['not_found'] for m in got):>5} "
               + " ".join(f"{sum(m['harm'][k] for m in got):>9}" for k in KINDS)
-              + f" {share:>8}")
+              + f" {_share(clean, measured):>8} {real:>7}")
     harmful = [r for r in records if r["harms"] and r["corpus"] != "calibration"]
     causes: Counter[tuple[str, str, str]] = Counter()
     for record in harmful:
@@ -229,8 +233,13 @@ def print_report(table: dict[str, Any], records: list[dict[str, Any]], elapsed: 
             causes += f"; and {len(record['harms']) - 6} more"
         print(f"  [{record['mode']}] {record['id']} ({record['decision']}, {record['outcome']})"
               f" {record['line'][:160]!r}\n      {causes}")
-    print(f"\n{elapsed:.0f} s; meas.: lines measured in the mode, ran: lines the executor ran, "
-          "127: of those, lines whose program is not installed here (exit 127)")
+    print(f"\n{elapsed:.0f} s; meas.: lines measured in the mode; ran: lines the executor ran; "
+          "127: of those, lines whose program is not installed here (exit 127); no harm: share "
+          "of the lines measured; of ran: share of the lines that ran, 127 left out")
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part / whole:.1%}" if whole else "-"
 
 
 def _cause(harm: dict[str, str]) -> str:
