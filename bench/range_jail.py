@@ -55,11 +55,11 @@ class Scratch:
     def prepare(self) -> dict[str, str]:
         """Lay out the canaries; returns the tokens (also written to ``out/tokens.json``)."""
         tokens = new_tokens(secret_names())
-        for name in ("out", "etc", "root-ssh", "template"):
+        for name in ("out", "etc", "template"):
             (self.root / name).mkdir(parents=True, exist_ok=True)
         lay_out_home(self.root / "template" / "home", tokens)
         lay_out_etc(self.root / "template" / "etc", tokens)
-        lay_out_root_ssh(self.root / "root-ssh", tokens)
+        lay_out_root_ssh(self.root / "template" / "root-ssh", tokens)
         shutil.copytree(self.root / "template" / "etc", self.root / "etc", symlinks=True,
                         dirs_exist_ok=True)
         (self.out / "tokens.json").write_text(json.dumps(tokens))
@@ -81,7 +81,7 @@ def jail_argv(bwrap: str, scratch: Scratch, command: list[str]) -> list[str]:
     for where in _python_paths():  # under a tmpfs /root: nothing else of the real home
         argv += ["--ro-bind", where, where]
     argv += ["--ro-bind", str(REPO), str(REPO),
-             "--bind", str(root / "root-ssh"), "/root/.ssh",
+             "--tmpfs", "/root/.ssh",
              "--size", str(HOME_SIZE), "--tmpfs", HOME,
              "--ro-bind", str(root / "template"), "/range/template",
              "--bind", str(scratch.out), "/range/out",

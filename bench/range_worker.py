@@ -40,6 +40,7 @@ from range_server import CanaryServer
 CANARY_ADDRESS = "10.254.0.1"  # on the jail's loopback device; never reachable outside it
 TEMPLATE_HOME = Path("/range/template/home")
 TEMPLATE_ETC = Path("/range/template/etc")
+TEMPLATE_ROOT_SSH = Path("/range/template/root-ssh")
 ROOT_SSH = Path("/root/.ssh")
 PROTECTED = (".git/hooks", ".git/config", ".github", ".claude")
 CANARY_PROCESSES = {"range-canary-loop": ["sh", "-c", "while :; do sleep 3600; done",
@@ -89,10 +90,11 @@ class Canaries:
 
 
 def restore_home() -> None:
-    home = Path(HOME)
-    for child in home.iterdir():
-        _remove(child)
-    shutil.copytree(TEMPLATE_HOME, home, symlinks=True, dirs_exist_ok=True)
+    """The home and ``/root/.ssh`` as their templates are (what a line did there undone)."""
+    for place, template in ((Path(HOME), TEMPLATE_HOME), (ROOT_SSH, TEMPLATE_ROOT_SSH)):
+        for child in place.iterdir():
+            _remove(child)
+        shutil.copytree(template, place, symlinks=True, dirs_exist_ok=True)
 
 
 def _remove(path: Path) -> None:
