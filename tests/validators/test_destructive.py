@@ -55,6 +55,14 @@ from clawgate.policy.settings import EngineSettings
     ("crontab -r", "CG-DEST-006"),
     ("kill -9 -1", "CG-DEST-006"),
     ("kill -KILL -- -1", "CG-DEST-006"),
+    ("kill -s KILL -1", "CG-DEST-006"),
+    ("kill -9 1", "CG-DEST-006"),  # the machine's first process (init)
+    ("kill 1", "CG-DEST-006"),
+    ("kill -HUP 1", "CG-DEST-006"),
+    ("pkill -9 init", "CG-DEST-006"),
+    ("killall systemd", "CG-DEST-006"),
+    ("hostname pwned", "CG-DEST-006"),
+    ("hostname -F /tmp/name", "CG-DEST-006"),
     ("iptables -F", "CG-DEST-006"),
     ("iptables --flush INPUT", "CG-DEST-006"),
     ("pip install --index-url https://pypi.example.net/simple requests", "CG-DEST-007"),
@@ -86,6 +94,12 @@ def test_destructive_asks(line: str, rule: str) -> None:
 
 @pytest.mark.parametrize("line", [
     "uv pip install requests --no-index --no-deps --find-links dist",  # the project's wheels
+    "kill -1 12345",  # -1 first is the signal (SIGHUP), not every process
+    "kill %1",
+    "kill -l",
+    "pkill -f myserver",
+    "hostname",
+    "hostname -f",
     "pip install --find-links=./wheels requests",
     "git reset HEAD file.py",
     "git reset --soft HEAD~1",

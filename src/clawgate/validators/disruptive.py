@@ -11,6 +11,11 @@ from clawgate.validators.risk import risk_of
 
 _FIREWALLS = frozenset({"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables"})
 _KILLERS = frozenset({"kill", "pkill", "killall", "killall5"})
+_FIRST_PROCESS = frozenset({"init", "systemd", "1"})  # the names process 1 goes by
+# kill's options that take the next word (the signal), and those that end its options
+_KILL_VALUE = frozenset({"-s", "-n", "--signal", "-q", "--queue", "--timeout"})
+_KILL_STOPS = frozenset({"-l", "-L", "--list", "--table"})
+_KILL_FLAGS = frozenset({"-a", "-p", "-r"})  # util-linux kill's flags that are not signals
 _PIP = frozenset({"pip", "pip3", "pipx", "uv", "poetry", "pipenv", "pdm", "easy_install"})
 _NODE = frozenset({"npm", "yarn", "pnpm", "bun", "npx"})
 _INDEX_OPTIONS = frozenset({"--index-url", "--extra-index-url", "--trusted-host", "--find-links",
@@ -28,21 +33,34 @@ _SEPARATE = frozenset({"subshell", "command_substitution", "process_substitution
 @register
 class SystemDisruption(Validator):
     """Commands that hit everyone on the machine: ``crontab -r`` (deletes every cron job),
-    ``kill -9 -1`` (kills every process you own), ``iptables -F`` (drops the firewall).
+    ``kill -9 -1`` (kills every process you own), ``kill 1`` and ``pkill init`` (signal the
+    machine's first process: as root, the end of the machine or the container),
+    ``iptables -F`` (drops the firewall), ``hostname NAME`` (renames the machine).
 
-    Bad: ``kill -9 -1``. Harmless: ``kill 12345``, ``crontab -l``.
+    Bad: ``kill -9 -1``, ``kill -KILL 1``, ``hostname pwned``. Harmless: ``kill 12345``,
+    ``kill -1 12345`` (``-1`` is the signal there), ``crontab -l``, ``hostname -f``.
     """
 
     id = "CG-DEST-006"
-    programs = _KILLERS | _FIREWALLS | {"crontab"}
+    programs = _KILLERS | _FIREWALLS | {"crontab", "hostname"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program == "crontab" and parse_options(cmd.words[1:]).has("r"):
             return Verdict.ask(self.id, "crontab -r deletes every cron job")
-        if program in _KILLERS and (program == "killall5" or "-1" in cmd.args[-1:]):
+        if program == "killall5" or (program == "kill" and "-1" in _kill_targets(cmd)):
             return Verdict.ask(self.id, f"{program} signals every process you may signal",
                                hint="kill the process by its id")
+        if (program == "kill" and "1" in _kill_targets(cmd)) or (
+                program in ("pkill", "killall") and _FIRST_PROCESS & {
+                    w.value for w in cmd.words[1:] if not (w.value or "-").startswith("-")}):
+            return Verdict.ask(self.id, f"{program} signals the machine's first process "
+                               "(init): as root that ends the machine or the container",
+                               hint="kill the process by its id")
+        if program == "hostname" and any(
+                value in ("-F", "--file", "-b", "--boot") or value.startswith("--file=")
+                or not value.startswith("-") for value in (w.value or "" for w in cmd.words[1:])):
+            return Verdict.ask(self.id, "hostname with a name or a file renames the machine")
         if program in _FIREWALLS:
             options = parse_options(cmd.words[1:], aliases={"--flush": "F",
                                                             "--delete-chain": "X"})
@@ -234,3 +252,23 @@ def _trap_ends_all(code: Word) -> bool:
     """``trap 'kill $(jobs -p)' EXIT`` (or ``kill 0``: the whole group), wherever it stands."""
     text = " ".join((code.value or code.text).replace(";", " ").split())
     return any(f" kill {whom} " in f" {text} " for whom in ("$(jobs -p)", "0", "-- -$$"))
+
+
+def _kill_targets(cmd: SimpleCommand) -> list[str]:
+    """The process ids ``kill`` is given: its words after its options. A signal (``-9``,
+    ``-KILL``, ``-s KILL``) ends the options: after it, or after ``--``, ``-1`` is a target
+    (every process) and not the signal it is when it comes first."""
+    words = [w.value or "" for w in cmd.words[1:]]  # a value known only at run time: ""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in _KILL_STOPS:
+            return []
+        if word == "--" or word in _KILL_VALUE:
+            return words[index + (1 if word == "--" else 2):]
+        if not word.startswith("-") or word == "-":
+            break
+        index += 1
+        if not word.startswith("--") and word not in _KILL_FLAGS:
+            break  # the signal
+    return words[index:]
