@@ -6,7 +6,7 @@ Prints medians and p99 of host and bubblewrap overhead over a bare ``subprocess.
 (bubblewrap with and without its system-call filter, and the filter's one-off probe),
 Docker warm exec and cold run, the 50 x ``sleep 0.2`` run with a queue (total time and the most
 commands seen running at once in the process table), and the peak RSS growth while a command
-prints 1 GiB. Targets (issue 5): host <= 5 ms, bwrap <= 30 ms, warm exec <= 150 ms, cold <= 1 s,
+prints 1 GiB. Targets: host <= 5 ms, bwrap <= 30 ms, warm exec <= 150 ms, cold <= 1 s,
 50 sleeps in 2.0 s +- 20 % with never more than 5 running, 1 GiB costing no more than the cap.
 
 Corpora: none (fixed commands). Docker and bubblewrap parts need those programs
