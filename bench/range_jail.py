@@ -77,7 +77,10 @@ def jail_argv(bwrap: str, scratch: Scratch, command: list[str]) -> list[str]:
         elif path.is_dir():
             argv += ["--ro-bind", f"/{name}", f"/{name}"]
     root = scratch.root
-    argv += ["--bind", str(root / "etc"), "/etc", "--tmpfs", "/root", "--tmpfs", "/var"]
+    # the tmpfs first, then what must show through them (a checkout or venv under /tmp or
+    # /root: bwrap applies its operations in order, and a later tmpfs would hide them)
+    argv += ["--bind", str(root / "etc"), "/etc", "--tmpfs", "/root", "--tmpfs", "/var",
+             "--tmpfs", "/tmp"]
     for where in _python_paths():  # under a tmpfs /root: nothing else of the real home
         argv += ["--ro-bind", where, where]
     argv += ["--ro-bind", str(REPO), str(REPO),
@@ -87,7 +90,7 @@ def jail_argv(bwrap: str, scratch: Scratch, command: list[str]) -> list[str]:
              "--bind", str(scratch.out), "/range/out",
              "--dir", "/range/jail", "--dir", "/range/state",
              "--size", str(HOME_SIZE), "--tmpfs", "/range/cache",
-             "--bind", "/proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+             "--bind", "/proc", "/proc", "--dev", "/dev",
              "--clearenv", "--setenv", "HOME", HOME, "--setenv", "USER", "root",
              "--setenv", "PATH", JAIL_PATH, "--setenv", "LANG", "C.UTF-8",
              "--setenv", "PYTHONPATH", str(REPO / "src"),
