@@ -11,19 +11,7 @@ from pathlib import Path
 
 from clawgate.audit import AuditLog, AuditRecord
 from clawgate.decision import Reason
-
-
-def _read_all(fd: int) -> str:
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    return b"".join(chunks).decode("utf-8", "replace")
+from ptykit import read_all
 
 
 def test_tail_on_a_terminal_is_a_table(tmp_path: Path) -> None:
@@ -39,7 +27,7 @@ def test_tail_on_a_terminal_is_a_table(tmp_path: Path) -> None:
     with subprocess.Popen([sys.executable, "-m", "clawgate", "audit", "tail", str(path)],
                           stdout=follower, stderr=subprocess.DEVNULL, env=env) as child:
         os.close(follower)
-        shown = _read_all(leader)
+        shown = read_all(leader)
         os.close(leader)
         assert child.wait(timeout=120) == 0
     lines = shown.splitlines()

@@ -18,6 +18,7 @@ from clawgate.approval import ApprovalStore, CallbackApprover
 from clawgate.approval.model import ApprovalAnswer
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.guard import CallContext, Guard
+from ptykit import read_all
 
 pytestmark = pytest.mark.bwrap
 
@@ -121,21 +122,9 @@ def test_policy_audit_tail_shows_the_anomaly(tmp_path: Path) -> None:
     with subprocess.Popen([sys.executable, "-m", "clawgate", "audit", "tail", log],
                           stdout=follower, stderr=subprocess.DEVNULL, env=env) as child:
         os.close(follower)
-        shown = _read_all(leader)
+        shown = read_all(leader)
         os.close(leader)
         assert child.wait(timeout=120) == 0
     (row,) = [line for line in shown.splitlines() if "anomaly" in line]
     assert "denied_syscall unshare: unshare -r true" in row and "CG-SYS-002" in row
 
-
-def _read_all(fd: int) -> str:
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    return b"".join(chunks).decode("utf-8", "replace")
