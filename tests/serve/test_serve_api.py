@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import httpx
 import pytest
@@ -134,6 +136,19 @@ def test_metrics_and_openapi(server: Server) -> None:
     assert "clawgate_pending_approvals " in text
     assert "clawgate_decision_seconds_bucket" in text
     assert {"/v1/check", "/v1/calls", "/v1/approvals/{request_id}"} <= set(spec["paths"])
+
+
+def test_the_documented_api_is_the_openapi_document(server: Server) -> None:
+    """docs/serve.md's API table names every operation of the service's OpenAPI document, and
+    nothing the document does not have."""
+    spec = httpx.get(f"{server.url}/openapi.json").json()
+    served = {f"{method.upper()} {path}" for path, operations in spec["paths"].items()
+              for method in operations}
+    page = (Path(__file__).resolve().parents[2] / "docs" / "serve.md").read_text()
+    table = page.split("**API**", 1)[1].split("\n\n", 2)[1]
+    documented = {f"{method} {path}" for method, path in
+                  re.findall(r"`(GET|POST|PUT|PATCH|DELETE) (/[^?` ]*)", table)}
+    assert documented == served
 
 
 def test_one_agent_flooding_is_refused_and_others_are_not(tmp_path_factory: pytest.TempPathFactory,
