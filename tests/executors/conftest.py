@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from clawgate.executors import DockerExecutor, DockerSettings, SpawnLimiter
+from clawgate.executors.egress.proxy import Connection
+from egress_support import http_server
 from sandboxes import IMAGE, docker_problem
 from sandboxview import fake_home, git_workspace
 
@@ -79,3 +81,16 @@ class Counter:
 @pytest.fixture
 def counter() -> Counter:
     return Counter()
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    """A local HTTP server on 127.0.0.1 for the egress tests, one per module: its port."""
+    with http_server() as bound:
+        yield bound
+
+
+@pytest.fixture
+def seen() -> list[Connection]:
+    """The connections an egress proxy reported, in order."""
+    return []

@@ -28,17 +28,6 @@ TEST_DOMAIN = "pkg.test"
 CURL = shutil.which("curl")
 
 
-@pytest.fixture(scope="module")
-def port() -> Iterator[int]:
-    with http_server() as bound:
-        yield bound
-
-
-@pytest.fixture
-def seen() -> list[Connection]:
-    return []
-
-
 @pytest.fixture
 def sandbox(workspace: Path, limiter: SpawnLimiter, port: int,
             seen: list[Connection]) -> Iterator[BwrapExecutor]:

@@ -15,20 +15,8 @@ import pytest
 
 from clawgate.egressrules import ALLOWED_KEY, LOOPBACK_KEY, EgressRules
 from clawgate.executors.egress.proxy import MAX_CONNECTIONS, Connection, EgressProxy, Lane
-from egress_support import http_server
 
 TEST_DOMAIN = "pkg.test"
-
-
-@pytest.fixture(scope="module")
-def port() -> Iterator[int]:
-    with http_server() as bound:
-        yield bound
-
-
-@pytest.fixture
-def seen() -> list[Connection]:
-    return []
 
 
 @pytest.fixture
