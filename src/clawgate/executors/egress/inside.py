@@ -16,15 +16,16 @@ PROXY_URL = f"http://127.0.0.1:{BRIDGE_PORT}"
 SOCKS_URL = f"socks5h://127.0.0.1:{BRIDGE_PORT}"
 
 
-def proxy_env() -> dict[str, str]:
-    """The variables that send pip, npm, git, curl, cargo and go through the proxy (an empty
-    NO_PROXY: nothing is reached around it, and nothing could be)."""
+def proxy_env(port: int = BRIDGE_PORT) -> dict[str, str]:
+    """The variables that send pip, npm, git, curl, cargo and go through the proxy listening
+    on 127.0.0.1:``port`` inside the sandbox (an empty NO_PROXY: nothing is reached around
+    it, and nothing could be)."""
     env: dict[str, str] = {}
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy",
                  "npm_config_proxy", "npm_config_https_proxy", "CARGO_HTTP_PROXY"):
-        env[name] = PROXY_URL
+        env[name] = f"http://127.0.0.1:{port}"
     for name in ("ALL_PROXY", "all_proxy"):
-        env[name] = SOCKS_URL
+        env[name] = f"socks5h://127.0.0.1:{port}"
     env["NO_PROXY"] = env["no_proxy"] = ""
     return env
 

@@ -76,16 +76,23 @@ class EgressProxy:
         self.sink = sink
 
     @contextlib.contextmanager
-    def lane(self, command: str) -> Iterator[Lane]:
-        """A socket for one run, accepting until the block ends."""
-        directory = tempfile.mkdtemp(prefix="clawgate-egress-")  # 0700
-        lane = Lane(directory, os.path.basename(directory).rsplit("-", 1)[-1], command)
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    def lane(self, command: str, listener: socket.socket | None = None) -> Iterator[Lane]:
+        """A socket for one run, accepting until the block ends: a Unix socket in a private
+        directory, or ``listener``, a listening socket the caller made (one made inside the
+        sandbox's network namespace: ``netns.listen_in``), which the lane then owns."""
+        directory = "" if listener is not None else tempfile.mkdtemp(prefix="clawgate-egress-")
+        run = os.path.basename(directory).rsplit("-", 1)[-1] if directory else \
+            os.urandom(4).hex()
+        lane = Lane(directory, run, command)
+        own = listener is None
+        if listener is None:
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         accepting = threading.Thread(target=self._accept, args=(lane, listener),
                                      name="clawgate-egress", daemon=True)
         try:
-            listener.bind(lane.socket_path)
-            listener.listen(128)
+            if own:
+                listener.bind(lane.socket_path)
+                listener.listen(128)
             lane.listener = listener
             accepting.start()
             yield lane
@@ -96,7 +103,8 @@ class EgressProxy:
                 accepting.join(JOIN_S)
             listener.close()
             self._finish(lane)
-            shutil.rmtree(directory, ignore_errors=True)
+            if directory:
+                shutil.rmtree(directory, ignore_errors=True)
 
     def _accept(self, lane: Lane, listener: socket.socket) -> None:
         while True:
