@@ -63,7 +63,7 @@ from clawgate.executors.docker_engine import (
 )
 from clawgate.executors.docker_stream import collect, result_of
 from clawgate.executors.egress import inside
-from clawgate.executors.egress.netns import NamespaceUnavailable, listen_in, same_namespace
+from clawgate.executors.egress.netns import NamespaceUnavailable, listen_in
 from clawgate.executors.egress.proxy import (
     Connection,
     EgressProxy,
@@ -253,10 +253,11 @@ class DockerExecutor(Executor):
         then all in the audit)."""
         pid = self._container_pid(container)
         try:
-            listener = listen_in(pid)
+            listener = listen_in(pid, belongs=functools.partial(_runs, container.id, pid))
         except NamespaceUnavailable as exc:
-            raise SandboxUnavailable(f"the container's egress proxy cannot be set up: {exc}; "
-                                     "nothing was run") from exc
+            raise SandboxUnavailable(f"the container's egress proxy cannot be set up: {exc} "
+                                     f"(engine: {self.settings.where()}); nothing was run"
+                                     ) from exc
         stack.enter_context(self.proxy.lane(shlex.join(job.argv), listener))
         env = dict(job.env)
         for name, value in inside.proxy_env(listener.getsockname()[1]).items():
@@ -265,10 +266,8 @@ class DockerExecutor(Executor):
         return env
 
     def _container_pid(self, container: Any) -> int:
-        """The container's first process, as this machine sees it; checked to be that
-        container's (its control group names it) and not in this process's network
-        namespace. Raises _Gone when the container is not running, SandboxUnavailable when
-        its process cannot be seen here (a remote engine)."""
+        """The container's first process, as the engine reports it (``listen_in`` checks it
+        is that container's). Raises _Gone when the container is not running."""
         try:
             container.reload()
         except sdk().errors.NotFound as exc:
@@ -276,15 +275,6 @@ class DockerExecutor(Executor):
         pid = int(container.attrs.get("State", {}).get("Pid") or 0)
         if pid <= 0:
             raise _Gone(ExecutorError("the container is not running"))
-        try:
-            groups = Path(f"/proc/{pid}/cgroup").read_text(encoding="utf-8")
-        except OSError:
-            groups = ""
-        if container.id not in groups or same_namespace(pid):
-            raise SandboxUnavailable(
-                f"the container's egress proxy cannot be set up: its process ({pid}) is not "
-                f"visible on this machine (the engine at {self.settings.where()} must be "
-                "local); nothing was run")
         return pid
 
     def _run_cold(self, job: Job) -> ExecResult:
@@ -367,6 +357,16 @@ def _close_left_running() -> None:
 def _holds(hidden: Mount, view: SandboxView) -> bool:
     """Whether anything of ``view`` is mounted below the hidden directory."""
     return any(m.path.startswith(hidden.path.rstrip("/") + "/") for m in view.mounts)
+
+
+def _runs(container_id: str, pid: int) -> bool:
+    """Whether process ``pid`` of this machine is in container ``container_id`` (its control
+    group names it): false for a remote engine's pid, or one reused since."""
+    try:
+        groups = Path(f"/proc/{pid}/cgroup").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return container_id in groups
 
 
 def _kill(container: Any) -> None:

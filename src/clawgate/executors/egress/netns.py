@@ -19,6 +19,7 @@ import ctypes.util
 import os
 import socket
 import threading
+from collections.abc import Callable
 
 CLONE_NEWNET = 0x40000000
 LOOPBACK = "127.0.0.1"
@@ -39,14 +40,27 @@ def _setns(fd: int, kind: int) -> int:
     return 0 if libc.setns(fd, kind) == 0 else ctypes.get_errno()
 
 
-def listen_in(pid: int, port: int = 0) -> socket.socket:
+def listen_in(pid: int, port: int = 0,
+              belongs: Callable[[], bool] = lambda: True) -> socket.socket:
     """A listening TCP socket on 127.0.0.1:``port`` (0: any free port) of the network
-    namespace of process ``pid``. Raises NamespaceUnavailable."""
+    namespace of process ``pid``. ``belongs`` says whether ``pid`` is still the sandbox's
+    process; it is asked once the namespace is held, so a pid reused in between is caught.
+    The namespace must not be this process's own. Raises NamespaceUnavailable."""
     try:
         namespace = os.open(f"/proc/{pid}/ns/net", os.O_RDONLY | os.O_CLOEXEC)
     except OSError as exc:
         raise NamespaceUnavailable(f"the network namespace of process {pid} cannot be "
                                    f"opened: {exc.strerror or exc}") from exc
+    try:
+        if os.fstat(namespace).st_ino == os.stat("/proc/self/ns/net").st_ino:
+            raise NamespaceUnavailable(f"process {pid} is in this process's own network "
+                                       "namespace, not in a sandbox's")
+        if not belongs():
+            raise NamespaceUnavailable(f"process {pid} is not the sandbox's (its process "
+                                       "must be visible on this machine)")
+    except BaseException:
+        os.close(namespace)
+        raise
     made: list[socket.socket] = []
     failed: list[str] = []
 
@@ -82,12 +96,3 @@ def listen_in(pid: int, port: int = 0) -> socket.socket:
     why = failed[0] if failed else "the joining thread did not finish"
     raise NamespaceUnavailable(f"the egress proxy cannot listen inside the network namespace "
                                f"of process {pid}: {why}")
-
-
-def same_namespace(pid: int) -> bool:
-    """Whether process ``pid`` shares this process's network namespace (then a listener
-    there would be the host's: never what a sandbox should get)."""
-    try:
-        return os.stat(f"/proc/{pid}/ns/net").st_ino == os.stat("/proc/self/ns/net").st_ino
-    except OSError:
-        return False
