@@ -15,6 +15,8 @@ not, and returns once every one of them is in the audit.
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import logging
 import os
 import shutil
@@ -45,6 +47,8 @@ HEAD_TIMEOUT_S = 30.0  # a program that opens a connection and says nothing
 CONNECT_TIMEOUT_S = 15.0
 DRAIN_S = 1.0  # after a run ends, how long its connections may take to finish
 JOIN_S = 10.0  # then, how long a cut connection may take to be recorded
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
+SPLICE_FLAGS = getattr(os, "SPLICE_F_MOVE", 1)  # not _MORE: it would hold back a last piece
 MAX_CONNECTIONS = 128  # open at once per run: each holds two threads of the guard's process
 LOG = logging.getLogger("clawgate.executors")
 
@@ -279,13 +283,54 @@ def _refused(target: Target, verdict: Verdict) -> bytes:
 
 
 def _pump(source: socket.socket, sink: socket.socket, counts: list[int], index: int) -> None:
-    """Copy until end of stream, counting; then pass the end on (half-close)."""
-    buffer = memoryview(bytearray(CHUNK))
+    """Copy until end of stream, counting; then pass the end on (half-close). Through a pipe
+    with ``splice(2)`` where the kernel offers it (the bytes never enter this process: two
+    system calls per MiB and no copy in Python), else through a buffer."""
     try:
-        while received := source.recv_into(buffer):
-            sink.sendall(buffer[:received])
-            counts[index] += received
+        _splice(source, sink, counts, index)
+    except _NoSplice:
+        _copy(source, sink, counts, index)
     except OSError:
         pass
     with contextlib.suppress(OSError):
         sink.shutdown(socket.SHUT_WR)
+
+
+class _NoSplice(Exception):
+    """This kernel or socket does not splice: nothing was moved yet."""
+
+
+def _splice(source: socket.socket, sink: socket.socket, counts: list[int], index: int) -> None:
+    if not hasattr(os, "splice"):
+        raise _NoSplice
+    into, out = source.fileno(), sink.fileno()
+    drain, fill = os.pipe2(os.O_CLOEXEC)
+    try:
+        with contextlib.suppress(OSError):  # a bigger pipe where allowed: fewer calls
+            fcntl.fcntl(fill, F_SETPIPE_SZ, CHUNK)
+        first = True
+        while True:
+            try:
+                received = os.splice(into, fill, CHUNK, flags=SPLICE_FLAGS)
+            except OSError as exc:
+                if first and exc.errno in (errno.EINVAL, errno.ENOSYS):
+                    raise _NoSplice from exc
+                raise
+            first = False
+            if not received:
+                return
+            left = received
+            while left:
+                left -= os.splice(drain, out, left, flags=SPLICE_FLAGS)
+            counts[index] += received
+    finally:
+        os.close(drain)
+        os.close(fill)
+
+
+def _copy(source: socket.socket, sink: socket.socket, counts: list[int], index: int) -> None:
+    buffer = memoryview(bytearray(CHUNK))
+    with contextlib.suppress(OSError):
+        while received := source.recv_into(buffer):
+            sink.sendall(buffer[:received])
+            counts[index] += received
