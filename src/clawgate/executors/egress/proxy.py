@@ -80,35 +80,50 @@ class EgressProxy:
         self.sink = sink
 
     @contextlib.contextmanager
-    def lane(self, command: str, listener: socket.socket | None = None) -> Iterator[Lane]:
-        """A socket for one run, accepting until the block ends: a Unix socket in a private
-        directory, or ``listener``, a listening socket the caller made (one made inside the
-        sandbox's network namespace: ``netns.listen_in``), which the lane then owns."""
-        directory = "" if listener is not None else tempfile.mkdtemp(prefix="clawgate-egress-")
+    def lane(self, command: str, listener: socket.socket | None = None, *,
+             unix: bool = True) -> Iterator[Lane]:
+        """A run's way to the proxy, accepting until the block ends: ``listener``, a listening
+        socket the caller made (one made inside the sandbox's network namespace:
+        ``netns.listen_in``), which the lane then owns; else, unless ``unix`` is false, a Unix
+        socket in a private (0700) directory; else none until ``accept_on`` gives one."""
+        directory = tempfile.mkdtemp(prefix="clawgate-egress-") \
+            if listener is None and unix else ""
         run = os.path.basename(directory).rsplit("-", 1)[-1] if directory else \
             os.urandom(4).hex()
         lane = Lane(directory, run, command)
-        own = listener is None
-        if listener is None:
-            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        accepting = threading.Thread(target=self._accept, args=(lane, listener),
-                                     name="clawgate-egress", daemon=True)
         try:
-            if own:
-                listener.bind(lane.socket_path)
-                listener.listen(128)
-            lane.listener = listener
-            accepting.start()
+            if directory:
+                own = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                try:
+                    own.bind(lane.socket_path)
+                    own.listen(128)
+                except OSError:
+                    own.close()
+                    raise
+                self.accept_on(lane, own)
+            if listener is not None:
+                self.accept_on(lane, listener)
             yield lane
         finally:
-            with contextlib.suppress(OSError):
-                listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
-            if accepting.is_alive():
-                accepting.join(JOIN_S)
-            listener.close()
+            for opened, accepting in lane.close_listeners():
+                with contextlib.suppress(OSError):
+                    opened.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+                if accepting.is_alive():
+                    accepting.join(JOIN_S)
+                opened.close()
             self._finish(lane)
             if directory:
                 shutil.rmtree(directory, ignore_errors=True)
+
+    def accept_on(self, lane: Lane, listener: socket.socket) -> None:
+        """Accept ``lane``'s connections on ``listener`` too (the lane owns it from now; a
+        lane already closed closes it at once)."""
+        accepting = threading.Thread(target=self._accept, args=(lane, listener),
+                                     name="clawgate-egress", daemon=True)
+        if lane.add_listener(listener, accepting):
+            accepting.start()
+        else:
+            listener.close()
 
     def _accept(self, lane: Lane, listener: socket.socket) -> None:
         while True:
