@@ -16,11 +16,13 @@ from pathlib import Path
 import pytest
 
 from clawgate.audit import verify
+from clawgate.cli import main
 from clawgate.egressrules import EgressRules
 from clawgate.executors import DockerExecutor, DockerSettings, ExecRequest, SpawnLimiter
 from clawgate.executors.egress.netns import NamespaceUnavailable, listen_in
 from clawgate.executors.egress.proxy import Connection
 from clawgate.guard import Guard
+from clawgate.guard_setup import default_audit_path
 from clawgate.policy.loader import load_policy
 from egress_support import http_server
 from sandboxes import IMAGE
@@ -38,6 +40,12 @@ def _resolve(host: str, _port: int) -> list[str]:
 def docker_port() -> Iterator[int]:
     with http_server() as bound:
         yield bound
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sandbox's toolchain cache (bound when a container starts): not the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
 @pytest.fixture(scope="module")
@@ -140,13 +148,18 @@ def test_a_per_call_container_gets_the_proxy(module_workspace: Path, docker_port
     assert [(r.host, r.allowed) for r in seen] == [(TEST_DOMAIN, True)]
 
 
-def test_the_guard_audits_each_connection(tmp_path: Path, docker_port: int) -> None:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
+def _policy(tmp_path: Path, port: int) -> Path:
     policy = tmp_path / "policy.yaml"
     policy.write_text(f"version: 1\nexecutor:\n  kind: docker\n  docker:\n    image: {IMAGE}\n"
                       f"  network:\n    allowed_domains: [pypi.org]\n"
-                      f"    allow_loopback_ports: [{docker_port}]\n", encoding="utf-8")
+                      f"    allow_loopback_ports: [{port}]\n", encoding="utf-8")
+    return policy
+
+
+def test_the_guard_audits_each_connection(tmp_path: Path, docker_port: int) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    policy = _policy(tmp_path, docker_port)
     log = tmp_path / "audit.jsonl"
     with Guard(load_policy(policy), workspace=workspace, audit_log=log) as guard:
         out = guard.executor.run(ExecRequest(f"wget -q -O - http://localhost:{docker_port}/g"))
@@ -159,6 +172,26 @@ def test_the_guard_audits_each_connection(tmp_path: Path, docker_port: int) -> N
     assert network == [("localhost", "allow", "executor.network.allow_loopback_ports"),
                        ("evil.test", "deny", "executor.network.allowed_domains")]
     assert verify(log).ok
+
+
+def test_policy_run_audits_and_explains(tmp_path: Path, docker_port: int,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    policy = _policy(tmp_path, docker_port)
+    code = main(["run", "--policy", str(policy), "--workspace", str(workspace), "--yes", "--",
+                 f"wget -q -O - http://localhost:{docker_port}/r"])
+    assert (code, capsys.readouterr().out) == (0, f"hello localhost:{docker_port} /r\n")
+    log = default_audit_path(str(workspace))
+    (entry,) = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    assert (entry["tool"], entry["args"]["host"], entry["args"]["port"],
+            entry["decision"]["outcome"]) == ("network", "localhost", docker_port, "allow")
+    assert main(["run", "--policy", str(policy), "--workspace", str(workspace),
+                 "--explain-sandbox", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["network"]["mode"], shown["network"]["listener"], shown["network"]["proxy"],
+            shown["env"]["HTTP_PROXY"], shown["network"]["allow_loopback_ports"]) == (
+        "proxy", "inside", "http://127.0.0.1:PORT", "http://127.0.0.1:PORT", [docker_port])
 
 
 def _container_pid(executor: DockerExecutor) -> int:

@@ -47,7 +47,7 @@ def default(tmp_path_factory: pytest.TempPathFactory,
     """The default allowed domains (package registries), ``evil.test`` denied."""
     with _cache(tmp_path_factory), _container(tmp_path_factory.mktemp("ws"), servers[0],
                                               None) as executor:
-        yield executor
+        yield executor  # the cache stays redirected: the container starts on first use
 
 
 @pytest.fixture(scope="module")
