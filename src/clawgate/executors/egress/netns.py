@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
+import functools
 import json
 import os
 import select
@@ -38,12 +38,18 @@ class NamespaceUnavailable(Exception):
     why)."""
 
 
+@functools.cache
+def _libc_setns() -> Any:
+    """libc's ``setns``, looked up once (in this process's own symbols: no search)."""
+    setns = ctypes.CDLL(None, use_errno=True).setns
+    setns.argtypes = (ctypes.c_int, ctypes.c_int)
+    setns.restype = ctypes.c_int
+    return setns
+
+
 def _setns(fd: int, kind: int) -> int:
     """``setns(2)`` on the calling thread; 0, or the errno."""
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-    libc.setns.argtypes = (ctypes.c_int, ctypes.c_int)
-    libc.setns.restype = ctypes.c_int
-    return 0 if libc.setns(fd, kind) == 0 else ctypes.get_errno()
+    return 0 if _libc_setns()(fd, kind) == 0 else ctypes.get_errno()
 
 
 def listen_in(pid: int, port: int = 0,
