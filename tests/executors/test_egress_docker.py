@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import clawgate
 from clawgate.audit import verify
 from clawgate.cli import main
 from clawgate.egressrules import EgressRules
@@ -234,3 +239,47 @@ def test_a_listener_in_the_container_takes_its_connections(warm: DockerExecutor)
         with pytest.raises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", port), timeout=10).close()
     assert (result.exit_code, got) == (0, [b"hi\n"])
+
+
+NO_SYS_ADMIN = """import os, sys
+from clawgate.errors import SandboxUnavailable
+from clawgate.executors import {kind}, ExecRequest, SpawnLimiter
+{build}
+with executor:
+    try:
+        result = executor.run(ExecRequest("ls /run 2>/dev/null; touch ran; echo ok"))
+        print("ran", result.exit_code, result.stdout.split())
+    except SandboxUnavailable as exc:
+        print("unavailable:", exc)
+print("marker", os.path.exists("ran"))
+"""
+SETPRIV = shutil.which("setpriv")
+
+
+@pytest.mark.skipif(SETPRIV is None, reason="setpriv (util-linux) is not installed")
+@pytest.mark.parametrize(("kind", "build", "expect"), [
+    ("DockerExecutor", "from clawgate.executors import DockerSettings\n"
+     f"executor = DockerExecutor(DockerSettings(image={IMAGE!r}), workspace='.', "
+     "limiter=SpawnLimiter(5))",
+     "unavailable: the container's egress proxy cannot be set up: the egress proxy cannot "
+     "listen inside the network namespace of process PID: setns: Operation not permitted "
+     "(joining it needs CAP_SYS_ADMIN: run the guard as root) (engine: the local Docker "
+     "socket); nothing was run\nmarker False\n"),
+    ("BwrapExecutor", "executor = BwrapExecutor(workspace='.', limiter=SpawnLimiter(5))",
+     "ran 0 ['clawgate-bridge', 'clawgate-egress', 'ok']\nmarker True\n"),
+])
+def test_without_the_right_to_join_a_namespace(tmp_path: Path, kind: str, build: str,
+                                               expect: str) -> None:
+    """A guard without CAP_SYS_ADMIN (a real process whose bounding set lacks it): Docker's
+    run fails before its command, saying why; bubblewrap falls back to the bridge inside."""
+    if kind == "BwrapExecutor" and shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap is not installed")
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    code = NO_SYS_ADMIN.format(kind=kind, build=build)
+    done = subprocess.run([str(SETPRIV), "--bounding-set=-sys_admin", "--inh-caps=-sys_admin",
+                           sys.executable, "-c", code], cwd=workspace, capture_output=True,
+                          text=True, timeout=120, check=False,
+                          env={**os.environ, "PYTHONPATH": str(Path(clawgate.__file__).parents[1]),
+                               "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert re.sub(r"process \d+", "process PID", done.stdout) == expect, done.stderr
