@@ -19,7 +19,8 @@ from clawgate.audit import verify
 from clawgate.cli import main
 from clawgate.egressrules import EgressRules
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
-from clawgate.executors.egress.netns import Opening, can_join
+from clawgate.executors.egress.netns import can_join
+from clawgate.executors.egress.opening import Opening
 from clawgate.executors.egress.proxy import Connection
 from clawgate.guard import Guard
 from clawgate.guard_setup import default_audit_path

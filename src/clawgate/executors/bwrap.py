@@ -46,7 +46,8 @@ from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment
 from clawgate.executors.egress import inside
-from clawgate.executors.egress.netns import Opening, can_join
+from clawgate.executors.egress.netns import can_join
+from clawgate.executors.egress.opening import Opening
 from clawgate.executors.egress.proxy import (
     Connection,
     EgressProxy,
