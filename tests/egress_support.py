@@ -8,6 +8,7 @@ import os
 import socket
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -28,9 +29,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(size))
             self.end_headers()
             block = b"x" * 65536
-            while size > 0:
-                self.wfile.write(block[:size])
-                size -= len(block)
+            rate = getattr(self.server, "rate", None)  # bytes per second, or as fast as it goes
+            start, sent = time.monotonic(), 0
+            while sent < size:
+                if rate is not None:  # keep to the rate: wait until this block is due
+                    time.sleep(max(0.0, start + sent / rate - time.monotonic()))
+                self.wfile.write(block[:size - sent])
+                sent += len(block[:size - sent])
             return
         body = f"hello {self.headers.get('Host')} {self.path}\n".encode()
         self.send_response(200)
@@ -43,9 +48,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 
 @contextmanager
-def http_server() -> Iterator[int]:
-    """A threaded HTTP server on 127.0.0.1; yields its port."""
+def http_server(rate: float | None = None) -> Iterator[int]:
+    """A threaded HTTP server on 127.0.0.1; yields its port. ``rate``: ``/bytes/N`` is sent
+    at that many bytes per second (a download over a real link), else as fast as it goes."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.rate = rate  # type: ignore[attr-defined]
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

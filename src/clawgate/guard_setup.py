@@ -212,12 +212,13 @@ def _inside(path: Path, root: str) -> bool:
 
 
 def _audit_egress(executor: Executor, log: AuditLog | None) -> None:
-    """Send a bubblewrap executor's connections to the audit log, unless its caller chose
-    where they go."""
+    """Send a sandbox's connections (bubblewrap's or Docker's) to the audit log, unless its
+    caller chose where they go."""
     from clawgate.egressaudit import sink_for
-    from clawgate.executors import BwrapExecutor
+    from clawgate.executors import BwrapExecutor, DockerExecutor
 
-    if log is not None and isinstance(executor, BwrapExecutor) and executor.egress_audit is None:
+    if log is not None and isinstance(executor, (BwrapExecutor, DockerExecutor)) \
+            and executor.egress_audit is None:
         executor.egress_audit = sink_for(log)
 
 

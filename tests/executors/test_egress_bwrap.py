@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
+import socket
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +19,8 @@ from clawgate.audit import verify
 from clawgate.cli import main
 from clawgate.egressrules import EgressRules
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
+from clawgate.executors.egress.netns import can_join
+from clawgate.executors.egress.opening import Opening
 from clawgate.executors.egress.proxy import Connection
 from clawgate.guard import Guard
 from clawgate.guard_setup import default_audit_path
@@ -28,13 +32,18 @@ TEST_DOMAIN = "pkg.test"
 CURL = shutil.which("curl")
 
 
-@pytest.fixture
-def sandbox(workspace: Path, limiter: SpawnLimiter, port: int,
-            seen: list[Connection]) -> Iterator[BwrapExecutor]:
+@pytest.fixture(params=["inside", "bridge"])
+def sandbox(workspace: Path, limiter: SpawnLimiter, port: int, seen: list[Connection],
+            request: pytest.FixtureRequest) -> Iterator[BwrapExecutor]:
+    """Both ways to the proxy: its listener made in the sandbox's namespace (where this
+    process may join it), and the bridge inside (where it may not)."""
+    if request.param == "inside" and not can_join():
+        pytest.skip("joining a sandbox's network namespace needs CAP_SYS_ADMIN")
     rules = EgressRules(allowed_domains=(TEST_DOMAIN,), allow_loopback_ports=(port,))
     with BwrapExecutor(workspace=workspace, limiter=limiter, egress=rules,
                        egress_resolver=lambda host, _p: ["127.0.0.1"] if host == TEST_DOMAIN
                        else [], egress_audit=seen.append) as executor:
+        executor.listen_inside = request.param == "inside"
         yield executor
 
 
@@ -171,3 +180,32 @@ def test_a_run_that_times_out_mid_connection_is_recorded(sandbox: BwrapExecutor,
     (record,) = seen
     assert (record.host, record.allowed, record.bytes_up, record.bytes_down) == (
         TEST_DOMAIN, True, 0, 0)
+
+
+def test_the_way_in_is_the_listener_or_the_bridge(sandbox: BwrapExecutor) -> None:
+    """With the listener made inside, no program of ours runs in the sandbox and nothing is
+    mounted for it; the sandbox's loopback listens on 3128 either way, before the command."""
+    code, out = _run(sandbox, "ls /run 2>/dev/null; grep -c ' 0100007F:0C38 ' /proc/net/tcp")
+    assert (code, out) == (0, "1\n" if sandbox.listen_inside
+                           else "clawgate-bridge\nclawgate-egress\n1\n")
+
+
+def test_a_listener_that_cannot_be_made_runs_nothing(sandbox: BwrapExecutor) -> None:
+    """Where the proxy's listener cannot be handed over, bubblewrap's sandbox is killed
+    before its command starts (the run is never one with a different network)."""
+    if not sandbox.listen_inside:
+        pytest.skip("the bridge makes no listener outside")
+    marker = Path(sandbox.workspace, "ran")
+
+    def refuse(listener: socket.socket) -> None:
+        listener.close()
+        raise OSError("the lane is gone")
+
+    with Opening(3128, refuse) as opening:
+        job = sandbox.prepare(ExecRequest(["touch", str(marker)]))
+        done = subprocess.run(sandbox.sandbox_argv(job, opening=opening), pass_fds=opening.fds,
+                              capture_output=True, timeout=60, check=False)
+    assert (done.returncode != 0, marker.exists(), opening.failure) == (
+        True, False, "handing the listener to the proxy: the lane is gone")
+    assert sandbox.run(ExecRequest(["touch", str(marker)])).exit_code == 0
+    assert marker.exists()  # the same command, given its listener, runs

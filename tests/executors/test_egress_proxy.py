@@ -167,3 +167,31 @@ def test_a_connection_flood_is_capped() -> None:
     assert answer.startswith(b"HTTP/1.1 503")
     assert [(c.allowed, c.why) for c in seen] == [
         (False, f"more than {MAX_CONNECTIONS} connections of one run at once")]
+
+
+@pytest.mark.parametrize("listener", ["unix", "tcp"])
+def test_a_large_download_arrives_whole_and_counted(port: int, listener: str) -> None:
+    """Many MiB through the relay (``splice`` through a pipe), on the run's Unix socket or on
+    a TCP listener handed to the lane (as one made inside a container): every byte arrives,
+    and the audit counts exactly what went each way."""
+    size = 9 * 1024 * 1024 + 7
+    seen: list[Connection] = []
+    proxy = EgressProxy(EgressRules(allowed_domains=(), allow_loopback_ports=(port,)),
+                        sink=seen.append)
+    tcp = socket.create_server(("127.0.0.1", 0)) if listener == "tcp" else None
+    request = f"GET http://localhost:{port}/bytes/{size} HTTP/1.0\r\n\r\n".encode()
+    with proxy.lane("big", tcp) as lane:
+        if tcp is None:
+            answer = _talk(lane, request)
+        else:
+            with socket.create_connection(tcp.getsockname(), timeout=30) as client:
+                client.sendall(request)
+                client.shutdown(socket.SHUT_WR)
+                answer = b"".join(iter(lambda: client.recv(1 << 20), b""))
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert (head.split(b"\r\n")[0], len(body), body.count(b"x")) == (
+        b"HTTP/1.0 200 OK", size, size)
+    (record,) = seen
+    assert (record.bytes_down, record.allowed) == (len(answer), True)
+    assert record.bytes_up == len(f"GET /bytes/{size} HTTP/1.0\r\nHost: localhost:{port}\r\n"
+                                  "Connection: close\r\n\r\n")

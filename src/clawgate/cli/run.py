@@ -38,6 +38,7 @@ from clawgate.egressaudit import LazySink
 from clawgate.errors import ClawgateError, MissingExtra, PolicyError, SandboxUnavailable
 from clawgate.executors import ExecRequest, ExecResult, Limits, executor_from_settings
 from clawgate.executors.bwrap import BwrapExecutor
+from clawgate.executors.docker_exec import DockerExecutor
 from clawgate.guard_setup import default_audit_path, engine_for, state_files
 
 KIND_ISOLATION = {"host": 0, "auto": 1, "bwrap": 2, "docker": 2}  # a flag may not pick less
@@ -116,7 +117,7 @@ def run(
         with executor_from_settings(settings, workspace=root,
                                     safe_env_names=policy.hooks.safe_env_names,
                                     read_only=state_files(policy, root)) as executor:
-            if isinstance(executor, BwrapExecutor):
+            if isinstance(executor, (BwrapExecutor, DockerExecutor)):
                 executor.egress_audit = sink
             result = executor.run(request)
     except MissingExtra as exc:  # a configuration error: one line naming the extra

@@ -16,12 +16,14 @@ from clawgate.cli.common import emit_json, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.errors import ClawgateError
 from clawgate.executors.egress.inside import (
+    BRIDGE_PORT,
     INSIDE_DIR,
     PROXY_URL,
     SOCKS_URL,
     interpreter,
     proxy_env,
 )
+from clawgate.executors.egress.netns import can_join
 
 HOST_NOTE = ("the host executor: no sandbox; a command sees and may change everything your "
              "user can")
@@ -46,8 +48,8 @@ def explain(settings: dict[str, Any], workspace: Path, read_only: Iterable[str],
             for m in (*view.base, *view.mounts)]
         net = network_view(kind, settings)
         env = {} if view is None else dict(view.env)
-        if net["mode"] == "proxy":
-            env.update(proxy_env())
+        if net["mode"] == "proxy":  # Docker's port is chosen per run
+            env.update(proxy_env("PORT" if kind == "docker" else BRIDGE_PORT))
         emit_json({"executor": kind, "workspace": os.fspath(workspace), "mounts": mounts,
                    "private": [] if view is None else list(view.private),
                    "env": env, "network": net})
@@ -65,20 +67,24 @@ def explain(settings: dict[str, Any], workspace: Path, read_only: Iterable[str],
 
 def network_view(kind: str, settings: dict[str, Any]) -> dict[str, Any]:
     """What the sandbox can reach: ``mode`` proxy (only through the egress proxy, by
-    domain), shared (the host's network: ``--network`` or ``docker.network: bridge``), none
-    (Docker's: no network at all) or host (no sandbox)."""
+    domain; ``listener``: where it listens, ``inside`` the sandbox's network namespace or
+    behind a ``bridge``), shared (the host's network: ``--network`` or a ``docker.network``
+    other than ``none``) or host (no sandbox)."""
     from clawgate.executors.settings import egress_from_settings, network_allowed
 
     if kind == "host":
         return {"mode": "host"}
     if network_allowed(settings):
         return {"mode": "shared"}
-    if kind == "docker":
-        return {"mode": "none"}
     rules = egress_from_settings(settings)
-    python, prefix = interpreter()
-    return {"mode": "proxy", "proxy": PROXY_URL, "socks": SOCKS_URL,
-            "bridge": {"python": python, "read_only": prefix, "socket_dir": INSIDE_DIR},
+    way: dict[str, Any] = {"listener": "inside", "proxy": PROXY_URL, "socks": SOCKS_URL}
+    if kind == "docker":  # a free port per run, in the run's HTTP_PROXY and ALL_PROXY
+        way |= {"proxy": "http://127.0.0.1:PORT", "socks": "socks5h://127.0.0.1:PORT"}
+    elif not can_join():
+        python, prefix = interpreter()
+        way |= {"listener": "bridge", "bridge": {"python": python, "read_only": prefix,
+                                                 "socket_dir": INSIDE_DIR}}
+    return {"mode": "proxy", **way,
             "allowed_domains": list(rules.allowed_domains),
             "denied_domains": list(rules.denied_domains),
             "allow_loopback_ports": list(rules.allow_loopback_ports)}
@@ -87,24 +93,31 @@ def network_view(kind: str, settings: dict[str, Any]) -> dict[str, Any]:
 def network_lines(net: dict[str, Any]) -> list[str]:
     """The network part of the text view."""
     if net["mode"] == "shared":
-        return ["network     the host's, shared (--network or executor.docker.network: "
-                "bridge): no domain decisions, no connection audit"]
-    if net["mode"] == "none":
-        return ["network     none (the container has no network)"]
+        return ["network     the host's, shared (--network or an executor.docker.network "
+                "other than none): no domain decisions, no connection audit"]
     if net["mode"] != "proxy":
         return []
     listed = ", ".join(net["allowed_domains"]) or "none: every connection is refused"
     ports = ", ".join(str(p) for p in net["allow_loopback_ports"]) or "none"
     return ["network     only through clawgate's egress proxy, at "
             f"{net['proxy']} (HTTP, CONNECT) and {net['socks']} (SOCKS5); "
-            "names are resolved by the proxy, none inside; every connection is audited",
+            "names are resolved by the proxy, none inside; every connection is audited"
+            + (" (PORT: a free one per run, in its HTTP_PROXY and ALL_PROXY)"
+               if net["proxy"].endswith(":PORT") else ""),
             f"  allowed   executor.network.allowed_domains (and their subdomains): {listed}",
             "  denied    executor.network.denied_domains: "
             f"{', '.join(net['denied_domains']) or 'none'}",
             f"  loopback  executor.network.allow_loopback_ports: {ports}",
-            f"  bridge    {net['bridge']['python']} forwards them to the proxy's socket in "
+            f"  listener  {_way_in(net)}"]
+
+
+def _way_in(net: dict[str, Any]) -> str:
+    if net["listener"] == "inside":
+        return ("made by clawgate inside the sandbox's own network namespace before the "
+                "command starts: nothing of clawgate's runs inside")
+    return (f"{net['bridge']['python']} forwards connections to the proxy's socket in "
             f"{net['bridge']['socket_dir']} (its installation {net['bridge']['read_only']} "
-            "read-only)"]
+            "read-only)")
 
 
 def _sandbox_kind(kind: str) -> str:

@@ -8,10 +8,13 @@ minus its protected paths, a per-workspace toolchain cache, the active virtual e
 interpreter, the policy's ``executor.mounts``, and never the guard's state.
 
 The network: none of its own. Unless the policy shares the host's (``network=True``), the
-command runs behind the egress bridge (``egress/bridge.py``), which forwards connections to
-127.0.0.1:3128 inside the sandbox to this executor's egress proxy (``egress/proxy.py``) over a
-Unix socket bind-mounted in for the run; the proxy judges each by host name against
-``executor.network`` and reports it to ``egress_audit``. All namespaces are
+sandbox's programs find this executor's egress proxy (``egress/proxy.py``) on 127.0.0.1:3128
+of the sandbox's own network namespace: where this process may join that namespace (root),
+the proxy's listening socket is made there before the command starts (``egress/netns.py``)
+and the proxy accepts the connections itself; elsewhere the command runs behind the egress
+bridge (``egress/bridge.py``), which forwards them over a Unix socket bind-mounted in for
+the run. The proxy judges each by host name against ``executor.network`` and reports it to
+``egress_audit``. All namespaces are
 unshared, capabilities dropped, the session is new (no TIOCSTI into the caller's terminal) and
 the sandbox dies with its parent: a timeout that kills bwrap kills every process inside its pid
 namespace, including ones that called ``setsid``.
@@ -27,6 +30,7 @@ a filter never runs without one.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shlex
 import shutil
@@ -42,6 +46,8 @@ from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment
 from clawgate.executors.egress import inside
+from clawgate.executors.egress.netns import can_join
+from clawgate.executors.egress.opening import Opening
 from clawgate.executors.egress.proxy import (
     Connection,
     EgressProxy,
@@ -83,6 +89,7 @@ class BwrapExecutor(Executor):
         self.egress = egress if egress is not None else EgressRules()
         self.egress_audit = egress_audit
         self.proxy = EgressProxy(self.egress, resolve=egress_resolver, sink=self._report)
+        self.listen_inside = not network and can_join()  # else through the bridge
         self.read_only = inside_workspace(read_only, self.workspace)
         self.mounts = tuple(mounts)
         found = shutil.which(bwrap)
@@ -113,14 +120,17 @@ class BwrapExecutor(Executor):
         return env
 
     def sandbox_argv(self, job: Job, channel: int | None = None,
-                     lane: Lane | None = None) -> list[str]:
+                     lane: Lane | None = None, opening: Opening | None = None) -> list[str]:
         """The bwrap command line that runs ``job.argv`` in the sandbox; given the fd of a
         ``SyscallWatch``'s channel, under the system-call filter; behind the egress bridge
-        when ``lane``, the run's proxy socket, is given (the filter covers the bridge too)."""
+        when ``lane``, the run's proxy socket, is given (the filter covers the bridge too);
+        held until the proxy listens inside when ``opening`` is given."""
         argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
                 "--cap-drop", "ALL"]
         if self.network:
             argv.append("--share-net")
+        if opening is not None:
+            argv += opening.bwrap_args()
         argv += _system_binds()
         if channel is not None:
             argv += _python_binds(self._loader[0])
@@ -156,9 +166,12 @@ class BwrapExecutor(Executor):
         with contextlib.ExitStack() as stack:
             watch = stack.enter_context(SyscallWatch()) if self.seccomp else None
             lane = None if self.network else stack.enter_context(
-                self.proxy.lane(shlex.join(job.argv)))
+                self.proxy.lane(shlex.join(job.argv), unix=not self.listen_inside))
+            opening = stack.enter_context(Opening(inside.BRIDGE_PORT, functools.partial(
+                self.proxy.accept_on, lane))) if lane is not None and self.listen_inside else None
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
-            argv = self.sandbox_argv(job, None if watch is None else watch.child_fd, lane)
+            argv = self.sandbox_argv(job, None if watch is None else watch.child_fd,
+                                     None if opening is not None else lane, opening)
             if containment is not None:
                 stack.enter_context(containment)
             else:
@@ -166,7 +179,11 @@ class BwrapExecutor(Executor):
             result = run_process(argv, cwd=job.cwd, env=job.env, timeout_s=job.timeout_s,
                                  output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
                                  containment=containment,
-                                 pass_fds=() if watch is None else (watch.child_fd,))
+                                 pass_fds=(*(() if watch is None else (watch.child_fd,)),
+                                           *(() if opening is None else opening.fds)))
+        if opening is not None and opening.failure is not None:
+            raise SandboxUnavailable(f"the sandbox's egress proxy could not be set up: "
+                                     f"{opening.failure}; the command was not run")
         return result if watch is None else _with_refusals(result, watch.report)
 
     def _probe(self) -> None:

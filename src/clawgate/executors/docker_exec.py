@@ -1,6 +1,7 @@
 """The Docker executor: commands in containers on a real engine, through the Docker SDK.
 
-Every container gets no network (unless the policy allows it), a read-only root, all
+Every container gets no network of its own (unless the policy shares the host's: a
+``docker.network`` other than ``none``), a read-only root, all
 capabilities dropped, ``no-new-privileges``, memory, CPU and pid limits, a small private
 ``/tmp``, an init that reaps orphans, the workspace at ``/workspace``, and the rest of the
 sandbox's view (``view.py``) bound at the same paths as on the host: the home directory
@@ -22,21 +23,36 @@ Two modes:
 - per call: a fresh container per command, removed afterwards.
 
 A timeout kills the container. Errors of the SDK become clawgate errors in ``docker_engine``.
+
+The network: a container's only interface is its loopback, and its only way out is the
+egress proxy (``egress/proxy.py``), as for bubblewrap. For each run the executor makes the
+proxy's listening socket inside the container's network namespace (``egress/netns.py``: a
+thread of this process joins it, binds 127.0.0.1 on a free port and leaves), points the
+run's ``HTTP_PROXY``/``ALL_PROXY`` at that port, and the proxy accepts there, in this
+process: no program of ours runs in the container and no byte crosses a second hop. The
+proxy judges each connection by host name against ``executor.network`` and reports it to
+``egress_audit``; nothing resolves inside (no resolver is reachable). Joining the namespace
+needs root, and the container's process must be visible here (a local engine): else the
+run fails with SandboxUnavailable, never with more network. A per-call container is started
+idle and the command runs in it by ``exec`` once the proxy listens (then it is removed).
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import os
+import shlex
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from clawgate.errors import ExecutorError
+from clawgate.egressrules import EgressRules
+from clawgate.errors import ExecutorError, SandboxUnavailable
 from clawgate.executors.base import TIMEOUT_EXIT, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.docker_engine import (
     DockerSettings,
@@ -46,6 +62,15 @@ from clawgate.executors.docker_engine import (
     sdk_failures,
 )
 from clawgate.executors.docker_stream import collect, result_of
+from clawgate.executors.egress import inside
+from clawgate.executors.egress.netns import NamespaceUnavailable, listen_in
+from clawgate.executors.egress.proxy import (
+    Connection,
+    EgressProxy,
+    Resolver,
+    Sink,
+    system_resolver,
+)
 from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
 
@@ -92,10 +117,15 @@ class DockerExecutor(Executor):
     def __init__(self, settings: DockerSettings | None = None, *, network: bool = False,
                  safe_env_names: Iterable[str] = DOCKER_ENV_NAMES,
                  read_only: Iterable[str | os.PathLike[str]] = (),
-                 mounts: Sequence[MountSpec] = (), **kwargs: Any) -> None:
+                 mounts: Sequence[MountSpec] = (), egress: EgressRules | None = None,
+                 egress_resolver: Resolver = system_resolver,
+                 egress_audit: Sink | None = None, **kwargs: Any) -> None:
         super().__init__(safe_env_names=safe_env_names, **kwargs)
         self.settings = settings or DockerSettings()
         self.network = network
+        self.egress = egress if egress is not None else EgressRules()
+        self.egress_audit = egress_audit
+        self.proxy = EgressProxy(self.egress, resolve=egress_resolver, sink=self._report)
         self.read_only = inside_workspace(read_only, self.workspace)
         self.mounts = tuple(mounts)
         self._client = connect(self.settings, API_TIMEOUT_S)
@@ -178,11 +208,36 @@ class DockerExecutor(Executor):
         return WORKSPACE if relative == "." else f"{WORKSPACE}/{relative}"
 
     def _exec_warm(self, job: Job) -> ExecResult:
+        """In the warm container; a container that died since (OOM, removed by hand) is
+        replaced once."""
+        for attempt in (1, 2):
+            container = self._warm_container()
+            try:
+                return self._exec_in(container, job, functools.partial(self._kill_warm,
+                                                                       container))
+            except _Gone as gone:
+                if attempt == 2:
+                    raise gone.cause from None
+                self._forget(container)
+        raise AssertionError("unreachable")
+
+    def _exec_in(self, container: Any, job: Job, on_timeout: Callable[[], None]) -> ExecResult:
+        """``job`` by ``exec`` in a running ``container``, behind the egress proxy unless the
+        network is shared. Raises _Gone when the container is no longer there."""
         start = time.monotonic()
-        container, exec_id = self._create_exec(job)
         api = self._client.api
-        stream = api.exec_start(exec_id, stream=True, demux=True)
-        out, err, timed_out = collect(stream, job, lambda: self._kill_warm(container))
+        with contextlib.ExitStack() as stack:
+            env = job.env if self.network else self._behind_proxy(container, job, stack)
+            argv = ["sh", "-c", GROUP_WRAPPER, "clawgate", os.urandom(8).hex(), *job.argv]
+            try:
+                exec_id = api.exec_create(container.id, argv, environment=env,
+                                          workdir=self._workdir(job))["Id"]
+            except sdk().errors.APIError as exc:
+                if exc.status_code in (404, 409):
+                    raise _Gone(exc) from exc
+                raise
+            stream = api.exec_start(exec_id, stream=True, demux=True)
+            out, err, timed_out = collect(stream, job, on_timeout)
         if timed_out:
             return result_of(TIMEOUT_EXIT, out, err, start, timed_out=True)
         if container.id in self._killed:
@@ -191,30 +246,47 @@ class DockerExecutor(Executor):
         code = api.exec_inspect(exec_id)["ExitCode"]
         return result_of(code if code is not None else 1, out, err, start)
 
-    def _create_exec(self, job: Job) -> tuple[Any, str]:
-        """An exec in the warm container; a container that died since (OOM, removed by hand)
-        is replaced once."""
-        argv = ["sh", "-c", GROUP_WRAPPER, "clawgate", os.urandom(8).hex(), *job.argv]
-        for attempt in (1, 2):
-            container = self._warm_container()
-            try:
-                created = self._client.api.exec_create(container.id, argv, environment=job.env,
-                                                       workdir=self._workdir(job))
-            except sdk().errors.APIError as exc:
-                if attempt == 2 or exc.status_code not in (404, 409):
-                    raise
-                self._forget(container)
-                continue
-            return container, created["Id"]
-        raise AssertionError("unreachable")
+    def _behind_proxy(self, container: Any, job: Job, stack: contextlib.ExitStack) -> dict[
+            str, str]:
+        """The run's environment pointed at a proxy lane that listens inside ``container``'s
+        network namespace, open until ``stack`` closes (after the run: its connections are
+        then all in the audit)."""
+        pid = self._container_pid(container)
+        try:
+            listener = listen_in(pid, belongs=functools.partial(_runs, container.id, pid))
+        except NamespaceUnavailable as exc:
+            raise SandboxUnavailable(f"the container's egress proxy cannot be set up: {exc} "
+                                     f"(engine: {self.settings.where()}); nothing was run"
+                                     ) from exc
+        stack.enter_context(self.proxy.lane(shlex.join(job.argv), listener))
+        env = dict(job.env)
+        for name, value in inside.proxy_env(listener.getsockname()[1]).items():
+            if name not in (job.request.env or {}):
+                env[name] = value
+        return env
 
-    def _forget(self, container: Any) -> None:
-        with self._lock:
-            if self._warm is container:
-                self._warm = None
-        _remove(container)
+    def _container_pid(self, container: Any) -> int:
+        """The container's first process, as the engine reports it (``listen_in`` checks it
+        is that container's). Raises _Gone when the container is not running."""
+        try:
+            container.reload()
+        except sdk().errors.NotFound as exc:
+            raise _Gone(exc) from exc
+        pid = int(container.attrs.get("State", {}).get("Pid") or 0)
+        if pid <= 0:
+            raise _Gone(ExecutorError("the container is not running"))
+        return pid
 
     def _run_cold(self, job: Job) -> ExecResult:
+        if not self.network:  # idle until the proxy listens inside it, then the command
+            container = self._client.containers.run(
+                **(self.container_config() | {"command": KEEPALIVE}))
+            try:
+                return self._exec_in(container, job, lambda: _kill(container))
+            except _Gone as gone:
+                raise gone.cause from None
+            finally:
+                _remove(container)
         config = self.container_config() | {"command": job.argv, "environment": job.env,
                                             "working_dir": self._workdir(job)}
         start = time.monotonic()
@@ -229,6 +301,17 @@ class DockerExecutor(Executor):
         finally:
             container.remove(force=True)
         return result_of(code, out, err, start, timed_out=timed_out)
+
+    def _forget(self, container: Any) -> None:
+        with self._lock:
+            if self._warm is container:
+                self._warm = None
+        _remove(container)
+
+    def _report(self, connection: Connection) -> None:
+        """Hand a connection to ``egress_audit`` (the Guard sets it to its audit log)."""
+        if self.egress_audit is not None:
+            self.egress_audit(connection)
 
     def _warm_container(self) -> Any:
         with self._lock:
@@ -255,6 +338,14 @@ class DockerExecutor(Executor):
 _LEFT_RUNNING: weakref.WeakSet[DockerExecutor] = weakref.WeakSet()
 
 
+class _Gone(Exception):
+    """The container an exec was meant for is gone (``cause``: what said so)."""
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
 @atexit.register
 def _close_left_running() -> None:
     """Warm containers of executors nobody closed do not outlive the interpreter."""
@@ -266,6 +357,16 @@ def _close_left_running() -> None:
 def _holds(hidden: Mount, view: SandboxView) -> bool:
     """Whether anything of ``view`` is mounted below the hidden directory."""
     return any(m.path.startswith(hidden.path.rstrip("/") + "/") for m in view.mounts)
+
+
+def _runs(container_id: str, pid: int) -> bool:
+    """Whether process ``pid`` of this machine is in container ``container_id`` (its control
+    group names it): false for a remote engine's pid, or one reused since."""
+    try:
+        groups = Path(f"/proc/{pid}/cgroup").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return container_id in groups
 
 
 def _kill(container: Any) -> None:

@@ -6,11 +6,11 @@ The section's shape is the policy model's: ``kind``, ``timeout_s``, ``max_timeou
 (what a sandbox shows besides its default view: ``view.py``), ``seccomp: {enabled, ...}`` (the
 bubblewrap sandbox's system-call filter; the rest of it is the Guard's), ``network:
 {allowed_domains, denied_domains, allow_loopback_ports}`` (what the egress proxy lets a
-bubblewrap sandbox reach: ``egress/``) and ``docker: {image, base_url, memory, pids, cpus,
-network}``; a pydantic model is accepted as it is (through ``model_dump``).
-``share_network: true`` (``policy run --network``) shares the host's network with the
-sandbox, as ``docker.network: bridge`` does (and ``network: true``, the spelling from before
-the egress proxy).
+bubblewrap sandbox or a Docker container reach: ``egress/``) and ``docker: {image,
+base_url, memory, pids, cpus, network}``; a pydantic model is accepted as it is (through
+``model_dump``). ``share_network: true`` (``policy run --network``) shares the host's
+network with the sandbox, as a ``docker.network`` other than ``none`` does (and ``network:
+true``, the spelling from before the egress proxy); there is no proxy then.
 
 ``kind: auto`` (the embedded default's) is bubblewrap where ``bwrap`` works on this machine,
 else the host, with one warning line logged (``clawgate.executors``, which Python prints on
@@ -128,7 +128,8 @@ def executor_from_settings(section: Mapping[str, Any] | Any, *, kind: str | None
         return HostExecutor(**common)
     if chosen == "bwrap":
         return BwrapExecutor(**bwrap, **common)
-    return DockerExecutor(docker_settings_from(values), **sandbox, **common)
+    return DockerExecutor(docker_settings_from(values), **sandbox,
+                          egress=egress_from_settings(values), **common)
 
 
 def seccomp_enabled(section: Mapping[str, Any] | Any) -> bool:

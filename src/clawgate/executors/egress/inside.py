@@ -1,6 +1,7 @@
-"""What a sandbox needs to reach the egress proxy: the bridge in front of the command, the
-binds that show it the bridge, the interpreter that runs it and its run's proxy socket, and
-the environment that points programs at it. Executor-neutral: bubblewrap uses it as is."""
+"""What a sandbox needs to reach the egress proxy: the environment that points programs at it
+(bubblewrap's and Docker's), and where the proxy's listener cannot be made inside the
+sandbox (``netns.py``), the bridge in front of the command, the binds that show it the
+bridge, the interpreter that runs it and its run's proxy socket."""
 
 from __future__ import annotations
 
@@ -16,15 +17,16 @@ PROXY_URL = f"http://127.0.0.1:{BRIDGE_PORT}"
 SOCKS_URL = f"socks5h://127.0.0.1:{BRIDGE_PORT}"
 
 
-def proxy_env() -> dict[str, str]:
-    """The variables that send pip, npm, git, curl, cargo and go through the proxy (an empty
-    NO_PROXY: nothing is reached around it, and nothing could be)."""
+def proxy_env(port: int | str = BRIDGE_PORT) -> dict[str, str]:
+    """The variables that send pip, npm, git, curl, cargo and go through the proxy listening
+    on 127.0.0.1:``port`` inside the sandbox (an empty NO_PROXY: nothing is reached around
+    it, and nothing could be)."""
     env: dict[str, str] = {}
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy",
                  "npm_config_proxy", "npm_config_https_proxy", "CARGO_HTTP_PROXY"):
-        env[name] = PROXY_URL
+        env[name] = f"http://127.0.0.1:{port}"
     for name in ("ALL_PROXY", "all_proxy"):
-        env[name] = SOCKS_URL
+        env[name] = f"socks5h://127.0.0.1:{port}"
     env["NO_PROXY"] = env["no_proxy"] = ""
     return env
 

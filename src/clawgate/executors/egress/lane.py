@@ -65,7 +65,8 @@ class Lane:
     directory: str
     run: str
     command: str
-    listener: socket.socket | None = None
+    listeners: list[tuple[socket.socket, threading.Thread]] = field(default_factory=list)
+    closed: bool = False
     threads: list[threading.Thread] = field(default_factory=list)
     sockets: set[socket.socket] = field(default_factory=set)
     seen: list[Connection] = field(default_factory=list)
@@ -74,6 +75,20 @@ class Lane:
     @property
     def socket_path(self) -> str:
         return os.path.join(self.directory, SOCKET_NAME)
+
+    def add_listener(self, listener: socket.socket, accepting: threading.Thread) -> bool:
+        """Keep ``listener`` and its accepting thread, unless the lane is closed already."""
+        with self.lock:
+            if self.closed:
+                return False
+            self.listeners.append((listener, accepting))
+            return True
+
+    def close_listeners(self) -> list[tuple[socket.socket, threading.Thread]]:
+        """The lane takes no more listeners; the ones it has, to stop."""
+        with self.lock:
+            self.closed = True
+            return list(self.listeners)
 
     def admit(self, thread: threading.Thread, conn: socket.socket, cap: int) -> bool:
         """Take a new connection and its thread, unless ``cap`` are open already."""

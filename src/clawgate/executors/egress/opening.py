@@ -1,0 +1,107 @@
+"""The proxy's listener made in a bubblewrap sandbox's network namespace before its command
+starts (``Opening``): bwrap reports its sandbox on ``--info-fd`` and holds the command on
+``--block-fd`` until the listener is there (``netns.listen_in``)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from clawgate.executors.egress.netns import JOIN_TIMEOUT_S, NamespaceUnavailable, listen_in
+
+
+class Opening:
+    """The proxy's listener made in a bubblewrap sandbox's network namespace before its
+    command starts. bwrap writes its sandbox's pid and namespaces to ``--info-fd`` and waits
+    on ``--block-fd`` before it runs the command; a thread of ours reads them, makes the
+    listener on 127.0.0.1:``port`` there (``listen_in``, checked to be the namespace bwrap
+    named), hands it to ``ready`` and only then lets the command start. Where that fails,
+    the sandbox is killed before its command runs, and ``failure`` says why."""
+
+    def __init__(self, port: int, ready: Callable[[socket.socket], None]) -> None:
+        self.port = port
+        self.ready = ready
+        self.failure: str | None = None
+        self.info_read, self.info_write = os.pipe2(os.O_CLOEXEC)
+        self.block_read, self.block_write = os.pipe2(os.O_CLOEXEC)
+        self.wake_read, self.wake_write = os.pipe2(os.O_CLOEXEC)
+        self._thread = threading.Thread(target=self._open, name="clawgate-egress-opening",
+                                        daemon=True)
+
+    @property
+    def fds(self) -> tuple[int, int]:
+        """The ends bwrap inherits."""
+        return self.info_write, self.block_read
+
+    def bwrap_args(self) -> list[str]:
+        return ["--info-fd", str(self.info_write), "--block-fd", str(self.block_read)]
+
+    def __enter__(self) -> Opening:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        os.write(self.wake_write, b"x")  # the run is over: stop waiting for bwrap
+        self._thread.join(JOIN_TIMEOUT_S)
+        for fd in (self.info_read, self.info_write, self.block_read, self.block_write,
+                   self.wake_read, self.wake_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def _open(self) -> None:
+        pid = 0
+        doing = "reading bubblewrap's report on its sandbox"
+        try:
+            info = self._info()
+            if info is None:
+                return  # bwrap ended (or never started) before its sandbox was built
+            pid, inode = int(info["child-pid"]), int(info["net-namespace"])
+            doing = "making the proxy's listener inside"
+            listener = listen_in(pid, self.port, belongs=lambda: _inode(pid) == inode)
+            doing = "handing the listener to the proxy"
+            self.ready(listener)
+            doing = "letting the command start"
+            os.write(self.block_write, b"x")
+        except (NamespaceUnavailable, OSError, ValueError, KeyError, TypeError) as exc:
+            self.failure = f"{doing}: {exc}"
+            if pid > 0:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)  # the command must not start without it
+            with contextlib.suppress(OSError):
+                os.close(self.block_write)
+
+    def _info(self) -> dict[str, Any] | None:
+        """bwrap's JSON report; None when the run ended first."""
+        poller = select.poll()
+        poller.register(self.info_read, select.POLLIN)
+        poller.register(self.wake_read, select.POLLIN)
+        data = b""
+        while True:
+            ready = {fd for fd, _ in poller.poll()}
+            if self.wake_read in ready:
+                return None
+            chunk = os.read(self.info_read, 4096)
+            if not chunk:
+                return None
+            data += chunk
+            try:
+                report = json.loads(data)
+            except ValueError:
+                continue  # not whole yet
+            if not isinstance(report, dict):
+                raise ValueError(f"not a JSON object: {data[:100]!r}")
+            return report
+
+
+def _inode(pid: int) -> int:
+    try:
+        return os.stat(f"/proc/{pid}/ns/net").st_ino
+    except OSError:
+        return -1
