@@ -146,9 +146,9 @@ class DockerSettings(Strict):
     pids: int = described("Process limit.", *RUNS, default=256, ge=1)
     cpus: float = described("CPU share.", *RUNS, default=1.0, gt=0)
     network: Literal["none", "bridge"] = described(
-        "bridge: the bwrap or docker sandbox shares the host's network, around the egress "
-        "proxy (no domain decisions, no connection audit); none: the only way out is the "
-        "proxy (executor.network).", *RUNS, default="none")
+        "bridge: around the egress proxy (no domain decisions, no connection audit), "
+        "bubblewrap shares the host's network and a Docker container gets the engine's "
+        "bridge network; none: the only way out is the proxy (executor.network).", *RUNS, default="none")
 
 
 class SandboxMount(Strict):
