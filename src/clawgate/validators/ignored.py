@@ -32,7 +32,9 @@ _MAX_ENTRIES = 4096  # entries looked at for credential files inside an ignored 
 def ignored(path: str, ctx: Context, *, directory: bool = False) -> bool:
     """``path`` (absolute, normalised, strictly inside the workspace) is one the project's
     ignore files declare is not source, and deleting it removes no credential file.
-    ``directory``: the command names it as a directory (``cover/``) when it does not exist."""
+    ``directory``: the command names it as a directory (``cover/``); what does not exist is
+    judged as a directory and, unless so named, as a file (a build makes it one or the
+    other; deleting it now removes nothing)."""
     workspace = ctx.workspace
     if workspace == "/" or not path.startswith(workspace + "/"):
         return False
@@ -42,12 +44,16 @@ def ignored(path: str, ctx: Context, *, directory: bool = False) -> bool:
     kinds = _kinds(workspace, parts)
     if kinds is None:
         return False  # a link on the way, or the path could not be looked at
-    exists = kinds[-1] is not None
-    is_dir = kinds[-1] if exists else directory
-    for depth in range(1, len(parts) + 1):
-        if _matched(workspace, parts[:depth], depth < len(parts) or bool(is_dir)):
-            return not exists or not _holds_credential(path, ctx)
-    return False
+    if kinds[-1] is None:  # nothing there yet: ignored as whatever it would be
+        return _ignored_as(workspace, parts, True) or (
+            not directory and _ignored_as(workspace, parts, False))
+    return _ignored_as(workspace, parts, kinds[-1]) and not _holds_credential(path, ctx)
+
+
+def _ignored_as(workspace: str, parts: list[str], is_dir: bool) -> bool:
+    """git's answer for ``parts`` or one of the directories leading to it."""
+    return any(_matched(workspace, parts[:depth], depth < len(parts) or is_dir)
+               for depth in range(1, len(parts) + 1))
 
 
 def _kinds(workspace: str, parts: list[str]) -> list[bool | None] | None:
