@@ -118,6 +118,16 @@ def test_an_ignore_file_that_is_a_link_is_not_read(tmp_path: Path) -> None:
     assert _outcome(tmp_path, "rm -rf reports")[0] is Outcome.ASK
 
 
+@pytest.mark.parametrize("ignore", ["*\n", "/*\n!/keep\n", "*\n!.gitignore\n"])
+def test_an_ignore_file_that_ignores_everything_singles_nothing_out(tmp_path: Path,
+                                                                     ignore: str) -> None:
+    (tmp_path / "Documents").mkdir()  # a home under a dotfiles repository, an uploads folder
+    (tmp_path / "Documents" / "thesis.tex").write_text("x", encoding="utf-8")
+    (tmp_path / ".gitignore").write_text(ignore, encoding="utf-8")
+    assert _outcome(tmp_path, "rm -rf Documents")[0] is Outcome.ASK
+    assert _outcome(tmp_path, "rm -rf ./*")[0] is Outcome.ASK
+
+
 def test_a_tree_too_large_to_look_through_is_not_spared(tmp_path: Path) -> None:
     big = tmp_path / "reports"
     big.mkdir()

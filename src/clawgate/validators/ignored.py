@@ -6,10 +6,12 @@ loses nothing the repository holds, whatever the project calls it (``cover``, ``
 Only the ``.gitignore`` files from the workspace down to the path count (what the project
 declares; not the machine's ``.git/info/exclude`` or global excludes), read with git's rules
 (the last matching pattern wins, a deeper file over a shallower one, nothing re-included under
-an ignored directory). Never spared: a path through a symbolic link (``rm -rf link/`` empties
-what it points at), ``.git``, and a tree holding a credential file (``.env``, keys), which an
-ignore file names to keep it out of the repository, not because it is disposable. A tree too
-large to look through is not spared either.
+an ignored directory), and only where they single the path out: a pattern that ignores every
+name of a directory (``*``) is not a statement about any of them. Never spared: a path through
+a symbolic link (``rm -rf link/`` empties what it points at), ``.git``, and a tree holding a
+credential file (``.env``, keys), which an ignore file names to keep it out of the
+repository, not because it is disposable. A tree too large to look through is not spared
+either.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 _MAX_IGNORE_BYTES = 256 * 1024  # a larger ignore file is not read: nothing is spared by it
 _MAX_DEPTH = 32
 _MAX_ENTRIES = 4096  # entries looked at for credential files inside an ignored tree
+_PROBE = "clawgate-unnamed-entry-7f3c"  # a name no ignore file singles out
 
 
 def ignored(path: str, ctx: Context, *, directory: bool = False) -> bool:
@@ -51,9 +54,15 @@ def ignored(path: str, ctx: Context, *, directory: bool = False) -> bool:
 
 
 def _ignored_as(workspace: str, parts: list[str], is_dir: bool) -> bool:
-    """git's answer for ``parts`` or one of the directories leading to it."""
-    return any(_matched(workspace, parts[:depth], depth < len(parts) or is_dir)
-               for depth in range(1, len(parts) + 1))
+    """git's answer for ``parts`` or one of the directories leading to it, where the ignore
+    files single it out: a pattern that ignores every name of a directory (``*``, a home's
+    dotfiles repository, ``storage/app/.gitignore``) says nothing about any one of them."""
+    for depth in range(1, len(parts) + 1):
+        as_dir = depth < len(parts) or is_dir
+        if _matched(workspace, parts[:depth], as_dir) and not _matched(
+                workspace, [*parts[: depth - 1], _PROBE], as_dir):
+            return True
+    return False
 
 
 def _kinds(workspace: str, parts: list[str]) -> list[bool | None] | None:
