@@ -28,6 +28,7 @@ from clawgate.shell.setaside import set_aside
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.risk import risk_of
+from clawgate.validators.xargsfeed import ITEM as XARGS_ITEM
 
 TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
 if TYPE_CHECKING:
@@ -230,13 +231,15 @@ class Engine:
         parsed = self._line_checks(line, ctx, run, resolve, depth)
         if parsed is None:
             return  # misparsing: the pipeline stops at once
-        resolved, exact = resolution(parsed) if resolve else (None, frozenset())
+        resolved, exact, fed = resolution(parsed) if resolve else (None, frozenset(),
+                                                                   frozenset())
         if depth >= MAX_NESTING:
-            exact = frozenset()  # no resolved reading is checked: nothing gives way to it
+            exact = fed = frozenset()  # no resolved reading is checked: nothing gives way to it
         moved = _moved(parsed, ctx) if _MAY_MOVE.search(line) else None
         for index, cmd in enumerate(parsed.commands):
             for where in moved.get(index, (ctx,)) if moved else (ctx,):
-                self._check_command(cmd, where, run, depth, exact=index in exact)
+                self._check_command(cmd, where, run, depth, exact=index in exact,
+                                    fed=index in fed)
         if not resolve:
             return
         if resolved is not None and depth < MAX_NESTING:  # x=/; rm -rf "$x": as rm -rf / too
@@ -296,10 +299,12 @@ class Engine:
                         piece[:80])
 
     def _check_command(self, cmd: SimpleCommand, ctx: Context, run: _Run, depth: int,
-                       exact: bool = False) -> None:
+                       exact: bool = False, fed: bool = False) -> None:
         """``exact``: every dynamic word of ``cmd`` is put in exactly by the line's resolved
         reading, which is checked too; the asks that only say a value is unknown before run
-        time (and the risk of an unknown program) give way to that reading."""
+        time (and the risk of an unknown program) give way to that reading. ``fed``: an xargs
+        command whose items the resolved reading puts in under the feeding find's starting
+        points: the command lines xargs would run with a bare item give way to that reading."""
         if depth > MAX_NESTING:
             run.add(Verdict.deny(NESTING_ID, f"wrapped more than {MAX_NESTING} levels deep"),
                     cmd.text)
@@ -316,6 +321,8 @@ class Engine:
                 continue  # the shared passthrough: no outcome, risk or nested commands
             verdicts.append(verdict)
             for inner in verdict.nested:  # usually empty
+                if fed and isinstance(inner, str) and XARGS_ITEM in inner:
+                    continue  # checked rooted in the resolved reading
                 if isinstance(inner, str):
                     self._check_line(inner, ctx, run, depth + 1)
                 else:

@@ -58,27 +58,32 @@ def resolved_line(parsed: m.ParsedLine) -> str | None:
     return resolution(parsed)[0]
 
 
-def resolution(parsed: m.ParsedLine) -> tuple[str | None, frozenset[int]]:
+def resolution(parsed: m.ParsedLine) -> tuple[str | None, frozenset[int], frozenset[int]]:
     """``resolved_line``, and the indexes (in ``parsed.commands``) of the commands whose every
     dynamic word it put in exactly, as bash would: each from values assigned literally before
     it in the same shell and unconditionally (not in a subshell, branch, pipeline stage or
     function; not after ``&&``/``||`` or inside a ``{ }`` group; nothing that ``source`` or
     ``eval`` could have changed since; no name the line sets in any other way, as
     ``shell/clobbers.py`` reads them). Such a command is what its resolved reading says it is;
-    any other is also judged as written."""
+    any other is also judged as written. Third, the indexes of the ``xargs`` commands fed by a
+    ``find`` of literal starting points that prints plain paths: the resolved reading puts
+    each item in under its starting point, which says where it lies better than the bare
+    item of the line as written."""
     source = parsed.source
     expanded = expand_line(source)
     exact: set[int] = set()
+    fed: set[int] = set()
     if expanded is not None:
         from clawgate.shell import parse
 
         parsed = parse(expanded)
     substituted = _substituted(parsed, respell=expanded is not None,
-                               exact=exact if expanded is None else None)
+                               exact=exact if expanded is None else None,
+                               fed=fed if expanded is None else None)
     found = substituted if substituted is not None else expanded
     if found == source or found is None:
-        return None, frozenset()
-    return found, frozenset(exact)
+        return None, frozenset(), frozenset()
+    return found, frozenset(exact), frozenset(fed)
 
 
 def respelled(parsed: m.ParsedLine) -> list[m.SimpleCommand]:
@@ -116,11 +121,12 @@ def _plain_target(redirect: m.Redirect) -> m.Redirect:
 
 
 def _substituted(parsed: m.ParsedLine, *, respell: bool,
-                 exact: set[int] | None = None) -> str | None:
+                 exact: set[int] | None = None, fed: set[int] | None = None) -> str | None:
     """The line with variables put in and xargs feeds inlined (disguised words written plainly
     along with them), or None when there is neither; ``respell``: a new line is made anyway
     (braces were expanded), so write its disguised words plainly too. ``exact`` collects the
-    indexes of the commands put in exactly (``resolution``)."""
+    indexes of the commands put in exactly, ``fed`` those of the xargs commands whose items a
+    find feed puts in under its starting points (``resolution``)."""
     source = parsed.source
     if not _HINTS.search(source):
         return None
@@ -132,13 +138,13 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
         or _FD_NAME.search(source) else dict(env))  # the values known exactly
     edits: list[tuple[int, int, str, bool]] = []
     commands = parsed.commands
-    fed = -1  # where the last xargs feed put in ends: the commands before it are replaced
+    fed_end = -1  # where the last xargs feed put in ends: the commands before it are replaced
     locked: frozenset[str] = frozenset()  # readonly names
     # values a subshell assigns, by the subshell (as its nesting): seen only inside it
     layers: dict[tuple[str, ...], dict[str, str | None]] = {}
     outer = env
     for index, cmd in enumerate(commands):
-        if cmd.offset < fed:
+        if cmd.offset < fed_end:
             continue
         env = _layered(outer, layers, _path(cmd)) if layers else outer
         if cmd.program in _DECLARING and (assigned := clobbers.declared(cmd)) is not None:
@@ -159,7 +165,10 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
         feed = xargs_feed(commands, index, env, src, _argv)
         if feed is not None:
             edits.append((*feed, True))
-            fed = feed[1]
+            fed_end = feed[1]
+            if fed is not None and cmd.program == "find":
+                fed.update(i for i, c in enumerate(commands)
+                           if c.program == "xargs" and feed[0] < c.offset < feed[1])
             continue
         limit = min((c.offset for c in commands[index + 1 :] if c.offset > cmd.offset),
                     default=len(src)) if cmd.redirects else None

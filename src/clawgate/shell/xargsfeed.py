@@ -115,7 +115,7 @@ def _found_items(feeder: m.SimpleCommand, consumer: m.SimpleCommand, end: int,
     ``find / … | xargs rm -rf`` runs ``rm -rf /"$XARGS_ITEM"``."""
     run = _xargs_run(right) if right is not None else None
     roots = find_roots(feeder.words)
-    if run is None or roots is None:
+    if run is None or roots is None or not prints_paths(feeder.words):
         return None
     tail = "/" if only_directories(feeder.words) else ""
     items = [_RAW + r.rstrip("/") + '/"$XARGS_ITEM"' + tail for r in roots]
@@ -141,6 +141,17 @@ def find_roots(words: tuple[m.Word, ...]) -> list[str] | None:
         tilde = m.TILDE in word.expansions and _TILDE.fullmatch(word.text)
         roots.append(word.text if tilde else shlex.quote(word.value.rstrip("/") or "/"))
     return roots or ["."]
+
+
+# find options after which what it prints is not (only) the paths it found under its
+# starting points: formatted output, listings, commands' own output, links followed out.
+_NOT_PATHS = frozenset({"-printf", "-fprintf", "-fprint", "-fprint0", "-ls", "-fls", "-exec",
+                        "-execdir", "-ok", "-okdir", "-L", "-H", "-follow"})
+
+
+def prints_paths(words: tuple[m.Word, ...]) -> bool:
+    """``find`` prints only paths under its starting points, each starting with one."""
+    return all(w.value is not None and w.value not in _NOT_PATHS for w in words[1:])
 
 
 def only_directories(words: tuple[m.Word, ...]) -> bool:

@@ -78,6 +78,6 @@ class _Recording(Engine):
         self._seen = seen
 
     def _check_command(self, cmd: SimpleCommand, ctx: Context, run: Any, depth: int,
-                       exact: bool = False) -> None:
+                       exact: bool = False, fed: bool = False) -> None:
         self._seen.append(cmd)
-        super()._check_command(cmd, ctx, run, depth, exact)
+        super()._check_command(cmd, ctx, run, depth, exact, fed)

@@ -11,6 +11,7 @@ from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
 from clawgate.validators.flags import parse_options
+from clawgate.validators.ignored import ignored, ignored_matches
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
 from clawgate.validators.winpaths import is_drive_path, unquote
@@ -94,12 +95,16 @@ def _find_start(finder: SimpleCommand) -> Iterator[Word]:
 
 
 def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
-    """A delete inside the workspace that loses nothing a build cannot bring back."""
+    """A delete inside the workspace that loses nothing a build cannot bring back, or only
+    what the project's ignore files declare is not source."""
     if regenerable(path, ctx.workspace, ctx.regenerable):
         return True
     if GLOB in word.expansions and word.value is not None:
         last = word.value.rstrip("/").rsplit("/", 1)[-1]
-        return regenerable(f"{path}/{last}", ctx.workspace, ctx.regenerable)
+        return (regenerable(f"{path}/{last}", ctx.workspace, ctx.regenerable)
+                or ignored(path, ctx) or ignored_matches(path, last, ctx))
+    if cmd.program != "find" and ignored(path, ctx, directory=(word.value or "").endswith("/")):
+        return True
     if cmd.program == "find":
         patterns = list(_find_patterns(cmd))
         deleted = deleted_names(cmd, _FIND_DELETERS)

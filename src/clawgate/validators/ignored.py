@@ -1,0 +1,164 @@
+"""What the project's own ``.gitignore`` files declare is not source: coverage reports, local
+servers' data directories, downloaded tools, generated docs. A recursive delete of such a path
+loses nothing the repository holds, whatever the project calls it (``cover``, ``covdir``,
+``default.etcd``, ``_boot``, ``bin/etcd``).
+
+Only the ``.gitignore`` files from the workspace down to the path count (what the project
+declares; not the machine's ``.git/info/exclude`` or global excludes), read with git's rules
+(the last matching pattern wins, a deeper file over a shallower one, nothing re-included under
+an ignored directory), and only where they single the path out: a pattern that ignores every
+name of a directory (``*``) is not a statement about any of them. Never spared: a path through
+a symbolic link (``rm -rf link/`` empties what it points at), ``.git``, and a tree holding a
+credential file (``.env``, keys), which an ignore file names to keep it out of the
+repository, not because it is disposable. A tree too large to look through is not spared
+either.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from clawgate.validators.base import Context
+from clawgate.validators.credentials import is_credential
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
+
+_MAX_IGNORE_BYTES = 256 * 1024  # a larger ignore file is not read: nothing is spared by it
+_MAX_DEPTH = 32
+_MAX_ENTRIES = 4096  # entries looked at for credential files inside an ignored tree
+_PROBE = "clawgate-unnamed-entry-7f3c"  # a name no ignore file singles out
+
+
+def ignored(path: str, ctx: Context, *, directory: bool = False) -> bool:
+    """``path`` (absolute, normalised, strictly inside the workspace) is one the project's
+    ignore files declare is not source, and deleting it removes no credential file.
+    ``directory``: the command names it as a directory (``cover/``); what does not exist is
+    judged as a directory and, unless so named, as a file (a build makes it one or the
+    other; deleting it now removes nothing)."""
+    workspace = ctx.workspace
+    if workspace == "/" or not path.startswith(workspace + "/"):
+        return False
+    parts = path[len(workspace) + 1 :].split("/")
+    if len(parts) > _MAX_DEPTH or any(p in ("", ".", "..", ".git") for p in parts):
+        return False
+    kinds = _kinds(workspace, parts)
+    if kinds is None:
+        return False  # a link on the way, or the path could not be looked at
+    if kinds[-1] is None:  # nothing there yet: ignored as whatever it would be
+        return _ignored_as(workspace, parts, True) or (
+            not directory and _ignored_as(workspace, parts, False))
+    return _ignored_as(workspace, parts, kinds[-1]) and not _holds_credential(path, ctx)
+
+
+def _ignored_as(workspace: str, parts: list[str], is_dir: bool) -> bool:
+    """git's answer for ``parts`` or one of the directories leading to it, where the ignore
+    files single it out: a pattern that ignores every name of a directory (``*``, a home's
+    dotfiles repository, ``storage/app/.gitignore``) says nothing about any one of them."""
+    for depth in range(1, len(parts) + 1):
+        as_dir = depth < len(parts) or is_dir
+        if _matched(workspace, parts[:depth], as_dir) and not _matched(
+                workspace, [*parts[: depth - 1], _PROBE], as_dir):
+            return True
+    return False
+
+
+def _kinds(workspace: str, parts: list[str]) -> list[bool | None] | None:
+    """For each component: True a directory, False another file, None absent (and so is all
+    below it); None when one is a symbolic link or cannot be looked at."""
+    kinds: list[bool | None] = []
+    here = workspace
+    for part in parts:
+        here = f"{here}/{part}"
+        if kinds and kinds[-1] is not True:
+            kinds.append(None)
+            continue
+        try:
+            mode = os.lstat(here).st_mode
+        except FileNotFoundError:
+            kinds.append(None)
+            continue
+        except OSError:
+            return None
+        if stat.S_ISLNK(mode):
+            return None
+        kinds.append(stat.S_ISDIR(mode))
+    return kinds
+
+
+def _matched(workspace: str, parts: list[str], is_dir: bool) -> bool:
+    """git's answer for the path ``parts`` (from the workspace): the last matching pattern of
+    the deepest ignore file that has one."""
+    decided: bool | None = None
+    for level in range(len(parts)):
+        spec = _spec("/".join([workspace, *parts[:level]]))
+        if spec is None:
+            continue
+        rel = "/".join(parts[level:]) + ("/" if is_dir else "")
+        found = spec.check_file(rel).include
+        if found is not None:
+            decided = found
+    return bool(decided)
+
+
+def _spec(directory: str) -> GitIgnoreSpec | None:
+    """The patterns of ``directory/.gitignore``; None when there is none, it is not a regular
+    file, or it is too large."""
+    path = f"{directory}/.gitignore"
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_IGNORE_BYTES:
+        return None
+    from pathspec import GitIgnoreSpec  # only a delete that nothing else spares gets here
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return GitIgnoreSpec.from_lines(handle.read(_MAX_IGNORE_BYTES).splitlines())
+    except (OSError, ValueError):
+        return None
+
+
+def _holds_credential(path: str, ctx: Context) -> bool:
+    """``path`` is, or is a tree holding, a credential file; True as well when the tree is too
+    large to look through or cannot be read (fail closed)."""
+    if is_credential(path, ctx):
+        return True
+    if not os.path.isdir(path):
+        return False
+    seen = 0
+    try:
+        for top, dirs, files in os.walk(path, onerror=_raise):
+            for name in (*dirs, *files):
+                seen += 1
+                if seen > _MAX_ENTRIES or is_credential(f"{top}/{name}", ctx):
+                    return True
+    except OSError:
+        return True
+    return False
+
+
+def _raise(error: OSError) -> None:
+    raise error
+
+
+def ignored_matches(directory: str, pattern: str, ctx: Context) -> bool:
+    """Every name ``directory/pattern`` (a glob of one component) matches is ignored, as bash
+    would expand it (no dot files unless the pattern starts with a dot); with no match, the
+    pattern read as a name is (``*.xo`` under an ignore file listing ``*.xo``)."""
+    from fnmatch import fnmatchcase
+
+    try:
+        names = os.listdir(directory) if os.path.isdir(directory) else []
+    except OSError:
+        return False
+    hidden = pattern.startswith(".")
+    matches = [n for n in names if fnmatchcase(n, pattern) and (hidden or not n.startswith("."))]
+    if len(matches) > _MAX_ENTRIES:
+        return False
+    if not matches:
+        return ignored(f"{directory}/{pattern}", ctx)
+    return all(ignored(f"{directory}/{name}", ctx) for name in matches)
