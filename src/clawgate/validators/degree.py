@@ -11,6 +11,7 @@ from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
 from clawgate.validators.flags import parse_options
+from clawgate.validators.gitindex import tracked_matching, tracked_under
 from clawgate.validators.ignored import ignored, ignored_matches
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
@@ -96,24 +97,37 @@ def _find_start(finder: SimpleCommand) -> Iterator[Word]:
 
 def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
     """A delete inside the workspace that loses nothing a build cannot bring back, or only
-    what the project's ignore files declare is not source."""
+    what the project's ignore files declare is not source; and, unless it is a ``find``
+    (which deletes only the names it matches), takes nothing git tracks with it."""
+    if cmd.program == "find":
+        return _find_spared(cmd, word, path, ctx)
+    if GLOB in word.expansions and word.value is not None:
+        last = word.value.rstrip("/").rsplit("/", 1)[-1]
+        if regenerable(path, ctx.workspace, ctx.regenerable) or ignored(path, ctx):
+            return tracked_under(path) is False
+        return ((regenerable(f"{path}/{last}", ctx.workspace, ctx.regenerable)
+                 or ignored_matches(path, last, ctx))
+                and tracked_matching(path, last) is False)
+    return ((regenerable(path, ctx.workspace, ctx.regenerable)
+             or ignored(path, ctx, directory=(word.value or "").endswith("/")))
+            and tracked_under(path) is False)
+
+
+def _find_spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
+    """A ``find`` that deletes only what a build brings back or the ignore files name."""
     if regenerable(path, ctx.workspace, ctx.regenerable):
         return True
     if GLOB in word.expansions and word.value is not None:
         last = word.value.rstrip("/").rsplit("/", 1)[-1]
         return (regenerable(f"{path}/{last}", ctx.workspace, ctx.regenerable)
                 or ignored(path, ctx) or ignored_matches(path, last, ctx))
-    if cmd.program != "find" and ignored(path, ctx, directory=(word.value or "").endswith("/")):
-        return True
-    if cmd.program == "find":
-        patterns = list(_find_patterns(cmd))
-        deleted = deleted_names(cmd, _FIND_DELETERS)
-        if not deleted:
-            return True  # only the backups it made itself
-        names = [t.replace("{}", p) for t in deleted for p in patterns]
-        return bool(patterns) and all(
-            regenerable(f"{path}/{n}", ctx.workspace, ctx.regenerable) for n in names)
-    return False
+    patterns = list(_find_patterns(cmd))
+    deleted = deleted_names(cmd, _FIND_DELETERS)
+    if not deleted:
+        return True  # only the backups it made itself
+    names = [t.replace("{}", p) for t in deleted for p in patterns]
+    return bool(patterns) and all(
+        regenerable(f"{path}/{n}", ctx.workspace, ctx.regenerable) for n in names)
 
 
 def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:

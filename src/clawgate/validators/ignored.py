@@ -7,7 +7,9 @@ Only the ``.gitignore`` files from the workspace down to the path count (what th
 declares; not the machine's ``.git/info/exclude`` or global excludes), read with git's rules
 (the last matching pattern wins, a deeper file over a shallower one, nothing re-included under
 an ignored directory), and only where they single the path out: a pattern that ignores every
-name of a directory (``*``) is not a statement about any of them. Never spared: a path through
+name of a directory (``*``) is not a statement about any of them. Never spared: a path git
+tracks or one holding a tracked file (git ignores no tracked file, and an uncommitted change to
+one would be lost; an index that cannot be read spares nothing), a path through
 a symbolic link (``rm -rf link/`` empties what it points at), ``.git``, and a tree holding a
 credential file (``.env``, keys), which an ignore file names to keep it out of the
 repository, not because it is disposable. A tree too large to look through is not spared
@@ -21,6 +23,7 @@ import stat
 
 from clawgate.validators.base import Context
 from clawgate.validators.credentials import is_credential
+from clawgate.validators.gitindex import tracked_under
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,7 +53,8 @@ def ignored(path: str, ctx: Context, *, directory: bool = False) -> bool:
     if kinds[-1] is None:  # nothing there yet: ignored as whatever it would be
         return _ignored_as(workspace, parts, True) or (
             not directory and _ignored_as(workspace, parts, False))
-    return _ignored_as(workspace, parts, kinds[-1]) and not _holds_credential(path, ctx)
+    return (_ignored_as(workspace, parts, kinds[-1]) and not _holds_credential(path, ctx)
+            and tracked_under(path) is False)
 
 
 def _ignored_as(workspace: str, parts: list[str], is_dir: bool) -> bool:
