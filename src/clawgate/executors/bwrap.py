@@ -51,6 +51,7 @@ from clawgate.executors.egress.proxy import (
     system_resolver,
 )
 from clawgate.executors.mounts import inside_workspace
+from clawgate.executors.placeholders import PLACEHOLDERS, empty_file
 from clawgate.executors.process import run_process
 from clawgate.executors.seccomp_filter import supported_machine
 from clawgate.executors.seccomp_loader import PYTHON_FILE
@@ -113,10 +114,12 @@ class BwrapExecutor(Executor):
         return env
 
     def sandbox_argv(self, job: Job, channel: int | None = None,
-                     lane: Lane | None = None) -> list[str]:
+                     lane: Lane | None = None, view: SandboxView | None = None) -> list[str]:
         """The bwrap command line that runs ``job.argv`` in the sandbox; given the fd of a
         ``SyscallWatch``'s channel, under the system-call filter; behind the egress bridge
-        when ``lane``, the run's proxy socket, is given (the filter covers the bridge too)."""
+        when ``lane``, the run's proxy socket, is given (the filter covers the bridge too);
+        with ``view`` (its placeholders' mount points made: ``placeholders.py``), else the
+        view of now."""
         argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
                 "--cap-drop", "ALL"]
         if self.network:
@@ -130,7 +133,7 @@ class BwrapExecutor(Executor):
             argv += ["--ro-bind", prefix, prefix]
             command = inside.bridged(job.argv, python)
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-        argv += view_args(self.view())
+        argv += view_args(self.view() if view is None else view)
         if lane is not None:
             argv += ["--ro-bind", os.fspath(inside.BRIDGE_SOURCE), inside.INSIDE_BRIDGE,
                      "--ro-bind", lane.directory, inside.INSIDE_DIR]
@@ -158,7 +161,9 @@ class BwrapExecutor(Executor):
             lane = None if self.network else stack.enter_context(
                 self.proxy.lane(shlex.join(job.argv)))
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
-            argv = self.sandbox_argv(job, None if watch is None else watch.child_fd, lane)
+            held = stack.enter_context(PLACEHOLDERS.hold(self.workspace))
+            argv = self.sandbox_argv(job, None if watch is None else watch.child_fd, lane,
+                                     held.claim(self.view()))
             if containment is not None:
                 stack.enter_context(containment)
             else:
@@ -266,7 +271,7 @@ def system_view() -> tuple[Mount, ...]:
 def view_args(view: SandboxView) -> list[str]:
     """bwrap arguments for ``view``'s mounts, parents first. A hidden directory is an empty
     tmpfs made read-only at the end (once what lies below it is mounted), a hidden file an
-    empty read-only one."""
+    empty read-only one (``/dev/null``; a placeholder's: an empty regular file)."""
     args: list[str] = []
     remount: list[str] = []
     for mount in view.mounts:
@@ -278,7 +283,7 @@ def view_args(view: SandboxView) -> list[str]:
             args += ["--tmpfs", mount.path]
             remount += ["--remount-ro", mount.path]
         else:
-            args += ["--ro-bind", "/dev/null", mount.path]
+            args += ["--ro-bind", empty_file() if mount.placeholder else "/dev/null", mount.path]
     return args + remount
 
 

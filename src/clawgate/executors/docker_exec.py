@@ -47,6 +47,7 @@ from clawgate.executors.docker_engine import (
 )
 from clawgate.executors.docker_stream import collect, result_of
 from clawgate.executors.mounts import inside_workspace
+from clawgate.executors.placeholders import PLACEHOLDERS, empty_file
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
 
 WORKSPACE = "/workspace"
@@ -101,6 +102,7 @@ class DockerExecutor(Executor):
         self._client = connect(self.settings, API_TIMEOUT_S)
         self._lock = threading.Lock()
         self._warm: Any = None
+        self._warm_hold: contextlib.ExitStack | None = None  # its placeholders
         self._killed: set[str] = set()
 
     def environment(self, request: ExecRequest) -> dict[str, str]:
@@ -122,10 +124,11 @@ class DockerExecutor(Executor):
         return build_view(self.workspace, private=PRIVATE, read_only=self.read_only,
                           extra=self.mounts)
 
-    def container_config(self) -> dict[str, Any]:
-        """What every container gets, as keyword arguments of ``containers.create``."""
+    def container_config(self, view: SandboxView | None = None) -> dict[str, Any]:
+        """What every container gets, as keyword arguments of ``containers.create``: ``view``
+        (its placeholders' mount points made: ``placeholders.py``), else the view of now."""
         limits = self.limits
-        binds, tmpfs = self._view_config()
+        binds, tmpfs = self._view_config(self.view() if view is None else view)
         config: dict[str, Any] = {
             "image": self.settings.image, "detach": True, "init": True, "read_only": True,
             "cap_drop": ["ALL"], "security_opt": ["no-new-privileges"],
@@ -140,12 +143,11 @@ class DockerExecutor(Executor):
             config["network_mode"] = "none"
         return config
 
-    def _view_config(self) -> tuple[list[Any], dict[str, str]]:
+    def _view_config(self, view: SandboxView) -> tuple[list[Any], dict[str, str]]:
         """The view as Docker ``mounts`` (binds; a hidden file is ``/dev/null`` read-only) and
         ``tmpfs`` entries (a hidden directory: empty, read-only unless something is mounted
         below it). The engine applies them parents first."""
         types = sdk().types
-        view = self.view()
         binds: list[Any] = []
         tmpfs: dict[str, str] = {}
         for mount in view.mounts:
@@ -156,7 +158,8 @@ class DockerExecutor(Executor):
             elif mount.is_dir:
                 tmpfs[target] = HIDDEN_DIR_HOLDING if _holds(mount, view) else HIDDEN_DIR
             else:
-                binds.append(types.Mount(target, "/dev/null", type="bind", read_only=True))
+                source = empty_file() if mount.placeholder else "/dev/null"
+                binds.append(types.Mount(target, source, type="bind", read_only=True))
         return binds, tmpfs
 
     def _inside(self, path: str) -> str:
@@ -210,14 +213,21 @@ class DockerExecutor(Executor):
 
     def _forget(self, container: Any) -> None:
         with self._lock:
+            hold = None
             if self._warm is container:
-                self._warm = None
+                self._warm, hold, self._warm_hold = None, self._warm_hold, None
         _remove(container)
+        if hold is not None:
+            hold.close()
 
     def _run_cold(self, job: Job) -> ExecResult:
-        config = self.container_config() | {"command": job.argv, "environment": job.env,
-                                            "working_dir": self._workdir(job)}
         start = time.monotonic()
+        with PLACEHOLDERS.hold(self.workspace) as held:
+            config = self.container_config(held.claim(self.view())) | {
+                "command": job.argv, "environment": job.env, "working_dir": self._workdir(job)}
+            return self._run_container(config, job, start)
+
+    def _run_container(self, config: dict[str, Any], job: Job, start: float) -> ExecResult:
         container = self._client.containers.create(**config)
         try:
             stream = self._client.api.attach(container.id, stdout=True, stderr=True, stream=True,
@@ -231,10 +241,19 @@ class DockerExecutor(Executor):
         return result_of(code, out, err, start, timed_out=timed_out)
 
     def _warm_container(self) -> Any:
+        """The session's container; its placeholders are held until it is removed."""
         with self._lock:
             if self._warm is None:
-                config = self.container_config() | {"command": KEEPALIVE}
-                self._warm = self._client.containers.run(**config)
+                hold = contextlib.ExitStack()
+                try:
+                    held = hold.enter_context(PLACEHOLDERS.hold(self.workspace))
+                    config = self.container_config(held.claim(self.view())) | {
+                        "command": KEEPALIVE}
+                    self._warm = self._client.containers.run(**config)
+                except BaseException:
+                    hold.close()
+                    raise
+                self._warm_hold = hold
                 _LEFT_RUNNING.add(self)
             return self._warm
 
@@ -246,9 +265,12 @@ class DockerExecutor(Executor):
     def close(self) -> None:
         with self._lock:
             warm, self._warm = self._warm, None
+            hold, self._warm_hold = self._warm_hold, None
         _LEFT_RUNNING.discard(self)
         if warm is not None:
             _remove(warm)
+        if hold is not None:
+            hold.close()
         self._client.close()
 
 

@@ -10,8 +10,11 @@ mounts are applied parents first, so a deeper entry covers what a shallower one 
    ``clawgate.secretpaths``, each covered by an empty read-only directory or an empty file;
 2. a per-workspace toolchain cache, read-write (``toolchains.py``: pip, uv, npm, cargo, go);
 3. the workspace read-write, minus its protected paths (git hooks and config, agent
-   configuration, CI files: ``workspace_protected``), mounted read-only, the directories on
-   the way to each pinned so they cannot be renamed away;
+   configuration, CI files: ``workspace_paths``), mounted read-only, the directories on
+   the way to each pinned so they cannot be renamed away; a protected path that does not
+   exist is held by an empty read-only directory or file (a *placeholder*: its mount point is
+   made on the host for the run and removed after it, ``placeholders.py``), so that nothing
+   run creates it;
 4. the loaded policy files inside the workspace, read-only and pinned;
 5. the interpreter of the active virtual environment and what it links to, read-only;
 6. the policy's own ``executor.mounts``;
@@ -35,7 +38,7 @@ from clawgate.errors import ExecutorError
 from clawgate.executors.base import from_known_fields
 from clawgate.executors.mounts import pinned_dirs
 from clawgate.executors.toolchains import cache_env, venv_env, venv_prefixes
-from clawgate.executors.workspaceview import workspace_protected
+from clawgate.executors.workspaceview import workspace_paths
 from clawgate.protectedpaths import STATE_WHY, state_paths
 from clawgate.secretpaths import SECRET_WHY, home_secret_stores
 
@@ -46,6 +49,7 @@ HOME_WHY = ("your home directory, read-only: toolchains and their configuration 
 WORKSPACE_WHY = "the workspace: commands may change it"
 PIN_WHY = "pinned (a mount point cannot be renamed): it holds a read-only path"
 POLICY_FILE_WHY = "a loaded policy file: what runs may not rewrite the rules it runs under"
+ABSENT_WHY = "a protected path that does not exist, held empty so that nothing creates it"
 CACHE_WHY = ("the workspace's own toolchain cache (pip, uv, npm, cargo, go): installs work, "
              "your own caches stay untouched")
 
@@ -58,6 +62,7 @@ class Mount:
     mode: Mode
     reason: str
     is_dir: bool = True
+    placeholder: bool = False  # a protected path that does not exist: held empty, read-only
 
     def line(self) -> str:
         """How ``--explain-sandbox`` prints it."""
@@ -149,6 +154,11 @@ class _Builder:
             else:
                 self.explicit.discard(path)
 
+    def add_absent(self, path: str, is_dir: bool, reason: str) -> None:
+        """A path that does not exist, held by an empty read-only directory or file."""
+        self.entries[path] = Mount(path, "hidden", reason, is_dir, placeholder=True)
+        self.explicit.discard(path)
+
     def shown(self) -> list[Mount]:
         """The entries, less those the view would show from inside a hidden one (a bind's
         source is the host's path: a protected file under a hidden folder would be seen
@@ -221,14 +231,17 @@ def sandbox_env(workspace: Path, environ: Mapping[str, str] | None = None) -> di
 
 def _add_workspace_protection(builder: _Builder, workspace: Path, read_only: Iterable[str]
                               ) -> None:
-    protected = workspace_protected(workspace)
+    paths = workspace_paths(workspace)
     files = [os.path.realpath(p) for p in read_only]
     files = [p for p in files if os.path.exists(p) and p != os.fspath(workspace)
              and Path(p).is_relative_to(workspace)]
-    for folder in pinned_dirs([*(p for p, _ in protected), *files], workspace):
+    held = [path for path, _, _ in paths.absent]
+    for folder in pinned_dirs([*(p for p, _ in paths.present), *held, *files], workspace):
         builder.add(folder, "read-write", PIN_WHY)
-    for path, why in protected:
+    for path, why in paths.present:
         builder.add(path, "read-only", f"a protected path: {why}")
+    for path, is_dir, why in paths.absent:
+        builder.add_absent(path, is_dir, f"{ABSENT_WHY}: {why}")
     for path in files:
         builder.add(path, "read-only", POLICY_FILE_WHY)
 
