@@ -1,0 +1,91 @@
+"""The mount points of a view's placeholders (``placeholders.py``): made for the runs that need
+them, a directory or a socket's name, removed once none does, and never a path of the user's."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import stat
+from pathlib import Path
+
+from clawgate.executors.placeholders import Placeholders, empty_file
+from clawgate.executors.view import Mount, SandboxView
+
+
+def view_of(*mounts: Mount) -> SandboxView:
+    return SandboxView(tuple(mounts))
+
+
+def held(path: Path, is_dir: bool) -> Mount:
+    return Mount(str(path), "hidden", "held", is_dir, placeholder=True)
+
+
+def test_mount_points_are_made_for_the_run_and_removed_after_it(tmp_path: Path) -> None:
+    owner = Placeholders()
+    github, claude = tmp_path / ".github", tmp_path / "CLAUDE.md"
+    with owner.hold(tmp_path) as holder:
+        view = holder.claim(view_of(held(github, True), held(claude, False)))
+        assert [m.path for m in view.mounts] == [str(github), str(claude)]
+        assert github.is_dir()
+        assert stat.S_ISSOCK(os.lstat(claude).st_mode)  # git and tree walkers pass it by
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_a_path_that_appeared_meanwhile_is_held_as_it_is_and_kept(tmp_path: Path) -> None:
+    owner = Placeholders()
+    (tmp_path / "CLAUDE.md").write_text("the user's\n")
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".vscode").symlink_to("/etc")
+    with owner.hold(tmp_path) as holder:
+        view = holder.claim(view_of(held(tmp_path / "CLAUDE.md", True),
+                                    held(tmp_path / ".github", False),
+                                    held(tmp_path / ".vscode", True)))
+    assert [(Path(m.path).name, m.is_dir) for m in view.mounts] == [
+        ("CLAUDE.md", False), (".github", True)]  # as they now are; a link: not at all
+    assert (tmp_path / "CLAUDE.md").read_text() == "the user's\n"
+    assert (tmp_path / ".github").is_dir()
+
+
+def test_what_was_put_in_a_placeholder_on_the_host_stays(tmp_path: Path) -> None:
+    owner = Placeholders()
+    with owner.hold(tmp_path) as holder:
+        holder.claim(view_of(held(tmp_path / ".github", True)))
+        (tmp_path / ".github" / "README.md").write_text("written on the host\n")
+    assert (tmp_path / ".github" / "README.md").read_text() == "written on the host\n"
+
+
+def test_placeholders_stay_while_another_holds_the_workspace(tmp_path: Path) -> None:
+    """Another process's sandbox may stand on them; the next run that ends alone removes
+    them. (A second open file description's lock is another process's to ``flock``.)"""
+    owner = Placeholders()
+    other = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(other, fcntl.LOCK_SH)
+        with owner.hold(tmp_path) as holder:
+            holder.claim(view_of(held(tmp_path / ".claude", True)))
+        assert (tmp_path / ".claude").is_dir()
+        fcntl.flock(other, fcntl.LOCK_UN)
+    finally:
+        os.close(other)
+    with owner.hold(tmp_path) as holder:
+        holder.claim(view_of())
+    assert not (tmp_path / ".claude").exists()
+
+
+def test_holders_of_one_workspace_share_its_placeholders(tmp_path: Path) -> None:
+    owner = Placeholders()
+    with owner.hold(tmp_path) as first:
+        first.claim(view_of(held(tmp_path / ".claude", True)))
+        with owner.hold(tmp_path) as second:
+            second.claim(view_of(held(tmp_path / ".claude", True)))
+        assert (tmp_path / ".claude").is_dir()  # the first run still stands on it
+    assert not (tmp_path / ".claude").exists()
+
+
+def test_the_file_bound_over_a_placeholder_is_empty_and_read_only() -> None:
+    path = empty_file()
+    info = os.stat(path)
+    assert stat.S_ISREG(info.st_mode)
+    assert info.st_size == 0
+    assert stat.S_IMODE(info.st_mode) == 0o444
+    assert empty_file() == path
