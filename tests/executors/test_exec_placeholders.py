@@ -1,11 +1,13 @@
 """The mount points of a view's placeholders (``placeholders.py``): made for the runs that need
-them, a directory or a socket's name, removed once none does, and never a path of the user's."""
+them, a directory or a socket's name, removed once none does (at once when settled, else after
+a while), and never a path of the user's."""
 
 from __future__ import annotations
 
 import fcntl
 import os
 import stat
+import time
 from pathlib import Path
 
 from clawgate.executors.placeholders import Placeholders, empty_file
@@ -21,18 +23,50 @@ def held(path: Path, is_dir: bool) -> Mount:
 
 
 def test_mount_points_are_made_for_the_run_and_removed_after_it(tmp_path: Path) -> None:
-    owner = Placeholders()
+    owner = Placeholders(linger_s=3600)
     github, claude = tmp_path / ".github", tmp_path / "CLAUDE.md"
     with owner.hold(tmp_path) as holder:
         view = holder.claim(view_of(held(github, True), held(claude, False)))
         assert [m.path for m in view.mounts] == [str(github), str(claude)]
         assert github.is_dir()
         assert stat.S_ISSOCK(os.lstat(claude).st_mode)  # git and tree walkers pass it by
+    assert sorted(os.listdir(tmp_path)) == [".github", "CLAUDE.md"]  # the next run reuses them
+    owner.settle(tmp_path)
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_they_go_once_the_workspace_has_had_no_run_for_a_while(tmp_path: Path) -> None:
+    owner = Placeholders(linger_s=0.05)
+    with owner.hold(tmp_path) as holder:
+        holder.claim(view_of(held(tmp_path / ".claude", True)))
+    for _ in range(600):  # a hang guard only
+        if not (tmp_path / ".claude").exists():
+            break
+        time.sleep(0.05)
+    assert not (tmp_path / ".claude").exists()
+
+
+def test_a_later_run_holds_them_as_placeholders_again(tmp_path: Path) -> None:
+    """The second run's view takes the first's mount points for protected paths that exist
+    (a socket, a directory with more to protect below it): they are held as placeholders."""
+    owner = Placeholders(linger_s=3600)
+    github, npmrc = tmp_path / ".github", tmp_path / ".npmrc"
+    with owner.hold(tmp_path) as holder:
+        holder.claim(view_of(held(github, True), held(npmrc, False)))
+    later = view_of(Mount(str(github), "read-write", "pinned"),
+                    Mount(str(npmrc), "read-only", "protected", is_dir=False),
+                    held(github / "workflows", True))
+    with owner.hold(tmp_path) as holder:
+        view = holder.claim(later)
+    assert [(m.path, m.mode, m.is_dir, m.placeholder) for m in view.mounts] == [
+        (str(github), "hidden", True, True), (str(npmrc), "hidden", False, True)]
+    assert not (github / "workflows").exists()
+    owner.settle()
     assert sorted(os.listdir(tmp_path)) == []
 
 
 def test_a_path_that_appeared_meanwhile_is_held_as_it_is_and_kept(tmp_path: Path) -> None:
-    owner = Placeholders()
+    owner = Placeholders(linger_s=3600)
     (tmp_path / "CLAUDE.md").write_text("the user's\n")
     (tmp_path / ".github").mkdir()
     (tmp_path / ".vscode").symlink_to("/etc")
@@ -42,43 +76,47 @@ def test_a_path_that_appeared_meanwhile_is_held_as_it_is_and_kept(tmp_path: Path
                                     held(tmp_path / ".vscode", True)))
     assert [(Path(m.path).name, m.is_dir) for m in view.mounts] == [
         ("CLAUDE.md", False), (".github", True)]  # as they now are; a link: not at all
+    owner.settle()
     assert (tmp_path / "CLAUDE.md").read_text() == "the user's\n"
     assert (tmp_path / ".github").is_dir()
 
 
 def test_what_was_put_in_a_placeholder_on_the_host_stays(tmp_path: Path) -> None:
-    owner = Placeholders()
+    owner = Placeholders(linger_s=3600)
     with owner.hold(tmp_path) as holder:
         holder.claim(view_of(held(tmp_path / ".github", True)))
         (tmp_path / ".github" / "README.md").write_text("written on the host\n")
+    owner.settle()
     assert (tmp_path / ".github" / "README.md").read_text() == "written on the host\n"
 
 
 def test_placeholders_stay_while_another_holds_the_workspace(tmp_path: Path) -> None:
     """Another process's sandbox may stand on them; the next run that ends alone removes
     them. (A second open file description's lock is another process's to ``flock``.)"""
-    owner = Placeholders()
+    owner = Placeholders(linger_s=3600)
     other = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         fcntl.flock(other, fcntl.LOCK_SH)
         with owner.hold(tmp_path) as holder:
             holder.claim(view_of(held(tmp_path / ".claude", True)))
+        owner.settle()
         assert (tmp_path / ".claude").is_dir()
         fcntl.flock(other, fcntl.LOCK_UN)
     finally:
         os.close(other)
-    with owner.hold(tmp_path) as holder:
-        holder.claim(view_of())
+    owner.settle()
     assert not (tmp_path / ".claude").exists()
 
 
 def test_holders_of_one_workspace_share_its_placeholders(tmp_path: Path) -> None:
-    owner = Placeholders()
+    owner = Placeholders(linger_s=3600)
     with owner.hold(tmp_path) as first:
         first.claim(view_of(held(tmp_path / ".claude", True)))
         with owner.hold(tmp_path) as second:
             second.claim(view_of(held(tmp_path / ".claude", True)))
+        owner.settle()
         assert (tmp_path / ".claude").is_dir()  # the first run still stands on it
+    owner.settle()
     assert not (tmp_path / ".claude").exists()
 
 

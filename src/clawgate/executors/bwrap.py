@@ -144,6 +144,11 @@ class BwrapExecutor(Executor):
             command = [*self._loader, str(channel), *command]
         return argv + command
 
+    def close(self) -> None:
+        """Remove the placeholders of the workspace now where no run uses them
+        (``placeholders.py``; else they go once it has had no run for a moment)."""
+        PLACEHOLDERS.settle(self.workspace)
+
     def _report(self, connection: Connection) -> None:
         """Hand a connection to ``egress_audit`` (the Guard sets it to its audit log)."""
         if self.egress_audit is not None:

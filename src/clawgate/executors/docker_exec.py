@@ -271,6 +271,7 @@ class DockerExecutor(Executor):
             _remove(warm)
         if hold is not None:
             hold.close()
+        PLACEHOLDERS.settle(self.workspace)
         self._client.close()
 
 

@@ -17,9 +17,12 @@ Removing a mount point that a sandbox still uses would take the sandbox's mount 
 kernel detaches mounts on a path removed from another mount namespace), so runs of one
 workspace share its placeholders: each run holds a shared ``flock`` on the workspace
 directory, and the placeholders are removed only under an exclusive one, taken without
-waiting. While a sandbox of another process uses the workspace, they stay; the next run
-that ends alone removes them. A workspace where the placeholder cannot be made (read-only)
-does not get the mount: nothing run in it can create the path either.
+waiting. They are removed once the workspace has had no run for ``LINGER_S`` (commands that
+follow each other reuse them: making and removing some fifty entries costs a run more than
+its sandbox does on a slow disk), when the executor is closed, and at the interpreter's exit.
+While a sandbox of another process uses the workspace, they stay; the next removal that finds
+it alone takes them. A workspace where the placeholder cannot be made (read-only) does not
+get the mount: nothing run in it can create the path either.
 """
 
 from __future__ import annotations
@@ -35,11 +38,12 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from clawgate.executors.view import Mount, SandboxView
+from clawgate.executors.view import ABSENT_WHY, Mount, SandboxView
 
+LINGER_S = 2.0  # how long placeholders outlive the last run of their workspace
 LOCK_WAIT_S = 1.0  # how long a run waits for a workspace another process is cleaning up
 _POLL_S = 0.01
 
@@ -53,72 +57,153 @@ class _Made:
     is_dir: bool
 
 
+@dataclass
+class _Workspace:
+    """What this process made in one workspace, the runs using it, the pending removal."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    made: dict[str, _Made] = field(default_factory=dict)
+    runs: int = 0
+    timer: threading.Timer | None = None
+
+
 class Placeholders:
     """The placeholders this process made, per workspace, and the runs using each workspace.
     One per process (``PLACEHOLDERS``); thread-safe."""
 
-    def __init__(self) -> None:
+    def __init__(self, linger_s: float | None = None) -> None:
+        self.linger_s = LINGER_S if linger_s is None else linger_s
         self._lock = threading.Lock()
-        self._made: dict[str, dict[str, _Made]] = {}
-        self._runs: dict[str, int] = {}
+        self._spaces: dict[str, _Workspace] = {}
 
     @contextlib.contextmanager
     def hold(self, workspace: Path) -> Iterator[Holder]:
         """For one run (or one warm container) of ``workspace``: build the view after entering
-        and ``claim`` it; what was made is removed after the last holder leaves."""
-        key = os.fspath(workspace)
-        fd = _lock_shared(key)
-        with self._lock:
-            self._runs[key] = self._runs.get(key, 0) + 1
+        and ``claim`` it; what was made is removed once no run uses the workspace."""
+        space = self._space(os.fspath(workspace))
+        with space.lock:
+            space.runs += 1
+            if space.timer is not None:
+                space.timer.cancel()
+                space.timer = None
+        fd = _lock_shared(os.fspath(workspace))
         try:
-            yield Holder(self, key)
+            yield Holder(space)
         finally:
-            with self._lock:
-                self._runs[key] -= 1
-                if not self._runs[key]:
-                    del self._runs[key]
-                    self._clean(key, fd)
             if fd is not None:
                 os.close(fd)
+            with space.lock:
+                space.runs -= 1
+                if not space.runs and space.made:
+                    self._schedule(os.fspath(workspace), space)
 
-    def claim(self, key: str, view: SandboxView) -> SandboxView:
-        """``view`` with a mount point made for each placeholder, less those that cannot have
-        one."""
-        kept: list[Mount] = []
+    def settle(self, workspace: Path | None = None) -> None:
+        """Remove now what waits to be removed (of ``workspace``, else of every workspace)
+        where no run of this process uses it."""
         with self._lock:
-            made = self._made.setdefault(key, {})
-            for mount in view.mounts:
-                if not mount.placeholder or mount.path in made:
-                    kept.append(mount)
-                    continue
-                held = _make(mount, made)
-                if held is not None:
-                    kept.append(held)
-        return replace(view, mounts=tuple(kept))
+            keys = [os.fspath(workspace)] if workspace is not None else list(self._spaces)
+            spaces = [(key, self._spaces[key]) for key in keys if key in self._spaces]
+        for key, space in spaces:
+            self._remove_idle(key, space, retry=False)
 
-    def _clean(self, key: str, fd: int | None) -> None:
-        """Remove what was made in ``key``, unless a run of another process uses it now."""
-        made = self._made.get(key)
-        if not made or fd is None:
-            return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return  # another process's sandbox may stand on them: the next lone run removes them
-        for path in sorted(made, key=len, reverse=True):  # the deepest first
-            _remove(path, made.pop(path))
-        del self._made[key]
+    def _space(self, key: str) -> _Workspace:
+        with self._lock:
+            return self._spaces.setdefault(key, _Workspace())
+
+    def _schedule(self, key: str, space: _Workspace) -> None:
+        """Called with ``space.lock`` held."""
+        timer = threading.Timer(self.linger_s, self._remove_idle, (key, space))
+        timer.daemon = True
+        space.timer = timer
+        timer.start()
+
+    def _remove_idle(self, key: str, space: _Workspace, retry: bool = True) -> None:
+        """Remove what was made in ``key`` if no run uses it, here or in another process (a
+        run of another process: tried again later)."""
+        with space.lock:
+            if space.runs or not space.made:
+                return
+            if space.timer is not None:
+                space.timer.cancel()
+                space.timer = None
+            alone = _lock_alone(key)
+            if alone is None:
+                if retry:
+                    self._schedule(key, space)
+                return
+            try:
+                for path in sorted(space.made, key=len, reverse=True):  # the deepest first
+                    _remove(path, space.made.pop(path))
+            finally:
+                os.close(alone)
 
 
 class Holder:
     """One run's hold on its workspace's placeholders."""
 
-    def __init__(self, owner: Placeholders, key: str) -> None:
-        self._owner = owner
-        self._key = key
+    def __init__(self, space: _Workspace) -> None:
+        self._space = space
 
     def claim(self, view: SandboxView) -> SandboxView:
-        return self._owner.claim(self._key, view)
+        """``view`` with a mount point made for each placeholder, less those that cannot have
+        one. A placeholder made earlier, which the view took for a protected path that exists,
+        is held as a placeholder again (what the view put below it goes)."""
+        kept: list[Mount] = []
+        with self._space.lock:
+            made = self._space.made
+            ours = {path for path, what in made.items() if _unchanged(path, what)}
+            for gone in set(made) - ours:  # the host put something there: the user's now
+                del made[gone]
+            for mount in view.mounts:
+                owner = _holder_of(mount.path, ours)
+                if owner == mount.path:
+                    kept.append(replace(mount, mode="hidden", is_dir=made[owner].is_dir,
+                                        placeholder=True))
+                elif owner is not None:
+                    continue
+                elif not mount.placeholder:
+                    kept.append(mount)
+                else:
+                    held = _make(mount, made)
+                    if held is not None:
+                        kept.append(held)
+            shown = {mount.path for mount in kept}
+            kept += [Mount(path, "hidden", ABSENT_WHY, made[path].is_dir, placeholder=True)
+                     for path in sorted(ours - shown)]
+        return replace(view, mounts=tuple(sorted(kept, key=lambda m: m.path.count("/"))))
+
+
+def _holder_of(path: str, placeholders: set[str]) -> str | None:
+    """The placeholder that is ``path`` or holds it."""
+    for held in placeholders:
+        if path == held or path.startswith(held + "/"):
+            return held
+    return None
+
+
+def _unchanged(path: str, made: _Made) -> bool:
+    """Whether ``path`` is still the empty directory or the socket's name that was made."""
+    try:
+        info = os.lstat(path)
+        if (info.st_dev, info.st_ino) != (made.device, made.inode):
+            return False
+        return not os.listdir(path) if made.is_dir else stat.S_ISSOCK(info.st_mode)
+    except OSError:
+        return False
+
+
+def _lock_alone(workspace: str) -> int | None:
+    """The fd of an exclusive lock on the workspace directory, if no one holds one now."""
+    try:
+        fd = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _lock_shared(workspace: str) -> int | None:
@@ -176,13 +261,12 @@ def _socket_name(path: str) -> None:
 
 def _remove(path: str, made: _Made) -> None:
     """Remove ``path`` if it is still the empty directory or the socket's name that was made."""
+    if not _unchanged(path, made):
+        return
     with contextlib.suppress(OSError):
-        info = os.lstat(path)
-        if (info.st_dev, info.st_ino) != (made.device, made.inode):
-            return
         if made.is_dir:
             os.rmdir(path)  # fails unless empty
-        elif stat.S_ISSOCK(info.st_mode):
+        else:
             os.unlink(path)
 
 
@@ -212,3 +296,4 @@ _EMPTY_LOCK = threading.Lock()
 
 
 PLACEHOLDERS = Placeholders()
+atexit.register(PLACEHOLDERS.settle)
