@@ -32,6 +32,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -63,6 +64,8 @@ MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
 PROBE_TIMEOUT_S = 10.0
 SYSTEM_PYTHON = "/usr/bin/python3"
 _LOADER = Path(__file__).with_name("seccomp_loader.py")
+_WORKS: set[tuple[str, ...]] = set()  # (bwrap, the loader's Python, seccomp) probed and working
+_PROBE_LOCK = threading.Lock()
 
 
 class BwrapExecutor(Executor):
@@ -94,9 +97,14 @@ class BwrapExecutor(Executor):
         self._loader: list[str] = []
         if seccomp:
             self._loader = self._loader_argv()
-            self._probe_filter()
-        else:
-            self._probe()
+        probe = (self.bwrap, *self._loader[:1], str(seccomp))
+        with _PROBE_LOCK:
+            if probe not in _WORKS:  # the machine is probed once per process
+                if seccomp:
+                    self._probe_filter()
+                else:
+                    self._probe()
+                _WORKS.add(probe)
 
     def view(self) -> SandboxView:
         """What a command started now would see (``view.py``)."""

@@ -125,16 +125,27 @@ def _within(path: str, folder: str) -> bool:
 
 def _depth(path: str, folders: Iterable[str]) -> int:
     """The length of the deepest of ``folders`` that holds ``path`` (-1: none; an anchor that
-    is the path itself counts, a hidden folder that is the path itself is not above it)."""
-    return max((len(f) for f in folders if _within(path, f)), default=-1)
+    is the path itself counts, a hidden folder that is the path itself is not above it).
+    ``path`` and the folders are absolute and normal: the path's own ancestors are looked up
+    (a view holds a hundred entries or more; comparing each with each would be quadratic)."""
+    found = folders if isinstance(folders, (set, frozenset)) else set(folders)
+    while True:
+        if path in found:
+            return len(path)
+        if path == "/":
+            return -1
+        path = os.path.dirname(path)
 
 
 def _mode_of(path: str, mounts: Iterable[Mount]) -> Mode | None:
-    best: Mount | None = None
-    for mount in mounts:
-        if _within(path, mount.path) and (best is None or len(mount.path) >= len(best.path)):
-            best = mount
-    return None if best is None else best.mode
+    """The mode of the deepest of ``mounts`` that holds ``path`` (the last one at a path)."""
+    by_path = {mount.path: mount for mount in mounts}
+    while True:
+        if path in by_path:
+            return by_path[path].mode
+        if path in ("/", ""):
+            return None
+        path = os.path.dirname(path)
 
 
 class _Builder:
@@ -164,8 +175,8 @@ class _Builder:
         source is the host's path: a protected file under a hidden folder would be seen
         again). Only the policy's own entries and the workspace may show a path under a
         hidden one, and what lies below them."""
-        hidden = [m.path for m in self.entries.values() if m.mode == "hidden"]
-        anchors = [*self.explicit, *self.workspace]
+        hidden = {m.path for m in self.entries.values() if m.mode == "hidden"}
+        anchors = {*self.explicit, *self.workspace}
         kept: list[Mount] = []
         for mount in self.entries.values():
             above = _depth(mount.path, hidden)  # -1: no hidden folder holds it
