@@ -50,18 +50,9 @@ DEFAULT_PROTECTED: tuple[tuple[str, str], ...] = (
     *((p, _SELF) for p in (".clawgate.yaml", ".clawgate.yml", ".clawgate")),
 )
 
-# How a sandbox holds a protected path that does not exist yet (``executors/workspaceview.py``):
-# the patterns that name a file (the others name a directory), and the spelling the tools read
-# where it is not the pattern's lower case.
-FILE_PATTERNS = frozenset({
-    ".mcp.json", "claude.md", "claude.local.md", "agents.md", "gemini.md", ".cursorrules",
-    ".windsurfrules", ".clinerules", ".aider.conf.yml", ".github/copilot-instructions.md",
-    "opencode.json", ".gitmodules", ".pre-commit-config.yaml", ".lefthook.yml", "lefthook.yml",
-    ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pypirc", "pip.conf", "pip.ini",
-    ".cargo/config", ".cargo/config.toml", ".envrc", ".bundle/config", ".gemrc",
-    ".mvn/maven.config", "gradle/wrapper/gradle-wrapper.properties", ".bazelrc",
-    ".gitlab-ci.yml", "azure-pipelines.yml", ".travis.yml", "jenkinsfile", ".drone.yml",
-    "bitbucket-pipelines.yml", ".clawgate.yaml", ".clawgate.yml", ".git/config"})
+# How a sandbox names a protected path that does not exist yet, to hold it empty
+# (``executors/workspaceview.py``): the spelling the tools read, where it is not the pattern's
+# lower case.
 SPELLING: dict[str, str] = {
     "claude.md": "CLAUDE.md", "claude.local.md": "CLAUDE.local.md", "agents.md": "AGENTS.md",
     "gemini.md": "GEMINI.md", "jenkinsfile": "Jenkinsfile"}

@@ -33,6 +33,8 @@ CASES = [
     pytest.param((".github/ISSUE_TEMPLATE/bug.md",), "mv .github .github-old && mkdir -p "
                  ".github/workflows && printf 'on: push\\n' > .github/workflows/x.yml",
                  ".github/workflows/x.yml", id="workflow-after-moving-github"),
+    pytest.param((), "chmod 777 .github; mkdir -p .github/workflows && printf 'on: push\\n' > "
+                 ".github/workflows/x.yml", ".github/workflows/x.yml", id="workflow-after-chmod"),
     pytest.param((), "mkdir -p .claude && printf '{\"hooks\": {}}' > .claude/settings.json",
                  ".claude/settings.json", id="claude-settings"),
     pytest.param((), "mkdir -p .vscode && printf '{}' > .vscode/tasks.json",

@@ -52,7 +52,7 @@ from clawgate.executors.egress.proxy import (
     system_resolver,
 )
 from clawgate.executors.mounts import inside_workspace
-from clawgate.executors.placeholders import PLACEHOLDERS, empty_file
+from clawgate.executors.placeholders import PLACEHOLDERS
 from clawgate.executors.process import run_process
 from clawgate.executors.seccomp_filter import supported_machine
 from clawgate.executors.seccomp_loader import PYTHON_FILE
@@ -284,11 +284,14 @@ def system_view() -> tuple[Mount, ...]:
 def view_args(view: SandboxView) -> list[str]:
     """bwrap arguments for ``view``'s mounts, parents first. A hidden directory is an empty
     tmpfs made read-only at the end (once what lies below it is mounted), a hidden file an
-    empty read-only one (``/dev/null``; a placeholder's: an empty regular file)."""
+    empty read-only one. A placeholder is an empty tmpfs no one may write to (mode 0555:
+    whoever changes the mode writes to memory that is gone with the sandbox)."""
     args: list[str] = []
     remount: list[str] = []
     for mount in view.mounts:
-        if mount.mode == "read-only":
+        if mount.placeholder:  # a tmpfs needs no remount: bwrap's remounts cost a run most
+            args += ["--perms", "0555", "--tmpfs", mount.path]
+        elif mount.mode == "read-only":
             args += ["--ro-bind", mount.path, mount.path]
         elif mount.mode == "read-write":
             args += ["--bind", mount.path, mount.path]
@@ -296,7 +299,7 @@ def view_args(view: SandboxView) -> list[str]:
             args += ["--tmpfs", mount.path]
             remount += ["--remount-ro", mount.path]
         else:
-            args += ["--ro-bind", empty_file() if mount.placeholder else "/dev/null", mount.path]
+            args += ["--ro-bind", "/dev/null", mount.path]
     return args + remount
 
 

@@ -47,7 +47,7 @@ from clawgate.executors.docker_engine import (
 )
 from clawgate.executors.docker_stream import collect, result_of
 from clawgate.executors.mounts import inside_workspace
-from clawgate.executors.placeholders import PLACEHOLDERS, empty_file
+from clawgate.executors.placeholders import PLACEHOLDERS
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
 
 WORKSPACE = "/workspace"
@@ -158,8 +158,7 @@ class DockerExecutor(Executor):
             elif mount.is_dir:
                 tmpfs[target] = HIDDEN_DIR_HOLDING if _holds(mount, view) else HIDDEN_DIR
             else:
-                source = empty_file() if mount.placeholder else "/dev/null"
-                binds.append(types.Mount(target, source, type="bind", read_only=True))
+                binds.append(types.Mount(target, "/dev/null", type="bind", read_only=True))
         return binds, tmpfs
 
     def _inside(self, path: str) -> str:

@@ -1,17 +1,12 @@
 """The mount points of a view's placeholders: made on the host for the runs that need them,
 removed once none does.
 
-A protected path that does not exist yet is held in the sandbox by an empty read-only
-directory or file (``view.py``), and a mount needs a mount point at that path in the
-workspace, which is the host's. ``Placeholders`` makes each one (so it knows which it made:
-never a file of the user's), and removes them when the last run of the workspace that uses
-them is over, if they are still what it made (and a directory still empty).
-
-A directory's mount point is an empty directory; a file's is a Unix socket's name, whose
-directory entry says "socket": git and other tools that walk a tree by the entries' types pass
-it by (an empty file would be listed, added and committed by ``git add -A``), and a program
-on the host that opens it meanwhile gets ENXIO at once, never a wait. In the sandbox it is
-an empty read-only regular file (``empty_file``).
+A protected path that does not exist yet is held in the sandbox by an empty directory
+(``view.py``), whether a directory or a file belongs there, and a mount needs a mount point at
+that path in the workspace, which is the host's. ``Placeholders`` makes each one, an empty
+directory (git and the tools that copy or archive a tree pass an empty directory by, on the
+host and in the sandbox), so it knows which it made: never a path of the user's; and removes
+them, if they are still what it made and still empty.
 
 Removing a mount point that a sandbox still uses would take the sandbox's mount with it (the
 kernel detaches mounts on a path removed from another mount namespace), so runs of one
@@ -29,12 +24,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import errno
 import fcntl
 import os
-import socket
-import stat
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -54,7 +45,6 @@ class _Made:
 
     device: int
     inode: int
-    is_dir: bool
 
 
 @dataclass
@@ -157,8 +147,7 @@ class Holder:
             for mount in view.mounts:
                 owner = _holder_of(mount.path, ours)
                 if owner == mount.path:
-                    kept.append(replace(mount, mode="hidden", is_dir=made[owner].is_dir,
-                                        placeholder=True))
+                    kept.append(replace(mount, mode="hidden", is_dir=True, placeholder=True))
                 elif owner is not None:
                     continue
                 elif not mount.placeholder:
@@ -168,7 +157,7 @@ class Holder:
                     if held is not None:
                         kept.append(held)
             shown = {mount.path for mount in kept}
-            kept += [Mount(path, "hidden", ABSENT_WHY, made[path].is_dir, placeholder=True)
+            kept += [Mount(path, "hidden", ABSENT_WHY, placeholder=True)
                      for path in sorted(ours - shown)]
         return replace(view, mounts=tuple(sorted(kept, key=lambda m: m.path.count("/"))))
 
@@ -182,12 +171,10 @@ def _holder_of(path: str, placeholders: set[str]) -> str | None:
 
 
 def _unchanged(path: str, made: _Made) -> bool:
-    """Whether ``path`` is still the empty directory or the socket's name that was made."""
+    """Whether ``path`` is still the empty directory that was made."""
     try:
         info = os.lstat(path)
-        if (info.st_dev, info.st_ino) != (made.device, made.inode):
-            return False
-        return not os.listdir(path) if made.is_dir else stat.S_ISSOCK(info.st_mode)
+        return (info.st_dev, info.st_ino) == (made.device, made.inode) and not os.listdir(path)
     except OSError:
         return False
 
@@ -230,69 +217,25 @@ def _lock_shared(workspace: str) -> int | None:
 
 
 def _make(mount: Mount, made: dict[str, _Made]) -> Mount | None:
-    """Make ``mount``'s mount point and note it; a path that appeared meanwhile is held as it
-    now is (a link: not at all); None where nothing can be made (nothing run can, either)."""
+    """Make ``mount``'s mount point and note it; a directory that appeared meanwhile is held
+    all the same (something else there, or nothing can be made: None; nothing run can make
+    one either where the workspace is read-only)."""
     try:
-        if mount.is_dir:
-            os.mkdir(mount.path, 0o755)
-        else:
-            _socket_name(mount.path)
-    except OSError as exc:
-        if exc.errno not in (errno.EEXIST, errno.EADDRINUSE):
-            return None
-        if os.path.islink(mount.path):
-            return None
-        return replace(mount, is_dir=os.path.isdir(mount.path))
+        os.mkdir(mount.path, 0o755)
+    except FileExistsError:
+        return mount if os.path.isdir(mount.path) and not os.path.islink(mount.path) else None
+    except OSError:
+        return None
     info = os.lstat(mount.path)
-    made[mount.path] = _Made(info.st_dev, info.st_ino, mount.is_dir)
+    made[mount.path] = _Made(info.st_dev, info.st_ino)
     return mount
 
 
-def _socket_name(path: str) -> None:
-    """A Unix socket's name at ``path`` (its directory reached through /proc: the name of a
-    socket is limited to 107 bytes, a workspace's path is not). Raises OSError."""
-    folder = os.open(os.path.dirname(path), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as named:
-            named.bind(f"/proc/self/fd/{folder}/{os.path.basename(path)}")
-    finally:
-        os.close(folder)
-
-
 def _remove(path: str, made: _Made) -> None:
-    """Remove ``path`` if it is still the empty directory or the socket's name that was made."""
-    if not _unchanged(path, made):
-        return
-    with contextlib.suppress(OSError):
-        if made.is_dir:
+    """Remove ``path`` if it is still the empty directory that was made."""
+    if _unchanged(path, made):
+        with contextlib.suppress(OSError):
             os.rmdir(path)  # fails unless empty
-        else:
-            os.unlink(path)
-
-
-_EMPTY: list[str] = []
-
-
-def empty_file() -> str:
-    """An empty read-only regular file of this process's, bound over a file's placeholder."""
-    with _EMPTY_LOCK:
-        if not _EMPTY or not os.path.isfile(_EMPTY[0]):
-            folder = tempfile.mkdtemp(prefix="clawgate-empty-")
-            path = os.path.join(folder, "empty")
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444))
-            os.chmod(folder, 0o755)  # the Docker engine and a sandbox's user may bind it
-            _EMPTY[:] = [path]
-            atexit.register(_forget_empty, path)
-        return _EMPTY[0]
-
-
-def _forget_empty(path: str) -> None:
-    with contextlib.suppress(OSError):
-        os.unlink(path)
-        os.rmdir(os.path.dirname(path))
-
-
-_EMPTY_LOCK = threading.Lock()
 
 
 PLACEHOLDERS = Placeholders()

@@ -12,9 +12,9 @@ mounts are applied parents first, so a deeper entry covers what a shallower one 
 3. the workspace read-write, minus its protected paths (git hooks and config, agent
    configuration, CI files: ``workspace_paths``), mounted read-only, the directories on
    the way to each pinned so they cannot be renamed away; a protected path that does not
-   exist is held by an empty read-only directory or file (a *placeholder*: its mount point is
-   made on the host for the run and removed after it, ``placeholders.py``), so that nothing
-   run creates it;
+   exist is held by an empty directory that nothing run can fill (a *placeholder*: its mount
+   point is made on the host while runs need it, ``placeholders.py``), so that nothing run
+   creates it;
 4. the loaded policy files inside the workspace, read-only and pinned;
 5. the interpreter of the active virtual environment and what it links to, read-only;
 6. the policy's own ``executor.mounts``;
@@ -62,7 +62,7 @@ class Mount:
     mode: Mode
     reason: str
     is_dir: bool = True
-    placeholder: bool = False  # a protected path that does not exist: held empty, read-only
+    placeholder: bool = False  # a protected path that does not exist: held by an empty folder
 
     def line(self) -> str:
         """How ``--explain-sandbox`` prints it."""
@@ -165,9 +165,9 @@ class _Builder:
             else:
                 self.explicit.discard(path)
 
-    def add_absent(self, path: str, is_dir: bool, reason: str) -> None:
-        """A path that does not exist, held by an empty read-only directory or file."""
-        self.entries[path] = Mount(path, "hidden", reason, is_dir, placeholder=True)
+    def add_absent(self, path: str, reason: str) -> None:
+        """A path that does not exist, held by an empty directory."""
+        self.entries[path] = Mount(path, "hidden", reason, placeholder=True)
         self.explicit.discard(path)
 
     def shown(self) -> list[Mount]:
@@ -246,13 +246,13 @@ def _add_workspace_protection(builder: _Builder, workspace: Path, read_only: Ite
     files = [os.path.realpath(p) for p in read_only]
     files = [p for p in files if os.path.exists(p) and p != os.fspath(workspace)
              and Path(p).is_relative_to(workspace)]
-    held = [path for path, _, _ in paths.absent]
+    held = [path for path, _ in paths.absent]
     for folder in pinned_dirs([*(p for p, _ in paths.present), *held, *files], workspace):
         builder.add(folder, "read-write", PIN_WHY)
     for path, why in paths.present:
         builder.add(path, "read-only", f"a protected path: {why}")
-    for path, is_dir, why in paths.absent:
-        builder.add_absent(path, is_dir, f"{ABSENT_WHY}: {why}")
+    for path, why in paths.absent:
+        builder.add_absent(path, f"{ABSENT_WHY}: {why}")
     for path in files:
         builder.add(path, "read-only", POLICY_FILE_WHY)
 

@@ -9,8 +9,8 @@ output (``SKIPPED``) are not looked into. One pattern is narrowed: of ``.git`` o
 run something (``hooks``, ``config``) is read-only, since git must write the rest to commit;
 a ``.git`` *file* (a worktree's or a submodule's pointer) is read-only itself.
 
-What does not exist yet is listed too (``absent``), for the sandbox to hold an empty read-only
-directory or file in its place while a command runs: at the top of the workspace, the first
+What does not exist yet is listed too (``absent``), for the sandbox to hold an empty directory
+in its place while a command runs: at the top of the workspace, the first
 missing component of each pattern, spelled as the tools read it (``.github`` when there is
 none, ``.github/workflows`` when ``.github`` has no ``workflows``, ``CLAUDE.md``); and in every
 ``.git`` directory found, a missing ``hooks`` or ``config``. A missing ``.git`` is not held
@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawgate.protectedpaths import DEFAULT_PROTECTED, FILE_PATTERNS, SPELLING
+from clawgate.protectedpaths import DEFAULT_PROTECTED, SPELLING
 
 GIT_NARROWED = (".git/hooks", ".git/config")  # the parts of .git that run code
 MAX_SUBDIRS = 512  # directories below the top looked into: a bound on the work per run
@@ -48,10 +48,10 @@ _GIT_WHY = dict(DEFAULT_PROTECTED)[".git"]
 @dataclass(frozen=True, slots=True)
 class Protected:
     """A workspace's protected paths: those that exist, (real path, why); those that do not,
-    (path, whether a directory belongs there, why)."""
+    (path, why)."""
 
     present: list[tuple[str, str]]
-    absent: list[tuple[str, bool, str]]
+    absent: list[tuple[str, str]]
 
 
 def workspace_protected(workspace: Path) -> list[tuple[str, str]]:
@@ -64,7 +64,7 @@ def workspace_paths(workspace: Path) -> Protected:
     (one walk of its directories)."""
     listing = _Listing()
     found: dict[str, str] = {}
-    absent: dict[str, tuple[bool, str]] = {}
+    absent: dict[str, str] = {}
     top = os.fspath(workspace)
     for root in [top, *_subdirs(workspace, listing)]:
         present = [entry for name in listing.names(root) for entry in _BY_FIRST.get(name, ())]
@@ -73,44 +73,38 @@ def workspace_paths(workspace: Path) -> Protected:
                 real = os.path.realpath(path)
                 if Path(real).is_relative_to(workspace) and real != top:
                     found.setdefault(real, why)
-        for path, is_dir in _git_missing(root, listing):
-            absent.setdefault(path, (is_dir, _GIT_WHY))
+        for path in _git_missing(root, listing):
+            absent.setdefault(path, _GIT_WHY)
     for pattern, why in DEFAULT_PROTECTED:
         missing = _first_missing(top, pattern, listing) if pattern != ".git" else None
         if missing is not None:
-            absent.setdefault(missing[0], (missing[1], why))
-    return Protected(sorted(found.items()),
-                     sorted((path, is_dir, why) for path, (is_dir, why) in absent.items()))
+            absent.setdefault(missing, why)
+    return Protected(sorted(found.items()), sorted(absent.items()))
 
 
-def _first_missing(top: str, pattern: str, listing: _Listing) -> tuple[str, bool] | None:
-    """Where ``pattern`` stops existing under ``top`` (its first missing component, spelled as
-    the tools read it) and whether a directory belongs there; None when it exists, or when a
-    component on the way is a file or a link (what is there is then all there is to hold)."""
+def _first_missing(top: str, pattern: str, listing: _Listing) -> str | None:
+    """Where ``pattern`` stops existing under ``top``: its first missing component, spelled as
+    the tools read it; None when it exists, or when a component on the way is a file or a
+    link (what is there is then all there is to hold)."""
     path = top
-    parts = pattern.split("/")
-    for index, part in enumerate(parts):
+    for part in pattern.split("/"):
         name = listing.names(path).get(part)
         if name is None:
-            is_file = index == len(parts) - 1 and pattern in FILE_PATTERNS
-            return os.path.join(path, SPELLING.get(part, part)), not is_file
+            return os.path.join(path, SPELLING.get(part, part))
         path = os.path.join(path, name)
         if os.path.islink(path) or not os.path.isdir(path):
             return None
     return None
 
 
-def _git_missing(root: str, listing: _Listing) -> list[tuple[str, bool]]:
+def _git_missing(root: str, listing: _Listing) -> list[str]:
     """The parts of ``root``'s ``.git`` directory that run code and do not exist."""
     git = listing.find(root, [".git"])
     if git is None or os.path.islink(git) or not os.path.isdir(git):
         return []
-    missing: list[tuple[str, bool]] = []
-    for rel in GIT_NARROWED:
-        name = rel.split("/")[1]
-        if listing.find(git, [name]) is None and not os.path.lexists(os.path.join(git, name)):
-            missing.append((os.path.join(git, name), name == "hooks"))
-    return missing
+    names = [rel.split("/")[1] for rel in GIT_NARROWED]
+    return [os.path.join(git, name) for name in names
+            if listing.find(git, [name]) is None and not os.path.lexists(os.path.join(git, name))]
 
 
 class _Listing:
