@@ -163,11 +163,12 @@ class Holder:
 
 
 def _holder_of(path: str, placeholders: set[str]) -> str | None:
-    """The placeholder that is ``path`` or holds it."""
-    for held in placeholders:
-        if path == held or path.startswith(held + "/"):
-            return held
-    return None
+    """The placeholder that is ``path`` or holds it (its ancestors looked up)."""
+    while path not in placeholders:
+        if path in ("/", ""):
+            return None
+        path = os.path.dirname(path)
+    return path
 
 
 def _unchanged(path: str, made: _Made) -> bool:

@@ -70,8 +70,8 @@ def workspace_paths(workspace: Path) -> Protected:
         present = [entry for name in listing.names(root) for entry in _BY_FIRST.get(name, ())]
         for pattern, why in present:
             for path in _expanded(root, pattern, listing):
-                real = os.path.realpath(path)
-                if Path(real).is_relative_to(workspace) and real != top:
+                real = _real(top, path)
+                if real.startswith(top.rstrip("/") + "/"):
                     found.setdefault(real, why)
         for path in _git_missing(root, listing):
             absent.setdefault(path, _GIT_WHY)
@@ -80,6 +80,17 @@ def workspace_paths(workspace: Path) -> Protected:
         if missing is not None:
             absent.setdefault(missing, why)
     return Protected(sorted(found.items()), sorted(absent.items()))
+
+
+def _real(top: str, path: str) -> str:
+    """``path``'s real path, for a path below ``top`` (real itself): only its own components
+    are looked at unless one of them is a link (a run looks at some fifty)."""
+    here = path
+    while here.startswith(top.rstrip("/") + "/"):
+        if os.path.islink(here):
+            return os.path.realpath(path)
+        here = os.path.dirname(here)
+    return path
 
 
 def _first_missing(top: str, pattern: str, listing: _Listing) -> str | None:
