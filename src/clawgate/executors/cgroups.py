@@ -84,14 +84,14 @@ class Containment:
         """Kill what is left and remove the groups."""
         self.kill_all()
         for directory in reversed(self.dirs):
-            for _ in range(50):
+            for pause in _pauses():
                 try:
                     directory.rmdir()
                     break
                 except FileNotFoundError:
                     break
                 except OSError:  # a member not yet reaped by the kernel
-                    time.sleep(0.01)
+                    time.sleep(pause)
 
     def __enter__(self) -> Containment:
         return self
