@@ -50,6 +50,13 @@ DEFAULT_PROTECTED: tuple[tuple[str, str], ...] = (
     *((p, _SELF) for p in (".clawgate.yaml", ".clawgate.yml", ".clawgate")),
 )
 
+# How a sandbox names a protected path that does not exist yet, to hold it empty
+# (``executors/workspaceview.py``): the spelling the tools read, where it is not the pattern's
+# lower case.
+SPELLING: dict[str, str] = {
+    "claude.md": "CLAUDE.md", "claude.local.md": "CLAUDE.local.md", "agents.md": "AGENTS.md",
+    "gemini.md": "GEMINI.md", "jenkinsfile": "Jenkinsfile"}
+
 _GLOB = frozenset("*?[")
 STATE_WHY = "clawgate's own state (allow-always grants, audit anchors, keys)"
 

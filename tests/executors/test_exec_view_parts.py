@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clawgate.executors.view import MountSpec, SandboxView, build_view
-from clawgate.executors.workspaceview import MAX_SUBDIRS, workspace_protected
+from clawgate.executors.workspaceview import MAX_SUBDIRS, workspace_paths, workspace_protected
 from clawgate.secretpaths import home_secret_stores
 from clawgate.tools.paths import DEFAULT_FORBIDDEN
 from clawgate.validators.base import Context
@@ -72,20 +72,49 @@ def test_a_policy_entry_replaces_the_default_at_its_path(tmp_path: Path) -> None
     assert order.index(str(home / ".ssh")) < order.index(str(home / ".ssh" / "known_hosts"))
 
 
-@pytest.mark.parametrize(("files", "protected"), [
-    ((".git/HEAD", ".git/config", ".git/objects/x"), [".git/config", ".git/hooks"]),
-    ((".github/workflows/ci.yml", ".github/README.md"), [".github/workflows"]),
-    (("CLAUDE.md", ".Claude/settings.json", "src/a.py"), [".Claude", "CLAUDE.md"]),
-    (("pkg/.npmrc", "pkg/AGENTS.md", "pkg/src/x.py"), ["pkg/.npmrc", "pkg/AGENTS.md"]),
+@pytest.mark.parametrize(("files", "protected", "git_absent"), [
+    ((".git/HEAD", ".git/config", ".git/objects/x"), [".git/config"], [".git/hooks"]),
+    ((".git/HEAD", ".git/hooks/x"), [".git/hooks"], [".git/config"]),
+    ((".github/workflows/ci.yml", ".github/README.md"), [".github/workflows"], []),
+    (("CLAUDE.md", ".Claude/settings.json", "src/a.py"), [".Claude", "CLAUDE.md"], []),
+    (("pkg/.npmrc", "pkg/AGENTS.md", "pkg/src/x.py"), ["pkg/.npmrc", "pkg/AGENTS.md"], []),
     (("a/b/.claude/settings.json", "a/b/c/.git/config", "a/b/c/d/.npmrc"),
-     ["a/b/.claude", "a/b/c/.git/config", "a/b/c/.git/hooks"]),
-    (("node_modules/x/.git/config", ".hidden/.npmrc", "a/build/.npmrc"), []),
+     ["a/b/.claude", "a/b/c/.git/config"], ["a/b/c/.git/hooks"]),
+    (("node_modules/x/.git/config", ".hidden/.npmrc", "a/build/.npmrc"), [], []),
 ])
 def test_protected_paths_are_found_at_the_top_and_below_it(
-        tmp_path: Path, files: tuple[str, ...], protected: list[str]) -> None:
+        tmp_path: Path, files: tuple[str, ...], protected: list[str],
+        git_absent: list[str]) -> None:
     tree(tmp_path, *files)
-    found = [os.path.relpath(p, tmp_path) for p, _ in workspace_protected(tmp_path)]
-    assert found == protected
+    paths = workspace_paths(tmp_path)
+    assert [os.path.relpath(p, tmp_path) for p, _ in paths.present] == protected
+    assert [os.path.relpath(p, tmp_path) for p, _ in paths.absent if "/.git/" in p] == git_absent
+    assert [p for p, _ in workspace_protected(tmp_path)] == [p for p, _ in paths.present]
+
+
+@pytest.mark.parametrize(("files", "absent", "not_absent"), [
+    ((), [".github", ".claude", "CLAUDE.md", ".gitlab-ci.yml", ".cargo", "Jenkinsfile"],
+     [".git"]),
+    ((".github/README.md",), [".github/workflows", ".github/actions",
+                              ".github/copilot-instructions.md"], [".github"]),
+    (("claude.md", ".GITHUB/workflows/ci.yml"), [], ["CLAUDE.md", ".github/workflows",
+                                                     ".GITHUB/workflows", ".github"]),
+    ((".cargo/registry/x",), [".cargo/config", ".cargo/config.toml"], [".cargo"]),
+])
+def test_the_top_of_a_workspace_lists_the_protected_paths_it_lacks(
+        tmp_path: Path, files: tuple[str, ...], absent: list[str], not_absent: list[str]) -> None:
+    """The first missing component of each pattern, spelled as the tools read it, found
+    case-insensitively."""
+    tree(tmp_path, *files)
+    found = {os.path.relpath(p, tmp_path) for p, _ in workspace_paths(tmp_path).absent}
+    assert set(absent) <= found
+    assert not set(not_absent) & found
+
+
+def test_a_file_where_a_protected_directory_belongs_is_not_held(tmp_path: Path) -> None:
+    (tmp_path / ".github").write_text("not a directory")
+    found = [p for p, _ in workspace_paths(tmp_path).absent]
+    assert not [p for p in found if p.startswith(str(tmp_path / ".github"))]
 
 
 def test_the_directories_looked_into_are_bounded(tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -57,6 +58,7 @@ from clawgate.executors.egress.proxy import (
     system_resolver,
 )
 from clawgate.executors.mounts import inside_workspace
+from clawgate.executors.placeholders import PLACEHOLDERS
 from clawgate.executors.process import run_process
 from clawgate.executors.seccomp_filter import supported_machine
 from clawgate.executors.seccomp_loader import PYTHON_FILE
@@ -68,6 +70,8 @@ MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
 PROBE_TIMEOUT_S = 10.0
 SYSTEM_PYTHON = "/usr/bin/python3"
 _LOADER = Path(__file__).with_name("seccomp_loader.py")
+_WORKS: set[tuple[str, ...]] = set()  # (bwrap, the loader's Python, seccomp) probed and working
+_PROBE_LOCK = threading.Lock()
 
 
 class BwrapExecutor(Executor):
@@ -100,9 +104,14 @@ class BwrapExecutor(Executor):
         self._loader: list[str] = []
         if seccomp:
             self._loader = self._loader_argv()
-            self._probe_filter()
-        else:
-            self._probe()
+        probe = (self.bwrap, *self._loader[:1], str(seccomp))
+        with _PROBE_LOCK:
+            if probe not in _WORKS:  # the machine is probed once per process
+                if seccomp:
+                    self._probe_filter()
+                else:
+                    self._probe()
+                _WORKS.add(probe)
 
     def view(self) -> SandboxView:
         """What a command started now would see (``view.py``)."""
@@ -120,11 +129,13 @@ class BwrapExecutor(Executor):
         return env
 
     def sandbox_argv(self, job: Job, channel: int | None = None,
-                     lane: Lane | None = None, opening: Opening | None = None) -> list[str]:
+                     lane: Lane | None = None, opening: Opening | None = None,
+                     view: SandboxView | None = None) -> list[str]:
         """The bwrap command line that runs ``job.argv`` in the sandbox; given the fd of a
         ``SyscallWatch``'s channel, under the system-call filter; behind the egress bridge
         when ``lane``, the run's proxy socket, is given (the filter covers the bridge too);
-        held until the proxy listens inside when ``opening`` is given."""
+        held until the proxy listens inside when ``opening`` is given; with ``view`` (its
+        placeholders' mount points made: ``placeholders.py``), else the view of now."""
         argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
                 "--cap-drop", "ALL"]
         if self.network:
@@ -140,7 +151,7 @@ class BwrapExecutor(Executor):
             argv += ["--ro-bind", prefix, prefix]
             command = inside.bridged(job.argv, python)
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-        argv += view_args(self.view())
+        argv += view_args(self.view() if view is None else view)
         if lane is not None:
             argv += ["--ro-bind", os.fspath(inside.BRIDGE_SOURCE), inside.INSIDE_BRIDGE,
                      "--ro-bind", lane.directory, inside.INSIDE_DIR]
@@ -150,6 +161,11 @@ class BwrapExecutor(Executor):
         elif channel is not None:
             command = [*self._loader, str(channel), *command]
         return argv + command
+
+    def close(self) -> None:
+        """Remove the placeholders of the workspace now where no run uses them
+        (``placeholders.py``; else they go once it has had no run for a moment)."""
+        PLACEHOLDERS.settle(self.workspace)
 
     def _report(self, connection: Connection) -> None:
         """Hand a connection to ``egress_audit`` (the Guard sets it to its audit log)."""
@@ -170,8 +186,10 @@ class BwrapExecutor(Executor):
             opening = stack.enter_context(Opening(inside.BRIDGE_PORT, functools.partial(
                 self.proxy.accept_on, lane))) if lane is not None and self.listen_inside else None
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
+            held = stack.enter_context(PLACEHOLDERS.hold(self.workspace))
             argv = self.sandbox_argv(job, None if watch is None else watch.child_fd,
-                                     None if opening is not None else lane, opening)
+                                     None if opening is not None else lane, opening,
+                                     held.claim(self.view()))
             if containment is not None:
                 stack.enter_context(containment)
             else:
@@ -283,11 +301,14 @@ def system_view() -> tuple[Mount, ...]:
 def view_args(view: SandboxView) -> list[str]:
     """bwrap arguments for ``view``'s mounts, parents first. A hidden directory is an empty
     tmpfs made read-only at the end (once what lies below it is mounted), a hidden file an
-    empty read-only one."""
+    empty read-only one. A placeholder is an empty tmpfs no one may write to (mode 0555:
+    whoever changes the mode writes to memory that is gone with the sandbox)."""
     args: list[str] = []
     remount: list[str] = []
     for mount in view.mounts:
-        if mount.mode == "read-only":
+        if mount.placeholder:  # a tmpfs needs no remount: bwrap's remounts cost a run most
+            args += ["--perms", "0555", "--tmpfs", mount.path]
+        elif mount.mode == "read-only":
             args += ["--ro-bind", mount.path, mount.path]
         elif mount.mode == "read-write":
             args += ["--bind", mount.path, mount.path]

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path("/sys/fs/cgroup")
 SHIM = 'for f in "$@"; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; ' \
        'shift; exec "$@"'
-_KILL_ROUNDS = 200
+_KILL_S = 1.0  # how long the members of a group may take to die before the caller goes on
 
 
 class Containment:
@@ -71,33 +71,41 @@ class Containment:
         if kill_file is not None and kill_file.exists():
             with contextlib.suppress(OSError):
                 kill_file.write_text("1")
-        for _ in range(_KILL_ROUNDS):
+        for pause in _pauses():
             members = self.members()
             if not members:
                 return
             for pid in members:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
-            time.sleep(0.005)
+            time.sleep(pause)
 
     def close(self) -> None:
         """Kill what is left and remove the groups."""
         self.kill_all()
         for directory in reversed(self.dirs):
-            for _ in range(50):
+            for pause in _pauses():
                 try:
                     directory.rmdir()
                     break
                 except FileNotFoundError:
                     break
                 except OSError:  # a member not yet reaped by the kernel
-                    time.sleep(0.01)
+                    time.sleep(pause)
 
     def __enter__(self) -> Containment:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _pauses() -> list[float]:
+    """The waits between rounds of killing: short first (a killed process is gone within a
+    millisecond or two, a sandbox's after its mounts are undone), then 5 ms, ``_KILL_S`` in
+    all."""
+    short = [0.0005, 0.001, 0.002]
+    return short + [0.005] * round((_KILL_S - sum(short)) / 0.005)
 
 
 def _layout(name: str, pids: int, memory: int | None) -> list[tuple[Path, dict[str, int]]]:

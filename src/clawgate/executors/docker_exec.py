@@ -72,6 +72,7 @@ from clawgate.executors.egress.proxy import (
     system_resolver,
 )
 from clawgate.executors.mounts import inside_workspace
+from clawgate.executors.placeholders import PLACEHOLDERS
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
 
 WORKSPACE = "/workspace"
@@ -131,6 +132,7 @@ class DockerExecutor(Executor):
         self._client = connect(self.settings, API_TIMEOUT_S)
         self._lock = threading.Lock()
         self._warm: Any = None
+        self._warm_hold: contextlib.ExitStack | None = None  # its placeholders
         self._killed: set[str] = set()
 
     def environment(self, request: ExecRequest) -> dict[str, str]:
@@ -152,10 +154,11 @@ class DockerExecutor(Executor):
         return build_view(self.workspace, private=PRIVATE, read_only=self.read_only,
                           extra=self.mounts)
 
-    def container_config(self) -> dict[str, Any]:
-        """What every container gets, as keyword arguments of ``containers.create``."""
+    def container_config(self, view: SandboxView | None = None) -> dict[str, Any]:
+        """What every container gets, as keyword arguments of ``containers.create``: ``view``
+        (its placeholders' mount points made: ``placeholders.py``), else the view of now."""
         limits = self.limits
-        binds, tmpfs = self._view_config()
+        binds, tmpfs = self._view_config(self.view() if view is None else view)
         config: dict[str, Any] = {
             "image": self.settings.image, "detach": True, "init": True, "read_only": True,
             "cap_drop": ["ALL"], "security_opt": ["no-new-privileges"],
@@ -170,12 +173,11 @@ class DockerExecutor(Executor):
             config["network_mode"] = "none"
         return config
 
-    def _view_config(self) -> tuple[list[Any], dict[str, str]]:
+    def _view_config(self, view: SandboxView) -> tuple[list[Any], dict[str, str]]:
         """The view as Docker ``mounts`` (binds; a hidden file is ``/dev/null`` read-only) and
         ``tmpfs`` entries (a hidden directory: empty, read-only unless something is mounted
         below it). The engine applies them parents first."""
         types = sdk().types
-        view = self.view()
         binds: list[Any] = []
         tmpfs: dict[str, str] = {}
         for mount in view.mounts:
@@ -278,18 +280,22 @@ class DockerExecutor(Executor):
         return pid
 
     def _run_cold(self, job: Job) -> ExecResult:
-        if not self.network:  # idle until the proxy listens inside it, then the command
-            container = self._client.containers.run(
-                **(self.container_config() | {"command": KEEPALIVE}))
-            try:
-                return self._exec_in(container, job, lambda: _kill(container))
-            except _Gone as gone:
-                raise gone.cause from None
-            finally:
-                _remove(container)
-        config = self.container_config() | {"command": job.argv, "environment": job.env,
-                                            "working_dir": self._workdir(job)}
-        start = time.monotonic()
+        with PLACEHOLDERS.hold(self.workspace) as held:
+            view = held.claim(self.view())
+            if not self.network:  # idle until the proxy listens inside it, then the command
+                container = self._client.containers.run(
+                    **(self.container_config(view) | {"command": KEEPALIVE}))
+                try:
+                    return self._exec_in(container, job, lambda: _kill(container))
+                except _Gone as gone:
+                    raise gone.cause from None
+                finally:
+                    _remove(container)
+            config = self.container_config(view) | {
+                "command": job.argv, "environment": job.env, "working_dir": self._workdir(job)}
+            return self._run_container(config, job, time.monotonic())
+
+    def _run_container(self, config: dict[str, Any], job: Job, start: float) -> ExecResult:
         container = self._client.containers.create(**config)
         try:
             stream = self._client.api.attach(container.id, stdout=True, stderr=True, stream=True,
@@ -304,9 +310,12 @@ class DockerExecutor(Executor):
 
     def _forget(self, container: Any) -> None:
         with self._lock:
+            hold = None
             if self._warm is container:
-                self._warm = None
+                self._warm, hold, self._warm_hold = None, self._warm_hold, None
         _remove(container)
+        if hold is not None:
+            hold.close()
 
     def _report(self, connection: Connection) -> None:
         """Hand a connection to ``egress_audit`` (the Guard sets it to its audit log)."""
@@ -314,10 +323,19 @@ class DockerExecutor(Executor):
             self.egress_audit(connection)
 
     def _warm_container(self) -> Any:
+        """The session's container; its placeholders are held until it is removed."""
         with self._lock:
             if self._warm is None:
-                config = self.container_config() | {"command": KEEPALIVE}
-                self._warm = self._client.containers.run(**config)
+                hold = contextlib.ExitStack()
+                try:
+                    held = hold.enter_context(PLACEHOLDERS.hold(self.workspace))
+                    config = self.container_config(held.claim(self.view())) | {
+                        "command": KEEPALIVE}
+                    self._warm = self._client.containers.run(**config)
+                except BaseException:
+                    hold.close()
+                    raise
+                self._warm_hold = hold
                 _LEFT_RUNNING.add(self)
             return self._warm
 
@@ -329,9 +347,13 @@ class DockerExecutor(Executor):
     def close(self) -> None:
         with self._lock:
             warm, self._warm = self._warm, None
+            hold, self._warm_hold = self._warm_hold, None
         _LEFT_RUNNING.discard(self)
         if warm is not None:
             _remove(warm)
+        if hold is not None:
+            hold.close()
+        PLACEHOLDERS.settle(self.workspace)
         self._client.close()
 
 

@@ -30,9 +30,11 @@ def inside_workspace(paths: Iterable[str | os.PathLike[str]], workspace: Path
 def pinned_dirs(files: Iterable[str], workspace: Path) -> tuple[str, ...]:
     """The directories strictly between ``workspace`` and each of ``files`` (real paths inside
     it), parents first: binding each onto itself makes it unrenameable in the sandbox."""
+    top = os.fspath(workspace).rstrip("/")
     found: list[str] = []
     for file in files:
-        relative = Path(file).relative_to(workspace)
-        for depth in range(1, len(relative.parts)):
-            found.append(os.fspath(workspace.joinpath(*relative.parts[:depth])))
+        folder = os.path.dirname(file)
+        while folder.startswith(top + "/"):
+            found.append(folder)
+            folder = os.path.dirname(folder)
     return tuple(sorted(dict.fromkeys(found), key=lambda p: (p.count("/"), p)))

@@ -22,6 +22,7 @@ Flatpak do). Every other call is allowed. The numbers are the x86_64 ones
 
 from __future__ import annotations
 
+import functools
 import platform
 import struct
 from collections.abc import Mapping
@@ -96,8 +97,10 @@ class _Program:
         return offset
 
 
+@functools.cache
 def build_program() -> bytes:
-    """The filter, packed as ``struct sock_filter[]`` for ``seccomp(SET_MODE_FILTER)``."""
+    """The filter, packed as ``struct sock_filter[]`` for ``seccomp(SET_MODE_FILTER)``; built
+    once per process (it depends on nothing but this module)."""
     p = _Program()
     p.load(ARCH)
     p.jump(JEQ_K, AUDIT_ARCH_X86_64, None, "kill")

@@ -10,8 +10,11 @@ mounts are applied parents first, so a deeper entry covers what a shallower one 
    ``clawgate.secretpaths``, each covered by an empty read-only directory or an empty file;
 2. a per-workspace toolchain cache, read-write (``toolchains.py``: pip, uv, npm, cargo, go);
 3. the workspace read-write, minus its protected paths (git hooks and config, agent
-   configuration, CI files: ``workspace_protected``), mounted read-only, the directories on
-   the way to each pinned so they cannot be renamed away;
+   configuration, CI files: ``workspace_paths``), mounted read-only, the directories on
+   the way to each pinned so they cannot be renamed away; a protected path that does not
+   exist is held by an empty directory that nothing run can fill (a *placeholder*: its mount
+   point is made on the host while runs need it, ``placeholders.py``), so that nothing run
+   creates it;
 4. the loaded policy files inside the workspace, read-only and pinned;
 5. the interpreter of the active virtual environment and what it links to, read-only;
 6. the policy's own ``executor.mounts``;
@@ -35,7 +38,7 @@ from clawgate.errors import ExecutorError
 from clawgate.executors.base import from_known_fields
 from clawgate.executors.mounts import pinned_dirs
 from clawgate.executors.toolchains import cache_env, venv_env, venv_prefixes
-from clawgate.executors.workspaceview import workspace_protected
+from clawgate.executors.workspaceview import workspace_paths
 from clawgate.protectedpaths import STATE_WHY, state_paths
 from clawgate.secretpaths import SECRET_WHY, home_secret_stores
 
@@ -46,6 +49,7 @@ HOME_WHY = ("your home directory, read-only: toolchains and their configuration 
 WORKSPACE_WHY = "the workspace: commands may change it"
 PIN_WHY = "pinned (a mount point cannot be renamed): it holds a read-only path"
 POLICY_FILE_WHY = "a loaded policy file: what runs may not rewrite the rules it runs under"
+ABSENT_WHY = "a protected path that does not exist, held empty so that nothing creates it"
 CACHE_WHY = ("the workspace's own toolchain cache (pip, uv, npm, cargo, go): installs work, "
              "your own caches stay untouched")
 
@@ -58,6 +62,7 @@ class Mount:
     mode: Mode
     reason: str
     is_dir: bool = True
+    placeholder: bool = False  # a protected path that does not exist: held by an empty folder
 
     def line(self) -> str:
         """How ``--explain-sandbox`` prints it."""
@@ -120,16 +125,27 @@ def _within(path: str, folder: str) -> bool:
 
 def _depth(path: str, folders: Iterable[str]) -> int:
     """The length of the deepest of ``folders`` that holds ``path`` (-1: none; an anchor that
-    is the path itself counts, a hidden folder that is the path itself is not above it)."""
-    return max((len(f) for f in folders if _within(path, f)), default=-1)
+    is the path itself counts, a hidden folder that is the path itself is not above it).
+    ``path`` and the folders are absolute and normal: the path's own ancestors are looked up
+    (a view holds a hundred entries or more; comparing each with each would be quadratic)."""
+    found = folders if isinstance(folders, (set, frozenset)) else set(folders)
+    while True:
+        if path in found:
+            return len(path)
+        if path == "/":
+            return -1
+        path = os.path.dirname(path)
 
 
 def _mode_of(path: str, mounts: Iterable[Mount]) -> Mode | None:
-    best: Mount | None = None
-    for mount in mounts:
-        if _within(path, mount.path) and (best is None or len(mount.path) >= len(best.path)):
-            best = mount
-    return None if best is None else best.mode
+    """The mode of the deepest of ``mounts`` that holds ``path`` (the last one at a path)."""
+    by_path = {mount.path: mount for mount in mounts}
+    while True:
+        if path in by_path:
+            return by_path[path].mode
+        if path in ("/", ""):
+            return None
+        path = os.path.dirname(path)
 
 
 class _Builder:
@@ -149,13 +165,18 @@ class _Builder:
             else:
                 self.explicit.discard(path)
 
+    def add_absent(self, path: str, reason: str) -> None:
+        """A path that does not exist, held by an empty directory."""
+        self.entries[path] = Mount(path, "hidden", reason, placeholder=True)
+        self.explicit.discard(path)
+
     def shown(self) -> list[Mount]:
         """The entries, less those the view would show from inside a hidden one (a bind's
         source is the host's path: a protected file under a hidden folder would be seen
         again). Only the policy's own entries and the workspace may show a path under a
         hidden one, and what lies below them."""
-        hidden = [m.path for m in self.entries.values() if m.mode == "hidden"]
-        anchors = [*self.explicit, *self.workspace]
+        hidden = {m.path for m in self.entries.values() if m.mode == "hidden"}
+        anchors = {*self.explicit, *self.workspace}
         kept: list[Mount] = []
         for mount in self.entries.values():
             above = _depth(mount.path, hidden)  # -1: no hidden folder holds it
@@ -221,14 +242,17 @@ def sandbox_env(workspace: Path, environ: Mapping[str, str] | None = None) -> di
 
 def _add_workspace_protection(builder: _Builder, workspace: Path, read_only: Iterable[str]
                               ) -> None:
-    protected = workspace_protected(workspace)
+    paths = workspace_paths(workspace)
     files = [os.path.realpath(p) for p in read_only]
     files = [p for p in files if os.path.exists(p) and p != os.fspath(workspace)
              and Path(p).is_relative_to(workspace)]
-    for folder in pinned_dirs([*(p for p, _ in protected), *files], workspace):
+    held = [path for path, _ in paths.absent]
+    for folder in pinned_dirs([*(p for p, _ in paths.present), *held, *files], workspace):
         builder.add(folder, "read-write", PIN_WHY)
-    for path, why in protected:
+    for path, why in paths.present:
         builder.add(path, "read-only", f"a protected path: {why}")
+    for path, why in paths.absent:
+        builder.add_absent(path, f"{ABSENT_WHY}: {why}")
     for path in files:
         builder.add(path, "read-only", POLICY_FILE_WHY)
 

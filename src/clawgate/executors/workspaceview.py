@@ -7,20 +7,24 @@ the top of the workspace and in the directories below it, breadth first, down to
 vendored repository, a nested project's ``.git``); hidden directories and build or dependency
 output (``SKIPPED``) are not looked into. One pattern is narrowed: of ``.git`` only what makes git
 run something (``hooks``, ``config``) is read-only, since git must write the rest to commit;
-a ``.git`` *file* (a worktree's or a submodule's pointer) is read-only itself. A ``.git``
-directory without ``hooks`` gets an empty one, so that no hook can be planted there.
+a ``.git`` *file* (a worktree's or a submodule's pointer) is read-only itself.
 
-What does not exist when a command starts can be created by it (a mount point must exist):
-the checker still judges every path a command names.
+What does not exist yet is listed too (``absent``), for the sandbox to hold an empty directory
+in its place while a command runs: at the top of the workspace, the first
+missing component of each pattern, spelled as the tools read it (``.github`` when there is
+none, ``.github/workflows`` when ``.github`` has no ``workflows``, ``CLAUDE.md``); and in every
+``.git`` directory found, a missing ``hooks`` or ``config``. A missing ``.git`` is not held
+(``git init`` makes one), nor are paths missing below the top: the checker still judges every
+path a command names.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
-from clawgate.protectedpaths import DEFAULT_PROTECTED
+from clawgate.protectedpaths import DEFAULT_PROTECTED, SPELLING
 
 GIT_NARROWED = (".git/hooks", ".git/config")  # the parts of .git that run code
 MAX_SUBDIRS = 512  # directories below the top looked into: a bound on the work per run
@@ -38,18 +42,80 @@ def _by_first() -> dict[str, list[tuple[str, str]]]:
 _BY_FIRST = _by_first()
 
 
+_GIT_WHY = dict(DEFAULT_PROTECTED)[".git"]
+
+
+@dataclass(frozen=True, slots=True)
+class Protected:
+    """A workspace's protected paths: those that exist, (real path, why); those that do not,
+    (path, why)."""
+
+    present: list[tuple[str, str]]
+    absent: list[tuple[str, str]]
+
+
 def workspace_protected(workspace: Path) -> list[tuple[str, str]]:
     """(real path, why) of each protected path that exists in ``workspace``, inside it."""
+    return workspace_paths(workspace).present
+
+
+def workspace_paths(workspace: Path) -> Protected:
+    """The protected paths of ``workspace`` (real, absolute) that exist and those that do not
+    (one walk of its directories)."""
     listing = _Listing()
     found: dict[str, str] = {}
-    for root in [os.fspath(workspace), *_subdirs(workspace, listing)]:
+    absent: dict[str, str] = {}
+    top = os.fspath(workspace)
+    for root in [top, *_subdirs(workspace, listing)]:
         present = [entry for name in listing.names(root) for entry in _BY_FIRST.get(name, ())]
         for pattern, why in present:
             for path in _expanded(root, pattern, listing):
-                real = os.path.realpath(path)
-                if Path(real).is_relative_to(workspace) and real != os.fspath(workspace):
+                real = _real(top, path)
+                if real.startswith(top.rstrip("/") + "/"):
                     found.setdefault(real, why)
-    return sorted(found.items())
+        for path in _git_missing(root, listing):
+            absent.setdefault(path, _GIT_WHY)
+    for pattern, why in DEFAULT_PROTECTED:
+        missing = _first_missing(top, pattern, listing) if pattern != ".git" else None
+        if missing is not None:
+            absent.setdefault(missing, why)
+    return Protected(sorted(found.items()), sorted(absent.items()))
+
+
+def _real(top: str, path: str) -> str:
+    """``path``'s real path, for a path below ``top`` (real itself): only its own components
+    are looked at unless one of them is a link (a run looks at some fifty)."""
+    here = path
+    while here.startswith(top.rstrip("/") + "/"):
+        if os.path.islink(here):
+            return os.path.realpath(path)
+        here = os.path.dirname(here)
+    return path
+
+
+def _first_missing(top: str, pattern: str, listing: _Listing) -> str | None:
+    """Where ``pattern`` stops existing under ``top``: its first missing component, spelled as
+    the tools read it; None when it exists, or when a component on the way is a file or a
+    link (what is there is then all there is to hold)."""
+    path = top
+    for part in pattern.split("/"):
+        name = listing.names(path).get(part)
+        if name is None:
+            return os.path.join(path, SPELLING.get(part, part))
+        path = os.path.join(path, name)
+        if os.path.islink(path) or not os.path.isdir(path):
+            return None
+    return None
+
+
+def _git_missing(root: str, listing: _Listing) -> list[str]:
+    """The parts of ``root``'s ``.git`` directory that run code and do not exist."""
+    git = listing.find(root, [".git"])
+    if git is None or os.path.islink(git) or not os.path.isdir(git):
+        return []
+    names = [rel.split("/")[1] for rel in GIT_NARROWED]
+    return [os.path.join(git, name) for name in names
+            if listing.find(git, [name]) is None and not os.path.lexists(os.path.join(git, name))]
 
 
 class _Listing:
@@ -103,10 +169,5 @@ def _expanded(root: str, pattern: str, listing: _Listing) -> list[str]:
     if git is None or not os.path.isdir(git) or os.path.islink(git):
         found = listing.find(root, pattern.split("/"))
         return [] if found is None else [found]
-    hooks = os.path.join(git, "hooks")
-    if not os.path.lexists(hooks):
-        with contextlib.suppress(OSError):  # a read-only checkout: nothing can plant one either
-            os.makedirs(hooks, mode=0o755, exist_ok=True)
-        listing.seen.pop(git, None)
     return [p for p in (listing.find(root, rel.split("/")) for rel in GIT_NARROWED)
             if p is not None]
