@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.server
 import os
 import socket
+import ssl
 import sys
 import threading
 from collections.abc import Iterator
@@ -46,6 +47,24 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 def http_server() -> Iterator[int]:
     """A threaded HTTP server on 127.0.0.1; yields its port."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+@contextmanager
+def https_server(certfile: str, keyfile: str) -> Iterator[int]:
+    """``http_server``'s handler behind TLS with the given certificate; yields its port."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certfile, keyfile)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

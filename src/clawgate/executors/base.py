@@ -21,6 +21,7 @@ from typing import Any, Self, TypeVar
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.executors.limiter import SpawnLimiter, shared_limiter
 from clawgate.executors.seccomp_notify import SyscallRefusal
+from clawgate.trustenv import TRUST_ENV_NAMES
 
 _D = TypeVar("_D")
 
@@ -36,7 +37,8 @@ def from_known_fields(cls: type[_D], values: Mapping[str, Any], what: str) -> _D
 
 MiB = 1024 * 1024
 TIMEOUT_EXIT = 124  # the exit code of a run that timed out, as coreutils `timeout` reports it
-SAFE_ENV_NAMES: tuple[str, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER")
+SAFE_ENV_NAMES: tuple[str, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER",
+                                   *TRUST_ENV_NAMES)
 
 T = TypeVar("T")
 

@@ -26,6 +26,7 @@ from clawgate.policy.toolmodels import (
     SubagentTools,
     ToolsPolicy,
 )
+from clawgate.trustenv import TRUST_ENV_NAMES
 
 __all__ = ["AgentProviderTools", "AgentTools", "CustomTool", "DockerSettings",
            "ExecutorSettings", "GroupTools", "Hooks", "Manifest", "NetworkSettings", "Permissions",
@@ -324,7 +325,8 @@ class Hooks(Strict):
                                           default=())
     safe_env_names: Names = described(
         "The only environment variables executed commands get from the caller's.", *RUNS,
-        default=("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "TMPDIR"))
+        default=("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "TMPDIR",
+                 *TRUST_ENV_NAMES))
     trusted: bool = described(
         "ASK runs without asking anyone.", "check, run", "check only reports a decision; "
         "policy run asks the person at its terminal, or takes --yes", default=False)

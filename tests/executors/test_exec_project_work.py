@@ -1,0 +1,89 @@
+"""Real project work in the default sandbox: what a project's setup and test suite need of it.
+
+Each test runs a real program in real bubblewrap (the default executor of ``policy run``),
+against servers on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from clawgate.cli import main
+from clawgate.policy.loader import load_policy
+from clawgate.trustenv import TRUST_ENV_NAMES
+from egress_support import PYTHON, https_server, urlopen_script
+
+pytestmark = pytest.mark.bwrap
+OPENSSL = shutil.which("openssl")
+CURL = shutil.which("curl")
+
+
+@pytest.fixture
+def certificate(workspace: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for ``localhost`` (the CA of a TLS-inspecting proxy, as a
+    machine behind one trusts it) and its key; the certificate lies in the workspace, which
+    the sandbox shows."""
+    if OPENSSL is None:
+        pytest.skip("openssl is not installed")
+    cert, key = workspace / "inspecting-ca.pem", workspace.parent / "key.pem"
+    subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                    "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+@pytest.fixture
+def tls_port(certificate: tuple[Path, Path]) -> Iterator[int]:
+    with https_server(str(certificate[0]), str(certificate[1])) as port:
+        yield port
+
+
+def _loopback_policy(tmp_path: Path, port: int) -> Path:
+    """Only the network part: every other key (``hooks.safe_env_names`` among them) is the
+    embedded default's."""
+    path = tmp_path / "policy.yaml"
+    path.write_text(f"version: 1\nexecutor:\n  network:\n    allowed_domains: [pypi.org]\n"
+                    f"    allow_loopback_ports: [{port}]\n", encoding="utf-8")
+    return path
+
+
+def test_the_default_policy_passes_every_trust_variable() -> None:
+    names = load_policy().hooks.safe_env_names
+    assert [n for n in TRUST_ENV_NAMES if n not in names] == []
+
+
+TRUSTING = [
+    pytest.param("SSL_CERT_FILE", lambda port: shlex.join(urlopen_script(
+        f"https://localhost:{port}/t")), id="python-ssl"),
+    pytest.param("REQUESTS_CA_BUNDLE", lambda port: shlex.join([PYTHON, "-I", "-c", (
+        "import os, ssl, urllib.request\n"
+        "c = ssl.create_default_context(cafile=os.environ['REQUESTS_CA_BUNDLE'])\n"
+        f"r = urllib.request.urlopen('https://localhost:{port}/t', context=c, timeout=20)\n"
+        "print(r.status, r.read().decode())\n")]), id="requests-bundle"),
+    pytest.param("CURL_CA_BUNDLE", lambda port: f"curl -sS https://localhost:{port}/t",
+                 id="curl", marks=pytest.mark.skipif(CURL is None, reason="no curl")),
+]
+
+
+@pytest.mark.parametrize(("variable", "command"), TRUSTING)
+def test_a_download_trusts_the_callers_ca_under_policy_run(
+        tmp_path: Path, workspace: Path, certificate: tuple[Path, Path], tls_port: int,
+        variable: str, command: Callable[[int], str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The caller trusts a CA through a variable (a machine behind a TLS-inspecting proxy):
+    a download through the egress proxy inside the default sandbox trusts it too."""
+    monkeypatch.setenv(variable, str(certificate[0]))
+    line = command(tls_port)
+    code = main(["run", "--policy", str(_loopback_policy(tmp_path, tls_port)),
+                 "--workspace", str(workspace), "--yes", "--", line])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert out.endswith(f"hello localhost:{tls_port} /t\n" + ("\n" if "curl" not in line
+                                                                else ""))
