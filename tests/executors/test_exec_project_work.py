@@ -87,3 +87,23 @@ def test_a_download_trusts_the_callers_ca_under_policy_run(
     assert (code, err) == (0, "")
     assert out.endswith(f"hello localhost:{tls_port} /t\n" + ("\n" if "curl" not in line
                                                                 else ""))
+
+
+# What a test suite or a build does that a sandbox sized for one small command refused.
+WORKLOADS = [
+    pytest.param("b = bytearray(1024 ** 3); b[::4096] = b'x' * len(b[::4096]); print('1 GiB')",
+                 "1 GiB", id="a-heap-of-1-GiB"),  # brace-expansion's bounds tests, a tsc build
+    pytest.param("import threading\nstop = threading.Event()\n"
+                 "ts = [threading.Thread(target=stop.wait) for _ in range(400)]\n"
+                 "[t.start() for t in ts]; stop.set(); [t.join() for t in ts]; print(len(ts))",
+                 "400", id="400-threads"),  # worker pools: one per core in every job
+]
+
+
+@pytest.mark.parametrize(("code", "expected"), WORKLOADS)
+def test_a_test_suites_resources_fit_the_default_sandbox(
+        workspace: Path, code: str, expected: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    line = shlex.join([PYTHON, "-I", "-c", code])
+    status = main(["run", "--workspace", str(workspace), "--yes", "--", line])
+    assert (status, capsys.readouterr().out) == (0, f"{expected}\n")

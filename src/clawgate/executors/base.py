@@ -53,8 +53,11 @@ class Limits:
     queue_timeout_s: float | None = None  # None: over the cap fail at once; else wait this long
     output_cap: int = 1 * MiB  # bytes kept per stream; the rest is dropped, `truncated` set
     kill_grace_s: float = 2.0  # between SIGTERM and SIGKILL of a timed-out process group
-    memory: int = 512 * MiB  # sandbox memory limit in bytes (Docker, bubblewrap)
-    pids: int = 256  # process limit of one run (Docker, bubblewrap, host where cgroups allow)
+    # Sized for real work, as containment of a runaway, not a quota: a test suite's heap (V8
+    # sizes its own up to 4 GiB), a compiler's threads times its parallel jobs (pids counts
+    # threads: a Node process has ten, `go test ./...` and `cargo test` run one job per core).
+    memory: int = 4096 * MiB  # sandbox memory limit in bytes (Docker, bubblewrap)
+    pids: int = 4096  # tasks of one run (Docker, bubblewrap, host where cgroups allow)
     cpus: float = 1.0  # sandbox CPU share (Docker)
     repo_programs: bool = False  # let git run what a repository configures (hooks, fsmonitor)
 

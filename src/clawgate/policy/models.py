@@ -142,9 +142,9 @@ class DockerSettings(Strict):
                            default="clawgate-sandbox:busybox")
     base_url: str | None = described("The Docker engine's address (default: DOCKER_HOST).",
                                      *RUNS, default=None)
-    memory: str = described("Memory limit (512m, 1g).", *RUNS, default="512m",
+    memory: str = described("Memory limit (512m, 4g).", *RUNS, default="4g",
                             pattern=r"^[0-9]+[bkmg]?$")
-    pids: int = described("Process limit.", *RUNS, default=256, ge=1)
+    pids: int = described("Process limit (threads count).", *RUNS, default=4096, ge=1)
     cpus: float = described("CPU share.", *RUNS, default=1.0, gt=0)
     network: Literal["none", "bridge"] = described(
         "bridge: the bwrap or docker sandbox shares the host's network, around the egress "
