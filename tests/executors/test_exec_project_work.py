@@ -6,6 +6,7 @@ against servers on 127.0.0.1 only.
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -15,11 +16,18 @@ from pathlib import Path
 import pytest
 
 from clawgate.cli import main
+from clawgate.executors import BwrapExecutor, ExecRequest, HostExecutor, Limits, SpawnLimiter
+from clawgate.executors.cgroups import Containment
 from clawgate.policy.loader import load_policy
 from clawgate.trustenv import TRUST_ENV_NAMES
 from egress_support import PYTHON, https_server, urlopen_script
 
 pytestmark = pytest.mark.bwrap
+_PROBE = Containment.create(pids=8, memory=64 * 1024 * 1024)
+if _PROBE is not None:
+    _PROBE.close()
+needs_cgroups = pytest.mark.skipif(_PROBE is None and not os.environ.get("CI"),
+                                   reason="this machine lets us make no control group")
 OPENSSL = shutil.which("openssl")
 CURL = shutil.which("curl")
 
@@ -107,3 +115,46 @@ def test_a_test_suites_resources_fit_the_default_sandbox(
     line = shlex.join([PYTHON, "-I", "-c", code])
     status = main(["run", "--workspace", str(workspace), "--yes", "--", line])
     assert (status, capsys.readouterr().out) == (0, f"{expected}\n")
+
+
+HOG = "b = bytearray(512 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096])"
+THREADS = ("import threading\nstop = threading.Event()\nn = 0\ntry:\n"
+           "    for _ in range(100):\n"
+           "        threading.Thread(target=stop.wait).start(); n += 1\n"
+           "except RuntimeError:\n    pass\nstop.set(); print('started', n)")
+MEMORY_NOTE = ("clawgate: the run reached its memory limit (64 MiB, executor.docker.memory): "
+               "the kernel killed 1 process(es)\n")
+TASKS_NOTE = "clawgate: the run reached its limit of 24 tasks (executor.docker.pids, threads "
+
+
+@needs_cgroups
+@pytest.mark.parametrize(("code", "status", "note"), [
+    pytest.param(HOG, 137, MEMORY_NOTE, id="memory"),
+    pytest.param(THREADS, 0, TASKS_NOTE, id="tasks"),
+])
+def test_a_limit_that_stopped_something_says_so(workspace: Path, limiter: SpawnLimiter,
+                                                code: str, status: int, note: str) -> None:
+    """A process the kernel killed at the memory limit shows only as a signal, a refused
+    thread as a vague error: the run's stderr names the limit and its policy key."""
+    sandbox = BwrapExecutor(workspace=workspace, limiter=limiter,
+                            limits=Limits(memory=64 * 1024 * 1024, pids=24))
+    result = sandbox.run(ExecRequest([PYTHON, "-I", "-c", code], timeout_s=60))
+    assert result.exit_code == status
+    assert note in result.stderr
+    assert result.stderr.endswith("refused\n" if note is TASKS_NOTE else note)
+
+
+@needs_cgroups
+def test_the_host_says_so_too(workspace: Path, limiter: SpawnLimiter) -> None:
+    host = HostExecutor(workspace=workspace, limiter=limiter, limits=Limits(pids=24))
+    result = host.run(ExecRequest([PYTHON, "-I", "-c", THREADS], timeout_s=60))
+    assert result.exit_code == 0
+    assert TASKS_NOTE in result.stderr
+
+
+@needs_cgroups
+def test_a_run_within_its_limits_says_nothing_more(workspace: Path,
+                                                   limiter: SpawnLimiter) -> None:
+    sandbox = BwrapExecutor(workspace=workspace, limiter=limiter)
+    result = sandbox.run(ExecRequest("echo out; echo err >&2", timeout_s=60))
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "out\n", "err\n")

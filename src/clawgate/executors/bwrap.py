@@ -40,7 +40,7 @@ from typing import Any
 from clawgate.egressrules import EgressRules
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
-from clawgate.executors.cgroups import Containment
+from clawgate.executors.cgroups import Containment, with_limit_notes
 from clawgate.executors.egress import inside
 from clawgate.executors.egress.proxy import (
     Connection,
@@ -167,6 +167,8 @@ class BwrapExecutor(Executor):
                                  output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
                                  containment=containment,
                                  pass_fds=() if watch is None else (watch.child_fd,))
+            result = with_limit_notes(result, containment, pids=self.limits.pids,
+                                      memory=self.limits.memory)
         return result if watch is None else _with_refusals(result, watch.report)
 
     def _probe(self) -> None:
