@@ -18,9 +18,11 @@ import pytest
 from clawgate.cli import main
 from clawgate.executors import BwrapExecutor, ExecRequest, HostExecutor, Limits, SpawnLimiter
 from clawgate.executors.cgroups import Containment
+from clawgate.executors.npmsettings import settings_lines
 from clawgate.policy.loader import load_policy
 from clawgate.trustenv import TRUST_ENV_NAMES
 from egress_support import PYTHON, https_server, urlopen_script
+from sandboxview import CANARY
 
 pytestmark = pytest.mark.bwrap
 _PROBE = Containment.create(pids=8, memory=64 * 1024 * 1024)
@@ -30,6 +32,7 @@ needs_cgroups = pytest.mark.skipif(_PROBE is None and not os.environ.get("CI"),
                                    reason="this machine lets us make no control group")
 OPENSSL = shutil.which("openssl")
 CURL = shutil.which("curl")
+NPM = shutil.which("npm")
 
 
 @pytest.fixture
@@ -158,3 +161,74 @@ def test_a_run_within_its_limits_says_nothing_more(workspace: Path,
     sandbox = BwrapExecutor(workspace=workspace, limiter=limiter)
     result = sandbox.run(ExecRequest("echo out; echo err >&2", timeout_s=60))
     assert (result.exit_code, result.stdout, result.stderr) == (0, "out\n", "err\n")
+
+
+NPMRC = f"""; the user's npm configuration: settings and credentials in one file
+registry = "https://npm.mirror.example/"
+@corp:registry=https://npm.corp.example/
+nodedir=/usr
+update-notifier=false
+cafile=/etc/ssl/certs/ca-certificates.crt
+//registry.npmjs.org/:_authToken={CANARY}
+//npm.corp.example/:_password={CANARY}
+_auth={CANARY}
+email={CANARY}@example.com
+always-auth=true
+init-author-name=${{NPM_AUTHOR}}
+cache=/elsewhere/.npm
+https-proxy=http://proxy.corp.example:8080/
+"""
+NPM_SEES = [  # (key, what `npm config get` prints inside the sandbox)
+    ("registry", "https://npm.mirror.example/"),
+    ("@corp:registry", "https://npm.corp.example/"),
+    ("nodedir", "/usr"),
+    ("update-notifier", "false"),
+    ("cafile", "/etc/ssl/certs/ca-certificates.crt"),
+    ("init-author-name", ""),
+    ("https-proxy", "http://127.0.0.1:3128"),
+]
+
+
+@pytest.mark.skipif(NPM is None, reason="npm is not installed")
+def test_npm_keeps_the_users_settings_not_their_credentials(
+        home: Path, workspace: Path, limiter: SpawnLimiter) -> None:
+    """``~/.npmrc`` is hidden (it holds registry tokens); its other settings (a registry
+    mirror, nodedir, cafile, update-notifier) still reach npm, as on the host."""
+    (home / ".npmrc").write_text(NPMRC, encoding="utf-8")
+    sandbox = BwrapExecutor(workspace=workspace, limiter=limiter)
+    keys = " ".join(shlex.quote(key) for key, _ in NPM_SEES)
+    result = sandbox.run(ExecRequest(f"npm config get {keys}; cat ~/.npmrc; env; "
+                                     'cat "$npm_config_userconfig"', timeout_s=120))
+    assert result.exit_code == 0, result.stderr
+    shown = dict(line.split("=", 1) for line in result.stdout.splitlines()[:len(NPM_SEES)])
+    assert shown == dict(NPM_SEES)
+    assert CANARY not in result.stdout + result.stderr
+    assert "proxy.corp.example" not in result.stdout
+    assert "email" not in result.stdout
+
+
+@pytest.mark.parametrize(("line", "kept"), [
+    ("registry = https://npm.mirror.example/", "registry=https://npm.mirror.example/"),
+    ("@corp:registry=https://npm.corp.example/", "@corp:registry=https://npm.corp.example/"),
+    ("nodedir=/usr", "nodedir=/usr"),
+    ("ca[]=/etc/ssl/certs/corp.pem", "ca[]=/etc/ssl/certs/corp.pem"),
+    ("//registry.npmjs.org/:_authToken=npm_xxx", None),
+    ("_authToken=npm_xxx", None),
+    ("@corp:_authToken=npm_xxx", None),
+    ("_auth=dXNlcjpwYXNz", None),
+    ("username=me", None),
+    ("email=me@example.com", None),
+    ("keyfile=/home/me/client.key", None),
+    ("registry=https://${NPM_HOST}/", None),
+    ("cache=/elsewhere", None),
+    ("https-proxy=http://proxy:8080", None),
+    ("userconfig=/elsewhere/.npmrc", None),
+    ("; a comment", None),
+    ("[section]", None),
+])
+def test_which_npmrc_lines_are_settings(line: str, kept: str | None) -> None:
+    assert settings_lines(line) == ([] if kept is None else [kept])
+
+
+def test_nothing_after_a_section_is_taken() -> None:
+    assert settings_lines("fund=false\n[x]\naudit=false\n") == ["fund=false"]
