@@ -224,6 +224,9 @@ def test_npm_keeps_the_users_settings_not_their_credentials(
     ("https-proxy=http://proxy:8080", None),
     ("userconfig=/elsewhere/.npmrc", None),
     ("; a comment", None),
+    ("github-token=ghp_xxx", None),  # a key npm does not know may carry anything
+    ("@corp:registry/:_authToken=npm_xxx", None),
+    ("fund=false", "fund=false"),
     ("[section]", None),
 ])
 def test_which_npmrc_lines_are_settings(line: str, kept: str | None) -> None:

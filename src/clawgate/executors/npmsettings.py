@@ -8,14 +8,15 @@ build against (``nodedir=``), the CA to trust (``cafile=``), ``strict-ssl``, and
 inside runs as if none were set: it asks a registry it was told not to use, ``node-gyp``
 downloads headers the host already has, a notifier calls out on every command.
 
-So each run gets a copy without the credentials, ``npmrc`` in the workspace's toolchain cache
+So each run gets a copy of the settings alone, ``npmrc`` in the workspace's toolchain cache
 (written afresh by the executor for every run: what a command left there is replaced), and
-``npm_config_userconfig`` names it. Left out of the copy: every key that carries or names a
-credential (all ``//host/:key`` entries, ``_auth``, ``_authToken``, ``_password``,
-``username``, ``password``, ``email``, ``certfile``, ``keyfile``, ...), every value that refers
-to the environment (``${NPM_TOKEN}``: npm would expand it from variables the sandbox does not
-pass, or fail on a missing one), what the sandbox decides itself (the proxy, the cache, which
-config files are read), comments, and everything from the first ``[section]`` on.
+``npm_config_userconfig`` names it. Only known settings are copied (``SETTINGS``, and
+``@scope:registry``): never a ``//host/:key`` entry, ``_auth``, ``_authToken``, ``_password``,
+``username``, ``email``, ``certfile``, ``keyfile`` or a key npm does not document (it could
+carry a secret); never a value that refers to the environment (``${NPM_TOKEN}``: npm would
+expand it from variables the sandbox does not pass, or fail on a missing one); not what the
+sandbox decides itself (the proxy, the cache, which config files are read); nothing from the
+first ``[section]`` on.
 """
 
 from __future__ import annotations
@@ -28,14 +29,21 @@ from collections.abc import Mapping
 
 MAX_BYTES = 256 * 1024
 COPY_NAME = "npmrc"
-_CREDENTIAL_KEYS = frozenset({
-    "_auth", "_authtoken", "_password", "username", "password", "email", "certfile", "keyfile",
-    "cert", "key", "otp", "token", "always-auth",
+# npm's documented settings that name no credential and that the sandbox does not set itself
+# (not the proxy, the cache or the config files): a key not listed could carry a secret.
+SETTINGS = frozenset({
+    "registry", "nodedir", "cafile", "ca", "strict-ssl", "update-notifier", "fund", "audit",
+    "audit-level", "progress", "loglevel", "color", "unicode", "save", "save-exact",
+    "save-prefix", "engine-strict", "legacy-peer-deps", "strict-peer-deps", "package-lock",
+    "package-lock-only", "lockfile-version", "omit", "include", "omit-lockfile-registry-resolved",
+    "yes", "prefer-offline", "prefer-online", "offline", "fetch-retries",
+    "fetch-retry-factor", "fetch-retry-mintimeout", "fetch-retry-maxtimeout", "fetch-timeout",
+    "maxsockets", "ignore-scripts", "script-shell", "foreground-scripts", "python", "git",
+    "sign-git-tag", "init-author-name", "init-author-url", "init-license", "init-version",
+    "init-module", "install-strategy", "install-links", "bin-links", "scope", "tag",
+    "before", "timing", "logs-max", "node-options", "workspaces-update", "prefix",
 })
-_SANDBOX_KEYS = frozenset({
-    "proxy", "https-proxy", "http-proxy", "noproxy", "cache", "userconfig", "globalconfig",
-})
-_KEY = re.compile(r"@?[A-Za-z0-9][A-Za-z0-9._:/-]*(?:\[\])?")
+_KEY = re.compile(r"@?[A-Za-z0-9][A-Za-z0-9._:-]*(?:\[\])?")
 
 
 def npm_userconfig(environ: Mapping[str, str], cache: str) -> dict[str, str]:
@@ -70,10 +78,15 @@ def settings_lines(text: str) -> list[str]:
 
 
 def _passes(key: str, value: str) -> bool:
-    name = key.lower().removesuffix("[]").rsplit(":", 1)[-1]
-    return (bool(_KEY.fullmatch(key)) and not key.startswith("//") and "${" not in value
-            and not name.startswith("_") and name not in _CREDENTIAL_KEYS
-            and name not in _SANDBOX_KEYS)
+    """A known setting (``SETTINGS``) or a scope's registry (``@corp:registry``), whose value
+    refers to no variable."""
+    if not _KEY.fullmatch(key) or "${" in value:
+        return False
+    name = key.lower().removesuffix("[]")
+    scope, colon, rest = name.partition(":")
+    if colon:
+        return scope.startswith("@") and rest == "registry"
+    return name in SETTINGS
 
 
 def _write(target: str, content: str) -> None:
