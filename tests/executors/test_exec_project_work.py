@@ -235,3 +235,22 @@ def test_which_npmrc_lines_are_settings(line: str, kept: str | None) -> None:
 
 def test_nothing_after_a_section_is_taken() -> None:
     assert settings_lines("fund=false\n[x]\naudit=false\n") == ["fund=false"]
+
+
+@pytest.mark.parametrize(("where", "inside"), [
+    ("host", "/tmp"),  # the caller's TMPDIR, a directory of the host the sandbox does not show
+    ("workspace", None),  # shown read-write: kept as it is
+])
+def test_tmpdir_is_one_the_command_can_write(tmp_path: Path, workspace: Path,
+                                             limiter: SpawnLimiter, where: str,
+                                             inside: str | None,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """pip, npm, compilers and test runners make their temporary files under ``$TMPDIR``
+    (Python's ``tempfile`` falls back to ``/tmp`` by itself; ``mktemp``, gcc and node do not)."""
+    tmpdir = (tmp_path / "host-tmp") if where == "host" else (workspace / ".tmp")
+    tmpdir.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmpdir))
+    sandbox = BwrapExecutor(workspace=workspace, limiter=limiter,
+                            safe_env_names=("PATH", "HOME", "TMPDIR"))
+    result = sandbox.run(ExecRequest('dirname "$(mktemp)"', timeout_s=60))  # coreutils' own
+    assert (result.exit_code, result.stdout) == (0, f"{inside or tmpdir}\n")

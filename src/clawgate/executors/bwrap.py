@@ -103,14 +103,25 @@ class BwrapExecutor(Executor):
                           read_only=self.read_only, extra=self.mounts)
 
     def environment(self, request: ExecRequest) -> dict[str, str]:
-        """As for every executor, with the toolchains pointed at the view's cache (the
+        """As for every executor, with the toolchains pointed at the view's cache, and a
+        ``TMPDIR`` the view does not show writable replaced by the sandbox's own ``/tmp`` (the
         request's own values win)."""
         env = super().environment(request)
         extra = {**sandbox_env(self.workspace), **({} if self.network else inside.proxy_env())}
+        if "TMPDIR" in env and not self._writable_inside(env["TMPDIR"]):
+            extra["TMPDIR"] = "/tmp"
         for name, value in extra.items():
             if name not in (request.env or {}):
                 env[name] = value
         return env
+
+    def _writable_inside(self, path: str) -> bool:
+        """Whether a command in the sandbox can make files in ``path``: ``/tmp`` (private,
+        fresh for each run) or a directory the view shows read-write (a host ``TMPDIR`` such
+        as ``/var/tmp/me`` or ``/tmp/user-1000`` is not there)."""
+        real = os.path.realpath(path)
+        return real == "/tmp" or (os.path.isdir(real)
+                                   and self.view().mode_of(real) == "read-write")
 
     def sandbox_argv(self, job: Job, channel: int | None = None,
                      lane: Lane | None = None) -> list[str]:
