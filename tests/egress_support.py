@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.server
 import os
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -53,6 +54,24 @@ def http_server(rate: float | None = None) -> Iterator[int]:
     at that many bytes per second (a download over a real link), else as fast as it goes."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.rate = rate  # type: ignore[attr-defined]
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+@contextmanager
+def https_server(certfile: str, keyfile: str) -> Iterator[int]:
+    """``http_server``'s handler behind TLS with the given certificate; yields its port."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certfile, keyfile)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -21,6 +21,7 @@ from typing import Any, Self, TypeVar
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.executors.limiter import SpawnLimiter, shared_limiter
 from clawgate.executors.seccomp_notify import SyscallRefusal
+from clawgate.trustenv import TRUST_ENV_NAMES
 
 _D = TypeVar("_D")
 
@@ -36,7 +37,8 @@ def from_known_fields(cls: type[_D], values: Mapping[str, Any], what: str) -> _D
 
 MiB = 1024 * 1024
 TIMEOUT_EXIT = 124  # the exit code of a run that timed out, as coreutils `timeout` reports it
-SAFE_ENV_NAMES: tuple[str, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER")
+SAFE_ENV_NAMES: tuple[str, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER",
+                                   *TRUST_ENV_NAMES)
 
 T = TypeVar("T")
 
@@ -51,8 +53,11 @@ class Limits:
     queue_timeout_s: float | None = None  # None: over the cap fail at once; else wait this long
     output_cap: int = 1 * MiB  # bytes kept per stream; the rest is dropped, `truncated` set
     kill_grace_s: float = 2.0  # between SIGTERM and SIGKILL of a timed-out process group
-    memory: int = 512 * MiB  # sandbox memory limit in bytes (Docker, bubblewrap)
-    pids: int = 256  # process limit of one run (Docker, bubblewrap, host where cgroups allow)
+    # Sized for real work, as containment of a runaway, not a quota: a test suite's heap (V8
+    # sizes its own up to 4 GiB), a compiler's threads times its parallel jobs (pids counts
+    # threads: a Node process has ten, `go test ./...` and `cargo test` run one job per core).
+    memory: int = 4096 * MiB  # sandbox memory limit in bytes (Docker, bubblewrap)
+    pids: int = 4096  # tasks of one run (Docker, bubblewrap, host where cgroups allow)
     cpus: float = 1.0  # sandbox CPU share (Docker)
     repo_programs: bool = False  # let git run what a repository configures (hooks, fsmonitor)
 

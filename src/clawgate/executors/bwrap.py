@@ -45,7 +45,7 @@ from typing import Any
 from clawgate.egressrules import EgressRules
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
-from clawgate.executors.cgroups import Containment
+from clawgate.executors.cgroups import Containment, with_limit_notes
 from clawgate.executors.egress import inside
 from clawgate.executors.egress.netns import can_join
 from clawgate.executors.egress.opening import Opening
@@ -119,14 +119,25 @@ class BwrapExecutor(Executor):
                           read_only=self.read_only, extra=self.mounts)
 
     def environment(self, request: ExecRequest) -> dict[str, str]:
-        """As for every executor, with the toolchains pointed at the view's cache (the
+        """As for every executor, with the toolchains pointed at the view's cache, and a
+        ``TMPDIR`` the view does not show writable replaced by the sandbox's own ``/tmp`` (the
         request's own values win)."""
         env = super().environment(request)
         extra = {**sandbox_env(self.workspace), **({} if self.network else inside.proxy_env())}
+        if "TMPDIR" in env and not self._writable_inside(env["TMPDIR"]):
+            extra["TMPDIR"] = "/tmp"
         for name, value in extra.items():
             if name not in (request.env or {}):
                 env[name] = value
         return env
+
+    def _writable_inside(self, path: str) -> bool:
+        """Whether a command in the sandbox can make files in ``path``: ``/tmp`` (private,
+        fresh for each run) or a directory the view shows read-write (a host ``TMPDIR`` such
+        as ``/var/tmp/me`` or ``/tmp/user-1000`` is not there)."""
+        real = os.path.realpath(path)
+        return real == "/tmp" or (os.path.isdir(real)
+                                   and self.view().mode_of(real) == "read-write")
 
     def sandbox_argv(self, job: Job, channel: int | None = None,
                      lane: Lane | None = None, opening: Opening | None = None,
@@ -199,6 +210,8 @@ class BwrapExecutor(Executor):
                                  containment=containment,
                                  pass_fds=(*(() if watch is None else (watch.child_fd,)),
                                            *(() if opening is None else opening.fds)))
+            result = with_limit_notes(result, containment, pids=self.limits.pids,
+                                      memory=self.limits.memory)
         if opening is not None and opening.failure is not None:
             raise SandboxUnavailable(f"the sandbox's egress proxy could not be set up: "
                                      f"{opening.failure}; the command was not run")

@@ -19,12 +19,16 @@ import contextlib
 import os
 import signal
 import time
+from dataclasses import replace
 from pathlib import Path
+
+from clawgate.executors.base import ExecResult
 
 ROOT = Path("/sys/fs/cgroup")
 SHIM = 'for f in "$@"; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; ' \
        'shift; exec "$@"'
 _KILL_S = 1.0  # how long the members of a group may take to die before the caller goes on
+MIB = 1024 * 1024
 
 
 class Containment:
@@ -64,6 +68,17 @@ class Containment:
             with contextlib.suppress(OSError):
                 found.update(int(p) for p in (directory / "cgroup.procs").read_text().split())
         return sorted(found)
+
+    def limits_reached(self) -> tuple[int, int]:
+        """(processes the kernel killed at the memory limit, forks and threads refused at the
+        pid limit) so far: ``oom_kill`` of cgroup v2's ``memory.events`` or v1's
+        ``memory.oom_control``, and ``max`` of ``pids.events``."""
+        killed = refused = 0
+        for directory in self.dirs:
+            killed += _counter(directory / "memory.events", "oom_kill")
+            killed += _counter(directory / "memory.oom_control", "oom_kill")
+            refused += _counter(directory / "pids.events", "max")
+        return killed, refused
 
     def kill_all(self) -> None:
         """SIGKILL every member until none is left (the pid limit bounds a fork loop)."""
@@ -122,6 +137,43 @@ def _layout(name: str, pids: int, memory: int | None) -> list[tuple[Path, dict[s
     if memory and not any(d.parent.name == "memory" for d, _ in layout):
         return []  # a memory limit was asked for and cannot be given: no half containment
     return layout
+
+
+def with_limit_notes(result: ExecResult, containment: Containment | None, *, pids: int,
+                     memory: int | None) -> ExecResult:
+    """``result`` with ``limit_notes`` after its stderr, on lines of their own."""
+    notes = limit_notes(containment, pids=pids, memory=memory)
+    if not notes:
+        return result
+    gap = "\n" if result.stderr and not result.stderr.endswith("\n") else ""
+    return replace(result, stderr=result.stderr + gap + notes)
+
+
+def limit_notes(containment: Containment | None, *, pids: int, memory: int | None) -> str:
+    """Lines for the run's stderr saying which of its limits stopped something (else ""): a
+    process killed by the kernel at the memory limit shows only as ``Killed`` or a signal,
+    a refused fork as ``Resource temporarily unavailable``, neither naming the limit."""
+    if containment is None:
+        return ""
+    killed, refused = containment.limits_reached()
+    notes = []
+    if killed and memory:
+        notes.append(f"clawgate: the run reached its memory limit ({memory // MIB} MiB, "
+                     f"executor.docker.memory): the kernel killed {killed} process(es)\n")
+    if refused:
+        notes.append(f"clawgate: the run reached its limit of {pids} tasks "
+                     f"(executor.docker.pids, threads included): {refused} fork(s) or "
+                     "thread(s) refused\n")
+    return "".join(notes)
+
+
+def _counter(path: Path, key: str) -> int:
+    """The value of ``key N`` in a cgroup counters file; 0 where there is none."""
+    for line in _read(path).splitlines():
+        name, _, value = line.partition(" ")
+        if name == key and value.strip().isdigit():
+            return int(value)
+    return 0
 
 
 def _read(path: Path) -> str:

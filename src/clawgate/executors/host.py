@@ -21,7 +21,7 @@ import signal
 from pathlib import Path
 
 from clawgate.executors.base import ExecResult, Executor, Job
-from clawgate.executors.cgroups import Containment
+from clawgate.executors.cgroups import Containment, with_limit_notes
 from clawgate.executors.process import run_process
 
 RUN_MARK = "CLAWGATE_RUN"
@@ -41,9 +41,10 @@ class HostExecutor(Executor):
             containment = Containment.create(pids=self.limits.pids)
             if containment is not None:
                 stack.enter_context(containment)
-            return run_process(job.argv, cwd=job.cwd, env=env, timeout_s=job.timeout_s,
-                               output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
-                               containment=containment)
+            result = run_process(job.argv, cwd=job.cwd, env=env, timeout_s=job.timeout_s,
+                                 output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
+                                 containment=containment)
+            return with_limit_notes(result, containment, pids=self.limits.pids, memory=None)
 
 
 def sweep(mark: str) -> int:

@@ -37,6 +37,7 @@ from typing import Any, Literal
 from clawgate.errors import ExecutorError
 from clawgate.executors.base import from_known_fields
 from clawgate.executors.mounts import pinned_dirs
+from clawgate.executors.npmsettings import npm_userconfig
 from clawgate.executors.toolchains import cache_env, venv_env, venv_prefixes
 from clawgate.executors.workspaceview import workspace_paths
 from clawgate.protectedpaths import STATE_WHY, state_paths
@@ -233,11 +234,13 @@ def build_view(workspace: Path, *, base: Sequence[Mount] = (), private: Sequence
 
 
 def sandbox_env(workspace: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The variables a sandboxed command gets on top of the allowed ones: each toolchain's
-    cache in the workspace's cache directory, and ``VIRTUAL_ENV`` when the view shows it."""
+    """The variables a sandboxed command gets on top of the allowed ones:
+    each toolchain's cache in the workspace's cache directory, npm's user configuration
+    without its credentials (the file itself is hidden: ``npmsettings.py``), and
+    ``VIRTUAL_ENV`` when the view shows it."""
     environ = os.environ if environ is None else environ
     cache = os.path.realpath(cache_dir(workspace, environ))
-    return {**cache_env(cache), **venv_env(workspace, environ)}
+    return {**cache_env(cache), **npm_userconfig(environ, cache), **venv_env(workspace, environ)}
 
 
 def _add_workspace_protection(builder: _Builder, workspace: Path, read_only: Iterable[str]

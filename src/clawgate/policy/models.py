@@ -26,6 +26,7 @@ from clawgate.policy.toolmodels import (
     SubagentTools,
     ToolsPolicy,
 )
+from clawgate.trustenv import TRUST_ENV_NAMES
 
 __all__ = ["AgentProviderTools", "AgentTools", "CustomTool", "DockerSettings",
            "ExecutorSettings", "GroupTools", "Hooks", "Manifest", "NetworkSettings", "Permissions",
@@ -141,9 +142,9 @@ class DockerSettings(Strict):
                            default="clawgate-sandbox:busybox")
     base_url: str | None = described("The Docker engine's address (default: DOCKER_HOST).",
                                      *RUNS, default=None)
-    memory: str = described("Memory limit (512m, 1g).", *RUNS, default="512m",
+    memory: str = described("Memory limit (512m, 4g).", *RUNS, default="4g",
                             pattern=r"^[0-9]+[bkmg]?$")
-    pids: int = described("Process limit.", *RUNS, default=256, ge=1)
+    pids: int = described("Process limit (threads count).", *RUNS, default=4096, ge=1)
     cpus: float = described("CPU share.", *RUNS, default=1.0, gt=0)
     network: Literal["none", "bridge"] = described(
         "bridge: around the egress proxy (no domain decisions, no connection audit), "
@@ -324,7 +325,8 @@ class Hooks(Strict):
                                           default=())
     safe_env_names: Names = described(
         "The only environment variables executed commands get from the caller's.", *RUNS,
-        default=("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "TMPDIR"))
+        default=("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "TMPDIR",
+                 *TRUST_ENV_NAMES))
     trusted: bool = described(
         "ASK runs without asking anyone.", "check, run", "check only reports a decision; "
         "policy run asks the person at its terminal, or takes --yes", default=False)
