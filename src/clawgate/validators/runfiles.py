@@ -302,6 +302,9 @@ TABLE: tuple[RunFile, ...] = (
     _file(r"deno\.jsonc?", {"deno"}, _json_commands("tasks")),
     _file(r"composer\.json", {"composer"}, _json_commands("scripts")),
     _file(r"\.envrc", {"direnv"}, _shell),
+    # a shell script: whatever runs it later (a package script, CI, a hook manager) runs the
+    # command lines it holds; run by name on the line it is staged.py's
+    _file(r"[\w.-]+\.(?:sh|bash|zsh)|\.husky/[\w-]+", frozenset(), _shell),
     _file(r"tox\.ini", {"tox"}, _tox),
     _file(r"\.pre-commit-config\.yaml", {"pre-commit"}, _pre_commit),
     _file(r"\.kube/config|kubeconfig(?:\.ya?ml)?",

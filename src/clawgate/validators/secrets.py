@@ -16,7 +16,9 @@ from clawgate.validators.writes import write_targets
 SENDERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                      "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp", "openssl",
                      "sendmail", "mail", "mailx", "mutt", "ssh", "aws", "gsutil", "rclone",
-                     "s3cmd", "gh", "smbclient", "tftp"})
+                     "s3cmd", "gh", "smbclient", "tftp",
+                     # file-sharing tools: what they are given leaves for another machine
+                     "croc", "wormhole", "magic-wormhole", "ffsend", "onionshare-cli"})
 # Programs that name a credential file without showing its content.
 _NON_READERS = frozenset({"ls", "stat", "test", "[", "[[", "file", "chmod", "chown", "chgrp",
                           "touch", "rm", "mkdir", "realpath", "readlink", "dirname", "basename",
@@ -62,7 +64,8 @@ _SHOWERS = frozenset({"cat", "tac", "nl", "head", "tail", "less", "more", "most"
                       "batcat", "view", "xxd", "od", "hexdump", "hd", "strings", "base64",
                       "base32", "basenc", "uuencode", "cp", "install", "dd", "tee", "sort",
                       "uniq", "cut", "paste", "rev", "fold", "grep", "egrep", "fgrep", "rg",
-                      "awk", "gawk", "mawk", "sed", "diff", "jq", "yq", "column", "pr", "expand",
+                      "awk", "gawk", "mawk", "nawk", "sed", "gsed", "diff", "jq", "yq", "column",
+                      "pr", "expand",
                       "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl"})
 _KEY_HINT = "use the key through the tool that needs it (ssh -i, ssh-add), never print it"
 
@@ -298,15 +301,31 @@ class CredentialSubstitutedIntoSender(LineValidator):
             start = sender.offset
             end = start + len(sender.text.encode("utf-8", "surrogatepass"))
             for inner in commands:
-                if inner is sender or not start < inner.offset < end or not inner.nesting or (
-                        inner.program in _NON_READERS or not _mentions_secret(inner)):
+                if inner is sender or not start < inner.offset < end or not inner.nesting:
                     continue
-                path = credential_in(inner, ctx)
-                if path is not None:
-                    return Verdict.deny(self.id, f"{sender.program} sends the text of the "
-                                        f"credential file {path}",
+                what = _secret_source(inner, ctx)
+                if what is not None:
+                    return Verdict.deny(self.id, f"{sender.program} sends {what}",
                                         hint="send only the value the request needs")
         return Verdict.passthrough()
+
+
+def _secret_source(cmd: SimpleCommand, ctx: Context) -> str | None:
+    """What secret ``cmd``'s output carries: a credential file's text, the whole environment
+    (``env``, ``printenv``, ``export -p``), or a stored secret a tool prints (``gh auth
+    token``); None for anything else."""
+    from clawgate.validators.exposure import dumps_environment  # exposure imports SENDERS
+
+    if cmd.program in _PRINTERS:
+        printed = _printed_secret(cmd)
+        if printed is not None:
+            return f"the stored secret {printed} prints"
+    if dumps_environment(cmd):
+        return "every environment variable, secrets included"
+    if cmd.program in _NON_READERS or not _mentions_secret(cmd):
+        return None
+    path = credential_in(cmd, ctx)
+    return None if path is None else f"the text of the credential file {path}"
 
 
 # Programs whose words reach another machine (an address, a query, a request body).
@@ -344,7 +363,11 @@ _PRINTERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "oc": (("get", "secret"), ("get", "secrets"), ("extract", "secret")),
     "docker": (("inspect",),),
     "podman": (("inspect",),),
+    # a package manager's configuration value: a secret when its key names one (``npm config
+    # get //registry.npmjs.org/:_authToken``), not ``npm config get registry``
+    "npm": (("config", "get"),), "pnpm": (("config", "get"),), "yarn": (("config", "get"),),
 }
+_CONFIG_GETTERS = frozenset({"npm", "pnpm", "yarn"})
 _SECRET_NAME = lazy_pattern(r"(?i)(?:token|secret|passw(?:or)?d|api_?key|private_?key|"
                             r"credential|access_?key|auth_?token)")
 # A variable named like a secret, expanded in what echo/printf print, or read by inline code.
@@ -383,6 +406,9 @@ def _printed_secret(cmd: SimpleCommand) -> str | None:
             cmd.text else None
     for start in _PRINTERS.get(program, ()):
         if tuple(words[: len(start)]) == start:
+            if program in _CONFIG_GETTERS and not any(
+                    _SECRET_NAME.search(w) for w in words[len(start):]):
+                return None  # a setting that is not a secret
             if program in ("kubectl", "oc") and start[0] == "get" and not any(
                     a.split("=", 1)[0] in _SHOWS_VALUES or a.startswith("-o")
                     for a in cmd.args):
