@@ -295,7 +295,7 @@ class CredentialSubstitutedIntoSender(LineValidator):
             return Verdict.passthrough()
         commands = parsed.commands
         for sender in commands:
-            if sender.program not in _WORD_SENDERS or not any(
+            if not _sends_words(sender) or not any(
                     "$(" in w.text or "`" in w.text for w in sender.words[1:]):
                 continue
             start = sender.offset
@@ -303,20 +303,22 @@ class CredentialSubstitutedIntoSender(LineValidator):
             for inner in commands:
                 if inner is sender or not start < inner.offset < end or not inner.nesting:
                     continue
-                what = _secret_source(inner, ctx)
+                # a registry login is where a stored token is meant to go (``docker login -p
+                # "$(gh auth token)" ghcr.io``); a credential file or the environment is not
+                what = _secret_source(inner, ctx, printed=sender.program in _WORD_SENDERS)
                 if what is not None:
                     return Verdict.deny(self.id, f"{sender.program} sends {what}",
                                         hint="send only the value the request needs")
         return Verdict.passthrough()
 
 
-def _secret_source(cmd: SimpleCommand, ctx: Context) -> str | None:
+def _secret_source(cmd: SimpleCommand, ctx: Context, printed: bool = True) -> str | None:
     """What secret ``cmd``'s output carries: a credential file's text, the whole environment
-    (``env``, ``printenv``, ``export -p``), or a stored secret a tool prints (``gh auth
-    token``); None for anything else."""
+    (``env``, ``printenv``, ``export -p``), or (``printed``) a stored secret a tool prints
+    (``gh auth token``); None for anything else."""
     from clawgate.validators.exposure import dumps_environment  # exposure imports SENDERS
 
-    if cmd.program in _PRINTERS:
+    if printed and cmd.program in _PRINTERS:
         printed = _printed_secret(cmd)
         if printed is not None:
             return f"the stored secret {printed} prints"
@@ -331,6 +333,19 @@ def _secret_source(cmd: SimpleCommand, ctx: Context) -> str | None:
 # Programs whose words reach another machine (an address, a query, a request body).
 _WORD_SENDERS = SENDERS | frozenset({"dig", "nslookup", "host", "ping", "ping6", "traceroute",
                                      "drill", "whois"})
+# Registry logins: the user name and password given are sent to the registry named.
+_LOGINS = {"docker": ("login",), "podman": ("login",), "buildah": ("login",),
+           "skopeo": ("login",), "nerdctl": ("login",), "oras": ("login",),
+           "helm": ("registry", "login"), "crane": ("auth", "login"), "regctl": ("registry",
+                                                                                "login")}
+
+
+def _sends_words(cmd: SimpleCommand) -> bool:
+    """``cmd``'s words go to another machine: a network client's, or a registry login's."""
+    if cmd.program in _WORD_SENDERS:
+        return True
+    start = _LOGINS.get(cmd.program or "")
+    return start is not None and tuple(_operands(cmd)[: len(start)]) == start
 
 # Commands whose output is a stored secret: (program, the words that start its operands), and
 # the options that make a listing print values where a plain one does not.
