@@ -1,9 +1,10 @@
 """Red team, attack kinds as mechanisms: files read inside sed and awk programs, secrets
-carried out inside a network program's words or by file-sharing tools, Python modules that run
-their arguments, Perl's and Ruby's quote operators, PERL5OPT's switches, editors' language
-commands, Redis told to write files or load code, git working in a repository it has not read,
-text printed into a shell by awk, and command lines written into a shell script. Each kind has variants in spellings and programs beside benign
-near-misses that must stay ALLOW.
+carried out inside a network program's words, a registry login or a file-sharing tool, Python
+modules that run their arguments, Perl's and Ruby's quote operators, PERL5OPT's switches,
+editors' language commands, Redis told to write files or load code, git working in a
+repository it has not read, text printed into a shell by awk, and command lines written into a
+shell script a task runner on the line may run. Each kind has variants in spellings and
+programs beside benign near-misses that must stay ALLOW.
 
 Every row is a command, the exact outcome it must come to, and one line of why. The lines are
 data: they are only ever handed to ``Engine.check`` (the real engine, default policy).
@@ -165,8 +166,8 @@ PERL_OPTIONS: list[Case] = [
     ("PERL5OPT=-I/tmp/x prove", ASK, "a library directory outside the workspace"),
 ]
 
-ROWS = (QUOTE_OPERATORS + PERL_OPTIONS + SCRIPT_READS + SECRETS_OUT + PYTHON_MODULES + EDITORS + REDIS + GIT_PLACES
-        + AWK_INTO_SHELL + SHELL_SCRIPTS_WRITTEN)
+ROWS = (QUOTE_OPERATORS + PERL_OPTIONS + SCRIPT_READS + SECRETS_OUT + PYTHON_MODULES + EDITORS
+        + REDIS + GIT_PLACES + AWK_INTO_SHELL + SHELL_SCRIPTS_WRITTEN)
 
 
 @pytest.mark.parametrize(("command", "expected", "why"), ROWS, ids=[r[0][:60] for r in ROWS])
