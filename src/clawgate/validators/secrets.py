@@ -319,9 +319,9 @@ def _secret_source(cmd: SimpleCommand, ctx: Context, printed: bool = True) -> st
     from clawgate.validators.exposure import dumps_environment  # exposure imports SENDERS
 
     if printed and cmd.program in _PRINTERS:
-        printed = _printed_secret(cmd)
-        if printed is not None:
-            return f"the stored secret {printed} prints"
+        tool = _printed_secret(cmd)
+        if tool is not None:
+            return f"the stored secret {tool} prints"
     if dumps_environment(cmd):
         return "every environment variable, secrets included"
     if cmd.program in _NON_READERS or not _mentions_secret(cmd):
