@@ -25,10 +25,11 @@ source display undisplay interact alias unalias retval rv c cont continue r retu
 run restart debug exceptions""".split())
 
 
-def _split(args: Sequence[str | None], valued: frozenset[str]
+def _split(args: Sequence[str | None], valued: frozenset[str], module: bool = False
            ) -> tuple[list[tuple[str, str | None]], list[str | None]] | None:
     """(options with their values, the words from the first operand on); None when an option
-    is only known at run time. ``--`` ends the options."""
+    is only known at run time. ``--`` ends the options, and with ``module`` so does ``-m MOD``
+    (pdb and the profilers: the words after it are the module's)."""
     options: list[tuple[str, str | None]] = []
     i = 0
     while i < len(args):
@@ -40,6 +41,9 @@ def _split(args: Sequence[str | None], valued: frozenset[str]
         if not arg.startswith("-") or arg == "-":
             return options, list(args[i:])
         name, equals, glued = arg.partition("=")
+        if name == "-m" and module:  # the module, then its own words
+            options.append((name, args[i + 1] if i + 1 < len(args) else None))
+            return options, list(args[i + 2:])
         if name in valued and not equals and len(name) == len(arg):
             options.append((name, args[i + 1] if i + 1 < len(args) else None))
             i += 2
@@ -76,7 +80,7 @@ def _timeit(args: list[str | None]) -> list[str] | None:
 
 
 def _pdb(args: list[str | None]) -> list[str] | None:
-    found = _split(args, _PDB_VALUED | frozenset({"-m"}))
+    found = _split(args, _PDB_VALUED, module=True)
     if found is None:
         return None
     options, rest = found
@@ -98,7 +102,7 @@ def _pdb(args: list[str | None]) -> list[str] | None:
 
 
 def _runner(args: list[str | None], valued: frozenset[str]) -> list[str] | None:
-    found = _split(args, valued | frozenset({"-m"}))
+    found = _split(args, valued, module=True)
     if found is None:
         return None
     options, rest = found
