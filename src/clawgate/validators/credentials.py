@@ -79,6 +79,15 @@ def is_key_material(path: str, ctx: Context) -> bool:
     return rel == _HOME_KEY_MATERIAL[1] or rel.startswith(_HOME_KEY_MATERIAL[0])
 
 
+_KEY_DIRECTORIES = frozenset({".ssh", ".gnupg", ".gnupg/private-keys-v1.d"})
+
+
+def holds_key_material(path: str, ctx: Context) -> bool:
+    """A directory whose files, read one by one, include private keys (``~/.ssh``,
+    ``~/.gnupg``), or a key itself."""
+    return home_relative(path.rstrip("/"), ctx) in _KEY_DIRECTORIES or is_key_material(path, ctx)
+
+
 def _ssh_private_key(rel: str) -> bool:
     """``rel`` (from the home directory) names one of the user's SSH keys, not its ``.pub``."""
     return rel.startswith(".ssh/id_") and not rel.endswith(".pub")

@@ -8,7 +8,13 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.credentials import HINT, credential_in, is_credential, is_key_material
+from clawgate.validators.credentials import (
+    HINT,
+    credential_in,
+    holds_key_material,
+    is_credential,
+    is_key_material,
+)
 from clawgate.validators.paths import resolve
 from clawgate.validators.risktables import OPENSSL_NETWORK
 from clawgate.validators.writes import write_targets
@@ -104,6 +110,10 @@ class CredentialRead(Validator):
                                      shows=True)
         if program == "find" and "{}" in cmd.text and _mentions_secret(cmd):
             reader, path = _found_and_read(cmd, ctx)
+            if path is not None and reader in _SHOWERS and holds_key_material(path, ctx) and (
+                    not _FIND_FILTERS & {w.shown for w in cmd.words}):  # -name '*.pub'
+                return Verdict.deny(self.id, f"find runs {reader} on every file of {path}, "
+                                    "private keys included", hint=_KEY_HINT)
             if path is not None:
                 return _read_verdict(self.id, f"find runs {reader} on", path, ctx,
                                      shows=reader in _SHOWERS)
@@ -157,6 +167,8 @@ def _read_verdict(rule: str, who: str, path: str, ctx: Context, *, shows: bool) 
 
 
 _FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_FILTERS = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-iregex",
+                           "-wholename", "-iwholename"})
 
 
 def _found_and_read(cmd: SimpleCommand, ctx: Context) -> tuple[str, str | None]:
