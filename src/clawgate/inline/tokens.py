@@ -84,7 +84,6 @@ def _string(code: str, start: int, lang: str, out: list[Token]) -> int:
 _QUOTE_LIKE = {"perl": lazy_pattern(r"(qq|qx|qw|q)\s*[^\w\s=,;)]"),
                "ruby": lazy_pattern(r"%([qQwWxiI]?)[^\w\s=]")}
 _CLOSERS = {"{": "}", "(": ")", "[": "]", "<": ">"}
-_INTERPOLATION = lazy_pattern(r"[$@]\w|[$@]\{|#\{")
 _RUNS = frozenset({"qx", "x"})
 _LITERAL = frozenset({"q", "qw", "w", "W", "i", "I"})
 
@@ -122,11 +121,16 @@ def _quote_like(code: str, at: int, operator: str, lang: str, out: list[Token]) 
         chars.append(ch)
         i += 1
     text = "".join(chars)
-    interpolates = operator not in _LITERAL and (
-        ("$" in text or "@" in text) if lang == "perl" else "#{" in text)
-    kind = CMD if operator in _RUNS else DYN if interpolates else STR
+    dynamic = operator not in _LITERAL and interpolates(text, lang)
+    kind = CMD if operator in _RUNS else DYN if dynamic else STR
     out.append(Token(kind, text))
     return i + 1
+
+
+def interpolates(text: str, lang: str) -> bool:
+    """Text between interpolating quotes of ``lang`` holds a variable: in Perl any ``$`` or
+    ``@`` (``@-`` and ``$;`` are variables too), in Ruby ``#{``."""
+    return "#{" in text if lang == "ruby" else ("$" in text or "@" in text)
 
 
 _REGEX_AFTER = frozenset("(,=~!;{|&?:")
@@ -222,7 +226,7 @@ def analyse(code: str, lang: str) -> Effects:
     sites = 0
     hidden = _hidden_names(tokens)
     for at, tok in enumerate(tokens):
-        if tok.kind == CMD and not _INTERPOLATION.search(tok.text):
+        if tok.kind == CMD and not interpolates(tok.text, lang):
             commands.append(tok.text)  # `cmd`, qx{cmd}, %x(cmd): a command line, as written
         if tok.kind != NAME:
             continue
