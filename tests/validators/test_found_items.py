@@ -15,7 +15,9 @@ from clawgate.shell.xargsfeed import find_roots, only_directories
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
     # -exec items are under find's starting points, not in the working directory
-    ("find ~/.ssh -type f -exec cat {} +", ASK, "CG-SEC-001"),
+    # (every file of the key directory shown: its private keys among them)
+    ("find ~/.ssh -type f -exec cat {} +", DENY, "CG-SEC-001"),
+    ("find ~/.ssh -name config -exec cat {} +", ASK, "CG-SEC-001"),
     ("find ~/.aws -name credentials -exec cat {} \\;", ASK, "CG-SEC-001"),
     ("find / -maxdepth 0 -exec chmod -R 777 {} +", DENY, "CG-CAT-006"),
     ("find /etc -maxdepth 0 -exec chown -R nobody {} +", DENY, "CG-CAT-006"),

@@ -48,8 +48,9 @@ from clawgate.inline.python import analyse
     ("python3 -c 'print(open(\".env\").read())'", ASK, "CG-SEC-001"),
     ("python3 -c 'print(open(\"/home/dev/.ssh/id_rsa\").read())'", DENY, "CG-SEC-001"),
     ("python3 -c 'print(open(\"/proc/self/environ\").read())'", DENY, None),
+    # any account's private key shown: key material, whoever's home it lies in
     ("python3 -c \"import glob; print(open(glob.glob('/home/*/.ssh/id_rsa')[0]).read())\"",
-     ASK, "CG-SEC-001"),
+     DENY, "CG-SEC-001"),
     # the environment, hidden code, unreadable code, the network
     ("python3 -c 'import os; print(os.environ)'", ASK, "CG-CODE-002"),
     ("python3 -c 'import os, json; print(json.dumps(dict(os.environ)))'", ASK, "CG-CODE-002"),

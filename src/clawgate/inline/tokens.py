@@ -43,6 +43,9 @@ def tokenize(code: str, lang: str) -> list[Token]:
             i = n if end < 0 else end + 2
         elif ch in "'\"`":
             i = _string(code, i, lang, out)
+        elif lang in ("perl", "ruby") and (quoted := _QUOTE_LIKE[lang].match(code, i)) and (
+                _quote_may_start(code, i, lang, out)):
+            i = _quote_like(code, quoted.end() - 1, quoted.group(1), lang, out)
         elif ch == "/" and lang in ("perl", "ruby", "js", "jvmjs") and _regex_may_start(out):
             i = _regex(code, i, out)
         elif ch.isalnum() or (ch in "_$@%" and i + 1 < n and (code[i + 1].isalnum() or
@@ -73,6 +76,61 @@ def _string(code: str, start: int, lang: str, out: list[Token]) -> int:
         DYN if interpolates else STR)
     out.append(Token(kind, text))
     return i + 1
+
+
+# Perl's quote-like operators (``q{…}``, ``qq(…)``, ``qx[…]`` runs a command, ``qw<…>``) and
+# Ruby's percent literals (``%q{…}``, ``%Q(…)``, ``%(…)``, ``%x{…}`` runs one, ``%w[…]``): group
+# 1 is the operator, the match ends at the opening delimiter.
+_QUOTE_LIKE = {"perl": lazy_pattern(r"(qq|qx|qw|q)\s*[^\w\s=,;)]"),
+               "ruby": lazy_pattern(r"%([qQwWxiI]?)[^\w\s=]")}
+_CLOSERS = {"{": "}", "(": ")", "[": "]", "<": ">"}
+_RUNS = frozenset({"qx", "x"})
+_LITERAL = frozenset({"q", "qw", "w", "W", "i", "I"})
+
+
+def _quote_may_start(code: str, start: int, lang: str, out: list[Token]) -> bool:
+    """The operator begins a word (``$q``, ``xq`` are names) and, for Ruby's bare ``%(``,
+    stands where a value may start (``a % (b)`` is a remainder)."""
+    if start and (code[start - 1].isalnum() or code[start - 1] in "_$@%:>-"):
+        return False
+    if lang == "ruby" and code[start + 1:start + 2] in _CLOSERS:
+        return _regex_may_start(out) or out[-1].kind == NAME
+    return True
+
+
+def _quote_like(code: str, at: int, operator: str, lang: str, out: list[Token]) -> int:
+    """Read the literal whose opening delimiter is at ``at`` (nested pairs counted)."""
+    opener = code[at]
+    closer = _CLOSERS.get(opener, opener)
+    depth, i, chars = 1, at + 1, []
+    while i < len(code):
+        ch = code[i]
+        if ch == "\\" and i + 1 < len(code):
+            chars.append(code[i + 1] if operator in _LITERAL else _ESCAPES.get(code[i + 1],
+                                                                               code[i + 1]))
+            i += 2
+            continue
+        if ch == closer and opener != closer:
+            depth -= 1
+        elif ch == opener and opener != closer:
+            depth += 1
+        elif ch == closer:
+            depth = 0
+        if depth == 0:
+            break
+        chars.append(ch)
+        i += 1
+    text = "".join(chars)
+    dynamic = operator not in _LITERAL and interpolates(text, lang)
+    kind = CMD if operator in _RUNS else DYN if dynamic else STR
+    out.append(Token(kind, text))
+    return i + 1
+
+
+def interpolates(text: str, lang: str) -> bool:
+    """Text between interpolating quotes of ``lang`` holds a variable: in Perl any ``$`` or
+    ``@`` (``@-`` and ``$;`` are variables too), in Ruby ``#{``."""
+    return "#{" in text if lang == "ruby" else ("$" in text or "@" in text)
 
 
 _REGEX_AFTER = frozenset("(,=~!;{|&?:")
@@ -168,6 +226,8 @@ def analyse(code: str, lang: str) -> Effects:
     sites = 0
     hidden = _hidden_names(tokens)
     for at, tok in enumerate(tokens):
+        if tok.kind == CMD and not interpolates(tok.text, lang):
+            commands.append(tok.text)  # `cmd`, qx{cmd}, %x(cmd): a command line, as written
         if tok.kind != NAME:
             continue
         prefix, _, last = tok.text.replace("::", ".").replace("->", ".").rpartition(".")

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.inline.effects import action
@@ -57,9 +58,23 @@ def fed_text(cmd: SimpleCommand) -> list[str]:
     return found
 
 
+# An editor command in a scripting language (``:lua CODE``, ``:py3 CODE``, ``:perl CODE``,
+# ``:ruby CODE``) and the interpreter whose inline code it is.
+_VIM_LANGUAGE = lazy_pattern(r"^[\s:]*+(?:sil(?:ent)?!?\s+)?(?P<lang>py(?:thon)?3?|pyx|"
+                             r"lua|perl|rub(?:y)?)[^\S\n]+(?P<code>\S.*)$", re.S)
+_INTERPRETER = {"lua": ("lua", "-e"), "perl": ("perl", "-e"), "rub": ("ruby", "-e"),
+                "ruby": ("ruby", "-e")}
+
+
 def shell_commands(command: str) -> list[str]:
-    """The shell command lines an editor command runs, where they can be read."""
+    """The shell command lines an editor command runs, where they can be read: its ``!``
+    command, the commands of ``system()``, and the code of a language command as that
+    language's interpreter given it inline (``:lua os.execute(…)`` is ``lua -e …``)."""
     found = [m.group(2) for m in _VIM_SYSTEM.finditer(command)]
+    language = _VIM_LANGUAGE.match(command)
+    if language is not None:
+        program, option = _INTERPRETER.get(language.group("lang"), ("python3", "-c"))
+        found.append(shlex.join([program, option, language.group("code")]))
     bang = _VIM_BANG.match(command)
     return [bang.group(1), *found] if bang is not None else found
 

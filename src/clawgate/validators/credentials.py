@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 
+from clawgate import programs as catalog
 from clawgate.lazyre import lazy_pattern
 from clawgate.secretpaths import HOME_KEY_DIRS, HOME_SECRETS
 from clawgate.shell.model import TILDE, SimpleCommand, Word
@@ -38,14 +39,26 @@ def is_credential(path: str, ctx: Context) -> bool:
         return base not in ("shadow", "gshadow") or path.startswith("/etc/")
     if base.startswith(".env.") and base[5:].split(".")[0] not in _SAFE_ENV:
         return True
-    if under(path, ctx.home) and path != ctx.home:
-        rel = path[len(ctx.home) + 1 :]
+    rel = home_relative(path, ctx)
+    if rel is not None:
         if _ssh_private_key(rel):
             return True
         if rel in _HOME_KEY_DIRS:
             return True
         return any(rel == name or rel.startswith(name + "/") for name in _HOME_FILES)
     return False
+
+
+_OTHER_HOME = lazy_pattern(r"^(?:/home/[^/]+|/root|/Users/[^/]+)/(?=.)")
+
+
+def home_relative(path: str, ctx: Context) -> str | None:
+    """``path`` from the home directory it lies in: this user's, or another account's
+    (``/home/dev/.aws/credentials`` holds dev's keys whoever reads it); None outside any."""
+    if under(path, ctx.home) and path != ctx.home:
+        return path[len(ctx.home) + 1 :]
+    found = _OTHER_HOME.match(path)
+    return path[found.end():] if found is not None else None
 
 
 # Private key material and password hashes: the user's SSH keys, GnuPG's secret keys, the
@@ -58,12 +71,21 @@ def is_key_material(path: str, ctx: Context) -> bool:
     of the workspace, which tests and fixtures keep)."""
     if _SYSTEM.match(path):
         return not path.endswith("sudoers")
-    if not under(path, ctx.home) or path == ctx.home:
+    rel = home_relative(path, ctx)
+    if rel is None:
         return False
-    rel = path[len(ctx.home) + 1 :]
     if _ssh_private_key(rel) and rel != ".ssh/id_" and "/" not in rel[5:]:  # id_$K: a .pub?
         return True
     return rel == _HOME_KEY_MATERIAL[1] or rel.startswith(_HOME_KEY_MATERIAL[0])
+
+
+_KEY_DIRECTORIES = frozenset({".ssh", ".gnupg", ".gnupg/private-keys-v1.d"})
+
+
+def holds_key_material(path: str, ctx: Context) -> bool:
+    """A directory whose files, read one by one, include private keys (``~/.ssh``,
+    ``~/.gnupg``), or a key itself."""
+    return home_relative(path.rstrip("/"), ctx) in _KEY_DIRECTORIES or is_key_material(path, ctx)
 
 
 def _ssh_private_key(rel: str) -> bool:
@@ -74,8 +96,13 @@ def _ssh_private_key(rel: str) -> bool:
 def named_paths(cmd: SimpleCommand, skip_values_of: frozenset[str] = frozenset()
                 ) -> Iterator[Word]:
     """Words of a command that may name a file: operands, ``@file`` and ``--opt=file`` values,
-    input redirections. ``skip_values_of``: options whose next word is not read as data
-    (``ssh -i key`` uses the key, it does not send it)."""
+    input redirections, and the files a script reads inside its program text (sed's ``r`` and
+    ``R``, awk's ``getline < FILE``: first, as they are what the word means).
+    ``skip_values_of``: options whose next word is not read as data (``ssh -i key`` uses the
+    key, it does not send it)."""
+    yield from (e.word for e in catalog.effects(cmd) if e.kind == "read" and
+                e.option == "(script)" and e.word is not None and e.word.value is not None and
+                HINT.search(e.word.value))
     words = cmd.words[1:]
     skip_next = False
     for word in words:

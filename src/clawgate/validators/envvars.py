@@ -57,7 +57,7 @@ JVM_OPTION_VARIABLES = frozenset({"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAV
 _JVM_SWITCH = lazy_pattern(r"^-(?:X(?!X:On|bootclasspath)[\w:+=.,/-]*|D[\w.-]+(?:=[\w.,:/@-]*)?|"
                            r"ea|da|esa|dsa|server|client|verbose(?::\w+)?|"
                            r"-add-(?:opens|exports|modules|reads)=[\w./=,-]+|-enable-preview)$")
-OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT"}) | JVM_OPTION_VARIABLES
+OPTION_VARIABLES = frozenset({"NODE_OPTIONS", "RUBYOPT", "PERL5OPT"}) | JVM_OPTION_VARIABLES
 # Variables naming the ssh a program runs: a plain ``ssh`` with options is what they are for.
 SSH_VARIABLES = frozenset({"GIT_SSH_COMMAND", "RSYNC_RSH", "BORG_RSH", "CVS_RSH"})
 _SUBSTITUTED = lazy_pattern(r"^\$\((.*)\)$", re.S)
@@ -212,7 +212,8 @@ def _prefix(cmd: SimpleCommand, name: str) -> bool:
 
 
 def switches_only(value: Word, ctx: Context, name: str = "") -> bool:
-    """Every option of ``NODE_OPTIONS``/``RUBYOPT`` is a switch that loads nothing, or a
+    """Every option of ``NODE_OPTIONS``/``RUBYOPT``/``PERL5OPT`` is a switch that loads nothing
+    (``-w``; never ``-M``/``-m``, which load a module and may carry code), or a
     RUBYOPT ``-IDIR`` inside the workspace; every JVM option of ``JAVA_TOOL_OPTIONS`` and the
     like a heap, GC, property or module-access setting."""
     if value.value is None:

@@ -25,7 +25,8 @@ _AWK_ENV_LOOP = lazy_pattern(r"\bin\s+ENVIRON\b")
 _HINT = "print only the variable you need (printenv NAME)"
 
 
-def _dumps_environment(cmd: SimpleCommand) -> bool:
+def dumps_environment(cmd: SimpleCommand) -> bool:
+    """``cmd`` prints every environment variable (``env``, ``printenv``, ``export -p``)."""
     program = cmd.program
     args = cmd.words[1:]
     if program == "printenv":
@@ -102,7 +103,7 @@ class EnvironmentDump(Validator):
     programs = frozenset({"env", "printenv", "ps", "compgen", *_DECLARERS, *_AWKS})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.program in self.programs and _dumps_environment(cmd):
+        if cmd.program in self.programs and dumps_environment(cmd):
             if cmd.pipes_into(SENDERS):
                 return Verdict.deny(self.id, f"{cmd.text[:40]} sends every environment "
                                     f"variable, secrets included, to {', '.join(cmd.downstream)}")

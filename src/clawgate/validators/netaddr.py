@@ -18,8 +18,8 @@ _HOST = lazy_pattern(r"^(?:[a-z][\w+.-]*://)?(?:[^@/\s]*@)?(?P<host>\[[0-9a-fA-F
 # The catalog's network-tier programs, for dispatch (tests/programs holds the two equal).
 NETWORK_CLIENTS = frozenset("""
 aria2c autossh curl dig ftp host http httpie https lftp masscan mosh mtr mutt nc ncat netcat
-nmap nslookup ping ping6 rlogin rsync scp sendmail sftp smbclient socat socket ssh ssh-keyscan sshfs
-telnet tftp tracepath traceroute wget whois xh
+nmap nslookup onionshare-cli ping ping6 rlogin rsync scp sendmail sftp smbclient socat socket ssh
+ssh-keyscan sshfs telnet tftp tracepath traceroute wget whois xh
 ab cancel finger GET HEAD hping hping3 lp lpr lwp-download lwp-mirror lwp-request POST ssh-copy-id
 """.split())
 _INET_ATON = lazy_pattern(r"^(?:0[xX][0-9a-fA-F]{1,8}|[0-9]{1,12})(?:\.(?:0[xX][0-9a-fA-F]{1,8}|"

@@ -257,18 +257,24 @@ def _aws_config(text: str) -> list[str] | None:
 @record(frozen=True, slots=True)
 class RunFile:
     """Files named ``pattern`` (matched on the path), run by ``runners`` and read by ``reader``;
-    ``local`` runners only when the command names the project itself (``pip install -e .``)."""
+    ``local`` runners only when the command names the project itself (``pip install -e .``);
+    ``when_written``: what the text will run is judged when it is written (``staged.py``)."""
 
     pattern: re.Pattern[str]
     runners: frozenset[str]
     reader: Reader
     local: bool = False
+    when_written: bool = True  # judged when written, whether or not the line runs it
 
 
 def _file(pattern: str, runners: frozenset[str] | set[str], reader: Reader,
-          local: bool = False) -> RunFile:
+          local: bool = False, when_written: bool = True) -> RunFile:
     return RunFile(re.compile(r"(?:^|/)(?:" + pattern + r")$"), frozenset(runners), reader,
-                   local)
+                   local, when_written)
+
+
+_SCRIPT_RUNNERS = frozenset({"make", "gmake", "just", "task", "tox", "nox", "rake", "bats",
+                             "pre-commit", "lefthook"})
 
 
 _JS_CONFIG = (r"(?:[\w-]+\.config|\.eslintrc|\.prettierrc|\.mocharc|\.babelrc|Gruntfile|"
@@ -302,6 +308,13 @@ TABLE: tuple[RunFile, ...] = (
     _file(r"deno\.jsonc?", {"deno"}, _json_commands("tasks")),
     _file(r"composer\.json", {"composer"}, _json_commands("scripts")),
     _file(r"\.envrc", {"direnv"}, _shell),
+    # a shell script, run by the project's task runners (a package script, a recipe, a tox
+    # command) and hook managers without being named on the line; run by name it is
+    # staged.py's. Written alone it is not judged: a script is often written for elsewhere (a
+    # container, a CI image) and is judged where it runs.
+    _file(r"[\w.-]+\.(?:sh|bash|zsh)", _JS_MANAGERS | _SCRIPT_RUNNERS, _shell,
+          when_written=False),
+    _file(r"\.husky/[\w-]+", {"git", "husky"}, _shell, when_written=False),
     _file(r"tox\.ini", {"tox"}, _tox),
     _file(r"\.pre-commit-config\.yaml", {"pre-commit"}, _pre_commit),
     _file(r"\.kube/config|kubeconfig(?:\.ya?ml)?",
@@ -335,7 +348,7 @@ def written_actions(path: str, text: str) -> list[str]:
     inline-code readers' ``commands``). What such code reaches or leaves to run time is judged
     when the line runs the file: a test or config module is everyday writing."""
     entry = next((e for e in TABLE if e.pattern.search(path)), None)
-    if entry is None or entry.reader is _unknown:
+    if entry is None or entry.reader is _unknown or not entry.when_written:
         return []
     language = _LANGUAGE.get(entry.reader)
     if language is None:

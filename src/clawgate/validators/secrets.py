@@ -8,7 +8,13 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.credentials import HINT, credential_in, is_credential, is_key_material
+from clawgate.validators.credentials import (
+    HINT,
+    credential_in,
+    holds_key_material,
+    is_credential,
+    is_key_material,
+)
 from clawgate.validators.paths import resolve
 from clawgate.validators.risktables import OPENSSL_NETWORK
 from clawgate.validators.writes import write_targets
@@ -16,7 +22,9 @@ from clawgate.validators.writes import write_targets
 SENDERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                      "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp", "openssl",
                      "sendmail", "mail", "mailx", "mutt", "ssh", "aws", "gsutil", "rclone",
-                     "s3cmd", "gh", "smbclient", "tftp"})
+                     "s3cmd", "gh", "smbclient", "tftp",
+                     # file-sharing tools: what they are given leaves for another machine
+                     "croc", "wormhole", "magic-wormhole", "ffsend", "onionshare-cli"})
 # Programs that name a credential file without showing its content.
 _NON_READERS = frozenset({"ls", "stat", "test", "[", "[[", "file", "chmod", "chown", "chgrp",
                           "touch", "rm", "mkdir", "realpath", "readlink", "dirname", "basename",
@@ -62,7 +70,8 @@ _SHOWERS = frozenset({"cat", "tac", "nl", "head", "tail", "less", "more", "most"
                       "batcat", "view", "xxd", "od", "hexdump", "hd", "strings", "base64",
                       "base32", "basenc", "uuencode", "cp", "install", "dd", "tee", "sort",
                       "uniq", "cut", "paste", "rev", "fold", "grep", "egrep", "fgrep", "rg",
-                      "awk", "gawk", "mawk", "sed", "diff", "jq", "yq", "column", "pr", "expand",
+                      "awk", "gawk", "mawk", "nawk", "sed", "gsed", "diff", "jq", "yq", "column",
+                      "pr", "expand",
                       "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl"})
 _KEY_HINT = "use the key through the tool that needs it (ssh -i, ssh-add), never print it"
 
@@ -101,6 +110,10 @@ class CredentialRead(Validator):
                                      shows=True)
         if program == "find" and "{}" in cmd.text and _mentions_secret(cmd):
             reader, path = _found_and_read(cmd, ctx)
+            if path is not None and reader in _SHOWERS and holds_key_material(path, ctx) and (
+                    not _FIND_FILTERS & {w.shown for w in cmd.words}):  # -name '*.pub'
+                return Verdict.deny(self.id, f"find runs {reader} on every file of {path}, "
+                                    "private keys included", hint=_KEY_HINT)
             if path is not None:
                 return _read_verdict(self.id, f"find runs {reader} on", path, ctx,
                                      shows=reader in _SHOWERS)
@@ -154,6 +167,8 @@ def _read_verdict(rule: str, who: str, path: str, ctx: Context, *, shows: bool) 
 
 
 _FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_FILTERS = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-iregex",
+                           "-wholename", "-iwholename"})
 
 
 def _found_and_read(cmd: SimpleCommand, ctx: Context) -> tuple[str, str | None]:
@@ -292,26 +307,57 @@ class CredentialSubstitutedIntoSender(LineValidator):
             return Verdict.passthrough()
         commands = parsed.commands
         for sender in commands:
-            if sender.program not in _WORD_SENDERS or not any(
+            if not _sends_words(sender) or not any(
                     "$(" in w.text or "`" in w.text for w in sender.words[1:]):
                 continue
             start = sender.offset
             end = start + len(sender.text.encode("utf-8", "surrogatepass"))
             for inner in commands:
-                if inner is sender or not start < inner.offset < end or not inner.nesting or (
-                        inner.program in _NON_READERS or not _mentions_secret(inner)):
+                if inner is sender or not start < inner.offset < end or not inner.nesting:
                     continue
-                path = credential_in(inner, ctx)
-                if path is not None:
-                    return Verdict.deny(self.id, f"{sender.program} sends the text of the "
-                                        f"credential file {path}",
+                # a registry login is where a stored token is meant to go (``docker login -p
+                # "$(gh auth token)" ghcr.io``); a credential file or the environment is not
+                what = _secret_source(inner, ctx, printed=sender.program in _WORD_SENDERS)
+                if what is not None:
+                    return Verdict.deny(self.id, f"{sender.program} sends {what}",
                                         hint="send only the value the request needs")
         return Verdict.passthrough()
+
+
+def _secret_source(cmd: SimpleCommand, ctx: Context, printed: bool = True) -> str | None:
+    """What secret ``cmd``'s output carries: a credential file's text, the whole environment
+    (``env``, ``printenv``, ``export -p``), or (``printed``) a stored secret a tool prints
+    (``gh auth token``); None for anything else."""
+    from clawgate.validators.exposure import dumps_environment  # exposure imports SENDERS
+
+    if printed and cmd.program in _PRINTERS:
+        tool = _printed_secret(cmd)
+        if tool is not None:
+            return f"the stored secret {tool} prints"
+    if dumps_environment(cmd):
+        return "every environment variable, secrets included"
+    if cmd.program in _NON_READERS or not _mentions_secret(cmd):
+        return None
+    path = credential_in(cmd, ctx)
+    return None if path is None else f"the text of the credential file {path}"
 
 
 # Programs whose words reach another machine (an address, a query, a request body).
 _WORD_SENDERS = SENDERS | frozenset({"dig", "nslookup", "host", "ping", "ping6", "traceroute",
                                      "drill", "whois"})
+# Registry logins: the user name and password given are sent to the registry named.
+_LOGINS = {"docker": ("login",), "podman": ("login",), "buildah": ("login",),
+           "skopeo": ("login",), "nerdctl": ("login",), "oras": ("login",),
+           "helm": ("registry", "login"), "crane": ("auth", "login"), "regctl": ("registry",
+                                                                                "login")}
+
+
+def _sends_words(cmd: SimpleCommand) -> bool:
+    """``cmd``'s words go to another machine: a network client's, or a registry login's."""
+    if cmd.program in _WORD_SENDERS:
+        return True
+    start = _LOGINS.get(cmd.program or "")
+    return start is not None and tuple(_operands(cmd)[: len(start)]) == start
 
 # Commands whose output is a stored secret: (program, the words that start its operands), and
 # the options that make a listing print values where a plain one does not.
@@ -344,7 +390,11 @@ _PRINTERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "oc": (("get", "secret"), ("get", "secrets"), ("extract", "secret")),
     "docker": (("inspect",),),
     "podman": (("inspect",),),
+    # a package manager's configuration value: a secret when its key names one (``npm config
+    # get //registry.npmjs.org/:_authToken``), not ``npm config get registry``
+    "npm": (("config", "get"),), "pnpm": (("config", "get"),), "yarn": (("config", "get"),),
 }
+_CONFIG_GETTERS = frozenset({"npm", "pnpm", "yarn"})
 _SECRET_NAME = lazy_pattern(r"(?i)(?:token|secret|passw(?:or)?d|api_?key|private_?key|"
                             r"credential|access_?key|auth_?token)")
 # A variable named like a secret, expanded in what echo/printf print, or read by inline code.
@@ -383,6 +433,9 @@ def _printed_secret(cmd: SimpleCommand) -> str | None:
             cmd.text else None
     for start in _PRINTERS.get(program, ()):
         if tuple(words[: len(start)]) == start:
+            if program in _CONFIG_GETTERS and not any(
+                    _SECRET_NAME.search(w) for w in words[len(start):]):
+                return None  # a setting that is not a secret
             if program in ("kubectl", "oc") and start[0] == "get" and not any(
                     a.split("=", 1)[0] in _SHOWS_VALUES or a.startswith("-o")
                     for a in cmd.args):

@@ -27,6 +27,9 @@ _AWK_SITES = lazy_pattern(rf"\bsystem\s*\(\s*(?:{_AWK_STRING}\s*\))?|"
                           rf"(?<![|])\|(?![|&])\s*(?!getline)(?:{_AWK_STRING}|[A-Za-z_]\w*)"
                           r"(?=\s*[;}\n)]|\s*$)|\|&")
 _AWK_NET = lazy_pattern(r"/inet\d?/")
+# ``print "TEXT" | "sh"``: literal text printed into a shell is the shell's script.
+_AWK_INTO_SHELL = lazy_pattern(rf"\bprintf?\s*\(?\s*{_AWK_STRING}\s*\)?\s*\|\s*"
+                               r'"(?:/bin/|/usr/bin/)?(?:ba|da|z|k|mk)?sh"')
 _SED = opts("efl", "expression file line-length")
 _BLANKS = r"[^\S\n]*+"  # never a newline, which ends a command (with \s: cubic work)
 _ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\\n])*/)" \
@@ -102,12 +105,24 @@ class AwkCommands(Validator):
             if _AWK_NET.search(program):
                 return Verdict.deny(self.id, "awk opens a network connection")
             commands = _awk_commands(program)
+            if commands is not None:
+                commands += _printed_into_shell(program)
             if commands is None:
                 return Verdict.ask(self.id, "the awk program runs commands built at run time")
             if commands:
                 return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
                                       message="the awk program runs shell commands")
         return Verdict.passthrough()
+
+
+def _printed_into_shell(program: str) -> list[str]:
+    """The literal texts an awk program prints into a shell (``print "id" | "sh"``): the
+    command lines that shell runs."""
+    return [_awk_unquote(m.group(1)) for m in _AWK_INTO_SHELL.finditer(program)]
+
+
+def _awk_unquote(literal: str) -> str:
+    return literal[1:-1].replace("\\n", "\n").replace('\\"', '"').replace("\\\\", "\\")
 
 
 def _awk_commands(program: str) -> list[str] | None:
@@ -118,7 +133,7 @@ def _awk_commands(program: str) -> list[str] | None:
         literal = next((g for g in site.groups() if g is not None), None)
         if literal is None:
             return None
-        found.append(literal[1:-1].replace('\\"', '"').replace("\\\\", "\\"))
+        found.append(_awk_unquote(literal))
     return found
 
 

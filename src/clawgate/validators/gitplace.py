@@ -1,0 +1,104 @@
+"""Which repository a ``git`` command works in: git reads that repository's own configuration
+before it does anything, and the configuration runs programs (``core.fsmonitor`` on ``git
+status``, ``core.pager`` on ``git log``, diff and filter drivers, hooks). Inside the workspace
+that configuration is the project's (and writes to it are judged as protected paths); a
+repository elsewhere (``git -C /tmp/x``, ``--git-dir``, ``GIT_DIR=``, ``cd /tmp/x && git``) is
+one whose configuration nothing here has read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.records import replace
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators.base import Context, LineValidator, register
+from clawgate.validators.paths import resolve, under
+
+# git's global options that take a value (the next word, or glued with ``=``)
+_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+                     "--super-prefix", "--list-cmds", "--exec-path"})
+_MOVERS = frozenset({"-C", "--git-dir", "--work-tree"})
+_VARIABLES = frozenset({"GIT_DIR", "GIT_WORK_TREE"})
+
+
+def _moves(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
+    """(option, value word) of every global option that moves the repository, in order."""
+    for assignment in cmd.assignments:
+        if assignment.name in _VARIABLES:
+            yield assignment.name, assignment.value
+    words = cmd.words[1:]
+    i = 0
+    while i < len(words):
+        text = words[i].value
+        if text is None or not text.startswith("-"):
+            return
+        name, equals, glued = text.partition("=")
+        if name in _VALUED and not equals:
+            if name in _MOVERS and i + 1 < len(words):
+                yield name, words[i + 1]
+            i += 2
+            continue
+        if name in _MOVERS and equals:
+            yield name, Word(glued, glued, words[i].quoted, words[i].expansions)
+        i += 1
+
+
+def _repositories(cmd: SimpleCommand, here: str, ctx: Context) -> Iterator[str | None]:
+    """The directories ``cmd`` takes its repository from, starting in ``here`` (None for one
+    only known at run time). Each ``-C`` moves on from the one before it."""
+    moved = False
+    for option, word in _moves(cmd):
+        path = resolve(word, replace(ctx, cwd=here)).path if word.value is not None else None
+        if option == "-C":
+            if path is None:
+                yield None
+                return
+            here = path
+        else:
+            yield path
+            moved = True
+    if not moved:
+        yield here
+
+
+@register
+class RepositoryElsewhere(LineValidator):
+    """``git`` working in a repository outside the workspace: ``git -C DIR``, ``--git-dir``,
+    ``--work-tree``, ``GIT_DIR=`` or a ``cd`` before it. That repository's configuration,
+    which git reads first, can run any program (``core.fsmonitor``, ``core.pager``, drivers,
+    hooks): ASK.
+
+    Bad: ``git -C /tmp/x log -p``, ``cd /tmp/x && git status``. Harmless: ``git -C sub/module
+    log --oneline``, ``git status``.
+    """
+
+    id = "CG-IDENT-004"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if "git" not in parsed.source:
+            return Verdict.passthrough()
+        commands = parsed.commands
+        if not any(c.program == "git" for c in commands):
+            return Verdict.passthrough()
+        from clawgate.validators.degreeline import places
+
+        for cmd, dirs in places(parsed, ctx):
+            if cmd.program != "git" or _only_asks_version(cmd):
+                continue
+            for here in dirs:
+                for path in _repositories(cmd, here, ctx):
+                    if path is None or under(path, ctx.workspace):
+                        continue
+                    return Verdict.of(Outcome.ASK, self.id, f"git works in the repository at "
+                                      f"{path}, outside the workspace: its configuration can "
+                                      "run programs", hint="inspect that repository's "
+                                      ".git/config first, or work on a copy in the workspace",
+                                      risk=Risk.HIGH)
+        return Verdict.passthrough()
+
+
+def _only_asks_version(cmd: SimpleCommand) -> bool:
+    """``git --version``/``git version``/``git help``: no repository is read."""
+    rest = [w.value for w in cmd.words[1:]]
+    return rest[:1] in (["--version"], ["version"], ["help"], ["--help"]) or not rest
