@@ -14,6 +14,7 @@ from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
 from clawgate.validators.winpaths import is_drive_path, unquote
+from clawgate.validators.wipes import wipes_workspace
 from clawgate.validators.wraptable import program_through_wrappers
 from clawgate.validators.xargsfeed import ITEM
 
@@ -153,16 +154,21 @@ def inside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
     found = _targets(cmd) if cmd.program in PROGRAMS and cmd.program not in TREE_DELETERS else None
     if found is None or not (found[1] or cmd.program in _ERASERS):
         return None
+    asked: Verdict | None = None
     for word in found[0]:
         if word.value in ("{}", "{}/"):
             continue  # find -exec rm {}: the find command was judged with its tests
-        path = resolve(word, ctx).path
+        target = resolve(word, ctx)
+        path = target.path
         if path is None or not under(path, ctx.workspace) or _spared(cmd, word, path, ctx):
             continue
+        if cmd.program in ("rm", "find") and wipes_workspace(cmd, word, target, ctx):
+            return Verdict.deny(INSIDE, f"{cmd.program} deletes the whole workspace {path}",
+                                hint="delete the parts that must go by name")
         what = "the repository's history" if path.rsplit("/", 1)[-1] == ".git" else path
-        return Verdict.ask(INSIDE, f"{cmd.program} deletes {what}, which no build brings "
-                           "back", hint="delete build output only, or confirm")
-    return None
+        asked = asked or Verdict.ask(INSIDE, f"{cmd.program} deletes {what}, which no build "
+                                     "brings back", hint="delete build output only, or confirm")
+    return asked
 
 
 @register
