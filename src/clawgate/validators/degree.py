@@ -1,6 +1,7 @@
 """Destruction by degree: a recursive or forced delete outside the workspace and the temporary
 directories is DENY; inside the workspace, recursive deletes, ``shred`` and ``truncate`` ASK
-unless every target is regenerable (build output, caches, installed dependencies)."""
+unless every target is regenerable (build output, caches, installed dependencies), and the
+whole workspace deleted (``rm -rf *`` at its root, ``find . -delete``) is DENY."""
 
 from __future__ import annotations
 
@@ -195,10 +196,13 @@ class DeleteInsideWorkspace(Validator):
     """Inside the workspace, a recursive delete (``rm -r``, ``find -delete``), ``shred`` or
     ``truncate`` of what is not regenerable (sources, docs, ``.git``) asks first; build output,
     caches and installed dependencies (``build``, ``dist``, ``node_modules``, ``__pycache__``,
-    ``*.egg-info``, ``.venv`` … and ``paths.regenerable``) are deleted freely. (Commands a
-    wrapper runs; a line's own commands are judged by CG-DEG-003.)
+    ``*.egg-info``, ``.venv`` … and ``paths.regenerable``) are deleted freely. The whole
+    workspace (its root, every entry of it, a ``find`` from its root that nothing narrows, or
+    ``ls | xargs rm -rf`` there) is DENY: the project lost, not a part of it cleaned. (Commands
+    a wrapper runs; a line's own commands are judged by CG-DEG-003.)
 
-    Bad: ``sudo rm -rf src``, ``rm -rf .git``. Harmless: ``rm -rf build dist node_modules``.
+    Bad: ``sudo rm -rf src``, ``rm -rf .git``, ``find . -delete`` (DENY). Harmless:
+    ``rm -rf build dist node_modules``.
     """
 
     id = INSIDE

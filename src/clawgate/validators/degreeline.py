@@ -216,8 +216,8 @@ def _printed_targets(feeder: SimpleCommand, deleter: SimpleCommand,
 @register
 class DeleteByDegreeInLine(LineValidator):
     """The line's own deletes judged as CG-DEG-001 (outside the workspace: DENY) and
-    CG-DEG-002 (inside, not regenerable: ASK), each from the directory it runs in, following
-    ``cd`` when only ``&&`` separates them.
+    CG-DEG-002 (inside, not regenerable: ASK; the whole workspace: DENY), each from the
+    directory it runs in, following ``cd`` when only ``&&`` separates them.
 
     Bad: ``cd build; rm -rf *`` (the workspace, if build is missing), ``cd ~ && rm -rf .config``.
     Harmless: ``cd build && rm -rf *``.

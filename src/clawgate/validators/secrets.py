@@ -1,4 +1,5 @@
-"""Reading credentials ASK (showing private key material DENY); sending them anywhere DENY."""
+"""Reading credentials ASK (showing private key material or a plain-text password or token
+DENY); sending them anywhere DENY."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.credentials import HINT, credential_in, is_credential, is_key_material
+from clawgate.validators.credentials import HINT, credential_in, is_credential, is_secret_text
 from clawgate.validators.paths import resolve
 from clawgate.validators.risktables import OPENSSL_NETWORK
 from clawgate.validators.writes import write_targets
@@ -53,18 +54,22 @@ def _mentions_secret(cmd: SimpleCommand) -> bool:
         r.target is not None and HINT.search(r.target.text) for r in cmd.redirects)
 
 
+_SECRET_TEXT = "private key material or a password or token in plain text"
 _PASSWORD_DATABASES = frozenset({"shadow", "gshadow"})  # getent's databases of password hashes
 # Programs that print a file or copy its bytes elsewhere. Showing a private key (the user's SSH
-# keys, the host's, GnuPG's) or the password hashes is DENY, not ASK: no task needs the bytes in
-# the agent's context, and a key leaked into a transcript stays leaked (approvals given in a
-# hurry are how keys get out). Other credentials (.env, cloud configs) stay ASK.
+# keys, the host's, GnuPG's), the password hashes, or a store that keeps a password or token in
+# plain text (~/.git-credentials, ~/.netrc, ~/.aws/credentials) is DENY, not ASK: no task needs
+# the bytes in the agent's context, and a credential leaked into a transcript stays leaked
+# (approvals given in a hurry are how keys get out). Other credentials (.env, project
+# configs, histories) stay ASK.
 _SHOWERS = frozenset({"cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat",
                       "batcat", "view", "xxd", "od", "hexdump", "hd", "strings", "base64",
                       "base32", "basenc", "uuencode", "cp", "install", "dd", "tee", "sort",
                       "uniq", "cut", "paste", "rev", "fold", "grep", "egrep", "fgrep", "rg",
                       "awk", "gawk", "mawk", "sed", "diff", "jq", "yq", "column", "pr", "expand",
                       "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl"})
-_KEY_HINT = "use the key through the tool that needs it (ssh -i, ssh-add), never print it"
+_KEY_HINT = ("use the credential through the tool that needs it (ssh -i, ssh-add, git, aws), "
+             "never print it")
 
 
 @register
@@ -72,9 +77,11 @@ class CredentialRead(Validator):
     """Reading a credential file (``~/.ssh/id_*``, ``~/.aws/credentials``, ``.env``,
     ``~/.netrc``, ``~/.docker/config.json``, kube configs): its content lands in the agent's
     context and transcript. Showing or copying private key material (``~/.ssh/id_*``, the
-    host's keys, GnuPG's secret keys, ``/etc/shadow``) is DENY.
+    host's keys, GnuPG's secret keys, ``/etc/shadow``) or a store that keeps a password or
+    token in plain text (``~/.git-credentials``, ``~/.netrc``, ``~/.aws/credentials``, an
+    agent's login) is DENY.
 
-    Bad: ``cat ~/.aws/credentials`` (ASK), ``cat ~/.ssh/id_rsa`` (DENY). Harmless:
+    Bad: ``cat .env`` (ASK), ``cat ~/.ssh/id_rsa`` (DENY). Harmless:
     ``cat .env.example``, ``ls ~/.ssh``, ``ssh-add ~/.ssh/id_ed25519``.
     """
 
@@ -119,10 +126,9 @@ class CredentialRead(Validator):
         path = credential_in(cmd, ctx, _not_files(program), skip=written)
         if path is None:
             return Verdict.passthrough()
-        if program in _SHOWERS and is_key_material(path, ctx):
-            return Verdict.deny(self.id, f"{program} shows or copies the private key material "
-                                f"{path}: once in a transcript it cannot be taken back",
-                                hint=_KEY_HINT)
+        if program in _SHOWERS and is_secret_text(path, ctx):
+            return Verdict.deny(self.id, f"{program} shows or copies {path}, {_SECRET_TEXT}: "
+                                "once in a transcript it cannot be taken back", hint=_KEY_HINT)
         return Verdict.of(Outcome.ASK, self.id, f"reads the credential file "
                           f"{path}", hint="read only the value you need, or ask the user",
                           risk=Risk.HIGH)
@@ -146,8 +152,8 @@ _NAMERS = frozenset({"echo", "printf"})
 
 
 def _read_verdict(rule: str, who: str, path: str, ctx: Context, *, shows: bool) -> Verdict:
-    if shows and is_key_material(path, ctx):
-        return Verdict.deny(rule, f"{who} the private key material {path}: once in a "
+    if shows and is_secret_text(path, ctx):
+        return Verdict.deny(rule, f"{who} {path}, {_SECRET_TEXT}: once in a "
                             "transcript it cannot be taken back", hint=_KEY_HINT)
     return Verdict.of(Outcome.ASK, rule, f"{who} the credential file {path}",
                       hint="read only the value you need, or ask the user", risk=Risk.HIGH)
@@ -217,7 +223,8 @@ _BARE_READ = lazy_pattern(r"(?:^|[;&|({\n]|\$\()\s*<(?![<&(])\s*(['\"]?)([^\s;&|
 class SubstitutionRead(LineValidator):
     """A file read into the output with no program named: ``"$(< ~/.ssh/id_rsa)"`` (bash's
     ``cat`` shorthand), or a bare ``< FILE`` (zsh pages it). A credential read this way is
-    read as CG-SEC-001 reads one: private key material DENY, other credentials ASK.
+    read as CG-SEC-001 reads one: private key material and plain-text passwords or tokens
+    DENY, other credentials ASK.
 
     Bad: ``echo "$(<~/.aws/credentials)"``. Harmless: ``v="$(< VERSION)"``.
     """
@@ -235,9 +242,9 @@ class SubstitutionRead(LineValidator):
             path = found.path if found.path is not None else found.if_unset
             if path is None or not is_credential(path, ctx):
                 continue
-            if is_key_material(path, ctx):
-                return Verdict.deny(self.id, f"reads the private key material {path} into "
-                                    "the output: once in a transcript it cannot be taken back",
+            if is_secret_text(path, ctx):
+                return Verdict.deny(self.id, f"reads {path}, {_SECRET_TEXT}, into the output: "
+                                    "once in a transcript it cannot be taken back",
                                     hint=_KEY_HINT)
             return Verdict.of(Outcome.ASK, self.id, f"reads the credential file {path}",
                               hint="read only the value you need, or ask the user",

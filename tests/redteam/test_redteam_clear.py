@@ -1,0 +1,97 @@
+"""Clear attacks come out DENY, not ASK: deleting the whole workspace, and showing a store whose
+text is a live password or token. Each table holds variants of the kind beside the near-misses
+that keep their ALLOW or ASK. The real engine, from a workspace directory."""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+
+ALLOW, ASK, DENY = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
+WS = "/tmp/clear-ws/project"
+ENGINE = Engine()
+
+
+def _decide(line: str) -> tuple[Outcome, set[str]]:
+    decision = ENGINE.check(line, cwd=WS)
+    return decision.outcome, {r.rule_id for r in decision.reasons}
+
+
+# The workspace itself, every entry of it, or an unnarrowed find or listing of it fed to rm
+WIPES = [
+    ("rm -rf ./*", DENY),
+    ("rm -r -f -- .", DENY),
+    ('rm -rf "$PWD"', DENY),
+    (f"rm -rf {WS}", DENY),
+    ("cd .. && rm -rf project", DENY),
+    ("echo cleaning; rm -rf *", DENY),
+    ("find ./ -mindepth 1 -delete", DENY),
+    ("find . -type f -exec rm -f {} +", DENY),
+    ("nice find -L . -delete", DENY),
+    ("bash -c 'find . -exec rm -rf {} +'", DENY),
+    ("ls -A | xargs rm -rf", DENY),
+    ("find . -print0 | xargs -0 rm -rf", DENY),
+    # near-misses: a part of the workspace, or build output
+    ("rm -rf build", ALLOW),
+    ("cd build && rm -rf *", ALLOW),
+    ("find . -name '*.pyc' -delete", ALLOW),
+    ("rm -rf src", ASK),
+    ("rm -rf */", ASK),
+    ("rm -rf *.md", ASK),
+    ("cd src && rm -rf *", ASK),
+    ("find . -type d -empty -delete", ASK),
+    ("find . -type f -executable -delete", ASK),
+    ("ls src | xargs rm -rf", ASK),
+    ("find . -name '*.md' | xargs rm -f", ASK),
+    ('D=; rm -rf "${D-build}"', ASK),  # an empty word: rm removes nothing
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), WIPES)
+def test_deleting_the_whole_workspace_is_denied(line: str, expected: Outcome) -> None:
+    outcome, rules = _decide(line)
+    assert outcome is expected, (line, rules)
+    if expected is DENY:
+        assert "CG-DEG-002" in rules, (line, rules)
+
+
+# Stores whose text is a password or token as it is: shown or copied, it is given away
+SHOWN = [
+    ("cat ~/.netrc", DENY),
+    ("head -c 200 ~/.aws/credentials", DENY),
+    ("grep -h : ~/.pgpass", DENY),
+    ("base64 -w0 ~/.docker/config.json", DENY),
+    ("jq -r .claudeAiOauth ~/.claude/.credentials.json", DENY),
+    ("cp ~/.git-credentials ./notes.txt", DENY),
+    ("less $HOME/.config/gh/hosts.yml", DENY),
+    ("tail ${HOME}/.config/someapp/credentials.json", DENY),
+    ("cat ~/.vault-token", DENY),
+    ('echo "$(< ~/.netrc)"', DENY),
+    # near-misses: settings beside them, the stores used or listed, project files
+    ("cat ~/.aws/config", ALLOW),
+    ("ls -la ~/.aws", ALLOW),
+    ("cat ~/.ssh/known_hosts", ALLOW),
+    ("gh auth status", ALLOW),
+    ("cat ~/.kube/config", ASK),
+    ("cat ~/.npmrc", ASK),
+    ("cat .env", ASK),
+    ("cat config/secrets.yml", ASK),
+    ("cat ~/work/app/config/secrets.yml", ASK),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), SHOWN)
+def test_showing_a_plain_text_credential_is_denied(line: str, expected: Outcome) -> None:
+    outcome, rules = _decide(line)
+    assert outcome is expected, (line, rules)
+    if expected is not ALLOW:
+        assert rules & {"CG-SEC-001", "CG-SEC-004"}, (line, rules)
+
+
+def test_plain_text_stores_are_credential_stores() -> None:
+    """Every plain-text store is also hidden by the sandboxes and refused by the file tools."""
+    from clawgate.secretpaths import HOME_PLAINTEXT_SECRETS, HOME_SECRETS
+
+    assert set(HOME_PLAINTEXT_SECRETS) <= set(HOME_SECRETS)
