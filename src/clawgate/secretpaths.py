@@ -38,6 +38,16 @@ HOME_SECRETS: tuple[str, ...] = (
     "Library/Application Support/Firefox", "Library/Cookies", "Library/Keychains",
 )
 
+# Stores among HOME_SECRETS whose text is itself a live credential (a password or token in
+# plain text, ready to use): shown, it is as lost as a private key.
+HOME_PLAINTEXT_SECRETS: tuple[str, ...] = (
+    ".git-credentials", ".netrc", ".pgpass", ".aws/credentials", ".vault-token",
+    ".config/gh/hosts.yml", ".docker/config.json", ".cargo/credentials",
+    ".cargo/credentials.toml", ".terraform.d/credentials.tfrc.json",
+    ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+    ".local/share/opencode/auth.json",
+)
+
 # System files of the same kind, outside any home directory.
 SYSTEM_SECRETS: tuple[str, ...] = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
 

@@ -33,17 +33,22 @@ from clawgate.validators.regenerable import regenerable
     ("rm -rf src", ASK, "CG-DEG-002"),
     ("rm -r docs", ASK, "CG-DEG-002"),
     ("rm -rf .git", ASK, "CG-DEG-002"),
-    ("rm -rf *", ASK, "CG-DEG-002"),
-    ("rm -rf .", ASK, "CG-DEG-002"),
+    # the whole workspace: its root, every entry of it, an unnarrowed find or listing of it
+    ("rm -rf *", DENY, "CG-DEG-002"),
+    ("rm -rf .", DENY, "CG-DEG-002"),
+    ("rm -rf *.md", ASK, "CG-DEG-002"),
+    ("rm -rf */", ASK, "CG-DEG-002"),
     ("sudo rm -rf src", ASK, "CG-DEG-002"),
     ("find . -name '*.md' -delete", ASK, "CG-DEG-002"),
     ("find src -type f -exec rm -f {} +", ASK, "CG-DEG-002"),
     ("shred secrets.txt", ASK, "CG-DEG-002"),
     ("truncate -s 0 data/users.csv", ASK, "CG-DEG-002"),
-    ("cd build; rm -rf *", ASK, "CG-DEG-002"),
-    ("cd build && make; rm -rf *", ASK, "CG-DEG-002"),
+    ("cd build; rm -rf *", DENY, "CG-DEG-002"),  # the workspace when build is missing
+    ("cd build && make; rm -rf *", DENY, "CG-DEG-002"),
+    ("cd src && rm -rf *", ASK, "CG-DEG-002"),
     ("(cd /tmp && true); rm -rf src", ASK, "CG-DEG-002"),
-    ("ls | xargs rm -rf", ASK, "CG-DEG-002"),
+    ("ls | xargs rm -rf", DENY, "CG-DEG-002"),
+    ("ls src | xargs rm -rf", ASK, "CG-DEG-002"),
     ("find . -name '*.md' | xargs rm -rf", ASK, "CG-DEG-002"),
     ("xargs rm -rf < dirs.txt", ASK, "CG-DEG-002"),
     ("cat list | xargs -I{} rm -rf {}", ASK, "CG-DEG-002"),
@@ -54,7 +59,8 @@ from clawgate.validators.regenerable import regenerable
     # find -exec through a wrapper runs the same delete (env, nice, timeout, sudo ...)
     ("find . -name important-file -exec env rm -f {} \\;", ASK, "CG-DEG-002"),
     ("find src -type f -exec nice -n 5 rm {} +", ASK, "CG-DEG-002"),
-    ("find . -exec timeout 5 rm {} \\;", ASK, "CG-DEG-002"),
+    ("find . -exec timeout 5 rm {} \\;", DENY, "CG-DEG-002"),
+    ("find src -exec timeout 5 rm {} \\;", ASK, "CG-DEG-002"),
     ("find ~/Documents -exec env A=1 /bin/rm -f {} +", DENY, "CG-DEG-001"),
     ("find /srv -execdir sudo -u www rm -rf {} +", DENY, "CG-DEG-001"),
     # rimraf and its kind are rm -rf beyond the workspace, run directly or by a package runner
@@ -149,7 +155,7 @@ def test_regenerable(path: str, expected: bool) -> None:
 
 @pytest.mark.parametrize(("line", "expected"), [
     ("cd build && rm -rf *", None),
-    ("cd build; rm -rf *", "CG-DEG-002"),
+    ("cd build; rm -rf *", "CG-DEG-002"),  # DENY: the workspace if build is missing
     ("cd /srv && rm -rf www", "CG-DEG-001"),
 ])
 def test_the_line_check_follows_cd(line: str, expected: str | None) -> None:
@@ -196,7 +202,7 @@ def test_copies_and_archives_that_keep_their_sources_pass(line: str) -> None:
 
 def test_git_rm_recursive_is_a_recursive_delete() -> None:
     """CG-DEG-004: git rm -r removes the files from the worktree; --cached only the index."""
-    assert_caught("git rm -rf .", ASK, None)
+    assert_caught("git rm -rf .", DENY, None)  # every tracked file: the whole workspace
     assert_caught("git rm -r src", ASK, None)
     assert_allowed("git rm -r --cached .")
     assert_allowed("git rm -r build")

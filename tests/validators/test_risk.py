@@ -188,7 +188,7 @@ def test_autonomy_never_lifts_deny(autonomy: Autonomy, line: str) -> None:
     assert Engine(EngineSettings(autonomy=autonomy)).check(line, cwd=WS).outcome is D
 
 
-@pytest.mark.parametrize("line", ["git push -f origin main", "cat ~/.aws/credentials",
+@pytest.mark.parametrize("line", ["git push -f origin main", "cat ~/.kube/config",
                                   "cp a /etc/app.conf"])
 def test_full_autonomy_keeps_validator_asks(line: str) -> None:
     settings = EngineSettings(autonomy=Autonomy.FULL)

@@ -1,4 +1,5 @@
-"""Reading credentials ASKs (CG-SEC-001); sending them anywhere DENIES (CG-SEC-002)."""
+"""Reading credentials ASKs (CG-SEC-001; showing private key material or a password or token
+kept in plain text DENIES); sending them anywhere DENIES (CG-SEC-002)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,16 @@ from clawgate.decision import Outcome
 
 
 @pytest.mark.parametrize("line", [
-    "head -n 3 ${HOME}/.aws/credentials",
+    "head -n 3 ${HOME}/.kube/config",
     "cat .env",
     "less config/.env.production",
     "grep TOKEN .env.local",
-    "cat ~/.netrc",
-    "jq . ~/.docker/config.json",
+    "cat ~/.npmrc",
+    "jq . ~/.azure/azureProfile.json",
     "cat ~/.kube/config",
     "yq . /home/dev/.kube/config",
     "cp .env /tmp/env.bak",
-    "cat ~/.git-credentials",
+    "cat ~/.pypirc",
     "cat deploy/kubeconfig",
     "cat certs/server.key",
     "cat tests/fixtures/id_rsa",
@@ -30,7 +31,7 @@ from clawgate.decision import Outcome
     "sqlite3 ~/.config/google-chrome/Default/Cookies .dump",
     "cp ~/.mozilla/firefox/abc.default/logins.json .",
     "cat ~/Library/Keychains/login.keychain-db",
-    "openssl enc -base64 -in ~/.aws/credentials",
+    "openssl enc -base64 -in ~/.kube/config",
     "openssl smime -encrypt -in .env -out x.enc cert.pem",
 ])
 def test_credential_reads_ask(line: str) -> None:
@@ -55,6 +56,14 @@ def test_credential_reads_ask(line: str) -> None:
     "getent gshadow root",
     "openssl rsa -in ~/.ssh/id_rsa",
     "openssl pkey -in ~/.ssh/id_ed25519 -text",
+    # stores whose text is a live password or token
+    "head -n 3 ${HOME}/.aws/credentials",
+    "cat ~/.netrc",
+    "jq . ~/.docker/config.json",
+    "cat ~/.git-credentials",
+    "openssl enc -base64 -in ~/.aws/credentials",
+    "grep oauth_token ~/.config/gh/hosts.yml",
+    "cp ~/.pgpass ./pgpass.txt",
 ])
 def test_showing_private_key_material_is_denied(line: str) -> None:
     outcome, rules = decide(line)
@@ -124,7 +133,8 @@ def test_openssl_printing_a_private_key_is_denied() -> None:
     ("dd if=~/.ssh/id_rsa", Outcome.DENY),
     ("dd if=/etc/shadow of=out.bin", Outcome.DENY),
     ("cat file:///etc/shadow", Outcome.DENY),
-    ("jq . file://$HOME/.docker/config.json", Outcome.ASK),
+    ("jq . file://$HOME/.docker/config.json", Outcome.DENY),
+    ("jq . file://$HOME/.kube/config", Outcome.ASK),
 ])
 def test_key_value_and_uri_spellings_of_a_credential(line: str, outcome: Outcome) -> None:
     assert decide(line)[0] is outcome
@@ -134,7 +144,8 @@ def test_key_value_and_uri_spellings_of_a_credential(line: str, outcome: Outcome
 @pytest.mark.parametrize(("line", "outcome"), [
     ('echo "$(<~/.ssh/id_rsa)"', Outcome.DENY),
     ('key=$(< ~/.ssh/id_ed25519); echo "$key"', Outcome.DENY),
-    ('echo "$(< ~/.aws/credentials)"', Outcome.ASK),
+    ('echo "$(< ~/.aws/credentials)"', Outcome.DENY),
+    ('echo "$(< ~/.kube/config)"', Outcome.ASK),
     ("zsh -c '</etc/shadow'", Outcome.DENY),
     ("bash -c 'echo \"$(<.env)\"'", Outcome.ASK),
 ])
@@ -147,7 +158,8 @@ def test_a_credential_read_by_a_substitution(line: str, outcome: Outcome) -> Non
 # cpio, pax and afio read the files whose names come on standard input
 @pytest.mark.parametrize(("line", "outcome"), [
     ("echo ~/.ssh/id_rsa | cpio -o", Outcome.DENY),
-    ("printf '%s\\n' ~/.aws/credentials | cpio -o > creds.cpio", Outcome.ASK),
+    ("printf '%s\\n' ~/.aws/credentials | cpio -o > creds.cpio", Outcome.DENY),
+    ("printf '%s\\n' ~/.kube/config | cpio -o > kube.cpio", Outcome.ASK),
     ("echo ~/.ssh/id_ed25519 | pax -w", Outcome.DENY),
 ])
 def test_names_fed_to_an_archiver_are_read(line: str, outcome: Outcome) -> None:
@@ -336,8 +348,9 @@ def test_secrets_used_not_printed_are_not_flagged(line: str) -> None:
     "cat ~/.gemini/oauth_creds.json",
 ])
 def test_coding_agents_logins_are_credentials(line: str) -> None:
+    """Their text is the token itself: shown, it is given away."""
     outcome, rules = decide(line)
-    assert outcome is Outcome.ASK and "CG-SEC-001" in rules, (line, rules)
+    assert outcome is Outcome.DENY and "CG-SEC-001" in rules, (line, rules)
 
 
 @pytest.mark.parametrize(("line", "flagged"), [

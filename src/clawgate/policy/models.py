@@ -149,7 +149,8 @@ class DockerSettings(Strict):
     network: Literal["none", "bridge"] = described(
         "bridge: around the egress proxy (no domain decisions, no connection audit), "
         "bubblewrap shares the host's network and a Docker container gets the engine's "
-        "bridge network; none: the only way out is the proxy (executor.network).", *RUNS, default="none")
+        "bridge network; none: the only way out is the proxy (executor.network).", *RUNS,
+        default="none")
 
 
 class SandboxMount(Strict):

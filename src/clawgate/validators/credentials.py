@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from clawgate import programs as catalog
 from clawgate.lazyre import lazy_pattern
-from clawgate.secretpaths import HOME_KEY_DIRS, HOME_SECRETS
+from clawgate.secretpaths import HOME_KEY_DIRS, HOME_PLAINTEXT_SECRETS, HOME_SECRETS
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context
 from clawgate.validators.paths import resolve, under
@@ -25,6 +25,9 @@ _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credenti
                        "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
                        "credentials.json", "secrets.json", "secrets.yaml", "secrets.yml",
                        ".vault-token", "shadow", "gshadow"})
+# Names that say a file holds passwords or tokens as they are (not a config that may hold one)
+_PLAINTEXT_NAMES = frozenset({".netrc", ".pgpass", ".git-credentials", ".vault-token",
+                              "credentials.json", "secrets.json", "secrets.yaml", "secrets.yml"})
 _SAFE_ENV = frozenset({"example", "sample", "template", "dist", "defaults", "schema"})
 _KEY_SUFFIXES = (".key", ".p12", ".pfx", ".jks", ".keystore", ".kubeconfig")
 _SYSTEM = lazy_pattern(r"^/etc/(g?shadow-?|ssh/ssh_host_\w+_key|sudoers)$")
@@ -86,6 +89,22 @@ def holds_key_material(path: str, ctx: Context) -> bool:
     """A directory whose files, read one by one, include private keys (``~/.ssh``,
     ``~/.gnupg``), or a key itself."""
     return home_relative(path.rstrip("/"), ctx) in _KEY_DIRECTORIES or is_key_material(path, ctx)
+
+
+def is_secret_text(path: str, ctx: Context) -> bool:
+    """A file whose text, once shown, gives the credential away: private key material, or a
+    store of this machine's user that keeps a password or token in plain text
+    (``~/.git-credentials``, ``~/.netrc``, ``~/.aws/credentials``, an agent's login, a
+    ``secrets.json`` or ``credentials.json`` in a program's settings directory). Files of the
+    workspace are left out: projects keep templates and test fixtures under those names."""
+    if is_key_material(path, ctx):
+        return True
+    if not under(path, ctx.home) or path == ctx.home or under(path, ctx.workspace):
+        return False
+    rel = path[len(ctx.home) + 1 :]
+    if rel in HOME_PLAINTEXT_SECRETS:
+        return True  # programs' settings live in dot-directories; projects elsewhere
+    return rel.startswith(".") and posixpath.basename(rel) in _PLAINTEXT_NAMES
 
 
 def _ssh_private_key(rel: str) -> bool:

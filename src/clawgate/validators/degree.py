@@ -1,6 +1,7 @@
 """Destruction by degree: a recursive or forced delete outside the workspace and the temporary
 directories is DENY; inside the workspace, recursive deletes, ``shred`` and ``truncate`` ASK
-unless every target is regenerable (build output, caches, installed dependencies)."""
+unless every target is regenerable (build output, caches, installed dependencies), and the
+whole workspace deleted (``rm -rf *`` at its root, ``find . -delete``) is DENY."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from clawgate.validators.ignored import ignored, ignored_matches
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
 from clawgate.validators.winpaths import is_drive_path, unquote
+from clawgate.validators.wipes import wipes_workspace
 from clawgate.validators.wraptable import program_through_wrappers
 from clawgate.validators.xargsfeed import ITEM
 
@@ -172,16 +174,21 @@ def inside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
     found = _targets(cmd) if cmd.program in PROGRAMS and cmd.program not in TREE_DELETERS else None
     if found is None or not (found[1] or cmd.program in _ERASERS):
         return None
+    asked: Verdict | None = None
     for word in found[0]:
         if word.value in ("{}", "{}/"):
             continue  # find -exec rm {}: the find command was judged with its tests
-        path = resolve(word, ctx).path
+        target = resolve(word, ctx)
+        path = target.path
         if path is None or not under(path, ctx.workspace) or _spared(cmd, word, path, ctx):
             continue
+        if cmd.program in ("rm", "find") and wipes_workspace(cmd, word, target, ctx):
+            return Verdict.deny(INSIDE, f"{cmd.program} deletes the whole workspace {path}",
+                                hint="delete the parts that must go by name")
         what = "the repository's history" if path.rsplit("/", 1)[-1] == ".git" else path
-        return Verdict.ask(INSIDE, f"{cmd.program} deletes {what}, which no build brings "
-                           "back", hint="delete build output only, or confirm")
-    return None
+        asked = asked or Verdict.ask(INSIDE, f"{cmd.program} deletes {what}, which no build "
+                                     "brings back", hint="delete build output only, or confirm")
+    return asked
 
 
 @register
@@ -208,10 +215,13 @@ class DeleteInsideWorkspace(Validator):
     """Inside the workspace, a recursive delete (``rm -r``, ``find -delete``), ``shred`` or
     ``truncate`` of what is not regenerable (sources, docs, ``.git``) asks first; build output,
     caches and installed dependencies (``build``, ``dist``, ``node_modules``, ``__pycache__``,
-    ``*.egg-info``, ``.venv`` … and ``paths.regenerable``) are deleted freely. (Commands a
-    wrapper runs; a line's own commands are judged by CG-DEG-003.)
+    ``*.egg-info``, ``.venv`` … and ``paths.regenerable``) are deleted freely. The whole
+    workspace (its root, every entry of it, a ``find`` from its root that nothing narrows, or
+    ``ls | xargs rm -rf`` there) is DENY: the project lost, not a part of it cleaned. (Commands
+    a wrapper runs; a line's own commands are judged by CG-DEG-003.)
 
-    Bad: ``sudo rm -rf src``, ``rm -rf .git``. Harmless: ``rm -rf build dist node_modules``.
+    Bad: ``sudo rm -rf src``, ``rm -rf .git``, ``find . -delete`` (DENY). Harmless:
+    ``rm -rf build dist node_modules``.
     """
 
     id = INSIDE

@@ -23,6 +23,7 @@ from clawgate.validators.degree import (
     outside,
 )
 from clawgate.validators.paths import resolve
+from clawgate.validators.wipes import lists_workspace
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
 UNKNOWN = "\0unknown"  # a directory known only at run time
@@ -165,10 +166,12 @@ def _target(cmd: SimpleCommand, ctx: Context, cdpath: bool) -> str | None:
     return resolve(operands[0], ctx).path
 
 
-def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context) -> Verdict | None:
+def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context,
+                  seen: dict[int, tuple[str, ...]]) -> Verdict | None:
     """``… | xargs rm -rf``: the targets are what the feeder prints. ASK unless the feeder is a
     ``find`` whose tests or start points name only regenerable things (``find . -name
-    __pycache__``) or an ``echo``/``printf`` of regenerable names."""
+    __pycache__``) or an ``echo``/``printf`` of regenerable names; DENY when the feeder lists the
+    whole workspace from where it runs (``seen``: the directories each command may run in)."""
     start = next((i for i, w in enumerate(cmd.words) if i and
                   (w.value or "").rsplit("/", 1)[-1] in _FED_DELETERS), None)
     if start is None:
@@ -184,6 +187,11 @@ def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context) -> Verdi
         return _printed_targets(feeder, deleter, ctx)
     if feeder is not None and feeder.program == "find" and fed_targets_spared(feeder, ctx):
         return None
+    if feeder is not None and any(lists_workspace(feeder, replace(ctx, cwd=here))
+                                  for here in seen.get(id(feeder), ()) if here != UNKNOWN):
+        return Verdict.deny(INSIDE, f"xargs {deleter.program} deletes every entry "
+                            f"{feeder.program} lists: the whole workspace",
+                            hint="delete the parts that must go by name")
     what = feeder.program if feeder is not None else "its input"
     return Verdict.ask(INSIDE, f"xargs {deleter.program} deletes whatever {what} lists, known "
                        "only at run time", hint="delete build output by name")
@@ -208,8 +216,8 @@ def _printed_targets(feeder: SimpleCommand, deleter: SimpleCommand,
 @register
 class DeleteByDegreeInLine(LineValidator):
     """The line's own deletes judged as CG-DEG-001 (outside the workspace: DENY) and
-    CG-DEG-002 (inside, not regenerable: ASK), each from the directory it runs in, following
-    ``cd`` when only ``&&`` separates them.
+    CG-DEG-002 (inside, not regenerable: ASK; the whole workspace: DENY), each from the
+    directory it runs in, following ``cd`` when only ``&&`` separates them.
 
     Bad: ``cd build; rm -rf *`` (the workspace, if build is missing), ``cd ~ && rm -rf .config``.
     Harmless: ``cd build && rm -rf *``.
@@ -225,9 +233,11 @@ class DeleteByDegreeInLine(LineValidator):
                 return worst
         elif _WATCHED.isdisjoint([cmd.program for cmd in commands]):
             return worst
+        seen: dict[int, tuple[str, ...]] = {}
         for cmd, dirs in places(parsed, ctx, UNKNOWN):
+            seen[id(cmd)] = dirs
             if cmd.program == "xargs":
-                found = _xargs_delete(parsed, cmd, ctx)
+                found = _xargs_delete(parsed, cmd, ctx, seen)
                 if found is not None and found.outcome > worst.outcome:
                     worst = found
             if cmd.program not in PROGRAMS:

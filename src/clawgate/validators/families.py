@@ -28,6 +28,7 @@ from clawgate.validators import (  # noqa: F401
     escapes_config,
     exposure,
     fetchedcode,
+    fetchedrun,
     files,
     gitconfig,
     gitops,

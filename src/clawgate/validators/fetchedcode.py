@@ -1,7 +1,8 @@
 """Code a line downloads and then runs before anyone has read it: ``git clone URL && cd repo
 && ./install.sh``, ``git clone URL r && make -C r``, ``gh repo clone o/r && cd r && npm
 install`` (its lifecycle scripts run). That is ``curl URL | sh`` with a checkout in between,
-and ``curl -o x URL && ./x`` already asks (CG-ESC-011); so does this.
+and ``curl -o x URL && ./x`` is DENY (CG-INJ-019); a checkout is a whole tree whose code
+runs by many routes, so this asks.
 
 What counts as running the checkout's code: a program or script inside it (``./install.sh``,
 ``bash r/setup.sh``, ``python r/x.py``, ``source r/env.sh``), or a build, install or test tool

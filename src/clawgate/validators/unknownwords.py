@@ -44,6 +44,7 @@ _CODE = lazy_pattern(
     r"\bqx[{(/]|`[^`]+`")
 _STRING = lazy_pattern(r"\"((?:[^\"\\]|\\.){1,1000})\"|'((?:[^'\\]|\\.){1,1000})'")
 _OPTION_VALUE = lazy_pattern(r"^--?[\w.-]+=(.+)$", flags=16)  # re.DOTALL
+_NAMED_VALUE = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=\S")  # NAME=value, as the shell assigns
 MAX_WORD = 16384  # longer words are other validators' (and the bounds') business
 MAX_CODE = 4096  # code scanned for its strings (a string read is at most 1,000 characters)
 
@@ -134,6 +135,16 @@ def payloads(text: str) -> list[str]:
     return found or [""]  # "": code that starts something, nothing literal to check
 
 
+def _carried(cmd: SimpleCommand) -> list[str]:
+    """Command lines handed to ``cmd`` as variables: its environment prefix (``HOOK='rm -rf ~'
+    zzrun``) and ``NAME=value`` operands (``zzrun HOOK='…'``, as make and many tools read
+    them). A program whose use of them is unknown may run them."""
+    values = [a.value.value for a in cmd.assignments]
+    values += [v.split("=", 1)[1] for v in (w.value for w in cmd.words[1:])
+               if v is not None and _NAMED_VALUE.match(v)]
+    return [v for v in values if v is not None and len(v) <= MAX_WORD and command_like(v)]
+
+
 def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
     """A program known only from data: its options say which words are commands. A value of
     an option that takes a command is CG-ESC-002's (the catalog's ``run`` kind: at least ASK,
@@ -164,7 +175,9 @@ def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
 class UnknownProgramWords(Validator):
     """A program the catalog does not know is handed a command line or code that starts
     processes: it might run it. ASK, and each command (a literal one inside the code too) is
-    checked as a line of its own: DENY when it alone is a DENY.
+    checked as a line of its own: DENY when it alone is a DENY. A command line handed to it as
+    a variable (its environment prefix, given through ``env`` or ``sudo`` too, or a
+    ``NAME=value`` operand) is checked as the line it is, with no question of its own.
 
     A program named by a path outside the places programs are installed in (``./echo``,
     ``tools/bin/grep``) is that file, whatever its name, and is judged as unknown too. A
@@ -173,7 +186,8 @@ class UnknownProgramWords(Validator):
     that runs them (``entr make``) are checked as the command line they are, and its other
     words as here.
 
-    Bad: ``task run 'rm -rf /'`` (DENY, as ``rm -rf /``), ``zzrun -c 'import os;
+    Bad: ``task run 'rm -rf /'`` (DENY, as ``rm -rf /``), ``HOOK='rm -rf ~' zzrun`` (DENY),
+    ``zzrun -c 'import os;
     os.system("id")'`` (ASK), ``./echo 'curl -s x.sh | sh'``. Harmless: ``mytool build
     --release``, ``./notes.sh "make it faster"``, ``echo 'rm -rf /'`` (a known program that
     prints).
@@ -183,7 +197,7 @@ class UnknownProgramWords(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
-        if program is None or len(cmd.words) < 2:
+        if program is None or (len(cmd.words) < 2 and not cmd.assignments):
             return Verdict.passthrough()
         family = family_name(program) or program
         if family in _unread_languages():
@@ -202,6 +216,10 @@ class UnknownProgramWords(Validator):
                    "catalog knows, and it")
             found = [p for w in cmd.words[1:] if w.value is not None
                      and len(w.value) <= MAX_WORD for p in payloads(w.value)]
+            carried = _carried(cmd)
+            if carried and not found:  # judged as the lines they are, with no ask of their own
+                return Verdict.unwrap(*carried)
+            found += carried
         if not found:
             return Verdict.passthrough()
         commands = [text for text in dict.fromkeys(found) if text]

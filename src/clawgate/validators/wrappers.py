@@ -10,7 +10,7 @@ from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell import parse
-from clawgate.shell.model import SimpleCommand, Word
+from clawgate.shell.model import Assignment, SimpleCommand, Word
 from clawgate.validators.argv import command_start, inner, option_values
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import SHELLS
@@ -52,11 +52,22 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
         if index is not None and index < len(words):
             return inner(cmd, index), False  # sudo -s CMD: the shell runs CMD (-c) and exits
         return None, True
+    first = index
     while index is not None and index < len(words) and _ASSIGNMENT.match(words[index].shown):
         index += 1  # env A=b cmd
     if index is None or index >= len(words):
         return None, spec.bare_shell
-    return inner(cmd, index), False
+    found = inner(cmd, index)
+    if first is not None and index > first:  # the variables go into the command's environment
+        found = replace(found, assignments=tuple(_assigned(w) for w in words[first:index]))
+    return found, False
+
+
+def _assigned(word: Word) -> Assignment:
+    """``NAME=value`` given to a wrapper (``env A=b cmd``) as the assignment it makes."""
+    name, _, text = word.text.partition("=")
+    value = word.value.partition("=")[2] if word.value is not None else None
+    return Assignment(name, Word(text, value, word.quoted, word.expansions))
 
 
 def _without_version(target: SimpleCommand) -> SimpleCommand:

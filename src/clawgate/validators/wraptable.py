@@ -176,6 +176,14 @@ def program_through_wrappers(words: tuple[Word, ...], index: int) -> str | None:
     """The basename of the program ``words[index:]`` ends up running, looking through the
     wrappers in front of it with their own options (``env A=b nice -n 5 rm`` runs ``rm``): what
     ``find -exec`` and ``xargs`` hand a command to. None when the command is not known."""
+    found = start_through_wrappers(words, index)
+    value = None if found is None else words[found].value
+    return None if value is None else value.rsplit("/", 1)[-1]
+
+
+def start_through_wrappers(words: tuple[Word, ...], index: int) -> int | None:
+    """The index of the word naming the program ``words[index:]`` ends up running, through the
+    wrappers in front of it (see ``program_through_wrappers``); None when not known."""
     for _ in range(8):  # wrappers nest; a deeper chain is not known here
         while index < len(words) and _ASSIGNMENT.match(words[index].shown):
             index += 1
@@ -184,17 +192,18 @@ def program_through_wrappers(words: tuple[Word, ...], index: int) -> str | None:
             return None
         name = value.rsplit("/", 1)[-1]
         if name == "command":  # /usr/bin/command of POSIX: runs its operand (-v only names it)
+            start = index
             index += 1
             while index < len(words) and words[index].value in ("-p", "--"):
                 index += 1
             if index < len(words) and words[index].value in ("-v", "-V"):
-                return name
+                return start
             continue
         spec = PLAIN.get(name) or PRIVILEGED.get(name)
         if spec is None:
-            return name
+            return index
         found = command_start(words, index + 1, spec.options)
         if found is None:
-            return name
+            return index
         index = found
     return None
