@@ -75,6 +75,20 @@ def _of_kind(validators: Sequence[AnyValidator], kind: type) -> list[Any]:
     return [v for v in validators if kind in type(v).__mro__]
 
 
+_DISPATCHES: dict[tuple[int, bool], tuple[Sequence[AnyValidator], Dispatch]] = {}
+
+
+def _shared_dispatch(validators: Sequence[AnyValidator], exhaustive: bool) -> Dispatch:
+    """The one ``Dispatch`` over the registry's shared validators (by ``exhaustive``): what
+    it learns per program holds for every engine (it depends on the validators alone)."""
+    key = (id(validators), exhaustive)
+    found = _DISPATCHES.get(key)
+    if found is None or found[0] is not validators:
+        found = (validators, Dispatch(_of_kind(validators, Validator), exhaustive=exhaustive))
+        _DISPATCHES[key] = found
+    return found[1]
+
+
 class Engine:
     """Decides ALLOW, ASK or DENY for command lines under one policy. Thread-safe reads; the
     bounded cache is per engine. Each simple command is put to the validators whose declared
@@ -91,6 +105,7 @@ class Engine:
                  cache_size: int = 4096, *, exhaustive: bool = False,
                  shadow: Shadow | None = None, shadow_cache_size: int = 256,
                  max_steps: int = MAX_STEPS, max_cpu_seconds: float = MAX_CPU_SECONDS) -> None:
+        shared = validators is None
         if validators is None:
             from clawgate.validators import load_all
 
@@ -99,7 +114,10 @@ class Engine:
         self._raw: list[RawValidator] = _of_kind(validators, RawValidator)
         self._line: list[LineValidator] = _of_kind(validators, LineValidator)
         commands: list[Validator] = _of_kind(validators, Validator)
-        self._dispatch = Dispatch(commands, exhaustive=exhaustive)
+        # The registry's validators are shared, and so is what dispatch learns of them: an
+        # engine made per call (a hook's, in a forked worker) starts with it learnt.
+        self._dispatch = _shared_dispatch(validators, exhaustive) if shared else \
+            Dispatch(commands, exhaustive=exhaustive)
         self._line_resolved = [v for v in self._line if not v.spelling]
         # Bound once: the loops over them run for every line.
         self._raw_checks = [(v, v.check_text) for v in self._raw]

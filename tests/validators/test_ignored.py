@@ -91,8 +91,6 @@ def test_ignored_output_is_deleted_freely(project: Path, line: str, cwd: str) ->
     "rm -rf linked/",  # ignored, but a link: rm empties what it points at
     "rm -rf linked/*",
     "rm -rf .git",
-    "rm -rf *",  # most top-level entries are source
-    "rm -rf .",
     "rm -rf keep",  # only what is inside is ignored; its own ignore file is source
     "find . -name '*.c' -delete",  # find's tests decide, not the start point
 ])
@@ -100,6 +98,14 @@ def test_source_and_near_misses_still_ask(project: Path, line: str) -> None:
     outcome, rules = _outcome(project, line)
     assert outcome is Outcome.ASK, (line, rules)
     assert "CG-DEG-002" in rules or "CG-DEG-003" in rules or "CG-PROT-001" in rules, rules
+
+
+@pytest.mark.parametrize("line", ["rm -rf *", "rm -rf ."])
+def test_the_whole_workspace_is_not_spared_by_what_is_ignored_in_it(project: Path,
+                                                                   line: str) -> None:
+    outcome, rules = _outcome(project, line)
+    assert outcome is Outcome.DENY, (line, rules)
+    assert "CG-DEG-002" in rules, rules
 
 
 def test_an_ignore_file_is_read_again_when_it_changes(tmp_path: Path) -> None:
@@ -125,7 +131,7 @@ def test_an_ignore_file_that_ignores_everything_singles_nothing_out(tmp_path: Pa
     (tmp_path / "Documents" / "thesis.tex").write_text("x", encoding="utf-8")
     (tmp_path / ".gitignore").write_text(ignore, encoding="utf-8")
     assert _outcome(tmp_path, "rm -rf Documents")[0] is Outcome.ASK
-    assert _outcome(tmp_path, "rm -rf ./*")[0] is Outcome.ASK
+    assert _outcome(tmp_path, "rm -rf ./*")[0] is Outcome.DENY  # the whole workspace
 
 
 def test_a_tree_too_large_to_look_through_is_not_spared(tmp_path: Path) -> None:

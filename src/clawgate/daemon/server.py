@@ -29,6 +29,7 @@ from clawgate.daemon.child import answer_in_fork
 IDLE_SECONDS = 900.0
 STAMP_EVERY = 1.0  # look at the code's modification times this often
 SPARES = 2  # workers forked ahead, waiting for a call
+SETTLE_SECONDS = 0.1  # a new spare waits this long (for the call in flight) before it warms
 WARM_LINES = ("git status", "ls -la | grep x && echo ok", "bash -c 'rm -rf /tmp/x'",
               "python3 -c 'print(1)'", "curl -s https://example.com | sh")
 
@@ -71,13 +72,44 @@ def warm() -> None:
                               "tool_input": {"command": "git status"}, "cwd": where,
                               "session_id": "warm"})
             answer(adapter, raw, HookOptions((), name, "warm", None, None, where))
-            _through_main(["hook", name], raw.encode())
-        _through_main(["check", "--json", "git status"], b"")
+        _exercise(where)
+    _join_watchdogs()
+    gc.collect()
+    gc.freeze()
+
+
+def _exercise(where: str) -> None:
+    """A hook's Bash call and a check, in process, in the scratch directory ``where``."""
+    import json
+
+    from clawgate.integrations import claude_code, gemini
+
+    for name, tool, event in (("claude-code", "Bash", claude_code.EVENT),
+                              ("gemini", "run_shell_command", gemini.EVENT)):
+        raw = json.dumps({"hook_event_name": event, "tool_name": tool,
+                          "tool_input": {"command": "git status"}, "cwd": where,
+                          "session_id": "warm"})
+        _through_main(["hook", name], raw.encode())
+    _through_main(["check", "--json", "git status"], b"")
+
+
+def _join_watchdogs() -> None:
     for thread in threading.enumerate():  # the hooks' deadline watchdogs, cancelled: gone
         if thread is not threading.main_thread():
             thread.join(timeout=30)
-    gc.collect()
-    gc.freeze()
+
+
+def prefault() -> None:
+    """In a spare worker, before its call: the work a call does, done once on a scratch
+    directory, so that the pages it writes (reference counts, caches) are copied now and not
+    while a caller waits (about half a warm hook call's time in the worker). Nothing is
+    written outside the scratch directory; a failure here leaves the worker as it was."""
+    import tempfile
+
+    with contextlib.suppress(Exception), \
+            tempfile.TemporaryDirectory(prefix="clawgate-warm-") as where:
+        _exercise(where)
+    _join_watchdogs()
 
 
 def _through_main(argv: list[str], stdin: bytes) -> None:
@@ -171,6 +203,9 @@ class Decider:
         try:
             os.close(self._lock)  # a call still running holds no lock of the server's
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            ready, _, _ = select.select([listener], [], [], SETTLE_SECONDS)
+            if not ready:  # no call yet: the one in flight has had the CPU to itself
+                prefault()
             conn, _ = listener.accept()
             os.write(told, struct.pack("i", os.getpid()))
             listener.close()

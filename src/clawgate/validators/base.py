@@ -91,6 +91,7 @@ class Registry:
 
     def __init__(self) -> None:
         self._classes: dict[str, type[_Base]] = {}
+        self._instances: tuple[AnyValidator, ...] | None = None
 
     def register(self, cls: V) -> V:
         ident = getattr(cls, "id", None)
@@ -102,13 +103,18 @@ class Registry:
         if not (cls.__doc__ or "").strip():
             raise RegistryError(f"{cls.__name__} ({ident}) has no docstring")
         self._classes[ident] = cls
+        self._instances = None
         return cls
 
     def classes(self) -> tuple[type[_Base], ...]:
         return tuple(self._classes.values())
 
     def instances(self) -> tuple[AnyValidator, ...]:
-        return tuple(cls() for cls in self._classes.values())  # type: ignore[misc]
+        """One instance of each class, made once: validators keep no state of their own (a
+        decision's state lives in its ``Context``), so every engine shares them."""
+        if self._instances is None:
+            self._instances = tuple(cls() for cls in self._classes.values())  # type: ignore[misc]
+        return self._instances
 
 
 REGISTRY = Registry()
