@@ -206,3 +206,24 @@ def test_git_rm_recursive_is_a_recursive_delete() -> None:
     assert_caught("git rm -r src", ASK, None)
     assert_allowed("git rm -r --cached .")
     assert_allowed("git rm -r build")
+
+
+@pytest.mark.parametrize("line", [
+    "mv src build && rm -rf build",
+    "mv src dist; rm -rf dist/*",
+    "mv -t node_modules src && rm -rf node_modules",
+    "git mv lib target && rm -rf target",
+    "mv src build/keep && rm -rf build",
+    "cd pkg && mv lib __pycache__ && rm -rf __pycache__",
+])
+def test_a_delete_the_line_filled_by_moving_first_asks(line: str) -> None:
+    assert_caught(line, ASK, "CG-DEG-002")
+
+
+@pytest.mark.parametrize("line", [
+    "mv build/app.tgz release/ && rm -rf build",  # moved out of what is deleted
+    "rm -rf build && mv staging build",  # deleted before anything is moved in
+    "cp -r src build && rm -rf build",  # a copy: the source stays
+])
+def test_moves_that_do_not_fill_what_is_deleted_pass(line: str) -> None:
+    assert_allowed(line)

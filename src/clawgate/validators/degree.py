@@ -50,6 +50,15 @@ def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
     return None
 
 
+def target_paths(cmd: SimpleCommand, ctx: Context) -> list[str]:
+    """The paths a recursive delete names, resolved from ``ctx.cwd`` (those known here)."""
+    found = _targets(cmd) if cmd.program in PROGRAMS else None
+    if found is None or not found[1]:
+        return []
+    paths = (resolve(w, ctx).path for w in found[0] if w.value not in ("{}", "{}/"))
+    return [p for p in paths if p is not None]
+
+
 def deletes_relative(cmd: SimpleCommand) -> bool:
     """A recursive delete (or an eraser) of a target named from where it runs (``build``,
     ``./x``, a variable): what it removes depends on the working directory."""

@@ -21,9 +21,11 @@ from clawgate.validators.degree import (
     fed_targets_spared,
     inside,
     outside,
+    target_paths,
 )
-from clawgate.validators.paths import resolve
+from clawgate.validators.paths import resolve, under
 from clawgate.validators.wipes import lists_workspace
+from clawgate.validators.writes import write_targets
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
 UNKNOWN = "\0unknown"  # a directory known only at run time
@@ -34,6 +36,7 @@ _FED_DELETERS = frozenset({"rm", "shred"})
 _TILDE = frozenset({TILDE})
 _PROBE = Word("src", "src")  # a non-regenerable stand-in: would this deleter remove a tree?
 _ONLY_AND = lazy_pattern(r"^(?:\s|&&|\\\n)*$")
+_MOVERS = frozenset({"mv", "git"})  # git mv
 
 
 def _span(cmd: SimpleCommand) -> tuple[int, int]:
@@ -197,6 +200,36 @@ def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context,
                        "only at run time", hint="delete build output by name")
 
 
+def _moved_into(cmd: SimpleCommand, dirs: tuple[str, ...], ctx: Context) -> list[str]:
+    """Where ``mv`` (or ``git mv``) puts what it moves, from each directory it may run in
+    ("/" when not known here: it may be anywhere)."""
+    if cmd.program == "git":
+        operands = [w for w in cmd.words[1:] if not w.shown.startswith("-")]
+        if not operands or operands[0].value != "mv":
+            return []
+        targets = operands[-1:] if len(operands) > 2 else []
+    else:
+        targets = list(write_targets(cmd))
+    paths: list[str] = []
+    for here in dirs:
+        for word in targets:
+            path = None if here == UNKNOWN else resolve(word, replace(ctx, cwd=here)).path
+            paths.append(path or "/")
+    return paths
+
+
+def _refilled(cmd: SimpleCommand, ctx: Context, filled: list[str]) -> Verdict | None:
+    """ASK for a delete the line's own ``mv`` filled first (``mv src build && rm -rf
+    build``): what it removes is then what was moved there, not what a build makes."""
+    for path in target_paths(cmd, ctx):
+        for into in filled:
+            if into == path or under(into, path) or under(path, into):
+                return Verdict.ask(INSIDE, f"{cmd.program} deletes {path}, into which the "
+                                   "line moves files first", hint="delete build output only, "
+                                   "or confirm")
+    return None
+
+
 def _printed_targets(feeder: SimpleCommand, deleter: SimpleCommand,
                      ctx: Context) -> Verdict | None:
     """``echo src build | xargs rm -rf``: the printed words are the targets."""
@@ -234,8 +267,11 @@ class DeleteByDegreeInLine(LineValidator):
         elif _WATCHED.isdisjoint([cmd.program for cmd in commands]):
             return worst
         seen: dict[int, tuple[str, ...]] = {}
+        filled: list[str] = []  # where the line moved things before its deletes run
         for cmd, dirs in places(parsed, ctx, UNKNOWN):
             seen[id(cmd)] = dirs
+            if cmd.program in _MOVERS:
+                filled += _moved_into(cmd, dirs, ctx)
             if cmd.program == "xargs":
                 found = _xargs_delete(parsed, cmd, ctx, seen)
                 if found is not None and found.outcome > worst.outcome:
@@ -250,7 +286,8 @@ class DeleteByDegreeInLine(LineValidator):
                                            "directory joined by &&, or name absolute paths")
                     continue
                 where = ctx if here == ctx.cwd else replace(ctx, cwd=here)
-                found = outside(cmd, where) or inside(cmd, where)
+                found = outside(cmd, where) or inside(cmd, where) or _refilled(
+                    cmd, where, filled)
                 if found is not None and found.outcome > worst.outcome:
                     worst = found
                 if worst.outcome is Outcome.DENY:
