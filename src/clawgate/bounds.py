@@ -12,8 +12,6 @@ own; outside a decision ``charge`` does nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 MAX_STEPS = 500_000  # a validator run, a command, 8 characters read or built (1 MiB: 131,073)
@@ -77,11 +75,23 @@ def charge_text(size: int) -> None:
     charge(size // 8 + 1)
 
 
-@contextmanager
-def bounded(budget: Budget) -> Iterator[Budget]:
+def bounded(budget: Budget) -> Bounded:
     """Make ``budget`` the one charged in this context until the block ends."""
-    token = _CURRENT.set(budget)
-    try:
-        yield budget
-    finally:
-        _CURRENT.reset(token)
+    return Bounded(budget)
+
+
+class Bounded:
+    """``bounded``'s context manager. A class, not a generator-based context manager: one
+    opens for every decision, and this one costs about a microsecond less."""
+
+    __slots__ = ("budget", "token")
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+
+    def __enter__(self) -> Budget:
+        self.token = _CURRENT.set(budget := self.budget)
+        return budget
+
+    def __exit__(self, *exc: object) -> None:
+        _CURRENT.reset(self.token)
