@@ -113,9 +113,9 @@ def timed(src: str, commands: list[str], rounds: int, peer: str = "") -> list[st
     ours: list[float] = found["clawgate"]
     marks = found["shadowed"] * rounds
     static = [t for t, hit in zip(ours, marks, strict=True) if not hit]
-    rows = [f"{_figures(ours, len(commands))}  |  not shadowed ({len(static) // rounds} "
-            f"lines): median {statistics.median(static):6.1f} µs  p99 "
-            f"{_p99(static) / 1000:5.2f} ms"]
+    lines = len(static) // rounds
+    rows = [f"{_figures(ours, len(commands))}  |  not shadowed ({lines} lines): "
+            f"{_figures(static, lines)}"]
     if peer:
         theirs: list[float] = found["peer"]
         ratio = statistics.median(ours) / statistics.median(theirs)
