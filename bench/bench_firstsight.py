@@ -1,12 +1,22 @@
 """First-sight decision latency of several source trees, measured in turn on the same machine.
 
-    python bench/bench_firstsight.py [--runs N] [--rounds N] [--callgrind] SRC [SRC ...]
+    python bench/bench_firstsight.py [--runs N] [--rounds N] [--peer FILE[:FUNC]] [--callgrind]
+                                     SRC [SRC ...]
 
 Each SRC is a ``src`` directory (this checkout's, or an older commit's unpacked with
 ``git archive COMMIT | tar -x -C /tmp/base``). The trees take turns, ``--runs`` times, each run
 a fresh process deciding the latency set (benign, escapes, injections) ``--rounds`` times with
-the engine's cache off, as ``bench_decisions.py`` does: median and p99 of all samples, and of
-each line's fastest round. On a loaded machine only figures taken in turn compare.
+the engine's cache off, as ``bench_decisions.py`` does: median and p99 of all samples, of each
+line's fastest round, and of the lines no shadow run was made for (the shadow run is bash in a
+sandbox; ``bench_decisions.py`` times its lines apart). On a loaded machine only figures taken
+in turn compare.
+
+``--peer FILE[:FUNC]``: another checker's entry point, a function of one command string in a
+Python file that is not part of this repository (e.g. Claw Code Agent's
+``src/bash_security.py``, whose ``check_shell_security``, the default FUNC, runs its validators
+and its destructive-command patterns). The process that timed a tree then times the peer on
+the same lines, warm-up and rounds; the row gives clawgate's median as a multiple of the
+peer's.
 
 ``--callgrind``: instead, instructions per decision under ``valgrind --tool=callgrind``
 (one pass minus none, over the set; independent of load). The bashlex deadline's timer signal is
@@ -34,8 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import FILES, load, require_corpus
 
 _CHILD = r"""
-import contextlib, json, sys, time
-src, rounds, passes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+import contextlib, importlib.util, json, sys, time
+src, rounds, passes, peer = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 sys.path.insert(0, src)
 from clawgate.engine import Engine
 commands = json.load(sys.stdin)
@@ -47,24 +57,42 @@ if passes >= 0:  # under callgrind: the warm-up, then `passes` passes
         for command in commands:
             engine.check(command, cwd="/tmp/workspace")
     sys.exit(0)
-for command in commands[:50]:
-    engine.check(command, cwd="/tmp/workspace")
-times = []
-for _ in range(rounds):
-    for command in commands:
-        start = time.perf_counter_ns()
-        engine.check(command, cwd="/tmp/workspace")
-        times.append((time.perf_counter_ns() - start) / 1000)
-json.dump(times, sys.stdout)
+shadowed = set()
+def ours(command):
+    decision = engine.check(command, cwd="/tmp/workspace")
+    if any(t.rule_id == "CG-SHADOW-002" for t in decision.trace):  # a shadow run's note
+        shadowed.add(command)
+def timed(check):
+    for command in commands[:50]:
+        check(command)
+    times = []
+    for _ in range(rounds):
+        for command in commands:
+            start = time.perf_counter_ns()
+            check(command)
+            times.append((time.perf_counter_ns() - start) / 1000)
+    return times
+found = {"clawgate": timed(ours)}
+found["shadowed"] = [c in shadowed for c in commands]
+if peer:
+    path, _, name = peer.partition(":")
+    spec = importlib.util.spec_from_file_location("peer_checker", path)
+    module = sys.modules["peer_checker"] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found["peer"] = timed(getattr(module, name or "check_shell_security"))
+json.dump(found, sys.stdout)
 """
 
 
 def _child(src: str, commands: list[str], rounds: int, passes: int,
-           wrap: list[str] | None = None) -> subprocess.CompletedProcess[str]:
-    argv = [*(wrap or []), sys.executable, "-c", _CHILD, src, str(rounds), str(passes)]
+           wrap: list[str] | None = None, peer: str = "") -> subprocess.CompletedProcess[str]:
+    argv = [*(wrap or []), sys.executable, "-c", _CHILD, src, str(rounds), str(passes), peer]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    return subprocess.run(argv, input=json.dumps(commands), capture_output=True, text=True,
-                          check=True, env=env)
+    done = subprocess.run(argv, input=json.dumps(commands), capture_output=True, text=True,
+                          env=env, check=False)
+    if done.returncode:
+        sys.exit(f"{src}: the measuring process failed:\n{done.stderr}")
+    return done
 
 
 def _p99(values: list[float]) -> float:
@@ -72,12 +100,28 @@ def _p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def timed(src: str, commands: list[str], rounds: int) -> str:
-    times: list[float] = json.loads(_child(src, commands, rounds, -1).stdout)
-    best = [min(times[i :: len(commands)]) for i in range(len(commands))]
+def _figures(times: list[float], lines: int) -> str:
+    best = [min(times[i::lines]) for i in range(lines)]
     return (f"median {statistics.median(times):6.1f} µs  p99 {_p99(times) / 1000:6.2f} ms  |  "
             f"best round: median {statistics.median(best):6.1f} µs  p99 "
             f"{_p99(best) / 1000:5.2f} ms")
+
+
+def timed(src: str, commands: list[str], rounds: int, peer: str = "") -> list[str]:
+    """The run's rows: the tree's figures, then the peer's when one is given."""
+    found = json.loads(_child(src, commands, rounds, -1, peer=peer).stdout)
+    ours: list[float] = found["clawgate"]
+    marks = found["shadowed"] * rounds
+    static = [t for t, hit in zip(ours, marks, strict=True) if not hit]
+    lines = len(static) // rounds
+    rows = [f"{_figures(ours, len(commands))}  |  not shadowed ({lines} lines): "
+            f"{_figures(static, lines)}"]
+    if peer:
+        theirs: list[float] = found["peer"]
+        ratio = statistics.median(ours) / statistics.median(theirs)
+        rows.append(f"peer {Path(peer.partition(':')[0]).name}, same process: "
+                    f"{_figures(theirs, len(commands))}  |  clawgate's median {ratio:4.2f}x")
+    return rows
 
 
 def instructions(src: str, commands: list[str]) -> float:
@@ -96,6 +140,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--callgrind", action="store_true")
+    parser.add_argument("--peer", default="", metavar="FILE[:FUNC]",
+                        help="time another checker's function in the same processes")
     args = parser.parse_args()
     require_corpus("bench_firstsight")
     commands = [row["command"] for name in FILES for row in load(name)]
@@ -107,8 +153,10 @@ def main() -> None:
     print(f"first sight over {len(commands)} lines x {args.rounds} rounds, trees in turn")
     for run in range(args.runs):
         for src in args.sources:
-            print(f"run {run + 1}  {src:<{width}}  {timed(src, commands, args.rounds)}",
-                  flush=True)
+            rows = timed(src, commands, args.rounds, args.peer)
+            print(f"run {run + 1}  {src:<{width}}  {rows[0]}", flush=True)
+            for row in rows[1:]:
+                print(f"       {'':<{width}}  {row}", flush=True)
 
 
 if __name__ == "__main__":

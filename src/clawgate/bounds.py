@@ -12,8 +12,6 @@ own; outside a decision ``charge`` does nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 MAX_STEPS = 500_000  # a validator run, a command, 8 characters read or built (1 MiB: 131,073)
@@ -39,7 +37,7 @@ class Budget:
         self.steps = steps
         self.cpu_seconds = cpu_seconds
         self.left = steps
-        self.deadline = time.thread_time() + cpu_seconds
+        self.deadline = -1.0  # set at the first look at the clock: the first charge
         self.ticks = 0
 
     def charge(self, steps: int = 1) -> None:
@@ -47,9 +45,14 @@ class Budget:
         if self.left < 0:
             raise OverBudget(f"more than {self.steps:,} steps of work")
         self.ticks += 1
-        if (steps > _CLOCK_EVERY or self.ticks % _CLOCK_EVERY == 1) and \
-                time.thread_time() >= self.deadline:
-            raise OverBudget(f"more than {self.cpu_seconds:g} s of CPU time")
+        if steps > _CLOCK_EVERY or self.ticks % _CLOCK_EVERY == 1:
+            # The CPU clock is a system call (~1.4 µs): one look per 64 charges. The CPU time
+            # counts from the first charge, which the engine makes as a decision starts.
+            now = time.thread_time()
+            if self.deadline < 0:
+                self.deadline = now + self.cpu_seconds
+            if now >= self.deadline:
+                raise OverBudget(f"more than {self.cpu_seconds:g} s of CPU time")
 
     @property
     def spent(self) -> int:
@@ -72,11 +75,23 @@ def charge_text(size: int) -> None:
     charge(size // 8 + 1)
 
 
-@contextmanager
-def bounded(budget: Budget) -> Iterator[Budget]:
+def bounded(budget: Budget) -> Bounded:
     """Make ``budget`` the one charged in this context until the block ends."""
-    token = _CURRENT.set(budget)
-    try:
-        yield budget
-    finally:
-        _CURRENT.reset(token)
+    return Bounded(budget)
+
+
+class Bounded:
+    """``bounded``'s context manager. A class, not a generator-based context manager: one
+    opens for every decision, and this one costs about a microsecond less."""
+
+    __slots__ = ("budget", "token")
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+
+    def __enter__(self) -> Budget:
+        self.token = _CURRENT.set(budget := self.budget)
+        return budget
+
+    def __exit__(self, *exc: object) -> None:
+        _CURRENT.reset(self.token)
