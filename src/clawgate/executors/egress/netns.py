@@ -15,12 +15,10 @@ fails the run, it never runs it with more network.
 from __future__ import annotations
 
 import ctypes
-import errno
 import functools
 import os
 import socket
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +27,6 @@ CAP_SYS_ADMIN = 21
 LOOPBACK = "127.0.0.1"
 BACKLOG = 128
 JOIN_TIMEOUT_S = 10.0
-LOOPBACK_UP_S = 5.0  # how long a sandbox's loopback may take to come up
 
 
 class NamespaceUnavailable(Exception):
@@ -77,13 +74,20 @@ def listen_in(pid: int, port: int = 0,
 
     def inside() -> None:
         try:
-            code = _setns(namespace, CLONE_NEWNET)
-            if code:
-                failed.append(f"setns: {os.strerror(code)}"
+            errno = _setns(namespace, CLONE_NEWNET)
+            if errno:
+                failed.append(f"setns: {os.strerror(errno)}"
                               + (" (joining it needs CAP_SYS_ADMIN: run the guard as root)"
-                                 if code == errno.EPERM else ""))
+                                 if errno == 1 else ""))
                 return
-            made.append(_bind_when_up(port))
+            listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            try:
+                listener.bind((LOOPBACK, port))
+                listener.listen(BACKLOG)
+            except OSError:
+                listener.close()
+                raise
+            made.append(listener)
         except OSError as exc:
             failed.append(f"{LOOPBACK}:{port}: {exc.strerror or exc}")
 
@@ -100,26 +104,6 @@ def listen_in(pid: int, port: int = 0,
     why = failed[0] if failed else "the joining thread did not finish"
     raise NamespaceUnavailable(f"the egress proxy cannot listen inside the network namespace "
                                f"of process {pid}: {why}")
-
-
-def _bind_when_up(port: int) -> socket.socket:
-    """A socket listening on 127.0.0.1:``port`` of the calling thread's namespace. bwrap
-    reports its sandbox before it has brought the sandbox's loopback up, so the address may
-    not exist yet (EADDRNOTAVAIL): asked again, after waits that grow, for ``LOOPBACK_UP_S``."""
-    deadline = time.monotonic() + LOOPBACK_UP_S
-    pause = 0.0005
-    while True:
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            listener.bind((LOOPBACK, port))
-            listener.listen(BACKLOG)
-            return listener
-        except OSError as exc:
-            listener.close()
-            if exc.errno != errno.EADDRNOTAVAIL or time.monotonic() >= deadline:
-                raise
-        time.sleep(pause)
-        pause = min(pause * 2, 0.05)
 
 
 def can_join() -> bool:
