@@ -10,7 +10,8 @@ import shlex
 import shutil
 import socket
 import subprocess
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,8 @@ from clawgate.audit import verify
 from clawgate.cli import main
 from clawgate.egressrules import EgressRules
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
-from clawgate.executors.egress.netns import can_join
+from clawgate.executors.egress import opening as opening_module
+from clawgate.executors.egress.netns import can_join, listen_in
 from clawgate.executors.egress.opening import Opening
 from clawgate.executors.egress.proxy import Connection
 from clawgate.guard import Guard
@@ -209,3 +211,19 @@ def test_a_listener_that_cannot_be_made_runs_nothing(sandbox: BwrapExecutor) -> 
         True, False, "handing the listener to the proxy: the lane is gone")
     assert sandbox.run(ExecRequest(["touch", str(marker)])).exit_code == 0
     assert marker.exists()  # the same command, given its listener, runs
+
+
+def test_a_time_limit_that_ends_the_run_before_its_listener_is_a_time_out(
+        sandbox: BwrapExecutor, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A limit that ends the run while its proxy listener is still being handed over (the
+    sandbox, and the namespace the listener was made in, go with it) is reported as what it
+    is: a time-out, not a sandbox that could not be set up."""
+    if not sandbox.listen_inside:
+        pytest.skip("the bridge makes no listener outside")
+    def slowly(pid: int, port: int, belongs: Callable[[], bool]) -> socket.socket:
+        time.sleep(1.0)  # a loaded machine: past the run's limit
+        return listen_in(pid, port, belongs)
+
+    monkeypatch.setattr(opening_module, "listen_in", slowly)
+    result = sandbox.run(ExecRequest(["sleep", "30"], timeout_s=0.2))
+    assert (result.timed_out, result.exit_code) == (True, 124), result

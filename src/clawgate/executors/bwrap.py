@@ -212,7 +212,9 @@ class BwrapExecutor(Executor):
                                            *(() if opening is None else opening.fds)))
             result = with_limit_notes(result, containment, pids=self.limits.pids,
                                       memory=self.limits.memory)
-        if opening is not None and opening.failure is not None:
+        if opening is not None and opening.failure is not None and not result.timed_out:
+            # (a run its time limit ended first takes its sandbox, and the namespace the
+            # listener was being made in, with it: that run timed out, and says so)
             raise SandboxUnavailable(f"the sandbox's egress proxy could not be set up: "
                                      f"{opening.failure}; the command was not run")
         return result if watch is None else _with_refusals(result, watch.report)
