@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -16,6 +17,7 @@ from sqlalchemy.exc import DataError
 from clawgate.serve.auditwriter import AuditWriter
 from clawgate.serve.chain import Chain, Entry
 from clawgate.serve.db import connect, migrate
+from clawgate.serve.pgchain import PgChainLog
 
 pytestmark = pytest.mark.postgres
 
@@ -101,3 +103,39 @@ def test_each_write_is_on_disk_when_it_returns() -> None:
             engine.dispose()
     assert flushed == [True] * 5
     assert verified["ok"] and verified["records"] == 5, verified
+
+
+def test_writers_taking_turns_build_each_batch_once() -> None:
+    """Two writers in turn: once a writer has seen the other write, it reads the head under
+    the lock before it builds its rows, instead of building them after a head gone stale (an
+    HMAC each, for an insert that misses) and again after the head the miss answered."""
+    database = fresh_database()
+    key = secrets.token_bytes(32)
+    engines = [connect(database), connect(database)]
+    migrate(engines[0])
+    chains = [Chain(engine, key) for engine in engines]
+    logs = [PgChainLog(engine) for engine in engines]
+    builds: list[int] = []
+
+    def write(n: int) -> None:
+        heads: list[tuple[int, str] | None] = []
+
+        def build(head: tuple[int, str] | None) -> list[dict[str, Any]]:
+            heads.append(head)
+            return chains[n % 2]._rows(head, [Entry("agent", "s", "exec_shell", "allow", "",
+                                                    {"n": n})])
+
+        logs[n % 2].write(build)
+        builds.append(len(heads))
+
+    try:
+        for n in range(12):
+            write(n)
+        verified = chains[0].verify()
+    finally:
+        for log, chain, engine in zip(logs, chains, engines, strict=True):
+            log.close()
+            chain.close()
+            engine.dispose()
+    assert builds[3:] == [1] * 9, builds  # from the second turn of each, built once
+    assert verified["ok"] and verified["records"] == 12, verified
