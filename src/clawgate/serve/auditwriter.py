@@ -1,12 +1,12 @@
 """The audit writer of a service process: one thread that commits audit records in batches,
-and on PostgreSQL a second that makes them durable.
+durably, and on PostgreSQL a second that looks up a batch in doubt.
 
 Each request waits until its record is committed and durable (the database's error if it is
 not, and the request fails closed). Whatever arrived while the last batch was written goes in
 one transaction, and the requests of a batch are woken with one call into their event loop. On
-PostgreSQL a commit does not wait for the disk (``clawgate.serve.pgchain``): the writer goes on
-to the next batch while the second thread settles (one flush of the WAL for every batch
-committed meanwhile) and only then wakes their requests.
+PostgreSQL the commit that releases the chain's lock does not wait for the disk, and the
+batch's settle, in the same round trip, does (``clawgate.serve.pgchain``): the writer wakes the
+batch's requests as soon as its write returns.
 
 A batch with a value the database refuses (too long, a NUL) is written again one record at a
 time, so that one request's bad record fails that request only; a lost connection is never
@@ -84,15 +84,13 @@ class AuditWriter:
                     self._commit([item])
                 return
             outcome = exc
-        if self._settler is None or (isinstance(outcome, BaseException)
-                                     and not isinstance(outcome, Unsure)):
-            self._wake(items, outcome)
+        if self._settler is None or not isinstance(outcome, Unsure):
+            self._wake(items, outcome)  # a write that returned is durable
         else:
             self._written.put((items, outcome, head))
 
     def _settling(self) -> None:
-        """Make whatever was committed durable (one flush for every batch written meanwhile),
-        then wake its requests."""
+        """Batches in doubt: settled and looked up, then their requests woken."""
         while True:
             batches = _take(self._written, None)
             if batches is None:
@@ -101,16 +99,14 @@ class AuditWriter:
                 self._wake(items, outcome)
 
     def _settled(self, batches: list[Written]) -> list[tuple[list[Waiter], Outcome]]:
-        """Each batch with its outcome once the chain is settled; a batch in doubt (its commit
-        or the settle failed) is answered only if the chain holds it."""
+        """Each batch in doubt (its commit or its settle failed) with its outcome once the
+        chain is settled: answered only if the chain holds it."""
         doubt: BaseException | None = None
         deadline = time.monotonic() + self.recover_s
         pause = 0.05
         while True:
             try:
                 self.chain.settle()
-                if doubt is None and not any(isinstance(o, Unsure) for _, o, _ in batches):
-                    return [(items, outcome) for items, outcome, _ in batches]
                 kept = self.chain.kept([h for _, _, h in batches if h is not None])
                 return [(items, _seqs(head, len(items)) if head in kept
                          else (outcome.cause if isinstance(outcome, Unsure) else doubt or outcome))

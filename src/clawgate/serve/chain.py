@@ -5,10 +5,11 @@ Each record has a sequence number, the chain value of the record before (``prev`
 ``prev`` in it. Writers take the chain's write lock (an advisory lock on PostgreSQL, a process
 lock on SQLite), read the head, and insert ``seq + 1`` in the same transaction, so concurrent
 writers on several replicas make one chain: a unique ``seq`` and a ``prev`` that matches.
-``append`` returns once the records are durable; ``write`` once they are committed, and
-``settle`` then makes them durable (on PostgreSQL the two are apart, so that the chain's lock
-is not held through a flush of the disk: ``clawgate.serve.pgchain``; on SQLite a commit is
-both). ``verify`` walks the chain in order and reports the first gap, break or forged record.
+``write`` returns once the records are durable (on PostgreSQL the commit that releases the
+chain's lock does not wait for the disk, and a settle in the same round trip then does, so
+that the lock is not held through a flush: ``clawgate.serve.pgchain``; on SQLite a commit is
+both); ``settle`` makes durable whatever a write in doubt may have committed. ``verify``
+walks the chain in order and reports the first gap, break or forged record.
 """
 
 from __future__ import annotations
@@ -61,19 +62,19 @@ class Chain:
 
     @property
     def settles(self) -> bool:
-        """Whether a ``write`` needs a ``settle`` to be durable (PostgreSQL)."""
+        """Whether a ``write`` can end in doubt, ``Unsure``, which a ``settle`` and ``kept``
+        resolve once the database answers again (PostgreSQL)."""
         return self._pg is not None
 
     def append(self, entries: list[Entry]) -> int:
         """Write ``entries`` in order, in one transaction, durably; the last sequence number."""
         last, _ = self.write(entries)
-        self.settle()
         return last
 
     def write(self, entries: list[Entry]) -> Head:
-        """Commit ``entries`` in order, in one transaction; the last record's ``seq`` and
-        ``mac``. Durable once ``settle`` has returned after it. On PostgreSQL, a failure after
-        the commit was sent is ``Unsure`` (``kept`` tells, once the database answers again)."""
+        """Commit ``entries`` in order, in one transaction, durably; the last record's ``seq``
+        and ``mac``. On PostgreSQL, a failure after the commit was sent is ``Unsure``
+        (``settle``, then ``kept`` tells, once the database answers again)."""
         if self._pg is not None:
             return self._pg.write(lambda head: self._rows(head, entries)) or (0, GENESIS)
         with writing(self.engine) as conn:
