@@ -5,11 +5,15 @@ second run of the same workspace) can do; real bubblewrap, real file systems.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+from clawgate.errors import ExecutorError
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
+from clawgate.executors.placeholders import Placeholders
+from clawgate.executors.view import build_view
 from sandboxview import fake_home
 
 # Fake credential-shaped strings: none may be readable inside a sandbox.
@@ -56,3 +60,51 @@ def test_npmrc_copy_holds_no_credential_of_a_url_or_a_comment(
         "audit=false",
     ]
     assert [s for s in NPM_SECRETS if s in result.stdout + result.stderr] == []
+
+
+def _github_without_workflows(workspace: Path) -> Path:
+    """A workspace whose ``.github`` has no ``workflows``: the sandbox holds that path empty."""
+    (workspace / ".github" / "ISSUE_TEMPLATE").mkdir(parents=True)
+    return workspace / ".github" / "workflows"
+
+
+def test_no_placeholder_is_made_through_a_parent_swapped_for_a_link(
+        home: Path, workspace: Path, tmp_path: Path) -> None:
+    """Between the view and its mount points, a run of the same workspace swaps ``.github``
+    for a link to a folder outside it: the mount point is not made there (a directory outside
+    the workspace, by the guard's hand), and the run does not go on."""
+    held_path = _github_without_workflows(workspace)
+    view = build_view(workspace)
+    assert str(held_path) in {m.path for m in view.mounts if m.placeholder}
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (workspace / ".github").rename(workspace / ".github-old")
+    (workspace / ".github").symlink_to(outside)
+    holds = Placeholders(linger_s=3600.0)
+    refusals: list[str] = []
+    with holds.hold(workspace) as held:
+        try:
+            held.claim(view)
+        except ExecutorError as exc:
+            refusals.append(str(exc))
+        assert os.listdir(outside) == []  # what a sandbox started now would have
+    holds.settle(workspace)
+    assert os.listdir(outside) == []
+    assert len(refusals) == 1
+    assert "replaced by a link or a file" in refusals[0]
+
+
+def test_removal_spares_the_users_own_directory_made_where_a_placeholder_was(
+        home: Path, workspace: Path) -> None:
+    """After a run, the user removes the empty placeholder and makes a directory of that name
+    (the file system gives it the freed inode): the guard's removal must leave the user's
+    directory alone."""
+    held_path = _github_without_workflows(workspace)
+    holds = Placeholders(linger_s=3600.0)
+    with holds.hold(workspace) as held:
+        held.claim(build_view(workspace))
+    assert held_path.is_dir()
+    held_path.rmdir()
+    held_path.mkdir()
+    holds.settle(workspace)
+    assert held_path.is_dir()
