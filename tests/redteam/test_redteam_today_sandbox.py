@@ -6,12 +6,17 @@ second run of the same workspace) can do; real bubblewrap, real file systems.
 from __future__ import annotations
 
 import os
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from clawgate.errors import ExecutorError
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
+from clawgate.executors.egress.netns import can_join, listen_in
 from clawgate.executors.placeholders import Placeholders
 from clawgate.executors.view import build_view
 from sandboxview import fake_home
@@ -108,3 +113,39 @@ def test_removal_spares_the_users_own_directory_made_where_a_placeholder_was(
     held_path.mkdir()
     holds.settle(workspace)
     assert held_path.is_dir()
+
+
+UNSHARE, IP = shutil.which("unshare"), shutil.which("ip")
+LOOPBACK_LATE_S = 1.5  # how long after it reports the namespace's loopback gets its address
+
+
+@pytest.fixture
+def late_loopback() -> Iterator[int]:
+    """A process in a network namespace of its own whose loopback is up without 127.0.0.1 for
+    a moment after it reports: the state bubblewrap's sandbox passes through while its loopback
+    comes up (the kernel marks it up, then gives it its address), widened."""
+    if UNSHARE is None or IP is None or not can_join():
+        pytest.skip("needs unshare, ip and CAP_SYS_ADMIN")
+    script = (f"{IP} link set lo up && {IP} addr del 127.0.0.1/8 dev lo && echo up; "
+              f"sleep {LOOPBACK_LATE_S}; {IP} addr add 127.0.0.1/8 dev lo; exec sleep 120")
+    child = subprocess.Popen([UNSHARE, "--net", "sh", "-c", script], stdout=subprocess.PIPE)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == b"up\n"
+        yield child.pid
+    finally:
+        child.kill()
+        child.wait(timeout=60)
+        if child.stdout is not None:
+            child.stdout.close()
+
+
+def test_the_proxys_listener_waits_for_the_sandboxs_loopback(late_loopback: int) -> None:
+    """The listener is made in a sandbox whose loopback has no address yet: it is made once
+    the address is there, instead of failing the run ("Cannot assign requested address")."""
+    listener = listen_in(late_loopback, 3128)
+    try:
+        assert listener.getsockname() == ("127.0.0.1", 3128)
+        assert listener.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
+    finally:
+        listener.close()
