@@ -149,3 +149,22 @@ def test_the_proxys_listener_waits_for_the_sandboxs_loopback(late_loopback: int)
         assert listener.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
     finally:
         listener.close()
+
+
+def test_a_second_process_leaves_the_first_ones_placeholders_empty(
+        home: Path, workspace: Path) -> None:
+    """Two processes run in one workspace at once (two ``Placeholders``, each with its own
+    lock on the workspace, as two processes have). The second must not make its mount points
+    inside the first one's placeholders: they could then not be removed, and the workspace
+    would be left with ``.cargo/config.toml`` a directory (cargo on the host then fails)."""
+    first, second = Placeholders(linger_s=3600.0), Placeholders(linger_s=3600.0)
+    with first.hold(workspace) as held_first:
+        held_first.claim(build_view(workspace))
+        assert (workspace / ".cargo").is_dir()
+        with second.hold(workspace) as held_second:
+            view = held_second.claim(build_view(workspace))
+        second.settle(workspace)
+    first.settle(workspace)
+    second.settle(workspace)
+    assert sorted(os.listdir(workspace)) == []
+    assert str(workspace / ".cargo") in {m.path for m in view.mounts if m.placeholder}
