@@ -16,7 +16,11 @@ So each run gets a copy of the settings alone, ``npmrc`` in the workspace's tool
 carry a secret); never a value that refers to the environment (``${NPM_TOKEN}``: npm would
 expand it from variables the sandbox does not pass, or fail on a missing one); not what the
 sandbox decides itself (the proxy, the cache, which config files are read); nothing from the
-first ``[section]`` on.
+first ``[section]`` on. A value is copied as npm reads it: an unquoted one ends where a comment
+begins (``;`` or ``#``, as npm's ini parser has it: text after it is no setting and could hold
+anything), and a URL's user information (``https://me:token@npm.corp.example/``, which npm
+sends as the registry's credentials) is left out, so the host stays and the credential does
+not.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ SETTINGS = frozenset({
     "before", "timing", "logs-max", "node-options", "workspaces-update", "prefix",
 })
 _KEY = re.compile(r"@?[A-Za-z0-9][A-Za-z0-9._:-]*(?:\[\])?")
+# A URL's user information: from the scheme's "//" up to the last "@" before the host's end.
+_USERINFO = re.compile(r"(?<=//)[^/?#\s]*@")
 
 
 def npm_userconfig(environ: Mapping[str, str], cache: str) -> dict[str, str]:
@@ -72,9 +78,26 @@ def settings_lines(text: str) -> list[str]:
         if line.startswith("["):
             break
         key, sep, value = (part.strip() for part in line.partition("="))
+        value = _USERINFO.sub("", _read_value(value))
         if sep and _passes(key, value):
             kept.append(f"{key}={value}")
     return kept
+
+
+def _read_value(value: str) -> str:
+    """``value`` as npm's ini parser reads it: a quoted one whole, an unquoted one up to its
+    first unescaped ``;`` or ``#`` (a comment)."""
+    if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
+        return value
+    escaped = False
+    for index, char in enumerate(value):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in ";#":
+            return value[:index].rstrip()
+    return value
 
 
 def _passes(key: str, value: str) -> bool:

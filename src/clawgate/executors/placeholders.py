@@ -6,7 +6,13 @@ A protected path that does not exist yet is held in the sandbox by an empty dire
 that path in the workspace, which is the host's. ``Placeholders`` makes each one, an empty
 directory (git and the tools that copy or archive a tree pass an empty directory by, on the
 host and in the sandbox), so it knows which it made: never a path of the user's; and removes
-them, if they are still what it made and still empty.
+them, if they are still what it made and still empty. Each is made, looked at and removed
+through its parent directory opened component by component from the workspace without
+following a link, so a parent swapped for a link (by a run of the same workspace) never lets a
+directory be made or removed elsewhere; and each is held open while it is noted, so that its
+inode cannot be given to a directory the user makes at that path after removing it (a file
+system hands a freed inode number straight to the next new file): the identity checked before
+a removal is exact.
 
 Removing a mount point that a sandbox still uses would take the sandbox's mount with it (the
 kernel detaches mounts on a path removed from another mount namespace), so runs of one
@@ -24,25 +30,31 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import fcntl
 import os
+import stat
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from clawgate.errors import ExecutorError
 from clawgate.executors.view import ABSENT_WHY, Mount, SandboxView
 
 LINGER_S = 2.0  # how long placeholders outlive the last run of their workspace
 LOCK_WAIT_S = 1.0  # how long a run waits for a workspace another process is cleaning up
 _POLL_S = 0.01
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 
 
 @dataclass(frozen=True, slots=True)
 class _Made:
-    """A mount point this process made: which inode, so that only it is ever removed."""
+    """A mount point this process made: which inode, so that only it is ever removed, and an
+    open descriptor of it, so that no other directory gets that inode while it is noted."""
 
+    fd: int
     device: int
     inode: int
 
@@ -78,7 +90,7 @@ class Placeholders:
                 space.timer = None
         fd = _lock_shared(os.fspath(workspace))
         try:
-            yield Holder(space)
+            yield Holder(space, os.fspath(workspace))
         finally:
             if fd is not None:
                 os.close(fd)
@@ -123,7 +135,7 @@ class Placeholders:
                 return
             try:
                 for path in sorted(space.made, key=len, reverse=True):  # the deepest first
-                    _remove(path, space.made.pop(path))
+                    _remove(key, path, space.made.pop(path))
             finally:
                 os.close(alone)
 
@@ -131,19 +143,23 @@ class Placeholders:
 class Holder:
     """One run's hold on its workspace's placeholders."""
 
-    def __init__(self, space: _Workspace) -> None:
+    def __init__(self, space: _Workspace, workspace: str) -> None:
         self._space = space
+        self._workspace = workspace
 
     def claim(self, view: SandboxView) -> SandboxView:
         """``view`` with a mount point made for each placeholder, less those that cannot have
         one. A placeholder made earlier, which the view took for a protected path that exists,
-        is held as a placeholder again (what the view put below it goes)."""
+        is held as a placeholder again (what the view put below it goes). Raises ExecutorError
+        where a placeholder's parent is no longer a directory (a link put in its place since
+        the view was built)."""
         kept: list[Mount] = []
+        top = self._workspace
         with self._space.lock:
             made = self._space.made
-            ours = {path for path, what in made.items() if _unchanged(path, what)}
+            ours = {path for path, what in made.items() if _unchanged(top, path, what)}
             for gone in set(made) - ours:  # the host put something there: the user's now
-                del made[gone]
+                os.close(made.pop(gone).fd)
             for mount in view.mounts:
                 owner = _holder_of(mount.path, ours)
                 if owner == mount.path:
@@ -153,7 +169,7 @@ class Holder:
                 elif not mount.placeholder:
                     kept.append(mount)
                 else:
-                    held = _make(mount, made)
+                    held = _make(top, mount, made)
                     if held is not None:
                         kept.append(held)
             shown = {mount.path for mount in kept}
@@ -171,13 +187,39 @@ def _holder_of(path: str, placeholders: set[str]) -> str | None:
     return path
 
 
-def _unchanged(path: str, made: _Made) -> bool:
+def _parent(workspace: str, path: str) -> int:
+    """An open descriptor of ``path``'s parent, reached from ``workspace`` one component at a
+    time without following a link. Raises OSError (ELOOP or ENOTDIR where a component is a
+    link or a file; EINVAL for a path outside the workspace)."""
+    relative = os.path.relpath(os.path.dirname(path), workspace)
+    if relative == ".." or relative.startswith("../") or os.path.isabs(relative):
+        raise OSError(errno.EINVAL, f"{path} is not inside {workspace}")
+    fd = os.open(workspace, _DIR_FLAGS)
+    try:
+        for part in [] if relative == "." else relative.split("/"):
+            below = os.open(part, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = below
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _unchanged(workspace: str, path: str, made: _Made) -> bool:
     """Whether ``path`` is still the empty directory that was made."""
     try:
-        info = os.lstat(path)
-        return (info.st_dev, info.st_ino) == (made.device, made.inode) and not os.listdir(path)
+        parent = _parent(workspace, path)
     except OSError:
         return False
+    try:
+        info = os.stat(os.path.basename(path), dir_fd=parent, follow_symlinks=False)
+        return (info.st_dev, info.st_ino) == (made.device, made.inode) and \
+            not os.listdir(made.fd)
+    except OSError:
+        return False
+    finally:
+        os.close(parent)
 
 
 def _lock_alone(workspace: str) -> int | None:
@@ -217,26 +259,49 @@ def _lock_shared(workspace: str) -> int | None:
             return None
 
 
-def _make(mount: Mount, made: dict[str, _Made]) -> Mount | None:
-    """Make ``mount``'s mount point and note it; a directory that appeared meanwhile is held
-    all the same (something else there, or nothing can be made: None; nothing run can make
-    one either where the workspace is read-only)."""
+def _make(workspace: str, mount: Mount, made: dict[str, _Made]) -> Mount | None:
+    """Make ``mount``'s mount point in its parent (reached without following a link) and note
+    it; a directory that appeared meanwhile is held all the same (something else there, or
+    nothing can be made: None; nothing run can make one either where the workspace is
+    read-only). Raises ExecutorError where a parent on the way is now a link or a file."""
     try:
-        os.mkdir(mount.path, 0o755)
-    except FileExistsError:
-        return mount if os.path.isdir(mount.path) and not os.path.islink(mount.path) else None
+        parent = _parent(workspace, mount.path)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise ExecutorError(f"{os.path.dirname(mount.path)} was replaced by a link or a "
+                                "file while the sandbox was being built; nothing was run, run "
+                                "it again") from exc
+        return None
+    name = os.path.basename(mount.path)
+    try:
+        try:
+            os.mkdir(name, 0o755, dir_fd=parent)
+        except FileExistsError:
+            info = os.stat(name, dir_fd=parent, follow_symlinks=False)
+            return mount if stat.S_ISDIR(info.st_mode) else None
+        fd = os.open(name, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=parent)
     except OSError:
         return None
-    info = os.lstat(mount.path)
-    made[mount.path] = _Made(info.st_dev, info.st_ino)
+    finally:
+        os.close(parent)
+    info = os.fstat(fd)
+    made[mount.path] = _Made(fd, info.st_dev, info.st_ino)
     return mount
 
 
-def _remove(path: str, made: _Made) -> None:
-    """Remove ``path`` if it is still the empty directory that was made."""
-    if _unchanged(path, made):
-        with contextlib.suppress(OSError):
-            os.rmdir(path)  # fails unless empty
+def _remove(workspace: str, path: str, made: _Made) -> None:
+    """Remove ``path`` if it is still the empty directory that was made (through its parent,
+    reached without following a link), and let go of it."""
+    try:
+        if _unchanged(workspace, path, made):
+            with contextlib.suppress(OSError):
+                parent = _parent(workspace, path)
+                try:
+                    os.rmdir(os.path.basename(path), dir_fd=parent)  # fails unless empty
+                finally:
+                    os.close(parent)
+    finally:
+        os.close(made.fd)
 
 
 PLACEHOLDERS = Placeholders()

@@ -96,15 +96,21 @@ def _real(top: str, path: str) -> str:
 def _first_missing(top: str, pattern: str, listing: _Listing) -> str | None:
     """Where ``pattern`` stops existing under ``top``: its first missing component, spelled as
     the tools read it; None when it exists, or when a component on the way is a file or a
-    link (what is there is then all there is to hold)."""
+    link (what is there is then all there is to hold). An empty directory on the way is held
+    itself: it holds nothing to show, and it may be another process's placeholder, which a
+    mount point made inside it would keep from being removed (and leave ``.cargo/config.toml``
+    a directory in the workspace)."""
     path = top
-    for part in pattern.split("/"):
+    parts = pattern.split("/")
+    for index, part in enumerate(parts):
         name = listing.names(path).get(part)
         if name is None:
             return os.path.join(path, SPELLING.get(part, part))
         path = os.path.join(path, name)
         if os.path.islink(path) or not os.path.isdir(path):
             return None
+        if index < len(parts) - 1 and not listing.names(path):
+            return path
     return None
 
 

@@ -7,6 +7,11 @@ leaves; the socket stays in the namespace it was made in. The proxy then accepts
 process, the connections programs inside make to that address: no program of ours runs
 inside, and no byte crosses a second hop.
 
+The namespace's loopback may be coming up when the sandbox is reported (bubblewrap reports its
+sandbox while the sandbox sets up its loopback, and the kernel marks the loopback up a moment
+before it gives it 127.0.0.1): binding 127.0.0.1 then fails with ``EADDRNOTAVAIL``, so the
+bind is tried again, briefly, until the address is there.
+
 Joining the namespace needs ``CAP_SYS_ADMIN`` over it (root, for a Docker container). Where
 that right is missing, ``listen_in`` raises ``NamespaceUnavailable`` saying so: the caller
 fails the run, it never runs it with more network.
@@ -15,10 +20,12 @@ fails the run, it never runs it with more network.
 from __future__ import annotations
 
 import ctypes
+import errno
 import functools
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +34,7 @@ CAP_SYS_ADMIN = 21
 LOOPBACK = "127.0.0.1"
 BACKLOG = 128
 JOIN_TIMEOUT_S = 10.0
+LOOPBACK_WAITS_S = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02)  # then the last, until the timeout
 
 
 class NamespaceUnavailable(Exception):
@@ -80,14 +88,7 @@ def listen_in(pid: int, port: int = 0,
                               + (" (joining it needs CAP_SYS_ADMIN: run the guard as root)"
                                  if errno == 1 else ""))
                 return
-            listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            try:
-                listener.bind((LOOPBACK, port))
-                listener.listen(BACKLOG)
-            except OSError:
-                listener.close()
-                raise
-            made.append(listener)
+            made.append(_listen(port, time.monotonic() + JOIN_TIMEOUT_S / 2))
         except OSError as exc:
             failed.append(f"{LOOPBACK}:{port}: {exc.strerror or exc}")
 
@@ -104,6 +105,23 @@ def listen_in(pid: int, port: int = 0,
     why = failed[0] if failed else "the joining thread did not finish"
     raise NamespaceUnavailable(f"the egress proxy cannot listen inside the network namespace "
                                f"of process {pid}: {why}")
+
+
+def _listen(port: int, deadline: float) -> socket.socket:
+    """A socket listening on 127.0.0.1:``port`` of the calling thread's namespace, once its
+    loopback has the address (``EADDRNOTAVAIL`` until then; tried until ``deadline``)."""
+    waits = iter(LOOPBACK_WAITS_S)
+    while True:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            listener.bind((LOOPBACK, port))
+            listener.listen(BACKLOG)
+            return listener
+        except OSError as exc:
+            listener.close()
+            if exc.errno != errno.EADDRNOTAVAIL or time.monotonic() >= deadline:
+                raise
+        time.sleep(next(waits, LOOPBACK_WAITS_S[-1]))
 
 
 def can_join() -> bool:
