@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 
+from clawgate.bounds import charge
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
@@ -29,16 +30,12 @@ _URL = lazy_pattern(r"^[a-z][a-z0-9+.-]*://[^/\s]+/(?:[^\s?#]*/)?([^/\s?#]+)(?:[
 _REMOTE_NAME = lazy_pattern(r"^-[a-zA-Z]*O[a-zA-Z]*$")
 
 
-def _source(cmd: SimpleCommand, parsed: ParsedLine) -> str | None:
-    """What makes the text ``cmd`` writes unreadable here: a fetcher or a decoder that it is
-    or that feeds it down a pipe; None for text from anywhere else."""
-    feeders = [c for c in parsed.commands if c.pipeline and c.pipeline == cmd.pipeline
-               and c.stage < cmd.stage] if cmd.stage else []
-    for one in (cmd, *feeders):
-        if one.program in FETCHERS:
-            return f"downloaded by {one.program}"
-        if one.program in _DECODERS and decodes(one):
-            return f"decoded by {one.program}"
+def _own_source(cmd: SimpleCommand) -> str | None:
+    """A fetcher or a decoder ``cmd`` is: what makes the text it writes unreadable here."""
+    if cmd.program in FETCHERS:
+        return f"downloaded by {cmd.program}"
+    if cmd.program in _DECODERS and decodes(cmd):
+        return f"decoded by {cmd.program}"
     return None
 
 
@@ -63,10 +60,10 @@ def _default_names(cmd: SimpleCommand) -> list[str]:
     return []
 
 
-def _fills(cmd: SimpleCommand, parsed: ParsedLine, before: SimpleCommand | None,
+def _fills(cmd: SimpleCommand, source: str | None, before: SimpleCommand | None,
            ) -> list[tuple[str, str | None]]:
-    """(file, what made its text unreadable, or None) for the files ``cmd`` writes."""
-    source = _source(cmd, parsed)
+    """(file, what made its text unreadable, or None) for the files ``cmd`` writes, whose
+    text comes from ``source`` (``_own_source`` of it or of a command feeding it)."""
     piped = before if before is not None and before.pipeline == cmd.pipeline and (
         before.stage == cmd.stage - 1) and cmd.stage else None
     found = [(path, source if text is None else None) for path, text in written(cmd, piped)]
@@ -101,15 +98,25 @@ class FetchedFileRun(LineValidator):
         if len(commands) < 2:
             return Verdict.passthrough()
         unread: dict[str, str] = {}  # file -> how its text came
+        feeding: dict[tuple[str, ...], str] = {}  # a pipeline's first source so far
         before: SimpleCommand | None = None
         for cmd in commands:
+            charge(1 + len(unread))  # every file against every later command
+            source = _own_source(cmd)
+            if cmd.pipeline:  # a pipeline's first stage starts it afresh
+                inherited = feeding.get(cmd.pipeline) if cmd.stage else None
+                if not cmd.stage:
+                    feeding.pop(cmd.pipeline, None)
+                source = inherited or source
+                if source is not None:
+                    feeding.setdefault(cmd.pipeline, source)
             runner = _unwrapped(cmd) if unread else cmd
             for path, how in unread.items():
                 if run_as(runner, path, None) is not None or reader_for(runner, path):
                     return Verdict.deny(self.id, f"{runner.program} runs {path}, {how} on "
                                         "this line: code run before anyone has read it",
                                         hint="download it, read it, then run it")
-            for path, came in _fills(cmd, parsed, before):
+            for path, came in _fills(cmd, source, before):
                 if came is None:
                     unread.pop(path, None)  # filled with text the line shows
                 else:
