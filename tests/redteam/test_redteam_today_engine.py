@@ -266,3 +266,17 @@ def test_a_file_decoded_into_its_own_output_then_run_is_denied(line: str,
     if expected is DENY:
         assert "CG-INJ-019" in {r.rule_id for r in decision.reasons}
 
+
+
+INLINE = [
+    ("perl -e 'readpipe(\"rm -rf ~\")'", DENY),  # the function behind qx
+    ("perl -e 'readpipe q{rm -rf ~}'", DENY),
+    ("perl -e 'print readpipe(\"id\")'", ALLOW),
+    ("perl -e 'print q{rm -rf ~}'", ALLOW),  # printed, not run
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), INLINE)
+def test_perls_readpipe_runs_its_command_as_qx_does(line: str, expected: Outcome) -> None:
+    decision = Engine().check(line, cwd=WS)
+    assert decision.outcome is expected, (line, decision.reasons)

@@ -38,7 +38,7 @@ _SYNTAX = lazy_pattern(r"\|\s*\S|&&|\|\||;\s*\S|\$\(|`[^`]*`|(?:^|\s)\d?>{1,2}\s
 _CODE = lazy_pattern(
     r"\b(?:os\.(?:system|popen|exec\w*|spawn\w*)|subprocess\.\w+|child_process|execSync|"
     r"spawnSync|execFileSync|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|os:cmd|io\.popen|"
-    r"shell_exec|passthru|proc_open|popen|system\*?|exec|eval|__import__|System\.cmd|"
+    r"shell_exec|passthru|proc_open|popen|readpipe|system\*?|exec|eval|__import__|System\.cmd|"
     r"Process\.(?:run|new|start)|callCommand|callProcess|readProcess|spawnCommand|open-pipe)"
     r"\s*\(|\.execute\(\)|\(system\*?\s|sys\.process|\.!!?(?:\W|$)|Process\(\)|%x\{|"
     r"\bqx[{(/]|`[^`]+`")
