@@ -280,3 +280,18 @@ INLINE = [
 def test_perls_readpipe_runs_its_command_as_qx_does(line: str, expected: Outcome) -> None:
     decision = Engine().check(line, cwd=WS)
     assert decision.outcome is expected, (line, decision.reasons)
+
+
+TILDE_PLUS = [
+    ("rm -rf ~+", DENY),  # ~+ is $PWD: the whole workspace
+    ("rm -rf ~+/*", DENY),
+    ("cd /tmp/today-engine-ws && rm -rf ~+/project", DENY),
+    ("rm -rf ~+/build", ALLOW),
+    ("ls ~+", ALLOW),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), TILDE_PLUS)
+def test_tilde_plus_is_the_working_directory(line: str, expected: Outcome) -> None:
+    decision = Engine().check(line, cwd=WS)
+    assert decision.outcome is expected, (line, decision.reasons)

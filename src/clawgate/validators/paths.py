@@ -50,10 +50,14 @@ def resolve(word: Word, ctx: Context) -> PathArg:
     if word.value is not None:
         raw = word.value
         if TILDE in word.expansions:
+            if raw.partition("/")[0] == "~-":
+                return _UNKNOWN  # $OLDPWD: where the shell was before, not known here
             raw = _tilde(raw, ctx.home)
         return _finish(raw, None, ctx, glob=GLOB in word.expansions)
     text = word.text.replace('"', "").replace("'", "")
     if text.startswith("~"):
+        if text.partition("/")[0] == "~-":
+            return _UNKNOWN
         text = _tilde(text, ctx.home)
     known, unset = _expand(text, ctx)
     return _finish(known, unset, ctx, glob=GLOB in word.expansions)
@@ -79,8 +83,10 @@ def _tilde(text: str, home: str) -> str:
     head, slash, rest = text.partition("/")
     if head == "~":
         return home + slash + rest
-    if head in ("~+", "~-"):
-        return text  # $PWD / $OLDPWD: left relative to the cwd below
+    if head == "~+":
+        return "." + slash + rest  # $PWD: relative to the cwd below
+    if head == "~-":
+        return text  # $OLDPWD: resolve() has it unknown
     return posixpath.join(posixpath.dirname(home), head[1:]) + slash + rest
 
 
