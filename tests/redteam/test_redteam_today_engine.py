@@ -21,10 +21,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
 from clawgate.policy.settings import EngineSettings
+from clawgate.shell.quotedpath import parse_quoted
+from clawgate.testing.bashoracle import Oracle
 
 ALLOW, ASK, DENY = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
 GIT = shutil.which("git")
@@ -295,3 +299,35 @@ TILDE_PLUS = [
 def test_tilde_plus_is_the_working_directory(line: str, expected: Outcome) -> None:
     decision = Engine().check(line, cwd=WS)
     assert decision.outcome is expected, (line, decision.reasons)
+
+
+# Lines of plain words and plain quotes, split by hand (shell/quotedpath.py), against what real
+# bash runs: every program a recorder stub, the argv it records beside the reading's words.
+_NAMES = st.sampled_from(["ls", "grep", "cat", "zzrun", "/usr/bin/ls", "A=1 ls", "A=x,y B=q cat",
+                          "_a=b=c ls"])
+_PIECES = st.sampled_from([
+    "a", "-rf", "/", "x=y", "=x", "%", "@", ":", ",", "+", "-", "--o=v", ".", "..", "1", "''",
+    '""', "'a b'", '"a b"', "'#'", '"#"', "'~'", "'*'", '"*"', "'{a,b}'", "\"'\"", "'\"'",
+    "'$x'", "'\\'", "in", "do", "fi", "x:y", "e=", "'e'=", "a'='b", '"if"', "'if'", "i'f'",
+    "'r''m'", "r'm'", 'ec"ho"', "%s", "a%b", '"a;b"', "'a|b'", '"(x)"', '"<x>"', "'&'",
+    '"a  b"', '"[x]"', "'?'", '"~/x"', "'!'", '"a#b"'])
+_ARGS = st.lists(st.lists(_PIECES, min_size=1, max_size=3).map("".join), max_size=4)
+_QCOMMAND = st.builds(lambda name, args: " ".join([name, *args]), _NAMES, _ARGS)
+_QLINE = st.builds(lambda first, rest: first + "".join(op + cmd for op, cmd in rest), _QCOMMAND,
+                   st.lists(st.tuples(st.sampled_from([" | ", "|", " && ", "&&", ";", " ; "]),
+                                      _QCOMMAND), max_size=2))
+
+
+@pytest.mark.bwrap
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(line=_QLINE)
+def test_a_quoted_line_read_by_hand_runs_what_bash_runs(line: str,
+                                                        bash_oracle: Oracle) -> None:
+    found = parse_quoted(line)
+    if found is None:
+        return
+    read = sorted((c.words[0].value.rsplit("/", 1)[-1], *(w.value for w in c.words[1:]))
+                  for c in found.commands if c.words and c.words[0].value is not None)
+    assert len(read) == len(found.commands)
+    assert sorted(bash_oracle.run(line).argvs) == read, line
