@@ -351,3 +351,21 @@ def test_the_environment_printed_through_a_wrapper_and_sent_is_denied(
     assert decision.outcome is expected, (line, decision.reasons)
     if expected is DENY:
         assert "CG-SEC-005" in {r.rule_id for r in decision.reasons}
+
+
+THROUGH_A_LINK = [
+    ("rm -rf link/../cache", DENY),  # /usr/cache: the parent of the link's target
+    ("rm -rf link/../build", DENY),
+    ("rm -rf src/../cache", ALLOW),  # no link on the way: the workspace's cache
+    ("rm -rf ./cache", ALLOW),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), THROUGH_A_LINK)
+def test_dot_dot_after_a_link_is_the_parent_of_its_target(tmp_path: Path, line: str,
+                                                          expected: Outcome) -> None:
+    root = tmp_path / "ws"
+    _files(root, "src/main.c", "cache/blob")
+    (root / ".gitignore").write_text("cache/\n", encoding="utf-8")
+    (root / "link").symlink_to("/usr/lib")
+    assert _decide(root, line) is expected

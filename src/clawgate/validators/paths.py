@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 
@@ -160,5 +161,32 @@ def _before_glob(raw: str | None) -> tuple[str | None, bool]:
 def _absolute(raw: str | None, cwd: str) -> str | None:
     if raw is None:
         return None
-    path = posixpath.normpath(posixpath.join(cwd, raw or "."))
+    joined = posixpath.join(cwd, raw or ".")
+    if "/.." in joined:
+        joined = _physical_parents(joined)
+    path = posixpath.normpath(joined)
     return "/" + path.lstrip("/") if path.startswith("//") else path
+
+
+_MAX_COMPONENTS = 256
+
+
+def _physical_parents(path: str) -> str:
+    """``path`` with each ``..`` taken as the kernel takes it: the parent of where the
+    components before it lead, through symbolic links (``link/../cache`` is the ``cache``
+    beside the link's target, not the one beside the link). Text normalisation alone is
+    right only where no link comes before a ``..``."""
+    parts = path.split("/")
+    if len(parts) > _MAX_COMPONENTS:
+        return path
+    here = ""
+    for part in parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if here and os.path.islink(here):
+                here = os.path.realpath(here)
+            here = posixpath.dirname(here) if here not in ("", "/") else ""
+            continue
+        here = f"{here}/{part}"
+    return here or "/"
