@@ -147,9 +147,13 @@ def hinted(word: Word) -> bool:
     """``word`` may name a credential file: the hint is in it as written, as bash reads it
     (``~/.net"rc"``, ``"$HOME"/.ne'trc'``), or it holds a glob, whose matches are known only
     on disk (``~/.netr?``)."""
-    return (GLOB in word.expansions or HINT.search(word.shown) is not None
-            or (word.value is not None and HINT.search(word.value) is not None)
-            or HINT.search(_QUOTING.sub("", word.shown)) is not None)
+    shown = word.shown
+    if GLOB in word.expansions or HINT.search(shown) is not None:
+        return True
+    value = word.value
+    if value is not None and value != shown and HINT.search(value) is not None:
+        return True
+    return _QUOTING.search(shown) is not None and HINT.search(_QUOTING.sub("", shown)) is not None
 
 
 _QUOTING = lazy_pattern(r"""['"\\]""")  # quote characters and escapes
@@ -193,6 +197,9 @@ def credential_in(cmd: SimpleCommand, ctx: Context,
 
 
 _MAX_LISTED = 4096  # entries of a directory looked at for a glob's matches
+# A name of each shape is_credential knows outside a home's own stores (dot files aside): a
+# glob matching none of them matches no credential file, whatever the directory holds.
+_SHAPES = (*_ANYWHERE, *(f"x{suffix}" for suffix in _KEY_SUFFIXES))
 
 
 def _globbed_credential(directory: str, pattern: str, ctx: Context) -> str | None:
@@ -203,15 +210,16 @@ def _globbed_credential(directory: str, pattern: str, ctx: Context) -> str | Non
     from fnmatch import fnmatchcase
 
     names = set(_home_names(directory, ctx))
-    try:
-        with os.scandir(directory) as entries:
-            for count, entry in enumerate(entries):
-                if count >= _MAX_LISTED:
-                    break
-                names.add(entry.name)
-    except OSError:
-        pass
     hidden = pattern.startswith(".")
+    if hidden or any(fnmatchcase(n, pattern) for n in _SHAPES):  # else no entry could be one
+        try:
+            with os.scandir(directory) as entries:
+                for count, entry in enumerate(entries):
+                    if count >= _MAX_LISTED:
+                        break
+                    names.add(entry.name)
+        except OSError:
+            pass
     found = None
     for name in sorted(names):
         if fnmatchcase(name, pattern) and (hidden or not name.startswith(".")):
