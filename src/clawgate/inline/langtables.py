@@ -146,7 +146,8 @@ NETWORK_MODULES = frozenset({"net", "dgram", "tls", "http", "https", "node:net",
                              "node-fetch", "undici"})
 # Calls that start a process from a command line (one string) or an argv (several strings,
 # or a string and an array of strings): ``system("rm", "-rf", "/")``, ``spawn("rm", [...])``.
+# Perl's ``readpipe`` is the function behind ``qx``.
 SPAWNS = frozenset({"system", "exec", "spawn", "spawnSync", "execFile", "execFileSync",
                     "execSync", "execvp", "execv", "pcntl_exec", "popen", "passthru",
                     "shell_exec", "proc_open", "capture2", "capture2e", "capture3", "popen3",
-                    "execute", "system2", "shell_cmd", "ProcessBuilder"})
+                    "execute", "system2", "shell_cmd", "ProcessBuilder", "readpipe"})

@@ -449,7 +449,8 @@ def _word_edits(cmd: m.SimpleCommand, env: dict[str, str], src: bytes,
     dynamic = [w for w in cmd.words if _rewritable(w)]
     targets = [r.target for r in cmd.redirects
                if r.target is not None and _rewritable(r.target) and r.heredoc is None]
-    if not dynamic and not targets:
+    prefix = [a for a in cmd.assignments if a.value.value is None and a.value.text]
+    if not dynamic and not targets and not prefix:
         return []
     base = cmd.offset
     text = encode(cmd.text)
@@ -457,6 +458,17 @@ def _word_edits(cmd: m.SimpleCommand, env: dict[str, str], src: bytes,
         return []
     edits: list[tuple[int, int, str, bool]] = []  # and whether a value was put in
     cursor = 0
+    for assignment in cmd.assignments:  # HOOK=$H zzrun: the value the program's environment gets
+        head = f"{assignment.name}="
+        found = _find(text, head + assignment.value.text, cursor)
+        if found < 0:
+            continue
+        start = found + len(head.encode())
+        cursor = start + len(encode(assignment.value.text) or b"")
+        if assignment in prefix:
+            values = _assigned(assignment.value, env)
+            if values is not None and len(values) == 1:
+                edits.append((base + start, base + cursor, quote(values[0]), True))
     for word in cmd.words:
         found = _find(text, word.text, cursor)
         if found < 0:

@@ -98,9 +98,11 @@ def option_values(words: tuple[Word, ...], start: int, short: str,
 
 
 def inner(cmd: SimpleCommand, index: int, end: int | None = None) -> SimpleCommand:
-    """The command made of ``cmd.words[index:end]``, keeping redirections and pipe neighbours."""
+    """The command made of ``cmd.words[index:end]``, keeping redirections, pipe neighbours
+    and the variables ``cmd``'s prefix puts in the environment (``HOOK=… timeout 5 zzrun``:
+    zzrun inherits HOOK)."""
     words = cmd.words[index:end]
-    return replace(cmd, words=words, assignments=(), text=" ".join(w.text for w in words),
+    return replace(cmd, words=words, text=" ".join(w.text for w in words),
                    depth=cmd.depth + 1)
 
 

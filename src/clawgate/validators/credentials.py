@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Iterator
 
 from clawgate import programs as catalog
 from clawgate.lazyre import lazy_pattern
 from clawgate.secretpaths import HOME_KEY_DIRS, HOME_PLAINTEXT_SECRETS, HOME_SECRETS
-from clawgate.shell.model import TILDE, SimpleCommand, Word
+from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context
 from clawgate.validators.paths import resolve, under
 
@@ -134,12 +135,28 @@ def named_paths(cmd: SimpleCommand, skip_values_of: frozenset[str] = frozenset()
             continue
         if text.startswith("-") and text.split("=", 1)[0] in skip_values_of:
             continue
-        if HINT.search(text):
+        if hinted(word):
             yield _path_part(word)
     for redirect in cmd.redirects:
         target = redirect.target
-        if target is not None and not redirect.writes and HINT.search(target.shown):
+        if target is not None and not redirect.writes and hinted(target):
             yield target
+
+
+def hinted(word: Word) -> bool:
+    """``word`` may name a credential file: the hint is in it as written, as bash reads it
+    (``~/.net"rc"``, ``"$HOME"/.ne'trc'``), or it holds a glob, whose matches are known only
+    on disk (``~/.netr?``)."""
+    shown = word.shown
+    if GLOB in word.expansions or HINT.search(shown) is not None:
+        return True
+    value = word.value
+    if value is not None and value != shown and HINT.search(value) is not None:
+        return True
+    return _QUOTING.search(shown) is not None and HINT.search(_QUOTING.sub("", shown)) is not None
+
+
+_QUOTING = lazy_pattern(r"""['"\\]""")  # quote characters and escapes
 
 
 _KEY_VALUE = lazy_pattern(r"^[A-Za-z_][\w.-]*=")  # dd if=FILE, a key=value operand
@@ -172,6 +189,54 @@ def credential_in(cmd: SimpleCommand, ctx: Context,
         found = resolve(word, ctx)
         # ~/.ssh/$K: whatever K is, the file lies in the key directory (read with K unset)
         path = found.path if found.path is not None else found.if_unset
+        if path is not None and found.pattern is not None:
+            path = _globbed_credential(path, found.pattern, ctx) or path
         if path is not None and is_credential(path, ctx):
             return path
     return None
+
+
+_MAX_LISTED = 4096  # entries of a directory looked at for a glob's matches
+# A name of each shape is_credential knows outside a home's own stores (dot files aside): a
+# glob matching none of them matches no credential file, whatever the directory holds.
+_SHAPES = (*_ANYWHERE, *(f"x{suffix}" for suffix in _KEY_SUFFIXES))
+
+
+def _globbed_credential(directory: str, pattern: str, ctx: Context) -> str | None:
+    """A credential file the glob ``directory/pattern`` (its last component) may match, as
+    bash expands it (no dot files unless the pattern starts with a dot): among the entries
+    there now and, in a home, the names of its credential stores (``~/.netr?`` matches
+    ``~/.netrc`` whether or not it is there when the line is judged)."""
+    from fnmatch import fnmatchcase
+
+    names = set(_home_names(directory, ctx))
+    hidden = pattern.startswith(".")
+    if hidden or any(fnmatchcase(n, pattern) for n in _SHAPES):  # else no entry could be one
+        try:
+            with os.scandir(directory) as entries:
+                for count, entry in enumerate(entries):
+                    if count >= _MAX_LISTED:
+                        break
+                    names.add(entry.name)
+        except OSError:
+            pass
+    found = None
+    for name in sorted(names):
+        if fnmatchcase(name, pattern) and (hidden or not name.startswith(".")):
+            path = f"{directory.rstrip('/')}/{name}"
+            if is_secret_text(path, ctx):
+                return path  # the strictest reading: ``~/.*`` takes ~/.netrc with it
+            if found is None and is_credential(path, ctx):
+                found = path
+    return found
+
+
+def _home_names(directory: str, ctx: Context) -> Iterator[str]:
+    """The names of the home's credential stores found directly in ``directory``."""
+    rel = home_relative(f"{directory.rstrip('/')}/x", ctx)
+    if rel is None:
+        return
+    inside = rel[:-1]  # "" in the home itself, ".aws/" in ~/.aws
+    for name in (*_HOME_FILES, *_HOME_KEY_DIRS, *_PLAINTEXT_NAMES):
+        if name.startswith(inside) and len(name) > len(inside):
+            yield name[len(inside):].split("/", 1)[0]

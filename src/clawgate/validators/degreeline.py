@@ -24,7 +24,10 @@ from clawgate.validators.degree import (
     target_paths,
 )
 from clawgate.validators.paths import resolve, under
+from clawgate.validators.programs import SHELLS
+from clawgate.validators.shells import shell_call
 from clawgate.validators.wipes import lists_workspace
+from clawgate.validators.wraptable import PLAIN, PRIVILEGED, start_through_wrappers
 from clawgate.validators.writes import write_targets
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
@@ -36,7 +39,11 @@ _FED_DELETERS = frozenset({"rm", "shred"})
 _TILDE = frozenset({TILDE})
 _PROBE = Word("src", "src")  # a non-regenerable stand-in: would this deleter remove a tree?
 _ONLY_AND = lazy_pattern(r"^(?:\s|&&|\\\n)*$")
-_MOVERS = frozenset({"mv", "git"})  # git mv
+# What puts other things where a later delete looks: mv (and git mv), a link (``ln -s src
+# gen && rm -rf gen/`` empties src), rename (its new names are known only at run time).
+_MOVERS = frozenset({"mv", "git", "ln", "rename"})
+_CODE_RUNNERS = SHELLS | {"eval"}
+_MAX_CODE_DEPTH = 4
 
 
 def _span(cmd: SimpleCommand) -> tuple[int, int]:
@@ -203,6 +210,8 @@ def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context,
 def _moved_into(cmd: SimpleCommand, dirs: tuple[str, ...], ctx: Context) -> list[str]:
     """Where ``mv`` (or ``git mv``) puts what it moves, from each directory it may run in
     ("/" when not known here: it may be anywhere)."""
+    if cmd.program == "rename":
+        return ["/"]  # the new names come from an expression: known only at run time
     if cmd.program == "git":
         operands = [w for w in cmd.words[1:] if not w.shown.startswith("-")]
         if not operands or operands[0].value != "mv":
@@ -228,6 +237,48 @@ def _refilled(cmd: SimpleCommand, ctx: Context, filled: list[str]) -> Verdict | 
                                    "line moves files first", hint="delete build output only, "
                                    "or confirm")
     return None
+
+
+def _runs(cmd: SimpleCommand, depth: int = 0) -> list[SimpleCommand] | None:
+    """The commands ``cmd`` runs besides itself: the one behind its wrappers (``command mv``,
+    ``env mv``, ``busybox mv``) and those of the shell code it hands a shell or ``eval``
+    (``bash -c 'mv src gen'``); None when what it runs is not known here (a program named by
+    a variable, code that is not a literal, or nested too deep)."""
+    if not cmd.words:
+        return []  # assignments alone
+    start = start_through_wrappers(cmd.words, 0)
+    if start is None:
+        return None
+    target = inner(cmd, start) if start else cmd
+    found = [target] if start else []
+    code: str | None = ""
+    if target.program == "eval":
+        values = [w.value for w in target.words[1:]]
+        code = None if any(v is None for v in values) else " ".join(v for v in values if v)
+    elif target.program in SHELLS:
+        call = shell_call(target)
+        if call is not None and call.code is not None:
+            code = call.code.value
+    if code == "":
+        return found
+    if code is None or depth >= _MAX_CODE_DEPTH:
+        return None
+    from clawgate.shell import parse
+
+    for each in parse(code).commands:
+        found.append(each)
+        more = _runs(each, depth + 1)
+        if more is None:
+            return None
+        found += more
+    return found
+
+
+def _hides_commands(program: str | None) -> bool:
+    """``program`` may run another command this validator looks for (a wrapper, a shell or
+    ``eval``, or a program not known here)."""
+    return (program is None or program in _CODE_RUNNERS or program in PLAIN
+            or program in PRIVILEGED or program in ("command", "builtin"))
 
 
 def _printed_targets(feeder: SimpleCommand, deleter: SimpleCommand,
@@ -264,14 +315,27 @@ class DeleteByDegreeInLine(LineValidator):
         if len(commands) == 1:  # the common case, without a generator
             if commands[0].program not in _WATCHED:
                 return worst
-        elif _WATCHED.isdisjoint([cmd.program for cmd in commands]):
+        elif _WATCHED.isdisjoint(names := [cmd.program for cmd in commands]) and not any(
+                map(_hides_commands, names)):
             return worst
         seen: dict[int, tuple[str, ...]] = {}
         filled: list[str] = []  # where the line moved things before its deletes run
         for cmd, dirs in places(parsed, ctx, UNKNOWN):
             seen[id(cmd)] = dirs
-            if cmd.program in _MOVERS:
-                filled += _moved_into(cmd, dirs, ctx)
+            ran = _runs(cmd) if len(commands) > 1 and _hides_commands(cmd.program) else []
+            if ran is None:
+                filled.append("/")  # what it runs may fill any path
+                ran = []
+            for each in (cmd, *ran):
+                if each.program in _MOVERS:
+                    filled += _moved_into(each, dirs, ctx)
+            for each in ran:  # a delete behind a wrapper or in shell code (``bash -c 'rm …'``)
+                if filled and each.program in PROGRAMS:
+                    for here in dirs:
+                        where = ctx if here in (ctx.cwd, UNKNOWN) else replace(ctx, cwd=here)
+                        found = _refilled(each, where, filled)
+                        if found is not None and found.outcome > worst.outcome:
+                            worst = found
             if cmd.program == "xargs":
                 found = _xargs_delete(parsed, cmd, ctx, seen)
                 if found is not None and found.outcome > worst.outcome:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
-from clawgate.validators.argv import command_start, opts
+from clawgate.validators.argv import command_start, inner, opts
+from clawgate.validators.wraptable import start_through_wrappers
 
 _ENV_OPTIONS = opts("uCS", "unset chdir split-string")
 _ASSIGNMENT = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -26,7 +27,11 @@ _HISTORY_VALUED = lazy_pattern(r"^-[a-zA-Z]*[cdanrwps]")  # history -c, -d N, -w
 
 def secret_output(cmd: SimpleCommand) -> str | None:
     """What secret-bearing text ``cmd`` prints: "every environment variable", "the shell
-    history", or None."""
+    history", or None. Looked at through the wrappers in front of it (``command env``,
+    ``builtin export -p``, ``timeout 5 printenv``): the program they run prints it."""
+    start = start_through_wrappers(cmd.words, 0) if cmd.words else None
+    if start:
+        cmd = inner(cmd, start)
     if cmd.program in DUMPERS and dumps_environment(cmd):
         return "every environment variable"
     if prints_history(cmd):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 
+from clawgate import programs
 from clawgate.bounds import charge
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
@@ -67,6 +68,9 @@ def _fills(cmd: SimpleCommand, source: str | None, before: SimpleCommand | None,
     piped = before if before is not None and before.pipeline == cmd.pipeline and (
         before.stage == cmd.stage - 1) and cmd.stage else None
     found = [(path, source if text is None else None) for path, text in written(cmd, piped)]
+    if source is not None and cmd.program in _DECODERS:  # its own output file: -out, xxd's 2nd
+        found += [(posixpath.normpath(w.value), source) for w in programs.writes(cmd)
+                  if w.value is not None]
     if cmd.program in FETCHERS:
         found += [(posixpath.normpath(n), source) for n in _default_names(cmd)]
     return [(p, s) for p, s in found if p != "-"]

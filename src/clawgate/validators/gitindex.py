@@ -1,6 +1,12 @@
 """Which paths git tracks: the names in a repository's index (``.git/index``), read as git
 writes it (versions 2, 3 and 4, SHA-1 or SHA-256 object names), without running git.
 
+The whole file is accounted for or it is not read: the entries, then the extensions, each
+with its size, up to the trailing checksum (which says the object names' size). A split index
+(``core.splitIndex``) keeps most entries in ``sharedindex.<hash>``: its names count as well. A
+sparse index holds a directory outside the sparse cone as one entry ``dir/``: everything below
+it is tracked.
+
 A delete that the project's ignore files would spare still needs a person when it takes a
 tracked file with it: git does not ignore a tracked file whatever its ignore files say, and an
 uncommitted change to one is lost with it.
@@ -8,6 +14,7 @@ uncommitted change to one is lost with it.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import struct
 
@@ -57,7 +64,12 @@ def tracked_under(path: str) -> bool | None:
     if rel == ".":
         return bool(names)
     prefix = rel + "/"
-    return any(n == rel or n.startswith(prefix) for n in names)
+    return any(n == rel or n.startswith(prefix) or _sparse_over(n, prefix) for n in names)
+
+
+def _sparse_over(name: str, prefix: str) -> bool:
+    """``name`` is a sparse index's directory entry (``dir/``) holding ``prefix``."""
+    return name.endswith("/") and prefix.startswith(name)
 
 
 def tracked_matching(directory: str, pattern: str) -> bool | None:
@@ -77,6 +89,8 @@ def tracked_matching(directory: str, pattern: str) -> bool | None:
     prefix = "" if rel == "." else rel + "/"
     hidden = pattern.startswith(".")
     for name in names:
+        if _sparse_over(name, prefix):
+            return True
         if name.startswith(prefix):
             first = name[len(prefix):].split("/", 1)[0]
             if fnmatchcase(first, pattern) and (hidden or not first.startswith(".")):
@@ -99,14 +113,31 @@ def _names(gitdir: str) -> tuple[str, ...] | None:
     if cached is not None and cached[0] == stamp:
         return cached[1]
     try:
-        with open(index, "rb") as handle:
-            data = handle.read(_MAX_INDEX_BYTES + 1)
-        names = parse(data, _hash_size(gitdir))
-    except (OSError, ValueError, struct.error, UnicodeDecodeError):
+        names = _read(gitdir, index)
+    except (OSError, ValueError, struct.error, UnicodeDecodeError, IndexError):
         return None
     _cache.clear()  # one repository at a time: a bounded cache
     _cache[index] = (stamp, names)
     return names
+
+
+def _read(gitdir: str, index: str) -> tuple[str, ...]:
+    """The names of ``index`` and, for a split index, of the shared index it links to."""
+    with open(index, "rb") as handle:
+        data = handle.read(_MAX_INDEX_BYTES + 1)
+    if len(data) > _MAX_INDEX_BYTES:
+        raise ValueError("index too large")
+    names, shared = read_index(data, _hash_size(gitdir))
+    if shared is None:
+        return names
+    with open(os.path.join(gitdir, f"sharedindex.{shared}"), "rb") as handle:
+        data = handle.read(_MAX_INDEX_BYTES + 1)
+    if len(data) > _MAX_INDEX_BYTES:
+        raise ValueError("shared index too large")
+    base, linked = read_index(data, _hash_size(gitdir))
+    if linked is not None:
+        raise ValueError("a shared index linking to another")
+    return (*base, *names)
 
 
 def _hash_size(gitdir: str) -> int:
@@ -122,6 +153,23 @@ def _hash_size(gitdir: str) -> int:
 
 def parse(data: bytes, hash_size: int = 20) -> tuple[str, ...]:
     """The path names of an index file's entries (ValueError: not an index git writes)."""
+    return read_index(data, hash_size)[0]
+
+
+def read_index(data: bytes, hash_size: int = 20) -> tuple[tuple[str, ...], str | None]:
+    """The path names of an index file's entries and, for a split index, the name of the
+    shared index it links to (ValueError: not an index git writes, or one whose bytes are not
+    all accounted for). The trailing checksum gives the object names' size; an index written
+    without one (``index.skipHash``: zeros) is read with ``hash_size``."""
+    for size, digest in ((20, hashlib.sha1), (32, hashlib.sha256)):
+        if len(data) > size and digest(data[:-size]).digest() == data[-size:]:
+            return _entries(data, size)
+    if len(data) > hash_size and not any(data[-hash_size:]):
+        return _entries(data, hash_size)
+    raise ValueError("index checksum does not match")
+
+
+def _entries(data: bytes, hash_size: int) -> tuple[tuple[str, ...], str | None]:
     if data[:4] != b"DIRC":
         raise ValueError("not a git index")
     version, count = struct.unpack(">II", data[4:12])
@@ -152,7 +200,31 @@ def parse(data: bytes, hash_size: int = 20) -> tuple[str, ...]:
             raise ValueError("index entry runs past the end")
         names.append(name.decode("utf-8", errors="surrogateescape"))
         previous = name
-    return tuple(names)
+    return tuple(names), _extensions(data, offset, len(data) - hash_size, hash_size)
+
+
+def _extensions(data: bytes, offset: int, end: int, hash_size: int) -> str | None:
+    """Walk the extensions from ``offset`` to exactly ``end``; the shared index a ``link``
+    extension names (hex), if any."""
+    shared = None
+    while offset < end:
+        if offset + 8 > end:
+            raise ValueError("an extension header runs past the checksum")
+        signature = data[offset:offset + 4]
+        (size,) = struct.unpack(">I", data[offset + 4:offset + 8])
+        offset += 8
+        if offset + size > end:
+            raise ValueError("an extension runs past the checksum")
+        if signature == b"link":
+            if size < hash_size:
+                raise ValueError("a link extension without its index name")
+            link = data[offset:offset + hash_size]
+            if any(link):
+                shared = link.hex()
+        offset += size
+    if offset != end:
+        raise ValueError("entries run past the checksum")
+    return shared
 
 
 def _varint(data: bytes, offset: int) -> tuple[int, int]:

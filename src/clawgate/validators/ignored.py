@@ -10,7 +10,9 @@ an ignored directory), and only where they single the path out: a pattern that i
 name of a directory (``*``) is not a statement about any of them. Never spared: a path git
 tracks or one holding a tracked file (git ignores no tracked file, and an uncommitted change to
 one would be lost; an index that cannot be read spares nothing), a path through
-a symbolic link (``rm -rf link/`` empties what it points at), ``.git``, and a tree holding a
+a symbolic link (``rm -rf link/`` empties what it points at), ``.git``, a tree holding another
+repository (a ``.git`` inside: a clone under an ignored ``vendor/`` has its own tracked files
+and history, which this repository's index does not name), and a tree holding a
 credential file (``.env``, keys), which an ignore file names to keep it out of the
 repository, not because it is disposable. A tree too large to look through is not spared
 either.
@@ -29,7 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
-_MAX_IGNORE_BYTES = 256 * 1024  # a larger ignore file is not read: nothing is spared by it
+_MAX_IGNORE_BYTES = 256 * 1024  # a larger ignore file is not read: nothing below it is spared
 _MAX_DEPTH = 32
 _MAX_ENTRIES = 4096  # entries looked at for credential files inside an ignored tree
 _PROBE = "clawgate-unnamed-entry-7f3c"  # a name no ignore file singles out
@@ -53,7 +55,7 @@ def ignored(path: str, ctx: Context, *, directory: bool = False) -> bool:
     if kinds[-1] is None:  # nothing there yet: ignored as whatever it would be
         return _ignored_as(workspace, parts, True) or (
             not directory and _ignored_as(workspace, parts, False))
-    return (_ignored_as(workspace, parts, kinds[-1]) and not _holds_credential(path, ctx)
+    return (_ignored_as(workspace, parts, kinds[-1]) and not _holds_kept(path, ctx)
             and tracked_under(path) is False)
 
 
@@ -94,10 +96,14 @@ def _kinds(workspace: str, parts: list[str]) -> list[bool | None] | None:
 
 def _matched(workspace: str, parts: list[str], is_dir: bool) -> bool:
     """git's answer for the path ``parts`` (from the workspace): the last matching pattern of
-    the deepest ignore file that has one."""
+    the deepest ignore file that has one. An ignore file on the way that cannot be read as git
+    reads it leaves the path not ignored (its negations could re-include it)."""
     decided: bool | None = None
     for level in range(len(parts)):
-        spec = _spec("/".join([workspace, *parts[:level]]))
+        try:
+            spec = _spec("/".join([workspace, *parts[:level]]))
+        except _Unreadable:
+            return False
         if spec is None:
             continue
         rel = "/".join(parts[level:]) + ("/" if is_dir else "")
@@ -107,28 +113,57 @@ def _matched(workspace: str, parts: list[str], is_dir: bool) -> bool:
     return bool(decided)
 
 
+class _Unreadable(Exception):
+    """An ignore file that is there but cannot be read as git reads it."""
+
+
 def _spec(directory: str) -> GitIgnoreSpec | None:
-    """The patterns of ``directory/.gitignore``; None when there is none, it is not a regular
-    file, or it is too large."""
+    """The patterns of ``directory/.gitignore``; None when there is none or it is not a regular
+    file (git follows no link to one). _Unreadable: too large, unreadable, or holding a line
+    the pattern reader would take otherwise than git does."""
     path = f"{directory}/.gitignore"
     try:
         info = os.lstat(path)
-    except OSError:
+    except FileNotFoundError:
         return None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_IGNORE_BYTES:
+    except OSError as error:
+        raise _Unreadable(path) from error
+    if not stat.S_ISREG(info.st_mode):
         return None
+    if info.st_size > _MAX_IGNORE_BYTES:
+        raise _Unreadable(path)
     from pathspec import GitIgnoreSpec  # only a delete that nothing else spares gets here
 
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return GitIgnoreSpec.from_lines(handle.read(_MAX_IGNORE_BYTES).splitlines())
-    except (OSError, ValueError):
-        return None
+        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+            return GitIgnoreSpec.from_lines(_lines(handle.read(_MAX_IGNORE_BYTES)))
+    except (OSError, ValueError) as error:
+        raise _Unreadable(path) from error
 
 
-def _holds_credential(path: str, ctx: Context) -> bool:
-    """``path`` is, or is a tree holding, a credential file; True as well when the tree is too
-    large to look through or cannot be read (fail closed)."""
+def _lines(text: str) -> list[str]:
+    """The patterns' lines as git splits them: at a newline only, one carriage return before
+    it dropped, a byte-order mark at the start skipped. A lone carriage return (or a form feed,
+    or any other break ``str.splitlines`` knows) stays inside its line: ``build\rsrc`` is one
+    pattern, which ignores neither name. git trims only trailing spaces; a line ending in
+    other white space (a tab, a carriage return, a no-break space), which the pattern reader
+    would trim, is a ValueError. ``a/**/`` ignores the directories below ``a`` (at any depth),
+    not ``a`` nor the files directly in it; the pattern reader takes it for ``a/``, so it is
+    handed ``a/**/*/``, which it reads as git does (a negation read too widely only re-includes
+    more, and is left as it is)."""
+    lines = [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
+    for index, line in enumerate(lines):
+        kept = line.rstrip(" ")
+        if kept != kept.rstrip():
+            raise ValueError(f"a pattern ending in white space other than a space: {line!r}")
+        if kept.endswith("/**/") and not kept.startswith("!"):
+            lines[index] = kept + "*/"
+    return lines
+
+
+def _holds_kept(path: str, ctx: Context) -> bool:
+    """``path`` is, or is a tree holding, a credential file or another repository (``.git``);
+    True as well when the tree is too large to look through or cannot be read (fail closed)."""
     if is_credential(path, ctx):
         return True
     if not os.path.isdir(path):
@@ -138,7 +173,8 @@ def _holds_credential(path: str, ctx: Context) -> bool:
         for top, dirs, files in os.walk(path, onerror=_raise):
             for name in (*dirs, *files):
                 seen += 1
-                if seen > _MAX_ENTRIES or is_credential(f"{top}/{name}", ctx):
+                if (seen > _MAX_ENTRIES or name == ".git"
+                        or is_credential(f"{top}/{name}", ctx)):
                     return True
     except OSError:
         return True

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 
@@ -50,10 +51,14 @@ def resolve(word: Word, ctx: Context) -> PathArg:
     if word.value is not None:
         raw = word.value
         if TILDE in word.expansions:
+            if raw.partition("/")[0] == "~-":
+                return _UNKNOWN  # $OLDPWD: where the shell was before, not known here
             raw = _tilde(raw, ctx.home)
         return _finish(raw, None, ctx, glob=GLOB in word.expansions)
     text = word.text.replace('"', "").replace("'", "")
     if text.startswith("~"):
+        if text.partition("/")[0] == "~-":
+            return _UNKNOWN
         text = _tilde(text, ctx.home)
     known, unset = _expand(text, ctx)
     return _finish(known, unset, ctx, glob=GLOB in word.expansions)
@@ -79,8 +84,10 @@ def _tilde(text: str, home: str) -> str:
     head, slash, rest = text.partition("/")
     if head == "~":
         return home + slash + rest
-    if head in ("~+", "~-"):
-        return text  # $PWD / $OLDPWD: left relative to the cwd below
+    if head == "~+":
+        return "." + slash + rest  # $PWD: relative to the cwd below
+    if head == "~-":
+        return text  # $OLDPWD: resolve() has it unknown
     return posixpath.join(posixpath.dirname(home), head[1:]) + slash + rest
 
 
@@ -154,5 +161,32 @@ def _before_glob(raw: str | None) -> tuple[str | None, bool]:
 def _absolute(raw: str | None, cwd: str) -> str | None:
     if raw is None:
         return None
-    path = posixpath.normpath(posixpath.join(cwd, raw or "."))
+    joined = posixpath.join(cwd, raw or ".")
+    if "/.." in joined:
+        joined = _physical_parents(joined)
+    path = posixpath.normpath(joined)
     return "/" + path.lstrip("/") if path.startswith("//") else path
+
+
+_MAX_COMPONENTS = 256
+
+
+def _physical_parents(path: str) -> str:
+    """``path`` with each ``..`` taken as the kernel takes it: the parent of where the
+    components before it lead, through symbolic links (``link/../cache`` is the ``cache``
+    beside the link's target, not the one beside the link). Text normalisation alone is
+    right only where no link comes before a ``..``."""
+    parts = path.split("/")
+    if len(parts) > _MAX_COMPONENTS:
+        return path
+    here = ""
+    for part in parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if here and os.path.islink(here):
+                here = os.path.realpath(here)
+            here = posixpath.dirname(here) if here not in ("", "/") else ""
+            continue
+        here = f"{here}/{part}"
+    return here or "/"

@@ -12,6 +12,7 @@ from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.credentials import (
     HINT,
     credential_in,
+    hinted,
     holds_key_material,
     is_credential,
     is_secret_text,
@@ -58,9 +59,13 @@ def _sends(cmd: SimpleCommand) -> bool:
 
 
 def _mentions_secret(cmd: SimpleCommand) -> bool:
-    """Cheap first look before any path is resolved."""
-    return HINT.search(cmd.text) is not None or any(
-        r.target is not None and HINT.search(r.target.text) for r in cmd.redirects)
+    """Cheap first look before any path is resolved: at the words as bash reads them, not only
+    as written (``~/.net"rc"`` names ``~/.netrc``), and at any word with a glob, whose matches
+    are known only on disk (``~/.netr?``)."""
+    if HINT.search(cmd.text) is not None:
+        return True
+    return any(map(hinted, (*cmd.words, *(r.target for r in cmd.redirects
+                                          if r.target is not None))))
 
 
 _SECRET_TEXT = "private key material or a password or token in plain text"
@@ -231,8 +236,12 @@ def _read_by_option(cmd: SimpleCommand, ctx: Context) -> str | None:
 
 # ``$(< FILE)`` is ``$(cat FILE)`` in bash, and a command of nothing but ``< FILE`` pages the
 # file in zsh (READNULLCMD): both read FILE into the output.
-_BARE_READ = lazy_pattern(r"(?:^|[;&|({\n]|\$\()\s*<(?![<&(])\s*(['\"]?)([^\s;&|)'\"<>]+)\1"
+# The file's word may hold quoted runs (``~/.net'rc'``): read with them taken off, as bash does.
+_BARE_READ = lazy_pattern(r"(?:^|[;&|({\n]|\$\()\s*<(?![<&(])\s*(['\"]?)"
+                          r"((?:[^\s;&|)'\"<>]|'[^'\n]*'|\"[^\"$`\\\n]*\")+)\1"
                           r"\s*(?=$|[;&|)\n])")
+_QUOTED_RUN = lazy_pattern(r"'([^']*)'|\"([^\"]*)\"")
+_UNQUOTED = lazy_pattern(r"['\"\\\\]")  # a first look with quote characters taken out
 
 
 @register
@@ -249,10 +258,10 @@ class SubstitutionRead(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
-        if "<" not in source or HINT.search(source) is None:
+        if "<" not in source or HINT.search(_UNQUOTED.sub("", source)) is None:
             return Verdict.passthrough()
         for match in _BARE_READ.finditer(source):
-            text = match.group(2)
+            text = _QUOTED_RUN.sub(r"\1\2", match.group(2))
             kinds = frozenset({TILDE}) if text.startswith("~") else frozenset()
             found = resolve(Word(text, text, bool(match.group(1)), kinds), ctx)
             path = found.path if found.path is not None else found.if_unset

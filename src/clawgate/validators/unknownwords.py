@@ -18,8 +18,8 @@ from functools import lru_cache
 from clawgate import programs
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand
-from clawgate.validators.base import Context, Validator, register
+from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.programs import (
     DECODERS,
     INSPECTORS,
@@ -38,7 +38,7 @@ _SYNTAX = lazy_pattern(r"\|\s*\S|&&|\|\||;\s*\S|\$\(|`[^`]*`|(?:^|\s)\d?>{1,2}\s
 _CODE = lazy_pattern(
     r"\b(?:os\.(?:system|popen|exec\w*|spawn\w*)|subprocess\.\w+|child_process|execSync|"
     r"spawnSync|execFileSync|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|os:cmd|io\.popen|"
-    r"shell_exec|passthru|proc_open|popen|system\*?|exec|eval|__import__|System\.cmd|"
+    r"shell_exec|passthru|proc_open|popen|readpipe|system\*?|exec|eval|__import__|System\.cmd|"
     r"Process\.(?:run|new|start)|callCommand|callProcess|readProcess|spawnCommand|open-pipe)"
     r"\s*\(|\.execute\(\)|\(system\*?\s|sys\.process|\.!!?(?:\W|$)|Process\(\)|%x\{|"
     r"\bqx[{(/]|`[^`]+`")
@@ -226,3 +226,42 @@ class UnknownProgramWords(Validator):
         what = f"a command ({commands[0]!r})" if commands else "code that starts processes"
         return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{who} is handed {what}")
+
+
+_EXPORTERS = frozenset({"export", "declare", "typeset"})
+
+
+def _exported(cmd: SimpleCommand) -> list[str]:
+    """The values ``export NAME=value`` (``declare -x``, ``typeset -x``) puts in the
+    environment of every later program of the shell."""
+    if cmd.program not in _EXPORTERS:
+        return []
+    flags = "".join(w.value[1:] for w in cmd.words[1:]
+                    if w.value is not None and w.value.startswith("-"))
+    if cmd.program != "export" and "x" not in flags:
+        return []
+    return [v.split("=", 1)[1] for v in (w.value for w in cmd.words[1:])
+            if v is not None and _NAMED_VALUE.match(v)]
+
+
+@register
+class ExportedCommandWords(LineValidator):
+    """A command line exported on the line (``export HOOK='rm -rf ~'``) reaches every later
+    program of it through its environment, as ``HOOK='rm -rf ~' zzrun`` does: when a later
+    program is one the catalog does not know (or a file of its own), it is checked as the line
+    it is, as CG-PROG-004 checks a prefix.
+
+    Bad: ``export HOOK='rm -rf ~'; zzrun`` (DENY, as ``rm -rf ~``). Harmless: ``export
+    CFLAGS='-O2 -g'; ./configure``, ``export EDITOR='vim -u NONE'; git commit``.
+    """
+
+    id = "CG-PROG-005"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        carried: list[str] = []
+        for cmd in parsed.commands:
+            carried += [v for v in _exported(cmd) if len(v) <= MAX_WORD and command_like(v)]
+            program = cmd.program
+            if carried and program is not None and (not known(program) or own_file(cmd)):
+                return Verdict.unwrap(*dict.fromkeys(carried))
+        return Verdict.passthrough()

@@ -59,7 +59,8 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
         return None, spec.bare_shell
     found = inner(cmd, index)
     if first is not None and index > first:  # the variables go into the command's environment
-        found = replace(found, assignments=tuple(_assigned(w) for w in words[first:index]))
+        found = replace(found, assignments=(*found.assignments,
+                                            *(_assigned(w) for w in words[first:index])))
     return found, False
 
 
