@@ -54,15 +54,8 @@ def http_server(rate: float | None = None) -> Iterator[int]:
     at that many bytes per second (a download over a real link), else as fast as it goes."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.rate = rate  # type: ignore[attr-defined]
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+    with _serving(server) as port:
+        yield port
 
 
 @contextmanager
@@ -72,6 +65,13 @@ def https_server(certfile: str, keyfile: str) -> Iterator[int]:
     context.load_cert_chain(certfile, keyfile)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.socket = context.wrap_socket(server.socket, server_side=True)
+    with _serving(server) as port:
+        yield port
+
+
+@contextmanager
+def _serving(server: http.server.ThreadingHTTPServer) -> Iterator[int]:
+    """``server`` answering in a thread of its own until the block ends; yields its port."""
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -53,11 +53,10 @@ def tracked_under(path: str) -> bool | None:
     """Whether the index of the repository holding ``path`` (absolute, normalised) names
     ``path`` or anything below it; False outside a repository or where it has no index yet;
     None when the index cannot be read (the caller fails closed)."""
-    found = git_dir(os.path.dirname(path) or "/")
+    found = _index_of(os.path.dirname(path) or "/")
     if found is None:
         return False
-    top, gitdir = found
-    names = _names(gitdir)
+    top, names = found
     if names is None:
         return None
     rel = os.path.relpath(path, top)
@@ -65,6 +64,16 @@ def tracked_under(path: str) -> bool | None:
         return bool(names)
     prefix = rel + "/"
     return any(n == rel or n.startswith(prefix) or _sparse_over(n, prefix) for n in names)
+
+
+def _index_of(start: str) -> tuple[str, tuple[str, ...] | None] | None:
+    """The work tree of the repository holding ``start`` and the names its index holds (None:
+    the index cannot be read); None outside any repository."""
+    found = git_dir(start)
+    if found is None:
+        return None
+    top, gitdir = found
+    return top, _names(gitdir)
 
 
 def _sparse_over(name: str, prefix: str) -> bool:
@@ -78,11 +87,10 @@ def tracked_matching(directory: str, pattern: str) -> bool | None:
     matches; as ``tracked_under``."""
     from fnmatch import fnmatchcase
 
-    found = git_dir(directory)
+    found = _index_of(directory)
     if found is None:
         return False
-    top, gitdir = found
-    names = _names(gitdir)
+    top, names = found
     if names is None:
         return None
     rel = os.path.relpath(directory, top)
