@@ -10,6 +10,9 @@ of that commit as the workspace and the working directory (``git archive``, noth
 dependency installed: directories a build makes are absent). Prints, per project and in all,
 the lines and the share ALLOW, ASK and DENY; lines of projects not given are left out and
 counted.
+
+Corpora: ``tests/corpus/everyday_heldout2.jsonl`` by default (``--corpus`` names another of
+the everyday sets); the projects' snapshots are given on the command line, never committed.
 """
 
 from __future__ import annotations
