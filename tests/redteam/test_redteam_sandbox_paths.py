@@ -147,3 +147,21 @@ def test_runs_at_once_in_one_workspace_hold_the_paths_and_leave_nothing(
         (workspace / marker).unlink()
     assert sorted(outputs) == ["quick\n", "slow\n"]
     assert snapshot(workspace) == before
+
+
+def test_a_run_leaves_no_placeholder_behind_when_it_returns(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between two runs the host's tree holds no entry a command did not make: an agent
+    reading the workspace (its ``CLAUDE.md``, its ``.github``) finds it as it was."""
+    fake_home(tmp_path, monkeypatch)
+    workspace = tmp_path / "ws"
+    (workspace / ".github").mkdir(parents=True)
+    (workspace / ".github" / "CODEOWNERS").write_text("* @me\n")
+    before = snapshot(workspace)
+    guard = guard_for(tmp_path, EXECUTORS["bwrap"], approver=DenyAllApprover())
+    try:
+        for _ in range(2):
+            assert guard.call("exec_shell", {"command": "true"})["exit_code"] == 0
+            assert snapshot(workspace) == before
+    finally:
+        guard.close()

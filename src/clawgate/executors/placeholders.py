@@ -18,12 +18,13 @@ Removing a mount point that a sandbox still uses would take the sandbox's mount 
 kernel detaches mounts on a path removed from another mount namespace), so runs of one
 workspace share its placeholders: each run holds a shared ``flock`` on the workspace
 directory, and the placeholders are removed only under an exclusive one, taken without
-waiting. They are removed once the workspace has had no run for ``LINGER_S`` (commands that
-follow each other reuse them: making and removing some fifty entries costs a run more than
-its sandbox does on a slow disk), when the executor is closed, and at the interpreter's exit.
-While a sandbox of another process uses the workspace, they stay; the next removal that finds
-it alone takes them. A workspace where the placeholder cannot be made (read-only) does not
-get the mount: nothing run in it can create the path either.
+waiting. They are removed as the last run of the workspace ends, before the run's result is
+handed back (``LINGER_S``: none; the user's tree, an agent reading it on the host, and anything
+comparing it before and after see no entry the run did not make), when the executor is closed,
+and at the interpreter's exit. While a sandbox of another process uses the workspace, they
+stay, and the removal is tried again every ``RETRY_S`` until it finds the workspace alone. A
+workspace where the placeholder cannot be made (read-only) does not get the mount: nothing run
+in it can create the path either.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ from pathlib import Path
 from clawgate.errors import ExecutorError
 from clawgate.executors.view import ABSENT_WHY, Mount, SandboxView
 
-LINGER_S = 2.0  # how long placeholders outlive the last run of their workspace
+LINGER_S = 0.0  # how long placeholders outlive the last run of their workspace
+RETRY_S = 0.5  # how soon a removal another process's run put off is tried again
 LOCK_WAIT_S = 1.0  # how long a run waits for a workspace another process is cleaning up
 _POLL_S = 0.01
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
@@ -96,8 +98,11 @@ class Placeholders:
                 os.close(fd)
             with space.lock:
                 space.runs -= 1
-                if not space.runs and space.made:
-                    self._schedule(os.fspath(workspace), space)
+                idle = not space.runs and bool(space.made)
+                if idle and self.linger_s > 0:
+                    self._schedule(os.fspath(workspace), space, self.linger_s)
+            if idle and self.linger_s <= 0:
+                self._remove_idle(os.fspath(workspace), space)
 
     def settle(self, workspace: Path | None = None) -> None:
         """Remove now what waits to be removed (of ``workspace``, else of every workspace)
@@ -112,9 +117,9 @@ class Placeholders:
         with self._lock:
             return self._spaces.setdefault(key, _Workspace())
 
-    def _schedule(self, key: str, space: _Workspace) -> None:
+    def _schedule(self, key: str, space: _Workspace, delay: float) -> None:
         """Called with ``space.lock`` held."""
-        timer = threading.Timer(self.linger_s, self._remove_idle, (key, space))
+        timer = threading.Timer(delay, self._remove_idle, (key, space))
         timer.daemon = True
         space.timer = timer
         timer.start()
@@ -131,7 +136,7 @@ class Placeholders:
             alone = _lock_alone(key)
             if alone is None:
                 if retry:
-                    self._schedule(key, space)
+                    self._schedule(key, space, max(self.linger_s, RETRY_S))
                 return
             try:
                 for path in sorted(space.made, key=len, reverse=True):  # the deepest first
