@@ -49,6 +49,7 @@ from clawgate.executors import (
     DockerSettings,
     ExecRequest,
     Executor,
+    HostExecutor,
     SpawnLimiter,
 )
 from clawgate.executors.egress.proxy import EgressProxy
@@ -212,20 +213,43 @@ def downloads(size: int, runs: int, workspace: str, rate: float) -> None:
 
 
 def startup(runs: int, workspace: str) -> None:
-    for label, shared, inside in (("with the proxy inside", False, True),
-                                  ("with bridge and proxy", False, False),
-                                  ("network shared", True, False)):
+    """A host run of ``true``, then each sandbox's first run (a new executor and a fresh
+    workspace each time, ``runs // 3`` of them, in turns with the host) and its later runs."""
+    firsts: dict[str, list[float]] = {"host": []}
+    for _ in range(max(3, runs // 3)):
+        fresh = tempfile.mkdtemp(prefix="clawgate-bench-egress-first-", dir=workspace)
+        with HostExecutor(workspace=fresh, limiter=SpawnLimiter(5)) as host:
+            host.run(ExecRequest("true"))
+            start = time.perf_counter()
+            host.run(ExecRequest("true"))
+            firsts["host"].append((time.perf_counter() - start) * 1000)
+        for label, shared, inside in SANDBOXES:
+            with BwrapExecutor(workspace=fresh, limiter=SpawnLimiter(5),
+                               network=shared) as executor:
+                if inside and not executor.listen_inside:
+                    continue
+                executor.listen_inside = inside
+                start = time.perf_counter()
+                executor.run(ExecRequest("true"))
+                firsts.setdefault(label, []).append((time.perf_counter() - start) * 1000)
+    host = statistics.median(firsts.pop("host"))
+    report("a host run (the reference)", [host])
+    for label, values in firsts.items():
+        first = statistics.median(values)
+        print(f"{'first sandboxed run, ' + label:<50} median {first:9.1f} ms   "
+              f"{first - host:+7.1f} ms over a host run")
+    for label, shared, inside in SANDBOXES:
         with BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5),
                            network=shared) as executor:
             if inside and not executor.listen_inside:
                 continue
             executor.listen_inside = inside
-            start = time.perf_counter()
-            executor.run(ExecRequest("true"))
-            first = (time.perf_counter() - start) * 1000
-            print(f"{'first sandboxed run, ' + label:<50} {first:9.1f} ms")
             report(f"later runs, {label}", timings(
-                lambda executor=executor: executor.run(ExecRequest("true")), runs, warm=0))
+                lambda executor=executor: executor.run(ExecRequest("true")), runs, warm=1))
+
+
+SANDBOXES = (("with the proxy inside", False, True), ("with bridge and proxy", False, False),
+             ("network shared", True, False))
 
 
 def main() -> None:
@@ -243,7 +267,8 @@ def main() -> None:
         print(f"downloads of {args.mb} MiB from 127.0.0.1, {args.runs} runs each, in turns "
               "(last column: the median's cost over the direct download)")
         downloads(size, args.runs, workspace, args.rate)
-        print(f"start-up of `true`, {args.runs * 2} runs each")
+        print(f"start-up of `true`: first runs of new executors, then {args.runs * 2} later "
+              "runs each")
         startup(args.runs * 2, workspace)
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
