@@ -139,8 +139,9 @@ class Placeholders:
                     self._schedule(key, space, max(self.linger_s, RETRY_S))
                 return
             try:
-                for path in sorted(space.made, key=len, reverse=True):  # the deepest first
-                    _remove(key, path, space.made.pop(path))
+                with _Parents(key) as parents:
+                    for path in sorted(space.made, key=len, reverse=True):  # deepest first
+                        _remove(parents, path, space.made.pop(path))
             finally:
                 os.close(alone)
 
@@ -160,9 +161,9 @@ class Holder:
         the view was built)."""
         kept: list[Mount] = []
         top = self._workspace
-        with self._space.lock:
+        with self._space.lock, _Parents(top) as parents:
             made = self._space.made
-            ours = {path for path, what in made.items() if _unchanged(top, path, what)}
+            ours = {path for path, what in made.items() if _unchanged(parents, path, what)}
             for gone in set(made) - ours:  # the host put something there: the user's now
                 os.close(made.pop(gone).fd)
             for mount in view.mounts:
@@ -174,7 +175,7 @@ class Holder:
                 elif not mount.placeholder:
                     kept.append(mount)
                 else:
-                    held = _make(top, mount, made)
+                    held = _make(parents, mount, made)
                     if held is not None:
                         kept.append(held)
             shown = {mount.path for mount in kept}
@@ -192,39 +193,54 @@ def _holder_of(path: str, placeholders: set[str]) -> str | None:
     return path
 
 
-def _parent(workspace: str, path: str) -> int:
-    """An open descriptor of ``path``'s parent, reached from ``workspace`` one component at a
-    time without following a link. Raises OSError (ELOOP or ENOTDIR where a component is a
-    link or a file; EINVAL for a path outside the workspace)."""
-    relative = os.path.relpath(os.path.dirname(path), workspace)
-    if relative == ".." or relative.startswith("../") or os.path.isabs(relative):
-        raise OSError(errno.EINVAL, f"{path} is not inside {workspace}")
-    fd = os.open(workspace, _DIR_FLAGS)
-    try:
-        for part in [] if relative == "." else relative.split("/"):
-            below = os.open(part, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=fd)
+class _Parents:
+    """Open descriptors of the directories of one workspace that hold placeholders, each
+    reached from the workspace one component at a time without following a link, opened once
+    for one pass over its placeholders (a directory swapped for a link after it was opened is
+    not followed: the descriptor stays the directory that was there)."""
+
+    def __init__(self, workspace: str) -> None:
+        self.workspace = workspace
+        self._fds: dict[str, int] = {}
+
+    def __enter__(self) -> _Parents:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for fd in self._fds.values():
             os.close(fd)
-            fd = below
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+        self._fds.clear()
+
+    def of(self, path: str) -> int:
+        """``path``'s parent. Raises OSError (ELOOP or ENOTDIR where a component is a link
+        or a file; EINVAL for a path outside the workspace)."""
+        relative = os.path.relpath(os.path.dirname(path), self.workspace)
+        if relative == ".." or relative.startswith("../") or os.path.isabs(relative):
+            raise OSError(errno.EINVAL, f"{path} is not inside {self.workspace}")
+        return self._directory(relative)
+
+    def _directory(self, relative: str) -> int:
+        found = self._fds.get(relative)
+        if found is not None:
+            return found
+        if relative == ".":
+            fd = os.open(self.workspace, _DIR_FLAGS)
+        else:
+            above = self._directory(os.path.dirname(relative) or ".")
+            fd = os.open(os.path.basename(relative), _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=above)
+        self._fds[relative] = fd
+        return fd
 
 
-def _unchanged(workspace: str, path: str, made: _Made) -> bool:
+def _unchanged(parents: _Parents, path: str, made: _Made) -> bool:
     """Whether ``path`` is still the empty directory that was made."""
     try:
-        parent = _parent(workspace, path)
-    except OSError:
-        return False
-    try:
-        info = os.stat(os.path.basename(path), dir_fd=parent, follow_symlinks=False)
+        info = os.stat(os.path.basename(path), dir_fd=parents.of(path),
+                       follow_symlinks=False)
         return (info.st_dev, info.st_ino) == (made.device, made.inode) and \
             not os.listdir(made.fd)
     except OSError:
         return False
-    finally:
-        os.close(parent)
 
 
 def _lock_alone(workspace: str) -> int | None:
@@ -264,13 +280,13 @@ def _lock_shared(workspace: str) -> int | None:
             return None
 
 
-def _make(workspace: str, mount: Mount, made: dict[str, _Made]) -> Mount | None:
+def _make(parents: _Parents, mount: Mount, made: dict[str, _Made]) -> Mount | None:
     """Make ``mount``'s mount point in its parent (reached without following a link) and note
     it; a directory that appeared meanwhile is held all the same (something else there, or
     nothing can be made: None; nothing run can make one either where the workspace is
     read-only). Raises ExecutorError where a parent on the way is now a link or a file."""
     try:
-        parent = _parent(workspace, mount.path)
+        parent = parents.of(mount.path)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
             raise ExecutorError(f"{os.path.dirname(mount.path)} was replaced by a link or a "
@@ -287,24 +303,18 @@ def _make(workspace: str, mount: Mount, made: dict[str, _Made]) -> Mount | None:
         fd = os.open(name, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=parent)
     except OSError:
         return None
-    finally:
-        os.close(parent)
     info = os.fstat(fd)
     made[mount.path] = _Made(fd, info.st_dev, info.st_ino)
     return mount
 
 
-def _remove(workspace: str, path: str, made: _Made) -> None:
+def _remove(parents: _Parents, path: str, made: _Made) -> None:
     """Remove ``path`` if it is still the empty directory that was made (through its parent,
     reached without following a link), and let go of it."""
     try:
-        if _unchanged(workspace, path, made):
+        if _unchanged(parents, path, made):
             with contextlib.suppress(OSError):
-                parent = _parent(workspace, path)
-                try:
-                    os.rmdir(os.path.basename(path), dir_fd=parent)  # fails unless empty
-                finally:
-                    os.close(parent)
+                os.rmdir(os.path.basename(path), dir_fd=parents.of(path))  # unless empty
     finally:
         os.close(made.fd)
 
