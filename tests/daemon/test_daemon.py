@@ -214,9 +214,10 @@ def test_an_idle_decider_stops(tmp_path: Path) -> None:
     env = env_for(tmp_path / "state")
     subprocess.run([sys.executable, "-m", "clawgate", "daemon", "start", "--idle", "1"],
                    env=env, check=True, capture_output=True, timeout=300)
-    pid = status(env)["pid"]
-    assert isinstance(pid, int)
-    wait_for(lambda: not alive(pid), "the idle decider to stop")
+    pid = status(env)["pid"]  # None: on a loaded machine it may already have stopped
+    if pid is not None:
+        assert isinstance(pid, int)
+        wait_for(lambda: not alive(pid), "the idle decider to stop")
     assert status(env)["running"] is False
 
 
