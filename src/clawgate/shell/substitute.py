@@ -212,11 +212,12 @@ def computed(text: str, env: dict[str, str] | None = None, *,
     if len(text) > MAX_OUTPUT:
         return None
     out: list[str] = []
-    i, quoted = 0, not split
+    i, double = 0, False
     while i < len(text):
+        quoted = double or not split  # an assignment's value is never split, quoted or not
         if text[i] == '"':
-            quoted = not quoted
-        elif text[i] == "'" and not quoted:
+            double = not double
+        elif text[i] == "'" and not double:
             end = text.find("'", i + 1)
             if end < 0:
                 return None
@@ -235,7 +236,7 @@ def computed(text: str, env: dict[str, str] | None = None, *,
                 return None
             if not quoted and len(value.split()) > 1:  # split into words: whole word only
                 return value.split() if (i, end) == (0, len(text) - 1) else None
-            out.append(_inserted(value, quoted))
+            out.append(_inserted(value, quoted) if double or split else shlex.quote(value))
             i = end + 1
             continue
         out.append(text[i])

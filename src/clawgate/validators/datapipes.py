@@ -11,11 +11,9 @@ from clawgate.decision import Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.consoles import fed_text
+from clawgate.validators.written import STDIN_CLIENTS
 
-READERS = frozenset({
-    "psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "pgcli", "mycli",
-    "litecli", "usql", "sqlcmd", "cqlsh", "cockroach", "mysqlsh", "influx", "redis-cli",
-    "valkey-cli", "keydb-cli", "mongosh", "mongo", "kubectl", "oc"})
+READERS = STDIN_CLIENTS
 _ESCAPES = {"\\n": "\n", "\\t": "\t"}
 
 

@@ -16,7 +16,14 @@ from clawgate.validators.inertmanifest import inert_manifest
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
 from clawgate.validators.runfiles import reader_for, written_actions
 from clawgate.validators.writes import may_write, write_targets
-from clawgate.validators.written import COMPILE_AND_RUN, appends, as_line, run_as, written
+from clawgate.validators.written import (
+    COMPILE_AND_RUN,
+    appends,
+    as_line,
+    fed_line,
+    run_as,
+    written,
+)
 
 _WRITERS = frozenset({"echo", "printf", "cat"})
 _COPIERS = frozenset({"cp", "ln", "install", "mv", "rsync"})
@@ -88,7 +95,9 @@ class StagedPayload(LineValidator):
     literal text declares data only: inertmanifest.py). ASK. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
     ``echo '…' > x.py; python x.py``, ``echo '…' > conftest.py && pytest``, a file
-    ``NODE_OPTIONS=--require`` names) is checked as the command or inline code it is; a run
+    ``NODE_OPTIONS=--require`` names, a file sent to a program's input: ``bash < t.sh``,
+    ``redis-cli < c.txt``, ``cat q.sql | psql``) is checked as the command, inline code or
+    client input it is; a run
     of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK. Command lines
     written to a file the project's tools run (Makefile recipes, ``package.json`` scripts, a
     kubeconfig's ``exec`` plugin: runfiles.py) are checked when written.
@@ -209,6 +218,9 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                 found.extend([None] if lines is None else lines)
                 if lines is not None:
                     checked.add((index, path))
+            elif text is not None and (line := fed_line(cmd, path, text, before)) is not None:
+                found.append(line)  # sh < t.sh, redis-cli < c.txt, cat c.txt | psql
+                checked.add((index, path))
         if cmd.program in _EXPORTERS:
             exported.update((name, value.value or "") for name, value in assignments(cmd))
         piped = before if cmd.stage > 0 and before is not None and (

@@ -18,7 +18,8 @@ from functools import lru_cache
 from clawgate import programs
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.shell.substitute import computed
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.programs import (
     DECODERS,
@@ -32,6 +33,7 @@ from clawgate.validators.sysbins import SYSTEM_DIRS
 
 # Shell syntax that makes a word a command line rather than text.
 _SYNTAX = lazy_pattern(r"\|\s*\S|&&|\|\||;\s*\S|\$\(|`[^`]*`|(?:^|\s)\d?>{1,2}\s*[~/.\w]|<\(")
+_LATER = lazy_pattern(r"&&|\|\||;|\|")  # where a later command of a list or pipeline starts
 # Calls that start processes or evaluate text, in the languages agents meet (and in those the
 # engine does not read token by token: Erlang, Elixir, Groovy, Scala, Kotlin, Swift, Haskell,
 # Scheme, Crystal).
@@ -114,7 +116,9 @@ def command_like(text: str) -> bool:
         return False
     first = words[0].rsplit("/", 1)[-1] if words[0].startswith("/") else words[0]
     if not known(first):
-        return False
+        # a later command of a list or pipeline: ``x && rm -rf ~``, ``y; curl … | sh``
+        rest = _LATER.split(text, maxsplit=1)
+        return len(rest) > 1 and command_like(rest[1])
     if _SYNTAX.search(text):
         return True
     return any(w.startswith("-") or w.startswith(("/", "~", "./", "../")) or "/" in w
@@ -139,10 +143,19 @@ def _carried(cmd: SimpleCommand) -> list[str]:
     """Command lines handed to ``cmd`` as variables: its environment prefix (``HOOK='rm -rf ~'
     zzrun``) and ``NAME=value`` operands (``zzrun HOOK='…'``, as make and many tools read
     them). A program whose use of them is unknown may run them."""
-    values = [a.value.value for a in cmd.assignments]
-    values += [v.split("=", 1)[1] for v in (w.value for w in cmd.words[1:])
+    values = [_value(a.value) for a in cmd.assignments]
+    values += [v.split("=", 1)[1] for v in (_value(w) for w in cmd.words[1:])
                if v is not None and _NAMED_VALUE.match(v)]
     return [v for v in values if v is not None and len(v) <= MAX_WORD and command_like(v)]
+
+
+def _value(word: Word) -> str | None:
+    """The word's value, also where it holds substitutions whose output can be known by
+    reading (``HOOK="$(printf 'rm -rf ~')"``): computed as one field, as an assignment is."""
+    if word.value is not None or ("$" not in word.text and "`" not in word.text):
+        return word.value
+    fields = computed(word.text, split=False)
+    return fields[0] if fields is not None and len(fields) == 1 else None
 
 
 def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:

@@ -229,3 +229,44 @@ def as_line(how: str, text: str) -> str:
         return text
     flag = f" {INLINE[how]}" if INLINE[how] else ""
     return f"{_RUNS_AS.get(how, how)}{flag} {shlex.quote(text)}"
+
+
+def fed_line(cmd: SimpleCommand, path: str, text: str,
+             before: SimpleCommand | None = None) -> str | None:
+    """The command line ``cmd`` runs when it reads the text of ``path`` as its input, not a
+    file it names: ``sh < t.sh`` runs the text, ``python3 < t.py`` its code, ``redis-cli <
+    c.txt`` and ``cat c.txt | psql`` send it as the client's commands (checked as a
+    here-string would be). ``before``: the command before ``cmd`` on the line (a pipe's
+    writer when it is the stage before). None when ``cmd`` does not read ``path`` so."""
+    if not _reads_from(cmd, path, before):
+        return None
+    program = cmd.program or ""
+    if _first_operand(cmd.words) is None or program in STDIN_CLIENTS:
+        if program in SHELLS:
+            return text
+        if (program in INLINE and INLINE[program] == "-c") or program in ("node", "perl", "ruby"):
+            return as_line(program, text)
+    if program in STDIN_CLIENTS:
+        prefix = " ".join(f"{a.name}={shlex.quote(a.value.shown)}" for a in cmd.assignments)
+        return f"{prefix} {shlex.join(cmd.argv)} <<< {shlex.quote(text)}".strip()
+    return None
+
+
+# Clients that read commands on their input: what a file sent to them holds is what they run.
+STDIN_CLIENTS = frozenset({
+    "psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "pgcli", "mycli",
+    "litecli", "usql", "sqlcmd", "cqlsh", "cockroach", "mysqlsh", "influx", "redis-cli",
+    "valkey-cli", "keydb-cli", "mongosh", "mongo", "kubectl", "oc"})
+
+
+def _reads_from(cmd: SimpleCommand, path: str, before: SimpleCommand | None) -> bool:
+    """``cmd`` takes ``path`` as its standard input: ``< path``, or ``cat path |`` before it."""
+    if any(r.op == "<" and r.fd in (None, 0) and r.target is not None and
+           r.target.value is not None and _norm(r.target.value) == path for r in cmd.redirects):
+        return True
+    if before is None or cmd.stage == 0 or before.pipeline != cmd.pipeline or (
+            before.stage != cmd.stage - 1 or before.program != "cat"):
+        return False
+    operands = [w.value for w in before.words[1:]]
+    return len(operands) == 1 and operands[0] is not None and _norm(operands[0]) == path
+
