@@ -227,3 +227,29 @@ def test_a_time_limit_that_ends_the_run_before_its_listener_is_a_time_out(
     monkeypatch.setattr(opening_module, "listen_in", slowly)
     result = sandbox.run(ExecRequest(["sleep", "30"], timeout_s=0.2))
     assert (result.timed_out, result.exit_code) == (True, 124), result
+
+
+def test_no_program_of_ours_stays_between_the_command_and_the_proxy(
+        sandbox: BwrapExecutor, port: int, seen: list[Connection]) -> None:
+    """Either way in, the proxy accepts the sandbox's connections itself: the bridge hands
+    its listener over and becomes the command, so no relay runs beside it in the sandbox
+    (process 1 is bubblewrap's own, its command line holds the loader and the bridge's)."""
+    script = ("for p in /proc/[0-9]*; do [ $p = /proc/1 ] || tr '\\0' ' ' < $p/cmdline; "
+              "echo; done; "
+              f"curl -sS -o /dev/null -w '%{{http_code}}\\n' http://{TEST_DOMAIN}:{port}/x")
+    if CURL is None:
+        pytest.skip("curl is not installed")
+    code, out = _run(sandbox, script)
+    assert code == 0, out
+    assert [line for line in out.splitlines() if "bridge" in line or "seccomp" in line] == []
+    assert out.endswith("200\n")
+    assert [(c.host, c.allowed) for c in seen] == [(TEST_DOMAIN, True)]
+
+
+def test_the_sandbox_cannot_hand_over_a_listener_of_its_own(sandbox: BwrapExecutor) -> None:
+    """The handoff socket takes one listener, the bridge's, before the command starts: the
+    command finds nothing there to hand a socket of its own to."""
+    code = ("import socket\ns = socket.socket(socket.AF_UNIX)\n"
+            "try:\n    s.connect('/run/clawgate-egress/handoff.sock')\n    print('connected')\n"
+            "except OSError as e:\n    print(type(e).__name__)\n")
+    assert _run(sandbox, [PYTHON, "-I", "-c", code]) == (0, "FileNotFoundError\n")

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 
 from clawgate.egressrules import EgressRules, Verdict, normal_host
+from clawgate.executors.egress.handoff import TAKEN, HandoffRefused, receive_listener
 from clawgate.executors.egress.lane import Connection, Lane, Progress, Sink
 from clawgate.executors.egress.protocols import (
     HEAD_LIMIT,
@@ -124,6 +125,45 @@ class EgressProxy:
             accepting.start()
         else:
             listener.close()
+
+    def await_listener(self, lane: Lane, port: int) -> None:
+        """Take the listener a sandbox hands over on ``lane``'s handoff socket, once
+        (``bridge.py``), and accept ``lane``'s connections on it too once it is checked
+        (``handoff.py``); a refusal is kept in ``lane.handoff_failure``."""
+        handoff = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            handoff.bind(lane.handoff_path)
+            handoff.listen(1)
+        except OSError:
+            handoff.close()
+            raise
+        taking = threading.Thread(target=self._take, args=(lane, handoff, port),
+                                  name="clawgate-egress-handoff", daemon=True)
+        if lane.add_listener(handoff, taking):
+            taking.start()
+        else:
+            handoff.close()
+
+    def _take(self, lane: Lane, handoff: socket.socket, port: int) -> None:
+        try:
+            conn, _ = handoff.accept()
+        except OSError:
+            return
+        handoff.close()  # one handoff a run: nothing else connects there
+        with contextlib.suppress(OSError):
+            os.unlink(lane.handoff_path)
+        with conn:
+            try:
+                conn.settimeout(HEAD_TIMEOUT_S)
+                listener = receive_listener(conn, port)
+            except (HandoffRefused, OSError) as exc:
+                lane.handoff_failure = f"the listener handed over was refused: {exc}"
+                with contextlib.suppress(OSError):
+                    conn.sendall(f"refused: {exc}".encode())
+                return
+            self.accept_on(lane, listener)
+            with contextlib.suppress(OSError):
+                conn.sendall(TAKEN)
 
     def _accept(self, lane: Lane, listener: socket.socket) -> None:
         while True:

@@ -1,0 +1,71 @@
+"""The listener a sandbox hands the egress proxy (``bridge.py``, where the proxy may not join
+the sandbox's network namespace itself): one connection to the run's handoff socket, one fd
+(``SCM_RIGHTS``), checked before the proxy accepts on it.
+
+What is taken is exactly what the sandbox's programs are told to use: a TCP socket listening
+on 127.0.0.1 at the agreed port, in a network namespace that is not the guard's own (a
+listener of the host's loopback would let every local program through the run's proxy).
+Anything else is refused, closed, and the sandbox's command is not run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import socket
+
+SIOCGSKNS = 0x894C  # the network namespace a socket lives in, as a new fd (Linux ≥ 4.9)
+TAKEN = b"ok"  # what the bridge waits for (``bridge.TAKEN``)
+MAX_FDS = 4  # read past the one expected, so that extra ones are seen (and closed)
+
+
+class HandoffRefused(Exception):
+    """What a sandbox handed over is not its listener (the message says why)."""
+
+
+def receive_listener(conn: socket.socket, port: int) -> socket.socket:
+    """The listening socket sent on ``conn``, checked; raises HandoffRefused (every fd that
+    came is closed) or OSError."""
+    _data, fds, flags, _address = socket.recv_fds(conn, 64, MAX_FDS)
+    if len(fds) != 1 or flags & socket.MSG_CTRUNC:
+        for fd in fds:
+            os.close(fd)
+        raise HandoffRefused(f"{len(fds)} file descriptors were sent, not one listener")
+    try:
+        listener = socket.socket(fileno=fds[0])
+    except OSError as exc:
+        os.close(fds[0])
+        raise HandoffRefused(f"what was sent is not a socket: {exc.strerror or exc}") from exc
+    try:
+        _check(listener, port)
+    except BaseException:
+        listener.close()
+        raise
+    return listener
+
+
+def _check(listener: socket.socket, port: int) -> None:
+    if listener.family != socket.AF_INET or listener.type != socket.SOCK_STREAM:
+        raise HandoffRefused("what was sent is not a TCP socket")
+    if not listener.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN):
+        raise HandoffRefused("the socket sent is not listening")
+    if listener.getsockname() != ("127.0.0.1", port):
+        raise HandoffRefused(f"the socket sent listens on {listener.getsockname()}, not on "
+                             f"127.0.0.1:{port}")
+    if _namespace(listener) == os.stat("/proc/self/ns/net").st_ino:
+        raise HandoffRefused("the socket sent listens in the guard's own network namespace")
+
+
+def _namespace(sock: socket.socket) -> int:
+    """The inode of the network namespace ``sock`` lives in."""
+    try:
+        namespace = fcntl.ioctl(sock.fileno(), SIOCGSKNS)
+    except OSError as exc:
+        raise HandoffRefused(f"the network namespace of the socket sent cannot be known: "
+                             f"{exc.strerror or exc}") from exc
+    try:
+        return os.fstat(namespace).st_ino
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(namespace)
