@@ -5,6 +5,7 @@ inside, and every connection in the audit log (the Guard's and ``policy run``'s)
 
 from __future__ import annotations
 
+import errno
 import json
 import shlex
 import shutil
@@ -20,6 +21,7 @@ from clawgate.audit import verify
 from clawgate.cli import main
 from clawgate.egressrules import EgressRules
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
+from clawgate.executors.egress import handoff
 from clawgate.executors.egress import opening as opening_module
 from clawgate.executors.egress.netns import can_join, listen_in
 from clawgate.executors.egress.opening import Opening
@@ -253,3 +255,18 @@ def test_the_sandbox_cannot_hand_over_a_listener_of_its_own(sandbox: BwrapExecut
             "try:\n    s.connect('/run/clawgate-egress/handoff.sock')\n    print('connected')\n"
             "except OSError as e:\n    print(type(e).__name__)\n")
     assert _run(sandbox, [PYTHON, "-I", "-c", code]) == (0, "FileNotFoundError\n")
+
+
+def test_the_bridges_listener_is_taken_where_its_namespace_may_not_be_asked(
+        sandbox: BwrapExecutor, port: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the right to ask a socket its namespace (a setuid bubblewrap's), the proxy
+    still knows the bridge's listener is not of the host's loopback, and takes it."""
+    if sandbox.listen_inside:
+        pytest.skip("the listener made inside is not handed over")
+
+    def denied(*_args: object) -> int:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(handoff.fcntl, "ioctl", denied)
+    code, out = _run(sandbox, urlopen_script(f"http://{TEST_DOMAIN}:{port}/x"))
+    assert (code, out) == (0, f"200 hello {TEST_DOMAIN}:{port} /x\n\n")

@@ -3,6 +3,7 @@ proxy refuses to take, on real sockets, and that it takes one handoff a run."""
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 from collections.abc import Callable, Iterator
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from clawgate.egressrules import EgressRules
+from clawgate.executors.egress import handoff
 from clawgate.executors.egress.handoff import HandoffRefused, receive_listener
 from clawgate.executors.egress.proxy import EgressProxy
 
@@ -78,6 +80,22 @@ def test_what_is_not_the_sandboxs_listener_is_refused_and_closed(
             receive_listener(receiver, port)
     assert why.format(port=port) in str(refused.value)
     assert set(os.listdir("/proc/self/fd")) == before  # what came was closed
+
+
+def test_a_listener_of_the_guards_loopback_is_refused_without_the_right_to_ask_its_socket(
+        pair: tuple[socket.socket, socket.socket], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the socket's namespace may not be asked (a setuid bubblewrap's namespace), the
+    guard's own TCP table says whether the listener is the guard's."""
+    def denied(*_args: object) -> int:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(handoff.fcntl, "ioctl", denied)
+    sender, receiver = pair
+    port = _free_port()
+    with _listening(port) as own:
+        socket.send_fds(sender, [b"listener"], [own.fileno()])
+        with pytest.raises(HandoffRefused, match="the guard's own network namespace"):
+            receive_listener(receiver, port)
 
 
 def test_one_handoff_a_run_and_a_refusal_is_kept(tmp_path: Path) -> None:

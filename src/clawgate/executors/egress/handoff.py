@@ -11,6 +11,7 @@ Anything else is refused, closed, and the sandbox's command is not run.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import socket
@@ -53,19 +54,30 @@ def _check(listener: socket.socket, port: int) -> None:
     if listener.getsockname() != ("127.0.0.1", port):
         raise HandoffRefused(f"the socket sent listens on {listener.getsockname()}, not on "
                              f"127.0.0.1:{port}")
-    if _namespace(listener) == os.stat("/proc/self/ns/net").st_ino:
+    if _in_own_namespace(listener):
         raise HandoffRefused("the socket sent listens in the guard's own network namespace")
 
 
-def _namespace(sock: socket.socket) -> int:
-    """The inode of the network namespace ``sock`` lives in."""
+def _in_own_namespace(sock: socket.socket) -> bool:
+    """Whether ``sock`` lives in this process's network namespace: asked of the socket
+    (``SIOCGSKNS``), else, where that needs a right this process lacks over the socket's
+    namespace (a setuid bubblewrap's), looked up in this namespace's TCP table."""
     try:
         namespace = fcntl.ioctl(sock.fileno(), SIOCGSKNS)
     except OSError as exc:
-        raise HandoffRefused(f"the network namespace of the socket sent cannot be known: "
-                             f"{exc.strerror or exc}") from exc
+        if exc.errno != errno.EPERM:
+            raise HandoffRefused(f"the network namespace of the socket sent cannot be "
+                                 f"known: {exc.strerror or exc}") from exc
+        return _listed_here(sock)
     try:
-        return os.fstat(namespace).st_ino
+        return os.fstat(namespace).st_ino == os.stat("/proc/self/ns/net").st_ino
     finally:
         with contextlib.suppress(OSError):
             os.close(namespace)
+
+
+def _listed_here(sock: socket.socket) -> bool:
+    inode = str(os.fstat(sock.fileno()).st_ino)
+    with open("/proc/self/net/tcp", encoding="ascii") as table:
+        next(table, None)  # the header
+        return any(line.split()[9:10] == [inode] for line in table)
