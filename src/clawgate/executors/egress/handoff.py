@@ -15,14 +15,61 @@ import errno
 import fcntl
 import os
 import socket
+import threading
+from collections.abc import Callable
+
+from clawgate.executors.egress.lane import Lane
 
 SIOCGSKNS = 0x894C  # the network namespace a socket lives in, as a new fd (Linux ≥ 4.9)
 TAKEN = b"ok"  # what the bridge waits for (``bridge.TAKEN``)
 MAX_FDS = 4  # read past the one expected, so that extra ones are seen (and closed)
+TIMEOUT_S = 30.0  # a bridge that connects and sends nothing
 
 
 class HandoffRefused(Exception):
     """What a sandbox handed over is not its listener (the message says why)."""
+
+
+def await_listener(lane: Lane, port: int, accept: Callable[[socket.socket], None]) -> None:
+    """Listen on ``lane``'s handoff socket for one connection, on a thread of the lane's
+    (it ends with the lane); hand the listener that comes, once checked, to ``accept``, or
+    keep why it was refused in ``lane.handoff_failure``. Either way the bridge is answered."""
+    handoff = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        handoff.bind(lane.handoff_path)
+        handoff.listen(1)
+    except OSError:
+        handoff.close()
+        raise
+    taking = threading.Thread(target=_take, args=(lane, handoff, port, accept),
+                              name="clawgate-egress-handoff", daemon=True)
+    if lane.add_listener(handoff, taking):
+        taking.start()
+    else:
+        handoff.close()
+
+
+def _take(lane: Lane, handoff: socket.socket, port: int,
+          accept: Callable[[socket.socket], None]) -> None:
+    try:
+        conn, _ = handoff.accept()
+    except OSError:
+        return
+    handoff.close()  # one handoff a run: nothing else connects there
+    with contextlib.suppress(OSError):
+        os.unlink(lane.handoff_path)
+    with conn:
+        try:
+            conn.settimeout(TIMEOUT_S)
+            listener = receive_listener(conn, port)
+        except (HandoffRefused, OSError) as exc:
+            lane.handoff_failure = f"the listener handed over was refused: {exc}"
+            with contextlib.suppress(OSError):
+                conn.sendall(f"refused: {exc}".encode())
+            return
+        accept(listener)
+        with contextlib.suppress(OSError):
+            conn.sendall(TAKEN)
 
 
 def receive_listener(conn: socket.socket, port: int) -> socket.socket:

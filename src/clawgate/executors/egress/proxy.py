@@ -6,6 +6,10 @@ pipes the bytes and reports every connection — host, port, bytes each way, the
 an audit sink. A refusal answers at once: HTTP 403 whose status line and body name the host and the
 policy key, or SOCKS5 reply 0x02.
 
+A lane may also accept on a TCP listener made in a sandbox's network namespace: made there
+by the guard (``netns.py``), or by the sandbox's bridge and handed over on the lane's
+handoff socket, once, checked before it is used (``handoff.py``).
+
 Each lane accepts on a thread of its own and serves each connection on another (a run makes
 few connections; blocking sockets move bytes with the least work per byte). Closing a lane,
 when its run has ended, waits briefly for the run's connections to finish, cuts those that do
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
 import logging
 import os
 import shutil
@@ -27,7 +32,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 
 from clawgate.egressrules import EgressRules, Verdict, normal_host
-from clawgate.executors.egress.handoff import TAKEN, HandoffRefused, receive_listener
+from clawgate.executors.egress.handoff import await_listener
 from clawgate.executors.egress.lane import Connection, Lane, Progress, Sink
 from clawgate.executors.egress.protocols import (
     HEAD_LIMIT,
@@ -130,40 +135,7 @@ class EgressProxy:
         """Take the listener a sandbox hands over on ``lane``'s handoff socket, once
         (``bridge.py``), and accept ``lane``'s connections on it too once it is checked
         (``handoff.py``); a refusal is kept in ``lane.handoff_failure``."""
-        handoff = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            handoff.bind(lane.handoff_path)
-            handoff.listen(1)
-        except OSError:
-            handoff.close()
-            raise
-        taking = threading.Thread(target=self._take, args=(lane, handoff, port),
-                                  name="clawgate-egress-handoff", daemon=True)
-        if lane.add_listener(handoff, taking):
-            taking.start()
-        else:
-            handoff.close()
-
-    def _take(self, lane: Lane, handoff: socket.socket, port: int) -> None:
-        try:
-            conn, _ = handoff.accept()
-        except OSError:
-            return
-        handoff.close()  # one handoff a run: nothing else connects there
-        with contextlib.suppress(OSError):
-            os.unlink(lane.handoff_path)
-        with conn:
-            try:
-                conn.settimeout(HEAD_TIMEOUT_S)
-                listener = receive_listener(conn, port)
-            except (HandoffRefused, OSError) as exc:
-                lane.handoff_failure = f"the listener handed over was refused: {exc}"
-                with contextlib.suppress(OSError):
-                    conn.sendall(f"refused: {exc}".encode())
-                return
-            self.accept_on(lane, listener)
-            with contextlib.suppress(OSError):
-                conn.sendall(TAKEN)
+        await_listener(lane, port, functools.partial(self.accept_on, lane))
 
     def _accept(self, lane: Lane, listener: socket.socket) -> None:
         while True:
