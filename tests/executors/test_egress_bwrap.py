@@ -20,6 +20,7 @@ import pytest
 from clawgate.audit import verify
 from clawgate.cli import main
 from clawgate.egressrules import EgressRules
+from clawgate.errors import SandboxUnavailable
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
 from clawgate.executors.egress import handoff
 from clawgate.executors.egress import opening as opening_module
@@ -270,3 +271,23 @@ def test_the_bridges_listener_is_taken_where_its_namespace_may_not_be_asked(
     monkeypatch.setattr(handoff.fcntl, "ioctl", denied)
     code, out = _run(sandbox, urlopen_script(f"http://{TEST_DOMAIN}:{port}/x"))
     assert (code, out) == (0, f"200 hello {TEST_DOMAIN}:{port} /x\n\n")
+
+
+def test_a_listener_the_proxy_refuses_runs_nothing(sandbox: BwrapExecutor,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the proxy refuses what the bridge hands over, the command is not run and the
+    run fails saying why (it is never one with a different network)."""
+    if sandbox.listen_inside:
+        pytest.skip("the listener made inside is not handed over")
+    marker = Path(sandbox.workspace, "ran")
+
+    def refuse(_listener: socket.socket, _port: int) -> None:
+        raise handoff.HandoffRefused("not this one")
+
+    monkeypatch.setattr(handoff, "_check", refuse)
+    with pytest.raises(SandboxUnavailable) as failed:
+        sandbox.run(ExecRequest(["touch", str(marker)], timeout_s=60))
+    assert str(failed.value) == ("the sandbox's egress proxy could not be set up: the "
+                                 "listener handed over was refused: not this one; the "
+                                 "command was not run")
+    assert not marker.exists()
