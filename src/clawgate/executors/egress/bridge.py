@@ -39,7 +39,7 @@ def hand_over(port: int, path: str) -> None:
         # the fd as a C int (not ``array``: it imports ``collections``)
         proxy.sendmsg([b"listener"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS,
                                        listener.fileno().to_bytes(4, sys.byteorder))])
-        answer = proxy.recv(64)
+        answer = proxy.recv(4096)
         if answer != TAKEN:
             raise OSError(answer.decode("utf-8", "replace").strip() or
                           "the proxy closed without taking the listener")
