@@ -5,6 +5,7 @@ inside, and every connection in the audit log (the Guard's and ``policy run``'s)
 
 from __future__ import annotations
 
+import errno
 import json
 import shlex
 import shutil
@@ -19,7 +20,9 @@ import pytest
 from clawgate.audit import verify
 from clawgate.cli import main
 from clawgate.egressrules import EgressRules
+from clawgate.errors import SandboxUnavailable
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
+from clawgate.executors.egress import handoff
 from clawgate.executors.egress import opening as opening_module
 from clawgate.executors.egress.netns import can_join, listen_in
 from clawgate.executors.egress.opening import Opening
@@ -227,3 +230,64 @@ def test_a_time_limit_that_ends_the_run_before_its_listener_is_a_time_out(
     monkeypatch.setattr(opening_module, "listen_in", slowly)
     result = sandbox.run(ExecRequest(["sleep", "30"], timeout_s=0.2))
     assert (result.timed_out, result.exit_code) == (True, 124), result
+
+
+def test_no_program_of_ours_stays_between_the_command_and_the_proxy(
+        sandbox: BwrapExecutor, port: int, seen: list[Connection]) -> None:
+    """Either way in, the proxy accepts the sandbox's connections itself: the bridge hands
+    its listener over and becomes the command, so no relay runs beside it in the sandbox
+    (process 1 is bubblewrap's own, its command line holds the loader and the bridge's)."""
+    script = ("for p in /proc/[0-9]*; do [ $p = /proc/1 ] || tr '\\0' ' ' < $p/cmdline; "
+              "echo; done; "
+              f"curl -sS -o /dev/null -w '%{{http_code}}\\n' http://{TEST_DOMAIN}:{port}/x")
+    if CURL is None:
+        pytest.skip("curl is not installed")
+    code, out = _run(sandbox, script)
+    assert code == 0, out
+    assert [line for line in out.splitlines() if "bridge" in line or "seccomp" in line] == []
+    assert out.endswith("200\n")
+    assert [(c.host, c.allowed) for c in seen] == [(TEST_DOMAIN, True)]
+
+
+def test_the_sandbox_cannot_hand_over_a_listener_of_its_own(sandbox: BwrapExecutor) -> None:
+    """The handoff socket takes one listener, the bridge's, before the command starts: the
+    command finds nothing there to hand a socket of its own to."""
+    code = ("import socket\ns = socket.socket(socket.AF_UNIX)\n"
+            "try:\n    s.connect('/run/clawgate-egress/handoff.sock')\n    print('connected')\n"
+            "except OSError as e:\n    print(type(e).__name__)\n")
+    assert _run(sandbox, [PYTHON, "-I", "-c", code]) == (0, "FileNotFoundError\n")
+
+
+def test_the_bridges_listener_is_taken_where_its_namespace_may_not_be_asked(
+        sandbox: BwrapExecutor, port: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the right to ask a socket its namespace (a setuid bubblewrap's), the proxy
+    still knows the bridge's listener is not of the host's loopback, and takes it."""
+    if sandbox.listen_inside:
+        pytest.skip("the listener made inside is not handed over")
+
+    def denied(*_args: object) -> int:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(handoff.fcntl, "ioctl", denied)
+    code, out = _run(sandbox, urlopen_script(f"http://{TEST_DOMAIN}:{port}/x"))
+    assert (code, out) == (0, f"200 hello {TEST_DOMAIN}:{port} /x\n\n")
+
+
+def test_a_listener_the_proxy_refuses_runs_nothing(sandbox: BwrapExecutor,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the proxy refuses what the bridge hands over, the command is not run and the
+    run fails saying why (it is never one with a different network)."""
+    if sandbox.listen_inside:
+        pytest.skip("the listener made inside is not handed over")
+    marker = Path(sandbox.workspace, "ran")
+
+    def refuse(_listener: socket.socket, _port: int) -> None:
+        raise handoff.HandoffRefused("not this one")
+
+    monkeypatch.setattr(handoff, "_check", refuse)
+    with pytest.raises(SandboxUnavailable) as failed:
+        sandbox.run(ExecRequest(["touch", str(marker)], timeout_s=60))
+    assert str(failed.value) == ("the sandbox's egress proxy could not be set up: the "
+                                 "listener handed over was refused: not this one; the "
+                                 "command was not run")
+    assert not marker.exists()

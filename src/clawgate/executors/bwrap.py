@@ -10,14 +10,14 @@ interpreter, the policy's ``executor.mounts``, and never the guard's state.
 The network: none of its own. Unless the policy shares the host's (``network=True``), the
 sandbox's programs find this executor's egress proxy (``egress/proxy.py``) on 127.0.0.1:3128
 of the sandbox's own network namespace: where this process may join that namespace (root),
-the proxy's listening socket is made there before the command starts (``egress/netns.py``)
-and the proxy accepts the connections itself; elsewhere the command runs behind the egress
-bridge (``egress/bridge.py``), which forwards them over a Unix socket bind-mounted in for
-the run. The proxy judges each by host name against ``executor.network`` and reports it to
-``egress_audit``. All namespaces are
-unshared, capabilities dropped, the session is new (no TIOCSTI into the caller's terminal) and
-the sandbox dies with its parent: a timeout that kills bwrap kills every process inside its pid
-namespace, including ones that called ``setsid``.
+the proxy's listening socket is made there before the command starts (``egress/netns.py``);
+elsewhere the egress bridge (``egress/bridge.py``) makes it inside and hands it over a Unix
+socket bind-mounted in for the run, then becomes the command. Either way the proxy accepts
+the connections itself. The proxy judges each by host name against ``executor.network`` and
+reports it to ``egress_audit``. All namespaces are unshared, capabilities dropped, the session
+is new (no TIOCSTI into the caller's terminal) and the sandbox dies with its parent: a timeout
+that kills bwrap kills every process inside its pid namespace, including ones that called
+``setsid``.
 
 Unless ``seccomp=False``, the first program run in the sandbox (once bwrap, which needs
 ``mount``, ``unshare`` and ``pivot_root`` to build it, is done) installs the system-call filter
@@ -144,7 +144,7 @@ class BwrapExecutor(Executor):
                      view: SandboxView | None = None) -> list[str]:
         """The bwrap command line that runs ``job.argv`` in the sandbox; given the fd of a
         ``SyscallWatch``'s channel, under the system-call filter; behind the egress bridge
-        when ``lane``, the run's proxy socket, is given (the filter covers the bridge too);
+        when ``lane``, the run's proxy sockets, is given (the filter covers the bridge too);
         held until the proxy listens inside when ``opening`` is given; with ``view`` (its
         placeholders' mount points made: ``placeholders.py``), else the view of now."""
         argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
@@ -196,6 +196,8 @@ class BwrapExecutor(Executor):
                 self.proxy.lane(shlex.join(job.argv), unix=not self.listen_inside))
             opening = stack.enter_context(Opening(inside.BRIDGE_PORT, functools.partial(
                 self.proxy.accept_on, lane))) if lane is not None and self.listen_inside else None
+            if lane is not None and opening is None:  # the bridge hands its listener over
+                self.proxy.await_listener(lane, inside.BRIDGE_PORT)
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
             held = stack.enter_context(PLACEHOLDERS.hold(self.workspace))
             argv = self.sandbox_argv(job, None if watch is None else watch.child_fd,
@@ -212,11 +214,13 @@ class BwrapExecutor(Executor):
                                            *(() if opening is None else opening.fds)))
             result = with_limit_notes(result, containment, pids=self.limits.pids,
                                       memory=self.limits.memory)
-        if opening is not None and opening.failure is not None and not result.timed_out:
+        failure = opening.failure if opening is not None else \
+            lane.handoff_failure if lane is not None else None
+        if failure is not None and not result.timed_out:
             # (a run its time limit ended first takes its sandbox, and the namespace the
             # listener was being made in, with it: that run timed out, and says so)
             raise SandboxUnavailable(f"the sandbox's egress proxy could not be set up: "
-                                     f"{opening.failure}; the command was not run")
+                                     f"{failure}; the command was not run")
         return result if watch is None else _with_refusals(result, watch.report)
 
     def _probe(self) -> None:

@@ -1,13 +1,15 @@
 """What a sandbox needs to reach the egress proxy: the environment that points programs at it
 (bubblewrap's and Docker's), and where the proxy's listener cannot be made inside the
 sandbox (``netns.py``), the bridge in front of the command, the binds that show it the
-bridge, the interpreter that runs it and its run's proxy socket."""
+bridge, the interpreter that runs it and the run's socket it hands its listener over on."""
 
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
+
+from clawgate.executors.egress.lane import HANDOFF_NAME
 
 BRIDGE_PORT = 3128  # in the sandbox's own network namespace: nothing else listens there
 INSIDE_DIR = "/run/clawgate-egress"  # where the run's socket directory appears
@@ -49,7 +51,7 @@ def interpreter() -> tuple[str, str]:
 
 def bridge_args(argv: list[str]) -> list[str]:
     """The bridge's file and arguments in front of ``argv``, for an interpreter to run."""
-    return [INSIDE_BRIDGE, str(BRIDGE_PORT), f"{INSIDE_DIR}/proxy.sock", "--", *argv]
+    return [INSIDE_BRIDGE, str(BRIDGE_PORT), f"{INSIDE_DIR}/{HANDOFF_NAME}", "--", *argv]
 
 
 def bridged(argv: list[str], python: str) -> list[str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from clawgate.egressrules import Verdict
 
 SOCKET_NAME = "proxy.sock"
+HANDOFF_NAME = "handoff.sock"  # where a sandbox hands over its listener (``handoff.py``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +71,16 @@ class Lane:
     threads: list[threading.Thread] = field(default_factory=list)
     sockets: set[socket.socket] = field(default_factory=set)
     seen: list[Connection] = field(default_factory=list)
+    handoff_failure: str | None = None  # why a listener handed over was refused
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def socket_path(self) -> str:
         return os.path.join(self.directory, SOCKET_NAME)
+
+    @property
+    def handoff_path(self) -> str:
+        return os.path.join(self.directory, HANDOFF_NAME)
 
     def add_listener(self, listener: socket.socket, accepting: threading.Thread) -> bool:
         """Keep ``listener`` and its accepting thread, unless the lane is closed already."""

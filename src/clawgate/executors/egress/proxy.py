@@ -6,6 +6,10 @@ pipes the bytes and reports every connection — host, port, bytes each way, the
 an audit sink. A refusal answers at once: HTTP 403 whose status line and body name the host and the
 policy key, or SOCKS5 reply 0x02.
 
+A lane may also accept on a TCP listener made in a sandbox's network namespace: made there
+by the guard (``netns.py``), or by the sandbox's bridge and handed over on the lane's
+handoff socket, once, checked before it is used (``handoff.py``).
+
 Each lane accepts on a thread of its own and serves each connection on another (a run makes
 few connections; blocking sockets move bytes with the least work per byte). Closing a lane,
 when its run has ended, waits briefly for the run's connections to finish, cuts those that do
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
 import logging
 import os
 import shutil
@@ -27,6 +32,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 
 from clawgate.egressrules import EgressRules, Verdict, normal_host
+from clawgate.executors.egress.handoff import await_listener
 from clawgate.executors.egress.lane import Connection, Lane, Progress, Sink
 from clawgate.executors.egress.protocols import (
     HEAD_LIMIT,
@@ -124,6 +130,12 @@ class EgressProxy:
             accepting.start()
         else:
             listener.close()
+
+    def await_listener(self, lane: Lane, port: int) -> None:
+        """Take the listener a sandbox hands over on ``lane``'s handoff socket, once
+        (``bridge.py``), and accept ``lane``'s connections on it too once it is checked
+        (``handoff.py``); a refusal is kept in ``lane.handoff_failure``."""
+        await_listener(lane, port, functools.partial(self.accept_on, lane))
 
     def _accept(self, lane: Lane, listener: socket.socket) -> None:
         while True:
