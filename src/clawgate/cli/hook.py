@@ -137,7 +137,8 @@ def server_approver(servers: tuple[str, ...], workspace: str | None,
               help="A manifest the hook should layer (made absolute in the command).")
 @click.option("--program", default=None,
               help="The clawgate program the agent runs (a path, or a name on PATH now; "
-              "written as an absolute path). Default: this Python, as `PYTHON -P -m clawgate`.")
+              "written as an absolute path). Default: this Python, running clawgate's "
+              "__main__.py with -P.")
 @click.option("--deadline", "deadline_s", type=click.FloatRange(min=1.0),
               default=HOOK_DEADLINE_S, show_default=True,
               help="The hook's --deadline; the entry's timeout is set above it.")
