@@ -9,6 +9,7 @@ decides in process: never an answer made up here."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -20,13 +21,16 @@ from clawgate.integrations import deadline
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import NoReturn
 
 WIRE_SECONDS = 30.0  # to read a request, and to hand back an answer
 
 
-def answer_in_fork(conn: socket.socket, identity: str) -> NoReturn:
-    """Run in the forked child; never returns."""
+def answer_in_fork(conn: socket.socket, identity: str,
+                   answered: Callable[[], object]) -> NoReturn:
+    """Run in the forked child; never returns. ``answered()`` is called once the answer is
+    handed back (the server's own work waits for it)."""
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the parent's auto-reaping is its own
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -55,6 +59,8 @@ def answer_in_fork(conn: socket.socket, identity: str) -> NoReturn:
         hand_back(_run(argv, os.fsdecode(cwd), env_raw, fds))
     except BaseException:  # the client decides in process: nothing is answered from here
         os._exit(1)
+    with contextlib.suppress(OSError):
+        answered()
     os._exit(0)
 
 
