@@ -73,6 +73,10 @@ def _guarded(args: list[str]) -> int:
 
 
 def _dispatch(args: list[str]) -> int:
+    if len(args) == 2 and args[0] == "hook" and args[1] in ("claude-code", "gemini"):
+        from clawgate.cli.hook import plain
+
+        return plain(args[1])
     if args[:1] == ["check"]:
         from clawgate.cli.check_options import fast_parse
 
