@@ -115,7 +115,7 @@ def test_which_commands_are_clawgates_hook(command: str, expected: bool) -> None
 
 def test_the_installed_command_starts_without_the_module_runner(tmp_path: Path) -> None:
     """The hook an agent runs starts clawgate as a script: ``-m``'s runner (``runpy`` and the
-    importlib modules it loads) would cost every hook call a third of a bare start-up."""
+    importlib modules it loads) would add about half a bare start-up to every hook call."""
     words = shlex.split(hook_command("claude-code").removeprefix("out=$(").split(")", 1)[0])
     assert words[:2] == [sys.executable, "-P"]
     payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": "/",

@@ -3,8 +3,8 @@
 The installed command names clawgate by absolute path (by default the Python running the
 install and the package's ``__main__.py`` run as a script, ``<python> -P
 <package>/__main__.py``): an agent's ``PATH`` need not hold ``policy``. A script starts
-without ``-m``'s module runner, whose imports cost a hook call a third of a bare
-interpreter's start-up; a package that is not a directory of files (a zip) is started with
+without ``-m``'s module runner, whose imports add about half a bare interpreter's start-up
+to every hook call; a package that is not a directory of files (a zip) is started with
 ``-P -m clawgate``. ``-P`` keeps the script's directory, and with ``-m`` the directory the
 agent runs the hook in, off ``sys.path``: a ``clawgate/`` package written into the workspace
 would otherwise run in the hook's place.
