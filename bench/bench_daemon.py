@@ -1,15 +1,18 @@
 """The resident decider: wall time per call as an agent's hook feels it, against a bare start
 of the same interpreter, measured in one interleaved run.
 
-    python bench/bench_daemon.py [--runs N]
+    python bench/bench_daemon.py [--runs N] [--warm-only]
 
 Rows: ``python -c pass`` (the reference), ``policy check "git status"`` and ``policy hook
-claude-code`` (one Bash call) with the decider warm, the same with ``--no-daemon`` (in process,
-as without a decider), and a cold call (no decider yet: it decides in process and starts one).
-Each round runs every row once, in turn, so load on the machine falls on all rows alike; the
-figures are the median, p99 and fastest wall times and the ratio of the medians and p99s to the
-reference. The decider runs under a private state directory and is stopped (by its pid) at the
-end.
+claude-code`` (one Bash call) with the decider warm, the hook as ``policy hook install`` writes
+it (this Python, ``-P`` and the package's ``__main__.py``) with the decider warm, the same with
+``--no-daemon`` (in process, as without a decider), and a cold call (no decider yet: it
+decides in process and starts one). Each round runs every row once, in turn, so load on the
+machine falls on all rows alike; the figures are the median, p99 and fastest wall times, the
+ratio of the medians and p99s to the reference, and the median CPU time (user + system) of
+the calling process, which load disturbs far less than wall time (the decider's own share is
+not in it). The decider runs under a private state directory and is stopped (by its pid) at
+the end.
 
 Corpora: none (one fixed command line and one fixed hook input).
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import signal
 import statistics
@@ -37,11 +41,23 @@ def policy_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "clawgate"]
 
 
-def run_once(argv: list[str], env: dict[str, str], stdin: bytes) -> float:
+def run_once(argv: list[str], env: dict[str, str], stdin: bytes) -> tuple[float, float]:
+    """(wall ms, CPU ms of the process and what it waited for) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(argv, env=env, input=stdin, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=False)
-    return (time.perf_counter() - start) * 1000
+    wall = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return wall, cpu
+
+
+def installed_hook() -> list[str]:
+    """The hook's program as ``policy hook install`` writes it."""
+    from clawgate.integrations.install import program_words
+
+    return program_words()
 
 
 def decider_pid(env: dict[str, str]) -> int | None:
@@ -54,6 +70,9 @@ def decider_pid(env: dict[str, str]) -> int | None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--warm-only", action="store_true",
+                        help="Only the reference and the rows with the decider warm (quicker "
+                        "A/B runs in turn).")
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="clawgate-bench-daemon-"))
     workspace = home / "ws"
@@ -68,52 +87,67 @@ def main() -> None:
         'check "git status", decider warm': ([*policy, "check", "git status"], b""),
         'check "git status", in process': ([*policy, "check", "--no-daemon", "git status"], b""),
         "hook claude-code, decider warm": ([*policy, "hook", "claude-code"], hook),
+        "hook as installed, decider warm": ([*installed_hook(), "hook", "claude-code"], hook),
         "hook claude-code, in process": ([*policy, "hook", "claude-code", "--no-daemon"], hook),
     }
+    if args.warm_only:
+        rows = {name: row for name, row in rows.items() if "in process" not in name}
     subprocess.run([*policy, "daemon", "start"], env=env, check=True,
                    stderr=subprocess.DEVNULL)
+    load_before = f"{os.getloadavg()[0]:.2f}"
     times: dict[str, list[float]] = {name: [] for name in rows}
+    cpu: dict[str, list[float]] = {name: [] for name in rows}
     try:
         for argv, stdin in rows.values():  # warm-up: bytecode, page cache
             run_once(argv, env, stdin)
         for _ in range(args.runs):
             for name, (argv, stdin) in rows.items():
-                times[name].append(run_once(argv, env, stdin))
-        times["hook claude-code, cold (no decider)"] = cold(policy, hook, home, args.runs // 4)
+                wall, used = run_once(argv, env, stdin)
+                times[name].append(wall)
+                cpu[name].append(used)
+        if not args.warm_only:
+            name = "hook claude-code, cold (no decider)"
+            times[name], cpu[name] = cold(policy, hook, home, args.runs // 4)
     finally:
         pid = decider_pid(env)
         if pid is not None:
             os.kill(pid, signal.SIGTERM)
-    report(times)
+    print(f"load average before and after: {load_before} / {os.getloadavg()[0]:.2f}")
+    report(times, cpu)
     shutil.rmtree(home, ignore_errors=True)
 
 
-def cold(policy: list[str], hook: bytes, home: Path, runs: int) -> list[float]:
+def cold(policy: list[str], hook: bytes, home: Path, runs: int
+         ) -> tuple[list[float], list[float]]:
     """A hook call that finds no decider: each under a fresh state directory; the decider it
     starts is stopped before the next."""
-    found = []
+    found, used = [], []
     for number in range(max(runs, 3)):
         env = {**os.environ, "CLAWGATE_STATE_HOME": str(home / f"cold{number}")}
         env.pop("CLAWGATE_NO_DAEMON", None)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        found.append(run_once([*policy, "hook", "claude-code"], env, hook))
+        wall, cpu = run_once([*policy, "hook", "claude-code"], env, hook)
+        found.append(wall)
+        used.append(cpu)
         for _ in range(600):  # until the started decider listens, then stop it
             pid = decider_pid(env)
             if pid is not None:
                 os.kill(pid, signal.SIGTERM)
                 break
             time.sleep(0.05)
-    return found
+    return found, used
 
 
-def report(times: dict[str, list[float]]) -> None:
+def report(times: dict[str, list[float]], cpu: dict[str, list[float]]) -> None:
     base = times["python -c pass (reference)"]
+    base_cpu = statistics.median(cpu["python -c pass (reference)"])
     for name, found in times.items():
         found.sort()
         median, p99 = statistics.median(found), p99_of(found)
-        print(f"{name:<38} median {median:7.1f} ms ({median / statistics.median(base):4.1f}x)"
-              f"   p99 {p99:7.1f} ms ({p99 / p99_of(sorted(base)):4.1f}x)"
-              f"   fastest {found[0]:6.1f} ms")
+        used = statistics.median(cpu[name])
+        print(f"{name:<38} median {median:7.1f} ms ({median / statistics.median(base):4.2f}x)"
+              f"   p99 {p99:7.1f} ms ({p99 / p99_of(sorted(base)):4.2f}x)"
+              f"   fastest {found[0]:6.1f} ms   cpu {used:6.1f} ms ({used / base_cpu:4.2f}x)")
 
 
 def p99_of(times: list[float]) -> float:

@@ -60,22 +60,33 @@ def test_hooks_through_the_decider(agent: str, tool: str, tmp_path: Path) -> Non
             (alone.returncode, json.loads(alone.stdout))
 
 
-def test_the_client_imports_nothing_of_the_engine(tmp_path: Path) -> None:
+CLIENT_MODULES = {"__future__", "_socket", "itertools", "io", "clawgate", "clawgate.cli",
+                  "clawgate.daemon", "clawgate.daemon.client", "clawgate.daemon.location",
+                  "clawgate.daemon.wire"}
+
+
+@pytest.mark.parametrize(("args", "stdin", "extra_modules"), [
+    (["check", "git status"], b"", set()),
+    (["hook", "claude-code"], None, {"select"}),  # the hook's input read with a time limit
+])
+def test_the_client_imports_nothing_of_the_engine(
+        args: list[str], stdin: bytes | None, extra_modules: set[str], tmp_path: Path) -> None:
     """What a call through the installed ``policy`` script costs beyond a bare interpreter:
-    this list, and no more."""
+    this list, and no more (no extension module but the socket's, and the hook's ``select``)."""
     script = Path(sys.executable).with_name("policy")
     assert script.is_file(), "the console script is installed beside the interpreter"
     bare = subprocess.run([sys.executable, "-X", "importtime", "-c", "pass"],
                           capture_output=True, check=True)
+    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": "/",
+                          "session_id": "s", "tool_input": {"command": "ls"}}).encode()
     with running(tmp_path / "state") as env:
-        through = subprocess.run([sys.executable, "-X", "importtime", str(script), "check",
-                                  "git status"], env=env, capture_output=True, check=False,
-                                 timeout=300)
+        through = subprocess.run([sys.executable, "-X", "importtime", str(script), *args],
+                                 env=env, input=payload if stdin is None else stdin,
+                                 capture_output=True, check=False, timeout=300)
     assert through.returncode == 0
+    assert through.stdout
     extra = imported(through.stderr) - imported(bare.stderr)
-    assert extra <= {"__future__", "_socket", "zlib", "itertools", "io", "clawgate",
-                     "clawgate.cli", "clawgate.daemon", "clawgate.daemon.client",
-                     "clawgate.daemon.location", "clawgate.daemon.wire"}, sorted(extra)
+    assert extra <= CLIENT_MODULES | extra_modules, sorted(extra)
 
 
 @pytest.mark.parametrize("how", ["flag", "environment"])

@@ -16,11 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import clawgate
 from clawgate.cli import main
 from clawgate.integrations.confine import agent_timeout, sandboxed_command
 
 HookRunner = Callable[..., dict[str, Any]]  # the run_hook fixture (conftest.py)
 HANG_GUARD_S = 120  # a hang guard only
+MAIN = str(Path(clawgate.__file__).with_name("__main__.py"))  # the installed hook runs it
 
 
 def claude(workspace: Path, command: str, **fields: Any) -> dict[str, Any]:
@@ -205,7 +207,7 @@ def test_install_writes_the_sandbox_option_and_undo_removes_it(
         written = json.loads((project / settings_file).read_text())
         command = written["hooks"][event][0]["hooks"][0]["command"]
         inner = shlex.split(command.removeprefix("out=$(").split(")", 1)[0])
-        assert inner == [sys.executable, "-P", "-m", "clawgate", "hook", agent, "--sandbox"]
+        assert inner == [sys.executable, "-P", MAIN, "hook", agent, "--sandbox"]
         assert main(["init", agent, "--undo", "--project", str(project)]) == 0
         assert "hooks" not in json.loads((project / settings_file).read_text())
     capsys.readouterr()

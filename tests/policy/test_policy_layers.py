@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
 from clawgate.errors import PolicyError
 from clawgate.policy.catalog import BUILTIN_TOOLS
+from clawgate.policy.layers import CONCAT, INTERSECT, WHOLE, Shapes
 from clawgate.policy.loader import load_policy
 from clawgate.policy.settings import Autonomy
 
@@ -120,3 +123,32 @@ def test_the_shadow_keys_layer_and_narrow(load, layers: tuple[str, ...], shadow:
                                           timeout_s: float) -> None:
     settings = load(*(f"version: 1\n{text}\n" for text in layers)).engine_settings()
     assert (settings.shadow, settings.shadow_timeout_s) == (shadow, timeout_s)
+
+
+def _walked(path: tuple[str, ...], patterns: tuple[tuple[str, ...], ...]) -> bool:
+    """What a pattern means, read one pattern and one key at a time."""
+    return any(len(p) == len(path) and all(a in ("*", b) for a, b in zip(p, path, strict=True))
+               for p in patterns)
+
+
+_KEYS = sorted({key for table in (CONCAT, INTERSECT, WHOLE) for p in table for key in p}
+               | {"x", "agents", "deny", "*"})
+
+
+@given(st.lists(st.sampled_from(_KEYS), min_size=0, max_size=7).map(tuple))
+def test_shapes_match_as_the_patterns_read(path: tuple[str, ...]) -> None:
+    for table in (CONCAT, INTERSECT, WHOLE):
+        assert (path in Shapes(table)) is _walked(path, table)
+
+
+@pytest.mark.parametrize(("path", "table", "expected"), [
+    (("tools", "agents", "coder", "deny"), CONCAT, True),
+    (("tools", "agents", "coder", "byProvider", "openai", "allow"), INTERSECT, True),
+    (("tools", "agents", "coder", "byProvider", "allow"), INTERSECT, False),
+    (("tools", "custom", "mine"), WHOLE, True),
+    (("tools", "custom"), WHOLE, False),
+    (("forbidden_paths",), CONCAT, True),
+])
+def test_shapes_table(path: tuple[str, ...], table: tuple[tuple[str, ...], ...],
+                      expected: bool) -> None:
+    assert (path in Shapes(table)) is expected

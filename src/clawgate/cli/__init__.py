@@ -41,14 +41,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code (never raise). A reader of stdout that goes away
     does not change it. Run as the process's own command line (``argv`` None), a check or a
     hook goes to the resident decider first (``clawgate.daemon``), which runs this same
-    function in a warm fork; without its answer the call is decided here."""
+    function in a warm fork; without its answer the call is decided here. A call the decider
+    answered ends the process here, its output written (``client.finish``): nothing of this
+    interpreter is left to tear down."""
     start_decider = False
     if argv is None:
-        from clawgate.daemon.client import forward
+        from clawgate.daemon.client import finish, forward
 
         answered, start_decider = forward(sys.argv[1:])
         if answered is not None:
-            return answered
+            finish(answered)
     from clawgate.cli.streams import pipe_safe
 
     args = list(sys.argv[1:] if argv is None else argv)
@@ -71,6 +73,10 @@ def _guarded(args: list[str]) -> int:
 
 
 def _dispatch(args: list[str]) -> int:
+    if len(args) == 2 and args[0] == "hook" and args[1] in ("claude-code", "gemini"):
+        from clawgate.cli.hook import plain
+
+        return plain(args[1])
     if args[:1] == ["check"]:
         from clawgate.cli.check_options import fast_parse
 

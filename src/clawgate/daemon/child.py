@@ -9,10 +9,12 @@ decides in process: never an answer made up here."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import sys
+import time
 
 from clawgate.daemon import wire
 from clawgate.daemon.client import answer_seconds, taken
@@ -20,13 +22,21 @@ from clawgate.integrations import deadline
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import NoReturn
 
 WIRE_SECONDS = 30.0  # to read a request, and to hand back an answer
+# An answered worker waits this long before it tells the server and exits: the client is
+# still writing the answer out, and the worker's teardown (a copy of the server's heap) and
+# the spare the server forks for it would take the machine from it.
+LINGER_SECONDS = 0.05
 
 
-def answer_in_fork(conn: socket.socket, identity: str) -> NoReturn:
-    """Run in the forked child; never returns."""
+def answer_in_fork(conn: socket.socket, identity: str,
+                   answered: Callable[[], object]) -> NoReturn:
+    """Run in the forked child; never returns. ``answered()`` is called once the answer is
+    handed back and the client has had ``LINGER_SECONDS`` to itself (the server's own work
+    waits for it)."""
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the parent's auto-reaping is its own
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -55,6 +65,10 @@ def answer_in_fork(conn: socket.socket, identity: str) -> NoReturn:
         hand_back(_run(argv, os.fsdecode(cwd), env_raw, fds))
     except BaseException:  # the client decides in process: nothing is answered from here
         os._exit(1)
+    with contextlib.suppress(BaseException):
+        conn.close()
+        time.sleep(LINGER_SECONDS)
+        answered()
     os._exit(0)
 
 

@@ -1,5 +1,5 @@
-"""Where the decider listens, and which installation it is (imports only ``os``, ``stat``,
-``sys``, ``zlib``: the client's start-up).
+"""Where the decider listens, and which installation it is (imports only ``os``, ``stat`` and
+``sys``, all loaded with the interpreter: the client's start-up).
 
 The socket lives in ``run/`` under the state root (``statedir``'s rule, read here without
 importing it), a private directory (mode 0700, ours): the guard's state is out of the commands'
@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import zlib
 
 SUN_PATH_MAX = 100  # a Unix socket path must fit in 108 bytes
 
@@ -60,5 +59,14 @@ def run_dir(create: bool) -> str:
 
 
 def socket_path(create: bool = False) -> str:
-    digest = zlib.crc32(identity().encode(errors="surrogateescape"))
+    digest = name_digest(identity().encode(errors="surrogateescape"))
     return os.path.join(run_dir(create), f"decider-{digest:08x}.sock")
+
+
+def name_digest(data: bytes) -> int:
+    """32-bit FNV-1a of ``data``: a name that tells installations apart, computed without
+    loading an extension module (``zlib``'s would cost the client more than the hashing)."""
+    digest = 0x811C9DC5
+    for byte in data:
+        digest = ((digest ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return digest

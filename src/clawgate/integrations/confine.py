@@ -4,8 +4,8 @@ The hooks only decide; the agent then runs what was allowed itself, on the host.
 ``--sandbox`` the hook's allow for a shell call (Claude Code's ``Bash``, Gemini CLI's
 ``run_shell_command``) also replaces the call's command with::
 
-    /abs/python -P -m clawgate run --sandboxed --shell bash --policy /abs/p.yaml \\
-        --workspace ROOT --cwd CWD [--timeout S] [--yes] -- 'THE ORIGINAL LINE'
+    /abs/python -P /abs/clawgate/__main__.py run --sandboxed --shell bash \\
+        --policy /abs/p.yaml --workspace ROOT --cwd CWD [--timeout S] [--yes] -- 'THE ORIGINAL LINE'
 
 so the line runs in the policy's sandbox (bubblewrap where the policy names none), under the
 same policy files, in the same workspace and directory the hook judged it in, by bash as the

@@ -10,9 +10,11 @@ hook and the watchdog answers first is the only answer written.
 
 from __future__ import annotations
 
+import _thread
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +26,8 @@ Emit = Callable[[dict[str, Any]], None]
 # Run before the process ends at the deadline, once the deny is written (the resident decider
 # hands the answer back from here: the hook runs in its worker, with no process of its own).
 _BEFORE_ENDING: list[Callable[[], None]] = []
+# The watchdogs not ended yet, each by the lock it releases as it ends (``join_watchdogs``).
+_RUNNING: set[_thread.LockType] = set()
 
 
 def before_ending(then: Callable[[], None]) -> None:
@@ -48,15 +52,48 @@ def answer_in_time(adapter: HookAdapter, read: Callable[[], bytes], options: Hoo
         finally:
             os._exit(0)
 
-    watchdog = threading.Timer(deadline_s, expire)
-    watchdog.daemon = True
-    watchdog.start()
+    cancel = _watchdog(deadline_s, expire)
     said = answer(adapter, read(), options)
     if once.acquire(blocking=False):
-        watchdog.cancel()
+        cancel.release()
         emit(said)
         return
     threading.Event().wait()  # the watchdog is answering and ends the process
+
+
+def _watchdog(deadline_s: float, expire: Callable[[], None]) -> _thread.LockType:
+    """A thread that calls ``expire()`` once ``deadline_s`` have passed, unless the lock
+    returned is released first. Started without waiting for it to run (``threading.Timer``
+    waits for its thread to be scheduled: a wait of its own on every hook call, long on a
+    busy machine); the deadline counts from its start all the same."""
+    cancel, ended = _thread.allocate_lock(), _thread.allocate_lock()
+    cancel.acquire()
+    ended.acquire()
+    _RUNNING.add(ended)
+
+    def watch() -> None:
+        try:
+            if not cancel.acquire(timeout=remaining()):
+                expire()
+        finally:
+            _RUNNING.discard(ended)
+            ended.release()
+
+    start = time.monotonic()
+
+    def remaining() -> float:
+        return max(0.0, deadline_s - (time.monotonic() - start))
+
+    _thread.start_new_thread(watch, ())
+    return cancel
+
+
+def join_watchdogs(timeout_s: float) -> None:
+    """Wait until every watchdog started so far has ended (the cancelled ones end at once):
+    the resident decider forks its workers from a process with no thread but its own."""
+    for ended in list(_RUNNING):
+        if ended.acquire(timeout=timeout_s):
+            ended.release()
 
 
 def late(adapter: HookAdapter, deadline_s: float) -> dict[str, Any]:

@@ -1,9 +1,13 @@
 """The settings entries that wire the hooks into Claude Code and Gemini CLI, merged safely.
 
 The installed command names clawgate by absolute path (by default the Python running the
-install, ``<python> -P -m clawgate``): an agent's ``PATH`` need not hold ``policy``. ``-P``
-keeps the directory the agent runs the hook in off ``sys.path``: ``-m`` alone would put it
-first, and a ``clawgate/`` package written into the workspace would run in the hook's place.
+install and the package's ``__main__.py`` run as a script, ``<python> -P
+<package>/__main__.py``): an agent's ``PATH`` need not hold ``policy``. A script starts
+without ``-m``'s module runner, whose imports add about half a bare interpreter's start-up
+to every hook call; a package that is not a directory of files (a zip) is started with
+``-P -m clawgate``. ``-P`` keeps the script's directory, and with ``-m`` the directory the
+agent runs the hook in, off ``sys.path``: a ``clawgate/`` package written into the workspace
+would otherwise run in the hook's place.
 Both agents treat a hook that exits with any code but 0 or 2 (127 for a missing program, 1
 for a Python that cannot import clawgate) as "not blocked", so the command is wrapped in a few
 lines of ``sh`` that turn every failure of the hook itself (a non-zero exit, or no answer on stdout)
@@ -38,6 +42,7 @@ from clawgate.errors import ClawgateError
 from clawgate.integrations.hooks import HOOK_DEADLINE_S
 
 SAFE_MODULE = ("-P", "-m")  # run a module without the current directory on sys.path
+SAFE_SCRIPT = "-P"  # run a script without its own directory on sys.path
 CLIENT_MARGIN_S = 30.0  # the interpreter's start-up and slack, above the hook's own deadline
 
 
@@ -64,11 +69,11 @@ TARGETS = {  # Claude Code counts a hook's timeout in seconds, Gemini CLI in mil
 
 def program_words(program: str | None = None) -> list[str]:
     """How the agent starts clawgate, by absolute path: ``program`` (a path, or a name looked
-    up on this ``PATH`` now), else this very Python with ``-P -m clawgate`` (never the
-    current directory's ``clawgate``: the agent's workspace is not clawgate). Raises
+    up on this ``PATH`` now), else this very Python with ``entry_words`` (never the current
+    directory's ``clawgate``: the agent's workspace is not clawgate). Raises
     ClawgateError for a name that is not on ``PATH``."""
     if program is None:
-        return [sys.executable, *SAFE_MODULE, "clawgate"]
+        return [sys.executable, *entry_words()]
     if os.sep in program:
         return [os.path.abspath(program)]
     found = shutil.which(program)
@@ -79,8 +84,9 @@ def program_words(program: str | None = None) -> list[str]:
 
 def hook_command(agent: str, policies: Sequence[str] = (), program: str | None = None,
                  deadline_s: float = HOOK_DEADLINE_S, *, sandbox: bool = False) -> str:
-    """The command line the agent runs (``sh -c``): ``/abs/python -m clawgate hook AGENT
-    --policy /abs/p.yaml``, wrapped so that any failure of its own blocks (``fail_closed``).
+    """The command line the agent runs (``sh -c``): ``/abs/python -P
+    /abs/clawgate/__main__.py hook AGENT --policy /abs/p.yaml``, wrapped so that any failure
+    of its own blocks (``fail_closed``).
     ``sandbox``: the hook rewrites the shell calls it allows to run in the sandbox."""
     words = [*program_words(program), "hook", agent]
     for policy in policies:
@@ -101,10 +107,26 @@ def fail_closed(command: str) -> str:
             'blocked" >&2; exit 2')
 
 
+def entry_words() -> list[str]:
+    """The arguments that make this Python start clawgate: its ``__main__.py`` as a script
+    (``-P`` keeps the package's own directory off ``sys.path``), or ``-P -m clawgate`` when
+    the package is not a directory of files."""
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "__main__.py")
+    return [SAFE_SCRIPT, script] if os.path.isfile(script) else [*SAFE_MODULE, "clawgate"]
+
+
+def _entry_script(path: str) -> bool:
+    """Whether ``path`` names a clawgate package's ``__main__.py`` by absolute path."""
+    return os.path.isabs(path) and os.path.basename(path) == "__main__.py" \
+        and os.path.basename(os.path.dirname(path)) == "clawgate"
+
+
 def is_ours(command: str, agent: str) -> bool:
     """Whether ``command`` is clawgate's hook for ``agent`` as an install wrote it: ``policy
-    hook AGENT ...`` (any path to ``policy`` or ``clawgate``, or ``PYTHON [-P] -m clawgate``),
-    bare or wrapped by ``fail_closed``."""
+    hook AGENT ...`` (any path to ``policy`` or ``clawgate``, ``PYTHON -P
+    /abs/clawgate/__main__.py`` or ``PYTHON [-P] -m clawgate``), bare or wrapped by
+    ``fail_closed``."""
     head, tail = fail_closed("\0").split("\0")
     inner = command
     if command.startswith(head) and command.endswith(tail):
@@ -113,7 +135,9 @@ def is_ours(command: str, agent: str) -> bool:
         words = shlex.split(inner)
     except ValueError:
         return False
-    if words[1:4] == [*SAFE_MODULE, "clawgate"]:
+    if words[1:2] == [SAFE_SCRIPT] and len(words) > 2 and _entry_script(words[2]):
+        words = ["clawgate", *words[3:]]
+    elif words[1:4] == [*SAFE_MODULE, "clawgate"]:  # as earlier versions wrote it
         words = ["clawgate", *words[4:]]
     elif words[1:3] == ["-m", "clawgate"]:  # as earlier versions wrote it
         words = ["clawgate", *words[3:]]

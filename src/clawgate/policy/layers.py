@@ -76,15 +76,43 @@ class Entry(NamedTuple):
     locked: bool
 
 
-def _like(path: P, patterns: tuple[P, ...]) -> bool:
-    return any(len(p) == len(path) and all(a in ("*", b) for a, b in zip(p, path, strict=True))
-               for p in patterns)
+class Shapes:
+    """Path patterns, ``"*"`` matching any one key, grouped by shape (length and where the
+    stars are): a path matches when its keys, starred at a shape's places, are one of that
+    shape's patterns. One set lookup per shape of the path's length, not a walk over every
+    pattern: every key of every layer is matched on each load, which the resident decider's
+    hook calls do once each."""
+
+    def __init__(self, patterns: tuple[P, ...]) -> None:
+        shapes: dict[tuple[int, tuple[int, ...]], set[P]] = {}
+        for pattern in patterns:
+            stars = tuple(i for i, key in enumerate(pattern) if key == "*")
+            shapes.setdefault((len(pattern), stars), set()).add(pattern)
+        self._by_length: dict[int, list[tuple[tuple[int, ...], frozenset[P]]]] = {}
+        for (length, stars), found in shapes.items():
+            self._by_length.setdefault(length, []).append((stars, frozenset(found)))
+
+    def __contains__(self, path: P) -> bool:
+        for stars, found in self._by_length.get(len(path), ()):
+            if not stars:
+                if path in found:
+                    return True
+                continue
+            starred = list(path)
+            for at in stars:
+                starred[at] = "*"
+            if tuple(starred) in found:
+                return True
+        return False
+
+
+_CONCAT, _INTERSECT, _WHOLE = Shapes(CONCAT), Shapes(INTERSECT), Shapes(WHOLE)
 
 
 def _leaves(data: Mapping[str, Any], prefix: P = ()) -> Iterator[tuple[P, Any]]:
     for key, value in data.items():
         path = (*prefix, key)
-        if isinstance(value, Mapping) and not _like(path, WHOLE):
+        if isinstance(value, Mapping) and path not in _WHOLE:
             yield from _leaves(value, path)
         else:
             yield path, value
@@ -186,10 +214,10 @@ def _add(merged: Merged, layer: Layer, path: P, value: Any) -> None:
         merged.rules.extend((layer, rule) for rule in value)
     elif path in (("locked",), ("version",)):
         return
-    elif _like(path, CONCAT):
+    elif path in _CONCAT:
         merged.lists.setdefault(path, []).extend(Entry(v, layer.label, layer.locked)
                                                  for v in value)
-    elif _like(path, INTERSECT):
+    elif path in _INTERSECT:
         if value is not None:
             merged.narrowing.setdefault(path, []).append(tuple(value))
     else:
