@@ -145,6 +145,19 @@ def _carried(cmd: SimpleCommand) -> list[str]:
     return [v for v in values if v is not None and len(v) <= MAX_WORD and command_like(v)]
 
 
+def _after_separator(cmd: SimpleCommand) -> list[str]:
+    """The words after ``--`` when they read as a command line (``zzrun -- rm -rf ~``): the
+    convention of the programs that run a command given as separate words (``watchexec``,
+    ``devenv shell``, ``cargo run``), so one whose use of them is unknown may run them."""
+    from clawgate.validators.wrappers import is_wrapper
+
+    shown = [w.shown for w in cmd.words[1:]]
+    if "--" not in shown or is_wrapper(cmd):
+        return []  # a wrapper's command is checked as itself
+    text = " ".join(w.text for w in cmd.words[shown.index("--") + 2:])
+    return [text] if command_like(text) else []
+
+
 def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
     """A program known only from data: its options say which words are commands. A value of
     an option that takes a command is CG-ESC-002's (the catalog's ``run`` kind: at least ASK,
@@ -216,6 +229,7 @@ class UnknownProgramWords(Validator):
                    "catalog knows, and it")
             found = [p for w in cmd.words[1:] if w.value is not None
                      and len(w.value) <= MAX_WORD for p in payloads(w.value)]
+            found += _after_separator(cmd)
             carried = _carried(cmd)
             if carried and not found:  # judged as the lines they are, with no ask of their own
                 return Verdict.unwrap(*carried)
