@@ -95,10 +95,10 @@ PLAIN: dict[str, Wrap] = {
     "pidstat": _w(), "systemd-cat": _w("tpP", "identifier priority"),
     "sde": _w(tail="--"), "sde64": _w(tail="--"),  # Intel's emulator: sde [opts] -- CMD…
     # watchexec [opts] [--] CMD...: on each change, CMD's words joined and run by a shell
-    "watchexec": _w("efiwWdsEF", "exts filter ignore watch watch-non-recursive debounce "
+    "watchexec": _w("efiwWdsEFo", "exts filter ignore watch watch-non-recursive debounce "
                     "signal stop-signal stop-timeout delay-run env filter-file ignore-file "
                     "project-origin workdir on-busy-update emit-events-to color watch-file "
-                    "wrap-process shell filter-prog", joined=True,
+                    "wrap-process shell filter-prog poll fs-events log-file", joined=True,
                     unjudged="--shell --filter-prog"),
     "bwrap": _w("", "bind ro-bind dev-bind chdir setenv unsetenv tmpfs proc dev uid gid "
                 "hostname symlink dir file bind-data ro-bind-data remount-ro exec-label "
