@@ -1,8 +1,9 @@
 """Red team, programs that run a command given as separate words: a file watcher
 (``watchexec``), an environment's runner (``nix develop -c``, ``nix shell -c``, ``mise x TOOL
 --``, ``devenv shell --``, ``sst shell``, ``melos exec --``, Intel's ``sde --``) and a program
-the catalog does not know handed ``-- CMD …``. Each runs CMD, so CMD is judged as the command
-it is: an attack inside is caught as itself, an everyday command stays ALLOW.
+the catalog does not know handed ``-- CMD …``; and GHCi input (``ghc -e``, ``ghcid --test``),
+whose ``:!CMD`` runs CMD in a shell. Each runs CMD, so CMD is judged as the command it is: an
+attack inside is caught as itself, an everyday command stays ALLOW.
 
 Every row is a command, the exact outcome it must come to, and one line of why. The lines are
 data: they are only ever handed to ``Engine.check`` (the real engine, default policy).
@@ -66,7 +67,20 @@ UNKNOWN: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected", "why"), WATCHERS + RUNNERS + UNKNOWN)
+GHCI: list[Case] = [
+    ("ghc -e ':!rm -rf ~'", DENY, "GHCi's shell escape deletes the home directory"),
+    ("ghcid -c 'stack ghci' --test ':!cat ~/.ssh/id_ed25519'", DENY,
+     "the test command, GHCi input run after each load, shows a private key"),
+    ("ghcid --test ':!rm -rf ~'", DENY, "the same with ghcid's default command"),
+    ("ghc -e ':cmd return \":!id\"'", ASK, "GHCi commands computed at run time"),
+    ("ghcid --command 'rm -rf ~'", DENY, "the command ghcid runs is judged as itself"),
+    ("ghc -e ':main'", ALLOW, "runs the project's main"),
+    ("ghcid --command 'stack ghci app:lib --ghci-options -fobject-code' --test ':main'", ALLOW,
+     "the everyday ghcid loop"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected", "why"), WATCHERS + RUNNERS + UNKNOWN + GHCI)
 def test_command_given_as_words(command: str, expected: Outcome, why: str) -> None:
     decision = ENGINE.check(command, cwd=WORKSPACE)
     assert decision.outcome is expected, (command, why, [r.rule_id for r in decision.reasons])
