@@ -73,10 +73,9 @@ GHCI: list[Case] = [
      "the test command, GHCi input run after each load, shows a private key"),
     ("ghcid --test ':!rm -rf ~'", DENY, "the same with ghcid's default command"),
     ("ghc -e ':cmd return \":!id\"'", ASK, "GHCi commands computed at run time"),
-    ("ghcid --command 'rm -rf ~'", DENY, "the command ghcid runs is judged as itself"),
     ("ghc -e ':main'", ALLOW, "runs the project's main"),
-    ("ghcid --command 'stack ghci app:lib --ghci-options -fobject-code' --test ':main'", ALLOW,
-     "the everyday ghcid loop"),
+    ("ghcid --setup ':def x (\\_ -> return \":!id\")'", ASK, "a GHCi macro computed at run time"),
+    ("ghcid -c 'stack ghci' --test ':main'", ALLOW, "the everyday ghcid loop"),
 ]
 
 

@@ -49,7 +49,6 @@ INLINE: dict[str, Inline] = {
     "wish": _i(), "irb": _i(), "scala": _i("e"), "groovy": _i("e"), "kotlin": _i("e"),
     "swift": _i("e"), "crystal": _i("e", "eval"), "elixir": _i("e", "eval"), "erl": _i(
         "", "", exact="-eval"), "pwsh": _i("c", "command", exact="-Command -c"),
-    "ghcid": _i("T", "test run setup"),  # GHCi input run after each load
 }
 _INFO_FLAGS = frozenset({"-v", "-V", "--version", "-h", "--help", "-version", "-help", "-?"})
 _REPL_FLAGS = frozenset({"-i", "-a", "--interactive", "-q", "--quiet", "-nw", "-Q"})
@@ -136,7 +135,7 @@ def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
 _TCL = frozenset({"expect", "tclsh", "wish"})
 # Programs whose code is GHCi input: ``:!CMD`` runs CMD in a shell; ``:cmd EXPR`` and ``:def``
 # run GHCi commands an expression computes.
-_GHCI = frozenset({"ghc", "runghc", "ghcid"})
+_GHCI = frozenset({"ghc", "runghc"})
 _GHCI_COMPUTED = (":cmd", ":def", ":script")
 
 

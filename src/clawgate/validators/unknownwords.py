@@ -41,7 +41,7 @@ _CODE = lazy_pattern(
     r"shell_exec|passthru|proc_open|popen|readpipe|system\*?|exec|eval|__import__|System\.cmd|"
     r"Process\.(?:run|new|start)|callCommand|callProcess|readProcess|spawnCommand|open-pipe)"
     r"\s*\(|\.execute\(\)|\(system\*?\s|sys\.process|\.!!?(?:\W|$)|Process\(\)|%x\{|"
-    r"\bqx[{(/]|`[^`]+`")
+    r"\bqx[{(/]|`[^`]+`|(?:^|\n)\s*:(?:!|cmd\b|def\b|script\b)")  # GHCi's escapes
 _STRING = lazy_pattern(r"\"((?:[^\"\\]|\\.){1,1000})\"|'((?:[^'\\]|\\.){1,1000})'")
 _OPTION_VALUE = lazy_pattern(r"^--?[\w.-]+=(.+)$", flags=16)  # re.DOTALL
 _NAMED_VALUE = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=\S")  # NAME=value, as the shell assigns
@@ -126,6 +126,8 @@ def payloads(text: str) -> list[str]:
     process or evaluates text (those strings; the code itself when none reads as a command)."""
     value = _OPTION_VALUE.match(text)
     text = value.group(1) if value else text
+    if text.startswith(":!") and text[2:].strip():
+        return [text[2:].strip()]  # a shell escape of GHCi or an ex editor: ghcid -T ':!cmd'
     if command_like(text):
         return [text]
     if len(text) > MAX_CODE or not _CODE.search(text):
