@@ -30,7 +30,8 @@ def _projects(rows: list[dict[str, str]]) -> set[str]:
     return {row["source"].split("@")[0] for row in rows}
 
 
-@pytest.mark.parametrize("name", ["ecosystems", "ecosystems_heldout", "everyday_heldout2"])
+@pytest.mark.parametrize("name", ["ecosystems", "ecosystems_heldout", "everyday_heldout2",
+                                  "everyday_heldout3"])
 def test_every_line_is_well_formed(name: str) -> None:
     rows = _rows(name)
     assert len(rows) >= 500
@@ -58,7 +59,17 @@ def test_second_held_out_set_draws_on_projects_no_other_set_uses() -> None:
     assert len(held) >= 25
 
 
-@pytest.mark.parametrize("name", ["ecosystems", "ecosystems_heldout", "everyday_heldout2"])
+def test_third_held_out_set_draws_on_projects_no_other_set_uses() -> None:
+    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
+              "devcmds_unseen3", "agentcmds", "everyday_heldout2"}
+    used = set().union(*(_projects(_rows(name)) for name in others))
+    held = _projects(_rows("everyday_heldout3"))
+    assert not held & used
+    assert len(held) >= 25
+
+
+@pytest.mark.parametrize("name", ["ecosystems", "ecosystems_heldout", "everyday_heldout2",
+                                  "everyday_heldout3"])
 def test_nothing_beyond_the_checkout_is_kept(name: str) -> None:
     for row in _rows(name):
         assert not _BEYOND.search(row["command"]), row

@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from clawgate.decision import Verdict
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.cleaned import cleaned
 from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
 from clawgate.validators.flags import parse_options
 from clawgate.validators.gitindex import tracked_matching, tracked_under
-from clawgate.validators.ignored import ignored, ignored_matches
+from clawgate.validators.ignored import ignored, ignored_matches, kept
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
 from clawgate.validators.winpaths import is_drive_path, unquote
@@ -114,14 +115,22 @@ def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
         return _find_spared(cmd, word, path, ctx)
     if GLOB in word.expansions and word.value is not None:
         last = word.value.rstrip("/").rsplit("/", 1)[-1]
-        if regenerable(path, ctx.workspace, ctx.regenerable) or ignored(path, ctx):
+        if regenerable(path, ctx.workspace, ctx.regenerable) or ignored(path, ctx) or (
+                _cleaned(path, ctx)):
             return tracked_under(path) is False
         return ((regenerable(f"{path}/{last}", ctx.workspace, ctx.regenerable)
-                 or ignored_matches(path, last, ctx))
+                 or ignored_matches(path, last, ctx) or _cleaned(f"{path}/{last}", ctx))
                 and tracked_matching(path, last) is False)
     return ((regenerable(path, ctx.workspace, ctx.regenerable)
-             or ignored(path, ctx, directory=(word.value or "").endswith("/")))
+             or ignored(path, ctx, directory=(word.value or "").endswith("/"))
+             or _cleaned(path, ctx))
             and tracked_under(path) is False)
+
+
+def _cleaned(path: str, ctx: Context) -> bool:
+    """The project's own clean task removes ``path``, and it holds nothing kept (a link on
+    the way, a credential file, another repository), as for the ignore files."""
+    return cleaned(path, ctx.workspace) and not kept(path, ctx)
 
 
 def _find_spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:

@@ -59,6 +59,17 @@ def ignored(path: str, ctx: Context, *, directory: bool = False) -> bool:
             and tracked_under(path) is False)
 
 
+def kept(path: str, ctx: Context) -> bool:
+    """``path`` (strictly inside the workspace) is reached through a symbolic link, is or is
+    under ``.git``, or is a tree holding a credential file or another repository (or one too
+    large to look through): what a declaration that a path is disposable never spares."""
+    parts = path[len(ctx.workspace) + 1:].split("/")
+    if len(parts) > _MAX_DEPTH or any(p in ("", ".", "..", ".git") for p in parts):
+        return True
+    kinds = _kinds(ctx.workspace, parts)
+    return kinds is None or (kinds[-1] is not None and _holds_kept(path, ctx))
+
+
 def _ignored_as(workspace: str, parts: list[str], is_dir: bool) -> bool:
     """git's answer for ``parts`` or one of the directories leading to it, where the ignore
     files single it out: a pattern that ignores every name of a directory (``*``, a home's

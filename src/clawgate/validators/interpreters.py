@@ -119,6 +119,11 @@ def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
             return Verdict.passthrough()
     found = scan(code, backticks)
     spawned = _tcl_commands(code) if program in _TCL else []
+    if program in _GHCI:
+        spawned, computed = ghci_escapes(code)
+        if computed:
+            return Verdict.unwrap(*spawned, outcome=Outcome.ASK, rule_id=rule_id,
+                                  message=f"{program}: GHCi runs commands computed at run time")
     if not found.risky and not spawned:
         return Verdict.passthrough()
     refuse, why = describe(found) if found.risky else (False, "inline code runs commands")
@@ -128,6 +133,23 @@ def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
 
 
 _TCL = frozenset({"expect", "tclsh", "wish"})
+# Programs whose code is GHCi input: ``:!CMD`` runs CMD in a shell; ``:cmd EXPR`` and ``:def``
+# run GHCi commands an expression computes.
+_GHCI = frozenset({"ghc", "runghc"})
+_GHCI_COMPUTED = (":cmd", ":def", ":script")
+
+
+def ghci_escapes(code: str) -> tuple[list[str], bool]:
+    """(the shell commands GHCi input runs with ``:!``, whether it runs GHCi commands computed
+    at run time or read from a script): ``:!rm -rf ~`` runs ``rm -rf ~``."""
+    commands: list[str] = []
+    computed = False
+    for line in code.split("\n"):
+        text = line.strip()
+        if text.startswith(":!"):
+            commands.append(text[2:].strip())
+        computed = computed or text.startswith(_GHCI_COMPUTED)
+    return [c for c in commands if c][:16], computed
 _TCL_RUNNERS = frozenset({"spawn", "exec", "system"})
 
 

@@ -10,6 +10,7 @@ from clawgate.validators import shapes as sh
 from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import words_of
+from clawgate.validators.wrappers import runs_command
 
 _SCHEDULERS = {"at": {"-l", "-r", "-d", "-c"}, "batch": set(), "crontab": {"-l"},
                "run-parts": {"--test", "--list"}, "atq": None, "atrm": None}
@@ -113,6 +114,9 @@ class ShellSubcommand(Validator):
     """A subcommand that opens an interactive shell, console or tunnel (``poetry shell``,
     ``rails console``, ``ansible-test shell``, ``code tunnel``): a launcher. ASK.
 
+    A wrapper subcommand given a command (``devenv shell -- make``, ``nix shell pkg -c jq``)
+    runs that command, checked as itself (CG-WRAP-001); without one it opens a shell.
+
     Bad: ``cdist shell -s /bin/sh``. Harmless: ``man shell`` (a page, not a shell).
     """
 
@@ -126,8 +130,8 @@ class ShellSubcommand(Validator):
         if program is None or len(cmd.words) < 2 or program in _SUBCOMMAND_READERS:
             return Verdict.passthrough()
         sub = cmd.words[1].value
-        if sub not in _SHELL_SUBCOMMANDS:
-            return Verdict.passthrough()
+        if sub not in _SHELL_SUBCOMMANDS or runs_command(cmd):
+            return Verdict.passthrough()  # devenv shell -- make: make, checked as itself
         return Verdict.ask(self.id, f"{program} {sub} opens an interactive session",
                            hint="run the command you need directly")
 

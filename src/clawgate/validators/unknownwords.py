@@ -43,7 +43,7 @@ _CODE = lazy_pattern(
     r"shell_exec|passthru|proc_open|popen|readpipe|system\*?|exec|eval|__import__|System\.cmd|"
     r"Process\.(?:run|new|start)|callCommand|callProcess|readProcess|spawnCommand|open-pipe)"
     r"\s*\(|\.execute\(\)|\(system\*?\s|sys\.process|\.!!?(?:\W|$)|Process\(\)|%x\{|"
-    r"\bqx[{(/]|`[^`]+`")
+    r"\bqx[{(/]|`[^`]+`|(?:^|\n)\s*:(?:!|cmd\b|def\b|script\b)")  # GHCi's escapes
 _STRING = lazy_pattern(r"\"((?:[^\"\\]|\\.){1,1000})\"|'((?:[^'\\]|\\.){1,1000})'")
 _OPTION_VALUE = lazy_pattern(r"^--?[\w.-]+=(.+)$", flags=16)  # re.DOTALL
 _NAMED_VALUE = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=\S")  # NAME=value, as the shell assigns
@@ -130,6 +130,8 @@ def payloads(text: str) -> list[str]:
     process or evaluates text (those strings; the code itself when none reads as a command)."""
     value = _OPTION_VALUE.match(text)
     text = value.group(1) if value else text
+    if text.startswith(":!") and text[2:].strip():
+        return [text[2:].strip()]  # a shell escape of GHCi or an ex editor: ghcid -T ':!cmd'
     if command_like(text):
         return [text]
     if len(text) > MAX_CODE or not _CODE.search(text):
@@ -156,6 +158,19 @@ def _value(word: Word) -> str | None:
         return word.value
     fields = computed(word.text, split=False)
     return fields[0] if fields is not None and len(fields) == 1 else None
+
+
+def _after_separator(cmd: SimpleCommand) -> list[str]:
+    """The words after ``--`` when they read as a command line (``zzrun -- rm -rf ~``): the
+    convention of the programs that run a command given as separate words (``watchexec``,
+    ``devenv shell``, ``cargo run``), so one whose use of them is unknown may run them."""
+    from clawgate.validators.wrappers import is_wrapper
+
+    shown = [w.shown for w in cmd.words[1:]]
+    if "--" not in shown or is_wrapper(cmd):
+        return []  # a wrapper's command is checked as itself
+    text = " ".join(w.text for w in cmd.words[shown.index("--") + 2:])
+    return [text] if command_like(text) else []
 
 
 def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
@@ -229,6 +244,7 @@ class UnknownProgramWords(Validator):
                    "catalog knows, and it")
             found = [p for w in cmd.words[1:] if w.value is not None
                      and len(w.value) <= MAX_WORD for p in payloads(w.value)]
+            found += _after_separator(cmd)
             carried = _carried(cmd)
             if carried and not found:  # judged as the lines they are, with no ask of their own
                 return Verdict.unwrap(*carried)

@@ -6,12 +6,14 @@ of its own, recursively; the strictest outcome wins.
 
 from __future__ import annotations
 
+import shlex
+
 from clawgate.decision import Outcome, Reason, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell import parse
 from clawgate.shell.model import Assignment, SimpleCommand, Word
-from clawgate.validators.argv import command_start, inner, option_values
+from clawgate.validators.argv import command_start, inner, joined_code, option_values
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import SHELLS
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND, Wrap
@@ -42,8 +44,13 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
                                                                     bool]:
     """(what the wrapper runs, whether it starts a shell) for argv from ``start``."""
     words = cmd.words
+    if spec.tail:
+        return _after_tail(cmd, spec, start)
     index = command_start(words, start, spec.options)
     own = words[:index + 1] if index is not None else words  # own options (and a value)
+    if spec.unjudged and any((w.value or "").split("=", 1)[0] in spec.unjudged
+                             for w in own[start:index]):
+        return "", False  # watchexec --shell=PROG: PROG runs the command
     codes = option_values(own, start, spec.code, spec.code_long) if (
         spec.code or spec.code_long) else []
     for _, _, value in codes:
@@ -58,10 +65,61 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
     if index is None or index >= len(words):
         return None, spec.bare_shell
     found = inner(cmd, index)
+    if spec.joined:
+        return _both_readings(found), False
     if first is not None and index > first:  # the variables go into the command's environment
         found = replace(found, assignments=(*found.assignments,
                                             *(_assigned(w) for w in words[first:index])))
     return found, False
+
+
+def _both_readings(found: SimpleCommand) -> str:
+    """A command whose words are joined and run by a shell, read both ways, the strictest to
+    win: as the joined text (``watchexec 'make test'``) and as the argv it is (``watchexec --
+    sh -c 'rm -rf ~'``, should the words reach the program unjoined). Empty when a word is
+    only known at run time."""
+    text = joined_code(found.words)
+    if text is None:
+        return ""
+    return text + "\n" + shlex.join(w.value or "" for w in found.words)
+
+
+def is_wrapper(cmd: SimpleCommand) -> bool:
+    """Whether ``cmd`` is a wrapper of the tables, whose command CG-WRAP-001/002 check."""
+    program = cmd.program or ""
+    if program in PLAIN or program in PRIVILEGED:
+        return True
+    return program in _SUBCOMMAND_PROGRAMS and (program, _subcommand(cmd)[0]) in SUBCOMMAND
+
+
+def runs_command(cmd: SimpleCommand) -> bool:
+    """True when ``cmd`` is a subcommand wrapper given a command to run (``devenv shell --
+    cargo test``), which CG-WRAP-001 checks in its place."""
+    program = cmd.program
+    if program not in _SUBCOMMAND_PROGRAMS:
+        return False
+    sub, start = _subcommand(cmd)
+    spec = SUBCOMMAND.get((program or "", sub))
+    if spec is None:
+        return False
+    target, shell = _unwrapped(cmd, spec, start)
+    return not shell and target is not None
+
+
+def _after_tail(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand | str | None,
+                                                                      bool]:
+    """(the command after the first ``tail`` option, or the code of a code option before it;
+    whether a shell starts without either): ``nix develop .#ci -c make check`` runs ``make
+    check``, ``mise x node -- npm test`` runs ``npm test``, ``mise x -c 'make'`` runs ``make``."""
+    words = cmd.words
+    end = next((at for at in range(start, len(words))
+                if words[at].shown in spec.tail or words[at].shown == "--"), len(words))
+    if spec.code or spec.code_long:
+        for _, _, value in option_values(words[:end], start, spec.code, spec.code_long):
+            return (value if value is not None else ""), False
+    if end < len(words) and words[end].shown in spec.tail:
+        return (inner(cmd, end + 1), False) if end + 1 < len(words) else (None, True)
+    return None, spec.bare_shell
 
 
 def _assigned(word: Word) -> Assignment:

@@ -17,6 +17,11 @@ class Wrap:
     ``code`` lists short options and ``code_long`` long options whose value is shell code
     (``su -c``, ``flock -c``); ``shell_flags`` are flags that start a shell (``sudo -i``);
     ``bare_shell`` means that with no command the program starts a shell (``chroot dir``).
+    ``tail`` lists options (as spelled) after which the rest of argv is the command, the only
+    way the program is given one (``nix develop .#ci -c make check``: ``.#ci`` is not a
+    command). ``joined`` means the command's words are joined with spaces and run by a shell
+    (``watchexec 'cargo test'``); ``unjudged`` lists options (as spelled) with which the
+    program runs something that is not read here (``watchexec --shell=PROG``).
     """
 
     options: Options = NO_OPTIONS
@@ -25,13 +30,18 @@ class Wrap:
     code: str = ""
     code_long: frozenset[str] = frozenset()
     shell_flags: frozenset[str] = frozenset()
+    tail: frozenset[str] = frozenset()
+    joined: bool = False
+    unjudged: frozenset[str] = frozenset()
 
 
 def _w(short: str = "", long: str = "", skip: int = 0, *, privileged: bool = False,
        bare_shell: bool = False, code: str = "", code_long: str = "",
-       shell_flags: str = "") -> Wrap:
+       shell_flags: str = "", tail: str = "", joined: bool = False,
+       unjudged: str = "") -> Wrap:
     return Wrap(opts(short, long, skip), privileged, bare_shell, code,
-                frozenset(code_long.split()), frozenset(shell_flags.split()))
+                frozenset(code_long.split()), frozenset(shell_flags.split()),
+                frozenset(tail.split()), joined, frozenset(unjudged.split()))
 
 
 # Wrappers that run the rest of their argv with the same privileges.
@@ -83,6 +93,13 @@ PLAIN: dict[str, Wrap] = {
     "setcap-exec": _w(),
     "openvt": _w("cfsuvwe", "console"), "perf": _w("eoCptrGcF", "event output", skip=1),
     "pidstat": _w(), "systemd-cat": _w("tpP", "identifier priority"),
+    "sde": _w(tail="--"), "sde64": _w(tail="--"),  # Intel's emulator: sde [opts] -- CMD…
+    # watchexec [opts] [--] CMD...: on each change, CMD's words joined and run by a shell
+    "watchexec": _w("efiwWdsEFo", "exts filter ignore watch watch-non-recursive debounce "
+                    "signal stop-signal stop-timeout delay-run env filter-file ignore-file "
+                    "project-origin workdir on-busy-update emit-events-to color watch-file "
+                    "wrap-process shell filter-prog poll fs-events log-file", joined=True,
+                    unjudged="--shell --filter-prog"),
     "bwrap": _w("", "bind ro-bind dev-bind chdir setenv unsetenv tmpfs proc dev uid gid "
                 "hostname symlink dir file bind-data ro-bind-data remount-ro exec-label "
                 "file-label seccomp add-seccomp-fd block-fd info-fd json-status-fd lock-file "
@@ -139,6 +156,10 @@ _UV_VALUES = ("python with with-editable with-requirements project directory env
               "upgrade-package build-constraints constraints overrides allow-insecure-host "
               "fork-strategy no-binary-package no-build-package no-build-isolation-package")
 
+# mise exec|x [TOOL@VERSION…] [-- CMD…] [-c CODE]: the tools are not a command; with neither,
+# a shell starts
+_MISE = _w(code="c", code_long="command", tail="--", bare_shell=True)
+
 # Programs whose subcommand runs the command that follows (``npm exec``, ``uv run``).
 SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("npm", "exec"): _w("c", "package call", code="c", code_long="call"),
@@ -156,11 +177,21 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("micromamba", "run"): _w("np", "name prefix cwd"),
     ("pixi", "run"): _w("e", "manifest-path environment auth-file pypi-keyring-provider "
                         "concurrent-solves concurrent-downloads"),
-    ("direnv", "exec"): _w("", "", skip=1), ("mise", "exec"): _w(), ("mise", "x"): _w(),
+    ("direnv", "exec"): _w("", "", skip=1), ("mise", "exec"): _MISE, ("mise", "x"): _MISE,
     ("asdf", "exec"): _w(), ("rbenv", "exec"): _w(), ("pyenv", "exec"): _w(),
     ("fnm", "exec"): _w("", "using"), ("opam", "exec"): _w(), ("xdotool", "exec"): _w(),
     ("task", "execute"): _w(), ("ip", "netns"): _w("", "", skip=2),
-    ("ip", "vrf"): _w("", "", skip=2), ("nix", "develop"): _w("c", "", code_long="command"),
+    ("ip", "vrf"): _w("", "", skip=2),
+    # nix develop|shell INSTALLABLE… [-c CMD ARGS…]: the installables are not a command, and
+    # without -c an interactive shell starts
+    ("nix", "develop"): _w(tail="-c --command", bare_shell=True),
+    ("nix", "shell"): _w(tail="-c --command", bare_shell=True),
+    # devenv shell [--] [CMD ARGS…] and sst shell [CMD…]: the command in the project's
+    # environment; without one, an interactive shell
+    ("devenv", "shell"): _w(bare_shell=True),
+    # melos exec [opts] -- CMD…: CMD in each package
+    ("melos", "exec"): _w(tail="--"),
+    ("sst", "shell"): _w("", "stage target", bare_shell=True),
     ("nix-shell", ""): _w("pIAjE", "packages include attr cores max-jobs arg argstr keep "
                           "expr", code_long="run command"),
     ("flatpak", "run"): _w("", "", skip=1), ("toolbox", "run"): _w("c", "container"),
