@@ -5,7 +5,9 @@ A protected path that does not exist yet is held in the sandbox by an empty dire
 (``view.py``), whether a directory or a file belongs there, and a mount needs a mount point at
 that path in the workspace, which is the host's. ``Placeholders`` makes each one, an empty
 directory (git and the tools that copy or archive a tree pass an empty directory by, on the
-host and in the sandbox), so it knows which it made: never a path of the user's; and removes
+host and in the sandbox; one of the pool in the guard's state moved there, else a new one:
+``placeholderpool.py``; "removed" below means moved back to the pool where it can take it),
+so it knows which it made: never a path of the user's; and removes
 them, if they are still what it made and still empty. Each is made, looked at and removed
 through its parent directory opened component by component from the workspace without
 following a link, so a parent swapped for a link (by a run of the same workspace) never lets a

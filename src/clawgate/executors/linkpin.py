@@ -1,0 +1,81 @@
+"""Run as a process of its own, outside the sandbox, while bubblewrap holds the command: mount
+each protected link of the sandbox onto itself, so that the link stays what it is (it points
+where it did) and cannot be removed, renamed or replaced from inside (EBUSY: a mount point).
+
+    python -I -S linkpin.py PID MNT_NAMESPACE_INODE PATH...
+
+``mount(2)`` follows a link it is given, and bubblewrap has no mount of a link; the mount API
+of Linux 5.2 does not: ``open_tree(OPEN_TREE_CLONE | AT_SYMLINK_NOFOLLOW)`` takes the link
+itself as a new mount, and ``move_mount`` without ``MOVE_MOUNT_T_SYMLINKS`` puts it on the link.
+That needs the mount namespace of the sandbox (and its user namespace, whose owner we are): a
+process joins them with ``setns``, which a thread of a process with other threads cannot (for
+the user namespace), hence this process. It checks that PID's mount namespace is the one
+bubblewrap reported (a pid reused meanwhile is refused), and exits 0 only when every link is
+held; otherwise it says why on stderr and exits 1, and the caller kills the sandbox before
+its command runs.
+
+Standard library only, no clawgate import (it runs under ``-I -S``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+
+CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
+SYS_OPEN_TREE, SYS_MOVE_MOUNT = 428, 429  # x86_64 and most others (the unified numbers)
+OPEN_TREE_CLONE, OPEN_TREE_CLOEXEC = 1, 0o2000000
+AT_FDCWD, AT_SYMLINK_NOFOLLOW = -100, 0x100
+MOVE_MOUNT_F_EMPTY_PATH = 4
+
+
+def _check(result: int, what: str) -> int:
+    if result < 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"{what}: {os.strerror(code)}")
+    return result
+
+
+def join(pid: int, mnt_inode: int, libc: ctypes.CDLL) -> None:
+    """Enter PID's user namespace (where it is not ours) and mount namespace."""
+    flags = os.O_RDONLY | os.O_CLOEXEC
+    user = os.open(f"/proc/{pid}/ns/user", flags)
+    mnt = os.open(f"/proc/{pid}/ns/mnt", flags)
+    if os.fstat(mnt).st_ino != mnt_inode:
+        raise OSError(0, f"process {pid} is no longer the sandbox's")
+    if os.fstat(user).st_ino != os.stat("/proc/self/ns/user").st_ino:
+        _check(libc.setns(user, CLONE_NEWUSER), "setns(user namespace)")
+    _check(libc.setns(mnt, CLONE_NEWNS), "setns(mount namespace)")
+    os.close(user)
+    os.close(mnt)
+
+
+def pin(path: str, libc: ctypes.CDLL) -> None:
+    """Mount the link (or whatever is at ``path``: not followed) onto itself."""
+    name = os.fsencode(path)
+    tree = _check(libc.syscall(SYS_OPEN_TREE, AT_FDCWD, name,
+                               OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW),
+                  f"open_tree({path})")
+    try:
+        _check(libc.syscall(SYS_MOVE_MOUNT, tree, b"", AT_FDCWD, name,
+                            MOVE_MOUNT_F_EMPTY_PATH), f"move_mount({path})")
+    finally:
+        os.close(tree)
+
+
+def main(argv: list[str]) -> int:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    try:
+        join(int(argv[1]), int(argv[2]), libc)
+        for path in argv[3:]:
+            pin(path, libc)
+    except (OSError, ValueError, IndexError) as exc:
+        sys.stderr.write(f"{exc.strerror if isinstance(exc, OSError) else exc}\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
