@@ -20,6 +20,7 @@ Standard library only, no clawgate import (it runs under ``-I -S``).
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 import sys
 
@@ -28,6 +29,7 @@ SYS_OPEN_TREE, SYS_MOVE_MOUNT = 428, 429  # x86_64 and most others (the unified 
 OPEN_TREE_CLONE, OPEN_TREE_CLOEXEC = 1, 0o2000000
 AT_FDCWD, AT_SYMLINK_NOFOLLOW = -100, 0x100
 MOVE_MOUNT_F_EMPTY_PATH = 4
+NS_GET_USERNS = 0xB701  # _IO(0xb7, 0x1): the user namespace that owns a namespace
 
 
 def _check(result: int, what: str) -> int:
@@ -38,12 +40,13 @@ def _check(result: int, what: str) -> int:
 
 
 def join(pid: int, mnt_inode: int, libc: ctypes.CDLL) -> None:
-    """Enter PID's user namespace (where it is not ours) and mount namespace."""
-    flags = os.O_RDONLY | os.O_CLOEXEC
-    user = os.open(f"/proc/{pid}/ns/user", flags)
-    mnt = os.open(f"/proc/{pid}/ns/mnt", flags)
+    """Enter PID's mount namespace, and first the user namespace that owns it where that is
+    not ours (not PID's own: bubblewrap runs its command in a user namespace nested in the
+    one it built the mounts in, when it mounts a ``/dev`` of its own)."""
+    mnt = os.open(f"/proc/{pid}/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
     if os.fstat(mnt).st_ino != mnt_inode:
         raise OSError(0, f"process {pid} is no longer the sandbox's")
+    user = fcntl.ioctl(mnt, NS_GET_USERNS)
     if os.fstat(user).st_ino != os.stat("/proc/self/ns/user").st_ino:
         _check(libc.setns(user, CLONE_NEWUSER), "setns(user namespace)")
     _check(libc.setns(mnt, CLONE_NEWNS), "setns(mount namespace)")
