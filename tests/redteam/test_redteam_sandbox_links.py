@@ -7,6 +7,7 @@ system-call filter)."""
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
 from clawgate.executors import bwrap as bwrap_module
+from clawgate.executors.egress.netns import can_join
 from sandboxview import fake_home
 
 ATTACK = ("rm -f {link}; mv {link} moved; ln -sfn /etc/passwd {link}; "
@@ -66,6 +68,24 @@ def test_a_protected_link_cannot_be_replaced(workspace: Path, mode: str) -> None
 
 
 @pytest.mark.bwrap
+@pytest.mark.parametrize("in_process", [True, False])
+def test_a_protected_link_is_held_by_a_thread_or_a_process_of_its_own(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch, in_process: bool) -> None:
+    """A guard with ``CAP_SYS_ADMIN`` joins the sandbox's mount namespace on a thread; any
+    other, in a process of its own that joins the user namespace too: either holds."""
+    if in_process and not can_join():
+        pytest.skip("a thread can join the sandbox's mounts only with CAP_SYS_ADMIN")
+    (workspace / "AGENTS.md").write_text("the rules\n")
+    (workspace / "CLAUDE.md").symlink_to("AGENTS.md")
+    monkeypatch.setattr(bwrap_module, "pin_links",
+                        functools.partial(bwrap_module.pin_links, in_process=in_process))
+    result = sandbox(workspace, "bridge, filter").run(ExecRequest(
+        ATTACK.format(link="CLAUDE.md"), timeout_s=60))
+    assert result.stdout.splitlines() == ["done"], result.stderr
+    assert links(workspace) == {"CLAUDE.md": "AGENTS.md"}
+
+
+@pytest.mark.bwrap
 @pytest.mark.parametrize("mode", ["bridge, filter", "host network, no filter"])
 def test_a_link_on_the_way_to_a_protected_path_cannot_be_replaced(
         workspace: Path, mode: str) -> None:
@@ -93,8 +113,9 @@ def test_a_protected_link_leading_out_of_the_workspace_is_held(
 
 
 @pytest.mark.bwrap
+@pytest.mark.parametrize("in_process", [True, False])
 def test_a_link_that_cannot_be_held_stops_the_run_before_its_command(
-        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        workspace: Path, monkeypatch: pytest.MonkeyPatch, in_process: bool) -> None:
     """Holding the links fails (here: the sandbox's mount namespace is not the one bwrap
     reported): the command is not run, and the run says why."""
     (workspace / "AGENTS.md").write_text("the rules\n")
@@ -102,7 +123,7 @@ def test_a_link_that_cannot_be_held_stops_the_run_before_its_command(
     real = bwrap_module.pin_links
 
     def wrong_namespace(paths: list[str], info: dict[str, object]) -> None:
-        real(paths, {**info, "mnt-namespace": 1})
+        real(paths, {**info, "mnt-namespace": 1}, in_process=in_process)
 
     monkeypatch.setattr(bwrap_module, "pin_links", wrong_namespace)
     with pytest.raises(SandboxUnavailable, match="no longer the sandbox's"):

@@ -45,6 +45,7 @@ from typing import Any
 
 from clawgate.egressrules import EgressRules
 from clawgate.errors import SandboxUnavailable
+from clawgate.executors import linkpin
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment, with_limit_notes
 from clawgate.executors.egress import inside
@@ -349,11 +350,17 @@ def _none(_listener: socket.socket) -> None:
     """No proxy to hand a listener to (none is made)."""
 
 
-def pin_links(paths: Sequence[str], info: dict[str, Any]) -> None:
+def pin_links(paths: Sequence[str], info: dict[str, Any], in_process: bool | None = None
+              ) -> None:
     """Hold each of ``paths`` (links) in the sandbox bwrap reported (``info``) by mounting it
-    onto itself (``linkpin.py``, a process of its own). Raises OSError."""
-    argv = [sys.executable, "-I", "-S", os.fspath(_LINKPIN), str(int(info["child-pid"])),
-            str(int(info["mnt-namespace"])), *paths]
+    onto itself (``linkpin.py``): on a thread of ours where this process holds
+    ``CAP_SYS_ADMIN`` (``in_process``, by default), else in a process of its own. Raises
+    OSError."""
+    pid, inode = int(info["child-pid"]), int(info["mnt-namespace"])
+    if can_join() if in_process is None else in_process:
+        linkpin.pin_in_thread(pid, inode, list(paths))
+        return
+    argv = [sys.executable, "-I", "-S", os.fspath(_LINKPIN), str(pid), str(inode), *paths]
     try:
         done = subprocess.run(argv, capture_output=True, text=True, check=False,
                               timeout=PROBE_TIMEOUT_S, env={})
