@@ -117,14 +117,14 @@ class Pool:
                 move(parent, name, self._fd, entry)
         return None
 
-    def give(self, parent: int, name: str, fd: int) -> bool:
-        """Move the empty directory at ``name`` in ``parent`` (open as ``fd``) into the pool;
-        False where it was not moved (the pool cannot serve, or is full): remove it then. A
-        directory found filled once moved goes back to ``name`` (True: it is not to be
-        removed)."""
+    def give(self, parent: int, name: str, fd: int, inode: int) -> bool:
+        """Move the directory at ``name`` in ``parent`` (open as ``fd``, inode ``inode``) into
+        the pool if it is empty; False where it was not moved (the pool cannot serve, or is
+        full): remove it then. A directory found filled once moved (the emptiness that counts
+        is the one after the move) goes back to ``name`` (True: it is not to be removed)."""
         if not self.usable or self._fd is None or len(self._listing()) >= POOL_MAX:
             return False
-        entry = str(os.fstat(fd).st_ino)
+        entry = str(inode)
         try:
             move(parent, name, self._fd, entry)
         except OSError as exc:

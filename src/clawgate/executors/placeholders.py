@@ -235,13 +235,14 @@ class _Parents:
         return fd
 
 
-def _unchanged(parents: _Parents, path: str, made: _Made) -> bool:
-    """Whether ``path`` is still the empty directory that was made."""
+def _unchanged(parents: _Parents, path: str, made: _Made, empty: bool = True) -> bool:
+    """Whether ``path`` is still the directory that was made (and, unless ``empty`` is
+    False, still empty)."""
     try:
         info = os.stat(os.path.basename(path), dir_fd=parents.of(path),
                        follow_symlinks=False)
         return (info.st_dev, info.st_ino) == (made.device, made.inode) and \
-            not os.listdir(made.fd)
+            not (empty and os.listdir(made.fd))
     except OSError:
         return False
 
@@ -318,10 +319,10 @@ def _remove(parents: _Parents, pool: Pool, path: str, made: _Made) -> None:
     """Remove ``path`` if it is still the empty directory that was made (through its parent,
     reached without following a link): into the pool, else for good; and let go of it."""
     try:
-        if _unchanged(parents, path, made):
+        if _unchanged(parents, path, made, empty=not pool.usable):
             with contextlib.suppress(OSError):
                 parent, name = parents.of(path), os.path.basename(path)
-                if not pool.give(parent, name, made.fd):
+                if not pool.give(parent, name, made.fd, made.inode):  # (empty, once moved)
                     os.rmdir(name, dir_fd=parent)  # unless empty
     finally:
         os.close(made.fd)
