@@ -13,7 +13,8 @@ What does not exist yet is listed too (``absent``), for the sandbox to hold an e
 in its place while a command runs: at the top of the workspace, the first
 missing component of each pattern, spelled as the tools read it (``.github`` when there is
 none, ``.github/workflows`` when ``.github`` has no ``workflows``, ``CLAUDE.md``); and in every
-``.git`` directory found, a missing ``hooks`` or ``config``. A missing ``.git`` is not held
+``.git`` directory found, a missing ``hooks`` or ``config``; and what a protected link
+points to inside the workspace where it does not exist. A missing ``.git`` is not held
 (``git init`` makes one), nor are paths missing below the top: the checker still judges every
 path a command names.
 """
@@ -77,7 +78,10 @@ def workspace_paths(workspace: Path) -> Protected:
             for path in _expanded(root, pattern, listing):
                 real = _real(top, path)
                 if real.startswith(top.rstrip("/") + "/"):
-                    found.setdefault(real, why)
+                    if os.path.lexists(real):
+                        found.setdefault(real, why)
+                    else:  # a link to nothing yet: what it would point to is held empty
+                        absent.setdefault(real, why)
                 if real != path:
                     for link in _links(top, path):
                         links.setdefault(link, why)

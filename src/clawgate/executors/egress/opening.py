@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import platform
 import select
 import signal
 import socket
@@ -18,6 +19,7 @@ from typing import Any
 
 from clawgate.executors.egress.netns import JOIN_TIMEOUT_S, NamespaceUnavailable, listen_in
 
+READ_SYSCALL = {"x86_64": 0, "aarch64": 63, "riscv64": 63, "loongarch64": 63}
 _BUILD_WAITS_S = (0.0002,) * 10 + (0.001,) * 100 + (0.01,) * 2000  # some 20 s in all
 
 
@@ -98,7 +100,10 @@ class Opening:
         """Wait until bwrap's sandbox process ``pid`` waits on the block fd: its mounts are
         all made then (bwrap reports the sandbox as soon as it has its pid, while it is still
         building it, and reads the block fd once it is done). Raises OSError."""
-        expected = f"0 {hex(self.block_read)} "  # read(2) on x86_64, then its arguments
+        number = READ_SYSCALL.get(platform.machine())
+        if number is None:
+            raise OSError(0, f"no read(2) number known for {platform.machine()}")
+        expected = f"{number} {hex(self.block_read)} "  # read(2), then its arguments
         for wait in _BUILD_WAITS_S:
             if self.stopped():
                 raise OSError(0, "the run ended first")
