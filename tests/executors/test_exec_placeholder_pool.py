@@ -148,3 +148,17 @@ def test_a_full_pool_takes_no_more(workspaces: tuple[Path, Path]) -> None:
         (pool_dir() / f"x{len(os.listdir(pool_dir()))}").mkdir()
     run_once(first, names=NAMES)
     assert len(os.listdir(pool_dir())) == POOL_MAX
+
+
+def test_a_pooled_directory_not_named_by_its_inode_is_not_used(
+        workspaces: tuple[Path, Path]) -> None:
+    """Only directories the pool named itself are taken (one made there by other hands, under
+    whatever name, stays where it is)."""
+    first, _ = workspaces
+    pool_dir().mkdir(parents=True, exist_ok=True)
+    for name in ("12", "other"):
+        (pool_dir() / name).mkdir()
+    strangers = {os.lstat(pool_dir() / n).st_ino for n in ("12", "other")}
+    during = run_once(first)
+    assert not set(during.values()) & strangers
+    assert {"12", "other"} <= set(os.listdir(pool_dir()))

@@ -26,6 +26,7 @@ import ctypes
 import errno
 import functools
 import os
+import stat
 from collections.abc import Callable
 from typing import cast
 
@@ -101,6 +102,8 @@ class Pool:
         something is at ``name`` (FileExistsError is raised then, as ``mkdir`` would)."""
         while self.usable and self._fd is not None and self._listing():
             entry = self._listing().pop()
+            if not _is_entry(self._fd, entry):
+                continue  # not one of the pool's own empty directories: never used
             try:
                 move(self._fd, entry, parent, name)
             except FileNotFoundError:  # another run took it
@@ -110,11 +113,12 @@ class Pool:
             except OSError:
                 self.usable = False
                 return None
-            fd = _checked(parent, name)
+            fd = _checked(parent, name, int(entry))
             if fd is not None:
                 return fd
-            with contextlib.suppress(OSError):  # not an empty directory: not one to use
-                move(parent, name, self._fd, entry)
+            with contextlib.suppress(OSError):  # filled meanwhile: back, if still it
+                if _is_entry(parent, name, int(entry)):
+                    move(parent, name, self._fd, entry)
         return None
 
     def give(self, parent: int, name: str, fd: int, inode: int) -> bool:
@@ -161,14 +165,29 @@ def _open_pool() -> int | None:
         return None
 
 
-def _checked(parent: int, name: str) -> int | None:
-    """A descriptor of ``name`` in ``parent`` if it is an empty directory (not a link)."""
+def _is_entry(folder: int, name: str, inode: int | None = None) -> bool:
+    """Whether ``name`` in ``folder`` is a directory (not a link) whose inode is ``inode``
+    (by default the number ``name`` spells: a pool entry's name is its inode)."""
+    if inode is None:
+        if not name.isdigit():
+            return False
+        inode = int(name)
+    try:
+        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_ino == inode
+
+
+def _checked(parent: int, name: str, inode: int) -> int | None:
+    """A descriptor of ``name`` in ``parent`` if it is the empty directory ``inode`` (not a
+    link)."""
     try:
         fd = os.open(name, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=parent)
     except OSError:
         return None
     try:
-        if not os.listdir(fd):
+        if os.fstat(fd).st_ino == inode and not os.listdir(fd):
             return fd
     except OSError:
         pass
