@@ -3,7 +3,8 @@
     python bench/bench_executors.py [--quick] [--skip-docker] [--skip-bwrap]
 
 Prints medians and p99 of host and bubblewrap overhead over a bare ``subprocess.run(["true"])``
-(bubblewrap with and without its system-call filter, and the filter's one-off probe),
+(bubblewrap with and without its system-call filter, in a workspace holding a protected link,
+and the filter's one-off probe),
 Docker warm exec and cold run, the 50 x ``sleep 0.2`` run with a queue (total time and the most
 commands seen running at once in the process table), and the peak RSS growth while a command
 prints 1 GiB. Targets: host <= 5 ms, bwrap <= 30 ms, warm exec <= 150 ms, cold <= 1 s,
@@ -94,6 +95,13 @@ def overheads(workspace: Path, runs: int, bwrap: bool, docker: bool) -> None:
         bare_box = BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5), seccomp=False)
         funcs["bwrap ExecRequest('true')"] = lambda: box.run(ExecRequest("true"))
         funcs["bwrap 'true' without the filter"] = lambda: bare_box.run(ExecRequest("true"))
+        linked = workspace.parent / f"{workspace.name}-linked"  # CLAUDE.md -> AGENTS.md
+        linked.mkdir(exist_ok=True)
+        (linked / "AGENTS.md").write_text("the rules\n")
+        if not (linked / "CLAUDE.md").is_symlink():
+            (linked / "CLAUDE.md").symlink_to("AGENTS.md")
+        link_box = BwrapExecutor(workspace=linked, limiter=SpawnLimiter(5))
+        funcs["bwrap 'true', a protected link"] = lambda: link_box.run(ExecRequest("true"))
     results = interleaved(funcs, runs)
     bare = results.pop("bare subprocess.run(['true'])")
     line("bare subprocess.run(['true'])", bare)
@@ -197,7 +205,8 @@ def main() -> None:
     args = parser.parse_args()
     runs = 50 if args.quick else 200
     with tempfile.TemporaryDirectory() as tmp:
-        workspace = Path(tmp)
+        workspace = Path(tmp) / "workspace"
+        workspace.mkdir()
         bwrap, docker = available(workspace, not args.skip_bwrap, not args.skip_docker)
         overheads(workspace, runs, bwrap, docker)
         if bwrap:

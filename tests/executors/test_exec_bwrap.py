@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 from collections.abc import Iterator
@@ -152,7 +153,12 @@ def test_the_guard_state_is_hidden_even_inside_the_workspace(
     monkeypatch.delenv("CLAWGATE_STATE_DIR", raising=False)
     state_key("audit")
     ApprovalStore(workspace).remember(ApprovalRequest("exec_shell", {"command": "make"}))
-    before = sorted(p.name for p in state.rglob("*"))
+    pool = state / "placeholders"  # the guard's own: the placeholders' empty directories
+
+    def contents() -> list[str]:
+        return sorted(p.name for p in state.rglob("*") if not p.is_relative_to(pool))
+
+    before = contents()
     sandbox = BwrapExecutor(workspace=workspace, limiter=limiter)
     result = sandbox.run(ExecRequest(
         f"ls -A {state}; cat {state}/keys/audit.key; echo forged > {state}/keys/audit.key;"
@@ -160,5 +166,7 @@ def test_the_guard_state_is_hidden_even_inside_the_workspace(
     assert result.stdout.splitlines()[-1] == "done"
     assert "No such file" in result.stderr
     assert "Read-only file system" in result.stderr
-    assert sorted(p.name for p in state.rglob("*")) == before
+    assert contents() == before
+    assert sorted(os.listdir(pool)) == sorted(str(p.stat().st_ino) for p in pool.iterdir())
+    assert all(not os.listdir(p) for p in pool.iterdir())
     assert len((state / "keys" / "audit.key").read_bytes()) == 32

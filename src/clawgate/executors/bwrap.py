@@ -34,16 +34,18 @@ import functools
 import os
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from clawgate.egressrules import EgressRules
 from clawgate.errors import SandboxUnavailable
+from clawgate.executors import linkpin
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.cgroups import Containment, with_limit_notes
 from clawgate.executors.egress import inside
@@ -70,6 +72,7 @@ MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
 PROBE_TIMEOUT_S = 10.0
 SYSTEM_PYTHON = "/usr/bin/python3"
 _LOADER = Path(__file__).with_name("seccomp_loader.py")
+_LINKPIN = Path(__file__).with_name("linkpin.py")
 _WORKS: set[tuple[str, ...]] = set()  # (bwrap, the loader's Python, seccomp) probed and working
 _PROBE_LOCK = threading.Lock()
 
@@ -194,15 +197,21 @@ class BwrapExecutor(Executor):
             watch = stack.enter_context(SyscallWatch()) if self.seccomp else None
             lane = None if self.network else stack.enter_context(
                 self.proxy.lane(shlex.join(job.argv), unix=not self.listen_inside))
-            opening = stack.enter_context(Opening(inside.BRIDGE_PORT, functools.partial(
-                self.proxy.accept_on, lane))) if lane is not None and self.listen_inside else None
-            if lane is not None and opening is None:  # the bridge hands its listener over
-                self.proxy.await_listener(lane, inside.BRIDGE_PORT)
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
             held = stack.enter_context(PLACEHOLDERS.hold(self.workspace))
+            view = held.claim(self.view())
+            port: int | None = None
+            ready: Callable[[socket.socket], None] = _none
+            if lane is not None and self.listen_inside:  # else through the bridge
+                port, ready = inside.BRIDGE_PORT, functools.partial(self.proxy.accept_on, lane)
+            links = [mount.path for mount in view.mounts if mount.link]
+            steps = [functools.partial(pin_links, links)] if links else []
+            opening = stack.enter_context(Opening(port, ready, steps)) \
+                if port is not None or steps else None
+            if lane is not None and port is None:  # the bridge hands its listener over
+                self.proxy.await_listener(lane, inside.BRIDGE_PORT)
             argv = self.sandbox_argv(job, None if watch is None else watch.child_fd,
-                                     None if opening is not None else lane, opening,
-                                     held.claim(self.view()))
+                                     None if port is not None else lane, opening, view)
             if containment is not None:
                 stack.enter_context(containment)
             else:
@@ -214,13 +223,15 @@ class BwrapExecutor(Executor):
                                            *(() if opening is None else opening.fds)))
             result = with_limit_notes(result, containment, pids=self.limits.pids,
                                       memory=self.limits.memory)
-        failure = opening.failure if opening is not None else \
-            lane.handoff_failure if lane is not None else None
-        if failure is not None and not result.timed_out:
+        handoff_failure = lane.handoff_failure if lane is not None else None
+        if opening is not None and opening.failure is not None and not result.timed_out:
             # (a run its time limit ended first takes its sandbox, and the namespace the
             # listener was being made in, with it: that run timed out, and says so)
+            raise SandboxUnavailable(f"the sandbox could not be set up ({opening.failure}); "
+                                     "the command was not run")
+        if handoff_failure is not None and not result.timed_out:
             raise SandboxUnavailable(f"the sandbox's egress proxy could not be set up: "
-                                     f"{failure}; the command was not run")
+                                     f"{handoff_failure}; the command was not run")
         return result if watch is None else _with_refusals(result, watch.report)
 
     def _probe(self) -> None:
@@ -325,6 +336,8 @@ def view_args(view: SandboxView) -> list[str]:
     args: list[str] = []
     remount: list[str] = []
     for mount in view.mounts:
+        if mount.link:  # bwrap mounts no link: held once the sandbox stands (``pin_links``)
+            continue
         if mount.placeholder:  # a tmpfs needs no remount: bwrap's remounts cost a run most
             args += ["--perms", "0555", "--tmpfs", mount.path]
         elif mount.mode == "read-only":
@@ -337,6 +350,30 @@ def view_args(view: SandboxView) -> list[str]:
         else:
             args += ["--ro-bind", "/dev/null", mount.path]
     return args + remount
+
+
+def _none(_listener: socket.socket) -> None:
+    """No proxy to hand a listener to (none is made)."""
+
+
+def pin_links(paths: Sequence[str], info: dict[str, Any], in_process: bool | None = None
+              ) -> None:
+    """Hold each of ``paths`` (links) in the sandbox bwrap reported (``info``) by mounting it
+    onto itself (``linkpin.py``): on a thread of ours where this process holds
+    ``CAP_SYS_ADMIN`` (``in_process``, by default), else in a process of its own. Raises
+    OSError."""
+    pid, inode = int(info["child-pid"]), int(info["mnt-namespace"])
+    if can_join() if in_process is None else in_process:
+        linkpin.pin_in_thread(pid, inode, list(paths))
+        return
+    argv = [sys.executable, "-I", "-S", os.fspath(_LINKPIN), str(pid), str(inode), *paths]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, check=False,
+                              timeout=PROBE_TIMEOUT_S, env={})
+    except subprocess.TimeoutExpired as exc:
+        raise OSError(0, "holding the protected links took too long") from exc
+    if done.returncode != 0:
+        raise OSError(0, f"holding the protected links: {done.stderr.strip()}")
 
 
 def _system_binds() -> list[str]:

@@ -182,6 +182,8 @@ class DockerExecutor(Executor):
         tmpfs: dict[str, str] = {}
         for mount in view.mounts:
             target = self._inside(mount.path)
+            if mount.link:  # a bind follows a link: what it points to is protected itself
+                continue
             if mount.mode != "hidden":
                 binds.append(types.Mount(target, mount.path, type="bind",
                                          read_only=mount.mode == "read-only"))

@@ -5,7 +5,9 @@ A protected path that does not exist yet is held in the sandbox by an empty dire
 (``view.py``), whether a directory or a file belongs there, and a mount needs a mount point at
 that path in the workspace, which is the host's. ``Placeholders`` makes each one, an empty
 directory (git and the tools that copy or archive a tree pass an empty directory by, on the
-host and in the sandbox), so it knows which it made: never a path of the user's; and removes
+host and in the sandbox; one of the pool in the guard's state moved there, else a new one:
+``placeholderpool.py``; "removed" below means moved back to the pool where it can take it),
+so it knows which it made: never a path of the user's; and removes
 them, if they are still what it made and still empty. Each is made, looked at and removed
 through its parent directory opened component by component from the workspace without
 following a link, so a parent swapped for a link (by a run of the same workspace) never lets a
@@ -42,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from clawgate.errors import ExecutorError
+from clawgate.executors.placeholderpool import Pool
 from clawgate.executors.view import ABSENT_WHY, Mount, SandboxView
 
 LINGER_S = 0.0  # how long placeholders outlive the last run of their workspace
@@ -139,9 +142,9 @@ class Placeholders:
                     self._schedule(key, space, max(self.linger_s, RETRY_S))
                 return
             try:
-                with _Parents(key) as parents:
+                with _Parents(key) as parents, Pool(key) as pool:
                     for path in sorted(space.made, key=len, reverse=True):  # deepest first
-                        _remove(parents, path, space.made.pop(path))
+                        _remove(parents, pool, path, space.made.pop(path))
             finally:
                 os.close(alone)
 
@@ -161,7 +164,7 @@ class Holder:
         the view was built)."""
         kept: list[Mount] = []
         top = self._workspace
-        with self._space.lock, _Parents(top) as parents:
+        with self._space.lock, _Parents(top) as parents, Pool(top) as pool:
             made = self._space.made
             ours = {path for path, what in made.items() if _unchanged(parents, path, what)}
             for gone in set(made) - ours:  # the host put something there: the user's now
@@ -175,7 +178,7 @@ class Holder:
                 elif not mount.placeholder:
                     kept.append(mount)
                 else:
-                    held = _make(parents, mount, made)
+                    held = _make(parents, pool, mount, made)
                     if held is not None:
                         kept.append(held)
             shown = {mount.path for mount in kept}
@@ -232,13 +235,14 @@ class _Parents:
         return fd
 
 
-def _unchanged(parents: _Parents, path: str, made: _Made) -> bool:
-    """Whether ``path`` is still the empty directory that was made."""
+def _unchanged(parents: _Parents, path: str, made: _Made, empty: bool = True) -> bool:
+    """Whether ``path`` is still the directory that was made (and, unless ``empty`` is
+    False, still empty)."""
     try:
         info = os.stat(os.path.basename(path), dir_fd=parents.of(path),
                        follow_symlinks=False)
         return (info.st_dev, info.st_ino) == (made.device, made.inode) and \
-            not os.listdir(made.fd)
+            not (empty and os.listdir(made.fd))
     except OSError:
         return False
 
@@ -280,11 +284,12 @@ def _lock_shared(workspace: str) -> int | None:
             return None
 
 
-def _make(parents: _Parents, mount: Mount, made: dict[str, _Made]) -> Mount | None:
-    """Make ``mount``'s mount point in its parent (reached without following a link) and note
-    it; a directory that appeared meanwhile is held all the same (something else there, or
-    nothing can be made: None; nothing run can make one either where the workspace is
-    read-only). Raises ExecutorError where a parent on the way is now a link or a file."""
+def _make(parents: _Parents, pool: Pool, mount: Mount, made: dict[str, _Made]) -> Mount | None:
+    """Make ``mount``'s mount point in its parent (reached without following a link): an
+    empty directory of the pool moved there, else a new one; and note it. A directory that
+    appeared meanwhile is held all the same (something else there, or nothing can be made:
+    None; nothing run can make one either where the workspace is read-only). Raises
+    ExecutorError where a parent on the way is now a link or a file."""
     try:
         parent = parents.of(mount.path)
     except OSError as exc:
@@ -296,11 +301,13 @@ def _make(parents: _Parents, mount: Mount, made: dict[str, _Made]) -> Mount | No
     name = os.path.basename(mount.path)
     try:
         try:
-            os.mkdir(name, 0o755, dir_fd=parent)
+            fd = pool.take(parent, name)
+            if fd is None:
+                os.mkdir(name, 0o755, dir_fd=parent)
+                fd = os.open(name, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=parent)
         except FileExistsError:
             info = os.stat(name, dir_fd=parent, follow_symlinks=False)
             return mount if stat.S_ISDIR(info.st_mode) else None
-        fd = os.open(name, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=parent)
     except OSError:
         return None
     info = os.fstat(fd)
@@ -308,13 +315,15 @@ def _make(parents: _Parents, mount: Mount, made: dict[str, _Made]) -> Mount | No
     return mount
 
 
-def _remove(parents: _Parents, path: str, made: _Made) -> None:
+def _remove(parents: _Parents, pool: Pool, path: str, made: _Made) -> None:
     """Remove ``path`` if it is still the empty directory that was made (through its parent,
-    reached without following a link), and let go of it."""
+    reached without following a link): into the pool, else for good; and let go of it."""
     try:
-        if _unchanged(parents, path, made):
+        if _unchanged(parents, path, made, empty=not pool.usable):
             with contextlib.suppress(OSError):
-                os.rmdir(os.path.basename(path), dir_fd=parents.of(path))  # unless empty
+                parent, name = parents.of(path), os.path.basename(path)
+                if not pool.give(parent, name, made.fd, made.inode):  # (empty, once moved)
+                    os.rmdir(name, dir_fd=parent)  # unless empty
     finally:
         os.close(made.fd)
 

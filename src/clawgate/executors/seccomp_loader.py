@@ -20,8 +20,8 @@ on the system's Python where there is one (of any version since 3.7).
 
 from __future__ import annotations
 
+import _ctypes  # not ``ctypes``: its own module (types, struct) is a fifth of the start-up
 import _socket  # not ``socket``: its imports (enum, selectors) would double the start-up
-import ctypes
 import os
 import sys
 
@@ -34,25 +34,48 @@ MAX_PROGRAM = 65536
 PYTHON_FILE = "--python-file"
 
 
-class SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+class CLong(_ctypes._SimpleCData):  # type: ignore[type-arg]  # ctypes.c_long, from its base
+    _type_ = "l"
+
+
+class CUShort(_ctypes._SimpleCData):  # type: ignore[type-arg]  # ctypes.c_ushort
+    _type_ = "H"
+
+
+class CCharP(_ctypes._SimpleCData):  # type: ignore[type-arg]  # ctypes.c_char_p
+    _type_ = "z"
+
+
+class SockFprog(_ctypes.Structure):
+    _fields_ = (("len", CUShort), ("filter", CCharP))  # (a pointer to the instructions)
+
+
+class Syscall(_ctypes.CFuncPtr):
+    """libc's ``syscall``, errno kept (ctypes.CDLL(None, use_errno=True).syscall)."""
+
+    _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+    _restype_ = CLong
+
+
+class Libc:
+    """This process's own symbols (ctypes.CDLL(None)), as ``CFuncPtr`` looks them up."""
+
+    _handle = _ctypes.dlopen(None, _ctypes.RTLD_LOCAL)  # type: ignore[arg-type]
 
 
 def install(program: bytes) -> int:
     """Install ``program`` on this process (inherited by all it starts) and return the
     listener fd. Raises OSError."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
-    if libc.syscall(SYS_PRCTL, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    syscall = Syscall(("syscall", Libc()))  # type: ignore[arg-type]
+    if syscall(SYS_PRCTL, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(_ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
     if not program or len(program) % 8:
         raise OSError(22, "the filter program is not whole BPF instructions")
-    code = ctypes.create_string_buffer(program, len(program))
-    prog = SockFprog(len(program) // 8, ctypes.addressof(code))
-    fd = libc.syscall(SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
-                      ctypes.byref(prog))
+    prog = SockFprog(len(program) // 8, program)  # the field points into ``program``
+    fd = syscall(SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                 _ctypes.byref(prog))
     if fd < 0:
-        raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER, NEW_LISTENER)")
+        raise OSError(_ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER, NEW_LISTENER)")
     return int(fd)
 
 

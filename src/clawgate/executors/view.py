@@ -14,7 +14,10 @@ mounts are applied parents first, so a deeper entry covers what a shallower one 
    the way to each pinned so they cannot be renamed away; a protected path that does not
    exist is held by an empty directory that nothing run can fill (a *placeholder*: its mount
    point is made on the host while runs need it, ``placeholders.py``), so that nothing run
-   creates it;
+   creates it; a link that is a protected path or leads to one (``CLAUDE.md -> AGENTS.md``)
+   is held itself (``link``: it still points where it did, and cannot be removed, renamed or
+   replaced; bubblewrap mounts it onto itself, ``linkpin.py``), what it points to being
+   protected at its real path;
 4. the loaded policy files inside the workspace, read-only and pinned;
 5. the interpreter of the active virtual environment and what it links to, read-only;
 6. the policy's own ``executor.mounts``;
@@ -51,6 +54,8 @@ WORKSPACE_WHY = "the workspace: commands may change it"
 PIN_WHY = "pinned (a mount point cannot be renamed): it holds a read-only path"
 POLICY_FILE_WHY = "a loaded policy file: what runs may not rewrite the rules it runs under"
 ABSENT_WHY = "a protected path that does not exist, held empty so that nothing creates it"
+LINK_WHY = ("a link that is a protected path or leads to one, held: it cannot be removed, "
+            "renamed or replaced (what it points to is protected where it lies)")
 CACHE_WHY = ("the workspace's own toolchain cache (pip, uv, npm, cargo, go): installs work, "
              "your own caches stay untouched")
 
@@ -64,6 +69,7 @@ class Mount:
     reason: str
     is_dir: bool = True
     placeholder: bool = False  # a protected path that does not exist: held by an empty folder
+    link: bool = False  # a link held as it is (mounted onto itself)
 
     def line(self) -> str:
         """How ``--explain-sandbox`` prints it."""
@@ -166,6 +172,11 @@ class _Builder:
             else:
                 self.explicit.discard(path)
 
+    def add_link(self, path: str, reason: str) -> None:
+        """A link, held as it is."""
+        self.entries[path] = Mount(path, "read-only", reason, is_dir=False, link=True)
+        self.explicit.discard(path)
+
     def add_absent(self, path: str, reason: str) -> None:
         """A path that does not exist, held by an empty directory."""
         self.entries[path] = Mount(path, "hidden", reason, placeholder=True)
@@ -250,10 +261,14 @@ def _add_workspace_protection(builder: _Builder, workspace: Path, read_only: Ite
     files = [p for p in files if os.path.exists(p) and p != os.fspath(workspace)
              and Path(p).is_relative_to(workspace)]
     held = [path for path, _ in paths.absent]
-    for folder in pinned_dirs([*(p for p, _ in paths.present), *held, *files], workspace):
+    links = [path for path, _ in paths.links]
+    for folder in pinned_dirs([*(p for p, _ in paths.present), *held, *links, *files],
+                              workspace):
         builder.add(folder, "read-write", PIN_WHY)
     for path, why in paths.present:
         builder.add(path, "read-only", f"a protected path: {why}")
+    for path, why in paths.links:
+        builder.add_link(path, f"{LINK_WHY}: {why}")
     for path, why in paths.absent:
         builder.add_absent(path, f"{ABSENT_WHY}: {why}")
     for path in files:

@@ -13,7 +13,8 @@ What does not exist yet is listed too (``absent``), for the sandbox to hold an e
 in its place while a command runs: at the top of the workspace, the first
 missing component of each pattern, spelled as the tools read it (``.github`` when there is
 none, ``.github/workflows`` when ``.github`` has no ``workflows``, ``CLAUDE.md``); and in every
-``.git`` directory found, a missing ``hooks`` or ``config``. A missing ``.git`` is not held
+``.git`` directory found, a missing ``hooks`` or ``config``; and what a protected link
+points to inside the workspace where it does not exist. A missing ``.git`` is not held
 (``git init`` makes one), nor are paths missing below the top: the checker still judges every
 path a command names.
 """
@@ -21,7 +22,7 @@ path a command names.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from clawgate.protectedpaths import DEFAULT_PROTECTED, SPELLING
@@ -29,6 +30,7 @@ from clawgate.protectedpaths import DEFAULT_PROTECTED, SPELLING
 GIT_NARROWED = (".git/hooks", ".git/config")  # the parts of .git that run code
 MAX_SUBDIRS = 512  # directories below the top looked into: a bound on the work per run
 MAX_DEPTH = 3  # levels below the top looked into
+MAX_HOPS = 40  # links followed on the way to one protected path (the kernel's own bound)
 SKIPPED = frozenset({"node_modules", "target", "build", "dist", "__pycache__"})
 
 
@@ -48,10 +50,13 @@ _GIT_WHY = dict(DEFAULT_PROTECTED)[".git"]
 @dataclass(frozen=True, slots=True)
 class Protected:
     """A workspace's protected paths: those that exist, (real path, why); those that do not,
-    (path, why)."""
+    (path, why); and the links inside the workspace on the way to one or that are one,
+    (path, why): ``CLAUDE.md -> AGENTS.md`` protects what it points to as its real path, and
+    the link itself must be held too, or it could be replaced by a file of other content."""
 
     present: list[tuple[str, str]]
     absent: list[tuple[str, str]]
+    links: list[tuple[str, str]] = field(default_factory=list)
 
 
 def workspace_protected(workspace: Path) -> list[tuple[str, str]]:
@@ -65,6 +70,7 @@ def workspace_paths(workspace: Path) -> Protected:
     listing = _Listing()
     found: dict[str, str] = {}
     absent: dict[str, str] = {}
+    links: dict[str, str] = {}
     top = os.fspath(workspace)
     for root in [top, *_subdirs(workspace, listing)]:
         present = [entry for name in listing.names(root) for entry in _BY_FIRST.get(name, ())]
@@ -72,14 +78,20 @@ def workspace_paths(workspace: Path) -> Protected:
             for path in _expanded(root, pattern, listing):
                 real = _real(top, path)
                 if real.startswith(top.rstrip("/") + "/"):
-                    found.setdefault(real, why)
+                    if os.path.lexists(real):
+                        found.setdefault(real, why)
+                    else:  # a link to nothing yet: what it would point to is held empty
+                        absent.setdefault(real, why)
+                if real != path:
+                    for link in _links(top, path):
+                        links.setdefault(link, why)
         for path in _git_missing(root, listing):
             absent.setdefault(path, _GIT_WHY)
     for pattern, why in DEFAULT_PROTECTED:
         missing = _first_missing(top, pattern, listing) if pattern != ".git" else None
         if missing is not None:
             absent.setdefault(missing, why)
-    return Protected(sorted(found.items()), sorted(absent.items()))
+    return Protected(sorted(found.items()), sorted(absent.items()), sorted(links.items()))
 
 
 def _real(top: str, path: str) -> str:
@@ -91,6 +103,35 @@ def _real(top: str, path: str) -> str:
             return os.path.realpath(path)
         here = os.path.dirname(here)
     return path
+
+
+def _links(top: str, path: str) -> list[str]:
+    """The links inside ``top`` that ``path`` is reached through, its own components' and
+    those of what each link points to, in the order they are followed (at most
+    ``MAX_HOPS``, the kernel's own bound)."""
+    inside = top.rstrip("/") + "/"
+    found: list[str] = []
+    pending = os.path.relpath(path, top).split("/")
+    here = top
+    hops = 0
+    while pending and hops < MAX_HOPS:
+        part = pending.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            here = os.path.dirname(here)
+            continue
+        step = os.path.join(here, part)
+        if not os.path.islink(step):
+            here = step
+            continue
+        hops += 1
+        if step.startswith(inside) and step not in found:
+            found.append(step)
+        target = os.readlink(step)
+        here = "/" if target.startswith("/") else here
+        pending = target.split("/") + pending
+    return found
 
 
 def _first_missing(top: str, pattern: str, listing: _Listing) -> str | None:

@@ -1,0 +1,164 @@
+"""The pool of empty directories placeholders' mount points are moved from and back to
+(``placeholderpool.py``): the workspace sees what it saw when they were made and removed, a
+pooled directory is used only while it is empty and a directory, a move never replaces what is
+at its destination, and a workspace the pool cannot serve gets new directories as before."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from clawgate.executors.placeholderpool import POOL_MAX, Pool, move
+from clawgate.executors.placeholders import Placeholders
+from clawgate.executors.view import Mount, SandboxView
+from clawgate.statedir import state_root
+
+NAMES = (".github", ".vscode", "CLAUDE.md")
+
+
+def pool_dir() -> Path:
+    return state_root() / "placeholders"
+
+
+def pooled() -> set[int]:
+    """The inodes of the pool's entries."""
+    folder = pool_dir()
+    return {os.lstat(folder / name).st_ino for name in os.listdir(folder)} \
+        if folder.is_dir() else set()
+
+
+def run_once(workspace: Path, names: tuple[str, ...] = NAMES) -> dict[str, int]:
+    """One run's placeholders in ``workspace``: the inode at each path during the run."""
+    owner = Placeholders(linger_s=0)
+    view = SandboxView(tuple(Mount(str(workspace / n), "hidden", "held", placeholder=True)
+                             for n in names))
+    with owner.hold(workspace) as holder:
+        held = holder.claim(view)
+        assert [Path(m.path).name for m in held.mounts] == list(names)
+        inodes = {n: os.lstat(workspace / n).st_ino for n in names}
+        assert all((workspace / n).is_dir() and not os.listdir(workspace / n) for n in names)
+    assert sorted(os.listdir(workspace)) == []
+    return inodes
+
+
+@pytest.fixture(autouse=True)
+def own_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool of the test's own."""
+    monkeypatch.setenv("CLAWGATE_STATE_HOME", str(tmp_path / "state"))
+
+
+@pytest.fixture
+def workspaces(tmp_path: Path) -> tuple[Path, Path]:
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    return first, second
+
+
+def test_a_run_returns_its_mount_points_to_the_pool_and_the_next_takes_them(
+        workspaces: tuple[Path, Path]) -> None:
+    first, second = workspaces
+    during = run_once(first)
+    assert set(during.values()) <= pooled()  # moved back, not removed
+    again = run_once(second)  # another workspace on the same file system
+    assert set(again.values()) <= pooled()
+    assert len(set(again.values()) & set(during.values())) == len(NAMES)
+
+
+def test_a_pooled_directory_that_is_not_empty_is_left_where_it_is(
+        workspaces: tuple[Path, Path]) -> None:
+    first, second = workspaces
+    run_once(first)
+    folder = pool_dir()
+    for entry in os.listdir(folder):  # what someone put in the pool meanwhile
+        (folder / entry / "planted").write_text("not a placeholder's\n")
+    filled = pooled()
+    during = run_once(second)
+    assert not set(during.values()) & filled
+    assert sorted((folder / e / "planted").read_text() for e in os.listdir(folder)
+                  if os.lstat(folder / e).st_ino in filled) == ["not a placeholder's\n"] * 3
+
+
+@pytest.mark.parametrize("kind", ["file", "link"])
+def test_a_pooled_entry_that_is_no_directory_is_not_used(
+        workspaces: tuple[Path, Path], tmp_path: Path, kind: str) -> None:
+    first, _ = workspaces
+    pool_dir().mkdir(parents=True, exist_ok=True)
+    for entry in os.listdir(pool_dir()):
+        os.rmdir(pool_dir() / entry)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    planted = pool_dir() / "1"
+    if kind == "file":
+        planted.write_text("a file\n")
+    else:
+        planted.symlink_to(outside)
+    run_once(first)
+    assert os.path.lexists(planted) and sorted(os.listdir(outside)) == []
+    assert planted.is_symlink() is (kind == "link")
+
+
+def test_a_move_never_replaces_what_is_at_its_destination(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "dst").mkdir()  # empty: a plain rename would replace it
+    fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        with pytest.raises(FileExistsError):
+            move(fd, "src", fd, "dst")
+    finally:
+        os.close(fd)
+    assert (tmp_path / "src").is_dir() and (tmp_path / "dst").is_dir()
+
+
+def test_a_path_that_exists_is_not_given_a_pooled_directory(
+        workspaces: tuple[Path, Path]) -> None:
+    first, second = workspaces
+    run_once(first)
+    before = pooled()
+    (second / ".github").mkdir()  # the user's, made meanwhile
+    fd = os.open(second, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        with Pool(str(second)) as pool, pytest.raises(FileExistsError):
+            pool.take(fd, ".github")
+    finally:
+        os.close(fd)
+    assert pooled() == before and sorted(os.listdir(second)) == [".github"]
+
+
+def test_a_workspace_on_another_file_system_gets_new_directories(tmp_path: Path) -> None:
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or os.stat(shm).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip("no second file system to put a workspace on")
+    workspace = Path(os.path.realpath(shm)) / f"clawgate-pool-{os.getpid()}"
+    workspace.mkdir()
+    try:
+        before = pooled()
+        during = run_once(workspace)
+        assert not set(during.values()) & before and pooled() == before
+    finally:
+        workspace.rmdir()
+
+
+def test_a_full_pool_takes_no_more(workspaces: tuple[Path, Path]) -> None:
+    first, _ = workspaces
+    pool_dir().mkdir(parents=True, exist_ok=True)
+    while len(os.listdir(pool_dir())) < POOL_MAX:
+        (pool_dir() / f"x{len(os.listdir(pool_dir()))}").mkdir()
+    run_once(first, names=NAMES)
+    assert len(os.listdir(pool_dir())) == POOL_MAX
+
+
+def test_a_pooled_directory_not_named_by_its_inode_is_not_used(
+        workspaces: tuple[Path, Path]) -> None:
+    """Only directories the pool named itself are taken (one made there by other hands, under
+    whatever name, stays where it is)."""
+    first, _ = workspaces
+    pool_dir().mkdir(parents=True, exist_ok=True)
+    for name in ("12", "other"):
+        (pool_dir() / name).mkdir()
+    strangers = {os.lstat(pool_dir() / n).st_ino for n in ("12", "other")}
+    during = run_once(first)
+    assert not set(during.values()) & strangers
+    assert {"12", "other"} <= set(os.listdir(pool_dir()))
