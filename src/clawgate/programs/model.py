@@ -8,8 +8,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Tier = Literal["low", "medium", "high", "network"]
-OptionKind = Literal["write", "read", "run", "code", "config", "setting", "network", "value",
-                     "run-argv", "wrap",
+OptionKind = Literal["write", "read", "echoes", "run", "code", "config", "setting", "network",
+                     "value", "run-argv", "wrap",
                      "flag", "runs", "deletes", "publishes", "in-place", "unconfined"]
 OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
                       "read-then-write", "wrap"]

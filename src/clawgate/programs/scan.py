@@ -21,10 +21,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "setting", "network",
-                         "value", "wrap"})
-_STRENGTH = ("flag", "value", "read", "network", "setting", "publishes", "deletes", "unconfined",
-             "in-place",
+VALUE_KINDS = frozenset({"write", "read", "echoes", "run", "code", "config", "setting",
+                         "network", "value", "wrap"})
+_STRENGTH = ("flag", "value", "read", "echoes", "network", "setting", "publishes", "deletes",
+             "unconfined", "in-place",
              "write", "wrap", "code", "config", "runs", "run", "run-argv")
 _TIER_ORDER = {"low": 0, "medium": 1, "network": 2, "high": 3}
 _ARGV_END = frozenset({";", "+", "\\;"})
