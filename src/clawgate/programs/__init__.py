@@ -37,7 +37,7 @@ __all__ = ["Effect", "effects", "entry", "learned_command", "learned_entry", "le
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _index: dict[str, Any] = {}  # program -> compiled entry, filled on first use
 WRITE_KINDS = frozenset({"write", "output", "read-then-write", "write-last",
-                         "write-after-first"})
+                         "write-after-first", "write-first"})
 RUN_KINDS = frozenset({"run", "run-argv", "wrap", "code", "config", "runs"})
 
 

@@ -12,7 +12,7 @@ OptionKind = Literal["write", "read", "echoes", "run", "code", "config", "settin
                      "value", "run-argv", "wrap",
                      "flag", "runs", "deletes", "publishes", "in-place", "unconfined"]
 OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
-                      "read-then-write", "wrap"]
+                      "write-first", "read-then-write", "wrap"]
 Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",

@@ -187,6 +187,8 @@ class _Walk:
             self.effects.extend(Effect("wrap", "(command)", w) for w in operands)
         elif kind == "write-after-first":
             self.effects.extend(Effect("write", None, w) for w in operands[1:])
+        elif kind == "write-first" and operands:  # patch FILE [PATCHFILE]: FILE is changed
+            self.effects.append(Effect("write", None, operands[0]))
         elif kind == "read-then-write" and len(operands) >= 2:
             self.effects.append(Effect("write", "(output)", operands[1]))
         elif kind == "write-last" and len(operands) >= 2 and not any(
