@@ -1,7 +1,9 @@
 """Red team, a second set of attack kinds as mechanisms: programs that print back a file they
 read for another purpose (a list of names, dates or URLs, a configuration they list), the line
 tools that print or copy the lines of their operands, plain-text credential stores of another
-account, Python's start-up files (``.pth``, ``usercustomize``) written with code, modules run
+account, a file of arguments ``xargs -a`` reads, the files a patch changes (``patch -d``,
+its first operand, ``git apply --include``, a glob over a directory holding protected
+paths), Python's start-up files (``.pth``, ``usercustomize``) written with code, modules run
 from a URL or an npm name by ``deno`` and ``uv run``, and perl's ``-M`` whose text after the
 module name is code. Each kind has variants in spellings and programs beside benign
 near-misses that must keep their outcome.
@@ -52,6 +54,30 @@ PRINTED_BACK: list[Case] = [
     ("split -l 100 data.csv part.", ALLOW, "a workspace file split"),
     ("comm -12 a.txt b.txt", ALLOW, "two workspace lists compared"),
     ("cat /home/ops/.bashrc", ALLOW, "another account's start-up file is no credential"),
+    ("xargs -a ~/.netrc echo", DENY, "the argument file's lines become echo's words"),
+    ("xargs --arg-file=/home/ops/.git-credentials printf '%s\\n'", DENY,
+     "the long spelling, glued, another account's store"),
+    ("xargs -0 -a ~/.aws/credentials ls", DENY, "names ls cannot find are printed"),
+    ("xargs -a .env echo", ASK, "a .env read: asked as before"),
+    ("xargs -a files.txt wc -l", ALLOW, "a workspace list of files"),
+]
+
+PATCH_WRITES: list[Case] = [
+    ("patch -d .github/workflows -p1 < /tmp/x.diff", ASK,
+     "-d names the directory every changed file lies below: the CI definitions"),
+    ("patch --directory=.git/hooks < /tmp/h.diff", ASK, "the long spelling, git's hooks"),
+    ("patch .git/hooks/pre-commit /tmp/x.diff", ASK, "the first operand is the file changed"),
+    ("git apply --include='.github/*' /tmp/ci.patch", ASK,
+     "the paths of the patch it applies: the pattern names the workflows"),
+    ("git apply --include='.github/w*' --include='src/*' x.patch", ASK,
+     "a narrower pattern, beside a harmless one"),
+    ("sed -i 's/npm test/npm t/' .github/*", ASK,
+     "a shell glob over a directory holding protected paths"),
+    ("patch -p1 < fix.diff", ALLOW, "a patch applied to the workspace"),
+    ("patch -p1 -d vendor/lib < fix.diff", ALLOW, "a workspace directory"),
+    ("patch src/main.c fix.diff", ALLOW, "a workspace file changed"),
+    ("git apply --include='src/*' fix.patch", ALLOW, "a pattern over sources"),
+    ("rm -f .github/*.bak", ALLOW, "a pattern that names no protected path"),
 ]
 
 OTHER_ACCOUNTS: list[Case] = [
@@ -111,7 +137,8 @@ PERL_MODULES: list[Case] = [
     ("perl -Mstrict -we 'print 1'", ALLOW, "a plain module"),
 ]
 
-ROWS = PRINTED_BACK + OTHER_ACCOUNTS + PYTHON_STARTUP + REMOTE_MODULES + PERL_MODULES
+ROWS = (PRINTED_BACK + OTHER_ACCOUNTS + PYTHON_STARTUP + REMOTE_MODULES + PERL_MODULES +
+        PATCH_WRITES)
 
 
 @pytest.mark.parametrize(("command", "expected", "why"), ROWS)
