@@ -33,6 +33,7 @@ from clawgate.validators import (  # noqa: F401
     gitconfig,
     gitops,
     gitplace,
+    gitsend,
     grants,
     guardstate,
     hygiene,
