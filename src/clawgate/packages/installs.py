@@ -348,6 +348,28 @@ def _deno(args: list[str | None]) -> Named | None:
     return Named("npm", found.names, found.remote + remote)
 
 
+_CREATE = frozenset({"init", "create", "innit"})
+
+
+def _initializer(args: list[str | None], verbs: frozenset[str] = _CREATE) -> Named | None:
+    """``npm init NAME`` / ``npm create NAME`` (``yarn``/``pnpm``/``bun create NAME``) runs the
+    package ``create-NAME`` (``@scope`` runs ``@scope/create``, ``@scope/x`` runs
+    ``@scope/create-x``), as ``npx create-NAME`` does; ``npm init`` alone writes a
+    package.json and names nothing."""
+    if not args or args[0] not in verbs:
+        return None
+    operands, _ = _operands(args[1:], _NPM_VALUES)
+    spec = operands[0] if operands else ""
+    if not spec:
+        return None
+    if spec.startswith("@"):
+        scope, _, rest = spec.partition("/")
+        spec = f"{scope}/create" + (f"-{rest}" if rest else "")
+    elif not _URLISH.match(spec) and not _LOCAL.search(spec):
+        spec = "create-" + spec
+    return _npm_names([spec])
+
+
 _NPM_ADD = frozenset({"install", "i", "add", "isntall", "in", "ins", "inst", "insta",
                       "instal", "isnt", "isnta", "isntal"})
 _READERS: dict[str, _Reader] = {
@@ -357,16 +379,19 @@ _READERS: dict[str, _Reader] = {
     "poetry": _sub(frozenset({"add"}), False, "pypi"),
     "pipx": _sub(frozenset({"install", "run"}), True, "pypi"),
     "npm": lambda a: (_sub(frozenset({"exec", "x"}), True, "npm")(a)
-                      or _sub(_NPM_ADD, False, "npm")(a)),
+                      or _sub(_NPM_ADD, False, "npm")(a) or _initializer(a)),
     "npx": _runner("npm"),
     "pnpm": lambda a: (_sub(frozenset({"dlx"}), True, "npm")(a)
-                       or _sub(frozenset({"add"}), False, "npm")(a)),
+                       or _sub(frozenset({"add"}), False, "npm")(a)
+                       or _initializer(a, frozenset({"create"}))),
     "pnpx": _runner("npm"),
     "yarn": lambda a: (_sub(frozenset({"dlx"}), True, "npm")(a)
                        or _sub(frozenset({"add"}), False, "npm")(a[1:] if a[:1] == ["global"]
-                                                                 else a)),
+                                                                 else a)
+                       or _initializer(a, frozenset({"create"}))),
     "bun": lambda a: (_sub(frozenset({"x"}), True, "npm")(a)
-                      or _sub(frozenset({"add", "a", "install", "i"}), False, "npm")(a)),
+                      or _sub(frozenset({"add", "a", "install", "i"}), False, "npm")(a)
+                      or _initializer(a, frozenset({"create", "c"}))),
     "bunx": _runner("npm"),
     "deno": _deno,
     "go": _go,
