@@ -44,6 +44,7 @@ from clawgate.validators import (  # noqa: F401
     interpreters,
     iterators,
     launchers,
+    loader,
     netaddr,
     obfuscation,
     parsing,
