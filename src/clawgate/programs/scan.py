@@ -31,6 +31,7 @@ _ARGV_END = frozenset({";", "+", "\\;"})
 # What an operand write is called: None for operands a program changes in place (rm, touch,
 # chmod), a name for those that receive new content (tee's outputs, cp's destination).
 _OPERAND = {"write": None, "output": "(output)"}
+_AWK_INPLACE = frozenset({"inplace", "inplace.awk"})
 
 
 @record(frozen=True, slots=True)
@@ -114,6 +115,9 @@ class _Walk:
         return (self.words[i], i + 1) if i < len(self.words) else (None, i)
 
     def _found(self, kind: str, option: str, value: Word | None) -> None:
+        if kind == "read" and self.spec.get("language") == "awk" and value is not None and (
+                value.value in _AWK_INPLACE):
+            kind = "in-place"  # gawk -i inplace: the library rewrites every file operand
         if kind not in ("flag", "value"):
             self.effects.append(Effect(kind, option, value))
 
