@@ -3,11 +3,12 @@ read for another purpose (a list of names, dates or URLs, a configuration they l
 tools that print or copy the lines of their operands, plain-text credential stores of another
 account, a file of arguments ``xargs -a`` reads, the files a patch changes (``patch -d``, its
 first operand, ``git apply --include``, a glob over a directory holding protected paths),
-credential files staged and pushed on one line, the initializers ``npm init NAME`` runs, the
-dynamic loader's ``--preload``, gawk's ``-i inplace``, Python's start-up files (``.pth``,
-``usercustomize``) written with code, modules run from a URL or an npm name by ``deno`` and
-``uv run``, and perl's ``-M`` whose text after the module name is code. Each kind has variants
-in spellings and programs beside benign near-misses that must keep their outcome.
+credential files staged and pushed on one line, git's include.path given with -c, the
+initializers ``npm init NAME`` runs, the dynamic loader's ``--preload``, gawk's ``-i
+inplace``, Python's start-up files (``.pth``, ``usercustomize``) written with code, modules run
+from a URL or an npm name by ``deno`` and ``uv run``, and perl's ``-M`` whose text after the
+module name is code. Each kind has variants in spellings and programs beside benign
+near-misses that must keep their outcome.
 
 Every row is a command, the exact outcome it must come to, and one line of why. The lines are
 data: they are only ever handed to ``Engine.check`` (the real engine, default policy).
@@ -180,8 +181,16 @@ AWK_INPLACE: list[Case] = [
     ("awk -i lib.awk '{print}' data.txt", ALLOW, "an include that is no in-place edit"),
 ]
 
-ROWS = (PUSHED + INITIALIZERS + LOADER + AWK_INPLACE + PRINTED_BACK + OTHER_ACCOUNTS +
-        PYTHON_STARTUP + REMOTE_MODULES + PERL_MODULES + PATCH_WRITES)
+GIT_INCLUDES: list[Case] = [
+    ("git -c include.path=/tmp/evil.cfg status", ASK,
+     "a configuration from /tmp: its core.fsmonitor would run on status"),
+    ("git -c 'includeIf.gitdir:/.path=/tmp/e.cfg' log", ASK, "the conditional include"),
+    ("git -c include.path=~/.gitconfig-work log", ASK, "git expands the tilde: the home's"),
+    ("git -c include.path=.gitconfig.local status", ALLOW, "the project's own file"),
+]
+
+ROWS = (GIT_INCLUDES + PUSHED + INITIALIZERS + LOADER + AWK_INPLACE + PRINTED_BACK +
+        OTHER_ACCOUNTS + PYTHON_STARTUP + REMOTE_MODULES + PERL_MODULES + PATCH_WRITES)
 
 
 @pytest.mark.parametrize(("command", "expected", "why"), ROWS)
