@@ -4,11 +4,11 @@ tools that print or copy the lines of their operands, plain-text credential stor
 account, a file of arguments ``xargs -a`` reads, the files a patch changes (``patch -d``, its
 first operand, ``git apply --include``, a glob over a directory holding protected paths),
 credential files staged and pushed on one line, git's include.path given with -c, the
-initializers ``npm init NAME`` runs, the dynamic loader's ``--preload``, gawk's ``-i
-inplace``, Python's start-up files (``.pth``, ``usercustomize``) written with code, modules run
-from a URL or an npm name by ``deno`` and ``uv run``, and perl's ``-M`` whose text after the
-module name is code. Each kind has variants in spellings and programs beside benign
-near-misses that must keep their outcome.
+initializers ``npm init NAME`` runs, ``loginctl enable-linger``, the dynamic loader's
+``--preload``, gawk's ``-i inplace``, Python's start-up files (``.pth``, ``usercustomize``)
+written with code, modules run from a URL or an npm name by ``deno`` and ``uv run``, and
+perl's ``-M`` whose text after the module name is code. Each kind has variants in spellings
+and programs beside benign near-misses that must keep their outcome.
 
 Every row is a command, the exact outcome it must come to, and one line of why. The lines are
 data: they are only ever handed to ``Engine.check`` (the real engine, default policy).
@@ -163,6 +163,12 @@ INITIALIZERS: list[Case] = [
     ("npm init playwright@latest", ALLOW, "a popular initializer"),
 ]
 
+LINGER: list[Case] = [
+    ("loginctl enable-linger dev", ASK, "the user's services kept running with nobody logged in"),
+    ("loginctl enable-linger $USER", ASK, "the user named by a variable"),
+    ("loginctl list-sessions", ALLOW, "sessions listed"),
+]
+
 LOADER: list[Case] = [
     ("/lib64/ld-linux-x86-64.so.2 --preload /tmp/x.so /bin/ls", DENY,
      "the loader's --preload is LD_PRELOAD"),
@@ -189,7 +195,7 @@ GIT_INCLUDES: list[Case] = [
     ("git -c include.path=.gitconfig.local status", ALLOW, "the project's own file"),
 ]
 
-ROWS = (GIT_INCLUDES + PUSHED + INITIALIZERS + LOADER + AWK_INPLACE + PRINTED_BACK +
+ROWS = (GIT_INCLUDES + PUSHED + INITIALIZERS + LINGER + LOADER + AWK_INPLACE + PRINTED_BACK +
         OTHER_ACCOUNTS + PYTHON_STARTUP + REMOTE_MODULES + PERL_MODULES + PATCH_WRITES)
 
 
