@@ -115,8 +115,9 @@ class StagedPayload(LineValidator):
     """A file written with shell code or an exec payload, a shell copied, or a file written
     on the line and made executable, then used by a later command of the same line (run, or
     handed over as a config, hook or directory); or code written into a file that runs by itself
-    (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``; not a JSON manifest whose
-    literal text declares data only: inertmanifest.py). ASK. Literal text
+    (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``, a site directory's ``.pth``
+    with an ``import`` line; not a JSON manifest whose literal text declares data only:
+    inertmanifest.py). ASK; DENY when that code fetches something and runs it. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
     ``echo '…' > x.py; python x.py``, ``echo '…' > conftest.py && pytest``, a file
     ``NODE_OPTIONS=--require`` names) is checked as the command or inline code it is; a run
