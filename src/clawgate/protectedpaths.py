@@ -163,6 +163,22 @@ def holds_protected(path: str, workspace: str) -> str | None:
     return None
 
 
+def pattern_holds(folder: str, pattern: str, workspace: str) -> str | None:
+    """Why names matching ``pattern`` in the directory ``folder`` may be a protected path it
+    holds (``.github`` and ``*`` name ``.github/workflows``; ``*.bak`` names none), or None."""
+    from fnmatch import fnmatchcase
+
+    inside = workspace != "/" and folder.startswith(workspace + "/")
+    shown = folder[len(workspace) + 1 :] if inside else folder
+    lowered = tuple(p.lower() for p in shown.split("/") if p)
+    if not lowered:
+        return None
+    for parts, why in _BY_FIRST.get(lowered[-1], ()):
+        if len(parts) > 1 and fnmatchcase(parts[1], pattern.lower()):
+            return f"{shown}/{pattern} may name {'/'.join(parts)}, {why}"
+    return None
+
+
 def _globbed(part: str) -> list[tuple[tuple[str, ...], str]]:
     """The default patterns whose first component the glob ``part`` may expand to."""
     return [entry for first, entries in _BY_FIRST.items() if _glob_may_be(part, first)

@@ -109,16 +109,20 @@ def test_non_reads_and_look_alikes_are_allowed(line: str) -> None:
     assert outcome is Outcome.ALLOW, rules
 
 
-# Options that name a file to read, in programs that otherwise only name files or use keys
-@pytest.mark.parametrize("line", [
-    "file -f ~/.ssh/id_rsa",
-    "file -m ~/.aws/credentials x",
-    "wc --files0-from ~/.netrc",
-    "openssl base64 -in .env",
+# Options that name a file to read, in programs that otherwise only name files or use keys.
+# A list of names (file -f, wc --files0-from) or a magic file (file -m) comes back line by
+# line in the program's errors ("LINE: cannot open"): a plain-text secret read so is shown.
+@pytest.mark.parametrize(("line", "expected"), [
+    ("file -f ~/.ssh/id_rsa", Outcome.DENY),
+    ("file -m ~/.aws/credentials x", Outcome.DENY),
+    ("wc --files0-from ~/.netrc", Outcome.DENY),
+    ("du --files0-from=/home/dev/.git-credentials", Outcome.DENY),
+    ("file -f .env", Outcome.ASK),
+    ("openssl base64 -in .env", Outcome.ASK),
 ])
-def test_a_credential_read_by_an_option_asks(line: str) -> None:
+def test_a_credential_read_by_an_option(line: str, expected: Outcome) -> None:
     outcome, rules = decide(line)
-    assert outcome is Outcome.ASK, rules
+    assert outcome is expected, rules
     assert "CG-SEC-001" in rules
 
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from clawgate.programs.model import Program, Subcommand
 
 _KINDS = {"write": "writes the file it is given", "read": "reads the file it is given",
+          "echoes": "reads the file it is given and prints its text back",
           "run": "runs the command it is given", "code": "runs the code it is given",
           "config": "obeys the configuration it is given",
           "setting": "takes a KEY=VALUE setting (judged by its key)",

@@ -219,6 +219,10 @@ if TYPE_CHECKING:
 
 
 def _uv(args: list[str | None]) -> Named | None:
+    if args[:1] == ["run"]:  # uv run URL: a script fetched at run time (else the project's)
+        operands, _ = _operands(args[1:], _PIP_VALUES)
+        first = operands[0] if operands else ""
+        return Named("pypi", (), (first,)) if _REMOTE.match(first) else None
     if args[:2] == ["pip", "install"]:
         return _python_names(args[2:], 0)
     if args[:1] == ["add"]:
@@ -320,6 +324,52 @@ def _cargo(args: list[str | None]) -> Named | None:
     return Named("crates", tuple(names)) if names else None
 
 
+# deno's options that take a separate value (its permission options take theirs after ``=``).
+_DENO_VALUES = frozenset("""-c --config --import-map --lock --cert --location --seed -L
+--log-level --ext --env-file -n --name --root -o --output --target --include --exclude --port
+--host --inspect-wait --v8-flags""".split())
+_DENO_RUNS = frozenset({"run", "x", "install", "i", "add", "compile", "serve"})
+
+
+def _deno(args: list[str | None]) -> Named | None:
+    """``deno run|x|install|compile|serve MODULE``: a module from a URL is code fetched at run
+    time; ``npm:NAME`` is the npm package NAME. ``deno add npm:a npm:b`` names each. A local
+    file or a ``jsr:`` module (no index of its names here) names nothing."""
+    verb = args[0] if args else None
+    if verb not in _DENO_RUNS:
+        return None
+    operands, _ = _operands(args[1:], _DENO_VALUES)
+    specs = operands if verb == "add" else operands[:1]
+    names = [s[4:] for s in specs if s.startswith("npm:")]
+    found = _npm_names(names) if names else None
+    remote = tuple(s for s in specs if _REMOTE.match(s))
+    if found is None:
+        return Named("npm", (), remote) if remote else None
+    return Named("npm", found.names, found.remote + remote)
+
+
+_CREATE = frozenset({"init", "create", "innit"})
+
+
+def _initializer(args: list[str | None], verbs: frozenset[str] = _CREATE) -> Named | None:
+    """``npm init NAME`` / ``npm create NAME`` (``yarn``/``pnpm``/``bun create NAME``) runs the
+    package ``create-NAME`` (``@scope`` runs ``@scope/create``, ``@scope/x`` runs
+    ``@scope/create-x``), as ``npx create-NAME`` does; ``npm init`` alone writes a
+    package.json and names nothing."""
+    if not args or args[0] not in verbs:
+        return None
+    operands, _ = _operands(args[1:], _NPM_VALUES)
+    spec = operands[0] if operands else ""
+    if not spec:
+        return None
+    if spec.startswith("@"):
+        scope, _, rest = spec.partition("/")
+        spec = f"{scope}/create" + (f"-{rest}" if rest else "")
+    elif not _URLISH.match(spec) and not _LOCAL.search(spec):
+        spec = "create-" + spec
+    return _npm_names([spec])
+
+
 _NPM_ADD = frozenset({"install", "i", "add", "isntall", "in", "ins", "inst", "insta",
                       "instal", "isnt", "isnta", "isntal"})
 _READERS: dict[str, _Reader] = {
@@ -329,17 +379,21 @@ _READERS: dict[str, _Reader] = {
     "poetry": _sub(frozenset({"add"}), False, "pypi"),
     "pipx": _sub(frozenset({"install", "run"}), True, "pypi"),
     "npm": lambda a: (_sub(frozenset({"exec", "x"}), True, "npm")(a)
-                      or _sub(_NPM_ADD, False, "npm")(a)),
+                      or _sub(_NPM_ADD, False, "npm")(a) or _initializer(a)),
     "npx": _runner("npm"),
     "pnpm": lambda a: (_sub(frozenset({"dlx"}), True, "npm")(a)
-                       or _sub(frozenset({"add"}), False, "npm")(a)),
+                       or _sub(frozenset({"add"}), False, "npm")(a)
+                       or _initializer(a, frozenset({"create"}))),
     "pnpx": _runner("npm"),
     "yarn": lambda a: (_sub(frozenset({"dlx"}), True, "npm")(a)
                        or _sub(frozenset({"add"}), False, "npm")(a[1:] if a[:1] == ["global"]
-                                                                 else a)),
+                                                                 else a)
+                       or _initializer(a, frozenset({"create"}))),
     "bun": lambda a: (_sub(frozenset({"x"}), True, "npm")(a)
-                      or _sub(frozenset({"add", "a", "install", "i"}), False, "npm")(a)),
+                      or _sub(frozenset({"add", "a", "install", "i"}), False, "npm")(a)
+                      or _initializer(a, frozenset({"create", "c"}))),
     "bunx": _runner("npm"),
+    "deno": _deno,
     "go": _go,
     "gem": _gem,
     "bundle": _bundle,

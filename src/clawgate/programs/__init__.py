@@ -37,7 +37,7 @@ __all__ = ["Effect", "effects", "entry", "learned_command", "learned_entry", "le
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _index: dict[str, Any] = {}  # program -> compiled entry, filled on first use
 WRITE_KINDS = frozenset({"write", "output", "read-then-write", "write-last",
-                         "write-after-first"})
+                         "write-after-first", "write-first"})
 RUN_KINDS = frozenset({"run", "run-argv", "wrap", "code", "config", "runs"})
 
 
@@ -63,6 +63,7 @@ def _load() -> dict[str, Any]:
         found: dict[str, Any] = data["programs"]
         for spec in found.values():
             spec["acts"] = _acts(spec)
+            spec["echoes"] = _echoes(spec)
             spec["walk"] = bool(spec.get("subcommands") or spec.get("tasks")) or (
                 "publishes" in spec.get("options", {}).values())
         for alias, name in data["aliases"].items():
@@ -77,10 +78,18 @@ def _acts(spec: dict[str, Any]) -> bool:
     if spec.get("operands") in WRITE_KINDS or spec.get("operands") == "wrap" or spec.get(
             "language") in ("sed", "awk"):
         return True
-    if set(spec.get("options", {}).values()) - {"flag", "value", "read"} or (
+    if set(spec.get("options", {}).values()) - {"flag", "value", "read", "echoes"} or (
             "tasks" in spec):
         return True
     return any(isinstance(sub, dict) and _acts(sub)
+               for sub in spec.get("subcommands", {}).values())
+
+
+def _echoes(spec: dict[str, Any]) -> bool:
+    """Whether an option (of the program or a subcommand) reads a file it prints back."""
+    if "echoes" in spec.get("options", {}).values():
+        return True
+    return any(isinstance(sub, dict) and _echoes(sub)
                for sub in spec.get("subcommands", {}).values())
 
 
@@ -183,6 +192,16 @@ def reads(cmd: SimpleCommand) -> list[Word]:
     if spec is None or len(cmd.words) < 2 or "read" not in spec.get("options", {}).values():
         return []
     return [e.word for e in _scan(cmd, spec)[0] if e.kind == "read" and e.word is not None]
+
+
+def echoed(cmd: SimpleCommand) -> list[Word]:
+    """The words ``cmd``'s options name as files whose text it prints back, in its output or
+    its errors: a list of names, URLs or dates read line by line (``file -f F``, ``date -f
+    F``), a configuration it lists (``git config -f F --list``)."""
+    spec = _spec(cmd.program)
+    if spec is None or len(cmd.words) < 2 or not spec.get("echoes"):
+        return []
+    return [e.word for e in _scan(cmd, spec)[0] if e.kind == "echoes" and e.word is not None]
 
 
 def runs(cmd: SimpleCommand) -> list[Effect]:

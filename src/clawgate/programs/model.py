@@ -8,11 +8,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Tier = Literal["low", "medium", "high", "network"]
-OptionKind = Literal["write", "read", "run", "code", "config", "setting", "network", "value",
-                     "run-argv", "wrap",
+OptionKind = Literal["write", "read", "echoes", "run", "code", "config", "setting", "network",
+                     "value", "run-argv", "wrap",
                      "flag", "runs", "deletes", "publishes", "in-place", "unconfined"]
 OperandKind = Literal["read", "write", "output", "write-last", "write-after-first",
-                      "read-then-write", "wrap"]
+                      "write-first", "read-then-write", "wrap"]
 Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",

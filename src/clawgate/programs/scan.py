@@ -21,16 +21,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-VALUE_KINDS = frozenset({"write", "read", "run", "code", "config", "setting", "network",
-                         "value", "wrap"})
-_STRENGTH = ("flag", "value", "read", "network", "setting", "publishes", "deletes", "unconfined",
-             "in-place",
+VALUE_KINDS = frozenset({"write", "read", "echoes", "run", "code", "config", "setting",
+                         "network", "value", "wrap"})
+_STRENGTH = ("flag", "value", "read", "echoes", "network", "setting", "publishes", "deletes",
+             "unconfined", "in-place",
              "write", "wrap", "code", "config", "runs", "run", "run-argv")
 _TIER_ORDER = {"low": 0, "medium": 1, "network": 2, "high": 3}
 _ARGV_END = frozenset({";", "+", "\\;"})
 # What an operand write is called: None for operands a program changes in place (rm, touch,
 # chmod), a name for those that receive new content (tee's outputs, cp's destination).
 _OPERAND = {"write": None, "output": "(output)"}
+_AWK_INPLACE = frozenset({"inplace", "inplace.awk"})
 
 
 @record(frozen=True, slots=True)
@@ -114,6 +115,9 @@ class _Walk:
         return (self.words[i], i + 1) if i < len(self.words) else (None, i)
 
     def _found(self, kind: str, option: str, value: Word | None) -> None:
+        if kind == "read" and self.spec.get("language") == "awk" and value is not None and (
+                value.value in _AWK_INPLACE):
+            kind = "in-place"  # gawk -i inplace: the library rewrites every file operand
         if kind not in ("flag", "value"):
             self.effects.append(Effect(kind, option, value))
 
@@ -187,6 +191,8 @@ class _Walk:
             self.effects.extend(Effect("wrap", "(command)", w) for w in operands)
         elif kind == "write-after-first":
             self.effects.extend(Effect("write", None, w) for w in operands[1:])
+        elif kind == "write-first" and operands:  # patch FILE [PATCHFILE]: FILE is changed
+            self.effects.append(Effect("write", None, operands[0]))
         elif kind == "read-then-write" and len(operands) >= 2:
             self.effects.append(Effect("write", "(output)", operands[1]))
         elif kind == "write-last" and len(operands) >= 2 and not any(

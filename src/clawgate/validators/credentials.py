@@ -94,15 +94,17 @@ def holds_key_material(path: str, ctx: Context) -> bool:
 
 def is_secret_text(path: str, ctx: Context) -> bool:
     """A file whose text, once shown, gives the credential away: private key material, or a
-    store of this machine's user that keeps a password or token in plain text
+    store that keeps a password or token in plain text
     (``~/.git-credentials``, ``~/.netrc``, ``~/.aws/credentials``, an agent's login, a
-    ``secrets.json`` or ``credentials.json`` in a program's settings directory). Files of the
-    workspace are left out: projects keep templates and test fixtures under those names."""
+    ``secrets.json`` or ``credentials.json`` in a program's settings directory), of this
+    user's home or another account's (``/home/dev/.aws/credentials`` holds dev's keys whoever
+    reads it, as with private keys). Files of the workspace are left out: projects keep
+    templates and test fixtures under those names."""
     if is_key_material(path, ctx):
         return True
-    if not under(path, ctx.home) or path == ctx.home or under(path, ctx.workspace):
+    rel = None if under(path, ctx.workspace) else home_relative(path, ctx)
+    if rel is None:
         return False
-    rel = path[len(ctx.home) + 1 :]
     if rel in HOME_PLAINTEXT_SECRETS:
         return True  # programs' settings live in dot-directories; projects elsewhere
     return rel.startswith(".") and posixpath.basename(rel) in _PLAINTEXT_NAMES

@@ -119,7 +119,22 @@ class PayloadVariable(Validator):
             return self._jvm(name, value, ctx)
         if upper == "NODE_OPTIONS" and value is not None and "data:" in value:
             return self._inline_module(value)
+        if upper == "PERL5OPT" and value is not None:
+            return self._perl_modules(value)
         return _NONE
+
+    def _perl_modules(self, value: str) -> Verdict:
+        """``-MMOD`` in ``PERL5OPT`` is ``use MOD;`` in every perl run, and text after the
+        name is code (``-Mstrict;system("…")``): checked as ``perl -e CODE``."""
+        import shlex
+
+        from clawgate.validators.interpreters import perl_module_code
+
+        codes = [code for option in value.split()
+                 if (code := perl_module_code(option)) is not None]
+        if not codes:
+            return _NONE
+        return Verdict.unwrap(*(f"perl -e {shlex.quote(code)}" for code in codes))
 
     def _inline_module(self, value: str) -> Verdict:
         """``--import=data:text/javascript,CODE``: code given in the value, checked as

@@ -9,7 +9,7 @@ from __future__ import annotations
 from clawgate import programs
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand, Word
+from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.envvars import (
@@ -41,6 +41,9 @@ _COMMAND_KEY = lazy_pattern(
 SETTERS = frozenset({"git", "hg", "ssh", "scp", "sftp", "sshfs", "autossh", "apt", "apt-get",
                      "apt-cache", "cargo", "mount"})
 _GIT_DIRECT = frozenset({"--exec-path", "--upload-pack", "--receive-pack"})
+_TILDE = frozenset({TILDE})
+# git settings that pull in another configuration file, whose settings may run anything.
+_GIT_INCLUDE = lazy_pattern(r"(?i)^(?:include|includeif\..+)\.path$")
 _GIT_U_IS_UPLOAD_PACK = frozenset({"clone", "ls-remote"})  # `git push -u` sets an upstream
 # Loader variables whose value is a command line (``GIT_EXTERNAL_DIFF='…'`` is run by the shell
 # with the files appended), unlike a library or a directory: ASK, and the command is checked.
@@ -206,6 +209,11 @@ class ConfigCommand(Validator):
             if key == "config-file":
                 return Verdict.ask(self.id, f"{program} reads its settings from a file outside "
                                    "the workspace, which may make it run anything")
+            if program == "git" and _GIT_INCLUDE.match(key) and not _in_workspace(
+                    Word(value, value, False, _TILDE if value.startswith("~") else frozenset()),
+                    ctx):  # git expands a leading ~ in include paths
+                return Verdict.ask(self.id, f"git reads more settings from {value!r} ({key}), "
+                                   "outside the workspace, which may make it run anything")
             if key.lower().startswith("permit"):
                 continue  # ssh's PermitLocalCommand=yes switches LocalCommand on: no command
             # an alias, or a submodule's update mode, whose value runs when it starts with !

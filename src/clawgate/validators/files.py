@@ -4,6 +4,7 @@ anywhere near a policy's forbidden paths DENY."""
 from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
@@ -28,6 +29,10 @@ _SYSTEM_PERSISTENCE = ("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/e
                        "/etc/ld.so.conf.d", "/etc/ssh", "/etc/pam.d", "/etc/security",
                        "/etc/xdg/autostart", "/etc/update-motd.d")
 
+# Python runs these at every start of every interpreter that uses the directory: the import
+# lines of a ``.pth`` file, ``sitecustomize``, ``usercustomize`` (the user's site directory
+# under ~/.local, or the system's).
+PY_STARTUP = lazy_pattern(r"/(?:site|dist)-packages/(?:[^/]+\.pth|(?:site|user)customize\.py)$")
 
 _SYSTEM_ROOTS = ("/etc/", "/var/spool/", "/lib/", "/usr/lib/")
 # Key tools manage keys; the mode, owner and time programs leave the bytes as they are.
@@ -36,12 +41,15 @@ _KEY_TOOLS = frozenset({"ssh-keygen", "gpg", "gpg2", "ssh-add", "passwd", "chpas
 
 
 def persistence_target(path: str, ctx: Context) -> bool:
-    """A shell start-up file, an SSH key list, a scheduler or a service definition: of this
-    user, or of any account's home (``/home/alice/.bashrc``, ``/Users/me/.zshrc``,
+    """A shell start-up file, an SSH key list, a scheduler, a service definition or a Python
+    start-up file (``~/.local/lib/python3.12/site-packages/usercustomize.py``, a ``.pth``): of
+    this user, or of any account's home (``/home/alice/.bashrc``, ``/Users/me/.zshrc``,
     ``/root/.profile``: the agent's account may not be the one this check runs as)."""
     home = _home_of(path, ctx)
     if home is None and not path.startswith(_SYSTEM_ROOTS):
-        return False
+        return path.startswith("/usr/") and PY_STARTUP.search(path) is not None
+    if PY_STARTUP.search(path) is not None:
+        return True
     if home is not None and any(under(path, f"{home}/{name}") for name in _HOME_PERSISTENCE):
         return True
     return any(under(path, name) for name in _SYSTEM_PERSISTENCE)

@@ -61,6 +61,8 @@ def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str
     if spec is INLINE["deno"] and len(words) > 2 and words[1].value == "eval":
         code = next((w for w in words[2:] if not w.shown.startswith("-")), None)
         return [(code, code.value)] if code is not None else []
+    if spec is INLINE["perl"]:
+        found.extend(perl_modules(words))
     for i, current in enumerate(words[1:], start=1):
         if current.shown in spec.exact and i + 1 < len(words):
             found.append((words[i + 1], words[i + 1].value))
@@ -68,6 +70,33 @@ def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str
         for _, word, value in option_values(_cut(words, spec), 1, spec.short,
                                             spec.long):
             found.append((word, value))
+    return found
+
+
+def perl_module_code(option: str) -> str | None:
+    """The code perl makes of a ``-MMOD``/``-mMOD`` option: ``use MOD;`` (``no`` for
+    ``-M-MOD``), text after the module name included, so ``-Mstrict;system(...)`` runs
+    ``system(...)``; ``-MMOD=a,b`` imports ``a`` and ``b``. None for another option."""
+    if len(option) < 3 or option[:2] not in ("-M", "-m"):
+        return None
+    module = option[2:]
+    verb = "no" if module.startswith("-") else "use"
+    name, eq, imports = module.lstrip("-").partition("=")
+    if eq:
+        return f"{verb} {name} split(/,/, q\0{imports}\0);"
+    return f"{verb} {name}{' ()' if option[1] == 'm' else ''};"
+
+
+def perl_modules(words: tuple[Word, ...]) -> list[tuple[Word | None, str | None]]:
+    """(word, code) of perl's own ``-M``/``-m`` options: those before its script or ``--``."""
+    found: list[tuple[Word | None, str | None]] = []
+    for word in words[1:]:
+        text = word.shown
+        if text == "--" or not text.startswith("-"):
+            break
+        code = perl_module_code(text)
+        if code is not None:
+            found.append((word, None if word.value is None else perl_module_code(word.value)))
     return found
 
 

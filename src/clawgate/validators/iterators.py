@@ -141,11 +141,20 @@ class Xargs(Validator):
             return Verdict.ask(self.id, "xargs runs programs named by its input")
         files = option_values(cmd.words[:start], 1, "a", frozenset({"arg-file"}))
         items = None if files else here_items(cmd, lines=token is not None)
-        fed = fed_lines(target.words, token, items)
+        fed = [*fed_lines(target.words, token, items), *_argument_files(files)]
         if token and _pasted_into_code(target, frozenset({token})):
             return Verdict.unwrap(target, *fed, outcome=Outcome.ASK, rule_id=self.id,
                                   message="xargs pastes its input into shell code")
         return Verdict.unwrap(target, *fed)
+
+
+def _argument_files(files: list[tuple[str, Word | None, str | None]]) -> list[str]:
+    """``xargs -a FILE CMD``: FILE's text becomes CMD's words, which CMD prints or names in
+    its errors (``xargs -a ~/.netrc echo``): FILE is read as ``cat FILE`` reads it."""
+    import shlex
+
+    return [f"cat -- {word.text if word is not None else shlex.quote(value)}"
+            for _, word, value in files if value is not None]
 
 
 def _replace_token(cmd: SimpleCommand, start: int) -> str | None:

@@ -94,7 +94,7 @@ class ObfuscatedProgram(Validator):
         return Verdict.unwrap(*nested, outcome=Outcome.DENY, rule_id=self.id, message=why)
 
 
-_INERT_KINDS = frozenset({"flag", "value", "read", "network"})
+_INERT_KINDS = frozenset({"flag", "value", "read", "echoes", "network"})
 
 
 def _effect_options(spec: dict[str, object]) -> dict[str, str]:

@@ -8,7 +8,12 @@ import re
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.protectedpaths import holds_protected, may_be_protected, protected_reason
+from clawgate.protectedpaths import (
+    holds_protected,
+    may_be_protected,
+    pattern_holds,
+    protected_reason,
+)
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
@@ -40,6 +45,7 @@ _SCRIPTED = frozenset({"sed", "gsed", "perl", "awk", "gawk", "ruby"})
 _DOWNLOADERS = frozenset({"curl", "wget", "aria2c", "http", "https", "httpie", "xh", "lftp",
                           "ftp", "tftp", "scp", "sftp", "rsync"})
 _CHANGERS = frozenset({"cd", "pushd"})
+_PATTERN_CHARS = frozenset("*?[")
 
 
 def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None:
@@ -53,11 +59,15 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
                 not look or may_be_protected(word.value)):
             # .gi?/hooks/x resolves to the directory before the glob: judge the glob itself
             spelled = os.path.normpath(os.path.join(ctx.cwd, os.path.expanduser(word.value)))
-            why = protected_reason(spelled, ctx.workspace, ctx.protected)
+            why = protected_reason(spelled, ctx.workspace, ctx.protected) or _pattern_holds(
+                spelled, ctx)
             if why is not None:
                 return spelled, why
         if path is None:
             continue
+        why = _pattern_holds(path, ctx)  # git apply --include='.github/*': git's own pattern
+        if why is not None:
+            return path, why
         if not look or may_be_protected(word.text):
             why = protected_reason(path, ctx.workspace, ctx.protected)
             if why is not None:
@@ -72,6 +82,16 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
             if why is not None:
                 return real, why
     return _linked_source(cmd, ctx) if cmd.program == "ln" else None
+
+
+def _pattern_holds(path: str, ctx: Context) -> str | None:
+    """Why a pattern of names in a directory (``.github/*``, whether the shell or the program
+    expands it) may name a protected path the directory holds (``.github/workflows``,
+    ``.github/copilot-instructions.md``); None when its last component is no pattern."""
+    folder, _, last = path.rpartition("/")
+    if not folder or not _PATTERN_CHARS & set(last):
+        return None
+    return pattern_holds(folder, last, ctx.workspace)
 
 
 def _copies_trees(cmd: SimpleCommand) -> bool:

@@ -81,7 +81,11 @@ _SHOWERS = frozenset({"cat", "tac", "nl", "head", "tail", "less", "more", "most"
                       "base32", "basenc", "uuencode", "cp", "install", "dd", "tee", "sort",
                       "uniq", "cut", "paste", "rev", "fold", "grep", "egrep", "fgrep", "rg",
                       "awk", "gawk", "mawk", "nawk", "sed", "gsed", "diff", "jq", "yq", "column",
-                      "pr", "expand",
+                      "pr", "expand", "unexpand", "fmt", "shuf",
+                      # the other line tools of coreutils and diffutils: they print lines of
+                      # their operands (comm, join, look, sdiff, diff3) or copy them into new
+                      # files (split, csplit)
+                      "comm", "join", "look", "sdiff", "diff3", "split", "csplit",
                       "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl"})
 _KEY_HINT = ("use the credential through the tool that needs it (ssh -i, ssh-add, git, aws), "
              "never print it")
@@ -136,6 +140,8 @@ class CredentialRead(Validator):
             path = _read_by_option(cmd, ctx)  # file -f LIST, wc --files0-from, openssl -in
             if path is None:
                 return Verdict.passthrough()
+            if _echoes(cmd, path, ctx):
+                return _read_verdict(self.id, f"{program} prints back", path, ctx, shows=True)
             return Verdict.of(Outcome.ASK, self.id, f"{program} reads the credential file "
                               f"{path}", hint="read only the value you need, or ask the user",
                               risk=Risk.HIGH)
@@ -145,7 +151,7 @@ class CredentialRead(Validator):
         path = credential_in(cmd, ctx, _not_files(program), skip=written)
         if path is None:
             return Verdict.passthrough()
-        if program in _SHOWERS and is_secret_text(path, ctx):
+        if (program in _SHOWERS or _echoes(cmd, path, ctx)) and is_secret_text(path, ctx):
             return Verdict.deny(self.id, f"{program} shows or copies {path}, {_SECRET_TEXT}: "
                                 "once in a transcript it cannot be taken back", hint=_KEY_HINT)
         return Verdict.of(Outcome.ASK, self.id, f"reads the credential file "
@@ -219,14 +225,26 @@ def _option_readers() -> frozenset[str]:
         found = set()
         for name in (_NON_READERS | SENDERS) & catalog.names():
             spec = catalog.entry(name) or {}
-            if spec.get("tier") != "network" and "read" in spec.get("options", {}).values():
+            kinds = set(spec.get("options", {}).values())
+            if spec.get("tier") != "network" and kinds & {"read", "echoes"}:
                 found.add(name)
         _option_reader_names.append(frozenset(found))
     return _option_reader_names[0]
 
 
+def _echoes(cmd: SimpleCommand, path: str, ctx: Context) -> bool:
+    """``path`` is a file an option of ``cmd`` reads and prints back, in the output or in
+    errors, by the catalog (``date -f F``, ``git config -f F --list``): shown as ``cat`` shows
+    it, whatever the program's purpose."""
+    for word in catalog.echoed(cmd):
+        found = resolve(word, ctx)
+        if (found.path if found.path is not None else found.if_unset) == path:
+            return True
+    return False
+
+
 def _read_by_option(cmd: SimpleCommand, ctx: Context) -> str | None:
-    for word in catalog.reads(cmd):
+    for word in (*catalog.reads(cmd), *catalog.echoed(cmd)):
         found = resolve(word, ctx)
         path = found.path if found.path is not None else found.if_unset
         if path is not None and is_credential(path, ctx):

@@ -4,6 +4,7 @@ line runs or loads it (``echo 'exec sh' > f; chmod +x f; tool --hook f``)."""
 from __future__ import annotations
 
 import posixpath
+import re
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
@@ -35,8 +36,18 @@ _EXECUTABLE_MODE = lazy_pattern(r"^(?:[ugoa]*\+[rwxs]*x|[0-7]*[1357][0-7]{0,2}|\
 _AUTORUN = lazy_pattern(r"(?:^|/)(?:package\.json|Gemfile|composer\.json|CMakeLists\.txt|Makefile|"
                         r"setup\.py|conftest\.py|\.lessfilter|\.bashrc|\.bash_profile|\.profile|"
                         r"\.zshrc|\.zprofile|\.vimrc|\.exrc|\.npmrc|\.yarnrc|\.gitconfig|\.envrc|"
-                        r"\.pythonrc|sitecustomize\.py|\.git/hooks/[\w-]+|\.ssh/rc|[\w.-]+\.service|"
-                        r"\.config/autostart/.*)$")
+                        r"\.pythonrc|sitecustomize\.py|usercustomize\.py|\.git/hooks/[\w-]+|"
+                        r"\.ssh/rc|[\w.-]+\.service|\.config/autostart/.*)$")
+# A .pth file of a site directory: Python runs its lines that start with ``import`` at every
+# start (the other lines only add directories to the import path).
+_PTH = lazy_pattern(r"(?:^|/)(?:site|dist)-packages/[^/]+\.pth$")
+_PTH_CODE = lazy_pattern(r"(?m)^import[ \t]")
+# Text that fetches something and hands it to a shell or runs a command: written into a file
+# that runs by itself, it is ``curl | sh`` waiting for the next build, install or start.
+_FETCHES = lazy_pattern(r"\b(?:curl|wget|nc|ncat|netcat|socat|telnet)\b|/dev/(?:tcp|udp)/|"
+                        r"\burlopen\b|\bhttp\.client\b")
+_HANDS_ON = lazy_pattern(r"\|\s*(?:sudo\s+)?(?:ba|da|z|k)?sh\b|\bsystem\s*\(|\bexec[lv]?p?\s*\(|"
+                         r"\beval\b|\bsubprocess\b|\bpopen\b|\bspawn\b", re.IGNORECASE)
 
 
 @record()
@@ -59,24 +70,44 @@ class _Stage:
         return None
 
 
-def _written(cmd: SimpleCommand) -> list[tuple[str, bool]]:
-    """(path, holds a payload) for what ``cmd`` writes or copies a program to."""
-    found: list[tuple[str, bool]] = []
+def _runs_itself(path: str, text: str | None) -> bool:
+    """``path`` is a file that runs by itself; a ``.pth`` one only with an ``import`` line in
+    ``text`` (None: not known)."""
+    if _PTH.search(path):
+        return text is None or _PTH_CODE.search(text) is not None
+    return _AUTORUN.search(path) is not None
+
+
+def _written(cmd: SimpleCommand) -> list[tuple[str, bool, bool, str | None]]:
+    """(path, holds a payload, fetches and runs, the text written when known) for what
+    ``cmd`` writes or copies a program to."""
+    found: list[tuple[str, bool, bool, str | None]] = []
     program = cmd.program
     if program in _WRITERS:
         body = " ".join(cmd.args) + "".join(r.heredoc or "" for r in cmd.redirects)
         payload = bool(_PAYLOAD.search(body) or SHELL_REFERENCE.search(body) or
                        scan(body).risky)
+        fetches = bool(_FETCHES.search(body) and _HANDS_ON.search(body))
         for redirect in cmd.redirects:
             if redirect.writes and redirect.target is not None and redirect.target.value:
-                found.append((redirect.target.value, payload))
+                found.append((redirect.target.value, payload, fetches, _text(cmd, body)))
     elif program in _COPIERS and len(cmd.words) > 2:
         operands = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
         if len(operands) >= 2:
             sources = " ".join(operands[:-1])
             found.append((operands[-1], bool(SHELL_REFERENCE.search(sources)) or any(
-                s.startswith(("/bin/", "/usr/bin/", "/path/to/command")) for s in operands[:-1])))
+                s.startswith(("/bin/", "/usr/bin/", "/path/to/command")) for s in operands[:-1]),
+                False, None))
     return found
+
+
+def _text(cmd: SimpleCommand, body: str) -> str | None:
+    """What a printing command writes, as far as it is known before it runs (None when a word
+    is only known then); a ``\\n`` escape taken as the line break printf and ``echo -e``
+    make of it."""
+    if any(word.value is None for word in cmd.words[1:]):
+        return None
+    return body.replace("\\n", "\n")
 
 
 def _made_executable(cmd: SimpleCommand) -> list[str]:
@@ -91,8 +122,9 @@ class StagedPayload(LineValidator):
     """A file written with shell code or an exec payload, a shell copied, or a file written
     on the line and made executable, then used by a later command of the same line (run, or
     handed over as a config, hook or directory); or code written into a file that runs by itself
-    (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``; not a JSON manifest whose
-    literal text declares data only: inertmanifest.py). ASK. Literal text
+    (``package.json``, ``Gemfile``, ``.git/hooks/*``, ``~/.bashrc``, a site directory's ``.pth``
+    with an ``import`` line; not a JSON manifest whose literal text declares data only:
+    inertmanifest.py). ASK; DENY when that code fetches something and runs it. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
     ``echo '…' > x.py; python x.py``, ``echo '…' > conftest.py && pytest``, a file
     ``NODE_OPTIONS=--require`` names, a file sent to a program's input: ``bash < t.sh``,
@@ -144,8 +176,13 @@ class StagedPayload(LineValidator):
             if used is not None and stage.loaded[used]:
                 return Verdict.ask(self.id, f"{used!r} is prepared with a payload and then used "
                                    "by a later command", hint="run the steps separately")
-            for path, payload in _written(cmd):
-                if _AUTORUN.search(path) and not inert_manifest(cmd, path):
+            for path, payload, fetches, text in _written(cmd):
+                runs_itself = _runs_itself(path, text)
+                if runs_itself and fetches:
+                    return Verdict.deny(self.id, f"code that fetches something and runs it is "
+                                        f"written into {path!r}, which runs by itself",
+                                        hint="review the file, then write it by hand")
+                if runs_itself and not inert_manifest(cmd, path):
                     return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload

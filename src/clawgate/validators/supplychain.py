@@ -15,7 +15,8 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
 _PROGRAMS = frozenset({"pip", "python", "uv", "uvx", "poetry", "pipx", "npm", "npx", "pnpm",
-                       "pnpx", "yarn", "bun", "bunx", "go", "gem", "bundle", "cargo"})
+                       "pnpx", "yarn", "bun", "bunx", "go", "gem", "bundle", "cargo",
+                       "deno"})
 
 
 def _unknown(cmd: SimpleCommand, ctx: Context, *,
@@ -115,7 +116,8 @@ class UnknownPackage(Validator):
                          f"declared by the project ({_MANIFESTS[registry]})",
                          "check that the package exists and is the one meant, or declare "
                          "it in the project's manifest")
-        return _high(self.id, f"installs from {remote[0]!r}, not from the {registry} index",
+        return _high(self.id, f"installs or runs code from {remote[0]!r}, not from the "
+                     f"{registry} index",
                      "install a published release, or review the source first")
 
 
