@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from clawgate.serve.db import audit, write_lock, writing
+from clawgate.serve.intakewait import caught_up
 from clawgate.serve.pgchain import PgChainLog, Unsure
 
 GENESIS = "0" * 64
@@ -49,7 +50,12 @@ def _canonical(seq: int, when: float, entry: Entry, prev: str) -> bytes:
                       sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
-__all__ = ["GENESIS", "Chain", "Entry", "Head", "Unsure"]
+def mac_of(key: bytes, seq: int, when: float, entry: Entry, prev: str) -> str:
+    """A record's chain value: HMAC-SHA256 of its canonical JSON under the audit key."""
+    return hmac.new(key, _canonical(seq, when, entry, prev), hashlib.sha256).hexdigest()
+
+
+__all__ = ["GENESIS", "Chain", "Entry", "Head", "Unsure", "mac_of"]
 
 
 class Chain:
@@ -101,6 +107,12 @@ class Chain:
             found = {(int(row.seq), str(row.mac)) for row in conn.execute(query)}
         return found & set(records)
 
+    def caught_up(self) -> None:
+        """Returns once every record in the intake when called is in the chain (PostgreSQL:
+        records handed in by the replicas wait there for the chain's leader to link them)."""
+        if self._pg is not None:
+            caught_up(self.engine)
+
     def close(self) -> None:
         if self._pg is not None:
             self._pg.close()
@@ -112,8 +124,7 @@ class Chain:
         for entry in entries:
             seq += 1
             when = time.time()
-            mac = hmac.new(self.key, _canonical(seq, when, entry, prev),
-                           hashlib.sha256).hexdigest()
+            mac = mac_of(self.key, seq, when, entry, prev)
             rows.append({"seq": seq, "time": when, "agent": entry.agent,
                          "session": entry.session, "tool": entry.tool,
                          "outcome": entry.outcome, "rule": entry.rule,
@@ -144,7 +155,9 @@ class Chain:
             last = int(page[-1].seq)
 
     def verify(self) -> dict[str, object]:
-        """``{"ok", "records", "first_bad", "why"}`` over the whole chain."""
+        """``{"ok", "records", "first_bad", "why"}`` over the whole chain (on PostgreSQL,
+        once every record handed in before the call is linked into it)."""
+        self.caught_up()
         expected_seq, prev, count = 1, GENESIS, 0
         for row in self.rows():
             problem = self._problem(row, expected_seq, prev)
@@ -161,8 +174,7 @@ class Chain:
             return f"does not chain to record {row.seq - 1}"
         entry = Entry(row.agent, row.session, row.tool, row.outcome, row.rule,
                       json.loads(row.body))
-        mac = hmac.new(self.key, _canonical(row.seq, row.time, entry, row.prev),
-                       hashlib.sha256).hexdigest()
+        mac = mac_of(self.key, row.seq, row.time, entry, row.prev)
         if not hmac.compare_digest(mac, row.mac):
             return "its mac does not match: altered, or written without the key"
         return None

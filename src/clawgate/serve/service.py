@@ -33,6 +33,7 @@ from clawgate.serve.auditwriter import AuditWriter
 from clawgate.serve.chain import Chain, Entry
 from clawgate.serve.decide import Decider, too_deep, too_deep_refusal
 from clawgate.serve.deciders import Deciders, TooSlow
+from clawgate.serve.intake import Intake, Linker
 from clawgate.serve.queue import Answered, Asked, Queue, QueueFull
 from clawgate.tools.checks import describe
 from clawgate.tools.scrub import Scrubber
@@ -99,7 +100,9 @@ class Service:
         self.workspace = os.path.realpath(workspace or policy.engine_settings().workspace
                                           or os.getcwd())
         self.scrubber = MemoScrubber(env=os.environ)
-        self.audit = AuditWriter(chain)
+        # On PostgreSQL records are handed in, and the replica leading the chain links them.
+        self.linker = Linker(chain.engine, chain.key) if chain.settles else None
+        self.audit = AuditWriter(chain, intake=Intake(chain.engine) if chain.settles else None)
         self.deciders = deciders or Deciders()  # the worker threads decisions are made on
         self._by_workspace: OrderedDict[str, Decider] = OrderedDict()
         self._recent: OrderedDict[tuple[str, str, str], Decision] = OrderedDict()  # the loop's
@@ -287,6 +290,8 @@ class Service:
 
     def close(self) -> None:
         self.audit.close()
+        if self.linker is not None:
+            self.linker.close()
         self.deciders.close()
 
 
