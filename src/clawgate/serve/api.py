@@ -80,7 +80,7 @@ class App:
         self.authority = authority
         self.limiter = limiter
         self.tls = False
-        self.metrics = Metrics(service.approvals.total)
+        self.metrics = Metrics(service.approvals.total, service.leading)
         self.alarm = Alarm()
         self.waits = Concurrent(WAITS_PER_CALLER)
 

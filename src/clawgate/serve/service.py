@@ -110,6 +110,10 @@ class Service:
             OrderedDict()  # audit bodies of the decisions remembered
         self._lock = threading.Lock()
 
+    def leading(self) -> bool:
+        """Whether this process links the audit intake into the chain (PostgreSQL)."""
+        return self.linker is not None and self.linker.leading
+
     @property
     def engine(self) -> Engine:
         """The engine of the service's own workspace (an agent's whose token names none)."""
