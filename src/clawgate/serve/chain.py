@@ -55,7 +55,30 @@ def mac_of(key: bytes, seq: int, when: float, entry: Entry, prev: str) -> str:
     return hmac.new(key, _canonical(seq, when, entry, prev), hashlib.sha256).hexdigest()
 
 
-__all__ = ["GENESIS", "Chain", "Entry", "Head", "Unsure", "mac_of"]
+def _dump(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def canonical_parts(when: float, entry: Entry) -> tuple[str, str, str]:
+    """A record's canonical JSON without its ``seq`` and ``prev``, in the three pieces they
+    go between (its keys sorted: agent, body, outcome, prev, rule, seq, session, time, tool),
+    for ``spliced``: made where the record is handed in, so that the writer that links it
+    into the chain does not read the record back or encode it again."""
+    first = _dump({"agent": entry.agent, "body": entry.body, "outcome": entry.outcome})
+    middle = _dump({"rule": entry.rule})
+    last = _dump({"session": entry.session, "time": round(when, 6), "tool": entry.tool})
+    return first[:-1] + ",", middle[1:-1] + ",", last[1:]
+
+
+def spliced(key: bytes, parts: tuple[str, str, str], seq: int, prev: str) -> str:
+    """The chain value of the record whose ``canonical_parts`` are ``parts`` at ``seq``
+    after ``prev``: the same as ``mac_of``."""
+    text = f'{parts[0]}"prev":{json.dumps(prev)},{parts[1]}"seq":{seq:d},{parts[2]}'
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+
+
+__all__ = ["GENESIS", "Chain", "Entry", "Head", "Unsure", "canonical_parts", "mac_of",
+           "spliced"]
 
 
 class Chain:

@@ -102,6 +102,10 @@ audit_intake = sa.Table(
     sa.Column("outcome", sa.String(16), nullable=False),
     sa.Column("rule", sa.String(200), nullable=False),
     sa.Column("body", sa.Text, nullable=False),
+    # The record's canonical JSON without seq and prev, in pieces (``chain.canonical_parts``)
+    sa.Column("part_a", sa.Text, nullable=False),
+    sa.Column("part_r", sa.Text, nullable=False),
+    sa.Column("part_s", sa.Text, nullable=False),
 )
 
 # The intake's writes already linked (kept for a while): a write whose answer was lost is

@@ -9,8 +9,10 @@ Here a replica's audit writer hands a batch in with one statement (``Intake.writ
 multi-row insert into ``audit_intake``, committed at the server's ``synchronous_commit``, so
 the records are on disk when it returns, and the requests are answered then). The replica that
 holds the chain's lead (a session advisory lock, ``LEAD_LOCK``) links the intake into the chain
-in large batches (``Linker``): under the chain's lock it reads the head, takes the oldest
-records out of the intake, chains them (seq, prev, HMAC) and inserts them, in one transaction.
+in large batches (``Linker``): under the chain's lock it reads the head and the oldest
+records' canonical JSON (made when they were handed in, without seq and prev:
+``chain.canonical_parts``), chains them (seq, prev, HMAC), and moves them from the intake into
+the chain in one statement, in one transaction.
 Taking a record out and chaining it commit together: a record is chained once or stays in the
 intake. That commit does not wait for the disk: the records it moves are on disk already, and
 a crash that loses it loses its delete as well (the WAL is replayed in order), so they are
@@ -36,20 +38,27 @@ import psycopg
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
 
-from clawgate.serve.chain import GENESIS, Entry, mac_of
+from clawgate.serve.chain import GENESIS, Entry, canonical_parts, spliced
 from clawgate.serve.db import LEAD_LOCK
-from clawgate.serve.pgchain import HEAD, INSERT, LAZY_LOCK, Link, Unsure, _arrays
+from clawgate.serve.pgchain import HEAD, LAZY_LOCK, Link, Unsure
 
 LOG = logging.getLogger("clawgate.serve")
 
-HAND_IN = ("INSERT INTO audit_intake (batch, time, agent, session, tool, outcome, rule, body) "
-           "SELECT * FROM unnest(%b::text[], %b::float8[], %b::text[], %b::text[], %b::text[], "
-           "%b::text[], %b::text[], %b::text[])")
+HAND_IN = ("INSERT INTO audit_intake (batch, time, agent, session, tool, outcome, rule, body, "
+           "part_a, part_r, part_s) SELECT * FROM unnest(%b::text[], %b::float8[], %b::text[], "
+           "%b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], "
+           "%b::text[])")
 KEPT = ("SELECT batch FROM audit_intake WHERE batch = ANY(%s) "
         "UNION SELECT batch FROM audit_linked WHERE batch = ANY(%s)")
 TRY_LEAD = f"SELECT pg_try_advisory_lock({LEAD_LOCK})".encode()
-TAKE = ("DELETE FROM audit_intake WHERE id IN (SELECT id FROM audit_intake ORDER BY id "
-        "LIMIT %s) RETURNING id, batch, time, agent, session, tool, outcome, rule, body")
+TAKE = "SELECT id, batch, part_a, part_r, part_s FROM audit_intake ORDER BY id LIMIT %s"
+# The records taken out of the intake and into the chain in one statement, their seq, prev
+# and mac given: the record itself never travels to the linker and back.
+MOVE = ("WITH taken AS (DELETE FROM audit_intake i USING unnest(%b::bigint[], %b::bigint[], "
+        "%b::text[], %b::text[]) AS l(id, seq, prev, mac) WHERE i.id = l.id RETURNING l.seq, "
+        "i.time, i.agent, i.session, i.tool, i.outcome, i.rule, i.body, l.prev, l.mac) "
+        "INSERT INTO audit (seq, time, agent, session, tool, outcome, rule, body, prev, mac) "
+        "SELECT * FROM taken")
 LINKED = ("INSERT INTO audit_linked (batch, time) SELECT DISTINCT unnest(%b::text[]), %s "
           "ON CONFLICT DO NOTHING")
 FORGET = "DELETE FROM audit_linked WHERE time < %s"
@@ -67,11 +76,13 @@ class Intake:
         """``entries`` in the intake, on disk; the batch's name."""
         batch = secrets.token_hex(16)
         now = time.time()
+        parts = [canonical_parts(now, e) for e in entries]
         columns: list[list[Any]] = [[batch] * len(entries), [now] * len(entries),
                                     [e.agent for e in entries], [e.session for e in entries],
                                     [e.tool for e in entries], [e.outcome for e in entries],
                                     [e.rule for e in entries],
-                                    [json.dumps(e.body, default=str) for e in entries]]
+                                    [json.dumps(e.body, default=str) for e in entries],
+                                    *([p[n] for p in parts] for n in range(3))]
         sent = False
 
         def work(conn: psycopg.Connection[Any]) -> None:
@@ -102,33 +113,37 @@ class Intake:
 
 def link(conn: psycopg.Connection[Any], key: bytes, most: int) -> int:
     """One transaction: the oldest ``most`` records of the intake chained after the head; how
-    many (the caller holds the lead; the chain's lock is taken here as every writer takes it)."""
+    many (the caller holds the lead; the chain's lock is taken here as every writer takes it,
+    so no other writer moves the head or takes these records meanwhile)."""
     with conn.pipeline():
         conn.execute(b"BEGIN")
         conn.execute(LAZY_LOCK)
         head = conn.execute(HEAD)
         taken = conn.execute(TAKE, [most])
-    records = sorted(taken.fetchall(), key=lambda row: int(row[0]))
+    records = taken.fetchall()
     if not records:
         conn.execute(b"COMMIT")
         return 0
     found = head.fetchone()
     seq, prev = (0, GENESIS) if found is None else (int(found[0]), str(found[1]))
-    rows = []
-    for _, _, when, agent, session, tool, outcome, rule, body in records:
+    ids, seqs, prevs, macs = [], [], [], []
+    for id_, _, part_a, part_r, part_s in records:
         seq += 1
-        entry = Entry(agent, session, tool, outcome, rule, json.loads(body))
-        mac = mac_of(key, seq, when, entry, prev)
-        rows.append({"seq": seq, "time": when, "agent": agent, "session": session,
-                     "tool": tool, "outcome": outcome, "rule": rule, "body": body,
-                     "prev": prev, "mac": mac})
+        mac = spliced(key, (part_a, part_r, part_s), seq, prev)
+        ids.append(int(id_))
+        seqs.append(seq)
+        prevs.append(prev)
+        macs.append(mac)
         prev = mac
     now = time.time()
     with conn.pipeline():
-        conn.execute(INSERT, _arrays(rows))
-        conn.execute(LINKED, [[str(r[1]) for r in records], now])
+        moved = conn.execute(MOVE, [ids, seqs, prevs, macs])
+        conn.execute(LINKED, [sorted({str(r[1]) for r in records}), now])
         conn.execute(FORGET, [now - KEEP_S])
-        conn.execute(b"COMMIT")
+    if moved.rowcount != len(records):  # never: the lock keeps every other linker out
+        conn.execute(b"ROLLBACK")
+        raise psycopg.DataError(f"{len(records)} intake records taken, {moved.rowcount} moved")
+    conn.execute(b"COMMIT")
     return len(records)
 
 
