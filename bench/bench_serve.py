@@ -13,7 +13,10 @@ the median and p99 latency wrk measured, the decisions the replicas answered 200
 count, ``/metrics``), and the records the chain gained, which must be exactly those: wrk's
 count of 200s is lower by the requests still in flight when it stopped (at most one per
 connection), which were decided and audited all the same. The chain is verified afterwards
-(``GET /v1/audit/verify``, what ``policy audit verify`` does). Without ``--rate`` every
+(``GET /v1/audit/verify``, what ``policy audit verify`` does). It also prints the CPU time
+(user + system, from ``/proc``) the run cost per audited decision, for each replica and for
+the PostgreSQL backends serving its database: the figure a loaded machine disturbs least.
+Without ``--rate`` every
 connection sends its next request as soon as the last is answered: the service's most, and the
 latency of a saturated service. ``--rate R`` offers R decisions a second in all (each
 connection waits ``clients / R`` seconds between requests, wrk's ``delay``): the latency at that

@@ -9,7 +9,10 @@ writers on several replicas make one chain: a unique ``seq`` and a ``prev`` that
 chain's lock does not wait for the disk, and a settle in the same round trip then does, so
 that the lock is not held through a flush: ``clawgate.serve.pgchain``; on SQLite a commit is
 both); ``settle`` makes durable whatever a write in doubt may have committed. ``verify``
-walks the chain in order and reports the first gap, break or forged record.
+walks the chain in order and reports the first gap, break or forged record. The service on
+PostgreSQL does not write here itself: its replicas hand their records in and the one leading
+the chain links them (``clawgate.serve.intake``); ``verify`` and the audit views first wait
+for what was handed in before them (``caught_up``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ Every decision is made off the event loop under a time limit (``clawgate.serve.d
 it, a DENY) and audited before it is answered. Audit records are written by one writer
 thread per process in batches (one transaction for whatever arrived meanwhile), and each
 request waits until its record is committed: the chain stays one, and a burst costs one
-commit, not one per request (``clawgate.serve.auditwriter``).
+commit, not one per request (``clawgate.serve.auditwriter``). On PostgreSQL the batch is handed
+in to the chain's intake, and one replica, the chain's leader, links every replica's records
+into the chain (``clawgate.serve.intake``).
 """
 
 from __future__ import annotations
