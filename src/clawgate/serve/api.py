@@ -80,7 +80,7 @@ class App:
         self.authority = authority
         self.limiter = limiter
         self.tls = False
-        self.metrics = Metrics(service.approvals.total)
+        self.metrics = Metrics(service.approvals.total, service.leading)
         self.alarm = Alarm()
         self.waits = Concurrent(WAITS_PER_CALLER)
 
@@ -209,12 +209,13 @@ def router(app: App) -> APIRouter:
                          ) -> dict[str, Any]:
         """Audit records, newest first, filtered (viewers and up)."""
         need(principal, "viewer")
-        return {"records": audit_rows(app, agent, session, outcome, since, until, limit)}
+        return {"records": await asyncio.to_thread(audit_rows, app, agent, session, outcome,
+                                                   since, until, limit)}
 
     @api.get("/audit/verify")
     async def audit_verify(principal: Who) -> dict[str, Any]:
         need(principal, "viewer")
-        return app.service.chain.verify()
+        return await asyncio.to_thread(app.service.chain.verify)
 
     return api
 
@@ -235,7 +236,9 @@ def settled(answered: Answered | None) -> dict[str, Any]:
 def audit_rows(app: App, agent: str | None, session: str | None, outcome: str | None,
                since: float | None, until: float | None, limit: int,
                offset: int = 0) -> list[dict[str, Any]]:
-    """Audit records, newest first, filtered; ``limit`` of them after the first ``offset``."""
+    """Audit records, newest first, filtered; ``limit`` of them after the first ``offset``
+    (once every record handed in before is in the chain)."""
+    app.service.chain.caught_up()
     query = sa.select(audit).order_by(audit.c.seq.desc()).offset(offset).limit(limit)
     for column, value in ((audit.c.agent, agent), (audit.c.session, session),
                           (audit.c.outcome, outcome)):

@@ -6,7 +6,10 @@ not, and the request fails closed). Whatever arrived while the last batch was wr
 one transaction, and the requests of a batch are woken with one call into their event loop. On
 PostgreSQL the commit that releases the chain's lock does not wait for the disk, and the
 batch's settle, in the same round trip, does (``clawgate.serve.pgchain``): the writer wakes the
-batch's requests as soon as its write returns.
+batch's requests as soon as its write returns. A service on PostgreSQL hands its batches in
+to the chain's intake instead (``clawgate.serve.intake``: one statement, durable when it
+returns), and the replica that leads the chain links them: a request's record is then answered
+with 0, its place in the chain not yet known.
 
 A batch with a value the database refuses (too long, a NUL) is written again one record at a
 time, so that one request's bad record fails that request only; a lost connection is never
@@ -29,6 +32,7 @@ from typing import TypeVar
 from sqlalchemy import exc as sa_exc
 
 from clawgate.serve.chain import Chain, Entry, Head, Unsure
+from clawgate.serve.intake import Intake
 
 Waiter = tuple[Entry, asyncio.AbstractEventLoop, "asyncio.Future[int]"]
 Outcome = list[int] | BaseException
@@ -42,8 +46,10 @@ class AuditWriter:
     then wakes every request of the batch with one call into its event loop (not one per
     request: a wake-up is a system call and a turn of the loop)."""
 
-    def __init__(self, chain: Chain, batch: int = 500, recover_s: float = RECOVER_S) -> None:
+    def __init__(self, chain: Chain, batch: int = 500, recover_s: float = RECOVER_S,
+                 intake: Intake | None = None) -> None:
         self.chain = chain
+        self.intake = intake  # records handed in there, for the chain's leader to link
         self.batch = batch
         self.recover_s = recover_s
         self._inbox: queue.SimpleQueue[Waiter | None] = queue.SimpleQueue()
@@ -57,7 +63,8 @@ class AuditWriter:
             self._settler.start()
 
     async def write(self, entry: Entry) -> int:
-        """The record's sequence number once it is committed (the database's error if not)."""
+        """The record's sequence number once it is committed and durable (0 once it is in the
+        intake); the database's error if not."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
         self._inbox.put((entry, loop, future))
@@ -74,8 +81,12 @@ class AuditWriter:
         outcome: Outcome
         head: Head | None = None
         try:
-            head = self.chain.write([entry for entry, _, _ in items])
-            outcome = _seqs(head, len(items))
+            if self.intake is not None:
+                head = (0, self.intake.write([entry for entry, _, _ in items]))
+                outcome = [0] * len(items)
+            else:
+                head = self.chain.write([entry for entry, _, _ in items])
+                outcome = _seqs(head, len(items))
         except Unsure as exc:  # settled and looked up by the settler
             head, outcome = exc.head, exc
         except Exception as exc:  # the database is down: every waiting request fails closed
@@ -107,8 +118,8 @@ class AuditWriter:
         while True:
             try:
                 self.chain.settle()
-                kept = self.chain.kept([h for _, _, h in batches if h is not None])
-                return [(items, _seqs(head, len(items)) if head in kept
+                kept = self._kept([h for _, _, h in batches if h is not None])
+                return [(items, self._seqs(head, len(items)) if head in kept
                          else (outcome.cause if isinstance(outcome, Unsure) else doubt or outcome))
                         for items, outcome, head in batches]
             except Exception as exc:  # the database is away: look again until recover_s
@@ -117,6 +128,16 @@ class AuditWriter:
                     return [(items, exc) for items, _, _ in batches]
                 time.sleep(pause)
                 pause = min(pause * 2, 1.0)
+
+    def _kept(self, heads: list[Head]) -> set[Head]:
+        """Which of the batches in doubt were kept (an intake's batch: ``(0, its name)``)."""
+        if self.intake is None:
+            return self.chain.kept(heads)
+        names = self.intake.kept([name for _, name in heads])
+        return {head for head in heads if head[1] in names}
+
+    def _seqs(self, head: Head, count: int) -> list[int]:
+        return [0] * count if self.intake is not None else _seqs(head, count)
 
     @staticmethod
     def _wake(items: list[Waiter], outcome: Outcome) -> None:
@@ -136,6 +157,8 @@ class AuditWriter:
         if self._settler is not None:
             self._written.put(None)
             self._settler.join(10)
+        if self.intake is not None:
+            self.intake.close()
         self.chain.close()
 
 

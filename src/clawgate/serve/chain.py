@@ -9,7 +9,10 @@ writers on several replicas make one chain: a unique ``seq`` and a ``prev`` that
 chain's lock does not wait for the disk, and a settle in the same round trip then does, so
 that the lock is not held through a flush: ``clawgate.serve.pgchain``; on SQLite a commit is
 both); ``settle`` makes durable whatever a write in doubt may have committed. ``verify``
-walks the chain in order and reports the first gap, break or forged record.
+walks the chain in order and reports the first gap, break or forged record. The service on
+PostgreSQL does not write here itself: its replicas hand their records in and the one leading
+the chain links them (``clawgate.serve.intake``); ``verify`` and the audit views first wait
+for what was handed in before them (``caught_up``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from clawgate.serve.db import audit, write_lock, writing
+from clawgate.serve.intakewait import caught_up
 from clawgate.serve.pgchain import PgChainLog, Unsure
 
 GENESIS = "0" * 64
@@ -49,7 +53,40 @@ def _canonical(seq: int, when: float, entry: Entry, prev: str) -> bytes:
                       sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
-__all__ = ["GENESIS", "Chain", "Entry", "Head", "Unsure"]
+def mac_of(key: bytes, seq: int, when: float, entry: Entry, prev: str) -> str:
+    """A record's chain value: HMAC-SHA256 of its canonical JSON under the audit key."""
+    return hmac.new(key, _canonical(seq, when, entry, prev), hashlib.sha256).hexdigest()
+
+
+# One encoder, made once (a constant): json.dumps with options builds a new one at each call,
+# which cost more than encoding a record's small pieces.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _dump(value: object) -> str:
+    return _CANONICAL.encode(value)
+
+
+def canonical_parts(when: float, entry: Entry) -> tuple[str, str, str]:
+    """A record's canonical JSON without its ``seq`` and ``prev``, in the three pieces they
+    go between (its keys sorted: agent, body, outcome, prev, rule, seq, session, time, tool),
+    for ``spliced``: made where the record is handed in, so that the writer that links it
+    into the chain does not read the record back or encode it again."""
+    first = _dump({"agent": entry.agent, "body": entry.body, "outcome": entry.outcome})
+    middle = _dump({"rule": entry.rule})
+    last = _dump({"session": entry.session, "time": round(when, 6), "tool": entry.tool})
+    return first[:-1] + ",", middle[1:-1] + ",", last[1:]
+
+
+def spliced(key: bytes, parts: tuple[str, str, str], seq: int, prev: str) -> str:
+    """The chain value of the record whose ``canonical_parts`` are ``parts`` at ``seq``
+    after ``prev``: the same as ``mac_of``."""
+    text = f'{parts[0]}"prev":{json.dumps(prev)},{parts[1]}"seq":{seq:d},{parts[2]}'
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+
+
+__all__ = ["GENESIS", "Chain", "Entry", "Head", "Unsure", "canonical_parts", "mac_of",
+           "spliced"]
 
 
 class Chain:
@@ -101,6 +138,12 @@ class Chain:
             found = {(int(row.seq), str(row.mac)) for row in conn.execute(query)}
         return found & set(records)
 
+    def caught_up(self) -> None:
+        """Returns once every record in the intake when called is in the chain (PostgreSQL:
+        records handed in by the replicas wait there for the chain's leader to link them)."""
+        if self._pg is not None:
+            caught_up(self.engine)
+
     def close(self) -> None:
         if self._pg is not None:
             self._pg.close()
@@ -112,8 +155,7 @@ class Chain:
         for entry in entries:
             seq += 1
             when = time.time()
-            mac = hmac.new(self.key, _canonical(seq, when, entry, prev),
-                           hashlib.sha256).hexdigest()
+            mac = mac_of(self.key, seq, when, entry, prev)
             rows.append({"seq": seq, "time": when, "agent": entry.agent,
                          "session": entry.session, "tool": entry.tool,
                          "outcome": entry.outcome, "rule": entry.rule,
@@ -144,7 +186,9 @@ class Chain:
             last = int(page[-1].seq)
 
     def verify(self) -> dict[str, object]:
-        """``{"ok", "records", "first_bad", "why"}`` over the whole chain."""
+        """``{"ok", "records", "first_bad", "why"}`` over the whole chain (on PostgreSQL,
+        once every record handed in before the call is linked into it)."""
+        self.caught_up()
         expected_seq, prev, count = 1, GENESIS, 0
         for row in self.rows():
             problem = self._problem(row, expected_seq, prev)
@@ -161,8 +205,7 @@ class Chain:
             return f"does not chain to record {row.seq - 1}"
         entry = Entry(row.agent, row.session, row.tool, row.outcome, row.rule,
                       json.loads(row.body))
-        mac = hmac.new(self.key, _canonical(row.seq, row.time, entry, row.prev),
-                       hashlib.sha256).hexdigest()
+        mac = mac_of(self.key, row.seq, row.time, entry, row.prev)
         if not hmac.compare_digest(mac, row.mac):
             return "its mac does not match: altered, or written without the key"
         return None

@@ -88,6 +88,34 @@ audit = sa.Table(
     sa.Column("mac", sa.String(64), nullable=False),
 )
 
+# Audit records handed in by the replicas, durable, waiting to be linked into the chain by the
+# replica that leads it (``clawgate.serve.intake``); ``batch`` names the write they came in.
+audit_intake = sa.Table(
+    "audit_intake", metadata,
+    sa.Column("id", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True,
+              autoincrement=True),
+    sa.Column("batch", sa.String(32), nullable=False),
+    sa.Column("time", sa.Float, nullable=False),
+    sa.Column("agent", sa.String(200), nullable=False),
+    sa.Column("session", sa.String(200), nullable=False),
+    sa.Column("tool", sa.String(200), nullable=False),
+    sa.Column("outcome", sa.String(16), nullable=False),
+    sa.Column("rule", sa.String(200), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    # The record's canonical JSON without seq and prev, in pieces (``chain.canonical_parts``)
+    sa.Column("part_a", sa.Text, nullable=False),
+    sa.Column("part_r", sa.Text, nullable=False),
+    sa.Column("part_s", sa.Text, nullable=False),
+)
+
+# The intake's writes already linked (kept for a while): a write whose answer was lost is
+# looked up here once its records have left the intake.
+audit_linked = sa.Table(
+    "audit_linked", metadata,
+    sa.Column("batch", sa.String(32), primary_key=True),
+    sa.Column("time", sa.Float, nullable=False),
+)
+
 rates = sa.Table(
     "rates", metadata,
     sa.Column("agent", sa.String(200), primary_key=True),
@@ -142,8 +170,13 @@ def _approval_cwd(conn: Connection) -> None:
         conn.execute(sa.text("ALTER TABLE approvals ADD COLUMN cwd TEXT"))
 
 
+def _audit_intake(conn: Connection) -> None:
+    audit_intake.create(conn, checkfirst=True)
+    audit_linked.create(conn, checkfirst=True)
+
+
 MIGRATIONS: tuple[Migration, ...] = (_initial, _indexes, _token_workspace, _console_sessions,
-                                     _approval_cwd)
+                                     _approval_cwd, _audit_intake)
 
 
 class DatabaseLost(SQLAlchemyError):
@@ -261,6 +294,7 @@ def writing(engine: Engine) -> Iterator[Connection]:
 
 
 CHAIN_LOCK = 7324110  # the advisory lock's key
+LEAD_LOCK = 7324111  # the session lock of the replica that links the intake into the chain
 
 
 def write_lock(conn: Connection) -> None:

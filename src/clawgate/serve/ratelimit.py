@@ -7,6 +7,12 @@ the last total read plus what this replica admitted since stays under ``per_seco
 429 with a Retry-After. Replicas may together overshoot a window by what they admit between two
 flushes (a bounded, documented slack). One agent's flood touches only that agent's counters, so
 other agents are not slowed by it.
+
+On PostgreSQL a flush is one round trip on a connection of its own (``PgCounts``): the counts
+added by one upsert, old windows swept, the totals read back, pipelined. Through SQLAlchemy it
+cost about eight round trips (the pool's pings, the transaction, an update or an insert per
+agent, the read) and 1.5 ms of the replica's CPU, twenty times a second whatever the load: with
+two replicas each paid it for half the decisions.
 """
 
 from __future__ import annotations
@@ -14,13 +20,49 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from clawgate.serve.db import rates, writing
+from clawgate.serve.pgchain import Link
 
 FLUSH_S = 0.05
+# Counts, not records: the commit does not wait for the disk (a crash of the database may
+# forget the last counts of a window, which only lets a few more in).
+ADD = ("INSERT INTO rates (agent, \"window\", count) "
+       "SELECT * FROM unnest(%s::text[], %s::bigint[], %s::int[]) "
+       "ON CONFLICT (agent, \"window\") DO UPDATE SET count = rates.count + excluded.count")
+SWEEP = "DELETE FROM rates WHERE \"window\" < %s"
+TOTALS = "SELECT agent, \"window\", count FROM rates WHERE \"window\" >= %s"
+
+
+class PgCounts:
+    """A flush on PostgreSQL in one round trip: add, sweep (when asked), read the totals."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._link = Link(engine)
+
+    def flush(self, pending: dict[tuple[str, int], int], window: int,
+              sweep: bool) -> dict[tuple[str, int], int]:
+        def work(conn: Any) -> list[Any]:
+            with conn.pipeline():
+                conn.execute(b"SET synchronous_commit TO off")
+                if pending:
+                    keys = list(pending)
+                    conn.execute(ADD, [[a for a, _ in keys], [w for _, w in keys],
+                                       [pending[k] for k in keys]])
+                if sweep:
+                    conn.execute(SWEEP, [window - 60])
+                found = conn.execute(TOTALS, [window - 1])
+            return list(found.fetchall())
+
+        rows = self._link.run(work, "flush the rate counts")
+        return {(str(agent), int(second)): int(count) for agent, second, count in rows}
+
+    def close(self) -> None:
+        self._link.close()
 
 
 class AgentLimiter:
@@ -31,6 +73,7 @@ class AgentLimiter:
         self._pending: defaultdict[tuple[str, int], int] = defaultdict(int)
         self._shared: dict[tuple[str, int], int] = {}
         self._swept = -1  # the window whose flush last swept old rows
+        self._pg = PgCounts(engine) if engine.dialect.name == "postgresql" else None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="clawgate-rates", daemon=True)
         self._thread.start()
@@ -56,13 +99,17 @@ class AgentLimiter:
             pending, self._pending = dict(self._pending), defaultdict(int)
         window = int(time.time())
         try:
-            self._add(pending, window)
+            if self._pg is not None:
+                totals = self._pg.flush(pending, window, window != self._swept)
+                self._swept = window
+            else:
+                self._add(pending, window)
+                totals = self._read(window)
         except Exception:
             with self._lock:  # nothing was counted: keep it for the next flush
                 for key, count in pending.items():
                     self._pending[key] += count
             raise
-        totals = self._read(window)
         with self._lock:
             self._shared = {k: v for k, v in {**self._shared, **totals}.items()
                             if k[1] >= window - 1}
@@ -98,6 +145,8 @@ class AgentLimiter:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(5)
+        if self._pg is not None:
+            self._pg.close()
 
 
 class Concurrent:

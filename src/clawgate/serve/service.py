@@ -11,7 +11,9 @@ Every decision is made off the event loop under a time limit (``clawgate.serve.d
 it, a DENY) and audited before it is answered. Audit records are written by one writer
 thread per process in batches (one transaction for whatever arrived meanwhile), and each
 request waits until its record is committed: the chain stays one, and a burst costs one
-commit, not one per request (``clawgate.serve.auditwriter``).
+commit, not one per request (``clawgate.serve.auditwriter``). On PostgreSQL the batch is handed
+in to the chain's intake, and one replica, the chain's leader, links every replica's records
+into the chain (``clawgate.serve.intake``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from clawgate.serve.auditwriter import AuditWriter
 from clawgate.serve.chain import Chain, Entry
 from clawgate.serve.decide import Decider, too_deep, too_deep_refusal
 from clawgate.serve.deciders import Deciders, TooSlow
+from clawgate.serve.intake import Intake, Linker
 from clawgate.serve.queue import Answered, Asked, Queue, QueueFull
 from clawgate.tools.checks import describe
 from clawgate.tools.scrub import Scrubber
@@ -99,13 +102,19 @@ class Service:
         self.workspace = os.path.realpath(workspace or policy.engine_settings().workspace
                                           or os.getcwd())
         self.scrubber = MemoScrubber(env=os.environ)
-        self.audit = AuditWriter(chain)
+        # On PostgreSQL records are handed in, and the replica leading the chain links them.
+        self.linker = Linker(chain.engine, chain.key) if chain.settles else None
+        self.audit = AuditWriter(chain, intake=Intake(chain.engine) if chain.settles else None)
         self.deciders = deciders or Deciders()  # the worker threads decisions are made on
         self._by_workspace: OrderedDict[str, Decider] = OrderedDict()
         self._recent: OrderedDict[tuple[str, str, str], Decision] = OrderedDict()  # the loop's
         self._bodies: OrderedDict[tuple[object, ...], tuple[Decision, dict[str, Any]]] = \
             OrderedDict()  # audit bodies of the decisions remembered
         self._lock = threading.Lock()
+
+    def leading(self) -> bool:
+        """Whether this process links the audit intake into the chain (PostgreSQL)."""
+        return self.linker is not None and self.linker.leading
 
     @property
     def engine(self) -> Engine:
@@ -287,6 +296,8 @@ class Service:
 
     def close(self) -> None:
         self.audit.close()
+        if self.linker is not None:
+            self.linker.close()
         self.deciders.close()
 
 
