@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clawgate.validators.codescan import _EXEC
+from clawgate.validators.credentials import HINT
 
 PLAIN = re.compile(r"""
     \bos\s*\.\s*(?:system|popen|exec\w*|spawn\w*|fork|posix_spawn\w*)\b
@@ -59,3 +60,12 @@ def test_the_literal_led_pattern_finds_what_the_plain_one_finds(text: str) -> No
 @given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join) | st.text(max_size=30))
 def test_the_two_spellings_agree_on_any_text(text: str) -> None:
     assert _found(_EXEC.search(text)) == _found(PLAIN.search(text))
+
+
+@pytest.mark.parametrize(("word", "found"), [
+    ("~/.mozilla/firefox/x/logins.json", 3), ("Library/Firefox/Profiles", 8), ("FIREFOX", None),
+    ("~/.ssh/id_rsa", 2), ("notes.txt", None), ("", None),
+])
+def test_the_literal_led_credential_hint_finds_the_same(word: str, found: int | None) -> None:
+    plain = re.compile(HINT.pattern.replace("Firefox|firefox", "[Ff]irefox"))
+    assert _found(HINT.search(word)) == _found(plain.search(word)) == found
