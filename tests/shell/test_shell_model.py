@@ -218,3 +218,13 @@ def test_a_reading_is_kept_for_the_same_text_and_equals_a_fresh_one(line: str) -
     again = parse(line)  # no longer kept: read anew, the same reading
     assert again is not first
     assert again == first
+
+
+def test_a_huge_line_is_read_but_not_kept() -> None:
+    from clawgate.shell import RECENT_MAX_CHARS
+
+    line = "echo " + "a" * RECENT_MAX_CHARS
+    first = parse(line)
+    again = parse(line)
+    assert again is not first
+    assert again == first

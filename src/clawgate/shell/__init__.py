@@ -15,6 +15,7 @@ from clawgate.shell.model import (
 
 MAX_LINE_BYTES = 1 << 20  # longer lines are refused before any parser sees them
 RECENT_READINGS = 16  # readings kept for the same text read again within one decision
+RECENT_MAX_CHARS = 1 << 16  # of lines up to this long
 
 
 def parse(line: str) -> ParsedLine:
@@ -30,6 +31,8 @@ def parse(line: str) -> ParsedLine:
     last few readings are kept (a reading is frozen and a pure function of the text). The
     few kept are gone long before a decision of other lines comes back to the same text.
     """
+    if len(line) > RECENT_MAX_CHARS:
+        return _read_line(line)  # a huge reading is not held on to
     return _recent(line)
 
 

@@ -81,6 +81,7 @@ _MASK = "\ufffd_".encode()
 
 
 KEPT_TREES = 4  # trees kept per thread, newest first
+KEPT_MAX_BYTES = 1 << 16  # but only the newest when longer than this
 
 
 def tree_of(src: bytes) -> Tree:
@@ -108,8 +109,8 @@ def tree_of(src: bytes) -> Tree:
         tree = _dollar_masked(src) or tree
     if tree.root_node.has_error and (b"%" in src or b"@" in src or b"?" in src):
         tree = _name_masked(src) or tree
-    kept.insert(0, (key, tree))
-    del kept[KEPT_TREES:]
+    # the newest tree is kept whatever its size (as before); older ones only when small
+    kept[:] = [(key, tree), *(e for e in kept[: KEPT_TREES - 1] if len(e[0]) <= KEPT_MAX_BYTES)]
     return tree
 
 
