@@ -69,3 +69,14 @@ def test_the_two_spellings_agree_on_any_text(text: str) -> None:
 def test_the_literal_led_credential_hint_finds_the_same(word: str, found: int | None) -> None:
     plain = re.compile(HINT.pattern.replace("Firefox|firefox", "[Ff]irefox"))
     assert _found(HINT.search(word)) == _found(plain.search(word)) == found
+
+
+@pytest.mark.parametrize("line", ["ls -l", "echo \\x", "echo `id`", "ls # x", "a{b,c}", "!x",
+                                  "a\nb", "a^b", "echo $'x'", 'echo $"x"', "echo $(id)",
+                                  "diff <(a) >(b)", "echo $x", "a < b", ""])
+def test_the_second_opinion_trigger_finds_what_its_class_led_spelling_finds(line: str) -> None:
+    from clawgate.validators.parsing import _SECOND_OPINION
+
+    plain = re.compile(r"""[\\`#{}!\n^]|\$['"(]|[<>]\(""")
+    found, expected = _SECOND_OPINION.search(line), plain.search(line)
+    assert (found and found.span()) == (expected and expected.span())
