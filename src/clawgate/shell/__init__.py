@@ -28,8 +28,7 @@ def parse(line: str) -> ParsedLine:
     One decision reads the same text several times (a comment or here-document body is
     parsed to see whether it is a command and then checked as a line, a line's resolved
     reading is made and then checked, the parser differential reads a subshell's body): the
-    last few readings are kept (a reading is frozen and a pure function of the text). The
-    few kept are gone long before a decision of other lines comes back to the same text.
+    last few readings are kept (a reading is frozen and a pure function of the text).
     """
     if len(line) > RECENT_MAX_CHARS:
         return _read_line(line)  # a huge reading is not held on to
