@@ -1,7 +1,7 @@
 """First-sight decision latency of several source trees, measured in turn on the same machine.
 
     python bench/bench_firstsight.py [--runs N] [--rounds N] [--peer FILE[:FUNC]] [--callgrind]
-                                     SRC [SRC ...]
+                                     [--slowest N] SRC [SRC ...]
 
 Each SRC is a ``src`` directory (this checkout's, or an older commit's unpacked with
 ``git archive COMMIT | tar -x -C /tmp/base``). The trees take turns, ``--runs`` times, each run
@@ -21,6 +21,11 @@ peer's.
 ``--callgrind``: instead, instructions per decision under ``valgrind --tool=callgrind``
 (one pass minus none, over the set; independent of load). The bashlex deadline's timer signal is
 left out there (valgrind is ~50× slower than the deadline assumes).
+
+``--slowest N``: instead, the N slowest lines with no shadow run (each line's least CPU time of
+the process over ``--rounds`` rounds: a loaded machine disturbs it least) and, for each, where
+that time goes: the parse, the same-line resolution, the policy step and each validator, the
+eight costliest (one more decision, timed part by part; the parts' timers add a little).
 
 Corpora: the latency set of ``bench_decisions.py``, ``../shared/corpus/{benign,escapes,
 injections}.jsonl`` beside the checkout (or ``$CLAWGATE_CORPUS``); without them this prints one
@@ -84,6 +89,72 @@ json.dump(found, sys.stdout)
 """
 
 
+_STAGES = r"""
+import collections, json, sys, time
+src, rounds, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+sys.path.insert(0, src)
+import clawgate.engine as engine_module
+commands = json.load(sys.stdin)
+engine = engine_module.Engine(cache_size=0)
+clock = time.thread_time_ns
+shadowed = set()
+for command in commands:
+    if any(t.rule_id == "CG-SHADOW-002" for t in engine.check(command, cwd="/tmp/workspace").trace):
+        shadowed.add(command)
+best = {}
+for _ in range(rounds):
+    for command in commands:
+        if command not in shadowed:
+            start = clock()
+            engine.check(command, cwd="/tmp/workspace")
+            spent = clock() - start
+            best[command] = min(best.get(command, spent), spent)
+cost = collections.Counter()
+def timed(name, check):
+    def run(*args):
+        start = clock()
+        try:
+            return check(*args)
+        finally:
+            cost[name] += clock() - start
+    return run
+engine._raw_checks = [(v, timed(v.id, c)) for v, c in engine._raw_checks]
+engine._line_checks_all = [(v, timed(v.id, c)) for v, c in engine._line_checks_all]
+engine._resolved_checks = [(v, timed(v.id, c)) for v, c in engine._resolved_checks]
+for name in ("parse", "resolution", "respelled"):
+    setattr(engine_module, name, timed(name, getattr(engine_module, name)))
+engine._with_policy = timed("policy", engine._with_policy)
+choose = engine._dispatch.for_command
+engine._dispatch.for_command = lambda cmd: [(v, timed(v.id, c)) for v, c in choose(cmd)]
+rows = []
+for command in sorted(best, key=best.get, reverse=True)[:count]:
+    cost.clear()
+    engine.check(command, cwd="/tmp/workspace")
+    rows.append([command, best[command] / 1000,
+                 [[k, v / 1000] for k, v in cost.most_common(8)]])
+ordered = sorted(best.values())
+json.dump({"lines": len(ordered), "median": ordered[len(ordered) // 2] / 1000,
+           "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] / 1000,
+           "rows": rows}, sys.stdout)
+"""
+
+
+def slowest(src: str, commands: list[str], rounds: int, count: int) -> list[str]:
+    """The ``count`` slowest lines with no shadow run, each with its costliest parts."""
+    argv = [sys.executable, "-c", _STAGES, src, str(rounds), str(count)]
+    done = subprocess.run(argv, input=json.dumps(commands), capture_output=True, text=True,
+                          env={**os.environ, "PYTHONHASHSEED": "0"}, check=False)
+    if done.returncode:
+        sys.exit(f"{src}: the measuring process failed:\n{done.stderr}")
+    found = json.loads(done.stdout)
+    rows = [f"{src}: {found['lines']} lines with no shadow run, CPU time, each line's least: "
+            f"median {found['median']:.1f} µs, p99 {found['p99'] / 1000:.2f} ms"]
+    for command, least, parts in found["rows"]:
+        rows.append(f"  {least:7.0f} µs  {command[:90]!r}")
+        rows.append("           " + ", ".join(f"{name} {spent:.0f}" for name, spent in parts))
+    return rows
+
+
 def _child(src: str, commands: list[str], rounds: int, passes: int,
            wrap: list[str] | None = None, peer: str = "") -> subprocess.CompletedProcess[str]:
     argv = [*(wrap or []), sys.executable, "-c", _CHILD, src, str(rounds), str(passes), peer]
@@ -140,12 +211,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--callgrind", action="store_true")
+    parser.add_argument("--slowest", type=int, default=0, metavar="N",
+                        help="the N slowest lines with no shadow run, and where their time goes")
     parser.add_argument("--peer", default="", metavar="FILE[:FUNC]",
                         help="time another checker's function in the same processes")
     args = parser.parse_args()
     require_corpus("bench_firstsight")
     commands = [row["command"] for name in FILES for row in load(name)]
     width = max(len(s) for s in args.sources)
+    if args.slowest:
+        for src in args.sources:
+            print("\n".join(slowest(src, commands, args.rounds, args.slowest)), flush=True)
+        return
     if args.callgrind:
         for src in args.sources:
             print(f"{src:<{width}}  {instructions(src, commands):,.0f} instructions per decision")

@@ -180,3 +180,11 @@ def test_checks_from_many_threads_at_once() -> None:
     for thread in threads:
         thread.join(60)
     assert not errors
+
+
+@pytest.mark.parametrize("line", ["cd / && rm -rf x", "abcd x", "pushd /tmp", "popd", "ls",
+                                  "echo cd", "x=cd; $x /", "pushd_x", "ls; popd -n", ""])
+def test_the_cd_first_look_is_the_word_search(line: str) -> None:
+    from clawgate.engine import _MAY_MOVE, _may_move
+
+    assert _may_move(line) is (_MAY_MOVE.search(line) is not None)

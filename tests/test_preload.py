@@ -7,7 +7,7 @@ import sys
 from clawgate import lazyre
 from clawgate.engine import Engine
 from clawgate.preload import preload
-from clawgate.shell import differential
+from clawgate.shell import _recent, differential
 
 
 def test_preload_imports_the_check_path_and_compiles_every_pattern() -> None:
@@ -32,7 +32,9 @@ def test_forget_drops_remembered_decisions_and_readings() -> None:
     first = engine.check(line)
     assert engine.check(line) is first  # remembered
     assert differential._remembered.cache_info().currsize > 0
+    assert _recent.cache_info().currsize > 0
     engine.forget()
     assert differential._remembered.cache_info().currsize == 0
+    assert _recent.cache_info().currsize == 0
     again = engine.check(line)
     assert again is not first and again.outcome is first.outcome

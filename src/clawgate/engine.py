@@ -253,7 +253,7 @@ class Engine:
                                                                    frozenset())
         if depth >= MAX_NESTING:
             exact = fed = frozenset()  # no resolved reading is checked: nothing gives way to it
-        moved = _moved(parsed, ctx) if _MAY_MOVE.search(line) else None
+        moved = _moved(parsed, ctx) if _may_move(line) else None
         for index, cmd in enumerate(parsed.commands):
             for where in moved.get(index, (ctx,)) if moved else (ctx,):
                 self._check_command(cmd, where, run, depth, exact=index in exact,
@@ -403,6 +403,15 @@ class Engine:
 
 _NO_OPINION = Verdict.passthrough()
 _MAY_MOVE = lazy_pattern(r"\b(?:cd|pushd|popd)\b")
+
+
+def _may_move(line: str) -> bool:
+    """A ``cd``, ``pushd`` or ``popd`` word in the line; the substring tests first (a search
+    led by ``\\b`` tries every position: ~3 us a line, the tests ~0.3 us)."""
+    return ("cd" in line or "pushd" in line or "popd" in line) and \
+        _MAY_MOVE.search(line) is not None
+
+
 # The validators that ask because a program, target, script or code is only known at run time.
 RUN_TIME_IDS = frozenset({
     "CG-INJ-001", "CG-INJ-009", "CG-INJ-010", "CG-DEST-009", "CG-WRAP-001", "CG-WRAP-002",

@@ -33,9 +33,12 @@ def preload() -> int:
 
 def forget_lines() -> None:
     """Drop what the readers remember of lines seen (bashlex's readings, inline code's
-    effects): the next check of a line costs what its first sight costs. For timing."""
+    effects, the last few readings): the next check of a line costs what its first sight
+    costs. For timing."""
+    from clawgate.shell import forget as forget_readings
     from clawgate.shell.differential import forget
     from clawgate.validators.inlinecode import code_effects
 
     forget()
+    forget_readings()
     code_effects.cache_clear()

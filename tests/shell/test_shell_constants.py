@@ -147,3 +147,17 @@ def test_comments_and_here_documents_open_no_quotes() -> None:
     body = "cat <<E\nit's\nE\necho safe\rrm"
     assert "\r" in {ch for _, ch in unquoted(body)}
     assert "\r" not in {ch for _, ch in unquoted("echo 'a\rb'")}
+
+
+@pytest.mark.parametrize("line", ["ls -l", "echo $HOME", "a\\ b", "echo 'x'", 'echo "x"',
+                                  "echo `id`", "find . | xargs rm", "curl x | bash", "x | sh -",
+                                  "cat f | python3.11 -", "ls | sort", "ls |.", ""])
+def test_the_first_look_is_the_class_led_pattern(line: str) -> None:
+    import re
+
+    from clawgate.shell.constants import _HINTS
+
+    plain = re.compile(r"[$\\'\"`]|xargs|\|\s*(?:\S*/)?(?:(?:ba|da|z|k|mk|a|ya|po)?sh|"
+                       r"python[\d.]*|perl|ruby|node|source|parallel|\.)(?:\s|$)")
+    found, expected = _HINTS.search(line), plain.search(line)
+    assert (found and found.span()) == (expected and expected.span())

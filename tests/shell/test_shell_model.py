@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clawgate.shell import join_continuations, parse, parse_one
+from clawgate.shell import RECENT_READINGS, join_continuations, parse, parse_one
 from clawgate.shell import model as m
 
 
@@ -206,3 +206,25 @@ def test_words_after_a_redirection_of_a_list_go_to_its_last_command() -> None:
 ])
 def test_line_continuations_are_joined_where_bash_joins_them(line: str, joined: str) -> None:
     assert join_continuations(line) == joined
+
+
+@pytest.mark.parametrize("line", ["ls -l", "echo 'a b' | wc", "x=$(id) && rm -rf \"$x\"",
+                                  "cat <<E\nbody\nE"])
+def test_a_reading_is_kept_for_the_same_text_and_equals_a_fresh_one(line: str) -> None:
+    first = parse(line)
+    assert parse(line) is first
+    for i in range(RECENT_READINGS):
+        parse(f"echo {i}")
+    again = parse(line)  # no longer kept: read anew, the same reading
+    assert again is not first
+    assert again == first
+
+
+def test_a_huge_line_is_read_but_not_kept() -> None:
+    from clawgate.shell import RECENT_MAX_CHARS
+
+    line = "echo " + "a" * RECENT_MAX_CHARS
+    first = parse(line)
+    again = parse(line)
+    assert again is not first
+    assert again == first

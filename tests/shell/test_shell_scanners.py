@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from clawgate.shell import segments
 from clawgate.shell.quoting import HEREDOC, after_bodies, single_quoted
-from clawgate.shell.treesitter import tree_of
+from clawgate.shell.treesitter import KEPT_MAX_BYTES, KEPT_TREES, tree_of
 
 _PIECES = ["a", " ", "'", '"', "\\", "\n", "$", "(", ")", "{", "}", "[", "]", "<<", "<<-",
            "<<'EOF'", "EOF", "EOF\n", "#", "`", "$(", "$'", "${", ";", "|", "&&", "if ", "x=1"]
@@ -105,3 +105,22 @@ def test_the_last_tree_is_kept_for_the_same_bytes_only() -> None:
     assert other is not first
     assert other.root_node.text == b"ls -la"
     assert tree_of(b"ls -l").root_node.text == b"ls -l"
+
+
+def test_the_last_few_trees_are_kept_newest_first() -> None:
+    texts = [f"echo {i}".encode() for i in range(KEPT_TREES + 1)]
+    trees = [tree_of(text) for text in texts]
+    for text, tree in zip(texts[1:], trees[1:], strict=True):  # the last KEPT_TREES
+        assert tree_of(text) is tree
+    again = tree_of(texts[0])  # dropped: parsed anew, the same reading
+    assert again is not trees[0]
+    assert again.root_node.text == texts[0]
+
+
+def test_a_big_tree_is_kept_only_while_it_is_the_newest() -> None:
+    big = b"echo " + b"a" * KEPT_MAX_BYTES
+    tree = tree_of(big)
+    assert tree_of(big) is tree
+    small = tree_of(b"ls")
+    assert tree_of(b"ls") is small
+    assert tree_of(big) is not tree  # dropped once another came: read anew

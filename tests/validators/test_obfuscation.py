@@ -161,3 +161,18 @@ def test_printf_formats_of_characters_are_computed() -> None:
     assert_caught("$(printf '%c%c' r m) -rf ~", DENY, None)
     assert_caught("$(printf '%s%s' r m) -rf ~", DENY, None)
     assert computed("$(printf '%c' xyz)") == ["x"]
+
+
+@pytest.mark.parametrize("pattern", ["/???/?m", "/b?n/r[m]", "/usr/bin/su*o", "/bin/r*", "/*/*",
+                                     "/[a-z]in/[!x]*", "/usr/*/p*", "/bin/[", "/bin/\\*",
+                                     "/*$(sleep 5)`x`*/-sleep(5)-'/*$(sleep 5)", "/bin/", "x"])
+def test_glob_programs_is_fnmatch_over_the_fixed_list(pattern: str) -> None:
+    from fnmatch import fnmatchcase
+
+    from clawgate.validators.sysbins import PROGRAMS, SYSTEM_DIRS
+
+    directory, _, base = pattern.rpartition("/")
+    expected = [f"{place}/{name}" for place in SYSTEM_DIRS
+                if directory and base and fnmatchcase(place, directory)
+                for name in sorted(PROGRAMS) if fnmatchcase(name, base)]
+    assert glob_programs(pattern) == expected

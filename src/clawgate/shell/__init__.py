@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import (
     Assignment,
@@ -12,6 +14,8 @@ from clawgate.shell.model import (
 )
 
 MAX_LINE_BYTES = 1 << 20  # longer lines are refused before any parser sees them
+RECENT_READINGS = 16  # readings kept for the same text read again within one decision
+RECENT_MAX_CHARS = 1 << 16  # of lines up to this long
 
 
 def parse(line: str) -> ParsedLine:
@@ -20,7 +24,28 @@ def parse(line: str) -> ParsedLine:
 
     Backslash-newline pairs outside single quotes are removed first, as bash does before it
     splits words (tree-sitter-bash would otherwise split ``r\\<newline>m`` into two words).
+
+    One decision reads the same text several times (a comment or here-document body is
+    parsed to see whether it is a command and then checked as a line, a line's resolved
+    reading is made and then checked, the parser differential reads a subshell's body): the
+    last few readings are kept (a reading is frozen and a pure function of the text).
     """
+    if len(line) > RECENT_MAX_CHARS:
+        return _read_line(line)  # a huge reading is not held on to
+    return _recent(line)
+
+
+@lru_cache(maxsize=RECENT_READINGS)
+def _recent(line: str) -> ParsedLine:
+    return _read_line(line)
+
+
+def forget() -> None:
+    """Drop the readings kept (for timing a line's first sight)."""
+    _recent.cache_clear()
+
+
+def _read_line(line: str) -> ParsedLine:
     from clawgate.shell.fastpath import is_plain, parse_plain
 
     if "\\\n" in line:

@@ -32,7 +32,9 @@ _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
 
 # A line with nothing to put in: no expansion, quote or escape, no xargs and no text piped
 # into a shell or an interpreter (``echo rm -rf ~ | bash``).
-_HINTS = lazy_pattern(r"[$\\'\"`]|xargs|\|\s*(?:\S*/)?(?:(?:ba|da|z|k|mk|a|ya|po)?sh|"
+# (each alternative led by a literal character, not a class: re then skips every position
+# where none of those characters stands, half the cost of a search)
+_HINTS = lazy_pattern(r"\$|\\|'|\"|`|xargs|\|\s*(?:\S*/)?(?:(?:ba|da|z|k|mk|a|ya|po)?sh|"
                       r"python[\d.]*|perl|ruby|node|source|parallel|\.)(?:\s|$)")
 _GROUP = lazy_pattern(r"(?<![$\\])\{|#")
 _HOME_TILDE = lazy_pattern(r"~(?:/[\w./-]*)?")

@@ -80,16 +80,24 @@ _CRASHING_CHARS = rb"[\xf0-\xf4][\x80-\xbf]{3}"
 _MASK = "\ufffd_".encode()
 
 
+KEPT_TREES = 4  # trees kept per thread, newest first
+KEPT_MAX_BYTES = 1 << 16  # but only the newest when longer than this
+
+
 def tree_of(src: bytes) -> Tree:
     """tree-sitter's tree of ``src`` (UTF-8), with the characters it crashes on masked.
 
     The parse, the parser differential's walk by statement and its subshell bodies and the
-    count of statement lines ask for the tree of the same line in turn: this thread's last
-    tree is kept and handed out again for the same bytes (nothing edits a tree)."""
+    count of statement lines ask for the tree of the same line in turn, with the trees of a
+    payload or a resolved reading read between them: this thread's last few trees are kept
+    and handed out again for the same bytes (nothing edits a tree)."""
     local = _threads()
-    last: tuple[bytes, Tree] | None = getattr(local, "last", None)
-    if last is not None and last[0] == src:
-        return last[1]
+    kept: list[tuple[bytes, Tree]] | None = getattr(local, "kept", None)
+    if kept is None:
+        kept = local.kept = []
+    for known, found in kept:
+        if known == src:
+            return found
     key = src
     top = max(src) if src else 0
     if top >= 0xF0:
@@ -101,7 +109,8 @@ def tree_of(src: bytes) -> Tree:
         tree = _dollar_masked(src) or tree
     if tree.root_node.has_error and (b"%" in src or b"@" in src or b"?" in src):
         tree = _name_masked(src) or tree
-    local.last = (key, tree)
+    # the newest tree is kept whatever its size (as before); older ones only when small
+    kept[:] = [(key, tree), *(e for e in kept[: KEPT_TREES - 1] if len(e[0]) <= KEPT_MAX_BYTES)]
     return tree
 
 

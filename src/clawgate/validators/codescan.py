@@ -3,33 +3,55 @@ sockets, change user ids or load native code? And which shell commands does it s
 
 from __future__ import annotations
 
-import re
-
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.validators.programs import SHELL_REFERENCE
 
-# Starting a process or running shell text, across the usual scripting languages.
-_EXEC = lazy_pattern(r"""
-    \bos\s*\.\s*(?:system|popen|exec\w*|spawn\w*|fork|posix_spawn\w*)\b
-  | \bsubprocess\b | \bpty\s*\.\s*spawn\b | \bcommands\s*\.\s*getoutput\b | \bplatform\.popen\b
-  | \bchild_process\b | \b(?:execSync|execFileSync|spawnSync|execFile)\b | process\.binding
-  | \bDeno\s*\.\s*(?:Command|run)\b | \bBun\s*\.\s*(?:spawn|spawnSync|\$)
-  | \b(?:shell_exec|passthru|proc_open|popen|pcntl_exec|proc_nice)\b
-  | \bfork\b(?![\w.])
-  | \bKernel\s*[.:]+\s*(?:system|exec|spawn|`)\b | \bIO\s*\.\s*popen\b | \bOpen3\b | \bPTY\b
-  | \bProcess\s*\.\s*spawn\b | \bRuntime\s*\.\s*getRuntime\b | \bProcessBuilder\b
-  | \bos\s*\.\s*execute\b | \bio\s*\.\s*popen\b
-  | \b(?:callCommand|readProcess|spawnCommand|rawSystem|runCommand|createProcess)\b
-  | \bSystem\.Process\b | \brun-(?:shell-command|program)\b | \bshell-command\b
-  | \((?:term|ansi-term|shell|eshell|compile|async-shell-command|vterm)\b
-  | \b(?:call|start|make)-process\b | \b(?:esyscmd|syscmd)\b | (?<![\w.])run\s*\(\s*`
-  | \bpipeline\s*\(\s*` | \bsh\s*\(\s*["'] | \b(?:qx|%x)\s*[^\w\s]
-  | \bopen\s*\([^;"']{0,80}["']\s*\|
-  | \bopen\s*\(?[^;|]{0,200}\|\s*["'] | ["']-\|["'] | ["']\|-["'] | \bshell\s*\( | \bunix\s*\(
-  | \bos\s*\.\s*(?:remove|unlink|rmdir)\b | \bshutil\s*\.\s*rmtree\b
-  | \bdo\s+shell\s+script\b
-""", re.X)
+
+def _word(pattern: str) -> str:
+    """``\\b`` + ``pattern`` for a pattern that starts with a literal word character, written
+    to start with that character: ``re`` skips an alternative that starts with a literal at
+    every position where another character stands, but makes a full try of one that starts
+    with ``\\b`` (~50 of them: 0.15 ms over 200 characters of code). Before a word character
+    ``\\b`` is "no word character before it", which the look-behind says after it."""
+    return f"{pattern[0]}(?<!\\w.){pattern[1:]}"
+
+
+# Starting a process or running shell text, across the usual scripting languages. Every
+# alternative starts with a literal character (``_word``).
+_EXEC = lazy_pattern("|".join([
+    _word(r"os\s*\.\s*(?:system|popen|exec\w*|spawn\w*|fork|posix_spawn\w*)\b"),
+    _word(r"subprocess\b"), _word(r"pty\s*\.\s*spawn\b"),
+    _word(r"commands\s*\.\s*getoutput\b"), _word(r"platform\.popen\b"),
+    _word(r"child_process\b"),
+    *(_word(rf"{name}\b") for name in ("execSync", "execFileSync", "spawnSync", "execFile")),
+    r"process\.binding",
+    _word(r"Deno\s*\.\s*(?:Command|run)\b"), _word(r"Bun\s*\.\s*(?:spawn|spawnSync|\$)"),
+    *(_word(rf"{name}\b") for name in ("shell_exec", "passthru", "proc_open", "popen",
+                                        "pcntl_exec", "proc_nice")),
+    _word(r"fork\b(?![\w.])"),
+    _word(r"Kernel\s*[.:]+\s*(?:system|exec|spawn|`)\b"), _word(r"IO\s*\.\s*popen\b"),
+    _word(r"Open3\b"), _word(r"PTY\b"),
+    _word(r"Process\s*\.\s*spawn\b"), _word(r"Runtime\s*\.\s*getRuntime\b"),
+    _word(r"ProcessBuilder\b"),
+    _word(r"os\s*\.\s*execute\b"), _word(r"io\s*\.\s*popen\b"),
+    *(_word(rf"{name}\b") for name in ("callCommand", "readProcess", "spawnCommand",
+                                        "rawSystem", "runCommand", "createProcess")),
+    _word(r"System\.Process\b"), _word(r"run-(?:shell-command|program)\b"),
+    _word(r"shell-command\b"),
+    r"\((?:term|ansi-term|shell|eshell|compile|async-shell-command|vterm)\b",
+    *(_word(rf"{name}-process\b") for name in ("call", "start", "make")),
+    _word(r"esyscmd\b"), _word(r"syscmd\b"),
+    r"r(?<![\w.].)un\s*\(\s*`",  # no word character or dot before it
+    _word(r"pipeline\s*\(\s*`"), _word(r"""sh\s*\(\s*["']"""),
+    _word(r"qx\s*[^\w\s]"), r"%(?<=\w.)x\s*[^\w\s]",  # \b before a "%": a word character
+    _word(r"""open\s*\([^;"']{0,80}["']\s*\|"""),
+    _word(r"""open\s*\(?[^;|]{0,200}\|\s*["']"""),
+    r""""-\|["']""", r"""'-\|["']""", r""""\|-["']""", r"""'\|-["']""",
+    _word(r"shell\s*\("), _word(r"unix\s*\("),
+    _word(r"os\s*\.\s*(?:remove|unlink|rmdir)\b"), _word(r"shutil\s*\.\s*rmtree\b"),
+    _word(r"do\s+shell\s+script\b"),
+]))
 # Bare process calls (``system "id"``, ``exec("sh")``), looked for outside string literals so
 # that prose such as ``print("system ready")`` is not one.
 _EXEC_BARE = lazy_pattern(r"(?<![\w.])(?:system|system2|exec|spawn|syscall)"

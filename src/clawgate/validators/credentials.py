@@ -14,12 +14,14 @@ from clawgate.validators.base import Context
 from clawgate.validators.paths import resolve, under
 
 # A cheap first look: a word without any of these cannot name a credential file.
+# Every alternative starts with a literal character (no ``[Ff]``): re then skips, at a glance,
+# every position where none of those characters stands (about a quarter off each search).
 HINT = lazy_pattern(r"\.ssh|\.aws|\.env|netrc|\.docker|kube|credentials|id_|pgpass|shadow|\.key"
                     r"|gcloud|\.npmrc|\.pypirc|\.gnupg|hosts\.yml|\.azure|vault-token|my\.cnf"
                     r"|\.p12|\.pfx|secret|\.jks|ssh_host|auth\.json|oauth|\.claude|\.codex"
                     r"|\.gemini|token|history|Keychains|chrom|Chrome|BraveSoftware|"
-                    r"microsoft-edge|mozilla|[Ff]irefox|Cookies|password-store|keyrings|copilot"
-                    r"|\.histfile|\.config/gh")
+                    r"microsoft-edge|mozilla|Firefox|firefox|Cookies|password-store|keyrings"
+                    r"|copilot|\.histfile|\.config/gh")
 _HOME_FILES = HOME_SECRETS  # the one list: clawgate.secretpaths
 _HOME_KEY_DIRS = frozenset(HOME_KEY_DIRS)  # the whole directory
 _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credentials", "id_rsa",
@@ -149,13 +151,12 @@ def hinted(word: Word) -> bool:
     """``word`` may name a credential file: the hint is in it as written, as bash reads it
     (``~/.net"rc"``, ``"$HOME"/.ne'trc'``), or it holds a glob, whose matches are known only
     on disk (``~/.netr?``)."""
-    shown = word.shown
+    shown = word.shown  # the value when known (then already unquoted), else the text
     if GLOB in word.expansions or HINT.search(shown) is not None:
         return True
-    value = word.value
-    if value is not None and value != shown and HINT.search(value) is not None:
-        return True
-    return _QUOTING.search(shown) is not None and HINT.search(_QUOTING.sub("", shown)) is not None
+    # quote characters or escapes (three substring tests cost less than a search)
+    quoted = "'" in shown or '"' in shown or "\\" in shown
+    return quoted and HINT.search(_QUOTING.sub("", shown)) is not None
 
 
 _QUOTING = lazy_pattern(r"""['"\\]""")  # quote characters and escapes
