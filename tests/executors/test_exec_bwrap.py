@@ -154,9 +154,11 @@ def test_the_guard_state_is_hidden_even_inside_the_workspace(
     state_key("audit")
     ApprovalStore(workspace).remember(ApprovalRequest("exec_shell", {"command": "make"}))
     pool = state / "placeholders"  # the guard's own: the placeholders' empty directories
+    spent = state / "placeholders-spent"  # and those back from a workspace, being removed
 
     def contents() -> list[str]:
-        return sorted(p.name for p in state.rglob("*") if not p.is_relative_to(pool))
+        return sorted(p.name for p in state.rglob("*")
+                      if not p.is_relative_to(pool) and not p.is_relative_to(spent))
 
     before = contents()
     sandbox = BwrapExecutor(workspace=workspace, limiter=limiter)
