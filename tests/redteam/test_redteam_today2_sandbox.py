@@ -7,9 +7,11 @@ bubblewrap, real file systems, real sockets.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -37,19 +39,31 @@ def _wait_for(what: Callable[[], bool], why: str) -> None:
 
 
 class _Run:
-    """A sandboxed run on a thread of its own."""
+    """A sandboxed run on a thread of its own (``sandbox``, else a plain one of
+    ``workspace``)."""
 
-    def __init__(self, workspace: Path, command: str) -> None:
+    def __init__(self, workspace: Path, command: str,
+                 sandbox: BwrapExecutor | None = None) -> None:
         self.result: ExecResult | None = None
-        sandbox = BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5))
+        self.error: Exception | None = None
+        if sandbox is None:
+            sandbox = BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5))
         self._thread = threading.Thread(target=self._run, args=(sandbox, command), daemon=True)
         self._thread.start()
 
     def _run(self, sandbox: BwrapExecutor, command: str) -> None:
-        self.result = sandbox.run(ExecRequest(command, timeout_s=HANG_GUARD_S))
+        try:
+            self.result = sandbox.run(ExecRequest(command, timeout_s=HANG_GUARD_S))
+        except Exception as exc:  # raised again by ``done``, on the test's thread
+            self.error = exc
+
+    def ended(self) -> bool:
+        return not self._thread.is_alive()
 
     def done(self) -> ExecResult:
         self._thread.join(HANG_GUARD_S + 30)
+        if self.error is not None:
+            raise self.error
         assert self.result is not None, "the run did not end"
         return self.result
 
@@ -91,3 +105,68 @@ def test_a_placeholder_held_open_by_a_command_is_never_another_workspaces_mount_
     assert holder.done().stdout == "held\n"
     assert sorted(os.listdir(victim)) == ["go", "started"]
     assert held not in mount_points
+
+
+# Every Unix socket below a folder, connected to: each that answers is printed.
+CONNECT_ALL = (
+    "python3 -I -S -c 'import _socket, posix, sys\n"
+    "def walk(d):\n"
+    "    try: names = posix.listdir(d)\n"
+    "    except OSError: return\n"
+    "    for n in names:\n"
+    "        p = d + \"/\" + n\n"
+    "        if n.endswith(\".sock\"):\n"
+    "            s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)\n"
+    "            try: s.connect(p); print(\"reached\", n)\n"
+    "            except OSError: pass\n"
+    "        else: walk(p)\n"
+    "walk(sys.argv[1]); print(\"done\")' {folder}"
+)
+
+
+def _bridged(workspace: Path) -> BwrapExecutor:
+    """A sandbox whose way to the proxy is the bridge (its listener handed over a Unix
+    socket, the proxy's own Unix socket beside it): what a guard without root gets."""
+    sandbox = BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5))
+    sandbox.listen_inside = False
+    return sandbox
+
+
+@pytest.fixture
+def short_home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A home at a short path (a Unix socket's path has at most 107 bytes), with the guard's
+    state in it."""
+    root = Path(tempfile.mkdtemp(prefix="cg-", dir="/tmp"))
+    try:
+        fake_home(root, monkeypatch)
+        monkeypatch.setenv("CLAWGATE_STATE_HOME", str(root / "state"))
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.bwrap
+def test_a_sandbox_reaches_no_other_runs_proxy_sockets_through_a_visible_tmpdir(
+        short_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard's ``$TMPDIR`` in the home (which every sandbox shows read-only; connecting
+    to a Unix socket needs no write to the mount): another run's proxy socket and the one-use
+    socket its bridge hands its listener over must be out of reach all the same, or a command
+    talks to a proxy judging by another run's rules, or hands that run a listener of its own
+    before its bridge does."""
+    tmpdir = short_home / "home" / "t"
+    tmpdir.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmpdir))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmpdir))
+    one, two = short_home / "one", short_home / "two"
+    one.mkdir()
+    two.mkdir()
+    first = _Run(one, "touch started; while [ ! -e go ]; do sleep 0.02; done; echo first",
+                 _bridged(one))
+    try:
+        _wait_for(lambda: (one / "started").exists() or first.ended(), "the first run started")
+        result = _bridged(two).run(ExecRequest(CONNECT_ALL.format(folder=tmpdir),
+                                               timeout_s=HANG_GUARD_S))
+    finally:
+        (one / "go").touch()
+    assert first.done().stdout == "first\n"
+    assert result.stdout == "done\n", result.stderr
