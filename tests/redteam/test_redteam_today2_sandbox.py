@@ -225,3 +225,29 @@ def test_a_container_that_cannot_hold_a_protected_link_runs_nothing(
         sandbox.run(ExecRequest("touch ran; " + LINK_ATTACK, timeout_s=HANG_GUARD_S))
     assert os.readlink(workspace / "CLAUDE.md") == "AGENTS.md"
     assert sorted(os.listdir(workspace)) == ["AGENTS.md", "CLAUDE.md"]
+
+
+@pytest.mark.bwrap
+def test_a_link_to_nothing_in_a_missing_protected_folder_leaves_no_folder_behind(
+        base: Path) -> None:
+    """``CLAUDE.md -> .github/rules.md`` where there is no ``.github``: both are held empty.
+    A mount point made for ``rules.md`` inside ``.github``'s filled it, so a second run took
+    ``.github`` for the user's (writable, files made in it stayed) and it was never removed."""
+    workspace = base / "ws"
+    workspace.mkdir()
+    (workspace / "CLAUDE.md").symlink_to(".github/rules.md")
+    sandbox = BwrapExecutor(workspace=workspace, limiter=SpawnLimiter(5))
+    first = _Run(workspace, "touch started; while [ ! -e go ]; do sleep 0.02; done; echo first",
+                 sandbox)
+    try:
+        _wait_for(lambda: (workspace / "started").exists() or first.ended(),
+                  "the first run started")
+        second = sandbox.run(ExecRequest(
+            "echo 'on: push' > .github/dependabot.yml; echo x > .github/rules.md; "
+            "echo second", timeout_s=HANG_GUARD_S))
+    finally:
+        (workspace / "go").touch()
+    assert first.done().stdout == "first\n"
+    assert second.stdout == "second\n"
+    sandbox.close()
+    assert sorted(os.listdir(workspace)) == ["CLAUDE.md", "go", "started"]
