@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 
 from clawgate.egressrules import EgressRules, Verdict, normal_host
+from clawgate.errors import ExecutorError
 from clawgate.executors.egress.handoff import await_listener
 from clawgate.executors.egress.lane import SOCKET_NAME, Connection, Lane, Progress, Sink
 from clawgate.executors.egress.protocols import (
@@ -84,8 +85,12 @@ def lane_directory() -> str:
     to the mount), talk to a proxy judging by another run's rules, or hand another run a
     listener of its own before that run's bridge does."""
     parent = state_root() / "egress"
-    os.makedirs(parent, mode=0o700, exist_ok=True)
-    return tempfile.mkdtemp(prefix="run-", dir=parent)
+    try:
+        os.makedirs(parent, mode=0o700, exist_ok=True)
+        return tempfile.mkdtemp(prefix="run-", dir=parent)
+    except OSError as exc:
+        raise ExecutorError(f"cannot make a folder for the run's proxy sockets in {parent}: "
+                            f"{exc.strerror or exc}; nothing was run") from exc
 
 
 class EgressProxy:
