@@ -1,7 +1,8 @@
-"""The pool of empty directories placeholders' mount points are moved from and back to
+"""The pool of empty directories placeholders' mount points are moved from
 (``placeholderpool.py``): the workspace sees what it saw when they were made and removed, a
-pooled directory is used only while it is empty and a directory, a move never replaces what is
-at its destination, and a workspace the pool cannot serve gets new directories as before."""
+pooled directory is used only while it is empty and a directory, and only once (the pool is
+made up with new ones), a move never replaces what is at its destination, and a workspace the
+pool cannot serve gets new directories as before."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from clawgate.executors.placeholderpool import POOL_MAX, Pool, move
+from clawgate.executors.placeholderpool import POOL_MAX, SPENT, Pool, move
 from clawgate.executors.placeholders import Placeholders
 from clawgate.executors.view import Mount, SandboxView
 from clawgate.statedir import state_root
@@ -40,6 +41,7 @@ def run_once(workspace: Path, names: tuple[str, ...] = NAMES) -> dict[str, int]:
         inodes = {n: os.lstat(workspace / n).st_ino for n in names}
         assert all((workspace / n).is_dir() and not os.listdir(workspace / n) for n in names)
     assert sorted(os.listdir(workspace)) == []
+    owner.settle()  # the pool made up for what the run spent
     return inodes
 
 
@@ -57,28 +59,35 @@ def workspaces(tmp_path: Path) -> tuple[Path, Path]:
     return first, second
 
 
-def test_a_run_returns_its_mount_points_to_the_pool_and_the_next_takes_them(
+def test_a_run_spends_its_mount_points_and_the_next_takes_new_ones_from_the_pool(
         workspaces: tuple[Path, Path]) -> None:
+    """A directory that stood in a workspace is never used again (whatever saw it there may
+    hold it open); the pool is made up with as many new ones, which the next run takes."""
     first, second = workspaces
     during = run_once(first)
-    assert set(during.values()) <= pooled()  # moved back, not removed
+    stock = pooled()
+    assert len(stock) == len(NAMES) and not stock & set(during.values())
+    assert os.listdir(state_root() / SPENT) == []  # removed once out of the workspace
     again = run_once(second)  # another workspace on the same file system
-    assert set(again.values()) <= pooled()
-    assert len(set(again.values()) & set(during.values())) == len(NAMES)
+    assert set(again.values()) == stock
+    assert not pooled() & set(again.values())  # (the first run's numbers are free again)
 
 
-def test_a_pooled_directory_that_is_not_empty_is_left_where_it_is(
+def test_a_pooled_directory_that_is_not_empty_is_never_used(
         workspaces: tuple[Path, Path]) -> None:
+    """What someone put in the pool meanwhile is not a placeholder: none is used, and each
+    is kept as it is, out of the pool (in its spent folder)."""
     first, second = workspaces
     run_once(first)
     folder = pool_dir()
-    for entry in os.listdir(folder):  # what someone put in the pool meanwhile
+    for entry in os.listdir(folder):
         (folder / entry / "planted").write_text("not a placeholder's\n")
     filled = pooled()
     during = run_once(second)
     assert not set(during.values()) & filled
-    assert sorted((folder / e / "planted").read_text() for e in os.listdir(folder)
-                  if os.lstat(folder / e).st_ino in filled) == ["not a placeholder's\n"] * 3
+    spent = state_root() / SPENT
+    assert sorted((spent / e / "planted").read_text() for e in os.listdir(spent)
+                  if os.lstat(spent / e).st_ino in filled) == ["not a placeholder's\n"] * 3
 
 
 @pytest.mark.parametrize("kind", ["file", "link"])

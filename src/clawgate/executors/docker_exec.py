@@ -53,6 +53,7 @@ from typing import Any
 
 from clawgate.egressrules import EgressRules
 from clawgate.errors import ExecutorError, SandboxUnavailable
+from clawgate.executors import containerlinks
 from clawgate.executors.base import TIMEOUT_EXIT, ExecRequest, ExecResult, Executor, Job
 from clawgate.executors.docker_engine import (
     DockerSettings,
@@ -182,7 +183,7 @@ class DockerExecutor(Executor):
         tmpfs: dict[str, str] = {}
         for mount in view.mounts:
             target = self._inside(mount.path)
-            if mount.link:  # a bind follows a link: what it points to is protected itself
+            if mount.link:  # a bind follows a link: held once the container runs (``_hold_links``)
                 continue
             if mount.mode != "hidden":
                 binds.append(types.Mount(target, mount.path, type="bind",
@@ -269,6 +270,22 @@ class DockerExecutor(Executor):
                 env[name] = value
         return env
 
+    def _links(self, view: SandboxView) -> list[str]:
+        """The view's protected links, as the container sees them."""
+        return [self._inside(mount.path) for mount in view.mounts if mount.link]
+
+    def _hold_links(self, container: Any, links: Sequence[str]) -> None:
+        """Hold ``links`` in the running ``container`` before anything runs in it
+        (``containerlinks.py``). Raises SandboxUnavailable."""
+        if not links:
+            return
+        try:
+            pid = self._container_pid(container)
+        except _Gone as gone:
+            raise SandboxUnavailable(f"the container ended before its protected links were "
+                                     f"held: {gone.cause}; nothing was run") from gone.cause
+        containerlinks.hold(pid, links, functools.partial(_runs, container.id, pid))
+
     def _container_pid(self, container: Any) -> int:
         """The container's first process, as the engine reports it (``listen_in`` checks it
         is that container's). Raises _Gone when the container is not running."""
@@ -284,10 +301,12 @@ class DockerExecutor(Executor):
     def _run_cold(self, job: Job) -> ExecResult:
         with PLACEHOLDERS.hold(self.workspace) as held:
             view = held.claim(self.view())
-            if not self.network:  # idle until the proxy listens inside it, then the command
-                container = self._client.containers.run(
+            links = self._links(view)
+            if not self.network or links:  # idle until the proxy listens inside it and its
+                container = self._client.containers.run(  # links are held, then the command
                     **(self.container_config(view) | {"command": KEEPALIVE}))
                 try:
+                    self._hold_links(container, links)
                     return self._exec_in(container, job, lambda: _kill(container))
                 except _Gone as gone:
                     raise gone.cause from None
@@ -331,9 +350,15 @@ class DockerExecutor(Executor):
                 hold = contextlib.ExitStack()
                 try:
                     held = hold.enter_context(PLACEHOLDERS.hold(self.workspace))
-                    config = self.container_config(held.claim(self.view())) | {
-                        "command": KEEPALIVE}
-                    self._warm = self._client.containers.run(**config)
+                    view = held.claim(self.view())
+                    container = self._client.containers.run(
+                        **(self.container_config(view) | {"command": KEEPALIVE}))
+                    try:
+                        self._hold_links(container, self._links(view))
+                    except BaseException:
+                        _remove(container)
+                        raise
+                    self._warm = container
                 except BaseException:
                     hold.close()
                     raise

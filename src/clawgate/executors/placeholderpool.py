@@ -1,5 +1,5 @@
 """Empty directories kept in the guard's state for placeholders' mount points: moved into a
-workspace for a run and moved back after it, instead of made and removed each time.
+workspace for a run, instead of made there each time, and out of it after the run.
 
 Making a directory and removing it again is most of what a run in a workspace lacking its
 protected paths pays for them (ext4: the new inode and its block, then freeing both, journalled
@@ -10,13 +10,23 @@ their inode number, unique on the file system while they exist. It serves worksp
 own file system (elsewhere, or where the file system refuses ``RENAME_NOREPLACE``, the
 directories are made and removed as before) and keeps at most ``POOL_MAX`` entries.
 
+A directory is used once. While it stands in a workspace, whatever sees that path (a sandbox
+of a workspace that holds this one, a run started before the path was held, a container) may
+open it and keep it open: a descriptor follows the directory wherever it is moved, and would
+write into the next workspace's protected path if the directory were used again. So a
+directory back from a workspace goes to ``placeholders-spent`` (a rename, before the run's
+result is handed back) and is never taken again; ``restock`` removes the spent ones and makes
+new entries in their place, on a thread of its own after the run (``restock_later``). New
+entries are made in the spent folder and moved into the pool once named, so the pool only
+ever holds whole entries no one outside the guard has seen.
+
 On the host, the workspace sees what it saw before: an empty directory appears at the path for
 the run and is gone before the run's result is handed back. Every move is ``renameat2`` with
 ``RENAME_NOREPLACE``, through descriptors of the directories on both sides, so a move never
 replaces what is at the destination (an empty directory another process's sandbox stands on, a
-directory the user made meanwhile). A directory moved back is looked at once more in the pool:
-one that something filled between the last look and the move (only a process outside any
-sandbox can write there) goes back to its path in the workspace.
+directory the user made meanwhile). A directory moved out is looked at once more: one that
+something filled between the last look and the move goes back to its path in the workspace
+(whoever filled it could write there).
 """
 
 from __future__ import annotations
@@ -27,12 +37,14 @@ import errno
 import functools
 import os
 import stat
+import threading
 from collections.abc import Callable
 from typing import cast
 
 from clawgate.statedir import state_root
 
 POOL_MAX = 256  # entries kept; more (a run that held more than ever before) are removed
+SPENT = "placeholders-spent"  # beside the pool: directories back from a workspace, new ones
 RENAME_NOREPLACE = 1
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 
@@ -72,6 +84,8 @@ class Pool:
         self._fd: int | None = None
         self._names: list[str] | None = None
         self._usable: bool | None = None
+        self._spent_fd: int | None = None
+        self.spent = 0  # directories this pass moved to the spent folder, empty
 
     @property
     def usable(self) -> bool:
@@ -92,9 +106,10 @@ class Pool:
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        for fd in (self._fd, self._spent_fd):
+            if fd is not None:
+                os.close(fd)
+        self._fd = self._spent_fd = None
 
     def take(self, parent: int, name: str) -> int | None:
         """Move an empty directory of the pool to ``name`` in ``parent``, and return an open
@@ -116,35 +131,42 @@ class Pool:
             fd = _checked(parent, name, int(entry))
             if fd is not None:
                 return fd
-            with contextlib.suppress(OSError):  # filled meanwhile: back, if still it
-                if _is_entry(parent, name, int(entry)):
-                    move(parent, name, self._fd, entry)
+            with contextlib.suppress(OSError):  # filled meanwhile: out, if still it
+                spent = self._spent()
+                if spent is not None and _is_entry(parent, name, int(entry)):
+                    move(parent, name, spent, entry)
         return None
 
     def give(self, parent: int, name: str, fd: int, inode: int) -> bool:
-        """Move the directory at ``name`` in ``parent`` (open as ``fd``, inode ``inode``) into
-        the pool if it is empty; False where it was not moved (the pool cannot serve, or is
-        full): remove it then. A directory found filled once moved (the emptiness that counts
-        is the one after the move) goes back to ``name`` (True: it is not to be removed)."""
-        if not self.usable or self._fd is None or len(self._listing()) >= POOL_MAX:
+        """Move the directory at ``name`` in ``parent`` (open as ``fd``, inode ``inode``) out
+        of the workspace into the spent folder, never to be used again; False where it was not
+        moved (the pool cannot serve): remove it then. A directory found filled once moved
+        (the emptiness that counts is the one after the move) goes back to ``name`` (True: it
+        is not to be removed)."""
+        spent = self._spent() if self.usable else None
+        if spent is None:
             return False
-        entry = str(inode)
         try:
-            move(parent, name, self._fd, entry)
+            move(parent, name, spent, str(inode))
         except OSError as exc:
             if exc.errno != errno.EEXIST:
                 self.usable = False
             return False
-        self._listing().append(entry)
         try:
             empty = not os.listdir(fd)
         except OSError:
             empty = False
-        if not empty:  # something was put in it since the last look: it is not ours
-            self._listing().remove(entry)
+        if empty:
+            self.spent += 1
+        else:  # something was put in it since the last look: it is not ours
             with contextlib.suppress(OSError):
-                move(self._fd, entry, parent, name)
+                move(spent, str(inode), parent, name)
         return True
+
+    def _spent(self) -> int | None:
+        if self._spent_fd is None:
+            self._spent_fd = _open_state_dir(SPENT)
+        return self._spent_fd
 
     def _listing(self) -> list[str]:
         if self._names is None:
@@ -157,12 +179,61 @@ class Pool:
 
 def _open_pool() -> int | None:
     """The pool directory, made (mode 0700) where it is missing; None where it cannot be."""
-    folder = state_root() / "placeholders"
+    return _open_state_dir("placeholders")
+
+
+def _open_state_dir(name: str) -> int | None:
+    """``name`` in the state root, made (mode 0700) where it is missing; None where it
+    cannot be."""
+    folder = state_root() / name
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         return os.open(folder, _DIR_FLAGS | os.O_NOFOLLOW)
     except OSError:
         return None
+
+
+def restock(count: int) -> None:
+    """Make up to ``count`` new entries in the pool (``POOL_MAX`` in all), then remove the
+    spent folder's empty directories. Never raises: a pool that cannot be restocked is used
+    less, and the runs make their directories themselves."""
+    pool, spent = _open_pool(), _open_state_dir(SPENT)
+    try:
+        if pool is None or spent is None:
+            return
+        used = os.listdir(spent)
+        room = POOL_MAX - len(os.listdir(pool))
+        for number in range(min(count, room)):  # first: no new one gets a spent one's number
+            _new_entry(pool, spent, f"new-{os.getpid()}-{threading.get_ident()}-{number}")
+        for entry in used:
+            with contextlib.suppress(OSError):  # one filled meanwhile stays
+                os.rmdir(entry, dir_fd=spent)
+    except OSError:
+        return
+    finally:
+        for fd in (pool, spent):
+            if fd is not None:
+                os.close(fd)
+
+
+def restock_later(count: int) -> threading.Thread:
+    """``restock(count)`` on a daemon thread, started."""
+    thread = threading.Thread(target=restock, args=(count,), name="clawgate-pool-restock",
+                              daemon=True)
+    thread.start()
+    return thread
+
+
+def _new_entry(pool: int, spent: int, scratch: str) -> None:
+    """A new empty directory, made in the spent folder and moved into the pool named by its
+    inode."""
+    os.mkdir(scratch, 0o755, dir_fd=spent)
+    try:
+        inode = os.stat(scratch, dir_fd=spent, follow_symlinks=False).st_ino
+        move(spent, scratch, pool, str(inode))
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.rmdir(scratch, dir_fd=spent)
 
 
 def _is_entry(folder: int, name: str, inode: int | None = None) -> bool:

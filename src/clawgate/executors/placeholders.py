@@ -6,7 +6,8 @@ A protected path that does not exist yet is held in the sandbox by an empty dire
 that path in the workspace, which is the host's. ``Placeholders`` makes each one, an empty
 directory (git and the tools that copy or archive a tree pass an empty directory by, on the
 host and in the sandbox; one of the pool in the guard's state moved there, else a new one:
-``placeholderpool.py``; "removed" below means moved back to the pool where it can take it),
+``placeholderpool.py``; "removed" below means moved out to the pool's spent folder where it
+can take it, never to be used again),
 so it knows which it made: never a path of the user's; and removes
 them, if they are still what it made and still empty. Each is made, looked at and removed
 through its parent directory opened component by component from the workspace without
@@ -44,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from clawgate.errors import ExecutorError
-from clawgate.executors.placeholderpool import Pool
+from clawgate.executors.placeholderpool import Pool, restock_later
 from clawgate.executors.view import ABSENT_WHY, Mount, SandboxView
 
 LINGER_S = 0.0  # how long placeholders outlive the last run of their workspace
@@ -72,6 +73,7 @@ class _Workspace:
     made: dict[str, _Made] = field(default_factory=dict)
     runs: int = 0
     timer: threading.Timer | None = None
+    restocking: threading.Thread | None = None  # the pool made up for what was spent
 
 
 class Placeholders:
@@ -109,12 +111,15 @@ class Placeholders:
 
     def settle(self, workspace: Path | None = None) -> None:
         """Remove now what waits to be removed (of ``workspace``, else of every workspace)
-        where no run of this process uses it."""
+        where no run of this process uses it, and wait for the pool to be made up for it."""
         with self._lock:
             keys = [os.fspath(workspace)] if workspace is not None else list(self._spaces)
             spaces = [(key, self._spaces[key]) for key in keys if key in self._spaces]
         for key, space in spaces:
             self._remove_idle(key, space, retry=False)
+            restocking = space.restocking
+            if restocking is not None:
+                restocking.join()
 
     def _space(self, key: str) -> _Workspace:
         with self._lock:
@@ -147,6 +152,8 @@ class Placeholders:
                         _remove(parents, pool, path, space.made.pop(path))
             finally:
                 os.close(alone)
+            if pool.spent:  # off the run's path: its result is handed back meanwhile
+                space.restocking = restock_later(pool.spent)
 
 
 class Holder:

@@ -186,11 +186,17 @@ class _Builder:
         """The entries, less those the view would show from inside a hidden one (a bind's
         source is the host's path: a protected file under a hidden folder would be seen
         again). Only the policy's own entries and the workspace may show a path under a
-        hidden one, and what lies below them."""
+        hidden one, and what lies below them. A placeholder inside another (what a protected
+        link to nothing points to, in a protected folder that does not exist either) is not
+        kept: the outer one holds it, and a mount point made inside the outer one's would
+        leave it filled, a directory of the workspace's for the next run."""
         hidden = {m.path for m in self.entries.values() if m.mode == "hidden"}
+        held = {m.path for m in self.entries.values() if m.placeholder}
         anchors = {*self.explicit, *self.workspace}
         kept: list[Mount] = []
         for mount in self.entries.values():
+            if mount.placeholder and _depth(os.path.dirname(mount.path), held) >= 0:
+                continue  # held empty by the placeholder above it: no mount point made in it
             above = _depth(mount.path, hidden)  # -1: no hidden folder holds it
             if mount.mode == "hidden" or above < 0 or _depth(mount.path, anchors) > above:
                 kept.append(mount)

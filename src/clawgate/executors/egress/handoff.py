@@ -18,7 +18,7 @@ import socket
 import threading
 from collections.abc import Callable
 
-from clawgate.executors.egress.lane import Lane
+from clawgate.executors.egress.lane import HANDOFF_NAME, Lane
 
 SIOCGSKNS = 0x894C  # the network namespace a socket lives in, as a new fd (Linux ≥ 4.9)
 TAKEN = b"ok"  # what the bridge waits for (``bridge.TAKEN``)
@@ -36,7 +36,7 @@ def await_listener(lane: Lane, port: int, accept: Callable[[socket.socket], None
     keep why it was refused in ``lane.handoff_failure``. Either way the bridge is answered."""
     handoff = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        handoff.bind(lane.handoff_path)
+        lane.bind(handoff, HANDOFF_NAME)
         handoff.listen(1)
     except OSError:
         handoff.close()

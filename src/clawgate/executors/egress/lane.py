@@ -82,6 +82,16 @@ class Lane:
     def handoff_path(self) -> str:
         return os.path.join(self.directory, HANDOFF_NAME)
 
+    def bind(self, sock: socket.socket, name: str) -> None:
+        """Bind the Unix socket ``sock`` to ``name`` in the lane's directory, reached through
+        a descriptor of it (``/proc/self/fd``): a socket's address has at most 107 bytes, the
+        directory's path in the guard's state may have more."""
+        folder = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            sock.bind(f"/proc/self/fd/{folder}/{name}")
+        finally:
+            os.close(folder)
+
     def add_listener(self, listener: socket.socket, accepting: threading.Thread) -> bool:
         """Keep ``listener`` and its accepting thread, unless the lane is closed already."""
         with self.lock:

@@ -1,5 +1,6 @@
 """The egress proxy: the only way out of a sandbox. It listens on a Unix socket in a private
-(0700) directory, one socket per run (a *lane*), speaks HTTP CONNECT, plain HTTP with an
+(0700) directory of the guard's state, which no sandbox shows (``lane_directory``), one socket
+per run (a *lane*), speaks HTTP CONNECT, plain HTTP with an
 absolute URI and SOCKS5, judges each connection by the host name the program gave
 (``clawgate.egressrules``: the sandbox resolves nothing itself), connects out from the host,
 pipes the bytes and reports every connection — host, port, bytes each way, the decision — to
@@ -32,8 +33,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 
 from clawgate.egressrules import EgressRules, Verdict, normal_host
+from clawgate.errors import ExecutorError
 from clawgate.executors.egress.handoff import await_listener
-from clawgate.executors.egress.lane import Connection, Lane, Progress, Sink
+from clawgate.executors.egress.lane import SOCKET_NAME, Connection, Lane, Progress, Sink
 from clawgate.executors.egress.protocols import (
     HEAD_LIMIT,
     SOCKS_HOST_UNREACHABLE,
@@ -47,6 +49,7 @@ from clawgate.executors.egress.protocols import (
     refusal,
     socks_reply,
 )
+from clawgate.statedir import state_root
 
 CHUNK = 1024 * 1024
 HEAD_TIMEOUT_S = 30.0  # a program that opens a connection and says nothing
@@ -74,6 +77,22 @@ class Refused(Exception):
         self.verdict = verdict
 
 
+def lane_directory() -> str:
+    """A new private (0700) directory for a run's sockets, in ``egress`` of the guard's state,
+    which no sandbox shows, whatever its workspace or home (``view.py``). Not in ``$TMPDIR``:
+    where a sandbox shows that (in the home, which it shows read-only, or in the workspace), a
+    command would reach every other run's sockets (connecting to a Unix socket writes nothing
+    to the mount), talk to a proxy judging by another run's rules, or hand another run a
+    listener of its own before that run's bridge does."""
+    parent = state_root() / "egress"
+    try:
+        os.makedirs(parent, mode=0o700, exist_ok=True)
+        return tempfile.mkdtemp(prefix="run-", dir=parent)
+    except OSError as exc:
+        raise ExecutorError(f"cannot make a folder for the run's proxy sockets in {parent}: "
+                            f"{exc.strerror or exc}; nothing was run") from exc
+
+
 class EgressProxy:
     """The proxy of one executor. ``resolve`` replaces the host's resolver (tests map a test
     domain to 127.0.0.1 with it; what it returns is still judged like any resolved address);
@@ -91,9 +110,9 @@ class EgressProxy:
         """A run's way to the proxy, accepting until the block ends: ``listener``, a listening
         socket the caller made (one made inside the sandbox's network namespace:
         ``netns.listen_in``), which the lane then owns; else, unless ``unix`` is false, a Unix
-        socket in a private (0700) directory; else none until ``accept_on`` gives one."""
-        directory = tempfile.mkdtemp(prefix="clawgate-egress-") \
-            if listener is None and unix else ""
+        socket in a private (0700) directory (``lane_directory``); else none until
+        ``accept_on`` gives one."""
+        directory = lane_directory() if listener is None and unix else ""
         run = os.path.basename(directory).rsplit("-", 1)[-1] if directory else \
             os.urandom(4).hex()
         lane = Lane(directory, run, command)
@@ -101,7 +120,7 @@ class EgressProxy:
             if directory:
                 own = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 try:
-                    own.bind(lane.socket_path)
+                    lane.bind(own, SOCKET_NAME)
                     own.listen(128)
                 except OSError:
                     own.close()
