@@ -28,6 +28,7 @@ from clawgate.errors import ClawgateError, ToolError, ToolErrorKind
 from clawgate.executors import BwrapExecutor, DockerExecutor, DockerSettings, HostExecutor
 from clawgate.executors.base import ExecRequest
 from clawgate.executors.cgroups import ROOT as CGROUP_ROOT
+from clawgate.executors.placeholders import PLACEHOLDERS
 from clawgate.guard import Guard
 from clawgate.policy.loader import load_policy
 from sandboxes import IMAGE
@@ -169,6 +170,7 @@ def test_bubblewrap_never_lets_a_command_plant_a_key_in_a_state_root_not_made_ye
         timeout_s=60))
     assert result.stdout == "tried\n"
     assert "Read-only file system" in result.stderr
+    PLACEHOLDERS.settle()  # the pool made up for what the run spent, before it is read
     pool = state / "placeholders"  # the guard's own: its placeholders' empty directories
     own = (pool, state / "placeholders-spent",  # and those back from a workspace
            state / "egress")  # the runs' proxy sockets (without root)
