@@ -13,7 +13,13 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell import parse
 from clawgate.shell.model import Assignment, SimpleCommand, Word
-from clawgate.validators.argv import command_start, inner, joined_code, option_values
+from clawgate.validators.argv import (
+    command_start,
+    inner,
+    joined_code,
+    option_values,
+    option_width,
+)
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import SHELLS
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND, Wrap
@@ -66,11 +72,54 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
         return None, spec.bare_shell
     found = inner(cmd, index)
     if spec.joined:
-        return _both_readings(found), False
+        later = _optional_value_taken(cmd, spec, index)
+        readings = _both_readings(found) + ("" if later is None else "\n" + later)
+        return _with_environment(readings, _environment(words[:index], start, spec)), False
     if first is not None and index > first:  # the variables go into the command's environment
         found = replace(found, assignments=(*found.assignments,
                                             *(_assigned(w) for w in words[first:index])))
     return found, False
+
+
+def _environment(own: tuple[Word, ...], start: int, spec: Wrap) -> str | None:
+    """The assignments the wrapper's own ``env`` options put in the command's environment
+    (``watchexec -E LD_PRELOAD=x.so -- make``), as shell text to put before it; None when
+    one is only known at run time."""
+    if not spec.env:
+        return ""
+    short = "".join(o[1] for o in spec.env if len(o) == 2)
+    long = frozenset(o[2:] for o in spec.env if o.startswith("--"))
+    found: list[str] = []
+    for _, word, value in option_values(own, start, short, long):
+        if value is None:  # written as shell text after its name: X="$Y" as env takes it
+            separate = word is not None and not word.text.startswith("-")
+            if not (separate and word is not None and _ASSIGNMENT.match(word.text)):
+                return None
+            found.append(f"{word.text} ")
+            continue
+        name, equals, text = value.partition("=")
+        if equals and _ASSIGNMENT.match(name + "="):
+            found.append(f"{name}={shlex.quote(text)} ")
+    return "".join(found)
+
+
+def _with_environment(readings: str, environment: str | None) -> str:
+    """Each line of ``readings`` run with ``environment`` before it ("" when it is unknown)."""
+    if environment is None or readings == "":
+        return ""
+    return "\n".join(environment + line for line in readings.split("\n"))
+
+
+def _optional_value_taken(cmd: SimpleCommand, spec: Wrap, index: int) -> str | None:
+    """When the word at ``index`` follows an option whose value is optional, the program may
+    have taken it as that value (``watchexec -c reset -- rm -rf ~`` runs ``rm -rf ~``): the
+    command read from the next word on, both ways; None when no such option comes before."""
+    before = cmd.words[index - 1].shown if index > 0 else ""
+    short = not before.startswith("--") and before.startswith("-") and len(before) > 1
+    if before not in spec.optional and not (short and f"-{before[-1]}" in spec.optional):
+        return None
+    later = command_start(cmd.words, index + 1, spec.options)
+    return None if later is None else _both_readings(inner(cmd, later))
 
 
 def _both_readings(found: SimpleCommand) -> str:
@@ -112,14 +161,44 @@ def _after_tail(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComma
     whether a shell starts without either): ``nix develop .#ci -c make check`` runs ``make
     check``, ``mise x node -- npm test`` runs ``npm test``, ``mise x -c 'make'`` runs ``make``."""
     words = cmd.words
-    end = next((at for at in range(start, len(words))
-                if words[at].shown in spec.tail or words[at].shown == "--"), len(words))
+    starts = _tail_starts(words, start, spec)
+    end = starts[0] if starts else len(words)
     if spec.code or spec.code_long:
         for _, _, value in option_values(words[:end], start, spec.code, spec.code_long):
             return (value if value is not None else ""), False
     if end < len(words) and words[end].shown in spec.tail:
-        return (inner(cmd, end + 1), False) if end + 1 < len(words) else (None, True)
+        if end + 1 >= len(words):
+            return None, True
+        if len(starts) == 1:
+            return inner(cmd, end + 1), False
+        readings = [joined_code(words[at + 1:]) for at in starts if at + 1 < len(words)]
+        return ("" if None in readings else "\n".join(
+            shlex.join(w.value or "" for w in words[at + 1:]) for at in starts
+            if at + 1 < len(words))), False
     return None, spec.bare_shell
+
+
+def _tail_starts(words: tuple[Word, ...], start: int, spec: Wrap) -> list[int]:
+    """Where the wrapper's own options may end at a ``tail`` option (or ``--``): the first one
+    reached with each option's values skipped (``nix develop --arg a -c true -c make``: ``-c``
+    is a value of ``--arg``), and the next as well each time the one before it follows an
+    option not known to take no value, which may have taken it as its value."""
+    starts: list[int] = []
+    i = start
+    while i < len(words):
+        text = words[i].shown
+        if text in spec.tail or text == "--":
+            starts.append(i)
+            before = words[i - 1].shown if i > start else ""
+            if not (before.startswith("-") and len(before) > 1 and before != "--"
+                    and before not in spec.flags and text != "--"):
+                break
+            i += 1
+        elif len(text) > 1 and text[0] == "-":
+            i += option_width(text, words, i, spec.options)
+        else:
+            i += 1
+    return starts
 
 
 def _assigned(word: Word) -> Assignment:
