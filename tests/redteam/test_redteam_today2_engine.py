@@ -6,6 +6,7 @@
   EXPR``), and options that put variables in the command's environment (``watchexec -E``);
 - a delete spared because the project's clean task "deletes" the path, where the recipe only
   says so in a comment or quoted text, or deletes it in another directory after a ``cd``;
+- a delete under a name a build brings back (``out``) that is a symbolic link elsewhere;
 - a substitution's output folded otherwise than bash prints it (``printf --``, ``echo -ne``,
   ``echo -e -n``, a nested unquoted substitution split into fields, ``#`` inside a word),
   carried in a variable to a program the catalog does not know.
@@ -106,6 +107,31 @@ def test_a_clean_task_spares_only_what_its_recipe_deletes_there(
         tmp_path: Path, build_file: str, text: str, command: str, expected: Outcome,
         why: str) -> None:
     root = _workspace(tmp_path / "ws", build_file, text)
+    engine = Engine(EngineSettings(workspace=str(root)))
+    assert engine.check(command, cwd=str(root)).outcome is expected, why
+
+
+LINKED: list[Case] = [
+    ("rm -rf out/*", ASK, "out is a build name, but a link: its target's files go"),
+    ("rm -rf out/", ASK, "the trailing slash goes into the link's target"),
+    ("rm -rf out/keep.txt", ASK, "a file of the link's target"),
+    ("rm -rf out/.", ASK, "the target itself, entered"),
+    ("find out/ -delete", ASK, "find follows a start point given with a slash"),
+    ("rm -rf out", ALLOW, "the link itself goes, not what it points to"),
+    ("rm -rf build/*", ALLOW, "a real build directory"),
+    ("rm -rf build", ALLOW, "the same, whole"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected", "why"), LINKED)
+def test_a_build_name_reached_through_a_link_is_not_spared(
+        tmp_path: Path, command: str, expected: Outcome, why: str) -> None:
+    root = tmp_path / "ws"
+    (root / "build").mkdir(parents=True)
+    (root / "build" / "a.o").write_text("x\n", encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "keep.txt").write_text("x\n", encoding="utf-8")
+    (root / "out").symlink_to(tmp_path / "elsewhere")
     engine = Engine(EngineSettings(workspace=str(root)))
     assert engine.check(command, cwd=str(root)).outcome is expected, why
 
