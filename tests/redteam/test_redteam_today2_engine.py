@@ -3,7 +3,8 @@
 - wrappers that run a command given as separate words, whose own options were misread: a
   value-taking option missing from the table (``watchexec -j FILTER``), an option whose value
   is optional (``watchexec -c reset``), options taking two values (``nix develop --arg NAME
-  EXPR``), and options that put variables in the command's environment (``watchexec -E``);
+  EXPR``), options that put variables in the command's environment (``watchexec -E``) and
+  options that run it in another directory (``--workdir``, ``mise x -C``, ``env -C``);
 - a delete spared because the project's clean task "deletes" the path, where the recipe only
   says so in a comment or quoted text, or deletes it in another directory after a ``cd``;
 - a delete under a name a build brings back (``out``) that is a symbolic link elsewhere;
@@ -56,6 +57,15 @@ WRAPPER_OPTIONS: list[Case] = [
     ("nix develop --option max-jobs 4 -c make check", ALLOW, "a setting, then the checks"),
     ("nix develop --impure -c cargo build", ALLOW, "a flag, then the build"),
     ("nix develop .#ci -c make check", ALLOW, "the project's checks in its dev shell"),
+    ("watchexec --workdir ~ -- rm -rf node_modules", DENY, "the delete runs in the home"),
+    ("mise x -C ~ node@20 -- rm -rf node_modules", DENY, "mise -C: the same"),
+    ("mise x --cd=/ -- rm -rf build", DENY, "a build directory of the root"),
+    ("env -C ~ rm -rf node_modules", DENY, "env -C: the same"),
+    ("env --chdir=/ rm -rf build", DENY, "the same spelled long"),
+    ("sudo -D / rm -rf build", DENY, "sudo --chdir: the same, as root"),
+    ("watchexec --workdir src -- cargo test", ALLOW, "tests run from a subdirectory"),
+    ("mise x -C web node@20 -- npm test", ALLOW, "the same with mise"),
+    ("env -C build A=1 make", ALLOW, "a build in the build directory, a variable set"),
 ]
 
 

@@ -71,14 +71,41 @@ def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComman
     if index is None or index >= len(words):
         return None, spec.bare_shell
     found = inner(cmd, index)
+    moved = _moved(words[:first], start, spec)
     if spec.joined:
         later = _optional_value_taken(cmd, spec, index)
         readings = _both_readings(found) + ("" if later is None else "\n" + later)
-        return _with_environment(readings, _environment(words[:index], start, spec)), False
+        environment = _environment(words[:index], start, spec)
+        return _with_environment(readings, None if environment is None or moved is None
+                                 else moved + environment), False
+    if moved != "":  # env -C DIR A=b cmd: the command and its variables, run in DIR
+        text = " ".join(w.text for w in words[first:])
+        return ("" if moved is None else moved + text), False
     if first is not None and index > first:  # the variables go into the command's environment
         found = replace(found, assignments=(*found.assignments,
                                             *(_assigned(w) for w in words[first:index])))
     return found, False
+
+
+def _moved(own: tuple[Word, ...], start: int, spec: Wrap) -> str | None:
+    """``cd -- DIR && `` for the directory the wrapper's own ``chdir`` options run the command
+    in (``env -C ~ rm -rf node_modules`` deletes ``~/node_modules``), as shell text to put
+    before the command; "" when it stays here, None when the directory is not known."""
+    if not spec.chdir:
+        return ""
+    short = "".join(o[1] for o in spec.chdir if len(o) == 2)
+    long = frozenset(o[2:] for o in spec.chdir if o.startswith("--"))
+    found = option_values(own, start, short, long)
+    if not found:
+        return ""
+    option, word, _ = found[-1]
+    if word is None:
+        return None
+    text = word.text
+    if text.startswith("-"):  # attached: --chdir=DIR, -CDIR
+        text = text.partition("=")[2] if text.startswith("--") else text[
+            text.index(option) + 1:]
+    return f"cd -- {text} && " if text else None
 
 
 def _environment(own: tuple[Word, ...], start: int, spec: Wrap) -> str | None:
@@ -169,12 +196,13 @@ def _after_tail(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComma
     if end < len(words) and words[end].shown in spec.tail:
         if end + 1 >= len(words):
             return None, True
-        if len(starts) == 1:
+        moved = _moved(words[:end], start, spec)
+        if len(starts) == 1 and moved == "":
             return inner(cmd, end + 1), False
-        readings = [joined_code(words[at + 1:]) for at in starts if at + 1 < len(words)]
-        return ("" if None in readings else "\n".join(
-            shlex.join(w.value or "" for w in words[at + 1:]) for at in starts
-            if at + 1 < len(words))), False
+        if moved is None:
+            return "", False
+        return "\n".join(moved + " ".join(w.text for w in words[at + 1:]) for at in starts
+                         if at + 1 < len(words)), False
     return None, spec.bare_shell
 
 

@@ -26,7 +26,8 @@ class Wrap:
     follows (``watchexec --clear reset -- make``); ``flags`` lists the options known to take
     no value: before a ``tail`` option, any other may have taken it as its value (``nix
     develop --max-jobs -c …``: nix reads any ``--SETTING VALUE``); ``env`` lists options
-    whose ``NAME=VALUE`` goes into the command's environment (``watchexec -E``).
+    whose ``NAME=VALUE`` goes into the command's environment (``watchexec -E``); ``chdir``
+    options whose value is the directory the command runs in (``env -C DIR``).
     """
 
     options: Options = NO_OPTIONS
@@ -41,17 +42,19 @@ class Wrap:
     optional: frozenset[str] = frozenset()
     flags: frozenset[str] = frozenset()
     env: frozenset[str] = frozenset()
+    chdir: frozenset[str] = frozenset()
 
 
 def _w(short: str = "", long: str = "", skip: int = 0, *, privileged: bool = False,
        bare_shell: bool = False, code: str = "", code_long: str = "",
        shell_flags: str = "", tail: str = "", joined: bool = False,
        unjudged: str = "", pair: str = "", optional: str = "", flags: str = "",
-       env: str = "") -> Wrap:
+       env: str = "", chdir: str = "") -> Wrap:
     return Wrap(opts(short, long, skip, pair), privileged, bare_shell, code,
                 frozenset(code_long.split()), frozenset(shell_flags.split()),
                 frozenset(tail.split()), joined, frozenset(unjudged.split()),
-                frozenset(optional.split()), frozenset(flags.split()), frozenset(env.split()))
+                frozenset(optional.split()), frozenset(flags.split()), frozenset(env.split()),
+                frozenset(chdir.split()))
 
 
 # Wrappers that run the rest of their argv with the same privileges.
@@ -94,7 +97,7 @@ PLAIN: dict[str, Wrap] = {
     "toybox": _w(), "exec": _w("a"), "builtin": _w(), "coproc": _w(), "firejail": _w(
         "", "", bare_shell=True), "mpirun": _w("npH", "host hostfile np"),
     "srun": _w("nNpcJtw", "partition time job-name"), "gosu": _w("", "", skip=1),
-    "su-exec": _w("", "", skip=1), "env": _w("uC", "unset chdir", code="S",
+    "su-exec": _w("", "", skip=1), "env": _w("uC", "unset chdir", code="S", chdir="-C --chdir",
                                                         code_long="split-string"),
     "script": _w("IOTBEo", "log-in log-out log-timing", skip=1, code="c",
                  code_long="command", bare_shell=True),
@@ -111,7 +114,8 @@ PLAIN: dict[str, Wrap] = {
                     "project-origin workdir on-busy-update emit-events-to color watch-file "
                     "wrap-process shell filter-prog fs-events map-signal socket timeout "
                     "completions", joined=True, unjudged="--shell --filter-prog",
-                    optional="-c --clear --poll --log-file", env="-E --env"),
+                    optional="-c --clear --poll --log-file", env="-E --env",
+                    chdir="--workdir"),
     "bwrap": _w("", "bind ro-bind dev-bind chdir setenv unsetenv tmpfs proc dev uid gid "
                 "hostname symlink dir file bind-data ro-bind-data remount-ro exec-label "
                 "file-label seccomp add-seccomp-fd block-fd info-fd json-status-fd lock-file "
@@ -121,7 +125,8 @@ PLAIN: dict[str, Wrap] = {
 # Wrappers that change who runs the command: asking is the least, a shell is refused.
 PRIVILEGED: dict[str, Wrap] = {
     "sudo": _w("uUgCDhpRrtT", "user other-user group close-from chdir host prompt chroot role "
-               "type command-timeout", shell_flags="-s -i --shell --login"),
+               "type command-timeout", shell_flags="-s -i --shell --login",
+               chdir="-D --chdir"),
     "doas": _w("uC", "", shell_flags="-s"),
     "run0": _w("uUgD", "user group chdir unit property setenv description slice",
                bare_shell=True),
@@ -170,7 +175,8 @@ _UV_VALUES = ("python with with-editable with-requirements project directory env
 
 # mise exec|x [TOOL@VERSION…] [-- CMD…] [-c CODE]: the tools are not a command; with neither,
 # a shell starts
-_MISE = _w(code="c", code_long="command", tail="--", bare_shell=True)
+_MISE = _w("Cj", "cd jobs", code="c", code_long="command", tail="--", bare_shell=True,
+           chdir="-C --cd")
 
 # nix develop|shell: the options that take one value, two (--arg NAME EXPR), or none
 _NIX = _w("fIkuj", "file include keep unset keep-env-var unset-env-var profile phase expr "
