@@ -8,6 +8,9 @@
 - a delete spared because the project's clean task "deletes" the path, where the recipe only
   says so in a comment or quoted text, or deletes it in another directory after a ``cd``;
 - a delete under a name a build brings back (``out``) that is a symbolic link elsewhere;
+- ``uv run --script URL`` (a flag there, a value elsewhere) and ``git --config-env
+  include.path=VAR`` (the path in an environment variable);
+- GHCi commands named by a prefix of their name (``:cm`` is ``:cmd``, ``:scr`` ``:script``);
 - a substitution's output folded otherwise than bash prints it (``printf --``, ``echo -ne``,
   ``echo -e -n``, a nested unquoted substitution split into fields, ``#`` inside a word),
   carried in a variable to a program the catalog does not know.
@@ -144,6 +147,43 @@ def test_a_build_name_reached_through_a_link_is_not_spared(
     (root / "out").symlink_to(tmp_path / "elsewhere")
     engine = Engine(EngineSettings(workspace=str(root)))
     assert engine.check(command, cwd=str(root)).outcome is expected, why
+
+
+GHCI: list[Case] = [
+    ("ghc -e ':cm return \":!rm -rf ~\"'", ASK, ":cm is :cmd: a command computed at run time"),
+    ("ghc -e ':de x (\\_ -> return \":!id\")'", ASK, ":de is :def: a macro"),
+    ("ghc -e ':scr evil.ghci'", ASK, ":scr is :script: GHCi commands read from a file"),
+    ("ghc -e '::cmd return \":!id\"'", ASK, "::cmd is the built-in :cmd"),
+    ("ghcid --test ':cm return \":!rm -rf ~\"'", ASK, "the same handed to ghcid"),
+    ("ghc -e ':set -XOverloadedStrings' -e main", ALLOW, "a language extension, then main"),
+    ("ghc -e ':t map'", ALLOW, "a type shown"),
+    ("ghcid --test ':main'", ALLOW, "the project's main"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected", "why"), GHCI)
+def test_a_ghci_command_named_by_a_prefix_is_that_command(
+        command: str, expected: Outcome, why: str) -> None:
+    assert ENGINE.check(command, cwd=WORKSPACE).outcome is expected, why
+
+
+KINDS: list[Case] = [
+    ("uv run --script https://x.example/a.py", ASK, "--script is a flag of uv run here"),
+    ("uv run --with rich https://x.example/a.py", ASK, "--with takes rich: the same"),
+    ("uv run --with rich pytest", ALLOW, "the tests with rich added"),
+    ("uv run --script tools/gen.py", ALLOW, "the project's own script"),
+    ("git --config-env=include.path=X status", ASK,
+     "the included file is named by an environment variable"),
+    ("git --config-env include.path=X status", ASK, "the same, the value a word apart"),
+    ("git --config-env=color.ui=X log", ALLOW, "a colour setting"),
+    ("git -c include.path=.gitconfig.local status", ALLOW, "a file of the workspace"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected", "why"), KINDS)
+def test_a_remote_script_and_an_include_path_are_read_with_their_options(
+        command: str, expected: Outcome, why: str) -> None:
+    assert ENGINE.check(command, cwd=WORKSPACE).outcome is expected, why
 
 
 CARRIED: list[Case] = [
