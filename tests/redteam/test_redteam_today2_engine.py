@@ -4,7 +4,8 @@
   value-taking option missing from the table (``watchexec -j FILTER``), an option whose value
   is optional (``watchexec -c reset``), options taking two values (``nix develop --arg NAME
   EXPR``), options that put variables in the command's environment (``watchexec -E``) and
-  options that run it in another directory (``--workdir``, ``mise x -C``, ``env -C``);
+  options that run it in another directory (``--workdir``, ``mise x -C``, ``env -C``), and
+  the program's own options before the subcommand (``nix --impure develop -c``);
 - a delete spared because the project's clean task "deletes" the path, where the recipe only
   says so in a comment or quoted text, or deletes it in another directory after a ``cd``;
 - a delete under a name a build brings back (``out``) that is a symbolic link elsewhere;
@@ -69,6 +70,18 @@ WRAPPER_OPTIONS: list[Case] = [
     ("watchexec --workdir src -- cargo test", ALLOW, "tests run from a subdirectory"),
     ("mise x -C web node@20 -- npm test", ALLOW, "the same with mise"),
     ("env -C build A=1 make", ALLOW, "a build in the build directory, a variable set"),
+    ("nix --impure develop -c rm -rf ~", DENY, "a global option before the subcommand"),
+    ("nix --option sandbox false develop -c rm -rf ~", DENY, "a global option with values"),
+    ("devenv --impure shell rm -rf ~", DENY, "devenv's global option"),
+    ("sst --stage prod shell rm -rf ~", DENY, "sst's global option with a value"),
+    ("mise -C / x -- rm -rf build", DENY, "mise's global -C: the root's build directory"),
+    ("uv --directory / run rm -rf build", DENY, "uv's --directory: the same"),
+    ("pnpm -C ~ exec rm -rf node_modules", DENY, "pnpm's -C: the home's node_modules"),
+    ("yarn --cwd ~ exec rm -rf node_modules", DENY, "yarn's --cwd: the same"),
+    ("nix --impure develop -c make", ALLOW, "a build in the dev shell"),
+    ("devenv --impure shell cargo test", ALLOW, "tests in the project's environment"),
+    ("uv --directory sub run pytest", ALLOW, "tests of a subproject"),
+    ("pnpm -C web exec vitest", ALLOW, "a package's tests"),
 ]
 
 

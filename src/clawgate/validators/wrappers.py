@@ -26,6 +26,7 @@ from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND, Wrap
 
 _ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 _SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
+_GLOBAL_REACH = 12  # words before a subcommand looked through for it
 # Wrappers whose command is a package spec (``name@version``), fetched and then run.
 _PACKAGE_RUNNERS = frozenset({("npx", ""), ("npm", "exec"), ("pnpm", "dlx"), ("pnpm", "exec"),
                               ("yarn", "dlx"), ("bunx", ""), ("bun", "x"), ("uvx", ""),
@@ -43,7 +44,19 @@ def _subcommand(cmd: SimpleCommand) -> tuple[str, int]:
     words = [w.value or "" for w in cmd.words[1:3]]
     if len(words) == 2 and (cmd.program, " ".join(words)) in SUBCOMMAND:
         return " ".join(words), 3
+    if words[:1] and words[0].startswith("-"):  # nix --impure develop, devenv -O a:b c shell
+        return _after_global_options(cmd)
     return (words[0] if words else ""), 2
+
+
+def _after_global_options(cmd: SimpleCommand) -> tuple[str, int]:
+    """(the subcommand, where its options start) past the program's own options, whose values
+    are not known here: the first word that is a subcommand of the table (an option's value
+    taken for one reads the words after it as the wrapped command, which are then judged)."""
+    for at, word in enumerate(cmd.words[1:_GLOBAL_REACH], start=1):
+        if (cmd.program, word.value or "") in SUBCOMMAND:
+            return word.value or "", at + 1
+    return cmd.words[1].value or "", 2
 
 
 def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand | str | None,
@@ -95,7 +108,7 @@ def _moved(own: tuple[Word, ...], start: int, spec: Wrap) -> str | None:
         return ""
     short = "".join(o[1] for o in spec.chdir if len(o) == 2)
     long = frozenset(o[2:] for o in spec.chdir if o.startswith("--"))
-    found = option_values(own, start, short, long)
+    found = option_values(own, 1, short, long)  # with the program's own (mise -C DIR x)
     if not found:
         return ""
     option, word, _ = found[-1]

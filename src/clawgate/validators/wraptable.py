@@ -194,11 +194,13 @@ _NIX = _w("fIkuj", "file include keep unset keep-env-var unset-env-var profile p
 SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("npm", "exec"): _w("c", "package call", code="c", code_long="call"),
     ("npx", ""): _w("pc", "package call", code="c", code_long="call"),
-    ("pnpm", "exec"): _w(), ("pnpm", "dlx"): _w("", "package"), ("yarn", "exec"): _w(),
+    ("pnpm", "exec"): _w(chdir="-C --dir"), ("pnpm", "dlx"): _w("", "package"),
+    ("yarn", "exec"): _w(chdir="--cwd"),
     ("yarn", "dlx"): _w("p", "package"), ("yarn", "run"): _w(),  # yarn run X: or the bin X
     ("pipx", "run"): _w("", "spec python pip-args index-url backend"),
     ("bunx", ""): _w(), ("bun", "x"): _w(), ("bun", "exec"): _w(),
-    ("uv", "run"): _w("pifCPbc", _UV_VALUES + " group only-group no-group extra no-extra package"),
+    ("uv", "run"): _w("pifCPbc", _UV_VALUES + " group only-group no-group extra no-extra package",
+                      chdir="--directory"),
     ("uvx", ""): _w("pifCPbc", _UV_VALUES + " from"), ("poetry", "run"): _w(),
     ("uv", "tool run"): _w("pifCPbc", _UV_VALUES + " from"),  # uvx spelled long
     ("pipenv", "run"): _w(), ("pdm", "run"): _w(), ("hatch", "run"): _w(), ("rye", "run"): _w(),
