@@ -67,6 +67,7 @@ WRAPPER_OPTIONS: list[Case] = [
     ("env -C ~ rm -rf node_modules", DENY, "env -C: the same"),
     ("env --chdir=/ rm -rf build", DENY, "the same spelled long"),
     ("sudo -D / rm -rf build", DENY, "sudo --chdir: the same, as root"),
+    ("sudo -D / -s rm -rf build", DENY, "the same through the shell sudo -s starts"),
     ("watchexec --workdir src -- cargo test", ALLOW, "tests run from a subdirectory"),
     ("mise x -C web node@20 -- npm test", ALLOW, "the same with mise"),
     ("env -C build A=1 make", ALLOW, "a build in the build directory, a variable set"),
