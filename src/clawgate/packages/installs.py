@@ -218,9 +218,14 @@ if TYPE_CHECKING:
     _Reader = Callable[[list[str | None]], Named | None]
 
 
+# uv run's options that take a value: --script is a flag there (uv run --script URL)
+_UV_RUN_VALUES = (_PIP_VALUES - {"--script"}) | frozenset(
+    "--with --with-requirements --env-file --only-group --no-group --no-extra".split())
+
+
 def _uv(args: list[str | None]) -> Named | None:
     if args[:1] == ["run"]:  # uv run URL: a script fetched at run time (else the project's)
-        operands, _ = _operands(args[1:], _PIP_VALUES)
+        operands, _ = _operands(args[1:], _UV_RUN_VALUES)
         first = operands[0] if operands else ""
         return Named("pypi", (), (first,)) if _REMOTE.match(first) else None
     if args[:2] == ["pip", "install"]:

@@ -21,7 +21,9 @@ from clawgate.shell.xargsfeed import printed
 
 MAX_OUTPUT = 4096
 MAX_NESTING = 4
-_OPERATOR = frozenset("|<>;&()")  # shlex gives an operator as a token of these alone
+_OPERATOR = frozenset("|<>;&()")
+_GLOB = re.compile(r"[*?\[]")
+_COMMENT = re.compile(r"(?:^|[\s;&|()<>])#")  # shlex gives an operator as a token of these alone
 _PYTHONS = frozenset({"python", "python2", "python3"})
 _PRINTERS = frozenset({"node", "nodejs", "perl", "ruby"})
 # One print of one plain string literal: no interpolation (``$``, ``@``, ``#{``), no escapes.
@@ -38,9 +40,12 @@ def evaluate(body: str, _depth: int = 0) -> str | None:
         if inlined is None:
             return None
         body = inlined
+    if _COMMENT.search(body):  # a comment, or a word starting with a quoted "#": not read
+        return None
     try:
         lexer = shlex.shlex(body, posix=True, punctuation_chars="|<>;&()")
         lexer.whitespace_split = True
+        lexer.commenters = ""  # "#" inside a word is text to the shell (echo a#b)
         tokens = list(lexer)
     except ValueError:
         return None
@@ -106,9 +111,9 @@ def _inline(body: str, depth: int) -> str | None:
             tick = char == "`"
             end = body.find("`", i + 1) if tick else _closing(body, i + 2)
             value = evaluate(body[i + (1 if tick else 2):end], depth + 1) if end > 0 else None
-            if value is None:
-                return None
-            out.append(_inserted(value, double))
+            if value is None or (not double and _GLOB.search(value)):
+                return None  # (unquoted: split into fields, each globbed)
+            out.append(_inserted(value, double) if double else _fields(value))
             i = end + 1
             continue
         elif char == "$":
@@ -254,6 +259,12 @@ def _closing(text: str, start: int) -> int:
             if depth == 0:
                 return j
     return -1
+
+
+def _fields(value: str) -> str:
+    """An unquoted substitution's output written back as the words word splitting makes of
+    it (``printf %c $(echo 'r m')`` prints ``rm``): one word per field of white space."""
+    return " ".join(shlex.quote(field) for field in value.split())
 
 
 def _inserted(value: str, quoted: bool) -> str:

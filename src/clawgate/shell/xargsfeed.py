@@ -218,20 +218,18 @@ def _pieces(field: str, token: str) -> list[str | None]:
 
 
 def printed(argv: list[str]) -> str | None:
-    """What ``printf FORMAT ARGS`` or ``echo ARGS`` writes, for the simplest formats."""
+    """What ``printf FORMAT ARGS`` or ``echo ARGS`` writes, for the simplest formats; None
+    where bash's reading is not modelled (``\\c``, echo's ``\\0NNN``, ``printf -v``)."""
     if argv[0].rsplit("/", 1)[-1] == "echo":
-        newline = "\n"
-        args = argv[1:]
-        while args and args[0] in ("-n", "-E"):
-            newline = "" if args.pop(0) == "-n" else newline
-        if args and args[0] == "-e":
-            return decode_ansi_c(" ".join(args[1:])) + newline
-        if args and args[0].startswith("-e"):
-            return None
-        return " ".join(args) + newline
-    if len(argv) < 2:
+        return _echoed(argv[1:])
+    args = argv[1:]
+    if args[:1] == ["--"]:  # printf -- FORMAT: the end of printf's options
+        args = args[1:]
+    if not args or (args[0].startswith("-") and args[0] != "-"):
+        return None  # printf -v VAR: the output goes to a variable
+    fmt, args = args[0], args[1:]
+    if "\\c" in fmt:
         return None
-    fmt, args = argv[1], argv[2:]
     if "%" not in fmt.replace("%%", ""):
         return decode_ansi_c(fmt.replace("%%", "%")) if "\\" in fmt else fmt.replace("%%", "%")
     if fmt.startswith("%s") and fmt[2:] in _PRINTF_SEP and args:
@@ -240,6 +238,23 @@ def printed(argv: list[str]) -> str | None:
 
 
 _SPEC = lazy_pattern(r"%(.)")
+# Escapes whose meaning in echo -e and printf's %b (and \c in a format) differs from $'…'
+_ECHO_ESCAPE = lazy_pattern(r"\\[c0-9]")
+_ECHO_OPTION = lazy_pattern(r"-[neE]+")
+
+
+def _echoed(args: list[str]) -> str | None:
+    """What bash's ``echo ARGS`` writes: leading words of only ``n``, ``e`` and ``E`` letters
+    (``-ne``, ``-e -n``) are its options, applied in order; any other word is printed."""
+    newline, escapes = "\n", False
+    while args and _ECHO_OPTION.fullmatch(args[0]):
+        for letter in args.pop(0)[1:]:
+            newline = "" if letter == "n" else newline
+            escapes = letter == "e" if letter != "n" else escapes
+    text = " ".join(args)
+    if not escapes:
+        return text + newline
+    return None if _ECHO_ESCAPE.search(text) else decode_ansi_c(text) + newline
 
 
 def _formatted(fmt: str, args: list[str]) -> str | None:
@@ -259,6 +274,8 @@ def _formatted(fmt: str, args: list[str]) -> str | None:
                 out.append("%")
                 continue
             arg = queue.pop(0) if queue else ""
+            if kind == "b" and _ECHO_ESCAPE.search(arg):
+                return None
             out.append(arg[:1] if kind == "c" else decode_ansi_c(arg) if kind == "b" else arg)
         out.append(fmt[pos:])
         if not queue:

@@ -14,17 +14,19 @@ from clawgate.shell.model import SimpleCommand, Word
 
 @record(frozen=True, slots=True)
 class Options:
-    """How a program parses options: short letters and long names that take a value, and how
-    many operands come before the command it runs."""
+    """How a program parses options: short letters and long names that take a value (``pair``:
+    long names that take two, ``nix --arg NAME EXPR``), and how many operands come before the
+    command it runs."""
 
     short: str = ""
     long: frozenset[str] = frozenset()
     skip: int = 0
     stop_at_operand: bool = True  # options end at the first operand (POSIX order)
+    pair: frozenset[str] = frozenset()
 
 
-def opts(short: str = "", long: str = "", skip: int = 0) -> Options:
-    return Options(short, frozenset(long.split()), skip)
+def opts(short: str = "", long: str = "", skip: int = 0, pair: str = "") -> Options:
+    return Options(short, frozenset(long.split()), skip, pair=frozenset(pair.split()))
 
 
 NO_OPTIONS = Options()
@@ -43,7 +45,7 @@ def command_start(words: tuple[Word, ...], start: int, spec: Options) -> int | N
                 i += skip
             return i if i < n else None
         if len(text) > 1 and text[0] == "-":
-            i += _option_width(text, words, i, spec)
+            i += option_width(text, words, i, spec)
             continue
         if skip:
             skip -= 1
@@ -53,17 +55,20 @@ def command_start(words: tuple[Word, ...], start: int, spec: Options) -> int | N
     return None
 
 
-def _option_width(text: str, words: tuple[Word, ...], i: int, spec: Options) -> int:
-    """How many words the option at ``i`` occupies (1, or 2 when its value is the next word)."""
+def option_width(text: str, words: tuple[Word, ...], i: int, spec: Options) -> int:
+    """How many words the option at ``i`` occupies (1, or 2 when its value is the next word,
+    3 when it takes two)."""
     if text.startswith("--"):
         name = text[2:]
         if "=" in name:
             return 1
+        if name in spec.pair:
+            return min(3, len(words) - i)
         return 2 if name in spec.long and i + 1 < len(words) else 1
     for pos, letter in enumerate(text[1:], start=1):
-        if letter in spec.short:
+        if letter in spec.short or letter in spec.pair:
             attached = pos + 1 < len(text)
-            return 1 if attached else 2
+            return min((1 if attached else 2) + (letter in spec.pair), len(words) - i)
     return 1
 
 
@@ -130,5 +135,5 @@ def operands(words: tuple[Word, ...], start: int, spec: Options) -> list[int]:
                 found.append(i)
             i += 1
             continue
-        i += _option_width(text, words, i, spec)
+        i += option_width(text, words, i, spec)
     return found

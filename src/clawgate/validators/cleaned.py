@@ -9,9 +9,11 @@ rm``), relative to the build file's directory, which lies from the workspace dow
 an operand that is a make or shell variable, an absolute or home path, one that climbs out
 (``..``), or one naming the whole directory (``.``, ``*``) says nothing. The task's own name
 must say it cleans (``clean``, ``distclean``, ``clean-docs``, ``docs_clean``, ``clobber``,
-``mrproper``). Never spared here either (the caller's guards, as for the ignore files): a path
-through a symbolic link, ``.git``, a tree holding a credential file or another repository, and
-anything git tracks.
+``mrproper``). A recipe line is read as the shell reads it: quoted text and comments delete
+nothing, and a delete after a change of directory (``cd docs && rm -rf build``, or a later
+line under ``.ONESHELL``) removes a path elsewhere, so it says nothing. Never spared here
+either (the caller's guards, as for the ignore files): a path through a symbolic link,
+``.git``, a tree holding a credential file or another repository, and anything git tracks.
 """
 
 from __future__ import annotations
@@ -29,8 +31,10 @@ _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 _CLEAN_TASK = lazy_pattern(r"(?:^|[-_:])(?:dist|real|maintainer-|very)?clean(?:[-_:]|$)"
                            r"|^(?:clobber|mrproper)$")
 _RULE = lazy_pattern(r"^([^\s:=#][^:=]*?)\s*::?(?!=)")
-_DELETERS = frozenset({"rm", "$(RM)", "${RM}", "rimraf", "del", "del-cli", "trash"})
-_SPLIT = lazy_pattern(r"&&|\|\||;")
+_DELETERS = frozenset({"rm", "rimraf", "del", "del-cli", "trash"})
+_MOVES = frozenset({"cd", "pushd", "popd"})  # later deletes of the line are elsewhere
+_WORD_HASH = lazy_pattern(r"[^\s;&|()]#")
+_ONESHELL = lazy_pattern(r"(?m)^\.ONESHELL\s*:")
 
 
 def cleaned(path: str, workspace: str) -> bool:
@@ -91,20 +95,24 @@ def _read(path: str) -> str | None:
 
 
 def _make_recipes(text: str) -> list[str]:
-    """The recipe lines of the Makefile's clean targets (continuations joined)."""
-    found: list[str] = []
+    """The recipe lines of the Makefile's clean targets (continuations joined); under
+    ``.ONESHELL`` one shell runs a whole recipe, so its lines are read as one line."""
+    recipes: list[list[str]] = []
     cleaning = False
     for line in text.replace("\\\n", " ").split("\n"):
         if line.startswith("\t"):
             if cleaning:
-                found.append(line.strip().lstrip("@-+ "))
+                recipes[-1].append(line.strip().lstrip("@-+ "))
             continue
         rule = _RULE.match(line)
         if rule is not None:
             cleaning = any(_CLEAN_TASK.search(t) for t in rule.group(1).split())
+            recipes.append([])
         elif line.strip() and not line.lstrip().startswith("#"):
             cleaning = False
-    return found
+    if _ONESHELL.search(text):
+        return ["; ".join(recipe) for recipe in recipes]
+    return [line for recipe in recipes for line in recipe]
 
 
 def _package_scripts(text: str) -> list[str]:
@@ -119,13 +127,13 @@ def _package_scripts(text: str) -> list[str]:
 
 
 def _deleted(line: str) -> list[str]:
-    """The literal operands the deletes of one recipe line name, normalised."""
+    """The literal operands the deletes of one recipe line name, normalised, read as the shell
+    reads the line: quoted text and comments are no command, and what follows a change of
+    directory deletes elsewhere (``cd docs && rm -rf build`` removes ``docs/build``)."""
     found: list[str] = []
-    for part in _SPLIT.split(line):
-        try:
-            words = shlex.split(part)
-        except ValueError:
-            continue
+    for words in _commands(line):
+        if words[:1] and words[0] in _MOVES:
+            break
         if words[:2] == ["shx", "rm"]:
             words = words[1:]
         if not words or words[0] not in _DELETERS:
@@ -133,6 +141,27 @@ def _deleted(line: str) -> list[str]:
         found += [op for op in (_normal(w) for w in words[1:] if not w.startswith("-"))
                   if op is not None]
     return found
+
+
+def _commands(line: str) -> list[list[str]]:
+    """The simple commands of a recipe line, split at the shell's operators; none when the
+    line does not read as shell words."""
+    if _WORD_HASH.search(line):  # shlex ends a word at "#", the shell does not
+        return []
+    for name in ("$(RM)", "${RM}"):
+        line = line.replace(name, "rm")
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|()\n")
+    lexer.whitespace_split = True
+    commands: list[list[str]] = [[]]
+    try:
+        for token in lexer:
+            if token and set(token) <= set(";&|()\n"):
+                commands.append([])
+            else:
+                commands[-1].append(token)
+    except ValueError:
+        return []
+    return [words for words in commands if words]
 
 
 def _normal(word: str) -> str | None:

@@ -14,7 +14,7 @@ from clawgate.validators.cleaned import cleaned
 from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
 from clawgate.validators.flags import parse_options
 from clawgate.validators.gitindex import tracked_matching, tracked_under
-from clawgate.validators.ignored import ignored, ignored_matches, kept
+from clawgate.validators.ignored import ignored, ignored_matches, kept, linked
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
 from clawgate.validators.winpaths import is_drive_path, unquote
@@ -115,16 +115,24 @@ def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
         return _find_spared(cmd, word, path, ctx)
     if GLOB in word.expansions and word.value is not None:
         last = word.value.rstrip("/").rsplit("/", 1)[-1]
-        if regenerable(path, ctx.workspace, ctx.regenerable) or ignored(path, ctx) or (
-                _cleaned(path, ctx)):
+        if _rebuilt(path, ctx) or ignored(path, ctx) or _cleaned(path, ctx):
             return tracked_under(path) is False
-        return ((regenerable(f"{path}/{last}", ctx.workspace, ctx.regenerable)
+        return ((_rebuilt(f"{path}/{last}", ctx, entered=False)
                  or ignored_matches(path, last, ctx) or _cleaned(f"{path}/{last}", ctx))
                 and tracked_matching(path, last) is False)
-    return ((regenerable(path, ctx.workspace, ctx.regenerable)
+    entered = (word.value or "").endswith(("/", "/."))
+    return ((_rebuilt(path, ctx, entered=entered)
              or ignored(path, ctx, directory=(word.value or "").endswith("/"))
              or _cleaned(path, ctx))
             and tracked_under(path) is False)
+
+
+def _rebuilt(path: str, ctx: Context, *, entered: bool = True) -> bool:
+    """``path`` is under a name a build brings back, reached through no symbolic link (``out
+    -> ~/work``: ``rm -rf out/*`` deletes what the link points to); ``entered``: the delete
+    goes into its last component (``out/``), not only removes it."""
+    return regenerable(path, ctx.workspace, ctx.regenerable) and not linked(
+        path, ctx.workspace, entered=entered)
 
 
 def _cleaned(path: str, ctx: Context) -> bool:
@@ -135,11 +143,11 @@ def _cleaned(path: str, ctx: Context) -> bool:
 
 def _find_spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
     """A ``find`` that deletes only what a build brings back or the ignore files name."""
-    if regenerable(path, ctx.workspace, ctx.regenerable):
+    if _rebuilt(path, ctx):
         return True
     if GLOB in word.expansions and word.value is not None:
         last = word.value.rstrip("/").rsplit("/", 1)[-1]
-        return (regenerable(f"{path}/{last}", ctx.workspace, ctx.regenerable)
+        return (_rebuilt(f"{path}/{last}", ctx, entered=False)
                 or ignored(path, ctx) or ignored_matches(path, last, ctx))
     patterns = list(_find_patterns(cmd))
     deleted = deleted_names(cmd, _FIND_DELETERS)
@@ -147,7 +155,7 @@ def _find_spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> boo
         return True  # only the backups it made itself
     names = [t.replace("{}", p) for t in deleted for p in patterns]
     return bool(patterns) and all(
-        regenerable(f"{path}/{n}", ctx.workspace, ctx.regenerable) for n in names)
+        _rebuilt(f"{path}/{n}", ctx, entered=False) for n in names)
 
 
 def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:

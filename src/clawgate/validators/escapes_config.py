@@ -74,7 +74,10 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
                     found.append(("config-file", ""))
                 continue
             key, _, value = effect.word.shown.partition("=")
-            found.append((key.strip(), _unquote(value.strip())))
+            value = _unquote(value.strip())
+            if effect.option == "--config-env" and _GIT_INCLUDE.match(key.strip()):
+                value = "${" + value + "}"  # the path is in this environment variable
+            found.append((key.strip(), value))
     found += _environment_settings(cmd)
     words = cmd.words
     if program in _NPM_LIKE:
@@ -209,9 +212,10 @@ class ConfigCommand(Validator):
             if key == "config-file":
                 return Verdict.ask(self.id, f"{program} reads its settings from a file outside "
                                    "the workspace, which may make it run anything")
-            if program == "git" and _GIT_INCLUDE.match(key) and not _in_workspace(
-                    Word(value, value, False, _TILDE if value.startswith("~") else frozenset()),
-                    ctx):  # git expands a leading ~ in include paths
+            if program == "git" and _GIT_INCLUDE.match(key) and (
+                    value.startswith("${") or not _in_workspace(Word(
+                        value, value, False, _TILDE if value.startswith("~") else frozenset()),
+                        ctx)):  # git expands a leading ~ in include paths
                 return Verdict.ask(self.id, f"git reads more settings from {value!r} ({key}), "
                                    "outside the workspace, which may make it run anything")
             if key.lower().startswith("permit"):

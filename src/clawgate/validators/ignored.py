@@ -70,6 +70,16 @@ def kept(path: str, ctx: Context) -> bool:
     return kinds is None or (kinds[-1] is not None and _holds_kept(path, ctx))
 
 
+def linked(path: str, workspace: str, *, entered: bool) -> bool:
+    """A symbolic link (or a component that cannot be looked at) leads to ``path``, strictly
+    inside ``workspace``: what is deleted there lies wherever the link points. Its last
+    component counts only when ``entered`` (``out/``, ``out/*``): ``rm -rf out`` removes a
+    link ``out`` itself."""
+    parts = path[len(workspace) + 1:].split("/")
+    parts = parts if entered else parts[:-1]
+    return bool(parts) and _kinds(workspace, parts) is None
+
+
 def _ignored_as(workspace: str, parts: list[str], is_dir: bool) -> bool:
     """git's answer for ``parts`` or one of the directories leading to it, where the ignore
     files single it out: a pattern that ignores every name of a directory (``*``, a home's

@@ -8,6 +8,7 @@ code on the command line is what can and must be inspected.
 from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import option_values
@@ -165,19 +166,25 @@ _TCL = frozenset({"expect", "tclsh", "wish"})
 # Programs whose code is GHCi input: ``:!CMD`` runs CMD in a shell; ``:cmd EXPR`` and ``:def``
 # run GHCi commands an expression computes.
 _GHCI = frozenset({"ghc", "runghc"})
-_GHCI_COMPUTED = (":cmd", ":def", ":script")
+# GHCi takes any prefix of a command's name for the first command so named in its table, and
+# cd, set and the others come after these where they share a prefix: :cm is :cmd, :d is :def
+_GHCI_COMPUTED = ("cmd", "def", "def!", "script")
+_GHCI_COMMAND = lazy_pattern(r"::?([A-Za-z]+!?)")  # "::cmd": the built-in, not a macro
 
 
 def ghci_escapes(code: str) -> tuple[list[str], bool]:
     """(the shell commands GHCi input runs with ``:!``, whether it runs GHCi commands computed
-    at run time or read from a script): ``:!rm -rf ~`` runs ``rm -rf ~``."""
+    at run time or read from a script, named in full or by a prefix: ``:cm``, ``:de``,
+    ``:scr``): ``:!rm -rf ~`` runs ``rm -rf ~``."""
     commands: list[str] = []
     computed = False
     for line in code.split("\n"):
         text = line.strip()
         if text.startswith(":!"):
             commands.append(text[2:].strip())
-        computed = computed or text.startswith(_GHCI_COMPUTED)
+        command = _GHCI_COMMAND.match(text)
+        computed = computed or (command is not None and any(
+            name.startswith(command.group(1)) for name in _GHCI_COMPUTED))
     return [c for c in commands if c][:16], computed
 _TCL_RUNNERS = frozenset({"spawn", "exec", "system"})
 

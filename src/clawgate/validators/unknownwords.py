@@ -43,7 +43,8 @@ _CODE = lazy_pattern(
     r"shell_exec|passthru|proc_open|popen|readpipe|system\*?|exec|eval|__import__|System\.cmd|"
     r"Process\.(?:run|new|start)|callCommand|callProcess|readProcess|spawnCommand|open-pipe)"
     r"\s*\(|\.execute\(\)|\(system\*?\s|sys\.process|\.!!?(?:\W|$)|Process\(\)|%x\{|"
-    r"\bqx[{(/]|`[^`]+`|(?:^|\n)\s*:(?:!|cmd\b|def\b|script\b)")  # GHCi's escapes
+    r"\bqx[{(/]|`[^`]+`|(?:^|\n)\s*::?(?:!|cmd?\b|def?!?\b|scr?i?p?t?\b)")  # GHCi's escapes
+# (GHCi takes a prefix of a command's name: :cm is :cmd, :de is :def, :sc is :script)
 _STRING = lazy_pattern(r"\"((?:[^\"\\]|\\.){1,1000})\"|'((?:[^'\\]|\\.){1,1000})'")
 _OPTION_VALUE = lazy_pattern(r"^--?[\w.-]+=(.+)$", flags=16)  # re.DOTALL
 _NAMED_VALUE = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=\S")  # NAME=value, as the shell assigns

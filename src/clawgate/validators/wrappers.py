@@ -6,20 +6,16 @@ of its own, recursively; the strictest outcome wins.
 
 from __future__ import annotations
 
-import shlex
-
 from clawgate.decision import Outcome, Reason, Verdict
-from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell import parse
-from clawgate.shell.model import Assignment, SimpleCommand, Word
-from clawgate.validators.argv import command_start, inner, joined_code, option_values
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import SHELLS
-from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND, Wrap
+from clawgate.validators.wrapargv import SUBCOMMAND_PROGRAMS, subcommand, unwrapped
+from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND
 
-_ASSIGNMENT = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
-_SUBCOMMAND_PROGRAMS = frozenset(p for p, _ in SUBCOMMAND)
 # Wrappers whose command is a package spec (``name@version``), fetched and then run.
 _PACKAGE_RUNNERS = frozenset({("npx", ""), ("npm", "exec"), ("pnpm", "dlx"), ("pnpm", "exec"),
                               ("yarn", "dlx"), ("bunx", ""), ("bun", "x"), ("uvx", ""),
@@ -31,102 +27,26 @@ _QUERIES = {"screen": frozenset({"-ls", "-list", "-wipe", "-v", "--version"}),
 _SHELL_MODE_FLAGS = frozenset({"-i", "-p", "-l", "--login", "-s", "-pi", "-ip", "-li", "-il"})
 
 
-def _subcommand(cmd: SimpleCommand) -> tuple[str, int]:
-    """(the subcommand, where the wrapper's own options start): two words where the table
-    has them (``uv tool run``), else one."""
-    words = [w.value or "" for w in cmd.words[1:3]]
-    if len(words) == 2 and (cmd.program, " ".join(words)) in SUBCOMMAND:
-        return " ".join(words), 3
-    return (words[0] if words else ""), 2
-
-
-def _unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand | str | None,
-                                                                    bool]:
-    """(what the wrapper runs, whether it starts a shell) for argv from ``start``."""
-    words = cmd.words
-    if spec.tail:
-        return _after_tail(cmd, spec, start)
-    index = command_start(words, start, spec.options)
-    own = words[:index + 1] if index is not None else words  # own options (and a value)
-    if spec.unjudged and any((w.value or "").split("=", 1)[0] in spec.unjudged
-                             for w in own[start:index]):
-        return "", False  # watchexec --shell=PROG: PROG runs the command
-    codes = option_values(own, start, spec.code, spec.code_long) if (
-        spec.code or spec.code_long) else []
-    for _, _, value in codes:
-        return (value if value is not None else ""), False
-    if spec.shell_flags and any(w.value in spec.shell_flags for w in own[start:]):
-        if index is not None and index < len(words):
-            return inner(cmd, index), False  # sudo -s CMD: the shell runs CMD (-c) and exits
-        return None, True
-    first = index
-    while index is not None and index < len(words) and _ASSIGNMENT.match(words[index].shown):
-        index += 1  # env A=b cmd
-    if index is None or index >= len(words):
-        return None, spec.bare_shell
-    found = inner(cmd, index)
-    if spec.joined:
-        return _both_readings(found), False
-    if first is not None and index > first:  # the variables go into the command's environment
-        found = replace(found, assignments=(*found.assignments,
-                                            *(_assigned(w) for w in words[first:index])))
-    return found, False
-
-
-def _both_readings(found: SimpleCommand) -> str:
-    """A command whose words are joined and run by a shell, read both ways, the strictest to
-    win: as the joined text (``watchexec 'make test'``) and as the argv it is (``watchexec --
-    sh -c 'rm -rf ~'``, should the words reach the program unjoined). Empty when a word is
-    only known at run time."""
-    text = joined_code(found.words)
-    if text is None:
-        return ""
-    return text + "\n" + shlex.join(w.value or "" for w in found.words)
-
-
 def is_wrapper(cmd: SimpleCommand) -> bool:
     """Whether ``cmd`` is a wrapper of the tables, whose command CG-WRAP-001/002 check."""
     program = cmd.program or ""
     if program in PLAIN or program in PRIVILEGED:
         return True
-    return program in _SUBCOMMAND_PROGRAMS and (program, _subcommand(cmd)[0]) in SUBCOMMAND
+    return program in SUBCOMMAND_PROGRAMS and (program, subcommand(cmd)[0]) in SUBCOMMAND
 
 
 def runs_command(cmd: SimpleCommand) -> bool:
     """True when ``cmd`` is a subcommand wrapper given a command to run (``devenv shell --
     cargo test``), which CG-WRAP-001 checks in its place."""
     program = cmd.program
-    if program not in _SUBCOMMAND_PROGRAMS:
+    if program not in SUBCOMMAND_PROGRAMS:
         return False
-    sub, start = _subcommand(cmd)
+    sub, start = subcommand(cmd)
     spec = SUBCOMMAND.get((program or "", sub))
     if spec is None:
         return False
-    target, shell = _unwrapped(cmd, spec, start)
+    target, shell = unwrapped(cmd, spec, start)
     return not shell and target is not None
-
-
-def _after_tail(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand | str | None,
-                                                                      bool]:
-    """(the command after the first ``tail`` option, or the code of a code option before it;
-    whether a shell starts without either): ``nix develop .#ci -c make check`` runs ``make
-    check``, ``mise x node -- npm test`` runs ``npm test``, ``mise x -c 'make'`` runs ``make``."""
-    words = cmd.words
-    end = next((at for at in range(start, len(words))
-                if words[at].shown in spec.tail or words[at].shown == "--"), len(words))
-    if spec.code or spec.code_long:
-        for _, _, value in option_values(words[:end], start, spec.code, spec.code_long):
-            return (value if value is not None else ""), False
-    if end < len(words) and words[end].shown in spec.tail:
-        return (inner(cmd, end + 1), False) if end + 1 < len(words) else (None, True)
-    return None, spec.bare_shell
-
-
-def _assigned(word: Word) -> Assignment:
-    """``NAME=value`` given to a wrapper (``env A=b cmd``) as the assignment it makes."""
-    name, _, text = word.text.partition("=")
-    value = word.value.partition("=")[2] if word.value is not None else None
-    return Assignment(name, Word(text, value, word.quoted, word.expansions))
 
 
 def _without_version(target: SimpleCommand) -> SimpleCommand:
@@ -168,15 +88,15 @@ class ArgvWrapper(Validator):
     """
 
     id = "CG-WRAP-001"
-    programs = frozenset(PLAIN) | _SUBCOMMAND_PROGRAMS
+    programs = frozenset(PLAIN) | SUBCOMMAND_PROGRAMS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         spec = PLAIN.get(program) if program else None
         start = 1
         sub = ""
-        if spec is None and program in _SUBCOMMAND_PROGRAMS:
-            sub, start = _subcommand(cmd)
+        if spec is None and program in SUBCOMMAND_PROGRAMS:
+            sub, start = subcommand(cmd)
             spec = SUBCOMMAND.get((program, sub)) or SUBCOMMAND.get((program, ""))
             if (program, sub) not in SUBCOMMAND:
                 sub, start = "", 1
@@ -184,7 +104,7 @@ class ArgvWrapper(Validator):
             return Verdict.passthrough()
         if _QUERIES.get(program or "", frozenset()).intersection(cmd.args):
             return Verdict.passthrough()
-        target, shell = _unwrapped(cmd, spec, start)
+        target, shell = unwrapped(cmd, spec, start)
         if shell:
             return Verdict.ask(self.id, f"{program} with no command starts an interactive shell",
                                hint="give the command to run")
@@ -217,7 +137,7 @@ class PrivilegedWrapper(Validator):
             spec = PRIVILEGED["su"]  # runuser [-l] USER -c CMD: su's form, a user operand
         if program == "capsh":
             return self._capsh(cmd, words)
-        target, shell = _unwrapped(cmd if words == cmd.words else _with(cmd, words), spec, 1)
+        target, shell = unwrapped(cmd if words == cmd.words else _with(cmd, words), spec, 1)
         if program == "start-stop-daemon":
             target = _daemon_command(cmd)
         if shell or starts_shell(target):

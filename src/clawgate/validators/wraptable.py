@@ -21,7 +21,13 @@ class Wrap:
     way the program is given one (``nix develop .#ci -c make check``: ``.#ci`` is not a
     command). ``joined`` means the command's words are joined with spaces and run by a shell
     (``watchexec 'cargo test'``); ``unjudged`` lists options (as spelled) with which the
-    program runs something that is not read here (``watchexec --shell=PROG``).
+    program runs something that is not read here (``watchexec --shell=PROG``); ``optional``
+    lists options (as spelled) whose value is optional, taken from the next word when one
+    follows (``watchexec --clear reset -- make``); ``flags`` lists the options known to take
+    no value: before a ``tail`` option, any other may have taken it as its value (``nix
+    develop --max-jobs -c …``: nix reads any ``--SETTING VALUE``); ``env`` lists options
+    whose ``NAME=VALUE`` goes into the command's environment (``watchexec -E``); ``chdir``
+    options whose value is the directory the command runs in (``env -C DIR``).
     """
 
     options: Options = NO_OPTIONS
@@ -33,15 +39,22 @@ class Wrap:
     tail: frozenset[str] = frozenset()
     joined: bool = False
     unjudged: frozenset[str] = frozenset()
+    optional: frozenset[str] = frozenset()
+    flags: frozenset[str] = frozenset()
+    env: frozenset[str] = frozenset()
+    chdir: frozenset[str] = frozenset()
 
 
 def _w(short: str = "", long: str = "", skip: int = 0, *, privileged: bool = False,
        bare_shell: bool = False, code: str = "", code_long: str = "",
        shell_flags: str = "", tail: str = "", joined: bool = False,
-       unjudged: str = "") -> Wrap:
-    return Wrap(opts(short, long, skip), privileged, bare_shell, code,
+       unjudged: str = "", pair: str = "", optional: str = "", flags: str = "",
+       env: str = "", chdir: str = "") -> Wrap:
+    return Wrap(opts(short, long, skip, pair), privileged, bare_shell, code,
                 frozenset(code_long.split()), frozenset(shell_flags.split()),
-                frozenset(tail.split()), joined, frozenset(unjudged.split()))
+                frozenset(tail.split()), joined, frozenset(unjudged.split()),
+                frozenset(optional.split()), frozenset(flags.split()), frozenset(env.split()),
+                frozenset(chdir.split()))
 
 
 # Wrappers that run the rest of their argv with the same privileges.
@@ -84,7 +97,7 @@ PLAIN: dict[str, Wrap] = {
     "toybox": _w(), "exec": _w("a"), "builtin": _w(), "coproc": _w(), "firejail": _w(
         "", "", bare_shell=True), "mpirun": _w("npH", "host hostfile np"),
     "srun": _w("nNpcJtw", "partition time job-name"), "gosu": _w("", "", skip=1),
-    "su-exec": _w("", "", skip=1), "env": _w("uC", "unset chdir", code="S",
+    "su-exec": _w("", "", skip=1), "env": _w("uC", "unset chdir", code="S", chdir="-C --chdir",
                                                         code_long="split-string"),
     "script": _w("IOTBEo", "log-in log-out log-timing", skip=1, code="c",
                  code_long="command", bare_shell=True),
@@ -95,11 +108,14 @@ PLAIN: dict[str, Wrap] = {
     "pidstat": _w(), "systemd-cat": _w("tpP", "identifier priority"),
     "sde": _w(tail="--"), "sde64": _w(tail="--"),  # Intel's emulator: sde [opts] -- CMD…
     # watchexec [opts] [--] CMD...: on each change, CMD's words joined and run by a shell
-    "watchexec": _w("efiwWdsEFo", "exts filter ignore watch watch-non-recursive debounce "
+    # (-c/--clear, --poll and --log-file take a value only when one follows)
+    "watchexec": _w("efiwWdsEFoj", "exts filter ignore watch watch-non-recursive debounce "
                     "signal stop-signal stop-timeout delay-run env filter-file ignore-file "
                     "project-origin workdir on-busy-update emit-events-to color watch-file "
-                    "wrap-process shell filter-prog poll fs-events log-file", joined=True,
-                    unjudged="--shell --filter-prog"),
+                    "wrap-process shell filter-prog fs-events map-signal socket timeout "
+                    "completions", joined=True, unjudged="--shell --filter-prog",
+                    optional="-c --clear --poll --log-file", env="-E --env",
+                    chdir="--workdir"),
     "bwrap": _w("", "bind ro-bind dev-bind chdir setenv unsetenv tmpfs proc dev uid gid "
                 "hostname symlink dir file bind-data ro-bind-data remount-ro exec-label "
                 "file-label seccomp add-seccomp-fd block-fd info-fd json-status-fd lock-file "
@@ -109,7 +125,8 @@ PLAIN: dict[str, Wrap] = {
 # Wrappers that change who runs the command: asking is the least, a shell is refused.
 PRIVILEGED: dict[str, Wrap] = {
     "sudo": _w("uUgCDhpRrtT", "user other-user group close-from chdir host prompt chroot role "
-               "type command-timeout", shell_flags="-s -i --shell --login"),
+               "type command-timeout", shell_flags="-s -i --shell --login",
+               chdir="-D --chdir"),
     "doas": _w("uC", "", shell_flags="-s"),
     "run0": _w("uUgD", "user group chdir unit property setenv description slice",
                bare_shell=True),
@@ -158,17 +175,32 @@ _UV_VALUES = ("python with with-editable with-requirements project directory env
 
 # mise exec|x [TOOL@VERSION…] [-- CMD…] [-c CODE]: the tools are not a command; with neither,
 # a shell starts
-_MISE = _w(code="c", code_long="command", tail="--", bare_shell=True)
+_MISE = _w("Cj", "cd jobs", code="c", code_long="command", tail="--", bare_shell=True,
+           chdir="-C --cd")
+
+# nix develop|shell: the options that take one value, two (--arg NAME EXPR), or none
+_NIX = _w("fIkuj", "file include keep unset keep-env-var unset-env-var profile phase expr "
+          "inputs-from update-input reference-lock-file output-lock-file eval-store store "
+          "log-format arg-from-stdin max-jobs cores system eval-system builders "
+          "substituters extra-substituters", pair="s arg argstr arg-from-file override-input "
+          "override-flake option redirect set-env-var", tail="-c --command", bare_shell=True,
+          flags="-i --ignore-environment --impure --build --check --configure --install "
+          "--installcheck --unpack --debugger --refresh --offline -L --print-build-logs -v "
+          "--verbose --debug --quiet --no-write-lock-file --recreate-lock-file "
+          "--commit-lock-file --no-update-lock-file --no-registries --accept-flake-config "
+          "-K --keep-failed --keep-going --fallback --show-trace --dry-run --derivation")
 
 # Programs whose subcommand runs the command that follows (``npm exec``, ``uv run``).
 SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("npm", "exec"): _w("c", "package call", code="c", code_long="call"),
     ("npx", ""): _w("pc", "package call", code="c", code_long="call"),
-    ("pnpm", "exec"): _w(), ("pnpm", "dlx"): _w("", "package"), ("yarn", "exec"): _w(),
+    ("pnpm", "exec"): _w(chdir="-C --dir"), ("pnpm", "dlx"): _w("", "package"),
+    ("yarn", "exec"): _w(chdir="--cwd"),
     ("yarn", "dlx"): _w("p", "package"), ("yarn", "run"): _w(),  # yarn run X: or the bin X
     ("pipx", "run"): _w("", "spec python pip-args index-url backend"),
     ("bunx", ""): _w(), ("bun", "x"): _w(), ("bun", "exec"): _w(),
-    ("uv", "run"): _w("pifCPbc", _UV_VALUES + " group only-group no-group extra no-extra package"),
+    ("uv", "run"): _w("pifCPbc", _UV_VALUES + " group only-group no-group extra no-extra package",
+                      chdir="--directory"),
     ("uvx", ""): _w("pifCPbc", _UV_VALUES + " from"), ("poetry", "run"): _w(),
     ("uv", "tool run"): _w("pifCPbc", _UV_VALUES + " from"),  # uvx spelled long
     ("pipenv", "run"): _w(), ("pdm", "run"): _w(), ("hatch", "run"): _w(), ("rye", "run"): _w(),
@@ -184,8 +216,7 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("ip", "vrf"): _w("", "", skip=2),
     # nix develop|shell INSTALLABLE… [-c CMD ARGS…]: the installables are not a command, and
     # without -c an interactive shell starts
-    ("nix", "develop"): _w(tail="-c --command", bare_shell=True),
-    ("nix", "shell"): _w(tail="-c --command", bare_shell=True),
+    ("nix", "develop"): _NIX, ("nix", "shell"): _NIX,
     # devenv shell [--] [CMD ARGS…] and sst shell [CMD…]: the command in the project's
     # environment; without one, an interactive shell
     ("devenv", "shell"): _w(bare_shell=True),
