@@ -40,7 +40,7 @@ from sqlalchemy.engine import Engine
 
 from clawgate.serve.chain import GENESIS, Entry, canonical_parts, spliced
 from clawgate.serve.db import LEAD_LOCK
-from clawgate.serve.pgchain import HEAD, LAZY_LOCK, Link, Unsure
+from clawgate.serve.pgchain import HEAD, LAZY_LOCK, Link, Unsure, detached
 
 LOG = logging.getLogger("clawgate.serve")
 
@@ -198,12 +198,7 @@ class Linker:
 
     def _connection(self) -> psycopg.Connection[Any]:
         if self._conn is None or self._conn.closed:
-            raw = self.engine.raw_connection()
-            conn = raw.driver_connection
-            raw.detach()  # never handed back to the pool: it holds the lead
-            assert isinstance(conn, psycopg.Connection)
-            conn.autocommit = True
-            self._conn = conn
+            self._conn = detached(self.engine)  # never handed back: it holds the lead
             self.leading = False
         return self._conn
 

@@ -117,12 +117,7 @@ class Link:
 
     def _connection(self) -> psycopg.Connection[Any]:
         if self._conn is None or self._conn.closed:
-            raw = self.engine.raw_connection()
-            conn = raw.driver_connection
-            raw.detach()  # never handed back to the pool: it stays in autocommit
-            assert isinstance(conn, psycopg.Connection)
-            conn.autocommit = True
-            self._conn = conn
+            self._conn = detached(self.engine)
         return self._conn
 
     def _recover(self, conn: psycopg.Connection[Any]) -> None:
@@ -260,3 +255,14 @@ def _position(settled: psycopg.Cursor[Any]) -> str:
 
 def _arrays(rows: Sequence[dict[str, Any]]) -> list[list[Any]]:
     return [[row[column] for row in rows] for column in COLUMNS]
+
+
+def detached(engine: Engine) -> psycopg.Connection[Any]:
+    """A psycopg connection of ``engine``'s, in autocommit, never handed back to the pool (it
+    stays in autocommit, or holds a session lock)."""
+    raw = engine.raw_connection()
+    conn = raw.driver_connection
+    raw.detach()
+    assert isinstance(conn, psycopg.Connection)
+    conn.autocommit = True
+    return conn
