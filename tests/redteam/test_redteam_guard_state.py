@@ -24,6 +24,7 @@ from clawgate.approval import (
 from clawgate.audit import verify
 from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.executors import ExecRequest
+from clawgate.executors.placeholders import PLACEHOLDERS
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 SITE = site.getsitepackages()
@@ -88,6 +89,7 @@ def test_under_bubblewrap_a_command_cannot_read_the_keys_or_rewrite_the_audit_lo
         guard.call("exec_shell", {"command": f"echo {n}"})
     log = tmp_path / "audit.jsonl"
     before = log.read_bytes()
+    PLACEHOLDERS.settle()  # the pool made up for what the runs spent, before the state is read
     keys = sorted(p for p in state_home.rglob("*.key"))
     assert keys  # the audit key exists on the host
     attack = (f"cat {keys[0]} > stolen.key; "
