@@ -130,6 +130,13 @@ class Verdict:
         return Verdict(outcome, reasons, nested=tuple(inner))
 
 
+class MayRun(str):
+    """A command line a program might run, or might only take as words (``zzrun rm -rf ~``):
+    nested in a verdict, only a DENY of it counts; a question it would raise does not."""
+
+    __slots__ = ()
+
+
 _PASSTHROUGH = Verdict(Outcome.PASSTHROUGH)
 
 

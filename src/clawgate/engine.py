@@ -16,7 +16,16 @@ from clawgate.bounds import (
     charge,
     charge_text,
 )
-from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
+from clawgate.decision import (
+    Decision,
+    MayRun,
+    Outcome,
+    Reason,
+    Risk,
+    TraceEntry,
+    Verdict,
+    strictest,
+)
 from clawgate.lazyre import lazy_pattern
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.protectedpaths import state_paths
@@ -56,6 +65,7 @@ class _Run:
     trace: list[TraceEntry] = field(default_factory=list)
     misparsing: bool = False
     seen: dict[tuple[str, bool, str], int] = field(default_factory=dict)  # least depth checked at
+    aside: bool = False  # text set aside as no command: an unknown first word makes it prose
 
     def add(self, verdict: Verdict, about: str) -> None:
         if verdict.outcome is Outcome.PASSTHROUGH:
@@ -66,6 +76,14 @@ class _Run:
         self.misparsing = self.misparsing or verdict.misparsing
         for reason in verdict.reasons:
             self.trace.append(TraceEntry(about, reason.rule_id, verdict.outcome, reason.message))
+
+    def add_denials(self, other: _Run) -> None:
+        """The DENY verdicts ``other`` collected (with a misreading, which is one)."""
+        for verdict in other.verdicts:
+            if verdict.outcome is Outcome.DENY or verdict.misparsing:
+                self.verdicts.append(verdict)
+                self.misparsing = self.misparsing or verdict.misparsing
+        self.trace.extend(t for t in other.trace if t.outcome is Outcome.DENY)
 
 
 def _of_kind(validators: Sequence[AnyValidator], kind: type) -> list[Any]:
@@ -308,7 +326,7 @@ class Engine:
         for kind, piece in set_aside(parsed):
             if parse(piece).has_error:
                 continue  # prose, or text in another language: no command to any reader
-            alone = _Run()
+            alone = _Run(aside=True)
             self._check_line(piece, ctx, alone, depth + 1, resolve=False)
             if not alone.misparsing and any(_judged_deny(v) for v in alone.verdicts):
                 run.add(Verdict.ask(SET_ASIDE_ID, f"{kind} reads as a command that would be "
@@ -341,7 +359,13 @@ class Engine:
             for inner in verdict.nested:  # usually empty
                 if fed and isinstance(inner, str) and XARGS_ITEM in inner:
                     continue  # checked rooted in the resolved reading
-                if isinstance(inner, str):
+                if isinstance(inner, MayRun):
+                    if run.aside:
+                        continue  # "# then: rm -rf ~" is prose about a command
+                    maybe = _Run()
+                    self._check_line(inner, ctx, maybe, depth + 1)
+                    run.add_denials(maybe)
+                elif isinstance(inner, str):
                     self._check_line(inner, ctx, run, depth + 1)
                 else:
                     self._check_command(inner, ctx, run, depth + 1)

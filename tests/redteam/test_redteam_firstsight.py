@@ -30,7 +30,7 @@ CASES = [
     ("ls | xargs -0 sh -c 'rm -rf ~'", Outcome.DENY, ["CG-CAT-001", "CG-DEG-001"]),
     ("awk 'BEGIN {system(\"/bin/sh\")}'", Outcome.ASK,
      ["CG-ESC-002", "CG-INTERP-003", "CG-WRAP-004"]),
-    ("x 'r''m' -rf /", Outcome.ASK, ["CG-INJ-013"]),
+    ("x 'r''m' -rf /", Outcome.DENY, ["CG-CAT-001", "CG-DEG-001"]),
     ("git commit -m 'fix: a b'", Outcome.ALLOW, []),
     ('grep -F "exact_string" src/main.py', Outcome.ALLOW, []),
     ("echo 'rm -rf /'", Outcome.ALLOW, []),

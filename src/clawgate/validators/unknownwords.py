@@ -16,7 +16,7 @@ import shlex
 from functools import lru_cache
 
 from clawgate import programs
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.shell.substitute import computed
@@ -174,6 +174,31 @@ def _after_separator(cmd: SimpleCommand) -> list[str]:
     return [text] if command_like(text) else []
 
 
+MAX_TAILS = 4  # operands naming a known program read as the command they start
+
+
+def _operand_commands(cmd: SimpleCommand) -> list[MayRun]:
+    """The words from each operand that names a known program on (``zzrun rm -rf ~``: ``rm -rf
+    ~``), as the command they are if the program runs its operands, as ``nice``, ``xvfb-run``
+    and ``watchexec`` do: a program whose use of them is unknown may, or may take them as
+    words (``./lint completion bash``). Only a DENY of such a reading counts."""
+    tails: list[MayRun] = []
+    words = cmd.words
+    for index in range(1, len(words)):
+        value = words[index].value
+        if value is None or value.startswith("-") or len(tails) >= MAX_TAILS:
+            continue
+        before = words[index - 1].value or ""
+        if index > 1 and before.startswith("-") and "=" not in before:
+            continue  # an option's value, most likely: --shell /bin/bash
+        name = value.rsplit("/", 1)[-1] if value.startswith("/") else value
+        if "/" in name or not name or not known(name):
+            continue
+        if index + 1 < len(words):  # a program alone is a word more often than a command
+            tails.append(MayRun(" ".join(w.text for w in words[index:])))
+    return tails
+
+
 def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
     """A program known only from data: its options say which words are commands. A value of
     an option that takes a command is CG-ESC-002's (the catalog's ``run`` kind: at least ASK,
@@ -206,7 +231,9 @@ class UnknownProgramWords(Validator):
     processes: it might run it. ASK, and each command (a literal one inside the code too) is
     checked as a line of its own: DENY when it alone is a DENY. A command line handed to it as
     a variable (its environment prefix, given through ``env`` or ``sudo`` too, or a
-    ``NAME=value`` operand) is checked as the line it is, with no question of its own.
+    ``NAME=value`` operand) is checked as the line it is, with no question of its own. Its
+    operands from one that names a known program on (``zzrun rm -rf ~``) are read as the
+    command they would be if it runs them: a DENY of that reading is the line's.
 
     A program named by a path outside the places programs are installed in (``./echo``,
     ``tools/bin/grep``) is that file, whatever its name, and is judged as unknown too. A
@@ -246,9 +273,9 @@ class UnknownProgramWords(Validator):
             found = [p for w in cmd.words[1:] if w.value is not None
                      and len(w.value) <= MAX_WORD for p in payloads(w.value)]
             found += _after_separator(cmd)
-            carried = _carried(cmd)
+            carried: list[str] = [*_carried(cmd), *_operand_commands(cmd)]
             if carried and not found:  # judged as the lines they are, with no ask of their own
-                return Verdict.unwrap(*carried)
+                return Verdict.unwrap(*dict.fromkeys(carried))
             found += carried
         if not found:
             return Verdict.passthrough()
