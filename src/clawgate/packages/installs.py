@@ -334,12 +334,14 @@ _DENO_VALUES = frozenset("""-c --config --import-map --lock --cert --location --
 --log-level --ext --env-file -n --name --root -o --output --target --include --exclude --port
 --host --inspect-wait --v8-flags""".split())
 _DENO_RUNS = frozenset({"run", "x", "install", "i", "add", "compile", "serve"})
+JSR_STANDARD = ("jsr:@std/", "jsr:/@std/")  # the Deno standard library, published by Deno
 
 
 def _deno(args: list[str | None]) -> Named | None:
     """``deno run|x|install|compile|serve MODULE``: a module from a URL is code fetched at run
-    time; ``npm:NAME`` is the npm package NAME. ``deno add npm:a npm:b`` names each. A local
-    file or a ``jsr:`` module (no index of its names here) names nothing."""
+    time; ``npm:NAME`` is the npm package NAME. ``deno add npm:a npm:b`` names each. A ``jsr:``
+    module is code from JSR, whose names have no index here: like a URL, unless it is of the
+    Deno standard library (``jsr:@std/…``). A local file names nothing."""
     verb = args[0] if args else None
     if verb not in _DENO_RUNS:
         return None
@@ -347,7 +349,8 @@ def _deno(args: list[str | None]) -> Named | None:
     specs = operands if verb == "add" else operands[:1]
     names = [s[4:] for s in specs if s.startswith("npm:")]
     found = _npm_names(names) if names else None
-    remote = tuple(s for s in specs if _REMOTE.match(s))
+    remote = tuple(s for s in specs if _REMOTE.match(s) or (
+        s.startswith("jsr:") and not s.startswith(JSR_STANDARD)))
     if found is None:
         return Named("npm", (), remote) if remote else None
     return Named("npm", found.names, found.remote + remote)
@@ -399,6 +402,7 @@ _READERS: dict[str, _Reader] = {
                       or _initializer(a, frozenset({"create", "c"}))),
     "bunx": _runner("npm"),
     "deno": _deno,
+    "dx": lambda a: _deno(["x", *a]),  # dx MODULE is deno x MODULE
     "go": _go,
     "gem": _gem,
     "bundle": _bundle,

@@ -16,7 +16,7 @@ from clawgate.validators.base import Context, Validator, register
 
 _PROGRAMS = frozenset({"pip", "python", "uv", "uvx", "poetry", "pipx", "npm", "npx", "pnpm",
                        "pnpx", "yarn", "bun", "bunx", "go", "gem", "bundle", "cargo",
-                       "deno"})
+                       "deno", "dx"})
 
 
 def _unknown(cmd: SimpleCommand, ctx: Context, *,
@@ -39,7 +39,27 @@ def _unknown(cmd: SimpleCommand, ctx: Context, *,
         own = declared(found.registry, [ctx.cwd, ctx.workspace])
         names = [n for n in names if not _declared(found.registry, n, own)
                  and not _local_bin(found.registry, n, ctx)]
-    return (found.registry, names, list(found.remote)) if names or found.remote else None
+    remote = [r for r in found.remote if not (r.startswith("jsr:") and _jsr_declared(r, ctx))]
+    return (found.registry, names, remote) if names or remote else None
+
+
+def _jsr_declared(spec: str, ctx: Context) -> bool:
+    """A ``jsr:`` module the project's deno.json (or deno.jsonc) maps an import to."""
+    from pathlib import Path
+
+    name = "/".join(spec[4:].lstrip("/").split("/", 2)[:2]).split("@", 2)
+    package = "@" + name[1] if spec[4:].lstrip("/").startswith("@") and len(name) > 1 else ""
+    if not package:
+        return False
+    for folder in dict.fromkeys((ctx.cwd, ctx.workspace)):
+        for manifest in ("deno.json", "deno.jsonc"):
+            try:
+                text = (Path(folder) / manifest).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if f'"jsr:{package}' in text or f'"jsr:/{package}' in text:
+                return True
+    return False
 
 
 def _declared(registry: str, name: str, own: frozenset[str]) -> bool:
@@ -116,8 +136,9 @@ class UnknownPackage(Validator):
                          f"declared by the project ({_MANIFESTS[registry]})",
                          "check that the package exists and is the one meant, or declare "
                          "it in the project's manifest")
-        return _high(self.id, f"installs or runs code from {remote[0]!r}, not from the "
-                     f"{registry} index",
+        where = ("a JSR module outside the Deno standard library, not declared in deno.json"
+                 if remote[0].startswith("jsr:") else f"not from the {registry} index")
+        return _high(self.id, f"installs or runs code from {remote[0]!r}, {where}",
                      "install a published release, or review the source first")
 
 
