@@ -68,7 +68,8 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
         why = _pattern_holds(path, ctx)  # git apply --include='.github/*': git's own pattern
         if why is not None:
             return path, why
-        if not look or may_be_protected(word.text):
+        # the resolved path too: link/../config is .git/config when link is .git/hooks
+        if not look or may_be_protected(word.text) or may_be_protected(path):
             why = protected_reason(path, ctx.workspace, ctx.protected)
             if why is not None:
                 return path, why

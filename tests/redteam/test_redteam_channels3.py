@@ -1,0 +1,135 @@
+"""Red team, the channels end to end, part three: a protected path reached by a spelling the
+checks did not take as the kernel takes it, a manifest key one channel ignored, and a protected
+path an MCP tool is given under a name that says nothing.
+
+- ``link/../config`` where ``link`` points at ``.git/hooks`` is ``.git/config`` to the kernel
+  (its ``..`` is the parent of the link's target); the file-tool check read it as text
+  (``config`` beside the link) and the shell check's cheap look at the word found no protected
+  name in it. The Guard's ``write_file`` wrote ``core.fsmonitor`` into ``.git/config``; the
+  hooks and the shell allowed the same write.
+- ``paths.protected`` held for shell commands and the hooks, not for the Guard's own
+  ``write_file``/``edit_file`` (nor the service's calls, which decide through them).
+- An MCP tool's argument named ``name``, ``key`` or ``save_as``, or a path given as an object's
+  key (``{"files": {".mcp.json": ...}}``), was read as data: a relative protected path there
+  went through the proxy unasked and the server wrote it.
+
+Real parts only: the Guard over the real host executor, the real ``policy check`` and
+``policy hook`` processes with the agents' own JSON, the real ``policy mcp-proxy`` over stdio in
+front of an MCP server (written here) that really writes what it is given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redteam_support import EXECUTORS, guard_for
+
+from clawgate.errors import ToolError, ToolErrorKind
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = str(ROOT / "src")
+FSMONITOR = "[core]\n\tfsmonitor = touch /tmp/pwned\n"
+
+
+def repository(workspace: Path) -> Path:
+    """A workspace holding ``.git`` (hooks, config) and ``h``, a link to ``.git/hooks``, as a
+    cloned repository may hold one; ``d`` links to a directory below the hooks."""
+    (workspace / ".git" / "hooks" / "sub").mkdir(parents=True)
+    (workspace / ".git" / "config").write_text("[core]\n\tbare = false\n")
+    os.symlink(".git/hooks", workspace / "h")
+    os.symlink(".git/hooks/sub", workspace / "d")
+    return workspace
+
+
+def env(tmp_path: Path) -> dict[str, str]:
+    return {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": SRC,
+            "CLAWGATE_STATE_HOME": str(tmp_path / "state"), "CLAWGATE_NO_DAEMON": "1"}
+
+
+def clawgate(tmp_path: Path, cwd: Path, *argv: str, stdin: str = ""
+             ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "clawgate", *argv], input=stdin, cwd=cwd,
+                          env=env(tmp_path), capture_output=True, text=True, timeout=300,
+                          check=False)
+
+
+HOOKS = {"claude-code": "PreToolUse", "gemini": "BeforeTool"}
+
+
+def hook(tmp_path: Path, workspace: Path, agent: str, tool: str, tool_input: dict[str, Any]
+         ) -> tuple[str, str]:
+    """(decision, reason) of the real hook for one tool call, as the agent sends it."""
+    payload = json.dumps({"session_id": "s", "hook_event_name": HOOKS[agent],
+                          "cwd": str(workspace), "tool_name": tool, "tool_input": tool_input})
+    done = clawgate(tmp_path, workspace, "hook", agent, stdin=payload)
+    assert done.returncode == 0, done.stderr[-800:]
+    said = json.loads(done.stdout)
+    if agent == "claude-code":
+        shown = said["hookSpecificOutput"]
+        return shown["permissionDecision"], shown["permissionDecisionReason"]
+    return said["decision"], said["reason"]
+
+
+# -- a link, then `..`: the kernel's parent, not the text's --------------------------------
+
+@pytest.mark.parametrize("path", ["h/../config", "d/../../config", "d/../pre-commit"])
+def test_the_guard_s_file_tools_ask_for_a_protected_path_behind_a_link(
+        tmp_path: Path, path: str) -> None:
+    guard = guard_for(tmp_path, EXECUTORS["host"])
+    workspace = repository(tmp_path / "ws")
+    before = sorted(str(p) for p in (workspace / ".git").rglob("*"))
+    for tool, args in (("write_file", {"path": path, "content": FSMONITOR}),
+                       ("edit_file", {"path": path, "old_text": "bare", "new_text": "x"})):
+        with pytest.raises(ToolError) as refused:
+            guard.call(tool, args)
+        assert refused.value.kind is ToolErrorKind.PERMISSION_DENIED
+        assert "CG-PROT-001" in refused.value.message
+    assert (workspace / ".git" / "config").read_text() == "[core]\n\tbare = false\n"
+    assert sorted(str(p) for p in (workspace / ".git").rglob("*")) == before
+    guard.close()
+
+
+@pytest.mark.parametrize(("agent", "tool", "tool_input", "expected"), [
+    ("claude-code", "Write", {"file_path": "h/../config", "content": FSMONITOR}, "ask"),
+    ("claude-code", "Edit", {"file_path": "d/../../config", "old_string": "bare",
+                             "new_string": "x"}, "ask"),
+    ("claude-code", "MultiEdit", {"file_path": "h/../config", "edits": []}, "ask"),
+    ("claude-code", "NotebookEdit", {"notebook_path": "d/../pre-commit", "new_source": "x"},
+     "ask"),
+    ("claude-code", "mcp__fs__write_file", {"path": "h/../config", "content": "x"}, "ask"),
+    ("gemini", "write_file", {"file_path": "h/../config", "content": FSMONITOR}, "deny"),
+    ("gemini", "replace", {"file_path": "d/../pre-commit", "old_string": "a",
+                           "new_string": "b"}, "deny"),
+])
+def test_the_hooks_ask_for_a_protected_path_behind_a_link(
+        tmp_path: Path, agent: str, tool: str, tool_input: dict[str, Any],
+        expected: str) -> None:
+    workspace = repository(tmp_path / "ws")
+    said, why = hook(tmp_path, workspace, agent, tool, tool_input)
+    assert said == expected
+    assert "CG-PROT-001" in why and "is git internals" in why
+
+
+@pytest.mark.parametrize("line", ["echo '[core]' > h/../config", "cp /dev/null d/../pre-commit",
+                                  "tee d/../../config < /dev/null", "touch h/../hooks/pre-push"])
+def test_the_shell_check_asks_for_a_protected_path_behind_a_link(
+        tmp_path: Path, line: str) -> None:
+    workspace = repository(tmp_path / "ws")
+    done = clawgate(tmp_path, workspace, "check", line)
+    assert done.stdout.splitlines()[0] == "ask", done.stdout + done.stderr
+    assert "CG-PROT-001" in done.stdout + done.stderr
+
+
+def test_a_nul_byte_in_a_hook_s_path_is_refused_by_name(tmp_path: Path) -> None:
+    """It was a deny for a crash (ValueError: embedded null byte); now the path's fault."""
+    workspace = repository(tmp_path / "ws")
+    said, why = hook(tmp_path, workspace, "claude-code", "Write",
+                     {"file_path": ".git/hooks/pre-commit\u0000.txt", "content": "x"})
+    assert said == "deny"
+    assert "contains a NUL byte" in why and "CG-ADAPT-002" not in why
