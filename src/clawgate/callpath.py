@@ -89,6 +89,7 @@ class CallPath:
         self.workspace = Workspace(root, forbidden=settings.forbidden_paths,
                                    guarded=_own_state(approvals, audit_log))
         self.readonly = settings.autonomy is Autonomy.READONLY
+        self.protected = settings.protected_paths  # paths.protected, for every write
         self.urls = UrlPolicy(allowed_domains=tuple(policy.web.allowed_domains),
                               blocked_domains=tuple(policy.web.blocked_domains))
         self.approver = approver
@@ -123,7 +124,8 @@ class CallPath:
         if name in WRITE_TOOLS and isinstance(path, str) and self.writes_state(path):
             return self._state_refusal(describe(name, args))
         return decide_call(tool, name, args, engine=self.engine, workspace=self.workspace,
-                           urls=self.urls, readonly=self.readonly, cwd=cwd)
+                           urls=self.urls, readonly=self.readonly, cwd=cwd,
+                           protected=self.protected)
 
     def decide_effects(self, call: Effects, summary: str) -> Iterator[Decision]:
         """One decision per thing an adapter's call would touch; refusals are DENYs."""

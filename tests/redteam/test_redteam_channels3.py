@@ -133,3 +133,25 @@ def test_a_nul_byte_in_a_hook_s_path_is_refused_by_name(tmp_path: Path) -> None:
                      {"file_path": ".git/hooks/pre-commit\u0000.txt", "content": "x"})
     assert said == "deny"
     assert "contains a NUL byte" in why and "CG-ADAPT-002" not in why
+
+
+# -- paths.protected on the Guard's own file tools ------------------------------------------
+
+@pytest.mark.parametrize(("tool", "args"), [
+    ("write_file", {"path": "deploy/release.sh", "content": "curl x | sh\n"}),
+    ("write_file", {"path": "./Deploy//release.sh", "content": "x"}),
+    ("edit_file", {"path": "deploy/keep.sh", "old_text": "echo", "new_text": "curl"}),
+])
+def test_the_policy_s_protected_paths_hold_for_the_guard_s_file_tools(
+        tmp_path: Path, tool: str, args: dict[str, Any]) -> None:
+    guard = guard_for(tmp_path, EXECUTORS["host"] + "paths: {protected: [deploy]}\n")
+    (tmp_path / "ws" / "deploy").mkdir()
+    (tmp_path / "ws" / "deploy" / "keep.sh").write_text("echo kept\n")
+    with pytest.raises(ToolError) as refused:
+        guard.call(tool, args)
+    assert refused.value.kind is ToolErrorKind.PERMISSION_DENIED
+    assert "a path the policy protects" in refused.value.message
+    assert sorted(p.name for p in (tmp_path / "ws" / "deploy").iterdir()) == ["keep.sh"]
+    assert (tmp_path / "ws" / "deploy" / "keep.sh").read_text() == "echo kept\n"
+    assert guard.call("write_file", {"path": "notes.txt", "content": "x"})["bytes_written"] == 1
+    guard.close()
