@@ -135,6 +135,40 @@ def test_a_nul_byte_in_a_hook_s_path_is_refused_by_name(tmp_path: Path) -> None:
     assert "contains a NUL byte" in why and "CG-ADAPT-002" not in why
 
 
+# -- the guard's state: through the variables that place it, and by a recursive search ------
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("cat $CLAWGATE_STATE_HOME/keys/approvals.key", "deny"),
+    ('ls "${CLAWGATE_STATE_HOME}"', "deny"),
+    ("cp x $CLAWGATE_STATE_HOME/approvals.jsonl", "deny"),
+    ("grep -r key ..", "ask"),
+    ("grep -rn --include=*.key BEGIN ..", "ask"),
+    ("grep -d recurse key ..", "ask"),
+    ("rg key ..", "ask"),
+    ("grep -rn key .", "allow"),
+    ("grep key ../notes.txt", "allow"),
+])
+def test_the_shell_check_keeps_the_guard_s_state_out_of_reach(
+        tmp_path: Path, line: str, expected: str) -> None:
+    """The agent's commands run with the guard's environment (the hooks'), so
+    ``$CLAWGATE_STATE_HOME`` names the state; a recursive search from above it reads it."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    done = clawgate(tmp_path, workspace, "check", line)
+    assert done.stdout.splitlines()[0] == expected, done.stdout + done.stderr
+    if expected != "allow":
+        assert "CG-FS-005" in done.stdout + done.stderr
+
+
+def test_the_hook_denies_a_read_of_the_state_through_its_variable(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    said, why = hook(tmp_path, workspace, "claude-code", "Bash",
+                     {"command": "cat $CLAWGATE_STATE_HOME/keys/approvals.key"})
+    assert said == "deny"
+    assert "CG-FS-005" in why
+
+
 # -- paths.protected on the Guard's own file tools ------------------------------------------
 
 @pytest.mark.parametrize(("tool", "args"), [
