@@ -194,6 +194,56 @@ def test_gemini_s_save_memory_is_a_protected_write(tmp_path: Path, policy: str,
         "allow", "clawgate allow: no rule objected (low risk)")
 
 
+# -- a [tool.clawgate] table the agent adds to pyproject.toml ------------------------------
+
+# (the table, the call it turned from an ask into an allow)
+LOOSER = {
+    "trusted": ("[tool.clawgate]\nversion = 1\n[tool.clawgate.hooks]\ntrusted = true\n",
+                "rm -rf .git"),
+    "autonomy": ('[tool.clawgate]\nversion = 1\nautonomy = "full"\n',
+                 "git push origin main"),
+    "allow rule": ("[tool.clawgate]\nversion = 1\n[[tool.clawgate.shell.rules]]\n"
+                   'id = "push"\ncommand = ["git", "push"]\ndecision = "allow"\n'
+                   'why = "ci"\nexamples = {match = ["git push origin main"], '
+                   'not_match = ["ls"]}\n', "git push origin main"),
+}
+
+
+@pytest.mark.parametrize("where", [".", "sub"])
+@pytest.mark.parametrize("table", sorted(LOOSER))
+def test_a_table_added_to_pyproject_does_not_loosen_the_next_call(
+        tmp_path: Path, table: str, where: str) -> None:
+    """Editing pyproject.toml is an everyday allowed write; the table it adds (in the project
+    root, or in a directory the agent then works in) made the next call's ASK an allow."""
+    workspace = tmp_path / "ws"
+    (workspace / ".git").mkdir(parents=True)
+    (workspace / "sub").mkdir()
+    here = workspace / where
+    pyproject = here / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "x"\n')
+    text, line = LOOSER[table]
+    edit = {"file_path": str(pyproject), "old_string": 'name = "x"\n',
+            "new_string": 'name = "x"\n\n' + text}
+    assert hook(tmp_path, here, "claude-code", "Edit", edit)[0] == "allow"
+    pyproject.write_text('[project]\nname = "x"\n\n' + text)  # as the agent edits it
+    said, why = hook(tmp_path, here, "claude-code", "Bash", {"command": line})
+    assert said == "ask", why
+    done = clawgate(tmp_path, here, "config", "--cwd", str(here))
+    assert "may only narrow the layers before it" in done.stderr
+
+
+def test_a_pyproject_table_still_narrows(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    (workspace / ".git").mkdir(parents=True)
+    (workspace / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.clawgate]\nversion = 1\nautonomy = "readonly"\n')
+    said, why = hook(tmp_path, workspace, "claude-code", "Write",
+                     {"file_path": "notes.txt", "content": "x"})
+    assert (said, "CG-TOOL-001" in why) == ("deny", True)
+    done = clawgate(tmp_path, workspace, "config", "--cwd", str(workspace))
+    assert done.stdout.splitlines()[-1] == f"project\t{workspace / 'pyproject.toml'}"
+
+
 # -- paths.protected on the Guard's own file tools ------------------------------------------
 
 @pytest.mark.parametrize(("tool", "args"), [
