@@ -126,6 +126,36 @@ def test_the_shell_check_asks_for_a_protected_path_behind_a_link(
     assert "CG-PROT-001" in done.stdout + done.stderr
 
 
+@pytest.mark.parametrize("line", ["cp -l .git/config notes.txt", "link .git/config notes.txt",
+                                  "cp --link .git/config notes.txt",
+                                  "cp -s .git/hooks/pre-commit run.sh"])
+def test_the_shell_check_asks_for_a_link_to_a_protected_path(tmp_path: Path, line: str) -> None:
+    """A hard link to .git/config is .git/config to every later write through it."""
+    workspace = repository(tmp_path / "ws")
+    done = clawgate(tmp_path, workspace, "check", line)
+    assert done.stdout.splitlines()[0] == "ask", done.stdout + done.stderr
+    assert "a link to it lets later writes reach it" in done.stdout + done.stderr
+
+
+def test_a_write_through_a_hard_link_asks_on_every_channel(tmp_path: Path) -> None:
+    """However the link came (a tar's hard-link entry, a program the checker cannot see
+    into), a write in place through it changes .git/config."""
+    workspace = repository(tmp_path / "ws")
+    os.link(workspace / ".git" / "config", workspace / "notes.txt")
+    for line in ("echo '[core]' >> notes.txt", "sed -i s/bare/x/ notes.txt"):
+        done = clawgate(tmp_path, workspace, "check", line)
+        assert done.stdout.splitlines()[0] == "ask", done.stdout + done.stderr
+        assert "notes.txt has 2 hard links" in done.stdout + done.stderr
+    for tool, tool_input in (("Write", {"file_path": "notes.txt", "content": FSMONITOR}),
+                             ("Edit", {"file_path": "notes.txt", "old_string": "bare",
+                                       "new_string": "x"})):
+        said, why = hook(tmp_path, workspace, "claude-code", tool, tool_input)
+        assert (said, "has 2 hard links" in why) == ("ask", True)
+    (workspace / "plain.txt").write_text("x\n")
+    assert hook(tmp_path, workspace, "claude-code", "Write",
+                {"file_path": "plain.txt", "content": "y"})[0] == "allow"
+
+
 def test_a_nul_byte_in_a_hook_s_path_is_refused_by_name(tmp_path: Path) -> None:
     """It was a deny for a crash (ValueError: embedded null byte); now the path's fault."""
     workspace = repository(tmp_path / "ws")
