@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from clawgate.approval import ApprovalRequest, ApprovalStore, Approver, seek_approval
 from clawgate.audit import AuditLog, AuditRecord
+from clawgate.auditplace import audit_log_for
 from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.engine import Engine
 from clawgate.errors import ToolError
@@ -95,6 +96,7 @@ class CallPath:
         self.approver = approver
         self.approvals = approvals
         self.scrubber = Scrubber(env=os.environ if env is None else env)
+        audit_log = audit_log_for(audit_log, root)  # never inside the workspace
         self.audit = audit_log if isinstance(audit_log, AuditLog) or audit_log is None \
             else AuditLog(audit_log, self.scrubber)
         self.trusted = policy.hooks.trusted

@@ -274,6 +274,39 @@ def test_a_pyproject_table_still_narrows(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[-1] == f"project\t{workspace / 'pyproject.toml'}"
 
 
+# -- an audit log inside the workspace: what the hook allows can rewrite it -----------------
+
+@pytest.mark.parametrize("agent", sorted(HOOKS))
+def test_a_hook_refuses_an_audit_log_inside_the_workspace(tmp_path: Path, agent: str) -> None:
+    """The Guard refused one; the hooks wrote it where the Bash calls they allow ('rm
+    audit.jsonl', 'echo ... >> audit.jsonl') could truncate or rewrite it."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    log = workspace / "audit.jsonl"
+    tool, line = ("Bash", "ls") if agent == "claude-code" else ("run_shell_command", "ls")
+    said, why = hook(tmp_path, workspace, agent, tool, {"command": line}, "--audit", str(log))
+    assert said == "deny"
+    assert f"the audit log {log} is inside the workspace" in why
+    assert not log.exists()
+    beside = tmp_path / "audit.jsonl"
+    said, _ = hook(tmp_path, workspace, agent, tool, {"command": line}, "--audit", str(beside))
+    assert said == "allow"
+    assert beside.read_text().count("\n") == 1
+
+
+def test_the_mcp_proxy_refuses_an_audit_log_inside_the_workspace(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (tmp_path / "writer_server.py").write_text(WRITER)
+    log = workspace / "audit.jsonl"
+    done = clawgate(tmp_path, workspace, "mcp-proxy", "--name", "writer", "--workspace",
+                    str(workspace), "--audit", str(log), "--", sys.executable,
+                    str(tmp_path / "writer_server.py"))
+    assert done.returncode == 2
+    assert f"the audit log {log} is inside the workspace" in done.stderr
+    assert not log.exists()
+
+
 # -- paths.protected on the Guard's own file tools ------------------------------------------
 
 @pytest.mark.parametrize(("tool", "args"), [
