@@ -26,6 +26,7 @@ from clawgate.auditplace import audit_log_for
 from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.engine import Engine
 from clawgate.errors import ToolError
+from clawgate.githooks import hooks_patterns
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.policy.visibility import ToolContext
 from clawgate.records import replace
@@ -90,7 +91,8 @@ class CallPath:
         self.workspace = Workspace(root, forbidden=settings.forbidden_paths,
                                    guarded=_own_state(approvals, audit_log))
         self.readonly = settings.autonomy is Autonomy.READONLY
-        self.protected = settings.protected_paths  # paths.protected, for every write
+        # paths.protected and the repository's own hooks directory, for every write
+        self.protected = (*settings.protected_paths, *hooks_patterns(root))
         self.urls = UrlPolicy(allowed_domains=tuple(policy.web.allowed_domains),
                               blocked_domains=tuple(policy.web.blocked_domains))
         self.approver = approver

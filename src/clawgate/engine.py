@@ -17,6 +17,7 @@ from clawgate.bounds import (
     charge_text,
 )
 from clawgate.decision import Decision, Outcome, Reason, Risk, TraceEntry, Verdict, strictest
+from clawgate.githooks import hooks_patterns
 from clawgate.lazyre import lazy_pattern
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.protectedpaths import state_paths
@@ -177,8 +178,8 @@ class Engine:
             workspace = os.path.abspath(self.settings.workspace or here)
             found = Context(here, workspace, os.path.expanduser("~"),
                             _forbidden_in(workspace, self.settings.forbidden_paths),
-                            self.settings.protected_paths, self.settings.regenerable_paths,
-                            state_paths(), _placing_state())
+                            (*self.settings.protected_paths, *hooks_patterns(workspace)),
+                            self.settings.regenerable_paths, state_paths(), _placing_state())
             if len(self._contexts) >= 64:
                 self._contexts.clear()
             self._contexts[key] = found

@@ -78,7 +78,7 @@ class Gate:
         self.audit = self.path.audit
         self.trusted = self.path.trusted
         self.max_result_bytes = self.path.max_result_bytes
-        self.protected = policy.engine_settings().protected_paths
+        self.protected = self.path.protected
 
     # Who may say yes can be set after construction (the hooks and the proxy do).
     @property
