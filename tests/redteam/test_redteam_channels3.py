@@ -198,6 +198,24 @@ def test_the_configured_hooks_directory_is_protected_on_every_channel(
     guard.close()
 
 
+@pytest.mark.bwrap
+@pytest.mark.parametrize("exists", [True, False])
+def test_under_bubblewrap_a_command_cannot_write_the_configured_hooks(
+        tmp_path: Path, exists: bool) -> None:
+    """A script the checker cannot see into (trusted: it runs), meeting the mount."""
+    workspace = hooks_elsewhere(tmp_path / "ws", ".githooks")
+    if exists:
+        (workspace / ".githooks").mkdir()
+    (workspace / "attack.sh").write_text(
+        "mkdir -p .githooks; printf '#!/bin/sh\\ntouch pwned\\n' > .githooks/pre-commit\n"
+        "echo done > done.txt\n")
+    guard = guard_for(tmp_path, EXECUTORS["bwrap"] + "hooks: {trusted: true}\n")
+    guard.call("exec_shell", {"command": "sh attack.sh"})
+    guard.close()
+    assert (workspace / "done.txt").read_text() == "done\n"  # the script ran to its end
+    assert not (workspace / ".githooks" / "pre-commit").exists()
+
+
 # -- the guard's state: through the variables that place it, and by a recursive search ------
 
 @pytest.mark.parametrize(("line", "expected"), [
