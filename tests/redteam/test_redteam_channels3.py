@@ -479,3 +479,26 @@ def test_the_proxy_still_passes_an_ordinary_call(tmp_path: Path) -> None:
                                    {"name": "notes/today.md", "content": "hello"})
     assert (is_error, said) == (False, "written")
     assert (workspace / "notes" / "today.md").read_text() == "hello"
+
+
+# -- known gap: a warm engine's decisions do not see the filesystem change -------------------
+
+@pytest.mark.xfail(strict=True, reason="the engine's decision cache is keyed by the line, the "
+                   "cwd and the state, not by the filesystem facts a decision read (links, "
+                   "hard links, a hooks directory): a long-lived Guard, proxy or service "
+                   "answers a line again as it did before a link appeared")
+def test_a_link_that_appears_after_a_decision_is_seen(tmp_path: Path) -> None:
+    guard = guard_for(tmp_path, EXECUTORS["host"])
+    workspace = tmp_path / "ws"
+    (workspace / ".git" / "hooks").mkdir(parents=True)
+    (workspace / ".git" / "config").write_text("[core]\n")
+    line = "printf '\\tfsmonitor = true\\n' >> h/../config"
+    guard.call("exec_shell", {"command": line})  # no h yet: the shell fails, nothing written
+    os.symlink(".git/hooks", workspace / "h")  # a checkout, an archive, a tool brings it
+    try:
+        with pytest.raises(ToolError) as refused:
+            guard.call("exec_shell", {"command": line})
+        assert refused.value.kind is ToolErrorKind.PERMISSION_DENIED
+    finally:
+        guard.close()
+        assert "fsmonitor" not in (workspace / ".git" / "config").read_text()
