@@ -22,9 +22,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from clawgate.approval import ApprovalRequest, ApprovalStore, Approver, seek_approval
 from clawgate.audit import AuditLog, AuditRecord
+from clawgate.auditplace import audit_log_for
 from clawgate.decision import Decision, Outcome, Reason, Risk
 from clawgate.engine import Engine
 from clawgate.errors import ToolError
+from clawgate.githooks import hooks_patterns
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.policy.visibility import ToolContext
 from clawgate.records import replace
@@ -89,11 +91,14 @@ class CallPath:
         self.workspace = Workspace(root, forbidden=settings.forbidden_paths,
                                    guarded=_own_state(approvals, audit_log))
         self.readonly = settings.autonomy is Autonomy.READONLY
+        # paths.protected and the repository's own hooks directory, for every write
+        self.protected = (*settings.protected_paths, *hooks_patterns(root))
         self.urls = UrlPolicy(allowed_domains=tuple(policy.web.allowed_domains),
                               blocked_domains=tuple(policy.web.blocked_domains))
         self.approver = approver
         self.approvals = approvals
         self.scrubber = Scrubber(env=os.environ if env is None else env)
+        audit_log = audit_log_for(audit_log, root)  # never inside the workspace
         self.audit = audit_log if isinstance(audit_log, AuditLog) or audit_log is None \
             else AuditLog(audit_log, self.scrubber)
         self.trusted = policy.hooks.trusted
@@ -123,7 +128,8 @@ class CallPath:
         if name in WRITE_TOOLS and isinstance(path, str) and self.writes_state(path):
             return self._state_refusal(describe(name, args))
         return decide_call(tool, name, args, engine=self.engine, workspace=self.workspace,
-                           urls=self.urls, readonly=self.readonly, cwd=cwd)
+                           urls=self.urls, readonly=self.readonly, cwd=cwd,
+                           protected=self.protected)
 
     def decide_effects(self, call: Effects, summary: str) -> Iterator[Decision]:
         """One decision per thing an adapter's call would touch; refusals are DENYs."""

@@ -26,6 +26,7 @@ from clawgate.decision import (
     Verdict,
     strictest,
 )
+from clawgate.githooks import hooks_patterns
 from clawgate.lazyre import lazy_pattern
 from clawgate.policy.settings import Autonomy, EngineSettings
 from clawgate.protectedpaths import state_paths
@@ -141,8 +142,7 @@ class Engine:
         self._raw_checks = [(v, v.check_text) for v in self._raw]
         self._line_checks_all = [(v, v.check_line) for v in self._line]
         self._resolved_checks = [(v, v.check_line) for v in self._line_resolved]
-        self._cache: OrderedDict[tuple[str, str, str, tuple[str, ...]], Decision] = \
-            OrderedDict()
+        self._cache: OrderedDict[_CacheKey, Decision] = OrderedDict()
         self._cache_size = cache_size
         self._bounds = (max_steps, max_cpu_seconds)
         self._contexts: dict[tuple[str | None, ...], Context] = {}
@@ -172,7 +172,7 @@ class Engine:
         ctx = self._context(cwd)
         # ~ and $HOME mean the home directory of the moment; the state directory is the one
         # the environment names now
-        key = (command, ctx.cwd, ctx.home, ctx.guarded)
+        key = (command, ctx.cwd, ctx.home, ctx.guarded, ctx.state_env)
         cached = self._cache.get(key)
         if cached is not None:
             with suppress(KeyError):  # another thread may have evicted it meanwhile
@@ -196,8 +196,8 @@ class Engine:
             workspace = os.path.abspath(self.settings.workspace or here)
             found = Context(here, workspace, os.path.expanduser("~"),
                             _forbidden_in(workspace, self.settings.forbidden_paths),
-                            self.settings.protected_paths, self.settings.regenerable_paths,
-                            state_paths())
+                            (*self.settings.protected_paths, *hooks_patterns(workspace)),
+                            self.settings.regenerable_paths, state_paths(), _placing_state())
             if len(self._contexts) >= 64:
                 self._contexts.clear()
             self._contexts[key] = found
@@ -464,8 +464,15 @@ def _moved(parsed: ParsedLine, ctx: Context) -> dict[int, tuple[Context, ...]]:
     return found
 
 
+# A decision's key: the line, the cwd, the home, the state and the variables placing it.
+_CacheKey = tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...]]
 # What the home and the state directories are read from (statedir.state_root).
 _STATE_ENV = ("HOME", "CLAWGATE_STATE_HOME", "XDG_STATE_HOME", "CLAWGATE_STATE_DIR")
+
+
+def _placing_state() -> tuple[tuple[str, str], ...]:
+    """The variables that place the state directory, as set now (``$HOME`` is ``ctx.home``)."""
+    return tuple((name, os.environ[name]) for name in _STATE_ENV[1:] if os.environ.get(name))
 
 
 def _default_shadow(settings: EngineSettings) -> Shadow:

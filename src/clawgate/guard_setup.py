@@ -5,21 +5,19 @@ Kept apart from ``guard.py`` so that the call path there reads as the nine steps
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clawgate.approval import ApprovalStore, Approver, DenyAllApprover
 from clawgate.audit import AuditLog
+from clawgate.auditplace import audit_log_for, default_audit_path
 from clawgate.callpath import CallPath, ContainerEngine, engine_for, state_files
 from clawgate.decision import Decision, Outcome, Reason
 from clawgate.engine import Engine
-from clawgate.errors import ClawgateError, ToolError, ToolErrorKind
+from clawgate.errors import ToolError, ToolErrorKind
 from clawgate.ratelimit import RateLimiter
 from clawgate.records import record
-from clawgate.statedir import state_root
 from clawgate.tools.base import Result, Tool, ToolRegistry
 from clawgate.tools.builtin import builtin_tools, custom_tools
 from clawgate.tools.paths import Workspace
@@ -176,39 +174,6 @@ class Setup:
         finally:
             if self.audit is not None:
                 self.audit.close()
-
-
-def audit_log_for(audit_log: AuditLog | str | os.PathLike[str] | bool | None, root: str
-                  ) -> AuditLog | str | os.PathLike[str] | None:
-    """The audit log to write: ``True`` is this workspace's log under the state root
-    (``default_audit_path``), ``False``/None none. A log inside the workspace is refused: the
-    commands and file tools the guard runs there could rewrite or delete it."""
-    if audit_log is True:
-        audit_log = default_audit_path(root)
-    if audit_log is None or audit_log is False:
-        return None
-    where = audit_log.path if isinstance(audit_log, AuditLog) else Path(audit_log)
-    if _inside(where, root):
-        raise ClawgateError(
-            f"the audit log {where} is inside the workspace {root}, where what the guard runs "
-            "could change it; keep it outside (audit_log=True puts it under the state "
-            f"directory {state_root()})")
-    return audit_log
-
-
-def default_audit_path(root: str) -> Path:
-    """``<state root>/audit/<workspace name>-<hash of its real path>.jsonl``."""
-    real = os.path.realpath(root)
-    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    folder = state_root() / "audit"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return folder / f"{os.path.basename(real) or 'root'}-{digest}.jsonl"
-
-
-def _inside(path: Path, root: str) -> bool:
-    """Whether ``path`` (which may not exist yet) resolves inside ``root``."""
-    real = Path(os.path.realpath(path))
-    return real.is_relative_to(os.path.realpath(root))
 
 
 def _audit_egress(executor: Executor, log: AuditLog | None) -> None:

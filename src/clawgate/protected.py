@@ -1,16 +1,21 @@
 """Protected paths for the file tools, the hooks and the MCP proxy: the one list the shell
 checker uses (``clawgate.protectedpaths``), applied to a path as a tool call names it.
 
-A path is matched as written (made absolute against the workspace) and canonicalised (symlinks
-resolved), so a link named ``notes`` pointing at ``.git/hooks`` is caught too. Writing one is
-never a silent allow: the file tools, the hooks and the MCP proxy answer ASK (a person must
-approve).
+A path is matched as written (made absolute against the workspace, ``..`` taken as text), as
+the kernel resolves it (each ``..`` after the link before it: ``link/../config`` with ``link``
+pointing at ``.git/hooks`` is ``.git/config``) and canonicalised, so a link named ``notes``
+pointing at ``.git/hooks`` is caught too. A path holding a NUL byte is matched up to it, as a
+C string is read (containment refuses it on its own). A file with more than one hard link asks
+too: the agents' tools write in place, through the link, and its other names cannot be found
+from this one. Writing either is never a silent allow: the file tools, the hooks and the MCP
+proxy answer ASK (a person must approve).
 """
 
 from __future__ import annotations
 
 import os
 
+from clawgate.protectedpaths import hard_links
 from clawgate.protectedpaths import protected_reason as _reason
 
 PROTECTED_ID = "CG-PROT-001"
@@ -21,9 +26,19 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
     approval, or None when it is not a protected path. ``extra``: the policy's
     ``paths.protected`` patterns."""
     root = os.path.realpath(os.path.abspath(workspace))
-    joined = os.path.normpath(os.path.join(root, os.path.expanduser(path)))
-    for candidate in dict.fromkeys((joined, os.path.realpath(joined))):
+    text = path.split("\0", 1)[0]
+    for candidate in spellings(text, root):
         why = _reason(candidate, root, extra)
         if why is not None:
             return f"{path}: a protected path ({why})"
-    return None
+    links = hard_links(os.path.join(root, os.path.expanduser(text)))
+    return None if links is None else f"{path}: {links}"
+
+
+def spellings(path: str, root: str) -> tuple[str, ...]:
+    """Every place ``path`` (relative to ``root``) may name: the text normalised, that text's
+    real path, and the real path of the text as given, whose ``..`` the kernel takes after
+    the link before it rather than lexically."""
+    given = os.path.join(root, os.path.expanduser(path))
+    lexical = os.path.normpath(given)
+    return tuple(dict.fromkeys((lexical, os.path.realpath(lexical), os.path.realpath(given))))

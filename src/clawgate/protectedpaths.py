@@ -94,6 +94,22 @@ def state_reason(path: str, state: tuple[str, ...]) -> str | None:
     return None
 
 
+def hard_links(path: str) -> str | None:
+    """Why a write to the existing regular file ``path`` may reach a protected path through
+    its other hard links (a write in place changes every name of the file, and those names
+    cannot be found from this one), or None when it has one name (or is no such file)."""
+    import stat
+
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink < 2:
+        return None
+    return (f"has {info.st_nlink} hard links; a write through it changes every other name of "
+            "the file, and one may be a protected path (.git/config)")
+
+
 def _index() -> dict[str, list[tuple[tuple[str, ...], str]]]:
     """The default patterns by their first component: one dict lookup per path component."""
     found: dict[str, list[tuple[tuple[str, ...], str]]] = {}

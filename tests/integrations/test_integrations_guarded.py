@@ -28,12 +28,17 @@ class Server:
         return types.CallToolResult(content=[types.TextContent(type="text", text="ran")])
 
 
+def audit_path(workspace: Path) -> Path:
+    """Beside the workspace: a log inside it is refused (what runs there could change it)."""
+    return workspace.parent / f"{workspace.name}-audit.jsonl"
+
+
 def guarded(tmp_path: Path, policy: Path, reply: ApprovalAnswer, *extra: str) -> GuardedTools:
     def person(request: ApprovalRequest) -> ApprovalAnswer:
         return reply
 
     gate = Gate(load_policy(str(policy), *extra), workspace=str(tmp_path),
-                approver=CallbackApprover(person), audit_log=tmp_path / "audit.jsonl")
+                approver=CallbackApprover(person), audit_log=audit_path(tmp_path))
     return GuardedTools(gate, "ops", CallContext(session="s1", agent="builder"))
 
 
@@ -45,7 +50,7 @@ def test_ask_goes_to_the_approver(tmp_path: Path, policy_file: Path, reply: Appr
     result = anyio.run(tools.call, "run", {"command": "publish-release v3"}, server.forward)
     assert result.is_error is (not reached)
     assert server.calls == ([("run", {"command": "publish-release v3"})] if reached else [])
-    line = json.loads((tmp_path / "audit.jsonl").read_text())
+    line = json.loads(audit_path(tmp_path).read_text())
     assert (line["tool"], line["agent"], line["decision"]["outcome"]) == (
         "ops__run", "builder", "allow" if reached else "deny")
 

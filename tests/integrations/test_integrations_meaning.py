@@ -100,6 +100,9 @@ def test_meaning_of(key: str, schema: dict[str, Any] | None, meaning: Meaning) -
     (" HTTPS://x.example/", Meaning.URL), ("file:///etc", Meaning.URL),
     ("hello world", Meaning.NONE), ("src/main.py", Meaning.NONE), ("", Meaning.NONE),
     ("line one\n/etc/passwd", Meaning.NONE),
+    (".git/hooks/pre-commit", Meaning.PATH), ("CLAUDE.md", Meaning.PATH),
+    ("sub/.vscode/tasks.json", Meaning.PATH), ("update CLAUDE.md today", Meaning.NONE),
+    ("docs/guide.md", Meaning.NONE),
 ])
 def test_value_meaning(value: str, meaning: Meaning) -> None:
     assert value_meaning(value) is meaning

@@ -44,6 +44,13 @@ def _state_under_home(monkeypatch: pytest.MonkeyPatch) -> None:
     ("ls ~/*", ALLOW),
     ("cat ~/.local/share/notes.txt", ALLOW),
     ("grep -r TODO src", ALLOW),
+    ("cat $XDG_STATE_HOME/clawgate/keys/audit.key", DENY),
+    ("grep -r BEGIN ~", ASK),
+    ("grep -rl BEGIN .local", ASK),
+    ("rg --hidden BEGIN ~", ASK),
+    ("rg -uu BEGIN ~", ASK),
+    ("rg BEGIN ~", ALLOW),  # ripgrep skips hidden directories: ~/.local is not searched
+    ("grep -a BEGIN ~/notes.txt", ALLOW),
 ])
 def test_the_state_directory_in_a_workspace_of_home(line: str, expected: object) -> None:
     outcome, rules = decide(line, AT_HOME, cwd=HOME)

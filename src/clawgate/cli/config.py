@@ -3,8 +3,8 @@
 The embedded default first, then the user file, the project's, ``$CLAWGATE_POLICY`` and the
 ``--policy`` files (see ``clawgate.policy.discovery``). Every one is loaded, so a bad file exits
 2 with ``file:line: what is wrong``, as it would for any other subcommand. A value that a
-layer sets but that is not taken because it would widen a locked layer is named on stderr
-(``held`` in ``--json``).
+layer sets but that is not taken because it would widen a locked layer (or because a
+``pyproject.toml`` table may only narrow) is named on stderr (``held`` in ``--json``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ import click
 from clawgate.cli.common import emit_json, say
 from clawgate.cli.exitcodes import ExitCode
 from clawgate.errors import PolicyError
+
+LOCKED = "it would widen a locked layer"
+NARROW_ONLY = "a [tool.clawgate] table in pyproject.toml may only narrow the layers before it"
 
 
 @click.command(name="config")
@@ -43,13 +46,13 @@ def config(policies: tuple[str, ...], cwd: str | None, as_json: bool) -> int:
                                                                  strict=True)]
     held = [{"path": layer.path, "key": ".".join(map(str, key))}
             for layer, key in policy.merged.held]
+    whys = [NARROW_ONLY if layer.narrow_only else LOCKED for layer, _ in policy.merged.held]
     if as_json:
         emit_json({"layers": layers, "held": held})
         return ExitCode.OK
     for layer in layers:
         locked = "  (locked)" if layer["locked"] else ""
         click.echo(f"{layer['origin']}\t{layer['path']}{locked}")
-    for item in held:
-        say(f"policy config: {item['path']}: {item['key']}: not taken; it would widen a "
-            "locked layer")
+    for item, why in zip(held, whys, strict=True):
+        say(f"policy config: {item['path']}: {item['key']}: not taken; {why}")
     return ExitCode.OK

@@ -8,7 +8,7 @@ import click
 
 from clawgate.cli.common import say
 from clawgate.cli.exitcodes import ExitCode
-from clawgate.errors import MissingExtra, PolicyError
+from clawgate.errors import ClawgateError, MissingExtra, PolicyError
 from clawgate.extras import require
 
 
@@ -65,5 +65,8 @@ def mcp_proxy(name: str, url: str | None, policies: tuple[str, ...], workspace: 
         anyio.run(serve, options)
     except PolicyError as exc:
         say(str(exc))
+        return ExitCode.USAGE
+    except ClawgateError as exc:  # a setting that cannot hold (an audit log in the workspace)
+        say(f"policy mcp-proxy: {exc}")
         return ExitCode.USAGE
     return ExitCode.OK

@@ -7,7 +7,8 @@ the top of the workspace and in the directories below it, breadth first, down to
 vendored repository, a nested project's ``.git``); hidden directories and build or dependency
 output (``SKIPPED``) are not looked into. One pattern is narrowed: of ``.git`` only what makes git
 run something (``hooks``, ``config``) is read-only, since git must write the rest to commit;
-a ``.git`` *file* (a worktree's or a submodule's pointer) is read-only itself.
+a ``.git`` *file* (a worktree's or a submodule's pointer) is read-only itself. The directory
+the repository's ``core.hooksPath`` names (``githooks.py``) is read-only too, or held empty.
 
 What does not exist yet is listed too (``absent``), for the sandbox to hold an empty directory
 in its place while a command runs: at the top of the workspace, the first
@@ -25,6 +26,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clawgate.githooks import hooks_patterns
 from clawgate.protectedpaths import DEFAULT_PROTECTED, SPELLING
 
 GIT_NARROWED = (".git/hooks", ".git/config")  # the parts of .git that run code
@@ -45,6 +47,7 @@ _BY_FIRST = _by_first()
 
 
 _GIT_WHY = dict(DEFAULT_PROTECTED)[".git"]
+_HOOKS_WHY = "the repository's hooks directory (core.hooksPath), which git runs hooks from"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,9 @@ def workspace_paths(workspace: Path) -> Protected:
         missing = _first_missing(top, pattern, listing) if pattern != ".git" else None
         if missing is not None:
             absent.setdefault(missing, why)
+    for hooks in hooks_patterns(top):  # core.hooksPath: git runs the hooks there
+        if hooks.startswith(top.rstrip("/") + "/"):
+            (found if os.path.lexists(hooks) else absent).setdefault(hooks, _HOOKS_WHY)
     return Protected(sorted(found.items()), sorted(absent.items()), sorted(links.items()))
 
 

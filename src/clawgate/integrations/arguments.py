@@ -4,7 +4,8 @@ An MCP server's tools are opaque to clawgate, so each argument is read by what i
 tool's input schema (``format: uri``, a description such as "Path to the file"), the argument's
 name (``path``, ``paths``, ``filePath``, ``source``, ``destination``, ``target``, ``cwd``,
 ``url``, ``endpoint``, ``command``, ``cmd``, ``script`` ...) and the value itself (a URL with a
-scheme, a path that is absolute or starts with ``~`` or climbs with ``..``), recursively into
+scheme, a path that is absolute or starts with ``~`` or climbs with ``..``, one word naming a
+protected path; an object's keys are read by the same shape), recursively into
 nested objects and lists (their schemas followed), to a bounded depth; a deeper value is refused
 rather than skipped. Glob patterns (``glob``, ``include``, ``pattern`` ...) are checked at every
 root they can expand to (``globs.py``).
@@ -144,6 +145,8 @@ def _mapping(args: Mapping[str, Any], found: _Found, where: _Where) -> None:
     beside = ARGV_KEY in keys and any(name_meaning(k) is Meaning.COMMAND for k in keys)
     for key, value in args.items():
         name = str(key)
+        if value_meaning(name) is not Meaning.NONE:  # {"files": {"CLAUDE.md": "..."}}
+            _by_shape(name, found)
         sub = property_schema(where.schema, name, where.root)
         meaning = meaning_of(name, sub)
         if normal(name) == "shell" and isinstance(value, bool):

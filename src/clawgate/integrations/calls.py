@@ -36,6 +36,9 @@ class Call:
     agent_tool: str = ""  # the name the agent used (Bash, run_shell_command ...), for reasons
     opaque_paths: bool = False  # an MCP tool: any path it is given may be written
     unknown_keys: tuple[str, ...] = ()  # arguments the agent does not document for the tool
+    # Files the agent itself writes outside the workspace by design (its memory file): a
+    # protected path there asks; containment does not apply to them.
+    own_files: tuple[str, ...] = ()
 
     def written(self) -> tuple[str, ...]:
         """The paths this call may write (an opaque tool's reads too)."""

@@ -35,7 +35,7 @@ from clawgate.integrations.webaddr import url_problem
 from clawgate.policy.catalog import BUILTIN_TOOLS
 from clawgate.protected import PROTECTED_ID, protected_reason
 from clawgate.protectedpaths import STATE_WHY, state_below
-from clawgate.tools.checks import combine, describe
+from clawgate.tools.checks import READONLY_ID, combine, describe
 
 if TYPE_CHECKING:
     from clawgate.policy.policy import Policy
@@ -78,7 +78,7 @@ class Gate:
         self.audit = self.path.audit
         self.trusted = self.path.trusted
         self.max_result_bytes = self.path.max_result_bytes
-        self.protected = policy.engine_settings().protected_paths
+        self.protected = self.path.protected
 
     # Who may say yes can be set after construction (the hooks and the proxy do).
     @property
@@ -154,7 +154,10 @@ class Gate:
     def _protected(self, call: Call, summary: str) -> Iterator[Decision]:
         """A write to a protected path (git hooks and config, agent configuration, CI files
         ...) is never a silent allow: a person must approve."""
-        for path in dict.fromkeys(call.written()):
+        if call.own_files and self.readonly:
+            yield refused(summary, READONLY_ID, "this agent may only read (autonomy readonly "
+                          "or no write permission)", risk=Risk.MEDIUM)
+        for path in dict.fromkeys((*call.written(), *call.own_files)):
             why = protected_reason(path, self.root, self.protected)
             if why is not None:
                 yield Decision(summary, Outcome.ASK, Risk.HIGH, (Reason(

@@ -2,7 +2,9 @@
 
 ``run_shell_command`` goes through the command checker (in its ``dir_path``); the file tools
 (``read_file``, ``write_file``, ``replace``, ``glob``, ``search_file_content``/``grep``,
-``list_directory``, ``read_many_files``) through workspace containment; ``web_fetch`` through
+``list_directory``, ``read_many_files``) through workspace containment; ``save_memory``, which
+appends to ``~/.gemini/GEMINI.md`` (instructions every later session reads), as a write to a
+protected path (``memory_write`` in the tool policy); ``web_fetch`` through
 the URL rules for every URL in its prompt; MCP tools (``mcp__<server>__<tool>``, older
 ``<server>__<tool>``) through the tool policy and the MCP argument checks.
 
@@ -36,7 +38,10 @@ from clawgate.integrations.webaddr import prompt_urls
 
 EVENT = "BeforeTool"
 GREP_TOOLS = frozenset({"search_file_content", "grep", "grep_search"})
-PASSIVE = frozenset({"save_memory", "write_todos"})
+PASSIVE = frozenset({"write_todos"})
+# Where ``save_memory`` appends what it is told: the global context file every later session
+# reads as instructions.
+MEMORY_FILE = "~/.gemini/GEMINI.md"
 _EDITED = "modified_by_user ai_proposed_content"  # set by Gemini CLI when a person edits
 _SEARCH = "pattern dir_path path include case_sensitive respect_git_ignore " \
           "respect_gemini_ignore file_filtering_options"
@@ -52,7 +57,7 @@ ARGUMENTS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, 
     "glob": _SEARCH, "search_file_content": _SEARCH, "grep": _SEARCH, "grep_search": _SEARCH,
     "read_many_files": "paths include exclude recursive useDefaultExcludes "
                        "file_filtering_options respect_git_ignore",
-    "web_fetch": "prompt url", "google_web_search": "query",
+    "web_fetch": "prompt url", "google_web_search": "query", "save_memory": "fact",
 }.items()}
 NO_APPROVER_HINT = "Gemini CLI hooks cannot ask; run the hook with --approver terminal to be asked"
 
@@ -77,6 +82,9 @@ class Gemini:
             return simple
         if name == "web_fetch":
             return _web_fetch(args)
+        if name == "save_memory":  # governed as memory_write; its file steers every session
+            text(args, "fact")
+            return Call("memory_write", args, own_files=(MEMORY_FILE,), agent_tool=name)
         if name == "google_web_search":
             text(args, "query")
             return Call("web_search", args, agent_tool=name)

@@ -11,7 +11,10 @@ the strongest first:
   known names and suffixes (``...path``, ``...dir``, ``...url``, ``...command``);
 - the value itself (``value_meaning``): a string with a URL scheme (spaces around it and the
   scheme's case do not matter) is a URL, or a path for ``file:``; a string shaped like an
-  absolute, ``~`` or ``..`` path is a path, whatever its key.
+  absolute, ``~`` or ``..`` path is a path, whatever its key, and so is one word that names a
+  protected path (``.git/hooks/pre-commit``, ``CLAUDE.md``: ``clawgate.protectedpaths``)
+  under a name that says nothing (``name``, ``key``, ``save_as``), or as an object's key
+  (``{"files": {".mcp.json": "..."}}``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import re
 from collections.abc import Mapping
 from enum import Enum
 from typing import Any
+
+from clawgate.protectedpaths import may_be_protected
 
 MAX_REF_DEPTH = 8
 
@@ -120,6 +125,8 @@ def value_meaning(value: str) -> Meaning:
         return Meaning.NONE
     parts = stripped.replace("\\", "/").split("/")
     if stripped.startswith(("/", "~")) or ".." in parts:
+        return Meaning.PATH
+    if not any(c.isspace() for c in stripped) and may_be_protected(stripped):
         return Meaning.PATH
     return Meaning.NONE
 

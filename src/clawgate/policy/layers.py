@@ -17,6 +17,10 @@
   left unset, never widen them, and a value whose order is unknown (a new custom tool, a
   hook command, a Docker image) is not taken from it. Under a lock, ``alsoAllow`` and allow
   rules of unlocked layers are ignored.
+- A ``[tool.clawgate]`` table in a ``pyproject.toml`` may only narrow what the layers before it
+  allow, as if they were locked (``narrow_only``): the file is one the agent edits as a
+  matter of course, and a table added to it must not loosen the next call. Its allow rules,
+  ``alsoAllow``, ``paths.regenerable`` and mounts other than hidden ones are not taken.
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ CONCAT = (("forbidden_paths",), ("executor", "mounts"), ("paths", "protected"),
           ("tools", "subagents", "deny"), ("tools", "subagents", "leafDeny"),
           ("hooks", "deny_tools"), ("hooks", "deny_tool_prefixes"), ("web", "blocked_domains"),
           ("executor", "network", "denied_domains"))
+# Lists whose entries let more through: a narrow-only layer's are not taken.
+WIDENING = (("executor", "mounts"), ("paths", "regenerable"), ("tools", "alsoAllow"),
+            ("tools", "agents", "*", "alsoAllow"))
 INTERSECT = (("tools", "allow"), ("tools", "byProvider", "*", "allow"),
              ("tools", "agents", "*", "allow"),
              ("tools", "agents", "*", "byProvider", "*", "allow"),
@@ -68,6 +75,7 @@ class Layer(NamedTuple):
     data: Mapping[str, Any]
     locked: bool = False
     lines: Mapping[tuple[str | int, ...], int] = NO_LINES
+    narrow_only: bool = False  # a pyproject.toml table: it may narrow, never widen
 
 
 class Entry(NamedTuple):
@@ -107,6 +115,7 @@ class Shapes:
 
 
 _CONCAT, _INTERSECT, _WHOLE = Shapes(CONCAT), Shapes(INTERSECT), Shapes(WHOLE)
+_WIDENING = Shapes(WIDENING)
 
 
 def _leaves(data: Mapping[str, Any], prefix: P = ()) -> Iterator[tuple[P, Any]]:
@@ -211,10 +220,19 @@ def merge(layers: tuple[Layer, ...]) -> Merged:
 
 def _add(merged: Merged, layer: Layer, path: P, value: Any) -> None:
     if path == ("shell", "rules"):
-        merged.rules.extend((layer, rule) for rule in value)
+        taken = [r for r in value if not (layer.narrow_only and r["decision"] == "allow")]
+        if len(taken) < len(value):
+            merged.held.append((layer, path))
+        merged.rules.extend((layer, rule) for rule in taken)
     elif path in (("locked",), ("version",)):
         return
     elif path in _CONCAT:
+        if layer.narrow_only and path in _WIDENING:
+            kept = [v for v in value if path == ("executor", "mounts")
+                    and v.get("mode") == "hidden"]
+            if len(kept) < len(value):
+                merged.held.append((layer, path))
+            value = kept
         merged.lists.setdefault(path, []).extend(Entry(v, layer.label, layer.locked)
                                                  for v in value)
     elif path in _INTERSECT:
@@ -222,8 +240,8 @@ def _add(merged: Merged, layer: Layer, path: P, value: Any) -> None:
             merged.narrowing.setdefault(path, []).append(tuple(value))
     else:
         old = merged.scalars.get(path)
-        if not layer.locked and (merged.frozen or (old is not None and old.locked)) \
-                and not narrower(path, _in_force(old, path), value):
+        bound = layer.narrow_only or merged.frozen or (old is not None and old.locked)
+        if not layer.locked and bound and not narrower(path, _in_force(old, path), value):
             merged.held.append((layer, path))
             return
         merged.scalars[path] = Entry(value, layer.label, layer.locked or bool(

@@ -55,10 +55,11 @@ def load_layer(path: str | os.PathLike[str], label: str | None = None) -> Layer:
         from clawgate.policy.tomlload import read_pyproject
 
         data, lines = read_pyproject(name)
-    else:
-        from clawgate.policy.yamlload import read_manifest
+        layer = layer_from_data(data, lines, name, label or os.path.basename(name))
+        return layer._replace(narrow_only=True)  # a file agents edit: it may only narrow
+    from clawgate.policy.yamlload import read_manifest
 
-        data, lines = read_manifest(name)
+    data, lines = read_manifest(name)
     return layer_from_data(data, lines, name, label or os.path.basename(name))
 
 

@@ -42,9 +42,10 @@ def combine(summary: str, decisions: Iterable[Decision]) -> Decision:
 
 def decide_call(tool: Any, name: str, args: Mapping[str, Any], *, engine: Engine,
                 workspace: Workspace, urls: UrlPolicy, readonly: bool,
-                cwd: str | None = None) -> Decision:
+                cwd: str | None = None, protected: tuple[str, ...] = ()) -> Decision:
     """The decision for one validated call. Raises ToolError for a path, pattern or URL
-    refused. Command lines are judged as run in ``cwd`` (the workspace by default)."""
+    refused. Command lines are judged as run in ``cwd`` (the workspace by default); a write
+    tool asks for the protected paths, the policy's own (``protected``) among them."""
     commands = getattr(tool, "commands", None)
     if callable(commands):
         lines = commands(dict(args))
@@ -63,7 +64,7 @@ def decide_call(tool: Any, name: str, args: Mapping[str, Any], *, engine: Engine
                 READONLY_ID, "this agent may only read (autonomy readonly or no write "
                 "permission)", command=summary),))
         asks = getattr(tool, "asks", None)  # a protected path: a person must approve
-        reasons = tuple(asks(dict(args))) if callable(asks) else ()
+        reasons = tuple(asks(dict(args), protected)) if callable(asks) else ()
         if reasons:
             return Decision(summary, Outcome.ASK, Risk.HIGH, reasons)
         return Decision(summary, Outcome.ALLOW, Risk.MEDIUM)

@@ -52,10 +52,11 @@ class _FileTool:
 
 
 class _WritingTool(_FileTool):
-    def asks(self, args: dict[str, Any]) -> tuple[Reason, ...]:
+    def asks(self, args: dict[str, Any], extra: tuple[str, ...] = ()) -> tuple[Reason, ...]:
         """Why writing ``args["path"]`` needs a person: a protected path (git hooks and
-        config, agent configuration, CI files ...); the guard answers ASK."""
-        why = protected_reason(str(args["path"]), str(self.workspace.root))
+        config, agent configuration, CI files ... and ``extra``, the policy's
+        ``paths.protected``); the guard answers ASK."""
+        why = protected_reason(str(args["path"]), str(self.workspace.root), extra)
         if why is None:
             return ()
         return (Reason(PROTECTED_ID, why, "a person must approve writes to this path"),)

@@ -30,6 +30,9 @@ class Context:
     protected: tuple[str, ...] = ()  # the policy's extra protected-path patterns
     regenerable: tuple[str, ...] = ()  # the policy's extra regenerable names
     guarded: tuple[str, ...] = ()  # the guard's own state directories (protectedpaths.py)
+    # (name, value) of the variables that place the state (``$CLAWGATE_STATE_HOME`` ...), as
+    # the guard's environment has them: the agent's commands run with the same
+    state_env: tuple[tuple[str, str], ...] = ()
 
 
 class _Base(ABC):

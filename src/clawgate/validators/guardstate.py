@@ -4,16 +4,18 @@ Its allow-always grants, audit anchors and keys decide what later calls may do; 
 reads a key can sign a grant, one that writes a grant gives itself approval. The checker sees
 the directory wherever it lies, in the workspace too (a workspace of ``~`` holds the default
 one). A path in it, by any spelling the checker resolves (``~``, ``$HOME``, ``..``, the cwd, a
-glob that reaches into it), is DENY; moving, copying, archiving or deleting a directory that
-holds it is ASK (the state goes with it).
+glob that reaches into it, a variable that places it: ``$CLAWGATE_STATE_HOME``), is DENY;
+moving, copying, archiving or deleting a directory that holds it is ASK (the state goes with
+it), and so is a search that reads every file below one (``grep -r``, ``rg``).
 """
 
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+from itertools import pairwise
 
 from clawgate.decision import Verdict
-from clawgate.protectedpaths import STATE_WHY
+from clawgate.protectedpaths import STATE_WHY, state_below
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import PathArg, resolve, under
@@ -22,6 +24,12 @@ from clawgate.validators.paths import PathArg, resolve, under
 # second set only when told to recurse (``rm -r``, ``cp -a``, ``chmod -R``).
 _CARRIERS = frozenset({"mv", "rename", "rsync", "tar", "zip", "7z", "scp", "cpio", "find", "ln"})
 _RECURSING = frozenset({"rm", "cp", "chmod", "chown", "chgrp", "setfacl"})
+# Programs that read every file below a directory they are given: the grep family when told to
+# recurse; searchers that always do, but skip hidden directories unless told not to (a state
+# under ``~/.local`` is out of their way).
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rgrep", "zgrep", "ugrep", "ug"})
+_SEARCHERS = frozenset({"rg", "ag", "ack", "ack-grep", "pt", "sift"})
+_HIDDEN_FLAGS = frozenset({"--hidden", "--unrestricted", "-.", "--no-ignore-dot"})
 
 
 @register
@@ -39,7 +47,8 @@ class GuardState(Validator):
         words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
         near = any(under(ctx.cwd, f) or under(f, ctx.cwd) for f in ctx.guarded)
         for word in words:
-            if not near and "/" not in word.text and not word.text.startswith(("~", "..")):
+            if not near and "/" not in word.text and not word.text.startswith(
+                    ("~", "..")) and "$" not in word.text:
                 continue  # a bare name in a directory far from the state names nothing in it
             inside, holds = _reach(resolve(word, ctx), ctx.guarded)
             if inside is not None:
@@ -49,7 +58,37 @@ class GuardState(Validator):
             if holds is not None and _carries(cmd):
                 return Verdict.ask(self.id, f"{cmd.program} {holds} carries {STATE_WHY} "
                                    "along")
+            if holds is not None and _searches(cmd, holds, ctx.guarded):
+                return Verdict.ask(self.id, f"{cmd.program} reads every file below {holds}, "
+                                   f"{STATE_WHY} among them", hint="search a directory below "
+                                   "it or beside it")
         return Verdict.passthrough()
+
+
+def _flags(cmd: SimpleCommand) -> list[str]:
+    return [w.value for w in cmd.words[1:] if w.value and w.value.startswith("-")]
+
+
+def _searches(cmd: SimpleCommand, holds: str, state: tuple[str, ...]) -> bool:
+    """``cmd`` reads the files below ``holds``, a directory above the state: a recursive
+    grep, or a searcher that reaches the state (no hidden directory on the way, or told to
+    enter them)."""
+    flags = _flags(cmd)
+    if cmd.program in _GREPS:
+        return cmd.program == "rgrep" or _grep_recurses(cmd, flags)
+    if cmd.program not in _SEARCHERS:
+        return False
+    told = any(f in _HIDDEN_FLAGS or (f.startswith("-u") and not f.startswith("--"))
+               for f in flags)
+    return told or state_below(holds, state) is not None
+
+
+def _grep_recurses(cmd: SimpleCommand, flags: list[str]) -> bool:
+    if any(f in ("--recursive", "--dereference-recursive", "--directories=recurse") or (
+            not f.startswith("--") and bool(set(f[1:]) & {"r", "R"})) for f in flags):
+        return True
+    words = [w.value for w in cmd.words[1:]]
+    return any(a == "-d" and b == "recurse" for a, b in pairwise(words))
 
 
 def _carries(cmd: SimpleCommand) -> bool:
@@ -57,7 +96,7 @@ def _carries(cmd: SimpleCommand) -> bool:
         return True
     if cmd.program not in _RECURSING:
         return False
-    flags = [w.value for w in cmd.words[1:] if w.value and w.value.startswith("-")]
+    flags = _flags(cmd)
     return any(f in ("--recursive", "--archive") or (
         not f.startswith("--") and bool(set(f[1:]) & {"r", "R", "a"})) for f in flags)
 

@@ -104,6 +104,9 @@ def _expand(text: str, ctx: Context) -> tuple[str | None, str | None]:
             return ctx.home
         if name == "PWD":
             return ctx.cwd
+        for placed, value in ctx.state_env:  # $CLAWGATE_STATE_HOME/keys: the state itself
+            if name == placed:
+                return value
         unknown = True
         if op[:2] in (":?", "?") or op[:1] == "?":
             guarded = True  # ${X:?} stops the shell when X is unset

@@ -9,6 +9,7 @@ import re
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.protectedpaths import (
+    hard_links,
     holds_protected,
     may_be_protected,
     pattern_holds,
@@ -68,7 +69,8 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
         why = _pattern_holds(path, ctx)  # git apply --include='.github/*': git's own pattern
         if why is not None:
             return path, why
-        if not look or may_be_protected(word.text):
+        # the resolved path too: link/../config is .git/config when link is .git/hooks
+        if not look or may_be_protected(word.text) or may_be_protected(path):
             why = protected_reason(path, ctx.workspace, ctx.protected)
             if why is not None:
                 return path, why
@@ -81,7 +83,11 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
             why = protected_reason(real, ctx.workspace, ctx.protected)
             if why is not None:
                 return real, why
-    return _linked_source(cmd, ctx) if cmd.program == "ln" else None
+        why = hard_links(path)  # n.txt, after ln .git/config n.txt (or a tar's hard link)
+        if why is not None:
+            inside = path.startswith(ctx.workspace.rstrip("/") + "/")
+            return path, f"{path[len(ctx.workspace.rstrip('/')) + 1:] if inside else path} {why}"
+    return _linked_source(cmd, ctx) if _links(cmd) else None
 
 
 def _pattern_holds(path: str, ctx: Context) -> str | None:
@@ -115,6 +121,18 @@ def _through_links(path: str, workspace: str) -> str | None:
     if real == path or not (real + "/").startswith(base + "/"):
         return None
     return workspace.rstrip("/") + real[len(base):]
+
+
+def _links(cmd: SimpleCommand) -> bool:
+    """``cmd`` makes links to its sources: ``ln``, ``link``, ``cp -l``/``-s`` (a hard link
+    to ``.git/config`` is ``.git/config`` to every later write through it)."""
+    if cmd.program in ("ln", "link"):
+        return True
+    if cmd.program not in ("cp", "gcp"):
+        return False
+    flags = [w.value for w in cmd.words[1:] if w.value and w.value.startswith("-")]
+    return any(f in ("--link", "--symbolic-link") or (
+        not f.startswith("--") and bool(set(f[1:]) & {"l", "s"})) for f in flags)
 
 
 def _linked_source(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None:
