@@ -5,8 +5,14 @@ descendant stays in it whatever it does with sessions and groups. Each run gets 
 under the machine's cgroup v1 ``pids`` (and, when asked, ``memory``) hierarchies, or a cgroup v2
 directory, with ``pids.max`` (and a memory limit) set. The child joins it before it runs
 anything (a two-line shell shim writes its own pid into ``cgroup.procs``, then ``exec``s the
-command), and when the call returns every process still in the group is killed and the group
-removed.
+command; or, for bubblewrap started before its arguments are written to it, the caller
+``admit``s it while it waits for them: ``bwraplaunch.py``), and when the call returns every
+process still in the group is killed and the group removed.
+
+Moving a process into a group waits for an RCU grace period (the kernel's cgroup
+``threadgroup`` lock, unless the hierarchy is mounted with ``favordynmods``): some
+milliseconds, more on a busy machine. A shim makes the run wait for it before anything else
+starts; an ``admit`` on a thread of its own lets the caller work meanwhile.
 
 Creating groups needs write access to the hierarchy (root, or a delegated subtree). Where that
 is missing, or ``CLAWGATE_CGROUPS=off`` says not to use them, ``Containment.create`` returns
@@ -60,6 +66,13 @@ class Containment:
         """``argv`` run by a shim that first moves itself into every group."""
         procs = [str(d / "cgroup.procs") for d in self.dirs]
         return ["/bin/sh", "-c", SHIM, "clawgate-cgroup", *procs, "--", *argv]
+
+    def admit(self, pid: int) -> None:
+        """Move process ``pid`` (which has started nothing yet: the caller holds it back) into
+        every group. Raises OSError."""
+        for directory in self.dirs:
+            with open(directory / "cgroup.procs", "w", encoding="ascii") as procs:
+                procs.write(str(pid))
 
     def members(self) -> list[int]:
         """The pids still in the groups."""
