@@ -12,6 +12,8 @@ import pytest
 from clawgate.errors import ExecutorError, SandboxUnavailable
 from clawgate.executors import BwrapExecutor, ExecRequest, SpawnLimiter
 from clawgate.executors import bwrap as bwrap_module
+from clawgate.executors.base import Job
+from clawgate.executors.bwraplaunch import Launch
 from clawgate.executors.cgroups import Containment
 from proctable import alive_with, unique_sleep
 
@@ -72,3 +74,38 @@ def test_bubblewrap_whose_options_cannot_be_built_is_killed_and_reaped(
         sandbox.run(ExecRequest(f"touch ran; sleep {marker}"))
     assert not (workspace / "ran").exists()
     assert alive_with(marker) == []  # bubblewrap (its command line holds the marker) is gone
+
+
+def test_bubblewrap_whose_options_never_come_runs_nothing(workspace: Path) -> None:
+    """This process killed before it writes the options: the pipe ends unwritten, and
+    bubblewrap, confined by what its own command line holds, finds nothing to run."""
+    sandbox = BwrapExecutor(workspace=workspace, seccomp=False)
+    target = workspace / "ran"
+    launch = Launch([sandbox.bwrap, *sandbox.confinement()], ["/usr/bin/touch", str(target)],
+                    cwd=workspace, env={"PATH": "/usr/bin:/bin"}, pass_fds=(),
+                    containment=None)
+    assert launch.proc is not None
+    launch._close()  # as the end of a process closes it
+    _, err = launch.proc.communicate(timeout=60)
+    assert launch.proc.returncode == 1
+    assert err == b"bwrap: execvp /usr/bin/touch: No such file or directory\n"
+    assert not target.exists()
+
+
+def test_options_larger_than_a_pipe_reach_bubblewrap_whole(workspace: Path,
+                                                           limiter: SpawnLimiter) -> None:
+    """Hundreds of protected files make options larger than a pipe holds by default: they
+    are written in one piece, and the last of them protects as the first does."""
+    for index in range(400):
+        folder = workspace / f"package-with-a-long-name-{index:03d}"
+        folder.mkdir()
+        (folder / "AGENTS.md").write_text("rules\n")
+    sandbox = BwrapExecutor(workspace=workspace, limiter=limiter)
+    job_options = sandbox.options(Job(["true"], workspace, Path("."), {}, 10.0, 1024, 1.0,
+                                      ExecRequest(["true"])))
+    assert len(b"".join(os.fsencode(o) + b"\0" for o in job_options)) > 65536
+    result = sandbox.run(ExecRequest(
+        "for n in 000 399; do echo x >> package-with-a-long-name-$n/AGENTS.md "
+        "2>/dev/null && echo wrote $n; done; echo done"))
+    assert result.stdout == "done\n", result.stderr
+    assert (workspace / "package-with-a-long-name-399" / "AGENTS.md").read_text() == "rules\n"

@@ -152,16 +152,22 @@ class BwrapExecutor(Executor):
         when ``lane``, the run's proxy sockets, is given (the filter covers the bridge too);
         held until the proxy listens inside when ``opening`` is given; with ``view`` (its
         placeholders' mount points made: ``placeholders.py``), else the view of now."""
-        return [self.bwrap, *self.options(job, channel, lane, opening, view), "--",
-                *self.command(job, channel, lane)]
+        return [self.bwrap, *self.confinement(), *self.options(job, channel, lane, opening,
+                                                                 view),
+                "--", *self.command(job, channel, lane)]
+
+    def confinement(self) -> list[str]:
+        """``sandbox_argv``'s first options: the namespaces, the capabilities, the session
+        (on bwrap's own command line when its other options come later: a bwrap that never
+        got them runs in an empty root, confined all the same)."""
+        return ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL",
+                *(["--share-net"] if self.network else [])]
 
     def options(self, job: Job, channel: int | None = None, lane: Lane | None = None,
                 opening: Opening | None = None, view: SandboxView | None = None
                 ) -> list[str]:
-        """``sandbox_argv``'s options (all that comes before ``--``)."""
-        argv = ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"]
-        if self.network:
-            argv.append("--share-net")
+        """``sandbox_argv``'s options after ``confinement`` (up to ``--``)."""
+        argv: list[str] = []
         if opening is not None:
             argv += opening.bwrap_args()
         argv += _system_binds()
@@ -225,8 +231,9 @@ class BwrapExecutor(Executor):
             bridge = None if port is not None else lane
             start = time.monotonic()
             launch = Launch(
-                [self.bwrap] if containment is not None else
-                _rlimited([self.bwrap], self.limits.pids, self.limits.memory),
+                [*([self.bwrap] if containment is not None else
+                   _rlimited([self.bwrap], self.limits.pids, self.limits.memory)),
+                 *self.confinement()],
                 self.command(job, channel, bridge), cwd=job.cwd, env=job.env,
                 pass_fds=(*(() if channel is None else (channel,)), *opening.fds),
                 containment=containment)

@@ -14,6 +14,8 @@ bubblewrap cannot be put in its groups, it is killed without having started anyt
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import subprocess
 import threading
@@ -27,7 +29,10 @@ from clawgate.executors.process import abandon, start_process
 
 class Launch:
     """One run's bubblewrap, started, waiting for its options: ``give`` them, or ``abandon``
-    it. ``proc`` is None where it could not be started (``failed`` says what a shell would)."""
+    it. ``proc`` is None where it could not be started (``failed`` says what a shell would).
+    ``bwrap`` ends with the options that confine it whatever comes later: a bubblewrap whose
+    pipe ends unwritten (this process killed meanwhile) builds an empty root around them and
+    finds nothing there to run."""
 
     def __init__(self, bwrap: list[str], command: list[str], *, cwd: Path,
                  env: dict[str, str], pass_fds: tuple[int, ...],
@@ -76,25 +81,25 @@ class Launch:
                                          "command was not run")
             data = b"".join(os.fsencode(option) + b"\0" for option in options)
             try:
-                _write_all(self._write, data)
+                _write_whole(self._write, data)
             except OSError as exc:
-                raise SandboxUnavailable(f"bubblewrap ended before it had its options: "
+                raise SandboxUnavailable(f"bubblewrap could not be given its options: "
                                          f"{exc.strerror or exc}; the command was not "
                                          "run") from exc
         except BaseException:
             self.abandon()
             raise
-        finally:
-            self._close()
+        self._close()
         return self.proc
 
     def abandon(self) -> None:
-        """Kill bubblewrap, which has started nothing yet, and reap it."""
-        self._close()
+        """Kill bubblewrap, which has started nothing yet, and reap it; only then close the
+        pipe (at its end, bubblewrap would go on with the options it has)."""
         if self.proc is not None:
             if self._thread is not None:
                 self._thread.join()  # (a pid moved after it was reaped could be another's)
             abandon(self.proc, self.containment)
+        self._close()
 
 
     def _close(self) -> None:
@@ -103,7 +108,11 @@ class Launch:
             self._write = -1
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
+def _write_whole(fd: int, data: bytes) -> None:
+    """``data`` into the pipe ``fd`` in one ``write``, the pipe first made large enough to
+    take it whole: bubblewrap reads options up to the pipe's end, and options cut short (this
+    process killed between two writes) could leave out the mounts that protect paths."""
+    if len(data) > fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, len(data))
+    if os.write(fd, data) != len(data):
+        raise OSError(errno.EIO, "the options were not written whole")
