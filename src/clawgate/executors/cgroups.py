@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import time
 from dataclasses import replace
@@ -106,7 +107,7 @@ class Containment:
             for pid in members:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
-            time.sleep(pause)
+            _until_one_ends(members, pause)
 
     def close(self) -> None:
         """Kill what is left and remove the groups."""
@@ -194,3 +195,23 @@ def _read(path: Path) -> str:
         return path.read_text()
     except OSError:
         return ""
+
+
+def _until_one_ends(pids: list[int], most_s: float) -> None:
+    """Wait until one of ``pids`` has ended, at most ``most_s`` (a sandbox's first process
+    ends some time after bubblewrap has: its mounts are undone first; a pidfd says when,
+    rather than a sleep that overshoots it)."""
+    fds: list[int] = []
+    try:
+        for pid in pids:
+            try:
+                fds.append(os.pidfd_open(pid))
+            except ProcessLookupError:
+                return  # gone already
+            except (AttributeError, OSError):
+                time.sleep(most_s)  # no pidfd here
+                return
+        select.select(fds, [], [], most_s)
+    finally:
+        for fd in fds:
+            os.close(fd)
