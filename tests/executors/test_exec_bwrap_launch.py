@@ -5,6 +5,8 @@ one whose options cannot be built is killed and reaped. Real bwrap, real cgroups
 from __future__ import annotations
 
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -33,12 +35,30 @@ def test_the_sandbox_is_made_inside_its_control_group(workspace: Path, limiter: 
     """The sandbox's cgroup namespace is rooted at the run's own group: bubblewrap was in it
     before it made its namespaces, so the command sees itself at that root."""
     sandbox = BwrapExecutor(workspace=workspace, limiter=limiter, network=network)
-    result = sandbox.run(ExecRequest("cat /proc/self/cgroup"))
-    assert result.exit_code == 0, result.stderr
-    pids = [line for line in result.stdout.splitlines() if line.split(":")[1:2] == ["pids"]
-            or line.startswith("0::")]
-    assert pids, result.stdout
-    assert {line.rsplit(":", 1)[1] for line in pids} == {"/"}
+    marker = unique_sleep()
+    outside: list[str] = []
+
+    def look() -> None:  # the sandboxed sleep's groups, seen from the host
+        deadline = time.monotonic() + 60
+        while not (found := alive_with(marker)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        outside.extend(Path(f"/proc/{found[0]}/cgroup").read_text().splitlines()
+                       if found else [])
+
+    looking = threading.Thread(target=look)
+    looking.start()
+    result = sandbox.run(ExecRequest(f"cat /proc/self/cgroup; sleep {marker}", timeout_s=2))
+    looking.join()
+    inside = _pids_groups(result.stdout.splitlines())
+    assert inside == {"/"}, result.stdout  # the namespace's root: the run's own group
+    assert len(_pids_groups(outside)) == 1
+    assert _pids_groups(outside).pop().startswith(f"/clawgate-{os.getpid()}-"), outside
+
+
+def _pids_groups(lines: list[str]) -> set[str]:
+    """The group paths of the ``pids`` controller (v1), else of the unified hierarchy (v2)."""
+    v1 = {line.rsplit(":", 1)[1] for line in lines if line.split(":")[1:2] == ["pids"]}
+    return v1 or {line.rsplit(":", 1)[1] for line in lines if line.startswith("0::")}
 
 
 @needs_cgroups

@@ -93,12 +93,14 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
 
 
 def start_process(argv: list[str], *, cwd: Path, env: dict[str, str],
-                  pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes] | ExecResult:
+                  pass_fds: tuple[int, ...] = (), stdin: int = subprocess.DEVNULL
+                  ) -> subprocess.Popen[bytes] | ExecResult:
     """``argv`` started in a process group of its own, its output on pipes for
-    ``follow_process``; where it cannot be started, what a shell would say (exit 127/126)."""
+    ``follow_process`` (its input /dev/null unless ``stdin`` says otherwise); where it cannot
+    be started, what a shell would say (exit 127/126)."""
     start = time.monotonic()
     try:
-        return subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+        return subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True, pass_fds=pass_fds)
     except OSError as exc:  # not found, not executable
