@@ -1,6 +1,7 @@
 """Executor figures: overheads, the spawn cap under load, and memory under an output flood.
 
-    python bench/bench_executors.py [--quick] [--skip-docker] [--skip-bwrap]
+    python bench/bench_executors.py [--quick] [--skip-docker] [--skip-bwrap] [--first N]
+                                    [--first-only]
 
 Prints medians and p99 of host and bubblewrap overhead over a bare ``subprocess.run(["true"])``
 (bubblewrap with and without its system-call filter, in a workspace holding a protected link,
@@ -10,6 +11,12 @@ commands seen running at once in the process table), and the peak RSS growth whi
 prints 1 GiB. Targets: host <= 5 ms, bwrap <= 30 ms, warm exec <= 150 ms, cold <= 1 s,
 50 sleeps in 2.0 s +- 20 % with never more than 5 running, 1 GiB costing no more than the cap.
 
+Then first runs (``--first N``, default 12): in N fresh workspaces, a host run of ``true``
+(after one to warm it), then the first run of a new ``BwrapExecutor`` there, in turns; it prints
+the medians and p99 of both, the median over the host run, and the CPU time a sandboxed first
+run costs (this process and its children, user + system: what the machine's load disturbs
+least), with the load average it started at. ``--first-only`` prints only that.
+
 Corpora: none (fixed commands). Docker and bubblewrap parts need those programs
 (``scripts/docker-engine.sh``).
 """
@@ -17,6 +24,8 @@ Corpora: none (fixed commands). Docker and bubblewrap parts need those programs
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -138,6 +147,59 @@ def filter_start(workspace: Path, runs: int) -> None:
                                                runs))
 
 
+def first_runs(root: Path, count: int) -> None:
+    """A host run, then a new sandbox's first run, in ``count`` fresh workspaces in turns
+    (their toolchain caches under ``root``, not in the home)."""
+    print(f"first runs in {count} fresh workspaces, load average {os.getloadavg()[0]:.2f}")
+    cache = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(root / "cache")
+    try:
+        measured = first_run_times(root, count)
+    finally:
+        if cache is None:
+            os.environ.pop("XDG_CACHE_HOME")
+        else:
+            os.environ["XDG_CACHE_HOME"] = cache
+    hosts, boxes, cpu = measured
+    line("host run (the reference)", hosts)
+    line("first sandboxed run", boxes, statistics.median(hosts))
+    print(f"{'first sandboxed run, CPU':<34} median {statistics.median(cpu):8.2f} ms  "
+          f"p99 {p99(cpu):8.2f} ms  (this process and its children, user + system)")
+
+
+def first_run_times(root: Path, count: int) -> tuple[list[float], list[float], list[float]]:
+    """Milliseconds of the host runs and of the first sandboxed runs, and the CPU of each."""
+    hosts: list[float] = []
+    boxes: list[float] = []
+    cpu: list[float] = []
+    for index in range(count):
+        fresh = root / f"first-{index}"
+        fresh.mkdir()
+        host = HostExecutor(workspace=fresh, limiter=SpawnLimiter(5))
+        host.run(ExecRequest("true"))
+        hosts.append(one_run(host))
+        box = BwrapExecutor(workspace=fresh, limiter=SpawnLimiter(5))
+        used = cpu_seconds()
+        boxes.append(one_run(box))
+        cpu.append((cpu_seconds() - used) * 1000)
+        box.close()
+    return hosts, boxes, cpu
+
+
+def one_run(executor: Executor) -> float:
+    """Milliseconds of one run of ``true``."""
+    start = time.perf_counter()
+    executor.run(ExecRequest("true"))
+    return (time.perf_counter() - start) * 1000
+
+
+def cpu_seconds() -> float:
+    """User and system time of this process and of its children waited for, so far."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), \
+        resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def count_running(marker: str) -> int:
     count = 0
     for entry in Path("/proc").iterdir():
@@ -202,15 +264,23 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer runs")
     parser.add_argument("--skip-docker", action="store_true")
     parser.add_argument("--skip-bwrap", action="store_true")
+    parser.add_argument("--first", type=int, default=12, help="fresh workspaces for first runs")
+    parser.add_argument("--first-only", action="store_true", help="only the first runs")
     args = parser.parse_args()
     runs = 50 if args.quick else 200
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp) / "workspace"
         workspace.mkdir()
-        bwrap, docker = available(workspace, not args.skip_bwrap, not args.skip_docker)
+        bwrap, docker = available(workspace, not args.skip_bwrap,
+                                  not args.skip_docker and not args.first_only)
+        if args.first_only:
+            if bwrap:
+                first_runs(Path(tmp), args.first)
+            return
         overheads(workspace, runs, bwrap, docker)
         if bwrap:
             filter_start(workspace, max(runs // 10, 5))
+            first_runs(Path(tmp), args.first)
         queue_run(workspace)
         flood("host", HostExecutor(workspace=workspace, limiter=SpawnLimiter(5)))
         if bwrap:

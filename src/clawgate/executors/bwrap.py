@@ -38,6 +38,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -47,6 +48,7 @@ from clawgate.egressrules import EgressRules
 from clawgate.errors import SandboxUnavailable
 from clawgate.executors import linkpin
 from clawgate.executors.base import SAFE_ENV_NAMES, ExecRequest, ExecResult, Executor, Job
+from clawgate.executors.bwraplaunch import Launch
 from clawgate.executors.cgroups import Containment, with_limit_notes
 from clawgate.executors.egress import inside
 from clawgate.executors.egress.netns import can_join
@@ -61,7 +63,7 @@ from clawgate.executors.egress.proxy import (
 )
 from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.placeholders import PLACEHOLDERS
-from clawgate.executors.process import run_process
+from clawgate.executors.process import follow_process
 from clawgate.executors.seccomp_filter import supported_machine
 from clawgate.executors.seccomp_loader import PYTHON_FILE
 from clawgate.executors.seccomp_notify import SyscallWatch, WatchReport
@@ -150,31 +152,47 @@ class BwrapExecutor(Executor):
         when ``lane``, the run's proxy sockets, is given (the filter covers the bridge too);
         held until the proxy listens inside when ``opening`` is given; with ``view`` (its
         placeholders' mount points made: ``placeholders.py``), else the view of now."""
-        argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
-                "--cap-drop", "ALL"]
-        if self.network:
-            argv.append("--share-net")
+        return [self.bwrap, *self.confinement(), *self.options(job, channel, lane, opening,
+                                                                 view),
+                "--", *self.command(job, channel, lane)]
+
+    def confinement(self) -> list[str]:
+        """``sandbox_argv``'s first options: the namespaces, the capabilities, the session
+        (on bwrap's own command line when its other options come later: a bwrap that never
+        got them runs in an empty root, confined all the same)."""
+        return ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL",
+                *(["--share-net"] if self.network else [])]
+
+    def options(self, job: Job, channel: int | None = None, lane: Lane | None = None,
+                opening: Opening | None = None, view: SandboxView | None = None
+                ) -> list[str]:
+        """``sandbox_argv``'s options after ``confinement`` (up to ``--``)."""
+        argv: list[str] = []
         if opening is not None:
             argv += opening.bwrap_args()
         argv += _system_binds()
         if channel is not None:
             argv += _python_binds(self._loader[0])
-        command = job.argv
         if lane is not None and channel is None:  # else the loader's interpreter runs it
-            python, prefix = inside.interpreter()
+            prefix = inside.interpreter()[1]
             argv += ["--ro-bind", prefix, prefix]
-            command = inside.bridged(job.argv, python)
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         argv += view_args(self.view() if view is None else view)
         if lane is not None:
             argv += ["--ro-bind", os.fspath(inside.BRIDGE_SOURCE), inside.INSIDE_BRIDGE,
                      "--ro-bind", lane.directory, inside.INSIDE_DIR]
-        argv += ["--chdir", os.fspath(job.cwd), "--"]
+        return [*argv, "--chdir", os.fspath(job.cwd)]
+
+    def command(self, job: Job, channel: int | None = None, lane: Lane | None = None
+                ) -> list[str]:
+        """``sandbox_argv``'s command (all that comes after ``--``)."""
         if channel is not None and lane is not None:  # one interpreter: filter, then bridge
-            command = [*self._loader, str(channel), PYTHON_FILE, *inside.bridge_args(job.argv)]
-        elif channel is not None:
-            command = [*self._loader, str(channel), *command]
-        return argv + command
+            return [*self._loader, str(channel), PYTHON_FILE, *inside.bridge_args(job.argv)]
+        if channel is not None:
+            return [*self._loader, str(channel), *job.argv]
+        if lane is not None:
+            return inside.bridged(job.argv, inside.interpreter()[0])
+        return list(job.argv)
 
     def close(self) -> None:
         """Remove the placeholders of the workspace now where no run uses them
@@ -192,39 +210,56 @@ class BwrapExecutor(Executor):
         under ``prlimit`` (``RLIMIT_NPROC``, which does not bind root, and ``RLIMIT_DATA``, the
         heap and private writable mappings: unlike ``RLIMIT_AS`` it leaves the address space
         runtimes reserve alone). bwrap's pid namespace already ends every process when the
-        command does."""
+        command does. bwrap is started before its options are built, and waits for them
+        (``bwraplaunch.py``)."""
         with contextlib.ExitStack() as stack:
             watch = stack.enter_context(SyscallWatch()) if self.seccomp else None
             lane = None if self.network else stack.enter_context(
                 self.proxy.lane(shlex.join(job.argv), unix=not self.listen_inside))
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
             held = stack.enter_context(PLACEHOLDERS.hold(self.workspace))
-            view = held.claim(self.view())
             port: int | None = None
             ready: Callable[[socket.socket], None] = _none
             if lane is not None and self.listen_inside:  # else through the bridge
                 port, ready = inside.BRIDGE_PORT, functools.partial(self.proxy.accept_on, lane)
-            links = [mount.path for mount in view.mounts if mount.link]
-            steps = [functools.partial(pin_links, links)] if links else []
-            opening = stack.enter_context(Opening(port, ready, steps)) \
-                if port is not None or steps else None
+            opening = stack.enter_context(Opening(port, ready))
             if lane is not None and port is None:  # the bridge hands its listener over
                 self.proxy.await_listener(lane, inside.BRIDGE_PORT)
-            argv = self.sandbox_argv(job, None if watch is None else watch.child_fd,
-                                     None if port is not None else lane, opening, view)
             if containment is not None:
                 stack.enter_context(containment)
-            else:
-                argv = _rlimited(argv, self.limits.pids, self.limits.memory)
-            result = run_process(argv, cwd=job.cwd, env=job.env, timeout_s=job.timeout_s,
-                                 output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
-                                 containment=containment,
-                                 pass_fds=(*(() if watch is None else (watch.child_fd,)),
-                                           *(() if opening is None else opening.fds)))
+            channel = None if watch is None else watch.child_fd
+            bridge = None if port is not None else lane
+            start = time.monotonic()
+            launch = Launch(
+                [*([self.bwrap] if containment is not None else
+                   _rlimited([self.bwrap], self.limits.pids, self.limits.memory)),
+                 *self.confinement()],
+                self.command(job, channel, bridge), cwd=job.cwd, env=job.env,
+                pass_fds=(*(() if channel is None else (channel,)), *opening.fds),
+                containment=containment)
+            if launch.proc is None:
+                assert launch.failed is not None
+                return launch.failed
+            try:
+                view = held.claim(self.view())
+                links = [mount.path for mount in view.mounts if mount.link]
+                opening.steps = (functools.partial(pin_links, links),) if links else ()
+            except BaseException:
+                launch.abandon()
+                raise
+            proc = launch.give(self.options(job, channel, bridge, opening, view))
+            result = follow_process(proc, start, timeout_s=job.timeout_s,
+                                    output_cap=job.output_cap, kill_grace_s=job.kill_grace_s,
+                                    containment=containment)
             result = with_limit_notes(result, containment, pids=self.limits.pids,
                                       memory=self.limits.memory)
+        return self._checked(result, lane, opening, watch)
+
+    def _checked(self, result: ExecResult, lane: Lane | None, opening: Opening,
+                 watch: SyscallWatch | None) -> ExecResult:
+        """The run's result, or SandboxUnavailable where its sandbox was not set up whole."""
         handoff_failure = lane.handoff_failure if lane is not None else None
-        if opening is not None and opening.failure is not None and not result.timed_out:
+        if opening.failure is not None and not result.timed_out:
             # (a run its time limit ended first takes its sandbox, and the namespace the
             # listener was being made in, with it: that run timed out, and says so)
             raise SandboxUnavailable(f"the sandbox could not be set up ({opening.failure}); "

@@ -4,9 +4,15 @@ A process group does not hold a command that calls ``setsid``; a control group d
 descendant stays in it whatever it does with sessions and groups. Each run gets its own group
 under the machine's cgroup v1 ``pids`` (and, when asked, ``memory``) hierarchies, or a cgroup v2
 directory, with ``pids.max`` (and a memory limit) set. The child joins it before it runs
-anything (a two-line shell shim writes its own pid into ``cgroup.procs``, then ``exec``s the
-command), and when the call returns every process still in the group is killed and the group
-removed.
+anything (a two-line shell shim moves itself into the groups, then ``exec``s the command),
+and when the call returns every process still in the group is killed and the group removed.
+
+The shim writes ``0``, itself, into each v1 group's ``tasks`` (v2: ``cgroup.procs``). Moving
+another process, or a whole process through ``cgroup.procs``, takes the kernel's cgroup
+``threadgroup`` lock for writing, which waits for an RCU grace period (unless the hierarchy is
+mounted with ``favordynmods``): some milliseconds a run, tens on a busy machine. A thread
+moving itself skips that lock on kernels that allow it (Linux 6.x), and the shell shim has one
+thread, so moving it moves the process and everything it starts later.
 
 Creating groups needs write access to the hierarchy (root, or a delegated subtree). Where that
 is missing, or ``CLAWGATE_CGROUPS=off`` says not to use them, ``Containment.create`` returns
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import time
 from dataclasses import replace
@@ -25,8 +32,12 @@ from pathlib import Path
 from clawgate.executors.base import ExecResult
 
 ROOT = Path("/sys/fs/cgroup")
-SHIM = 'for f in "$@"; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; ' \
+SHIM = 'for f in "$@"; do [ "$f" = -- ] && break; echo 0 > "$f" || exit 125; shift; done; ' \
        'shift; exec "$@"'
+# The same, saying that it has joined with a byte on its standard input (a pipe's end), then
+# running the command with /dev/null there.
+READY_SHIM = 'for f in "$@"; do [ "$f" = -- ] && break; echo 0 > "$f" || exit 125; shift; ' \
+             'done; shift; printf x >&0 || exit 125; exec "$@" </dev/null'
 _KILL_S = 1.0  # how long the members of a group may take to die before the caller goes on
 MIB = 1024 * 1024
 
@@ -56,10 +67,14 @@ class Containment:
             return None
         return cls(made) if made else None
 
-    def wrap(self, argv: list[str]) -> list[str]:
-        """``argv`` run by a shim that first moves itself into every group."""
-        procs = [str(d / "cgroup.procs") for d in self.dirs]
-        return ["/bin/sh", "-c", SHIM, "clawgate-cgroup", *procs, "--", *argv]
+    def wrap(self, argv: list[str], *, ready: bool = False) -> list[str]:
+        """``argv`` run by a shim that first moves itself into every group; with ``ready``,
+        the shim's standard input is to be a pipe's writing end, where it writes a byte once
+        it has (the command's standard input is then /dev/null)."""
+        files = [str(d / "tasks") if (d / "tasks").exists() else str(d / "cgroup.procs")
+                 for d in self.dirs]
+        return ["/bin/sh", "-c", READY_SHIM if ready else SHIM, "clawgate-cgroup", *files,
+                "--", *argv]
 
     def members(self) -> list[int]:
         """The pids still in the groups."""
@@ -93,7 +108,7 @@ class Containment:
             for pid in members:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
-            time.sleep(pause)
+            _until_one_ends(members, pause)
 
     def close(self) -> None:
         """Kill what is left and remove the groups."""
@@ -181,3 +196,23 @@ def _read(path: Path) -> str:
         return path.read_text()
     except OSError:
         return ""
+
+
+def _until_one_ends(pids: list[int], most_s: float) -> None:
+    """Wait until one of ``pids`` has ended, at most ``most_s`` (a sandbox's first process
+    ends some time after bubblewrap has: its mounts are undone first; a pidfd says when,
+    rather than a sleep that overshoots it)."""
+    fds: list[int] = []
+    try:
+        for pid in pids:
+            try:
+                fds.append(os.pidfd_open(pid))
+            except ProcessLookupError:
+                return  # gone already
+            except (AttributeError, OSError):
+                time.sleep(most_s)  # no pidfd here
+                return
+        select.select(fds, [], [], most_s)
+    finally:
+        for fd in fds:
+            os.close(fd)

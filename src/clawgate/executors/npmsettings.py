@@ -9,7 +9,8 @@ inside runs as if none were set: it asks a registry it was told not to use, ``no
 downloads headers the host already has, a notifier calls out on every command.
 
 So each run gets a copy of the settings alone, ``npmrc`` in the workspace's toolchain cache
-(written afresh by the executor for every run: what a command left there is replaced), and
+(written afresh by the executor for every run unless what is there is exactly that copy, a
+file of ours and no other's link to it: what a command left there is replaced), and
 ``npm_config_userconfig`` names it. Only known settings are copied (``SETTINGS``, and
 ``@scope:registry``): never a ``//host/:key`` entry, ``_auth``, ``_authToken``, ``_password``,
 ``username``, ``email``, ``certfile``, ``keyfile`` or a key npm does not document (it could
@@ -28,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Mapping
 
@@ -113,7 +115,10 @@ def _passes(key: str, value: str) -> bool:
 
 
 def _write(target: str, content: str) -> None:
-    """Replace ``target`` at once by a new file of ours (never through what is there)."""
+    """Replace ``target`` at once by a new file of ours (never through what is there), unless
+    it is already that (``_holds``)."""
+    if _holds(target, content.encode("utf-8")):
+        return
     descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".npmrc-")
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
@@ -123,3 +128,23 @@ def _write(target: str, content: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _holds(target: str, data: bytes) -> bool:
+    """Whether ``target`` is a regular file of ours, mode 0600 (as ``mkstemp`` makes it), with
+    no other name (a hard link a command made could change it from elsewhere), holding exactly
+    ``data``; opened without following a link."""
+    try:
+        descriptor = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or stat.S_IMODE(info.st_mode) != 0o600 or \
+                info.st_nlink != 1 or info.st_uid != os.geteuid() or info.st_size != len(data):
+            return False
+        return os.read(descriptor, len(data) + 1) == data
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)

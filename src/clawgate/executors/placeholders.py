@@ -196,6 +196,8 @@ class Holder:
 
 def _holder_of(path: str, placeholders: set[str]) -> str | None:
     """The placeholder that is ``path`` or holds it (its ancestors looked up)."""
+    if not placeholders:
+        return None
     while path not in placeholders:
         if path in ("/", ""):
             return None
@@ -224,7 +226,10 @@ class _Parents:
     def of(self, path: str) -> int:
         """``path``'s parent. Raises OSError (ELOOP or ENOTDIR where a component is a link
         or a file; EINVAL for a path outside the workspace)."""
-        relative = os.path.relpath(os.path.dirname(path), self.workspace)
+        folder = os.path.dirname(path)
+        if folder == self.workspace:  # most are: no path arithmetic
+            return self._directory(".")
+        relative = os.path.relpath(folder, self.workspace)
         if relative == ".." or relative.startswith("../") or os.path.isabs(relative):
             raise OSError(errno.EINVAL, f"{path} is not inside {self.workspace}")
         return self._directory(relative)

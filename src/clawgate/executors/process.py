@@ -85,14 +85,36 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
     start = time.monotonic()
     if containment is not None:
         argv = containment.wrap(argv)
+    proc = start_process(argv, cwd=cwd, env=env, pass_fds=pass_fds)
+    if isinstance(proc, ExecResult):
+        return proc
+    return follow_process(proc, start, timeout_s=timeout_s, output_cap=output_cap,
+                          kill_grace_s=kill_grace_s, containment=containment)
+
+
+def start_process(argv: list[str], *, cwd: Path, env: dict[str, str],
+                  pass_fds: tuple[int, ...] = (), stdin: int = subprocess.DEVNULL
+                  ) -> subprocess.Popen[bytes] | ExecResult:
+    """``argv`` started in a process group of its own, its output on pipes for
+    ``follow_process`` (its input /dev/null unless ``stdin`` says otherwise); where it cannot
+    be started, what a shell would say (exit 127/126)."""
+    start = time.monotonic()
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+        return subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True, pass_fds=pass_fds)
-    except OSError as exc:  # not found, not executable: what a shell would say, exit 127/126
+    except OSError as exc:  # not found, not executable
         code = 127 if isinstance(exc, FileNotFoundError) else 126
         return ExecResult(code, "", f"{argv[0]}: {exc.strerror}\n",
                           (time.monotonic() - start) * 1000)
+
+
+def follow_process(proc: subprocess.Popen[bytes], start: float, *, timeout_s: float,
+                   output_cap: int, kill_grace_s: float,
+                   containment: Containment | None = None) -> ExecResult:
+    """Read ``proc``'s output until it ends or its deadline (``start`` + ``timeout_s``, on
+    the ``time.monotonic`` clock) passes; then nothing of its group (or of ``containment``)
+    is left."""
     assert proc.stdout is not None
     assert proc.stderr is not None
     out, err = _Capture(output_cap), _Capture(output_cap)
@@ -100,15 +122,21 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: f
     try:
         _pump(proc, {proc.stdout.fileno(): out, proc.stderr.fileno(): err}, state)
     finally:
-        _signal_group(proc.pid, signal.SIGKILL)  # whatever happened above, nothing survives
-        if containment is not None:
-            containment.kill_all()
-        proc.stdout.close()
-        proc.stderr.close()
-        proc.wait()
+        abandon(proc, containment)
     code = TIMEOUT_EXIT if state.timed_out else _exit_code(proc.returncode)
     return ExecResult(code, out.text(), err.text(), (time.monotonic() - start) * 1000,
                       state.timed_out, out.truncated or err.truncated)
+
+
+def abandon(proc: subprocess.Popen[bytes], containment: Containment | None = None) -> None:
+    """Kill ``proc``'s group (and what is in ``containment``), close its pipes, reap it."""
+    _signal_group(proc.pid, signal.SIGKILL)  # whatever happened, nothing survives
+    if containment is not None:
+        containment.kill_all()
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+    proc.wait()
 
 
 def _pump(proc: subprocess.Popen[bytes], captures: dict[int, _Capture], state: _State) -> None:
