@@ -131,7 +131,10 @@ class CommandVariable(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _DECLARERS:
             return Verdict.passthrough()
+        as_git_c = _as_git_c(cmd)
         for name, value in assignments(cmd):
+            if as_git_c and name.startswith(_GIT_CONFIG_PAIRS):
+                continue  # every pair known: judged below as the git -c settings they are
             if name in _RUNNERS and not name.startswith("GIT_CONFIG_COUNT") and (
                     value.value is not None) and (
                     harmless_command(value.value) or value.value == ""):
@@ -154,6 +157,8 @@ class CommandVariable(Validator):
                     not _filtered_self(value.shown.strip("\"'"), name)):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
+        if as_git_c:
+            return Verdict.unwrap(*as_git_c)
         return Verdict.passthrough()
 
 
@@ -206,12 +211,19 @@ def _as_git_c(cmd: SimpleCommand) -> list[str]:
     import shlex
 
     pairs: dict[str, dict[str, str]] = {}
+    count = None
     for name, value in assignments(cmd):
+        if name == "GIT_CONFIG_COUNT":
+            count = value.value
         kind, _, index = name.removeprefix("GIT_CONFIG_").partition("_")
-        if kind in ("KEY", "VALUE") and value.value is not None:
+        if kind in ("KEY", "VALUE"):
+            if value.value is None:
+                return []  # a pair known only at run time: CG-ENV-002 asks
             pairs.setdefault(index, {})[kind] = value.value
-    settings = [f"-c {shlex.quote(p['KEY'] + '=' + p['VALUE'])}" for p in pairs.values()
-                if "KEY" in p and "VALUE" in p]
+    if count is None or not count.isdigit() or any(len(p) != 2 for p in pairs.values()) or (
+            set(pairs) != {str(i) for i in range(int(count))}):
+        return []  # not the pairs git reads: CG-ENV-002 asks
+    settings = [f"-c {shlex.quote(p['KEY'] + '=' + p['VALUE'])}" for p in pairs.values()]
     if not settings or cmd.program != "git":
         return []
     rest = " ".join(w.text for w in cmd.words[1:])
@@ -230,6 +242,9 @@ def _inert_prompt(value: str) -> bool:
     variables (``$LINENO``, ``${BASH_SOURCE}``, ``${FUNCNAME[0]}``); no ``$(``, backquote,
     ``$((``, or ``${…}`` with an operator (a substring offset is arithmetic)."""
     return "`" not in value and "$" not in _PLAIN_REFERENCE.sub("", value)
+
+
+_GIT_CONFIG_PAIRS = ("GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
 
 
 def _prefix(cmd: SimpleCommand, name: str) -> bool:

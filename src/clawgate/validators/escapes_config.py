@@ -129,12 +129,32 @@ def _npm_options(program: str, words: tuple[Word, ...]) -> list[tuple[str, str]]
 
 def _environment_settings(cmd: SimpleCommand) -> list[tuple[str, str]]:
     """git's settings given by the environment: ``GIT_CONFIG_KEY_<n>`` with
-    ``GIT_CONFIG_VALUE_<n>`` (as ``-c KEY=VALUE``)."""
+    ``GIT_CONFIG_VALUE_<n>``, and ``GIT_CONFIG_PARAMETERS``, the quoted ``'KEY=VALUE'`` list
+    git itself hands its children for ``-c`` (each as ``-c KEY=VALUE``)."""
     if not cmd.assignments or cmd.program != "git":
         return []
     values = {a.name: a.value.shown for a in cmd.assignments}
-    return [(key, values.get("GIT_CONFIG_VALUE_" + name[15:], ""))
-            for name, key in values.items() if name.startswith("GIT_CONFIG_KEY_")]
+    found = [(key, values.get("GIT_CONFIG_VALUE_" + name[15:], ""))
+             for name, key in values.items() if name.startswith("GIT_CONFIG_KEY_")]
+    carried = next((a.value for a in cmd.assignments if a.name == "GIT_CONFIG_PARAMETERS"),
+                   None)
+    if carried is not None:
+        found += git_config_parameters(carried.value)
+    return found
+
+
+def git_config_parameters(value: str | None) -> list[tuple[str, str]]:
+    """(key, value) of a ``GIT_CONFIG_PARAMETERS`` text (``'core.pager=less' 'a.b'='c'``);
+    one ``("config-parameters", "")`` when it is known only at run time or does not split."""
+    import shlex
+
+    try:
+        items = shlex.split(value) if value is not None else None
+    except ValueError:
+        items = None
+    if items is None:
+        return [("config-parameters", "")]
+    return [(key.strip(), setting) for key, _, setting in (i.partition("=") for i in items)]
 
 
 def _unquote(value: str) -> str:
@@ -196,7 +216,7 @@ class ConfigCommand(Validator):
             return Verdict.passthrough()
         if program == "git":
             if "-c" not in cmd.text and "config" not in cmd.text and "-u" not in cmd.text and (
-                    "GIT_CONFIG_KEY_" not in cmd.text) and (
+                    "GIT_CONFIG_" not in cmd.text) and (
                     "exec-path" not in cmd.text and "-pack" not in cmd.text and (
                         "ext::" not in cmd.text)):
                 return Verdict.passthrough()
@@ -209,6 +229,9 @@ class ConfigCommand(Validator):
         commands: list[str | None] = []  # every one, not the first (PermitLocalCommand=yes)
         first = ""
         for key, value in _settings(cmd, program, ctx):
+            if key == "config-parameters":
+                return Verdict.ask(self.id, "GIT_CONFIG_PARAMETERS gives git settings only "
+                                   "known when the line runs, which may make it run anything")
             if key == "config-file":
                 return Verdict.ask(self.id, f"{program} reads its settings from a file outside "
                                    "the workspace, which may make it run anything")
