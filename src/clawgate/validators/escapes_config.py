@@ -196,6 +196,15 @@ def _value_after(words: tuple[Word, ...], word: Word) -> str:
     return words[index + 1].shown if index + 1 < len(words) else ""
 
 _ENVIRONMENT_SETTERS = frozenset({"env", "export", "declare", "typeset", "readonly", "local"})
+_MAKES = frozenset({"make", "gmake", "bmake", "remake"})
+# The programs a build runs by name (make's implicit rules, configure, setuptools, cargo's cc):
+# set to one plain program name they choose a toolchain; set to anything else (a path, words,
+# shell text), what they hold runs at every compile, and is checked as a command.
+_BUILD_PROGRAMS = frozenset({"CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "STRIP",
+                             "OBJCOPY", "OBJDUMP", "FC", "F77", "F90", "HOSTCC", "HOSTCXX",
+                             "CC_FOR_BUILD", "CXX_FOR_BUILD", "MAKESHELL", "YACC", "LEX",
+                             "PKG_CONFIG", "RUSTC", "RUSTDOC", "NVCC", "GO", "CARGO"})
+_TOOL_NAME = lazy_pattern(r"^[\w.+-]+$")
 
 @register
 class ConfigCommand(Validator):
@@ -257,9 +266,10 @@ class ConfigCommand(Validator):
 
 
 def _assignments(cmd: SimpleCommand) -> list[tuple[str, Word]]:
-    """NAME=value pairs: prefixes, and the words of ``env`` and ``export``."""
+    """NAME=value pairs: prefixes, the words of ``env`` and ``export``, and make's operands
+    (``make SHELL=/bin/dash test`` sets the variable for every recipe)."""
     pairs = [(a.name, a.value) for a in cmd.assignments]
-    if cmd.program in ("env", "export", "declare", "typeset", "readonly", "local"):
+    if cmd.program in _ENVIRONMENT_SETTERS or cmd.program in _MAKES:
         for word in cmd.words[1:]:
             name, eq, value = word.shown.partition("=")
             if eq and name.isidentifier():
@@ -280,13 +290,21 @@ class CommandEnvironment(Validator):
     id = "CG-ESC-007"
 
     def shapes(self, program: str | None) -> int:
-        return sh.ANY if program in _ENVIRONMENT_SETTERS else sh.ASSIGN
+        return sh.ANY if program in _ENVIRONMENT_SETTERS | _MAKES else sh.ASSIGN
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if not cmd.assignments and cmd.program not in _ENVIRONMENT_SETTERS:
+        if not cmd.assignments and cmd.program not in _ENVIRONMENT_SETTERS | _MAKES:
             return Verdict.passthrough()
         for name, word in _assignments(cmd):
             value = word.value
+            if name in _BUILD_PROGRAMS:
+                if value is not None and _TOOL_NAME.match(value):
+                    continue  # CC=clang, CXX=g++-12: a toolchain found on PATH
+                if value is None:
+                    return Verdict.ask(self.id, f"{name} names a program only known at run "
+                                       "time, run at every compile")
+                return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=self.id,
+                                      message=f"{name} makes the build run {value!r}")
             if name == "PATH":
                 continue  # search paths are CG-ENV-002's: inside the workspace is fine
             if name in OPTION_VARIABLES and switches_only(word, ctx, name):
