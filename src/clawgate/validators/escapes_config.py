@@ -82,6 +82,7 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
     words = cmd.words
     if program in _NPM_LIKE:
         found += _npm_options(program, words)
+        found += _npm_environment(cmd)
     sub = words[1].value if len(words) > 1 else None
     if (program, sub or "") in _PERSIST:
         rest = [w.shown for w in words[2:] if not w.shown.startswith("-")]
@@ -120,11 +121,32 @@ def _npm_options(program: str, words: tuple[Word, ...]) -> list[tuple[str, str]]
         if not eq:
             value = words[i + 1].shown if i + 1 < len(words) else ""
         value = _unquote(value)
-        if value in ("", "true", "false") or (value.rsplit("/", 1)[-1] in SHELLS and (
-                "/" not in value or value.startswith(("/bin/", "/usr/bin/")))):
+        if _plain_choice(value):
             continue
         found.append((name, value))
     return found
+
+
+def _npm_environment(cmd: SimpleCommand) -> list[tuple[str, str]]:
+    """The program-starting keys given as ``npm_config_<key>`` variables, which npm and pnpm
+    read as their options (any case, ``_`` for ``-``: ``npm_config_script_shell=X``)."""
+    found: list[tuple[str, str]] = []
+    for assignment in cmd.assignments:
+        name = assignment.name.lower()
+        key = name.removeprefix("npm_config_").replace("_", "-")
+        if name.startswith("npm_config_") and key in _NPM_RUNNING_KEYS:
+            value = assignment.value.value
+            if value is None:
+                found.append((key, "$" + assignment.name))
+            elif not _plain_choice(value):
+                found.append((key, value))
+    return found
+
+
+def _plain_choice(value: str) -> bool:
+    """No program at all, or the standard shell (``--script-shell=bash``)."""
+    return value in ("", "true", "false") or (value.rsplit("/", 1)[-1] in SHELLS and (
+        "/" not in value or value.startswith(("/bin/", "/usr/bin/"))))
 
 
 def _environment_settings(cmd: SimpleCommand) -> list[tuple[str, str]]:
