@@ -76,7 +76,7 @@ def _inet_aton(host: str) -> ipaddress.IPv4Address | None:
 def _targets(cmd: SimpleCommand) -> list[str]:
     hosts = []
     for word in cmd.words[1:]:
-        text = word.value
+        text = word.value if word.value is not None else _literal_head(word.text)
         if text is None or text.startswith("-"):
             continue
         found = _HOST.match(text)
@@ -88,6 +88,17 @@ def _targets(cmd: SimpleCommand) -> list[str]:
             dotted = _inet_aton(host) if "://" in text and host.isdigit() else None
             hosts.append(host if dotted is None else str(dotted))  # http://2130706433/
     return hosts
+
+
+_EXPANSION = lazy_pattern(r"[$`]")
+
+
+def _literal_head(text: str) -> str | None:
+    """The part of a URL before its first expansion, when that part names the host whole
+    (``http://169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI``: the path comes from the
+    variable, the address does not); None when there is no scheme to tell a URL by."""
+    head = _EXPANSION.split(text.replace('"', "").replace("'", ""), 1)[0]
+    return head if "://" in head and len(head) < len(text) else None
 
 
 @register
