@@ -227,6 +227,7 @@ _BUILD_PROGRAMS = frozenset({"CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB
                              "CC_FOR_BUILD", "CXX_FOR_BUILD", "MAKESHELL", "YACC", "LEX",
                              "PKG_CONFIG", "RUSTC", "RUSTDOC", "NVCC", "GO", "CARGO"})
 _TOOL_NAME = lazy_pattern(r"^[\w.+-]+$")
+_PLAIN_TOOL = lazy_pattern(r"^(?:/usr/(?:local/)?bin/)?[\w.+-]+(?: +[\w.+=,:/-]+)*$")
 
 @register
 class ConfigCommand(Validator):
@@ -325,6 +326,8 @@ class CommandEnvironment(Validator):
                 if value is None:
                     return Verdict.ask(self.id, f"{name} names a program only known at run "
                                        "time, run at every compile")
+                if _PLAIN_TOOL.match(value):
+                    return Verdict.unwrap(value)  # CC="gcc -m32": judged as that command
                 return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=self.id,
                                       message=f"{name} makes the build run {value!r}")
             if name == "PATH":
