@@ -16,7 +16,7 @@ from clawgate.secretpaths import (
 )
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context
-from clawgate.validators.paths import resolve, under
+from clawgate.validators.paths import ansi_c_decoded, resolve, under
 
 # A cheap first look: a word without any of these cannot name a credential file.
 # Every alternative starts with a literal character (no ``[Ff]``): re then skips, at a glance,
@@ -167,6 +167,8 @@ def hinted(word: Word) -> bool:
         return True
     # quote characters or escapes (three substring tests cost less than a search)
     quoted = "'" in shown or '"' in shown or "\\" in shown
+    if quoted and "$'" in shown:  # ~/$'\x2e'ssh: the escapes decoded, as bash reads them
+        shown = ansi_c_decoded(shown)
     return quoted and HINT.search(_QUOTING.sub("", shown)) is not None
 
 
