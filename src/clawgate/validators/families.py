@@ -45,6 +45,7 @@ from clawgate.validators import (  # noqa: F401
     iterators,
     launchers,
     loader,
+    lookalike,
     mounts,
     netaddr,
     obfuscation,

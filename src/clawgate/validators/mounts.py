@@ -88,7 +88,7 @@ class CredentialMount(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = cmd.words
-        if not _STARTS & {w.value for w in words[1:3]}:
+        if cmd.program not in _ENGINES or not _STARTS & {w.value for w in words[1:3]}:
             return Verdict.passthrough()
         held: list[tuple[str, str]] = []
         for source, target in _mounts(words):
