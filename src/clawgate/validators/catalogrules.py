@@ -24,9 +24,9 @@ _HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper
 # holds the two equal).
 RUNNERS = frozenset("""
 agetty apt apt-cache apt-get aria2c autossh awk bpftrace cargo cc cdist concurrently cpio cqlsh curl
-dhclient emacs enscript env g++ gawk gcc gdb gem genie git go gsed javac just ksu latexmk less make man
-mawk msgfilter mutt nawk nix-shell nmap nodemon nvim openssl pandoc perl perlbug pidstat psql rg
-rlogin rpm rpmbuild rpmdb
+dhclient emacs enscript env g++ gawk gcc gdb gem genie git go gsed javac just ksu latexmk make man
+less mawk msgfilter mutt nawk nix-shell nmap nodemon nvim openssl pandoc perl perlbug pidstat psql
+rg rlogin rpm rpmbuild rpmdb
 rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
 tmate tmux vi vim wget zic zip
 brave brave-browser chrome chrome-headless-shell chromium chromium-browser electron google-chrome

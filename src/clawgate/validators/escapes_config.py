@@ -12,6 +12,12 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.envsettings import (
+    NPM_RUNNING_KEYS,
+    environment_settings,
+    npm_environment,
+    plain_choice,
+)
 from clawgate.validators.envvars import (
     OPTION_VARIABLES,
     SSH_VARIABLES,
@@ -24,7 +30,6 @@ from clawgate.validators.payloads import payload_verdict
 from clawgate.validators.programs import (
     COMMAND_VARIABLE,
     LOADER_VARIABLES,
-    SHELLS,
     harmless_command,
 )
 from clawgate.validators.scriptfiles import recipes
@@ -57,8 +62,6 @@ _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "c
 # npm and pnpm take any configuration key as an option of any command (``npm test
 # --script-shell=X``, ``npx --shell X``): the keys whose value is a program they start.
 _NPM_LIKE = frozenset({"npm", "pnpm", "npx"})
-_NPM_RUNNING_KEYS = frozenset({"script-shell", "shell", "editor", "browser", "viewer",
-                               "onload-script"})
 _NPM_OWN_OPERANDS = {"npx": 1, "pnpm": 2}  # the words after these are another program's
 
 
@@ -78,11 +81,11 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
             if effect.option == "--config-env" and _GIT_INCLUDE.match(key.strip()):
                 value = "${" + value + "}"  # the path is in this environment variable
             found.append((key.strip(), value))
-    found += _environment_settings(cmd)
+    found += environment_settings(cmd)
     words = cmd.words
     if program in _NPM_LIKE:
         found += _npm_options(program, words)
-        found += _npm_environment(cmd)
+        found += npm_environment(cmd)
     sub = words[1].value if len(words) > 1 else None
     if (program, sub or "") in _PERSIST:
         rest = [w.shown for w in words[2:] if not w.shown.startswith("-")]
@@ -116,67 +119,15 @@ def _npm_options(program: str, words: tuple[Word, ...]) -> list[tuple[str, str]]
                 break
             continue
         name, eq, value = text[2:].partition("=") if text.startswith("--") else ("", "", "")
-        if name not in _NPM_RUNNING_KEYS:
+        if name not in NPM_RUNNING_KEYS:
             continue
         if not eq:
             value = words[i + 1].shown if i + 1 < len(words) else ""
         value = _unquote(value)
-        if _plain_choice(value):
+        if plain_choice(value):
             continue
         found.append((name, value))
     return found
-
-
-def _npm_environment(cmd: SimpleCommand) -> list[tuple[str, str]]:
-    """The program-starting keys given as ``npm_config_<key>`` variables, which npm and pnpm
-    read as their options (any case, ``_`` for ``-``: ``npm_config_script_shell=X``)."""
-    found: list[tuple[str, str]] = []
-    for assignment in cmd.assignments:
-        name = assignment.name.lower()
-        key = name.removeprefix("npm_config_").replace("_", "-")
-        if name.startswith("npm_config_") and key in _NPM_RUNNING_KEYS:
-            value = assignment.value.value
-            if value is None:
-                found.append((key, "$" + assignment.name))
-            elif not _plain_choice(value):
-                found.append((key, value))
-    return found
-
-
-def _plain_choice(value: str) -> bool:
-    """No program at all, or the standard shell (``--script-shell=bash``)."""
-    return value in ("", "true", "false") or (value.rsplit("/", 1)[-1] in SHELLS and (
-        "/" not in value or value.startswith(("/bin/", "/usr/bin/"))))
-
-
-def _environment_settings(cmd: SimpleCommand) -> list[tuple[str, str]]:
-    """git's settings given by the environment: ``GIT_CONFIG_KEY_<n>`` with
-    ``GIT_CONFIG_VALUE_<n>``, and ``GIT_CONFIG_PARAMETERS``, the quoted ``'KEY=VALUE'`` list
-    git itself hands its children for ``-c`` (each as ``-c KEY=VALUE``)."""
-    if not cmd.assignments or cmd.program != "git":
-        return []
-    values = {a.name: a.value.shown for a in cmd.assignments}
-    found = [(key, values.get("GIT_CONFIG_VALUE_" + name[15:], ""))
-             for name, key in values.items() if name.startswith("GIT_CONFIG_KEY_")]
-    carried = next((a.value for a in cmd.assignments if a.name == "GIT_CONFIG_PARAMETERS"),
-                   None)
-    if carried is not None:
-        found += git_config_parameters(carried.value)
-    return found
-
-
-def git_config_parameters(value: str | None) -> list[tuple[str, str]]:
-    """(key, value) of a ``GIT_CONFIG_PARAMETERS`` text (``'core.pager=less' 'a.b'='c'``);
-    one ``("config-parameters", "")`` when it is known only at run time or does not split."""
-    import shlex
-
-    try:
-        items = shlex.split(value) if value is not None else None
-    except ValueError:
-        items = None
-    if items is None:
-        return [("config-parameters", "")]
-    return [(key.strip(), setting) for key, _, setting in (i.partition("=") for i in items)]
 
 
 def _unquote(value: str) -> str:
@@ -218,16 +169,6 @@ def _value_after(words: tuple[Word, ...], word: Word) -> str:
     return words[index + 1].shown if index + 1 < len(words) else ""
 
 _ENVIRONMENT_SETTERS = frozenset({"env", "export", "declare", "typeset", "readonly", "local"})
-_MAKES = frozenset({"make", "gmake", "bmake", "remake"})
-# The programs a build runs by name (make's implicit rules, configure, setuptools, cargo's cc):
-# set to one plain program name they choose a toolchain; set to anything else (a path, words,
-# shell text), what they hold runs at every compile, and is checked as a command.
-_BUILD_PROGRAMS = frozenset({"CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "STRIP",
-                             "OBJCOPY", "OBJDUMP", "FC", "F77", "F90", "HOSTCC", "HOSTCXX",
-                             "CC_FOR_BUILD", "CXX_FOR_BUILD", "MAKESHELL", "YACC", "LEX",
-                             "PKG_CONFIG", "RUSTC", "RUSTDOC", "NVCC", "GO", "CARGO"})
-_TOOL_NAME = lazy_pattern(r"^[\w.+-]+$")
-_PLAIN_TOOL = lazy_pattern(r"^(?:/usr/(?:local/)?bin/)?[\w.+-]+(?: +[\w.+=,:/-]+)*$")
 
 @register
 class ConfigCommand(Validator):
@@ -289,10 +230,9 @@ class ConfigCommand(Validator):
 
 
 def _assignments(cmd: SimpleCommand) -> list[tuple[str, Word]]:
-    """NAME=value pairs: prefixes, the words of ``env`` and ``export``, and make's operands
-    (``make SHELL=/bin/dash test`` sets the variable for every recipe)."""
+    """NAME=value pairs: prefixes, and the words of ``env`` and ``export``."""
     pairs = [(a.name, a.value) for a in cmd.assignments]
-    if cmd.program in _ENVIRONMENT_SETTERS or cmd.program in _MAKES:
+    if cmd.program in _ENVIRONMENT_SETTERS:
         for word in cmd.words[1:]:
             name, eq, value = word.shown.partition("=")
             if eq and name.isidentifier():
@@ -313,23 +253,13 @@ class CommandEnvironment(Validator):
     id = "CG-ESC-007"
 
     def shapes(self, program: str | None) -> int:
-        return sh.ANY if program in _ENVIRONMENT_SETTERS | _MAKES else sh.ASSIGN
+        return sh.ANY if program in _ENVIRONMENT_SETTERS else sh.ASSIGN
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if not cmd.assignments and cmd.program not in _ENVIRONMENT_SETTERS | _MAKES:
+        if not cmd.assignments and cmd.program not in _ENVIRONMENT_SETTERS:
             return Verdict.passthrough()
         for name, word in _assignments(cmd):
             value = word.value
-            if name in _BUILD_PROGRAMS:
-                if value is not None and _TOOL_NAME.match(value):
-                    continue  # CC=clang, CXX=g++-12: a toolchain found on PATH
-                if value is None:
-                    return Verdict.ask(self.id, f"{name} names a program only known at run "
-                                       "time, run at every compile")
-                if _PLAIN_TOOL.match(value):
-                    return Verdict.unwrap(value)  # CC="gcc -m32": judged as that command
-                return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=self.id,
-                                      message=f"{name} makes the build run {value!r}")
             if name == "PATH":
                 continue  # search paths are CG-ENV-002's: inside the workspace is fine
             if name in OPTION_VARIABLES and switches_only(word, ctx, name):

@@ -22,6 +22,7 @@ from clawgate.validators import (  # noqa: F401
     desktop,
     destructive,
     disruptive,
+    envconfig,
     envpayload,
     envvars,
     escapes,

@@ -8,6 +8,7 @@ package index or a registry is DENY.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import suppress
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
@@ -50,10 +51,8 @@ def _readable(host: str) -> str:
     labels = []
     for label in host.lower().rstrip(".").split("."):
         if label.startswith("xn--"):
-            try:
+            with suppress(UnicodeError, ValueError):
                 label = label[4:].encode("ascii").decode("punycode")
-            except (UnicodeError, ValueError):
-                pass
         labels.append(label)
     return unicodedata.normalize("NFKC", ".".join(labels)).lower().translate(_LOOKS_LIKE)
 
