@@ -145,8 +145,10 @@ def _git_direct(cmd: SimpleCommand, flags: frozenset[str]) -> tuple[str, str | N
     for i, word in enumerate(words[1:], start=1):
         text = word.shown
         name, eq, value = text.partition("=")
-        if text.startswith("ext::"):
-            return "ext::", word.value[5:] if word.value is not None else None
+        if text.startswith("ext::") or "=ext::" in text:  # a URL, or an option's (--remote=)
+            value = word.value
+            return "ext::", (value[value.index("ext::") + 5:]
+                             if value is not None and "ext::" in value else None)
         if name in flags:
             if eq:
                 return name, value if word.value is not None else None
