@@ -61,8 +61,10 @@ def is_credential(path: str, ctx: Context) -> bool:
 
 
 def workload_token(path: str) -> bool:
-    """A pod's workload-identity token, or the directory it is mounted in."""
-    return any(under(path, store) for store in WORKLOAD_TOKENS)
+    """A pod's workload-identity token, or the directory it is mounted in (not the pod's
+    namespace or the cluster's CA certificate beside it)."""
+    return any(under(path, store) for store in WORKLOAD_TOKENS) and (
+        posixpath.basename(path) not in ("namespace", "ca.crt"))
 
 
 _OTHER_HOME = lazy_pattern(r"^(?:/home/[^/]+|/root|/Users/[^/]+)/(?=.)")
@@ -112,8 +114,7 @@ def is_secret_text(path: str, ctx: Context) -> bool:
     user's home or another account's (``/home/dev/.aws/credentials`` holds dev's keys whoever
     reads it, as with private keys). Files of the workspace are left out: projects keep
     templates and test fixtures under those names."""
-    if is_key_material(path, ctx) or (workload_token(path) and posixpath.basename(path) not in (
-            "namespace", "ca.crt")):  # a pod's token; its namespace and the cluster's CA
+    if is_key_material(path, ctx) or workload_token(path):
         return True
     rel = None if under(path, ctx.workspace) else home_relative(path, ctx)
     if rel is None:
