@@ -87,6 +87,10 @@ PLACES: list[Case] = [
      "the ECS credentials endpoint, the path from a variable"),
     ("curl -s \"http://169.254.169.254/latest/meta-data/iam/security-credentials/$ROLE\"", DENY,
      "the EC2 role credentials, the role from a variable"),
+    ("curl -s http://169.254.169.254.nip.io/latest/meta-data/iam/security-credentials/", DENY,
+     "a wildcard DNS name that resolves to the metadata address written in it"),
+    ("curl -s http://169-254-169-254.sslip.io/latest/meta-data/", DENY, "the dashed spelling"),
+    ("socat - TCP:169.254.169.254:80", DENY, "socat's address syntax"),
     ("kubectl exec deploy/api -- cat /var/run/secrets/kubernetes.io/serviceaccount/token", DENY,
      "a pod's service-account token printed"),
     ("cat /var/run/secrets/eks.amazonaws.com/serviceaccount/token", DENY,
@@ -109,6 +113,7 @@ PLACES: list[Case] = [
     # near-misses
     ("cat /var/run/secrets/kubernetes.io/serviceaccount/namespace | head -1", ALLOW,
      "the pod's namespace is no secret"),
+    ("nc -z localhost 8080", ALLOW, "a local port probed"),
     ("docker run --rm -v \"$PWD\":/src -w /src node:20 npm test", ALLOW,
      "the workspace mounted"),
     ("git clone https://github.com/acme/app.git", ALLOW, "the real host"),
