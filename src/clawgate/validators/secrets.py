@@ -86,7 +86,9 @@ _SHOWERS = frozenset({"cat", "tac", "nl", "head", "tail", "less", "more", "most"
                       # their operands (comm, join, look, sdiff, diff3) or copy them into new
                       # files (split, csplit)
                       "comm", "join", "look", "sdiff", "diff3", "split", "csplit",
-                      "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl"})
+                      "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl",
+                      # tr prints what it reads on its input
+                      "tr"})
 _KEY_HINT = ("use the credential through the tool that needs it (ssh -i, ssh-add, git, aws), "
              "never print it")
 
