@@ -39,6 +39,7 @@ def test_lookalike_host(line: str, expected: Outcome) -> None:
     ("docker run --rm --mount type=bind,source=/home/dev/.aws,target=/a alpine "
      "cat /a/credentials", DENY),
     ("docker create --volume=/home/dev/.netrc:/n alpine cat /n", DENY),
+    ("docker run --rm -v ~/.aws:/a alpine sh -c 'base64 /a/credentials'", DENY),
     ("docker run --rm -v ~/.aws:/root/.aws amazon/aws-cli s3 ls", ASK),
     ("docker run --rm -v $HOME/.ssh:/root/.ssh:ro builder make", ASK),
     ("docker run --rm -v \"$PWD\":/src -w /src node:20 npm test", PASS),

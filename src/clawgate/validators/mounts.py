@@ -68,6 +68,21 @@ def _source(text: str, word: Word) -> Word:
     return Word(text, None if "$" in text or "`" in text else text, word.quoted, tilde)
 
 
+def _named(words: tuple[Word, ...], target: str) -> Iterator[str]:
+    """The paths under ``target`` the words name: whole words (``cat /k/id_rsa``) and paths
+    inside a word that is itself a command line (``sh -c 'cat /k/id_rsa'``)."""
+    for word in words:
+        text = word.value
+        if text is None or target not in text:
+            continue
+        if text == target or text.startswith(target + "/"):
+            yield text
+            continue
+        for token in text.replace("'", " ").replace('"', " ").split():
+            if token == target or token.startswith(target + "/"):
+                yield token
+
+
 def _holds_stores(path: str, ctx: Context) -> bool:
     """A store itself, or a directory with the user's stores below it (home, ``/``)."""
     return is_credential(path, ctx) or under(ctx.home, path)
@@ -96,10 +111,7 @@ class CredentialMount(Validator):
             if path is not None and _holds_stores(path, ctx):
                 held.append((path, target.rstrip("/") or "/"))
         for path, target in held:
-            for word in words:
-                inner = word.value
-                if inner is None or not (inner == target or inner.startswith(target + "/")):
-                    continue
+            for inner in _named(words, target):
                 host = posixpath.normpath(path + inner[len(target):])
                 if is_secret_text(host, ctx):
                     return Verdict.deny(self.id, f"{cmd.program} shows {host} through the "
