@@ -14,11 +14,17 @@
   ``.curlrc``, a ``wgetrc``, ripgrep's configuration, a lesskey file, ``XDG_CONFIG_HOME`` and
   ``HOME``, where git and the rest find theirs): ASK unless inside the workspace; ``VIMINIT``
   and ``EXINIT``, editor commands themselves: ASK.
+- Start-up code of interpreters: ``LUA_INIT`` (checked as ``lua -e``), the Erlang VM's flags
+  with ``-eval``/``-s``/``-run`` (checked as ``erl``); where runtimes load libraries and
+  start-up hooks (``PHPRC``, ``DOTNET_STARTUP_HOOKS``, ``JAVA_HOME``, ``LUA_PATH``...)
+  outside the workspace: ASK.
 - ``PYTHONBREAKPOINT`` naming any callable but a debugger: ASK.
 """
 
 from __future__ import annotations
 
+import posixpath
+import shlex
 from collections.abc import Iterator
 
 from clawgate.decision import Outcome, Verdict
@@ -49,8 +55,21 @@ _CONFIG_FILES = frozenset({"KUBECONFIG", "AWS_CONFIG_FILE", "NPM_CONFIG_USERCONF
                            "RIPGREP_CONFIG_PATH", "DOCKER_CONFIG", "LESSKEYIN",
                            "LESSKEYIN_SYSTEM", "XDG_CONFIG_HOME", "HOME", "CARGO_HOME",
                            "GEMRC", "IRBRC", "PSQLRC", "MYSQL_HOME", "R_PROFILE",
-                           "R_PROFILE_USER", "PYTHONUSERBASE", "GNUPGHOME"})
-_EDITOR_COMMANDS = frozenset({"VIMINIT", "EXINIT", "LESSKEY_CONTENT"})
+                           "R_PROFILE_USER", "PYTHONUSERBASE", "GNUPGHOME",
+                           # where interpreters and runtimes load start-up code or libraries
+                           "PHPRC", "PHP_INI_SCAN_DIR", "DOTNET_STARTUP_HOOKS",
+                           "CORECLR_PROFILER_PATH", "CORECLR_PROFILER_PATH_64", "JAVA_HOME",
+                           "GOROOT", "MYVIMRC", "R_LIBS", "R_LIBS_USER", "R_LIBS_SITE",
+                           "JULIA_LOAD_PATH", "JULIA_DEPOT_PATH", "TCLLIBPATH", "LUA_PATH",
+                           "LUA_CPATH", "LUA_PATH_5_4", "LUA_CPATH_5_4", "GEM_HOME",
+                           "GEM_PATH", "BUNDLE_GEMFILE", "COMPOSER_HOME"})
+_EDITOR_COMMANDS = frozenset({"VIMINIT", "EXINIT", "GVIMINIT", "LESSKEY_CONTENT"})
+# Code an interpreter runs before its program: Lua's LUA_INIT (code, or @FILE), and the
+# Erlang VM's flags (``-eval``, ``-s``, ``-run`` start code), judged as the command they
+# amount to.
+_LUA_INIT = lazy_pattern(r"^LUA_INIT(?:_5_\d)?$")
+_ERLANG_FLAGS = frozenset({"ERL_AFLAGS", "ERL_FLAGS", "ERL_ZFLAGS", "ELIXIR_ERL_OPTIONS"})
+_ERLANG_CODE = lazy_pattern(r"(?:^|\s)-(?:eval|s|run|pa|pz|boot|config|args_file)\b")
 _DEBUGGERS = frozenset({"", "0", "pdb.set_trace", "ipdb.set_trace", "pudb.set_trace",
                         "web_pdb.set_trace", "IPython.embed", "debugpy.breakpoint",
                         "pydevd.settrace", "remote_pdb.set_trace", "builtins.breakpoint"})
@@ -90,6 +109,16 @@ def _judge(name: str, word: Word, ctx: Context, program: str | None) -> Verdict 
                            hint="keep configuration in the project")
     if name in _EDITOR_COMMANDS and value:
         return Verdict.ask(_ID, f"{name} is run as commands by the program that reads it")
+    if (_LUA_INIT.match(name) and value is None) or (name in _ERLANG_FLAGS and value is None):
+        return Verdict.ask(_ID, f"{name} gives start-up code only known at run time")
+    if _LUA_INIT.match(name) and value:
+        run = f"lua {shlex.quote(value[1:])}" if value.startswith("@") else (
+            f"lua -e {shlex.quote(value)}")
+        return Verdict.unwrap(run, outcome=Outcome.ASK, rule_id=_ID,
+                              message=f"{name} is run by lua before its program")
+    if name in _ERLANG_FLAGS and value and _ERLANG_CODE.search(value):
+        return Verdict.unwrap(f"erl {value} -noshell", outcome=Outcome.ASK, rule_id=_ID,
+                              message=f"{name} gives the Erlang VM code to start")
     if name == "PYTHONBREAKPOINT" and value not in _DEBUGGERS:
         return Verdict.ask(_ID, f"PYTHONBREAKPOINT makes breakpoint() call {value!r}")
     return None
@@ -99,10 +128,18 @@ _ID = "CG-ENV-007"
 
 
 def _own_configuration(word: Word, ctx: Context) -> bool:
-    """Every entry is the project's (inside the workspace) or the user's own (the home
-    directory and below: ``KUBECONFIG=~/.kube/staging``)."""
+    """Every entry is the project's (inside the workspace), the user's own (the home directory
+    and below: ``KUBECONFIG=~/.kube/staging``) or the system's installed software
+    (``JAVA_HOME=/usr/lib/jvm/java-17``)."""
+    if word.value is not None and all(posixpath.normpath(e).startswith(_SYSTEM_ROOTS) for e in
+                                      word.value.replace(";", ":").split(":") if e):
+        return True
     return inside_workspace(word, ctx) or inside_workspace(word, Context(ctx.cwd, ctx.home,
                                                                          ctx.home))
+
+
+_SYSTEM_ROOTS = ("/usr/", "/opt/", "/lib/", "/lib64/", "/snap/", "/nix/store/", "/etc/",
+                 "/Library/", "/Applications/", "/System/")
 
 
 @register

@@ -146,9 +146,9 @@ def _git_direct(cmd: SimpleCommand, flags: frozenset[str]) -> tuple[str, str | N
         text = word.shown
         name, eq, value = text.partition("=")
         if text.startswith("ext::") or "=ext::" in text:  # a URL, or an option's (--remote=)
-            value = word.value
-            return "ext::", (value[value.index("ext::") + 5:]
-                             if value is not None and "ext::" in value else None)
+            known = word.value
+            return "ext::", (known[known.index("ext::") + 5:]
+                             if known is not None and "ext::" in known else None)
         if name in flags:
             if eq:
                 return name, value if word.value is not None else None
