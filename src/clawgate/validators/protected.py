@@ -17,7 +17,7 @@ from clawgate.protectedpaths import (
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.paths import resolve
+from clawgate.validators.paths import ansi_c_decoded, resolve
 from clawgate.validators.writes import may_write, write_shapes, write_targets
 
 # Text that fetches or runs something: a downloader, a socket, a shell handed code, decoding.
@@ -68,7 +68,7 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
         why = _pattern_holds(path, ctx)  # git apply --include='.github/*': git's own pattern
         if why is not None:
             return path, why
-        if not look or may_be_protected(word.text):
+        if not look or may_be_protected(ansi_c_decoded(word.text)):  # $'\x2e'git: .git
             why = protected_reason(path, ctx.workspace, ctx.protected)
             if why is not None:
                 return path, why
