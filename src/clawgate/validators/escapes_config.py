@@ -58,7 +58,7 @@ _MAKE_FLAGS = frozenset({"MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"})
 _MAKE_CODE = lazy_pattern(r"(?:^|\s)-(?:-eval\b|-file\b|-makefile\b|E|f|[a-zA-Z]*[fE])")
 _MAKE_EVAL = lazy_pattern(r"--eval[= ]'?([^']*)'?|(?:^|\s)-E[ ]?'?([^']*)'?")
 _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "config"),
-            ("pnpm", "config"), ("hg", "config")}
+            ("pnpm", "config"), ("hg", "config"), ("gh", "config")}
 # npm and pnpm take any configuration key as an option of any command (``npm test
 # --script-shell=X``, ``npx --shell X``): the keys whose value is a program they start.
 _NPM_LIKE = frozenset({"npm", "pnpm", "npx"})
@@ -78,7 +78,10 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
                 continue
             key, _, value = effect.word.shown.partition("=")
             value = _unquote(value.strip())
-            if effect.option == "--config-env" and _GIT_INCLUDE.match(key.strip()):
+            given = {a.name: a.value.value for a in cmd.assignments}
+            if effect.option == "--config-env" and given.get(value) is not None:
+                value = str(given[value])  # EVIL='sh -c …' git --config-env=core.pager=EVIL
+            elif effect.option == "--config-env" and _GIT_INCLUDE.match(key.strip()):
                 value = "${" + value + "}"  # the path is in this environment variable
             found.append((key.strip(), value))
     found += environment_settings(cmd)
@@ -87,6 +90,8 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
         found += _npm_options(program, words)
         found += npm_environment(cmd)
     sub = words[1].value if len(words) > 1 else None
+    if program == "gh" and sub == "alias":
+        found += _gh_alias(words)
     if (program, sub or "") in _PERSIST:
         rest = [w.shown for w in words[2:] if not w.shown.startswith("-")]
         if rest and rest[0] in ("set", "edit"):
@@ -128,6 +133,17 @@ def _npm_options(program: str, words: tuple[Word, ...]) -> list[tuple[str, str]]
             continue
         found.append((name, value))
     return found
+
+
+def _gh_alias(words: tuple[Word, ...]) -> list[tuple[str, str]]:
+    """``gh alias set NAME EXPANSION --shell`` (or an expansion starting with ``!``): a shell
+    command gh runs as ``gh NAME``, as git's ``alias.NAME=!CMD``."""
+    texts = [w.shown for w in words[2:]]
+    operands = [_unquote(t) for t in texts if not t.startswith("-")]
+    if operands[:1] != ["set"] or len(operands) < 3:
+        return []
+    shell = "--shell" in texts or "-s" in texts or operands[2].startswith("!")
+    return [(f"alias.{operands[1]}", "!" + operands[2].lstrip("!"))] if shell else []
 
 
 def _unquote(value: str) -> str:
@@ -183,7 +199,7 @@ class ConfigCommand(Validator):
     """
 
     id = "CG-ESC-006"
-    programs = SETTERS | {"yarn", "pip", "pnpm", "npm", "npx", "rclone"}
+    programs = SETTERS | {"yarn", "pip", "pnpm", "npm", "npx", "rclone", "gh"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

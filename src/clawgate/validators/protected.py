@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
@@ -289,7 +290,10 @@ class PackageConfigSet(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program == "npm" and cmd.args[:2] == ("pkg", "set"):
-            return _package_script(cmd)
+            return _package_script(cmd.args[2:])
+        if cmd.program == "npm" and cmd.args[:1] == ("set-script",):  # npm 7's spelling
+            named = [a for a in cmd.args[1:] if not a.startswith("-")]
+            return _package_script([f"scripts.{named[0]}={named[1]}"] if len(named) > 1 else [])
         what = _setter(cmd)
         if what is None:
             return Verdict.passthrough()
@@ -308,10 +312,10 @@ class PackageConfigSet(Validator):
 _PACKAGE_WHY = "package-manager configuration, which redirects downloads or runs code"
 
 
-def _package_script(cmd: SimpleCommand) -> Verdict:
-    """``npm pkg set scripts.NAME=VALUE``: code every install runs (ASK), code that fetches or
-    runs something (DENY)."""
-    for arg in cmd.args[2:]:
+def _package_script(args: Sequence[str]) -> Verdict:
+    """``npm pkg set scripts.NAME=VALUE`` (``args``: the words after ``pkg set``): code every
+    install runs (ASK), code that fetches or runs something (DENY)."""
+    for arg in args:
         key, _, value = arg.partition("=")
         if not key.startswith("scripts."):
             continue
