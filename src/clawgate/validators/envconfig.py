@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.shell.substitute import computed
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.envvars import assignments, inside_workspace
@@ -87,14 +88,24 @@ def _variables(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
                 yield name, Word(word.shown[len(name) + 1:], value)
 
 
+def _known(word: Word) -> str | None:
+    """The value, also where it holds substitutions whose output can be known by reading
+    (``CC="$(echo gcc -m32)"``), computed as one field as an assignment is."""
+    if word.value is not None or ("$" not in word.text and "`" not in word.text):
+        return word.value
+    fields = computed(word.text, split=False)
+    return fields[0] if fields is not None and len(fields) == 1 else None
+
+
 def _judge(name: str, word: Word, ctx: Context, program: str | None) -> Verdict | None:
     value = word.value
     if name in _BUILD_PROGRAMS or (name == "SHELL" and program in _MAKES) or (
             _CARGO_PROGRAM.match(name)):
+        value = _known(word)
         if value is not None and (_TOOL_NAME.match(value) or STANDARD_SHELL.match(value)):
             return None  # CC=clang, SHELL=bash: a toolchain or shell found on PATH
         if value is None:
-            return Verdict.ask(_ID, f"{name} names a program only known at run time")
+            return None  # CC="$(…)", CC=$CC: the substitution and the variable are judged
         if _PLAIN_TOOL.match(value):
             return Verdict.unwrap(value)  # CC="gcc -m32": judged as that command
         return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=_ID,
