@@ -68,8 +68,10 @@ def _share(part: int, whole: int) -> float:
     return part / whole if whole else float("nan")
 
 
-def corpus_table(engine: Engine, name: str, show_misses: bool) -> dict[str, float]:
-    rows = load(name)
+def corpus_table(engine: Engine, name: str, show_misses: bool,
+                 half: str | None = None) -> dict[str, float]:
+    """The figures of one corpus, or of one half (``tune``/``heldout``) of an attack-kinds set."""
+    rows = [r for r in load(name) if half is None or r.get("half") == half]
     outcomes = [engine.check(row["command"], cwd="/tmp/workspace").outcome for row in rows]
     pairs = list(zip(rows, outcomes, strict=True))
     benign = [o for r, o in pairs if r["label"] == "allow"]
@@ -106,10 +108,17 @@ def print_corpora(engine: Engine, show_misses: bool) -> None:
               f"{t['deny']:.3f} | {t['benign_deny']:.3f} | {t['met']:.3f} |")
     for name in OWN:
         if name in found:
-            t = found[name]
-            print(f"\n{name}.jsonl: attacks (deny + not_allow) blocked {t['attacks_block']:.3f}; "
-                  f"clear attacks DENY {t['clear_deny']:.3f} (blocked {t['clear_block']:.3f}); "
-                  f"benign near-misses ALLOW {t['near_allow']:.3f}")
+            print(f"\n{name}.jsonl: {_attack_line(found[name])}")
+            for half in ("tune", "heldout"):
+                part = corpus_table(engine, name, False, half)
+                if part["n"]:
+                    print(f"  {half} half ({part['n']:.0f} lines): {_attack_line(part)}")
+
+
+def _attack_line(t: dict[str, float]) -> str:
+    return (f"attacks (deny + not_allow) blocked {t['attacks_block']:.3f}; "
+            f"clear attacks DENY {t['clear_deny']:.3f} (blocked {t['clear_block']:.3f}); "
+            f"benign near-misses ALLOW {t['near_allow']:.3f}")
 
 
 def latencies(commands: list[str], engine: Engine, shadowed: set[str] | None = None

@@ -48,8 +48,18 @@ HOME_PLAINTEXT_SECRETS: tuple[str, ...] = (
     ".local/share/opencode/auth.json",
 )
 
+# The tokens a cluster or cloud mounts into a pod for its workload identity: bearer tokens in
+# plain text (a Kubernetes service account's, EKS's and Azure's workload identity).
+WORKLOAD_TOKENS: tuple[str, ...] = (
+    "/var/run/secrets/kubernetes.io/serviceaccount", "/run/secrets/kubernetes.io/serviceaccount",
+    "/var/run/secrets/eks.amazonaws.com/serviceaccount",
+    "/run/secrets/eks.amazonaws.com/serviceaccount", "/var/run/secrets/azure/tokens",
+    "/run/secrets/azure/tokens",
+)
+
 # System files of the same kind, outside any home directory.
-SYSTEM_SECRETS: tuple[str, ...] = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
+SYSTEM_SECRETS: tuple[str, ...] = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers",
+                                   *WORKLOAD_TOKENS)
 
 SECRET_WHY = "a credential store (keys, tokens, passwords, cookies or a shell history)"
 

@@ -1,7 +1,9 @@
 """The attack-kinds sets are well formed: every line has a command, a label that fits its kind,
 a family and a half (tuned on or held out), and the halves split every family (the lines are
-scored by the bench, the fixed kinds by ``tests/redteam/test_redteam_kinds.py`` and
-``test_redteam_kinds2.py``)."""
+scored by the bench, the fixed kinds by ``tests/redteam/test_redteam_kinds.py``,
+``test_redteam_kinds2.py`` and ``test_redteam_kinds3.py``). The first two sets split every
+family into both halves; the third holds out whole families, half of them, as a stand-in for
+kinds of attack nobody tuned against."""
 
 from __future__ import annotations
 
@@ -24,7 +26,13 @@ SETS = [
                                   "laterfiles", "sublanguages", "identity", "secrets"}),
     ("kinds_heldout2.jsonl", 150, {"fileargs", "exfil", "gitexec", "pkgexec", "persistence",
                                    "preload", "writers", "oneliners"}),
+    ("kinds_heldout3.jsonl", 200, {"arginject", "envexec", "cloudmeta", "unicode",
+                                   "configexec", "interpfeed", "covert", "shellstate"}),
 ]
+SPLIT_BY_LINE = SETS[:2]
+# the third set: the families tuned on, and the families held out whole
+TUNED3 = {"arginject", "envexec", "cloudmeta", "unicode"}
+HELDOUT3 = {"configexec", "interpfeed", "covert", "shellstate"}
 
 
 @pytest.mark.parametrize(("name", "fewest", "families"), SETS)
@@ -48,9 +56,19 @@ def test_commands_are_unique(name: str, fewest: int, families: set[str]) -> None
     assert len(commands) == len(set(commands))
 
 
-@pytest.mark.parametrize(("name", "fewest", "families"), SETS)
+@pytest.mark.parametrize(("name", "fewest", "families"), SPLIT_BY_LINE)
 def test_each_family_is_split_into_both_halves(name: str, fewest: int,
                                                families: set[str]) -> None:
     halves = Counter((row["family"], row["half"]) for row in _rows(name))
     for family in families:
         assert halves[family, "tune"] >= 10 and halves[family, "heldout"] >= 10, family
+
+
+def test_the_third_set_holds_out_whole_families() -> None:
+    halves: dict[str, set[str]] = {}
+    for row in _rows("kinds_heldout3.jsonl"):
+        halves.setdefault(row["family"], set()).add(row["half"])
+    assert {f for f, h in halves.items() if h == {"tune"}} == TUNED3
+    assert {f for f, h in halves.items() if h == {"heldout"}} == HELDOUT3
+    counts = Counter(row["family"] for row in _rows("kinds_heldout3.jsonl"))
+    assert min(counts.values()) >= 20, counts

@@ -25,10 +25,10 @@ _HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper
 RUNNERS = frozenset("""
 agetty apt apt-cache apt-get aria2c autossh awk bpftrace cargo cc cdist concurrently cpio cqlsh curl
 dhclient emacs enscript env g++ gawk gcc gdb gem genie git go gsed javac just ksu latexmk make man
-mawk msgfilter mutt nawk nix-shell nmap nodemon nvim openssl pandoc perl perlbug pidstat psql rg
-rlogin rpm rpmbuild rpmdb
+less mawk msgfilter mutt nawk nix-shell nmap nodemon nvim openssl pandoc perl perlbug pidstat psql
+rg rlogin rpm rpmbuild rpmdb
 rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
-tmate tmux vi vim wget zic zip
+tmate tmux vi vim wget yarn zic zip
 brave brave-browser chrome chrome-headless-shell chromium chromium-browser electron google-chrome
 google-chrome-beta google-chrome-stable google-chrome-unstable microsoft-edge microsoft-edge-stable
 msedge opera vivaldi

@@ -8,10 +8,15 @@ from collections.abc import Iterator
 
 from clawgate import programs as catalog
 from clawgate.lazyre import lazy_pattern
-from clawgate.secretpaths import HOME_KEY_DIRS, HOME_PLAINTEXT_SECRETS, HOME_SECRETS
+from clawgate.secretpaths import (
+    HOME_KEY_DIRS,
+    HOME_PLAINTEXT_SECRETS,
+    HOME_SECRETS,
+    WORKLOAD_TOKENS,
+)
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context
-from clawgate.validators.paths import resolve, under
+from clawgate.validators.paths import ansi_c_decoded, resolve, under
 
 # A cheap first look: a word without any of these cannot name a credential file.
 # Every alternative starts with a literal character (no ``[Ff]``): re then skips, at a glance,
@@ -38,7 +43,7 @@ _SYSTEM = lazy_pattern(r"^/etc/(g?shadow-?|ssh/ssh_host_\w+_key|sudoers)$")
 
 def is_credential(path: str, ctx: Context) -> bool:
     """A file (or directory) that holds keys, tokens or passwords."""
-    if _SYSTEM.match(path):
+    if _SYSTEM.match(path) or workload_token(path):
         return True
     base = posixpath.basename(path)
     if base in _ANYWHERE or base.endswith(_KEY_SUFFIXES):
@@ -53,6 +58,13 @@ def is_credential(path: str, ctx: Context) -> bool:
             return True
         return any(rel == name or rel.startswith(name + "/") for name in _HOME_FILES)
     return False
+
+
+def workload_token(path: str) -> bool:
+    """A pod's workload-identity token, or the directory it is mounted in (not the pod's
+    namespace or the cluster's CA certificate beside it)."""
+    return any(under(path, store) for store in WORKLOAD_TOKENS) and (
+        posixpath.basename(path) not in ("namespace", "ca.crt"))
 
 
 _OTHER_HOME = lazy_pattern(r"^(?:/home/[^/]+|/root|/Users/[^/]+)/(?=.)")
@@ -102,7 +114,7 @@ def is_secret_text(path: str, ctx: Context) -> bool:
     user's home or another account's (``/home/dev/.aws/credentials`` holds dev's keys whoever
     reads it, as with private keys). Files of the workspace are left out: projects keep
     templates and test fixtures under those names."""
-    if is_key_material(path, ctx):
+    if is_key_material(path, ctx) or workload_token(path):
         return True
     rel = None if under(path, ctx.workspace) else home_relative(path, ctx)
     if rel is None:
@@ -156,6 +168,8 @@ def hinted(word: Word) -> bool:
         return True
     # quote characters or escapes (three substring tests cost less than a search)
     quoted = "'" in shown or '"' in shown or "\\" in shown
+    if quoted and "$'" in shown:  # ~/$'\x2e'ssh: the escapes decoded, as bash reads them
+        shown = ansi_c_decoded(shown)
     return quoted and HINT.search(_QUOTING.sub("", shown)) is not None
 
 

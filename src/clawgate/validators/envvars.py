@@ -34,6 +34,7 @@ _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLL
                            "CLASSPATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
 _NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
+_ENV_NAME_VALUE = lazy_pattern(r"^([^=-][^=]*)=")
 # Where installed programs live: putting these on PATH runs nothing new.
 _SYSTEM_BIN = lazy_pattern(r"^(?:/(?:usr/)?(?:local/)?s?bin|/opt/[\w.-]+/bin|/snap/bin|"
                            r"(?:~|\$\{?HOME\}?)/(?:\.local|\.cargo|go|\.npm-global|"
@@ -72,6 +73,14 @@ def assignments(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
         return
     for word in cmd.words[1:]:
         found = _NAME_VALUE.match(word.text)
+        if found is None and cmd.program == "env" and word.value is not None:
+            # env takes any word with a ``=`` for a variable, whatever its name
+            # (``env 'BASH_FUNC_ls%%=() { …; }' bash``: an exported function)
+            named = _ENV_NAME_VALUE.match(word.value)
+            if named is not None:
+                rest = word.value[named.end() :]
+                yield named.group(1), Word(rest, rest, word.quoted, word.expansions)
+                continue
         if found is None and cmd.program == "env" and not word.text.startswith("-"):
             return  # the command env runs: what follows are its arguments
         if found is not None:
@@ -96,7 +105,9 @@ class CodeLoadingVariable(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _DECLARERS:
             return Verdict.passthrough()
-        for name, _ in assignments(cmd):
+        for name, value in assignments(cmd):
+            if name in _PROMPTS and value.value is not None and _inert_prompt(value.value):
+                continue  # PS4='+ ${BASH_SOURCE}:${LINENO}: ': text and variables only
             if name in _LOADERS or name.startswith("BASH_FUNC_"):
                 return Verdict.deny(self.id, f"{name} makes programs load or run other code",
                                     hint=f"do not set {name}")
@@ -120,7 +131,10 @@ class CommandVariable(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _DECLARERS:
             return Verdict.passthrough()
+        as_git_c = _as_git_c(cmd)
         for name, value in assignments(cmd):
+            if as_git_c and name.startswith(_GIT_CONFIG_PAIRS):
+                continue  # every pair known: judged below as the git -c settings they are
             if name in _RUNNERS and not name.startswith("GIT_CONFIG_COUNT") and (
                     value.value is not None) and (
                     harmless_command(value.value) or value.value == ""):
@@ -143,6 +157,8 @@ class CommandVariable(Validator):
                     not _filtered_self(value.shown.strip("\"'"), name)):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
+        if as_git_c:
+            return Verdict.unwrap(*as_git_c)
         return Verdict.passthrough()
 
 
@@ -195,16 +211,40 @@ def _as_git_c(cmd: SimpleCommand) -> list[str]:
     import shlex
 
     pairs: dict[str, dict[str, str]] = {}
+    count = None
     for name, value in assignments(cmd):
+        if name == "GIT_CONFIG_COUNT":
+            count = value.value
         kind, _, index = name.removeprefix("GIT_CONFIG_").partition("_")
-        if kind in ("KEY", "VALUE") and value.value is not None:
+        if kind in ("KEY", "VALUE"):
+            if value.value is None:
+                return []  # a pair known only at run time: CG-ENV-002 asks
             pairs.setdefault(index, {})[kind] = value.value
-    settings = [f"-c {shlex.quote(p['KEY'] + '=' + p['VALUE'])}" for p in pairs.values()
-                if "KEY" in p and "VALUE" in p]
+    if count is None or not count.isdigit() or any(len(p) != 2 for p in pairs.values()) or (
+            set(pairs) != {str(i) for i in range(int(count))}):
+        return []  # not the pairs git reads: CG-ENV-002 asks
+    settings = [f"-c {shlex.quote(p['KEY'] + '=' + p['VALUE'])}" for p in pairs.values()]
     if not settings or cmd.program != "git":
         return []
     rest = " ".join(w.text for w in cmd.words[1:])
     return [f"git {' '.join(settings)} {rest}".strip()]
+
+
+# Prompts the shell expands each time it shows them (PS4 before every traced line under
+# ``bash -x``): parameter expansion, command substitution and arithmetic, whose array
+# subscripts run command substitutions in the values they read.
+_PROMPTS = frozenset({"PS4"})
+_PLAIN_REFERENCE = lazy_pattern(r"\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*(?:\[\d+\])?\}|[#?$!0-9])")
+
+
+def _inert_prompt(value: str) -> bool:
+    """A prompt whose expansion runs nothing: text, prompt escapes and plain references to
+    variables (``$LINENO``, ``${BASH_SOURCE}``, ``${FUNCNAME[0]}``); no ``$(``, backquote,
+    ``$((``, or ``${…}`` with an operator (a substring offset is arithmetic)."""
+    return "`" not in value and "$" not in _PLAIN_REFERENCE.sub("", value)
+
+
+_GIT_CONFIG_PAIRS = ("GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
 
 
 def _prefix(cmd: SimpleCommand, name: str) -> bool:

@@ -12,6 +12,12 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.envsettings import (
+    NPM_RUNNING_KEYS,
+    environment_settings,
+    npm_environment,
+    plain_choice,
+)
 from clawgate.validators.envvars import (
     OPTION_VARIABLES,
     SSH_VARIABLES,
@@ -24,7 +30,6 @@ from clawgate.validators.payloads import payload_verdict
 from clawgate.validators.programs import (
     COMMAND_VARIABLE,
     LOADER_VARIABLES,
-    SHELLS,
     harmless_command,
 )
 from clawgate.validators.scriptfiles import recipes
@@ -53,12 +58,10 @@ _MAKE_FLAGS = frozenset({"MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"})
 _MAKE_CODE = lazy_pattern(r"(?:^|\s)-(?:-eval\b|-file\b|-makefile\b|E|f|[a-zA-Z]*[fE])")
 _MAKE_EVAL = lazy_pattern(r"--eval[= ]'?([^']*)'?|(?:^|\s)-E[ ]?'?([^']*)'?")
 _PERSIST = {("git", "config"), ("npm", "config"), ("yarn", "config"), ("pip", "config"),
-            ("pnpm", "config"), ("hg", "config")}
+            ("pnpm", "config"), ("hg", "config"), ("gh", "config")}
 # npm and pnpm take any configuration key as an option of any command (``npm test
 # --script-shell=X``, ``npx --shell X``): the keys whose value is a program they start.
 _NPM_LIKE = frozenset({"npm", "pnpm", "npx"})
-_NPM_RUNNING_KEYS = frozenset({"script-shell", "shell", "editor", "browser", "viewer",
-                               "onload-script"})
 _NPM_OWN_OPERANDS = {"npx": 1, "pnpm": 2}  # the words after these are another program's
 
 
@@ -75,14 +78,20 @@ def _settings(cmd: SimpleCommand, program: str, ctx: Context) -> list[tuple[str,
                 continue
             key, _, value = effect.word.shown.partition("=")
             value = _unquote(value.strip())
-            if effect.option == "--config-env" and _GIT_INCLUDE.match(key.strip()):
+            given = {a.name: a.value.value for a in cmd.assignments}
+            if effect.option == "--config-env" and given.get(value) is not None:
+                value = str(given[value])  # EVIL='sh -c …' git --config-env=core.pager=EVIL
+            elif effect.option == "--config-env" and _GIT_INCLUDE.match(key.strip()):
                 value = "${" + value + "}"  # the path is in this environment variable
             found.append((key.strip(), value))
-    found += _environment_settings(cmd)
+    found += environment_settings(cmd)
     words = cmd.words
     if program in _NPM_LIKE:
         found += _npm_options(program, words)
+        found += npm_environment(cmd)
     sub = words[1].value if len(words) > 1 else None
+    if program == "gh" and sub == "alias":
+        found += _gh_alias(words)
     if (program, sub or "") in _PERSIST:
         rest = [w.shown for w in words[2:] if not w.shown.startswith("-")]
         if rest and rest[0] in ("set", "edit"):
@@ -115,26 +124,26 @@ def _npm_options(program: str, words: tuple[Word, ...]) -> list[tuple[str, str]]
                 break
             continue
         name, eq, value = text[2:].partition("=") if text.startswith("--") else ("", "", "")
-        if name not in _NPM_RUNNING_KEYS:
+        if name not in NPM_RUNNING_KEYS:
             continue
         if not eq:
             value = words[i + 1].shown if i + 1 < len(words) else ""
         value = _unquote(value)
-        if value in ("", "true", "false") or (value.rsplit("/", 1)[-1] in SHELLS and (
-                "/" not in value or value.startswith(("/bin/", "/usr/bin/")))):
+        if plain_choice(value):
             continue
         found.append((name, value))
     return found
 
 
-def _environment_settings(cmd: SimpleCommand) -> list[tuple[str, str]]:
-    """git's settings given by the environment: ``GIT_CONFIG_KEY_<n>`` with
-    ``GIT_CONFIG_VALUE_<n>`` (as ``-c KEY=VALUE``)."""
-    if not cmd.assignments or cmd.program != "git":
+def _gh_alias(words: tuple[Word, ...]) -> list[tuple[str, str]]:
+    """``gh alias set NAME EXPANSION --shell`` (or an expansion starting with ``!``): a shell
+    command gh runs as ``gh NAME``, as git's ``alias.NAME=!CMD``."""
+    texts = [w.shown for w in words[2:]]
+    operands = [_unquote(t) for t in texts if not t.startswith("-")]
+    if operands[:1] != ["set"] or len(operands) < 3:
         return []
-    values = {a.name: a.value.shown for a in cmd.assignments}
-    return [(key, values.get("GIT_CONFIG_VALUE_" + name[15:], ""))
-            for name, key in values.items() if name.startswith("GIT_CONFIG_KEY_")]
+    shell = "--shell" in texts or "-s" in texts or operands[2].startswith("!")
+    return [(f"alias.{operands[1]}", "!" + operands[2].lstrip("!"))] if shell else []
 
 
 def _unquote(value: str) -> str:
@@ -152,8 +161,10 @@ def _git_direct(cmd: SimpleCommand, flags: frozenset[str]) -> tuple[str, str | N
     for i, word in enumerate(words[1:], start=1):
         text = word.shown
         name, eq, value = text.partition("=")
-        if text.startswith("ext::"):
-            return "ext::", word.value[5:] if word.value is not None else None
+        if text.startswith("ext::") or "=ext::" in text:  # a URL, or an option's (--remote=)
+            known = word.value
+            return "ext::", (known[known.index("ext::") + 5:]
+                             if known is not None and "ext::" in known else None)
         if name in flags:
             if eq:
                 return name, value if word.value is not None else None
@@ -188,7 +199,7 @@ class ConfigCommand(Validator):
     """
 
     id = "CG-ESC-006"
-    programs = SETTERS | {"yarn", "pip", "pnpm", "npm", "npx", "rclone"}
+    programs = SETTERS | {"yarn", "pip", "pnpm", "npm", "npx", "rclone", "gh"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -196,7 +207,7 @@ class ConfigCommand(Validator):
             return Verdict.passthrough()
         if program == "git":
             if "-c" not in cmd.text and "config" not in cmd.text and "-u" not in cmd.text and (
-                    "GIT_CONFIG_KEY_" not in cmd.text) and (
+                    "GIT_CONFIG_" not in cmd.text) and (
                     "exec-path" not in cmd.text and "-pack" not in cmd.text and (
                         "ext::" not in cmd.text)):
                 return Verdict.passthrough()
@@ -209,6 +220,9 @@ class ConfigCommand(Validator):
         commands: list[str | None] = []  # every one, not the first (PermitLocalCommand=yes)
         first = ""
         for key, value in _settings(cmd, program, ctx):
+            if key == "config-parameters":
+                return Verdict.ask(self.id, "GIT_CONFIG_PARAMETERS gives git settings only "
+                                   "known when the line runs, which may make it run anything")
             if key == "config-file":
                 return Verdict.ask(self.id, f"{program} reads its settings from a file outside "
                                    "the workspace, which may make it run anything")
@@ -236,7 +250,7 @@ class ConfigCommand(Validator):
 def _assignments(cmd: SimpleCommand) -> list[tuple[str, Word]]:
     """NAME=value pairs: prefixes, and the words of ``env`` and ``export``."""
     pairs = [(a.name, a.value) for a in cmd.assignments]
-    if cmd.program in ("env", "export", "declare", "typeset", "readonly", "local"):
+    if cmd.program in _ENVIRONMENT_SETTERS:
         for word in cmd.words[1:]:
             name, eq, value = word.shown.partition("=")
             if eq and name.isidentifier():

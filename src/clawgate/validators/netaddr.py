@@ -29,9 +29,26 @@ _METADATA_NAMES = frozenset({"metadata.google.internal", "metadata", "instance-d
                              "metadata.azure.internal"})
 
 
+# Wildcard DNS services: a name resolves to the address written in it
+# (``169.254.169.254.nip.io``, ``10-0-0-1.sslip.io``, ``app.127.0.0.1.nip.io``) or, for the
+# second group, always to the loopback.
+_EMBEDDING = lazy_pattern(r"(?:^|[.-])((?:\d{1,3}[.-]){3}\d{1,3}|[0-9a-f]{8})\."
+                          r"(?:nip\.io|sslip\.io|xip\.io|nip\.direct|traefik\.me|"
+                          r"backname\.io|localtls\.com)$")
+_LOOPBACK_DOMAINS = ("localtest.me", "lvh.me", "vcap.me", "lacolhost.com", "fbi.com",
+                     "readme.localtest.me")
+
+
 def classify(host: str) -> str | None:
     """'metadata', a range name ('loopback', 'private', ...), or None for a public host."""
     host = host.strip("[]").lower().rstrip(".")
+    embedded = _EMBEDDING.search(host)
+    if embedded is not None:
+        written = embedded.group(1)
+        host = (written.replace("-", ".") if len(written) != 8 else
+                ".".join(str(int(written[i:i + 2], 16)) for i in range(0, 8, 2)))
+    elif any(host == d or host.endswith("." + d) for d in _LOOPBACK_DOMAINS):
+        return "loopback"
     if host in _METADATA_NAMES:
         return "metadata"
     if host in _LOCAL_NAMES or host.endswith(".localhost"):
@@ -73,11 +90,20 @@ def _inet_aton(host: str) -> ipaddress.IPv4Address | None:
         return None
 
 
+_SOCKET_ADDRESS = lazy_pattern(r"(?i)^(?:tcp[46]?|udp[46]?|tcp-connect|openssl|ssl|"
+                               r"openssl-connect|sctp|dccp)(?:-connect)?:(\[[0-9a-f:.]+\]|"
+                               r"[^:,\s]+):")
+
+
 def _targets(cmd: SimpleCommand) -> list[str]:
     hosts = []
     for word in cmd.words[1:]:
-        text = word.value
+        text = word.value if word.value is not None else _literal_head(word.text)
         if text is None or text.startswith("-"):
+            continue
+        address = _SOCKET_ADDRESS.match(text)  # socat's TCP:host:port and the like
+        if address is not None:
+            hosts.append(address.group(1))
             continue
         found = _HOST.match(text)
         if found is not None and ("://" in text or found.group("host")[:1].isdigit()
@@ -88,6 +114,17 @@ def _targets(cmd: SimpleCommand) -> list[str]:
             dotted = _inet_aton(host) if "://" in text and host.isdigit() else None
             hosts.append(host if dotted is None else str(dotted))  # http://2130706433/
     return hosts
+
+
+_EXPANSION = lazy_pattern(r"[$`]")
+
+
+def _literal_head(text: str) -> str | None:
+    """The part of a URL before its first expansion, when that part names the host whole
+    (``http://169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI``: the path comes from the
+    variable, the address does not); None when there is no scheme to tell a URL by."""
+    head = _EXPANSION.split(text.replace('"', "").replace("'", ""), 1)[0]
+    return head if "://" in head and len(head) < len(text) else None
 
 
 @register

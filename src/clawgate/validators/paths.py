@@ -13,11 +13,15 @@ import re
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell.model import COMMAND, GLOB, INDIRECT, PROCESS, TILDE, Word
+from clawgate.shell.words import decode_ansi_c
 from clawgate.validators.base import Context
 
 _VAR = lazy_pattern(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]*)\}"
                     r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
 _OPAQUE = frozenset({COMMAND, PROCESS, INDIRECT})
+# An ANSI-C quoted part of a word with expansions (``"$HOME"/$'\x2e'ssh``): its value, decoded,
+# is part of the path as much as the variable is.
+_ANSI_C = lazy_pattern(r"\$'((?:[^'\\]|\\.)*)'", re.S)
 _GLOB_CHARS = frozenset("*?[")
 # macOS keeps $TMPDIR under /var/folders (and /tmp is /private/tmp)
 TEMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/tmp", "/var/folders",
@@ -55,13 +59,18 @@ def resolve(word: Word, ctx: Context) -> PathArg:
                 return _UNKNOWN  # $OLDPWD: where the shell was before, not known here
             raw = _tilde(raw, ctx.home)
         return _finish(raw, None, ctx, glob=GLOB in word.expansions)
-    text = word.text.replace('"', "").replace("'", "")
+    text = ansi_c_decoded(word.text).replace('"', "").replace("'", "")
     if text.startswith("~"):
         if text.partition("/")[0] == "~-":
             return _UNKNOWN
         text = _tilde(text, ctx.home)
     known, unset = _expand(text, ctx)
     return _finish(known, unset, ctx, glob=GLOB in word.expansions)
+
+
+def ansi_c_decoded(text: str) -> str:
+    """``text`` with each ``$'…'`` part replaced by its value."""
+    return _ANSI_C.sub(lambda m: decode_ansi_c(m.group(1)), text) if "$'" in text else text
 
 
 def under(path: str, root: str) -> bool:

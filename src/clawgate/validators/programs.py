@@ -73,7 +73,7 @@ ed ex vi vim nvim view rvim emacs nano pico joe jed mg micro mcedit
 # Environment variables that name a program other programs will run.
 COMMAND_VARIABLE = lazy_pattern(
     r"(?:PAGER|EDITOR|VISUAL|_COMMAND|_CMD|_EXEC|_PROGRAM|_PROG|_SHELL|_HELPER|_ASKPASS|"
-    r"_LAUNCHER|_WRAPPER|_HOOK|_RUNNER|_RSH|_SSH|LESSOPEN|LESSCLOSE|^SHELL|^BROWSER|^TERMINAL|"
+    r"_LAUNCHER|_WRAPPER|_HOOK|_RUNNER|_RSH|_SSH|LESSOPEN|LESSCLOSE|^SHELL|BROWSER|^TERMINAL|"
     r"^DIFFTOOL|^FCEDIT)$")
 # Variables that load code into programs whatever their value says.
 LOADER_VARIABLES = words_of("""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
@@ -18,7 +19,7 @@ from clawgate.protectedpaths import (
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
-from clawgate.validators.paths import resolve
+from clawgate.validators.paths import ansi_c_decoded, resolve
 from clawgate.validators.writes import may_write, write_shapes, write_targets
 
 # Text that fetches or runs something: a downloader, a socket, a shell handed code, decoding.
@@ -69,8 +70,9 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
         why = _pattern_holds(path, ctx)  # git apply --include='.github/*': git's own pattern
         if why is not None:
             return path, why
-        # the resolved path too: link/../config is .git/config when link is .git/hooks
-        if not look or may_be_protected(word.text) or may_be_protected(path):
+        # the resolved path too: link/../config is .git/config when link is .git/hooks;
+        # $'\x2e'git is .git
+        if not look or may_be_protected(ansi_c_decoded(word.text)) or may_be_protected(path):
             why = protected_reason(path, ctx.workspace, ctx.protected)
             if why is not None:
                 return path, why
@@ -307,7 +309,10 @@ class PackageConfigSet(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program == "npm" and cmd.args[:2] == ("pkg", "set"):
-            return _package_script(cmd)
+            return _package_script(cmd.args[2:])
+        if cmd.program == "npm" and cmd.args[:1] == ("set-script",):  # npm 7's spelling
+            named = [a for a in cmd.args[1:] if not a.startswith("-")]
+            return _package_script([f"scripts.{named[0]}={named[1]}"] if len(named) > 1 else [])
         what = _setter(cmd)
         if what is None:
             return Verdict.passthrough()
@@ -326,10 +331,10 @@ class PackageConfigSet(Validator):
 _PACKAGE_WHY = "package-manager configuration, which redirects downloads or runs code"
 
 
-def _package_script(cmd: SimpleCommand) -> Verdict:
-    """``npm pkg set scripts.NAME=VALUE``: code every install runs (ASK), code that fetches or
-    runs something (DENY)."""
-    for arg in cmd.args[2:]:
+def _package_script(args: Sequence[str]) -> Verdict:
+    """``npm pkg set scripts.NAME=VALUE`` (``args``: the words after ``pkg set``): code every
+    install runs (ASK), code that fetches or runs something (DENY)."""
+    for arg in args:
         key, _, value = arg.partition("=")
         if not key.startswith("scripts."):
             continue

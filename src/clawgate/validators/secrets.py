@@ -55,7 +55,26 @@ def _sends(cmd: SimpleCommand) -> bool:
     ``genrsa``, ``enc``), which reads and writes local files."""
     if cmd.program == "openssl":
         return bool(cmd.args) and cmd.args[0] in OPENSSL_NETWORK
+    uploads = _UPLOADING.get(cmd.program or "")
+    if uploads is not None:
+        operands = tuple(a for a in cmd.args if not a.startswith("-"))
+        return any(operands[:len(start)] == start for start in uploads)
     return cmd.program in SENDERS
+
+
+# Cloud and cluster tools whose other subcommands use a credential file as a key (``gcloud
+# auth activate-service-account --key-file``, ``kubectl --kubeconfig``): these subcommands
+# carry the files they are given to another machine.
+_UPLOADING: dict[str, tuple[tuple[str, ...], ...]] = {
+    "gcloud": (("storage", "cp"), ("storage", "rsync"), ("alpha", "storage", "cp"),
+               ("compute", "scp"), ("cloud-shell", "scp")),
+    "az": (("storage", "blob", "upload"), ("storage", "blob", "upload-batch"),
+           ("storage", "file", "upload"), ("storage", "file", "upload-batch"),
+           ("storage", "copy")),
+    "kubectl": (("cp",),), "oc": (("cp",), ("rsync",)),
+    "azcopy": (("copy",), ("cp",), ("sync",)), "mc": (("cp",), ("mirror",), ("put",)),
+    "oci": (("os", "object", "put"),), "b2": (("upload-file",), ("file", "upload")),
+}
 
 
 def _mentions_secret(cmd: SimpleCommand) -> bool:
@@ -86,7 +105,9 @@ _SHOWERS = frozenset({"cat", "tac", "nl", "head", "tail", "less", "more", "most"
                       # their operands (comm, join, look, sdiff, diff3) or copy them into new
                       # files (split, csplit)
                       "comm", "join", "look", "sdiff", "diff3", "split", "csplit",
-                      "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl"})
+                      "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl",
+                      # tr prints what it reads on its input
+                      "tr"})
 _KEY_HINT = ("use the credential through the tool that needs it (ssh -i, ssh-add, git, aws), "
              "never print it")
 
