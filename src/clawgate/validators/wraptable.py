@@ -27,7 +27,9 @@ class Wrap:
     no value: before a ``tail`` option, any other may have taken it as its value (``nix
     develop --max-jobs -c …``: nix reads any ``--SETTING VALUE``); ``env`` lists options
     whose ``NAME=VALUE`` goes into the command's environment (``watchexec -E``); ``chdir``
-    options whose value is the directory the command runs in (``env -C DIR``).
+    options whose value is the directory the command runs in (``env -C DIR``). ``prefix`` is
+    the program the rest of argv is a command of (``yarn workspaces foreach -A run build``
+    runs ``yarn run build`` in each workspace).
     """
 
     options: Options = NO_OPTIONS
@@ -43,18 +45,19 @@ class Wrap:
     flags: frozenset[str] = frozenset()
     env: frozenset[str] = frozenset()
     chdir: frozenset[str] = frozenset()
+    prefix: str = ""
 
 
 def _w(short: str = "", long: str = "", skip: int = 0, *, privileged: bool = False,
        bare_shell: bool = False, code: str = "", code_long: str = "",
        shell_flags: str = "", tail: str = "", joined: bool = False,
        unjudged: str = "", pair: str = "", optional: str = "", flags: str = "",
-       env: str = "", chdir: str = "", dash: str = "") -> Wrap:
+       env: str = "", chdir: str = "", dash: str = "", prefix: str = "") -> Wrap:
     return Wrap(opts(short, long, skip, pair, dash), privileged, bare_shell, code,
                 frozenset(code_long.split()), frozenset(shell_flags.split()),
                 frozenset(tail.split()), joined, frozenset(unjudged.split()),
                 frozenset(optional.split()), frozenset(flags.split()), frozenset(env.split()),
-                frozenset(chdir.split()))
+                frozenset(chdir.split()), prefix)
 
 
 # mpirun and mpiexec (Open MPI, MPICH): options spelled with one dash or two, some with two
@@ -124,6 +127,12 @@ PLAIN: dict[str, Wrap] = {
     "tini": _w("pe"), "dumb-init": _w("r", "rewrite"),
     "numactl": _w("ipmNCP", "interleave preferred membind cpunodebind physcpubind "
                   "preferred-many"),
+    # s6's with-contenv, Xcode's tool runner (xcrun [-sdk SDK] TOOL…), and the g-prefixed
+    # names Homebrew gives GNU coreutils
+    "with-contenv": _w(),
+    "xcrun": _w("", "sdk toolchain", dash="sdk toolchain"),
+    "gtimeout": _w("sk", "signal kill-after", skip=1), "gnice": _w("n", "adjustment"),
+    "gnohup": _w(), "gstdbuf": _w("ioe", "input output error"),
     "sde": _w(tail="--"), "sde64": _w(tail="--"),  # Intel's emulator: sde [opts] -- CMD…
     # watchexec [opts] [--] CMD...: on each change, CMD's words joined and run by a shell
     # (-c/--clear, --poll and --log-file take a value only when one follows)
@@ -236,6 +245,15 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     # run-program CMD…
     ("spin", "run"): _w(), ("tox", "exec"): _w("ecx", "conf root workdir override", tail="--"),
     ("carton", "exec"): _w(), ("newrelic-admin", "run-program"): _w(),
+    # lerna exec [opts] -- CMD… (a shell runs it in each package), yarn workspaces foreach
+    # [opts] YARN-COMMAND… (in each workspace), volta run [--node V…] CMD…, the exec of the
+    # other version managers (as rbenv's and pyenv's), rr record CMD…, esy x CMD…
+    ("lerna", "exec"): _w("", "scope ignore concurrency since loglevel", tail="--",
+                          joined=True),
+    ("yarn", "workspaces foreach"): _w("j", "jobs include exclude from since", prefix="yarn"),
+    ("volta", "run"): _w("", "node npm yarn pnpm env"),
+    ("jenv", "exec"): _w(), ("nodenv", "exec"): _w(), ("goenv", "exec"): _w(),
+    ("plenv", "exec"): _w(), ("rr", "record"): _w(), ("esy", "x"): _w(),
     ("ip", "netns"): _w("", "", skip=2),
     ("ip", "vrf"): _w("", "", skip=2),
     # nix develop|shell INSTALLABLE… [-c CMD ARGS…]: the installables are not a command, and
