@@ -18,6 +18,7 @@ corpus line), with the near-misses that must stay blocked beside the everyday li
 - words that read like an interactive session but name none: a target of the project's build
   file (``make shell``), ``debug`` given to a project's script, ``dbt debug``, ``pyenv shell
   3.11``;
+- yq 4's commands (``yq eval -i EXPR FILE``): the expression is not a file it writes;
 - concurrently's script shortcuts (``npm:lint:*``) and its options' camelCase spellings.
 
 The lines are data, only ever handed to ``Engine.check``.
@@ -137,6 +138,15 @@ SESSIONS: list[Case] = [
     ("dbt debug && rm -rf ~", DENY, "what follows is judged"),
 ]
 
+YQ: list[Case] = [
+    ("yq eval -i \".image = \\\"$DIGEST\\\"\" deploy/app.yml", ALLOW,
+     "an expression with a variable, one file rewritten"),
+    ("yq e -i '.version = \"1.2.3\"' chart/Chart.yaml", ALLOW, "the short command"),
+    ("yq ea '. as $i ireduce ({}; . * $i)' a.yaml b.yaml", ALLOW, "files merged to stdout"),
+    ("yq eval -i '.a = 1' ~/.bashrc", DENY, "a start-up file rewritten"),
+    ("yq e -i \".x = \\\"$V\\\"\" /etc/hosts", ASK, "a system file rewritten"),
+]
+
 CONCURRENTLY: list[Case] = [
     ("concurrently \"npm:watch:*\" \"npm:serve\"", ALLOW, "every watch script, and serve"),
     ("concurrently \"pnpm:lint:*(!fix)\"", ALLOW, "lint scripts but the fixing ones"),
@@ -154,7 +164,8 @@ CONCURRENTLY: list[Case] = [
 ]
 
 TABLES = {"launchers": LAUNCHERS, "monorepos": MONOREPOS_AND_VERSIONS, "mpi": MPI,
-          "separated": SEPARATED_SHELLS, "sessions": SESSIONS, "concurrently": CONCURRENTLY}
+          "separated": SEPARATED_SHELLS, "sessions": SESSIONS, "yq": YQ,
+          "concurrently": CONCURRENTLY}
 ROWS = [(name, case) for name, table in TABLES.items() for case in table]
 
 _ENGINE = Engine()
