@@ -5,8 +5,8 @@
 Per corpus (the shared files, ``devcmds``/``devcmds_beyond``, ``tests/corpus/devcmds_unseen*``,
 ``agentcmds``, ``ecosystems`` and ``ecosystems_heldout`` (everyday commands of ecosystems the
 others do not draw on, split by project; the held-out half is measured, never tuned on),
-``everyday_heldout2`` and ``everyday_heldout3`` (a second and a third held-out set, each from
-projects of yet other ecosystems) and
+``everyday_heldout2``, ``everyday_heldout3`` and ``everyday_heldout4`` (a second, a third and
+a fourth held-out set, each from projects of yet other ecosystems) and
 ``tests/corpus/bypasses``):
 allow rate (share of all lines that come out ALLOW), block rate (ASK or DENY), deny rate, the
 share of ``allow`` lines that got DENY, and the share of lines meeting their label (``allow``:

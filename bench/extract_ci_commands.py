@@ -53,7 +53,7 @@ _BEYOND = re.compile(
     r"\bssh\b|\bscp\b|\brsync\b|\bkill\b|\bchown\b|\bsetup-\w+|\bnix\b|\bsnapcraft\b|"
     r"\b(add-)?apt-repository\b|\bupdate-alternatives\b|\bsystemctl\b|\bservice\b|\bxcode|"
     r"\bcodesign\b|\bsecurity\b|\bgpg\b|\bcosign\b|\bminisign\b|\bln\s+-s\S*\s+/|"
-    r"--system\b|git\+https?:|install-packages|\./install\b|\bgit\s+(reset\s+--hard|clean)\b|"
+    r"--system\b|\bzypper\b|publish_|\bsign\.sh\b|_s3\b|git\+https?:|install-packages|\./install\b|\bgit\s+(reset\s+--hard|clean)\b|"
     r"\$\{\{")
 
 
@@ -71,7 +71,8 @@ _BEYOND_MORE = re.compile(
     r"\bansible-playbook\b|\bmolecule\b|\bvagrant\b|\badb\b|\bemulator\b|\bsdkmanager\b|"
     r"\bavdmanager\b|\bxcrun\s+simctl\b|\bfastlane\b|\bpod\s+(trunk|repo)\b|\bwrangler\b|"
     r"\bvercel\b|\bnetlify\b|\bfirebase\b|\bdeployctl\b|\bheroku\b|\baz\s|\$AWS_CLI|"
-    r"\buser(add|mod|del)\b|\bgroupadd\b|\$\{HOME\}|(^|[\s/\"'])hooks/|(^|[;&|]\s*)(ba)?sh\s*<|"
+    r"\buser(add|mod|del)\b|\bgroupadd\b|\$\{HOME\}|(^|[\s/\"'])hooks/|hooksPath|\banaconda\s+(upload|build)\b|"
+    r"(^|[;&|]\s*)(ba)?sh\s*<|"
     r"(^|[\s=\"'])/(?!dev/null)[A-Za-z]|<[A-Za-z][\w .-]*>|\bdpkg\b|[\u2500-\u257f]|"
     r"\{%|\{\{\s*cookiecutter")
 
@@ -163,14 +164,16 @@ def workflow_lines(text: str) -> Iterator[str]:
     if not isinstance(doc, dict):
         return
     top_env = _mapping(doc.get("env"))
+    top_shell = _mapping(_mapping(doc.get("defaults")).get("run")).get("shell", "bash")
     for job in (doc.get("jobs") or {}).values():
         if not isinstance(job, dict):
             continue
-        runs_on = str(job.get("runs-on", ""))
         strategy = job.get("strategy") or {}
         matrix = strategy.get("matrix") if isinstance(strategy, dict) else {}
         matrix = matrix if isinstance(matrix, dict) else {}
-        shell = ((job.get("defaults") or {}).get("run") or {}).get("shell", "bash")
+        runs_on = str(job.get("runs-on", ""))  # a runner named by the matrix: its first value
+        runs_on = _substitute(runs_on, top_env, matrix) or runs_on
+        shell = ((job.get("defaults") or {}).get("run") or {}).get("shell", top_shell)
         env = {**top_env, **_mapping(job.get("env"))}
         for step in job.get("steps") or []:
             if not isinstance(step, dict) or "run" not in step:

@@ -31,7 +31,7 @@ def _projects(rows: list[dict[str, str]]) -> set[str]:
 
 
 @pytest.mark.parametrize("name", ["ecosystems", "ecosystems_heldout", "everyday_heldout2",
-                                  "everyday_heldout3"])
+                                  "everyday_heldout3", "everyday_heldout4"])
 def test_every_line_is_well_formed(name: str) -> None:
     rows = _rows(name)
     assert len(rows) >= 500
@@ -68,8 +68,17 @@ def test_third_held_out_set_draws_on_projects_no_other_set_uses() -> None:
     assert len(held) >= 25
 
 
+def test_fourth_held_out_set_draws_on_projects_no_other_set_uses() -> None:
+    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
+              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3"}
+    used = {p.lower() for name in others for p in _projects(_rows(name))}
+    held = _projects(_rows("everyday_heldout4"))
+    assert not {p.lower() for p in held} & used
+    assert len(held) >= 25
+
+
 @pytest.mark.parametrize("name", ["ecosystems", "ecosystems_heldout", "everyday_heldout2",
-                                  "everyday_heldout3"])
+                                  "everyday_heldout3", "everyday_heldout4"])
 def test_nothing_beyond_the_checkout_is_kept(name: str) -> None:
     for row in _rows(name):
         assert not _BEYOND.search(row["command"]), row

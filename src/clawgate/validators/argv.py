@@ -23,10 +23,15 @@ class Options:
     skip: int = 0
     stop_at_operand: bool = True  # options end at the first operand (POSIX order)
     pair: frozenset[str] = frozenset()
+    # names that take a value also when spelled with one dash (``mpirun -np 4``, ``-mca K V``
+    # with the name in ``pair`` too): read as one option, not as a cluster of letters
+    dash: frozenset[str] = frozenset()
 
 
-def opts(short: str = "", long: str = "", skip: int = 0, pair: str = "") -> Options:
-    return Options(short, frozenset(long.split()), skip, pair=frozenset(pair.split()))
+def opts(short: str = "", long: str = "", skip: int = 0, pair: str = "",
+         dash: str = "") -> Options:
+    return Options(short, frozenset(long.split()), skip, pair=frozenset(pair.split()),
+                   dash=frozenset(dash.split()))
 
 
 NO_OPTIONS = Options()
@@ -65,6 +70,10 @@ def option_width(text: str, words: tuple[Word, ...], i: int, spec: Options) -> i
         if name in spec.pair:
             return min(3, len(words) - i)
         return 2 if name in spec.long and i + 1 < len(words) else 1
+    if text[1:] in spec.dash:  # mpirun -np 4: one option of its own, its value next
+        return min(2 + (text[1:] in spec.pair), len(words) - i)
+    if text[1:].partition("=")[0] in spec.dash:  # -np=4
+        return 1
     for pos, letter in enumerate(text[1:], start=1):
         if letter in spec.short or letter in spec.pair:
             attached = pos + 1 < len(text)

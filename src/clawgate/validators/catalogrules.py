@@ -76,7 +76,8 @@ class ProgramRunsValue(Validator):
             return payload_verdict(list(literal), self.id,
                                    f"{cmd.program} {found[0].option or ''} runs a command")
         wrapped = [e for e in catalog.runs(cmd) if e.kind == "wrap"]  # cargo watch -s CMD
-        literal += tuple(e.word.value for e in wrapped if e.word is not None and e.word.value)
+        literal += tuple(shortcut(cmd.program, e.word.value) for e in wrapped
+                         if e.word is not None and e.word.value)
         asking += [e for e in wrapped if e.word is None or not e.word.value]
         if not asking:  # only commands a wrapper runs: judged as the commands they are
             return Verdict.unwrap(*literal) if literal else Verdict.passthrough()
@@ -84,6 +85,28 @@ class ProgramRunsValue(Validator):
         return Verdict.unwrap(*literal, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{cmd.program} {first.option or ''} runs "
                               f"{_what(first.kind)}".replace("  ", " "))
+
+
+# Operands a wrapper reads as a script of the project's package manager (concurrently's
+# ``npm:watch``, ``yarn:lint:*``, ``node:build``, ``deno:dev``), by its documentation.
+_SHORTCUTS = {"concurrently": {"npm": "npm run", "yarn": "yarn run", "pnpm": "pnpm run",
+                               "bun": "bun run", "node": "node --run", "deno": "deno task"}}
+# A script name, with the wildcard and exclusions (``lint:*(!fix)``) the wrapper matches
+# against the manifest's scripts itself: nothing a shell would expand or run.
+_SCRIPT_NAME = lazy_pattern(r"^[\w.:@/+*!()-]+$")
+
+
+def shortcut(program: str | None, operand: str) -> str:
+    """The command line an operand of ``program`` stands for: ``npm:lint:*`` given to
+    concurrently runs ``npm run 'lint:*'`` (each matching script); any other operand is the
+    command line it is."""
+    manager, sep, script = operand.partition(":")
+    runner = _SHORTCUTS.get(program or "", {}).get(manager)
+    if runner is None or not sep or not script:
+        return operand
+    if _SCRIPT_NAME.match(script):
+        return f"{runner} {shlex.quote(script)}"
+    return f"{runner} {script}"  # what the shell that runs it would make of the rest
 
 
 def _purpose(cmd: SimpleCommand) -> bool:

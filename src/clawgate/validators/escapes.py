@@ -79,6 +79,10 @@ class ShellArgument(Validator):
     ``-l/bin/sh``, ``exec=/bin/sh``) makes the program a launcher: ASK; with a network tool
     (``nc -e /bin/sh``) or privileged mode (``... /bin/sh -p``), DENY.
 
+    A shell that starts the command after a ``--`` separator (``python3 ci/retry.py -- bash
+    -lc 'make'``, the convention of programs that run the rest of their argv) is judged as
+    that command, payload and all.
+
     Bad: ``aa-exec /bin/sh``, ``agetty -l /bin/sh tty``. Harmless: ``ls -l /bin/sh``,
     ``grep -r /bin/sh scripts/``.
     """
@@ -110,6 +114,9 @@ class ShellArgument(Validator):
                                     hint="this is a remote or bind shell")
             if _PRIVILEGED_TAIL.match(word.shown[found.end():]):
                 return Verdict.deny(self.id, f"{program} starts a shell in privileged mode")
+            if words[i - 1].shown == "--" and STANDARD_SHELL.match(word.value or ""):
+                # retry.py -- bash -lc 'make': the command after the separator, as itself
+                return Verdict.unwrap(" ".join(w.text for w in words[i:]))
             return Verdict.ask(self.id, f"{program} is given a shell to run ({word.shown!r})",
                                hint="run the command you need directly")
         climbing = next((w.shown for w in words[1:] if "../" in w.shown and _CLIMB.search(

@@ -22,6 +22,16 @@ tmux tmate byobu ranger mc nnn lf vifm ncdu minicom picocom opencode aider claud
 """)
 _SELF_DESCRIBING = frozenset({"--version", "-v", "--help", "-h", "version", "help"})
 _SHELL_SUBCOMMANDS = frozenset({"shell", "console", "repl", "tunnel", "attach", "debug"})
+# Programs whose first word names a target or recipe of the project's own build file, not a
+# subcommand of the program: ``make shell`` runs what the Makefile says, as ``npm run shell``
+# runs what package.json says.
+_RECIPE_RUNNERS = words_of("make gmake bmake remake ninja just mage")
+# Subcommands spelled like a session that open none, by each program's documentation: ``dbt
+# debug`` tests the connection and prints what it found; ``pyenv shell 3.11`` (and its kin)
+# sets the version for the current shell through a variable.
+_NOT_SESSIONS = {"dbt": frozenset({"debug"}),
+                 **dict.fromkeys(words_of("pyenv rbenv nodenv goenv jenv plenv phpenv"),
+                                 frozenset({"shell"}))}
 _SUBCOMMAND_READERS = words_of("man help tldr info git cargo go pip npm echo printf")
 _PACKAGE_MANAGERS = words_of("dpkg rpm yum dnf zypper apt apt-get snap pkg opkg apk pacman "
                              "flatpak installer gdebi")
@@ -117,6 +127,11 @@ class ShellSubcommand(Validator):
     A wrapper subcommand given a command (``devenv shell -- make``, ``nix shell pkg -c jq``)
     runs that command, checked as itself (CG-WRAP-001); without one it opens a shell.
 
+    A target of the project's build file (``make shell``, ``just debug``) is the project's
+    recipe, not a session of make's; ``debug`` given to a project's script (``./build.sh
+    debug``) names a build, and a few programs' ``debug`` or ``shell`` open no session (``dbt
+    debug``, ``pyenv shell 3.11``).
+
     Bad: ``cdist shell -s /bin/sh``. Harmless: ``man shell`` (a page, not a shell).
     """
 
@@ -132,6 +147,9 @@ class ShellSubcommand(Validator):
         sub = cmd.words[1].value
         if sub not in _SHELL_SUBCOMMANDS or runs_command(cmd):
             return Verdict.passthrough()  # devenv shell -- make: make, checked as itself
+        if program in _RECIPE_RUNNERS or sub in _NOT_SESSIONS.get(program, ()) or (
+                sub == "debug" and "/" in (cmd.words[0].value or "")):
+            return Verdict.passthrough()  # make debug, dbt debug, ./build.sh debug: no session
         return Verdict.ask(self.id, f"{program} {sub} opens an interactive session",
                            hint="run the command you need directly")
 

@@ -161,6 +161,14 @@ def _value(word: Word) -> str | None:
     return fields[0] if fields is not None and len(fields) == 1 else None
 
 
+def _wrapping(cmd: SimpleCommand) -> bool:
+    """Whether ``cmd`` is a subcommand the wrapper table reads (``lerna exec -- CMD``) of a
+    program the catalog does not know otherwise: its command is judged as itself there."""
+    from clawgate.validators.wrappers import is_wrapper
+
+    return not own_file(cmd) and is_wrapper(cmd)
+
+
 def _after_separator(cmd: SimpleCommand) -> list[str]:
     """The words after ``--`` when they read as a command line (``zzrun -- rm -rf ~``): the
     convention of the programs that run a command given as separate words (``watchexec``,
@@ -262,7 +270,7 @@ class UnknownProgramWords(Validator):
             texts = [code for _, code in inline_code(cmd, INLINE[family]) if code]
             who = f"{program}'s inline code is not read here, and it"
             found = [p for text in texts if _CODE.search(text) for p in payloads(text)]
-        elif known(program) and not own_file(cmd):
+        elif (known(program) and not own_file(cmd)) or _wrapping(cmd):
             return Verdict.passthrough()
         elif not own_file(cmd) and programs.learned_entry(program) is not None:
             return _learned(cmd, self.id)

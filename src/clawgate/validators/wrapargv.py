@@ -76,6 +76,9 @@ def unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand
     if index is None or index >= len(words):
         return None, spec.bare_shell
     found = inner(cmd, index)
+    if spec.prefix:  # yarn workspaces foreach -A exec CMD: `yarn exec CMD` in each workspace
+        command = joined_code(found.words)
+        return ("" if command is None else f"{spec.prefix} {command}"), False
     moved = _moved(words[:first], start, spec)
     if spec.joined:
         later = _optional_value_taken(cmd, spec, index)
@@ -89,7 +92,18 @@ def unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand
     if first is not None and index > first:  # the variables go into the command's environment
         found = replace(found, assignments=(*found.assignments,
                                             *(_assigned(w) for w in words[first:index])))
-    return found, False
+    return _as_given(found, spec), False
+
+
+def _as_given(found: SimpleCommand, spec: Wrap) -> SimpleCommand | str:
+    """The command a wrapper runs, read as a shell would read it too where the wrapper may hand
+    it to one: when its words are joined for a shell (``lerna exec -- "npm run a && b"``), and
+    when it is one word holding a command line (``spin run 'rm -rf ~'``, ``carton exec 'x;
+    y'``: many launchers give a lone argument to a shell)."""
+    value = found.words[0].value if len(found.words) == 1 else None
+    if spec.joined or (value is not None and any(c.isspace() for c in value.strip())):
+        return _both_readings(found)
+    return found
 
 
 def _moved(own: tuple[Word, ...], start: int, spec: Wrap) -> str | None:
@@ -181,7 +195,7 @@ def _after_tail(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleComma
             return None, True
         moved = _moved(words[:end], start, spec)
         if len(starts) == 1 and moved == "":
-            return inner(cmd, end + 1), False
+            return _as_given(inner(cmd, end + 1), spec), False
         if moved is None:
             return "", False
         return "\n".join(moved + " ".join(w.text for w in words[at + 1:]) for at in starts

@@ -27,7 +27,9 @@ class Wrap:
     no value: before a ``tail`` option, any other may have taken it as its value (``nix
     develop --max-jobs -c …``: nix reads any ``--SETTING VALUE``); ``env`` lists options
     whose ``NAME=VALUE`` goes into the command's environment (``watchexec -E``); ``chdir``
-    options whose value is the directory the command runs in (``env -C DIR``).
+    options whose value is the directory the command runs in (``env -C DIR``). ``prefix`` is
+    the program the rest of argv is a command of (``yarn workspaces foreach -A run build``
+    runs ``yarn run build`` in each workspace).
     """
 
     options: Options = NO_OPTIONS
@@ -43,19 +45,26 @@ class Wrap:
     flags: frozenset[str] = frozenset()
     env: frozenset[str] = frozenset()
     chdir: frozenset[str] = frozenset()
+    prefix: str = ""
 
 
 def _w(short: str = "", long: str = "", skip: int = 0, *, privileged: bool = False,
        bare_shell: bool = False, code: str = "", code_long: str = "",
        shell_flags: str = "", tail: str = "", joined: bool = False,
        unjudged: str = "", pair: str = "", optional: str = "", flags: str = "",
-       env: str = "", chdir: str = "") -> Wrap:
-    return Wrap(opts(short, long, skip, pair), privileged, bare_shell, code,
+       env: str = "", chdir: str = "", dash: str = "", prefix: str = "") -> Wrap:
+    return Wrap(opts(short, long, skip, pair, dash), privileged, bare_shell, code,
                 frozenset(code_long.split()), frozenset(shell_flags.split()),
                 frozenset(tail.split()), joined, frozenset(unjudged.split()),
                 frozenset(optional.split()), frozenset(flags.split()), frozenset(env.split()),
-                frozenset(chdir.split()))
+                frozenset(chdir.split()), prefix)
 
+
+# mpirun and mpiexec (Open MPI, MPICH): options spelled with one dash or two, some with two
+# values (``-mca btl self``, ``-genv NAME VALUE``), then the program and its arguments
+_MPI_VALUES = ("np n c N H host hosts hostfile machinefile f map-by bind-to rank-by prefix wdir "
+               "npernode npersocket ppn output-filename timeout x")
+_MPI = _w("ncNHfx", _MPI_VALUES, pair="mca gmca genv env", dash=_MPI_VALUES + " mca gmca genv env")
 
 # Wrappers that run the rest of their argv with the same privileges.
 PLAIN: dict[str, Wrap] = {
@@ -95,7 +104,7 @@ PLAIN: dict[str, Wrap] = {
     "setuidgid": _w("", "", skip=1), "chpst": _w("ulUenmdofcrt"), "cgexec": _w("g"),
     "prlimit": _w("p", "pid"), "trickle": _w("dulwtn"), "ifne": _w(), "busybox": _w(),
     "toybox": _w(), "exec": _w("a"), "builtin": _w(), "coproc": _w(), "firejail": _w(
-        "", "", bare_shell=True), "mpirun": _w("npH", "host hostfile np"),
+        "", "", bare_shell=True), "mpirun": _MPI, "mpiexec": _MPI,
     "srun": _w("nNpcJtw", "partition time job-name"), "gosu": _w("", "", skip=1),
     "su-exec": _w("", "", skip=1), "env": _w("uC", "unset chdir", code="S", chdir="-C --chdir",
                                                         code_long="split-string"),
@@ -106,6 +115,24 @@ PLAIN: dict[str, Wrap] = {
     "setcap-exec": _w(),
     "openvt": _w("cfsuvwe", "console"), "perf": _w("eoCptrGcF", "event output", skip=1),
     "pidstat": _w(), "systemd-cat": _w("tpP", "identifier priority"),
+    # what build and test scripts put in front of a command (each one's own documentation):
+    # variables set portably (cross-env NAME=VALUE… CMD; cross-env-shell and env-cmd
+    # --use-shell join the words for a shell), compiler caches and launchers (ccache gcc …),
+    # coverage and tracing runners (kcov [opts] OUTDIR CMD…, ddtrace-run CMD…), container
+    # inits (tini [opts] -- CMD…, dumb-init CMD…) and NUMA placement (numactl -N 0 CMD…)
+    "cross-env": _w(), "cross-env-shell": _w(joined=True),
+    "env-cmd": _w("fer", "file environments rc-file", joined=True),
+    "ccache": _w(), "sccache": _w(), "icecc": _w(), "buildcache": _w(),
+    "kcov": _w("pl", "pid limits", skip=1), "ddtrace-run": _w(),
+    "tini": _w("pe"), "dumb-init": _w("r", "rewrite"),
+    "numactl": _w("ipmNCP", "interleave preferred membind cpunodebind physcpubind "
+                  "preferred-many"),
+    # s6's with-contenv, Xcode's tool runner (xcrun [-sdk SDK] TOOL…), and the g-prefixed
+    # names Homebrew gives GNU coreutils
+    "with-contenv": _w(),
+    "xcrun": _w("", "sdk toolchain", dash="sdk toolchain"),
+    "gtimeout": _w("sk", "signal kill-after", skip=1), "gnice": _w("n", "adjustment"),
+    "gnohup": _w(), "gstdbuf": _w("ioe", "input output error"),
     "sde": _w(tail="--"), "sde64": _w(tail="--"),  # Intel's emulator: sde [opts] -- CMD…
     # watchexec [opts] [--] CMD...: on each change, CMD's words joined and run by a shell
     # (-c/--clear, --poll and --log-file take a value only when one follows)
@@ -212,7 +239,22 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("direnv", "exec"): _w("", "", skip=1), ("mise", "exec"): _MISE, ("mise", "x"): _MISE,
     ("asdf", "exec"): _w(), ("rbenv", "exec"): _w(), ("pyenv", "exec"): _w(),
     ("fnm", "exec"): _w("", "using"), ("opam", "exec"): _w(), ("xdotool", "exec"): _w(),
-    ("task", "execute"): _w(), ("ip", "netns"): _w("", "", skip=2),
+    ("task", "execute"): _w(),
+    # spin run [--] CMD… (the scientific Python developer tool: CMD in the built package's
+    # environment), tox exec [-e ENV] -- CMD…, carton exec CMD… (Perl), newrelic-admin
+    # run-program CMD…
+    ("spin", "run"): _w(), ("tox", "exec"): _w("ecx", "conf root workdir override", tail="--"),
+    ("carton", "exec"): _w(), ("newrelic-admin", "run-program"): _w(),
+    # lerna exec [opts] -- CMD… (a shell runs it in each package), yarn workspaces foreach
+    # [opts] YARN-COMMAND… (in each workspace), volta run [--node V…] CMD…, the exec of the
+    # other version managers (as rbenv's and pyenv's), rr record CMD…, esy x CMD…
+    ("lerna", "exec"): _w("", "scope ignore concurrency since loglevel", tail="--",
+                          joined=True),
+    ("yarn", "workspaces foreach"): _w("j", "jobs include exclude from since", prefix="yarn"),
+    ("volta", "run"): _w("", "node npm yarn pnpm env"),
+    ("jenv", "exec"): _w(), ("nodenv", "exec"): _w(), ("goenv", "exec"): _w(),
+    ("plenv", "exec"): _w(), ("rr", "record"): _w(), ("esy", "x"): _w(),
+    ("ip", "netns"): _w("", "", skip=2),
     ("ip", "vrf"): _w("", "", skip=2),
     # nix develop|shell INSTALLABLE… [-c CMD ARGS…]: the installables are not a command, and
     # without -c an interactive shell starts
