@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
+from collections.abc import Sequence
 
 _MAX_INDEX_BYTES = 64 << 20  # a larger index is not read: nothing is known untracked
 _ENTRY_FIXED = 40  # ctime, mtime, dev, ino, mode, uid, gid, size: ten 32-bit fields
@@ -102,6 +103,32 @@ def tracked_matching(directory: str, pattern: str) -> bool | None:
         if name.startswith(prefix):
             first = name[len(prefix):].split("/", 1)[0]
             if fnmatchcase(first, pattern) and (hidden or not first.startswith(".")):
+                return True
+    return False
+
+
+def tracked_named(directory: str, patterns: Sequence[str]) -> bool | None:
+    """Whether the index names a path below ``directory`` with a component (from
+    ``directory`` down) that a glob of ``patterns`` matches as ``find -name`` or ``-iname``
+    does (dot files too, either case): what ``find DIRECTORY -name P -delete`` (or ``-exec rm
+    -rf``) takes with it; as ``tracked_under``."""
+    from fnmatch import fnmatchcase
+
+    found = _index_of(directory)
+    if found is None:
+        return False
+    top, names = found
+    if names is None:
+        return None
+    rel = os.path.relpath(directory, top)
+    prefix = "" if rel == "." else rel + "/"
+    lowered = [p.lower() for p in patterns]
+    for name in names:
+        if _sparse_over(name, prefix):
+            return True
+        if name.startswith(prefix):
+            parts = name[len(prefix):].lower().rstrip("/").split("/")
+            if any(fnmatchcase(part, p) for part in parts for p in lowered):
                 return True
     return False
 
