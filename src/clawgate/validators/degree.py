@@ -255,7 +255,9 @@ class DeleteInsideWorkspace(Validator):
     """Inside the workspace, a recursive delete (``rm -r``, ``find -delete``), ``shred`` or
     ``truncate`` of what is not regenerable (sources, docs, ``.git``) asks first; build output,
     caches and installed dependencies (``build``, ``dist``, ``node_modules``, ``__pycache__``,
-    ``*.egg-info``, ``.venv`` … and ``paths.regenerable``) are deleted freely. The whole
+    ``*.egg-info``, ``.venv`` …, the names the ignore templates projects start from mean as
+    output in every project, such as ``cover`` and ``cdk.out``, and ``paths.regenerable``)
+    are deleted freely, unless git tracks what goes with them. The whole
     workspace (its root, every entry of it, a ``find`` from its root that nothing narrows, or
     ``ls | xargs rm -rf`` there) is DENY: the project lost, not a part of it cleaned. (Commands
     a wrapper runs; a line's own commands are judged by CG-DEG-003.)
