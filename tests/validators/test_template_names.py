@@ -55,6 +55,10 @@ def _outcome(root: Path, line: str) -> Outcome:
     ("find . -name .spago -prune -exec rm -rf {} +", Outcome.ALLOW),
     ("find . -name cover_db | xargs rm -rf", Outcome.ALLOW),
     ("rm -rf pkg/cover", Outcome.ALLOW),  # the link itself, not what it points at
+    ("Remove-Item -Recurse -Force cover", Outcome.ALLOW),  # the Windows twins
+    ("rd /s /q .psci_modules", Outcome.ALLOW),
+    ("rd /s /q public", Outcome.ASK),
+    ("Remove-Item -Recurse -Force bin", Outcome.ASK),
     # sources, data and settings in some projects, whatever a template says
     ("rm -rf public/", Outcome.ASK),
     ("rm -rf bin", Outcome.ASK),
