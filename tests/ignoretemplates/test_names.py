@@ -78,7 +78,8 @@ def test_the_committed_names_are_what_the_rules_make_of_the_templates() -> None:
     "scripts", "test", "debug", "release", "log", "logs", "cache", "output", "artifacts",
     "reports", ".vscode", ".idea", ".vs", ".bundle", ".yarn", ".env", ".env.local",
     "makefile", "configure", "composer.json", "pom.xml", "local_settings.py",
-    "web-inf", "cookbooks", "_checkouts", ".snapshots", "sdkconfig", ".aptos",
+    "web-inf", "cookbooks", "_checkouts", ".snapshots", "sdkconfig", ".aptos", "wheels",
+    "rcf", "csx", "pids", "__history", "autobackups",
 ])
 def test_names_that_hold_sources_data_or_settings_somewhere_are_not_kept(name: str) -> None:
     assert name not in template_names()

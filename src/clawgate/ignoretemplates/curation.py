@@ -45,7 +45,8 @@ CREDENTIAL_PREFIXES = (".env",)  # .env, .env.local, .envrc: secrets and a perso
 # template means its build output by it.
 REVIEWED: dict[str, tuple[str, tuple[str, ...]]] = {
     "source": ("a source directory in many projects (src/, lib/ of Ruby and Node, include/ of "
-               "C, Go's pkg/, a library's modules/, plugins/ and classes/)", (
+               "C, Go's pkg/, a library's modules/, plugins/ and classes/, CFWheels' "
+               "wheels/)", (
         "src", "lib", "lib64", "libs", "includes", "inc", "pkg", "modules",
         "plugins", "classes", "libraries", "packages", "source_gen", "api",
         "ext", "cli", "server", "scripts", "misc", "init", "controllers", "templates",
@@ -55,7 +56,12 @@ REVIEWED: dict[str, tuple[str, tuple[str, ...]]] = {
         "success", "request", "states", "settings", "profiles", "local", "config", "configs",
         "icon", "checkouts", "installation", "install", "deploy", "publish", "export",
         "assets", "img", "media", "locales", "translations", "typings", "rpc", "sitemap",
-        "devel", "diagnosis", "ignored", "inspector", "intermediate", "mercury", "binaries")),
+        "devel", "diagnosis", "ignored", "inspector", "intermediate", "mercury", "binaries",
+        "wheels", "cmakescripts", "pylibs")),
+    "acronym": ("a short name or an acronym that names a library or a source directory "
+                "elsewhere (RCF's include/RCF, C# scripts' csx/, Native Client's pnacl/), "
+                "and regenerable() matches at any depth in either case",
+                ("csx", "ecf", "rcf", "skc", "skc_1", "skc_2", "ski", "pnacl")),
     "bin": ("bin/ holds committed scripts: Rails' bin/rails, npm packages' bin/ entry points, "
             "shell tools' bin/", ("bin",)),
     "vendored": ("committed dependencies: vendor/ in Go (go mod vendor) and in many PHP and "
@@ -80,7 +86,7 @@ REVIEWED: dict[str, tuple[str, tuple[str, ...]]] = {
                 "reports/ kept as a build's record)", (
         "debug", "release", "log", "logs", "cache", "output", "x86", "x64", "arm", "arm-p",
         "test-output", "reports", "parts", "downloads", "download", "testing",
-        "builds", "jobs", "indexing", "screenshots", "bld", "artifacts", "result")),
+        "builds", "jobs", "indexing", "screenshots", "bld", "artifacts", "result", "pids")),
     "settings": ("a person's settings, histories or credentials, kept out of a repository "
                  "because they are personal, not because they come back", (
         ".vscode", ".idea", ".vs", ".settings", ".project", ".classpath", ".metadata",
@@ -90,7 +96,7 @@ REVIEWED: dict[str, tuple[str, tuple[str, ...]]] = {
         ".httr-oauth", ".pypirc", ".terraformrc", ".powenv", ".rvmrc", ".python-version",
         ".java-version", ".jenv-version", ".firebaserc", ".tern-project", ".rspec",
         ".vagrant", "rsconnect", ".rebar", ".rebar3", ".dropbox", ".stversions", ".svn",
-        ".hg", ".bzr", "cvs", ".c9", ".kdev4", ".ensime", ".aptos")),
+        ".hg", ".bzr", "cvs", ".c9", ".kdev4", ".ensime", ".aptos", ".tcgit", ".moonagent")),
     "project-files": ("an IDE's project files and a tool's configuration, hand-edited and "
                       "often committed (Eclipse CDT's .cproject, Bazel plugins' project "
                       "views, merlin's and esp-idf's configuration, colcon's markers)", (
