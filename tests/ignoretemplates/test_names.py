@@ -56,7 +56,8 @@ def test_the_rules_keep_output_and_drop_sources_settings_sites_and_files(tmp_pat
     assert data["dropped"] == {"lib": "source", ".env.local": "credentials",
                                "db.sqlite3": "extension", "__history": "kept",
                                "session": "global", "uploaded": "sites"}
-    assert data["source"] == {"repository": "github/gitignore", "commit": "c0ffee"}
+    assert data["source"] == {"repository": "github/gitignore", "commit": "c0ffee",
+                              "license": "CC0-1.0"}
 
 
 def test_the_committed_names_are_what_the_rules_make_of_the_templates() -> None:

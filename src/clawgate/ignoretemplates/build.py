@@ -106,7 +106,8 @@ def build(found: dict[str, set[str]], commit: str) -> dict[str, Any]:
         else:
             dropped[name] = why
     rules = {**MECHANICAL, **{k: why for k, (why, _) in curation.REVIEWED.items()}}
-    return {"source": {"repository": "github/gitignore", "commit": commit}, "rules": rules,
+    source = {"repository": "github/gitignore", "commit": commit, "license": "CC0-1.0"}
+    return {"source": source, "rules": rules,
             "regenerable": kept, "dropped": dropped}
 
 
