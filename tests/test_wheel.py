@@ -41,3 +41,9 @@ def test_the_wheel_ships_the_program_catalog_and_its_data(wheel: zipfile.ZipFile
             f"{folder}data/NOTICE-program-data.txt"} <= names
     shipped = wheel.read(f"{folder}data/options.tsv")
     assert shipped == (ROOT / "src" / folder / "data" / "options.tsv").read_bytes()
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_names_from_the_ignore_templates(wheel: zipfile.ZipFile) -> None:
+    path = "clawgate/ignoretemplates/names.json"
+    assert wheel.read(path) == (ROOT / "src" / path).read_bytes()

@@ -5,8 +5,11 @@ afterwards does not untrack a file, and an uncommitted change to one would be lo
 
 from __future__ import annotations
 
+import itertools
+import re
 import shutil
 import subprocess
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
@@ -94,3 +97,40 @@ def test_an_unreadable_index_spares_nothing(tmp_path: Path) -> None:
     root = _repo(tmp_path / "repo")
     (root / ".git" / "index").write_bytes(b"not an index")
     assert _decide(root, "rm -rf cover") is Outcome.ASK
+
+
+@pytest.mark.parametrize(("directory", "patterns", "expected"), [
+    ("", ["build"], True),
+    ("", ["BUILD"], True),  # -iname
+    ("", ["b*d"], True),
+    ("", ["*.c"], True),
+    ("", ["util.[ch]"], True),
+    ("src", ["lib"], True),
+    ("src", ["*.md"], False),
+    ("", ["cover"], False),  # only the ignore file names it; git tracks nothing there
+    ("", ["uild"], False),  # a component whole, not a part of one
+    ("", ["build/keep.txt"], False),  # one component
+    ("build", ["build"], True),  # find's tests match its start point too
+    ("docs", ["*.c"], False),
+    ("", ["[z-a]"], None),  # no glob find reads the same way: nothing is known untracked
+])
+def test_tracked_named(tmp_path: Path, directory: str, patterns: list[str],
+                       expected: bool | None) -> None:
+    root = _repo(tmp_path / "repo")
+    path = str(root / directory) if directory else str(root)
+    assert gitindex.tracked_named(path, patterns) is expected
+
+
+_GLOBS = ["build", "*.pyc", "a?c", "[!a]x", "[]]x", "[]a]x", "[^a]b", "x[", "*.py[co]",
+          "[a-c]*", "\\x", ".*", "*", "[!]]x", "a[b", "[[]x", "[a\\]x", "[&&]", "[|~]x"]
+_WORDS = ["".join(w) for k in range(4) for w in itertools.product("ab]x[^!.\\c&|~", repeat=k)]
+
+
+@pytest.mark.parametrize("pattern", _GLOBS)
+def test_a_glob_is_read_as_fnmatch_reads_it(pattern: str) -> None:
+    expression, run = gitindex._glob(pattern)
+    whole = re.compile(f"^(?:{expression})$")
+    for word in _WORDS:
+        matched = fnmatchcase(word, pattern)
+        assert bool(whole.match(word)) is matched, word
+        assert not matched or run in word, word

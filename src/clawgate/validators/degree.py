@@ -13,7 +13,7 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.cleaned import cleaned
 from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
 from clawgate.validators.flags import parse_options
-from clawgate.validators.gitindex import tracked_matching, tracked_under
+from clawgate.validators.gitindex import tracked_matching, tracked_named, tracked_under
 from clawgate.validators.ignored import ignored, ignored_matches, kept, linked
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable
@@ -90,14 +90,25 @@ def _find_patterns(cmd: SimpleCommand) -> Iterator[str]:
 
 
 def fed_targets_spared(finder: SimpleCommand, ctx: Context) -> bool:
-    """A ``find`` that lists only regenerable things: its name tests or its start points."""
+    """A ``find`` that lists only regenerable things (its name tests or its start points)
+    and nothing git tracks."""
     patterns = list(_find_patterns(finder))
     if patterns:
         return all(regenerable(f"{ctx.workspace}/{p}", ctx.workspace, ctx.regenerable)
-                   for p in patterns)
+                   for p in patterns) and _untracked_matches(finder, patterns, ctx)
     roots = [resolve(w, ctx).path for w in _find_start(finder)]
     return bool(roots) and all(
-        r is not None and regenerable(r, ctx.workspace, ctx.regenerable) for r in roots)
+        r is not None and regenerable(r, ctx.workspace, ctx.regenerable)
+        and tracked_under(r) is False for r in roots)
+
+
+def _untracked_matches(finder: SimpleCommand, names: list[str], ctx: Context) -> bool:
+    """No file git tracks below the ``find``'s start points (the workspace when one is only
+    known at run time) has a component ``names`` match: a tracked ``cover/`` or ``x.pyc`` is
+    not spared because a build elsewhere writes the name."""
+    roots = [resolve(w, ctx).path for w in _find_start(finder)] or [ctx.cwd]
+    places = {ctx.workspace if r is None else r for r in roots}
+    return all(tracked_named(place, names) is False for place in places)
 
 
 def _find_start(finder: SimpleCommand) -> Iterator[Word]:
@@ -109,8 +120,8 @@ def _find_start(finder: SimpleCommand) -> Iterator[Word]:
 
 def _spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
     """A delete inside the workspace that loses nothing a build cannot bring back, or only
-    what the project's ignore files declare is not source; and, unless it is a ``find``
-    (which deletes only the names it matches), takes nothing git tracks with it."""
+    what the project's ignore files declare is not source; and takes nothing git tracks with
+    it (for a ``find``, nothing tracked that its name tests match)."""
     if cmd.program == "find":
         return _find_spared(cmd, word, path, ctx)
     if GLOB in word.expansions and word.value is not None:
@@ -142,20 +153,23 @@ def _cleaned(path: str, ctx: Context) -> bool:
 
 
 def _find_spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
-    """A ``find`` that deletes only what a build brings back or the ignore files name."""
-    if _rebuilt(path, ctx):
-        return True
+    """A ``find`` that deletes only what a build brings back or the ignore files name, and
+    nothing git tracks: its start point untracked, or no tracked name its tests match."""
+    if _rebuilt(path, ctx) and tracked_under(path) is False:
+        return True  # a tracked build/ may still lose only what the name tests match
     if GLOB in word.expansions and word.value is not None:
         last = word.value.rstrip("/").rsplit("/", 1)[-1]
         return (_rebuilt(f"{path}/{last}", ctx, entered=False)
-                or ignored(path, ctx) or ignored_matches(path, last, ctx))
+                or ignored(path, ctx) or ignored_matches(path, last, ctx)
+                ) and tracked_matching(path, last) is False
     patterns = list(_find_patterns(cmd))
     deleted = deleted_names(cmd, _FIND_DELETERS)
     if not deleted:
         return True  # only the backups it made itself
     names = [t.replace("{}", p) for t in deleted for p in patterns]
     return bool(patterns) and all(
-        _rebuilt(f"{path}/{n}", ctx, entered=False) for n in names)
+        _rebuilt(f"{path}/{n}", ctx, entered=False) for n in names
+    ) and tracked_named(path, names) is False
 
 
 def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
@@ -241,7 +255,9 @@ class DeleteInsideWorkspace(Validator):
     """Inside the workspace, a recursive delete (``rm -r``, ``find -delete``), ``shred`` or
     ``truncate`` of what is not regenerable (sources, docs, ``.git``) asks first; build output,
     caches and installed dependencies (``build``, ``dist``, ``node_modules``, ``__pycache__``,
-    ``*.egg-info``, ``.venv`` … and ``paths.regenerable``) are deleted freely. The whole
+    ``*.egg-info``, ``.venv`` …, the names the ignore templates projects start from mean as
+    output in every project, such as ``cover`` and ``cdk.out``, and ``paths.regenerable``)
+    are deleted freely, unless git tracks what goes with them. The whole
     workspace (its root, every entry of it, a ``find`` from its root that nothing narrows, or
     ``ls | xargs rm -rf`` there) is DENY: the project lost, not a part of it cleaned. (Commands
     a wrapper runs; a line's own commands are judged by CG-DEG-003.)

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import struct
+from collections.abc import Sequence
+from fnmatch import fnmatchcase
 
 _MAX_INDEX_BYTES = 64 << 20  # a larger index is not read: nothing is known untracked
 _ENTRY_FIXED = 40  # ctime, mtime, dev, ino, mode, uid, gid, size: ten 32-bit fields
@@ -104,6 +107,83 @@ def tracked_matching(directory: str, pattern: str) -> bool | None:
             if fnmatchcase(first, pattern) and (hidden or not first.startswith(".")):
                 return True
     return False
+
+
+def tracked_named(directory: str, patterns: Sequence[str]) -> bool | None:
+    """Whether the index names ``directory`` or a path below it with a component (from
+    ``directory``'s own name down) that a glob of ``patterns`` matches as ``find -name`` or
+    ``-iname`` does (dot files too, either case): what ``find DIRECTORY -name P -delete`` (or
+    ``-exec rm -rf``) takes with it; as ``tracked_under``. One expression over the index's
+    names joined (a large index is read in C, not name by name)."""
+    found = _index_of(directory)
+    if found is None:
+        return False
+    top, names = found
+    if names is None:
+        return None
+    rel = os.path.relpath(directory, top)
+    lowered = [p.lower() for p in patterns]
+    if rel != "." and any(fnmatchcase(rel.rsplit("/", 1)[-1].lower(), p) for p in lowered):
+        return tracked_under(directory)  # find's tests match its start point too
+    prefix = "" if rel == "." else rel + "/"
+    globs = [_glob(p) for p in lowered]
+    try:
+        expression = re.compile(rf"^{re.escape(prefix.lower())}(?:[^\n]*/)?"
+                                rf"(?:{'|'.join(g for g, _ in globs)})(?:/|$)", re.M)
+    except re.error:
+        return None  # a glob read otherwise than find reads it: nothing is known untracked
+    blob = _blob(top, names)
+    if any(run in blob for _, run in globs) and expression.search(blob) is not None:
+        return True  # (a substring search first: most names are in no tracked path)
+    return "/\n" in blob + "\n" and any(_sparse_over(n, prefix) for n in names)
+
+
+_blobs: dict[str, tuple[tuple[str, ...], str]] = {}
+
+
+def _blob(top: str, names: tuple[str, ...]) -> str:
+    """The index's names, lowercased, one a line (for the last index read)."""
+    cached = _blobs.get(top)
+    if cached is not None and cached[0] is names:
+        return cached[1]
+    blob = "\n".join(names).lower()
+    _blobs.clear()
+    _blobs[top] = (names, blob)
+    return blob
+
+
+def _glob(pattern: str) -> tuple[str, str]:
+    """``pattern`` (one component, as fnmatch reads it) as an expression matching within one
+    component of one line (``*`` and ``?`` cross neither ``/`` nor a newline), and the longest
+    run of it that every match holds as it is (``.pyc`` of ``*.pyc``)."""
+    out: list[str] = []
+    runs, run = [""], ""
+    i, n = 0, len(pattern)
+    while i < n:
+        char = pattern[i]
+        i += 1
+        j = -1
+        if char == "[":
+            j = i + (i < n and pattern[i] == "!")
+            j += j < n and pattern[j] == "]"
+            j = pattern.find("]", j)
+        if char not in "*?" and j < 0:
+            out.append("(?!)" if char == "/" else re.escape(char))  # one component only
+            run += char
+            continue
+        runs.append(run)
+        run = ""
+        if char == "*":
+            out.append("[^/\n]*")
+        elif char == "?":
+            out.append("[^/\n]")
+        else:
+            inside = re.sub(r"([\\\[&~|])", r"\\\1", pattern[i:j])  # no nested sets
+            i = j + 1
+            inside = "^" + inside[1:] if inside.startswith("!") else (
+                "\\" + inside if inside.startswith("^") else inside)
+            out.append(f"(?![/\n])[{inside}]")
+    return "".join(out), max([*runs, run], key=len)
 
 
 def _names(gitdir: str) -> tuple[str, ...] | None:

@@ -2,12 +2,17 @@
 
 A path inside the workspace is regenerable when one of its components (from the workspace
 down) is a name below, or matches one of its globs: ``build/lib`` and ``pkg/__pycache__`` are,
-``src`` is not. Policies add names with ``paths.regenerable``.
+``src`` is not; or is one of the names the ignore templates projects start from declare are
+not source, where it means output in every project that uses it (``cover``, ``.psci_modules``,
+``cdk.out``: ``clawgate.ignoretemplates``, derived from github/gitignore and reviewed). Policies
+add names with ``paths.regenerable``.
 """
 
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+
+from clawgate.ignoretemplates import template_names
 
 REGENERABLE_NAMES = frozenset({
     # build output
@@ -59,10 +64,11 @@ def regenerable(path: str, workspace: str, extra: tuple[str, ...] = ()) -> bool:
     build, an install or a test run brings back."""
     if workspace == "/" or not path.startswith(workspace + "/"):
         return False
+    templated = template_names()
     for part in path[len(workspace) + 1 :].split("/"):
         lowered = part.lower()
-        if lowered in REGENERABLE_NAMES or any(fnmatchcase(lowered, g)
-                                               for g in REGENERABLE_GLOBS):
+        if lowered in REGENERABLE_NAMES or lowered in templated or any(
+                fnmatchcase(lowered, g) for g in REGENERABLE_GLOBS):
             return True
         if any(fnmatchcase(part, e) for e in extra):
             return True

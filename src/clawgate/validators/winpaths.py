@@ -8,6 +8,7 @@ import re
 from base64 import b64decode
 from binascii import Error as Base64Error
 
+from clawgate.ignoretemplates import template_names
 from clawgate.lazyre import lazy_pattern
 from clawgate.validators.regenerable import REGENERABLE_GLOBS, REGENERABLE_NAMES
 
@@ -61,9 +62,10 @@ def regenerable(path: str) -> bool:
     from fnmatch import fnmatchcase
 
     parts = [p.lower() for p in re.split(r"[\\/]", path) if p and p != "."]
+    templated = template_names()
     return ".." not in parts and any(
-        p in REGENERABLE_NAMES or any(fnmatchcase(p, g) for g in REGENERABLE_GLOBS)
-        for p in parts)
+        p in REGENERABLE_NAMES or p in templated
+        or any(fnmatchcase(p, g) for g in REGENERABLE_GLOBS) for p in parts)
 
 
 def decode_powershell(text: str) -> str | None:
