@@ -119,8 +119,13 @@ def timed(name, check):
             cost[name] += clock() - start
     return run
 engine._raw_checks = [(v, timed(v.id, c)) for v, c in engine._raw_checks]
-engine._line_checks_all = [(v, timed(v.id, c)) for v, c in engine._line_checks_all]
-engine._resolved_checks = [(v, timed(v.id, c)) for v, c in engine._resolved_checks]
+if hasattr(engine, "_line_dispatch"):  # line validators chosen by the line's shape
+    choose_lines = engine._line_dispatch.checks
+    engine._line_dispatch.checks = lambda parsed, resolve: [
+        (v, timed(v.id, c)) for v, c in choose_lines(parsed, resolve)]
+else:  # an older tree: every line validator for every line
+    engine._line_checks_all = [(v, timed(v.id, c)) for v, c in engine._line_checks_all]
+    engine._resolved_checks = [(v, timed(v.id, c)) for v, c in engine._resolved_checks]
 for name in ("parse", "resolution", "respelled"):
     setattr(engine_module, name, timed(name, getattr(engine_module, name)))
 engine._with_policy = timed("policy", engine._with_policy)

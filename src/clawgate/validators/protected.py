@@ -16,6 +16,7 @@ from clawgate.protectedpaths import (
 )
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve
 from clawgate.validators.writes import may_write, write_shapes, write_targets
@@ -207,6 +208,9 @@ class CodePipedIntoProtectedPath(LineValidator):
     """
 
     id = "CG-PROT-003"
+
+    def line_shapes(self) -> int:
+        return ls.MULTI
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands

@@ -7,6 +7,7 @@ from clawgate import programs as catalog
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.credentials import (
@@ -274,6 +275,9 @@ class SubstitutionRead(LineValidator):
 
     id = "CG-SEC-004"
 
+    def line_shapes(self) -> int:
+        return ls.LESS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "<" not in source or HINT.search(_UNQUOTED.sub("", source)) is None:
@@ -340,6 +344,9 @@ class CredentialSubstitutedIntoSender(LineValidator):
     """
 
     id = "CG-SEC-005"
+
+    def line_shapes(self) -> int:
+        return ls.DOLLAR | ls.BACKQUOTE
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
