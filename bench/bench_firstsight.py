@@ -18,9 +18,13 @@ and its destructive-command patterns). The process that timed a tree then times 
 the same lines, warm-up and rounds; the row gives clawgate's median as a multiple of the
 peer's.
 
-``--callgrind``: instead, instructions per decision under ``valgrind --tool=callgrind``
-(one pass minus none, over the set; independent of load). The bashlex deadline's timer signal is
-left out there (valgrind is ~50× slower than the deadline assumes).
+``--callgrind``: instead, instructions per decision under ``valgrind --tool=callgrind``: one
+pass over the set after a warm-up pass, counted only inside the ``functools.reduce`` that runs
+it (independent of load; start-up and warm-up left out, in one process, so two runs of a tree
+agree within about 0.2 %; the difference of two processes' counts, as measured before,
+carried whatever their start-ups did differently).
+The bashlex deadline's timer signal is left out there (valgrind is ~50× slower than the
+deadline assumes).
 
 ``--slowest N``: instead, the N slowest lines with no shadow run (each line's least CPU time of
 the process over ``--rounds`` rounds: a loaded machine disturbs it least) and, for each, where
@@ -55,12 +59,16 @@ sys.path.insert(0, src)
 from clawgate.engine import Engine
 commands = json.load(sys.stdin)
 engine = Engine(cache_size=0)
-if passes >= 0:  # under callgrind: the warm-up, then `passes` passes
+if passes >= 0:  # under callgrind: the warm-up, then `passes` passes counted
+    import functools, gc
     import clawgate.shell.differential as differential
     differential._deadline = lambda seconds: contextlib.nullcontext()
-    for _ in range(passes + 1):
-        for command in commands:
-            engine.check(command, cwd="/tmp/workspace")
+    for command in commands:
+        engine.check(command, cwd="/tmp/workspace")
+    gc.collect()
+    for _ in range(passes):  # callgrind counts only inside functools.reduce
+        functools.reduce(lambda n, c: (engine.check(c, cwd="/tmp/workspace"), n)[1],
+                         commands, 0)
     sys.exit(0)
 shadowed = set()
 def ours(command):
@@ -119,8 +127,13 @@ def timed(name, check):
             cost[name] += clock() - start
     return run
 engine._raw_checks = [(v, timed(v.id, c)) for v, c in engine._raw_checks]
-engine._line_checks_all = [(v, timed(v.id, c)) for v, c in engine._line_checks_all]
-engine._resolved_checks = [(v, timed(v.id, c)) for v, c in engine._resolved_checks]
+if hasattr(engine, "_line_dispatch"):  # line validators chosen by the line's shape
+    choose_lines = engine._line_dispatch.checks
+    engine._line_dispatch.checks = lambda parsed, resolve: [
+        (v, timed(v.id, c)) for v, c in choose_lines(parsed, resolve)]
+else:  # an older tree: every line validator for every line
+    engine._line_checks_all = [(v, timed(v.id, c)) for v, c in engine._line_checks_all]
+    engine._resolved_checks = [(v, timed(v.id, c)) for v, c in engine._resolved_checks]
 for name in ("parse", "resolution", "respelled"):
     setattr(engine_module, name, timed(name, getattr(engine_module, name)))
 engine._with_policy = timed("policy", engine._with_policy)
@@ -196,13 +209,18 @@ def timed(src: str, commands: list[str], rounds: int, peer: str = "") -> list[st
 
 
 def instructions(src: str, commands: list[str]) -> float:
-    counts = []
-    for passes in (0, 1):
-        with tempfile.TemporaryDirectory() as tmp:
-            wrap = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out"]
-            done = _child(src, commands, 1, passes, wrap)
-            counts.append(int(re.findall(r"Collected : (\d+)", done.stderr)[-1]))
-    return (counts[1] - counts[0]) / len(commands)
+    """Instructions per decision of one pass after the warm-up, counted only inside the
+    ``functools.reduce`` that runs it (start-up and warm-up left out, in one process: two runs
+    of a tree agree within about 0.2 %)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        wrap = ["valgrind", "--tool=callgrind", "--collect-atstart=no",
+                "--toggle-collect=functools_reduce", f"--callgrind-out-file={tmp}/out"]
+        done = _child(src, commands, 1, 1, wrap)
+    counted = int(re.findall(r"Collected : (\d+)", done.stderr)[-1])
+    if not counted:
+        sys.exit("callgrind counted nothing: this Python's libpython has no functools_reduce "
+                 "symbol to toggle on")
+    return counted / len(commands)
 
 
 def main() -> None:

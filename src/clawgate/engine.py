@@ -37,6 +37,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.setaside import set_aside
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
+from clawgate.validators.lineshapes import LineDispatch
 from clawgate.validators.risk import risk_of
 from clawgate.validators.xargsfeed import ITEM as XARGS_ITEM
 
@@ -111,8 +112,9 @@ def _shared_dispatch(validators: Sequence[AnyValidator], exhaustive: bool) -> Di
 class Engine:
     """Decides ALLOW, ASK or DENY for command lines under one policy. Thread-safe reads; the
     bounded cache is per engine. Each simple command is put to the validators whose declared
-    programs include its program; ``exhaustive=True`` puts it to every one (same decisions,
-    slower: the dispatch test compares the two). Each decision is bounded: past ``max_steps``
+    programs include its program, and each line to the line validators whose line shapes it
+    has; ``exhaustive=True`` puts each to every one (same decisions, slower: the dispatch test
+    compares the two). Each decision is bounded: past ``max_steps``
     steps of work or ``max_cpu_seconds`` of CPU time it is DENY naming the bound. A line that
     hides what it runs gets a second opinion from a shadow run (``shadowing.py``) unless the
     policy turns it off; ``shadow`` gives the shadow to use (its limits), else one is made at
@@ -137,11 +139,9 @@ class Engine:
         # engine made per call (a hook's, in a forked worker) starts with it learnt.
         self._dispatch = _shared_dispatch(validators, exhaustive) if shared else \
             Dispatch(commands, exhaustive=exhaustive)
-        self._line_resolved = [v for v in self._line if not v.spelling]
-        # Bound once: the loops over them run for every line.
+        # Bound once: the loops over them run for every line. Line validators by line shape.
         self._raw_checks = [(v, v.check_text) for v in self._raw]
-        self._line_checks_all = [(v, v.check_line) for v in self._line]
-        self._resolved_checks = [(v, v.check_line) for v in self._line_resolved]
+        self._line_dispatch = LineDispatch(self._line, exhaustive=exhaustive)
         self._cache: OrderedDict[_CacheKey, Decision] = OrderedDict()
         self._cache_size = cache_size
         self._bounds = (max_steps, max_cpu_seconds)
@@ -300,7 +300,7 @@ class Engine:
                 if verdict.misparsing:
                     return None
         parsed = parse(line)
-        for validator, check_line in self._line_checks_all if resolve else self._resolved_checks:
+        for validator, check_line in self._line_dispatch.checks(parsed, resolve):
             try:
                 verdict = check_line(parsed, ctx)
             except Exception as exc:

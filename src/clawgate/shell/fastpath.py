@@ -1,4 +1,6 @@
-"""Lines of plain words need no parser: split them by hand, exactly as the shell would."""
+"""Lines of plain words need no parser: split them by hand into the model tree-sitter-bash
+gives, field for field (``tests/shell/test_shell_fastpath.py`` holds the two to it over the
+corpora and generated lines); any line the grammar reads otherwise goes to the parser."""
 
 from __future__ import annotations
 
@@ -10,6 +12,11 @@ _PLAIN = lazy_pattern(r"[A-Za-z0-9_./:=,@%+\- \t-]*")
 _OPERATOR_LINE = lazy_pattern(r"[A-Za-z0-9_./:=,@%+\- \t|&;-]*")
 _SEPARATORS = lazy_pattern(r"\s*(\|\||&&|\||;)\s*")
 _NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
+_COMMAND_NAME = lazy_pattern(r"[A-Za-z0-9_./][A-Za-z0-9_./,+-]*")
+_DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly", "unset"})
+# A ``~`` that starts a word (or a value after ``=``) is a tilde expansion; inside a word
+# (``HEAD~1``, ``a:~b``) it is a plain character of it, in bash and in the parser's model.
+_EXPANDED_TILDE = lazy_pattern(r"(?:^|[\s|&;=])~")
 # Reserved words change the grammar; a line holding one goes to the real parser.
 _RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
                       "function time coproc".split())
@@ -17,20 +24,37 @@ _RESERVED = frozenset("if then else elif fi case esac for select while until do 
 
 def is_plain(line: str) -> bool:
     """True when every character is plain and operators stand only between words."""
+    if "~" in line:
+        if _EXPANDED_TILDE.search(line):
+            return False
+        line = line.replace("~", "_")  # inside a word: as plain as any word character
     if len(line) > 4096 or not _OPERATOR_LINE.fullmatch(line):
         return False
     if not _RESERVED.isdisjoint(line.replace(";", " ").split()):
         return False
     if _PLAIN.fullmatch(line):
-        return True
+        return _named(line)
     pieces = _SEPARATORS.split(line.strip())
     # Operators must alternate with non-empty plain words: no `&`, `&&&`, `;;` or leading `|`.
     for i, piece in enumerate(pieces):
         if i % 2:
             continue
-        if not piece or not _PLAIN.fullmatch(piece) or not piece.strip():
+        if not piece or not _PLAIN.fullmatch(piece) or not piece.strip() or not _named(piece):
             return False
     return len(pieces) % 2 == 1
+
+
+def _named(segment: str) -> bool:
+    """The command has a name the grammar reads as a plain name (``_COMMAND_NAME``, or the
+    builtin ``:``). A command of assignments alone is read otherwise than as one command
+    (``a=1 b=2`` as three, ``e=|a`` as an error), and so are names with other marks (``a@@``
+    as an error, ``a=b x:y`` likewise) and the declaration builtins, whose arguments the
+    grammar reads as assignments (``export a@@``): those lines are the parser's."""
+    for token in segment.split():
+        if not _NAME.match(token):
+            return token == ":" or (_COMMAND_NAME.fullmatch(token) is not None
+                                    and token not in _DECLARING)
+    return False
 
 
 def parse_plain(line: str) -> m.ParsedLine:

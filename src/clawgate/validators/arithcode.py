@@ -11,6 +11,7 @@ from __future__ import annotations
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 
 _SUBSTITUTION = lazy_pattern(r"\$\(|`")
@@ -90,6 +91,9 @@ class IntegerCode(LineValidator):
     """
 
     id = "CG-ARITH-002"
+
+    def line_shapes(self) -> int:
+        return ls.DOLLAR | ls.BACKQUOTE
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source

@@ -61,6 +61,13 @@ class LineValidator(_Base):
     @abstractmethod
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict: ...
 
+    def line_shapes(self) -> int:
+        """The line shapes (``validators/lineshapes.py``) of lines this validator may have an
+        opinion on: it is asked about a line only when the line has one of them. ``ANY``:
+        every line. Each shape must be implied by the validator's own first test, which
+        ``tests/validators/test_line_shapes.py`` holds it to."""
+        return ANY
+
 
 class Validator(_Base):
     """Looks at one simple command at a time.

@@ -8,6 +8,7 @@ from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.records import replace
 from clawgate.shell.clobbers import subshell_of
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
 from clawgate.validators.files import WriteOutsideWorkspace, WritePersistence
@@ -31,6 +32,9 @@ class AfterChangeDirectory(LineValidator):
     """
 
     id = "CG-FS-004"
+
+    def line_shapes(self) -> int:
+        return ls.MULTI
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not any(cmd.program in _CHANGERS for cmd in parsed.commands):

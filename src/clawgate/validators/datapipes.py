@@ -9,6 +9,7 @@ import shlex
 
 from clawgate.decision import Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.consoles import fed_text
 from clawgate.validators.written import STDIN_CLIENTS
@@ -52,6 +53,9 @@ class PipedCommands(LineValidator):
     """
 
     id = "CG-DATA-003"
+
+    def line_shapes(self) -> int:
+        return ls.PIPE
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "|" not in parsed.source:

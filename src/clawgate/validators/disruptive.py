@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clawgate.decision import Risk, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import resolve, under
@@ -174,6 +175,9 @@ class BackgroundJob(LineValidator):
     """
 
     id = "CG-DEST-010"
+
+    def line_shapes(self) -> int:
+        return ls.AMP
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "&" not in parsed.source:

@@ -13,6 +13,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve, under
@@ -174,6 +175,9 @@ class SplittingChange(LineValidator):
     """
 
     id = "CG-ENV-003"
+
+    def line_shapes(self) -> int:
+        return ls.EQUALS
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "IFS=" not in parsed.source:

@@ -13,6 +13,7 @@ from clawgate.bounds import charge
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.argv import inner
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.indirection import decodes
@@ -96,6 +97,9 @@ class FetchedFileRun(LineValidator):
     """
 
     id = "CG-INJ-019"
+
+    def line_shapes(self) -> int:
+        return ls.MULTI
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands

@@ -122,8 +122,20 @@ def git_global_with_value() -> frozenset[str]:
 
 
 def git_subcommand(cmd: SimpleCommand) -> tuple[str | None, tuple[Word, ...]]:
-    """(subcommand, its arguments) of a git command, skipping git's global options."""
+    """(subcommand, its arguments) of a git command, skipping git's global options.
+
+    The git validators ask this about the same command one after the other: the latest
+    answer is kept by the command object (frozen, so it holds)."""
     if cmd.program != "git":
         return None, ()
+    last = _last_git[0]  # one read: another thread may replace it meanwhile
+    if last[0] is cmd:
+        return last[1]
     name, index = subcommand(cmd.words, git_global_with_value())
-    return name, cmd.words[index + 1 :]
+    found = (name, cmd.words[index + 1 :])
+    _last_git[0] = (cmd, found)  # holding cmd keeps its id from being reused meanwhile
+    return found
+
+
+_last_git: list[tuple[SimpleCommand | None, tuple[str | None, tuple[Word, ...]]]] = [
+    (None, (None, ()))]

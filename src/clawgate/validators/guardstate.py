@@ -45,7 +45,7 @@ class GuardState(Validator):
         if not ctx.guarded:
             return Verdict.passthrough()
         words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
-        near = any(under(ctx.cwd, f) or under(f, ctx.cwd) for f in ctx.guarded)
+        near = _near(ctx)
         for word in words:
             if not near and "/" not in word.text and not word.text.startswith(
                     ("~", "..")) and "$" not in word.text:
@@ -89,6 +89,21 @@ def _grep_recurses(cmd: SimpleCommand, flags: list[str]) -> bool:
         return True
     words = [w.value for w in cmd.words[1:]]
     return any(a == "-d" and b == "recurse" for a, b in pairwise(words))
+
+
+def _near(ctx: Context) -> bool:
+    """The command runs in the state directory, or in a directory holding it. Asked about
+    every command, in the same context: the latest answer is kept by the context object
+    (frozen, so it holds)."""
+    last = _near_last[0]  # one read: another thread may replace it meanwhile
+    if last[0] is ctx:
+        return last[1]
+    found = any(under(ctx.cwd, f) or under(f, ctx.cwd) for f in ctx.guarded)
+    _near_last[0] = (ctx, found)  # holding ctx keeps its id from being reused meanwhile
+    return found
+
+
+_near_last: list[tuple[Context | None, bool]] = [(None, False)]
 
 
 def _carries(cmd: SimpleCommand) -> bool:

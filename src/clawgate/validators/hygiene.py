@@ -8,6 +8,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.quoting import single_quoted
+from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import (
     Context,
@@ -95,6 +96,9 @@ class LookalikeWords(LineValidator):
     """
 
     id = "CG-HYG-004"
+
+    def line_shapes(self) -> int:
+        return ls.DOLLAR | ls.NON_ASCII
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.source.isascii():
@@ -189,6 +193,9 @@ class EscapedCommandName(LineValidator):
     spelling = True
     _HIDDEN = lazy_pattern(r"\\[\s;&|<>()`$]")
 
+    def line_shapes(self) -> int:
+        return ls.BACKSLASH
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "\\" not in parsed.source:
             return Verdict.passthrough()
@@ -234,6 +241,9 @@ class CommentQuoteDesync(LineValidator):
     _QUOTES = lazy_pattern(r"['\"`]|\$\(")
     _COMMAND_SYNTAX = lazy_pattern(r"[;|&<>`\n]|\$\(")
     _CONTRACTION = lazy_pattern(r"(?<=[A-Za-z])'(?=(?:s|t|re|ve|ll|d|m)\b)")
+
+    def line_shapes(self) -> int:
+        return ls.COMMENTS
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         for comment in parsed.comments:
@@ -283,6 +293,9 @@ class MidWordHash(LineValidator):
     spelling = True
     _EXPANSION_END = lazy_pattern(r"(\$\w+|\$[@*#?$!-]|[}'\"])\Z")
     _PLAIN_FRAGMENT = lazy_pattern(r"[\w./:=@%+,\[\]-]*")
+
+    def line_shapes(self) -> int:
+        return ls.HASH
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "#" not in parsed.source:

@@ -8,6 +8,7 @@ import shlex
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 
 # ld.so, ld-linux.so.2, ld-linux-x86-64.so.2, ld-linux-aarch64.so.1, ld-musl-x86_64.so.1
@@ -29,6 +30,9 @@ class LoaderOptions(Validator):
     """
 
     id = "CG-ENV-006"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program is not None and LOADER.match(program) else 0
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program is None or not LOADER.match(cmd.program):

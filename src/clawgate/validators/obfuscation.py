@@ -16,6 +16,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.injection import spells_text
@@ -188,6 +189,9 @@ class ObfuscatedVariableRun(LineValidator):
     """
 
     id = "CG-OBF-003"
+
+    def line_shapes(self) -> int:
+        return ls.DOLLAR
 
     def check_line(self, parsed: m.ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source

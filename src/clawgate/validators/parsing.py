@@ -7,6 +7,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell import differential
 from clawgate.shell.bystatement import compare_line, rejected
 from clawgate.shell.model import ParsedLine
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 
 MAX_COMMANDS = 512
@@ -20,6 +21,9 @@ class Unparseable(LineValidator):
 
     id = "CG-PARSE-001"
     spelling = True
+
+    def line_shapes(self) -> int:
+        return ls.UNPARSED
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not parsed.has_error:
@@ -81,6 +85,10 @@ class ParserDisagreement(LineValidator):
 
     id = "CG-DIFF-001"
     spelling = True
+
+    def line_shapes(self) -> int:
+        return (ls.WRITTEN | ls.BACKSLASH | ls.BACKQUOTE | ls.HASH | ls.NEWLINE
+                | ls.DOLLAR | ls.LESS | ls.GROUPING)
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.written is not None:

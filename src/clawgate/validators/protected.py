@@ -18,6 +18,7 @@ from clawgate.protectedpaths import (
 )
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import ansi_c_decoded, resolve
 from clawgate.validators.writes import may_write, write_shapes, write_targets
@@ -227,6 +228,9 @@ class CodePipedIntoProtectedPath(LineValidator):
     """
 
     id = "CG-PROT-003"
+
+    def line_shapes(self) -> int:
+        return ls.MULTI
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands

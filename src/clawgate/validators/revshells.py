@@ -11,6 +11,7 @@ import re
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.procfs import may_read_environ, process_tree, reads_environ
@@ -104,6 +105,9 @@ class RelayedShellLine(LineValidator):
     """
 
     id = "CG-CAT-012"
+
+    def line_shapes(self) -> int:
+        return ls.MULTI
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         piped = [cmd.program for cmd in parsed.commands if cmd.pipeline]

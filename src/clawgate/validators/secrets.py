@@ -6,7 +6,8 @@ from __future__ import annotations
 from clawgate import programs as catalog
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
+from clawgate.shell.model import GLOB, TILDE, ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.credentials import (
@@ -80,11 +81,37 @@ _UPLOADING: dict[str, tuple[tuple[str, ...], ...]] = {
 def _mentions_secret(cmd: SimpleCommand) -> bool:
     """Cheap first look before any path is resolved: at the words as bash reads them, not only
     as written (``~/.net"rc"`` names ``~/.netrc``), and at any word with a glob, whose matches
-    are known only on disk (``~/.netr?``)."""
-    if HINT.search(cmd.text) is not None:
+    are known only on disk (``~/.netr?``).
+
+    Several validators ask this about the same command in turn: the latest answer is kept by
+    the command object (frozen, so it holds)."""
+    last = _mentioned[0]  # one read: another thread may replace it meanwhile
+    if last[0] is cmd:
+        return last[1]
+    found = _first_look(cmd)
+    _mentioned[0] = (cmd, found)  # holding cmd keeps its id from being reused meanwhile
+    return found
+
+
+_mentioned: list[tuple[SimpleCommand | None, bool]] = [(None, False)]
+
+
+def _first_look(cmd: SimpleCommand) -> bool:
+    text = cmd.text
+    if HINT.search(text) is not None:
         return True
-    return any(map(hinted, (*cmd.words, *(r.target for r in cmd.redirects
-                                          if r.target is not None))))
+    words = (*cmd.words, *(r.target for r in cmd.redirects if r.target is not None))
+    return any(not _read_in(word, text) and hinted(word) for word in words)
+
+
+def _read_in(word: Word, text: str) -> bool:
+    """``hinted(word)`` is False because ``text`` holds the word as bash reads it and HINT
+    found nothing in ``text``: its alternatives are plain literals (no anchor, no lookaround),
+    so none is in a part of it either. Not for a glob, nor for a word with quote characters
+    or escapes, which ``hinted`` also reads with them taken out."""
+    shown = word.shown
+    return GLOB not in word.expansions and "'" not in shown and '"' not in shown and \
+        "\\" not in shown and shown in text
 
 
 _SECRET_TEXT = "private key material or a password or token in plain text"
@@ -295,6 +322,9 @@ class SubstitutionRead(LineValidator):
 
     id = "CG-SEC-004"
 
+    def line_shapes(self) -> int:
+        return ls.LESS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "<" not in source or HINT.search(_UNQUOTED.sub("", source)) is None:
@@ -361,6 +391,9 @@ class CredentialSubstitutedIntoSender(LineValidator):
     """
 
     id = "CG-SEC-005"
+
+    def line_shapes(self) -> int:
+        return ls.DOLLAR | ls.BACKQUOTE
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source

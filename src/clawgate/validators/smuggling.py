@@ -12,6 +12,7 @@ from clawgate.decision import Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.paths import in_scratch, resolve
 from clawgate.validators.programs import words_of
@@ -72,6 +73,9 @@ class SeveralCommandLines(LineValidator):
 
     id = "CG-INJ-014"
 
+    def line_shapes(self) -> int:
+        return ls.NEWLINE
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "\n" not in parsed.source or not _HIDING.search(parsed.source):
             return Verdict.passthrough()
@@ -103,6 +107,9 @@ class NoWhitespace(LineValidator):
     id = "CG-INJ-015"
     spelling = True
 
+    def line_shapes(self) -> int:
+        return ls.BLANKLESS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if " " in source or any(c.isspace() for c in source):  # a space: the common case
@@ -125,6 +132,9 @@ class FileIntoArguments(LineValidator):
     """
 
     id = "CG-INJ-016"
+
+    def line_shapes(self) -> int:
+        return ls.DOLLAR | ls.BACKQUOTE
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "$(" not in parsed.source and "`" not in parsed.source:

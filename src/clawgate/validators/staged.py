@@ -10,6 +10,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.envvars import assignments
@@ -139,6 +140,9 @@ class StagedPayload(LineValidator):
     """
 
     id = "CG-ESC-011"
+
+    def line_shapes(self) -> int:
+        return ls.MULTI | ls.WRITES
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if len(parsed.commands) < 2 and not any(

@@ -17,6 +17,7 @@ import re
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.arithcode import _payloads, _verdict
 from clawgate.validators.base import Context, LineValidator, register
 
@@ -43,6 +44,9 @@ class SubscriptCode(LineValidator):
     """
 
     id = "CG-ARITH-003"
+
+    def line_shapes(self) -> int:
+        return ls.BRACKET
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source

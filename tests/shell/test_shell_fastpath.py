@@ -1,0 +1,85 @@
+"""Lines of plain words, split by hand (``shell/fastpath.py``): the same model tree-sitter-bash
+gives, field for field, or no reading at all. A ``~`` inside a word (``HEAD~1``) is one of its
+plain characters; one that starts a word or follows ``=`` is an expansion: the parser's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clawgate.shell import parse
+from clawgate.shell.fastpath import is_plain, parse_plain
+from clawgate.shell.treesitter import parse_tree
+
+OWN_CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+SHARED_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+
+
+@pytest.mark.parametrize("line", [
+    "git diff --summary HEAD~1",
+    "git blame HEAD~1~ src/main.py",
+    "git shortlog HEAD~5..HEAD | head -3",
+    "git log a..b~2 && git show HEAD~~",
+    "A=b~c git x:~y a,~b @~ %~ +~ -~ .~ /~",
+    "a~=b x; x a~=b",
+])
+def test_a_tilde_inside_a_word_is_plain(line: str) -> None:
+    assert is_plain(line)
+    assert parse_plain(line) == parse_tree(line)
+    assert parse(line) == parse_tree(line)
+
+
+@pytest.mark.parametrize("line", [
+    "echo ~", "ls a ~", "~ a", "ls ~/x", "a=~ x", "A=~/bin ls", "x a=~b", "x|~", "x;~a",
+    "x&&~", "x\t~",
+])
+def test_a_tilde_that_may_expand_goes_to_the_parser(line: str) -> None:
+    assert not is_plain(line)
+
+
+@pytest.mark.parametrize("line", [
+    "e=|a",  # tree-sitter: an error
+    "a=1 b=2",  # tree-sitter: the command, then each assignment again
+    "a=b x:y",  # tree-sitter: an error
+    "a@@", "a | a@@",  # tree-sitter: an error
+    "export a@@", "unset X",  # declaration builtins: their arguments read as assignments
+])
+def test_a_command_the_grammar_reads_otherwise_goes_to_the_parser(line: str) -> None:
+    assert not is_plain(line)
+    assert parse(line) == parse_tree(line)
+
+
+def test_the_builtin_colon_is_a_plain_name() -> None:
+    assert is_plain("apt-get update -q || :")
+    assert parse_plain("apt-get update -q || :") == parse_tree("apt-get update -q || :")
+
+
+_PIECES = st.sampled_from(["a", "ls", "HEAD", "-x", "--o", "1", "x:y", "a,b", "@", "%", "+",
+                           "./x", "/bin/sh", ".", "_", "=", "a=b", ":", "a@@", "x%", "~", "~1",
+                           "~~", "-~", ":~", "=~", "e=", "in", "do", "time", "export", "unset"])
+_WORD = st.lists(_PIECES, min_size=1, max_size=3).map("".join)
+_COMMAND = st.lists(_WORD, min_size=1, max_size=4).map(" ".join)
+_LINE = st.builds(lambda first, rest: first + "".join(op + cmd for op, cmd in rest), _COMMAND,
+                  st.lists(st.tuples(st.sampled_from([" | ", "|", " && ", ";", " || "]),
+                                     _COMMAND), max_size=2))
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(_LINE)
+def test_any_line_it_reads_is_read_as_tree_sitter_reads_it(line: str) -> None:
+    if is_plain(line):
+        assert parse_plain(line) == parse_tree(line)
+
+
+def test_every_corpus_line_it_reads_is_read_as_tree_sitter_reads_it() -> None:
+    paths = sorted(OWN_CORPUS.glob("*.jsonl")) + sorted(SHARED_CORPUS.glob("*.jsonl"))
+    lines = {json.loads(row)["command"] for path in paths
+             for row in path.read_text(encoding="utf-8").splitlines() if row.strip()}
+    read = [line for line in sorted(lines) if is_plain(line)]
+    assert len(read) > 1000
+    assert any("~" in line for line in read)
+    assert [line for line in read if parse_plain(line) != parse_tree(line)] == []

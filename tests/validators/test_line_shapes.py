@@ -1,0 +1,134 @@
+"""Dispatch by line shape skips only line validators with nothing to say: every line the
+engine puts to its line validators (resolved readings, set-aside pieces and payload lines
+included), over the shared and the repository's corpora, the fuzz regressions, every
+validator's docstring examples and generated lines, gets no opinion from any line validator
+whose ``line_shapes()`` the line does not have. The engine-level comparison (the dispatched
+engine decides as the exhaustive one) is ``test_dispatch.py``'s."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_dispatch import CWD, _corpus_lines, _declared_commands, _example_lines, _regression_lines
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+from clawgate.shell import parse
+from clawgate.shell.model import ParsedLine
+from clawgate.testing.strategies import any_input, lines
+from clawgate.validators import LineValidator, load_all
+from clawgate.validators import lineshapes as ls
+from clawgate.validators.base import Context
+from clawgate.validators.lineshapes import CheckLine, LineDispatch
+
+VALIDATORS = [v for v in load_all().instances() if isinstance(v, LineValidator)]
+OWN_CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+class _Recording(LineDispatch):
+    """Puts every line to every line validator (exhaustive) and keeps each line it was given."""
+
+    def __init__(self) -> None:
+        super().__init__(VALIDATORS, exhaustive=True)
+        self.seen: list[tuple[ParsedLine, bool]] = []
+
+    def checks(self, parsed: ParsedLine, resolve: bool
+               ) -> tuple[tuple[LineValidator, CheckLine], ...]:
+        self.seen.append((parsed, resolve))
+        return super().checks(parsed, resolve)
+
+
+def _lines_seen(line: str) -> tuple[list[tuple[ParsedLine, bool]], Context]:
+    engine = Engine(cache_size=0, exhaustive=True)
+    recording = _Recording()
+    engine._line_dispatch = recording
+    engine.check(line, cwd=CWD)
+    return recording.seen, engine._context(CWD)
+
+
+def _assert_skipped_are_silent(line: str) -> None:
+    seen, ctx = _lines_seen(line)
+    for parsed, resolve in seen:
+        shape = ls.line_shape(parsed)
+        for validator in VALIDATORS:
+            if validator.line_shapes() & shape or (validator.spelling and not resolve):
+                continue
+            verdict = validator.check_line(parsed, ctx)
+            assert verdict.outcome is Outcome.PASSTHROUGH and not verdict.nested, (
+                line, parsed.source, validator.id)
+
+
+def _own_corpus_lines() -> list[str]:
+    found = []
+    for path in sorted(OWN_CORPUS.glob("*.jsonl")):
+        with path.open(encoding="utf-8") as handle:
+            found += [json.loads(line)["command"] for line in handle if line.strip()]
+    return found
+
+
+def test_shared_corpus_lines() -> None:
+    found = _corpus_lines()
+    if not found:
+        pytest.skip("no shared corpus")
+    for line in found:
+        _assert_skipped_are_silent(line)
+
+
+def test_own_corpus_lines() -> None:
+    found = _own_corpus_lines()
+    assert found
+    for line in found:
+        _assert_skipped_are_silent(line)
+
+
+def test_regression_and_example_lines() -> None:
+    for line in [*_regression_lines(), *_example_lines()]:
+        _assert_skipped_are_silent(line)
+        _assert_skipped_are_silent(f"sudo {line}")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_declared_commands(), lines(), any_input()))
+def test_generated_lines(line: str) -> None:
+    _assert_skipped_are_silent(line)
+
+
+@pytest.mark.parametrize(("line", "bit"), [
+    ("ls | wc -l", ls.MULTI | ls.PIPE),
+    ("echo $HOME", ls.DOLLAR),
+    ("echo `id`", ls.BACKQUOTE),
+    ("sleep 1 &", ls.AMP),
+    ("wc -l < f", ls.LESS),
+    ("ls\nid", ls.NEWLINE | ls.MULTI),
+    ("ls # note", ls.HASH | ls.COMMENTS),
+    ("l\\s", ls.BACKSLASH),
+    ("echo a[1]", ls.BRACKET),
+    ("X=1 ls", ls.EQUALS),
+    ("echo é", ls.NON_ASCII),
+    ("echo x > f", ls.WRITES),
+    ("echo 'x", ls.UNPARSED),
+    ("ls", ls.BLANKLESS),
+    ("echo {a,b}", ls.GROUPING),
+    ("diff <(ls) >(cat)", ls.GROUPING | ls.LESS),
+])
+def test_line_shape_bits(line: str, bit: int) -> None:
+    assert ls.line_shape(parse(line)) & bit == bit
+
+
+def test_a_plain_line_has_only_the_every_line_shape() -> None:
+    assert ls.line_shape(parse("ls -la src")) == ls.ANY
+
+
+def test_a_plain_line_skips_the_line_validators_keyed_on_shape() -> None:
+    plain = parse("ls -la src")
+    asked = LineDispatch(VALIDATORS).checks(plain, True)
+    every = LineDispatch(VALIDATORS, exhaustive=True).checks(plain, True)
+    assert every == tuple((v, v.check_line) for v in VALIDATORS)
+    assert 0 < len(asked) < len(every)
+    assert [v for v, _ in every if any(v is w for w, _ in asked)] == [v for v, _ in asked]
+    resolved = LineDispatch(VALIDATORS, exhaustive=True).checks(plain, False)
+    assert resolved == tuple((v, v.check_line) for v in VALIDATORS if not v.spelling)

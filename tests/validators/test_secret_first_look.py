@@ -1,0 +1,53 @@
+"""The secret validators' first look skips the per-word search for a word the command's text
+already holds as bash reads it: the same answer as searching every word, over every command
+the engine meets on the corpora and on generated lines."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_dispatch import _corpus_lines, _declared_commands
+from test_shapes import _commands
+
+from clawgate.shell.model import SimpleCommand
+from clawgate.testing.strategies import any_input, lines
+from clawgate.validators.credentials import HINT, hinted
+from clawgate.validators.secrets import _first_look
+
+
+def _every_word(cmd: SimpleCommand) -> bool:
+    """The first look as it was written before: the text, then every word searched."""
+    if HINT.search(cmd.text) is not None:
+        return True
+    return any(map(hinted, (*cmd.words, *(r.target for r in cmd.redirects
+                                          if r.target is not None))))
+
+
+def _assert_same(line: str) -> None:
+    commands, _ = _commands(line)
+    for cmd in commands:
+        assert _first_look(cmd) is _every_word(cmd), (line, cmd.text)
+
+
+def test_corpus_commands() -> None:
+    found = _corpus_lines()
+    if not found:
+        pytest.skip("no shared corpus")
+    for line in found:
+        _assert_same(line)
+
+
+@pytest.mark.parametrize("line", [
+    "cat ~/.net'rc'", 'cat ~/.ne"trc"', "cat ~/.netr?", "cat ~/.ssh/id_rsa", "cat x\\.env",
+    "cp $HOME/.aws/credentials /tmp", "cat notes.txt", "ls -la src", "cat < .env",
+    "cat $'\\x2e'env",
+])
+def test_table(line: str) -> None:
+    _assert_same(line)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_declared_commands(), lines(), any_input()))
+def test_generated(line: str) -> None:
+    _assert_same(line)
