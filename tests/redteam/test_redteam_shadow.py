@@ -12,11 +12,12 @@ from clawgate.engine import Engine
 pytestmark = pytest.mark.bwrap
 
 HIDDEN = [
-    # positional parameters, arrays and name references set on the line
+    # positional parameters, arrays and name references set on the line (a function handed
+    # a command as words, f rm -rf ~, is read as that command without bash: CG-PROG-004)
     'set -- rm -rf ~; "$@"',
-    'f() { "$@"; }; f rm -rf ~',
+    'f() { "$1$2" -rf ~; }; f r m',
     "rm_fn() { $1 -rf ~; }; rm_fn rm",
-    'curl_like() { "$@"; }; curl_like sudo shutdown now',
+    's() { "$1$2" shutdown now; }; s su_ do',
     "declare -n r=c; c=rm; $r -rf ~",
     "let i=0; a=(rm); ${a[i]} -rf ~",
     "t=$(( 1 + 1 )); a=(ls x rm); ${a[t]} -rf ~",
