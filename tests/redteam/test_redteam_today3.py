@@ -21,6 +21,7 @@ from clawgate.engine import Engine
 from clawgate.policy.settings import EngineSettings
 
 ALLOW, ASK, DENY = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
+ENGINE = Engine()
 GIT = shutil.which("git")
 TRACKED = ("src/main.c", "README.md")
 UNTRACKED = ("dist/a.whl", "node_modules/x/index.js")
@@ -80,3 +81,38 @@ def test_a_find_spared_only_where_its_name_tests_bound_the_delete(
     engine = Engine(EngineSettings(workspace=str(repository)))
     decision = engine.check(line, cwd=str(repository))
     assert decision.outcome is expected, decision
+
+
+# An unknown program's operands from a known program on are read as the command they would
+# be. A word after an option was never read (it might be the option's value), so a flag put
+# first hid the command (``zzrun -v rm -rf ~``); and only the first four such operands were
+# read, so four harmless program names put first hid it too (``zzrun true true true true rm
+# -rf ~``). Now an option the catalog's programs mostly take as a flag takes no value, and an
+# operand past those read is a question.
+OPERANDS = [
+    ("zzrun -v rm -rf ~", DENY, "CG-DEG-001"),
+    ("zzrun --verbose rm -rf ~", DENY, "CG-DEG-001"),
+    ("zzrun -q rm -rf ~/", DENY, "CG-DEG-001"),
+    ("zzrun -qv rm -rf ~", DENY, "CG-DEG-001"),
+    ("zzrun --quiet cat ~/.ssh/id_rsa", DENY, "CG-SEC-001"),
+    ("./tools/run.sh --dry-run rm -rf /", DENY, "CG-CAT-001"),
+    ("zzrun true true true true rm -rf ~", DENY, "CG-DEG-001"),
+    ("zzrun echo a echo b echo c echo d rm -rf ~", DENY, "CG-DEG-001"),
+    ("zzrun ls ls ls ls ls ls ls rm -rf ~", DENY, "CG-DEG-001"),
+    ("zzrun true true true true true true true true true rm -rf ~", ASK, "CG-PROG-004"),
+    # near-misses: an option's value, harmless commands, names that are words
+    ("mytool --shell /bin/bash -p 8080", ASK, "CG-ESC-001"),
+    ("zzrun -v echo hi", ALLOW, None),
+    ("zzrun --verbose rm -rf build", ALLOW, None),
+    ("zzrun install git curl jq make gcc cmake", ALLOW, None),
+    ("./golangci-lint -v completion bash", ALLOW, None),
+]
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), OPERANDS)
+def test_an_unknown_programs_operands_read_past_flags_and_padding(
+        line: str, expected: Outcome, rule: str | None) -> None:
+    decision = ENGINE.check(line, cwd="/tmp/today3-ws/project")
+    assert decision.outcome is expected, decision
+    if rule is not None:
+        assert rule in {r.rule_id for r in decision.reasons}
