@@ -41,6 +41,17 @@ _KEY_SUFFIXES = (".key", ".p12", ".pfx", ".jks", ".keystore", ".kubeconfig")
 _SYSTEM = lazy_pattern(r"^/etc/(g?shadow-?|ssh/ssh_host_\w+_key|sudoers)$")
 
 
+def credential_names(pattern: str) -> list[str]:
+    """The names of credential files, wherever they are, that the glob ``pattern`` (one path
+    component, as ``find -name`` reads it) matches: itself when it is one, else examples
+    (``.env*``: ``.env``; ``*.key``: ``x.key``)."""
+    from fnmatch import fnmatchcase
+
+    names = [pattern, *sorted(_ANYWHERE - {"shadow", "gshadow"}),
+             *(f"x{suffix}" for suffix in _KEY_SUFFIXES)]
+    return [n for n in dict.fromkeys(names) if fnmatchcase(n, pattern)]
+
+
 def is_credential(path: str, ctx: Context) -> bool:
     """A file (or directory) that holds keys, tokens or passwords."""
     if _SYSTEM.match(path) or workload_token(path):

@@ -12,6 +12,7 @@ from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.credentials import (
     HINT,
     credential_in,
+    credential_names,
     hinted,
     holds_key_material,
     is_credential,
@@ -146,7 +147,8 @@ class CredentialRead(Validator):
             if path is not None:
                 return _read_verdict(self.id, f"{', '.join(cmd.downstream)} reads", path, ctx,
                                      shows=True)
-        if program == "find" and "{}" in cmd.text and _mentions_secret(cmd):
+        if program == "find" and "{}" in cmd.text and (
+                _mentions_secret(cmd) or _FIND_FILTERS & {w.shown for w in cmd.words}):
             reader, path = _found_and_read(cmd, ctx)
             if path is not None and reader in _SHOWERS and holds_key_material(path, ctx) and (
                     not _FIND_FILTERS & {w.shown for w in cmd.words}):  # -name '*.pub'
@@ -227,12 +229,32 @@ def _found_and_read(cmd: SimpleCommand, ctx: Context) -> tuple[str, str | None]:
         end = next((j for j, w in enumerate(tail) if w in (";", "\\;", "+")), len(tail))
         if reader in _NON_READERS or "{}" not in tail[:end]:
             continue
-        for start in starts:
+        for start in starts or [Word(".", ".")]:
             found = resolve(start, ctx)
             path = found.path if found.path is not None else found.if_unset
             if path is not None and is_credential(path, ctx):
                 return reader, path
+            named = _named_credential(cmd, path, ctx) if path is not None else None
+            if named is not None:
+                return reader, named
     return "", None
+
+
+def _named_credential(cmd: SimpleCommand, start: str, ctx: Context) -> str | None:
+    """A credential's name that a name test of ``find`` matches below ``start`` (``find ~
+    -name id_rsa``, ``-iname '*.KEY'``): the files found are under that name, at any depth."""
+    words = cmd.words
+    for index, word in enumerate(words[:-1]):
+        if word.shown in _FIND_FILTERS and not word.shown.endswith("regex"):
+            name = words[index + 1].value
+            last = name.rsplit("/", 1)[-1] if name else ""
+            if word.shown.startswith("-i"):
+                last = last.lower()
+            for base in credential_names(last) if last else ():
+                candidate = f"{start.rstrip('/')}/{base}"
+                if is_credential(candidate, ctx):
+                    return candidate
+    return None
 
 
 _option_reader_names: list[frozenset[str]] = []
