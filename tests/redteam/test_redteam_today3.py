@@ -171,3 +171,28 @@ def test_a_find_reads_the_credentials_its_name_tests_match(
     assert decision.outcome is expected, decision
     if expected is ASK:
         assert "CG-SEC-001" in {r.rule_id for r in decision.reasons}
+
+
+# yq's expression, read after yq 4's commands, was never read for what it reaches: it prints
+# a file it loads and the environment it reads, which went freely where jq's ``env`` asks.
+YQ = [
+    ("yq -n 'load_str(\"/root/.ssh/id_rsa\")'", DENY, "CG-SEC-001"),
+    ("yq e 'load(\"/root/.aws/credentials\")' f.yaml", DENY, "CG-SEC-001"),
+    ("yq -n 'strenv(AWS_SECRET_ACCESS_KEY)'", ASK, "CG-INTERP-010"),
+    ("yq eval-all 'env(GITHUB_TOKEN)' a.yaml", ASK, "CG-INTERP-010"),
+    ("yq -n 'load(strenv(F))'", ASK, "CG-INTERP-010"),
+    # near-misses
+    ("yq e '.a' f.yaml", ALLOW, None),
+    ("yq -i '.a = 1' f.yaml", ALLOW, None),
+    ("yq ea '. as $i ireduce ({}; . * $i)' a.yaml b.yaml", ALLOW, None),
+    ("yq -n '.a = load(\"other.yaml\")'", ALLOW, None),
+]
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), YQ)
+def test_a_yq_expression_is_judged_by_what_it_reads(line: str, expected: Outcome,
+                                                     rule: str | None) -> None:
+    decision = ENGINE.check(line, cwd="/tmp/today3-ws/project")
+    assert decision.outcome is expected, decision
+    if rule is not None:
+        assert rule in {r.rule_id for r in decision.reasons}
