@@ -157,10 +157,14 @@ FOUND_SECRETS = [
     ("find ~ -iname '*.KEY' -exec cp {} /tmp/loot \\;", ASK),
     ("find ~ -name '.env*' -exec cat {} \\;", ASK),
     ("find / -name .git-credentials -exec cat {} +", ASK),
+    ("find ~ -path '*/id_rsa' -exec cp {} /tmp/loot \\;", DENY),
+    ("find ~ -ipath '*/.AWS/*' -exec cp {} /tmp/loot \\;", DENY),
     # near-misses: names that are no credential's
     ("find ~ -name '*.pub' -exec cat {} \\;", ALLOW),
     ("find . -name '*.py' -exec cat {} +", ALLOW),
     ("find ~ -name '*.KEY' -exec cat {} \\;", ALLOW),  # -name is case-sensitive
+    ("find . -name '*.go' -not -path './vendor/*' -exec cat {} +", ALLOW),
+    ("find . -path './src/*' -exec cat {} +", ALLOW),
 ]
 
 
@@ -169,7 +173,7 @@ def test_a_find_reads_the_credentials_its_name_tests_match(
         tmp_path: Path, line: str, expected: Outcome) -> None:
     decision = Engine(EngineSettings(workspace=str(tmp_path))).check(line, cwd=str(tmp_path))
     assert decision.outcome is expected, decision
-    if expected is ASK:
+    if expected is not ALLOW:
         assert "CG-SEC-001" in {r.rule_id for r in decision.reasons}
 
 

@@ -52,6 +52,17 @@ def credential_names(pattern: str) -> list[str]:
     return [n for n in dict.fromkeys(names) if fnmatchcase(n, pattern)]
 
 
+def credential_paths(start: str, pattern: str) -> list[str]:
+    """The credential files below ``start`` (``~``'s stores and keys, a credential name one
+    level down) that the glob ``pattern`` matches as ``find -path`` matches a whole path
+    (``*`` crosses ``/``): ``find ~ -path '*/.ssh/*'`` finds ``~/.ssh/id_rsa``."""
+    from fnmatch import fnmatchcase
+
+    base = start.rstrip("/")
+    places = [*HOME_SECRETS, ".ssh/id_rsa", ".ssh/id_ed25519", *(f"x/{n}" for n in _ANYWHERE)]
+    return [f"{base}/{rel}" for rel in places if fnmatchcase(f"{base}/{rel}", pattern)]
+
+
 def is_credential(path: str, ctx: Context) -> bool:
     """A file (or directory) that holds keys, tokens or passwords."""
     if _SYSTEM.match(path) or workload_token(path):

@@ -13,6 +13,7 @@ from clawgate.validators.credentials import (
     HINT,
     credential_in,
     credential_names,
+    credential_paths,
     hinted,
     holds_key_material,
     is_credential,
@@ -234,26 +235,40 @@ def _found_and_read(cmd: SimpleCommand, ctx: Context) -> tuple[str, str | None]:
             path = found.path if found.path is not None else found.if_unset
             if path is not None and is_credential(path, ctx):
                 return reader, path
-            named = _named_credential(cmd, path, ctx) if path is not None else None
+            named = None if path is None else _named_credential(cmd, path, start.value, ctx)
             if named is not None:
                 return reader, named
     return "", None
 
 
-def _named_credential(cmd: SimpleCommand, start: str, ctx: Context) -> str | None:
-    """A credential's name that a name test of ``find`` matches below ``start`` (``find ~
-    -name id_rsa``, ``-iname '*.KEY'``): the files found are under that name, at any depth."""
+def _named_credential(cmd: SimpleCommand, start: str, spelled: str | None,
+                      ctx: Context) -> str | None:
+    """A credential that a name test of ``find`` matches below ``start`` (``spelled`` as the
+    line gives it): ``-name id_rsa`` or ``-iname '*.KEY'`` at any depth, ``-path
+    '*/.ssh/*'`` over the whole path as find prints it. A negated test (``-not -path
+    './vendor/*'``) names what is not found, and one that matches any name (``*``) names
+    nothing: the start points say what is read."""
     words = cmd.words
     for index, word in enumerate(words[:-1]):
-        if word.shown in _FIND_FILTERS and not word.shown.endswith("regex"):
-            name = words[index + 1].value
-            last = name.rsplit("/", 1)[-1] if name else ""
-            if word.shown.startswith("-i"):
-                last = last.lower()
-            for base in credential_names(last) if last else ():
-                candidate = f"{start.rstrip('/')}/{base}"
-                if is_credential(candidate, ctx):
-                    return candidate
+        test = word.shown
+        negated = index > 0 and words[index - 1].shown in ("!", "-not")
+        name = words[index + 1].value
+        if test not in _FIND_FILTERS or test.endswith("regex") or negated or not name:
+            continue
+        pattern = name.lower() if test.startswith("-i") else name
+        if not (pattern if "path" in test else pattern.rsplit("/", 1)[-1]).strip("*/."):
+            continue  # any name at all
+        if "path" in test:
+            for base in dict.fromkeys((start, spelled or start)):
+                for found in credential_paths(base, pattern):
+                    real = start + found[len(base):]
+                    if is_credential(real, ctx):
+                        return real
+            continue
+        for base in credential_names(pattern.rsplit("/", 1)[-1]):
+            candidate = f"{start.rstrip('/')}/{base}"
+            if is_credential(candidate, ctx):
+                return candidate
     return None
 
 
