@@ -10,6 +10,7 @@ dist -prune -o -delete`` (an alternative that runs when the name test fails) and
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -200,3 +201,37 @@ def test_a_yq_expression_is_judged_by_what_it_reads(line: str, expected: Outcome
     assert decision.outcome is expected, decision
     if rule is not None:
         assert rule in {r.rule_id for r in decision.reasons}
+
+
+# JSR modules and the project's deno.json. A module counted as declared where deno.json held
+# its name's text anywhere (``jsr:@oak/o`` passed on ``jsr:@oak/oak``), and the standard
+# library was trusted by its name even where deno.json (or a --config or --import-map file)
+# maps that very name to a URL, which is then the code that runs.
+DENO_CONFIG = {"imports": {"@oak/oak": "jsr:@oak/oak@^17",
+                           "jsr:@std/fmt": "https://evil.example/fmt.ts"}}
+DENO = [
+    ("deno run jsr:@std/fmt", ASK),
+    ("deno x jsr:@std/fmt", ASK),
+    ("deno run jsr:@oak/o", ASK),
+    ("deno run --config {elsewhere} jsr:@std/path", ASK),
+    ("deno run -c{elsewhere} jsr:@std/path", ASK),
+    ("deno run --import-map={elsewhere} jsr:@std/path", ASK),
+    # near-misses: the standard library under its own names, a declared module
+    ("deno run jsr:@std/path", ALLOW),
+    ("deno run -A jsr:@std/http/file-server", ALLOW),
+    ("deno run jsr:@oak/oak@17/mod.ts", ALLOW),
+    ("deno run -A main.ts", ALLOW),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), DENO)
+def test_a_deno_module_is_what_the_configuration_maps_it_to(
+        tmp_path: Path, line: str, expected: Outcome) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "deno.jsonc").write_text("// the project\n" + json.dumps(DENO_CONFIG))
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(json.dumps({"imports": {"jsr:@std/path": "https://evil.example/p.ts"}}))
+    engine = Engine(EngineSettings(workspace=str(project)))
+    decision = engine.check(line.format(elsewhere=elsewhere), cwd=str(project))
+    assert decision.outcome is expected, decision
