@@ -235,3 +235,35 @@ def test_a_deno_module_is_what_the_configuration_maps_it_to(
     engine = Engine(EngineSettings(workspace=str(project)))
     decision = engine.check(line.format(elsewhere=elsewhere), cwd=str(project))
     assert decision.outcome is expected, decision
+
+
+# npm's settings given as options or npm_config_* variables. Only the keys naming a program
+# to start were read, and the configuration-file variables only in capitals: the git npm runs
+# for git dependencies, node's options for every script it runs (``--require`` loads code),
+# and a settings file from elsewhere (which can set the script shell) went freely, while
+# NODE_OPTIONS and NPM_CONFIG_USERCONFIG asked.
+NPM = [
+    ("npm_config_git=/tmp/evil npm install", DENY, "CG-ESC-006"),
+    ("npm --git=/tmp/evil install", DENY, "CG-ESC-006"),
+    ("npm_config_node_options='--require /tmp/evil.js' npm run build", ASK, "CG-ESC-007"),
+    ("npm run build --node-options='--require /tmp/evil.js'", ASK, "CG-ESC-007"),
+    ("npm_config_userconfig=/tmp/evil.npmrc npm install", ASK, "CG-ENV-007"),
+    ("npm --globalconfig /tmp/evil.npmrc install", ASK, "CG-ENV-007"),
+    ("pnpm --userconfig=/tmp/evil.npmrc install", ASK, "CG-ENV-007"),
+    # near-misses
+    ("npm --git=git install", ALLOW, None),
+    ("npm_config_git=/usr/bin/git npm ci", ALLOW, None),
+    ("npm test --node-options=--max-old-space-size=4096", ALLOW, None),
+    ("NPM_CONFIG_NODE_OPTIONS=--enable-source-maps npm test", ALLOW, None),
+    ("npm install --userconfig ./.npmrc", ALLOW, None),
+    ("npm_config_userconfig=~/.npmrc npm ci", ALLOW, None),
+]
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), NPM)
+def test_npm_settings_are_read_as_what_they_set(line: str, expected: Outcome,
+                                                rule: str | None) -> None:
+    decision = ENGINE.check(line, cwd="/tmp/today3-ws/project")
+    assert decision.outcome is expected, decision
+    if rule is not None:
+        assert rule in {r.rule_id for r in decision.reasons}
