@@ -267,3 +267,37 @@ def test_npm_settings_are_read_as_what_they_set(line: str, expected: Outcome,
     assert decision.outcome is expected, decision
     if rule is not None:
         assert rule in {r.rule_id for r in decision.reasons}
+
+
+# The directory core.hooksPath names (and the CI files) are protected on every channel, but a
+# git checkout or restore of a path from another revision wrote them unseen: ``git checkout
+# FETCH_HEAD -- hooks/pre-commit`` puts a fetched branch's hook in place.
+CHECKOUTS = [
+    ("git checkout FETCH_HEAD -- hooks/pre-commit", ASK),
+    ("git checkout FETCH_HEAD -- hooks", ASK),
+    ("git -C . checkout -p FETCH_HEAD -- hooks/", ASK),
+    ("git restore --source=FETCH_HEAD hooks/pre-commit", ASK),
+    ("git restore -s FETCH_HEAD .github/workflows/ci.yml", ASK),
+    ("git checkout FETCH_HEAD -- .github/workflows/ci.yml", ASK),
+    # near-misses: a source file, the index only, a branch switch
+    ("git checkout main -- src/main.c", ALLOW),
+    ("git restore src/main.c", ALLOW),
+    ("git restore --staged hooks/pre-commit", ALLOW),
+    ("git checkout -b topic", ALLOW),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), CHECKOUTS)
+def test_a_checkout_of_a_protected_path_asks(tmp_path: Path, line: str,
+                                             expected: Outcome) -> None:
+    assert GIT is not None
+    env = {"GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    subprocess.run([GIT, "-C", str(tmp_path), "init", "-q"], check=True, env=env)
+    subprocess.run([GIT, "-C", str(tmp_path), "config", "core.hooksPath", "hooks"],
+                   check=True, env=env)
+    (tmp_path / "hooks").mkdir()
+    engine = Engine(EngineSettings(workspace=str(tmp_path)))
+    decision = engine.check(line, cwd=str(tmp_path))
+    assert decision.outcome is expected, decision
+    if expected is ASK:
+        assert "CG-PROT-001" in {r.rule_id for r in decision.reasons}
