@@ -301,3 +301,23 @@ def test_a_checkout_of_a_protected_path_asks(tmp_path: Path, line: str,
     assert decision.outcome is expected, decision
     if expected is ASK:
         assert "CG-PROT-001" in {r.rule_id for r in decision.reasons}
+
+
+# concurrently's -P (--passthrough-arguments) was read as an option taking a value, so the
+# command after it went unread and the words after -- were read as commands of their own;
+# they are arguments put in for {1}, {@} and {*}: ``concurrently -P 'rm -rf {1}' -- ~``.
+PASSTHROUGH = [
+    ("concurrently -P 'rm -rf {1}' -- ~", DENY),
+    ("concurrently --passthrough-arguments 'rm -rf {1}' -- ~", DENY),
+    ("npx concurrently -P 'rm -rf {@}' -- build ~", DENY),
+    # near-misses
+    ("concurrently -P 'npm:test -- {@}' -- --watch", ALLOW),
+    ("concurrently -P 'echo {*}' -- a b", ALLOW),
+    ("concurrently -P 'npm:build' 'npm:test {1}' -- --watch", ALLOW),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), PASSTHROUGH)
+def test_concurrently_puts_its_arguments_in_its_commands(line: str,
+                                                         expected: Outcome) -> None:
+    assert ENGINE.check(line, cwd="/tmp/today3-ws/project").outcome is expected
