@@ -321,3 +321,26 @@ PASSTHROUGH = [
 def test_concurrently_puts_its_arguments_in_its_commands(line: str,
                                                          expected: Outcome) -> None:
     assert ENGINE.check(line, cwd="/tmp/today3-ws/project").outcome is expected
+
+
+# A launcher's option the wrapper table does not know was taken as a flag: where it takes a
+# value, the word read as the command is that value and the real command went unread
+# (``esy x -P . rm -rf ~`` read as ``. rm -rf ~``). The reading where it took one counts too
+# (a DENY of it), as for an unknown program's operands.
+ARITY = [
+    ("esy x -P . rm -rf ~", DENY),
+    ("volta run --zz echo rm -rf ~", DENY),
+    ("xcrun --zz echo rm -rf ~", DENY),
+    ("mpirun --zz true rm -rf ~", DENY),
+    ("pnpm exec --zz echo rm -rf ~", DENY),
+    # near-misses
+    ("esy x -P . make", ALLOW),
+    ("uv run --frozen pytest -q", ALLOW),
+    ("nice --zzz make clean", ALLOW),
+    ("mpirun --oversubscribe ./app -n 4", ALLOW),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), ARITY)
+def test_a_launchers_unknown_option_may_take_a_value(line: str, expected: Outcome) -> None:
+    assert ENGINE.check(line, cwd="/tmp/today3-ws/project").outcome is expected
