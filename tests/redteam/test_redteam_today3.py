@@ -344,3 +344,33 @@ ARITY = [
 @pytest.mark.parametrize(("line", "expected"), ARITY)
 def test_a_launchers_unknown_option_may_take_a_value(line: str, expected: Outcome) -> None:
     assert ENGINE.check(line, cwd="/tmp/today3-ws/project").outcome is expected
+
+
+# A name from the ignore templates that is a link: ``rm -rf dist/`` follows it and asks, but
+# a find's ``-exec rm -rf {}/`` (which enters what it found as well) was judged as removing
+# the link itself, and went freely.
+LINKED = [
+    ("find . -name dist -exec rm -rf {}/ \\;", ASK),
+    ("find . -name dist -exec rm -rf {}/. \\;", ASK),
+    ("rm -rf dist/", ASK),
+    # near-misses: the link itself removed, a real directory entered
+    ("find . -name dist -exec rm -rf {} \\;", ALLOW),
+    ("find . -name node_modules -exec rm -rf {}/ \\;", ALLOW),
+    ("rm -rf dist", ALLOW),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), LINKED)
+def test_a_find_entering_a_linked_template_name_asks(tmp_path: Path, line: str,
+                                                     expected: Outcome) -> None:
+    assert GIT is not None
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (project / "node_modules" / "x").mkdir(parents=True)
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("x\n", encoding="utf-8")
+    (project / "dist").symlink_to(elsewhere)
+    env = {"GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    subprocess.run([GIT, "-C", str(project), "init", "-q"], check=True, env=env)
+    engine = Engine(EngineSettings(workspace=str(project)))
+    decision = engine.check(line, cwd=str(project))
+    assert decision.outcome is expected, decision

@@ -176,8 +176,14 @@ def _find_spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> boo
         return True  # only the backups it made itself
     names = [t.replace("{}", p) for t in deleted for p in patterns]
     return bool(patterns) and _acts_on_named(cmd, DELETING) and all(
-        _rebuilt(f"{path}/{n}", ctx, entered=False) for n in names
+        _rebuilt(f"{path}/{n}", ctx, entered=_enters(cmd)) for n in names
     ) and tracked_named(path, names) is False
+
+
+def _enters(finder: SimpleCommand) -> bool:
+    """A delete the find runs goes into what it found (``-exec rm -rf {}/ +``): a link found
+    under a regenerable name is followed to what it points to, as ``rm -rf dist/`` follows."""
+    return any(w.shown.endswith(("{}/", "{}/.")) for w in finder.words)
 
 
 def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
