@@ -31,11 +31,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Effect", "effects", "entry", "learned_command", "learned_entry", "learned_runners",
-           "names", "reads", "runners", "runs", "tier", "writers", "writes"]
+__all__ = ["Effect", "effects", "entry", "flag_spellings", "learned_command", "learned_entry",
+           "learned_runners", "names", "reads", "runners", "runs", "tier", "writers", "writes"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _index: dict[str, Any] = {}  # program -> compiled entry, filled on first use
+_flags: list[frozenset[str]] = []  # option spellings mostly taken as flags, filled on first use
 WRITE_KINDS = frozenset({"write", "output", "read-then-write", "write-last",
                          "write-after-first", "write-first"})
 RUN_KINDS = frozenset({"run", "run-argv", "wrap", "code", "config", "runs"})
@@ -131,6 +132,30 @@ def learned_command(cmd: SimpleCommand) -> int | None:
 def names() -> frozenset[str]:
     """Every program (and alias) the catalog knows."""
     return frozenset(_load())
+
+
+def flag_spellings() -> frozenset[str]:
+    """Option spellings (``-v``, ``--quiet``) that the catalog's programs mostly take as flags:
+    at least two programs or subcommands take it as a flag, and twice as many as take it with
+    a value. What a program the catalog does not know most likely means by it."""
+    if not _flags:
+        counts: dict[str, list[int]] = {}
+        seen: set[int] = set()
+        for spec in _load().values():
+            if id(spec) not in seen:  # an alias shares its program's entry
+                seen.add(id(spec))
+                _count_flags(spec, counts)
+        _flags.append(frozenset(
+            o for o, (flag, value) in counts.items() if flag >= max(2, 2 * value)))
+    return _flags[0]
+
+
+def _count_flags(spec: dict[str, Any], counts: dict[str, list[int]]) -> None:
+    for option, kind in spec.get("options", {}).items():
+        counts.setdefault(option, [0, 0])[kind != "flag"] += 1
+    for sub in spec.get("subcommands", {}).values():
+        if isinstance(sub, dict):
+            _count_flags(sub, counts)
 
 
 def _scan(cmd: SimpleCommand, spec: dict[str, Any]) -> tuple[list[Effect], str]:

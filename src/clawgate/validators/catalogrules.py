@@ -5,6 +5,7 @@ when the line runs."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 
 from clawgate import programs as catalog
@@ -76,7 +77,8 @@ class ProgramRunsValue(Validator):
             return payload_verdict(list(literal), self.id,
                                    f"{cmd.program} {found[0].option or ''} runs a command")
         wrapped = [e for e in catalog.runs(cmd) if e.kind == "wrap"]  # cargo watch -s CMD
-        literal += tuple(shortcut(cmd.program, e.word.value) for e in wrapped
+        wrapped, arguments = passthrough(cmd, wrapped)
+        literal += tuple(put_in(shortcut(cmd.program, e.word.value), arguments) for e in wrapped
                          if e.word is not None and e.word.value)
         asking += [e for e in wrapped if e.word is None or not e.word.value]
         if not asking:  # only commands a wrapper runs: judged as the commands they are
@@ -94,6 +96,42 @@ _SHORTCUTS = {"concurrently": {"npm": "npm run", "yarn": "yarn run", "pnpm": "pn
 # A script name, with the wildcard and exclusions (``lint:*(!fix)``) the wrapper matches
 # against the manifest's scripts itself: nothing a shell would expand or run.
 _SCRIPT_NAME = lazy_pattern(r"^[\w.:@/+*!()-]+$")
+
+
+_PASSTHROUGH = frozenset({"-P", "--passthrough-arguments", "--passthroughArguments"})
+_PLACEHOLDER = lazy_pattern(r"\{(\d+|@|\*)\}")
+
+
+def passthrough(cmd: SimpleCommand, wrapped: list[catalog.Effect]
+                ) -> tuple[list[catalog.Effect], list[str]]:
+    """concurrently ``-P``: the words after ``--`` are no commands but arguments the commands
+    take in for ``{1}``, ``{@}`` and ``{*}`` (as the line's shell spelled them). (the commands,
+    the arguments)"""
+    shown = [w.shown for w in cmd.words]
+    if cmd.program != "concurrently" or not _PASSTHROUGH & set(shown) or "--" not in shown:
+        return wrapped, []
+    cut = shown.index("--")
+    after = {id(w) for w in cmd.words[cut + 1:]}
+    return ([e for e in wrapped if e.word is None or id(e.word) not in after],
+            [w.text for w in cmd.words[cut + 1:]])
+
+
+def put_in(command: str, arguments: list[str]) -> str:
+    """``command`` with concurrently's placeholders replaced by ``arguments`` (``{1}``: the
+    first, ``{@}``: each, ``{*}``: all as one word); one beyond them is empty."""
+    if not arguments:
+        return command
+
+    def value(found: re.Match[str]) -> str:
+        key = found.group(1)
+        if key == "@":
+            return " ".join(arguments)
+        if key == "*":
+            return '"' + " ".join(arguments).replace('"', '\\"') + '"'
+        index = int(key) - 1
+        return arguments[index] if 0 <= index < len(arguments) else ""
+
+    return _PLACEHOLDER.sub(value, command)
 
 
 def shortcut(program: str | None, operand: str) -> str:

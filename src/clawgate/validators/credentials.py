@@ -41,6 +41,28 @@ _KEY_SUFFIXES = (".key", ".p12", ".pfx", ".jks", ".keystore", ".kubeconfig")
 _SYSTEM = lazy_pattern(r"^/etc/(g?shadow-?|ssh/ssh_host_\w+_key|sudoers)$")
 
 
+def credential_names(pattern: str) -> list[str]:
+    """The names of credential files, wherever they are, that the glob ``pattern`` (one path
+    component, as ``find -name`` reads it) matches: itself when it is one, else examples
+    (``.env*``: ``.env``; ``*.key``: ``x.key``)."""
+    from fnmatch import fnmatchcase
+
+    names = [pattern, *sorted(_ANYWHERE - {"shadow", "gshadow"}),
+             *(f"x{suffix}" for suffix in _KEY_SUFFIXES)]
+    return [n for n in dict.fromkeys(names) if fnmatchcase(n, pattern)]
+
+
+def credential_paths(start: str, pattern: str) -> list[str]:
+    """The credential files below ``start`` (``~``'s stores and keys, a credential name one
+    level down) that the glob ``pattern`` matches as ``find -path`` matches a whole path
+    (``*`` crosses ``/``): ``find ~ -path '*/.ssh/*'`` finds ``~/.ssh/id_rsa``."""
+    from fnmatch import fnmatchcase
+
+    base = start.rstrip("/")
+    places = [*HOME_SECRETS, ".ssh/id_rsa", ".ssh/id_ed25519", *(f"x/{n}" for n in _ANYWHERE)]
+    return [f"{base}/{rel}" for rel in places if fnmatchcase(f"{base}/{rel}", pattern)]
+
+
 def is_credential(path: str, ctx: Context) -> bool:
     """A file (or directory) that holds keys, tokens or passwords."""
     if _SYSTEM.match(path) or workload_token(path):

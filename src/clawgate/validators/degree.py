@@ -12,6 +12,7 @@ from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.cleaned import cleaned
 from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
+from clawgate.validators.findexpr import DELETING, PRINTING, acts_only_on_named, expression_of
 from clawgate.validators.flags import parse_options
 from clawgate.validators.gitindex import tracked_matching, tracked_named, tracked_under
 from clawgate.validators.ignored import ignored, ignored_matches, kept, linked
@@ -94,8 +95,9 @@ def fed_targets_spared(finder: SimpleCommand, ctx: Context) -> bool:
     and nothing git tracks."""
     patterns = list(_find_patterns(finder))
     if patterns:
-        return all(regenerable(f"{ctx.workspace}/{p}", ctx.workspace, ctx.regenerable)
-                   for p in patterns) and _untracked_matches(finder, patterns, ctx)
+        return _acts_on_named(finder, PRINTING) and all(
+            regenerable(f"{ctx.workspace}/{p}", ctx.workspace, ctx.regenerable)
+            for p in patterns) and _untracked_matches(finder, patterns, ctx)
     roots = [resolve(w, ctx).path for w in _find_start(finder)]
     return bool(roots) and all(
         r is not None and regenerable(r, ctx.workspace, ctx.regenerable)
@@ -109,6 +111,12 @@ def _untracked_matches(finder: SimpleCommand, names: list[str], ctx: Context) ->
     roots = [resolve(w, ctx).path for w in _find_start(finder)] or [ctx.cwd]
     places = {ctx.workspace if r is None else r for r in roots}
     return all(tracked_named(place, names) is False for place in places)
+
+
+def _acts_on_named(finder: SimpleCommand, actions: frozenset[str]) -> bool:
+    """The ``find``'s ``actions`` (or what it prints by default) run only on what its name
+    tests match: not ``! -name dist -delete`` nor ``-name dist -prune -o -delete``."""
+    return acts_only_on_named(expression_of([w.shown for w in finder.words[1:]]), actions)
 
 
 def _find_start(finder: SimpleCommand) -> Iterator[Word]:
@@ -167,9 +175,15 @@ def _find_spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> boo
     if not deleted:
         return True  # only the backups it made itself
     names = [t.replace("{}", p) for t in deleted for p in patterns]
-    return bool(patterns) and all(
-        _rebuilt(f"{path}/{n}", ctx, entered=False) for n in names
+    return bool(patterns) and _acts_on_named(cmd, DELETING) and all(
+        _rebuilt(f"{path}/{n}", ctx, entered=_enters(cmd)) for n in names
     ) and tracked_named(path, names) is False
+
+
+def _enters(finder: SimpleCommand) -> bool:
+    """A delete the find runs goes into what it found (``-exec rm -rf {}/ +``): a link found
+    under a regenerable name is followed to what it points to, as ``rm -rf dist/`` follows."""
+    return any(w.shown.endswith(("{}/", "{}/.")) for w in finder.words)
 
 
 def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:

@@ -33,6 +33,7 @@ from clawgate.shell.model import SimpleCommand, Word
 from clawgate.shell.substitute import computed
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.envsettings import NPM_LIKE, npm_variables
 from clawgate.validators.envvars import assignments, inside_workspace
 from clawgate.validators.escapes import STANDARD_SHELL
 
@@ -80,6 +81,7 @@ def _variables(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
     """Every variable set for the command: prefixes, ``env``/``export`` words and, for make,
     its ``NAME=VALUE`` operands (make sets them for every recipe)."""
     yield from assignments(cmd)
+    yield from npm_variables(cmd)
     if cmd.program in _MAKES:
         for word in cmd.words[1:]:
             name, eq, _ = word.shown.partition("=")
@@ -166,10 +168,10 @@ class ConfiguringVariable(Validator):
     id = _ID
 
     def shapes(self, program: str | None) -> int:
-        return sh.ANY if program in _DECLARERS | _MAKES else sh.ASSIGN
+        return sh.ANY if program in _DECLARERS | _MAKES | NPM_LIKE else sh.ASSIGN
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if not cmd.assignments and cmd.program not in _DECLARERS | _MAKES:
+        if not cmd.assignments and cmd.program not in _DECLARERS | _MAKES | NPM_LIKE:
             return Verdict.passthrough()
         for name, word in _variables(cmd):
             verdict = _judge(name, word, ctx, cmd.program)

@@ -4,12 +4,44 @@
 
 from __future__ import annotations
 
-from clawgate.shell.model import SimpleCommand
+from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.programs import SHELLS
 
-# npm's configuration keys whose value is a program it starts (escapes_config's list)
+# npm's configuration keys whose value is a program it starts (escapes_config's list); git:
+# the git it runs for git dependencies
 NPM_RUNNING_KEYS = frozenset({"script-shell", "shell", "editor", "browser", "viewer",
-                              "onload-script"})
+                              "onload-script", "git"})
+# npm's keys that are the variables other programs read: the node options of every script it
+# runs, and the files it reads more settings from
+NPM_VARIABLE_KEYS = {"node-options": "NODE_OPTIONS", "userconfig": "NPM_CONFIG_USERCONFIG",
+                     "globalconfig": "NPM_CONFIG_GLOBALCONFIG"}
+NPM_LIKE = frozenset({"npm", "pnpm", "npx"})
+
+
+def npm_variables(cmd: SimpleCommand) -> list[tuple[str, Word]]:
+    """The variables npm's settings amount to, as (NAME, value): ``npm_config_<key>`` in any
+    case (npm reads them so: ``npm_config_userconfig`` is ``NPM_CONFIG_USERCONFIG``), and for
+    npm and pnpm the options ``--node-options``, ``--userconfig`` and ``--globalconfig`` (up to
+    a ``--``), node's options being ``NODE_OPTIONS`` for every script npm runs."""
+    found: list[tuple[str, Word]] = []
+    for assignment in cmd.assignments:
+        name = assignment.name.lower()
+        if name.startswith("npm_config_"):
+            key = name.removeprefix("npm_config_").replace("_", "-")
+            found.append((NPM_VARIABLE_KEYS.get(key, name.upper()), assignment.value))
+    if cmd.program not in NPM_LIKE:
+        return found
+    words = cmd.words
+    for index, word in enumerate(words[1:], start=1):
+        text = word.shown
+        if text == "--":
+            break
+        key, eq, value = text[2:].partition("=") if text.startswith("--") else ("", "", "")
+        if key in NPM_VARIABLE_KEYS:
+            given = (Word(value, value if word.value is not None else None) if eq else
+                     words[index + 1] if index + 1 < len(words) else Word("", ""))
+            found.append((NPM_VARIABLE_KEYS[key], given))
+    return found
 
 
 def npm_environment(cmd: SimpleCommand) -> list[tuple[str, str]]:
@@ -29,8 +61,8 @@ def npm_environment(cmd: SimpleCommand) -> list[tuple[str, str]]:
 
 
 def plain_choice(value: str) -> bool:
-    """No program at all, or the standard shell (``--script-shell=bash``)."""
-    return value in ("", "true", "false") or (value.rsplit("/", 1)[-1] in SHELLS and (
+    """No program at all, or the standard shell (``--script-shell=bash``) or git."""
+    return value in ("", "true", "false") or (value.rsplit("/", 1)[-1] in {*SHELLS, "git"} and (
         "/" not in value or value.startswith(("/bin/", "/usr/bin/"))))
 
 

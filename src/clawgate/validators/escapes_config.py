@@ -13,9 +13,11 @@ from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.envsettings import (
+    NPM_LIKE,
     NPM_RUNNING_KEYS,
     environment_settings,
     npm_environment,
+    npm_variables,
     plain_choice,
 )
 from clawgate.validators.envvars import (
@@ -39,7 +41,7 @@ _COMMAND_KEY = lazy_pattern(
     r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
     r"gitproxy|\.driver$|"
     r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack|"
-    r"runner|linker|\.rustc$|\.rustdoc$|credential-provider")
+    r"runner|linker|\.rustc$|\.rustdoc$|credential-provider|^git$")
 # Programs that take KEY=VALUE settings on the command line: which options give them is the
 # program catalog's ``setting`` kind (git -c, ssh -o, apt -o, hg --config, cargo --config);
 # this set is for dispatch only (a test holds it to the catalog).
@@ -250,6 +252,7 @@ class ConfigCommand(Validator):
 def _assignments(cmd: SimpleCommand) -> list[tuple[str, Word]]:
     """NAME=value pairs: prefixes, and the words of ``env`` and ``export``."""
     pairs = [(a.name, a.value) for a in cmd.assignments]
+    pairs += [(n, w) for n, w in npm_variables(cmd) if n == "NODE_OPTIONS"]
     if cmd.program in _ENVIRONMENT_SETTERS:
         for word in cmd.words[1:]:
             name, eq, value = word.shown.partition("=")
@@ -271,10 +274,10 @@ class CommandEnvironment(Validator):
     id = "CG-ESC-007"
 
     def shapes(self, program: str | None) -> int:
-        return sh.ANY if program in _ENVIRONMENT_SETTERS else sh.ASSIGN
+        return sh.ANY if program in _ENVIRONMENT_SETTERS | NPM_LIKE else sh.ASSIGN
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if not cmd.assignments and cmd.program not in _ENVIRONMENT_SETTERS:
+        if not cmd.assignments and cmd.program not in _ENVIRONMENT_SETTERS | NPM_LIKE:
             return Verdict.passthrough()
         for name, word in _assignments(cmd):
             value = word.value

@@ -71,5 +71,6 @@ from clawgate.validators import (  # noqa: F401
     windows,
     workloads,
     wrappers,
+    yqreach,
     zsh,
 )

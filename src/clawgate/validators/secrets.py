@@ -13,6 +13,8 @@ from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.credentials import (
     HINT,
     credential_in,
+    credential_names,
+    credential_paths,
     hinted,
     holds_key_material,
     is_credential,
@@ -173,7 +175,8 @@ class CredentialRead(Validator):
             if path is not None:
                 return _read_verdict(self.id, f"{', '.join(cmd.downstream)} reads", path, ctx,
                                      shows=True)
-        if program == "find" and "{}" in cmd.text and _mentions_secret(cmd):
+        if program == "find" and "{}" in cmd.text and (
+                _mentions_secret(cmd) or _FIND_FILTERS & {w.shown for w in cmd.words}):
             reader, path = _found_and_read(cmd, ctx)
             if path is not None and reader in _SHOWERS and holds_key_material(path, ctx) and (
                     not _FIND_FILTERS & {w.shown for w in cmd.words}):  # -name '*.pub'
@@ -254,12 +257,46 @@ def _found_and_read(cmd: SimpleCommand, ctx: Context) -> tuple[str, str | None]:
         end = next((j for j, w in enumerate(tail) if w in (";", "\\;", "+")), len(tail))
         if reader in _NON_READERS or "{}" not in tail[:end]:
             continue
-        for start in starts:
+        for start in starts or [Word(".", ".")]:
             found = resolve(start, ctx)
             path = found.path if found.path is not None else found.if_unset
             if path is not None and is_credential(path, ctx):
                 return reader, path
+            named = None if path is None else _named_credential(cmd, path, start.value, ctx)
+            if named is not None:
+                return reader, named
     return "", None
+
+
+def _named_credential(cmd: SimpleCommand, start: str, spelled: str | None,
+                      ctx: Context) -> str | None:
+    """A credential that a name test of ``find`` matches below ``start`` (``spelled`` as the
+    line gives it): ``-name id_rsa`` or ``-iname '*.KEY'`` at any depth, ``-path
+    '*/.ssh/*'`` over the whole path as find prints it. A negated test (``-not -path
+    './vendor/*'``) names what is not found, and one that matches any name (``*``) names
+    nothing: the start points say what is read."""
+    words = cmd.words
+    for index, word in enumerate(words[:-1]):
+        test = word.shown
+        negated = index > 0 and words[index - 1].shown in ("!", "-not")
+        name = words[index + 1].value
+        if test not in _FIND_FILTERS or test.endswith("regex") or negated or not name:
+            continue
+        pattern = name.lower() if test.startswith("-i") else name
+        if not (pattern if "path" in test else pattern.rsplit("/", 1)[-1]).strip("*/."):
+            continue  # any name at all
+        if "path" in test:
+            for base in dict.fromkeys((start, spelled or start)):
+                for found in credential_paths(base, pattern):
+                    real = start + found[len(base):]
+                    if is_credential(real, ctx):
+                        return real
+            continue
+        for base in credential_names(pattern.rsplit("/", 1)[-1]):
+            candidate = f"{start.rstrip('/')}/{base}"
+            if is_credential(candidate, ctx):
+                return candidate
+    return None
 
 
 _option_reader_names: list[frozenset[str]] = []

@@ -27,6 +27,10 @@ def _unknown(cmd: SimpleCommand, ctx: Context, *,
     from clawgate.packages.installs import named
 
     found = named([w.value for w in cmd.words])
+    if found is None and cmd.program in ("deno", "dx"):
+        from clawgate.packages.installs import Named
+
+        found = Named("npm", ())  # the standard library's names, mapped elsewhere below
     if found is None or (asking and not found.asks):
         return None
     # A name known only at run time (``pip install "$PKG"``) is not judged here: one set
@@ -39,27 +43,40 @@ def _unknown(cmd: SimpleCommand, ctx: Context, *,
         own = declared(found.registry, [ctx.cwd, ctx.workspace])
         names = [n for n in names if not _declared(found.registry, n, own)
                  and not _local_bin(found.registry, n, ctx)]
-    remote = [r for r in found.remote if not (r.startswith("jsr:") and _jsr_declared(r, ctx))]
+    remote = list(found.remote)
+    if cmd.program in ("deno", "dx") and any(r.startswith("jsr:") for r in (
+            *remote, *(w.value or "" for w in cmd.words))):
+        remote = _jsr_remote(cmd, remote, ctx)
     return (found.registry, names, remote) if names or remote else None
 
 
-def _jsr_declared(spec: str, ctx: Context) -> bool:
-    """A ``jsr:`` module the project's deno.json (or deno.jsonc) maps an import to."""
-    from pathlib import Path
+def _jsr_remote(cmd: SimpleCommand, remote: list[str], ctx: Context) -> list[str]:
+    """The remote sources with what the project's Deno configuration says of ``jsr:`` ones:
+    a module it declares is the project's own choice, unless a map sends its very name
+    elsewhere; a standard-library name it maps to anything but the standard library is that
+    code, not Deno's (``"jsr:@std/fmt": "https://…"``). A configuration that does not parse
+    vouches for nothing."""
+    from clawgate.packages.installs import JSR_STANDARD
+    from clawgate.validators.denomap import declares, given_files, import_maps, mapped
 
-    name = "/".join(spec[4:].lstrip("/").split("/", 2)[:2]).split("@", 2)
-    package = "@" + name[1] if spec[4:].lstrip("/").startswith("@") and len(name) > 1 else ""
-    if not package:
-        return False
-    for folder in dict.fromkeys((ctx.cwd, ctx.workspace)):
-        for manifest in ("deno.json", "deno.jsonc"):
-            try:
-                text = (Path(folder) / manifest).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            if f'"jsr:{package}' in text or f'"jsr:/{package}' in text:
-                return True
-    return False
+    words = [w.value or "" for w in cmd.words]
+    maps = import_maps(ctx.cwd, ctx.workspace, given_files(words))
+    standard = [w for w in words if w.startswith(JSR_STANDARD)]
+    if maps is None:
+        return [*remote, *standard]
+    kept = [r for r in remote if not (r.startswith("jsr:") and _package(r) and declares(
+        _package(r), maps) and (mapped(r, maps) or "jsr:").startswith("jsr:"))]
+    return kept + [w for w in standard if not (mapped(w, maps) or JSR_STANDARD[0]).startswith(
+        JSR_STANDARD)]
+
+
+def _package(spec: str) -> str:
+    """``@scope/name`` of a ``jsr:`` specifier, "" when it has none."""
+    rest = spec[4:].lstrip("/")
+    parts = rest.split("/", 2)
+    if not rest.startswith("@") or len(parts) < 2:
+        return ""
+    return parts[0] + "/" + parts[1].split("@", 1)[0]
 
 
 def _declared(registry: str, name: str, own: frozenset[str]) -> bool:

@@ -182,29 +182,44 @@ def _after_separator(cmd: SimpleCommand) -> list[str]:
     return [text] if command_like(text) else []
 
 
-MAX_TAILS = 4  # operands naming a known program read as the command they start
+MAX_TAILS = 8  # operands naming a known program read as the command they start
 
 
-def _operand_commands(cmd: SimpleCommand) -> list[MayRun]:
+def _operand_commands(cmd: SimpleCommand) -> tuple[list[MayRun], bool]:
     """The words from each operand that names a known program on (``zzrun rm -rf ~``: ``rm -rf
     ~``), as the command they are if the program runs its operands, as ``nice``, ``xvfb-run``
     and ``watchexec`` do: a program whose use of them is unknown may, or may take them as
-    words (``./lint completion bash``). Only a DENY of such a reading counts."""
+    words (``./lint completion bash``). Only a DENY of such a reading counts. And whether
+    more operands name programs than are read (``zzrun true true … rm -rf ~``)."""
     tails: list[MayRun] = []
     words = cmd.words
     for index in range(1, len(words)):
         value = words[index].value
-        if value is None or value.startswith("-") or len(tails) >= MAX_TAILS:
+        if value is None or value.startswith("-"):
             continue
-        before = words[index - 1].value or ""
-        if index > 1 and before.startswith("-") and "=" not in before:
+        if index > 1 and _may_take_value(words[index - 1].value or ""):
             continue  # an option's value, most likely: --shell /bin/bash
         name = value.rsplit("/", 1)[-1] if value.startswith("/") else value
         if "/" in name or not name or not known(name):
             continue
         if index + 1 < len(words):  # a program alone is a word more often than a command
+            if len(tails) >= MAX_TAILS:
+                return tails, True
             tails.append(MayRun(" ".join(w.text for w in words[index:])))
-    return tails
+    return tails, False
+
+
+def _may_take_value(option: str) -> bool:
+    """Whether the word after ``option`` may be its value: an option without ``=`` that is
+    not one the catalog's programs mostly take as a flag (``-v``, ``--quiet``, ``-qv``)."""
+    if not option.startswith("-") or "=" in option:
+        return False
+    flags = programs.flag_spellings()
+    if option in flags:
+        return False
+    letters = option[1:]
+    return option.startswith("--") or not letters.isalpha() or any(
+        f"-{letter}" not in flags for letter in letters)
 
 
 def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
@@ -281,7 +296,13 @@ class UnknownProgramWords(Validator):
             found = [p for w in cmd.words[1:] if w.value is not None
                      and len(w.value) <= MAX_WORD for p in payloads(w.value)]
             found += _after_separator(cmd)
-            carried: list[str] = [*_carried(cmd), *_operand_commands(cmd)]
+            tails, unread = _operand_commands(cmd)
+            if unread:
+                return Verdict.unwrap(*found, *_carried(cmd), *tails, outcome=Outcome.ASK,
+                                      rule_id=self.id, message=f"{who} is handed more "
+                                      f"operands naming programs than are read as commands "
+                                      f"({MAX_TAILS})")
+            carried: list[str] = [*_carried(cmd), *tails]
             if carried and not found:  # judged as the lines they are, with no ask of their own
                 return Verdict.unwrap(*dict.fromkeys(carried))
             found += carried

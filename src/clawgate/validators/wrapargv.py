@@ -231,3 +231,30 @@ def _assigned(word: Word) -> Assignment:
     name, _, text = word.text.partition("=")
     value = word.value.partition("=")[2] if word.value is not None else None
     return Assignment(name, Word(text, value, word.quoted, word.expansions))
+
+
+def valued_reading(cmd: SimpleCommand, spec: Wrap, start: int) -> str | None:
+    """The command line the wrapper runs if the option just before its command, one the table
+    does not know, took the next word as its value (``esy x -P . rm -rf ~``: ``rm -rf ~``,
+    not ``. rm -rf ~``), or None where every option before the command is known."""
+    words = cmd.words
+    if spec.tail or spec.code or spec.code_long:
+        return None
+    index = command_start(words, start, spec.options)
+    if index is None or index <= start or index + 1 >= len(words):
+        return None
+    before = words[index - 1].shown
+    if not before.startswith("-") or before == "--" or "=" in before or _known_option(
+            before, spec):
+        return None
+    return " ".join(w.text for w in words[index + 1:])
+
+
+def _known_option(text: str, spec: Wrap) -> bool:
+    """Whether the table says how many words ``text`` takes."""
+    options = spec.options
+    if text in spec.flags:
+        return True
+    if text.startswith("--"):
+        return text[2:] in options.long or text[2:] in options.pair
+    return text[1:] in options.dash or text[-1] in options.short or text[-1] in options.pair

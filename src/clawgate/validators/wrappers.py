@@ -6,14 +6,19 @@ of its own, recursively; the strictest outcome wins.
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import MayRun, Outcome, Reason, Verdict
 from clawgate.records import replace
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import SHELLS
-from clawgate.validators.wrapargv import SUBCOMMAND_PROGRAMS, subcommand, unwrapped
+from clawgate.validators.wrapargv import (
+    SUBCOMMAND_PROGRAMS,
+    subcommand,
+    unwrapped,
+    valued_reading,
+)
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED, SUBCOMMAND
 
 # Wrappers whose command is a package spec (``name@version``), fetched and then run.
@@ -112,7 +117,10 @@ class ArgvWrapper(Validator):
             target = _without_version(target)
         if target == "":
             return Verdict.ask(self.id, f"{program} runs code only known at run time")
-        return _verdict(self.id, target, Outcome.PASSTHROUGH, "")
+        verdict = _verdict(self.id, target, Outcome.PASSTHROUGH, "")
+        other = valued_reading(cmd, spec, start) if isinstance(target, SimpleCommand) else None
+        return verdict if other is None else Verdict(
+            verdict.outcome, verdict.reasons, nested=(*verdict.nested, MayRun(other)))
 
 
 @register

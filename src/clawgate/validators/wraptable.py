@@ -245,11 +245,11 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     # run-program CMD…
     ("spin", "run"): _w(), ("tox", "exec"): _w("ecx", "conf root workdir override", tail="--"),
     ("carton", "exec"): _w(), ("newrelic-admin", "run-program"): _w(),
-    # lerna exec [opts] -- CMD… (a shell runs it in each package), yarn workspaces foreach
-    # [opts] YARN-COMMAND… (in each workspace), volta run [--node V…] CMD…, the exec of the
-    # other version managers (as rbenv's and pyenv's), rr record CMD…, esy x CMD…
-    ("lerna", "exec"): _w("", "scope ignore concurrency since loglevel", tail="--",
-                          joined=True),
+    # lerna exec [opts] [--] CMD… (a shell runs it in each package: the command is lerna's
+    # first operand, and ``--`` only lets its words start with a dash), yarn workspaces
+    # foreach [opts] YARN-COMMAND… (in each workspace), volta run [--node V…] CMD…, the exec
+    # of the other version managers (as rbenv's and pyenv's), rr record CMD…, esy x CMD…
+    ("lerna", "exec"): _w("", "scope ignore concurrency since loglevel", joined=True),
     ("yarn", "workspaces foreach"): _w("j", "jobs include exclude from since", prefix="yarn"),
     ("volta", "run"): _w("", "node npm yarn pnpm env"),
     ("jenv", "exec"): _w(), ("nodenv", "exec"): _w(), ("goenv", "exec"): _w(),
@@ -262,8 +262,10 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     # devenv shell [--] [CMD ARGS…] and sst shell [CMD…]: the command in the project's
     # environment; without one, an interactive shell
     ("devenv", "shell"): _w(bare_shell=True),
-    # melos exec [opts] -- CMD…: CMD in each package
-    ("melos", "exec"): _w(tail="--"),
+    # melos exec [opts] [--] CMD…: the words after its options joined, run by a shell in each
+    # package (``--`` only lets them start with a dash)
+    ("melos", "exec"): _w("c", "concurrency scope ignore diff since dir-exists file-exists "
+                          "depends-on no-depends-on category", joined=True),
     ("sst", "shell"): _w("", "stage target", bare_shell=True),
     ("nix-shell", ""): _w("pIAjE", "packages include attr cores max-jobs arg argstr keep "
                           "expr", code_long="run command"),

@@ -134,6 +134,38 @@ def _tar(args: tuple[Word, ...]) -> Iterator[Word]:
         yield Word(archive, archive)
 
 
+_GIT_STAGED = frozenset({"--staged", "-S"})
+_GIT_WORKTREE = frozenset({"--worktree", "-W"})
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                         "--config-env", "--exec-path"})  # git's own options with a value
+
+
+def _git(args: tuple[Word, ...]) -> Iterator[Word]:
+    """``git checkout [REV] -- PATH…`` and ``git restore [--source=REV] PATH…`` write the
+    paths they name in the work tree with their content at that revision (a hook or a CI
+    file from a fetched branch); ``git restore --staged`` alone writes only the index."""
+    values = [w.shown for w in args]
+    sub = next((i for i, v in enumerate(values) if not v.startswith("-") and not (
+        i > 0 and values[i - 1] in _GIT_VALUED)), None)
+    if sub is None or values[sub] not in ("checkout", "restore"):
+        return
+    rest, words = values[sub + 1:], args[sub + 1:]
+    if values[sub] == "checkout":
+        if "--" in rest:
+            yield from words[rest.index("--") + 1:]
+        return
+    if _GIT_STAGED & set(rest) and not _GIT_WORKTREE & set(rest):
+        return
+    ended = False
+    for index, (word, value) in enumerate(zip(words, rest, strict=True)):
+        if not ended and value == "--":
+            ended = True
+        elif ended or not value.startswith("-"):
+            if not ended and index > 0 and rest[index - 1] in ("-s", "--source"):
+                continue  # the revision, not a path
+            yield word
+
+
 _HANDLERS: dict[str, Callable[[tuple[Word, ...]], Iterator[Word]]] = {
-    "dd": _dd, "tar": _tar, "find": _find,
+    "dd": _dd, "tar": _tar, "find": _find, "git": _git,
 }
