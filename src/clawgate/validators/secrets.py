@@ -185,6 +185,11 @@ class CredentialRead(Validator):
             if path is not None:
                 return _read_verdict(self.id, f"find runs {reader} on", path, ctx,
                                      shows=reader in _SHOWERS)
+        if program == "find" and _hands_on(cmd) and _FIND_FILTERS & {w.shown for w in cmd.words}:
+            path = _found_credential(cmd, ctx)  # find ~ -name id_rsa | xargs cat
+            if path is not None:
+                return _read_verdict(self.id, "find hands on to be read", path, ctx,
+                                     shows=False)
         if program in _NON_READERS or _sends(cmd):
             if program not in _option_readers() or not _mentions_secret(cmd):
                 return Verdict.passthrough()
@@ -266,6 +271,50 @@ def _found_and_read(cmd: SimpleCommand, ctx: Context) -> tuple[str, str | None]:
             if named is not None:
                 return reader, named
     return "", None
+
+
+_HANDED_TO = frozenset({"xargs", "parallel"})
+
+
+def _hands_on(cmd: SimpleCommand) -> bool:
+    """What ``find`` prints becomes the words of another command: it pipes into ``xargs``
+    (``parallel``), or its output is substituted into a line (``cat $(find …)``)."""
+    return cmd.pipes_into(_HANDED_TO) or "command_substitution" in cmd.nesting or (
+        "process_substitution" in cmd.nesting)
+
+
+_KEY_GLOB = lazy_pattern(r"(?i)^\*\.(?:key|ppk|kdbx|p12|pfx|jks|keystore|gpg)$|"
+                         r"(?:^|/)\.(?:ssh|aws|gnupg|docker|kube)(?:/|$)")
+
+
+def _names_credentials(cmd: SimpleCommand) -> bool:
+    """Every name test of ``find`` names credentials as such: a literal name (``id_rsa``,
+    ``.env``), a key file's extension (``*.key``) or a store (``*/.ssh/*``), not a pattern
+    that also matches everything else of a kind (``*.json``, ``*.yaml``)."""
+    words = cmd.words
+    tests = [words[i + 1].value or "" for i, w in enumerate(words[:-1])
+             if w.shown in _FIND_FILTERS]
+    return bool(tests) and all(not any(c in t for c in "*?[") or _KEY_GLOB.search(t)
+                               for t in tests)
+
+
+def _found_credential(cmd: SimpleCommand, ctx: Context) -> str | None:
+    """A credential that ``find``'s name tests match below one of its start points, when
+    they name credentials as such."""
+    if not _names_credentials(cmd):
+        return None
+    starts: list[Word] = []
+    for word in cmd.words[1:]:
+        if word.shown.startswith(("-", "(", "!")):
+            break
+        starts.append(word)
+    for start in starts or [Word(".", ".")]:
+        found = resolve(start, ctx)
+        path = found.path if found.path is not None else found.if_unset
+        named = None if path is None else _named_credential(cmd, path, start.value, ctx)
+        if named is not None:
+            return named
+    return None
 
 
 def _named_credential(cmd: SimpleCommand, start: str, spelled: str | None,
