@@ -10,6 +10,7 @@ popular package without being one is denied.
 
 from __future__ import annotations
 
+from clawgate import fsfacts
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -45,8 +46,6 @@ def _unknown(cmd: SimpleCommand, ctx: Context, *,
 
 def _jsr_declared(spec: str, ctx: Context) -> bool:
     """A ``jsr:`` module the project's deno.json (or deno.jsonc) maps an import to."""
-    from pathlib import Path
-
     name = "/".join(spec[4:].lstrip("/").split("/", 2)[:2]).split("@", 2)
     package = "@" + name[1] if spec[4:].lstrip("/").startswith("@") and len(name) > 1 else ""
     if not package:
@@ -54,7 +53,7 @@ def _jsr_declared(spec: str, ctx: Context) -> bool:
     for folder in dict.fromkeys((ctx.cwd, ctx.workspace)):
         for manifest in ("deno.json", "deno.jsonc"):
             try:
-                text = (Path(folder) / manifest).read_text(encoding="utf-8", errors="replace")
+                text = fsfacts.read_text(f"{folder}/{manifest}", _MAX_MANIFEST)
             except OSError:
                 continue
             if f'"jsr:{package}' in text or f'"jsr:/{package}' in text:
@@ -76,9 +75,7 @@ def _local_bin(registry: str, name: str, ctx: Context) -> bool:
     """``npx NAME`` runs the project's own ``node_modules/.bin/NAME`` when there is one."""
     if registry != "npm" or "/" in name:
         return False
-    from pathlib import Path
-
-    return any((Path(d) / "node_modules" / ".bin" / name).exists()
+    return any(fsfacts.exists(f"{d.rstrip('/')}/node_modules/.bin/{name}")
                for d in (ctx.cwd, ctx.workspace))
 
 
@@ -142,6 +139,7 @@ class UnknownPackage(Validator):
                      "install a published release, or review the source first")
 
 
+_MAX_MANIFEST = 1 << 24  # characters of a deno.json read (a manifest is far smaller)
 _MANIFESTS = {"pypi": "pyproject.toml, requirements*.txt", "npm": "package.json",
               "rubygems": "Gemfile, Gemfile.lock, *.gemspec", "crates": "Cargo.toml, Cargo.lock",
               "go": "go.mod"}
