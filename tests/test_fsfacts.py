@@ -106,6 +106,38 @@ def test_the_readers_answer_as_the_os_does(tmp_path: Path) -> None:
         fsfacts.read(str(base / "link"), 10, follow=False)
 
 
+def test_realpath_is_os_realpath_step_for_step(tmp_path: Path) -> None:
+    base = tree(tmp_path)
+    os.symlink(str(base / "a"), base / "absolute")
+    os.symlink("loop2", base / "loop1")
+    os.symlink("loop1", base / "loop2")
+    os.symlink("link/../b", base / "up")
+    os.symlink("chain2/f", base / "chain1")
+    os.symlink("link", base / "chain2")
+    os.symlink("self", base / "self")
+    names = ["a/f", "link/f", "link/../b", "absolute/f", "absolute/../b", "loop1/x",
+             "self", "up/x", "chain1", "no/such/../x", "a/f/x", "link/./f/", "..", "/",
+             "a//f", "link/no/../f"]
+    for name in names:
+        path = name if name == "/" else f"{base}/{name}"
+        with fsfacts.recording() as facts:
+            assert fsfacts.realpath(path) == os.path.realpath(path), name
+        assert fsfacts.holds(facts), name
+
+
+def test_a_directory_holds_while_files_come_and_go_in_it(tmp_path: Path) -> None:
+    base = tree(tmp_path)
+    with fsfacts.recording() as facts:
+        assert fsfacts.isdir(str(base / "a"))
+    _write(base / "a" / "new", "x")
+    assert fsfacts.holds(facts)
+    (base / "a" / "new").unlink()
+    (base / "a" / "f").unlink()
+    (base / "a").rmdir()
+    _write(base / "a", "a file now")
+    assert not fsfacts.holds(facts)
+
+
 def test_outside_a_recording_nothing_is_noted(tmp_path: Path) -> None:
     base = tree(tmp_path)
     assert fsfacts.isdir(str(base / "a"))

@@ -10,7 +10,10 @@ budget in ``bounds.py``; outside a decision nothing is noted):
 
 - ``stat``/``lstat``: the status fields that change with any change to the file (type, mode,
   inode, device, links, owner, size, modification and change times), or the error number;
-- ``real``: the real path itself, computed again to compare;
+  of a directory only its type, mode, inode, device and owner (what the checks ask of one:
+  the names it holds are a listing fact), so that a file written inside it leaves it be;
+- ``real``: what ``os.path.realpath`` looked at, component by component: whether each is a
+  link, and where it leads; the same answers give the same real path;
 - ``content``/``listing``: the status of the file read (taken before reading) or of the
   directory listed, and, when it was changed too recently for its times to tell a later
   change in the same clock tick (``RACY_NS``, as git's "racily clean" entries), a digest of
@@ -102,9 +105,12 @@ def holds(facts: Facts) -> bool:
     """Whether every fact in ``facts`` is still as it was noted."""
     if not facts.reusable:
         return False
-    for (kind, path, detail), witness in facts.seen.items():
-        if _WITNESSES[kind](path, detail) != witness:
-            return False
+    try:
+        for (kind, path, detail), witness in facts.seen.items():
+            if not _CHECKS[kind](path, detail, witness):
+                return False
+    except (OSError, ValueError):
+        return False
     return True
 
 
@@ -158,12 +164,20 @@ def exists(path: str) -> bool:
 
 
 def realpath(path: str) -> str:
-    """``os.path.realpath``, noted (computed again to re-check: it follows every link)."""
-    real = os.path.realpath(path)
+    """``os.path.realpath``, noted: what it looked at, each component whether a link and
+    where it leads (``_joinrealpath``, which follows it step by step)."""
     current = _CURRENT.get()
-    if current is not None:
-        current.note(("real", path, 0), real)
-    return real
+    if current is None or not path.startswith("/"):
+        real = os.path.realpath(path)
+        if current is not None:  # relative: against the process's directory of the moment
+            current.note(("real", path, 0), (os.getcwd(), real))
+        return real
+    looked: list[tuple[str, str | None]] = []
+    try:
+        real, _ = _joinrealpath("", path, {}, looked)
+    finally:  # a link that cannot be read raises, as it does from realpath
+        current.note(("real", path, 1), tuple(looked))
+    return os.path.abspath(real)
 
 
 def read(path: str, limit: int, *, follow: bool = True) -> bytes:
@@ -184,7 +198,7 @@ def read(path: str, limit: int, *, follow: bool = True) -> bytes:
         os.close(fd)
     if current is not None:
         current.note(("content", path, limit * 2 + follow),
-                     (_signature(info), _digest(data) if _racy(info) else None))
+                     (_full(info), _digest(data) if _racy(info) else None))
     return data
 
 
@@ -203,7 +217,7 @@ def listing(directory: str) -> None:
     ``os.listdir``, a glob)."""
     current = _CURRENT.get()
     if current is not None:
-        current.note(("listing", directory, 0), _listing_witness(directory, 0))
+        current.note(("listing", directory, 0), _listing_witness(directory))
 
 
 def walk(top: str) -> Iterator[tuple[str, list[str], list[str]]]:
@@ -243,9 +257,15 @@ def _status(path: str, follow: int) -> os.stat_result:
     return info
 
 
-def _signature(info: os.stat_result) -> tuple[int, ...]:
+def _full(info: os.stat_result) -> tuple[int, ...]:
     return (info.st_mode, info.st_ino, info.st_dev, info.st_nlink, info.st_uid, info.st_gid,
             info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _signature(info: os.stat_result) -> tuple[int, ...]:
+    if _stat.S_ISDIR(info.st_mode):
+        return info.st_mode, info.st_ino, info.st_dev, info.st_uid, info.st_gid
+    return _full(info)
 
 
 def _status_witness(path: str, follow: int) -> Witness:
@@ -257,53 +277,124 @@ def _status_witness(path: str, follow: int) -> Witness:
         return -1
 
 
-def _stat_witness(path: str, _detail: int) -> Witness:
-    return _status_witness(path, 1)
+def _joinrealpath(path: str, rest: str, seen: dict[str, str | None],
+                  looked: list[tuple[str, str | None]]) -> tuple[str, bool]:
+    """``posixpath._joinrealpath`` (not strict), step for step, noting in ``looked`` each
+    path it looks at and the link's target there (None: no link, or none readable)."""
+    if rest.startswith("/"):
+        rest, path = rest[1:], "/"
+    while rest:
+        name, _, rest = rest.partition("/")
+        if not name or name == ".":
+            continue
+        if name == "..":
+            if path:
+                path, name = os.path.split(path)
+                if name == "..":
+                    path = os.path.join(path, "..", "..")
+            else:
+                path = ".."
+            continue
+        newpath = os.path.join(path, name)
+        target = _link_target(newpath)
+        looked.append((newpath, target))
+        if target == _UNREADABLE:
+            os.readlink(newpath)  # raises, as realpath does (or reads it now, and goes on)
+            target = _link_target(newpath)
+        if target is None:
+            path = newpath
+            continue
+        if newpath in seen:
+            found = seen[newpath]
+            if found is not None:
+                path = found
+                continue
+            return os.path.join(newpath, rest), False  # a loop: as realpath, not strict
+        seen[newpath] = None
+        path, ok = _joinrealpath(path, target, seen, looked)
+        if not ok:
+            return os.path.join(path, rest), False
+        seen[newpath] = path
+    return path, True
 
 
-def _lstat_witness(path: str, _detail: int) -> Witness:
-    return _status_witness(path, 0)
+_UNREADABLE = "\0"  # the target of a link that cannot be read: no target holds a NUL
 
 
-def _real_witness(path: str, _detail: int) -> Witness:
+def _link_target(path: str) -> str | None:
     try:
-        return os.path.realpath(path)
-    except (OSError, ValueError):
+        if not _stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+    except OSError:
         return None
-
-
-def _content_witness(path: str, detail: int) -> Witness:
-    limit, follow = divmod(detail, 2)
     try:
+        return os.readlink(path)
+    except OSError:
+        return _UNREADABLE
+
+
+def _holds_status(path: str, detail: int, witness: Witness) -> bool:
+    return _status_witness(path, 1) == witness
+
+
+def _holds_lstatus(path: str, detail: int, witness: Witness) -> bool:
+    return _status_witness(path, 0) == witness
+
+
+def _holds_real(path: str, detail: int, witness: Witness) -> bool:
+    if not detail:  # a relative path: computed again
+        try:
+            return (os.getcwd(), os.path.realpath(path)) == witness
+        except (OSError, ValueError):
+            return False
+    assert isinstance(witness, tuple)
+    return all(_link_target(looked) == target for looked, target in witness)
+
+
+def _holds_content(path: str, detail: int, witness: Witness) -> bool:
+    limit, follow = divmod(detail, 2)
+    assert isinstance(witness, tuple)
+    signature, digest = witness
+    try:
+        if _full(os.stat(path) if follow else os.lstat(path)) != signature:
+            return False
+    except OSError:
+        return False
+    if digest is None:
+        return True
+    try:  # changed too recently for its times to tell: what it holds is compared
         fd = os.open(path, _OPEN_FLAGS | (0 if follow else os.O_NOFOLLOW))
     except OSError:
-        return None
+        return False
     try:
-        info = os.fstat(fd)
-        data = _read_fd(fd, limit) if _racy(info) else b""
+        same: bool = _full(os.fstat(fd)) == signature and _digest(_read_fd(fd, limit)) == digest
+        return same
     except OSError:
-        return None
+        return False
     finally:
         os.close(fd)
-    return _signature(info), _digest(data) if _racy(info) else None
 
 
-def _listing_witness(directory: str, _detail: int) -> Witness:
+def _holds_listing(directory: str, detail: int, witness: Witness) -> bool:
+    return _listing_witness(directory) == witness
+
+
+def _listing_witness(directory: str) -> Witness:
     try:
         info = os.stat(directory)
         if not _racy(info):
-            return _signature(info), None
+            return _full(info), None
         with os.scandir(directory) as entries:
             names = sorted(f"{e.name}\0{e.inode()}" for e in entries)
     except OSError as error:
         return error.errno
     except ValueError:
         return -1
-    return _signature(info), _digest("\n".join(names).encode("utf-8", "surrogateescape"))
+    return _full(info), _digest("\n".join(names).encode("utf-8", "surrogateescape"))
 
 
-_WITNESSES = {"stat": _stat_witness, "lstat": _lstat_witness, "real": _real_witness,
-              "content": _content_witness, "listing": _listing_witness}
+_CHECKS = {"stat": _holds_status, "lstat": _holds_lstatus, "real": _holds_real,
+           "content": _holds_content, "listing": _holds_listing}
 
 
 def _racy(info: os.stat_result) -> bool:
