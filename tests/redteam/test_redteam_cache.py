@@ -21,6 +21,7 @@ import pytest
 
 from clawgate.decision import Outcome
 from clawgate.engine import Engine
+from clawgate.shell.shadow import Limits, Shadow
 
 Step = Callable[[Path], object]
 
@@ -211,3 +212,19 @@ def test_an_unchanged_workspace_is_answered_from_the_cache(
     engine = Engine()
     first = engine.check(line, cwd=str(ws))
     assert engine.check(line, cwd=str(ws)) is first
+
+
+@pytest.mark.bwrap
+def test_a_remembered_shadow_run_sees_the_directory_change(tmp_path: Path) -> None:
+    """The shadow run mirrors the names of the working directory: ``*`` there is what bash
+    expands it to. A name that changes between two checks changes what bash would run."""
+    line = "printf -v c %s *; $c -rf ~"
+    ws = workspace(tmp_path)
+    write(ws / "ls", "")
+    engine = Engine(shadow=Shadow(Limits(timeout_s=20)))  # a hang guard only
+    first = engine.check(line, cwd=str(ws))
+    assert first.outcome is Outcome.ASK  # bash would run ls -rf ~
+    (ws / "ls").rename(ws / "rm")
+    after = engine.check(line, cwd=str(ws))
+    assert after.outcome is Outcome.DENY  # bash would run rm -rf ~
+    assert {r.rule_id for r in after.reasons} == {"CG-SHADOW-001"}
