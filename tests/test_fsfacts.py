@@ -63,6 +63,8 @@ READS: list[tuple[str, Read, Change]] = [
     ("read", lambda b: fsfacts.read(str(b / "a" / "f"), 100), _same_size_same_times),
     ("read-absent", _quiet(lambda b: fsfacts.read(str(b / "c"), 100)),
      lambda b: _write(b / "c", "x")),
+    ("read-a-directory", _quiet(lambda b: fsfacts.read(str(b / "b"), 100)),
+     lambda b: ((b / "b").rmdir(), _write(b / "b", "x"))),
     ("read-nofollow", _quiet(lambda b: fsfacts.read(str(b / "link"), 100, follow=False)),
      lambda b: ((b / "link").unlink(), _write(b / "link", "x"))),
     ("read-text", lambda b: fsfacts.read_text(str(b / "a" / "f"), 100),

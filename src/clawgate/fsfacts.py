@@ -182,20 +182,19 @@ def realpath(path: str) -> str:
 
 def read(path: str, limit: int, *, follow: bool = True) -> bytes:
     """At most ``limit`` bytes of the file ``path`` (``follow=False``: not through a link at
-    its end), noted. Raises OSError as ``open`` does."""
+    its end), noted. Raises OSError as ``open`` and ``read`` do (a directory: EISDIR)."""
     current = _CURRENT.get()
-    flags = _OPEN_FLAGS | (0 if follow else os.O_NOFOLLOW)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, _OPEN_FLAGS | (0 if follow else os.O_NOFOLLOW))
+        try:
+            info = os.fstat(fd)  # before reading: a write after it changes what is re-checked
+            data = _read_fd(fd, limit)
+        finally:
+            os.close(fd)
     except OSError:
-        if current is not None:  # what made it fail is the path's status
+        if current is not None:  # what made it fail is the path's status (absent, a link...)
             current.note(("stat" if follow else "lstat", path, 0), _status_witness(path, follow))
         raise
-    try:
-        info = os.fstat(fd)  # before reading: a write after it changes what is re-checked
-        data = _read_fd(fd, limit)
-    finally:
-        os.close(fd)
     if current is not None:
         current.note(("content", path, limit * 2 + follow),
                      (_full(info), _digest(data) if _racy(info) else None))
