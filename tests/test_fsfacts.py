@@ -140,6 +140,24 @@ def test_a_directory_holds_while_files_come_and_go_in_it(tmp_path: Path) -> None
     assert not fsfacts.holds(facts)
 
 
+@pytest.mark.parametrize("read", [
+    lambda b: fsfacts.read(str(b / "a" / "f"), 100), lambda b: fsfacts.listing(str(b / "a"))])
+def test_a_fact_read_while_racy_holds_once_its_times_tell(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read: Read) -> None:
+    """Read within ``RACY_NS`` of its change, a file's content (a directory's names) is
+    compared as well; later, when its times alone would tell, the fact still holds."""
+    base = tree(tmp_path)
+    monkeypatch.setattr(fsfacts, "RACY_NS", 1 << 62)  # every file changed just now
+    with fsfacts.recording() as facts:
+        read(base)
+    assert all(w[1] is not None for w in facts.seen.values())  # type: ignore[index]
+    monkeypatch.setattr(fsfacts, "RACY_NS", -(1 << 62))  # no file changed lately
+    assert fsfacts.holds(facts)
+    _write(base / "a" / "f", "two\n")
+    _write(base / "a" / "g", "")
+    assert not fsfacts.holds(facts)
+
+
 def test_outside_a_recording_nothing_is_noted(tmp_path: Path) -> None:
     base = tree(tmp_path)
     assert fsfacts.isdir(str(base / "a"))

@@ -375,21 +375,30 @@ def _holds_content(path: str, detail: int, witness: Witness) -> bool:
 
 
 def _holds_listing(directory: str, detail: int, witness: Witness) -> bool:
-    return _listing_witness(directory) == witness
+    if not isinstance(witness, tuple):  # the directory could not be listed
+        return _listing_witness(directory) == witness
+    signature, digest = witness
+    info = os.stat(directory)
+    if _full(info) != signature:
+        return False
+    return digest is None or _names_digest(directory) == digest
 
 
 def _listing_witness(directory: str) -> Witness:
     try:
         info = os.stat(directory)
-        if not _racy(info):
-            return _full(info), None
-        with os.scandir(directory) as entries:
-            names = sorted(f"{e.name}\0{e.inode()}" for e in entries)
+        return _full(info), _names_digest(directory) if _racy(info) else None
     except OSError as error:
         return error.errno
     except ValueError:
         return -1
-    return _full(info), _digest("\n".join(names).encode("utf-8", "surrogateescape"))
+
+
+def _names_digest(directory: str) -> bytes:
+    """A digest of the names ``directory`` holds and of their inodes."""
+    with os.scandir(directory) as entries:
+        names = sorted(f"{e.name}\0{e.inode()}" for e in entries)
+    return _digest("\n".join(names).encode("utf-8", "surrogateescape"))
 
 
 _CHECKS = {"stat": _holds_status, "lstat": _holds_lstatus, "real": _holds_real,
