@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clawgate import fsfacts
+from clawgate import fsfacts, fswitness
 
 SRC = Path(fsfacts.__file__).resolve().parent
 
@@ -147,11 +147,11 @@ def test_a_fact_read_while_racy_holds_once_its_times_tell(
     """Read within ``RACY_NS`` of its change, a file's content (a directory's names) is
     compared as well; later, when its times alone would tell, the fact still holds."""
     base = tree(tmp_path)
-    monkeypatch.setattr(fsfacts, "RACY_NS", 1 << 62)  # every file changed just now
+    monkeypatch.setattr(fswitness, "RACY_NS", 1 << 62)  # every file changed just now
     with fsfacts.recording() as facts:
         read(base)
     assert all(w[1] is not None for w in facts.seen.values())  # type: ignore[index]
-    monkeypatch.setattr(fsfacts, "RACY_NS", -(1 << 62))  # no file changed lately
+    monkeypatch.setattr(fswitness, "RACY_NS", -(1 << 62))  # no file changed lately
     assert fsfacts.holds(facts)
     _write(base / "a" / "f", "two\n")
     _write(base / "a" / "g", "")
@@ -202,6 +202,7 @@ NOT_DECIDING = [
     ("statedir.py", "the guard's own state files"), ("audit.py", "the audit log"),
     ("auditplace.py", "the audit log"), ("callpath.py", "wiring an engine to a workspace"),
     ("doctor.py", "a report on the machine"), ("fsfacts.py", "the readers themselves"),
+    ("fswitness.py", "the witnesses the readers note, and their re-checks"),
 ]
 _OS = {"stat", "lstat", "open", "listdir", "scandir", "walk", "readlink", "access"}
 _OS_PATH = {"exists", "lexists", "isdir", "isfile", "islink", "realpath", "getsize",

@@ -18,11 +18,11 @@ import hashlib
 import os
 import re
 import struct
-import time
 from collections.abc import Sequence
 from fnmatch import fnmatchcase
 
 from clawgate import fsfacts
+from clawgate.fswitness import racy
 
 _MAX_INDEX_BYTES = 64 << 20  # a larger index is not read: nothing is known untracked
 _ENTRY_FIXED = 40  # ctime, mtime, dev, ino, mode, uid, gid, size: ten 32-bit fields
@@ -201,9 +201,8 @@ def _names(gitdir: str) -> tuple[str, ...] | None:
     # every field a rewrite changes; none while the times cannot tell a rewrite in the same
     # clock tick (then it is read, and what was read is what the decision depends on)
     stamp = (info.st_ino, info.st_dev, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-    racy = max(info.st_mtime_ns, info.st_ctime_ns) >= time.time_ns() - fsfacts.RACY_NS
     cached = _cache.get(index)
-    if cached is not None and cached[0] == stamp and not racy:
+    if cached is not None and cached[0] == stamp and not racy(info):
         return cached[1]
     try:
         names = _read(gitdir, index)
