@@ -26,6 +26,7 @@ from clawgate.decision import (
     Verdict,
     strictest,
 )
+from clawgate.fsfacts import Facts, adopt, holds, recording
 from clawgate.githooks import hooks_patterns
 from clawgate.lazyre import lazy_pattern
 from clawgate.policy.settings import Autonomy, EngineSettings
@@ -142,10 +143,12 @@ class Engine:
         # Bound once: the loops over them run for every line. Line validators by line shape.
         self._raw_checks = [(v, v.check_text) for v in self._raw]
         self._line_dispatch = LineDispatch(self._line, exhaustive=exhaustive)
-        self._cache: OrderedDict[_CacheKey, Decision] = OrderedDict()
+        # Each decision with the filesystem facts it read (None: it read none), reused only
+        # while they hold (fsfacts.py)
+        self._cache: OrderedDict[_CacheKey, tuple[Decision, Facts | None]] = OrderedDict()
         self._cache_size = cache_size
         self._bounds = (max_steps, max_cpu_seconds)
-        self._contexts: dict[tuple[str | None, ...], Context] = {}
+        self._contexts: dict[tuple[str | None, ...], tuple[Context, Facts | None]] = {}
         self._shadow = shadow
         self._shadow_cache_size = shadow_cache_size
         self._second: SecondOpinion | None = None  # made at the first line that needs it
@@ -168,40 +171,49 @@ class Engine:
         forget_lines()
 
     def check(self, command: str, *, cwd: str | None = None) -> Decision:
-        """The decision for one command line. Never raises for any input string."""
+        """The decision for one command line. Never raises for any input string. A decision
+        remembered is reused only while every filesystem fact it read holds (``fsfacts``)."""
         ctx = self._context(cwd)
         # ~ and $HOME mean the home directory of the moment; the state directory is the one
-        # the environment names now
-        key = (command, ctx.cwd, ctx.home, ctx.guarded, ctx.state_env)
+        # the environment names now; the hooks directories are the ones the git config names
+        key = (command, ctx.cwd, ctx.home, ctx.guarded, ctx.state_env, ctx.protected)
         cached = self._cache.get(key)
-        if cached is not None:
+        if cached is not None and (cached[1] is None or holds(cached[1])):
             with suppress(KeyError):  # another thread may have evicted it meanwhile
                 self._cache.move_to_end(key)
-            return cached
-        decision = self._decide(command, ctx)
-        self._cache[key] = decision
-        if len(self._cache) > self._cache_size:
-            with suppress(KeyError):  # or emptied it
-                self._cache.popitem(last=False)
+            if cached[1] is not None:
+                adopt(cached[1])  # a check inside another decision: that one read them too
+            return cached[0]
+        with recording() as facts:
+            decision = self._decide(command, ctx)
+        if facts.reusable:  # else a fact changed while it was read: decided anew next time
+            self._cache[key] = (decision, facts if facts.seen else None)
+            if len(self._cache) > self._cache_size:
+                with suppress(KeyError):  # or emptied it
+                    self._cache.popitem(last=False)
         return decision
 
     def _context(self, cwd: str | None) -> Context:
         """The context for ``cwd``, remembered per (cwd, process cwd, and the environment that
-        names the home and state directories): path normalisation costs more than a whole
-        plain-word check."""
+        names the home and state directories) while the filesystem facts it read hold (the
+        git config naming a hooks directory, the state directory's real path): path
+        normalisation costs more than a whole plain-word check."""
         key = (cwd, "" if cwd else _process_cwd(), *map(os.environ.get, _STATE_ENV))
         found = self._contexts.get(key)
-        if found is None:
+        if found is not None and (found[1] is None or holds(found[1])):
+            return found[0]
+        with recording() as facts:
             here = os.path.abspath(cwd or key[1] or UNKNOWN_CWD)
             workspace = os.path.abspath(self.settings.workspace or here)
-            found = Context(here, workspace, os.path.expanduser("~"),
-                            _forbidden_in(workspace, self.settings.forbidden_paths),
-                            (*self.settings.protected_paths, *hooks_patterns(workspace)),
-                            self.settings.regenerable_paths, state_paths(), _placing_state())
-            if len(self._contexts) >= 64:
-                self._contexts.clear()
-            self._contexts[key] = found
-        return found
+            made = Context(here, workspace, os.path.expanduser("~"),
+                           _forbidden_in(workspace, self.settings.forbidden_paths),
+                           (*self.settings.protected_paths, *hooks_patterns(workspace)),
+                           self.settings.regenerable_paths, state_paths(), _placing_state())
+        if len(self._contexts) >= 64:
+            self._contexts.clear()
+        if facts.reusable:
+            self._contexts[key] = (made, facts if facts.seen else None)
+        return made
 
     def _decide(self, command: str, ctx: Context) -> Decision:
         run = _Run()
@@ -464,8 +476,9 @@ def _moved(parsed: ParsedLine, ctx: Context) -> dict[int, tuple[Context, ...]]:
     return found
 
 
-# A decision's key: the line, the cwd, the home, the state and the variables placing it.
-_CacheKey = tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...]]
+# A decision's key: the line, the cwd, the home, the state, the variables placing it and the
+# protected patterns (the hooks directories the git config names among them).
+_CacheKey = tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...], tuple[str, ...]]
 # What the home and the state directories are read from (statedir.state_root).
 _STATE_ENV = ("HOME", "CLAWGATE_STATE_HOME", "XDG_STATE_HOME", "CLAWGATE_STATE_DIR")
 

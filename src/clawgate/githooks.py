@@ -18,6 +18,8 @@ from __future__ import annotations
 import os
 import re
 
+from clawgate import fsfacts
+
 _SECTION = re.compile(r"^\s*\[\s*([A-Za-z0-9.-]+)\s*(?:\"[^\"]*\"\s*)?\]\s*(.*)$")
 _KEY = re.compile(r"^\s*hookspath\s*=\s*(.*)$", re.IGNORECASE)
 _MAX_CONFIG_BYTES = 1 << 20
@@ -34,7 +36,7 @@ def hooks_patterns(workspace: str) -> tuple[str, ...]:
     for config in _configs(git_dir):
         for value in _hooks_paths(config):
             where = os.path.normpath(os.path.join(top, os.path.expanduser(value)))
-            out += [where, os.path.realpath(where)]
+            out += [where, fsfacts.realpath(where)]
     return tuple(dict.fromkeys(out))
 
 
@@ -43,9 +45,9 @@ def _repository(start: str) -> tuple[str, str] | None:
     here = start
     while True:
         dot_git = os.path.join(here, ".git")
-        if os.path.isdir(dot_git):
+        if fsfacts.isdir(dot_git):
             return here, dot_git
-        if os.path.isfile(dot_git):
+        if fsfacts.isfile(dot_git):
             pointed = _gitdir_of(dot_git, here)
             return (here, pointed) if pointed else None
         parent = os.path.dirname(here)
@@ -56,8 +58,7 @@ def _repository(start: str) -> tuple[str, str] | None:
 
 def _gitdir_of(dot_git: str, top: str) -> str | None:
     try:
-        with open(dot_git, encoding="utf-8", errors="replace") as handle:
-            first = handle.readline(4096)
+        first = _first_line(fsfacts.read_text(dot_git, 4096))
     except OSError:
         return None
     if not first.startswith("gitdir:"):
@@ -70,8 +71,8 @@ def _configs(git_dir: str) -> list[str]:
     the worktree's own."""
     common = git_dir
     try:
-        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
-            common = os.path.normpath(os.path.join(git_dir, handle.readline().strip()))
+        line = _first_line(fsfacts.read_text(os.path.join(git_dir, "commondir"), 4096))
+        common = os.path.normpath(os.path.join(git_dir, line.strip()))
     except OSError:
         pass
     return [os.path.join(common, "config"), os.path.join(git_dir, "config.worktree")]
@@ -81,8 +82,7 @@ def _hooks_paths(config: str) -> list[str]:
     """Every ``core.hooksPath`` value in the git config file ``config`` (the last one is
     the one git takes; all are returned, which only protects more)."""
     try:
-        with open(config, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(_MAX_CONFIG_BYTES)
+        text = fsfacts.read_text(config, _MAX_CONFIG_BYTES)
     except OSError:
         return []
     values: list[str] = []
@@ -97,6 +97,12 @@ def _hooks_paths(config: str) -> list[str]:
             if value:
                 values.append(value)
     return values
+
+
+def _first_line(text: str) -> str:
+    """The first line of ``text`` with its newline, as ``readline`` gives it."""
+    end = text.find("\n")
+    return text if end < 0 else text[:end + 1]
 
 
 def _value(raw: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 
+from clawgate import fsfacts
 from clawgate.protectedpaths import hard_links
 from clawgate.protectedpaths import protected_reason as _reason
 
@@ -25,7 +26,7 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
     """Why writing ``path`` (relative to ``workspace``, or absolute, or ``~``) needs a person's
     approval, or None when it is not a protected path. ``extra``: the policy's
     ``paths.protected`` patterns."""
-    root = os.path.realpath(os.path.abspath(workspace))
+    root = fsfacts.realpath(os.path.abspath(workspace))
     text = path.split("\0", 1)[0]
     for candidate in spellings(text, root):
         why = _reason(candidate, root, extra)
@@ -41,4 +42,4 @@ def spellings(path: str, root: str) -> tuple[str, ...]:
     the link before it rather than lexically."""
     given = os.path.join(root, os.path.expanduser(path))
     lexical = os.path.normpath(given)
-    return tuple(dict.fromkeys((lexical, os.path.realpath(lexical), os.path.realpath(given))))
+    return tuple(dict.fromkeys((lexical, fsfacts.realpath(lexical), fsfacts.realpath(given))))

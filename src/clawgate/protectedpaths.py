@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 import posixpath
 
+from clawgate import fsfacts
+
 _AGENT = "agent configuration or instructions, which steer what an agent does next"
 _GIT = "git internals, which run hooks, filters and helpers on later git commands"
 _PACKAGE = "package-manager or tool configuration, which redirects downloads or runs code"
@@ -69,7 +71,7 @@ def state_paths() -> tuple[str, ...]:
     found: list[str] = []
     for folder in state_dirs():
         written = os.path.normpath(os.path.abspath(folder))
-        found += [written, os.path.realpath(written)]
+        found += [written, fsfacts.realpath(written)]
     return tuple(dict.fromkeys(found))
 
 
@@ -101,7 +103,7 @@ def hard_links(path: str) -> str | None:
     import stat
 
     try:
-        info = os.stat(path)
+        info = fsfacts.stat(path)
     except (OSError, ValueError):
         return None
     if not stat.S_ISREG(info.st_mode) or info.st_nlink < 2:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from contextlib import suppress
 
 from clawgate.decision import Decision, Outcome, Reason, TraceEntry, Verdict
+from clawgate.fsfacts import Facts, adopt, holds, listing, recording
 from clawgate.records import replace
 from clawgate.shadowtriggers import SHADOW_ID, SHADOW_NOTE_ID
 from clawgate.validators.base import Context
@@ -46,7 +47,8 @@ class SecondOpinion:
         self._shadow: Shadow | None = None
         self._lock = threading.Lock()
         self._warned = False
-        self._cache: OrderedDict[tuple[str, str, str], ShadowRun] = OrderedDict()
+        # each run with the facts it depends on: the names the working directory holds
+        self._cache: OrderedDict[tuple[str, str, str], tuple[ShadowRun, Facts]] = OrderedDict()
         self._cache_size = cache_size
 
     def opinion(self, line: str, ctx: Context, judge: Judge
@@ -83,18 +85,21 @@ class SecondOpinion:
     def _shadow_run(self, line: str, ctx: Context) -> ShadowRun | None:
         key = (line, ctx.cwd, ctx.home)
         cached = self._cache.get(key)
-        if cached is not None:
+        if cached is not None and holds(cached[1]):
             with suppress(KeyError):  # another thread may have evicted it meanwhile
                 self._cache.move_to_end(key)
-            return cached
+            adopt(cached[1])
+            return cached[0]
         shadow = self._ready()
         if shadow is None:
             return None
-        found = shadow.run(line, cwd=ctx.cwd, home=ctx.home)
+        with recording() as facts:
+            listing(ctx.cwd)  # the run's working directory mirrors the names there
+            found = shadow.run(line, cwd=ctx.cwd, home=ctx.home)
         if shadow.problem() is not None:  # the first run found no sandbox can be made here
             self._ready()
-        if found.status.value == "ok":  # a time-out may be the machine's load: not kept
-            self._cache[key] = found
+        if found.status.value == "ok" and facts.reusable:  # a time-out may be the load
+            self._cache[key] = (found, facts)
             if len(self._cache) > self._cache_size:
                 with suppress(KeyError):
                     self._cache.popitem(last=False)

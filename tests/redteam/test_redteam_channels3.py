@@ -481,12 +481,8 @@ def test_the_proxy_still_passes_an_ordinary_call(tmp_path: Path) -> None:
     assert (workspace / "notes" / "today.md").read_text() == "hello"
 
 
-# -- known gap: a warm engine's decisions do not see the filesystem change -------------------
+# -- a warm engine's decisions see the filesystem change ---------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="the engine's decision cache is keyed by the line, the "
-                   "cwd and the state, not by the filesystem facts a decision read (links, "
-                   "hard links, a hooks directory): a long-lived Guard, proxy or service "
-                   "answers a line again as it did before a link appeared")
 def test_a_link_that_appears_after_a_decision_is_seen(tmp_path: Path) -> None:
     guard = guard_for(tmp_path, EXECUTORS["host"])
     workspace = tmp_path / "ws"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from clawgate import fsfacts
 from clawgate.lazyre import lazy_pattern
 from clawgate.packages import normalise
 
@@ -33,12 +34,14 @@ def declared(registry: str, directories: list[str]) -> frozenset[str]:
             found |= _go_mod(base / "go.mod")
         elif registry == "rubygems":
             found |= _gemfile(base / "Gemfile") | _gemfile_lock(base / "Gemfile.lock")
+            fsfacts.listing(directory)
             for path in sorted(base.glob("*.gemspec"))[:MAX_REQUIREMENTS]:
                 found |= _gemspec(path)
         elif registry == "crates":
             found |= _cargo_toml(base / "Cargo.toml") | _cargo_lock(base / "Cargo.lock")
         else:
             found |= _pyproject(base / "pyproject.toml")
+            fsfacts.listing(directory)
             for path in sorted(base.glob("requirements*.txt"))[:MAX_REQUIREMENTS]:
                 found |= _requirements(path)
     return frozenset(normalise(registry, name) for name in found)
@@ -46,9 +49,9 @@ def declared(registry: str, directories: list[str]) -> frozenset[str]:
 
 def _text(path: Path) -> str | None:
     try:
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
+        if not fsfacts.isfile(str(path)) or fsfacts.stat(str(path)).st_size > MAX_BYTES:
             return None
-        return path.read_text(encoding="utf-8", errors="replace")
+        return fsfacts.read_text(str(path), MAX_BYTES)
     except OSError:
         return None
 

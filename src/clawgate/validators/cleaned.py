@@ -19,11 +19,11 @@ either (the caller's guards, as for the ignore files): a path through a symbolic
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import stat
 from fnmatch import fnmatchcase
 
+from clawgate import fsfacts
 from clawgate.lazyre import lazy_pattern
 
 _MAX_BYTES = 256 * 1024  # a larger build file is not read: it spares nothing
@@ -80,18 +80,12 @@ def _operands(directory: str) -> list[str]:
 def _read(path: str) -> str | None:
     """A regular file's text (no link followed), or None."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
+        info = fsfacts.lstat(path)
         if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_BYTES:
             return None
-        return os.read(fd, _MAX_BYTES).decode("utf-8", errors="replace")
+        return fsfacts.read(path, _MAX_BYTES, follow=False).decode("utf-8", errors="replace")
     except OSError:
         return None
-    finally:
-        os.close(fd)
 
 
 def _make_recipes(text: str) -> list[str]:

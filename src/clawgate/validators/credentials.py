@@ -6,6 +6,7 @@ import os
 import posixpath
 from collections.abc import Iterator
 
+from clawgate import fsfacts
 from clawgate import programs as catalog
 from clawgate.lazyre import lazy_pattern
 from clawgate.secretpaths import (
@@ -252,6 +253,7 @@ def _globbed_credential(directory: str, pattern: str, ctx: Context) -> str | Non
     hidden = pattern.startswith(".")
     if hidden or any(fnmatchcase(n, pattern) for n in _SHAPES):  # else no entry could be one
         try:
+            fsfacts.listing(directory)
             with os.scandir(directory) as entries:
                 for count, entry in enumerate(entries):
                     if count >= _MAX_LISTED:

@@ -13,6 +13,8 @@ import json
 import os
 import re
 
+from clawgate import fsfacts
+
 _COMMENT = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.S)
 _MAX_BYTES = 1 << 20
 _NAMES = ("deno.json", "deno.jsonc")
@@ -22,8 +24,7 @@ _CONFIG = frozenset({"--config", "-c"})
 def _read(path: str) -> dict[str, object] | None:
     """The JSON object in ``path``; {} when there is no such file; None when it does not parse."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(_MAX_BYTES + 1)
+        text = fsfacts.read_text(path, _MAX_BYTES + 1)
     except OSError:
         return {}
     if len(text) > _MAX_BYTES:

@@ -21,12 +21,15 @@ import struct
 from collections.abc import Sequence
 from fnmatch import fnmatchcase
 
+from clawgate import fsfacts
+from clawgate.fswitness import racy
+
 _MAX_INDEX_BYTES = 64 << 20  # a larger index is not read: nothing is known untracked
 _ENTRY_FIXED = 40  # ctime, mtime, dev, ino, mode, uid, gid, size: ten 32-bit fields
 _EXTENDED = 0x4000
 _NAME_MASK = 0x0FFF
 
-_cache: dict[str, tuple[tuple[int, int], tuple[str, ...]]] = {}
+_cache: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {}
 
 
 def git_dir(start: str) -> tuple[str, str] | None:
@@ -36,12 +39,11 @@ def git_dir(start: str) -> tuple[str, str] | None:
     here = start
     while True:
         dot = os.path.join(here, ".git")
-        if os.path.isdir(dot):
+        if fsfacts.isdir(dot):
             return here, dot
-        if os.path.isfile(dot):
+        if fsfacts.isfile(dot):
             try:
-                with open(dot, encoding="utf-8", errors="replace") as handle:
-                    line = handle.read(4096).strip()
+                line = fsfacts.read_text(dot, 4096).strip()
             except OSError:
                 return here, dot  # unreadable: tracked() then cannot tell
             target = line.removeprefix("gitdir:").strip()
@@ -189,16 +191,18 @@ def _glob(pattern: str) -> tuple[str, str]:
 def _names(gitdir: str) -> tuple[str, ...] | None:
     index = os.path.join(gitdir, "index")
     try:
-        info = os.stat(index)
+        info = fsfacts.stat(index)
     except FileNotFoundError:
         return ()  # a repository with nothing added yet
     except OSError:
         return None
     if info.st_size > _MAX_INDEX_BYTES:
         return None
-    stamp = (info.st_mtime_ns, info.st_size)
+    # every field a rewrite changes; none while the times cannot tell a rewrite in the same
+    # clock tick (then it is read, and what was read is what the decision depends on)
+    stamp = (info.st_ino, info.st_dev, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
     cached = _cache.get(index)
-    if cached is not None and cached[0] == stamp:
+    if cached is not None and cached[0] == stamp and not racy(info):
         return cached[1]
     try:
         names = _read(gitdir, index)
@@ -211,15 +215,13 @@ def _names(gitdir: str) -> tuple[str, ...] | None:
 
 def _read(gitdir: str, index: str) -> tuple[str, ...]:
     """The names of ``index`` and, for a split index, of the shared index it links to."""
-    with open(index, "rb") as handle:
-        data = handle.read(_MAX_INDEX_BYTES + 1)
+    data = fsfacts.read(index, _MAX_INDEX_BYTES + 1)
     if len(data) > _MAX_INDEX_BYTES:
         raise ValueError("index too large")
     names, shared = read_index(data, _hash_size(gitdir))
     if shared is None:
         return names
-    with open(os.path.join(gitdir, f"sharedindex.{shared}"), "rb") as handle:
-        data = handle.read(_MAX_INDEX_BYTES + 1)
+    data = fsfacts.read(os.path.join(gitdir, f"sharedindex.{shared}"), _MAX_INDEX_BYTES + 1)
     if len(data) > _MAX_INDEX_BYTES:
         raise ValueError("shared index too large")
     base, linked = read_index(data, _hash_size(gitdir))
@@ -231,8 +233,7 @@ def _read(gitdir: str, index: str) -> tuple[str, ...]:
 def _hash_size(gitdir: str) -> int:
     """32 for a SHA-256 repository (``extensions.objectformat``), else 20."""
     try:
-        with open(os.path.join(gitdir, "config"), encoding="utf-8", errors="replace") as h:
-            text = h.read(1 << 16).lower()
+        text = fsfacts.read_text(os.path.join(gitdir, "config"), 1 << 16).lower()
     except OSError:
         return 20
     squeezed = "".join(text.split())

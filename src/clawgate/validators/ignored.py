@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import stat
 
+from clawgate import fsfacts
 from clawgate.validators.base import Context
 from clawgate.validators.credentials import is_credential
 from clawgate.validators.gitindex import tracked_under
@@ -103,7 +104,7 @@ def _kinds(workspace: str, parts: list[str]) -> list[bool | None] | None:
             kinds.append(None)
             continue
         try:
-            mode = os.lstat(here).st_mode
+            mode = fsfacts.lstat(here).st_mode
         except FileNotFoundError:
             kinds.append(None)
             continue
@@ -144,7 +145,7 @@ def _spec(directory: str) -> GitIgnoreSpec | None:
     the pattern reader would take otherwise than git does."""
     path = f"{directory}/.gitignore"
     try:
-        info = os.lstat(path)
+        info = fsfacts.lstat(path)
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -156,8 +157,8 @@ def _spec(directory: str) -> GitIgnoreSpec | None:
     from pathspec import GitIgnoreSpec  # only a delete that nothing else spares gets here
 
     try:
-        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
-            return GitIgnoreSpec.from_lines(_lines(handle.read(_MAX_IGNORE_BYTES)))
+        text = fsfacts.read_text(path, _MAX_IGNORE_BYTES, newline="")
+        return GitIgnoreSpec.from_lines(_lines(text))
     except (OSError, ValueError) as error:
         raise _Unreadable(path) from error
 
@@ -187,11 +188,11 @@ def _holds_kept(path: str, ctx: Context) -> bool:
     True as well when the tree is too large to look through or cannot be read (fail closed)."""
     if is_credential(path, ctx):
         return True
-    if not os.path.isdir(path):
+    if not fsfacts.isdir(path):
         return False
     seen = 0
     try:
-        for top, dirs, files in os.walk(path, onerror=_raise):
+        for top, dirs, files in fsfacts.walk(path):
             for name in (*dirs, *files):
                 seen += 1
                 if (seen > _MAX_ENTRIES or name == ".git"
@@ -202,8 +203,9 @@ def _holds_kept(path: str, ctx: Context) -> bool:
     return False
 
 
-def _raise(error: OSError) -> None:
-    raise error
+def _listed(directory: str) -> list[str]:
+    fsfacts.listing(directory)
+    return os.listdir(directory)
 
 
 def ignored_matches(directory: str, pattern: str, ctx: Context) -> bool:
@@ -213,7 +215,7 @@ def ignored_matches(directory: str, pattern: str, ctx: Context) -> bool:
     from fnmatch import fnmatchcase
 
     try:
-        names = os.listdir(directory) if os.path.isdir(directory) else []
+        names = _listed(directory) if fsfacts.isdir(directory) else []
     except OSError:
         return False
     hidden = pattern.startswith(".")

@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 
+from clawgate import fsfacts
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell.model import COMMAND, GLOB, INDIRECT, PROCESS, TILDE, Word
@@ -196,8 +196,8 @@ def _physical_parents(path: str) -> str:
         if part in ("", "."):
             continue
         if part == "..":
-            if here and os.path.islink(here):
-                here = os.path.realpath(here)
+            if here and fsfacts.islink(here):
+                here = fsfacts.realpath(here)
             here = posixpath.dirname(here) if here not in ("", "/") else ""
             continue
         here = f"{here}/{part}"

@@ -13,9 +13,9 @@ component, ``self`` and ``thread-self`` are replaced by what they link to (``<pi
 from __future__ import annotations
 
 import fnmatch
-import os
 import posixpath
 
+from clawgate import fsfacts
 from clawgate.lazyre import lazy_pattern
 
 _VARIABLE = lazy_pattern(r"\$(?:\{[^}/]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9$!?#@*-])")
@@ -50,7 +50,7 @@ def _names_environ(path: str, cwd: str) -> bool:
     if _GLOB & set(path):
         return False
     try:  # a symlink (or a directory holding one) that leads into /proc
-        real = os.path.realpath(posixpath.join(cwd, path))
+        real = fsfacts.realpath(posixpath.join(cwd, path))
     except (OSError, ValueError):
         return False
     return real.startswith(_PROC + "/")

@@ -7,6 +7,7 @@ import os
 import re
 from collections.abc import Sequence
 
+from clawgate import fsfacts
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.protectedpaths import (
@@ -117,10 +118,10 @@ def _through_links(path: str, workspace: str) -> str | None:
     if not (path + "/").startswith(workspace.rstrip("/") + "/"):
         return None
     try:
-        real = os.path.realpath(path)
+        real = fsfacts.realpath(path)
     except (OSError, ValueError):
         return None
-    base = os.path.realpath(workspace)
+    base = fsfacts.realpath(workspace)
     if real == path or not (real + "/").startswith(base + "/"):
         return None
     return workspace.rstrip("/") + real[len(base):]

@@ -10,6 +10,7 @@ popular package without being one is denied.
 
 from __future__ import annotations
 
+from clawgate import fsfacts
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -93,9 +94,7 @@ def _local_bin(registry: str, name: str, ctx: Context) -> bool:
     """``npx NAME`` runs the project's own ``node_modules/.bin/NAME`` when there is one."""
     if registry != "npm" or "/" in name:
         return False
-    from pathlib import Path
-
-    return any((Path(d) / "node_modules" / ".bin" / name).exists()
+    return any(fsfacts.exists(f"{d.rstrip('/')}/node_modules/.bin/{name}")
                for d in (ctx.cwd, ctx.workspace))
 
 
@@ -159,6 +158,7 @@ class UnknownPackage(Validator):
                      "install a published release, or review the source first")
 
 
+_MAX_MANIFEST = 1 << 24  # characters of a deno.json read (a manifest is far smaller)
 _MANIFESTS = {"pypi": "pyproject.toml, requirements*.txt", "npm": "package.json",
               "rubygems": "Gemfile, Gemfile.lock, *.gemspec", "crates": "Cargo.toml, Cargo.lock",
               "go": "go.mod"}
