@@ -18,7 +18,7 @@ from clawgate.shell.model import ParsedLine, Redirect, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.paths import resolve
 
-_LINKERS = frozenset({"ln", "link", "cp", "gcp"})
+_LINKERS = frozenset({"ln", "link", "cp", "gcp", "exec"})
 # ln's options that take a value (the suffix of a backup, the directory links go into).
 _LN_VALUED = frozenset({"-S", "--suffix", "-t", "--target-directory"})
 
@@ -41,13 +41,16 @@ class ThroughLinksMadeEarlier(LineValidator):
         if len(commands) < 2 or not any(c.program in _LINKERS for c in commands[:-1]):
             return Verdict.passthrough()
         links: list[tuple[str, str]] = []  # (link, target), absolute
+        opened: dict[str, str] = {}  # /dev/fd/N: what ``exec N< …`` opened, as written
         again: list[str] = []
         for cmd in commands:
-            if links:
-                line = _through(cmd, links, ctx)
+            if links or opened:
+                line = _through(cmd, links, opened, ctx)
                 if line is not None:
                     again.append(MayRun(line))
-            if cmd.program in _LINKERS:
+            if cmd.program == "exec" and len(cmd.words) == 1:
+                opened.update(_opened(cmd, ctx))
+            elif cmd.program in _LINKERS:
                 links += _made_links(cmd, ctx)
         return Verdict(Outcome.PASSTHROUGH, nested=tuple(again)) if again else (
             Verdict.passthrough())
@@ -112,14 +115,35 @@ def _pair(source: Word, link: Word | None, into: Word | None, relative_to_link: 
     return [] if target is None or target == named else [(named, target)]
 
 
-def _through(cmd: SimpleCommand, links: list[tuple[str, str]], ctx: Context) -> str | None:
+def _opened(cmd: SimpleCommand, ctx: Context) -> dict[str, str]:
+    """The files ``exec N< FILE`` (or ``N<>``) opens, by the names that reach them later
+    (``/dev/fd/N``, ``/proc/self/fd/N``, ``/dev/stdin`` for 0), as a word that names them."""
+    found: dict[str, str] = {}
+    for redirect in cmd.redirects:
+        if redirect.op not in ("<", "<>") or redirect.target is None:
+            continue
+        fd = 0 if redirect.fd is None else redirect.fd
+        target = redirect.target
+        path = resolve(target, ctx).path if target.value is not None else None
+        spelt = shlex.quote(path) if path is not None else target.text
+        names = [f"/dev/fd/{fd}", f"/proc/self/fd/{fd}", *(["/dev/stdin"] if fd == 0 else [])]
+        found.update(dict.fromkeys(names, spelt))
+    return found
+
+
+def _through(cmd: SimpleCommand, links: list[tuple[str, str]], opened: dict[str, str],
+             ctx: Context) -> str | None:
     """``cmd`` written again with every word naming a link (or a path below one) replaced by
-    the path it reaches; None when it names none."""
+    the path it reaches, and every descriptor opened earlier by the file it reads; None when
+    it names none."""
     changed = False
 
     def spelt(word: Word) -> str:
         nonlocal changed
         path = resolve(word, ctx).path if word.value is not None else None
+        if path is not None and path in opened:
+            changed = True
+            return opened[path]
         for link, target in reversed(links):
             if path is not None and (path == link or path.startswith(link + "/")):
                 changed = True
@@ -130,6 +154,12 @@ def _through(cmd: SimpleCommand, links: list[tuple[str, str]], ctx: Context) -> 
     parts += [spelt(w) for w in cmd.words]
     bodies: list[str] = []
     for redirect in cmd.redirects:
+        duplicated = f"/dev/fd/{redirect.target.value}" if redirect.op == "<&" and (
+            redirect.target is not None) else ""
+        if duplicated in opened and redirect.fd in (None, 0):
+            changed = True  # <&3: standard input read from what fd 3 opened
+            parts.append(f"< {opened[duplicated]}")
+            continue
         parts.append(_redirect(redirect, spelt, bodies))
     return "\n".join([" ".join(parts), *bodies]) if changed else None
 
