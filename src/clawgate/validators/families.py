@@ -11,6 +11,7 @@ from clawgate.validators import (  # noqa: F401
     cloud,
     confirm,
     consoles,
+    covert,
     cwdtrack,
     datapipes,
     datastores,
