@@ -106,10 +106,41 @@ COVERT: list[Case] = [
     ("ping -c 1 localhost", ALLOW, "no variable in the name"),
 ]
 
-CASES = LINKS + KEPT_CODE + FED + COVERT
+# CG-HIST-001/002: the shell's record of what ran switched off or erased; a command of
+# redirections alone is read as the command it is.
+HISTORY: list[Case] = [
+    ("ln -sf /dev/null ~/.zsh_history", DENY, "zsh's history replaced by a link to nothing"),
+    ('ln -sf /dev/null "$HISTFILE"', DENY, "whichever file the shell records into"),
+    ("> ~/.bash_history", DENY, "a command of a redirection alone truncates it"),
+    ("truncate -s0 ~/.zsh_history", DENY, "emptied"),
+    ("sed -i '/203.0.113/d' ~/.bash_history", DENY, "the lines that show the address removed"),
+    ("cp /dev/null ~/.python_history", DENY, "the REPL's record emptied"),
+    ("unset HISTFILE", ASK, "nothing is saved when the shell exits"),
+    ("export HISTSIZE=0", ASK, "nothing is kept"),
+    ("shopt -uo history", ASK, "recording off, another spelling"),
+    ("export HISTIGNORE='*'", ASK, "every command left out"),
+    ("> /etc/hosts", ASK, "a bare redirection writes outside the workspace, as ': >' does"),
+    # near-misses
+    ("history | grep pytest", ALLOW, "the history read"),
+    ("export HISTSIZE=10000", ALLOW, "a longer history"),
+    ("export HISTCONTROL=ignoreboth", ALLOW, "a common default"),
+    ("set -o history", ALLOW, "recording on"),
+    ("> build.log", ALLOW, "a workspace file truncated"),
+]
+
+CASES = LINKS + KEPT_CODE + FED + COVERT + HISTORY
 
 
 @pytest.mark.parametrize(("command", "expected", "why"), CASES, ids=[c[0][:60] for c in CASES])
 def test_attack_kinds(command: str, expected: Outcome, why: str) -> None:
     decision = ENGINE.check(command, cwd=WORKSPACE)
     assert decision.outcome is expected, (why, [r.rule_id for r in decision.reasons])
+
+
+@pytest.mark.parametrize("line", ["> /etc/hosts", "2> ~/.bashrc", "ls; > ~/.bash_history"])
+def test_a_command_of_redirections_alone_is_read(line: str) -> None:
+    from clawgate.shell import parse
+
+    bare = [c for c in parse(line).commands if not c.words]
+    assert [(r.op, r.target.shown if r.target else None) for c in bare for r in c.redirects] == [
+        (">", line.rpartition("> ")[2])]

@@ -38,6 +38,7 @@ from clawgate.validators import (  # noqa: F401
     gitsend,
     grants,
     guardstate,
+    history,
     hygiene,
     identity,
     indirection,
