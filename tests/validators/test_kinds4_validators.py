@@ -5,11 +5,14 @@ CG-HIST-002) and later commands read through links made earlier in the line (CG-
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from vtables import CTX
 
 from clawgate.decision import MayRun, Outcome
 from clawgate.shell import parse, parse_one
+from clawgate.validators.base import Context
 from clawgate.validators.covert import CaptureSent, DesktopCaptured, SecretInLookup
 from clawgate.validators.history import HistoryErased, HistoryOff
 from clawgate.validators.linkedpaths import ThroughLinksMadeEarlier
@@ -128,3 +131,11 @@ def test_through_links_made_earlier(line: str, again: tuple[str, ...]) -> None:
     assert verdict.outcome is PASS
     assert verdict.nested == again
     assert all(isinstance(line, MayRun) for line in verdict.nested)
+
+
+def test_a_link_made_into_a_directory_on_disk_takes_the_source_name(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    ctx = Context(str(tmp_path), str(tmp_path), "/home/dev")
+    line = "ln -s ~/.ssh/id_rsa docs && cat docs/id_rsa"
+    verdict = ThroughLinksMadeEarlier().check_line(parse(line), ctx)
+    assert verdict.nested == ("cat /home/dev/.ssh/id_rsa",)

@@ -108,7 +108,8 @@ def _pair(source: Word, link: Word | None, into: Word | None, relative_to_link: 
     named = resolve(link if link is not None else into or Word(".", "."), ctx).path
     if named is None or source.value is None:
         return []
-    if link is None:
+    if link is None or (os.path.isdir(named) and not os.path.islink(named)):
+        # into a directory (-t, a trailing slash, or one on disk): the link takes the name
         named = os.path.join(named, os.path.basename(source.value.rstrip("/")))
     where = replace(ctx, cwd=os.path.dirname(named)) if relative_to_link else ctx
     target = resolve(source, where).path
