@@ -91,6 +91,8 @@ class CaptureSent(LineValidator):
     id = "CG-SEC-009"
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if not any(cmd.program in _CAPTURING for cmd in parsed.commands):
+            return Verdict.passthrough()
         written: dict[str, str] = {}  # a path (or its spelling) -> what it holds
         for cmd in parsed.commands:
             if written and cmd.program in SENDERS:

@@ -11,11 +11,13 @@ from itertools import pairwise
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import resolve
 from clawgate.validators.writes import write_targets
 
 _DECLARERS = frozenset({"export", "declare", "typeset", "readonly", "local"})
+_SWITCHES = _DECLARERS | {"set", "shopt", "unset"}
 # The variables that place or size the history, and the values that switch it off.
 _EMPTYING = {"HISTFILE": ("", "/dev/null"), "HISTSIZE": ("0",), "HISTFILESIZE": ("0",),
              "SAVEHIST": ("0",), "HISTIGNORE": ("*",)}
@@ -38,6 +40,9 @@ class HistoryOff(Validator):
     """
 
     id = "CG-HIST-001"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _SWITCHES else sh.ASSIGN
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         text = cmd.text
@@ -80,9 +85,11 @@ class HistoryErased(Validator):
 
     id = "CG-HIST-002"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _ERASERS else sh.REDIRECT
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        text = " ".join((cmd.text, *(r.target.text for r in cmd.redirects if r.target)))
-        if "hist" not in text.lower():  # the text leaves redirections out
+        if not _names_history(cmd):
             return Verdict.passthrough()
         targets = [r.target for r in cmd.redirects
                    if r.op in (">", ">|", "&>") and r.target is not None]
@@ -96,6 +103,14 @@ class HistoryErased(Validator):
             return Verdict.passthrough()
         return Verdict.deny(self.id, f"{cmd.program or 'a redirection'} erases the history "
                             f"file {found.shown}", hint="leave the shell history as it is")
+
+
+def _names_history(cmd: SimpleCommand) -> bool:
+    """The cheap first look: a word or a redirection's target (the text leaves redirections
+    out) that may name a history file."""
+    return any("hist" in w.text or "HIST" in w.text for w in cmd.words[1:]) or any(
+        r.target is not None and ("hist" in r.target.text or "HIST" in r.target.text)
+        for r in cmd.redirects)
 
 
 def _history_file(word: Word, ctx: Context) -> bool:
