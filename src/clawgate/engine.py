@@ -323,7 +323,11 @@ class Engine:
                 if verdict.misparsing:
                     return None
                 for inner in verdict.nested:  # text the line writes and then runs
-                    if isinstance(inner, str) and depth < MAX_NESTING:
+                    if isinstance(inner, MayRun) and depth < MAX_NESTING:
+                        maybe = _Run()  # another reading of the line: only its DENY counts
+                        self._check_line(inner, ctx, maybe, depth + 1)
+                        run.add_denials(maybe)
+                    elif isinstance(inner, str) and depth < MAX_NESTING:
                         self._check_line(inner, ctx, run, depth + 1)
         if resolve and depth < MAX_NESTING and (parsed.comments or "<<" in line):
             self._set_aside(parsed, ctx, run, depth)

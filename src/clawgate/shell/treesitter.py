@@ -500,9 +500,8 @@ class _Walker:
         if followers and followers[0].type == "pipeline":
             stages += list(followers.pop(0).named_children)
         start = len(self.out)
-        if stages:
-            self.pipeline(stages, nesting, depth, (*redirects, *own), background,
-                          first_redirects=True)
+        self._stages(node, stages, not followers, nesting, depth, (*redirects, *own),
+                     background)
         if body is not None and body.type == "command" and start < len(self.out):
             self._recover_gap(node, body, self.out[start])
             # ``cat <<EOF arg``: words after a here-document's start are the command's
@@ -515,6 +514,16 @@ class _Walker:
             self.walk(part, nesting, depth + 1)
         for follower in followers:
             self.walk(follower, nesting, depth + 1, (), background)
+
+    def _stages(self, node: Node, stages: list[Node], alone: bool, nesting: tuple[str, ...],
+                depth: int, redirects: tuple[m.Redirect, ...], background: bool) -> None:
+        """The pipeline a redirected statement redirects; with none (``alone``: nothing
+        follows either), a command of the redirections alone, which bash performs
+        (``> ~/.bash_history`` truncates the file)."""
+        if stages:
+            self.pipeline(stages, nesting, depth, redirects, background, first_redirects=True)
+        elif alone:
+            self.emit(node, nesting, [], [], list(redirects), background)
 
     def _with_descriptor(self, redirect: m.Redirect, body: Node | None, node: Node
                          ) -> m.Redirect:

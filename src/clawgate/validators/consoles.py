@@ -11,6 +11,7 @@ from clawgate.decision import Outcome, Verdict
 from clawgate.inline.effects import action
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.shell.substitute import evaluate
 from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
 
@@ -161,6 +162,7 @@ class ConsoleCommands(Validator):
                 texts.append(words[i + 1].value)
             elif word.shown.partition("=")[0] in long:
                 texts.append(word.shown.partition("=")[2])
+        texts += _script_files(cmd)
         if program in ("sqlite3", "duckdb", "redis-cli"):
             texts += [w.value for w in words[2:] if not w.shown.startswith("-")]
         texts += fed_text(cmd)  # psql <<< '\! …', gdb -batch <<EOF … EOF: commands typed in
@@ -176,6 +178,36 @@ class ConsoleCommands(Validator):
         if not message:
             return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
         return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id, message=message)
+
+
+# Options that name a file of console commands (gdb -x, lldb -s, psql -f, sqlite3 -init).
+_SCRIPT_OPTIONS: dict[str, frozenset[str]] = {
+    "gdb": frozenset({"-x", "--command", "-ix", "--init-command"}),
+    "lldb": frozenset({"-s", "--source", "-S", "--source-before-file", "--source-on-crash",
+                       "-K"}),
+    "psql": frozenset({"-f", "--file"}), "sqlite3": frozenset({"-init"}),
+    "duckdb": frozenset({"-init"}),
+}
+
+
+def _script_files(cmd: SimpleCommand) -> list[str | None]:
+    """The commands of a command file given as a process substitution (``gdb -x <(echo
+    'shell …')``): the text it prints, or None when only known at run time. A file on disk is
+    not read here."""
+    options = _SCRIPT_OPTIONS.get(cmd.program or "")
+    if options is None:
+        return []
+    found: list[str | None] = []
+    words = cmd.words
+    for i, word in enumerate(words[1:], start=1):
+        name, equals, _ = word.text.partition("=")
+        value = words[i + 1] if word.shown in options and i + 1 < len(words) else None
+        text = word.text[len(name) + 1:] if equals and name in options else (
+            value.text if value is not None else None)
+        if text is None or not text.startswith("<(") or not text.endswith(")"):
+            continue
+        found.append(evaluate(text[2:-1]))
+    return found
 
 
 # Console commands that write or read a file they name, as (verb, pattern of the path): gdb's

@@ -135,6 +135,11 @@ class FedByDocument(Validator):
         if not cmd.redirects:
             return Verdict.passthrough()
         docs = [r for r in cmd.redirects if r.feeds_input]
+        if _script_from_file(cmd) and any(
+                r.op == "<" and r.target is not None and FETCHED.search(r.target.text)
+                for r in cmd.redirects):  # sh < <(curl …): the program is a download
+            return Verdict.deny(self.id, f"{cmd.program} runs a program fetched from the "
+                                "network", hint="download it, read it, then run it")
         if _script_from_file(cmd):  # beside a document too: the last input given wins
             return Verdict.ask(self.id, f"{cmd.program} runs a program it reads from a file "
                                "that is not read here", hint="read the script first")
@@ -143,6 +148,10 @@ class FedByDocument(Validator):
         texts: list[str] = []
         for doc in docs:
             text = doc.heredoc if doc.op != "<<<" else (doc.target.value if doc.target else None)
+            if text is None and doc.target is not None and (
+                    FETCHED.search(doc.target.text) or DECODED.search(doc.target.text)):
+                return Verdict.deny(self.id, f"{cmd.program} runs code fetched or decoded at "
+                                    "run time", hint="fetch or decode it, read it, then run it")
             if text is None:
                 return Verdict.ask(self.id, "the here-string is only known at run time")
             texts.append(text)

@@ -21,6 +21,12 @@ from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.inertmanifest import (
+    REDIRECTING,
+    RUNNING_SETTINGS,
+    inert_settings,
+    running_setting,
+)
 from clawgate.validators.paths import ansi_c_decoded, resolve
 from clawgate.validators.writes import may_write, write_shapes, write_targets
 
@@ -192,6 +198,12 @@ class ProtectedPathWrite(Validator):
         if found is None:
             return Verdict.passthrough()
         path, why = found
+        if inert_settings(cmd, path):
+            return Verdict.passthrough()  # save-exact=true >> .npmrc: nothing redirected
+        running = running_setting(cmd, path)
+        if running is not None:
+            return Verdict.deny(self.id, f"saves the setting {running}, which names a program "
+                                f"to run, into {why}", hint="change this setting by hand")
         if (cmd.program in _DOWNLOADERS and cmd.program != "rsync") or (
                 cmd.program == "rsync" and any(":" in w for w in cmd.args[:-1])):
             return Verdict.deny(self.id, f"writes what it downloads into {why}",
@@ -270,13 +282,6 @@ _CONFIG_SETTERS: dict[str, tuple[tuple[str, ...], ...]] = {
               ("config", "--append")),
     "poetry": (("config", "repositories"), ("source", "add")),
 }
-# Settings that make the package manager run a program of the setter's choosing.
-_RUNNING_SETTINGS = lazy_pattern(r"(?i)^(?:script-shell|shell|node-options|onload-script|git"
-                                 r"|editor|browser|yarnpath|prefix)\b")
-# Settings that redirect where packages come from, how they are trusted, or what runs.
-_REDIRECTING = lazy_pattern(r"(?i)registry|index|trusted-host|find-links|proxy|^ca|cafile|cert"
-                            r"|ssl|scripts|auth|token|userconfig|globalconfig|prefix|mirror"
-                            r"|unsafe|scopes|plugin|source|repositor|^git$|channel|key")
 _INSTALL_SCRIPTS = lazy_pattern(r"^scripts\.(?:pre|post)?(?:install|prepare|prepublish|pack"
                                 r"|dependencies|publish)\b")
 
@@ -322,12 +327,12 @@ class PackageConfigSet(Validator):
         if what is None:
             return Verdict.passthrough()
         values = [a for a in cmd.args if not a.startswith("-")][len(what.split()) - 1:]
-        if any(_RUNNING_SETTINGS.match(v) for v in values[:1]) or any(
+        if any(RUNNING_SETTINGS.match(v) for v in values[:1]) or any(
                 RUNS_CODE.search(v) for v in values):
             return Verdict.deny(self.id, f"{what} saves a setting that runs a program",
                                 hint="change this setting by hand")
         if what.endswith(("config set", "config delete", "config rm", "config unset", " set",
-                          "config --set")) and values and not _REDIRECTING.search(values[0]):
+                          "config --set")) and values and not REDIRECTING.search(values[0]):
             return Verdict.passthrough()  # npm config set loglevel error: nothing redirected
         return Verdict.ask(self.id, f"{what} writes {_PACKAGE_WHY}",
                            hint="confirm the setting")

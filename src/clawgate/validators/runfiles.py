@@ -19,8 +19,10 @@ import re
 import shlex
 from collections.abc import Callable, Iterator
 
+from clawgate.decision import MayRun
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
+from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.scriptfiles import recipes
 
@@ -325,11 +327,12 @@ TABLE: tuple[RunFile, ...] = (
 )
 
 
-def reader_for(cmd: SimpleCommand, path: str) -> Reader | None:
+def reader_for(cmd: SimpleCommand, path: str, extra: tuple[RunFile, ...] = ()) -> Reader | None:
     """How the text of ``path`` reads when ``cmd`` runs it without naming it, or None when
-    ``cmd`` does not run it."""
+    ``cmd`` does not run it; ``extra``: files the line's own configuration names
+    (``project_files``)."""
     names = invoked(cmd)
-    for entry in TABLE:
+    for entry in (*TABLE, *extra):
         if names & entry.runners and entry.pattern.search(path):
             if entry.local and not _names_project(cmd) and "build" not in names:
                 continue
@@ -356,6 +359,69 @@ def written_actions(path: str, text: str) -> list[str]:
     from clawgate.validators.inlinecode import code_effects
 
     return list(code_effects(text, language).commands)
+
+
+_BUILDERS = _PIP_LIKE | {"python", "python3"}
+
+
+def project_files(path: str, text: str) -> tuple[RunFile, ...]:
+    """The Python files a ``pyproject.toml`` (``path``, its ``text``) makes a build run: an
+    in-tree build backend (``build-backend = "b"`` with ``backend-path = ["."]``: pip imports
+    ``./b.py`` to build) and a Hatch build hook (``[tool.hatch.build.hooks.custom]``,
+    ``hatch_build.py`` unless it names another)."""
+    if posixpath.basename(path) != "pyproject.toml":
+        return ()
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return ()
+    folder = posixpath.dirname(path)
+    system = data.get("build-system", {})
+    backend = system.get("build-backend") if isinstance(system, dict) else None
+    found: list[str] = []
+    if isinstance(backend, str) and isinstance(system.get("backend-path"), list):
+        module = backend.partition(":")[0].replace(".", "/")
+        for where in system["backend-path"]:
+            if isinstance(where, str):
+                found += [posixpath.join(where, f"{module}.py"),
+                          posixpath.join(where, module, "__init__.py")]
+    hook = _table(data, "tool", "hatch", "build", "hooks", "custom")
+    if hook is not None:
+        found.append(str(hook.get("path", "hatch_build.py")))
+    return tuple(_file(re.escape(posixpath.normpath(posixpath.join(folder, f))), _BUILDERS,
+                       _python, local=True) for f in found)
+
+
+def _table(data: dict[str, object], *keys: str) -> dict[str, object] | None:
+    """The TOML table at ``keys``, or None when a level is missing or no table."""
+    node: object = data
+    for key in keys:
+        node = node.get(key) if isinstance(node, dict) else None
+    return node if isinstance(node, dict) else None
+
+
+# A string literal of code: double-quoted (with escapes) or single-quoted.
+_LITERAL = lazy_pattern(r""""((?:[^"\\\n]|\\.){0,400})"|'([^'\n]{0,400})'""")
+_MAX_LITERALS = 32
+
+
+def literal_commands(text: str) -> list[MayRun]:
+    """The string literals of code no reader here follows (a Rust build script, a Gradle
+    file) that read as shell command lines: a build script hands such a string to ``sh -c``
+    as often as it runs a program. Each may run or may be data: only a DENY of it counts."""
+    found: list[MayRun] = []
+    for match in _LITERAL.finditer(text):
+        literal = match.group(1) if match.group(1) is not None else match.group(2)
+        if " " not in literal and "|" not in literal:
+            continue
+        line = literal.replace('\\"', '"').replace("\\\\", "\\")
+        if not parse(line).has_error:  # text that is no command line to any shell: data
+            found.append(MayRun(line))
+        if len(found) >= _MAX_LITERALS:
+            break
+    return found
 
 
 def _names_project(cmd: SimpleCommand) -> bool:

@@ -110,7 +110,10 @@ class ScriptFromInput(Validator):
         program = cmd.program or ""
         text = _text(cmd, word)
         if text is None:
-            if m.PROCESS in word.expansions and FETCHED.search(word.text):
+            fed = [(r.target.text if r.target is not None else "") + (r.heredoc or "")
+                   for r in cmd.redirects if r.feeds_input or r.op == "<"]
+            if (m.PROCESS in word.expansions and FETCHED.search(word.text)) or (
+                    m.PROCESS not in word.expansions and any(map(FETCHED.search, fed))):
                 return Verdict.deny(self.id, f"{program} runs a script fetched from the network",
                                     hint="download it, read it, then run it")
             return Verdict.ask(self.id, f"{program} reads its script from input that is not "

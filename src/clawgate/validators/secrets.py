@@ -29,6 +29,8 @@ SENDERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "scp", "sf
                      "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp", "openssl",
                      "sendmail", "mail", "mailx", "mutt", "ssh", "aws", "gsutil", "rclone",
                      "s3cmd", "gh", "smbclient", "tftp",
+                     # a file as the payload of its packets (hping3 -E FILE)
+                     "hping3",
                      # file-sharing tools: what they are given leaves for another machine
                      "croc", "wormhole", "magic-wormhole", "ffsend", "onionshare-cli"})
 # Programs that name a credential file without showing its content.
@@ -574,7 +576,7 @@ _PRINTERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "npm": (("config", "get"),), "pnpm": (("config", "get"),), "yarn": (("config", "get"),),
 }
 _CONFIG_GETTERS = frozenset({"npm", "pnpm", "yarn"})
-_SECRET_NAME = lazy_pattern(r"(?i)(?:token|secret|passw(?:or)?d|api_?key|private_?key|"
+SECRET_NAME = lazy_pattern(r"(?i)(?:token|secret|passw(?:or)?d|api_?key|private_?key|"
                             r"credential|access_?key|auth_?token)")
 # A variable named like a secret, expanded in what echo/printf print, or read by inline code.
 _SECRET_EXPANSION = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
@@ -601,7 +603,7 @@ def _secret_printed(cmd: SimpleCommand, shell: bool) -> str | None:
     if (cmd.redirects or cmd.downstream) and not cmd.pipes_into(SENDERS):
         return None
     found = (_SECRET_EXPANSION if shell else _SECRET_LOOKUP).findall(text)
-    return next((n for n in found if _SECRET_NAME.search(n)), None)
+    return next((n for n in found if SECRET_NAME.search(n)), None)
 
 
 def _printed_secret(cmd: SimpleCommand) -> str | None:
@@ -613,7 +615,7 @@ def _printed_secret(cmd: SimpleCommand) -> str | None:
     for start in _PRINTERS.get(program, ()):
         if tuple(words[: len(start)]) == start:
             if program in _CONFIG_GETTERS and not any(
-                    _SECRET_NAME.search(w) for w in words[len(start):]):
+                    SECRET_NAME.search(w) for w in words[len(start):]):
                 return None  # a setting that is not a secret
             if program in ("kubectl", "oc") and start[0] == "get" and not any(
                     a.split("=", 1)[0] in _SHOWS_VALUES or a.startswith("-o")
@@ -657,7 +659,7 @@ class CredentialPrinted(Validator):
             found = None if name is None else f"{program} ${name}"
         elif program == "printenv":
             names = [a for a in cmd.args if not a.startswith("-")]
-            name = next((n for n in names if _SECRET_NAME.search(n)), None)
+            name = next((n for n in names if SECRET_NAME.search(n)), None)
             found = None if name is None else f"printenv {name}"
         elif not any(start[0] in cmd.text for start in _PRINTERS[program]):
             return Verdict.passthrough()  # the cheap look first: git, docker and aws are common

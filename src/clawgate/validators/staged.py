@@ -14,9 +14,15 @@ from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
 from clawgate.validators.envvars import assignments
-from clawgate.validators.inertmanifest import inert_manifest
+from clawgate.validators.inertmanifest import inert_manifest, inert_settings
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
-from clawgate.validators.runfiles import reader_for, written_actions
+from clawgate.validators.runfiles import (
+    RunFile,
+    literal_commands,
+    project_files,
+    reader_for,
+    written_actions,
+)
 from clawgate.validators.writes import may_write, write_targets
 from clawgate.validators.written import (
     COMPILE_AND_RUN,
@@ -186,7 +192,8 @@ class StagedPayload(LineValidator):
                     return Verdict.deny(self.id, f"code that fetches something and runs it is "
                                         f"written into {path!r}, which runs by itself",
                                         hint="review the file, then write it by hand")
-                if runs_itself and not inert_manifest(cmd, path):
+                if runs_itself and not inert_manifest(cmd, path) and not inert_settings(cmd,
+                                                                                        path):
                     return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload
@@ -245,6 +252,7 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
     before: SimpleCommand | None = None
     exported: dict[str, str] = {}  # export NODE_OPTIONS=…; npm test
     judged: set[tuple[str, str | None]] = set()  # table files whose written text was judged
+    extra: tuple[RunFile, ...] = ()  # files a pyproject.toml the line wrote makes a build run
     for index, cmd in enumerate(parsed.commands):
         for path, text in files.items():
             how = run_as(cmd, path, text, exported)
@@ -254,9 +262,9 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                 found.append(None if text is None else as_line(how, text))
                 if text is not None:
                     checked.add((index, path))
-            elif (reader := reader_for(cmd, path)) is not None:  # run without being named
+            elif (reader := reader_for(cmd, path, extra)) is not None:  # run, not named
                 lines = None if text is None else reader(text)
-                found.extend([None] if lines is None else lines)
+                found.extend([None, *literal_commands(text or "")] if lines is None else lines)
                 if lines is not None:
                     checked.add((index, path))
             elif text is not None and (line := fed_line(cmd, path, text, before)) is not None:
@@ -274,6 +282,7 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                 earlier = files[path]
                 text = None if text is None or earlier is None else earlier + text
             files[path] = text  # (appended to a file from before the line: as running it)
+            extra += project_files(path, text or "")
             if text is not None and (path, text) not in judged:
                 judged.add((path, text))  # what the project's own commands run later
                 found.extend(written_actions(path, text))
