@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clawgate.validators.procfs import _SECRET_FILES, _matches_environ
+from clawgate.validators.runfiles import _ANY_RUN_FILE, TABLE
 
 
 def _fnmatch_only(component: str) -> bool:
@@ -33,3 +34,32 @@ def test_glob_components(component: str) -> None:
 @given(st.text(alphabet="environmEMx*?[]!-\\/.", max_size=12))
 def test_generated_components(component: str) -> None:
     assert _matches_environ(component) is _fnmatch_only(component)
+
+
+_RUN_FILE_NAMES = ["conftest.py", "test_x.py", "a_test.py", "setup.py", "Makefile", "GNUmakefile",
+                   ".justfile", "package.json", "jest.config.ts", ".eslintrc.cjs", "Rakefile.rb",
+                   "x.rake", "Gemfile", "build.gradle.kts", "build.rs", "CMakeLists.txt",
+                   "x.cmake", "Procfile.web", "Taskfile.yml", "deno.jsonc", "composer.json",
+                   ".envrc", "run.sh", ".husky/pre-commit", "tox.ini",
+                   ".pre-commit-config.yaml", ".kube/config", "kubeconfig.yaml",
+                   ".aws/credentials", "fail2ban.conf", "temp-file", "notes.txt"]
+
+
+def _any_entry(path: str) -> bool:
+    return any(entry.pattern.search(path) for entry in TABLE)
+
+
+@pytest.mark.parametrize("name", _RUN_FILE_NAMES)
+@pytest.mark.parametrize("where", ["", "/", "/path/to/temp-dir/", "a/", "x.", "a/.", "\n"])
+@pytest.mark.parametrize("after", ["", "\n", "x", "/", ".bak"])
+def test_run_file_names(where: str, name: str, after: str) -> None:
+    path = where.replace("\\n", "\n") + name + after.replace("\\n", "\n")
+    assert (_ANY_RUN_FILE.search(path) is not None) is _any_entry(path)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from([*_RUN_FILE_NAMES, "/", "\n", ".", "-", "x", "config",
+                                 ".kube", ".aws", "_test", "test_"]), max_size=5))
+def test_generated_paths(parts: list[str]) -> None:
+    path = "".join(parts)
+    assert (_ANY_RUN_FILE.search(path) is not None) is _any_entry(path)

@@ -325,6 +325,12 @@ TABLE: tuple[RunFile, ...] = (
 )
 
 
+# Whether any entry of TABLE names a path (each is ``(?:^|/)(?:NAME)$``, _file): one search
+# where the table would take one per entry (~33); most paths a line writes are no such file.
+_ANY_RUN_FILE = lazy_pattern(r"(?:^|/)(?:" + "|".join(
+    entry.pattern.pattern[len("(?:^|/)"):-1] for entry in TABLE) + r")$")
+
+
 def reader_for(cmd: SimpleCommand, path: str) -> Reader | None:
     """How the text of ``path`` reads when ``cmd`` runs it without naming it, or None when
     ``cmd`` does not run it."""
@@ -347,6 +353,8 @@ def written_actions(path: str, text: str) -> list[str]:
     actions of that code (the processes it starts, the files it deletes, as shell lines: the
     inline-code readers' ``commands``). What such code reaches or leaves to run time is judged
     when the line runs the file: a test or config module is everyday writing."""
+    if _ANY_RUN_FILE.search(path) is None:
+        return []
     entry = next((e for e in TABLE if e.pattern.search(path)), None)
     if entry is None or entry.reader is _unknown or not entry.when_written:
         return []
