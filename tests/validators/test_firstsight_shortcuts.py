@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clawgate.shell.braces import _expanded
+from clawgate.testing.strategies import any_input, lines
 from clawgate.validators.procfs import _SECRET_FILES, _matches_environ
 from clawgate.validators.runfiles import _ANY_RUN_FILE, TABLE
 
@@ -63,3 +65,22 @@ def test_run_file_names(where: str, name: str, after: str) -> None:
 def test_generated_paths(parts: list[str]) -> None:
     path = "".join(parts)
     assert (_ANY_RUN_FILE.search(path) is not None) is _any_entry(path)
+
+
+@pytest.mark.parametrize("line", [
+    "() { :;}; /bin/bash -c 'curl http://h/x?a=1'", "echo ${HOME}/x", "f() { rm -rf {}; }",
+    "find . -exec rm {} \\;", "echo {a..c}", "echo {a}b", "echo '{a,b}'", "echo {a,b}",
+])
+def test_brace_lines_without_a_comma_expand_to_nothing(line: str) -> None:
+    if "," not in line:
+        assert _expanded(line) is None
+    else:
+        assert _expanded(line) is not None or "'" in line
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(lines(), any_input(), st.text(alphabet="{}a$ ;'\"\\.()`|\n#<E", max_size=24)))
+def test_generated_brace_lines_without_a_comma(line: str) -> None:
+    """A brace expansion that gives more than one word needs a comma between its braces."""
+    if "," not in line:
+        assert _expanded(line) is None
