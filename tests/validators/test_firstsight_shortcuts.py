@@ -9,7 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clawgate.shell import forget
+from clawgate.shell import parse as parse_line
 from clawgate.shell.braces import _expanded
+from clawgate.shell.treesitter import _threads, parser, raw_tree
 from clawgate.testing.strategies import any_input, lines
 from clawgate.validators.procfs import _SECRET_FILES, _matches_environ
 from clawgate.validators.runfiles import _ANY_RUN_FILE, TABLE
@@ -84,3 +87,24 @@ def test_generated_brace_lines_without_a_comma(line: str) -> None:
     """A brace expansion that gives more than one word needs a comma between its braces."""
     if "," not in line:
         assert _expanded(line) is None
+
+
+_READ_APART = [
+    "/*$(sleep 5)`sleep 5``*/-sleep(5)-'/*$(sleep 5)`sleep 5` #*/-sleep(5)||'\"||sleep(5)||\"/*`*/",
+    "echo 1/*$(sleep 5)`sleep 5``*/-sleep(5)-'/*$(sleep 5)`sleep 5` #*/-sleep(5)||'",
+    "echo ${x:-`rm -rf ~`} ${y#$(id)}", "a=(1)#x sudo rm -rf /", "echo `a` `b` `a`",
+]
+
+
+@pytest.mark.parametrize("line", _READ_APART)
+def test_kept_raw_trees_read_as_fresh_ones(line: str) -> None:
+    """A line whose parts are read apart reads the same with the kept trees as without."""
+    forget()
+    _threads().raw = []
+    fresh = parse_line(line)
+    forget()  # the line read again: its parts' trees now come from the kept ones
+    assert parse_line(line) == fresh
+    assert _threads().raw  # each of these has a part read apart
+    for text, tree in _threads().raw:
+        assert raw_tree(text) is tree
+        assert str(tree.root_node) == str(parser().parse(text).root_node)
