@@ -15,7 +15,7 @@ from clawgate.shell.braces import _expanded
 from clawgate.shell.treesitter import _threads, parser, raw_tree
 from clawgate.testing.strategies import any_input, lines
 from clawgate.validators.procfs import _SECRET_FILES, _matches_environ
-from clawgate.validators.runfiles import _ANY_RUN_FILE, TABLE
+from clawgate.validators.runfiles import _ANY_RUN_FILE, TABLE, _invoked_by, invoked
 
 
 def _fnmatch_only(component: str) -> bool:
@@ -108,3 +108,14 @@ def test_kept_raw_trees_read_as_fresh_ones(line: str) -> None:
     for text, tree in _threads().raw:
         assert raw_tree(text) is tree
         assert str(tree.root_node) == str(parser().parse(text).root_node)
+
+
+def test_invoked_kept_for_the_command_asked_last() -> None:
+    """Asked in turn about one command and another, each answer is that command's own."""
+    commands = [c for line in ("npx jest; python3 -m pytest -q; uv run tox; make", "ls")
+                for c in parse_line(line).commands]
+    for first in commands:
+        for second in commands:
+            for cmd in (first, first, second, first):
+                assert invoked(cmd) == _invoked_by(cmd)
+    assert invoked(commands[0]) == frozenset({"npx", "jest"})

@@ -45,7 +45,22 @@ _BACKTICK = lazy_pattern(r"`([^`]*)`")
 
 def invoked(cmd: SimpleCommand) -> frozenset[str]:
     """The names of the programs ``cmd`` starts: its own, and the one a launcher runs
-    (``npx jest``, ``uv run pytest``, ``bundle exec rake``, ``python -m pytest``)."""
+    (``npx jest``, ``uv run pytest``, ``bundle exec rake``, ``python -m pytest``).
+
+    A line's commands are each asked about every file the line wrote before them (staged.py):
+    the latest answer is kept by the command object (frozen, so it holds)."""
+    last = _invoked[0]  # one read: another thread may replace it meanwhile
+    if last[0] is cmd:
+        return last[1]
+    found = _invoked_by(cmd)
+    _invoked[0] = (cmd, found)  # holding cmd keeps its id from being reused meanwhile
+    return found
+
+
+_invoked: list[tuple[SimpleCommand | None, frozenset[str]]] = [(None, frozenset())]
+
+
+def _invoked_by(cmd: SimpleCommand) -> frozenset[str]:
     values = [w.value or "" for w in cmd.words]
     if not values:
         return frozenset()
