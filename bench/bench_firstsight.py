@@ -32,8 +32,8 @@ that time goes: the parse, the same-line resolution, the policy step and each va
 eight costliest (one more decision, timed part by part; the parts' timers add a little).
 
 ``--match REGEX``: only the lines of the set that the pattern finds (``re.search``), e.g. the
-here-document and function-definition lines that set the p99 (``--match '<<|\(\) \{'``), to
-count or list them apart.
+here-document, function-definition, ``jjs``/``tclsh`` and ``sleep(5)`` lines that set the p99
+(``--match '<<|\\(\\) \\{|^(jjs|tclsh)\\b|sleep\\(5\\)'``: 44 lines), to count or list them apart.
 
 Corpora: the latency set of ``bench_decisions.py``, ``../shared/corpus/{benign,escapes,
 injections}.jsonl`` beside the checkout (or ``$CLAWGATE_CORPUS``); without them this prints one
