@@ -1,7 +1,7 @@
 """First-sight decision latency of several source trees, measured in turn on the same machine.
 
     python bench/bench_firstsight.py [--runs N] [--rounds N] [--peer FILE[:FUNC]] [--callgrind]
-                                     [--slowest N] SRC [SRC ...]
+                                     [--slowest N] [--match REGEX] SRC [SRC ...]
 
 Each SRC is a ``src`` directory (this checkout's, or an older commit's unpacked with
 ``git archive COMMIT | tar -x -C /tmp/base``). The trees take turns, ``--runs`` times, each run
@@ -30,6 +30,10 @@ deadline assumes).
 the process over ``--rounds`` rounds: a loaded machine disturbs it least) and, for each, where
 that time goes: the parse, the same-line resolution, the policy step and each validator, the
 eight costliest (one more decision, timed part by part; the parts' timers add a little).
+
+``--match REGEX``: only the lines of the set that the pattern finds (``re.search``), e.g. the
+here-document, function-definition, ``jjs``/``tclsh`` and ``sleep(5)`` lines that set the p99
+(``--match '<<|\\(\\) \\{|^(jjs|tclsh)\\b|sleep\\(5\\)'``: 44 lines), to count or list them apart.
 
 Corpora: the latency set of ``bench_decisions.py``, ``../shared/corpus/{benign,escapes,
 injections}.jsonl`` beside the checkout (or ``$CLAWGATE_CORPUS``); without them this prints one
@@ -233,9 +237,15 @@ def main() -> None:
                         help="the N slowest lines with no shadow run, and where their time goes")
     parser.add_argument("--peer", default="", metavar="FILE[:FUNC]",
                         help="time another checker's function in the same processes")
+    parser.add_argument("--match", default="", metavar="REGEX",
+                        help="only the lines of the set the pattern finds (re.search)")
     args = parser.parse_args()
     require_corpus("bench_firstsight")
     commands = [row["command"] for name in FILES for row in load(name)]
+    if args.match:
+        commands = [c for c in commands if re.search(args.match, c)]
+        if not commands:
+            sys.exit(f"--match {args.match!r}: no line of the set matches")
     width = max(len(s) for s in args.sources)
     if args.slowest:
         for src in args.sources:

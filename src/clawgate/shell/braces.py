@@ -18,8 +18,13 @@ _STARTS_COMMAND = frozenset({";", "|", "&", "(", "\n", "&&", "||", ""})
 def expand_line(line: str) -> str | None:
     """``line`` with every unquoted comma brace expansion in a word expanded, or None when
     there is none. Comments and here-document bodies are not words: left as they are."""
-    if "{" not in line:
+    if "{" not in line or "," not in line:  # a list needs both ({ :;}, ${x}: no scan)
         return None
+    return _expanded(line)
+
+
+def _expanded(line: str) -> str | None:
+    """``expand_line`` by the scan of its words."""
     out: list[str] = []
     changed = False
     previous = ""

@@ -114,6 +114,24 @@ def tree_of(src: bytes) -> Tree:
     return tree
 
 
+def raw_tree(src: bytes) -> Tree:
+    """tree-sitter's tree of ``src`` as it stands (no masking, no second reading): the text of
+    a substitution or operand read apart. A line is read again in other spellings (a shape,
+    without zsh qualifiers) whose backquoted parts are the same bytes: this thread's last few
+    such trees are kept and handed out again (nothing edits a tree)."""
+    local = _threads()
+    kept: list[tuple[bytes, Tree]] | None = getattr(local, "raw", None)
+    if kept is None:
+        kept = local.raw = []
+    for known, found in kept:
+        if known == src:
+            return found
+    tree = parser().parse(src)
+    if len(src) <= KEPT_MAX_BYTES:
+        kept[:] = [(src, tree), *kept[: KEPT_TREES - 1]]
+    return tree
+
+
 # tree-sitter-bash reads a command name that starts with a name and goes on with "%", "@" or
 # "?" (``1%``, ``x@y``, ``a?b``) as a variable name cut short, an error that its recovery
 # resolves by dropping or merging the commands around it. bash runs such a word as a program.
@@ -258,7 +276,7 @@ class _Walker:
         if b"$(" not in text and b"`" not in text and b"<(" not in text and b">(" not in text:
             return
         sub = _Walker(_OPERAND_PREFIX + text)
-        tree = parser().parse(sub.src)
+        tree = raw_tree(sub.src)
         sub.walk(tree.root_node, nesting, depth + 1)
         self.has_error = self.has_error or sub.has_error or tree.root_node.has_error
         self.too_deep = self.too_deep or sub.too_deep
@@ -296,7 +314,7 @@ class _Walker:
         """The commands of ``text`` read as a line, placed at ``at`` (within ``length``);
         ``skip_first``: without the command at its start (a ``:`` put there to carry it)."""
         sub = _Walker(text)
-        tree = parser().parse(text)
+        tree = raw_tree(text)
         sub.walk(tree.root_node, nesting, depth + 1)
         self.has_error = self.has_error or sub.has_error or tree.root_node.has_error
         self.too_deep = self.too_deep or sub.too_deep

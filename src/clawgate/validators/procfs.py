@@ -115,8 +115,24 @@ def proc_directory(text: str, cwd: str) -> str | None:
 def _matches_environ(component: str) -> bool:
     if component in _SECRET_FILES:
         return True
+    if "[" not in component and not _may_match_secret(component):
+        return False  # fnmatch compiles each new glob (~40 us); most cannot match these
     return bool(_GLOB & set(component)) and any(fnmatch.fnmatchcase(name, component)
                                                 for name in _SECRET_FILES)
+
+
+# Every character a literal of a glob that matches one of _SECRET_FILES can be.
+_SECRET_CHARS = frozenset("".join(_SECRET_FILES))
+_SECRET_LONGEST = max(map(len, _SECRET_FILES))
+
+
+def _may_match_secret(component: str) -> bool:
+    """What a glob of ``*``, ``?`` and literals (no ``[…]``) needs to match one of
+    _SECRET_FILES: each ``?`` and literal stands for one character of the name, so there are
+    no more of them than the name is long, and each literal is a character of the name."""
+    if len(component) - component.count("*") > _SECRET_LONGEST:
+        return False
+    return _SECRET_CHARS.issuperset(component.replace("*", "").replace("?", ""))
 
 
 def process_tree(text: str, cwd: str) -> bool:

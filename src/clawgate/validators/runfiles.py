@@ -47,7 +47,22 @@ _BACKTICK = lazy_pattern(r"`([^`]*)`")
 
 def invoked(cmd: SimpleCommand) -> frozenset[str]:
     """The names of the programs ``cmd`` starts: its own, and the one a launcher runs
-    (``npx jest``, ``uv run pytest``, ``bundle exec rake``, ``python -m pytest``)."""
+    (``npx jest``, ``uv run pytest``, ``bundle exec rake``, ``python -m pytest``).
+
+    A line's commands are each asked about every file the line wrote before them (staged.py):
+    the latest answer is kept by the command object (frozen, so it holds)."""
+    last = _invoked[0]  # one read: another thread may replace it meanwhile
+    if last[0] is cmd:
+        return last[1]
+    found = _invoked_by(cmd)
+    _invoked[0] = (cmd, found)  # holding cmd keeps its id from being reused meanwhile
+    return found
+
+
+_invoked: list[tuple[SimpleCommand | None, frozenset[str]]] = [(None, frozenset())]
+
+
+def _invoked_by(cmd: SimpleCommand) -> frozenset[str]:
     values = [w.value or "" for w in cmd.words]
     if not values:
         return frozenset()
@@ -327,6 +342,12 @@ TABLE: tuple[RunFile, ...] = (
 )
 
 
+# Whether any entry of TABLE names a path (each is ``(?:^|/)(?:NAME)$``, _file): one search
+# where the table would take one per entry (~33); most paths a line writes are no such file.
+_ANY_RUN_FILE = lazy_pattern(r"(?:^|/)(?:" + "|".join(
+    entry.pattern.pattern[len("(?:^|/)"):-1] for entry in TABLE) + r")$")
+
+
 def reader_for(cmd: SimpleCommand, path: str, extra: tuple[RunFile, ...] = ()) -> Reader | None:
     """How the text of ``path`` reads when ``cmd`` runs it without naming it, or None when
     ``cmd`` does not run it; ``extra``: files the line's own configuration names
@@ -350,6 +371,8 @@ def written_actions(path: str, text: str) -> list[str]:
     actions of that code (the processes it starts, the files it deletes, as shell lines: the
     inline-code readers' ``commands``). What such code reaches or leaves to run time is judged
     when the line runs the file: a test or config module is everyday writing."""
+    if _ANY_RUN_FILE.search(path) is None:
+        return []
     entry = next((e for e in TABLE if e.pattern.search(path)), None)
     if entry is None or entry.reader is _unknown or not entry.when_written:
         return []
