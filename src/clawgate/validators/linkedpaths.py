@@ -12,6 +12,7 @@ import os
 import shlex
 from collections.abc import Callable
 
+from clawgate import fsfacts
 from clawgate.decision import MayRun, Outcome, Verdict
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, Redirect, SimpleCommand, Word
@@ -108,7 +109,7 @@ def _pair(source: Word, link: Word | None, into: Word | None, relative_to_link: 
     named = resolve(link if link is not None else into or Word(".", "."), ctx).path
     if named is None or source.value is None:
         return []
-    if link is None or (os.path.isdir(named) and not os.path.islink(named)):
+    if link is None or (fsfacts.isdir(named) and not fsfacts.islink(named)):
         # into a directory (-t, a trailing slash, or one on disk): the link takes the name
         named = os.path.join(named, os.path.basename(source.value.rstrip("/")))
     where = replace(ctx, cwd=os.path.dirname(named)) if relative_to_link else ctx
