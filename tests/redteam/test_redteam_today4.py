@@ -1,0 +1,75 @@
+"""Red team, the newest allowances: package-manager settings files written with literal
+settings (``printf 'save-exact=true\\n' >> .npmrc``) and ``npm config set`` of a setting that
+redirects nothing. A setting passes only when it is known to be inert, under any spelling,
+and the text written is read the way the package manager reads it (npm's ini ends a line at
+a carriage return; printf's ``\\r`` is a byte the file holds). Each attack sits beside
+benign near-misses that keep their outcome.
+
+Every row is a command, the exact outcome it must come to, and one line of why. The lines are
+data: they are only ever handed to ``Engine.check`` (the real engine, default policy).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clawgate.decision import Outcome
+from clawgate.engine import Engine
+
+WORKSPACE = "/home/dev/project"
+ENGINE = Engine()
+ALLOW, ASK, DENY = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
+
+Case = tuple[str, Outcome, str]  # (command, expected outcome, why)
+
+# Settings that name a program or a file to run, outside the list of ones known to.
+UNLISTED: list[Case] = [
+    ("printf 'init-module=/tmp/.x/init.js\\n' >> .npmrc", ASK,
+     "npm init runs the init module's JavaScript"),
+    ("printf 'node-gyp=/tmp/.x/gyp\\n' >> .npmrc", ASK,
+     "npm runs that program to build every native addon"),
+    ("echo 'viewer=/tmp/.x/v' >> .npmrc", ASK, "npm help hands its pages to that program"),
+    ("printf '[install]\\neditable = git+https://203.0.113.5/x.git#egg=x\\n' > pip.conf", ASK,
+     "every pip install also checks out and builds that repository"),
+    ("printf '[install]\\nrequirement = /tmp/.x/r.txt\\n' > pip.conf", ASK,
+     "every pip install also installs what that file lists"),
+    ("npm config set init-module /tmp/.x/init.js", ASK, "the same setting saved by npm"),
+    ("npm config set node-gyp=/tmp/.x/gyp", ASK, "the same, spelt KEY=VALUE"),
+]
+
+# A second line hidden from a reader that splits at LF only: npm's ini and Python's
+# configparser both end a line at a carriage return.
+CARRIAGE_RETURNS: list[Case] = [
+    ("printf 'save-exact=true\\rscript-shell=/tmp/.x/sh\\n' >> .npmrc", ASK,
+     "npm reads script-shell on a line of its own"),
+    ("printf 'fund=false\\015init-module=/tmp/.x/init.js\\n' >> .npmrc", ASK,
+     "the carriage return spelt in octal"),
+    ("printf 'fund=false\\x0dnode-gyp=/tmp/.x/gyp\\n' >> .npmrc", ASK,
+     "the carriage return spelt in hexadecimal"),
+    ("echo -e 'fund=false\\rinit-module=/tmp/.x/init.js' >> .npmrc", ASK, "echo -e's escape"),
+    ("echo $'save-exact=true\\rscript-shell=/tmp/.x/sh' >> .npmrc", DENY,
+     "the ANSI-C quoted carriage return: script-shell read as the setting it is"),
+    ("printf '[global]\\ntimeout = 60\\rindex-url = http://203.0.113.5/simple\\n' > pip.conf",
+     ASK, "configparser reads universal newlines: the index moved"),
+]
+
+# Near-misses: inert settings keep passing.
+BENIGN: list[Case] = [
+    ("printf 'save-exact=true\\n' >> .npmrc", ALLOW, "saving exact versions"),
+    ("printf 'save-exact=true\\nsave-prefix=~\\n' >> .npmrc", ALLOW, "two inert settings"),
+    ("echo 'fund=false' >> .npmrc", ALLOW, "the funding message off"),
+    ("printf 'network-timeout 600000\\n' >> .yarnrc", ALLOW, "yarn's timeout"),
+    ("printf '[global]\\ntimeout = 60\\n' > pip.conf", ALLOW, "pip's timeout"),
+    ("npm config set loglevel error", ALLOW, "quieter logs"),
+    ("npm config set save-exact=true", ALLOW, "KEY=VALUE"),
+    ("pip config set global.timeout 60", ALLOW, "pip's SECTION.KEY"),
+    ("echo 'ignore-scripts=false' >> .npmrc", ASK, "install scripts switched back on"),
+]
+
+CASES = UNLISTED + CARRIAGE_RETURNS + BENIGN
+
+
+@pytest.mark.parametrize(("command", "expected", "why"), CASES, ids=[c[0][:60] for c in CASES])
+def test_settings_writes(command: str, expected: Outcome, why: str) -> None:
+    decision = ENGINE.check(command, cwd=WORKSPACE)
+    assert decision.outcome is expected, (why, [r.rule_id for r in decision.reasons])
