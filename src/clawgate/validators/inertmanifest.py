@@ -70,7 +70,7 @@ _SETTING = lazy_pattern(r"^\s*(?:\[[\w .:-]+\]|[#;].*|([\w.@/:-]+)\s*(?:=|\s)\s*
 # The settings known to change only how a package manager reports, saves version ranges,
 # waits and retries: none names a program, a file, a registry or a credential. A setting not
 # named here (init-module, node-gyp, viewer, pip's editable or requirement) is not inert.
-INERT_SETTINGS = frozenset({
+_INERT_SETTINGS = (
     "save-exact", "save-prefix", "fund", "audit", "audit-level", "progress", "loglevel",
     "color", "engine-strict", "legacy-peer-deps", "strict-peer-deps", "package-lock",
     "update-notifier", "fetch-retries", "fetch-retry-mintimeout", "fetch-retry-maxtimeout",
@@ -80,7 +80,11 @@ INERT_SETTINGS = frozenset({
     "disable-pip-version-check", "no-cache-dir", "progress-bar", "quiet", "verbose",
     "no-input", "no-color", "require-virtualenv", "prefer-binary", "upgrade-strategy",
     "no-warn-script-location", "root-user-action",
-})
+    # yarn 2+ (.yarnrc.yml, yarn config set): camelCase spellings
+    "httpRetry", "httpTimeout", "networkConcurrency", "enableTelemetry", "enableProgressBars",
+    "enableColors", "enableMessageNames", "defaultSemverRangePrefix", "compressionLevel",
+    "preferInteractive", "npmMinimalAgeGate",
+)
 # A value that is a word, a number or a version-range sign (true, 60, ~, error).
 _PLAIN_VALUE = lazy_pattern(r"^[\w.^~+-]*$")
 # Where the readers of these files end a line: npm's ini at any CR or LF, Python's
@@ -93,10 +97,18 @@ _INEXACT_ESCAPE = lazy_pattern(r"\\[^nt\\]")
 _CONTROL = lazy_pattern(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
+def _spelling(key: str) -> str:
+    """``key`` in one spelling for save-exact, save_exact, SAVE-EXACT and saveExact."""
+    return key.lower().replace("_", "").replace("-", "")
+
+
+INERT_SETTINGS = frozenset(map(_spelling, _INERT_SETTINGS))
+
+
 def inert_setting(key: str, value: str) -> bool:
-    """``key`` (in any case, ``_`` or ``-``) is a setting known to be inert and ``value`` a
-    plain word for it."""
-    return key.lower().replace("_", "-") in INERT_SETTINGS and bool(_PLAIN_VALUE.match(value))
+    """``key`` (in any case, with ``_``, ``-`` or neither) is a setting known to be inert and
+    ``value`` a plain word for it."""
+    return _spelling(key) in INERT_SETTINGS and bool(_PLAIN_VALUE.match(value))
 
 
 def inert_settings(cmd: SimpleCommand, path: str) -> bool:
