@@ -11,6 +11,8 @@ data: they are only ever handed to ``Engine.check`` (the real engine, default po
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from clawgate.decision import Outcome
@@ -73,3 +75,30 @@ CASES = UNLISTED + CARRIAGE_RETURNS + BENIGN
 def test_settings_writes(command: str, expected: Outcome, why: str) -> None:
     decision = ENGINE.check(command, cwd=WORKSPACE)
     assert decision.outcome is expected, (why, [r.rule_id for r in decision.reasons])
+
+
+# A remembered decision and what it read outside the filesystem: the process's working
+# directory a relative cwd is taken from, and the CDPATH a bare ``cd NAME`` may follow.
+CWD_LINE = "rm -rf ../../etc"
+
+
+def test_relative_cwd_is_read_from_the_working_directory_of_the_moment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = Engine()
+    first = tmp_path / "one"
+    (first / "A").mkdir(parents=True)
+    monkeypatch.chdir(first)
+    before = engine.check(CWD_LINE, cwd="A").outcome
+    monkeypatch.chdir("/")  # "A" is now /A: ../../etc is /etc
+    assert (before, engine.check(CWD_LINE, cwd="A").outcome) == (ALLOW, DENY)
+
+
+CDPATH_LINE = "cd etc && rm -rf *"
+
+
+def test_cdpath_set_after_a_decision_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = Engine()
+    monkeypatch.delenv("CDPATH", raising=False)
+    without = engine.check(CDPATH_LINE, cwd=WORKSPACE).outcome
+    monkeypatch.setenv("CDPATH", "/")  # cd etc now goes to /etc
+    assert (without, engine.check(CDPATH_LINE, cwd=WORKSPACE).outcome) == (ASK, DENY)
