@@ -3,7 +3,9 @@ settings (``printf 'save-exact=true\\n' >> .npmrc``) and ``npm config set`` of a
 redirects nothing. A setting passes only when it is known to be inert, under any spelling,
 and the text written is read the way the package manager reads it (npm's ini ends a line at
 a carriage return; printf's ``\\r`` is a byte the file holds). Each attack sits beside
-benign near-misses that keep their outcome.
+benign near-misses that keep their outcome. Then what a remembered decision read beside the
+filesystem (the working directory a relative cwd is taken from, CDPATH), and brace sequences
+(``{e..e}``) that bash expands as it does comma lists.
 
 Every row is a command, the exact outcome it must come to, and one line of why. The lines are
 data: they are only ever handed to ``Engine.check`` (the real engine, default policy).
@@ -68,11 +70,20 @@ BENIGN: list[Case] = [
     ("echo 'ignore-scripts=false' >> .npmrc", ASK, "install scripts switched back on"),
 ]
 
-CASES = UNLISTED + CARRIAGE_RETURNS + BENIGN
+# Brace sequences: bash expands {e..e} to e before anything else, as it does a comma list.
+SEQUENCES: list[Case] = [
+    ("cat /proc/self/{e..e}nviron", DENY, "the process's environment, spelt as a sequence"),
+    ("cat ~/.ss{h..h}/id_rsa", DENY, "the SSH private key"),
+    ("chmod -R 777 /{b..b}in", DENY, "the system's programs opened to everyone"),
+    ("touch file{1..5}.txt", ALLOW, "five files in the workspace"),
+    ("for i in {1..3}; do echo $i; done", ALLOW, "a counted loop"),
+]
+
+CASES = UNLISTED + CARRIAGE_RETURNS + BENIGN + SEQUENCES
 
 
 @pytest.mark.parametrize(("command", "expected", "why"), CASES, ids=[c[0][:60] for c in CASES])
-def test_settings_writes(command: str, expected: Outcome, why: str) -> None:
+def test_today4_lines(command: str, expected: Outcome, why: str) -> None:
     decision = ENGINE.check(command, cwd=WORKSPACE)
     assert decision.outcome is expected, (why, [r.rule_id for r in decision.reasons])
 
