@@ -5,7 +5,8 @@ and the text written is read the way the package manager reads it (npm's ini end
 a carriage return; printf's ``\\r`` is a byte the file holds). Each attack sits beside
 benign near-misses that keep their outcome. Then what a remembered decision read beside the
 filesystem (the working directory a relative cwd is taken from, CDPATH), and brace sequences
-(``{e..e}``) that bash expands as it does comma lists.
+(``{e..e}``) that bash expands as it does comma lists, writes through links already on disk,
+and ``find`` name globs that name credentials (``id_rsa*``) handed on to be read.
 
 Every row is a command, the exact outcome it must come to, and one line of why. The lines are
 data: they are only ever handed to ``Engine.check`` (the real engine, default policy).
@@ -79,7 +80,18 @@ SEQUENCES: list[Case] = [
     ("for i in {1..3}; do echo $i; done", ALLOW, "a counted loop"),
 ]
 
-CASES = UNLISTED + CARRIAGE_RETURNS + BENIGN + SEQUENCES
+# find's name tests that name credentials by a glob of their names, the found files read.
+FOUND: list[Case] = [
+    ("find ~ -name 'id_rsa*' | xargs cat", ASK, "the SSH private key and its public half"),
+    ("find ~ -iname 'ID_RSA*' | xargs cat", ASK, "the same in any case"),
+    ("find ~ -name 'id_[r]sa' | xargs cat", ASK, "a bracket that spells the same name"),
+    ("cat $(find ~ -name 'id_*')", ASK, "every SSH key, substituted"),
+    ("find . -name '*' | xargs cat", ALLOW, "every file: the start point says what is read"),
+    ("find . -name 'x*' | xargs cat", ALLOW, "a prefix everyday files share"),
+    ("find ~ -name 'id_rsa*'", ALLOW, "listed only, not read"),
+]
+
+CASES = UNLISTED + CARRIAGE_RETURNS + BENIGN + SEQUENCES + FOUND
 
 
 @pytest.mark.parametrize(("command", "expected", "why"), CASES, ids=[c[0][:60] for c in CASES])
