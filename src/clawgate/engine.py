@@ -176,7 +176,8 @@ class Engine:
         ctx = self._context(cwd)
         # ~ and $HOME mean the home directory of the moment; the state directory is the one
         # the environment names now; the hooks directories are the ones the git config names
-        key = (command, ctx.cwd, ctx.home, ctx.guarded, ctx.state_env, ctx.protected)
+        key = (command, ctx.cwd, ctx.workspace, ctx.home, ctx.guarded, ctx.state_env,
+               ctx.protected, ctx.cdpath)
         cached = self._cache.get(key)
         if cached is not None and (cached[1] is None or holds(cached[1])):
             with suppress(KeyError):  # another thread may have evicted it meanwhile
@@ -198,17 +199,23 @@ class Engine:
         names the home and state directories) while the filesystem facts it read hold (the
         git config naming a hooks directory, the state directory's real path): path
         normalisation costs more than a whole plain-word check."""
-        key = (cwd, "" if cwd else _process_cwd(), *map(os.environ.get, _STATE_ENV))
+        # A relative cwd or workspace is read from the process's working directory of the
+        # moment, which is then part of the key
+        relative = not (cwd and os.path.isabs(cwd)) or not os.path.isabs(
+            self.settings.workspace or "/")
+        base = _process_cwd() if relative else ""
+        key = (cwd, base, os.environ.get("CDPATH"), *map(os.environ.get, _STATE_ENV))
         found = self._contexts.get(key)
         if found is not None and (found[1] is None or holds(found[1])):
             return found[0]
         with recording() as facts:
-            here = os.path.abspath(cwd or key[1] or UNKNOWN_CWD)
-            workspace = os.path.abspath(self.settings.workspace or here)
+            here = os.path.normpath(os.path.join(base, cwd or ""))
+            workspace = os.path.normpath(os.path.join(base, self.settings.workspace or here))
             made = Context(here, workspace, os.path.expanduser("~"),
                            _forbidden_in(workspace, self.settings.forbidden_paths),
                            (*self.settings.protected_paths, *hooks_patterns(workspace)),
-                           self.settings.regenerable_paths, state_paths(), _placing_state())
+                           self.settings.regenerable_paths, state_paths(), _placing_state(),
+                           cdpath=bool(key[2]))
         if len(self._contexts) >= 64:
             self._contexts.clear()
         if facts.reusable:
@@ -482,7 +489,8 @@ def _moved(parsed: ParsedLine, ctx: Context) -> dict[int, tuple[Context, ...]]:
 
 # A decision's key: the line, the cwd, the home, the state, the variables placing it and the
 # protected patterns (the hooks directories the git config names among them).
-_CacheKey = tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...], tuple[str, ...]]
+_CacheKey = tuple[str, str, str, str, tuple[str, ...], tuple[tuple[str, str], ...],
+                  tuple[str, ...], bool]
 # What the home and the state directories are read from (statedir.state_root).
 _STATE_ENV = ("HOME", "CLAWGATE_STATE_HOME", "XDG_STATE_HOME", "CLAWGATE_STATE_DIR")
 

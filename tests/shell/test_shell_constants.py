@@ -81,7 +81,10 @@ def test_plainly_written_words_are_not_respelled() -> None:
     ("echo {a,b}{c,d}", "echo ac ad bc bd"),
     ("x={a,b} echo {1,2}", "x={a,b} echo 1 2"),  # no brace expansion in an assignment
     ('echo "{a,b}" {a} $(echo {a,b})', None),  # quoted, no comma, inside $( )
-    ("echo {1..3}", None),  # sequences are not expanded
+    ("echo {1..3}", "echo 1 2 3"),  # a sequence, as bash expands it
+    ("echo /{e..e}tc {05..3..2}", "echo /etc 05 03"),
+    ("echo {1..65}", None),  # more words than the budget: not spelt out
+    ("echo {1..a} {Z..a}", None),  # no sequence bash makes; one spanning [\]^_`
     ("{ ls; }", None),
     ("ls # {a,b}", None),
     ("cat <<E\n{a,b}\nE\n{rm,-rf} ~", "cat <<E\n{a,b}\nE\nrm -rf ~"),  # a body is no word

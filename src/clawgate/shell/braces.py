@@ -16,9 +16,10 @@ _STARTS_COMMAND = frozenset({";", "|", "&", "(", "\n", "&&", "||", ""})
 
 
 def expand_line(line: str) -> str | None:
-    """``line`` with every unquoted comma brace expansion in a word expanded, or None when
-    there is none. Comments and here-document bodies are not words: left as they are."""
-    if "{" not in line or "," not in line:  # a list needs both ({ :;}, ${x}: no scan)
+    """``line`` with every unquoted brace expansion (a comma list, a sequence ``{a..c}``) in a
+    word expanded, or None when there is none. Comments and here-document bodies are not
+    words: left as they are."""
+    if "{" not in line or ("," not in line and ".." not in line):  # ({ :;}, ${x}: no scan)
         return None
     return _expanded(line)
 
@@ -31,7 +32,7 @@ def _expanded(line: str) -> str | None:
     for token, is_word in _tokens(line):
         if is_word and not (previous in _STARTS_COMMAND and _ASSIGNMENT.match(token)):
             alternatives = braces(token)
-            if alternatives is not None and len(alternatives) > 1:
+            if alternatives is not None and alternatives != [token]:  # {e..e}: one, changed
                 out.append(" ".join(alternatives))
                 changed = True
                 previous = token
@@ -138,19 +139,29 @@ def _balanced(line: str, i: int) -> int:
 
 
 def braces(text: str, budget: int = 64) -> list[str] | None:
-    """``text`` after brace expansion (comma lists only, as bash does it first: quotes and
-    ``${`` protect braces); None for a sequence ``{a..b}`` or more than ``budget`` words."""
+    """``text`` after brace expansion (comma lists and sequences ``{a..e}``, ``{1..9..2}``, as
+    bash does it first: quotes and ``${`` protect braces); None for a ``..`` that is no
+    sequence bash makes here or more than ``budget`` words."""
     found = _brace_at(text)
     if found is None:
         return [text]
     start, commas, end = found
-    if not commas:  # {x} or a sequence
-        if ".." in text[start:end]:
+    if not commas and ".." in text[start:end]:
+        items = sequence(text[start + 1 : end], budget)
+        if items is None:
             return None
+        out: list[str] = []
+        for item in items:
+            expanded = braces(text[:start] + item + text[end + 1 :], budget)
+            if expanded is None or len(out) + len(expanded) > budget:
+                return None
+            out.extend(expanded)
+        return out
+    if not commas:  # {x}
         rest = braces(text[end + 1 :], budget)
         return None if rest is None else [text[: end + 1] + r for r in rest]
     bounds = [start, *commas, end]
-    out: list[str] = []
+    out = []
     for a, b in itertools.pairwise(bounds):
         expanded = braces(text[:start] + text[a + 1 : b] + text[end + 1 :], budget)
         if expanded is None or len(out) + len(expanded) > budget:
@@ -192,3 +203,36 @@ def _brace_at(text: str) -> tuple[int, list[int], int] | None:
                 return start, commas, i
         i += 1
     return None
+
+
+_SEQUENCE = lazy_pattern(r"^(?:([+-]?\d+)\.\.([+-]?\d+)|([A-Za-z])\.\.([A-Za-z]))"
+                         r"(?:\.\.([+-]?\d+))?$")
+
+
+def sequence(inner: str, budget: int) -> list[str] | None:
+    """The words of bash's sequence expression ``{inner}`` (``1..10``, ``01..10`` zero-padded,
+    ``z..a``, ``a..z..2``); None when ``inner`` is none bash makes (it then stays as written:
+    not known here) or it has more than ``budget`` words."""
+    found = _SEQUENCE.match(inner)
+    if found is None:
+        return None
+    first, last, char_first, char_last, step_text = found.groups()
+    step = abs(int(step_text or "1")) or 1
+    if first is None:
+        low, high = ord(char_first), ord(char_last)
+    else:
+        low, high = int(first), int(last)
+    count = abs(high - low) // step + 1
+    if count > budget:
+        return None
+    numbers = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
+    if first is None:  # between Z and a lie [\]^_` (bash quotes them): not spelt out here
+        letters = [chr(n) for n in numbers]
+        return letters if all(c.isalpha() for c in letters) else None
+    width = max(len(first), len(last)) if _padded(first) or _padded(last) else 0
+    return [f"{n:0{width}d}" if width else str(n) for n in numbers]
+
+
+def _padded(number: str) -> bool:
+    """Bash pads a sequence to the widest bound when a bound starts with a zero (``01``)."""
+    return len(number.lstrip("+-")) > 1 and number.lstrip("+-").startswith("0")

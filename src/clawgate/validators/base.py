@@ -33,6 +33,9 @@ class Context:
     # (name, value) of the variables that place the state (``$CLAWGATE_STATE_HOME`` ...), as
     # the guard's environment has them: the agent's commands run with the same
     state_env: tuple[tuple[str, str], ...] = ()
+    # The guard's environment sets CDPATH (a cd to a bare name may go elsewhere): read once,
+    # with the rest of the context, so that a remembered decision is keyed by it
+    cdpath: bool = False
 
 
 class _Base(ABC):

@@ -74,8 +74,7 @@ def places(parsed: ParsedLine, ctx: Context, unknown: str | None = None,
     # (the subshell it is confined to, (index of the cd, where, for sure)), in order
     moves: list[tuple[tuple[str, ...] | None, tuple[int, str | None, bool]]] = []
     # CDPATH is searched first; with cdable_vars a name is also a variable's value
-    cdpath = "CDPATH" in parsed.source or "cdable_vars" in parsed.source or bool(
-        os.environ.get("CDPATH"))
+    cdpath = "CDPATH" in parsed.source or "cdable_vars" in parsed.source or ctx.cdpath
     links: list[str] = []  # symbolic links the line makes: a cd through one goes elsewhere
     changers = [c for c in map(_changer, commands) if c is not None]
     for index, cmd in enumerate(commands):

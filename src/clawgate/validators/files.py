@@ -3,6 +3,7 @@ anywhere near a policy's forbidden paths DENY."""
 
 from __future__ import annotations
 
+from clawgate import fsfacts
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, SimpleCommand, Word
@@ -11,7 +12,7 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.credentials import is_key_material
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_scratch, resolve, under
-from clawgate.validators.writes import may_write, write_shapes, write_targets
+from clawgate.validators.writes import may_write, redirect_targets, write_shapes, write_targets
 
 _HOME_PERSISTENCE = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
                      ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".kshrc", ".cshrc",
@@ -86,7 +87,8 @@ class WriteOutsideWorkspace(Validator):
         if not may_write(cmd):
             return Verdict.passthrough()
         for word in write_targets(cmd):
-            path = next((p for p in readings(word, ctx) if not in_scratch(p, ctx)), None)
+            path = next((p for p in readings(word, ctx, follows(cmd, word))
+                         if not in_scratch(p, ctx)), None)
             if path is not None:
                 return Verdict.of(Outcome.ASK, self.id, f"writes {path}, outside the "
                                   "workspace", hint="write inside the workspace or /tmp",
@@ -120,7 +122,7 @@ class WritePersistence(Validator):
             return Verdict.passthrough()
         keeps_keys = cmd.program in _KEY_TOOLS
         for word in write_targets(cmd):
-            paths = readings(word, ctx)
+            paths = readings(word, ctx, follows(cmd, word))
             path = next((p for p in paths if persistence_target(p, ctx)), None)
             if path is not None:
                 return Verdict.deny(self.id, f"writes {path}, which runs or grants access "
@@ -143,10 +145,22 @@ def _key_file(path: str, ctx: Context) -> bool:
         not name.startswith("known_hosts")
 
 
-def readings(word: Word, ctx: Context) -> list[str]:
+# Programs that replace or remove a link named as their target instead of writing through it.
+_REPLACING = frozenset({"rm", "unlink", "rmdir", "mv", "ln"})
+
+
+def follows(cmd: SimpleCommand, word: Word) -> bool:
+    """Whether ``cmd`` writes through a symbolic link ``word`` names (a redirection, ``tee``,
+    ``cp``, ``touch`` do; ``rm``, ``mv``, ``ln`` act on the link itself)."""
+    return cmd.program not in _REPLACING or any(word is w for w in redirect_targets(cmd))
+
+
+def readings(word: Word, ctx: Context, through_links: bool = False) -> list[str]:
     """Where a write target may land. A ``~`` the shell leaves alone (``--output=~/.bashrc``:
     bash expands a tilde after ``=`` only in assignments, zsh with ``magic_equal_subst``
-    and some programs expand it anyway) is read both ways, and the stricter reading wins."""
+    and some programs expand it anyway) is read both ways, and the stricter reading wins.
+    ``through_links``: a path a symbolic link on disk leads elsewhere (``notes.txt ->
+    ~/.bashrc``, ``d -> ~/.ssh`` for ``d/authorized_keys``) lands where the link leads too."""
     path = resolve(word, ctx).path
     found = [] if path is None else [path]
     value = word.value
@@ -154,6 +168,8 @@ def readings(word: Word, ctx: Context) -> list[str]:
         home = resolve(Word(value, value, expansions=frozenset({TILDE})), ctx).path
         if home is not None:
             found.append(home)
+    if through_links:
+        found += [real for real in map(fsfacts.realpath, found) if real not in found]
     return found
 
 

@@ -64,25 +64,60 @@ def inert_manifest(cmd: SimpleCommand, path: str) -> bool:
 # Settings that make a package manager run a program of the setter's choosing.
 RUNNING_SETTINGS = lazy_pattern(r"(?i)^(?:script-shell|shell|node-options|onload-script|git"
                                 r"|editor|browser|yarn-?path|prefix)\b")
-# Settings that redirect where packages come from, how they are trusted, or what runs.
-REDIRECTING = lazy_pattern(r"(?i)registry|index|trusted-host|find-links|proxy|^ca|cafile|cert"
-                           r"|ssl|scripts|auth|token|userconfig|globalconfig|prefix|mirror"
-                           r"|unsafe|scopes|plugin|source|repositor|^git$|channel|key")
 # Settings files of one ``key = value`` (or yarn's ``key value``) per line.
 _SETTINGS_FILES = frozenset({".npmrc", ".yarnrc", "pip.conf", "pip.ini"})
 _SETTING = lazy_pattern(r"^\s*(?:\[[\w .:-]+\]|[#;].*|([\w.@/:-]+)\s*(?:=|\s)\s*(.*)|)\s*$")
+# The settings known to change only how a package manager reports, saves version ranges,
+# waits and retries: none names a program, a file, a registry or a credential. A setting not
+# named here (init-module, node-gyp, viewer, pip's editable or requirement) is not inert.
+_INERT_SETTINGS = (
+    "save-exact", "save-prefix", "fund", "audit", "audit-level", "progress", "loglevel",
+    "color", "engine-strict", "legacy-peer-deps", "strict-peer-deps", "package-lock",
+    "update-notifier", "fetch-retries", "fetch-retry-mintimeout", "fetch-retry-maxtimeout",
+    "fetch-timeout", "prefer-offline", "prefer-online", "lockfile-version", "unicode",
+    "auto-install-peers", "strict-peer-dependencies", "network-timeout", "ignore-engines",
+    "disable-self-update-check", "timeout", "default-timeout", "retries",
+    "disable-pip-version-check", "no-cache-dir", "progress-bar", "quiet", "verbose",
+    "no-input", "no-color", "require-virtualenv", "prefer-binary", "upgrade-strategy",
+    "no-warn-script-location", "root-user-action",
+    # yarn 2+ (.yarnrc.yml, yarn config set): camelCase spellings
+    "httpRetry", "httpTimeout", "networkConcurrency", "enableTelemetry", "enableProgressBars",
+    "enableColors", "enableMessageNames", "defaultSemverRangePrefix", "compressionLevel",
+    "preferInteractive", "npmMinimalAgeGate",
+)
+# A value that is a word, a number or a version-range sign (true, 60, ~, error).
+_PLAIN_VALUE = lazy_pattern(r"^[\w.^~+-]*$")
+# Where the readers of these files end a line: npm's ini at any CR or LF, Python's
+# configparser at CR, LF or CRLF (universal newlines).
+_LINE_ENDS = lazy_pattern(r"\r\n?|\n")
+# An escape the reader of printf's and echo's text (written.py) does not spell out as the byte
+# it makes (\r, \x0d and \015 are dropped or kept as text): only \n, \t and \\ read exactly.
+_INEXACT_ESCAPE = lazy_pattern(r"\\[^nt\\]")
+# Any other control character: a text that holds one is not read here as settings.
+_CONTROL = lazy_pattern(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _spelling(key: str) -> str:
+    """``key`` in one spelling for save-exact, save_exact, SAVE-EXACT and saveExact."""
+    return key.lower().replace("_", "").replace("-", "")
+
+
+INERT_SETTINGS = frozenset(map(_spelling, _INERT_SETTINGS))
+
+
+def inert_setting(key: str, value: str) -> bool:
+    """``key`` (in any case, with ``_``, ``-`` or neither) is a setting known to be inert and
+    ``value`` a plain word for it."""
+    return _spelling(key) in INERT_SETTINGS and bool(_PLAIN_VALUE.match(value))
 
 
 def inert_settings(cmd: SimpleCommand, path: str) -> bool:
     """``cmd`` writes (or appends) literal settings to a package manager's settings file
-    (``.npmrc``, ``.yarnrc``, ``pip.conf``) that neither run a program nor redirect where
-    packages come from (``save-exact=true``), as ``npm config set save-exact true`` would."""
-    from clawgate.validators.protected import RUNS_CODE
-
+    (``.npmrc``, ``.yarnrc``, ``pip.conf``), each one known to neither run a program nor
+    redirect where packages come from (``save-exact=true``), as ``npm config set save-exact
+    true`` would."""
     settings = _settings(cmd, path)
-    return settings is not None and not any(
-        RUNNING_SETTINGS.match(key) or REDIRECTING.search(key) or RUNS_CODE.search(value)
-        or "${" in value for key, value in settings)
+    return settings is not None and all(inert_setting(key, value) for key, value in settings)
 
 
 def running_setting(cmd: SimpleCommand, path: str) -> str | None:
@@ -98,11 +133,15 @@ def _settings(cmd: SimpleCommand, path: str) -> list[tuple[str, str]] | None:
     if posixpath.basename(path) not in _SETTINGS_FILES or cmd.program not in ("echo", "printf"):
         return None
     name = posixpath.basename(path)
+    if any(_INEXACT_ESCAPE.search(word) for word in cmd.args):
+        return None  # printf 'a=1\rb=2': the text read here is not the text written
     texts = [text for where, text in written(cmd) if posixpath.basename(where) == name]
     if len(texts) != 1 or texts[0] is None:
         return None
+    if _CONTROL.search(texts[0].replace("\r", "\n")):
+        return None
     found: list[tuple[str, str]] = []
-    for line in texts[0].split("\n"):
+    for line in _LINE_ENDS.split(texts[0]):
         setting = _SETTING.match(line)
         if setting is None:
             return None

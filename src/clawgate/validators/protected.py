@@ -22,8 +22,8 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.inertmanifest import (
-    REDIRECTING,
     RUNNING_SETTINGS,
+    inert_setting,
     inert_settings,
     running_setting,
 )
@@ -332,10 +332,18 @@ class PackageConfigSet(Validator):
             return Verdict.deny(self.id, f"{what} saves a setting that runs a program",
                                 hint="change this setting by hand")
         if what.endswith(("config set", "config delete", "config rm", "config unset", " set",
-                          "config --set")) and values and not REDIRECTING.search(values[0]):
+                          "config --set")) and values and _inert_values(values):
             return Verdict.passthrough()  # npm config set loglevel error: nothing redirected
         return Verdict.ask(self.id, f"{what} writes {_PACKAGE_WHY}",
                            hint="confirm the setting")
+
+
+def _inert_values(values: Sequence[str]) -> bool:
+    """The words after ``config set`` (``KEY VALUE`` or ``KEY=VALUE``, pip's ``SECTION.KEY``;
+    ``KEY`` alone to delete it) name a setting known to be inert and give it a plain value."""
+    key, _, value = values[0].partition("=")
+    key = key.rpartition(".")[2]  # pip's global.timeout: the section, then the setting
+    return len(values) <= 2 and inert_setting(key, value or "".join(values[1:2]))
 
 
 _PACKAGE_WHY = "package-manager configuration, which redirects downloads or runs code"

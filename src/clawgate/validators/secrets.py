@@ -294,10 +294,28 @@ def _names_credentials(cmd: SimpleCommand) -> bool:
     ``.env``), a key file's extension (``*.key``) or a store (``*/.ssh/*``), not a pattern
     that also matches everything else of a kind (``*.json``, ``*.yaml``)."""
     words = cmd.words
-    tests = [words[i + 1].value or "" for i, w in enumerate(words[:-1])
+    tests = [(w.shown, words[i + 1].value or "") for i, w in enumerate(words[:-1])
              if w.shown in _FIND_FILTERS]
     return bool(tests) and all(not any(c in t for c in "*?[") or _KEY_GLOB.search(t)
-                               for t in tests)
+                               or (test.endswith("name") and _only_credentials(t, test))
+                               for test, t in tests)
+
+
+# Names of the everyday files of a project: a glob that matches one of them (``*``, ``*.*``,
+# ``*.json``) is no name of a credential, whatever else it matches.
+_ORDINARY = ("x.json", "x.yaml", "x.yml", "x.toml", "x.py", "x.js", "x.ts", "x.go", "x.rs",
+             "x.c", "x.h", "x.java", "x.txt", "x.md", "x.csv", "x.xml", "x.html", "x.sh",
+             "x.lock", "x.log", "README", "Makefile", "config", "index", "main", "x")
+
+
+def _only_credentials(pattern: str, test: str) -> bool:
+    """The glob ``pattern`` of a ``-name`` (``-iname``: any case) test matches a credential's
+    name (``id_rsa*``, ``id_[r]sa``, ``.git-cred*``) and no everyday file's."""
+    from fnmatch import fnmatchcase
+
+    pattern = pattern.lower() if test.startswith("-i") else pattern
+    return any(n != pattern for n in credential_names(pattern)) and not any(
+        fnmatchcase(n, pattern) for n in _ORDINARY)
 
 
 def _found_credential(cmd: SimpleCommand, ctx: Context) -> str | None:
