@@ -331,14 +331,18 @@ class Engine:
                     return None
                 for inner in verdict.nested:  # text the line writes and then runs
                     if isinstance(inner, MayRun) and depth < MAX_NESTING:
-                        maybe = _Run()  # another reading of the line: only its DENY counts
-                        self._check_line(inner, ctx, maybe, depth + 1)
-                        run.add_denials(maybe)
+                        self._check_maybe(inner, ctx, run, depth)
                     elif isinstance(inner, str) and depth < MAX_NESTING:
                         self._check_line(inner, ctx, run, depth + 1)
         if resolve and depth < MAX_NESTING and (parsed.comments or "<<" in line):
             self._set_aside(parsed, ctx, run, depth)
         return parsed
+
+    def _check_maybe(self, inner: MayRun, ctx: Context, run: _Run, depth: int) -> None:
+        """Another reading of what runs (``MayRun``): only its DENY counts."""
+        maybe = _Run()
+        self._check_line(inner, ctx, maybe, depth + 1)
+        run.add_denials(maybe)
 
     def _set_aside(self, parsed: ParsedLine, ctx: Context, run: _Run, depth: int) -> None:
         """Every byte accounted for: a comment or a here-document body that, read as a line of
@@ -383,11 +387,8 @@ class Engine:
                 if fed and isinstance(inner, str) and XARGS_ITEM in inner:
                     continue  # checked rooted in the resolved reading
                 if isinstance(inner, MayRun):
-                    if run.aside:
-                        continue  # "# then: rm -rf ~" is prose about a command
-                    maybe = _Run()
-                    self._check_line(inner, ctx, maybe, depth + 1)
-                    run.add_denials(maybe)
+                    if not run.aside:  # "# then: rm -rf ~" is prose about a command
+                        self._check_maybe(inner, ctx, run, depth)
                 elif isinstance(inner, str):
                     self._check_line(inner, ctx, run, depth + 1)
                 else:
