@@ -69,6 +69,18 @@ class Slow(Validator):
         return Verdict.passthrough()
 
 
+class SlowMachine(Validator):
+    """Burns 5 ms of CPU on every command: a machine slower at everything."""
+
+    id = "CG-TEST-008"
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        end = time.thread_time() + 0.005
+        while time.thread_time() < end:
+            pass
+        return Verdict.passthrough()
+
+
 class SlowOnce(Validator):
     """Burns 30 ms of CPU on the first ``slow`` only: a one-off cost, as noise on a shared
     machine is, not a slow checker."""

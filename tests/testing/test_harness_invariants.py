@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 
 import pytest
-from harness_policies import FirstCommandOnly, Hang, Slow, SlowOnce, blind, unwrapping
+from harness_policies import FirstCommandOnly, Hang, Slow, SlowMachine, SlowOnce, blind, unwrapping
 
 from clawgate.decision import Decision, Outcome
 from clawgate.engine import Engine
@@ -24,11 +24,12 @@ def test_decides_catches_a_slow_checker() -> None:
     # 30 ms of CPU against a 10 ms deadline; on a loaded machine the wall-clock watchdog
     # (10 deadlines) may fire first: either way a decides violation.
     with pytest.raises(inv.InvariantViolation,
-                       match=r"over the 10 ms deadline|the checker hangs") as caught:
+                       match=r"over its [0-9.]+ ms bound \(the larger of 10 ms and 8 times the "
+                       r"reference line's [0-9.]+ ms\)|the checker hangs") as caught:
         inv.decides_in_time(engine, "slow x", deadline_ms=10)
     assert caught.value.invariant == "decides"
     assert caught.value.lines() == ("slow x",)
-    if "deadline" in str(caught.value):  # every try timed, each as a first sight
+    if "bound" in str(caught.value):  # every try timed, each as a first sight
         assert str(caught.value).count(", ") >= inv.CONFIRMATIONS
     inv.decides_in_time(Engine(validators=[Slow()]), "slow x", deadline_ms=2000)
 
@@ -38,9 +39,20 @@ def test_decides_allows_a_long_line_as_much_per_256_characters() -> None:
     engine = Engine(validators=[Slow()])
     long_line = "slow " + "x" * (8 * inv.DEADLINE_CHARS - 5)
     assert inv.decides_in_time(engine, long_line, deadline_ms=10).outcome is Outcome.ALLOW
-    with pytest.raises(inv.InvariantViolation, match=r"over its 15\.0 ms deadline \(10 ms per "
-                       r"256 characters\)|the checker hangs"):
-        inv.decides_in_time(engine, "slow " + "x" * (384 - 5), deadline_ms=10)
+    with pytest.raises(inv.InvariantViolation, match=r"over its 15\.0 ms bound \(the larger of "
+                       r"10 ms and 0 times the reference line's [0-9.]+ ms per 256 characters\)"
+                       r"|the checker hangs"):
+        inv.decides_in_time(engine, "slow " + "x" * (384 - 5), deadline_ms=10, ratio=0)
+
+
+def test_decides_bound_moves_with_the_machine() -> None:
+    # A machine where every command costs 5 ms of CPU: the reference line (a dozen commands)
+    # costs over 50 ms there, so a line of 35 ms is no slower than the machine makes every
+    # line, and meets its bound; with the machine left out (ratio 0) it misses 10 ms.
+    engine = Engine(validators=[Slow(), SlowMachine()])
+    assert inv.decides_in_time(engine, "slow x", deadline_ms=10).outcome is Outcome.ALLOW
+    with pytest.raises(inv.InvariantViolation, match=r"over its 10\.0 ms bound|the checker hangs"):
+        inv.decides_in_time(engine, "slow x", deadline_ms=10, ratio=0)
 
 
 def test_decides_confirms_a_miss_before_it_fails() -> None:

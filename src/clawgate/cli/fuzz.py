@@ -35,6 +35,9 @@ _NAMES = ("decides", "rewrites", "adding", "wrappers", "paths", "audit")
 @click.option("--deadline-ms", default=50.0, show_default=True, type=click.FloatRange(0.1),
               help="Time bound for one decision, in CPU milliseconds (per 256 characters "
                    "of a longer line).")
+@click.option("--deadline-ratio", default=8.0, show_default=True, type=click.FloatRange(0),
+              help="On a slower machine, the bound is this many times what a heavy ordinary "
+                   "line costs beside it, where that is more than --deadline-ms.")
 @click.option("--invariant", "only", multiple=True, type=click.Choice(_NAMES),
               help="Run only this invariant (repeatable).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
@@ -45,8 +48,8 @@ _NAMES = ("decides", "rewrites", "adding", "wrappers", "paths", "audit")
               help="Invariants run at once, in forked worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline_ms: float,
-         only: tuple[str, ...], save: str | None, keep_going: bool, jobs: int,
-         as_json: bool) -> int:
+         deadline_ratio: float, only: tuple[str, ...], save: str | None, keep_going: bool,
+         jobs: int, as_json: bool) -> int:
     """Check the policy's invariants on generated commands, rewrites, wrappers and paths."""
     from clawgate.testing.examples import read_all
 
@@ -64,7 +67,8 @@ def fuzz(*, policies: tuple[str, ...], examples: int, seed: int | None, deadline
     except PolicyError as exc:
         say(str(exc))
         return ExitCode.USAGE
-    config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going, layered, jobs)
+    config = FuzzConfig(examples, seed, deadline_ms, only, seeds, keep_going, layered, jobs,
+                        deadline_ratio)
     printer = None if as_json else (lambda r: click.echo("\n".join(describe(r, config, policies))))
     results = _run(engine, config, printer)
     if save:

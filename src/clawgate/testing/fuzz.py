@@ -48,6 +48,7 @@ class FuzzConfig:
     keep_going: bool = False  # count every failing example instead of stopping to shrink
     policies: tuple[str, ...] | None = ()  # the engine's manifests; None: built otherwise
     jobs: int = 1  # invariants run at once (forked processes)
+    deadline_ratio: float = inv.DEADLINE_RATIO  # ``decides``: times the reference line's cost
 
 
 @dataclass
@@ -104,7 +105,8 @@ def _decides(engine: Engine, config: FuzzConfig, result: Result,
 
     def body(data: st.DataObject, line: str) -> None:
         start = time.perf_counter()
-        inv.decides_in_time(engine, line, deadline_ms=config.deadline_ms)
+        inv.decides_in_time(engine, line, deadline_ms=config.deadline_ms,
+                            ratio=config.deadline_ratio)
         worst[0] = max(worst[0], (time.perf_counter() - start) * 1000)
         result.note = f"slowest {worst[0]:.1f} ms"
         result.applied += 1

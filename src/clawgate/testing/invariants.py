@@ -33,6 +33,16 @@ if TYPE_CHECKING:
 HANG_FACTOR = 10  # the watchdog on ``decides``, in deadlines of CPU time
 CONFIRMATIONS = 2  # more first-sight timings of a line over the deadline before it fails
 DEADLINE_CHARS = 256  # the length of line ``decides``' deadline is for (longer: as much per)
+# ``decides``' bound moves with the machine: a line also has this many times what a heavy,
+# ordinary line of the fuzzer's shapes costs on the same machine at the same moment.
+DEADLINE_RATIO = 8.0
+# That line: a here-document to a shell, substitutions of every kind, a prompt expansion and an
+# eval (a second opinion: bash run in its sandbox), as the generated lines have them.
+REFERENCE_LINE = ('sh <<-END\n\techo "$HOME"\n\tgit status --short\n\tEND\n'
+                  'v=status; git ${v} --short 2>/dev/null | head -n 5; eval "echo $HOME"; '
+                  'printf "%s\\n" "$(git log --oneline -n 3)" ${x@P} <<< done; '
+                  '{ cd build && make -j2 "CFLAGS=$(pkg-config --cflags zlib)" 2>&1 | tee log.txt; '
+                  '} || echo "failed: `date`"')
 HANG_S = 1.0  # the watchdog on checks made by the other invariants, in seconds of CPU time
 # A check blocked without using CPU is a hang too: real time, this many watchdog periods (a
 # loaded machine stretches real time several-fold, never thirty-fold).
@@ -117,38 +127,51 @@ def _outcome(engine: Engine, line: str, cwd: str | None) -> Outcome:
 
 
 def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
-                    cwd: str | None = None) -> Decision:
-    """``line`` gets ALLOW, ASK or DENY, without an exception, within ``deadline_ms``.
+                    ratio: float = DEADLINE_RATIO, cwd: str | None = None) -> Decision:
+    """``line`` gets ALLOW, ASK or DENY, without an exception, within its time bound.
 
-    The deadline is held against the checker's CPU time, which neighbours on a shared machine
-    do not inflate, with the garbage collector paused (a collection costs what the whole
-    process's heap costs -- a test runner's -- not what the checker does); a watchdog
-    interrupts a check still running after ``HANG_FACTOR`` deadlines of CPU time. Real time is
-    no bound: on a loaded machine it measures the neighbours. Even CPU time is noisy on a
-    shared virtual machine (the same first sight of a line measured 33 to 61 ms here), and
-    noise only ever adds: a miss is timed ``CONFIRMATIONS`` more times, each as a first sight
-    (``Engine.forget``), and only a line over the deadline every time fails.
+    The bound is CPU time, which neighbours on a shared machine do not inflate, with the
+    garbage collector paused (a collection costs what the whole process's heap costs -- a test
+    runner's -- not what the checker does); a watchdog interrupts a check still running after
+    ``HANG_FACTOR`` bounds of CPU time. Real time is no bound: on a loaded machine it measures
+    the neighbours. Even CPU time differs from machine to machine and from moment to moment on
+    a shared virtual machine (the same first sight of a line measured 33 to 61 ms on two
+    machines of one kind), so the bound is the larger of ``deadline_ms`` and ``ratio`` times
+    what ``REFERENCE_LINE`` -- a heavy, ordinary line -- costs beside it: a slow or busy
+    machine is slow for both, and what fails is a line that costs many times what a heavy
+    ordinary line does. Noise only ever adds: a miss is timed ``CONFIRMATIONS`` more times,
+    each as a first sight (``Engine.forget``), the reference timed as often between them, and
+    only a line over its bound every time fails.
 
-    The deadline is for a line of up to ``DEADLINE_CHARS`` characters; a longer one has as
-    much per ``DEADLINE_CHARS`` characters (the checker's work grows with the text it reads:
-    what must not happen is that it grows faster, or without bound).
+    The bound is for a line of up to ``DEADLINE_CHARS`` characters; a longer one has as much
+    per ``DEADLINE_CHARS`` characters (the checker's work grows with the text it reads: what
+    must not happen is that it grows faster, or without bound).
     """
     args = {"line": line, "deadline_ms": deadline_ms}
-    allowed = deadline_ms * max(1.0, len(line) / DEADLINE_CHARS)
+    scale = max(1.0, len(line) / DEADLINE_CHARS)
+    allowed = deadline_ms * scale
     decision, cpu_ms, wall_ms = _timed_check(engine, line, cwd, allowed, args)
     tries = [cpu_ms]
-    while cpu_ms > allowed and len(tries) <= CONFIRMATIONS:
+    references: list[float] = []
+    while min(tries) > allowed and len(tries) <= CONFIRMATIONS:
+        for _ in range(1 if references else 2):  # the first time warms it (lazy imports)
+            engine.forget()
+            references.append(_timed_check(engine, REFERENCE_LINE, cwd, allowed, args)[1])
         engine.forget()
         decision, cpu_ms, wall_ms = _timed_check(engine, line, cwd, allowed, args)
         tries.append(cpu_ms)
-    if cpu_ms > allowed:
+    if references:
+        allowed = max(deadline_ms, ratio * min(references)) * scale
+    if min(tries) > allowed:
         each = ", ".join(f"{t:.1f}" for t in tries)
-        bound = (f"the {deadline_ms:g} ms deadline" if allowed == deadline_ms else
-                 f"its {allowed:.1f} ms deadline ({deadline_ms:g} ms per {DEADLINE_CHARS} "
-                 "characters)")
+        per = f" per {DEADLINE_CHARS} characters" if scale > 1 else ""
+        bound = (f"its {allowed:.1f} ms bound (the larger of {deadline_ms:g} ms and {ratio:g} "
+                 f"times the reference line's {min(references):.1f} ms{per})")
         raise InvariantViolation("decides", f"took {min(tries):.1f} ms of CPU at best ({each} "
                                  f"ms, each a first sight; {wall_ms:.1f} ms wall the last "
                                  f"time), over {bound}", args)
+    if references:
+        engine.forget()  # the reference's decisions are not the run's
     return decision
 
 

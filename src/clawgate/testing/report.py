@@ -49,7 +49,8 @@ def reproduce(result: Result, config: FuzzConfig, policies: Sequence[str]) -> li
            for line in (result.violation.lines() if result.violation else ())]
     seed = f" --seed {config.seed}" if config.seed is not None else ""
     out.append(f"policy fuzz{flags} --invariant {result.name} --examples {config.examples}"
-               f"{seed} --deadline-ms {config.deadline_ms:g}")
+               f"{seed} --deadline-ms {config.deadline_ms:g} "
+               f"--deadline-ratio {config.deadline_ratio:g}")
     return out
 
 
