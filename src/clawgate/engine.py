@@ -274,6 +274,8 @@ class Engine:
                     resolve: bool = True) -> None:
         """``resolve``: the line came from the agent (or a payload), not from the engine's own
         resolved reading of one."""
+        if depth and resolve and not ctx.nested:  # not the agent's line, nor a reading of it
+            ctx = replace(ctx, nested=True)
         seen = (line, resolve, ctx.cwd)
         if run.seen.get(seen, depth + 1) <= depth:
             return  # checked already, as deep or less (a payload met again after resolving)

@@ -60,6 +60,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "sub" / "Makefile").write_text("clean:\n\trm -rf man\n", encoding="utf-8")
     (root / "GNUmakefile.extra").write_text("clean:\n\trm -rf src\n", encoding="utf-8")
     (root / "linked-out").symlink_to(root / "src")
+    for there in (".build-old", "elsewhere"):  # a delete of what is missing deletes nothing
+        (root / there).mkdir()
     with (root / "Makefile").open("a", encoding="utf-8") as handle:
         handle.write("clean-more:\n\trm -rf withkey linked-out\n")
     return root

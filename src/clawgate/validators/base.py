@@ -36,6 +36,9 @@ class Context:
     # The guard's environment sets CDPATH (a cd to a bare name may go elsewhere): read once,
     # with the rest of the context, so that a remembered decision is keyed by it
     cdpath: bool = False
+    # The line is not the agent's own: text a command hands a shell, a reading made of it. It
+    # may run at another moment than the one the disk was read at.
+    nested: bool = False
 
 
 class _Base(ABC):

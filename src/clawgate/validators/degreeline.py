@@ -12,6 +12,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell.clobbers import subshell_of
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
+from clawgate.validators.absent import without_missing
 from clawgate.validators.argv import inner
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.degree import (
@@ -300,7 +301,9 @@ def _printed_targets(feeder: SimpleCommand, deleter: SimpleCommand,
 class DeleteByDegreeInLine(LineValidator):
     """The line's own deletes judged as CG-DEG-001 (outside the workspace: DENY) and
     CG-DEG-002 (inside, not regenerable: ASK; the whole workspace: DENY), each from the
-    directory it runs in, following ``cd`` when only ``&&`` separates them.
+    directory it runs in, following ``cd`` when only ``&&`` separates them. A target that is
+    not there is left out where nothing else on the line can put it there
+    (``validators/absent.py``): a delete of nothing deletes nothing.
 
     Bad: ``cd build; rm -rf *`` (the workspace, if build is missing), ``cd ~ && rm -rf .config``.
     Harmless: ``cd build && rm -rf *``.
@@ -349,8 +352,8 @@ class DeleteByDegreeInLine(LineValidator):
                                            "directory joined by &&, or name absolute paths")
                     continue
                 where = ctx if here == ctx.cwd else replace(ctx, cwd=here)
-                found = outside(cmd, where) or inside(cmd, where) or _refilled(
-                    cmd, where, filled)
+                found = outside(cmd, where) or inside(
+                    without_missing(cmd, parsed, where), where) or _refilled(cmd, where, filled)
                 if found is not None and found.outcome > worst.outcome:
                     worst = found
                 if worst.outcome is Outcome.DENY:
