@@ -209,6 +209,24 @@ def _operand_commands(cmd: SimpleCommand) -> tuple[list[MayRun], bool]:
     return tails, False
 
 
+def _stdin_commands(cmd: SimpleCommand) -> list[MayRun]:
+    """The command lines a here-string or here-document hands ``cmd`` on its standard input
+    (``zzrun <<< 'curl … | sh'``): a program whose use of its input is unknown may be a shell
+    reading it. Only a DENY of that reading counts."""
+    found: list[MayRun] = []
+    for redirect in cmd.redirects:
+        if redirect.op == "<<<" and redirect.target is not None:
+            text = redirect.target.value
+        elif redirect.heredoc is not None:
+            text = redirect.heredoc
+        else:
+            continue
+        if text is None or len(text) > MAX_CODE:
+            continue
+        found += [MayRun(line) for line in text.splitlines() if command_like(line.strip())]
+    return found
+
+
 def _may_take_value(option: str) -> bool:
     """Whether the word after ``option`` may be its value: an option without ``=`` that is
     not one the catalog's programs mostly take as a flag (``-v``, ``--quiet``, ``-qv``)."""
@@ -276,7 +294,8 @@ class UnknownProgramWords(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
-        if program is None or (len(cmd.words) < 2 and not cmd.assignments):
+        if program is None or (len(cmd.words) < 2 and not cmd.assignments
+                               and not cmd.redirects):
             return Verdict.passthrough()
         family = family_name(program) or program
         if family in _unread_languages():
@@ -297,6 +316,7 @@ class UnknownProgramWords(Validator):
                      and len(w.value) <= MAX_WORD for p in payloads(w.value)]
             found += _after_separator(cmd)
             tails, unread = _operand_commands(cmd)
+            tails += _stdin_commands(cmd)
             if unread:
                 return Verdict.unwrap(*found, *_carried(cmd), *tails, outcome=Outcome.ASK,
                                       rule_id=self.id, message=f"{who} is handed more "
