@@ -121,6 +121,7 @@ def is_key_material(path: str, ctx: Context) -> bool:
 
 
 _KEY_DIRECTORIES = frozenset({".ssh", ".gnupg", ".gnupg/private-keys-v1.d"})
+_SSH_KEY_NAMES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk")
 
 
 def holds_key_material(path: str, ctx: Context) -> bool:
@@ -281,3 +282,5 @@ def _home_names(directory: str, ctx: Context) -> Iterator[str]:
     for name in (*_HOME_FILES, *_HOME_KEY_DIRS, *_PLAINTEXT_NAMES):
         if name.startswith(inside) and len(name) > len(inside):
             yield name[len(inside):].split("/", 1)[0]
+    if inside == ".ssh/":  # the names ssh-keygen gives private keys
+        yield from _SSH_KEY_NAMES

@@ -78,6 +78,7 @@ from clawgate.validators import (  # noqa: F401
     windows,
     workloads,
     wrappers,
+    xargspiped,
     yqreach,
     zsh,
 )

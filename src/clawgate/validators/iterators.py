@@ -17,7 +17,7 @@ _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 _TERMINATORS = frozenset({";", "+"})
 # --replace, --eof and --max-lines take their value only after ``=`` (it is optional).
-_XARGS = opts("aEILnPsd", "arg-file max-args max-procs max-chars delimiter process-slot-var")
+XARGS_OPTIONS = opts("aEILnPsd", "arg-file max-args max-procs max-chars delimiter process-slot-var")
 _PARALLEL = opts("jSaIdnNE", "jobs sshlogin arg-file colsep joblog results tmpdir timeout "
                  "delay retries replace max-args max-replace-args workdir basefile")
 _WATCH = opts("nq", "interval equexit")
@@ -131,11 +131,11 @@ class Xargs(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "xargs":
             return Verdict.passthrough()
-        start = command_start(cmd.words, 1, _XARGS)
+        start = command_start(cmd.words, 1, XARGS_OPTIONS)
         if start is None:
             return Verdict.passthrough()
         target = inner(cmd, start)
-        token = _replace_token(cmd, start)
+        token = replace_token(cmd, start)
         first = target.words[0].shown
         if first in _PLACEHOLDER or first == token or target.program is None:
             return Verdict.ask(self.id, "xargs runs programs named by its input")
@@ -157,7 +157,7 @@ def _argument_files(files: list[tuple[str, Word | None, str | None]]) -> list[st
             for _, word, value in files if value is not None]
 
 
-def _replace_token(cmd: SimpleCommand, start: int) -> str | None:
+def replace_token(cmd: SimpleCommand, start: int) -> str | None:
     """The replace string of ``-I R``, ``-iR``/``-i`` or ``--replace[=R]`` (``{}`` by default)."""
     token = next((v for _, _, v in option_values(cmd.words[:start], 1, "I",
                                                  frozenset({"replace"}))), None)

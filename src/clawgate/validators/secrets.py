@@ -480,8 +480,25 @@ class CredentialSent(Validator):
             if path is not None:
                 return Verdict.deny(self.id, f"the credential file {path} is piped into "
                                     f"{', '.join(cmd.downstream)}")
+        if program == "find" and cmd.pipes_into(SENDERS):
+            read = _credentials_read(cmd, ctx)
+            if read is not None:
+                return Verdict.deny(self.id, f"{read}, piped into {', '.join(cmd.downstream)}")
         return Verdict.passthrough()
 
+
+
+def _credentials_read(cmd: SimpleCommand, ctx: Context) -> str | None:
+    """What credential a ``find`` runs a reader on (``find ~/.ssh -name 'id_*' -exec cat {}
+    +``): CG-SEC-001's reading of it, where no name test lets other files through (``-name
+    '*.pub'``: public keys); None when it reads none."""
+    filters = _FIND_FILTERS & {w.shown for w in cmd.words}
+    if filters and not _names_credentials(cmd):
+        return None
+    verdict = CredentialRead().check(cmd, ctx)
+    if verdict.outcome >= Outcome.ASK and verdict.reasons:
+        return verdict.reasons[0].message
+    return None
 
 
 @register
