@@ -4,7 +4,9 @@ beyond loopback, tunnels: ASK."""
 from __future__ import annotations
 
 import pytest
-from vtables import ASK, assert_allowed, assert_caught
+from vtables import ASK, assert_allowed, assert_caught, decide
+
+from clawgate.decision import Outcome
 
 
 @pytest.mark.parametrize(("line", "rule"), [
@@ -83,3 +85,14 @@ def test_exposure_asks(line: str, rule: str) -> None:
 ])
 def test_named_values_and_loopback_are_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+@pytest.mark.parametrize("line", [
+    "python3 -m http.server --directory ~/.ssh 8000 --bind 0.0.0.0",
+    "python3 -m http.server --directory ~ 8000",
+    "php -S 0.0.0.0:8000 -t ~",
+    "npx http-server ~/.aws -p 8080",
+])
+def test_a_credential_store_or_home_served_to_the_network_is_denied(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.DENY and "CG-EXPO-002" in rules, rules

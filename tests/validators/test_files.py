@@ -105,6 +105,12 @@ def test_writes_inside_workspace_are_allowed(line: str) -> None:
     "git show > ~/.ssh/id_rsa",
     "cat k > ~/.ssh/deploy_key",
     "mv new ~/.ssh/id_ed25519",
+    # entries the line does not name put into ~/.ssh: one may be authorized_keys
+    "tar -xzf /tmp/x.tgz -C ~/.ssh",
+    "unzip x.zip -d ~/.ssh",
+    "cp -r keys/ ~/.ssh",
+    "rsync -a backup/ssh/ ~/.ssh/",
+    "git clone https://github.com/me/keys ~/.ssh",
 ])
 def test_persistence_is_denied(line: str) -> None:
     outcome, rules, _ = decide(line)
@@ -113,7 +119,8 @@ def test_persistence_is_denied(line: str) -> None:
 
 
 @pytest.mark.parametrize("line", ["cat ~/.bashrc", "crontab -l", "grep alias ~/.zshrc",
-                                  "ls ~/.ssh", "systemctl status nginx"])
+                                  "ls ~/.ssh", "systemctl status nginx", "mkdir -p ~/.ssh",
+                                  "chmod 700 ~/.ssh", "cp id_ed25519.pub ~/.ssh/"])
 def test_reading_persistence_files_is_not_denied(line: str) -> None:
     outcome, rules, _ = decide(line)
     assert "CG-FS-002" not in rules

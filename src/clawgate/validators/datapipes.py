@@ -14,7 +14,8 @@ from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.consoles import fed_text
 from clawgate.validators.written import STDIN_CLIENTS
 
-READERS = STDIN_CLIENTS
+# Data clients, and the schedulers that run shell lines read on their input later
+READERS = STDIN_CLIENTS | {"at", "batch"}
 _ESCAPES = {"\\n": "\n", "\\t": "\t"}
 
 
@@ -46,7 +47,8 @@ def _source(parsed: ParsedLine, cmd: SimpleCommand) -> SimpleCommand | None:
 @register
 class PipedCommands(LineValidator):
     """``echo FLUSHALL | redis-cli -h prod``, ``printf 'DROP TABLE t' | psql``, ``cat <<EOF |
-    kubectl apply -f -``: the piped text is the client's input, checked as a here-string.
+    kubectl apply -f -``, ``echo 'rm -rf ~' | at now``: the piped text is the client's input,
+    checked as a here-string.
 
     Bad: ``echo 'DROP DATABASE app' | psql -h db.prod.example``.
     Harmless: ``echo 'select 1' | psql``.

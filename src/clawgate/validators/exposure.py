@@ -1,14 +1,17 @@
 """Secrets and exposure: the whole environment dumped into the agent's context, and the machine
-served to the network (a listener bound beyond loopback, a tunnel): ASK."""
+served to the network (a listener bound beyond loopback, a tunnel): ASK; DENY where what it
+serves is a credential store or the home directory."""
 
 from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.programs.pyargv import python_module
-from clawgate.shell.model import SimpleCommand
+from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.credentials import credential_in
 from clawgate.validators.envdump import DUMPERS, dumps_environment
+from clawgate.validators.paths import resolve
 from clawgate.validators.secrets import SENDERS
 
 _HINT = "print only the variable you need (printenv NAME)"
@@ -148,8 +151,22 @@ class ServesTheMachine(Validator):
         what = _server(cmd)
         if what is None:
             return Verdict.passthrough()
+        served = credential_in(cmd, ctx) or _home_named(cmd, ctx)
+        if served is not None:  # --directory ~/.ssh, -t ~, busybox httpd -h ~/.aws
+            return Verdict.deny(self.id, f"{what} serves {served}, credentials included, to "
+                                "the network", hint="serve the project's own directory")
         return Verdict.ask(self.id, f"{what} serves this machine to the network",
                            hint="bind to 127.0.0.1")
+
+
+def _home_named(cmd: SimpleCommand, ctx: Context) -> str | None:
+    """The home directory, when a word of ``cmd`` (or an option's value) names it whole."""
+    for word in cmd.words[1:]:
+        text = word.shown.rsplit("=", 1)[-1]
+        path = resolve(Word(text, text, expansions=word.expansions), ctx).path
+        if path is not None and path.rstrip("/") == ctx.home.rstrip("/"):
+            return path
+    return None
 
 
 _TUNNELS = {"ngrok": None, "cloudflared": frozenset({"tunnel", "access"}), "lt": None,

@@ -37,6 +37,9 @@ PY_STARTUP = lazy_pattern(r"/(?:site|dist)-packages/(?:[^/]+\.pth|(?:site|user)c
 
 _SYSTEM_ROOTS = ("/etc/", "/var/spool/", "/lib/", "/usr/lib/")
 # Key tools manage keys; the mode, owner and time programs leave the bytes as they are.
+# What writes entries whose names the line does not show: archives, trees, repositories
+_TREE_WRITERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "7zz", "cpio", "rsync",
+                           "git", "hg", "svn", "unsquashfs", "ditto"})
 _KEY_TOOLS = frozenset({"ssh-keygen", "gpg", "gpg2", "ssh-add", "passwd", "chpasswd", "chmod",
                         "chown", "chgrp", "chattr", "setfacl", "touch"})
 
@@ -127,12 +130,37 @@ class WritePersistence(Validator):
             if path is not None:
                 return Verdict.deny(self.id, f"writes {path}, which runs or grants access "
                                     "later", hint="edit start-up files by hand")
+            into = next((p for p in paths if _ssh_directory(p, ctx)), None) if (
+                _writes_tree(cmd)) else None
+            if into is not None:  # tar -C ~/.ssh, unzip -d ~/.ssh, cp -r keys/ ~/.ssh
+                return Verdict.deny(self.id, f"puts files into {into}, where authorized_keys, "
+                                    "rc and config grant access or run later",
+                                    hint="edit ~/.ssh by hand")
             key = None if keeps_keys else next(
                 (p for p in paths if _key_file(p, ctx)), None)
             if key is not None:
                 return Verdict.deny(self.id, f"writes over {key}, private key material: the "
                                     "key is lost or replaced", hint="manage keys by hand")
         return Verdict.passthrough()
+
+
+def _writes_tree(cmd: SimpleCommand) -> bool:
+    """``cmd`` writes entries it does not name: it extracts, syncs or clones, or copies
+    recursively (``cp -r``, ``cp -a``)."""
+    if cmd.program in _TREE_WRITERS:
+        return True
+    return cmd.program == "cp" and any(
+        w.shown in ("--recursive", "--archive") or (
+            w.shown.startswith("-") and not w.shown.startswith("--")
+            and any(c in w.shown[1:] for c in "rRa")) for w in cmd.words[1:])
+
+
+def _ssh_directory(path: str, ctx: Context) -> bool:
+    """``path`` is an account's ``.ssh`` directory itself: what is written as it (``mv x
+    ~/.ssh``) or into it under names the line does not show (an archive extracted there) may be
+    its ``authorized_keys``."""
+    home = _home_of(path, ctx)
+    return home is not None and path.rstrip("/") == f"{home}/.ssh"
 
 
 def _key_file(path: str, ctx: Context) -> bool:

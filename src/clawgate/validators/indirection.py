@@ -160,6 +160,9 @@ class FedByDocument(Validator):
                 cmd.program in SHELLS):
             return Verdict.unwrap(*texts)
         spec = INLINE.get(program)
+        if spec is None and program in ("at", "batch"):  # shell lines, run later
+            return Verdict.unwrap(*texts, outcome=Outcome.ASK, rule_id=self.id,
+                                  message=f"{program} runs the text it is fed later")
         if spec is None:
             return Verdict.ask(self.id, f"{program} runs the text it is fed")
         return max((judge(self.id, program, t, spec.backticks) for t in texts),
