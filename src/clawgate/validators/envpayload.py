@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import sys
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
@@ -132,9 +132,13 @@ class PayloadVariable(Validator):
 
         codes = [code for option in value.split()
                  if (code := perl_module_code(option)) is not None]
-        if not codes:
+        # perl splits the value at white space, which may cut the code short; read whole, as
+        # a value written without spaces would be, its DENY counts too
+        whole = perl_module_code(value.strip()) if len(value.split()) > 1 else None
+        if not codes and whole is None:
             return _NONE
-        return Verdict.unwrap(*(f"perl -e {shlex.quote(code)}" for code in codes))
+        return Verdict.unwrap(*(f"perl -e {shlex.quote(code)}" for code in codes), *(
+            [MayRun(f"perl -e {shlex.quote(whole)}")] if whole is not None else []))
 
     def _inline_module(self, value: str) -> Verdict:
         """``--import=data:text/javascript,CODE``: code given in the value, checked as
