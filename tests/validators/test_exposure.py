@@ -92,7 +92,17 @@ def test_named_values_and_loopback_are_allowed(line: str) -> None:
     "python3 -m http.server --directory ~ 8000",
     "php -S 0.0.0.0:8000 -t ~",
     "npx http-server ~/.aws -p 8080",
+    "cd ~ && python3 -m http.server 8000",  # the working directory served
+    "cd ~/.ssh; python3 -m http.server",
 ])
 def test_a_credential_store_or_home_served_to_the_network_is_denied(line: str) -> None:
     outcome, rules = decide(line)
     assert outcome is Outcome.DENY and "CG-EXPO-002" in rules, rules
+
+
+@pytest.mark.parametrize("line", [
+    "cd docs && python3 -m http.server 8000",
+    "cd ~ && python3 -m http.server --directory /tmp/site 8000",
+])
+def test_a_project_directory_served_still_asks(line: str) -> None:
+    assert decide(line)[0] is Outcome.ASK

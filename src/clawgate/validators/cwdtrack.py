@@ -11,6 +11,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.deletes import RecursiveDeleteOfVitalPath
+from clawgate.validators.exposure import ServesTheMachine
 from clawgate.validators.files import WriteOutsideWorkspace, WritePersistence
 from clawgate.validators.paths import resolve
 from clawgate.validators.permissions import OwnershipOfSystemPaths
@@ -20,7 +21,7 @@ from clawgate.validators.revshells import ProcessEnvironment
 _CHANGERS = frozenset({"cd", "pushd"})
 _RECHECKS: tuple[Validator, ...] = (RecursiveDeleteOfVitalPath(), OwnershipOfSystemPaths(),
                                     WritePersistence(), WriteOutsideWorkspace(),
-                                    ProcessEnvironment())
+                                    ProcessEnvironment(), ServesTheMachine())
 
 
 @register

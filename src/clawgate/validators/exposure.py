@@ -9,7 +9,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.programs.pyargv import python_module
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.credentials import credential_in
+from clawgate.validators.credentials import credential_in, is_credential
 from clawgate.validators.envdump import DUMPERS, dumps_environment
 from clawgate.validators.paths import resolve
 from clawgate.validators.secrets import SENDERS
@@ -151,12 +151,26 @@ class ServesTheMachine(Validator):
         what = _server(cmd)
         if what is None:
             return Verdict.passthrough()
-        served = credential_in(cmd, ctx) or _home_named(cmd, ctx)
+        served = credential_in(cmd, ctx) or _home_named(cmd, ctx) or _cwd_served(cmd, ctx)
         if served is not None:  # --directory ~/.ssh, -t ~, busybox httpd -h ~/.aws
             return Verdict.deny(self.id, f"{what} serves {served}, credentials included, to "
                                 "the network", hint="serve the project's own directory")
         return Verdict.ask(self.id, f"{what} serves this machine to the network",
                            hint="bind to 127.0.0.1")
+
+
+_ROOT_OPTIONS = frozenset({"--directory", "-d", "-t", "-h", "--root", "--dir"})
+
+
+def _cwd_served(cmd: SimpleCommand, ctx: Context) -> str | None:
+    """The working directory, when it is the home directory or a credential store and the
+    server is given no directory of its own to serve (``cd ~ && python3 -m http.server``)."""
+    if any(w.shown.split("=", 1)[0] in _ROOT_OPTIONS for w in cmd.words[1:]):
+        return None
+    here = ctx.cwd.rstrip("/")
+    if here == ctx.home.rstrip("/") or is_credential(here, ctx):
+        return here
+    return None
 
 
 def _home_named(cmd: SimpleCommand, ctx: Context) -> str | None:
