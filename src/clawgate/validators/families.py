@@ -24,6 +24,7 @@ from clawgate.validators import (  # noqa: F401
     desktop,
     destructive,
     disruptive,
+    editedrunfiles,
     envconfig,
     envpayload,
     envvars,

@@ -28,7 +28,9 @@ FETCHERS = frozenset({"curl", "wget", "wget2", "aria2c", "http", "https", "xh", 
 _DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gunzip",
                        "zcat", "bzcat", "xzcat", "unxz", "gzip", "bzip2", "xz", "zstd", "rev",
                        "tr"})
-_URL = lazy_pattern(r"^[a-z][a-z0-9+.-]*://[^/\s]+/(?:[^\s?#]*/)?([^/\s?#]+)(?:[?#]\S*)?$")
+# A URL with a path (the scheme may be left out: curl and wget take ``host.tld/x`` as http)
+_URL = lazy_pattern(r"^(?:[a-z][a-z0-9+.-]*://[^/\s]+|(?:[\w-]+\.)+[\w-]+(?::\d+)?)/"
+                    r"(?:[^\s?#]*/)?([^/\s?#]+)(?:[?#]\S*)?$")
 _REMOTE_NAME = lazy_pattern(r"^-[a-zA-Z]*O[a-zA-Z]*$")
 
 

@@ -93,6 +93,16 @@ def _ruby(text: str) -> list[str] | None:
     return [f"ruby -e {shlex.quote(text)}"]
 
 
+# Rake's and fastlane's ``sh 'CMD'`` (FileUtils#sh): a shell line, not Ruby the reader follows
+_RUBY_SH = lazy_pattern(r"""(?m)(?:^|[\s;{(])sh\s*\(?\s*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)')""")
+
+
+def _ruby_tasks(text: str) -> list[str] | None:
+    """A Rakefile or Fastfile: its Ruby, and the shell line each ``sh`` call is given."""
+    return [f"ruby -e {shlex.quote(text)}",
+            *(m.group(1) or m.group(2) or "" for m in _RUBY_SH.finditer(text))]
+
+
 def _shell(text: str) -> list[str] | None:
     return [text]
 
@@ -307,12 +317,12 @@ TABLE: tuple[RunFile, ...] = (
     _file(r"\.?[Jj]ustfile", {"just"}, _just),
     _file(r"package\.json", _JS_MANAGERS, _package_scripts),
     _file(_JS_CONFIG, _JS_TOOLS | _JS_MANAGERS, _node),
-    _file(r"[Rr]akefile(?:\.rb)?|[\w-]+\.rake", {"rake"}, _ruby),
+    _file(r"[Rr]akefile(?:\.rb)?|[\w-]+\.rake", {"rake"}, _ruby_tasks),
     _file(r"Gemfile", {"bundle", "bundler"}, _ruby),
     _file(r"(?:build|settings)\.gradle(?:\.kts)?", {"gradle", "gradlew"}, _unknown),
     _file(r"build\.rs", {"cargo"}, _unknown),
     _file(r"Vagrantfile", {"vagrant"}, _ruby),
-    _file(r"Fastfile", {"fastlane"}, _ruby),
+    _file(r"Fastfile", {"fastlane"}, _ruby_tasks),
     _file(r"Podfile", {"pod"}, _ruby),
     _file(r"Brewfile", {"brew"}, _ruby),
     _file(r"Guardfile", {"guard"}, _ruby),
@@ -348,6 +358,11 @@ _ANY_RUN_FILE = lazy_pattern(r"(?:^|/)(?:" + "|".join(
     entry.pattern.pattern[len("(?:^|/)"):-1] for entry in TABLE) + r")$")
 
 
+def is_run_file(path: str) -> bool:
+    """``path`` is a file some ordinary command of a project runs (an entry of ``TABLE``)."""
+    return _ANY_RUN_FILE.search(path) is not None
+
+
 def reader_for(cmd: SimpleCommand, path: str, extra: tuple[RunFile, ...] = ()) -> Reader | None:
     """How the text of ``path`` reads when ``cmd`` runs it without naming it, or None when
     ``cmd`` does not run it; ``extra``: files the line's own configuration names
@@ -377,10 +392,12 @@ def written_actions(path: str, text: str) -> list[str]:
     if entry is None or entry.reader is _unknown or not entry.when_written:
         return []
     language = _LANGUAGE.get(entry.reader)
-    if language is None:
-        return entry.reader(text) or []
     from clawgate.validators.inlinecode import code_effects
 
+    if entry.reader is _ruby_tasks:  # the code's actions, and the shell lines sh is given
+        return [*code_effects(text, "ruby").commands, *(_ruby_tasks(text) or [])[1:]]
+    if language is None:
+        return entry.reader(text) or []
     return list(code_effects(text, language).commands)
 
 
