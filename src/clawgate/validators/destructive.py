@@ -120,8 +120,10 @@ def _starts_within(operands: tuple[str, ...], prefix: tuple[str, ...]) -> bool:
 @register
 class DestructiveSubcommand(Validator):
     """Subcommands that delete infrastructure, publish to the world or stop services:
-    ``kubectl delete``, ``terraform destroy``, ``gh repo delete``, ``npm publish``,
-    ``systemctl stop`` ... They reach beyond the workspace and cannot be taken back.
+    ``kubectl delete``, ``terraform destroy``, ``gh repo delete``, ``npm publish`` and the
+    other package registries' uploads (``cabal upload``, ``mix hex.publish``, ``dart pub
+    publish``, ``lein deploy``, ``dotnet nuget push`` ...), ``systemctl stop`` ... They reach
+    beyond the workspace and cannot be taken back.
 
     Bad: ``terraform destroy -auto-approve``. Harmless: ``terraform plan``.
     """
