@@ -5,8 +5,9 @@
 Per corpus (the shared files, ``devcmds``/``devcmds_beyond``, ``tests/corpus/devcmds_unseen*``,
 ``agentcmds``, ``ecosystems`` and ``ecosystems_heldout`` (everyday commands of ecosystems the
 others do not draw on, split by project; the held-out half is measured, never tuned on),
-``everyday_heldout2``, ``everyday_heldout3`` and ``everyday_heldout4`` (a second, a third and
-a fourth held-out set, each from projects of yet other ecosystems) and
+``everyday_heldout2`` to ``everyday_heldout5`` (a second to a fifth held-out set, each from
+projects of yet other ecosystems; the fifth split by project into a tuned and a held-out half,
+each half's figures printed too) and
 ``tests/corpus/bypasses``):
 allow rate (share of all lines that come out ALLOW), block rate (ASK or DENY), deny rate, the
 share of ``allow`` lines that got DENY, and the share of lines meeting their label (``allow``:
@@ -106,6 +107,13 @@ def print_corpora(engine: Engine, show_misses: bool) -> None:
     for name, t in found.items():
         print(f"| {name}.jsonl | {t['n']:.0f} | {t['allow']:.3f} | {t['block']:.3f} | "
               f"{t['deny']:.3f} | {t['benign_deny']:.3f} | {t['met']:.3f} |")
+    for name in UNSEEN:
+        if name in found and any("half" in row for row in load(name)):
+            for half in ("tune", "heldout"):
+                part = corpus_table(engine, name, False, half)
+                print(f"{name}.jsonl {half} half ({part['n']:.0f} lines): allow "
+                      f"{part['allow']:.3f}, benign lines DENY {part['benign_deny']:.3f}, "
+                      f"label met {part['met']:.3f}")
     for name in OWN:
         if name in found:
             print(f"\n{name}.jsonl: {_attack_line(found[name])}")

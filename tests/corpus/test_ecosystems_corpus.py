@@ -77,6 +77,35 @@ def test_fourth_held_out_set_draws_on_projects_no_other_set_uses() -> None:
     assert len(held) >= 25
 
 
+def test_fifth_held_out_set_draws_on_projects_no_other_set_uses() -> None:
+    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
+              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
+              "everyday_heldout4"}
+    used = {p.lower() for name in others for p in _projects(_rows(name))}
+    held = _projects(_rows("everyday_heldout5"))
+    assert not {p.lower() for p in held} & used
+    assert len(held) >= 25
+
+
+def test_fifth_set_is_labelled_by_effect_and_split_by_project() -> None:
+    """Every line is ``allow`` or, with a note saying what it does, ``not_allow``; each
+    project sits wholly in one half, and the halves are near even."""
+    rows = _rows("everyday_heldout5")
+    assert len(rows) >= 500
+    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
+    for row in rows:
+        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
+        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
+        assert ("note" in row) == (row["label"] == "not_allow"), row
+        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
+        assert row["origin"] in ORIGINS, row
+        halves[row["half"]].add(row["source"].split("@")[0])
+    assert not halves["tune"] & halves["heldout"]
+    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
+    assert len({row["command"] for row in rows}) == len(rows)
+    assert max(Counter(row["source"].split("@")[0] for row in rows).values()) <= CAP
+
+
 @pytest.mark.parametrize("name", ["ecosystems", "ecosystems_heldout", "everyday_heldout2",
                                   "everyday_heldout3", "everyday_heldout4"])
 def test_nothing_beyond_the_checkout_is_kept(name: str) -> None:

@@ -1,4 +1,4 @@
-"""Destructive and outward-facing commands (CG-DEST-001..008) ASK; everyday ones do not."""
+"""Destructive and outward-facing commands (CG-DEST-001..011) ASK; everyday ones do not."""
 
 from __future__ import annotations
 
@@ -81,6 +81,21 @@ from clawgate.policy.settings import EngineSettings
     ("screen -dmS job ./long.sh", "CG-DEST-008"),
     ("tmux new -d -s job ./long.sh", "CG-DEST-008"),
     ("docker run -d nginx", "CG-DEST-008"),
+    ("cabal upload --publish dist-newstyle/sdist/x-1.0.tar.gz", "CG-DEST-005"),
+    ("stack upload .", "CG-DEST-005"),
+    ("opam publish", "CG-DEST-005"),
+    ("nimble publish", "CG-DEST-005"),
+    ("luarocks upload x-1.0-1.rockspec", "CG-DEST-005"),
+    ("dart pub publish --force", "CG-DEST-005"),
+    ("flutter pub publish", "CG-DEST-005"),
+    ("mix hex.publish --yes", "CG-DEST-005"),
+    ("mix hex.retire x 1.0.0 security", "CG-DEST-005"),
+    ("rebar3 hex publish", "CG-DEST-005"),
+    ("gleam publish", "CG-DEST-005"),
+    ("lein deploy clojars", "CG-DEST-005"),
+    ("dotnet nuget push x.nupkg --source nuget.org", "CG-DEST-005"),
+    ("swift package-registry publish x 1.0.0", "CG-DEST-005"),
+    ("DOCKER_PUSH=true make image", "CG-DEST-011"),
     ('rm -rf "$TARGET"', "CG-DEST-009"),
     ("rm -r $(cat dirs.txt)", "CG-DEST-009"),
     ("rm -rf ${BUILD:-build}", "CG-DEST-009"),
@@ -137,6 +152,14 @@ def test_destructive_asks(line: str, rule: str) -> None:
     "rm -rf ./build node_modules",
     "rm -rf dist/*",
     'find . -name "*.pyc" -delete',
+    "cabal build all",
+    "mix hex.build",
+    "dart pub get",
+    "flutter pub get",
+    "lein test",
+    "luarocks make",
+    "dotnet nuget locals all --list",
+    "gleam build",
 ])
 def test_everyday_look_alikes_are_allowed(line: str) -> None:
     assert_allowed(line)

@@ -11,6 +11,7 @@ the one with the strongest effect is taken: reading more into a word is the safe
 from __future__ import annotations
 
 from clawgate.lazyre import lazy_pattern
+from clawgate.programs import tasknames
 from clawgate.programs.languages import script_effects
 from clawgate.records import record
 from clawgate.shell.model import Word
@@ -207,11 +208,7 @@ class _Walk:
         found = ["high"] if any(e.kind == "publishes" for e in self.effects) else []
         tasks: dict[str, str] = self.spec.get("tasks", {})
         for word in self.operands if tasks else ():
-            value = word.value or ""
-            exact = tasks.get(value)  # a task named exactly wins over a prefix
-            found += [exact] if exact is not None else [
-                tier for name, tier in tasks.items()
-                if name.endswith("*") and value.startswith(name[:-1])]
+            found += tasknames.tiers(word.value or "", tasks)  # scoped, chained: tasknames
         for tier in found:
             if _TIER_ORDER[tier] > _TIER_ORDER[self.tier]:
                 self.tier = tier

@@ -17,17 +17,25 @@ from clawgate.validators.paths import resolve
 from clawgate.validators.permissions import OwnershipOfSystemPaths
 from clawgate.validators.procfs import proc_directory
 from clawgate.validators.revshells import ProcessEnvironment
+from clawgate.validators.textprograms import SedCommands
 
-_CHANGERS = frozenset({"cd", "pushd"})
+_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _RECHECKS: tuple[Validator, ...] = (RecursiveDeleteOfVitalPath(), OwnershipOfSystemPaths(),
                                     WritePersistence(), WriteOutsideWorkspace(),
-                                    ProcessEnvironment(), ServesTheMachine())
+                                    ProcessEnvironment(), SedCommands(), ServesTheMachine())
+# Commands that read $PWD as the directory they run in (SedCommands.with_cwd): after a move to
+# a place only known at run time, or once the line sets PWD itself, that value is unknown.
+_READS_PWD = frozenset(SedCommands.programs)
+_PWD_SETTERS = frozenset({"export", "declare", "typeset", "local", "readonly", "read",
+                          "printf", "mapfile", "readarray"})
 
 
 @register
 class AfterChangeDirectory(LineValidator):
     """Deletes and writes that follow a ``cd`` in the same line, checked from where they run
-    (a ``cd`` whose target is an unset variable goes to the home directory).
+    (a ``cd`` whose target is an unset variable goes to the home directory); a sed script
+    that reads ``$PWD`` after a move to a directory only known at run time, or after the line
+    set ``PWD``, is asked about (its script is only known then).
 
     Bad: ``cd / && rm -rf *``, ``cd /etc; echo x > hosts``. Harmless: ``cd src && make``.
     """
@@ -38,15 +46,21 @@ class AfterChangeDirectory(LineValidator):
         return ls.MULTI
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        if not any(cmd.program in _CHANGERS for cmd in parsed.commands):
+        if not any(cmd.program in _CHANGERS or _sets_pwd(cmd) for cmd in parsed.commands):
             return Verdict.passthrough()
         moves: list[tuple[tuple[str, ...] | None, str | None]] = []  # (confined to, where)
+        pwd_set = False
         for cmd in parsed.commands:
             here = next((where for inside, where in reversed(moves)
                          if inside is None or cmd.nesting[: len(inside)] == inside), ctx.cwd)
+            pwd_set = pwd_set or _sets_pwd(cmd)
             if cmd.program in _CHANGERS:
                 moves.append((subshell_of(cmd.nesting), _target(cmd, ctx, here)))
                 continue
+            if (here is None or pwd_set) and cmd.program in _READS_PWD and "PWD" in cmd.text:
+                return Verdict.ask(self.id, f"{cmd.program} reads $PWD after the line moved "
+                                   "to, or set, a directory only known at run time",
+                                   hint="name the directory literally")
             if here is None or here == ctx.cwd:
                 continue
             verdict = _recheck(cmd, replace(ctx, cwd=here))
@@ -57,8 +71,17 @@ class AfterChangeDirectory(LineValidator):
         return Verdict.passthrough()
 
 
+def _sets_pwd(cmd: SimpleCommand) -> bool:
+    """``PWD=x``, ``export PWD=x``, ``read PWD``: the line gives PWD a value of its own."""
+    return any(a.name == "PWD" for a in cmd.assignments) or (
+        cmd.program in _PWD_SETTERS and "PWD" in cmd.text)
+
+
 def _target(cmd: SimpleCommand, ctx: Context, here: str | None) -> str | None:
-    """Where ``cd`` goes: its operand from ``here``, home without one, None when unknown."""
+    """Where ``cd`` goes: its operand from ``here``, home without one, None when unknown
+    (``popd`` and ``cd -`` go back to a directory this check does not follow)."""
+    if cmd.program == "popd":
+        return None
     operands = [w for w in cmd.words[1:] if not w.shown.startswith("-") or w.shown == "-"]
     if not operands:
         return ctx.home

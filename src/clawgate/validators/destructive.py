@@ -8,6 +8,7 @@ from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.consoles import fed_text
 from clawgate.validators.dataclients import client_target
@@ -84,6 +85,23 @@ _SUBCOMMAND_RULES: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     "poetry": ((("publish",), "publishes a package"),),
     "uv": ((("publish",), "publishes a package"),),
     "gem": ((("push",), "publishes a gem"), (("yank",), "yanks a gem")),
+    # the package registries of other ecosystems: Hackage, opam, Nimble, LuaRocks, pub.dev,
+    # Hex, Clojars, NuGet, Swift registries, Gleam's Hex
+    "cabal": ((("upload",), "uploads a package to Hackage"),),
+    "stack": ((("upload",), "uploads a package to Hackage"),),
+    "opam": ((("publish",), "publishes a package to the opam repository"),),
+    "nimble": ((("publish",), "publishes a package"),),
+    "luarocks": ((("upload",), "publishes a rock"),),
+    "dart": ((("pub", "publish"), "publishes a package to pub.dev"),),
+    "flutter": ((("pub", "publish"), "publishes a package to pub.dev"),),
+    "pub": ((("publish",), "publishes a package to pub.dev"),),
+    "mix": ((("hex.publish",), "publishes a package to Hex"),
+            (("hex.retire",), "retires a release on Hex")),
+    "rebar3": ((("hex", "publish"), "publishes a package to Hex"),),
+    "gleam": ((("publish",), "publishes a package to Hex"),),
+    "lein": ((("deploy",), "deploys an artifact to a repository"),),
+    "dotnet": ((("nuget", "push"), "publishes a package to NuGet"),),
+    "swift": ((("package-registry", "publish"), "publishes a package to a registry"),),
     "docker": ((("system", "prune"), "deletes every unused image and volume"),
                (("volume", "prune"), "deletes unused volumes"), (("push",), "publishes an image")),
     "aws": ((("s3", "rb"), "removes a bucket"),),
@@ -102,8 +120,10 @@ def _starts_within(operands: tuple[str, ...], prefix: tuple[str, ...]) -> bool:
 @register
 class DestructiveSubcommand(Validator):
     """Subcommands that delete infrastructure, publish to the world or stop services:
-    ``kubectl delete``, ``terraform destroy``, ``gh repo delete``, ``npm publish``,
-    ``systemctl stop`` ... They reach beyond the workspace and cannot be taken back.
+    ``kubectl delete``, ``terraform destroy``, ``gh repo delete``, ``npm publish`` and the
+    other package registries' uploads (``cabal upload``, ``mix hex.publish``, ``dart pub
+    publish``, ``lein deploy``, ``dotnet nuget push`` ...), ``systemctl stop`` ... They reach
+    beyond the workspace and cannot be taken back.
 
     Bad: ``terraform destroy -auto-approve``. Harmless: ``terraform plan``.
     """
@@ -179,3 +199,59 @@ def _found_regenerable(word: Word, ctx: Context) -> bool:
     inside = all(w.value is not None and (p := resolve(w, ctx).path) is not None
                  and under(p, ctx.workspace) for w in roots or [Word(".", ".")])
     return inside and fed_targets_spared(finder, ctx)
+
+
+# Switches that tell a build to send its result away: ``DOCKER_PUSH=true make image``. Builds
+# take switches as variables, on the command or (make) as ``NAME=VALUE`` words; names are read
+# by their words, split at ``_`` (``MACOSX_DEPLOYMENT_TARGET``, ``PREPUBLISH``: no such word).
+_MAKES = frozenset({"make", "gmake", "bmake", "remake"})
+# ``export DOCKER_PUSH=true && make image``: the switch set for every build after it
+_SETTERS = _MAKES | {"export", "declare", "typeset", "readonly", "local"}
+_SENDS = frozenset({"PUSH", "PUBLISH", "DEPLOY", "UPLOAD"})
+_ON = frozenset({"1", "true", "yes", "on", "y"})
+_MAKE_VARIABLE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+
+
+def sends(name: str, value: str | None) -> bool:
+    """Whether ``NAME=VALUE`` turns on a switch that sends the build's result away."""
+    if value is None or value.strip().lower() not in _ON:
+        return False
+    return bool(_SENDS & set(name.upper().split("_")))
+
+
+def _switches(cmd: SimpleCommand) -> list[tuple[str, str | None]]:
+    found = [(a.name, a.value.value) for a in cmd.assignments]
+    if cmd.program in _SETTERS:
+        for word in cmd.words[1:]:
+            matched = _MAKE_VARIABLE.match(word.value or "")
+            if matched is not None:
+                found.append((matched.group(1), matched.group(2)))
+    return found
+
+
+@register
+class SendingSwitch(Validator):
+    """A build told by a switch to push, publish, deploy or upload its result (a variable
+    named so, turned on, on the command, exported for the builds after it, or as a make
+    variable): it sends something beyond the workspace, as ``docker push`` or ``npm publish``
+    would. ASK.
+
+    Bad: ``DOCKER_PUSH=true make image``, ``make release PUBLISH=1``. Harmless: ``make image``,
+    ``DOCKER_PUSH=false make image``, ``MACOSX_DEPLOYMENT_TARGET=10.15 cargo build``.
+    """
+
+    id = "CG-DEST-011"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.ANY if program in _SETTERS else sh.ASSIGN
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not cmd.assignments and cmd.program not in _SETTERS:
+            return Verdict.passthrough()
+        for name, value in _switches(cmd):
+            if sends(name, value):
+                return Verdict.ask(self.id, f"{name}={value} tells the build to send its result "
+                                   "beyond the workspace (a push, a publish or a deploy)",
+                                   hint="run the build without the switch, then send the "
+                                   "result yourself")
+        return Verdict.passthrough()

@@ -46,11 +46,16 @@ _JQ_PAIRS = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
 _JQ_REACH = lazy_pattern(r"\$ENV\b|(?<![\w$.])env\b|\$__loc__|\binput_filename\b|\$__prog_args")
 
 
-def _scripts(cmd: SimpleCommand, long: str, spec: Options, operand: bool = True
-             ) -> list[str | None]:
+def _scripts(cmd: SimpleCommand, long: str, spec: Options, operand: bool = True,
+             cwd: str | None = None) -> list[str | None]:
     """Program texts: every ``-e`` value, else the first operand (None when dynamic); with
-    ``operand`` false (``sed -f script.sed file``: the script is a file) only ``-e`` values."""
-    given = [v if v is not None or w is None else numbers_only(w)
+    ``operand`` false (``sed -f script.sed file``: the script is a file) only ``-e`` values.
+    With ``cwd``, ``$PWD`` in a script stands for that directory (``with_cwd``)."""
+    def text(word: Word) -> str | None:
+        found = numbers_only(word)
+        return found if found is not None or cwd is None else with_cwd(word, cwd)
+
+    given = [v if v is not None or w is None else text(w)
              for _, w, v in option_values(cmd.words, 1, "e", frozenset(long.split()))]
     if given or not operand:
         return given
@@ -58,7 +63,29 @@ def _scripts(cmd: SimpleCommand, long: str, spec: Options, operand: bool = True
     if not found:
         return []
     word = cmd.words[found[0]]
-    return [word.value if word.value is not None else numbers_only(word)]
+    return [word.value if word.value is not None else text(word)]
+
+
+_PWD = lazy_pattern(r"\$(?:PWD\b|\{PWD\})")
+_ONLY_VARIABLES = frozenset({m.VARIABLE})
+
+
+def with_cwd(word: Word, cwd: str) -> str | None:
+    """The text of a word whose only run-time parts are ``$PWD`` (``"s#${PWD}#.#"``), each
+    standing for ``cwd``, the directory the shell expands it in; None for any other dynamic
+    word. The value is the directory itself, so a name that holds the delimiter or a newline
+    changes the script exactly as it would at run time. Where the line moves to a directory
+    only known at run time, or sets ``PWD``, before the command, the line check (CG-FS-004)
+    asks instead."""
+    if word.expansions != _ONLY_VARIABLES:
+        return None
+    text = word.text
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1]
+    elif any(ch in text for ch in "'\"\\"):
+        return None
+    text = _PWD.sub(lambda _: cwd, text)  # a function: the directory's text is taken as is
+    return None if any(ch in text.replace(cwd, "") for ch in "$`\"\\") else text
 
 
 _ARITHMETIC = lazy_pattern(r"\$\(\((?:[^()$`]|\([^()$`]*\))*\)\)")
@@ -153,7 +180,7 @@ class SedCommands(Validator):
         if cmd.program not in ("sed", "gsed"):
             return Verdict.passthrough()
         from_file = bool(option_values(cmd.words, 1, "f", frozenset({"file"})))
-        scripts = _scripts(cmd, "expression", _SED, operand=not from_file)
+        scripts = _scripts(cmd, "expression", _SED, operand=not from_file, cwd=ctx.cwd)
         if len(scripts) > 1 and None not in scripts:  # sed joins -e pieces with newlines
             scripts = ["\n".join(s or "" for s in scripts)]
         for script in scripts:
