@@ -27,6 +27,19 @@ def changes(command: str, with_: list[str], without: list[str], expect: tuple[st
     return probe
 
 
+def changes_there(command: str, there: str, with_: list[str], without: list[str],
+                  expect: tuple[str, str]) -> Probe:
+    """As ``changes``, with the directory ``there`` made in the workspace first (a delete of
+    what is not there deletes nothing, and is allowed whatever the key)."""
+    def probe(surface: str, world: World) -> None:
+        got = []
+        for texts in (with_, without):  # made again: a surface that runs the command deletes it
+            (world.ws / there).mkdir(parents=True, exist_ok=True)
+            got.append(decide(surface, world, texts, command)[0])
+        assert tuple(got) == tuple(_norm(surface, e) for e in expect), (surface, got)
+    return probe
+
+
 def says(command: str, texts: list[str], needle: str) -> Probe:
     def probe(surface: str, world: World) -> None:
         outcome, reasons = decide(surface, world, texts, command)

@@ -23,6 +23,7 @@ from every_key_probes import (
     Probe,
     agent_side,
     changes,
+    changes_there,
     everywhere,
     fetches,
     guard_only,
@@ -159,8 +160,8 @@ ROWS: dict[str, dict[str, Probe]] = {
         "touch secret/x", ["forbidden_paths: [secret]"], [], ("deny", "allow"))),
     "paths.protected": everywhere(changes(
         "touch deploy/x", ["paths: {protected: [deploy]}"], [], ("ask", "allow"))),
-    "paths.regenerable": everywhere(changes(
-        "rm -rf gen", ["paths: {regenerable: [gen]}"], [], ("allow", "ask"))),
+    "paths.regenerable": everywhere(changes_there(
+        "rm -rf gen", "gen", ["paths: {regenerable: [gen]}"], [], ("allow", "ask"))),
     "tools.profile": agent_side(hides("tools: {{profile: minimal}}")),
     "tools.allow": agent_side(hides("tools: {{allow: [read_file]}}")),
     "tools.deny": agent_side(hides("tools: {{deny: [{T}]}}")),

@@ -10,6 +10,7 @@ from clawgate.decision import Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.paths import resolve, under
 
 
 def bindings(cmd: SimpleCommand) -> list[tuple[Word, str]] | None:
@@ -54,6 +55,13 @@ def _rebinds(path: Word, name: str) -> bool:
     return posixpath.basename((path.value or "").rstrip("/")) != name
 
 
+def _project_tool(path: Word, ctx: Context) -> bool:
+    """``PATH`` is a file of the workspace (``./tools/mygit``): the project's own tool, judged as
+    that file wherever the name is used later on the line (CG-WRAP-022)."""
+    found = resolve(path, ctx).path
+    return found is not None and under(found, ctx.workspace) and found != ctx.workspace
+
+
 @register
 class HashBinding(Validator):
     """``hash -p PATH NAME`` where PATH is a program of another name: the shell then runs it
@@ -61,7 +69,8 @@ class HashBinding(Validator):
     at run time asks too. Each later command of the line that uses the name is judged as the
     program bound (CG-WRAP-022).
 
-    Bad: ``hash -p /bin/rm ls``. Harmless: ``hash -r``, ``hash -p /usr/bin/git git``.
+    Bad: ``hash -p /bin/rm ls``. Harmless: ``hash -r``, ``hash -p /usr/bin/git git``, ``hash -p
+    ./tools/mygit git`` (a tool of the project).
     """
 
     id = "CG-WRAP-021"
@@ -72,7 +81,7 @@ class HashBinding(Validator):
         if found is None:
             return Verdict.ask(self.id, "hash binds a name only known at run time to a program",
                                hint="run the program by its own name")
-        rebound = [(p, n) for p, n in found if _rebinds(p, n)]
+        rebound = [(p, n) for p, n in found if _rebinds(p, n) and not _project_tool(p, ctx)]
         if not rebound:
             return Verdict.passthrough()
         path, name = rebound[0]
