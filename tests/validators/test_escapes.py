@@ -110,7 +110,9 @@ from clawgate.validators.staged import StagedPayload
     ("ed\n!id", ASK, None),
     # staged payloads
     ("echo 'exec /bin/sh' > /tmp/f\nchmod +x /tmp/f\ntool --hook /tmp/f", ASK, "CG-ESC-011"),
-    ("echo '{\"scripts\":{\"preinstall\":\"id\"}}' > package.json; npm i", ASK, "CG-ESC-011"),
+    # written and run on the line: the script is judged as the command it is
+    ("echo '{\"scripts\":{\"preinstall\":\"rm -rf ~\"}}' > package.json; npm i", DENY,
+     "CG-DEG-001"),
     ("printf 'make\\n' > run.sh && chmod +x run.sh && ./run.sh", ASK, "CG-ESC-011"),
     # a JSON manifest runs by itself through scripts, plugins, a package manager it names and
     # dependencies from anywhere but the registry; written in part or unknown, it may

@@ -139,7 +139,9 @@ class StagedPayload(LineValidator):
     client input it is; a run
     of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK. Command lines
     written to a file the project's tools run (Makefile recipes, ``package.json`` scripts, a
-    kubeconfig's ``exec`` plugin: runfiles.py) are checked when written.
+    kubeconfig's ``exec`` plugin: runfiles.py) are checked when written; a file that runs by
+    itself, written with literal text that a later command of the line runs, is judged as that
+    text (``printf 'test:\n\tpytest -q\n' > Makefile && make test``), not asked about.
 
     Bad: ``echo 'exec /bin/sh' > f; chmod +x f; tool -c f``. Harmless:
     ``echo hello > notes.txt && cat notes.txt``.
@@ -192,8 +194,10 @@ class StagedPayload(LineValidator):
                     return Verdict.deny(self.id, f"code that fetches something and runs it is "
                                         f"written into {path!r}, which runs by itself",
                                         hint="review the file, then write it by hand")
-                if runs_itself and not inert_manifest(cmd, path) and not inert_settings(cmd,
-                                                                                        path):
+                judged = any((later, posixpath.normpath(path)) in checked
+                             for later in range(index + 1, len(parsed.commands)))
+                if runs_itself and not judged and not inert_manifest(cmd, path) and (
+                        not inert_settings(cmd, path)):
                     return Verdict.ask(self.id, f"code is written into {path!r}, which runs "
                                        "by itself", hint="review the file, then write it")
                 stage.loaded[path] = stage.loaded.get(path, False) or payload
