@@ -99,6 +99,14 @@ from clawgate.validators.risk import risk_of
     ("ping -c1 localhost", Risk.MEDIUM),
     ("rsync -a src/ build/", Risk.MEDIUM),
     ("kubectl get pods", Risk.MEDIUM),
+    ("kubectl logs deploy/api -n dev --tail=50", Risk.MEDIUM),  # reads, as get does
+    ("kubectl events -n dev", Risk.MEDIUM),
+    ("gh api repos/o/r/pulls --jq '.[].title'", Risk.MEDIUM),  # a GET
+    ("gh api -X GET repos/o/r", Risk.MEDIUM),
+    ("gh api -X DELETE repos/o/r", Risk.HIGH),
+    ("gh api repos/o/r/issues -f title=x", Risk.HIGH),  # a field: a POST
+    ("gh api --method=POST repos/o/r/forks", Risk.HIGH),
+    ("gh api graphql -f query='{viewer{login}}'", Risk.HIGH),  # a query may be a mutation
     ("terraform plan", Risk.MEDIUM),
     ("gh pr view 12", Risk.MEDIUM),
     ("some-unknown-tool --flag", Risk.MEDIUM),

@@ -155,10 +155,12 @@ def _status_only(cmd: SimpleCommand) -> Risk:
         return _MEDIUM
     if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
         return _MEDIUM
+    if cmd.program == "gh" and _first(cmd) == "api" and _gh_api_reads(cmd.args):
+        return _MEDIUM
     if cmd.program == "helm" and (_first(cmd) in _HELM_LOCAL or tuple(cmd.args[:2]) in (
             ("plugin", "list"), ("repo", "list"))):
         return _MEDIUM
-    if cmd.program in ("kubectl", "oc") and (_first(cmd) in _KUBECTL_LOCAL or (
+    if cmd.program in ("kubectl", "oc") and (_first(cmd) in _KUBECTL_LOCAL | _KUBECTL_READS or (
             _first(cmd) in ("apply", "create", "delete", "patch", "replace")
             and "--dry-run=client" in cmd.args)):
         return _MEDIUM
@@ -173,6 +175,24 @@ _HELM_LOCAL = frozenset({"package", "unittest", "create", "dependency", "dep", "
 # kubectl's verbs that render or convert local files without a cluster (and a client-side dry
 # run, which sends nothing).
 _KUBECTL_LOCAL = frozenset({"kustomize", "completion"})
+# kubectl's verbs that only read from the cluster beyond the shared queries (get, describe …)
+_KUBECTL_READS = frozenset({"logs", "events"})
+# gh api's options that send a body: with one the request is a POST unless -X says otherwise
+_GH_API_FIELDS = ("-f", "-F", "--field", "--raw-field", "--input")
+
+
+def _gh_api_reads(args: tuple[str, ...]) -> bool:
+    """``gh api ENDPOINT`` that only reads: no field, no input, no method but GET (``-X GET``,
+    ``--method=GET``), and not the GraphQL endpoint (whose query may be a mutation)."""
+    words = list(args)
+    for index, arg in enumerate(words):
+        if arg in ("-X", "--method"):
+            if words[index + 1:index + 2] != ["GET"]:
+                return False
+        elif arg.startswith(("--method=", "-X", *_GH_API_FIELDS)) and arg not in (
+                "--method=GET", "-XGET"):
+            return False
+    return "graphql" not in words
 
 
 # Options that take a value, so the word after them is no operand (GNU and BSD spellings).
