@@ -50,6 +50,8 @@ from clawgate.validators import (  # noqa: F401
     linkedpaths,
     loader,
     lookalike,
+    lookupline,
+    lookups,
     mounts,
     netaddr,
     obfuscation,

@@ -2,7 +2,8 @@
 
 Medium is the home of everyday work (builds, tests, installs into the project, ``git commit``,
 editors): supervised autonomy allows it. High must be earned: the network (this machine's own
-services included; only probing them, ``ping``/``nc -z``, is medium), writes to remotes
+services included; only probing them, ``ping``/``nc -z``, is medium, and so is a read-only
+lookup of a public name that sends nothing of the user's, ``lookups.py``), writes to remotes
 (``git push``, publishing), the host's containers, system administration, installs outside
 the project, privilege changes. The tiers are the program catalog's (``clawgate.programs``);
 an unknown program is medium; a program whose name is only known at run time is high.
@@ -16,6 +17,7 @@ from clawgate import programs
 from clawgate.decision import Risk
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators.lookups import is_lookup
 from clawgate.validators.paths import QUIET_DEVICES
 from clawgate.validators.risktables import RULES
 from clawgate.validators.writes import may_write, write_targets
@@ -90,6 +92,8 @@ def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
     build/``), and asking a client which version it is (``curl --version``: no address)."""
     if cmd.args and all(a in _ONLY_PRINTS for a in cmd.args):
         return Risk.LOW
+    if is_lookup(cmd):
+        return Risk.MEDIUM  # sends nothing of the user's, shows its answer (lookups.py)
     if (programs.entry(program) or {}).get("loopback") and _probe(program, cmd):
         targets = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
         if targets and all(_LOOPBACK.match(t) for t in targets if _looks_like_host(t)) and any(
