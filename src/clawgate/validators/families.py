@@ -51,7 +51,6 @@ from clawgate.validators import (  # noqa: F401
     loader,
     lookalike,
     lookupline,
-    lookups,
     mounts,
     netaddr,
     obfuscation,

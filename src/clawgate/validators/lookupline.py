@@ -1,4 +1,5 @@
-"""What the rest of a line does to a read-only lookup (``lookups.py``): a later stage of its
+"""The verdicts on read-only lookups (``lookups.py``): the lookup itself, ALLOW at medium
+risk with its reason; and what the rest of its line does to it: a later stage of its
 pipeline that keeps the answer in a file, or an earlier command that changes the shell the
 client runs in (its environment, its output, what its name means)."""
 
@@ -6,7 +7,7 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
-from clawgate.validators.base import Context, LineValidator, register
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.lookups import is_lookup
 from clawgate.validators.lookuptables import CLIENTS
 from clawgate.validators.paths import QUIET_DEVICES
@@ -18,6 +19,28 @@ from clawgate.validators.writes import may_write, write_targets
 _CHANGES_SHELL = frozenset({"export", "declare", "typeset", "readonly", "local", "set",
                             "source", ".", "eval", "alias", "unset", "shopt", "enable",
                             "exec", "hash", "builtin", "command", "trap"})
+
+
+@register
+class PrintedLookup(Validator):
+    """A read-only network lookup that sends nothing of the user's to a public name and
+    only shows its answer (``lookups.is_lookup``): ALLOW at medium risk, with this reason.
+    The same client with data, a credential, a config file, a proxy, an expansion, a private
+    address or its answer saved keeps the network's high risk and is asked about.
+
+    Bad: ``curl -d @notes.txt https://example.com/`` (a file leaves: not a lookup).
+    Harmless: ``dig +short github.com``.
+    """
+
+    id = "CG-NET-003"
+    programs = frozenset(CLIENTS)
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not is_lookup(cmd):
+            return Verdict.passthrough()
+        return Verdict.of(Outcome.ALLOW, self.id, f"{cmd.program} is a read-only lookup of a "
+                          "public address: nothing of the user's leaves and the answer is shown "
+                          "(medium risk)", risk=Risk.MEDIUM)
 
 
 @register

@@ -28,6 +28,11 @@ _ESCAPES = lazy_pattern(r"(?:%[0-9A-Fa-f]{2}){6,}")
 _GIT_OBJECT = lazy_pattern(r"^[0-9a-f]{7,64}$")
 _GIT_LENGTHS = frozenset({*range(7, 13), 40, 64})  # short and full SHA-1 and SHA-256 names
 _PLAIN = lazy_pattern(r"^[\w .,:;/*+=?!@~()<>{}\[\]%&'\"#^|\\-]*$")
+# Paths of cloud metadata services: a public name may resolve to one (DNS rebinding), and
+# Amazon's first version answers a plain GET with the machine's credentials.
+_METADATA_PATHS = ("/latest/meta-data", "/latest/user-data", "/latest/api/token",
+                   "/computemetadata", "/metadata/instance", "/metadata/identity",
+                   "/opc/v1", "/opc/v2", "/openstack", "/metadata/v1")
 _CREDENTIAL_KEYS = ("token", "secret", "password", "passwd", "pwd", "auth", "session", "key",
                     "sig", "signature", "credential", "cookie", "jwt", "bearer", "otp")
 
@@ -64,8 +69,8 @@ def _encoded_label(label: str) -> bool:
 
 def public_url(text: str) -> bool:
     """An http(s) URL (a bare ``host/path`` is http) to a public name, with no user or
-    password, no credential-named query key, and a path and query that carry nothing
-    encoded or credential-shaped; no curl glob (``{a,b}``, ``[1-9]``)."""
+    password, no credential-named query key, no cloud metadata path, and a path and query
+    that carry nothing encoded or credential-shaped; no curl glob (``{a,b}``, ``[1-9]``)."""
     from urllib.parse import parse_qsl, urlsplit
 
     if "://" not in text:
@@ -80,6 +85,8 @@ def public_url(text: str) -> bool:
     if not parts.hostname or not public_name(parts.hostname) or port == 0:
         return False
     if any(c in text for c in "{}[]\\ ") and not parts.netloc.startswith("["):
+        return False
+    if parts.path.lower().startswith(_METADATA_PATHS):
         return False
     query = parse_qsl(parts.query, keep_blank_values=True)
     if any(_credential_key(key) for key, _ in query):

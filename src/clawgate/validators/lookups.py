@@ -1,8 +1,8 @@
 """Read-only network lookups judged by what leaves the machine and where the answer goes.
 
 A lookup is a network client (``curl``, ``wget``, httpie, ``dig``, ``nslookup``, ``host``,
-``whois``, ``ping``, ``traceroute``, ``tracepath``, ``mtr``) written so that nothing of the
-user's leaves and its answer is only shown:
+``whois``, ``ping``, ``traceroute``, ``tracepath``, ``mtr``, ``openssl s_client`` with its
+input closed) written so that nothing of the user's leaves and its answer is only shown:
 
 - what leaves: a method that sends no body, only the options of ``lookuptables`` (no data,
   form, upload, cookie, credential, proxy or config-file option), headers that carry no
@@ -22,15 +22,13 @@ user's leaves and its answer is only shown:
   it; into a shell or interpreter, it runs now (other rules deny that).
 
 Such a command is medium risk instead of the network's high (``risk.py``), which supervised
-autonomy allows. What the rest of the line does to it (a reader that saves the answer, the
-environment changed before it) is ``lookupline.py``'s.
+autonomy allows. Its verdicts, and what the rest of the line does to it (a reader that saves
+the answer, the environment changed before it), are ``lookupline.py``'s.
 """
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import SimpleCommand, Word
-from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.lookupnames import plain_text, public_name, public_url
 from clawgate.validators.lookuptables import (
     CLIENTS,
@@ -39,10 +37,12 @@ from clawgate.validators.lookuptables import (
     HEADER,
     HEADERS,
     HOST,
+    HOSTPORT,
     HTTPIE,
     INERT_READERS,
     METHOD,
     METHODS,
+    NONE,
     NUMBER,
     PRINTED,
     PRINTED_TARGETS,
@@ -69,7 +69,15 @@ def is_lookup(cmd: SimpleCommand) -> bool:
     words = cmd.words[1:]
     if any(w.value is None or w.expansions or not w.value for w in words):
         return False
-    return _arguments(client, [w.value for w in words if w.value is not None])
+    args = [w.value for w in words if w.value is not None]
+    if client.subcommand is not None:
+        if args[0] != client.subcommand:
+            return False
+        args = args[1:]
+    if client.closed_input and not any(r.op == "<" and r.target is not None
+                                       and r.target.value == "/dev/null" for r in cmd.redirects):
+        return False
+    return _arguments(client, args)
 
 
 def _stands_alone(cmd: SimpleCommand) -> bool:
@@ -140,6 +148,11 @@ def _option(client: Client, args: list[str], i: int, given: set[str]) -> int | N
     if word in client.flags:
         given.add(word)
         return 1
+    if client.subcommand is not None:  # openssl: single-dash long options, never clustered
+        kind = client.kind_of(word)
+        given.add(word)
+        ok = kind is not None and i + 1 < len(args) and _value(kind, args[i + 1])
+        return 2 if ok else None
     return _cluster(client, args, i, given)
 
 
@@ -187,6 +200,9 @@ def _value(kind: str, value: str) -> bool:
         return public_name(value.strip("[]"))
     if kind == URL:
         return public_url(value)
+    if kind == HOSTPORT:
+        host, colon, port = value.rpartition(":")
+        return bool(colon) and port.isdigit() and public_name(host.strip("[]"))
     return False
 
 
@@ -200,6 +216,8 @@ def _operands(client: Client, operands: list[str], asked: bool) -> bool:
     if client.operands == HOST:
         return bool(operands) and public_name(operands[0]) and all(
             o.isdigit() for o in operands[1:])
+    if client.operands == NONE:
+        return not operands
     return _dns_operands(operands, asked) if client.operands == DNS else False
 
 
@@ -215,26 +233,4 @@ def _dns_operands(operands: list[str], asked: bool) -> bool:
             return False
         names += not operand.startswith("@")
     return names > 0 or asked
-
-
-@register
-class PrintedLookup(Validator):
-    """A read-only network lookup that sends nothing of the user's to a public name and
-    only shows its answer (``lookups.is_lookup``): ALLOW at medium risk, with this reason.
-    The same client with data, a credential, a config file, a proxy, an expansion, a private
-    address or its answer saved keeps the network's high risk and is asked about.
-
-    Bad: ``curl -d @notes.txt https://example.com/`` (a file leaves: not a lookup).
-    Harmless: ``dig +short github.com``.
-    """
-
-    id = "CG-NET-003"
-    programs = frozenset(CLIENTS)
-
-    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if not is_lookup(cmd):
-            return Verdict.passthrough()
-        return Verdict.of(Outcome.ALLOW, self.id, f"{cmd.program} is a read-only lookup of a "
-                          "public address: nothing of the user's leaves and the answer is shown "
-                          "(medium risk)", risk=Risk.MEDIUM)
 

@@ -16,12 +16,13 @@ from clawgate.records import record
 # standard output or the null device (the answer is printed or dropped, never kept);
 # ``format``: a ``curl -w`` format that reads and writes nothing; ``token``: a short plain
 # word (a record type, a user agent, an address family); ``server``: a public name or address.
-NUMBER, METHOD, HEADER, PRINTED, FORMAT, TOKEN, SERVER = (
-    "number", "method", "header", "printed", "format", "token", "server")
+# ``hostport``: a public name or address and a port (``openssl s_client -connect``).
+NUMBER, METHOD, HEADER, PRINTED, FORMAT, TOKEN, SERVER, HOSTPORT = (
+    "number", "method", "header", "printed", "format", "token", "server", "hostport")
 # What the operands are. ``url``: addresses to fetch; ``dns``: names, record types and
 # classes, ``@server``; ``host``: one host and then numbers (a packet size); ``httpie``: an
-# optional method, then one URL and no request items.
-URL, DNS, HOST, HTTPIE = "url", "dns", "host", "httpie"
+# optional method, then one URL and no request items; ``none``: no operand at all.
+URL, DNS, HOST, HTTPIE, NONE = "url", "dns", "host", "httpie", "none"
 
 METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Headers that describe what answer is wanted; none carries a credential or a cookie.
@@ -38,7 +39,9 @@ class Client:
     may be clustered, ``-fsSL``); ``valued``: options taking a value, and its kind;
     ``required``: one of these options must be given (``wget`` saves to a file without
     ``-O -``); ``plus``: dig's ``+keyword`` options that send nothing (their ``no`` forms
-    too); ``assigned``: options written ``-name=value`` (nslookup)."""
+    too); ``assigned``: options written ``-name=value`` (nslookup); ``subcommand``: the
+    first word it must have (``openssl s_client``); ``closed_input``: what it reads from
+    its input is sent, so its input must be ``< /dev/null``."""
 
     operands: str
     flags: frozenset[str] = frozenset()
@@ -46,6 +49,8 @@ class Client:
     required: frozenset[str] = frozenset()
     plus: frozenset[str] = frozenset()
     assigned: tuple[tuple[str, str], ...] = ()
+    subcommand: str | None = None
+    closed_input: bool = False
 
     def kind_of(self, option: str) -> str | None:
         return next((kind for name, kind in self.valued if name == option), None)
@@ -128,17 +133,29 @@ _MTR = Client(
                  "--json --tcp --udp"),
     valued=_valued(number="-c --report-cycles -P --port -i --interval"),
 )
+# A TLS handshake to read a server's certificate chain (``| openssl x509 -noout -dates``).
+_S_CLIENT = Client(
+    NONE,
+    flags=_flags("-showcerts -brief -tls1_2 -tls1_3 -status -verify_return_error -crlf "
+                 "-no_ign_eof -4 -6 -quiet -prexit"),
+    valued=_valued(hostport="-connect", server="-servername", token="-alpn -verify"),
+    required=frozenset({"-connect"}),
+    subcommand="s_client",
+    closed_input=True,
+)
 
 CLIENTS: dict[str, Client] = {
     "curl": _CURL, "wget": _WGET, "http": _HTTPIE, "https": _HTTPIE, "xh": _HTTPIE,
     "dig": _DIG, "nslookup": _NSLOOKUP, "host": _HOST, "whois": _WHOIS,
     "ping": _PING, "ping6": _PING, "traceroute": _TRACEROUTE, "tracepath": _TRACEPATH,
-    "mtr": _MTR,
+    "mtr": _MTR, "openssl": _S_CLIENT,
 }
 
 # Programs an answer may be piped into: they print text, run nothing they read and, written
-# without a redirection or an output option (the line's check), keep nothing.
+# without a redirection or an output option (the line's check), keep nothing. (``openssl``:
+# ``x509 -noout -dates`` parses a certificate; its options that load code are its own
+# command's concern.)
 INERT_READERS = frozenset("""
 jq gojq jaq head tail grep egrep fgrep rg wc sort uniq cut tr column less more cat nl fold fmt
-tac rev expand sha256sum sha1sum sha512sum md5sum shasum b2sum od hexdump strings
+tac rev expand sha256sum sha1sum sha512sum md5sum shasum b2sum od hexdump strings openssl
 """.split())
