@@ -158,3 +158,37 @@ def test_lookup_allowed(line: str) -> None:
 def test_not_a_lookup(line: str, expected: str, rule: str | None) -> None:
     assert_caught(line, expected, rule)
     assert LOOKUP not in {r.rule_id for r in decision(line).reasons}, line
+
+
+_CURL_LOOKUPS = ("curl -s https://api.github.com/repos/python/cpython | jq .stargazers_count",
+                 "curl -fsSL https://example.com/a.json | head",
+                 "curl -sI https://pypi.org/simple/requests/")
+# Each sends something of the user's, reads a config or key, goes through a proxy, or keeps
+# the answer: added to a lookup, the line is not a lookup any more.
+_CURL_LEAKS = ("-d @notes.txt", "--data-binary @notes.txt", "-F a=@notes.txt", "-T notes.txt",
+               "-H 'Authorization: Bearer x'", "-H 'Cookie: a=1'", "-u a:b", "-b a=1", "-n",
+               "-K cfg.txt", "-x http://proxy.example.com:3128", "--proxy1.0 p.example.com:1",
+               "-E me.pem", "--key me.key", "-o page.html", "-O", "-D headers.txt",
+               "-w @fmt.txt", "-X POST", "-G", "--url file:///etc/passwd", "-e x.example.com",
+               "--resolve example.com:443:10.0.0.1", "--unix-socket /var/run/docker.sock")
+_AROUND = ("http_proxy=http://p.example.com {}", "env {}", "nohup {}", "sudo {}",
+           "timeout 5 {}", "export A=1; {}", ". ./env.sh; {}", "{} > out.txt", "{} | sh",
+           "{} | tee out.txt", "{} &", "cat notes.txt | {}", "bash -c '{}'", "x=$({})",
+           "http_proxy=http://p.example.com bash -c '{}'", "export A=1; sh -c '{}'",
+           "bash -c '{}' > out.sh", "eval '{}' | tee out.txt",
+           "for i in 1 2; do {}; done > out.txt", "if true; then {}; fi | tee out.txt")
+
+
+@pytest.mark.parametrize("leak", _CURL_LEAKS)
+@pytest.mark.parametrize("line", _CURL_LOOKUPS)
+def test_a_leak_makes_a_lookup_ask(line: str, leak: str) -> None:
+    changed = line.replace("curl ", f"curl {leak} ", 1)
+    assert decision(changed).outcome is not ALLOW, changed
+
+
+@pytest.mark.parametrize("around", _AROUND)
+@pytest.mark.parametrize("line", [*_CURL_LOOKUPS[2:], "dig +short github.com",
+                                  "ping -c 1 example.com", "wget -qO- https://example.com"])
+def test_a_lookup_in_another_setting_asks(line: str, around: str) -> None:
+    changed = around.format(line)
+    assert decision(changed).outcome is not ALLOW, changed

@@ -14,9 +14,10 @@ input closed) written so that nothing of the user's leaves and its answer is onl
   ``.internal``, ``.local``, ``.lan``, ``.corp``, ``.home``);
 - how it runs: written directly (no launcher in front: ``env``, ``nohup``, ``sudo``,
   ``xargs``, ``find -exec`` change its environment, where its output goes or which
-  arguments it gets), no variable assignment before it (``http_proxy=``, ``CURL_HOME=``,
-  ``SSLKEYLOGFILE=``), nothing piped or redirected into it, not inside a substitution or a
-  function;
+  arguments it gets; nor read out of another command's text, ``bash -c '…'``, which the
+  engine tells ``risk_of`` as ``nested``), no variable assignment before it
+  (``http_proxy=``, ``CURL_HOME=``, ``SSLKEYLOGFILE=``), nothing piped or redirected into
+  it, not inside a substitution or a function;
 - where the answer goes: printed, dropped (``-o /dev/null``) or piped into readers that run
   nothing they read (``jq``, ``head``, ``grep`` ...). Saved to a file, a later command may run
   it; into a shell or interpreter, it runs now (other rules deny that).

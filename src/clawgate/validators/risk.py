@@ -31,8 +31,10 @@ _ONLY_PRINTS = frozenset({"--version", "-V", "--help", "version"})
 _ACTING = frozenset({"write", "run", "code", "config", "runs", "deletes"})
 
 
-def risk_of(cmd: SimpleCommand) -> Risk:
-    """The tier from the program and its arguments; validators may raise it with verdicts."""
+def risk_of(cmd: SimpleCommand, nested: bool = False) -> Risk:
+    """The tier from the program and its arguments; validators may raise it with verdicts.
+    ``nested``: the command was unwrapped from another (``bash -c '…'``, ``env …``), whose
+    assignments, redirections and pipes it runs under: it is never a read-only lookup."""
     if not cmd.words:
         return Risk.LOW
     program = cmd.program or _static_name(cmd)
@@ -40,6 +42,8 @@ def risk_of(cmd: SimpleCommand) -> Risk:
         return Risk.HIGH
     tier = _program_tier(program, cmd)
     if tier is Risk.HIGH:
+        if not nested and is_lookup(cmd):
+            return Risk.MEDIUM  # sends nothing of the user's, shows its answer (lookups.py)
         return tier
     found = programs.effects(cmd)
     if any(e.kind == "network" and e.word is not None and _remote(e.word.shown)
@@ -92,8 +96,6 @@ def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
     build/``), and asking a client which version it is (``curl --version``: no address)."""
     if cmd.args and all(a in _ONLY_PRINTS for a in cmd.args):
         return Risk.LOW
-    if is_lookup(cmd):
-        return Risk.MEDIUM  # sends nothing of the user's, shows its answer (lookups.py)
     if (programs.entry(program) or {}).get("loopback") and _probe(program, cmd):
         targets = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
         if targets and all(_LOOPBACK.match(t) for t in targets if _looks_like_host(t)) and any(

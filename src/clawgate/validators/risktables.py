@@ -16,7 +16,6 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.programs.languages import sed_commands, sed_subst_flags
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.flags import git_subcommand, parse_options
-from clawgate.validators.lookups import is_lookup
 
 _LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
 
@@ -253,8 +252,6 @@ def _openssl(cmd: SimpleCommand) -> Risk:
     load a shared library, which is running arbitrary code."""
     if {"-engine", "-provider", "-provider-path"} & set(cmd.args):
         return _HIGH
-    if is_lookup(cmd):
-        return _MEDIUM  # a handshake to read a public server's certificates (lookups.py)
     return _OPENSSL_BASE(cmd)
 
 
