@@ -1,7 +1,8 @@
 """The attack-kinds sets are well formed: every line has a command, a label that fits its kind,
 a family and a half (tuned on or held out), and the halves split every family (the lines are
 scored by the bench, the fixed kinds by ``tests/redteam/test_redteam_kinds.py``,
-``test_redteam_kinds2.py``, ``test_redteam_kinds3.py`` and ``tests/shell/test_bash_reading*``).
+``test_redteam_kinds2.py``, ``test_redteam_kinds3.py`` and
+``tests/validators/test_bash_reading.py``).
 The first, second and fourth sets split every family into both halves; the third holds out
 whole families, half of them, as a stand-in for kinds of attack nobody tuned against."""
 

@@ -23,7 +23,7 @@ _XARGS_VALUED = lazy_pattern(r"-[Ps]\d+|--max-procs=\d+|--max-chars=\d+")
 _TILDE = lazy_pattern(r"~(?:/[\w./-]*)?")
 _HOME = "\ue000"  # stands for the home directory a feeder's ``~`` expands to
 _RAW = "\ue001"  # marks an item already written as shell text
-_FEEDERS = frozenset({"printf", "echo", "cat", "find"})
+_FEEDERS = frozenset({"printf", "echo", "cat", "tee", "find"})
 MAX_ITEMS = 16  # commands spelled out for ``xargs -I``; the rest add nothing new
 # Programs that read the program they run from standard input, and how to give it inline.
 STDIN_CODE = {"sh": "-c", "bash": "-c", "dash": "-c", "zsh": "-c", "ksh": "-c", "mksh": "-c",
@@ -52,7 +52,7 @@ def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str,
     left, right = _feeder_argv(feeder, env, argv), argv(consumer, env)
     if feeder.program == "find" and consumer.program == "xargs":
         return _found_items(feeder, consumer, end, right)
-    text = _document(feeder, consumer) if feeder.program == "cat" else (
+    text = _document(feeder, consumer) if feeder.program in ("cat", "tee") else (
         printed(left) if left is not None else None)
     if text is None or right is None:
         return None
@@ -164,11 +164,13 @@ def only_directories(words: tuple[m.Word, ...]) -> bool:
 
 
 def _document(feeder: m.SimpleCommand, consumer: m.SimpleCommand) -> str | None:
-    """What ``cat`` prints of a literal here-string or here-document given as its only input.
-    (A here-document's body stays in the rewritten line after the consumer: read as commands,
+    """What ``cat`` prints of a literal here-string or here-document given as its only input,
+    and ``tee`` too, whatever files it also copies it to (``tee log <<< TEXT | sh``). (A
+    here-document's body stays in the rewritten line after the consumer: read as commands,
     which is what a shell makes of it, so only shells and interpreters take one.)"""
     docs = feeder.redirects
-    if len(feeder.words) != 1 or len(docs) != 1 or not docs[0].feeds_input:
+    if (feeder.program == "cat" and len(feeder.words) != 1) or len(docs) != 1 or \
+            not docs[0].feeds_input:
         return None
     doc = docs[0]
     if doc.op == "<<<":
