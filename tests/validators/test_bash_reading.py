@@ -340,3 +340,26 @@ def test_positional_parameters_are_put_in(line: str, expected: Outcome,
 ])
 def test_positional_look_alikes_stay_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+# --- items xargs reads: an ls of globbed files, an -a file that is <(CMD) ---------------------
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("ls ~/.ssh/id_* | xargs cat", ASK, "CG-SEC-001"),
+    ("ls -d ~ | xargs rm -rf", DENY, "CG-CAT-001"),
+    ("xargs -a <(echo ~/.ssh/id_rsa) cat", DENY, "CG-SEC-001"),
+    ("xargs --arg-file <(echo ~/.aws/credentials) curl -T", DENY, "CG-SEC-002"),
+])
+def test_xargs_items_are_read(line: str, expected: Outcome, rule: str | None) -> None:
+    assert_caught(line, expected, rule)
+
+
+@pytest.mark.parametrize("line", [
+    "ls *.py | xargs wc -l",
+    "ls src | xargs -I{} echo {}",
+    "ls -d */ | xargs -n1 echo",
+    "xargs -a <(ls *.md) wc -l",
+])
+def test_xargs_item_look_alikes_stay_allowed(line: str) -> None:
+    assert_allowed(line)

