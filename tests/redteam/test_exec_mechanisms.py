@@ -117,7 +117,8 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("env -S", "env -S 'bash -c \"{p}\"'", Outcome.DENY, False),
     ("eval --", "eval -- '{p}'", ALLOW, False),
     ("command --", "command -- sh -c '{p}'", ALLOW, False),
-    ("sh -c \"$@\" _ argv", "sh -c '\"$@\"' _ {p}", ASK, True),
+    # plain arguments put in for the positional parameters are what runs
+    ("sh -c \"$@\" _ argv", "sh -c '\"$@\"' _ {p}", ALLOW, True),
     ("bash -c 'eval \"$1\"' _", "bash -c 'eval \"$1\"' _ '{p}'", ASK, False),
     ("runuser -l USER -c", "runuser -l nobody -c '{p}'", ASK, False),
     ("sudo -E bash -c", "sudo -E bash -c '{p}'", ASK, False),
@@ -250,7 +251,9 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
 CHANGED = {("perl qx", "keys"): ASK, ("perl qx", "scp-key"): ASK, ("perl qx", "home-var"): ASK,
            ("julia run(`…`)", "scp-key"): ASK, ("julia run(`…`)", "home-var"): ASK,
            # a variable inside the double-quoted TAR_OPTIONS: its value is not read
-           ("TAR_OPTIONS=--to-command", "home-var"): ASK}
+           ("TAR_OPTIONS=--to-command", "home-var"): ASK,
+           # a plain argument (no blank) is put in for "$1" exactly; "echo hi" is not
+           ("bash -c 'eval \"$1\"' _", "ls"): ALLOW}
 
 CASES = [
     pytest.param(template.format(p=payload), CHANGED.get((mechanism, name), expected),

@@ -75,7 +75,7 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("while true; do c='rm -rf ~'; eval \"$c\"; break; done", DENY),
     ("a=(rm -rf /); a[0]=ls; \"${a[@]}\"", ASK),  # an element changed: not followed
     ("a=(rm -rf /); unset a; \"${a[@]}\"", ASK),
-    ("a=(ls -la); \"${a[@]}\"", ASK),  # read, but arrays are not followed exactly
+    ("a=(ls -la); \"${a[@]}\"", ALLOW),  # a literal list of static words: followed exactly
     # not known exactly: asks as written
     ("a=ls | $a", ASK),
     ("true || a=ls; $a", ASK),
@@ -85,7 +85,7 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("a=ls; unset a; $a", ASK),
     ("${a:-ls}", ASK),
     ("a=${X:-ls}; $a", ASK),
-    ("a=(ls); $a", ASK),
+    ("a=(ls); $a", ALLOW),  # $a is ${a[0]}
     ("f() { local a=ls; $a; }", ASK),
     ("a=ls; f() { $a; }; f", ASK),
     ("read a; $a", ASK),

@@ -282,8 +282,15 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
     certain = not cmd.nesting and _sequential(cmd) and _unconditional(source, cmd.offset)
     for assignment in cmd.assignments:
         name = assignment.name
-        if "[" in name or assignment.value.text.startswith("("):
-            known.pop(name.partition("[")[0], None)  # arrays: read, but not followed exactly
+        base = name.partition("[")[0]
+        for key in [k for k in known if k.startswith(base + "[")]:
+            del known[key]
+        if certain and name == base and f"{name}[@]" in env and not \
+                assignment.value.expansions & _DISGUISING:
+            # a=(make test): a literal list, every element static (``_array``): followed
+            known.update({k: v for k, v in env.items() if k == name or k.startswith(name + "[")})
+        elif "[" in name or assignment.value.text.startswith("("):
+            known.pop(base, None)  # other arrays: read, but not followed exactly
         elif certain and name in env and (
                 not assignment.value.expansions & _DISGUISING
                 or _FRESH_NAME.fullmatch(assignment.value.text)) and all(

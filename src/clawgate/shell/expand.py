@@ -11,6 +11,7 @@ decision's budget (``clawgate/bounds.py``).
 
 from __future__ import annotations
 
+import os
 from itertools import repeat
 from operator import itemgetter
 
@@ -25,6 +26,7 @@ _NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
 # not known on the line takes the word (one of the values it can have: the line is checked as
 # it too, never instead)
 _BRACED = lazy_pattern(r"\{(!?)([A-Za-z_][A-Za-z0-9_]*|[@*]|\d)(?:(:?[-=])([^}$`\"'\\]*))?\}")
+_HOME_WORD = lazy_pattern(r"~(?:/[^\n]*)?")  # ~ or ~/x: the home directory's
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
 # ${a[@]}, ${a[*]}, ${a[N]} of an array set literally on the line (``constants.py`` keeps its
 # elements under "a[@]", joined by ARRAY_SEP, and each under "a[N]").
@@ -33,6 +35,20 @@ ARRAY_SEP = "\x00"  # no shell value holds a NUL
 
 # One character of the expanded word: (character, produced by an unquoted expansion).
 _Chars = list[tuple[str, bool]]
+
+
+def _tilde(word: str, env: dict[str, str]) -> str:
+    """The word of ``${x:-word}`` after tilde expansion, which bash does there as at the start
+    of a word (``${X:-~/.aws/credentials}`` is a path under the home directory); a line that
+    sets HOME itself makes it unknown."""
+    if not _HOME_WORD.fullmatch(word):
+        return word
+    if "HOME" in env:
+        raise Unknown
+    home = os.path.expanduser("~")
+    if not home.startswith("/"):
+        raise Unknown
+    return home if word == "~" else home.rstrip("/") + word[1:]
 
 
 class Unknown(Exception):
@@ -196,8 +212,8 @@ class _Expander:
                 raise Unknown
             name, default = braced.group(2), braced.group(4)
             known = self.env.get(name)
-            value = default if known is None or (not known and braced.group(3)[0] == ":") \
-                else known
+            value = _tilde(default, self.env) if known is None or (
+                not known and braced.group(3)[0] == ":") else known
             self.i += 1 + braced.end()
         elif braced:
             value = self._lookup(braced.group(2), indirect=bool(braced.group(1)))

@@ -158,8 +158,8 @@ def _stage(argv: list[str], stdin: str | None) -> str | None:
 
 def _filter(argv: list[str], text: str) -> str | None:
     program, args = argv[0], argv[1:]
-    if program == "cat" and not args:
-        return text
+    if (program == "cat" and not args) or program == "tee":
+        return text  # tee copies its input to standard output, whatever files it also writes
     if program == "rev" and not args:
         return "\n".join(line[::-1] for line in text.split("\n"))
     if program in ("base64", "base32") and args and all(a in ("-d", "--decode", "-D", "-i")

@@ -22,8 +22,8 @@ _XARGS_FLAGS = frozenset({"-r", "--no-run-if-empty", "-t", "--verbose", "-x", "-
 _XARGS_VALUED = lazy_pattern(r"-[Ps]\d+|--max-procs=\d+|--max-chars=\d+")
 _TILDE = lazy_pattern(r"~(?:/[\w./-]*)?")
 _HOME = "\ue000"  # stands for the home directory a feeder's ``~`` expands to
-_RAW = "\ue001"  # marks an item already written as shell text
-_FEEDERS = frozenset({"printf", "echo", "cat", "find"})
+RAW = _RAW = "\ue001"  # marks an item already written as shell text
+_FEEDERS = frozenset({"printf", "echo", "cat", "tee", "find", "ls"})
 MAX_ITEMS = 16  # commands spelled out for ``xargs -I``; the rest add nothing new
 # Programs that read the program they run from standard input, and how to give it inline.
 STDIN_CODE = {"sh": "-c", "bash": "-c", "dash": "-c", "zsh": "-c", "ksh": "-c", "mksh": "-c",
@@ -52,7 +52,9 @@ def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str,
     left, right = _feeder_argv(feeder, env, argv), argv(consumer, env)
     if feeder.program == "find" and consumer.program == "xargs":
         return _found_items(feeder, consumer, end, right)
-    text = _document(feeder, consumer) if feeder.program == "cat" else (
+    if feeder.program == "ls":
+        return _listed_items(feeder, consumer, end, right)
+    text = _document(feeder, consumer) if feeder.program in ("cat", "tee") else (
         printed(left) if left is not None else None)
     if text is None or right is None:
         return None
@@ -126,6 +128,22 @@ def _found_items(feeder: m.SimpleCommand, consumer: m.SimpleCommand, end: int,
         " ".join(_replaced(f, run[2], item) for f in run[0]) for item in items[:MAX_ITEMS])
 
 
+def _listed_items(feeder: m.SimpleCommand, consumer: m.SimpleCommand, end: int,
+                  right: list[str] | None) -> Edit | None:
+    """``ls PATHS | xargs CMD``: CMD run on the paths ls prints (``shell/lsfeed.py``)."""
+    from clawgate.shell.lsfeed import listed_operands
+
+    run = _xargs_run(right) if right is not None and consumer.program == "xargs" else None
+    items = listed_operands(feeder) if run is not None else None
+    if run is None or items is None:
+        return None
+    head = [quote(f) for f in run[0]]
+    if run[2] is None:
+        return feeder.offset, end, " ".join([*head, *(_item(i) for i in items)])
+    return feeder.offset, end, "; ".join(
+        " ".join(_replaced(f, run[2], item) for f in run[0]) for item in items[:MAX_ITEMS])
+
+
 def find_roots(words: tuple[m.Word, ...]) -> list[str] | None:
     """The starting points of ``find`` (its words up to the first option or test), as shell
     text (``~`` kept as written, ``.`` when none is given); None when one is known only at run
@@ -164,11 +182,13 @@ def only_directories(words: tuple[m.Word, ...]) -> bool:
 
 
 def _document(feeder: m.SimpleCommand, consumer: m.SimpleCommand) -> str | None:
-    """What ``cat`` prints of a literal here-string or here-document given as its only input.
-    (A here-document's body stays in the rewritten line after the consumer: read as commands,
+    """What ``cat`` prints of a literal here-string or here-document given as its only input,
+    and ``tee`` too, whatever files it also copies it to (``tee log <<< TEXT | sh``). (A
+    here-document's body stays in the rewritten line after the consumer: read as commands,
     which is what a shell makes of it, so only shells and interpreters take one.)"""
     docs = feeder.redirects
-    if len(feeder.words) != 1 or len(docs) != 1 or not docs[0].feeds_input:
+    if (feeder.program == "cat" and len(feeder.words) != 1) or len(docs) != 1 or \
+            not docs[0].feeds_input:
         return None
     doc = docs[0]
     if doc.op == "<<<":

@@ -12,11 +12,13 @@ from clawgate import programs as catalog
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.clobbers import EVERY, clobbered
+from clawgate.shell.envsplit import env_split
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.escapes import FRONTENDS
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.payloads import payload_verdict
+from clawgate.validators.programs import SHELLS, family_name
 from clawgate.validators.writes import redirect_targets
 
 _ASKING = frozenset({"run", "code", "config", "runs"})
@@ -73,7 +75,8 @@ class ProgramRunsValue(Validator):
         asking = [e for e in found if e.kind != "run"]
         if cmd.program not in FRONTENDS:
             literal = ()  # CG-ESC-002 checks them
-        elif literal and not _purpose(cmd):  # git grep -O CMD: an escape, not git's purpose
+        elif literal and not (_purpose(cmd) or _env_reads(cmd, literal)):
+            # git grep -O CMD: an escape, not git's purpose
             return payload_verdict(list(literal), self.id,
                                    f"{cmd.program} {found[0].option or ''} runs a command")
         wrapped = [e for e in catalog.runs(cmd) if e.kind == "wrap"]  # cargo watch -s CMD
@@ -150,12 +153,40 @@ def shortcut(program: str | None, operand: str) -> str:
 def _purpose(cmd: SimpleCommand) -> bool:
     """Whether running the commands an option gives is what ``cmd`` is for (``git rebase
     -x``, ``git bisect run``), rather than a side door of a front end (``git grep -O``,
-    ``git clone -u``) or a second word-splitter over a command the line could have written
-    out (``env -S '…'`` splits by env's own rules: ``\\_`` is a space there): those are judged
-    by the payload rule."""
+    ``git clone -u``): those are judged by the payload rule (``env -S``: ``_env_reads``)."""
     sub = next((w.value for w in cmd.words[1:] if w.value and not w.value.startswith("-")),
                None)
     return sub in _PURPOSEFUL.get(cmd.program or "", ())
+
+
+def _env_reads(cmd: SimpleCommand, values: tuple[str, ...]) -> bool:
+    """Whether ``env -S`` is given strings its own splitting reads exactly (no variable, no
+    escape it refuses) into a program that is no shell (``#!/usr/bin/env -S python3 -u``, its
+    purpose): the wrapper family then judges the command they make, as env splits it and as a
+    shell would (``wrapargv.py``). A shell handed over this way stays the payload rule's: the
+    argument-injection vector env's option is known for."""
+    if cmd.program != "env":
+        return False
+    for value in values:
+        split = env_split(value)
+        program = _env_program(split or [])
+        if program is None or (family_name(program.rsplit("/", 1)[-1]) or "") in SHELLS:
+            return False
+    return True
+
+
+def _env_program(words: list[str]) -> str | None:
+    """The program env runs from ``words`` (its own options and ``NAME=VALUE`` skipped)."""
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in ("-u", "-C", "--unset", "--chdir"):
+            at += 2
+        elif word.startswith("-") or ("=" in word and word.split("=", 1)[0].isidentifier()):
+            at += 1
+        else:
+            return word
+    return None
 
 
 # Subcommands of front ends whose option runs a command as their work.

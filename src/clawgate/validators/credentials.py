@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterator
+from itertools import chain
 
 from clawgate import fsfacts
 from clawgate import programs as catalog
@@ -17,6 +18,7 @@ from clawgate.secretpaths import (
 )
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context
+from clawgate.validators.chdiropts import operand_places
 from clawgate.validators.paths import ansi_c_decoded, resolve, under
 
 # A cheap first look: a word without any of these cannot name a credential file.
@@ -208,6 +210,8 @@ def _path_part(word: Word) -> Word:
     text = word.shown
     if "@" in text:
         text = text.rsplit("@", 1)[1]
+    elif "=<" in text:  # curl -F 'name=<FILE': the field is FILE's text
+        text = text.split("=<", 1)[1]
     elif "=" in text and (text.startswith("-") or _KEY_VALUE.match(text)):
         text = text.split("=", 1)[1]
     elif not _LOCAL_URI.match(text):
@@ -223,11 +227,16 @@ def credential_in(cmd: SimpleCommand, ctx: Context,
                   skip_values_of: frozenset[str] = frozenset(),
                   skip: frozenset[int] = frozenset()) -> str | None:
     """The first credential file a command names, or None. ``skip``: ids of words not to
-    count (the files a command writes)."""
-    for word in named_paths(cmd, skip_values_of):
+    count (the files a command writes). A word after ``tar -C DIR`` is resolved from DIR."""
+    places = operand_places(cmd, ctx)
+    words: Iterator[Word] = named_paths(cmd, skip_values_of)
+    if ctx.cwd != ctx.workspace and is_credential(ctx.cwd, ctx):
+        # cd ~/.ssh && tar -c . : from inside a key directory every operand may name one
+        words = chain(words, (w for w in cmd.words[1:] if not w.shown.startswith("-")))
+    for word in words:
         if id(word) in skip:
             continue
-        found = resolve(word, ctx)
+        found = resolve(word, places.get(id(word), ctx))
         # ~/.ssh/$K: whatever K is, the file lies in the key directory (read with K unset)
         path = found.path if found.path is not None else found.if_unset
         if path is not None and found.pattern is not None:

@@ -172,8 +172,26 @@ def _target(cmd: SimpleCommand, ctx: Context, cdpath: bool) -> str | None:
     value = operands[0].value
     if cdpath and (value is None or (not value.startswith(("/", "./", "../")) and
                    value not in (".", ".."))):
-        return None  # CDPATH is searched first
+        return _through_cdpath(cmd, value, ctx)  # CDPATH is searched first
     return resolve(operands[0], ctx).path
+
+
+def _through_cdpath(cmd: SimpleCommand, value: str | None, ctx: Context) -> str | None:
+    """Where ``CDPATH=LIST cd NAME`` goes, the list given on the command itself: the first
+    entry holding a directory NAME, else (none there now) the first entry's, which is where
+    the line means to go; None when the list is set elsewhere or a word is not known."""
+    given = next((a.value for a in cmd.assignments if a.name == "CDPATH"), None)
+    if given is None or value is None or given.value is None:
+        return None
+    found: list[str] = []
+    for entry in given.value.split(":"):
+        tilde = frozenset({TILDE}) if entry.startswith("~") and TILDE in given.expansions \
+            else frozenset()
+        base = resolve(Word(entry or ".", entry or ".", False, tilde), ctx).path
+        if base is None:
+            return None
+        found.append(os.path.normpath(os.path.join(base, value)))
+    return next((d for d in found if os.path.isdir(d)), found[0] if found else None)
 
 
 def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context,

@@ -7,14 +7,17 @@ fetched or decoded at run time and run before anyone has read it.
 from __future__ import annotations
 
 import posixpath
+import shlex
 
 from clawgate import programs
 from clawgate.bounds import charge
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.records import replace
+from clawgate.shell.envsplit import env_split
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
-from clawgate.validators.argv import inner
+from clawgate.validators.argv import inner, option_values
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.indirection import decodes
 from clawgate.validators.runfiles import reader_for
@@ -81,9 +84,37 @@ def _fills(cmd: SimpleCommand, source: str | None, before: SimpleCommand | None,
 
 def _unwrapped(cmd: SimpleCommand) -> SimpleCommand:
     """The command ``cmd`` runs through its wrappers (``env X=1 nice bash a.sh``: ``bash
-    a.sh``)."""
+    a.sh``; ``env -S 'curl -o x URL'``: the command env's splitting makes, redirections
+    kept)."""
+    split = _env_split_command(cmd)
+    if split is not None:
+        return replace(split, redirects=cmd.redirects, pipeline=cmd.pipeline, stage=cmd.stage)
     start = start_through_wrappers(cmd.words, 0)
     return inner(cmd, start) if start else cmd
+
+
+def _env_split_command(cmd: SimpleCommand) -> SimpleCommand | None:
+    """``env [-i] -S STRING ARG…`` as the command env runs, when its splitting is read."""
+    if cmd.program != "env":
+        return None
+    own = 1
+    while own < len(cmd.words) and cmd.words[own].shown.startswith("-"):
+        own += 2 if cmd.words[own].shown in ("-u", "-C", "-S", "--unset", "--chdir",
+                                             "--split-string") else 1
+    found = option_values(cmd.words[:own], 1, "S", frozenset({"split-string"}))
+    if not found or found[0][2] is None:
+        return None
+    split = env_split(found[0][2])
+    holder = found[0][1]
+    if not split or holder is None or holder not in cmd.words:
+        return None
+    rest = [w.text for w in cmd.words[cmd.words.index(holder) + 1:]]
+    from clawgate.shell import parse
+
+    parsed = parse(" ".join([shlex.join(["env", *split]), *rest]))
+    if len(parsed.commands) != 1 or parsed.has_error:
+        return None
+    return _unwrapped(parsed.commands[0])
 
 
 @register
@@ -112,6 +143,7 @@ class FetchedFileRun(LineValidator):
         before: SimpleCommand | None = None
         for cmd in commands:
             charge(1 + len(unread))  # every file against every later command
+            cmd = _unwrapped(cmd)  # nice curl -o x URL: curl writes x
             source = _own_source(cmd)
             if cmd.pipeline:  # a pipeline's first stage starts it afresh
                 inherited = feeding.get(cmd.pipeline) if cmd.stage else None
@@ -120,7 +152,7 @@ class FetchedFileRun(LineValidator):
                 source = inherited or source
                 if source is not None:
                     feeding.setdefault(cmd.pipeline, source)
-            runner = _unwrapped(cmd) if unread else cmd
+            runner = cmd
             for path, how in unread.items():
                 if run_as(runner, path, None) is not None or reader_for(runner, path):
                     return Verdict.deny(self.id, f"{runner.program} runs {path}, {how} on "

@@ -42,7 +42,8 @@ def parse_options(words: Sequence[Word], *, aliases: Mapping[str, str] = _NO_ALI
 
     ``aliases`` maps a spelling (``"R"``, ``"--recursive"``) to its canonical name (``"r"``);
     ``takes_value`` holds canonical names whose value is glued (``-ofile``, ``--out=f``) or is the
-    next word. ``--`` ends the options; a lone ``-`` is an operand (standard input).
+    next word. A long option also counts in every unambiguous abbreviation of the long names
+    of either. ``--`` ends the options; a lone ``-`` is an operand (standard input).
     """
     flags: set[str] = set()
     values: dict[str, list[str]] = {}
@@ -59,7 +60,7 @@ def parse_options(words: Sequence[Word], *, aliases: Mapping[str, str] = _NO_ALI
             ended = True
         elif text.startswith("--"):
             name, eq, glued = text.partition("=")
-            canon = aliases.get(name, name)
+            canon = aliases.get(name) or _abbreviated(name, aliases, takes_value)
             flags.add(canon)
             if canon in takes_value:
                 if eq:
@@ -71,6 +72,18 @@ def parse_options(words: Sequence[Word], *, aliases: Mapping[str, str] = _NO_ALI
             i = _short(text, words, i, aliases=aliases, takes_value=takes_value, flags=flags,
                        values=values)
     return Options(frozenset(flags), {k: tuple(v) for k, v in values.items()}, tuple(operands))
+
+
+def _abbreviated(name: str, aliases: Mapping[str, str], takes_value: frozenset[str]) -> str:
+    """The canonical name of the long option ``name`` spells: getopt_long (GNU tools), git's
+    and argparse's parsers take any unambiguous prefix (``rm --rec --forc`` is ``rm
+    --recursive --force``). Only the options listed count; a prefix of two of them, or of
+    none, stays as written."""
+    if name in takes_value or len(name) < 3:
+        return name
+    found = {aliases.get(known, known) for known in (*aliases, *takes_value)
+             if known.startswith(name) and known.startswith("--")}
+    return found.pop() if len(found) == 1 else name
 
 
 def _short(text: str, words: Sequence[Word], i: int, *, aliases: Mapping[str, str],

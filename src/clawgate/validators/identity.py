@@ -145,7 +145,7 @@ class AliasedName(LineValidator):
                         aliases.pop(word.value or "", None)
                     elif equals and not name.startswith("-"):
                         aliases[name] = body
-                        shadowing = shadowing or _shadows(name, body)
+                        shadowing = shadowing or shadows(name, body)
                 continue
             used = cmd.name_word
             if used is not None and not used.quoted and used.value in aliases:
@@ -157,7 +157,7 @@ class AliasedName(LineValidator):
         return Verdict.unwrap(*uses) if uses else Verdict.passthrough()
 
 
-def _shadows(name: str, body: str) -> str | None:
+def shadows(name: str, body: str) -> str | None:
     """Why ``alias name=body`` hides what ``name`` does, or None."""
     from clawgate import programs
 

@@ -19,7 +19,9 @@ from clawgate.shell.model import ParsedLine, Redirect, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.paths import resolve
 
-_LINKERS = frozenset({"ln", "link", "cp", "gcp", "exec"})
+_LINKERS = frozenset({"ln", "link", "cp", "gcp", "install", "exec"})
+_PROGRAM_DIRS = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/",
+                 "/usr/local/sbin/")
 # ln's options that take a value (the suffix of a backup, the directory links go into).
 _LN_VALUED = frozenset({"-S", "--suffix", "-t", "--target-directory"})
 
@@ -44,21 +46,25 @@ class ThroughLinksMadeEarlier(LineValidator):
         links: list[tuple[str, str]] = []  # (link, target), absolute
         opened: dict[str, str] = {}  # /dev/fd/N: what ``exec N< …`` opened, as written
         again: list[str] = []
+        copies: list[tuple[str, str]] = []  # (copy, program file): runs as that program
         for cmd in commands:
-            if links or opened:
-                line = _through(cmd, links, opened, ctx)
+            if links or opened or copies:
+                line = _through(cmd, [*links, *_as_program(cmd, copies, ctx)], opened, ctx)
                 if line is not None:
                     again.append(MayRun(line))
             if cmd.program == "exec" and len(cmd.words) == 1:
                 opened.update(_opened(cmd, ctx))
             elif cmd.program in _LINKERS:
                 links += _made_links(cmd, ctx)
+                copies += _copied_programs(cmd, ctx)
         return Verdict(Outcome.PASSTHROUGH, nested=tuple(again)) if again else (
             Verdict.passthrough())
 
 
 def _made_links(cmd: SimpleCommand, ctx: Context) -> list[tuple[str, str]]:
     """The (link, target) pairs ``cmd`` makes, when it makes links and they are known."""
+    if cmd.program == "install":
+        return []  # copies only (its -s strips)
     flags, operands, into = _read(cmd)
     symbolic = cmd.program in ("ln", "link") and any(
         f == "--symbolic" or (not f.startswith("--") and "s" in f[1:]) for f in flags)
@@ -78,6 +84,30 @@ def _made_links(cmd: SimpleCommand, ctx: Context) -> list[tuple[str, str]]:
     if into is None:
         return []
     return [p for source in operands for p in _pair(source, None, into, relative_to_link, ctx)]
+
+
+def _copied_programs(cmd: SimpleCommand, ctx: Context) -> list[tuple[str, str]]:
+    """(copy, source) for a plain ``cp``/``install`` of a program file of the system (``cp
+    /bin/rm cat``): the copy runs as that program, whatever it is called."""
+    if cmd.program not in ("cp", "gcp", "install"):
+        return []
+    _, operands, into = _read(cmd)
+    if into is not None or len(operands) != 2 or operands[0].value is None:
+        return []
+    source = resolve(operands[0], ctx).path
+    if source is None or not source.startswith(_PROGRAM_DIRS):
+        return []
+    return [p for p in _pair(operands[0], operands[1], None, False, ctx) if p[1] == source]
+
+
+def _as_program(cmd: SimpleCommand, copies: list[tuple[str, str]], ctx: Context
+                ) -> list[tuple[str, str]]:
+    """The copies that ``cmd`` runs by path (its first word names one)."""
+    head = cmd.words[0] if cmd.words else None
+    if not copies or head is None or head.value is None or "/" not in head.value:
+        return []
+    path = resolve(head, ctx).path
+    return [(copy, source) for copy, source in copies if copy == path]
 
 
 def _read(cmd: SimpleCommand) -> tuple[list[str], list[Word], Word | None]:
@@ -150,7 +180,13 @@ def _through(cmd: SimpleCommand, links: list[tuple[str, str]], opened: dict[str,
             if path is not None and (path == link or path.startswith(link + "/")):
                 changed = True
                 return shlex.quote(target + path[len(link):])
-        return shlex.quote(word.value) if word.value is not None else word.text
+        inside = _embedded(word, links, ctx)
+        if inside is not None:
+            changed = True
+            return shlex.quote(inside)
+        if word.value is None or word.expansions:
+            return word.text  # ~, $HOME, a glob: expanded where the line runs, as written
+        return shlex.quote(word.value)
 
     parts = [f"{a.name}={spelt(a.value)}" for a in cmd.assignments]
     parts += [spelt(w) for w in cmd.words]
@@ -164,6 +200,25 @@ def _through(cmd: SimpleCommand, links: list[tuple[str, str]], opened: dict[str,
             continue
         parts.append(_redirect(redirect, spelt, bodies))
     return "\n".join([" ".join(parts), *bodies]) if changed else None
+
+
+def _embedded(word: Word, links: list[tuple[str, str]], ctx: Context) -> str | None:
+    """``word`` with a link named inside it replaced by the path it reaches: after the ``=``
+    of an option or a field (``--file=k``, ``f=@k``) or after an ``@`` that makes a program
+    read the file (curl's ``-F f=@k`` and ``-d @k``, httpie's ``f@k``); None when it names
+    none."""
+    value = word.value
+    if value is None or not ("=" in value or "@" in value):
+        return None
+    for cut in (value.find("="), value.rfind("@")):
+        if cut < 0 or cut + 1 >= len(value):
+            continue
+        rest = value[cut + 1:]
+        path = resolve(Word(rest, rest), ctx).path
+        for link, target in reversed(links):
+            if path is not None and (path == link or path.startswith(link + "/")):
+                return value[:cut + 1] + target + path[len(link):]
+    return None
 
 
 def _redirect(redirect: Redirect, spelt: Callable[[Word], str], bodies: list[str]) -> str:

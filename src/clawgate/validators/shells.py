@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import MayRun, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record, replace
 from clawgate.shell import model as m
@@ -121,7 +121,19 @@ class ShellCode(Validator):
                                hint="write the code out literally")
         rest = cmd.words[cmd.words.index(call.code) + 1:]
         given = with_arguments(call.code.value, rest) if rest else None
+        if given is not None and all(_plain(w) for w in rest):
+            # sh -c '$0 -q' pytest: the arguments put in are what runs; the code as written
+            # (its parameters unknown) still counts where it is denied
+            return Verdict.unwrap(MayRun(call.code.value), given)
         return Verdict.unwrap(call.code.value, *(() if given is None else (given,)))
+
+
+def _plain(word: Word) -> bool:
+    """A literal argument that reads the same quoted or not: no blank, glob character or
+    quote for word splitting, globbing or the pasted quoting to change."""
+    value = word.value
+    return value is not None and not word.expansions and bool(value) and not any(
+        c in value for c in " \t\n*?[]'\"\\$`")
 
 
 def with_arguments(code: str, args: tuple[Word, ...]) -> str | None:

@@ -276,6 +276,9 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
                 checked.add((index, path))
         if cmd.program in _EXPORTERS:
             exported.update((name, value.value or "") for name, value in assignments(cmd))
+        if cmd.program in _EXPORTERS or not cmd.words:  # PATH=.:$PATH; ls: PATH is exported
+            exported.update((name, value.value or value.text) for name, value in
+                            assignments(cmd) if name == "PATH")
         piped = before if cmd.stage > 0 and before is not None and (
             before.pipeline == cmd.pipeline and before.stage == cmd.stage - 1) else None
         filled = written(cmd, piped)

@@ -10,6 +10,7 @@ import shlex
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
+from clawgate.shell.envsplit import env_split
 from clawgate.shell.model import Assignment, SimpleCommand, Word
 from clawgate.validators.argv import (
     command_start,
@@ -59,9 +60,13 @@ def unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand
         return "", False  # watchexec --shell=PROG: PROG runs the command
     codes = option_values(own, start, spec.code, spec.code_long) if (
         spec.code or spec.code_long) else []
-    for _, _, value in codes:  # env -C DIR -S CODE: the code runs in DIR
+    for _, holder, value in codes:  # env -C DIR -S CODE: the code runs in DIR
         moved = _moved(own, start, spec)
-        return ("" if value is None or moved is None else moved + value), False
+        if value is None or moved is None:
+            return "", False
+        if spec.split:
+            return moved + _split_readings(cmd, holder, value), False
+        return moved + value, False
     if spec.shell_flags and any(w.value in spec.shell_flags for w in own[start:]):
         if index is not None and index < len(words):  # sudo -s CMD: the shell runs CMD
             moved = _moved(own, start, spec)
@@ -93,6 +98,19 @@ def unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand
         found = replace(found, assignments=(*found.assignments,
                                             *(_assigned(w) for w in words[first:index])))
     return _as_given(found, spec), False
+
+
+def _split_readings(cmd: SimpleCommand, holder: Word | None, value: str) -> str:
+    """What ``env -S STRING REST…`` runs: env splits STRING by its own rules into more of its
+    argv, REST following (``env -S 'python3 -u' app.py``); the string is also read as a shell
+    would read it, which is never the laxer reading (``;``, ``~`` and ``$(…)`` mean nothing to
+    env). A string env refuses or that needs a variable's value gives the shell's reading."""
+    split = env_split(value)
+    if split is None or not split:
+        return value
+    after = cmd.words.index(holder) + 1 if holder is not None and holder in cmd.words else None
+    rest = "" if after is None else "".join(" " + w.text for w in cmd.words[after:])
+    return f"{value}\nenv {shlex.join(split)}{rest}"
 
 
 def _as_given(found: SimpleCommand, spec: Wrap) -> SimpleCommand | str:

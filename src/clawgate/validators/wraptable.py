@@ -29,7 +29,8 @@ class Wrap:
     whose ``NAME=VALUE`` goes into the command's environment (``watchexec -E``); ``chdir``
     options whose value is the directory the command runs in (``env -C DIR``). ``prefix`` is
     the program the rest of argv is a command of (``yarn workspaces foreach -A run build``
-    runs ``yarn run build`` in each workspace).
+    runs ``yarn run build`` in each workspace). ``split`` means the ``code`` options' value is
+    no shell code but split by env's own rules into more of the wrapper's argv (``env -S``).
     """
 
     options: Options = NO_OPTIONS
@@ -46,18 +47,20 @@ class Wrap:
     env: frozenset[str] = frozenset()
     chdir: frozenset[str] = frozenset()
     prefix: str = ""
+    split: bool = False
 
 
 def _w(short: str = "", long: str = "", skip: int = 0, *, privileged: bool = False,
        bare_shell: bool = False, code: str = "", code_long: str = "",
        shell_flags: str = "", tail: str = "", joined: bool = False,
        unjudged: str = "", pair: str = "", optional: str = "", flags: str = "",
-       env: str = "", chdir: str = "", dash: str = "", prefix: str = "") -> Wrap:
+       env: str = "", chdir: str = "", dash: str = "", prefix: str = "",
+       split: bool = False) -> Wrap:
     return Wrap(opts(short, long, skip, pair, dash), privileged, bare_shell, code,
                 frozenset(code_long.split()), frozenset(shell_flags.split()),
                 frozenset(tail.split()), joined, frozenset(unjudged.split()),
                 frozenset(optional.split()), frozenset(flags.split()), frozenset(env.split()),
-                frozenset(chdir.split()), prefix)
+                frozenset(chdir.split()), prefix, split)
 
 
 # mpirun and mpiexec (Open MPI, MPICH): options spelled with one dash or two, some with two
@@ -107,7 +110,7 @@ PLAIN: dict[str, Wrap] = {
         "", "", bare_shell=True), "mpirun": _MPI, "mpiexec": _MPI,
     "srun": _w("nNpcJtw", "partition time job-name"), "gosu": _w("", "", skip=1),
     "su-exec": _w("", "", skip=1), "env": _w("uC", "unset chdir", code="S", chdir="-C --chdir",
-                                                        code_long="split-string"),
+                                                        code_long="split-string", split=True),
     "script": _w("IOTBEo", "log-in log-out log-timing", skip=1, code="c",
                  code_long="command", bare_shell=True),
     "screen": _w("SpcheTtrxRD", "", bare_shell=True),  # -d -m -l: flags; -r -x: a session

@@ -14,6 +14,7 @@ import shlex
 from clawgate import programs
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.pathsearch import searched
 from clawgate.validators.programs import SHELLS
 from clawgate.validators.writes import redirect_targets
 
@@ -112,6 +113,9 @@ def written(cmd: SimpleCommand, piped: SimpleCommand | None = None
     targets = list(redirect_targets(cmd)) if cmd.redirects else []
     if cmd.program == "tee":
         targets += programs.writes(cmd)
+    copied = _copied_input(cmd)
+    if copied is not None:  # cp /dev/stdin x.sh <<< '…', dd of=x.sh <<< '…'
+        return [(_norm(copied), _fed(cmd))]
     spec = programs.entry(cmd.program)
     if spec is not None and spec["tier"] == "network":
         targets += programs.writes(cmd)
@@ -122,6 +126,23 @@ def written(cmd: SimpleCommand, piped: SimpleCommand | None = None
             piped.program in ("echo", "printf")) and not _fed(cmd):
         text = _content(piped)
     return [(_norm(w.value), text) for w in targets if w.value is not None]
+
+
+_STDIN = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
+
+
+def _copied_input(cmd: SimpleCommand) -> str | None:
+    """The file that ``cp``/``install`` of standard input (``cp /dev/stdin x``) or ``dd`` with
+    no ``if=`` (``dd of=x``) fills with the command's standard input."""
+    values = [w.value for w in cmd.words[1:]]
+    if None in values:
+        return None
+    operands = [v for v in values if v is not None and not v.startswith("-")]
+    if cmd.program in ("cp", "install") and len(operands) == 2 and operands[0] in _STDIN:
+        return operands[1] if operands[1] not in _STDIN else None
+    if cmd.program == "dd" and not any(v.startswith("if=") for v in operands):
+        return next((v[3:] for v in operands if v.startswith("of=")), None)
+    return None
 
 
 def appends(cmd: SimpleCommand, path: str) -> bool:
@@ -203,6 +224,8 @@ def run_as(cmd: SimpleCommand, path: str, text: str | None,
         return None
     if head is not None and "/" in head and _norm(head) == path:
         return _by_shebang(text)
+    if head is not None and "/" not in head and searched(cmd, env or {}, head, path):
+        return _by_shebang(text)  # PATH=.:$PATH ls: ./ls comes first
     if program in SHELLS or program in _SOURCERS:
         operand = _first_operand(cmd.words)
         return "shell" if operand is not None and _norm(operand) == path else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import shlex
 
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand, Word
+from clawgate.shell.model import TILDE, VARIABLE, SimpleCommand, Word
 
 ITEM = '"$XARGS_ITEM"'  # one input item, only known at run time
 MAX_ITEMS = 16  # commands spelled out; the rest add nothing new
@@ -64,6 +64,19 @@ def here_items(cmd: SimpleCommand, lines: bool) -> list[str] | None:
     return text.split()
 
 
+_PASTABLE = frozenset({TILDE, VARIABLE})
+
+
+def _argument(word: Word) -> str:
+    """A ``:::`` argument as text for the command line parallel's shell runs: its value, or,
+    for ``~``, ``~/x``, ``$HOME/x`` (expanded by the line's shell, and alike by that one),
+    the word as written; anything else stands as ``ITEM``."""
+    if word.expansions and word.expansions <= _PASTABLE and "$(" not in word.text and \
+            "`" not in word.text:
+        return word.text
+    return shlex.quote(word.value) if word.value is not None else ITEM
+
+
 def parallel_lines(code: str, words: tuple[Word, ...]) -> list[str]:
     """``parallel CODE ::: a b`` runs CODE once per argument, put in for ``{}`` (and its
     variants) or appended; arguments read from files (``::::``) or stdin stand as ``ITEM``."""
@@ -76,7 +89,7 @@ def parallel_lines(code: str, words: tuple[Word, ...]) -> list[str]:
             if mode == "::::":
                 args.append(ITEM)
         elif mode == ":::":
-            args.append(shlex.quote(word.value) if word.value is not None else ITEM)
+            args.append(_argument(word))
     out: list[str] = []
     for arg in args[:MAX_ITEMS] or [ITEM]:
         placed = _HOLDER.sub(arg.replace("\\", "\\\\"), code)

@@ -1,0 +1,94 @@
+"""Calls of functions defined on the line: ``g() { rm "$@"; }; g -rf ~`` runs ``rm -rf ~``. The
+body's commands are checked as written wherever they stand; a call also runs them with its
+arguments as the positional parameters, which only the call says."""
+
+from __future__ import annotations
+
+from clawgate.decision import Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
+from clawgate.validators.base import Context, LineValidator, register
+from clawgate.validators.shells import with_arguments
+
+# name() {…}, name () (…), function name {…}, function name() {…}
+_DEFINITION = lazy_pattern(
+    r"(?:^|[;&|\s({])(?:function\s+([^\s(){}<>;&|'\"$`]+)\s*(?:\(\s*\))?|"
+    r"([^\s(){}<>;&|'\"$`=]+)\s*\(\s*\))\s*[{(]")
+_MAX_CALLS = 16  # calls followed on one line
+
+
+@register
+class FunctionCalledWithArguments(LineValidator):
+    """A function defined on the line and called on it with arguments runs its body with
+    them as ``$1``, ``$2``, ``"$@"``…: the body is checked again with the call's literal
+    arguments put in (``g() { rm "$@"; }; g -rf ~`` is ``rm -rf ~``), as ``sh -c CODE ARG…``
+    is (CG-WRAP-003).
+
+    Bad: ``g() { rm "$@"; }; g -rf ~``. Harmless: ``t() { python3 -m pytest "$@"; }; t -q``.
+    """
+
+    id = "CG-IDENT-006"
+
+    def line_shapes(self) -> int:
+        return ls.DOLLAR
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        source = parsed.source
+        if "(" not in source and "function" not in source:
+            return Verdict.passthrough()
+        bodies = _bodies(parsed)
+        if not bodies:
+            return Verdict.passthrough()
+        texts: list[str] = []
+        for cmd in parsed.commands:
+            body = bodies.get(cmd.words[0].value or "") if cmd.words else None
+            if body is None or len(texts) >= _MAX_CALLS:
+                continue
+            given = with_arguments(body, (Word("sh", "sh"), *cmd.words[1:]))
+            if given is not None and readable(given):
+                texts.append(given)
+        return Verdict.unwrap(*texts) if texts else Verdict.passthrough()
+
+
+def _bodies(parsed: ParsedLine) -> dict[str, str]:
+    """Each function the line defines, by name: the source text of its body's commands (from
+    the first to the end of the last, operators between them kept). A later definition of a
+    name replaces an earlier one."""
+    src = parsed.source.encode("utf-8", "surrogateescape")
+    found: dict[str, str] = {}
+    for match in _DEFINITION.finditer(parsed.source):
+        name = match.group(1) or match.group(2)
+        start = len(parsed.source[: match.end()].encode("utf-8", "surrogateescape"))
+        inside = _inside(parsed.commands, start)
+        if not name or not inside:
+            continue
+        last = max(c.offset + len(c.text.encode("utf-8", "surrogateescape")) for c in inside)
+        close = src.find(b"}" if match.group(0).rstrip().endswith("{") else b")", last)
+        if close < 0:
+            continue
+        body = src[start:close].decode("utf-8", "surrogateescape").rstrip().rstrip(";")
+        if readable(body):  # if/for/case and all: from the brace to its closing brace
+            found[name] = body
+    return found
+
+
+def readable(text: str) -> bool:
+    """Whether a line this family writes parses: one that does not adds no reading (the
+    commands it came from are judged as written)."""
+    from clawgate.shell import parse
+
+    return bool(text.strip()) and not parse(text).has_error
+
+
+def _inside(commands: tuple[SimpleCommand, ...], start: int) -> list[SimpleCommand]:
+    """The commands of the function body that starts at byte ``start``: those in a function
+    from there on, up to the first command outside one."""
+    body: list[SimpleCommand] = []
+    for cmd in commands:
+        if cmd.offset < start:
+            continue
+        if "function" not in cmd.nesting:
+            break
+        body.append(cmd)
+    return body
