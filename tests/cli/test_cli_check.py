@@ -18,7 +18,7 @@ REASON_KEYS = {"rule_id", "message", "hint", "command"}
 
 @pytest.mark.parametrize(("argv", "code"), [
     (["check", "git status"], ExitCode.OK),
-    (["check", "curl -s https://example.com"], ExitCode.ASK),
+    (["check", "curl -s -X POST https://example.com"], ExitCode.ASK),
     (["check", "ls\x00x"], ExitCode.DENY),
     (["check"], ExitCode.USAGE),
     (["check", "--no-such-flag", "ls"], ExitCode.USAGE),
@@ -79,10 +79,10 @@ def test_jsonl_in_order_with_newlines_cr_and_nul(monkeypatch: pytest.MonkeyPatch
 
 def test_explain_shows_each_simple_command_and_the_winner(
         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "--explain", "ls | curl -s https://example.com"]) == ExitCode.ASK
+    assert main(["check", "--explain", "ls | curl -s -X POST https://example.com"]) == ExitCode.ASK
     out = capsys.readouterr().out
     assert "simple command: ls" in out
-    assert "simple command: curl -s https://example.com" in out
+    assert "simple command: curl -s -X POST https://example.com" in out
     assert "outcome: ask" in out
 
 
@@ -113,11 +113,11 @@ def test_jsonl_answers_blank_lines_too(monkeypatch: pytest.MonkeyPatch,
 
 def test_jsonl_with_explain_adds_the_trace(monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    rows = _jsonl(monkeypatch, capsys, '"ls | curl -s https://example.com"\n', "--explain")
+    rows = _jsonl(monkeypatch, capsys, '"ls | curl -s -X POST https://example.com"\n', "--explain")
     assert set(rows[0]) == {*JSON_KEYS, "trace"}
     trace = rows[0]["trace"]
     assert isinstance(trace, list)
-    assert {"command": "curl -s https://example.com", "rule_id": "CG-RISK-001",
+    assert {"command": "curl -s -X POST https://example.com", "rule_id": "CG-RISK-001",
             "outcome": "ask", "message": trace[2]["message"]} in trace
     assert trace[-1]["rule_id"] == "final" and trace[-1]["outcome"] == "ask"
 

@@ -117,7 +117,7 @@ def _with_closed_stdout(argv: list[str], stdin: bytes = b"") -> subprocess.Compl
 
 @pytest.mark.parametrize(("argv", "code"), [
     (["check", "rm -rf /"], ExitCode.DENY),
-    (["check", "--explain", "curl -s https://example.com"], ExitCode.ASK),
+    (["check", "--explain", "curl -s -X POST https://example.com"], ExitCode.ASK),
     (["check", "--json", "git status"], ExitCode.OK),
     (["schema"], ExitCode.OK),
     (["tools", "--explain"], ExitCode.OK),

