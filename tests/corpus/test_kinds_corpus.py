@@ -3,7 +3,8 @@ a family and a half (tuned on or held out), and the halves split every family (t
 scored by the bench, the fixed kinds by ``tests/redteam/test_redteam_kinds.py``,
 ``test_redteam_kinds2.py`` and ``test_redteam_kinds3.py``). The first two sets split every
 family into both halves; the third holds out whole families, half of them, as a stand-in for
-kinds of attack nobody tuned against."""
+kinds of attack nobody tuned against. The fifth returns to the first set's families with new
+programs and shapes, each family split into both halves."""
 
 from __future__ import annotations
 
@@ -28,8 +29,10 @@ SETS = [
                                    "preload", "writers", "oneliners"}),
     ("kinds_heldout3.jsonl", 200, {"arginject", "envexec", "cloudmeta", "unicode",
                                    "configexec", "interpfeed", "covert", "shellstate"}),
+    ("kinds_heldout5.jsonl", 200, {"datastores", "infrastructure", "languages", "environment",
+                                   "laterfiles", "sublanguages", "identity", "secrets"}),
 ]
-SPLIT_BY_LINE = SETS[:2]
+SPLIT_BY_LINE = [*SETS[:2], SETS[3]]
 # the third set: the families tuned on, and the families held out whole
 TUNED3 = {"arginject", "envexec", "cloudmeta", "unicode"}
 HELDOUT3 = {"configexec", "interpfeed", "covert", "shellstate"}
