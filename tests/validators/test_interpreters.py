@@ -87,6 +87,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "node -e 'console.log(process.version)'",
     "node --version",
     "perl -pi -e 's/foo/bar/g' notes.txt",
+    "perl -MCarp=verbose -e 'print 1'",  # the import list is data, quoted printably
+    "perl -MList::Util=max,min -e 'print max(1,2)'",
     "perl -lane 'print $F[0]' data.txt",
     "ruby -e 'puts 1'",
     "php -r 'echo 1+1;'",

@@ -77,15 +77,27 @@ def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str
 def perl_module_code(option: str) -> str | None:
     """The code perl makes of a ``-MMOD``/``-mMOD`` option: ``use MOD;`` (``no`` for
     ``-M-MOD``), text after the module name included, so ``-Mstrict;system(...)`` runs
-    ``system(...)``; ``-MMOD=a,b`` imports ``a`` and ``b``. None for another option."""
+    ``system(...)``; ``-MMOD=a,b`` imports ``a`` and ``b``. None for another option.
+
+    perl quotes the imports between NUL characters, so they are data whatever they hold; the
+    code given back quotes them with a printable pair they do not contain (a NUL in a line
+    judged is a control character of its own), or leaves them out when every pair is in them:
+    data either way."""
     if len(option) < 3 or option[:2] not in ("-M", "-m"):
         return None
     module = option[2:]
     verb = "no" if module.startswith("-") else "use"
     name, eq, imports = module.lstrip("-").partition("=")
     if eq:
-        return f"{verb} {name} split(/,/, q\0{imports}\0);"
+        pair = next((p for p in _PERL_QUOTES if p[0] not in imports and p[1] not in imports),
+                    None)
+        if pair is None:
+            return f"{verb} {name};"
+        return f"{verb} {name} split(/,/, q{pair[0]}{imports}{pair[1]});"
     return f"{verb} {name}{' ()' if option[1] == 'm' else ''};"
+
+
+_PERL_QUOTES = ("{}", "[]", "()", "<>", "!!", "||", "##", "~~")
 
 
 def perl_modules(words: tuple[Word, ...]) -> list[tuple[Word | None, str | None]]:
