@@ -50,6 +50,7 @@ INLINE: dict[str, Inline] = {
     "wish": _i(), "irb": _i(), "scala": _i("e"), "groovy": _i("e"), "kotlin": _i("e"),
     "swift": _i("e"), "crystal": _i("e", "eval"), "elixir": _i("e", "eval"), "erl": _i(
         "", "", exact="-eval"), "pwsh": _i("c", "command", exact="-Command -c"),
+    "clojure": _i("e", "eval"), "clj": _i("e", "eval"), "jshell": _i(),
 }
 _INFO_FLAGS = frozenset({"-v", "-V", "--version", "-h", "--help", "-version", "-help", "-?"})
 _REPL_FLAGS = frozenset({"-i", "-a", "--interactive", "-q", "--quiet", "-nw", "-Q"})
@@ -232,7 +233,7 @@ class InlineCode(Validator):
         if spec is None or program is None:
             return Verdict.passthrough()
         verdicts = []
-        for word, code in inline_code(cmd, spec):
+        for word, code in inline_code(cmd, spec) or _fed_code(cmd):
             if code is None and word is not None and (
                     FETCHED.search(word.text) or DECODED.search(word.text)):
                 return Verdict.deny(self.id, f"{program} runs code fetched or decoded at run "
@@ -241,6 +242,23 @@ class InlineCode(Validator):
                 return Verdict.ask(self.id, f"{program} runs code only known at run time")
             verdicts.append(judge(self.id, program, code, spec.backticks))
         return max(verdicts, key=lambda v: v.outcome, default=Verdict.passthrough())
+
+
+def _fed_code(cmd: SimpleCommand) -> list[tuple[Word | None, str | None]]:
+    """The program text a here-document or here-string (a pipe from ``printf``/``echo`` is
+    one by the time validators see it) gives an interpreter that reads its program from
+    standard input (``jshell <<< 'CODE'``), as inline code; none for one that does not."""
+    from clawgate.validators.indirection import stdin_program
+
+    if not stdin_program(cmd):
+        return []
+    found: list[tuple[Word | None, str | None]] = []
+    for doc in cmd.redirects:
+        if doc.op == "<<<":
+            found.append((doc.target, doc.target.value if doc.target is not None else None))
+        elif doc.feeds_input:
+            found.append((None, doc.heredoc))
+    return found
 
 
 @register

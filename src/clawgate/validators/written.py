@@ -246,10 +246,20 @@ def fed_line(cmd: SimpleCommand, path: str, text: str,
             return text
         if (program in INLINE and INLINE[program] == "-c") or program in ("node", "perl", "ruby"):
             return as_line(program, text)
-    if program in STDIN_CLIENTS:
+    if program in STDIN_CLIENTS or (_first_operand(cmd.words) is None and _reads_program(cmd)):
         prefix = " ".join(f"{a.name}={shlex.quote(a.value.shown)}" for a in cmd.assignments)
         return f"{prefix} {shlex.join(cmd.argv)} <<< {shlex.quote(text)}".strip()
     return None
+
+
+def _reads_program(cmd: SimpleCommand) -> bool:
+    """An interpreter of another language (``jshell``, ``tclsh``, ``lua``, ``julia``) that
+    reads its program from standard input: the text sent there is its code, judged as the
+    here-string it amounts to (``jshell <<< CODE``)."""
+    from clawgate.validators.interpreters import INLINE as INTERPRETERS
+    from clawgate.validators.programs import family_name
+
+    return family_name(cmd.program) in INTERPRETERS
 
 
 # Clients that read commands on their input: what a file sent to them holds is what they run.
