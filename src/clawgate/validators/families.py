@@ -67,6 +67,7 @@ from clawgate.validators import (  # noqa: F401
     shells,
     smuggling,
     staged,
+    storedcommands,
     subscripts,
     supplychain,
     texcode,

@@ -3,7 +3,8 @@ runners' files, tools' config files that are code, credential plugins.
 
 ``pytest`` imports ``conftest.py`` and the ``test_*.py`` files, ``make`` runs the Makefile's
 recipes, ``npm test`` runs ``package.json``'s scripts, ``npx jest`` loads ``jest.config.js``,
-``kubectl`` runs a kubeconfig's ``exec`` plugin, ``aws`` a profile's ``credential_process``.
+``kubectl`` runs a kubeconfig's ``exec`` plugin, ``aws`` a profile's ``credential_process``,
+``cargo make`` a ``Makefile.toml``'s tasks, ``poe`` a ``pyproject.toml``'s.
 One table says, per file name, which programs run it and how its text reads: as code of a
 language (checked as that interpreter's inline code), or as the shell command lines it holds.
 ``staged.py`` uses it for text written to such a file earlier on the same line: that text is
@@ -25,6 +26,7 @@ from clawgate.records import record
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.scriptfiles import recipes
+from clawgate.validators.tomltasks import cargo_make_tasks, poe_tasks
 
 Reader = Callable[[str], "list[str] | None"]  # text -> the command lines it runs, None: unknown
 
@@ -322,6 +324,8 @@ TABLE: tuple[RunFile, ...] = (
     _file(r"Procfile(?:\.\w+)?", {"honcho", "foreman", "heroku", "overmind", "hivemind"},
           _procfile),
     _file(r"[Tt]askfile\.ya?ml", {"task", "go-task"}, _taskfile),
+    _file(r"Makefile\.toml", {"cargo", "cargo-make", "makers"}, cargo_make_tasks),
+    _file(r"pyproject\.toml", {"poe", "poethepoet"}, poe_tasks),
     _file(r"deno\.jsonc?", {"deno"}, _json_commands("tasks")),
     _file(r"composer\.json", {"composer"}, _json_commands("scripts")),
     _file(r"\.envrc", {"direnv"}, _shell),
