@@ -203,6 +203,8 @@ def run_as(cmd: SimpleCommand, path: str, text: str | None,
         return None
     if head is not None and "/" in head and _norm(head) == path:
         return _by_shebang(text)
+    if head is not None and "/" not in head and path in _found_by_name(cmd, head, own):
+        return _by_shebang(text)  # PATH=bin:$PATH cat, npx tsc: a file the line wrote
     if program in SHELLS or program in _SOURCERS:
         operand = _first_operand(cmd.words)
         return "shell" if operand is not None and _norm(operand) == path else None
@@ -212,6 +214,35 @@ def run_as(cmd: SimpleCommand, path: str, text: str | None,
         if operand is not None and _norm(operand) == path:
             return program if program in INLINE else stem
     return None
+
+
+# Launchers that run a package's program from the project's node_modules/.bin by its name.
+_NODE_BIN_LAUNCHERS = {"npx": 1, "bunx": 1, "pnpx": 1, "pnpm": 2, "yarn": 1}
+
+
+def _found_by_name(cmd: SimpleCommand, head: str, own: dict[str, str]) -> set[str]:
+    """The files a program named without a path may be: ``NAME`` in each directory a ``PATH``
+    given on the line puts before the old value (``PATH=bin:$PATH cat`` runs ``bin/cat`` when
+    there is one), and a node launcher's program in ``node_modules/.bin`` (``npx tsc``,
+    ``pnpm exec tsc``, ``yarn tsc``)."""
+    found: set[str] = set()
+    given = next((a.value.value if a.value.value is not None else a.value.text.strip("\"'")
+                  for a in cmd.assignments if a.name == "PATH"), own.get("PATH", ""))
+    for entry in given.split(":"):
+        if not entry or entry.startswith("$"):
+            break  # the old value: the directories before it come first
+        found.add(_norm(posixpath.join(entry, head)))
+    at = _NODE_BIN_LAUNCHERS.get(head)
+    if at is not None:
+        rest = [w.value for w in cmd.words[1:] if w.value is None or not w.value.startswith("-")]
+        if head == "pnpm" and rest[:1] in (["exec"], ["dlx"]):
+            rest = rest[1:]
+        elif head == "pnpm":
+            rest = []
+        name = rest[0] if rest else None
+        if name is not None and "/" not in name:
+            found.add(_norm(posixpath.join("node_modules/.bin", name)))
+    return found
 
 
 def _by_shebang(text: str | None) -> str:
