@@ -62,6 +62,7 @@ from clawgate.validators import (  # noqa: F401
     revshells,
     runnerfiles,
     scriptfiles,
+    secretargs,
     secrets,
     shellhooks,
     shells,

@@ -562,7 +562,10 @@ def _sends_words(cmd: SimpleCommand) -> bool:
 # the options that make a listing print values where a plain one does not.
 _PRINTERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "gh": (("auth", "token"), ("auth", "status")),
-    "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get")),
+    "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get"),
+            ("credential-manager", "get"), ("credential-manager-core", "get"),
+            ("credential-osxkeychain", "get"), ("credential-libsecret", "get"),
+            ("credential-wincred", "get")),
     "security": (("find-generic-password",), ("find-internet-password",),
                  ("dump-keychain",), ("export",)),
     "secret-tool": (("lookup",), ("search",)),
