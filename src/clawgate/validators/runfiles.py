@@ -395,9 +395,12 @@ def project_files(path: str, text: str) -> tuple[RunFile, ...]:
     """The Python files a ``pyproject.toml`` (``path``, its ``text``) makes a build run: an
     in-tree build backend (``build-backend = "b"`` with ``backend-path = ["."]``: pip imports
     ``./b.py`` to build) and a Hatch build hook (``[tool.hatch.build.hooks.custom]``,
-    ``hatch_build.py`` unless it names another)."""
+    ``hatch_build.py`` unless it names another); and the setup modules a JavaScript test
+    runner's config names (``jsconfigfiles.py``)."""
     if posixpath.basename(path) != "pyproject.toml":
-        return ()
+        from clawgate.validators.jsconfigfiles import js_config_files
+
+        return js_config_files(path, text)  # a test runner's setup modules, if any
     import tomllib
 
     try:
