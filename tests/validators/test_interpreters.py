@@ -67,7 +67,9 @@ from clawgate.validators.textprograms import SedCommands
     # editors and consoles
     ("vi -c ':!/bin/sh' /dev/null", ASK, "CG-INTERP-006"),
     ("vim -c ':terminal' notes.txt", ASK, "CG-INTERP-006"),
-    ("vim +'py3 import os' notes.txt", ASK, "CG-INTERP-006"),
+    # a language command is asked about when it reaches the editor's own means of running
+    # commands; plain code is judged as that language's inline code (test_languages_by_...)
+    ("vim +'py3 import vim; vim.command(\"!id\")' notes.txt", ASK, "CG-INTERP-006"),
     ("gdb -nx -ex '!id' -ex quit", ASK, "CG-INTERP-007"),
     ("mysql -e '\\! id'", ASK, "CG-INTERP-007"),
     ("psql -c 'COPY t FROM PROGRAM $$id$$'", ASK, "CG-INTERP-007"),

@@ -7,6 +7,8 @@ code on the command line is what can and must be inspected.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
@@ -261,6 +263,19 @@ def _fed_code(cmd: SimpleCommand) -> list[tuple[Word | None, str | None]]:
     return found
 
 
+_QUIT_COMMANDS = frozenset({"q", "qa", "qall", "quit", "quitall", "wq", "wqa", "wqall", "x",
+                            "xa", "xall", "cq", "exit"})
+
+
+def _quits(cmd: SimpleCommand) -> bool:
+    """An editor given a quit command to run at start-up (``+qa``, ``-c 'qa!'``): it runs its
+    start-up commands (judged as editor commands) and exits, waiting at no prompt."""
+    words = [w.value or "" for w in cmd.words[1:]]
+    given = [w[1:] for w in words if w.startswith("+")] + [
+        b for a, b in pairwise(words) if a in ("-c", "--cmd")]
+    return any(c.strip().lstrip(":").rstrip("!").strip() in _QUIT_COMMANDS for c in given)
+
+
 @register
 class InteractiveProgram(Validator):
     """An interpreter, debugger, database console or editor started with nothing to run or
@@ -281,7 +296,7 @@ class InteractiveProgram(Validator):
         if any(a in _INFO_FLAGS for a in args):
             return Verdict.passthrough()
         if program in FILE_VIEWERS:
-            if any(not a.startswith(("-", "+")) for a in args):
+            if any(not a.startswith(("-", "+")) for a in args) or _quits(cmd):
                 return Verdict.passthrough()
         elif any(a not in _REPL_FLAGS for a in args):
             return Verdict.passthrough()
