@@ -652,6 +652,14 @@ def _printed_secret(cmd: SimpleCommand) -> str | None:
     return None
 
 
+def stored_secret_printed(cmd: SimpleCommand) -> str | None:
+    """What stored secret ``cmd`` prints (``gh auth token``, ``az account get-access-token``),
+    named as its command; None when it prints none."""
+    if cmd.program not in _PRINTERS:
+        return None
+    return _printed_secret(cmd)
+
+
 @register
 class CredentialPrinted(Validator):
     """A command that prints a stored secret: a token (``gh auth token``, ``gcloud auth
