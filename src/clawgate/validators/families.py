@@ -41,6 +41,7 @@ from clawgate.validators import (  # noqa: F401
     history,
     hygiene,
     identity,
+    indexsettings,
     indirection,
     injection,
     inlinecode,

@@ -25,6 +25,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators.indexsettings import npmrc_installs, pipconf_installs
 from clawgate.validators.scriptfiles import recipes
 from clawgate.validators.tomltasks import cargo_make_tasks, poe_tasks
 
@@ -329,6 +330,9 @@ TABLE: tuple[RunFile, ...] = (
     _file(r"deno\.jsonc?", {"deno"}, _json_commands("tasks")),
     _file(r"composer\.json", {"composer"}, _json_commands("scripts")),
     _file(r"\.envrc", {"direnv"}, _shell),
+    # package-index settings: judged as the installs they amount to (indexsettings.py)
+    _file(r"\.npmrc", _JS_MANAGERS, npmrc_installs),
+    _file(r"pip\.conf|pip\.ini", _PIP_LIKE, pipconf_installs),
     # a shell script, run by the project's task runners (a package script, a recipe, a tox
     # command) and hook managers without being named on the line; run by name it is
     # staged.py's. Written alone it is not judged: a script is often written for elsewhere (a
