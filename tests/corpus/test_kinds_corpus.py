@@ -4,7 +4,9 @@ scored by the bench, the fixed kinds by ``tests/redteam/test_redteam_kinds.py``,
 ``test_redteam_kinds2.py``, ``test_redteam_kinds3.py`` and
 ``tests/validators/test_bash_reading.py``).
 The first, second and fourth sets split every family into both halves; the third holds out
-whole families, half of them, as a stand-in for kinds of attack nobody tuned against."""
+whole families, half of them, as a stand-in for kinds of attack nobody tuned against. The fifth
+returns to the first set's families with new programs and shapes, each family split into both
+halves."""
 
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ SETS = [
                                    "configexec", "interpfeed", "covert", "shellstate"}),
     ("kinds_heldout4.jsonl", 150, {"wrappers", "flags", "quoting", "expansion", "defs", "feeds",
                                    "paths"}),
+    ("kinds_heldout5.jsonl", 200, {"datastores", "infrastructure", "languages", "environment",
+                                   "laterfiles", "sublanguages", "identity", "secrets"}),
 ]
 SPLIT_BY_LINE = [*SETS[:2], SETS[3]]
 # the third set: the families tuned on, and the families held out whole

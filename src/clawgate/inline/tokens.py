@@ -35,7 +35,8 @@ def tokenize(code: str, lang: str) -> list[Token]:
         if ch.isspace():
             i += 1
         elif (hash_comments and ch == "#") or (code.startswith("//", i) and slash_comments) \
-                or (code.startswith("--", i) and lang == "lua") or (ch == "%" and lang == "octave"):
+                or (code.startswith("--", i) and lang == "lua") or (
+                    ch == "%" and lang in ("octave", "erlang")):
             end = code.find("\n", i)
             i = n if end < 0 else end
         elif code.startswith("/*", i) and slash_comments:
@@ -50,7 +51,7 @@ def tokenize(code: str, lang: str) -> list[Token]:
             i = _regex(code, i, out)
         elif ch.isalnum() or (ch in "_$@%" and i + 1 < n and (code[i + 1].isalnum() or
                                                               code[i + 1] in "_{")):
-            i = _name(code, i, out)
+            i = _name(code, i, out, lang == "erlang")
         else:
             out.append(Token(PUNCT, ch))
             i += 1
@@ -166,10 +167,13 @@ def _regex(code: str, start: int, out: list[Token]) -> int:
 _ESCAPES = {"n": "\n", "t": "\t", "0": "\0"}
 
 
-def _name(code: str, start: int, out: list[Token]) -> int:
+def _name(code: str, start: int, out: list[Token], colon: bool = False) -> int:
+    """A name, with its module parts (``fs.rm``, ``File::Path``, ``$x->y``; Erlang's
+    ``file:delete`` when ``colon``)."""
     i = start + 1
     while i < len(code):
-        if code[i].isalnum() or code[i] == "_":
+        if code[i].isalnum() or code[i] == "_" or (
+                colon and code[i] == ":" and i + 1 < len(code) and code[i + 1].isalpha()):
             i += 1
         elif code.startswith(("::", "->"), i) and i + 2 < len(code) and code[i + 2].isalpha():
             i += 2
@@ -230,7 +234,8 @@ def analyse(code: str, lang: str) -> Effects:
             commands.append(tok.text)  # `cmd`, qx{cmd}, %x(cmd): a command line, as written
         if tok.kind != NAME:
             continue
-        prefix, _, last = tok.text.replace("::", ".").replace("->", ".").rpartition(".")
+        prefix, _, last = tok.text.replace("::", ".").replace("->", ".").replace(
+            ":", ".").rpartition(".")
         if last in lt.FILE_CALLS.get(lang, {}) and (
                 last not in lt.AMBIGUOUS or prefix in lt.QUALIFIERS.get(lang, ())):
             sites += 1
@@ -241,8 +246,10 @@ def analyse(code: str, lang: str) -> Effects:
                 flags.add("network")
         elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0], hidden):
             flags.add("decoded")
-        if (last in lt.SPAWNS and lang != "go" and (last != "execute" or prefix == "os")) or (
-                lang == "go" and tok.text in lt.GO_SPAWNS):  # not db.execute
+        if (last in lt.SPAWNS and lang not in ("go", "erlang") and (
+                last != "execute" or prefix == "os")) or (  # not db.execute
+                lang == "go" and tok.text in lt.GO_SPAWNS) or (
+                lang == "erlang" and f"{prefix}.{last}" in lt.ERLANG_SPAWNS):
             argv = _spawned(arguments(tokens, at)[0])
             if argv:
                 commands.append(argv[0] if len(argv) == 1 else line(argv))
@@ -304,6 +311,8 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
         path = literal(args[where]) if len(args) > where else None
     if path is None and len(args) > where:
         path = home_path(args[where])
+    if path is None and lang == "julia" and last == "write":
+        return False  # write(io, x): to a stream the code opened (or stdout), not a path
     if verb in ("move", "copy", "symlink", "link") and path is not None and len(args) > 1:
         other = literal(args[1])
         if other is not None:
@@ -336,10 +345,13 @@ def home_path(arg: list[Token]) -> str | None:
     ``Dir.home + "/.x"``, ``"#{Dir.home}/.x"``, ``getenv("HOME")."/.x"``, ``"$ENV{HOME}/.x"``
     are ``~/.ssh/id_rsa`` and ``~/.x``; None when the argument is anything else."""
     home = False
+    other_names = False
     parts: list[str] = []
     for tok in arg:
         if tok.kind == NAME and _HOME_EXPRESSION.search(tok.text):
             home = True
+        elif tok.kind == NAME:
+            other_names = other_names or _last(tok.text) not in _HOME_GLUE
         elif tok.kind == DYN:
             found = _HOME_EXPRESSION.search(tok.text)
             if found is None or "/" not in tok.text:
@@ -354,7 +366,19 @@ def home_path(arg: list[Token]) -> str | None:
         elif tok.kind == CMD:
             return None
     joined = "/".join(p.strip("/") for p in parts if p.strip("/"))
+    if home and not joined and not other_names and not parts:
+        return "~"  # the home directory itself: ``rmSync(os.homedir())``
     return "~/" + joined if home and joined else None
+
+
+# Names that only fetch or join the home directory's name (``require('os').homedir()``,
+# ``os:getenv("HOME")``): with nothing else beside them the argument is home itself.
+_HOME_GLUE = frozenset({"require", "getenv", "env", "join", "fetch", "get", "Sys.getenv",
+                        "expanduser", "homedir", "home"})
+
+
+def _last(name: str) -> str:
+    return name.replace("::", ".").replace("->", ".").replace(":", ".").rpartition(".")[2]
 
 
 def _spawned(args: list[list[Token]]) -> list[str] | None:

@@ -1,8 +1,9 @@
 """Python's own modules that run what their arguments say, read as CPython's modules read
 them: ``python -m timeit`` executes its statements and ``-s`` setup, ``pdb -c`` runs debugger
 commands (a ``!`` line, or any line that is no debugger command, is a Python statement) before
-the script it debugs, and ``cProfile``, ``profile`` and ``trace`` run the script or module
-they are given. ``module_runs`` gives the command lines each amounts to: ``python -c CODE``
+the script it debugs, ``cProfile``, ``profile`` and ``trace`` run the script or module
+they are given, and IPython runs its ``-c`` code (a line starting with ``!`` a shell command)
+and its ``-m`` module. ``module_runs`` gives the command lines each amounts to: ``python -c CODE``
 for the code, ``python SCRIPT ARGS`` (or ``python -m MOD ARGS``) for the target."""
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ _PDB_VALUED = frozenset({"-c", "--command"})
 _PROFILE_VALUED = frozenset({"-o", "--outfile", "-s", "--sort"})
 _TRACE_VALUED = frozenset({"-f", "--file", "-C", "--coverdir", "--ignore-module",
                            "--ignore-dir"})
+_IPYTHON_VALUED = frozenset({"-c", "-m", "--profile", "--profile-dir", "--ipython-dir",
+                             "--log-level", "--config", "--colors", "--logfile", "--logappend",
+                             "--ext", "--gui", "--pylab", "--matplotlib", "--cache-size",
+                             "--editor"})
 # pdb's own commands (a -c line starting with one of them is not Python).
 _PDB_COMMANDS = frozenset("""h help w where bt d down u up b break tbreak cl clear disable enable
 ignore condition commands s step n next unt until j jump l list ll longlist a args p pp whatis
@@ -101,6 +106,49 @@ def _pdb(args: list[str | None]) -> list[str] | None:
     return lines + ([target] if target else [])
 
 
+def ipython_runs(args: Sequence[str | None]) -> list[str] | None:
+    """What ``ipython ARGS`` runs: its ``-c`` code as ``python3 -c`` (IPython's ``!CMD`` lines
+    and ``%system``/``%sx`` magics as the shell commands they are), its ``-m`` module as
+    ``python3 -m``, a script as ``python3 SCRIPT``; None when a word is only known at run
+    time."""
+    found = _split(list(args), _IPYTHON_VALUED)
+    if found is None:
+        return None
+    options, rest = found
+    lines: list[str] = []
+    for option, value in options:
+        if option == "-c":
+            if value is None:
+                return None
+            python, shell = _ipython_code(value)
+            lines += shell + ([shlex.join(["python3", "-c", python])] if python.strip() else [])
+        elif option == "-m":
+            if value is None:
+                return None
+            target = _target([value, *rest], True)
+            return lines + ([target] if target else [])
+    target = _target(rest, False)
+    return lines + ([target] if target else [])
+
+
+_SHELL_MAGICS = ("!", "%system ", "%sx ", "%%bash", "%%sh", "%%script")
+
+
+def _ipython_code(code: str) -> tuple[str, list[str]]:
+    """(the Python of IPython input, the shell commands its ``!`` lines and shell magics run);
+    a statement after ``;`` on one line counts as a line of its own."""
+    python: list[str] = []
+    shell: list[str] = []
+    for raw in code.split("\n"):
+        text = raw.strip()
+        magic = next((m for m in _SHELL_MAGICS if text.startswith(m)), None)
+        if magic is not None:
+            shell.append(text[len(magic):].strip())
+        else:
+            python.append(raw)
+    return "\n".join(python), [s for s in shell if s]
+
+
 def _runner(args: list[str | None], valued: frozenset[str]) -> list[str] | None:
     found = _split(args, valued, module=True)
     if found is None:
@@ -128,4 +176,6 @@ def module_runs(args: Sequence[str | None]) -> list[str] | None:
         return _runner(rest, _PROFILE_VALUED)
     if module == "trace":
         return _runner(rest, _TRACE_VALUED)
+    if module == "IPython":
+        return ipython_runs(rest)
     return []

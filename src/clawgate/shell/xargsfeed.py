@@ -29,6 +29,13 @@ MAX_ITEMS = 16  # commands spelled out for ``xargs -I``; the rest add nothing ne
 STDIN_CODE = {"sh": "-c", "bash": "-c", "dash": "-c", "zsh": "-c", "ksh": "-c", "mksh": "-c",
               "ash": "-c", "yash": "-c", "posh": "-c", "python": "-c", "python3": "-c",
               "python2": "-c", "perl": "-e", "ruby": "-e", "node": "-e"}
+# Interpreters that read their program from standard input and take none inline by a flag
+# this table knows: the printed text is given as the here-string it amounts to
+# (``printf CODE | jshell -q`` is ``jshell -q <<< CODE``).
+STDIN_HERESTRING = frozenset({"jshell", "tclsh", "wish", "expect", "lua", "luajit", "php",
+                              "julia", "irb", "guile", "racket", "sbcl", "clisp", "gosh",
+                              "csi", "octave", "octave-cli", "R", "groovysh", "scala",
+                              "kotlinc", "erl", "elixir", "iex", "ghci", "swift"})
 # Files that are standard input, as a program operand (``bash /dev/stdin``).
 STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _STDIN_OPERAND = [[f] for f in STDIN_FILES]
@@ -65,6 +72,10 @@ def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str,
                     consumer.program != "parallel" and right[1:] not in _STDIN_OPERAND):
                 return None
             return feeder.offset, end, "eval " + quote(code)
+        if consumer.program in STDIN_HERESTRING:
+            if any(not a.startswith("-") for a in right[1:]):
+                return None  # a script operand: the text is that program's input, not code
+            return feeder.offset, end, " ".join([*map(quote, right), "<<<", quote(code)])
         flag = STDIN_CODE.get(consumer.program or "")
         if flag is None or any(a not in STDIN_FILES and (
                 not a.startswith("-") or "c" in a or "e" in a) for a in right[1:]):
@@ -102,7 +113,8 @@ def _pair(commands: tuple[m.SimpleCommand, ...], index: int,
     if (feeder.pipeline, feeder.stage, consumer.stage) != (consumer.pipeline, 0, 1) or \
             len(feeder.pipeline) != 2 or feeder.program not in _FEEDERS or (
             consumer.program != "xargs" and consumer.program not in STDIN_CODE
-            and consumer.program not in _LINE_RUNNERS) or (
+            and consumer.program not in _LINE_RUNNERS
+            and consumer.program not in STDIN_HERESTRING) or (
             consumer.redirects and consumer.program != "xargs"):
         return None
     end = consumer.offset + len(encode(consumer.text) or b"")

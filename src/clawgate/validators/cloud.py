@@ -1,7 +1,8 @@
 """Cloud and cluster command lines that destroy what they manage (aws, gcloud, gsutil, az,
 kubectl, helm, terraform, pulumi, doctl): a destructive verb is ASK, and a mass deletion
 (a bucket emptied recursively, a namespace, a resource group, a project, users, ``--all``,
-``terraform destroy -auto-approve``) is DENY."""
+``terraform destroy -auto-approve``), or a deletion of a resource named as production
+(``aws dynamodb delete-table --table-name prod-orders``), is DENY."""
 
 from __future__ import annotations
 
@@ -51,13 +52,35 @@ def _mass(program: str, args: list[str], verb: str) -> str | None:
     return None
 
 
+# Account CLIs whose operands and option values name the resources a delete acts on (a
+# cluster CLI's names are namespaces and objects a controller recreates: not judged so).
+_NAMED_RESOURCES = frozenset({"aws", "gcloud", "az", "doctl", "eksctl", "gsutil", "s3cmd",
+                              "supabase", "fly", "flyctl", "heroku"})
+_REMOVES = lazy_pattern(r"^(?:delete|remove|rm|rb|destroy|terminate|purge|drop|wipe|erase|del)"
+                        r"(?:-[\w-]+)?$")
+
+
+def _production(program: str, args: list[str], verb: str) -> str | None:
+    """Why a deletion hits production: the resource it names says so (``--table-name
+    prod-orders``, ``gcloud sql instances delete prod-db``, ``s3://prod-data``)."""
+    if program not in _NAMED_RESOURCES or not _REMOVES.match(verb):
+        return None
+    from clawgate.validators.datatargets import production_name
+
+    after = args[args.index(verb) + 1:] if verb in args else args
+    names = [a.partition("=")[2] if a.startswith("-") else a for a in after]
+    named = next((n for n in names if n and production_name(n)), None)
+    return None if named is None else f"deletes the production resource {named!r}"
+
+
 @register
 class CloudDestruction(Validator):
     """A destructive verb of a cloud or cluster CLI (``aws ec2 terminate-instances``,
     ``kubectl delete pod``, ``helm uninstall``, ``terraform destroy``, ``gcloud … delete``,
     a sync that deletes: ``aws s3 sync --delete``, ``gsutil rsync -d``): ASK. A mass deletion
     (``aws s3 rm --recursive``, ``aws s3 rb --force``, ``gsutil rm -r``, ``kubectl delete
-    ns``, ``--all``, deleting users or projects, ``terraform destroy -auto-approve``): DENY.
+    ns``, ``--all``, deleting users or projects, ``terraform destroy -auto-approve``) or of a
+    resource whose name says production (``--table-name prod-orders``): DENY.
 
     Bad: ``aws s3 rm s3://prod-data --recursive``. Harmless: ``kubectl get pods``.
     """
@@ -82,7 +105,7 @@ class CloudDestruction(Validator):
             verb = "rsync -d"
         if verb is None:
             return Verdict.passthrough()
-        why = _mass(cmd.program or "", args, verb)
+        why = _mass(cmd.program or "", args, verb) or _production(cmd.program or "", args, verb)
         if why is not None:
             return Verdict.deny(self.id, f"{cmd.program} {verb}: {why}",
                                 hint="run mass deletions by hand, after review")

@@ -88,6 +88,12 @@ _CALLED = lazy_pattern(
     r"proc_open|do\s+shell\s+script)"
     r"\s*\(?\s*\[?\s*(?P<q>[\"'])(?P<s>(?:\\.|(?!(?P=q)).){1,400}?)(?P=q)")
 
+# A shell's argv spelled as string literals in any language's list or call: ``["sh", "-c",
+# "CMD"]`` (Groovy, Java's ``String[]``, Scala's ``Seq``), ``(sh "bash" "-c" "CMD")``
+# (Clojure): the third string is a shell command line.
+_ARGV_SHELL = lazy_pattern(
+    r"""["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k|a)?sh["']\s*,?\s*["']-c["']\s*,?\s*"""
+    r"""(?P<q>["'])(?P<s>(?:\\.|(?!(?P=q)).){1,400}?)(?P=q)""")
 
 MAX_COMMANDS = 16  # spelled-out commands checked per piece of code; the rest add nothing new
 
@@ -111,9 +117,10 @@ class Findings:
 
 def scan(code: str, backticks: bool = False) -> Findings:
     """What ``code`` does, as far as reading it can tell."""
-    runs = bool(_EXEC.search(code) or SHELL_REFERENCE.search(code) or (
+    argv_shells = [m.group("s") for m in _ARGV_SHELL.finditer(code)]
+    runs = bool(argv_shells or _EXEC.search(code) or SHELL_REFERENCE.search(code) or (
         backticks and _BACKTICKS.search(code)) or _EXEC_BARE.search(_STRINGS.sub('""', code)))
-    called = [m.group("s") for m in _CALLED.finditer(code)] if runs else []
+    called = argv_shells + [m.group("s") for m in _CALLED.finditer(code)] if runs else []
     if backticks:  # `cmd` runs cmd; a literal one (no interpolation) can be read
         called += [b[1:-1] for b in _BACKTICKS.findall(code) if not _INTERPOLATED.search(b)]
         quoted = (next(g for g in m.group("p", "b", "k", "a", "s") if g is not None)

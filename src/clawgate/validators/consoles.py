@@ -67,6 +67,25 @@ _INTERPRETER = {"lua": ("lua", "-e"), "perl": ("perl", "-e"), "rub": ("ruby", "-
                 "ruby": ("ruby", "-e")}
 
 
+# What the editor lends a language command: running its own commands, functions, jobs and
+# processes (``vim.cmd``, ``vim.fn.system``, ``vim.loop.spawn``; Python's ``vim.command``).
+_EDITOR_API = lazy_pattern(r"\bvim\s*\.\s*(?:cmd|command|fn|call|api|loop|uv|system|eval|"
+                           r"exec|ex|schedule|defer_fn|o|opt|go|bo|wo|g|b|w|env|keymap)\b|"
+                           r"\bimport\s+vim\b|\brequire\b|\bdofile\b|\bloadfile\b|"
+                           r"\bload\s*\(|\bVIM::|\bEvaluate\b|\bDoCommand\b")
+
+
+def plain_language_code(command: str) -> bool:
+    """An editor command that hands code to a language (``:lua print(1)``, ``:py3
+    print(1)``) without the editor's own means of running commands: the code is judged as that
+    language's inline code (``lua -e …``), which asks for what it starts itself."""
+    language = _VIM_LANGUAGE.match(command)
+    if language is None or "|" in command:
+        return False
+    code = language.group("code")
+    return _EDITOR_API.search(code) is None and _VIM_BANG.match(command) is None
+
+
 def shell_commands(command: str) -> list[str]:
     """The shell command lines an editor command runs, where they can be read: its ``!``
     command, the commands of ``system()``, and the code of a language command as that
@@ -109,10 +128,12 @@ def _vim_options(cmd: SimpleCommand) -> list[str | None]:
 class EditorCommands(Validator):
     """Editor commands on the command line (``vim -c CMD``, ``+CMD``, ``--cmd CMD``) that run
     shell commands (``:!``, ``:sh``, ``:terminal``, ``:r !``, ``system()``) or scripting
-    languages (``:py``, ``:lua``): ASK.
+    languages with the editor's means of running commands (``:lua vim.fn.system(…)``, ``:py3
+    import vim``): ASK.
 
     The shell command lines they name (``:!CMD``, ``system('CMD')``, less's ``+!CMD``) are
-    checked as commands too.
+    checked as commands too, and a language command's plain code (``:lua print(1)``) as that
+    language's inline code (``lua -e …``).
 
     Bad: ``vi -c ':!/bin/sh' /dev/null``. Harmless: ``vim -c 'set nu' +10 notes.txt``.
     """
@@ -130,9 +151,10 @@ class EditorCommands(Validator):
                 return Verdict.ask(self.id, "an editor command only known at run time")
             if _VIM_ESCAPE.search(command):
                 lines += shell_commands(command)
-                message = message or f"the editor command {command!r} runs programs"
+                if not plain_language_code(command):
+                    message = message or f"the editor command {command!r} runs programs"
         if not message:
-            return Verdict.passthrough()
+            return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
         return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id, message=message)
 
 

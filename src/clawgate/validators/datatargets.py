@@ -93,6 +93,17 @@ def classify(hosts: list[str], names: list[str], objects: tuple[str, ...] = ()) 
     return found
 
 
+def production_name(name: str) -> bool:
+    """A name with ``prod``, ``production``, ``prd`` or ``live`` as a word of it."""
+    return bool(_words(name) & _PRODUCTION)
+
+
+def throwaway_name(name: str) -> bool:
+    """A name that says test or scratch data (``app_test``, ``ci_db``) and no production."""
+    words = _words(name)
+    return bool(words & _THROWAWAY) and not words & _PRODUCTION
+
+
 def _bare_host(text: str) -> str:
     """The host of ``host``, ``host:port``, ``[::1]:port``, sqlcmd's ``tcp:host,port`` or a
     URL."""

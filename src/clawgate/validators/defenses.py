@@ -3,6 +3,9 @@ endpoint detection agents, cloud audit trails and threat detectors (CG-INFRA-001
 
 from __future__ import annotations
 
+import posixpath
+import re
+
 from clawgate.decision import Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
@@ -42,7 +45,37 @@ _CLOUD: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("gcloud", ("logging", "sinks", "delete")), ("gcloud", ("logging", "buckets", "delete")),
     ("gcloud", ("logging", "logs", "delete")),
     ("az", ("monitor", "diagnostic-settings", "delete")),
+    ("az", ("monitor", "log-profiles", "delete")),
     ("az", ("monitor", "log-analytics", "workspace", "delete")))
+
+
+# Settings files whose text turns a defense off from the next boot or reload, and the text
+# that does it: SELinux's mode, the kernel command line's security switches.
+_OFF_SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("/etc/selinux/config", re.compile(r"\bSELINUX\s*=\s*(?:disabled|permissive)\b", re.I)),
+    ("/etc/default/grub", re.compile(r"\b(?:selinux|apparmor|audit|enforcing)=0\b|"
+                                     r"\bsecurity=none\b")),
+)
+_WRITERS = frozenset({"sed", "gsed", "tee", "echo", "printf", "cat", "perl"})
+
+
+def _settings_off(cmd: SimpleCommand) -> str | None:
+    """A write to a defense's settings file whose text turns the defense off: ``sed -i
+    's/SELINUX=enforcing/SELINUX=disabled/' /etc/selinux/config``, ``echo SELINUX=disabled >
+    /etc/selinux/config``."""
+    from clawgate.validators.written import written
+
+    found: list[tuple[str, str]] = []
+    if cmd.program in ("sed", "gsed", "perl"):
+        words = [w.value or "" for w in cmd.words[1:]]
+        text = "\n".join(words)
+        found = [(posixpath.normpath(w), text) for w in words if w.startswith("/")]
+    found += [(path, text) for path, text in written(cmd) if text is not None]
+    for path, text in found:
+        for settings, turns_off in _OFF_SETTINGS:
+            if path == settings and turns_off.search(text):
+                return f"writes {settings} to turn a defense off at the next boot"
+    return None
 
 
 def _within(operands: list[str], words: tuple[str, ...]) -> bool:
@@ -67,6 +100,8 @@ def _what(cmd: SimpleCommand) -> str | None:
     if program in ("kubectl", "oc") and operands[:1] == ["label"] and any(
             _PSA_OFF.match(a) for a in operands):
         return "turns the namespace's pod security admission off"
+    if program in _WRITERS:
+        return _settings_off(cmd)
     if program == "setenforce":
         return "setenforce turns SELinux enforcement off" if operands[:1] in (
             ["0"], ["Permissive"], ["permissive"]) else None
@@ -93,8 +128,9 @@ class SecurityControlsOff(Validator):
     (``systemctl disable --now falcon-sensor``, ``kubectl delete daemonset falco -n falco``),
     ``aws cloudtrail stop-logging``, ``aws guardduty delete-detector``, ``gcloud logging sinks
     delete``, ``auditctl -a never,task``, an agent's own ``sentinelctl control stop``,
-    a namespace labelled ``pod-security.kubernetes.io/enforce=privileged``: DENY. It is how
-    an intrusion hides itself; no coding task needs it.
+    a namespace labelled ``pod-security.kubernetes.io/enforce=privileged``, SELinux's settings
+    file or the kernel command line written to turn a defense off at the next boot: DENY. It
+    is how an intrusion hides itself; no coding task needs it.
 
     Bad: ``systemctl stop auditd``. Harmless: ``systemctl status auditd``, ``auditctl -l``.
     """
@@ -102,7 +138,7 @@ class SecurityControlsOff(Validator):
     id = "CG-INFRA-001"
     programs = _SERVICE_MANAGERS | SECURITY_AGENTS | {
         "auditctl", "setenforce", "aa-teardown", "aa-disable", "aa-complain", "aws", "gcloud",
-        "az"} | _AGENT_CONTROLS
+        "az"} | _AGENT_CONTROLS | _WRITERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:

@@ -12,7 +12,7 @@ from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.consoles import fed_text
 from clawgate.validators.dataclients import client_target
-from clawgate.validators.datatargets import verdict
+from clawgate.validators.datatargets import Target, throwaway_name, verdict
 from clawgate.validators.degree import fed_targets_spared
 from clawgate.validators.deletes import delete_targets
 from clawgate.validators.paths import resolve, under
@@ -39,7 +39,8 @@ class DestructiveSql(Validator):
     client: the rows are gone unless there is a backup. Judged by the target
     (``datatargets``): DENY on a production or remote database (``psql -h db.prod.example``,
     ``postgresql://u@prod/app``, ``DROP DATABASE app_prod``), ASK on this machine's, left alone
-    on a local test database (``psql -d app_test``, ``sqlite3 test.db``).
+    on a local test database (``psql -d app_test``, ``sqlite3 test.db``, a local ``DROP
+    DATABASE app_test``).
 
     Bad: ``psql -h db.prod.example -c 'DROP DATABASE app'``.
     Harmless: ``psql -c 'DELETE FROM t WHERE id = 3'``.
@@ -56,9 +57,26 @@ class DestructiveSql(Validator):
             statement = _destructive(text)
             if statement is not None:
                 target = client_target(cmd, objects=(statement,))
+                if target is Target.LOCAL and _drops_throwaway_database(text):
+                    target = Target.THROWAWAY  # DROP DATABASE app_test on this machine
                 return verdict(self.id, f"destructive SQL: {statement[:60]}", target,
                                hint="add a WHERE clause, or back the table up first")
         return Verdict.passthrough()
+
+
+_DROP_DATABASE = lazy_pattern(r"^\s*drop\s+(?:database|schema)\s+(?:if\s+exists\s+)?"
+                              r"[\"`]?([\w.-]+)[\"`]?\s*(?:cascade|restrict|with\s*\(\s*force"
+                              r"\s*\))?\s*$", re.IGNORECASE)
+
+
+def _drops_throwaway_database(sql: str) -> bool:
+    """Every destructive statement of ``sql`` drops a whole database or schema whose name
+    says it is test data (``DROP DATABASE IF EXISTS app_test``): the statement names its
+    own target, a throwaway one."""
+    statements = [s for s in _OPTION_PREFIX.sub("", sql.strip()).strip("'\"").split(";")
+                  if s.strip()]
+    found = [_DROP_DATABASE.match(s) for s in statements if _destructive(s) is not None]
+    return bool(found) and all(m is not None and throwaway_name(m.group(1)) for m in found)
 
 
 def _destructive(sql: str) -> str | None:

@@ -7,6 +7,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.flags import parse_options
+from clawgate.validators.indexhosts import index_kind
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.risk import risk_of
 
@@ -73,7 +74,9 @@ class SystemDisruption(Validator):
 @register
 class CustomPackageIndex(Validator):
     """Package installs from an index, registry or URL other than the project's default: a
-    look-alike index is the usual way to slip a malicious package in.
+    look-alike index is the usual way to slip a malicious package in. The ecosystem's own
+    public index named (``--index-url https://pypi.org/simple``) is no other index; one over
+    plain HTTP at a public address is DENY (``indexhosts.py``).
 
     Bad: ``pip install --index-url https://pypi.example.net/simple requests``.
     Harmless: ``pip install -r requirements.txt``.
@@ -89,7 +92,10 @@ class CustomPackageIndex(Validator):
         if not any(w.value in ("install", "add", "i") for w in cmd.words[1:3]):
             return Verdict.passthrough()
         words = cmd.words
+        named_default: set[int] = set()
         for i, word in enumerate(words[1:], 1):
+            if i in named_default:
+                continue
             text = word.shown
             name = text.split("=", 1)[0]
             if name in _LOCAL_LINKS and program in _PIP and _local_dir(
@@ -97,6 +103,18 @@ class CustomPackageIndex(Validator):
                     (words[i + 1].value if i + 1 < len(words) else None), ctx):
                 continue  # wheels from a folder of the workspace (``-f dist``): no index
             if name in _INDEX_OPTIONS and (name not in ("-i", "-f") or program in _PIP):
+                url = text.split("=", 1)[1] if "=" in text else (
+                    words[i + 1].value if i + 1 < len(words) else None)
+                kind = "custom" if name == "--trusted-host" else index_kind(url)
+                if kind == "default":
+                    if "=" not in text:  # the ecosystem's own public index, named
+                        named_default.add(i + 1)
+                    continue
+                if kind == "plain":
+                    return Verdict.deny(self.id, f"{program} installs from {url} over plain "
+                                        "HTTP at a public address: whoever is on the path "
+                                        "chooses the code the install runs",
+                                        hint="use the project's index over HTTPS")
                 return Verdict.ask(self.id, f"{program} installs from a custom index ({text})",
                                    hint="install from the project's configured index")
             if text.startswith(("git+", "http://", "https://", "svn+", "hg+")):

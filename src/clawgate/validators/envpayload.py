@@ -24,6 +24,7 @@ from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.envvars import assignments, inside_workspace
+from clawgate.validators.indexhosts import index_kind
 from clawgate.validators.runfiles import invoked
 
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
@@ -157,6 +158,11 @@ class PayloadVariable(Validator):
                                "only at run time")
         if name == "GOPROXY":
             entries = {e.rstrip("/") for e in value.replace("|", ",").split(",")}
+            plain = next((e for e in entries if index_kind(e) == "plain"), None)
+            if plain is not None:
+                return Verdict.deny(self.id, f"GOPROXY fetches Go modules from {plain} over "
+                                    "plain HTTP at a public address: whoever is on the path "
+                                    "chooses the code", hint="use the public module proxy")
             return _NONE if entries <= _PUBLIC_GOPROXY else Verdict.ask(
                 self.id, f"GOPROXY fetches Go modules from {value!r}",
                 hint="use the public module proxy")

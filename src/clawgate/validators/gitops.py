@@ -43,6 +43,9 @@ class GitDiscardsWork(Validator):
     ``reset --hard``, ``clean -f``, ``checkout .``, ``restore .``, ``stash drop|clear``,
     ``branch -D``, ``filter-branch``, ``reflog expire``.
 
+    In a work tree that is the home directory or a system one (``--work-tree=$HOME``, ``-C
+    /etc``): DENY, those files are no project's.
+
     Bad: ``git reset --hard HEAD~3``. Harmless: ``git reset HEAD file.py`` (unstages only).
     """
 
@@ -56,8 +59,22 @@ class GitDiscardsWork(Validator):
         what = _discards(name, args)
         if what is None:
             return Verdict.passthrough()
+        if name in _WORK_TREE_VERBS:
+            from clawgate.validators.gitplace import work_tree
+            from clawgate.validators.systempaths import is_vital
+
+            tree = work_tree(cmd, ctx)
+            if tree is not None and is_vital(tree, ctx):
+                return Verdict.deny(self.id, f"git {name} {what} in a work tree at {tree}: "
+                                    "the home directory or a system one, whose files are "
+                                    "lost or overwritten for good",
+                                    hint="work in a clone inside the workspace")
         return Verdict.ask(self.id, f"git {name} {what}: work may be lost for good",
                            hint="commit or stash first, or name the files to discard")
+
+
+# Subcommands whose discarding acts on the files of the work tree.
+_WORK_TREE_VERBS = frozenset({"clean", "checkout", "restore", "reset"})
 
 
 def _discards(name: str, args: tuple[Word, ...]) -> str | None:

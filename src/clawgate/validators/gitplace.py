@@ -20,6 +20,7 @@ _VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--c
                      "--super-prefix", "--list-cmds", "--exec-path"})
 _MOVERS = frozenset({"-C", "--git-dir", "--work-tree"})
 _VARIABLES = frozenset({"GIT_DIR", "GIT_WORK_TREE"})
+_GLUED_MOVERS = ("--git-dir=", "--work-tree=")
 
 
 def _moves(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
@@ -31,6 +32,12 @@ def _moves(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
     i = 0
     while i < len(words):
         text = words[i].value
+        if text is None and words[i].text.startswith(_GLUED_MOVERS):  # --work-tree=$HOME
+            glued = words[i].text.partition("=")[2]
+            yield words[i].text.partition("=")[0], Word(glued, None, words[i].quoted,
+                                                        words[i].expansions)
+            i += 1
+            continue
         if text is None or not text.startswith("-"):
             return
         name, equals, glued = text.partition("=")
@@ -60,6 +67,26 @@ def _repositories(cmd: SimpleCommand, here: str, ctx: Context) -> Iterator[str |
             moved = True
     if not moved:
         yield here
+
+
+def work_tree(cmd: SimpleCommand, ctx: Context) -> str | None:
+    """The directory whose files ``cmd``'s checkout, clean or reset act on: ``--work-tree`` or
+    ``GIT_WORK_TREE`` when given (the last one), else where ``-C`` moves (each on from the one
+    before), else the working directory; None when it is only known at run time. (Without a
+    work tree given, git acts on the top of the repository found from there: a directory at
+    or above it, so a vital one stays vital.)"""
+    here = ctx.cwd
+    tree: str | None = None
+    given = False
+    for option, word in _moves(cmd):
+        path = resolve(word, replace(ctx, cwd=here)).path  # ``$HOME`` is known here too
+        if option == "-C":
+            if path is None:
+                return None
+            here = path
+        elif option in ("--work-tree", "GIT_WORK_TREE"):
+            tree, given = path, True
+    return tree if given else here
 
 
 @register

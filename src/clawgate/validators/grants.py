@@ -39,16 +39,21 @@ def _binds_admin(manifest: str) -> bool:
 _ADMIN_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "docker", "adm", "sudoers",
                            "lxd", "disk"})
 _VALUE_OPTIONS = frozenset({"--policy-arn", "--role", "--clusterrole", "--policy-document",
-                            "--group-name"})
+                            "--group-name", "--group"})
+_GROUP_OPTIONS = frozenset({"--group-name", "--group"})
+# A group whose name says its members administer (``Global Administrators``, ``Domain
+# Admins``, ``platform-admins``, ``Owners``): joining it is being granted that.
+ADMIN_GROUP = lazy_pattern(r"(?i)(?:^|[^a-z])(?:admin(?:istrator)?s?|owners?|superusers?)"
+                           r"(?:$|[^a-z])")
 
 
-def _values(cmd: SimpleCommand) -> list[str]:
+def _values(cmd: SimpleCommand, options: frozenset[str] = _VALUE_OPTIONS) -> list[str]:
     """The values of the options that name a role, a policy or a group."""
     words = [w.value if w.value is not None else w.shown for w in cmd.words[1:]]
     found: list[str] = []
     for i, word in enumerate(words):
         name, eq, value = word.partition("=")
-        if name in _VALUE_OPTIONS:
+        if name in options:
             found.append(value if eq else (words[i + 1] if i + 1 < len(words) else ""))
     return found
 
@@ -70,8 +75,10 @@ class AdminGrant(Validator):
     """An administrator's role granted: ``aws iam attach-user-policy … AdministratorAccess``,
     a policy allowing ``"Action": "*"``, ``gcloud … add-iam-policy-binding --role=roles/owner``,
     ``az role assignment create --role Owner``, ``kubectl create clusterrolebinding
-    --clusterrole=cluster-admin`` (or a patch of the cluster-admin binding), ``usermod -aG
-    sudo``/``docker``: DENY. Whoever holds it can
+    --clusterrole=cluster-admin`` (or a patch of the cluster-admin binding), a member added to
+    a group named for administrators (``az ad group member add --group "Global
+    Administrators"``, ``aws iam add-user-to-group --group-name platform-admins``), ``usermod
+    -aG sudo``/``docker``: DENY. Whoever holds it can
     undo every other control; granting it is for an administrator to do by hand.
 
     Bad: ``kubectl create clusterrolebinding x --clusterrole=cluster-admin --user=me``.
@@ -101,7 +108,8 @@ class AdminGrant(Validator):
                                 hint="bind the narrowest role the task needs, by hand")
         if not _GRANT_VERBS & {w.shown for w in cmd.words[1:6]}:
             return Verdict.passthrough()
-        role = next((v for v in _values(cmd) if ADMIN_ROLE.search(v)), None)
+        role = next((v for v in _values(cmd) if ADMIN_ROLE.search(v)), None) or next(
+            (v for v in _values(cmd, _GROUP_OPTIONS) if ADMIN_GROUP.search(v)), None)
         if role is None:
             return Verdict.passthrough()
         return Verdict.deny(self.id, f"{cmd.program} grants an administrator's role "

@@ -7,6 +7,8 @@ code on the command line is what can and must be inspected.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
@@ -50,6 +52,7 @@ INLINE: dict[str, Inline] = {
     "wish": _i(), "irb": _i(), "scala": _i("e"), "groovy": _i("e"), "kotlin": _i("e"),
     "swift": _i("e"), "crystal": _i("e", "eval"), "elixir": _i("e", "eval"), "erl": _i(
         "", "", exact="-eval"), "pwsh": _i("c", "command", exact="-Command -c"),
+    "clojure": _i("e", "eval"), "clj": _i("e", "eval"), "jshell": _i(),
 }
 _INFO_FLAGS = frozenset({"-v", "-V", "--version", "-h", "--help", "-version", "-help", "-?"})
 _REPL_FLAGS = frozenset({"-i", "-a", "--interactive", "-q", "--quiet", "-nw", "-Q"})
@@ -77,15 +80,27 @@ def inline_code(cmd: SimpleCommand, spec: Inline) -> list[tuple[Word | None, str
 def perl_module_code(option: str) -> str | None:
     """The code perl makes of a ``-MMOD``/``-mMOD`` option: ``use MOD;`` (``no`` for
     ``-M-MOD``), text after the module name included, so ``-Mstrict;system(...)`` runs
-    ``system(...)``; ``-MMOD=a,b`` imports ``a`` and ``b``. None for another option."""
+    ``system(...)``; ``-MMOD=a,b`` imports ``a`` and ``b``. None for another option.
+
+    perl quotes the imports between NUL characters, so they are data whatever they hold; the
+    code given back quotes them with a printable pair they do not contain (a NUL in a line
+    judged is a control character of its own), or leaves them out when every pair is in them:
+    data either way."""
     if len(option) < 3 or option[:2] not in ("-M", "-m"):
         return None
     module = option[2:]
     verb = "no" if module.startswith("-") else "use"
     name, eq, imports = module.lstrip("-").partition("=")
     if eq:
-        return f"{verb} {name} split(/,/, q\0{imports}\0);"
+        pair = next((p for p in _PERL_QUOTES if p[0] not in imports and p[1] not in imports),
+                    None)
+        if pair is None:
+            return f"{verb} {name};"
+        return f"{verb} {name} split(/,/, q{pair[0]}{imports}{pair[1]});"
     return f"{verb} {name}{' ()' if option[1] == 'm' else ''};"
+
+
+_PERL_QUOTES = ("{}", "[]", "()", "<>", "!!", "||", "##", "~~")
 
 
 def perl_modules(words: tuple[Word, ...]) -> list[tuple[Word | None, str | None]]:
@@ -220,7 +235,7 @@ class InlineCode(Validator):
         if spec is None or program is None:
             return Verdict.passthrough()
         verdicts = []
-        for word, code in inline_code(cmd, spec):
+        for word, code in inline_code(cmd, spec) or _fed_code(cmd):
             if code is None and word is not None and (
                     FETCHED.search(word.text) or DECODED.search(word.text)):
                 return Verdict.deny(self.id, f"{program} runs code fetched or decoded at run "
@@ -229,6 +244,36 @@ class InlineCode(Validator):
                 return Verdict.ask(self.id, f"{program} runs code only known at run time")
             verdicts.append(judge(self.id, program, code, spec.backticks))
         return max(verdicts, key=lambda v: v.outcome, default=Verdict.passthrough())
+
+
+def _fed_code(cmd: SimpleCommand) -> list[tuple[Word | None, str | None]]:
+    """The program text a here-document or here-string (a pipe from ``printf``/``echo`` is
+    one by the time validators see it) gives an interpreter that reads its program from
+    standard input (``jshell <<< 'CODE'``), as inline code; none for one that does not."""
+    from clawgate.validators.indirection import stdin_program
+
+    if not stdin_program(cmd):
+        return []
+    found: list[tuple[Word | None, str | None]] = []
+    for doc in cmd.redirects:
+        if doc.op == "<<<":
+            found.append((doc.target, doc.target.value if doc.target is not None else None))
+        elif doc.feeds_input:
+            found.append((None, doc.heredoc))
+    return found
+
+
+_QUIT_COMMANDS = frozenset({"q", "qa", "qall", "quit", "quitall", "wq", "wqa", "wqall", "x",
+                            "xa", "xall", "cq", "exit"})
+
+
+def _quits(cmd: SimpleCommand) -> bool:
+    """An editor given a quit command to run at start-up (``+qa``, ``-c 'qa!'``): it runs its
+    start-up commands (judged as editor commands) and exits, waiting at no prompt."""
+    words = [w.value or "" for w in cmd.words[1:]]
+    given = [w[1:] for w in words if w.startswith("+")] + [
+        b for a, b in pairwise(words) if a in ("-c", "--cmd")]
+    return any(c.strip().lstrip(":").rstrip("!").strip() in _QUIT_COMMANDS for c in given)
 
 
 @register
@@ -251,7 +296,7 @@ class InteractiveProgram(Validator):
         if any(a in _INFO_FLAGS for a in args):
             return Verdict.passthrough()
         if program in FILE_VIEWERS:
-            if any(not a.startswith(("-", "+")) for a in args):
+            if any(not a.startswith(("-", "+")) for a in args) or _quits(cmd):
                 return Verdict.passthrough()
         elif any(a not in _REPL_FLAGS for a in args):
             return Verdict.passthrough()

@@ -120,13 +120,23 @@ SHELL_REFERENCE = lazy_pattern(
 BARE_SHELL_WORD = lazy_pattern(rf"(?:{_BARE})(?:\s|$)")
 
 
+# Web browsers, the everyday value of ``BROWSER`` (which programs open a URL with).
+HARMLESS_BROWSERS = words_of("""
+firefox chromium chromium-browser google-chrome google-chrome-stable brave-browser
+microsoft-edge w3m lynx links elinks xdg-open open wslview sensible-browser x-www-browser
+www-browser
+""")
+
+
 def harmless_command(value: str) -> bool:
-    """A pager or editor setting that names an everyday program (``PAGER=cat``, ``EDITOR=vim``,
-    ``LESSOPEN='|lesspipe %s'``) and nothing else: no shell syntax, no other program."""
+    """A pager, editor or browser setting that names an everyday program (``PAGER=cat``,
+    ``EDITOR=vim``, ``BROWSER=firefox``, ``LESSOPEN='|lesspipe %s'``) and nothing else: no
+    shell syntax, no other program."""
     body = value.lstrip("|")  # LESSOPEN='|lesspipe %s': the leading bar says "read its output"
     head = body.split()
     if not head or any(ch in body for ch in ";&|`$()<>#\n"):
         return False  # a pipeline, a list, a substitution: shell code, not one program
     if "/" in head[0] and not head[0].startswith(("/usr/", "/bin/")):
         return False  # ./less runs the file at that place, not the pager (program identity)
-    return head[0].rsplit("/", 1)[-1] in HARMLESS_PAGERS | {"lesspipe", "lesspipe.sh", "lessfile"}
+    return head[0].rsplit("/", 1)[-1] in HARMLESS_PAGERS | HARMLESS_BROWSERS | {
+        "lesspipe", "lesspipe.sh", "lessfile"}

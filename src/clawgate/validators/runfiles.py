@@ -3,7 +3,8 @@ runners' files, tools' config files that are code, credential plugins.
 
 ``pytest`` imports ``conftest.py`` and the ``test_*.py`` files, ``make`` runs the Makefile's
 recipes, ``npm test`` runs ``package.json``'s scripts, ``npx jest`` loads ``jest.config.js``,
-``kubectl`` runs a kubeconfig's ``exec`` plugin, ``aws`` a profile's ``credential_process``.
+``kubectl`` runs a kubeconfig's ``exec`` plugin, ``aws`` a profile's ``credential_process``,
+``cargo make`` a ``Makefile.toml``'s tasks, ``poe`` a ``pyproject.toml``'s.
 One table says, per file name, which programs run it and how its text reads: as code of a
 language (checked as that interpreter's inline code), or as the shell command lines it holds.
 ``staged.py`` uses it for text written to such a file earlier on the same line: that text is
@@ -24,7 +25,9 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators.indexsettings import npmrc_installs, pipconf_installs
 from clawgate.validators.scriptfiles import recipes
+from clawgate.validators.tomltasks import cargo_make_tasks, poe_tasks
 
 Reader = Callable[[str], "list[str] | None"]  # text -> the command lines it runs, None: unknown
 
@@ -332,9 +335,14 @@ TABLE: tuple[RunFile, ...] = (
     _file(r"Procfile(?:\.\w+)?", {"honcho", "foreman", "heroku", "overmind", "hivemind"},
           _procfile),
     _file(r"[Tt]askfile\.ya?ml", {"task", "go-task"}, _taskfile),
+    _file(r"Makefile\.toml", {"cargo", "cargo-make", "makers"}, cargo_make_tasks),
+    _file(r"pyproject\.toml", {"poe", "poethepoet"}, poe_tasks),
     _file(r"deno\.jsonc?", {"deno"}, _json_commands("tasks")),
     _file(r"composer\.json", {"composer"}, _json_commands("scripts")),
     _file(r"\.envrc", {"direnv"}, _shell),
+    # package-index settings: judged as the installs they amount to (indexsettings.py)
+    _file(r"\.npmrc", _JS_MANAGERS, npmrc_installs),
+    _file(r"pip\.conf|pip\.ini", _PIP_LIKE, pipconf_installs),
     # a shell script, run by the project's task runners (a package script, a recipe, a tox
     # command) and hook managers without being named on the line; run by name it is
     # staged.py's. Written alone it is not judged: a script is often written for elsewhere (a
@@ -408,9 +416,12 @@ def project_files(path: str, text: str) -> tuple[RunFile, ...]:
     """The Python files a ``pyproject.toml`` (``path``, its ``text``) makes a build run: an
     in-tree build backend (``build-backend = "b"`` with ``backend-path = ["."]``: pip imports
     ``./b.py`` to build) and a Hatch build hook (``[tool.hatch.build.hooks.custom]``,
-    ``hatch_build.py`` unless it names another)."""
+    ``hatch_build.py`` unless it names another); and the setup modules a JavaScript test
+    runner's config names (``jsconfigfiles.py``)."""
     if posixpath.basename(path) != "pyproject.toml":
-        return ()
+        from clawgate.validators.jsconfigfiles import js_config_files
+
+        return js_config_files(path, text)  # a test runner's setup modules, if any
     import tomllib
 
     try:

@@ -587,7 +587,10 @@ def _sends_words(cmd: SimpleCommand) -> bool:
 # the options that make a listing print values where a plain one does not.
 _PRINTERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "gh": (("auth", "token"), ("auth", "status")),
-    "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get")),
+    "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get"),
+            ("credential-manager", "get"), ("credential-manager-core", "get"),
+            ("credential-osxkeychain", "get"), ("credential-libsecret", "get"),
+            ("credential-wincred", "get")),
     "security": (("find-generic-password",), ("find-internet-password",),
                  ("dump-keychain",), ("export",)),
     "secret-tool": (("lookup",), ("search",)),
@@ -672,6 +675,14 @@ def _printed_secret(cmd: SimpleCommand) -> str | None:
                 return None  # the item's attributes, not its password
             return " ".join((program, *start))
     return None
+
+
+def stored_secret_printed(cmd: SimpleCommand) -> str | None:
+    """What stored secret ``cmd`` prints (``gh auth token``, ``az account get-access-token``),
+    named as its command; None when it prints none."""
+    if cmd.program not in _PRINTERS:
+        return None
+    return _printed_secret(cmd)
 
 
 @register

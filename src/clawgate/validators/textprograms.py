@@ -22,7 +22,7 @@ _AWK = opts("Ffvile", "field-separator assign file include load source")
 _AWK_STRING = r'("(?:\\.|[^"\\])*")'
 # Where awk starts a command: system(...), "cmd" | getline, print | "cmd"; group 1 holds the
 # command when it is a string literal.
-_AWK_SITES = lazy_pattern(rf"\bsystem\s*\(\s*(?:{_AWK_STRING}\s*\))?|"
+_AWK_SITES = lazy_pattern(rf"\bsystem\s*\(\s*(?:{_AWK_STRING}\s*\)|(?P<var>[A-Za-z_]\w*)\s*\))?|"
                           rf"(?:{_AWK_STRING}\s*)?(?<!\|)\|\s*getline|"
                           rf"(?<![|])\|(?![|&])\s*(?!getline)(?:{_AWK_STRING}|[A-Za-z_]\w*)"
                           r"(?=\s*[;}\n)]|\s*$)|\|&")
@@ -110,11 +110,13 @@ def numbers_only(word: Word) -> str | None:
 @register
 class AwkCommands(Validator):
     """awk programs that run commands (``system()``, ``print | "cmd"``, ``"cmd" | getline``,
-    ``|&`` coprocesses): ASK, and literal commands are checked as command lines too;
-    ``/inet/`` network files (a remote shell in awk) are DENY. A program in a file (``-f``) is
-    a local script.
+    ``|&`` coprocesses): ASK, and a command given as a string literal, or as a variable the
+    line sets with ``-v NAME=VALUE``, is checked as the command line ``sh -c`` runs; a
+    command built from what a download printed, and ``/inet/`` network files (a remote shell
+    in awk), are DENY. A program in a file (``-f``) is a local script.
 
-    Bad: ``awk 'BEGIN {system("/bin/sh")}'``. Harmless: ``awk -F, '{print $1}' data.csv``.
+    Bad: ``awk 'BEGIN {system("/bin/sh")}'``, ``awk -v c='rm -rf ~' 'BEGIN{system(c)}'``.
+    Harmless: ``awk -F, '{print $1}' data.csv``.
     """
 
     id = "CG-INTERP-003"
@@ -126,16 +128,21 @@ class AwkCommands(Validator):
         if any(w.shown in ("-f", "--file") or (w.shown.startswith("-f") and len(w.shown) > 2)
                for w in cmd.words[1:]):
             return Verdict.passthrough()
+        variables = awk_variables(cmd)
         for program in _scripts(cmd, "source", _AWK):
             if program is None:
                 return Verdict.ask(self.id, "the awk program is only known at run time")
             if _AWK_NET.search(program):
                 return Verdict.deny(self.id, "awk opens a network connection")
-            commands = _awk_commands(program)
-            if commands is not None:
-                commands += _printed_into_shell(program)
+            commands = _awk_commands(program, variables)
             if commands is None:
+                fetched = [c for c in _literal_commands(program) if _fetches(c)]
+                if fetched:
+                    return Verdict.deny(self.id, f"the awk program runs a command built from "
+                                        f"what {fetched[0]!r} prints: text from the network "
+                                        "run", hint="download it, read it, then run it")
                 return Verdict.ask(self.id, "the awk program runs commands built at run time")
+            commands += _printed_into_shell(program)
             if commands:
                 return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
                                       message="the awk program runs shell commands")
@@ -152,16 +159,94 @@ def _awk_unquote(literal: str) -> str:
     return literal[1:-1].replace("\\n", "\n").replace('\\"', '"').replace("\\\\", "\\")
 
 
-def _awk_commands(program: str) -> list[str] | None:
+def _awk_commands(program: str, variables: dict[str, str] | None = None) -> list[str] | None:
     """The command strings an awk program runs (checked in turn), or None when one of them is
-    not a literal (a variable, a concatenation, a ``|&`` coprocess)."""
+    not a literal nor a variable ``-v`` set (a concatenation, a ``|&`` coprocess)."""
     found: list[str] = []
     for site in _AWK_SITES.finditer(program):
-        literal = next((g for g in site.groups() if g is not None), None)
+        var = site.group("var")
+        if var is not None and variables is not None and var in variables:
+            found.append(variables[var])
+            continue
+        literal = next((g for g in site.groups() if g is not None and g != var), None)
         if literal is None:
             return None
         found.append(_awk_unquote(literal))
     return found
+
+
+def _literal_commands(program: str) -> list[str]:
+    """The commands an awk program gives as string literals (the others left out)."""
+    return [_awk_unquote(g) for site in _AWK_SITES.finditer(program)
+            for g in site.groups() if g is not None and g.startswith('"')]
+
+
+def awk_variables(cmd: SimpleCommand) -> dict[str, str]:
+    """The variables awk's ``-v NAME=VALUE`` (``-vNAME=VALUE``, ``--assign``) set before the
+    program runs, with known values."""
+    found: dict[str, str] = {}
+    for _, _, value in option_values(cmd.words, 1, "v", frozenset({"assign"})):
+        name, eq, text = (value or "").partition("=")
+        if eq and name.isidentifier():
+            found[name] = text.replace("\\n", "\n").replace("\\\\", "\\")
+    return found
+
+
+def _first_word(command: str) -> str:
+    words = command.split()
+    return words[0].rsplit("/", 1)[-1] if words else ""
+
+
+def _fetches(command: str) -> bool:
+    """The command is a download printed on its output (``curl -s URL``, ``wget -qO- URL``)."""
+    from clawgate.validators.fetchedrun import FETCHERS
+
+    return _first_word(command) in FETCHERS
+
+
+# Regular expressions that match a whole line: what ``s///e`` runs is then its replacement.
+_WHOLE_LINE = frozenset({".*", "^.*", ".*$", "^.*$"})
+
+
+def subst_command(command: str) -> str | None:
+    """The command line an ``s`` command with the ``e`` flag runs when its expression matches
+    the whole line and its replacement refers to no part of it (``s/.*/CMD/e`` runs CMD);
+    None when what runs depends on the line read."""
+    delimiter = command[1:2]
+    parts: list[str] = []
+    current: list[str] = []
+    j = 2
+    while j < len(command) and len(parts) < 2:
+        ch = command[j]
+        if ch == "\\" and j + 1 < len(command):
+            current.append(command[j:j + 2])
+            j += 2
+            continue
+        if ch == delimiter:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        j += 1
+    if len(parts) < 2 or parts[0] not in _WHOLE_LINE:
+        return None
+    out: list[str] = []
+    text = parts[1]
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "&":
+            return None  # the matched line itself
+        if ch == "\\" and i + 1 < len(text):
+            following = text[i + 1]
+            if following.isdigit():
+                return None  # a group of the line
+            out.append("\n" if following == "n" else following)
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out).strip() or None
 
 
 @register
@@ -207,7 +292,10 @@ class SedCommands(Validator):
             if command[0] == "s":
                 flags, written = sed_subst_flags(command)
                 if "e" in flags:
-                    return Verdict.ask(self.id, "the s///e flag runs the result as a command")
+                    run = subst_command(command)
+                    return Verdict.unwrap(*([run] if run else []), outcome=Outcome.ASK,
+                                          rule_id=self.id, message="the s///e flag runs the "
+                                          "result as a command")
                 if written is not None and written not in _STD_STREAMS:
                     return Verdict.ask(self.id, "the s///w flag writes a file")
             elif command[0] in "wW" and command[1:].strip() not in ("", *_STD_STREAMS):

@@ -224,8 +224,9 @@ def run_as(cmd: SimpleCommand, path: str, text: str | None,
         return None
     if head is not None and "/" in head and _norm(head) == path:
         return _by_shebang(text)
-    if head is not None and "/" not in head and searched(cmd, env or {}, head, path):
-        return _by_shebang(text)  # PATH=.:$PATH ls: ./ls comes first
+    if head is not None and "/" not in head and (
+            searched(cmd, env or {}, head, path) or path in _found_by_name(cmd, head, own)):
+        return _by_shebang(text)  # PATH=.:$PATH ls, npx tsc: a file the line wrote
     if program in SHELLS or program in _SOURCERS:
         operand = _first_operand(cmd.words)
         return "shell" if operand is not None and _norm(operand) == path else None
@@ -235,6 +236,35 @@ def run_as(cmd: SimpleCommand, path: str, text: str | None,
         if operand is not None and _norm(operand) == path:
             return program if program in INLINE else stem
     return None
+
+
+# Launchers that run a package's program from the project's node_modules/.bin by its name.
+_NODE_BIN_LAUNCHERS = {"npx": 1, "bunx": 1, "pnpx": 1, "pnpm": 2, "yarn": 1}
+
+
+def _found_by_name(cmd: SimpleCommand, head: str, own: dict[str, str]) -> set[str]:
+    """The files a program named without a path may be: ``NAME`` in each directory a ``PATH``
+    given on the line puts before the old value (``PATH=bin:$PATH cat`` runs ``bin/cat`` when
+    there is one), and a node launcher's program in ``node_modules/.bin`` (``npx tsc``,
+    ``pnpm exec tsc``, ``yarn tsc``)."""
+    found: set[str] = set()
+    given = next((a.value.value if a.value.value is not None else a.value.text.strip("\"'")
+                  for a in cmd.assignments if a.name == "PATH"), own.get("PATH", ""))
+    for entry in given.split(":"):
+        if not entry or entry.startswith("$"):
+            break  # the old value: the directories before it come first
+        found.add(_norm(posixpath.join(entry, head)))
+    at = _NODE_BIN_LAUNCHERS.get(head)
+    if at is not None:
+        rest = [w.value for w in cmd.words[1:] if w.value is None or not w.value.startswith("-")]
+        if head == "pnpm" and rest[:1] in (["exec"], ["dlx"]):
+            rest = rest[1:]
+        elif head == "pnpm":
+            rest = []
+        name = rest[0] if rest else None
+        if name is not None and "/" not in name:
+            found.add(_norm(posixpath.join("node_modules/.bin", name)))
+    return found
 
 
 def _by_shebang(text: str | None) -> str:
@@ -269,10 +299,20 @@ def fed_line(cmd: SimpleCommand, path: str, text: str,
             return text
         if (program in INLINE and INLINE[program] == "-c") or program in ("node", "perl", "ruby"):
             return as_line(program, text)
-    if program in STDIN_CLIENTS:
+    if program in STDIN_CLIENTS or (_first_operand(cmd.words) is None and _reads_program(cmd)):
         prefix = " ".join(f"{a.name}={shlex.quote(a.value.shown)}" for a in cmd.assignments)
         return f"{prefix} {shlex.join(cmd.argv)} <<< {shlex.quote(text)}".strip()
     return None
+
+
+def _reads_program(cmd: SimpleCommand) -> bool:
+    """An interpreter of another language (``jshell``, ``tclsh``, ``lua``, ``julia``) that
+    reads its program from standard input: the text sent there is its code, judged as the
+    here-string it amounts to (``jshell <<< CODE``)."""
+    from clawgate.validators.interpreters import INLINE as INTERPRETERS
+    from clawgate.validators.programs import family_name
+
+    return family_name(cmd.program) in INTERPRETERS
 
 
 # Clients that read commands on their input: what a file sent to them holds is what they run.
