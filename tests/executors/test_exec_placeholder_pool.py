@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from clawgate.executors import placeholders as placeholders_module
 from clawgate.executors.placeholderpool import POOL_MAX, SPENT, Pool, move
 from clawgate.executors.placeholders import Placeholders
 from clawgate.executors.view import Mount, SandboxView
@@ -171,3 +172,22 @@ def test_a_pooled_directory_not_named_by_its_inode_is_not_used(
     during = run_once(first)
     assert not set(during.values()) & strangers
     assert {"12", "other"} <= set(os.listdir(pool_dir()))
+
+
+def test_the_pool_is_made_up_between_runs_never_beside_one(
+        workspaces: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's spent directories are made up for once no run of the process is going (the
+    thread that does it would hold the interpreter away from the run's own), and then
+    they are."""
+    monkeypatch.setattr(placeholders_module, "QUIET_MOST_S", 600.0)  # no run ever waited out
+    first, second = workspaces
+    owner = Placeholders(linger_s=0)
+    view = SandboxView(tuple(Mount(str(first / n), "hidden", "held", placeholder=True)
+                             for n in NAMES))
+    with owner.hold(second):  # a run of another workspace, going all along
+        with owner.hold(first) as holder:
+            holder.claim(view)
+        assert os.listdir(first) == []  # the workspace's entries gone with its run
+        assert (pooled(), len(os.listdir(state_root() / SPENT))) == (set(), len(NAMES))
+    owner.settle()
+    assert (len(pooled()), os.listdir(state_root() / SPENT)) == (len(NAMES), [])

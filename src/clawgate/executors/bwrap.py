@@ -21,7 +21,9 @@ that kills bwrap kills every process inside its pid namespace, including ones th
 
 Unless ``seccomp=False``, the first program run in the sandbox (once bwrap, which needs
 ``mount``, ``unshare`` and ``pivot_root`` to build it, is done) installs the system-call filter
-of ``seccomp_filter.py`` and hands its listener out, and each refused call is recorded
+of ``seccomp_filter.py`` and hands its listener out (a loader compiled once per machine into
+the guard's state and shown read-only, else a Python one: ``filterloader.py``), and each
+refused call is recorded
 (``seccomp_notify.py``) and returned in ``ExecResult.refusals``. A machine where the filter
 cannot be installed makes the executor raise SandboxUnavailable: a sandbox that was asked for
 a filter never runs without one.
@@ -61,21 +63,19 @@ from clawgate.executors.egress.proxy import (
     Sink,
     system_resolver,
 )
+from clawgate.executors.filterloader import FilterLoader, choose_loader
 from clawgate.executors.mounts import inside_workspace
 from clawgate.executors.placeholders import PLACEHOLDERS
 from clawgate.executors.process import follow_process
 from clawgate.executors.seccomp_filter import supported_machine
-from clawgate.executors.seccomp_loader import PYTHON_FILE
 from clawgate.executors.seccomp_notify import SyscallWatch, WatchReport
 from clawgate.executors.view import Mount, MountSpec, SandboxView, build_view, sandbox_env
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt")
 MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
 PROBE_TIMEOUT_S = 10.0
-SYSTEM_PYTHON = "/usr/bin/python3"
-_LOADER = Path(__file__).with_name("seccomp_loader.py")
 _LINKPIN = Path(__file__).with_name("linkpin.py")
-_WORKS: set[tuple[str, ...]] = set()  # (bwrap, the loader's Python, seccomp) probed and working
+_WORKS: set[tuple[str, ...]] = set()  # (bwrap, the loader's file, seccomp) probed and working
 _PROBE_LOCK = threading.Lock()
 
 
@@ -106,11 +106,9 @@ class BwrapExecutor(Executor):
             raise SandboxUnavailable(f"bubblewrap ({bwrap!r}) is not installed; install the "
                                      "'bubblewrap' package or choose another executor")
         self.bwrap = found
-        self._loader: list[str] = []
-        if seccomp:
-            self._loader = self._loader_argv()
-        probe = (self.bwrap, *self._loader[:1], str(seccomp))
-        with _PROBE_LOCK:
+        with _PROBE_LOCK:  # (one compiler run, where the loader is to be compiled)
+            self._loader: FilterLoader | None = self._choose_loader() if seccomp else None
+            probe = (self.bwrap, self._loader.host if self._loader else "", str(seccomp))
             if probe not in _WORKS:  # the machine is probed once per process
                 if seccomp:
                     self._probe_filter()
@@ -171,9 +169,10 @@ class BwrapExecutor(Executor):
         if opening is not None:
             argv += opening.bwrap_args()
         argv += _system_binds()
-        if channel is not None:
-            argv += _python_binds(self._loader[0])
-        if lane is not None and channel is None:  # else the loader's interpreter runs it
+        if channel is not None and self._loader is not None:
+            argv += self._loader.binds
+        if lane is not None and (channel is None or self._loader is None
+                                 or self._loader.compiled):  # else the loader's Python runs it
             prefix = inside.interpreter()[1]
             argv += ["--ro-bind", prefix, prefix]
         argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
@@ -186,10 +185,8 @@ class BwrapExecutor(Executor):
     def command(self, job: Job, channel: int | None = None, lane: Lane | None = None
                 ) -> list[str]:
         """``sandbox_argv``'s command (all that comes after ``--``)."""
-        if channel is not None and lane is not None:  # one interpreter: filter, then bridge
-            return [*self._loader, str(channel), PYTHON_FILE, *inside.bridge_args(job.argv)]
-        if channel is not None:
-            return [*self._loader, str(channel), *job.argv]
+        if channel is not None and self._loader is not None:
+            return self._loader.command(channel, job.argv, bridge=lane is not None)
         if lane is not None:
             return inside.bridged(job.argv, inside.interpreter()[0])
         return list(job.argv)
@@ -213,16 +210,17 @@ class BwrapExecutor(Executor):
         command does. bwrap is started before its options are built, and waits for them
         (``bwraplaunch.py``)."""
         with contextlib.ExitStack() as stack:
+            # the placeholders go last, once the rest is down (``placeholders.py``)
+            held = stack.enter_context(PLACEHOLDERS.hold(self.workspace))
             watch = stack.enter_context(SyscallWatch()) if self.seccomp else None
             lane = None if self.network else stack.enter_context(
                 self.proxy.lane(shlex.join(job.argv), unix=not self.listen_inside))
             containment = Containment.create(pids=self.limits.pids, memory=self.limits.memory)
-            held = stack.enter_context(PLACEHOLDERS.hold(self.workspace))
             port: int | None = None
             ready: Callable[[socket.socket], None] = _none
             if lane is not None and self.listen_inside:  # else through the bridge
                 port, ready = inside.BRIDGE_PORT, functools.partial(self.proxy.accept_on, lane)
-            opening = stack.enter_context(Opening(port, ready))
+            opening = stack.enter_context(Opening(port, ready, lazy=True))
             if lane is not None and port is None:  # the bridge hands its listener over
                 self.proxy.await_listener(lane, inside.BRIDGE_PORT)
             if containment is not None:
@@ -237,6 +235,7 @@ class BwrapExecutor(Executor):
                 self.command(job, channel, bridge), cwd=job.cwd, env=job.env,
                 pass_fds=(*(() if channel is None else (channel,)), *opening.fds),
                 containment=containment)
+            opening.start()  # (once bwrap is on its way)
             if launch.proc is None:
                 assert launch.failed is not None
                 return launch.failed
@@ -285,25 +284,23 @@ class BwrapExecutor(Executor):
             raise SandboxUnavailable(f"bubblewrap cannot create its sandbox here: "
                                      f"{done.stderr.strip() or done.returncode}")
 
-    def _loader_argv(self) -> list[str]:
-        """The interpreter and source that install the filter inside the sandbox: the
-        system's Python (which the sandbox shows), else this one (its installation is then
-        mounted read-only: ``_python_binds``)."""
+    def _choose_loader(self) -> FilterLoader:
+        """What installs the filter inside the sandbox (``filterloader.py``): compiled where
+        the machine has a C compiler, else a Python one."""
         if not supported_machine():
             raise SandboxUnavailable("the sandbox's system-call filter is written for x86_64; "
                                      "set executor.seccomp.enabled: false to run without it")
-        python = SYSTEM_PYTHON if os.access(SYSTEM_PYTHON, os.X_OK) \
-            else os.path.realpath(sys.executable)
-        return [python, "-I", "-S", "-c", _LOADER.read_text(encoding="utf-8")]
+        return choose_loader(self.workspace)
 
     def _probe_filter(self) -> None:
         """``_probe``, under the filter: the kernel may lack seccomp or its user notification
         (Linux 5.0), or a filter above us may already have a listener."""
+        assert self._loader is not None
         with SyscallWatch() as watch:
             argv = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
-                    "--cap-drop", "ALL", *_system_binds(), *_python_binds(self._loader[0]),
+                    "--cap-drop", "ALL", *_system_binds(), *self._loader.binds,
                     "--proc", "/proc", "--dev", "/dev", "--chdir", "/", "--",
-                    *self._loader, str(watch.child_fd), "true"]
+                    *self._loader.command(watch.child_fd, ["true"])]
             try:
                 done = subprocess.run(argv, capture_output=True, text=True, check=False,
                                       timeout=PROBE_TIMEOUT_S, pass_fds=(watch.child_fd,),
@@ -317,15 +314,6 @@ class BwrapExecutor(Executor):
         if done.returncode != 0 or not watch.report.installed:
             raise SandboxUnavailable(f"bubblewrap cannot create its sandbox here: "
                                      f"{done.stderr.strip() or done.returncode}")
-
-
-def _python_binds(python: str) -> list[str]:
-    """The installation the loader's Python lives in, read-only, where the system binds do
-    not show it already (before the view: a hidden path of the view stays hidden)."""
-    root = os.path.realpath(sys.base_prefix)
-    if python.startswith("/usr/") or not python.startswith(root + "/"):
-        return []
-    return ["--ro-bind", root, root]
 
 
 def _with_refusals(result: ExecResult, report: WatchReport) -> ExecResult:

@@ -16,7 +16,9 @@ open it and keep it open: a descriptor follows the directory wherever it is move
 write into the next workspace's protected path if the directory were used again. So a
 directory back from a workspace goes to ``placeholders-spent`` (a rename, before the run's
 result is handed back) and is never taken again; ``restock`` removes the spent ones and makes
-new entries in their place, on a thread of its own after the run (``restock_later``). New
+new entries in their place, on a thread of its own after the run (``restock_later``), pausing
+while a run of the process is going: a thread of Python code this busy holds the interpreter's
+lock away from the thread that hands the run's result back, for milliseconds at a time. New
 entries are made in the spent folder and moved into the pool once named, so the pool only
 ever holds whole entries no one outside the guard has seen.
 
@@ -193,10 +195,11 @@ def _open_state_dir(name: str) -> int | None:
         return None
 
 
-def restock(count: int) -> None:
+def restock(count: int, pause: Callable[[], None] = lambda: None) -> None:
     """Make up to ``count`` new entries in the pool (``POOL_MAX`` in all), then remove the
-    spent folder's empty directories. Never raises: a pool that cannot be restocked is used
-    less, and the runs make their directories themselves."""
+    spent folder's empty directories; ``pause`` is called before each entry (it returns when
+    the process has time for it). Never raises: a pool that cannot be restocked is used less,
+    and the runs make their directories themselves."""
     pool, spent = _open_pool(), _open_state_dir(SPENT)
     try:
         if pool is None or spent is None:
@@ -204,6 +207,7 @@ def restock(count: int) -> None:
         used = os.listdir(spent)
         room = POOL_MAX - len(os.listdir(pool))
         for number in range(min(count, room)):  # first: no new one gets a spent one's number
+            pause()
             _new_entry(pool, spent, f"new-{os.getpid()}-{threading.get_ident()}-{number}")
         for entry in used:
             with contextlib.suppress(OSError):  # one filled meanwhile stays
@@ -216,9 +220,9 @@ def restock(count: int) -> None:
                 os.close(fd)
 
 
-def restock_later(count: int) -> threading.Thread:
-    """``restock(count)`` on a daemon thread, started."""
-    thread = threading.Thread(target=restock, args=(count,), name="clawgate-pool-restock",
+def restock_later(count: int, pause: Callable[[], None] = lambda: None) -> threading.Thread:
+    """``restock(count, pause)`` on a daemon thread, started."""
+    thread = threading.Thread(target=restock, args=(count, pause), name="clawgate-pool-restock",
                               daemon=True)
     thread.start()
     return thread

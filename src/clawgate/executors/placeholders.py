@@ -50,6 +50,8 @@ from clawgate.executors.view import ABSENT_WHY, Mount, SandboxView
 
 LINGER_S = 0.0  # how long placeholders outlive the last run of their workspace
 RETRY_S = 0.5  # how soon a removal another process's run put off is tried again
+QUIET_S = 0.05  # how long no run of this process has been going before the pool is made up
+QUIET_MOST_S = 2.0  # the longest a making-up waits for that
 LOCK_WAIT_S = 1.0  # how long a run waits for a workspace another process is cleaning up
 _POLL_S = 0.01
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
@@ -84,12 +86,18 @@ class Placeholders:
         self.linger_s = LINGER_S if linger_s is None else linger_s
         self._lock = threading.Lock()
         self._spaces: dict[str, _Workspace] = {}
+        self._quiet = threading.Condition()
+        self._going = 0  # runs of this process going, in every workspace
+        self._begun = 0  # runs begun, ever: a run that began and ended meanwhile counts
 
     @contextlib.contextmanager
     def hold(self, workspace: Path) -> Iterator[Holder]:
         """For one run (or one warm container) of ``workspace``: build the view after entering
         and ``claim`` it; what was made is removed once no run uses the workspace."""
         space = self._space(os.fspath(workspace))
+        with self._quiet:
+            self._going += 1
+            self._begun += 1
         with space.lock:
             space.runs += 1
             if space.timer is not None:
@@ -106,8 +114,27 @@ class Placeholders:
                 idle = not space.runs and bool(space.made)
                 if idle and self.linger_s > 0:
                     self._schedule(os.fspath(workspace), space, self.linger_s)
-            if idle and self.linger_s <= 0:
-                self._remove_idle(os.fspath(workspace), space)
+            try:
+                if idle and self.linger_s <= 0:
+                    self._remove_idle(os.fspath(workspace), space)
+            finally:
+                with self._quiet:
+                    self._going -= 1
+                    self._quiet.notify_all()
+
+    def wait_quiet(self) -> None:
+        """Return once no run of this process has been going for ``QUIET_S`` (or after
+        ``QUIET_MOST_S``, whatever the runs do): the pool is made up between runs."""
+        deadline = time.monotonic() + QUIET_MOST_S
+        with self._quiet:
+            while (left := deadline - time.monotonic()) > 0:
+                if self._going:
+                    self._quiet.wait(left)
+                    continue
+                begun = self._begun
+                self._quiet.wait(min(QUIET_S, left))
+                if not self._going and self._begun == begun:
+                    return
 
     def settle(self, workspace: Path | None = None) -> None:
         """Remove now what waits to be removed (of ``workspace``, else of every workspace)
@@ -153,7 +180,7 @@ class Placeholders:
             finally:
                 os.close(alone)
             if pool.spent:  # off the run's path: its result is handed back meanwhile
-                space.restocking = restock_later(pool.spent)
+                space.restocking = restock_later(pool.spent, self.wait_quiet)
 
 
 class Holder:

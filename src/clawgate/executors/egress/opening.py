@@ -31,11 +31,14 @@ class Opening:
     named), hands it to ``ready`` and only then lets the command start. Where that fails,
     the sandbox is killed before its command runs, and ``failure`` says why. Without a
     ``port``, no listener; each of ``steps`` is then given bwrap's report, in turn, before the
-    command is let start (one that raises OSError fails the run as above)."""
+    command is let start (one that raises OSError fails the run as above). The thread starts
+    on entering, or, when ``lazy``, at ``start``."""
 
     def __init__(self, port: int | None, ready: Callable[[socket.socket], None],
-                 steps: Sequence[Callable[[dict[str, Any]], None]] = ()) -> None:
+                 steps: Sequence[Callable[[dict[str, Any]], None]] = (), *,
+                 lazy: bool = False) -> None:
         self.port = port
+        self.lazy = lazy
         self.ready = ready
         self.steps = tuple(steps)
         self.failure: str | None = None
@@ -54,12 +57,20 @@ class Opening:
         return ["--info-fd", str(self.info_write), "--block-fd", str(self.block_read)]
 
     def __enter__(self) -> Opening:
-        self._thread.start()
+        if not self.lazy:
+            self.start()
         return self
+
+    def start(self) -> None:
+        """Start waiting for bwrap's report (on entering, unless ``lazy``: then the caller
+        starts it, once bwrap is on its way; the report waits in the pipe meanwhile)."""
+        if self._thread.ident is None:
+            self._thread.start()
 
     def __exit__(self, *_exc: object) -> None:
         os.write(self.wake_write, b"x")  # the run is over: stop waiting for bwrap
-        self._thread.join(JOIN_TIMEOUT_S)
+        if self._thread.ident is not None:
+            self._thread.join(JOIN_TIMEOUT_S)
         for fd in (self.info_read, self.info_write, self.block_read, self.block_write,
                    self.wake_read, self.wake_write):
             with contextlib.suppress(OSError):
