@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from clawgate import fsfacts
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
@@ -191,7 +192,7 @@ def _through_cdpath(cmd: SimpleCommand, value: str | None, ctx: Context) -> str 
         if base is None:
             return None
         found.append(os.path.normpath(os.path.join(base, value)))
-    return next((d for d in found if os.path.isdir(d)), found[0] if found else None)
+    return next((d for d in found if fsfacts.isdir(d)), found[0] if found else None)
 
 
 def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context,
