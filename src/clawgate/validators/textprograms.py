@@ -77,15 +77,22 @@ def with_cwd(word: Word, cwd: str) -> str | None:
     changes the script exactly as it would at run time. Where the line moves to a directory
     only known at run time, or sets ``PWD``, before the command, the line check (CG-FS-004)
     asks instead."""
-    if word.expansions != _ONLY_VARIABLES:
-        return None
-    text = word.text
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        text = text[1:-1]
-    elif any(ch in text for ch in "'\"\\"):
+    text = _plain_body(word, _ONLY_VARIABLES)
+    if text is None:
         return None
     text = _PWD.sub(lambda _: cwd, text)  # a function: the directory's text is taken as is
     return None if any(ch in text.replace(cwd, "") for ch in "$`\"\\") else text
+
+
+def _plain_body(word: Word, kinds: frozenset[str]) -> str | None:
+    """The text of a word whose only run-time parts are of ``kinds``: inside one pair of double
+    quotes, or unquoted with no quote or backslash; None otherwise."""
+    if word.expansions != kinds:
+        return None
+    text = word.text
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1]
+    return None if any(ch in text for ch in "'\"\\") else text
 
 
 _ARITHMETIC = lazy_pattern(r"\$\(\((?:[^()$`]|\([^()$`]*\))*\)\)")
@@ -96,12 +103,8 @@ def numbers_only(word: Word) -> str | None:
     """The text of a word whose only run-time parts are ``$(( ))`` expansions, each standing
     for the integer it becomes (``"s/0.1.0/0.1.$((patch + 1))/g"``: a number adds no command
     to a script); None for any other dynamic word."""
-    if word.expansions != _ONLY_ARITHMETIC:
-        return None
-    text = word.text
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        text = text[1:-1]
-    elif any(ch in text for ch in "'\"\\"):
+    text = _plain_body(word, _ONLY_ARITHMETIC)
+    if text is None:
         return None
     text = _ARITHMETIC.sub("0", text)
     return None if any(ch in text for ch in "$`\"\\") else text
