@@ -101,6 +101,8 @@ from clawgate.validators.risk import risk_of
     ("kubectl get pods", Risk.MEDIUM),
     ("kubectl logs deploy/api -n dev --tail=50", Risk.MEDIUM),  # reads, as get does
     ("kubectl events -n dev", Risk.MEDIUM),
+    ("kubectl auth can-i --list", Risk.MEDIUM),
+    ("kubectl auth reconcile -f rbac.yaml", Risk.HIGH),  # changes roles
     ("gh api repos/o/r/pulls --jq '.[].title'", Risk.MEDIUM),  # a GET
     ("gh api -X GET repos/o/r", Risk.MEDIUM),
     ("gh api -X DELETE repos/o/r", Risk.HIGH),

@@ -160,6 +160,9 @@ def _status_only(cmd: SimpleCommand) -> Risk:
     if cmd.program == "helm" and (_first(cmd) in _HELM_LOCAL or tuple(cmd.args[:2]) in (
             ("plugin", "list"), ("repo", "list"))):
         return _MEDIUM
+    if cmd.program in ("kubectl", "oc") and tuple(a for a in cmd.args if not a.startswith(
+            "-"))[:2] in (("auth", "can-i"), ("auth", "whoami")):
+        return _MEDIUM  # what the current user may do, who it is: reads
     if cmd.program in ("kubectl", "oc") and (_first(cmd) in _KUBECTL_LOCAL | _KUBECTL_READS or (
             _first(cmd) in ("apply", "create", "delete", "patch", "replace")
             and "--dry-run=client" in cmd.args)):
