@@ -8,6 +8,7 @@ from __future__ import annotations
 from clawgate.decision import Outcome, Risk, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.lookupauth import without_own_auth
 from clawgate.validators.lookups import is_lookup
 from clawgate.validators.lookuptables import CLIENTS
 from clawgate.validators.paths import QUIET_DEVICES
@@ -38,9 +39,12 @@ class PrintedLookup(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not is_lookup(cmd):
             return Verdict.passthrough()
+        leaves = ("only a service's own token goes to that service" if
+                  without_own_auth(cmd.program, cmd.words[1:]) != cmd.words[1:] else
+                  "nothing of the user's leaves")
         return Verdict.of(Outcome.ALLOW, self.id, f"{cmd.program} is a read-only lookup of a "
-                          "public address: nothing of the user's leaves and the answer is shown "
-                          "(medium risk)", risk=Risk.MEDIUM)
+                          f"public address: {leaves} and the answer is shown (medium risk)",
+                          risk=Risk.MEDIUM)
 
 
 @register

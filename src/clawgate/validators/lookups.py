@@ -30,6 +30,7 @@ the answer, the environment changed before it), are ``lookupline.py``'s.
 from __future__ import annotations
 
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.lookupauth import without_own_auth
 from clawgate.validators.lookupnames import plain_text, public_name, public_url
 from clawgate.validators.lookuptables import (
     CLIENTS,
@@ -67,8 +68,8 @@ def is_lookup(cmd: SimpleCommand) -> bool:
     client = CLIENTS.get(cmd.program or "")
     if client is None or len(cmd.words) < 2 or not _stands_alone(cmd):
         return False
-    words = cmd.words[1:]
-    if any(w.value is None or w.expansions or not w.value for w in words):
+    words = without_own_auth(cmd.program, cmd.words[1:])  # a service's token sent to it
+    if words is None or any(w.value is None or w.expansions or not w.value for w in words):
         return False
     args = [w.value for w in words if w.value is not None]
     if client.subcommand is not None:

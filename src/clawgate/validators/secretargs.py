@@ -46,10 +46,26 @@ def owners(name: str) -> set[str]:
     return found
 
 
+# The domains each service answers its API on (and every name below them)
+OWN_DOMAINS: dict[str, tuple[str, ...]] = {
+    "github": ("github.com",), "gitlab": ("gitlab.com",), "npmjs": ("npmjs.org", "npmjs.com"),
+    "pypi": ("pypi.org",), "huggingface": ("huggingface.co",), "openai": ("openai.com",),
+    "anthropic": ("anthropic.com",), "docker": ("docker.io", "docker.com"),
+    "cloudflare": ("cloudflare.com",), "slack": ("slack.com",), "stripe": ("stripe.com",),
+    "sentry": ("sentry.io",), "codecov": ("codecov.io",), "vercel": ("vercel.com",),
+    "netlify": ("netlify.com",), "heroku": ("heroku.com",), "circleci": ("circleci.com",),
+}
+
+
 def belongs(owner: str, host: str) -> bool:
-    """The host is the owner's: its domain (the last two labels, where a look-alike cannot
-    put a name: ``github.com.x.example`` is ``x.example``'s) is the owner's name or starts with
-    it (``api.github.com``, ``registry.npmjs.org``, ``x.atlassian.net``)."""
+    """The host is the owner's: one of its own domains where they are known (``OWN_DOMAINS``:
+    ``github-evil.com`` and ``github.example`` are not GitHub's), else its domain (the last two
+    labels, where a look-alike cannot put a name: ``github.com.x.example`` is ``x.example``'s)
+    is the owner's name or starts with it (``x.atlassian.net``)."""
+    known = OWN_DOMAINS.get(owner)
+    if known is not None:
+        name = host.lower().rstrip(".")
+        return any(name == d or name.endswith("." + d) for d in known)
     labels = [part for label in host.lower().rstrip(".").split(".")[-2:]
               for part in label.split("-")]
     return any(label == owner or label.startswith(owner) for label in labels)
