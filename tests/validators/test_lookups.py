@@ -214,3 +214,21 @@ def test_a_lookup_in_another_setting_asks(line: str, around: str) -> None:
 def test_a_service_token_sent_to_its_own_service(line: str, expected: str) -> None:
     outcome = decision(line).outcome
     assert outcome is {"allow": ALLOW, "ask": ASK, "deny": DENY}[expected], (line, outcome)
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("curl -s http://127.0.0.1:3000/health", "allow"),
+    ("curl -s http://localhost:8080/metrics", "allow"),
+    ("curl -sf http://localhost:5000/ && echo up", "ask"),  # its pages: the app's data
+    # a local service's data or admin API, a method that changes, a query, a private address
+    ("curl -s http://127.0.0.1:8080/api/users", "ask"),
+    ("curl -s http://127.0.0.1:2375/version", "ask"),  # the Docker API
+    ("curl -s http://127.0.0.1:8001/healthz", "ask"),  # kubectl proxy
+    ("curl -s -X POST http://127.0.0.1:3000/health", "ask"),
+    ("curl -s http://localhost:3000/health?token=x", "ask"),
+    ("curl -s http://10.0.0.5/health", "ask"),
+    ("curl -s http://localhost:3000/health -o h.json", "ask"),
+])
+def test_a_local_services_probe_endpoint_is_a_lookup(line: str, expected: str) -> None:
+    outcome = decision(line).outcome
+    assert outcome is {"allow": ALLOW, "ask": ASK, "deny": DENY}[expected], (line, outcome)

@@ -93,7 +93,8 @@ from clawgate.validators.risk import risk_of
     ("vim src/main.py", Risk.MEDIUM),
     ("docker build -t app .", Risk.MEDIUM),
     ("docker compose up --build", Risk.MEDIUM),
-    ("curl -s http://localhost:8000/health", Risk.HIGH),  # local services: high (SSRF)
+    ("curl -s http://localhost:8000/api/items", Risk.HIGH),  # local services: high (SSRF)
+    ("curl -s http://localhost:8000/health", Risk.MEDIUM),  # a probe endpoint: a lookup
     ("curl http://127.0.0.1:5000/api", Risk.HIGH),
     ("nc -zv localhost 8080", Risk.MEDIUM),  # a probe sends nothing
     ("ping -c1 localhost", Risk.MEDIUM),

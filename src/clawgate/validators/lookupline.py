@@ -11,6 +11,7 @@ from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.lookupauth import without_own_auth
 from clawgate.validators.lookups import is_lookup
 from clawgate.validators.lookuptables import CLIENTS
+from clawgate.validators.netaddr import classify
 from clawgate.validators.paths import QUIET_DEVICES
 from clawgate.validators.writes import may_write, write_targets
 
@@ -24,7 +25,8 @@ _CHANGES_SHELL = frozenset({"export", "declare", "typeset", "readonly", "local",
 
 @register
 class PrintedLookup(Validator):
-    """A read-only network lookup that sends nothing of the user's to a public name and
+    """A read-only network lookup that sends nothing of the user's to a public name (or asks a
+    local service's probe endpoint, ``/health``, ``/metrics``, ``/version``) and
     only shows its answer (``lookups.is_lookup``): ALLOW at medium risk, with this reason.
     The same client with data, a credential, a config file, a proxy, an expansion, a private
     address or its answer saved keeps the network's high risk and is asked about.
@@ -42,9 +44,24 @@ class PrintedLookup(Validator):
         leaves = ("only a service's own token goes to that service" if
                   without_own_auth(cmd.program, cmd.words[1:]) != cmd.words[1:] else
                   "nothing of the user's leaves")
-        return Verdict.of(Outcome.ALLOW, self.id, f"{cmd.program} is a read-only lookup of a "
-                          f"public address: {leaves} and the answer is shown (medium risk)",
+        where = ("a local service's probe endpoint" if any(
+            classify(_host(w.value)) == "loopback" for w in cmd.words[1:] if w.value)
+            else "a public address")
+        return Verdict.of(Outcome.ALLOW, self.id, f"{cmd.program} is a read-only lookup of "
+                          f"{where}: {leaves} and the answer is shown (medium risk)",
                           risk=Risk.MEDIUM)
+
+
+def _host(text: str) -> str:
+    """The host of a URL word (``host/path`` read as http), "" for any other word."""
+    from urllib.parse import urlsplit
+
+    if text.startswith("-"):
+        return ""
+    try:
+        return urlsplit(text if "://" in text else "http://" + text).hostname or ""
+    except ValueError:
+        return ""
 
 
 @register

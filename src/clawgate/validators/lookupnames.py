@@ -82,7 +82,9 @@ def public_url(text: str) -> bool:
         return False
     if parts.scheme.lower() not in {"http", "https"} or parts.username or parts.password:
         return False
-    if not parts.hostname or not public_name(parts.hostname) or port == 0:
+    if not parts.hostname or port == 0 or not (
+            public_name(parts.hostname) or loopback_probe(parts.hostname, port, parts.path,
+                                                          parts.query)):
         return False
     if any(c in text for c in "{}[]\\ ") and not parts.netloc.startswith("["):
         return False
@@ -94,6 +96,22 @@ def public_url(text: str) -> bool:
     raw = parts.query.replace("=", "&").split("&")  # as sent: escapes not yet decoded
     pieces = [*parts.path.split("/"), *raw, *(v for _, v in query), parts.fragment]
     return all(_plain_piece(p) for p in pieces) and not _secret_in(text)
+
+
+# A local service's probe endpoints: what a developer asks a server they started on this
+# machine (is it up, which version, its metrics), not its data or its admin API
+_PROBE_PATH = lazy_pattern(r"^/(?:api/)?(?:_?health(?:z|check)?(?:/(?:live|ready|liveness|"
+                           r"readiness))?|readyz?|livez?|ping|status|metrics|version)/?$")
+# Ports whose services act for whoever reaches them even on a GET of those paths: the Docker
+# and Kubernetes APIs, the kubelet, etcd, kubectl proxy
+_ADMIN_PORTS = frozenset({2375, 2376, 2379, 2380, 6443, 8001, 10250, 10255})
+
+
+def loopback_probe(host: str, port: int | None, path: str, query: str) -> bool:
+    """``http://localhost:3000/health``: a probe path, no query, on a loopback address and a
+    port that is no admin API's."""
+    return (classify(host.strip("[]")) == "loopback" and port not in _ADMIN_PORTS
+            and not query and _PROBE_PATH.match(path) is not None)
 
 
 def _credential_key(key: str) -> bool:

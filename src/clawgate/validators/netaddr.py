@@ -150,8 +150,17 @@ class LocalAddress(Validator):
             if kind == "metadata":
                 return Verdict.deny(self.id, f"{cmd.program} reaches the cloud metadata "
                                     f"endpoint {host}", hint="credentials come from there")
+            if kind == "loopback" and _probe(cmd):
+                continue  # curl http://localhost:3000/health: a read-only lookup (CG-NET-003)
             if kind is not None and not spec.get("loopback"):
                 return Verdict.of(Outcome.ASK, self.id, f"{cmd.program} reaches {host}, a "
                                   f"{kind} address", hint="local services act on requests",
                                   risk=Risk.HIGH)
         return Verdict.passthrough()
+
+
+def _probe(cmd: SimpleCommand) -> bool:
+    """``cmd`` is a read-only lookup of a local service's probe endpoint."""
+    from clawgate.validators.lookups import is_lookup
+
+    return is_lookup(cmd)
