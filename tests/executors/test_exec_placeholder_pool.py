@@ -191,3 +191,26 @@ def test_the_pool_is_made_up_between_runs_never_beside_one(
         assert (pooled(), len(os.listdir(state_root() / SPENT))) == (set(), len(NAMES))
     owner.settle()
     assert (len(pooled()), os.listdir(state_root() / SPENT)) == (len(NAMES), [])
+
+
+def test_settling_inside_a_hold_makes_the_pool_up_without_waiting_for_quiet(
+        workspaces: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warm container holds its workspace until its executor closes, and the close settles:
+    the making-up it waits for must not wait for a quiet that the hold itself prevents (it
+    would wait ``QUIET_MOST_S`` per directory). Here that wait would be ten minutes each; the
+    thread that settles is given a minute, as a hang guard."""
+    import threading
+
+    monkeypatch.setattr(placeholders_module, "QUIET_MOST_S", 600.0)
+    first, second = workspaces
+    owner = Placeholders(linger_s=0)
+    view = SandboxView(tuple(Mount(str(first / n), "hidden", "held", placeholder=True)
+                             for n in NAMES))
+    with owner.hold(second):  # the warm container, going until after the settle
+        with owner.hold(first) as holder:
+            holder.claim(view)
+        settling = threading.Thread(target=owner.settle, daemon=True)
+        settling.start()
+        settling.join(60)
+        assert not settling.is_alive()
+        assert len(pooled()) == len(NAMES)

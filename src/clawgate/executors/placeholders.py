@@ -89,6 +89,7 @@ class Placeholders:
         self._quiet = threading.Condition()
         self._going = 0  # runs of this process going, in every workspace
         self._begun = 0  # runs begun, ever: a run that began and ended meanwhile counts
+        self._settling = 0  # settle() calls waiting for a making-up: it waits for no quiet
 
     @contextlib.contextmanager
     def hold(self, workspace: Path) -> Iterator[Holder]:
@@ -128,6 +129,8 @@ class Placeholders:
         deadline = time.monotonic() + QUIET_MOST_S
         with self._quiet:
             while (left := deadline - time.monotonic()) > 0:
+                if self._settling:
+                    return  # a run's own close waits for it: making up now is the quiet
                 if self._going:
                     self._quiet.wait(left)
                     continue
@@ -146,7 +149,14 @@ class Placeholders:
             self._remove_idle(key, space, retry=False)
             restocking = space.restocking
             if restocking is not None:
-                restocking.join()
+                with self._quiet:
+                    self._settling += 1
+                    self._quiet.notify_all()
+                try:
+                    restocking.join()
+                finally:
+                    with self._quiet:
+                        self._settling -= 1
 
     def _space(self, key: str) -> _Workspace:
         with self._lock:
