@@ -156,11 +156,11 @@ class SecretFannedOut(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
+        if not any(c.program in _FANOUT for c in commands):
+            return Verdict.passthrough()
         for cmd in commands:
-            if not cmd.pipes_into(_FANOUT):
-                continue
-            printed = stored_secret_printed(cmd)
-            if printed is None:
+            printed = stored_secret_printed(cmd)  # first: the cheap test of one command
+            if printed is None or not cmd.pipes_into(_FANOUT):
                 continue
             for later in commands:
                 if later.pipeline != cmd.pipeline or later.stage <= cmd.stage or (
