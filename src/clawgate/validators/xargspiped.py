@@ -19,6 +19,8 @@ from clawgate.validators.iterators import XARGS_OPTIONS, replace_token
 from clawgate.validators.xargsfeed import ITEM, MAX_ITEMS
 
 _PRINTERS = frozenset({"echo"})
+MAX_FED = 16  # xargs commands of one line read this way: the work stays linear in the line
+_NEAR = 8  # commands looked at on each side of one for its feeder and the stages after it
 _LISTED = frozenset({TILDE, GLOB})  # expansions a feeder's path word may have: bash did them
 
 
@@ -103,17 +105,23 @@ class XargsFedByPipe(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
         lines: list[str] = []
+        fed = 0
         for index, cmd in enumerate(commands):
-            if cmd.program != "xargs" or cmd.stage == 0:
+            if cmd.program != "xargs" or cmd.stage == 0 or fed >= MAX_FED:
                 continue
-            feeder = next((c for c in reversed(commands[:index]) if c.pipeline == cmd.pipeline
-                           and c.nesting == cmd.nesting and c.stage == cmd.stage - 1), None)
+            fed += 1
+            # its feeder: the stage before it, among the few commands before it (a stage's
+            # substitutions come first); the stages after it, while they follow one another
+            feeder = next((c for c in reversed(commands[max(0, index - _NEAR):index])
+                           if c.nesting == cmd.nesting and c.stage == cmd.stage - 1), None)
             start = command_start(cmd.words, 1, XARGS_OPTIONS)
             items = feeder_items(feeder) if feeder is not None else None
             if start is None or not items:
                 continue
-            rest = [c.text for c in commands[index + 1 :] if c.pipeline == cmd.pipeline
-                    and c.nesting == cmd.nesting and c.stage > cmd.stage]
+            rest: list[str] = []
+            for later in commands[index + 1 : index + 1 + _NEAR]:
+                if later.nesting == cmd.nesting and later.stage == cmd.stage + 1 + len(rest):
+                    rest.append(later.text)
             tail = "".join(f" | {text}" for text in rest)
             token = replace_token(cmd, start)
             lines += [line + tail for line in
