@@ -35,6 +35,8 @@ from clawgate.validators.staged import StagedPayload
     ("sort --compress-program=/tmp/x big.txt", DENY, "CG-ESC-002"),
     ("rg --pre ./x TODO", DENY, "CG-ESC-002"),
     ("split --filter='gzip > $FILE.gz' notes.txt", ASK, "CG-ESC-002"),
+    ("mytool --filter=./hooks/x.sh src", ASK, "CG-ESC-002"),  # a program by its path
+    ("mytool --pager=.venv/bin/x log", ASK, "CG-ESC-002"),
     ("busctl --address=unixexec:path=/usr/bin/id", ASK, "CG-ESC-002"),
     ("mytool 'exec:/tmp/x'", ASK, "CG-ESC-002"),
     ("mytool 'target=EXECUTE(id)'", ASK, "CG-ESC-002"),
@@ -217,6 +219,13 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     'grep -n "EXECUTE:" tests/admin_scripts/tests.py',
     "rg -n 'exec=' src/",
     "echo 'use --checkpoint-action=exec=CMD with care'",
+    # a package selector spelled with dots (pnpm, turbo) is not a program's path
+    "pn --workspace-concurrency=1 --filter=...[origin/main] --if-present test",
+    "mytool --filter=... build",
+    # a switch that turns the thing off takes no command
+    "opam --cli=2.1 pin --with-version=5.7.0-504 --no-action .",
+    "mytool --no-pager ./src",
+    "mytool --no-hook ~/notes",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     assert_allowed(line)

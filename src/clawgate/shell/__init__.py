@@ -62,9 +62,24 @@ def _read_line(line: str) -> ParsedLine:
     from clawgate.shell.treesitter import parse_tree
 
     parsed = parse_tree(line)
+    if parsed.has_error and "<<" in line:
+        parsed = _bodies_closed(line) or parsed
     if parsed.has_error and "(" in line:
         return _without_zsh_qualifiers(line) or parsed
     return parsed
+
+
+def _bodies_closed(line: str) -> ParsedLine | None:
+    """The reading of a line that ends inside here-document bodies, closed there as bash
+    closes them (``heredocend``); None when that does not make it parse."""
+    from clawgate.shell.heredocend import close_bodies
+    from clawgate.shell.treesitter import parse_tree
+
+    closed = close_bodies(line)
+    if closed is None:
+        return None
+    parsed = parse_tree(closed)
+    return None if parsed.has_error else parsed
 
 
 def _without_zsh_qualifiers(line: str) -> ParsedLine | None:

@@ -48,7 +48,10 @@ _PRINTERS = frozenset({"echo", "printf"})
 _TEXT_ONLY = words_of("grep egrep fgrep rg ag ack echo printf")
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
 _CLIMB = lazy_pattern(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
-_COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
+# A value that reads as a command: a pipe or shell escape, a path to a program (``~/bin/x``,
+# ``./x``, ``.venv/bin/x``), or words with a blank between; not ``...[origin/main]`` (a
+# package selector of pnpm and turbo, spelled with dots).
+_COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/]|\.{1,2}/|\.\w|\S+\s+\S)")
 _PIPE_VALUE = lazy_pattern(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
 _LIBRARY = lazy_pattern(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
 _BUILDERS = words_of("gcc g++ cc c++ clang clang++ ld ld.lld ld.gold make cmake ninja meson "
@@ -195,8 +198,9 @@ def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | 
         if not text.startswith("--") or text == "--":
             continue
         name, eq, value = text.partition("=")
-        if name in declared or not (_STRONG.match(name) or _WEAK.match(name)):
-            continue
+        if name in declared or name.startswith("--no-") or not (
+                _STRONG.match(name) or _WEAK.match(name)):
+            continue  # ``--no-pager``, ``--no-action``: a switch turning the thing off
         following = words[i + 1].value if i + 1 < len(words) else None
         given = value if eq else following
         if given is not None and (_STRONG.match(name) or _COMMANDISH.match(given)) and (
