@@ -37,6 +37,11 @@ SPARED = [
     "cd gone && rm -rf sub",  # the cd fails: rm never runs; run, it finds nothing
     'test -d gone && rm -rf gone; echo "cleaned"',
     "set -e; rm -rf gone",
+    # find's starting points: none there, find deletes nothing
+    "find gone -delete",
+    "find gone/ also-gone -name '*.o' -delete",
+    "find -L gone -type f -exec rm -f {} +",
+    "find gone -mindepth 1 -maxdepth 1 -type d -not -name keep -exec rm -r {} \\;",
 ]
 
 JUDGED = [
@@ -61,6 +66,13 @@ JUDGED = [
     ("GLOBIGNORE=x; rm -rf gone*", ASK),
     ("rm -rf .", DENY),  # the workspace itself is never missing
     ("rm -rf ~/gone-from-home", DENY),  # outside the workspace: as before
+    ("find gone src -delete", ASK),  # the missing one is left out, the sources judged
+    ("find gone . -delete", DENY),  # the workspace itself
+    ("find -delete", DENY),  # no starting point: from the workspace
+    ("find gone -files0-from list -delete", ASK),  # starting points read from a file
+    ("find gone $X -delete", ASK),  # a starting point known only at run time
+    ("ln -s ~ gone && find gone/ -delete", DENY),
+    ("for i in 1 2; do find gone -delete; done", ASK),
 ]
 
 

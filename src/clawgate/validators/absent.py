@@ -1,7 +1,7 @@
 """A recursive delete of what is not there deletes nothing: ``rm -rf build-tmp`` where no
 ``build-tmp`` exists, ``rm -rf *.tmp`` where no name matches, ``rm -rf {a,b}`` where neither
-is. CI scripts and agents clear such paths before every run; asking about them asks about
-nothing.
+is, ``find out/ -name '*.o' -delete`` where no ``out`` is. CI scripts and agents clear such
+paths before every run; asking about them asks about nothing.
 
 Decided from the disk (through ``fsfacts``: a remembered decision sees the path appear), and
 only where the disk tells the truth about what the delete will meet:
@@ -47,17 +47,42 @@ _PLAIN_EXPANSIONS = frozenset({GLOB, BRACE})
 _UNREAD = frozenset("[]\\()|!+@")
 
 
-def without_missing(cmd: SimpleCommand, parsed: ParsedLine, ctx: Context) -> SimpleCommand:
-    """``cmd`` with the ``rm`` targets that are not there left out (``cmd`` itself when none
-    is, or when the disk cannot be trusted for this line); a delete left with no target
-    deletes nothing."""
-    if cmd.program != "rm" or ctx.nested or not _alone_in_time(cmd, parsed):
+def without_missing(cmd: SimpleCommand, parsed: ParsedLine, ctx: Context
+                    ) -> SimpleCommand | None:
+    """``cmd`` with the ``rm`` targets or ``find`` starting points that are not there left
+    out (``cmd`` itself when none is, or when the disk cannot be trusted for this line); None
+    for a ``find`` none of whose starting points is there (it deletes nothing; left without
+    them it would start from ``.``). An ``rm`` left with no target deletes nothing."""
+    if cmd.program not in ("rm", "find") or ctx.nested or not _alone_in_time(cmd, parsed):
         return cmd
-    operands = parse_options(cmd.words[1:], aliases=_RM_ALIASES).operands
+    if cmd.program == "find":
+        operands = _find_starts(cmd)
+    else:
+        operands = parse_options(cmd.words[1:], aliases=_RM_ALIASES).operands
     missing = {id(w) for w in operands if _missing(w, ctx)}
     if not missing or not fsfacts.isdir(ctx.workspace):
         return cmd
+    if cmd.program == "find" and len(missing) == len(operands):
+        return None
     return replace(cmd, words=tuple(w for w in cmd.words if id(w) not in missing))
+
+
+def _find_starts(cmd: SimpleCommand) -> tuple[Word, ...]:
+    """The starting points ``find`` is given (none for one that starts from ``.`` or reads
+    them from a file: ``-files0-from``)."""
+    starts: list[Word] = []
+    for word in cmd.words[1:]:
+        value = word.value
+        if value is None:
+            return ()
+        if value.startswith(("-", "(", "!", ")")):
+            if starts or value not in ("-H", "-L", "-P"):
+                break
+            continue
+        starts.append(word)
+    if any(w.value == "-files0-from" for w in cmd.words):
+        return ()
+    return tuple(starts)
 
 
 def _alone_in_time(cmd: SimpleCommand, parsed: ParsedLine) -> bool:

@@ -371,8 +371,10 @@ class DeleteByDegreeInLine(LineValidator):
                                            "directory joined by &&, or name absolute paths")
                     continue
                 where = ctx if here == ctx.cwd else replace(ctx, cwd=here)
-                found = outside(cmd, where) or inside(
-                    without_missing(cmd, parsed, where), where) or _refilled(cmd, where, filled)
+                spared = without_missing(cmd, parsed, where)
+                found = outside(cmd, where) or (
+                    None if spared is None else inside(spared, where)) or _refilled(
+                        cmd, where, filled)
                 if found is not None and found.outcome > worst.outcome:
                     worst = found
                 if worst.outcome is Outcome.DENY:
