@@ -99,40 +99,6 @@ def test_subcommand_tiers_come_from_the_catalog() -> None:
     assert programs.tier(parse_one("unknown-tool x")) is None
 
 
-@pytest.mark.parametrize(("line", "tier"), [
-    # the arguments with which a program only prints its state or itself: low
-    ("mount", "low"),
-    ("mount -l", "low"),
-    ("nginx -V", "low"),
-    ("nginx -t -q", "low"),
-    ("iptables -nvL", "low"),  # a cluster of report options, letter by letter
-    ("iptables -L -n --line-numbers", "low"),
-    ("ldconfig -p", "low"),
-    # anything else keeps the program's tier
-    ("mount /dev/sdb1 /mnt", "high"),
-    ("mount -l /dev/sdb1 /mnt", "high"),
-    ("nginx -s stop", "high"),
-    ("iptables -nFL", "high"),  # -F among the letters
-    ("iptables -L INPUT", "high"),  # an operand the catalog does not list
-    ("iptables '-L'", "high"),  # spelled otherwise than the catalog
-    ("ldconfig", "high"),  # bare: rebuilds the cache
-])
-def test_report_arguments_make_a_program_low(line: str, tier: str) -> None:
-    found = programs.tier(parse_one(line))
-    assert found is not None and found[0] == tier
-
-
-def test_report_words_must_be_option_spellings() -> None:
-    from pydantic import ValidationError
-
-    from clawgate.programs.model import Reports
-
-    with pytest.raises(ValidationError, match="not an option spelling"):
-        Reports(words=["status"])
-    with pytest.raises(ValidationError, match="extra"):
-        Reports.model_validate({"bare": True, "subcommands": ["x"]})
-
-
 @pytest.mark.parametrize(("line", "kinds"), [
     ("git -p status", ["runs"]),  # git's own -p (--paginate), before the subcommand
     ("git -c core.pager=cat -p log", ["setting", "runs"]),

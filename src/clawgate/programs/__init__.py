@@ -241,8 +241,6 @@ def tier(cmd: SimpleCommand, program: str | None = None) -> tuple[str, str | Non
     spec = entry(program or cmd.program)
     if spec is None:
         return None
-    if "reports" in spec and only_reports(cmd, spec["reports"]):
-        return "low", None
     if len(cmd.words) < 2 or not spec["walk"]:
         found = spec["tier"]
     elif program is not None and program != cmd.program:
@@ -250,27 +248,6 @@ def tier(cmd: SimpleCommand, program: str | None = None) -> tuple[str, str | Non
     else:
         found = _scan(cmd, spec)[1]
     return found, spec.get("rule")
-
-
-def only_reports(cmd: SimpleCommand, reports: dict[str, Any]) -> bool:
-    """Whether ``cmd``'s arguments are only those with which its program prints its own state
-    or itself (the catalog's ``reports``): every word known as written (a cluster of short
-    options read letter by letter: ``-nL``); what its environment and redirections do is
-    judged apart."""
-    args = cmd.words[1:]
-    if not args:
-        return bool(reports["bare"])
-    words = reports["words"]
-    for word in args:
-        text = word.value
-        if text is None or word.text != text:
-            return False  # a quoted or expanded word: spelled otherwise than the catalog
-        if text in words:
-            continue
-        if not (len(text) > 2 and text[0] == "-" and text[1] != "-" and all(
-                f"-{letter}" in words for letter in text[1:])):
-            return False
-    return True
 
 
 def runners() -> frozenset[str]:

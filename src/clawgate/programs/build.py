@@ -68,8 +68,6 @@ def _program(entry: Program) -> dict[str, Any]:
         out["subcommands"] = {k: _sub(v) for k, v in entry.subcommands.items()}
     if entry.tasks:
         out["tasks"] = dict(entry.tasks)
-    if entry.reports is not None:
-        out["reports"] = {"bare": entry.reports.bare, "words": sorted(entry.reports.words)}
     return out
 
 

@@ -53,23 +53,6 @@ class Example(_Strict):
     decision: Decision | None = None
 
 
-class Reports(_Strict):
-    """The arguments with which a program only prints its own state or itself and exits
-    (``nginx -V``, ``iptables -L -n``, ``mount`` alone): such a command is low risk whatever
-    the program's tier."""
-
-    bare: bool = False  # the program given no argument at all reports
-    words: list[str] = Field(default_factory=list)  # arguments, any of them in any order
-
-    @field_validator("words")
-    @classmethod
-    def _spellings(cls, words: list[str]) -> list[str]:
-        for word in words:
-            if not word.startswith("-") or word in ("-", "--") or " " in word:
-                raise ValueError(f"{word!r} is not an option spelling")
-        return words
-
-
 class Program(_Strict):
     """What one program does with its options and operands."""
 
@@ -88,7 +71,6 @@ class Program(_Strict):
     language: Literal["sed", "awk", "expression", "console"] | None = None
     subcommands: dict[str, Tier | Subcommand] = Field(default_factory=dict)
     tasks: dict[str, Tier] = Field(default_factory=dict)
-    reports: Reports | None = None
     examples: list[Example] = Field(default_factory=list)
 
     _spellings = field_validator("options")(_check_spellings)
