@@ -16,6 +16,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.programs.languages import sed_commands, sed_subst_flags
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.flags import git_subcommand, parse_options
+from clawgate.validators.ghgraphql import graphql_reads
 
 _LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
 
@@ -155,7 +156,8 @@ def _status_only(cmd: SimpleCommand) -> Risk:
         return _MEDIUM
     if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
         return _MEDIUM
-    if cmd.program == "gh" and _first(cmd) == "api" and _gh_api_reads(cmd.args):
+    if cmd.program == "gh" and _first(cmd) == "api" and (
+            _gh_api_reads(cmd.args) or graphql_reads(cmd.args)):
         return _MEDIUM
     if cmd.program == "helm" and (_first(cmd) in _HELM_LOCAL or tuple(cmd.args[:2]) in (
             ("plugin", "list"), ("repo", "list"))):
@@ -186,7 +188,8 @@ _GH_API_FIELDS = ("-f", "-F", "--field", "--raw-field", "--input")
 
 def _gh_api_reads(args: tuple[str, ...]) -> bool:
     """``gh api ENDPOINT`` that only reads: no field, no input, no method but GET (``-X GET``,
-    ``--method=GET``), and not the GraphQL endpoint (whose query may be a mutation)."""
+    ``--method=GET``), and not the GraphQL endpoint (read by ``ghgraphql``: a document of
+    queries only)."""
     words = list(args)
     for index, arg in enumerate(words):
         if arg in ("-X", "--method"):
