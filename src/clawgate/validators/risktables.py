@@ -380,6 +380,23 @@ def _gem(cmd: SimpleCommand, base: Risk) -> Risk:
     return tier
 
 
+def _perl_packages(cmd: SimpleCommand, base: Risk) -> Risk:
+    """cpm installs into the project's ``local/`` unless ``-g``/``--global`` puts modules in
+    the Perl's own library (every project's); cpanm installs there unless ``-l``/``-L``
+    (``--local-lib[-contained]``) names a directory, and ``-U``/``--uninstall`` removes a
+    module from it. Short options cluster (``-Uf``), as cpanm's and cpm's getopt allow."""
+    opts = {a.split("=", 1)[0] for a in cmd.args if a.startswith("--")}
+    short = {c for a in cmd.args if a[:1] == "-" and a[1:2] != "-" for c in a[1:]}
+    if cmd.program == "cpm":
+        return _HIGH if "--global" in opts or "g" in short else base
+    if "--uninstall" in opts or "U" in short or "--self-upgrade" in opts:
+        return _HIGH
+    if {"--info", "--look", "--version", "--help"} & opts or {"V", "h"} & short:
+        return _LOW
+    local = {"--local-lib", "--local-lib-contained"} & opts or {"l", "L"} & short
+    return base if local else _HIGH
+
+
 # GNU tar, cpio and mt take an archive named ``[user@]host:file`` as one on another machine,
 # reached through rsh/ssh (``--rsh-command``), unless ``--force-local`` says otherwise.
 _REMOTE_ARCHIVE = lazy_pattern(r"^(?:[\w.+-]+@)?[A-Za-z0-9][\w.-]+:(?!//)")
@@ -422,6 +439,7 @@ RULES: dict[str, Rule] = {
     "openssl": _plain(_openssl),
     "text-tool": _plain(_text_tool),
     "gem": _gem,
+    "perl-packages": _perl_packages,
     "system-packages": _plain(_system_packages),
     "sysctl": _plain(_sysctl),
     "status-only": _plain(_status_only),
