@@ -159,3 +159,7 @@ INERT_READERS = frozenset("""
 jq gojq jaq head tail grep egrep fgrep rg wc sort uniq cut tr column less more cat nl fold fmt
 tac rev expand sha256sum sha1sum sha512sum md5sum shasum b2sum od hexdump strings openssl
 """.split())
+# Text tools an answer may be piped into when their script only reads: sed and awk print what
+# they are given unless the script writes a file or runs a command (``w``, ``e``,
+# ``system()``, ``print >``), which ``lookupline.LookupLine`` reads in the script itself.
+TEXT_FILTERS = frozenset({"sed", "gsed", "awk", "gawk", "mawk", "nawk"})
