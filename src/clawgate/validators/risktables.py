@@ -382,19 +382,17 @@ def _gem(cmd: SimpleCommand, base: Risk) -> Risk:
 
 def _perl_packages(cmd: SimpleCommand, base: Risk) -> Risk:
     """cpm installs into the project's ``local/`` unless ``-g``/``--global`` puts modules in
-    the Perl's own library (every project's); cpanm installs there unless ``-l``/``-L``
-    (``--local-lib[-contained]``) names a directory, and ``-U``/``--uninstall`` removes a
-    module from it. Short options cluster (``-Uf``), as cpanm's and cpm's getopt allow."""
+    the Perl's own library (every project's); cpanm installs where the Perl's configuration
+    says (a local::lib, often), as pip does, but ``-U``/``--uninstall`` removes a module from
+    that library and ``--self-upgrade`` replaces cpanm itself. Short options cluster
+    (``-Uf``), as both programs' getopt allows."""
     opts = {a.split("=", 1)[0] for a in cmd.args if a.startswith("--")}
     short = {c for a in cmd.args if a[:1] == "-" and a[1:2] != "-" for c in a[1:]}
     if cmd.program == "cpm":
         return _HIGH if "--global" in opts or "g" in short else base
-    if "--uninstall" in opts or "U" in short or "--self-upgrade" in opts:
+    if {"--uninstall", "--self-upgrade"} & opts or "U" in short:
         return _HIGH
-    if {"--info", "--look", "--version", "--help"} & opts or {"V", "h"} & short:
-        return _LOW
-    local = {"--local-lib", "--local-lib-contained"} & opts or {"l", "L"} & short
-    return base if local else _HIGH
+    return base
 
 
 # GNU tar, cpio and mt take an archive named ``[user@]host:file`` as one on another machine,
