@@ -12,6 +12,7 @@ from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.functioncalls import POSITIONAL_NAME
 from clawgate.validators.programs import (
     INSPECTORS,
     INTERACTIVE,
@@ -66,6 +67,8 @@ class DynamicCommandWord(Validator):
         name = cmd.name_word
         if name is None or not _dynamic_text(name):
             return Verdict.passthrough()
+        if "function" in cmd.nesting and POSITIONAL_NAME.fullmatch(name.text):
+            return Verdict.passthrough()  # the function's calls say what runs (CG-IDENT-006)
         if m.COMMAND in name.expansions or "`" in name.text or "$(" in name.text:
             return Verdict.ask(self.id, "the output of a command substitution runs as a command",
                                hint="name the program literally")
