@@ -21,6 +21,8 @@ RISK = "CG-RISK-001"
     "curl -s -o /dev/null -w '%{http_code}\\n' https://example.com",
     "curl -s -H 'Accept: application/vnd.github+json' https://api.github.com/rate_limit",
     "curl -s --max-time 5 https://example.com/ | head -n 20",
+    "curl --retry 5 --retry-connrefused -fsS https://example.com/",  # how often it asks again
+    "sleep 10 && curl --retry 5 --retry-all-errors -fsS http://localhost:8080/health",
     "curl -s 'https://pypi.org/pypi/requests/json' | jq '.info.version'",
     "curl -sL https://raw.githubusercontent.com/psf/requests/"
     "0e322af87745eff34caffe4df68456ebc20d9068/README.md | head",

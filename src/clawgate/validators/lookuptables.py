@@ -70,7 +70,7 @@ _CURL = Client(
     flags=_flags("-s -S -f -L -I -i -k -v -g -N -q -4 -6 --silent --show-error --fail "
                  "--fail-with-body --location --head --include --insecure --verbose --globoff "
                  "--no-buffer --compressed --http1.1 --http2 --ipv4 --ipv6 --no-progress-meter "
-                 "--progress-bar -#"),
+                 "--progress-bar -# --retry-connrefused --retry-all-errors"),
     valued=_valued(number="-m --max-time --connect-timeout --retry --retry-delay "
                           "--retry-max-time --max-redirs --max-filesize",
                    method="-X --request", header="-H --header", printed="-o --output -D "
