@@ -205,6 +205,10 @@ class ExpansionTricks(Validator):
     substitution (``${x//hhh/}``), and ANSI-C escapes that spell out plain text
     (``$'\\x72\\x6d'``). ASK.
 
+    Indirect expansion and pattern substitution given to ``echo``/``printf`` are only printed
+    (``echo "${name//-/_}"``): what a printer's text becomes once it is piped or written is
+    judged where it goes.
+
     Bad: ``ls${IFS}-la``. Harmless: ``echo "$IFS"``, ``cut -d $'\\t' -f1``.
     """
 
@@ -242,7 +246,7 @@ def _trick(word: Word, printer: bool = False) -> str | None:
         return f"characters cut out of environment variables in {text!r}"
     if "{!" in text and not printer and _INDIRECT.search(text):
         return f"indirect expansion in {text!r} hides which variable is used"
-    if "{" in text and _PATTERN_EDIT.search(text):
+    if "{" in text and not printer and _PATTERN_EDIT.search(text):
         return f"a word rebuilt by pattern substitution in {text!r}"
     if m.ANSI_C in word.expansions and spells_text(text):
         return f"ANSI-C escapes spell out plain text in {text!r}"
