@@ -5,9 +5,9 @@
 Per corpus (the shared files, ``devcmds``/``devcmds_beyond``, ``tests/corpus/devcmds_unseen*``,
 ``agentcmds``, ``ecosystems`` and ``ecosystems_heldout`` (everyday commands of ecosystems the
 others do not draw on, split by project; the held-out half is measured, never tuned on),
-``everyday_heldout2`` to ``everyday_heldout5`` (a second to a fifth held-out set, each from
-projects of yet other ecosystems; the fifth split by project into a tuned and a held-out half,
-each half's figures printed too) and
+``everyday_heldout2`` to ``everyday_heldout6`` (a second to a sixth held-out set, each from
+projects of yet other ecosystems; the fifth and the sixth, whole workflow steps, split by
+project into a tuned and a held-out half, each half's figures printed too) and
 ``tests/corpus/bypasses``):
 allow rate (share of all lines that come out ALLOW), block rate (ASK or DENY), deny rate, the
 share of ``allow`` lines that got DENY, and the share of lines meeting their label (``allow``:
@@ -109,11 +109,11 @@ def print_corpora(engine: Engine, show_misses: bool) -> None:
               f"{t['deny']:.3f} | {t['benign_deny']:.3f} | {t['met']:.3f} |")
     for name in UNSEEN:
         if name in found and any("half" in row for row in load(name)):
-            for half in ("tune", "heldout"):
+            for half in (None, "tune", "heldout"):
                 part = corpus_table(engine, name, False, half)
-                print(f"{name}.jsonl {half} half ({part['n']:.0f} lines): allow "
+                print(f"{name}.jsonl {half or 'whole'} ({part['n']:.0f} lines): allow "
                       f"{part['allow']:.3f}, benign lines DENY {part['benign_deny']:.3f}, "
-                      f"label met {part['met']:.3f}")
+                      f"label met {part['met']:.3f}{_by_label(name, half, engine)}")
     for name in OWN:
         if name in found:
             print(f"\n{name}.jsonl: {_attack_line(found[name])}")
@@ -121,6 +121,21 @@ def print_corpora(engine: Engine, show_misses: bool) -> None:
                 part = corpus_table(engine, name, False, half)
                 if part["n"]:
                     print(f"  {half} half ({part['n']:.0f} lines): {_attack_line(part)}")
+
+
+def _by_label(name: str, half: str | None, engine: Engine) -> str:
+    """For a set labelled by effect: the share of its ``allow`` lines ALLOW and of its
+    ``not_allow`` lines not ALLOW (its lines beyond the checkout)."""
+    rows = [r for r in load(name) if half is None or r.get("half") == half]
+    if all(r["label"] == "allow" for r in rows):
+        return ""
+    outcomes = [(r["label"], engine.check(r["command"], cwd="/tmp/workspace").outcome)
+                for r in rows]
+    allow = [o for label, o in outcomes if label == "allow"]
+    beyond = [o for label, o in outcomes if label != "allow"]
+    return (f"; allow lines ALLOW {_share(sum(o is Outcome.ALLOW for o in allow), len(allow)):.3f}"
+            f", not_allow lines blocked "
+            f"{_share(sum(o is not Outcome.ALLOW for o in beyond), len(beyond)):.3f}")
 
 
 def _attack_line(t: dict[str, float]) -> str:

@@ -464,8 +464,8 @@ def _may_move(line: str) -> bool:
 
 # The validators that ask because a program, target, script or code is only known at run time.
 RUN_TIME_IDS = frozenset({
-    "CG-INJ-001", "CG-INJ-009", "CG-INJ-010", "CG-DEST-009", "CG-WRAP-001", "CG-WRAP-002",
-    "CG-WRAP-003", "CG-WRAP-008", "CG-WRAP-009", "CG-WRAP-011", "CG-INTERP-001",
+    "CG-INJ-001", "CG-INJ-008", "CG-INJ-009", "CG-INJ-010", "CG-DEST-009", "CG-WRAP-001",
+    "CG-WRAP-002", "CG-WRAP-003", "CG-WRAP-008", "CG-WRAP-009", "CG-WRAP-011", "CG-INTERP-001",
     "CG-INTERP-003", "CG-INTERP-004", "CG-INTERP-005", "CG-INTERP-006", "CG-INTERP-007",
     "CG-ZSH-001", "CG-ESC-007", "CG-CODE-003"})
 _ALLOWED = {risk: Verdict(Outcome.ALLOW, risk=risk) for risk in Risk}  # verdicts are immutable

@@ -112,3 +112,35 @@ def test_nothing_beyond_the_checkout_is_kept(name: str) -> None:
     for row in _rows(name):
         assert not _BEYOND.search(row["command"]), row
         assert not _BEYOND_MORE.search(row["command"]), row
+
+
+def test_sixth_held_out_set_draws_on_projects_no_other_set_uses() -> None:
+    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
+              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
+              "everyday_heldout4", "everyday_heldout5"}
+    used = {p.lower() for name in others for p in _projects(_rows(name))}
+    held = _projects(_rows("everyday_heldout6"))
+    assert not {p.lower() for p in held} & used
+    assert len(held) >= 30
+
+
+def test_sixth_set_holds_whole_steps_labelled_by_effect() -> None:
+    """Whole ``run:`` steps, many of several lines; ``not_allow`` lines say what they do, and a
+    line whose ``${{ }}`` expressions were given values says which; each project sits wholly
+    in one half."""
+    rows = _rows("everyday_heldout6")
+    assert len(rows) >= 400
+    assert sum("\n" in row["command"] for row in rows) >= 100
+    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
+    for row in rows:
+        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
+        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
+        assert "${{" not in row["command"], row
+        if row["label"] == "not_allow" or "note" in row:
+            assert row["note"].strip(), row
+        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\.github/workflows/", row["source"]), row
+        assert row["origin"] == "workflow", row
+        halves[row["half"]].add(row["source"].split("@")[0])
+    assert not halves["tune"] & halves["heldout"]
+    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
+    assert len({row["command"] for row in rows}) == len(rows)

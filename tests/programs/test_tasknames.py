@@ -20,7 +20,11 @@ MVN = {"deploy": "high", "deploy:*": "high"}
     ("docs/docusaurusPublishGhpages", ["docs/docusaurusPublishGhpages",
                                        "docusaurusPublishGhpages"]),
     ("+publishSigned", ["publishSigned"]),
-    ("++2.13.x; all test; publish", ["2.13.x", "all", "test", "publish"]),
+    ("++2.13.x; all test; publish", ["2.13.x", "x", "all", "test", "publish"]),
+    ("foo.bar.publishLocal", ["foo.bar.publishLocal", "publishLocal"]),  # mill's module path
+    ("__.publishArtifacts", ["__.publishArtifacts", "publishArtifacts"]),
+    ("mill.scalalib.SonatypeCentralPublishModule/",
+     ["mill.scalalib.SonatypeCentralPublishModule/"]),
     ("Compile/doc", ["Compile/doc", "doc"]),
     ("rpm:packageBin", ["rpm:packageBin", "packageBin"]),
     ("+", []),
@@ -37,6 +41,10 @@ def test_names(value: str, expected: list[str]) -> None:
     ("build", GRADLE, []),
     ("docs/docusaurusPublishGhpages", SBT, ["high", "high"]),  # a plugin's task named so
     ("cli/publishLocal", SBT, ["medium"]),
+    ("foo.publishLocal", SBT, ["medium"]),
+    ("__.publishArtifacts", SBT, ["high"]),
+    ("mill.scalalib.SonatypeCentralPublishModule/", SBT, ["high"]),
+    ("mill.scalalib.SonatypeCentralPublishModule/publishAll", SBT, ["high", "high"]),
     ("+publishLocal", SBT, ["medium"]),
     ("++2.13.x; test; publishSigned", SBT, ["high"]),
     ("docs/tlSite", SBT, []),

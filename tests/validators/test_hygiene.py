@@ -57,6 +57,23 @@ def test_carriage_return(text: str, expected: Outcome, ctx: Context) -> None:
     ("echo '\u00a0inside quotes'", P),
     ("cat café.txt", P),
     ("echo 'naïve'", P),
+    # the joining parts of emoji sequences are part of the glyph shown (emojiseq)
+    ("echo \"\u2139\ufe0f No changes\"", P),
+    ("git commit -m '\u2764\ufe0f fix'", P),
+    ("echo '\u0031\ufe0f\u20e3 first'", P),
+    ("echo '\U0001f468\u200d\U0001f4bb done'", P),
+    ("echo '\u2764\ufe0f\u200d\U0001f525'", P),
+    ("echo '\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f'", P),
+    ("echo \u2705\ufe0e", P),
+    # the same characters outside a sequence still hide something
+    ("r\ufe0fm -rf ~", DENY),
+    ("echo 'a\ufe0f'", DENY),
+    ("echo '1\ufe0f'", DENY),
+    ("r\u200dm -rf ~", DENY),
+    ("echo '\u2139\u200dx'", DENY),
+    ("echo 'x\U000e0067\U000e007f'", DENY),
+    ("echo '\U0001f3f4\U000e0067'", DENY),
+    ("echo '\u2139\ufe0f\u202e'", DENY),
 ])
 def test_invisible_unicode(text: str, expected: Outcome, ctx: Context) -> None:
     assert InvisibleUnicode().check_text(text, ctx).outcome is expected
@@ -201,6 +218,8 @@ def test_a_lookalike_anywhere_is_denied(line: str, ctx: Context) -> None:
     ("x=$'\\u200b' ls", DENY),
     ("printf $'a\\tb'", P),
     ("echo $'caf\\u00e9'", P),
+    ("echo $'\\u2139\\ufe0f info'", P),
+    ("echo $'a\\ufe0f'", DENY),
 ])
 def test_invisible_in_value(line: str, expected: Outcome, ctx: Context) -> None:
     """CG-HYG-010: the values CG-HYG-003 cannot see in the raw text."""

@@ -109,7 +109,23 @@ from clawgate.validators.risk import risk_of
     ("gh api -X DELETE repos/o/r", Risk.HIGH),
     ("gh api repos/o/r/issues -f title=x", Risk.HIGH),  # a field: a POST
     ("gh api --method=POST repos/o/r/forks", Risk.HIGH),
-    ("gh api graphql -f query='{viewer{login}}'", Risk.HIGH),  # a query may be a mutation
+    # the GraphQL endpoint: a document of queries only reads (ghgraphql)
+    ("gh api graphql -f query='{viewer{login}}'", Risk.MEDIUM),
+    ("gh api graphql -F owner=o -f query='query($owner: String!) { repositoryOwner(login: "
+     "$owner) { id } }' --jq .data", Risk.MEDIUM),
+    ("gh api graphql -f query='# a comment naming mutation\n query { viewer { login } }'",
+     Risk.MEDIUM),
+    ("gh api graphql -f query='query { search(query: \"mutation\") { issueCount } }'",
+     Risk.MEDIUM),
+    ("gh api graphql -f query='mutation { addStar(input: {starrableId: \"x\"}) { a } }'",
+     Risk.HIGH),
+    ("gh api graphql -f query='query { a } mutation { b }'", Risk.HIGH),
+    ("gh api graphql -f query='subscription { a }'", Risk.HIGH),
+    ("gh api graphql -f query=@q.graphql", Risk.HIGH),  # the document is in a file
+    ("gh api graphql --input q.json", Risk.HIGH),
+    ("gh api graphql -F notes=@notes.txt -f query='{viewer{login}}'", Risk.HIGH),  # sends a file
+    ("gh api graphql -X PUT -f query='{viewer{login}}'", Risk.HIGH),
+    ("gh api graphql -F owner=o", Risk.HIGH),  # no document on the line
     ("terraform plan", Risk.MEDIUM),
     ("gh pr view 12", Risk.MEDIUM),
     ("some-unknown-tool --flag", Risk.MEDIUM),

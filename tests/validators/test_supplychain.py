@@ -52,6 +52,11 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("npx -p made-up-scaffolder tsc -p tsconfig.json", ASK, "CG-PKG-002"),
     ("uvx --from made-up-linter-tool lint -p 3", ASK, "CG-PKG-002"),
     ("uv pip install --resolution lowest reqeusts", DENY, "CG-PKG-001"),
+    # brace expansion gives the program several names: each is judged
+    ("pip install {requests,reqeusts}", DENY, "CG-PKG-001"),
+    ("npm install -D @commitlint/{cli,totally-made-up-preset}", ASK, "CG-PKG-002"),
+    ("pip install made-up-helper{1..3}", ASK, "CG-PKG-002"),
+    ("pip install '{requests,flask}'", ASK, "CG-PKG-002"),  # quoted: one word, as written
 ])
 def test_caught(line: str, expected: Outcome, rule: str) -> None:
     assert_caught(line, expected, rule)
@@ -59,6 +64,8 @@ def test_caught(line: str, expected: Outcome, rule: str) -> None:
 
 @pytest.mark.parametrize("line", [
     "pip install requests",
+    "npm install --save-dev @commitlint/{cli,config-conventional}",
+    "npm i lodash{,.merge}",
     "pip install -U pip setuptools wheel",
     "pip install tox==4.53.1",
     "python -m pip install -U build -r requirements/cython.in -c requirements/cython.txt",

@@ -16,7 +16,7 @@ OperandKind = Literal["read", "write", "output", "write-last", "write-after-firs
 Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",
-                        "gem", "crontab", "command", "sysctl", "cloud-reads",
+                        "gem", "perl-packages", "crontab", "command", "sysctl", "cloud-reads",
                         "editor", "archive", "sets-system"})
 
 

@@ -4,7 +4,8 @@ Build tools whose operands are tasks name a task with its scope and run several 
 word: gradle's ``:app:publish`` is the task ``publish`` of the project ``app``; sbt's
 ``docs/publish``, ``Compile/publish`` and ``rpm:packageBin`` scope a task by project and
 configuration, ``+publish`` runs it for every Scala version, and one quoted argument holds a
-sequence of commands (``"++2.13.x; publishSigned"``). A task is judged by its own name,
+sequence of commands (``"++2.13.x; publishSigned"``); mill's ``foo.bar.publishLocal`` is the
+task ``publishLocal`` of the module ``foo.bar``. A task is judged by its own name,
 whatever scope or sequence holds it, and by the whole word too (maven's ``deploy:deploy-file``
 is a plugin goal named with its prefix).
 
@@ -26,7 +27,8 @@ _TIER_ORDER = {"low": 0, "medium": 1, "network": 2, "high": 3}
 
 def names(value: str) -> list[str]:
     """The task names an operand may stand for: every command of an sbt sequence, each bare
-    of its cross-build ``+`` and each also as its last scope segment (after ``/`` or ``:``)."""
+    of its cross-build ``+`` and each also as its last scope segment (after ``/`` or ``:``)
+    and that segment's last member (after ``.``)."""
     found: list[str] = []
     for part in _SEQUENCE.split(value):
         task = part.lstrip("+")
@@ -36,6 +38,9 @@ def names(value: str) -> list[str]:
         last = task.rsplit("/", 1)[-1].rsplit(":", 1)[-1]
         if last and last != task:
             found.append(last)
+        member = last.rsplit(".", 1)[-1]  # mill's module path: foo.bar.publishLocal
+        if member and member != last:
+            found.append(member)
     return found
 
 

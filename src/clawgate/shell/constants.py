@@ -171,6 +171,12 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
             if fed is not None and cmd.program == "find":
                 fed.update(i for i, c in enumerate(commands)
                            if c.program == "xargs" and feed[0] < c.offset < feed[1])
+            elif exact is not None and _literal_feeder(cmd):
+                # printf 'ls' | sh, cat <<'EOF' | python3: the program the consumer reads
+                # is put in exactly (sh -c 'ls'), which says what it runs
+                exact.update(i for i, c in enumerate(commands)
+                             if c.program != "xargs" and feed[0] < c.offset < feed[1]
+                             and c.pipeline == cmd.pipeline and c.stage == 1)
             continue
         limit = min((c.offset for c in commands[index + 1 :] if c.offset > cmd.offset),
                     default=len(src)) if cmd.redirects else None
@@ -184,6 +190,15 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     if not edits or not (respell or any(resolved for *_, resolved in edits)):
         return None
     return _apply(src, [(a, b, r) for a, b, r, _ in edits])
+
+
+def _literal_feeder(cmd: m.SimpleCommand) -> bool:
+    """A printer whose every word is literal, with no assignment, and whose only input, if
+    any, is a here-document that expands nothing."""
+    return not cmd.assignments and all(
+        w.value is not None and not w.expansions for w in cmd.words) and all(
+        r.heredoc is not None and not (r.heredoc_expands and (
+            "$" in r.heredoc or "`" in r.heredoc)) for r in cmd.redirects)
 
 
 def _assign_in(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],

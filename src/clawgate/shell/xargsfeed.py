@@ -66,6 +66,7 @@ def xargs_feed(commands: tuple[m.SimpleCommand, ...], index: int, env: dict[str,
     if text is None or right is None:
         return None
     if consumer.program != "xargs":
+        end = _past_document(feeder, src, end)
         code = text.replace(_HOME, "~").rstrip("\n")  # as code, ~ is expanded where it runs
         if consumer.program in _LINE_RUNNERS:  # source /dev/stdin, parallel: lines are commands
             if right[1:] != ([] if consumer.program == "parallel" else right[1:2]) or (
@@ -196,8 +197,9 @@ def only_directories(words: tuple[m.Word, ...]) -> bool:
 def _document(feeder: m.SimpleCommand, consumer: m.SimpleCommand) -> str | None:
     """What ``cat`` prints of a literal here-string or here-document given as its only input,
     and ``tee`` too, whatever files it also copies it to (``tee log <<< TEXT | sh``). (A
-    here-document's body stays in the rewritten line after the consumer: read as commands,
-    which is what a shell makes of it, so only shells and interpreters take one.)"""
+    here-document's body is taken out of the rewritten line where ``_past_document`` can find
+    its end; else it stays after the consumer, read as commands, which is what a shell makes
+    of it, so only shells and interpreters take one.)"""
     docs = feeder.redirects
     if (feeder.program == "cat" and len(feeder.words) != 1) or len(docs) != 1 or \
             not docs[0].feeds_input:
@@ -209,6 +211,26 @@ def _document(feeder: m.SimpleCommand, consumer: m.SimpleCommand) -> str | None:
             doc.heredoc_expands and ("$" in doc.heredoc or "`" in doc.heredoc)):
         return None
     return doc.heredoc
+
+
+def _past_document(feeder: m.SimpleCommand, src: bytes, end: int) -> int:
+    """Where the feeder's here-document ends (after its delimiter line), when nothing but
+    blank space follows the consumer on its line and the body stands there as read: the
+    rewritten line puts the body in as the program's code, so the body must not stay behind
+    as lines of its own (Python read as shell commands). Else ``end``."""
+    doc = feeder.redirects[0] if feeder.redirects else None
+    if doc is None or doc.op != "<<" or doc.heredoc is None or doc.target is None:
+        return end
+    newline = src.find(b"\n", end)
+    body = encode(doc.heredoc)
+    if newline < 0 or src[end:newline].strip() or body is None or \
+            not src.startswith(body, newline + 1):
+        return end
+    start = newline + 1 + len(body)
+    stop = src.find(b"\n", start)
+    stop = len(src) if stop < 0 else stop
+    delimiter = doc.target.text.strip("'\"")
+    return stop if src[start:stop].decode("utf-8", "surrogateescape") == delimiter else end
 
 
 def _feeder_argv(feeder: m.SimpleCommand, env: dict[str, str], argv: Argv) -> list[str] | None:

@@ -1,6 +1,10 @@
 """Calls of functions defined on the line: ``g() { rm "$@"; }; g -rf ~`` runs ``rm -rf ~``. The
 body's commands are checked as written wherever they stand; a call also runs them with its
-arguments as the positional parameters, which only the call says."""
+arguments as the positional parameters, which only the call says. A body that runs an
+argument as the program (``retry() { "$@" || "$@"; }``) is judged through its calls: each is
+checked with its words put in, and a call whose words are only known at run time asks (a call
+on a later line hands its words to a name the catalog does not know, judged by what they are).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ _DEFINITION = lazy_pattern(
     r"(?:^|[;&|\s({])(?:function\s+([^\s(){}<>;&|'\"$`]+)\s*(?:\(\s*\))?|"
     r"([^\s(){}<>;&|'\"$`=]+)\s*\(\s*\))\s*[{(]")
 _MAX_CALLS = 16  # calls followed on one line
+# A program name that is one of the function's arguments: "$@", $1, "${2}", $*
+POSITIONAL_NAME = lazy_pattern(r'"?\$(?:[@*1-9]|\{[@*1-9]\})"?')
 
 
 @register
@@ -25,7 +31,8 @@ class FunctionCalledWithArguments(LineValidator):
     arguments put in (``g() { rm "$@"; }; g -rf ~`` is ``rm -rf ~``), as ``sh -c CODE ARG…``
     is (CG-WRAP-003).
 
-    Bad: ``g() { rm "$@"; }; g -rf ~``. Harmless: ``t() { python3 -m pytest "$@"; }; t -q``.
+    Bad: ``g() { rm "$@"; }; g -rf ~``, ``r() { "$@"; }; r "$CMD"``. Harmless: ``t() { python3
+    -m pytest "$@"; }; t -q``, ``retry() { "$@" || "$@"; }; retry npm ci``.
     """
 
     id = "CG-IDENT-006"
@@ -41,14 +48,34 @@ class FunctionCalledWithArguments(LineValidator):
         if not bodies:
             return Verdict.passthrough()
         texts: list[str] = []
+        runners = {name for name, body in bodies.items() if runs_positional(body)}
+        uncalled = runners - {c.words[0].value for c in parsed.commands if len(c.words) > 1}
+        if uncalled:
+            return Verdict.ask(self.id, f"defines {min(uncalled)}, which runs its arguments "
+                               "as a command, and calls it nowhere on the line with them",
+                               hint="define and call it in one command")
         for cmd in parsed.commands:
-            body = bodies.get(cmd.words[0].value or "") if cmd.words else None
-            if body is None or len(texts) >= _MAX_CALLS:
+            name = cmd.words[0].value or "" if cmd.words else ""
+            body = bodies.get(name)
+            if body is None:
                 continue
             given = with_arguments(body, (Word("sh", "sh"), *cmd.words[1:]))
-            if given is not None and readable(given):
+            followed = given is not None and readable(given) and len(texts) < _MAX_CALLS
+            if followed and given is not None:
                 texts.append(given)
+            elif name in runners and len(cmd.words) > 1:
+                return Verdict.ask(self.id, f"the call of {name} runs its arguments as a "
+                                   "command, and they are only known at run time",
+                                   hint="call it with the program and its arguments written out")
         return Verdict.unwrap(*texts) if texts else Verdict.passthrough()
+
+
+def runs_positional(body: str) -> bool:
+    """Whether a function body runs one of its arguments as a program (``"$@"``, ``$1``)."""
+    from clawgate.shell import parse
+
+    return any(cmd.name_word is not None and POSITIONAL_NAME.fullmatch(cmd.name_word.text)
+               for cmd in parse(body).commands)
 
 
 def _bodies(parsed: ParsedLine) -> dict[str, str]:

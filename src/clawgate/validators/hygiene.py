@@ -17,6 +17,7 @@ from clawgate.validators.base import (
     Validator,
     register,
 )
+from clawgate.validators.emojiseq import visible_sequences_removed
 from clawgate.validators.textscan import unquoted
 
 _CONTROL = lazy_pattern(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -65,6 +66,8 @@ class CarriageReturn(RawValidator):
 @register
 class InvisibleUnicode(RawValidator):
     """Zero-width, bidirectional and tag characters anywhere; Unicode spaces outside quotes.
+    The joining characters of a well-formed emoji sequence (``ℹ️``, ``1️⃣``, ``👨‍💻``) are
+    part of the glyph shown and are not counted (``emojiseq``).
 
     Bad: ``rm\\u00a0-rf /`` (a no-break space splits nothing in bash). Harmless: ``echo 'café'``.
     """
@@ -74,7 +77,7 @@ class InvisibleUnicode(RawValidator):
     def check_text(self, text: str, ctx: Context) -> Verdict:
         if text.isascii():
             return Verdict.passthrough()
-        found = _INVISIBLE.search(text)
+        found = _INVISIBLE.search(visible_sequences_removed(text))
         if found is not None:
             return Verdict.misparse(self.id, f"invisible character U+{ord(found.group()):04X}",
                                     hint="retype the command without invisible characters")
@@ -175,7 +178,7 @@ class InvisibleInValue(Validator):
         for word in (*cmd.words, *(a.value for a in cmd.assignments)):
             value = word.value
             if value is not None and not value.isascii() and (
-                    found := _INVISIBLE.search(value)) is not None:
+                    found := _INVISIBLE.search(visible_sequences_removed(value))) is not None:
                 return Verdict.deny(self.id, f"invisible character U+{ord(found.group()):04X} "
                                     f"in {word.text!r}", hint="write the text without it")
         return Verdict.passthrough()

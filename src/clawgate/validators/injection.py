@@ -12,6 +12,7 @@ from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.functioncalls import POSITIONAL_NAME
 from clawgate.validators.programs import (
     INSPECTORS,
     INTERACTIVE,
@@ -66,6 +67,8 @@ class DynamicCommandWord(Validator):
         name = cmd.name_word
         if name is None or not _dynamic_text(name):
             return Verdict.passthrough()
+        if "function" in cmd.nesting and POSITIONAL_NAME.fullmatch(name.text):
+            return Verdict.passthrough()  # the function's calls say what runs (CG-IDENT-006)
         if m.COMMAND in name.expansions or "`" in name.text or "$(" in name.text:
             return Verdict.ask(self.id, "the output of a command substitution runs as a command",
                                hint="name the program literally")
@@ -202,6 +205,10 @@ class ExpansionTricks(Validator):
     substitution (``${x//hhh/}``), and ANSI-C escapes that spell out plain text
     (``$'\\x72\\x6d'``). ASK.
 
+    Indirect expansion and pattern substitution given to ``echo``/``printf`` are only printed
+    (``echo "${name//-/_}"``): what a printer's text becomes once it is piped or written is
+    judged where it goes.
+
     Bad: ``ls${IFS}-la``. Harmless: ``echo "$IFS"``, ``cut -d $'\\t' -f1``.
     """
 
@@ -239,7 +246,7 @@ def _trick(word: Word, printer: bool = False) -> str | None:
         return f"characters cut out of environment variables in {text!r}"
     if "{!" in text and not printer and _INDIRECT.search(text):
         return f"indirect expansion in {text!r} hides which variable is used"
-    if "{" in text and _PATTERN_EDIT.search(text):
+    if "{" in text and not printer and _PATTERN_EDIT.search(text):
         return f"a word rebuilt by pattern substitution in {text!r}"
     if m.ANSI_C in word.expansions and spells_text(text):
         return f"ANSI-C escapes spell out plain text in {text!r}"

@@ -49,13 +49,16 @@ from clawgate.validators.lookuptables import (
     PRINTED,
     PRINTED_TARGETS,
     SERVER,
+    TEXT_FILTERS,
     TOKEN,
     URL,
     Client,
 )
 from clawgate.validators.paths import QUIET_DEVICES
 
-_NESTING = frozenset({"if", "loop"})  # constructs that leave its input and output alone
+# constructs that leave its input and output alone; a command substitution hands its output
+# to what holds it, which ``lookupline.LookupLine`` requires to be a variable assignment
+_NESTING = frozenset({"if", "loop", "command_substitution"})
 _QUESTIONS = frozenset({"-x", "-q"})  # dig's options that give the name
 _DNS_TYPES = frozenset("""
 A AAAA ANY CAA CNAME DNSKEY DS HINFO HTTPS MX NAPTR NS NSEC NSEC3 PTR SOA SPF SRV SSHFP SVCB
@@ -88,7 +91,8 @@ def _stands_alone(cmd: SimpleCommand) -> bool:
         return False
     if not set(cmd.nesting) <= _NESTING or "/" in cmd.words[0].shown:
         return False
-    if any(p not in INERT_READERS for p in cmd.pipeline[cmd.stage + 1:]):
+    if any(p not in INERT_READERS and p not in TEXT_FILTERS
+           for p in cmd.pipeline[cmd.stage + 1:]):
         return False  # an unknown stage (None) included
     return all(_quiet(r.op, r.target) for r in cmd.redirects)
 

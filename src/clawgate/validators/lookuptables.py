@@ -70,7 +70,7 @@ _CURL = Client(
     flags=_flags("-s -S -f -L -I -i -k -v -g -N -q -4 -6 --silent --show-error --fail "
                  "--fail-with-body --location --head --include --insecure --verbose --globoff "
                  "--no-buffer --compressed --http1.1 --http2 --ipv4 --ipv6 --no-progress-meter "
-                 "--progress-bar -#"),
+                 "--progress-bar -# --retry-connrefused --retry-all-errors"),
     valued=_valued(number="-m --max-time --connect-timeout --retry --retry-delay "
                           "--retry-max-time --max-redirs --max-filesize",
                    method="-X --request", header="-H --header", printed="-o --output -D "
@@ -159,3 +159,7 @@ INERT_READERS = frozenset("""
 jq gojq jaq head tail grep egrep fgrep rg wc sort uniq cut tr column less more cat nl fold fmt
 tac rev expand sha256sum sha1sum sha512sum md5sum shasum b2sum od hexdump strings openssl
 """.split())
+# Text tools an answer may be piped into when their script only reads: sed and awk print what
+# they are given unless the script writes a file or runs a command (``w``, ``e``,
+# ``system()``, ``print >``), which ``lookupline.LookupLine`` reads in the script itself.
+TEXT_FILTERS = frozenset({"sed", "gsed", "awk", "gawk", "mawk", "nawk"})

@@ -17,6 +17,7 @@ from clawgate import programs
 from clawgate.decision import Risk
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators.functioncalls import POSITIONAL_NAME
 from clawgate.validators.lookups import is_lookup
 from clawgate.validators.paths import QUIET_DEVICES
 from clawgate.validators.risktables import RULES
@@ -38,6 +39,9 @@ def risk_of(cmd: SimpleCommand, nested: bool = False) -> Risk:
     if not cmd.words:
         return Risk.LOW
     program = cmd.program or _static_name(cmd)
+    if program is None and "function" in cmd.nesting and POSITIONAL_NAME.fullmatch(
+            cmd.words[0].text):
+        return Risk.LOW  # an argument of the function run: each call carries its own tier
     if program is None:
         return Risk.HIGH
     tier = _program_tier(program, cmd)

@@ -16,6 +16,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.programs.languages import sed_commands, sed_subst_flags
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.flags import git_subcommand, parse_options
+from clawgate.validators.ghgraphql import graphql_reads
 
 _LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
 
@@ -155,7 +156,8 @@ def _status_only(cmd: SimpleCommand) -> Risk:
         return _MEDIUM
     if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
         return _MEDIUM
-    if cmd.program == "gh" and _first(cmd) == "api" and _gh_api_reads(cmd.args):
+    if cmd.program == "gh" and _first(cmd) == "api" and (
+            _gh_api_reads(cmd.args) or graphql_reads(cmd.args)):
         return _MEDIUM
     if cmd.program == "helm" and (_first(cmd) in _HELM_LOCAL or tuple(cmd.args[:2]) in (
             ("plugin", "list"), ("repo", "list"))):
@@ -186,7 +188,8 @@ _GH_API_FIELDS = ("-f", "-F", "--field", "--raw-field", "--input")
 
 def _gh_api_reads(args: tuple[str, ...]) -> bool:
     """``gh api ENDPOINT`` that only reads: no field, no input, no method but GET (``-X GET``,
-    ``--method=GET``), and not the GraphQL endpoint (whose query may be a mutation)."""
+    ``--method=GET``), and not the GraphQL endpoint (read by ``ghgraphql``: a document of
+    queries only)."""
     words = list(args)
     for index, arg in enumerate(words):
         if arg in ("-X", "--method"):
@@ -377,6 +380,21 @@ def _gem(cmd: SimpleCommand, base: Risk) -> Risk:
     return tier
 
 
+def _perl_packages(cmd: SimpleCommand, base: Risk) -> Risk:
+    """cpm installs into the project's ``local/`` unless ``-g``/``--global`` puts modules in
+    the Perl's own library (every project's); cpanm installs where the Perl's configuration
+    says (a local::lib, often), as pip does, but ``-U``/``--uninstall`` removes a module from
+    that library and ``--self-upgrade`` replaces cpanm itself. Short options cluster
+    (``-Uf``), as both programs' getopt allows."""
+    opts = {a.split("=", 1)[0] for a in cmd.args if a.startswith("--")}
+    short = {c for a in cmd.args if a[:1] == "-" and a[1:2] != "-" for c in a[1:]}
+    if cmd.program == "cpm":
+        return _HIGH if "--global" in opts or "g" in short else base
+    if {"--uninstall", "--self-upgrade"} & opts or "U" in short:
+        return _HIGH
+    return base
+
+
 # GNU tar, cpio and mt take an archive named ``[user@]host:file`` as one on another machine,
 # reached through rsh/ssh (``--rsh-command``), unless ``--force-local`` says otherwise.
 _REMOTE_ARCHIVE = lazy_pattern(r"^(?:[\w.+-]+@)?[A-Za-z0-9][\w.-]+:(?!//)")
@@ -419,6 +437,7 @@ RULES: dict[str, Rule] = {
     "openssl": _plain(_openssl),
     "text-tool": _plain(_text_tool),
     "gem": _gem,
+    "perl-packages": _perl_packages,
     "system-packages": _plain(_system_packages),
     "sysctl": _plain(_sysctl),
     "status-only": _plain(_status_only),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from clawgate import fsfacts
 from clawgate.decision import Outcome, Risk, Verdict
-from clawgate.shell.model import SimpleCommand
+from clawgate.shell.model import BRACE, SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
 _PROGRAMS = frozenset({"pip", "python", "uv", "uvx", "poetry", "pipx", "npm", "npx", "pnpm",
@@ -27,7 +27,7 @@ def _unknown(cmd: SimpleCommand, ctx: Context, *,
     from clawgate.packages import index
     from clawgate.packages.installs import named
 
-    found = named([w.value for w in cmd.words])
+    found = named(_expanded(cmd))
     if found is None and cmd.program in ("deno", "dx"):
         from clawgate.packages.installs import Named
 
@@ -49,6 +49,22 @@ def _unknown(cmd: SimpleCommand, ctx: Context, *,
             *remote, *(w.value or "" for w in cmd.words))):
         remote = _jsr_remote(cmd, remote, ctx)
     return (found.registry, names, remote) if names or remote else None
+
+
+def _expanded(cmd: SimpleCommand) -> list[str | None]:
+    """The words' values after brace expansion, as bash hands them to the program
+    (``@commitlint/{cli,config-conventional}`` is two names); a word bash would not expand
+    here (too many words, a sequence it does not make) stays as written."""
+    from clawgate.shell.braces import braces
+
+    values: list[str | None] = []
+    for word in cmd.words:
+        if word.value is not None and BRACE in word.expansions and (
+                expanded := braces(word.value)) is not None:
+            values.extend(expanded)
+        else:
+            values.append(word.value)
+    return values
 
 
 def _jsr_remote(cmd: SimpleCommand, remote: list[str], ctx: Context) -> list[str]:
