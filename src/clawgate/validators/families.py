@@ -33,6 +33,7 @@ from clawgate.validators import (  # noqa: F401
     exposure,
     fetchedcode,
     fetchedrun,
+    fetchedvars,
     files,
     functioncalls,
     gitconfig,
