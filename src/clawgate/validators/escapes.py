@@ -184,10 +184,14 @@ def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | 
     and long options of any program whose name says so (``--pre-hook``,
     ``--password-command``)."""
     ran = programs.runs(cmd)
-    found = [(e.option or "", e.word.value if e.word is not None else _NO_VALUE, True)
-             for e in ran if e.kind == "run"]
-    # options the catalog knows (a subcommand's too: `cargo watch --shell` is a wrapper's)
     spec = programs.entry(program) or programs.learned_entry(program) or {}
+    # a command an awk program gives literally is the line sh -c runs: CG-INTERP-003's
+    owned = spec.get("language") == "awk"
+    found = [(e.option or "", e.word.value if e.word is not None else _NO_VALUE, True)
+             for e in ran if e.kind == "run" and not (
+                 owned and e.option == "(script)" and e.word is not None
+                 and e.word.value is not None)]
+    # options the catalog knows (a subcommand's too: `cargo watch --shell` is a wrapper's)
     declared = set(spec.get("options", {})) | {e.option for e in ran}
     words = cmd.words
     for i, word in enumerate(words[1:], start=1):
