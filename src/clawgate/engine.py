@@ -35,7 +35,7 @@ from clawgate.records import field, record, replace
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
-from clawgate.shell.setaside import set_aside
+from clawgate.shell.setaside import COMMENT, literal_hash_reading, set_aside
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.lineshapes import LineDispatch
@@ -353,10 +353,13 @@ class Engine:
         judged for what it runs, as text the engine wrote (no spelling checks, no
         resolution): how it is written says nothing about a line it was never meant to be."""
         for kind, piece in set_aside(parsed):
-            if parse(piece).has_error:
+            # after a word, a comment not read as one is that command's arguments: the line
+            # so read is what may run
+            other = literal_hash_reading(parsed.source, piece) if kind == COMMENT else None
+            if parse(other or piece).has_error:
                 continue  # prose, or text in another language: no command to any reader
             alone = _Run(aside=True)
-            self._check_line(piece, ctx, alone, depth + 1, resolve=False)
+            self._check_line(other or piece, ctx, alone, depth + 1, resolve=False)
             if not alone.misparsing and any(_judged_deny(v) for v in alone.verdicts):
                 run.add(Verdict.ask(SET_ASIDE_ID, f"{kind} reads as a command that would be "
                                     "denied; a shell that reads it otherwise runs it",
