@@ -250,6 +250,24 @@ def tier(cmd: SimpleCommand, program: str | None = None) -> tuple[str, str | Non
     return found, spec.get("rule")
 
 
+_INSTALLED = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/",
+              "/usr/local/sbin/")
+
+
+def status_query(cmd: SimpleCommand) -> bool:
+    """``cmd`` is a status query of the catalog (``auditctl -s``, ``aa-status``): the
+    installed program, by name or from a system directory, given only words with which it
+    prints the system's state and changes nothing."""
+    spec = entry(cmd.program)
+    name = cmd.words[0].value if cmd.words else None
+    if spec is None or "queries" not in spec or name is None or cmd.redirects:
+        return False
+    if "/" in name and not name.startswith(_INSTALLED):
+        return False  # a file of that name elsewhere is not the program
+    allowed = set(spec["queries"])
+    return all(w.value is not None and w.value in allowed for w in cmd.words[1:])
+
+
 def runners() -> frozenset[str]:
     """Programs with an option that runs a command, code or a configuration."""
     return frozenset(name for name, spec in _load().items() if _may_run(spec))
