@@ -36,24 +36,22 @@ def set_aside(parsed: ParsedLine) -> tuple[tuple[str, str], ...]:
 
 
 _WORD_END = frozenset(";&|(){}<>\n")
-_WORD_HASH = re.compile(r"(?:^|(?<=[ \t]))#")  # a # opening a word: each one literal
 
 
-def literal_hash_reading(source: str, piece: str) -> str | None:
-    """The line as a shell that does not take this comment's ``#`` for a comment reads it
-    (zsh without ``interactive_comments``): every ``#`` opening a word of the comment escaped,
-    the rest of its line words and commands again. Only for a comment that stands once in the
-    line after a word on its line (``echo done # rm -rf ~``), whose text such a shell hands to
-    that command as arguments unless it holds operators or substitutions of its own; None for
-    any other comment (one opening a line or following an operator, found more than once, not
-    found): that one is judged as a line of its own."""
+def trailing_comment(source: str, piece: str) -> bool:
+    """The comment stands once in the line, after a word on its line and an unescaped blank
+    (``echo done # rm -rf ~``): where bash's reading is certain. A ``#`` opening a word starts
+    a comment that runs to the end of the line, whatever it holds, so its text is no command
+    to bash. A comment opening a line or following an operator, or found more than once, is
+    not this one, and ``a\\ #`` (an escaped blank: the ``#`` inside the word) is not either."""
     found = [m.start() for m in re.finditer(rf"#+[ \t]*{re.escape(piece)}", source)]
     if len(found) != 1:
-        return None
+        return False
     at = found[0]
-    before = source[:at].rstrip(" \t")
-    if len(before) == len(source[:at]) or not before or before[-1] in _WORD_END:
-        return None  # glued to a word, opening the line, or after an operator
-    end = source.find("\n", at)
-    end = len(source) if end < 0 else end
-    return source[:at] + _WORD_HASH.sub(r"\\#", source[at:end]) + source[end:]
+    if at == 0 or source[at - 1] not in " \t":
+        return False  # glued to a word: no comment to bash
+    before = source[:at].rstrip(" \t")  # the word, then a run of blanks up to the #
+    escapes = len(before) - len(before.rstrip("\\"))
+    if escapes % 2 == 1 and at - len(before) == 1:
+        return False  # the one blank is escaped: the # is inside the word
+    return bool(before) and before[-1] not in _WORD_END
