@@ -23,6 +23,9 @@ from clawgate.validators.privquery import privileged_query
     "sudo -u nobody aa-status",
     "sudo /usr/sbin/auditctl -l",
     "ufw status verbose",  # a status query without privileges: a read
+    "nginx -V",
+    "nginx -V 2>&1 | sed -re 's/ --/\\n--/g'",  # where its output goes: not a write
+    "sudo auditctl -l > audit-rules.txt",  # the caller's redirection, into the workspace
 ])
 def test_status_queries(line: str) -> None:
     assert_allowed(line)
@@ -46,6 +49,10 @@ def test_status_queries(line: str) -> None:
     ("sudo aa-teardown", DENY, None),
     ("sudo getenforce; sudo setenforce 0", DENY, None),
     ("su -c 'auditctl -l'", ASK, "CG-WRAP-002"),  # su starts a shell for the command
+    ("nginx", ASK, "CG-RISK-001"),  # the program alone starts a server: not a query
+    ("sudo nginx", ASK, "CG-WRAP-002"),
+    ("sudo auditctl", ASK, "CG-WRAP-002"),  # alone: not listed as a query
+    ("nginx -s stop", ASK, "CG-RISK-001"),
 ])
 def test_other_privileged_commands(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)

@@ -257,15 +257,19 @@ _INSTALLED = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/",
 def status_query(cmd: SimpleCommand) -> bool:
     """``cmd`` is a status query of the catalog (``auditctl -s``, ``aa-status``): the
     installed program, by name or from a system directory, given only words with which it
-    prints the system's state and changes nothing."""
+    prints the system's state and changes nothing (no words at all only where the catalog
+    lists the empty word: ``getenforce`` is a query, ``nginx`` starts a server). Where its
+    output goes is the redirections' to say, judged as writes."""
     spec = entry(cmd.program)
     name = cmd.words[0].value if cmd.words else None
-    if spec is None or "queries" not in spec or name is None or cmd.redirects:
+    if spec is None or "queries" not in spec or name is None:
         return False
     if "/" in name and not name.startswith(_INSTALLED):
         return False  # a file of that name elsewhere is not the program
     allowed = set(spec["queries"])
-    return all(w.value is not None and w.value in allowed for w in cmd.words[1:])
+    words = cmd.words[1:]
+    return all(w.value is not None and w.value in allowed for w in words) and (
+        bool(words) or "" in allowed)
 
 
 def runners() -> frozenset[str]:

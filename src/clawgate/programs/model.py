@@ -71,9 +71,10 @@ class Program(_Strict):
     language: Literal["sed", "awk", "expression", "console"] | None = None
     subcommands: dict[str, Tier | Subcommand] = Field(default_factory=dict)
     tasks: dict[str, Tier] = Field(default_factory=dict)
-    # A status query: the words with which the program only prints the system's state (none
-    # at all counts too; ``auditctl -l``, ``getenforce``). A command of these words alone
-    # changes nothing, and run with privileges it shows more and still changes nothing.
+    # A status query: the words with which the program only prints the system's state
+    # (``auditctl -l``; the empty word "" where the program alone is one: ``getenforce``). A
+    # command of these words alone changes nothing, and run with privileges it shows more and
+    # still changes nothing.
     queries: list[str] | None = None
     examples: list[Example] = Field(default_factory=list)
 
