@@ -48,7 +48,10 @@ _PRINTERS = frozenset({"echo", "printf"})
 _TEXT_ONLY = words_of("grep egrep fgrep rg ag ack echo printf")
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
 _CLIMB = lazy_pattern(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
-_COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/.]|\S+\s+\S)")
+# A value that reads as a command: a shell escape or pipe, a path (``/bin/x``, ``~/x``,
+# ``./x``, ``../x``, ``.../x``, ``.hidden/x``; not pnpm's ``...[origin/main]`` selector), or
+# words.
+_COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/]|\.+/|\.\w|\S+\s+\S)")
 _PIPE_VALUE = lazy_pattern(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
 _LIBRARY = lazy_pattern(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
 _BUILDERS = words_of("gcc g++ cc c++ clang clang++ ld ld.lld ld.gold make cmake ninja meson "
