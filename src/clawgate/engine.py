@@ -35,7 +35,7 @@ from clawgate.records import field, record, replace
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
-from clawgate.shell.setaside import set_aside
+from clawgate.shell.setaside import COMMENT, set_aside, trailing_comment
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.lineshapes import LineDispatch
@@ -353,6 +353,8 @@ class Engine:
         judged for what it runs, as text the engine wrote (no spelling checks, no
         resolution): how it is written says nothing about a line it was never meant to be."""
         for kind, piece in set_aside(parsed):
+            if kind == COMMENT and trailing_comment(parsed.source, piece):
+                continue  # after a word and a blank: bash's reading is certain, no command
             if parse(piece).has_error:
                 continue  # prose, or text in another language: no command to any reader
             alone = _Run(aside=True)

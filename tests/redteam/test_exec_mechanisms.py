@@ -186,8 +186,9 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("ssh LocalCommand", "ssh -o PermitLocalCommand=yes -o LocalCommand='{p}' host", ASK, False),
     ("scp -S", "scp -S '{p}' a.txt host:b.txt", ASK, False),
     # interpreters and their system calls
-    ("awk system", "awk 'BEGIN{{system(\"{p}\")}}'", ASK, False),
-    ("awk print |", "awk 'BEGIN{{print \"x\" | \"{p}\"}}'", ASK, False),
+    # awk's literal command is the line sh -c runs: judged as that line
+    ("awk system", "awk 'BEGIN{{system(\"{p}\")}}'", ALLOW, False),
+    ("awk print |", "awk 'BEGIN{{print \"x\" | \"{p}\"}}'", ALLOW, False),
     ("sed e", "sed -n '1e {p}' README.md", ASK, False),
     ("perl system", "perl -e 'system(\"{p}\")'", ASK, False),
     ("perl qx", "perl -e 'print qx({p})'", ASK, False),
@@ -220,9 +221,9 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("sqlite3 .shell", "sqlite3 db.sqlite '.shell {p}'", ASK, False),
     ("mysql -e \\!", "mysql -e '\\! {p}'", ASK, False),
     # script files that are standard input or a process substitution
-    ("awk -f -", "awk -f - <<< 'BEGIN{{system(\"{p}\")}}'", ASK, False),
+    ("awk -f -", "awk -f - <<< 'BEGIN{{system(\"{p}\")}}'", ALLOW, False),
     ("gawk --file=/dev/stdin", "gawk --file=/dev/stdin <<'EOF'\nBEGIN {{ system(\"{p}\") }}"
-     "\nEOF", ASK, False),
+     "\nEOF", ALLOW, False),
     ("sed -f /dev/stdin", "sed -f /dev/stdin notes.txt <<< '1e {p}'", ASK, False),
     ("vim -S <(echo)", "vim -S <(echo '!{p}')", ASK, False),
     ("bash --rcfile <(echo)", "bash --rcfile <(echo '{p}') -i", ASK, False),

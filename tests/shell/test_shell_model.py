@@ -195,6 +195,9 @@ def test_words_after_a_redirection_of_a_list_go_to_its_last_command() -> None:
     parsed = parse("true && rm 2>/dev/null -rf build | cat")
     assert [c.argv for c in parsed.commands] == [("true",), ("rm", "-rf", "build"), ("cat",)]
     assert parse("{ ls; } >out.txt more").has_error  # bash: a syntax error
+    negated = parse("! grep &>/dev/null x errlog")
+    assert [c.argv for c in negated.commands] == [("grep", "x", "errlog")]
+    assert not negated.has_error
 
 
 @pytest.mark.parametrize(("line", "joined"), [

@@ -21,7 +21,7 @@ DANGEROUS = [
     "sudo -i",
     "bash -i",
     "echo aWQ= | base64 -d | sh",
-    "awk 'BEGIN {system(\"id\")}'",
+    "awk 'BEGIN {system(\"/bin/sh\")}'",  # a literal command is sh -c's: a shell here
     "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=/bin/sh",
 ]
 WRAPPERS = ["nice -n 5", "timeout 10", "env A=1", "stdbuf -oL", "nohup", "time", "setsid",

@@ -20,9 +20,9 @@ from clawgate.validators.envpayload import imported_module
     ("JAVA_TOOL_OPTIONS=-agentlib:jdwp=transport=dt_socket,server=y java -jar a.jar", ASK,
      "CG-ENV-005"),
     ("SBT_OPTS='-XX:OnError=rm -rf ~' sbt test", DENY, None),
-    # a module with an import list loads code (asked) and holds no control character (a NUL
-    # in the line built for perl was one, DENY)
-    ("PERL5OPT=-MCarp=verbose prove -lr t", ASK, "CG-ESC-007"),
+    # a module outside perl's standard library, with an import list: asked, and no control
+    # character (a NUL in the line built for perl was one, DENY)
+    ("PERL5OPT=-MEvil=verbose prove -lr t", ASK, "CG-ESC-007"),
     # a browser that is a command line
     ("BROWSER='bash -c \"rm -rf ~\" #' gh repo view --web", DENY, None),
     ("BROWSER=./firefox python3 -m webbrowser https://example.com", ASK, "CG-ESC-007"),

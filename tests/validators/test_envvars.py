@@ -33,7 +33,7 @@ from clawgate.validators.envvars import CommandVariable
     ("NODE_OPTIONS='--require /tmp/x.js' node app.js", Outcome.ASK, "CG-ENV-002"),
     ("PYTHONPATH=/tmp/evil python app.py", Outcome.ASK, "CG-ENV-002"),
     ("GIT_CONFIG_KEY_0=core.pager git log", Outcome.ASK, "CG-ENV-002"),
-    ("NODE_OPTIONS='--experimental-loader ./x.mjs' node app.js", Outcome.ASK, "CG-ENV-002"),
+    ("NODE_OPTIONS='--experimental-loader /tmp/x.mjs' node app.js", Outcome.ASK, "CG-ENV-002"),
     ("NODE_OPTIONS='--max-old-space-size=4096 -r /tmp/x.js' node a.js", Outcome.ASK,
      "CG-ENV-002"),
     ("RUBYOPT=-I/tmp/evil rake -T", Outcome.ASK, "CG-ENV-002"),
@@ -85,6 +85,7 @@ def test_harmless_variables_are_allowed(line: str) -> None:
     "NODE_OPTIONS='--max-old-space-size=4096 --no-warnings' vite build",
     "RUBYOPT=-Itmp/plugin-home gem env version",
     "RUBYOPT='-W0 --disable-gems' ruby -v",
+    "NODE_OPTIONS='--experimental-loader ./x.mjs' node app.js",  # the project's own loader
 ])
 def test_program_variables_that_change_no_program(line: str) -> None:
     """CG-ENV-002 has no opinion (another family may: CG-ESC-007 on NODE_OPTIONS today)."""

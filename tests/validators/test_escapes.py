@@ -28,6 +28,11 @@ from clawgate.validators.staged import StagedPayload
     ("certbot renew --pre-hook 'touch /tmp/x'", ASK, "CG-ESC-002"),
     ("chrome '--gpu-launcher=\"id>/tmp/foo\"'", DENY, "CG-ESC-002"),
     ("restic --password-command='/opt/x' backup", ASK, "CG-ESC-002"),
+    # a filter, pager or editor option of an unknown program given a path or a command
+    ("zzrun --filter=./x.sh", ASK, "CG-ESC-002"),
+    ("zzrun --filter=.../sh", ASK, "CG-ESC-002"),
+    ("zzrun --filter=.hidden/x", ASK, "CG-ESC-002"),
+    ("zzrun --filter='rm -rf ~'", DENY, None),
     ("rsync -e 'sh -c id' a b:", DENY, "CG-ESC-001"),
     ("unison -sshcmd x --rsh='/opt/x' a b", ASK, "CG-ESC-002"),
     ("tcpdump -i lo -w x -G 1 -z /tmp/x", DENY, "CG-ESC-002"),
@@ -226,6 +231,7 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "opam --cli=2.1 pin --with-version=5.7.0-504 --no-action .",
     "mytool --no-pager ./src",
     "mytool --no-hook ~/notes",
+    "zzrun --filter=...",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     assert_allowed(line)

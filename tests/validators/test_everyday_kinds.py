@@ -15,6 +15,7 @@ from clawgate.decision import Outcome
     "NODE_OPTIONS=--no-experimental-require-module nyc --reporter lcovonly mocha",
     "RUBYOPT=-Ibundler/lib rake -T",
     "export NODE_OPTIONS=--max-old-space-size=4096",
+    "NODE_OPTIONS=--import=./hook.mjs node app.js",  # the project's own module
     # PATH entries after the old value only add programs, never replace one
     "PATH=\"$PATH:$(go env GOROOT)/lib/wasm\" GOOS=js GOARCH=wasm go test ./...",
     "export PATH=$PATH:/opt/tool/bin",
@@ -53,13 +54,13 @@ def test_everyday(line: str) -> None:
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
     ("NODE_OPTIONS='--require /tmp/x.js' jest", ASK, "CG-ESC-007"),
-    ("NODE_OPTIONS=--import=./hook.mjs node app.js", ASK, "CG-ESC-007"),
+    ("NODE_OPTIONS=--import=/tmp/hook.mjs node app.js", ASK, "CG-ESC-007"),
     ("RUBYOPT=-rsocket rake", ASK, "CG-ESC-007"),
     ("RUBYOPT=-I/tmp/evil rake", ASK, "CG-ESC-007"),
     ("PATH=/tmp/evil:$PATH make", ASK, "CG-ENV-002"),
     ("PATH=/tmp/evil make", ASK, "CG-ENV-002"),
     ("PYTHONPATH=$PYTHONPATH:/tmp/evil pytest", ASK, "CG-ENV-002"),  # read before site
-    ("NODE_OPTIONS=--experimental_loader=./x.mjs node a.js", ASK, "CG-ENV-002"),
+    ("NODE_OPTIONS=--experimental_loader=/tmp/x.mjs node a.js", ASK, "CG-ENV-002"),
     ("SHELL=/tmp/x make", ASK, "CG-ESC-007"),
     ("LD_LIBRARY_PATH=/tmp/evil ls", ASK, "CG-ENV-002"),
     ("export LD_LIBRARY_PATH=/tmp/evil:$LD_LIBRARY_PATH", ASK, "CG-ENV-002"),

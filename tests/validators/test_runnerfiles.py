@@ -21,7 +21,7 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
      "CG-ENV-001"),
     ("tee -a $GITHUB_ENV <<< 'PROMPT_COMMAND=id'", DENY, "CG-ENV-001"),
     # programs and search paths: as their export (CG-ENV-002)
-    ('echo "NODE_OPTIONS=--require ./hook.js" >> $GITHUB_ENV', ASK, "CG-ENV-002"),
+    ('echo "NODE_OPTIONS=--require /tmp/hook.js" >> $GITHUB_ENV', ASK, "CG-ENV-002"),
     ('echo "GIT_SSH_COMMAND=ssh -o ProxyCommand=x" >> $GITHUB_ENV', ASK, "CG-ENV-002"),
     ('echo "PYTHONPATH=/tmp/mods" >> $GITHUB_ENV', ASK, "CG-ENV-002"),
     ('echo "/tmp/evil" >> $GITHUB_PATH', ASK, "CG-ENV-002"),

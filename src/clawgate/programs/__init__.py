@@ -250,6 +250,28 @@ def tier(cmd: SimpleCommand, program: str | None = None) -> tuple[str, str | Non
     return found, spec.get("rule")
 
 
+_INSTALLED = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/",
+              "/usr/local/sbin/")
+
+
+def status_query(cmd: SimpleCommand) -> bool:
+    """``cmd`` is a status query of the catalog (``auditctl -s``, ``aa-status``): the
+    installed program, by name or from a system directory, given only words with which it
+    prints the system's state and changes nothing (no words at all only where the catalog
+    lists the empty word: ``getenforce`` is a query, ``nginx`` starts a server). Where its
+    output goes is the redirections' to say, judged as writes."""
+    spec = entry(cmd.program)
+    name = cmd.words[0].value if cmd.words else None
+    if spec is None or "queries" not in spec or name is None:
+        return False
+    if "/" in name and not name.startswith(_INSTALLED):
+        return False  # a file of that name elsewhere is not the program
+    allowed = set(spec["queries"])
+    words = cmd.words[1:]
+    return all(w.value is not None and w.value in allowed for w in words) and (
+        bool(words) or "" in allowed)
+
+
 def runners() -> frozenset[str]:
     """Programs with an option that runs a command, code or a configuration."""
     return frozenset(name for name, spec in _load().items() if _may_run(spec))

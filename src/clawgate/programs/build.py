@@ -68,6 +68,8 @@ def _program(entry: Program) -> dict[str, Any]:
         out["subcommands"] = {k: _sub(v) for k, v in entry.subcommands.items()}
     if entry.tasks:
         out["tasks"] = dict(entry.tasks)
+    if entry.queries is not None:
+        out["queries"] = sorted(entry.queries)
     return out
 
 

@@ -9,6 +9,7 @@ address, and the ``w FILE``/``e`` flags of ``s///``. awk: ``print > FILE``, ``>>
 from __future__ import annotations
 
 from clawgate.lazyre import lazy_pattern
+from clawgate.programs.awksites import awk_commands
 from clawgate.shell.model import Word
 
 TYPE_CHECKING = False
@@ -252,7 +253,10 @@ def awk_effects(program: str) -> list[Effect]:
     for match in _AWK_IN.finditer(program):
         target, known = _awk_target(match.group("t"))
         found.append(_effect("read", target, known))
-    if _AWK_RUN.search(_AWK_REGEX.sub("//", program)):
+    commands = awk_commands(program)
+    if commands is not None:  # each command known: the line ``sh -c`` runs
+        found += [_effect("run", command) for command in commands]
+    elif _AWK_RUN.search(_AWK_REGEX.sub("//", program)):
         found.append(_effect("run", None))
     return found
 

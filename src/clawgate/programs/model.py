@@ -17,7 +17,7 @@ Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",
                         "gem", "perl-packages", "crontab", "command", "sysctl", "cloud-reads",
-                        "editor", "archive", "sets-system"})
+                        "editor", "archive", "sets-system", "privileged"})
 
 
 class _Strict(BaseModel):
@@ -71,6 +71,11 @@ class Program(_Strict):
     language: Literal["sed", "awk", "expression", "console"] | None = None
     subcommands: dict[str, Tier | Subcommand] = Field(default_factory=dict)
     tasks: dict[str, Tier] = Field(default_factory=dict)
+    # A status query: the words with which the program only prints the system's state
+    # (``auditctl -l``; the empty word "" where the program alone is one: ``getenforce``). A
+    # command of these words alone changes nothing, and run with privileges it shows more and
+    # still changes nothing.
+    queries: list[str] | None = None
     examples: list[Example] = Field(default_factory=list)
 
     _spellings = field_validator("options")(_check_spellings)

@@ -9,6 +9,8 @@ denied command and costs nothing.
 
 from __future__ import annotations
 
+import re
+
 from clawgate.shell.model import ParsedLine
 
 _MAX_PIECES = 16  # pieces judged per line; the rest are not (each is a whole check)
@@ -31,3 +33,25 @@ def set_aside(parsed: ParsedLine) -> tuple[tuple[str, str], ...]:
         if piece and piece[:_MAX_CHARS] not in seen:
             seen[piece[:_MAX_CHARS]] = kind
     return tuple((kind, piece) for piece, kind in seen.items())[:_MAX_PIECES]
+
+
+_WORD_END = frozenset(";&|(){}<>\n")
+
+
+def trailing_comment(source: str, piece: str) -> bool:
+    """The comment stands once in the line, after a word on its line and an unescaped blank
+    (``echo done # rm -rf ~``): where bash's reading is certain. A ``#`` opening a word starts
+    a comment that runs to the end of the line, whatever it holds, so its text is no command
+    to bash. A comment opening a line or following an operator, or found more than once, is
+    not this one, and ``a\\ #`` (an escaped blank: the ``#`` inside the word) is not either."""
+    found = [m.start() for m in re.finditer(rf"#+[ \t]*{re.escape(piece)}", source)]
+    if len(found) != 1:
+        return False
+    at = found[0]
+    if at == 0 or source[at - 1] not in " \t":
+        return False  # glued to a word: no comment to bash
+    before = source[:at].rstrip(" \t")  # the word, then a run of blanks up to the #
+    escapes = len(before) - len(before.rstrip("\\"))
+    if escapes % 2 == 1 and at - len(before) == 1:
+        return False  # the one blank is escaped: the # is inside the word
+    return bool(before) and before[-1] not in _WORD_END

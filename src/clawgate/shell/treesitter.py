@@ -951,8 +951,10 @@ def _start(node: Node) -> int:
 
 
 def _last_command(node: Node | None) -> Node | None:
-    """The simple command a list or pipeline ends with (None when it ends otherwise)."""
-    while node is not None and node.type in ("list", "pipeline"):
+    """The simple command a list or pipeline ends with, or a negated one holds (``! grep
+    &>/dev/null x``: bash's ``!`` applies to the pipeline, the words are grep's); None when it
+    ends otherwise."""
+    while node is not None and node.type in ("list", "pipeline", "negated_command"):
         node = node.named_children[-1] if node.named_children else None
     return node if node is not None and node.type == "command" else None
 

@@ -10,6 +10,7 @@ import shlex
 
 from clawgate import programs as catalog
 from clawgate.decision import Outcome, Verdict
+from clawgate.inline.lisp import pure_lisp
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.clobbers import EVERY, clobbered
 from clawgate.shell.envsplit import env_split
@@ -55,7 +56,11 @@ class ProgramRunsValue(Validator):
     whose purpose is running commands (``env -S``, ``git rebase -x``) is checked as the
     command it is; one handed to any other program is CG-ESC-002's.
 
-    Bad: ``git log --ext-diff -p``. Harmless: ``git log -p``.
+    Lisp given to ``emacs --eval`` whose every call only computes or prints is pure
+    (``inline/lisp.py``) and asks nothing.
+
+    Bad: ``git log --ext-diff -p``. Harmless: ``git log -p``,
+    ``emacs --batch --eval '(princ emacs-version)'``.
     """
 
     id = "CG-PROG-001"
@@ -69,7 +74,7 @@ class ProgramRunsValue(Validator):
         spec = catalog.entry(cmd.program) or {}
         console = spec.get("language") == "console"
         found = [e for e in catalog.runs(cmd) if e.kind in _ASKING
-                 and not (console and e.kind == "code")]
+                 and not (console and e.kind == "code") and not _pure(cmd, e)]
         literal = tuple(e.word.value for e in found if e.kind == "run" and e.word is not None
                         and e.word.value)
         asking = [e for e in found if e.kind != "run"]
@@ -90,6 +95,19 @@ class ProgramRunsValue(Validator):
         return Verdict.unwrap(*literal, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{cmd.program} {first.option or ''} runs "
                               f"{_what(first.kind)}".replace("  ", " "))
+
+
+# Programs whose code options take Lisp, by option: code that only computes and prints is
+# judged pure (``inline/lisp.py``); the inline-code check reads what else it calls.
+_LISP_CODE = {"emacs": frozenset({"--eval", "-eval"})}
+
+
+def _pure(cmd: SimpleCommand, effect: catalog.Effect) -> bool:
+    """``emacs --batch --eval '(princ emacs-version)'``: code that computes and prints."""
+    options = _LISP_CODE.get(family_name(cmd.program) or "")
+    return (effect.kind == "code" and options is not None and effect.option in options
+            and effect.word is not None and effect.word.value is not None
+            and pure_lisp(effect.word.value))
 
 
 # Operands a wrapper reads as a script of the project's package manager (concurrently's

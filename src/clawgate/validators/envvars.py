@@ -16,6 +16,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.envloads import known_module, module_load
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.programs import harmless_command
 
@@ -257,17 +258,27 @@ def _prefix(cmd: SimpleCommand, name: str) -> bool:
 
 def switches_only(value: Word, ctx: Context, name: str = "") -> bool:
     """Every option of ``NODE_OPTIONS``/``RUBYOPT``/``PERL5OPT`` is a switch that loads nothing
-    (``-w``; never ``-M``/``-m``, which load a module and may carry code), or a
-    RUBYOPT ``-IDIR`` inside the workspace; every JVM option of ``JAVA_TOOL_OPTIONS`` and the
-    like a heap, GC, property or module-access setting."""
+    (``-w``), a ``-IDIR`` inside the workspace, or loads the project's own module or an
+    installed package named plainly (``--require ./tests/setup.js``, ``-MCarp=verbose``:
+    ``envloads.py``; never a module outside the workspace or code in the value); every JVM
+    option of ``JAVA_TOOL_OPTIONS`` and the like a heap, GC, property or module-access
+    setting."""
     if value.value is None:
         return False
     if name in JVM_OPTION_VARIABLES:
         words = value.value.split()
         return bool(words) and all(_JVM_SWITCH.match(w) for w in words)
     options = [_v8_spelling(o) for o in value.value.split()]
-    for option in options:
-        if option.startswith("-I") and len(option) > 2:
+    index = 0
+    while index < len(options):
+        option = options[index]
+        following = options[index + 1] if index + 1 < len(options) else None
+        loaded = module_load(name, option, following)
+        index += loaded[1] if loaded is not None else 1
+        if loaded is not None:  # the project's own module or an installed package
+            if not known_module(name, loaded[0], lambda p: _inside(Word(p, p), ctx)):
+                return False
+        elif option.startswith("-I") and len(option) > 2:
             if not _inside(Word(option[2:], option[2:]), ctx):
                 return False
         elif not _SWITCHES.match(option):

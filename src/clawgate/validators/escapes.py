@@ -48,10 +48,10 @@ _PRINTERS = frozenset({"echo", "printf"})
 _TEXT_ONLY = words_of("grep egrep fgrep rg ag ack echo printf")
 # Climbing out of a directory into the system's program directories (``../../bin/sh``).
 _CLIMB = lazy_pattern(r"(?<![./])\.\./(?:\.\./)*+(?:usr/)?(?:local/)?s?bin/\w")
-# A value that reads as a command: a pipe or shell escape, a path to a program (``~/bin/x``,
-# ``./x``, ``.venv/bin/x``), or words with a blank between; not ``...[origin/main]`` (a
-# package selector of pnpm and turbo, spelled with dots).
-_COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/]|\.{1,2}/|\.\w|\S+\s+\S)")
+# A value that reads as a command: a shell escape or pipe, a path (``/bin/x``, ``~/x``,
+# ``./x``, ``../x``, ``.../x``, ``.hidden/x``; not pnpm's ``...[origin/main]`` selector), or
+# words.
+_COMMANDISH = lazy_pattern(r"^\s*(?:[!|]|[~/]|\.+/|\.\w|\S+\s+\S)")
 _PIPE_VALUE = lazy_pattern(r"^(?:-\w|--?[\w.-]+=|[\w.-]+=)?\s*\|\s*([/~.\w$].*)$", re.S)
 _LIBRARY = lazy_pattern(r"\.(?:so(?:\.\d+)*|dylib)$|^lib[\w.-]*$")
 _BUILDERS = words_of("gcc g++ cc c++ clang clang++ ld ld.lld ld.gold make cmake ninja meson "
@@ -187,10 +187,14 @@ def _command_options(cmd: SimpleCommand, program: str) -> list[tuple[str, str | 
     and long options of any program whose name says so (``--pre-hook``,
     ``--password-command``)."""
     ran = programs.runs(cmd)
-    found = [(e.option or "", e.word.value if e.word is not None else _NO_VALUE, True)
-             for e in ran if e.kind == "run"]
-    # options the catalog knows (a subcommand's too: `cargo watch --shell` is a wrapper's)
     spec = programs.entry(program) or programs.learned_entry(program) or {}
+    # a command an awk program gives literally is the line sh -c runs: CG-INTERP-003's
+    owned = spec.get("language") == "awk"
+    found = [(e.option or "", e.word.value if e.word is not None else _NO_VALUE, True)
+             for e in ran if e.kind == "run" and not (
+                 owned and e.option == "(script)" and e.word is not None
+                 and e.word.value is not None)]
+    # options the catalog knows (a subcommand's too: `cargo watch --shell` is a wrapper's)
     declared = set(spec.get("options", {})) | {e.option for e in ran}
     words = cmd.words
     for i, word in enumerate(words[1:], start=1):

@@ -17,6 +17,7 @@ import posixpath
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators.indexhosts import index_kind
 from clawgate.validators.written import written
 
 JSON_MANIFEST = lazy_pattern(r"(?:^|/)(?:package|composer)\.json$")
@@ -85,6 +86,10 @@ _INERT_SETTINGS = (
     "enableColors", "enableMessageNames", "defaultSemverRangePrefix", "compressionLevel",
     "preferInteractive", "npmMinimalAgeGate",
 )
+# The settings that name the package index: npm's registry (a scope's too), yarn 1's registry,
+# yarn 2's npmRegistryServer, pip's index-url and extra-index-url.
+_INDEX_KEY = lazy_pattern(r"(?i)^(?:@[\w.-]+:)?registry$|^npmRegistryServer$|"
+                          r"^(?:extra[-_])?index[-_]url$")
 # A value that is a word, a number or a version-range sign (true, 60, ~, error).
 _PLAIN_VALUE = lazy_pattern(r"^[\w.^~+-]*$")
 # Where the readers of these files end a line: npm's ini at any CR or LF, Python's
@@ -107,7 +112,11 @@ INERT_SETTINGS = frozenset(map(_spelling, _INERT_SETTINGS))
 
 def inert_setting(key: str, value: str) -> bool:
     """``key`` (in any case, with ``_``, ``-`` or neither) is a setting known to be inert and
-    ``value`` a plain word for it."""
+    ``value`` a plain word for it; or it names the package index and ``value`` is the
+    ecosystem's own public one over HTTPS (``registry=https://registry.npmjs.org/``,
+    ``index-url = https://pypi.org/simple``): where packages come from anyway."""
+    if _INDEX_KEY.match(key):
+        return index_kind(value.strip().strip("\"'")) == "default"
     return _spelling(key) in INERT_SETTINGS and bool(_PLAIN_VALUE.match(value))
 
 

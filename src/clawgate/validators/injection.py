@@ -299,17 +299,40 @@ def _split_by_quotes(text: str) -> bool:
     return _SPLIT_QUOTES.search(plain) is not None
 
 
+_PRINTERS = frozenset({"echo", "printf"})
+_TO_FILE = frozenset({">", ">>", ">|", "&>", "&>>"})
+
+
+def _output_to_file(cmd: SimpleCommand) -> bool:
+    """Every redirection of the command's standard output is to a named file (``> words.txt``;
+    not ``/dev/stdout``, a process substitution or a name known only at run time), there is
+    one, and no ``printf -v`` keeps the text in a variable: what it prints goes nowhere else
+    (no pipe, no substitution, no later command line reads it)."""
+    if any(w.shown.startswith("-v") for w in cmd.words[1:]):
+        return False
+    stdout = [r for r in cmd.redirects if r.writes and r.fd in (None, 1)]
+    return bool(stdout) and all(
+        r.op in _TO_FILE and r.target is not None and r.target.value is not None
+        and not r.target.value.startswith(("/dev/", "/proc/")) for r in stdout)
+
+
 @register
 class SplitWord(Validator):
     """An argument split by quotes or backslashes that change nothing (``/e"t"c/pa''sswd``,
     ``c\\at``): the spelling exists only to slip past filters that match words. ASK.
 
-    Bad: ``cat /e"t"c/sha''dow``. Harmless: ``git log --format="%h %s"``, ``printf 'a\\tb'``.
+    The words ``echo`` or ``printf`` print into a file split nothing: they are the file's
+    text, which the checks of files written and later run read by its value.
+
+    Bad: ``cat /e"t"c/sha''dow``. Harmless: ``git log --format="%h %s"``, ``printf 'a\\tb'``,
+    ``printf '%s\\n' "c""at" > words.txt``.
     """
 
     id = "CG-INJ-013"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program in _PRINTERS and _output_to_file(cmd):
+            return Verdict.passthrough()  # text put in a file, judged there by its value
         for word in cmd.words[1:]:
             if not word.quoted or word.value is None:
                 continue

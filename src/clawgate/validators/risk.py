@@ -86,6 +86,8 @@ def _program_tier(program: str, cmd: SimpleCommand) -> Risk:
     if cmd.args in _ASKS_ITSELF and "/" not in cmd.words[0].shown:
         return Risk.LOW  # aws --version, terraform -help: the tool describes itself
     name, rule = found
+    if programs.status_query(cmd):
+        return Risk.LOW  # prints the system's state, changes nothing (ufw status)
     if rule is not None:
         return RULES[rule](cmd, _TIERS[name])
     if name == "network":

@@ -17,6 +17,7 @@ from clawgate.programs.languages import sed_commands, sed_subst_flags
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.flags import git_subcommand, parse_options
 from clawgate.validators.ghgraphql import graphql_reads
+from clawgate.validators.privquery import privileged_query
 
 _LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
 
@@ -441,6 +442,8 @@ RULES: dict[str, Rule] = {
     "system-packages": _plain(_system_packages),
     "sysctl": _plain(_sysctl),
     "status-only": _plain(_status_only),
+    # sudo, doas: a status query shows more of the system's state, the rest may change it
+    "privileged": _plain(lambda cmd: _MEDIUM if privileged_query(cmd) is not None else _HIGH),
     "sets-system": _plain(_sets_system),
     "cloud-reads": _plain(_cloud_reads),
     "editor": _editor,

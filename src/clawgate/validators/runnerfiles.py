@@ -32,7 +32,7 @@ class RunnerEnvironmentFile(Validator):
     """A write to ``$GITHUB_ENV`` or ``$GITHUB_PATH``, judged as the ``export`` every later
     step of the job then runs under; text whose names cannot be read before it runs is ASK.
 
-    Bad: ``echo "NODE_OPTIONS=--require ./x.js" >> $GITHUB_ENV``. Harmless: ``echo
+    Bad: ``echo "NODE_OPTIONS=--require /tmp/x.js" >> $GITHUB_ENV``. Harmless: ``echo
     "VERSION=1.2" >> "$GITHUB_ENV"``, ``echo "$HOME/.local/bin" >> $GITHUB_PATH``.
     """
 

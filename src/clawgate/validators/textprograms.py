@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.programs.awksites import awk_commands, literal_commands, unquote
 from clawgate.programs.languages import (
     MAX_UNREAD_SCRIPT,
     sed_commands,
@@ -20,12 +21,6 @@ from clawgate.validators.base import Context, Validator, register
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk"})
 _AWK = opts("Ffvile", "field-separator assign file include load source")
 _AWK_STRING = r'("(?:\\.|[^"\\])*")'
-# Where awk starts a command: system(...), "cmd" | getline, print | "cmd"; group 1 holds the
-# command when it is a string literal.
-_AWK_SITES = lazy_pattern(rf"\bsystem\s*\(\s*(?:{_AWK_STRING}\s*\)|(?P<var>[A-Za-z_]\w*)\s*\))?|"
-                          rf"(?:{_AWK_STRING}\s*)?(?<!\|)\|\s*getline|"
-                          rf"(?<![|])\|(?![|&])\s*(?!getline)(?:{_AWK_STRING}|[A-Za-z_]\w*)"
-                          r"(?=\s*[;}\n)]|\s*$)|\|&")
 _AWK_NET = lazy_pattern(r"/inet\d?/")
 # ``print "TEXT" | "sh"``: literal text printed into a shell is the shell's script.
 _AWK_INTO_SHELL = lazy_pattern(rf"\bprintf?\s*\(?\s*{_AWK_STRING}\s*\)?\s*\|\s*"
@@ -113,13 +108,14 @@ def numbers_only(word: Word) -> str | None:
 @register
 class AwkCommands(Validator):
     """awk programs that run commands (``system()``, ``print | "cmd"``, ``"cmd" | getline``,
-    ``|&`` coprocesses): ASK, and a command given as a string literal, or as a variable the
-    line sets with ``-v NAME=VALUE``, is checked as the command line ``sh -c`` runs; a
-    command built from what a download printed, and ``/inet/`` network files (a remote shell
-    in awk), are DENY. A program in a file (``-f``) is a local script.
+    ``|&`` coprocesses). Where every command is known (a string literal, or a variable the
+    line sets with ``-v NAME=VALUE``), each is judged as the command line ``sh -c`` runs, as
+    ``sh -c 'CMD'`` would be (``print | "sort -u"`` is sort's); a command known only at run
+    time asks; a command built from what a download printed, and ``/inet/`` network files
+    (a remote shell in awk), are DENY. A program in a file (``-f``) is a local script.
 
     Bad: ``awk 'BEGIN {system("/bin/sh")}'``, ``awk -v c='rm -rf ~' 'BEGIN{system(c)}'``.
-    Harmless: ``awk -F, '{print $1}' data.csv``.
+    Harmless: ``awk -F, '{print $1}' data.csv``, ``awk '{ print | "sort -u" }' names.txt``.
     """
 
     id = "CG-INTERP-003"
@@ -137,51 +133,25 @@ class AwkCommands(Validator):
                 return Verdict.ask(self.id, "the awk program is only known at run time")
             if _AWK_NET.search(program):
                 return Verdict.deny(self.id, "awk opens a network connection")
-            commands = _awk_commands(program, variables)
+            commands = awk_commands(program, variables)
             if commands is None:
-                fetched = [c for c in _literal_commands(program) if _fetches(c)]
+                fetched = [c for c in literal_commands(program) if _fetches(c)]
                 if fetched:
                     return Verdict.deny(self.id, f"the awk program runs a command built from "
                                         f"what {fetched[0]!r} prints: text from the network "
                                         "run", hint="download it, read it, then run it")
                 return Verdict.ask(self.id, "the awk program runs commands built at run time")
             commands += _printed_into_shell(program)
-            if commands:
-                return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
-                                      message="the awk program runs shell commands")
+            if commands:  # each the line sh -c runs, judged as that line
+                return Verdict.unwrap(*commands)
         return Verdict.passthrough()
 
 
 def _printed_into_shell(program: str) -> list[str]:
     """The literal texts an awk program prints into a shell (``print "id" | "sh"``): the
     command lines that shell runs."""
-    return [_awk_unquote(m.group(1)) for m in _AWK_INTO_SHELL.finditer(program)]
-
-
-def _awk_unquote(literal: str) -> str:
-    return literal[1:-1].replace("\\n", "\n").replace('\\"', '"').replace("\\\\", "\\")
-
-
-def _awk_commands(program: str, variables: dict[str, str] | None = None) -> list[str] | None:
-    """The command strings an awk program runs (checked in turn), or None when one of them is
-    not a literal nor a variable ``-v`` set (a concatenation, a ``|&`` coprocess)."""
-    found: list[str] = []
-    for site in _AWK_SITES.finditer(program):
-        var = site.group("var")
-        if var is not None and variables is not None and var in variables:
-            found.append(variables[var])
-            continue
-        literal = next((g for g in site.groups() if g is not None and g != var), None)
-        if literal is None:
-            return None
-        found.append(_awk_unquote(literal))
-    return found
-
-
-def _literal_commands(program: str) -> list[str]:
-    """The commands an awk program gives as string literals (the others left out)."""
-    return [_awk_unquote(g) for site in _AWK_SITES.finditer(program)
-            for g in site.groups() if g is not None and g.startswith('"')]
+    return [text for m in _AWK_INTO_SHELL.finditer(program)
+            if (text := unquote(m.group(1))) is not None]
 
 
 def awk_variables(cmd: SimpleCommand) -> dict[str, str]:

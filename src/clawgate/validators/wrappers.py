@@ -12,6 +12,7 @@ from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.privquery import privileged_query
 from clawgate.validators.programs import SHELLS
 from clawgate.validators.wrapargv import (
     SUBCOMMAND_PROGRAMS,
@@ -126,10 +127,15 @@ class ArgvWrapper(Validator):
 @register
 class PrivilegedWrapper(Validator):
     """``sudo``, ``doas``, ``su``, ``pkexec``, ``run0``, ``chroot``, ``nsenter``, ``setpriv``,
-    ``systemd-run`` ... run a command with other privileges: always ASK, and DENY for a shell
+    ``systemd-run`` ... run a command with other privileges: ASK, and DENY for a shell
     (``sudo -i``, ``su``, ``doas sh``, ``pkexec /bin/sh``); the inner command is checked too.
 
-    Bad: ``sudo -u root /bin/sh``. Harmless: none; even ``sudo apt-get update`` is asked.
+    A status query of the program catalog (``sudo auditctl -s``, ``doas aa-status``: the
+    installed program given only the words with which it prints the system's state) is judged
+    as the query it is: privileges show more of that state and change nothing.
+
+    Bad: ``sudo -u root /bin/sh``. Harmless: ``sudo aa-status`` (``sudo apt-get update`` is
+    asked all the same).
     """
 
     id = "CG-WRAP-002"
@@ -140,6 +146,9 @@ class PrivilegedWrapper(Validator):
         spec = PRIVILEGED.get(program) if program else None
         if spec is None:
             return Verdict.passthrough()
+        query = privileged_query(cmd)
+        if query is not None:  # shows more of the system's state, changes nothing
+            return Verdict.unwrap(query)
         words = tuple(w for w in cmd.words if w.shown != "-")
         if program == "runuser" and not any(w.shown.startswith(("-u", "--user")) for w in words):
             spec = PRIVILEGED["su"]  # runuser [-l] USER -c CMD: su's form, a user operand

@@ -1,0 +1,71 @@
+"""A status query run with privileges (CG-WRAP-002, ``privquery.py``): the installed program
+given only the words with which the catalog says it prints the system's state is judged as the
+query it is; anything else ``sudo`` or ``doas`` runs keeps its question or its DENY."""
+
+from __future__ import annotations
+
+import pytest
+from vtables import ASK, DENY, assert_allowed, assert_caught
+
+from clawgate.decision import Outcome
+from clawgate.shell import parse_one
+from clawgate.validators.privquery import privileged_query
+
+
+@pytest.mark.parametrize("line", [
+    "sudo auditctl -l",
+    "sudo auditctl -s",
+    "sudo aa-status",
+    "doas aa-status",
+    "sudo getenforce",
+    "sudo sestatus -v",
+    "sudo ufw status",
+    "sudo -u nobody aa-status",
+    "sudo /usr/sbin/auditctl -l",
+    "ufw status verbose",  # a status query without privileges: a read
+    "nginx -V",
+    "nginx -V 2>&1 | sed -re 's/ --/\\n--/g'",  # where its output goes: not a write
+    "sudo auditctl -l > audit-rules.txt",  # the caller's redirection, into the workspace
+])
+def test_status_queries(line: str) -> None:
+    assert_allowed(line)
+
+
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("sudo auditctl -e 0", DENY, None),  # audit logging turned off
+    ("sudo auditctl -D", DENY, None),  # every audit rule deleted
+    ("sudo auditctl -R /tmp/rules", ASK, "CG-WRAP-002"),  # rules loaded from a file
+    ("sudo ./auditctl -l", ASK, "CG-WRAP-002"),  # a file of that name, not the program
+    ("sudo /tmp/auditctl -l", ASK, "CG-WRAP-002"),
+    ("sudo -R /mnt auditctl -l", ASK, "CG-WRAP-002"),  # another root's program
+    ("sudo -s auditctl -l", ASK, "CG-WRAP-002"),  # run by a shell
+    ("sudo auditctl -l > /etc/x", ASK, None),  # a write outside the workspace
+    ("sudo LD_PRELOAD=/tmp/x.so auditctl -l", DENY, "CG-ENV-001"),
+    ("sudo env LD_PRELOAD=/tmp/x.so auditctl -l", DENY, None),
+    ("sudo setenforce permissive", DENY, None),
+    ("sudo systemctl disable --now auditd", DENY, None),
+    ("sudo ufw disable", ASK, "CG-WRAP-002"),
+    ("sudo apt-get update", ASK, "CG-WRAP-002"),
+    ("sudo aa-teardown", DENY, None),
+    ("sudo getenforce; sudo setenforce 0", DENY, None),
+    ("su -c 'auditctl -l'", ASK, "CG-WRAP-002"),  # su starts a shell for the command
+    ("nginx", ASK, "CG-RISK-001"),  # the program alone starts a server: not a query
+    ("sudo nginx", ASK, "CG-WRAP-002"),
+    ("sudo auditctl", ASK, "CG-WRAP-002"),  # alone: not listed as a query
+    ("nginx -s stop", ASK, "CG-RISK-001"),
+])
+def test_other_privileged_commands(line: str, expected: Outcome, rule: str | None) -> None:
+    assert_caught(line, expected, rule)
+
+
+@pytest.mark.parametrize(("line", "query"), [
+    ("sudo auditctl -s", "auditctl -s"),
+    ("doas -u root aa-status --json", "aa-status --json"),
+    ("sudo auditctl -s -e 0", None),
+    ("sudo -Es getenforce", None),
+    ("sudo --chroot=/mnt getenforce", None),
+    ("nice getenforce", None),
+])
+def test_privileged_query(line: str, query: str | None) -> None:
+    found = privileged_query(parse_one(line))
+    assert (found.text if found is not None else None) == query
