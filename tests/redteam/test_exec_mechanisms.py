@@ -4,9 +4,9 @@ Each mechanism is a template (``{p}`` is the payload). Dangerous payloads (delet
 directory, a download piped into a shell, a private key sent out) are DENY by themselves, so
 they must come out DENY through any mechanism that lets the payload be read; a harmless
 payload (``echo hi``, ``ls``) comes out ALLOW through a mechanism that is fully readable and
-runs nothing else (``bash -c``, ``find -exec``, a here-string into a shell), and ASK through
-one that runs more than the payload or hands it to a program by a setting (``git -c
-core.pager``, a pipe into a shell, ``sudo``). Templates that cannot carry a pipe take the
+runs nothing else (``bash -c``, ``find -exec``, a here-string or a literal printer's output
+piped into a shell), and ASK through one that runs more than the payload or hands it to a
+program by a setting (``git -c core.pager``, ``sudo``). Templates that cannot carry a pipe take the
 payload as argv words (``argv``), and get only the payloads without one.
 
 These lines are data: they are decided by the engine, never run.
@@ -76,10 +76,11 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     (". /dev/fd/0 <<<", ". /dev/fd/0 <<< '{p}'", ALLOW, False),
     ("source /proc/self/fd/0 <<EOF", "source /proc/self/fd/0 <<'EOF'\n{p}\nEOF", ALLOW, False),
     ("builtin source /dev/stdin <<<", "builtin source /dev/stdin <<< '{p}'", ALLOW, False),
-    ("printf | bash", "printf '%s\\n' '{p}' | bash", ASK, False),
-    ("echo | /bin/sh", "echo '{p}' | /bin/sh", ASK, False),
-    ("cat <<EOF | sh", "cat <<'EOF' | sh\n{p}\nEOF", ASK, False),
-    ("echo | source /dev/stdin", "echo '{p}' | source /dev/stdin", ASK, False),
+    # a literal printer piped into a shell: the shell runs what is printed, read exactly
+    ("printf | bash", "printf '%s\\n' '{p}' | bash", ALLOW, False),
+    ("echo | /bin/sh", "echo '{p}' | /bin/sh", ALLOW, False),
+    ("cat <<EOF | sh", "cat <<'EOF' | sh\n{p}\nEOF", ALLOW, False),
+    ("echo | source /dev/stdin", "echo '{p}' | source /dev/stdin", ALLOW, False),
     ("bash <(echo)", "bash <(echo '{p}')", ASK, False),
     ("source <(echo)", "source <(echo '{p}')", ASK, False),
     (". <(printf)", ". <(printf '%s\\n' '{p}')", ASK, False),
@@ -142,7 +143,7 @@ MECHANISMS: list[tuple[str, str, Outcome, bool]] = [
     ("find -okdir argv", "find . -maxdepth 0 -okdir {p} ';'", ALLOW, True),
     ("parallel :::", "parallel ::: '{p}'", ALLOW, False),
     ("parallel sh -c :::", "parallel sh -c ::: '{p}'", ASK, False),
-    ("echo | parallel", "echo '{p}' | parallel", ASK, False),
+    ("echo | parallel", "echo '{p}' | parallel", ALLOW, False),
     # git's and other programs' settings that name a command
     ("git -c alias !", "git -c alias.x='!{p}' x", ASK, False),
     ("git -c core.pager", "git -c core.pager='{p}' log", ASK, False),
