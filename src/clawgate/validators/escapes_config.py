@@ -195,7 +195,8 @@ class ConfigCommand(Validator):
     """A setting given on the command line (or saved with ``git config``) that names a command:
     ``git -c core.pager=CMD``, ``-c alias.x=!CMD``, ``-c core.sshCommand``, ``hg --config``,
     ``ssh -oProxyCommand=CMD``, ``apt-get -o …Pre-Invoke=CMD``, ``git --exec-path=DIR``,
-    ``git clone ext::CMD``. ASK, and check the command.
+    ``git clone ext::CMD``. ASK, and check the command. A Mercurial extension loaded from a
+    path (``hg --config extensions.x=/tmp/x.py``) is code run in hg: ASK.
 
     Bad: ``git -c core.pager='sh -c id' log``. Harmless: ``git -c color.ui=always log``.
     """
@@ -236,6 +237,10 @@ class ConfigCommand(Validator):
                                    "outside the workspace, which may make it run anything")
             if key.lower().startswith("permit"):
                 continue  # ssh's PermitLocalCommand=yes switches LocalCommand on: no command
+            if program == "hg" and key.lower().startswith("extensions.") and (
+                    value.strip() not in ("", "!") and not value.startswith("!")):
+                return Verdict.ask(self.id, f"hg {key} loads Python code from {value!r} into "
+                                   "Mercurial", hint="enable bundled extensions by name only")
             # an alias, or a submodule's update mode, whose value runs when it starts with !
             alias = key.lower().startswith("alias.") or (
                 key.lower().startswith("submodule.") and key.lower().endswith(".update"))

@@ -2,6 +2,7 @@
 
 from clawgate.validators import (  # noqa: F401
     agents,
+    ansibleadhoc,
     arithcode,
     backups,
     blindoracle,
@@ -9,6 +10,7 @@ from clawgate.validators import (  # noqa: F401
     catastrophic,
     cgroupwrites,
     cloud,
+    cmaketools,
     compoundassign,
     confirm,
     consoles,
@@ -56,6 +58,7 @@ from clawgate.validators import (  # noqa: F401
     loader,
     lookalike,
     lookupline,
+    makeeval,
     mounts,
     namerefs,
     netaddr,
