@@ -41,7 +41,8 @@ _COMMAND_KEY = lazy_pattern(
     r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
     r"gitproxy|\.driver$|"
     r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack|"
-    r"runner|linker|\.rustc$|\.rustdoc$|credential-provider|^git$")
+    r"runner|linker|\.rustc$|\.rustdoc$|credential-provider|^git$|"
+    r"^ui\.ssh$")  # the ssh command Mercurial runs for ssh:// repositories
 # Programs that take KEY=VALUE settings on the command line: which options give them is the
 # program catalog's ``setting`` kind (git -c, ssh -o, apt -o, hg --config, cargo --config);
 # this set is for dispatch only (a test holds it to the catalog).

@@ -66,6 +66,7 @@ from clawgate.validators import (  # noqa: F401
     obfuscation,
     parsing,
     permissions,
+    printfassign,
     procsubfeeds,
     promptexpand,
     protected,
