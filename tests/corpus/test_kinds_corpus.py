@@ -35,8 +35,9 @@ SETS = [
                                    "paths"}),
     ("kinds_heldout5.jsonl", 200, {"datastores", "infrastructure", "languages", "environment",
                                    "laterfiles", "sublanguages", "identity", "secrets"}),
+    ("kinds_heldout6.jsonl", 300, {"optexec", "optwrite", "envpoison", "wrappers", "readers"}),
 ]
-SPLIT_BY_LINE = [*SETS[:2], SETS[3]]
+SPLIT_BY_LINE = [*SETS[:2], SETS[3], SETS[5]]
 # the third set: the families tuned on, and the families held out whole
 TUNED3 = {"arginject", "envexec", "cloudmeta", "unicode"}
 HELDOUT3 = {"configexec", "interpfeed", "covert", "shellstate"}
@@ -79,3 +80,10 @@ def test_the_third_set_holds_out_whole_families() -> None:
     assert {f for f, h in halves.items() if h == {"heldout"}} == HELDOUT3
     counts = Counter(row["family"] for row in _rows("kinds_heldout3.jsonl"))
     assert min(counts.values()) >= 20, counts
+
+
+def test_the_sixth_set_keeps_each_source_in_one_half() -> None:
+    halves: dict[str, set[str]] = {}
+    for row in _rows("kinds_heldout6.jsonl"):
+        halves.setdefault(row["source"], set()).add(row["half"])
+    assert all(len(h) == 1 for h in halves.values()), halves

@@ -12,8 +12,9 @@ from clawgate.decision import Outcome
     ("git diff --ext-diff", ASK, "CG-PROG-001"),
     ("git log --ext -p", ASK, "CG-PROG-001"),  # an abbreviation of --ext-diff
     ("man -P 'sh -c id' ls", DENY, "CG-ESC-002"),  # run options come from the catalog
-    ("make --eval='x: ; id' x", ASK, "CG-PROG-001"),
-    ("make --ev='x: ; id' x", ASK, "CG-PROG-001"),
+    # make --eval's recipes are the commands judged (CG-INTERP-011); other makefile text asks
+    ("make --eval='CC := /tmp/cc' all", ASK, "CG-INTERP-011"),
+    ("make --ev='x: ; rm -rf ~' x", DENY, "CG-DEG-001"),
     ("tar --to-com='sh -c id' -xf a.tar", DENY, "CG-ESC-002"),  # an abbreviation
     ("split --filter='sh -c id' big.txt", DENY, "CG-ESC-002"),
     ("sort --compress-prog=./x big.txt", DENY, "CG-ESC-002"),

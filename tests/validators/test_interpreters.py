@@ -46,10 +46,12 @@ from clawgate.validators.textprograms import SedCommands
     ("sed -n '1e id' /etc/hosts", ASK, "CG-INTERP-004"),
     ("sed e", ASK, "CG-INTERP-004"),
     ("sed 's/.*/id/e' notes.txt", ASK, "CG-INTERP-004"),
-    ("sed -n 'w /tmp/out' notes.txt", ASK, "CG-INTERP-004"),
+    # the file sed's w writes is judged as the write it is: a system file, a scratch file
+    ("sed -n 'w /etc/cron.d/x' notes.txt", DENY, "CG-FS-002"),
+    ("sed -n 'w /tmp/out' notes.txt", ALLOW, None),
     # an arithmetic expansion is a number: the commands around it are still read
     ('sed "$((n))e id" notes.txt', ASK, "CG-INTERP-004"),
-    ('sed "s/x/$((n))/w out.txt" notes.txt', ASK, "CG-INTERP-004"),
+    ('sed "s/x/$((n))/w /etc/profile.d/x.sh" notes.txt', DENY, "CG-FS-002"),
     ('sed "s/x/$y/" notes.txt', ASK, "CG-INTERP-004"),  # a variable may hold commands
     ('sed "s/x/$(($y))/" notes.txt', ASK, "CG-INTERP-004"),
     ("sed -f x.sed -e '1e id' notes.txt", ASK, "CG-INTERP-004"),  # -e beside -f: read

@@ -38,12 +38,17 @@ def test_with_cwd(text: str, expected: str | None) -> None:
     ('sed -i "s|$PWD/||g" lcov.info', Outcome.ALLOW),
     ('cd sub && sed -i "s#${PWD}#.#" coverage.info', Outcome.ALLOW),
     ('sed -i "s#${PWD}#.#;e id" coverage.info', Outcome.ASK),  # still read: e runs a command
-    ('sed "s#$PWD#.#w out.txt" coverage.info', Outcome.ASK),
+    # the file of a w is judged as the write it is: into the workspace, or a start-up file
+    ('sed "s#$PWD#.#w out.txt" coverage.info', Outcome.ALLOW),
+    ('sed "s#$PWD#.#w /etc/profile.d/x.sh" coverage.info', Outcome.DENY),
     ('cd "$D" && sed -i "s#${PWD}#.#" coverage.info', Outcome.ASK),  # moved: unknown place
     ('popd && sed -i "s#${PWD}##" f', Outcome.ASK),
     ("PWD='x#e id#'; sed -i \"s#${PWD}##\" f", Outcome.ASK),  # set by the line
     ('export PWD=/x; sed -i "s#${PWD}##" f', Outcome.ASK),
-    ('sed -i "s#${PWD}#$HOME#" f', Outcome.ASK),
+    ('sed -i "s#${PWD}#$HOME#" f', Outcome.ALLOW),  # $HOME stands for the home directory
+    ("HOME='x#e id#'; sed -i \"s#a#$HOME#\" f", Outcome.ASK),  # unless the line sets it
+    ('export HOME=/x; sed -i "s#${PWD}#$HOME#" f', Outcome.ASK),
+    ('sed -i "s#${PWD}#$OTHER#" f', Outcome.ASK),  # another variable
 ])
 def test_decisions(line: str, outcome: Outcome, tmp_path: Path) -> None:
     assert Engine().check(line, cwd=str(tmp_path)).outcome is outcome

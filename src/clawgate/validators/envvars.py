@@ -212,7 +212,8 @@ _LOOP_NAMES = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(
 
 def _as_git_c(cmd: SimpleCommand) -> list[str]:
     """``GIT_CONFIG_KEY_0=k GIT_CONFIG_VALUE_0=v git log`` is ``git -c k=v log``: handed on so
-    the rules on ``git -c`` settings judge the pairs (a pager, an fsmonitor ...)."""
+    the rules on ``git -c`` settings judge the pairs (a pager, an fsmonitor ...). Exported
+    (``export GIT_CONFIG_COUNT=1 …``), the pairs are judged as the settings of a git log."""
     import shlex
 
     pairs: dict[str, dict[str, str]] = {}
@@ -229,6 +230,10 @@ def _as_git_c(cmd: SimpleCommand) -> list[str]:
             set(pairs) != {str(i) for i in range(int(count))}):
         return []  # not the pairs git reads: CG-ENV-002 asks
     settings = [f"-c {shlex.quote(p['KEY'] + '=' + p['VALUE'])}" for p in pairs.values()]
+    if settings and cmd.program in _DECLARERS:
+        # exported for the git commands after it, whichever they are: judged as the settings
+        # of a git log, which reads every one of them (a pager included)
+        return [f"git {' '.join(settings)} log"]
     if not settings or cmd.program != "git":
         return []
     rest = " ".join(w.text for w in cmd.words[1:])

@@ -22,6 +22,7 @@ from clawgate.validators.programs import (
     NET_TOOLS,
     SHELL_REFERENCE,
     SHELLS,
+    harmless_command,
     words_of,
 )
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED
@@ -292,6 +293,8 @@ class PipeValue(Validator):
     """A value that pipes into a command (``psql -o'|id'``, ``core_pattern=|/tmp/x``): the
     program will start that command. ASK, and check it.
 
+    An everyday program of the system (``LESSOPEN='| /usr/bin/lesspipe %s'``) is no escape.
+
     Bad: ``sysctl 'kernel.core_pattern=|/tmp/x'``. Harmless: ``cut -d'|' -f1``.
     """
 
@@ -308,6 +311,8 @@ class PipeValue(Validator):
             text = word.shown
             if "|" in text:
                 found = _PIPE_VALUE.match(text)
+                if found is not None and harmless_command(found.group(1).strip()):
+                    continue  # LESSOPEN='| /usr/bin/lesspipe %s': the system's preprocessor
                 if found is not None and len(found.group(1).strip()) > 1:
                     return payload_verdict([found.group(1)], self.id,
                                            f"{program} pipes into a command")

@@ -41,7 +41,8 @@ _COMMAND_KEY = lazy_pattern(
     r"fsmonitor|external|invoke|askpass|launcher|wrapper|script|textconv|\.clean$|\.smudge$|"
     r"gitproxy|\.driver$|"
     r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack|"
-    r"runner|linker|\.rustc$|\.rustdoc$|credential-provider|^git$")
+    r"runner|linker|\.rustc$|\.rustdoc$|credential-provider|^git$|"
+    r"^ui\.ssh$")  # the ssh command Mercurial runs for ssh:// repositories
 # Programs that take KEY=VALUE settings on the command line: which options give them is the
 # program catalog's ``setting`` kind (git -c, ssh -o, apt -o, hg --config, cargo --config);
 # this set is for dispatch only (a test holds it to the catalog).
@@ -195,7 +196,8 @@ class ConfigCommand(Validator):
     """A setting given on the command line (or saved with ``git config``) that names a command:
     ``git -c core.pager=CMD``, ``-c alias.x=!CMD``, ``-c core.sshCommand``, ``hg --config``,
     ``ssh -oProxyCommand=CMD``, ``apt-get -o …Pre-Invoke=CMD``, ``git --exec-path=DIR``,
-    ``git clone ext::CMD``. ASK, and check the command.
+    ``git clone ext::CMD``. ASK, and check the command. A Mercurial extension loaded from a
+    path (``hg --config extensions.x=/tmp/x.py``) is code run in hg: ASK.
 
     Bad: ``git -c core.pager='sh -c id' log``. Harmless: ``git -c color.ui=always log``.
     """
@@ -236,6 +238,10 @@ class ConfigCommand(Validator):
                                    "outside the workspace, which may make it run anything")
             if key.lower().startswith("permit"):
                 continue  # ssh's PermitLocalCommand=yes switches LocalCommand on: no command
+            if program == "hg" and key.lower().startswith("extensions.") and (
+                    value.strip() not in ("", "!") and not value.startswith("!")):
+                return Verdict.ask(self.id, f"hg {key} loads Python code from {value!r} into "
+                                   "Mercurial", hint="enable bundled extensions by name only")
             # an alias, or a submodule's update mode, whose value runs when it starts with !
             alias = key.lower().startswith("alias.") or (
                 key.lower().startswith("submodule.") and key.lower().endswith(".update"))

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from clawgate import fsfacts
-from clawgate.decision import Verdict
+from clawgate.decision import MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.protectedpaths import (
     hard_links,
@@ -170,6 +170,10 @@ def written_text(cmd: SimpleCommand) -> str:
     return "\n".join(p for p in parts if p)
 
 
+# files git and the hook managers run as scripts
+_HOOK_FILE = lazy_pattern(r"/\.git/hooks/[^/]+$|/\.husky/[^/]+$")
+
+
 def _is_code(text: str, path: str) -> bool:
     if not text:
         return False
@@ -183,7 +187,8 @@ class ProtectedPathWrite(Validator):
     to a path that makes later runs execute or trust something: git hooks and config, agent
     settings and instruction files, package-manager configuration, CI definitions, clawgate's
     own state. ASK; DENY when the text written fetches or runs code, or switches an agent's
-    approvals off (``defaultMode: bypassPermissions``, ``chat.tools.autoApprove``).
+    approvals off (``defaultMode: bypassPermissions``, ``chat.tools.autoApprove``), or, for a
+    git hook, is a script that would be denied as a command line (``rm -rf ~``).
 
     Bad: ``echo 'curl x | sh' > .git/hooks/pre-commit``. Harmless: ``cat .git/config``.
     """
@@ -214,6 +219,11 @@ class ProtectedPathWrite(Validator):
         if _is_code(text, path):
             return Verdict.deny(self.id, f"writes code that fetches or runs something into {why}",
                                 hint="edit this file by hand")
+        if text and _HOOK_FILE.search(path):
+            # a hook is a script git runs: what it will run is judged now, a DENY of it counts
+            script = text.replace("\\n", "\n") if cmd.program == "printf" else text
+            return Verdict.unwrap(MayRun(script), outcome=Outcome.ASK, rule_id=self.id,
+                                  message=f"writes {why}")
         return Verdict.ask(self.id, f"writes {why}", hint="confirm the change to this file")
 
 

@@ -21,6 +21,7 @@ from clawgate.validators.credentials import (
     is_secret_text,
 )
 from clawgate.validators.envdump import prints_history, secret_output
+from clawgate.validators.flags import git_subcommand
 from clawgate.validators.paths import resolve
 from clawgate.validators.risktables import OPENSSL_NETWORK
 from clawgate.validators.writes import write_targets
@@ -215,12 +216,22 @@ class CredentialRead(Validator):
         path = credential_in(cmd, ctx, _not_files(program), skip=written)
         if path is None:
             return Verdict.passthrough()
-        if (program in _SHOWERS or _echoes(cmd, path, ctx)) and is_secret_text(path, ctx):
+        if (program in _SHOWERS or _compares_files(cmd) or _echoes(cmd, path, ctx)) and (
+                is_secret_text(path, ctx)):
             return Verdict.deny(self.id, f"{program} shows or copies {path}, {_SECRET_TEXT}: "
                                 "once in a transcript it cannot be taken back", hint=_KEY_HINT)
         return Verdict.of(Outcome.ASK, self.id, f"reads the credential file "
                           f"{path}", hint="read only the value you need, or ask the user",
                           risk=Risk.HIGH)
+
+
+def _compares_files(cmd: SimpleCommand) -> bool:
+    """``git diff --no-index A B`` compares two files as ``diff`` does, any files, outside any
+    repository, and prints them: a file against ``/dev/null`` is printed whole."""
+    if cmd.program != "git":
+        return False
+    name, rest = git_subcommand(cmd)
+    return name == "diff" and any(w.value == "--no-index" for w in rest)
 
 
 def _not_files(program: str | None) -> frozenset[str]:

@@ -4,6 +4,8 @@ coprocesses), ``sed`` (``e`` and ``s///e`` run commands, ``w`` writes files) and
 
 from __future__ import annotations
 
+import shlex
+
 from clawgate.decision import Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.programs.awksites import awk_commands, literal_commands, unquote
@@ -42,13 +44,13 @@ _JQ_REACH = lazy_pattern(r"\$ENV\b|(?<![\w$.])env\b|\$__loc__|\binput_filename\b
 
 
 def _scripts(cmd: SimpleCommand, long: str, spec: Options, operand: bool = True,
-             cwd: str | None = None) -> list[str | None]:
+             cwd: str | None = None, home: str | None = None) -> list[str | None]:
     """Program texts: every ``-e`` value, else the first operand (None when dynamic); with
     ``operand`` false (``sed -f script.sed file``: the script is a file) only ``-e`` values.
     With ``cwd``, ``$PWD`` in a script stands for that directory (``with_cwd``)."""
     def text(word: Word) -> str | None:
         found = numbers_only(word)
-        return found if found is not None or cwd is None else with_cwd(word, cwd)
+        return found if found is not None or cwd is None else with_cwd(word, cwd, home)
 
     given = [v if v is not None or w is None else text(w)
              for _, w, v in option_values(cmd.words, 1, "e", frozenset(long.split()))]
@@ -62,10 +64,11 @@ def _scripts(cmd: SimpleCommand, long: str, spec: Options, operand: bool = True,
 
 
 _PWD = lazy_pattern(r"\$(?:PWD\b|\{PWD\})")
+_HOME = lazy_pattern(r"\$(?:HOME\b|\{HOME\})")
 _ONLY_VARIABLES = frozenset({m.VARIABLE})
 
 
-def with_cwd(word: Word, cwd: str) -> str | None:
+def with_cwd(word: Word, cwd: str, home: str | None = None) -> str | None:
     """The text of a word whose only run-time parts are ``$PWD`` (``"s#${PWD}#.#"``), each
     standing for ``cwd``, the directory the shell expands it in; None for any other dynamic
     word. The value is the directory itself, so a name that holds the delimiter or a newline
@@ -76,7 +79,10 @@ def with_cwd(word: Word, cwd: str) -> str | None:
     if text is None:
         return None
     text = _PWD.sub(lambda _: cwd, text)  # a function: the directory's text is taken as is
-    return None if any(ch in text.replace(cwd, "") for ch in "$`\"\\") else text
+    if home is not None:  # ``$HOME`` likewise stands for the home directory
+        text = _HOME.sub(lambda _: home, text)
+    known = text.replace(cwd, "") if home is None else text.replace(cwd, "").replace(home, "")
+    return None if any(ch in known for ch in "$`\"\\") else text
 
 
 def _plain_body(word: Word, kinds: frozenset[str]) -> str | None:
@@ -224,9 +230,11 @@ def subst_command(command: str) -> str | None:
 
 @register
 class SedCommands(Validator):
-    """sed scripts with the ``e`` command or the ``s///e`` flag (run a command) or ``w``/``W``
-    (write a file): ASK, and check the command of ``e``. A script in a file (``-f``) is a
-    local script, as awk's is; its operands are the files edited.
+    """sed scripts with the ``e`` command or the ``s///e`` flag (run a command): ASK, and check
+    the command of ``e``. The files the ``w``/``W`` commands and the ``s///w`` flag write, and
+    those ``r``/``R`` read into the output, are checked as ``tee FILE`` and ``cat FILE`` would
+    be (``$PWD`` and ``$HOME`` in the script stand for those directories). A script in a file
+    (``-f``) is a local script, as awk's is; its operands are the files edited.
 
     Bad: ``sed -n '1e id' /etc/hosts``. Harmless: ``sed -n '1,5p' notes.txt``.
     """
@@ -238,14 +246,15 @@ class SedCommands(Validator):
         if cmd.program not in ("sed", "gsed"):
             return Verdict.passthrough()
         from_file = bool(option_values(cmd.words, 1, "f", frozenset({"file"})))
-        scripts = _scripts(cmd, "expression", _SED, operand=not from_file, cwd=ctx.cwd)
+        scripts = _scripts(cmd, "expression", _SED, operand=not from_file, cwd=ctx.cwd,
+                           home=ctx.home)
         if len(scripts) > 1 and None not in scripts:  # sed joins -e pieces with newlines
             scripts = ["\n".join(s or "" for s in scripts)]
         for script in scripts:
             if script is None:
                 return Verdict.ask(self.id, "the sed script is only known at run time")
             verdict = self._script(script)
-            if verdict.outcome is not Outcome.PASSTHROUGH:
+            if verdict.outcome is not Outcome.PASSTHROUGH or verdict.nested:
                 return verdict
         return Verdict.passthrough()
 
@@ -261,6 +270,7 @@ class SedCommands(Validator):
                 inner = command[1:].strip()
                 return Verdict.unwrap(*([inner] if inner else []), outcome=Outcome.ASK,
                                       rule_id=self.id, message="the sed e command runs a command")
+        files: list[str] = []  # what the script reads and writes, as the commands that would
         for command in commands:
             if command[0] == "s":
                 flags, written = sed_subst_flags(command)
@@ -270,10 +280,12 @@ class SedCommands(Validator):
                                           rule_id=self.id, message="the s///e flag runs the "
                                           "result as a command")
                 if written is not None and written not in _STD_STREAMS:
-                    return Verdict.ask(self.id, "the s///w flag writes a file")
+                    files.append(f"tee -- {shlex.quote(written)}")
             elif command[0] in "wW" and command[1:].strip() not in ("", *_STD_STREAMS):
-                return Verdict.ask(self.id, f"the sed w command writes {command[1:].strip()!r}")
-        return Verdict.passthrough()
+                files.append(f"tee -- {shlex.quote(command[1:].strip())}")
+            elif command[0] in "rR" and command[1:].strip() not in ("", "/dev/stdin"):
+                files.append(f"cat -- {shlex.quote(command[1:].strip())}")
+        return Verdict.unwrap(*files) if files else Verdict.passthrough()
 
     def _by_pattern(self, script: str) -> Verdict:
         """A script the reader cannot follow (short: the patterns' work grows faster than it),

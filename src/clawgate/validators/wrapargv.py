@@ -92,6 +92,11 @@ def unwrapped(cmd: SimpleCommand, spec: Wrap, start: int) -> tuple[SimpleCommand
         return _with_environment(readings, None if environment is None or moved is None
                                  else moved + environment), False
     if moved != "":  # env -C DIR A=b cmd: the command and its variables, run in DIR
+        given = _as_given(found, spec)
+        if moved is not None and isinstance(given, str) and given:
+            # yarn --cwd DIR exec 'rm -rf ~': the lone command line, read both ways, in DIR
+            variables = "".join(f"{w.text} " for w in words[first:index])
+            return "\n".join(moved + variables + reading for reading in given.split("\n")), False
         text = " ".join(w.text for w in words[first:])
         return ("" if moved is None else moved + text), False
     if first is not None and index > first:  # the variables go into the command's environment
