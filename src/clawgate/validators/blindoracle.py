@@ -9,7 +9,7 @@ make a delay hang on that.
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine
 from clawgate.validators.base import Context, LineValidator, register
@@ -42,10 +42,10 @@ class DelayOnACharacter(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not any(c.program in DELAYS for c in parsed.commands):
-            return Verdict.passthrough()
+            return NO_OPINION
         found = _COMPARED.search(parsed.source)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"a delay decided by {found.group(0)!r}: the time of the "
                            "reply tells a character of the output (blind exfiltration)",
                            hint="compare whole values, or leave the delay out")

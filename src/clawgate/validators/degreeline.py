@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterator
 
 from clawgate import fsfacts
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell.clobbers import subshell_of
@@ -331,7 +331,7 @@ class DeleteByDegreeInLine(LineValidator):
     id = "CG-DEG-003"
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        worst = Verdict.passthrough()
+        worst = NO_OPINION
         commands = parsed.commands
         if len(commands) == 1:  # the common case, without a generator
             if commands[0].program not in _WATCHED:

@@ -4,7 +4,7 @@ arguments as the positional parameters, which only the call says."""
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
@@ -36,10 +36,10 @@ class FunctionCalledWithArguments(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "(" not in source and "function" not in source:
-            return Verdict.passthrough()
+            return NO_OPINION
         bodies = _bodies(parsed)
         if not bodies:
-            return Verdict.passthrough()
+            return NO_OPINION
         texts: list[str] = []
         for cmd in parsed.commands:
             body = bodies.get(cmd.words[0].value or "") if cmd.words else None
@@ -48,7 +48,7 @@ class FunctionCalledWithArguments(LineValidator):
             given = with_arguments(body, (Word("sh", "sh"), *cmd.words[1:]))
             if given is not None and readable(given):
                 texts.append(given)
-        return Verdict.unwrap(*texts) if texts else Verdict.passthrough()
+        return Verdict.unwrap(*texts) if texts else NO_OPINION
 
 
 def _bodies(parsed: ParsedLine) -> dict[str, str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from itertools import pairwise
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.protectedpaths import STATE_WHY, state_below
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -43,7 +43,7 @@ class GuardState(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not ctx.guarded:
-            return Verdict.passthrough()
+            return NO_OPINION
         words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
         near = _near(ctx)
         for word in words:
@@ -62,7 +62,7 @@ class GuardState(Validator):
                 return Verdict.ask(self.id, f"{cmd.program} reads every file below {holds}, "
                                    f"{STATE_WHY} among them", hint="search a directory below "
                                    "it or beside it")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _flags(cmd: SimpleCommand) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
@@ -158,7 +158,7 @@ class StagedPayload(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if len(parsed.commands) < 2 and not any(
                 r.writes for c in parsed.commands for r in c.redirects):
-            return Verdict.passthrough()
+            return NO_OPINION
         checked: set[tuple[int, str]] = set()
         ran = _written_then_run(parsed, checked)
         nested = tuple(line for line in ran if line is not None)
@@ -216,7 +216,7 @@ class StagedPayload(LineValidator):
                 if posixpath.normpath(path) in written_as:
                     stage.loaded[written_as[posixpath.normpath(path)]] = True
                     made.add(written_as[posixpath.normpath(path)])
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 _EXPORTERS = frozenset({"export", "declare", "typeset"})

@@ -4,7 +4,7 @@ coprocesses), ``sed`` (``e`` and ``s///e`` run commands, ``w`` writes files) and
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.programs.languages import (
     MAX_UNREAD_SCRIPT,
@@ -127,10 +127,10 @@ class AwkCommands(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _AWKS:
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(w.shown in ("-f", "--file") or (w.shown.startswith("-f") and len(w.shown) > 2)
                for w in cmd.words[1:]):
-            return Verdict.passthrough()
+            return NO_OPINION
         variables = awk_variables(cmd)
         for program in _scripts(cmd, "source", _AWK):
             if program is None:
@@ -149,7 +149,7 @@ class AwkCommands(Validator):
             if commands:
                 return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
                                       message="the awk program runs shell commands")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _printed_into_shell(program: str) -> list[str]:
@@ -266,7 +266,7 @@ class SedCommands(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("sed", "gsed"):
-            return Verdict.passthrough()
+            return NO_OPINION
         from_file = bool(option_values(cmd.words, 1, "f", frozenset({"file"})))
         scripts = _scripts(cmd, "expression", _SED, operand=not from_file, cwd=ctx.cwd)
         if len(scripts) > 1 and None not in scripts:  # sed joins -e pieces with newlines
@@ -277,7 +277,7 @@ class SedCommands(Validator):
             verdict = self._script(script)
             if verdict.outcome is not Outcome.PASSTHROUGH:
                 return verdict
-        return Verdict.passthrough()
+        return NO_OPINION
 
     def _script(self, script: str) -> Verdict:
         commands = sed_commands(script)
@@ -303,7 +303,7 @@ class SedCommands(Validator):
                     return Verdict.ask(self.id, "the s///w flag writes a file")
             elif command[0] in "wW" and command[1:].strip() not in ("", *_STD_STREAMS):
                 return Verdict.ask(self.id, f"the sed w command writes {command[1:].strip()!r}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
     def _by_pattern(self, script: str) -> Verdict:
         """A script the reader cannot follow (short: the patterns' work grows faster than it),
@@ -324,7 +324,7 @@ class SedCommands(Validator):
         written = _SED_WRITE.search(plain)
         if written is not None and written.group("file") not in _STD_STREAMS:
             return Verdict.ask(self.id, f"the sed w command writes {written.group('file')!r}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -340,19 +340,19 @@ class JqReach(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("jq", "gojq", "jaq"):
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(w.shown in ("-f", "--from-file") for w in cmd.words[1:]):
-            return Verdict.passthrough()
+            return NO_OPINION
         words = _without_named_values(cmd)
         found = operands(words, 1, _JQ)
         if not found:
-            return Verdict.passthrough()
+            return NO_OPINION
         program = words[found[0]].value
         if program is None:
             return Verdict.ask(self.id, "the jq filter is only known at run time")
         if _JQ_REACH.search(program):
             return Verdict.ask(self.id, "the jq filter reads the environment or file names")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _without_named_values(cmd: SimpleCommand) -> tuple[Word, ...]:
