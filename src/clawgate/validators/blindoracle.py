@@ -40,6 +40,12 @@ class DelayOnACharacter(LineValidator):
 
     id = "CG-INJ-018"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a command running a delay
+
+    def line_programs(self) -> frozenset[str]:
+        return DELAYS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not any(c.program in DELAYS for c in parsed.commands):
             return NO_OPINION

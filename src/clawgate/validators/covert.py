@@ -90,6 +90,12 @@ class CaptureSent(LineValidator):
 
     id = "CG-SEC-009"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a command capturing the screen or clipboard
+
+    def line_programs(self) -> frozenset[str]:
+        return _CAPTURING
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not any(cmd.program in _CAPTURING for cmd in parsed.commands):
             return NO_OPINION

@@ -13,6 +13,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell.clobbers import subshell_of
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.absent import without_missing
 from clawgate.validators.argv import inner
 from clawgate.validators.base import Context, LineValidator, register
@@ -329,6 +330,12 @@ class DeleteByDegreeInLine(LineValidator):
     """
 
     id = "CG-DEG-003"
+
+    def line_shapes(self) -> int:
+        return ls.MULTI  # a line of one command is asked about only when it deletes or feeds xargs
+
+    def line_programs(self) -> frozenset[str]:
+        return _WATCHED
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         worst = NO_OPINION

@@ -102,6 +102,12 @@ class RepositoryElsewhere(LineValidator):
 
     id = "CG-IDENT-004"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a git command
+
+    def line_programs(self) -> frozenset[str]:
+        return frozenset({"git"})
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "git" not in parsed.source:
             return NO_OPINION

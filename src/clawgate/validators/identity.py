@@ -20,6 +20,7 @@ _MEDIUM = Verdict(Outcome.PASSTHROUGH, risk=Risk.MEDIUM)
 _LOADERS = frozenset({"hash", ".", "source"})
 _STDIN = ("/dev/stdin", "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/")
 _TILDE = frozenset({TILDE})
+_CD_OR_PUSHD = frozenset({"cd", "pushd"})
 
 
 def installed(path: str, ctx: Context) -> bool:
@@ -181,12 +182,18 @@ class ProgramAfterCd(LineValidator):
 
     id = "CG-IDENT-003"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a cd or pushd
+
+    def line_programs(self) -> frozenset[str]:
+        return _CD_OR_PUSHD
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if ("cd" not in source and "pushd" not in source) or "/" not in source:
             return NO_OPINION
         commands = parsed.commands
-        if not any(c.program in ("cd", "pushd") for c in commands) or not any(
+        if not any(c.program in _CD_OR_PUSHD for c in commands) or not any(
                 _relative_name(c) for c in commands):
             return NO_OPINION
         from clawgate.records import replace

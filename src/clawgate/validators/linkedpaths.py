@@ -39,6 +39,12 @@ class ThroughLinksMadeEarlier(LineValidator):
 
     id = "CG-FS-007"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a command making a link or a copy
+
+    def line_programs(self) -> frozenset[str]:
+        return _LINKERS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
         if len(commands) < 2 or not any(c.program in _LINKERS for c in commands[:-1]):

@@ -78,6 +78,12 @@ class LookupLine(LineValidator):
 
     id = "CG-NET-004"
 
+    def line_shapes(self) -> int:
+        return 0  # it looks only at the commands of lookup clients
+
+    def line_programs(self) -> frozenset[str]:
+        return frozenset(CLIENTS)
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
         for index, cmd in enumerate(commands):

@@ -156,6 +156,12 @@ class SetgidOnFedItems(LineValidator):
 
     id = "CG-CAT-013"
 
+    def line_shapes(self) -> int:
+        return 0  # it looks only at xargs commands
+
+    def line_programs(self) -> frozenset[str]:
+        return frozenset({"xargs"})
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "xargs" not in source or "chmod" not in source:
