@@ -253,7 +253,8 @@ class PowerShellStatements(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         names = [(c.program or "").lower() for c in parsed.commands if not _elixir_iex(c)]
-        if not any(n in _PS_ALIASES or _CMDLET.match(n) for n in names):
+        # a cmdlet is Verb-Noun: a name without a dash is none (no match to try)
+        if not any(n in _PS_ALIASES or ("-" in n and _CMDLET.match(n)) for n in names):
             return NO_OPINION
         found = judge_script(parsed.source)
         if found is None and _PS_FETCH.intersection(names):
