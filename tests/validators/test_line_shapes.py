@@ -151,6 +151,8 @@ def _asked(line: str) -> set[str]:
     ("cd src && ./run", {"CG-IDENT-003"}, {"CG-IDENT-004"}),
     ("dig example.com", {"CG-NET-004"}, {"CG-INJ-018"}),
     ("find . | xargs chmod g+s", {"CG-CAT-013"}, {"CG-NET-004"}),
+    ("export HOOK='rm -rf ~'; zzrun", {"CG-PROG-005"}, {"CG-IDENT-004"}),
+    ("HOOK='rm -rf ~' zzrun", set(), {"CG-PROG-005"}),  # a prefix: CG-PROG-004's
 ])
 def test_validators_named_by_program_are_asked_about_lines_running_it(
         line: str, asked: set[str], skipped: set[str]) -> None:

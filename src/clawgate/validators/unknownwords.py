@@ -363,6 +363,12 @@ class ExportedCommandWords(LineValidator):
 
     id = "CG-PROG-005"
 
+    def line_shapes(self) -> int:
+        return 0  # what it carries comes from export, declare -x or typeset -x alone
+
+    def line_programs(self) -> frozenset[str]:
+        return _EXPORTERS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         carried: list[str] = []
         for cmd in parsed.commands:
