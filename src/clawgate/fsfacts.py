@@ -51,7 +51,7 @@ class Facts:
         self.seen: dict[tuple[str, str, int], Witness] = {}
         self.reusable = True  # False: a fact changed while it was being read
         # The real paths of absolute paths resolved under this recording, as read the first
-        # time: one decision asks for the same path's several times (each validator that
+        # time: one decision asks for the same path several times (each validator that
         # looks at a path), and reads the links on the way once (its witness is noted then)
         self.real: dict[str, str] = {}
 
