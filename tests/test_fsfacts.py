@@ -185,6 +185,38 @@ def test_a_fact_seen_two_ways_in_one_decision_is_not_reused(tmp_path: Path) -> N
     assert not fsfacts.holds(facts)
 
 
+
+def test_a_path_is_resolved_once_in_a_recording(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    base = tree(tmp_path)
+    (base / "to").symlink_to(base / "a")
+    path = str(base / "to" / "x")
+    expected = os.path.realpath(path)
+    looked: list[str] = []
+    lstat = os.lstat
+    monkeypatch.setattr(os, "lstat", lambda p, *a, **k: (looked.append(p), lstat(p, *a, **k))[1])
+    with fsfacts.recording() as facts:
+        first = fsfacts.realpath(path)
+        read = len(looked)
+        assert fsfacts.realpath(path) == first == expected
+        assert len(looked) == read  # the links on the way are read once
+    assert read and ("real", path, 1) in facts.seen
+    with fsfacts.recording():  # another decision reads the disk again
+        assert fsfacts.realpath(path) == first
+    assert len(looked) == 2 * read
+
+
+def test_a_link_changed_after_a_decision_read_it_is_seen(tmp_path: Path) -> None:
+    base = tree(tmp_path)
+    (base / "to").symlink_to(base / "a")
+    path = str(base / "to" / "x")
+    with fsfacts.recording() as facts:
+        assert fsfacts.realpath(path) == fsfacts.realpath(path) == str(base / "a" / "x")
+    assert fsfacts.holds(facts)
+    (base / "to").unlink()
+    (base / "to").symlink_to(base / "b")
+    assert not fsfacts.holds(facts)
+
 # -- every read of the decision path goes through fsfacts ---------------------------------------
 
 # Parts of the package that do not decide, or read only what does not change under an engine:

@@ -152,6 +152,8 @@ class Engine:
         self._shadow = shadow
         self._shadow_cache_size = shadow_cache_size
         self._second: SecondOpinion | None = None  # made at the first line that needs it
+        # The autonomy verdict per risk tier, for the settings they were made under
+        self._autonomies: tuple[EngineSettings | None, dict[Risk, Verdict]] = (None, {})
 
     @classmethod
     def from_files(cls, *paths: str | os.PathLike[str], embedded_default: bool = True) -> Engine:
@@ -281,7 +283,9 @@ class Engine:
             return  # checked already, as deep or less (a payload met again after resolving)
         run.seen[seen] = depth
         charge_text(len(line))
-        if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+        # UTF-8 spends at most 4 bytes a character: a shorter line is not encoded to be sure
+        if len(line) > MAX_LINE_BYTES // 4 and len(
+                line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
             run.add(Verdict.deny(LENGTH_ID, f"longer than {MAX_LINE_BYTES} bytes",
                                  hint="write the script to a file and review it"), line[:80])
             return
@@ -411,9 +415,13 @@ class Engine:
                 risk = verdict.risk
         run.risk = max(run.risk, risk)
         run.trace.append(TraceEntry(cmd.text, "risk", Outcome.PASSTHROUGH, _RISK_NOTES[risk]))
-        rule, lifts_ask = self.settings.rules.evaluate(cmd)
-        autonomy = self._autonomy(risk)
-        if self.settings.unsafe:
+        settings = self.settings
+        rule, lifts_ask = settings.rules.evaluate(cmd)
+        autonomies = self._autonomies
+        if autonomies[0] is not settings:  # the settings were replaced: made again
+            autonomies = self._autonomies = (settings, {r: _autonomy(settings, r) for r in Risk})
+        autonomy = autonomies[1][risk]
+        if settings.unsafe:
             verdicts = [v for v in verdicts if not _destructive_ask(v)]
         if rule.outcome is Outcome.ALLOW and strictest(verdicts) is not Outcome.DENY:
             if lifts_ask:
@@ -421,26 +429,6 @@ class Engine:
             if autonomy.outcome is Outcome.ASK:
                 autonomy = Verdict.passthrough()
         return [*verdicts, rule, autonomy]
-
-    def _autonomy(self, risk: Risk) -> Verdict:
-        s = self.settings
-        if s.autonomy is Autonomy.READONLY:
-            if risk is Risk.LOW:
-                return _ALLOWED[risk]
-            return Verdict.deny(AUTONOMY_ID, f"{risk.label}-risk command under read-only autonomy",
-                                hint="this agent may only read")
-        if risk is Risk.HIGH:
-            if s.autonomy is Autonomy.FULL and not s.block_high_risk_commands:
-                return _ALLOWED[risk]
-            if s.block_high_risk_commands:
-                return Verdict.deny(AUTONOMY_ID, "high-risk commands are blocked by the policy")
-            return Verdict.ask(AUTONOMY_ID, "high-risk command (network or outside the "
-                               "workspace) needs approval under supervised autonomy")
-        if risk is Risk.MEDIUM and s.require_approval_for_medium_risk and (
-                s.autonomy is Autonomy.SUPERVISED):
-            return Verdict.ask(AUTONOMY_ID, "the policy requires approval for medium-risk "
-                               "commands")
-        return _ALLOWED[risk]
 
     def _combine(self, command: str, run: _Run) -> Decision:
         outcome = max((v.outcome for v in run.verdicts), default=Outcome.ALLOW)
@@ -454,6 +442,30 @@ class Engine:
 
 
 _NO_OPINION = Verdict.passthrough()
+
+
+def _autonomy(s: EngineSettings, risk: Risk) -> Verdict:
+    """The autonomy verdict for ``risk`` under the settings (verdicts are immutable: the
+    policy step makes the three once per settings, and hands them out again)."""
+    if s.autonomy is Autonomy.READONLY:
+        if risk is Risk.LOW:
+            return _ALLOWED[risk]
+        return Verdict.deny(AUTONOMY_ID, f"{risk.label}-risk command under read-only autonomy",
+                            hint="this agent may only read")
+    if risk is Risk.HIGH:
+        if s.autonomy is Autonomy.FULL and not s.block_high_risk_commands:
+            return _ALLOWED[risk]
+        if s.block_high_risk_commands:
+            return Verdict.deny(AUTONOMY_ID, "high-risk commands are blocked by the policy")
+        return Verdict.ask(AUTONOMY_ID, "high-risk command (network or outside the "
+                           "workspace) needs approval under supervised autonomy")
+    if risk is Risk.MEDIUM and s.require_approval_for_medium_risk and (
+            s.autonomy is Autonomy.SUPERVISED):
+        return Verdict.ask(AUTONOMY_ID, "the policy requires approval for medium-risk "
+                           "commands")
+    return _ALLOWED[risk]
+
+
 _MAY_MOVE = lazy_pattern(r"\b(?:cd|pushd|popd)\b")
 
 

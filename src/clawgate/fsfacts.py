@@ -45,11 +45,15 @@ if TYPE_CHECKING:
 class Facts:
     """The witnesses one decision (or one piece of one) noted, by (kind, path, detail)."""
 
-    __slots__ = ("reusable", "seen")
+    __slots__ = ("real", "reusable", "seen")
 
     def __init__(self) -> None:
         self.seen: dict[tuple[str, str, int], Witness] = {}
         self.reusable = True  # False: a fact changed while it was being read
+        # The real paths of absolute paths resolved under this recording, as read the first
+        # time: one decision asks for the same path several times (each validator that
+        # looks at a path), and reads the links on the way once (its witness is noted then)
+        self.real: dict[str, str] = {}
 
     def note(self, key: tuple[str, str, int], witness: Witness) -> None:
         old = self.seen.setdefault(key, witness)
@@ -162,19 +166,25 @@ def exists(path: str) -> bool:
 
 def realpath(path: str) -> str:
     """``os.path.realpath``, noted: what it looked at, each component whether a link and
-    where it leads (``joinrealpath``, which follows it step by step)."""
+    where it leads (``joinrealpath``, which follows it step by step). Within one recording
+    an absolute path is resolved once: later asks get the same answer (the facts of one
+    decision are one reading of the disk; ``holds`` re-checks them before it is reused)."""
     current = _CURRENT.get()
     if current is None or not path.startswith("/"):
         real = os.path.realpath(path)
         if current is not None:  # relative: against the process's directory of the moment
             current.note(("real", path, 0), (os.getcwd(), real))
         return real
+    found = current.real.get(path)
+    if found is not None:  # resolved already in this decision: its witness is noted
+        return found
     looked: list[tuple[str, str | None]] = []
     try:
         real, _ = joinrealpath("", path, {}, looked)
     finally:  # a link that cannot be read raises, as it does from realpath
         current.note(("real", path, 1), tuple(looked))
-    return os.path.abspath(real)
+    found = current.real[path] = os.path.abspath(real)
+    return found
 
 
 def read(path: str, limit: int, *, follow: bool = True) -> bytes:

@@ -64,3 +64,24 @@ def test_a_state_home_named_elsewhere_is_followed(monkeypatch: pytest.MonkeyPatc
     assert decide("cat /srv/guard-state/keys/audit.key", AT_HOME, cwd=HOME) == (
         DENY, {"CG-FS-005"})
     assert decide("cat ~/.local/state/clawgate/notes.txt", AT_HOME, cwd=HOME)[0] is ALLOW
+
+
+# From a directory that neither holds the state nor lies in it, a relative path with no ``..``
+# is at or below that directory: passed over without being resolved. Paths that leave it
+# (``..``, ``~``, an absolute path, a variable) are still followed.
+@pytest.mark.parametrize(("line", "cwd", "denied"), [
+    ("cat notes/state.txt", f"{HOME}/project", False),
+    ("cat ./*/keys/*", f"{HOME}/project", False),
+    ("cat ../.local/state/clawgate/keys/audit.key", f"{HOME}/project", True),
+    ("cat ../../dev/.local/state/clawgate/keys/audit.key", f"{HOME}/project", True),
+    ("cat ~/.local/state/clawgate/keys/audit.key", f"{HOME}/project", True),
+    (f"cat {STATE}/keys/audit.key", f"{HOME}/project", True),
+    ("cat $HOME/.local/state/clawgate/keys/audit.key", f"{HOME}/project", True),
+    ("cat clawgate/keys/audit.key", f"{HOME}/.local/state", True),  # holds the state
+    ("cat keys/audit.key", STATE, True),  # in the state
+    ("cat ./keys/../keys/audit.key", STATE, True),
+])
+def test_paths_below_a_directory_far_from_the_state(line: str, cwd: str, denied: bool) -> None:
+    outcome, rules = decide(line, AT_HOME, cwd=cwd)
+    assert ("CG-FS-005" in rules) is denied, (line, cwd, rules)
+    assert (outcome is DENY) if denied else outcome is not DENY, (line, cwd, rules)

@@ -1,9 +1,10 @@
-"""Dispatch by line shape skips only line validators with nothing to say: every line the
-engine puts to its line validators (resolved readings, set-aside pieces and payload lines
-included), over the shared and the repository's corpora, the fuzz regressions, every
-validator's docstring examples and generated lines, gets no opinion from any line validator
-whose ``line_shapes()`` the line does not have. The engine-level comparison (the dispatched
-engine decides as the exhaustive one) is ``test_dispatch.py``'s."""
+"""Dispatch by line shape (and by the programs a line runs) skips only line validators with
+nothing to say: every line the engine puts to its line validators (resolved readings,
+set-aside pieces and payload lines included), over the shared and the repository's corpora,
+the fuzz regressions, every validator's docstring examples and generated lines, gets no
+opinion from any line validator whose ``line_shapes()`` the line does not have and none of
+whose ``line_programs()`` it runs. The engine-level comparison (the dispatched engine decides
+as the exhaustive one) is ``test_dispatch.py``'s."""
 
 from __future__ import annotations
 
@@ -54,8 +55,10 @@ def _assert_skipped_are_silent(line: str) -> None:
     seen, ctx = _lines_seen(line)
     for parsed, resolve in seen:
         shape = ls.line_shape(parsed)
+        runs = {cmd.program for cmd in parsed.commands}
         for validator in VALIDATORS:
-            if validator.line_shapes() & shape or (validator.spelling and not resolve):
+            if validator.line_shapes() & shape or (validator.spelling and not resolve) or (
+                    not validator.line_programs().isdisjoint(runs)):
                 continue
             verdict = validator.check_line(parsed, ctx)
             assert verdict.outcome is Outcome.PASSTHROUGH and not verdict.nested, (
@@ -132,3 +135,39 @@ def test_a_plain_line_skips_the_line_validators_keyed_on_shape() -> None:
     assert [v for v, _ in every if any(v is w for w, _ in asked)] == [v for v, _ in asked]
     resolved = LineDispatch(VALIDATORS, exhaustive=True).checks(plain, False)
     assert resolved == tuple((v, v.check_line) for v in VALIDATORS if not v.spelling)
+
+
+def _asked(line: str) -> set[str]:
+    return {v.id for v, _ in LineDispatch(VALIDATORS).checks(parse(line), True)}
+
+
+@pytest.mark.parametrize(("line", "asked", "skipped"), [
+    ("ls -la src", set(), {"CG-INJ-018", "CG-IDENT-004", "CG-DEG-003", "CG-NET-004"}),
+    ("sleep 5", {"CG-INJ-018"}, {"CG-IDENT-004"}),
+    ("git status", {"CG-IDENT-004"}, {"CG-INJ-018", "CG-DEG-003"}),
+    ("rm -rf build", {"CG-DEG-003"}, {"CG-IDENT-004", "CG-FS-007"}),
+    ("ls && ls", {"CG-DEG-003"}, {"CG-INJ-018", "CG-FS-007"}),  # two commands: by shape
+    ("ln -s a b && cat b", {"CG-FS-007"}, {"CG-IDENT-003"}),
+    ("cd src && ./run", {"CG-IDENT-003"}, {"CG-IDENT-004"}),
+    ("dig example.com", {"CG-NET-004"}, {"CG-INJ-018"}),
+    ("find . | xargs chmod g+s", {"CG-CAT-013"}, {"CG-NET-004"}),
+    ("export HOOK='rm -rf ~'; zzrun", {"CG-PROG-005"}, {"CG-IDENT-004"}),
+    ("HOOK='rm -rf ~' zzrun", set(), {"CG-PROG-005"}),  # a prefix: CG-PROG-004's
+])
+def test_validators_named_by_program_are_asked_about_lines_running_it(
+        line: str, asked: set[str], skipped: set[str]) -> None:
+    found = _asked(line)
+    assert asked <= found, (line, asked - found)
+    assert not skipped & found, (line, skipped & found)
+
+
+def test_each_validator_naming_programs_is_asked_about_each_of_them() -> None:
+    dispatch = LineDispatch(VALIDATORS)
+    naming = [v for v in VALIDATORS if v.line_programs()]
+    assert naming
+    for validator in naming:
+        for program in validator.line_programs():
+            parsed = parse(f"{program} x")
+            if parsed.commands and parsed.commands[0].program == program:
+                assert validator in {v for v, _ in dispatch.checks(parsed, True)}, (
+                    validator.id, program)

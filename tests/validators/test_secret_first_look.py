@@ -51,3 +51,24 @@ def test_table(line: str) -> None:
 @given(st.one_of(_declared_commands(), lines(), any_input()))
 def test_generated(line: str) -> None:
     _assert_same(line)
+
+
+# The first look's names, one by one: the grouped pattern finds each of them, in a path and
+# alone, and nothing in a path without one.
+_NAMES = (".ssh .aws .env netrc .docker kube credentials id_ pgpass shadow .key gcloud .npmrc "
+          ".pypirc .gnupg hosts.yml .azure vault-token my.cnf .p12 .pfx secret .jks ssh_host "
+          "auth.json oauth .claude .codex .gemini token history Keychains chrom Chrome "
+          "BraveSoftware microsoft-edge mozilla Firefox firefox Cookies password-store keyrings "
+          "copilot .histfile .config/gh").split()
+
+
+@pytest.mark.parametrize("name", _NAMES)
+def test_each_name_is_a_hint(name: str) -> None:
+    assert HINT.search(name) is not None
+    assert HINT.search(f"cat ~/x/{name}/y") is not None
+
+
+@pytest.mark.parametrize("text", ["cat notes.txt", "ls -la src", "cat .k", "cat kub", "cat .ss",
+                                  "cat c.hrome", "cat id-rsa", "make check"])
+def test_no_hint_without_a_name(text: str) -> None:
+    assert HINT.search(text) is None

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from fnmatch import fnmatchcase
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Reason, Verdict
 from clawgate.policy.argv import Argv, canonical, read_argv, split_flag
 from clawgate.shell.model import DYNAMIC, SimpleCommand
 
@@ -197,7 +197,7 @@ class RuleSet:
     def evaluate(self, cmd: SimpleCommand) -> tuple[Verdict, bool]:
         found = self.matching(cmd)
         if not found:
-            return Verdict.passthrough(), False
+            return NO_OPINION, False
         outcome = max(r.decision for r in found)
         chosen = [r for r in found if r.decision is outcome]
         lifts = outcome is Outcome.ALLOW and any(r.lifts_ask for r in chosen)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.records import field, record
 from clawgate.shell.model import SimpleCommand
 
@@ -30,7 +30,7 @@ class CommandRules(Protocol):
 
 class NoRules:
     def evaluate(self, cmd: SimpleCommand) -> tuple[Verdict, bool]:
-        return Verdict.passthrough(), False
+        return NO_OPINION, False
 
 
 @record(frozen=True, slots=True)

@@ -51,7 +51,9 @@ def clobbered(parsed: m.ParsedLine, *, stages: bool = True) -> frozenset[str]:
     is). ``stages=False``: a name a pipeline stage assigns is not among them for that alone
     (the caller keeps such a value to its stage, which runs in a subshell of its own)."""
     source = parsed.source
-    names = set(DYNAMIC) | set(_LOOP_VAR.findall(source))
+    names = set(DYNAMIC)
+    if "for" in source or "select" in source:  # the loop words, before a scan from each \b
+        names |= set(_LOOP_VAR.findall(source))
     if parsed.shape is not None and "coproc" in source:
         # a coproc before a compound command, blanked for tree-sitter (``prefixed.py``): its
         # NAME (COPROC by default) becomes an array of descriptors

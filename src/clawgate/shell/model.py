@@ -83,6 +83,9 @@ class SimpleCommand:
     # The basename of the command word, or None when it is not known before run time. Every
     # validator asks for it, so it is worked out once, when the command is made.
     program: str | None = field(init=False, repr=False, compare=False)
+    # The words' values (``argv``), worked out at the first ask and kept (validators and the
+    # risk tables ask for them several times a command; the words never change)
+    _argv: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "program",
@@ -95,7 +98,11 @@ class SimpleCommand:
     @property
     def argv(self) -> tuple[str, ...]:
         """Every word's value, or its text where the value is dynamic."""
-        return tuple(w.shown for w in self.words)
+        found = self._argv
+        if found is None:
+            found = tuple(w.shown for w in self.words)
+            object.__setattr__(self, "_argv", found)
+        return found
 
     @property
     def args(self) -> tuple[str, ...]:

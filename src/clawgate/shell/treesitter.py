@@ -41,6 +41,11 @@ _UNREDIRECTABLE = frozenset({"list", "pipeline"})  # no redirection applies to t
 # Leaves an expansion's operand may be read as, text and all (``${x#$(id)}``: a regex).
 _OPERAND_LEAVES = frozenset({"regex", "word"})
 _OPERAND_PREFIX = b": "
+# The node kinds ``_Walker.walk`` reads otherwise than by walking their children: any other
+# goes straight to them, past the tests of each kind.
+_READ_APART = frozenset({"command", "redirected_statement", "pipeline", *_DECLARATIONS,
+                         "variable_assignment", "variable_assignments", "test_command",
+                         "comment", *_OPERAND_LEAVES, "heredoc_body", "command_substitution"})
 _WORD_ENDS = frozenset(b" \t;&|<>()")
 
 
@@ -231,7 +236,12 @@ class _Walker:
             self.has_error = True
         tag = _NESTING_TAGS.get(kind)
         inner = (*nesting, tag) if tag else nesting
-        if kind == "command" and placeholder(node, self.src, self.shape):
+        if kind not in _READ_APART:  # most nodes: no test below is about their kind
+            self.children(node, inner, depth, redirects, background)
+        elif kind in _OPERAND_LEAVES and node.parent is not None and \
+                node.parent.type == "expansion":
+            self.operand(node, nesting, depth)
+        elif kind == "command" and placeholder(node, self.src, self.shape):
             self.prefix_only(node, nesting, depth, redirects, background)
         elif kind == "command":
             self.command(node, nesting, depth, redirects, background)
@@ -251,9 +261,6 @@ class _Walker:
             self.after_glued(node, nesting, depth)
         elif kind == "comment":
             self.comments.append(text_of(node, self.src))
-        elif kind in _OPERAND_LEAVES and node.parent is not None and \
-                node.parent.type == "expansion":
-            self.operand(node, nesting, depth)
         elif kind == "heredoc_body" and b"`" in self.src[node.start_byte:node.end_byte] and \
                 _expands(node, self.src):
             self.body_backquotes(node, inner, depth)

@@ -10,7 +10,7 @@ Started through ``npx``/``bunx``/``uvx``/``pipx run``, the package name counts a
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.protected import ESCALATES
@@ -147,7 +147,7 @@ _EXPORTERS = frozenset({"export", "declare", "typeset", "setenv", "launchctl"})
 def _exported_bypass(cmd: SimpleCommand, rule: str) -> Verdict:
     """``export GOOSE_MODE=auto``: every agent started later in this shell runs unguarded."""
     if "=" not in cmd.text and cmd.program not in ("setenv", "launchctl"):
-        return Verdict.passthrough()
+        return NO_OPINION
     words = [w.shown for w in cmd.words[1:]]
     pairs = [w.partition("=")[::2] for w in words if "=" in w]
     if cmd.program in ("setenv", "launchctl"):  # csh setenv NAME VALUE; launchctl setenv …
@@ -157,7 +157,7 @@ def _exported_bypass(cmd: SimpleCommand, rule: str) -> Verdict:
         if value.strip("'\"").lower() in _BYPASS_ENV.get(name, ()):
             return Verdict.deny(rule, f"{name}={value} switches an agent's approvals off for "
                                 "every later launch", hint="leave the agent's checks on")
-    return Verdict.passthrough()
+    return NO_OPINION
 
 
 @register
@@ -179,10 +179,10 @@ class AgentWithoutGuards(Validator):
             return _exported_bypass(cmd, self.id)
         found = agent_of(cmd) or (("cursor", 1) if cmd.program == "agent" else None)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         flag = bypass(cmd, *found)
         if flag is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.deny(self.id, f"starts {found[0]} with its approvals or sandbox off "
                             f"({flag})", hint="run the agent yourself, with its checks on")
 
@@ -202,10 +202,10 @@ class AgentLaunch(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         found = agent_of(cmd)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         agent, start = found
         first = next((w.shown for w in cmd.words[start:]), None)
         if first in _INFO and len(cmd.words) - start <= 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"starts the {agent} agent, whose actions are not checked "
                            "here", hint="run the agent yourself")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
@@ -116,7 +116,7 @@ class AnsibleAdHoc(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "ansible" or len(cmd.words) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         module, args, known, become = _module_and_args(cmd)
         if not known or module is None:
             return Verdict.ask(self.id, "the ansible module or its arguments are only known at "
@@ -124,9 +124,9 @@ class AnsibleAdHoc(Validator):
         short = module.removeprefix("ansible.builtin.")
         sudo = "sudo " if become else ""
         if module in _COMMAND_MODULES:
-            return Verdict.unwrap(sudo + args) if args else Verdict.passthrough()
+            return Verdict.unwrap(sudo + args) if args else NO_OPINION
         if module in _QUIET_MODULES or (args is None and short not in _MODULES):
-            return Verdict.passthrough()
+            return NO_OPINION
         build = _MODULES.get(short)
         pairs = _pairs(args) if args is not None else None
         line = build(pairs) if build is not None and pairs is not None else None

@@ -8,7 +8,7 @@ as what it runs, with ASK at least; one known only at run time is ASK.
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
@@ -63,12 +63,12 @@ class ArithmeticCode(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:
-            return Verdict.passthrough()
+            return NO_OPINION
         args = cmd.words[1:]
         if cmd.program == "let":
             code: list[str | None] = [p for w in args if w.value is not None
                                       for p in _payloads(w.value)]
-            return _verdict(self.id, "let", code) if code else Verdict.passthrough()
+            return _verdict(self.id, "let", code) if code else NO_OPINION
         for index, word in enumerate(args):
             value = word.value if word.value is not None else word.text
             if value.startswith("-C"):
@@ -79,7 +79,7 @@ class ArithmeticCode(Validator):
                 return _verdict(self.id, f"{cmd.program} -C", [given])
             if value == "--" or not value.startswith("-"):
                 break
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -99,7 +99,7 @@ class IntegerCode(LineValidator):
         source = parsed.source
         if not ("declare" in source or "typeset" in source or "local" in source) or \
                 not _SUBSTITUTION.search(source):
-            return Verdict.passthrough()
+            return NO_OPINION
         integers: set[str] = set()
         code: list[str | None] = []
         for cmd in parsed.commands:
@@ -116,4 +116,4 @@ class IntegerCode(LineValidator):
                 if name in integers:
                     code += _payloads(value) if value is not None else []
         return _verdict(self.id, "an integer variable's value", code) if code else \
-            Verdict.passthrough()
+            NO_OPINION

@@ -4,7 +4,7 @@ go with it. (Deleting one snapshot or backup leaves the data it copies: CG-NET-0
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
@@ -54,9 +54,9 @@ class DeleteWithoutBackup(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:
-            return Verdict.passthrough()
+            return NO_OPINION
         what = _what(cmd.program or "", [w.shown for w in cmd.words[1:]])
         if what is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.deny(self.id, f"{cmd.program} {what}",
                             hint="take a snapshot first, and delete by hand after review")

@@ -74,6 +74,14 @@ class LineValidator(_Base):
         ``tests/validators/test_line_shapes.py`` holds it to."""
         return ANY
 
+    def line_programs(self) -> frozenset[str]:
+        """Programs (as ``SimpleCommand.program`` names them) of which a command on the line
+        makes this validator worth asking whatever the line's shape: it is asked about a line
+        that has one of its ``line_shapes()`` or runs one of these. Empty: by shape only.
+        Like the shapes, implied by the validator's own first test (a validator that looks
+        only at the commands running some programs has ``line_shapes()`` 0 and names them)."""
+        return frozenset()
+
 
 class Validator(_Base):
     """Looks at one simple command at a time.

@@ -9,7 +9,7 @@ make a delay hang on that.
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine
 from clawgate.validators.base import Context, LineValidator, register
@@ -40,12 +40,18 @@ class DelayOnACharacter(LineValidator):
 
     id = "CG-INJ-018"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a command running a delay
+
+    def line_programs(self) -> frozenset[str]:
+        return DELAYS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not any(c.program in DELAYS for c in parsed.commands):
-            return Verdict.passthrough()
+            return NO_OPINION
         found = _COMPARED.search(parsed.source)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"a delay decided by {found.group(0)!r}: the time of the "
                            "reply tells a character of the output (blind exfiltration)",
                            hint="compare whole values, or leave the delay out")

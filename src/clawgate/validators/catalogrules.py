@@ -9,7 +9,7 @@ import re
 import shlex
 
 from clawgate import programs as catalog
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.inline.lisp import pure_lisp
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.clobbers import EVERY, clobbered
@@ -70,7 +70,7 @@ class ProgramRunsValue(Validator):
         """Commands given to run outside a wrapper are CG-ESC-002's (``escapes.py``); here
         the rest: code, configurations, helpers, and what wrappers are told to run."""
         if cmd.program not in RUNNERS or len(cmd.words) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         spec = catalog.entry(cmd.program) or {}
         console = spec.get("language") == "console"
         found = [e for e in catalog.runs(cmd) if e.kind in _ASKING
@@ -90,7 +90,7 @@ class ProgramRunsValue(Validator):
                          if e.word is not None and e.word.value)
         asking += [e for e in wrapped if e.word is None or not e.word.value]
         if not asking:  # only commands a wrapper runs: judged as the commands they are
-            return Verdict.unwrap(*literal) if literal else Verdict.passthrough()
+            return Verdict.unwrap(*literal) if literal else NO_OPINION
         first = asking[0]
         return Verdict.unwrap(*literal, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{cmd.program} {first.option or ''} runs "
@@ -252,7 +252,7 @@ class UnconfinedWrite(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in UNCONFINED:
-            return Verdict.passthrough()
+            return NO_OPINION
         found = next((e.option for e in catalog.effects(cmd) if e.kind == "unconfined"), None)
         if cmd.program == "tar":
             bundle = cmd.words[1].value if len(cmd.words) > 1 else None
@@ -260,9 +260,9 @@ class UnconfinedWrite(Validator):
             if found is None and old_style and "P" in (bundle or ""):
                 found = "P"
             if found is None or not _tar_extracts(cmd, bundle if old_style else None):
-                return Verdict.passthrough()
+                return NO_OPINION
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"{cmd.program} {found} writes the files its input names, "
                            "wherever they are", hint="extract or apply without it, into a "
                            "directory of the workspace")
@@ -301,7 +301,7 @@ class RuntimeTarget(LineValidator):
         if "$" not in source and "`" not in source and ("awk" not in source or not any(
                 (catalog.entry(c.program) or {}).get("language") == "awk"
                 for c in parsed.commands)):
-            return Verdict.passthrough()
+            return NO_OPINION
         known: set[str] | None = None
         for cmd in parsed.commands:
             for word in content_targets(cmd):
@@ -315,7 +315,7 @@ class RuntimeTarget(LineValidator):
                 if not shell or _unknowable(word, known):
                     return Verdict.ask(self.id, f"writes to {word.text}, known only when the "
                                        "line runs", hint="write to a literal path")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _process_substitution(word: Word) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators import shapes as sh
@@ -38,11 +38,11 @@ class FormatDisk(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program is None or not (program.startswith("mkfs") or program in _FORMATTERS):
-            return Verdict.passthrough()
+            return NO_OPINION
         if program in {"fdisk", "sfdisk", "parted", "gdisk", "sgdisk"} and _only_lists(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         if _only_asks_about_itself(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.deny(self.id, f"{program} formats or wipes a disk",
                             hint="do this by hand, outside the agent")
 
@@ -78,13 +78,13 @@ class BlockDeviceWrite(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if "/dev/" not in cmd.text and not any(
                 r.target is not None and "/dev/" in r.target.text for r in cmd.redirects):
-            return Verdict.passthrough()
+            return NO_OPINION
         for word in write_targets(cmd):
             path = resolve(word, ctx).path
             if path is not None and BLOCK_DEVICE.match(path):
                 return Verdict.deny(self.id, f"writes to the block device {path}",
                                     hint="write to an image file in the workspace")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 
@@ -102,10 +102,10 @@ class ForkBomb(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.inside("function") or cmd.program is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if cmd.program in cmd.downstream or cmd.program in cmd.upstream:
             return Verdict.deny(self.id, "a function that pipes into itself: a fork bomb")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -121,11 +121,11 @@ class PowerOff(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in _POWER_PROGRAMS:
-            return Verdict.passthrough()
+            return NO_OPINION
         args = cmd.args
         if program in _POWER or (program in {"init", "telinit"} and args[:1] in (("0",), ("6",))):
             return Verdict.deny(self.id, f"{' '.join(cmd.argv[:2])} stops or restarts the "
                                 "machine")
         if program in {"systemctl", "loginctl"} and _POWER_VERBS & set(args):
             return Verdict.deny(self.id, "systemctl stops or restarts the machine")
-        return Verdict.passthrough()
+        return NO_OPINION

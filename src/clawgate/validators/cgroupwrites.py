@@ -9,7 +9,7 @@ same by name.
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.files import readings
@@ -39,10 +39,10 @@ class CgroupWrite(Validator):
             return Verdict.deny(self.id, f"{cmd.program} moves processes between control "
                                 "groups: what it starts would outlive the call")
         if not may_write(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         for word in write_targets(cmd):
             path = next((p for p in readings(word, ctx) if under(p, CGROUP_FS)), None)
             if path is not None:
                 return Verdict.deny(self.id, f"writes {path}: a process moved out of the "
                                     "run's control group outlives the call")
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -6,7 +6,7 @@ kubectl, helm, terraform, pulumi, doctl): a destructive verb is ASK, and a mass 
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -90,7 +90,7 @@ class CloudDestruction(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _CLOUDS or len(cmd.words) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         args = _words(cmd)
         # heroku and its kin spell topic:verb (apps:destroy, pg:reset)
         verb = next((a for a in args[:4] if _VERB.match(a.rsplit(":", 1)[-1])), None)
@@ -104,7 +104,7 @@ class CloudDestruction(Validator):
         if verb is None and cmd.program == "gsutil" and "rsync" in args[:3] and "-d" in args:
             verb = "rsync -d"
         if verb is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         why = _mass(cmd.program or "", args, verb) or _production(cmd.program or "", args, verb)
         if why is not None:
             return Verdict.deny(self.id, f"{cmd.program} {verb}: {why}",

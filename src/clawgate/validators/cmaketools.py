@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
@@ -70,12 +70,12 @@ class CmakeTools(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = cmd.words
         if cmd.program not in _CMAKES or len(words) < 3 or words[1].text != "-E":
-            return Verdict.passthrough()
+            return NO_OPINION
         tool = words[2].value
         if tool is None:
             return Verdict.ask(self.id, "the cmake -E tool is only known at run time")
         build = _TOOLS.get(tool)
         if build is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         # the stand-in takes each word as written, so the shell expands it as it would here
         return Verdict.unwrap(build([w.text for w in words[3:]]))

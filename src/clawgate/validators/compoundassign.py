@@ -7,7 +7,7 @@ reader protect nothing."""
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
@@ -40,7 +40,7 @@ class QuotedCompoundAssignment(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _DECLARERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         words: list[str] = []
         for word in cmd.words[1:]:
             written = _array_value(word.text)
@@ -55,5 +55,5 @@ class QuotedCompoundAssignment(Validator):
             if inner.startswith("(") and inner.endswith(")"):
                 words.append(inner[1:-1])
         if not words:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.unwrap(*(f"echo {w}" for w in words))

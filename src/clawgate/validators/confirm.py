@@ -9,7 +9,7 @@ asks on the terminal, not on its input, and is left alone.)
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
@@ -31,11 +31,11 @@ class ForgedConfirmation(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "find" or not (cmd.stage or cmd.redirects):
-            return Verdict.passthrough()
+            return NO_OPINION
         option = next((a for a in cmd.args if a in _PROMPTS), None)
         if option is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if cmd.stage == 0 and not any(r.feeds_input or r.op == "<" for r in cmd.redirects):
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.deny(self.id, f"find {option} asks a person, and the line answers it",
                             hint="run the command with -exec and approve that")

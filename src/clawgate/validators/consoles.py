@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.inline.effects import action
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
@@ -143,7 +143,7 @@ class EditorCommands(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:
-            return Verdict.passthrough()
+            return NO_OPINION
         lines: list[str] = []
         message = ""
         for command in _vim_commands(cmd):
@@ -154,7 +154,7 @@ class EditorCommands(Validator):
                 if not plain_language_code(command):
                     message = message or f"the editor command {command!r} runs programs"
         if not message:
-            return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
+            return Verdict.unwrap(*lines) if lines else NO_OPINION
         return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id, message=message)
 
 
@@ -175,7 +175,7 @@ class ConsoleCommands(Validator):
         program = cmd.program
         spec = _CONSOLES.get(program) if program else None
         if spec is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         short, long = spec
         texts = [v for _, _, v in option_values(cmd.words, 1, short, frozenset())]
         words = cmd.words
@@ -198,7 +198,7 @@ class ConsoleCommands(Validator):
                 message = message or f"{program} command {text!r} runs programs or loads code"
             lines += file_actions(text)
         if not message:
-            return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
+            return Verdict.unwrap(*lines) if lines else NO_OPINION
         return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id, message=message)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
@@ -68,7 +68,7 @@ class DesktopCaptured(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         what = captures(cmd)
         if what is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if cmd.pipes_into(SENDERS):
             return Verdict.deny(self.id, f"{cmd.program} sends {what} to "
                                 f"{', '.join(cmd.downstream)}")
@@ -90,9 +90,15 @@ class CaptureSent(LineValidator):
 
     id = "CG-SEC-009"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a command capturing the screen or clipboard
+
+    def line_programs(self) -> frozenset[str]:
+        return _CAPTURING
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not any(cmd.program in _CAPTURING for cmd in parsed.commands):
-            return Verdict.passthrough()
+            return NO_OPINION
         written: dict[str, str] = {}  # a path (or its spelling) -> what it holds
         for cmd in parsed.commands:
             if written and cmd.program in SENDERS:
@@ -109,7 +115,7 @@ class CaptureSent(LineValidator):
                         written[word.value] = what
                         path = resolve(word, ctx).path
                         written.update({path: what} if path else {})
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 # Programs whose words are a name or address they carry to a DNS server or another host.
@@ -133,7 +139,7 @@ class SecretInLookup(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _LOOKUPS or ("$" not in cmd.text and "`" not in cmd.text):
-            return Verdict.passthrough()
+            return NO_OPINION
         for word in cmd.words[1:]:
             for found in _NAMED.finditer(word.text):
                 name = found.group(1) or found.group(2)
@@ -141,4 +147,4 @@ class SecretInLookup(Validator):
                     return Verdict.deny(self.id, f"{cmd.program} carries ${name} to a name "
                                         "server or another host",
                                         hint="a lookup needs no secret")
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -24,12 +24,14 @@ from clawgate.validators.paths import ansi_c_decoded, resolve, under
 # A cheap first look: a word without any of these cannot name a credential file.
 # Every alternative starts with a literal character (no ``[Ff]``): re then skips, at a glance,
 # every position where none of those characters stands (about a quarter off each search).
-HINT = lazy_pattern(r"\.ssh|\.aws|\.env|netrc|\.docker|kube|credentials|id_|pgpass|shadow|\.key"
-                    r"|gcloud|\.npmrc|\.pypirc|\.gnupg|hosts\.yml|\.azure|vault-token|my\.cnf"
-                    r"|\.p12|\.pfx|secret|\.jks|ssh_host|auth\.json|oauth|\.claude|\.codex"
-                    r"|\.gemini|token|history|Keychains|chrom|Chrome|BraveSoftware|"
-                    r"microsoft-edge|mozilla|Firefox|firefox|Cookies|password-store|keyrings"
-                    r"|copilot|\.histfile|\.config/gh")
+# Alternatives that start alike are grouped under that start: at a position that can start a
+# match, re tries one group instead of every alternative (about half off again).
+HINT = lazy_pattern(r"\.(?:ssh|aws|env|docker|key|npmrc|pypirc|gnupg|azure|p12|pfx|jks|claude"
+                    r"|codex|gemini|histfile|config/gh)"
+                    r"|netrc|k(?:ube|eyrings)|c(?:redentials|hrom|opilot)|id_"
+                    r"|p(?:gpass|assword-store)|s(?:hadow|ecret|sh_host)|gcloud|hosts\.yml"
+                    r"|vault-token|my\.cnf|auth\.json|oauth|token|history|Keychains"
+                    r"|C(?:hrome|ookies)|BraveSoftware|m(?:icrosoft-edge|ozilla)|Firefox|firefox")
 _HOME_FILES = HOME_SECRETS  # the one list: clawgate.secretpaths
 _HOME_KEY_DIRS = frozenset(HOME_KEY_DIRS)  # the whole directory
 _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credentials", "id_rsa",

@@ -4,7 +4,7 @@ against the directory the line starts in; this one follows the ``cd`` and checks
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.records import replace
 from clawgate.shell.clobbers import subshell_of
 from clawgate.shell.model import ParsedLine, SimpleCommand
@@ -49,7 +49,7 @@ class AfterChangeDirectory(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not any(cmd.program in _CHANGERS or _sets_pwd(cmd) or _sets_pwd(cmd, "HOME")
                    for cmd in parsed.commands):
-            return Verdict.passthrough()
+            return NO_OPINION
         moves: list[tuple[tuple[str, ...] | None, str | None]] = []  # (confined to, where)
         pwd_set = home_set = False
         for cmd in parsed.commands:
@@ -72,7 +72,7 @@ class AfterChangeDirectory(LineValidator):
                 return Verdict.of(verdict.outcome, self.id, f"after cd {here}: "
                                   f"{verdict.reasons[0].message}", hint=verdict.reasons[0].hint,
                                   risk=Risk.HIGH)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _sets_pwd(cmd: SimpleCommand, name: str = "PWD") -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
@@ -61,7 +61,7 @@ class PipedCommands(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "|" not in parsed.source:
-            return Verdict.passthrough()
+            return NO_OPINION
         lines: list[str] = []
         for cmd in parsed.commands:
             if cmd.stage == 0 or cmd.program not in READERS:
@@ -72,4 +72,4 @@ class PipedCommands(LineValidator):
                 prefix = " ".join(f"{a.name}={shlex.quote(a.value.shown)}"
                                   for a in cmd.assignments)
                 lines.append(f"{prefix} {shlex.join(cmd.argv)} <<< {shlex.quote(text)}".strip())
-        return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
+        return Verdict.unwrap(*lines) if lines else NO_OPINION

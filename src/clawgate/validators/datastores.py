@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import option_values
@@ -96,7 +96,7 @@ class DataStoreWipe(Validator):
         elif program in self.programs:
             what = _other(cmd)
         else:
-            return Verdict.passthrough()
+            return NO_OPINION
         # mongosh runs its scripts in Node: one that reaches Node's modules or process
         # (``require('child_process')``) is checked as ``node -e``; the legacy shell's
         # ``runProgram()`` starts a program itself.
@@ -106,7 +106,7 @@ class DataStoreWipe(Validator):
                 _RUNS_PROGRAM.search(t) for t in _mongo_scripts(cmd)):
             return Verdict.ask(self.id, f"{program} script starts a program")
         if what is None:
-            return Verdict.unwrap(*scripts) if scripts else Verdict.passthrough()
+            return Verdict.unwrap(*scripts) if scripts else NO_OPINION
         found = verdict(self.id, f"{program}: {what} wipes stored data", client_target(cmd),
                         hint="name a local or test instance, or back it up first")
         return Verdict(found.outcome, found.reasons, nested=scripts) if scripts else found

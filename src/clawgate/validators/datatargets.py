@@ -20,7 +20,7 @@ import ipaddress
 import re
 from enum import IntEnum
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 
 
@@ -126,7 +126,7 @@ _WHERE = {Target.PRODUCTION: "a production target", Target.REMOTE: "a remote hos
 def verdict(rule_id: str, what: str, target: Target, hint: str) -> Verdict:
     """DENY on a production or remote target, ASK on a local one, nothing on a throwaway."""
     if target is Target.THROWAWAY:
-        return Verdict.passthrough()
+        return NO_OPINION
     message = f"{what} on {_WHERE[target]}"
     if target is Target.LOCAL:
         return Verdict.ask(rule_id, message, hint=hint)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -93,10 +93,10 @@ class DatabaseResetTask(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program or ""
         if program not in self.programs and program.rstrip("0123456789.") not in self.programs:
-            return Verdict.passthrough()  # ``sudo rails …``: the inner command is checked
+            return NO_OPINION  # ``sudo rails …``: the inner command is checked
         found = _task(cmd)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         start, task = found
         names, assignments = _names(cmd, start)
         target = line_target([], names, assignments)
@@ -105,6 +105,6 @@ class DatabaseResetTask(Validator):
                                          and "--force" in cmd.argv):
             target = Target.PRODUCTION
         if _LOADS.match(task) and target < Target.REMOTE:
-            return Verdict.passthrough()
+            return NO_OPINION
         return verdict(self.id, f"{task} drops or empties the database", target,
                        hint="run it against the test environment, or back the data up first")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import option_values
@@ -142,9 +142,9 @@ class SecurityControlsOff(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:
-            return Verdict.passthrough()
+            return NO_OPINION
         what = _what(cmd)
         if what is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.deny(self.id, what, hint="leave the machine's and the account's "
                             "monitoring on; ask an administrator")

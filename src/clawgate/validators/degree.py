@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.cleaned import cleaned
@@ -260,8 +260,8 @@ class DeleteOutsideWorkspace(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.depth == 0:
-            return Verdict.passthrough()
-        return outside(cmd, ctx) or Verdict.passthrough()
+            return NO_OPINION
+        return outside(cmd, ctx) or NO_OPINION
 
 
 @register
@@ -285,8 +285,8 @@ class DeleteInsideWorkspace(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.depth == 0:
-            return Verdict.passthrough()
-        return inside(cmd, ctx) or Verdict.passthrough()
+            return NO_OPINION
+        return inside(cmd, ctx) or NO_OPINION
 
 
 _RSYNC_VALUED = frozenset({"-e", "--rsh", "--exclude", "--include", "--filter", "-f",
@@ -375,8 +375,8 @@ class DeleteByOtherMeans(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _DELETE_EQUIVALENTS:
-            return Verdict.passthrough()
+            return NO_OPINION
         targets = deleted_by(cmd)
         if not targets:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.unwrap(f"rm -rf -- {' '.join(w.text for w in targets)}")

@@ -8,11 +8,12 @@ import os
 from collections.abc import Iterator
 
 from clawgate import fsfacts
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell.clobbers import subshell_of
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.absent import without_missing
 from clawgate.validators.argv import inner
 from clawgate.validators.base import Context, LineValidator, register
@@ -330,8 +331,14 @@ class DeleteByDegreeInLine(LineValidator):
 
     id = "CG-DEG-003"
 
+    def line_shapes(self) -> int:
+        return ls.MULTI  # a line of one command is asked about only when it deletes or feeds xargs
+
+    def line_programs(self) -> frozenset[str]:
+        return _WATCHED
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        worst = Verdict.passthrough()
+        worst = NO_OPINION
         commands = parsed.commands
         if len(commands) == 1:  # the common case, without a generator
             if commands[0].program not in _WATCHED:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import BRACE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
@@ -40,7 +40,7 @@ class RecursiveDeleteOfVitalPath(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         targets = delete_targets(cmd)
         if targets is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         for word in (alt for w in targets for alt in _alternatives(w)):
             found = resolve(word, ctx)
             if found.path is not None and _vital(found.path, found, ctx):
@@ -50,7 +50,7 @@ class RecursiveDeleteOfVitalPath(Validator):
                 return Verdict.deny(self.id, f"{cmd.program} of {found.if_unset} if "
                                     f"{word.text} expands to nothing",
                                     hint='use "${VAR:?}" to stop on unset')
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _vital(path: str, found: PathArg, ctx: Context) -> bool:

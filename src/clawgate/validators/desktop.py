@@ -4,7 +4,7 @@ or ``xterm -e CMD``), openers by file type (``xdg-open x.desktop``) and VS Code 
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import command_start, inner, opts
@@ -57,7 +57,7 @@ class TerminalEmulator(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in _TERMINALS or _TERMINAL_INFO.intersection(cmd.args[:1]):
-            return Verdict.passthrough()
+            return NO_OPINION
         words = cmd.words
         start = next((i + 1 for i, w in enumerate(words[1:], start=1)
                       if w.shown in _TERMINAL_MARKERS), None)
@@ -91,7 +91,7 @@ class OpenByAssociation(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in _OPENERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         args = cmd.args
         runs = program == "gtk-launch" or (program == "gio" and args[:1] == ("launch",)) or (
             program == "open" and _launches_app(args)) or any(
@@ -99,7 +99,7 @@ class OpenByAssociation(Validator):
             for i, a in enumerate(args)) or any(_RUNNABLE.search(a) for a in args
                                                 if not a.startswith("-"))
         if not runs:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"{program} hands a program or script to whatever runs it",
                            hint="run it directly, where it can be checked")
 
@@ -145,9 +145,9 @@ class EditorWorkspace(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in EDITORS or editor_reads(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         if len(cmd.words) > 1 and cmd.words[1].value in _EXPOSING:
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(a.partition("=")[0] == "--install-extension" for a in cmd.args):
             return Verdict.ask(self.id, f"{program} --install-extension installs code that "
                                "runs in the editor with your rights",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
@@ -51,7 +51,7 @@ class DestructiveSql(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _SQL_CLIENTS:
-            return Verdict.passthrough()
+            return NO_OPINION
         texts = [w.shown for w in cmd.words[1:]] + fed_text(cmd)
         for text in texts:
             statement = _destructive(text)
@@ -61,7 +61,7 @@ class DestructiveSql(Validator):
                     target = Target.THROWAWAY  # DROP DATABASE app_test on this machine
                 return verdict(self.id, f"destructive SQL: {statement[:60]}", target,
                                hint="add a WHERE clause, or back the table up first")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 _DROP_DATABASE = lazy_pattern(r"^\s*drop\s+(?:database|schema)\s+(?:if\s+exists\s+)?"
@@ -152,7 +152,7 @@ class DestructiveSubcommand(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         rules = _SUBCOMMAND_RULES.get(cmd.program or "")
         if rules is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         operands = tuple(w for w in cmd.argv[1:] if not w.startswith("-"))
         for prefix, what in rules:
             if _starts_within(operands, prefix):
@@ -162,7 +162,7 @@ class DestructiveSubcommand(Validator):
             return Verdict.ask(self.id, "terraform apply -destroy destroys the infrastructure")
         if cmd.program == "aws" and operands[:2] == ("s3", "rm") and "--recursive" in cmd.argv:
             return Verdict.ask(self.id, "aws s3 rm --recursive empties a bucket prefix")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -184,7 +184,7 @@ class RecursiveDeleteOfUnknown(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("rm", "find", "mv"):
-            return Verdict.passthrough()
+            return NO_OPINION
         for word in delete_targets(cmd) or ():
             if XARGS_ITEM in word.text or _found_regenerable(word, ctx) or (
                     cmd.program == "mv" and not _PLACE_FROM_VARIABLE.match(word.text)):
@@ -193,7 +193,7 @@ class RecursiveDeleteOfUnknown(Validator):
                 what = "moves away" if cmd.program == "mv" else "deletes"
                 return Verdict.ask(self.id, f"{cmd.program} {what} {word.text}, which is only "
                                    "known at run time", hint="name the directory literally")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _found_regenerable(word: Word, ctx: Context) -> bool:
@@ -265,11 +265,11 @@ class SendingSwitch(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _SETTERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         for name, value in _switches(cmd):
             if sends(name, value):
                 return Verdict.ask(self.id, f"{name}={value} tells the build to send its result "
                                    "beyond the workspace (a push, a publish or a deploy)",
                                    hint="run the build without the switch, then send the "
                                    "result yourself")
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clawgate.decision import Risk, Verdict
+from clawgate.decision import NO_OPINION, Risk, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
@@ -73,7 +73,7 @@ class SystemDisruption(Validator):
                                                             "--delete-chain": "X"})
             if options.has("F", "X", "P"):
                 return Verdict.ask(self.id, f"{program} flushes or opens the firewall")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -95,9 +95,9 @@ class CustomPackageIndex(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in _PIP and program not in _NODE and program not in {"gem", "cargo"}:
-            return Verdict.passthrough()
+            return NO_OPINION
         if program != "npx" and not any(w.value in _FETCHING for w in cmd.words[1:3]):
-            return Verdict.passthrough()
+            return NO_OPINION
         words = cmd.words
         named_default: set[int] = set()
         for i, word in enumerate(words[1:], 1):
@@ -127,7 +127,7 @@ class CustomPackageIndex(Validator):
             if text.startswith(("git+", "http://", "https://", "svn+", "hg+")):
                 return Verdict.ask(self.id, f"{program} installs straight from {text}",
                                    hint="pin the package in the project's requirements")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _local_dir(value: str | None, ctx: Context) -> bool:
@@ -157,12 +157,12 @@ class Detached(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in _DETACH_PROGRAMS:
-            return Verdict.passthrough()
+            return NO_OPINION
         if program == "nohup" and not cmd.background:
             # In the foreground ``nohup`` keeps the process group, the session and the wait:
             # only a hangup is ignored, and the agent's own timeout still ends it. What it
             # runs is judged as the wrapped command.
-            return Verdict.passthrough()
+            return NO_OPINION
         if program in _DETACHERS:
             return self._ask(f"{program} detaches a process from the session")
         args = cmd.args
@@ -173,7 +173,7 @@ class Detached(Validator):
         if program in {"docker", "podman"} and {"run", "up"} & set(args) and (
                 {"-d", "--detach", "-itd", "-dit"} & set(args)):
             return self._ask(f"{program} starts a detached container")
-        return Verdict.passthrough()
+        return NO_OPINION
 
     def _ask(self, message: str) -> Verdict:
         return Verdict.ask(self.id, message, hint="run it in the foreground with a timeout")
@@ -206,7 +206,7 @@ class BackgroundJob(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "&" not in parsed.source:
-            return Verdict.passthrough()
+            return NO_OPINION
         commands = parsed.commands
         for i, cmd in enumerate(commands):
             if not cmd.background or risk_of(cmd) is Risk.LOW or not _detached(commands, i) \
@@ -216,7 +216,7 @@ class BackgroundJob(LineValidator):
                                "out of this shell's reach",
                                hint="run it in the foreground with a timeout, or wait for it "
                                "or kill it in the same command").about(cmd.text)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _detached(commands: tuple[SimpleCommand, ...], index: int) -> bool:

@@ -6,7 +6,7 @@ command line it may become, and a DENY of that reading is the line's."""
 
 from __future__ import annotations
 
-from clawgate.decision import MayRun, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.programs.languages import sed_commands
 from clawgate.shell.model import SimpleCommand
@@ -89,19 +89,19 @@ class EditedRunFile(Validator):
                 w.shown.startswith(("-i", "--in-place")) or (
                     w.shown.startswith("-") and not w.shown.startswith("--")
                     and "i" in w.shown) for w in cmd.words[1:]):
-            return Verdict.passthrough()
+            return NO_OPINION
         options = parse_options(cmd.words[1:], takes_value=_SED_VALUED)
         scripts = [*options.values.get("e", []), *options.values.get("--expression", [])]
         operands = list(options.operands)
         if not scripts and operands:
             first = operands.pop(0)
             if first.value is None:
-                return Verdict.passthrough()
+                return NO_OPINION
             scripts = [first.value]
         files = [resolve(w, ctx).path for w in operands]
         if not any(p is not None and is_run_file(p) for p in files):
-            return Verdict.passthrough()
+            return NO_OPINION
         lines = [MayRun(c) for script in scripts if len(script) <= MAX_TEXT
                  for text in inserted_texts(script) for c in _candidates(text)
                  if command_like(c)]
-        return Verdict.unwrap(*dict.fromkeys(lines)) if lines else Verdict.passthrough()
+        return Verdict.unwrap(*dict.fromkeys(lines)) if lines else NO_OPINION

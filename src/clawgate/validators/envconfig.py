@@ -27,7 +27,7 @@ import posixpath
 import shlex
 from collections.abc import Iterator
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.shell.substitute import computed
@@ -173,9 +173,9 @@ class ConfiguringVariable(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _DECLARERS | _MAKES | NPM_LIKE:
-            return Verdict.passthrough()
+            return NO_OPINION
         for name, word in _variables(cmd):
             verdict = _judge(name, word, ctx, cmd.program)
             if verdict is not None:
                 return verdict
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import sys
 
-from clawgate.decision import MayRun, Outcome, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
@@ -84,7 +84,7 @@ class PayloadVariable(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _DECLARERS | NPM_LIKE:
-            return Verdict.passthrough()
+            return NO_OPINION
         own = invoked(cmd)
         # npm's options that are these variables for every script it runs (--node-options)
         # are judged as the variables they are
@@ -92,7 +92,7 @@ class PayloadVariable(Validator):
         verdicts = [self._judge(name, value, ctx, own) for name, value in pairs]
         found = [v for v in verdicts if v.outcome is not Outcome.PASSTHROUGH or v.nested]
         if not found:
-            return Verdict.passthrough()
+            return NO_OPINION
         worst = max(found, key=lambda v: v.outcome)
         nested = tuple(n for v in found for n in v.nested)
         reason = worst.reasons[0] if worst.reasons else None
@@ -197,7 +197,7 @@ class PayloadVariable(Validator):
         return _NONE
 
 
-_NONE = Verdict.passthrough()
+_NONE = NO_OPINION
 _DATA_MODULE = lazy_pattern(r"data:(?:text|application)/(?:java|ecma)script,(.*)$", re.S)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
@@ -106,14 +106,14 @@ class CodeLoadingVariable(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _DECLARERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         for name, value in assignments(cmd):
             if name in _PROMPTS and value.value is not None and _inert_prompt(value.value):
                 continue  # PS4='+ ${BASH_SOURCE}:${LINENO}: ': text and variables only
             if name in _LOADERS or name.startswith("BASH_FUNC_"):
                 return Verdict.deny(self.id, f"{name} makes programs load or run other code",
                                     hint=f"do not set {name}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -132,7 +132,7 @@ class CommandVariable(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _DECLARERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         as_git_c = _as_git_c(cmd)
         for name, value in assignments(cmd):
             if as_git_c and name.startswith(_GIT_CONFIG_PAIRS):
@@ -161,7 +161,7 @@ class CommandVariable(Validator):
                                    "workspace", hint="keep search paths inside the project")
         if as_git_c:
             return Verdict.unwrap(*as_git_c)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -182,11 +182,11 @@ class SplittingChange(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "IFS=" not in parsed.source:
-            return Verdict.passthrough()
+            return NO_OPINION
         commands = parsed.commands
         starts = [c.offset for c in commands if not c.words and _prefix(c, "IFS")]
         if not starts:
-            return Verdict.passthrough()
+            return NO_OPINION
         assigned = {a.name for c in commands for a in c.assignments}
         for found in _LOOP_NAMES.finditer(parsed.source):  # for x in a,~: x is set here too
             assigned.update((found.group(1) or found.group(2) or "").split())
@@ -202,7 +202,7 @@ class SplittingChange(LineValidator):
             if split is not None:
                 return Verdict.ask(self.id, f"IFS set on the line splits {split!r} anew",
                                    hint="quote the expansion or leave IFS alone")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 _VARIABLE = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from clawgate import programs
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
@@ -102,10 +102,10 @@ class ShellArgument(Validator):
         program = cmd.program
         if program is None or program in INSPECTORS or program in FRONTENDS or (
                 program == "emulate"):  # zsh's emulate sh names a mode (-c code: CG-ZSH-001)
-            return Verdict.passthrough()
+            return NO_OPINION
         text = cmd.text
         if "sh" not in text and "bin/" not in text and "../" not in text:
-            return Verdict.passthrough()
+            return NO_OPINION
         words = cmd.words
         options = (programs.entry(program) or programs.learned_entry(program) or {}).get(
             "options", {})
@@ -128,7 +128,7 @@ class ShellArgument(Validator):
         if climbing is not None:
             return Verdict.ask(self.id, f"{program} is pointed at a system program through "
                                f"{climbing!r}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 # Subcommands and options that print shell code for the shell they name (completion scripts,
@@ -236,23 +236,23 @@ class CommandOption(Validator):
         program = cmd.program
         if program is None or program in FRONTENDS or program in _PRINTERS or len(
                 cmd.words) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         text = cmd.text
         if program not in _runners() and "--" not in text and (
                 "xec" not in text and "XEC" not in text):
-            return Verdict.passthrough()
+            return NO_OPINION
         found = _command_options(cmd, program)
         if not found and program in _TEXT_ONLY:
-            return Verdict.passthrough()
+            return NO_OPINION
         if not found:
             directive = next((w.shown for w in cmd.words[1:] if _EXEC_VALUE.search(w.shown)),
                              None)
             if directive is None:
-                return Verdict.passthrough()
+                return NO_OPINION
             return Verdict.ask(self.id, f"{program} is given an exec directive {directive!r}")
         found = [(o, v, d) for o, v, d in found if v is None or not harmless_helper(v)]
         if not found:
-            return Verdict.passthrough()
+            return NO_OPINION
         message = f"{program} {found[0][0]} runs a command"
         if any(declared for _, _, declared in found):  # the catalog's: judged strictly
             return payload_verdict([v for _, v, declared in found if declared and
@@ -306,7 +306,7 @@ class PipeValue(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program is None or program in INSPECTORS:
-            return Verdict.passthrough()
+            return NO_OPINION
         for word in cmd.words[1:]:
             text = word.shown
             if "|" in text:
@@ -316,7 +316,7 @@ class PipeValue(Validator):
                 if found is not None and len(found.group(1).strip()) > 1:
                     return payload_verdict([found.group(1)], self.id,
                                            f"{program} pipes into a command")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -337,7 +337,7 @@ class LibraryLoad(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program is None or program in INSPECTORS or program in _BUILDERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         words = cmd.words
         runs_commands = program in FRONTENDS  # `sh -c "rm lib/*.so"`: the inner rm is judged
         for i, word in enumerate(words[1:], start=1):
@@ -347,7 +347,7 @@ class LibraryLoad(Validator):
                 return Verdict.ask(self.id, f"{program} loads the library {text!r}")
             if text in _LIBRARY_OPTIONS.get(program, ()) and i + 1 < len(words):
                 return Verdict.ask(self.id, f"{program} {text} loads native code")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -365,7 +365,7 @@ class UnsafeMode(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if (program not in _UNSAFE and program not in _TEX) or len(cmd.words) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         args = cmd.args
         unsafe = _UNSAFE.get(program, _TEX_ESCAPE)
         flagged = next((a for a in args if a in unsafe or a in _TEX_ESCAPE or (
@@ -374,5 +374,5 @@ class UnsafeMode(Validator):
             level = args[args.index("--script-security") + 1:][:1]
             flagged = "--script-security" if level and level[0] in ("2", "3") else None
         if flagged is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"{program} {flagged} lets the document run commands")

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from clawgate import programs
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators import shapes as sh
@@ -208,13 +208,13 @@ class ConfigCommand(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program is None or program not in self.programs:
-            return Verdict.passthrough()
+            return NO_OPINION
         if program == "git":
             if "-c" not in cmd.text and "config" not in cmd.text and "-u" not in cmd.text and (
                     "GIT_CONFIG_" not in cmd.text) and (
                     "exec-path" not in cmd.text and "-pack" not in cmd.text and (
                         "ext::" not in cmd.text)):
-                return Verdict.passthrough()
+                return NO_OPINION
             direct_flags = _GIT_DIRECT | ({"-u"} if _GIT_U_IS_UPLOAD_PACK & set(cmd.args)
                                           else frozenset())
             direct = _git_direct(cmd, direct_flags)
@@ -252,7 +252,7 @@ class ConfigCommand(Validator):
                 first = first or key
         if commands:
             return payload_verdict(commands, self.id, f"{program} setting {first} runs a command")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _assignments(cmd: SimpleCommand) -> list[tuple[str, Word]]:
@@ -284,7 +284,7 @@ class CommandEnvironment(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _ENVIRONMENT_SETTERS | NPM_LIKE:
-            return Verdict.passthrough()
+            return NO_OPINION
         for name, word in _assignments(cmd):
             value = word.value
             if name == "PATH":
@@ -301,7 +301,7 @@ class CommandEnvironment(Validator):
                 if value is None:
                     return Verdict.ask(self.id, "TAR_OPTIONS known only at run time")
                 return Verdict.unwrap(f"tar {value} -tf archive.tar") if value else (
-                    Verdict.passthrough())
+                    NO_OPINION)
             if name in _LOADED_COMMANDS and value:
                 # a command line git runs through the shell: what it runs is checked too
                 return Verdict.unwrap(value, outcome=Outcome.ASK, rule_id=self.id,
@@ -322,7 +322,7 @@ class CommandEnvironment(Validator):
                     return Verdict.unwrap(value.lstrip("|"), outcome=Outcome.ASK,
                                           rule_id=self.id,
                                           message=f"{name} makes programs run {value!r}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _plain_ssh(value: str) -> bool:

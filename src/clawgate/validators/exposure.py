@@ -4,7 +4,7 @@ serves is a credential store or the home directory."""
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.programs.pyargv import python_module
 from clawgate.shell.model import SimpleCommand, Word
@@ -38,7 +38,7 @@ class EnvironmentDump(Validator):
                                     f"variable, secrets included, to {', '.join(cmd.downstream)}")
             return Verdict.ask(self.id, f"{cmd.text[:40]} prints every environment variable, "
                                "secrets included", hint=_HINT)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 _LOOPBACK = lazy_pattern(r"^(localhost|127(\.\d+){3}|::1|\[::1\]|ip6-localhost)(:\d+)?$")
@@ -147,10 +147,10 @@ class ServesTheMachine(Validator):
         program = cmd.program or ""
         if len(cmd.words) < 2 or (program not in _SERVERS and
                                   program.rstrip("0123456789.") not in _SERVERS):
-            return Verdict.passthrough()
+            return NO_OPINION
         what = _server(cmd)
         if what is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         served = credential_in(cmd, ctx) or _home_named(cmd, ctx) or _cwd_served(cmd, ctx)
         if served is not None:  # --directory ~/.ssh, -t ~, busybox httpd -h ~/.aws
             return Verdict.deny(self.id, f"{what} serves {served}, credentials included, to "
@@ -213,13 +213,13 @@ class Tunnel(Validator):
             if any(a.startswith("-") and not a.startswith("--") and "R" in a for a in args):
                 return Verdict.ask(self.id, "ssh -R publishes a local port on a remote host",
                                    hint="use -L to reach a remote service instead")
-            return Verdict.passthrough()
+            return NO_OPINION
         if program not in _TUNNELS or not args or args[0] in _QUERIES:
-            return Verdict.passthrough()
+            return NO_OPINION
         verbs = _TUNNELS[program]
         operands = [a for a in args if not a.startswith("-")]
         if verbs is not None and not verbs.intersection(operands[:1]):
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"{program} publishes this machine on the internet",
                            hint="share a build artefact instead")
 
@@ -246,14 +246,14 @@ class AttachToProcess(Validator):
         program = cmd.program or ""
         options = _ATTACHERS.get(program)
         if options is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         words = [w.shown for w in cmd.words[1:]]
         attaches = (not options and bool(words)) or any(
             w in options or any(w.startswith(o + "=") for o in options)
             or ("-p" in options and _SHORT_P.match(w) is not None) for w in words
         ) or (program in ("gdb", "lldb") and any("attach" in w for w in words))
         if not attaches:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.of(Outcome.ASK, self.id, f"{program} attaches to a running process "
                           "and reads its memory", hint="debug a process you start yourself",
                           risk=Risk.HIGH)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import posixpath
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.flags import git_subcommand, parse_options
@@ -50,7 +50,7 @@ class FetchedThenRun(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "clone" not in source and "checkout" not in source and " co " not in source:
-            return Verdict.passthrough()
+            return NO_OPINION
         fetched: list[str] = []
         here: str | None = ctx.cwd
         for cmd in parsed.commands:
@@ -68,7 +68,7 @@ class FetchedThenRun(LineValidator):
                 return Verdict.ask(self.id, f"{cmd.program} runs code this line has just "
                                    "downloaded, before anyone read it",
                                    hint="clone first, read what will run, then run it")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _at(ctx: Context, here: str) -> Context:

@@ -11,7 +11,7 @@ import shlex
 
 from clawgate import programs
 from clawgate.bounds import charge
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell.envsplit import env_split
@@ -137,7 +137,7 @@ class FetchedFileRun(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
         if len(commands) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         unread: dict[str, str] = {}  # file -> how its text came
         feeding: dict[tuple[str, ...], str] = {}  # a pipeline's first source so far
         before: SimpleCommand | None = None
@@ -164,4 +164,4 @@ class FetchedFileRun(LineValidator):
                 else:
                     unread[path] = came
             before = cmd
-        return Verdict.passthrough()
+        return NO_OPINION

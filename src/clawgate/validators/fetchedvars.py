@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import MayRun, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
@@ -44,10 +44,10 @@ class FetchedVariable(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if not (FETCHED.search(source) or DECODED.search(source)):
-            return Verdict.passthrough()
+            return NO_OPINION
         reading = put_in(parsed)
         if reading is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.unwrap(MayRun(reading))
 
 

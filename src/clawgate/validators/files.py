@@ -4,7 +4,7 @@ anywhere near a policy's forbidden paths DENY."""
 from __future__ import annotations
 
 from clawgate import fsfacts
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators import shapes as sh
@@ -88,7 +88,7 @@ class WriteOutsideWorkspace(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not may_write(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         for word in write_targets(cmd):
             path = next((p for p in readings(word, ctx, follows(cmd, word))
                          if not in_scratch(p, ctx)), None)
@@ -96,7 +96,7 @@ class WriteOutsideWorkspace(Validator):
                 return Verdict.of(Outcome.ASK, self.id, f"writes {path}, outside the "
                                   "workspace", hint="write inside the workspace or /tmp",
                                   risk=Risk.HIGH)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -122,7 +122,7 @@ class WritePersistence(Validator):
             return Verdict.deny(self.id, "crontab installs scheduled jobs",
                                 hint="schedule jobs by hand, outside the agent")
         if not may_write(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         keeps_keys = cmd.program in _KEY_TOOLS
         for word in write_targets(cmd):
             paths = readings(word, ctx, follows(cmd, word))
@@ -141,7 +141,7 @@ class WritePersistence(Validator):
             if key is not None:
                 return Verdict.deny(self.id, f"writes over {key}, private key material: the "
                                     "key is lost or replaced", hint="manage keys by hand")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _writes_tree(cmd: SimpleCommand) -> bool:
@@ -218,7 +218,7 @@ class ForbiddenPath(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not ctx.forbidden_paths:
-            return Verdict.passthrough()
+            return NO_OPINION
         words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
         for word in words:
             text = word.shown.split("=", 1)[-1] if word.shown.startswith("-") else word.shown
@@ -227,7 +227,7 @@ class ForbiddenPath(Validator):
             path = resolve(word, ctx).path if text is word.shown else _plain(text, ctx)
             if path is not None and any(under(path, f) for f in ctx.forbidden_paths):
                 return Verdict.deny(self.id, f"{path} is a forbidden path")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _plain(text: str, ctx: Context) -> str | None:

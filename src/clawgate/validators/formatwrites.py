@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -87,5 +87,5 @@ class FormatWrite(Validator):
         elif cmd.program == "git" and "--output" in cmd.text:
             lines = _git_writes(cmd)
         else:
-            return Verdict.passthrough()
-        return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
+            return NO_OPINION
+        return Verdict.unwrap(*lines) if lines else NO_OPINION

@@ -8,7 +8,7 @@ on a later line hands its words to a name the catalog does not know, judged by w
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
@@ -43,10 +43,10 @@ class FunctionCalledWithArguments(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "(" not in source and "function" not in source:
-            return Verdict.passthrough()
+            return NO_OPINION
         bodies = _bodies(parsed)
         if not bodies:
-            return Verdict.passthrough()
+            return NO_OPINION
         texts: list[str] = []
         runners = {name for name, body in bodies.items() if runs_positional(body)}
         uncalled = runners - {c.words[0].value for c in parsed.commands if len(c.words) > 1}
@@ -67,7 +67,7 @@ class FunctionCalledWithArguments(LineValidator):
                 return Verdict.ask(self.id, f"the call of {name} runs its arguments as a "
                                    "command, and they are only known at run time",
                                    hint="call it with the program and its arguments written out")
-        return Verdict.unwrap(*texts) if texts else Verdict.passthrough()
+        return Verdict.unwrap(*texts) if texts else NO_OPINION
 
 
 def runs_positional(body: str) -> bool:

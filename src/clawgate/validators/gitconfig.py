@@ -3,7 +3,7 @@ make git run a program are DENY, settings that redirect what git trusts are ASK.
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
@@ -72,10 +72,10 @@ class GitConfigWrite(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name, args = git_subcommand(cmd)
         if name != "config":
-            return Verdict.passthrough()
+            return NO_OPINION
         found = _setting(args)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         key, value = found
         lowered = key.lower()
         if _RUNS.match(key):
@@ -83,13 +83,13 @@ class GitConfigWrite(Validator):
         if _TRUST.match(key):
             return Verdict.ask(self.id, f"git config {key} changes what git trusts or fetches",
                                hint="set it by hand if it is meant")
-        return Verdict.passthrough()
+        return NO_OPINION
 
     def _runs(self, key: str, value: str, ctx: Context) -> Verdict:
         if key.startswith("alias.") and not value.startswith("!"):
-            return Verdict.passthrough()  # an alias of git subcommands runs only git
+            return NO_OPINION  # an alias of git subcommands runs only git
         if key in _HARMLESS_KEYS and harmless_command(value) and not RUNS_CODE.search(value):
-            return Verdict.passthrough()  # core.pager less, core.editor vim (not ./less)
+            return NO_OPINION  # core.pager less, core.editor vim (not ./less)
         if key == "core.hookspath":
             path = resolve(Word(value, value), ctx).path
             if path is not None and under(path, ctx.workspace) and path != ctx.workspace:

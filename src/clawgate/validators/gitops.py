@@ -3,7 +3,7 @@ which ``permissions.unsafe`` may lift)."""
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import Options, git_subcommand, parse_options
@@ -26,7 +26,7 @@ class GitForcePush(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name, args = git_subcommand(cmd)
         if name != "push":
-            return Verdict.passthrough()
+            return NO_OPINION
         options = parse_options(args, aliases=_PUSH_ALIASES,
                                 takes_value=frozenset({"o", "--push-option", "--repo"}))
         refs = options.operand_values[1:]
@@ -34,7 +34,7 @@ class GitForcePush(Validator):
                 r.startswith(("+", ":")) for r in refs):
             return Verdict.ask(self.id, "the push overwrites or deletes remote history",
                                hint="use --force-with-lease on your own branch")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -55,10 +55,10 @@ class GitDiscardsWork(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name, args = git_subcommand(cmd)
         if name is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         what = _discards(name, args)
         if what is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if name in _WORK_TREE_VERBS:
             from clawgate.validators.gitplace import work_tree
             from clawgate.validators.systempaths import is_vital
@@ -120,9 +120,9 @@ class GitSkipsHooks(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name, args = git_subcommand(cmd)
         if name not in _VERIFY_SKIPPERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         options = parse_options(args, takes_value=frozenset({"m", "F", "C", "c", "t"}))
         if options.has("--no-verify") or (name == "commit" and options.has("n")):
             return Verdict.ask(self.id, f"git {name} --no-verify skips the project's hooks",
                                hint="run the hooks and fix what they find")
-        return Verdict.passthrough()
+        return NO_OPINION

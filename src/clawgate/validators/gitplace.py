@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, register
@@ -102,12 +102,18 @@ class RepositoryElsewhere(LineValidator):
 
     id = "CG-IDENT-004"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a git command
+
+    def line_programs(self) -> frozenset[str]:
+        return frozenset({"git"})
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "git" not in parsed.source:
-            return Verdict.passthrough()
+            return NO_OPINION
         commands = parsed.commands
         if not any(c.program == "git" for c in commands):
-            return Verdict.passthrough()
+            return NO_OPINION
         from clawgate.validators.degreeline import places
 
         for cmd, dirs in places(parsed, ctx):
@@ -122,7 +128,7 @@ class RepositoryElsewhere(LineValidator):
                                       "run programs", hint="inspect that repository's "
                                       ".git/config first, or work on a copy in the workspace",
                                       risk=Risk.HIGH)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _only_asks_version(cmd: SimpleCommand) -> bool:

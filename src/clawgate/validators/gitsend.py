@@ -4,7 +4,7 @@ push``). It is ``curl -T .env URL`` spelled in git: exfiltration."""
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, register
@@ -30,7 +30,7 @@ class CredentialPushed(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "push" not in source or "add" not in source:
-            return Verdict.passthrough()
+            return NO_OPINION
         here: str | None = ctx.cwd
         staged: str | None = None
         for cmd in parsed.commands:
@@ -44,7 +44,7 @@ class CredentialPushed(LineValidator):
             elif name == "push" and staged is not None:
                 return Verdict.deny(self.id, f"git push sends {staged}, a credential this "
                                     "line staged", hint="keep credentials out of commits")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _moved(cmd: SimpleCommand, ctx: Context, here: str | None) -> str | None:

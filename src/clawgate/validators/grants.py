@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -91,7 +91,7 @@ class AdminGrant(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:
-            return Verdict.passthrough()
+            return NO_OPINION
         group = _unix_group(cmd)
         if group is not None:
             return Verdict.deny(self.id, f"adds a user to the {group} group, root's equal",
@@ -107,11 +107,11 @@ class AdminGrant(Validator):
             return Verdict.deny(self.id, f"{cmd.program} adds subjects to cluster-admin",
                                 hint="bind the narrowest role the task needs, by hand")
         if not _GRANT_VERBS & {w.shown for w in cmd.words[1:6]}:
-            return Verdict.passthrough()
+            return NO_OPINION
         role = next((v for v in _values(cmd) if ADMIN_ROLE.search(v)), None) or next(
             (v for v in _values(cmd, _GROUP_OPTIONS) if ADMIN_GROUP.search(v)), None)
         if role is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.deny(self.id, f"{cmd.program} grants an administrator's role "
                             f"({role[:60]})", hint="grant the narrowest role the task needs, "
                             "by hand")

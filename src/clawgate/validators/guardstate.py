@@ -14,9 +14,9 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from itertools import pairwise
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.protectedpaths import STATE_WHY, state_below
-from clawgate.shell.model import SimpleCommand
+from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import PathArg, resolve, under
 
@@ -43,13 +43,12 @@ class GuardState(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not ctx.guarded:
-            return Verdict.passthrough()
+            return NO_OPINION
         words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
         near = _near(ctx)
         for word in words:
-            if not near and "/" not in word.text and not word.text.startswith(
-                    ("~", "..")) and "$" not in word.text:
-                continue  # a bare name in a directory far from the state names nothing in it
+            if not near and (_bare_name(word) or _below_here(word)):
+                continue  # a directory far from the state: nothing at or below it is in it
             inside, holds = _reach(resolve(word, ctx), ctx.guarded)
             if inside is not None:
                 return Verdict.deny(self.id, f"{inside} is {STATE_WHY}: no command may read "
@@ -62,7 +61,25 @@ class GuardState(Validator):
                 return Verdict.ask(self.id, f"{cmd.program} reads every file below {holds}, "
                                    f"{STATE_WHY} among them", hint="search a directory below "
                                    "it or beside it")
-        return Verdict.passthrough()
+        return NO_OPINION
+
+
+def _bare_name(word: Word) -> bool:
+    """A bare name, expanding nothing (``build``, ``-la``), or a word whose value comes from a
+    substitution (no path known)."""
+    text = word.text
+    return "/" not in text and not text.startswith(("~", "..")) and "$" not in text
+
+
+def _below_here(word: Word) -> bool:
+    """``word`` read as a path (``paths.resolve``, which follows no link but through ``..``)
+    is where the command runs or below it: a relative path with no ``..``, no ``~`` and
+    nothing expanded (``src/x.py``, ``build``, ``*.log``). From a directory that neither holds
+    the state nor lies in it, such a path can be neither."""
+    text = word.text
+    value = word.value
+    return value is not None and "$" not in text and not text.startswith("~") and (
+        TILDE not in word.expansions) and not value.startswith("/") and ".." not in value
 
 
 def _flags(cmd: SimpleCommand) -> list[str]:

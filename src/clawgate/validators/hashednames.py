@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
@@ -73,7 +73,7 @@ class HashedName(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "hash" not in parsed.source or len(parsed.commands) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         table: dict[str, str] = {}
         uses: list[str] = []
         shadowing: str | None = None
@@ -90,7 +90,7 @@ class HashedName(LineValidator):
             rest = " ".join(w.text for w in cmd.words[cmd.words.index(used) + 1:])
             uses.append(f"{shlex.quote(table[name])} {rest}".strip())
         if not uses:
-            return Verdict.passthrough()
+            return NO_OPINION
         if shadowing is not None:
             return Verdict.unwrap(*uses, outcome=Outcome.ASK, rule_id=self.id,
                                   message=shadowing.replace("alias", "hashed name"))

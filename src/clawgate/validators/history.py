@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from itertools import pairwise
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
@@ -47,10 +47,10 @@ class HistoryOff(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         text = cmd.text
         if "HIST" not in text and "history" not in text:
-            return Verdict.passthrough()
+            return NO_OPINION
         what = _switched_off(cmd)
         if what is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"{what} stops the shell recording the commands it runs",
                            hint="leave the shell history as it is")
 
@@ -90,7 +90,7 @@ class HistoryErased(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not _names_history(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         targets = [r.target for r in cmd.redirects
                    if r.op in (">", ">|", "&>") and r.target is not None]
         appends = cmd.program == "tee" and any(a in ("-a", "--append") for a in cmd.args)
@@ -100,7 +100,7 @@ class HistoryErased(Validator):
                 targets += [w for w in cmd.words[1:] if not w.shown.startswith("-")]
         found = next((w for w in targets if _history_file(w, ctx)), None)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.deny(self.id, f"{cmd.program or 'a redirection'} erases the history "
                             f"file {found.shown}", hint="leave the shell history as it is")
 

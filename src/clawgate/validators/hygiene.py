@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.quoting import single_quoted
@@ -39,7 +39,7 @@ class ControlCharacters(RawValidator):
     def check_text(self, text: str, ctx: Context) -> Verdict:
         found = _CONTROL.search(text)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.misparse(self.id, f"control character U+{ord(found.group()):04X} "
                                 f"at offset {found.start()}",
                                 hint="remove control characters from the command")
@@ -56,11 +56,11 @@ class CarriageReturn(RawValidator):
 
     def check_text(self, text: str, ctx: Context) -> Verdict:
         if "\r" not in text:
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(ch == "\r" for _, ch in unquoted(text)):
             return Verdict.misparse(self.id, "carriage return outside quotes",
                                     hint="use \\n line breaks, or printf '\\r' inside quotes")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -76,7 +76,7 @@ class InvisibleUnicode(RawValidator):
 
     def check_text(self, text: str, ctx: Context) -> Verdict:
         if text.isascii():
-            return Verdict.passthrough()
+            return NO_OPINION
         found = _INVISIBLE.search(visible_sequences_removed(text))
         if found is not None:
             return Verdict.misparse(self.id, f"invisible character U+{ord(found.group()):04X}",
@@ -86,7 +86,7 @@ class InvisibleUnicode(RawValidator):
                 return Verdict.misparse(self.id, f"Unicode space U+{ord(ch):04X} at {index} "
                                         "is not a word separator to the shell",
                                         hint="use ASCII spaces")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -106,14 +106,14 @@ class LookalikeWords(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.source.isascii():
             # ``$'\xc2\xb2'`` is the word ``²`` written in ASCII: its value is judged
-            return self._escaped(parsed) if "$'" in parsed.source else Verdict.passthrough()
+            return self._escaped(parsed) if "$'" in parsed.source else NO_OPINION
         if parsed.has_error:  # error recovery may have dropped commands: read the raw words
             for token in parsed.source.split():
                 folded = unicodedata.normalize("NFKC", token)
                 if folded != token and folded.isascii():
                     return Verdict.misparse(self.id, f"{token!r} looks like {folded!r}",
                                             hint="type the command in plain ASCII")
-        unusual: Verdict = Verdict.passthrough()
+        unusual: Verdict = NO_OPINION
         for cmd in parsed.commands:  # every word: a look-alike anywhere outranks the ASK
             for index, word in enumerate(cmd.words):
                 if word.text.isascii():
@@ -139,7 +139,7 @@ class LookalikeWords(LineValidator):
                     return Verdict.misparse(self.id, f"{word.text!r} is {value!r}, which looks "
                                             f"like {folded!r}", hint="type the command in plain "
                                             "ASCII")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -158,7 +158,7 @@ class WrappedNonAsciiProgram(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if cmd.depth == 0 or name is None or name.text.isascii():
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"non-ASCII program name {name.text!r}",
                            hint="check which program this really is")
 
@@ -181,7 +181,7 @@ class InvisibleInValue(Validator):
                     found := _INVISIBLE.search(visible_sequences_removed(value))) is not None:
                 return Verdict.deny(self.id, f"invisible character U+{ord(found.group()):04X} "
                                     f"in {word.text!r}", hint="write the text without it")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -201,7 +201,7 @@ class EscapedCommandName(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "\\" not in parsed.source:
-            return Verdict.passthrough()
+            return NO_OPINION
         for cmd in parsed.commands:
             name = cmd.name_word
             if name is not None and self._HIDDEN.search(name.text):
@@ -210,7 +210,7 @@ class EscapedCommandName(LineValidator):
                 return Verdict.misparse(self.id, f"escaped whitespace or operator in the "
                                         f"command name {name.text!r}",
                                         hint="write the program name plainly")
-        return Verdict.passthrough()
+        return NO_OPINION
 
     def _recovery_artefact(self, source: str) -> bool:
         """On a line tree-sitter cannot parse, its command names come from error recovery
@@ -255,7 +255,7 @@ class CommentQuoteDesync(LineValidator):
                     self._COMMAND_SYNTAX.search(prose) or not closed_within(prose)):
                 return Verdict.ask(self.id, "a comment holds quotes or substitutions",
                                    hint="drop the comment")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def closed_within(text: str) -> bool:
@@ -302,14 +302,14 @@ class MidWordHash(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "#" not in parsed.source:
-            return Verdict.passthrough()
+            return NO_OPINION
         end = parsed.source.rstrip()
         for cmd in parsed.commands:
             for word in cmd.words:
                 if "#" in word.text[1:] and self._glued(word.text, end):
                     return Verdict.misparse(self.id, f"'#' glued to a quote or expansion in "
                                             f"{word.text!r}", hint="quote the '#'")
-        return Verdict.passthrough()
+        return NO_OPINION
 
     def _glued(self, text: str, end: str) -> bool:
         return any(ch == "#" and index and self._EXPANSION_END.search(text[:index])
@@ -332,11 +332,11 @@ class ContinuationInsideWord(RawValidator):
 
     def check_text(self, text: str, ctx: Context) -> Verdict:
         if "\\\n" not in text:
-            return Verdict.passthrough()
+            return NO_OPINION
         literal = single_quoted(text)
         for found in self._SPLIT.finditer(text):
             slash = found.start() + 1
             if not any(start < slash < end for start, end in literal):
                 return Verdict.ask(self.id, "a line continuation splits a word in two",
                                    hint="write the word on one line")
-        return Verdict.passthrough()
+        return NO_OPINION

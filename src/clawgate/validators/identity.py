@@ -5,7 +5,7 @@ the system tool of the same name. Validators still see the basename (``./rm -rf 
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
@@ -20,6 +20,7 @@ _MEDIUM = Verdict(Outcome.PASSTHROUGH, risk=Risk.MEDIUM)
 _LOADERS = frozenset({"hash", ".", "source"})
 _STDIN = ("/dev/stdin", "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/")
 _TILDE = frozenset({TILDE})
+_CD_OR_PUSHD = frozenset({"cd", "pushd"})
 
 
 def installed(path: str, ctx: Context) -> bool:
@@ -65,17 +66,17 @@ class PathQualifiedProgram(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.words:
-            return Verdict.passthrough()
+            return NO_OPINION
         value = cmd.words[0].value
         if cmd.program in _LOADERS and len(cmd.words) > 1:
             return self._loaded(cmd, ctx)
         if value is None or "/" not in value:
-            return self._search_path(cmd, ctx) if cmd.assignments else Verdict.passthrough()
+            return self._search_path(cmd, ctx) if cmd.assignments else NO_OPINION
         if value.startswith(_SYSTEM_PREFIXES) and "/." not in value:
-            return Verdict.passthrough()  # /usr/bin/x: no need to resolve
+            return NO_OPINION  # /usr/bin/x: no need to resolve
         found = _where(cmd.words[0], ctx, self.id, "runs")
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if found.outcome is Outcome.ASK and value.startswith(".."):
             return _MEDIUM  # ../configure after a `cd build`: relative to a place not known here
         return found
@@ -88,16 +89,16 @@ class PathQualifiedProgram(Validator):
         if cmd.program == "hash":
             at = next((i for i, w in enumerate(words) if w.value == "-p"), None)
             if at is None or at + 1 >= len(words):
-                return Verdict.passthrough()
+                return NO_OPINION
             word = words[at + 1]
         else:
             word = words[0]
         path = resolve(word, ctx).path if word.value is not None else None
         if path is not None and path.startswith(_STDIN):
-            return Verdict.passthrough()  # . /dev/stdin <<< '…': the text given is read itself
+            return NO_OPINION  # . /dev/stdin <<< '…': the text given is read itself
         if path is None or installed(path, ctx) or under(path, ctx.workspace) or (
                 under(path, ctx.home) and path[len(ctx.home) + 1 :].startswith(".")):
-            return Verdict.passthrough()  # ~/.bashrc, ~/.nvm/nvm.sh: the user's own set-up
+            return NO_OPINION  # ~/.bashrc, ~/.nvm/nvm.sh: the user's own set-up
         return Verdict.of(Outcome.ASK, self.id, f"{cmd.program} runs {path}, outside the "
                           "workspace and the system's program directories",
                           hint="run the installed program by name", risk=Risk.HIGH)
@@ -105,7 +106,7 @@ class PathQualifiedProgram(Validator):
     def _search_path(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         value = next((a.value for a in cmd.assignments if a.name == "PATH"), None)
         if value is None or cmd.words[0].value is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         for entry in value.shown.split(":"):
             if entry.startswith("$"):
                 break  # the old value: the directories before it come first
@@ -114,7 +115,7 @@ class PathQualifiedProgram(Validator):
                            f"finds {cmd.words[0].shown} in") if entry else None
             if found is not None:
                 return found
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -133,7 +134,7 @@ class AliasedName(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "alias" not in parsed.source:
-            return Verdict.passthrough()
+            return NO_OPINION
         aliases: dict[str, str] = {}
         uses: list[str] = []
         shadowing: str | None = None
@@ -154,7 +155,7 @@ class AliasedName(LineValidator):
         if shadowing is not None:
             return Verdict.unwrap(*uses, outcome=Outcome.ASK, rule_id=self.id,
                                   message=shadowing)
-        return Verdict.unwrap(*uses) if uses else Verdict.passthrough()
+        return Verdict.unwrap(*uses) if uses else NO_OPINION
 
 
 def shadows(name: str, body: str) -> str | None:
@@ -181,14 +182,20 @@ class ProgramAfterCd(LineValidator):
 
     id = "CG-IDENT-003"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a cd or pushd
+
+    def line_programs(self) -> frozenset[str]:
+        return _CD_OR_PUSHD
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if ("cd" not in source and "pushd" not in source) or "/" not in source:
-            return Verdict.passthrough()
+            return NO_OPINION
         commands = parsed.commands
-        if not any(c.program in ("cd", "pushd") for c in commands) or not any(
+        if not any(c.program in _CD_OR_PUSHD for c in commands) or not any(
                 _relative_name(c) for c in commands):
-            return Verdict.passthrough()
+            return NO_OPINION
         from clawgate.records import replace
         from clawgate.validators.degreeline import places
 
@@ -202,7 +209,7 @@ class ProgramAfterCd(LineValidator):
                                f"after cd {here}: runs")
                 if found is not None and found.outcome is Outcome.ASK:
                     return found
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _relative_name(cmd: SimpleCommand) -> bool:

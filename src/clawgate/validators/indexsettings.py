@@ -10,7 +10,7 @@ from __future__ import annotations
 import configparser
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
@@ -77,16 +77,16 @@ class IndexSetting(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:
-            return Verdict.passthrough()
+            return NO_OPINION
         values = [w.value for w in cmd.words[1:]]
         operands = [v for v in values if v is None or not v.startswith("-")]
         if operands[:1] == ["set"] and cmd.program in ("npm", "pnpm"):
             operands = ["config", *operands]  # npm set: npm config set
         if operands[:2] != ["config", "set"] or len(operands) < 4:
-            return Verdict.passthrough()
+            return NO_OPINION
         key, url = operands[2], operands[3]
         if key is None or url is None:
-            return Verdict.passthrough()  # a value known at run time: CG-PROT-004 asks
+            return NO_OPINION  # a value known at run time: CG-PROT-004 asks
         if (cmd.program in _PIP and _pip_key(key)) or (cmd.program in _NODE and _node_key(key)):
             return Verdict.unwrap(as_install(cmd.program or "npm", key, url))
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -7,7 +7,7 @@ and text decoded at run time (``base64 -d``, ``xxd -r``) that becomes part of a 
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand
@@ -104,7 +104,7 @@ class PipedIntoInterpreter(Validator):
             return Verdict.deny(self.id, f"{cmd.program} output is piped into a shell",
                                 hint="save it, read it, then run it")
         if not cmd.upstream or not stdin_program(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         program = cmd.program
         if any(p in NETWORK or p in ("nc", "ncat", "socat") for p in cmd.upstream):
             return Verdict.deny(self.id, f"text from the network is run by {program}",
@@ -133,7 +133,7 @@ class FedByDocument(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.redirects:
-            return Verdict.passthrough()
+            return NO_OPINION
         docs = [r for r in cmd.redirects if r.feeds_input]
         if _script_from_file(cmd) and any(
                 r.op == "<" and r.target is not None and FETCHED.search(r.target.text)
@@ -144,7 +144,7 @@ class FedByDocument(Validator):
             return Verdict.ask(self.id, f"{cmd.program} runs a program it reads from a file "
                                "that is not read here", hint="read the script first")
         if not docs or not stdin_program(cmd) or script_from_stdin(cmd):
-            return Verdict.passthrough()  # a script file fed this way: CG-INJ-017's
+            return NO_OPINION  # a script file fed this way: CG-INJ-017's
         texts: list[str] = []
         for doc in docs:
             text = doc.heredoc if doc.op != "<<<" else (doc.target.value if doc.target else None)
@@ -194,12 +194,12 @@ class EvalOrSource(Validator):
         program = cmd.program
         if program not in _EVAL_LIKE and program not in SHELLS and (
                 family_name(program) not in INLINE):
-            return Verdict.passthrough()
+            return NO_OPINION
         words = cmd.words[1:]
         if program in ("eval", "command", "trap") and words and words[0].shown == "--":
             words = words[1:]  # the end of options, which bash's builtins accept
         if program == "eval" and prints_shell_setup(words):
-            return Verdict.passthrough()  # the printer is judged as the command it is
+            return NO_OPINION  # the printer is judged as the command it is
         if program == "eval" or (program == "trap" and len(words) > 1):
             code = joined_code(words[:1] if program == "trap" else words)
             if code is None and any(FETCHED.search(w.text) or DECODED.search(w.text)
@@ -214,16 +214,16 @@ class EvalOrSource(Validator):
             from clawgate.validators.argv import inner
 
             return Verdict.unwrap(inner(cmd, start + 1)) if len(cmd.words) > start + 1 else (
-                Verdict.passthrough())
+                NO_OPINION)
         if program in _SCRIPT_READERS or shell_call(cmd) is not None or (
                 family_name(program) in INLINE):
             return self._script(cmd)
-        return Verdict.passthrough()
+        return NO_OPINION
 
     def _script(self, cmd: SimpleCommand) -> Verdict:
         operand = next((w for w in cmd.words[1:] if not w.shown.startswith("-")), None)
         if operand is None or operand.value is not None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if m.PROCESS in operand.expansions and _FETCH.search(operand.text):
             return Verdict.deny(self.id, "a script fetched from the network is run unreviewed",
                                 hint="download it, read it, then run it")
@@ -237,7 +237,7 @@ class EvalOrSource(Validator):
                                       "process substitution")
         if cmd.program in _SCRIPT_READERS or m.PROCESS in operand.expansions:
             return Verdict.ask(self.id, f"{cmd.program} runs a script only known at run time")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -256,8 +256,8 @@ class DecodedSubstitution(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.nesting or not _SUBSTITUTIONS.intersection(cmd.nesting):
-            return Verdict.passthrough()
+            return NO_OPINION
         if decodes(cmd):
             return Verdict.ask(self.id, f"{cmd.program} decodes text that another command "
                                "then uses")
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -6,7 +6,7 @@ glob or braces, or spelled with quotes, escapes, encodings or odd letter case, i
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
@@ -66,9 +66,9 @@ class DynamicCommandWord(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or not _dynamic_text(name):
-            return Verdict.passthrough()
+            return NO_OPINION
         if "function" in cmd.nesting and POSITIONAL_NAME.fullmatch(name.text):
-            return Verdict.passthrough()  # the function's calls say what runs (CG-IDENT-006)
+            return NO_OPINION  # the function's calls say what runs (CG-IDENT-006)
         if m.COMMAND in name.expansions or "`" in name.text or "$(" in name.text:
             return Verdict.ask(self.id, "the output of a command substitution runs as a command",
                                hint="name the program literally")
@@ -96,14 +96,14 @@ class QuotedCommandName(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or not name.quoted or name.value is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if name.text[:1] == "\\" and name.text[1:] == name.value and \
                 _PLAIN_NAME.fullmatch(name.value):
-            return Verdict.passthrough()  # \ls: alias expansion skipped
+            return NO_OPINION  # \ls: alias expansion skipped
         if m.ANSI_C in name.expansions or not _NEEDS_QUOTING.search(name.value):
             return Verdict.ask(self.id, f"the program name {name.text!r} is disguised by quoting "
                                f"(it runs {name.value!r})", hint="write the name plainly")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -122,7 +122,7 @@ class PatternCommandName(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or not name.expansions & {m.GLOB, m.BRACE}:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"the program name {name.text!r} is a pattern expanded at "
                            "run time", hint="name the program literally")
 
@@ -143,7 +143,7 @@ class EncodedCommandName(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or "%" not in name.text or not _PERCENT.search(name.text):
-            return Verdict.passthrough()
+            return NO_OPINION
         from urllib.parse import unquote  # rare here; ~2.5 ms (with ipaddress) at start-up
 
         decoded = unquote(cmd.text)
@@ -167,11 +167,11 @@ class MixedCaseCommandName(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if not program or program.islower() or not program.isalpha():
-            return Verdict.passthrough()
+            return NO_OPINION
         lowered = program.lower()
         if lowered != program and lowered in KNOWN:
             return Verdict.ask(self.id, f"{program!r} is {lowered!r} in disguise")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -192,7 +192,7 @@ class KeywordAsCommand(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or name.value not in _KEYWORDS:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"the shell keyword {name.value!r} stands as a command",
                            hint="simplify the line")
 
@@ -219,7 +219,7 @@ class ExpansionTricks(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if "$" not in cmd.text:
-            return Verdict.passthrough()
+            return NO_OPINION
         words = [*cmd.words, *(a.value for a in cmd.assignments)]
         printer = cmd.program in ("echo", "printf")
         for word in words:
@@ -231,7 +231,7 @@ class ExpansionTricks(Validator):
                                       message=why)
             if why:
                 return Verdict.ask(self.id, why, hint="write the text out plainly")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _trick(word: Word, printer: bool = False) -> str | None:
@@ -279,7 +279,7 @@ class BangLine(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or not name.text.startswith(("!", "^")) or len(name.text) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"{name.text!r} is a shell escape typed into an "
                            "interactive program", hint="run the command itself")
 
@@ -332,7 +332,7 @@ class SplitWord(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program in _PRINTERS and _output_to_file(cmd):
-            return Verdict.passthrough()  # text put in a file, judged there by its value
+            return NO_OPINION  # text put in a file, judged there by its value
         for word in cmd.words[1:]:
             if not word.quoted or word.value is None:
                 continue
@@ -341,4 +341,4 @@ class SplitWord(Validator):
                     "'" not in text and '"' not in text and _SPLIT_ESCAPE.search(text)):
                 return Verdict.ask(self.id, f"{text!r} is split by quoting that changes nothing "
                                    f"(it reads {word.value!r})", hint="write the word plainly")
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from clawgate.decision import Outcome, Reason, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Reason, Risk, Verdict
 from clawgate.inline.langtables import LANGUAGES
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
@@ -125,7 +125,7 @@ class InlineActions(Validator):
         if opaque:
             return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
                                   message=f"inline code: {opaque[0]}")
-        return Verdict.unwrap(*commands) if commands else Verdict.passthrough()
+        return Verdict.unwrap(*commands) if commands else NO_OPINION
 
 
 def _with_written_text(commands: list[str], cmd: SimpleCommand) -> list[str]:
@@ -164,7 +164,7 @@ class InlineEnvironment(Validator):
         if any(found.env_dump for found in effects):
             return Verdict.ask(self.id, "inline code prints the whole environment, secrets "
                                "included", hint="print the one variable you need")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -190,7 +190,7 @@ class InlineEvaluation(Validator):
                                 "time", hint="decode it, read it, then run it")
         if any(found.evaluates for found in _each(cmd, python_only=True)):
             return Verdict.ask(self.id, "inline python evaluates text only known at run time")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -208,7 +208,7 @@ class UnreadablePython(Validator):
         if any(found.syntax_error for found in _each(cmd, python_only=True)):
             return Verdict.ask(self.id, "inline python does not parse, so it cannot be read",
                                hint="fix the code, or put it in a reviewed file")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -248,4 +248,4 @@ class InlineReach(Validator):
                                nested=tuple(upload(r) for r in found.reads))
             if found.native:
                 return Verdict.ask(self.id, "inline python loads native code")
-        return Verdict.passthrough()
+        return NO_OPINION

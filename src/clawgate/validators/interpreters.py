@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record
 from clawgate.shell.model import SimpleCommand, Word
@@ -161,7 +161,7 @@ def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
         from clawgate.validators.inlinecode import python_effects
 
         if not python_effects(code).syntax_error:
-            return Verdict.passthrough()
+            return NO_OPINION
     found = scan(code, backticks)
     spawned = _tcl_commands(code) if program in _TCL else []
     if program in _GHCI:
@@ -170,7 +170,7 @@ def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
             return Verdict.unwrap(*spawned, outcome=Outcome.ASK, rule_id=rule_id,
                                   message=f"{program}: GHCi runs commands computed at run time")
     if not found.risky and not spawned:
-        return Verdict.passthrough()
+        return NO_OPINION
     refuse, why = describe(found) if found.risky else (False, "inline code runs commands")
     outcome = Outcome.DENY if refuse else Outcome.ASK
     return Verdict.unwrap(*found.commands, *spawned, outcome=outcome, rule_id=rule_id,
@@ -233,7 +233,7 @@ class InlineCode(Validator):
         program = family_name(cmd.program)
         spec = INLINE.get(program) if program else None
         if spec is None or program is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         verdicts = []
         for word, code in inline_code(cmd, spec) or _fed_code(cmd):
             if code is None and word is not None and (
@@ -243,7 +243,7 @@ class InlineCode(Validator):
             if code is None:
                 return Verdict.ask(self.id, f"{program} runs code only known at run time")
             verdicts.append(judge(self.id, program, code, spec.backticks))
-        return max(verdicts, key=lambda v: v.outcome, default=Verdict.passthrough())
+        return max(verdicts, key=lambda v: v.outcome, default=NO_OPINION)
 
 
 def _fed_code(cmd: SimpleCommand) -> list[tuple[Word | None, str | None]]:
@@ -291,16 +291,16 @@ class InteractiveProgram(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = family_name(cmd.program)
         if program not in INTERACTIVE:
-            return Verdict.passthrough()
+            return NO_OPINION
         args = [w.shown for w in cmd.words[1:]]
         if any(a in _INFO_FLAGS for a in args):
-            return Verdict.passthrough()
+            return NO_OPINION
         if program in FILE_VIEWERS:
             if any(not a.startswith(("-", "+")) for a in args) or _quits(cmd):
-                return Verdict.passthrough()
+                return NO_OPINION
         elif any(a not in _REPL_FLAGS for a in args):
-            return Verdict.passthrough()
+            return NO_OPINION
         if cmd.upstream or any(r.feeds_input or r.op == "<" for r in cmd.redirects):
-            return Verdict.passthrough()  # fed input: judged by the injection family
+            return NO_OPINION  # fed input: judged by the injection family
         return Verdict.ask(self.id, f"{program} waits at an interactive prompt that can run "
                            "shell commands", hint="run a script or pass the input instead")

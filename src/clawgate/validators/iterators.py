@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.records import replace
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.shell.xargsfeed import find_roots, only_directories
@@ -72,7 +72,7 @@ class PerItemExec(Validator):
         elif program in ("fd", "fdfind"):
             templates = _templates(cmd, _FD_EXEC)
         else:
-            return Verdict.passthrough()
+            return NO_OPINION
         if _placeholder_program(templates):
             return Verdict.ask(self.id, f"{program} runs the files it finds as programs")
         rooted: list[str] = []
@@ -83,7 +83,7 @@ class PerItemExec(Validator):
         if any(_pasted_into_code(t, _PLACEHOLDER) for t in templates):
             return Verdict.unwrap(*templates, *rooted, outcome=Outcome.ASK, rule_id=self.id,
                                   message="file names are pasted into shell code")
-        return Verdict.unwrap(*templates, *rooted) if templates else Verdict.passthrough()
+        return Verdict.unwrap(*templates, *rooted) if templates else NO_OPINION
 
 
 def _holds_placeholder(template: SimpleCommand) -> bool:
@@ -130,10 +130,10 @@ class Xargs(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "xargs":
-            return Verdict.passthrough()
+            return NO_OPINION
         start = command_start(cmd.words, 1, XARGS_OPTIONS)
         if start is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         target = inner(cmd, start)
         token = replace_token(cmd, start)
         first = target.words[0].shown
@@ -189,7 +189,7 @@ class ParallelOrWatch(Validator):
         if program == "entr":
             return self._entr(cmd)
         if program != "parallel":
-            return Verdict.passthrough()
+            return NO_OPINION
         start = command_start(cmd.words, 1, _PARALLEL)
         end = next((i for i, w in enumerate(cmd.words) if w.shown in (":::", "::::", ":::+")),
                    len(cmd.words))
@@ -213,7 +213,7 @@ class ParallelOrWatch(Validator):
         """``entr [-acdnprz] UTILITY ARGS``, or ``entr -s 'CODE'`` (run by $SHELL)."""
         start = command_start(cmd.words, 1, _ENTR)
         if start is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(w.shown.startswith("-") and "s" in w.shown for w in cmd.words[1:start]):
             code = cmd.words[start].value
             if code is None:
@@ -224,7 +224,7 @@ class ParallelOrWatch(Validator):
     def _watch(self, cmd: SimpleCommand) -> Verdict:
         start = command_start(cmd.words, 1, _WATCH)
         if start is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(w.shown in ("-x", "--exec") for w in cmd.words[1:start]):
             return Verdict.unwrap(inner(cmd, start))
         code = joined_code(cmd.words[start:])
@@ -254,14 +254,14 @@ class GitRunsCommands(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "git" or len(cmd.words) < 3:
-            return Verdict.passthrough()
+            return NO_OPINION
         words = cmd.words
         sub = words[1].value
         if sub == "bisect" and words[2].value == "run" and len(words) > 3:
             return Verdict.unwrap(inner(cmd, 3))
         markers = _GIT_CODE.get(sub or "")
         if markers is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         found: list[str] = []
         for i, word in enumerate(words[2:], start=2):
             name, eq, value = word.shown.partition("=")
@@ -273,4 +273,4 @@ class GitRunsCommands(Validator):
             if sub == "submodule":
                 code = joined_code(words[i + 1:]) or ""
             found.append(code)
-        return Verdict.unwrap(*found) if found else Verdict.passthrough()
+        return Verdict.unwrap(*found) if found else NO_OPINION

@@ -3,7 +3,7 @@ consoles that run shells, remote-control listeners and ``shell``/``console`` sub
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators import shapes as sh
@@ -61,10 +61,10 @@ class Scheduler(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in _SCHEDULERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         reads = _SCHEDULERS[program]
         if reads is None or reads.intersection(cmd.args):
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"{program} runs commands that cannot be reviewed here",
                            hint="run the command directly")
 
@@ -86,12 +86,12 @@ class TerminalLauncher(Validator):
         if program == "fzf":
             if any(_FZF_RUN.search(a) for a in cmd.args):
                 return Verdict.ask(self.id, "fzf runs commands from key bindings or a socket")
-            return Verdict.passthrough()
+            return NO_OPINION
         if program not in _TERMINAL_APPS:
-            return Verdict.passthrough()
+            return NO_OPINION
         if _MULTIPLEXER_READS.intersection(cmd.args[:1]) or "-V" in cmd.args or (
                 len(cmd.args) == 1 and cmd.args[0] in _SELF_DESCRIBING):
-            return Verdict.passthrough()  # tmux ls, claude --version
+            return NO_OPINION  # tmux ls, claude --version
         lines = tmux_commands(cmd) if program in ("tmux", "tmate") else []
         return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{program} is an interactive program that runs shells",
@@ -143,13 +143,13 @@ class ShellSubcommand(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program is None or len(cmd.words) < 2 or program in _SUBCOMMAND_READERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         sub = cmd.words[1].value
         if sub not in _SHELL_SUBCOMMANDS or runs_command(cmd):
-            return Verdict.passthrough()  # devenv shell -- make: make, checked as itself
+            return NO_OPINION  # devenv shell -- make: make, checked as itself
         if program in _RECIPE_RUNNERS or sub in _NOT_SESSIONS.get(program, ()) or (
                 sub == "debug" and "/" in (cmd.words[0].value or "")):
-            return Verdict.passthrough()  # make debug, dbt debug, ./build.sh debug: no session
+            return NO_OPINION  # make debug, dbt debug, ./build.sh debug: no session
         return Verdict.ask(self.id, f"{program} {sub} opens an interactive session",
                            hint="run the command you need directly")
 
@@ -169,9 +169,9 @@ class LocalPackage(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _PACKAGE_MANAGERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         local = next((a for a in cmd.args if _PACKAGE_FILE.search(a)), None)
         if local is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"{cmd.program} installs {local!r}, whose scripts run as "
                            "root", hint="inspect the package first")

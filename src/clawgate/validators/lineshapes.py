@@ -6,7 +6,9 @@ Most line validators stop at once unless the line has some shape: two commands o
 line_shapes()`` names those shapes (or ``ANY``); the engine puts a line to it only when the
 line has one of them (``LineDispatch.checks``). Each bit is the validator's own first test,
 computed once per line instead of once per validator; a bit set where the validator then
-finds nothing costs only the call. ``tests/validators/test_line_shapes.py`` holds every
+finds nothing costs only the call. A validator that looks only at the commands running some
+programs names them (``line_programs()``): it is asked about a line that runs one of them,
+found with one look per command. ``tests/validators/test_line_shapes.py`` holds every
 skipped validator silent.
 """
 
@@ -73,25 +75,49 @@ _CHARACTERS = (("$", DOLLAR), ("`", BACKQUOTE), ("|", PIPE), ("&", AMP), ("<", L
 
 
 class LineDispatch:
-    """The line validators to put a line to, by its shape: remembered per shape (and per
-    whether the line is the agent's or one the engine wrote). ``exhaustive``: every one."""
+    """The line validators to put a line to, by its shape and the programs its commands run
+    that some validator names: remembered per shape, per those validators and per whether the
+    line is the agent's or one the engine wrote. ``exhaustive``: every one."""
 
     def __init__(self, validators: Sequence[LineValidator], *, exhaustive: bool = False) -> None:
         self.exhaustive = exhaustive
-        self._all = tuple((v, v.check_line, v.line_shapes()) for v in validators)
+        # (validator, its check, its shapes, the bit that stands for it among the validators
+        # naming programs: 0 when it names none)
+        entries: list[tuple[LineValidator, CheckLine, int, int]] = []
+        named: dict[str | None, int] = {}  # program -> the bits of the validators naming it
+        naming = 0  # validators naming programs so far
+        for v in validators:
+            programs = v.line_programs()
+            bit = 0
+            if programs:
+                bit = 1 << naming
+                naming += 1
+                for program in programs:
+                    named[program] = named.get(program, 0) | bit
+            entries.append((v, v.check_line, v.line_shapes(), bit))
+        self._all = tuple(entries)
         self._resolved = tuple(entry for entry in self._all if not entry[0].spelling)
-        self._by_shape: dict[tuple[int, bool], tuple[tuple[LineValidator, CheckLine], ...]] = {}
+        self._named = named
+        self._by_shape: dict[tuple[int, int, bool],
+                             tuple[tuple[LineValidator, CheckLine], ...]] = {}
 
     def checks(self, parsed: ParsedLine, resolve: bool
                ) -> tuple[tuple[LineValidator, CheckLine], ...]:
-        """The validators (with their bound ``check_line``) whose shapes ``parsed`` has;
-        ``resolve`` False: a line the engine wrote, whose spelling validators are skipped."""
-        shape = ~0 if self.exhaustive else line_shape(parsed)
-        key = (shape, resolve)
+        """The validators (with their bound ``check_line``) whose shapes ``parsed`` has or one
+        of whose programs it runs; ``resolve`` False: a line the engine wrote, whose spelling
+        validators are skipped."""
+        if self.exhaustive:
+            shape, runs = ~0, ~0
+        else:
+            shape, runs, named = line_shape(parsed), 0, self._named
+            for cmd in parsed.commands:
+                runs |= named.get(cmd.program, 0)
+        key = (shape, runs, resolve)
         found = self._by_shape.get(key)
         if found is None:
             entries = self._all if resolve else self._resolved
-            found = tuple((v, check) for v, check, shapes in entries if shapes & shape)
+            found = tuple((v, check) for v, check, shapes, bit in entries
+                          if shapes & shape or bit & runs)
             if len(self._by_shape) >= MAX_SHAPES:
                 self._by_shape.clear()
             self._by_shape[key] = found

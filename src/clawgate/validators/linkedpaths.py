@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Callable
 
 from clawgate import fsfacts
-from clawgate.decision import MayRun, Outcome, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Outcome, Verdict
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, Redirect, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, register
@@ -39,10 +39,16 @@ class ThroughLinksMadeEarlier(LineValidator):
 
     id = "CG-FS-007"
 
+    def line_shapes(self) -> int:
+        return 0  # its first test: a command making a link or a copy
+
+    def line_programs(self) -> frozenset[str]:
+        return _LINKERS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
         if len(commands) < 2 or not any(c.program in _LINKERS for c in commands[:-1]):
-            return Verdict.passthrough()
+            return NO_OPINION
         links: list[tuple[str, str]] = []  # (link, target), absolute
         opened: dict[str, str] = {}  # /dev/fd/N: what ``exec N< …`` opened, as written
         again: list[str] = []
@@ -58,7 +64,7 @@ class ThroughLinksMadeEarlier(LineValidator):
                 links += _made_links(cmd, ctx)
                 copies += _copied_programs(cmd, ctx)
         return Verdict(Outcome.PASSTHROUGH, nested=tuple(again)) if again else (
-            Verdict.passthrough())
+            NO_OPINION)
 
 
 def _made_links(cmd: SimpleCommand, ctx: Context) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators import shapes as sh
@@ -36,7 +36,7 @@ class LoaderOptions(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program is None or not LOADER.match(cmd.program):
-            return Verdict.passthrough()
+            return NO_OPINION
         words = cmd.words[1:]
         settings: list[str] = []
         i = 0
@@ -51,6 +51,6 @@ class LoaderOptions(Validator):
                 settings.append(f"{_AS_VARIABLE[name]}={value}")
             i += 1
         if not settings:
-            return Verdict.passthrough()
+            return NO_OPINION
         rest = " ".join(w.text for w in words[i:]) or "true"
         return Verdict.unwrap(f"{' '.join(settings)} {rest}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import suppress
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -85,4 +85,4 @@ class LookalikeHost(Validator):
             return Verdict.ask(self.id, f"{host!r} is spelt with letters of another script, "
                                "as look-alike hosts are", hint="check the address letter by "
                                "letter")
-        return Verdict.passthrough()
+        return NO_OPINION

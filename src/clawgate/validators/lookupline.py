@@ -8,7 +8,7 @@ name means)."""
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.lookupauth import without_own_auth
@@ -44,7 +44,7 @@ class PrintedLookup(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not is_lookup(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         leaves = ("only a service's own token goes to that service" if
                   without_own_auth(cmd.program, cmd.words[1:]) != cmd.words[1:] else
                   "nothing of the user's leaves")
@@ -84,6 +84,12 @@ class LookupLine(LineValidator):
 
     id = "CG-NET-004"
 
+    def line_shapes(self) -> int:
+        return 0  # it looks only at the commands of lookup clients
+
+    def line_programs(self) -> frozenset[str]:
+        return frozenset(CLIENTS)
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
         for index, cmd in enumerate(commands):
@@ -113,7 +119,7 @@ class LookupLine(LineValidator):
                                   "the same line may change where it sends and what it "
                                   "reads (a proxy, a config file, a key log, another "
                                   "program by its name)", risk=Risk.HIGH)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _holder(cmd: SimpleCommand, line: tuple[SimpleCommand, ...]) -> SimpleCommand | None:

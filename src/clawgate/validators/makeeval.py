@@ -7,7 +7,7 @@ words. Text that changes the project's own rules or variables (assignments, ``in
 from __future__ import annotations
 
 from clawgate import programs as catalog
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -99,12 +99,12 @@ class MakeEval(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _MAKES or len(cmd.words) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(w.value is None and _GLUED_EVAL.match(w.text) for w in cmd.words[1:]):
             return Verdict.ask(self.id, "the make --eval text is only known at run time")
         given = [e for e in catalog.runs(cmd) if e.kind == "code"]
         if not given:
-            return Verdict.passthrough()
+            return NO_OPINION
         lines: list[str] = []
         for effect in given:
             text = effect.word.value if effect.word is not None else None
@@ -116,4 +116,4 @@ class MakeEval(Validator):
                 return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id,
                                       message="make --eval changes the project's rules or "
                                       "variables, which may make its recipes run anything")
-        return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
+        return Verdict.unwrap(*lines) if lines else NO_OPINION

@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.credentials import is_credential, is_secret_text
@@ -104,7 +104,7 @@ class CredentialMount(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = cmd.words
         if cmd.program not in _ENGINES or not _STARTS & {w.value for w in words[1:3]}:
-            return Verdict.passthrough()
+            return NO_OPINION
         held: list[tuple[str, str]] = []
         for source, target in _mounts(words):
             path = resolve(source, ctx).path
@@ -120,4 +120,4 @@ class CredentialMount(Validator):
             path, target = held[0]
             return Verdict.ask(self.id, f"{cmd.program} hands a container {path} "
                                f"(mounted at {target}), which holds credentials")
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
@@ -69,7 +69,7 @@ class NamerefToSensitive(Validator):
                 what = target or "a variable known only at run time"
                 return Verdict.ask(self.id, f"assignments to {name} set {what}",
                                    hint=f"assign {target or 'the variable'} by its own name")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -89,7 +89,7 @@ class NamerefAssignments(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if len(parsed.commands) < 2 or not any(c.program in _DECLARERS
                                                for c in parsed.commands):
-            return Verdict.passthrough()
+            return NO_OPINION
         refs: dict[str, str] = {}
         rewritten: list[str] = []
         for cmd in parsed.commands:
@@ -100,7 +100,7 @@ class NamerefAssignments(LineValidator):
             for name, target in namerefs(cmd) or ():
                 if target:
                     refs[name] = target
-        return Verdict.unwrap(*rewritten) if rewritten else Verdict.passthrough()
+        return Verdict.unwrap(*rewritten) if rewritten else NO_OPINION
 
 
 def _renamed(text: str, refs: dict[str, str]) -> str:

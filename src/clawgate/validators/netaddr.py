@@ -4,7 +4,7 @@ metadata endpoint: the same address ranges ``web_fetch`` refuses (``tools/urls.p
 from __future__ import annotations
 
 from clawgate import programs as catalog
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -144,7 +144,7 @@ class LocalAddress(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         spec = catalog.entry(cmd.program)
         if spec is None or spec["tier"] != "network" or len(cmd.words) < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         for host in _targets(cmd):
             kind = classify(host)
             if kind == "metadata":
@@ -156,7 +156,7 @@ class LocalAddress(Validator):
                 return Verdict.of(Outcome.ASK, self.id, f"{cmd.program} reaches {host}, a "
                                   f"{kind} address", hint="local services act on requests",
                                   risk=Risk.HIGH)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _probe(cmd: SimpleCommand) -> bool:

@@ -12,7 +12,7 @@ same-line constants (``shell/constants.py`` with ``shell/substitute.py``). Plain
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
@@ -76,7 +76,7 @@ class ObfuscatedProgram(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         name = cmd.name_word
         if name is None or not name.expansions:  # a plain name: the common case, at once
-            return Verdict.passthrough()
+            return NO_OPINION
         why = obfuscation(name)
         candidates: list[str] = []
         if why is None and m.GLOB in name.expansions:
@@ -89,7 +89,7 @@ class ObfuscatedProgram(Validator):
             if _GLOB.search(name.text) or candidates:
                 why = f"the program {name.text!r} is spelled as a glob"
         if why is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         rest = " ".join(w.text for w in cmd.words[1:])
         nested = [f"{c} {rest}" for c in candidates] if len(candidates) == 1 else []
         return Verdict.unwrap(*nested, outcome=Outcome.DENY, rule_id=self.id, message=why)
@@ -131,7 +131,7 @@ class GlobSpelledOption(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         guessed = [w for w in cmd.words[1:] if w.text[:1] in "?[" and m.GLOB in w.expansions]
         if not guessed:
-            return Verdict.passthrough()
+            return NO_OPINION
         from fnmatch import fnmatchcase  # rare: only a wildcard-led argument gets here
 
         from clawgate import programs as catalog
@@ -145,7 +145,7 @@ class GlobSpelledOption(Validator):
                 return Verdict.ask(self.id, f"{word.text!r} is a glob that a file named {hit} "
                                    f"turns into {cmd.program}'s {hit} option ({options[hit]})",
                                    hint="write the option, or the file names, plainly")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -168,12 +168,12 @@ class ObfuscatedPayload(Validator):
             words = [r.target for r in cmd.redirects if r.op == "<<<" and r.target is not None]
             words += [w for w in cmd.words[1:] if not w.shown.startswith("-")][:1]
         else:
-            return Verdict.passthrough()
+            return NO_OPINION
         for word in words:
             why = obfuscation(word)
             if why is not None and (word.value is None or m.ANSI_C in word.expansions):
                 return Verdict.deny(self.id, f"{program} runs code that {why.partition(' ')[2]}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 _REFERENCE = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
@@ -196,7 +196,7 @@ class ObfuscatedVariableRun(LineValidator):
     def check_line(self, parsed: m.ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "=" not in source or "$" not in source:
-            return Verdict.passthrough()
+            return NO_OPINION
         tainted: dict[str, str] = {}
         for cmd in parsed.commands:
             for assignment in cmd.assignments:
@@ -210,7 +210,7 @@ class ObfuscatedVariableRun(LineValidator):
                     if name in tainted:
                         return Verdict.deny(self.id, f"${name} runs a value that "
                                             f"{tainted[name].partition(' ')[2]}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _run_words(cmd: SimpleCommand) -> list[Word]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Reason, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import differential
 from clawgate.shell.bystatement import compare_line, rejected
@@ -27,7 +27,7 @@ class Unparseable(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not parsed.has_error:
-            return Verdict.passthrough()
+            return NO_OPINION
         if rejected(parsed):
             return Verdict.deny(self.id, "neither shell parser accepts this line",
                                 hint="fix the quoting or the syntax")
@@ -71,7 +71,7 @@ class TooComplex(LineValidator):
         if len(parsed.commands) > MAX_COMMANDS:
             return Verdict.misparse(self.id, f"more than {MAX_COMMANDS} commands in one line",
                                     hint="split it into simpler commands")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -94,14 +94,14 @@ class ParserDisagreement(LineValidator):
         if parsed.written is not None:
             return self._written_again(parsed, parsed.written)
         if parsed.too_deep or not _needs_second_opinion(parsed.source):
-            return Verdict.passthrough()
+            return NO_OPINION
         try:
             found = compare_line(parsed, _needs_second_opinion)
         except differential.GaveUp:  # fail closed: the second opinion was needed, not had
             return Verdict.ask(self.id, "the second shell parser ran out of time on this line",
                                hint="simplify the quoting")
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
                                 hint="simplify the quoting")
 
@@ -120,7 +120,7 @@ class ParserDisagreement(LineValidator):
                                "second shell parser rejects the line",
                                hint="put the here-document after the command name")
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.misparse(self.id, f"the shell parsers disagree: {found.detail}",
                                 hint="put the here-document after the command name")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.shell.xargsfeed import find_roots, only_directories
@@ -32,7 +32,7 @@ class OwnershipOfSystemPaths(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _CHANGERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         options = parse_options(cmd.words[1:], takes_value=_SETID_OPTIONS)
         operands = options.operands if options.has("--reference") else options.operands[1:]
         for word in operands:
@@ -41,7 +41,7 @@ class OwnershipOfSystemPaths(Validator):
                 if path is not None and is_vital(path, ctx):
                     return Verdict.deny(self.id, f"{cmd.program} on the system path {path}",
                                         hint="change modes only of files in the workspace")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -66,24 +66,24 @@ class SetuidBit(Validator):
         if cmd.program == "install":
             return self._install(cmd, ctx)
         if cmd.program != "chmod":
-            return Verdict.passthrough()
+            return NO_OPINION
         options = parse_options(cmd.words[1:], takes_value=_SETID_OPTIONS)
         if options.has("--reference") or not options.operands:
-            return Verdict.passthrough()
+            return NO_OPINION
         mode = options.operands[0].shown
         targets = options.operands[1:]
         if _is_setid(mode) and _setgid_only(mode) and all(
                 _workspace_or_fed(word, ctx) for word in targets):
             if targets and all(_directory(word) for word in targets):
-                return Verdict.passthrough()  # new files inherit the group: nothing runs
+                return NO_OPINION  # new files inherit the group: nothing runs
             if all(word.text == XARGS_ITEM for word in targets):
-                return Verdict.passthrough()  # xargs' items: CG-CAT-013 reads their feeder
+                return NO_OPINION  # xargs' items: CG-CAT-013 reads their feeder
             return Verdict.ask(self.id, f"chmod {mode} sets the setgid bit in the workspace",
                                hint="on directories it makes new files inherit the group")
         if _is_setid(mode):
             return Verdict.deny(self.id, f"chmod {mode} sets the setuid/setgid bit",
                                 hint="ask an administrator")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
     def _install(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
@@ -91,7 +91,7 @@ class SetuidBit(Validator):
                                 takes_value=_INSTALL_VALUED)
         mode = options.value("m")
         if mode is None or not _is_setid(mode):
-            return Verdict.passthrough()
+            return NO_OPINION
         targets = options.operands if options.has("d") else options.operands[-1:]
         if _setgid_only(mode) and all(_workspace_or_fed(w, ctx) for w in targets):
             return Verdict.ask(self.id, f"install -m {mode} sets the setgid bit in the "
@@ -156,10 +156,16 @@ class SetgidOnFedItems(LineValidator):
 
     id = "CG-CAT-013"
 
+    def line_shapes(self) -> int:
+        return 0  # it looks only at xargs commands
+
+    def line_programs(self) -> frozenset[str]:
+        return frozenset({"xargs"})
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "xargs" not in source or "chmod" not in source:
-            return Verdict.passthrough()
+            return NO_OPINION
         commands = parsed.commands
         for index, cmd in enumerate(commands):
             if cmd.program != "xargs":
@@ -178,7 +184,7 @@ class SetgidOnFedItems(LineValidator):
                 continue
             return Verdict.ask(self.id, f"xargs chmod {mode} sets the setgid bit on items "
                                "that may be files", hint="feed it `find DIR -type d`")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _directories_of_workspace(find: SimpleCommand, ctx: Context) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
@@ -74,6 +74,6 @@ class PrintfAssignment(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "printf" or len(cmd.words) < 4:
-            return Verdict.passthrough()
+            return NO_OPINION
         line = _assignment(cmd.words)
-        return Verdict.unwrap(line) if line is not None else Verdict.passthrough()
+        return Verdict.unwrap(line) if line is not None else NO_OPINION

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import ParsedLine, Redirect, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
@@ -37,10 +37,10 @@ class WrittenProcessSubstitution(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if ">(" not in parsed.source and "<(" not in parsed.source:
-            return Verdict.passthrough()
+            return NO_OPINION
         texts = [t for c in parsed.commands if "process_substitution" not in c.nesting
                  for t in _as_pipelines(c) if readable(t)]
-        return Verdict.unwrap(*texts) if texts else Verdict.passthrough()
+        return Verdict.unwrap(*texts) if texts else NO_OPINION
 
 
 def _inner(text: str, opener: str = ">(") -> str | None:

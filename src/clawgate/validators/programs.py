@@ -6,6 +6,8 @@ Names are basenames as ``SimpleCommand.program`` gives them; versioned interpret
 
 from __future__ import annotations
 
+import re
+
 from clawgate.lazyre import lazy_pattern
 
 
@@ -114,9 +116,25 @@ _PATH_SHELL = (r"(?<![\w.~+/-])(?:[\w.~+-]*+/)+(?:bash|dash|zsh|ksh|mksh|pdksh|c
 _BARE = "|".join(sorted(BARE_SHELLS, key=len, reverse=True))
 # A shell named anywhere in a value: as a path, or as a bare name that starts the value or a
 # value after ``=`` (``--rsh=bash -c``), or a ``sh -c`` inside a string.
-SHELL_REFERENCE = lazy_pattern(
+_SHELL_REFERENCE = lazy_pattern(
     rf"{_PATH_SHELL}|(?:^|[=;&|(`{{:,]|\s)(?:{_BARE})"
     r"(?=$|\s*[;|&<>)`}#]|\s+\d*[<>]|\s+-\w*[cisp]\b)")
+
+
+class _ShellReference:
+    """``SHELL_REFERENCE.search``: its necessary substrings looked for first. Every shell it
+    names as a path or a bare word holds "sh", and the path to the others (``/bin/rc``) holds
+    "bin/": a text with neither names none, and is not scanned position by position."""
+
+    __slots__ = ()
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if "sh" not in text and "bin/" not in text:
+            return None
+        return _SHELL_REFERENCE.search(text)
+
+
+SHELL_REFERENCE = _ShellReference()
 BARE_SHELL_WORD = lazy_pattern(rf"(?:{_BARE})(?:\s|$)")
 
 

@@ -5,7 +5,7 @@ deletes the home directory although no command substitution is written as one.""
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine
 from clawgate.validators import lineshapes as ls
@@ -34,7 +34,7 @@ class PromptExpandedValue(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "@P}" not in source:
-            return Verdict.passthrough()
+            return NO_OPINION
         values: dict[str, list[tuple[int, str]]] = {}
         for cmd in parsed.commands:
             for assignment in cmd.assignments:
@@ -49,4 +49,4 @@ class PromptExpandedValue(LineValidator):
                     escaped = given[-1].replace("\\", "\\\\").replace('"', '\\"')
                     if readable(f': "{escaped}"'):  # x='a$(b': bash only complains
                         texts.append(f': "{escaped}"')
-        return Verdict.unwrap(*texts) if texts else Verdict.passthrough()
+        return Verdict.unwrap(*texts) if texts else NO_OPINION

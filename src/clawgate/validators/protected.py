@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from clawgate import fsfacts
-from clawgate.decision import MayRun, Outcome, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.protectedpaths import (
     hard_links,
@@ -201,10 +201,10 @@ class ProtectedPathWrite(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         found = protected_target(cmd, ctx)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         path, why = found
         if inert_settings(cmd, path):
-            return Verdict.passthrough()  # save-exact=true >> .npmrc: nothing redirected
+            return NO_OPINION  # save-exact=true >> .npmrc: nothing redirected
         running = running_setting(cmd, path)
         if running is not None:
             return Verdict.deny(self.id, f"saves the setting {running}, which names a program "
@@ -258,7 +258,7 @@ class CodePipedIntoProtectedPath(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
         if len(commands) < 2:
-            return Verdict.passthrough()  # nothing feeds it, no cd before it
+            return NO_OPINION  # nothing feeds it, no cd before it
         if any(cmd.program in _CHANGERS for cmd in commands):
             moved = _after_cd(parsed, ctx)
             if moved is not None:
@@ -275,7 +275,7 @@ class CodePipedIntoProtectedPath(LineValidator):
             if _is_code(text, found[0]):
                 return Verdict.deny(self.id, f"pipes code that fetches or runs something into "
                                     f"{found[1]}", hint="edit this file by hand")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 # Package-manager commands that save a setting into their configuration file (the user's
@@ -335,7 +335,7 @@ class PackageConfigSet(Validator):
             return _package_script([f"scripts.{named[0]}={named[1]}"] if len(named) > 1 else [])
         what = _setter(cmd)
         if what is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         values = [a for a in cmd.args if not a.startswith("-")][len(what.split()) - 1:]
         if any(RUNNING_SETTINGS.match(v) for v in values[:1]) or any(
                 RUNS_CODE.search(v) for v in values):
@@ -343,7 +343,7 @@ class PackageConfigSet(Validator):
                                 hint="change this setting by hand")
         if what.endswith(("config set", "config delete", "config rm", "config unset", " set",
                           "config --set")) and values and _inert_values(values):
-            return Verdict.passthrough()  # npm config set loglevel error: nothing redirected
+            return NO_OPINION  # npm config set loglevel error: nothing redirected
         return Verdict.ask(self.id, f"{what} writes {_PACKAGE_WHY}",
                            hint="confirm the setting")
 
@@ -372,4 +372,4 @@ def _package_script(args: Sequence[str]) -> Verdict:
         if _INSTALL_SCRIPTS.match(key):
             return Verdict.ask("CG-PROT-004", f"npm pkg set {key}: a script every install runs",
                                hint="confirm the script")
-    return Verdict.passthrough()
+    return NO_OPINION

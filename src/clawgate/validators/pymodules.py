@@ -4,7 +4,7 @@ the program they run (``programs/pyrunners.py`` reads their arguments)."""
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.programs.pyrunners import ipython_runs, module_runs
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -36,8 +36,8 @@ class PythonCodeModules(Validator):
         elif program in _PYTHONS:
             lines = module_runs(words)
         else:
-            return Verdict.passthrough()
+            return NO_OPINION
         if lines is None:
             return Verdict.ask(self.id, "a Python module that runs its arguments is given "
                                "words only known at run time")
-        return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
+        return Verdict.unwrap(*lines) if lines else NO_OPINION

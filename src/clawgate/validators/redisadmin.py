@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -37,7 +37,7 @@ class RedisServerTakeover(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _CLIENTS:
-            return Verdict.passthrough()
+            return NO_OPINION
         texts = [" ".join(w.shown.strip("'\"") for w in cmd.words[1:]), *fed_text(cmd)]
         for text in texts:
             found = _TAKEOVER.search(text)
@@ -50,4 +50,4 @@ class RedisServerTakeover(Validator):
             if found is not None:
                 return Verdict.of(Outcome.ASK, self.id, f"{cmd.program}: {found.group(1)} "
                                   "changes how the server runs", risk=Risk.HIGH)
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -7,7 +7,7 @@ every sandbox and are refused.
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import Options, command_start, inner, joined_code, opts
@@ -40,10 +40,10 @@ class RemoteCommand(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("ssh", "mosh", "autossh"):
-            return Verdict.passthrough()
+            return NO_OPINION
         host = command_start(cmd.words, 1, _SSH)
         if host is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if host + 1 >= len(cmd.words):
             return Verdict.ask(self.id, "ssh without a command opens an interactive remote shell")
         code = joined_code(cmd.words[host + 1:])
@@ -66,7 +66,7 @@ class ContainerCommand(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in _ENGINES:
-            return Verdict.passthrough()
+            return NO_OPINION
         argv = " ".join(cmd.argv[1:])
         if _HOST_ROOT.search(argv):
             return Verdict.deny(self.id, f"{program} gives a container the host's root or "

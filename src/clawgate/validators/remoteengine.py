@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
@@ -77,11 +77,11 @@ class RemoteEngine(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not cmd.assignments and cmd.program not in _CLIENTS | _DECLARERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         for endpoint in _endpoints(cmd):
             host = _remote(endpoint)
             if host is not None:
                 return Verdict.ask(self.id, f"the container client talks to the engine of "
                                    f"{host}: what it runs or removes is on that machine, over "
                                    "the network", hint="use the local engine")
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
@@ -60,12 +60,12 @@ class NetworkDeviceRedirect(Validator):
                 return Verdict.deny(self.id, "a redirection opens a network socket "
                                     f"({redirect.target.text})")
         if cmd.program in _TALKERS or "/dev/" not in cmd.text:
-            return Verdict.passthrough()
+            return NO_OPINION
         for word in cmd.words[1:]:
             if _NET_DEVICE.search(word.text):
                 return Verdict.deny(self.id, f"{cmd.program} opens a network socket via "
                                     f"{word.text}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -83,7 +83,7 @@ class ShellOverNetcat(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in _INVOLVED:
-            return Verdict.passthrough()
+            return NO_OPINION
         if program in _NETCATS and any(_NETCAT_EXEC.match(w.shown) for w in cmd.words[1:]):
             return Verdict.deny(self.id, f"{program} runs a program for the network peer")
         if program == "socat" and any(_SOCAT_EXEC.search(w.shown) for w in cmd.words[1:]):
@@ -92,7 +92,7 @@ class ShellOverNetcat(Validator):
             return Verdict.deny(self.id, f"a shell piped through {program}: a remote shell")
         if program in SHELLS and (cmd.pipes_into(RELAYS) or cmd.pipes_from(RELAYS)):
             return Verdict.deny(self.id, f"{program} piped through a network relay")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -112,7 +112,7 @@ class RelayedShellLine(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         piped = [cmd.program for cmd in parsed.commands if cmd.pipeline]
         if SHELLS.isdisjoint(piped) or RELAYS.isdisjoint(piped):
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.deny(self.id, "a shell and a network relay piped in one line: a "
                             "remote shell")
 
@@ -131,13 +131,13 @@ class InterpreterReverseShell(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program is None or program.rstrip(_VERSION) not in _INTERPRETERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         code = " ".join([w.text for w in cmd.words[1:]]
                         + [r.heredoc for r in cmd.redirects if r.heredoc])
         if _SOCKET.search(code) and _SPAWN.search(code):
             return Verdict.deny(self.id, f"{program} code opens a socket and runs a process "
                                 "on it: a reverse shell")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -158,9 +158,9 @@ class ProcessEnvironment(Validator):
         text = cmd.text
         if not ("env" in text or "mem" in text or "proc" in text or _GLOB_CHARS & set(text)
                 or cmd.redirects):
-            return Verdict.passthrough()
+            return NO_OPINION
         if cmd.program in _TALKERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         words = [*cmd.words[1:], *(r.target for r in cmd.redirects if r.target is not None)]
         for word in words:
             if _ENVIRON.search(word.text) or reads_environ(word.text, ctx.cwd):
@@ -176,7 +176,7 @@ class ProcessEnvironment(Validator):
                 if process_tree(word.text, ctx.cwd):
                     return Verdict.deny(self.id, f"reads {word.text} recursively, the "
                                         "environment of every process in it included")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _recursive(cmd: SimpleCommand) -> bool:

@@ -13,7 +13,7 @@ at run time (``"VERSION=$(git describe)"``) stays an expansion in the ``export``
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import Redirect, SimpleCommand, Word
 from clawgate.validators import shapes as sh
@@ -44,7 +44,7 @@ class RunnerEnvironmentFile(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         files = _runner_files(cmd)
         if not files:
-            return Verdict.passthrough()
+            return NO_OPINION
         lines = _lines(cmd)
         exports: list[str] = []
         for name in files:
@@ -54,7 +54,7 @@ class RunnerEnvironmentFile(Validator):
                                    "which sets up every later step of the job",
                                    hint="write literal NAME=value lines")
             exports += found
-        return Verdict.unwrap(*exports) if exports else Verdict.passthrough()
+        return Verdict.unwrap(*exports) if exports else NO_OPINION
 
 
 def _runner_files(cmd: SimpleCommand) -> list[str]:

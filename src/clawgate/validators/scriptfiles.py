@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.shell import model as m
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.shell.substitute import evaluate
@@ -105,7 +105,7 @@ class ScriptFromInput(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         found = script_word(cmd)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         start, end, word = found
         program = cmd.program or ""
         text = _text(cmd, word)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
@@ -97,14 +97,14 @@ class SecretToForeignHost(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _CLIENTS or "$" not in cmd.text:
-            return Verdict.passthrough()
+            return NO_OPINION
         secrets = [name for word in cmd.words[1:] for match in _USED.finditer(word.text)
                    if SECRET_NAME.search(name := match.group(1) or match.group(2))]
         if not secrets:
-            return Verdict.passthrough()
+            return NO_OPINION
         host = _destination(cmd)
         if host is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         for name in secrets:
             whose = owners(name)
             if whose and not any(belongs(owner, host) for owner in whose):
@@ -112,7 +112,7 @@ class SecretToForeignHost(Validator):
                                     f"{'/'.join(sorted(whose))}, to {host}, which is not "
                                     "that service", hint="send a credential only to its own "
                                     "service")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 _FANOUT = frozenset({"xargs", "parallel"})
@@ -157,7 +157,7 @@ class SecretFannedOut(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         commands = parsed.commands
         if not any(c.program in _FANOUT for c in commands):
-            return Verdict.passthrough()
+            return NO_OPINION
         for cmd in commands:
             printed = stored_secret_printed(cmd)  # first: the cheap test of one command
             if printed is None or not cmd.pipes_into(_FANOUT):
@@ -171,4 +171,4 @@ class SecretFannedOut(LineValidator):
                     return Verdict.deny(self.id, f"{printed} prints a stored secret that "
                                         f"{later.program} hands to {program} as arguments",
                                         hint="use the secret without sending it elsewhere")
-        return Verdict.passthrough()
+        return NO_OPINION

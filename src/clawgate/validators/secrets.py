@@ -4,7 +4,7 @@ DENY); sending them anywhere DENY."""
 from __future__ import annotations
 
 from clawgate import programs as catalog
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import GLOB, TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
@@ -201,21 +201,21 @@ class CredentialRead(Validator):
                                      shows=False)
         if program in _NON_READERS or _sends(cmd):
             if program not in _option_readers() or not _mentions_secret(cmd):
-                return Verdict.passthrough()
+                return NO_OPINION
             path = _read_by_option(cmd, ctx)  # file -f LIST, wc --files0-from, openssl -in
             if path is None:
-                return Verdict.passthrough()
+                return NO_OPINION
             if _echoes(cmd, path, ctx):
                 return _read_verdict(self.id, f"{program} prints back", path, ctx, shows=True)
             return Verdict.of(Outcome.ASK, self.id, f"{program} reads the credential file "
                               f"{path}", hint="read only the value you need, or ask the user",
                               risk=Risk.HIGH)
         if not _mentions_secret(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         written = frozenset(id(w) for w in write_targets(cmd))  # cp x .env writes .env
         path = credential_in(cmd, ctx, _not_files(program), skip=written)
         if path is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if (program in _SHOWERS or _compares_files(cmd) or _echoes(cmd, path, ctx)) and (
                 is_secret_text(path, ctx)):
             return Verdict.deny(self.id, f"{program} shows or copies {path}, {_SECRET_TEXT}: "
@@ -451,7 +451,7 @@ class SubstitutionRead(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "<" not in source or HINT.search(_UNQUOTED.sub("", source)) is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         for match in _BARE_READ.finditer(source):
             text = _QUOTED_RUN.sub(r"\1\2", match.group(2))
             kinds = frozenset({TILDE}) if text.startswith("~") else frozenset()
@@ -466,7 +466,7 @@ class SubstitutionRead(LineValidator):
             return Verdict.of(Outcome.ASK, self.id, f"reads the credential file {path}",
                               hint="read only the value you need, or ask the user",
                               risk=Risk.HIGH)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -489,7 +489,7 @@ class CredentialSent(Validator):
                                 f"{', '.join(cmd.downstream)}")
         if not _mentions_secret(cmd) and not (ctx.cwd != ctx.workspace and is_credential(
                 ctx.cwd, ctx)):  # cd ~/.ssh && tar -c . | nc h 9: no word names the keys
-            return Verdict.passthrough()
+            return NO_OPINION
         if _sends(cmd):
             path = credential_in(cmd, ctx, _IDENTITY_OPTIONS.get(program or "", frozenset()))
             if path is not None:
@@ -503,7 +503,7 @@ class CredentialSent(Validator):
             read = _credentials_read(cmd, ctx)
             if read is not None:
                 return Verdict.deny(self.id, f"{read}, piped into {', '.join(cmd.downstream)}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 
@@ -540,7 +540,7 @@ class CredentialSubstitutedIntoSender(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "$(" not in source and "`" not in source:
-            return Verdict.passthrough()
+            return NO_OPINION
         commands = parsed.commands
         for sender in commands:
             if not _sends_words(sender) or not any(
@@ -557,7 +557,7 @@ class CredentialSubstitutedIntoSender(LineValidator):
                 if what is not None:
                     return Verdict.deny(self.id, f"{sender.program} sends {what}",
                                         hint="send only the value the request needs")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _secret_source(cmd: SimpleCommand, ctx: Context, printed: bool = True) -> str | None:
@@ -717,7 +717,7 @@ class CredentialPrinted(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program not in self.programs:
-            return Verdict.passthrough()
+            return NO_OPINION
         found: str | None
         if program in _ECHOES or (program or "").rstrip("0123456789.") in _CODE_RUNNERS:
             name = _secret_printed(cmd, program in _ECHOES)
@@ -727,11 +727,11 @@ class CredentialPrinted(Validator):
             name = next((n for n in names if SECRET_NAME.search(n)), None)
             found = None if name is None else f"printenv {name}"
         elif not any(start[0] in cmd.text for start in _PRINTERS[program]):
-            return Verdict.passthrough()  # the cheap look first: git, docker and aws are common
+            return NO_OPINION  # the cheap look first: git, docker and aws are common
         else:
             found = _printed_secret(cmd)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         what = found
         if cmd.pipes_into(SENDERS):
             return Verdict.deny(self.id, f"{what} sends a stored secret to "

@@ -6,7 +6,7 @@ is checked now as the command it is."""
 
 from __future__ import annotations
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
@@ -33,12 +33,12 @@ class CodeKeptForLater(Validator):
         elif cmd.program == "bind":
             kept = [_bound_command(w) for w in _option_values(cmd.words[1:], "x", "mfqurx")]
         else:
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(w is None or w.value is None for w in kept):
             return Verdict.ask(self.id, f"{cmd.program} keeps a command only known at run time "
                                "for the shell to run later", hint="write the command literally")
         codes = [w.value for w in kept if w is not None and w.value]
-        return Verdict.unwrap(*codes) if codes else Verdict.passthrough()
+        return Verdict.unwrap(*codes) if codes else NO_OPINION
 
 
 def _option_values(words: tuple[Word, ...], letter: str, valued: str) -> list[Word | None]:
@@ -109,7 +109,7 @@ class PromptCode(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if "PS" not in cmd.text:
-            return Verdict.passthrough()
+            return NO_OPINION
         lines: list[str] = []
         for name, value in assignments(cmd):
             if name not in _PROMPTS or ("$(" not in value.text and "`" not in value.text):
@@ -120,4 +120,4 @@ class PromptCode(Validator):
             # an unquoted here-document's body is expanded as bash expands the prompt:
             # variables, substitutions and arithmetic, quotes taken as text
             lines.append(f": <<'{_END}'\n{value.value}\n{_END}".replace(f"'{_END}'", _END, 1))
-        return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
+        return Verdict.unwrap(*lines) if lines else NO_OPINION

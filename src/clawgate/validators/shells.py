@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from clawgate.decision import MayRun, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import record, replace
 from clawgate.shell import model as m
@@ -107,7 +107,7 @@ class ShellCode(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         call = shell_call(cmd)
         if call is None or (call.code is None and "c" not in call.flags):
-            return Verdict.passthrough()
+            return NO_OPINION
         if call.code is None:
             return Verdict.ask(self.id, "shell -c without code reads it from elsewhere")
         if call.code.value is None:
@@ -175,18 +175,18 @@ class InteractiveShell(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if (cmd.program or "").lower().startswith(("powershell", "pwsh")):
-            return Verdict.passthrough()  # -NoProfile is no -i: CG-WIN-004 reads PowerShell
+            return NO_OPINION  # -NoProfile is no -i: CG-WIN-004 reads PowerShell
         call = shell_call(cmd)
         if call is None or call.code is not None or "c" in call.flags or (
                 _INFO & call.flags):
-            return Verdict.passthrough()
+            return NO_OPINION
         if "i" in call.flags or "-interactive" in call.flags or _terminal_input(cmd):
             return Verdict.ask(self.id, f"{cmd.program} starts an interactive shell",
                                hint="run the command itself, or use a script file")
         if call.script is not None and "s" not in call.flags:
-            return Verdict.passthrough()
+            return NO_OPINION
         if cmd.upstream or any(r.feeds_input or r.op == "<" for r in cmd.redirects):
-            return Verdict.passthrough()  # fed input: judged by the injection family
+            return NO_OPINION  # fed input: judged by the injection family
         return Verdict.ask(self.id, f"{cmd.program} starts an interactive shell",
                            hint="run the command itself, or use a script file")
 
@@ -209,7 +209,7 @@ class PrivilegedOrNetworkShell(Validator):
             if cmd.program == "exec" and len(cmd.words) == 1 and net_redirect(cmd):
                 return Verdict.deny(self.id, "exec opens a network socket for the shell",
                                     hint="this sets up a reverse shell")
-            return Verdict.passthrough()
+            return NO_OPINION
         if "p" in call.flags:
             return Verdict.deny(self.id, "a shell in privileged mode keeps elevated rights")
         if (call.reads_stdin or "i" in call.flags) and cmd.pipes_into(NET_TOOLS):
@@ -219,7 +219,7 @@ class PrivilegedOrNetworkShell(Validator):
         if target is not None:
             return Verdict.deny(self.id, f"a shell wired to the network ({target})",
                                 hint="this is a reverse shell")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -239,7 +239,7 @@ class ShellVariable(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program is not None or not cmd.words or "SH" not in cmd.words[0].text or (
                 not _SHELL_VARIABLE.match(cmd.words[0].text)):
-            return Verdict.passthrough()
+            return NO_OPINION
         words = (Word("sh", "sh"), *cmd.words[1:])
         text = " ".join(w.text for w in words)
         return Verdict.unwrap(replace(cmd, words=words, text=text, depth=cmd.depth + 1))

@@ -8,7 +8,7 @@ turned into another program's arguments (where nobody sees them before they leav
 
 from __future__ import annotations
 
-from clawgate.decision import Risk, Verdict
+from clawgate.decision import NO_OPINION, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
 from clawgate.shell.model import ParsedLine, SimpleCommand
@@ -78,19 +78,19 @@ class SeveralCommandLines(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "\n" not in parsed.source or not _HIDING.search(parsed.source):
-            return Verdict.passthrough()
+            return NO_OPINION
         commands = [c for c in parsed.commands if c.words]
         encoded = parsed.source.encode("utf-8", "surrogatepass")
         lines = len({encoded.count(b"\n", 0, c.offset) for c in commands})
         if lines < 2:
-            return Verdict.passthrough()  # every command on one line: no statement to count
+            return NO_OPINION  # every command on one line: no statement to count
         busy = next((c for c in commands if risk_of(c) is not Risk.LOW), None)
         if busy is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if _SPANS_LINES.search(parsed.source):  # otherwise each line's commands stand alone
             lines = _statement_lines(parsed.shape or parsed.source)
         if lines < 2:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.ask(self.id, f"statements on {lines} lines, and "
                            f"{busy.program or busy.text!r} does more than read",
                            hint="send one command per call, so that each is shown on its own")
@@ -113,12 +113,12 @@ class NoWhitespace(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if " " in source or any(c.isspace() for c in source):  # a space: the common case
-            return Verdict.passthrough()
+            return NO_OPINION
         for cmd in parsed.commands:
             if len(cmd.words) > 1 or cmd.redirects:
                 return Verdict.ask(self.id, f"{cmd.text!r} is written without whitespace",
                                    hint="write the command with spaces between its words")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -138,7 +138,7 @@ class FileIntoArguments(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "$(" not in parsed.source and "`" not in parsed.source:
-            return Verdict.passthrough()
+            return NO_OPINION
         for inner in parsed.commands:
             if not inner.nesting or inner.nesting[-1] != "command_substitution":
                 continue
@@ -148,7 +148,7 @@ class FileIntoArguments(LineValidator):
                 return Verdict.ask(self.id, f"the contents of {path} become arguments of "
                                    f"{outer.program or outer.text!r}",
                                    hint="read the file first and pass only what is needed")
-        return Verdict.passthrough()
+        return NO_OPINION
 
     @staticmethod
     def _outside_file(cmd: SimpleCommand, ctx: Context) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
@@ -91,13 +91,16 @@ def _written(cmd: SimpleCommand) -> list[tuple[str, bool, bool, str | None]]:
     found: list[tuple[str, bool, bool, str | None]] = []
     program = cmd.program
     if program in _WRITERS:
+        targets = [r.target.value for r in cmd.redirects
+                   if r.writes and r.target is not None and r.target.value]
+        if not targets:  # writes no file: what it prints is not read (most echo and cat)
+            return found
         body = " ".join(cmd.args) + "".join(r.heredoc or "" for r in cmd.redirects)
         payload = bool(_PAYLOAD.search(body) or SHELL_REFERENCE.search(body) or
                        scan(body).risky)
         fetches = bool(_FETCHES.search(body) and _HANDS_ON.search(body))
-        for redirect in cmd.redirects:
-            if redirect.writes and redirect.target is not None and redirect.target.value:
-                found.append((redirect.target.value, payload, fetches, _text(cmd, body)))
+        text = _text(cmd, body)
+        found.extend((target, payload, fetches, text) for target in targets)
     elif program in _COPIERS and len(cmd.words) > 2:
         operands = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
         if len(operands) >= 2:
@@ -155,7 +158,7 @@ class StagedPayload(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if len(parsed.commands) < 2 and not any(
                 r.writes for c in parsed.commands for r in c.redirects):
-            return Verdict.passthrough()
+            return NO_OPINION
         checked: set[tuple[int, str]] = set()
         ran = _written_then_run(parsed, checked)
         nested = tuple(line for line in ran if line is not None)
@@ -213,7 +216,7 @@ class StagedPayload(LineValidator):
                 if posixpath.normpath(path) in written_as:
                     stage.loaded[written_as[posixpath.normpath(path)]] = True
                     made.add(written_as[posixpath.normpath(path)])
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 _EXPORTERS = frozenset({"export", "declare", "typeset"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 
@@ -91,7 +91,7 @@ class StoredCommand(Validator):
         if cmd.program in _KUBE:
             plugin = kube_exec_plugin(cmd.words)
             if plugin is None:
-                return Verdict.passthrough()
+                return NO_OPINION
             command, args = plugin
             if command is None or None in args:
                 return Verdict.ask(self.id, f"{cmd.program} stores a credential plugin known "
@@ -101,10 +101,10 @@ class StoredCommand(Validator):
         if cmd.program == "aws":
             stores, stored = aws_credential_process(cmd.words)
             if not stores:
-                return Verdict.passthrough()
+                return NO_OPINION
             if stored is None:
                 return Verdict.ask(self.id, "aws stores a credential_process known only at "
                                    "run time, which every later aws command for that "
                                    "profile runs")
             return Verdict.unwrap(stored)
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
@@ -51,7 +51,7 @@ class SubscriptCode(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
         if "[" not in source or not _CODE.search(source):
-            return Verdict.passthrough()
+            return NO_OPINION
         texts: list[str] = []
         evaluated = bool(_EVALUATES.search(_CODE.sub("", source)))
         for cmd in parsed.commands:
@@ -65,7 +65,7 @@ class SubscriptCode(LineValidator):
             texts += [body for body in groups if body]
         code: list[str | None] = [p for text in texts for p in _subscript_code(text)]
         return _verdict(self.id, "a subscript bash evaluates", code) if code else \
-            Verdict.passthrough()
+            NO_OPINION
 
 
 def _named(cmd: SimpleCommand) -> list[str]:

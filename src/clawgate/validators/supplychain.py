@@ -11,7 +11,7 @@ popular package without being one is denied.
 from __future__ import annotations
 
 from clawgate import fsfacts
-from clawgate.decision import Outcome, Risk, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.shell.model import BRACE, SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 
@@ -128,7 +128,7 @@ class Typosquat(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         found = _unknown(cmd, ctx)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         from clawgate.packages import index
 
         registry, names, _ = found
@@ -140,7 +140,7 @@ class Typosquat(Validator):
                 return Verdict.deny(self.id, f"{name!r} is {edits} away from {target!r}, "
                                     f"one of the {popular.what}",
                                     hint=f"did you mean {target!r}? check the spelling")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -158,7 +158,7 @@ class UnknownPackage(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         found = _unknown(cmd, ctx, asking=True)
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         from clawgate.packages import index
 
         registry, names, remote = found

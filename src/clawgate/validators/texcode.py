@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.inline.effects import action
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
@@ -39,7 +39,7 @@ class TeXCode(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ENGINES:
-            return Verdict.passthrough()
+            return NO_OPINION
         code = [w.value for w in cmd.words[1:]
                 if w.value is not None and "\\" in w.value and not w.value.startswith("-")]
         lines: list[str] = []
@@ -52,7 +52,7 @@ class TeXCode(Validator):
             return Verdict.unwrap(*lines, *[s for s in shell if s.strip()],
                                   outcome=Outcome.ASK, rule_id=self.id,
                                   message=f"{cmd.program} runs shell commands from TeX code")
-        return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
+        return Verdict.unwrap(*lines) if lines else NO_OPINION
 
 
 def _path(match: re.Match[str]) -> str:

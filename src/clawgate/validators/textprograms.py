@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.programs.awksites import awk_commands, literal_commands, unquote
 from clawgate.programs.languages import (
@@ -129,10 +129,10 @@ class AwkCommands(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in _AWKS:
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(w.shown in ("-f", "--file") or (w.shown.startswith("-f") and len(w.shown) > 2)
                for w in cmd.words[1:]):
-            return Verdict.passthrough()
+            return NO_OPINION
         variables = awk_variables(cmd)
         for program in _scripts(cmd, "source", _AWK):
             if program is None:
@@ -150,7 +150,7 @@ class AwkCommands(Validator):
             commands += _printed_into_shell(program)
             if commands:  # each the line sh -c runs, judged as that line
                 return Verdict.unwrap(*commands)
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _printed_into_shell(program: str) -> list[str]:
@@ -244,7 +244,7 @@ class SedCommands(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("sed", "gsed"):
-            return Verdict.passthrough()
+            return NO_OPINION
         from_file = bool(option_values(cmd.words, 1, "f", frozenset({"file"})))
         scripts = _scripts(cmd, "expression", _SED, operand=not from_file, cwd=ctx.cwd,
                            home=ctx.home)
@@ -256,7 +256,7 @@ class SedCommands(Validator):
             verdict = self._script(script)
             if verdict.outcome is not Outcome.PASSTHROUGH or verdict.nested:
                 return verdict
-        return Verdict.passthrough()
+        return NO_OPINION
 
     def _script(self, script: str) -> Verdict:
         commands = sed_commands(script)
@@ -285,7 +285,7 @@ class SedCommands(Validator):
                 files.append(f"tee -- {shlex.quote(command[1:].strip())}")
             elif command[0] in "rR" and command[1:].strip() not in ("", "/dev/stdin"):
                 files.append(f"cat -- {shlex.quote(command[1:].strip())}")
-        return Verdict.unwrap(*files) if files else Verdict.passthrough()
+        return Verdict.unwrap(*files) if files else NO_OPINION
 
     def _by_pattern(self, script: str) -> Verdict:
         """A script the reader cannot follow (short: the patterns' work grows faster than it),
@@ -306,7 +306,7 @@ class SedCommands(Validator):
         written = _SED_WRITE.search(plain)
         if written is not None and written.group("file") not in _STD_STREAMS:
             return Verdict.ask(self.id, f"the sed w command writes {written.group('file')!r}")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 @register
@@ -322,19 +322,19 @@ class JqReach(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in ("jq", "gojq", "jaq"):
-            return Verdict.passthrough()
+            return NO_OPINION
         if any(w.shown in ("-f", "--from-file") for w in cmd.words[1:]):
-            return Verdict.passthrough()
+            return NO_OPINION
         words = _without_named_values(cmd)
         found = operands(words, 1, _JQ)
         if not found:
-            return Verdict.passthrough()
+            return NO_OPINION
         program = words[found[0]].value
         if program is None:
             return Verdict.ask(self.id, "the jq filter is only known at run time")
         if _JQ_REACH.search(program):
             return Verdict.ask(self.id, "the jq filter reads the environment or file names")
-        return Verdict.passthrough()
+        return NO_OPINION
 
 
 def _without_named_values(cmd: SimpleCommand) -> tuple[Word, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 
@@ -75,10 +75,10 @@ class ToolStartsCommand(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         build = _BUILDERS.get(cmd.program or "")
         if build is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         line = build(cmd)
         if line is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if line is _UNKNOWN:
             return Verdict.ask(self.id, f"{cmd.program} starts a program known only at run time")
         return Verdict.unwrap(str(line))

@@ -16,7 +16,7 @@ import shlex
 from functools import lru_cache
 
 from clawgate import programs
-from clawgate.decision import MayRun, Outcome, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.shell.substitute import computed
@@ -259,7 +259,7 @@ def _learned(cmd: SimpleCommand, rule_id: str) -> Verdict:
     commands = [text for text in dict.fromkeys(found) if text]
     nested = (*commands, wrapped) if wrapped is not None else tuple(commands)
     if not found:
-        return Verdict.unwrap(*nested) if nested else Verdict.passthrough()
+        return Verdict.unwrap(*nested) if nested else NO_OPINION
     what = f"a command ({commands[0]!r})" if commands else "code that starts processes"
     return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=rule_id,
                           message=f"{cmd.program} is known only from data (which of its "
@@ -296,7 +296,7 @@ class UnknownProgramWords(Validator):
         program = cmd.program
         if program is None or (len(cmd.words) < 2 and not cmd.assignments
                                and not cmd.redirects):
-            return Verdict.passthrough()
+            return NO_OPINION
         family = family_name(program) or program
         if family in _unread_languages():
             from clawgate.validators.interpreters import INLINE, inline_code
@@ -305,7 +305,7 @@ class UnknownProgramWords(Validator):
             who = f"{program}'s inline code is not read here, and it"
             found = [p for text in texts if _CODE.search(text) for p in payloads(text)]
         elif (known(program) and not own_file(cmd)) or _wrapping(cmd):
-            return Verdict.passthrough()
+            return NO_OPINION
         elif not own_file(cmd) and programs.learned_entry(program) is not None:
             return _learned(cmd, self.id)
         else:
@@ -327,7 +327,7 @@ class UnknownProgramWords(Validator):
                 return Verdict.unwrap(*dict.fromkeys(carried))
             found += carried
         if not found:
-            return Verdict.passthrough()
+            return NO_OPINION
         commands = [text for text in dict.fromkeys(found) if text]
         what = f"a command ({commands[0]!r})" if commands else "code that starts processes"
         return Verdict.unwrap(*commands, outcome=Outcome.ASK, rule_id=self.id,
@@ -363,6 +363,12 @@ class ExportedCommandWords(LineValidator):
 
     id = "CG-PROG-005"
 
+    def line_shapes(self) -> int:
+        return 0  # what it carries comes from export, declare -x or typeset -x alone
+
+    def line_programs(self) -> frozenset[str]:
+        return _EXPORTERS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         carried: list[str] = []
         for cmd in parsed.commands:
@@ -370,4 +376,4 @@ class ExportedCommandWords(LineValidator):
             program = cmd.program
             if carried and program is not None and (not known(program) or own_file(cmd)):
                 return Verdict.unwrap(*dict.fromkeys(carried))
-        return Verdict.passthrough()
+        return NO_OPINION

@@ -4,7 +4,7 @@ decisions. Names are matched case-insensitively, with or without ``.exe``."""
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context, LineValidator, Validator, register
@@ -115,7 +115,7 @@ def _unix(word: str) -> str:
 
 def _verdict(rule: str, found: Judgement) -> Verdict:
     if found is None:
-        return Verdict.passthrough()
+        return NO_OPINION
     return Verdict.of(found[0], rule, found[1])
 
 
@@ -133,7 +133,7 @@ class WindowsDelete(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = words_of(cmd)
-        return _verdict(self.id, deletes(words)) if words else Verdict.passthrough()
+        return _verdict(self.id, deletes(words)) if words else NO_OPINION
 
 
 @register
@@ -150,7 +150,7 @@ class WindowsDiskWipe(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = words_of(cmd)
-        return _verdict(self.id, disks(words)) if words else Verdict.passthrough()
+        return _verdict(self.id, disks(words)) if words else NO_OPINION
 
 
 @register
@@ -171,7 +171,7 @@ class WindowsPersistence(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = words_of(cmd)
         if not words:
-            return Verdict.passthrough()
+            return NO_OPINION
         return _verdict(self.id, registry(words) or fetchers(words) or services(words))
 
 
@@ -191,7 +191,7 @@ class WindowsShellCode(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         words = words_of(cmd)
         if not words or name(words[0]) not in _SHELLS | {"cmd"}:
-            return Verdict.passthrough()
+            return NO_OPINION
         program = name(words[0])
         if any(w.lower() in _ENCODED for w in words[1:]):
             return Verdict.deny(self.id, f"{program} runs base64-encoded code",
@@ -204,7 +204,7 @@ class WindowsShellCode(Validator):
                 w.lower().endswith(".ps1") and not w.startswith("-")) for w in words[1:])
             if runs_file or (program == "cmd" and len(words) > 1 and
                              not words[1].startswith("/")):
-                return Verdict.passthrough()
+                return NO_OPINION
             return Verdict.ask(self.id, f"{program} without a command starts a shell")
         found = judge_script(inner)
         if program == "cmd":  # handed on as a line: cmd's lone & runs in sequence, as ;
@@ -253,8 +253,9 @@ class PowerShellStatements(LineValidator):
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         names = [(c.program or "").lower() for c in parsed.commands if not _elixir_iex(c)]
-        if not any(n in _PS_ALIASES or _CMDLET.match(n) for n in names):
-            return Verdict.passthrough()
+        # a cmdlet is Verb-Noun: a name without a dash is none (no match to try)
+        if not any(n in _PS_ALIASES or ("-" in n and _CMDLET.match(n)) for n in names):
+            return NO_OPINION
         found = judge_script(parsed.source)
         if found is None and _PS_FETCH.intersection(names):
             found = Outcome.ASK, "PowerShell downloads from the network"

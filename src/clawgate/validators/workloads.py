@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
@@ -105,8 +105,8 @@ class HostPowersWorkload(Validator):
                                                    "patch"} & set(cmd.args[:3]):
             what = _pod(cmd)
         else:
-            return Verdict.passthrough()
+            return NO_OPINION
         if what is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         return Verdict.deny(self.id, f"{cmd.program}: {what} can take over the host",
                             hint="run it unprivileged, with only the workspace mounted")

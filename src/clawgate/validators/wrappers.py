@@ -6,7 +6,7 @@ of its own, recursively; the strictest outcome wins.
 
 from __future__ import annotations
 
-from clawgate.decision import MayRun, Outcome, Reason, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Outcome, Reason, Verdict
 from clawgate.records import replace
 from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
@@ -107,9 +107,9 @@ class ArgvWrapper(Validator):
             if (program, sub) not in SUBCOMMAND:
                 sub, start = "", 1
         if spec is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         if _QUERIES.get(program or "", frozenset()).intersection(cmd.args):
-            return Verdict.passthrough()
+            return NO_OPINION
         target, shell = unwrapped(cmd, spec, start)
         if shell:
             return Verdict.ask(self.id, f"{program} with no command starts an interactive shell",
@@ -145,7 +145,7 @@ class PrivilegedWrapper(Validator):
         program = cmd.program
         spec = PRIVILEGED.get(program) if program else None
         if spec is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         query = privileged_query(cmd)
         if query is not None:  # shows more of the system's state, changes nothing
             return Verdict.unwrap(query)
@@ -209,7 +209,7 @@ class AliasBody(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "alias":
-            return Verdict.passthrough()
+            return NO_OPINION
         bodies: list[str] = []
         for word in cmd.words[1:]:
             if word.value is None:
@@ -218,7 +218,7 @@ class AliasBody(Validator):
             name, equals, body = word.value.partition("=")
             if equals and not name.startswith("-"):
                 bodies += [body, *_heredoc_lines(body)]
-        return Verdict.unwrap(*bodies) if bodies else Verdict.passthrough()
+        return Verdict.unwrap(*bodies) if bodies else NO_OPINION
 
 
 def _heredoc_lines(body: str) -> list[str]:

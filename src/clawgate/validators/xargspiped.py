@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Verdict
+from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import GLOB, TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.shell.xargsfeed import find_roots, only_directories
 from clawgate.validators import lineshapes as ls
@@ -126,4 +126,4 @@ class XargsFedByPipe(LineValidator):
             token = replace_token(cmd, start)
             lines += [line + tail for line in
                       _template_lines(inner(cmd, start).words, token, items)]
-        return Verdict.unwrap(*lines) if lines else Verdict.passthrough()
+        return Verdict.unwrap(*lines) if lines else NO_OPINION

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import operands, opts
@@ -60,7 +60,7 @@ class YqReach(Validator):
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program != "yq":
-            return Verdict.passthrough()
+            return NO_OPINION
         text = expression(cmd)
         loaded: list[str] = []
         for found in _LOAD.finditer(text):
@@ -72,4 +72,4 @@ class YqReach(Validator):
         if _ENVIRONMENT.search(text):
             return Verdict.unwrap(*loaded, outcome=Outcome.ASK, rule_id=self.id,
                                   message="the yq expression reads the environment")
-        return Verdict.unwrap(*loaded) if loaded else Verdict.passthrough()
+        return Verdict.unwrap(*loaded) if loaded else NO_OPINION

@@ -4,7 +4,7 @@ code they carry is checked as a command wherever it can be read."""
 
 from __future__ import annotations
 
-from clawgate.decision import Outcome, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell.model import SimpleCommand, Word
@@ -73,7 +73,7 @@ class ZshBuiltin(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         found = _builtin(cmd) if cmd.program in _BUILTINS else None
         if found is None:
-            return Verdict.passthrough()
+            return NO_OPINION
         what, code = found
         if code == "":
             return Verdict.ask(self.id, f"{what} only known at run time")
@@ -83,7 +83,7 @@ class ZshBuiltin(Validator):
 
 def _running(cmd: SimpleCommand, words: tuple[Word, ...]) -> Verdict:
     if not words:
-        return Verdict.passthrough()
+        return NO_OPINION
     inner = replace(cmd, words=words, assignments=(), depth=cmd.depth + 1,
                     text=" ".join(w.text for w in words))
     return Verdict.unwrap(inner)
@@ -109,7 +109,7 @@ class ZshPrecommandModifier(Validator):
         if program == "repeat":  # repeat N command
             return _running(cmd, cmd.words[2:])
         if program not in _MODIFIERS:
-            return Verdict.passthrough()
+            return NO_OPINION
         return _running(cmd, cmd.words[1:])
 
 
@@ -137,10 +137,10 @@ class ZshCodeExpansion(Validator):
             return _running(cmd, (Word(name, name), *cmd.words[1:]))
         text = cmd.text
         if "(" not in text:
-            return Verdict.passthrough()
+            return NO_OPINION
         if len(text) > _LONGEST:
             return Verdict.ask(self.id, "a command too long to read for zsh expansions that run "
-                               "code") if _MAYBE.search(text) else Verdict.passthrough()
+                               "code") if _MAYBE.search(text) else NO_OPINION
         matches = list(_QUALIFIER.finditer(text))
         if matches:  # a qualifier works only where the shell globs: not inside quotes
             literal = literal_spans(text)
@@ -149,7 +149,7 @@ class ZshCodeExpansion(Validator):
         if _EVAL_FLAG.search(text):
             codes += [m.group(1) for m in _SUBST.finditer(text)] or [""]
         if not codes:
-            return Verdict.passthrough()
+            return NO_OPINION
         inner = tuple(c.strip("'\"") for c in codes if c.strip("'\""))
         return Verdict.unwrap(*inner, outcome=Outcome.ASK, rule_id=self.id,
                               message="a zsh expansion runs code")
