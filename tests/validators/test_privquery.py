@@ -26,6 +26,17 @@ from clawgate.validators.privquery import privileged_query
     "nginx -V",
     "nginx -V 2>&1 | sed -re 's/ --/\\n--/g'",  # where its output goes: not a write
     "sudo auditctl -l > audit-rules.txt",  # the caller's redirection, into the workspace
+    # the system's state: mounts, firewall rules, the linker cache, network devices
+    "mount",
+    "mount | grep overlay",
+    "iptables -L -n --line-numbers",
+    "iptables -nvL",  # a cluster of query options, letter by letter
+    "sudo iptables -S",
+    "ldconfig -p | grep libssl",
+    "nmcli device status",
+    "timedatectl",
+    "nft list ruleset",
+    "swapon --show",
 ])
 def test_status_queries(line: str) -> None:
     assert_allowed(line)
@@ -33,6 +44,11 @@ def test_status_queries(line: str) -> None:
 
 @pytest.mark.parametrize(("line", "expected", "rule"), [
     ("sudo auditctl -e 0", DENY, None),  # audit logging turned off
+    ("iptables -nFL", ASK, "CG-DEST-006"),  # -F among the letters flushes the rules
+    ("iptables -L INPUT -j DROP", ASK, None),  # a word the queries do not hold
+    ("mount -o bind src /mnt", ASK, None),
+    ("ldconfig", ASK, None),  # alone it rebuilds the cache
+    ("nmcli radio wifi off", ASK, None),
     ("sudo auditctl -D", DENY, None),  # every audit rule deleted
     ("sudo auditctl -R /tmp/rules", ASK, "CG-WRAP-002"),  # rules loaded from a file
     ("sudo ./auditctl -l", ASK, "CG-WRAP-002"),  # a file of that name, not the program

@@ -268,8 +268,15 @@ def status_query(cmd: SimpleCommand) -> bool:
         return False  # a file of that name elsewhere is not the program
     allowed = set(spec["queries"])
     words = cmd.words[1:]
-    return all(w.value is not None and w.value in allowed for w in words) and (
+    return all(w.value is not None and _queried(w.value, allowed) for w in words) and (
         bool(words) or "" in allowed)
+
+
+def _queried(word: str, allowed: set[str]) -> bool:
+    """``word`` is one of the query words, or a cluster of short query options read letter
+    by letter (``iptables -nvL``)."""
+    return word in allowed or (len(word) > 2 and word[0] == "-" and word[1] != "-" and all(
+        f"-{letter}" in allowed for letter in word[1:]))
 
 
 def runners() -> frozenset[str]:
