@@ -140,10 +140,22 @@ UNCLOSED_HEREDOCS: list[Row] = [
     ("cat <<A\nhi\nA\nrm -rf ~\nsh <<B", [("cat",), ("rm", "-rf", "~"), ("sh",)], DENY),
 ]
 
+# Text before ``=`` that is no name bash can assign (a digit first, ``@``): the word is no
+# assignment but the command's name or an argument (tree-sitter-bash read an assignment).
+NOT_NAMES: list[Row] = [
+    ("5a=b", [("5a=b",)], ALLOW),
+    ("1x=rm -rf ~", [("1x=rm", "-rf", "~")], ALLOW),
+    ("a@b=c ls", [("a@b=c", "ls")], ALLOW),
+    ("PATH=/usr/bin 5@ea9=t5", [("5@ea9=t5",), (), ("5@ea9=t5",)], ALLOW),
+    ("x=1 9y=2 id", [("9y=2", "id")], ALLOW),
+    ("a[1]=x ls -l", [("ls", "-l")], ALLOW),  # a subscripted name is one
+]
+
 FAMILIES = [pytest.param(*row, id=f"{name}:{row[0]!r}") for name, rows in (
     ("nameless", NAMELESS), ("heredoc in a substitution", SUBSTITUTED_HEREDOCS),
     ("escape at a line's start", LINE_START_ESCAPES), ("escaped blank", BLANK_STARTS),
-    ("coproc", COPROCS), ("unclosed here-document", UNCLOSED_HEREDOCS)) for row in rows]
+    ("coproc", COPROCS), ("unclosed here-document", UNCLOSED_HEREDOCS),
+    ("not a name", NOT_NAMES)) for row in rows]
 
 
 @pytest.mark.parametrize(("line", "commands", "outcome"), FAMILIES)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -390,7 +391,9 @@ class _Walker:
                     words.append(word)
                 word_end = child.end_byte
                 continue
-            if child.type == "variable_assignment":
+            if child.type == "variable_assignment" and (
+                    words or valid_assignment(child, self.src)):
+                # (``1x=rm -rf ~``: no name bash can assign: a word, the command's name)
                 assignments.append(self.assignment(child))
                 assigned_to = child.end_byte
             elif child.type == "command_name" and missing_name(child):
@@ -454,8 +457,14 @@ class _Walker:
     def assignment_only(self, node: Node, nesting: tuple[str, ...], depth: int,
                         redirects: tuple[m.Redirect, ...], background: bool) -> None:
         nodes = [node] if node.type == "variable_assignment" else node.named_children
-        found = [self.assignment(n) for n in nodes if n.type == "variable_assignment"]
-        self.emit(node, nesting, [], found, list(redirects), background)
+        nodes = [n for n in nodes if n.type == "variable_assignment"]
+        # the first word that is no assignment to bash (``5a=b``: not a name) is the command's
+        # name, and the words after it its arguments
+        cut = next((i for i, n in enumerate(nodes) if not valid_assignment(n, self.src)),
+                   len(nodes))
+        found = [self.assignment(n) for n in nodes[:cut]]
+        words = [word_of(n, self.src) for n in nodes[cut:]]
+        self.emit(node, nesting, words, found, list(redirects), background)
         self.children(node, nesting, depth)
 
     def declaration(self, node: Node, nesting: tuple[str, ...], depth: int,
@@ -965,3 +974,14 @@ def _last_command(node: Node | None) -> Node | None:
         node = node.named_children[-1] if node.named_children else None
     return node if node is not None and node.type == "command" else None
 
+
+# What bash assigns: a name (letters, digits, underscores, not starting with a digit),
+# optionally subscripted; any other text before ``=`` makes the word a plain word.
+_ASSIGNABLE = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*(?:\[.*\])?", re.S)
+
+
+def valid_assignment(node: Node, src: bytes) -> bool:
+    """Whether a ``variable_assignment`` node is one to bash (``a=1``, ``a[i]+=x``), not a
+    word tree-sitter-bash reads as one (``5a=b``, ``a@b=c``)."""
+    name = node.child_by_field_name("name")
+    return name is not None and _ASSIGNABLE.fullmatch(text_of(name, src)) is not None
