@@ -105,11 +105,11 @@ def test_an_edited_project_policy_takes_effect_at_the_next_call(tmp_path: Path) 
     (project / ".git").mkdir(parents=True)
     rule = "version: 1\nshell:\n  rules:\n    - {{id: r, command: [make, {0}], decision: deny, " \
            "why: not today}}\n"
-    (project / ".clawgate.yaml").write_text(rule.format("deploy"))
+    (project / ".clawgate.yaml").write_text(rule.format("dist"))
     with running(tmp_path / "state") as env:
-        first = run(["check", "make deploy"], env, cwd=project)
+        first = run(["check", "make dist"], env, cwd=project)
         (project / ".clawgate.yaml").write_text(rule.format("release"))
-        second = run(["check", "make deploy"], env, cwd=project)
+        second = run(["check", "make dist"], env, cwd=project)
         third = run(["check", "make release"], env, cwd=project, importtime=True)
     assert (first.returncode, second.returncode, third.returncode) == (4, 0, 4)
     assert ENGINE not in imported(third.stderr)

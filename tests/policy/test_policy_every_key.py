@@ -101,7 +101,7 @@ def not_applied(field: FieldInfo) -> set[str]:
 
 FULL_AUTONOMY = ["autonomy: full"]
 PUBLIC_URL = "https://93.184.216.34/x"  # an address literal: decided without DNS; never fetched
-RULE = "shell: {{rules: [{{id: probe-rule, command: [make, deploy], decision: {d}, why: " \
+RULE = "shell: {{rules: [{{id: probe-rule, command: [make, dist], decision: {d}, why: " \
        "the probe says so, hint: use the pipeline{extra}}}]}}"
 
 # a line that hides what it runs: ASK read statically, DENY once bash shows it runs rm -rf ~
@@ -208,16 +208,16 @@ ROWS: dict[str, dict[str, Probe]] = {
     "tools.custom.<name>.timeout_s": on(guard=guard_only(_custom_timeout)),
     "tools.custom.<name>.workdir": on(guard=guard_only(_workdir)),
     "tools.custom.<name>.env": on(guard=guard_only(_custom_env)),
-    "shell.rules[].id": everywhere(says("make deploy", [RULE.format(d="deny", extra="")],
+    "shell.rules[].id": everywhere(says("make dist", [RULE.format(d="deny", extra="")],
                                         "probe-rule")),
     "shell.rules[].command": everywhere(changes(
-        "make deploy", [RULE.format(d="deny", extra="")], [], ("deny", "allow"))),
+        "make dist", [RULE.format(d="deny", extra="")], [], ("deny", "allow"))),
     "shell.rules[].decision": everywhere(changes(
-        "make deploy", [RULE.format(d="ask", extra="")], [RULE.format(d="deny", extra="")],
+        "make dist", [RULE.format(d="ask", extra="")], [RULE.format(d="deny", extra="")],
         ("ask", "deny"))),
-    "shell.rules[].why": everywhere(says("make deploy", [RULE.format(d="deny", extra="")],
+    "shell.rules[].why": everywhere(says("make dist", [RULE.format(d="deny", extra="")],
                                          "the probe says so")),
-    "shell.rules[].hint": on(**{s: says("make deploy", [RULE.format(d="deny", extra="")],
+    "shell.rules[].hint": on(**{s: says("make dist", [RULE.format(d="deny", extra="")],
                                         "use the pipeline") for s in SURFACES}),
     "shell.rules[].overrides": everywhere(changes(
         "sudo ls", ["shell: {rules: [{id: s, command: [sudo, ls], decision: allow, why: ok, "
@@ -225,12 +225,12 @@ ROWS: dict[str, dict[str, Probe]] = {
         ["shell: {rules: [{id: s, command: [sudo, ls], decision: allow, why: ok}]}"],
         ("allow", "ask"))),
     "shell.rules[].exact": everywhere(changes(
-        "make deploy now", [RULE.format(d="deny", extra=", exact: true")],
+        "make dist now", [RULE.format(d="deny", extra=", exact: true")],
         [RULE.format(d="deny", extra="")], ("allow", "deny"))),
     "shell.rules[].examples.match": everywhere(refuses(
         [RULE.format(d="deny", extra=", examples: {match: [ls]}")], "probe-rule")),
     "shell.rules[].examples.not_match": everywhere(refuses(
-        [RULE.format(d="deny", extra=", examples: {not_match: [make deploy]}")],
+        [RULE.format(d="deny", extra=", examples: {not_match: [make dist]}")],
         "probe-rule")),
     "shell.shadow": everywhere(changes(
         HIDDEN, ["shell: {shadow_timeout_ms: 10000}"], ["shell: {shadow: false}"],

@@ -23,7 +23,7 @@ tools: {allow: [group:fs, group:web, exec_shell], deny: [write_file]}
 executor: {timeout_s: 60, max_timeout_s: 120}
 shell:
   rules:
-    - {id: deploy, command: [make, deploy], decision: allow, why: user deploys}
+    - {id: dist, command: [make, dist], decision: allow, why: user releases}
 """
 PROJECT = """
 version: 1
@@ -41,7 +41,7 @@ tools: {deny: [exec_shell]}
 executor: {kind: docker, max_concurrent: 2}
 shell:
   rules:
-    - {id: no-deploy, command: [make, deploy], decision: ask, why: admin reviews deploys}
+    - {id: no-dist, command: [make, dist], decision: ask, why: admin reviews releases}
 """
 
 
@@ -71,9 +71,9 @@ def test_an_admin_layer_cannot_be_widened(load):
         assert policy.executor.kind == "docker"
         assert policy.executor.max_concurrent == 2
         # the user's allow rule is ignored under a lock; the admin's ask stands
-        decision = Engine(settings).check("make deploy")
+        decision = Engine(settings).check("make dist")
         assert decision.outcome is Outcome.ASK
-        admin = f"policy:layer{layers.index(ADMIN)}.yaml#no-deploy"
+        admin = f"policy:layer{layers.index(ADMIN)}.yaml#no-dist"
         assert [r.rule_id for r in decision.reasons] == [admin]
 
 
@@ -88,7 +88,7 @@ def test_a_lower_layer_may_narrow_a_locked_value(load):
 
 def test_unlocked_allow_rules_still_count_without_a_lock(load):
     settings = load(USER).engine_settings()
-    assert Engine(settings).check("make deploy").outcome is Outcome.ALLOW
+    assert Engine(settings).check("make dist").outcome is Outcome.ALLOW
 
 
 def test_combined_sections_are_checked(load):
