@@ -43,6 +43,9 @@ def decide(line: str, engine: Engine = ENGINE, cwd: str = WS) -> tuple[Outcome, 
     "vim /etc/nginx/nginx.conf",
     "rsync -a build/ /srv/www/",
     "tar -xzf release.tgz -C /opt",
+    "tar -xzf release.tgz -C ~/Downloads",
+    'tar -xzf x.tgz --directory="$HOME/tools"',
+    "tar -xf x.tar -C ~/.local/share/tool",
     "dd if=./disk.img of=/home/dev/disk.img",
     "tar -czf ../release.tgz .",
     "tar czf /opt/release.tgz .",
@@ -73,6 +76,9 @@ def test_write_outside_workspace_asks(line: str) -> None:
     "ln -s ../shared/config.yaml config.yaml",
     "tar -czf dist/release.tgz src",
     "tar -xzf vendor.tgz -C vendor",
+    "tar -xf x.tar -C build",
+    'tar -xzf x.tgz --directory="$OUT_DIR"',
+    "tar -czf x.tgz --directory=src .",
     "cat /etc/hosts",
 ])
 def test_writes_inside_workspace_are_allowed(line: str) -> None:
@@ -111,6 +117,17 @@ def test_writes_inside_workspace_are_allowed(line: str) -> None:
     "cp -r keys/ ~/.ssh",
     "rsync -a backup/ssh/ ~/.ssh/",
     "git clone https://github.com/me/keys ~/.ssh",
+    # entries put into a directory start-up files lie in: the home itself, ~/.config, /etc
+    "tar -xf x.tar -C ~",
+    "tar -C ~ -xf x.tar",
+    "tar -xzf x.tgz --directory=$HOME",
+    'tar -xzf x.tgz --directory="$HOME"',
+    "tar xf x.tar --directory ~/.config",
+    "tar -xf x.tar -C /home/dev",
+    "unzip x.zip -d ~",
+    "rsync -a dotfiles/ ~/",
+    "cp -r dotfiles/. ~",
+    "tar -xf x.tar -C /etc",
 ])
 def test_persistence_is_denied(line: str) -> None:
     outcome, rules, _ = decide(line)

@@ -59,6 +59,27 @@ def persistence_target(path: str, ctx: Context) -> bool:
     return any(under(path, name) for name in _SYSTEM_PERSISTENCE)
 
 
+def holds_start_up_files(path: str, ctx: Context) -> bool:
+    """``path`` is a directory that start-up files lie in, below it or one level down: an
+    account's home itself (``~/.bashrc``), ``~/.config`` (fish, systemd, autostart), ``/etc``
+    or ``/``. Entries written into it under names the line does not show (an archive
+    extracted there, a tree synced there) may be one of them."""
+    base = path.rstrip("/") or "/"
+    homes = {ctx.home, "/root"}
+    if base in homes or _account_home(base):
+        return True
+    home = next((h for h in homes if under(base, h)), None) or _home_of(base, ctx)
+    if home is not None and any(under(f"{home}/{name}", base) for name in _HOME_PERSISTENCE):
+        return True
+    return any(under(name, base) for name in _SYSTEM_PERSISTENCE)
+
+
+def _account_home(path: str) -> bool:
+    """``/home/NAME`` or ``/Users/NAME``."""
+    parts = path.split("/")
+    return len(parts) == 3 and parts[1] in ("home", "Users") and bool(parts[2])
+
+
 def _home_of(path: str, ctx: Context) -> str | None:
     """The home directory ``path`` lies in, when it names a dot-file or dot-folder of it."""
     if path.startswith(ctx.home + "/."):
@@ -136,6 +157,12 @@ class WritePersistence(Validator):
                 return Verdict.deny(self.id, f"puts files into {into}, where authorized_keys, "
                                     "rc and config grant access or run later",
                                     hint="edit ~/.ssh by hand")
+            into = next((p for p in paths if holds_start_up_files(p, ctx)), None) if (
+                _writes_tree(cmd)) else None
+            if into is not None:  # tar -xf x.tar -C ~, unzip -d ~/.config, rsync -a d/ /etc
+                return Verdict.deny(self.id, f"puts files it does not name into {into}, where "
+                                    "an entry may replace a start-up file that runs later",
+                                    hint="extract into the workspace, then copy what you need")
             key = None if keeps_keys else next(
                 (p for p in paths if _key_file(p, ctx)), None)
             if key is not None:

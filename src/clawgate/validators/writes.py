@@ -117,6 +117,20 @@ def _dd(args: tuple[Word, ...]) -> Iterator[Word]:
             yield Word(word.shown[3:], _after_eq(word), word.quoted, word.expansions)
 
 
+def _given(args: tuple[Word, ...], value: str) -> Word:
+    """The word of ``args`` that gave an option's ``value`` (``-C ~``, ``--directory=$HOME``,
+    ``-C"$HOME"``), with its expansions, so that it resolves as bash expands it; a plain word of
+    the value when none did."""
+    for word in args:
+        if word.shown == value:
+            return word
+        for prefix in ("--directory=", "-C"):
+            if word.shown == prefix + value and word.text.startswith(prefix):
+                rest = None if word.value is None else word.value[len(prefix):]
+                return Word(word.text[len(prefix):], rest, expansions=word.expansions)
+    return Word(value, value)
+
+
 def _tar(args: tuple[Word, ...]) -> Iterator[Word]:
     first = args[0].shown if args else ""
     bundle = first if not first.startswith("-") else ""
@@ -129,7 +143,7 @@ def _tar(args: tuple[Word, ...]) -> Iterator[Word]:
     if bundle and "f" in bundle and archive is None and len(args) > 1:
         archive = args[1].shown  # tar czf out.tgz .: the first operand after the bundle
     if extracting and directory is not None:
-        yield Word(directory, directory)
+        yield _given(args, directory)
     if creating and archive is not None:
         yield Word(archive, archive)
 
