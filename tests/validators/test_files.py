@@ -79,6 +79,8 @@ def test_write_outside_workspace_asks(line: str) -> None:
     "tar -xf x.tar -C build",
     'tar -xzf x.tgz --directory="$OUT_DIR"',
     "tar -czf x.tgz --directory=src .",
+    "mytool -o build/out.txt",
+    "mytool -v -o json --pretty",
     "cat /etc/hosts",
 ])
 def test_writes_inside_workspace_are_allowed(line: str) -> None:
@@ -128,6 +130,11 @@ def test_writes_inside_workspace_are_allowed(line: str) -> None:
     "rsync -a dotfiles/ ~/",
     "cp -r dotfiles/. ~",
     "tar -xf x.tar -C /etc",
+    # a program the catalog does not know, told to write its output there
+    "hl check --out-file ~/.bashrc",
+    "mytool -o ~/.profile",
+    "mytool --output $HOME/.config/fish/config.fish",
+    "./tools/gen -o ~/.ssh/authorized_keys",
 ])
 def test_persistence_is_denied(line: str) -> None:
     outcome, rules, _ = decide(line)

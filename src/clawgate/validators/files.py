@@ -12,7 +12,14 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.credentials import is_key_material
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_scratch, resolve, under
-from clawgate.validators.writes import may_write, redirect_targets, write_shapes, write_targets
+from clawgate.validators.writes import (
+    may_write,
+    redirect_targets,
+    unknown_outputs,
+    unknown_program,
+    write_shapes,
+    write_targets,
+)
 
 _HOME_PERSISTENCE = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
                      ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".kshrc", ".cshrc",
@@ -136,12 +143,21 @@ class WritePersistence(Validator):
     id = "CG-FS-002"
 
     def shapes(self, program: str | None) -> int:
-        return sh.ANY if program == "crontab" else write_shapes(program)
+        if program == "crontab" or unknown_program(program):
+            return sh.ANY  # an unknown program's -o FILE: see unknown_outputs
+        return write_shapes(program)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program == "crontab" and _installs_crontab(cmd):
             return Verdict.deny(self.id, "crontab installs scheduled jobs",
                                 hint="schedule jobs by hand, outside the agent")
+        for word in unknown_outputs(cmd):  # the option's name says where the output goes
+            path = next((p for p in readings(word, ctx, False) if persistence_target(p, ctx) or
+                         is_key_material(p, ctx)), None)
+            if path is not None:
+                return Verdict.deny(self.id, f"{cmd.program}, a program the catalog does not "
+                                    f"know, is told to write its output to {path}, which runs, "
+                                    "grants access or holds a key", hint="edit it by hand")
         if not may_write(cmd):
             return NO_OPINION
         keeps_keys = cmd.program in _KEY_TOOLS

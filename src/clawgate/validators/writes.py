@@ -84,6 +84,28 @@ def _write_targets(cmd: SimpleCommand) -> Iterator[Word]:
         yield from handler(args)
 
 
+# The names programs commonly give the option that takes their output file.
+_OUTPUT_NAMES = frozenset({"-o", "--output", "--out", "--out-file", "--outfile", "--output-file",
+                           "--output-document", "--log-file", "--logfile"})
+
+
+def unknown_program(program: str | None) -> bool:
+    """Neither the catalog nor the data it learned from knows ``program``."""
+    return program is not None and programs.entry(program) is None and (
+        programs.learned_entry(program) is None)
+
+
+def unknown_outputs(cmd: SimpleCommand) -> list[Word]:
+    """The words a program the catalog does not know may write its output to: the word after
+    an option named as output options are (``hl check --out-file ~/.bashrc``, ``tool -o F``).
+    Without the program's arity this is only what the option may take; callers judge it for
+    the paths that must never be written, not as a write outside the workspace."""
+    if not unknown_program(cmd.program):
+        return []
+    words = cmd.words
+    return [words[i + 1] for i in range(1, len(words) - 1) if words[i].shown in _OUTPUT_NAMES]
+
+
 def _is_dup(redirect: Redirect) -> bool:
     target = redirect.target
     if redirect.op not in _DEVICE_DUP or target is None:
