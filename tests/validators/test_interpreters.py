@@ -184,3 +184,18 @@ def test_console_file_commands_are_judged_as_file_actions(line: str) -> None:
 ])
 def test_console_file_commands_in_the_workspace_are_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+# Console commands in words the shell expands first: the shell's parameters are resolved as the
+# shell resolves them; what is only known at run time still asks.
+@pytest.mark.parametrize(("line", "expected"), [
+    ('sqlite3 app.db ".output $HOME/.bashrc" "select 1;"', DENY),
+    ('sqlite3 app.db ".once ${HOME}/.zshrc" "select 1;"', DENY),
+    ('sqlite3 app.db ".read $HOME/.ssh/id_rsa"', DENY),
+    ('sqlite3 app.db ".output $OUT/x.csv" "select 1;"', ASK),
+    ('sqlite3 app.db ".output $(pwd)/x"', ASK),
+    ('sqlite3 "$DB" "select count(*) from t;"', ALLOW),
+])
+def test_console_commands_expanded_by_the_shell(line: str, expected: Outcome) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, rules
