@@ -75,6 +75,42 @@ def test_showing_private_key_material_is_denied(line: str) -> None:
     assert "CG-SEC-001" in rules
 
 
+# A program the catalog says prints what it reads (``prints``) shows a store it is given, as
+# ``cat`` does, whatever its purpose: pagers, decompressors, highlighters, converters,
+# formatters, the clipboard and the printer.
+@pytest.mark.parametrize("line", [
+    "pv ~/.netrc", "bzcat ~/.npmrc", "zstdcat ~/.pypirc", "zless ~/.kube/config",
+    "xzgrep -h '' ~/.git-credentials", "ugrep '' ~/.netrc", "ag . ~/.pypirc",
+    "ptx ~/.npmrc", "vis ~/.netrc", "hexyl ~/.ssh/id_ed25519", "pygmentize ~/.kube/config",
+    "highlight ~/.pypirc", "numfmt ~/.netrc", "colrm 200 < ~/.npmrc", "ul ~/.netrc",
+    "xmllint ~/.netrc", "csvlook ~/.netrc", "xclip -i ~/.npmrc", "pbcopy < ~/.pypirc",
+    "lpr ~/.netrc", "a2ps -o out.ps ~/.netrc", "find ~/.ssh -exec hexyl {} +",
+])
+def test_every_printer_of_the_catalog_shows_the_store(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.DENY, rules
+    assert "CG-SEC-001" in rules
+
+
+@pytest.mark.parametrize("line", [
+    "pv build/app.tar > /dev/null", "hexyl build/app.bin", "pygmentize src/main.py",
+    "xmllint --noout docs/site.xml", "colrm 80 < README.md", "zless logs/app.log.gz",
+    "pr -n README.md",
+])
+def test_printers_of_project_files_are_allowed(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.ALLOW, rules
+
+
+def test_printers_are_a_catalog_property() -> None:
+    from clawgate import programs
+
+    for name in ("cat", "pr", "iconv", "xxd", "sed", "awk", "pv", "zstdcat", "lpr"):
+        assert programs.prints(name), name
+    for name in ("ls", "wc", "md5sum", "touch", "echo", "grepx"):
+        assert not programs.prints(name), name
+
+
 @pytest.mark.parametrize("line", [
     "ssh-add ~/.ssh/id_ed25519",
     "ssh -i ~/.ssh/id_rsa host uptime",
