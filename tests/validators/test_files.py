@@ -80,6 +80,8 @@ def test_write_outside_workspace_asks(line: str) -> None:
     'tar -xzf x.tgz --directory="$OUT_DIR"',
     "tar -czf x.tgz --directory=src .",
     "mytool -o build/out.txt",
+    "mytool --out-file=out/x.json",
+    "bsdtar -xf x.tar -C build",
     "mytool -v -o json --pretty",
     "cat /etc/hosts",
 ])
@@ -135,6 +137,9 @@ def test_writes_inside_workspace_are_allowed(line: str) -> None:
     "mytool -o ~/.profile",
     "mytool --output $HOME/.config/fish/config.fish",
     "./tools/gen -o ~/.ssh/authorized_keys",
+    "mytool --out-file=$HOME/.bashrc",
+    "bsdtar -xf x.tar -C ~",
+    "gtar -xf x.tar --directory=$HOME",
 ])
 def test_persistence_is_denied(line: str) -> None:
     outcome, rules, _ = decide(line)

@@ -103,7 +103,13 @@ def unknown_outputs(cmd: SimpleCommand) -> list[Word]:
     if not unknown_program(cmd.program):
         return []
     words = cmd.words
-    return [words[i + 1] for i in range(1, len(words) - 1) if words[i].shown in _OUTPUT_NAMES]
+    found = [words[i + 1] for i in range(1, len(words) - 1) if words[i].shown in _OUTPUT_NAMES]
+    for word in words[1:]:  # --out-file=$HOME/.bashrc: the value after a literal name
+        name, eq, _ = word.text.partition("=")
+        if eq and name in _OUTPUT_NAMES and name.startswith("--"):
+            value = None if word.value is None else word.value.partition("=")[2]
+            found.append(Word(word.text[len(name) + 1:], value, word.quoted, word.expansions))
+    return found
 
 
 def _is_dup(redirect: Redirect) -> bool:
@@ -203,5 +209,5 @@ def _git(args: tuple[Word, ...]) -> Iterator[Word]:
 
 
 _HANDLERS: dict[str, Callable[[tuple[Word, ...]], Iterator[Word]]] = {
-    "dd": _dd, "tar": _tar, "find": _find, "git": _git,
+    "dd": _dd, "tar": _tar, "bsdtar": _tar, "gtar": _tar, "find": _find, "git": _git,
 }
