@@ -82,6 +82,9 @@ def test_write_outside_workspace_asks(line: str) -> None:
     "mytool -o build/out.txt",
     "mytool --out-file=out/x.json",
     "bsdtar -xf x.tar -C build",
+    "cd ~ && tar tf /tmp/x.tar",
+    "cd ~ && unzip -l /tmp/x.zip",
+    "cd build && tar xf ../x.tar",
     "mytool -v -o json --pretty",
     "cat /etc/hosts",
 ])
@@ -140,6 +143,8 @@ def test_writes_inside_workspace_are_allowed(line: str) -> None:
     "mytool --out-file=$HOME/.bashrc",
     "bsdtar -xf x.tar -C ~",
     "gtar -xf x.tar --directory=$HOME",
+    "cd ~ && tar xf /tmp/x.tar",
+    "cd $HOME; unzip /tmp/x.zip",
 ])
 def test_persistence_is_denied(line: str) -> None:
     outcome, rules, _ = decide(line)

@@ -66,6 +66,27 @@ def persistence_target(path: str, ctx: Context) -> bool:
     return any(under(path, name) for name in _SYSTEM_PERSISTENCE)
 
 
+_TARS = frozenset({"tar", "bsdtar", "gtar"})
+_UNZIP_NOT_EXTRACTING = frozenset({"-d", "-l", "-t", "-v", "-Z", "-p", "-z", "-c"})
+
+
+def _extracts_here(cmd: SimpleCommand) -> bool:
+    """``cmd`` extracts an archive into the working directory: ``tar x`` without ``-C``,
+    ``unzip`` without ``-d`` (not a listing, a test or a print to standard output)."""
+    words = [w.shown for w in cmd.words[1:]]
+    if cmd.program in _TARS and words:
+        extracting = "x" in words[0].lstrip("-") if not words[0].startswith("--") else False
+        extracting = extracting or any(
+            w in ("--extract", "--get") or (w.startswith("-") and not w.startswith("--")
+                                            and "x" in w[1:]) for w in words)
+        return extracting and not any(
+            w in ("-C", "--directory") or w.startswith(("--directory=", "-C"))
+            or (w.startswith("-") and not w.startswith("--") and "C" in w[1:]) for w in words)
+    if cmd.program == "unzip":
+        return not any(w in _UNZIP_NOT_EXTRACTING or w.startswith("-d") for w in words)
+    return False
+
+
 def holds_start_up_files(path: str, ctx: Context) -> bool:
     """``path`` is a directory that start-up files lie in, below it or one level down: an
     account's home itself (``~/.bashrc``), ``~/.config`` (fish, systemd, autostart), ``/etc``
@@ -158,6 +179,11 @@ class WritePersistence(Validator):
                 return Verdict.deny(self.id, f"{cmd.program}, a program the catalog does not "
                                     f"know, is told to write its output to {path}, which runs, "
                                     "grants access or holds a key", hint="edit it by hand")
+        if _extracts_here(cmd) and not under(ctx.cwd, ctx.workspace) and (
+                holds_start_up_files(ctx.cwd, ctx)):  # cd ~ && tar xf x.tar
+            return Verdict.deny(self.id, f"{cmd.program} extracts entries it does not name into "
+                                f"{ctx.cwd}, where one may replace a start-up file that runs "
+                                "later", hint="extract into the workspace, then copy what you need")
         if not may_write(cmd):
             return NO_OPINION
         keeps_keys = cmd.program in _KEY_TOOLS
