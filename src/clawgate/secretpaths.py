@@ -46,6 +46,12 @@ HOME_PLAINTEXT_SECRETS: tuple[str, ...] = (
     ".cargo/credentials.toml", ".terraform.d/credentials.tfrc.json",
     ".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
     ".local/share/opencode/auth.json",
+    # logins kept by package registries' and clusters' clients, and the cloud's default
+    # credentials: an upload token (``password = pypi-…``), an ``_authToken``, a cluster's
+    # client key or bearer token, a refresh token with its client secret
+    ".pypirc", ".npmrc", ".kube/config", ".my.cnf",
+    ".config/gcloud/application_default_credentials.json",
+    ".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db",
 )
 
 # The tokens a cluster or cloud mounts into a pod for its workload identity: bearer tokens in

@@ -71,13 +71,17 @@ SHOWN = [
     ("tail ${HOME}/.config/someapp/credentials.json", DENY),
     ("cat ~/.vault-token", DENY),
     ('echo "$(< ~/.netrc)"', DENY),
+    # registries' and clusters' logins: an upload token, an _authToken, a client key
+    ("cat ~/.kube/config", DENY),
+    ("cat ~/.npmrc", DENY),
+    ("pr -t ~/.pypirc", DENY),
+    ("sed -n p ~/.config/gcloud/application_default_credentials.json", DENY),
     # near-misses: settings beside them, the stores used or listed, project files
     ("cat ~/.aws/config", ALLOW),
     ("ls -la ~/.aws", ALLOW),
     ("cat ~/.ssh/known_hosts", ALLOW),
     ("gh auth status", ALLOW),
-    ("cat ~/.kube/config", ASK),
-    ("cat ~/.npmrc", ASK),
+    ("cat ~/.azure/azureProfile.json", ASK),
     ("cat .env", ASK),
     ("cat config/secrets.yml", ASK),
     ("cat ~/work/app/config/secrets.yml", ASK),
@@ -96,7 +100,8 @@ def test_plain_text_stores_are_credential_stores() -> None:
     """Every plain-text store is also hidden by the sandboxes and refused by the file tools."""
     from clawgate.secretpaths import HOME_PLAINTEXT_SECRETS, HOME_SECRETS
 
-    assert set(HOME_PLAINTEXT_SECRETS) <= set(HOME_SECRETS)
+    for store in HOME_PLAINTEXT_SECRETS:
+        assert any(store == s or store.startswith(s + "/") for s in HOME_SECRETS), store
 
 
 # A file downloaded or decoded on the line, then run by a later command of it: curl | sh with

@@ -88,7 +88,7 @@ OTHER_ACCOUNTS: list[Case] = [
     ("awk 'BEGIN{while((getline l < \"/home/ops/.aws/credentials\")>0) print l}'", DENY,
      "another account's cloud keys printed by awk"),
     ("head -3 /Users/ops/.config/gh/hosts.yml", DENY, "another account's GitHub token"),
-    ("cat /home/ops/.kube/config", ASK, "a kubeconfig, not a plain-text store: asked as before"),
+    ("cat /home/ops/.kube/config", DENY, "a kubeconfig holds a cluster's client key or token"),
 ]
 
 PYTHON_STARTUP: list[Case] = [

@@ -71,6 +71,14 @@ from clawgate.validators.regenerable import regenerable
     ("npx rimraf@latest ~/.config/app", DENY, "CG-DEG-001"),  # a package spec runs its bin
     ("npm exec --yes -- del-cli@5 ../other-project", DENY, "CG-DEG-001"),
     ("find /srv -exec command -p rm -rf {} +", DENY, "CG-DEG-001"),
+    # secure-delete tools are deletes of what they name; -r/-R takes whole directories
+    ("srm -r ~/.ssh", DENY, "CG-DEG-001"),
+    ("srm -R $HOME/.aws", DENY, "CG-DEG-001"),
+    ("wipe -rf ~/.gnupg", DENY, "CG-DEG-001"),
+    ("wipe -r -Q 2 ~/.kube", DENY, "CG-DEG-001"),
+    ("shred -n 3 -u ~/.pypirc", DENY, "CG-DEG-001"),
+    ("srm -r src", ASK, "CG-DEG-002"),
+    ("truncate -r ref.txt data/users.csv", ASK, "CG-DEG-002"),
 ])
 def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     assert_caught(line, expected, rule)  # type: ignore[arg-type]
@@ -97,6 +105,10 @@ def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     "find . -type d -name __pycache__ -exec rm -rf {} +",
     "find build -delete",
     "truncate -s 0 build/app.log",
+    "shred -u build/tmp.key",
+    "srm build/tmp.key",
+    "wipe -rf build",
+    "srm -r dist",
     "cd build && rm -rf *",
     "cd build && make && rm -rf *",
     'bash -c "cd build && rm -rf *"',

@@ -46,7 +46,6 @@ from clawgate.policy.settings import EngineSettings
     ("kubectl -n prod delete deployment api", "CG-DEST-005"),
     ("terraform destroy", "CG-DEST-005"),  # with -auto-approve: DENY (CG-NET-001)
     ("terraform apply -destroy", "CG-DEST-005"),
-    ("gh repo delete me/project --yes", "CG-DEST-005"),
     ("npm publish", "CG-DEST-005"),
     ("cargo publish --allow-dirty", "CG-DEST-005"),
     ("twine upload dist/*", "CG-DEST-005"),
@@ -163,6 +162,28 @@ def test_destructive_asks(line: str, rule: str) -> None:
 ])
 def test_everyday_look_alikes_are_allowed(line: str) -> None:
     assert_allowed(line)
+
+
+# A forge repository itself deleted or made public, by subcommand or REST call: DENY
+@pytest.mark.parametrize(("line", "expected"), [
+    ("gh repo delete me/project --yes", Outcome.DENY),
+    ("gh repo edit acme/app --visibility public", Outcome.DENY),
+    ("gh repo edit --visibility=public", Outcome.DENY),
+    ("gh api -X DELETE repos/acme/payments", Outcome.DENY),
+    ("gh api --method DELETE /repos/acme/payments", Outcome.DENY),
+    ("gh api -XDELETE repos/{owner}/{repo}", Outcome.DENY),
+    ("gh api -X PATCH repos/acme/payments -f private=false", Outcome.DENY),
+    ("gh api repos/acme/payments -F visibility=public -X PATCH", Outcome.DENY),
+    ("gh api -X DELETE repos/acme/payments/issues/comments/1", Outcome.ASK),
+    ("gh api -X PATCH repos/acme/payments -f description=x", Outcome.ASK),
+    ("gh repo edit --visibility private", Outcome.ASK),
+    ("gh api repos/acme/payments", Outcome.ALLOW),
+    ("gh api repos/acme/payments/pulls --jq '.[].title'", Outcome.ALLOW),
+])
+def test_repository_deleted_or_published(line: str, expected: Outcome) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, rules
+    assert (expected is Outcome.DENY) == ("CG-INFRA-005" in rules), rules
 
 
 def test_unsafe_lifts_destructive_asks_but_nothing_else() -> None:

@@ -63,6 +63,10 @@ from clawgate.validators.staged import StagedPayload
     ("git --exec-path=. x", ASK, "CG-ESC-006"),
     ("git config --global core.fsmonitor 'id'", DENY, "CG-PROT-002"),
     ("hg --config alias.x='!id' x", ASK, "CG-ESC-006"),
+    # Subversion's run-time settings: helpers' commands and tunnels' programs run
+    ("svn --config-option 'config:helpers:editor-cmd=id' commit", ASK, "CG-ESC-006"),
+    ("svn commit --config-option 'config:helpers:diff-cmd=sh -c id #'", DENY, "CG-ESC-006"),
+    ("svn --config-option 'config:tunnels:ssh=/tmp/x' ls svn+ssh://h/r", DENY, "CG-ESC-006"),
     ("ssh '-oProxyCommand=\"touch /tmp/foo\"' foo@foo", DENY, "CG-ESC-006"),
     ("apt-get update -o APT::Update::Pre-Invoke::=id", ASK, "CG-ESC-006"),
     # npm and pnpm read any configuration key from an option: the keys that start a program
@@ -232,6 +236,9 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "mytool --no-pager ./src",
     "mytool --no-hook ~/notes",
     "zzrun --filter=...",
+    "svn --config-option config:miscellany:enable-auto-props=no status",
+    "svn --config-option servers:global:http-timeout=60 up",
+    "svn --config-option config:helpers:editor-cmd=vim commit",
 ])
 def test_harmless_lookalikes(line: str) -> None:
     assert_allowed(line)

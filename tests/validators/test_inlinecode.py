@@ -114,10 +114,10 @@ from clawgate.inline.python import analyse
     ("node -e \"require('fs').readFileSync(require('path').join(require('os').homedir(), "
      "'.ssh', 'id_ed25519'))\"", DENY, "CG-SEC-001"),
     ("node -e \"fs.readFileSync(os.homedir() + '/.aws/credentials')\"", DENY, "CG-SEC-001"),
-    ("node -e \"fs.readFileSync(os.homedir() + '/.kube/config')\"", ASK, "CG-SEC-001"),
+    ("node -e \"fs.readFileSync(os.homedir() + '/.kube/config')\"", DENY, "CG-SEC-001"),
     ("ruby -e 'puts File.read(Dir.home + \"/.ssh/id_rsa\")'", DENY, "CG-SEC-001"),
     ("ruby -e 'puts File.read(\"#{Dir.home}/.netrc\")'", DENY, "CG-SEC-001"),
-    ("ruby -e 'puts File.read(\"#{Dir.home}/.npmrc\")'", ASK, "CG-SEC-001"),
+    ("ruby -e 'puts File.read(\"#{Dir.home}/.npmrc\")'", DENY, "CG-SEC-001"),
     ("perl -e 'open(F, \"$ENV{HOME}/.ssh/id_rsa\"); print <F>'", DENY, "CG-SEC-001"),
     ("php -r 'echo file_get_contents(getenv(\"HOME\").\"/.ssh/id_rsa\");'", DENY, "CG-SEC-001"),
     ("node -e \"fs.writeFileSync(os.homedir() + '/.bashrc', 'x')\"", DENY, None),

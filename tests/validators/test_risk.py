@@ -218,7 +218,7 @@ def test_autonomy_never_lifts_deny(autonomy: Autonomy, line: str) -> None:
     assert Engine(EngineSettings(autonomy=autonomy)).check(line, cwd=WS).outcome is D
 
 
-@pytest.mark.parametrize("line", ["git push -f origin main", "cat ~/.kube/config",
+@pytest.mark.parametrize("line", ["git push -f origin main", "cat ~/.azure/azureProfile.json",
                                   "cp a /etc/app.conf"])
 def test_full_autonomy_keeps_validator_asks(line: str) -> None:
     settings = EngineSettings(autonomy=Autonomy.FULL)

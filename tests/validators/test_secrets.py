@@ -10,16 +10,11 @@ from clawgate.decision import Outcome
 
 
 @pytest.mark.parametrize("line", [
-    "head -n 3 ${HOME}/.kube/config",
     "cat .env",
     "less config/.env.production",
     "grep TOKEN .env.local",
-    "cat ~/.npmrc",
     "jq . ~/.azure/azureProfile.json",
-    "cat ~/.kube/config",
-    "yq . /home/dev/.kube/config",
     "cp .env /tmp/env.bak",
-    "cat ~/.pypirc",
     "cat deploy/kubeconfig",
     "cat certs/server.key",
     "cat tests/fixtures/id_rsa",
@@ -31,7 +26,6 @@ from clawgate.decision import Outcome
     "sqlite3 ~/.config/google-chrome/Default/Cookies .dump",
     "cp ~/.mozilla/firefox/abc.default/logins.json .",
     "cat ~/Library/Keychains/login.keychain-db",
-    "openssl enc -base64 -in ~/.kube/config",
     "openssl smime -encrypt -in .env -out x.enc cert.pem",
 ])
 def test_credential_reads_ask(line: str) -> None:
@@ -64,11 +58,57 @@ def test_credential_reads_ask(line: str) -> None:
     "openssl enc -base64 -in ~/.aws/credentials",
     "grep oauth_token ~/.config/gh/hosts.yml",
     "cp ~/.pgpass ./pgpass.txt",
+    # registries' and clusters' logins and the cloud's default credentials
+    "head -n 3 ${HOME}/.kube/config",
+    "cat ~/.npmrc",
+    "yq . /home/dev/.kube/config",
+    "cat ~/.pypirc",
+    "openssl enc -base64 -in ~/.kube/config",
+    "iconv -f utf-8 -t utf-8 ~/.kube/config",
+    "expand ~/.npmrc",
+    "od -c ~/.my.cnf",
+    "strings ~/.config/gcloud/credentials.db",
 ])
 def test_showing_private_key_material_is_denied(line: str) -> None:
     outcome, rules = decide(line)
     assert outcome is Outcome.DENY, rules
     assert "CG-SEC-001" in rules
+
+
+# A program the catalog says prints what it reads (``prints``) shows a store it is given, as
+# ``cat`` does, whatever its purpose: pagers, decompressors, highlighters, converters,
+# formatters, the clipboard and the printer.
+@pytest.mark.parametrize("line", [
+    "pv ~/.netrc", "bzcat ~/.npmrc", "zstdcat ~/.pypirc", "zless ~/.kube/config",
+    "xzgrep -h '' ~/.git-credentials", "ugrep '' ~/.netrc", "ag . ~/.pypirc",
+    "ptx ~/.npmrc", "vis ~/.netrc", "hexyl ~/.ssh/id_ed25519", "pygmentize ~/.kube/config",
+    "highlight ~/.pypirc", "numfmt ~/.netrc", "colrm 200 < ~/.npmrc", "ul ~/.netrc",
+    "xmllint ~/.netrc", "csvlook ~/.netrc", "xclip -i ~/.npmrc", "pbcopy < ~/.pypirc",
+    "lpr ~/.netrc", "a2ps -o out.ps ~/.netrc", "find ~/.ssh -exec hexyl {} +",
+])
+def test_every_printer_of_the_catalog_shows_the_store(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.DENY, rules
+    assert "CG-SEC-001" in rules
+
+
+@pytest.mark.parametrize("line", [
+    "pv build/app.tar > /dev/null", "hexyl build/app.bin", "pygmentize src/main.py",
+    "xmllint --noout docs/site.xml", "colrm 80 < README.md", "zless logs/app.log.gz",
+    "pr -n README.md",
+])
+def test_printers_of_project_files_are_allowed(line: str) -> None:
+    outcome, rules = decide(line)
+    assert outcome is Outcome.ALLOW, rules
+
+
+def test_printers_are_a_catalog_property() -> None:
+    from clawgate import programs
+
+    for name in ("cat", "pr", "iconv", "xxd", "sed", "awk", "pv", "zstdcat", "lpr"):
+        assert programs.prints(name), name
+    for name in ("ls", "wc", "md5sum", "touch", "echo", "grepx"):
+        assert not programs.prints(name), name
 
 
 @pytest.mark.parametrize("line", [
@@ -138,7 +178,7 @@ def test_openssl_printing_a_private_key_is_denied() -> None:
     ("dd if=/etc/shadow of=out.bin", Outcome.DENY),
     ("cat file:///etc/shadow", Outcome.DENY),
     ("jq . file://$HOME/.docker/config.json", Outcome.DENY),
-    ("jq . file://$HOME/.kube/config", Outcome.ASK),
+    ("jq . file://$HOME/.kube/config", Outcome.DENY),
 ])
 def test_key_value_and_uri_spellings_of_a_credential(line: str, outcome: Outcome) -> None:
     assert decide(line)[0] is outcome
@@ -149,7 +189,7 @@ def test_key_value_and_uri_spellings_of_a_credential(line: str, outcome: Outcome
     ('echo "$(<~/.ssh/id_rsa)"', Outcome.DENY),
     ('key=$(< ~/.ssh/id_ed25519); echo "$key"', Outcome.DENY),
     ('echo "$(< ~/.aws/credentials)"', Outcome.DENY),
-    ('echo "$(< ~/.kube/config)"', Outcome.ASK),
+    ('echo "$(< ~/.kube/config)"', Outcome.DENY),
     ("zsh -c '</etc/shadow'", Outcome.DENY),
     ("bash -c 'echo \"$(<.env)\"'", Outcome.ASK),
 ])
@@ -163,7 +203,7 @@ def test_a_credential_read_by_a_substitution(line: str, outcome: Outcome) -> Non
 @pytest.mark.parametrize(("line", "outcome"), [
     ("echo ~/.ssh/id_rsa | cpio -o", Outcome.DENY),
     ("printf '%s\\n' ~/.aws/credentials | cpio -o > creds.cpio", Outcome.DENY),
-    ("printf '%s\\n' ~/.kube/config | cpio -o > kube.cpio", Outcome.ASK),
+    ("printf '%s\\n' ~/.kube/config | cpio -o > kube.cpio", Outcome.DENY),
     ("echo ~/.ssh/id_ed25519 | pax -w", Outcome.DENY),
 ])
 def test_names_fed_to_an_archiver_are_read(line: str, outcome: Outcome) -> None:

@@ -36,17 +36,26 @@ def word(path: str) -> str:
     return shlex.quote(path)
 
 
+def expanding_word(text: str) -> str:
+    """``text`` in double quotes: its ``$NAME`` expand as they did in the word it came from,
+    nothing else does."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("`", "\\`")
+    return f'"{escaped}"'
+
+
 def line(argv: list[str]) -> str:
     """An argv as a shell line."""
     return " ".join(shlex.quote(a) for a in argv)
 
 
 # A file action as the shell command that does the same: (verb, path, other path).
-def action(verb: str, path: str, other: str | None = None) -> str:
+def action(verb: str, path: str, other: str | None = None, *, expanding: bool = False) -> str:
     """The shell command doing ``verb`` on ``path``: ``write`` ``append`` ``read`` ``delete``
     ``rmtree`` ``rmdir`` ``mkdir`` ``touch`` ``move`` ``copy`` ``link`` ``symlink`` or
-    ``chmod``/``chown``/``truncate`` (``other`` the mode, owner or size, or the destination)."""
-    target = word(path)
+    ``chmod``/``chown``/``truncate`` (``other`` the mode, owner or size, or the destination).
+    ``expanding``: ``path`` is text the shell expands before the program sees it
+    (``$HOME/.bashrc`` inside a double-quoted word): its parameters stay parameters."""
+    target = expanding_word(path) if expanding else word(path)
     if verb == "write":
         return f": > {target}"
     if verb == "append":

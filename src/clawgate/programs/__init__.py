@@ -99,6 +99,13 @@ def entry(program: str | None) -> dict[str, Any] | None:
     return None if program is None else (_index or _load()).get(program)
 
 
+def prints(program: str | None) -> bool:
+    """``program`` prints (or copies where a person reads it) the text of the files it reads,
+    by the catalog (``cat``, ``pr``, ``iconv``, ``xxd``, ``lp``)."""
+    spec = entry(program)
+    return spec is not None and bool(spec.get("prints"))
+
+
 def learned_entry(program: str | None) -> dict[str, Any] | None:
     """The entry learned from data of ``program``, when the hand-written catalog has none."""
     if program is None or (_index or _load()).get(program) is not None:

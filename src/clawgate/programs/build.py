@@ -56,6 +56,8 @@ def _program(entry: Program) -> dict[str, Any]:
             out[key] = value
     if entry.loopback:
         out["loopback"] = True
+    if entry.prints:
+        out["prints"] = True
     if entry.long_prefixes:
         out["prefixes"] = True
     if entry.options_before_subcommand:

@@ -59,6 +59,10 @@ class Program(_Strict):
     summary: str | None = None
     aliases: list[str] = Field(default_factory=list)
     tier: Tier
+    # The program prints the text of the files it reads (its file operands, or its standard
+    # input), whole, line by line or re-encoded, or copies it where a person reads it (a
+    # printer, the clipboard, a copy): what it is given to read is shown.
+    prints: bool = False
     tier_rule: str | None = None
     loopback: bool = False
     long_prefixes: bool = False

@@ -192,7 +192,9 @@ class ConsoleCommands(Validator):
         message = ""
         for text in texts:
             if text is None:
-                return Verdict.ask(self.id, f"{program} runs commands only known at run time")
+                return Verdict.unwrap(*_run_time_actions(cmd), outcome=Outcome.ASK,
+                                      rule_id=self.id,
+                                      message=f"{program} runs commands only known at run time")
             if _CONSOLE_ESCAPE.search(text) or (program == "dc" and "!" in text):
                 lines += [m.group(1) for m in _CONSOLE_SHELL.finditer(text)]
                 message = message or f"{program} command {text!r} runs programs or loads code"
@@ -257,8 +259,24 @@ _FILE_COMMANDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     ))
 
 
-def file_actions(text: str) -> list[str]:
-    """The shell commands that do what a console's commands do to the files they name."""
+def _run_time_actions(cmd: SimpleCommand) -> list[str]:
+    """The file actions of console commands in words the shell expands first
+    (``".output $HOME/.bashrc"``): the parameters are the shell's, the rest is as written. A
+    word with a command substitution is left out (what it prints is not known here)."""
+    found: list[str] = []
+    for word in cmd.words[1:]:
+        text = word.text
+        if word.value is not None or "$(" in text or "`" in text or "'" in text:
+            continue
+        if len(text) >= 2 and text[0] == text[-1] == '"':
+            text = text[1:-1]
+        found += file_actions(text, expanding=True)
+    return found
+
+
+def file_actions(text: str, *, expanding: bool = False) -> list[str]:
+    """The shell commands that do what a console's commands do to the files they name
+    (``expanding``: the names hold the shell's parameters, ``$HOME/.bashrc``)."""
     if not any(c in text for c in ".\\"):
         cheap = text.lower()
         if not any(k in cheap for k in ("dump", "append", "logging", "save", "core", "tee",
@@ -269,5 +287,5 @@ def file_actions(text: str) -> list[str]:
         for match in pattern.finditer(text):
             path = next(g for g in match.groups() if g)
             if path not in ("stdout", "stderr", "-") and not path.startswith("|"):
-                found.append(action(verb, path))
+                found.append(action(verb, path, expanding=expanding))
     return found

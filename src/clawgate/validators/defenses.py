@@ -57,6 +57,46 @@ _OFF_SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = (
                                      r"\bsecurity=none\b")),
 )
 _WRITERS = frozenset({"sed", "gsed", "tee", "echo", "printf", "cat", "perl"})
+# The kernel's own defenses, as sysctl keys, and the values that turn them off or weaken them:
+# address-space randomisation, ptrace and kernel-pointer restrictions, the links and core
+# dump protections, unprivileged BPF and its JIT hardening.
+_KERNEL_DEFENSES: dict[str, frozenset[str]] = {
+    "kernel.randomize_va_space": frozenset({"0", "1"}),
+    "kernel.yama.ptrace_scope": frozenset({"0"}),
+    "kernel.kptr_restrict": frozenset({"0"}),
+    "kernel.dmesg_restrict": frozenset({"0"}),
+    "kernel.unprivileged_bpf_disabled": frozenset({"0"}),
+    "kernel.perf_event_paranoid": frozenset({"-1"}),
+    "net.core.bpf_jit_harden": frozenset({"0"}),
+    "fs.protected_symlinks": frozenset({"0"}),
+    "fs.protected_hardlinks": frozenset({"0"}),
+    "fs.protected_regular": frozenset({"0"}),
+    "fs.protected_fifos": frozenset({"0"}),
+    "fs.suid_dumpable": frozenset({"1", "2"}),
+}
+
+
+def _kernel_defense_off(settings: list[tuple[str, str]]) -> str | None:
+    """The first (key, value) among ``settings`` that turns a kernel defense off."""
+    for key, value in settings:
+        name = key.strip().strip("/").replace("/", ".")
+        if value.strip().strip("'\"") in _KERNEL_DEFENSES.get(name, frozenset()):
+            return f"sets {name} to {value.strip()}, turning a kernel defense off"
+    return None
+
+
+def _sysctl_settings(cmd: SimpleCommand) -> list[tuple[str, str]]:
+    """``sysctl [-w] KEY=VALUE …``: the settings written."""
+    return [(key, value) for w in cmd.words[1:] if not w.shown.startswith("-")
+            for key, eq, value in [w.shown.partition("=")] if eq]
+
+
+def _proc_sys_settings(cmd: SimpleCommand) -> list[tuple[str, str]]:
+    """Text written into ``/proc/sys/KEY`` (``echo 0 > /proc/sys/kernel/randomize_va_space``)."""
+    from clawgate.validators.written import written
+
+    return [(path[len("/proc/sys/"):], text) for path, text in written(cmd)
+            if text is not None and path.startswith("/proc/sys/")]
 
 
 def _settings_off(cmd: SimpleCommand) -> str | None:
@@ -100,8 +140,10 @@ def _what(cmd: SimpleCommand) -> str | None:
     if program in ("kubectl", "oc") and operands[:1] == ["label"] and any(
             _PSA_OFF.match(a) for a in operands):
         return "turns the namespace's pod security admission off"
+    if program == "sysctl":
+        return _kernel_defense_off(_sysctl_settings(cmd))
     if program in _WRITERS:
-        return _settings_off(cmd)
+        return _kernel_defense_off(_proc_sys_settings(cmd)) or _settings_off(cmd)
     if program == "setenforce":
         return "setenforce turns SELinux enforcement off" if operands[:1] in (
             ["0"], ["Permissive"], ["permissive"]) else None
@@ -129,7 +171,9 @@ class SecurityControlsOff(Validator):
     ``aws cloudtrail stop-logging``, ``aws guardduty delete-detector``, ``gcloud logging sinks
     delete``, ``auditctl -a never,task``, an agent's own ``sentinelctl control stop``,
     a namespace labelled ``pod-security.kubernetes.io/enforce=privileged``, SELinux's settings
-    file or the kernel command line written to turn a defense off at the next boot: DENY. It
+    file or the kernel command line written to turn a defense off at the next boot, a kernel
+    defense switched off (``sysctl -w kernel.randomize_va_space=0``, ``echo 0 >
+    /proc/sys/kernel/yama/ptrace_scope``): DENY. It
     is how an intrusion hides itself; no coding task needs it.
 
     Bad: ``systemctl stop auditd``. Harmless: ``systemctl status auditd``, ``auditctl -l``.
@@ -138,7 +182,7 @@ class SecurityControlsOff(Validator):
     id = "CG-INFRA-001"
     programs = _SERVICE_MANAGERS | SECURITY_AGENTS | {
         "auditctl", "setenforce", "aa-teardown", "aa-disable", "aa-complain", "aws", "gcloud",
-        "az"} | _AGENT_CONTROLS | _WRITERS
+        "az", "sysctl"} | _AGENT_CONTROLS | _WRITERS
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program not in self.programs:

@@ -27,6 +27,16 @@ _RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
 _FIND_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
 _FIND_DELETERS = frozenset({"rm", "shred", "unlink"})
 _ERASERS = frozenset({"shred", "truncate", "srm", "wipe"})
+# The secure-delete tools: ``-r``/``-R`` overwrites and removes whole directories.
+_SECURE_DELETERS = frozenset({"srm", "wipe"})
+# Each eraser's options that take a value (``truncate -r FILE`` is a reference file, ``srm
+# -r`` and ``wipe -r`` recurse).
+_ERASER_VALUES = {
+    "truncate": frozenset({"s", "r", "--size", "--reference"}),
+    "shred": frozenset({"n", "s", "--iterations", "--size", "--random-source"}),
+    "srm": frozenset(),
+    "wipe": frozenset({"Q", "l", "x", "p", "b", "S"}),
+}
 PROGRAMS = frozenset({"rm", "find", "unlink", *_ERASERS, *TREE_DELETERS})
 OUTSIDE, INSIDE = "CG-DEG-001", "CG-DEG-002"
 _TILDE = frozenset({TILDE})
@@ -46,9 +56,9 @@ def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
     if program in TREE_DELETERS:
         return parse_options(cmd.words[1:]).operands, True, True
     if program in _ERASERS:
-        options = parse_options(cmd.words[1:], takes_value=frozenset(
-            {"s", "r", "o", "n", "--size", "--reference", "--iterations"}))
-        return options.operands, False, program != "truncate"
+        options = parse_options(cmd.words[1:], takes_value=_ERASER_VALUES[program])
+        recursive = program in _SECURE_DELETERS and (options.has("r") or options.has("R"))
+        return options.operands, recursive, program != "truncate"
     return None
 
 

@@ -42,12 +42,14 @@ _COMMAND_KEY = lazy_pattern(
     r"gitproxy|\.driver$|"
     r"\.process$|shell|interpreter|browser|viewer|difftool\.|mergetool\.|uploadpack|receivepack|"
     r"runner|linker|\.rustc$|\.rustdoc$|credential-provider|^git$|"
-    r"^ui\.ssh$")  # the ssh command Mercurial runs for ssh:// repositories
+    r"^ui\.ssh$|"  # the ssh command Mercurial runs for ssh:// repositories
+    r"^config:tunnels:")  # the program Subversion runs for svn+NAME:// repositories
 # Programs that take KEY=VALUE settings on the command line: which options give them is the
-# program catalog's ``setting`` kind (git -c, ssh -o, apt -o, hg --config, cargo --config);
+# program catalog's ``setting`` kind (git -c, ssh -o, apt -o, hg --config, svn --config-option,
+# cargo --config);
 # this set is for dispatch only (a test holds it to the catalog).
-SETTERS = frozenset({"git", "hg", "ssh", "scp", "sftp", "sshfs", "autossh", "apt", "apt-get",
-                     "apt-cache", "cargo", "mount"})
+SETTERS = frozenset({"git", "hg", "svn", "ssh", "scp", "sftp", "sshfs", "autossh", "apt",
+                     "apt-get", "apt-cache", "cargo", "mount"})
 _GIT_DIRECT = frozenset({"--exec-path", "--upload-pack", "--receive-pack"})
 _TILDE = frozenset({TILDE})
 # git settings that pull in another configuration file, whose settings may run anything.
@@ -195,9 +197,10 @@ _ENVIRONMENT_SETTERS = frozenset({"env", "export", "declare", "typeset", "readon
 class ConfigCommand(Validator):
     """A setting given on the command line (or saved with ``git config``) that names a command:
     ``git -c core.pager=CMD``, ``-c alias.x=!CMD``, ``-c core.sshCommand``, ``hg --config``,
-    ``ssh -oProxyCommand=CMD``, ``apt-get -o …Pre-Invoke=CMD``, ``git --exec-path=DIR``,
-    ``git clone ext::CMD``. ASK, and check the command. A Mercurial extension loaded from a
-    path (``hg --config extensions.x=/tmp/x.py``) is code run in hg: ASK.
+    ``svn --config-option config:helpers:editor-cmd=CMD``, ``ssh -oProxyCommand=CMD``,
+    ``apt-get -o …Pre-Invoke=CMD``, ``git --exec-path=DIR``, ``git clone ext::CMD``. ASK, and
+    check the command. A Mercurial extension loaded from a path
+    (``hg --config extensions.x=/tmp/x.py``) is code run in hg: ASK.
 
     Bad: ``git -c core.pager='sh -c id' log``. Harmless: ``git -c color.ui=always log``.
     """

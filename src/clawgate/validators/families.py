@@ -37,6 +37,7 @@ from clawgate.validators import (  # noqa: F401
     fetchedrun,
     fetchedvars,
     files,
+    forgerepo,
     formatwrites,
     functioncalls,
     gitconfig,

@@ -12,7 +12,14 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.credentials import is_key_material
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_scratch, resolve, under
-from clawgate.validators.writes import may_write, redirect_targets, write_shapes, write_targets
+from clawgate.validators.writes import (
+    may_write,
+    redirect_targets,
+    unknown_outputs,
+    unknown_program,
+    write_shapes,
+    write_targets,
+)
 
 _HOME_PERSISTENCE = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
                      ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".kshrc", ".cshrc",
@@ -57,6 +64,48 @@ def persistence_target(path: str, ctx: Context) -> bool:
     if home is not None and any(under(path, f"{home}/{name}") for name in _HOME_PERSISTENCE):
         return True
     return any(under(path, name) for name in _SYSTEM_PERSISTENCE)
+
+
+_TARS = frozenset({"tar", "bsdtar", "gtar"})
+_UNZIP_NOT_EXTRACTING = frozenset({"-d", "-l", "-t", "-v", "-Z", "-p", "-z", "-c"})
+
+
+def _extracts_here(cmd: SimpleCommand) -> bool:
+    """``cmd`` extracts an archive into the working directory: ``tar x`` without ``-C``,
+    ``unzip`` without ``-d`` (not a listing, a test or a print to standard output)."""
+    words = [w.shown for w in cmd.words[1:]]
+    if cmd.program in _TARS and words:
+        extracting = "x" in words[0].lstrip("-") if not words[0].startswith("--") else False
+        extracting = extracting or any(
+            w in ("--extract", "--get") or (w.startswith("-") and not w.startswith("--")
+                                            and "x" in w[1:]) for w in words)
+        return extracting and not any(
+            w in ("-C", "--directory") or w.startswith(("--directory=", "-C"))
+            or (w.startswith("-") and not w.startswith("--") and "C" in w[1:]) for w in words)
+    if cmd.program == "unzip":
+        return not any(w in _UNZIP_NOT_EXTRACTING or w.startswith("-d") for w in words)
+    return False
+
+
+def holds_start_up_files(path: str, ctx: Context) -> bool:
+    """``path`` is a directory that start-up files lie in, below it or one level down: an
+    account's home itself (``~/.bashrc``), ``~/.config`` (fish, systemd, autostart), ``/etc``
+    or ``/``. Entries written into it under names the line does not show (an archive
+    extracted there, a tree synced there) may be one of them."""
+    base = path.rstrip("/") or "/"
+    homes = {ctx.home, "/root"}
+    if base in homes or _account_home(base):
+        return True
+    home = next((h for h in homes if under(base, h)), None) or _home_of(base, ctx)
+    if home is not None and any(under(f"{home}/{name}", base) for name in _HOME_PERSISTENCE):
+        return True
+    return any(under(name, base) for name in _SYSTEM_PERSISTENCE)
+
+
+def _account_home(path: str) -> bool:
+    """``/home/NAME`` or ``/Users/NAME``."""
+    parts = path.split("/")
+    return len(parts) == 3 and parts[1] in ("home", "Users") and bool(parts[2])
 
 
 def _home_of(path: str, ctx: Context) -> str | None:
@@ -115,12 +164,26 @@ class WritePersistence(Validator):
     id = "CG-FS-002"
 
     def shapes(self, program: str | None) -> int:
-        return sh.ANY if program == "crontab" else write_shapes(program)
+        if program == "crontab" or unknown_program(program):
+            return sh.ANY  # an unknown program's -o FILE: see unknown_outputs
+        return write_shapes(program)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program == "crontab" and _installs_crontab(cmd):
             return Verdict.deny(self.id, "crontab installs scheduled jobs",
                                 hint="schedule jobs by hand, outside the agent")
+        for word in unknown_outputs(cmd):  # the option's name says where the output goes
+            path = next((p for p in readings(word, ctx, False) if persistence_target(p, ctx) or
+                         is_key_material(p, ctx)), None)
+            if path is not None:
+                return Verdict.deny(self.id, f"{cmd.program}, a program the catalog does not "
+                                    f"know, is told to write its output to {path}, which runs, "
+                                    "grants access or holds a key", hint="edit it by hand")
+        if _extracts_here(cmd) and not under(ctx.cwd, ctx.workspace) and (
+                holds_start_up_files(ctx.cwd, ctx)):  # cd ~ && tar xf x.tar
+            return Verdict.deny(self.id, f"{cmd.program} extracts entries it does not name into "
+                                f"{ctx.cwd}, where one may replace a start-up file that runs "
+                                "later", hint="extract into the workspace, then copy what you need")
         if not may_write(cmd):
             return NO_OPINION
         keeps_keys = cmd.program in _KEY_TOOLS
@@ -136,6 +199,12 @@ class WritePersistence(Validator):
                 return Verdict.deny(self.id, f"puts files into {into}, where authorized_keys, "
                                     "rc and config grant access or run later",
                                     hint="edit ~/.ssh by hand")
+            into = next((p for p in paths if holds_start_up_files(p, ctx)), None) if (
+                _writes_tree(cmd)) else None
+            if into is not None:  # tar -xf x.tar -C ~, unzip -d ~/.config, rsync -a d/ /etc
+                return Verdict.deny(self.id, f"puts files it does not name into {into}, where "
+                                    "an entry may replace a start-up file that runs later",
+                                    hint="extract into the workspace, then copy what you need")
             key = None if keeps_keys else next(
                 (p for p in paths if _key_file(p, ctx)), None)
             if key is not None:

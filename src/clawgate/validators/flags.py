@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record
 from clawgate.shell.model import SimpleCommand, Word
 
@@ -36,6 +37,11 @@ class Options:
         return tuple(w.shown for w in self.operands)
 
 
+# ``--name=VALUE`` whose name is literal: an option even when its value is only known at run
+# time (``--directory=$HOME``).
+_LITERAL_LONG_NAME = lazy_pattern(r"^--[A-Za-z0-9][\w-]*=")
+
+
 def parse_options(words: Sequence[Word], *, aliases: Mapping[str, str] = _NO_ALIASES,
                   takes_value: frozenset[str] = frozenset()) -> Options:
     """Split ``words`` (the arguments, without the program) into options and operands.
@@ -54,7 +60,8 @@ def parse_options(words: Sequence[Word], *, aliases: Mapping[str, str] = _NO_ALI
         word = words[i]
         text = word.shown
         i += 1
-        if ended or len(text) < 2 or text[0] != "-" or word.value is None:
+        if ended or len(text) < 2 or text[0] != "-" or (
+                word.value is None and not _LITERAL_LONG_NAME.match(text)):
             operands.append(word)
         elif text == "--":
             ended = True

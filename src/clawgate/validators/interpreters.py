@@ -53,6 +53,8 @@ INLINE: dict[str, Inline] = {
     "swift": _i("e"), "crystal": _i("e", "eval"), "elixir": _i("e", "eval"), "erl": _i(
         "", "", exact="-eval"), "pwsh": _i("c", "command", exact="-Command -c"),
     "clojure": _i("e", "eval"), "clj": _i("e", "eval"), "jshell": _i(),
+    # Ruby with Rake's DSL loaded: ``sh "CMD"`` runs CMD in a shell
+    "rake": _i("epE", "execute execute-print execute-continue", backticks=True),
 }
 _INFO_FLAGS = frozenset({"-v", "-V", "--version", "-h", "--help", "-version", "-help", "-?"})
 _REPL_FLAGS = frozenset({"-i", "-a", "--interactive", "-q", "--quiet", "-nw", "-Q"})
@@ -164,6 +166,10 @@ def judge(rule_id: str, program: str, code: str, backticks: bool) -> Verdict:
             return NO_OPINION
     found = scan(code, backticks)
     spawned = _tcl_commands(code) if program in _TCL else []
+    if program == "rake":
+        from clawgate.validators.runfiles import rake_shell_lines
+
+        spawned = rake_shell_lines(code)
     if program in _GHCI:
         spawned, computed = ghci_escapes(code)
         if computed:

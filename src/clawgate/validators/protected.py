@@ -20,6 +20,7 @@ from clawgate.protectedpaths import (
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.inertmanifest import (
     RUNNING_SETTINGS,
@@ -28,7 +29,13 @@ from clawgate.validators.inertmanifest import (
     running_setting,
 )
 from clawgate.validators.paths import ansi_c_decoded, resolve
-from clawgate.validators.writes import may_write, write_shapes, write_targets
+from clawgate.validators.writes import (
+    may_write,
+    unknown_outputs,
+    unknown_program,
+    write_shapes,
+    write_targets,
+)
 
 # Text that fetches or runs something: a downloader, a socket, a shell handed code, decoding.
 RUNS_CODE = lazy_pattern(
@@ -56,6 +63,17 @@ _DOWNLOADERS = frozenset({"curl", "wget", "aria2c", "http", "https", "httpie", "
                           "ftp", "tftp", "scp", "sftp", "rsync"})
 _CHANGERS = frozenset({"cd", "pushd"})
 _PATTERN_CHARS = frozenset("*?[")
+
+
+def _unknown_output(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None:
+    """(path, why) of a protected path a program the catalog does not know is told to write
+    its output to (``tool -o .git/hooks/pre-commit``)."""
+    for word in unknown_outputs(cmd):
+        path = resolve(word, ctx).path
+        why = None if path is None else protected_reason(path, ctx.workspace, ctx.protected)
+        if path is not None and why is not None:
+            return path, why
+    return None
 
 
 def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None:
@@ -196,10 +214,10 @@ class ProtectedPathWrite(Validator):
     id = "CG-PROT-001"
 
     def shapes(self, program: str | None) -> int:
-        return write_shapes(program)
+        return sh.ANY if unknown_program(program) else write_shapes(program)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        found = protected_target(cmd, ctx)
+        found = protected_target(cmd, ctx) or _unknown_output(cmd, ctx)
         if found is None:
             return NO_OPINION
         path, why = found

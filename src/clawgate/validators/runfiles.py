@@ -102,8 +102,12 @@ _RUBY_SH = lazy_pattern(r"""(?m)(?:^|[\s;{(])sh\s*\(?\s*(?:"((?:[^"\\\n]|\\.)*)"
 
 def _ruby_tasks(text: str) -> list[str] | None:
     """A Rakefile or Fastfile: its Ruby, and the shell line each ``sh`` call is given."""
-    return [f"ruby -e {shlex.quote(text)}",
-            *(m.group(1) or m.group(2) or "" for m in _RUBY_SH.finditer(text))]
+    return [f"ruby -e {shlex.quote(text)}", *rake_shell_lines(text)]
+
+
+def rake_shell_lines(text: str) -> list[str]:
+    """The shell line each ``sh "…"`` call of Rake's (or fastlane's) Ruby DSL is given."""
+    return [m.group(1) or m.group(2) or "" for m in _RUBY_SH.finditer(text)]
 
 
 def _shell(text: str) -> list[str] | None:

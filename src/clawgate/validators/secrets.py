@@ -127,25 +127,13 @@ def _read_in(word: Word, text: str) -> bool:
 
 _SECRET_TEXT = "private key material or a password or token in plain text"
 _PASSWORD_DATABASES = frozenset({"shadow", "gshadow"})  # getent's databases of password hashes
-# Programs that print a file or copy its bytes elsewhere. Showing a private key (the user's SSH
+# Programs that print a file or copy its bytes elsewhere are the catalog's ``prints``
+# (``clawgate.programs.prints``). Showing a private key (the user's SSH
 # keys, the host's, GnuPG's), the password hashes, or a store that keeps a password or token in
 # plain text (~/.git-credentials, ~/.netrc, ~/.aws/credentials) is DENY, not ASK: no task needs
 # the bytes in the agent's context, and a credential leaked into a transcript stays leaked
 # (approvals given in a hurry are how keys get out). Other credentials (.env, project
 # configs, histories) stay ASK.
-_SHOWERS = frozenset({"cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat",
-                      "batcat", "view", "xxd", "od", "hexdump", "hd", "strings", "base64",
-                      "base32", "basenc", "uuencode", "cp", "install", "dd", "tee", "sort",
-                      "uniq", "cut", "paste", "rev", "fold", "grep", "egrep", "fgrep", "rg",
-                      "awk", "gawk", "mawk", "nawk", "sed", "gsed", "diff", "jq", "yq", "column",
-                      "pr", "expand", "unexpand", "fmt", "shuf",
-                      # the other line tools of coreutils and diffutils: they print lines of
-                      # their operands (comm, join, look, sdiff, diff3) or copy them into new
-                      # files (split, csplit)
-                      "comm", "join", "look", "sdiff", "diff3", "split", "csplit",
-                      "iconv", "gzip", "zcat", "tar", "zip", "7z", "openssl",
-                      # tr prints what it reads on its input
-                      "tr"})
 _KEY_HINT = ("use the credential through the tool that needs it (ssh -i, ssh-add, git, aws), "
              "never print it")
 
@@ -187,13 +175,13 @@ class CredentialRead(Validator):
         if program == "find" and "{}" in cmd.text and (
                 _mentions_secret(cmd) or _FIND_FILTERS & {w.shown for w in cmd.words}):
             reader, path = _found_and_read(cmd, ctx)
-            if path is not None and reader in _SHOWERS and holds_key_material(path, ctx) and (
+            if path is not None and catalog.prints(reader) and holds_key_material(path, ctx) and (
                     not _FIND_FILTERS & {w.shown for w in cmd.words}):  # -name '*.pub'
                 return Verdict.deny(self.id, f"find runs {reader} on every file of {path}, "
                                     "private keys included", hint=_KEY_HINT)
             if path is not None:
                 return _read_verdict(self.id, f"find runs {reader} on", path, ctx,
-                                     shows=reader in _SHOWERS)
+                                     shows=catalog.prints(reader))
         if program == "find" and _hands_on(cmd) and _FIND_FILTERS & {w.shown for w in cmd.words}:
             path = _found_credential(cmd, ctx)  # find ~ -name id_rsa | xargs cat
             if path is not None:
@@ -216,7 +204,7 @@ class CredentialRead(Validator):
         path = credential_in(cmd, ctx, _not_files(program), skip=written)
         if path is None:
             return NO_OPINION
-        if (program in _SHOWERS or _compares_files(cmd) or _echoes(cmd, path, ctx)) and (
+        if (catalog.prints(program) or _compares_files(cmd) or _echoes(cmd, path, ctx)) and (
                 is_secret_text(path, ctx)):
             return Verdict.deny(self.id, f"{program} shows or copies {path}, {_SECRET_TEXT}: "
                                 "once in a transcript it cannot be taken back", hint=_KEY_HINT)

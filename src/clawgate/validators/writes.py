@@ -84,6 +84,34 @@ def _write_targets(cmd: SimpleCommand) -> Iterator[Word]:
         yield from handler(args)
 
 
+# The names programs commonly give the option that takes their output file.
+_OUTPUT_NAMES = frozenset({"-o", "--output", "--out", "--out-file", "--outfile", "--output-file",
+                           "--output-document", "--log-file", "--logfile"})
+
+
+def unknown_program(program: str | None) -> bool:
+    """Neither the catalog nor the data it learned from knows ``program``."""
+    return program is not None and programs.entry(program) is None and (
+        programs.learned_entry(program) is None)
+
+
+def unknown_outputs(cmd: SimpleCommand) -> list[Word]:
+    """The words a program the catalog does not know may write its output to: the word after
+    an option named as output options are (``hl check --out-file ~/.bashrc``, ``tool -o F``).
+    Without the program's arity this is only what the option may take; callers judge it for
+    the paths that must never be written, not as a write outside the workspace."""
+    if not unknown_program(cmd.program):
+        return []
+    words = cmd.words
+    found = [words[i + 1] for i in range(1, len(words) - 1) if words[i].shown in _OUTPUT_NAMES]
+    for word in words[1:]:  # --out-file=$HOME/.bashrc: the value after a literal name
+        name, eq, _ = word.text.partition("=")
+        if eq and name in _OUTPUT_NAMES and name.startswith("--"):
+            value = None if word.value is None else word.value.partition("=")[2]
+            found.append(Word(word.text[len(name) + 1:], value, word.quoted, word.expansions))
+    return found
+
+
 def _is_dup(redirect: Redirect) -> bool:
     target = redirect.target
     if redirect.op not in _DEVICE_DUP or target is None:
@@ -117,6 +145,20 @@ def _dd(args: tuple[Word, ...]) -> Iterator[Word]:
             yield Word(word.shown[3:], _after_eq(word), word.quoted, word.expansions)
 
 
+def _given(args: tuple[Word, ...], value: str) -> Word:
+    """The word of ``args`` that gave an option's ``value`` (``-C ~``, ``--directory=$HOME``,
+    ``-C"$HOME"``), with its expansions, so that it resolves as bash expands it; a plain word of
+    the value when none did."""
+    for word in args:
+        if word.shown == value:
+            return word
+        for prefix in ("--directory=", "-C"):
+            if word.shown == prefix + value and word.text.startswith(prefix):
+                rest = None if word.value is None else word.value[len(prefix):]
+                return Word(word.text[len(prefix):], rest, expansions=word.expansions)
+    return Word(value, value)
+
+
 def _tar(args: tuple[Word, ...]) -> Iterator[Word]:
     first = args[0].shown if args else ""
     bundle = first if not first.startswith("-") else ""
@@ -129,7 +171,7 @@ def _tar(args: tuple[Word, ...]) -> Iterator[Word]:
     if bundle and "f" in bundle and archive is None and len(args) > 1:
         archive = args[1].shown  # tar czf out.tgz .: the first operand after the bundle
     if extracting and directory is not None:
-        yield Word(directory, directory)
+        yield _given(args, directory)
     if creating and archive is not None:
         yield Word(archive, archive)
 
@@ -167,5 +209,5 @@ def _git(args: tuple[Word, ...]) -> Iterator[Word]:
 
 
 _HANDLERS: dict[str, Callable[[tuple[Word, ...]], Iterator[Word]]] = {
-    "dd": _dd, "tar": _tar, "find": _find, "git": _git,
+    "dd": _dd, "tar": _tar, "bsdtar": _tar, "gtar": _tar, "find": _find, "git": _git,
 }
