@@ -24,6 +24,8 @@ _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk"}
 _AWK = opts("Ffvile", "field-separator assign file include load source")
 _AWK_STRING = r'("(?:\\.|[^"\\])*")'
 _AWK_NET = lazy_pattern(r"/inet\d?/")
+# gawk's ``@load "NAME"``: a compiled extension (a shared object) loaded into awk, as ``-l``
+_AWK_LOAD = lazy_pattern(r"@load\b")
 # ``print "TEXT" | "sh"``: literal text printed into a shell is the shell's script.
 _AWK_INTO_SHELL = lazy_pattern(rf"\bprintf?\s*\(?\s*{_AWK_STRING}\s*\)?\s*\|\s*"
                                r'"(?:/bin/|/usr/bin/)?(?:ba|da|z|k|mk)?sh"')
@@ -118,7 +120,9 @@ class AwkCommands(Validator):
     line sets with ``-v NAME=VALUE``), each is judged as the command line ``sh -c`` runs, as
     ``sh -c 'CMD'`` would be (``print | "sort -u"`` is sort's); a command known only at run
     time asks; a command built from what a download printed, and ``/inet/`` network files
-    (a remote shell in awk), are DENY. A program in a file (``-f``) is a local script.
+    (a remote shell in awk), are DENY; gawk's indirect call (``@f(CMD)``, which may call
+    ``system``) asks, and so does ``@load`` (native code). A program in a file (``-f``) is a
+    local script.
 
     Bad: ``awk 'BEGIN {system("/bin/sh")}'``, ``awk -v c='rm -rf ~' 'BEGIN{system(c)}'``.
     Harmless: ``awk -F, '{print $1}' data.csv``, ``awk '{ print | "sort -u" }' names.txt``.
@@ -139,6 +143,9 @@ class AwkCommands(Validator):
                 return Verdict.ask(self.id, "the awk program is only known at run time")
             if _AWK_NET.search(program):
                 return Verdict.deny(self.id, "awk opens a network connection")
+            if _AWK_LOAD.search(program):
+                return Verdict.ask(self.id, "the awk program loads a compiled extension "
+                                   "(@load): native code, run as awk starts")
             commands = awk_commands(program, variables)
             if commands is None:
                 fetched = [c for c in literal_commands(program) if _fetches(c)]
