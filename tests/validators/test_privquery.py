@@ -37,6 +37,11 @@ from clawgate.validators.privquery import privileged_query
     "timedatectl",
     "nft list ruleset",
     "swapon --show",
+    # a PATH the line sets, with only the system's directories before the old value
+    "export PATH=/usr/local/bin:$PATH; sudo getenforce",
+    "export PATH=\"$PATH:./bin\"; sudo auditctl -l",  # after the old value: adds programs
+    "export PATH=./bin:$PATH; getenforce",  # the project's own program, without privileges
+    "PATH=./bin:$PATH make lint; sudo getenforce",  # a prefix lasts for its command only
 ])
 def test_status_queries(line: str) -> None:
     assert_allowed(line)
@@ -69,6 +74,11 @@ def test_status_queries(line: str) -> None:
     ("sudo nginx", ASK, "CG-WRAP-002"),
     ("sudo auditctl", ASK, "CG-WRAP-002"),  # alone: not listed as a query
     ("nginx -s stop", ASK, "CG-RISK-001"),
+    # a bare name looked up in a PATH the line put its own directory first on (CG-IDENT-007)
+    ("export PATH=./bin:$PATH; sudo getenforce", ASK, "CG-IDENT-007"),
+    ("PATH=./bin:$PATH; doas aa-status", ASK, "CG-IDENT-007"),
+    ("export PATH=\"$PWD/tools:$PATH\" && sudo auditctl -l", ASK, "CG-IDENT-007"),
+    ("declare -x PATH=/tmp/x:/usr/bin; sudo ufw status", ASK, "CG-IDENT-007"),
 ])
 def test_other_privileged_commands(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
