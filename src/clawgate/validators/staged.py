@@ -13,6 +13,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
+from clawgate.validators.copiedfiles import copied
 from clawgate.validators.envvars import assignments
 from clawgate.validators.inertmanifest import inert_manifest, inert_settings
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
@@ -137,9 +138,11 @@ class StagedPayload(LineValidator):
     inertmanifest.py). ASK; DENY when that code fetches something and runs it. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
     ``echo '…' > x.py; python x.py``, ``echo '…' > conftest.py && pytest``, a file
-    ``NODE_OPTIONS=--require`` names, a file sent to a program's input: ``bash < t.sh``,
-    ``redis-cli < c.txt``, ``cat q.sql | psql``) is checked as the command, inline code or
-    client input it is; a run
+    ``NODE_OPTIONS=--require`` names or ``-r NAME`` finds in ``node_modules``, a perl module
+    ``PERL5OPT`` loads from a ``-I`` directory, a program ``awk -f`` or ``sed -f`` reads, a
+    file sent to a program's input: ``bash < t.sh``, ``redis-cli < c.txt``, ``cat q.sql |
+    psql``; under the name ``cp``, ``mv`` or ``ln`` gives it) is checked as the command,
+    inline code or client input it is (a link to an absolute or home path: text unknown); a run
     of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK. Command lines
     written to a file the project's tools run (Makefile recipes, ``package.json`` scripts, a
     kubeconfig's ``exec`` plugin: runfiles.py) are checked when written; a file that runs by
@@ -296,5 +299,6 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
             if text is not None and (path, text) not in judged:
                 judged.add((path, text))  # what the project's own commands run later
                 found.extend(written_actions(path, text))
+        files.update(copied(cmd, files))  # cp/mv/ln: the text under another name
         before = cmd
     return found

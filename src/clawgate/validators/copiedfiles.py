@@ -1,0 +1,49 @@
+"""Files a line makes under another name: ``cp``, ``mv`` and ``ln`` of a file.
+
+A file the line wrote keeps its text under the name it is copied, moved or linked to
+(``echo … > words.txt; ln -s words.txt run.sh; sh run.sh`` runs what ``words.txt`` holds). A
+symbolic link to an absolute or home path (``ln -s /tmp/evil node_modules/x``) gives a name in
+the project to a file from elsewhere, whose text the line cannot know.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from clawgate.shell.model import SimpleCommand
+
+_COPIERS = frozenset({"cp", "mv", "ln"})
+# options of these programs that take a value: the operands cannot be told apart simply
+_VALUED = frozenset({"-t", "--target-directory", "-S", "--suffix", "--backup"})
+
+
+def copied(cmd: SimpleCommand, files: dict[str, str | None]) -> list[tuple[str, str | None]]:
+    """(path, text or None when unknown) of each file ``cmd`` makes under a new name from a
+    file of ``files`` (the line's own, by normalised path), or, for a symbolic link, from an
+    absolute or home path."""
+    if cmd.program not in _COPIERS:
+        return []
+    values = [w.value for w in cmd.words[1:]]
+    if any(v is None or v in _VALUED or v.startswith(("--target-directory=", "--suffix="))
+           for v in values):
+        return []
+    words = [v for v in values if v is not None]
+    options = [v for v in words if v.startswith("-") and v != "-"]
+    operands = [v for v in words if not (v.startswith("-") and v != "-")]
+    if len(operands) < 2:
+        return []
+    symbolic = cmd.program == "ln" and any(
+        o in ("--symbolic", "-s") or (not o.startswith("--") and "s" in o[1:]) for o in options)
+    found: list[tuple[str, str | None]] = []
+    destination = operands[-1]
+    for source in operands[:-1]:
+        names = [destination] if len(operands) == 2 else []
+        names.append(posixpath.join(destination, posixpath.basename(source.rstrip("/"))))
+        # a symbolic link's text is found from the link's own directory
+        key = posixpath.normpath(posixpath.join(posixpath.dirname(destination), source)
+                                 if symbolic else source)
+        if key in files:
+            found += [(posixpath.normpath(n), files[key]) for n in names]
+        elif symbolic and source.startswith(("/", "~")):
+            found += [(posixpath.normpath(n), None) for n in names]
+    return found
