@@ -7,11 +7,12 @@ from __future__ import annotations
 import posixpath
 
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators.scriptfiles import SCRIPT_OPTIONS
 
 # program -> (the options naming its program file, how the text is given on a command line)
-_AWK_FILES = (frozenset({"-f", "--file", "-i", "--include", "-E", "--exec"}), "--")
-SCRIPT_FILES = {**dict.fromkeys(("awk", "gawk", "mawk", "nawk", "original-awk"), _AWK_FILES),
-                "sed": (frozenset({"-f", "--file"}), "-e")}
+SCRIPT_FILES = {program: (options, "-e" if program in ("sed", "gsed") else "--")
+                for program, options in SCRIPT_OPTIONS.items()
+                if program in ("sed", "gsed") or program.endswith("awk")}
 
 
 def script_files(cmd: SimpleCommand, options: frozenset[str]) -> set[str]:
