@@ -68,6 +68,7 @@ def test_written_then_run(line: str, expected: Outcome, rule: str | None) -> Non
     "echo 'rm -rf ~' >> t.sh; echo 'echo hi' > t.sh; sh t.sh",  # written over: only echo hi
     "echo 'echo hi' | tee --append t.sh; bash t.sh",  # a file from before, as running it
     "echo 'echo hi' > a.sh; cp a.sh b.sh; sh b.sh",
+    "ln -sf /usr/local/bin/node bin/node && bin/node --version",  # the system's program
     "echo '{ print $1 }' > cols.awk; awk -f cols.awk data.txt",
     "echo 's/foo/bar/g' > e.sed; sed -f e.sed notes.txt",
     # a reproduction script written and run at once, as agents do: its code is judged, not the

@@ -2,8 +2,9 @@
 
 A file the line wrote keeps its text under the name it is copied, moved or linked to
 (``echo … > words.txt; ln -s words.txt run.sh; sh run.sh`` runs what ``words.txt`` holds). A
-symbolic link to an absolute or home path (``ln -s /tmp/evil node_modules/x``) gives a name in
-the project to a file from elsewhere, whose text the line cannot know.
+symbolic link to an absolute or home path outside the system's own directories (``ln -s
+/tmp/evil node_modules/x``) gives a name in the project to a file from elsewhere, whose text
+the line cannot know.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from clawgate.shell.model import SimpleCommand
 _COPIERS = frozenset({"cp", "mv", "ln"})
 # options of these programs that take a value: the operands cannot be told apart simply
 _VALUED = frozenset({"-t", "--target-directory", "-S", "--suffix", "--backup"})
+# where the system's own programs, libraries and settings are: a link to them brings nothing new
+_SYSTEM = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/opt/", "/etc/", "/snap/", "/nix/")
 
 
 def copied(cmd: SimpleCommand, files: dict[str, str | None]) -> list[tuple[str, str | None]]:
     """(path, text or None when unknown) of each file ``cmd`` makes under a new name from a
     file of ``files`` (the line's own, by normalised path), or, for a symbolic link, from an
-    absolute or home path."""
+    absolute or home path outside the system's directories."""
     if cmd.program not in _COPIERS:
         return []
     values = [w.value for w in cmd.words[1:]]
@@ -44,6 +47,6 @@ def copied(cmd: SimpleCommand, files: dict[str, str | None]) -> list[tuple[str, 
                                  if symbolic else source)
         if key in files:
             found += [(posixpath.normpath(n), files[key]) for n in names]
-        elif symbolic and source.startswith(("/", "~")):
+        elif symbolic and source.startswith(("/", "~")) and not source.startswith(_SYSTEM):
             found += [(posixpath.normpath(n), None) for n in names]
     return found
