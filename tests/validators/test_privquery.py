@@ -60,6 +60,10 @@ def test_status_queries(line: str) -> None:
     ("sudo /tmp/auditctl -l", ASK, "CG-WRAP-002"),
     ("sudo -R /mnt auditctl -l", ASK, "CG-WRAP-002"),  # another root's program
     ("sudo -s auditctl -l", ASK, "CG-WRAP-002"),  # run by a shell
+    # the caller's environment kept: what the program loads is the line's to say
+    ("export PYTHONPATH=./x; sudo --preserve-env=PYTHONPATH ufw status", ASK, "CG-WRAP-002"),
+    ("sudo -E ufw status", ASK, "CG-WRAP-002"),
+    ("sudo --preserve-env auditctl -l", ASK, "CG-WRAP-002"),
     ("sudo auditctl -l > /etc/x", ASK, None),  # a write outside the workspace
     ("sudo LD_PRELOAD=/tmp/x.so auditctl -l", DENY, "CG-ENV-001"),
     ("sudo env LD_PRELOAD=/tmp/x.so auditctl -l", DENY, None),
