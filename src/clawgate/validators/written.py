@@ -173,6 +173,18 @@ def _first_operand(words: tuple[Word, ...]) -> str | None:
     return None
 
 
+def script_operand(cmd: SimpleCommand) -> Word | None:
+    """The word naming the file a shell, ``source`` or an interpreter runs (its first operand,
+    however it is spelled); None for another program or none given."""
+    program = cmd.program or ""
+    stem = program.rstrip("0123456789.")
+    if program not in SHELLS and program not in _SOURCERS and program not in INLINE and (
+            stem not in INLINE):
+        return None
+    return next((w for w in cmd.words[1:] if w.value is None or not w.value.startswith("-")
+                 or w.value == "-"), None)
+
+
 # Programs that compile and run source files named after a subcommand (``go run x.go``):
 # program -> (subcommand, the token language of the source)
 COMPILE_AND_RUN = {"go": ("run", "go")}
