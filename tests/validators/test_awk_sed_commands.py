@@ -53,6 +53,9 @@ from clawgate.validators.textprograms import awk_variables, subst_command
     ("awk '$0 ~ /\"/ { print \"rm -rf ~\" | \"s\" \"h\" }' x.txt", ASK, "CG-INTERP-003"),
     ("gawk 'BEGIN { f = \"system\"; @f(\"rm -rf ~\") }'", ASK, "CG-INTERP-003"),
     ("gawk '@load \"./ext\"; BEGIN { print 1 }'", ASK, "CG-INTERP-003"),
+    # awk reads escapes in a -v value (\073 is ;), and an operand NAME=VALUE assigns again
+    ("awk -v c='echo x\\073rm -rf ~' 'BEGIN { system(c) }'", ASK, "CG-INTERP-003"),
+    ("awk -v c=date '{ system(c) }' c='rm -rf ~' list.txt", ASK, "CG-INTERP-003"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
@@ -91,3 +94,5 @@ def test_subst_command(command: str, run: str | None) -> None:
 def test_awk_variables() -> None:
     cmd = parse_one("awk -v a=1 -vb='x y' --assign=c=z -F, '{print}' f")
     assert awk_variables(cmd) == {"a": "1", "b": "x y", "c": "z"}
+    assert awk_variables(parse_one("awk -v a='x\\ty' -v b='\\073' '{print}' f")) == {"a": "x\ty"}
+    assert awk_variables(parse_one("awk -v a=1 '{print a}' a=2 f")) == {}

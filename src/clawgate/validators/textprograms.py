@@ -169,12 +169,25 @@ def _printed_into_shell(program: str) -> list[str]:
 
 def awk_variables(cmd: SimpleCommand) -> dict[str, str]:
     """The variables awk's ``-v NAME=VALUE`` (``-vNAME=VALUE``, ``--assign``) set before the
-    program runs, with known values."""
+    program runs, with known values. awk reads escapes in the value as in a string literal
+    (``\\073`` is ``;``): a value holding one ``unquote`` does not spell out is left unknown."""
     found: dict[str, str] = {}
     for _, _, value in option_values(cmd.words, 1, "v", frozenset({"assign"})):
         name, eq, text = (value or "").partition("=")
-        if eq and name.isidentifier():
-            found[name] = text.replace("\\n", "\n").replace("\\\\", "\\")
+        known = unquote(f'"{text}"') if eq and name.isidentifier() else None
+        if known is not None:
+            found[name] = known
+        else:
+            found.pop(name, None)  # a later -v of the same name wins: now unknown
+    # an operand NAME=VALUE assigns too, before the input is read (awk -v c=date '{system(c)}'
+    # c='…' f): such a name's value is not the -v one for the whole program
+    spelled = [w.value.partition("=")[0] for w in cmd.words[1:]
+               if w.value is not None and "=" in w.value and not w.value.startswith("-")]
+    given = [(v or "").partition("=")[0] for _, w, v in
+             option_values(cmd.words, 1, "v", frozenset({"assign"})) if w is not None]
+    for name in list(found):
+        if spelled.count(name) > given.count(name):
+            del found[name]
     return found
 
 
