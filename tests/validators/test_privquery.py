@@ -42,6 +42,8 @@ from clawgate.validators.privquery import privileged_query
     "export PATH=\"$PATH:./bin\"; sudo auditctl -l",  # after the old value: adds programs
     "export PATH=./bin:$PATH; getenforce",  # the project's own program, without privileges
     "PATH=./bin:$PATH make lint; sudo getenforce",  # a prefix lasts for its command only
+    "PATH+=:./bin; sudo getenforce",  # appended: found after the system's
+    "PATH=/usr/bin:/bin; sudo getenforce",
 ])
 def test_status_queries(line: str) -> None:
     assert_allowed(line)
@@ -83,6 +85,9 @@ def test_status_queries(line: str) -> None:
     ("PATH=./bin:$PATH; doas aa-status", ASK, "CG-IDENT-007"),
     ("export PATH=\"$PWD/tools:$PATH\" && sudo auditctl -l", ASK, "CG-IDENT-007"),
     ("declare -x PATH=/tmp/x:/usr/bin; sudo ufw status", ASK, "CG-IDENT-007"),
+    ("PATH=:/usr/bin; sudo getenforce", ASK, "CG-IDENT-007"),  # an empty entry: the cwd
+    ("printf -v PATH './bin:%s' \"$PATH\"; sudo getenforce", ASK, "CG-IDENT-007"),
+    ("read -r PATH <<< ./bin; sudo getenforce", ASK, "CG-IDENT-007"),
 ])
 def test_other_privileged_commands(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)

@@ -25,7 +25,9 @@ def _first_own_entry(value: Word) -> str | None:
     for entry in value.shown.strip("\"'").split(":"):
         if entry in _OWN:
             return None  # what follows only adds programs the system does not have
-        if entry and not system_bin(entry):
+        if not entry:
+            return "."  # an empty entry is the current directory
+        if not system_bin(entry):
             return entry
     return None
 
@@ -65,7 +67,8 @@ class PrivilegedSearchPath(LineValidator):
                         f"{cmd.program} looks {query.words[0].shown} up in a PATH the line "
                         f"put {entry} first on: a file there would run as root",
                         hint="run the query before changing PATH", risk=Risk.HIGH)
-            elif (not cmd.words or cmd.program in _SETTERS) and _sets_path(cmd):
+            elif ((not cmd.words or cmd.program in _SETTERS) and _sets_path(cmd)) or (
+                    cmd.program in ("printf", "read") and own is not None):
                 exported = own  # PATH=…; or export PATH=…: the rest of the line searches it
         return NO_OPINION
 
@@ -76,8 +79,14 @@ def _sets_path(cmd: SimpleCommand) -> bool:
 
 def _path_entry(cmd: SimpleCommand) -> str | None:
     """The first directory of its own a command's PATH assignment puts before the system's
-    (``PATH=./bin:$PATH``, ``export PATH="$PWD/tools:$PATH"``); None when it sets none."""
+    (``PATH=./bin:$PATH``, ``export PATH="$PWD/tools:$PATH"``, an empty entry: ``.``); a
+    value only known at run time for ``printf -v PATH`` and ``read PATH``; None when it sets
+    none, or only appends (``PATH+=:./bin``)."""
+    words = [w.value for w in cmd.words[1:]]
+    if (cmd.program == "printf" and "PATH" in words and words[words.index("PATH") - 1] == "-v") \
+            or (cmd.program == "read" and "PATH" in words):
+        return "a value only known at run time"
     for name, value in assignments(cmd):
         if name == "PATH":
-            return _first_own_entry(value)
+            return None if "PATH+=" in cmd.text else _first_own_entry(value)
     return None
