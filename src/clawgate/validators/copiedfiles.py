@@ -52,6 +52,9 @@ def copied(cmd: SimpleCommand, files: dict[str, str | None]) -> list[tuple[str, 
             found += [(posixpath.normpath(n), files[key]) for n in names]
         elif symbolic and source.startswith(("/", "~")) and not source.startswith(_SYSTEM):
             found += [(posixpath.normpath(n), None) for n in names]
+        # the files under a directory copied, moved or linked (cp -r d e: d/x.sh is e/x.sh)
+        found += [(posixpath.normpath(posixpath.join(n, path[len(key) + 1:])), text)
+                  for path, text in files.items() if path.startswith(key + "/") for n in names]
     return found
 
 
