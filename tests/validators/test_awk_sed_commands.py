@@ -46,6 +46,16 @@ from clawgate.validators.textprograms import awk_variables, subst_command
     ("sed 's/.*/& -la/e' names.txt", ASK, "CG-INTERP-004"),
     ("sed 's/.*/echo done/e' one.txt", ASK, "CG-INTERP-004"),
     ("awk -v cmd='wc -l' '{ print | cmd }' data.txt", ASK, "CG-INTERP-003"),
+    # a / after an operand divides: what stands between two divisions is code, not a regex
+    ("awk 'BEGIN { a = 1 / 2; print \"rm -rf ~\" | \"s\" \"h\"; b = 3 / 4 }'", ASK,
+     "CG-INTERP-003"),
+    # a " inside a regular expression opens no string
+    ("awk '$0 ~ /\"/ { print \"rm -rf ~\" | \"s\" \"h\" }' x.txt", ASK, "CG-INTERP-003"),
+    ("gawk 'BEGIN { f = \"system\"; @f(\"rm -rf ~\") }'", ASK, "CG-INTERP-003"),
+    ("gawk '@load \"./ext\"; BEGIN { print 1 }'", ASK, "CG-INTERP-003"),
+    # awk reads escapes in a -v value (\073 is ;), and an operand NAME=VALUE assigns again
+    ("awk -v c='echo x\\073rm -rf ~' 'BEGIN { system(c) }'", ASK, "CG-INTERP-003"),
+    ("awk -v c=date '{ system(c) }' c='rm -rf ~' list.txt", ASK, "CG-INTERP-003"),
 ])
 def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
@@ -61,6 +71,9 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "awk 'BEGIN { system(\"date\") }'",
     "awk '/a|b/ { print $1 }' x.txt",  # a pipe in a regular expression runs nothing
     "awk '{ n = split($0, a, \"|\"); print a[1] }' x.txt",
+    "awk '{ s += $2 / 1024 } END { print s / NR }' sizes.txt",  # division, no command
+    "awk '$0 ~ /\"/ { n++ } END { print n | \"sort\" }' x.txt",
+    "awk '/^#/ { next } { print $1 / 2 }' x.txt",
 ])
 def test_harmless(line: str) -> None:
     assert_allowed(line)
@@ -81,3 +94,5 @@ def test_subst_command(command: str, run: str | None) -> None:
 def test_awk_variables() -> None:
     cmd = parse_one("awk -v a=1 -vb='x y' --assign=c=z -F, '{print}' f")
     assert awk_variables(cmd) == {"a": "1", "b": "x y", "c": "z"}
+    assert awk_variables(parse_one("awk -v a='x\\ty' -v b='\\073' '{print}' f")) == {"a": "x\ty"}
+    assert awk_variables(parse_one("awk -v a=1 '{print a}' a=2 f")) == {}

@@ -215,6 +215,12 @@ def test_prompt_look_alikes_stay_allowed(line: str) -> None:
     ("g() { \"$@\"; }", ASK, "CG-IDENT-006"),  # defined for a later line: not followed
     ("g() { \"$@\"; }; g", ASK, "CG-IDENT-006"),
     ("g() { \"$X\"; }; g a", ASK, "CG-INJ-001"),  # a variable, not an argument
+    # a body that gives its arguments other values first: the call's words are not "$@"
+    ("r() { set -- rm -rf ~; \"$@\"; }; r make", ASK, "CG-IDENT-006"),
+    ("r() { builtin set x; \"$@\"; }; r make", ASK, "CG-IDENT-006"),
+    ("r() { eval set -- a b; \"$@\"; }; r make", ASK, "CG-IDENT-006"),
+    ("r() { shift; \"$@\"; }; r echo make", ASK, "CG-IDENT-006"),
+    ("sh -c 'set -- rm -rf ~; \"$@\"' sh make", DENY, None),
 ])
 def test_a_call_runs_the_body_with_its_arguments(line: str, expected: Outcome,
                                                  rule: str) -> None:
@@ -233,6 +239,8 @@ def test_a_call_runs_the_body_with_its_arguments(line: str, expected: Outcome,
     "retry npm ci",
     "run() { echo \"+ $*\"; \"$@\"; }\nrun make test",
     "f() { $1 --version; }; f python3",
+    "r() { set -euo pipefail; \"$@\"; }; r make test",  # options only: "$@" as called
+    "r() { set -o pipefail; \"$@\"; }; r make test",
 ])
 def test_function_call_look_alikes_stay_allowed(line: str) -> None:
     assert_allowed(line)

@@ -73,6 +73,11 @@ def test_carriage_return(text: str, expected: Outcome, ctx: Context) -> None:
     ("echo '\u2139\u200dx'", DENY),
     ("echo 'x\U000e0067\U000e007f'", DENY),
     ("echo '\U0001f3f4\U000e0067'", DENY),
+    # tags after a flag that spell no subdivision id: hidden text (a space, capitals, "~")
+    ("echo '\U0001f3f4\U000e0072\U000e006d\U000e0020\U000e002d\U000e0072\U000e0066"
+     "\U000e0020\U000e007e\U000e007f'", DENY),
+    ("echo '\U0001f3f4\U000e0047\U000e0042\U000e0045\U000e004e\U000e0047\U000e007f'", DENY),
+    ("echo '\U0001f3f4\U000e0075\U000e0073\U000e0063\U000e0061\U000e007f'", P),  # usca
     ("echo '\u2139\ufe0f\u202e'", DENY),
 ])
 def test_invisible_unicode(text: str, expected: Outcome, ctx: Context) -> None:

@@ -35,6 +35,10 @@ def test_pure_code(line: str) -> None:
     ("emacs --batch --eval \"(princ #'shell-command)\"", ASK, "CG-PROG-001"),
     ("emacs --batch --eval '(princ 1)' --eval '(delete-file \"x\")'", ASK, "CG-PROG-001"),
     ("emacs --batch -l /tmp/evil.el", ASK, "CG-PROG-001"),
+    # a function called by name and a script file are code beside the pure --eval
+    ("emacs --batch --eval '(princ 1)' -f server-start", ASK, "CG-PROG-001"),
+    ("emacs --batch --funcall=package-refresh-contents", ASK, "CG-PROG-001"),
+    ("emacs --batch --script ./build.el", ASK, "CG-PROG-001"),
     ("emacs --batch --eval \"$X\"", ASK, None),
 ])
 def test_other_code(line: str, expected: Outcome, rule: str | None) -> None:

@@ -37,6 +37,13 @@ from clawgate.validators.privquery import privileged_query
     "timedatectl",
     "nft list ruleset",
     "swapon --show",
+    # a PATH the line sets, with only the system's directories before the old value
+    "export PATH=/usr/local/bin:$PATH; sudo getenforce",
+    "export PATH=\"$PATH:./bin\"; sudo auditctl -l",  # after the old value: adds programs
+    "export PATH=./bin:$PATH; getenforce",  # the project's own program, without privileges
+    "PATH=./bin:$PATH make lint; sudo getenforce",  # a prefix lasts for its command only
+    "PATH+=:./bin; sudo getenforce",  # appended: found after the system's
+    "PATH=/usr/bin:/bin; sudo getenforce",
 ])
 def test_status_queries(line: str) -> None:
     assert_allowed(line)
@@ -55,6 +62,10 @@ def test_status_queries(line: str) -> None:
     ("sudo /tmp/auditctl -l", ASK, "CG-WRAP-002"),
     ("sudo -R /mnt auditctl -l", ASK, "CG-WRAP-002"),  # another root's program
     ("sudo -s auditctl -l", ASK, "CG-WRAP-002"),  # run by a shell
+    # the caller's environment kept: what the program loads is the line's to say
+    ("export PYTHONPATH=./x; sudo --preserve-env=PYTHONPATH ufw status", ASK, "CG-WRAP-002"),
+    ("sudo -E ufw status", ASK, "CG-WRAP-002"),
+    ("sudo --preserve-env auditctl -l", ASK, "CG-WRAP-002"),
     ("sudo auditctl -l > /etc/x", ASK, None),  # a write outside the workspace
     ("sudo LD_PRELOAD=/tmp/x.so auditctl -l", DENY, "CG-ENV-001"),
     ("sudo env LD_PRELOAD=/tmp/x.so auditctl -l", DENY, None),
@@ -69,6 +80,14 @@ def test_status_queries(line: str) -> None:
     ("sudo nginx", ASK, "CG-WRAP-002"),
     ("sudo auditctl", ASK, "CG-WRAP-002"),  # alone: not listed as a query
     ("nginx -s stop", ASK, "CG-RISK-001"),
+    # a bare name looked up in a PATH the line put its own directory first on (CG-IDENT-007)
+    ("export PATH=./bin:$PATH; sudo getenforce", ASK, "CG-IDENT-007"),
+    ("PATH=./bin:$PATH; doas aa-status", ASK, "CG-IDENT-007"),
+    ("export PATH=\"$PWD/tools:$PATH\" && sudo auditctl -l", ASK, "CG-IDENT-007"),
+    ("declare -x PATH=/tmp/x:/usr/bin; sudo ufw status", ASK, "CG-IDENT-007"),
+    ("PATH=:/usr/bin; sudo getenforce", ASK, "CG-IDENT-007"),  # an empty entry: the cwd
+    ("printf -v PATH './bin:%s' \"$PATH\"; sudo getenforce", ASK, "CG-IDENT-007"),
+    ("read -r PATH <<< ./bin; sudo getenforce", ASK, "CG-IDENT-007"),
 ])
 def test_other_privileged_commands(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)

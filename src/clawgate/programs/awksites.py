@@ -9,8 +9,6 @@ whole string literal (or a ``-v`` variable the line sets), or no command is know
 
 from __future__ import annotations
 
-import re
-
 from clawgate.lazyre import lazy_pattern
 
 _STRING = r'("(?:\\.|[^"\\])*")'
@@ -20,11 +18,14 @@ SITES = lazy_pattern(rf"\bsystem\s*\(\s*(?:{_STRING}\s*\)|(?P<var>[A-Za-z_]\w*)\
                      rf"(?:(?:(?<=[(;{{}}\n])|^)[^\S\n]*{_STRING}\s*)?(?<!\|)\|\s*getline|"
                      rf"(?<![|])\|(?![|&])\s*(?!getline)(?:{_STRING}|[A-Za-z_]\w*)"
                      r"(?=\s*[;}\n)]|\s*$)|\|&")
-# Every place awk may start a command: a pipe that is not ``||``, system(, ``|&``; looked for
-# outside string literals and regular expressions (``split($0, a, "|")``, ``/a|b/``).
-_STARTS = lazy_pattern(r"\bsystem\s*\(|(?<!\|)\|(?!\|)")
-_STRINGS = lazy_pattern(r'"(?:\\.|[^"\\\n])*"')
-_REGEXES = lazy_pattern(r"(?:^|(?<=[\s{(;,!~&|]))/(?:\\.|[^/\\\n])+/")
+# Every place awk may start a command: a pipe that is not ``||``, system(, ``|&``, and gawk's
+# indirect call ``@name(…)``, which calls the function a variable names (``f = "system";
+# @f(CMD)``); looked for outside string literals and regular expressions (``split($0, a,
+# "|")``, ``/a|b/``).
+_STARTS = lazy_pattern(r"\bsystem\s*\(|(?<!\|)\|(?!\|)|@\s*[A-Za-z_]\w*\s*\(")
+# What may stand before a ``/`` that opens a regular expression; after anything else (a name, a
+# number, ``)``, ``]``, ``$``) the ``/`` divides, and the text after it is code.
+_BEFORE_REGEX = frozenset("{(;,!~&|=\n")
 _ESCAPES = lazy_pattern(r"\\(.)")
 _KNOWN_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "/": "/"}
 
@@ -64,13 +65,40 @@ def awk_commands(program: str, variables: dict[str, str] | None = None) -> list[
 
 
 def _blanked(program: str) -> str:
-    """The program with its string literals' bodies and its regular expressions blanked,
-    each character kept in its place."""
-    def blank(found: re.Match[str]) -> str:
-        text = found.group(0)
-        return text[0] + " " * (len(text) - 2) + text[-1]
+    """The program with its string literals' bodies and its regular expressions blanked, each
+    character kept in its place, read from left to right as awk reads it: a ``"`` inside a
+    regular expression (``/"/``) opens no string, and a ``/`` after an operand divides (``a = 1
+    / 2; … ; b = 3 / 4`` holds no regular expression). A string or regular expression the line
+    does not close is left as it stands (its text still looked through)."""
+    out = list(program)
+    previous = "\n"  # the last character of code before this one, blanks left out
+    i = 0
+    while i < len(program):
+        ch = program[i]
+        if ch == '"' or (ch == "/" and previous in _BEFORE_REGEX):
+            end = _closing(program, i, ch)
+            if end is not None:
+                out[i + 1:end] = " " * (end - i - 1)
+                previous, i = ch, end + 1
+                continue
+        if not ch.isspace() or ch == "\n":
+            previous = ch
+        i += 1
+    return "".join(out)
 
-    return _REGEXES.sub(blank, _STRINGS.sub(blank, program))
+
+def _closing(program: str, start: int, quote: str) -> int | None:
+    """Where the string or regular expression opened at ``start`` ends; None when it runs past
+    its line (awk reads neither across a newline)."""
+    j = start + 1
+    while j < len(program) and program[j] != "\n":
+        if program[j] == "\\":
+            j += 2
+            continue
+        if program[j] == quote:
+            return j if j > start + 1 or quote == '"' else None
+        j += 1
+    return None
 
 
 def literal_commands(program: str) -> list[str]:

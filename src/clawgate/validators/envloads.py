@@ -11,6 +11,7 @@ library by name (``-rsocket``: found wherever gems are) are none of these.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 
 from clawgate.lazyre import lazy_pattern
@@ -64,3 +65,31 @@ def known_module(name: str, module: str, inside: Callable[[str], bool]) -> bool:
         found = _PERL_MODULE.match(module)
         return found is not None and found.group("name") in _PERL_CORE
     return False  # a ruby library by name: from any gem installed
+
+
+def loaded_by_name(env: dict[str, str], path: str) -> str | None:
+    """The interpreter that loads the file ``path`` (relative to where the line runs, as
+    normalised) because a module the variables of ``env`` name is found there: ``-r x`` in
+    ``NODE_OPTIONS`` loads the package ``node_modules/x`` (any file of it), ``-MCarp`` in
+    ``PERL5OPT`` loads ``Carp.pm`` from a ``-I`` directory of it or an entry of ``PERL5LIB``
+    first (``-I. -MCarp``: ``./Carp.pm``). None when no such module is found at ``path``."""
+    words = env.get("NODE_OPTIONS", "").split()
+    for index, word in enumerate(words):
+        loaded = module_load("NODE_OPTIONS", word, words[index + 1] if index + 1 < len(words)
+                             else None)
+        if loaded is None or not loaded[0] or loaded[0].startswith(_PATHLIKE):
+            continue
+        parts = loaded[0].split("/")
+        package = "/".join(parts[:2] if parts[0].startswith("@") else parts[:1])
+        if f"/node_modules/{package}/" in f"/{path}/":
+            return "node"
+    words = env.get("PERL5OPT", "").split()
+    dirs = [e for e in env.get("PERL5LIB", "").split(":") if e]
+    dirs += [w[2:] if len(w) > 2 else (words[i + 1] if i + 1 < len(words) else "")
+             for i, w in enumerate(words) if w.startswith("-I")]
+    for word in words:
+        if word[:2] in ("-M", "-m") and len(word) > 2:
+            module = word[2:].lstrip("-").partition("=")[0].replace("::", "/") + ".pm"
+            if any(posixpath.normpath(posixpath.join(d, module)) == path for d in dirs if d):
+                return "perl"
+    return None

@@ -352,6 +352,11 @@ def _inside(value: Word, ctx: Context, name: str = "") -> bool:
     return True
 
 
+def system_bin(entry: str) -> bool:
+    """A PATH entry is one of the system's or the user's installed-program directories."""
+    return _SYSTEM_BIN.match(entry) is not None
+
+
 def inside_workspace(value: Word, ctx: Context) -> bool:
     """Every entry of the ``:`` list ``value`` is inside the workspace."""
     return _inside(value, ctx)

@@ -69,6 +69,7 @@ from clawgate.validators import (  # noqa: F401
     parsing,
     permissions,
     printfassign,
+    privsearch,
     procsubfeeds,
     promptexpand,
     protected,

@@ -13,7 +13,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
-from clawgate.validators.shells import with_arguments
+from clawgate.validators.shells import moves_positionals, with_arguments
 
 # name() {…}, name () (…), function name {…}, function name() {…}
 _DEFINITION = lazy_pattern(
@@ -30,6 +30,9 @@ class FunctionCalledWithArguments(LineValidator):
     them as ``$1``, ``$2``, ``"$@"``…: the body is checked again with the call's literal
     arguments put in (``g() { rm "$@"; }; g -rf ~`` is ``rm -rf ~``), as ``sh -c CODE ARG…``
     is (CG-WRAP-003).
+
+    A body that gives its arguments other values before running them (``set -- …``,
+    ``shift``) asks: the call's words are not what ``"$@"`` then holds.
 
     Bad: ``g() { rm "$@"; }; g -rf ~``, ``r() { "$@"; }; r "$CMD"``. Harmless: ``t() { python3
     -m pytest "$@"; }; t -q``, ``retry() { "$@" || "$@"; }; retry npm ci``.
@@ -63,6 +66,10 @@ class FunctionCalledWithArguments(LineValidator):
             followed = given is not None and readable(given) and len(texts) < _MAX_CALLS
             if followed and given is not None:
                 texts.append(given)
+            elif name in runners and moves_positionals(body):
+                return Verdict.ask(self.id, f"{name} gives its arguments other values (set --, "
+                                   "shift) before it runs them as a command: what runs is not "
+                                   "what the call says", hint="run the command itself")
             elif name in runners and len(cmd.words) > 1:
                 return Verdict.ask(self.id, f"the call of {name} runs its arguments as a "
                                    "command, and they are only known at run time",

@@ -47,9 +47,16 @@ def _assignment(words: tuple[Word, ...]) -> str | None:
     """The ``NAME=VALUE`` line a ``printf -v NAME FORMAT ARGS`` amounts to; None when it
     cannot be told."""
     rest = list(words[1:])
-    if len(rest) < 3 or rest[0].value != "-v" or rest[1].value is None:
+    first = rest[0].value or "" if rest else ""
+    if first.startswith("-v") and len(first) > 2:  # -vNAME: the name glued, as getopt reads
+        rest = [Word(first[2:], first[2:]), *rest[1:]]
+    elif first != "-v":
         return None
-    name, fmt, args = rest[1].value, rest[2], rest[3:]
+    else:
+        rest = rest[1:]
+    if len(rest) < 2 or rest[0].value is None:
+        return None
+    name, fmt, args = rest[0].value, rest[1], rest[2:]
     if not _NAME.match(name):
         return None
     if fmt.value == "%s" and len(args) == 1:
@@ -62,8 +69,8 @@ def _assignment(words: tuple[Word, ...]) -> str | None:
 
 @register
 class PrintfAssignment(Validator):
-    """``printf -v NAME FORMAT ARGS`` is checked as the assignment ``NAME=VALUE`` it makes
-    (a ``%s`` format's argument kept as written).
+    """``printf -v NAME FORMAT ARGS`` (or ``-vNAME``, the name glued) is checked as the
+    assignment ``NAME=VALUE`` it makes (a ``%s`` format's argument kept as written).
 
     Bad: ``printf -v GIT_PAGER '%s' 'sh -c "rm -rf ~"'; export GIT_PAGER; git log``.
     Harmless: ``printf -v stamp '%s-%s' build 42``.
@@ -73,7 +80,7 @@ class PrintfAssignment(Validator):
     programs = frozenset({"printf"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.program != "printf" or len(cmd.words) < 4:
+        if cmd.program != "printf" or len(cmd.words) < 3:
             return NO_OPINION
         line = _assignment(cmd.words)
         return Verdict.unwrap(line) if line is not None else NO_OPINION

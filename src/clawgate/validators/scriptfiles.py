@@ -1,8 +1,8 @@
 """Programs told to read their script from standard input or from a process substitution:
-``awk -f - <<<'…'``, ``sed -f /dev/stdin``, ``make -f <(…)``, ``vim -S <(…)``,
-``bash --rcfile <(…)``. A script that can be read (a here-string, a here-document, a
-substitution that only prints literal text) is checked as if it had been given inline; one that
-cannot be read asks; one fetched from the network is refused."""
+``awk -f - <<<'…'``, ``gawk -i /dev/stdin``, ``sed -f /dev/stdin``, ``make -f <(…)``,
+``vim -S <(…)``, ``bash --rcfile <(…)``. A script that can be read (a here-string, a
+here-document, a substitution that only prints literal text) is checked as if it had been given
+inline; one that cannot be read asks; one fetched from the network is refused."""
 
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ _MAKES = frozenset({"make", "gmake", "bmake", "remake"})
 _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "gvim"})
 # The options that name each program's script file.
 SCRIPT_OPTIONS: dict[str, frozenset[str]] = {
-    **dict.fromkeys(_AWKS | {"sed", "gsed"}, frozenset({"-f", "--file"})),
+    **dict.fromkeys({"sed", "gsed"}, frozenset({"-f", "--file"})),
+    # gawk's -i/--include and -E/--exec read a program file too
+    **dict.fromkeys(_AWKS, frozenset({"-f", "--file", "-i", "--include", "-E", "--exec"})),
     **dict.fromkeys(_MAKES, frozenset({"-f", "--file", "--makefile"})),
     **dict.fromkeys(_VIMS, frozenset({"-S"})),
     "bash": frozenset({"--rcfile", "--init-file"}),

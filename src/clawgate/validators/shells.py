@@ -139,8 +139,9 @@ def _plain(word: Word) -> bool:
 def with_arguments(code: str, args: tuple[Word, ...]) -> str | None:
     """``sh -c CODE NAME ARG…``: CODE with ``$0``, ``$1`` …, ``"$@"`` and ``$*`` replaced by
     the literal words given (``sh -c '"$@"' _ rm -rf ~`` runs ``rm -rf ~``); None when CODE
-    uses none of them or a word is only known at run time. Checked beside CODE itself."""
-    if "$" not in code or not _POSITIONAL.search(code):
+    uses none of them, gives them other values first (``set -- …``, ``shift``) or a word is
+    only known at run time. Checked beside CODE itself."""
+    if "$" not in code or not _POSITIONAL.search(code) or moves_positionals(code):
         return None
     texts: list[str] = []
     for word in args:
@@ -160,6 +161,42 @@ def with_arguments(code: str, args: tuple[Word, ...]) -> str | None:
         return texts[int(key)] if int(key) < len(texts) else "''"
 
     return _POSITIONAL.sub(value, code)
+
+
+_POSITIONAL_SETTERS = ("set", "shift")
+_COMMAND_PREFIXES = frozenset({"builtin", "command", "eval"})
+
+
+def moves_positionals(code: str) -> bool:
+    """Whether CODE gives its positional parameters other values (``set -- rm -rf ~``, ``set a
+    b``, ``shift``): what ``"$@"`` then holds is not the words the caller handed it. ``set``
+    with options alone (``set -euo pipefail``) leaves them as they are."""
+    if not any(name in code for name in _POSITIONAL_SETTERS):
+        return False
+    from clawgate.shell import parse
+
+    try:
+        commands = parse(code).commands
+    except ValueError:
+        return True
+    for cmd in commands:
+        words = [w.value if w.value is not None else w.text for w in cmd.words]
+        while words and words[0] in _COMMAND_PREFIXES:
+            words = " ".join(words[1:]).split() if words[0] == "eval" else words[1:]
+        if words[:1] == ["shift"] or (words[:1] == ["set"] and _set_operands(words[1:])):
+            return True
+    return False
+
+
+def _set_operands(words: list[str]) -> bool:
+    """``set``'s words name new positional parameters (an operand, or ``--`` / ``-``)."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in ("--", "-") or word[:1] not in ("-", "+") or len(word) < 2:
+            return True
+        index += 2 if word.endswith("o") and word[1:].isalpha() else 1  # -o NAME, -euo NAME
+    return False
 
 
 @register

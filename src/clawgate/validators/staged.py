@@ -13,6 +13,7 @@ from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.codescan import scan
+from clawgate.validators.copiedfiles import copied, named_at_run_time, renamed_by_cd
 from clawgate.validators.envvars import assignments
 from clawgate.validators.inertmanifest import inert_manifest, inert_settings
 from clawgate.validators.programs import INSPECTORS, SHELL_REFERENCE
@@ -30,6 +31,7 @@ from clawgate.validators.written import (
     as_line,
     fed_line,
     run_as,
+    script_operand,
     written,
 )
 
@@ -137,9 +139,12 @@ class StagedPayload(LineValidator):
     inertmanifest.py). ASK; DENY when that code fetches something and runs it. Literal text
     written to a file and then run on the same line (``printf '…' > t.sh && sh t.sh``,
     ``echo '…' > x.py; python x.py``, ``echo '…' > conftest.py && pytest``, a file
-    ``NODE_OPTIONS=--require`` names, a file sent to a program's input: ``bash < t.sh``,
-    ``redis-cli < c.txt``, ``cat q.sql | psql``) is checked as the command, inline code or
-    client input it is; a run
+    ``NODE_OPTIONS=--require`` names or ``-r NAME`` finds in ``node_modules``, a perl module
+    ``PERL5OPT`` loads from a ``-I`` directory, a program ``awk -f`` or ``sed -f`` reads, a
+    file sent to a program's input: ``bash < t.sh``, ``redis-cli < c.txt``, ``cat q.sql |
+    psql``; under the name ``cp``, ``mv``, ``ln`` or a ``cd`` below gives it) is checked as
+    the command, inline code or client input it is (a link to an absolute or home path, or a
+    script named by a glob or a variable that may be the file: text unknown); a run
     of a file whose text cannot be known (``cmd > t.sh; sh t.sh``) is ASK. Command lines
     written to a file the project's tools run (Makefile recipes, ``package.json`` scripts, a
     kubeconfig's ``exec`` plugin: runfiles.py) are checked when written; a file that runs by
@@ -277,6 +282,8 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
             elif text is not None and (line := fed_line(cmd, path, text, before)) is not None:
                 found.append(line)  # sh < t.sh, redis-cli < c.txt, cat c.txt | psql
                 checked.add((index, path))
+        if files and (word := script_operand(cmd)) is not None and named_at_run_time(word, files):
+            found.append(None)  # sh ./w*.txt, sh "$PWD/w.txt": maybe a file the line wrote
         if cmd.program in _EXPORTERS:
             exported.update((name, value.value or "") for name, value in assignments(cmd))
         if cmd.program in _EXPORTERS or not cmd.words:  # PATH=.:$PATH; ls: PATH is exported
@@ -296,5 +303,6 @@ def _written_then_run(parsed: ParsedLine, checked: set[tuple[int, str]]) -> list
             if text is not None and (path, text) not in judged:
                 judged.add((path, text))  # what the project's own commands run later
                 found.extend(written_actions(path, text))
+        files.update(copied(cmd, files) + renamed_by_cd(cmd, files))  # cp/mv/ln, cd d
         before = cmd
     return found

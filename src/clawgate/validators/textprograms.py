@@ -24,6 +24,8 @@ _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk"}
 _AWK = opts("Ffvile", "field-separator assign file include load source")
 _AWK_STRING = r'("(?:\\.|[^"\\])*")'
 _AWK_NET = lazy_pattern(r"/inet\d?/")
+# gawk's ``@load "NAME"``: a compiled extension (a shared object) loaded into awk, as ``-l``
+_AWK_LOAD = lazy_pattern(r"@load\b")
 # ``print "TEXT" | "sh"``: literal text printed into a shell is the shell's script.
 _AWK_INTO_SHELL = lazy_pattern(rf"\bprintf?\s*\(?\s*{_AWK_STRING}\s*\)?\s*\|\s*"
                                r'"(?:/bin/|/usr/bin/)?(?:ba|da|z|k|mk)?sh"')
@@ -118,7 +120,9 @@ class AwkCommands(Validator):
     line sets with ``-v NAME=VALUE``), each is judged as the command line ``sh -c`` runs, as
     ``sh -c 'CMD'`` would be (``print | "sort -u"`` is sort's); a command known only at run
     time asks; a command built from what a download printed, and ``/inet/`` network files
-    (a remote shell in awk), are DENY. A program in a file (``-f``) is a local script.
+    (a remote shell in awk), are DENY; gawk's indirect call (``@f(CMD)``, which may call
+    ``system``) asks, and so does ``@load`` (native code). A program in a file (``-f``) is a
+    local script.
 
     Bad: ``awk 'BEGIN {system("/bin/sh")}'``, ``awk -v c='rm -rf ~' 'BEGIN{system(c)}'``.
     Harmless: ``awk -F, '{print $1}' data.csv``, ``awk '{ print | "sort -u" }' names.txt``.
@@ -139,6 +143,9 @@ class AwkCommands(Validator):
                 return Verdict.ask(self.id, "the awk program is only known at run time")
             if _AWK_NET.search(program):
                 return Verdict.deny(self.id, "awk opens a network connection")
+            if _AWK_LOAD.search(program):
+                return Verdict.ask(self.id, "the awk program loads a compiled extension "
+                                   "(@load): native code, run as awk starts")
             commands = awk_commands(program, variables)
             if commands is None:
                 fetched = [c for c in literal_commands(program) if _fetches(c)]
@@ -162,12 +169,25 @@ def _printed_into_shell(program: str) -> list[str]:
 
 def awk_variables(cmd: SimpleCommand) -> dict[str, str]:
     """The variables awk's ``-v NAME=VALUE`` (``-vNAME=VALUE``, ``--assign``) set before the
-    program runs, with known values."""
+    program runs, with known values. awk reads escapes in the value as in a string literal
+    (``\\073`` is ``;``): a value holding one ``unquote`` does not spell out is left unknown."""
     found: dict[str, str] = {}
     for _, _, value in option_values(cmd.words, 1, "v", frozenset({"assign"})):
         name, eq, text = (value or "").partition("=")
-        if eq and name.isidentifier():
-            found[name] = text.replace("\\n", "\n").replace("\\\\", "\\")
+        known = unquote(f'"{text}"') if eq and name.isidentifier() else None
+        if known is not None:
+            found[name] = known
+        else:
+            found.pop(name, None)  # a later -v of the same name wins: now unknown
+    # an operand NAME=VALUE assigns too, before the input is read (awk -v c=date '{system(c)}'
+    # c='…' f): such a name's value is not the -v one for the whole program
+    spelled = [w.value.partition("=")[0] for w in cmd.words[1:]
+               if w.value is not None and "=" in w.value and not w.value.startswith("-")]
+    given = [(v or "").partition("=")[0] for _, w, v in
+             option_values(cmd.words, 1, "v", frozenset({"assign"})) if w is not None]
+    for name in list(found):
+        if spelled.count(name) > given.count(name):
+            del found[name]
     return found
 
 

@@ -14,7 +14,9 @@ import shlex
 from clawgate import programs
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.envloads import loaded_by_name
 from clawgate.validators.pathsearch import searched
+from clawgate.validators.programfiles import SCRIPT_FILES, script_files
 from clawgate.validators.programs import SHELLS
 from clawgate.validators.writes import redirect_targets
 
@@ -171,6 +173,18 @@ def _first_operand(words: tuple[Word, ...]) -> str | None:
     return None
 
 
+def script_operand(cmd: SimpleCommand) -> Word | None:
+    """The word naming the file a shell, ``source`` or an interpreter runs (its first operand,
+    however it is spelled); None for another program or none given."""
+    program = cmd.program or ""
+    stem = program.rstrip("0123456789.")
+    if program not in SHELLS and program not in _SOURCERS and program not in INLINE and (
+            stem not in INLINE):
+        return None
+    return next((w for w in cmd.words[1:] if w.value is None or not w.value.startswith("-")
+                 or w.value == "-"), None)
+
+
 # Programs that compile and run source files named after a subcommand (``go run x.go``):
 # program -> (subcommand, the token language of the source)
 COMPILE_AND_RUN = {"go": ("run", "go")}
@@ -193,6 +207,9 @@ def preloaded(env: dict[str, str], path: str) -> str | None:
         if module and path in (module.replace(".", "/") + ".py",
                                module.replace(".", "/") + "/__init__.py"):
             return "python3"
+    by_name = loaded_by_name(env, path)  # NODE_OPTIONS=-r x: node_modules/x; -I. -MCarp
+    if by_name is not None:
+        return by_name
     for name, (how, options) in _PRELOAD_OPTIONS.items():
         words = env.get(name, "").split()
         for i, word in enumerate(words):
@@ -222,6 +239,8 @@ def run_as(cmd: SimpleCommand, path: str, text: str | None,
         if sub == COMPILE_AND_RUN[program][0] and any(_norm(o) == path for o in operands):
             return program
         return None
+    if program in SCRIPT_FILES and path in script_files(cmd, SCRIPT_FILES[program][0]):
+        return program  # awk -f prog.awk, sed -f edit.sed: the program's own language
     if head is not None and "/" in head and _norm(head) == path:
         return _by_shebang(text)
     if head is not None and "/" not in head and (
@@ -280,6 +299,8 @@ def as_line(how: str, text: str) -> str:
     """The command line that runs ``text`` the way ``how`` says."""
     if how == "shell":
         return text
+    if how in SCRIPT_FILES:
+        return f"{how} {SCRIPT_FILES[how][1]} {shlex.quote(text)}"
     flag = f" {INLINE[how]}" if INLINE[how] else ""
     return f"{_RUNS_AS.get(how, how)}{flag} {shlex.quote(text)}"
 
