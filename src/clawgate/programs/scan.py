@@ -16,6 +16,7 @@ from clawgate.programs.languages import script_effects
 from clawgate.records import record
 from clawgate.shell.model import Word
 
+_LITERAL_HEAD = lazy_pattern(r"[^$`\"'\\{*?\[]*")
 _BRACED = lazy_pattern(r"\$\{[^}]*\}")
 
 TYPE_CHECKING = False
@@ -54,6 +55,13 @@ def part(word: Word, start: int) -> Word:
     return Word(word.value[start:], word.value[start:], word.quoted, word.expansions)
 
 
+def literal_head(text: str) -> str:
+    """The start of a word's text before any quote, expansion or escape: what bash passes
+    as written (``-o`` of ``-o$HOME``, ``--directory=`` of ``--directory="$X"``)."""
+    found = _LITERAL_HEAD.match(text)
+    return "" if found is None else found.group(0)
+
+
 def _lookup(options: dict[str, str], name: str, prefixes: bool) -> tuple[str, str] | None:
     kind = options.get(name)
     if kind is not None:
@@ -90,6 +98,11 @@ class _Walk:
             word = words[i]
             text = word.value
             i += 1
+            if text is None and not ended:
+                head = literal_head(word.text)  # -o$HOME, --directory="$X": a literal name
+                if len(head) > 1 and head[0] == "-" and ("=" in head or head[1] != "-"):
+                    i = self._unresolved(head, word, i)
+                    continue
             if ended or text is None or len(text) < 2 or text[0] != "-":
                 self._operand(word)
             elif text == "--" and not self.single:
@@ -98,6 +111,18 @@ class _Walk:
                 i = self._long(text, word, i)
             else:
                 i = self._cluster(text, word, i)
+
+    def _unresolved(self, head: str, word: Word, i: int) -> int:
+        """An option word whose value is known only at run time: ``head`` is its literal
+        start (``-o`` of ``-o$HOME``, gcc's ``-o`` of ``-o"$OUT"``)."""
+        if "=" in head:
+            return self._long(head, word, i)
+        if self.single:
+            short = self.options.get(head[:2])
+            if short in VALUE_KINDS:
+                self._found(short, head[:2], part(word, 2))
+            return i
+        return i if head.startswith("--") else self._cluster(head, word, i, len(word.text))
 
     def _operand(self, word: Word) -> None:
         if self.subs is not None and not self.operands and word.value in self.subs:
@@ -148,7 +173,10 @@ class _Walk:
         self.effects.append(Effect("run", option, Word(text, text) if text else None))
         return end + 1
 
-    def _cluster(self, text: str, word: Word, i: int) -> int:
+    def _cluster(self, text: str, word: Word, i: int, length: int | None = None) -> int:
+        """Short options bundled in ``text`` (``-xvf``, ``-ofile``); ``length``: that of the
+        whole word when ``text`` is only its literal head (``-o`` of ``-o$HOME``)."""
+        length = len(text) if length is None else length
         multi = [(name, kind) for name, kind in self.options.items()
                  if len(name) > 2 and name[1] != "-"]
         skip = 0
@@ -161,7 +189,7 @@ class _Walk:
                 skip = pos + len(name) - 1
                 if how in VALUE_KINDS:
                     start = skip + (text[skip:skip + 1] == "=")
-                    value, i = (part(word, start), i) if start < len(text) else self._value(i)
+                    value, i = (part(word, start), i) if start < length else self._value(i)
                     self._found(how, name, value)
                     return i
                 self._found(how, name, None)
@@ -171,7 +199,7 @@ class _Walk:
             if kind is None:
                 continue
             if kind in VALUE_KINDS:
-                value, i = (part(word, pos + 1), i) if pos + 1 < len(text) else self._value(i)
+                value, i = (part(word, pos + 1), i) if pos + 1 < length else self._value(i)
                 self._found(kind, option, value)
                 return i
             self._found(kind, option, None)

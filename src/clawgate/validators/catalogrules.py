@@ -27,7 +27,8 @@ _HANDLED_ELSEWHERE = frozenset({"find"})  # find -exec: unwrapped by the wrapper
 # The catalog's programs with an option that runs something, for dispatch (tests/programs
 # holds the two equal).
 RUNNERS = frozenset("""
-agetty apt apt-cache apt-get aria2c autossh awk bpftrace cargo cc cdist concurrently cpio cqlsh curl
+agetty apt apt-cache apt-get aria2c autossh awk bpftrace bsdcpio cargo cc cdist concurrently cpio
+cqlsh curl
 dhclient emacs enscript env g++ gawk gcc gdb gem genie git go gsed javac just ksu latexmk make man
 less mawk msgfilter mutt nawk nix-shell nmap nodemon nvim openssl pandoc perl perlbug pidstat psql
 rg rlogin rpm rpmbuild rpmdb

@@ -10,6 +10,7 @@ from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.credentials import is_key_material
+from clawgate.validators.extracting import EXTRACTORS, extracts_here
 from clawgate.validators.flags import parse_options
 from clawgate.validators.paths import in_scratch, resolve, under
 from clawgate.validators.writes import (
@@ -45,8 +46,9 @@ PY_STARTUP = lazy_pattern(r"/(?:site|dist)-packages/(?:[^/]+\.pth|(?:site|user)c
 _SYSTEM_ROOTS = ("/etc/", "/var/spool/", "/lib/", "/usr/lib/")
 # Key tools manage keys; the mode, owner and time programs leave the bytes as they are.
 # What writes entries whose names the line does not show: archives, trees, repositories
-_TREE_WRITERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "7zz", "cpio", "rsync",
-                           "git", "hg", "svn", "unsquashfs", "ditto"})
+_TREE_WRITERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "7zr", "7zz", "cpio",
+                           "bsdcpio", "unar", "pax", "rsync", "git", "hg", "svn", "unsquashfs",
+                           "ditto"})
 _KEY_TOOLS = frozenset({"ssh-keygen", "gpg", "gpg2", "ssh-add", "passwd", "chpasswd", "chmod",
                         "chown", "chgrp", "chattr", "setfacl", "touch"})
 
@@ -66,37 +68,20 @@ def persistence_target(path: str, ctx: Context) -> bool:
     return any(under(path, name) for name in _SYSTEM_PERSISTENCE)
 
 
-_TARS = frozenset({"tar", "bsdtar", "gtar"})
-_UNZIP_NOT_EXTRACTING = frozenset({"-d", "-l", "-t", "-v", "-Z", "-p", "-z", "-c"})
-
-
-def _extracts_here(cmd: SimpleCommand) -> bool:
-    """``cmd`` extracts an archive into the working directory: ``tar x`` without ``-C``,
-    ``unzip`` without ``-d`` (not a listing, a test or a print to standard output)."""
-    words = [w.shown for w in cmd.words[1:]]
-    if cmd.program in _TARS and words:
-        extracting = "x" in words[0].lstrip("-") if not words[0].startswith("--") else False
-        extracting = extracting or any(
-            w in ("--extract", "--get") or (w.startswith("-") and not w.startswith("--")
-                                            and "x" in w[1:]) for w in words)
-        return extracting and not any(
-            w in ("-C", "--directory") or w.startswith(("--directory=", "-C"))
-            or (w.startswith("-") and not w.startswith("--") and "C" in w[1:]) for w in words)
-    if cmd.program == "unzip":
-        return not any(w in _UNZIP_NOT_EXTRACTING or w.startswith("-d") for w in words)
-    return False
-
-
 def holds_start_up_files(path: str, ctx: Context) -> bool:
     """``path`` is a directory that start-up files lie in, below it or one level down: an
     account's home itself (``~/.bashrc``), ``~/.config`` (fish, systemd, autostart), ``/etc``
     or ``/``. Entries written into it under names the line does not show (an archive
-    extracted there, a tree synced there) may be one of them."""
+    extracted there, a tree synced there) may be one of them. So may any directory below
+    ``~/.config``: an application's own (``~/.config/nvim/init.lua``, ``~/.config/git/config``)
+    holds what it loads and runs when it starts."""
     base = path.rstrip("/") or "/"
     homes = {ctx.home, "/root"}
     if base in homes or _account_home(base):
         return True
     home = next((h for h in homes if under(base, h)), None) or _home_of(base, ctx)
+    if home is not None and under(base, f"{home}/.config"):
+        return True
     if home is not None and any(under(f"{home}/{name}", base) for name in _HOME_PERSISTENCE):
         return True
     return any(under(name, base) for name in _SYSTEM_PERSISTENCE)
@@ -164,7 +149,7 @@ class WritePersistence(Validator):
     id = "CG-FS-002"
 
     def shapes(self, program: str | None) -> int:
-        if program == "crontab" or unknown_program(program):
+        if program == "crontab" or unknown_program(program) or program in EXTRACTORS:
             return sh.ANY  # an unknown program's -o FILE: see unknown_outputs
         return write_shapes(program)
 
@@ -179,7 +164,7 @@ class WritePersistence(Validator):
                 return Verdict.deny(self.id, f"{cmd.program}, a program the catalog does not "
                                     f"know, is told to write its output to {path}, which runs, "
                                     "grants access or holds a key", hint="edit it by hand")
-        if _extracts_here(cmd) and not under(ctx.cwd, ctx.workspace) and (
+        if extracts_here(cmd) and not under(ctx.cwd, ctx.workspace) and (
                 holds_start_up_files(ctx.cwd, ctx)):  # cd ~ && tar xf x.tar
             return Verdict.deny(self.id, f"{cmd.program} extracts entries it does not name into "
                                 f"{ctx.cwd}, where one may replace a start-up file that runs "

@@ -37,6 +37,9 @@ class Options:
         return tuple(w.shown for w in self.operands)
 
 
+# ``-XVALUE`` whose letters are literal and whose value starts with a quote or an expansion
+# (``-C$HOME``, ``-o"$OUT"``): options, the rest their glued value.
+_LITERAL_SHORT = lazy_pattern(r"^-[A-Za-z0-9]+(?=[$\"'])")
 # ``--name=VALUE`` whose name is literal: an option even when its value is only known at run
 # time (``--directory=$HOME``).
 _LITERAL_LONG_NAME = lazy_pattern(r"^--[A-Za-z0-9][\w-]*=")
@@ -60,7 +63,11 @@ def parse_options(words: Sequence[Word], *, aliases: Mapping[str, str] = _NO_ALI
         word = words[i]
         text = word.shown
         i += 1
-        if ended or len(text) < 2 or text[0] != "-" or (
+        head = _LITERAL_SHORT.match(text) if word.value is None and not ended else None
+        if head is not None:  # -C$HOME, -o"$OUT": the option letters are as written
+            i = _short(text, words, i, aliases=aliases, takes_value=takes_value, flags=flags,
+                       values=values, letters=len(head.group(0)))
+        elif ended or len(text) < 2 or text[0] != "-" or (
                 word.value is None and not _LITERAL_LONG_NAME.match(text)):
             operands.append(word)
         elif text == "--":
@@ -94,9 +101,12 @@ def _abbreviated(name: str, aliases: Mapping[str, str], takes_value: frozenset[s
 
 
 def _short(text: str, words: Sequence[Word], i: int, *, aliases: Mapping[str, str],
-           takes_value: frozenset[str], flags: set[str], values: dict[str, list[str]]) -> int:
-    """A cluster of short options (``-rf``, ``-ofile``); returns the index of the next word."""
-    for pos in range(1, len(text)):
+           takes_value: frozenset[str], flags: set[str], values: dict[str, list[str]],
+           letters: int | None = None) -> int:
+    """A cluster of short options (``-rf``, ``-ofile``); returns the index of the next word.
+    ``letters``: how many characters of ``text`` are written as they are (the rest comes
+    from an expansion and can only be a glued value)."""
+    for pos in range(1, len(text) if letters is None else letters):
         letter = text[pos]
         canon = aliases.get(letter, letter)
         flags.add(canon)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.records import replace
-from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.paths import resolve, under
 
@@ -85,8 +85,19 @@ def work_tree(cmd: SimpleCommand, ctx: Context) -> str | None:
                 return None
             here = path
         elif option in ("--work-tree", "GIT_WORK_TREE"):
-            tree, given = path, True
+            tree, given = _tilde_reading(word, here, ctx) or path, True
     return tree if given else here
+
+
+def _tilde_reading(word: Word, here: str, ctx: Context) -> str | None:
+    """``--work-tree=~/x``: bash leaves a tilde after ``=`` alone outside assignments, zsh
+    (``magic_equal_subst``) and a wrapper that hands the text to a shell expand it; the home
+    reading is the stricter one. None when the word has no such tilde."""
+    value = word.value
+    if value is None or not value.startswith("~") or TILDE in word.expansions:
+        return None
+    return resolve(Word(value, value, expansions=frozenset({TILDE})),
+                   replace(ctx, cwd=here)).path
 
 
 @register

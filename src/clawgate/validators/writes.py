@@ -208,6 +208,28 @@ def _git(args: tuple[Word, ...]) -> Iterator[Word]:
             yield word
 
 
+_PAX_VALUED = frozenset({"-s", "-f", "-o", "-x", "-b", "-B", "-G", "-T", "-U", "-p"})
+
+
+def _pax(args: tuple[Word, ...]) -> Iterator[Word]:
+    """``pax -r -s /OLD/NEW/`` writes each entry under the name the substitution gives it:
+    a NEW that is a path of its own (``,^,/root/,``) is where the entries land; ``pax -rw
+    SRC... DIR`` copies into its last operand."""
+    values = [w.shown for w in args]
+    for i, value in enumerate(values):
+        given = value[2:] if value.startswith("-s") and len(value) > 2 else (
+            values[i + 1] if value == "-s" and i + 1 < len(values) else "")
+        fields = given[1:].split(given[0]) if len(given) > 1 else []
+        if len(fields) > 1 and fields[1].startswith(("/", "~")):
+            yield Word(fields[1], fields[1])
+    cluster = "".join(v[1:] for v in values if v.startswith("-") and not v.startswith("--"))
+    operands = [w for i, w in enumerate(args) if not w.shown.startswith("-") and not (
+        i > 0 and values[i - 1] in _PAX_VALUED)]
+    if "r" in cluster and "w" in cluster and len(operands) > 1:
+        yield operands[-1]
+
+
 _HANDLERS: dict[str, Callable[[tuple[Word, ...]], Iterator[Word]]] = {
     "dd": _dd, "tar": _tar, "bsdtar": _tar, "gtar": _tar, "find": _find, "git": _git,
+    "pax": _pax,
 }
