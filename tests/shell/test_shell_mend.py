@@ -96,7 +96,6 @@ def test_redirection_first_attacks_stay_caught(first: str, usual: str) -> None:
     "<<EOF $(echo cat)\nhello\nEOF",  # a substitution for a name: beyond the small lexer
     "<<EOF FOO=1 cat\nhello\nEOF",  # an assignment after a redirection: bashlex reads a word
     "(<<EOF cat)\nhello\nEOF",  # tree-sitter cannot read it written again either
-    "<<EOF >out.txt\nhello\nEOF",  # no command name at all
 ])
 def test_what_is_not_read_again_is_never_allowed(line: str) -> None:
     assert Engine().check(line, cwd="/tmp/workspace").outcome is not ALLOW

@@ -64,6 +64,8 @@ def _read_line(line: str) -> ParsedLine:
     parsed = parse_tree(line)
     if parsed.has_error and "<<" in line:
         parsed = _bodies_closed(line) or parsed
+    if (parsed.has_error or parsed.written is None) and line.lstrip(" \t").startswith("<<"):
+        parsed = _heredoc_first(line) or parsed  # tree-sitter never reads this one right
     if parsed.has_error and "(" in line:
         return _without_zsh_qualifiers(line) or parsed
     return parsed
@@ -80,6 +82,17 @@ def _bodies_closed(line: str) -> ParsedLine | None:
         return None
     parsed = parse_tree(closed)
     return None if parsed.has_error else parsed
+
+
+def _heredoc_first(line: str) -> ParsedLine | None:
+    """The reading of a line whose first command is a here-document alone (``heredoclead``),
+    its bodies closed as bash closes them at the end of the text; None if none."""
+    from clawgate.shell.heredocend import close_bodies
+    from clawgate.shell.heredoclead import read_lead, starts_with_heredoc
+
+    if not starts_with_heredoc(line):
+        return None
+    return read_lead(close_bodies(line) or line)
 
 
 def _without_zsh_qualifiers(line: str) -> ParsedLine | None:
