@@ -9,7 +9,7 @@ at the end, in the order bash would, gives the parsers the reading bash makes.
 
 from __future__ import annotations
 
-from clawgate.shell.quoting import HEREDOC
+from clawgate.shell.quoting import HEREDOC, read_bodies
 
 MAX_PENDING = 64  # here-documents closed at the end of one line, at most
 
@@ -56,24 +56,8 @@ def unclosed(line: str) -> list[str]:
                 i = found.end()
                 continue
         elif ch == "\n" and pending:
-            i, pending = _read_bodies(line, i + 1, pending)
+            i, pending = read_bodies(line, i + 1, pending)
             continue
         i += 1
     return pending if not quote else []
 
-
-def _read_bodies(line: str, start: int, delimiters: list[str]) -> tuple[int, list[str]]:
-    """From ``start`` (after the newline that bodies follow): where the text goes on, and the
-    delimiters whose bodies the text ended inside of."""
-    position = start
-    for index, delimiter in enumerate(delimiters):
-        while True:
-            if position >= len(line):
-                return len(line), delimiters[index:]
-            end = line.find("\n", position)
-            end = len(line) if end < 0 else end
-            done = line[position:end].strip("\t") == delimiter
-            position = end + 1
-            if done:
-                break
-    return min(position, len(line)), []

@@ -91,16 +91,24 @@ def single_quoted(line: str) -> list[tuple[int, int]]:
 
 def after_bodies(line: str, start: int, delimiters: list[str]) -> int:
     """Where the line goes on after the here-document bodies that start at ``start``."""
+    return read_bodies(line, start, delimiters)[0]
+
+
+def read_bodies(line: str, start: int, delimiters: list[str]) -> tuple[int, list[str]]:
+    """From ``start`` (after the newline that bodies follow): where the line goes on, and the
+    delimiters whose bodies the line ends inside of (bash closes those at the end of input)."""
     position = start
-    for delimiter in delimiters:
-        while position < len(line):
+    for index, delimiter in enumerate(delimiters):
+        while True:
+            if position >= len(line):
+                return len(line), delimiters[index:]
             end = line.find("\n", position)
             end = len(line) if end < 0 else end
             done = line[position:end].strip("\t") == delimiter
             position = end + 1
             if done:
                 break
-    return min(position, len(line))
+    return min(position, len(line)), []
 
 
 def _closing_quote(line: str, start: int, ansi: bool) -> int:
