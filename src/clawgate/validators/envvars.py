@@ -110,10 +110,37 @@ class CodeLoadingVariable(Validator):
         for name, value in assignments(cmd):
             if name in _PROMPTS and value.value is not None and _inert_prompt(value.value):
                 continue  # PS4='+ ${BASH_SOURCE}:${LINENO}: ': text and variables only
+            if name in _PRELOADS and installed_libraries(value):
+                return Verdict.ask(self.id, f"{name} loads a library of the system into every "
+                                   "program started after it", hint=f"do not set {name}")
             if name in _LOADERS or name.startswith("BASH_FUNC_"):
                 return Verdict.deny(self.id, f"{name} makes programs load or run other code",
                                     hint=f"do not set {name}")
         return NO_OPINION
+
+
+# Variables whose value is a list of libraries loaded into every program.
+_PRELOADS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
+# Where only the system's package manager (root) installs libraries.
+_SYSTEM_LIBRARY = lazy_pattern(
+    r"^/(?:usr/)?lib(?:32|64|x32)?/[\w./+-]+\.(?:so|dylib)(?:\.[\d.]+)?$")
+# A toolchain asked where its own library is (``$(g++ --print-file-name=libstdc++.so)``,
+# ``$(clang -print-file-name=libclang_rt.asan-x86_64.so)``): a file it installed.
+_TOOLCHAIN_LIBRARY = lazy_pattern(
+    r"^\$\((?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-[\d.]+)? +-?-print-file-name="
+    r"[\w.+-]+\.(?:so|dylib)(?:\.[\d.]+)?\)$")
+
+
+def installed_libraries(value: Word) -> bool:
+    """Every entry of a preload list is a library the system installed: a literal path under
+    ``/usr/lib`` or ``/lib`` (where only root installs), or the path a compiler prints for its
+    own library. Such a preload adds no code of the line's choosing (sanitizer runtimes,
+    ``libstdc++``); a library from anywhere else, or a value known only at run time, may."""
+    text = value.text.strip('"')
+    entries = [e for e in re.split(r"[: ]", text) if e] if "$(" not in text else [text]
+    return bool(entries) and all(
+        (_SYSTEM_LIBRARY.match(e) and ".." not in e) or _TOOLCHAIN_LIBRARY.match(e)
+        for e in entries)
 
 
 @register
