@@ -17,6 +17,11 @@ _MAX_PIECES = 16  # pieces judged per line; the rest are not (each is a whole ch
 _MAX_CHARS = 4096  # longer pieces are judged by their first characters
 
 
+# A Markdown task list item's mark (``- [ ] run the tests``, ``* [x] docs``), the checklist of
+# a commit message or a pull request's body: its text is judged without it. Read as a command,
+# the mark is a glob for a program name (``[x]``: the file ``x``), which only hiding needs.
+_TASK_MARK = re.compile(r"^([ \t]*)[-*+] \[[ xX]\][ \t]*", re.M)
+
 COMMENT = "a comment"
 BODY = "a here-document body"
 
@@ -26,8 +31,8 @@ def set_aside(parsed: ParsedLine) -> tuple[tuple[str, str], ...]:
     here-document bodies of ``parsed``, each text once, in order, those holding more than
     blanks."""
     pieces = [(COMMENT, comment.lstrip("#").strip()) for comment in parsed.comments]
-    pieces += [(BODY, redirect.heredoc.strip()) for cmd in parsed.commands
-               for redirect in cmd.redirects if redirect.heredoc]
+    pieces += [(BODY, _TASK_MARK.sub(r"\1", redirect.heredoc).strip())
+               for cmd in parsed.commands for redirect in cmd.redirects if redirect.heredoc]
     seen: dict[str, str] = {}
     for kind, piece in pieces:
         if piece and piece[:_MAX_CHARS] not in seen:
