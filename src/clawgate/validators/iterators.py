@@ -3,15 +3,26 @@
 
 from __future__ import annotations
 
+import shlex
+
 from clawgate.decision import NO_OPINION, Outcome, Verdict
+from clawgate.protectedpaths import holds_protected, protected_reason
 from clawgate.records import replace
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.shell.xargsfeed import find_roots, only_directories
 from clawgate.validators.argv import command_start, inner, joined_code, option_values, opts
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.findexpr import expression_of
+from clawgate.validators.findreach import protected_found
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.shells import shell_call
-from clawgate.validators.xargsfeed import fed_lines, found_lines, here_items, parallel_lines
+from clawgate.validators.xargsfeed import (
+    fed_lines,
+    found_lines,
+    here_items,
+    item_lines,
+    parallel_lines,
+)
 
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
@@ -97,15 +108,43 @@ def _as_directories(template: SimpleCommand) -> SimpleCommand:
 
 def _rooted(cmd: SimpleCommand, templates: list[SimpleCommand], ctx: Context) -> list[str]:
     """Each template with ``{}`` put in as an item under each of find's starting points that
-    lies outside the workspace (``find ~/.ssh -exec cat {} +`` reads ``~/.ssh/"$ITEM"``).
-    Inside it, the template's own ``{}``, a path of the workspace, says as much."""
+    lies outside the workspace (``find ~/.ssh -exec cat {} +`` reads ``~/.ssh/"$ITEM"``), or
+    inside it in a protected path or a directory that holds one by name (``find .git/hooks
+    -exec cp x {} +`` writes ``.git/hooks/"$ITEM"``). Anywhere else in the workspace, the
+    template's own ``{}``, a path of the workspace, says as much."""
     roots = find_roots(cmd.words)
     if roots is None:
         return []
-    outside = [r for r in roots if not _in_workspace(r, ctx)]
+    outside = [r for r in roots if not _in_workspace(r, ctx) or _protected_root(r, ctx)]
     directories = only_directories(cmd.words)
-    return [line for t in templates if _holds_placeholder(t)
-            for line in found_lines(t.words, outside, directories)]
+    lines = [line for t in templates if _holds_placeholder(t)
+             for line in found_lines(t.words, outside, directories)]
+    inside = [r for r in roots if r not in outside]
+    if not inside or directories or not any(_holds_placeholder(t) for t in templates):
+        return lines
+    expression = expression_of([w.shown for w in cmd.words[1:]])
+    for root in inside:
+        value = root.strip("'")
+        path = resolve(Word(value, value), ctx).path
+        if path is None:
+            continue
+        found = protected_found(value, path, expression, _FIND_EXEC, ctx.workspace,
+                                ctx.protected)
+        items = [shlex.quote(p) for p in found]
+        lines += [line for t in templates if _holds_placeholder(t)
+                  for line in item_lines(t.words, items)]
+    return lines
+
+
+def _protected_root(root: str, ctx: Context) -> bool:
+    """A starting point that is a protected path, or a directory holding one by name
+    (``.github`` holds ``.github/workflows``); the workspace itself is neither."""
+    value = root.strip("'")
+    path = resolve(Word(value, value), ctx).path
+    if path is None or path == ctx.workspace:
+        return False
+    return (protected_reason(path + "/_", ctx.workspace, ctx.protected) is not None
+            or holds_protected(path, ctx.workspace) is not None)
 
 
 def _in_workspace(root: str, ctx: Context) -> bool:

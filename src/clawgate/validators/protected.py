@@ -18,7 +18,7 @@ from clawgate.protectedpaths import (
     protected_reason,
 )
 from clawgate.records import replace
-from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
@@ -92,6 +92,9 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
             if why is not None:
                 return spelled, why
         if path is None:
+            found = _unknown_below(word, ctx)
+            if found is not None:
+                return found
             continue
         why = _pattern_holds(path, ctx)  # git apply --include='.github/*': git's own pattern
         if why is not None:
@@ -116,6 +119,23 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
             inside = path.startswith(ctx.workspace.rstrip("/") + "/")
             return path, f"{path[len(ctx.workspace.rstrip('/')) + 1:] if inside else path} {why}"
     return _linked_source(cmd, ctx) if _links(cmd) else None
+
+
+def _unknown_below(word: Word, ctx: Context) -> tuple[str, str] | None:
+    """(directory, why) when a path known only at run time (``.git/hooks/$H``,
+    ``.github/workflows/"${N}.yml"``, ``.github/$F``) lies below a literal directory that is
+    protected, or holds a protected path the rest may name (a value may hold ``/``)."""
+    text = ansi_c_decoded(word.text).replace('"', "").replace("'", "")
+    cut = min((i for i in (text.find("$"), text.find("`")) if i >= 0), default=-1)
+    folder = text[:cut].rpartition("/")[0] if cut > 0 else ""
+    if not folder or _PATTERN_CHARS & set(folder) or (folder.startswith("~") and not (
+            folder == "~" or folder.startswith("~/"))):
+        return None
+    folder = ctx.home + folder[1:] if folder.startswith("~") else folder
+    path = os.path.normpath(os.path.join(ctx.cwd, folder))
+    why = protected_reason(path + "/_", ctx.workspace, ctx.protected) or holds_protected(
+        path, ctx.workspace)
+    return (path, why) if why is not None else None
 
 
 def _pattern_holds(path: str, ctx: Context) -> str | None:

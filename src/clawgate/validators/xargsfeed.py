@@ -35,9 +35,14 @@ def found_lines(template: tuple[Word, ...], roots: list[str], directories: bool)
     (``ROOT/"$XARGS_ITEM"``, with a trailing ``/`` when find hands on directories only):
     ``find ~/.ssh -exec cat {} +`` reads ``~/.ssh/"$XARGS_ITEM"``."""
     tail = "/" if directories else ""
-    items = [f"{root.rstrip('/')}/{ITEM}{tail}" for root in roots[:MAX_ITEMS]]
+    return item_lines(template, [f"{root.rstrip('/')}/{ITEM}{tail}" for root in roots])
+
+
+def item_lines(template: tuple[Word, ...], items: list[str]) -> list[str]:
+    """The command line once per item, the item put in for ``{}`` (shell text: quote a
+    literal path before)."""
     return [" ".join(_put(w, "{}/" if w.value == "{}/" else "{}", item) for w in template)
-            for item in items]
+            for item in items[:MAX_ITEMS]]
 
 
 def _put(word: Word, token: str, item: str) -> str:
