@@ -36,6 +36,7 @@ from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.setaside import COMMENT, set_aside, trailing_comment
+from clawgate.shell.standins import stand_in_readings
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.lineshapes import LineDispatch
@@ -69,6 +70,7 @@ class _Run:
     misparsing: bool = False
     seen: dict[tuple[str, bool, str], int] = field(default_factory=dict)  # least depth checked at
     aside: bool = False  # text set aside as no command: an unknown first word makes it prose
+    reading: bool = False  # a stand-in reading of the line (shell/standins.py): none of its own
 
     def add(self, verdict: Verdict, about: str) -> None:
         if verdict.outcome is Outcome.PASSTHROUGH:
@@ -296,6 +298,8 @@ class Engine:
                                                                    frozenset())
         if depth >= MAX_NESTING:
             exact = fed = frozenset()  # no resolved reading is checked: nothing gives way to it
+        elif resolve and not depth and not run.reading:  # $CC --version, CC from the user
+            exact |= self._stand_ins(parsed, ctx, run)
         moved = _moved(parsed, ctx) if _may_move(line) else None
         for index, cmd in enumerate(parsed.commands):
             for where in moved.get(index, (ctx,)) if moved else (ctx,):
@@ -308,6 +312,30 @@ class Engine:
         elif resolved is None:
             for cmd in respelled(parsed):  # \d\d \o\f=/dev/sda: as dd of=/dev/sda too
                 self._check_command(cmd, ctx, run, depth)
+
+    def _stand_ins(self, parsed: ParsedLine, ctx: Context, run: _Run) -> frozenset[int]:
+        """The commands whose program is a variable the line never sets, when the line reads
+        ALLOW with every stand-in program in its place (``shell/standins.py``): their asks
+        that only say the program is known at run time give way. The readings are checked
+        under a bound of their own; past it, or at the first reading that is not ALLOW,
+        nothing gives way (and nothing of the readings is added: ASK stays ASK)."""
+        indexes, readings = stand_in_readings(parsed)
+        if not readings:
+            return indexes
+        try:
+            with bounded(Budget(self._bounds[0] // 4, self._bounds[1] / 4)):
+                for reading in readings:
+                    alone = _Run(reading=True)
+                    self._check_line(reading, ctx, alone, depth=0)
+                    if alone.misparsing or strictest(alone.verdicts) > Outcome.ALLOW:
+                        return frozenset()
+        except OverBudget:
+            return frozenset()
+        for index in sorted(indexes):
+            run.trace.append(TraceEntry(parsed.commands[index].text, "CG-INJ-001",
+                                        Outcome.PASSTHROUGH, "gives way: the line is ALLOW "
+                                        f"with any of {len(readings)} stand-in programs"))
+        return indexes
 
     def _line_checks(self, line: str, ctx: Context, run: _Run,
                      resolve: bool, depth: int = 0) -> ParsedLine | None:
