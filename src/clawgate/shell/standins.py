@@ -65,10 +65,17 @@ def environment_name(word: m.Word) -> str | None:
     return None if found is None else found.group(2) or found.group(3)
 
 
-def stand_in_readings(parsed: m.ParsedLine) -> tuple[frozenset[int], tuple[str, ...]]:
+Readings = tuple[frozenset[int], tuple[str, ...], tuple[str, ...]]
+NO_READINGS: Readings = (frozenset(), (), ())
+
+
+def stand_in_readings(parsed: m.ParsedLine) -> Readings:
     """The indexes (in ``parsed.commands``) of the commands whose program is a variable the
-    line never sets, and the line read with each of ``STAND_INS`` in its place; nothing when
-    there is no such command, or a command's program is known only at run time otherwise."""
+    line never sets; the line read with each of ``STAND_INS`` in its place; and, for each,
+    those commands alone (one a line) so read, a cheaper first look (what a command's words
+    do with a stand-in rarely depends on the rest of the line; where it does, the look alone
+    can only keep an ask the whole reading would lift). Nothing when there is no such
+    command, or a command's program is known only at run time otherwise."""
     chosen: dict[int, str] = {}
     for index, cmd in enumerate(parsed.commands):
         word = cmd.name_word
@@ -77,18 +84,20 @@ def stand_in_readings(parsed: m.ParsedLine) -> tuple[frozenset[int], tuple[str, 
             continue
         name = environment_name(word)
         if name is None:
-            return frozenset(), ()  # its program is the line's choice, or a path: it asks
+            return NO_READINGS  # its program is the line's choice, or a path: it asks
         chosen[index] = name
     if len(set(chosen.values())) != 1 or _set_on_line(parsed, chosen):
-        return frozenset(), ()
+        return NO_READINGS
     spans = _name_spans(parsed, chosen)
     if spans is None:
-        return frozenset(), ()
+        return NO_READINGS
     src = parsed.source.encode("utf-8", "surrogateescape")
     programs = STAND_INS
     if any(not parsed.commands[i].words[0].text.startswith('"') for i in chosen):
         programs = (*programs, "")  # unset: $X rm -rf ~ runs rm
-    return frozenset(chosen), tuple(_put_in(src, spans, program) for program in programs)
+    alone = [(src[a:b], [(start - a, end - a)]) for (a, b), (start, end) in spans]
+    return (frozenset(chosen), tuple(_put_in(src, [s for _, s in spans], p) for p in programs),
+            tuple("\n".join(_put_in(text, at, p) for text, at in alone) for p in programs))
 
 
 def _set_on_line(parsed: m.ParsedLine, chosen: dict[int, str]) -> bool:
@@ -112,9 +121,12 @@ def _set_on_line(parsed: m.ParsedLine, chosen: dict[int, str]) -> bool:
     return False
 
 
-def _name_spans(parsed: m.ParsedLine, chosen: dict[int, str]) -> list[tuple[int, int]] | None:
-    """Where each chosen command's name word stands in the line (bytes), or None when one
-    cannot be found where the command's text says it is."""
+Span = tuple[int, int]
+
+
+def _name_spans(parsed: m.ParsedLine, chosen: dict[int, str]) -> list[tuple[Span, Span]] | None:
+    """Where each chosen command's text and its name word stand in the line (bytes), or None
+    when one cannot be found where the command's text says it is."""
     src = parsed.source.encode("utf-8", "surrogateescape")
     spans = []
     for index in chosen:
@@ -133,11 +145,12 @@ def _name_spans(parsed: m.ParsedLine, chosen: dict[int, str]) -> list[tuple[int,
         found = text.find(word, cursor)
         if found < 0:
             return None
-        spans.append((cmd.offset + found, cmd.offset + found + len(word)))
-    return sorted(spans)
+        spans.append(((cmd.offset, cmd.offset + len(text)),
+                      (cmd.offset + found, cmd.offset + found + len(word))))
+    return sorted(spans, key=lambda span: span[1])
 
 
-def _put_in(src: bytes, spans: list[tuple[int, int]], program: str) -> str:
+def _put_in(src: bytes, spans: list[Span], program: str) -> str:
     out: list[bytes] = []
     position = 0
     for start, end in spans:
