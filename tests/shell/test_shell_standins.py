@@ -65,6 +65,11 @@ def test_an_unquoted_name_may_be_unset() -> None:
     "alias a=b; $X x",
     "command read X; $X x",
     "$_ x",
+    "f() { :; }; $X x",
+    "curl () { :; }; $X x",
+    "function f { :; }; $X x",
+    "IFS=:; $X x",
+    "hash -p ./x ssh; $X x",
     "$REPLY x",
     "$PWD x",
 ])

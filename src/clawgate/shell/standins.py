@@ -16,7 +16,9 @@ directory a variable names (``"$D/tool"``): that file's identity is the director
 the environment may place anywhere, a scratch or home directory where anyone may have
 written it (the engine asks about programs run from there, CG-IDENT-001). A line with two
 different such variables keeps its ask (their combinations are not enumerated), as does one
-that may set names in ways not read here (``source``, ``eval``, ``trap``, ``alias``...).
+that may set names in ways not read here (``source``, ``eval``, ``trap``, ``alias``...),
+defines a function (a reading would call it in place of the stand-in of that name) or sets
+``IFS``.
 """
 
 from __future__ import annotations
@@ -53,8 +55,11 @@ STAND_INS: tuple[str, ...] = (
 _PLAIN_REFERENCE = lazy_pattern(r'(")?\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})(?(1)")')
 # What may set any name, or change what the words mean: not read here.
 _SETS_ANY = frozenset({"source", ".", "eval", "trap", "alias", "builtin", "command", "enable",
-                       "coproc", "exec", "wait"})
+                       "coproc", "exec", "wait", "hash"})
 _FD_NAME = lazy_pattern(r"\{[A-Za-z_]\w*\}[<>]")  # exec {fd}>file sets $fd
+# A function defined on the line (a reading would call it in place of the stand-in it is
+# named after: ``curl() { :; }``), or IFS set (the line decides how the value splits).
+_SHAPES_READING = lazy_pattern(r"\bfunction\s|[^\s|&;<>()$`\\\"']\s*\(\s*\)|\bIFS\b")
 
 
 def environment_name(word: m.Word) -> str | None:
@@ -105,7 +110,7 @@ def _set_on_line(parsed: m.ParsedLine, chosen: dict[int, str]) -> bool:
     the very command it names, whose words bash expands before it assigns), declared, read,
     a loop's, set by the shell itself (``shell/clobbers.py``), or anything may be set."""
     name = next(iter(chosen.values()))
-    if _FD_NAME.search(parsed.source):
+    if _FD_NAME.search(parsed.source) or _SHAPES_READING.search(parsed.source):
         return True
     named = clobbers.clobbered(parsed)
     if name in named or clobbers.EVERY in named:
