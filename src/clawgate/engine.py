@@ -36,6 +36,7 @@ from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.setaside import COMMENT, set_aside, trailing_comment
+from clawgate.shell.standins import NO_READINGS, Readings, stand_in_readings
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.lineshapes import LineDispatch
@@ -69,6 +70,7 @@ class _Run:
     misparsing: bool = False
     seen: dict[tuple[str, bool, str], int] = field(default_factory=dict)  # least depth checked at
     aside: bool = False  # text set aside as no command: an unknown first word makes it prose
+    reading: bool = False  # a stand-in reading of the line (shell/standins.py): none of its own
 
     def add(self, verdict: Verdict, about: str) -> None:
         if verdict.outcome is Outcome.PASSTHROUGH:
@@ -296,11 +298,20 @@ class Engine:
                                                                    frozenset())
         if depth >= MAX_NESTING:
             exact = fed = frozenset()  # no resolved reading is checked: nothing gives way to it
+        # $CC --version, CC from the user: read with stand-ins after the other commands, and
+        # only when nothing has asked yet (else the line asks whatever the readings say)
+        readings = stand_in_readings(parsed) if resolve and not depth and not run.reading \
+            else NO_READINGS
+        later = readings[0] if readings[1] else frozenset()
+        first = min(later, default=-1)
         moved = _moved(parsed, ctx) if _may_move(line) else None
-        for index, cmd in enumerate(parsed.commands):
+        for index in range(len(parsed.commands)) if not later else (
+                *(i for i in range(len(parsed.commands)) if i not in later), *sorted(later)):
+            if index == first and not run.misparsing and strictest(run.verdicts) <= Outcome.ALLOW:
+                exact |= self._stand_ins(parsed, ctx, run, readings)
             for where in moved.get(index, (ctx,)) if moved else (ctx,):
-                self._check_command(cmd, where, run, depth, exact=index in exact,
-                                    fed=index in fed)
+                self._check_command(parsed.commands[index], where, run, depth,
+                                    exact=index in exact, fed=index in fed)
         if not resolve:
             return
         if resolved is not None and depth < MAX_NESTING:  # x=/; rm -rf "$x": as rm -rf / too
@@ -308,6 +319,31 @@ class Engine:
         elif resolved is None:
             for cmd in respelled(parsed):  # \d\d \o\f=/dev/sda: as dd of=/dev/sda too
                 self._check_command(cmd, ctx, run, depth)
+
+    def _stand_ins(self, parsed: ParsedLine, ctx: Context, run: _Run,
+                   found: Readings) -> frozenset[int]:
+        """The commands whose program is a variable the line never sets (``found``: they, and
+        they and the line read with each stand-in program in their place,
+        ``shell/standins.py``), when every reading is ALLOW: their asks that only say the
+        program is known at run time give way. The readings are checked under a bound of
+        their own; past it, or at the first reading that is not ALLOW, nothing gives way (and
+        nothing of the readings is added: ASK stays ASK). The commands alone first: cheaper,
+        and most lines fail there."""
+        indexes, readings, alone = found
+        try:
+            with bounded(Budget(self._bounds[0] // 4, self._bounds[1] / 4)):
+                for reading in (*alone, *readings):
+                    judged = _Run(reading=True)
+                    self._check_line(reading, ctx, judged, depth=0)
+                    if judged.misparsing or strictest(judged.verdicts) > Outcome.ALLOW:
+                        return frozenset()
+        except OverBudget:
+            return frozenset()
+        for index in sorted(indexes):
+            run.trace.append(TraceEntry(parsed.commands[index].text, "CG-INJ-001",
+                                        Outcome.PASSTHROUGH, "gives way: the line is ALLOW "
+                                        f"with any of {len(readings)} stand-in programs"))
+        return indexes
 
     def _line_checks(self, line: str, ctx: Context, run: _Run,
                      resolve: bool, depth: int = 0) -> ParsedLine | None:

@@ -18,6 +18,8 @@ from clawgate.decision import Outcome
     ("compgen -A export", "CG-EXPO-001"),
     ('for v in $(compgen -e); do echo "$v=${!v}"; done', "CG-EXPO-001"),
     ("env -u X", "CG-EXPO-001"),
+    ("env -i --debug", "CG-EXPO-001"),
+    ("env --nu", "CG-EXPO-001"),  # --null abbreviated, as GNU getopt takes it
     ("export -p", "CG-EXPO-001"),
     ("export", "CG-EXPO-001"),
     ("declare -x", "CG-EXPO-001"),
@@ -67,6 +69,11 @@ def test_exposure_asks(line: str, rule: str) -> None:
     'compgen -W "start stop" st',
     "env FOO=1 make",
     "env -u GITHUB_ACTIONS make test",
+    "env --version",  # prints its version and exits
+    "env --help",
+    "env --vers",
+    "env --show-stats",  # an option env does not know: an error, nothing printed
+    "env --ig",  # ambiguous (--ignore-environment, --ignore-signal): an error
     "export NODE_ENV=production",
     "declare -p PATH",
     "set -euo pipefail",

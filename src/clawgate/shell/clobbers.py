@@ -46,13 +46,15 @@ _NAME = lazy_pattern(r"[A-Za-z_]\w*")
 _QUOTING = lazy_pattern(r"[\"'\\]")
 
 
-def clobbered(parsed: m.ParsedLine, *, stages: bool = True) -> frozenset[str]:
+def clobbered(parsed: m.ParsedLine, *, stages: bool = True,
+              loops: bool = True) -> frozenset[str]:
     """Names whose values are never taken as known on this line (``EVERY`` among them: none
     is). ``stages=False``: a name a pipeline stage assigns is not among them for that alone
-    (the caller keeps such a value to its stage, which runs in a subshell of its own)."""
+    (the caller keeps such a value to its stage, which runs in a subshell of its own).
+    ``loops=False``: nor a loop's variable for being one (the caller reads the loop)."""
     source = parsed.source
     names = set(DYNAMIC)
-    if "for" in source or "select" in source:  # the loop words, before a scan from each \b
+    if loops and ("for" in source or "select" in source):  # the loop words, before a scan
         names |= set(_LOOP_VAR.findall(source))
     if parsed.shape is not None and "coproc" in source:
         # a coproc before a compound command, blanked for tree-sitter (``prefixed.py``): its

@@ -16,6 +16,7 @@ from clawgate.shell.clobbers import EVERY, clobbered
 from clawgate.shell.envsplit import env_split
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context, LineValidator, Validator, register
+from clawgate.validators.cwdnames import harmless_here, name_patterns
 from clawgate.validators.escapes import FRONTENDS
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.payloads import payload_verdict
@@ -287,7 +288,9 @@ class RuntimeTarget(LineValidator):
     line runs. ASK. A variable set earlier on the line (literally, or to a ``mktemp`` result),
     a loop variable over workspace paths, the files a CI runner hands a step
     (``$GITHUB_OUTPUT``) and a name under a literal workspace directory (``build/$name``) are
-    known enough; a ``read`` variable is what some input says, known only at run time.
+    known enough; a ``read`` variable is what some input says, known only at run time. So is
+    one name in the command's directory (``"$(basename "$f").sha256"`` in a loop over
+    literal words and globs, ``validators/cwdnames.py``): never ``..`` nor a protected name.
 
     A process substitution (``tee >(cat >&2)``) is a pipe into a command the line judges.
 
@@ -304,6 +307,7 @@ class RuntimeTarget(LineValidator):
                 for c in parsed.commands)):
             return NO_OPINION
         known: set[str] | None = None
+        where: dict[int, tuple[str, ...]] | None = None
         for cmd in parsed.commands:
             for word in content_targets(cmd):
                 if word.value is not None or _process_substitution(word):
@@ -314,9 +318,23 @@ class RuntimeTarget(LineValidator):
                 if known is None:
                     known = _known_names(parsed, ctx)
                 if not shell or _unknowable(word, known):
+                    patterns = name_patterns(word, cmd, parsed) if shell else ()
+                    if patterns:
+                        where = _directories(parsed, ctx) if where is None else where
+                        if harmless_here(patterns, where.get(id(cmd), ()), ctx):
+                            continue  # "$(basename "$f").sha256": one name, here
                     return Verdict.ask(self.id, f"writes to {word.text}, known only when the "
                                        "line runs", hint="write to a literal path")
         return NO_OPINION
+
+
+def _directories(parsed: ParsedLine, ctx: Context) -> dict[int, tuple[str, ...]]:
+    """Each command's directories (by id): every one it may run in, none where one is not
+    known."""
+    from clawgate.validators.degreeline import UNKNOWN, places
+
+    found = {id(cmd): dirs for cmd, dirs in places(parsed, ctx, unknown=UNKNOWN)}
+    return {key: () if UNKNOWN in dirs else dirs for key, dirs in found.items()}
 
 
 def _process_substitution(word: Word) -> bool:

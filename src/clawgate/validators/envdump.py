@@ -6,11 +6,15 @@ the ones typed on command lines."""
 from __future__ import annotations
 
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand
+from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.argv import command_start, inner, opts
 from clawgate.validators.wraptable import start_through_wrappers
 
 _ENV_OPTIONS = opts("uCS", "unset chdir split-string")
+# GNU env's long options (coreutils 9)
+_ENV_LONG = ("ignore-environment", "null", "unset", "chdir", "split-string", "block-signal",
+             "default-signal", "ignore-signal", "list-signal-handling", "debug", "help",
+             "version")
 _ASSIGNMENT = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
 DECLARERS = frozenset({"export", "declare", "typeset", "set", "readonly"})
 _PS_BSD_ENV = lazy_pattern(r"^[a-zA-Z]{0,16}e[a-zA-Z]{0,16}$")  # ps e, ps auxe, ps eww (no dash)
@@ -56,6 +60,8 @@ def dumps_environment(cmd: SimpleCommand) -> bool:
     if program == "env":
         start = command_start(cmd.words, 1, _ENV_OPTIONS)
         rest = cmd.words[start:] if start is not None else ()
+        if _env_exits(cmd.words[1 : start if start is not None else len(cmd.words)]):
+            return False
         return not any(w.shown in ("-S", "--split-string") or w.shown.startswith("-S")
                        for w in args) and all(_ASSIGNMENT.match(w.shown) for w in rest)
     if program in DECLARERS:
@@ -70,6 +76,22 @@ def dumps_environment(cmd: SimpleCommand) -> bool:
         return _compgen_lists_variables([w.shown for w in args])
     if program in AWKS:  # for (k in ENVIRON): every variable
         return "ENVIRON" in cmd.text and _AWK_ENV_LOOP.search(cmd.text) is not None
+    return False
+
+
+def _env_exits(options: tuple[Word, ...]) -> bool:
+    """``env --version``, ``env --help`` (or an abbreviation GNU getopt takes for one) print
+    that and exit; a long option GNU env does not know, or one it cannot tell apart
+    (``--ig``), is an error (BSD env knows no long option at all): none prints the
+    environment."""
+    for word in options:
+        text = word.shown
+        if not text.startswith("--") or text == "--":
+            continue
+        name = text[2:].partition("=")[0]
+        found = [o for o in _ENV_LONG if o.startswith(name)] if name not in _ENV_LONG else [name]
+        if len(found) != 1 or found[0] in ("help", "version"):
+            return True
     return False
 
 

@@ -53,7 +53,9 @@ _PLAIN_NAME = lazy_pattern(r"[A-Za-z_][\w.+-]*")
 @register
 class DynamicCommandWord(Validator):
     """The program is only known at run time: a variable, an indirect expansion, or the output
-    of a command substitution runs as the command. ASK.
+    of a command substitution runs as the command. ASK. A variable the line never sets gives
+    way when the line is ALLOW with every stand-in program in its place (``$CC --version``:
+    ``shell/standins.py``); one the line sets gives way to its resolved reading.
 
     Bad: ``$(echo rm) -rf ~`` or ``$CMD``. Harmless: ``echo "$HOME"`` (a variable as argument).
     """

