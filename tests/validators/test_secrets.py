@@ -408,3 +408,28 @@ def test_coding_agents_logins_are_credentials(line: str) -> None:
 def test_tokens_shown_only_on_request(line: str, flagged: bool) -> None:
     _, rules = decide(line)
     assert ("CG-SEC-003" in rules) is flagged, (line, rules)
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    # a part known only at run time, or a glob above the last part, in a store's path
+    ("cat ~/.ssh/$(ls ~/.ssh | head -1)", Outcome.ASK),
+    ("base64 ~/.ssh/`ls ~/.ssh | head -1`", Outcome.ASK),
+    ("cat ~/.docker/$(echo config).json", Outcome.ASK),
+    ("cat ~/.config/$APP/hosts.yml", Outcome.DENY),
+    ('cat "$HOME/.${X}netrc"', Outcome.DENY),
+    ("cat ~/.config/*/hosts.yml", Outcome.DENY),
+    ("head ~/.kube/*/config", Outcome.ASK),
+    # what no store's path can be
+    ("cat ~/.cache/$X/out.log", Outcome.ALLOW),
+    ("cat $HOME/.config/$APP/settings.toml", Outcome.ALLOW),
+    ("cat ~/.config/*/settings.json", Outcome.ALLOW),
+    ("cat build/$(ls build | head -1)", Outcome.ALLOW),
+    ("cat config/$ENV.yml", Outcome.ALLOW),
+    ("cat src/*.py", Outcome.ALLOW),
+])
+def test_paths_known_only_at_run_time_that_may_name_a_store(line: str,
+                                                            expected: Outcome) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, rules
+    if expected is not Outcome.ALLOW:
+        assert "CG-SEC-001" in rules

@@ -245,6 +245,49 @@ def credential_in(cmd: SimpleCommand, ctx: Context,
             path = _globbed_credential(path, found.pattern, ctx) or path
         if path is not None and is_credential(path, ctx):
             return path
+        if path is None or found.path is None or (GLOB in word.expansions and (
+                found.pattern is None)):  # a glob in the last part: _globbed_credential
+            named = may_name(word, ctx)  # ~/.ssh/$(ls ~/.ssh | head -1), ~/.config/*/hosts.yml
+            if named is not None:
+                return named
+    return None
+
+
+# What bash expands at run time inside a word: a substitution, a braced or plain parameter.
+_UNKNOWN_PART = lazy_pattern(r"\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|\$\{[^}]*\}|\$\w+|\$[@*#?$!-]")
+
+
+def may_name(word: Word, ctx: Context) -> str | None:
+    """A credential store or key directory a path with parts known only at run time may name:
+    each such part stands for any text (``/`` included), so ``~/.config/$APP/hosts.yml`` may
+    be ``~/.config/gh/hosts.yml`` and ``~/.ssh/$(ls ~/.ssh | head -1)`` is in the key
+    directory; a glob the shell expands stands for what it matches (``~/.config/*/hosts.yml``).
+    None when the path starts with the unknown part (nothing anchors it)."""
+    from fnmatch import fnmatchcase
+
+    text = ansi_c_decoded(word.text).replace('"', "").replace("'", "")
+    if text.startswith("~/"):
+        text = ctx.home + text[1:]
+    text = text.replace("${HOME}", ctx.home).replace("$HOME", ctx.home)
+    globbed = GLOB in word.expansions
+    pattern = _UNKNOWN_PART.sub("\0", text)
+    if pattern.startswith("\0") or ("\0" not in pattern and not globbed):
+        return None
+    if not globbed:
+        pattern = pattern.replace("[", "[[]").replace("*", "[*]").replace("?", "[?]")
+    if not pattern.startswith("/"):
+        pattern = posixpath.join(ctx.cwd, pattern)
+    marks = ("\0",) if not globbed else ("\0", "*", "?", "[")
+    cut = min(pattern.find(c) for c in marks if c in pattern)
+    folder = pattern[:cut].rpartition("/")[0]
+    folder = posixpath.normpath(folder) if folder else "/"
+    if folder != ctx.home and is_credential(folder, ctx):
+        return folder  # whatever the rest is, it lies in a store or a key directory
+    glob = pattern.replace("\0", "*")
+    for rel in (*HOME_SECRETS, *HOME_KEY_DIRS, ".ssh/id_rsa", ".ssh/id_ed25519"):
+        store = f"{ctx.home}/{rel}"
+        if fnmatchcase(store, glob) or fnmatchcase(store, glob + "/*"):
+            return store
     return None
 
 
