@@ -130,3 +130,11 @@ def test_a_dangling_link_is_there(project: Path) -> None:
 def test_a_workspace_not_on_this_machine_spares_nothing() -> None:
     # A service deciding for another machine, a policy test: the disk here says nothing.
     assert decide("rm -rf gone", cwd=WS)[0] is ASK
+
+
+@pytest.mark.parametrize("line", ["rm -rf *", "ls * && rm -rf *", "rm -rf ./*",
+                                  "find * -delete"])
+def test_every_entry_of_an_empty_workspace_is_not_spared(tmp_path: Path, line: str) -> None:
+    # Empty now is not empty when it runs: the whole workspace is never a missing target.
+    decision = Engine().check(line, cwd=str(tmp_path))
+    assert decision.outcome is DENY, (line, [r.rule_id for r in decision.reasons])

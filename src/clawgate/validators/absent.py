@@ -19,7 +19,8 @@ only where the disk tells the truth about what the delete will meet:
   after the delete runs after it (``rm -rf bats; ln -s bats-v1 bats``), unless it is in a
   substitution, which a redirection or a here-document of the delete may expand first;
 - every target is written out (brace lists expanded; globs worked out on the disk, in any
-  component, ``globreach``), lies inside the workspace and is not the workspace itself.
+  component, ``globreach``), lies inside the workspace and is not the workspace itself nor
+  every entry of it (``rm -rf *`` at its root: an empty workspace now is not one later).
 
 What is spared is only the missing targets: the rest of the delete is judged as before.
 """
@@ -34,6 +35,7 @@ from clawgate.validators.base import Context
 from clawgate.validators.flags import parse_options
 from clawgate.validators.globreach import matches_nothing
 from clawgate.validators.paths import resolve, under
+from clawgate.validators.wipes import wipes_workspace
 
 _RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
 # Commands that can neither make a link nor move anything to where a delete looks.
@@ -63,7 +65,8 @@ def without_missing(cmd: SimpleCommand, parsed: ParsedLine, ctx: Context
         operands = _find_starts(cmd)
     else:
         operands = parse_options(cmd.words[1:], aliases=_RM_ALIASES).operands
-    missing = {id(w) for w in operands if _missing(w, ctx)}
+    missing = {id(w) for w in operands
+               if _missing(w, ctx) and not wipes_workspace(cmd, w, resolve(w, ctx), ctx)}
     if not missing or not fsfacts.isdir(ctx.workspace):
         return cmd
     if cmd.program == "find" and len(missing) == len(operands):
