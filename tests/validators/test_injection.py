@@ -42,6 +42,13 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ("echo ${x@P}", ASK, "CG-INJ-007"),
     ("cat ${HOME:0:1}etc${HOME:0:1}passwd", ASK, "CG-INJ-007"),
     ("t=/ehhh/hmtc/pahhh/hmsswd; cat ${t//hhh\\/hm/}", ASK, "CG-INJ-007"),
+    # a value assigned so is judged where it is run or handed on
+    ("x=rXm; y=${x//X/}; $y -rf ~", DENY, "CG-OBF-003"),
+    ("y=${x//X/}; f() { $y; }; f", DENY, "CG-OBF-003"),
+    ('y=${x//X/}; bash -c "$y"', DENY, None),
+    ("y=${x//X/}; sudo $y", ASK, None),
+    ("y=${x//X/}; a=$y; $a", ASK, None),
+    ('x=/X; y=${x//X/}; rm -rf "$y"', ASK, "CG-DEST-009"),
     ("t=/ehhh/hmtc/pahhh/hmsswd; ${t//hhh\\/hm/} x", DENY, "CG-OBF-001"),
     ("x=cuxrl; echo ${x//x/} | sh", ASK, None),
     ("abc=$'\\x2f\\x65\\x74\\x63'; cat $abc", ASK, "CG-INJ-007"),
@@ -196,6 +203,9 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "git tag $(cat VERSION)",
     "kill $(cat /tmp/server.pid)",
     "export NODE_VERSION=$(cat /etc/node-version)",
+    # a value rebuilt by pattern substitution, assigned: stored, then printed
+    "body=$(cat output.txt)\nbody=\"${body//'%'/'%25'}\"\necho \"::set-output name=body::$body\"",
+    'CHANGED_LIST="${CHANGED_LIST//\\"/}"\necho "$CHANGED_LIST"',
 ])
 def test_harmless_lookalikes(line: str) -> None:
     assert_allowed(line)
