@@ -49,6 +49,9 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ("y=${x//X/}; sudo $y", ASK, None),
     ("y=${x//X/}; a=$y; $a", ASK, None),
     ('x=/X; y=${x//X/}; rm -rf "$y"', ASK, "CG-DEST-009"),
+    ("x=rXm; export y=${x//X/}; $y -rf ~", DENY, None),
+    ("declare -n y=${x//X/}; $y", ASK, "CG-INJ-007"),  # a reference, not a value
+    ('echo "LD_PRELOAD=${x//X/}" >> $GITHUB_ENV', DENY, "CG-ENV-001"),
     ("t=/ehhh/hmtc/pahhh/hmsswd; ${t//hhh\\/hm/} x", DENY, "CG-OBF-001"),
     ("x=cuxrl; echo ${x//x/} | sh", ASK, None),
     ("abc=$'\\x2f\\x65\\x74\\x63'; cat $abc", ASK, "CG-INJ-007"),
@@ -206,6 +209,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     # a value rebuilt by pattern substitution, assigned: stored, then printed
     "body=$(cat output.txt)\nbody=\"${body//'%'/'%25'}\"\necho \"::set-output name=body::$body\"",
     'CHANGED_LIST="${CHANGED_LIST//\\"/}"\necho "$CHANGED_LIST"',
+    'echo "artifact_name=${artifact_name:-${board//\\//_}-zmk}" >> $GITHUB_ENV',
+    'export SLUG="${BRANCH//\\//-}"',
 ])
 def test_harmless_lookalikes(line: str) -> None:
     assert_allowed(line)

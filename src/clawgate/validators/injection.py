@@ -222,7 +222,9 @@ class ExpansionTricks(Validator):
         if "$" not in cmd.text:
             return NO_OPINION
         printer = cmd.program in ("echo", "printf")
-        kept = [(w, printer) for w in cmd.words]
+        declared = _declares(cmd)
+        kept = [(w, printer or (declared and _ASSIGNED.match(w.text) is not None))
+                for w in cmd.words]
         # An assigned value rebuilt by pattern substitution is a value, not a word that runs:
         # where it is run later, CG-OBF-003 judges it; given to a program, it is unknown there.
         for word, inert in [*kept, *((a.value, True) for a in cmd.assignments)]:
@@ -235,6 +237,17 @@ class ExpansionTricks(Validator):
             if why:
                 return Verdict.ask(self.id, why, hint="write the text out plainly")
         return NO_OPINION
+
+
+_DECLARES = frozenset({"export", "readonly", "local", "declare", "typeset"})
+_ASSIGNED = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _declares(cmd: SimpleCommand) -> bool:
+    """``export NAME=VALUE`` and its kin assign their words, none as a reference to another
+    variable (``declare -n``)."""
+    return cmd.program in _DECLARES and not any(
+        w.text.startswith(("-", "+")) and "n" in w.text for w in cmd.words[1:])
 
 
 def _trick(word: Word, printer: bool = False) -> str | None:
