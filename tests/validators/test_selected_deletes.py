@@ -50,6 +50,10 @@ TABLE = [
     ("find gen -type f -exec grep -q 'DO NOT EDIT' {} + -delete", ASK),  # + always holds
     ("find src -type f -exec grep -q main {} \\; -delete", ASK),
     ("cat list | xargs grep -l 'DO NOT EDIT' | xargs rm -f", ASK),
+    # what the delete names beyond the marked file itself
+    ("find gen -type f -exec grep -q 'DO NOT EDIT' {} \\; -exec rm -rf {}/.. \\;", DENY),
+    ("find gen -type f -exec grep -q 'DO NOT EDIT' {} \\; -exec rm -rf {}.d \\;", ASK),
+    ("find gen -type f -exec grep -q 'DO NOT EDIT' {} \\; -exec rm -rf src \\;", ASK),
     # where the marked files may lie: the whole workspace (.git), beyond it, through links
     ("find . -type f | xargs grep -l '^// Code generated' | xargs rm -f", ASK),
     ("grep -rl 'DO NOT EDIT' . | xargs rm -f", ASK),

@@ -177,8 +177,8 @@ def _find_spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> boo
     """A ``find`` that deletes only what a build brings back or the ignore files name, and
     nothing git tracks: its start point untracked, or no tracked name its tests match; or
     only files their generator marked (``-exec grep -q 'DO NOT EDIT' {} ;``)."""
-    if marked_find(cmd, DELETING, ctx):
-        return True
+    if marked_find(cmd, DELETING, ctx) and deleted_names(cmd, _FIND_DELETERS) <= {"{}"}:
+        return True  # only the marked files themselves (not ``{}/..``, not ``{}.d``)
     if _rebuilt(path, ctx) and tracked_under(path) is False:
         return True  # a tracked build/ may still lose only what the name tests match
     if GLOB in word.expansions and word.value is not None:
