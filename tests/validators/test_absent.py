@@ -95,6 +95,11 @@ JUDGED = [
     ("coproc { sleep 1; rm -rf gone/; }; ln -s src gone", ASK),
     ("rm -rf gone; ln -s ~ gone; rm -rf gone/", DENY),  # the second delete meets the link
     ("ln -s src gone; rm -rf gone && rm -rf x", ASK),
+    # written after it, run again before it: a loop's condition, a function called twice, a
+    # trap that runs it at the end
+    ("while rm -rf gone/; ln -s src gone; do sleep 1; done", ASK),
+    ("f() { rm -rf gone/; ln -s src gone; }; f; f", ASK),
+    ("trap 'rm -rf gone/' EXIT; ln -s src gone", ASK),
 ]
 
 
