@@ -60,6 +60,7 @@ TABLE = [
     ("find .git -type f | xargs grep -l 'DO NOT EDIT' | xargs rm -f", ASK),
     ("find -L gen -type f | xargs grep -l 'DO NOT EDIT' | xargs rm -f", ASK),
     ("grep -Rl 'DO NOT EDIT' gen | xargs rm -f", ASK),
+    ("find gen | xargs grep -rl 'DO NOT EDIT' | xargs rm -f", ASK),  # a found link followed
     ("grep -rl 'DO NOT EDIT' $D | xargs rm -f", ASK),
     ("ls -a gen | xargs -I{} grep -rl 'DO NOT EDIT' gen/{} | xargs rm -f", ASK),
     ("find ~ -type f | xargs grep -l '^// Code generated' | xargs rm -f", ASK),

@@ -174,19 +174,24 @@ def marked_listing(lister: SimpleCommand, upstream: SimpleCommand | None,
                                                                    "--no-run-if-empty")
                                 for a in argv[1:start]):
             return False
-        if marked_grep(argv[start:], listing=True) != ():
-            return False
+        if marked_grep(argv[start:], listing=True) != () or _recursive(argv[start:]):
+            return False  # (a found link to a directory, given to grep -r, is followed)
         starts = None if upstream is None or upstream.program != "find" else _starts(upstream)
         return starts is not None and generated_reach(starts, ctx)
     operands = marked_grep(argv, listing=True)
     if not operands:
         return False
-    recursive = any(a in ("--recursive", "--dereference-recursive") or (
-        a.startswith("-") and not a.startswith("--") and ("r" in a or "R" in a))
-        for a in argv[1:])
+    recursive = _recursive(argv)
     found = [_found_under(w, recursive) for w in lister.words[1:] if w.shown in operands]
     return all(s is not None for s in found) and generated_reach(
         [s for s in found if s is not None], ctx)
+
+
+def _recursive(argv: Sequence[str]) -> bool:
+    """A grep (``argv``: program first) that reads trees from its operands."""
+    return any(a in ("--recursive", "--dereference-recursive") or (
+        a.startswith("-") and not a.startswith("--") and ("r" in a or "R" in a))
+        for a in argv[1:])
 
 
 def _found_under(word: Word, recursive: bool) -> Word | None:
