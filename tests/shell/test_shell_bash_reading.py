@@ -80,6 +80,9 @@ FAMILIES = [
     ("an escaped ! starting a line", "ls x\n\\! y", ("!", "y")),
     ("a glob where a test would stand", "[Install]", ("[Install]",)),
     ("a glob where a test would stand, after a list", "ls && [rm]", ("[rm]",)),
+    ("a comment in backquotes between words", "ls -a `# all of it` -l", ("ls", "-a", "-l")),
+    ("a comment in backquotes before the program", "`# note` id -u", ("id", "-u")),
+    ("a comment in backquotes in a pipeline", "ls `# it's` | id -u", ("id", "-u")),
 ]
 
 

@@ -42,6 +42,15 @@ SPARED = [
     "find gone/ also-gone -name '*.o' -delete",
     "find -L gone -type f -exec rm -f {} +",
     "find gone -mindepth 1 -maxdepth 1 -type d -not -name keep -exec rm -r {} \\;",
+    # other deletes remove, they make nothing appear
+    "rm -rf gone && rm -rf also-gone",
+    # what is written after the delete runs after it
+    "rm -rf gone; ln -s src gone",
+    'if [ ! -L gone ] || [ "x$(readlink gone)" != "xsrc" ]; then rm -rf gone; ln -s src gone; fi',
+    # a glob above the last component, worked out on the disk
+    "rm -rf gone/*/api/",
+    "rm -rf src/*/api/",  # src holds no directory
+    "rm -rf */gone",
 ]
 
 JUDGED = [
@@ -73,6 +82,24 @@ JUDGED = [
     ("find gone $X -delete", ASK),  # a starting point known only at run time
     ("ln -s ~ gone && find gone/ -delete", DENY),
     ("for i in 1 2; do find gone -delete; done", ASK),
+    ("rm -rf s*/main.py", ASK),  # a glob above the last component that matches
+    ("rm -rf l*/main.py", ASK),  # through a link, as bash follows one
+    ("rm -rf */../gone", ASK),  # ``..`` after a pattern: through a link it leads elsewhere
+    ("rm -rf sr[c]/gone", ASK),  # bracket expressions are not worked out here
+    # a later command that runs first or alongside: a substitution of the delete's own
+    # redirection or here-document, the background, a coprocess
+    ("rm -rf gone <<E\n$(ln -s src gone)\nE", ASK),
+    ("rm -rf gone 2> >(ln -s src gone)", ASK),
+    ("rm -rf gone & ln -s src gone", ASK),
+    ("{ sleep 1; rm -rf gone/; } & ln -s src gone", ASK),
+    ("coproc { sleep 1; rm -rf gone/; }; ln -s src gone", ASK),
+    ("rm -rf gone; ln -s ~ gone; rm -rf gone/", DENY),  # the second delete meets the link
+    ("ln -s src gone; rm -rf gone && rm -rf x", ASK),
+    # written after it, run again before it: a loop's condition, a function called twice, a
+    # trap that runs it at the end
+    ("while rm -rf gone/; ln -s src gone; do sleep 1; done", ASK),
+    ("f() { rm -rf gone/; ln -s src gone; }; f; f", ASK),
+    ("trap 'rm -rf gone/' EXIT; ln -s src gone", ASK),
 ]
 
 
@@ -108,3 +135,11 @@ def test_a_dangling_link_is_there(project: Path) -> None:
 def test_a_workspace_not_on_this_machine_spares_nothing() -> None:
     # A service deciding for another machine, a policy test: the disk here says nothing.
     assert decide("rm -rf gone", cwd=WS)[0] is ASK
+
+
+@pytest.mark.parametrize("line", ["rm -rf *", "ls * && rm -rf *", "rm -rf ./*",
+                                  "find * -delete"])
+def test_every_entry_of_an_empty_workspace_is_not_spared(tmp_path: Path, line: str) -> None:
+    # Empty now is not empty when it runs: the whole workspace is never a missing target.
+    decision = Engine().check(line, cwd=str(tmp_path))
+    assert decision.outcome is DENY, (line, [r.rule_id for r in decision.reasons])

@@ -851,7 +851,8 @@ def _shaped(line: str) -> str | None:
     """A text of the same length for tree-sitter to parse in place of ``line``, where it
     would read a form otherwise than bash: ``coproc`` before a compound command
     (``prefixed.py``), an escaped character starting a line or an escaped blank starting a
-    word (``linestart.py``), a command of assignments and redirections alone that tree-sitter
+    word (``linestart.py``), a comment in backquotes standing as a word
+    (``backquotecomments.py``), a command of assignments and redirections alone that tree-sitter
     would run on into the next line or cannot end before an operator (``nameless.py``). None
     if none."""
     shape = line
@@ -867,6 +868,10 @@ def _shaped(line: str) -> str | None:
         from clawgate.shell import linestart
 
         shape = linestart.blank_starts(shape) or shape
+    if "`" in shape and "#" in shape:
+        from clawgate.shell import backquotecomments
+
+        shape = backquotecomments.masked(shape) or shape
     if "=" in shape or "<" in shape or ">" in shape:
         from clawgate.shell import nameless
 

@@ -11,21 +11,21 @@ only where the disk tells the truth about what the delete will meet:
 - the delete is one of the line's own commands (not text handed to a shell, not the shadow's
   reading, not in a function, a loop, the background or a pipeline, all of which run at
   another moment than the one the disk was read at), with no assignments before it;
-- every other command on the line is inert: it can make no link, move nothing into place and
-  change no variable a path depends on (tests, ``echo``/``printf``, ``cd``, ``pwd``,
-  ``mkdir``, ``touch``, ``set``, plain assignments of other names). ``ln -s ~ gone && rm -rf
-  gone/`` empties home, ``mv src gone; rm -rf gone`` loses the sources;
-- every target is written out (a glob in its last component only, brace lists expanded),
-  lies inside the workspace and is not the workspace itself.
+- every other command on the line that may run before it is inert: it can make no link, move
+  nothing into place and change no variable a path depends on (tests, ``echo``/``printf``,
+  ``cd``, ``pwd``, ``mkdir``, ``touch``, ``set``, plain assignments of other names, programs
+  that only read, other deletes: removing makes nothing appear). ``ln -s ~ gone && rm -rf
+  gone/`` empties home, ``mv src gone; rm -rf gone`` loses the sources. A command written
+  after the delete runs after it (``rm -rf bats; ln -s bats-v1 bats``), unless it is in a
+  substitution, which a redirection or a here-document of the delete may expand first;
+- every target is written out (brace lists expanded; globs worked out on the disk, in any
+  component, ``globreach``), lies inside the workspace and is not the workspace itself nor
+  every entry of it (``rm -rf *`` at its root: an empty workspace now is not one later).
 
 What is spared is only the missing targets: the rest of the delete is judged as before.
 """
 
 from __future__ import annotations
-
-import fnmatch
-import os
-import posixpath
 
 from clawgate import fsfacts
 from clawgate.records import replace
@@ -33,18 +33,24 @@ from clawgate.shell.braces import braces
 from clawgate.shell.model import BRACE, GLOB, ParsedLine, SimpleCommand, Word
 from clawgate.validators.base import Context
 from clawgate.validators.flags import parse_options
+from clawgate.validators.globreach import matches_nothing
 from clawgate.validators.paths import resolve, under
+from clawgate.validators.wipes import wipes_workspace
 
 _RM_ALIASES = {"R": "r", "--recursive": "r", "--force": "f"}
 # Commands that can neither make a link nor move anything to where a delete looks.
 INERT = frozenset({"test", "[", "[[", "echo", "printf", "cd", "pushd", "popd", "pwd", "true",
-                   "false", ":", "mkdir", "touch", "set", "date", "sleep", "exit"})
+                   "false", ":", "mkdir", "touch", "set", "date", "sleep", "exit",
+                   # programs that only read or print, and deletes (nothing appears)
+                   "readlink", "realpath", "basename", "dirname", "ls", "stat", "uname",
+                   "rm", "rmdir", "unlink"})
 # Variables that change what a path on the line means or what a glob matches.
 _PATH_VARIABLES = frozenset({"HOME", "PWD", "OLDPWD", "CDPATH", "GLOBIGNORE", "IFS"})
 _RUNS_ELSEWHERE = frozenset({"function", "loop"})
+# Commands a later part of the line runs first or alongside: a substitution in the delete's
+# own redirections or here-document (``rm -rf gone <<E`` … ``$(ln -s ~ gone)``).
+_SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution", "heredoc"})
 _PLAIN_EXPANSIONS = frozenset({GLOB, BRACE})
-# Bracket expressions (bash's ``[^a]`` is not fnmatch's), escapes and extended globs.
-_UNREAD = frozenset("[]\\()|!+@")
 
 
 def without_missing(cmd: SimpleCommand, parsed: ParsedLine, ctx: Context
@@ -59,7 +65,8 @@ def without_missing(cmd: SimpleCommand, parsed: ParsedLine, ctx: Context
         operands = _find_starts(cmd)
     else:
         operands = parse_options(cmd.words[1:], aliases=_RM_ALIASES).operands
-    missing = {id(w) for w in operands if _missing(w, ctx)}
+    missing = {id(w) for w in operands
+               if _missing(w, ctx) and not wipes_workspace(cmd, w, resolve(w, ctx), ctx)}
     if not missing or not fsfacts.isdir(ctx.workspace):
         return cmd
     if cmd.program == "find" and len(missing) == len(operands):
@@ -91,7 +98,18 @@ def _alone_in_time(cmd: SimpleCommand, parsed: ParsedLine) -> bool:
     if (cmd.depth or cmd.assignments or cmd.background or len(cmd.pipeline) > 1
             or _RUNS_ELSEWHERE.intersection(cmd.nesting)):
         return False
-    return all(other is cmd or _inert(other) for other in parsed.commands)
+    if "coproc" in parsed.source:
+        return False  # a coprocess runs alongside what is written after it
+    end = cmd.offset + len(cmd.text.encode())
+    return all(other is cmd or _inert(other) or _after(other, end)
+               for other in parsed.commands)
+
+
+def _after(other: SimpleCommand, end: int) -> bool:
+    """``other`` is written after the delete (which runs once, in the foreground) and in no
+    substitution: it runs when the delete is done."""
+    return other.offset >= end and not _SUBSTITUTIONS.intersection(other.nesting) \
+        and not other.depth
 
 
 def _inert(cmd: SimpleCommand) -> bool:
@@ -114,22 +132,8 @@ def _nothing_at(name: str, ctx: Context) -> bool:
     path = resolve(Word(name, name), ctx).path
     if path is None or not under(path, ctx.workspace) or path == ctx.workspace:
         return False
-    head, last = posixpath.split(name.rstrip("/"))
     if not any(c in "*?[" for c in name):
         return not fsfacts.lexists(path)
-    if any(c in "*?[" for c in head) or _UNREAD.intersection(last) or not last:
-        return False  # a glob higher up, a bracket or an extended one: not worked out here
-    directory = posixpath.dirname(path.rstrip("/")) or "/"
-    if not fsfacts.lexists(directory):
-        return True
-    if not fsfacts.isdir(directory):
-        return False
-    fsfacts.listing(directory)
-    try:
-        entries = os.listdir(directory)
-    except OSError:
-        return False
-    # Dot names counted as matches too (``shopt -s dotglob`` may be on).
-    return not any(fnmatch.fnmatchcase(e, last) or fnmatch.fnmatchcase(e, "." + last)
-                   for e in entries)
-
+    if ".." in name.split("/"):
+        return False  # ``x/*/..`` through a link leads where the link's target is
+    return matches_nothing(path)

@@ -14,6 +14,7 @@ from clawgate.validators.cleaned import cleaned
 from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
 from clawgate.validators.findexpr import DELETING, PRINTING, acts_only_on_named, expression_of
 from clawgate.validators.flags import parse_options
+from clawgate.validators.generated import marked_find
 from clawgate.validators.gitindex import tracked_matching, tracked_named, tracked_under
 from clawgate.validators.ignored import ignored, ignored_matches, kept, linked
 from clawgate.validators.paths import in_temp, resolve, under
@@ -103,6 +104,8 @@ def _find_patterns(cmd: SimpleCommand) -> Iterator[str]:
 def fed_targets_spared(finder: SimpleCommand, ctx: Context) -> bool:
     """A ``find`` that lists only regenerable things (its name tests or its start points)
     and nothing git tracks."""
+    if marked_find(finder, PRINTING, ctx):
+        return True  # only files their generator marked
     patterns = list(_find_patterns(finder))
     if patterns:
         return _acts_on_named(finder, PRINTING) and all(
@@ -172,7 +175,10 @@ def _cleaned(path: str, ctx: Context) -> bool:
 
 def _find_spared(cmd: SimpleCommand, word: Word, path: str, ctx: Context) -> bool:
     """A ``find`` that deletes only what a build brings back or the ignore files name, and
-    nothing git tracks: its start point untracked, or no tracked name its tests match."""
+    nothing git tracks: its start point untracked, or no tracked name its tests match; or
+    only files their generator marked (``-exec grep -q 'DO NOT EDIT' {} ;``)."""
+    if marked_find(cmd, DELETING, ctx) and deleted_names(cmd, _FIND_DELETERS) <= {"{}"}:
+        return True  # only the marked files themselves (not ``{}/..``, not ``{}.d``)
     if _rebuilt(path, ctx) and tracked_under(path) is False:
         return True  # a tracked build/ may still lose only what the name tests match
     if GLOB in word.expansions and word.value is not None:
@@ -281,7 +287,10 @@ class DeleteInsideWorkspace(Validator):
     caches and installed dependencies (``build``, ``dist``, ``node_modules``, ``__pycache__``,
     ``*.egg-info``, ``.venv`` …, the names the ignore templates projects start from mean as
     output in every project, such as ``cover`` and ``cdk.out``, and ``paths.regenerable``)
-    are deleted freely, unless git tracks what goes with them. The whole
+    are deleted freely, unless git tracks what goes with them; so are files a delete selects
+    by the mark their generator wrote in them (``find gen -type f | xargs grep -l '^// Code
+    generated' | xargs rm``, ``-exec grep -q 'DO NOT EDIT' {} ;``) under a directory of the
+    workspace (``validators/generated.py``). The whole
     workspace (its root, every entry of it, a ``find`` from its root that nothing narrows, or
     ``ls | xargs rm -rf`` there) is DENY: the project lost, not a part of it cleaned. (Commands
     a wrapper runs; a line's own commands are judged by CG-DEG-003.)

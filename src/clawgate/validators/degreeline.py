@@ -26,6 +26,7 @@ from clawgate.validators.degree import (
     outside,
     target_paths,
 )
+from clawgate.validators.generated import marked_listing
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.programs import SHELLS
 from clawgate.validators.shells import shell_call
@@ -217,6 +218,8 @@ def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context,
         return _printed_targets(feeder, deleter, ctx)
     if feeder is not None and feeder.program == "find" and fed_targets_spared(feeder, ctx):
         return None
+    if feeder is not None and marked_listing(feeder, _fed_by(parsed, feeder), ctx):
+        return None  # ``xargs grep -l 'DO NOT EDIT'``: only files their generator marked
     if feeder is not None and any(lists_workspace(feeder, replace(ctx, cwd=here))
                                   for here in seen.get(id(feeder), ()) if here != UNKNOWN):
         return Verdict.deny(INSIDE, f"xargs {deleter.program} deletes every entry "
@@ -225,6 +228,14 @@ def _xargs_delete(parsed: ParsedLine, cmd: SimpleCommand, ctx: Context,
     what = feeder.program if feeder is not None else "its input"
     return Verdict.ask(INSIDE, f"xargs {deleter.program} deletes whatever {what} lists, known "
                        "only at run time", hint="delete build output by name")
+
+
+def _fed_by(parsed: ParsedLine, cmd: SimpleCommand) -> SimpleCommand | None:
+    """The command piping into ``cmd``, if any."""
+    if not cmd.stage:
+        return None
+    return next((c for c in reversed(parsed.commands[: parsed.commands.index(cmd)])
+                 if c.pipeline == cmd.pipeline and c.stage == cmd.stage - 1), None)
 
 
 def _moved_into(cmd: SimpleCommand, dirs: tuple[str, ...], ctx: Context) -> list[str]:

@@ -13,7 +13,7 @@ then ``!``; parentheses group. One that does not parse bounds nothing (the calle
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from clawgate.records import record
 
@@ -44,10 +44,12 @@ class _Unreadable(Exception):
 
 
 class _Parser:
-    def __init__(self, words: Sequence[str], actions: frozenset[str]) -> None:
+    def __init__(self, words: Sequence[str], actions: frozenset[str],
+                 selects: Callable[[Sequence[str]], bool] | None = None) -> None:
         self.words = words
         self.at = 0
         self.actions = actions
+        self.selects = selects  # an -exec that bounds actions, in place of the name tests
 
     def peek(self) -> str | None:
         return self.words[self.at] if self.at < len(self.words) else None
@@ -93,8 +95,12 @@ class _Parser:
 
     def primary(self, word: str) -> _Node:
         if word in _COMMANDS:
+            begin = self.at
             while (part := self.peek()) is not None:
                 self.at += 1
+                if part == ";" and self.selects is not None and word in ("-exec", "-execdir") \
+                        and self.selects(self.words[begin:self.at - 1]):
+                    return _Node("test", named=True)
                 if part == ";" or (part == "+" and self.words[self.at - 2] == "{}"):
                     return _Node("action") if word in self.actions else _Node("test")
             raise _Unreadable  # an -exec never closed: find refuses the line
@@ -106,7 +112,7 @@ class _Parser:
         self.at += arity
         if word in self.actions:
             return _Node("action")
-        return _Node("test", named=word in NAME_TESTS)
+        return _Node("test", named=self.selects is None and word in NAME_TESTS)
 
 
 def _holds_named(node: _Node) -> bool:
@@ -142,9 +148,21 @@ def acts_only_on_named(expression: Sequence[str], actions: frozenset[str]) -> bo
     """Whether every action of ``actions`` in ``expression`` (find's words after its start
     points) runs only on what a name test matched; where it has none of them, whether what
     find prints by default (the whole expression true) is. False where it does not parse."""
+    return _acts_only_on(_Parser(expression, actions))
+
+
+def acts_only_on_selected(expression: Sequence[str], actions: frozenset[str],
+                          selects: Callable[[Sequence[str]], bool]) -> bool:
+    """Whether every action of ``actions`` in ``expression`` runs only on what an ``-exec``
+    (or ``-execdir``) test ``selects`` accepts held for (``-exec grep -q MARK {} ;``): those
+    bound the actions in place of the name tests."""
+    return _acts_only_on(_Parser(expression, actions, selects))
+
+
+def _acts_only_on(parser: _Parser) -> bool:
+    expression = parser.words
     if not expression:
         return False
-    parser = _Parser(expression, actions)
     try:
         tree = parser.comma(0)
     except _Unreadable:

@@ -208,8 +208,9 @@ class ExpansionTricks(Validator):
     (``$'\\x72\\x6d'``). ASK.
 
     Indirect expansion and pattern substitution given to ``echo``/``printf`` are only printed
-    (``echo "${name//-/_}"``): what a printer's text becomes once it is piped or written is
-    judged where it goes.
+    (``echo "${name//-/_}"``), and assigned to a variable only stored (``body="${body//%/%25}"``):
+    what a printer's text becomes once it is piped or written is judged where it goes, and a
+    variable so built is judged where it is run (CG-OBF-003) or handed to a program.
 
     Bad: ``ls${IFS}-la``. Harmless: ``echo "$IFS"``, ``cut -d $'\\t' -f1``.
     """
@@ -222,10 +223,14 @@ class ExpansionTricks(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if "$" not in cmd.text:
             return NO_OPINION
-        words = [*cmd.words, *(a.value for a in cmd.assignments)]
         printer = cmd.program in ("echo", "printf")
-        for word in words:
-            why = _trick(word, printer)
+        declared = _declares(cmd)
+        kept = [(w, printer or (declared and _ASSIGNED.match(w.text) is not None))
+                for w in cmd.words]
+        # An assigned value rebuilt by pattern substitution is a value, not a word that runs:
+        # where it is run later, CG-OBF-003 judges it; given to a program, it is unknown there.
+        for word, inert in [*kept, *((a.value, True) for a in cmd.assignments)]:
+            why = _trick(word, inert)
             if why and why.startswith("$IFS"):
                 # Word splitting on $IFS: check the line the shell will run, too.
                 split = _IFS_WORD.sub(" ", cmd.text)
@@ -234,6 +239,17 @@ class ExpansionTricks(Validator):
             if why:
                 return Verdict.ask(self.id, why, hint="write the text out plainly")
         return NO_OPINION
+
+
+_DECLARES = frozenset({"export", "readonly", "local", "declare", "typeset"})
+_ASSIGNED = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _declares(cmd: SimpleCommand) -> bool:
+    """``export NAME=VALUE`` and its kin assign their words, none as a reference to another
+    variable (``declare -n``)."""
+    return cmd.program in _DECLARES and not any(
+        w.text.startswith(("-", "+")) and "n" in w.text for w in cmd.words[1:])
 
 
 def _trick(word: Word, printer: bool = False) -> str | None:

@@ -16,7 +16,9 @@ MAX_COMMANDS = 512
 @register
 class Unparseable(LineValidator):
     """A line tree-sitter-bash cannot parse is never ALLOW: ASK, or DENY when bashlex rejects it
-    too. Bad: ``echo $(rm -rf ~``. Harmless: ``echo "$(date)"``.
+    too. A line that starts with a here-document and no command (``<<EOF``) is read as ``:
+    <<EOF`` instead, which bash runs alike. Bad: ``echo $(rm -rf ~``. Harmless: ``echo
+    "$(date)"``, ``<<'EOF'``.
     """
 
     id = "CG-PARSE-001"
@@ -28,12 +30,23 @@ class Unparseable(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if not parsed.has_error:
             return NO_OPINION
+        if _LONE_HEREDOC.match(parsed.written or parsed.source):
+            return Verdict.unwrap(": " + (parsed.written or parsed.source).lstrip(" \t"))
         if rejected(parsed):
             return Verdict.deny(self.id, "neither shell parser accepts this line",
                                 hint="fix the quoting or the syntax")
         return Verdict(Outcome.ASK, (Reason(self.id, "the line does not parse cleanly",
                                             hint="fix the quoting or the syntax"),),
                        nested=_only_bashlex_reads(parsed))
+
+
+# A line that starts with a here-document and no command (``<<EOF``, ``<<'EOF'``, then its
+# body): bash opens it and runs no program, expanding the body where the delimiter is not
+# quoted, as it does for ``: <<EOF``; what follows its delimiter is the next command. Neither
+# parser takes a here-document without a command before it: the line is read as ``: <<EOF…``.
+_LONE_HEREDOC = lazy_pattern(
+    r"\A[ \t]*<<-?[ \t]*(?:'[A-Za-z_][A-Za-z0-9_]*'|\"[A-Za-z_][A-Za-z0-9_]*\"|"
+    r"[A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:\n|\Z)")
 
 
 def _only_bashlex_reads(parsed: ParsedLine) -> tuple[str, ...]:

@@ -56,6 +56,7 @@ REGENERABLE_GLOBS = ("*.log", "*.egg-info", "*.egg", "*.pyc", "*.pyo", "*.o", "*
                      ".coverage.*", "*.profraw", "*.dsym", "perf.data*", "*.rcheck",
                      # compiled objects and libraries of C, Erlang and Haskell builds
                      "*.so", "*.dylib", "*.a", "*.lo", "*.la", "*.gch", "*.pch", "*.beam",
+                     "*.pyd",  # a compiled Python extension module (Windows' *.so)
                      "*.hi", "*.dyn_o", "*.dyn_hi", ".ghc.environment.*")
 
 
@@ -66,10 +67,29 @@ def regenerable(path: str, workspace: str, extra: tuple[str, ...] = ()) -> bool:
         return False
     templated = template_names()
     for part in path[len(workspace) + 1 :].split("/"):
-        lowered = part.lower()
-        if lowered in REGENERABLE_NAMES or lowered in templated or any(
-                fnmatchcase(lowered, g) for g in REGENERABLE_GLOBS):
-            return True
-        if any(fnmatchcase(part, e) for e in extra):
+        spelled = alternatives(part)
+        if spelled and all(_named(p, templated, extra) for p in spelled):
             return True
     return False
+
+
+def _named(part: str, templated: frozenset[str], extra: tuple[str, ...]) -> bool:
+    lowered = part.lower()
+    return (lowered in REGENERABLE_NAMES or lowered in templated
+            or any(fnmatchcase(lowered, g) for g in REGENERABLE_GLOBS)
+            or any(fnmatchcase(part, e) for e in extra))
+
+
+def alternatives(part: str) -> list[str]:
+    """``part`` spelled once per character of each bracket set it holds, as a pattern of a
+    delete (``find -name '*.py[cod]'``) names ``*.pyc``, ``*.pyo`` and ``*.pyd``; empty where
+    a set is one this does not spell out (a negation, a class, a range, an unclosed one)."""
+    found = [""]
+    rest = part
+    while "[" in rest:
+        before, _, after = rest.partition("[")
+        members, closed, rest = after.partition("]")
+        if not closed or not members or set(members) & set("!^-[:\\") or len(found) > 16:
+            return []
+        found = [f + before + m for f in found for m in members]
+    return [f + rest for f in found]

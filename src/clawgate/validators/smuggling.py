@@ -100,6 +100,8 @@ class SeveralCommandLines(LineValidator):
 class NoWhitespace(LineValidator):
     """A command with arguments or redirections written without any whitespace, held together
     by redirections, braces or operators: how payloads get past filters that strip spaces. ASK.
+    Redirections with no command (``>out``, ``<<EOF``) run no program: their paths are judged
+    as the reads and writes they are.
 
     Bad: ``cat</etc/passwd``. Harmless: ``cat < notes.txt`` or ``make&&ls``.
     """
@@ -115,7 +117,7 @@ class NoWhitespace(LineValidator):
         if " " in source or any(c.isspace() for c in source):  # a space: the common case
             return NO_OPINION
         for cmd in parsed.commands:
-            if len(cmd.words) > 1 or cmd.redirects:
+            if cmd.words and (len(cmd.words) > 1 or cmd.redirects):  # no words: no program
                 return Verdict.ask(self.id, f"{cmd.text!r} is written without whitespace",
                                    hint="write the command with spaces between its words")
         return NO_OPINION
