@@ -67,6 +67,7 @@ from clawgate.validators import (  # noqa: F401
     netaddr,
     obfuscation,
     parsing,
+    patternvalues,
     permissions,
     printfassign,
     privsearch,

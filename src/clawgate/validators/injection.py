@@ -35,6 +35,8 @@ _ENV_SLICE = lazy_pattern(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|L
 # ${name//pattern/replacement}: every match replaced, the obfuscators' favourite way to hide a
 # word in noise (``${x//hhh/}``); single replacements (``${f/.txt/.md}``) and edits of the
 # everyday lists (``${PATH//:/ }``) stay ALLOW.
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_ASSIGNED = lazy_pattern(r"^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=")
 _PATTERN_EDIT = lazy_pattern(r"\$\{(?!(?:PATH|PWD|HOME|OLDPWD)//)[A-Za-z_][A-Za-z0-9_]*//")
 _INDIRECT = lazy_pattern(r"\$\{![A-Za-z_][A-Za-z0-9_]*\}")  # not the ${!arr[@]} / ${!pre*} lists
 _ANSI_ESCAPE = lazy_pattern(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3}))")
@@ -207,7 +209,8 @@ class ExpansionTricks(Validator):
 
     Indirect expansion and pattern substitution given to ``echo``/``printf`` are only printed
     (``echo "${name//-/_}"``): what a printer's text becomes once it is piped or written is
-    judged where it goes.
+    judged where it goes. Pattern substitution in a value assigned (``V="${V//v}"``) is
+    judged by CG-INJ-033 with the rest of the line: whether it can spell a word the line hides.
 
     Bad: ``ls${IFS}-la``. Harmless: ``echo "$IFS"``, ``cut -d $'\\t' -f1``.
     """
@@ -220,10 +223,13 @@ class ExpansionTricks(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if "$" not in cmd.text:
             return NO_OPINION
-        words = [*cmd.words, *(a.value for a in cmd.assignments)]
         printer = cmd.program in ("echo", "printf")
-        for word in words:
-            why = _trick(word, printer)
+        values = {id(a.value) for a in cmd.assignments}
+        declarer = cmd.program in _DECLARERS
+        for word in [*cmd.words, *(a.value for a in cmd.assignments)]:
+            # a value assigned: its pattern substitutions are CG-INJ-033's (patternvalues.py)
+            assigned = id(word) in values or (declarer and _ASSIGNED.match(word.text) is not None)
+            why = _trick(word, printer, assigned)
             if why and why.startswith("$IFS"):
                 # Word splitting on $IFS: check the line the shell will run, too.
                 split = _IFS_WORD.sub(" ", cmd.text)
@@ -234,7 +240,7 @@ class ExpansionTricks(Validator):
         return NO_OPINION
 
 
-def _trick(word: Word, printer: bool = False) -> str | None:
+def _trick(word: Word, printer: bool = False, assigned: bool = False) -> str | None:
     text = word.text
     if "$" not in text:
         return None
@@ -246,7 +252,7 @@ def _trick(word: Word, printer: bool = False) -> str | None:
         return f"characters cut out of environment variables in {text!r}"
     if "{!" in text and not printer and _INDIRECT.search(text):
         return f"indirect expansion in {text!r} hides which variable is used"
-    if "{" in text and not printer and _PATTERN_EDIT.search(text):
+    if "{" in text and not printer and not assigned and _PATTERN_EDIT.search(text):
         return f"a word rebuilt by pattern substitution in {text!r}"
     if m.ANSI_C in word.expansions and spells_text(text):
         return f"ANSI-C escapes spell out plain text in {text!r}"
