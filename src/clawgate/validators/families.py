@@ -83,6 +83,7 @@ from clawgate.validators import (  # noqa: F401
     scriptfiles,
     secretargs,
     secrets,
+    sedvalues,
     shellhooks,
     shells,
     smuggling,
