@@ -5,9 +5,9 @@
 Per corpus (the shared files, ``devcmds``/``devcmds_beyond``, ``tests/corpus/devcmds_unseen*``,
 ``agentcmds``, ``ecosystems`` and ``ecosystems_heldout`` (everyday commands of ecosystems the
 others do not draw on, split by project; the held-out half is measured, never tuned on),
-``everyday_heldout2`` to ``everyday_heldout6`` (a second to a sixth held-out set, each from
-projects of yet other ecosystems; the fifth and the sixth, whole workflow steps, split by
-project into a tuned and a held-out half, each half's figures printed too),
+``everyday_heldout2`` to ``everyday_heldout7`` (a second to a seventh held-out set, each from
+projects of yet other ecosystems; the fifth to the seventh, the last two of whole workflow
+steps, split by project into a tuned and a held-out half, each half's figures printed too),
 ``tests/corpus/bypasses`` and the attack-kinds sets ``tests/corpus/kinds_heldout*`` (to the
 sixth; each half's figures printed too)):
 allow rate (share of all lines that come out ALLOW), block rate (ASK or DENY), deny rate, the

@@ -1,6 +1,6 @@
 """Whole ``run:`` steps of GitHub workflows, as a runner hands them to ``bash -e`` (never run).
 
-    python bench/extract_ci_blocks.py OWNER/NAME=GIT_DIR ... > candidates.jsonl
+    python bench/extract_ci_blocks.py [--cap N] [--recipes N] OWNER/NAME=GIT_DIR ... > out.jsonl
 
 Reads, at each repository's HEAD, every ``run:`` step of ``.github/workflows/*.yml`` whose
 shell is bash or sh and whose job does not run on Windows, and gives each step as one
@@ -12,7 +12,12 @@ context on a push to ``main``; each replacement is listed in the row's ``note``.
 expression none of those gives a value to is skipped. Each row: ``command``, ``source``
 (``owner/repo@commit:path``), ``origin`` (``workflow``), ``note`` (the replacements, or
 empty). Labels are given afterwards by reading each line (tests/corpus/README.md); at most
-``CAP`` steps a repository, chosen by a stable hash.
+``CAP`` steps a repository (``--cap N`` sets it), chosen by a stable hash. ``--recipes N``
+adds, per repository, up to N Makefile recipe lines and ``package.json`` scripts (the lines an
+agent runs as ``make TARGET`` or ``npm run NAME`` runs them; origin ``makefile`` or
+``package.json``), read as ``extract_ci_commands.py`` reads them but with nothing left out for
+its effect (a lone ``echo`` of literal text, a help target's banner, and a make variable's
+assignment seen as a line are not taken): labels are given by reading.
 """
 
 from __future__ import annotations
@@ -27,7 +32,14 @@ from typing import Any
 
 import yaml
 
-from extract_ci_commands import _first, _mapping, files, git_show
+from extract_ci_commands import (
+    _first,
+    _mapping,
+    files,
+    git_show,
+    makefile_lines,
+    package_json_lines,
+)
 
 CAP = 30
 _EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -125,7 +137,44 @@ def workflow_steps(repo: str, text: str) -> Iterator[tuple[str, str]]:
                 yield run.strip("\n"), "; ".join(values.given)
 
 
-def extract(repo: str, git_dir: str) -> list[dict[str, str]]:
+_SKIP = re.compile(r"(^|/)(vendor|third_party|deps|node_modules|testdata|fixtures?|templates?|"
+                   r"__fixtures__)/")
+
+
+_NOT_A_STEP = re.compile(r"(echo|printf)(\s+(\"[^\"$`]*\"|'[^']*'|[^\s\"'$`|;&<>()]+))*\s*$|"
+                         r"[A-Za-z_]\w*=\S*(\s+-\S+)*$")
+
+
+def _ranked(found: dict[str, dict[str, str]], cap: int) -> list[dict[str, str]]:
+    return sorted(found.values(),
+                  key=lambda r: hashlib.sha256(r["command"].encode()).hexdigest())[:cap]
+
+
+def recipes(repo: str, git_dir: str, commit: str, cap: int) -> list[dict[str, str]]:
+    """Up to ``cap`` Makefile recipe lines and ``package.json`` scripts of one repository."""
+    found: dict[str, dict[str, str]] = {}
+    for path in files(git_dir):
+        name = path.rsplit("/", 1)[-1]
+        if _SKIP.search(path):
+            continue
+        if re.fullmatch(r"(GNU)?[Mm]akefile", name):
+            origin, reader = "makefile", makefile_lines
+        elif name == "package.json":
+            origin, reader = "package.json", package_json_lines
+        else:
+            continue
+        try:
+            lines = list(reader(git_show(git_dir, path)))
+        except (subprocess.CalledProcessError, ValueError):
+            continue
+        for line in lines:
+            if line.strip("{}()[]; ") and not _NOT_A_STEP.match(line):
+                found.setdefault(line, {"command": line, "source": f"{repo}@{commit}:{path}",
+                                        "origin": origin, "note": ""})
+    return _ranked(found, cap)
+
+
+def extract(repo: str, git_dir: str, cap: int = CAP, recipe_cap: int = 0) -> list[dict[str, str]]:
     commit = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", "HEAD"],
                             capture_output=True, check=True, text=True).stdout.strip()
     found: dict[str, dict[str, str]] = {}
@@ -139,16 +188,22 @@ def extract(repo: str, git_dir: str) -> list[dict[str, str]]:
         for command, note in steps:
             found.setdefault(command, {"command": command, "source": f"{repo}@{commit}:{path}",
                                        "origin": "workflow", "note": note})
-    ranked = sorted(found.values(),
-                    key=lambda r: hashlib.sha256(r["command"].encode()).hexdigest())
-    return ranked[:CAP]
+    extra = recipes(repo, git_dir, commit, recipe_cap) if recipe_cap else []
+    return _ranked(found, cap) + extra
 
 
 def main(argv: list[str]) -> int:
     seen: set[str] = set()
-    for arg in argv:
+    cap, recipe_cap, args = CAP, 0, list(argv)
+    for flag in ("--cap", "--recipes"):
+        if flag in args:
+            at = args.index(flag)
+            value = int(args[at + 1])
+            del args[at:at + 2]
+            cap, recipe_cap = (value, recipe_cap) if flag == "--cap" else (cap, value)
+    for arg in args:
         repo, git_dir = arg.split("=", 1)
-        for row in extract(repo, git_dir):
+        for row in extract(repo, git_dir, cap, recipe_cap):
             if row["command"] not in seen:
                 seen.add(row["command"])
                 print(json.dumps(row))

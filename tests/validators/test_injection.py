@@ -50,7 +50,7 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ("y=${x//X/}; a=$y; $a", ASK, None),
     ('x=/X; y=${x//X/}; rm -rf "$y"', ASK, "CG-DEST-009"),
     ("x=rXm; export y=${x//X/}; $y -rf ~", DENY, None),
-    ("declare -n y=${x//X/}; $y", ASK, "CG-INJ-007"),  # a reference, not a value
+    ("declare -n y=${x//X/}; $y", ASK, None),  # a reference, not a value
     ('echo "LD_PRELOAD=${x//X/}" >> $GITHUB_ENV', DENY, "CG-ENV-001"),
     ("t=/ehhh/hmtc/pahhh/hmsswd; ${t//hhh\\/hm/} x", DENY, "CG-OBF-001"),
     ("x=cuxrl; echo ${x//x/} | sh", ASK, None),
@@ -206,8 +206,8 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     "git tag $(cat VERSION)",
     "kill $(cat /tmp/server.pid)",
     "export NODE_VERSION=$(cat /etc/node-version)",
-    # a value rebuilt by pattern substitution, assigned: stored, then printed
-    "body=$(cat output.txt)\nbody=\"${body//'%'/'%25'}\"\necho \"::set-output name=body::$body\"",
+    # a value rebuilt by pattern substitution, assigned: stored, then printed (a value from a
+    # substitution may hold the line's own text: CG-INJ-033 asks of it)
     'CHANGED_LIST="${CHANGED_LIST//\\"/}"\necho "$CHANGED_LIST"',
     'echo "artifact_name=${artifact_name:-${board//\\//_}-zmk}" >> $GITHUB_ENV',
     'export SLUG="${BRANCH//\\//-}"',

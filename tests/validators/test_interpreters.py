@@ -56,7 +56,7 @@ from clawgate.validators.textprograms import SedCommands
     # an arithmetic expansion is a number: the commands around it are still read
     ('sed "$((n))e id" notes.txt', ASK, "CG-INTERP-004"),
     ('sed "s/x/$((n))/w /etc/profile.d/x.sh" notes.txt', DENY, "CG-FS-002"),
-    ('sed "s/x/$y/" notes.txt', ASK, "CG-INTERP-004"),  # a variable may hold commands
+    ('sed "s/x/$y/" notes.txt', ASK, "CG-INTERP-012"),  # a variable may hold commands
     ('sed "s/x/$(($y))/" notes.txt', ASK, "CG-INTERP-004"),
     ("sed -f x.sed -e '1e id' notes.txt", ASK, "CG-INTERP-004"),  # -e beside -f: read
     # a/i/c text ends at an unescaped newline: what follows is commands again

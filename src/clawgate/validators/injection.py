@@ -35,6 +35,8 @@ _ENV_SLICE = lazy_pattern(r"\$\{(?:HOME|PATH|PWD|OLDPWD|SHELL|IFS|USER|LOGNAME|L
 # ${name//pattern/replacement}: every match replaced, the obfuscators' favourite way to hide a
 # word in noise (``${x//hhh/}``); single replacements (``${f/.txt/.md}``) and edits of the
 # everyday lists (``${PATH//:/ }``) stay ALLOW.
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_ASSIGNED = lazy_pattern(r"^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=")
 _PATTERN_EDIT = lazy_pattern(r"\$\{(?!(?:PATH|PWD|HOME|OLDPWD)//)[A-Za-z_][A-Za-z0-9_]*//")
 _INDIRECT = lazy_pattern(r"\$\{![A-Za-z_][A-Za-z0-9_]*\}")  # not the ${!arr[@]} / ${!pre*} lists
 _ANSI_ESCAPE = lazy_pattern(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3}))")
@@ -53,9 +55,7 @@ _PLAIN_NAME = lazy_pattern(r"[A-Za-z_][\w.+-]*")
 @register
 class DynamicCommandWord(Validator):
     """The program is only known at run time: a variable, an indirect expansion, or the output
-    of a command substitution runs as the command. ASK. A variable the line never sets gives
-    way when the line is ALLOW with every stand-in program in its place (``$CC --version``:
-    ``shell/standins.py``); one the line sets gives way to its resolved reading.
+    of a command substitution runs as the command. ASK.
 
     Bad: ``$(echo rm) -rf ~`` or ``$CMD``. Harmless: ``echo "$HOME"`` (a variable as argument).
     """
@@ -208,9 +208,9 @@ class ExpansionTricks(Validator):
     (``$'\\x72\\x6d'``). ASK.
 
     Indirect expansion and pattern substitution given to ``echo``/``printf`` are only printed
-    (``echo "${name//-/_}"``), and assigned to a variable only stored (``body="${body//%/%25}"``):
-    what a printer's text becomes once it is piped or written is judged where it goes, and a
-    variable so built is judged where it is run (CG-OBF-003) or handed to a program.
+    (``echo "${name//-/_}"``): what a printer's text becomes once it is piped or written is
+    judged where it goes. Pattern substitution in a value assigned (``V="${V//v}"``) is
+    judged by CG-INJ-033 with the rest of the line: whether it can spell a word the line hides.
 
     Bad: ``ls${IFS}-la``. Harmless: ``echo "$IFS"``, ``cut -d $'\\t' -f1``.
     """
@@ -224,13 +224,12 @@ class ExpansionTricks(Validator):
         if "$" not in cmd.text:
             return NO_OPINION
         printer = cmd.program in ("echo", "printf")
-        declared = _declares(cmd)
-        kept = [(w, printer or (declared and _ASSIGNED.match(w.text) is not None))
-                for w in cmd.words]
-        # An assigned value rebuilt by pattern substitution is a value, not a word that runs:
-        # where it is run later, CG-OBF-003 judges it; given to a program, it is unknown there.
-        for word, inert in [*kept, *((a.value, True) for a in cmd.assignments)]:
-            why = _trick(word, inert)
+        values = {id(a.value) for a in cmd.assignments}
+        declarer = cmd.program in _DECLARERS
+        for word in [*cmd.words, *(a.value for a in cmd.assignments)]:
+            # a value assigned: its pattern substitutions are CG-INJ-033's (patternvalues.py)
+            assigned = id(word) in values or (declarer and _ASSIGNED.match(word.text) is not None)
+            why = _trick(word, printer, assigned)
             if why and why.startswith("$IFS"):
                 # Word splitting on $IFS: check the line the shell will run, too.
                 split = _IFS_WORD.sub(" ", cmd.text)
@@ -241,18 +240,7 @@ class ExpansionTricks(Validator):
         return NO_OPINION
 
 
-_DECLARES = frozenset({"export", "readonly", "local", "declare", "typeset"})
-_ASSIGNED = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
-
-
-def _declares(cmd: SimpleCommand) -> bool:
-    """``export NAME=VALUE`` and its kin assign their words, none as a reference to another
-    variable (``declare -n``)."""
-    return cmd.program in _DECLARES and not any(
-        w.text.startswith(("-", "+")) and "n" in w.text for w in cmd.words[1:])
-
-
-def _trick(word: Word, printer: bool = False) -> str | None:
+def _trick(word: Word, printer: bool = False, assigned: bool = False) -> str | None:
     text = word.text
     if "$" not in text:
         return None
@@ -264,7 +252,7 @@ def _trick(word: Word, printer: bool = False) -> str | None:
         return f"characters cut out of environment variables in {text!r}"
     if "{!" in text and not printer and _INDIRECT.search(text):
         return f"indirect expansion in {text!r} hides which variable is used"
-    if "{" in text and not printer and _PATTERN_EDIT.search(text):
+    if "{" in text and not printer and not assigned and _PATTERN_EDIT.search(text):
         return f"a word rebuilt by pattern substitution in {text!r}"
     if m.ANSI_C in word.expansions and spells_text(text):
         return f"ANSI-C escapes spell out plain text in {text!r}"

@@ -80,6 +80,8 @@ def _packages(low: frozenset[str], high: frozenset[str], global_flags: frozenset
             return _HIGH
         if cmd.program == "yarn" and _first(cmd) == "global":
             return _HIGH
+        if cmd.program == "npm" and _first(cmd) in ("link", "ln") and _links_globally(cmd):
+            return _HIGH
         if cmd.program == "cargo" and _first(cmd) == "binstall":
             return _HIGH  # a prebuilt binary from the network, installed for the user
         if cmd.program == "uv" and [a for a in cmd.args if not a.startswith("-")][:2] in (
@@ -92,6 +94,20 @@ def _packages(low: frozenset[str], high: frozenset[str], global_flags: frozenset
         return base(cmd)
 
     return tier
+
+
+def _links_globally(cmd: SimpleCommand) -> bool:
+    """``npm link`` alone links the package in the working directory into the global folder,
+    where every project's ``npm link NAME`` and the user's PATH find it; ``npm link PATH`` does
+    that for the package at PATH first, then links it into the project. ``npm link NAME`` only
+    links an already-global package into ``node_modules``."""
+    operands = [a for a in cmd.args if not a.startswith("-")][1:]
+    return not operands or any(_NPM_PATH.match(a) for a in operands)
+
+
+# A folder given to npm link: a path (./x, ../x, /x, ~/x, x/y, file:x), not a package name
+# (x, @scope/x)
+_NPM_PATH = lazy_pattern(r"^(?:[.~/]|file:|[^@][^/]*/)")
 
 
 def _docker(cmd: SimpleCommand, base: Risk) -> Risk:
@@ -164,8 +180,9 @@ def _status_only(cmd: SimpleCommand) -> Risk:
             ("plugin", "list"), ("repo", "list"))):
         return _MEDIUM
     if cmd.program in ("kubectl", "oc") and tuple(a for a in cmd.args if not a.startswith(
-            "-"))[:2] in (("auth", "can-i"), ("auth", "whoami")):
-        return _MEDIUM  # what the current user may do, who it is: reads
+            "-"))[:2] in (("auth", "can-i"), ("auth", "whoami"), ("rollout", "status"),
+                          ("rollout", "history")):
+        return _MEDIUM  # what the current user may do, who it is, how a rollout goes: reads
     if cmd.program in ("kubectl", "oc") and (_first(cmd) in _KUBECTL_LOCAL | _KUBECTL_READS or (
             _first(cmd) in ("apply", "create", "delete", "patch", "replace")
             and "--dry-run=client" in cmd.args)):
@@ -182,7 +199,8 @@ _HELM_LOCAL = frozenset({"package", "unittest", "create", "dependency", "dep", "
 # run, which sends nothing).
 _KUBECTL_LOCAL = frozenset({"kustomize", "completion"})
 # kubectl's verbs that only read from the cluster beyond the shared queries (get, describe …)
-_KUBECTL_READS = frozenset({"logs", "events"})
+# (wait only watches objects until a condition holds; rollout status and history print)
+_KUBECTL_READS = frozenset({"logs", "events", "wait"})
 # gh api's options that send a body: with one the request is a POST unless -X says otherwise
 _GH_API_FIELDS = ("-f", "-F", "--field", "--raw-field", "--input")
 

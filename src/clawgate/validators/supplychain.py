@@ -3,7 +3,8 @@
 Agents invent package names, and attackers register the names agents invent and misspellings
 of popular packages. A name among the most-downloaded packages of PyPI or npm, or among the
 gems, crates and Go modules Debian packages (``clawgate/packages/*.txt``, with their source and
-date), declared in the project's own manifest, or a local path keeps the command's risk tier
+date), declared in the project's own manifest (or, for PyPI and npm, installed by its own CI
+and task files), or a local path keeps the command's risk tier
 (medium; global tool installs stay high); any other name asks; a name one or two edits from a
 popular package without being one is denied.
 """
@@ -44,6 +45,8 @@ def _unknown(cmd: SimpleCommand, ctx: Context, *,
         own = declared(found.registry, [ctx.cwd, ctx.workspace])
         names = [n for n in names if not _declared(found.registry, n, own)
                  and not _local_bin(found.registry, n, ctx)]
+    if names and asking:
+        names = _not_installed_by_project(found.registry, names, ctx)
     remote = list(found.remote)
     if cmd.program in ("deno", "dx") and any(r.startswith("jsr:") for r in (
             *remote, *(w.value or "" for w in cmd.words))):
@@ -106,6 +109,19 @@ def _declared(registry: str, name: str, own: frozenset[str]) -> bool:
     return typed in own
 
 
+def _not_installed_by_project(registry: str, names: list[str], ctx: Context) -> list[str]:
+    """The names the project's own CI, task and requirement files do not install
+    (``packages/named.py``): a tool its maintainers chose is no made-up name. A near-miss of
+    a popular name is still judged as one (CG-PKG-001 does not read these files)."""
+    from clawgate.packages import normalise
+    from clawgate.packages.named import installed_by_project
+
+    own: set[str] = set()
+    for directory in dict.fromkeys((ctx.cwd, ctx.workspace)):
+        own |= {normalise(registry, n) for n in installed_by_project(registry, directory)}
+    return [n for n in names if normalise(registry, n) not in own]
+
+
 def _local_bin(registry: str, name: str, ctx: Context) -> bool:
     """``npx NAME`` runs the project's own ``node_modules/.bin/NAME`` when there is one."""
     if registry != "npm" or "/" in name:
@@ -146,8 +162,10 @@ class Typosquat(Validator):
 @register
 class UnknownPackage(Validator):
     """A package installed or run by a name that is not among the most-downloaded of its
-    registry, not declared by the project and not a local path, or from a URL: possibly a
-    name an agent made up, which anyone may have registered. ASK.
+    registry, not declared by the project, not installed by the project's own CI, task or
+    requirement files (``packages/named.py``: a tool its maintainers chose) and not a local
+    path, or from a URL: possibly a name an agent made up, which anyone may have registered.
+    ASK.
 
     Bad: ``npx totally-real-helper-cli``. Harmless: ``npx prettier --check .``.
     """
@@ -165,7 +183,9 @@ class UnknownPackage(Validator):
         if names:
             shown = ", ".join(repr(n) for n in names)
             return _high(self.id, f"{shown} is not among the {index(registry).what} nor "
-                         f"declared by the project ({_MANIFESTS[registry]})",
+                         f"declared by the project ({_MANIFESTS[registry]})"
+                         + (" nor installed by its CI or task files"
+                            if registry in ("pypi", "npm") else ""),
                          "check that the package exists and is the one meant, or declare "
                          "it in the project's manifest")
         where = ("a JSR module outside the Deno standard library, not declared in deno.json"

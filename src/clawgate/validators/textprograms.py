@@ -270,6 +270,8 @@ class SedCommands(Validator):
                            home=ctx.home)
         if len(scripts) > 1 and None not in scripts:  # sed joins -e pieces with newlines
             scripts = ["\n".join(s or "" for s in scripts)]
+        if self.defers(cmd, scripts):
+            return NO_OPINION  # numbers, hex digits, dates: CG-INTERP-012 reads the line
         for script in scripts:
             if script is None:
                 return Verdict.ask(self.id, "the sed script is only known at run time")
@@ -277,6 +279,24 @@ class SedCommands(Validator):
             if verdict.outcome is not Outcome.PASSTHROUGH or verdict.nested:
                 return verdict
         return NO_OPINION
+
+    def defers(self, cmd: SimpleCommand, scripts: list[str | None] | None = None,
+               ctx: Context | None = None) -> bool:
+        """The one script of ``cmd`` is not known here and is built only of values whose
+        characters the line may tell: CG-INTERP-012 judges it with the line."""
+        if scripts is None:
+            from_file = bool(option_values(cmd.words, 1, "f", frozenset({"file"})))
+            scripts = _scripts(cmd, "expression", _SED, operand=not from_file,
+                               cwd=None if ctx is None else ctx.cwd,
+                               home=None if ctx is None else ctx.home)
+        # only a command of the line itself: one a wrapper or find -exec runs is checked on
+        # its own, where no line check reads the values (cmd.depth counts the unwrappings)
+        return cmd.depth == 0 and scripts == [None] and _values_known_on_the_line(cmd)
+
+    def script_verdict(self, script: str) -> Verdict:
+        """What the sed script ``script`` runs, writes and reads (CG-INTERP-012 reads scripts
+        built from values of known characters with it)."""
+        return self._script(script)
 
     def _script(self, script: str) -> Verdict:
         commands = sed_commands(script)
@@ -355,6 +375,15 @@ class JqReach(Validator):
         if _JQ_REACH.search(program):
             return Verdict.ask(self.id, "the jq filter reads the environment or file names")
         return NO_OPINION
+
+
+def _values_known_on_the_line(cmd: SimpleCommand) -> bool:
+    """The one script of ``cmd`` is built only of values whose characters the line may tell
+    (``sedvalues.py``)."""
+    from clawgate.validators.sedvalues import deferred, script_words
+
+    words = script_words(cmd)
+    return len(words) == 1 and words[0] is not None and deferred(words[0])
 
 
 def _without_named_values(cmd: SimpleCommand) -> tuple[Word, ...]:
