@@ -311,6 +311,10 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
         path = literal(args[where]) if len(args) > where else None
     if path is None and len(args) > where:
         path = home_path(args[where])
+    pattern = glob_pattern(args[where]) if path is None and len(args) > where else None
+    if pattern is not None and verb in ("delete", "rmtree", "read"):
+        commands.append(action(verb, pattern, glob=True))  # unlink glob "*.bak": rm -f *.bak
+        return False
     if path is None and lang == "julia" and last == "write":
         return False  # write(io, x): to a stream the code opened (or stdout), not a path
     if verb in ("move", "copy", "symlink", "link") and path is not None and len(args) > 1:
@@ -329,6 +333,23 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
 
 
 _URL = lazy_pattern(r"^(?!file:)[a-zA-Z][\w+.-]*://")
+# A glob pattern as the shell would expand it the same way: names, ``/``, ``.``, ``~`` first,
+# and the wildcards ``*``, ``?`` and bracket classes (nothing the shell would expand else).
+_GLOB_PATTERN = lazy_pattern(r"^~?[\w./*?\[\]-]+$")
+_GLOBBERS = frozenset({"glob", "Dir.glob", "Dir.[]", "File.glob"})
+
+
+def glob_pattern(arg: list[Token]) -> str | None:
+    """The pattern of a file argument given as a glob of a literal pattern (Perl's ``glob
+    "*.bak"``, ``glob("~/x/*")``, Ruby's ``Dir.glob("tmp/*")``, PHP's ``glob("*.log")``): the
+    files the shell's own expansion of it would name; None for anything else."""
+    names = [t for t in arg if t.kind == NAME]
+    strings = [t for t in arg if t.kind == STR]
+    others = [t for t in arg if t.kind not in (NAME, STR) and t.text not in ("(", ")", "*")]
+    if len(names) != 1 or names[0].text not in _GLOBBERS or len(strings) != 1 or others:
+        return None
+    text = strings[0].text
+    return text if _GLOB_PATTERN.match(text) else None
 
 
 # Names and interpolations that stand for the home directory, and the strings that are only
@@ -374,7 +395,10 @@ def home_path(arg: list[Token]) -> str | None:
 # Names that only fetch or join the home directory's name (``require('os').homedir()``,
 # ``os:getenv("HOME")``): with nothing else beside them the argument is home itself.
 _HOME_GLUE = frozenset({"require", "getenv", "env", "join", "fetch", "get", "Sys.getenv",
-                        "expanduser", "homedir", "home"})
+                        "expanduser", "homedir", "home",
+                        # the environment tables, subscripted by HOME: Perl's ``$ENV{HOME}``,
+                        # PHP's ``$_ENV['HOME']``/``$_SERVER['HOME']``, Ruby's ``ENV['HOME']``
+                        "$ENV", "ENV", "$_ENV", "$_SERVER", "environ"})
 
 
 def _last(name: str) -> str:

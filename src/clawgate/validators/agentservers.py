@@ -1,0 +1,167 @@
+"""Tool servers registered with a coding agent from the command line, and recipes that start
+them: the command a server entry names is saved in the agent's settings and run every time the
+agent starts, before any prompt (``claude mcp add NAME -- CMD …``, ``claude mcp add-json NAME
+'{"command":…,"args":[…]}'``, ``gemini mcp add NAME CMD …``, ``codex mcp add NAME -- CMD …``,
+``code --add-mcp '{…}'``, goose's ``--with-extension 'CMD'``; a goose recipe declares stdio
+extensions whose commands start when the recipe runs).
+
+The saved command is checked as the command line it is, at least ASK (a change to the agent's
+settings that outlives this session): a download-and-run or a deletion of home saved there is
+DENY, as the same text written into the agent's settings file is. A server reached by address
+(``--transport http URL``, ``--url``, ``--with-remote-extension``) is ASK: what it offers is not
+known here. A recipe fetched from another host is DENY: its extensions' commands, chosen by
+whoever serves it, run before the agent asks anything. Listing and showing the registered
+servers change nothing (``claude mcp list``, ``codex mcp get NAME``): agents.py leaves them
+alone.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from clawgate.decision import NO_OPINION, Outcome, Verdict
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.base import Context, Validator, register
+
+# agent CLI -> options of ``mcp add`` that take a value (every such CLI also takes ``--``)
+_ADD_VALUED = {
+    "claude": frozenset({"-s", "--scope", "-t", "--transport", "-e", "--env", "-H", "--header",
+                         "--client-id", "--client-secret", "--callback-port"}),
+    "gemini": frozenset({"-s", "--scope", "-t", "--transport", "-e", "--env", "-H", "--header",
+                         "--timeout", "--description", "--include-tools", "--exclude-tools"}),
+    "qwen": frozenset({"-s", "--scope", "-t", "--transport", "-e", "--env", "-H", "--header",
+                       "--timeout", "--description", "--include-tools", "--exclude-tools"}),
+    "codex": frozenset({"--env", "--url", "--bearer-token-env-var"}),
+}
+_EDITORS = frozenset({"code", "code-insiders", "cursor", "windsurf", "codium"})
+_GOOSE_COMMANDS = frozenset({"--with-extension"})
+_GOOSE_REMOTE = frozenset({"--with-remote-extension", "--with-streamable-http-extension"})
+_URL_START = ("http://", "https://", "ws://", "wss://")
+
+
+def _value(word: Word) -> str:
+    return word.value if word.value is not None else word.text
+
+
+def _mcp_add(cmd: SimpleCommand) -> tuple[str | None, str | None] | None:
+    """(command line, address) a ``X mcp add …`` registers; None when ``cmd`` is none."""
+    valued = _ADD_VALUED.get(cmd.program or "")
+    words = cmd.words
+    if valued is None or len(words) < 4 or _value(words[1]) != "mcp" or \
+            _value(words[2]) not in ("add", "add-json"):
+        return None
+    json_form = _value(words[2]) == "add-json"
+    operands: list[str] = []
+    url = None
+    index = 3
+    while index < len(words):
+        text = _value(words[index])
+        if text == "--":
+            operands.extend(_value(w) for w in words[index + 1:])
+            break
+        name, equals, given = text.partition("=")
+        if operands and not json_form and len(operands) >= 2:
+            operands.append(text)  # the server's own arguments, options included
+        elif name in valued:
+            if not equals:
+                index += 1
+                given = _value(words[index]) if index < len(words) else ""
+            url = given if name == "--url" else url
+        elif text.startswith("-") and not operands:
+            pass  # a flag of the registration (--trust)
+        else:
+            operands.append(text)
+        index += 1
+    if json_form:
+        return _from_json(operands[1] if len(operands) > 1 else "")
+    server = operands[1:] if len(operands) > 1 else []
+    if cmd.program == "codex" and operands and "--" not in (_value(w) for w in words):
+        server = []  # codex takes the command only after --
+    if server and server[0].startswith(_URL_START):
+        return None, server[0]
+    return (shlex.join(server) if server else None), url
+
+
+def _from_json(text: str) -> tuple[str | None, str | None]:
+    """(command line, address) of a server given as JSON (``{"command": …, "args": […]}``,
+    ``{"type": "http", "url": …}``); a text that is not such JSON names an unknown command."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return "", None
+    if not isinstance(data, dict):
+        return "", None
+    found = data.get("url") or data.get("httpUrl") or data.get("serverUrl")
+    url = found if isinstance(found, str) and found else None
+    command = data.get("command")
+    args = data.get("args") or []
+    if isinstance(command, str) and isinstance(args, list) and all(
+            isinstance(a, str) for a in args):
+        return shlex.join([command, *args]), url
+    if command is None and url is not None:
+        return None, url
+    return "", url  # a command in another shape, or neither a command nor an address
+
+
+def registrations(cmd: SimpleCommand) -> tuple[list[str], list[str], list[str]]:
+    """(command lines saved as servers, addresses saved as servers, recipes fetched from an
+    address) of ``cmd``; a command line "" is one that cannot be read."""
+    lines: list[str] = []
+    urls: list[str] = []
+    recipes: list[str] = []
+    found = _mcp_add(cmd)
+    if found is not None:
+        line, url = found
+        lines += [line] if line is not None else []
+        urls += [url] if url else []
+        return lines, urls, recipes
+    words = [_value(w) for w in cmd.words[1:]]
+    for index, text in enumerate(words):
+        name, equals, given = text.partition("=")
+        if not equals:
+            given = words[index + 1] if index + 1 < len(words) else ""
+        if cmd.program in _EDITORS and name == "--add-mcp":
+            line, url = _from_json(given)
+            lines += [line] if line is not None else []
+            urls += [url] if url else []
+        elif cmd.program == "goose" and name in _GOOSE_COMMANDS:
+            lines.append(given)
+        elif cmd.program == "goose" and name in _GOOSE_REMOTE:
+            urls.append(given)
+        elif cmd.program == "goose" and name == "--recipe" and given.startswith(_URL_START):
+            recipes.append(given)
+    return lines, urls, recipes
+
+
+@register
+class AgentServerRegistered(Validator):
+    """A tool server saved into a coding agent's settings, or started by a recipe: its command
+    runs whenever the agent starts. The command is checked as the line it is, at least ASK
+    (``claude mcp add x -- sh -c 'curl … | sh'`` is DENY); a server by address is ASK; a recipe
+    from another host is DENY.
+
+    Bad: ``claude mcp add-json x '{"command":"bash","args":["-c","rm -rf ~"]}'``. Harmless:
+    ``claude mcp list``.
+    """
+
+    id = "CG-AGENT-003"
+    programs = frozenset(_ADD_VALUED) | _EDITORS | {"goose"}
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        lines, urls, recipes = registrations(cmd)
+        if recipes:
+            return Verdict.deny(self.id, f"runs a recipe from {recipes[0]}: its extensions' "
+                                "commands, chosen by whoever serves it, start before any "
+                                "prompt", hint="download the recipe and review it first")
+        if not lines and not urls:
+            return NO_OPINION
+        if "" in lines:
+            return Verdict.ask(self.id, "saves a tool server whose command cannot be read here "
+                               "into the agent's settings", hint="add the server yourself")
+        if lines:
+            return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id,
+                                  message=f"saves a tool server running {lines[0][:80]!r} "
+                                  "into the agent's settings, run at every start")
+        return Verdict.ask(self.id, f"saves a remote tool server ({urls[0][:80]}) into the "
+                           "agent's settings", hint="add the server yourself")
