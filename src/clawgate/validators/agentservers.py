@@ -2,8 +2,9 @@
 them: the command a server entry names is saved in the agent's settings and run every time the
 agent starts, before any prompt (``claude mcp add NAME -- CMD …``, ``claude mcp add-json NAME
 '{"command":…,"args":[…]}'``, ``gemini mcp add NAME CMD …``, ``codex mcp add NAME -- CMD …``,
-``code --add-mcp '{…}'``, goose's ``--with-extension 'CMD'``; a goose recipe declares stdio
-extensions whose commands start when the recipe runs).
+``q mcp add --name N --command CMD --args A,B``, ``code --add-mcp '{…}'``, goose's
+``--with-extension 'CMD'``; a goose recipe declares stdio extensions whose commands start when
+the recipe runs).
 
 The saved command is checked as the command line it is, at least ASK (a change to the agent's
 settings that outlives this session): a download-and-run or a deletion of home saved there is
@@ -33,7 +34,10 @@ _ADD_VALUED = {
     "qwen": frozenset({"-s", "--scope", "-t", "--transport", "-e", "--env", "-H", "--header",
                        "--timeout", "--description", "--include-tools", "--exclude-tools"}),
     "codex": frozenset({"--env", "--url", "--bearer-token-env-var"}),
+    "amp": frozenset({"-e", "--env", "-H", "--header", "--workspace"}),
 }
+# CLIs whose ``mcp add`` takes the server as options (--name, --command, --args)
+_NAMED_ADD = frozenset({"q", "kiro-cli"})
 _EDITORS = frozenset({"code", "code-insiders", "cursor", "windsurf", "codium"})
 _GOOSE_COMMANDS = frozenset({"--with-extension"})
 _GOOSE_REMOTE = frozenset({"--with-remote-extension", "--with-streamable-http-extension"})
@@ -44,8 +48,31 @@ def _value(word: Word) -> str:
     return word.value if word.value is not None else word.text
 
 
+def _named_add(cmd: SimpleCommand) -> tuple[str | None, str | None] | None:
+    """Amazon Q's and Kiro's ``mcp add --name N --command CMD [--args A,B …]``: the command
+    and its arguments are options (``--args`` a comma-separated list, may be repeated)."""
+    words = [_value(w) for w in cmd.words]
+    if cmd.program not in _NAMED_ADD or words[1:3] != ["mcp", "add"]:
+        return None
+    command: list[str] = []
+    args: list[str] = []
+    for index, text in enumerate(words[3:], start=3):
+        name, equals, given = text.partition("=")
+        if not equals:
+            given = words[index + 1] if index + 1 < len(words) else ""
+        if name == "--command":
+            command = [given]
+        elif name == "--args":
+            args += given.split(",")
+    if not command:
+        return "", None  # a server whose command is not read here
+    return shlex.join([*command, *args]), None
+
+
 def _mcp_add(cmd: SimpleCommand) -> tuple[str | None, str | None] | None:
     """(command line, address) a ``X mcp add …`` registers; None when ``cmd`` is none."""
+    if cmd.program in _NAMED_ADD:
+        return _named_add(cmd) if len(cmd.words) > 2 else None
     valued = _ADD_VALUED.get(cmd.program or "")
     words = cmd.words
     if valued is None or len(words) < 4 or _value(words[1]) != "mcp" or \
@@ -146,7 +173,7 @@ class AgentServerRegistered(Validator):
     """
 
     id = "CG-AGENT-003"
-    programs = frozenset(_ADD_VALUED) | _EDITORS | {"goose"}
+    programs = frozenset(_ADD_VALUED) | _NAMED_ADD | _EDITORS | {"goose"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         lines, urls, recipes = registrations(cmd)

@@ -115,6 +115,17 @@ PLAIN: dict[str, Wrap] = {
                  code_long="command", bare_shell=True),
     "screen": _w("SpcheTtrxRD", "", bare_shell=True),  # -d -m -l: flags; -r -x: a session
     "dtach": _w("", "", skip=1), "abduco": _w("", "", skip=1),
+    # a Flatpak sandbox's way to run a command (on the host with --host: outside the sandbox,
+    # as the same user), heaptrack's profiled run, task spooler's queue (tsp [opts] CMD…:
+    # -L, -D, -W and -N take a value), and gpg-agent --daemon CMD… (the command with the
+    # agent's environment; the programs its own options name are not read here)
+    "flatpak-spawn": _w("", "forward-fd env unset-env directory app-path usr-path "
+                        "sandbox-expose sandbox-expose-ro sandbox-expose-path "
+                        "sandbox-expose-path-ro sandbox-flag", chdir="--directory"),
+    "heaptrack": _w("op", "output pid"),
+    "tsp": _w("LDWN"),
+    "gpg-agent": _w("", "homedir options log-file pinentry-program scdaemon-program "
+                    "debug-level", unjudged="--pinentry-program --scdaemon-program"),
     # GNU parallel's semaphore (sem [opts] CMD…): its words joined and run by a shell
     "sem": _w("j", "id jobs semaphorename semaphoretimeout st timeout", joined=True),
     "setcap-exec": _w(),
@@ -187,6 +198,9 @@ PRIVILEGED: dict[str, Wrap] = {
     # su-exec USER CMD…, daemontools' setuidgid and s6's s6-setuidgid ACCOUNT CMD…, runit's
     # chpst -u USER CMD…): identity changed as by setpriv
     "gosu": _w("", "", skip=1), "su-exec": _w("", "", skip=1),
+    # SELinux: runcon [-t TYPE] [-u USER] [-r ROLE] [-l RANGE] CMD… runs it in another
+    # security context (runcon CONTEXT CMD… leaves the context to be read as the command)
+    "runcon": _w("turl", "type user role range"),
     "setuidgid": _w("", "", skip=1), "s6-setuidgid": _w("", "", skip=1),
     "chpst": _w("ulUenmdofcrt"),
     "machinectl": _w("", "", skip=1),
