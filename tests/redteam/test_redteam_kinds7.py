@@ -163,7 +163,12 @@ INLINE_PATHS: list[Case] = [
     ("php -r 'unlink($_SERVER[\"HOME\"] . \"/.bashrc\");'", DENY, "a start-up file deleted"),
     ("perl -e 'unlink glob \"~/.ssh/*\"'", DENY, "every key deleted through a glob"),
     ("perl -e 'unlink glob \"../../../*\"'", DENY, "a glob outside the workspace"),
+    ("perl -e 'use File::Path qw(rmtree); rmtree(glob(\"~\"))'", DENY, "a glob of home alone"),
+    ("python3 -c \"import subprocess,os; subprocess.run(['rm','-rf',os.path.expanduser('~')])"
+     "\"", DENY, "home handed to rm in an argv"),
     # near-misses
+    ("python3 -c \"import subprocess; subprocess.run(['rm','-rf','build'])\"", ALLOW,
+     "build output deleted through an argv"),
     ("perl -e 'unlink glob \"*.bak\"'", ALLOW, "backup files of the workspace deleted"),
     ("ruby -e 'File.delete(*Dir.glob(\"tmp/*.log\"))'", ALLOW, "workspace logs deleted"),
     ("perl -e 'print for glob \"*.md\"'", ALLOW, "names printed"),
@@ -195,7 +200,21 @@ PUBLIC_PARTS: list[Case] = [
     ("curl -s \"https://example.com/reports/$(date +%F).json\"", ALLOW, "a dated report read"),
 ]
 
-CASES = [*GLOBAL_OPTIONS, *AGENT_SERVERS, *LAUNCHD, *WRAPPERS, *TRASH, *INLINE_PATHS,
+# catalog.yaml: the other version-control tools' sends are git push's kind.
+OTHER_PUSHES: list[Case] = [
+    ("hg push -f", ASK, "Mercurial's forced push"),
+    ("hg -R ../lib push", ASK, "a push of another repository"),
+    ("hg strip -r 5", ASK, "local history dropped"),
+    ("jj git push --allow-new", ASK, "Jujutsu sends bookmarks"),
+    ("sl push --to main", ASK, "Sapling's push"),
+    ("fossil sync", ASK, "Fossil's sync sends history"),
+    # near-misses
+    ("hg log -l 5", ALLOW, "history read"),
+    ("jj log -r @", ALLOW, "the working copy's change"),
+    ("hg status", ALLOW, "status read"),
+]
+
+CASES = [*OTHER_PUSHES, *GLOBAL_OPTIONS, *AGENT_SERVERS, *LAUNCHD, *WRAPPERS, *TRASH, *INLINE_PATHS,
          *REDIS_SCRATCH, *PUBLIC_PARTS]
 
 

@@ -44,8 +44,11 @@ def expanding_word(text: str) -> str:
 
 
 def line(argv: list[str]) -> str:
-    """An argv as a shell line."""
-    return " ".join(shlex.quote(a) for a in argv)
+    """An argv as a shell line. An element that is home or under it (``~``, ``~/x``: what
+    the readers make of ``os.path.expanduser('~')``, ``os.homedir()``) keeps its tilde, so the
+    line names home as the program is given it (a literal ``~`` argument is read the same
+    way: the stricter of the two readings)."""
+    return " ".join(word(a) for a in argv)
 
 
 # A file action as the shell command that does the same: (verb, path, other path).

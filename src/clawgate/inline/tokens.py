@@ -335,7 +335,7 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
 _URL = lazy_pattern(r"^(?!file:)[a-zA-Z][\w+.-]*://")
 # A glob pattern as the shell would expand it the same way: names, ``/``, ``.``, ``~`` first,
 # and the wildcards ``*``, ``?`` and bracket classes (nothing the shell would expand else).
-_GLOB_PATTERN = lazy_pattern(r"^~?[\w./*?\[\]-]+$")
+_GLOB_PATTERN = lazy_pattern(r"^(?:~(?:/[\w./*?\[\]-]*)?|[\w./*?\[\]-]+)$")
 _GLOBBERS = frozenset({"glob", "Dir.glob", "Dir.[]", "File.glob"})
 
 
