@@ -161,6 +161,51 @@ def registrations(cmd: SimpleCommand) -> tuple[list[str], list[str], list[str]]:
     return lines, urls, recipes
 
 
+def recipe_paths(cmd: SimpleCommand) -> list[str]:
+    """The recipe files a goose command runs (``goose run --recipe r.yaml``)."""
+    if cmd.program != "goose":
+        return []
+    words = [_value(w) for w in cmd.words[1:]]
+    found: list[str] = []
+    for index, text in enumerate(words):
+        name, equals, given = text.partition("=")
+        if name == "--recipe":
+            found.append(given if equals else words[index + 1] if index + 1 < len(words) else "")
+    return [f for f in found if f and not f.startswith(_URL_START)]
+
+
+def recipe_commands(text: str) -> str | None:
+    """The command lines a goose recipe's text starts when it runs: each stdio extension's
+    ``cmd`` and ``args``, and the retry checks' and on-failure commands, one a line; None when
+    the text is not a recipe read here (then what it runs is not known)."""
+    import yaml  # a recipe is YAML (or JSON, which YAML reads)
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    lines: list[str] = []
+    for extension in data.get("extensions") or []:
+        if not isinstance(extension, dict) or extension.get("type", "stdio") != "stdio":
+            continue
+        command, args = extension.get("cmd"), extension.get("args") or []
+        if not isinstance(command, str) or not isinstance(args, list):
+            return None
+        lines.append(shlex.join([command, *(str(a) for a in args)]))
+    found = data.get("retry")
+    retry: dict[str, object] = found if isinstance(found, dict) else {}
+    checks = retry.get("checks")
+    for check in checks if isinstance(checks, list) else []:
+        if isinstance(check, dict) and isinstance(check.get("command"), str):
+            lines.append(check["command"])
+    failure = retry.get("on_failure")
+    if isinstance(failure, str):
+        lines.append(failure)
+    return "\n".join(lines)
+
+
 @register
 class AgentServerRegistered(Validator):
     """A tool server saved into a coding agent's settings, or started by a recipe: its command
