@@ -217,7 +217,11 @@ OTHER_PUSHES: list[Case] = [
     ("jj git push --allow-new", ASK, "Jujutsu sends bookmarks"),
     ("sl push --to main", ASK, "Sapling's push"),
     ("fossil sync", ASK, "Fossil's sync sends history"),
+    ("git update-ref -d refs/heads/main", ASK, "a branch deleted through plumbing"),
+    ("git update-ref refs/heads/main HEAD~5", ASK, "a branch moved back, as reset --hard"),
+    ("git update-ref --stdin < refs.txt", ASK, "a batch of ref updates"),
     # near-misses
+    ("git show-ref --heads", ALLOW, "refs listed"),
     ("hg log -l 5", ALLOW, "history read"),
     ("jj log -r @", ALLOW, "the working copy's change"),
     ("hg status", ALLOW, "status read"),
