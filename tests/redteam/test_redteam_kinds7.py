@@ -175,7 +175,18 @@ INLINE_PATHS: list[Case] = [
     ("perl -e 'use File::Path qw(rmtree); rmtree(glob(\"~\"))'", DENY, "a glob of home alone"),
     ("python3 -c \"import subprocess,os; subprocess.run(['rm','-rf',os.path.expanduser('~')])"
      "\"", DENY, "home handed to rm in an argv"),
+    ("python3 -c \"import pathlib,shutil;[shutil.rmtree(p) if p.is_dir() else p.unlink() "
+     "for p in pathlib.Path.home().iterdir()]\"", DENY, "every entry of home, in a loop"),
+    ("python3 -c \"import os,shutil\nfor e in os.listdir(os.path.expanduser('~')): "
+     "shutil.rmtree(e, ignore_errors=True)\"", DENY, "listdir of home, each entry deleted"),
+    ("python3 -c \"import glob,os\nfor f in glob.glob(os.path.expanduser('~/.ssh/*')): "
+     "os.remove(f)\"", DENY, "every key matched by a glob deleted"),
     # near-misses
+    ("python3 -c \"import pathlib\nfor p in pathlib.Path('build').iterdir(): p.unlink()\"",
+     ALLOW, "build output emptied in a loop"),
+    ("python3 -c \"import pathlib,shutil\nfor p in pathlib.Path('.').glob('**/__pycache__'): "
+     "shutil.rmtree(p)\"", ALLOW, "caches matched by a pattern deleted"),
+    ("python3 -c \"import os\nfor f in os.listdir('.'): print(f)\"", ALLOW, "names printed"),
     ("python3 -c \"import subprocess; subprocess.run(['rm','-rf','build'])\"", ALLOW,
      "build output deleted through an argv"),
     ("perl -e 'unlink glob \"*.bak\"'", ALLOW, "backup files of the workspace deleted"),
