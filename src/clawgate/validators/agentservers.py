@@ -4,7 +4,8 @@ agent starts, before any prompt (``claude mcp add NAME -- CMD …``, ``claude mc
 '{"command":…,"args":[…]}'``, ``gemini mcp add NAME CMD …``, ``codex mcp add NAME -- CMD …``,
 ``q mcp add --name N --command CMD --args A,B``, ``code --add-mcp '{…}'``, goose's
 ``--with-extension 'CMD'``; a goose recipe declares stdio extensions whose commands start when
-the recipe runs).
+the recipe runs; an agent started with servers for the session: ``claude --mcp-config
+'{JSON}'``, codex's ``-c mcp_servers.N.command=…``).
 
 The saved command is checked as the command line it is, at least ASK (a change to the agent's
 settings that outlives this session): a download-and-run or a deletion of home saved there is
@@ -131,6 +132,48 @@ def _from_json(text: str) -> tuple[str | None, str | None]:
     return "", url  # a command in another shape, or neither a command nor an address
 
 
+def _launch_servers(cmd: SimpleCommand) -> list[str]:
+    """Servers an agent is started with for this session: ``claude --mcp-config '{JSON}'``
+    (a file is read when the agent starts, not here) and codex's ``-c mcp_servers.N.command=…``
+    / ``-c mcp_servers.N.args=[…]`` overrides (TOML strings and arrays: JSON's shape)."""
+    words = [_value(w) for w in cmd.words[1:]]
+    lines: list[str] = []
+    codex: dict[str, dict[str, object]] = {}
+    for index, text in enumerate(words):
+        name, equals, given = text.partition("=")
+        if not equals:
+            given = words[index + 1] if index + 1 < len(words) else ""
+        if cmd.program in ("claude", "qwen") and name == "--mcp-config" and \
+                given.lstrip().startswith("{"):
+            lines += _json_servers(given)
+        elif cmd.program == "codex" and name in ("-c", "--config"):
+            key, _, setting = given.partition("=")
+            parts = key.strip().split(".")
+            if len(parts) == 3 and parts[0] == "mcp_servers":
+                try:
+                    codex.setdefault(parts[1], {})[parts[2]] = json.loads(setting)
+                except ValueError:
+                    lines.append("")
+    for server in codex.values():
+        command, args = server.get("command"), server.get("args") or []
+        if isinstance(command, str) and isinstance(args, list):
+            lines.append(shlex.join([command, *(str(a) for a in args)]))
+    return lines
+
+
+def _json_servers(text: str) -> list[str]:
+    """The command lines of an ``{"mcpServers": {…}}`` text ("" for one not read)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return [""]
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    if not isinstance(servers, dict):
+        return [""]
+    found = [_from_json(json.dumps(s))[0] for s in servers.values()]
+    return [line for line in found if line is not None]  # a server by address: no command
+
+
 def registrations(cmd: SimpleCommand) -> tuple[list[str], list[str], list[str]]:
     """(command lines saved as servers, addresses saved as servers, recipes fetched from an
     address) of ``cmd``; a command line "" is one that cannot be read."""
@@ -143,6 +186,7 @@ def registrations(cmd: SimpleCommand) -> tuple[list[str], list[str], list[str]]:
         lines += [line] if line is not None else []
         urls += [url] if url else []
         return lines, urls, recipes
+    lines += _launch_servers(cmd)
     words = [_value(w) for w in cmd.words[1:]]
     for index, text in enumerate(words):
         name, equals, given = text.partition("=")
