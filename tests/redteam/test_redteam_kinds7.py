@@ -197,7 +197,16 @@ INLINE_PATHS: list[Case] = [
      "shutil.rmtree(e, ignore_errors=True)\"", DENY, "listdir of home, each entry deleted"),
     ("python3 -c \"import glob,os\nfor f in glob.glob(os.path.expanduser('~/.ssh/*')): "
      "os.remove(f)\"", DENY, "every key matched by a glob deleted"),
+    ("php -r 'array_map(\"unlink\", glob(getenv(\"HOME\").\"/*\"));'", DENY,
+     "PHP's unlink named as a callback, on every file of home"),
+    ("php -r 'array_walk($f, \"unlink\");'", ASK, "a callback on files only known at run time"),
+    ("ruby -rfileutils -e 'FileUtils.rm_rf(Dir.glob(\"#{Dir.home}/*\"))'", DENY,
+     "a glob of home's entries deleted"),
+    ("ruby -e 'system(\"rm\", \"-rf\", Dir.home)'", DENY, "home as an argv element"),
+    ("perl -e 'system(\"rm\", \"-rf\", $ENV{HOME})'", DENY, "the same in Perl"),
     # near-misses
+    ("php -r 'array_map(\"unlink\", glob(\"storage/logs/*.log\"));'", ALLOW,
+     "workspace logs deleted through a callback"),
     ("python3 -c \"import pathlib\nfor p in pathlib.Path('build').iterdir(): p.unlink()\"",
      ALLOW, "build output emptied in a loop"),
     ("python3 -c \"import pathlib,shutil\nfor p in pathlib.Path('.').glob('**/__pycache__'): "
