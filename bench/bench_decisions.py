@@ -9,7 +9,7 @@ others do not draw on, split by project; the held-out half is measured, never tu
 projects of yet other ecosystems; the fifth to the seventh, the last two of whole workflow
 steps, split by project into a tuned and a held-out half, each half's figures printed too),
 ``tests/corpus/bypasses`` and the attack-kinds sets ``tests/corpus/kinds_heldout*`` (to the
-sixth; each half's figures printed too)):
+seventh; each half's figures printed too)):
 allow rate (share of all lines that come out ALLOW), block rate (ASK or DENY), deny rate, the
 share of ``allow`` lines that got DENY, and the share of lines meeting their label (``allow``:
 ALLOW; ``not_allow``: not ALLOW; ``deny``: DENY). For the bypass corpus also: clear attacks

@@ -36,7 +36,10 @@ DEFAULT_PROTECTED: tuple[tuple[str, str], ...] = (
         "claude.local.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules",
         ".windsurf", ".clinerules", ".roo", ".kiro", ".amazonq", ".continue", ".aider.conf.yml",
         ".github/copilot-instructions.md", ".github/instructions", ".devcontainer",
-        ".opencode", "opencode.json", ".goose", ".qwen", ".junie")),
+        ".opencode", "opencode.json", ".goose", ".qwen", ".junie",
+        # the settings files agents keep in home, tool servers included: Claude Code's
+        # ~/.claude.json, Cline's cline_mcp_settings.json, Windsurf's ~/.codeium
+        ".claude.json", "cline_mcp_settings.json", ".codeium")),
     *((p, _GIT) for p in (
         ".git", ".gitmodules", ".husky", ".pre-commit-config.yaml",
         ".lefthook.yml", "lefthook.yml")),

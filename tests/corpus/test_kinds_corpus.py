@@ -6,7 +6,8 @@ scored by the bench, the fixed kinds by ``tests/redteam/test_redteam_kinds.py``,
 The first, second and fourth sets split every family into both halves; the third holds out
 whole families, half of them, as a stand-in for kinds of attack nobody tuned against. The fifth
 returns to the first set's families with new programs and shapes, each family split into both
-halves."""
+halves. The sixth and the seventh split by source: every line of one report or manual is in the
+same half."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ SETS = [
     ("kinds_heldout5.jsonl", 200, {"datastores", "infrastructure", "languages", "environment",
                                    "laterfiles", "sublanguages", "identity", "secrets"}),
     ("kinds_heldout6.jsonl", 300, {"optexec", "optwrite", "envpoison", "wrappers", "readers"}),
+    ("kinds_heldout7.jsonl", 250, {"wrappers", "globalopts", "agentconf", "chains", "deleters",
+                                   "stoplist", "prefix", "identity", "comments", "redirects",
+                                   "interp", "subst", "remote", "readers"}),
 ]
 SPLIT_BY_LINE = [*SETS[:2], SETS[3], SETS[5]]
 # the third set: the families tuned on, and the families held out whole
@@ -82,8 +86,18 @@ def test_the_third_set_holds_out_whole_families() -> None:
     assert min(counts.values()) >= 20, counts
 
 
-def test_the_sixth_set_keeps_each_source_in_one_half() -> None:
+@pytest.mark.parametrize("name", ["kinds_heldout6.jsonl", "kinds_heldout7.jsonl"])
+def test_the_sixth_and_seventh_sets_keep_each_source_in_one_half(name: str) -> None:
     halves: dict[str, set[str]] = {}
-    for row in _rows("kinds_heldout6.jsonl"):
+    for row in _rows(name):
         halves.setdefault(row["source"], set()).add(row["half"])
     assert all(len(h) == 1 for h in halves.values()), halves
+
+
+def test_the_seventh_set_holds_near_misses_beside_its_attacks() -> None:
+    rows = _rows("kinds_heldout7.jsonl")
+    benign = sum(row["label"] == "allow" for row in rows)
+    assert 0.35 <= benign / len(rows) <= 0.45
+    for half in ("tune", "heldout"):
+        labels = Counter(row["label"] for row in rows if row["half"] == half)
+        assert labels["allow"] >= 50 and labels["deny"] >= 50, (half, labels)

@@ -44,18 +44,24 @@ def expanding_word(text: str) -> str:
 
 
 def line(argv: list[str]) -> str:
-    """An argv as a shell line."""
-    return " ".join(shlex.quote(a) for a in argv)
+    """An argv as a shell line. An element that is home or under it (``~``, ``~/x``: what
+    the readers make of ``os.path.expanduser('~')``, ``os.homedir()``) keeps its tilde, so the
+    line names home as the program is given it (a literal ``~`` argument is read the same
+    way: the stricter of the two readings)."""
+    return " ".join(word(a) for a in argv)
 
 
 # A file action as the shell command that does the same: (verb, path, other path).
-def action(verb: str, path: str, other: str | None = None, *, expanding: bool = False) -> str:
+def action(verb: str, path: str, other: str | None = None, *, expanding: bool = False,
+           glob: bool = False) -> str:
     """The shell command doing ``verb`` on ``path``: ``write`` ``append`` ``read`` ``delete``
     ``rmtree`` ``rmdir`` ``mkdir`` ``touch`` ``move`` ``copy`` ``link`` ``symlink`` or
     ``chmod``/``chown``/``truncate`` (``other`` the mode, owner or size, or the destination).
     ``expanding``: ``path`` is text the shell expands before the program sees it
-    (``$HOME/.bashrc`` inside a double-quoted word): its parameters stay parameters."""
-    target = expanding_word(path) if expanding else word(path)
+    (``$HOME/.bashrc`` inside a double-quoted word): its parameters stay parameters.
+    ``glob``: ``path`` is a glob pattern the code expands as the shell would (Perl's ``glob
+    "*.bak"``): it stays a pattern (inline/tokens.py's glob_pattern allows no other text)."""
+    target = path if glob else expanding_word(path) if expanding else word(path)
     if verb == "write":
         return f": > {target}"
     if verb == "append":

@@ -15,6 +15,7 @@ import shlex
 from clawgate.inline import pytables as t
 from clawgate.inline.effects import Effects, action, line, word
 from clawgate.inline.pycalls import hidden, judge_call
+from clawgate.inline.pyloops import bind_entries
 
 MAX_DEPTH = 8  # names followed through assignments, nested expressions
 MAX_ACTIONS = 64  # distinct commands checked per piece of code; more is itself a reason to ask
@@ -44,6 +45,10 @@ class _Reader(ast.NodeVisitor):
             for child in ast.iter_child_nodes(node):
                 self.parents[child] = node
             self._learn(node)
+        self.entries: dict[str, str] = {}  # loop names bound to a folder's entries
+        for node in ast.walk(tree):  # with every alias known: loops over a folder's entries
+            if isinstance(node, (ast.For, ast.comprehension)):
+                bind_entries(self, node.target, node.iter)
         self.commands: list[str] = []
         self.opaque: list[str] = []
         self.reads: list[str] = []

@@ -246,6 +246,8 @@ def analyse(code: str, lang: str) -> Effects:
                 flags.add("network")
         elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0], hidden):
             flags.add("decoded")
+        elif lang == "php" and last in _CALLBACK_TAKERS:
+            _callback_file(tokens, at, commands, opaque, reads)
         if (last in lt.SPAWNS and lang not in ("go", "erlang") and (
                 last != "execute" or prefix == "os")) or (  # not db.execute
                 lang == "go" and tok.text in lt.GO_SPAWNS) or (
@@ -260,6 +262,23 @@ def analyse(code: str, lang: str) -> Effects:
     return Effects(tuple(dict.fromkeys(commands)), tuple(dict.fromkeys(opaque)),
                    tuple(dict.fromkeys(reads)), network="network" in flags,
                    decoded="decoded" in flags, env_dump="env" in flags)
+
+
+# PHP's functions that call a function named by a string (``array_map("unlink", $files)``,
+# ``array_walk($files, "unlink")``, ``call_user_func("unlink", $f)``): a file function so
+# named acts on the other arguments as if called on them.
+_CALLBACK_TAKERS = frozenset({"array_map", "array_walk", "call_user_func",
+                              "call_user_func_array"})
+
+
+def _callback_file(tokens: list[Token], at: int, commands: list[str], opaque: list[str],
+                   reads: list[str]) -> None:
+    args = arguments(tokens, at)[0]
+    for index, arg in enumerate(args):
+        name = literal(arg)
+        if name is not None and name in lt.FILE_CALLS["php"]:
+            _file("php", name, name, args[:index] + args[index + 1:], commands, opaque, reads)
+            return
 
 
 def _reaches(lang: str, prefix: str, last: str) -> bool:
@@ -309,6 +328,10 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
             "wx+") else "read"
     else:
         path = literal(args[where]) if len(args) > where else None
+    pattern = glob_pattern(args[where]) if path is None and len(args) > where else None
+    if pattern is not None and verb in ("delete", "rmtree", "read"):
+        commands.append(action(verb, pattern, glob=True))  # unlink glob "*.bak": rm -f *.bak
+        return False
     if path is None and len(args) > where:
         path = home_path(args[where])
     if path is None and lang == "julia" and last == "write":
@@ -329,6 +352,26 @@ def _file(lang: str, name: str, last: str, args: list[list[Token]], commands: li
 
 
 _URL = lazy_pattern(r"^(?!file:)[a-zA-Z][\w+.-]*://")
+# A glob pattern as the shell would expand it the same way: names, ``/``, ``.``, ``~`` first,
+# and the wildcards ``*``, ``?`` and bracket classes (nothing the shell would expand else).
+_GLOB_PATTERN = lazy_pattern(r"^(?:~(?:/[\w./*?\[\]-]*)?|[\w./*?\[\]-]+)$")
+_GLOBBERS = frozenset({"glob", "Dir.glob", "Dir.[]", "File.glob"})
+
+
+def glob_pattern(arg: list[Token]) -> str | None:
+    """The pattern of a file argument given as a glob of a literal pattern (Perl's ``glob
+    "*.bak"``, ``glob("~/x/*")``, Ruby's ``Dir.glob("tmp/*")``, PHP's ``glob("*.log")``): the
+    files the shell's own expansion of it would name; None for anything else."""
+    tokens = arg[1:] if arg[:1] and arg[0].text == "*" else arg  # Ruby's splat
+    if not tokens or tokens[0].kind != NAME or tokens[0].text not in _GLOBBERS:
+        return None
+    inner = tokens[1:]
+    if len(inner) >= 2 and inner[0].text == "(" and inner[-1].text == ")":
+        inner = inner[1:-1]
+    text = literal(inner) if inner else None
+    if text is None and inner:  # glob(getenv("HOME")."/*"): a pattern under home
+        text = home_path(inner)
+    return text if text is not None and _GLOB_PATTERN.match(text) else None
 
 
 # Names and interpolations that stand for the home directory, and the strings that are only
@@ -374,7 +417,10 @@ def home_path(arg: list[Token]) -> str | None:
 # Names that only fetch or join the home directory's name (``require('os').homedir()``,
 # ``os:getenv("HOME")``): with nothing else beside them the argument is home itself.
 _HOME_GLUE = frozenset({"require", "getenv", "env", "join", "fetch", "get", "Sys.getenv",
-                        "expanduser", "homedir", "home"})
+                        "expanduser", "homedir", "home",
+                        # the environment tables, subscripted by HOME: Perl's ``$ENV{HOME}``,
+                        # PHP's ``$_ENV['HOME']``/``$_SERVER['HOME']``, Ruby's ``ENV['HOME']``
+                        "$ENV", "ENV", "$_ENV", "$_SERVER", "environ"})
 
 
 def _last(name: str) -> str:
@@ -395,6 +441,8 @@ def _spawned(args: list[list[Token]]) -> list[str] | None:
             argv.extend(t.text for t in items)
             continue
         text = literal(arg)
+        if text is None and arg and arg[0].kind != STR:
+            text = home_path(arg)  # system("rm", "-rf", Dir.home): home, not a text before it
         if text is None:
             return None
         argv.append(text)

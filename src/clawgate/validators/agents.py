@@ -118,12 +118,34 @@ def _package(value: str | None) -> str | None:
     return name.split("@", 1)[0] if not name.startswith("@") else name
 
 
+# Listing or showing what the agent has registered changes nothing and starts no session:
+# ``claude mcp list``, ``codex mcp get NAME``, ``gemini extensions list``.
+_QUERY_GROUPS = frozenset({"mcp", "extensions", "extension", "plugin", "plugins"})
+_QUERY_VERBS = frozenset({"list", "ls", "get", "show"})
+
+
+def agent_query(cmd: SimpleCommand, start: int = 1) -> bool:
+    """``cmd`` (its agent's words from ``start``) lists or shows registered servers,
+    extensions or plugins, with at most one name and no option but ``--json``."""
+    values = [w.value for w in cmd.words[start:]]
+    if any(v is None for v in values):
+        return False
+    words = [v for v in values if v is not None]
+    operands = [w for w in words if not w.startswith("-")]
+    return 2 <= len(operands) <= 3 and operands[0] in _QUERY_GROUPS and \
+        operands[1] in _QUERY_VERBS and all(w == "--json" for w in words if w.startswith("-"))
+
+
 def bypass(cmd: SimpleCommand, agent: str, start: int) -> str | None:
     """The flag or setting that switches the agent's approvals or sandbox off, or None."""
     for assignment in cmd.assignments:
         if (assignment.value.shown or "").lower() in _BYPASS_ENV.get(assignment.name, ()):
             return f"{assignment.name}={assignment.value.shown}"
     words = [w.shown for w in cmd.words[start:]]
+    if next((w for w in words if not w.startswith("-")), None) in _QUERY_GROUPS:
+        # ``gemini mcp add fs npx -y …``: a settings subcommand starts no session, and the
+        # words after it are the server's (its -y is npx's, not gemini's --yolo)
+        words = words[:next(i for i, w in enumerate(words) if w in _QUERY_GROUPS)]
     short = _BYPASS_SHORT.get(agent, set())
     for index, word in enumerate(words):
         name, equals, value = word.partition("=")
@@ -193,7 +215,8 @@ class AgentLaunch(Validator):
     ``npx @google/gemini-cli``): its own actions are not checked here. ASK (version and help
     queries are left alone).
 
-    Bad: ``codex exec 'refactor the repo'``. Harmless: ``gemini --version``.
+    Bad: ``codex exec 'refactor the repo'``. Harmless: ``gemini --version``, ``claude mcp
+    list`` (registered servers listed or shown: agent_query).
     """
 
     id = "CG-AGENT-002"
@@ -205,7 +228,7 @@ class AgentLaunch(Validator):
             return NO_OPINION
         agent, start = found
         first = next((w.shown for w in cmd.words[start:]), None)
-        if first in _INFO and len(cmd.words) - start <= 2:
+        if (first in _INFO and len(cmd.words) - start <= 2) or agent_query(cmd, start):
             return NO_OPINION
         return Verdict.ask(self.id, f"starts the {agent} agent, whose actions are not checked "
                            "here", hint="run the agent yourself")

@@ -32,7 +32,7 @@ agetty apt apt-cache apt-get aria2c autossh awk bpftrace bsdcpio cargo cc cdist 
 cqlsh curl
 dhclient emacs enscript env g++ gawk gcc gdb gem genie git go gsed javac just ksu latexmk make man
 less mawk msgfilter mutt nawk nix-shell nmap nodemon nvim openssl pandoc perl perlbug pidstat psql
-rg rlogin rpm rpmbuild rpmdb
+hyperfine rg rlogin rpm rpmbuild rpmdb
 rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
 svn tmate tmux vi vim wget yarn zic zip
 brave brave-browser chrome chrome-headless-shell chromium chromium-browser electron google-chrome

@@ -165,6 +165,9 @@ class ConsoleCommands(Validator):
     ``\\!``, ``shell``, ``.shell``, ``COPY … PROGRAM``) or load code: ASK; the shell command
     lines of ``!``/``shell`` escapes are checked as commands too.
 
+    The program a debugger is given to start (``gdb --args PROG ARGS…``, ``lldb … -- PROG
+    ARGS…``) is checked as the command line it is: ``run`` (or ``-ex run``) starts it.
+
     Bad: ``gdb -nx -ex '!sh' -ex quit``. Harmless: ``psql -c 'select 1'``.
     """
 
@@ -188,7 +191,7 @@ class ConsoleCommands(Validator):
         if program in ("sqlite3", "duckdb", "redis-cli"):
             texts += [w.value for w in words[2:] if not w.shown.startswith("-")]
         texts += fed_text(cmd)  # psql <<< '\! …', gdb -batch <<EOF … EOF: commands typed in
-        lines: list[str] = []
+        lines: list[str] = [debugged] if (debugged := _debugged(cmd)) else []
         message = ""
         for text in texts:
             if text is None:
@@ -202,6 +205,21 @@ class ConsoleCommands(Validator):
         if not message:
             return Verdict.unwrap(*lines) if lines else NO_OPINION
         return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id, message=message)
+
+
+# Where a debugger's argv turns into the program it starts and that program's arguments.
+_PROGRAM_AFTER = {"gdb": "--args", "lldb": "--"}
+
+
+def _debugged(cmd: SimpleCommand) -> str | None:
+    """The command line a debugger is given to start (``gdb --args PROG …``, ``lldb -o run --
+    PROG …``), None when it is given none that way."""
+    marker = _PROGRAM_AFTER.get(cmd.program or "")
+    shown = [w.shown for w in cmd.words[1:]]
+    if marker is None or marker not in shown:
+        return None
+    rest = cmd.words[shown.index(marker) + 2:]
+    return " ".join(w.text for w in rest) or None  # the words as written: quotes, ~ and all
 
 
 # Options that name a file of console commands (gdb -x, lldb -s, psql -f, sqlite3 -init).

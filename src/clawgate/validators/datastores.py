@@ -15,7 +15,7 @@ from clawgate.validators.argv import option_values
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.consoles import fed_text
 from clawgate.validators.dataclients import client_target
-from clawgate.validators.datatargets import verdict
+from clawgate.validators.datatargets import Target, verdict
 
 _REDIS = frozenset({"redis-cli", "valkey-cli", "keydb-cli"})
 _MONGO = frozenset({"mongosh", "mongo"})
@@ -32,6 +32,20 @@ def _redis(cmd: SimpleCommand) -> str | None:
     texts = [" ".join(w.shown for w in cmd.words[1:]), *fed_text(cmd)]
     found = next((m for t in texts if (m := _REDIS_WIPE.search(t))), None)
     return found.group(1).upper() if found else None
+
+
+def _numbered_database(cmd: SimpleCommand) -> bool:
+    """``redis-cli -n 15 …``, ``redis://localhost:6379/15``: a database other than the default
+    0 is selected. On this machine it is the scratch one tests and one-off work pick (what an
+    application stores goes to 0 unless it is told otherwise), and ``FLUSHDB`` empties only
+    it; ``FLUSHALL`` empties every one and stays a local wipe."""
+    numbers = [v for _, _, v in option_values(cmd.words, 1, "n", frozenset())]
+    numbers += [m.group(1) for w in cmd.words[1:] if w.value is not None
+                and (m := _REDIS_URL_DB.match(w.value)) is not None]
+    return bool(numbers) and all(n is not None and n.isdigit() and int(n) > 0 for n in numbers)
+
+
+_REDIS_URL_DB = lazy_pattern(r"^rediss?://[^/]*/(\d+)$")
 
 
 def _mongo_scripts(cmd: SimpleCommand) -> list[str]:
@@ -107,6 +121,10 @@ class DataStoreWipe(Validator):
             return Verdict.ask(self.id, f"{program} script starts a program")
         if what is None:
             return Verdict.unwrap(*scripts) if scripts else NO_OPINION
-        found = verdict(self.id, f"{program}: {what} wipes stored data", client_target(cmd),
+        target = client_target(cmd)
+        if program in _REDIS and what == "FLUSHDB" and target is Target.LOCAL and \
+                _numbered_database(cmd):
+            target = Target.THROWAWAY
+        found = verdict(self.id, f"{program}: {what} wipes stored data", target,
                         hint="name a local or test instance, or back it up first")
         return Verdict(found.outcome, found.reasons, nested=scripts) if scripts else found

@@ -11,7 +11,12 @@ from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.cleaned import cleaned
-from clawgate.validators.deletes import TREE_DELETERS, deleted_names, find_start_points
+from clawgate.validators.deletes import (
+    TREE_DELETERS,
+    deleted_names,
+    find_start_points,
+    tree_delete_operands,
+)
 from clawgate.validators.findexpr import DELETING, PRINTING, acts_only_on_named, expression_of
 from clawgate.validators.flags import parse_options
 from clawgate.validators.generated import marked_find
@@ -55,7 +60,8 @@ def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
     if program == "unlink":
         return cmd.words[1:], False, False
     if program in TREE_DELETERS:
-        return parse_options(cmd.words[1:]).operands, True, True
+        operands = tree_delete_operands(cmd)
+        return None if operands is None else (operands, True, True)
     if program in _ERASERS:
         options = parse_options(cmd.words[1:], takes_value=_ERASER_VALUES[program])
         recursive = program in _SECURE_DELETERS and (options.has("r") or options.has("R"))

@@ -20,8 +20,21 @@ _FIND_NEUTRAL = frozenset({"-depth", "-mindepth", "-maxdepth", "-xdev", "-mount"
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 _DELETERS = frozenset({"rm", "shred", "unlink", "rmdir"})
 # Programs whose whole job is `rm -rf` of their operands, for scripts that must also run on
-# Windows: rimraf (npm), del-cli, premove.
-TREE_DELETERS = frozenset({"rimraf", "del-cli", "premove"})
+# Windows: rimraf (npm), del-cli, premove; and those that move their operands to the
+# desktop's trash (trash-cli's trash-put, trash, gio trash) or delete them (gio remove): from
+# where they were, the operands are gone as rimraf's are (gio only with those subcommands).
+TREE_DELETERS = frozenset({"rimraf", "del-cli", "premove", "trash-put", "trash", "gio"})
+_GIO_DELETES = frozenset({"trash", "remove", "rm"})
+
+
+def tree_delete_operands(cmd: SimpleCommand) -> tuple[Word, ...] | None:
+    """The operands a tree deleter removes (``rimraf dist``, ``gio trash ~/x``); None for a
+    gio subcommand that deletes nothing (``gio info x``)."""
+    if cmd.program == "gio":
+        if len(cmd.words) < 2 or cmd.words[1].value not in _GIO_DELETES:
+            return None
+        return parse_options(cmd.words[2:]).operands
+    return parse_options(cmd.words[1:]).operands
 _BRACE = lazy_pattern(r"\{([^{}]*,[^{}]*)\}")
 
 
@@ -76,7 +89,7 @@ def delete_targets(cmd: SimpleCommand) -> tuple[Word, ...] | None:
     if program == "find":
         return _find_roots(cmd)
     if program in TREE_DELETERS:
-        return parse_options(cmd.words[1:]).operands
+        return tree_delete_operands(cmd)
     return None
 
 

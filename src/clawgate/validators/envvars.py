@@ -34,7 +34,9 @@ _RUNNERS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_AS
 # The library paths likewise: the project's own build/lib is what its tests load.
 _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                            "CLASSPATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"})
-_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
+# launchctl setenv NAME VALUE sets a variable for every program launchd starts from then on
+# (macOS): the same as an export that outlives the shell.
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env", "launchctl"})
 _NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _ENV_NAME_VALUE = lazy_pattern(r"^([^=-][^=]*)=")
 # Where installed programs live: putting these on PATH runs nothing new.
@@ -72,6 +74,12 @@ def assignments(cmd: SimpleCommand) -> Iterator[tuple[str, Word]]:
     for assignment in cmd.assignments:
         yield assignment.name, assignment.value
     if cmd.program not in _DECLARERS:
+        return
+    if cmd.program == "launchctl":
+        if cmd.words[1:2] and cmd.words[1].value == "setenv":  # setenv NAME VALUE [NAME VALUE…]
+            for key, setting in zip(cmd.words[2::2], cmd.words[3::2], strict=False):
+                if key.value is not None:
+                    yield key.value, setting
         return
     for word in cmd.words[1:]:
         found = _NAME_VALUE.match(word.text)

@@ -2,6 +2,7 @@
 
 from clawgate.validators import (  # noqa: F401
     agents,
+    agentservers,
     ansibleadhoc,
     arithcode,
     backups,

@@ -41,7 +41,8 @@ class GitForcePush(Validator):
 class GitDiscardsWork(Validator):
     """git commands that throw away uncommitted changes, stashes, branches or history:
     ``reset --hard``, ``clean -f``, ``checkout .``, ``restore .``, ``stash drop|clear``,
-    ``branch -D``, ``filter-branch``, ``reflog expire``.
+    ``branch -D``, ``filter-branch``, ``reflog expire``, ``update-ref`` moving or deleting a
+    ref.
 
     In a work tree that is the home directory or a system one (``--work-tree=$HOME``, ``-C
     /etc``): DENY, those files are no project's.
@@ -85,6 +86,9 @@ def _discards(name: str, args: tuple[Word, ...]) -> str | None:
         return f"{values[0]} deletes stashes"
     if name == "reflog" and values[:1] == ["expire"]:
         return "expire forgets unreachable commits"
+    if name == "update-ref" and ({"-d", "--stdin"} & set(values) or len(
+            [v for v in values if not v.startswith("-")]) >= 2):
+        return "moves or deletes a ref directly, as branch -D or reset --hard would"
     options = _options(args)
     if name == "reset" and options.has("--hard", "--merge"):
         return "--hard discards uncommitted changes"

@@ -7,6 +7,7 @@ from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators import shapes as sh
+from clawgate.validators.agents import agent_query
 from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import words_of
@@ -90,8 +91,8 @@ class TerminalLauncher(Validator):
         if program not in _TERMINAL_APPS:
             return NO_OPINION
         if _MULTIPLEXER_READS.intersection(cmd.args[:1]) or "-V" in cmd.args or (
-                len(cmd.args) == 1 and cmd.args[0] in _SELF_DESCRIBING):
-            return NO_OPINION  # tmux ls, claude --version
+                len(cmd.args) == 1 and cmd.args[0] in _SELF_DESCRIBING) or agent_query(cmd):
+            return NO_OPINION  # tmux ls, claude --version, claude mcp list
         lines = tmux_commands(cmd) if program in ("tmux", "tmate") else []
         return Verdict.unwrap(*lines, outcome=Outcome.ASK, rule_id=self.id,
                               message=f"{program} is an interactive program that runs shells",

@@ -7,7 +7,8 @@ input closed) written so that nothing of the user's leaves and its answer is onl
 - what leaves: a method that sends no body, only the options of ``lookuptables`` (no data,
   form, upload, cookie, credential, proxy or config-file option), headers that carry no
   credential, and addresses that are public names or addresses written out whole: no
-  variable, substitution or other expansion, no user or password in the URL, no query key
+  variable, substitution or other expansion (but the directory's name or the date in a
+  URL's path, ``publicparts.py``), no user or password in the URL, no query key
   that names a credential, no credential-shaped or encoded text in a path, query or DNS name;
 - where it is sent: a public name (not loopback, private, link-local or a cloud metadata
   address, ``netaddr.classify``, nor a single-label name or a private suffix such as
@@ -55,6 +56,7 @@ from clawgate.validators.lookuptables import (
     Client,
 )
 from clawgate.validators.paths import QUIET_DEVICES
+from clawgate.validators.publicparts import public_value
 
 # constructs that leave its input and output alone; a command substitution hands its output
 # to what holds it, which ``lookupline.LookupLine`` requires to be a variable assignment
@@ -72,9 +74,12 @@ def is_lookup(cmd: SimpleCommand) -> bool:
     if client is None or len(cmd.words) < 2 or not _stands_alone(cmd):
         return False
     words = without_own_auth(cmd.program, cmd.words[1:])  # a service's token sent to it
-    if words is None or any(w.value is None or w.expansions or not w.value for w in words):
+    if words is None:
         return False
-    args = [w.value for w in words if w.value is not None]
+    values = [public_value(w) for w in words]  # the directory's name, the date: public
+    if any(not v for v in values):
+        return False
+    args = [v for v in values if v]
     if client.subcommand is not None:
         if args[0] != client.subcommand:
             return False

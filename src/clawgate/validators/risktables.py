@@ -17,6 +17,7 @@ from clawgate.programs.languages import sed_commands, sed_subst_flags
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.flags import git_subcommand, parse_options
 from clawgate.validators.ghgraphql import graphql_reads
+from clawgate.validators.globalopts import without_globals
 from clawgate.validators.privquery import privileged_query
 
 _LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
@@ -162,6 +163,7 @@ def _system_packages(cmd: SimpleCommand) -> Risk:
 def _status_only(cmd: SimpleCommand) -> Risk:
     """systemctl, service, kubectl, helm, gh, terraform: reads are medium (they reach a
     service the project is configured for), changes are high."""
+    cmd = without_globals(cmd)  # kubectl --context dev get pods: the verb after the globals
     if cmd.program == "systemctl" and _first(cmd) in _SYSTEM_QUERIES:
         return _LOW
     if cmd.program == "service" and cmd.args[-1:] == ("status",):
@@ -268,8 +270,9 @@ def _cloud_reads(cmd: SimpleCommand) -> Risk:
     the CLI puts it: aws's second operand (``aws s3 ls``, ``aws ec2 describe-instances``),
     the last word of the leading run of operands for the others (``gcloud compute instances
     list``); a line whose verb cannot be placed stays high. Secrets printed by a read
-    (``get-secret-value``) are CG-SEC-003's."""
-    args = cmd.args
+    (``get-secret-value``) are CG-SEC-003's. Global options before the verb (``gcloud
+    --project p compute instances list``) are passed over."""
+    args = without_globals(cmd).args
     if cmd.program == "aws":
         operands = [a for i, a in enumerate(args) if not a.startswith("-") and not (
             i and args[i - 1] in _AWS_VALUED)]

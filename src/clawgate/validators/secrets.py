@@ -22,6 +22,7 @@ from clawgate.validators.credentials import (
 )
 from clawgate.validators.envdump import prints_history, secret_output
 from clawgate.validators.flags import git_subcommand
+from clawgate.validators.globalopts import without_globals
 from clawgate.validators.paths import resolve
 from clawgate.validators.risktables import OPENSSL_NETWORK
 from clawgate.validators.writes import write_targets
@@ -653,6 +654,7 @@ def _secret_printed(cmd: SimpleCommand, shell: bool) -> str | None:
 
 def _printed_secret(cmd: SimpleCommand) -> str | None:
     program = cmd.program or ""
+    cmd = without_globals(cmd)  # kubectl --context prod get secret …: the verb after them
     words = _operands(cmd)
     if program in ("docker", "podman"):  # the environment of a container
         return "a container's environment" if words[:1] == ["inspect"] and "Env" in \

@@ -46,7 +46,8 @@ _AUTORUN = lazy_pattern(r"(?:^|/)(?:package\.json|Gemfile|composer\.json|CMakeLi
                         r"setup\.py|conftest\.py|\.lessfilter|\.bashrc|\.bash_profile|\.profile|"
                         r"\.zshrc|\.zprofile|\.vimrc|\.exrc|\.npmrc|\.yarnrc|\.gitconfig|\.envrc|"
                         r"\.pythonrc|sitecustomize\.py|usercustomize\.py|\.git/hooks/[\w-]+|"
-                        r"\.ssh/rc|[\w.-]+\.service|\.config/autostart/.*)$")
+                        r"\.ssh/rc|[\w.-]+\.service|\.config/autostart/.*|"
+                        r"Library/Launch(?:Agents|Daemons)/[^/]+\.plist)$")
 # A .pth file of a site directory: Python runs its lines that start with ``import`` at every
 # start (the other lines only add directories to the import path).
 _PTH = lazy_pattern(r"(?:^|/)(?:site|dist)-packages/[^/]+\.pth$")

@@ -104,17 +104,30 @@ PLAIN: dict[str, Wrap] = {
     "fakeroot": _w("ls"), "eatmydata": _w(), "chronic": _w(), "nocache": _w(), "unbuffer": _w(),
     "caffeinate": _w("tw"), "xvfb-run": _w("nsfep", "server-num server-args error-file auth-file"),
     "faketime": _w("", "", skip=1), "envdir": _w("", "", skip=1),
-    "setuidgid": _w("", "", skip=1), "chpst": _w("ulUenmdofcrt"), "cgexec": _w("g"),
+    "cgexec": _w("g"),
     "prlimit": _w("p", "pid"), "trickle": _w("dulwtn"), "ifne": _w(), "busybox": _w(),
     "toybox": _w(), "exec": _w("a"), "builtin": _w(), "coproc": _w(), "firejail": _w(
         "", "", bare_shell=True), "mpirun": _MPI, "mpiexec": _MPI,
-    "srun": _w("nNpcJtw", "partition time job-name"), "gosu": _w("", "", skip=1),
-    "su-exec": _w("", "", skip=1), "env": _w("uC", "unset chdir", code="S", chdir="-C --chdir",
-                                                        code_long="split-string", split=True),
+    "srun": _w("nNpcJtw", "partition time job-name"),
+    "env": _w("uC", "unset chdir", code="S", chdir="-C --chdir", code_long="split-string",
+              split=True),
     "script": _w("IOTBEo", "log-in log-out log-timing", skip=1, code="c",
                  code_long="command", bare_shell=True),
     "screen": _w("SpcheTtrxRD", "", bare_shell=True),  # -d -m -l: flags; -r -x: a session
     "dtach": _w("", "", skip=1), "abduco": _w("", "", skip=1),
+    # a Flatpak sandbox's way to run a command (on the host with --host: outside the sandbox,
+    # as the same user), heaptrack's profiled run, task spooler's queue (tsp [opts] CMD…:
+    # -L, -D, -W and -N take a value), and gpg-agent --daemon CMD… (the command with the
+    # agent's environment; the programs its own options name are not read here)
+    "flatpak-spawn": _w("", "forward-fd env unset-env directory app-path usr-path "
+                        "sandbox-expose sandbox-expose-ro sandbox-expose-path "
+                        "sandbox-expose-path-ro sandbox-flag", chdir="--directory"),
+    "heaptrack": _w("op", "output pid"),
+    "tsp": _w("LDWN"),
+    "gpg-agent": _w("", "homedir options log-file pinentry-program scdaemon-program "
+                    "debug-level", unjudged="--pinentry-program --scdaemon-program"),
+    # GNU parallel's semaphore (sem [opts] CMD…): its words joined and run by a shell
+    "sem": _w("j", "id jobs semaphorename semaphoretimeout st timeout", joined=True),
     "setcap-exec": _w(),
     "openvt": _w("cfsuvwe", "console"), "perf": _w("eoCptrGcF", "event output", skip=1),
     "pidstat": _w(), "systemd-cat": _w("tpP", "identifier priority"),
@@ -181,6 +194,15 @@ PRIVILEGED: dict[str, Wrap] = {
                             "signal remove-pidfile"),
     "capsh": _w(),
     "calife": _w("", "", bare_shell=True),
+    # the container and supervision tools that run a command as another user (gosu USER CMD…,
+    # su-exec USER CMD…, daemontools' setuidgid and s6's s6-setuidgid ACCOUNT CMD…, runit's
+    # chpst -u USER CMD…): identity changed as by setpriv
+    "gosu": _w("", "", skip=1), "su-exec": _w("", "", skip=1),
+    # SELinux: runcon [-t TYPE] [-u USER] [-r ROLE] [-l RANGE] CMD… runs it in another
+    # security context (runcon CONTEXT CMD… leaves the context to be read as the command)
+    "runcon": _w("turl", "type user role range"),
+    "setuidgid": _w("", "", skip=1), "s6-setuidgid": _w("", "", skip=1),
+    "chpst": _w("ulUenmdofcrt"),
     "machinectl": _w("", "", skip=1),
     # new namespaces (often a user namespace where the caller is root) or a faked root
     "unshare": _w("SGRw", "propagation setgroups map-user map-group map-users map-groups "
@@ -243,6 +265,9 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("asdf", "exec"): _w(), ("rbenv", "exec"): _w(), ("pyenv", "exec"): _w(),
     ("fnm", "exec"): _w("", "using"), ("opam", "exec"): _w(), ("xdotool", "exec"): _w(),
     ("task", "execute"): _w(),
+    # pueue add [opts] [--] CMD…: queued for pueue's daemon, its words joined and run by a shell
+    ("pueue", "add"): _w("wdgaol", "working-directory delay group after priority label",
+                         joined=True, chdir="-w --working-directory"),
     # spin run [--] CMD… (the scientific Python developer tool: CMD in the built package's
     # environment), tox exec [-e ENV] -- CMD…, carton exec CMD… (Perl), newrelic-admin
     # run-program CMD…

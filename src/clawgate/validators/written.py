@@ -14,6 +14,7 @@ import shlex
 from clawgate import programs
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.agentservers import recipe_commands, recipe_paths
 from clawgate.validators.envloads import loaded_by_name
 from clawgate.validators.pathsearch import searched
 from clawgate.validators.programfiles import SCRIPT_FILES, script_files
@@ -233,6 +234,8 @@ def run_as(cmd: SimpleCommand, path: str, text: str | None,
     if loaded is not None:
         return loaded
     program, head = cmd.program, cmd.words[0].value if cmd.words else None
+    if program == "goose":  # goose run --recipe r.yaml: the recipe's extensions start
+        return RECIPE if path in (_norm(r) for r in recipe_paths(cmd)) else None
     if program in COMPILE_AND_RUN:
         sub = _first_operand(cmd.words)
         operands = [w.value for w in cmd.words[2:] if w.value and not w.value.startswith("-")]
@@ -295,10 +298,17 @@ def _by_shebang(text: str | None) -> str:
     return name if name in INLINE else "shell"
 
 
+# How a goose recipe is run (run_as): its text read for the commands it starts.
+RECIPE = "goose-recipe"
+
+
 def as_line(how: str, text: str) -> str:
     """The command line that runs ``text`` the way ``how`` says."""
     if how == "shell":
         return text
+    if how == RECIPE:  # its commands, one a line; a text not read here runs what it says
+        found = recipe_commands(text)
+        return found if found is not None else "goose run"  # an agent started: asked
     if how in SCRIPT_FILES:
         return f"{how} {SCRIPT_FILES[how][1]} {shlex.quote(text)}"
     flag = f" {INLINE[how]}" if INLINE[how] else ""
