@@ -47,7 +47,9 @@ def declared(registry: str, directories: list[str]) -> frozenset[str]:
     return frozenset(normalise(registry, name) for name in found)
 
 
-def _text(path: Path) -> str | None:
+def small_text(path: Path) -> str | None:
+    """The text of a regular file of at most ``MAX_BYTES``, read through ``fsfacts``; None
+    for anything else."""
     try:
         if not fsfacts.isfile(str(path)) or fsfacts.stat(str(path)).st_size > MAX_BYTES:
             return None
@@ -59,7 +61,7 @@ def _text(path: Path) -> str | None:
 def _package_json(path: Path) -> set[str]:
     import json
 
-    text = _text(path)
+    text = small_text(path)
     try:
         data = json.loads(text) if text else None
     except ValueError:
@@ -98,7 +100,7 @@ _GO_REQUIRE = lazy_pattern(r"^\s*(?:require\s+)?([\w.~-]+(?:/[\w.~-]+)+)\s+v\S+"
 
 def _go_mod(path: Path) -> set[str]:
     """Module paths ``go.mod`` requires (single ``require`` lines and ``require ( … )``)."""
-    text = _text(path) or ""
+    text = small_text(path) or ""
     return {m.group(1) for line in text.splitlines() if (m := _GO_REQUIRE.match(line))}
 
 
@@ -110,18 +112,18 @@ _LOCKED_GEM = lazy_pattern(r"^    ([A-Za-z0-9][\w.-]*) \(")
 
 def _gemfile(path: Path) -> set[str]:
     """``gem "name", …`` lines of a Gemfile (its Ruby is not run)."""
-    text = _text(path) or ""
+    text = small_text(path) or ""
     return {m.group(1) for line in text.splitlines() if (m := _GEM.match(line))}
 
 
 def _gemspec(path: Path) -> set[str]:
-    text = _text(path) or ""
+    text = small_text(path) or ""
     return {m.group(1) for m in _GEMSPEC_DEPENDENCY.finditer(text)}
 
 
 def _gemfile_lock(path: Path) -> set[str]:
     """The gems a Gemfile.lock resolved (``    name (version)`` under ``specs:``)."""
-    text = _text(path) or ""
+    text = small_text(path) or ""
     return {m.group(1) for line in text.splitlines() if (m := _LOCKED_GEM.match(line))}
 
 
@@ -154,7 +156,7 @@ def _cargo_lock(path: Path) -> set[str]:
 
 
 def _requirements(path: Path) -> set[str]:
-    text = _text(path) or ""
+    text = small_text(path) or ""
     return {m.group(1) for line in text.splitlines()
             if not line.lstrip().startswith(("#", "-")) and (m := _REQUIREMENT.match(line))}
 
@@ -164,7 +166,7 @@ def _toml(path: Path) -> dict[str, Any] | None:
     parse (tomllib is imported only when a project has such a file)."""
     import tomllib
 
-    text = _text(path)
+    text = small_text(path)
     try:
         return tomllib.loads(text) if text else {}
     except tomllib.TOMLDecodeError:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from clawgate import fsfacts
 from clawgate.lazyre import lazy_pattern
+from clawgate.packages.manifests import small_text
 
 MAX_FILES = 64
 # Files holding shell lines, by path from the project's root (a glob each)
@@ -57,7 +58,7 @@ def installed_by_project(registry: str, directory: str) -> set[str]:
     base = Path(directory)
     found: set[str] = set()
     for path in _files(base, _LINE_FILES):
-        text = _text(path)
+        text = small_text(path)
         if text is None:
             continue
         if registry == "pypi":
@@ -69,7 +70,7 @@ def installed_by_project(registry: str, directory: str) -> set[str]:
             found |= _words(_NPM, text, _NPM_VALUED, _NPM_NAME)
     if registry == "pypi":
         for path in _files(base, _REQUIREMENT_FILES):
-            text = _text(path) or ""
+            text = small_text(path) or ""
             found |= {m.group(1) for line in text.splitlines()
                       if not line.lstrip().startswith(("#", "-"))
                       and (m := _REQUIREMENT.match(line))}
@@ -90,17 +91,6 @@ def _files(base: Path, patterns: tuple[str, ...]) -> list[Path]:
         if len(found) >= MAX_FILES:
             break
     return found[:MAX_FILES]
-
-
-def _text(path: Path) -> str | None:
-    from clawgate.packages.manifests import MAX_BYTES
-
-    try:
-        if not fsfacts.isfile(str(path)) or fsfacts.stat(str(path)).st_size > MAX_BYTES:
-            return None
-        return fsfacts.read_text(str(path), MAX_BYTES)
-    except OSError:
-        return None
 
 
 def _words(installer: re.Pattern[str], text: str, valued: frozenset[str],
