@@ -68,6 +68,7 @@ from clawgate.validators import (  # noqa: F401
     obfuscation,
     parsing,
     permissions,
+    preloadchosen,
     printfassign,
     privsearch,
     procsubfeeds,
