@@ -34,6 +34,7 @@ _RUNNERS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_AS
 # The library paths likewise: the project's own build/lib is what its tests load.
 _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                            "CLASSPATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"})
+SEARCH_PATHS = _SEARCH_PATHS
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
 _NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _ENV_NAME_VALUE = lazy_pattern(r"^([^=-][^=]*)=")

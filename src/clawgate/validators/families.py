@@ -76,6 +76,7 @@ from clawgate.validators import (  # noqa: F401
     protected,
     pymodules,
     redisadmin,
+    relativesearch,
     remote,
     remoteengine,
     revshells,
