@@ -8,6 +8,10 @@ body content to it. The body is read again with those blanks as newlines: the sa
 and no command inside one), and each then starts its line, where tree-sitter-bash reads it.
 A line continued from the one before (``\\`` at its end) keeps its blanks: a newline there
 would end the command a substitution spanning the lines is in.
+
+tree-sitter-bash also reads the body of a delimiter that starts with ``$`` (``<<$X``) as text
+alone; bash takes such a delimiter literally, unquoted, and expands the body. A body whose
+expansions were so read as text is read again the same way.
 """
 
 from __future__ import annotations
@@ -28,6 +32,18 @@ def blank_led_masked(body: bytes) -> bytes | None:
     if not _BLANK_LED.search(body):
         return None
     return _BLANKS.sub(lambda found: b"\n" * len(found[0]), body)
+
+
+_EXPANSION = re.compile(rb"\$[({\[]")
+# What tree-sitter-bash makes of a body it reads: text alone, or its expansions too.
+_TEXT = frozenset({"heredoc_content"})
+
+
+def unread_expansions(body: bytes, kinds: list[str]) -> bool:
+    """``body`` holds an expansion (``$(``, ``${``, ``$[``) but what tree-sitter-bash read of
+    it (the kinds of its parts) is text alone: the body of a delimiter that starts with ``$``
+    (``<<$X``), which it takes for quoted and bash does not."""
+    return _EXPANSION.search(body) is not None and all(kind in _TEXT for kind in kinds)
 
 
 def wrapped(body: bytes) -> tuple[bytes, bytes]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record, replace
 from clawgate.shell import model as m
-from clawgate.shell.bodyblanks import blank_led_masked, wrapped
+from clawgate.shell.bodyblanks import blank_led_masked, unread_expansions, wrapped
 from clawgate.shell.nameless import missing_name, only_missing_names, placeholder, prefix_tree
 from clawgate.shell.timekeyword import keyword_dropped, leading_assignments
 from clawgate.shell.words import text_of, word_of
@@ -309,11 +309,16 @@ class _Walker:
 
     def body_blanks_masked(self, node: Node, nesting: tuple[str, ...], depth: int) -> bool:
         """tree-sitter-bash reads no substitution that starts a body line after blanks (``  $(rm
-        -rf ~)``, the tabs of a ``<<-`` body): bash runs it. A body with such a line is read
-        again with those blanks as newlines (the same bytes long, the same substitutions), as
-        the body of a here-document of its own; False when there is no such line."""
+        -rf ~)``, the tabs of a ``<<-`` body), nor any in the body of a delimiter that starts
+        with ``$`` (``<<$X``: bash takes it literally and expands the body): bash runs them. A
+        body with such a line, or with expansions read as plain text, is read again with those
+        blanks as newlines (the same bytes long, the same substitutions), as the body of a
+        here-document of its own; False when there is none."""
         start = self.src.rfind(b"\n", 0, node.start_byte) + 1
-        masked = blank_led_masked(self.src[start:node.end_byte])
+        body = self.src[start:node.end_byte]
+        masked = blank_led_masked(body)
+        if masked is None and unread_expansions(body, [c.type for c in node.named_children]):
+            masked = body
         if masked is None:
             return False
         head, tail = wrapped(masked)
