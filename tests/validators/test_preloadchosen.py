@@ -17,8 +17,14 @@ from clawgate.decision import Outcome
     ("bwrap --bind /tmp/e /usr/lib --ro-bind / / env LD_PRELOAD=/usr/lib/x.so ls", DENY),
     ("docker run -v /tmp/e:/usr/lib img env LD_PRELOAD=/usr/lib/x.so ls", DENY),
     ("proot -b /tmp/e:/lib env LD_AUDIT=/lib/x.so ls", DENY),
+    # as root, the directory written by any spelling of its path
+    ("cd /usr && sudo ln -s /tmp/e.so lib/x.so; LD_PRELOAD=/usr/lib/x.so ls", DENY),
+    ("sudo mv /tmp/e.so /usr/li?/x.so; LD_PRELOAD=/usr/lib/x.so ls", DENY),
+    ('sudo install -D /tmp/e.so "/usr/"lib/x.so; LD_PRELOAD=/usr/lib/x.so ls', DENY),
+    ("sudo dpkg -i ./x.deb && LD_PRELOAD=/usr/lib/x.so ls", DENY),
     # another root, other mounts
     ("chroot /tmp/root env LD_PRELOAD=/usr/lib/x.so ls", DENY),
+    ("docker run img env LD_PRELOAD=/usr/lib/x.so ls", DENY),  # the image's library
     ("unshare -rm sh -c 'mount --bind /tmp/e /usr/lib; LD_PRELOAD=/usr/lib/x.so ls'", DENY),
     # where the compiler looks, what it is, where the loader finds a bare name
     ("export LIBRARY_PATH=/tmp/e; LD_PRELOAD=$(gcc -print-file-name=libx.so) ls", DENY),
