@@ -36,6 +36,15 @@ from clawgate.validators.cwdnames import harmless_here, name_patterns
     ('for f in *.txt; do f=/etc/x; cat x > "$(basename "$f").bak"; done', ASK),
     ('for f in *.txt; do read f; cat x > "$(basename "$f").bak"; done', ASK),
     ('for f in a; do :; done; for f in *.txt; do cat x > "$(basename "$f").bak"; done', ASK),
+    # a loop over the positional parameters sets it too: set -- chose them
+    ('set -- x/.envrc; for f in *.txt; do for f; do cat y > "$(basename "$f")"; done; done',
+     ASK),
+    ('set -- x/.envrc; for f in *.txt; do select f; do cat y > "$(basename "$f")"; break; '
+     'done; done', ASK),
+    ('for f in *.txt; do for ((f=0;f<1;f++)); do cat y > "$(basename "$f")x"; done; done',
+     ASK),
+    ('for file in *.txt; do for f in a; do :; done; cat y > "$(basename "$file").b"; done',
+     ALLOW),
     # basename may be another program
     ('basename() { echo /etc; }; for f in *.txt; do cat x > "$(basename "$f").b"; done', ASK),
     ('PATH=.:$PATH; for f in *.txt; do cat x > "$(basename "$f").bak"; done', ASK),

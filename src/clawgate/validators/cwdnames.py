@@ -15,7 +15,7 @@ set, no file sourced nor text evaluated (either may define any of those).
 Only a word whose substitutions are double-quoted (unquoted, the value is split and globbed:
 a file named ``a .envrc b`` makes three targets) and whose ``basename`` operand is one
 double-quoted loop variable (unquoted, ``a / b`` hands it ``/``); the loop the only one
-setting that name, with no other means of setting it on the line, and the command inside its
+setting that name (a loop over the positional parameters, ``for f; do``, is one too), with no other means of setting it on the line, and the command inside its
 body. ``> "$TARGET"`` and ``"$(basename "$X").txt"`` with X from elsewhere stay unknown.
 """
 
@@ -43,6 +43,9 @@ _OTHER_BASENAME = lazy_pattern(r"\bbasename\s*\(\s*\)|\bfunction\s+basename\b|"
                                r"\b(?:alias|hash|enable|PATH|source|eval)\b")
 _SOURCING = frozenset({".", "source", "eval"})
 _HEADER = r"\b(?:for|select)\s+{name}\s+in\s+([^;\n]*)"
+# Any loop setting the name, with a word list or over the positional parameters (``for f;
+# do``, ``select f do``: ``set --`` chose those).
+_ANY_LOOP = r"\b(?:for|select)\s+{name}(?![\w])"
 _KEYWORD = lazy_pattern(r"(?:^|[;\n&|])[ \t]*(do|done)(?=[\s;]|$)")
 _QUOTED = lazy_pattern(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"|#[^\n]*")
 _FNMATCH_SPECIAL = str.maketrans({"*": "[*]", "?": "[?]", "[": "[[]"})
@@ -96,7 +99,8 @@ def _loop_words(name: str, cmd: SimpleCommand, parsed: ParsedLine) -> list[str] 
     line sets it and ``cmd`` is inside that loop's body."""
     source = parsed.source
     headers = list(re.finditer(_HEADER.format(name=name), source))
-    if len(headers) != 1 or _set_otherwise(name, parsed):
+    if len(headers) != 1 or len(re.findall(_ANY_LOOP.format(name=name), source)) != 1 or \
+            _set_otherwise(name, parsed):
         return None
     header = headers[0]
     try:
