@@ -15,8 +15,9 @@ set, no file sourced nor text evaluated (either may define any of those).
 Only a word whose substitutions are double-quoted (unquoted, the value is split and globbed:
 a file named ``a .envrc b`` makes three targets) and whose ``basename`` operand is one
 double-quoted loop variable (unquoted, ``a / b`` hands it ``/``); the loop the only one
-setting that name (a loop over the positional parameters, ``for f; do``, is one too), with no other means of setting it on the line, and the command inside its
-body. ``> "$TARGET"`` and ``"$(basename "$X").txt"`` with X from elsewhere stay unknown.
+setting that name (a loop over the positional parameters, ``for f; do``, is one too), with
+no other means of setting it on the line, and the command inside its body. ``> "$TARGET"``
+and ``"$(basename "$X").txt"`` with X from elsewhere stay unknown.
 """
 
 from __future__ import annotations
