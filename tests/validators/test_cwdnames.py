@@ -36,9 +36,31 @@ from clawgate.validators.cwdnames import harmless_here, name_patterns
     ('for f in *.txt; do f=/etc/x; cat x > "$(basename "$f").bak"; done', ASK),
     ('for f in *.txt; do read f; cat x > "$(basename "$f").bak"; done', ASK),
     ('for f in a; do :; done; for f in *.txt; do cat x > "$(basename "$f").bak"; done', ASK),
+    # a loop over the positional parameters sets it too: set -- chose them
+    ('set -- x/.envrc; for f in *.txt; do for f; do cat y > "$(basename "$f")"; done; done',
+     ASK),
+    ('set -- x/.envrc; for f in *.txt; do select f; do cat y > "$(basename "$f")"; break; '
+     'done; done', ASK),
+    ('for f in *.txt; do for ((f=0;f<1;f++)); do cat y > "$(basename "$f")x"; done; done',
+     ASK),
+    ('for file in *.txt; do for f in a; do :; done; cat y > "$(basename "$file").b"; done',
+     ALLOW),
     # basename may be another program
     ('basename() { echo /etc; }; for f in *.txt; do cat x > "$(basename "$f").b"; done', ASK),
     ('PATH=.:$PATH; for f in *.txt; do cat x > "$(basename "$f").bak"; done', ASK),
+    # a file sourced or text evaluated may define any function, basename among them
+    ('. ./helpers.sh; for f in *.txt; do cat x > "$(basename "$f").bak"; done', ASK),
+    ('source lib.sh; for f in *.txt; do cat x > "$(basename "$f").bak"; done', ASK),
+    ('for f in *.txt; do . ./lib.sh; cat x > "$(basename "$f").bak"; done', ASK),
+    # bash's bracket expressions: classes and [^…] match what fnmatch's would not
+    ('for f in x/.[[:alpha:]]nvrc; do cat y > "$(basename "$f")"; done', ASK),  # .envrc
+    ('for f in x/[[:upper:]]LAUDE.md; do cat y > "$(basename "$f")"; done', ASK),
+    ('for f in x/.[[:lower:]]it; do cp y "$(basename "$f")"; done', ASK),  # .git
+    ('for f in x/.npm[[:alnum:]]c; do cat y > "$(basename "$f")"; done', ASK),
+    ('for f in x/.[^a]nvrc; do cat y > "$(basename "$f")"; done', ASK),
+    ('for f in x/.[[=e=]]nvrc; do cat y > "$(basename "$f")"; done', ASK),
+    ('for f in x/[[:digit:]].txt; do cat y > "$(basename "$f").bak"; done', ALLOW),
+    ('for f in x/[ab].txt; do cat y > "$(basename "$f").bak"; done', ALLOW),
     # the directory: outside the workspace, protected, or known only at run time
     ('cd ~; for f in *.txt; do cat x > "$(basename "$f").bak"; done', ASK),
     ('cd "$D"; for f in *.txt; do cat x > "$(basename "$f").bak"; done', ASK),
@@ -74,6 +96,7 @@ def test_the_patterns_read_from_the_word(word_line: str, patterns: tuple[str, ..
     (("*.sha256",), True), (("*",), False), (("*.md",), False), ((".*",), False),
     (("*.yml",), False),  # .gitlab-ci.yml, .travis.yml
     (("x.git",), True), (("[.]git",), False), (("a", ".envrc"), False), ((), False),
+    ((".[[:alpha:]]nvrc",), False), ((".[^x]it",), False), (("[B-a].txt",), True),
 ])
 def test_patterns_are_matched_against_protected_names(patterns: tuple[str, ...],
                                                       harmless: bool) -> None:

@@ -67,6 +67,29 @@ from clawgate.decision import Outcome
     ("IFS=/; $X --version", ASK),
     # two variables: their combinations are not enumerated
     ("$A --version; $B --version", ASK),
+    # names the shell itself sets from the line's text, and other setters: the line's choice
+    (": 'eval rm -rf ~ #'; $_ --version", DENY),
+    ("[[ 'eval rm -rf ~ #' =~ .* ]]; $BASH_REMATCH --version", DENY),
+    ("read <<< 'eval rm -rf ~ #'; $REPLY --version", DENY),
+    ("mapfile <<< 'eval rm -rf ~ #'; $MAPFILE --version", DENY),
+    ("getopts 'a:' o -a 'eval rm -rf ~ #'; $OPTARG --version", DENY),
+    ("X[0]='eval rm -rf ~ #'; $X --version", DENY),
+    ("declare -n X=Y; Y='eval rm -rf ~ #'; $X --version", DENY),
+    ("export -n X='eval rm -rf ~ #'; $X --version", DENY),
+    ("local X='eval rm -rf ~ #'; $X --version", ASK),
+    ("readarray < cmds.txt; $MAPFILE --version", ASK),
+    ("select x in a; do $REPLY --version; done", ASK),
+    ("export $(cat .env | xargs); $X --version", ASK),
+    ('declare "$N=x"; $X --version', ASK),
+    ('printf -v "$N" %s x; $X --version', ASK),
+    ("read -a X < f; $X --version", ASK),
+    ("coproc X { cat; }; $X --version", ASK),
+    ("wait -n -p X; $X --version", ASK),
+    ("env X=x bash -c '$X --version'", ASK),  # a payload: read with no stand-ins
+    # a relative PATH entry looks the environment's program up where the line went
+    ("PATH=.:$PATH; cd /tmp/x; $X --version", ASK),
+    ("PATH=:$PATH; cd /tmp/x && $X --version", ASK),
+    ("PATH=./bin:$PATH; $X --version", ALLOW),
     # DENY on its own stays DENY
     ("$CC --version; rm -rf ~", DENY),
     ("$X --version > ~/.bashrc", DENY),

@@ -20,7 +20,18 @@ _MAX_CHARS = 4096  # longer pieces are judged by their first characters
 # A Markdown task list item's mark (``- [ ] run the tests``, ``* [x] docs``), the checklist of
 # a commit message or a pull request's body: its text is judged without it. Read as a command,
 # the mark is a glob for a program name (``[x]``: the file ``x``), which only hiding needs.
+# Where an operator follows it (``- [x] ; rm -rf ~``, ``- [x] && make``), the mark is the command
+# the operator needs before it: without one the text would read as no line at all, and what
+# follows would go unjudged. There it stands as ``:``, a command that does nothing.
 _TASK_MARK = re.compile(r"^([ \t]*)[-*+] \[[ xX]\][ \t]*", re.M)
+_OPERATOR_NEXT = re.compile(r"(?:\\\n|[ \t])*[;&|)]")
+
+
+def _unmarked(found: re.Match[str]) -> str:
+    if _OPERATOR_NEXT.match(found.string, found.end()):
+        return f"{found[1]}: "
+    return found[1]
+
 
 COMMENT = "a comment"
 BODY = "a here-document body"
@@ -31,7 +42,7 @@ def set_aside(parsed: ParsedLine) -> tuple[tuple[str, str], ...]:
     here-document bodies of ``parsed``, each text once, in order, those holding more than
     blanks."""
     pieces = [(COMMENT, comment.lstrip("#").strip()) for comment in parsed.comments]
-    pieces += [(BODY, _TASK_MARK.sub(r"\1", redirect.heredoc).strip())
+    pieces += [(BODY, _TASK_MARK.sub(_unmarked, redirect.heredoc).strip())
                for cmd in parsed.commands for redirect in cmd.redirects if redirect.heredoc]
     seen: dict[str, str] = {}
     for kind, piece in pieces:

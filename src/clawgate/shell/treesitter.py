@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record, replace
 from clawgate.shell import model as m
+from clawgate.shell.bodyblanks import blank_led_masked, unread_expansions, wrapped
 from clawgate.shell.nameless import missing_name, only_missing_names, placeholder, prefix_tree
 from clawgate.shell.timekeyword import keyword_dropped, leading_assignments
 from clawgate.shell.words import text_of, word_of
@@ -262,9 +263,11 @@ class _Walker:
             self.after_glued(node, nesting, depth)
         elif kind == "comment":
             self.comments.append(text_of(node, self.src))
-        elif kind == "heredoc_body" and b"`" in self.src[node.start_byte:node.end_byte] and \
-                _expands(node, self.src):
-            self.body_backquotes(node, inner, depth)
+        elif kind == "heredoc_body" and _expands(node, self.src):
+            if self.body_blanks_masked(node, nesting, depth):
+                return
+            if b"`" in self.src[node.start_byte:node.end_byte]:
+                self.body_backquotes(node, inner, depth)
             self.children(node, inner, depth, redirects, background)
         elif kind == "command_substitution" and self.src[node.start_byte] == 96 and \
                 len(_backquote_spans(self.src, node.start_byte, node.end_byte)) > 1:
@@ -303,6 +306,32 @@ class _Walker:
             body = self.src[opening + 1:closing]
             self._read_apart(_backquoted_escapes().sub(rb"\1", body), opening + 1, len(body),
                              (*nesting, "command_substitution"), depth)
+
+    def body_blanks_masked(self, node: Node, nesting: tuple[str, ...], depth: int) -> bool:
+        """tree-sitter-bash reads no substitution that starts a body line after blanks (``  $(rm
+        -rf ~)``, the tabs of a ``<<-`` body), nor any in the body of a delimiter that starts
+        with ``$`` (``<<$X``: bash takes it literally and expands the body): bash runs them. A
+        body with such a line, or with expansions read as plain text, is read again with those
+        blanks as newlines (the same bytes long, the same substitutions), as the body of a
+        here-document of its own; False when there is none."""
+        start = self.src.rfind(b"\n", 0, node.start_byte) + 1
+        body = self.src[start:node.end_byte]
+        masked = blank_led_masked(body)
+        if masked is None and unread_expansions(body, [c.type for c in node.named_children]):
+            masked = body
+        if masked is None:
+            return False
+        head, tail = wrapped(masked)
+        sub = _Walker(head + masked + tail)
+        tree = raw_tree(sub.src)
+        sub.walk(tree.root_node, nesting, depth + 1)
+        self.has_error = self.has_error or sub.has_error or tree.root_node.has_error
+        self.too_deep = self.too_deep or sub.too_deep
+        for cmd in sub.out:
+            if cmd.start >= len(head):  # not the ``:`` that carries the body
+                cmd.start += start - len(head)
+                self.out.append(cmd)
+        return True
 
     def after_glued(self, node: Node, nesting: tuple[str, ...], depth: int) -> None:
         """``a=(1)#x sudo rm -rf /``: tree-sitter-bash takes a ``#`` right after an array

@@ -6,14 +6,18 @@ slashes, and a loop variable over literal words and globs (no expansion) holds o
 one of their matches, each with a character other than ``/``. So the target is a name in the
 command's directory, matching a pattern read from the word (``*.html``). It may still be a
 protected name there, or ``..``: the pattern is matched against both, and against every
-component of the protected-path patterns; the directory (each one a ``cd`` may leave the
-command in) must be inside the workspace and not protected itself.
+component of the protected-path patterns (a bracket expression as any one character: bash's
+classes, ``[[:alpha:]]``, and ``[^…]`` are none of fnmatch's); the directory (each one a
+``cd`` may leave the command in) must be inside the workspace and not protected itself.
+``basename`` must be the program: no function, alias or hash entry of that name, no ``PATH``
+set, no file sourced nor text evaluated (either may define any of those).
 
 Only a word whose substitutions are double-quoted (unquoted, the value is split and globbed:
 a file named ``a .envrc b`` makes three targets) and whose ``basename`` operand is one
 double-quoted loop variable (unquoted, ``a / b`` hands it ``/``); the loop the only one
-setting that name, with no other means of setting it on the line, and the command inside its
-body. ``> "$TARGET"`` and ``"$(basename "$X").txt"`` with X from elsewhere stay unknown.
+setting that name (a loop over the positional parameters, ``for f; do``, is one too), with
+no other means of setting it on the line, and the command inside its body. ``> "$TARGET"``
+and ``"$(basename "$X").txt"`` with X from elsewhere stay unknown.
 """
 
 from __future__ import annotations
@@ -35,12 +39,21 @@ _BASENAME = lazy_pattern(r'\s*basename\s+(--\s+)?"\$(?:\{(\w+)\}|(\w+))"(?:\s+([
 _PRINTS_TEXT = tuple(f"--{o[:n]}" for o in ("help", "version") for n in range(1, len(o) + 1))
 # What may make ``basename`` another program: a function of that name, an alias, a hash
 # entry, a builtin loaded, PATH changed.
+# A file the line sources or text it evaluates may define any of those.
 _OTHER_BASENAME = lazy_pattern(r"\bbasename\s*\(\s*\)|\bfunction\s+basename\b|"
-                               r"\b(?:alias|hash|enable|PATH)\b")
+                               r"\b(?:alias|hash|enable|PATH|source|eval)\b")
+_SOURCING = frozenset({".", "source", "eval"})
 _HEADER = r"\b(?:for|select)\s+{name}\s+in\s+([^;\n]*)"
+# Any loop setting the name, with a word list or over the positional parameters (``for f;
+# do``, ``select f do``: ``set --`` chose those).
+_ANY_LOOP = r"\b(?:for|select)\s+{name}(?![\w])"
 _KEYWORD = lazy_pattern(r"(?:^|[;\n&|])[ \t]*(do|done)(?=[\s;]|$)")
 _QUOTED = lazy_pattern(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"|#[^\n]*")
 _FNMATCH_SPECIAL = str.maketrans({"*": "[*]", "?": "[?]", "[": "[[]"})
+# A bracket expression of bash's patterns: ``[^…]`` negates as ``[!…]`` does, and classes
+# (``[[:alpha:]]``, ``[[=e=]]``, ``[[.e.]]``) match letters, none of which Python's fnmatch
+# knows. Each is matched as any one character (``?``): a name it can match is never missed.
+_BRACKET = lazy_pattern(r"\[[!^]?\]?(?:\[:\w+:\]|\[=[^\]]=\]|\[\.[^\]]\.\]|[^\]])*\]")
 _COMPONENTS = frozenset(part for pattern, _ in DEFAULT_PROTECTED for part in pattern.split("/"))
 
 
@@ -50,7 +63,8 @@ def name_patterns(word: Word, cmd: SimpleCommand, parsed: ParsedLine) -> tuple[s
     none."""
     text = word.text
     if "<<" in parsed.source or not text.startswith('"') or not text.endswith('"') or \
-            _OTHER_BASENAME.search(parsed.source):
+            _OTHER_BASENAME.search(parsed.source) or \
+            any(c.program in _SOURCING for c in parsed.commands):
         return ()
     out: list[str] = [""]
     i, quoted = 0, False
@@ -86,7 +100,8 @@ def _loop_words(name: str, cmd: SimpleCommand, parsed: ParsedLine) -> list[str] 
     line sets it and ``cmd`` is inside that loop's body."""
     source = parsed.source
     headers = list(re.finditer(_HEADER.format(name=name), source))
-    if len(headers) != 1 or _set_otherwise(name, parsed):
+    if len(headers) != 1 or len(re.findall(_ANY_LOOP.format(name=name), source)) != 1 or \
+            _set_otherwise(name, parsed):
         return None
     header = headers[0]
     try:
@@ -135,7 +150,7 @@ def harmless_here(patterns: tuple[str, ...], directories: tuple[str, ...], ctx: 
     if any(c in part for part in extra for c in "*?["):
         return False
     for pattern in patterns:
-        lowered = pattern.lower()
+        lowered = _BRACKET.sub("?", pattern.lower())
         if any(fnmatchcase(part, lowered) for part in (".", "..", *_COMPONENTS, *extra)):
             return False
     return all(under(d, ctx.workspace) and

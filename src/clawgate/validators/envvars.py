@@ -34,6 +34,7 @@ _RUNNERS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_AS
 # The library paths likewise: the project's own build/lib is what its tests load.
 _SEARCH_PATHS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                            "CLASSPATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"})
+SEARCH_PATHS = _SEARCH_PATHS
 # launchctl setenv NAME VALUE sets a variable for every program launchd starts from then on
 # (macOS): the same as an export that outlives the shell.
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env", "launchctl"})
