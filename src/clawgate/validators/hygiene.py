@@ -174,6 +174,9 @@ class InvisibleInValue(Validator):
 
     id = "CG-HYG-010"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.UNUSUAL | sh.ASSIGN  # a value outside ASCII: in the text, or an escape
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         for word in (*cmd.words, *(a.value for a in cmd.assignments)):
             value = word.value

@@ -26,6 +26,13 @@ SHELLISH = 1 << 9  # "sh", "bin/" or "../" in cmd.text
 OPTIONS = 1 << 10  # "--", "xec" or "XEC" in cmd.text
 PROCISH = 1 << 11  # "env", "mem", "proc" or a glob character in cmd.text
 ODD_NAME = 1 << 12  # the command word: dynamic, quoted, expanded, non-ASCII, with "/" ...
+# A word's value is its text with quotes, backslashes and ``$'…'`` escapes worked out: a value
+# outside ASCII needs a character outside ASCII or a backslash in the text, a quoted word a
+# quote or a backslash, and a value holding a run of characters needs them in the text, with
+# at most quotes and backslashes between.
+UNUSUAL = 1 << 13  # a character outside ASCII or a backslash in cmd.text
+QUOTES = 1 << 14  # "'" or '"' in cmd.text
+PUNY = 1 << 15  # "xn--" in cmd.text, in any case
 
 _GLOB = frozenset("*?[")
 
@@ -58,6 +65,12 @@ def shape_of(cmd: SimpleCommand, needed: int = ~0) -> int:
     if needed & PROCISH and ("env" in text or "mem" in text or "proc" in text
                              or not _GLOB.isdisjoint(text)):
         shape |= PROCISH
+    if needed & UNUSUAL and ("\\" in text or not text.isascii()):
+        shape |= UNUSUAL
+    if needed & QUOTES and ("'" in text or '"' in text):
+        shape |= QUOTES
+    if needed & PUNY and "xn--" in text.lower():
+        shape |= PUNY
     if needed & ODD_NAME and cmd.words:
         name = cmd.words[0]
         value = name.value
