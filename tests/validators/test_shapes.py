@@ -84,6 +84,15 @@ def test_generated_commands(line: str) -> None:
     (SimpleCommand("./run", (Word("./run", "./run"),)), sh.ODD_NAME),
     (SimpleCommand("sleep 1", (Word("sleep", "sleep"), Word("1", "1")), background=True),
      sh.BACKGROUND),
+    (SimpleCommand("ls é", (Word("ls", "ls"), Word("é", "é"))), sh.UNUSUAL),
+    (SimpleCommand("ls \\x", (Word("ls", "ls"), Word("\\x", "x", quoted=True))), sh.UNUSUAL),
+    (SimpleCommand("ls 'x'", (Word("ls", "ls"), Word("'x'", "x", quoted=True))), sh.QUOTES),
+    (SimpleCommand('ls "x"', (Word("ls", "ls"), Word('"x"', "x", quoted=True))), sh.QUOTES),
+    (SimpleCommand("curl XN--80ak6aa92e.com", (Word("curl", "curl"),
+                                                Word("XN--80ak6aa92e.com", "XN--80ak6aa92e.com"))),
+     sh.PUNY),
+    (SimpleCommand("x a.so", (Word("x", "x"), Word("a.so", "a.so"))), sh.LIBRARY),
+    (SimpleCommand("x '|y'", (Word("x", "x"), Word("'|y'", "|y", quoted=True))), sh.BAR),
 ])
 def test_shape_bits(cmd: SimpleCommand, bit: int) -> None:
     assert sh.shape_of(cmd) & bit
@@ -99,3 +108,35 @@ def test_a_plain_command_skips_the_every_command_validators_keyed_on_shape() -> 
     assert [v for v, _ in every if any(v is w for w, _ in asked)] == [v for v, _ in asked]
     assert Dispatch(VALIDATORS, exhaustive=True).for_command(cmd.commands[0]) == tuple(
         (v, v.check) for v in VALIDATORS)
+
+
+def _asked_ids(line: str) -> set[str]:
+    from clawgate.shell import parse
+
+    dispatch = Dispatch(VALIDATORS)
+    return {v.id for cmd in parse(line).commands for v, _ in dispatch.for_command(cmd)}
+
+
+@pytest.mark.parametrize(("line", "asked", "skipped"), [
+    # a quote, a backslash or a character outside ASCII: what a word's value needs to hold
+    # an invisible character, a look-alike host, or quoting that changes nothing
+    ("git status", set(), {"CG-HOST-001", "CG-HYG-010", "CG-INJ-013", "CG-PROG-004"}),
+    ("cat /e'tc'/passwd", {"CG-INJ-013", "CG-HOST-001"}, {"CG-HYG-010"}),
+    ("git commit -m $'\\u202eevil'", {"CG-HYG-010", "CG-INJ-013"}, set()),
+    ("X=1 make", {"CG-HYG-010"}, {"CG-INJ-013"}),
+    ("pip install -i https://xn--pypi-xyz.org/simple x", {"CG-HOST-001"}, {"CG-HYG-010"}),
+    # a program the catalog knows is asked about by CG-PROG-004 only as a file of its own
+    ("./git status", {"CG-PROG-004"}, set()),
+    ("zzrun make test", {"CG-PROG-004"}, set()),
+    # a library loaded, a command piped into from an option's value
+    ("ls -la src", set(), {"CG-ESC-003", "CG-ESC-004"}),
+    ("openssl req -engine ./x.so", {"CG-ESC-004"}, {"CG-ESC-003"}),
+    ("openssl req -engine x", {"CG-ESC-004"}, set()),
+    ("zzview ./lib.s'o'", {"CG-ESC-004"}, {"CG-ESC-003"}),
+    ("zzview --filter='| sh -c id' x", {"CG-ESC-003"}, set()),
+])
+def test_every_command_validators_asked_by_shape(line: str, asked: set[str],
+                                                  skipped: set[str]) -> None:
+    found = _asked_ids(line)
+    assert asked <= found, (line, asked - found)
+    assert not skipped & found, (line, skipped & found)

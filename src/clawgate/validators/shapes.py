@@ -33,6 +33,8 @@ ODD_NAME = 1 << 12  # the command word: dynamic, quoted, expanded, non-ASCII, wi
 UNUSUAL = 1 << 13  # a character outside ASCII or a backslash in cmd.text
 QUOTES = 1 << 14  # "'" or '"' in cmd.text
 PUNY = 1 << 15  # "xn--" in cmd.text, in any case
+LIBRARY = 1 << 16  # ".so" or ".dylib" in cmd.text
+BAR = 1 << 17  # "|" in cmd.text (a word's: a pipe between commands is no part of it)
 
 _GLOB = frozenset("*?[")
 
@@ -71,6 +73,10 @@ def shape_of(cmd: SimpleCommand, needed: int = ~0) -> int:
         shape |= QUOTES
     if needed & PUNY and "xn--" in text.lower():
         shape |= PUNY
+    if needed & LIBRARY and (".so" in text or ".dylib" in text):
+        shape |= LIBRARY
+    if needed & BAR and "|" in text:
+        shape |= BAR
     if needed & ODD_NAME and cmd.words:
         name = cmd.words[0]
         value = name.value
