@@ -93,6 +93,8 @@ def test_generated_commands(line: str) -> None:
      sh.PUNY),
     (SimpleCommand("x a.so", (Word("x", "x"), Word("a.so", "a.so"))), sh.LIBRARY),
     (SimpleCommand("x '|y'", (Word("x", "x"), Word("'|y'", "|y", quoted=True))), sh.BAR),
+    (SimpleCommand("x shell", (Word("x", "x"), Word("shell", "shell"))), sh.SESSION),
+    (SimpleCommand("cat .env", (Word("cat", "cat"), Word(".env", ".env"))), sh.HINTED),
 ])
 def test_shape_bits(cmd: SimpleCommand, bit: int) -> None:
     assert sh.shape_of(cmd) & bit
@@ -134,6 +136,12 @@ def _asked_ids(line: str) -> set[str]:
     ("openssl req -engine x", {"CG-ESC-004"}, set()),
     ("zzview ./lib.s'o'", {"CG-ESC-004"}, {"CG-ESC-003"}),
     ("zzview --filter='| sh -c id' x", {"CG-ESC-003"}, set()),
+    # a session subcommand; a word that may name a credential file
+    ("ls -la src", set(), {"CG-ESC-010", "CG-SEC-001"}),
+    ("rails console", {"CG-ESC-010"}, {"CG-SEC-001"}),
+    ("cat .env", {"CG-SEC-001"}, {"CG-ESC-010"}),
+    ("cat ~/.net'rc'", {"CG-SEC-001"}, set()),
+    ("getent passwd", {"CG-SEC-001"}, set()),
 ])
 def test_every_command_validators_asked_by_shape(line: str, asked: set[str],
                                                   skipped: set[str]) -> None:

@@ -35,6 +35,11 @@ QUOTES = 1 << 14  # "'" or '"' in cmd.text
 PUNY = 1 << 15  # "xn--" in cmd.text, in any case
 LIBRARY = 1 << 16  # ".so" or ".dylib" in cmd.text
 BAR = 1 << 17  # "|" in cmd.text (a word's: a pipe between commands is no part of it)
+SESSION = 1 << 18  # the second word is one of SESSION_WORDS
+HINTED = 1 << 19  # a word may name a credential file (``secrets.mentions_secret``)
+
+# Subcommands that open an interactive session (``rails console``, ``flask shell``: CG-ESC-010)
+SESSION_WORDS = frozenset({"shell", "console", "repl", "tunnel", "attach", "debug"})
 
 _GLOB = frozenset("*?[")
 
@@ -77,6 +82,13 @@ def shape_of(cmd: SimpleCommand, needed: int = ~0) -> int:
         shape |= LIBRARY
     if needed & BAR and "|" in text:
         shape |= BAR
+    if needed & SESSION and len(cmd.words) > 1 and cmd.words[1].value in SESSION_WORDS:
+        shape |= SESSION
+    if needed & HINTED:
+        from clawgate.validators.secrets import mentions_secret  # which imports this module
+
+        if mentions_secret(cmd):  # kept for the command: the validators ask it again
+            shape |= HINTED
     if needed & ODD_NAME and cmd.words:
         name = cmd.words[0]
         value = name.value
