@@ -386,7 +386,7 @@ class Engine:
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        checks = self._dispatch.for_command(cmd)
+        checks = self._dispatch.for_command(cmd, ctx)
         charge(len(checks) + 1)
         for validator, check in checks:
             try:  # inline rather than through _verdict: this loop runs for every validator

@@ -471,6 +471,11 @@ class CredentialSent(Validator):
 
     id = "CG-SEC-002"
 
+    def shapes(self, program: str | None) -> int:
+        if program in ("history", "fc"):
+            return sh.ANY
+        return sh.HINTED | sh.AWAY  # a credential named, or run from another directory
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program in ("history", "fc") and prints_history(cmd) and cmd.pipes_into(SENDERS):
