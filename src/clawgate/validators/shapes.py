@@ -20,6 +20,8 @@ from clawgate.shell.model import SimpleCommand
 
 TYPE_CHECKING = False  # no runtime ``typing`` import
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from clawgate.validators.base import Context
 
 ANY = 1  # every command has it: a validator asked about every command of a program
@@ -99,11 +101,8 @@ def shape_of(cmd: SimpleCommand, needed: int = ~0) -> int:
         shape |= BAR
     if needed & SESSION and len(cmd.words) > 1 and cmd.words[1].value in SESSION_WORDS:
         shape |= SESSION
-    if needed & HINTED:
-        from clawgate.validators.secrets import mentions_secret  # which imports this module
-
-        if mentions_secret(cmd):  # kept for the command: the validators ask it again
-            shape |= HINTED
+    if needed & HINTED and _first_look()(cmd):  # kept for the command: asked again later
+        shape |= HINTED
     if needed & PATHY and (any(_pathy(w.text) for w in cmd.words[1:]) or any(
             r.target is not None and _pathy(r.target.text) for r in cmd.redirects)):
         shape |= PATHY
@@ -118,6 +117,18 @@ def shape_of(cmd: SimpleCommand, needed: int = ~0) -> int:
     return shape
 
 
+def _first_look() -> Callable[[SimpleCommand], bool]:
+    """``secrets.mentions_secret``, looked up once (its module imports this one)."""
+    if not _first_looks:
+        from clawgate.validators.secrets import mentions_secret
+
+        _first_looks.append(mentions_secret)
+    return _first_looks[0]
+
+
+_first_looks: list[Callable[[SimpleCommand], bool]] = []
+
+
 def _pathy(text: str) -> bool:
     return "/" in text or "~" in text or ".." in text or "$" in text
 
@@ -128,7 +139,7 @@ def context_shape(ctx: Context) -> int:
     last = _context_last[0]  # one read: another thread may replace it meanwhile
     if last[0] is ctx:
         return last[1]
-    from clawgate.validators.guardstate import near_state  # which imports the validators
+    from clawgate.validators.guardstate import near_state  # once per context; it imports this
 
     shape = 0
     if ctx.cwd != ctx.workspace:
