@@ -142,7 +142,7 @@ for name in ("parse", "resolution", "respelled"):
     setattr(engine_module, name, timed(name, getattr(engine_module, name)))
 engine._with_policy = timed("policy", engine._with_policy)
 choose = engine._dispatch.for_command
-engine._dispatch.for_command = lambda cmd: [(v, timed(v.id, c)) for v, c in choose(cmd)]
+engine._dispatch.for_command = lambda cmd, *ctx: [(v, timed(v.id, c)) for v, c in choose(cmd, *ctx)]
 rows = []
 for command in sorted(best, key=best.get, reverse=True)[:count]:
     cost.clear()

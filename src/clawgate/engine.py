@@ -144,6 +144,8 @@ class Engine:
             Dispatch(commands, exhaustive=exhaustive)
         # Bound once: the loops over them run for every line. Line validators by line shape.
         self._raw_checks = [(v, v.check_text) for v in self._raw]
+        # those with an opinion on a text of printable ASCII alone (the common case)
+        self._raw_plain = [(v, c) for v, c in self._raw_checks if v.reads_plain_text()]
         self._line_dispatch = LineDispatch(self._line, exhaustive=exhaustive)
         # Each decision with the filesystem facts it read (None: it read none), reused only
         # while they hold (fsfacts.py)
@@ -351,7 +353,10 @@ class Engine:
 
         A resolved line is text the engine wrote: what it runs is checked, not how it is
         spelled (the line it came from was, raw and spelling validators included)."""
-        for raw, check_text in self._raw_checks if resolve else ():  # inline: every line
+        raws = self._raw_checks if resolve else ()
+        if raws and line.isascii() and line.isprintable():
+            raws = self._raw_plain
+        for raw, check_text in raws:  # inline: every line
             try:
                 verdict = check_text(line, ctx)
             except Exception as exc:  # a crashing validator is a DENY naming it
@@ -417,7 +422,7 @@ class Engine:
                     cmd.text)
             return
         verdicts: list[Verdict] = []
-        checks = self._dispatch.for_command(cmd)
+        checks = self._dispatch.for_command(cmd, ctx)
         charge(len(checks) + 1)
         for validator, check in checks:
             try:  # inline rather than through _verdict: this loop runs for every validator

@@ -72,13 +72,17 @@ def _fields(cls: type) -> list[Field]:
     return found
 
 
-def _source(fields: list[Field], frozen: bool, post_init: bool) -> str:
+def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = False) -> str:
+    """``__init__``, ``__eq__`` and ``__hash__``. ``slots``: each field is set by its slot's
+    own descriptor (``_s_NAME``, bound once the class is made), which a frozen record's
+    ``__setattr__`` does not stand in front of and which skips the attribute lookup by name
+    that ``object.__setattr__`` makes (a record is made for every word and command read)."""
     params, body = ["self"], []
     for f in fields:
         if not f.init:
             if f.default_factory is not _MISSING or f.default is not _MISSING:
                 value = f"_f_{f.name}()" if f.default_factory is not _MISSING else f"_d_{f.name}"
-                body.append(_assign(f.name, value, frozen))
+                body.append(_assign(f.name, value, frozen, slots))
             continue
         if f.default_factory is not _MISSING:
             params.append(f"{f.name}=_MISSING")
@@ -86,7 +90,7 @@ def _source(fields: list[Field], frozen: bool, post_init: bool) -> str:
         else:
             params.append(f.name if f.default is _MISSING else f"{f.name}=_d_{f.name}")
             value = f.name
-        body.append(_assign(f.name, value, frozen))
+        body.append(_assign(f.name, value, frozen, slots))
     if post_init:
         body.append("self.__post_init__()")
     compared = "".join(f"self.{f.name}," for f in fields if f.compare)
@@ -112,7 +116,9 @@ def _repr(shown: tuple[str, ...]) -> Callable[[object], str]:
     return __repr__
 
 
-def _assign(name: str, value: str, frozen: bool) -> str:
+def _assign(name: str, value: str, frozen: bool, slots: bool = False) -> str:
+    if slots:
+        return f"_s_{name}(self, {value})"
     if frozen:
         return f"_setattr(self, {name!r}, {value})"
     return f"self.{name} = {value}"
@@ -146,7 +152,8 @@ def record(*, frozen: bool = False, slots: bool = False) -> Callable[[type[_T]],
         for f in fields:
             namespace[f"_d_{f.name}"] = f.default
             namespace[f"_f_{f.name}"] = f.default_factory
-        exec(_source(fields, frozen, hasattr(cls, "__post_init__")), namespace)
+        exec(_source(fields, frozen and not slots, hasattr(cls, "__post_init__"), slots),
+             namespace)
         body = {key: value for key, value in cls.__dict__.items()
                 if key not in ("__dict__", "__weakref__")}
         for f in fields:  # class attributes hold defaults only without slots, as dataclasses
@@ -167,6 +174,9 @@ def record(*, frozen: bool = False, slots: bool = False) -> Callable[[type[_T]],
         metaclass: Any = type(cls)
         made: type[_T] = metaclass(cls.__name__, cls.__bases__, body)
         made.__qualname__ = cls.__qualname__
+        if slots:  # ``__init__`` sets each field through its slot, past a frozen __setattr__
+            for f in fields:
+                namespace[f"_s_{f.name}"] = getattr(made, f.name).__set__
         return made
     return build
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clawgate.shell import parse
-from clawgate.shell.fastpath import is_plain, parse_plain
+from clawgate.shell.fastpath import is_plain, parse_plain, plain_line
 from clawgate.shell.treesitter import parse_tree
 
 OWN_CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -83,3 +83,44 @@ def test_every_corpus_line_it_reads_is_read_as_tree_sitter_reads_it() -> None:
     assert len(read) > 1000
     assert any("~" in line for line in read)
     assert [line for line in read if parse_plain(line) != parse_tree(line)] == []
+
+
+def _one_pass_agrees(line: str) -> None:
+    """``plain_line``, which checks and splits a line of one command in one pass, reads a line
+    exactly when ``is_plain`` does, as ``parse_plain`` reads it (fields the model leaves out of
+    equality included: the program)."""
+    found = plain_line(line)
+    if not is_plain(line):
+        assert found is None, line
+        return
+    expected = parse_plain(line)
+    assert found == expected, line
+    assert found is not None
+    assert [c.program for c in found.commands] == [c.program for c in expected.commands]
+
+
+_BLANKS = st.sampled_from(["", " ", "\t", "  ", " \t"])
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(_BLANKS, _LINE, _BLANKS)
+def test_the_one_pass_reading_is_the_two_pass_one(before: str, line: str, after: str) -> None:
+    _one_pass_agrees(before + line + after)
+
+
+@pytest.mark.parametrize("line", [
+    "", " ", "\t", "ls", " ls -la src ", "a=1 ls", "a=1", "a=1 b=2", "a~=b x", "x a=~b",
+    "echo ~", "git diff HEAD~1", "ls\n", "ls\tx", "in", "ls in", "export a", ":", "a" * 5000,
+    "ls é", "ls $x", "ls 'a'", "a@@", "A=b~c git x:~y",
+])
+def test_the_one_pass_reading_on_edges(line: str) -> None:
+    _one_pass_agrees(line)
+
+
+def test_the_one_pass_reading_on_every_corpus_line() -> None:
+    paths = sorted(OWN_CORPUS.glob("*.jsonl")) + sorted(SHARED_CORPUS.glob("*.jsonl"))
+    lines = {json.loads(row)["command"] for path in paths
+             for row in path.read_text(encoding="utf-8").splitlines() if row.strip()}
+    assert len(lines) > 1000
+    for line in sorted(lines):
+        _one_pass_agrees(line)

@@ -9,12 +9,12 @@ from clawgate.shell import parse_one
 from clawgate.validators.base import Context
 from clawgate.validators.flags import git_subcommand
 from clawgate.validators.guardstate import _near
-from clawgate.validators.secrets import _mentions_secret
+from clawgate.validators.secrets import mentions_secret
 
 
 def test_the_secret_look_kept_is_the_commands_own() -> None:
     secret, plain = parse_one("cat ~/.netrc"), parse_one("cat notes.txt")
-    assert [_mentions_secret(c) for c in (secret, secret, plain, plain, secret)] == [
+    assert [mentions_secret(c) for c in (secret, secret, plain, plain, secret)] == [
         True, True, False, False, True]
 
 

@@ -128,9 +128,12 @@ def test_a_plain_line_has_only_the_every_line_shape() -> None:
 
 def test_a_plain_line_skips_the_line_validators_keyed_on_shape() -> None:
     plain = parse("ls -la src")
-    asked = LineDispatch(VALIDATORS).checks(plain, True)
     every = LineDispatch(VALIDATORS, exhaustive=True).checks(plain, True)
     assert every == tuple((v, v.check_line) for v in VALIDATORS)
+    # one command of plain words: every line validator's first test fails on it
+    assert LineDispatch(VALIDATORS).checks(plain, True) == ()
+    piped = parse("cat a | grep $b")
+    asked = LineDispatch(VALIDATORS).checks(piped, True)
     assert 0 < len(asked) < len(every)
     assert [v for v, _ in every if any(v is w for w, _ in asked)] == [v for v, _ in asked]
     resolved = LineDispatch(VALIDATORS, exhaustive=True).checks(plain, False)
@@ -152,6 +155,13 @@ def _asked(line: str) -> set[str]:
     ("dig example.com", {"CG-NET-004"}, {"CG-INJ-018"}),
     ("find . | xargs chmod g+s", {"CG-CAT-013"}, {"CG-NET-004"}),
     ("export HOOK='rm -rf ~'; zzrun", {"CG-PROG-005"}, {"CG-IDENT-004"}),
+    ("git clone u d && make -C d", {"CG-ESC-017"}, {"CG-SEC-006", "CG-IDENT-002"}),
+    ("git add .env && git push", {"CG-SEC-006"}, {"CG-ESC-017", "CG-WIN-005"}),
+    ("alias ls='rm -rf ~'; ls", {"CG-IDENT-002"}, {"CG-SEC-006", "CG-PARSE-002"}),
+    ("Invoke-WebRequest u | iex", {"CG-WIN-005"}, {"CG-IDENT-002"}),
+    ("IEX x", {"CG-WIN-005"}, {"CG-ESC-017"}),
+    ("awk '{print > f}' x", {"CG-PROG-002"}, {"CG-WIN-005"}),
+    ("ls; " * 513, {"CG-PARSE-002"}, {"CG-IDENT-002"}),
     ("HOOK='rm -rf ~' zzrun", set(), {"CG-PROG-005"}),  # a prefix: CG-PROG-004's
 ])
 def test_validators_named_by_program_are_asked_about_lines_running_it(

@@ -25,8 +25,7 @@ def _every_word(cmd: SimpleCommand) -> bool:
 
 
 def _assert_same(line: str) -> None:
-    commands, _ = _commands(line)
-    for cmd in commands:
+    for cmd, _ in _commands(line):
         assert _first_look(cmd) is _every_word(cmd), (line, cmd.text)
 
 

@@ -46,13 +46,14 @@ def forget() -> None:
 
 
 def _read_line(line: str) -> ParsedLine:
-    from clawgate.shell.fastpath import is_plain, parse_plain
+    from clawgate.shell.fastpath import plain_line
 
     if "\\\n" in line:
         line = join_continuations(line)
 
-    if is_plain(line):
-        return parse_plain(line)
+    plain = plain_line(line)
+    if plain is not None:
+        return plain
     if "'" in line or '"' in line:
         from clawgate.shell.quotedpath import parse_quoted
 

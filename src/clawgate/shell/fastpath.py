@@ -44,13 +44,37 @@ def is_plain(line: str) -> bool:
     return len(pieces) % 2 == 1
 
 
+def plain_line(line: str) -> m.ParsedLine | None:
+    """``parse_plain(line)`` when ``is_plain(line)``, else None. A line of one command (no
+    ``|``, ``&`` or ``;``), the common case, is checked and split in one pass: the tests of
+    ``is_plain`` that can fail on it, then its one command."""
+    if "|" in line or "&" in line or ";" in line:
+        return parse_plain(line) if is_plain(line) else None
+    checked = line
+    if "~" in line:
+        if _EXPANDED_TILDE.search(line):
+            return None
+        checked = line.replace("~", "_")  # inside a word: as plain as any word character
+    if len(checked) > 4096 or not _PLAIN.fullmatch(checked):
+        return None
+    tokens = checked.split()
+    if not _RESERVED.isdisjoint(tokens) or not _named_tokens(tokens):
+        return None
+    return m.ParsedLine(line, (_command(line, line.strip(), 0),))
+
+
 def _named(segment: str) -> bool:
     """The command has a name the grammar reads as a plain name (``_COMMAND_NAME``, or the
     builtin ``:``). A command of assignments alone is read otherwise than as one command
     (``a=1 b=2`` as three, ``e=|a`` as an error), and so are names with other marks (``a@@``
     as an error, ``a=b x:y`` likewise) and the declaration builtins, whose arguments the
     grammar reads as assignments (``export a@@``): those lines are the parser's."""
-    for token in segment.split():
+    return _named_tokens(segment.split())
+
+
+def _named_tokens(tokens: list[str]) -> bool:
+    """``_named`` of the segment whose words are ``tokens``."""
+    for token in tokens:
         if not _NAME.match(token):
             return token == ":" or (_COMMAND_NAME.fullmatch(token) is not None
                                     and token not in _DECLARING)
@@ -66,21 +90,26 @@ def parse_plain(line: str) -> m.ParsedLine:
     pipelines: list[list[int]] = []
     position = 0
     for i, segment in enumerate(segments):
-        offset = line.index(segment, position)  # plain text is ASCII: characters are bytes
-        position = offset + len(segment)
-        tokens = segment.split()
-        assignments: list[m.Assignment] = []
-        while tokens and _NAME.match(tokens[0]):
-            name, value = tokens.pop(0).split("=", 1)
-            assignments.append(m.Assignment(name, m.Word(value, value)))
-        words = tuple(m.Word(t, t) for t in tokens)
-        commands.append(m.SimpleCommand(segment.strip(), words, tuple(assignments),
-                                        offset=offset))
+        cmd = _command(line, segment, position)
+        position = cmd.offset + len(segment)
+        commands.append(cmd)
         if i > 0 and operators[i - 1] == "|":
             pipelines[-1].append(i)
         else:
             pipelines.append([i])
     return m.ParsedLine(line, tuple(_link(commands, pipelines)))
+
+
+def _command(line: str, segment: str, position: int) -> m.SimpleCommand:
+    """The simple command of ``segment``, found in ``line`` from ``position`` on."""
+    offset = line.index(segment, position)  # plain text is ASCII: characters are bytes
+    tokens = segment.split()
+    assignments: list[m.Assignment] = []
+    while tokens and _NAME.match(tokens[0]):
+        name, value = tokens.pop(0).split("=", 1)
+        assignments.append(m.Assignment(name, m.Word(value, value)))
+    words = tuple(m.Word(t, t) for t in tokens)
+    return m.SimpleCommand(segment.strip(), words, tuple(assignments), offset=offset)
 
 
 def _link(commands: list[m.SimpleCommand], pipelines: list[list[int]]) -> list[m.SimpleCommand]:

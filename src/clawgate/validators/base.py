@@ -55,6 +55,13 @@ class RawValidator(_Base):
     @abstractmethod
     def check_text(self, text: str, ctx: Context) -> Verdict: ...
 
+    def reads_plain_text(self) -> bool:
+        """Whether it may have an opinion on a text of printable ASCII characters alone (no
+        control character, tab, line break or character outside ASCII): the engine asks it
+        about such a text only if so. False must be implied by its own first test, which
+        ``tests/validators/test_raw_shapes.py`` holds it to."""
+        return True
+
 
 class LineValidator(_Base):
     """Looks at the whole parsed line (parser agreement, comments, syntax tricks).

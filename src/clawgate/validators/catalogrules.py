@@ -15,6 +15,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.clobbers import EVERY, clobbered
 from clawgate.shell.envsplit import env_split
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.cwdnames import harmless_here, name_patterns
 from clawgate.validators.escapes import FRONTENDS
@@ -299,6 +300,9 @@ class RuntimeTarget(LineValidator):
     """
 
     id = "CG-PROG-002"
+
+    def line_shapes(self) -> int:
+        return ls.DOLLAR | ls.BACKQUOTE | ls.AWK  # a "$", a backquote or an awk program
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from clawgate.decision import Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator
-from clawgate.validators.shapes import shape_of
+from clawgate.validators.shapes import CONTEXT, context_shape, shape_of
 
 Check = Callable[[SimpleCommand, Context], Verdict]
 
@@ -70,9 +70,11 @@ class Dispatch:
             self._checks[program] = found
         return found
 
-    def for_command(self, cmd: SimpleCommand) -> tuple[tuple[Validator, Check], ...]:
+    def for_command(self, cmd: SimpleCommand, ctx: Context | None = None
+                    ) -> tuple[tuple[Validator, Check], ...]:
         """``checks(cmd.program)`` less the validators whose shapes ``cmd`` has none of
-        (every one when exhaustive). Remembered per program and shape."""
+        (every one when exhaustive), with the shapes ``ctx`` gives it (``context_shape``;
+        without a context, every one of those). Remembered per program and shape."""
         program = cmd.program
         if self.exhaustive:
             return self.checks(program)
@@ -86,7 +88,7 @@ class Dispatch:
             if len(self._shaped) >= MAX_PROGRAMS:
                 self._shaped.clear()
             self._shaped[program] = entry
-        shape = shape_of(cmd, entry.needed)
+        shape = shape_of(cmd, entry.needed) | (CONTEXT if ctx is None else context_shape(ctx))
         found = entry.by_shape.get(shape)
         if found is None:
             found = tuple((v, c) for v, c, shapes in entry.wanted if shapes & shape)

@@ -301,7 +301,9 @@ class PipeValue(Validator):
     id = "CG-ESC-003"
 
     def shapes(self, program: str | None) -> int:
-        return 0 if program is None or program in INSPECTORS else sh.ANY
+        if program is None or program in INSPECTORS:
+            return 0
+        return sh.BAR | sh.UNUSUAL  # a word's value holding "|": in the text, or an escape
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
@@ -332,7 +334,11 @@ class LibraryLoad(Validator):
     id = "CG-ESC-004"
 
     def shapes(self, program: str | None) -> int:
-        return 0 if program is None or program in INSPECTORS or program in _BUILDERS else sh.ANY
+        if program is None or program in INSPECTORS or program in _BUILDERS:
+            return 0
+        if program in _LIBRARY_OPTIONS:
+            return sh.ANY
+        return sh.LIBRARY | sh.QUOTES | sh.UNUSUAL  # a word's value holding ".so" or ".dylib"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

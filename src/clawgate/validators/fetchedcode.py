@@ -16,6 +16,7 @@ import posixpath
 
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.flags import git_subcommand, parse_options
 from clawgate.validators.paths import resolve, under
@@ -46,6 +47,9 @@ class FetchedThenRun(LineValidator):
     """
 
     id = "CG-ESC-017"
+
+    def line_shapes(self) -> int:
+        return ls.FETCHES  # its first test: a clone or checkout named in the line
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source

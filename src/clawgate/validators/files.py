@@ -270,6 +270,9 @@ class ForbiddenPath(Validator):
 
     id = "CG-FS-003"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.FORBIDDEN  # its first test: the policy forbids some path
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not ctx.forbidden_paths:
             return NO_OPINION

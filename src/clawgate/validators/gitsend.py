@@ -7,6 +7,7 @@ from __future__ import annotations
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.credentials import is_credential
 from clawgate.validators.flags import git_subcommand
@@ -26,6 +27,9 @@ class CredentialPushed(LineValidator):
     """
 
     id = "CG-SEC-006"
+
+    def line_shapes(self) -> int:
+        return ls.PUSHES  # its first test: "push" and "add" in the line
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source

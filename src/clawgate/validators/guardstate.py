@@ -17,6 +17,7 @@ from itertools import pairwise
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.protectedpaths import STATE_WHY, state_below
 from clawgate.shell.model import TILDE, SimpleCommand, Word
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.paths import PathArg, resolve, under
 
@@ -40,6 +41,10 @@ class GuardState(Validator):
     """
 
     id = "CG-FS-005"
+
+    def shapes(self, program: str | None) -> int:
+        # far from the state, a word with none of "/", "~", "..", "$" is a bare name
+        return sh.NEAR | sh.PATHY
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if not ctx.guarded:
@@ -106,6 +111,12 @@ def _grep_recurses(cmd: SimpleCommand, flags: list[str]) -> bool:
         return True
     words = [w.value for w in cmd.words[1:]]
     return any(a == "-d" and b == "recurse" for a, b in pairwise(words))
+
+
+def near_state(ctx: Context) -> bool:
+    """Whether commands run in ``ctx`` run in the state directory or in a directory holding
+    it, where any word may reach the state (a bare name included)."""
+    return _near(ctx)
 
 
 def _near(ctx: Context) -> bool:

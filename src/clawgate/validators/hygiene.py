@@ -36,6 +36,9 @@ class ControlCharacters(RawValidator):
 
     id = "CG-HYG-001"
 
+    def reads_plain_text(self) -> bool:
+        return False  # its first test: a control character
+
     def check_text(self, text: str, ctx: Context) -> Verdict:
         found = _CONTROL.search(text)
         if found is None:
@@ -53,6 +56,9 @@ class CarriageReturn(RawValidator):
     """
 
     id = "CG-HYG-002"
+
+    def reads_plain_text(self) -> bool:
+        return False  # its first test: a carriage return
 
     def check_text(self, text: str, ctx: Context) -> Verdict:
         if "\r" not in text:
@@ -73,6 +79,9 @@ class InvisibleUnicode(RawValidator):
     """
 
     id = "CG-HYG-003"
+
+    def reads_plain_text(self) -> bool:
+        return False  # its first test: a character outside ASCII
 
     def check_text(self, text: str, ctx: Context) -> Verdict:
         if text.isascii():
@@ -173,6 +182,9 @@ class InvisibleInValue(Validator):
     """
 
     id = "CG-HYG-010"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.UNUSUAL | sh.ASSIGN  # a value outside ASCII: in the text, or an escape
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         for word in (*cmd.words, *(a.value for a in cmd.assignments)):
@@ -329,6 +341,9 @@ class ContinuationInsideWord(RawValidator):
 
     id = "CG-HYG-008"
     _SPLIT = lazy_pattern(r"[^\s|&;<>()\\]\\\n[^\s]")
+
+    def reads_plain_text(self) -> bool:
+        return False  # its first test: a line break
 
     def check_text(self, text: str, ctx: Context) -> Verdict:
         if "\\\n" not in text:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
+from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve, under
@@ -131,6 +132,9 @@ class AliasedName(LineValidator):
     """
 
     id = "CG-IDENT-002"
+
+    def line_shapes(self) -> int:
+        return ls.ALIAS  # its first test: "alias" in the line
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if "alias" not in parsed.source:

@@ -336,6 +336,9 @@ class SplitWord(Validator):
 
     id = "CG-INJ-013"
 
+    def shapes(self, program: str | None) -> int:
+        return sh.UNUSUAL | sh.QUOTES  # a quoted word: a quote or a backslash in the text
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program in _PRINTERS and _output_to_file(cmd):
             return NO_OPINION  # text put in a file, judged there by its value

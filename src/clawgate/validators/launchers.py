@@ -22,7 +22,7 @@ _TERMINAL_APPS = words_of("""
 tmux tmate byobu ranger mc nnn lf vifm ncdu minicom picocom opencode aider claude codex
 """)
 _SELF_DESCRIBING = frozenset({"--version", "-v", "--help", "-h", "version", "help"})
-_SHELL_SUBCOMMANDS = frozenset({"shell", "console", "repl", "tunnel", "attach", "debug"})
+_SHELL_SUBCOMMANDS = sh.SESSION_WORDS
 # Programs whose first word names a target or recipe of the project's own build file, not a
 # subcommand of the program: ``make shell`` runs what the Makefile says, as ``npm run shell``
 # runs what package.json says.
@@ -139,7 +139,7 @@ class ShellSubcommand(Validator):
     id = "CG-ESC-010"
 
     def shapes(self, program: str | None) -> int:
-        return 0 if program is None or program in _SUBCOMMAND_READERS else sh.ANY
+        return 0 if program is None or program in _SUBCOMMAND_READERS else sh.SESSION
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

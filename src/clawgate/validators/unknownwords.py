@@ -20,6 +20,7 @@ from clawgate.decision import NO_OPINION, MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.shell.substitute import computed
+from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.programs import (
     DECODERS,
@@ -291,6 +292,13 @@ class UnknownProgramWords(Validator):
     """
 
     id = "CG-PROG-004"
+
+    def shapes(self, program: str | None) -> int:
+        if program is None:
+            return 0  # a name known only at run time: the command's own checks
+        if (family_name(program) or program) not in _unread_languages() and known(program):
+            return sh.ODD_NAME  # a known program speaks here only as a file of its own (a path)
+        return sh.ANY
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         program = cmd.program

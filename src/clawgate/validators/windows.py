@@ -7,6 +7,7 @@ from __future__ import annotations
 from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.wincommands import (
     DELETERS,
@@ -221,8 +222,7 @@ class WindowsShellCode(Validator):
 # PowerShell's own command names: Verb-Noun cmdlets, and the aliases that fetch or run code.
 _CMDLET = lazy_pattern(r"(?i)^(?:invoke|start|new|set|add|import|get|out|remove|copy|move|"
                        r"expand|compress|register|install|enable|disable)-[a-z]+$")
-_PS_ALIASES = frozenset({"iex", "iwr", "irm", "saps", "sal", "icm", "ipmo", "curl.exe",
-                         "wget.exe"})
+_PS_ALIASES = ls.POWERSHELL_ALIASES
 _LAX_POLICY = lazy_pattern(r"(?i)\b(?:bypass|unrestricted)\b")
 _PS_FETCH = frozenset({"iwr", "irm", "invoke-webrequest", "invoke-restmethod",
                        "start-bitstransfer"})
@@ -250,6 +250,9 @@ class PowerShellStatements(LineValidator):
     """
 
     id = "CG-WIN-005"
+
+    def line_shapes(self) -> int:
+        return ls.POWERSHELL  # its first test: a cmdlet's Verb-Noun name or an alias
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         names = [(c.program or "").lower() for c in parsed.commands if not _elixir_iex(c)]
