@@ -24,6 +24,7 @@ from __future__ import annotations
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 
 _PRELOAD = lazy_pattern(
@@ -54,6 +55,9 @@ class ChosenPreload(LineValidator):
     """
 
     id = "CG-ENV-014"
+
+    def line_shapes(self) -> int:
+        return ls.EQUALS  # its first test needs an assignment: NAME=VALUE
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source

@@ -17,6 +17,7 @@ import posixpath
 
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 from clawgate.validators.degreeline import UNKNOWN, places
 from clawgate.validators.envvars import SEARCH_PATHS, assignments
@@ -49,6 +50,9 @@ class RelativeSearchEntry(LineValidator):
     """
 
     id = "CG-IDENT-008"
+
+    def line_shapes(self) -> int:
+        return ls.EQUALS  # its first test needs an assignment: NAME=VALUE
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         source = parsed.source
