@@ -95,6 +95,7 @@ from clawgate.validators import (  # noqa: F401
     texcode,
     textprograms,
     toolcommands,
+    treereads,
     unknownwords,
     windows,
     workloads,
