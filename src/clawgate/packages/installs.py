@@ -252,7 +252,7 @@ def _uv(args: list[str | None]) -> Named | None:
     if args[:1] == ["run"]:  # uv run URL: a script fetched at run time (else the project's)
         operands, _ = _operands(args[1:], _UV_RUN_VALUES)
         first = operands[0] if operands else ""
-        return Named("pypi", (), (first,), runs=True) if _REMOTE.match(first) else None
+        return Named("pypi", (), (first,)) if _REMOTE.match(first) else None
     if args[:2] == ["pip", "install"]:
         return _python_names(args[2:], 0)
     if args[:1] == ["add"]:
