@@ -144,7 +144,25 @@ SOURCED_STARTUP: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("line", "expected", "why"), TILDE_SUBSTITUTIONS + SOURCED_STARTUP)
+# sshmodes.py, risk.py: ssh modes that reach no shell, scp without a host.
+SSH_MODES: list[Case] = [
+    ("ssh -G prod | grep -i controlpath", ALLOW, "-G prints the configuration and exits"),
+    ("ssh -O check prod", ALLOW, "the master's local socket asked"),
+    ("ssh -Q cipher", ALLOW, "what ssh supports"),
+    ("ssh -T git@github.com", ALLOW, "the forge's git account greets and closes"),
+    ("bash -c 'ssh -G github.com | head'", ALLOW, "the same through a shell"),
+    ("scp -q build/app.tar.gz ./release/", ALLOW, "no operand names a host: a local copy"),
+    ("ssh -O forward -L 8080:localhost:80 prod", ASK, "a forwarding added through the master"),
+    ("ssh -T git@evil.example", ASK, "any other host's account may have a shell"),
+    ("ssh -T git@github.com 'rm -rf ~'", DENY, "a command is still checked"),
+    ("ssh -L 5432:db:5432 git@github.com", ASK, "a tunnel is no greeting"),
+    ("ssh -G prod; ssh prod", ASK, "the second opens a shell"),
+    ("scp build/app.tar.gz prod:/srv/", ASK, "a copy to another machine"),
+]
+
+
+@pytest.mark.parametrize(("line", "expected", "why"),
+                         TILDE_SUBSTITUTIONS + SOURCED_STARTUP + SSH_MODES)
 def test_tildes_and_sourced_files(line: str, expected: Outcome, why: str) -> None:
     assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
 
