@@ -85,6 +85,7 @@ from clawgate.validators import (  # noqa: F401
     secretargs,
     secrets,
     sedvalues,
+    sftpbatch,
     shellhooks,
     shells,
     smuggling,
