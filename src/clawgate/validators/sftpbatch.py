@@ -91,7 +91,7 @@ class SftpBatch(Validator):
     programs = frozenset({"sftp"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        host = _host(cmd)
+        host = _host(cmd) if cmd.program == "sftp" else None
         if host is None:
             return NO_OPINION
         lines = [line for text in batch_text(cmd) for line in batch_commands(text, host)]

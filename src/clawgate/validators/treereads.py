@@ -47,10 +47,11 @@ def stores_below(directory: str, ctx: Context) -> list[str]:
 
 
 def _visible(tails: list[str]) -> list[str]:
-    """The stores a search that passes over hidden entries still reaches: no part of their
-    path from the start point begins with a dot (``snap/firefox``, ``Library/Keychains``)."""
-    return [t for t in tails if t == "." or not any(
-        part.startswith(".") for part in t.split("/"))]
+    """The stores a search that passes over hidden entries and binary files still reaches:
+    one it was pointed into. The stores outside dot-directories (browser profiles, cookie
+    jars, keychains) are binary databases, or keep their secrets in a dot-directory inside
+    (``snap/firefox/common/.mozilla``)."""
+    return [t for t in tails if t == "."]
 
 
 @register
@@ -60,8 +61,9 @@ class TreeRead(Validator):
     ``7z a``, ``cp -r`` and ``rsync -a`` copy every file below it elsewhere; both are DENY
     (keys and tokens land in the transcript or in a file that can leave). A search that
     shows only names or counts (``grep -rl``) is ASK; a listing of names (``rg --files``) is
-    none of this rule's business. A search that passes over hidden entries (``rg``, ``ag``
-    without ``--hidden``) reaches only the stores outside dot-directories.
+    none of this rule's business. A search that passes over hidden entries and binary files
+    (``rg``, ``ag`` without ``--hidden`` or ``-uu``) reaches a store only when pointed into
+    it.
 
     Bad: ``grep -rn password ~/.config``, ``tar czf k.tgz ~/.ssh``. Harmless: ``grep -r TODO
     src``, ``rg -n foo .``, ``tar czf src.tgz src``.
