@@ -112,11 +112,13 @@ def test_near_finds_two_edits_only_on_long_names() -> None:
     ("pip install .[test] reqeusts", Named("pypi", ("reqeusts",))),
     ("pip install git+https://x.example/a.git", Named("pypi", (), ("git+https://x.example/a.git",))),
     ("uv add --dev pytest", Named("pypi", ("pytest",))),
-    ("uvx --from black==24 black .", Named("pypi", ("black",))),
-    ("uvx --python 3.12 ruff check", Named("pypi", ("ruff",))),
-    ("pipx run cowsay hi", Named("pypi", ("cowsay",))),
-    ("uvx -p 3.12 ruff check", Named("pypi", ("ruff",))),  # -p: the Python, not a package
-    ("uvx --from ruff ruff check --with x", Named("pypi", ("ruff",))),  # --with: ruff's own
+    ("uvx --from black==24 black .", Named("pypi", ("black",), runs=True)),
+    ("uvx --python 3.12 ruff check", Named("pypi", ("ruff",), runs=True)),
+    ("pipx run cowsay hi", Named("pypi", ("cowsay",), runs=True)),
+    # -p: the Python, not a package
+    ("uvx -p 3.12 ruff check", Named("pypi", ("ruff",), runs=True)),
+    # --with: ruff's own
+    ("uvx --from ruff ruff check --with x", Named("pypi", ("ruff",), runs=True)),
     ("uv pip install . --group test --resolution lowest-direct", None),
     ("uv pip install --prerelease allow --index-strategy unsafe-best-match httpx",
      Named("pypi", ("httpx",))),
@@ -126,15 +128,21 @@ def test_near_finds_two_edits_only_on_long_names() -> None:
     ("npm i -D @types/node@20 express@^4", Named("npm", ("@types/node", "express"))),
     ("npm install", None),
     ("npm ci", None),
-    ("npx -y create-vite my-app", Named("npm", ("create-vite",))),
-    ("npx --package=cowsay cowsay hi", Named("npm", ("cowsay",))),
-    ("npx -p typescript tsc -p tsconfig.json", Named("npm", ("typescript",))),
-    ("npx tsc -p tests/lib/types/tsconfig.json", Named("npm", ("tsc",))),
-    ("npx eslint --package x.json", Named("npm", ("eslint",))),  # eslint's option, not npx's
-    ("yarn dlx -p renovate renovate-config-validator -p y", Named("npm", ("renovate",))),
-    ("npm exec --package=cowsay -- cowsay -p x", Named("npm", ("cowsay",))),
+    ("npx -y create-vite my-app", Named("npm", ("create-vite",), runs=True)),
+    ("npx --package=cowsay cowsay hi", Named("npm", ("cowsay",), runs=True)),
+    ("npx -p typescript tsc -p tsconfig.json", Named("npm", ("typescript",), runs=True)),
+    ("npx tsc -p tests/lib/types/tsconfig.json", Named("npm", ("tsc",), runs=True)),
+    # eslint's option, not npx's
+    ("npx eslint --package x.json", Named("npm", ("eslint",), runs=True)),
+    ("yarn dlx -p renovate renovate-config-validator -p y", Named("npm", ("renovate",), runs=True)),
+    ("npm exec --package=cowsay -- cowsay -p x", Named("npm", ("cowsay",), runs=True)),
     ("npm i --before 2024-01-01 --lockfile-version 3 lodash", Named("npm", ("lodash",))),
-    ("pnpm dlx create-vite", Named("npm", ("create-vite",))),
+    ("pnpm dlx create-vite", Named("npm", ("create-vite",), runs=True)),
+    # an option before the verb is the verb's; an archive at an address is no local path
+    ("pnpm --package=github:o/t dlx t", Named("npm", (), ("github:o/t",), runs=True)),
+    ("npx https://x.example/t.tgz", Named("npm", (), ("https://x.example/t.tgz",), runs=True)),
+    ("npm install ./t.tgz", None),
+    ("pipx install git+https://x.example/t", Named("pypi", (), ("git+https://x.example/t",))),
     ("yarn add a b", Named("npm", ("a", "b"))),
     ("yarn global add a", Named("npm", ("a",))),
     ("bun add ./local-pkg", None),

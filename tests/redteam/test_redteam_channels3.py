@@ -218,27 +218,29 @@ def test_under_bubblewrap_a_command_cannot_write_the_configured_hooks(
 
 # -- the guard's state: through the variables that place it, and by a recursive search ------
 
-@pytest.mark.parametrize(("line", "expected"), [
-    ("cat $CLAWGATE_STATE_HOME/keys/approvals.key", "deny"),
-    ('ls "${CLAWGATE_STATE_HOME}"', "deny"),
-    ("cp x $CLAWGATE_STATE_HOME/approvals.jsonl", "deny"),
-    ("grep -r key ..", "ask"),
-    ("grep -rn --include=*.key BEGIN ..", "ask"),
-    ("grep -d recurse key ..", "ask"),
-    ("rg key ..", "ask"),
-    ("grep -rn key .", "allow"),
-    ("grep key ../notes.txt", "allow"),
+@pytest.mark.parametrize(("line", "expected", "rule"), [
+    ("cat $CLAWGATE_STATE_HOME/keys/approvals.key", "deny", "CG-FS-005"),
+    ('ls "${CLAWGATE_STATE_HOME}"', "deny", "CG-FS-005"),
+    ("cp x $CLAWGATE_STATE_HOME/approvals.jsonl", "deny", "CG-FS-005"),
+    # ``..`` is the home directory here as well: a recursive read of every credential store
+    # in it (CG-SEC-013), the guard's state among what it reaches
+    ("grep -r key ..", "deny", "CG-SEC-013"),
+    ("grep -rn --include=*.key BEGIN ..", "deny", "CG-SEC-013"),
+    ("grep -d recurse key ..", "deny", "CG-SEC-013"),
+    ("rg key ..", "ask", "CG-FS-005"),  # rg passes over dot-directories: no store read
+    ("grep -rn key .", "allow", None),
+    ("grep key ../notes.txt", "allow", None),
 ])
 def test_the_shell_check_keeps_the_guard_s_state_out_of_reach(
-        tmp_path: Path, line: str, expected: str) -> None:
+        tmp_path: Path, line: str, expected: str, rule: str | None) -> None:
     """The agent's commands run with the guard's environment (the hooks'), so
     ``$CLAWGATE_STATE_HOME`` names the state; a recursive search from above it reads it."""
     workspace = tmp_path / "ws"
     workspace.mkdir()
     done = clawgate(tmp_path, workspace, "check", line)
     assert done.stdout.splitlines()[0] == expected, done.stdout + done.stderr
-    if expected != "allow":
-        assert "CG-FS-005" in done.stdout + done.stderr
+    if rule is not None:
+        assert rule in done.stdout + done.stderr
 
 
 def test_the_hook_denies_a_read_of_the_state_through_its_variable(tmp_path: Path) -> None:

@@ -45,6 +45,7 @@ def test_agent_launches(line: str, expected: object, rule: str) -> None:
 
 @pytest.mark.parametrize("line", [
     "gemini --version",
+    'cline auth -p openrouter -k "$OPENROUTER_API_KEY"',  # signing in starts no session
     "goose -dir db/migrations postgres up",  # pressly/goose, database migrations
     "copilot app init",  # AWS Copilot
     "npx eslint .",

@@ -38,25 +38,28 @@ def _state_under_home(monkeypatch: pytest.MonkeyPatch) -> None:
     ("mv ~/.local/state /tmp/elsewhere", ASK),
     ("rm -f ~/.local/state", ALLOW),
     ("rm -rf ~/.local", ASK),
-    ("cp -r ~/.local /tmp/copy", ASK),
-    ("tar czf /tmp/home.tgz ~", ASK),
+    # a copy of a tree that holds credential stores (~/.local/share/keyrings, the home's
+    # keys) is CG-SEC-013's DENY, the state among what it copies
+    ("cp -r ~/.local /tmp/copy", DENY),
+    ("tar czf /tmp/home.tgz ~", DENY),
     ("ls ~/.local/state", ALLOW),
     ("ls ~/*", ALLOW),
     ("cat ~/.local/share/notes.txt", ALLOW),
     ("grep -r TODO src", ALLOW),
     ("cat $XDG_STATE_HOME/clawgate/keys/audit.key", DENY),
-    ("grep -r BEGIN ~", ASK),
+    # searches that print what they find in the home's stores: CG-SEC-013's DENY
+    ("grep -r BEGIN ~", DENY),
     ("grep -rl BEGIN .local", ASK),
-    ("rg --hidden BEGIN ~", ASK),
-    ("rg -uu BEGIN ~", ASK),
+    ("rg --hidden BEGIN ~", DENY),
+    ("rg -uu BEGIN ~", DENY),
     ("rg BEGIN ~", ALLOW),  # ripgrep skips hidden directories: ~/.local is not searched
     ("grep -a BEGIN ~/notes.txt", ALLOW),
 ])
 def test_the_state_directory_in_a_workspace_of_home(line: str, expected: object) -> None:
     outcome, rules = decide(line, AT_HOME, cwd=HOME)
     assert outcome is expected, (line, rules)
-    if expected is not ALLOW:
-        assert "CG-FS-005" in rules, (line, rules)
+    if expected is not ALLOW:  # a read of the home's stores as a whole may be denied first
+        assert rules & {"CG-FS-005", "CG-SEC-013"}, (line, rules)
 
 
 def test_a_state_home_named_elsewhere_is_followed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,6 +93,11 @@ EVALUATORS = frozenset({"eval", "Function", "exec", "instance_eval", "class_eval
                         "module_eval", "assert", "create_function", "loadstring", "load",
                         "evalq", "parse", "runInThisContext", "runInNewContext", "system",
                         "execSync", "shell_exec", "passthru", "popen", "spawn", "spawnSync"})
+# Calls that load and run a file of code by its name (R's ``source``, Julia's ``include``,
+# PHP's ``include``/``require``, Perl's ``do``/``require``, Lua's ``dofile``/``loadfile``,
+# Ruby's ``load``): given an address, or text fetched from one, they run code nobody read.
+CODE_LOADERS = frozenset({"source", "sys.source", "include", "include_once", "require",
+                          "require_once", "do", "dofile", "loadfile", "load", "evalfile"})
 DECODERS = frozenset({"atob", "decode_base64", "decode64", "strict_decode64", "urlsafe_decode64",
                       "base64_decode", "gzinflate", "gzuncompress", "gzdecode", "str_rot13",
                       "hex2bin", "fromCharCode", "unpack", "pack", "reverse", "strrev",

@@ -244,7 +244,9 @@ def analyse(code: str, lang: str) -> Effects:
                 break
             if _file(lang, tok.text, last, arguments(tokens, at)[0], commands, opaque, reads):
                 flags.add("network")
-        elif last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0], hidden):
+        elif (last in lt.EVALUATORS and _decoded(arguments(tokens, at)[0], hidden)) or (
+                (last in lt.EVALUATORS or last in lt.CODE_LOADERS) and
+                _fetched(lang, last, arguments(tokens, at)[0])):
             flags.add("decoded")
         elif lang == "php" and last in _CALLBACK_TAKERS:
             _callback_file(tokens, at, commands, opaque, reads)
@@ -467,6 +469,23 @@ def _decoded(args: list[list[Token]], hidden: frozenset[str] = frozenset()) -> b
                                     or t.text in hidden))
                or (t.kind == STR and t.text in ("base64", "hex", "m", "H*", "u"))
                for arg in args for t in arg)
+
+
+_REMOTE = lazy_pattern(r"^(?:https?|ftps?|sftp)://")
+
+
+def _fetched(lang: str, call: str, args: list[list[Token]]) -> bool:
+    """The code an evaluator or a code loader is given comes from another host: a loader
+    given an address (``source("https://…")``, ``include "http://…"``), or an argument that
+    reaches the network (``eval URI.open(…).read``, ``include(download(…))``) or calls
+    something on an address (``eval(file_get_contents("https://…"))``, ``eval get "…"``)."""
+    found = [t for arg in args for t in arg]
+    address = any(t.kind in (STR, DYN) and _REMOTE.match(t.text) for t in found)
+    if address and call in lt.CODE_LOADERS:
+        return True
+    names = [t.text.replace("::", ".").replace("->", ".") for t in found if t.kind == NAME]
+    reached = any(_reaches(lang, *n.rpartition(".")[::2]) for n in names)
+    return reached or (address and bool(names))
 
 
 def _hidden_names(tokens: list[Token]) -> frozenset[str]:

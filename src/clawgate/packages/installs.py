@@ -25,6 +25,7 @@ class Named:
     names: tuple[str, ...]
     remote: tuple[str, ...] = ()  # URLs and git references, from no index
     asks: bool = True  # an unknown name asks; False: only a typosquat is judged (go get)
+    runs: bool = False  # the tool runs what it fetches at once (npx, dlx, pipx run, uvx)
 
 
 # Options that take a value, per tool (the value is never a package name, except --from,
@@ -134,8 +135,8 @@ def _npm_names(operands: list[str]) -> Named | None:
     for spec in operands:
         if "@npm:" in spec:  # an alias: alias@npm:real@1
             spec = spec.split("@npm:", 1)[1]
-        if spec and _LOCAL.search(spec):
-            continue
+        if spec and _LOCAL.search(spec) and not _REMOTE.match(spec):
+            continue  # ./x, x.tgz: a local path or archive (https://h/x.tgz is no path)
         if spec and not spec.startswith("@") and _URLISH.match(spec):
             remote.append(spec)
             continue
@@ -163,7 +164,31 @@ def _runner(reader: str) -> _Reader:
     def read(args: list[str | None]) -> Named | None:
         return _read(reader, args, True)
 
+    return _running(read)
+
+
+def _running(reader: _Reader) -> _Reader:
+    """``reader``, its finds marked as run at once: the tool fetches the package and starts
+    its program in one go (``npx``, ``npm exec``, ``pnpm dlx``, ``pipx run``, ``uvx``)."""
+    from clawgate.records import replace
+
+    def read(args: list[str | None]) -> Named | None:
+        found = reader(args)
+        return None if found is None else replace(found, runs=True)
+
     return read
+
+
+def _verb_first(args: list[str | None]) -> list[str | None]:
+    """A package manager's options written before its verb moved after it, where the verb's
+    own options are read (``pnpm --package=x dlx y`` is ``pnpm dlx --package=x y``)."""
+    i = 0
+    while i < len(args) and (args[i] or "").startswith("-") and args[i] != "--":
+        name, eq, _ = (args[i] or "").partition("=")
+        i += 2 if name in _NPM_VALUES and not eq else 1
+    if i == 0 or i >= len(args):
+        return args
+    return [args[i], *args[:i], *args[i + 1:]]
 
 
 def _read(reader: str, args: list[str | None], first_only: bool) -> Named | None:
@@ -232,7 +257,9 @@ def _uv(args: list[str | None]) -> Named | None:
         return _python_names(args[2:], 0)
     if args[:1] == ["add"]:
         return _python_names(args[1:], 0)
-    if args[:2] in (["tool", "install"], ["tool", "run"]):
+    if args[:2] == ["tool", "run"]:
+        return _running(lambda rest: _read("pypi", rest, True))(args[2:])
+    if args[:2] == ["tool", "install"]:
         return _read("pypi", args[2:], True)
     return None
 
@@ -385,19 +412,20 @@ _READERS: dict[str, _Reader] = {
     "uv": _uv,
     "uvx": _runner("pypi"),
     "poetry": _sub(frozenset({"add"}), False, "pypi"),
-    "pipx": _sub(frozenset({"install", "run"}), True, "pypi"),
-    "npm": lambda a: (_sub(frozenset({"exec", "x"}), True, "npm")(a)
+    "pipx": lambda a: (_running(_sub(frozenset({"run"}), True, "pypi"))(a)
+                       or _sub(frozenset({"install"}), True, "pypi")(a)),
+    "npm": lambda a: (_running(_sub(frozenset({"exec", "x"}), True, "npm"))(_verb_first(a))
                       or _sub(_NPM_ADD, False, "npm")(a) or _initializer(a)),
     "npx": _runner("npm"),
-    "pnpm": lambda a: (_sub(frozenset({"dlx"}), True, "npm")(a)
+    "pnpm": lambda a: (_running(_sub(frozenset({"dlx"}), True, "npm"))(_verb_first(a))
                        or _sub(frozenset({"add"}), False, "npm")(a)
                        or _initializer(a, frozenset({"create"}))),
     "pnpx": _runner("npm"),
-    "yarn": lambda a: (_sub(frozenset({"dlx"}), True, "npm")(a)
+    "yarn": lambda a: (_running(_sub(frozenset({"dlx"}), True, "npm"))(_verb_first(a))
                        or _sub(frozenset({"add"}), False, "npm")(a[1:] if a[:1] == ["global"]
                                                                  else a)
                        or _initializer(a, frozenset({"create"}))),
-    "bun": lambda a: (_sub(frozenset({"x"}), True, "npm")(a)
+    "bun": lambda a: (_running(_sub(frozenset({"x"}), True, "npm"))(_verb_first(a))
                       or _sub(frozenset({"add", "a", "install", "i"}), False, "npm")(a)
                       or _initializer(a, frozenset({"create", "c"}))),
     "bunx": _runner("npm"),

@@ -42,6 +42,11 @@ def evaluate(body: str, _depth: int = 0) -> str | None:
         body = inlined
     if _COMMENT.search(body):  # a comment, or a word starting with a quoted "#": not read
         return None
+    if "~" in body:
+        tilded = _tildes(body)
+        if tilded is None:
+            return None
+        body = tilded
     try:
         lexer = shlex.shlex(body, posix=True, punctuation_chars="|<>;&()")
         lexer.whitespace_split = True
@@ -65,6 +70,45 @@ def evaluate(body: str, _depth: int = 0) -> str | None:
         if text is None:
             return None
     return None if text is None else text.rstrip("\n")
+
+
+_WORD_START = frozenset(" \t\n|;&(<>")
+_WORD_END = frozenset("/ \t\n|;&)<>")
+
+
+def _tildes(body: str) -> str | None:
+    """``body`` with each unquoted ``~`` or ``~/…`` that starts a word replaced by the home
+    directory, as bash expands it before the command runs (``echo ~`` prints the home's
+    path, not a tilde); None for ``~user``, ``~+`` and ``~-``, which are not read here."""
+    import os
+
+    home = os.path.expanduser("~")
+    out: list[str] = []
+    single = double = False
+    i = 0
+    while i < len(body):
+        char = body[i]
+        if single:
+            single = char != "'"
+        elif char == "\\":
+            out.append(body[i:i + 2])
+            i += 2
+            continue
+        elif char == "'" and not double:
+            single = True
+        elif char == '"':
+            double = not double
+        elif char == "~" and not double and (i == 0 or body[i - 1] in _WORD_START):
+            if i + 1 < len(body) and body[i + 1] not in _WORD_END:
+                return None
+            if not home.startswith("/"):
+                return None
+            out.append(shlex.quote(home))
+            i += 1
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def _expands(body: str) -> bool:

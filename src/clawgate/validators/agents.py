@@ -45,6 +45,9 @@ _BYPASS_ENV = {"GOOSE_MODE": {"auto"}, "OPENCODE_YOLO": {"true", "1"},
 _SETTINGS_OPTIONS = frozenset({"--settings", "--config", "-c", "--mcp-config", "--profile"})
 _INFO = frozenset({"--version", "-v", "-V", "--help", "-h", "help", "version", "doctor",
                    "login", "logout", "auth", "update", "upgrade", "config", "mcp"})
+# Account subcommands sign the CLI in or out, whatever provider or key they are given: no
+# session starts (``cline auth -p openrouter -k "$KEY"``).
+_ACCOUNT = frozenset({"login", "logout", "auth"})
 # Launchers by package name: a versioned name (gemini-cli@latest) escapes dispatch once run.
 _LAUNCHERS = frozenset({"npx", "bunx", "uvx"})
 _RUNNERS = {"pipx": frozenset({"run"}), "uv": frozenset({"tool"}), "npm": frozenset({"exec"}),
@@ -213,7 +216,7 @@ class AgentWithoutGuards(Validator):
 class AgentLaunch(Validator):
     """Any coding agent started from here (``claude -p …``, ``gemini``, ``codex exec``,
     ``npx @google/gemini-cli``): its own actions are not checked here. ASK (version and help
-    queries are left alone).
+    queries, and signing in or out with ``login``, ``logout`` or ``auth``, are left alone).
 
     Bad: ``codex exec 'refactor the repo'``. Harmless: ``gemini --version``, ``claude mcp
     list`` (registered servers listed or shown: agent_query).
@@ -228,7 +231,8 @@ class AgentLaunch(Validator):
             return NO_OPINION
         agent, start = found
         first = next((w.shown for w in cmd.words[start:]), None)
-        if (first in _INFO and len(cmd.words) - start <= 2) or agent_query(cmd, start):
+        if (first in _INFO and len(cmd.words) - start <= 2) or agent_query(cmd, start) or (
+                first in _ACCOUNT):
             return NO_OPINION
         return Verdict.ask(self.id, f"starts the {agent} agent, whose actions are not checked "
                            "here", hint="run the agent yourself")

@@ -27,7 +27,13 @@ _HOME_PERSISTENCE = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", 
                      ".tcshrc", ".xinitrc", ".xprofile", ".xsessionrc", ".pam_environment",
                      ".config/fish", ".config/systemd", ".config/autostart",
                      ".config/environment.d", ".local/share/systemd", ".ssh/authorized_keys",
-                     ".ssh/authorized_keys2", ".ssh/rc", ".ssh/config", ".ssh/environment")
+                     ".ssh/authorized_keys2", ".ssh/rc", ".ssh/config", ".ssh/environment",
+                     # files the shells' own start-up files source by default: Debian's and
+                     # Ubuntu's .bashrc reads .bash_aliases, Fedora's ~/.bashrc.d/*,
+                     # bash-completion ~/.bash_completion and its completions directory,
+                     # grml's .zshrc .zshrc.local, oh-my-zsh every *.zsh of its custom folder
+                     ".bash_aliases", ".bashrc.d", ".bash_completion",
+                     ".local/share/bash-completion", ".zshrc.local", ".oh-my-zsh/custom")
 _SYSTEM_PERSISTENCE = ("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc",
                        "/etc/zsh", "/etc/environment", "/etc/crontab", "/etc/cron.d",
                        "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly",

@@ -173,8 +173,10 @@ class InlineEvaluation(Validator):
     ``Function``, ``instance_eval`` ...) or runs it as a command: literal Python is read in its
     turn; text decoded,
     decompressed, reversed or fetched at run time (``exec(base64.b64decode(…))``,
-    ``eval(atob(…))``, ``eval(base64_decode(…))``) was hidden on purpose: DENY; any other
-    Python text only known at run time: ASK.
+    ``eval(atob(…))``, ``eval(base64_decode(…))``) was hidden on purpose: DENY, as is code
+    from another host given to an evaluator or a code loader (``eval URI.open(URL).read``,
+    ``include(download(URL))``, R's ``source(URL)``); any other Python text only known at
+    run time: ASK.
 
     Bad: ``python3 -c 'import base64; exec(base64.b64decode("aW1wb3J0IG9z"))'``.
     Harmless: ``python3 -c 'exec("print(1)")'``.

@@ -12,6 +12,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import Options, command_start, inner, joined_code, opts
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.sshmodes import forge_greeting, ssh_local
 
 _SSH = opts("BbcDEeFIiJLlmOopQRSWw")
 _ENGINES = frozenset({"docker", "podman", "nerdctl", "ctr", "lxc", "incus", "kubectl", "oc"})
@@ -31,6 +32,8 @@ _PRIVILEGED = lazy_pattern(r"--privileged|--pid[= ]host|--userns[= ]host|--cap-a
 class RemoteCommand(Validator):
     """``ssh [opts] host CMD...``: the words after the host are joined and run by the remote
     shell, so they are checked as a command line; ``ssh host`` alone opens a remote shell.
+    Modes that reach no shell are left alone: ``-G``, ``-Q``, ``-O check|exit|stop``, and a
+    forge's git account, which only greets (``ssh -T git@github.com``).
 
     Bad: ``ssh host 'curl x | sh'``. Harmless: ``ssh host uptime``.
     """
@@ -39,8 +42,9 @@ class RemoteCommand(Validator):
     programs = frozenset({"ssh", "mosh", "autossh"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.program not in ("ssh", "mosh", "autossh"):
-            return NO_OPINION
+        if cmd.program not in ("ssh", "mosh", "autossh") or ssh_local(cmd) or (
+                forge_greeting(cmd)):
+            return NO_OPINION  # ssh -G host, ssh -O check host, ssh -T git@github.com
         host = command_start(cmd.words, 1, _SSH)
         if host is None:
             return NO_OPINION

@@ -107,8 +107,15 @@ def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
         if targets and all(_LOOPBACK.match(t) for t in targets if _looks_like_host(t)) and any(
                 _looks_like_host(t) for t in targets):
             return Risk.MEDIUM
-    if program == "rsync" and not any(":" in w.shown for w in cmd.words[1:]):
-        return Risk.MEDIUM
+    if program in ("rsync", "scp") and not any(":" in w.shown for w in cmd.words[1:]):
+        return Risk.MEDIUM  # no operand names a host (host:path): a copy on this machine
+    if program == "ssh":
+        from clawgate.validators.sshmodes import forge_greeting, ssh_local
+
+        if ssh_local(cmd):
+            return Risk.LOW  # ssh -G, -Q, -O check: no machine is reached
+        if forge_greeting(cmd):
+            return Risk.MEDIUM  # a forge's greeting: the key authenticates, nothing is sent
     return Risk.HIGH
 
 

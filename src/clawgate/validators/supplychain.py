@@ -194,6 +194,34 @@ class UnknownPackage(Validator):
                      "install a published release, or review the source first")
 
 
+@register
+class RemotePackageRun(Validator):
+    """A package fetched from an address (a URL, a git reference, a forge shorthand such as
+    ``github:owner/repo``) and run at once by a package runner (``npx``, ``npm exec``,
+    ``pnpm``/``yarn dlx``, ``bunx``, ``pipx run``, ``uvx``, ``uv tool run``): code from
+    outside any index, started before anyone read it, as ``curl URL | sh`` is. DENY.
+    Installing from an address stays CG-PKG-002's ASK.
+
+    Bad: ``npx --yes github:someone/tool``. Harmless: ``npx prettier --check .``.
+    """
+
+    id = "CG-PKG-004"
+    programs = _PROGRAMS
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        from clawgate.packages.installs import named
+
+        found = named(_expanded(cmd))
+        if found is None or not found.runs:
+            return NO_OPINION
+        remote = [r for r in found.remote if not r.startswith("jsr:")]
+        if not remote:
+            return NO_OPINION
+        return Verdict.deny(self.id, f"runs a package fetched from {remote[0]!r}, outside any "
+                            "index, before anyone has read it",
+                            hint="install a published release, or fetch and review it first")
+
+
 _MAX_MANIFEST = 1 << 24  # characters of a deno.json read (a manifest is far smaller)
 _MANIFESTS = {"pypi": "pyproject.toml, requirements*.txt", "npm": "package.json",
               "rubygems": "Gemfile, Gemfile.lock, *.gemspec", "crates": "Cargo.toml, Cargo.lock",

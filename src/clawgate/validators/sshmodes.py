@@ -1,0 +1,71 @@
+"""ssh run in a mode that reaches no shell: ``-G`` prints the configuration it would use and
+exits, ``-Q`` lists what it supports, ``-O check|exit|stop`` speaks to a running master over its
+local socket; and a code forge's git account (``ssh -T git@github.com``), which has no shell
+and answers a connection without a command with a greeting that names the key's owner."""
+
+from __future__ import annotations
+
+from clawgate.shell.model import SimpleCommand
+
+# ssh's options that take a value (the letters of ``man ssh``'s synopsis)
+_VALUED = frozenset("BbcDEeFIiJLlmOopQRSWw")
+_LOCAL_CONTROL = frozenset({"check", "exit", "stop"})
+# Hosts whose ssh service is a forge's git endpoint: its account runs git's commands only
+_FORGES = frozenset({"github.com", "ssh.github.com", "gitlab.com", "bitbucket.org",
+                     "codeberg.org", "ssh.dev.azure.com", "vs-ssh.visualstudio.com",
+                     "git.sr.ht", "gitea.com"})
+
+
+def _options(cmd: SimpleCommand) -> tuple[list[tuple[str, str]], list[str]] | None:
+    """(each option as (letter, value), the operands), or None when a word is not known."""
+    values = [w.value for w in cmd.words[1:]]
+    if any(v is None for v in values):
+        return None
+    words = [v for v in values if v is not None]
+    found: list[tuple[str, str]] = []
+    i = 0
+    while i < len(words) and words[i].startswith("-") and words[i] != "--":
+        word = words[i]
+        for at, letter in enumerate(word[1:], start=1):
+            if letter in _VALUED:
+                rest = word[at + 1:]
+                if not rest:
+                    i += 1
+                    rest = words[i] if i < len(words) else ""
+                found.append((letter, rest))
+                break
+            found.append((letter, ""))
+        i += 1
+    operands = words[i + 1:] if i < len(words) and words[i] == "--" else words[i:]
+    return found, operands
+
+
+def ssh_local(cmd: SimpleCommand) -> bool:
+    """``cmd`` is ssh in a mode that connects to no machine (``ssh -G host``, ``ssh -O check
+    host``, ``ssh -Q cipher``)."""
+    if cmd.program != "ssh":
+        return False
+    parsed = _options(cmd)
+    if parsed is None:
+        return False
+    options = parsed[0]
+    letters = {letter for letter, _ in options}
+    if "G" in letters or "Q" in letters:
+        return True
+    controls = [value for letter, value in options if letter == "O"]
+    return bool(controls) and all(c in _LOCAL_CONTROL for c in controls)
+
+
+def forge_greeting(cmd: SimpleCommand) -> bool:
+    """``ssh [-T] git@FORGE`` with no command: the forge's git account answers with a greeting
+    (an authentication check) and closes; no shell runs there."""
+    if cmd.program != "ssh":
+        return False
+    parsed = _options(cmd)
+    if parsed is None:
+        return False
+    options, operands = parsed
+    if len(operands) != 1 or any(letter in "LRDWw" for letter, _ in options):
+        return False  # a command after the host, or forwarded ports and tunnels
+    user, _, host = operands[0].rpartition("@")
+    return user == "git" and host.lower() in _FORGES
