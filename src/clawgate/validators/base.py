@@ -138,14 +138,32 @@ class Registry:
         return cls
 
     def classes(self) -> tuple[type[_Base], ...]:
-        return tuple(self._classes.values())
+        """The classes in check order: the order ``families.py`` lists their modules in, then
+        the order each module defines them in, whichever module some import loaded first (a
+        process that imported one family early checks in the same order as any other)."""
+        order = _family_order()
+        found = list(self._classes.values())
+        return tuple(sorted(found, key=lambda cls: (order.get(cls.__module__, len(order)),
+                                                    found.index(cls))))
 
     def instances(self) -> tuple[AnyValidator, ...]:
         """One instance of each class, made once: validators keep no state of their own (a
         decision's state lives in its ``Context``), so every engine shares them."""
         if self._instances is None:
-            self._instances = tuple(cls() for cls in self._classes.values())  # type: ignore[misc]
+            self._instances = tuple(cls() for cls in self.classes())  # type: ignore[misc]
         return self._instances
+
+
+def _family_order() -> dict[str, int]:
+    """Each family module's place in ``families.py``'s list (empty before it is loaded)."""
+    import sys
+    from types import ModuleType
+
+    families = sys.modules.get("clawgate.validators.families")
+    if families is None:
+        return {}
+    modules = [v.__name__ for v in vars(families).values() if isinstance(v, ModuleType)]
+    return {name: rank for rank, name in enumerate(modules)}
 
 
 REGISTRY = Registry()
