@@ -36,17 +36,20 @@ def read_lead(line: str) -> ParsedLine | None:
     lead = parsed.commands[0]
     if lead.offset != indent or [w.text for w in lead.words] != [NAME]:
         return None  # words after the here-document: ``hoist.py`` reads those, or none does
-    commands = tuple(_without_name(c, lead) if c is lead else _shifted(c, lead)
+    commands = tuple(_without_name(c) if c is lead else _shifted(c, lead)
                      for c in parsed.commands)
     return replace(parsed, source=line, commands=commands)
 
 
-def _without_name(cmd: SimpleCommand, lead: SimpleCommand) -> SimpleCommand:
+def _without_name(cmd: SimpleCommand) -> SimpleCommand:
+    """The ``:`` taken out: bash's command of redirections alone, no program in its stage."""
     return replace(cmd, text=cmd.text[len(NAME):].lstrip(" \t"), words=(),
                    pipeline=_unnamed(cmd.pipeline, cmd.stage))
 
 
 def _shifted(cmd: SimpleCommand, lead: SimpleCommand) -> SimpleCommand:
+    """A later command at its offset in the line; in the lead's pipeline, with no program
+    at the lead's stage."""
     pipeline = cmd.pipeline
     if lead.pipeline and pipeline == lead.pipeline and cmd.nesting == lead.nesting:
         pipeline = _unnamed(pipeline, lead.stage)
