@@ -4,12 +4,11 @@ or the destination it writes), and which options show only names or counts."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from clawgate.records import record
 from clawgate.shell.model import SimpleCommand, Word
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Spec:
     """``recursive``: options that make it descend (short letters and long names); None when
     it always does. ``pattern``: the first operand is a pattern unless one of ``given``
@@ -33,7 +32,7 @@ class Spec:
     copies: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Reading:
     sources: tuple[Word, ...]
     names_only: bool
