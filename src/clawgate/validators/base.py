@@ -143,8 +143,9 @@ class Registry:
         process that imported one family early checks in the same order as any other)."""
         order = _family_order()
         found = list(self._classes.values())
-        return tuple(sorted(found, key=lambda cls: (order.get(cls.__module__, len(order)),
-                                                    found.index(cls))))
+        ranks = [(order.get(cls.__module__, len(order)), index)
+                 for index, cls in enumerate(found)]
+        return tuple(found[index] for _, index in sorted(ranks))
 
     def instances(self) -> tuple[AnyValidator, ...]:
         """One instance of each class, made once: validators keep no state of their own (a
