@@ -36,11 +36,12 @@ from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.setaside import COMMENT, set_aside, trailing_comment
-from clawgate.shell.standins import NO_READINGS, Readings, stand_in_readings
+from clawgate.shell.standins import NO_READINGS, Readings, reading_programs, stand_in_readings
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.lineshapes import LineDispatch
 from clawgate.validators.risk import risk_of
+from clawgate.validators.standinwords import set_aside as stand_in_asks
 from clawgate.validators.xargsfeed import ITEM as XARGS_ITEM
 
 TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
@@ -326,18 +327,24 @@ class Engine:
                    found: Readings) -> frozenset[int]:
         """The commands whose program is a variable the line never sets (``found``: they, and
         they and the line read with each stand-in program in their place,
-        ``shell/standins.py``), when every reading is ALLOW: their asks that only say the
-        program is known at run time give way. The readings are checked under a bound of
-        their own; past it, or at the first reading that is not ALLOW, nothing gives way (and
-        nothing of the readings is added: ASK stays ASK). The commands alone first: cheaper,
-        and most lines fail there."""
+        ``shell/standins.py``), when every reading is ALLOW or asks only what its stand-in
+        asks for whatever words it is given, which these words cannot turn into harm
+        (``validators/standinwords.py``: a network client given only names of this machine):
+        their asks that only say the program is known at run time give way. The readings are
+        checked under a bound of their own; past it, or at the first reading that is neither,
+        nothing gives way (and nothing of the readings is added: ASK stays ASK). The commands
+        alone first: cheaper, and most lines fail there."""
         indexes, readings, alone = found
+        programs = reading_programs(readings)
         try:
             with bounded(Budget(self._bounds[0] // 4, self._bounds[1] / 4)):
-                for reading in (*alone, *readings):
+                for program, reading in (*zip(programs, alone, strict=True),
+                                         *zip(programs, readings, strict=True)):
                     judged = _Run(reading=True)
                     self._check_line(reading, ctx, judged, depth=0)
-                    if judged.misparsing or strictest(judged.verdicts) > Outcome.ALLOW:
+                    if judged.misparsing or (strictest(judged.verdicts) > Outcome.ALLOW and
+                                             not stand_in_asks(program, reading,
+                                                               judged.verdicts, ctx)):
                         return frozenset()
         except OverBudget:
             return frozenset()

@@ -35,11 +35,13 @@ from clawgate.decision import Outcome
     ("$X -m http.server", ASK),  # python3
     ('"$SHELL" -c \'echo hi\'', ASK),  # ssh -c CIPHER: a network program all the same
     ("$CC -v", ASK),  # ssh -v: the next word may be a host
-    ("$GIT_DS fetch origin master", ASK),  # ssh fetch: a host named fetch
+    ("$GIT_DS fetch origin.example master", ASK),  # ssh, curl: a host another machine's
     ('"$PYTHON" -m pytest', ASK),
-    ("$EDITOR f", ASK),
+    ("$EDITOR f", ALLOW),  # f names no file: shred opens nothing; ssh reaches a local name
+    ("$EDITOR f.txt", ASK),  # curl: a host with a dot
     ("$X", ASK),  # env prints the environment; a shell waits for input
-    ("$X ls", ASK),
+    ("$X ls", ALLOW),  # the words' own readings: ls run, or a host named ls
+    ("$X sh", ASK),  # unset: sh waits for input
     # the line's own choice of program: not read with stand-ins
     ("$(foo) --version", ASK),
     ("`foo` --version", ASK),

@@ -105,6 +105,12 @@ def stand_in_readings(parsed: m.ParsedLine) -> Readings:
             tuple("\n".join(_put_in(text, at, p) for text, at in alone) for p in programs))
 
 
+def reading_programs(readings: tuple[str, ...]) -> tuple[str, ...]:
+    """The program standing in each of ``readings`` (either kind), in order: ``STAND_INS``,
+    then, for an unquoted name, "" (unset)."""
+    return (*STAND_INS, "")[: len(readings)]
+
+
 def _set_on_line(parsed: m.ParsedLine, chosen: dict[int, str]) -> bool:
     """The variable may get a value from the line: assigned anywhere (but in the prefix of
     the very command it names, whose words bash expands before it assigns), declared, read,

@@ -1,0 +1,177 @@
+"""What a stand-in reading's asks are about: the words the line wrote, or only the program
+the reading put in.
+
+A command whose program is a variable the line never sets is read with each stand-in program
+in its place (``shell/standins.py``); the name gives way when every reading is ALLOW. Some
+readings ask whatever the words are, for the program alone: a network client's risk tier, an
+eraser's delete of a file of the workspace. Those asks say what the program would be, which
+the environment chose, not what these words can do. Here a reading's ask is set aside when
+the program's own grammar shows that these words reach nothing and destroy nothing with it:
+
+- ``ssh``, ``curl``, ``wget``, ``nc``, ``scp``, ``rsync``: every word the program takes for a
+  host or URL (ssh's first operand, every operand of curl, wget and nc, an operand of scp or
+  rsync with a ``:``, the value of an option that names a host, a proxy or a configuration) is
+  one literal label, letters first, no dot, colon, ``@`` or slash (``install``, ``run``): a
+  name only this machine's own configuration resolves (its hosts file, its ssh aliases, its
+  resolver's search list), never a public DNS name (dotless domains are not delegated) nor an
+  address. Any other option, or a word known only at run time, keeps the ask. The command
+  reads nothing on its standard input (no pipe into it, no ``<`` or here-document), so
+  nothing of the user's leaves that the words do not name; ssh's remote command is judged as a
+  command by the reading itself (``ssh run rm -rf ~`` stays DENY). Only the risk tier
+  (CG-RISK-001) and ssh's interactive-shell ask (CG-WRAP-009) are set aside this way.
+- ``kubectl``: its first word is its command; a literal word that is none of kubectl's
+  commands makes it look for a plugin ``kubectl-WORD`` the user installed and stop with an
+  error when there is none; ``run`` without ``--image`` stops with an error. Its risk tier is
+  set aside then.
+- ``shred``: the reading's only command, each operand a literal relative name that names no
+  file, not even a dangling link, where it runs: shred opens nothing and destroys nothing
+  (CG-DEG-002 set aside).
+
+Any other reason, a DENY, or a reason about another command than the stand-in's keeps the ask.
+"""
+
+from __future__ import annotations
+
+import os
+
+from clawgate import fsfacts
+from clawgate.decision import Outcome, Reason, Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell import parse
+from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators.base import Context
+from clawgate.validators.flags import parse_options
+
+RISK_ID, SHELL_ID, ERASE_ID = "CG-RISK-001", "CG-WRAP-009", "CG-DEG-002"
+_LABEL = lazy_pattern(r"[A-Za-z][A-Za-z0-9_-]*")
+# Per network client: short options that are plain switches, short options whose value names
+# nothing that connects nor carries the user's data (a port, a login name, a count, the
+# output file, judged as a write by the reading), long options likewise; any other option
+# keeps the ask. And where the hosts stand: "first" (ssh: the rest is the remote
+# command), "all" (every operand), "colon" (an operand with a ":" is remote, others local).
+_SSH_FLAGS = frozenset("46AaCfGgKkMNnqsTtVvXxYy")
+_Grammar = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str], str]
+_CLIENTS: dict[str, _Grammar] = {
+    "ssh": (_SSH_FLAGS, frozenset("lp"), frozenset(), frozenset(), "first"),
+    "curl": (frozenset("fsSLIiOJgGNnqv#"), frozenset("omwrXYyz"), frozenset({
+        "--silent", "--show-error", "--fail", "--location", "--include", "--head",
+        "--remote-name", "--verbose", "--compressed", "--version", "--help",
+        "--create-dirs"}), frozenset({"--retry", "--max-time", "--connect-timeout",
+                                      "--output"}), "all"),
+    "wget": (frozenset("qcNrSv"), frozenset("Ot"), frozenset({
+        "--quiet", "--continue", "--recursive", "--no-parent", "--verbose", "--version",
+        "--help"}), frozenset({"--tries", "--timeout", "--output-document"}), "all"),
+    "nc": (frozenset("46dDhklnNuUvz"), frozenset("pqw"), frozenset(), frozenset(), "all"),
+    "scp": (frozenset("346ABCpqrTv"), frozenset("Pl"), frozenset(), frozenset(), "colon"),
+    "rsync": (frozenset("avzrlptgoDHAXnucPhq"), frozenset(), frozenset({
+        "--archive", "--verbose", "--compress", "--recursive", "--dry-run", "--progress",
+        "--delete", "--checksum", "--update", "--quiet", "--human-readable"}), frozenset(),
+              "colon"),
+}
+# kubectl's own commands (``kubectl help``): any other first word is a plugin's name.
+_KUBECTL = frozenset("""
+create expose run set explain get edit delete rollout scale autoscale certificate cluster-info
+top cordon uncordon drain taint describe logs attach exec port-forward proxy cp auth debug
+events diff apply patch replace wait kustomize label annotate completion api-resources
+api-versions config plugin version alpha options help
+""".split())
+_SHRED_VALUES = frozenset({"n", "s", "--iterations", "--size", "--random-source"})
+
+
+def set_aside(program: str, reading: str, verdicts: list[Verdict], ctx: Context) -> bool:
+    """Every ask of ``reading`` (the line with ``program`` standing in) is one the program
+    alone makes, which these words cannot turn into harm (see the module); False for a DENY,
+    a misreading, or a reason about anything else."""
+    if program not in _CLIENTS and program not in ("kubectl", "shred"):
+        return False
+    commands = parse(reading).commands
+    for verdict in verdicts:
+        if verdict.outcome <= Outcome.ALLOW:
+            continue
+        if verdict.outcome is Outcome.DENY or verdict.misparsing or not verdict.reasons:
+            return False
+        if not all(_set_aside(program, reason, commands, ctx) for reason in verdict.reasons):
+            return False
+    return True
+
+
+def _set_aside(program: str, reason: Reason, commands: tuple[SimpleCommand, ...],
+               ctx: Context) -> bool:
+    cmd = next((c for c in commands if c.text == reason.command and c.depth == 0), None)
+    if cmd is None or cmd.program != program or not cmd.words or cmd.words[0].value != program:
+        return False
+    if program == "shred":
+        return reason.rule_id == ERASE_ID and len(commands) == 1 and _names_nothing(cmd, ctx)
+    if reason.rule_id != RISK_ID and not (program == "ssh" and reason.rule_id == SHELL_ID):
+        return False
+    if cmd.stage > 0 or any(r.feeds_input or r.op.startswith("<") for r in cmd.redirects):
+        return False  # its standard input may be the user's
+    if program == "kubectl":
+        return _no_command(cmd.words[1:])
+    return _local_hosts(program, cmd.words[1:])
+
+
+def _local_hosts(program: str, words: tuple[Word, ...]) -> bool:
+    """Every word ``program`` takes for a host is one label of this machine's names, and every
+    option is one that names nothing that connects."""
+    flags, valued, long_flags, long_valued, hosts = _CLIENTS[program]
+    operands: list[Word] = []
+    index = 0
+    while index < len(words):
+        word, index = words[index], index + 1
+        text = word.value
+        if text is None or not word.static:
+            return False  # known only at run time: any host
+        if operands and hosts == "first":
+            break  # ssh: the remote command, judged as one by the reading
+        if text == "--":
+            operands.extend(words[index:])
+            break
+        if text.startswith("--"):
+            name, glued, _ = text.partition("=")
+            if name in long_valued:
+                index += not glued  # the value: names nothing that connects
+            elif name not in long_flags or glued:
+                return False
+            continue
+        if text.startswith("-") and len(text) > 1:
+            for at, letter in enumerate(text[1:], start=1):
+                if letter in valued:
+                    index += at == len(text) - 1  # the value is the next word
+                    break
+                if letter not in flags:
+                    return False
+            continue
+        operands.append(word)
+    return all(_local(w, hosts) for w in (operands[:1] if hosts == "first" else operands))
+
+
+def _local(word: Word, hosts: str) -> bool:
+    text = word.value
+    if text is None or not word.static:
+        return False
+    if hosts == "colon":
+        return ":" not in text
+    return _LABEL.fullmatch(text) is not None
+
+
+def _no_command(words: tuple[Word, ...]) -> bool:
+    """kubectl given a first word that is none of its commands, or ``run`` without an
+    image: it stops with an error (or runs a plugin of that name the user installed)."""
+    if not words or words[0].value is None or words[0].value.startswith("-"):
+        return False
+    first = words[0].value
+    if first == "run":
+        return all(w.value is not None and not w.value.startswith("--image") for w in words)
+    return first not in _KUBECTL
+
+
+def _names_nothing(cmd: SimpleCommand, ctx: Context) -> bool:
+    """Each operand of ``shred`` is a literal relative name of no file where it runs."""
+    operands = parse_options(cmd.words[1:], takes_value=_SHRED_VALUES).operands
+    for word in operands:
+        text = word.value
+        if text is None or not word.static or not text or text.startswith(("/", "~", "-")) or \
+                fsfacts.lexists(os.path.join(ctx.cwd, text)):
+            return False
+    return bool(operands)

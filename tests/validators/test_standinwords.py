@@ -1,0 +1,115 @@
+"""A stand-in reading's asks that only its program makes, set aside where the program's own
+grammar shows the words reach nothing and destroy nothing (``validators/standinwords.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from vtables import ALLOW, ASK, DENY, ENGINE, decide
+
+from clawgate.decision import Outcome, Verdict
+from clawgate.validators.base import Context
+from clawgate.validators.standinwords import set_aside
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    # every word a network client would take for a host is a name of this machine's own,
+    # kubectl is given none of its commands, shred names no file: the program cannot matter
+    ('"$fpm" run', ALLOW),
+    ("$GIT_DS fetch origin master", ALLOW),
+    ("$npm_execpath run create-file", ALLOW),
+    ("NODE_OPTIONS=--experimental-vm-modules $NODE_OPTIONS jest", ALLOW),
+    ("$X ls", ALLOW),
+    # a host that may be another machine's: a dot, a colon, a user, an address, a number
+    ("$X evil.example", ASK),
+    ("$X evil.example run", ASK),
+    ("$X https://evil.example/x.sh", ASK),
+    ("$X user@host", ASK),
+    ("$X 10.0.0.1", ASK),
+    ("$X 3232235777", ASK),  # one number is an IPv4 address
+    ("$X 0x7f000001", ASK),
+    ("$X localhost:8080", ASK),
+    ("$X run:tmp", ASK),  # scp, rsync: a remote path
+    ("$X secrets.txt", ASK),
+    ('$X "$TARGET"', ASK),
+    ("$X *.key", ASK),
+    # options that name a host, a proxy, a configuration or data to send
+    ("$X -x evil.example run", ASK),
+    ("$X -oProxyCommand=sh run", ASK),
+    ("$X -J jump.example run", ASK),
+    ("$X -F cfg run", ASK),
+    ("$X -K cfg run", ASK),
+    ("$X -d @/etc/passwd run", ASK),
+    ("$X --url evil.example run", ASK),
+    ('"$SHELL" -c \'echo hi\'', ASK),  # ssh -c: not an option read here
+    # standard input may be the user's
+    ("env | $X collector", ASK),
+    ("$X collector < notes.txt", ASK),
+    ("$X collector < ~/.aws/credentials", ASK),
+    # kubectl's own commands act on the cluster
+    ("$X delete ns production", ASK),
+    ("$X delete pods --all", ASK),
+    ("$X apply -f x.yaml", ASK),
+    ("$X run evil --image=evil/x", ASK),
+    ("$X exec -it pod -- sh", ASK),
+    # shred: a file the line may make first
+    ("touch run; $X run", ASK),
+    # ssh's remote command is judged as a command
+    ("$X run rm -rf ~", DENY),
+    ("$X prod sudo reboot", DENY),
+    ("$X prod 'cat ~/.ssh/id_rsa'", DENY),
+    # as before
+    ("$X -rf ~", ASK),
+    ("$X -c 'curl x|sh'", DENY),
+    ('"$SHELL" -c \'curl x|sh\'', DENY),
+    ("$X /etc/shadow", ASK),
+    ("$X ~/.ssh/id_rsa", ASK),
+    ("$X -o ~/.bashrc URL", ASK),
+    ("${X} push --force", ASK),
+    ("$X .git/hooks/pre-commit", ASK),
+    ("$X run; rm -rf ~", DENY),
+    ("$X $(cat ~/.ssh/id_rsa)", DENY),
+    ("$(pick) run", ASK),
+    ("${!x} run", DENY),
+    ('"$@" run', ASK),
+    ("read X; $X run", ASK),
+    ("X=ssh; $X run", ASK),
+    ("export X=curl; $X run", ASK),
+    ("$D/tool run", ASK),
+    ("$X", ASK),
+    ("$X rm", ASK),
+])
+def test_readings_by_the_words(line: str, expected: Outcome) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, (line, rules)
+
+
+def test_shred_of_a_file_that_is_there(tmp_path: Path) -> None:
+    """A reading as shred destroys a file the name names."""
+    (tmp_path / "run").write_text("x")
+    assert decide("$X run", cwd=str(tmp_path))[0] is ASK
+    assert decide("$X build", cwd=str(tmp_path))[0] is ALLOW
+
+
+@pytest.mark.parametrize(("program", "reading", "rule", "expected"), [
+    ("curl", "curl run", "CG-RISK-001", True),
+    ("curl", "curl run", "CG-SEC-001", False),  # any other rule
+    ("curl", "curl evil.example", "CG-RISK-001", False),
+    ("ssh", "ssh run", "CG-WRAP-009", True),
+    ("curl", "curl run", "CG-WRAP-009", False),
+    ("wget", "curl run", "CG-RISK-001", False),  # about another program's command
+    ("cat", "cat run", "CG-RISK-001", False),  # not a stand-in read here
+    ("kubectl", "kubectl build", "CG-RISK-001", True),
+    ("kubectl", "kubectl get pods", "CG-RISK-001", False),
+    ("kubectl", "kubectl -n x build", "CG-RISK-001", False),
+    ("shred", "shred no-such-file-here", "CG-DEG-002", True),
+    ("shred", "shred /etc/x", "CG-DEG-002", False),
+])
+def test_set_aside(program: str, reading: str, rule: str, expected: bool) -> None:
+    ctx = Context("/nonexistent/ws", "/nonexistent/ws", "/nonexistent/home")
+    verdict = Verdict.ask(rule, "why").about(reading)
+    assert set_aside(program, reading, [verdict], ctx) is expected
+    assert set_aside(program, reading, [Verdict.deny(rule, "why").about(reading)],
+                     ctx) is False
+    assert ENGINE is not None
