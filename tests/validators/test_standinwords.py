@@ -43,6 +43,18 @@ from clawgate.validators.standinwords import set_aside
     ("$X -d @/etc/passwd run", ASK),
     ("$X --url evil.example run", ASK),
     ('"$SHELL" -c \'echo hi\'', ASK),  # ssh -c: not an option read here
+    ("$X -lp evil.example", ASK),  # ssh -l p: the host is the next word
+    ("$X -p22 evil.example", ASK),
+    ("$X --pro evil run", ASK),  # curl --proxy, abbreviated
+    ("$X --conf cfg run", ASK),  # curl --config
+    ("$X --use-askpass=sh run", ASK),  # wget runs it
+    ("$X --rsh=sh run", ASK),
+    ("$X --data=x run", ASK),
+    ("$X --prefix=./installed run", ASK),  # a value that is no label
+    ("$X --exec sh run", ASK),  # ncat
+    # a long option the clients do not have stops them; one label after it
+    ('"$fpm" run --target say_Hello', ALLOW),
+    ("$X -p 22 run", ASK),  # bash -p: a script named 22
     # standard input may be the user's
     ("env | $X collector", ASK),
     ("$X collector < notes.txt", ASK),

@@ -14,7 +14,10 @@ the program's own grammar shows that these words reach nothing and destroy nothi
   one literal label, letters first, no dot, colon, ``@`` or slash (``install``, ``run``): a
   name only this machine's own configuration resolves (its hosts file, its ssh aliases, its
   resolver's search list), never a public DNS name (dotless domains are not delegated) nor an
-  address. Any other option, or a word known only at run time, keeps the ask. The command
+  address. An option that names a host, a proxy, a socket or a configuration, sends data,
+  runs a command or writes a file, or a word known only at run time, keeps the ask; an option
+  the client does not have stops it with a usage error before it connects
+  (``standinclients.py``). The command
   reads nothing on its standard input (no pipe into it, no ``<`` or here-document), so
   nothing of the user's leaves that the words do not name; ssh's remote command is judged as a
   command by the reading itself (``ssh run rm -rf ~`` stays DENY). Only the risk tier
@@ -41,33 +44,10 @@ from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context
 from clawgate.validators.flags import parse_options
+from clawgate.validators.standinclients import CLIENTS, Client, reaching
 
 RISK_ID, SHELL_ID, ERASE_ID = "CG-RISK-001", "CG-WRAP-009", "CG-DEG-002"
 _LABEL = lazy_pattern(r"[A-Za-z][A-Za-z0-9_-]*")
-# Per network client: short options that are plain switches, short options whose value names
-# nothing that connects nor carries the user's data (a port, a login name, a count, the
-# output file, judged as a write by the reading), long options likewise; any other option
-# keeps the ask. And where the hosts stand: "first" (ssh: the rest is the remote
-# command), "all" (every operand), "colon" (an operand with a ":" is remote, others local).
-_SSH_FLAGS = frozenset("46AaCfGgKkMNnqsTtVvXxYy")
-_Grammar = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str], str]
-_CLIENTS: dict[str, _Grammar] = {
-    "ssh": (_SSH_FLAGS, frozenset("lp"), frozenset(), frozenset(), "first"),
-    "curl": (frozenset("fsSLIiOJgGNnqv#"), frozenset("omwrXYyz"), frozenset({
-        "--silent", "--show-error", "--fail", "--location", "--include", "--head",
-        "--remote-name", "--verbose", "--compressed", "--version", "--help",
-        "--create-dirs"}), frozenset({"--retry", "--max-time", "--connect-timeout",
-                                      "--output"}), "all"),
-    "wget": (frozenset("qcNrSv"), frozenset("Ot"), frozenset({
-        "--quiet", "--continue", "--recursive", "--no-parent", "--verbose", "--version",
-        "--help"}), frozenset({"--tries", "--timeout", "--output-document"}), "all"),
-    "nc": (frozenset("46dDhklnNuUvz"), frozenset("pqw"), frozenset(), frozenset(), "all"),
-    "scp": (frozenset("346ABCpqrTv"), frozenset("Pl"), frozenset(), frozenset(), "colon"),
-    "rsync": (frozenset("avzrlptgoDHAXnucPhq"), frozenset(), frozenset({
-        "--archive", "--verbose", "--compress", "--recursive", "--dry-run", "--progress",
-        "--delete", "--checksum", "--update", "--quiet", "--human-readable"}), frozenset(),
-              "colon"),
-}
 # kubectl's own commands (``kubectl help``): any other first word is a plugin's name.
 _KUBECTL = frozenset("""
 create expose run set explain get edit delete rollout scale autoscale certificate cluster-info
@@ -82,7 +62,7 @@ def set_aside(program: str, reading: str, verdicts: list[Verdict], ctx: Context)
     """Every ask of ``reading`` (the line with ``program`` standing in) is one the program
     alone makes, which these words cannot turn into harm (see the module); False for a DENY,
     a misreading, or a reason about anything else."""
-    if program not in _CLIENTS and program not in ("kubectl", "shred"):
+    if program not in CLIENTS and program not in ("kubectl", "shred"):
         return False
     commands = parse(reading).commands
     for verdict in verdicts:
@@ -113,8 +93,8 @@ def _set_aside(program: str, reason: Reason, commands: tuple[SimpleCommand, ...]
 
 def _local_hosts(program: str, words: tuple[Word, ...]) -> bool:
     """Every word ``program`` takes for a host is one label of this machine's names, and every
-    option is one that names nothing that connects."""
-    flags, valued, long_flags, long_valued, hosts = _CLIENTS[program]
+    option is one that names nothing that connects (``standinclients.py``)."""
+    client = CLIENTS[program]
     operands: list[Word] = []
     index = 0
     while index < len(words):
@@ -122,28 +102,40 @@ def _local_hosts(program: str, words: tuple[Word, ...]) -> bool:
         text = word.value
         if text is None or not word.static:
             return False  # known only at run time: any host
-        if operands and hosts == "first":
+        if operands and client.hosts == "first":
             break  # ssh: the remote command, judged as one by the reading
         if text == "--":
             operands.extend(words[index:])
             break
         if text.startswith("--"):
-            name, glued, _ = text.partition("=")
-            if name in long_valued:
-                index += not glued  # the value: names nothing that connects
-            elif name not in long_flags or glued:
+            if not client.long_options:
+                return True  # it stops there, having reached nothing
+            name, glued, value = text.partition("=")
+            if reaching(client, name[2:]) or (glued and not _LABEL.fullmatch(value)):
                 return False
+            index += name in client.long_valued and not glued
             continue
         if text.startswith("-") and len(text) > 1:
-            for at, letter in enumerate(text[1:], start=1):
-                if letter in valued:
-                    index += at == len(text) - 1  # the value is the next word
-                    break
-                if letter not in flags:
-                    return False
+            takes = _short(client, text)
+            if takes is None:
+                return False
+            index += takes
             continue
         operands.append(word)
-    return all(_local(w, hosts) for w in (operands[:1] if hosts == "first" else operands))
+    hosts = operands[:1] if client.hosts == "first" else operands
+    return all(_local(w, client.hosts) for w in hosts)
+
+
+def _short(client: Client, text: str) -> int | None:
+    """A cluster of short switches, ending at most in one whose value names nothing that
+    connects, glued or the next word: how many words after it are its value (0 or 1); None
+    for any other option."""
+    for at, letter in enumerate(text[1:], start=1):
+        if letter in client.valued:
+            return int(at == len(text) - 1)
+        if letter not in client.flags:
+            return None
+    return 0
 
 
 def _local(word: Word, hosts: str) -> bool:
