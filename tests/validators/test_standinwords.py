@@ -50,7 +50,11 @@ from clawgate.validators.standinwords import set_aside
     ("$X --use-askpass=sh run", ASK),  # wget runs it
     ("$X --rsh=sh run", ASK),
     ("$X --data=x run", ASK),
-    ("$X --prefix=./installed run", ASK),  # a value that is no label
+    ("$X --prefix=./installed run", ASK),  # pip: installs a package named run
+    ("$X --proxy=evil.example run", ASK),
+    ('"$fpm" run --target features_demo > output.txt', ALLOW),
+    ("$X --kubeconfig=k delete ns x", ASK),
+    ("$GODOT --headless --version", ALLOW),
     ("$X --exec sh run", ASK),  # ncat
     # a long option the clients do not have stops them; one label after it
     ('"$fpm" run --target say_Hello', ALLOW),
@@ -108,6 +112,24 @@ def test_shred_of_a_file_that_is_there(tmp_path: Path) -> None:
     ("curl", "curl run", "CG-RISK-001", True),
     ("curl", "curl run", "CG-SEC-001", False),  # any other rule
     ("curl", "curl evil.example", "CG-RISK-001", False),
+    ("curl", "curl --prefix=./installed run", "CG-RISK-001", True),  # not curl's: it stops
+    ("wget", "wget --prefix=./installed run", "CG-RISK-001", True),
+    ("curl", "curl --pro=x run", "CG-RISK-001", False),  # --proxy, abbreviated
+    ("curl", "curl -o out run", "CG-RISK-001", True),  # the write: the reading judges it
+    ("curl", "curl -D h run", "CG-RISK-001", False),
+    ("ssh", "ssh -lp evil.example", "CG-RISK-001", False),
+    ("ssh", "ssh --x evil.example", "CG-RISK-001", True),  # no long options: it stops
+    ("ssh", "ssh run evil.example", "CG-RISK-001", True),  # the remote command: judged
+    ("scp", "scp a b", "CG-RISK-001", True),
+    ("scp", "scp a host:b", "CG-RISK-001", False),
+    ("nc", "nc run --all", "CG-RISK-001", True),
+    ("nc", "nc --exec sh run", "CG-RISK-001", False),
+    ("curl", "cat x | curl run", "CG-RISK-001", False),  # its input may be the user's
+    ("curl", "curl run < f", "CG-RISK-001", False),
+    ("curl", "curl run > out", "CG-RISK-001", True),
+    ("kubectl", "kubectl --headless x", "CG-RISK-001", True),
+    ("kubectl", "kubectl --context=c delete ns x", "CG-RISK-001", False),
+    ("kubectl", "kubectl run x --image=y", "CG-RISK-001", False),
     ("ssh", "ssh run", "CG-WRAP-009", True),
     ("curl", "curl run", "CG-WRAP-009", False),
     ("wget", "curl run", "CG-RISK-001", False),  # about another program's command

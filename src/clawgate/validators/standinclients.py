@@ -57,8 +57,8 @@ link-dest address port sockopts config daemon dparam early-input copy-as usermap
 """)
 _NCAT_REACHING = _names("""
 exec sh-exec lua-exec proxy proxy-auth proxy-type proxy-dns source output hex-dump
-append-output ssl-cert ssl-key ssl-trustfile ssl-ciphers ssl-servername ssl-alpn allow
-allowfile deny denyfile broker chat listen keep-open send-only recv-only unixsock vsock
+append-output ssl-cert ssl-key ssl-trustfile ssl-ciphers ssl-servername ssl-alpn broker chat
+listen keep-open send-only recv-only unixsock vsock
 """)
 
 CLIENTS: dict[str, Client] = {

@@ -24,7 +24,8 @@ the program's own grammar shows that these words reach nothing and destroy nothi
   (CG-RISK-001) and ssh's interactive-shell ask (CG-WRAP-009) are set aside this way.
 - ``kubectl``: its first word is its command; a literal word that is none of kubectl's
   commands makes it look for a plugin ``kubectl-WORD`` the user installed and stop with an
-  error when there is none; ``run`` without ``--image`` stops with an error. Its risk tier is
+  error when there is none; ``run`` without ``--image``, and a first long flag that is none
+  of its global flags (it takes no abbreviations), stop it with an error. Its risk tier is
   set aside then.
 - ``shred``: the reading's only command, each operand a literal relative name that names no
   file, not even a dangling link, where it runs: shred opens nothing and destroys nothing
@@ -55,6 +56,15 @@ top cordon uncordon drain taint describe logs attach exec port-forward proxy cp 
 events diff apply patch replace wait kustomize label annotate completion api-resources
 api-versions config plugin version alpha options help
 """.split())
+# kubectl's global flags (``kubectl options``): any other long flag first stops it.
+_KUBECTL_FLAGS = frozenset("""
+as as-group as-uid cache-dir certificate-authority client-certificate client-key cluster context
+disable-compression insecure-skip-tls-verify kubeconfig log-flush-frequency match-server-version
+namespace password profile profile-output request-timeout server tls-server-name token user
+username warnings-as-errors v vmodule log-backtrace-at log-dir log-file log-file-max-size
+logtostderr alsologtostderr one-output skip-headers skip-log-headers stderrthreshold
+""".split())
+_REDIRECTIONS = lazy_pattern(r"(?:\s+(?:\d*|&)[<>].*)?")
 _SHRED_VALUES = frozenset({"n", "s", "--iterations", "--size", "--random-source"})
 
 
@@ -77,7 +87,7 @@ def set_aside(program: str, reading: str, verdicts: list[Verdict], ctx: Context)
 
 def _set_aside(program: str, reason: Reason, commands: tuple[SimpleCommand, ...],
                ctx: Context) -> bool:
-    cmd = next((c for c in commands if c.text == reason.command and c.depth == 0), None)
+    cmd = next((c for c in commands if c.depth == 0 and _about(reason.command, c.text)), None)
     if cmd is None or cmd.program != program or not cmd.words or cmd.words[0].value != program:
         return False
     if program == "shred":
@@ -89,6 +99,14 @@ def _set_aside(program: str, reason: Reason, commands: tuple[SimpleCommand, ...]
     if program == "kubectl":
         return _no_command(cmd.words[1:])
     return _local_hosts(program, cmd.words[1:])
+
+
+def _about(about: str | None, text: str) -> bool:
+    """A reason about ``about`` is about the command whose text is ``text``: the same, or
+    with its redirections after it (``shred run > out.txt``)."""
+    if about is None or not about.startswith(text):
+        return False
+    return _REDIRECTIONS.fullmatch(about[len(text):]) is not None
 
 
 def _local_hosts(program: str, words: tuple[Word, ...]) -> bool:
@@ -110,8 +128,8 @@ def _local_hosts(program: str, words: tuple[Word, ...]) -> bool:
         if text.startswith("--"):
             if not client.long_options:
                 return True  # it stops there, having reached nothing
-            name, glued, value = text.partition("=")
-            if reaching(client, name[2:]) or (glued and not _LABEL.fullmatch(value)):
+            name, glued, _ = text.partition("=")
+            if reaching(client, name[2:]):
                 return False
             index += name in client.long_valued and not glued
             continue
@@ -150,9 +168,13 @@ def _local(word: Word, hosts: str) -> bool:
 def _no_command(words: tuple[Word, ...]) -> bool:
     """kubectl given a first word that is none of its commands, or ``run`` without an
     image: it stops with an error (or runs a plugin of that name the user installed)."""
-    if not words or words[0].value is None or words[0].value.startswith("-"):
+    if not words or words[0].value is None or not words[0].static:
         return False
     first = words[0].value
+    if first.startswith("--") and len(first) > 2:  # no abbreviations: one it has not stops it
+        return first[2:].partition("=")[0] not in _KUBECTL_FLAGS
+    if first.startswith("-"):
+        return False
     if first == "run":
         return all(w.value is not None and not w.value.startswith("--image") for w in words)
     return first not in _KUBECTL
