@@ -343,8 +343,8 @@ class Engine:
                     judged = _Run(reading=True)
                     self._check_line(reading, ctx, judged, depth=0)
                     if judged.misparsing or (strictest(judged.verdicts) > Outcome.ALLOW and
-                                             not stand_in_asks(program, reading,
-                                                               judged.verdicts, ctx)):
+                                             not stand_in_asks(program, reading, judged.verdicts,
+                                                               ctx, len(parsed.commands))):
                         return frozenset()
         except OverBudget:
             return frozenset()

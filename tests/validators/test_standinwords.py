@@ -71,6 +71,7 @@ from clawgate.validators.standinwords import set_aside
     ("$X exec -it pod -- sh", ASK),
     # shred: a file the line may make first
     ("touch run; $X run", ASK),
+    ("ls; $X run", ASK),
     # ssh's remote command is judged as a command
     ("$X run rm -rf ~", DENY),
     ("$X prod sudo reboot", DENY),
@@ -144,6 +145,7 @@ def test_set_aside(program: str, reading: str, rule: str, expected: bool) -> Non
     ctx = Context("/nonexistent/ws", "/nonexistent/ws", "/nonexistent/home")
     verdict = Verdict.ask(rule, "why").about(reading)
     assert set_aside(program, reading, [verdict], ctx) is expected
+    assert set_aside(program, reading, [verdict], ctx, 2) is (expected and program != "shred")
     assert set_aside(program, reading, [Verdict.deny(rule, "why").about(reading)],
                      ctx) is False
     assert ENGINE is not None

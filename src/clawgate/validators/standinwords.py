@@ -27,9 +27,10 @@ the program's own grammar shows that these words reach nothing and destroy nothi
   error when there is none; ``run`` without ``--image``, and a first long flag that is none
   of its global flags (it takes no abbreviations), stop it with an error. Its risk tier is
   set aside then.
-- ``shred``: the reading's only command, each operand a literal relative name that names no
+- ``shred``: the line's only command, each operand a literal relative name that names no
   file, not even a dangling link, where it runs: shred opens nothing and destroys nothing
-  (CG-DEG-002 set aside).
+  (CG-DEG-002 set aside). With another command on the line, that one may make the file
+  first: the ask stays, already at the look at the command alone.
 
 Any other reason, a DENY, or a reason about another command than the stand-in's keeps the ask.
 """
@@ -68,13 +69,17 @@ _REDIRECTIONS = lazy_pattern(r"(?:\s+(?:\d*|&)[<>].*)?")
 _SHRED_VALUES = frozenset({"n", "s", "--iterations", "--size", "--random-source"})
 
 
-def set_aside(program: str, reading: str, verdicts: list[Verdict], ctx: Context) -> bool:
-    """Every ask of ``reading`` (the line with ``program`` standing in) is one the program
-    alone makes, which these words cannot turn into harm (see the module); False for a DENY,
-    a misreading, or a reason about anything else."""
+def set_aside(program: str, reading: str, verdicts: list[Verdict], ctx: Context,
+              whole: int = 1) -> bool:
+    """Every ask of ``reading`` (the line with ``program`` standing in, or the commands it
+    names alone; ``whole``: how many commands the line has) is one the program alone makes,
+    which these words cannot turn into harm (see the module); False for a DENY, a misreading,
+    or a reason about anything else."""
     if program not in CLIENTS and program not in ("kubectl", "shred"):
         return False
     commands = parse(reading).commands
+    if program == "shred" and whole > 1:
+        return False  # another command of the line may make the file first
     for verdict in verdicts:
         if verdict.outcome <= Outcome.ALLOW:
             continue
