@@ -120,6 +120,8 @@ def test_shred_of_a_file_that_is_there(tmp_path: Path) -> None:
     ("curl", "curl -D h run", "CG-RISK-001", False),
     ("ssh", "ssh -lp evil.example", "CG-RISK-001", False),
     ("ssh", "ssh --x evil.example", "CG-RISK-001", True),  # no long options: it stops
+    ("ssh", "ssh -A run", "CG-RISK-001", False),  # the user's agent forwarded
+    ("ssh", "ssh -tt run", "CG-RISK-001", True),
     ("ssh", "ssh run evil.example", "CG-RISK-001", True),  # the remote command: judged
     ("scp", "scp a b", "CG-RISK-001", True),
     ("scp", "scp a host:b", "CG-RISK-001", False),

@@ -359,8 +359,11 @@ def _known_names(parsed: ParsedLine, ctx: Context) -> set[str]:
     """Names assigned literally (and set in no other way: ``printf -v f``, ``unset f``), the
     runner's files, loop variables, except a loop's over a literal value outside the
     workspace (``for f in ~/.bashrc``: its writes are judged nowhere else)."""
-    names = set(_RUNNER_FILES)
     other = clobbered(parsed)
+    # the runner's names are its files only where the line sets them by no means (``read
+    # GITHUB_OUTPUT``, ``printf -v TMPDIR``, ``TMP=$(cat f)``: whatever the value says)
+    assigned = {a.name.partition("[")[0] for c in parsed.commands for a in c.assignments}
+    names = set() if EVERY in other else set(_RUNNER_FILES) - other - assigned
     for cmd in parsed.commands:
         for assignment in cmd.assignments:
             value = assignment.value

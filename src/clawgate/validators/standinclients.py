@@ -62,7 +62,8 @@ listen keep-open send-only recv-only unixsock vsock
 """)
 
 CLIENTS: dict[str, Client] = {
-    "ssh": Client(frozenset("46AaCfGgKkMNnqsTtVvXxYy"), frozenset("lp"), frozenset(),
+    # not -A (the agent forwarded: the user's keys usable there) nor -X, -Y (the display)
+    "ssh": Client(frozenset("46aCfGgKkMNnqsTtVvxy"), frozenset("lp"), frozenset(),
                   frozenset(), "first", long_options=False),
     "scp": Client(frozenset("346ABCpqrTv"), frozenset("Pl"), frozenset(), frozenset(),
                   "colon", long_options=False),
