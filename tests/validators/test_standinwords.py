@@ -55,6 +55,9 @@ from clawgate.validators.standinwords import set_aside
     ('"$fpm" run --target features_demo > output.txt', ALLOW),
     ("$X --kubeconfig=k delete ns x", ASK),
     ("$GODOT --headless --version", ALLOW),
+    ("${SCCACHE_PATH} --show-stats", ALLOW),
+    ("$X --norc", ASK),  # bash waits for input
+    ("$X --rcfile x", ASK),
     ("$X --exec sh run", ASK),  # ncat
     # a long option the clients do not have stops them; one label after it
     ('"$fpm" run --target say_Hello', ALLOW),
@@ -131,6 +134,11 @@ def test_shred_of_a_file_that_is_there(tmp_path: Path) -> None:
     ("curl", "curl run < f", "CG-RISK-001", False),
     ("curl", "curl run > out", "CG-RISK-001", True),
     ("kubectl", "kubectl --headless x", "CG-RISK-001", True),
+    ("bash", "bash --show-stats", "CG-WRAP-004", True),  # invalid option: it exits
+    ("bash", "bash --rcfile x", "CG-WRAP-004", False),
+    ("bash", "bash --norc", "CG-WRAP-004", False),
+    ("bash", "bash -i", "CG-WRAP-004", False),
+    ("bash", "bash --show-stats", "CG-WRAP-005", False),
     ("kubectl", "kubectl --context=c delete ns x", "CG-RISK-001", False),
     ("kubectl", "kubectl run x --image=y", "CG-RISK-001", False),
     ("ssh", "ssh run", "CG-WRAP-009", True),

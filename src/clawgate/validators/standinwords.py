@@ -27,6 +27,9 @@ the program's own grammar shows that these words reach nothing and destroy nothi
   error when there is none; ``run`` without ``--image``, and a first long flag that is none
   of its global flags (it takes no abbreviations), stop it with an error. Its risk tier is
   set aside then.
+- ``bash``: its first word a long option it does not have (it takes them whole), it stops
+  with "invalid option" before it reads a command: its ask for an interactive shell
+  (CG-WRAP-004) is set aside.
 - ``shred``: the line's only command, each operand a literal relative name that names no
   file, not even a dangling link, where it runs: shred opens nothing and destroys nothing
   (CG-DEG-002 set aside). With another command on the line, that one may make the file
@@ -49,6 +52,12 @@ from clawgate.validators.flags import parse_options
 from clawgate.validators.standinclients import CLIENTS, Client, reaching
 
 RISK_ID, SHELL_ID, ERASE_ID = "CG-RISK-001", "CG-WRAP-009", "CG-DEG-002"
+INTERACTIVE_ID = "CG-WRAP-004"
+# bash's long options (``bash --help``), matched whole: any other first word ``--x`` stops it.
+_BASH_LONG = frozenset("""
+debug debugger dump-po-strings dump-strings help init-file login noediting noprofile norc
+posix pretty-print rcfile restricted verbose version wordexp
+""".split())
 _LABEL = lazy_pattern(r"[A-Za-z][A-Za-z0-9_-]*")
 # kubectl's own commands (``kubectl help``): any other first word is a plugin's name.
 _KUBECTL = frozenset("""
@@ -75,7 +84,7 @@ def set_aside(program: str, reading: str, verdicts: list[Verdict], ctx: Context,
     names alone; ``whole``: how many commands the line has) is one the program alone makes,
     which these words cannot turn into harm (see the module); False for a DENY, a misreading,
     or a reason about anything else."""
-    if program not in CLIENTS and program not in ("kubectl", "shred"):
+    if program not in CLIENTS and program not in ("kubectl", "shred", "bash"):
         return False
     commands = parse(reading).commands
     if program == "shred" and whole > 1:
@@ -97,6 +106,8 @@ def _set_aside(program: str, reason: Reason, commands: tuple[SimpleCommand, ...]
         return False
     if program == "shred":
         return reason.rule_id == ERASE_ID and len(commands) == 1 and _names_nothing(cmd, ctx)
+    if program == "bash":
+        return reason.rule_id == INTERACTIVE_ID and _stops_bash(cmd.words[1:])
     if reason.rule_id != RISK_ID and not (program == "ssh" and reason.rule_id == SHELL_ID):
         return False
     if cmd.stage > 0 or any(r.feeds_input or r.op.startswith("<") for r in cmd.redirects):
@@ -183,6 +194,14 @@ def _no_command(words: tuple[Word, ...]) -> bool:
     if first == "run":
         return all(w.value is not None and not w.value.startswith("--image") for w in words)
     return first not in _KUBECTL
+
+
+def _stops_bash(words: tuple[Word, ...]) -> bool:
+    """bash's first word is a long option it does not have: "invalid option", and it exits."""
+    if not words or words[0].value is None or not words[0].static:
+        return False
+    first = words[0].value
+    return first.startswith("--") and len(first) > 2 and first[2:] not in _BASH_LONG
 
 
 def _names_nothing(cmd: SimpleCommand, ctx: Context) -> bool:
