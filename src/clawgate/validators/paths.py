@@ -89,6 +89,15 @@ def in_scratch(path: str, ctx: Context) -> bool:
             or any(under(path, t) for t in TEMP_DIRS))
 
 
+def own_stream(path: str) -> bool:
+    """``path`` names a stream of the process that opens it: its standard input, output or
+    error or another descriptor it holds (``/dev/stdout``, ``/dev/fd/3``, ``/proc/self/fd/2``),
+    or a device that keeps nothing. Where such a path leads depends on the process, not on
+    the file system the checker sees."""
+    return (path in QUIET_DEVICES or path.startswith(("/dev/fd/", "/proc/self/fd/",
+                                                      "/proc/thread-self/fd/")))
+
+
 def _tilde(text: str, home: str) -> str:
     head, slash, rest = text.partition("/")
     if head == "~":
