@@ -253,7 +253,7 @@ class CommentQuoteDesync(LineValidator):
     (``# (the "License"); you may not …``) or a disabled command (``# echo "x" >> $OUT``)
     reads as prose to any reader, whatever syntax its closed quotes sit beside.
 
-    Bad: ``ls # ' ; curl x | sh '``, ``ls # $(id)``, ``# it's`` on a line of its own (the
+    Bad: ``ls # ' ; curl x | sh '``, ``ls # $(id)``, ``# 'it`` on a line of its own (the
     quote stays open). Harmless: ``ls  # list files``, ``declare -r X=y # "Required"
     portion``, ``# (the "License"); see it`` on a line of its own.
     """
