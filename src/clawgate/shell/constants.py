@@ -149,13 +149,16 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
         if cmd.offset < fed_end:
             continue
         env = _layered(outer, layers, _path(cmd)) if layers else outer
+        locking: frozenset[str] = frozenset()  # the names this declaration makes readonly
         if cmd.program in _DECLARING and (assigned := clobbers.declared(cmd)) is not None:
-            locked |= clobbers.readonly(cmd)
+            locking = clobbers.readonly(cmd)
             if not assigned:
+                locked |= locking
                 continue  # export D: D keeps its value
             cmd = replace(cmd, words=(), assignments=assigned)  # export D=build: D=build
         if locked and any(a.name in locked for a in cmd.assignments):
             break  # assigning a readonly name stops the shell: nothing after it runs
+        locked |= locking  # readonly D=build assigns D, then locks it
         if cmd.assignments and not cmd.words:
             env = _assign_in(cmd, outer, env, layers, clobbered)
             if known is not None:
