@@ -331,6 +331,13 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
     return known
 
 
+def unconditional(source: str, cmd: m.SimpleCommand) -> bool:
+    """``cmd`` runs whenever the line does: in the line's own shell, not in a pipeline or the
+    background, and starting a list that always runs (no ``&&``/``||`` before it, no ``{ }``
+    group that could be a branch)."""
+    return not cmd.nesting and _sequential(cmd) and _unconditional(source, cmd.offset)
+
+
 def _unconditional(source: str, offset: int) -> bool:
     """The command at ``offset`` (a byte offset) starts a list that always runs: nothing before
     it on its list (no ``&&``/``||``), and no ``{ }`` group before it that could be a branch."""
