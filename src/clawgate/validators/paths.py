@@ -19,6 +19,11 @@ from clawgate.validators.base import Context
 _VAR = lazy_pattern(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]*)\}"
                     r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
 _OPAQUE = frozenset({COMMAND, PROCESS, INDIRECT})
+# The shell's process id, the last status and the count of arguments: special parameters no
+# command can assign, always a decimal number (``/tmp/build-$$``: a name of digits, never a
+# ``/``, never empty). Which number does not change what the path means; one stands in.
+_NUMBERS = lazy_pattern(r"\$(?:\{[$?#]\}|[$?#])")
+NUMBER_STAND_IN = "4242"
 # An ANSI-C quoted part of a word with expansions (``"$HOME"/$'\x2e'ssh``): its value, decoded,
 # is part of the path as much as the variable is.
 _ANSI_C = lazy_pattern(r"\$'((?:[^'\\]|\\.)*)'", re.S)
@@ -111,6 +116,7 @@ def _tilde(text: str, home: str) -> str:
 
 def _expand(text: str, ctx: Context) -> tuple[str | None, str | None]:
     """(value when every variable is known, value when unknown ones are unset or None)."""
+    text = _NUMBERS.sub(NUMBER_STAND_IN, text) if "$" in text else text
     unknown = False
     guarded = False
 
