@@ -18,7 +18,8 @@ sys.path.insert(0, str(HERE.parents[1] / "bench"))
 from extract_ci_commands import _BEYOND, _BEYOND_MORE, CAP  # noqa: E402
 
 ORIGINS = {"workflow", "makefile", "justfile", "script", "package.json", "taskfile",
-           "dockerfile", "tox", "noxfile", "docs"}
+           "dockerfile", "tox", "noxfile", "docs", "gitlab", "circleci", "azure", "buildkite",
+           "jenkinsfile"}
 
 
 def _rows(name: str) -> list[dict[str, str]]:
@@ -170,6 +171,39 @@ def test_seventh_set_holds_steps_and_recipes_labelled_by_effect() -> None:
         assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
         assert "${{" not in row["command"], row
         assert ("note" in row) == (row["label"] == "not_allow" or "${{" in row.get("note", ""))
+        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
+        halves[row["half"]].add(row["source"].split("@")[0])
+    assert not halves["tune"] & halves["heldout"]
+    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
+    assert len({row["command"] for row in rows}) == len(rows)
+
+
+def test_script_set_draws_on_projects_no_other_set_uses() -> None:
+    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
+              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
+              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6", "everyday_heldout7"}
+    used = {p.lower() for name in others for p in _projects(_rows(name))}
+    held = _projects(_rows("everyday_scripts"))
+    assert not {p.lower() for p in held} & used
+    assert len(held) >= 25
+
+
+def test_script_set_holds_script_lines_and_bodies_labelled_by_effect() -> None:
+    """Lines of the shell scripts projects keep beside their CI files, and whole script
+    bodies of at most 60 lines (about a third); ``not_allow`` lines and lines given a value
+    the runner supplies say so in ``note``; each project sits wholly in one half."""
+    rows = _rows("everyday_scripts")
+    assert len(rows) >= 200
+    bodies = [row for row in rows if "\n" in row["command"]]
+    assert len(bodies) >= len(rows) // 4
+    assert all(len(row["command"].splitlines()) <= 60 for row in bodies)
+    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
+    for row in rows:
+        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
+        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
+        assert row["origin"] in ORIGINS, row
+        if row["label"] == "not_allow":
+            assert row.get("note", "").strip(), row
         assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
         halves[row["half"]].add(row["source"].split("@")[0])
     assert not halves["tune"] & halves["heldout"]

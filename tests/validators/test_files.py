@@ -207,3 +207,23 @@ def test_commands_after_cd_are_checked_where_they_run(line: str, expected: Outco
     assert outcome is expected, rules
     if expected is not Outcome.ALLOW:
         assert "CG-FS-004" in rules
+
+
+@pytest.mark.parametrize(("line", "home"), [
+    # the line set the name itself: quoted and empty, `cd ""` stays where it is
+    ('TMP=$(mktemp -d)\ncd "$TMP"\nrm -rf "$TMP"', False),
+    ('D="/tmp/x-$$"\nmkdir "$D"\ncd "$D"\nchown -R me .', False),
+    ('D=$(pwd)/out; cd "${D}"; echo x > .bashrc', False),
+    # near-misses: unquoted (the word vanishes), set by the environment, in a branch, a
+    # subshell, a pipeline stage, after && or as a prefix: `cd` may go home
+    ("D=$(mktemp -d); cd $D; chown -R me .", True),
+    ('cd "$D"; chown -R me .', True),
+    ('if x; then D=y; fi; cd "$D"; chown -R me .', True),
+    ('(D=x); cd "$D"; chown -R me .', True),
+    ('D=x | cat; cd "$D"; chown -R me .', True),
+    ('true && D=x; cd "$D"; chown -R me .', True),
+    ('D=1 cd "$D"; chown -R me .', True),
+])
+def test_a_quoted_cd_operand_the_line_set_does_not_go_home(line: str, home: bool) -> None:
+    _, rules, _ = decide(line)
+    assert ("CG-FS-004" in rules) is home, rules

@@ -129,6 +129,17 @@ def test_escaped_command_name(line: str, expected: Outcome, ctx: Context) -> Non
     ('declare -r X="cherry-pick-of-${Y}" # "Required" portion for tools.', P),
     ("git diff --exit-code # check no changes in 'go.sum'", P),
     ('make lint # see "docs/lint.md" (or the wiki)', P),
+    # a comment on lines of its own whose quotes close: every reader's comment, prose
+    ('#!/bin/bash\n# (the "License"); you may not use this file\nmake', P),
+    ('go test ./...\n# echo "status=$?" >> $GITHUB_OUTPUT', P),
+    ("  # `git log -1` gives the merge commit; ask the API\nmake", P),
+    ("set -e\n\t# Usage: run.sh < 'reports.json' | jq .\nmake", P),
+    # the same shapes left open, glued after a command, or also written after one
+    ("# it's ok; 'go\nmake", ASK),
+    ("# $(id\nmake", ASK),
+    ("make # (the \"License\"); you may not", ASK),
+    ("# 'a' ; curl x | sh\nls # 'a' ; curl x | sh", ASK),
+    ("x=1 # '; rm -rf ~ '\n# '; rm -rf ~ '", ASK),
 ])
 def test_comment_quote_desync(line: str, expected: Outcome, ctx: Context) -> None:
     assert CommentQuoteDesync().check_line(parse(line), ctx).outcome is expected

@@ -40,6 +40,16 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     ("declare -l a=ls; $a", ASK),  # an attribute changes the values assigned
     ("declare -n a=b; b=ls; $a", ASK),
     ("readonly a=ls; a=rm; $a", ASK),  # the shell stops at a=rm: what follows as written
+    # readonly assigns its own value first, then locks the name (a script's constants)
+    ('readonly DIR=build\nrm -rf "$DIR"', ALLOW),
+    ('declare -r DIR="build"; rm -rf "${DIR}"', ALLOW),
+    ("readonly a=ls; $a -la", ALLOW),
+    ('D=/; readonly D=build; rm -rf "$D"', ALLOW),
+    ('readonly D=/\nrm -rf "$D"', DENY),
+    ("readonly x=rm; $x -rf ~", DENY),
+    ('declare -r D=build E=/; rm -rf "$E"', DENY),
+    ('readonly D=build; readonly D=/; rm -rf "$D"', ASK),  # the second one fails: as written
+    ('readonly D; D=/; rm -rf "$D"', ASK),
     # dangerous resolved values stay blocked
     ("x=rm; $x -rf ~", DENY),
     ("c='rm -rf'; $c ~", DENY),

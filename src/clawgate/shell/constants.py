@@ -149,13 +149,13 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
         if cmd.offset < fed_end:
             continue
         env = _layered(outer, layers, _path(cmd)) if layers else outer
-        if cmd.program in _DECLARING and (assigned := clobbers.declared(cmd)) is not None:
-            locked |= clobbers.readonly(cmd)
-            if not assigned:
-                continue  # export D: D keeps its value
-            cmd = replace(cmd, words=(), assignments=assigned)  # export D=build: D=build
-        if locked and any(a.name in locked for a in cmd.assignments):
+        declared, locking = _declared(cmd)
+        if declared is None:
+            locked |= locking
+            continue  # export D: D keeps its value
+        if locked and any(a.name in locked for a in declared.assignments):
             break  # assigning a readonly name stops the shell: nothing after it runs
+        cmd, locked = declared, locked | locking  # readonly D=build assigns D, then locks it
         if cmd.assignments and not cmd.words:
             env = _assign_in(cmd, outer, env, layers, clobbered)
             if known is not None:
@@ -190,6 +190,19 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     if not edits or not (respell or any(resolved for *_, resolved in edits)):
         return None
     return _apply(src, [(a, b, r) for a, b, r, _ in edits])
+
+
+def _declared(cmd: m.SimpleCommand) -> tuple[m.SimpleCommand | None, frozenset[str]]:
+    """A plain declaration read as the assignments it makes (``export D=build`` as
+    ``D=build``; None for one that assigns nothing, ``export D``), with the names it makes
+    readonly (``readonly D=build``: D, locked after its own assignment); any other command as
+    it is."""
+    if cmd.program not in _DECLARING or (assigned := clobbers.declared(cmd)) is None:
+        return cmd, frozenset()
+    locking = clobbers.readonly(cmd)
+    if not assigned:
+        return None, locking
+    return replace(cmd, words=(), assignments=assigned), locking
 
 
 def _literal_feeder(cmd: m.SimpleCommand) -> bool:
@@ -316,6 +329,13 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
         else:
             known.pop(name, None)
     return known
+
+
+def unconditional(source: str, cmd: m.SimpleCommand) -> bool:
+    """``cmd`` runs whenever the line does: in the line's own shell, not in a pipeline or the
+    background, and starting a list that always runs (no ``&&``/``||`` before it, no ``{ }``
+    group that could be a branch)."""
+    return not cmd.nesting and _sequential(cmd) and _unconditional(source, cmd.offset)
 
 
 def _unconditional(source: str, offset: int) -> bool:

@@ -5,8 +5,10 @@ against the directory the line starts in; this one follows the ``cd`` and checks
 from __future__ import annotations
 
 from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.records import replace
 from clawgate.shell.clobbers import subshell_of
+from clawgate.shell.constants import unconditional
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
@@ -20,6 +22,7 @@ from clawgate.validators.revshells import ProcessEnvironment
 from clawgate.validators.textprograms import SedCommands
 
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
+_VARIABLE = lazy_pattern(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _RECHECKS: tuple[Validator, ...] = (RecursiveDeleteOfVitalPath(), OwnershipOfSystemPaths(),
                                     WritePersistence(), WriteOutsideWorkspace(),
                                     ProcessEnvironment(), SedCommands(), ServesTheMachine())
@@ -52,13 +55,16 @@ class AfterChangeDirectory(LineValidator):
             return NO_OPINION
         moves: list[tuple[tuple[str, ...] | None, str | None]] = []  # (confined to, where)
         pwd_set = home_set = False
+        assigned: frozenset[str] = frozenset()  # names the line's own shell has surely set
         for cmd in parsed.commands:
+            if cmd.assignments and not cmd.words and unconditional(parsed.source, cmd):
+                assigned |= {a.name for a in cmd.assignments}
             here = next((where for inside, where in reversed(moves)
                          if inside is None or cmd.nesting[: len(inside)] == inside), ctx.cwd)
             pwd_set = pwd_set or _sets_pwd(cmd)
             home_set = home_set or _sets_pwd(cmd, "HOME")
             if cmd.program in _CHANGERS:
-                moves.append((subshell_of(cmd.nesting), _target(cmd, ctx, here)))
+                moves.append((subshell_of(cmd.nesting), _target(cmd, ctx, here, assigned)))
                 continue
             if cmd.program in _READS_PWD and (((here is None or pwd_set) and "PWD" in cmd.text)
                                               or (home_set and "HOME" in cmd.text)):
@@ -82,9 +88,14 @@ def _sets_pwd(cmd: SimpleCommand, name: str = "PWD") -> bool:
         cmd.program in _PWD_SETTERS and name in cmd.text)
 
 
-def _target(cmd: SimpleCommand, ctx: Context, here: str | None) -> str | None:
+def _target(cmd: SimpleCommand, ctx: Context, here: str | None,
+            assigned: frozenset[str] = frozenset()) -> str | None:
     """Where ``cd`` goes: its operand from ``here``, home without one, None when unknown
-    (``popd`` and ``cd -`` go back to a directory this check does not follow)."""
+    (``popd`` and ``cd -`` go back to a directory this check does not follow). An operand of
+    variables only known at run time is followed as if they were unset, and ``cd`` goes home
+    (``cd $D``: the word vanishes); but a quoted operand of variables the line itself has set
+    (``assigned``: ``TMP=$(mktemp -d); cd "$TMP"``) holds no value of the environment, and
+    empty it stays an empty word, with which bash and dash stay where they are."""
     if cmd.program == "popd":
         return None
     operands = [w for w in cmd.words[1:] if not w.shown.startswith("-") or w.shown == "-"]
@@ -97,7 +108,10 @@ def _target(cmd: SimpleCommand, ctx: Context, here: str | None) -> str | None:
         return proc  # cd /proc/$PPID: some process's directory, whichever it is
     if found.path is not None or found.if_unset is None:
         return found.path
-    return ctx.home if found.if_unset == here else found.if_unset  # unset: `cd` alone
+    if found.if_unset == here and not (operands[0].quoted and _VARIABLE.findall(
+            operands[0].text) and set(_VARIABLE.findall(operands[0].text)) <= assigned):
+        return ctx.home  # unset: `cd` alone (or the environment's value: anywhere, home too)
+    return found.if_unset  # the line's own, quoted and empty: `cd ""` stays where it is
 
 
 def _recheck(cmd: SimpleCommand, ctx: Context) -> Verdict | None:

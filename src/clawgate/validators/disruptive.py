@@ -98,7 +98,7 @@ class CustomPackageIndex(Validator):
             return NO_OPINION
         if program != "npx" and not any(w.value in _FETCHING for w in cmd.words[1:3]):
             return NO_OPINION
-        words = cmd.words
+        words = cmd.words[:_runner_end(cmd)]
         named_default: set[int] = set()
         for i, word in enumerate(words[1:], 1):
             if i in named_default:
@@ -128,6 +128,26 @@ class CustomPackageIndex(Validator):
                 return Verdict.ask(self.id, f"{program} installs straight from {text}",
                                    hint="pin the package in the project's requirements")
         return NO_OPINION
+
+
+def _runner_end(cmd: SimpleCommand) -> int | None:
+    """Where a package runner's own words end (``npx [OPTIONS] PACKAGE``, ``npm exec``, ``pnpm
+    dlx``, ``yarn dlx``, ``bun x``): after the package, the words are its program's arguments
+    (``npx ts-node f.ts --url https://h/x``: an address the script is given, not a package),
+    None for any other command (all its words are its own)."""
+    from clawgate.validators.argv import command_start
+    from clawgate.validators.wraptable import SUBCOMMAND
+
+    sub = cmd.words[1].value if cmd.program != "npx" and len(cmd.words) > 1 else ""
+    spec = SUBCOMMAND.get((cmd.program or "", sub or ""))
+    if spec is None or (cmd.program, sub) not in _RUNNER_VERBS:
+        return None
+    start = command_start(cmd.words, 1 if cmd.program == "npx" else 2, spec.options)
+    return None if start is None else start + 1
+
+
+_RUNNER_VERBS = frozenset({("npx", ""), ("npm", "exec"), ("npm", "x"), ("pnpm", "dlx"),
+                           ("yarn", "dlx"), ("bun", "x")})
 
 
 def _local_dir(value: str | None, ctx: Context) -> bool:

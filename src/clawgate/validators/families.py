@@ -76,6 +76,7 @@ from clawgate.validators import (  # noqa: F401
     procsubfeeds,
     promptexpand,
     protected,
+    pyconsole,
     pymodules,
     redisadmin,
     relativesearch,

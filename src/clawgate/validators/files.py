@@ -12,7 +12,7 @@ from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.credentials import is_key_material
 from clawgate.validators.extracting import EXTRACTORS, extracts_here
 from clawgate.validators.flags import parse_options
-from clawgate.validators.paths import in_scratch, resolve, under
+from clawgate.validators.paths import in_scratch, own_stream, resolve, under
 from clawgate.validators.writes import (
     may_write,
     redirect_targets,
@@ -248,7 +248,10 @@ def readings(word: Word, ctx: Context, through_links: bool = False) -> list[str]
     bash expands a tilde after ``=`` only in assignments, zsh with ``magic_equal_subst``
     and some programs expand it anyway) is read both ways, and the stricter reading wins.
     ``through_links``: a path a symbolic link on disk leads elsewhere (``notes.txt ->
-    ~/.bashrc``, ``d -> ~/.ssh`` for ``d/authorized_keys``) lands where the link leads too."""
+    ~/.bashrc``, ``d -> ~/.ssh`` for ``d/authorized_keys``) lands where the link leads too;
+    the command's own streams (``/dev/stderr``, ``/dev/fd/1``, ``/proc/self/fd/2``) are what
+    the shell connects them to when the command runs, not where they lead in the checker's
+    own process (a pipe, a terminal, a log file), and are not followed."""
     path = resolve(word, ctx).path
     found = [] if path is None else [path]
     value = word.value
@@ -257,7 +260,8 @@ def readings(word: Word, ctx: Context, through_links: bool = False) -> list[str]
         if home is not None:
             found.append(home)
     if through_links:
-        found += [real for real in map(fsfacts.realpath, found) if real not in found]
+        found += [real for real in map(fsfacts.realpath, (p for p in found if not own_stream(p)))
+                  if real not in found]
     return found
 
 

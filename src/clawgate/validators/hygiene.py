@@ -247,8 +247,15 @@ class CommentQuoteDesync(LineValidator):
     no command for any reader, and neither does an apostrophe in a contraction (``# Let's
     see``, ``# don't``).
 
-    Bad: ``ls # ' ; curl x | sh '``, ``ls # $(id)``. Harmless: ``ls  # list files``,
-    ``declare -r X=y # "Required" portion``.
+    A comment standing on lines of its own (nothing but blanks before its ``#`` wherever its
+    text occurs) whose quotes all close within it is the shell's, tree-sitter's and bashlex's
+    comment alike, and leaves every reader's quoting as it found it: a script's licence header
+    (``# (the "License"); you may not …``) or a disabled command (``# echo "x" >> $OUT``)
+    reads as prose to any reader, whatever syntax its closed quotes sit beside.
+
+    Bad: ``ls # ' ; curl x | sh '``, ``ls # $(id)``, ``# 'it`` on a line of its own (the
+    quote stays open). Harmless: ``ls  # list files``, ``declare -r X=y # "Required"
+    portion``, ``# (the "License"); see it`` on a line of its own.
     """
 
     id = "CG-HYG-006"
@@ -263,11 +270,30 @@ class CommentQuoteDesync(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         for comment in parsed.comments:
             prose = self._CONTRACTION.sub("", comment)  # # Let's see, # don't: no quotes
-            if self._QUOTES.search(prose) and (
-                    self._COMMAND_SYNTAX.search(prose) or not closed_within(prose)):
+            if not self._QUOTES.search(prose):
+                continue
+            closed = closed_within(prose)
+            if closed and on_own_lines(comment, parsed.source):
+                continue
+            if self._COMMAND_SYNTAX.search(prose) or not closed:
                 return Verdict.ask(self.id, "a comment holds quotes or substitutions",
                                    hint="drop the comment")
         return NO_OPINION
+
+
+def on_own_lines(comment: str, source: str) -> bool:
+    """Every occurrence of ``comment`` in ``source`` starts a line: only blanks stand between
+    it and the newline before it (or the start of the text). One occurrence after other text
+    on its line is enough to say no: the text cannot tell which of them the comment is."""
+    start = source.find(comment)
+    if start < 0:
+        return False
+    while start >= 0:
+        line_start = source.rfind("\n", 0, start) + 1
+        if source[line_start:start].strip(" \t"):
+            return False
+        start = source.find(comment, start + 1)
+    return True
 
 
 def closed_within(text: str) -> bool:

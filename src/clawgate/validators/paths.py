@@ -19,6 +19,11 @@ from clawgate.validators.base import Context
 _VAR = lazy_pattern(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]*)\}"
                     r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
 _OPAQUE = frozenset({COMMAND, PROCESS, INDIRECT})
+# The shell's process id, the last status and the count of arguments: special parameters no
+# command can assign, always a decimal number (``/tmp/build-$$``: a name of digits, never a
+# ``/``, never empty). Which number does not change what the path means; one stands in.
+_NUMBERS = lazy_pattern(r"\$(?:\{[$?#]\}|[$?#])")
+NUMBER_STAND_IN = "4242"
 # An ANSI-C quoted part of a word with expansions (``"$HOME"/$'\x2e'ssh``): its value, decoded,
 # is part of the path as much as the variable is.
 _ANSI_C = lazy_pattern(r"\$'((?:[^'\\]|\\.)*)'", re.S)
@@ -89,6 +94,15 @@ def in_scratch(path: str, ctx: Context) -> bool:
             or any(under(path, t) for t in TEMP_DIRS))
 
 
+def own_stream(path: str) -> bool:
+    """``path`` names a stream of the process that opens it: its standard input, output or
+    error or another descriptor it holds (``/dev/stdout``, ``/dev/fd/3``, ``/proc/self/fd/2``),
+    or a device that keeps nothing. Where such a path leads depends on the process, not on
+    the file system the checker sees."""
+    return (path in QUIET_DEVICES or path.startswith(("/dev/fd/", "/proc/self/fd/",
+                                                      "/proc/thread-self/fd/")))
+
+
 def _tilde(text: str, home: str) -> str:
     head, slash, rest = text.partition("/")
     if head == "~":
@@ -102,6 +116,7 @@ def _tilde(text: str, home: str) -> str:
 
 def _expand(text: str, ctx: Context) -> tuple[str | None, str | None]:
     """(value when every variable is known, value when unknown ones are unset or None)."""
+    text = _NUMBERS.sub(NUMBER_STAND_IN, text) if "$" in text else text
     unknown = False
     guarded = False
 

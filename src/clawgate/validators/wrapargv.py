@@ -40,9 +40,11 @@ def subcommand(cmd: SimpleCommand) -> tuple[str, int]:
 def _after_global_options(cmd: SimpleCommand) -> tuple[str, int]:
     """(the subcommand, where its options start) past the program's own options, whose values
     are not known here: the first word that is a subcommand of the table (an option's value
-    taken for one reads the words after it as the wrapped command, which are then judged)."""
+    taken for one reads the words after it as the wrapped command, which are then judged).
+    A word whose value is only known at run time, or empty, names no subcommand: it is not
+    the table's empty one (``npx --yes tool --url "$U" --x y`` runs ``tool``, not ``y``)."""
     for at, word in enumerate(cmd.words[1:_GLOBAL_REACH], start=1):
-        if (cmd.program, word.value or "") in SUBCOMMAND:
+        if word.value and (cmd.program, word.value) in SUBCOMMAND:
             return word.value or "", at + 1
     return cmd.words[1].value or "", 2
 

@@ -242,10 +242,15 @@ _NIX = _w("fIkuj", "file include keep unset keep-env-var unset-env-var profile p
           "--commit-lock-file --no-update-lock-file --no-registries --accept-flake-config "
           "-K --keep-failed --keep-going --fallback --show-trace --dry-run --derivation")
 
+# npm exec's and npx's options that take no value: the next word is the package's command
+# (``npx --yes ts-node f.ts``), never the option's value.
+_NPX_FLAGS = ("-y --yes --no --no-install --ignore-existing -q --quiet --prefer-online "
+              "--prefer-offline --offline --include-workspace-root --workspaces -ws")
+
 # Programs whose subcommand runs the command that follows (``npm exec``, ``uv run``).
 SUBCOMMAND: dict[tuple[str, str], Wrap] = {
-    ("npm", "exec"): _w("c", "package call", code="c", code_long="call"),
-    ("npx", ""): _w("pc", "package call", code="c", code_long="call"),
+    ("npm", "exec"): _w("c", "package call", code="c", code_long="call", flags=_NPX_FLAGS),
+    ("npx", ""): _w("pc", "package call", code="c", code_long="call", flags=_NPX_FLAGS),
     ("pnpm", "exec"): _w(chdir="-C --dir"), ("pnpm", "dlx"): _w("", "package"),
     ("yarn", "exec"): _w(chdir="--cwd"),
     ("yarn", "dlx"): _w("p", "package"), ("yarn", "run"): _w(),  # yarn run X: or the bin X
