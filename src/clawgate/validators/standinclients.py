@@ -15,7 +15,12 @@ file; any other long one is a switch the reading may pass, or one the client sto
 
 from __future__ import annotations
 
-from typing import NamedTuple
+TYPE_CHECKING = False  # no runtime ``typing`` import (~2 ms of CLI start-up)
+
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from clawgate.records import NamedTuple
 
 
 class Client(NamedTuple):
