@@ -105,6 +105,7 @@ from clawgate.validators import (  # noqa: F401
     unknownwords,
     windows,
     workloads,
+    wrapperdist,
     wrappers,
     xargspiped,
     yqreach,

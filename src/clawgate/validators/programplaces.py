@@ -56,3 +56,35 @@ class ProgramPlaceWrite(Validator):
                                    "project's ordinary commands run next",
                                    hint="let the package manager install it")
         return NO_OPINION
+
+
+# Toolchain pins that may name a directory instead of a version: rustup's ``path = "DIR"``
+# (a toolchain taken from there), mise's and asdf's ``path:DIR`` versions.
+_PIN_FILE = lazy_pattern(r"(?:^|/)(?:rust-toolchain(?:\.toml)?|\.?mise(?:\.local)?\.toml|"
+                         r"\.mise/config\.toml|\.config/mise/config\.toml|\.tool-versions)$")
+_PIN_PATH = lazy_pattern(r"(?m)^\s*path\s*=|[\"'\s]path:")
+
+
+@register
+class ToolchainPinPath(Validator):
+    """A toolchain pin written to take its programs from a directory (``path = "/tmp/r"`` in
+    ``rust-toolchain.toml``, ``node = "path:/tmp/n"`` in ``mise.toml``): every later ``cargo``
+    or ``node`` in the project runs what that directory holds. ASK; a version or channel
+    pinned is left alone.
+
+    Bad: ``printf '[toolchain]\\npath = "/tmp/r"\\n' > rust-toolchain.toml``. Harmless:
+    ``printf '[toolchain]\\nchannel = "1.79.0"\\n' > rust-toolchain.toml``.
+    """
+
+    id = "CG-PROT-006"
+    programs = frozenset({"echo", "printf", "tee", "cat"})
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        from clawgate.validators.written import written
+
+        for path, text in written(cmd):
+            if _PIN_FILE.search(path) and (text is None or _PIN_PATH.search(text)):
+                return Verdict.ask(self.id, f"{cmd.program} pins {path} to programs in a "
+                                   "directory, which the project's tools then run",
+                                   hint="pin a version or channel")
+        return NO_OPINION
