@@ -82,6 +82,8 @@ class ToolchainPinPath(Validator):
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         from clawgate.validators.written import written
 
+        if cmd.program not in self.programs:
+            return NO_OPINION
         for path, text in written(cmd):
             if _PIN_FILE.search(path) and (text is None or _PIN_PATH.search(text)):
                 return Verdict.ask(self.id, f"{cmd.program} pins {path} to programs in a "
