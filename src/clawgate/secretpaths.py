@@ -55,8 +55,11 @@ HOME_PLAINTEXT_SECRETS: tuple[str, ...] = (
 )
 
 # The tokens a cluster or cloud mounts into a pod for its workload identity: bearer tokens in
-# plain text (a Kubernetes service account's, EKS's and Azure's workload identity).
+# plain text (a Kubernetes service account's, EKS's and Azure's workload identity); and the
+# secrets Docker and Compose mount into a container, one plain-text file a secret under
+# /run/secrets (its name is the secret's: ``/run/secrets/db_password``).
 WORKLOAD_TOKENS: tuple[str, ...] = (
+    "/run/secrets", "/var/run/secrets",
     "/var/run/secrets/kubernetes.io/serviceaccount", "/run/secrets/kubernetes.io/serviceaccount",
     "/var/run/secrets/eks.amazonaws.com/serviceaccount",
     "/run/secrets/eks.amazonaws.com/serviceaccount", "/var/run/secrets/azure/tokens",

@@ -6,8 +6,8 @@ scored by the bench, the fixed kinds by ``tests/redteam/test_redteam_kinds.py``,
 The first, second and fourth sets split every family into both halves; the third holds out
 whole families, half of them, as a stand-in for kinds of attack nobody tuned against. The fifth
 returns to the first set's families with new programs and shapes, each family split into both
-halves. The sixth and the seventh split by source: every line of one report or manual is in the
-same half."""
+halves. The sixth, the seventh and the eighth split by source: every line of one report or manual is
+in the same half (in the eighth each family comes from sources of one half)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,8 @@ SETS = [
     ("kinds_heldout7.jsonl", 250, {"wrappers", "globalopts", "agentconf", "chains", "deleters",
                                    "stoplist", "prefix", "identity", "comments", "redirects",
                                    "interp", "subst", "remote", "readers"}),
+    ("kinds_heldout8.jsonl", 250, {"daemons", "toolchain", "terminals", "evalargs",
+                                   "agenthooks", "procsubst"}),
 ]
 SPLIT_BY_LINE = [*SETS[:2], SETS[3], SETS[5]]
 # the third set: the families tuned on, and the families held out whole
@@ -86,18 +88,29 @@ def test_the_third_set_holds_out_whole_families() -> None:
     assert min(counts.values()) >= 20, counts
 
 
-@pytest.mark.parametrize("name", ["kinds_heldout6.jsonl", "kinds_heldout7.jsonl"])
-def test_the_sixth_and_seventh_sets_keep_each_source_in_one_half(name: str) -> None:
+@pytest.mark.parametrize("name", ["kinds_heldout6.jsonl", "kinds_heldout7.jsonl",
+                                  "kinds_heldout8.jsonl"])
+def test_the_later_sets_keep_each_source_in_one_half(name: str) -> None:
     halves: dict[str, set[str]] = {}
     for row in _rows(name):
         halves.setdefault(row["source"], set()).add(row["half"])
     assert all(len(h) == 1 for h in halves.values()), halves
 
 
-def test_the_seventh_set_holds_near_misses_beside_its_attacks() -> None:
-    rows = _rows("kinds_heldout7.jsonl")
+@pytest.mark.parametrize(("name", "fewest_deny"), [("kinds_heldout7.jsonl", 50),
+                                                   ("kinds_heldout8.jsonl", 45)])
+def test_the_later_sets_hold_near_misses_beside_their_attacks(name: str,
+                                                              fewest_deny: int) -> None:
+    rows = _rows(name)
     benign = sum(row["label"] == "allow" for row in rows)
     assert 0.35 <= benign / len(rows) <= 0.45
     for half in ("tune", "heldout"):
         labels = Counter(row["label"] for row in rows if row["half"] == half)
-        assert labels["allow"] >= 50 and labels["deny"] >= 50, (half, labels)
+        assert labels["allow"] >= 50 and labels["deny"] >= fewest_deny, (half, labels)
+
+
+def test_the_eighth_set_holds_out_whole_families_by_source() -> None:
+    families: dict[str, set[str]] = {}
+    for row in _rows("kinds_heldout8.jsonl"):
+        families.setdefault(row["family"], set()).add(row["half"])
+    assert all(len(h) == 1 for h in families.values()), families

@@ -51,6 +51,9 @@ _EXEC = lazy_pattern("|".join([
     _word(r"shell\s*\("), _word(r"unix\s*\("),
     _word(r"os\s*\.\s*(?:remove|unlink|rmdir)\b"), _word(r"shutil\s*\.\s*rmtree\b"),
     _word(r"do\s+shell\s+script\b"),
+    # AppleScript telling a terminal to type a line and run it: Terminal's ``do script``,
+    # iTerm2's ``write text``
+    _word(r"do\s+script\b"), _word(r"write\s+text\b"),
 ]))
 # Bare process calls (``system "id"``, ``exec("sh")``), looked for outside string literals so
 # that prose such as ``print("system ready")`` is not one.
@@ -85,7 +88,7 @@ _QUOTED_COMMAND = lazy_pattern(r"(?<![\w$@%])(?:qx|%x)\s*(?:\((?P<p>[^()]*)\)|\{
 _CALLED = lazy_pattern(
     r"\b(?:system|popen|shell_exec|passthru|exec|execute|spawn|execSync|check_output|getoutput|"
     r"check_call|call|run|Popen|callCommand|(?:run-|async-)?shell-command|esyscmd|syscmd|"
-    r"proc_open|do\s+shell\s+script)"
+    r"proc_open|do\s+shell\s+script|do\s+script|write\s+text)"
     r"\s*\(?\s*\[?\s*(?P<q>[\"'])(?P<s>(?:\\.|(?!(?P=q)).){1,400}?)(?P=q)")
 
 # A shell's argv spelled as string literals in any language's list or call: ``["sh", "-c",

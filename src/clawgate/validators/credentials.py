@@ -88,8 +88,9 @@ def is_credential(path: str, ctx: Context) -> bool:
 
 
 def workload_token(path: str) -> bool:
-    """A pod's workload-identity token, or the directory it is mounted in (not the pod's
-    namespace or the cluster's CA certificate beside it)."""
+    """A pod's workload-identity token, a container's secret (``/run/secrets/NAME``), or the
+    directory they are mounted in (not the pod's namespace or the cluster's CA certificate
+    beside them)."""
     return any(under(path, store) for store in WORKLOAD_TOKENS) and (
         posixpath.basename(path) not in ("namespace", "ca.crt"))
 

@@ -26,6 +26,8 @@ _TERMINAL_MARKERS = frozenset({"-e", "-x", "--command", "--execute", "--exec", "
 _POSITIONAL_TERMINALS = frozenset({"kitty", "foot", "ghostty"})
 _TERMINAL_OPTIONS = opts("oTdcaw", "title directory config override class name session "
                          "working-directory app-id")
+# The word that makes a terminal's command a remote control of running terminals.
+_REMOTE_CONTROL = {"kitty": ("@",), "wezterm": ("cli",)}
 _TERMINAL_INFO = frozenset({"--version", "-version", "-v", "-V", "--help", "-help", "-h",
                             # ghostty's (and kitty's +list-fonts) actions that only print
                             "+version", "+help", "+list-fonts", "+list-keybinds",
@@ -58,6 +60,8 @@ class TerminalEmulator(Validator):
         program = cmd.program
         if program not in _TERMINALS or _TERMINAL_INFO.intersection(cmd.args[:1]):
             return NO_OPINION
+        if _REMOTE_CONTROL.get(program) == cmd.args[:1]:
+            return NO_OPINION  # kitty @ …, wezterm cli …: typedtext.py's, no window opens
         words = cmd.words
         start = next((i + 1 for i, w in enumerate(words[1:], start=1)
                       if w.shown in _TERMINAL_MARKERS), None)

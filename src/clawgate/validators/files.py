@@ -33,7 +33,10 @@ _HOME_PERSISTENCE = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", 
                      # bash-completion ~/.bash_completion and its completions directory,
                      # grml's .zshrc .zshrc.local, oh-my-zsh every *.zsh of its custom folder
                      ".bash_aliases", ".bashrc.d", ".bash_completion",
-                     ".local/share/bash-completion", ".zshrc.local", ".oh-my-zsh/custom")
+                     ".local/share/bash-completion", ".zshrc.local", ".oh-my-zsh/custom",
+                     # the multiplexers read theirs when a server starts, and run the shell
+                     # lines of their run-shell, if-shell and default-command
+                     ".tmux.conf", ".config/tmux", ".screenrc")
 _SYSTEM_PERSISTENCE = ("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc",
                        "/etc/zsh", "/etc/environment", "/etc/crontab", "/etc/cron.d",
                        "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly",

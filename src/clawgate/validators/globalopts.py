@@ -61,6 +61,21 @@ GLOBALS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "docker": (frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level",
                           "--tlscacert", "--tlscert", "--tlskey"}),
                frozenset({"-D", "--debug", "--tls", "--tlsverify"})),
+    "podman": (frozenset({"--url", "--connection", "-c", "--identity", "--root", "--runroot",
+                          "--log-level", "--storage-driver", "--storage-opt",
+                          "--cgroup-manager", "--events-backend", "--module", "--tmpdir",
+                          "--runtime", "--conmon", "--ssh", "--config", "--network-cmd-path",
+                          "--imagestore", "--volumepath"}),
+               frozenset({"--remote", "-r", "--syslog", "--noout", "--transient-store"})),
+    "nerdctl": (frozenset({"--address", "-a", "-H", "--host", "--namespace", "-n",
+                           "--snapshotter", "--storage-driver", "--cni-path",
+                           "--cni-netconfpath", "--data-root", "--cgroup-manager",
+                           "--hosts-dir", "--bridge-ip"}),
+                frozenset({"--debug", "--debug-full", "--experimental",
+                           "--insecure-registry"})),
+    "ctr": (frozenset({"--address", "-a", "--namespace", "-n", "--timeout",
+                       "--connect-timeout"}),
+            frozenset({"--debug"})),
 }
 
 

@@ -64,9 +64,11 @@ def inert_manifest(cmd: SimpleCommand, path: str) -> bool:
 
 # Settings that make a package manager run a program of the setter's choosing.
 RUNNING_SETTINGS = lazy_pattern(r"(?i)^(?:script-shell|shell|node-options|onload-script|git"
-                                r"|editor|browser|yarn-?path|prefix)\b")
-# Settings files of one ``key = value`` (or yarn's ``key value``) per line.
-_SETTINGS_FILES = frozenset({".npmrc", ".yarnrc", "pip.conf", "pip.ini"})
+                                r"|editor|browser|yarn-?path|prefix|plugins)\b")
+# Settings files of one ``key = value`` (or yarn's ``key value``) per line; yarn 2's
+# ``.yarnrc.yml`` holds ``key: value`` (a key with a block below it is read as a key with no
+# value, its block's lines as no setting known here).
+_SETTINGS_FILES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini"})
 _SETTING = lazy_pattern(r"^\s*(?:\[[\w .:-]+\]|[#;].*|([\w.@/:-]+)\s*(?:=|\s)\s*(.*)|)\s*$")
 # The settings known to change only how a package manager reports, saves version ranges,
 # waits and retries: none names a program, a file, a registry or a credential. A setting not
@@ -84,7 +86,8 @@ _INERT_SETTINGS = (
     # yarn 2+ (.yarnrc.yml, yarn config set): camelCase spellings
     "httpRetry", "httpTimeout", "networkConcurrency", "enableTelemetry", "enableProgressBars",
     "enableColors", "enableMessageNames", "defaultSemverRangePrefix", "compressionLevel",
-    "preferInteractive", "npmMinimalAgeGate",
+    "preferInteractive", "npmMinimalAgeGate", "nodeLinker", "enableGlobalCache",
+    "enableImmutableInstalls", "enableInlineBuilds", "enableHardenedMode",
 )
 # The settings that name the package index: npm's registry (a scope's too), yarn 1's registry,
 # yarn 2's npmRegistryServer, pip's index-url and extra-index-url.
@@ -155,5 +158,10 @@ def _settings(cmd: SimpleCommand, path: str) -> list[tuple[str, str]] | None:
         if setting is None:
             return None
         if setting.group(1) is not None:
-            found.append((setting.group(1), setting.group(2) or ""))
+            key = setting.group(1)
+            if name == ".yarnrc.yml":  # key: value
+                if not key.endswith(":") or key.startswith("-"):
+                    return None
+                key = key[:-1]
+            found.append((key, setting.group(2) or ""))
     return found

@@ -3,6 +3,8 @@ consoles that run shells, remote-control listeners and ``shell``/``console`` sub
 
 from __future__ import annotations
 
+import shlex
+
 from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
@@ -17,7 +19,13 @@ _SCHEDULERS = {"at": {"-l", "-r", "-d", "-c"}, "batch": set(), "crontab": {"-l"}
                "run-parts": {"--test", "--list"}, "atq": None, "atrm": None}
 _MULTIPLEXER_READS = frozenset({"ls", "list-sessions", "list-windows", "list-panes", "-V",
                                 "has-session", "has", "kill-session", "kill-server",
-                                "display-message", "capture-pane", "-ls", "-list"})
+                                "display-message", "capture-pane", "-ls", "-list",
+                                # tmux's verbs that print, name or move focus and run nothing
+                                "display", "lsw", "lsp", "lsk", "list-keys", "list-buffers",
+                                "lsb", "show-options", "show", "showw", "show-window-options",
+                                "show-buffer", "showb", "list-clients", "lsc",
+                                "rename-window", "renamew", "rename-session", "rename",
+                                "select-window", "selectw", "select-pane", "selectp"})
 _TERMINAL_APPS = words_of("""
 tmux tmate byobu ranger mc nnn lf vifm ncdu minicom picocom opencode aider claude codex
 """)
@@ -44,6 +52,13 @@ _TMUX_RUNS = frozenset({"new", "new-session", "neww", "new-window", "splitw", "s
                         "respawnp", "respawn-pane", "respawnw", "respawn-window", "run",
                         "run-shell", "popup", "display-popup"})
 _TMUX_TYPES = frozenset({"send", "send-keys"})
+# Verbs that keep a tmux command to run later (a hook, a key binding) or run one on a
+# condition, and the options of them that take a word.
+_TMUX_KEEPS = frozenset({"set-hook", "bind-key", "bind", "if-shell", "if"})
+_TMUX_KEEP_OPTIONS = opts("tTN", "")
+# tmux's option naming the command every new window starts (``set -g default-command …``).
+_TMUX_SETS = frozenset({"set", "set-option", "setw", "set-window-option"})
+_TMUX_COMMAND_OPTIONS = frozenset({"default-command", "default-shell"})
 _TMUX_KEYS = frozenset({"Enter", "C-m", "C-j", "KPEnter", "Escape", "C-c", "C-d", "Space"})
 _FZF_RUN = lazy_pattern(r"(?:execute(?:-silent)?|become|reload|preview)\s*[(:]|--listen")
 
@@ -108,6 +123,8 @@ def tmux_commands(cmd: SimpleCommand) -> list[str]:
     words = cmd.words
     at = command_start(words, 1, _TMUX_GLOBAL)
     sub = words[at].value if at is not None else None
+    if at is not None and sub in _TMUX_KEEPS | _TMUX_SETS:
+        return _kept_commands(cmd, at, sub)
     if at is None or (sub not in _TMUX_RUNS and sub not in _TMUX_TYPES):
         return []
     start = command_start(words, at + 1, _TMUX_OPTIONS)
@@ -118,6 +135,25 @@ def tmux_commands(cmd: SimpleCommand) -> list[str]:
     if sub in _TMUX_TYPES:
         texts = [t for t in texts if t not in _TMUX_KEYS]
     return [" ".join(texts)] if texts else []
+
+
+def _kept_commands(cmd: SimpleCommand, at: int, sub: str | None) -> list[str]:
+    """What a hook, a key binding, a condition or ``default-command`` will run: the tmux
+    command it keeps (``set-hook -g NAME 'run-shell "CMD"'``, ``bind-key KEY run-shell CMD``),
+    as a ``tmux`` line of its own, and the shell line ``if-shell`` tests or ``default-command``
+    starts."""
+    start = command_start(cmd.words, at + 1, _TMUX_KEEP_OPTIONS)
+    rest = [w.value for w in cmd.words[start:]] if start is not None else []
+    if not rest or any(v is None for v in rest):
+        return []
+    texts = [v for v in rest if v is not None]
+    if sub in _TMUX_SETS:
+        return texts[1:2] if texts[0] in _TMUX_COMMAND_OPTIONS else []
+    if sub == "set-hook":
+        return [f"tmux {texts[-1]}"] if len(texts) > 1 else []
+    if sub in ("bind-key", "bind"):
+        return [f"tmux {shlex.join(texts[1:])}"] if len(texts) > 1 else []
+    return [texts[0], *(f"tmux {t}" for t in texts[1:3])]  # if-shell SHELL-CMD CMD [CMD]
 
 
 @register

@@ -10,15 +10,18 @@ read on the host is.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator
+import re
+import shlex
+from collections.abc import Callable, Iterator
 
-from clawgate.decision import NO_OPINION, Verdict
+from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.shell.model import TILDE, SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.credentials import is_credential, is_secret_text
+from clawgate.validators.globalopts import without_globals
 from clawgate.validators.paths import resolve, under
 
-_ENGINES = frozenset({"docker", "podman", "nerdctl"})
+_ENGINES = frozenset({"docker", "podman", "nerdctl", "ctr"})  # ctr run --mount type=bind,…
 _STARTS = frozenset({"run", "create"})
 _SOURCE_KEYS = ("source=", "src=")
 _TARGET_KEYS = ("target=", "destination=", "dst=")
@@ -88,11 +91,37 @@ def _holds_stores(path: str, ctx: Context) -> bool:
     return is_credential(path, ctx) or under(ctx.home, path)
 
 
+def _host_line(cmd: SimpleCommand, mounts: list[tuple[str, str]]) -> str | None:
+    """The container's command with every path under a mount's target written as the host
+    path under its source (``tar cz /s`` with ``-v ~/.ssh:/s`` is ``tar cz /root/.ssh``), or
+    None when it has no command, a word is known only at run time or no path moves."""
+    from clawgate.validators.remote import ContainerCommand
+
+    target = ContainerCommand.container_command(cmd)
+    if target is None or any(w.value is None for w in target.words):
+        return None
+    values = [w.value or "" for w in target.words]
+    moved = values
+    for host, inside in mounts:
+        if inside == "/":
+            continue
+        pattern = re.compile(r"(?<![\w./~$-])" + re.escape(inside) + r"(?=/|$|[\s'\"|;&)<>])")
+        moved = [pattern.sub(_literal(host), v) for v in moved]
+    return shlex.join(moved) if moved != values else None
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that puts ``text`` in as it is (no group references, no escapes)."""
+    return lambda _match: text
+
+
 @register
 class CredentialMount(Validator):
     """A container run with a credential store, or the home directory, bind-mounted: ASK;
-    its command naming a secret through the mount (``cat /k/id_rsa`` with ``-v ~/.ssh:/k``):
-    DENY.
+    its command naming a secret through any mount (``cat /k/id_rsa`` with ``-v ~/.ssh:/k``,
+    ``cat /e/shadow`` with ``-v /etc:/e``): DENY. The container's command is also checked as
+    the host command it amounts to, its paths under a mount written as the host's
+    (``tar cz /s | nc …`` with ``-v ~/.ssh:/s`` sends the SSH directory away).
 
     Bad: ``docker run --rm -v $HOME/.ssh:/k alpine cat /k/id_rsa``. Harmless:
     ``docker run --rm -v "$PWD":/src -w /src node:20 npm test``.
@@ -102,22 +131,29 @@ class CredentialMount(Validator):
     programs = _ENGINES
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        words = cmd.words
-        if cmd.program not in _ENGINES or not _STARTS & {w.value for w in words[1:3]}:
+        if cmd.program not in _ENGINES:
             return NO_OPINION
-        held: list[tuple[str, str]] = []
+        cmd = without_globals(cmd)  # podman --url unix:///… run: the verb after the globals
+        words = cmd.words
+        if not _STARTS & {w.value for w in words[1:3]}:
+            return NO_OPINION
+        mounted: list[tuple[str, str]] = []
         for source, target in _mounts(words):
             path = resolve(source, ctx).path
-            if path is not None and _holds_stores(path, ctx):
-                held.append((path, target.rstrip("/") or "/"))
-        for path, target in held:
+            if path is not None:
+                mounted.append((path, target.rstrip("/") or "/"))
+        for path, target in mounted:
             for inner in _named(words, target):
                 host = posixpath.normpath(path + inner[len(target):])
                 if is_secret_text(host, ctx):
                     return Verdict.deny(self.id, f"{cmd.program} shows {host} through the "
                                         f"mount {path}:{target}", hint="do not mount it")
+        held = [(path, target) for path, target in mounted if _holds_stores(path, ctx)]
+        moved = _host_line(cmd, mounted)
+        nested = (moved,) if moved is not None else ()
         if held:
             path, target = held[0]
-            return Verdict.ask(self.id, f"{cmd.program} hands a container {path} "
-                               f"(mounted at {target}), which holds credentials")
-        return NO_OPINION
+            return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
+                                  message=f"{cmd.program} hands a container {path} (mounted "
+                                  f"at {target}), which holds credentials")
+        return Verdict.unwrap(*nested) if nested else NO_OPINION

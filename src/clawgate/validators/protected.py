@@ -29,6 +29,7 @@ from clawgate.validators.inertmanifest import (
     running_setting,
 )
 from clawgate.validators.paths import ansi_c_decoded, resolve
+from clawgate.validators.wrapperdist import only_official
 from clawgate.validators.writes import (
     may_write,
     unknown_outputs,
@@ -241,8 +242,8 @@ class ProtectedPathWrite(Validator):
         if found is None:
             return NO_OPINION
         path, why = found
-        if inert_settings(cmd, path):
-            return NO_OPINION  # save-exact=true >> .npmrc: nothing redirected
+        if inert_settings(cmd, path) or only_official(cmd, path):
+            return NO_OPINION  # save-exact=true >> .npmrc, a wrapper on Gradle's own server
         running = running_setting(cmd, path)
         if running is not None:
             return Verdict.deny(self.id, f"saves the setting {running}, which names a program "

@@ -12,6 +12,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.argv import Options, command_start, inner, joined_code, opts
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.globalopts import without_globals
 from clawgate.validators.sshmodes import forge_greeting, ssh_local
 
 _SSH = opts("BbcDEeFIiJLlmOopQRSWw")
@@ -75,12 +76,20 @@ class ContainerCommand(Validator):
         if _HOST_ROOT.search(argv):
             return Verdict.deny(self.id, f"{program} gives a container the host's root or "
                                 "Docker socket", hint="mount only the workspace")
-        target = self._target(cmd, program)
+        target = self._target(without_globals(cmd), program)  # docker -H X run …: the verb
         nested = (target,) if target is not None else ()
         if _PRIVILEGED.search(argv):
             return Verdict.unwrap(*nested, outcome=Outcome.ASK, rule_id=self.id,
                                   message="a privileged container can take over the host")
         return Verdict.unwrap(*nested)
+
+    @staticmethod
+    def container_command(cmd: SimpleCommand) -> SimpleCommand | None:
+        """The command ``docker run|exec …`` (and its kin) runs in the container, or None."""
+        program = cmd.program
+        if program not in _ENGINES:
+            return None
+        return ContainerCommand._target(without_globals(cmd), program)
 
     @staticmethod
     def _target(cmd: SimpleCommand, program: str) -> SimpleCommand | None:

@@ -347,6 +347,19 @@ TABLE: tuple[RunFile, ...] = (
     # package-index settings: judged as the installs they amount to (indexsettings.py)
     _file(r"\.npmrc", _JS_MANAGERS, npmrc_installs),
     _file(r"pip\.conf|pip\.ini", _PIP_LIKE, pipconf_installs),
+    # the program a tool runs in its own place: yarn's release (what yarnPath names), the
+    # Gradle and Maven wrappers' jars and distribution settings, a virtualenv's interpreter
+    # and the settings that name it, a package's executables. Their text is no language read
+    # here; a line that downloads one and then runs its tool runs code unread (fetchedrun.py)
+    _file(r"\.yarn/releases/[\w.-]+\.c?js", {"yarn"}, _unknown, when_written=False),
+    _file(r"gradle/wrapper/gradle-wrapper\.(?:jar|properties)", {"gradlew", "gradle"},
+          _unknown, when_written=False),
+    _file(r"\.mvn/wrapper/maven-wrapper\.(?:jar|properties)", {"mvnw"}, _unknown,
+          when_written=False),
+    _file(r"\.?venv/bin/python[\d.]*|\.?venv/pyvenv\.cfg",
+          _TEST_RUNNERS | _PIP_LIKE | {"python", "python3"}, _unknown, when_written=False),
+    _file(r"node_modules/\.bin/[\w.-]+", _JS_MANAGERS | _JS_TOOLS, _unknown,
+          when_written=False),
     # a shell script, run by the project's task runners (a package script, a recipe, a tox
     # command) and hook managers without being named on the line; run by name it is
     # staged.py's. Written alone it is not judged: a script is often written for elsewhere (a
