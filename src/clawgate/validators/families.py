@@ -83,6 +83,7 @@ from clawgate.validators import (  # noqa: F401
     remoteengine,
     revshells,
     runnerfiles,
+    runnerpipes,
     scriptfiles,
     secretargs,
     secrets,
