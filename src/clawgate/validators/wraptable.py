@@ -105,6 +105,8 @@ PLAIN: dict[str, Wrap] = {
     "caffeinate": _w("tw"), "xvfb-run": _w("nsfep", "server-num server-args error-file auth-file"),
     "faketime": _w("", "", skip=1), "envdir": _w("", "", skip=1),
     "cgexec": _w("g"),
+    # macOS arch: the rest of argv run as the architecture named (-arm64, -x86_64, -arch NAME)
+    "arch": _w("de", "arch", dash="arch"),
     "prlimit": _w("p", "pid"), "trickle": _w("dulwtn"), "ifne": _w(), "busybox": _w(),
     "toybox": _w(), "exec": _w("a"), "builtin": _w(), "coproc": _w(), "firejail": _w(
         "", "", bare_shell=True), "mpirun": _MPI, "mpiexec": _MPI,
