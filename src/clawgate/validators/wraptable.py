@@ -263,6 +263,9 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("micromamba", "run"): _w("np", "name prefix cwd"),
     ("pixi", "run"): _w("e", "manifest-path environment auth-file pypi-keyring-provider "
                         "concurrent-solves concurrent-downloads"),
+    # pixi exec [opts] CMD…: CMD in a temporary environment of the packages given (--with)
+    ("pixi", "exec"): _w("swcp", "spec with channel platform auth-file pypi-keyring-provider "
+                         "concurrent-solves concurrent-downloads"),
     ("direnv", "exec"): _w("", "", skip=1), ("mise", "exec"): _MISE, ("mise", "x"): _MISE,
     ("asdf", "exec"): _w(), ("rbenv", "exec"): _w(), ("pyenv", "exec"): _w(),
     ("fnm", "exec"): _w("", "using"), ("opam", "exec"): _w(), ("xdotool", "exec"): _w(),
