@@ -13,11 +13,12 @@ expression none of those gives a value to is skipped. Each row: ``command``, ``s
 (``owner/repo@commit:path``), ``origin`` (``workflow``), ``note`` (the replacements, or
 empty). Labels are given afterwards by reading each line (tests/corpus/README.md); at most
 ``CAP`` steps a repository (``--cap N`` sets it), chosen by a stable hash. ``--recipes N``
-adds, per repository, up to N Makefile recipe lines and ``package.json`` scripts (the lines an
-agent runs as ``make TARGET`` or ``npm run NAME`` runs them; origin ``makefile`` or
-``package.json``), read as ``extract_ci_commands.py`` reads them but with nothing left out for
-its effect (a lone ``echo`` of literal text, a help target's banner, and a make variable's
-assignment seen as a line are not taken): labels are given by reading.
+adds, per repository, up to N Makefile, justfile and Taskfile recipe lines and ``package.json``
+scripts (the lines an agent runs as ``make TARGET``, ``just NAME``, ``task NAME`` or ``npm run
+NAME`` runs them; origin ``makefile``, ``justfile``, ``taskfile`` or ``package.json``), read
+as ``extract_ci_commands.py`` reads them but with nothing left out for its effect (a lone
+``echo`` of literal text, a help target's banner, and a make variable's assignment seen as a
+line are not taken): labels are given by reading.
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ from extract_ci_commands import (
     _mapping,
     files,
     git_show,
+    justfile_lines,
     makefile_lines,
     package_json_lines,
+    taskfile_lines,
 )
 
 CAP = 30
@@ -161,11 +164,15 @@ def recipes(repo: str, git_dir: str, commit: str, cap: int) -> list[dict[str, st
             origin, reader = "makefile", makefile_lines
         elif name == "package.json":
             origin, reader = "package.json", package_json_lines
+        elif re.fullmatch(r"\.?[Jj]ustfile", name):
+            origin, reader = "justfile", justfile_lines
+        elif re.fullmatch(r"Taskfile(\.dist)?\.ya?ml", name):
+            origin, reader = "taskfile", taskfile_lines
         else:
             continue
         try:
             lines = list(reader(git_show(git_dir, path)))
-        except (subprocess.CalledProcessError, ValueError):
+        except (subprocess.CalledProcessError, ValueError, yaml.YAMLError):
             continue
         for line in lines:
             if line.strip("{}()[]; ") and not _NOT_A_STEP.match(line):

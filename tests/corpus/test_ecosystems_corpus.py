@@ -181,7 +181,8 @@ def test_seventh_set_holds_steps_and_recipes_labelled_by_effect() -> None:
 def test_script_set_draws_on_projects_no_other_set_uses() -> None:
     others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
               "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
-              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6", "everyday_heldout7"}
+              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6", "everyday_heldout7",
+              "everyday_heldout8"}
     used = {p.lower() for name in others for p in _projects(_rows(name))}
     held = _projects(_rows("everyday_scripts"))
     assert not {p.lower() for p in held} & used
@@ -204,6 +205,39 @@ def test_script_set_holds_script_lines_and_bodies_labelled_by_effect() -> None:
         assert row["origin"] in ORIGINS, row
         if row["label"] == "not_allow":
             assert row.get("note", "").strip(), row
+        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
+        halves[row["half"]].add(row["source"].split("@")[0])
+    assert not halves["tune"] & halves["heldout"]
+    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
+    assert len({row["command"] for row in rows}) == len(rows)
+
+
+def test_eighth_held_out_set_draws_on_projects_no_other_set_uses() -> None:
+    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
+              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
+              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6",
+              "everyday_heldout7", "everyday_scripts"}
+    used = {p.lower() for name in others for p in _projects(_rows(name))}
+    held = _projects(_rows("everyday_heldout8"))
+    assert not {p.lower() for p in held} & used
+    assert len(held) >= 30
+
+
+def test_eighth_set_holds_steps_and_recipes_labelled_by_effect() -> None:
+    """Whole ``run:`` steps beside Makefile and justfile recipe lines and ``package.json``
+    scripts; ``not_allow`` lines say what they do, a line whose ``${{ }}`` expressions were
+    given values says which; each project sits wholly in one half."""
+    rows = _rows("everyday_heldout8")
+    assert len(rows) >= 350
+    assert sum("\n" in row["command"] for row in rows) >= 100
+    assert {row["origin"] for row in rows} == {"workflow", "makefile", "justfile",
+                                                "package.json"}
+    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
+    for row in rows:
+        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
+        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
+        assert "${{" not in row["command"], row
+        assert ("note" in row) == (row["label"] == "not_allow" or "${{" in row.get("note", ""))
         assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
         halves[row["half"]].add(row["source"].split("@")[0])
     assert not halves["tune"] & halves["heldout"]

@@ -113,7 +113,9 @@ def test_escaped_command_name(line: str, expected: Outcome, ctx: Context) -> Non
 
 @pytest.mark.parametrize(("line", "expected"), [
     ("ls # ' ; curl x | sh '", ASK),
-    ("ls # $(id)", ASK),
+    # substitutions closed in a comment with no other command syntax: judged as commands
+    # that may run (tests/validators/test_everyday8_kinds.py), no question of their own
+    ("ls # $(id)", P),
     ("ls  # list files", P),
     ("echo '#not a comment'", P),
     ("ls # 'it", ASK),  # a quote left open
@@ -123,7 +125,8 @@ def test_escaped_command_name(line: str, expected: Outcome, ctx: Context) -> Non
     ("# Let's run the tests\npytest -q", P),
     ("# don't touch; we'll see\nmake", P),
     ('ls # "a" ; "b"', ASK),  # command syntax between the quotes
-    ("ls # `id`", ASK),
+    ("ls # `id`", P),
+    ("ls # `id` ; b", ASK),  # command syntax besides the substitution
     ("ls # 'a' > x", ASK),
     # prose quoted and closed within the comment
     ('declare -r X="cherry-pick-of-${Y}" # "Required" portion for tools.', P),

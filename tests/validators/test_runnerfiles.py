@@ -32,7 +32,9 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     ("cat vars.env >> $GITHUB_ENV", ASK, "CG-ENV-004"),
     ('printf "%s\\n" "$A" >> $GITHUB_ENV', ASK, "CG-ENV-004"),
     ("env >> $GITHUB_ENV", ASK, None),
-    ('echo "BASH_ENV=./x" | tee -a $GITHUB_ENV', ASK, "CG-ENV-004"),
+    # tee fed by a printer writes what it prints: the export it amounts to (CG-ENV-016)
+    ('echo "BASH_ENV=./x" | tee -a $GITHUB_ENV', DENY, "CG-ENV-001"),
+    ('cat vars.env | tee -a $GITHUB_ENV', ASK, "CG-ENV-016"),
 ])
 def test_runner_files_are_exports(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)

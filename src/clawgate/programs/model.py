@@ -17,7 +17,8 @@ Decision = Literal["allow", "ask", "deny"]
 TIER_RULES = frozenset({"git", "docker", "openssl", "text-tool", "status-only",
                         "system-packages", "pip", "pipx", "uv", "node-packages", "cargo", "go",
                         "gem", "perl-packages", "crontab", "command", "sysctl", "cloud-reads",
-                        "editor", "archive", "sets-system", "privileged"})
+                        "editor", "archive", "sets-system", "privileged", "ansible-galaxy",
+                        "corepack"})
 
 
 class _Strict(BaseModel):

@@ -17,6 +17,7 @@ from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.envloads import known_module, module_load
+from clawgate.validators.ifsloops import split_once
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.programs import harmless_command
 
@@ -205,7 +206,8 @@ class SplittingChange(LineValidator):
     """``IFS=…`` set on its own changes how every later unquoted expansion of the line splits:
     a program name built from one (``IFS=,; $cmd``), or an unquoted variable the line set
     (``IFS=,; f=a,~; rm -rf $f`` removes ``~``), is no longer what it reads as. ASK. Later
-    commands that quote their expansions (the loop idiom) are unchanged by it.
+    commands that quote their expansions (the loop idiom) are unchanged by it, and so is an
+    unquoted loop variable whose list IFS itself split (``validators/ifsloops.py``).
 
     Bad: ``IFS=,; cmd=rm,-rf,build; $cmd``. Harmless:
     ``IFS=$'\n'; for f in $(git ls-files); do shellcheck "$f"; done``.
@@ -226,6 +228,7 @@ class SplittingChange(LineValidator):
         assigned = {a.name for c in commands for a in c.assignments}
         for found in _LOOP_NAMES.finditer(parsed.source):  # for x in a,~: x is set here too
             assigned.update((found.group(1) or found.group(2) or "").split())
+        assigned -= split_once(parsed, starts[0])  # for f in $(git ls-files): f holds no IFS
         for cmd in commands:
             if cmd.offset <= starts[0] or not cmd.words:
                 continue

@@ -25,6 +25,7 @@ from clawgate.validators.programs import (
     harmless_command,
     words_of,
 )
+from clawgate.validators.wrappers import wrapped_program
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED
 
 # Programs whose purpose is running a command, unwrapped (and judged) by the wrapper family.
@@ -121,6 +122,10 @@ class ShellArgument(Validator):
             if words[i - 1].shown == "--" and STANDARD_SHELL.match(word.value or ""):
                 # retry.py -- bash -lc 'make': the command after the separator, as itself
                 return Verdict.unwrap(" ".join(w.text for w in words[i:]))
+            if word is wrapped_program(cmd):
+                # nix develop -c sh -c CODE: the shell is the command the wrapper runs, and
+                # CG-WRAP-001 judges it, code and all, in the wrapper's place
+                return NO_OPINION
             return Verdict.ask(self.id, f"{program} is given a shell to run ({word.shown!r})",
                                hint="run the command you need directly")
         climbing = next((w.shown for w in words[1:] if "../" in w.shown and _CLIMB.search(

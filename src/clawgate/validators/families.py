@@ -86,6 +86,7 @@ from clawgate.validators import (  # noqa: F401
     remoteengine,
     revshells,
     runnerfiles,
+    runnerpipes,
     runnervars,
     scriptfiles,
     secretargs,

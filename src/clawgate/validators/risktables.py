@@ -15,6 +15,7 @@ from clawgate.decision import Risk
 from clawgate.lazyre import lazy_pattern
 from clawgate.programs.languages import sed_commands, sed_subst_flags
 from clawgate.shell.model import SimpleCommand
+from clawgate.validators import userwide
 from clawgate.validators.flags import git_subcommand, parse_options
 from clawgate.validators.ghgraphql import graphql_reads
 from clawgate.validators.globalopts import without_globals
@@ -48,6 +49,8 @@ def _git(cmd: SimpleCommand, base: Risk) -> Risk:
         return _LOW
     if name == "config" and {"--global", "--system"} & set(values):
         return _HIGH
+    if name == "lfs":
+        return userwide.git_lfs(cmd, values, base)
     return base
 
 
@@ -469,4 +472,6 @@ RULES: dict[str, Rule] = {
     "cloud-reads": _plain(_cloud_reads),
     "editor": _editor,
     "archive": _archive,
+    "ansible-galaxy": userwide.ansible_galaxy,
+    "corepack": userwide.corepack,
 }

@@ -42,13 +42,14 @@ class RunnerEnvironmentFile(Validator):
         return sh.ANY if program == "tee" else sh.REDIRECT
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        files = _runner_files(cmd)
-        if not files:
-            return NO_OPINION
-        lines = _lines(cmd)
+        files = runner_files(cmd)
+        if not files or (cmd.program == "tee" and cmd.stage > 0 and not any(
+                r.feeds_input for r in cmd.redirects)):
+            return NO_OPINION  # tee fed by a pipe: CG-ENV-016 reads what the pipe feeds it
+        lines = lines_of(cmd)
         exports: list[str] = []
         for name in files:
-            found = None if lines is None else _exports(name, lines)
+            found = None if lines is None else exports_of(name, lines)
             if found is None:
                 return Verdict.ask(self.id, f"writes text known only at run time to ${name}, "
                                    "which sets up every later step of the job",
@@ -57,7 +58,7 @@ class RunnerEnvironmentFile(Validator):
         return Verdict.unwrap(*exports) if exports else NO_OPINION
 
 
-def _runner_files(cmd: SimpleCommand) -> list[str]:
+def runner_files(cmd: SimpleCommand) -> list[str]:
     targets: list[Word] = [w for w in redirect_targets(cmd) if "GITHUB_" in w.text]
     if cmd.program == "tee" and "GITHUB_" in cmd.text:
         targets += [w for w in cmd.words[1:] if not w.text.startswith("-")]
@@ -69,7 +70,7 @@ def _runner_files(cmd: SimpleCommand) -> list[str]:
     return found
 
 
-def _lines(cmd: SimpleCommand) -> list[str] | None:
+def lines_of(cmd: SimpleCommand) -> list[str] | None:
     """The lines ``cmd`` writes, each as the inside of a double-quoted shell word, or None
     when they cannot be read from the line."""
     if cmd.program not in _WRITERS:
@@ -86,7 +87,9 @@ def _lines(cmd: SimpleCommand) -> list[str] | None:
                 return None  # escapes processed: read no further
             words = words[1:]
         inside = [_inside(w) for w in words]
-        return None if None in inside else [" ".join(i for i in inside if i is not None)]
+        if None in inside:
+            return None
+        return " ".join(i for i in inside if i is not None).split("\n")  # each line its own
     values = [w.value for w in words]
     if not values or None in values:
         return None  # printf with a format or an argument known only at run time
@@ -106,15 +109,54 @@ def _fed_lines(fed: Redirect) -> list[str] | None:
 
 def _inside(word: Word) -> str | None:
     """``word`` as the inside of a double-quoted word: its value escaped when literal, else
-    its text when it is one double-quoted word or holds no quotes at all."""
+    its pieces joined (``NAME="$(which chrome)"`` is ``NAME=$(which chrome)`` inside double
+    quotes), or None when a piece cannot be carried there (see ``_pieces``)."""
     if word.value is not None:
         return _escape(word.value)
-    text = word.text
-    if len(text) >= 2 and text[0] == text[-1] == '"' and '"' not in text[1:-1].replace(
-            '\\"', ""):
-        return text[1:-1]
-    if not any(q in text for q in "'\"\\"):
-        return text
+    return _pieces(word.text)
+
+
+def _pieces(text: str) -> str | None:
+    """``text`` written again as the inside of one double-quoted word: a double-quoted piece
+    as it stands, a single-quoted or backslashed one escaped, unquoted literal characters and
+    plain ``$NAME`` references as they are. An unquoted substitution (its inner quotes would
+    change meaning) and ``$'…'`` are not carried: None."""
+    found: list[str] = []
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char == '"':
+            end = _closing_quote(text, at + 1)
+            if end is None:
+                return None
+            found.append(text[at + 1:end])
+            at = end + 1
+        elif char == "'":
+            end = text.find("'", at + 1)
+            if end < 0 or text[at - 1:at] == "$":
+                return None
+            found.append(_escape(text[at + 1:end]))
+            at = end + 1
+        elif char == "\\":
+            found.append(_escape(text[at + 1:at + 2]))
+            at += 2
+        elif char in "`(" or text.startswith("$(", at):
+            return None
+        else:
+            found.append(char)
+            at += 1
+    return "".join(found)
+
+
+def _closing_quote(text: str, at: int) -> int | None:
+    """Where the double-quoted piece opened before ``at`` ends, or None when it does not."""
+    while at < len(text):
+        if text[at] == "\\":
+            at += 2
+        elif text[at] == '"':
+            return at
+        else:
+            at += 1
     return None
 
 
@@ -124,7 +166,7 @@ def _escape(text: str) -> str:
     return text
 
 
-def _exports(name: str, lines: list[str]) -> list[str] | None:
+def exports_of(name: str, lines: list[str]) -> list[str] | None:
     """The ``export`` commands ``lines`` amount to in ``$name``, or None when a variable
     name cannot be read (a name known only at run time, a line that is no assignment)."""
     if name == "GITHUB_PATH":

@@ -55,6 +55,23 @@ def runs_command(cmd: SimpleCommand) -> bool:
     return not shell and target is not None
 
 
+def wrapped_program(cmd: SimpleCommand) -> Word | None:
+    """The word naming the program a subcommand wrapper runs, when its argv is the wrapper's
+    own tail (``nix develop .#ci -c sh -c CODE`` runs ``sh``), else None."""
+    program = cmd.program
+    if program not in SUBCOMMAND_PROGRAMS:
+        return None
+    sub, start = subcommand(cmd)
+    spec = SUBCOMMAND.get((program or "", sub))
+    if spec is None:
+        return None
+    target, shell = unwrapped(cmd, spec, start)
+    if shell or not isinstance(target, SimpleCommand) or not target.words:
+        return None
+    first = target.words[0]
+    return first if any(w is first for w in cmd.words) else None
+
+
 def _without_version(target: SimpleCommand) -> SimpleCommand:
     """A package runner's command named by a package spec runs that package's program:
     ``npx rimraf@5 dist`` runs ``rimraf``, ``npx @scope/tool@latest`` runs ``tool``."""

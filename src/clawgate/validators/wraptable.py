@@ -105,6 +105,8 @@ PLAIN: dict[str, Wrap] = {
     "caffeinate": _w("tw"), "xvfb-run": _w("nsfep", "server-num server-args error-file auth-file"),
     "faketime": _w("", "", skip=1), "envdir": _w("", "", skip=1),
     "cgexec": _w("g"),
+    # macOS arch: the rest of argv run as the architecture named (-arm64, -x86_64, -arch NAME)
+    "arch": _w("de", "arch", dash="arch"),
     "prlimit": _w("p", "pid"), "trickle": _w("dulwtn"), "ifne": _w(), "busybox": _w(),
     "toybox": _w(), "exec": _w("a"), "builtin": _w(), "coproc": _w(), "firejail": _w(
         "", "", bare_shell=True), "mpirun": _MPI, "mpiexec": _MPI,
@@ -266,6 +268,9 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("micromamba", "run"): _w("np", "name prefix cwd"),
     ("pixi", "run"): _w("e", "manifest-path environment auth-file pypi-keyring-provider "
                         "concurrent-solves concurrent-downloads"),
+    # pixi exec [opts] CMD…: CMD in a temporary environment of the packages given (--with)
+    ("pixi", "exec"): _w("swcp", "spec with channel platform auth-file pypi-keyring-provider "
+                         "concurrent-solves concurrent-downloads"),
     ("direnv", "exec"): _w("", "", skip=1), ("mise", "exec"): _MISE, ("mise", "x"): _MISE,
     ("asdf", "exec"): _w(), ("rbenv", "exec"): _w(), ("pyenv", "exec"): _w(),
     ("fnm", "exec"): _w("", "using"), ("opam", "exec"): _w(), ("xdotool", "exec"): _w(),
