@@ -1,4 +1,4 @@
-"""Red team, kinds of the eighth attack set's tuned reports as mechanisms: a privileged daemon
+"""Kinds of the eighth attack set's tuned reports as mechanisms: a privileged daemon
 reached by its client through global options or a mount (every path under a mount's target is
 the host's), container secrets, D-Bus calls to services that run programs, files that choose
 the program an ordinary command runs next, and text typed into another terminal. Each kind has
