@@ -1,7 +1,7 @@
 """First-sight decision latency of several source trees, measured in turn on the same machine.
 
     python bench/bench_firstsight.py [--runs N] [--rounds N] [--peer FILE[:FUNC]] [--callgrind]
-                                     [--slowest N] [--match REGEX] SRC [SRC ...]
+                                     [--slowest N] [--parts] [--match REGEX] SRC [SRC ...]
 
 Each SRC is a ``src`` directory (this checkout's, or an older commit's unpacked with
 ``git archive COMMIT | tar -x -C /tmp/base``). The trees take turns, ``--runs`` times, each run
@@ -31,6 +31,11 @@ the process over ``--rounds`` rounds: a loaded machine disturbs it least) and, f
 that time goes: the parse, the same-line resolution, the policy step and each validator, the
 eight costliest (one more decision, timed part by part; the parts' timers add a little).
 
+``--parts``: instead, where the time of the median band (lines ranked 40-60 %) and of the
+slowest 2 % goes, part by part: parse, same-line constants, context, validators and their
+dispatch, risk tier, policy step, combination, the engine's own steps
+(``firstsight_parts.py``).
+
 ``--match REGEX``: only the lines of the set that the pattern finds (``re.search``), e.g. the
 here-document, function-definition, ``jjs``/``tclsh`` and ``sleep(5)`` lines that set the p99
 (``--match '<<|\\(\\) \\{|^(jjs|tclsh)\\b|sleep\\(5\\)'``: 44 lines), to count or list them apart.
@@ -55,6 +60,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import FILES, load, require_corpus
+from firstsight_parts import parts as parts_of
 
 _CHILD = r"""
 import contextlib, importlib.util, json, sys, time
@@ -235,6 +241,8 @@ def main() -> None:
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--slowest", type=int, default=0, metavar="N",
                         help="the N slowest lines with no shadow run, and where their time goes")
+    parser.add_argument("--parts", action="store_true",
+                        help="where the time of a median and of a p99 line goes, part by part")
     parser.add_argument("--peer", default="", metavar="FILE[:FUNC]",
                         help="time another checker's function in the same processes")
     parser.add_argument("--match", default="", metavar="REGEX",
@@ -250,6 +258,10 @@ def main() -> None:
     if args.slowest:
         for src in args.sources:
             print("\n".join(slowest(src, commands, args.rounds, args.slowest)), flush=True)
+        return
+    if args.parts:
+        for src in args.sources:
+            print("\n".join(parts_of(src, commands, args.rounds)), flush=True)
         return
     if args.callgrind:
         for src in args.sources:

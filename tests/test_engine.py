@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,20 @@ def test_the_cd_first_look_is_the_word_search(line: str) -> None:
     from clawgate.engine import _MAY_MOVE, _may_move
 
     assert _may_move(line) is (_MAY_MOVE.search(line) is not None)
+
+
+@pytest.mark.parametrize("replaced", [False, True])
+def test_a_contexts_environment_is_read_as_set_now(
+        replaced: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Read from os.environ's encoded mapping, or through os.environ.get where it was replaced
+    from clawgate.engine import _CONTEXT_ENV, _environment
+
+    monkeypatch.setenv("CDPATH", "/srv")
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    if replaced:
+        monkeypatch.setattr(os, "environ", dict(os.environ))
+    found = _environment()
+    assert found[_CONTEXT_ENV.index("XDG_STATE_HOME")] is None
+    decoded = [v.decode() if isinstance(v, bytes) else v for v in found]
+    assert decoded == [os.environ.get(name) for name in _CONTEXT_ENV]
+    assert decoded[0] == "/srv"

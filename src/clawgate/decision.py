@@ -138,6 +138,9 @@ class MayRun(str):
 
 
 _PASSTHROUGH = Verdict(Outcome.PASSTHROUGH)
+# Members as module names for the hot paths: a member read off its class goes through
+# ``EnumType``, whose ``__getattr__`` keeps attribute reads of the class off the fast path.
+_NONE, _ALLOW = Outcome.PASSTHROUGH, Outcome.ALLOW
 # The same verdict as a name: a validator on the hot path returns it without a call
 # (``Verdict.passthrough()`` costs a method lookup and a call, ~60 times a decision).
 NO_OPINION = _PASSTHROUGH
@@ -166,7 +169,7 @@ class Decision:
 
     @property
     def allowed(self) -> bool:
-        return self.outcome is Outcome.ALLOW
+        return self.outcome is _ALLOW
 
     def as_dict(self) -> dict[str, object]:
         """The stable JSON shape of ``policy check --json``."""
@@ -181,4 +184,4 @@ class Decision:
 
 def strictest(verdicts: Iterable[Verdict]) -> Outcome:
     """The strictest outcome among verdicts, PASSTHROUGH when none has an opinion."""
-    return max((v.outcome for v in verdicts), default=Outcome.PASSTHROUGH)
+    return max((v.outcome for v in verdicts), default=_NONE)

@@ -51,6 +51,12 @@ if TYPE_CHECKING:
     from clawgate.shadowing import SecondOpinion
     from clawgate.shell.shadow import Shadow
 
+# Outcomes and risks as module names, for the steps every decision takes: a member read off
+# its class (``Outcome.ALLOW``) goes through ``EnumType``, whose ``__getattr__`` keeps every
+# attribute read of the class off the interpreter's fast path (~4x a module name's).
+_PASSTHROUGH, _ALLOW, _ASK, _DENY = (Outcome.PASSTHROUGH, Outcome.ALLOW, Outcome.ASK,
+                                     Outcome.DENY)
+_LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
 MAX_NESTING = 8  # unwrappings (sudo, bash -c, eval ...) followed before giving up
 CRASH_ID = "CG-ENGINE-001"
 NESTING_ID = "CG-ENGINE-002"
@@ -74,7 +80,7 @@ class _Run:
     reading: bool = False  # a stand-in reading of the line (shell/standins.py): none of its own
 
     def add(self, verdict: Verdict, about: str) -> None:
-        if verdict.outcome is Outcome.PASSTHROUGH:
+        if verdict.outcome is _PASSTHROUGH:
             return
         if verdict.reasons:  # a verdict without reasons names no command
             verdict = verdict.about(about)
@@ -86,10 +92,10 @@ class _Run:
     def add_denials(self, other: _Run) -> None:
         """The DENY verdicts ``other`` collected (with a misreading, which is one)."""
         for verdict in other.verdicts:
-            if verdict.outcome is Outcome.DENY or verdict.misparsing:
+            if verdict.outcome is _DENY or verdict.misparsing:
                 self.verdicts.append(verdict)
                 self.misparsing = self.misparsing or verdict.misparsing
-        self.trace.extend(t for t in other.trace if t.outcome is Outcome.DENY)
+        self.trace.extend(t for t in other.trace if t.outcome is _DENY)
 
 
 def _of_kind(validators: Sequence[AnyValidator], kind: type) -> list[Any]:
@@ -153,7 +159,8 @@ class Engine:
         self._cache: OrderedDict[_CacheKey, tuple[Decision, Facts | None]] = OrderedDict()
         self._cache_size = cache_size
         self._bounds = (max_steps, max_cpu_seconds)
-        self._contexts: dict[tuple[str | None, ...], tuple[Context, Facts | None]] = {}
+        # by the cwd, the process cwd and the environment placing the context (``_environment``)
+        self._contexts: dict[tuple[object, ...], tuple[Context, Facts | None]] = {}
         self._shadow = shadow
         self._shadow_cache_size = shadow_cache_size
         self._second: SecondOpinion | None = None  # made at the first line that needs it
@@ -208,10 +215,10 @@ class Engine:
         normalisation costs more than a whole plain-word check."""
         # A relative cwd or workspace is read from the process's working directory of the
         # moment, which is then part of the key
-        relative = not (cwd and os.path.isabs(cwd)) or not os.path.isabs(
-            self.settings.workspace or "/")
+        relative = not (cwd and cwd.startswith("/")) or not (
+            self.settings.workspace or "/").startswith("/")
         base = _process_cwd() if relative else ""
-        key = (cwd, base, os.environ.get("CDPATH"), *map(os.environ.get, _STATE_ENV))
+        key = (cwd, base, *_environment())
         found = self._contexts.get(key)
         if found is not None and (found[1] is None or holds(found[1])):
             return found[0]
@@ -238,7 +245,7 @@ class Engine:
             with bounded(Budget(*self._bounds)):
                 self._check_line(command, ctx, run, depth=0)
             if self.settings.shadow and not run.misparsing and (
-                    strictest(run.verdicts) is Outcome.ASK):  # DENY cannot get stricter
+                    strictest(run.verdicts) is _ASK):  # DENY cannot get stricter
                 self._second_opinion(command, ctx, run)
         except OverBudget as over:  # fail closed: a check that would run on is refused
             run.add(Verdict.deny(BOUND_ID, f"checking the line took {over.what}; failing closed",
@@ -253,7 +260,7 @@ class Engine:
         """What bash runs for a line that hides it, judged as if written out."""
         from clawgate.shadowtriggers import hides_what_it_runs
 
-        if not hides_what_it_runs((r for v in run.verdicts for r in v.reasons), Outcome.ASK):
+        if not hides_what_it_runs((r for v in run.verdicts for r in v.reasons), _ASK):
             return
         if self._second is None:
             from clawgate.shadowing import SecondOpinion
@@ -310,7 +317,7 @@ class Engine:
         moved = _moved(parsed, ctx) if _may_move(line) else None
         for index in range(len(parsed.commands)) if not later else (
                 *(i for i in range(len(parsed.commands)) if i not in later), *sorted(later)):
-            if index == first and not run.misparsing and strictest(run.verdicts) <= Outcome.ALLOW:
+            if index == first and not run.misparsing and strictest(run.verdicts) <= _ALLOW:
                 exact |= self._stand_ins(parsed, ctx, run, readings)
             for where in moved.get(index, (ctx,)) if moved else (ctx,):
                 self._check_command(parsed.commands[index], where, run, depth,
@@ -342,7 +349,7 @@ class Engine:
                                          *zip(programs, readings, strict=True)):
                     judged = _Run(reading=True)
                     self._check_line(reading, ctx, judged, depth=0)
-                    if judged.misparsing or (strictest(judged.verdicts) > Outcome.ALLOW and
+                    if judged.misparsing or (strictest(judged.verdicts) > _ALLOW and
                                              not stand_in_asks(program, reading, judged.verdicts,
                                                                ctx, len(parsed.commands))):
                         return frozenset()
@@ -350,7 +357,7 @@ class Engine:
             return frozenset()
         for index in sorted(indexes):
             run.trace.append(TraceEntry(parsed.commands[index].text, "CG-INJ-001",
-                                        Outcome.PASSTHROUGH, "gives way: the line is ALLOW "
+                                        _PASSTHROUGH, "gives way: the line is ALLOW "
                                         f"with any of {len(readings)} stand-in programs"))
         return indexes
 
@@ -457,12 +464,12 @@ class Engine:
     def _with_policy(self, cmd: SimpleCommand, verdicts: list[Verdict], run: _Run,
                      exact: bool = False, nested: bool = False) -> list[Verdict]:
         """Validator verdicts, the policy's rule and the autonomy verdict, as they combine."""
-        risk = Risk.LOW if exact else risk_of(cmd, nested)
+        risk = _LOW if exact else risk_of(cmd, nested)
         for verdict in verdicts:
             if verdict.risk is not None and verdict.risk > risk:
                 risk = verdict.risk
         run.risk = max(run.risk, risk)
-        run.trace.append(TraceEntry(cmd.text, "risk", Outcome.PASSTHROUGH, _RISK_NOTES[risk]))
+        run.trace.append(TraceEntry(cmd.text, "risk", _PASSTHROUGH, _RISK_NOTES[risk]))
         settings = self.settings
         rule, lifts_ask = settings.rules.evaluate(cmd)
         autonomies = self._autonomies
@@ -471,19 +478,19 @@ class Engine:
         autonomy = autonomies[1][risk]
         if settings.unsafe:
             verdicts = [v for v in verdicts if not _destructive_ask(v)]
-        if rule.outcome is Outcome.ALLOW and strictest(verdicts) is not Outcome.DENY:
+        if rule.outcome is _ALLOW and strictest(verdicts) is not _DENY:
             if lifts_ask:
-                verdicts = [v for v in verdicts if v.outcome is not Outcome.ASK]
-            if autonomy.outcome is Outcome.ASK:
+                verdicts = [v for v in verdicts if v.outcome is not _ASK]
+            if autonomy.outcome is _ASK:
                 autonomy = Verdict.passthrough()
         return [*verdicts, rule, autonomy]
 
     def _combine(self, command: str, run: _Run) -> Decision:
-        outcome = max((v.outcome for v in run.verdicts), default=Outcome.ALLOW)
-        if outcome is Outcome.PASSTHROUGH:
-            outcome = Outcome.ALLOW
+        outcome = max((v.outcome for v in run.verdicts), default=_ALLOW)
+        if outcome is _PASSTHROUGH:
+            outcome = _ALLOW
         if run.misparsing:
-            outcome = Outcome.DENY
+            outcome = _DENY
         reasons = _dedupe(r for v in run.verdicts if v.outcome is outcome for r in v.reasons)
         trace = (*run.trace, TraceEntry(command, "final", outcome, "strictest outcome wins"))
         return Decision(command, outcome, run.risk, reasons, run.misparsing, trace)
@@ -496,18 +503,18 @@ def _autonomy(s: EngineSettings, risk: Risk) -> Verdict:
     """The autonomy verdict for ``risk`` under the settings (verdicts are immutable: the
     policy step makes the three once per settings, and hands them out again)."""
     if s.autonomy is Autonomy.READONLY:
-        if risk is Risk.LOW:
+        if risk is _LOW:
             return _ALLOWED[risk]
         return Verdict.deny(AUTONOMY_ID, f"{risk.label}-risk command under read-only autonomy",
                             hint="this agent may only read")
-    if risk is Risk.HIGH:
+    if risk is _HIGH:
         if s.autonomy is Autonomy.FULL and not s.block_high_risk_commands:
             return _ALLOWED[risk]
         if s.block_high_risk_commands:
             return Verdict.deny(AUTONOMY_ID, "high-risk commands are blocked by the policy")
         return Verdict.ask(AUTONOMY_ID, "high-risk command (network or outside the "
                            "workspace) needs approval under supervised autonomy")
-    if risk is Risk.MEDIUM and s.require_approval_for_medium_risk and (
+    if risk is _MEDIUM and s.require_approval_for_medium_risk and (
             s.autonomy is Autonomy.SUPERVISED):
         return Verdict.ask(AUTONOMY_ID, "the policy requires approval for medium-risk "
                            "commands")
@@ -558,6 +565,21 @@ _CacheKey = tuple[str, str, str, str, tuple[str, ...], tuple[tuple[str, str], ..
                   tuple[str, ...], bool]
 # What the home and the state directories are read from (statedir.state_root).
 _STATE_ENV = ("HOME", "CLAWGATE_STATE_HOME", "XDG_STATE_HOME", "CLAWGATE_STATE_DIR")
+# The variables a context depends on (CDPATH first), as os.environ's encoded mapping holds them
+_CONTEXT_ENV = ("CDPATH", *_STATE_ENV)
+_CONTEXT_ENV_KEYS = tuple(os.fsencode(name) for name in _CONTEXT_ENV)
+
+
+def _environment() -> tuple[object, ...]:
+    """The values of ``_CONTEXT_ENV`` as set now, for a context's key (None where unset).
+    Read from the encoded mapping ``os.environ`` keeps and every change through it updates
+    (CPython's ``_data``): ``os.environ.get`` of an unset name raises and catches two
+    exceptions inside (~1.4 µs), and every decision reads these five names. Where there is no
+    such mapping (``os.environ`` replaced), through ``os.environ.get``."""
+    data = getattr(os.environ, "_data", None)
+    if type(data) is dict:
+        return tuple(map(data.get, _CONTEXT_ENV_KEYS))
+    return tuple(map(os.environ.get, _CONTEXT_ENV))
 
 
 def _placing_state() -> tuple[tuple[str, str], ...]:
@@ -593,7 +615,7 @@ def _process_cwd() -> str:
 def _judged_deny(verdict: Verdict) -> bool:
     """A DENY a validator gave about what a command does, not one of the machinery's own
     (nesting too deep, a crash, a length): those say nothing of text set aside."""
-    return verdict.outcome is Outcome.DENY and any(
+    return verdict.outcome is _DENY and any(
         not r.rule_id.startswith("CG-ENGINE-") for r in verdict.reasons)
 
 
@@ -604,13 +626,13 @@ def _failed(validator: AnyValidator, exc: Exception) -> Verdict:
 
 def _destructive_ask(verdict: Verdict) -> bool:
     """ASKs of the destructive-command family, which ``permissions.unsafe`` lifts."""
-    return verdict.outcome is Outcome.ASK and all(
+    return verdict.outcome is _ASK and all(
         r.rule_id.startswith(DESTRUCTIVE_PREFIX) for r in verdict.reasons)
 
 
 def _run_time_ask(verdict: Verdict) -> bool:
     """An ASK only because a value is not known before run time."""
-    return verdict.outcome is Outcome.ASK and bool(verdict.reasons) and all(
+    return verdict.outcome is _ASK and bool(verdict.reasons) and all(
         r.rule_id in RUN_TIME_IDS for r in verdict.reasons)
 
 

@@ -25,6 +25,9 @@ from clawgate.validators.writes import may_write, write_targets
 
 _LOOPBACK = lazy_pattern(r"^(\w+://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
 _NAME_FROM_HOME = lazy_pattern(r"^(\$HOME|\$\{HOME\}|~)/[\w./-]+$")
+# The tiers as module names: a member read off its class (``Risk.LOW``) goes through
+# ``EnumType``, whose ``__getattr__`` keeps attribute reads of the class off the fast path.
+_LOW, _MEDIUM, _HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH
 _TIERS = {"low": Risk.LOW, "medium": Risk.MEDIUM, "high": Risk.HIGH, "network": Risk.HIGH}
 # (A bare ``version`` operand is left to the catalog: ``yarn version`` bumps the version.)
 _ASKS_ITSELF = frozenset({("--version",), ("--help",), ("-version",), ("-help",)})
@@ -37,24 +40,24 @@ def risk_of(cmd: SimpleCommand, nested: bool = False) -> Risk:
     ``nested``: the command was unwrapped from another (``bash -c '…'``, ``env …``), whose
     assignments, redirections and pipes it runs under: it is never a read-only lookup."""
     if not cmd.words:
-        return Risk.LOW
+        return _LOW
     program = cmd.program or _static_name(cmd)
     if program is None and "function" in cmd.nesting and POSITIONAL_NAME.fullmatch(
             cmd.words[0].text):
-        return Risk.LOW  # an argument of the function run: each call carries its own tier
+        return _LOW  # an argument of the function run: each call carries its own tier
     if program is None:
-        return Risk.HIGH
+        return _HIGH
     tier = _program_tier(program, cmd)
-    if tier is Risk.HIGH:
+    if tier is _HIGH:
         if not nested and is_lookup(cmd):
-            return Risk.MEDIUM  # sends nothing of the user's, shows its answer (lookups.py)
+            return _MEDIUM  # sends nothing of the user's, shows its answer (lookups.py)
         return tier
     found = programs.effects(cmd)
     if any(e.kind == "network" and e.word is not None and _remote(e.word.shown)
            for e in found):
-        return Risk.HIGH  # restic -r rest:https://h/x: an option names another machine
-    if tier is Risk.LOW and (_writes(cmd) or any(e.kind in _ACTING for e in found)):
-        return Risk.MEDIUM  # a reader that writes, deletes or runs something
+        return _HIGH  # restic -r rest:https://h/x: an option names another machine
+    if tier is _LOW and (_writes(cmd) or any(e.kind in _ACTING for e in found)):
+        return _MEDIUM  # a reader that writes, deletes or runs something
     return tier
 
 
@@ -82,12 +85,12 @@ def _program_tier(program: str, cmd: SimpleCommand) -> Risk:
     """The catalog's tier (by subcommand where it has them), through its tier rule if any."""
     found = programs.tier(cmd, program)
     if found is None:
-        return Risk.MEDIUM
+        return _MEDIUM
     if cmd.args in _ASKS_ITSELF and "/" not in cmd.words[0].shown:
-        return Risk.LOW  # aws --version, terraform -help: the tool describes itself
+        return _LOW  # aws --version, terraform -help: the tool describes itself
     name, rule = found
     if programs.status_query(cmd):
-        return Risk.LOW  # prints the system's state, changes nothing (ufw status)
+        return _LOW  # prints the system's state, changes nothing (ufw status)
     if rule is not None:
         return RULES[rule](cmd, _TIERS[name])
     if name == "network":
@@ -101,22 +104,22 @@ def _network_tier(program: str, cmd: SimpleCommand) -> Risk:
     localhost``, ``nc -z localhost 8080``: no data sent) and local copies (``rsync -a src/
     build/``), and asking a client which version it is (``curl --version``: no address)."""
     if cmd.args and all(a in _ONLY_PRINTS for a in cmd.args):
-        return Risk.LOW
+        return _LOW
     if (programs.entry(program) or {}).get("loopback") and _probe(program, cmd):
         targets = [w.shown for w in cmd.words[1:] if not w.shown.startswith("-")]
         if targets and all(_LOOPBACK.match(t) for t in targets if _looks_like_host(t)) and any(
                 _looks_like_host(t) for t in targets):
-            return Risk.MEDIUM
+            return _MEDIUM
     if program in ("rsync", "scp") and not any(":" in w.shown for w in cmd.words[1:]):
-        return Risk.MEDIUM  # no operand names a host (host:path): a copy on this machine
+        return _MEDIUM  # no operand names a host (host:path): a copy on this machine
     if program == "ssh":
         from clawgate.validators.sshmodes import forge_greeting, ssh_local
 
         if ssh_local(cmd):
-            return Risk.LOW  # ssh -G, -Q, -O check: no machine is reached
+            return _LOW  # ssh -G, -Q, -O check: no machine is reached
         if forge_greeting(cmd):
-            return Risk.MEDIUM  # a forge's greeting: the key authenticates, nothing is sent
-    return Risk.HIGH
+            return _MEDIUM  # a forge's greeting: the key authenticates, nothing is sent
+    return _HIGH
 
 
 def _probe(program: str, cmd: SimpleCommand) -> bool:
