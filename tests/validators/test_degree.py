@@ -79,6 +79,23 @@ from clawgate.validators.regenerable import regenerable
     ("shred -n 3 -u ~/.pypirc", DENY, "CG-DEG-001"),
     ("srm -r src", ASK, "CG-DEG-002"),
     ("truncate -r ref.txt data/users.csv", ASK, "CG-DEG-002"),
+    # only ../ steps climbing above the workspace, then one name a build brings back: a line
+    # written for a deeper directory of a checkout asks; anything else it reaches is DENY
+    ("rm -rf ../../../node_modules", ASK, "CG-DEG-001"),
+    ("rm -rf ../../../build ../../../dist", ASK, "CG-DEG-001"),
+    ("find ../../../node_modules -delete", ASK, "CG-DEG-001"),
+    ("rm -rf ../../../", DENY, "CG-DEG-001"),
+    ("rm -rf ../../..", DENY, "CG-DEG-001"),
+    ("rm -rf ../../../src", DENY, "CG-DEG-001"),
+    ("rm -rf ../../../.ssh", DENY, "CG-DEG-001"),
+    ("rm -rf ../../../node_modules/", DENY, "CG-DEG-001"),
+    ("rm -rf ../../../node_modules/*", DENY, "CG-DEG-001"),
+    ("rm -rf ../../../node_modules/../etc", DENY, "CG-DEG-001"),
+    ("rm -rf ../../../node_modules ../../../.git", DENY, "CG-DEG-001"),
+    ("rm -rf ../node_modules", DENY, "CG-DEG-001"),  # the home's own
+    ("rm -rf /node_modules", DENY, "CG-DEG-001"),
+    ("rm -rf ~/node_modules", DENY, "CG-DEG-001"),
+    ("cd /srv/app && rm -rf ../../../node_modules", DENY, "CG-DEG-001"),
 ])
 def test_destruction_by_degree(line: str, expected: object, rule: str) -> None:
     assert_caught(line, expected, rule)  # type: ignore[arg-type]

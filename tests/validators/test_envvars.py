@@ -62,6 +62,17 @@ from clawgate.validators.envvars import CommandVariable
     ("IFS=,; f=build,src; rm -rf $f", Outcome.ASK, "CG-ENV-003"),
     ("IFS=,; for x in a,src; do rm -rf $x; done", Outcome.ASK, "CG-ENV-003"),
     ("IFS=/; $x", Outcome.ASK, "CG-ENV-003"),
+    # NAME+=VALUE appends, in a declaration as before a command: judged as the value it adds
+    ("export LD_PRELOAD+=/tmp/evil.so", Outcome.DENY, "CG-ENV-001"),
+    ("export BASH_ENV+=/tmp/x.sh", Outcome.DENY, "CG-ENV-001"),
+    ("LD_PRELOAD+=/tmp/evil.so ls", Outcome.DENY, "CG-ENV-001"),
+    ("declare -x NODE_OPTIONS+=' --require /tmp/x.js'", Outcome.ASK, "CG-ENV-002"),
+    ("export PYTHONPATH+=:/tmp/evil", Outcome.ASK, "CG-ENV-002"),  # read wherever it stands
+    # PATH: appended after the old entries only when the value starts a new entry; otherwise
+    # its first entry is glued onto the old last one, another directory in its place
+    ('export PATH+="/tmp/evil/bin"', Outcome.ASK, "CG-ENV-002"),
+    ('PATH+="/../tmp/evil:/x" ls', Outcome.ASK, "CG-ENV-002"),
+    ('export PATH=":/tmp/evil/bin"', Outcome.ASK, "CG-ENV-002"),  # =, not +=: the whole PATH
 ])
 def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
     outcome, rules = decide(line)
@@ -84,6 +95,10 @@ def test_dangerous_variables(line: str, expected: Outcome, rule: str) -> None:
     "RUST_LOG=debug cargo run",
     'export PATH="$PWD/node_modules/.bin:$PATH"',
     "PATH=./bin:$PATH make",
+    # appended after the old entries: programs added, none replaced
+    'export PATH+=":/opt/texlive/bin/x86_64-linux"',
+    'which go >/dev/null || PATH+=":`go env GOROOT`/bin"',
+    'PATH+=":$TOOLS/bin" make',
     # IFS set alone, later expansions quoted or none
     "IFS=$'\\n'; for f in $(git ls-files '*.sh'); do shellcheck \"$f\"; done",
     "x=$(IFS=-; echo \"${parts[*]}\")",

@@ -100,3 +100,30 @@ def test_a_value_set_again_another_way_is_unknown(line: str) -> None:
 ])
 def test_a_script_run_by_another_program_stays_unknown(line: str) -> None:
     assert_caught(line, ASK, "CG-INTERP-004")
+
+
+@pytest.mark.parametrize("line", [
+    # a variable the line sets to one literal text, put into a double-quoted script: the
+    # script is read with that very text (bash unescapes the script's own text, not a value)
+    "RE='[^0-9]*\\([0-9]*\\)[.]\\([0-9]*\\)'\nM=`echo \"$TAG\" | sed -e \"s#$RE#\\1#\"`",
+    "RE='[0-9]*'; sed -i \"s/$RE/x/\" notes.txt",
+    'TAG=${GITHUB_REF#refs/tags/}; PAT="version: .*"; sed -i "s/$PAT/version: 1/" f.yml',
+    "A='\\\\'; sed -i \"s/$A/x/\" notes.txt",  # a backslash escaping a backslash: text
+])
+def test_scripts_of_literal_values_are_read_with_them(line: str) -> None:
+    assert_allowed(line)
+
+
+@pytest.mark.parametrize(("line", "rule"), [
+    # the literal ends the part it stands in: a flag that runs the pattern space
+    ("RE='x/e;s/y/z'; sed -i \"s/a/$RE/\" notes.txt", "CG-INTERP-004"),
+    # not one literal: set twice, set after, an element of it, set in a branch, unquoted
+    ("RE='[0-9]*'; RE='x/e'; sed -i \"s/a/$RE/\" notes.txt", None),
+    ("sed -i \"s/a/$RE/\" notes.txt; RE='[0-9]*'", RULE),
+    ("RE='[0-9]*'; RE[0]='x/e'; sed -i \"s/a/$RE/\" notes.txt", RULE),
+    ("[ -n \"$CI\" ] && RE='x'; sed -i \"s/a/$RE/\" notes.txt", RULE),
+    ("RE='[0-9]*'; sed -i s/a/$RE/ notes.txt", None),
+    ('RE="$X/e"; sed -i "s/a/$RE/" notes.txt', RULE),
+])
+def test_other_literal_values_ask(line: str, rule: str | None) -> None:
+    assert_caught(line, ASK, rule)

@@ -5,6 +5,7 @@ whole workspace deleted (``rm -rf *`` at its root, ``find . -delete``) is DENY."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from clawgate.decision import NO_OPINION, Verdict
@@ -23,7 +24,7 @@ from clawgate.validators.generated import marked_find
 from clawgate.validators.gitindex import tracked_matching, tracked_named, tracked_under
 from clawgate.validators.ignored import ignored, ignored_matches, kept, linked
 from clawgate.validators.paths import in_temp, resolve, under
-from clawgate.validators.regenerable import regenerable
+from clawgate.validators.regenerable import regenerable, regenerable_name
 from clawgate.validators.winpaths import is_drive_path, unquote
 from clawgate.validators.wipes import wipes_workspace
 from clawgate.validators.wraptable import program_through_wrappers
@@ -46,6 +47,8 @@ _ERASER_VALUES = {
 PROGRAMS = frozenset({"rm", "find", "unlink", *_ERASERS, *TREE_DELETERS})
 OUTSIDE, INSIDE = "CG-DEG-001", "CG-DEG-002"
 _TILDE = frozenset({TILDE})
+# Only ``../`` steps, then one name (no ``/`` after it: the name removed, not entered)
+_CLIMB = re.compile(r"^(?:\.\./)+([^/]+)$")
 
 
 def _targets(cmd: SimpleCommand) -> tuple[tuple[Word, ...], bool, bool] | None:
@@ -209,10 +212,12 @@ def _enters(finder: SimpleCommand) -> bool:
 
 
 def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
-    """DENY for a recursive or forced delete outside the workspace and the temp directories."""
+    """DENY for a recursive or forced delete outside the workspace and the temp directories
+    (ASK for one that only climbs to build output, ``climbs_to_output``)."""
     found = _targets(cmd) if cmd.program in PROGRAMS else None
     if found is None or not (found[1] or found[2] or any(ITEM in w.text for w in found[0])):
         return None  # one plain delete; xargs feeding items is many
+    asked: Verdict | None = None
     for word in found[0]:
         if is_drive_path(unquote(word.text)):
             return Verdict.deny(OUTSIDE, f"{cmd.program} deletes {word.text}, a Windows drive "
@@ -222,9 +227,34 @@ def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
             continue
         if path.startswith("/dev/") and cmd.program == "rm":
             continue  # rm -f /dev/shm/x is a temp; other devices are CG-CAT's
+        if climbs_to_output(word, path, ctx):
+            asked = asked or Verdict.ask(
+                OUTSIDE, f"{cmd.program} deletes {path}, outside the workspace: {word.value} "
+                "climbs above it, as a line written for a deeper directory (a package of "
+                "the checkout) does, and names only output a build brings back",
+                hint="run it from the directory it was written for")
+            continue
         return Verdict.deny(OUTSIDE, f"{cmd.program} deletes {path}, outside the workspace",
                             hint="delete it by hand if it must go")
-    return None
+    return asked
+
+
+def climbs_to_output(word: Word, path: str, ctx: Context) -> bool:
+    """``word`` is only ``../`` steps and then one name a build brings back
+    (``../../../node_modules``), resolved to ``path`` outside the workspace from a working
+    directory inside it: the line was written to run deeper in a checkout (a CI step's
+    working directory, a package of a monorepo) and deletes installed dependencies or build
+    output of the tree above; not the tree itself, nothing entered (``node_modules/``) or
+    globbed, not a directory of the home."""
+    value = word.value
+    if value is None or word.expansions or not under(ctx.cwd, ctx.workspace):
+        return False
+    match = _CLIMB.match(value)
+    if match is None:
+        return False
+    parent, _, name = path.rpartition("/")
+    return name == match.group(1) and not under(parent or "/", ctx.home) and (
+        regenerable_name(name, ctx.regenerable))
 
 
 def anchor(word: Word, ctx: Context) -> str | None:
@@ -271,8 +301,12 @@ def inside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
 class DeleteOutsideWorkspace(Validator):
     """A recursive or forced delete (``rm -r``/``rm -f``, ``find -delete``, ``shred``) of a path
     outside the workspace and the temporary directories, with ``sudo`` or without: an approval
-    given in a hurry is how homes get wiped, so it is refused outright. (Commands a wrapper
-    runs; a line's own commands are judged by CG-DEG-003, which follows ``cd``.)
+    given in a hurry is how homes get wiped, so it is refused outright. One shape asks
+    instead: a target of only ``../`` steps and one name a build brings back
+    (``../../../node_modules``), climbing from inside the workspace to no directory of the
+    home: a line written to run deeper in a checkout, deleting its installed dependencies or
+    build output. (Commands a wrapper runs; a line's own commands are judged by CG-DEG-003,
+    which follows ``cd``.)
 
     Bad: ``sudo rm -f /etc/hosts``, ``rm -rf ~/.config/app``. Harmless: ``rm -rf /tmp/build``.
     """

@@ -39,7 +39,8 @@ SEARCH_PATHS = _SEARCH_PATHS
 # launchctl setenv NAME VALUE sets a variable for every program launchd starts from then on
 # (macOS): the same as an export that outlives the shell.
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env", "launchctl"})
-_NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=")
+# ``export NAME=VALUE``; ``NAME+=VALUE`` appends, judged here as if VALUE were the whole
+_NAME_VALUE = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)\+?=")
 _ENV_NAME_VALUE = lazy_pattern(r"^([^=-][^=]*)=")
 # Where installed programs live: putting these on PATH runs nothing new.
 _SYSTEM_BIN = lazy_pattern(r"^(?:/(?:usr/)?(?:local/)?s?bin|/opt/[\w.-]+/bin|/snap/bin|"
@@ -157,7 +158,10 @@ def installed_libraries(value: Word) -> bool:
 class CommandVariable(Validator):
     """Variables that name a program to run or where programs are found: ``GIT_SSH_COMMAND``,
     ``GIT_EXTERNAL_DIFF``, ``PAGER``, ``EDITOR``, ``NODE_OPTIONS``, and search paths
-    (``PATH``, ``PYTHONPATH``) with entries outside the workspace.
+    (``PATH``, ``PYTHONPATH``) with entries outside the workspace. For ``PATH``, entries
+    after its old value only add programs, never replace one: ``PATH="$PATH:DIR"`` and
+    ``PATH+=":DIR"`` pass. (``export NAME+=VALUE`` is judged as ``NAME=VALUE``, the value it
+    adds, by every rule on variables.)
 
     Bad: ``GIT_SSH_COMMAND='sh -c id' git fetch``. Harmless: ``PYTHONPATH=src pytest``.
     """
@@ -192,7 +196,8 @@ class CommandVariable(Validator):
             if name in _RUNNERS:
                 return Verdict.ask(self.id, f"{name}={value.text} changes which program runs",
                                    hint="run the program directly instead")
-            if name in _SEARCH_PATHS and not _inside(value, ctx, name) and (
+            if name in _SEARCH_PATHS and not _inside(
+                    value, ctx, name, _appends(cmd, name, value)) and (
                     not _filtered_self(value.shown.strip("\"'"), name)):
                 return Verdict.ask(self.id, f"{name} finds programs or modules outside the "
                                    "workspace", hint="keep search paths inside the project")
@@ -370,20 +375,27 @@ def _v8_spelling(option: str) -> str:
     return name.replace("_", "-") + eq + rest if name.startswith("--") else option
 
 
-def _inside(value: Word, ctx: Context, name: str = "") -> bool:
+def _appends(cmd: SimpleCommand, name: str, value: Word) -> bool:
+    """``PATH+=":DIR"``: the entries go after the old value's, whole (a value not starting
+    with ``:`` glues its first entry onto the old last one, another directory in its place)."""
+    return value.shown.strip("\"'").startswith(":") and f"{name}+={value.text}" in cmd.text
+
+
+def _inside(value: Word, ctx: Context, name: str = "", appended: bool = False) -> bool:
     """Every entry of a ``:`` list is inside the workspace or the variable ``name``'s old
     value (``$PATH`` in ``PATH=…``; another variable, ``PATH="$TOOLS:$PATH"``, is an entry known
     only at run time). For PATH, entries after the old value count too: a program is taken from
     the first directory that has it, so they only add programs, never replace one
     (``PATH="$PATH:$(go env GOROOT)/lib/wasm"``). PYTHONPATH, RUBYLIB and the like are read
-    before the installed libraries wherever their entries stand, so not for them."""
+    before the installed libraries wherever their entries stand, so not for them.
+    ``appended``: the value is added after the old one (``PATH+=":DIR"``)."""
     text = value.shown.strip("\"'").replace("$(pwd)", "$PWD").replace("`pwd`", "$PWD")
     entries = text.split(":")
     own = {f"${name}", f"${{{name}}}"} if name else set()
     for index, entry in enumerate(entries):
         if not entry or entry in own or _SYSTEM_BIN.match(entry):
             continue
-        if name == "PATH" and any(e in own for e in entries[:index]):
+        if name == "PATH" and (appended or any(e in own for e in entries[:index])):
             continue
         path = resolve(Word(entry, None if "$" in entry else entry), ctx).path
         if path is None or not under(path, ctx.workspace):

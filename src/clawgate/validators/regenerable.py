@@ -73,6 +73,13 @@ def regenerable(path: str, workspace: str, extra: tuple[str, ...] = ()) -> bool:
     return False
 
 
+def regenerable_name(name: str, extra: tuple[str, ...] = ()) -> bool:
+    """``name`` (one path component) is one a build, an install or a test run brings back,
+    in every spelling the file system may give it."""
+    spelled = alternatives(name)
+    return bool(spelled) and all(_named(p, template_names(), extra) for p in spelled)
+
+
 def _named(part: str, templated: frozenset[str], extra: tuple[str, ...]) -> bool:
     lowered = part.lower()
     return (lowered in REGENERABLE_NAMES or lowered in templated

@@ -13,7 +13,11 @@ letter goes, a letter such as ``e``). What a value can hold is known when it is
   substitution where the line defines no function or alias of that name, sets no PATH and
   runs no ``eval``, ``source`` or ``trap`` (which may set anything);
 - a variable the line assigns only such a value (``SHA=$(git rev-parse --short HEAD)``) and
-  binds nowhere else (``read SHA``, ``for SHA in``, ``(( SHA = 1 ))``, ``${SHA:=x}``).
+  binds nowhere else (``read SHA``, ``for SHA in``, ``(( SHA = 1 ))``, ``${SHA:=x}``);
+- exactly, a variable the line assigns one literal text the same way
+  (``RE='[^0-9]*\\([0-9]*\\)'``), put into a double-quoted script (unquoted, the value is
+  split and globbed): the script is read with that text standing in (bash unescapes the
+  script's own text, never a value it puts in).
 
 Such a script is read once for every character its values may hold standing in for them (and
 once with them all): when every reading is the same commands with the same flags, and none of
@@ -69,9 +73,10 @@ def deferred(word: Word) -> bool:
 @register
 class SedScriptValues(LineValidator):
     """A sed script whose run-time parts are values of known characters (numbers, hex digits,
-    dates; ``$(git rev-parse --short HEAD)``, a variable the line sets to one) is read with
-    every character they may hold: the same commands each time, none running, writing or
-    reading anything, and the values only change text. Any other run-time part: ASK.
+    dates; ``$(git rev-parse --short HEAD)``, a variable the line sets to one) or literal
+    texts the line sets (``RE='[0-9]*'``) is read with every character they may hold: the
+    same commands each time, none running, writing or reading anything, and the values only
+    change text. Any other run-time part: ASK.
 
     Bad: ``sed -i "s/x/$V/" f`` (``V`` unknown), ``V=$(cat v); sed "s/x/$V/" f``.
     Harmless: ``sed -i "s/@REV@/$(git rev-parse --short HEAD)/" version.txt``.
@@ -103,8 +108,10 @@ class SedScriptValues(LineValidator):
             if word is None:
                 return Verdict.ask(self.id, "the sed script is only known at run time")
             body = _body(word)
-            values = {} if redefined else _values(parsed, cmd)
-            parts = None if body is None or redefined else _parts(body, values)
+            values, literal = ({}, {}) if redefined else _values(parsed, cmd)
+            if not word.text.startswith('"'):
+                literal = {}  # unquoted, a value is split and globbed: only known alphabets
+            parts = None if body is None or redefined else _parts(body, values, literal=literal)
             if parts is None or not _same_everywhere(body or "", parts):
                 return Verdict.ask(self.id, f"the sed script {word.text!r} is only known at "
                                    "run time", hint="write the values into the script")
@@ -141,15 +148,17 @@ def _body(word: Word) -> str | None:
 class _Part:
     """One run-time part of a script: where it stands and the characters it may hold."""
 
-    __slots__ = ("alphabet", "end", "start")
+    __slots__ = ("alphabet", "end", "exact", "start")
 
-    def __init__(self, start: int, end: int, alphabet: str) -> None:
-        self.start, self.end, self.alphabet = start, end, alphabet
+    def __init__(self, start: int, end: int, alphabet: str, exact: str | None = None) -> None:
+        self.start, self.end, self.alphabet, self.exact = start, end, alphabet, exact
 
 
-def _parts(body: str, values: dict[str, str], allow_names: bool = False) -> list[_Part] | None:
+def _parts(body: str, values: dict[str, str], allow_names: bool = False,
+           literal: dict[str, str] | None = None) -> list[_Part] | None:
     """Every run-time part of ``body`` with its alphabet; None when one is not of a known kind
-    (``allow_names``: a plain variable counts as known, its value read later)."""
+    (``allow_names``: a plain variable counts as known, its value read later; ``literal``:
+    variables whose value is known exactly)."""
     found: list[_Part] = []
     index = 0
     while index < len(body):
@@ -168,7 +177,7 @@ def _parts(body: str, values: dict[str, str], allow_names: bool = False) -> list
         if char != "$":
             index += 1
             continue
-        part = _dollar(body, index, values, allow_names)
+        part = _dollar(body, index, values, allow_names, literal or {})
         if part is None:
             return None
         found.append(part)
@@ -176,7 +185,8 @@ def _parts(body: str, values: dict[str, str], allow_names: bool = False) -> list
     return found
 
 
-def _dollar(body: str, at: int, values: dict[str, str], allow_names: bool) -> _Part | None:
+def _dollar(body: str, at: int, values: dict[str, str], allow_names: bool,
+            literal: dict[str, str]) -> _Part | None:
     rest = body[at:]
     if rest.startswith("$(("):
         end = _closing(body, at + 1)
@@ -195,6 +205,8 @@ def _dollar(body: str, at: int, values: dict[str, str], allow_names: bool) -> _P
     if name is None:
         return None
     variable = name.group(1) or name.group(2)
+    if variable in literal:
+        return _Part(at, at + name.end(), "", literal[variable])
     if variable in values:
         return _Part(at, at + name.end(), values[variable])
     return _Part(at, at + name.end(), _DIGITS) if allow_names else None
@@ -270,15 +282,17 @@ def _date_alphabet(args: list[str]) -> str | None:
     return "".join(sorted(alphabet | set(text)))
 
 
-def _values(parsed: ParsedLine, sed: SimpleCommand) -> dict[str, str]:
+def _values(parsed: ParsedLine, sed: SimpleCommand) -> tuple[dict[str, str], dict[str, str]]:
     """The alphabet of each variable that holds, where ``sed`` runs, only a value of known
-    characters: every assignment of it on the line is one (a number, a shaped command's
-    output), at least one stands before ``sed`` unconditionally (outside any compound command,
-    pipeline, function or ``&&``/``||`` list), and nothing else on the line binds it
+    characters, and the value of each that holds one literal text (``RE='[0-9]*\\(…\\)'``,
+    every assignment of it the same): every assignment of it on the line is one (a number, a
+    shaped command's output, a literal), at least one stands before ``sed`` unconditionally
+    (outside any compound command, pipeline, function or ``&&``/``||`` list), and nothing
+    else on the line binds it
     (``read NAME``, ``for NAME in``, ``printf -v NAME``, ``unset NAME``, arithmetic, a
     default given with ``${NAME:=…}``)."""
     if sed.nesting and "function" in sed.nesting:
-        return {}  # run whenever the function is called: before or after any assignment
+        return {}, {}  # run whenever the function is called: before or after any assignment
     assigned: dict[str, list[str]] = {}
     before: set[str] = set()
     source = parsed.source.encode("utf-8", "surrogateescape")
@@ -297,14 +311,33 @@ def _values(parsed: ParsedLine, sed: SimpleCommand) -> dict[str, str]:
                 before.add(name)
         previous_end = cmd.offset + len(cmd.text.encode("utf-8", "surrogateescape"))
     found: dict[str, str] = {}
+    literal: dict[str, str] = {}
     for name, texts in assigned.items():
-        alphabets = [_value_alphabet(t) for t in texts]
-        if name not in before or any(a is None for a in alphabets):
-            continue
-        if re.search(_BINDS.format(name=name), parsed.source):
+        if name not in before or re.search(_BINDS.format(name=name), parsed.source):
             continue  # read NAME, for NAME in, printf -v NAME: a value of any kind
+        exact = {_literal(t) for t in texts}
+        if len(exact) == 1 and None not in exact and not any(
+                other.startswith(f"{name}[") for other in assigned):  # RE[0]=… is $RE too
+            literal[name] = next(iter(exact)) or ""
+            continue
+        alphabets = [_value_alphabet(t) for t in texts]
+        if any(a is None for a in alphabets):
+            continue
         found[name] = "".join(sorted(set("".join(a for a in alphabets if a))))
-    return found
+    return found, literal
+
+
+def _literal(text: str) -> str | None:
+    """The value of an assignment written as literal text: single-quoted (no quote inside),
+    double-quoted or bare with nothing bash expands or unescapes; None for any other."""
+    if len(text) >= 2 and text[0] == text[-1] == "'" and "'" not in text[1:-1]:
+        return text[1:-1]
+    inner = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
+    bare = inner is text
+    if any(ch in inner for ch in "$`\\\"'") or (bare and any(
+            ch in inner for ch in " \t\n;&|<>()*?[]{}~#!")):
+        return None
+    return inner
 
 
 def _value_alphabet(text: str) -> str | None:
@@ -322,12 +355,13 @@ def _same_everywhere(body: str, parts: list[_Part]) -> bool:
     from clawgate.validators.textprograms import SedCommands
 
     alphabet = sorted({c for p in parts for c in p.alphabet})
-    samples = [[c if c in p.alphabet else p.alphabet[0] for p in parts] for c in alphabet]
-    samples.append([p.alphabet for p in parts])
+    samples = [[p.exact if p.exact is not None else c if c in p.alphabet else p.alphabet[0]
+                for p in parts] for c in alphabet]
+    samples.append([p.alphabet if p.exact is None else p.exact for p in parts])
     signature: list[tuple[str, str]] | None = None
     reader = SedCommands()
     for stand_ins in samples:
-        script = _unescaped(_fill(body, parts, stand_ins))
+        script = _fill(body, parts, stand_ins)
         commands = sed_commands(script)
         if commands is None:
             return False
@@ -344,10 +378,10 @@ def _fill(body: str, parts: list[_Part], stand_ins: list[str]) -> str:
     out: list[str] = []
     at = 0
     for part, text in zip(parts, stand_ins, strict=True):
-        out.append(body[at:part.start])
-        out.append(text)
+        out.append(_unescaped(body[at:part.start]))  # bash unescapes the script's own text,
+        out.append(text)  # never a value it puts in
         at = part.end
-    out.append(body[at:])
+    out.append(_unescaped(body[at:]))
     return "".join(out)
 
 

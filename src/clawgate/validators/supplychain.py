@@ -4,7 +4,7 @@ Agents invent package names, and attackers register the names agents invent and 
 of popular packages. A name among the most-downloaded packages of PyPI or npm, or among the
 gems, crates and Go modules Debian packages (``clawgate/packages/*.txt``, with their source and
 date), declared in the project's own manifest (or, for PyPI and npm, installed by its own CI
-and task files), or a local path keeps the command's risk tier
+and task files or resolved in its lock files), or a local path keeps the command's risk tier
 (medium; global tool installs stay high); any other name asks; a name one or two edits from a
 popular package without being one is denied.
 """
@@ -111,14 +111,19 @@ def _declared(registry: str, name: str, own: frozenset[str]) -> bool:
 
 def _not_installed_by_project(registry: str, names: list[str], ctx: Context) -> list[str]:
     """The names the project's own CI, task and requirement files do not install
-    (``packages/named.py``): a tool its maintainers chose is no made-up name. A near-miss of
-    a popular name is still judged as one (CG-PKG-001 does not read these files)."""
+    (``packages/named.py``) and its lock files do not hold (``packages/lockfiles.py``): a
+    tool its maintainers or its dependency tree chose is no made-up name. A near-miss of a
+    popular name is still judged as one (CG-PKG-001 does not read these files)."""
     from clawgate.packages import normalise
+    from clawgate.packages.lockfiles import locked
     from clawgate.packages.named import installed_by_project
 
     own: set[str] = set()
     for directory in dict.fromkeys((ctx.cwd, ctx.workspace)):
         own |= {normalise(registry, n) for n in installed_by_project(registry, directory)}
+    names = [n for n in names if normalise(registry, n) not in own]
+    for directory in dict.fromkeys((ctx.cwd, ctx.workspace)) if names else ():
+        own |= {normalise(registry, n) for n in locked(registry, directory)}
     return [n for n in names if normalise(registry, n) not in own]
 
 
@@ -163,9 +168,9 @@ class Typosquat(Validator):
 class UnknownPackage(Validator):
     """A package installed or run by a name that is not among the most-downloaded of its
     registry, not declared by the project, not installed by the project's own CI, task or
-    requirement files (``packages/named.py``: a tool its maintainers chose) and not a local
-    path, or from a URL: possibly a name an agent made up, which anyone may have registered.
-    ASK.
+    requirement files (``packages/named.py``: a tool its maintainers chose), not resolved in
+    its lock files (``packages/lockfiles.py``) and not a local path, or from a URL: possibly
+    a name an agent made up, which anyone may have registered. ASK.
 
     Bad: ``npx totally-real-helper-cli``. Harmless: ``npx prettier --check .``.
     """
