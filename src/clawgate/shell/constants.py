@@ -51,7 +51,7 @@ _FRESH_NAME = lazy_pattern(r"(\"?)\$\(\s*mktemp(?:\s+[\w./=+-]+)*\s*\)\1")
 # an alias changes what the words of later lines mean.
 _REREADERS = frozenset({"source", ".", "eval", "declare", "typeset", "local", "trap", "wait",
                         "builtin", "command", "enable", "coproc", "exec", "alias"})
-_DECLARING = frozenset({"export", "readonly", "declare", "typeset"})
+_DECLARING = frozenset({"export", "readonly", "declare", "typeset", "printf"})
 _FD_NAME = lazy_pattern(r"\{[A-Za-z_]\w*\}[<>]")  # exec {fd}>file sets $fd
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
