@@ -54,15 +54,15 @@ def test_values_cleaned_of_characters_are_allowed(line: str) -> None:
     ("x=${G//$P/}", ASK, RULE),  # a pattern known only at run time
     ("export F=\"${K//[0-9]/}\"", ASK, RULE),
     # a name the line sets otherwise than by a plain assignment holds text of the line's own
-    ("printf -vx /etc/shaXdow; f=${x//X/}; cat $f", ASK, RULE),
+    ("printf -v x '%s\\n' /etc/shaXdow; f=${x//X/}; cat $f", ASK, RULE),
     (": ${x:=/etc/shaXdow}; f=${x//X/}; cat $f", ASK, RULE),
     ("eval x=/etc/shaXdow; f=${x//X/}; cat $f", ASK, RULE),
     ("read <<< /etc/shaXdow; f=${REPLY//X/}; cat $f", ASK, RULE),
     (": /etc/shaXdow; f=${_//X/}; cat $f", ASK, RULE),
     # every form of the substitution, an element's and the positional parameters'
-    ("printf -vx /etc/shaXdow; f=${x/X/}; cat $f", ASK, RULE),
-    ("printf -vx X/etc/shadow; f=${x/#X/}; cat $f", ASK, RULE),
-    ("printf -vx /etc/shadowX; f=${x/%X/}; cat $f", ASK, RULE),
+    ("read -r x <<< /etc/shaXdow; f=${x/X/}; cat $f", ASK, RULE),
+    ("read -r x <<< X/etc/shadow; f=${x/#X/}; cat $f", ASK, RULE),
+    ("read -r x <<< /etc/shadowX; f=${x/%X/}; cat $f", ASK, RULE),
     ("x=(/etc/shaXdow); f=${x[@]//X/}; cat $f", ASK, RULE),
     ("x=/etc/shaXdow; f=${x[0]//X/}; cat $f", ASK, RULE),
     ("set -- /etc/shaXdow; f=${@//X/}; cat $f", ASK, RULE),
@@ -73,6 +73,7 @@ def test_values_cleaned_of_characters_are_allowed(line: str) -> None:
     ("x=/ETC/SHADOW; f=${x,,}; cat $f", DENY, "CG-SEC-001"),
     ("x[0]=/etc/shaXdow; f=${x//X/}; cat $f", DENY, "CG-SEC-001"),
     ("set -- /etc/shaXdow; f=${1//X/}; cat $f", DENY, "CG-SEC-001"),
+    ("printf -vx /etc/shaXdow; f=${x/X/}; cat $f", DENY, "CG-SEC-001"),  # printf -v assigns
     ("x=/etc/shaXdow; f=${x:0:8}${x:9}; cat $f", DENY, "CG-SEC-001"),
     # a program built so is still a hidden program, and a word is still a word
     ("x=cXat; y=${x//X/}; $y /etc/passwd", DENY, None),

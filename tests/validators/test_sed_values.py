@@ -60,7 +60,7 @@ def test_scripts_of_known_characters_are_allowed(line: str) -> None:
     ('sed -i "s/x/$(git rev-parse e)/" notes.txt', "CG-INTERP-004"),
     ('R=$(git rev-parse w); sed -i "s/x/$R/" notes.txt', RULE),
     # a name bound otherwise than by its assignment: glued, through a variable, a default
-    ('V=$(date +%s); printf -vV 1/e; sed -i "s/x/$V/" notes.txt', RULE),
+    ('V=$(date +%s); printf -vV 1/e; sed -i "s/x/$V/" notes.txt', "CG-INTERP-004"),
     ('N=V; V=$(date +%s); printf -v "$N" 1/e; sed -i "s/x/$V/" notes.txt', RULE),
     ('V=$(date +%s); read -r "${N:-V}" <<< 1/e; sed -i "s/x/$V/" notes.txt', RULE),
 ])
@@ -93,7 +93,7 @@ def test_a_line_without_sed_is_not_read() -> None:
 @pytest.mark.parametrize("line", [
     'S=$(nproc); for S in a/e; do :; done; sed "s/x/$S/" notes.txt',
     'S=$(nproc); : ${S:=a/e}; sed "s/x/$S/" notes.txt',
-    'S=$(nproc); printf -v S %s a/e; sed "s/x/$S/" notes.txt',
+    'S=$(nproc); printf -v S "%s\\n" a/e; sed "s/x/$S/" notes.txt',
     'S=$(nproc); declare -n R=S; R=a/e; sed "s/x/$S/" notes.txt',
     'S=$(nproc); eval "S=a/e"; sed "s/x/$S/" notes.txt',
     'S=$(nproc); source ./vars.sh; sed "s/x/$S/" notes.txt',
