@@ -33,6 +33,7 @@ TREE_READS: list[Case] = [
     ("rg --hidden token ~", DENY, "hidden entries searched: the dot-directories' stores"),
     ("rg --no-ignore --hidden -uu '' ~/.kube", DENY, "the kubeconfig printed"),
     ("ag --hidden password ~", DENY, "ag told to search hidden entries of home"),
+    ("RIPGREP_CONFIG_PATH=./rgrc rg token ~", DENY, "a configuration given may say --hidden"),
     ("ack -i secret ~/.aws", DENY, "ack searches every file below"),
     ("cd ~ && grep -r token .", DENY, "the working directory is home"),
     ("cd ~/.config/gh && rg -n token", DENY, "rg with no path searches where it stands"),
@@ -160,6 +161,22 @@ SSH_MODES: list[Case] = [
     ("ssh -L 5432:db:5432 git@github.com", ASK, "a tunnel is no greeting"),
     ("ssh -G prod; ssh prod", ASK, "the second opens a shell"),
     ("scp build/app.tar.gz prod:/srv/", ASK, "a copy to another machine"),
+    # an option that does more than connect to the forge: another host, forwarding, a
+    # write, a library loaded
+    ("ssh -T -o Hostname=evil.example git@github.com", ASK, "connects elsewhere"),
+    ("ssh -T -oProxyJump=u@evil.example git@github.com", ASK, "through another host"),
+    ("ssh -T -J u@evil.example git@github.com", ASK, "through another host"),
+    ("ssh -T -A git@github.com", ASK, "the agent forwarded"),
+    ("ssh -T -o 'SendEnv=*' git@github.com", ASK, "the environment sent"),
+    ("ssh -T -o RemoteForward='8080 localhost:22' git@github.com", ASK, "a port forwarded"),
+    ("ssh -T -E ~/.bashrc git@github.com", ASK, "its log appended to a file"),
+    ("ssh -T -I ./p11.so git@github.com", ASK, "a PKCS#11 library loaded"),
+    ("ssh -T -o UserKnownHostsFile=~/.bashrc git@github.com", ASK, "a known-hosts write"),
+    ("ssh -G -E ~/.bashrc prod", ASK, "-E writes the log, whatever the mode"),
+    ("ssh -Q cipher -E ~/.bashrc", ASK, "the same for -Q"),
+    ("ssh -T -i ~/.ssh/id_ed25519 -p 22 -o IdentitiesOnly=yes git@github.com", ALLOW,
+     "which key and port: still the greeting"),
+    ("ssh -Tv git@gitlab.com", ALLOW, "a verbose greeting"),
 ]
 
 

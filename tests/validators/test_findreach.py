@@ -49,6 +49,15 @@ def found(project: Path, line: str) -> list[str]:
      ["./.github/workflows/ci.yml"]),
     ("find . -path ./.git -prune -o -path ./.github -prune -o -name *.md -exec sed {} +",
      ["./CLAUDE.md"]),
+    # find's fnmatch: a backslash makes the next character literal, POSIX classes in brackets
+    ("find . -name confi\\g -exec sed -i s/a/b/ {} +", ["./.git/config"]),
+    ("find . -name c[[:alpha:]].yml -exec sed -i s/a/b/ {} +", ["./.github/workflows/ci.yml"]),
+    ("find . -name c[[=i=]].yml -exec sed -i s/a/b/ {} +",  # uncertain: may match any
+     ["./.git/HEAD", "./.git/config", "./.git/hooks/pre-commit.sample",
+      "./.github/workflows/ci.yml"]),
+    ("find . -type f -not -name c[[=i=]].yml -exec sed {} +",
+     ["./.git/HEAD", "./.git/config", "./.git/hooks/pre-commit.sample",
+      "./.github/workflows/ci.yml"]),  # an uncertain exclusion keeps the path in
 ])
 def test_the_protected_paths_found(project: Path, line: str, expected: list[str]) -> None:
     assert found(project, line) == expected
@@ -66,7 +75,34 @@ def test_the_protected_paths_found(project: Path, line: str, expected: list[str]
     ("find . -type f -exec grep -l TODO {} +", ALLOW),
     ("find . -name pre-commit -exec cp hook.sh {} \\;", ALLOW),  # there is none
     ("find . -type d -name __pycache__ -exec rm -rf {} +", ALLOW),
+    # the pattern as find reads it, a starting point spelled as where the command runs
+    ("find . -name 'confi\\g' -exec sed -i s/a/b/ {} +", ASK),
+    ("find . -name 'c[[:alpha:]].yml' -exec sed -i s/a/b/ {} +", ASK),
+    ("find \"$PWD\" -name config -exec sed -i s/a/b/ {} +", ASK),
+    ("find ~+ -name config -exec sed -i s/a/b/ {} +", ASK),
+    ("find \"$(pwd)\" -type f -exec sed -i s/a/b/ {} +", ASK),
+    ("find \"$PWD\" -name '*.py' -exec sed -i s/a/b/ {} +", ALLOW),
+    # fd hands what it finds to -x/-X: hidden entries with -H or -u
+    ("fd -H config -x sed -i s/a/b/", ASK),
+    ("fdfind -u -g 'ci.yml' -X sed -i s/a/b/", ASK),
+    ("fd CLAUDE -x sed -i s/a/b/ {}", ASK),
+    ("fd . -X sed -i s/a/b/", ASK),
+    ("fd config -x sed -i s/a/b/", ALLOW),  # .git is hidden: not searched
+    ("fd -e py -x sed -i s/a/b/", ALLOW),
+    ("fd -H -e py . src -x sed -i s/a/b/", ALLOW),
 ])
 def test_decisions(project: Path, line: str, expected: Outcome) -> None:
+    decision = ENGINE.check(line, cwd=str(project))
+    assert decision.outcome is expected, [r.rule_id for r in decision.reasons]
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("find docs/gitlink/ -name config -exec sed -i s/a/b/ {} +", ASK),
+    ("find -L docs -name config -exec sed -i s/a/b/ {} +", ASK),
+    ("find docs -follow -name HEAD -exec sed -i s/a/b/ {} +", ASK),
+    ("find docs -name config -exec sed -i s/a/b/ {} +", ALLOW),  # the link is not followed
+])
+def test_links_to_protected_paths(project: Path, line: str, expected: Outcome) -> None:
+    (project / "docs" / "gitlink").symlink_to("../.git")
     decision = ENGINE.check(line, cwd=str(project))
     assert decision.outcome is expected, [r.rule_id for r in decision.reasons]

@@ -48,7 +48,7 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ('y=${x//X/}; bash -c "$y"', DENY, None),
     ("y=${x//X/}; sudo $y", ASK, None),
     ("y=${x//X/}; a=$y; $a", ASK, None),
-    ('x=/X; y=${x//X/}; rm -rf "$y"', ASK, "CG-DEST-009"),
+    ('x=/X; y=${x//X/}; rm -rf "$y"', DENY, "CG-CAT-001"),  # y is / (shell/paramops.py)
     ("x=rXm; export y=${x//X/}; $y -rf ~", DENY, None),
     ("declare -n y=${x//X/}; $y", ASK, None),  # a reference, not a value
     ('echo "LD_PRELOAD=${x//X/}" >> $GITHUB_ENV', DENY, "CG-ENV-001"),

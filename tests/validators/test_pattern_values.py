@@ -26,6 +26,12 @@ RULE = "CG-INJ-033"
     "body=\"${body//'%'/'%25'}\"\nbody=\"${body//$'\\n'/'%0A'}\"",
     "TAG=${TAG// /-} make image",
     "declare -r SAFE=\"${BRANCH//\\//-}\"",
+    # the single and anchored forms, on values set elsewhere; the shell's counters
+    "TAG=\"${GITHUB_REF/refs\\/tags\\//}\"; echo \"$TAG\"",
+    "NAME=\"${BRANCH/#feature-/}\"; echo \"$NAME\"",
+    "cd build && DIR=\"${PWD//\\//_}\"",
+    # a value the line writes, worked out: the words it spells are plain
+    "v=v1.2.3; n=${v#v}; echo \"$n\"",
 ])
 def test_values_cleaned_of_characters_are_allowed(line: str) -> None:
     assert_allowed(line)
@@ -34,10 +40,11 @@ def test_values_cleaned_of_characters_are_allowed(line: str) -> None:
 @pytest.mark.parametrize(("line", "expected", "rule"), [
     # text the line writes, unscrambled by the substitution
     ("x=/etc/paXsswd; f=${x//X/}; cat $f", ASK, RULE),
-    ("x=~/.sXsh/id_rsa\nf=\"${x//X/}\"\ncat \"$f\"", ASK, RULE),
+    # (worked out exactly where the value is known: the read it spells is judged)
+    ("x=~/.sXsh/id_rsa\nf=\"${x//X/}\"\ncat \"$f\"", DENY, "CG-SEC-001"),
     ("for x in /etc/sXhadow; do y=${x//X/}; cat $y; done", ASK, RULE),
     ("read -r x <<< '/etc/sXhadow'; y=${x//X/}; cat $y", ASK, RULE),
-    ("x=$(printf /etc/sXhadow); y=${x//X/}; cat \"$y\"", ASK, RULE),
+    ("x=$(printf /etc/sXhadow); y=${x//X/}; cat \"$y\"", DENY, "CG-SEC-001"),
     # a glob pattern or a replacement that names something: the replacement is the value
     ("f=${HOME//*/\\/etc\\/shadow}; cat $f", ASK, RULE),
     ("f=\"${HOME//?/a}\"", ASK, RULE),
@@ -46,6 +53,28 @@ def test_values_cleaned_of_characters_are_allowed(line: str) -> None:
     ("x=${G//a/longer-word}", ASK, RULE),
     ("x=${G//$P/}", ASK, RULE),  # a pattern known only at run time
     ("export F=\"${K//[0-9]/}\"", ASK, RULE),
+    # a name the line sets otherwise than by a plain assignment holds text of the line's own
+    ("printf -v x '%s\\n' /etc/shaXdow; f=${x//X/}; cat $f", ASK, RULE),
+    (": ${x:=/etc/shaXdow}; f=${x//X/}; cat $f", ASK, RULE),
+    ("eval x=/etc/shaXdow; f=${x//X/}; cat $f", ASK, RULE),
+    ("read <<< /etc/shaXdow; f=${REPLY//X/}; cat $f", ASK, RULE),
+    (": /etc/shaXdow; f=${_//X/}; cat $f", ASK, RULE),
+    # every form of the substitution, an element's and the positional parameters'
+    ("read -r x <<< /etc/shaXdow; f=${x/X/}; cat $f", ASK, RULE),
+    ("read -r x <<< X/etc/shadow; f=${x/#X/}; cat $f", ASK, RULE),
+    ("read -r x <<< /etc/shadowX; f=${x/%X/}; cat $f", ASK, RULE),
+    ("x=(/etc/shaXdow); f=${x[@]//X/}; cat $f", ASK, RULE),
+    ("x=/etc/shaXdow; f=${x[0]//X/}; cat $f", ASK, RULE),
+    ("set -- /etc/shaXdow; f=${@//X/}; cat $f", ASK, RULE),
+    ("f=${G//a/$'\\x2f'}; cat $f", ASK, RULE),  # an escape that spells a slash
+    # a value the line sets literally is worked out, whatever the operator (paramops.py)
+    ("x=/etc/shaXdow; f=${x/X/}; cat $f", DENY, "CG-SEC-001"),
+    ("x=/etc/shadowX; f=${x%X}; cat $f", DENY, "CG-SEC-001"),
+    ("x=/ETC/SHADOW; f=${x,,}; cat $f", DENY, "CG-SEC-001"),
+    ("x[0]=/etc/shaXdow; f=${x//X/}; cat $f", DENY, "CG-SEC-001"),
+    ("set -- /etc/shaXdow; f=${1//X/}; cat $f", DENY, "CG-SEC-001"),
+    ("printf -vx /etc/shaXdow; f=${x/X/}; cat $f", DENY, "CG-SEC-001"),  # printf -v assigns
+    ("x=/etc/shaXdow; f=${x:0:8}${x:9}; cat $f", DENY, "CG-SEC-001"),
     # a program built so is still a hidden program, and a word is still a word
     ("x=cXat; y=${x//X/}; $y /etc/passwd", DENY, None),
     ("ls ${G//a/b}", ASK, "CG-INJ-007"),

@@ -22,6 +22,12 @@ RUN_TIME = {"CG-INJ-001", "CG-DEST-009", "CG-INJ-010"}
     # resolved exactly: judged as what it runs
     ("a=ls; $a -la", ALLOW),
     ('D=build; rm -rf "$D"', ALLOW),
+    # printf -v NAME TEXT and printf -v NAME %s TEXT assign TEXT
+    ("printf -v D build; rm -rf \"$D\"", ALLOW),
+    ("printf -vD %s build; rm -rf \"$D\"", ALLOW),
+    ("printf -vx /etc/shadow; cat $x", DENY),
+    ("printf -v x %s /etc/shadow; cat \"$x\"", DENY),
+    ("printf -v x rm; $x -rf ~", DENY),
     ("D=build; rm -rf $D", ALLOW),
     ('D=src; rm -rf "$D"', ASK),  # as rm -rf src: CG-DEG-002
     ("a=ls && $a", ALLOW),

@@ -19,6 +19,9 @@ RULE = "CG-INTERP-012"
 @pytest.mark.parametrize("line", [
     'sed -i "s/@REV@/$(git rev-parse --short HEAD)/" version.txt',
     'sed -i "s/@REV@/`git rev-parse HEAD`/" version.txt',
+    'sed -i "s/@REV@/$(git rev-parse --verify -q HEAD~1)/" version.txt',
+    'sed -i "s/@REV@/$(git rev-parse --short v1.2)/" version.txt',
+    'export V=$(date +%s); sed -i "s/x/$V/" notes.txt',
     'SHA=$(git rev-parse --short=8 HEAD); sed -i "s/@REV@/$SHA/" version.txt',
     'V=$(date +%Y.%m.%d)\nsed -i "s/0.0.0/$V/" setup.cfg',
     'export BUILD_DATE="$(date -u +%Y-%m-%dT%H:%M:%SZ)"\n'
@@ -52,6 +55,14 @@ def test_scripts_of_known_characters_are_allowed(line: str) -> None:
     ('sed -i "s/x/$(git rev-parse --abbrev-ref HEAD)/" notes.txt', "CG-INTERP-004"),
     ('sed -i "s/x/$(git describe --tags)/" notes.txt', "CG-INTERP-004"),
     ('sed -i "s/x/$1/" notes.txt', "CG-INTERP-004"),
+    # rev-parse unverified prints an argument naming a file as it is: a file named e/ is
+    # the e flag's way in (s/x/e/ runs the pattern space)
+    ('sed -i "s/x/$(git rev-parse e)/" notes.txt', "CG-INTERP-004"),
+    ('R=$(git rev-parse w); sed -i "s/x/$R/" notes.txt', RULE),
+    # a name bound otherwise than by its assignment: glued, through a variable, a default
+    ('V=$(date +%s); printf -vV 1/e; sed -i "s/x/$V/" notes.txt', "CG-INTERP-004"),
+    ('N=V; V=$(date +%s); printf -v "$N" 1/e; sed -i "s/x/$V/" notes.txt', RULE),
+    ('V=$(date +%s); read -r "${N:-V}" <<< 1/e; sed -i "s/x/$V/" notes.txt', RULE),
 ])
 def test_scripts_of_other_values_ask(line: str, rule: str | None) -> None:
     assert_caught(line, ASK, rule)
@@ -82,7 +93,7 @@ def test_a_line_without_sed_is_not_read() -> None:
 @pytest.mark.parametrize("line", [
     'S=$(nproc); for S in a/e; do :; done; sed "s/x/$S/" notes.txt',
     'S=$(nproc); : ${S:=a/e}; sed "s/x/$S/" notes.txt',
-    'S=$(nproc); printf -v S %s a/e; sed "s/x/$S/" notes.txt',
+    'S=$(nproc); printf -v S "%s\\n" a/e; sed "s/x/$S/" notes.txt',
     'S=$(nproc); declare -n R=S; R=a/e; sed "s/x/$S/" notes.txt',
     'S=$(nproc); eval "S=a/e"; sed "s/x/$S/" notes.txt',
     'S=$(nproc); source ./vars.sh; sed "s/x/$S/" notes.txt',

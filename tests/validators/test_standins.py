@@ -52,7 +52,9 @@ from clawgate.decision import Outcome
     ("read X; $X --version", ASK),
     ("for X in a b; do $X --version; done", ASK),
     ("X=$(cat f); $X --version", ASK),
-    ("printf -v X rm; $X --version", ASK),
+    ("printf -v X rm; $X --version", ALLOW),  # known exactly: rm --version
+    ("printf -v X '%s\\n' rm; $X --version", ASK),  # a format not read: the line's choice
+    ("$BASH_EXECUTION_STRING --version", ASK),  # the line's own text, set by bash -c
     (": ${X:=rm}; $X --version", ASK),
     ("unset X; $X --version", ASK),
     ("NODE_OPTIONS=x $NODE_OPTIONS --version", ASK),  # asks for the assignment itself

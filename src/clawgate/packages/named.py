@@ -6,9 +6,10 @@ live-server``), the requirement files under ``requirements/``, ``docs/`` and ``c
 
 A tool a project's CI installs, globally or not, is a tool that project uses: the name was
 chosen by its maintainers, not made up by whoever types the command now, so it is no
-hallucination, popular or not (``manifests.py`` reads the manifests themselves). Read only
-when a command names a package that is neither popular nor declared; at most ``MAX_FILES``
-files of at most ``manifests.MAX_BYTES`` each.
+hallucination, popular or not (``manifests.py`` reads the manifests themselves). Comments are
+not read (``# pip install x`` is a note, not an install). Read only when a command names a
+package that is neither popular nor declared; at most ``MAX_FILES`` files of at most
+``manifests.MAX_BYTES`` each.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ _NPM_VALUED = frozenset({"--registry", "--prefix", "-C", "--dir", "--filter", "-
 _PIP_NAME = lazy_pattern(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[\w,.-]*\])?(?:[=<>!~;].*)?$")
 _NPM_NAME = lazy_pattern(r"^((?:@[\w.-]+/)?[\w.-]+)(?:@[^/]*)?$")
 _REQUIREMENT = lazy_pattern(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+# A comment of the files' languages (YAML, make, shell, Python, TOML, INI, Dockerfile): a
+# # at the start of a line or after a blank, to the end of the line
+_COMMENT = lazy_pattern(r"(?:^|(?<=\s))#[^\n]*", re.M)
 
 
 def installed_by_project(registry: str, directory: str) -> set[str]:
@@ -61,6 +65,7 @@ def installed_by_project(registry: str, directory: str) -> set[str]:
         text = small_text(path)
         if text is None:
             continue
+        text = _COMMENT.sub("", text)  # # pip install x: a note, not an install
         if registry == "pypi":
             found |= _words(_PIP, text, _PIP_VALUED, _PIP_NAME)
             for block in _CONDA_PIP.finditer(text):
@@ -70,7 +75,7 @@ def installed_by_project(registry: str, directory: str) -> set[str]:
             found |= _words(_NPM, text, _NPM_VALUED, _NPM_NAME)
     if registry == "pypi":
         for path in _files(base, _REQUIREMENT_FILES):
-            text = small_text(path) or ""
+            text = _COMMENT.sub("", small_text(path) or "")
             found |= {m.group(1) for line in text.splitlines()
                       if not line.lstrip().startswith(("#", "-"))
                       and (m := _REQUIREMENT.match(line))}

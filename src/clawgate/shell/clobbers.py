@@ -7,12 +7,14 @@ arithmetic wherever bash evaluates it (``(( ))``, ``$(( ))``, ``$[ ]``, array su
 ``[[ … -eq … ]]``, substring offsets), prefixes of special builtins (they persist in POSIX mode
 and in ``sh``), and the variables the shell sets itself (``$_``, ``REPLY``, ``PWD`` ...). A
 name given to a setter by an expansion (``read "$n"``) may be any name: then ``EVERY``.
-``declared`` reads the declarations that are plain assignments (``export D=build``).
+``declared`` reads the declarations that are plain assignments (``export D=build``,
+``printf -v D build``).
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import model as m
@@ -24,7 +26,8 @@ SETTERS = frozenset("read mapfile readarray declare typeset local export readonl
 DYNAMIC = frozenset(
     "_ REPLY MAPFILE OPTARG OPTIND OPTERR PWD OLDPWD RANDOM SRANDOM SECONDS LINENO BASHPID "
     "BASH_COMMAND EPOCHSECONDS EPOCHREALTIME HISTCMD FUNCNAME BASH_REMATCH PIPESTATUS COPROC "
-    "BASH_SUBSHELL DIRSTACK GROUPS BASH_ARGV0 BASH_ARGC BASH_ARGV BASH_LINENO BASH_SOURCE".split())
+    "BASH_SUBSHELL DIRSTACK GROUPS BASH_ARGV0 BASH_ARGC BASH_ARGV BASH_LINENO BASH_SOURCE "
+    "BASH_EXECUTION_STRING".split())
 # POSIX special builtins: an assignment before one outlives it (POSIX mode, sh, dash).
 _SPECIAL = frozenset(": . source break continue eval exec exit export readonly return set "
                      "shift times trap unset".split())
@@ -173,6 +176,8 @@ def declared(cmd: m.SimpleCommand) -> tuple[m.Assignment, ...] | None:
     """A declaration that only assigns literal values, as those assignments (``export
     D=build``, ``readonly D=x``, ``declare -x D=y``, ``export D``: none); None for any other
     (a nameref, an integer or case attribute, an array, an expansion, a tilde to expand)."""
+    if cmd.program == "printf":
+        return _printf_assignment(cmd.words[1:])
     allowed = _PLAIN_FLAGS.get(cmd.program or "")
     if allowed is None:
         return None
@@ -191,6 +196,29 @@ def declared(cmd: m.SimpleCommand) -> tuple[m.Assignment, ...] | None:
         if equals:
             found.append(m.Assignment(name, m.Word(rest, rest)))
     return tuple(found)
+
+
+def _printf_assignment(words: tuple[m.Word, ...]) -> tuple[m.Assignment, ...] | None:
+    """``printf -v NAME TEXT`` (a format with no directive nor escape) or ``printf -v NAME %s
+    TEXT`` (``-vNAME`` too): the assignment ``NAME=TEXT`` it makes; None for any other."""
+    if not words or any(_dynamic(w) or w.expansions for w in words):
+        return None
+    first = words[0].value or ""
+    if first == "-v" and len(words) > 1:
+        name, rest = words[1].value or "", [w.value or "" for w in words[2:]]
+    elif first.startswith("-v") and len(first) > 2:
+        name, rest = first[2:], [w.value or "" for w in words[1:]]
+    else:
+        return None
+    if not _NAME.fullmatch(name) or not rest:
+        return None
+    if len(rest) == 1 and "%" not in rest[0] and "\\" not in rest[0]:
+        value = rest[0]
+    elif rest[0] == "%s" and len(rest) == 2:
+        value = rest[1]
+    else:
+        return None
+    return (m.Assignment(name, m.Word(shlex.quote(value), value)),)
 
 
 def readonly(cmd: m.SimpleCommand) -> frozenset[str]:

@@ -26,6 +26,7 @@ from clawgate.shell import clobbers
 from clawgate.shell import model as m
 from clawgate.shell.braces import expand_line
 from clawgate.shell.expand import ARRAY_SEP, DEFAULT_IFS, expand
+from clawgate.shell.paramops import SHELL_OPTIONS
 from clawgate.shell.xargsfeed import encode, quote, xargs_feed
 
 _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
@@ -50,7 +51,7 @@ _FRESH_NAME = lazy_pattern(r"(\"?)\$\(\s*mktemp(?:\s+[\w./=+-]+)*\s*\)\1")
 # an alias changes what the words of later lines mean.
 _REREADERS = frozenset({"source", ".", "eval", "declare", "typeset", "local", "trap", "wait",
                         "builtin", "command", "enable", "coproc", "exec", "alias"})
-_DECLARING = frozenset({"export", "readonly", "declare", "typeset"})
+_DECLARING = frozenset({"export", "readonly", "declare", "typeset", "printf"})
 _FD_NAME = lazy_pattern(r"\{[A-Za-z_]\w*\}[<>]")  # exec {fd}>file sets $fd
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
@@ -134,7 +135,7 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
         return None
     src = source.encode("utf-8", "surrogateescape")
     clobbered = clobbers.clobbered(parsed, stages=False)
-    env = {"IFS": DEFAULT_IFS}
+    env = _start_env(source)
     known: dict[str, str] | None = (
         None if exact is None or "IFS" in clobbered or clobbers.EVERY in clobbered
         or _FD_NAME.search(source) else dict(env))  # the values known exactly
@@ -203,6 +204,15 @@ def _declared(cmd: m.SimpleCommand) -> tuple[m.SimpleCommand | None, frozenset[s
     if not assigned:
         return None, locking
     return replace(cmd, words=(), assignments=assigned), locking
+
+
+def _start_env(source: str) -> dict[str, str]:
+    """The variables known before the line's first command: the default IFS, and a mark
+    where the line may change how patterns match (``shopt -s nocasematch``, ``extglob``)."""
+    env = {"IFS": DEFAULT_IFS}
+    if "shopt" in source or "BASHOPTS" in source:
+        env[SHELL_OPTIONS] = ""
+    return env
 
 
 def _literal_feeder(cmd: m.SimpleCommand) -> bool:

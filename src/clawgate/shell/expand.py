@@ -1,12 +1,13 @@
 """Expanding one word's text as bash would, with variables whose values are known.
 
 Only what can be done exactly is done: quotes, backslashes, ``$'…'``, ``$name``, ``${name}``,
-``${!name}`` (indirection) and word splitting of unquoted expansions on the default ``$IFS``.
-Anything else -- command substitution, parameter operators, special parameters, an unknown
-variable, a glob character produced by an unquoted expansion -- makes the word unknown (None).
-So does a value longer than ``MAX_VALUE`` characters (``x=$x$x`` twenty times is four million):
-an unknown word is judged as written, strictly, and building it is work charged to the
-decision's budget (``clawgate/bounds.py``).
+``${!name}`` (indirection), the parameter operators ``paramops.py`` works out (pattern
+replacement and removal, case, slices, length) and word splitting of unquoted expansions on the
+default ``$IFS``. Anything else -- command substitution, other operators, special
+parameters, an unknown variable, a glob character produced by an unquoted expansion --
+makes the word unknown (None). So does a value longer than ``MAX_VALUE`` characters
+(``x=$x$x`` twenty times is four million): an unknown word is judged as written, strictly,
+and building it is work charged to the decision's budget (``clawgate/bounds.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from operator import itemgetter
 
 from clawgate.bounds import charge_text
 from clawgate.lazyre import lazy_pattern
+from clawgate.shell.paramops import SHELL_OPTIONS, operate
 from clawgate.shell.words import decode_ansi_c
 
 DEFAULT_IFS = " \t\n"
@@ -218,6 +220,10 @@ class _Expander:
         elif braced:
             value = self._lookup(braced.group(2), indirect=bool(braced.group(1)))
             self.i += 1 + braced.end()
+        elif rest[:1] == "{" and (operated := operate(
+                rest, self._get, quoted=quoted, patterns=SHELL_OPTIONS not in self.env)):
+            value = operated[0]  # ${x//a/b}, ${x#p}, ${x^^}, ${x:1:2} … of a known value
+            self.i += 1 + operated[1]
         elif (plain := _NAME.match(rest)) is not None:
             value = self._lookup(plain.group(0), indirect=False)
             self.i += 1 + plain.end()

@@ -18,13 +18,20 @@ _FIRST_PROCESS = frozenset({"init", "systemd", "1"})  # the names process 1 goes
 _KILL_VALUE = frozenset({"-s", "-n", "--signal", "-q", "--queue", "--timeout"})
 _KILL_STOPS = frozenset({"-l", "-L", "--list", "--table"})
 _KILL_FLAGS = frozenset({"-a", "-p", "-r"})  # util-linux kill's flags that are not signals
-_PIP = frozenset({"pip", "pip3", "pipx", "uv", "poetry", "pipenv", "pdm", "easy_install"})
+_PIP = frozenset({"pip", "pip3", "pipx", "uv", "uvx", "poetry", "pipenv", "pdm",
+                  "easy_install"})
 _NODE = frozenset({"npm", "yarn", "pnpm", "bun", "npx"})
+# Runners that fetch what they run, whatever their first word (uvx ruff, npx eslint)
+_RUNNERS = frozenset({"npx", "uvx"})
+# pip's index options whose value may be glued to the letter (-ihttps://…, -f./dist)
+_GLUED = frozenset({"-i", "-f"})
 # The subcommands that fetch packages from the index (npx fetches what it runs): a clean
 # install, an update, a download or a wheel build reach the index an install does
 _FETCHING = frozenset({"install", "add", "i", "ci", "install-test", "it", "install-ci-test",
                        "cit", "update", "up", "upgrade", "download", "wheel", "dlx", "exec",
                        "x", "sync", "lock"})
+# A Python runner's run fetches its packages first (pipx run, uv run --with, uv tool run)
+_PY_FETCHING = _FETCHING | {"run"}
 _INDEX_OPTIONS = frozenset({"--index-url", "--extra-index-url", "--trusted-host", "--find-links",
                             "--registry", "--source", "--index", "--default-index", "--pre-index",
                             "-i", "-f"})
@@ -83,7 +90,8 @@ class CustomPackageIndex(Validator):
     public index named (``--index-url https://pypi.org/simple``) is no other index; one over
     plain HTTP at a public address is DENY (``indexhosts.py``). Every subcommand that fetches
     packages is an install here (``npm ci``, ``update``, ``pip download``/``wheel``, ``uv
-    sync``, ``npx``): the index each reaches is the one given.
+    sync``, ``npx``, ``uvx``, ``pipx run``, ``uv run``): the index each reaches is the one
+    given, however spelled (``-ihttps://…``, the value glued to pip's letter).
 
     Bad: ``pip install --index-url https://pypi.example.net/simple requests``.
     Harmless: ``pip install -r requirements.txt``.
@@ -96,7 +104,8 @@ class CustomPackageIndex(Validator):
         program = cmd.program
         if program not in _PIP and program not in _NODE and program not in {"gem", "cargo"}:
             return NO_OPINION
-        if program != "npx" and not any(w.value in _FETCHING for w in cmd.words[1:3]):
+        fetching = _PY_FETCHING if program in _PIP else _FETCHING
+        if program not in _RUNNERS and not any(w.value in fetching for w in cmd.words[1:3]):
             return NO_OPINION
         words = cmd.words[:_runner_end(cmd)]
         named_default: set[int] = set()
@@ -104,6 +113,8 @@ class CustomPackageIndex(Validator):
             if i in named_default:
                 continue
             text = word.shown
+            if program in _PIP and text[:2] in _GLUED and len(text) > 2 and text[2] != "=":
+                text = f"{text[:2]}={text[2:]}"  # -ihttps://h/simple: -i https://h/simple
             name = text.split("=", 1)[0]
             if name in _LOCAL_LINKS and program in _PIP and _local_dir(
                     text.split("=", 1)[1] if "=" in text else

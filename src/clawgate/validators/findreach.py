@@ -14,12 +14,12 @@ judged with each such path put in for ``{}``.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from fnmatch import fnmatchcase
+from collections.abc import Callable, Sequence
 
 from clawgate import fsfacts
 from clawgate.protectedpaths import holds_protected, protected_reason
 from clawgate.validators.findexpr import NAME_TESTS, acts_only_on_named
+from clawgate.validators.findglob import matches
 
 MAX_FILES = 256  # files looked at below the protected entries of one starting point
 MAX_FOUND = 4  # protected paths put in for one starting point
@@ -29,9 +29,13 @@ _NEGATIONS = frozenset({"!", "-not"})
 
 
 def protected_found(root: str, path: str, expression: Sequence[str], actions: frozenset[str],
-                    workspace: str, extra: tuple[str, ...]) -> list[str]:
+                    workspace: str, extra: tuple[str, ...], *, follow: bool = False,
+                    selects: Callable[[str], bool] | None = None) -> list[str]:
     """The protected paths (spelled from ``root``, as find prints them) that ``find root
-    EXPRESSION`` hands to an action, read from the disk; ``path`` is ``root`` resolved."""
+    EXPRESSION`` hands to an action, read from the disk; ``path`` is ``root`` resolved. A
+    starting point that is a link is read where it leads (``find docs/gitlink/``), and with
+    ``follow`` (``-L``, ``-follow``) so are the links directly below it. ``selects`` (a
+    path as shown): another program's test in place of find's (``fd PATTERN``)."""
     try:
         if not fsfacts.isdir(path):
             return []
@@ -43,18 +47,25 @@ def protected_found(root: str, path: str, expression: Sequence[str], actions: fr
     wanted, negated, pruned = _tests(expression)
     found: list[str] = []
     budget = [MAX_FILES]
+    start = os.path.realpath(path)
     for name in names:
-        full = os.path.join(path, name)
+        full = os.path.join(start, name)
+        if follow and fsfacts.islink(full):
+            full = os.path.realpath(full)
         if protected_reason(full, workspace, extra) is None and holds_protected(
                 full, workspace) is None:
             continue
         for candidate in _files(full, budget):
-            shown = root.rstrip("/") + candidate[len(path):]
+            shown = f"{root.rstrip('/')}/{name}{candidate[len(full):]}"
             if protected_reason(candidate, workspace, extra) is None:
                 continue
-            if bounded and not _matches(shown, wanted):
+            if selects is not None:
+                if not selects(shown):
+                    continue
+            elif bounded and not _matches(shown, wanted, uncertain=True):
                 continue
-            if _matches(shown, negated) or _matches(shown, pruned, above=True):
+            if _matches(shown, negated, uncertain=False) or _matches(
+                    shown, pruned, above=True, uncertain=False):
                 continue
             found.append(shown)
             if len(found) >= MAX_FOUND:
@@ -101,18 +112,21 @@ def _tests(expression: Sequence[str]) -> tuple[list[tuple[str, str]], list[tuple
     return wanted, negated, pruned
 
 
-def _matches(shown: str, tests: list[tuple[str, str]], above: bool = False) -> bool:
+def _matches(shown: str, tests: list[tuple[str, str]], above: bool = False, *,
+             uncertain: bool) -> bool:
     """``shown`` (or, ``above``, a directory above it: find does not descend into a pruned
-    one) passes one of the tests."""
+    one) passes one of the tests, read as find reads them (``findglob.py``); a pattern whose
+    meaning is uncertain counts as ``uncertain``."""
     paths = [shown]
     if above:
         parts = shown.split("/")
         paths += ["/".join(parts[:end]) for end in range(1, len(parts))]
     for test, pattern in tests:
-        folded = test.startswith("-i")
         for candidate in paths:
             subject = candidate.rsplit("/", 1)[-1] if test in _BASENAME_TESTS else candidate
-            if fnmatchcase(subject.lower() if folded else subject,
-                           pattern.lower() if folded else pattern):
+            found = matches(pattern, subject, fold=test.startswith("-i"))
+            if found is None:
+                found = uncertain
+            if found:
                 return True
     return False

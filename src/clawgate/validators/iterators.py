@@ -12,6 +12,7 @@ from clawgate.shell.model import SimpleCommand, Word
 from clawgate.shell.xargsfeed import find_roots, only_directories
 from clawgate.validators.argv import command_start, inner, joined_code, option_values, opts
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.fdfound import fd_lines
 from clawgate.validators.findexpr import expression_of
 from clawgate.validators.findreach import protected_found
 from clawgate.validators.paths import resolve, under
@@ -68,7 +69,9 @@ class PerItemExec(Validator):
     """``find -exec/-execdir/-ok/-okdir CMD ;`` and ``fd -x/-X CMD``: CMD is checked as a
     command; running the found files themselves (``-exec {} ;``) asks.
 
-    File names pasted into shell code (``-exec sh -c 'echo {}' ;``) become code: ASK.
+    File names pasted into shell code (``-exec sh -c 'echo {}' ;``) become code: ASK. The
+    protected paths find or fd finds from where it searches are put in for ``{}``
+    (``findreach.py``, ``fdfound.py``).
 
     Bad: ``find . -exec /bin/sh \\; -quit``. Harmless: ``find . -name '*.o' -exec ls -l {} +``.
     """
@@ -91,6 +94,8 @@ class PerItemExec(Validator):
             if only_directories(cmd.words):  # each {} is a directory: say so, as {}/
                 templates = [_as_directories(t) for t in templates]
             rooted = _rooted(cmd, templates, ctx)
+        else:
+            rooted = fd_lines(cmd, templates, ctx)  # the protected paths fd finds
         if any(_pasted_into_code(t, _PLACEHOLDER) for t in templates):
             return Verdict.unwrap(*templates, *rooted, outcome=Outcome.ASK, rule_id=self.id,
                                   message="file names are pasted into shell code")
@@ -112,7 +117,7 @@ def _rooted(cmd: SimpleCommand, templates: list[SimpleCommand], ctx: Context) ->
     inside it in a protected path or a directory that holds one by name (``find .git/hooks
     -exec cp x {} +`` writes ``.git/hooks/"$ITEM"``). Anywhere else in the workspace, the
     template's own ``{}``, a path of the workspace, says as much."""
-    roots = find_roots(cmd.words)
+    roots = find_roots(_here_named(cmd.words, ctx))
     if roots is None:
         return []
     outside = [r for r in roots if not _in_workspace(r, ctx) or _protected_root(r, ctx)]
@@ -123,17 +128,30 @@ def _rooted(cmd: SimpleCommand, templates: list[SimpleCommand], ctx: Context) ->
     if not inside or directories or not any(_holds_placeholder(t) for t in templates):
         return lines
     expression = expression_of([w.shown for w in cmd.words[1:]])
+    follow = any(w.value in ("-L", "-follow") for w in cmd.words[1:])
     for root in inside:
         value = root.strip("'")
         path = resolve(Word(value, value), ctx).path
         if path is None:
             continue
         found = protected_found(value, path, expression, _FIND_EXEC, ctx.workspace,
-                                ctx.protected)
+                                ctx.protected, follow=follow)
         items = [shlex.quote(p) for p in found]
         lines += [line for t in templates if _holds_placeholder(t)
                   for line in item_lines(t.words, items)]
     return lines
+
+
+# The directory the command runs in, spelled as the shell gives it at run time
+_HERE = frozenset({"$PWD", '"$PWD"', "${PWD}", '"${PWD}"', "~+", "$(pwd)", '"$(pwd)"',
+                   "`pwd`", '"`pwd`"'})
+
+
+def _here_named(words: tuple[Word, ...], ctx: Context) -> tuple[Word, ...]:
+    """``words`` with each that names the directory the command runs in (``"$PWD"``,
+    ``~+``, ``$(pwd)``) written as that directory."""
+    return tuple(Word(shlex.quote(ctx.cwd), ctx.cwd) if w.text.rstrip("/") in _HERE else w
+                 for w in words)
 
 
 def _protected_root(root: str, ctx: Context) -> bool:

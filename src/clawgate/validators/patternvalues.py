@@ -2,14 +2,19 @@
 ``arrTag=(${GITHUB_REF//\\// })``, ``export NAME="${board//\\//_}"``), judged by what it can
 spell.
 
-Global pattern substitution hides a word when it unscrambles text the line wrote
-(``x=/etc/paXsswd; f=${x//X/}``) or when its replacement is the word (``${x//*/~\\/.ssh}``).
-Neither happens when the pattern is plain text (no ``*``, ``?`` or ``[``), the replacement is a
-few characters that name nothing (``_``, a blank, ``%25``; no ``/``, ``~``, ``.``, expansion
-or substitution) and the variable edited holds no text of the line's own (set elsewhere:
-``GITHUB_REF``; or on the line only from such values, ``VERSION="${arrTag[2]}"``): the value
-is then what the variable held, with characters removed or swapped, as unknown as the variable
-itself, and it is judged where it is used, as that variable would be. Any other pattern
+Pattern substitution (``${x/p/r}``, ``${x//p/r}``, ``${x/#p/r}``, ``${x/%p/r}``, of a
+variable, an element or the positional parameters) hides a word when it unscrambles text the
+line wrote (``x=/etc/paXsswd; f=${x//X/}``) or when its replacement is the word
+(``${x//*/~\\/.ssh}``). Neither happens when the pattern is plain text (no ``*``, ``?`` or
+``[``), the replacement is a few characters that name nothing (``_``, a blank, ``%25``; no
+``/``, ``~``, ``.``, expansion or substitution, ``$'\\x2f'`` read as the slash it is) and the
+variable edited holds no text of the line's own (set elsewhere: ``GITHUB_REF``; or on the line
+only from such values, ``VERSION="${arrTag[2]}"``; never by a setter, a default or the shell:
+``printf -vx``, ``${x:=…}``, ``read``, ``$_``, ``REPLY``; nor on a line that may set any name:
+``eval``, ``source``): the value is then what the variable held, with characters removed or
+swapped, as unknown as the variable itself, and it is judged where it is used, as that
+variable would be. Where the value edited is known exactly, the line's resolved reading works
+the substitution out (``shell/paramops.py``) and judges the word it spells. Any other pattern
 substitution in a value asks, as CG-INJ-007 asks of one in a command's words.
 
 Bad: ``x=/etc/paXsswd; f=${x//X/}; cat $f``. Harmless: ``VERSION="${GITHUB_REF//refs\\/tags\\/v}"``.
@@ -21,13 +26,17 @@ import re
 
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.shell.clobbers import EVERY, clobbered
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.shell.words import decode_ansi_c
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
 
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _NAME_VALUE = lazy_pattern(r"^([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=(.*)$", )
-_EDIT_START = lazy_pattern(r"\$\{([A-Za-z_]\w*)//")
+# ${NAME/…}, ${NAME//…}, ${NAME/#…}, ${NAME/%…}, of an element (${a[0]//…}, ${a[@]//…}) or
+# of the positional parameters (${1//…}, ${@//…})
+_EDIT_START = lazy_pattern(r"\$\{([A-Za-z_]\w*|[0-9@*])(?:\[[^\]{}$`]*\])?/[/#%]?")
 # A simple expansion: $NAME, ${NAME}, ${NAME[i]} (and the positional and special ones)
 _SIMPLE = lazy_pattern(r"\$(?:[A-Za-z_]\w*|[0-9#?$!@*-]|\{[A-Za-z_]\w*(?:\[[^\]{}$`]*\])?\})")
 _NAMING = frozenset("/~.$`()<>;&|")
@@ -50,12 +59,14 @@ class PatternEditedValue(LineValidator):
         return ls.DOLLAR
 
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
-        if "$" not in parsed.source or "//" not in parsed.source:
+        if "$" not in parsed.source or "/" not in parsed.source:
             return NO_OPINION
         values = assigned_values(parsed.commands)
-        line = _Line(parsed.source, values)
+        if not any("/" in text and "${" in text for _, text in values):
+            return NO_OPINION
+        line = _Line(parsed, values)
         for _name, text in values:
-            if "//" not in text:
+            if "/" not in text:
                 continue
             for edit in edits(text):
                 if edit is None or not line.inert(edit, frozenset()):
@@ -135,7 +146,7 @@ def _split(text: str, at: int) -> tuple[str, str] | None:
 
 
 def _plain(text: str) -> str:
-    """``text`` with its quotes and backslashes taken off (``$'\\n'`` stays one character)."""
+    """``text`` with its quotes and backslashes taken off, ``$'…'`` decoded."""
     out: list[str] = []
     index = 0
     while index < len(text):
@@ -145,7 +156,7 @@ def _plain(text: str) -> str:
             index += 2
         elif text.startswith("$'", index):
             end = text.find("'", index + 2)
-            out.append("\n" if text[index + 2:end] else "")
+            out.append(decode_ansi_c(text[index + 2:end]))  # $'\x2f' is a slash
             index = end + 1
         elif char in "'\"":
             index += 1
@@ -175,10 +186,11 @@ def _plain_glob(pattern: str) -> str:
 class _Line:
     """The line's source and its assignments, read for what each variable may hold."""
 
-    __slots__ = ("source", "values")
+    __slots__ = ("set_otherwise", "source", "values")
 
-    def __init__(self, source: str, values: list[tuple[str, str]]) -> None:
-        self.source, self.values = source, values
+    def __init__(self, parsed: ParsedLine, values: list[tuple[str, str]]) -> None:
+        self.source, self.values = parsed.source, values
+        self.set_otherwise = _set_otherwise(parsed)
 
     def inert(self, edit: _Edit, seen: frozenset[str]) -> bool:
         """The substitution can spell nothing the line hides (see the module)."""
@@ -195,8 +207,10 @@ class _Line:
         its own assignments are read (``V="${V//v}"``) stands for its earlier value."""
         if name in seen:
             return False
-        if len(seen) > _MAX_DEPTH:
-            return True
+        if len(seen) > _MAX_DEPTH or not _NAME.fullmatch(name) or (
+                self.set_otherwise is None or name in self.set_otherwise):
+            return True  # the positional parameters (set --, a function's arguments), a name
+            # a setter, a default or the shell gives a value, or a line that may set any
         inner = seen | {name}
         for assigned, text in self.values:
             if assigned != name:
@@ -211,4 +225,24 @@ class _Line:
         return re.search(bare, self.source) is not None
 
 
-_EDIT_SPAN = lazy_pattern(r"\$\{[A-Za-z_]\w*//[^}]*\}")
+_EDIT_SPAN = lazy_pattern(r"\$\{[A-Za-z_]\w*/[^}]*\}")
+_NAME = lazy_pattern(r"[A-Za-z_]\w*")
+# What may set any name (``eval x=…``, ``source f``, ``declare -n r=x; r=…``)
+_SETS_ANY = frozenset({"eval", "source", ".", "trap", "alias", "coproc", "exec", "wait"})
+# Names the shell sets with no text of the line's (counters, clocks, process ids) or only to
+# a directory that exists
+_NUMERIC = frozenset({"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS",
+                      "EPOCHREALTIME", "HISTCMD", "BASH_SUBSHELL", "GROUPS", "PIPESTATUS",
+                      "OPTIND", "OPTERR", "PWD", "OLDPWD"})
+
+
+def _set_otherwise(parsed: ParsedLine) -> frozenset[str] | None:
+    """The names the line may set other than by a plain assignment (``shell/clobbers.py``:
+    ``printf -vx``, ``${x:=…}``, ``read``, ``mapfile``, ``$_``, ``REPLY`` …), or None when it
+    may set any. The directory (``PWD``) is one that exists, whatever the line names."""
+    if any(cmd.program in _SETS_ANY for cmd in parsed.commands):
+        return None
+    named = clobbered(parsed)
+    if EVERY in named:
+        return None
+    return frozenset(named - _NUMERIC)

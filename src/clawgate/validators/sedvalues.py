@@ -7,13 +7,15 @@ letter goes, a letter such as ``e``). What a value can hold is known when it is
 
 - a number: ``$(( … ))``, ``$$``, ``$#``, ``$?``, ``$!``, ``$UID``, ``$EUID``, ``$PPID``,
   ``${#NAME}`` (special parameters and read-only variables, which the line cannot set);
-- the output of ``git rev-parse [--short[=N]|--verify|-q] REV`` (hex digits), ``git rev-list
+- the output of ``git rev-parse --short[=N]|--verify [-q] REV`` or ``git rev-parse HEAD``
+  (hex digits: unverified, rev-parse prints an argument that names a file as it is), ``git rev-list
   --count REV`` or ``nproc`` (digits), or ``date +FORMAT`` whose conversions print digits
   (``%Y %m %d %H %M %S %j %s``…; the format's own characters besides), run as a command
   substitution where the line defines no function or alias of that name, sets no PATH and
   runs no ``eval``, ``source`` or ``trap`` (which may set anything);
 - a variable the line assigns only such a value (``SHA=$(git rev-parse --short HEAD)``) and
-  binds nowhere else (``read SHA``, ``for SHA in``, ``(( SHA = 1 ))``, ``${SHA:=x}``);
+  binds nowhere else (``read SHA``, ``for SHA in``, ``(( SHA = 1 ))``, ``${SHA:=x}``,
+  ``printf -vSHA``, nor any setter given a name by an expansion: ``printf -v "$N"``);
 - exactly, a variable the line assigns one literal text the same way
   (``RE='[^0-9]*\\([0-9]*\\)'``), put into a double-quoted script (unquoted, the value is
   split and globbed): the script is read with that text standing in (bash unescapes the
@@ -34,7 +36,9 @@ import shlex
 from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.programs.languages import sed_commands, sed_subst_flags
+from clawgate.records import replace
 from clawgate.shell import model as m
+from clawgate.shell.clobbers import EVERY, clobbered
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.argv import operands, option_values, opts
@@ -50,6 +54,7 @@ _DATE_DIGITS = frozenset("YmdHMSjsyuwVUWGgC")
 _DATE_PADDED = frozenset("ekl")
 _DATE_LITERAL = lazy_pattern(r"^[\w.:+ -]*$")
 _REVISION = lazy_pattern(r"^[\w./@^~{}-]+$")
+_HEAD = lazy_pattern(r"(?:HEAD|@)(?:[~^]\d*)*")
 _REDEFINES = lazy_pattern(r"(?:^|[\s;&|(){}])(?:function\s+)?(?:git|date|nproc)\s*\(\s*\)|"
                           r"\bfunction\s+(?:git|date|nproc)\b|\balias\b|\bhash\b|\benable\b|"
                           r"\bexpand_aliases\b|(?:^|[\s;&|(])PATH\+?=|\beval\b|\bsource\b|"
@@ -57,6 +62,7 @@ _REDEFINES = lazy_pattern(r"(?:^|[\s;&|(){}])(?:function\s+)?(?:git|date|nproc)\
 _NAME = lazy_pattern(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 _ASSIGNED = lazy_pattern(r"^([A-Za-z_]\w*)=(.*)$", re.S)
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_PLAIN_FLAGS = lazy_pattern(r"-[xrg]+")
 # What else sets a variable: a builtin given its name, a loop, arithmetic, a default
 _BINDS = (r"(?:\b(?:read|mapfile|readarray|unset|getopts|let|for|select|declare|typeset|"
           r"local|export|readonly|printf|wait|coproc)\b[^;&|\n]*|\(\([^)]*)"
@@ -241,7 +247,11 @@ def _command_alphabet(text: str) -> str | None:
     if program == "git" and args[:1] == ["rev-parse"]:
         options = [a for a in args[1:] if a.startswith("-")]
         revisions = [a for a in args[1:] if not a.startswith("-")]
-        if len(revisions) == 1 and _REVISION.match(revisions[0]) and all(
+        verified = any(o == "--verify" or o.startswith("--short") for o in options)
+        # unverified, rev-parse prints an argument that names a file as it is (``git
+        # rev-parse e`` prints ``e`` where a file e is): only HEAD and its ancestors are sure
+        if len(revisions) == 1 and _REVISION.match(revisions[0]) and (
+                verified or _HEAD.fullmatch(revisions[0])) and all(
                 o in ("--verify", "-q", "--quiet", "--short") or re.fullmatch(
                     r"--short=\d+", o) for o in options):
             return _HEX
@@ -312,8 +322,10 @@ def _values(parsed: ParsedLine, sed: SimpleCommand) -> tuple[dict[str, str], dic
         previous_end = cmd.offset + len(cmd.text.encode("utf-8", "surrogateescape"))
     found: dict[str, str] = {}
     literal: dict[str, str] = {}
+    named = _bound_otherwise(parsed)
     for name, texts in assigned.items():
-        if name not in before or re.search(_BINDS.format(name=name), parsed.source):
+        if name not in before or name in named or EVERY in named or re.search(
+                _BINDS.format(name=name), parsed.source):
             continue  # read NAME, for NAME in, printf -v NAME: a value of any kind
         exact = {_literal(t) for t in texts}
         if len(exact) == 1 and None not in exact and not any(
@@ -338,6 +350,16 @@ def _literal(text: str) -> str | None:
             ch in inner for ch in " \t\n;&|<>()*?[]{}~#!")):
         return None
     return inner
+
+
+def _bound_otherwise(parsed: ParsedLine) -> frozenset[str]:
+    """The names the line may bind other than by an assignment read above (``printf -vNAME``,
+    ``read "$n"``: any name, ``${NAME:=…}``, ``$_`` …; ``shell/clobbers.py``); a declaration
+    of ``NAME=VALUE`` words is such an assignment."""
+    kept = tuple(cmd for cmd in parsed.commands if not (
+        cmd.program in _DECLARERS and cmd.program != "local" and all(
+            _ASSIGNED.match(w.text) or _PLAIN_FLAGS.fullmatch(w.text) for w in cmd.words[1:])))
+    return clobbered(replace(parsed, commands=kept))
 
 
 def _value_alphabet(text: str) -> str | None:

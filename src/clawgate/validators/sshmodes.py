@@ -16,6 +16,16 @@ _FORGES = frozenset({"github.com", "ssh.github.com", "gitlab.com", "bitbucket.or
                      "git.sr.ht", "gitea.com"})
 
 
+# ssh's options that only choose how to connect and authenticate (-i, -p, -4, -v …)
+_GREETING_LETTERS = frozenset("Tqv46xakntCipbcme")
+_GREETING_SETTINGS = frozenset("""identityfile identitiesonly batchmode connecttimeout
+connectionattempts stricthostkeychecking loglevel preferredauthentications
+pubkeyauthentication passwordauthentication kbdinteractiveauthentication serveraliveinterval
+serveralivecountmax port compression addressfamily ciphers macs kexalgorithms
+hostkeyalgorithms pubkeyacceptedalgorithms pubkeyacceptedkeytypes requesttty tcpkeepalive
+checkhostip hashknownhosts visualhostkey""".split())
+
+
 def _options(cmd: SimpleCommand) -> tuple[list[tuple[str, str]], list[str]] | None:
     """(each option as (letter, value), the operands), or None when a word is not known."""
     values = [w.value for w in cmd.words[1:]]
@@ -50,6 +60,8 @@ def ssh_local(cmd: SimpleCommand) -> bool:
         return False
     options = parsed[0]
     letters = {letter for letter, _ in options}
+    if "E" in letters:
+        return False  # -E FILE appends ssh's log to FILE: a write, wherever it is
     if "G" in letters or "Q" in letters:
         return True
     controls = [value for letter, value in options if letter == "O"]
@@ -65,7 +77,20 @@ def forge_greeting(cmd: SimpleCommand) -> bool:
     if parsed is None:
         return False
     options, operands = parsed
-    if len(operands) != 1 or any(letter in "LRDWw" for letter, _ in options):
-        return False  # a command after the host, or forwarded ports and tunnels
+    if len(operands) != 1 or not all(_greeting_option(letter, value)
+                                     for letter, value in options):
+        return False  # a command after the host, or an option that does more than connect
     user, _, host = operands[0].rpartition("@")
     return user == "git" and host.lower() in _FORGES
+
+
+def _greeting_option(letter: str, value: str) -> bool:
+    """An option that changes only how ssh connects to the forge and authenticates there:
+    not where it goes (``-J``, ``-o HostName=``), what it forwards or sends (``-A``, ``-L``,
+    ``-R``, ``-D``, ``-W``, ``-o SendEnv=``), what it writes (``-E FILE``, ``-o
+    UserKnownHostsFile=``) or loads (``-I LIB``, ``-o PKCS11Provider=``), nor its
+    configuration (``-F``)."""
+    if letter == "o":
+        key = value.replace("=", " ").split(maxsplit=1)[0].lower() if value.strip() else ""
+        return key in _GREETING_SETTINGS
+    return letter in _GREETING_LETTERS

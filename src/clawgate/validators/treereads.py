@@ -46,6 +46,12 @@ def stores_below(directory: str, ctx: Context) -> list[str]:
     return found
 
 
+def _configured(cmd: SimpleCommand) -> bool:
+    """The search is given a configuration file on the line (``RIPGREP_CONFIG_PATH=rc rg``),
+    whose options may include ``--hidden``: what it passes over is not known."""
+    return any(a.name == "RIPGREP_CONFIG_PATH" for a in cmd.assignments)
+
+
 def _visible(tails: list[str]) -> list[str]:
     """The stores a search that passes over hidden entries and binary files still reaches:
     one it was pointed into. The stores outside dot-directories (browser profiles, cookie
@@ -88,7 +94,7 @@ class TreeRead(Validator):
             tails = stores_below(posixpath.normpath(path), ctx)
             if found.path is None and tails != ["."]:
                 continue  # "$DIR/." read with DIR unset is /: only a store's own part counts
-            if spec.hides and not reading.hidden:
+            if spec.hides and not reading.hidden and not _configured(cmd):
                 tails = _visible(tails)
             if tails:
                 return self._verdict(cmd.program or "", path, tails[0], reading)
