@@ -76,6 +76,7 @@ from clawgate.validators import (  # noqa: F401
     privsearch,
     procsubfeeds,
     programplaces,
+    projectwords,
     promptexpand,
     protected,
     pyconsole,
