@@ -98,6 +98,7 @@ from clawgate.validators import (  # noqa: F401
     shells,
     smuggling,
     staged,
+    stagedsettings,
     storedcommands,
     subscripts,
     supplychain,
