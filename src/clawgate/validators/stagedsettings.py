@@ -12,15 +12,16 @@ from clawgate.decision import NO_OPINION, MayRun, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.protectedpaths import AGENT_WHY, protected_reason
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.validators import lineshapes as ls
 from clawgate.validators.agentsettings import commands_named
 from clawgate.validators.base import Context, LineValidator, register
-from clawgate.validators.programs import family_name
+from clawgate.validators.writes import may_write, writer_programs
 
 # Words that a key naming a command holds (a cheap test before the key's pattern).
 _HINTS = ("command", "cmd", "helper", "args", "bash", "shell", "script", "exec")
 # Programs that write files their code names (their code, or a here-document, holds the path).
-_CODE_RUNNERS = frozenset({"python", "python3", "node", "nodejs", "bun", "deno", "ruby", "perl",
-                           "php"})
+_CODE_RUNNERS = frozenset({"python", "python3", "python2", "pypy3", "node", "nodejs", "bun",
+                           "deno", "ruby", "perl", "php"})
 _PATHISH = lazy_pattern(r"[\w.~/-]*\.[\w.-]+(?:/[\w.-]+)*")
 
 
@@ -28,12 +29,11 @@ def _agent_written(cmd: SimpleCommand, ctx: Context) -> bool:
     """``cmd`` writes an agent's settings: a write the protected-path family sees, or code of
     an interpreter that names such a file."""
     from clawgate.validators.protected import protected_target
-    from clawgate.validators.writes import may_write
 
     found = protected_target(cmd, ctx) if may_write(cmd) else None
     if found is not None:
         return AGENT_WHY in found[1]
-    if (family_name(cmd.program or "") or cmd.program) not in _CODE_RUNNERS:
+    if cmd.program not in _CODE_RUNNERS:
         return False
     text = "\n".join((cmd.text, *(r.heredoc or "" for r in cmd.redirects)))
     for token in dict.fromkeys(_PATHISH.findall(text)):
@@ -59,7 +59,17 @@ class StagedAgentSettings(LineValidator):
 
     id = "CG-PROT-007"
 
+    def line_shapes(self) -> int:
+        return ls.MULTI | ls.WRITES | ls.LESS | ls.NEWLINE | ls.EQUALS
+
+    def line_programs(self) -> frozenset[str]:
+        return writer_programs() | _CODE_RUNNERS
+
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        commands = parsed.commands
+        if len(commands) < 2 and not any(
+                may_write(c) or c.program in _CODE_RUNNERS for c in commands):
+            return NO_OPINION  # one command that writes nothing and runs no code
         source = parsed.source
         lowered = source.lower()
         if not any(hint in lowered for hint in _HINTS) and "allow" not in lowered:
@@ -68,7 +78,7 @@ class StagedAgentSettings(LineValidator):
 
         named = commands_named(source)
         escalates = ESCALATES.search(source)
-        if not (named or escalates) or not any(_agent_written(c, ctx) for c in parsed.commands):
+        if not (named or escalates) or not any(_agent_written(c, ctx) for c in commands):
             return NO_OPINION
         if escalates is not None:
             return Verdict.deny(self.id, f"writes agent settings that switch its approvals off "
