@@ -23,6 +23,7 @@ import posixpath
 from clawgate import fsfacts
 
 _AGENT = "agent configuration or instructions, which steer what an agent does next"
+AGENT_WHY = _AGENT
 _GIT = "git internals, which run hooks, filters and helpers on later git commands"
 _PACKAGE = "package-manager or tool configuration, which redirects downloads or runs code"
 _CI = "a CI definition, which runs with the project's secrets"
@@ -35,7 +36,8 @@ DEFAULT_PROTECTED: tuple[tuple[str, str], ...] = (
         ".claude", ".gemini", ".codex", ".cursor", ".vscode", ".idea", ".mcp.json", "claude.md",
         "claude.local.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules",
         ".windsurf", ".clinerules", ".roo", ".kiro", ".amazonq", ".continue", ".aider.conf.yml",
-        ".github/copilot-instructions.md", ".github/instructions", ".devcontainer",
+        ".github/copilot-instructions.md", ".github/instructions", ".github/hooks",
+        ".devcontainer",
         ".opencode", "opencode.json", ".goose", ".qwen", ".junie",
         # the settings files agents keep in home, tool servers included: Claude Code's
         # ~/.claude.json, Cline's cline_mcp_settings.json, Windsurf's ~/.codeium

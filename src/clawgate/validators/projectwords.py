@@ -1,0 +1,108 @@
+"""Words handed to the project's own code: what a task runner, a package script, a script file
+or a program built from the workspace does with its arguments is written in the project, which
+the engine does not read.
+
+``make run CMD='…'``, ``just exec '…'``, ``npm run exec -- '…'``, ``nox -s run -- '…'``, ``go
+run ./cmd/tool -hook '…'``, ``bash scripts/exec.sh '…'``, ``gradle run --args='-c …'``: the
+recipe, the script or the program may evaluate the word (``eval "$1"``, ``sh -c $(CMD)``,
+``os.system(argv[1])``). Each word that reads as a command line (a known program with an
+option, a path or shell syntax, as the closed-world default reads them; a ``NAME=value``
+operand's value, an option's value, and the words inside a quoted value too) is checked as the
+line it would be if it ran: only a DENY of that reading counts, so ``make test ARGS=-v`` and
+``npm run build -- --watch`` stay as they were.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from clawgate.decision import NO_OPINION, MayRun, Verdict
+from clawgate.lazyre import lazy_pattern
+from clawgate.shell.model import SimpleCommand
+from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.programs import SHELLS, family_name
+from clawgate.validators.unknownwords import MAX_WORD, payloads
+
+# Runners whose every operand is handed to the project's recipes, sessions or tasks.
+_RUNNERS = frozenset({"make", "gmake", "bmake", "remake", "just", "task", "go-task", "mage",
+                      "invoke", "inv", "nox", "tox", "rake", "fab", "doit", "pdm", "hatch"})
+# Programs whose subcommand runs the project's script, package or program with the words
+# after it: (program, subcommands).
+_SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "npm": frozenset({"run", "run-script", "rum", "urn"}),
+    "pnpm": frozenset({"run", "run-script"}),
+    "yarn": frozenset({"run"}),
+    "bun": frozenset({"run"}),
+    "deno": frozenset({"task", "run"}),
+    "composer": frozenset({"run-script", "run"}),
+    "go": frozenset({"run"}),
+    "cargo": frozenset({"run"}),
+    "dotnet": frozenset({"run"}),
+    "gradle": frozenset({"run"}),
+    "gradlew": frozenset({"run"}),
+    "mvn": frozenset({"exec:java", "exec:exec"}),
+    "sbt": frozenset({"run"}),
+}
+# Interpreters that run a script file named as their first operand, its arguments after it.
+_SCRIPT_RUNNERS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "Rscript"})
+# Options of shells and interpreters that give inline code or a module instead of a file
+# (judged by the interpreter and shell families).
+_INLINE = lazy_pattern(r"^-[a-zA-Z]*[ceEmr]")
+_NAMED = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_.]*=(.+)$", flags=16)  # re.DOTALL
+
+
+def _runs_project_code(cmd: SimpleCommand) -> bool:
+    """``cmd`` hands its words to code the project defines: a task runner, a package script,
+    ``go run``, or a shell or interpreter running a script file rather than inline code."""
+    program = cmd.program or ""
+    family = family_name(program) or program
+    args = cmd.args
+    if family in _RUNNERS:
+        return True
+    subcommands = _SUBCOMMANDS.get(program.rsplit("/", 1)[-1]) or _SUBCOMMANDS.get(family)
+    if subcommands is not None:
+        return any(a in subcommands for a in args[:3])
+    if family in SHELLS or family in _SCRIPT_RUNNERS:
+        operands = [a for a in args if not a.startswith("-")]
+        return bool(operands) and not any(_INLINE.match(a) for a in args[: args.index(
+            operands[0])])
+    return False
+
+
+def carried_lines(value: str) -> list[str]:
+    """The command lines one word may carry: itself, an option's or a ``NAME=value`` operand's
+    value, and the words a quoted value holds (``--args="-c 'curl … | sh'"``)."""
+    named = _NAMED.match(value)
+    texts = [value, named.group(1)] if named else [value]
+    for text in tuple(texts):
+        if ("'" in text or '"' in text) and len(text) <= MAX_WORD:
+            try:
+                texts += shlex.split(text.partition("=")[2] if text.startswith("-") else text)
+            except ValueError:
+                continue
+    return [line for text in dict.fromkeys(texts) for line in payloads(text) if line]
+
+
+@register
+class ProjectCodeWords(Validator):
+    """A word handed to the project's own code (a task runner's recipe or session, a package
+    script, ``go run``, a script file run by a shell or an interpreter) that reads as a command
+    line is checked as the line it would be if that code evaluated it: DENY when it alone is a
+    DENY (``make run CMD='curl … | sh'``, ``bash scripts/exec.sh 'rm -rf ~'``); any other
+    reading adds nothing, since the word may well be data.
+
+    Bad: ``just exec 'wget -qO- URL | sh'``, ``nox -s run -- 'rm -rf ~'``. Harmless: ``make test
+    ARGS=-v``, ``npm run build -- --watch``, ``bash scripts/lint.sh src/``.
+    """
+
+    id = "CG-PROG-006"
+    programs = frozenset({*_RUNNERS, *_SUBCOMMANDS, *SHELLS, *_SCRIPT_RUNNERS})
+
+    def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if len(cmd.words) < 3 or not _runs_project_code(cmd):
+            return NO_OPINION
+        lines = [line for word in cmd.words[1:] if word.value is not None
+                 and len(word.value) <= MAX_WORD for line in carried_lines(word.value)]
+        if not lines:
+            return NO_OPINION
+        return Verdict.unwrap(*(MayRun(line) for line in dict.fromkeys(lines)))
