@@ -5,7 +5,8 @@ validators (with the context it was asked in) and every line it put to its line 
 Both files assert on the same lines (the fuzz regressions and every validator's examples, each
 also behind ``sudo``); a line's run, a shadow run of real bash included, is made once for the
 session, not once per file. Each run is an engine of its own with no decision cache, as each
-file made before."""
+file made before; they share one shadow (the default one, made and prepared once: its stub
+directory is the same for every engine)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 
-from clawgate.engine import Engine
+from clawgate.engine import Engine, _default_shadow
+from clawgate.policy.settings import EngineSettings
 from clawgate.shell.model import ParsedLine, SimpleCommand
+from clawgate.shell.shadow import Shadow
 from clawgate.validators import LineValidator, Validator, load_all
 from clawgate.validators.base import Context
 from clawgate.validators.dispatch import Dispatch
@@ -64,9 +67,14 @@ def run(line: str, cwd: str) -> Run:
     return _run(line, cwd, os.path.expanduser("~"))
 
 
+@lru_cache(maxsize=1)
+def _shadow() -> Shadow:
+    return _default_shadow(EngineSettings())
+
+
 @lru_cache(maxsize=16384)
-def _run(line: str, cwd: str, home: str) -> Run:
-    engine = Engine(cache_size=0, exhaustive=True)
+def _run(line: str, cwd: str, home: str) -> Run:  # home: the engine reads it from the process
+    engine = Engine(cache_size=0, exhaustive=True, shadow=_shadow())
     commands, lines = _Commands(), _Lines()
     engine._dispatch = commands
     engine._line_dispatch = lines
