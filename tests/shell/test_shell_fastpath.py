@@ -47,6 +47,7 @@ def test_a_tilde_that_may_expand_goes_to_the_parser(line: str) -> None:
     "a=b x:y",  # tree-sitter: an error
     "a@@", "a | a@@",  # tree-sitter: an error
     "export a@@", "unset X",  # declaration builtins: their arguments read as assignments
+    "a && time|a", "time|a", "ls|do", "x&in", "ls;time",  # a reserved word beside an operator
 ])
 def test_a_command_the_grammar_reads_otherwise_goes_to_the_parser(line: str) -> None:
     assert not is_plain(line)
@@ -111,7 +112,7 @@ def test_the_one_pass_reading_is_the_two_pass_one(before: str, line: str, after:
 @pytest.mark.parametrize("line", [
     "", " ", "\t", "ls", " ls -la src ", "a=1 ls", "a=1", "a=1 b=2", "a~=b x", "x a=~b",
     "echo ~", "git diff HEAD~1", "ls\n", "ls\tx", "in", "ls in", "export a", ":", "a" * 5000,
-    "ls é", "ls $x", "ls 'a'", "a@@", "A=b~c git x:~y",
+    "ls é", "ls $x", "ls 'a'", "a@@", "A=b~c git x:~y", "a && time|a", "ls|do",
 ])
 def test_the_one_pass_reading_on_edges(line: str) -> None:
     _one_pass_agrees(line)

@@ -11,44 +11,27 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import exhaustive
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_dispatch import CWD, _corpus_lines, _declared_commands, _example_lines, _regression_lines
 
 from clawgate.decision import Outcome
-from clawgate.engine import Engine
 from clawgate.shell import parse
 from clawgate.shell.model import ParsedLine
 from clawgate.testing.strategies import any_input, lines
-from clawgate.validators import LineValidator, load_all
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context
-from clawgate.validators.lineshapes import CheckLine, LineDispatch
+from clawgate.validators.lineshapes import LineDispatch
 
-VALIDATORS = [v for v in load_all().instances() if isinstance(v, LineValidator)]
+VALIDATORS = exhaustive.LINE_VALIDATORS
 OWN_CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 
-class _Recording(LineDispatch):
-    """Puts every line to every line validator (exhaustive) and keeps each line it was given."""
-
-    def __init__(self) -> None:
-        super().__init__(VALIDATORS, exhaustive=True)
-        self.seen: list[tuple[ParsedLine, bool]] = []
-
-    def checks(self, parsed: ParsedLine, resolve: bool
-               ) -> tuple[tuple[LineValidator, CheckLine], ...]:
-        self.seen.append((parsed, resolve))
-        return super().checks(parsed, resolve)
-
-
-def _lines_seen(line: str) -> tuple[list[tuple[ParsedLine, bool]], Context]:
-    engine = Engine(cache_size=0, exhaustive=True)
-    recording = _Recording()
-    engine._line_dispatch = recording
-    engine.check(line, cwd=CWD)
-    return recording.seen, engine._context(CWD)
+def _lines_seen(line: str) -> tuple[tuple[tuple[ParsedLine, bool], ...], Context]:
+    found = exhaustive.run(line, CWD)
+    return found.lines, found.ctx
 
 
 def _assert_skipped_are_silent(line: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+import exhaustive
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,36 +19,17 @@ from clawgate.engine import Engine
 from clawgate.policy.settings import EngineSettings
 from clawgate.shell.model import ParsedLine, Redirect, SimpleCommand, Word
 from clawgate.testing.strategies import any_input, lines
-from clawgate.validators import Validator, load_all
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context
 from clawgate.validators.dispatch import Dispatch
 
-VALIDATORS = [v for v in load_all().instances() if isinstance(v, Validator)]
+VALIDATORS = exhaustive.COMMAND_VALIDATORS
 
 
-class _Recording(Dispatch):
-    """Asks every validator (exhaustive) and keeps each command it was asked about."""
-
-    def __init__(self) -> None:
-        super().__init__(VALIDATORS, exhaustive=True)
-        self.seen: list[tuple[SimpleCommand, Context | None]] = []
-
-    def for_command(self, cmd: SimpleCommand, ctx: Context | None = None  # type: ignore[override]
-                    ) -> tuple[tuple[Validator, object], ...]:
-        self.seen.append((cmd, ctx))
-        return super().for_command(cmd, ctx)
-
-
-def _commands(line: str, cwd: str = CWD) -> list[tuple[SimpleCommand, Context]]:
+def _commands(line: str, cwd: str = CWD) -> tuple[tuple[SimpleCommand, Context], ...]:
     """Each command the engine asks about for ``line``, with the context it is asked in (a
     ``cd`` on the line moves it)."""
-    engine = Engine(cache_size=0, exhaustive=True)
-    recording = _Recording()
-    engine._dispatch = recording
-    engine.check(line, cwd=cwd)
-    here = engine._context(cwd)
-    return [(cmd, here if ctx is None else ctx) for cmd, ctx in recording.seen]
+    return exhaustive.run(line, cwd).commands
 
 
 def _assert_skipped_are_silent(line: str, cwd: str = CWD) -> None:

@@ -20,6 +20,8 @@ _EXPANDED_TILDE = lazy_pattern(r"(?:^|[\s|&;=])~")
 # Reserved words change the grammar; a line holding one goes to the real parser.
 _RESERVED = frozenset("if then else elif fi case esac for select while until do done in "
                       "function time coproc".split())
+# A reserved word is one next to an operator too (``a && time|a`` times the pipeline ``|a``)
+_OPERATORS_AS_BLANKS = str.maketrans(";|&", "   ")
 
 
 def is_plain(line: str) -> bool:
@@ -30,7 +32,7 @@ def is_plain(line: str) -> bool:
         line = line.replace("~", "_")  # inside a word: as plain as any word character
     if len(line) > 4096 or not _OPERATOR_LINE.fullmatch(line):
         return False
-    if not _RESERVED.isdisjoint(line.replace(";", " ").split()):
+    if not _RESERVED.isdisjoint(line.translate(_OPERATORS_AS_BLANKS).split()):
         return False
     if _PLAIN.fullmatch(line):
         return _named(line)
