@@ -1,4 +1,4 @@
-"""Red team, kinds of the eighth attack set's held-out reports as mechanisms: words handed to
+"""Kinds of the eighth attack set's held-out reports as mechanisms: words handed to
 the project's own code (task runners, package scripts, script files, programs built from the
 workspace), process substitutions whose output is a file handed to a program, and settings of
 agents and editors that make them run a command. Each kind has variants beside benign
