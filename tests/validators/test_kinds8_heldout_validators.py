@@ -134,3 +134,14 @@ RULES: list[tuple[str, str]] = [
 def test_each_mechanism_names_its_rule(line: str, rule: str) -> None:
     decision = ENGINE.check(line, cwd=WORKSPACE)
     assert rule in {r.rule_id for r in decision.reasons}
+
+
+def test_the_words_handed_to_a_recipe_are_read_by_cg_prog_006() -> None:
+    """CG-PROG-006's reading names the nested command's own rule, not its own: without it the
+    line is not denied, which shows the reading is this validator's."""
+    from clawgate.validators import load_all
+
+    line = "just run 'rm -rf ~/'"
+    without = Engine(validators=[v for v in load_all().instances() if v.id != "CG-PROG-006"])
+    assert ENGINE.check(line, cwd=WORKSPACE).outcome is DENY
+    assert without.check(line, cwd=WORKSPACE).outcome is not DENY

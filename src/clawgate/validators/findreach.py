@@ -47,11 +47,11 @@ def protected_found(root: str, path: str, expression: Sequence[str], actions: fr
     wanted, negated, pruned = _tests(expression)
     found: list[str] = []
     budget = [MAX_FILES]
-    start = os.path.realpath(path)
+    start = fsfacts.realpath(path)
     for name in names:
         full = os.path.join(start, name)
         if follow and fsfacts.islink(full):
-            full = os.path.realpath(full)
+            full = fsfacts.realpath(full)
         if protected_reason(full, workspace, extra) is None and holds_protected(
                 full, workspace) is None:
             continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 
-from clawgate.decision import NO_OPINION, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Verdict
 from clawgate.shell.model import ParsedLine, Redirect, SimpleCommand
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, register
@@ -28,7 +28,10 @@ class WrittenProcessSubstitution(LineValidator):
 
     ``xargs -a <(CMD)`` reads its items from CMD's output, as ``CMD | xargs`` does; any other
     ``<(CMD)`` operand is a file holding CMD's output, read as ``CMD | PROGRAM … /dev/stdin``
-    (``cp <(curl URL) .git/hooks/pre-commit`` writes a download into a hook). A ``>(CMD)``
+    (``cp <(curl URL) .git/hooks/pre-commit`` writes a download into a hook), where only a
+    DENY of that reading counts: what the program does with a file it is named is judged
+    already, and the reading's own questions (``vim -S /dev/stdin`` reads a script "from its
+    input") would only be asked of a name it was given. A ``>(CMD)``
     written by a later stage of a pipeline is fed by the earlier ones (``env | tee >(nc …)``
     hands the environment to nc).
 
@@ -47,7 +50,7 @@ class WrittenProcessSubstitution(LineValidator):
         commands = parsed.commands
         texts = [t for at, c in enumerate(commands) if "process_substitution" not in c.nesting
                  for t in (*(_fed(commands, at, p) for p in _as_pipelines(c)),
-                           *_read_files(c)) if readable(t)]
+                           *map(MayRun, _read_files(c))) if readable(t)]
         return Verdict.unwrap(*texts) if texts else NO_OPINION
 
 
