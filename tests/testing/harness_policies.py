@@ -57,13 +57,16 @@ class FirstCommandOnly(LineValidator):
 
 
 class Slow(Validator):
-    """Burns 30 ms of CPU on ``slow``: a checker that misses its deadline."""
+    """Burns 30 ms of CPU (or ``seconds``) on ``slow``: a checker that misses its deadline."""
 
     id = "CG-TEST-005"
 
+    def __init__(self, seconds: float = 0.03) -> None:
+        self.seconds = seconds
+
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         if cmd.program == "slow":
-            end = time.thread_time() + 0.03
+            end = time.thread_time() + self.seconds
             while time.thread_time() < end:
                 pass
         return Verdict.passthrough()
