@@ -90,6 +90,10 @@ def test_an_unknown_program_told_to_send_is_asked(line: str) -> None:
     "echo publish",
     "jq -r .scripts.publish package.json",
     "tool build",
+    # programs the engine reads otherwise: a local build, a script an interpreter runs
+    "dotnet publish -c Release -o out",
+    "python manage.py deploy",
+    "node scripts/publish.js",
 ])
 def test_rehearsals_other_verbs_and_names_are_allowed(line: str) -> None:
     assert_allowed(line)
@@ -98,6 +102,8 @@ def test_rehearsals_other_verbs_and_names_are_allowed(line: str) -> None:
 @pytest.mark.parametrize(("line", "expected", "rule"), [
     # known programs keep their own reading
     ("npm publish", ASK, "CG-DEST-005"),
+    ("dotnet nuget push pkg.nupkg --source nuget.org", ASK, "CG-DEST-005"),
+    ("python -m twine upload dist/*", ASK, "CG-DEST-005"),
     ("docker push img", ASK, "CG-DEST-005"),
     ("git push origin main", ASK, "CG-RISK-001"),
     ("mike deploy --push dev", ASK, "CG-RISK-001"),

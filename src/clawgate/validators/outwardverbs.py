@@ -7,15 +7,19 @@ where it cannot be taken back: ``pkg-pr-new publish``, ``vsce publish``, ``chang
 publish``, ``firebase deploy``, ``dvc push``, ``cachix push``, run directly or through a
 package runner (``npx``, ``pnpx``, ``bunx``, which are unwrapped to the package they run).
 ASK. A rehearsal (``--dry-run``, ``--dryrun``) or a request for help only prints. Programs
-the catalog knows keep their own reading (``npm publish``, ``git push``, ``mike deploy``).
+the engine knows keep their own reading: the catalog's (``npm publish``, ``git push``, ``mike
+deploy``), the interpreters' (``python manage.py deploy`` runs a script) and those whose
+sending subcommands CG-DEST-005 lists (``dotnet publish`` builds into a folder; ``dotnet
+nuget push`` sends).
 """
 
 from __future__ import annotations
 
-from clawgate import programs
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.destructive import DestructiveSubcommand
+from clawgate.validators.unknownwords import known
 from clawgate.validators.wrappers import is_wrapper
 from clawgate.validators.wraptable import SUBCOMMAND
 
@@ -55,14 +59,15 @@ class UnknownProgramSends(Validator):
     id = "CG-DEST-012"
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.program is None or programs.entry(cmd.program) is not None:
-            return NO_OPINION
+        program = cmd.program
+        if program is None or known(program) or program in DestructiveSubcommand.programs:
+            return NO_OPINION  # python, dotnet publish (a local build): their own reading
         if is_wrapper(cmd) or (cmd.program, "") in SUBCOMMAND:
             return NO_OPINION  # npx, pnpx, bunx: the package they run is judged as itself
         verb = outward_verb(cmd)
         if verb is None:
             return NO_OPINION
-        return Verdict.ask(self.id, f"{cmd.program} {verb} sends the project beyond the "
+        return Verdict.ask(self.id, f"{program} {verb} sends the project beyond the "
                            "workspace (a registry, a hosting service or a store), where it "
                            "cannot be taken back",
                            hint=f"rehearse it with --dry-run, or {verb} by hand")
