@@ -5,8 +5,8 @@
 Per corpus (the shared files, ``devcmds``/``devcmds_beyond``, ``tests/corpus/devcmds_unseen*``,
 ``agentcmds``, ``ecosystems`` and ``ecosystems_heldout`` (everyday commands of ecosystems the
 others do not draw on, split by project; the held-out half is measured, never tuned on),
-``everyday_heldout2`` to ``everyday_heldout8`` (a second to an eighth held-out set, each from
-projects of yet other ecosystems; the fifth to the eighth, the last three of whole workflow
+``everyday_heldout2`` to ``everyday_heldout9`` (a second to a ninth held-out set, each from
+projects of yet other ecosystems; the fifth to the ninth, the last four of whole workflow
 steps, split by project into a tuned and a held-out half, each half's figures printed too),
 ``everyday_scripts`` (lines and whole bodies of the shell scripts projects keep beside their
 CI files, split the same way),

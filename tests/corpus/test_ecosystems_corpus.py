@@ -243,3 +243,36 @@ def test_eighth_set_holds_steps_and_recipes_labelled_by_effect() -> None:
     assert not halves["tune"] & halves["heldout"]
     assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
     assert len({row["command"] for row in rows}) == len(rows)
+
+
+def test_ninth_held_out_set_draws_on_projects_no_other_set_uses() -> None:
+    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
+              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
+              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6",
+              "everyday_heldout7", "everyday_heldout8", "everyday_scripts"}
+    used = {p.lower() for name in others for p in _projects(_rows(name))}
+    held = _projects(_rows("everyday_heldout9"))
+    assert not {p.lower() for p in held} & used
+    assert len(held) >= 25
+
+
+def test_ninth_set_holds_steps_and_recipes_labelled_by_effect() -> None:
+    """Whole ``run:`` steps beside Makefile and justfile recipe lines and ``package.json``
+    scripts; ``not_allow`` lines say what they do, a line whose ``${{ }}`` expressions were
+    given values says which; each project sits wholly in one half."""
+    rows = _rows("everyday_heldout9")
+    assert len(rows) >= 240
+    assert sum("\n" in row["command"] for row in rows) >= 60
+    assert {row["origin"] for row in rows} == {"workflow", "makefile", "justfile",
+                                                "package.json"}
+    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
+    for row in rows:
+        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
+        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
+        assert "${{" not in row["command"], row
+        assert ("note" in row) == (row["label"] == "not_allow" or "${{" in row.get("note", ""))
+        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
+        halves[row["half"]].add(row["source"].split("@")[0])
+    assert not halves["tune"] & halves["heldout"]
+    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
+    assert len({row["command"] for row in rows}) == len(rows)

@@ -68,6 +68,7 @@ from clawgate.validators import (  # noqa: F401
     namerefs,
     netaddr,
     obfuscation,
+    outwardverbs,
     parsing,
     patternvalues,
     permissions,

@@ -157,9 +157,23 @@ def _sysctl(cmd: SimpleCommand) -> Risk:
     return _LOW
 
 
+# A package manager's own commands that print where it keeps things or how it builds, and
+# change nothing: Homebrew's `--prefix [FORMULA]` (read by builds: `$(brew --prefix openssl)`),
+# `--cellar`, `--repository`, `--cache`, `--caskroom`, `--env` and `shellenv` (what it
+# prints is judged where it is evaluated); dpkg's architectures.
+_PRINTS_PLACES = {
+    "brew": frozenset({"--prefix", "--cellar", "--repository", "--repo", "--cache",
+                       "--caskroom", "--env", "shellenv"}),
+    "dpkg": frozenset({"--print-architecture", "--print-foreign-architectures"}),
+}
+
+
 def _system_packages(cmd: SimpleCommand) -> Risk:
-    """apt, brew, dpkg, rpm ...: queries are low, anything else changes the system."""
+    """apt, brew, dpkg, rpm ...: queries (and the manager's own places, printed) are low,
+    anything else changes the system."""
     first = cmd.args[0] if cmd.args else ""
+    if first in _PRINTS_PLACES.get(cmd.program or "", ()):
+        return _LOW
     return _LOW if first in _SYSTEM_QUERIES or not first else _HIGH
 
 

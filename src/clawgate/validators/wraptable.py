@@ -254,6 +254,7 @@ SUBCOMMAND: dict[tuple[str, str], Wrap] = {
     ("npm", "exec"): _w("c", "package call", code="c", code_long="call", flags=_NPX_FLAGS),
     ("npx", ""): _w("pc", "package call", code="c", code_long="call", flags=_NPX_FLAGS),
     ("pnpm", "exec"): _w(chdir="-C --dir"), ("pnpm", "dlx"): _w("", "package"),
+    ("pnpx", ""): _w("", "package"),  # pnpm's own spelling of pnpm dlx
     ("yarn", "exec"): _w(chdir="--cwd"),
     ("yarn", "dlx"): _w("p", "package"), ("yarn", "run"): _w(),  # yarn run X: or the bin X
     ("pipx", "run"): _w("", "spec python pip-args index-url backend"),
