@@ -35,6 +35,10 @@ def test_every_value_harmless_passes(line: str) -> None:
     ("P=make; $P -j3 | (P=rm; $P -rf ~)", (ASK, DENY)),
     ("P='rm -rf'; $P ~", (ASK, DENY)),
     ("P=make; declare -n P=Q; $P", (ASK, DENY)),
+    ("P=ls; declare -n b=P; b=rm; $P -rf ~", (ASK, DENY)),  # b=rm assigns P
+    ("P=ls; P+=x; $P y", (ASK,)),  # lsx
+    ("declare -u P=rm; $P -rf ~", (ASK, DENY)),  # RM
+    ("readonly P=ls; P=rm; $P", (ASK,)),
 ])
 def test_a_value_or_a_setting_not_read_keeps_it_judged(line: str,
                                                        expected: tuple[object, ...]) -> None:

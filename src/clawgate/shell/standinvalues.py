@@ -9,12 +9,13 @@ line never sets, with the line's own choices added.
 
 Only where every way the line sets the name is seen: each assignment is a plain one standing
 on its own or a literal declaration (``export P=ninja``), each value one plain program word;
-not a ``read``, ``printf -v``, arithmetic, a loop's variable, an assignment inside a loop (the
-next round sees it), a function, ``eval``/``source`` and the like (``standins.py`` refuses
-those lines first). A prefix assignment (``P=x make``) sets the name for that program alone.
-The environment's value is ruled out only by an assignment the line surely runs before every
-command the name runs (``shell/constants.py``: not in a branch, a group, a pipeline, after
-``&&``/``||``).
+not a ``read``, ``printf -v``, arithmetic, ``P+=x``, a loop's variable, an assignment inside a
+loop (the next round sees it), a function, ``eval``/``source`` and the like (``standins.py``
+refuses those lines first); and no declaration of any other kind on the line (``declare -n
+b=P`` makes ``b=rm`` an assignment to P; ``declare -u``; ``readonly``). A prefix assignment
+(``P=x make``) sets the name for that program alone. The environment's value is ruled out
+only by an assignment the line surely runs before every command the name runs
+(``shell/constants.py``: not in a branch, a group, a pipeline, after ``&&``/``||``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from clawgate.shell import model as m
 from clawgate.shell.constants import unconditional
 
 _PROGRAM_WORD = lazy_pattern(r"[A-Za-z0-9_./+][A-Za-z0-9_./+@:-]*")
+_DECLARERS = frozenset({"declare", "typeset", "local", "export", "readonly"})
 
 
 def line_values(parsed: m.ParsedLine, name: str,
@@ -33,8 +35,8 @@ def line_values(parsed: m.ParsedLine, name: str,
     the order first assigned; whether the environment's value may still be there; whether
     one is empty. None when the line may set it in a way not read here."""
     named = clobbers.clobbered(parsed)
-    if name in named or clobbers.EVERY in named:
-        return None
+    if name in named or clobbers.EVERY in named or f"{name}+=" in parsed.source:
+        return None  # a+=x appends: the value is not one the line wrote
     first_use = min(parsed.commands[i].offset for i in chosen)
     values: list[str] = []
     environment = True
@@ -45,10 +47,13 @@ def line_values(parsed: m.ParsedLine, name: str,
                 continue  # P=x make: for make alone (chosen commands: expanded first)
             declared = clobbers.declared(cmd)
             if declared is None:
-                if any(w.value is None or w.value.partition("=")[0] == name
-                       for w in cmd.words[1:]):
-                    return None  # declare -n P, export P=$(…): not read here
-                continue
+                if cmd.program in _DECLARERS:
+                    return None  # declare -n b=P, declare -u P, export P=$(…): not read here
+                continue  # read, unset …: their names are clobbered (above)
+            if cmd.program == "readonly" or any(
+                    (w.value or "").startswith("-") and "r" in (w.value or "")
+                    for w in cmd.words[1:]):
+                return None  # a later assignment fails: which one holds is not read here
             pairs = [(a.name, a.value) for a in declared]
         for assigned, value in pairs:
             if assigned.partition("[")[0] != name:
