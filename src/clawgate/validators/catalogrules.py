@@ -280,12 +280,14 @@ def _tar_extracts(cmd: SimpleCommand, bundle: str | None) -> bool:
 class RuntimeTarget(LineValidator):
     """A write whose target is a variable or a substitution the engine cannot know
     (``> "$OUT"``, ``tee "$(pick)"``, ``cp x "$DEST"``): where it lands is decided when the
-    line runs. ASK. A variable set earlier on the line (literally, or to a ``mktemp`` result),
-    a loop variable over workspace paths, the files a CI runner hands a step
-    (``$GITHUB_OUTPUT``) and a name under a literal workspace directory (``build/$name``) are
-    known enough; a ``read`` variable is what some input says, known only at run time. So is
-    one name in the command's directory (``"$(basename "$f").sha256"`` in a loop over
-    literal words and globs, ``validators/cwdnames.py``): never ``..`` nor a protected name.
+    line runs. ASK. A variable the line surely set before the write (literally, or to a
+    ``mktemp`` result; not in a branch, nor after ``&&``/``||``: there the environment's
+    value may remain, ``validators/knownnames.py``), a loop variable over workspace paths,
+    the files a CI runner hands a step (``$GITHUB_OUTPUT``) and a name under a literal
+    workspace directory (``build/$name``) are known enough; a ``read`` variable is what some
+    input says, known only at run time. So is one name in the command's directory
+    (``"$(basename "$f").sha256"`` in a loop over literal words and globs,
+    ``validators/cwdnames.py``): never ``..`` nor a protected name.
     So is a file the literal tail names in a directory it names (``"$ARCHIVE/doc/rg.1"``,
     ``validators/runtimetail.py``): a directory no program loads every entry of, a name no
     loader obeys; a wholly unknown directory (``"$D/rg.1"``) is not.
