@@ -107,6 +107,7 @@ SET_ON_THE_LINE = [
     'for f in $(git ls-files "*.md"); do sed -n 1p "$f" > "$f.title"; done',
     'for f in $(find docs -name "*.md" | sort); do wc -l "$f" > "$f.count"; done',
     'echo "v=1" >> "$GITHUB_OUTPUT"',
+    '#!/bin/sh\n# a header comment\nOUT=build/x.txt\necho hi > "$OUT"',
 ]
 NOT_SURELY_SET = [
     'echo x > "$T"; T=out.txt',
@@ -126,6 +127,8 @@ NOT_SURELY_SET = [
     'for f in $(find /etc -name "*.conf"); do cp evil.sh "$f"; done',
     'for f in $(git ls-files | sed "s|^|$HOME/|"); do cp evil.sh "$f"; done',
     'for f in ~/.bashrc; do cp evil.sh "$f"; done',
+    '#!/bin/sh\ntrue || # a comment\nT=out.txt\necho x > "$T"',
+    '#!/bin/sh\ntrue ||\n# a comment\nT=out.txt\necho x > "$T"',
 ]
 
 

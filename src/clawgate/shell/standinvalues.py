@@ -23,7 +23,7 @@ from __future__ import annotations
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import clobbers
 from clawgate.shell import model as m
-from clawgate.shell.constants import unconditional
+from clawgate.shell.constants import surely_runs
 
 _PROGRAM_WORD = lazy_pattern(r"[A-Za-z0-9_./+][A-Za-z0-9_./+@:-]*")
 _DECLARERS = frozenset({"declare", "typeset", "local", "export", "readonly"})
@@ -63,7 +63,7 @@ def line_values(parsed: m.ParsedLine, name: str,
                 return None
             if value.value not in values:
                 values.append(value.value)
-            if cmd.offset < first_use and unconditional(parsed.source, cmd):
+            if cmd.offset < first_use and surely_runs(parsed.source, cmd):
                 environment = False
     if not values:
         return None

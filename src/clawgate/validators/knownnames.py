@@ -32,7 +32,7 @@ import shlex
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.clobbers import EVERY, SETTERS, clobbered, declared
-from clawgate.shell.constants import unconditional
+from clawgate.shell.constants import surely_runs
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context
 from clawgate.validators.paths import under
@@ -67,7 +67,7 @@ def known_names(parsed: ParsedLine, ctx: Context) -> dict[str, int]:
             if "[" in name or not (value.value is not None or
                                    SCRATCH.match(value.text.strip('"'))):
                 chosen.add(name)
-            elif _sets_shell(cmd) and unconditional(source, cmd):
+            elif _sets_shell(cmd) and surely_runs(source, cmd):
                 certain[name] = min(certain.get(name, cmd.offset), cmd.offset)
     names = dict.fromkeys(RUNNER_FILES - other - assigned, -1)  # before the line
     names.update({n: at for n, at in certain.items() if n not in chosen and n not in other})
