@@ -36,7 +36,7 @@ from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.shell.setaside import COMMENT, set_aside, trailing_comment
-from clawgate.shell.standins import NO_READINGS, Readings, reading_programs, stand_in_readings
+from clawgate.shell.standins import NO_READINGS, Readings, stand_in_readings
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
 from clawgate.validators.lineshapes import LineDispatch
@@ -341,8 +341,7 @@ class Engine:
         checked under a bound of their own; past it, or at the first reading that is neither,
         nothing gives way (and nothing of the readings is added: ASK stays ASK). The commands
         alone first: cheaper, and most lines fail there."""
-        indexes, readings, alone = found
-        programs = reading_programs(readings)
+        indexes, readings, alone, programs = found
         try:
             with bounded(Budget(self._bounds[0] // 4, self._bounds[1] / 4)):
                 for program, reading in (*zip(programs, alone, strict=True),

@@ -20,7 +20,7 @@ from clawgate.shell.standins import NO_READINGS, STAND_INS, UNKNOWN_PROGRAM, sta
 ])
 def test_readings_put_each_stand_in_where_the_name_is(line: str, indexes: set[int],
                                                       first: str, alone: str) -> None:
-    found, readings, alone_readings = stand_in_readings(parse(line))
+    found, readings, alone_readings, _ = stand_in_readings(parse(line))
     assert found == indexes
     assert (readings[0], alone_readings[0]) == (first, alone)
     assert len(readings) == len(alone_readings) >= len(STAND_INS)
@@ -48,13 +48,11 @@ def test_an_unquoted_name_may_be_unset() -> None:
     "lib$X x",
     "$A x; $B y",
     "$CC x; $(pick)",
-    "X=cc; $X x",
     "X=cc $Y; $X x",
     "read X; $X x",
     "mapfile X < f; $X x",
     "for X in a; do $X; done",
     "getopts ab X; $X",
-    "export X=cc; $X x",
     "declare -n X=Y; $X x",
     "(( X = 1 )); $X x",
     ": ${X:=cc}; $X x",
@@ -75,3 +73,8 @@ def test_an_unquoted_name_may_be_unset() -> None:
 ])
 def test_no_readings(line: str) -> None:
     assert stand_in_readings(parse(line)) == NO_READINGS
+
+
+@pytest.mark.parametrize("line", ["X=cc; $X x", "export X=cc; $X x"])
+def test_a_name_the_line_surely_sets_is_read_with_its_value_alone(line: str) -> None:
+    assert stand_in_readings(parse(line))[3] == ("cc",)

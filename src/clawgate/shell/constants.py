@@ -38,6 +38,7 @@ _EXPANDABLE = frozenset({m.VARIABLE, m.INDIRECT, m.ANSI_C, m.LOCALE})
 _HINTS = lazy_pattern(r"\$|\\|'|\"|`|xargs|\|\s*(?:\S*/)?(?:(?:ba|da|z|k|mk|a|ya|po)?sh|"
                       r"python[\d.]*|perl|ruby|node|source|parallel|\.)(?:\s|$)")
 _GROUP = lazy_pattern(r"(?<![$\\])\{|#")
+_COMMENT_LINE = lazy_pattern(r"(?m)^[ \t]*#[^\n]*")  # a comment that is a line of its own
 _HOME_TILDE = lazy_pattern(r"~(?:/[\w./-]*)?")
 _REFERENCED = lazy_pattern(r"\$\{?[#!]?(\w+|[@*#?$!-])")
 _GLOB_CHARS = lazy_pattern(r"[*?\[]")
@@ -339,6 +340,15 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
         else:
             known.pop(name, None)
     return known
+
+
+def surely_runs(source: str, cmd: m.SimpleCommand) -> bool:
+    """``unconditional``, with each comment that is a line of its own (a shebang, a licence
+    header) read as the blank line it is to bash; a comment after a command still counts
+    (``true || # …`` continues the list on the next line)."""
+    blanked = _COMMENT_LINE.sub(
+        lambda found: " " * len(found.group(0).encode("utf-8", "surrogateescape")), source)
+    return unconditional(blanked, cmd)
 
 
 def unconditional(source: str, cmd: m.SimpleCommand) -> bool:

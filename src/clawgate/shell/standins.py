@@ -7,7 +7,10 @@ writes the line again with the name replaced by each of ``STAND_INS``, a fixed s
 programs that between them do every kind of harm the engine judges; the engine checks each
 reading as it checks the line, and lets the ask that only says "the program is known at run
 time" give way when every reading is ALLOW (``engine.py``). None is run; a reading that is
-not ALLOW keeps the line's ask (never more: the name alone is not a DENY).
+not ALLOW keeps the line's ask (never more: the name alone is not a DENY). A name the line
+sets only to literal program words (in branches, a ``case``) is read with each of them, and
+with the stand-ins too where the environment's value may still be there
+(``standinvalues.py``).
 
 Only a name word that is one plain reference (``$X``, ``${X}``, ``"$X"``, ``"${X}"``) is
 read this way. Not ``$(…)`` or backquotes (the line chooses their output), ``${!x}``,
@@ -26,6 +29,7 @@ from __future__ import annotations
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import clobbers
 from clawgate.shell import model as m
+from clawgate.shell.standinvalues import line_values
 from clawgate.shell.xargsfeed import encode
 
 # A program the catalog does not know: the closed-world default judges its words by what
@@ -70,8 +74,9 @@ def environment_name(word: m.Word) -> str | None:
     return None if found is None else found.group(2) or found.group(3)
 
 
-Readings = tuple[frozenset[int], tuple[str, ...], tuple[str, ...]]
-NO_READINGS: Readings = (frozenset(), (), ())
+# The commands read; the line read with each program; each alone so read; the programs.
+Readings = tuple[frozenset[int], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+NO_READINGS: Readings = (frozenset(), (), (), ())
 
 
 def stand_in_readings(parsed: m.ParsedLine) -> Readings:
@@ -91,24 +96,35 @@ def stand_in_readings(parsed: m.ParsedLine) -> Readings:
         if name is None:
             return NO_READINGS  # its program is the line's choice, or a path: it asks
         chosen[index] = name
-    if len(set(chosen.values())) != 1 or _set_on_line(parsed, chosen):
+    if len(set(chosen.values())) != 1:
         return NO_READINGS
+    programs: tuple[str, ...] = STAND_INS
+    empty = True  # the environment's value may be empty, or the name unset
+    if _set_on_line(parsed, chosen):
+        found = None if _sets_any(parsed) else \
+            line_values(parsed, next(iter(chosen.values())), frozenset(chosen))
+        if found is None:
+            return NO_READINGS
+        literal, environment, empty = found
+        programs = (*literal, *(STAND_INS if environment else ()))
+        empty = empty or environment
     spans = _name_spans(parsed, chosen)
     if spans is None:
         return NO_READINGS
     src = parsed.source.encode("utf-8", "surrogateescape")
-    programs = STAND_INS
-    if any(not parsed.commands[i].words[0].text.startswith('"') for i in chosen):
+    if empty and any(not parsed.commands[i].words[0].text.startswith('"') for i in chosen):
         programs = (*programs, "")  # unset: $X rm -rf ~ runs rm
     alone = [(src[a:b], [(start - a, end - a)]) for (a, b), (start, end) in spans]
     return (frozenset(chosen), tuple(_put_in(src, [s for _, s in spans], p) for p in programs),
-            tuple("\n".join(_put_in(text, at, p) for text, at in alone) for p in programs))
+            tuple("\n".join(_put_in(text, at, p) for text, at in alone) for p in programs),
+            programs)
 
 
-def reading_programs(readings: tuple[str, ...]) -> tuple[str, ...]:
-    """The program standing in each of ``readings`` (either kind), in order: ``STAND_INS``,
-    then, for an unquoted name, "" (unset)."""
-    return (*STAND_INS, "")[: len(readings)]
+def _sets_any(parsed: m.ParsedLine) -> bool:
+    """The line may set names, or shape the reading, in ways the values cannot show."""
+    return _FD_NAME.search(parsed.source) is not None or \
+        _SHAPES_READING.search(parsed.source) is not None or \
+        any(cmd.program in _SETS_ANY for cmd in parsed.commands)
 
 
 def _set_on_line(parsed: m.ParsedLine, chosen: dict[int, str]) -> bool:

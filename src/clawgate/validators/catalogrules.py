@@ -4,7 +4,6 @@ when the line runs."""
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 
@@ -12,16 +11,17 @@ from clawgate import programs as catalog
 from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.inline.lisp import pure_lisp
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.clobbers import EVERY, clobbered
 from clawgate.shell.envsplit import env_split
 from clawgate.shell.model import ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.cwdnames import harmless_here, name_patterns
 from clawgate.validators.escapes import FRONTENDS
-from clawgate.validators.paths import resolve, under
+from clawgate.validators.knownnames import SCRATCH, known_names
+from clawgate.validators.paths import resolve
 from clawgate.validators.payloads import payload_verdict
 from clawgate.validators.programs import SHELLS, family_name
+from clawgate.validators.runtimetail import inert_tail
 from clawgate.validators.writes import redirect_targets
 
 _ASKING = frozenset({"run", "code", "config", "runs"})
@@ -42,12 +42,6 @@ msedge opera vivaldi
 dosbox exiftool logrotate nginx screen
 """.split())
 _VAR = lazy_pattern(r"\$\{?([A-Za-z_]\w*)")
-_SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
-_LOOP_LIST = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*)")
-_LOOP = lazy_pattern(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b")
-# Files the CI runner hands a step to write to, and the scratch directories it names.
-_RUNNER_FILES = frozenset({"GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_STEP_SUMMARY", "GITHUB_PATH",
-                           "GITHUB_STATE", "RUNNER_TEMP", "TMPDIR", "TMP", "TEMP"})
 
 
 @register
@@ -286,12 +280,17 @@ def _tar_extracts(cmd: SimpleCommand, bundle: str | None) -> bool:
 class RuntimeTarget(LineValidator):
     """A write whose target is a variable or a substitution the engine cannot know
     (``> "$OUT"``, ``tee "$(pick)"``, ``cp x "$DEST"``): where it lands is decided when the
-    line runs. ASK. A variable set earlier on the line (literally, or to a ``mktemp`` result),
-    a loop variable over workspace paths, the files a CI runner hands a step
-    (``$GITHUB_OUTPUT``) and a name under a literal workspace directory (``build/$name``) are
-    known enough; a ``read`` variable is what some input says, known only at run time. So is
-    one name in the command's directory (``"$(basename "$f").sha256"`` in a loop over
-    literal words and globs, ``validators/cwdnames.py``): never ``..`` nor a protected name.
+    line runs. ASK. A variable the line surely set before the write (literally, or to a
+    ``mktemp`` result; not in a branch, nor after ``&&``/``||``: there the environment's
+    value may remain, ``validators/knownnames.py``), a loop variable over workspace paths,
+    the files a CI runner hands a step (``$GITHUB_OUTPUT``) and a name under a literal
+    workspace directory (``build/$name``) are known enough; a ``read`` variable is what some
+    input says, known only at run time. So is one name in the command's directory
+    (``"$(basename "$f").sha256"`` in a loop over literal words and globs,
+    ``validators/cwdnames.py``): never ``..`` nor a protected name.
+    So is a file the literal tail names in a directory it names (``"$ARCHIVE/doc/rg.1"``,
+    ``validators/runtimetail.py``): a directory no program loads every entry of, a name no
+    loader obeys; a wholly unknown directory (``"$D/rg.1"``) is not.
 
     A process substitution (``tee >(cat >&2)``) is a pipe into a command the line judges.
 
@@ -310,7 +309,7 @@ class RuntimeTarget(LineValidator):
                 (catalog.entry(c.program) or {}).get("language") == "awk"
                 for c in parsed.commands)):
             return NO_OPINION
-        known: set[str] | None = None
+        known: dict[str, int] | None = None
         where: dict[int, tuple[str, ...]] | None = None
         for cmd in parsed.commands:
             for word in content_targets(cmd):
@@ -320,13 +319,15 @@ class RuntimeTarget(LineValidator):
                 if shell and resolve(word, ctx).path is not None:
                     continue
                 if known is None:
-                    known = _known_names(parsed, ctx)
-                if not shell or _unknowable(word, known):
+                    known = known_names(parsed, ctx)
+                if not shell or _unknowable(word, known, cmd.offset):
                     patterns = name_patterns(word, cmd, parsed) if shell else ()
                     if patterns:
                         where = _directories(parsed, ctx) if where is None else where
                         if harmless_here(patterns, where.get(id(cmd), ()), ctx):
                             continue  # "$(basename "$f").sha256": one name, here
+                    if shell and inert_tail(word.text):
+                        continue  # "$ARCHIVE/doc/rg.1": a page in a directory named doc
                     return Verdict.ask(self.id, f"writes to {word.text}, known only when the "
                                        "line runs", hint="write to a literal path")
         return NO_OPINION
@@ -355,54 +356,15 @@ def _process_substitution(word: Word) -> bool:
     return False
 
 
-def _known_names(parsed: ParsedLine, ctx: Context) -> set[str]:
-    """Names assigned literally (and set in no other way: ``printf -v f``, ``unset f``), the
-    runner's files, loop variables, except a loop's over a literal value outside the
-    workspace (``for f in ~/.bashrc``: its writes are judged nowhere else)."""
-    other = clobbered(parsed)
-    # the runner's names are its files only where the line sets them by no means (``read
-    # GITHUB_OUTPUT``, ``printf -v TMPDIR``, ``TMP=$(cat f)``: whatever the value says)
-    assigned = {a.name.partition("[")[0] for c in parsed.commands for a in c.assignments}
-    names = set() if EVERY in other else set(_RUNNER_FILES) - other - assigned
-    for cmd in parsed.commands:
-        for assignment in cmd.assignments:
-            value = assignment.value
-            if (value.value is not None or _SCRATCH.match(value.text.strip('"'))) and \
-                    assignment.name not in other and EVERY not in other:
-                names.add(assignment.name)
-    for match in _LOOP.finditer(parsed.source):
-        names.add(match.group(1))
-    for match in _LOOP_LIST.finditer(parsed.source):
-        if _leaves_workspace(match.group(2), ctx):
-            names.discard(match.group(1))
-    return names
-
-
-def _leaves_workspace(listed: str, ctx: Context) -> bool:
-    """A literal word of a loop's list names a path outside the workspace (or the list does
-    not split)."""
-    try:
-        words = shlex.split(listed)
-    except ValueError:
-        return True
-    for word in words:
-        if "$" in word or "`" in word:
-            continue  # known only when the line runs: as before
-        path = os.path.normpath(os.path.join(ctx.cwd, word.replace("~", ctx.home, 1)
-                                             if word.startswith("~") else word))
-        if not under(path, ctx.workspace):
-            return True
-    return False
-
-
-def _unknowable(word: Word, known: set[str]) -> bool:
+def _unknowable(word: Word, known: dict[str, int], at: int) -> bool:
+    """The target's value is not known at the command starting at byte ``at``."""
     text = word.text.strip('"')
     head = text.split("/", 1)[0]
     if "/" in text and head not in ("", "..", ".") and not head.startswith(("$", "~", "`")):
         return False  # build/$name: somewhere under a directory of the workspace
-    if "/" in text and _SCRATCH.match(head):
+    if "/" in text and SCRATCH.match(head):
         return False  # "$(mktemp -d)/x": inside a fresh scratch directory
     if "$(" in text.replace("$((", "") or "`" in text:
         return True
     names = _VAR.findall(text)
-    return not names or any(name not in known for name in names)
+    return not names or any(known.get(name, at) >= at for name in names)

@@ -30,6 +30,11 @@ the program's own grammar shows that these words reach nothing and destroy nothi
 - ``bash``: its first word a long option it does not have (it takes them whole), it stops
   with "invalid option" before it reads a command: its ask for an interactive shell
   (CG-WRAP-004) is set aside.
+- ``ssh`` given, before its host or after it (OpenSSH reads options in both places, with BSD
+  getopt), an option letter it does not have (``ssh run --features debug``: ``-``): it
+  prints its usage and exits before it connects, so neither its own asks (risk tier, a
+  remote shell) nor any about its remote command stand. An ask about its redirections, or
+  about another command of the line, stays.
 - ``shred``: the line's only command, each operand a literal relative name that names no
   file, not even a dangling link, where it runs: shred opens nothing and destroys nothing
   (CG-DEG-002 set aside). With another command on the line, that one may make the file
@@ -74,6 +79,9 @@ namespace password profile profile-output request-timeout server tls-server-name
 username warnings-as-errors v vmodule log-backtrace-at log-dir log-file log-file-max-size
 logtostderr alsologtostderr one-output skip-headers skip-log-headers stderrthreshold
 """.split())
+# OpenSSH's options (``ssh.c``: its getopt string): switches, and those taking a value.
+_SSH_FLAGS = frozenset("1246afgknqstvxACGKMNTVXYy")
+_SSH_VALUED = frozenset("bceilmopBDEFIJLOPQRSwW")
 _REDIRECTIONS = lazy_pattern(r"(?:\s+(?:\d*|&)[<>].*)?")
 _SHRED_VALUES = frozenset({"n", "s", "--iterations", "--size", "--random-source"})
 
@@ -87,6 +95,8 @@ def set_aside(program: str, reading: str, verdicts: list[Verdict], ctx: Context,
     if program not in CLIENTS and program not in ("kubectl", "shred", "bash"):
         return False
     commands = parse(reading).commands
+    if program == "ssh" and _ssh_stopped(verdicts, commands):
+        return True
     if program == "shred" and whole > 1:
         return False  # another command of the line may make the file first
     for verdict in verdicts:
@@ -115,6 +125,56 @@ def _set_aside(program: str, reason: Reason, commands: tuple[SimpleCommand, ...]
     if program == "kubectl":
         return _no_command(cmd.words[1:])
     return _local_hosts(program, cmd.words[1:])
+
+
+def _ssh_stopped(verdicts: list[Verdict], commands: tuple[SimpleCommand, ...]) -> bool:
+    """ssh stops at an option it does not have, before the host or after it, before it
+    connects; so no ask about it (its tier, a remote shell) nor about its remote command
+    stands. Not a DENY, nor an ask about anything else (its redirections are made)."""
+    ssh = next((c for c in commands if c.depth == 0 and c.program == "ssh" and c.words and
+                c.words[0].value == "ssh"), None)
+    if ssh is None or not _ssh_usage_error(ssh.words[1:]):
+        return False
+    remote = " ".join(w.text for w in ssh.words[1:])
+    for verdict in verdicts:
+        if verdict.outcome <= Outcome.ALLOW:
+            continue
+        if verdict.outcome is Outcome.DENY or verdict.misparsing or not verdict.reasons:
+            return False
+        for reason in verdict.reasons:
+            if _about(reason.command, ssh.text):
+                if reason.rule_id not in (RISK_ID, SHELL_ID):
+                    return False
+            elif not reason.command or reason.command not in remote or any(
+                    c is not ssh and _about(reason.command, c.text) for c in commands):
+                return False
+    return True
+
+
+def _ssh_usage_error(words: tuple[Word, ...]) -> bool:
+    """OpenSSH reads its options (BSD getopt: up to the first operand, and again after the
+    host) and stops with its usage at a letter it does not have (``ssh run --x``: ``-``)."""
+    host = False
+    index = 0
+    while index < len(words):
+        word, index = words[index], index + 1
+        text = word.value
+        if text is None or not word.static:
+            return False
+        if text == "--":
+            return False  # the options end: the rest is the host and the remote command
+        if not text.startswith("-") or text == "-":
+            if host:
+                return False  # the remote command
+            host = True
+            continue
+        for at, letter in enumerate(text[1:], start=1):
+            if letter in _SSH_VALUED:
+                index += at == len(text) - 1
+                break
+            if letter not in _SSH_FLAGS:
+                return True
+    return False
 
 
 def _about(about: str | None, text: str) -> bool:
