@@ -10,12 +10,10 @@ from vtables import ASK, DENY, assert_allowed, assert_caught
 
 from clawgate.validators.runtimetail import inert_tail
 
-# A page, a checksum, a completion script in a directory the line names: the directory the
-# variable holds may be anywhere, but no loader reads these names from there.
+# A page, a checksum, a document in a directory the line names: the directory the variable
+# holds may be anywhere, but no loader reads these names from there.
 INERT = [
     '"$BIN" --generate man > "$ARCHIVE/doc/rg.1"',
-    '"$BIN" --generate complete-bash > "$ARCHIVE/complete/rg.bash"',
-    '"$BIN" --generate complete-powershell > "$ARCHIVE/complete/_rg.ps1"',
     'echo x > "$ARCHIVE"/doc/rg.1.gz',
     "sha256sum dist/app.tar.gz > $OUT/checksums/app.tar.gz.sha256",
     'tee "$D/reports/junit.log" < build.log',
@@ -58,6 +56,11 @@ CAUGHT = [
     'echo x > "$D/.config/notes.txt"',
     'echo x > "$D/rg.1"',
     'echo x > "$D"/rg.fish',
+    # Shell code is sourced by name from directories no list holds: fish's own start-up file.
+    'cp x.fish "$XDG_CONFIG_HOME/fish/config.fish"',
+    '"$BIN" --generate complete-bash > "$ARCHIVE/complete/rg.bash"',
+    '"$BIN" --generate complete-powershell > "$ARCHIVE/complete/_rg.ps1"',
+    'echo x > "$D/zsh/prompt.zsh"',
     'echo x > "$D".d/rg.1',
     'echo x > "$D"hooks/rg.1',
     'echo x > "$D/doc/"*.1',

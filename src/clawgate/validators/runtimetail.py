@@ -18,9 +18,11 @@ both are:
   (``protectedpaths.py``, ``files.py``), and no ``..`` leads out of it;
 - the file's own name is not hidden, not a protected name, and ends in an extension of data
   no loader runs or obeys by its name: manual pages, documents, checksums and signatures,
-  tables and logs, images, backups, and the completion scripts only a completion directory
-  loads (``rg.bash``, ``_rg.ps1``). A name without an extension may be a command, a function
-  or a hook; code, configuration, units, archives and packages are not on the list.
+  tables and logs, images and backups. A name without an extension may be a command, a
+  function or a hook; code, configuration, units, archives and packages are not on the list,
+  shell code included: a completion script is one a shell sources, and a shell also sources
+  files of the same extension by their name from directories no list can hold
+  (``$XDG_CONFIG_HOME/fish/config.fish``).
 
 A directory wholly unknown (``> "$TARGET"``, ``"$D"/rg.1``) stays unknown: it may be one
 whose every entry runs. What is set aside is CG-PROG-002's question only; the write is
@@ -54,7 +56,6 @@ _INERT_EXTENSIONS = frozenset("""
 md markdown rst txt adoc asciidoc html htm pdf info man
 sha1 sha224 sha256 sha384 sha512 md5 b2 sum asc sig minisig
 csv tsv log out svg png jpg jpeg gif webp ico bak orig
-bash fish zsh ps1
 """.split())
 _MAN_SECTION = lazy_pattern(r"[1-9][a-z]{0,3}")
 _NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
