@@ -211,7 +211,8 @@ def _globbed(part: str) -> list[tuple[tuple[str, ...], str]]:
 def _run_at(wanted: tuple[str, ...], parts: tuple[str, ...], start: int) -> bool:
     if start + len(wanted) > len(parts):
         return False
-    return all(_component(w, p) for w, p in zip(wanted, parts[start:], strict=False))
+    return _component(wanted[0], parts[start]) and all(
+        _later_component(w, p) for w, p in zip(wanted[1:], parts[start + 1:], strict=False))
 
 
 def _matches(pattern: str, parts: tuple[str, ...]) -> bool:
@@ -230,6 +231,20 @@ def _component(wanted: str, part: str) -> bool:
     from fnmatch import fnmatchcase  # only policies and a few defaults use globs
 
     return fnmatchcase(part, wanted)
+
+
+def _later_component(wanted: str, part: str) -> bool:
+    """A component after the first of a run: there a glob the shell expands in a protected
+    directory may be any of its entries (``.github/*/ci.yml`` names ``.github/workflows``);
+    only a run's first component needs a literal first character (``*.md`` is no
+    ``CLAUDE.md``)."""
+    if _GLOB & set(part):
+        if _GLOB & set(wanted):
+            return True  # two patterns: some name may match both
+        from fnmatch import fnmatchcase
+
+        return fnmatchcase(wanted, part)
+    return _component(wanted, part)
 
 
 def _anchored(pattern: str, path: str) -> bool:

@@ -18,8 +18,10 @@ known from the line alone, and only from the point where the line has surely set
 - a loop's variable, inside and after the loop, where its list is literal words and globs in
   the workspace, or the output of a lister of the workspace: ``ls`` with plain switches,
   ``find`` of relative start points printing its paths, ``git ls-files``, each optionally
-  filtered by ``grep``, ``sort``, ``uniq``, ``head``, ``tail`` (which pass whole lines). A list
-  of ``"$@"``, ``$FILES`` or ``$(cat list)`` is any text;
+  filtered by ``grep``, ``sort``, ``uniq``, ``head``, ``tail`` (which pass whole lines); and
+  the list reaches no protected path (``validators/listedprotected.py``: ``for f in
+  .git/hooks/*``, ``$(git ls-files)`` where the project tracks its CI files). A list of
+  ``"$@"``, ``$FILES`` or ``$(cat list)`` is any text;
 - the files and scratch directories a CI runner hands a step (``$GITHUB_OUTPUT``,
   ``$RUNNER_TEMP``), where the line does not set them.
 """
@@ -35,6 +37,7 @@ from clawgate.shell.clobbers import EVERY, SETTERS, clobbered, declared
 from clawgate.shell.constants import surely_runs
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context
+from clawgate.validators.listedprotected import item_reaches, lister_reaches
 from clawgate.validators.paths import under
 
 SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
@@ -94,7 +97,7 @@ def _listed_here(listed: str, ctx: Context) -> bool:
     """Every item of a loop's list is a path of the workspace (see the module)."""
     whole = _SUBSTITUTION.fullmatch(listed)
     if whole is not None:
-        return _lister(whole.group(1) or whole.group(2) or "")
+        return _lister(whole.group(1) or whole.group(2) or "", ctx)
     if "$" in listed or "`" in listed:
         return False
     try:
@@ -104,13 +107,14 @@ def _listed_here(listed: str, ctx: Context) -> bool:
     for word in words:
         path = os.path.normpath(os.path.join(ctx.cwd, word.replace("~", ctx.home, 1)
                                              if word.startswith("~") else word))
-        if not under(path, ctx.workspace):
+        if not under(path, ctx.workspace) or item_reaches(word, ctx):
             return False
     return True
 
 
-def _lister(text: str) -> bool:
-    """``text`` is a pipeline that prints paths below where it runs (see the module)."""
+def _lister(text: str, ctx: Context) -> bool:
+    """``text`` is a pipeline that prints paths below where it runs, none of them protected
+    (see the module)."""
     try:
         commands = parse(text).commands
     except ValueError:
@@ -125,16 +129,18 @@ def _lister(text: str) -> bool:
         return False  # globs and braces name entries below where it runs, as written
     items = [w for w in words if w is not None]
     if first.program == "ls":
-        return all(set(w[1:]) <= _LS_SWITCHES if w.startswith("-") else _relative(w)
-                   for w in items)
-    if first.program == "find":
+        lists = all(set(w[1:]) <= _LS_SWITCHES if w.startswith("-") else _relative(w)
+                    for w in items)
+    elif first.program == "find":
         starts = _until_expression(items)
-        return all(_relative(w) for w in starts) and not _FIND_PRINTS & set(items)
-    if first.program == "git":
-        return items[:1] == ["ls-files"] and all(
+        lists = all(_relative(w) for w in starts) and not _FIND_PRINTS & set(items)
+    elif first.program == "git":
+        lists = items[:1] == ["ls-files"] and all(
             w in ("-c", "--cached", "-m", "--modified", "-o", "--others", "--exclude-standard",
                   "--") or not w.startswith("-") for w in items[1:])
-    return False
+    else:
+        return False
+    return lists and not lister_reaches(first.program, items, ctx)
 
 
 def _quiet(cmd: SimpleCommand) -> bool:
