@@ -5,6 +5,12 @@ tool itself runs as the command it is and is judged as one. Evaluating that outp
 the tool could not do by running, so ``eval`` of exactly such a substitution is not text only
 known at run time.
 
+A completion script printed by a program the catalog knows, for the shell it names (``source
+<(kubectl completion bash)``, ``. <(gh completion -s bash)``, ``eval "$(rustup completions
+bash)"``), is the same: function definitions and ``complete`` registrations generated from the
+program's own installation, which add nothing the program could not do by running. The same
+words read through ``source``/``.`` of a process substitution count as through ``eval``.
+
 Left out on purpose: printers whose output runs the project's own files (``direnv hook``
 evaluates ``.envrc`` at every prompt, ``mise activate`` a project's tasks and templates),
 printers that start a daemon holding credentials (``ssh-agent``, ``gpg-agent``), and any
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import shlex
 
+from clawgate import programs
 from clawgate.shell.model import Word
 
 # (program, subcommand words): the invocation that prints the setup
@@ -28,6 +35,14 @@ _PRINTERS = frozenset({
     ("conda", "shell.posix", "hook"),
 })
 _SHELLS = frozenset({"bash", "zsh", "sh", "fish", "ksh"})
+# subcommands and options that print a completion script (``--completion`` takes the shell)
+_COMPLETION = frozenset({"completion", "completions", "--completion", "--completions",
+                         "gen-completions", "generate-completion", "generate-completions",
+                         "shell-completion", "shell-completions"})
+# words after it that only pick the shell the script is for
+_COMPLETION_SHELL = _SHELLS | frozenset(f"--{s}" for s in _SHELLS) | frozenset(
+    f"{o}={s}" for o in ("--shell", "-s", "--completion", "--completions") for s in _SHELLS)
+_SHELL_OPTIONS = frozenset({"-s", "--shell"})
 # words after the invocation that only pick the shell or the form of the output
 _PLAIN = frozenset({"-", "-b", "-s", "--sh", "--bourne-shell", "--bin", "--lr-path",
                     "--lr-cpath", "--no-rehash", "--path", "--set-switch", "--readonly"}
@@ -53,15 +68,44 @@ def _substitution(word: Word) -> str | None:
     return None
 
 
-def prints_shell_setup(words: tuple[Word, ...]) -> bool:
-    """``words`` (what ``eval`` is given) are one substitution running a setup printer."""
-    if len(words) != 1:
+def _completion_printer(argv: list[str]) -> bool:
+    """``PROG completion SHELL``, ``PROG completion -s SHELL``, ``PROG --completions=zsh``:
+    a program the catalog knows printing its completion script for a shell it names."""
+    if len(argv) < 3 or argv[1] not in _COMPLETION or "/" in argv[0] or not (
+            programs.entry(argv[0]) or programs.learned_entry(argv[0])):
         return False
-    inner = _substitution(words[0])
-    if inner is None or any(c in inner for c in "$`;&|<>()\n\\'\""):
+    rest, shells = argv[2:], 0
+    while rest:
+        if rest[0] in _SHELL_OPTIONS and len(rest) > 1 and rest[1] in _SHELLS:
+            rest, shells = rest[2:], shells + 1
+        elif rest[0] in _COMPLETION_SHELL:
+            rest, shells = rest[1:], shells + 1
+        else:
+            return False
+    return shells == 1
+
+
+def _printer(inner: str) -> bool:
+    """``inner`` is one plain command that prints shell setup or a completion script."""
+    if any(c in inner for c in "$`;&|<>()\n\\'\""):
         return False  # one plain command: nothing in it is only known at run time
     argv = shlex.split(inner)
     for printer in _PRINTERS:
         if tuple(argv[: len(printer)]) == printer:
             return all(_plain(a) for a in argv[len(printer):])
-    return False
+    return _completion_printer(argv)
+
+
+def prints_shell_setup(words: tuple[Word, ...]) -> bool:
+    """``words`` (what ``eval`` is given) are one substitution running a setup printer."""
+    if len(words) != 1:
+        return False
+    inner = _substitution(words[0])
+    return inner is not None and _printer(inner)
+
+
+def sources_shell_setup(word: Word) -> bool:
+    """``word`` (what ``source``/``.`` is given) is one process substitution running a setup
+    printer: ``<(kubectl completion bash)``."""
+    text = word.text
+    return text.startswith("<(") and text.endswith(")") and _printer(text[2:-1])

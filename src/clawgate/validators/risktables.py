@@ -176,6 +176,8 @@ def _status_only(cmd: SimpleCommand) -> Risk:
             a for a in cmd.args if not a.startswith("-"))[:2] in (
             ("workspace", "list"), ("workspace", "show"))):
         return _MEDIUM
+    if cmd.program == "gh" and _first(cmd) == "completion":
+        return _MEDIUM  # prints its completion script and reaches nothing
     if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
         return _MEDIUM
     if cmd.program == "gh" and _first(cmd) == "api" and (
