@@ -30,6 +30,8 @@ the answer, the environment changed before it), are ``lookupline.py``'s.
 
 from __future__ import annotations
 
+import shlex
+
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.lookupauth import without_own_auth
 from clawgate.validators.lookupnames import plain_text, public_name, public_url
@@ -102,13 +104,37 @@ def _stands_alone(cmd: SimpleCommand) -> bool:
     return all(_quiet(r.op, r.target) for r in cmd.redirects)
 
 
+# readers that take commands from their input or their terminal (openssl with no command
+# reads commands, less and more take ``!``): not a plain printer of what they are fed
+_INTERACTIVE = frozenset({"openssl", "less", "more"})
+
+
 def _quiet(op: str, target: Word | None) -> bool:
-    """``2>&1``, ``>&2``, ``2>/dev/null``, ``</dev/null``: nothing kept, nothing fed."""
+    """``2>&1``, ``>&2``, ``2>/dev/null``, ``</dev/null``: nothing kept, nothing fed; or
+    ``> >(jq -r .tag_name)``, the answer written into a reader as a pipe into it would."""
+    if target is not None and op == ">" and into_reader(target.text):
+        return True
     if target is None or target.value is None:
         return False
     if op in {">&", "<&"} or op.endswith("&"):
         return target.value in {"1", "2", "-"}
     return op in {">", ">>", "&>", "<"} and target.value in QUIET_DEVICES
+
+
+def into_reader(text: str) -> bool:
+    """``>(READER WORDS)``: a process substitution of one plain command of a program that
+    only shows what it reads, runs nothing of it and takes no command from it (the inner
+    command is judged where it stands): writing there is printing through the reader."""
+    if not (text.startswith(">(") and text.endswith(")")):
+        return False
+    inner = text[2:-1]
+    if any(c in inner for c in "$`;&|<>()\n\\{}"):
+        return False  # one plain command, its words literal, its output its own
+    try:
+        argv = shlex.split(inner)
+    except ValueError:
+        return False
+    return bool(argv) and argv[0] in INERT_READERS and argv[0] not in _INTERACTIVE
 
 
 def _arguments(client: Client, args: list[str]) -> bool:
