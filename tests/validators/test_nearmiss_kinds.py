@@ -69,6 +69,32 @@ PRINTED_THROUGH_A_READER: list[Case] = [
     ("cat ~/.ssh/id_rsa > >(head)", DENY, "a private key shown"),
 ]
 
+# djangoshell.py: Django's shell -c CODE is python -c CODE; without code, a console.
+DJANGO_SHELL: list[Case] = [
+    ('./manage.py shell -c "from app.models import User; print(User.objects.count())"', ALLOW,
+     "the ORM counts rows and prints"),
+    ('python manage.py shell -c "print(1)"', ALLOW, "through the interpreter"),
+    ('django-admin shell -c "print(1)"', ALLOW, "django-admin's spelling"),
+    ('./manage.py shell --command="print(1)"', ALLOW, "the long option, glued"),
+    ('uv run manage.py shell -c "print(1)"', ALLOW, "behind uv run"),
+    ("./manage.py shell", ASK, "an interactive console"),
+    ("python manage.py shell", ASK, "the same console through the interpreter"),
+    ("./manage.py shell -i ipython", ASK, "a console of another flavour"),
+    ('./manage.py shell -c "$CODE"', ASK, "code known only at run time"),
+    ("./manage.py shell -c \"import os; os.system('rm -rf ~')\"", DENY, "home wiped"),
+    ("./manage.py shell -c \"import shutil; shutil.rmtree('/home')\"", DENY,
+     "every home wiped"),
+    ("./manage.py shell -c \"print(open('/root/.ssh/id_rsa').read())\"", DENY,
+     "a private key printed"),
+    ("python3 manage.py shell -c \"exec(__import__('base64').b64decode('cHJpbnQoMSk='))\"",
+     DENY, "decoded code run"),
+]
+
+
+@pytest.mark.parametrize(("line", "expected", "why"), DJANGO_SHELL)
+def test_django_shell(line: str, expected: Outcome, why: str) -> None:
+    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
+
 
 @pytest.mark.parametrize(("line", "expected", "why"), PRINTED_THROUGH_A_READER)
 def test_printed_through_a_reader(line: str, expected: Outcome, why: str) -> None:

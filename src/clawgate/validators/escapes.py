@@ -15,6 +15,7 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.djangoshell import shell_code
 from clawgate.validators.envprinters import sources_shell_setup
 from clawgate.validators.payloads import SYSTEM_DIRS, command_text, payload_verdict
 from clawgate.validators.programs import (
@@ -248,6 +249,8 @@ class CommandOption(Validator):
         if program not in _runners() and "--" not in text and (
                 "xec" not in text and "XEC" not in text):
             return NO_OPINION
+        if shell_code(cmd) is not None:
+            return NO_OPINION  # Django's shell -c/--command: CG-ESC-010 reads its code
         found = _command_options(cmd, program)
         if not found and program in _TEXT_ONLY:
             return NO_OPINION
