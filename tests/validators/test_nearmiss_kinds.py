@@ -69,6 +69,21 @@ PRINTED_THROUGH_A_READER: list[Case] = [
     ("cat ~/.ssh/id_rsa > >(head)", DENY, "a private key shown"),
 ]
 
+# gitops.dry_run: git push -n/--dry-run sends nothing; the remote is read as a fetch reads it.
+DRY_RUN_PUSH: list[Case] = [
+    ("git push --dry-run --force origin main", ALLOW, "a force push only simulated"),
+    ("git push -n origin main", ALLOW, "the short spelling"),
+    ("git push -fn origin main", ALLOW, "in a cluster"),
+    ("git push --dry origin main", ALLOW, "a unique abbreviation"),
+    ("git push -n origin :main", ALLOW, "a deletion only simulated"),
+    ("git push --force origin main", ASK, "a real force push"),
+    ("git push origin main", ASK, "a real push"),
+    ("git push --dry-run --no-dry-run --force origin main", ASK, "the dry run taken back"),
+    ("git push --dry-run $ARGS origin main", ASK, "a word that may take it back"),
+    ("git push --dry-run --receive-pack='sh -c \"rm -rf ~\"' ./other main", DENY,
+     "the helper it runs wipes home, dry run or not"),
+]
+
 # djangoshell.py: Django's shell -c CODE is python -c CODE; without code, a console.
 DJANGO_SHELL: list[Case] = [
     ('./manage.py shell -c "from app.models import User; print(User.objects.count())"', ALLOW,
@@ -89,6 +104,11 @@ DJANGO_SHELL: list[Case] = [
     ("python3 manage.py shell -c \"exec(__import__('base64').b64decode('cHJpbnQoMSk='))\"",
      DENY, "decoded code run"),
 ]
+
+
+@pytest.mark.parametrize(("line", "expected", "why"), DRY_RUN_PUSH)
+def test_dry_run_push(line: str, expected: Outcome, why: str) -> None:
+    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
 
 
 @pytest.mark.parametrize(("line", "expected", "why"), DJANGO_SHELL)
