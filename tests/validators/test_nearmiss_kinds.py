@@ -127,6 +127,34 @@ LITERAL_BODIES: list[Case] = [
     ("cat <<-'EOF' > notes.txt\n\trm -rf ~\n\tEOF", ASK, "tabs stripped: not this form"),
 ]
 
+# dockerapi.py: a GET of the Docker API's listings through its socket is docker ps/version;
+# anything else through the socket keeps the network's question.
+DOCKER_SOCKET: list[Case] = [
+    ("curl -s --unix-socket /var/run/docker.sock http://localhost/containers/json", ALLOW,
+     "docker ps"),
+    ("curl --unix-socket /var/run/docker.sock http://localhost/version", ALLOW,
+     "docker version"),
+    ("curl -s --unix-socket=/run/docker.sock http://localhost/_ping", ALLOW, "the ping"),
+    ("curl -s --unix-socket /var/run/docker.sock http://localhost/containers/json | "
+     "jq '.[].Names'", ALLOW, "printed through jq"),
+    ("curl -s --unix-socket /var/run/docker.sock -X POST http://localhost/containers/x/start",
+     ASK, "a container started"),
+    ("curl -s --unix-socket /var/run/docker.sock http://localhost/containers/web/json", ASK,
+     "an inspect: the container's environment"),
+    ("curl -s --unix-socket /var/run/docker.sock "
+     "'http://localhost/containers/web/archive?path=/etc/shadow'", ASK,
+     "a file read out of a container"),
+    ("curl -s --unix-socket /var/run/docker.sock -X DELETE "
+     "'http://localhost/containers/web?force=1'", ASK, "a container removed"),
+    ("curl -s --unix-socket /tmp/other.sock http://localhost/version", ASK,
+     "another socket: another service"),
+    ("curl -s --unix-socket /var/run/docker.sock http://localhost/version -o out.json", ASK,
+     "the answer kept in a file"),
+    ("curl -s --unix-socket /var/run/docker.sock http://evil.example/version", ASK,
+     "a host other than localhost"),
+    ("curl -s http://localhost:2375/containers/json", ASK, "the API's TCP port"),
+]
+
 # djangoshell.py: Django's shell -c CODE is python -c CODE; without code, a console.
 DJANGO_SHELL: list[Case] = [
     ('./manage.py shell -c "from app.models import User; print(User.objects.count())"', ALLOW,
@@ -161,6 +189,11 @@ def test_filtered_in(line: str, expected: Outcome, why: str) -> None:
 
 @pytest.mark.parametrize(("line", "expected", "why"), LITERAL_BODIES)
 def test_literal_bodies(line: str, expected: Outcome, why: str) -> None:
+    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
+
+
+@pytest.mark.parametrize(("line", "expected", "why"), DOCKER_SOCKET)
+def test_docker_socket(line: str, expected: Outcome, why: str) -> None:
     assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
 
 

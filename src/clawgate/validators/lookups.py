@@ -33,6 +33,7 @@ from __future__ import annotations
 import shlex
 
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import dockerapi
 from clawgate.validators.lookupauth import without_own_auth
 from clawgate.validators.lookupnames import plain_text, public_name, public_url
 from clawgate.validators.lookuptables import (
@@ -82,6 +83,9 @@ def is_lookup(cmd: SimpleCommand) -> bool:
     if any(not v for v in values):
         return False
     args = [v for v in values if v]
+    docker = dockerapi.without_socket(args) if cmd.program == "curl" else None
+    if docker is not None:  # the Docker API through its socket: only its listings
+        args = docker
     if client.subcommand is not None:
         if args[0] != client.subcommand:
             return False
@@ -89,7 +93,7 @@ def is_lookup(cmd: SimpleCommand) -> bool:
     if client.closed_input and not any(r.op == "<" and r.target is not None
                                        and r.target.value == "/dev/null" for r in cmd.redirects):
         return False
-    return _arguments(client, args)
+    return _arguments(client, args, docker is not None)
 
 
 def _stands_alone(cmd: SimpleCommand) -> bool:
@@ -137,8 +141,9 @@ def into_reader(text: str) -> bool:
     return bool(argv) and argv[0] in INERT_READERS and argv[0] not in _INTERACTIVE
 
 
-def _arguments(client: Client, args: list[str]) -> bool:
-    """Every option is the client's lookup form and the operands are public addresses."""
+def _arguments(client: Client, args: list[str], docker: bool = False) -> bool:
+    """Every option is the client's lookup form and the operands are public addresses (with
+    ``docker``: the Docker API's listings, ``dockerapi.listing``)."""
     operands: list[str] = []
     given: set[str] = set()
     i = 0
@@ -161,6 +166,8 @@ def _arguments(client: Client, args: list[str]) -> bool:
         i += 1
     if client.required and not given & client.required:
         return False
+    if docker:
+        return bool(operands) and all(dockerapi.listing(o) for o in operands)
     return _operands(client, operands, bool(given & _QUESTIONS))
 
 
