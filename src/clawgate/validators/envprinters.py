@@ -1,6 +1,7 @@
 """Programs whose documented output is shell setup for the caller's own shell: ``eval "$(opam
 env)"``, ``eval "$(pyenv init -)"``, ``eval "$(brew shellenv)"``. What they print is variable
-settings (and a version manager's shell function) drawn from the tool's own installation; the
+settings (and a version manager's shell function, a prompt's or a directory jumper's hooks:
+``starship init``, ``zoxide init``, ``fzf --bash``) drawn from the tool's own installation; the
 tool itself runs as the command it is and is judged as one. Evaluating that output adds nothing
 the tool could not do by running, so ``eval`` of exactly such a substitution is not text only
 known at run time.
@@ -20,6 +21,7 @@ printer given an operand or an option outside the short list below (``opam env
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from clawgate import programs
@@ -33,12 +35,16 @@ _PRINTERS = frozenset({
     ("fnm", "env"), ("brew", "shellenv"), ("luarocks", "path"), ("dircolors",),
     ("conda", "shell.bash", "hook"), ("conda", "shell.zsh", "hook"),
     ("conda", "shell.posix", "hook"),
+    # prompt and directory-jumping tools: functions and prompt hooks of their own
+    ("starship", "init"), ("zoxide", "init"),
+    ("fzf", "--bash"), ("fzf", "--zsh"), ("fzf", "--fish"),
 })
 _SHELLS = frozenset({"bash", "zsh", "sh", "fish", "ksh"})
 # subcommands and options that print a completion script (``--completion`` takes the shell)
 _COMPLETION = frozenset({"completion", "completions", "--completion", "--completions",
                          "gen-completions", "generate-completion", "generate-completions",
-                         "shell-completion", "shell-completions"})
+                         "generate-shell-completion", "shell-completion", "shell-completions"})
+_TOOL_NAME = re.compile(r"^[a-z][a-z0-9-]*$")  # rustup completions bash cargo: a tool's name
 # words after it that only pick the shell the script is for
 _COMPLETION_SHELL = _SHELLS | frozenset(f"--{s}" for s in _SHELLS) | frozenset(
     f"{o}={s}" for o in ("--shell", "-s", "--completion", "--completions") for s in _SHELLS)
@@ -69,9 +75,10 @@ def _substitution(word: Word) -> str | None:
 
 
 def _completion_printer(argv: list[str]) -> bool:
-    """``PROG completion SHELL``, ``PROG completion -s SHELL``, ``PROG --completions=zsh``:
-    a program the catalog knows printing its completion script for a shell it names."""
-    if len(argv) < 3 or argv[1] not in _COMPLETION or "/" in argv[0] or not (
+    """``PROG completion SHELL``, ``PROG completion -s SHELL``, ``PROG --completions=zsh``,
+    ``npm completion``: a program the catalog knows printing its completion script (for the
+    shell it names, and for one of its tools: ``rustup completions bash cargo``)."""
+    if len(argv) < 2 or argv[1] not in _COMPLETION or "/" in argv[0] or not (
             programs.entry(argv[0]) or programs.learned_entry(argv[0])):
         return False
     rest, shells = argv[2:], 0
@@ -80,9 +87,11 @@ def _completion_printer(argv: list[str]) -> bool:
             rest, shells = rest[2:], shells + 1
         elif rest[0] in _COMPLETION_SHELL:
             rest, shells = rest[1:], shells + 1
+        elif shells == 1 and len(rest) == 1 and _TOOL_NAME.match(rest[0]):
+            rest = []  # the last word names which of its tools the script completes
         else:
             return False
-    return shells == 1
+    return shells <= 1  # none: the one script it prints (``npm completion``)
 
 
 def _printer(inner: str) -> bool:
