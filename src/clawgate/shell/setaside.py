@@ -76,7 +76,7 @@ def trailing_comment(source: str, piece: str) -> bool:
 # A line that is one plain command (no quotes, expansions or escapes of its own) with one
 # here-document whose delimiter is quoted whole, followed by the body and the delimiter's line
 # that ends the input: ``cat <<'EOF' > notes.txt``, the body, ``EOF``.
-_PLAIN_HEAD = re.compile(r"[\w ./=+,:@%-]*<<[ \t]*(['\"])(\w+)\1[\w ./<>=+,:@%-]*")
+_PLAIN_HEAD = re.compile(r"[\w ./>=+,:@%-]*<<[ \t]*(['\"])(\w+)\1[\w ./<>=+,:@%-]*")
 
 
 def certain_body(source: str) -> bool:
