@@ -35,7 +35,7 @@ from clawgate.records import field, record, replace
 from clawgate.shell import MAX_LINE_BYTES, parse
 from clawgate.shell.constants import resolution, respelled
 from clawgate.shell.model import ParsedLine, SimpleCommand
-from clawgate.shell.setaside import COMMENT, set_aside, trailing_comment
+from clawgate.shell.setaside import BODY, COMMENT, certain_body, set_aside, trailing_comment
 from clawgate.shell.standins import NO_READINGS, Readings, stand_in_readings
 from clawgate.validators.base import AnyValidator, Context, LineValidator, RawValidator, Validator
 from clawgate.validators.dispatch import Dispatch
@@ -395,7 +395,7 @@ class Engine:
                     elif isinstance(inner, str) and depth < MAX_NESTING:
                         self._check_line(inner, ctx, run, depth + 1)
         if resolve and depth < MAX_NESTING and (parsed.comments or "<<" in line):
-            self._set_aside(parsed, ctx, run, depth)
+            self._set_aside(parsed, ctx, run, depth, certain_body(line))
         return parsed
 
     def _check_maybe(self, inner: MayRun, ctx: Context, run: _Run, depth: int) -> None:
@@ -404,15 +404,20 @@ class Engine:
         self._check_line(inner, ctx, maybe, depth + 1)
         run.add_denials(maybe)
 
-    def _set_aside(self, parsed: ParsedLine, ctx: Context, run: _Run, depth: int) -> None:
+    def _set_aside(self, parsed: ParsedLine, ctx: Context, run: _Run, depth: int,
+                   literal_body: bool = False) -> None:
         """Every byte accounted for: a comment or a here-document body that, read as a line of
         its own, is a command the engine would deny makes the line ASK at least (bash may read
         it otherwise than the parser did). One that does not parse adds nothing. The piece is
         judged for what it runs, as text the engine wrote (no spelling checks, no
-        resolution): how it is written says nothing about a line it was never meant to be."""
+        resolution): how it is written says nothing about a line it was never meant to be.
+        ``literal_body``: the line as written is one plain command with one here-document
+        whose delimiter is quoted whole and closes the text (``setaside.certain_body``)."""
         for kind, piece in set_aside(parsed):
             if kind == COMMENT and trailing_comment(parsed.source, piece):
                 continue  # after a word and a blank: bash's reading is certain, no command
+            if kind == BODY and literal_body:
+                continue  # a quoted delimiter, its end certain: literal text to bash
             if parse(piece).has_error:
                 continue  # prose, or text in another language: no command to any reader
             alone = _Run(aside=True)

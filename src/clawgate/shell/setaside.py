@@ -71,3 +71,24 @@ def trailing_comment(source: str, piece: str) -> bool:
     if escapes % 2 == 1 and at - len(before) == 1:
         return False  # the one blank is escaped: the # is inside the word
     return bool(before) and before[-1] not in _WORD_END
+
+
+# A line that is one plain command (no quotes, expansions or escapes of its own) with one
+# here-document whose delimiter is quoted whole, followed by the body and the delimiter's line
+# that ends the input: ``cat <<'EOF' > notes.txt``, the body, ``EOF``.
+_PLAIN_HEAD = re.compile(r"[\w ./>=+,:@%-]*<<[ \t]*(['\"])(\w+)\1[\w ./<>=+,:@%-]*")
+
+
+def certain_body(source: str) -> bool:
+    """The line's one here-document body is literal text to bash, and where it ends is
+    certain: the command line before it is plain, the delimiter quoted whole (nothing in the
+    body is expanded), the first body line equal to the delimiter is the input's last line,
+    and no other ``<<`` stands in the line. A body bash never reads as commands is no command
+    a misreading could run; what the command does with its text is judged where it goes."""
+    head, newline, rest = source.partition("\n")
+    found = _PLAIN_HEAD.fullmatch(head.strip())
+    if not newline or found is None or head.count("<<") != 1:
+        return False
+    lines = rest.rstrip("\n").split("\n")
+    delimiter = found.group(2)
+    return lines[-1] == delimiter and delimiter not in lines[:-1]

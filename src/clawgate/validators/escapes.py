@@ -15,6 +15,8 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.djangoshell import shell_code
+from clawgate.validators.envprinters import sources_shell_setup
 from clawgate.validators.payloads import SYSTEM_DIRS, command_text, payload_verdict
 from clawgate.validators.programs import (
     HARMLESS_HELPERS,
@@ -112,7 +114,8 @@ class ShellArgument(Validator):
             "options", {})
         for i, word in enumerate(words[1:], start=1):
             found = SHELL_REFERENCE.search(word.shown)
-            if found is None or _names_only(program, words, i, options):
+            if found is None or _names_only(program, words, i, options) or (
+                    program in (".", "source") and sources_shell_setup(word)):
                 continue
             if program in NET_TOOLS:
                 return Verdict.deny(self.id, f"{program} connects a shell to the network",
@@ -246,6 +249,8 @@ class CommandOption(Validator):
         if program not in _runners() and "--" not in text and (
                 "xec" not in text and "XEC" not in text):
             return NO_OPINION
+        if shell_code(cmd) is not None:
+            return NO_OPINION  # Django's shell -c/--command: CG-ESC-010 reads its code
         found = _command_options(cmd, program)
         if not found and program in _TEXT_ONLY:
             return NO_OPINION

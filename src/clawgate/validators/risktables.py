@@ -18,6 +18,7 @@ from clawgate.shell.model import SimpleCommand
 from clawgate.validators import userwide
 from clawgate.validators.flags import git_subcommand, parse_options
 from clawgate.validators.ghgraphql import graphql_reads
+from clawgate.validators.gitops import dry_run
 from clawgate.validators.globalopts import without_globals
 from clawgate.validators.privquery import privileged_query
 
@@ -51,6 +52,8 @@ def _git(cmd: SimpleCommand, base: Risk) -> Risk:
         return _HIGH
     if name == "lfs":
         return userwide.git_lfs(cmd, values, base)
+    if name == "push" and dry_run(args):
+        return _MEDIUM  # the remote is read, as a fetch reads it; nothing is sent
     return base
 
 
@@ -190,6 +193,8 @@ def _status_only(cmd: SimpleCommand) -> Risk:
             a for a in cmd.args if not a.startswith("-"))[:2] in (
             ("workspace", "list"), ("workspace", "show"))):
         return _MEDIUM
+    if cmd.program == "gh" and _first(cmd) == "completion":
+        return _MEDIUM  # prints its completion script and reaches nothing
     if cmd.program == "gh" and len(cmd.args) > 1 and cmd.args[1] in _GH_READS:
         return _MEDIUM
     if cmd.program == "gh" and _first(cmd) == "api" and (

@@ -54,6 +54,34 @@ _KEY_USE_OPTIONS = {
                           "-CAfile", "-certfile", "-untrusted", "-trusted", "-verifyCAfile",
                           "-chainCAfile", "-sign", "-verify", "-prverify", "-recip"}),
 }
+# Options that load an environment file into the environment of the program or of the
+# command it runs, as ``source .env`` loads it into the shell: nothing of it is shown (the
+# command run is judged as itself: ``env-cmd -f .env env`` prints the environment).
+_ENV_FILE_OPTIONS = {
+    "env-cmd": frozenset({"-f", "--file"}), "dotenv": frozenset({"-e"}),
+    "dotenvx": frozenset({"-f", "--env-file"}),
+    "node": frozenset({"--env-file", "--env-file-if-exists"}),
+    "bun": frozenset({"--env-file"}), "deno": frozenset({"--env-file"}),
+    "uv": frozenset({"--env-file"}),
+}
+
+
+def _loaded_env_files(cmd: SimpleCommand) -> frozenset[str]:
+    """The env-file options of ``cmd`` when every value they are given is an environment
+    file by its name (``.env``, ``.env.test``, ``prod.env``): loaded, not shown."""
+    options = _ENV_FILE_OPTIONS.get(cmd.program or "")
+    if not options:
+        return frozenset()
+    words = cmd.words
+    for i, word in enumerate(words[1:], start=1):
+        name, eq, glued = word.shown.partition("=")
+        if name not in options:
+            continue
+        value = glued if eq else (words[i + 1].value if i + 1 < len(words) else None)
+        base = (value or "").rsplit("/", 1)[-1]
+        if not (base.startswith(".env") or base.endswith(".env")):
+            return frozenset()
+    return options
 
 
 def _sends(cmd: SimpleCommand) -> bool:
@@ -148,6 +176,10 @@ class CredentialRead(Validator):
     token in plain text (``~/.git-credentials``, ``~/.netrc``, ``~/.aws/credentials``, an
     agent's login) is DENY.
 
+    An environment file loaded into a command's environment (``env-cmd -f .env.test``,
+    ``node --env-file=.env``, ``dotenv -e``, ``uv run --env-file``) is read as ``source .env``
+    reads it: into the environment, not shown.
+
     Bad: ``cat .env`` (ASK), ``cat ~/.ssh/id_rsa`` (DENY). Harmless:
     ``cat .env.example``, ``ls ~/.ssh``, ``ssh-add ~/.ssh/id_ed25519``.
     """
@@ -203,7 +235,7 @@ class CredentialRead(Validator):
         if not mentions_secret(cmd):
             return NO_OPINION
         written = frozenset(id(w) for w in write_targets(cmd))  # cp x .env writes .env
-        path = credential_in(cmd, ctx, _not_files(program), skip=written)
+        path = credential_in(cmd, ctx, _not_files(program, cmd), skip=written)
         if path is None:
             return NO_OPINION
         if (catalog.prints(program) or _compares_files(cmd) or _echoes(cmd, path, ctx)) and (
@@ -224,11 +256,14 @@ def _compares_files(cmd: SimpleCommand) -> bool:
     return name == "diff" and any(w.value == "--no-index" for w in rest)
 
 
-def _not_files(program: str | None) -> frozenset[str]:
-    """Options whose value is not a file the program shows: keys it uses, and, for a program
-    known only from data, options that take a value that is not a file (fish's ``-x``:
-    ``--exclude .env`` names a pattern, not a file to read)."""
+def _not_files(program: str | None, cmd: SimpleCommand | None = None) -> frozenset[str]:
+    """Options whose value is not a file the program shows: keys it uses, environment files
+    it loads (``_loaded_env_files``), and, for a program known only from data, options that
+    take a value that is not a file (fish's ``-x``: ``--exclude .env`` names a pattern, not
+    a file to read)."""
     found = _KEY_USE_OPTIONS.get(program or "", frozenset())
+    if cmd is not None:
+        found |= _loaded_env_files(cmd)
     spec = catalog.learned_entry(program)
     if spec is None:
         return found

@@ -46,7 +46,7 @@ QUOTES = 1 << 14  # "'" or '"' in cmd.text
 PUNY = 1 << 15  # "xn--" in cmd.text, in any case
 LIBRARY = 1 << 16  # ".so" or ".dylib" in cmd.text
 BAR = 1 << 17  # "|" in cmd.text (a word's: a pipe between commands is no part of it)
-SESSION = 1 << 18  # the second word is one of SESSION_WORDS
+SESSION = 1 << 18  # the second (or, after an interpreter's script, third) word is a SESSION_WORD
 HINTED = 1 << 19  # a word may name a credential file (``secrets.mentions_secret``)
 PATHY = 1 << 20  # an argument or redirection target holding "/", "~", ".." or "$"
 # Shapes the context gives every command run in it (``context_shape``):
@@ -99,8 +99,9 @@ def shape_of(cmd: SimpleCommand, needed: int = ~0) -> int:
         shape |= LIBRARY
     if needed & BAR and "|" in text:
         shape |= BAR
-    if needed & SESSION and len(cmd.words) > 1 and cmd.words[1].value in SESSION_WORDS:
-        shape |= SESSION
+    if needed & SESSION and len(cmd.words) > 1 and (cmd.words[1].value in SESSION_WORDS or (
+            len(cmd.words) > 2 and cmd.words[2].value in SESSION_WORDS)):
+        shape |= SESSION  # python manage.py shell: the script's subcommand
     if needed & HINTED and _first_look()(cmd):  # kept for the command: asked again later
         shape |= HINTED
     if needed & PATHY and (any(_pathy(w.text) for w in cmd.words[1:]) or any(

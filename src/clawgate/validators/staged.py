@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from clawgate.decision import NO_OPINION, Outcome, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.records import field, record
 from clawgate.shell.model import ParsedLine, SimpleCommand
@@ -150,7 +150,10 @@ class StagedPayload(LineValidator):
     written to a file the project's tools run (Makefile recipes, ``package.json`` scripts, a
     kubeconfig's ``exec`` plugin: runfiles.py) are checked when written; a file that runs by
     itself, written with literal text that a later command of the line runs, is judged as that
-    text (``printf 'test:\n\tpytest -q\n' > Makefile && make test``), not asked about.
+    text (``printf 'test:\n\tpytest -q\n' > Makefile && make test``), not asked about. A
+    file a filter rewrote (``jq '.scripts.pretest = "CMD"' package.json > p.json``) holds
+    the string literals of the filter's program: when a file of unknown text runs, those
+    that read as command lines are checked too (only their DENY counts).
 
     Bad: ``echo 'exec /bin/sh' > f; chmod +x f; tool -c f``. Harmless:
     ``echo hello > notes.txt && cat notes.txt``.
@@ -169,6 +172,7 @@ class StagedPayload(LineValidator):
         ran = _written_then_run(parsed, checked)
         nested = tuple(line for line in ran if line is not None)
         if None in ran:  # what is known of the text (a tail appended) is checked as well
+            nested += _filtered_in(parsed)
             message = "runs a file written on this line with text that cannot be known before " \
                       "it runs"
             if nested:
@@ -176,6 +180,7 @@ class StagedPayload(LineValidator):
                                       message=message)
             return Verdict.ask(self.id, message, hint="run the steps separately")
         found = self._staged(parsed, checked)
+        nested += _filtered_in(parsed, ran_unknown=False)
         if not nested:
             return found
         if found.outcome is Outcome.PASSTHROUGH:
@@ -223,6 +228,38 @@ class StagedPayload(LineValidator):
                     stage.loaded[written_as[posixpath.normpath(path)]] = True
                     made.add(written_as[posixpath.normpath(path)])
         return NO_OPINION
+
+
+# filters whose program, a word of their own, writes its string literals into the text they
+# print: ``jq '.scripts.pretest = "CMD"' package.json > p.json``
+_FILTERS = frozenset({"jq", "gojq", "jaq", "yq", "sed", "gsed", "perl"})
+_SOAKERS = frozenset({"sponge", "tee"})  # jq … f | sponge f: the filter's output into f
+
+
+def _filtered_in(parsed: ParsedLine, ran_unknown: bool = True) -> tuple[MayRun, ...]:
+    """The string literals of the programs of filters on the line that write a file and
+    read as command lines: the part of that file's text the line itself gives, when a later
+    command runs a file whose text is otherwise unknown (``ran_unknown``), or runs a file the
+    filter rewrote in place or through ``sponge``/``tee`` (``yq -i '…' Taskfile.yml && task
+    build``). Each may run or be data: only a DENY of it counts."""
+    found: list[MayRun] = []
+    commands = parsed.commands
+    for index, cmd in enumerate(commands):
+        if cmd.program not in _FILTERS:
+            continue
+        targets = {w.value for w in write_targets(cmd) if w.value} | {
+            w.value for c in commands if c.pipeline == cmd.pipeline and c.pipeline and (
+                c.stage == cmd.stage + 1 and c.program in _SOAKERS)
+            for w in c.words[1:] if w.value and not w.value.startswith("-")}
+        if not targets:
+            continue
+        if not ran_unknown and not any(
+                run_as(later, path, None) is not None or reader_for(later, path) is not None
+                for later in commands[index + 1:] for path in targets):
+            continue
+        words = " ".join(w.value for w in cmd.words[1:] if w.value is not None)
+        found.extend(literal_commands(words))
+    return tuple(found)
 
 
 _EXPORTERS = frozenset({"export", "declare", "typeset"})
