@@ -32,11 +32,11 @@ def test_ids_are_unique_and_well_formed() -> None:
 
 def test_only_the_destructive_family_uses_the_prefix_unsafe_lifts() -> None:
     from clawgate.validators import destructive as dest
-    from clawgate.validators import disruptive, gitops, killers, vcsdiscard
+    from clawgate.validators import diskfill, disruptive, gitops, killers, vcsdiscard
 
     owners = {cls.__module__ for cls in CLASSES if cls.id.startswith("CG-DEST-")}
     assert owners <= {dest.__name__, disruptive.__name__, gitops.__name__, killers.__name__,
-                      vcsdiscard.__name__}
+                      vcsdiscard.__name__, diskfill.__name__}
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.id)
