@@ -65,6 +65,11 @@ ARCHIVES: list[Case] = [
     ("pax -v -f a.pax", ALLOW, "a listing"),
     ("python3 -m tarfile -e dist/pkg.tar.gz build/src", ALLOW, "into the project"),
     ("unsquashfs -d out image.sqsh", ALLOW, "into the project"),
+    ("dpkg -x pkg.deb /", DENY, "a package's files over the root, no package manager"),
+    ("dpkg-deb --extract pkg.deb ~/.local", DENY, "into home's program directory tree"),
+    ("dpkg -x pkg.deb extracted/", ALLOW, "unpacked into the project: no install"),
+    ("dpkg -c pkg.deb", ALLOW, "a listing"),
+    ("dpkg -i pkg.deb", ASK, "an install: its scripts run as root"),
     ("gtar -xzf x.tgz -C vendor", ALLOW, "relative names, into the project"),
 ]
 
@@ -102,6 +107,7 @@ RULES: list[tuple[str, str]] = [
     ("npm owner add someone pkg", "CG-INFRA-006"),
     ("glab repo delete g/p --yes", "CG-INFRA-005"),
     ("pax -r -f a.pax", "CG-PROG-003"),
+    ("dpkg -i x.deb", "CG-ESC-012"),
     ("yes > f.txt", "CG-DEST-015"),
 ]
 

@@ -159,9 +159,17 @@ def _sysctl(cmd: SimpleCommand) -> Risk:
     return _LOW
 
 
+# dpkg's and dpkg-deb's options that read a package file without installing it: its files
+# unpacked into a directory, or listed
+DPKG_UNPACKS = frozenset({"-x", "--extract", "-X", "--vextract", "-c", "--contents", "-I",
+                          "--info", "-f", "--field", "-e", "--control", "--fsys-tarfile"})
+
+
 def _system_packages(cmd: SimpleCommand) -> Risk:
     """apt, brew, dpkg, rpm ...: queries are low, anything else changes the system."""
     first = cmd.args[0] if cmd.args else ""
+    if cmd.program in ("dpkg", "dpkg-deb") and first in DPKG_UNPACKS:
+        return _MEDIUM  # a package file unpacked into a directory or listed: no install
     return _LOW if first in _SYSTEM_QUERIES or not first else _HIGH
 
 
