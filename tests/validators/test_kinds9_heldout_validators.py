@@ -91,6 +91,11 @@ FILLS: list[Case] = [
     ("dd if=/dev/zero of=swap.img bs=1M count=512", ALLOW, "half a gigabyte"),
     ("fallocate -l 2G cache.img", ALLOW, "two gigabytes"),
     ("seq 1 1000000 > ids.txt", ALLOW, "a bounded sequence"),
+    ("until false; do cp -r src ../copy$RANDOM; done", DENY, "copies made without end"),
+    ("while true; do touch \"f$RANDOM\"; done", DENY, "files made without end"),
+    ("while true; do date >> log.txt; sleep 60; done", ALLOW, "a paced loop"),
+    ("for i in 1 2 3; do mkdir \"d$i\"; done", ALLOW, "a bounded loop"),
+    ("while read -r f; do touch \"$f\"; done < list.txt", ALLOW, "ends with its input"),
 ]
 
 
@@ -109,6 +114,7 @@ RULES: list[tuple[str, str]] = [
     ("pax -r -f a.pax", "CG-PROG-003"),
     ("dpkg -i x.deb", "CG-ESC-012"),
     ("yes > f.txt", "CG-DEST-015"),
+    ("while :; do mkdir -p d/$RANDOM; done", "CG-DEST-016"),
 ]
 
 

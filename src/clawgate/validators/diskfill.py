@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import TILDE, SimpleCommand, Word
-from clawgate.validators.base import Context, Validator, register
+from clawgate.shell.model import TILDE, ParsedLine, SimpleCommand, Word
+from clawgate.validators.base import Context, LineValidator, Validator, register
 from clawgate.validators.paths import resolve, under
 
 ID = "CG-DEST-015"
@@ -170,3 +170,46 @@ def _loads(cmd: SimpleCommand) -> Verdict:
             return Verdict.ask(ID, f"{program} writes to disk or holds memory with no end",
                                hint="give --timeout")
     return NO_OPINION
+
+
+# A loop with no end of its own: ``while :``, ``while true``, ``until false``
+_ENDLESS_LOOP = lazy_pattern(r"(?:^|[;&|({]\s*)(?:while\s+(?::|true|\[\s*1\s*\])|until\s+false)"
+                             r"\s*;\s*do\b")
+# What ends or paces a loop: without one, its body runs as fast as it can, for ever
+_PACERS = frozenset({"break", "exit", "return", "sleep", "wait", "read", "timeout", "inotifywait",
+                     "watch", "select"})
+# Programs that make a new file or directory each time they run
+_MAKERS = frozenset({"mkdir", "touch", "cp", "dd", "fallocate", "mktemp", "ln", "tee",
+                     "git", "tar", "zip"})
+
+
+@register
+class EndlessMaker(LineValidator):
+    """A loop that never ends and never pauses (``while :``, ``while true``, ``until false``
+    with no ``break``, ``exit``, ``sleep`` or ``read`` in it) whose body makes files or
+    directories (``mkdir``, ``touch``, ``cp``, ``dd``, ``ln``): it fills the disk or exhausts its
+    inodes as fast as the machine can. DENY.
+
+    Bad: ``while :; do mkdir -p d/$RANDOM$RANDOM; done``. Harmless: ``while true; do curl -s
+    localhost:8080 && break; sleep 1; done``, ``for i in 1 2 3; do mkdir d$i; done``.
+    """
+
+    id = "CG-DEST-016"
+
+    def line_shapes(self) -> int:
+        return 0  # its first test: an endless loop written on the line
+
+    def line_programs(self) -> frozenset[str]:
+        return _MAKERS
+
+    def check_line(self, parsed: ParsedLine, ctx: Context) -> Verdict:
+        if not _ENDLESS_LOOP.search(parsed.source):
+            return NO_OPINION
+        inside = [c for c in parsed.commands if "loop" in c.nesting]
+        if any(c.program in _PACERS or c.program is None for c in inside):
+            return NO_OPINION
+        if any(c.program in _MAKERS for c in inside):
+            return Verdict.deny(self.id, "a loop with no end and no pause makes files: the disk "
+                                "or its inodes fill as fast as the machine can",
+                                hint="bound the loop (for i in $(seq N)) or pause it")
+        return NO_OPINION
