@@ -239,9 +239,8 @@ def content_targets(cmd: SimpleCommand) -> list[Word]:
 # Programs with a switch after which the input (an archive, a patch) names the files
 # written, anywhere (tests/programs holds this equal to the catalog's).
 UNCONFINED = frozenset({"tar", "gtar", "bsdtar", "unzip", "git", "7z", "7za", "7zr", "7zz",
-                        "cpio", "bsdcpio", "pax"})
+                        "cpio", "bsdcpio"})
 _TARS = frozenset({"tar", "gtar", "bsdtar"})
-_CPIOS = frozenset({"cpio", "bsdcpio"})
 _TAR_BUNDLE = lazy_pattern(r"^[A-Za-z]+$")
 
 
@@ -249,13 +248,13 @@ _TAR_BUNDLE = lazy_pattern(r"^[A-Za-z]+$")
 class UnconfinedWrite(Validator):
     """A switch that lets the input name the files written, anywhere: ``tar -xP`` (absolute
     member names kept; ``gtar``, ``bsdtar`` too), ``unzip -:`` (``../`` kept), ``7z x -spf``
-    (full paths used), ``cpio -i`` without ``--no-absolute-filenames``, ``pax -r``, ``git
-    apply --unsafe-paths``. Where the writes land is decided by the archive or patch, not the
-    command line: ASK; DENY when the archive comes from another host on the line (piped from
-    a download, or downloaded earlier on it): a stranger's archive then writes anywhere.
+    (full paths used), ``cpio --absolute-filenames``, ``git apply --unsafe-paths``. Where
+    the writes land is decided by the archive or patch, not the command line: ASK; DENY when
+    the archive is piped in from a download: a stranger's archive then writes anywhere.
 
     Bad: ``tar -xPf a.tar``, ``curl -sL https://h/p.tar | tar -xP``. Harmless: ``tar -xf
-    a.tar``, ``tar -cPf a.tar /srv/x``, ``cpio -idm --no-absolute-filenames < x.cpio``.
+    a.tar``, ``tar -cPf a.tar /srv/x``, ``cpio -idm < x.cpio`` (GNU cpio strips a leading
+    ``/``).
     """
 
     id = "CG-PROG-003"
@@ -265,11 +264,6 @@ class UnconfinedWrite(Validator):
         if cmd.program not in UNCONFINED:
             return NO_OPINION
         found = next((e.option for e in catalog.effects(cmd) if e.kind == "unconfined"), None)
-        found = _cpio_bundle(cmd, found)
-        if cmd.program in _CPIOS and ("--no-absolute-filenames" in cmd.argv or any(
-                w in ("-t", "--list") or (w.startswith("-") and not w.startswith("--")
-                                          and "t" in w) for w in cmd.argv[1:])):
-            return NO_OPINION  # names made relative, or only listed
         if cmd.program in ("7z", "7za", "7zr", "7zz") and cmd.argv[1:2] not in (("x",), ("e",)):
             return NO_OPINION  # -spf when adding stores full paths; only extraction writes them
         if cmd.program in _TARS:
@@ -293,14 +287,6 @@ class UnconfinedWrite(Validator):
 
 _DOWNLOADERS = frozenset({"curl", "wget", "aria2c", "http", "xh", "fetch", "ftp", "lftp"})
 
-
-def _cpio_bundle(cmd: SimpleCommand, found: str | None) -> str | None:
-    """cpio's ``-i`` inside a bundle of short flags (``-idmv``)."""
-    if found is not None or cmd.program not in _CPIOS:
-        return found
-    bundled = any(w.shown.startswith("-") and not w.shown.startswith("--") and "i" in w.shown
-                  for w in cmd.words[1:])
-    return "-i" if bundled else None
 
 
 def _tar_extracts(cmd: SimpleCommand, bundle: str | None) -> bool:
