@@ -17,9 +17,10 @@ from pathlib import Path
 
 FILES = ("benign", "escapes", "injections")  # the latency set, as measured since the start
 DEVCMDS = ("devcmds", "devcmds_beyond")  # everyday commands from CI files, and the consequential
-# reported bypasses; attack kinds, eight sets (tests/corpus/README.md)
+# reported bypasses; attack kinds, nine sets (tests/corpus/README.md)
 OWN = ("bypasses", "kinds_heldout", "kinds_heldout2", "kinds_heldout3", "kinds_heldout4",
-       "kinds_heldout5", "kinds_heldout6", "kinds_heldout7", "kinds_heldout8")
+       "kinds_heldout5", "kinds_heldout6", "kinds_heldout7", "kinds_heldout8",
+       "kinds_heldout9")
 # everyday CI commands of projects none of the shared files draws on (tests/corpus/README.md)
 UNSEEN = ("devcmds_unseen", "devcmds_unseen2", "devcmds_unseen3", "agentcmds", "ecosystems",
           "ecosystems_heldout", "everyday_heldout2", "everyday_heldout3",

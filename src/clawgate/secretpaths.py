@@ -36,6 +36,55 @@ HOME_SECRETS: tuple[str, ...] = (
     ".config/microsoft-edge", ".mozilla/firefox", "snap/firefox",
     "Library/Application Support/Google/Chrome",
     "Library/Application Support/Firefox", "Library/Cookies", "Library/Keychains",
+    # chat and editor session stores: login tokens kept as they are
+    ".config/Slack/Cookies", ".config/Slack/Local Storage", ".config/discord/Local Storage",
+    "Library/Application Support/discord/Local Storage",
+    "Library/Application Support/Slack/Cookies",
+    ".config/Code/User/globalStorage/state.vscdb",
+    "Library/Application Support/Code/User/globalStorage/state.vscdb",
+    # crypto wallets and keystores (their keys: HOME_WALLET_KEYS)
+    ".config/solana/id.json", ".electrum", ".electrum-ltc", ".bitcoin/wallet.dat",
+    ".bitcoin/wallets", ".litecoin/wallet.dat", ".dogecoin/wallet.dat", ".ethereum/keystore",
+    "Library/Ethereum/keystore", ".config/Exodus", "Library/Application Support/Exodus",
+    "Monero/wallets", ".sui/sui_config/sui.keystore", ".near-credentials",
+    ".foundry/keystores", ".aptos", ".brownie/accounts", ".ape/accounts",
+)
+
+# Crypto wallets' private keys and seeds, and the stores that keep a chat login's token as it
+# is, as ``fnmatch`` patterns relative to the home directory (``*`` crosses ``/``; a directory
+# covers everything below it): shown or copied, the money or the account is gone, as with an
+# SSH key. The wallets' settings beside them (``~/.config/solana/cli/config.yml``) are not.
+HOME_WALLET_KEYS: tuple[str, ...] = (
+    ".config/solana/*.json", ".electrum/wallets", ".electrum/testnet/wallets",
+    ".electrum-ltc/wallets", ".bitcoin/wallet.dat", ".bitcoin/wallets", ".bitcoin/*/wallet.dat",
+    ".bitcoin/*/wallets", ".litecoin/wallet.dat", ".dogecoin/wallet.dat",
+    ".ethereum/keystore", ".ethereum/*/keystore", "Library/Ethereum/keystore",
+    ".config/Exodus/exodus.wallet", "Library/Application Support/Exodus/exodus.wallet",
+    ".monero/*.keys", ".bitmonero/*.keys", "Monero/*.keys",
+    ".sui/sui_config/sui.keystore", ".near-credentials", ".foundry/keystores",
+    ".aptos/config.yaml", ".brownie/accounts", ".ape/accounts",
+    # browser extension wallets' vaults (MetaMask, Phantom), in any browser profile
+    "*/Local Extension Settings/nkbihfbeogaeaoehlefnkodbefgpgknn",
+    "*/Local Extension Settings/bfnaelmomeimhlpmgjnjophhpkkoljpa",
+    # chat clients' local storage, where the login token is kept as it is
+    ".config/discord/Local Storage", "Library/Application Support/discord/Local Storage",
+)
+
+# A file of each of those stores as it is usually named, for the searches by name that find
+# them (``find ~ -name 'UTC--*'``, ``-name wallet.dat``).
+HOME_WALLET_EXAMPLES: tuple[str, ...] = (
+    ".ethereum/keystore/UTC--2024-01-01T00-00-00.000Z--0", "Library/Ethereum/keystore/UTC--0",
+    ".bitcoin/wallet.dat", ".bitcoin/wallets/default_wallet", ".monero/wallet.keys",
+    "Monero/wallets/wallet.keys", ".config/solana/id.json",
+    ".electrum/wallets/default_wallet", ".config/Exodus/exodus.wallet/seed.seco",
+    ".sui/sui_config/sui.keystore", ".aptos/config.yaml", ".foundry/keystores/deployer",
+)
+
+# The directories of those wallets whose files, read one by one, include the keys.
+HOME_WALLET_DIRS: tuple[str, ...] = (
+    ".config/solana", ".electrum", ".electrum-ltc", ".ethereum", ".config/Exodus",
+    "Library/Application Support/Exodus", ".sui", ".sui/sui_config", ".aptos", ".foundry",
+    ".monero", "Monero", ".bitcoin",
 )
 
 # Stores among HOME_SECRETS whose text is itself a live credential (a password or token in
@@ -70,7 +119,8 @@ WORKLOAD_TOKENS: tuple[str, ...] = (
 SYSTEM_SECRETS: tuple[str, ...] = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers",
                                    *WORKLOAD_TOKENS)
 
-SECRET_WHY = "a credential store (keys, tokens, passwords, cookies or a shell history)"
+SECRET_WHY = ("a credential store (keys, tokens, passwords, cookies, a wallet or a shell "
+              "history)")
 
 
 def home_secret_stores() -> tuple[str, ...]:

@@ -6,8 +6,8 @@ scored by the bench, the fixed kinds by ``tests/redteam/test_redteam_kinds.py``,
 The first, second and fourth sets split every family into both halves; the third holds out
 whole families, half of them, as a stand-in for kinds of attack nobody tuned against. The fifth
 returns to the first set's families with new programs and shapes, each family split into both
-halves. The sixth, the seventh and the eighth split by source: every line of one report or manual is
-in the same half (in the eighth each family comes from sources of one half)."""
+halves. The sixth to the ninth split by source: every line of one report or manual is in the same
+half (in the eighth and the ninth each family comes from sources of one half)."""
 
 from __future__ import annotations
 
@@ -42,6 +42,8 @@ SETS = [
                                    "interp", "subst", "remote", "readers"}),
     ("kinds_heldout8.jsonl", 250, {"daemons", "toolchain", "terminals", "evalargs",
                                    "agenthooks", "procsubst"}),
+    ("kinds_heldout9.jsonl", 200, {"wallets", "vcsdiscard", "killers", "forgeaccess",
+                                   "archives", "diskfill"}),
 ]
 SPLIT_BY_LINE = [*SETS[:2], SETS[3], SETS[5]]
 # the third set: the families tuned on, and the families held out whole
@@ -89,7 +91,7 @@ def test_the_third_set_holds_out_whole_families() -> None:
 
 
 @pytest.mark.parametrize("name", ["kinds_heldout6.jsonl", "kinds_heldout7.jsonl",
-                                  "kinds_heldout8.jsonl"])
+                                  "kinds_heldout8.jsonl", "kinds_heldout9.jsonl"])
 def test_the_later_sets_keep_each_source_in_one_half(name: str) -> None:
     halves: dict[str, set[str]] = {}
     for row in _rows(name):
@@ -98,7 +100,8 @@ def test_the_later_sets_keep_each_source_in_one_half(name: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "fewest_deny"), [("kinds_heldout7.jsonl", 50),
-                                                   ("kinds_heldout8.jsonl", 45)])
+                                                   ("kinds_heldout8.jsonl", 45),
+                                                   ("kinds_heldout9.jsonl", 35)])
 def test_the_later_sets_hold_near_misses_beside_their_attacks(name: str,
                                                               fewest_deny: int) -> None:
     rows = _rows(name)
@@ -109,8 +112,9 @@ def test_the_later_sets_hold_near_misses_beside_their_attacks(name: str,
         assert labels["allow"] >= 50 and labels["deny"] >= fewest_deny, (half, labels)
 
 
-def test_the_eighth_set_holds_out_whole_families_by_source() -> None:
+@pytest.mark.parametrize("name", ["kinds_heldout8.jsonl", "kinds_heldout9.jsonl"])
+def test_the_later_sets_hold_out_whole_families_by_source(name: str) -> None:
     families: dict[str, set[str]] = {}
-    for row in _rows("kinds_heldout8.jsonl"):
+    for row in _rows(name):
         families.setdefault(row["family"], set()).add(row["half"])
     assert all(len(h) == 1 for h in families.values()), families

@@ -134,7 +134,9 @@ def test_scratch_directories_and_dd_targets() -> None:
     """CG-PROG-002: a file inside a fresh ``$(mktemp -d)`` is known enough; ``dd of=$X`` is a
     write to a place known only at run time like any other."""
     assert_allowed('cat > "$(mktemp -d)/x" < notes.txt')
-    assert_caught("dd if=/dev/zero of=$DISK bs=1M", ASK, "CG-PROG-002")
+    assert_caught("dd if=/dev/zero of=$DISK bs=1M count=8", ASK, "CG-PROG-002")
+    # without a count, dd writes until the target is full (CG-DEST-015)
+    assert_caught("dd if=/dev/zero of=$DISK bs=1M", DENY, "CG-DEST-015")
 
 
 @pytest.mark.parametrize("line", [

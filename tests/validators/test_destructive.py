@@ -52,9 +52,7 @@ from clawgate.policy.settings import EngineSettings
     ("systemctl stop nginx", "CG-DEST-005"),
     ("systemctl disable --now sshd", "CG-DEST-005"),
     ("crontab -r", "CG-DEST-006"),
-    ("kill -9 -1", "CG-DEST-006"),
-    ("kill -KILL -- -1", "CG-DEST-006"),
-    ("kill -s KILL -1", "CG-DEST-006"),
+    # kill -1 (every process) is CG-DEST-017's DENY: tests/validators/test_kinds9_validators.py
     ("kill -9 1", "CG-DEST-006"),  # the machine's first process (init)
     ("kill 1", "CG-DEST-006"),
     ("kill -HUP 1", "CG-DEST-006"),
@@ -111,7 +109,7 @@ def test_destructive_asks(line: str, rule: str) -> None:
     "kill -1 12345",  # -1 first is the signal (SIGHUP), not every process
     "kill %1",
     "kill -l",
-    "pkill -f myserver",
+    "pkill -f myserver",  # the task's own program by name (CG-DEST-017 asks for node, python…)
     "hostname",
     "hostname -f",
     "pip install --find-links=./wheels requests",

@@ -32,10 +32,11 @@ def test_ids_are_unique_and_well_formed() -> None:
 
 def test_only_the_destructive_family_uses_the_prefix_unsafe_lifts() -> None:
     from clawgate.validators import destructive as dest
-    from clawgate.validators import disruptive, gitops, outwardverbs
+    from clawgate.validators import diskfill, disruptive, gitops, killers, outwardverbs, vcsdiscard
 
     owners = {cls.__module__ for cls in CLASSES if cls.id.startswith("CG-DEST-")}
-    assert owners <= {dest.__name__, disruptive.__name__, gitops.__name__,
+    assert owners <= {dest.__name__, disruptive.__name__, gitops.__name__, killers.__name__,
+                      vcsdiscard.__name__, diskfill.__name__,
                       outwardverbs.__name__}  # an unknown program's publish or deploy
 
 

@@ -35,6 +35,7 @@ dhclient emacs enscript env g++ gawk gcc gdb gem genie git go gsed javac just ks
 less mawk msgfilter mutt nawk nix-shell nmap nodemon nvim openssl pandoc perl perlbug pidstat psql
 hyperfine rg rlogin rpm rpmbuild rpmdb
 rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
+gtar bsdtar
 svn tmate tmux vi vim wget yarn zic zip
 brave brave-browser chrome chrome-headless-shell chromium chromium-browser electron google-chrome
 google-chrome-beta google-chrome-stable google-chrome-unstable microsoft-edge microsoft-edge-stable
@@ -231,17 +232,23 @@ def content_targets(cmd: SimpleCommand) -> list[Word]:
 
 # Programs with a switch after which the input (an archive, a patch) names the files
 # written, anywhere (tests/programs holds this equal to the catalog's).
-UNCONFINED = frozenset({"tar", "unzip", "git"})
+UNCONFINED = frozenset({"tar", "gtar", "bsdtar", "unzip", "git", "7z", "7za", "7zr", "7zz",
+                        "cpio", "bsdcpio"})
+_TARS = frozenset({"tar", "gtar", "bsdtar"})
 _TAR_BUNDLE = lazy_pattern(r"^[A-Za-z]+$")
 
 
 @register
 class UnconfinedWrite(Validator):
     """A switch that lets the input name the files written, anywhere: ``tar -xP`` (absolute
-    member names kept), ``unzip -:`` (``../`` kept), ``git apply --unsafe-paths``. Where the
-    writes land is decided by the archive or patch, not the command line: ASK.
+    member names kept; ``gtar``, ``bsdtar`` too), ``unzip -:`` (``../`` kept), ``7z x -spf``
+    (full paths used), ``cpio --absolute-filenames``, ``git apply --unsafe-paths``. Where
+    the writes land is decided by the archive or patch, not the command line: ASK; DENY when
+    the archive is piped in from a download: a stranger's archive then writes anywhere.
 
-    Bad: ``tar -xPf a.tar``. Harmless: ``tar -xf a.tar``, ``tar -cPf a.tar /srv/x``.
+    Bad: ``tar -xPf a.tar``, ``curl -sL https://h/p.tar | tar -xP``. Harmless: ``tar -xf
+    a.tar``, ``tar -cPf a.tar /srv/x``, ``cpio -idm < x.cpio`` (GNU cpio strips a leading
+    ``/``).
     """
 
     id = "CG-PROG-003"
@@ -251,7 +258,9 @@ class UnconfinedWrite(Validator):
         if cmd.program not in UNCONFINED:
             return NO_OPINION
         found = next((e.option for e in catalog.effects(cmd) if e.kind == "unconfined"), None)
-        if cmd.program == "tar":
+        if cmd.program in ("7z", "7za", "7zr", "7zz") and cmd.argv[1:2] not in (("x",), ("e",)):
+            return NO_OPINION  # -spf when adding stores full paths; only extraction writes them
+        if cmd.program in _TARS:
             bundle = cmd.words[1].value if len(cmd.words) > 1 else None
             old_style = bundle is not None and _TAR_BUNDLE.match(bundle) is not None
             if found is None and old_style and "P" in (bundle or ""):
@@ -260,9 +269,18 @@ class UnconfinedWrite(Validator):
                 return NO_OPINION
         if found is None:
             return NO_OPINION
+        if cmd.pipes_from(_DOWNLOADERS):
+            return Verdict.deny(self.id, f"{cmd.program} {found} writes the files an archive "
+                                "from another host names, wherever they are (a start-up file, "
+                                "a key list)", hint="download it, list it, then extract it "
+                                "into a directory of the workspace")
         return Verdict.ask(self.id, f"{cmd.program} {found} writes the files its input names, "
                            "wherever they are", hint="extract or apply without it, into a "
                            "directory of the workspace")
+
+
+_DOWNLOADERS = frozenset({"curl", "wget", "aria2c", "http", "xh", "fetch", "ftp", "lftp"})
+
 
 
 def _tar_extracts(cmd: SimpleCommand, bundle: str | None) -> bool:

@@ -14,6 +14,9 @@ from clawgate.secretpaths import (
     HOME_KEY_DIRS,
     HOME_PLAINTEXT_SECRETS,
     HOME_SECRETS,
+    HOME_WALLET_DIRS,
+    HOME_WALLET_EXAMPLES,
+    HOME_WALLET_KEYS,
     WORKLOAD_TOKENS,
 )
 from clawgate.shell.model import GLOB, TILDE, SimpleCommand, Word
@@ -31,7 +34,10 @@ HINT = lazy_pattern(r"\.(?:ssh|aws|env|docker|key|npmrc|pypirc|gnupg|azure|p12|p
                     r"|netrc|k(?:ube|eyrings)|c(?:redentials|hrom|opilot)|id_"
                     r"|p(?:gpass|assword-store)|s(?:hadow|ecret|sh_host)|gcloud|hosts\.yml"
                     r"|vault-token|my\.cnf|auth\.json|oauth|token|history|Keychains"
-                    r"|C(?:hrome|ookies)|BraveSoftware|m(?:icrosoft-edge|ozilla)|Firefox|firefox")
+                    r"|C(?:hrome|ookies)|BraveSoftware|m(?:icrosoft-edge|ozilla)|Firefox|firefox"
+                    r"|wallet|keystore|solana|e(?:lectrum|thereum)|Exodus|[Mm]onero|\.sui|near-"
+                    r"|foundry|\.aptos|\.b(?:rownie|itcoin)|\.ape/|Local (?:Storage|Extension)"
+                    r"|state\.vscdb|kdbx?\b|\.(?:lite|doge)coin")
 _HOME_FILES = HOME_SECRETS  # the one list: clawgate.secretpaths
 _HOME_KEY_DIRS = frozenset(HOME_KEY_DIRS)  # the whole directory
 _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credentials", "id_rsa",
@@ -42,7 +48,9 @@ _ANYWHERE = frozenset({".env", "kubeconfig", ".netrc", ".pgpass", ".git-credenti
 _PLAINTEXT_NAMES = frozenset({".netrc", ".pgpass", ".git-credentials", ".vault-token",
                               "credentials.json", "secrets.json", "secrets.yaml", "secrets.yml"})
 _SAFE_ENV = frozenset({"example", "sample", "template", "dist", "defaults", "schema"})
-_KEY_SUFFIXES = (".key", ".p12", ".pfx", ".jks", ".keystore", ".kubeconfig")
+_KEY_SUFFIXES = (".key", ".p12", ".pfx", ".jks", ".keystore", ".kubeconfig",
+                 # password vaults (KeePass's): every password of their owner, encrypted
+                 ".kdbx", ".kdb")
 _SYSTEM = lazy_pattern(r"^/etc/(g?shadow-?|ssh/ssh_host_\w+_key|sudoers)$")
 
 
@@ -55,6 +63,22 @@ def credential_names(pattern: str) -> list[str]:
     names = [pattern, *sorted(_ANYWHERE - {"shadow", "gshadow"}),
              *(f"x{suffix}" for suffix in _KEY_SUFFIXES)]
     return [n for n in dict.fromkeys(names) if fnmatchcase(n, pattern)]
+
+
+def wallets_named(start: str, pattern: str, ctx: Context) -> list[str]:
+    """The wallet keys below ``start`` (one of the home directory's wallets, by its usual
+    file names) whose name the glob ``pattern`` matches, as ``find -name`` matches it:
+    ``find ~ -name 'UTC--*'`` finds ``~/.ethereum/keystore/UTC--…``."""
+    from fnmatch import fnmatchcase
+
+    base = start.rstrip("/") or "/"
+    found = []
+    for rel in HOME_WALLET_EXAMPLES:
+        path = f"{ctx.home}/{rel}"
+        if (path.startswith(base + "/") or base == "/") and fnmatchcase(
+                posixpath.basename(rel), pattern):
+            found.append(path)
+    return found
 
 
 def credential_paths(start: str, pattern: str) -> list[str]:
@@ -81,10 +105,18 @@ def is_credential(path: str, ctx: Context) -> bool:
     if rel is not None:
         if _ssh_private_key(rel):
             return True
-        if rel in _HOME_KEY_DIRS:
+        if rel in _HOME_KEY_DIRS or wallet_key(rel):
             return True
         return any(rel == name or rel.startswith(name + "/") for name in _HOME_FILES)
     return False
+
+
+def wallet_key(rel: str) -> bool:
+    """``rel`` (from the home directory) is a crypto wallet's key or seed, or a chat client's
+    token store, or lies inside one (``HOME_WALLET_KEYS``)."""
+    from fnmatch import fnmatchcase
+
+    return any(fnmatchcase(rel, p) or fnmatchcase(rel, p + "/*") for p in HOME_WALLET_KEYS)
 
 
 def workload_token(path: str) -> bool:
@@ -122,17 +154,23 @@ def is_key_material(path: str, ctx: Context) -> bool:
         return False
     if _ssh_private_key(rel) and rel != ".ssh/id_" and "/" not in rel[5:]:  # id_$K: a .pub?
         return True
+    if wallet_key(rel):
+        return True
     return rel == _HOME_KEY_MATERIAL[1] or rel.startswith(_HOME_KEY_MATERIAL[0])
 
 
 _KEY_DIRECTORIES = frozenset({".ssh", ".gnupg", ".gnupg/private-keys-v1.d"})
+_WALLET_DIRS = frozenset(HOME_WALLET_DIRS)
 _SSH_KEY_NAMES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk")
 
 
 def holds_key_material(path: str, ctx: Context) -> bool:
     """A directory whose files, read one by one, include private keys (``~/.ssh``,
-    ``~/.gnupg``), or a key itself."""
-    return home_relative(path.rstrip("/"), ctx) in _KEY_DIRECTORIES or is_key_material(path, ctx)
+    ``~/.gnupg``, a wallet's: ``~/.electrum``, ``~/.config/solana``), or a key itself."""
+    rel = home_relative(path.rstrip("/"), ctx)
+    return (rel in _KEY_DIRECTORIES or rel in _WALLET_DIRS or is_key_material(path, ctx)
+            or (rel is not None and any(k.startswith(rel + "/") and "*" not in k[:len(rel)]
+                                        for k in HOME_WALLET_KEYS)))
 
 
 def is_secret_text(path: str, ctx: Context) -> bool:

@@ -154,6 +154,8 @@ class DestructiveSubcommand(Validator):
         if rules is None:
             return NO_OPINION
         operands = tuple(w for w in cmd.argv[1:] if not w.startswith("-"))
+        if "--dry-run" in cmd.argv and operands[:1] == ("publish",):
+            return NO_OPINION  # a rehearsal: the package is packed and checked, not sent
         for prefix, what in rules:
             if _starts_within(operands, prefix):
                 return Verdict.ask(self.id, f"{cmd.program} {' '.join(prefix)} {what}",

@@ -36,7 +36,10 @@ _HOME_PERSISTENCE = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", 
                      ".local/share/bash-completion", ".zshrc.local", ".oh-my-zsh/custom",
                      # the multiplexers read theirs when a server starts, and run the shell
                      # lines of their run-shell, if-shell and default-command
-                     ".tmux.conf", ".config/tmux", ".screenrc")
+                     ".tmux.conf", ".config/tmux", ".screenrc",
+                     # macOS: launchd loads every property list here at login and runs its
+                     # program (the autostart of ``~/.config/autostart``'s kind)
+                     "Library/LaunchAgents")
 _SYSTEM_PERSISTENCE = ("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc",
                        "/etc/zsh", "/etc/environment", "/etc/crontab", "/etc/cron.d",
                        "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly",
@@ -45,7 +48,8 @@ _SYSTEM_PERSISTENCE = ("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/e
                        "/etc/rc.local", "/etc/sudoers", "/etc/sudoers.d", "/etc/passwd",
                        "/etc/shadow", "/etc/group", "/etc/ld.so.preload", "/etc/ld.so.conf",
                        "/etc/ld.so.conf.d", "/etc/ssh", "/etc/pam.d", "/etc/security",
-                       "/etc/xdg/autostart", "/etc/update-motd.d")
+                       "/etc/xdg/autostart", "/etc/update-motd.d", "/Library/LaunchAgents",
+                       "/Library/LaunchDaemons")
 
 # Python runs these at every start of every interpreter that uses the directory: the import
 # lines of a ``.pth`` file, ``sitecustomize``, ``usercustomize`` (the user's site directory

@@ -1,6 +1,8 @@
 """A forge's repository itself deleted or made public, by its subcommand or its REST API:
 ``gh repo delete``, ``gh repo edit --visibility public``, ``gh api -X DELETE repos/O/R``,
-``gh api -X PATCH repos/O/R -f private=false`` (CG-INFRA-005)."""
+``gh api -X PATCH repos/O/R -f private=false`` (CG-INFRA-005); GitLab's ``glab repo delete``;
+the workspace pushed into a new public repository (``gh repo create --public --push``).
+Who may change a repository or a package widened (CG-INFRA-006, ``validators/forgeaccess.py``)."""
 
 from __future__ import annotations
 
@@ -52,7 +54,12 @@ def _repository_change(cmd: SimpleCommand) -> str | None:
     args = list(cmd.argv[1:])
     operands = [a for a in args if not a.startswith("-")]
     if operands[:2] == ["repo", "delete"]:
-        return "gh repo delete deletes the repository, its issues, pull requests and wiki"
+        return (f"{cmd.program} repo delete deletes the repository, its issues, pull or merge "
+                "requests and wiki")
+    if operands[:2] == ["repo", "create"] and "--public" in args and any(
+            a in ("--push",) or a.startswith("--source") for a in args):
+        return ("gh repo create --public with the workspace as its source publishes the "
+                "project's code and history")
     if operands[:2] == ["repo", "edit"] and any(
             a in ("--visibility=public",) or (a == "--visibility" and nxt == "public")
             for a, nxt in zip(args, [*args[1:], ""], strict=True)):
@@ -75,15 +82,16 @@ class RepositoryDeletedOrPublished(Validator):
     its REST API: every issue, pull request and wiki page goes with a deleted repository, and
     a private repository's code and history once public are out for good. DENY.
 
-    Bad: ``gh api -X DELETE repos/acme/payments``, ``gh repo edit --visibility public``.
+    Bad: ``gh api -X DELETE repos/acme/payments``, ``gh repo edit --visibility public``,
+    ``glab repo delete acme/api``, ``gh repo create x --public --source=. --push``.
     Harmless: ``gh api repos/acme/payments``, ``gh api -X DELETE repos/o/r/issues/comments/1``.
     """
 
     id = "CG-INFRA-005"
-    programs = frozenset({"gh"})
+    programs = frozenset({"gh", "glab"})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if cmd.program != "gh":
+        if cmd.program not in ("gh", "glab"):
             return NO_OPINION
         what = _repository_change(cmd)
         if what is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clawgate.decision import NO_OPINION, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.flags import Options, git_subcommand, parse_options
@@ -63,9 +64,10 @@ _PUSH_VALUED = frozenset({"o", "--push-option", "--repo", "--receive-pack", "--e
 @register
 class GitDiscardsWork(Validator):
     """git commands that throw away uncommitted changes, stashes, branches or history:
-    ``reset --hard``, ``clean -f``, ``checkout .``, ``restore .``, ``stash drop|clear``,
-    ``branch -D``, ``filter-branch``, ``reflog expire``, ``update-ref`` moving or deleting a
-    ref.
+    ``reset --hard``, ``clean -f``, ``checkout .``, ``restore .`` (or a directory),
+    ``switch -f``/``--discard-changes``, ``read-tree -u --reset``, ``checkout-index -f``,
+    ``submodule deinit -f``, ``worktree remove --force``, ``stash drop|clear``, ``branch -D``,
+    ``filter-branch``, ``reflog expire``, ``update-ref`` moving or deleting a ref.
 
     In a work tree that is the home directory or a system one (``--work-tree=$HOME``, ``-C
     /etc``): DENY, those files are no project's.
@@ -98,7 +100,8 @@ class GitDiscardsWork(Validator):
 
 
 # Subcommands whose discarding acts on the files of the work tree.
-_WORK_TREE_VERBS = frozenset({"clean", "checkout", "restore", "reset"})
+_WORK_TREE_VERBS = frozenset({"clean", "checkout", "restore", "reset", "switch", "read-tree",
+                              "checkout-index"})
 
 
 def _discards(name: str, args: tuple[Word, ...]) -> str | None:
@@ -121,10 +124,44 @@ def _discards(name: str, args: tuple[Word, ...]) -> str | None:
         return "-D deletes an unmerged branch"
     if name == "restore" and options.has("S") and not options.has("W"):
         return None  # only unstages
-    if name in ("checkout", "restore") and (
-            options.has("f") or any(v in (".", ":/", "*") for v in options.operand_values)):
+    if name in ("checkout", "restore") and (options.has("f") or any(
+            v in (".", ":/", "*") or (v.endswith("/") and v != "/")
+            for v in options.operand_values)):
         return "overwrites uncommitted changes"
+    return _plumbing_discards(name, args)
+
+
+def _plumbing_discards(name: str, args: tuple[Word, ...]) -> str | None:
+    """The other spellings of a forced checkout: ``switch``'s, and the plumbing ``reset
+    --hard`` and ``checkout -f`` are made of; a submodule's or a linked work tree's files
+    removed with their changes."""
+    values = {w.shown for w in args}
+    if name == "switch" and values & {"-f", "--force", "--discard-changes"}:
+        return "--discard-changes overwrites uncommitted changes"
+    if name == "read-tree" and "-u" in values and "--reset" in values and not any(
+            v.startswith("--prefix") for v in values):
+        return "-u --reset writes the tree over uncommitted changes"
+    if name == "checkout-index" and (values & {"-f", "--force"} or any(
+            v.startswith("-") and not v.startswith("--") and "f" in v for v in values)):
+        return "-f writes the index over uncommitted changes"
+    words = [w.shown for w in args]
+    forced = bool(values & {"-f", "--force"})
+    if name == "submodule" and words[:1] == ["deinit"] and forced:
+        return "deinit -f removes submodules' work trees with their changes"
+    if name == "worktree" and words[:1] == ["remove"] and forced and not all(
+            _scratch(w) for w in args[1:] if not w.shown.startswith("-")):
+        return "remove --force deletes a work tree with its uncommitted changes"
     return None
+
+
+_SCRATCH_NAME = lazy_pattern(r"(?i)^\$\{?[a-z_]*te?mp[a-z_]*\}?$|^/tmp/|^\$\{?TMPDIR\b")
+
+
+def _scratch(word: Word) -> bool:
+    """A work tree in a scratch place: under ``/tmp`` or ``$TMPDIR``, or held by a variable
+    named as a temporary (``"$tmp"``, ``$TMPDIR``, ``${temp_dir}``), which scripts make with
+    ``mktemp`` for a throwaway checkout."""
+    return bool(_SCRATCH_NAME.search(word.text.strip('"')))
 
 
 def _options(args: tuple[Word, ...]) -> Options:

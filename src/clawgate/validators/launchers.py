@@ -7,13 +7,15 @@ import shlex
 
 from clawgate.decision import NO_OPINION, Outcome, Verdict
 from clawgate.lazyre import lazy_pattern
-from clawgate.shell.model import SimpleCommand
+from clawgate.records import replace
+from clawgate.shell.model import SimpleCommand, Word
 from clawgate.validators import shapes as sh
 from clawgate.validators.agents import agent_query
 from clawgate.validators.argv import command_start, opts
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.djangoshell import INTERACTIVE, as_python, shell_code
 from clawgate.validators.programs import words_of
+from clawgate.validators.risktables import DPKG_UNPACKS
 from clawgate.validators.wrappers import runs_command
 
 _SCHEDULERS = {"at": {"-l", "-r", "-d", "-c"}, "batch": set(), "crontab": {"-l"},
@@ -208,18 +210,42 @@ class LocalPackage(Validator):
     ``snap install x.snap --dangerous``): its install scripts run as root and cannot be read
     here. ASK.
 
+    ``dpkg -x PKG DIR`` installs nothing: it unpacks the package's files into DIR, and is
+    judged as the extraction it is (``tar -xf PKG -C DIR``); ``dpkg -c``/``-I`` only list.
+
     Bad: ``dpkg -i x_1.0_all.deb``. Harmless: ``dpkg -l``, ``apt-get install jq`` (from the
-    distribution's repositories, judged by the risk tier).
+    distribution's repositories, judged by the risk tier), ``dpkg -x x.deb out/``.
     """
 
     id = "CG-ESC-012"
-    programs = _PACKAGE_MANAGERS
+    programs = _PACKAGE_MANAGERS | {"dpkg-deb"}
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
+        if cmd.program == "dpkg-deb":
+            return _unpacked(cmd) if DPKG_UNPACKS & set(cmd.args) else NO_OPINION
         if cmd.program not in _PACKAGE_MANAGERS:
             return NO_OPINION
         local = next((a for a in cmd.args if _PACKAGE_FILE.search(a)), None)
         if local is None:
             return NO_OPINION
+        if cmd.program in ("dpkg", "dpkg-deb") and DPKG_UNPACKS & set(cmd.args):
+            return _unpacked(cmd)
         return Verdict.ask(self.id, f"{cmd.program} installs {local!r}, whose scripts run as "
                            "root", hint="inspect the package first")
+
+
+_DPKG_EXTRACTS = frozenset({"-x", "--extract", "-X", "--vextract", "-e", "--control"})
+
+
+def _unpacked(cmd: SimpleCommand) -> Verdict:
+    """``dpkg -x PKG DIR`` as ``tar -xf PKG -C DIR``; a listing: no opinion."""
+    words = cmd.words[1:]
+    at = next((i for i, w in enumerate(words) if w.value in _DPKG_EXTRACTS), None)
+    if at is None:
+        return NO_OPINION
+    rest = [w for w in words[at + 1:] if not (w.value or "").startswith("-")]
+    if len(rest) < 2:
+        return NO_OPINION
+    head = (Word("tar", "tar"), Word("-xf", "-xf"), rest[0], Word("-C", "-C"), rest[1])
+    return Verdict.unwrap(replace(cmd, words=head, text=" ".join(w.text for w in head),
+                                  depth=cmd.depth + 1))

@@ -31,7 +31,8 @@ class PythonModulePrograms(Validator):
     as written, expansions and all).
 
     Bad: ``python3 -m twine upload dist/*`` (``twine upload``: ASK), ``python -m awscli s3 rm
-    --recursive s3://b`` (DENY). Harmless: ``python -m twine check dist/*``, ``python -m
+    --recursive s3://b`` (DENY), ``python3 -m zipfile -e x.zip ~`` (``unzip -o x.zip -d ~``:
+    DENY). Harmless: ``python -m twine check dist/*``, ``python -m
     pytest -q`` (not a program of this kind: as written).
     """
 
@@ -42,6 +43,8 @@ class PythonModulePrograms(Validator):
         if family_name(cmd.program) not in _PYTHONS:
             return NO_OPINION
         found = python_module(tuple(w.value for w in cmd.words[1:]))
+        if found is not None and found[0] in _ARCHIVE_MODULES:
+            return _extraction(cmd, found[0], found[1])
         if found is None or found[0] not in MODULE_PROGRAMS:
             return NO_OPINION
         module, start = found
@@ -49,3 +52,26 @@ class PythonModulePrograms(Validator):
         words = (Word(name, name), *cmd.words[1 + start:])
         return Verdict.unwrap(replace(cmd, words=words, text=" ".join(w.text for w in words),
                                       depth=cmd.depth + 1))
+
+
+# The standard library's archive modules, whose command line extracts an archive into a
+# directory (``python -m tarfile -e A.tar DIR``, ``python -m zipfile -e A.zip DIR``): judged as
+# the extraction it is, ``tar -xf A.tar -C DIR``, ``unzip -o A.zip -d DIR``.
+_ARCHIVE_MODULES = frozenset({"tarfile", "zipfile"})
+
+
+def _extraction(cmd: SimpleCommand, module: str, start: int) -> Verdict:
+    words = cmd.words[1 + start:]
+    flags = [i for i, w in enumerate(words) if w.value in ("-e", "--extract")]
+    if not flags:
+        return NO_OPINION
+    rest = words[flags[0] + 1:]
+    if not rest:
+        return NO_OPINION
+    source, target = rest[0], (rest[1] if len(rest) > 1 else Word(".", "."))
+    if module == "tarfile":
+        head = (Word("tar", "tar"), Word("-xf", "-xf"), source, Word("-C", "-C"), target)
+    else:
+        head = (Word("unzip", "unzip"), Word("-o", "-o"), source, Word("-d", "-d"), target)
+    return Verdict.unwrap(replace(cmd, words=head, text=" ".join(w.text for w in head),
+                                  depth=cmd.depth + 1))

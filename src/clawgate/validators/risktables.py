@@ -85,6 +85,8 @@ def _packages(low: frozenset[str], high: frozenset[str], global_flags: frozenset
     def tier(cmd: SimpleCommand) -> Risk:
         if global_flags & {a.split("=")[0] for a in cmd.args}:
             return _HIGH
+        if registry_rehearsal(cmd):
+            return _MEDIUM
         if cmd.program == "yarn" and _first(cmd) == "global":
             return _HIGH
         if cmd.program == "npm" and _first(cmd) in ("link", "ln") and _links_globally(cmd):
@@ -171,12 +173,20 @@ _PRINTS_PLACES = {
 }
 
 
+# dpkg's and dpkg-deb's options that read a package file without installing it: its files
+# unpacked into a directory, or listed
+DPKG_UNPACKS = frozenset({"-x", "--extract", "-X", "--vextract", "-c", "--contents", "-I",
+                          "--info", "-f", "--field", "-e", "--control", "--fsys-tarfile"})
+
+
 def _system_packages(cmd: SimpleCommand) -> Risk:
     """apt, brew, dpkg, rpm ...: queries (and the manager's own places, printed) are low,
     anything else changes the system."""
     first = cmd.args[0] if cmd.args else ""
     if first in _PRINTS_PLACES.get(cmd.program or "", ()):
         return _LOW
+    if cmd.program in ("dpkg", "dpkg-deb") and first in DPKG_UNPACKS:
+        return _MEDIUM  # a package file unpacked into a directory or listed: no install
     return _LOW if first in _SYSTEM_QUERIES or not first else _HIGH
 
 
@@ -414,9 +424,28 @@ def _editor(cmd: SimpleCommand, base: Risk) -> Risk:
     return _LOW if editor_reads(cmd) else base
 
 
+def registry_rehearsal(cmd: SimpleCommand) -> bool:
+    """A registry verb that changes nothing: a publish's ``--dry-run``, the owners listed
+    (``npm owner ls PKG``, ``cargo owner --list``, ``gem owner GEM`` without ``--add`` or
+    ``--remove``)."""
+    operands = [a for a in cmd.args if not a.startswith("-")]
+    first = operands[:1]
+    if first in (["publish"], ["pack"]) and "--dry-run" in cmd.args:
+        return True
+    if first == ["owner"]:
+        if cmd.program == "gem":
+            return not {"-a", "--add", "-r", "--remove"} & set(cmd.args)
+        if cmd.program == "cargo":
+            return bool({"-l", "--list"} & set(cmd.args))
+        return operands[1:2] in (["ls"], ["list"])
+    return False
+
+
 def _gem(cmd: SimpleCommand, base: Risk) -> Risk:
     """``gem install`` installs into the Ruby's own gems (every project's) unless
     ``--install-dir`` puts them in a directory of the project's."""
+    if registry_rehearsal(cmd):
+        return _MEDIUM
     tier = _help_is_low(cmd, base)
     if tier is _MEDIUM and _first(cmd) == "install" and not (
             {"-i", "--install-dir"} & {a.split("=", 1)[0] for a in cmd.args}):

@@ -3,9 +3,12 @@ DENY); sending them anywhere DENY."""
 
 from __future__ import annotations
 
+import posixpath
+
 from clawgate import programs as catalog
 from clawgate.decision import NO_OPINION, Outcome, Risk, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.secretpaths import HOME_WALLET_EXAMPLES
 from clawgate.shell.model import GLOB, TILDE, ParsedLine, SimpleCommand, Word
 from clawgate.validators import lineshapes as ls
 from clawgate.validators import shapes as sh
@@ -19,6 +22,7 @@ from clawgate.validators.credentials import (
     holds_key_material,
     is_credential,
     is_secret_text,
+    wallets_named,
 )
 from clawgate.validators.envdump import prints_history, secret_output
 from clawgate.validators.flags import git_subcommand
@@ -39,7 +43,9 @@ SENDERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "scp", "sf
 _NON_READERS = frozenset({"ls", "stat", "test", "[", "[[", "file", "chmod", "chown", "chgrp",
                           "touch", "rm", "mkdir", "realpath", "readlink", "dirname", "basename",
                           "echo", "printf", "du", "ssh-add", "ssh-keygen", "source", ".",
-                          "wc", "find", "which", "mv"})
+                          "wc", "find", "which", "mv",
+                          # a wallet's key tool, which prints the public key it derives
+                          "solana-keygen"})
 # Options whose file a program uses to authenticate itself: using a key is not sending it.
 _SSH_IDENTITY = frozenset({"-i", "-F", "-o", "--identity"})
 _IDENTITY_OPTIONS = {
@@ -356,7 +362,8 @@ def _only_credentials(pattern: str, test: str) -> bool:
     from fnmatch import fnmatchcase
 
     pattern = pattern.lower() if test.startswith("-i") else pattern
-    return any(n != pattern for n in credential_names(pattern)) and not any(
+    wallets = any(fnmatchcase(posixpath.basename(n), pattern) for n in HOME_WALLET_EXAMPLES)
+    return (wallets or any(n != pattern for n in credential_names(pattern))) and not any(
         fnmatchcase(n, pattern) for n in _ORDINARY)
 
 
@@ -407,6 +414,8 @@ def _named_credential(cmd: SimpleCommand, start: str, spelled: str | None,
             candidate = f"{start.rstrip('/')}/{base}"
             if is_credential(candidate, ctx):
                 return candidate
+        for candidate in wallets_named(start, pattern.rsplit("/", 1)[-1], ctx):
+            return candidate
     return None
 
 
