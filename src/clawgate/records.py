@@ -72,17 +72,23 @@ def _fields(cls: type) -> list[Field]:
     return found
 
 
-def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = False) -> str:
+def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = False,
+            twin: bool = False) -> str:
     """``__init__``, ``__eq__`` and ``__hash__``. ``slots``: each field is set by its slot's
     own descriptor (``_s_NAME``, bound once the class is made), which a frozen record's
     ``__setattr__`` does not stand in front of and which skips the attribute lookup by name
-    that ``object.__setattr__`` makes (a record is made for every word and command read)."""
-    params, body = ["self"], []
+    that ``object.__setattr__`` makes (a record is made for every word and command read).
+    ``twin`` (frozen with slots): the instance wears its class's mutable twin while its fields
+    are stored (``_become``), which plain attribute stores reach at about a quarter of a
+    descriptor call's cost, then its own class again; a subclass's instance, whose layout may
+    differ, takes the descriptors."""
+    params: list[str] = ["self"]
+    assigned: list[tuple[str, str]] = []
     for f in fields:
         if not f.init:
             if f.default_factory is not _MISSING or f.default is not _MISSING:
                 value = f"_f_{f.name}()" if f.default_factory is not _MISSING else f"_d_{f.name}"
-                body.append(_assign(f.name, value, frozen, slots))
+                assigned.append((f.name, value))
             continue
         if f.default_factory is not _MISSING:
             params.append(f"{f.name}=_MISSING")
@@ -90,7 +96,16 @@ def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = Fa
         else:
             params.append(f.name if f.default is _MISSING else f"{f.name}=_d_{f.name}")
             value = f.name
-        body.append(_assign(f.name, value, frozen, slots))
+        assigned.append((f.name, value))
+    stores = [_assign(name, value, frozen, slots) for name, value in assigned]
+    if twin and assigned:
+        stores = ["if self.__class__ is _cls:",
+                  "    _become(self, _twin)",
+                  *(f"    self.{name} = {value}" for name, value in assigned),
+                  "    self.__class__ = _cls",
+                  "else:",
+                  *(f"    {line}" for line in stores)]
+    body = stores
     if post_init:
         body.append("self.__post_init__()")
     compared = "".join(f"self.{f.name}," for f in fields if f.compare)
@@ -124,6 +139,10 @@ def _assign(name: str, value: str, frozen: bool, slots: bool = False) -> str:
     return f"self.{name} = {value}"
 
 
+# ``object.__class__``'s setter, past a frozen record's ``__setattr__``
+_BECOME = object.__dict__["__class__"].__set__
+
+
 def _frozen_setattr(self: object, name: str, value: object) -> None:
     raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
@@ -152,8 +171,8 @@ def record(*, frozen: bool = False, slots: bool = False) -> Callable[[type[_T]],
         for f in fields:
             namespace[f"_d_{f.name}"] = f.default
             namespace[f"_f_{f.name}"] = f.default_factory
-        exec(_source(fields, frozen and not slots, hasattr(cls, "__post_init__"), slots),
-             namespace)
+        exec(_source(fields, frozen and not slots, hasattr(cls, "__post_init__"), slots,
+                     twin=frozen and slots), namespace)
         body = {key: value for key, value in cls.__dict__.items()
                 if key not in ("__dict__", "__weakref__")}
         for f in fields:  # class attributes hold defaults only without slots, as dataclasses
@@ -177,6 +196,11 @@ def record(*, frozen: bool = False, slots: bool = False) -> Callable[[type[_T]],
         if slots:  # ``__init__`` sets each field through its slot, past a frozen __setattr__
             for f in fields:
                 namespace[f"_s_{f.name}"] = getattr(made, f.name).__set__
+        if frozen and slots:  # its mutable twin: the same layout, plain attribute stores
+            twin = metaclass(f"{cls.__name__}Twin", (made,), {
+                "__slots__": (), "__setattr__": object.__setattr__,
+                "__delattr__": object.__delattr__, "__module__": made.__module__})
+            namespace["_cls"], namespace["_twin"], namespace["_become"] = made, twin, _BECOME
         return made
     return build
 
