@@ -92,6 +92,16 @@ def test_frozen_instance_is_of_its_own_class_once_made() -> None:
         Point()  # type: ignore[call-arg]
 
 
+def test_replace_passes_on_every_field_it_is_not_given() -> None:
+    p = Point(1, 2, ("t",), note="n")
+    assert (replace(p).x, replace(p).note, replace(p, tags=()).tags) == (1, "n", ())
+    assert type(replace(Labelled(1))) is Labelled
+    with pytest.raises(TypeError):
+        replace(p, z=1)
+    counted = replace(Counter(4), count=5)  # __post_init__ runs for the copy, as dataclasses'
+    assert counted.seen == [4, 5] and counted.count == 5
+
+
 def test_pickle_and_copy_round_trip() -> None:
     p = Point(3, 4, ("a", "b"))
     assert pickle.loads(pickle.dumps(p)) == p

@@ -108,6 +108,7 @@ def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = Fa
     body = stores
     if post_init:
         body.append("self.__post_init__()")
+    given = [f.name for f in fields if f.init]
     compared = "".join(f"self.{f.name}," for f in fields if f.compare)
     others = "".join(f"other.{f.name}," for f in fields if f.compare)
     return "\n".join([
@@ -119,6 +120,11 @@ def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = Fa
         f"    return ({compared}) == ({others})",
         "def __hash__(self):",
         f"    return hash(({compared}))",
+        # ``replace``: each field passed on by name, without a dictionary of every field
+        "def __record_replace__(self" + "".join(
+            (", *", *(f", {n}=_MISSING" for n in given)) if given else ()) + "):",
+        "    return self.__class__(" + "".join(
+            f"self.{n} if {n} is _MISSING else {n}, " for n in given) + ")",
     ])
 
 
@@ -179,7 +185,7 @@ def record(*, frozen: bool = False, slots: bool = False) -> Callable[[type[_T]],
             body.pop(f.name, None)
             if not slots and f.default is not _MISSING:
                 body[f.name] = f.default
-        for name in ("__init__", "__eq__"):
+        for name in ("__init__", "__eq__", "__record_replace__"):
             body[name] = namespace[name]
         body["__repr__"] = _repr(tuple(f.name for f in fields if f.repr))
         body["__hash__"] = namespace["__hash__"] if frozen else None
@@ -207,11 +213,8 @@ def record(*, frozen: bool = False, slots: bool = False) -> Callable[[type[_T]],
 
 def replace(obj: _T, /, **changes: Any) -> _T:
     """A copy of the record ``obj`` with ``changes`` (as ``dataclasses.replace``)."""
-    fields: tuple[Field, ...] = type(obj).__record_fields__  # type: ignore[attr-defined]
-    for f in fields:
-        if f.init and f.name not in changes:
-            changes[f.name] = getattr(obj, f.name)
-    return type(obj)(**changes)
+    made: _T = obj.__record_replace__(**changes)  # type: ignore[attr-defined]
+    return made
 
 
 class _NamedTupleMeta(type):
