@@ -70,6 +70,38 @@ def test_frozen_slots_defaults_and_replace() -> None:
     assert isinstance(FrozenInstanceError("x"), AttributeError)
 
 
+class Labelled(Point):
+    """A subclass of a frozen record with a slot of its own (a layout its base's mutable
+    twin does not share)."""
+
+    __slots__ = ("label",)
+
+
+def test_frozen_instance_is_of_its_own_class_once_made() -> None:
+    p = Point(1, 2)
+    assert type(p) is Point and p.__class__ is Point
+    with pytest.raises(FrozenInstanceError):
+        p.y = 3  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        del p.x  # type: ignore[misc]
+    sub = Labelled(5, 6)
+    assert type(sub) is Labelled and (sub.x, sub.y, sub.tags) == (5, 6, ())
+    with pytest.raises(FrozenInstanceError):
+        sub.x = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+
+
+def test_replace_passes_on_every_field_it_is_not_given() -> None:
+    p = Point(1, 2, ("t",), note="n")
+    assert (replace(p).x, replace(p).note, replace(p, tags=()).tags) == (1, "n", ())
+    assert type(replace(Labelled(1))) is Labelled
+    with pytest.raises(TypeError):
+        replace(p, z=1)
+    counted = replace(Counter(4), count=5)  # __post_init__ runs for the copy, as dataclasses'
+    assert counted.seen == [4, 5] and counted.count == 5
+
+
 def test_pickle_and_copy_round_trip() -> None:
     p = Point(3, 4, ("a", "b"))
     assert pickle.loads(pickle.dumps(p)) == p

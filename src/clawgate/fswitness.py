@@ -123,7 +123,11 @@ def _holds_real(path: str, detail: int, witness: Witness) -> bool:
         except (OSError, ValueError):
             return False
     assert isinstance(witness, tuple)
-    return all(_link_target(looked) == target for looked, target in witness)
+    # A loop, not all() over a generator: every decision's context re-checks one of these
+    for looked, target in witness:  # noqa: SIM110
+        if _link_target(looked) != target:
+            return False
+    return True
 
 
 def _holds_content(path: str, detail: int, witness: Witness) -> bool:

@@ -72,17 +72,23 @@ def _fields(cls: type) -> list[Field]:
     return found
 
 
-def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = False) -> str:
+def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = False,
+            twin: bool = False) -> str:
     """``__init__``, ``__eq__`` and ``__hash__``. ``slots``: each field is set by its slot's
     own descriptor (``_s_NAME``, bound once the class is made), which a frozen record's
     ``__setattr__`` does not stand in front of and which skips the attribute lookup by name
-    that ``object.__setattr__`` makes (a record is made for every word and command read)."""
-    params, body = ["self"], []
+    that ``object.__setattr__`` makes (a record is made for every word and command read).
+    ``twin`` (frozen with slots): the instance wears its class's mutable twin while its fields
+    are stored (``_become``), which plain attribute stores reach at about a quarter of a
+    descriptor call's cost, then its own class again; a subclass's instance, whose layout may
+    differ, takes the descriptors."""
+    params: list[str] = ["self"]
+    assigned: list[tuple[str, str]] = []
     for f in fields:
         if not f.init:
             if f.default_factory is not _MISSING or f.default is not _MISSING:
                 value = f"_f_{f.name}()" if f.default_factory is not _MISSING else f"_d_{f.name}"
-                body.append(_assign(f.name, value, frozen, slots))
+                assigned.append((f.name, value))
             continue
         if f.default_factory is not _MISSING:
             params.append(f"{f.name}=_MISSING")
@@ -90,9 +96,19 @@ def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = Fa
         else:
             params.append(f.name if f.default is _MISSING else f"{f.name}=_d_{f.name}")
             value = f.name
-        body.append(_assign(f.name, value, frozen, slots))
+        assigned.append((f.name, value))
+    stores = [_assign(name, value, frozen, slots) for name, value in assigned]
+    if twin and assigned:
+        stores = ["if self.__class__ is _cls:",
+                  "    _become(self, _twin)",
+                  *(f"    self.{name} = {value}" for name, value in assigned),
+                  "    self.__class__ = _cls",
+                  "else:",
+                  *(f"    {line}" for line in stores)]
+    body = stores
     if post_init:
         body.append("self.__post_init__()")
+    given = [f.name for f in fields if f.init]
     compared = "".join(f"self.{f.name}," for f in fields if f.compare)
     others = "".join(f"other.{f.name}," for f in fields if f.compare)
     return "\n".join([
@@ -104,6 +120,11 @@ def _source(fields: list[Field], frozen: bool, post_init: bool, slots: bool = Fa
         f"    return ({compared}) == ({others})",
         "def __hash__(self):",
         f"    return hash(({compared}))",
+        # ``replace``: each field passed on by name, without a dictionary of every field
+        "def __record_replace__(self" + "".join(
+            (", *", *(f", {n}=_MISSING" for n in given)) if given else ()) + "):",
+        "    return self.__class__(" + "".join(
+            f"self.{n} if {n} is _MISSING else {n}, " for n in given) + ")",
     ])
 
 
@@ -122,6 +143,10 @@ def _assign(name: str, value: str, frozen: bool, slots: bool = False) -> str:
     if frozen:
         return f"_setattr(self, {name!r}, {value})"
     return f"self.{name} = {value}"
+
+
+# ``object.__class__``'s setter, past a frozen record's ``__setattr__``
+_BECOME = object.__dict__["__class__"].__set__
 
 
 def _frozen_setattr(self: object, name: str, value: object) -> None:
@@ -152,15 +177,15 @@ def record(*, frozen: bool = False, slots: bool = False) -> Callable[[type[_T]],
         for f in fields:
             namespace[f"_d_{f.name}"] = f.default
             namespace[f"_f_{f.name}"] = f.default_factory
-        exec(_source(fields, frozen and not slots, hasattr(cls, "__post_init__"), slots),
-             namespace)
+        exec(_source(fields, frozen and not slots, hasattr(cls, "__post_init__"), slots,
+                     twin=frozen and slots), namespace)
         body = {key: value for key, value in cls.__dict__.items()
                 if key not in ("__dict__", "__weakref__")}
         for f in fields:  # class attributes hold defaults only without slots, as dataclasses
             body.pop(f.name, None)
             if not slots and f.default is not _MISSING:
                 body[f.name] = f.default
-        for name in ("__init__", "__eq__"):
+        for name in ("__init__", "__eq__", "__record_replace__"):
             body[name] = namespace[name]
         body["__repr__"] = _repr(tuple(f.name for f in fields if f.repr))
         body["__hash__"] = namespace["__hash__"] if frozen else None
@@ -177,17 +202,19 @@ def record(*, frozen: bool = False, slots: bool = False) -> Callable[[type[_T]],
         if slots:  # ``__init__`` sets each field through its slot, past a frozen __setattr__
             for f in fields:
                 namespace[f"_s_{f.name}"] = getattr(made, f.name).__set__
+        if frozen and slots:  # its mutable twin: the same layout, plain attribute stores
+            twin = metaclass(f"{cls.__name__}Twin", (made,), {
+                "__slots__": (), "__setattr__": object.__setattr__,
+                "__delattr__": object.__delattr__, "__module__": made.__module__})
+            namespace["_cls"], namespace["_twin"], namespace["_become"] = made, twin, _BECOME
         return made
     return build
 
 
 def replace(obj: _T, /, **changes: Any) -> _T:
     """A copy of the record ``obj`` with ``changes`` (as ``dataclasses.replace``)."""
-    fields: tuple[Field, ...] = type(obj).__record_fields__  # type: ignore[attr-defined]
-    for f in fields:
-        if f.init and f.name not in changes:
-            changes[f.name] = getattr(obj, f.name)
-    return type(obj)(**changes)
+    made: _T = obj.__record_replace__(**changes)  # type: ignore[attr-defined]
+    return made
 
 
 class _NamedTupleMeta(type):

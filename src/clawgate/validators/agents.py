@@ -13,7 +13,7 @@ from __future__ import annotations
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.protected import ESCALATES
+from clawgate.validators.protected import escalates
 
 # Program (or package) name -> the agent it starts.
 AGENT_NAMES = {
@@ -160,7 +160,7 @@ def bypass(cmd: SimpleCommand, agent: str, start: int) -> str | None:
             return f"{name} {value}"
         if name in ("-c", "--config") and "danger-full-access" in value:
             return f"{name} {value}"
-        if name in _SETTINGS_OPTIONS and ESCALATES.search(value):
+        if name in _SETTINGS_OPTIONS and escalates(value):
             return f"{name} {value[:60]}"  # --settings '{"permissions":{"defaultMode":…}}'
 
     return None

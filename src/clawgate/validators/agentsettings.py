@@ -27,9 +27,12 @@ from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.written import written
 
-# A key (quoted or not) that names a command, then its value: a quoted string or a list.
+# A key (quoted or not) that names a command, then its value: a quoted string or a list. A
+# key starts at its quote or where a run of name characters starts (the leftmost match cannot
+# start inside one: one character earlier matches too, and a match ends at a quote or "]"):
+# the lookbehind spares re a scan of the run from each of its characters (quadratic in it).
 _COMMAND_KEY = lazy_pattern(
-    r"""(?ix)["']?([\w.-]*(?:command|commands|cmd|helper|args|bash|powershell|shell|script
+    r"""(?ix)(?:["']|(?<![\w.-]))([\w.-]*(?:command|commands|cmd|helper|args|bash|powershell|shell|script
     |exec))["']?\s*[:=]\s*(\[[^\]]{0,2000}\]|"(?:[^"\\]|\\.){0,2000}"|'[^']{0,2000}')""")
 # The same key on a line of YAML or TOML, its value unquoted (``test-cmd: rm -rf ~/``).
 _BARE_COMMAND = lazy_pattern(

@@ -58,6 +58,21 @@ ESCALATES = lazy_pattern(
     r"|enableallprojectmcpservers|trust-all-tools|danger-full-access|approval_policy\W+never"
     r"|approval-mode\W+yolo|[\"']?\ballow[\"']?\s*:\s*\[\s*[\"'](\*|bash(\(\*\))?)[\"']",
     re.IGNORECASE)
+# A part of each alternative of ESCALATES, lowercased: an ASCII text holding none of them is
+# not searched (a search tries every position: the last alternative leads with no literal).
+_ESCALATION_PARTS = ("allow", "approv", "bypass", "danger", "yolo", "trust-all", "enableall")
+
+
+def escalates(text: str) -> re.Match[str] | None:
+    """``ESCALATES.search(text)``; its necessary parts looked for first in ASCII text (where
+    ignoring case is lowercasing)."""
+    if text.isascii():
+        lowered = text.lower()
+        if not any(part in lowered for part in _ESCALATION_PARTS):
+            return None
+    return ESCALATES.search(text)
+
+
 _PRINTERS = frozenset({"echo", "printf"})
 _TREE_COPIERS = frozenset({"cp", "rsync", "ditto", "unzip", "tar", "bsdtar"})
 # Programs whose arguments carry the text they put into the file (sed -i '1i …', perl -pi -e).
@@ -246,7 +261,7 @@ _HOOK_FILE = lazy_pattern(r"/\.git/hooks/[^/]+$|/\.husky/[^/]+$")
 def _is_code(text: str, path: str) -> bool:
     if not text:
         return False
-    return RUNS_CODE.search(text) is not None or ESCALATES.search(text) is not None or (
+    return RUNS_CODE.search(text) is not None or escalates(text) is not None or (
         path.lower().endswith("config") and GIT_RUNS.search(text) is not None)
 
 

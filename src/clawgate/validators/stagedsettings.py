@@ -74,13 +74,13 @@ class StagedAgentSettings(LineValidator):
         lowered = source.lower()
         if not any(hint in lowered for hint in _HINTS) and "allow" not in lowered:
             return NO_OPINION
-        from clawgate.validators.protected import ESCALATES
+        from clawgate.validators.protected import escalates
 
         named = commands_named(source)
-        escalates = ESCALATES.search(source)
-        if not (named or escalates) or not any(_agent_written(c, ctx) for c in commands):
+        found = escalates(source)
+        if not (named or found) or not any(_agent_written(c, ctx) for c in commands):
             return NO_OPINION
-        if escalates is not None:
+        if found is not None:
             return Verdict.deny(self.id, f"writes agent settings that switch its approvals off "
-                                f"({escalates.group(0)!r})", hint="change this setting by hand")
+                                f"({found.group(0)!r})", hint="change this setting by hand")
         return Verdict.unwrap(*map(MayRun, named))
