@@ -35,7 +35,7 @@ dhclient emacs enscript env g++ gawk gcc gdb gem genie git go gsed javac just ks
 less mawk msgfilter mutt nawk nix-shell nmap nodemon nvim openssl pandoc perl perlbug pidstat psql
 hyperfine rg rlogin rpm rpmbuild rpmdb
 rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
-svn tmate tmux vi vim wget yarn zic zip
+quilt svn tmate tmux vi vim wget yarn zic zip
 brave brave-browser chrome chrome-headless-shell chromium chromium-browser electron google-chrome
 google-chrome-beta google-chrome-stable google-chrome-unstable microsoft-edge microsoft-edge-stable
 msedge opera vivaldi
