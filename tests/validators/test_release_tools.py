@@ -40,6 +40,16 @@ RELEASE_TOOLS: list[Case] = [
     ("npx gh-pages --help", ALLOW, "help only"),
     ("semantic-release --dry-run --repository-url https://x.example/r.git", ASK,
      "a rehearsal with other words is not the query alone"),
+    ("ghr -u owner v1.0.0 dist/", ASK, "a release created and its assets uploaded"),
+    ("release-please release-pr --repo-url owner/repo", ASK, "opens a release pull request"),
+    ("ghp-import -n -p -f site", ASK, "commits the site to gh-pages and pushes it"),
+    ("ghp-import -npf site", ASK, "the push switch inside a cluster"),
+    ("ghp-import --push site", ASK, "the long push switch"),
+    ("ghp-import -n -f site", ALLOW, "commits the site to the local gh-pages branch only"),
+    ("cargo release minor --execute --no-confirm", ASK, "cargo-release told to execute"),
+    ("cargo release minor -x", ASK, "its short execute switch, past the package rule"),
+    ("cargo release patch", ALLOW, "cargo-release rehearses by default"),
+    ("cargo build --release", ALLOW, "a release build is no release"),
 ]
 
 # A patch stack's push and pop change the work tree; mail sends; quilt shell runs a command.
