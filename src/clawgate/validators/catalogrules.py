@@ -36,7 +36,7 @@ less mawk msgfilter mutt nawk nix-shell nmap nodemon nvim openssl pandoc perl pe
 hyperfine rg rlogin rpm rpmbuild rpmdb
 rpmquery rpmverify rsync scp scrot sed sendmail sftp socket sort split sqlite3 ssh sshfs tar tcpdump
 gtar bsdtar
-svn tmate tmux vi vim wget yarn zic zip
+quilt svn tmate tmux vi vim wget yarn zic zip
 brave brave-browser chrome chrome-headless-shell chromium chromium-browser electron google-chrome
 google-chrome-beta google-chrome-stable google-chrome-unstable microsoft-edge microsoft-edge-stable
 msedge opera vivaldi

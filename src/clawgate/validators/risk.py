@@ -82,7 +82,8 @@ def _static_name(cmd: SimpleCommand) -> str | None:
 
 
 def _program_tier(program: str, cmd: SimpleCommand) -> Risk:
-    """The catalog's tier (by subcommand where it has them), through its tier rule if any."""
+    """The catalog's tier (by subcommand where it has them), through its tier rule if any; a
+    switch the catalog says publishes (``cargo release --execute``) is high, rule or not."""
     found = programs.tier(cmd, program)
     if found is None:
         return _MEDIUM
@@ -92,6 +93,8 @@ def _program_tier(program: str, cmd: SimpleCommand) -> Risk:
     if programs.status_query(cmd):
         return _LOW  # prints the system's state, changes nothing (ufw status)
     if rule is not None:
+        if any(e.kind == "publishes" for e in programs.effects(cmd)):
+            return _HIGH  # a switch that sends the result out, whatever the rule reads
         return RULES[rule](cmd, _TIERS[name])
     if name == "network":
         return _network_tier(program, cmd)
