@@ -25,6 +25,10 @@ from clawgate.validators.injection import DynamicCommandWord, QuotedCommandName
     ("r\"\"m notes.txt", ASK, "CG-INJ-002"),
     ("\\r\\m notes.txt", ASK, "CG-INJ-002"),
     ("\\rm -rf ~", DENY, "CG-CAT-001"),  # the alias-skipping backslash: judged as rm -rf ~
+    # one pair of quotes round the whole name: judged as the program it names
+    ('"rm" -rf ~', DENY, "CG-CAT-001"),
+    ("'cat' ~/.ssh/id_rsa", DENY, None),
+    ('"sudo" id', ASK, None),
     ("r''m notes.txt", ASK, "CG-INJ-002"),
     # patterns and encodings
     ("/???/??t /???/p??s??", DENY, "CG-OBF-001"),
@@ -213,6 +217,12 @@ def test_caught(line: str, expected: Outcome, rule: str | None) -> None:
     'export SLUG="${BRANCH//\\//-}"',
 ])
 def test_harmless_lookalikes(line: str) -> None:
+    assert_allowed(line)
+
+
+@pytest.mark.parametrize("line", ['"ghc-9.2.8" --version', "'python3' -m pytest -q",
+                                  '"./gradlew" build', '"/usr/bin/env" python3 -V'])
+def test_a_whole_name_in_one_pair_of_quotes_is_that_program(line: str) -> None:
     assert_allowed(line)
 
 

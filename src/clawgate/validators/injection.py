@@ -50,6 +50,7 @@ def _dynamic_text(word: Word) -> bool:
 
 
 _PLAIN_NAME = lazy_pattern(r"[A-Za-z_][\w.+-]*")
+_PLAIN_PATH = lazy_pattern(r"[\w./+][\w./+-]*")
 
 
 @register
@@ -81,10 +82,13 @@ class DynamicCommandWord(Validator):
 @register
 class QuotedCommandName(Validator):
     """Quotes or backslashes inside a program name that needs none: a classic way past filters
-    that match names (``w'h'o'am'i``, ``\\rm``, ``"rm"``). ASK.
+    that match names (``w'h'o'am'i``, ``r""m``, ``c\\at``). ASK.
 
     A single leading backslash on a plain name (``\\ls``, ``\\cp -f a b``) is the POSIX idiom
-    that skips alias expansion: it is judged as the program it names, like any other.
+    that skips alias expansion, and one pair of quotes round a whole name or path
+    (``"ghc-9.2.8" --version``, ``"/usr/bin/scp"``) is how scripts write names they keep in
+    variables elsewhere: both are judged as the program they name, like any other. Quotes
+    inside a name (``r''m``, ``"r"m``) split it for no reason but a filter's.
 
     Bad: ``r''m -rf ~``, ``c\\at``. Harmless: ``"./my script.sh"`` (the space needs the quotes),
     ``\\cp -f a b``.
@@ -102,6 +106,9 @@ class QuotedCommandName(Validator):
         if name.text[:1] == "\\" and name.text[1:] == name.value and \
                 _PLAIN_NAME.fullmatch(name.value):
             return NO_OPINION  # \ls: alias expansion skipped
+        if name.text[:1] in "\"'" and name.text == name.text[0] + name.value + name.text[0] \
+                and _PLAIN_PATH.fullmatch(name.value):
+            return NO_OPINION  # "ghc-9.2.8": one pair of quotes round the whole name
         if m.ANSI_C in name.expansions or not _NEEDS_QUOTING.search(name.value):
             return Verdict.ask(self.id, f"the program name {name.text!r} is disguised by quoting "
                                f"(it runs {name.value!r})", hint="write the name plainly")
