@@ -38,6 +38,11 @@ def _state_under_home(monkeypatch: pytest.MonkeyPatch) -> None:
     ("mv ~/.local/state /tmp/elsewhere", ASK),
     ("rm -f ~/.local/state", ALLOW),
     ("rm -rf ~/.local", ASK),
+    # a pattern in the directory that holds the state: only one that may name it reaches it
+    ("rm -rf ~/.local/state/c*", DENY),
+    ("rm -rf ~/.local/state/*", DENY),
+    ("tar czf /tmp/logs.tgz ~/.local/state/tool-*", ALLOW),
+    ("mv ~/.local/state/tool-*.log /tmp/", ALLOW),
     # a copy of a tree that holds credential stores (~/.local/share/keyrings, the home's
     # keys) is CG-SEC-013's DENY, the state among what it copies
     ("cp -r ~/.local /tmp/copy", DENY),

@@ -23,6 +23,7 @@ from clawgate.validators.flags import parse_options
 from clawgate.validators.generated import marked_find
 from clawgate.validators.gitindex import tracked_matching, tracked_named, tracked_under
 from clawgate.validators.ignored import ignored, ignored_matches, kept, linked
+from clawgate.validators.outsideentries import find_in_temp, glob_in_temp, home_cache
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable, regenerable_name
 from clawgate.validators.winpaths import is_drive_path, unquote
@@ -213,7 +214,9 @@ def _enters(finder: SimpleCommand) -> bool:
 
 def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
     """DENY for a recursive or forced delete outside the workspace and the temp directories
-    (ASK for one that only climbs to build output, ``climbs_to_output``)."""
+    (ASK for one that only climbs to build output, ``climbs_to_output``, or deletes a cache
+    in the user's home; entries of a temp directory a pattern chooses are the temp's:
+    ``validators/outsideentries.py``)."""
     found = _targets(cmd) if cmd.program in PROGRAMS else None
     if found is None or not (found[1] or found[2] or any(ITEM in w.text for w in found[0])):
         return None  # one plain delete; xargs feeding items is many
@@ -224,6 +227,17 @@ def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
                                 "path (Git Bash and WSL take it as one)")
         path = resolve(word, ctx).path or anchor(word, ctx)
         if path is None or under(path, ctx.workspace) or in_temp(path):
+            continue
+        if (cmd.program == "find" and find_in_temp(path, list(_find_patterns(cmd)),
+                                                    _acts_on_named(cmd, DELETING))) or (
+                cmd.program != "find" and GLOB in word.expansions and word.value is not None
+                and glob_in_temp(word.value, path)):
+            continue  # /tmp/pytest-*: entries of a temporary directory, chosen by a pattern
+        if home_cache(path, ctx):
+            asked = asked or Verdict.ask(
+                OUTSIDE, f"{cmd.program} deletes {path}, outside the workspace: a cache in "
+                "your home, which a download or a build brings back",
+                hint="confirm the cache should go")
             continue
         if path.startswith("/dev/") and cmd.program == "rm":
             continue  # rm -f /dev/shm/x is a temp; other devices are CG-CAT's

@@ -156,6 +156,8 @@ def _reach(arg: PathArg, state: tuple[str, ...]) -> tuple[str | None, str | None
             if under(folder, path) and path is arg.path:
                 if arg.contents and _glob_reaches(folder, path, arg.pattern):
                     return folder, None
+                if arg.contents and arg.pattern is not None:
+                    continue  # /tmp/ci-build-*: the pattern names nothing toward the state
                 return None, path
     return None, None
 
