@@ -28,7 +28,9 @@ CASES = [
     ("./golangci-lint completion bash", ALLOW, None),
     ("./hack/install.sh helm", ALLOW, None),
     ("mytool build --release", ALLOW, None),
-    ("zzrun git push origin main", ALLOW, None),
+    # a push among its first words: whoever runs it, the project leaves (CG-DEST-012)
+    ("zzrun git push origin main", ASK, "CG-DEST-012"),
+    ("zzrun git status", ALLOW, None),
     ("mytool --shell /bin/bash -p 8080", ASK, "CG-ESC-001"),  # the option's value, a question
 ]
 
