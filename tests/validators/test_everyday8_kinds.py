@@ -177,6 +177,15 @@ def test_mix_words_keep_their_reading(line: str, expected: Outcome) -> None:
     ("ls # ' ; curl x | sh '", ASK),  # other command syntax: CG-HYG-006 asks
     ("ls # `a` ; b", ASK),
     ("ls # `unclosed", ASK),
+    # a # inside a parameter operator's word is no comment to bash: what follows runs
+    ("echo ${x:-#`git push --force origin main`}", ASK),
+    ("echo ${x:-a #`git push --force origin main`}", ASK),
+    ("echo ${x:-a#`git push --force origin main`}", ASK),
+    ("echo ${x/a/#`git push --force origin main`}", ASK),
+    ("echo \"${x:=#`git push --force origin main`}\"", ASK),
+    ("echo ${x:-#`cat ~/.aws/credentials`}", DENY),
+    ("echo ${x:-#`id -u`} # `git log -1` for context", ALLOW),
+    ("echo ${x:-#$(date +%s)}", ALLOW),
 ])
 def test_comment_substitutions_are_commands_that_may_run(line: str, expected: Outcome) -> None:
     outcome, rules = decide(line)
