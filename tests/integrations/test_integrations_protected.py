@@ -67,6 +67,12 @@ def gemini(ws: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     ("gemini", "replace", {"file_path": ".clawgate.yaml", "old_string": "a",
                            "new_string": "b"}, "deny"),
     ("gemini", "write_file", {"file_path": "src/ok.py", "content": "x"}, "allow"),
+    ("claude-code", "Write", {"file_path": ".github/workflow\u017f/ci.yml", "content": ""},
+     "ask"),
+    ("claude-code", "Write", {"file_path": "GIT~1/hooks/pre-commit", "content": "x"}, "ask"),
+    ("claude-code", "mcp__fs__write", {"path": ".g\u0131t/config", "text": "x"}, "ask"),
+    ("gemini", "replace", {"file_path": "CLAUDE.md.", "old_string": "a",
+                           "new_string": "b"}, "deny"),
 ])
 def test_hooks_ask_for_protected_writes(run_hook: HookRunner, workspace: Path, agent: str,
                                         tool: str, tool_input: dict[str, Any],
