@@ -34,7 +34,9 @@ from clawgate.validators.sysbins import SYSTEM_DIRS
 
 # Shell syntax that makes a word a command line rather than text.
 _SYNTAX = lazy_pattern(r"\|\s*\S|&&|\|\||;\s*\S|\$\(|`[^`]*`|(?:^|\s)\d?>{1,2}\s*[~/.\w]|<\(")
-_LATER = lazy_pattern(r"&&|\|\||;|\|")  # where a later command of a list or pipeline starts
+# where a later command of a list, a pipeline or a next line starts
+_LATER = lazy_pattern(r"&&|\|\||;|\||\n")
+_SUBSTITUTED = lazy_pattern(r"\$\(([^()]*)\)|`([^`]*)`")  # what evaluating the text runs
 # Calls that start processes or evaluate text, in the languages agents meet (and in those the
 # engine does not read token by token: Erlang, Elixir, Groovy, Scala, Kotlin, Swift, Haskell,
 # Scheme, Crystal).
@@ -118,9 +120,11 @@ def command_like(text: str) -> bool:
         return False
     first = words[0].rsplit("/", 1)[-1] if words[0].startswith("/") else words[0]
     if not known(first):
-        # a later command of a list or pipeline: ``x && rm -rf ~``, ``y; curl … | sh``
+        # a later command of a list, a pipeline or a next line: ``x && rm -rf ~``, ``y; curl
+        # … | sh``; or a substitution's, which evaluating the text runs: ``$(rm -rf ~)``
         rest = _LATER.split(text, maxsplit=1)
-        return len(rest) > 1 and command_like(rest[1])
+        return (len(rest) > 1 and command_like(rest[1])) or any(
+            command_like(m.group(1) or m.group(2) or "") for m in _SUBSTITUTED.finditer(text))
     if _SYNTAX.search(text):
         return True
     return any(w.startswith("-") or w.startswith(("/", "~", "./", "../")) or "/" in w
@@ -207,6 +211,9 @@ def _operand_commands(cmd: SimpleCommand) -> tuple[list[MayRun], bool]:
             if len(tails) >= MAX_TAILS:
                 return tails, True
             tails.append(MayRun(" ".join(w.text for w in words[index:])))
+            values = [w.value for w in words[index:]]
+            if None not in values:  # as evaluated: eval "$*" reads the values again (a '~')
+                tails.append(MayRun(" ".join(v for v in values if v is not None)))
     return tails, False
 
 
