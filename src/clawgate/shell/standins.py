@@ -49,6 +49,9 @@ STAND_INS: tuple[str, ...] = (
     "chmod", "chown", "git", "docker", "kubectl", "npm", "pip",
     # a data store's client (its wiping verbs: flushall) and a compose project (down -v)
     "redis-cli", "docker-compose",
+    # package runners that fetch and run or install what their words name (dlx, global add,
+    # tool run)
+    "pnpm", "yarn", "uv",
     UNKNOWN_PROGRAM,
 )
 # And for an unquoted name, nothing: unset or empty, the name vanishes and the next word is
