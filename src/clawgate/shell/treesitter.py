@@ -847,10 +847,11 @@ def parse_tree(line: str) -> m.ParsedLine:
         if not read.has_error:
             return _with_prefixes_read(line, read, reshaped)
     parsed = _read(line)
-    if parsed.has_error and "<<" in line:  # a body line tree-sitter takes for its end
-        from clawgate.shell.quoting import delimiter_lookalikes
+    if "<<" in line:  # a body line tree-sitter takes for its end (``EOF # note``), error or not
+        from clawgate.shell.quoting import delimiter_lookalikes, substitution_ends
 
-        shape = delimiter_lookalikes(line)
+        shape = delimiter_lookalikes(line) if parsed.has_error or not substitution_ends(
+            line) else None
         again = _read(line, shape) if shape is not None else None
         if again is not None and not again.has_error:
             return replace(again, shape=shape)
