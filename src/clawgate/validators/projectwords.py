@@ -22,6 +22,7 @@ import shlex
 
 from clawgate.decision import NO_OPINION, MayRun, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import SHELLS, family_name
@@ -133,4 +134,6 @@ def _joined(cmd: SimpleCommand) -> list[str]:
     if len(values) < 2 or None in values:
         return []
     text = " ".join(v for v in values if v is not None)
-    return payloads(text) if len(text) <= MAX_WORD else []
+    if len(text) > MAX_WORD or parse(text).has_error:
+        return []  # a syntax error to an eval too: nothing of it runs
+    return payloads(text)

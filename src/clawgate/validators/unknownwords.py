@@ -212,9 +212,18 @@ def _operand_commands(cmd: SimpleCommand) -> tuple[list[MayRun], bool]:
                 return tails, True
             tails.append(MayRun(" ".join(w.text for w in words[index:])))
             values = [w.value for w in words[index:]]
-            if None not in values:  # as evaluated: eval "$*" reads the values again (a '~')
-                tails.append(MayRun(" ".join(v for v in values if v is not None)))
+            evaluated = " ".join(v for v in values if v is not None)
+            if None not in values and _reads_cleanly(evaluated):
+                tails.append(MayRun(evaluated))  # as eval "$*" reads the values again (a '~')
     return tails, False
+
+
+def _reads_cleanly(text: str) -> bool:
+    """``text`` parses as a line: one that does not is a syntax error to an ``eval`` too,
+    which runs nothing of it."""
+    from clawgate.shell import parse
+
+    return len(text) <= MAX_WORD and not parse(text).has_error
 
 
 def _stdin_commands(cmd: SimpleCommand) -> list[MayRun]:
