@@ -19,6 +19,8 @@ from clawgate.pathfold import fold, short_alias
     (".", "."),
     ("r\u00e9sum\u00e9", "r\u00e9sum\u00e9"),
     ("src", "src"),
+    ("CLAUDE.md::$DATA", "claude.md"),  # the file's NTFS data stream
+    (".git::$INDEX_ALLOCATION", ".git"),
 ])
 def test_fold(part: str, folded: str) -> None:
     assert fold(part) == folded

@@ -11,6 +11,8 @@ when it
 - holds code points HFS+ ignores in names (zero-width joiners, direction marks, the byte
   order mark: ``.g\\u200cit``);
 - ends in dots or spaces, which Windows drops (``.git.``, ``CLAUDE.md ``);
+- names the file's data stream (``CLAUDE.md::$DATA``, ``.git::$INDEX_ALLOCATION``): NTFS
+  writes the file itself;
 - is the short 8.3 alias Windows gives a long name (``GIT~1`` for ``.git``, ``GITHUB~1``
   for ``.github``): ``short_alias`` says whether a component may be one for a name.
 
@@ -29,6 +31,8 @@ _SHORT = re.compile(r"^([^~.]{1,6})~\d{1,6}(?:\.([^.]{1,3}))?$")
 
 def fold(part: str) -> str:
     """``part`` as a case-insensitive file system compares it (see the module)."""
+    if "::" in part:  # an NTFS stream of the file: the file itself
+        part = part.split("::", 1)[0] or part
     if part.isascii():
         stripped = part.rstrip(". ")
         return (stripped or part).lower()

@@ -39,7 +39,9 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
     ``paths.protected`` patterns."""
     root = fsfacts.realpath(os.path.abspath(workspace))
     text = path.split("\0", 1)[0]
-    for candidate in spellings(text, root):
+    # Windows separates components with a backslash too: .git\hooks is .git/hooks there
+    texts = (text, text.replace("\\", "/")) if "\\" in text else (text,)
+    for candidate in (c for t in texts for c in spellings(t, root)):
         why = _reason(candidate, root, extra) or _home_place(candidate)
         if why is not None:
             return f"{path}: a protected path ({why})"

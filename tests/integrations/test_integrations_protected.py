@@ -73,6 +73,8 @@ def gemini(ws: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     ("claude-code", "mcp__fs__write", {"path": ".g\u0131t/config", "text": "x"}, "ask"),
     ("gemini", "replace", {"file_path": "CLAUDE.md.", "old_string": "a",
                            "new_string": "b"}, "deny"),
+    ("claude-code", "Write", {"file_path": ".git\\hooks\\pre-commit", "content": "x"}, "ask"),
+    ("claude-code", "Write", {"file_path": "CLAUDE.md::$DATA", "content": "x"}, "ask"),
 ])
 def test_hooks_ask_for_protected_writes(run_hook: HookRunner, workspace: Path, agent: str,
                                         tool: str, tool_input: dict[str, Any],
