@@ -197,6 +197,7 @@ def _operand_commands(cmd: SimpleCommand) -> tuple[list[MayRun], bool]:
     words (``./lint completion bash``). Only a DENY of such a reading counts. And whether
     more operands name programs than are read (``zzrun true true … rm -rf ~``)."""
     tails: list[MayRun] = []
+    read = 0  # operands read as commands
     words = cmd.words
     for index in range(1, len(words)):
         value = words[index].value
@@ -208,12 +209,14 @@ def _operand_commands(cmd: SimpleCommand) -> tuple[list[MayRun], bool]:
         if "/" in name or not name or not known(name):
             continue
         if index + 1 < len(words):  # a program alone is a word more often than a command
-            if len(tails) >= MAX_TAILS:
+            if read >= MAX_TAILS:
                 return tails, True
-            tails.append(MayRun(" ".join(w.text for w in words[index:])))
+            read += 1
+            written = " ".join(w.text for w in words[index:])
+            tails.append(MayRun(written))
             values = [w.value for w in words[index:]]
             evaluated = " ".join(v for v in values if v is not None)
-            if None not in values and _reads_cleanly(evaluated):
+            if None not in values and evaluated != written and _reads_cleanly(evaluated):
                 tails.append(MayRun(evaluated))  # as eval "$*" reads the values again (a '~')
     return tails, False
 
