@@ -9,6 +9,12 @@ C string is read (containment refuses it on its own). A file with more than one 
 too: the agents' tools write in place, through the link, and its other names cannot be found
 from this one. Writing either is never a silent allow: the file tools, the hooks and the MCP
 proxy answer ASK (a person must approve).
+
+Where the workspace holds an account's home (a workspace of ``~``, or of ``/home``), the
+places there that run or are trusted later are protected too, whatever the list says: shell
+start-up files, SSH key lists, service and autostart definitions (``validators/files.py``'s
+persistence targets), and the user-wide configuration of git, the GitHub CLI, editors and
+clawgate itself, and ``~/.local/bin``, which comes first on PATH.
 """
 
 from __future__ import annotations
@@ -20,6 +26,11 @@ from clawgate.protectedpaths import hard_links
 from clawgate.protectedpaths import protected_reason as _reason
 
 PROTECTED_ID = "CG-PROT-001"
+# An account's user-wide configuration that runs code or holds its credentials, by the home.
+_USER_WIDE = (".gitconfig", ".config/git", ".config/gh", ".local/bin", ".config/clawgate",
+              ".config/Code/User", ".config/Cursor/User", ".config/VSCodium/User")
+_HOME_WHY = ("a start-up file, service definition or user-wide configuration of an account's "
+             "home, which runs or is trusted at its next start")
 
 
 def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> str | None:
@@ -28,8 +39,10 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
     ``paths.protected`` patterns."""
     root = fsfacts.realpath(os.path.abspath(workspace))
     text = path.split("\0", 1)[0]
-    for candidate in spellings(text, root):
-        why = _reason(candidate, root, extra)
+    # Windows separates components with a backslash too: .git\hooks is .git/hooks there
+    texts = (text, text.replace("\\", "/")) if "\\" in text else (text,)
+    for candidate in (c for t in texts for c in spellings(t, root)):
+        why = _reason(candidate, root, extra) or _home_place(candidate)
         if why is not None:
             return f"{path}: a protected path ({why})"
     links = hard_links(os.path.join(root, os.path.expanduser(text)))
@@ -43,3 +56,21 @@ def spellings(path: str, root: str) -> tuple[str, ...]:
     given = os.path.join(root, os.path.expanduser(path))
     lexical = os.path.normpath(given)
     return tuple(dict.fromkeys((lexical, fsfacts.realpath(lexical), fsfacts.realpath(given))))
+
+
+def _home_place(path: str) -> str | None:
+    """Why ``path`` (absolute, normalised) is a place of an account's home that runs or is
+    trusted later, or None."""
+    from clawgate.validators.base import Context
+    from clawgate.validators.files import persistence_target
+
+    home = os.path.normpath(os.path.expanduser("~"))
+    if persistence_target(path, Context(cwd=home, workspace=home, home=home)):
+        return f"{path} is {_HOME_WHY}"
+    homes = dict.fromkeys((home, fsfacts.realpath(home)))
+    for base in homes:
+        for name in _USER_WIDE:
+            place = f"{base}/{name}"
+            if path == place or path.startswith(place + "/"):
+                return f"{path} is {_HOME_WHY}"
+    return None

@@ -9,8 +9,10 @@ on the list too, and stricter: no channel may read or write anything in it, what
 workspace is (a workspace of ``~`` holds the default one), and a sandbox never mounts it.
 
 A pattern is a ``/``-separated run of path components (shell globs allowed in a component)
-matched case-insensitively, at any depth, against the path relative to the workspace (or the
-absolute path outside it): ``.git/hooks`` covers ``sub/.GIT/hooks/pre-commit``. A pattern that
+matched case-insensitively (as the file systems that ignore case compare names, with their
+ignored code points, dropped trailing dots and short aliases: ``pathfold.py``), at any depth,
+against the path relative to the workspace (or the absolute path outside it): ``.git/hooks``
+covers ``sub/.GIT/hooks/pre-commit``, ``.gıt/config`` and ``GIT~1/config``. A pattern that
 starts with ``/`` is matched from the filesystem root instead. What a pattern names covers
 everything below it. Policies extend the list with ``paths.protected`` (see the manifest).
 """
@@ -21,6 +23,7 @@ import os
 import posixpath
 
 from clawgate import fsfacts
+from clawgate.pathfold import fold, short_alias
 
 _AGENT = "agent configuration or instructions, which steer what an agent does next"
 AGENT_WHY = _AGENT
@@ -132,9 +135,9 @@ _BY_FIRST = _index()
 def may_be_protected(text: str) -> bool:
     """A cheap look at a path's text (or a directory) before it is resolved: no default
     pattern matches a path none of whose components is a pattern's first one."""
-    plain = text.lower().replace('"', "").replace("'", "").replace("\\", "")
-    return any(part in _BY_FIRST or (_GLOB & set(part) and _glob_names_one(part))
-               for part in plain.split("/"))
+    plain = text.replace('"', "").replace("'", "").replace("\\", "")
+    return any((part := fold(raw)) in _BY_FIRST or (_GLOB & set(part) and _glob_names_one(part))
+               or ("~" in part and bool(_aliased(part))) for raw in plain.split("/"))
 
 
 def _glob_names_one(part: str) -> bool:
@@ -159,9 +162,12 @@ def protected_reason(path: str, workspace: str, extra: tuple[str, ...] = ()) -> 
     ``extra``: the policy's own patterns (``paths.protected``), in the same syntax."""
     inside = workspace != "/" and path.startswith(workspace + "/")
     shown = path[len(workspace) + 1 :] if inside else path
-    lowered = tuple(p.lower() for p in shown.split("/") if p)
+    lowered = tuple(fold(p) for p in shown.split("/") if p)
     for start, part in enumerate(lowered):
         for parts, why in _BY_FIRST.get(part, ()) if not _GLOB & set(part) else _globbed(part):
+            if _run_at(parts, lowered, start):
+                return f"{shown} is {why}"
+        for parts, why in _aliased(part) if "~" in part else ():
             if _run_at(parts, lowered, start):
                 return f"{shown} is {why}"
     for pattern in extra:
@@ -177,7 +183,7 @@ def holds_protected(path: str, workspace: str) -> str | None:
     (``.github`` holds ``.github/workflows``), or None."""
     inside = workspace != "/" and path.startswith(workspace + "/")
     shown = path[len(workspace) + 1 :] if inside else path
-    lowered = tuple(p.lower() for p in shown.split("/") if p)
+    lowered = tuple(fold(p) for p in shown.split("/") if p)
     if not lowered:
         return None
     for parts, why in _BY_FIRST.get(lowered[-1], ()):
@@ -193,13 +199,19 @@ def pattern_holds(folder: str, pattern: str, workspace: str) -> str | None:
 
     inside = workspace != "/" and folder.startswith(workspace + "/")
     shown = folder[len(workspace) + 1 :] if inside else folder
-    lowered = tuple(p.lower() for p in shown.split("/") if p)
+    lowered = tuple(fold(p) for p in shown.split("/") if p)
     if not lowered:
         return None
     for parts, why in _BY_FIRST.get(lowered[-1], ()):
         if len(parts) > 1 and fnmatchcase(parts[1], pattern.lower()):
             return f"{shown}/{pattern} may name {'/'.join(parts)}, {why}"
     return None
+
+
+def _aliased(part: str) -> list[tuple[tuple[str, ...], str]]:
+    """The default patterns whose first component ``part`` may be the 8.3 alias of."""
+    return [entry for first, entries in _BY_FIRST.items() if short_alias(part, first)
+            for entry in entries]
 
 
 def _globbed(part: str) -> list[tuple[tuple[str, ...], str]]:
@@ -222,7 +234,7 @@ def _matches(pattern: str, parts: tuple[str, ...]) -> bool:
 
 
 def _component(wanted: str, part: str) -> bool:
-    if wanted == part:
+    if wanted == part or ("~" in part and short_alias(part, wanted)):
         return True
     if _GLOB & set(part) and not _GLOB & set(wanted):
         return _glob_may_be(part, wanted)  # .gi?/hooks: the shell expands it to .git

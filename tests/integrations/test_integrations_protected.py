@@ -67,6 +67,14 @@ def gemini(ws: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     ("gemini", "replace", {"file_path": ".clawgate.yaml", "old_string": "a",
                            "new_string": "b"}, "deny"),
     ("gemini", "write_file", {"file_path": "src/ok.py", "content": "x"}, "allow"),
+    ("claude-code", "Write", {"file_path": ".github/workflow\u017f/ci.yml", "content": ""},
+     "ask"),
+    ("claude-code", "Write", {"file_path": "GIT~1/hooks/pre-commit", "content": "x"}, "ask"),
+    ("claude-code", "mcp__fs__write", {"path": ".g\u0131t/config", "text": "x"}, "ask"),
+    ("gemini", "replace", {"file_path": "CLAUDE.md.", "old_string": "a",
+                           "new_string": "b"}, "deny"),
+    ("claude-code", "Write", {"file_path": ".git\\hooks\\pre-commit", "content": "x"}, "ask"),
+    ("claude-code", "Write", {"file_path": "CLAUDE.md::$DATA", "content": "x"}, "ask"),
 ])
 def test_hooks_ask_for_protected_writes(run_hook: HookRunner, workspace: Path, agent: str,
                                         tool: str, tool_input: dict[str, Any],
@@ -119,3 +127,27 @@ def test_guard_writes_a_protected_path_once_approved(workspace: Path) -> None:
         "write_file", {"path": "src/plain.py", "content": "x = 1\n"})
     assert len(asked) == 1  # an ordinary write asks nobody
     assert os.path.exists(workspace / "src" / "plain.py")
+
+
+@pytest.mark.parametrize(("path", "decision"), [
+    (".bashrc", "ask"),
+    (".zshrc", "ask"),
+    (".config/systemd/user/x.service", "ask"),
+    (".config/autostart/x.desktop", "ask"),
+    (".gitconfig", "ask"),
+    (".config/git/config", "ask"),
+    (".config/gh/hosts.yml", "ask"),
+    (".local/bin/git", "ask"),
+    (".config/clawgate/policy.yaml", "ask"),
+    (".config/Code/User/settings.json", "ask"),
+    ("notes.txt", "allow"),
+    ("src/main.py", "allow"),
+    (".config/nvim-notes.txt", "allow"),
+])
+def test_a_workspace_that_is_home_protects_its_start_up_and_user_wide_files(
+        run_hook: HookRunner, workspace: Path, monkeypatch: pytest.MonkeyPatch, path: str,
+        decision: str) -> None:
+    monkeypatch.setenv("HOME", str(workspace))
+    got = run_hook(["claude-code"], claude(workspace, "Write", {"file_path": path,
+                                                                "content": "x"}))
+    assert got["hookSpecificOutput"]["permissionDecision"] == decision

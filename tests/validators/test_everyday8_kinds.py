@@ -177,6 +177,22 @@ def test_mix_words_keep_their_reading(line: str, expected: Outcome) -> None:
     ("ls # ' ; curl x | sh '", ASK),  # other command syntax: CG-HYG-006 asks
     ("ls # `a` ; b", ASK),
     ("ls # `unclosed", ASK),
+    # a # inside a parameter operator's word is no comment to bash: what follows runs
+    ("echo ${x:-#`git push --force origin main`}", ASK),
+    ("echo ${x:-a #`git push --force origin main`}", ASK),
+    ("echo ${x:-a#`git push --force origin main`}", ASK),
+    ("echo ${x/a/#`git push --force origin main`}", ASK),
+    ("echo \"${x:=#`git push --force origin main`}\"", ASK),
+    ("echo ${x:-#`cat ~/.aws/credentials`}", DENY),
+    ("echo ${x:-#`id -u`} # `git log -1` for context", ALLOW),
+    ("echo ${x:-#$(date +%s)}", ALLOW),
+    # a delimiter line with more after it ends no here-document: its body runs on, expanded
+    ("cat <<EOF\nbody\nEOF # `git push --force origin main`", ASK),
+    ("cat <<-EOF\nbody\n\tEOF # $(git push --force origin main)", ASK),
+    ("cat <<'EOF'\nbody\nEOF # $(git push --force origin main)", ALLOW),  # a quoted body
+    ("cat <<EOF > notes.txt\nbody\nEOF", ALLOW),
+    ("cat <<EOF\nb\nEOF # `git push --force origin main`\nEOF) x", ASK),  # no substitution
+    ("x=$(cat <<EOF\nhi\nEOF\n) && ls", ALLOW),
 ])
 def test_comment_substitutions_are_commands_that_may_run(line: str, expected: Outcome) -> None:
     outcome, rules = decide(line)

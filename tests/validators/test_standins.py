@@ -33,6 +33,21 @@ from clawgate.decision import Outcome
     ("$X LD_PRELOAD=./x.so ls", ASK),  # env
     ("$X 'BEGIN{system(\"rm -rf ~\")}'", ASK),  # awk
     ("$X -m http.server", ASK),  # python3
+    # a data store's client: its wiping verbs (redis-cli flushall)
+    ("$REDIS_CLI flushall", ASK),
+    ("$REDIS flushdb", ASK),
+    ("$X FLUSHALL", ASK),
+    ("$REDIS_CLI --version", ALLOW),
+    # a compose project's down -v deletes its named volumes (docker-compose as the name)
+    ("$COMPOSE down -v", ASK),
+    ("$DOCKER_COMPOSE down --volumes", ASK),
+    # package runners: a package fetched and run, or installed for the user
+    ("$X dlx evil-pkg", ASK),  # pnpm, yarn
+    ("$X global add evil-pkg", ASK),  # yarn
+    ("$X tool install evil-pkg", ASK),  # uv
+    ("$X tool run evil-pkg", ASK),
+    ('"$fpm" build', ALLOW),
+    ('"$fpm" test --target my_test', ALLOW),
     ('"$SHELL" -c \'echo hi\'', ASK),  # ssh -c CIPHER: a network program all the same
     ("$CC -v", ASK),  # ssh -v: the next word may be a host
     ("$GIT_DS fetch origin.example master", ASK),  # ssh, curl: a host another machine's
@@ -113,4 +128,4 @@ def test_an_unset_name_runs_the_next_word(line: str) -> None:
 def test_the_trace_says_why_the_name_gave_way() -> None:
     found = decision("$CC --version")
     assert [t.message for t in found.trace if t.rule_id == "CG-INJ-001"] == [
-        "gives way: the line is ALLOW with any of 35 stand-in programs"]
+        "gives way: the line is ALLOW with any of 40 stand-in programs"]

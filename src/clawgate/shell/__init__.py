@@ -63,13 +63,23 @@ def _read_line(line: str) -> ParsedLine:
     from clawgate.shell.treesitter import parse_tree
 
     parsed = parse_tree(line)
-    if parsed.has_error and "<<" in line:
+    if "<<" in line and (parsed.has_error or _ends_in_body(line)):
         parsed = _bodies_closed(line) or parsed
     if (parsed.has_error or parsed.written is None) and line.lstrip(" \t").startswith("<<"):
         parsed = _heredoc_first(line) or parsed  # tree-sitter never reads this one right
     if parsed.has_error and "(" in line:
         return _without_zsh_qualifiers(line) or parsed
     return parsed
+
+
+def _ends_in_body(line: str) -> bool:
+    """bash's reading of ``line`` ends inside a here-document body: no line of it is the
+    delimiter exactly (``EOF # note`` is body text to bash, and an unquoted body runs its
+    substitutions), where tree-sitter-bash may have taken such a line for the end."""
+    from clawgate.shell.heredocend import unclosed
+    from clawgate.shell.quoting import substitution_ends
+
+    return not substitution_ends(line) and bool(unclosed(line))
 
 
 def _bodies_closed(line: str) -> ParsedLine | None:

@@ -160,3 +160,14 @@ def delimiter_lookalikes(line: str) -> str | None:
             chars[at] = "y" if chars[at] == "x" else "x"
         offset = end if end < len(line) else -1
     return None if chars is None else "".join(chars)
+
+
+def substitution_ends(line: str) -> bool:
+    """A line of ``line`` is a here-document's delimiter then ``)`` (``EOF) ls``): inside a
+    command or process substitution bash ends the body there, which the delimiter readers
+    here (``delimiter_lookalikes``, ``heredocend``) do not follow. Only a here-document
+    started after a substitution's opening counts (elsewhere ``EOF)`` is body text)."""
+    delimiters = {m.group(2) for m in HEREDOC.finditer(line)
+                  if any(o in line[:m.start()] for o in ("$(", "<(", ">("))}
+    return any(text.lstrip("\t").startswith(f"{d})") for text in line.split("\n")
+               for d in delimiters)

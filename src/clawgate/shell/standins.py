@@ -49,8 +49,13 @@ STAND_INS: tuple[str, ...] = (
     "rm", "shred", "find", "cp", "mv", "tee", "dd", "install", "ln",
     # readers and printers: the operands printed, the words into a pipe
     "cat", "echo",
-    # modes and owners; repositories; containers and clusters; packages installed
+    # modes and owners; repositories; containers and clusters; packages installed;
     "chmod", "chown", "git", "docker", "kubectl", "npm", "pip",
+    # a data store's client (its wiping verbs: flushall) and a compose project (down -v)
+    "redis-cli", "docker-compose",
+    # package runners that fetch and run or install what their words name (dlx, global add,
+    # tool run)
+    "pnpm", "yarn", "uv",
     UNKNOWN_PROGRAM,
 )
 # And for an unquoted name, nothing: unset or empty, the name vanishes and the next word is

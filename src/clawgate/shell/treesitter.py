@@ -12,6 +12,7 @@ from clawgate.records import field, record, replace
 from clawgate.shell import model as m
 from clawgate.shell.bodyblanks import blank_led_masked, unread_expansions, wrapped
 from clawgate.shell.nameless import missing_name, only_missing_names, placeholder, prefix_tree
+from clawgate.shell.operandtext import literal_hashes
 from clawgate.shell.timekeyword import keyword_dropped, leading_assignments
 from clawgate.shell.words import text_of, word_of
 
@@ -240,8 +241,7 @@ class _Walker:
         inner = (*nesting, tag) if tag else nesting
         if kind not in _READ_APART:  # most nodes: no test below is about their kind
             self.children(node, inner, depth, redirects, background)
-        elif kind in _OPERAND_LEAVES and node.parent is not None and \
-                node.parent.type == "expansion":
+        elif kind in _OPERAND_LEAVES and _in_operand(node):
             self.operand(node, nesting, depth)
         elif kind == "command" and placeholder(node, self.src, self.shape):
             self.prefix_only(node, nesting, depth, redirects, background)
@@ -282,11 +282,12 @@ class _Walker:
         """tree-sitter-bash reads the operand of ``${x#…}``, ``${x%…}``, ``${x^…}``,
         ``${x,…}`` and ``${x/…/…}`` as one leaf, and a ``${x:-`…`}`` default too: the
         substitutions in it, which bash runs when it expands the word, are read from its
-        text as the words of a command of their own, at its place in the line."""
+        text as the words of a command of their own, at its place in the line (a ``#`` in
+        it is a plain character to bash: ``operandtext.py``)."""
         text = self.src[node.start_byte:node.end_byte]
         if b"$(" not in text and b"`" not in text and b"<(" not in text and b">(" not in text:
             return
-        sub = _Walker(_OPERAND_PREFIX + text)
+        sub = _Walker(_OPERAND_PREFIX + literal_hashes(text))  # no comment starts in it
         tree = raw_tree(sub.src)
         sub.walk(tree.root_node, nesting, depth + 1)
         self.has_error = self.has_error or sub.has_error or tree.root_node.has_error
@@ -711,6 +712,15 @@ class _Walker:
                     cmd.after_pipe = i > 0 and cmd.start == stages[i].start_byte
 
 
+def _in_operand(node: Node) -> bool:
+    """``node`` is a parameter operator's operand or a part of it (``${x:-a#`id`}``: a
+    concatenation whose parts tree-sitter-bash reads as plain leaves)."""
+    parent = node.parent
+    if parent is not None and parent.type == "concatenation":
+        parent = parent.parent
+    return parent is not None and parent.type == "expansion"
+
+
 def _test_or_glob(node: Node, src: bytes) -> m.Word:
     """The word a ``test_command`` stands for: ``[[`` for a test. tree-sitter-bash reads
     ``[x]`` too as a test, where bash sees no ``[`` word (none stands alone: a blank must
@@ -837,10 +847,11 @@ def parse_tree(line: str) -> m.ParsedLine:
         if not read.has_error:
             return _with_prefixes_read(line, read, reshaped)
     parsed = _read(line)
-    if parsed.has_error and "<<" in line:  # a body line tree-sitter takes for its end
-        from clawgate.shell.quoting import delimiter_lookalikes
+    if "<<" in line:  # a body line tree-sitter takes for its end (``EOF # note``), error or not
+        from clawgate.shell.quoting import delimiter_lookalikes, substitution_ends
 
-        shape = delimiter_lookalikes(line)
+        shape = delimiter_lookalikes(line) if parsed.has_error or not substitution_ends(
+            line) else None
         again = _read(line, shape) if shape is not None else None
         if again is not None and not again.has_error:
             return replace(again, shape=shape)

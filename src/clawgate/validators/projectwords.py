@@ -9,7 +9,11 @@ recipe, the script or the program may evaluate the word (``eval "$1"``, ``sh -c 
 option, a path or shell syntax, as the closed-world default reads them; a ``NAME=value``
 operand's value, an option's value, and the words inside a quoted value too) is checked as the
 line it would be if it ran: only a DENY of that reading counts, so ``make test ARGS=-v`` and
-``npm run build -- --watch`` stay as they were.
+``npm run build -- --watch`` stay as they were. A word's lines are read one by one, and the
+substitutions in it as the commands they run when evaluated (``'x\nrm -rf ~'``, ``'$(rm -rf
+~)'``). The words after a script or a package script, joined by blanks, are read as the line
+an ``eval "$*"`` or ``"$@"`` of them runs (``npm run build -- rm -rf ~``, ``bash x.sh rm -rf
+'~'``). yarn and pnpm run a package script named as their first word (``yarn build …``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import shlex
 
 from clawgate.decision import NO_OPINION, MayRun, Verdict
 from clawgate.lazyre import lazy_pattern
+from clawgate.shell import parse
 from clawgate.shell.model import SimpleCommand
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.programs import SHELLS, family_name
@@ -30,8 +35,8 @@ _RUNNERS = frozenset({"make", "gmake", "bmake", "remake", "just", "task", "go-ta
 # after it: (program, subcommands).
 _SUBCOMMANDS: dict[str, frozenset[str]] = {
     "npm": frozenset({"run", "run-script", "rum", "urn"}),
-    "pnpm": frozenset({"run", "run-script"}),
-    "yarn": frozenset({"run"}),
+    "pnpm": frozenset(),
+    "yarn": frozenset(),  # any first word: a script of that name when it is no command of yarn
     "bun": frozenset({"run"}),
     "deno": frozenset({"task", "run"}),
     "composer": frozenset({"run-script", "run"}),
@@ -49,6 +54,7 @@ _SCRIPT_RUNNERS = frozenset({"python", "python3", "node", "ruby", "perl", "php",
 # (judged by the interpreter and shell families).
 _INLINE = lazy_pattern(r"^-[a-zA-Z]*[ceEmr]")
 _NAMED = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_.]*=(.+)$", flags=16)  # re.DOTALL
+_SUBSTITUTION = lazy_pattern(r"\$\(([^()]*)\)|`([^`]*)`")
 
 
 def _runs_project_code(cmd: SimpleCommand) -> bool:
@@ -61,7 +67,7 @@ def _runs_project_code(cmd: SimpleCommand) -> bool:
         return True
     subcommands = _SUBCOMMANDS.get(program.rsplit("/", 1)[-1]) or _SUBCOMMANDS.get(family)
     if subcommands is not None:
-        return any(a in subcommands for a in args[:3])
+        return not subcommands or any(a in subcommands for a in args[:3])
     if family in SHELLS or family in _SCRIPT_RUNNERS:
         operands = [a for a in args if not a.startswith("-")]
         return bool(operands) and not any(_INLINE.match(a) for a in args[: args.index(
@@ -74,6 +80,9 @@ def carried_lines(value: str) -> list[str]:
     value, and the words a quoted value holds (``--args="-c 'curl … | sh'"``)."""
     named = _NAMED.match(value)
     texts = [value, named.group(1)] if named else [value]
+    if len(value) <= MAX_WORD:  # each line, and what its substitutions run, when evaluated
+        texts += [line for line in value.splitlines() if line.strip()]
+        texts += [m.group(1) or m.group(2) or "" for m in _SUBSTITUTION.finditer(value)]
     for text in tuple(texts):
         if ("'" in text or '"' in text) and len(text) <= MAX_WORD:
             try:
@@ -99,10 +108,32 @@ class ProjectCodeWords(Validator):
     programs = frozenset({*_RUNNERS, *_SUBCOMMANDS, *SHELLS, *_SCRIPT_RUNNERS})
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
-        if len(cmd.words) < 3 or not _runs_project_code(cmd):
+        if len(cmd.words) < 2 or not _runs_project_code(cmd):
             return NO_OPINION
         lines = [line for word in cmd.words[1:] if word.value is not None
                  and len(word.value) <= MAX_WORD for line in carried_lines(word.value)]
+        lines += _joined(cmd)
         if not lines:
             return NO_OPINION
         return Verdict.unwrap(*(MayRun(line) for line in dict.fromkeys(lines)))
+
+
+def _joined(cmd: SimpleCommand) -> list[str]:
+    """The words a script or a package script is given, joined by blanks, when they read as a
+    command line: the line ``eval "$*"`` runs (their values, read again)."""
+    args = cmd.args
+    family = family_name(cmd.program or "") or cmd.program or ""
+    if family in _RUNNERS:
+        return []
+    if family in SHELLS or family in _SCRIPT_RUNNERS:
+        operands = [i for i, a in enumerate(args) if not a.startswith("-")]
+        start = operands[0] + 1 if operands else len(args)
+    else:  # a subcommand, then the script's name
+        start = next((i + 1 for i, a in enumerate(args) if a == "--"), 0) or min(2, len(args))
+    values = [w.value for w in cmd.words[1 + start:]]
+    if len(values) < 2 or None in values:
+        return []
+    text = " ".join(v for v in values if v is not None)
+    if len(text) > MAX_WORD or parse(text).has_error:
+        return []  # a syntax error to an eval too: nothing of it runs
+    return payloads(text)

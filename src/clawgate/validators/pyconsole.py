@@ -2,11 +2,19 @@
 upload dist/*``, ``python -m awscli s3 rm …`` is ``aws s3 rm …``. The module's ``__main__``
 is the program's entry point, so its words are the program's words, judged as that program's
 (a publish, a push, a deploy, a delete of a bucket asks or is denied as it is by its own
-name)."""
+name).
+
+A module not in the table whose name is one word (``python -m ansible …``, ``python -m
+celery …``) is most often the program of that name too, and may be another (the standard
+library's ``code`` is a console, not the editor): its words are read as that program's, and
+only a DENY of the reading counts. The standard library's archivers extract and create as
+``tar`` and ``unzip``/``zip`` do (``python -m tarfile -e A DIR`` is ``tar -xf A -C DIR``).
+"""
 
 from __future__ import annotations
 
-from clawgate.decision import NO_OPINION, Verdict
+from clawgate.decision import NO_OPINION, MayRun, Verdict
+from clawgate.lazyre import lazy_pattern
 from clawgate.programs.pyargv import python_module
 from clawgate.records import replace
 from clawgate.shell.model import SimpleCommand, Word
@@ -20,8 +28,16 @@ MODULE_PROGRAMS: dict[str, str] = {
     "twine": "twine", "poetry": "poetry", "hatch": "hatch", "flit": "flit", "pdm": "pdm",
     "pipenv": "pipenv", "pipx": "pipx", "uv": "uv", "conda": "conda", "mkdocs": "mkdocs",
     "awscli": "aws", "azure.cli": "az", "dvc": "dvc", "pre_commit": "pre-commit",
-    "tox": "tox", "nox": "nox", "jupyter": "jupyter", "sphinx": "sphinx-build",
+    "tox": "tox", "nox": "nox", "jupyter": "jupyter", "sphinx": "sphinx-build", "pip": "pip",
 }
+# The standard library's archivers: (their action option, its arity) -> the program's words.
+_ARCHIVERS: dict[str, dict[str, tuple[str, ...]]] = {
+    "tarfile": {"-e": ("tar", "-xf"), "--extract": ("tar", "-xf"), "-c": ("tar", "-cf"),
+                "--create": ("tar", "-cf")},
+    "zipfile": {"-e": ("unzip",), "--extract": ("unzip",), "-c": ("zip", "-r"),
+                "--create": ("zip", "-r")},
+}
+_ONE_WORD = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @register
@@ -30,10 +46,14 @@ class PythonModulePrograms(Validator):
     that program with ``ARGS``: the command is checked again as ``PROGRAM ARGS`` (the words
     as written, expansions and all).
 
+    A module of one word not in the table is read as the program of its name, only a DENY
+    of that reading counting; the standard library's ``tarfile`` and ``zipfile`` as ``tar``
+    and ``unzip``/``zip``.
+
     Bad: ``python3 -m twine upload dist/*`` (``twine upload``: ASK), ``python -m awscli s3 rm
-    --recursive s3://b`` (DENY), ``python3 -m zipfile -e x.zip ~`` (``unzip -o x.zip -d ~``:
-    DENY). Harmless: ``python -m twine check dist/*``, ``python -m
-    pytest -q`` (not a program of this kind: as written).
+    --recursive s3://b`` (DENY), ``python -m pip install --index-url http://h/simple x``,
+    ``python -m tarfile -e x.tar ~``. Harmless: ``python -m twine check dist/*``, ``python -m
+    pytest -q`` (as ``pytest -q``), ``python -m tarfile -l x.tar``.
     """
 
     id = "CG-INTERP-013"
@@ -43,35 +63,40 @@ class PythonModulePrograms(Validator):
         if family_name(cmd.program) not in _PYTHONS:
             return NO_OPINION
         found = python_module(tuple(w.value for w in cmd.words[1:]))
-        if found is not None and found[0] in _ARCHIVE_MODULES:
-            return _extraction(cmd, found[0], found[1])
-        if found is None or found[0] not in MODULE_PROGRAMS:
+        if found is None:
             return NO_OPINION
         module, start = found
-        name = MODULE_PROGRAMS[module]
-        words = (Word(name, name), *cmd.words[1 + start:])
-        return Verdict.unwrap(replace(cmd, words=words, text=" ".join(w.text for w in words),
-                                      depth=cmd.depth + 1))
+        rest = cmd.words[1 + start:]
+        if module in _ARCHIVERS:
+            words = _archived(_ARCHIVERS[module], rest)
+            return NO_OPINION if words is None else Verdict.unwrap(_as(cmd, words))
+        name = MODULE_PROGRAMS.get(module)
+        if name is not None:
+            return Verdict.unwrap(_as(cmd, (Word(name, name), *rest)))
+        if _ONE_WORD.fullmatch(module) is None:
+            return NO_OPINION
+        name = module.replace("_", "-")  # only a DENY of this reading counts
+        return Verdict.unwrap(MayRun(" ".join((name, *(w.text for w in rest)))))
 
 
-# The standard library's archive modules, whose command line extracts an archive into a
-# directory (``python -m tarfile -e A.tar DIR``, ``python -m zipfile -e A.zip DIR``): judged as
-# the extraction it is, ``tar -xf A.tar -C DIR``, ``unzip -o A.zip -d DIR``.
-_ARCHIVE_MODULES = frozenset({"tarfile", "zipfile"})
+def _as(cmd: SimpleCommand, words: tuple[Word, ...]) -> SimpleCommand:
+    return replace(cmd, words=words, text=" ".join(w.text for w in words),
+                   depth=cmd.depth + 1)
 
 
-def _extraction(cmd: SimpleCommand, module: str, start: int) -> Verdict:
-    words = cmd.words[1 + start:]
-    flags = [i for i, w in enumerate(words) if w.value in ("-e", "--extract")]
-    if not flags:
-        return NO_OPINION
-    rest = words[flags[0] + 1:]
-    if not rest:
-        return NO_OPINION
-    source, target = rest[0], (rest[1] if len(rest) > 1 else Word(".", "."))
-    if module == "tarfile":
-        head = (Word("tar", "tar"), Word("-xf", "-xf"), source, Word("-C", "-C"), target)
-    else:
-        head = (Word("unzip", "unzip"), Word("-o", "-o"), source, Word("-d", "-d"), target)
-    return Verdict.unwrap(replace(cmd, words=head, text=" ".join(w.text for w in head),
-                                  depth=cmd.depth + 1))
+def _archived(actions: dict[str, tuple[str, ...]],
+              args: tuple[Word, ...]) -> tuple[Word, ...] | None:
+    """An archiver module's words as the program's: ``-e A [DIR]`` extracts ``A`` into ``DIR``
+    (the current directory when none), ``-c OUT SRC…`` creates ``OUT``; None for listing,
+    testing, or words not read."""
+    if not args or args[0].value not in actions or len(args) < 2:
+        return None
+    program = tuple(Word(t, t) for t in actions[args[0].value])
+    archive, rest = args[1], args[2:]
+    if program[0].value == "tar" and program[1].value == "-xf":
+        into = rest[0] if rest else Word(".", ".")
+        return (*program, archive, Word("-C", "-C"), into)
+    if program[0].value == "unzip":
+        into = rest[0] if rest else Word(".", ".")
+        return (*program, archive, Word("-d", "-d"), into)
+    return (*program, archive, *rest)

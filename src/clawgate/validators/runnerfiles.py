@@ -5,7 +5,11 @@ write there is an ``export`` that outlives the command, so it is judged as that 
 ``echo "LD_PRELOAD=$PWD/x.so" >> "$GITHUB_ENV"`` is ``export LD_PRELOAD="$PWD/x.so"``
 (CG-ENV-001, DENY); ``echo "$TOOLS" >> $GITHUB_PATH`` is ``export PATH="$TOOLS:$PATH"``
 (CG-ENV-002 asks: an entry known only at run time). Text whose variable names cannot be read
-before the line runs (``cat vars >> $GITHUB_ENV``, ``echo "$LINE" >> $GITHUB_ENV``) is ASK.
+before the line runs (``cat vars >> $GITHUB_ENV``, ``echo "$LINE" >> $GITHUB_ENV``) is ASK, as
+is the file written by any program but a printer (``dd of=``, ``sed -i``, ``cp``, ``sponge``,
+``curl -o``: each file a command writes, ``writes.py``). The file is named ``$GITHUB_ENV``,
+``${GITHUB_ENV}`` or by an operator that yields its value when set, as it is on a runner
+(``${GITHUB_ENV:-/dev/null}``, ``${GITHUB_ENV?}``).
 
 Each written line is carried as the inside of a double-quoted shell word, so a value known only
 at run time (``"VERSION=$(git describe)"``) stays an expansion in the ``export`` judged.
@@ -16,12 +20,15 @@ from __future__ import annotations
 from clawgate.decision import NO_OPINION, Verdict
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell.model import Redirect, SimpleCommand, Word
-from clawgate.validators import shapes as sh
 from clawgate.validators.base import Context, Validator, register
-from clawgate.validators.writes import redirect_targets
+from clawgate.validators.writes import write_shapes, write_targets
 from clawgate.validators.written import printf_output
 
-_RUNNER_FILE = lazy_pattern(r"^\$\{?(GITHUB_ENV|GITHUB_PATH)\}?$")
+# The file's name: ``$GITHUB_ENV``, ``${GITHUB_ENV}``, or an operator that yields the value
+# when it is set, as it is on a runner (``${GITHUB_ENV:-/dev/null}``, ``${GITHUB_ENV?}``;
+# ``:+`` yields its own word instead).
+_RUNNER_FILE = lazy_pattern(r"^\$(?:(GITHUB_ENV|GITHUB_PATH)|\{(GITHUB_ENV|GITHUB_PATH)"
+                            r"(?::?[-=?][^}]*)?\})$")
 _NAME = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ECHO_OPTIONS = frozenset({"-n", "-e", "-E", "-ne", "-en"})
 _WRITERS = frozenset({"echo", "printf", "cat", "tee"})
@@ -39,7 +46,7 @@ class RunnerEnvironmentFile(Validator):
     id = "CG-ENV-004"
 
     def shapes(self, program: str | None) -> int:
-        return sh.ANY if program == "tee" else sh.REDIRECT
+        return write_shapes(program)
 
     def check(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         files = runner_files(cmd)
@@ -59,14 +66,14 @@ class RunnerEnvironmentFile(Validator):
 
 
 def runner_files(cmd: SimpleCommand) -> list[str]:
-    targets: list[Word] = [w for w in redirect_targets(cmd) if "GITHUB_" in w.text]
-    if cmd.program == "tee" and "GITHUB_" in cmd.text:
-        targets += [w for w in cmd.words[1:] if not w.text.startswith("-")]
+    """The runner files ``cmd`` writes: by a redirection, or as a file its program writes
+    (``tee``'s operands, ``dd of=``, ``sed -i``'s files, ``cp``'s target, ``sponge``: any
+    but a printer's are text known only at run time)."""
     found = []
-    for word in targets:
-        match = _RUNNER_FILE.match(word.text.strip('"'))
-        if match is not None:
-            found.append(match.group(1))
+    for word in write_targets(cmd):
+        match = "GITHUB_" in word.text and _RUNNER_FILE.match(word.text.strip('"'))
+        if match:
+            found.append(match.group(1) or match.group(2))
     return found
 
 

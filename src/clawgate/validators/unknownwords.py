@@ -34,7 +34,9 @@ from clawgate.validators.sysbins import SYSTEM_DIRS
 
 # Shell syntax that makes a word a command line rather than text.
 _SYNTAX = lazy_pattern(r"\|\s*\S|&&|\|\||;\s*\S|\$\(|`[^`]*`|(?:^|\s)\d?>{1,2}\s*[~/.\w]|<\(")
-_LATER = lazy_pattern(r"&&|\|\||;|\|")  # where a later command of a list or pipeline starts
+# where a later command of a list, a pipeline or a next line starts
+_LATER = lazy_pattern(r"&&|\|\||;|\||\n")
+_SUBSTITUTED = lazy_pattern(r"\$\(([^()]*)\)|`([^`]*)`")  # what evaluating the text runs
 # Calls that start processes or evaluate text, in the languages agents meet (and in those the
 # engine does not read token by token: Erlang, Elixir, Groovy, Scala, Kotlin, Swift, Haskell,
 # Scheme, Crystal).
@@ -118,9 +120,11 @@ def command_like(text: str) -> bool:
         return False
     first = words[0].rsplit("/", 1)[-1] if words[0].startswith("/") else words[0]
     if not known(first):
-        # a later command of a list or pipeline: ``x && rm -rf ~``, ``y; curl … | sh``
+        # a later command of a list, a pipeline or a next line: ``x && rm -rf ~``, ``y; curl
+        # … | sh``; or a substitution's, which evaluating the text runs: ``$(rm -rf ~)``
         rest = _LATER.split(text, maxsplit=1)
-        return len(rest) > 1 and command_like(rest[1])
+        return (len(rest) > 1 and command_like(rest[1])) or any(
+            command_like(m.group(1) or m.group(2) or "") for m in _SUBSTITUTED.finditer(text))
     if _SYNTAX.search(text):
         return True
     return any(w.startswith("-") or w.startswith(("/", "~", "./", "../")) or "/" in w
@@ -193,6 +197,7 @@ def _operand_commands(cmd: SimpleCommand) -> tuple[list[MayRun], bool]:
     words (``./lint completion bash``). Only a DENY of such a reading counts. And whether
     more operands name programs than are read (``zzrun true true … rm -rf ~``)."""
     tails: list[MayRun] = []
+    read = 0  # operands read as commands
     words = cmd.words
     for index in range(1, len(words)):
         value = words[index].value
@@ -204,10 +209,24 @@ def _operand_commands(cmd: SimpleCommand) -> tuple[list[MayRun], bool]:
         if "/" in name or not name or not known(name):
             continue
         if index + 1 < len(words):  # a program alone is a word more often than a command
-            if len(tails) >= MAX_TAILS:
+            if read >= MAX_TAILS:
                 return tails, True
-            tails.append(MayRun(" ".join(w.text for w in words[index:])))
+            read += 1
+            written = " ".join(w.text for w in words[index:])
+            tails.append(MayRun(written))
+            values = [w.value for w in words[index:]]
+            evaluated = " ".join(v for v in values if v is not None)
+            if None not in values and evaluated != written and _reads_cleanly(evaluated):
+                tails.append(MayRun(evaluated))  # as eval "$*" reads the values again (a '~')
     return tails, False
+
+
+def _reads_cleanly(text: str) -> bool:
+    """``text`` parses as a line: one that does not is a syntax error to an ``eval`` too,
+    which runs nothing of it."""
+    from clawgate.shell import parse
+
+    return len(text) <= MAX_WORD and not parse(text).has_error
 
 
 def _stdin_commands(cmd: SimpleCommand) -> list[MayRun]:
