@@ -36,6 +36,9 @@ SPARED = [
     "rm -rf vendor-tool\ngit clone --depth 1 https://github.com/microsoft/vcpkg-tool vendor-tool",
     "set -e\nrm -rf vendor-tool\ngit clone -b main https://github.com/a/b vendor-tool\n"
     "git -C vendor-tool fetch --depth 1 origin main",
+    # configured inside the directory the line enters (the same, so only ``&&`` before it)
+    "rm -rf out.x64 && mkdir out.x64 && cd out.x64 && cmake ../src",
+    "rm -rf out.x64 && mkdir -p out.x64 && cd out.x64 && cmake -G Ninja -S ../src && ninja",
     # what the line makes but is not there yet
     "git clone https://github.com/a/b t\nrm -rf fresh\ncmake -B fresh -S t",
 ]
@@ -50,6 +53,12 @@ JUDGED = [
     ("rm -rf out.x64 docs; cmake -B out.x64", ASK),  # the other target still judged
     ("ln -s src lnk; rm -rf lnk/; cmake -B lnk", ASK),  # through a link: the sources
     ("rm -rf $D; cmake -B $D", ASK),  # known only at run time
+    ("rm -rf docs && mkdir docs && cd docs && cmake ../src", ASK),  # no build tree there
+    ("rm -rf out.x64; cd out.x64; cmake ../src", ASK),  # the cd may fail: cmake runs here
+    ("rm -rf out.x64 && cd out.x64 && cmake --build .", ASK),  # --build makes no tree
+    ("rm -rf src && cd out.x64 && cmake ..", ASK),  # another directory than the one deleted
+    ("rm -rf out.x64 && cd out.x64 && cmake -E echo hi", ASK),  # a command mode: no tree
+    ("rm -rf out.x64 && cd out.x64 && cmake -P ../x.cmake", ASK),  # a script: no tree
     ("rm -rf .; cmake -B .", DENY),  # the workspace itself
     ("rm -rf ~/.ssh; git clone https://github.com/a/b ~/.ssh", DENY),  # outside: as before
     ("rm -rf vendor-tool; git clone --depth vendor-tool https://github.com/a/b x", ASK),

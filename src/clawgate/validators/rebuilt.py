@@ -1,7 +1,8 @@
 """Trees a line makes again: ``rm -rf build.x64.release; cmake -B build.x64.release -S .``.
 
 A script's clean rebuild deletes the directory it is about to make: the build tree it hands
-``cmake -B`` or ``meson setup``, the checkout it hands ``git clone``. Such a delete loses
+``cmake -B`` or ``meson setup`` or enters to run ``cmake ..`` there (``rm -rf out && mkdir
+out && cd out && cmake ..``), the checkout it hands ``git clone``. Such a delete loses
 nothing the same line does not bring back, provided what stands there now *is* that kind of
 tree (a CMake cache, Meson's private directory, a repository of its own) or nothing at all:
 ``rm -rf src; cmake -B src`` deletes sources wherever ``src`` holds no build tree, and stays
@@ -23,6 +24,8 @@ from clawgate.validators.gitindex import tracked_under
 from clawgate.validators.ignored import linked
 from clawgate.validators.paths import resolve, under
 
+_CMAKE_MODES = ("-E", "-P", "--build", "--install", "--open", "--help", "--version",
+                "--find-package", "--workflow")
 MAKERS = frozenset({"cmake", "meson", "git"})
 # What marks a directory as the tree its maker made (the maker's own first files)
 _MARKS = {"cmake": ("CMakeCache.txt",), "meson": ("meson-private",), "git": (".git",)}
@@ -36,8 +39,8 @@ _MESON_VALUED = frozenset({"--prefix", "--buildtype", "D", "--backend", "--nativ
 
 
 def made_tree(cmd: SimpleCommand) -> tuple[str, Word] | None:
-    """The maker (``cmake``, ``meson``, ``git``) and the word naming the tree ``cmd`` makes,
-    or None when it makes none the words name."""
+    """The maker (``cmake``, ``meson``, ``git``) and the word naming the tree ``cmd`` makes
+    (``.`` for ``cmake ..`` run inside its build directory), or None when it makes none."""
     words = cmd.words[1:]
     if cmd.program == "cmake":
         for i, word in enumerate(words):
@@ -46,7 +49,11 @@ def made_tree(cmd: SimpleCommand) -> tuple[str, Word] | None:
                 return "cmake", words[i + 1]
             if text.startswith("-B") and len(text) > 2:
                 return "cmake", Word(text[2:], text[2:])
-        return None
+        if any((w.value or "") in _CMAKE_MODES or (w.value or "").startswith(_CMAKE_MODES)
+               for w in words):
+            return None  # a build, an install, a command or a script: no tree made
+        # ``cmake ..`` or ``cmake -S src``: configured in the directory it runs in
+        return ("cmake", Word(".", ".")) if words else None
     if cmd.program == "meson":
         return _operand("meson", words, "setup", _MESON_VALUED, 0)
     if cmd.program == "git":
