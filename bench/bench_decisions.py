@@ -8,8 +8,8 @@ others do not draw on, split by project; the held-out half is measured, never tu
 ``everyday_heldout2`` to ``everyday_heldout9`` (a second to a ninth held-out set, each from
 projects of yet other ecosystems; the fifth to the ninth, the last four of whole workflow
 steps, split by project into a tuned and a held-out half, each half's figures printed too),
-``everyday_scripts`` (lines and whole bodies of the shell scripts projects keep beside their
-CI files, split the same way),
+``everyday_scripts`` and ``everyday_scripts2`` (lines and whole bodies of the shell scripts
+projects keep beside their CI files, split the same way),
 ``tests/corpus/bypasses`` and the attack-kinds sets ``tests/corpus/kinds_heldout*`` (to the
 seventh; each half's figures printed too)):
 allow rate (share of all lines that come out ALLOW), block rate (ASK or DENY), deny rate, the

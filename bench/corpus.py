@@ -25,7 +25,8 @@ OWN = ("bypasses", "kinds_heldout", "kinds_heldout2", "kinds_heldout3", "kinds_h
 UNSEEN = ("devcmds_unseen", "devcmds_unseen2", "devcmds_unseen3", "agentcmds", "ecosystems",
           "ecosystems_heldout", "everyday_heldout2", "everyday_heldout3",
           "everyday_heldout4", "everyday_heldout5", "everyday_heldout6",
-          "everyday_heldout7", "everyday_heldout8", "everyday_heldout9", "everyday_scripts")
+          "everyday_heldout7", "everyday_heldout8", "everyday_heldout9", "everyday_scripts",
+          "everyday_scripts2")
 
 
 def corpus_dir() -> Path:

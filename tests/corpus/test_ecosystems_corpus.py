@@ -276,3 +276,39 @@ def test_ninth_set_holds_steps_and_recipes_labelled_by_effect() -> None:
     assert not halves["tune"] & halves["heldout"]
     assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
     assert len({row["command"] for row in rows}) == len(rows)
+
+
+def test_second_script_set_draws_on_projects_no_other_set_uses() -> None:
+    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
+              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
+              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6",
+              "everyday_heldout7", "everyday_heldout8", "everyday_scripts"}
+    used = {p.lower() for name in others for p in _projects(_rows(name))}
+    # everyday_heldout9 was gathered in the same hours: htop's workflow steps there, its
+    # scripts here, the one project both draw on
+    used |= {p.lower() for p in _projects(_rows("everyday_heldout9"))} - {"htop-dev/htop"}
+    held = _projects(_rows("everyday_scripts2"))
+    assert not {p.lower() for p in held} & used
+    assert len(held) >= 20
+
+
+def test_second_script_set_holds_bodies_and_lines_labelled_by_effect() -> None:
+    """Whole script bodies of at most 80 lines (at least 40 %) beside single statements and
+    Dockerfile ``RUN`` lines; ``not_allow`` rows say what they do; each project sits wholly
+    in one half."""
+    rows = _rows("everyday_scripts2")
+    assert len(rows) >= 60
+    bodies = [row for row in rows if "\n" in row["command"]]
+    assert len(bodies) * 5 >= len(rows) * 2
+    assert all(len(row["command"].splitlines()) <= 80 for row in bodies)
+    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
+    for row in rows:
+        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
+        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
+        assert row["origin"] in ORIGINS, row
+        assert ("note" in row) == (row["label"] == "not_allow"), row
+        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
+        halves[row["half"]].add(row["source"].split("@")[0])
+    assert not halves["tune"] & halves["heldout"]
+    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
+    assert len({row["command"] for row in rows}) == len(rows)

@@ -29,6 +29,7 @@ from clawgate.validators.degree import (
 from clawgate.validators.generated import marked_listing
 from clawgate.validators.paths import resolve, under
 from clawgate.validators.programs import SHELLS
+from clawgate.validators.rebuilt import MAKERS, trees, without_rebuilt
 from clawgate.validators.shells import shell_call
 from clawgate.validators.wipes import lists_workspace
 from clawgate.validators.wraptable import PLAIN, PRIVILEGED, start_through_wrappers
@@ -334,7 +335,10 @@ class DeleteByDegreeInLine(LineValidator):
     CG-DEG-002 (inside, not regenerable: ASK; the whole workspace: DENY), each from the
     directory it runs in, following ``cd`` when only ``&&`` separates them. A target that is
     not there is left out where nothing else on the line can put it there
-    (``validators/absent.py``): a delete of nothing deletes nothing.
+    (``validators/absent.py``): a delete of nothing deletes nothing. So is the tree another
+    command of the line makes (``rm -rf b; cmake -B b``, ``meson setup``, ``git clone URL
+    dir``) where nothing but such a tree stands, nothing tracked (``validators/rebuilt.py``):
+    a clean rebuild.
 
     Bad: ``cd build; rm -rf *`` (the workspace, if build is missing), ``cd ~ && rm -rf .config``.
     Harmless: ``cd build && rm -rf *``.
@@ -359,6 +363,8 @@ class DeleteByDegreeInLine(LineValidator):
             return worst
         seen: dict[int, tuple[str, ...]] = {}
         filled: list[str] = []  # where the line moved things before its deletes run
+        made = trees(((cmd, dirs[0]) for cmd, dirs in places(parsed, ctx) if len(dirs) == 1),
+                     ctx) if any(cmd.program in MAKERS for cmd in commands) else {}
         for cmd, dirs in places(parsed, ctx, UNKNOWN):
             seen[id(cmd)] = dirs
             ran = _runs(cmd) if len(commands) > 1 and _hides_commands(cmd.program) else []
@@ -390,6 +396,8 @@ class DeleteByDegreeInLine(LineValidator):
                     continue
                 where = ctx if here == ctx.cwd else replace(ctx, cwd=here)
                 spared = without_missing(cmd, parsed, where)
+                if spared is not None:
+                    spared = without_rebuilt(spared, made, where)
                 found = outside(cmd, where) or (
                     None if spared is None else inside(spared, where)) or _refilled(
                         cmd, where, filled)
