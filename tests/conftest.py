@@ -11,7 +11,6 @@ processes of the machine (another checkout's tests, a user's agent) may write th
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -85,38 +84,12 @@ settings.register_profile("explore", deadline=None)
 settings.load_profile(os.environ.get("CLAWGATE_HYPOTHESIS", "clawgate-suite"))
 
 
-@pytest.fixture(scope="session")
-def _xdg_configs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where each test's empty configuration directory is made."""
-    return tmp_path_factory.mktemp("xdg-configs", numbered=False)
-
-
-@pytest.fixture(scope="session")
-def _tmp_paths(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where each test's ``tmp_path`` is made."""
-    return tmp_path_factory.mktemp("t", numbered=False)
-
-
-@pytest.fixture
-def tmp_path(request: pytest.FixtureRequest, _tmp_paths: Path) -> Path:
-    """pytest's ``tmp_path`` (a new directory per test, named after it, under the session's
-    temporary root), made by ``mkdtemp`` in a folder of their own instead of as a numbered
-    directory of the root: pytest finds the next number by listing the whole root, once per
-    test, which grows quadratically over a suite of thousands of tests. The name is no
-    longer than pytest's (unix socket paths under it are bounded)."""
-    name = re.sub(r"\W", "_", request.node.name)[:20]
-    return Path(tempfile.mkdtemp(prefix=name, dir=_tmp_paths))
-
-
 @pytest.fixture(autouse=True)
-def _no_user_policy(_xdg_configs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_user_policy(tmp_path_factory: pytest.TempPathFactory,
+                    monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads the real user's policy (``$XDG_CONFIG_HOME/clawgate/policy.yaml``) or
-    ``$CLAWGATE_POLICY``: policy discovery sees an empty configuration directory, a new one
-    for each test. Made by ``mkdtemp`` in a folder of their own, not as a numbered directory
-    of the session's temporary root: pytest finds the next number by listing that root, and
-    one more entry per test made the suite's twenty thousand listings quadratic (minutes)."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="xdg-config-",
-                                                           dir=_xdg_configs))
+    ``$CLAWGATE_POLICY``: policy discovery sees an empty configuration directory."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
     monkeypatch.delenv("CLAWGATE_POLICY", raising=False)
 
 
