@@ -49,10 +49,23 @@ def _session(world: World, texts: Sequence[str], tool: str | None = None,
     return anyio.run(talk)
 
 
+_BIG = {"count": 1, "size": 200_000}
+_UNBOUNDED: list[tuple[str, str]] = []
+
+
+def _unbounded(world: World) -> tuple[str, str]:
+    """The proxy without manifests: its tool list, and its answer to a call of 200 kB. Asked
+    once for the three probes below (each started a proxy and a server for it, one of them
+    twice): with no manifest and an empty workspace, no probe's world differs from another."""
+    if not _UNBOUNDED:
+        _UNBOUNDED.append(_session(world, [], "big", _BIG))
+    return _UNBOUNDED[0]
+
+
 def message_bound(surface: str, world: World) -> None:
-    big = {"count": 1, "size": 200_000}
-    _, bounded = _session(world, ["hooks: {budgets: {max_message_bytes: 100000}}"], "big", big)
-    _, default = _session(world, [], "big", big)
+    _, bounded = _session(world, ["hooks: {budgets: {max_message_bytes: 100000}}"], "big",
+                          _BIG)
+    _, default = _unbounded(world)
     assert bounded.startswith("error: ") and "the bound is 100000 bytes " \
         "(hooks.budgets.max_message_bytes)" in bounded, bounded[:300]
     assert default.startswith("<0>yyy"), default[:300]  # relayed, then capped
@@ -61,7 +74,7 @@ def message_bound(surface: str, world: World) -> None:
 def listed_bound(surface: str, world: World) -> None:
     bounded, called = _session(world, ["hooks: {budgets: {max_listed_tools: 5}}"], "echo",
                                {"text": "hi"})
-    default, _ = _session(world, [])
+    default, _ = _unbounded(world)
     for said in (bounded, called):
         assert said.startswith("error: ") and "the bound is 5 " \
             "(hooks.budgets.max_listed_tools)" in said, said[:300]
@@ -70,7 +83,7 @@ def listed_bound(surface: str, world: World) -> None:
 
 def tool_size_bound(surface: str, world: World) -> None:
     bounded, _ = _session(world, ["hooks: {budgets: {max_tool_bytes: 500}}"])
-    default, _ = _session(world, [])
+    default, _ = _unbounded(world)
     assert bounded.startswith("error: ") and "its tool 'batch' is defined in" in bounded \
         and "the bound is 500 bytes (hooks.budgets.max_tool_bytes)" in bounded, bounded[:300]
     assert "batch" in default.split()

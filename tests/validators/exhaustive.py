@@ -4,9 +4,11 @@ validators (with the context it was asked in) and every line it put to its line 
 
 Both files assert on the same lines (the fuzz regressions and every validator's examples, each
 also behind ``sudo``); a line's run, a shadow run of real bash included, is made once for the
-session, not once per file. Each run is an engine of its own with no decision cache, as each
-file made before; they share one shadow (the default one, made and prepared once: its stub
-directory is the same for every engine)."""
+session, not once per file. Every run is made by one engine with no decision cache and the
+default shadow (made and prepared once), whose two recording dispatches are emptied before each
+line: a new engine per line put the same commands and lines to the validators (compared over
+the examples, their ``sudo`` forms and the corpora), and its first check cost several times a
+later one's."""
 
 from __future__ import annotations
 
@@ -72,12 +74,21 @@ def _shadow() -> Shadow:
     return _default_shadow(EngineSettings())
 
 
-@lru_cache(maxsize=16384)
-def _run(line: str, cwd: str, home: str) -> Run:  # home: the engine reads it from the process
+@lru_cache(maxsize=1)
+def _recording() -> tuple[Engine, _Commands, _Lines]:
+    """The engine of every run, with the dispatches that record what it asked."""
     engine = Engine(cache_size=0, exhaustive=True, shadow=_shadow())
     commands, lines = _Commands(), _Lines()
     engine._dispatch = commands
     engine._line_dispatch = lines
+    return engine, commands, lines
+
+
+@lru_cache(maxsize=16384)
+def _run(line: str, cwd: str, home: str) -> Run:  # home: the engine reads it from the process
+    engine, commands, lines = _recording()
+    commands.seen.clear()
+    lines.seen.clear()
     engine.check(line, cwd=cwd)
     here = engine._context(cwd)
     return Run(tuple((cmd, here if ctx is None else ctx) for cmd, ctx in commands.seen),
