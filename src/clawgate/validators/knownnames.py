@@ -37,7 +37,7 @@ from clawgate.shell.clobbers import EVERY, SETTERS, clobbered, declared
 from clawgate.shell.constants import surely_runs
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context
-from clawgate.validators.listedprotected import item_reaches, lister_reaches
+from clawgate.validators.listedprotected import find_starts, item_reaches, lister_reaches
 from clawgate.validators.paths import under
 
 SCRATCH = lazy_pattern(r"^\$\((?:\s*(?:command\s+)?mktemp\b[^)]*)\)$|^`\s*mktemp\b[^`]*`$")
@@ -132,7 +132,7 @@ def _lister(text: str, ctx: Context) -> bool:
         lists = all(set(w[1:]) <= _LS_SWITCHES if w.startswith("-") else _relative(w)
                     for w in items)
     elif first.program == "find":
-        starts = _until_expression(items)
+        starts = find_starts(items)
         lists = all(_relative(w) for w in starts) and not _FIND_PRINTS & set(items)
     elif first.program == "git":
         lists = items[:1] == ["ls-files"] and all(
@@ -148,14 +148,6 @@ def _quiet(cmd: SimpleCommand) -> bool:
     return all(r.op == ">" and r.fd == 2 and r.target is not None and
                r.target.value == "/dev/null" for r in cmd.redirects)
 
-
-def _until_expression(items: list[str]) -> list[str]:
-    found = []
-    for item in items:
-        if item.startswith(("-", "(", "!")):
-            break
-        found.append(item)
-    return found
 
 
 def _relative(word: str) -> bool:

@@ -43,7 +43,7 @@ def lister_reaches(program: str, items: list[str], ctx: Context) -> bool:
     """The lister ``program`` with the words ``items`` (after its name) may print a protected
     path (see the module)."""
     if program == "find":
-        starts = _starts(items)
+        starts = find_starts(items)
         expression = items[len(starts):]
         return any(protected_found(start, _spelled(start, ctx), expression, frozenset(),
                                    ctx.workspace, ctx.protected)
@@ -83,7 +83,9 @@ def _spec(spec: str, path: str) -> bool:
     return fnmatch.fnmatchcase(path, spec) or path.startswith(spec + "/") or path == spec
 
 
-def _starts(items: list[str]) -> list[str]:
+def find_starts(items: list[str]) -> list[str]:
+    """The start points among ``find``'s words (after its name): those before the
+    expression."""
     found = []
     for item in items:
         if item.startswith(("-", "(", "!")):
