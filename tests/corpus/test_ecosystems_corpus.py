@@ -9,6 +9,7 @@ import json
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -147,14 +148,58 @@ def test_sixth_set_holds_whole_steps_labelled_by_effect() -> None:
     assert len({row["command"] for row in rows}) == len(rows)
 
 
-def test_seventh_held_out_set_draws_on_projects_no_other_set_uses() -> None:
-    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
-              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
-              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6"}
-    used = {p.lower() for name in others for p in _projects(_rows(name))}
-    held = _projects(_rows("everyday_heldout7"))
+def _assert_fresh(name: str, others: set[str], least: int,
+                  shared: frozenset[str] = frozenset()) -> None:
+    """The set ``name`` draws on at least ``least`` projects, none of which ``others`` use
+    (but those ``shared`` on purpose)."""
+    used = {p.lower() for other in others for p in _projects(_rows(other))} - shared
+    held = _projects(_rows(name))
     assert not {p.lower() for p in held} & used
-    assert len(held) >= 30
+    assert len(held) >= least
+
+
+def _assert_labelled_and_split(rows: list[dict[str, str]],
+                               row_check: Callable[[dict[str, str]], None]) -> None:
+    """Every row has its fields, a label and a pinned source, and passes ``row_check``; each
+    project sits wholly in one half, the halves within one project of each other; no line
+    twice."""
+    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
+    for row in rows:
+        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
+        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
+        row_check(row)
+        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
+        halves[row["half"]].add(row["source"].split("@")[0])
+    assert not halves["tune"] & halves["heldout"]
+    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
+    assert len({row["command"] for row in rows}) == len(rows)
+
+
+def _workflow_row(row: dict[str, str]) -> None:
+    """No ``${{ }}`` left; a note says why a line is ``not_allow`` or which expressions were
+    given values."""
+    assert "${{" not in row["command"], row
+    assert ("note" in row) == (row["label"] == "not_allow" or "${{" in row.get("note", ""))
+
+
+def _script_row(row: dict[str, str]) -> None:
+    assert row["origin"] in ORIGINS, row
+    if row["label"] == "not_allow":
+        assert row.get("note", "").strip(), row
+
+
+def _script_row_noted_when_not_allowed(row: dict[str, str]) -> None:
+    assert row["origin"] in ORIGINS, row
+    assert ("note" in row) == (row["label"] == "not_allow"), row
+
+
+_BEFORE_SEVENTH = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
+                   "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
+                   "everyday_heldout4", "everyday_heldout5", "everyday_heldout6"}
+
+
+def test_seventh_held_out_set_draws_on_projects_no_other_set_uses() -> None:
+    _assert_fresh("everyday_heldout7", _BEFORE_SEVENTH, 30)
 
 
 def test_seventh_set_holds_steps_and_recipes_labelled_by_effect() -> None:
@@ -165,28 +210,12 @@ def test_seventh_set_holds_steps_and_recipes_labelled_by_effect() -> None:
     assert len(rows) >= 350
     assert sum("\n" in row["command"] for row in rows) >= 80
     assert {row["origin"] for row in rows} == {"workflow", "makefile", "package.json"}
-    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
-    for row in rows:
-        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
-        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
-        assert "${{" not in row["command"], row
-        assert ("note" in row) == (row["label"] == "not_allow" or "${{" in row.get("note", ""))
-        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
-        halves[row["half"]].add(row["source"].split("@")[0])
-    assert not halves["tune"] & halves["heldout"]
-    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
-    assert len({row["command"] for row in rows}) == len(rows)
+    _assert_labelled_and_split(rows, _workflow_row)
 
 
 def test_script_set_draws_on_projects_no_other_set_uses() -> None:
-    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
-              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
-              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6", "everyday_heldout7",
-              "everyday_heldout8"}
-    used = {p.lower() for name in others for p in _projects(_rows(name))}
-    held = _projects(_rows("everyday_scripts"))
-    assert not {p.lower() for p in held} & used
-    assert len(held) >= 25
+    _assert_fresh("everyday_scripts",
+                  _BEFORE_SEVENTH | {"everyday_heldout7", "everyday_heldout8"}, 25)
 
 
 def test_script_set_holds_script_lines_and_bodies_labelled_by_effect() -> None:
@@ -198,29 +227,12 @@ def test_script_set_holds_script_lines_and_bodies_labelled_by_effect() -> None:
     bodies = [row for row in rows if "\n" in row["command"]]
     assert len(bodies) >= len(rows) // 4
     assert all(len(row["command"].splitlines()) <= 60 for row in bodies)
-    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
-    for row in rows:
-        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
-        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
-        assert row["origin"] in ORIGINS, row
-        if row["label"] == "not_allow":
-            assert row.get("note", "").strip(), row
-        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
-        halves[row["half"]].add(row["source"].split("@")[0])
-    assert not halves["tune"] & halves["heldout"]
-    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
-    assert len({row["command"] for row in rows}) == len(rows)
+    _assert_labelled_and_split(rows, _script_row)
 
 
 def test_eighth_held_out_set_draws_on_projects_no_other_set_uses() -> None:
-    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
-              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
-              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6",
-              "everyday_heldout7", "everyday_scripts"}
-    used = {p.lower() for name in others for p in _projects(_rows(name))}
-    held = _projects(_rows("everyday_heldout8"))
-    assert not {p.lower() for p in held} & used
-    assert len(held) >= 30
+    _assert_fresh("everyday_heldout8",
+                  _BEFORE_SEVENTH | {"everyday_heldout7", "everyday_scripts"}, 30)
 
 
 def test_eighth_set_holds_steps_and_recipes_labelled_by_effect() -> None:
@@ -232,28 +244,12 @@ def test_eighth_set_holds_steps_and_recipes_labelled_by_effect() -> None:
     assert sum("\n" in row["command"] for row in rows) >= 100
     assert {row["origin"] for row in rows} == {"workflow", "makefile", "justfile",
                                                 "package.json"}
-    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
-    for row in rows:
-        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
-        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
-        assert "${{" not in row["command"], row
-        assert ("note" in row) == (row["label"] == "not_allow" or "${{" in row.get("note", ""))
-        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
-        halves[row["half"]].add(row["source"].split("@")[0])
-    assert not halves["tune"] & halves["heldout"]
-    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
-    assert len({row["command"] for row in rows}) == len(rows)
+    _assert_labelled_and_split(rows, _workflow_row)
 
 
 def test_ninth_held_out_set_draws_on_projects_no_other_set_uses() -> None:
-    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
-              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
-              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6",
-              "everyday_heldout7", "everyday_heldout8", "everyday_scripts"}
-    used = {p.lower() for name in others for p in _projects(_rows(name))}
-    held = _projects(_rows("everyday_heldout9"))
-    assert not {p.lower() for p in held} & used
-    assert len(held) >= 25
+    _assert_fresh("everyday_heldout9", _BEFORE_SEVENTH | {
+        "everyday_heldout7", "everyday_heldout8", "everyday_scripts"}, 25)
 
 
 def test_ninth_set_holds_steps_and_recipes_labelled_by_effect() -> None:
@@ -265,31 +261,15 @@ def test_ninth_set_holds_steps_and_recipes_labelled_by_effect() -> None:
     assert sum("\n" in row["command"] for row in rows) >= 60
     assert {row["origin"] for row in rows} == {"workflow", "makefile", "justfile",
                                                 "package.json"}
-    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
-    for row in rows:
-        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
-        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
-        assert "${{" not in row["command"], row
-        assert ("note" in row) == (row["label"] == "not_allow" or "${{" in row.get("note", ""))
-        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
-        halves[row["half"]].add(row["source"].split("@")[0])
-    assert not halves["tune"] & halves["heldout"]
-    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
-    assert len({row["command"] for row in rows}) == len(rows)
+    _assert_labelled_and_split(rows, _workflow_row)
 
 
 def test_second_script_set_draws_on_projects_no_other_set_uses() -> None:
-    others = {"ecosystems", "ecosystems_heldout", "devcmds_unseen", "devcmds_unseen2",
-              "devcmds_unseen3", "agentcmds", "everyday_heldout2", "everyday_heldout3",
-              "everyday_heldout4", "everyday_heldout5", "everyday_heldout6",
-              "everyday_heldout7", "everyday_heldout8", "everyday_scripts"}
-    used = {p.lower() for name in others for p in _projects(_rows(name))}
     # everyday_heldout9 was gathered in the same hours: htop's workflow steps there, its
     # scripts here, the one project both draw on
-    used |= {p.lower() for p in _projects(_rows("everyday_heldout9"))} - {"htop-dev/htop"}
-    held = _projects(_rows("everyday_scripts2"))
-    assert not {p.lower() for p in held} & used
-    assert len(held) >= 20
+    _assert_fresh("everyday_scripts2", _BEFORE_SEVENTH | {
+        "everyday_heldout7", "everyday_heldout8", "everyday_heldout9", "everyday_scripts"}, 20,
+        shared=frozenset({"htop-dev/htop"}))
 
 
 def test_second_script_set_holds_bodies_and_lines_labelled_by_effect() -> None:
@@ -301,14 +281,4 @@ def test_second_script_set_holds_bodies_and_lines_labelled_by_effect() -> None:
     bodies = [row for row in rows if "\n" in row["command"]]
     assert len(bodies) * 5 >= len(rows) * 2
     assert all(len(row["command"].splitlines()) <= 80 for row in bodies)
-    halves: dict[str, set[str]] = {"tune": set(), "heldout": set()}
-    for row in rows:
-        assert set(row) - {"note"} == {"command", "label", "source", "origin", "half"}, row
-        assert row["command"].strip() and row["label"] in {"allow", "not_allow"}, row
-        assert row["origin"] in ORIGINS, row
-        assert ("note" in row) == (row["label"] == "not_allow"), row
-        assert re.match(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}:\S", row["source"]), row
-        halves[row["half"]].add(row["source"].split("@")[0])
-    assert not halves["tune"] & halves["heldout"]
-    assert abs(len(halves["tune"]) - len(halves["heldout"])) <= 1
-    assert len({row["command"] for row in rows}) == len(rows)
+    _assert_labelled_and_split(rows, _script_row_noted_when_not_allowed)
