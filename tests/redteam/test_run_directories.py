@@ -140,3 +140,9 @@ def test_judged_as_the_path(engine: Engine, workspace: Path, line: str, literal:
     ws = str(workspace)
     written = literal.format(ws=ws, parent=os.path.dirname(ws))
     assert engine.check(line, cwd=ws).outcome is engine.check(written, cwd=ws).outcome
+
+
+def test_tree_named_elsewhere(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text("[core]\n\tworktree = /srv/other\n")
+    assert directory_value("$(git rev-parse --show-toplevel)", str(tmp_path)) is None

@@ -14,7 +14,9 @@ In a line the agent's shell runs (``bash -c LINE``), ``$0`` is the shell's name,
 directory not led by ``.`` may be found through ``CDPATH`` (the environment's): unknown. A
 ``cd`` to a directory that does not exist yet prints nothing: unknown (an earlier command of
 the line may make it). ``git rev-parse --show-toplevel`` is the nearest directory above the
-working directory (links resolved, as git does) holding ``.git``; none found: unknown.
+working directory (links resolved, as git does) holding ``.git``; none found, or a
+configuration naming the tree elsewhere (``core.worktree``): unknown. Like every program, git
+is taken as run without the environment redirecting it (``GIT_WORK_TREE``, ``GIT_DIR``).
 Anything else: None, the value stays unknown.
 """
 
@@ -132,9 +134,22 @@ def _toplevel(cwd: str) -> str | None:
         return None
     here = start
     while True:
-        if fsfacts.lexists(os.path.join(here, ".git")):
-            return here
+        dotgit = os.path.join(here, ".git")
+        if fsfacts.lexists(dotgit):
+            return None if _moved_tree(dotgit) else here
         parent = os.path.dirname(here)
         if parent == here:
             return None
         here = parent
+
+
+def _moved_tree(dotgit: str) -> bool:
+    """The repository's configuration names its working tree elsewhere (``core.worktree``),
+    or cannot be read to tell."""
+    if not fsfacts.isdir(dotgit):
+        return False  # a linked worktree or a submodule: its top is where the file is
+    try:
+        config = fsfacts.read_text(os.path.join(dotgit, "config"), 65536)
+    except OSError:
+        return False  # no configuration: nothing moves the tree
+    return "worktree" in config.lower()
