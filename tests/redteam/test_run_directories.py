@@ -37,6 +37,13 @@ RESOLVED: list[Case] = [
     ('B="$(cd ./build && pwd)"; rm -rf "$B"', "allow", "a ./ directory: no CDPATH search"),
     ('OUT="$(pwd)/dist"; mkdir -p "$OUT" && cp README.md "$OUT/"', "allow",
      "a literal tail after the substitution"),
+    ('#!/bin/bash\n# a header\nset -e\nR=$(pwd)\nrm -rf "$R/build"', "allow",
+     "a script: its shebang and header are blank lines to bash"),
+    ('S=$(cd -- "$( dirname -- "${BASH_SOURCE[0]}" )" &> /dev/null && pwd)\n'
+     'R="$(cd "${S}/build" && pwd)"\necho x > "$R/notes.txt"', "allow",
+     "a directory computed from one computed before"),
+    ('R="$(git rev-parse --show-toplevel 2>/dev/null)"; rm -rf "$R/build"', "allow",
+     "errors thrown away print nothing"),
 ]
 
 ATTACKS: list[Case] = [
@@ -62,6 +69,12 @@ ATTACKS: list[Case] = [
     ('ROOT=$(pwd); read ROOT; rm -rf "$ROOT/build"', "not_allow", "read sets it again"),
     ('ROOT=$(cd build && pwd); rm -rf "$ROOT"', "not_allow", "CDPATH may find another build"),
     ('ROOT=$(cd "$HOME" && pwd); rm -rf "$ROOT"', "not_allow", "a variable's directory"),
+    ('S=$(pwd); read S; R=$(cd "$S" && pwd); rm -rf "$R/build"', "not_allow",
+     "the name it builds on is read again"),
+    ('S=$(pwd); if [ -n "$A" ]; then S=/; fi; R=$(cd "$S" && pwd); rm -rf "$R/build"',
+     "not_allow", "the name it builds on is set in a branch"),
+    ('S=$(pwd); declare S=/; R=$(cd "$S" && pwd); rm -rf "$R/build"', "not_allow",
+     "the name it builds on is declared again"),
     ('ROOT=$(cd missing && pwd); rm -rf "$ROOT/x"', "not_allow",
      "a directory that is not there: cd fails, nothing printed"),
     ('ROOT=$(pwd -P; echo /); rm -rf "$ROOT/build"', "not_allow", "more than the form"),

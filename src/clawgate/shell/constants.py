@@ -229,8 +229,8 @@ def _may_move(cmd: m.SimpleCommand) -> bool:
     return cmd.program is None or cmd.program in _MOVERS
 
 
-def _directories(cmd: m.SimpleCommand, here: str | None,
-                 clobbered: frozenset[str]) -> dict[str, str]:
+def _directories(cmd: m.SimpleCommand, here: str | None, clobbered: frozenset[str],
+                 names: dict[str, str]) -> dict[str, str]:
     """The names ``cmd`` assigns a directory a substitution prints (``R=$(pwd)``), computed
     from ``here`` (``shell/rundirs.py``); none where the shell may have moved."""
     if here is None:
@@ -242,7 +242,7 @@ def _directories(cmd: m.SimpleCommand, here: str | None,
         name = assignment.name
         if name in clobbered or "[" in name or f"{name}+=" in cmd.text:
             continue
-        value = directory_value(assignment.value.text, here)
+        value = directory_value(assignment.value.text, here, names)
         if value is not None:
             found[name] = value
     return found
@@ -255,11 +255,19 @@ def run_directories(parsed: m.ParsedLine, cwd: str) -> dict[int, dict[str, str]]
     clobbered = clobbers.clobbered(parsed, stages=False)
     found: dict[int, dict[str, str]] = {}
     here: str | None = cwd
+    names: dict[str, str] = {}  # the directories surely given so far, for later cd DIR
     for cmd in parsed.commands:
         if _may_move(cmd):
             here = None
-        if cmd.assignments and not cmd.words and (dirs := _directories(cmd, here, clobbered)):
+        if cmd.words and cmd.program in _DECLARING | {"local"}:
+            names.clear()  # declare S=…: not followed here
+        for assignment in cmd.assignments:
+            names.pop(assignment.name.partition("[")[0], None)
+        if cmd.assignments and not cmd.words and (
+                dirs := _directories(cmd, here, clobbered, names)):
             found[cmd.offset] = dirs
+            if surely_runs(parsed.source, cmd):
+                names.update(dirs)
     return found
 
 
@@ -386,7 +394,7 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
             known.update({k: v for k, v in env.items() if k == name or k.startswith(name + "[")})
         elif "[" in name or assignment.value.text.startswith("("):
             known.pop(base, None)  # other arrays: read, but not followed exactly
-        elif certain and name in dirs and env.get(name) == dirs[name]:
+        elif name in dirs and env.get(name) == dirs[name] and surely_runs(source, cmd):
             known[name] = dirs[name]  # R=$(pwd): the directory it prints, computed here
         elif certain and name in env and (
                 not assignment.value.expansions & _DISGUISING

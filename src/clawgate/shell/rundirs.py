@@ -17,13 +17,17 @@ the line may make it). ``git rev-parse --show-toplevel`` is the nearest director
 working directory (links resolved, as git does) holding ``.git``; none found, or a
 configuration naming the tree elsewhere (``core.worktree``): unknown. Like every program, git
 is taken as run without the environment redirecting it (``GIT_WORK_TREE``, ``GIT_DIR``).
-Anything else: None, the value stays unknown.
+``DIR`` may name a directory computed so by an earlier assignment the line surely runs and
+that nothing else sets (``names``, kept by ``constants.run_directories``). Errors thrown away
+(``2>/dev/null``, ``&>/dev/null``) print nothing more. Anything else: None, the value stays
+unknown.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 
 from clawgate import fsfacts
 
@@ -31,19 +35,22 @@ _TAIL = re.compile(r"[\w.+/-]*")
 _LITERAL_DIR = re.compile(r"(?:/|\.)[\w.+/-]*")
 _ZERO = r"(?:\"?\$0\"?|\"?\$\{0\}\"?|\"?\$\{?BASH_SOURCE(?:\[0\])?\}?\"?)"
 _DIRNAME_ZERO = re.compile(r"\$\(\s*dirname\s+(?:--\s+)?" + _ZERO + r"\s*\)")
-_PWD = re.compile(r"pwd(?:\s+-([LP]))?")
-_TOPLEVEL = re.compile(r"git\s+rev-parse\s+--show-toplevel")
+_SILENCED = r"(?:\s*(?:[12&]?>\s*/dev/null|2>&1|>&2))*"
+_PWD = re.compile(r"pwd(?:\s+-([LP]))?" + _SILENCED)
+_TOPLEVEL = re.compile(r"git\s+rev-parse\s+--show-toplevel" + _SILENCED)
 _REAL_ZERO = re.compile(r"dirname\s+\"?\$\(\s*(?:realpath|readlink\s+-f)\s+\"?\$0\"?\s*\)\"?")
-_SILENCED = r"(?:\s*(?:[12]?>\s*/dev/null|2>&1|>&2))*"
 _CD_PWD = re.compile(r"cd\s+(?:(-P)\s+)?(?:--\s+)?(\S+?)" + _SILENCED +
                      r"\s*&&\s*pwd(?:\s+-([LP]))?")
 _VARIABLE_PWD = re.compile(r"\$(?:PWD|\{PWD\})")
+_NAME = re.compile(r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})")
 SHELL_NAME = "bash"  # $0 of ``bash -c LINE``
 
 
-def directory_value(text: str, cwd: str) -> str | None:
+def directory_value(text: str, cwd: str, names: Mapping[str, str] | None = None
+                    ) -> str | None:
     """The value an assignment of ``text`` (its source text) gives when it is one of the
-    substitutions above with a literal tail, run from ``cwd`` (absolute); else None."""
+    substitutions above with a literal tail, run from ``cwd`` (absolute); else None.
+    ``names``: directories earlier assignments surely gave (``cd "$HERE/.." && pwd``)."""
     if not os.path.isabs(cwd) or "\n" in text or len(text) > 300:
         return None
     quoted = len(text) >= 2 and text[0] == '"' and text[-1] == '"'
@@ -56,7 +63,7 @@ def directory_value(text: str, cwd: str) -> str | None:
         if inner is None:
             return None
         inner_end = len(inner) + 3
-        computed = _inner(inner.strip(), cwd)
+        computed = _inner(inner.strip(), cwd, names or {})
         if computed is None:
             return None
         base = computed
@@ -86,7 +93,7 @@ def _substitution(body: str) -> str | None:
     return None
 
 
-def _inner(inner: str, cwd: str) -> str | None:
+def _inner(inner: str, cwd: str, names: Mapping[str, str]) -> str | None:
     """What the commands ``inner`` print, when they are one of the forms read here."""
     if _DIRNAME_ZERO.fullmatch("$(" + inner + ")"):
         return "."
@@ -106,7 +113,8 @@ def _inner(inner: str, cwd: str) -> str | None:
     if found is None:
         return None
     physical = found.group(1) == "-P" or found.group(3) == "P"
-    directory = _DIRNAME_ZERO.sub(".", found.group(2)).replace('"', "")
+    directory = _NAME.sub(lambda n: names.get(n.group(1) or n.group(2), "$"),
+                          _DIRNAME_ZERO.sub(".", found.group(2))).replace('"', "")
     if not _LITERAL_DIR.fullmatch(directory):
         return None  # a name CDPATH may find, a variable, a quote left open …
     target = os.path.normpath(os.path.join(cwd, directory))
