@@ -304,8 +304,10 @@ class Engine:
         parsed = self._line_checks(line, ctx, run, resolve, depth)
         if parsed is None:
             return  # misparsing: the pipeline stops at once
-        resolved, exact, fed = resolution(parsed) if resolve else (None, frozenset(),
-                                                                   frozenset())
+        # the agent's own line starts where ctx says; a payload's $0 and directory are its own
+        resolved, exact, fed = resolution(
+            parsed, None if ctx.nested else ctx.cwd) if resolve else (None, frozenset(),
+                                                                     frozenset())
         if depth >= MAX_NESTING:
             exact = fed = frozenset()  # no resolved reading is checked: nothing gives way to it
         # $CC --version, CC from the user: read with stand-ins after the other commands, and

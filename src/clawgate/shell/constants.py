@@ -57,12 +57,13 @@ _FD_NAME = lazy_pattern(r"\{[A-Za-z_]\w*\}[<>]")  # exec {fd}>file sets $fd
 Edit = tuple[int, int, str]  # byte start, byte end, replacement text
 
 
-def resolved_line(parsed: m.ParsedLine) -> str | None:
+def resolved_line(parsed: m.ParsedLine, cwd: str | None = None) -> str | None:
     """``parsed``'s line with same-line constants put in, or None when nothing changes."""
-    return resolution(parsed)[0]
+    return resolution(parsed, cwd)[0]
 
 
-def resolution(parsed: m.ParsedLine) -> tuple[str | None, frozenset[int], frozenset[int]]:
+def resolution(parsed: m.ParsedLine, cwd: str | None = None
+               ) -> tuple[str | None, frozenset[int], frozenset[int]]:
     """``resolved_line``, and the indexes (in ``parsed.commands``) of the commands whose every
     dynamic word it put in exactly, as bash would: each from values assigned literally before
     it in the same shell and unconditionally (not in a subshell, branch, pipeline stage or
@@ -72,7 +73,8 @@ def resolution(parsed: m.ParsedLine) -> tuple[str | None, frozenset[int], frozen
     any other is also judged as written. Third, the indexes of the ``xargs`` commands fed by a
     ``find`` of literal starting points that prints plain paths: the resolved reading puts
     each item in under its starting point, which says where it lies better than the bare
-    item of the line as written."""
+    item of the line as written. ``cwd``: the directory the line starts in, when known,
+    for the directories substitutions such as ``$(pwd)`` print (``shell/rundirs.py``)."""
     source = parsed.source
     expanded = expand_line(source)
     exact: set[int] = set()
@@ -83,7 +85,7 @@ def resolution(parsed: m.ParsedLine) -> tuple[str | None, frozenset[int], frozen
         parsed = parse(expanded)
     substituted = _substituted(parsed, respell=expanded is not None,
                                exact=exact if expanded is None else None,
-                               fed=fed if expanded is None else None)
+                               fed=fed if expanded is None else None, cwd=cwd)
     found = substituted if substituted is not None else expanded
     if found == source or found is None:
         return None, frozenset(), frozenset()
@@ -125,7 +127,8 @@ def _plain_target(redirect: m.Redirect) -> m.Redirect:
 
 
 def _substituted(parsed: m.ParsedLine, *, respell: bool,
-                 exact: set[int] | None = None, fed: set[int] | None = None) -> str | None:
+                 exact: set[int] | None = None, fed: set[int] | None = None,
+                 cwd: str | None = None) -> str | None:
     """The line with variables put in and xargs feeds inlined (disguised words written plainly
     along with them), or None when there is neither; ``respell``: a new line is made anyway
     (braces were expanded), so write its disguised words plainly too. ``exact`` collects the
@@ -147,6 +150,8 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
     # values a subshell assigns, by the subshell (as its nesting): seen only inside it
     layers: dict[tuple[str, ...], dict[str, str | None]] = {}
     outer = env
+    # R=$(pwd): the directories substitutions print, by the assigning command's offset
+    directories = run_directories(parsed, cwd) if cwd is not None else {}
     for index, cmd in enumerate(commands):
         if cmd.offset < fed_end:
             continue
@@ -159,9 +164,10 @@ def _substituted(parsed: m.ParsedLine, *, respell: bool,
             break  # assigning a readonly name stops the shell: nothing after it runs
         cmd, locked = declared, locked | locking  # readonly D=build assigns D, then locks it
         if cmd.assignments and not cmd.words:
-            env = _assign_in(cmd, outer, env, layers, clobbered)
+            env = _assign_in(cmd, outer, env, layers, clobbered,
+                             directories.get(cmd.offset, {}))
             if known is not None:
-                known = _assign_known(cmd, env, known, source)
+                known = _assign_known(cmd, env, known, source, directories.get(cmd.offset, {}))
             continue
         if cmd.program == "set" and cmd.args[:1] == ("--",):
             env = _set_positional(cmd, outer, env, layers, source)
@@ -207,6 +213,64 @@ def _declared(cmd: m.SimpleCommand) -> tuple[m.SimpleCommand | None, frozenset[s
     return replace(cmd, words=(), assignments=assigned), locking
 
 
+# What may move the line's shell, or run code that does, before a later assignment.
+_MOVERS = frozenset({"cd", "pushd", "popd", "builtin", "command", "eval", "source", ".",
+                     "exec", "alias", "trap", "enable", "coproc"})
+_OWN_SHELLS = frozenset({"command_substitution", "subshell"})  # a cd there moves only them
+
+
+def _may_move(cmd: m.SimpleCommand) -> bool:
+    """``cmd`` may change the line's working directory or PWD (a function's body: its calls
+    may come anywhere after)."""
+    if "function" in cmd.nesting or any(a.name == "PWD" for a in cmd.assignments):
+        return True
+    if not cmd.words or cmd.pipeline or _OWN_SHELLS.intersection(cmd.nesting):
+        return False
+    return cmd.program is None or cmd.program in _MOVERS
+
+
+def _directories(cmd: m.SimpleCommand, here: str | None, clobbered: frozenset[str],
+                 names: dict[str, str]) -> dict[str, str]:
+    """The names ``cmd`` assigns a directory a substitution prints (``R=$(pwd)``), computed
+    from ``here`` (``shell/rundirs.py``); none where the shell may have moved."""
+    if here is None:
+        return {}
+    from clawgate.shell.rundirs import directory_value
+
+    found: dict[str, str] = {}
+    for assignment in cmd.assignments:
+        name = assignment.name
+        if name in clobbered or "[" in name or f"{name}+=" in cmd.text:
+            continue
+        value = directory_value(assignment.value.text, here, names)
+        if value is not None:
+            found[name] = value
+    return found
+
+
+def run_directories(parsed: m.ParsedLine, cwd: str) -> dict[int, dict[str, str]]:
+    """By the offset of each command assigning one, the names given a directory a
+    substitution prints (``R=$(pwd)``, ``shell/rundirs.py``), where nothing before on the
+    line may have moved the shell from ``cwd``."""
+    clobbered = clobbers.clobbered(parsed, stages=False)
+    found: dict[int, dict[str, str]] = {}
+    here: str | None = cwd
+    names: dict[str, str] = {}  # the directories surely given so far, for later cd DIR
+    for cmd in parsed.commands:
+        if _may_move(cmd):
+            here = None
+        if cmd.words and cmd.program in _DECLARING | {"local"}:
+            names.clear()  # declare S=…: not followed here
+        for assignment in cmd.assignments:
+            names.pop(assignment.name.partition("[")[0], None)
+        if cmd.assignments and not cmd.words and (
+                dirs := _directories(cmd, here, clobbered, names)):
+            found[cmd.offset] = dirs
+            if surely_runs(parsed.source, cmd):
+                names.update(dirs)
+    return found
+
+
 def _start_env(source: str) -> dict[str, str]:
     """The variables known before the line's first command: the default IFS, and a mark
     where the line may change how patterns match (``shopt -s nocasematch``, ``extglob``)."""
@@ -227,13 +291,13 @@ def _literal_feeder(cmd: m.SimpleCommand) -> bool:
 
 def _assign_in(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
                layers: dict[tuple[str, ...], dict[str, str | None]],
-               clobbered: frozenset[str]) -> dict[str, str]:
+               clobbered: frozenset[str], dirs: dict[str, str]) -> dict[str, str]:
     """``cmd``'s assignments made in the line's values ``outer``, or, inside a subshell, in
     a copy of what it sees (``env``) kept as that subshell's layer (``(D=x)``: D is x in that
     subshell only); the values after."""
     inside = _path(cmd) if cmd.pipeline else _scope(cmd.nesting)
     if inside is None:  # no subshell's layer applies here: env is outer's values
-        _assign(cmd, outer, clobbered)
+        _assign(cmd, outer, clobbered, dirs)
         return outer
     if _BODIES.intersection(cmd.nesting):
         # a function's or a loop's body: what it assigns is followed for the commands after
@@ -242,7 +306,7 @@ def _assign_in(cmd: m.SimpleCommand, outer: dict[str, str], env: dict[str, str],
         # before the assignment), and nothing in a body is read as exact
         clobbered = clobbered - {a.name.partition("[")[0] for a in cmd.assignments}
     after = dict(env)
-    _assign(cmd, after, clobbered)
+    _assign(cmd, after, clobbered, dirs)
     _keep(layers, inside, env, after)
     return after
 
@@ -315,7 +379,7 @@ def _layered(outer: dict[str, str], layers: dict[tuple[str, ...], dict[str, str 
 
 
 def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, str],
-                  source: str) -> dict[str, str] | None:
+                  source: str, dirs: dict[str, str]) -> dict[str, str] | None:
     """``known`` after ``cmd``'s assignments: a value is exact where the assignment always runs
     before what follows, in the same shell; None once IFS is not known exactly."""
     certain = not cmd.nesting and _sequential(cmd) and _unconditional(source, cmd.offset)
@@ -330,6 +394,8 @@ def _assign_known(cmd: m.SimpleCommand, env: dict[str, str], known: dict[str, st
             known.update({k: v for k, v in env.items() if k == name or k.startswith(name + "[")})
         elif "[" in name or assignment.value.text.startswith("("):
             known.pop(base, None)  # other arrays: read, but not followed exactly
+        elif name in dirs and env.get(name) == dirs[name] and surely_runs(source, cmd):
+            known[name] = dirs[name]  # R=$(pwd): the directory it prints, computed here
         elif certain and name in env and (
                 not assignment.value.expansions & _DISGUISING
                 or _FRESH_NAME.fullmatch(assignment.value.text)) and all(
@@ -412,7 +478,8 @@ def _sequential(cmd: m.SimpleCommand) -> bool:
     return not cmd.pipeline and not cmd.background
 
 
-def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]) -> None:
+def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str],
+            dirs: dict[str, str] | None = None) -> None:
     for assignment in cmd.assignments:
         name, word = assignment.name, assignment.value
         value: str | None = None
@@ -422,6 +489,8 @@ def _assign(cmd: m.SimpleCommand, env: dict[str, str], clobbered: frozenset[str]
             del env[key]  # any assignment to a name or an element: its array is not followed
         if name in clobbered or appends:
             pass
+        elif dirs and name in dirs:
+            value = dirs[name]
         elif m.TILDE in word.expansions:
             value = _home_path(word.text, env, clobbered)
         elif word.text.startswith("(") and name == base:

@@ -22,6 +22,9 @@ known from the line alone, and only from the point where the line has surely set
   the list reaches no protected path (``validators/listedprotected.py``: ``for f in
   .git/hooks/*``, ``$(git ls-files)`` where the project tracks its CI files). A list of
   ``"$@"``, ``$FILES`` or ``$(cat list)`` is any text;
+- a directory a substitution prints, computed from where the agent's line starts
+  (``R=$(pwd)``, ``R=$(git rev-parse --show-toplevel)``: ``shell/rundirs.py``), under the
+  same conditions;
 - the files and scratch directories a CI runner hands a step (``$GITHUB_OUTPUT``,
   ``$RUNNER_TEMP``), where the line does not set them.
 """
@@ -34,7 +37,7 @@ import shlex
 from clawgate.lazyre import lazy_pattern
 from clawgate.shell import parse
 from clawgate.shell.clobbers import EVERY, SETTERS, clobbered, declared
-from clawgate.shell.constants import surely_runs
+from clawgate.shell.constants import run_directories, surely_runs
 from clawgate.shell.model import ParsedLine, SimpleCommand
 from clawgate.validators.base import Context
 from clawgate.validators.listedprotected import find_starts, item_reaches, lister_reaches
@@ -61,6 +64,8 @@ def known_names(parsed: ParsedLine, ctx: Context) -> dict[str, int]:
     assigned: set[str] = set()
     chosen: set[str] = set()  # assigned at least once to something not known
     certain: dict[str, int] = {}
+    # R=$(pwd): the directory it prints, computed from where the agent's line starts
+    directories = {} if ctx.nested else run_directories(parsed, ctx.cwd)
     for cmd in parsed.commands:
         pairs = [(a.name.partition("[")[0], a.value) for a in cmd.assignments]
         if cmd.program in SETTERS and (found := declared(cmd)) is not None:
@@ -68,7 +73,8 @@ def known_names(parsed: ParsedLine, ctx: Context) -> dict[str, int]:
         for name, value in pairs:
             assigned.add(name)
             if "[" in name or not (value.value is not None or
-                                   SCRATCH.match(value.text.strip('"'))):
+                                   SCRATCH.match(value.text.strip('"')) or
+                                   name in directories.get(cmd.offset, {})):
                 chosen.add(name)
             elif _sets_shell(cmd) and surely_runs(source, cmd):
                 certain[name] = min(certain.get(name, cmd.offset), cmd.offset)
