@@ -4,8 +4,10 @@ home is asked about, not denied. Attacks of the same shape beside each."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from vtables import ASK, DENY, assert_allowed, assert_caught
+from vtables import ASK, DENY, ENGINE, assert_allowed, assert_caught
 
 from clawgate.validators.outsideentries import catch_all
 
@@ -75,3 +77,23 @@ def test_a_cache_in_home_is_asked(line: str) -> None:
 ])
 def test_catch_all_patterns(pattern: str, every: bool) -> None:
     assert catch_all(pattern) is every
+
+
+# A directory above the workspace takes the workspace with it, a temporary one too (the suite's
+# workspace for these rows is a temporary directory's child).
+@pytest.mark.parametrize("line", ["rm -rf ..", "rm -rf ../", "rm -rf \"$PWD/..\"",
+                                  "find .. -delete", "rm -rf ../*"])
+def test_a_directory_above_a_temporary_workspace_is_denied(tmp_path: Path, line: str) -> None:
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    found = ENGINE.check(line, cwd=str(workspace))
+    assert found.outcome is DENY, (line, found.reasons)
+    assert "CG-DEG-001" in {r.rule_id for r in found.reasons}
+
+
+@pytest.mark.parametrize("line", ["rm -rf ../other-build", "find .. -name '*.o' -delete",
+                                  "rm -rf ../x-*"])
+def test_a_sibling_of_a_temporary_workspace_is_its_own(tmp_path: Path, line: str) -> None:
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    assert ENGINE.check(line, cwd=str(workspace)).outcome is not DENY, line

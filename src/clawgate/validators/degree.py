@@ -27,7 +27,7 @@ from clawgate.validators.outsideentries import find_in_temp, glob_in_temp, home_
 from clawgate.validators.paths import in_temp, resolve, under
 from clawgate.validators.regenerable import regenerable, regenerable_name
 from clawgate.validators.winpaths import is_drive_path, unquote
-from clawgate.validators.wipes import wipes_workspace
+from clawgate.validators.wipes import holds_workspace, wipes_workspace
 from clawgate.validators.wraptable import program_through_wrappers
 from clawgate.validators.xargsfeed import ITEM
 
@@ -225,7 +225,13 @@ def outside(cmd: SimpleCommand, ctx: Context) -> Verdict | None:
         if is_drive_path(unquote(word.text)):
             return Verdict.deny(OUTSIDE, f"{cmd.program} deletes {word.text}, a Windows drive "
                                 "path (Git Bash and WSL take it as one)")
-        path = resolve(word, ctx).path or anchor(word, ctx)
+        found_path = resolve(word, ctx)
+        if found[1] and cmd.program in ("rm", "find") and holds_workspace(
+                cmd, word, found_path, ctx):
+            return Verdict.deny(OUTSIDE, f"{cmd.program} deletes {found_path.path}, and the whole "
+                                f"workspace {ctx.workspace} with it",
+                                hint="delete the parts that must go by name")
+        path = found_path.path or anchor(word, ctx)
         if path is None or under(path, ctx.workspace) or in_temp(path):
             continue
         if (cmd.program == "find" and find_in_temp(path, list(_find_patterns(cmd)),

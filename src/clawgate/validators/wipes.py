@@ -33,6 +33,26 @@ def wipes_workspace(cmd: SimpleCommand, operand: Word, found: PathArg, ctx: Cont
     return cmd.program != "find" or not narrowed(cmd.words[1:])
 
 
+def holds_workspace(cmd: SimpleCommand, operand: Word, found: PathArg, ctx: Context) -> bool:
+    """``cmd`` (a recursive ``rm`` or a deleting ``find``) removes, by ``operand``, a directory
+    above the workspace and the workspace with it (``rm -rf ..`` from its root, ``rm -rf
+    /tmp/ws`` of a workspace ``/tmp/ws/app``), wherever that directory lies: a temporary one
+    too."""
+    path, workspace = found.path, ctx.workspace.rstrip("/")
+    if path is None or path == "/" or not workspace.startswith(path.rstrip("/") + "/"):
+        return False  # "/" is CG-CAT-001's
+    if found.contents:
+        if found.pattern is None:
+            return True  # a glob higher up may take any entry
+        from fnmatch import fnmatchcase
+
+        step = workspace[len(path.rstrip("/")) + 1:].split("/", 1)[0]
+        if not fnmatchcase(step, found.pattern) or (
+                step.startswith(".") and not found.pattern.startswith(".")):
+            return False
+    return cmd.program != "find" or not narrowed(cmd.words[1:])
+
+
 def narrowed(args: tuple[Word, ...]) -> bool:
     """Whether a test among ``find``'s arguments ``args`` picks only some of the entries it
     walks (a name, a type other than files and links, a time, a size, an operator); depth
