@@ -4,7 +4,7 @@ kept in plain text DENIES); sending them anywhere DENIES (CG-SEC-002)."""
 from __future__ import annotations
 
 import pytest
-from vtables import decide
+from vtables import ALLOW, ASK, DENY, decide
 
 from clawgate.decision import Outcome
 
@@ -433,3 +433,25 @@ def test_paths_known_only_at_run_time_that_may_name_a_store(line: str,
     assert outcome is expected, rules
     if expected is not Outcome.ALLOW:
         assert "CG-SEC-001" in rules
+
+
+# A credential file sourced: each line run as a command, the shell's errors printing those that
+# are none (a key's); an environment file is made to be sourced (validators/sourcedsecrets.py).
+@pytest.mark.parametrize(("line", "expected"), [
+    (". ~/.ssh/id_rsa", DENY),
+    ("source ~/.ssh/id_ed25519", DENY),
+    ("source -- ~/.ssh/id_rsa", DENY),
+    (". ~/.gnupg/private-keys-v1.d/x.key", DENY),
+    ("source ~/.aws/credentials", ASK),
+    (". ~/.netrc", ASK),
+    ("source .env", ALLOW),
+    (". ./.env.test", ALLOW),
+    ("source deploy/prod.env", ALLOW),
+    ("source venv/bin/activate", ALLOW),
+    ("source x.sh ~/.ssh/id_rsa", ALLOW),  # the key's name handed to the script, not run
+])
+def test_a_sourced_credential(line: str, expected: Outcome) -> None:
+    outcome, rules = decide(line)
+    assert outcome is expected, (line, rules)
+    if expected is not ALLOW:
+        assert "CG-SEC-001" in rules, (line, rules)

@@ -29,6 +29,7 @@ from clawgate.validators.flags import git_subcommand
 from clawgate.validators.globalopts import without_globals
 from clawgate.validators.paths import resolve
 from clawgate.validators.risktables import OPENSSL_NETWORK
+from clawgate.validators.sourcedsecrets import SOURCERS, sourced
 from clawgate.validators.writes import write_targets
 
 SENDERS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
@@ -186,8 +187,13 @@ class CredentialRead(Validator):
     ``node --env-file=.env``, ``dotenv -e``, ``uv run --env-file``) is read as ``source .env``
     reads it: into the environment, not shown.
 
-    Bad: ``cat .env`` (ASK), ``cat ~/.ssh/id_rsa`` (DENY). Harmless:
-    ``cat .env.example``, ``ls ~/.ssh``, ``ssh-add ~/.ssh/id_ed25519``.
+    A credential file sourced is run line by line, the shell's errors printing each line that
+    is no command: a key is shown (DENY), another store loaded (ASK); an environment file is
+    made to be sourced (``validators/sourcedsecrets.py``).
+
+    Bad: ``cat .env`` (ASK), ``cat ~/.ssh/id_rsa`` (DENY), ``. ~/.ssh/id_rsa`` (DENY).
+    Harmless: ``cat .env.example``, ``ls ~/.ssh``, ``ssh-add ~/.ssh/id_ed25519``,
+    ``source .env``.
     """
 
     id = "CG-SEC-001"
@@ -199,6 +205,8 @@ class CredentialRead(Validator):
             return sh.PIPED  # echo F | cpio -o: the names of the files cpio reads
         if program == "find":
             return sh.ANY  # find F -exec cat {} ;: the files found are read by the command
+        if program in SOURCERS:
+            return sh.HINTED  # source ~/.ssh/id_rsa: each line run, the errors print them
         # any other program: a credential named (every later test needs mentions_secret)
         return 0 if program in _NON_READERS or program in SENDERS else sh.HINTED
 
@@ -207,6 +215,8 @@ class CredentialRead(Validator):
         if program == "getent" and _PASSWORD_DATABASES & set(cmd.args):
             return Verdict.deny(self.id, "prints the password hash database",
                                 hint=_KEY_HINT)
+        if program in SOURCERS:
+            return sourced(self.id, cmd, ctx, _KEY_HINT) if mentions_secret(cmd) else NO_OPINION
         if program in _NAMERS and cmd.pipes_into(_NAME_LIST_READERS) and mentions_secret(cmd):
             path = credential_in(cmd, ctx)  # echo ~/.ssh/id_rsa | cpio -o: cpio reads it
             if path is not None:
