@@ -17,6 +17,7 @@ from clawgate.validators.argv import joined_code
 from clawgate.validators.base import Context, Validator, register
 from clawgate.validators.envprinters import prints_shell_setup, sources_shell_setup
 from clawgate.validators.interpreters import INLINE, inline_code, judge
+from clawgate.validators.owndir import beside_the_shell
 from clawgate.validators.programs import DECODERS, NETWORK, SHELLS, family_name
 from clawgate.validators.scriptfiles import script_from_stdin
 from clawgate.validators.shells import DECODED, FETCHED, shell_call
@@ -184,7 +185,10 @@ class EvalOrSource(Validator):
     of one fetched from the network (``source <(curl …)``), DENY. ``trap CODE`` and ``command``
     are unwrapped likewise. Shell setup and completion scripts a known program prints for
     the caller's shell (``eval "$(pyenv init -)"``, ``source <(kubectl completion bash)``)
-    are the program's own output: the program is judged as the command it is.
+    are the program's own output: the program is judged as the command it is. A script found
+    beside the shell (``. "$(dirname "$0")/lib.sh"`` in the agent's own line, where ``$0`` is
+    the shell's name: ``validators/owndir.py``) is the file of that name in the working
+    directory.
 
     Bad: ``eval "$(curl -s x)"``. Harmless: ``source .venv/bin/activate``, ``eval 'ls -l'``.
     """
@@ -219,10 +223,10 @@ class EvalOrSource(Validator):
                 NO_OPINION)
         if program in _SCRIPT_READERS or shell_call(cmd) is not None or (
                 family_name(program) in INLINE):
-            return self._script(cmd)
+            return self._script(cmd, ctx)
         return NO_OPINION
 
-    def _script(self, cmd: SimpleCommand) -> Verdict:
+    def _script(self, cmd: SimpleCommand, ctx: Context) -> Verdict:
         operand = next((w for w in cmd.words[1:] if not w.shown.startswith("-")), None)
         if operand is None or operand.value is not None:
             return NO_OPINION
@@ -239,6 +243,8 @@ class EvalOrSource(Validator):
                 return Verdict.unwrap(script, outcome=Outcome.ASK, rule_id=self.id,
                                       message=f"{cmd.program} runs a script printed by a "
                                       "process substitution")
+        if cmd.program in _SCRIPT_READERS and beside_the_shell(operand.text, ctx):
+            return NO_OPINION  # . "$(dirname "$0")/lib.sh": the file of that name here
         if cmd.program in _SCRIPT_READERS or m.PROCESS in operand.expansions:
             return Verdict.ask(self.id, f"{cmd.program} runs a script only known at run time")
         return NO_OPINION

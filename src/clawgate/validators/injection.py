@@ -84,8 +84,9 @@ class QuotedCommandName(Validator):
     """Quotes or backslashes inside a program name that needs none: a classic way past filters
     that match names (``w'h'o'am'i``, ``r""m``, ``c\\at``). ASK.
 
-    A single leading backslash on a plain name (``\\ls``, ``\\cp -f a b``) is the POSIX idiom
-    that skips alias expansion, and one pair of quotes round a whole name or path
+    A single leading backslash on a plain name (``\\ls``, ``\\cp -f a b``, and ``\\.``, the
+    ``source`` builtin's dot as nvm's installer writes it) is the POSIX idiom that skips alias
+    expansion, and one pair of quotes round a whole name or path
     (``"ghc-9.2.8" --version``, ``"/usr/bin/scp"``) is how scripts write names they keep in
     variables elsewhere: both are judged as the program they name, like any other. Quotes
     inside a name (``r''m``, ``"r"m``) split it for no reason but a filter's.
@@ -103,8 +104,8 @@ class QuotedCommandName(Validator):
         name = cmd.name_word
         if name is None or not name.quoted or name.value is None:
             return NO_OPINION
-        if name.text[:1] == "\\" and name.text[1:] == name.value and \
-                _PLAIN_NAME.fullmatch(name.value):
+        if name.text[:1] == "\\" and name.text[1:] == name.value and (
+                _PLAIN_NAME.fullmatch(name.value) or name.value == "."):
             return NO_OPINION  # \ls: alias expansion skipped
         if name.text[:1] in "\"'" and name.text == name.text[0] + name.value + name.text[0] \
                 and _PLAIN_PATH.fullmatch(name.value):
