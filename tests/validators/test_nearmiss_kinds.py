@@ -49,10 +49,6 @@ COMPLETION_SCRIPTS: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("line", "expected", "why"), COMPLETION_SCRIPTS)
-def test_completion_scripts(line: str, expected: Outcome, why: str) -> None:
-    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
-
 # lookups.into_reader, procsubfeeds.py: output written into ``>(R)``, R one plain reader that
 # only shows what it reads, is shown as written; any other ``>(CMD)`` is ``… | CMD``.
 PRINTED_THROUGH_A_READER: list[Case] = [
@@ -206,36 +202,15 @@ DJANGO_SHELL: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("line", "expected", "why"), DRY_RUN_PUSH)
-def test_dry_run_push(line: str, expected: Outcome, why: str) -> None:
-    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
+
+TABLES = {"completion_scripts": COMPLETION_SCRIPTS, "dry_run_push": DRY_RUN_PUSH,
+          "filtered_in": FILTERED_IN, "literal_bodies": LITERAL_BODIES,
+          "docker_socket": DOCKER_SOCKET, "env_files_loaded": ENV_FILES_LOADED,
+          "django_shell": DJANGO_SHELL, "printed_through_a_reader": PRINTED_THROUGH_A_READER}
 
 
-@pytest.mark.parametrize(("line", "expected", "why"), FILTERED_IN)
-def test_filtered_in(line: str, expected: Outcome, why: str) -> None:
-    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
-
-
-@pytest.mark.parametrize(("line", "expected", "why"), LITERAL_BODIES)
-def test_literal_bodies(line: str, expected: Outcome, why: str) -> None:
-    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
-
-
-@pytest.mark.parametrize(("line", "expected", "why"), DOCKER_SOCKET)
-def test_docker_socket(line: str, expected: Outcome, why: str) -> None:
-    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
-
-
-@pytest.mark.parametrize(("line", "expected", "why"), ENV_FILES_LOADED)
-def test_env_files_loaded(line: str, expected: Outcome, why: str) -> None:
-    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
-
-
-@pytest.mark.parametrize(("line", "expected", "why"), DJANGO_SHELL)
-def test_django_shell(line: str, expected: Outcome, why: str) -> None:
-    assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
-
-
-@pytest.mark.parametrize(("line", "expected", "why"), PRINTED_THROUGH_A_READER)
-def test_printed_through_a_reader(line: str, expected: Outcome, why: str) -> None:
+@pytest.mark.parametrize(("line", "expected", "why"), [
+    pytest.param(*case, id=f"{name}-{index}")
+    for name, table in TABLES.items() for index, case in enumerate(table)])
+def test_each_table(line: str, expected: Outcome, why: str) -> None:
     assert ENGINE.check(line, cwd=WORKSPACE).outcome is expected, why
